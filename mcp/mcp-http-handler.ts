@@ -1,0 +1,90 @@
+import {
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  localhostAllowedHostnames,
+  type McpServer,
+  originValidationResponse,
+} from "@modelcontextprotocol/server";
+import { type Face, parseFaces } from "./faces";
+
+/** What a valid agent key resolves to: the trusted context of every call it makes. */
+export interface AgentIdentity<Ctx> {
+  context: Ctx;
+  /** Shown to the SDK as `authInfo.clientId`; never an authorization input of ours. */
+  clientId: string;
+}
+
+export interface McpHttpHandlerOptions<Ctx> {
+  /** Resolves a bearer agent key; `null` for unknown or revoked keys. */
+  authenticate(key: string): Promise<AgentIdentity<Ctx> | null>;
+  /** Builds the per-request server for this caller and face selection. */
+  createServer(context: Ctx, faces: Face[], request: Request): McpServer | Promise<McpServer>;
+  /** Hostnames accepted in Host and Origin (DNS rebinding protection). Defaults to localhost names. */
+  allowedHostnames?: string[];
+  onerror?: (error: Error) => void;
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * The whole HTTP face of `/mcp`, runtime-neutral (Request → Response) so the Next route
+ * and a plain node:http server in tests serve exactly the same code.
+ * Order matters: DNS-rebinding checks come first (a hostile page must learn nothing),
+ * then the key, then the SDK.
+ */
+export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
+  const allowed = options.allowedHostnames ?? allowedHostnamesFromEnv();
+
+  return async function handle(request: Request): Promise<Response> {
+    const rejected =
+      hostHeaderValidationResponse(request, allowed) ?? originValidationResponse(request, allowed);
+    if (rejected) return rejected;
+
+    // Stateless: no standalone SSE stream and no sessions to delete.
+    if (request.method !== "POST") {
+      return jsonRpcError(405, -32000, "Method not allowed.", { Allow: "POST" });
+    }
+
+    const url = new URL(request.url);
+    const faces = parseFaces(url.searchParams.get("faces"));
+    if (!faces) {
+      return jsonRpcError(400, -32602, "Unknown face: use faces=actions, faces=browse or both.");
+    }
+
+    const match = BEARER.exec(request.headers.get("authorization") ?? "");
+    const identity = match?.[1] ? await options.authenticate(match[1]) : null;
+    if (!identity) {
+      const resource = `${url.origin}${url.pathname}`;
+      return jsonRpcError(401, -32001, match ? "Invalid or revoked agent key." : "Missing agent key.", {
+        "WWW-Authenticate": `Bearer realm="signpost", resource="${resource}", error="${match ? "invalid_token" : "invalid_request"}", error_description="${match ? "The agent key is invalid or revoked" : "Send Authorization: Bearer <agent key>"}"`,
+      });
+    }
+
+    const handler = createMcpHandler(() => options.createServer(identity.context, faces, request), {
+      legacy: "stateless",
+      onerror: options.onerror,
+    });
+    try {
+      return await handler.fetch(request, {
+        authInfo: { token: "[agent key]", clientId: identity.clientId, scopes: [] },
+      });
+    } finally {
+      void handler.close();
+    }
+  };
+}
+
+function allowedHostnamesFromEnv(): string[] {
+  const extra = (process.env.SIGNPOST_ALLOWED_HOSTS ?? "")
+    .split(",")
+    .map((host) => host.trim())
+    .filter(Boolean);
+  return [...localhostAllowedHostnames(), ...extra];
+}
+
+function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}) {
+  return Response.json(
+    { jsonrpc: "2.0", error: { code, message }, id: null },
+    { status, headers: { ...headers, "Content-Type": "application/json" } },
+  );
+}

@@ -1,0 +1,84 @@
+import { z } from "zod";
+
+const OUTCOME_KINDS = [
+  "applied",
+  "preview",
+  "input_required",
+  "rejected",
+  "conflict",
+  "not_found",
+  "temporarily_unavailable",
+  "unknown",
+] as const;
+
+const nextAction = z.object({
+  tool: z.string(),
+  args: z.record(z.string(), z.unknown()).optional(),
+  description: z.string(),
+  requires_user_approval: z.boolean().optional(),
+});
+
+/**
+ * The `outputSchema` every action tool declares: the typed outcome with `next_actions`.
+ * Operation-specific fields (inputs, options, summary, view…) ride beside it, so the object is
+ * open; the fixed part is what a workflow branches on.
+ */
+export const outcomeOutputSchema = z.looseObject({
+  outcome: z.enum(OUTCOME_KINDS).describe("Typed result; branch on this."),
+  message: z.string(),
+  retryable: z.boolean(),
+  reason: z.string().optional().describe("Machine-readable reason for refusals, e.g. permission_required."),
+  action_id: z.string().optional(),
+  version: z.number().int().optional(),
+  next_actions: z
+    .array(nextAction)
+    .describe("The only calls allowed next; empty means the flow is finished."),
+});
+
+export type OutcomeLike = z.infer<typeof outcomeOutputSchema>;
+
+/** The browse tools' structured result: the page's URI, its outcome, and the markdown in `content`. */
+export const pageOutputSchema = z.object({
+  uri: z.string(),
+  title: z.string(),
+  outcome: z.enum(OUTCOME_KINDS),
+  links: z.array(z.string()).describe("URIs this page links to, in order."),
+});
+
+/**
+ * A short text rendering for hosts that only read `content`: outcome, message, where the
+ * action stands and what may be called next. The full object stays in `structuredContent`.
+ */
+export function renderOutcomeText(result: OutcomeLike & Record<string, unknown>): string {
+  const lines: string[] = [`${result.outcome}: ${result.message}`];
+  const facts: string[] = [];
+  if (result.action_id) facts.push(`action ${result.action_id}`);
+  if (result.version !== undefined) facts.push(`version ${result.version}`);
+  if (typeof result.node === "string") facts.push(`node ${result.node}`);
+  if (result.reason) facts.push(`reason ${result.reason}`);
+  if (facts.length) lines.push(facts.join(" · "));
+  for (const key of ["missing", "pending", "allowed_patch"] as const) {
+    const value = result[key];
+    if (Array.isArray(value) && value.length) lines.push(`${key}: ${value.join(", ")}`);
+  }
+  const errors = result.validation_errors;
+  if (Array.isArray(errors) && errors.length) {
+    lines.push(
+      `validation_errors: ${errors
+        .map((e) =>
+          e && typeof e === "object"
+            ? `${(e as { field?: string }).field}: ${(e as { message?: string }).message}`
+            : String(e),
+        )
+        .join("; ")}`,
+    );
+  }
+  if (typeof result.approval_url === "string") lines.push(`approval: ${result.approval_url}`);
+  lines.push(
+    result.next_actions.length
+      ? `next: ${result.next_actions.map((n) => `${n.tool}${n.requires_user_approval ? " (needs user approval)" : ""}`).join(", ")}`
+      : "next: none (flow finished)",
+  );
+  lines.push("Full result in structuredContent.");
+  return lines.join("\n");
+}

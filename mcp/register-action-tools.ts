@@ -1,0 +1,304 @@
+import {
+  acceptedContent,
+  type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  inputRequired,
+  type McpServer,
+  type ServerContext,
+  type ToolAnnotations,
+} from "@modelcontextprotocol/server";
+import { APPROVAL_META_KEY, CONFIRM_APP_URI } from "./confirm-app-html";
+import type { ActionToolName, GatewayOutcome, GatewayPort } from "./gateway-port";
+import { outcomeOutputSchema, renderOutcomeText } from "./outcome-output";
+import type { SignpostRequestStateCodec } from "./request-state";
+
+const DESCRIPTIONS: Record<ActionToolName, string> = {
+  search_capabilities:
+    "Find the business capability for the user's intent (any language). Returns each match's trigger, inputs, side effects, approval need and a start_action hint. Call first; not for reading records.",
+  start_action:
+    "Start a capability. Put every field the user already gave in `patch` (see its inputs): the server advances as far as it can and stops at a validation error or the confirmation node. Never executes a side effect.",
+  get_context:
+    "Read an action (node, options, patch JSON Schema) to resume it, or an entity's view (e.g. an order: what may be done now and why not). Read-only.",
+  advance_action:
+    "Change an action: `patch` with fields from allowed_patch plus the last `version`. A stale version is a conflict; confirmation is never skipped.",
+  confirm_action:
+    "Execute the action's side effect once the user approved it. Needs an idempotency_key: retrying with it never repeats the effect. Unapproved: rejected with the approval URL.",
+  verify_action:
+    "Ask the business system whether the action's effect really happened. Use after confirm, and always on unknown.",
+  recover_action:
+    "Reconcile an action left unknown: verifies first, then records or retries with the original key, or queues it for a person. Only when offered in next_actions.",
+};
+
+const ANNOTATIONS: Record<ActionToolName, ToolAnnotations> = {
+  search_capabilities: { readOnlyHint: true, openWorldHint: false },
+  start_action: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  get_context: { readOnlyHint: true, openWorldHint: false },
+  advance_action: {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
+  confirm_action: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  verify_action: { readOnlyHint: true, openWorldHint: true },
+  recover_action: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+};
+
+const TITLES: Record<ActionToolName, string> = {
+  search_capabilities: "Search capabilities",
+  start_action: "Start action",
+  get_context: "Get context",
+  advance_action: "Advance action",
+  confirm_action: "Confirm action",
+  verify_action: "Verify action",
+  recover_action: "Recover action",
+};
+
+/** Tools whose results can land on a confirmation node: hosts with MCP Apps show the screen. */
+const REACHES_CONFIRMATION = new Set<ActionToolName>(["start_action", "advance_action", "confirm_action"]);
+
+export interface ActionToolsOptions<Ctx> {
+  gateway: GatewayPort<Ctx>;
+  context: Ctx;
+  requestState: SignpostRequestStateCodec;
+}
+
+/** The action face: seven thin adapters over the gateway operations. */
+export function registerActionTools<Ctx>(server: McpServer, options: ActionToolsOptions<Ctx>): void {
+  const { gateway } = options;
+  for (const name of Object.keys(DESCRIPTIONS) as ActionToolName[]) {
+    const operation = gateway.operations[name];
+    server.registerTool(
+      name,
+      {
+        title: TITLES[name],
+        description: DESCRIPTIONS[name],
+        inputSchema: operation.input,
+        outputSchema: outcomeOutputSchema,
+        annotations: ANNOTATIONS[name],
+        ...(REACHES_CONFIRMATION.has(name) ? { _meta: { ui: { resourceUri: CONFIRM_APP_URI } } } : {}),
+      },
+      async (args: Record<string, unknown>, ctx: ServerContext) => runActionTool(name, args, ctx, options),
+    );
+  }
+}
+
+async function runActionTool<Ctx>(
+  name: ActionToolName,
+  args: Record<string, unknown>,
+  ctx: ServerContext,
+  options: ActionToolsOptions<Ctx>,
+): Promise<CallToolResult | InputRequiredResult> {
+  const { gateway, context } = options;
+  const rawState = ctx.mcpReq.requestState<string>();
+
+  // A retried round of an input_required exchange: the signed state says which action and
+  // version the user's answers belong to. Verified here, so a bad state is a typed refusal.
+  if (typeof rawState === "string" && rawState !== "") {
+    return resumeRound(name, args, rawState, ctx, options);
+  }
+
+  const outcome = await gateway.operations[name].run(context, args);
+  return shapeResult(name, args, outcome, ctx, options, 0);
+}
+
+async function resumeRound<Ctx>(
+  name: ActionToolName,
+  args: Record<string, unknown>,
+  rawState: string,
+  ctx: ServerContext,
+  options: ActionToolsOptions<Ctx>,
+): Promise<CallToolResult | InputRequiredResult> {
+  const { gateway, context } = options;
+  const actionId = typeof args.action_id === "string" ? args.action_id : peekActionId(rawState);
+  const current = actionId
+    ? await gateway.operations.get_context.run(context, { action_id: actionId })
+    : null;
+  const verified = await options.requestState.verify(rawState, ctx, {
+    agent_id: gateway.agentIdOf(context),
+    action_id: actionId ?? "",
+    version: typeof current?.version === "number" ? current.version : undefined,
+  });
+  if (!verified.ok) {
+    return toolResult(
+      {
+        outcome: "rejected",
+        reason: verified.reason,
+        message: verified.message,
+        retryable: false,
+        action_id: actionId,
+        next_actions: actionId
+          ? [
+              {
+                tool: "get_context",
+                args: { action_id: actionId },
+                description: "Re-read the action and continue from its current state",
+              },
+            ]
+          : [],
+      },
+      undefined,
+    );
+  }
+  const { state } = verified;
+  if (state.purpose === "fill") {
+    const answers = acceptedContent(ctx.mcpReq.inputResponses, "fields");
+    if (!answers) {
+      // Declined or cancelled: hand back the action as it stands.
+      return shapeResult(
+        name,
+        args,
+        current ?? (await gateway.operations.get_context.run(context, { action_id: state.action_id })),
+        ctx,
+        options,
+        1,
+      );
+    }
+    const outcome = await gateway.operations.advance_action.run(context, {
+      action_id: state.action_id,
+      version: state.version,
+      patch: answers,
+    });
+    return shapeResult("advance_action", args, outcome, ctx, options, 1);
+  }
+  // purpose "approve": the person was sent to the confirmation screen; try the confirm again.
+  const outcome = await gateway.operations[name].run(context, args);
+  return shapeResult(name, args, outcome, ctx, options, 1);
+}
+
+/** The action id is inside the signed payload; read it without trusting it (verify decides). */
+function peekActionId(rawState: string): string | undefined {
+  try {
+    const body = rawState.split(".")[1] ?? "";
+    const json = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as {
+      p?: { action_id?: unknown };
+    };
+    return typeof json.p?.action_id === "string" ? json.p.action_id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function clientCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+}
+
+async function shapeResult<Ctx>(
+  name: ActionToolName,
+  args: Record<string, unknown>,
+  outcome: GatewayOutcome,
+  ctx: ServerContext,
+  options: ActionToolsOptions<Ctx>,
+  round: number,
+): Promise<CallToolResult | InputRequiredResult> {
+  const { gateway, context } = options;
+  const caps = clientCapabilities(ctx);
+  const actionId = typeof outcome.action_id === "string" ? outcome.action_id : undefined;
+  const version = typeof outcome.version === "number" ? outcome.version : undefined;
+
+  // Modern clients that can elicit: ask the person directly instead of bouncing through the model.
+  if (round === 0 && caps?.elicitation && actionId && version !== undefined) {
+    if (outcome.outcome === "rejected" && outcome.reason === "approval_pending" && caps.elicitation.url) {
+      const url =
+        typeof outcome.approval_url === "string" ? outcome.approval_url : gateway.approvalUrl(actionId);
+      return inputRequired({
+        inputRequests: {
+          approval: inputRequired.elicitUrl({
+            message: `Approve ${actionId} (version ${version}) in Signpost, then continue.`,
+            url,
+          }),
+        },
+        requestState: await options.requestState.mint(
+          { agent_id: gateway.agentIdOf(context), action_id: actionId, version, purpose: "approve" },
+          ctx,
+        ),
+      });
+    }
+    const form = missingFieldsForm(outcome);
+    if (
+      (name === "start_action" || name === "advance_action") &&
+      form &&
+      (caps.elicitation.form || !caps.elicitation.url)
+    ) {
+      return inputRequired({
+        inputRequests: {
+          fields: inputRequired.elicit({
+            message: `Signpost needs: ${Object.keys(form.properties).join(", ")}`,
+            // Built from primitive JSON Schema types only (see missingFieldsForm).
+            requestedSchema: form as Parameters<typeof inputRequired.elicit>[0]["requestedSchema"],
+          }),
+        },
+        requestState: await options.requestState.mint(
+          { agent_id: gateway.agentIdOf(context), action_id: actionId, version, purpose: "fill" },
+          ctx,
+        ),
+      });
+    }
+  }
+
+  let meta: Record<string, unknown> | undefined;
+  const atConfirmation =
+    outcome.requires_confirmation === true &&
+    actionId !== undefined &&
+    version !== undefined &&
+    outcome.next_actions.some((next) => next.tool === "confirm_action" && next.requires_user_approval);
+  if (atConfirmation && actionId && version !== undefined) {
+    const token = await gateway.issueApprovalToken(context, { action_id: actionId, version });
+    if (token) {
+      meta = {
+        ui: { resourceUri: CONFIRM_APP_URI },
+        // Only the confirmation screen reads this; content and structuredContent never carry it.
+        [APPROVAL_META_KEY]: {
+          token: token.token,
+          expires_at: token.expires_at,
+          action_id: actionId,
+          version,
+          console_url: gateway.approvalUrl(actionId),
+        },
+      };
+    }
+    if (typeof outcome.approval_url !== "string") outcome.approval_url = gateway.approvalUrl(actionId);
+  }
+  void args;
+  return toolResult(outcome, meta);
+}
+
+/** Flat primitive fields only: elicitation forms cannot express nested objects or arrays. */
+function missingFieldsForm(
+  outcome: GatewayOutcome,
+): { type: "object"; properties: Record<string, Record<string, unknown>>; required: string[] } | undefined {
+  const missing = Array.isArray(outcome.missing)
+    ? (outcome.missing as unknown[]).filter((m): m is string => typeof m === "string")
+    : [];
+  if (missing.length === 0) return undefined;
+  if (Array.isArray(outcome.validation_errors) && outcome.validation_errors.length) return undefined;
+  const schema = outcome.patch_schema as { properties?: Record<string, Record<string, unknown>> } | undefined;
+  const properties: Record<string, Record<string, unknown>> = {};
+  for (const field of missing) {
+    const prop = schema?.properties?.[field];
+    const type = prop?.type;
+    if (prop && (type === "string" || type === "number" || type === "integer" || type === "boolean")) {
+      properties[field] = {
+        type,
+        ...(typeof prop.description === "string" ? { description: prop.description } : {}),
+        ...(Array.isArray(prop.enum) ? { enum: prop.enum } : {}),
+      };
+    } else if (!prop && !field.includes("[")) {
+      properties[field] = { type: "string", description: field };
+    } else {
+      return undefined; // something the form cannot express: leave it to the agent
+    }
+  }
+  return { type: "object", properties, required: Object.keys(properties) };
+}
+
+function toolResult(outcome: GatewayOutcome, meta: Record<string, unknown> | undefined): CallToolResult {
+  return {
+    content: [{ type: "text", text: renderOutcomeText(outcome) }],
+    structuredContent: outcome,
+    ...(meta ? { _meta: meta } : {}),
+  };
+}

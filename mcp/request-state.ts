@@ -1,0 +1,95 @@
+import { createHash, randomBytes } from "node:crypto";
+import { createRequestStateCodec, type ServerContext } from "@modelcontextprotocol/server";
+
+/** What a signed `requestState` carries between rounds of an `input_required` exchange. */
+export interface SignpostRequestState {
+  /** The agent the round was minted for; another agent echoing it is refused. */
+  agent_id: string;
+  action_id: string;
+  version: number;
+  purpose: "fill" | "approve";
+  nonce: string;
+}
+
+export type VerifiedRequestState =
+  | { ok: true; state: SignpostRequestState }
+  | {
+      ok: false;
+      reason: "invalid_request_state" | "request_state_replayed" | "request_state_mismatch";
+      message: string;
+    };
+
+const TTL_SECONDS = 600;
+
+/**
+ * HMAC-signed request state (the SDK's codec: HMAC-SHA256, expiry, a binding tag), plus
+ * the checks the codec cannot know: bound to this agent, this action and its version, and
+ * single use. Verification happens in the tool handler, not in the SDK hook, so that a
+ * tampered, expired or replayed state comes back as a typed `rejected` outcome.
+ */
+export function createSignpostRequestStateCodec(secret: string | Uint8Array) {
+  const codec = createRequestStateCodec<SignpostRequestState>({
+    key: secret,
+    ttlSeconds: TTL_SECONDS,
+    bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? "stdio"}`,
+  });
+  // Nonces already consumed in this process. The version binding is what makes replay
+  // useless across instances: any change to the action bumps its version.
+  const used = new Map<string, number>();
+
+  return {
+    async mint(payload: Omit<SignpostRequestState, "nonce">, ctx: ServerContext): Promise<string> {
+      return codec.mint({ ...payload, nonce: randomBytes(12).toString("base64url") }, ctx);
+    },
+    async verify(
+      raw: string,
+      ctx: ServerContext,
+      expected: { agent_id: string; action_id: string; version?: number },
+    ): Promise<VerifiedRequestState> {
+      let state: SignpostRequestState;
+      try {
+        state = await codec.verify(raw, ctx);
+      } catch (error) {
+        const why = error instanceof Error ? error.message : "invalid";
+        return {
+          ok: false,
+          reason: "invalid_request_state",
+          message: `requestState refused (${why}): it was altered, expired, or minted for another caller.`,
+        };
+      }
+      if (state.agent_id !== expected.agent_id || state.action_id !== expected.action_id) {
+        return {
+          ok: false,
+          reason: "request_state_mismatch",
+          message: "requestState belongs to another action or agent.",
+        };
+      }
+      if (expected.version !== undefined && state.version !== expected.version) {
+        return {
+          ok: false,
+          reason: "request_state_mismatch",
+          message: `requestState was minted for version ${state.version}; the action is at version ${expected.version}.`,
+        };
+      }
+      const now = Date.now();
+      for (const [nonce, expires] of used) if (expires < now) used.delete(nonce);
+      if (used.has(state.nonce)) {
+        return { ok: false, reason: "request_state_replayed", message: "requestState was already used." };
+      }
+      used.set(state.nonce, now + TTL_SECONDS * 1000);
+      return { ok: true, state };
+    },
+  };
+}
+
+export type SignpostRequestStateCodec = ReturnType<typeof createSignpostRequestStateCodec>;
+
+/** A stable key for every instance: from `SIGNPOST_REQUEST_STATE_KEY`, else derived from a master secret. */
+export function requestStateKey(masterSecret?: string | Uint8Array): string {
+  const configured = process.env.SIGNPOST_REQUEST_STATE_KEY;
+  if (configured && configured.length >= 32) return configured;
+  if (masterSecret) {
+    return createHash("sha256").update("signpost/mcp/request-state\0").update(masterSecret).digest("hex");
+  }
+  return randomBytes(32).toString("hex");
+}

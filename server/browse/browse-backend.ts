@@ -1,0 +1,106 @@
+/**
+ * What browse mode needs from the layers below, for one trusted caller. Browse renders pages and
+ * forms; every decision (permissions, eligibility, validation, approvals) comes from these calls,
+ * so a form is only another face of a capability node, never a second implementation of a rule.
+ */
+
+export type BrowseVerb = "search" | "navigate" | "submit";
+
+export type OutcomeKindLike =
+  | "applied"
+  | "preview"
+  | "input_required"
+  | "rejected"
+  | "conflict"
+  | "not_found"
+  | "temporarily_unavailable"
+  | "unknown";
+
+/** A gateway outcome as browse reads it: the fixed part plus operation-specific fields. */
+export type BackendOutcome = {
+  outcome: OutcomeKindLike;
+  message: string;
+  retryable?: boolean;
+  reason?: string;
+  action_id?: string;
+  version?: number;
+  next_actions?: Array<{
+    tool: string;
+    args?: Record<string, unknown>;
+    description: string;
+    requires_user_approval?: boolean;
+  }>;
+} & Record<string, unknown>;
+
+export type Authorization = { decision: "allow" } | { decision: "deny" | "ask"; message: string };
+
+export interface ListPage<T> {
+  data: T[];
+  page: number;
+  next_page: number | null;
+  total: number;
+}
+
+export type Row = Record<string, unknown>;
+
+export interface BrowseBackend {
+  /** Route permission for this caller; `ask` and `deny` become permission-denied pages. */
+  authorize(verb: BrowseVerb, target: string): Promise<Authorization>;
+  /** One audit row per browse operation, written before the page is returned. */
+  record(event: {
+    verb: BrowseVerb;
+    target: string;
+    arguments: Record<string, unknown>;
+    outcome: OutcomeKindLike;
+    message?: string;
+    latencyMs: number;
+    actionId?: string;
+    capability?: string;
+  }): Promise<void>;
+
+  /** Records, scoped to the caller's tenant and person; `null` = not found for this caller. */
+  listOrders(input: { page: number; status?: string }): Promise<ListPage<Row> | BackendOutcome>;
+  listProducts(input: { page: number; q?: string }): Promise<ListPage<Row> | BackendOutcome>;
+  product(id: string): Promise<Row | null | BackendOutcome>;
+  cart(): Promise<Row | null | BackendOutcome>;
+  listTickets(input: {
+    page: number;
+    status?: string;
+    mine?: boolean;
+    q?: string;
+  }): Promise<ListPage<Row> | BackendOutcome>;
+  teammates(): Promise<Row[] | BackendOutcome>;
+
+  /** The entity view of the engine (what may be done now and why not), via get_context. */
+  entityView(entity: "order" | "ticket", id: string): Promise<BackendOutcome>;
+  /** An action via get_context (node, options, allowed_patch, patch schema). */
+  action(actionId: string): Promise<BackendOutcome>;
+  /** The capability catalog via search_capabilities. */
+  searchCapabilities(query: string): Promise<BackendOutcome>;
+  startAction(input: {
+    capability: string;
+    entity_id?: string;
+    patch?: Record<string, unknown>;
+    dry_run?: boolean;
+  }): Promise<BackendOutcome>;
+  advanceAction(input: {
+    action_id: string;
+    version: number;
+    patch: Record<string, unknown>;
+  }): Promise<BackendOutcome>;
+
+  /** Connector settings and, per secret, only whether it is set and when it changed. */
+  connectorConfig(connector: string): Promise<{
+    connector: string;
+    enabled: boolean;
+    settings: Record<string, unknown>;
+    secrets: Array<{ name: string; set: boolean; updatedAt: string | null }>;
+  } | null>;
+  setSecret(input: { connector: string; name: string; value: string }): Promise<BackendOutcome>;
+  requestPermission(input: { verb: string; target: string; reason?: string }): Promise<BackendOutcome>;
+
+  /** Console base URL, for approval links. */
+  consoleUrl(path: string): string;
+  /** The tenant's display name and the caller's name/email (search "Acme" finds the tenant). */
+  who(): { tenantId: string; tenantName: string; userEmail: string; userName: string; agentName?: string };
+}

@@ -1,0 +1,375 @@
+import type { BrowseBackend, BrowseVerb, OutcomeKindLike, Row } from "./browse-backend";
+import { BROWSE_ROUTES, matchRoute, type PageBody } from "./browse-routes";
+import { escapeText, link } from "./markdown";
+import { BROWSE_SCHEMES, type BrowseScheme, parseBrowseUri } from "./parse-browse-uri";
+
+/** One browse answer: markdown for the model, plus the structured facts a host can use. */
+export interface BrowsePage {
+  uri: string;
+  title: string;
+  outcome: OutcomeKindLike;
+  markdown: string;
+  links: string[];
+}
+
+const LINK_PATTERN = /\]\(([a-z]+:\/\/[^)\s]*)\)/g;
+
+function finish(uri: string, body: PageBody): BrowsePage {
+  const markdown = `# ${body.title}\n\n${body.markdown}\n`;
+  const links = [...new Set([...markdown.matchAll(LINK_PATTERN)].map((m) => m[1] as string))];
+  return { uri, title: body.title, outcome: body.outcome, markdown, links };
+}
+
+function startLinks(): string {
+  return BROWSE_ROUTES.filter((r) => r.startPoint)
+    .map((r) => `- ${link(r.title, r.pattern)} — ${r.description}`)
+    .join("\n");
+}
+
+export function notFoundPage(input: string, problem: string): BrowsePage {
+  const shown = escapeText(input.slice(0, 120));
+  return finish(input.slice(0, 200), {
+    title: "Not found",
+    outcome: "not_found",
+    markdown: `Nothing lives at \`${shown}\` (${escapeText(problem)}).\n\nStart from one of these:\n\n${startLinks()}\n\nOr use \`search(query)\`.`,
+  });
+}
+
+function permissionDeniedPage(
+  uri: string,
+  verb: BrowseVerb,
+  decision: "deny" | "ask",
+  message: string,
+): BrowsePage {
+  const request = `signpost://permissions/request?target=${encodeURIComponent(uri)}&verb=${verb}`;
+  return finish(uri, {
+    title: "Permission required",
+    outcome: "rejected",
+    markdown: `You may not ${verb} \`${escapeText(uri)}\`: ${escapeText(message)}${decision === "ask" ? " (an admin must allow it)" : ""}.\n\n${link("Ask an admin for this permission", request)}\n\n${link("Start", "signpost://start")}`,
+  });
+}
+
+async function guarded(
+  backend: BrowseBackend,
+  verb: BrowseVerb,
+  target: string,
+  args: Record<string, unknown>,
+  run: () => Promise<BrowsePage>,
+  // The permission form itself must stay reachable, or a denied agent could never ask.
+  skipAuthorization = false,
+): Promise<BrowsePage> {
+  const started = Date.now();
+  let page: BrowsePage;
+  let meta: { actionId?: string; capability?: string } = {};
+  try {
+    const authorization = skipAuthorization
+      ? { decision: "allow" as const }
+      : await backend.authorize(verb, target);
+    if (authorization.decision !== "allow") {
+      page = permissionDeniedPage(target, verb, authorization.decision, authorization.message);
+    } else {
+      page = await run();
+      meta = lastMeta.get(page) ?? {};
+    }
+  } catch (error) {
+    // Pages never throw at an agent: a failure below is a typed, retryable page.
+    console.error("[browse]", verb, target, error);
+    page = finish(target, {
+      title: "Temporarily unavailable",
+      outcome: "temporarily_unavailable",
+      markdown: `Something below Signpost failed while serving \`${escapeText(target)}\`. Try again shortly.\n\n${link("Start", "signpost://start")}`,
+    });
+  }
+  await backend.record({
+    verb,
+    target,
+    arguments: args,
+    outcome: page.outcome,
+    message: page.title,
+    latencyMs: Date.now() - started,
+    ...meta,
+  });
+  return page;
+}
+
+const lastMeta = new WeakMap<BrowsePage, { actionId?: string; capability?: string }>();
+
+function finishWithMeta(uri: string, body: PageBody): BrowsePage {
+  const page = finish(uri, body);
+  lastMeta.set(page, { actionId: body.actionId, capability: body.capability });
+  return page;
+}
+
+/** `navigate(uri)`: the page at a URI, a form on form routes, a not-found page otherwise. */
+export async function navigate(backend: BrowseBackend, input: string): Promise<BrowsePage> {
+  const parsed = parseBrowseUri(input);
+  if (!parsed.ok) {
+    const page = notFoundPage(input, parsed.problem);
+    await backend.record({
+      verb: "navigate",
+      target: input.slice(0, 200),
+      arguments: { uri: input.slice(0, 200) },
+      outcome: "not_found",
+      message: parsed.problem,
+      latencyMs: 0,
+    });
+    return page;
+  }
+  const uri = parsed.value;
+  const found = matchRoute(uri);
+  if (!found) {
+    const page = notFoundPage(uri.uri, "no such page");
+    await backend.record({
+      verb: "navigate",
+      target: uri.uri,
+      arguments: { uri: uri.uri },
+      outcome: "not_found",
+      message: "no such page",
+      latencyMs: 0,
+    });
+    return page;
+  }
+  return guarded(
+    backend,
+    "navigate",
+    uri.uri,
+    { uri: uri.uri },
+    async () => finishWithMeta(uri.uri, await found.route.render(found.match, backend)),
+    found.route.pattern === "signpost://permissions/request",
+  );
+}
+
+/** `submit(uri, fields)`: starts or advances the capability behind the form. */
+export async function submit(
+  backend: BrowseBackend,
+  input: string,
+  fields: Record<string, unknown>,
+): Promise<BrowsePage> {
+  const parsed = parseBrowseUri(input);
+  if (!parsed.ok) return notFoundPage(input, parsed.problem);
+  const uri = parsed.value;
+  const found = matchRoute(uri);
+  if (!found) return notFoundPage(uri.uri, "no such page");
+  const { route, match } = found;
+  if (!route.submit) {
+    return finish(uri.uri, {
+      title: "Not a form",
+      outcome: "rejected",
+      markdown: `\`${escapeText(uri.uri)}\` is a page, not a form: use \`navigate\`.\n\n${link(route.title, uri.uri)}`,
+    });
+  }
+  const submitFn = route.submit;
+  return guarded(
+    backend,
+    "submit",
+    uri.uri,
+    { uri: uri.uri, fields: redactFields(route.pattern, fields) },
+    async () => finishWithMeta(uri.uri, await submitFn(match, fields, backend)),
+    route.pattern === "signpost://permissions/request",
+  );
+}
+
+/** Secret values never reach an audit row or a page. */
+function redactFields(pattern: string, fields: Record<string, unknown>): Record<string, unknown> {
+  if (!pattern.startsWith("config://")) return fields;
+  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, k === "value" ? "[redacted]" : v]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Search: the URI structure (routes) as well as the data.
+// ---------------------------------------------------------------------------------------------
+
+function words(text: string): string[] {
+  const lower = text.toLowerCase();
+  const latin = lower.match(/[a-z0-9_]+/g) ?? [];
+  const cjk = [...lower.matchAll(/[\u4e00-\u9fff]+/g)].flatMap((m) => {
+    const s = m[0];
+    const grams: string[] = [];
+    for (let i = 0; i < s.length - 1; i++) grams.push(s.slice(i, i + 2));
+    return s.length === 1 ? [s] : grams;
+  });
+  return [...latin.map((w) => (w.length > 3 && w.endsWith("s") ? w.slice(0, -1) : w)), ...cjk];
+}
+
+const STOP = new Set([
+  "a",
+  "an",
+  "the",
+  "to",
+  "me",
+  "my",
+  "i",
+  "of",
+  "for",
+  "show",
+  "list",
+  "all",
+  "find",
+  "get",
+  "with",
+  "is",
+  "are",
+  "and",
+  "or",
+  "what",
+  "which",
+  "in",
+  "on",
+]);
+
+function scoreRoute(query: string[], route: (typeof BROWSE_ROUTES)[number]): number {
+  const hay = new Set(words(`${route.title} ${route.pattern} ${route.keywords.join(" ")}`));
+  const description = new Set(words(route.description));
+  let score = 0;
+  for (const word of query) {
+    if (hay.has(word)) score += 2;
+    else if (description.has(word)) score += 0.5;
+  }
+  // Listing routes answer structural queries ("orders", "tickets") before detail routes.
+  if (score > 0 && route.startPoint) score += 0.5;
+  if (score > 0 && route.pattern.includes("{")) score -= 0.25;
+  return score;
+}
+
+export async function search(backend: BrowseBackend, query: string, scheme?: string): Promise<BrowsePage> {
+  const target = `search:${scheme ?? "*"}`;
+  const q = query.trim().slice(0, 200);
+  return guarded(backend, "search", target, { query: q, scheme }, async () => {
+    if (scheme && !(BROWSE_SCHEMES as readonly string[]).includes(scheme)) {
+      return finish(`search://${scheme}`, {
+        title: "Search",
+        outcome: "not_found",
+        markdown: `Unknown scheme \`${escapeText(scheme)}\`. Schemes: ${BROWSE_SCHEMES.join(", ")}.\n\n${startLinks()}`,
+      });
+    }
+    const qWords = words(q).filter((w) => !STOP.has(w));
+    const sections: string[] = [];
+
+    // 1. Pages: the URI structure an agent cannot guess.
+    const routes = BROWSE_ROUTES.filter((r) => !scheme || r.pattern.startsWith(`${scheme}://`))
+      .map((r) => ({ r, score: scoreRoute(qWords, r) }))
+      .filter((x) => x.score > 0)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, 5);
+    const mine = /\b(me|my|mine|assigned to me)\b/i.test(q);
+    if (routes.length) {
+      sections.push(
+        `## Pages\n\n${routes
+          .map(({ r }) => {
+            const uri = r.pattern === "helpdesk://tickets" && mine ? "helpdesk://tickets?mine=1" : r.pattern;
+            return `- ${r.pattern.includes("{") ? `\`${r.pattern}\`` : link(r.title, uri)} — ${r.description}`;
+          })
+          .join("\n")}`,
+      );
+    }
+
+    // 2. Records: matching data across schemes.
+    const records = await searchRecords(backend, q, qWords, scheme as BrowseScheme | undefined);
+    if (records.length) sections.push(`## Records\n\n${records.join("\n")}`);
+
+    // 3. Capabilities: what can be done (the action face's catalog).
+    if (!scheme || scheme === "actions") {
+      const caps = await backend.searchCapabilities(q);
+      const list = Array.isArray(caps.results)
+        ? (caps.results as Row[])
+        : Array.isArray(caps.capabilities)
+          ? (caps.capabilities as Row[])
+          : [];
+      const top = list
+        .slice(0, 3)
+        .filter((c) => typeof c.capability === "string" || typeof c.id === "string");
+      if (top.length && caps.outcome === "applied") {
+        sections.push(
+          `## Capabilities\n\n${top
+            .map((c) => {
+              const id = String(c.capability ?? c.id);
+              const form = CAPABILITY_FORMS[id];
+              const trigger = (c.trigger as Row | undefined)?.use ?? c.title ?? "";
+              return `- \`${id}\` — ${escapeText(trigger)}${form ? ` (form: \`${form}\`)` : ""}`;
+            })
+            .join("\n")}`,
+        );
+      }
+    }
+
+    if (sections.length === 0) {
+      return finish(`search://${scheme ?? "all"}?q=${encodeURIComponent(q)}`, {
+        title: `Search: ${q}`,
+        outcome: "not_found",
+        markdown: `Nothing matched \`${escapeText(q)}\`.\n\nStart from one of these:\n\n${startLinks()}`,
+      });
+    }
+    return finish(`search://${scheme ?? "all"}?q=${encodeURIComponent(q)}`, {
+      title: `Search: ${q}`,
+      outcome: "applied",
+      markdown: sections.join("\n\n"),
+    });
+  });
+}
+
+const CAPABILITY_FORMS: Record<string, string> = {
+  checkout: "shop://checkout",
+  after_sales: "shop://order/{id}/after-sales",
+  change_delivery_address: "shop://order/{id}/address",
+  track_shipment: "shop://order/{id}/tracking",
+  assign_ticket: "helpdesk://ticket/{id}/assign",
+  change_ticket_priority: "helpdesk://ticket/{id}/priority",
+  resolve_ticket: "helpdesk://ticket/{id}/resolve",
+  reopen_ticket: "helpdesk://ticket/{id}/reopen",
+};
+
+async function searchRecords(
+  backend: BrowseBackend,
+  q: string,
+  qWords: string[],
+  scheme?: BrowseScheme,
+): Promise<string[]> {
+  const out: string[] = [];
+  const who = backend.who();
+  const lower = q.toLowerCase();
+  const idLike = /^[a-z]+_[A-Za-z0-9_]+$/.test(q.trim()) ? q.trim() : undefined;
+  if (!scheme || scheme === "signpost") {
+    if (qWords.some((w) => who.tenantName.toLowerCase().includes(w) || who.tenantId === w)) {
+      out.push(`- ${link(`${who.tenantName} (your organisation)`, "signpost://start")}`);
+    }
+  }
+  if (!scheme || scheme === "shop") {
+    if (idLike?.startsWith("ord_")) out.push(`- ${link(`Order ${idLike}`, `shop://order/${idLike}`)}`);
+    const products = await backend.listProducts({ page: 1, q: qWords.join(" ") || q });
+    if (!("outcome" in products)) {
+      for (const p of products.data.slice(0, 5))
+        out.push(
+          `- ${link(`Product ${String(p.name)}`, `shop://product/${p.id}`)} — ${escapeText(p.price !== undefined ? `${(Number(p.price) / 100).toFixed(2)} USD` : "")}`,
+        );
+    }
+    const statuses = ["pending_payment", "paid", "shipped", "delivered", "cancelled"];
+    const status = statuses.find((s) => lower.includes(s.replace("_", " ")) || lower.includes(s));
+    if (status || qWords.includes("order")) {
+      const orders = await backend.listOrders({ page: 1, status });
+      if (!("outcome" in orders)) {
+        for (const o of orders.data.slice(0, 5))
+          out.push(`- ${link(`Order ${o.id} (${String(o.status)})`, `shop://order/${o.id}`)}`);
+      }
+    }
+  }
+  if (!scheme || scheme === "helpdesk") {
+    if (idLike?.startsWith("tkt_")) out.push(`- ${link(`Ticket ${idLike}`, `helpdesk://ticket/${idLike}`)}`);
+    const mine = /\b(me|my|mine)\b/i.test(q);
+    const ticketWords = qWords.filter(
+      (w) => !["ticket", "assigned", "support", "helpdesk", "open"].includes(w),
+    );
+    const tickets = await backend.listTickets({
+      page: 1,
+      mine: mine || undefined,
+      status: qWords.includes("open") ? "open" : undefined,
+      q: ticketWords.length && !mine ? ticketWords.join(" ") : undefined,
+    });
+    if (!("outcome" in tickets) && (mine || ticketWords.length || qWords.includes("ticket"))) {
+      for (const t of tickets.data.slice(0, 5))
+        out.push(
+          `- ${link(`Ticket ${t.id}: ${String(t.subject ?? "")}`, `helpdesk://ticket/${t.id}`)} — ${escapeText(t.status)}`,
+        );
+    }
+  }
+  return [...new Set(out)].slice(0, 12);
+}

@@ -1,0 +1,78 @@
+/** The URI schemes browse mode serves. Anything else is a not-found page, never an exception. */
+export const BROWSE_SCHEMES = ["shop", "helpdesk", "actions", "config", "signpost"] as const;
+export type BrowseScheme = (typeof BROWSE_SCHEMES)[number];
+
+export interface BrowseUri {
+  scheme: BrowseScheme;
+  /** Path segments, each `[A-Za-z0-9_.-]` without `..`. */
+  segments: string[];
+  query: Record<string, string>;
+  /** Canonical form: `scheme://a/b?k=v` with sorted query keys. */
+  uri: string;
+}
+
+export type ParsedBrowseUri = { ok: true; value: BrowseUri } | { ok: false; problem: string };
+
+const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
+const QUERY_KEY = /^[a-z_]{1,40}$/;
+const MAX_URI = 1000;
+
+/**
+ * Parses `scheme://path?query` strictly. The checks exist because `navigate(uri)` is a
+ * model-controlled string: traversal (`..`), encoded separators (`%2F`, `%2e`), backslashes,
+ * empty segments and other schemes must never reach a route or an upstream URL.
+ */
+export function parseBrowseUri(input: string): ParsedBrowseUri {
+  if (typeof input !== "string" || input.length === 0) return { ok: false, problem: "empty URI" };
+  if (input.length > MAX_URI) return { ok: false, problem: "URI too long" };
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
+  if (/[\s\\\u0000-\u001f\u007f]/.test(input))
+    return { ok: false, problem: "whitespace or control characters" };
+  const match = /^([a-z]+):\/\/([^?#]*)(?:\?([^#]*))?$/.exec(input);
+  if (!match) return { ok: false, problem: "not a scheme://path URI" };
+  const [, scheme = "", path = "", rawQuery] = match;
+  if (!(BROWSE_SCHEMES as readonly string[]).includes(scheme))
+    return { ok: false, problem: `unknown scheme ${scheme}` };
+  if (path.includes("%")) return { ok: false, problem: "encoded characters are not allowed in paths" };
+  const trimmed = path.replace(/\/$/, "");
+  const segments = trimmed === "" ? [] : trimmed.split("/");
+  for (const segment of segments) {
+    if (segment === "." || segment === ".." || segment.includes(".."))
+      return { ok: false, problem: "path traversal" };
+    if (!SEGMENT.test(segment))
+      return { ok: false, problem: `invalid path segment "${segment.slice(0, 40)}"` };
+  }
+  const query: Record<string, string> = {};
+  if (rawQuery) {
+    for (const pair of rawQuery.split("&")) {
+      if (pair === "") continue;
+      const eq = pair.indexOf("=");
+      const key = eq === -1 ? pair : pair.slice(0, eq);
+      let value: string;
+      try {
+        value = eq === -1 ? "" : decodeURIComponent(pair.slice(eq + 1).replace(/\+/g, " "));
+      } catch {
+        return { ok: false, problem: "malformed query encoding" };
+      }
+      if (!QUERY_KEY.test(key)) return { ok: false, problem: `invalid query key "${key.slice(0, 40)}"` };
+      if (value.length > 500) return { ok: false, problem: "query value too long" };
+      query[key] = value;
+    }
+  }
+  return {
+    ok: true,
+    value: { scheme: scheme as BrowseScheme, segments, query, uri: formatBrowseUri(scheme, segments, query) },
+  };
+}
+
+export function formatBrowseUri(
+  scheme: string,
+  segments: string[],
+  query: Record<string, string> = {},
+): string {
+  const keys = Object.keys(query)
+    .filter((key) => query[key] !== undefined && query[key] !== "")
+    .sort();
+  const qs = keys.map((key) => `${key}=${encodeURIComponent(query[key] ?? "")}`).join("&");
+  return `${scheme}://${segments.join("/")}${qs ? `?${qs}` : ""}`;
+}

@@ -1,0 +1,169 @@
+import type { BackendOutcome, Row } from "./browse-backend";
+import { escapeText, type FormField, formBlock, link, money, table } from "./markdown";
+
+/** Fields whose values are ids of entities that have pages: rendered as links. */
+const ID_LINKS: Record<string, (id: string) => string> = {
+  order_id: (id) => `shop://order/${id}`,
+  product_id: (id) => `shop://product/${id}`,
+  ticket_id: (id) => `helpdesk://ticket/${id}`,
+  action_id: (id) => `actions://${id}`,
+};
+
+const SAFE_ID = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
+
+export function idLink(field: string, value: unknown): string {
+  const to = ID_LINKS[field];
+  if (to && typeof value === "string" && SAFE_ID.test(value)) return link(value, to(value));
+  return escapeText(value);
+}
+
+const MONEY_FIELD =
+  /(^|_)(price|amount|total|subtotal|discount|balance|refundable|unit_price|shipping_price|shipping_difference|available)$/;
+
+export function cell(field: string, value: unknown): string {
+  if (MONEY_FIELD.test(field) && typeof value === "number") return money(value);
+  if (Array.isArray(value)) {
+    if (value.every((v) => typeof v !== "object" || v === null)) return escapeText(value.join(", "));
+    return escapeText(`${value.length} item(s)`);
+  }
+  return idLink(field, value);
+}
+
+/** A table of rows, with the given columns (default: the scalar keys of the first row). */
+export function rowsTable(rows: Row[], columns?: string[]): string {
+  if (rows.length === 0) return "_(none)_";
+  const cols =
+    columns ??
+    Object.keys(rows[0] ?? {})
+      .filter((key) => rows.some((row) => row[key] === null || typeof row[key] !== "object"))
+      .slice(0, 8);
+  return table(
+    cols,
+    rows.map((row) => cols.map((col) => cell(col, row[col]))),
+  );
+}
+
+/** Header fields of an object: scalars as a list, arrays of objects as tables beneath. */
+export function objectSections(object: Row, skip: string[] = []): string {
+  const scalars: string[] = [];
+  const sections: string[] = [];
+  for (const [key, value] of Object.entries(object)) {
+    if (skip.includes(key) || value === undefined) continue;
+    if (Array.isArray(value) && value.some((v) => v && typeof v === "object")) {
+      sections.push(`### ${humanize(key)}\n\n${rowsTable(value as Row[])}`);
+    } else if (value && typeof value === "object" && !Array.isArray(value)) {
+      const inner = Object.entries(value as Row)
+        .filter(([, v]) => v === null || typeof v !== "object")
+        .map(([k, v]) => `${humanize(k)}: ${cell(k, v)}`)
+        .join(" · ");
+      scalars.push(`- **${humanize(key)}:** ${inner || "—"}`);
+    } else {
+      scalars.push(`- **${humanize(key)}:** ${cell(key, value)}`);
+    }
+  }
+  return [scalars.join("\n"), ...sections].filter(Boolean).join("\n\n");
+}
+
+export function humanize(key: string): string {
+  return key.replace(/_/g, " ");
+}
+
+/** `next_actions` of an outcome, as a short list (the action face's view of what comes next). */
+export function nextActionsList(outcome: BackendOutcome): string {
+  const next = outcome.next_actions ?? [];
+  if (next.length === 0) return "_Nothing more to do here._";
+  return next
+    .map(
+      (n) =>
+        `- ${escapeText(n.description)} (\`${n.tool}\`${n.requires_user_approval ? ", needs the user's approval" : ""})`,
+    )
+    .join("\n");
+}
+
+export function validationErrors(outcome: BackendOutcome): Array<{ field: string; message: string }> {
+  const errors = outcome.validation_errors;
+  if (!Array.isArray(errors)) return [];
+  return errors
+    .filter((e): e is Row => !!e && typeof e === "object")
+    .map((e) => ({ field: String(e.field ?? ""), message: String(e.message ?? e.code ?? "invalid") }));
+}
+
+export function problemsList(outcome: BackendOutcome): string {
+  const errors = validationErrors(outcome);
+  const lines = errors.map((e) => `- **${escapeText(e.field)}:** ${escapeText(e.message)}`);
+  if (lines.length === 0) lines.push(`- ${escapeText(outcome.message)}`);
+  return `### Problems\n\n${lines.join("\n")}`;
+}
+
+/**
+ * Form fields from an action or capability preview: `inputs` (field, required, description)
+ * narrowed to `allowed_patch` when present, typed from `patch_schema` when the engine gives one,
+ * current values from `values`/`applied_values`.
+ */
+export function fieldsFromOutcome(
+  outcome: BackendOutcome,
+  current: Record<string, unknown> = {},
+): FormField[] {
+  const inputs = Array.isArray(outcome.inputs) ? (outcome.inputs as Row[]) : [];
+  const allowed = Array.isArray(outcome.allowed_patch) ? (outcome.allowed_patch as string[]) : undefined;
+  const schema = (outcome.patch_schema as { properties?: Record<string, Row> } | undefined)?.properties ?? {};
+  const values = {
+    ...((outcome.values as Row | undefined) ?? {}),
+    ...current,
+  };
+  const fields: FormField[] = [];
+  for (const input of inputs) {
+    const name = String(input.field ?? "");
+    if (!name) continue;
+    const base = name.replace(/\[\].*$/, "");
+    if (allowed && !allowed.includes(name) && !allowed.includes(base)) continue;
+    if (fields.some((f) => f.name === base)) continue;
+    const prop = schema[base];
+    fields.push({
+      name: base,
+      type: schemaType(prop, name),
+      required: input.required === true,
+      description: String(input.description ?? prop?.description ?? humanize(base)),
+      value: values[base],
+      options: Array.isArray(prop?.enum)
+        ? (prop.enum as unknown[]).map((v) => ({ value: String(v) }))
+        : undefined,
+    });
+  }
+  return fields;
+}
+
+function schemaType(prop: Row | undefined, field: string): string {
+  if (!prop) return field.includes("[]") ? "array" : "string";
+  if (Array.isArray(prop.enum)) return "enum";
+  if (prop.type === "array") {
+    const items = prop.items as Row | undefined;
+    if (items?.type === "object" && items.properties) {
+      return `array<{${Object.keys(items.properties as Row).join(", ")}}>`;
+    }
+    return `array<${String(items?.type ?? "any")}>`;
+  }
+  return String(prop.type ?? "string");
+}
+
+/** Options the server computed (addresses, payment methods, quotes, coupons, teammates…). */
+export function optionsSections(outcome: BackendOutcome): string {
+  const options = (outcome.options as Row | undefined) ?? {};
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(options)) {
+    if (Array.isArray(value)) {
+      parts.push(
+        `### ${humanize(key)}\n\n${value.every((v) => v && typeof v === "object") ? rowsTable(value as Row[]) : escapeText(value.join(", "))}`,
+      );
+    } else if (value && typeof value === "object") {
+      parts.push(`### ${humanize(key)}\n\n${objectSections(value as Row)}`);
+    } else {
+      parts.push(`- **${humanize(key)}:** ${cell(key, value)}`);
+    }
+  }
+  return parts.join("\n\n");
+}
+
+export function formSection(uri: string, fields: FormField[]): string {
+  return `## Form\n\nSubmit with \`submit(uri, fields)\`; send only the fields you want to set.\n\n${formBlock(uri, fields)}`;
+}

@@ -1,0 +1,52 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { pageRoles, requirePageAccess } from "@/app/_lib/console-context";
+import { ConfirmDecision } from "@/components/confirm-decision";
+import { ConfirmationSummary } from "@/components/confirmation-summary";
+import { Forbidden, PageHeader } from "@/components/ui";
+import { getDb } from "@/server/db/client";
+import { actionScope } from "@/server/gateway/console/list-actions";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * The confirmation screen, server-rendered: the summary bound to the action's version (the same
+ * component the MCP Apps resource renders), then Approve / Reject for the person it is for.
+ */
+export default async function ConfirmPage({ params }: { params: Promise<{ actionId: string }> }) {
+  const { actionId } = await params;
+  const { ctx, allowed } = await requirePageAccess(`/confirm/${encodeURIComponent(actionId)}`, pageRoles.confirm);
+  if (!allowed) return <Forbidden what="Only the person an action is for, or an admin, can approve or reject it." />;
+  const db = getDb();
+  const action = await db.action.findFirst({ where: { id: actionId, ...actionScope(ctx) } });
+  if (!action) notFound();
+  const approval = await db.approval.findFirst({ where: { actionId, tenantId: ctx.tenantId }, orderBy: { version: "desc" } });
+  const stale = Boolean(approval && (approval.version !== action.version || approval.status === "voided"));
+  return (
+    <div className="max-w-2xl">
+      <PageHeader title="Confirm what the agent prepared" description="Nothing happens until you approve. Your decision applies to exactly this version." />
+      {!approval ? (
+        <div role="status" className="rounded-lg border border-slate-200 bg-white p-5 text-sm">
+          This action has not asked for approval (it is <strong>{action.status}</strong>, at {action.node}).{" "}
+          <Link className="text-sky-700 underline" href={`/actions/${action.id}`}>
+            Open the action
+          </Link>
+        </div>
+      ) : (
+        <div className="space-y-4">
+          <ConfirmationSummary capability={action.capability} actionId={action.id} version={approval.version} summary={approval.summary} status={approval.status} />
+          <ConfirmDecision
+            actionId={action.id}
+            version={approval.version}
+            digest={approval.summaryDigest}
+            status={approval.status}
+            stale={stale}
+            currentVersion={action.version}
+            decidedVia={approval.decidedVia}
+            reason={approval.reason}
+          />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { getDb } from "@/server/db/client";
+import { type ConsoleContext, type ConsoleRole, resolveConsoleSession, SESSION_COOKIE } from "@/server/gateway/console-session";
+
+/** The signed-in person's trusted context, from the session cookie; null when signed out. */
+export async function currentConsoleContext(): Promise<ConsoleContext | null> {
+  const store = await cookies();
+  return resolveConsoleSession(getDb(), store.get(SESSION_COOKIE)?.value);
+}
+
+export type PageAccess = { ctx: ConsoleContext; allowed: boolean };
+
+/**
+ * Every console page starts here: signed-out people go to sign-in (and come back to `path`);
+ * a role that may not see the page gets `allowed: false` and the page renders its 403 state.
+ */
+export async function requirePageAccess(path: string, roles?: readonly ConsoleRole[]): Promise<PageAccess> {
+  const ctx = await currentConsoleContext();
+  if (!ctx) redirect(`/sign-in?next=${encodeURIComponent(path)}`);
+  return { ctx, allowed: !roles || roles.includes(ctx.role) };
+}
+
+/** Which roles may open which page: the navigation and the pages read the same table. */
+export const pageRoles = {
+  overview: ["admin", "support", "member"],
+  approvals: ["admin", "member"],
+  confirm: ["admin", "member"],
+  monitor: ["admin", "support"],
+  actions: ["admin", "support", "member"],
+  permissions: ["admin"],
+  agents: ["admin"],
+  config: ["admin"],
+  catalog: ["admin", "support", "member"],
+} as const satisfies Record<string, readonly ConsoleRole[]>;

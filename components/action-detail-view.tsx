@@ -1,0 +1,177 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import type { ActionDetail } from "@/server/gateway/console/list-actions";
+import { apiGet, apiSend } from "./api-client";
+import { ConfirmationSummary } from "./confirmation-summary";
+import { Badge, buttonClass, Card, ErrorState, inputClass, JsonBlock, labelClass, PageHeader, Time } from "./ui";
+
+function RecoveryPanel({ action }: { action: ActionDetail }) {
+  const client = useQueryClient();
+  const [note, setNote] = useState("");
+  const [message, setMessage] = useState<string | null>(null);
+  const run = useMutation({
+    mutationFn: async (op: { kind: "verify" | "retry" } | { kind: "resolve"; outcome: "applied" | "failed" }) => {
+      const base = `/api/console/actions/${encodeURIComponent(action.id)}`;
+      if (op.kind === "resolve") return apiSend<unknown>("POST", `${base}/resolve`, { outcome: op.outcome, note });
+      return apiSend<unknown>("POST", `${base}/${op.kind}`);
+    },
+    onSuccess: (result) => setMessage(JSON.stringify(result)),
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: ["action", action.id] });
+      void client.invalidateQueries({ queryKey: ["actions"] });
+    },
+  });
+  return (
+    <Card title="Recovery" className="border-amber-300">
+      <p className="text-sm text-slate-700">
+        The effect's outcome is unknown. Verify asks the legacy system what happened (by the action key <code className="text-xs">{action.effect?.actionKey}</code>);
+        retry sends it again with the same key, so the legacy system cannot apply it twice. Every step is audited.
+      </p>
+      <div className="mt-3 flex flex-wrap gap-2">
+        <button type="button" className={buttonClass("secondary")} disabled={run.isPending} onClick={() => run.mutate({ kind: "verify" })}>
+          Verify
+        </button>
+        <button type="button" className={buttonClass("secondary")} disabled={run.isPending} onClick={() => run.mutate({ kind: "retry" })}>
+          Retry with the original key
+        </button>
+      </div>
+      <form
+        className="mt-4 grid gap-2 sm:grid-cols-[1fr_auto_auto] sm:items-end"
+        onSubmit={(e) => {
+          e.preventDefault();
+          run.mutate({ kind: "resolve", outcome: "applied" });
+        }}
+      >
+        <div>
+          <label htmlFor="resolve-note" className={labelClass}>
+            Note (what you checked)
+          </label>
+          <input id="resolve-note" required minLength={1} maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} className={`${inputClass} mt-1`} />
+        </div>
+        <button type="submit" className={buttonClass("primary")} disabled={run.isPending || !note.trim()}>
+          Mark resolved: happened
+        </button>
+        <button type="button" className={buttonClass("danger")} disabled={run.isPending || !note.trim()} onClick={() => run.mutate({ kind: "resolve", outcome: "failed" })}>
+          Mark resolved: did not happen
+        </button>
+      </form>
+      {run.error ? <ErrorState error={run.error} /> : null}
+      {message ? (
+        <p role="status" className="mt-2 break-all text-xs text-slate-600">
+          {message}
+        </p>
+      ) : null}
+    </Card>
+  );
+}
+
+export function ActionDetailView({ initial, canRecover, canDecide }: { initial: ActionDetail; canRecover: boolean; canDecide: boolean }) {
+  const q = useQuery({
+    queryKey: ["action", initial.id],
+    queryFn: () => apiGet<{ action: ActionDetail }>(`/api/console/actions/${encodeURIComponent(initial.id)}`).then((r) => r.action),
+    initialData: initial,
+  });
+  const a = q.data;
+  const pending = a.approvals.find((p) => p.status === "pending" && p.version === a.version);
+  const unknown = a.status === "unknown" || a.effect?.status === "unknown";
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title={`${a.capability} · ${a.id}`}
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            <Badge value={a.status} /> at node <strong>{a.node}</strong>, version {a.version}
+            {a.entityId ? ` · ${a.entityType ?? "entity"} ${a.entityId}` : ""} · started <Time iso={a.createdAt} />
+          </span>
+        }
+        actions={
+          pending && canDecide ? (
+            <Link href={`/confirm/${a.id}`} className={buttonClass("primary")}>
+              Review approval
+            </Link>
+          ) : null
+        }
+      />
+      {q.error ? <ErrorState error={q.error} onRetry={() => q.refetch()} /> : null}
+      {unknown && canRecover ? <RecoveryPanel action={a} /> : null}
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card title="Timeline">
+          {a.events.length === 0 ? (
+            <p className="text-sm text-slate-500">No events recorded.</p>
+          ) : (
+            <ol className="space-y-3" aria-label="Action timeline">
+              {a.events.map((e) => (
+                <li key={e.id} className="border-l-2 border-slate-200 pl-3">
+                  <p className="text-sm">
+                    <span className="font-medium">{e.kind.replaceAll("_", " ")}</span> <span className="text-slate-500">at {e.node} · v{e.version}</span>
+                  </p>
+                  <p className="text-xs text-slate-500">
+                    <Time iso={e.createdAt} />
+                  </p>
+                  {e.data && typeof e.data === "object" && Object.keys(e.data as object).length > 0 ? (
+                    <details className="mt-1">
+                      <summary className="cursor-pointer text-xs text-sky-700">applied, validation and details</summary>
+                      <JsonBlock value={e.data} />
+                    </details>
+                  ) : null}
+                </li>
+              ))}
+            </ol>
+          )}
+        </Card>
+        <div className="space-y-6">
+          <Card title="Approvals">
+            {a.approvals.length === 0 ? (
+              <p className="text-sm text-slate-500">No approval requested.</p>
+            ) : (
+              <ul className="space-y-4">
+                {a.approvals.map((p) => (
+                  <li key={p.id}>
+                    <p className="mb-2 flex items-center gap-2 text-xs text-slate-500">
+                      <Badge value={p.status} /> version {p.version}
+                      {p.decidedVia ? ` · via ${p.decidedVia}` : ""}
+                      {p.reason ? ` · “${p.reason}”` : ""}
+                      {p.decidedAt ? (
+                        <>
+                          {" · "}
+                          <Time iso={p.decidedAt} />
+                        </>
+                      ) : null}
+                    </p>
+                    <ConfirmationSummary capability={a.capability} actionId={a.id} version={p.version} summary={p.summary} status={p.status} />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Card>
+          <Card title="Effect ledger">
+            {!a.effect ? (
+              <p className="text-sm text-slate-500">No side effect recorded yet.</p>
+            ) : (
+              <div className="space-y-2 text-sm" data-testid="effect-ledger">
+                <p className="flex flex-wrap items-center gap-2">
+                  <Badge value={a.effect.status} /> {a.effect.kind} · {a.effect.attempts} attempt(s)
+                  {a.effect.externalId ? ` · external id ${a.effect.externalId}` : ""}
+                </p>
+                <p className="text-xs text-slate-500">
+                  action key <code>{a.effect.actionKey}</code> · updated <Time iso={a.effect.updatedAt} />
+                </p>
+                {a.effect.error ? <p className="text-xs text-red-700">{a.effect.error}</p> : null}
+                <details>
+                  <summary className="cursor-pointer text-xs text-sky-700">request and response</summary>
+                  <JsonBlock value={{ request: a.effect.request, response: a.effect.response }} />
+                </details>
+              </div>
+            )}
+          </Card>
+          <Card title="State">
+            <JsonBlock value={a.state} label="Action state" />
+          </Card>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import type { ActionListItem } from "@/server/gateway/console/list-actions";
+import { apiGet } from "./api-client";
+import { Badge, EmptyState, ErrorState, inputClass, labelClass, LoadingState, PageHeader, Time } from "./ui";
+
+const STATUSES = ["open", "awaiting_approval", "executing", "applied", "completed", "failed", "unknown", "rejected", "cancelled"];
+
+function ActionTable({ actions, testId }: { actions: ActionListItem[]; testId: string }) {
+  return (
+    <table className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-sm" data-testid={testId}>
+      <thead className="bg-slate-50 text-left text-xs text-slate-500">
+        <tr>
+          <th className="px-3 py-2 font-medium">Action</th>
+          <th className="px-3 py-2 font-medium">Capability</th>
+          <th className="px-3 py-2 font-medium">Status</th>
+          <th className="px-3 py-2 font-medium">Node</th>
+          <th className="px-3 py-2 font-medium">Entity</th>
+          <th className="px-3 py-2 font-medium">Effect</th>
+          <th className="px-3 py-2 font-medium">Updated</th>
+        </tr>
+      </thead>
+      <tbody>
+        {actions.map((a) => (
+          <tr key={a.id} className="border-t border-slate-100" data-testid="action-row">
+            <td className="px-3 py-2">
+              <Link className="font-mono text-xs text-sky-700 underline-offset-2 hover:underline" href={`/actions/${a.id}`}>
+                {a.id}
+              </Link>
+            </td>
+            <td className="px-3 py-2">{a.capability}</td>
+            <td className="px-3 py-2">
+              <Badge value={a.status} />
+            </td>
+            <td className="px-3 py-2 text-slate-600">
+              {a.node} <span className="text-slate-400">v{a.version}</span>
+            </td>
+            <td className="px-3 py-2 text-slate-600">{a.entityId ? `${a.entityType ?? ""} ${a.entityId}` : "—"}</td>
+            <td className="px-3 py-2">{a.effectStatus ? <Badge value={a.effectStatus} /> : "—"}</td>
+            <td className="px-3 py-2 text-xs text-slate-500">
+              <Time iso={a.updatedAt} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function ActionsView({ initialStatus, canRecover }: { initialStatus: string; canRecover: boolean }) {
+  const [status, setStatus] = useState(initialStatus);
+  const [capability, setCapability] = useState("");
+  const params = new URLSearchParams();
+  if (status) params.set("status", status);
+  if (capability) params.set("capability", capability);
+  const list = useQuery({
+    queryKey: ["actions", status, capability],
+    queryFn: () => apiGet<{ actions: ActionListItem[] }>(`/api/console/actions?${params}`).then((r) => r.actions),
+  });
+  const recovery = useQuery({
+    queryKey: ["actions", "unknown-queue"],
+    queryFn: () => apiGet<{ actions: ActionListItem[] }>("/api/console/actions?status=unknown").then((r) => r.actions),
+    enabled: canRecover,
+  });
+  return (
+    <div>
+      <PageHeader title="Actions" description="Every business action agents started, with its status, capability and effect." />
+      {canRecover ? (
+        <section className="mb-8" aria-labelledby="recovery-heading">
+          <h2 id="recovery-heading" className="mb-2 text-sm font-semibold text-slate-700">
+            Recovery queue <span className="font-normal text-slate-500">— effects whose outcome is unknown: verify, retry with the original key, or mark resolved</span>
+          </h2>
+          {recovery.isPending ? (
+            <LoadingState />
+          ) : recovery.error ? (
+            <ErrorState error={recovery.error} onRetry={() => recovery.refetch()} />
+          ) : recovery.data.length === 0 ? (
+            <EmptyState title="Nothing to recover">No action is in unknown.</EmptyState>
+          ) : (
+            <ActionTable actions={recovery.data} testId="recovery-queue" />
+          )}
+        </section>
+      ) : null}
+      <form className="mb-3 flex flex-wrap gap-3" aria-label="Filter actions" onSubmit={(e) => e.preventDefault()}>
+        <div>
+          <label htmlFor="status" className={labelClass}>
+            Status
+          </label>
+          <select id="status" value={status} onChange={(e) => setStatus(e.target.value)} className={`${inputClass} mt-1 w-48`}>
+            <option value="">any</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s.replaceAll("_", " ")}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="capability" className={labelClass}>
+            Capability
+          </label>
+          <input id="capability" value={capability} onChange={(e) => setCapability(e.target.value.trim())} placeholder="e.g. checkout" className={`${inputClass} mt-1 w-48`} />
+        </div>
+      </form>
+      {list.isPending ? (
+        <LoadingState />
+      ) : list.error ? (
+        <ErrorState error={list.error} onRetry={() => list.refetch()} />
+      ) : list.data.length === 0 ? (
+        <EmptyState title="No actions yet">Actions appear when an agent starts one.</EmptyState>
+      ) : (
+        <ActionTable actions={list.data} testId="actions-table" />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import type { ApprovalDecision } from "@/server/gateway/console/decide-approval";
+import { ApiError, apiSend } from "./api-client";
+import { buttonClass, inputClass, labelClass } from "./ui";
+
+type Props = {
+  actionId: string;
+  version: number;
+  digest: string;
+  status: string;
+  stale: boolean;
+  currentVersion: number;
+  decidedVia: string | null;
+  reason: string | null;
+};
+
+function AgentWillSee({ status, reason }: { status: string; reason?: string | null }) {
+  return (
+    <p className="mt-2 text-sm text-slate-700" data-testid="agent-will-see">
+      {status === "approved"
+        ? "What the agent will see: its confirm_action for this version now runs once and returns the result. A second confirm returns the same result, never a second charge."
+        : `What the agent will see: confirm_action is refused because you rejected it${reason ? ` (“${reason}”)` : ""}. It may prepare a new version for you.`}
+    </p>
+  );
+}
+
+export function ConfirmDecision(props: Props) {
+  const router = useRouter();
+  const client = useQueryClient();
+  const [reason, setReason] = useState("");
+  const decide = useMutation({
+    mutationFn: (decision: "approve" | "reject") =>
+      apiSend<ApprovalDecision>("POST", `/api/console/actions/${encodeURIComponent(props.actionId)}/decision`, {
+        decision,
+        version: props.version,
+        digest: props.digest,
+        ...(reason.trim() ? { reason: reason.trim() } : {}),
+      }),
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: ["approvals"] });
+      void client.invalidateQueries({ queryKey: ["summary"] });
+    },
+  });
+  const conflict = decide.error instanceof ApiError && decide.error.code === "conflict";
+
+  if (props.stale || conflict) {
+    return (
+      <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900" data-testid="stale-notice">
+        <p className="font-semibold">This changed since, review again.</p>
+        <p className="mt-1">
+          The agent changed the action after this summary was made (now version {props.currentVersion}). Nothing was approved.
+        </p>
+        <button type="button" className={`${buttonClass("secondary")} mt-3`} onClick={() => router.refresh()}>
+          Review the current version
+        </button>
+      </div>
+    );
+  }
+
+  if (decide.data || props.status === "approved" || props.status === "rejected") {
+    const status = decide.data?.status ?? props.status;
+    return (
+      <div role="status" className={`rounded-lg border p-4 ${status === "approved" ? "border-emerald-300 bg-emerald-50" : "border-red-200 bg-red-50"}`} data-testid="decision-result">
+        <p className="font-semibold">{status === "approved" ? "Approved." : "Rejected."}</p>
+        {!decide.data && props.decidedVia ? <p className="text-sm text-slate-600">Decided via {props.decidedVia.replace("_", " ")}.</p> : null}
+        <AgentWillSee status={status} reason={decide.data ? reason : props.reason} />
+      </div>
+    );
+  }
+
+  return (
+    <form
+      className="rounded-lg border border-slate-200 bg-white p-4"
+      onSubmit={(e) => {
+        e.preventDefault();
+        decide.mutate("approve");
+      }}
+    >
+      <label htmlFor="reason" className={labelClass}>
+        Reason (optional, shown to the agent if you reject)
+      </label>
+      <input id="reason" name="reason" maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} className={`${inputClass} mt-1`} />
+      {decide.error && !conflict ? (
+        <p role="alert" className="mt-2 text-sm text-red-700">
+          {decide.error.message}
+        </p>
+      ) : null}
+      <div className="mt-4 flex gap-2">
+        <button type="submit" disabled={decide.isPending} className={buttonClass("primary")}>
+          Approve
+        </button>
+        <button type="button" disabled={decide.isPending} onClick={() => decide.mutate("reject")} className={buttonClass("danger")}>
+          Reject
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,46 @@
+"use client";
+
+import { QueryClient, QueryClientProvider, useQueryClient } from "@tanstack/react-query";
+import { type ReactNode, useEffect, useState } from "react";
+
+/** Query keys that any audit event may make stale (approvals, actions, counts, requests). */
+const LIVE_KEYS = [["summary"], ["approvals"], ["actions"], ["action"], ["permission-requests"], ["agents"]];
+
+/**
+ * Opens one Server-Sent Events stream per tab and invalidates the live queries when something
+ * happens; react-query refetches only what is on screen. The stream resumes by itself
+ * (EventSource sends Last-Event-ID), so nothing is missed across reconnects.
+ */
+function LiveInvalidation() {
+  const client = useQueryClient();
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const source = new EventSource("/api/console/stream");
+    const onEvent = () => {
+      // Coalesce bursts (a checkout writes several rows) into one refetch.
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        for (const key of LIVE_KEYS) void client.invalidateQueries({ queryKey: key });
+      }, 150);
+    };
+    source.addEventListener("audit", onEvent);
+    return () => {
+      source.close();
+      if (timer) clearTimeout(timer);
+    };
+  }, [client]);
+  return null;
+}
+
+export function ConsoleProviders({ children }: { children: ReactNode }) {
+  const [client] = useState(
+    () => new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, retry: 1, refetchOnWindowFocus: true } } }),
+  );
+  return (
+    <QueryClientProvider client={client}>
+      <LiveInvalidation />
+      {children}
+    </QueryClientProvider>
+  );
+}

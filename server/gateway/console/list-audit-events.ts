@@ -1,0 +1,140 @@
+import { z } from "zod";
+import type { Db } from "../../db/client";
+import type { ConsoleContext } from "../console-session";
+
+export const auditFilterSchema = z
+  .object({
+    agentId: z.string().trim().max(100).optional(),
+    face: z.string().trim().max(40).optional(),
+    operation: z.string().trim().max(100).optional(),
+    outcome: z.string().trim().max(40).optional(),
+    /** A capability id or a URI (substring). */
+    target: z.string().trim().max(300).optional(),
+    /** Free text across operation, target, capability and message. */
+    q: z.string().trim().max(200).optional(),
+  })
+  .strict();
+export type AuditFilter = z.infer<typeof auditFilterSchema>;
+
+export type AuditEventView = {
+  seq: number;
+  createdAt: string;
+  face: string;
+  operation: string;
+  target: string | null;
+  capability: string | null;
+  agentId: string | null;
+  userId: string | null;
+  decision: string | null;
+  outcome: string;
+  message: string | null;
+  latencyMs: number;
+  actionId: string | null;
+  actionKey: string | null;
+  arguments: unknown;
+};
+
+// Defence in depth: the gateway redacts before writing, but the console never shows
+// anything under a key that looks like a credential, whatever a writer forgot.
+const SECRET_KEY = /(secret|password|passwd|token|api[_-]?key|authorization|credential|cookie)/i;
+export function redactForDisplay(value: unknown, depth = 0): unknown {
+  if (depth > 8) return "[…]";
+  if (Array.isArray(value)) return value.map((v) => redactForDisplay(v, depth + 1));
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      out[k] = SECRET_KEY.test(k) && v !== null && v !== undefined ? "[redacted]" : redactForDisplay(v, depth + 1);
+    }
+    return out;
+  }
+  return value;
+}
+
+export function toAuditEventView(row: {
+  seq: number;
+  createdAt: Date;
+  face: string;
+  operation: string;
+  target: string | null;
+  capability: string | null;
+  agentId: string | null;
+  userId: string | null;
+  decision: string | null;
+  outcome: string;
+  message: string | null;
+  latencyMs: number;
+  actionId: string | null;
+  actionKey: string | null;
+  arguments: unknown;
+}): AuditEventView {
+  return {
+    seq: row.seq,
+    createdAt: row.createdAt.toISOString(),
+    face: row.face,
+    operation: row.operation,
+    target: row.target,
+    capability: row.capability,
+    agentId: row.agentId,
+    userId: row.userId,
+    decision: row.decision,
+    outcome: row.outcome,
+    message: row.message,
+    latencyMs: row.latencyMs,
+    actionId: row.actionId,
+    actionKey: row.actionKey,
+    arguments: redactForDisplay(row.arguments),
+  };
+}
+
+/** Members see only what was done for them; support and admins see the whole tenant. */
+export function auditScope(ctx: ConsoleContext) {
+  return ctx.role === "member" ? { tenantId: ctx.tenantId, userId: ctx.userId } : { tenantId: ctx.tenantId };
+}
+
+function filterWhere(filter: AuditFilter) {
+  const and: object[] = [];
+  if (filter.agentId) and.push({ agentId: filter.agentId });
+  if (filter.face) and.push({ face: filter.face });
+  if (filter.operation) and.push({ operation: { contains: filter.operation } });
+  if (filter.outcome) and.push({ outcome: filter.outcome });
+  if (filter.target)
+    and.push({ OR: [{ target: { contains: filter.target } }, { capability: { contains: filter.target } }] });
+  if (filter.q)
+    and.push({
+      OR: [
+        { operation: { contains: filter.q } },
+        { target: { contains: filter.q } },
+        { capability: { contains: filter.q } },
+        { message: { contains: filter.q } },
+        { actionId: { contains: filter.q } },
+      ],
+    });
+  return and;
+}
+
+/**
+ * Pages through the audit table. `afterSeq` reads forward (oldest first: the live stream);
+ * otherwise it reads backward from `beforeSeq` or from the newest row (newest first: backfill).
+ */
+export async function listAuditEvents(
+  db: Db,
+  ctx: ConsoleContext,
+  opts: { filter?: AuditFilter; afterSeq?: number; beforeSeq?: number; limit?: number },
+): Promise<AuditEventView[]> {
+  const limit = Math.min(Math.max(opts.limit ?? 200, 1), 1000);
+  const and: object[] = [auditScope(ctx), ...filterWhere(opts.filter ?? {})];
+  if (opts.afterSeq !== undefined) {
+    and.push({ seq: { gt: opts.afterSeq } });
+    const rows = await db.auditEvent.findMany({ where: { AND: and }, orderBy: { seq: "asc" }, take: limit });
+    return rows.map(toAuditEventView);
+  }
+  if (opts.beforeSeq !== undefined) and.push({ seq: { lt: opts.beforeSeq } });
+  const rows = await db.auditEvent.findMany({ where: { AND: and }, orderBy: { seq: "desc" }, take: limit });
+  return rows.map(toAuditEventView);
+}
+
+/** The newest seq visible to this person (0 when none): where a live stream starts when nothing came before. */
+export async function latestAuditSeq(db: Db, ctx: ConsoleContext): Promise<number> {
+  const row = await db.auditEvent.findFirst({ where: auditScope(ctx), orderBy: { seq: "desc" }, select: { seq: true } });
+  return row?.seq ?? 0;
+}

@@ -1,0 +1,235 @@
+import { z } from "zod";
+import type { Db } from "../../db/client";
+import type { ConsoleContext } from "../console-session";
+import { type ConsoleResult, fail, ok } from "./console-result";
+import { recordConsoleAudit } from "./record-console-audit";
+
+export const permissionVerbs = ["search", "navigate", "submit", "start", "advance", "confirm", "script", "*"] as const;
+
+export const permissionRuleInputSchema = z
+  .object({
+    subjectType: z.enum(["agent", "role", "tenant"]),
+    subjectId: z.string().trim().max(100).nullish(),
+    verb: z.enum(permissionVerbs),
+    pattern: z.string().trim().min(1).max(300),
+    decision: z.enum(["allow", "deny", "ask"]),
+    note: z.string().trim().max(300).nullish(),
+  })
+  .strict()
+  .superRefine((v, c) => {
+    if (v.subjectType !== "tenant" && !v.subjectId) c.addIssue({ code: "custom", path: ["subjectId"], message: "required for agent and role subjects" });
+    if (v.subjectType === "role" && v.subjectId && !["admin", "support", "member"].includes(v.subjectId))
+      c.addIssue({ code: "custom", path: ["subjectId"], message: "role must be admin, support or member" });
+  });
+export type PermissionRuleInput = z.infer<typeof permissionRuleInputSchema>;
+
+export type PermissionRuleView = {
+  id: string;
+  subjectType: string;
+  subjectId: string | null;
+  verb: string;
+  pattern: string;
+  decision: string;
+  position: number;
+  note: string | null;
+  updatedAt: string;
+};
+
+export async function listPermissionRules(db: Db, ctx: ConsoleContext): Promise<PermissionRuleView[]> {
+  const rows = await db.permissionRule.findMany({ where: { tenantId: ctx.tenantId }, orderBy: [{ position: "asc" }, { createdAt: "asc" }] });
+  return rows.map((r) => ({
+    id: r.id,
+    subjectType: r.subjectType,
+    subjectId: r.subjectId,
+    verb: r.verb,
+    pattern: r.pattern,
+    decision: r.decision,
+    position: r.position,
+    note: r.note,
+    updatedAt: r.updatedAt.toISOString(),
+  }));
+}
+
+async function checkSubject(db: Db, ctx: ConsoleContext, input: PermissionRuleInput): Promise<string | null> {
+  if (input.subjectType !== "agent") return null;
+  const agent = await db.agent.findFirst({ where: { id: input.subjectId ?? "", tenantId: ctx.tenantId } });
+  return agent ? null : "No such agent in this tenant.";
+}
+
+/** Adds a rule at the end (or the top, for grants that must win over an earlier deny). */
+export async function createPermissionRule(
+  db: Db,
+  ctx: ConsoleContext,
+  input: PermissionRuleInput,
+  opts: { atTop?: boolean; operation?: string } = {},
+): Promise<ConsoleResult<{ id: string }>> {
+  const startedAt = Date.now();
+  const problem = await checkSubject(db, ctx, input);
+  if (problem) return fail("not_found", problem);
+  const edge = await db.permissionRule.aggregate({
+    where: { tenantId: ctx.tenantId },
+    _max: { position: true },
+    _min: { position: true },
+  });
+  const position = opts.atTop ? (edge._min.position ?? 1) - 1 : (edge._max.position ?? -1) + 1;
+  const rule = await db.permissionRule.create({
+    data: {
+      tenantId: ctx.tenantId,
+      subjectType: input.subjectType,
+      subjectId: input.subjectType === "tenant" ? null : (input.subjectId ?? null),
+      verb: input.verb,
+      pattern: input.pattern,
+      decision: input.decision,
+      note: input.note ?? null,
+      position,
+      createdById: ctx.userId,
+    },
+  });
+  await recordConsoleAudit(db, ctx, {
+    operation: opts.operation ?? "permission.rule_created",
+    target: rule.id,
+    arguments: { ...input, position },
+    decision: input.decision,
+    outcome: "applied",
+    startedAt,
+  });
+  return ok({ id: rule.id });
+}
+
+export async function updatePermissionRule(
+  db: Db,
+  ctx: ConsoleContext,
+  id: string,
+  input: PermissionRuleInput,
+): Promise<ConsoleResult<{ id: string }>> {
+  const startedAt = Date.now();
+  const problem = await checkSubject(db, ctx, input);
+  if (problem) return fail("not_found", problem);
+  const updated = await db.permissionRule.updateMany({
+    where: { id, tenantId: ctx.tenantId },
+    data: {
+      subjectType: input.subjectType,
+      subjectId: input.subjectType === "tenant" ? null : (input.subjectId ?? null),
+      verb: input.verb,
+      pattern: input.pattern,
+      decision: input.decision,
+      note: input.note ?? null,
+    },
+  });
+  if (updated.count === 0) return fail("not_found", "No such rule.");
+  await recordConsoleAudit(db, ctx, { operation: "permission.rule_updated", target: id, arguments: input, decision: input.decision, outcome: "applied", startedAt });
+  return ok({ id });
+}
+
+export async function deletePermissionRule(db: Db, ctx: ConsoleContext, id: string): Promise<ConsoleResult<{ id: string }>> {
+  const startedAt = Date.now();
+  const rule = await db.permissionRule.findFirst({ where: { id, tenantId: ctx.tenantId } });
+  if (!rule) return fail("not_found", "No such rule.");
+  await db.permissionRule.deleteMany({ where: { id, tenantId: ctx.tenantId } });
+  await recordConsoleAudit(db, ctx, {
+    operation: "permission.rule_deleted",
+    target: id,
+    arguments: { subjectType: rule.subjectType, subjectId: rule.subjectId, verb: rule.verb, pattern: rule.pattern, decision: rule.decision },
+    outcome: "applied",
+    startedAt,
+  });
+  return ok({ id });
+}
+
+export const reorderRulesInputSchema = z.object({ ids: z.array(z.string().min(1).max(100)).max(1000) }).strict();
+
+/** Sets the evaluation order: `ids` must be exactly the tenant's rules, first match first. */
+export async function reorderPermissionRules(db: Db, ctx: ConsoleContext, ids: string[]): Promise<ConsoleResult<{ ids: string[] }>> {
+  const startedAt = Date.now();
+  const rules = await db.permissionRule.findMany({ where: { tenantId: ctx.tenantId }, select: { id: true } });
+  const known = new Set(rules.map((r) => r.id));
+  if (ids.length !== known.size || new Set(ids).size !== ids.length || ids.some((id) => !known.has(id))) {
+    return fail("conflict", "The rules changed since the list was loaded: reload and try again.");
+  }
+  await db.$transaction(ids.map((id, position) => db.permissionRule.updateMany({ where: { id, tenantId: ctx.tenantId }, data: { position } })));
+  await recordConsoleAudit(db, ctx, { operation: "permission.rules_reordered", arguments: { ids }, outcome: "applied", startedAt });
+  return ok({ ids });
+}
+
+export type PermissionRequestView = {
+  id: string;
+  agentId: string;
+  agentName: string | null;
+  verb: string;
+  target: string;
+  reason: string | null;
+  status: string;
+  grantMode: string | null;
+  createdAt: string;
+  decidedAt: string | null;
+};
+
+export async function listPermissionRequests(db: Db, ctx: ConsoleContext, status: "pending" | "all" = "pending"): Promise<PermissionRequestView[]> {
+  const rows = await db.permissionRequest.findMany({
+    where: { tenantId: ctx.tenantId, ...(status === "pending" ? { status: "pending" } : {}) },
+    orderBy: { createdAt: "desc" },
+    take: 200,
+  });
+  const agents = await db.agent.findMany({ where: { tenantId: ctx.tenantId, id: { in: rows.map((r) => r.agentId) } }, select: { id: true, name: true } });
+  const names = new Map(agents.map((a) => [a.id, a.name]));
+  return rows.map((r) => ({
+    id: r.id,
+    agentId: r.agentId,
+    agentName: names.get(r.agentId) ?? null,
+    verb: r.verb,
+    target: r.target,
+    reason: r.reason,
+    status: r.status,
+    grantMode: r.grantMode,
+    createdAt: r.createdAt.toISOString(),
+    decidedAt: r.decidedAt?.toISOString() ?? null,
+  }));
+}
+
+export const decidePermissionRequestInputSchema = z
+  .object({ decision: z.enum(["grant_once", "grant_rule", "deny"]) })
+  .strict();
+
+/**
+ * An admin answers an agent's permission request. "Once" leaves a single-use grant the
+ * gateway consumes; "as a rule" adds an allow rule for that agent at the top of the order,
+ * so it wins over the deny or ask that caused the request.
+ */
+export async function decidePermissionRequest(
+  db: Db,
+  ctx: ConsoleContext,
+  id: string,
+  decision: z.infer<typeof decidePermissionRequestInputSchema>["decision"],
+): Promise<ConsoleResult<{ id: string; status: string; ruleId?: string }>> {
+  const startedAt = Date.now();
+  const request = await db.permissionRequest.findFirst({ where: { id, tenantId: ctx.tenantId } });
+  if (!request) return fail("not_found", "No such permission request.");
+  if (request.status !== "pending") return fail("conflict", `Already ${request.status}.`);
+  const status = decision === "deny" ? "denied" : "granted";
+  const grantMode = decision === "grant_once" ? "once" : decision === "grant_rule" ? "rule" : null;
+  const updated = await db.permissionRequest.updateMany({
+    where: { id, tenantId: ctx.tenantId, status: "pending" },
+    data: { status, grantMode, decidedById: ctx.userId, decidedAt: new Date() },
+  });
+  if (updated.count !== 1) return fail("conflict", "Someone decided this a moment ago.");
+  let ruleId: string | undefined;
+  if (decision === "grant_rule") {
+    const verb = (permissionVerbs as readonly string[]).includes(request.verb) ? (request.verb as (typeof permissionVerbs)[number]) : "*";
+    const created = await createPermissionRule(
+      db,
+      ctx,
+      { subjectType: "agent", subjectId: request.agentId, verb, pattern: request.target, decision: "allow", note: `granted from request ${id}` },
+      { atTop: true },
+    );
+    if (created.ok) ruleId = created.value.id;
+  }
+  await recordConsoleAudit(db, ctx, {
+    operation: decision === "deny" ? "permission.denied" : "permission.granted",
+    target: request.target,
+    arguments: { requestId: id, agentId: request.agentId, verb: request.verb, mode: grantMode, ruleId: ruleId ?? null },
+    decision: decision === "deny" ? "deny" : "allow",
+    outcome: "applied",
+    startedAt,
+  });
+  return ok({ id, status, ...(ruleId ? { ruleId } : {}) });
+}

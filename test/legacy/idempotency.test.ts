@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { type RunningLegacy, startLegacy } from "@/test/helpers/legacy-server";
+import { call } from "./legacy-http";
+
+let legacy: RunningLegacy;
+beforeAll(async () => {
+  legacy = await startLegacy();
+});
+afterAll(async () => {
+  await legacy.stop();
+});
+beforeEach(async () => {
+  await legacy.reset();
+});
+
+const payPending = async (key: string, overrides: Record<string, unknown> = {}) => {
+  const total = (await call(legacy, "GET", "/v1/orders/ord_pending")).body.total;
+  return call(legacy, "POST", "/v1/payments", {
+    idempotencyKey: key,
+    body: {
+      order_id: "ord_pending",
+      payment_method_id: "pm_alice_balance",
+      amount: total,
+      reference: key,
+      ...overrides,
+    },
+  });
+};
+
+const paymentsOf = async (orderId: string) =>
+  (await call(legacy, "GET", `/v1/payments?order_id=${orderId}`)).body.data;
+const balance = async () => (await call(legacy, "GET", "/v1/customers/cus_alice")).body.balance;
+
+describe("Idempotency-Key (Stripe semantics)", () => {
+  test("the same key replays the first response: same body, one payment, one debit", async () => {
+    const before = await balance();
+    const first = await payPending("key-1");
+    expect(first.status).toBe(201);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    const second = await payPending("key-1");
+    expect(second.status).toBe(201);
+    expect(second.headers.get("idempotent-replayed")).toBe("true");
+    expect(second.body).toEqual(first.body);
+    expect(await paymentsOf("ord_pending")).toHaveLength(1);
+    expect(await balance()).toBe(before - first.body.amount);
+  });
+
+  test("the same key with different parameters is 422 idempotency_key_reused and changes nothing", async () => {
+    await payPending("key-2");
+    const changed = await payPending("key-2", { payment_method_id: "pm_alice_card" });
+    expect(changed.status).toBe(422);
+    expect(changed.body.error.code).toBe("idempotency_key_reused");
+    const otherEndpoint = await call(legacy, "POST", "/v1/orders/ord_paid/refunds", {
+      idempotencyKey: "key-2",
+      body: { amount: 100, reason: "x" },
+    });
+    expect(otherEndpoint.status).toBe(422);
+    expect(await paymentsOf("ord_pending")).toHaveLength(1);
+  });
+
+  test("keys are per tenant", async () => {
+    await payPending("shared-key");
+    const globex = await call(legacy, "POST", "/v1/payments", {
+      tenant: "globex",
+      idempotencyKey: "shared-key",
+      body: { order_id: "ord_pending", payment_method_id: "pm_alice_balance", amount: 1 },
+    });
+    expect(globex.status).toBe(404);
+    expect(globex.headers.get("idempotent-replayed")).toBeNull();
+  });
+
+  test("concurrent requests with one key have exactly one effect; the others are 409 in use or replays", async () => {
+    // Latency holds the first request after it claimed the key, so the others arrive while it runs.
+    await legacy.injectFault({ match: "POST /v1/payments", mode: "latency", latency_ms: 300, count: 1 });
+    const before = await balance();
+    const results = await Promise.all(Array.from({ length: 6 }, () => payPending("key-race")));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(5);
+    for (const r of results.filter((x) => x.status === 409))
+      expect(r.body.error.code).toBe("idempotency_key_in_use");
+    expect(await paymentsOf("ord_pending")).toHaveLength(1);
+    const winner = results.find((r) => r.status === 201);
+    expect(await balance()).toBe(before - (winner?.body.amount ?? 0));
+    const later = await payPending("key-race");
+    expect(later.headers.get("idempotent-replayed")).toBe("true");
+    expect(later.body).toEqual(winner?.body);
+  });
+
+  test("concurrent requests with different keys still pay an order only once", async () => {
+    const results = await Promise.all(["a", "b", "c", "d"].map((k) => payPending(`key-${k}`)));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 409).map((r) => r.body.error.code)).toEqual(
+      Array(3).fill("order_not_payable"),
+    );
+    expect(await paymentsOf("ord_pending")).toHaveLength(1);
+  });
+
+  test("a business error is stored and replayed; a validation error is not", async () => {
+    const refused = await call(legacy, "POST", "/v1/orders/ord_transit/refunds", {
+      idempotencyKey: "key-err",
+      body: { amount: 100, reason: "x" },
+    });
+    expect(refused.body.error.code).toBe("order_already_shipped");
+    const replay = await call(legacy, "POST", "/v1/orders/ord_transit/refunds", {
+      idempotencyKey: "key-err",
+      body: { amount: 100, reason: "x" },
+    });
+    expect(replay.status).toBe(409);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    const invalid = await call(legacy, "POST", "/v1/payments", {
+      idempotencyKey: "key-400",
+      body: { order_id: 1 },
+    });
+    expect(invalid.status).toBe(400);
+    const valid = await payPending("key-400");
+    expect(valid.status).toBe(201);
+    expect(valid.headers.get("idempotent-replayed")).toBeNull();
+  });
+
+  test("PATCH and PUT accept keys too", async () => {
+    const patch = (priority: string) =>
+      call(legacy, "PATCH", "/v1/tickets/tkt_1", { idempotencyKey: "key-patch", body: { priority } });
+    expect((await patch("urgent")).status).toBe(200);
+    expect((await patch("urgent")).headers.get("idempotent-replayed")).toBe("true");
+    expect((await patch("low")).status).toBe(422);
+  });
+});

@@ -1,0 +1,32 @@
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { databaseUrl, providerOf, sqliteFile } from "./database-url";
+import { PrismaClient as PostgresClient } from "./generated/postgres/client";
+import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
+
+/**
+ * The Prisma client type every module codes against. Both providers are generated from the
+ * same models (prisma/postgres/schema.prisma is derived from the SQLite one), so the
+ * SQLite client's type — the smaller feature set of the two — describes both.
+ */
+export type Db = SqliteClient;
+
+/** A Prisma client on `url` (default: DATABASE_URL, else the SQLite file in the data dir). */
+export function createDb(url: string = databaseUrl()): Db {
+  if (providerOf(url) === "postgres") {
+    const client = new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) });
+    return client as unknown as Db;
+  }
+  // Busy timeout: the CLI, the app and tests may open the same file at once (WAL mode is set
+  // by the migrator and persists in the file).
+  return new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: 10_000 }) });
+}
+
+// Kept on globalThis so Next.js dev reloads reuse one client instead of leaking connections.
+const holder = globalThis as typeof globalThis & { __signpostDb?: Db };
+
+/** The process-wide client (created on first use from the environment). */
+export function getDb(): Db {
+  holder.__signpostDb ??= createDb();
+  return holder.__signpostDb;
+}

@@ -1,0 +1,30 @@
+import { isAbsolute, resolve } from "node:path";
+
+export type DbProvider = "sqlite" | "postgres";
+
+/** The data directory: SQLite file, master key, legacy store and demo.json live here. */
+export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env.SIGNPOST_DATA_DIR ?? "./data");
+}
+
+export function providerOf(url: string): DbProvider {
+  return /^postgres(ql)?:\/\//.test(url) ? "postgres" : "sqlite";
+}
+
+/**
+ * The database URL in effect: DATABASE_URL, else the embedded SQLite file in the data
+ * directory. Relative SQLite paths are made absolute so every tool (CLI, engine, app)
+ * opens the same file whatever its working directory.
+ */
+export function databaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const url = env.DATABASE_URL?.trim();
+  if (!url) return `file:${resolve(dataDir(env), "signpost.db")}`;
+  if (providerOf(url) === "postgres") return url;
+  const path = url.replace(/^file:/, "");
+  return `file:${isAbsolute(path) ? path : resolve(path)}`;
+}
+
+/** The file path of a SQLite URL. */
+export function sqliteFile(url: string): string {
+  return url.replace(/^file:/, "").replace(/\?.*$/, "");
+}

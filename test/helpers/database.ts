@@ -1,0 +1,97 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { createDb, type Db } from "@/server/db/client";
+import type { DbProvider } from "@/server/db/database-url";
+import { applyMigrationsDirect } from "@/server/db/migrations";
+
+export type TestDatabase = { provider: DbProvider; url: string; db: Db; drop(): Promise<void> };
+
+/** Where throwaway PostgreSQL databases are created (override with TEST_POSTGRES_URL). */
+export const testPostgresAdminUrl =
+  process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+let reachable: Promise<boolean> | undefined;
+
+/** Whether a PostgreSQL server answers at testPostgresAdminUrl (checked once per process). */
+export function postgresAvailable(): Promise<boolean> {
+  reachable ??= (async () => {
+    const client = new pg.Client({ connectionString: testPostgresAdminUrl, connectionTimeoutMillis: 2_000 });
+    try {
+      await client.connect();
+      await client.query("SELECT 1");
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  })();
+  return reachable;
+}
+
+let warned = false;
+
+/**
+ * The providers a database test should run on: SQLite always, PostgreSQL when reachable.
+ * Use with `describe.each(await providersUnderTest())`. Says loudly when PostgreSQL is skipped.
+ */
+export async function providersUnderTest(): Promise<DbProvider[]> {
+  if (process.env.SIGNPOST_TEST_SKIP_POSTGRES === "1") return ["sqlite"];
+  if (await postgresAvailable()) return ["sqlite", "postgres"];
+  if (!warned) {
+    warned = true;
+    console.warn(
+      `[signpost tests] PostgreSQL not reachable at ${testPostgresAdminUrl}: PostgreSQL variants SKIPPED (SQLite only).`,
+    );
+  }
+  return ["sqlite"];
+}
+
+/** A fresh, migrated, throwaway database; `drop()` disconnects and deletes it. */
+export async function createTestDatabase(provider: DbProvider): Promise<TestDatabase> {
+  if (provider === "sqlite") {
+    const dir = mkdtempSync(join(tmpdir(), "signpost-test-"));
+    const url = `file:${join(dir, "test.db")}`;
+    await applyMigrationsDirect(url);
+    const db = createDb(url);
+    return {
+      provider,
+      url,
+      db,
+      async drop() {
+        await db.$disconnect();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `signpost_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: testPostgresAdminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(testPostgresAdminUrl);
+  url.pathname = `/${name}`;
+  await applyMigrationsDirect(url.toString());
+  const db = createDb(url.toString());
+  return {
+    provider,
+    url: url.toString(),
+    db,
+    async drop() {
+      await db.$disconnect();
+      const client = new pg.Client({ connectionString: testPostgresAdminUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import type { AnyCapability } from "../engine/define-capability";
+import { assignTicket } from "./helpdesk/capabilities/assign-ticket";
+import { changeTicketPriority } from "./helpdesk/capabilities/change-ticket-priority";
+import { reopenTicket } from "./helpdesk/capabilities/reopen-ticket";
+import { resolveTicket } from "./helpdesk/capabilities/resolve-ticket";
+import { createHelpdeskAdapter } from "./helpdesk/helpdesk-adapter";
+import type { LegacyClientOptions } from "./legacy-client";
+import { afterSales } from "./shop/capabilities/after-sales";
+import { changeDeliveryAddress } from "./shop/capabilities/change-delivery-address";
+import { checkout } from "./shop/capabilities/checkout";
+import { trackShipment } from "./shop/capabilities/track-shipment";
+import { createShopAdapter } from "./shop/shop-adapter";
+
+export interface ConnectorDefinition {
+  id: string;
+  title: string;
+  /** URI scheme of its browse routes. */
+  scheme: string;
+  capabilities: AnyCapability[];
+  createAdapter: (options: LegacyClientOptions) => unknown;
+  /** Vault entry holding the legacy API key for this connector. */
+  secretName: string;
+}
+
+/** Every connector Signpost ships, in one list: the registry the gateway and browse build on. */
+export const CONNECTORS: ConnectorDefinition[] = [
+  {
+    id: "shop",
+    title: "Shop",
+    scheme: "shop",
+    capabilities: [checkout, afterSales, changeDeliveryAddress, trackShipment],
+    createAdapter: createShopAdapter,
+    secretName: "api_key",
+  },
+  {
+    id: "helpdesk",
+    title: "Helpdesk",
+    scheme: "helpdesk",
+    capabilities: [assignTicket, changeTicketPriority, resolveTicket, reopenTicket],
+    createAdapter: createHelpdeskAdapter,
+    secretName: "api_key",
+  },
+];
+
+export function capabilityRegistry(): Map<string, AnyCapability> {
+  return new Map(CONNECTORS.flatMap((c) => c.capabilities.map((cap) => [cap.id, cap] as const)));
+}

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { defineCapability } from "../../../engine/define-capability";
+import type { HelpdeskAdapter, HelpdeskTicket } from "../helpdesk-adapter";
+import { patchTicket, verifyTicket } from "../patch-ticket";
+import { HELPDESK_POLICY, ticketNode, ticketSummary } from "../ticket-node";
+
+export const reopenTicket = defineCapability<HelpdeskAdapter>({
+  id: "reopen_ticket",
+  connector: "helpdesk",
+  title: "Reopen ticket",
+  description: "Reopens one resolved or closed ticket, with the reason it needs more work.",
+  trigger: {
+    use: "A resolved or closed ticket needs more work: the customer came back, the fix did not hold.",
+    avoid: "Not for tickets that are still open or pending.",
+  },
+  synonyms: ["reopen", "open again", "not fixed", "came back", "unresolved", "again", "重新打开", "重开", "再次打开", "没解决"],
+  appliesTo: { entity: "Ticket", field: "ticket_id" },
+  prerequisites: ["a resolved or closed ticket"],
+  sideEffects: ["sets the ticket's status back to open"],
+  policy: { effect: "write", permission: "helpdesk.ticket.reopen", approval: "never", ...HELPDESK_POLICY },
+  nodes: [
+    ticketNode("The ticket; only resolved or closed tickets can be reopened", (t) =>
+      t.status === "resolved" || t.status === "closed"
+        ? []
+        : [{ field: "ticket_id", code: "ticket_not_resolved", message: `The ticket is ${t.status}, not resolved or closed; nothing to reopen` }],
+    ),
+    {
+      id: "REASON",
+      description: "Why it needs more work",
+      fields: { reason: z.string().trim().min(3).max(1000).describe("Why the ticket is reopened") },
+    },
+    { id: "CONFIRM_REOPEN", description: "Reopen the ticket", requiresConfirmation: true },
+  ],
+  summarize: ({ values, derived }) => {
+    const ticket = derived.ticket as HelpdeskTicket;
+    return { ...ticketSummary(ticket), from_status: ticket.status, to_status: "open", reason: values.reason };
+  },
+  effect: {
+    kind: "helpdesk.reopen",
+    description: "Reopen the ticket",
+    execute: ({ adapter, derived, actionKey, attempts, timeoutMs }) =>
+      patchTicket(adapter, (derived.ticket as HelpdeskTicket).id, { status: "open" }, actionKey, { attempts, timeoutMs }),
+    verify: ({ adapter, derived }) => verifyTicket(adapter, (derived.ticket as HelpdeskTicket).id, { status: "open" }),
+  },
+});

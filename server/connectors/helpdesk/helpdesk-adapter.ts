@@ -1,0 +1,60 @@
+import { createLegacyClient, type LegacyClient, type LegacyClientOptions } from "../legacy-client";
+
+export interface HelpdeskTeam {
+  id: string;
+  name: string;
+}
+export interface HelpdeskTeammate {
+  id: string;
+  name: string;
+  email: string;
+  team_id: string;
+  active: boolean;
+}
+export type TicketStatus = "open" | "pending" | "resolved" | "closed";
+export type TicketPriority = "low" | "normal" | "high" | "urgent";
+export interface HelpdeskTicket {
+  id: string;
+  subject: string;
+  description: string;
+  status: TicketStatus;
+  priority: TicketPriority;
+  assignee_id: string | null;
+  team_id: string | null;
+  requester_email: string;
+  resolution: string | null;
+  order_id?: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function listOf<T>(body: unknown): T[] {
+  if (Array.isArray(body)) return body as T[];
+  const data = (body as { data?: unknown } | null)?.data;
+  return Array.isArray(data) ? (data as T[]) : [];
+}
+
+/** The helpdesk side of the legacy API. Writes go through the generic PATCH, one narrow change each. */
+export function createHelpdeskAdapter(options: LegacyClientOptions) {
+  const http: LegacyClient = createLegacyClient(options);
+  const enc = encodeURIComponent;
+  return {
+    http,
+    async teams(): Promise<HelpdeskTeam[]> {
+      return listOf<HelpdeskTeam>(await http.get<unknown>("/v1/teams"));
+    },
+    async teammates(team?: string): Promise<HelpdeskTeammate[]> {
+      return listOf<HelpdeskTeammate>(await http.get<unknown>("/v1/teammates", { team }));
+    },
+    async ticket(id: string) {
+      return http.get<HelpdeskTicket>(`/v1/tickets/${enc(id)}`);
+    },
+    async tickets(query: { status?: string; assignee_id?: string; team_id?: string; q?: string; page?: number; per_page?: number }) {
+      const body = await http.get<unknown>("/v1/tickets", query);
+      const b = body as { total?: number; next_page?: number | null } | null;
+      return { data: listOf<HelpdeskTicket>(body), total: b?.total ?? 0, next_page: b?.next_page ?? null };
+    },
+  };
+}
+
+export type HelpdeskAdapter = ReturnType<typeof createHelpdeskAdapter>;

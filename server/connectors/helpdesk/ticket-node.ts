@@ -1,0 +1,46 @@
+import { z } from "zod";
+import type { NodeDefinition } from "../../engine/define-capability";
+import type { ValidationError } from "../../engine/outcome";
+import type { HelpdeskAdapter, HelpdeskTicket } from "./helpdesk-adapter";
+
+export const ticketIdSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, "a ticket id such as tkt_1")
+  .describe("Stable ticket id, e.g. tkt_1 (not the subject)");
+
+/** The first node of every ticket capability: load the ticket, then check its state allows the change. */
+export function ticketNode(description: string, check: (ticket: HelpdeskTicket) => ValidationError[]): NodeDefinition<HelpdeskAdapter> {
+  return {
+    id: "TICKET",
+    description,
+    fields: { ticket_id: ticketIdSchema },
+    async resolve({ adapter, values }) {
+      const id = values.ticket_id as string | undefined;
+      if (!id) return {};
+      const ticket = await adapter.ticket(id);
+      if (!ticket) return { notFound: { entity: "Ticket", id } };
+      return {
+        derived: { ticket },
+        options: {
+          ticket: { id: ticket.id, subject: ticket.subject, status: ticket.status, priority: ticket.priority, assignee_id: ticket.assignee_id, team_id: ticket.team_id },
+        },
+        errors: check(ticket),
+      };
+    },
+  };
+}
+
+/** What the person approved includes the ticket's version: a ticket changed meanwhile voids it. */
+export function ticketSummary(ticket: HelpdeskTicket) {
+  return { ticket_id: ticket.id, subject: ticket.subject, ticket_version: ticket.updated_at };
+}
+
+export const HELPDESK_POLICY = {
+  roles: ["support", "admin"] as Array<"support" | "admin">,
+  retry: { attempts: 3, backoffMs: 100 },
+  timeoutMs: 3000,
+  audit: "full" as const,
+};

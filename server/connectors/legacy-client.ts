@@ -1,0 +1,177 @@
+/**
+ * The HTTP client of the legacy API, shared by the shop and helpdesk adapters. It turns
+ * transport behaviour into a small set of results the adapters can reason about:
+ * answered (ok / business error), unavailable (nothing happened), timeout or dropped
+ * (sent; it may have happened).
+ */
+
+export interface LegacyClientOptions {
+  baseUrl: string;
+  /** The tenant's legacy API key, read from the vault by the gateway; never logged. */
+  apiKey: string;
+  /** Per-request deadline for reads and the default for writes. */
+  timeoutMs?: number;
+  /** Attempts for reads (safe to repeat). */
+  readAttempts?: number;
+  fetchImpl?: typeof fetch;
+}
+
+export type LegacyResponse =
+  | { kind: "ok"; status: number; body: unknown; replayed: boolean }
+  | { kind: "error"; status: number; code: string; message: string; details?: unknown }
+  /** Nothing was processed: a 503 / 502 or a refused connection. */
+  | { kind: "unavailable"; status?: number; message: string }
+  /** The request left and no answer came in time: it may have been applied. */
+  | { kind: "timeout"; message: string }
+  /** The connection dropped after sending: it may have been applied. */
+  | { kind: "dropped"; message: string };
+
+export interface LegacyRequest {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  idempotencyKey?: string;
+  timeoutMs?: number;
+}
+
+/** Thrown by reads when the legacy system stays unavailable through the read budget. */
+export class LegacyUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "LegacyUnavailableError";
+  }
+}
+
+export interface LegacyClient {
+  request(req: LegacyRequest): Promise<LegacyResponse>;
+  /** A read with retries: the body, or null on 404; throws LegacyUnavailableError when it stays down. */
+  get<T>(path: string, query?: LegacyRequest["query"]): Promise<T | null>;
+  /** A read that must exist in a business sense; a 4xx other than 404 is returned as an error. */
+  read(path: string, query?: LegacyRequest["query"]): Promise<LegacyResponse>;
+  /** A POST used to compute something (quotes): retried like a read, nothing is changed by it. */
+  compute<T>(path: string, body: unknown): Promise<{ ok: true; body: T } | { ok: false; code: string; message: string }>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function errorCode(err: unknown): string {
+  const e = err as { name?: string; code?: string; cause?: { code?: string; name?: string } };
+  return e?.cause?.code ?? e?.code ?? e?.cause?.name ?? e?.name ?? "error";
+}
+
+export function createLegacyClient(options: LegacyClientOptions): LegacyClient {
+  const base = options.baseUrl.replace(/\/+$/, "");
+  const doFetch = options.fetchImpl ?? fetch;
+  const defaultTimeout = options.timeoutMs ?? 5000;
+  const readAttempts = options.readAttempts ?? 3;
+
+  async function request(req: LegacyRequest): Promise<LegacyResponse> {
+    const url = new URL(base + req.path);
+    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${options.apiKey}`,
+      accept: "application/json",
+    };
+    if (req.body !== undefined) headers["content-type"] = "application/json";
+    if (req.idempotencyKey) headers["idempotency-key"] = req.idempotencyKey;
+    let res: Response;
+    try {
+      res = await doFetch(url, {
+        method: req.method,
+        headers,
+        body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        signal: AbortSignal.timeout(req.timeoutMs ?? defaultTimeout),
+      });
+    } catch (err) {
+      const code = errorCode(err);
+      if (code === "TimeoutError" || code === "AbortError")
+        return { kind: "timeout", message: `no answer within ${req.timeoutMs ?? defaultTimeout} ms` };
+      // A refused or unresolvable connection never carried the request.
+      if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN")
+        return { kind: "unavailable", message: `legacy service unreachable (${code})` };
+      return { kind: "dropped", message: `connection dropped (${code})` };
+    }
+    let body: unknown = null;
+    try {
+      const text = await res.text();
+      body = text ? JSON.parse(text) : null;
+    } catch (err) {
+      // Headers came but the body did not: the server may have acted.
+      if (res.ok) return { kind: "dropped", message: `response body lost (${errorCode(err)})` };
+    }
+    if (res.status >= 200 && res.status < 300)
+      return { kind: "ok", status: res.status, body, replayed: res.headers.get("idempotent-replayed") === "true" };
+    if (res.status === 502 || res.status === 503 || res.status === 504)
+      return { kind: "unavailable", status: res.status, message: `legacy service unavailable (${res.status})` };
+    const error = (body as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
+    return {
+      kind: "error",
+      status: res.status,
+      code: error?.code ?? `http_${res.status}`,
+      message: error?.message ?? `legacy service answered ${res.status}`,
+      details: error?.details,
+    };
+  }
+
+  async function read(path: string, query?: LegacyRequest["query"]): Promise<LegacyResponse> {
+    let last: LegacyResponse | undefined;
+    for (let attempt = 0; attempt < readAttempts; attempt++) {
+      if (attempt > 0) await sleep(50 * 2 ** attempt);
+      last = await request({ method: "GET", path, query });
+      if (last.kind === "ok" || last.kind === "error") return last;
+    }
+    throw new LegacyUnavailableError(last && "message" in last ? last.message : "legacy service unavailable");
+  }
+
+  return {
+    request,
+    read,
+    async get<T>(path: string, query?: LegacyRequest["query"]): Promise<T | null> {
+      const res = await read(path, query);
+      if (res.kind === "ok") return res.body as T;
+      if (res.kind === "error" && res.status === 404) return null;
+      if (res.kind === "error") throw new Error(`legacy ${path}: ${res.status} ${res.code}`);
+      return null;
+    },
+    async compute<T>(path: string, body: unknown) {
+      let last: LegacyResponse | undefined;
+      for (let attempt = 0; attempt < readAttempts; attempt++) {
+        if (attempt > 0) await sleep(50 * 2 ** attempt);
+        last = await request({ method: "POST", path, body });
+        if (last.kind === "ok") return { ok: true as const, body: last.body as T };
+        if (last.kind === "error") return { ok: false as const, code: last.code, message: last.message };
+      }
+      throw new LegacyUnavailableError(last && "message" in last ? last.message : "legacy service unavailable");
+    },
+  };
+}
+
+/**
+ * Sends one state-changing request with the action key as Idempotency-Key, retrying
+ * transient failures within the attempt budget with the SAME key (the legacy system replays
+ * the first answer, so a retry cannot apply twice). A timeout is not retried: it is `unknown`.
+ */
+export async function sendWithRetries(
+  client: LegacyClient,
+  req: LegacyRequest & { idempotencyKey: string },
+  budget: { attempts: number; backoffMs?: number; timeoutMs: number },
+): Promise<LegacyResponse> {
+  let last: LegacyResponse = { kind: "unavailable", message: "not sent" };
+  let ambiguous = false;
+  for (let attempt = 0; attempt < Math.max(1, budget.attempts); attempt++) {
+    if (attempt > 0) await sleep((budget.backoffMs ?? 100) * 2 ** (attempt - 1));
+    last = await client.request({ ...req, timeoutMs: budget.timeoutMs });
+    if (last.kind === "timeout") return last;
+    // 409 idempotency_key_in_use: our own earlier attempt is still running there.
+    if (last.kind === "error" && last.code === "idempotency_key_in_use") {
+      ambiguous = true;
+      continue;
+    }
+    if (last.kind === "ok" || last.kind === "error") return last;
+    if (last.kind === "dropped") ambiguous = true;
+  }
+  // A dropped connection may have carried the request; with no answer since, we cannot know.
+  if (ambiguous) return { kind: "dropped", message: `no definite answer after ${budget.attempts} attempts` };
+  return last;
+}

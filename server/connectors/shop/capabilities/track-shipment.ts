@@ -1,0 +1,42 @@
+import { defineCapability } from "../../../engine/define-capability";
+import { orderNode } from "../order-node";
+import type { ShopAdapter, ShopOrder } from "../shop-adapter";
+
+export const trackShipment = defineCapability<ShopAdapter>({
+  id: "track_shipment",
+  connector: "shop",
+  title: "Track shipment",
+  description: "Where an order's parcel is: carrier, tracking number, status and tracking events. Read-only.",
+  trigger: {
+    use: "The user asks where their order or parcel is, when it arrives, or for the tracking number.",
+    avoid: "Not for changing the address or asking for money back.",
+  },
+  synonyms: ["track", "tracking", "where is my order", "parcel", "package", "delivery status", "shipping status", "物流", "快递", "到哪了", "查物流", "运单", "发货了吗"],
+  appliesTo: { entity: "Order", field: "order_id" },
+  prerequisites: ["an order that has shipped"],
+  sideEffects: [],
+  policy: {
+    effect: "read",
+    permission: "shop.order.read",
+    roles: ["member", "support", "admin"],
+    approval: "never",
+    retry: { attempts: 3, backoffMs: 100 },
+    timeoutMs: 3000,
+    audit: "summary",
+  },
+  nodes: [orderNode("The order to track")],
+  async read({ adapter, derived }) {
+    const order = derived.order as ShopOrder;
+    const res = await adapter.tracking(order.id);
+    if (res.kind === "ok") return { result: { order_id: order.id, order_status: order.status, ...(res.body as Record<string, unknown>) } };
+    if (res.kind === "error" && res.code === "not_shipped")
+      return {
+        error: {
+          field: "order_id",
+          code: "not_shipped",
+          message: order.status === "cancelled" ? "The order was cancelled; there is nothing to track" : "The order has not shipped yet; there is no tracking yet",
+        },
+      };
+    return { error: { field: "order_id", code: res.kind === "error" ? res.code : "tracking_unavailable", message: "Tracking is not available for this order" } };
+  },
+});

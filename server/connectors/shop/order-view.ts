@@ -1,0 +1,50 @@
+import type { Actor } from "../../engine/define-capability";
+import type { NextAction } from "../../engine/outcome";
+import { afterSalesPaths } from "./after-sales-eligibility";
+import type { ShopAdapter } from "./shop-adapter";
+import { canSeeOrder, customerFor } from "./shop-customer";
+
+/**
+ * The Order view: everything needed for one business judgement in one read — items, payment,
+ * fulfilment, what may be done now and why the rest may not, and next_actions into the
+ * capabilities that apply. Null when the actor may not see the order.
+ */
+export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: string) {
+  const customer = await customerFor(adapter, actor, {});
+  const order = await adapter.order(orderId);
+  if (!order || !canSeeOrder(actor, customer, order)) return null;
+  const paths = afterSalesPaths(order);
+  const shipped = order.status === "shipped" || order.status === "delivered";
+  const addressChange =
+    order.status === "pending_payment" || order.status === "paid"
+      ? { eligible: true }
+      : { eligible: false, reason: order.status === "cancelled" ? "order_cancelled" : "order_already_shipped" };
+  const next: NextAction[] = [];
+  const eligible = paths.filter((p) => p.eligible);
+  if (eligible.length)
+    next.push({
+      tool: "start_action",
+      args: { capability: "after_sales", entity_id: order.id },
+      description: `After-sales request (${eligible.map((p) => p.kind).join(", ")})`,
+    });
+  if (addressChange.eligible)
+    next.push({ tool: "start_action", args: { capability: "change_delivery_address", entity_id: order.id }, description: "Change the delivery address (not shipped yet)" });
+  if (shipped) next.push({ tool: "start_action", args: { capability: "track_shipment", entity_id: order.id }, description: "Track the shipment" });
+  return {
+    entity: "Order",
+    id: order.id,
+    status: order.status,
+    items: order.items,
+    totals: { subtotal: order.subtotal, shipping: order.shipping_price, discount: order.discount, total: order.total, currency: "USD" },
+    address: order.address,
+    payment: order.payment,
+    fulfilment: { shipping_method: order.shipping_method, shipment: order.shipment, delivered_at: order.delivered_at ?? null },
+    refunds: order.refunds,
+    after_sales: Object.fromEntries(paths.map((p) => [p.kind, p.eligible ? { eligible: true } : { eligible: false, reason: p.reason, message: p.message }])),
+    change_delivery_address: addressChange,
+    requires_approval: eligible.length > 0,
+    created_at: order.created_at,
+    updated_at: order.updated_at,
+    next_actions: next,
+  };
+}

@@ -1,0 +1,168 @@
+import { createLegacyClient, type LegacyClient, type LegacyClientOptions } from "../legacy-client";
+
+export interface ShopCustomer {
+  id: string;
+  email: string;
+  name: string;
+  balance: number;
+}
+export interface ShopAddress {
+  id: string;
+  label: string;
+  line1: string;
+  city: string;
+  postal_code: string;
+  country: string;
+}
+export interface ShopPaymentMethod {
+  id: string;
+  type: "balance" | "card";
+  label: string;
+  available?: number;
+}
+export interface ShopProduct {
+  id: string;
+  sku: string;
+  name: string;
+  description: string;
+  price: number;
+  currency: string;
+  stock: number;
+  exchangeable: boolean;
+}
+export interface ShopOrderItem {
+  id: string;
+  product_id: string;
+  name: string;
+  quantity: number;
+  unit_price: number;
+  exchangeable: boolean;
+}
+export interface ShopOrder {
+  id: string;
+  customer_id: string;
+  status: "pending_payment" | "paid" | "shipped" | "delivered" | "cancelled";
+  items: ShopOrderItem[];
+  subtotal: number;
+  shipping_method: string;
+  shipping_price: number;
+  discount: number;
+  total: number;
+  address: (ShopAddress & { id: string }) | null;
+  payment: { id: string; status: string; amount: number; method: string } | null;
+  shipment: { id: string; carrier: string; tracking_number: string; status: string } | null;
+  shipping_difference: number;
+  refunds: Array<{ id: string; kind: string; amount: number; status: string }>;
+  created_at: string;
+  updated_at: string;
+  delivered_at?: string | null;
+  reference?: string | null;
+}
+export interface ShopQuote {
+  method: "standard" | "express" | "same_day";
+  price: number;
+  eta_days: number;
+}
+export interface ShopCoupon {
+  code: string;
+  description: string;
+  discount: number;
+  min_subtotal: number;
+  eligible: boolean;
+  reason?: string | null;
+}
+export interface ShopPayment {
+  id: string;
+  order_id: string;
+  status: string;
+  amount: number;
+  method: string;
+  reference?: string | null;
+}
+export interface ShopRefund {
+  id: string;
+  order_id: string;
+  kind: string;
+  amount: number;
+  status: string;
+  reference?: string | null;
+}
+export interface Page<T> {
+  data: T[];
+  page: number;
+  per_page: number;
+  total: number;
+  next_page: number | null;
+}
+
+function listOf<T>(body: unknown): T[] {
+  if (Array.isArray(body)) return body as T[];
+  const data = (body as { data?: unknown } | null)?.data;
+  return Array.isArray(data) ? (data as T[]) : [];
+}
+
+/** The shop side of the legacy API, as Signpost's capabilities and views need it. */
+export function createShopAdapter(options: LegacyClientOptions) {
+  const http: LegacyClient = createLegacyClient(options);
+  const enc = encodeURIComponent;
+  return {
+    http,
+    async customerByEmail(email: string): Promise<ShopCustomer | null> {
+      const body = await http.get<unknown>("/v1/customers", { email });
+      return listOf<ShopCustomer>(body).find((c) => c.email.toLowerCase() === email.toLowerCase()) ?? null;
+    },
+    async customer(id: string) {
+      return http.get<ShopCustomer>(`/v1/customers/${enc(id)}`);
+    },
+    async addresses(customerId: string): Promise<ShopAddress[]> {
+      return listOf<ShopAddress>(await http.get<unknown>(`/v1/customers/${enc(customerId)}/addresses`));
+    },
+    async paymentMethods(customerId: string): Promise<ShopPaymentMethod[]> {
+      return listOf<ShopPaymentMethod>(await http.get<unknown>(`/v1/customers/${enc(customerId)}/payment-methods`));
+    },
+    async cart(customerId: string) {
+      return http.get<{ customer_id: string; items: Array<{ product_id: string; name: string; quantity: number; unit_price: number }>; subtotal: number }>(
+        `/v1/customers/${enc(customerId)}/cart`,
+      );
+    },
+    async product(id: string) {
+      return http.get<ShopProduct>(`/v1/products/${enc(id)}`);
+    },
+    async products(query: { q?: string; page?: number; per_page?: number } = {}) {
+      return (await http.get<Page<ShopProduct>>("/v1/products", query)) ?? { data: [], page: 1, per_page: 20, total: 0, next_page: null };
+    },
+    async inventory(productId: string) {
+      return http.get<{ product_id: string; available: number; reserved: number }>(`/v1/inventory/${enc(productId)}`);
+    },
+    async quotes(input: { customer_id: string; address_id: string; items: Array<{ product_id: string; quantity: number }> }) {
+      const res = await http.compute<{ quotes: ShopQuote[] }>("/v1/shipping/quotes", input);
+      return res.ok ? { ok: true as const, quotes: res.body.quotes } : res;
+    },
+    async coupons(customerId: string, subtotal: number): Promise<ShopCoupon[]> {
+      return listOf<ShopCoupon>(await http.get<unknown>("/v1/coupons", { customer_id: customerId, subtotal }));
+    },
+    async order(id: string) {
+      return http.get<ShopOrder>(`/v1/orders/${enc(id)}`);
+    },
+    async orders(query: { customer_id?: string; status?: string; reference?: string; page?: number; per_page?: number }) {
+      return (await http.get<Page<ShopOrder>>("/v1/orders", query)) ?? { data: [], page: 1, per_page: 20, total: 0, next_page: null };
+    },
+    async tracking(orderId: string) {
+      return http.read(`/v1/orders/${enc(orderId)}/tracking`);
+    },
+    async paymentsByReference(reference: string): Promise<ShopPayment[]> {
+      return listOf<ShopPayment>(await http.get<unknown>("/v1/payments", { reference }));
+    },
+    async paymentsByOrder(orderId: string): Promise<ShopPayment[]> {
+      return listOf<ShopPayment>(await http.get<unknown>("/v1/payments", { order_id: orderId }));
+    },
+    async refundsByReference(reference: string): Promise<ShopRefund[]> {
+      return listOf<ShopRefund>(await http.get<unknown>("/v1/refunds", { reference }));
+    },
+    async ordersByReference(reference: string): Promise<ShopOrder[]> {
+      return listOf<ShopOrder>(await http.get<unknown>("/v1/orders", { reference }));
+    },
+  };
+}
+
+export type ShopAdapter = ReturnType<typeof createShopAdapter>;

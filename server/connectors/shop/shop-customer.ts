@@ -1,0 +1,23 @@
+import type { Actor } from "../../engine/define-capability";
+import type { ValidationError } from "../../engine/outcome";
+import type { ShopAdapter, ShopCustomer, ShopOrder } from "./shop-adapter";
+
+/** The legacy customer a Signpost user acts as: the one with the same email. */
+export async function customerFor(adapter: ShopAdapter, actor: Actor, derived: Record<string, unknown>): Promise<ShopCustomer | null> {
+  if (derived.customer) return derived.customer as ShopCustomer;
+  const customer = await adapter.customerByEmail(actor.email);
+  if (customer) derived.customer = customer;
+  return customer;
+}
+
+/** Members reach only their own orders; support and admins any order of their tenant. */
+export function canSeeOrder(actor: Actor, customer: ShopCustomer | null, order: ShopOrder): boolean {
+  if (actor.role === "admin" || actor.role === "support") return true;
+  return !!customer && order.customer_id === customer.id;
+}
+
+export const noCustomer: ValidationError = {
+  field: "customer",
+  code: "customer_not_found",
+  message: "Your account has no customer record in the shop",
+};

@@ -1,0 +1,66 @@
+import { z } from "zod";
+
+/** What the engine keeps in Action.state; re-parsed on every load (stored JSON is an edge). */
+export const actionStateSchema = z.object({
+  values: z.record(z.string(), z.unknown()),
+  derived: z.record(z.string(), z.unknown()),
+  options: z.record(z.string(), z.unknown()),
+  applied: z.array(z.string()),
+  missing: z.array(z.string()),
+  pending: z.array(z.string()),
+  validation_errors: z.array(z.object({ field: z.string(), code: z.string(), message: z.string() })),
+  summary: z.record(z.string(), z.unknown()).nullable(),
+  digest: z.string().nullable(),
+  requires_approval: z.boolean(),
+  result: z.record(z.string(), z.unknown()).nullable(),
+  verification: z.record(z.string(), z.unknown()).nullable(),
+  last_error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  recovery: z.object({ queued_at: z.string(), reason: z.string() }).nullable(),
+});
+export type ActionState = z.infer<typeof actionStateSchema>;
+
+export function emptyActionState(): ActionState {
+  return {
+    values: {},
+    derived: {},
+    options: {},
+    applied: [],
+    missing: [],
+    pending: [],
+    validation_errors: [],
+    summary: null,
+    digest: null,
+    requires_approval: false,
+    result: null,
+    verification: null,
+    last_error: null,
+    recovery: null,
+  };
+}
+
+export function parseActionState(raw: unknown): ActionState {
+  const parsed = actionStateSchema.safeParse(raw);
+  return parsed.success ? parsed.data : { ...emptyActionState(), ...(raw as object) };
+}
+
+export const ACTION_STATUSES = [
+  "open",
+  "awaiting_approval",
+  "approved",
+  "executing",
+  "applied",
+  "failed",
+  "unknown",
+  "rejected",
+  "cancelled",
+  "completed",
+] as const;
+export type ActionStatus = (typeof ACTION_STATUSES)[number];
+
+export const effectRequestSchema = z.object({
+  idempotency_key: z.string(),
+  version: z.number(),
+  digest: z.string().nullable(),
+  lease_until: z.string(),
+});
+export type EffectRequest = z.infer<typeof effectRequestSchema>;

@@ -1,0 +1,144 @@
+import type { z } from "zod";
+import type { ValidationError } from "./outcome";
+
+/**
+ * The person an action is done for, as the gateway established it from a credential.
+ * Capabilities see only this; they never see credentials.
+ */
+export interface Actor {
+  tenantId: string;
+  userId: string;
+  email: string;
+  role: "admin" | "support" | "member";
+  agentId?: string;
+}
+
+export type Values = Record<string, unknown>;
+
+/** What a node's `resolve` sees: the values so far (already parsed), what upstream nodes derived. */
+export interface NodeInput<A> {
+  adapter: A;
+  actor: Actor;
+  values: Values;
+  derived: Record<string, unknown>;
+}
+
+/** What a node's `resolve` computes in deterministic code. */
+export interface NodeResult {
+  /** Choices and downstream facts shown to the agent (addresses, available_coupons, eligibility). */
+  options?: Record<string, unknown>;
+  /** Facts kept for downstream nodes, the summary and the effect; not shown as is. */
+  derived?: Record<string, unknown>;
+  /** Values the server fills in when the agent sent none (e.g. the cheapest shipping method). */
+  defaults?: Values;
+  /** Fields required at this node given what is known now (overrides the static list). */
+  required?: string[];
+  errors?: ValidationError[];
+  /** The entity the action is about does not exist for this actor: the whole call is `not_found`. */
+  notFound?: { entity: string; id: string };
+}
+
+export interface NodeDefinition<A> {
+  /** Upper-case business name of the step, e.g. `ADDRESS`; shown to agents. */
+  id: string;
+  description: string;
+  /** The patch fields this node owns, each a zod schema with `.describe()`. */
+  fields?: Record<string, z.ZodType>;
+  /** Fields of upstream nodes this node's options and validation depend on. */
+  dependsOn?: string[];
+  /** Static list of required fields; default: every field whose schema is not optional. */
+  required?: string[];
+  resolve?: (input: NodeInput<A>) => Promise<NodeResult>;
+  /** A confirmation node: the action stops here until a person approves and the agent confirms. */
+  requiresConfirmation?: boolean;
+}
+
+/** What the legacy system said when the effect was sent. */
+export type EffectResult =
+  | { status: "applied"; externalId?: string; response: unknown }
+  /** The legacy system refused for a business reason: definitely not applied. */
+  | { status: "rejected"; code: string; message: string }
+  /** A 200 whose body shows nothing changed: definitely not applied. */
+  | { status: "not_applied"; message: string }
+  /** Failed before anything could happen (503, refused connection) after every attempt. */
+  | { status: "unavailable"; message: string }
+  /** Sent, but no answer (timeout, socket dropped): it may or may not have happened. */
+  | { status: "unknown"; message: string };
+
+/** What the legacy system says really happened, looked up by action key / external id. */
+export type Verification =
+  | { happened: true; externalId?: string; details: Record<string, unknown> }
+  | { happened: false; details: Record<string, unknown> }
+  | { happened: "unavailable"; message: string };
+
+export interface EffectContext<A> {
+  adapter: A;
+  actor: Actor;
+  values: Values;
+  derived: Record<string, unknown>;
+  /** The action key: sent as Idempotency-Key and `reference`; the same on every retry. */
+  actionKey: string;
+  /** Per-attempt deadline and retry budget from the capability's policy. */
+  timeoutMs: number;
+  attempts: number;
+}
+
+export interface EffectDefinition<A> {
+  /** Ledger kind, `domain.thing`, e.g. `shop.payment`. */
+  kind: string;
+  description: string;
+  execute: (ctx: EffectContext<A>) => Promise<EffectResult>;
+  verify: (ctx: EffectContext<A>) => Promise<Verification>;
+}
+
+export type ApprovalRule = "always" | "never" | ((summary: Record<string, unknown>) => boolean);
+
+export interface CapabilityPolicy {
+  effect: "read" | "write";
+  /** Permission name checked by the gateway, e.g. `shop.order.pay`. */
+  permission: string;
+  /** Roles of the acting user allowed to use it at all. */
+  roles: Array<Actor["role"]>;
+  approval: ApprovalRule;
+  retry: { attempts: number; backoffMs: number };
+  timeoutMs: number;
+  audit: "full" | "summary";
+}
+
+export interface CapabilityDefinition<A> {
+  id: string;
+  connector: string;
+  title: string;
+  description: string;
+  trigger: { use: string; avoid: string };
+  /** Extra words people use for this intent (English and Chinese), for capability search. */
+  synonyms: string[];
+  /** The entity type the action is about; `field` names the patch field holding its id. */
+  appliesTo: { entity: string; field?: string };
+  prerequisites: string[];
+  sideEffects: string[];
+  policy: CapabilityPolicy;
+  nodes: NodeDefinition<A>[];
+  /** What a person approves: built from the values at the confirmation node. */
+  summarize?: (input: { values: Values; derived: Record<string, unknown> }) => Record<string, unknown>;
+  effect?: EffectDefinition<A>;
+  /** Read-only capabilities answer at once, with no confirmation. */
+  read?: (input: NodeInput<A>) => Promise<{ result: Record<string, unknown> } | { error: ValidationError }>;
+}
+
+/** Declares a capability in one readable place; the identity function keeps types checked. */
+export function defineCapability<A>(definition: CapabilityDefinition<A>): CapabilityDefinition<A> {
+  const ids = new Set<string>();
+  for (const node of definition.nodes) {
+    if (ids.has(node.id)) throw new Error(`capability ${definition.id}: duplicate node ${node.id}`);
+    ids.add(node.id);
+  }
+  if (definition.policy.effect === "write" && !definition.effect)
+    throw new Error(`capability ${definition.id}: a write capability needs an effect`);
+  if (definition.policy.effect === "write" && !definition.nodes.some((n) => n.requiresConfirmation))
+    throw new Error(`capability ${definition.id}: a write capability needs a confirmation node`);
+  return definition;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds capabilities of every connector's adapter type
+export type AnyCapability = CapabilityDefinition<any>;

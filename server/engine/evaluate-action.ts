@@ -1,0 +1,98 @@
+import type { Actor, AnyCapability, Values } from "./define-capability";
+import type { ValidationError } from "./outcome";
+
+export interface Evaluation {
+  /** Index of the node the action stops at; `nodes.length` when every node passed (read capabilities). */
+  nodeIndex: number;
+  node: string;
+  atConfirmation: boolean;
+  values: Values;
+  derived: Record<string, unknown>;
+  options: Record<string, unknown>;
+  missing: string[];
+  errors: ValidationError[];
+  notFound?: { entity: string; id: string };
+}
+
+function present(v: unknown): boolean {
+  return v !== undefined && v !== null && !(typeof v === "string" && v.trim() === "");
+}
+
+/**
+ * Runs the capability's nodes in order over the values, in deterministic code that asks the
+ * adapter, and stops at the first node that lacks input or fails validation, or at the
+ * confirmation node. Nothing is written anywhere: callers decide what to persist.
+ */
+export async function evaluateAction(
+  capability: AnyCapability,
+  adapter: unknown,
+  actor: Actor,
+  input: Values,
+): Promise<Evaluation> {
+  const values: Values = { ...input };
+  const derived: Record<string, unknown> = {};
+  const options: Record<string, unknown> = {};
+  for (let i = 0; i < capability.nodes.length; i++) {
+    const node = capability.nodes[i];
+    if (!node) break;
+    if (node.requiresConfirmation)
+      return { nodeIndex: i, node: node.id, atConfirmation: true, values, derived, options, missing: [], errors: [] };
+    const errors: ValidationError[] = [];
+    const fields = node.fields ?? {};
+    // Shape first: a field that fails its schema is not passed on to business validation.
+    const checked: Values = { ...values };
+    for (const [field, schema] of Object.entries(fields)) {
+      if (!present(values[field])) {
+        delete checked[field];
+        continue;
+      }
+      const parsed = schema.safeParse(values[field]);
+      if (parsed.success) {
+        checked[field] = parsed.data;
+        values[field] = parsed.data;
+      } else {
+        delete checked[field];
+        const issue = parsed.error.issues[0];
+        const path = issue?.path.length ? `${field}.${issue.path.join(".")}` : field;
+        errors.push({ field: path, code: "invalid_value", message: issue?.message ?? "invalid value" });
+      }
+    }
+    const result = node.resolve ? await node.resolve({ adapter, actor, values: checked, derived }) : {};
+    if (result.notFound)
+      return {
+        nodeIndex: i,
+        node: node.id,
+        atConfirmation: false,
+        values,
+        derived,
+        options,
+        missing: [],
+        errors: [],
+        notFound: result.notFound,
+      };
+    Object.assign(options, result.options ?? {});
+    Object.assign(derived, result.derived ?? {});
+    for (const [field, value] of Object.entries(result.defaults ?? {})) if (!present(values[field])) values[field] = value;
+    // A field the node rejected on business grounds does not stay as if it were accepted.
+    errors.push(...(result.errors ?? []));
+    const required =
+      result.required ??
+      node.required ??
+      Object.entries(fields)
+        .filter(([, s]) => !s.safeParse(undefined).success)
+        .map(([f]) => f);
+    const missing = required.filter((f) => !present(values[f]) && !errors.some((e) => e.field.split(".")[0] === f));
+    if (errors.length || missing.length)
+      return { nodeIndex: i, node: node.id, atConfirmation: false, values, derived, options, missing, errors };
+  }
+  return {
+    nodeIndex: capability.nodes.length,
+    node: "DONE",
+    atConfirmation: false,
+    values,
+    derived,
+    options,
+    missing: [],
+    errors: [],
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * The one vocabulary of results. Every engine and gateway operation answers with an
+ * Outcome: domain failures are values, exceptions are bugs.
+ */
+
+export const OUTCOME_KINDS = [
+  "applied",
+  "preview",
+  "input_required",
+  "rejected",
+  "conflict",
+  "not_found",
+  "temporarily_unavailable",
+  "unknown",
+] as const;
+export type OutcomeKind = (typeof OUTCOME_KINDS)[number];
+
+/** The public tools an agent may be pointed at. Internal handler names never appear here. */
+export type ToolName =
+  | "search_capabilities"
+  | "start_action"
+  | "get_context"
+  | "advance_action"
+  | "confirm_action"
+  | "verify_action"
+  | "recover_action";
+
+export interface NextAction {
+  tool: ToolName;
+  args?: Record<string, unknown>;
+  description: string;
+  requires_user_approval?: boolean;
+}
+
+export interface ValidationError {
+  field: string;
+  code: string;
+  message: string;
+}
+
+/** Fields every outcome carries. Operation-specific fields are added beside them. */
+export interface OutcomeBase {
+  outcome: OutcomeKind;
+  message: string;
+  retryable: boolean;
+  /** Machine-readable reason for rejected / conflict / unavailable answers, e.g. `permission_required`. */
+  reason?: string;
+  action_id?: string;
+  version?: number;
+  next_actions: NextAction[];
+}
+
+export type Outcome<T extends object = Record<string, never>> = OutcomeBase & T;
+
+/** Builds a refusal that carries the reason and the way forward. */
+export function refusal(
+  outcome: Exclude<OutcomeKind, "applied" | "preview">,
+  reason: string,
+  message: string,
+  extra: Partial<OutcomeBase> & Record<string, unknown> = {},
+): Outcome<Record<string, unknown>> {
+  return {
+    outcome,
+    reason,
+    message,
+    retryable: outcome === "temporarily_unavailable" || outcome === "conflict",
+    next_actions: [],
+    ...extra,
+  };
+}

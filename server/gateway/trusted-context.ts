@@ -1,0 +1,73 @@
+import type { Db } from "../db/client";
+import type { Actor } from "../engine/define-capability";
+import { hashAgentKey } from "./agent-keys";
+import type { ConsoleContext } from "./console-session";
+
+export type Role = "admin" | "support" | "member";
+export type Face = "actions" | "browse" | "script" | "console" | "cli" | "system";
+
+/**
+ * Who is calling, established from a credential and never from arguments: an agent (its API
+ * key says tenant, agent and the user it acts for, with that user's role) or a person (a
+ * console session).
+ */
+export interface TrustedContext {
+  kind: "agent" | "person";
+  tenantId: string;
+  userId: string;
+  email: string;
+  name: string;
+  role: Role;
+  agentId?: string;
+  agentName?: string;
+  face: Face;
+}
+
+const ROLES = new Set<Role>(["admin", "support", "member"]);
+
+/** Resolves `Authorization: Bearer <agent key>` (or the bare key) to a trusted context; null when missing, unknown or revoked. */
+export async function identifyAgent(db: Db, bearer: string | null | undefined, face: Face = "actions"): Promise<TrustedContext | null> {
+  if (!bearer) return null;
+  const key = bearer.replace(/^Bearer\s+/i, "").trim();
+  if (!key || key.length > 200) return null;
+  const agent = await db.agent.findUnique({ where: { keyHash: hashAgentKey(key) }, include: { user: true } });
+  if (!agent || agent.revokedAt || agent.user.tenantId !== agent.tenantId) return null;
+  const role = agent.user.role as Role;
+  if (!ROLES.has(role)) return null;
+  // Last use is informative only; a failed write must not fail the call.
+  db.agent.update({ where: { id: agent.id }, data: { lastUsedAt: new Date() } }).catch(() => undefined);
+  return {
+    kind: "agent",
+    tenantId: agent.tenantId,
+    userId: agent.userId,
+    email: agent.user.email,
+    name: agent.user.name,
+    role,
+    agentId: agent.id,
+    agentName: agent.name,
+    face,
+  };
+}
+
+/** A signed-in person's context, from the console session (server/gateway/console-session.ts). */
+export function personContext(session: ConsoleContext, face: Face = "console"): TrustedContext {
+  return {
+    kind: "person",
+    tenantId: session.tenantId,
+    userId: session.userId,
+    email: session.email,
+    name: session.name,
+    role: session.role,
+    face,
+  };
+}
+
+/** The same caller seen through another face (e.g. browse calling into the action engine). */
+export function withFace(ctx: TrustedContext, face: Face): TrustedContext {
+  return { ...ctx, face };
+}
+
+/** What capabilities may know about the caller. */
+export function actorOf(ctx: TrustedContext): Actor {
+  return { tenantId: ctx.tenantId, userId: ctx.userId, email: ctx.email, role: ctx.role, agentId: ctx.agentId };
+}

@@ -1,9 +1,11 @@
 import { isAbsolute, resolve } from "node:path";
 
 export type DbProvider = "sqlite" | "postgres";
+/** Environment variables (process.env or a plain object in tests). */
+export type Env = Record<string, string | undefined>;
 
 /** The data directory: SQLite file, master key, legacy store and demo.json live here. */
-export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
+export function dataDir(env: Env = process.env): string {
   return resolve(env.SIGNPOST_DATA_DIR ?? "./data");
 }
 
@@ -16,7 +18,7 @@ export function providerOf(url: string): DbProvider {
  * directory. Relative SQLite paths are made absolute so every tool (CLI, engine, app)
  * opens the same file whatever its working directory.
  */
-export function databaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+export function databaseUrl(env: Env = process.env): string {
   const url = env.DATABASE_URL?.trim();
   if (!url) return `file:${resolve(dataDir(env), "signpost.db")}`;
   if (providerOf(url) === "postgres") return url;

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Db } from "@/server/db/client";
-import { dataDir } from "@/server/db/database-url";
+import { dataDir, type Env } from "@/server/db/database-url";
 
 /**
  * The secret vault: connector credentials encrypted with AES-256-GCM under the master key.
@@ -36,7 +36,7 @@ export function parseMasterKey(text: string): Buffer {
 }
 
 /** The path of the generated master key when SIGNPOST_MASTER_KEY is not set. */
-export function masterKeyFile(env: NodeJS.ProcessEnv = process.env): string {
+export function masterKeyFile(env: Env = process.env): string {
   return join(dataDir(env), "master.key");
 }
 
@@ -46,7 +46,7 @@ let cached: { source: string; key: Buffer } | undefined;
  * The master key: SIGNPOST_MASTER_KEY, else `<data dir>/master.key`, created (mode 0600) on
  * first use. Losing it makes every stored secret unreadable: back it up with the data dir.
  */
-export function masterKey(env: NodeJS.ProcessEnv = process.env): Buffer {
+export function masterKey(env: Env = process.env): Buffer {
   const fromEnv = env.SIGNPOST_MASTER_KEY?.trim();
   const source = fromEnv ? `env:${fromEnv}` : `file:${masterKeyFile(env)}`;
   if (cached?.source === source) return cached.key;

@@ -1,0 +1,64 @@
+/**
+ * The public dev set of intents for capability search: what users say (English and Chinese)
+ * and the capability that should rank first. Grow it when search gets something wrong.
+ */
+export const CAPABILITY_SEARCH_DEV_SET: Array<{ query: string; expected: string }> = [
+  // checkout
+  { query: "Buy two of the item in my cart and ship it to the office", expected: "checkout" },
+  { query: "I want to purchase a kettle", expected: "checkout" },
+  { query: "place an order for the mug and pay with my balance", expected: "checkout" },
+  { query: "check out my cart", expected: "checkout" },
+  { query: "pay for the things in my basket", expected: "checkout" },
+  { query: "我要下单买两个杯子", expected: "checkout" },
+  { query: "帮我结账", expected: "checkout" },
+  { query: "用余额支付购物车里的东西", expected: "checkout" },
+  // after_sales
+  { query: "I want a refund for my order", expected: "after_sales" },
+  { query: "return the kettle, it arrived broken", expected: "after_sales" },
+  { query: "can I get my money back", expected: "after_sales" },
+  { query: "exchange the t-shirt for a smaller size", expected: "after_sales" },
+  { query: "the lamp is defective, I want to send it back", expected: "after_sales" },
+  { query: "I was overcharged for shipping", expected: "after_sales" },
+  { query: "cancel and refund my order that hasn't shipped", expected: "after_sales" },
+  { query: "我要退货退款", expected: "after_sales" },
+  { query: "我想退款", expected: "after_sales" },
+  { query: "衣服尺码不对，想换货", expected: "after_sales" },
+  { query: "收到的商品坏了", expected: "after_sales" },
+  { query: "申请售后", expected: "after_sales" },
+  // change_delivery_address
+  { query: "change the delivery address of my order", expected: "change_delivery_address" },
+  { query: "please ship my order to my home instead of the office", expected: "change_delivery_address" },
+  { query: "I moved, update where the parcel should go", expected: "change_delivery_address" },
+  { query: "wrong address on my order", expected: "change_delivery_address" },
+  { query: "我要修改收货地址", expected: "change_delivery_address" },
+  { query: "地址填错了，帮我改一下", expected: "change_delivery_address" },
+  // track_shipment
+  { query: "where is my package", expected: "track_shipment" },
+  { query: "track my order", expected: "track_shipment" },
+  { query: "when will my parcel arrive", expected: "track_shipment" },
+  { query: "what's the tracking number", expected: "track_shipment" },
+  { query: "我的快递到哪了", expected: "track_shipment" },
+  { query: "查一下物流", expected: "track_shipment" },
+  // assign_ticket
+  { query: "assign ticket tkt_3 to Sid", expected: "assign_ticket" },
+  { query: "hand this ticket over to the shipping team", expected: "assign_ticket" },
+  { query: "reassign the support ticket to Bella", expected: "assign_ticket" },
+  { query: "把这个工单分配给Sara", expected: "assign_ticket" },
+  { query: "工单转给物流组", expected: "assign_ticket" },
+  // change_ticket_priority
+  { query: "make this ticket urgent", expected: "change_ticket_priority" },
+  { query: "escalate the ticket", expected: "change_ticket_priority" },
+  { query: "lower the priority of tkt_2", expected: "change_ticket_priority" },
+  { query: "把工单优先级调高", expected: "change_ticket_priority" },
+  { query: "这个工单很紧急，加急处理", expected: "change_ticket_priority" },
+  // resolve_ticket
+  { query: "mark the ticket as resolved", expected: "resolve_ticket" },
+  { query: "close the ticket, the customer's issue is fixed", expected: "resolve_ticket" },
+  { query: "the problem is solved, resolve tkt_1", expected: "resolve_ticket" },
+  { query: "问题已解决，关闭工单", expected: "resolve_ticket" },
+  // reopen_ticket
+  { query: "reopen the ticket, the customer came back", expected: "reopen_ticket" },
+  { query: "the fix didn't hold, open the ticket again", expected: "reopen_ticket" },
+  { query: "重新打开这个工单", expected: "reopen_ticket" },
+  { query: "客户说还没解决，重开工单", expected: "reopen_ticket" },
+];

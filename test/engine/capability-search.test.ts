@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { capabilityRegistry } from "@/server/connectors/connector-catalog";
+import { buildCapabilityIndex, tokenize } from "@/server/engine/capability-search";
+import { CAPABILITY_SEARCH_DEV_SET } from "./capability-search-dev-set";
+
+const index = buildCapabilityIndex([...capabilityRegistry().values()]);
+
+describe("capability search (BM25 + synonyms, English and Chinese)", () => {
+  it("tokenizes Chinese into bigrams and English into stems", () => {
+    expect(tokenize("我要退货退款")).toEqual(["我要", "要退", "退货", "货退", "退款"]);
+    expect(tokenize("Refunds for the returned items")).toEqual(["refund", "return", "item"]);
+  });
+
+  it('"我要退货退款" finds after_sales first', () => {
+    const [top] = index.search("我要退货退款");
+    expect(top?.capability).toBe("after_sales");
+    expect(top?.next_actions[0]).toMatchObject({ tool: "start_action", args: { capability: "after_sales" } });
+    expect(top?.requires_approval).toBe(true);
+    expect(top?.inputs).toContain("kind");
+  });
+
+  it("returns what an agent needs to start: trigger, prerequisites, inputs, side effects", () => {
+    const [top] = index.search("Buy two of the item in my cart and ship it to the office");
+    expect(top).toMatchObject({ capability: "checkout", side_effects: expect.arrayContaining(["charges the payment method"]) });
+    expect(top?.inputs).toEqual(["items", "address_id", "shipping_method", "coupon_code", "payment_type"]);
+  });
+
+  it("finds nothing for unrelated words", () => {
+    expect(index.search("quantum chromodynamics lecture")).toEqual([]);
+  });
+
+  it("reaches recall@1 ≥ 0.9 on the public dev set", () => {
+    const misses: string[] = [];
+    for (const { query, expected } of CAPABILITY_SEARCH_DEV_SET) {
+      const got = index.search(query, 3)[0]?.capability;
+      if (got !== expected) misses.push(`${query} → ${got ?? "nothing"} (want ${expected})`);
+    }
+    const recall = (CAPABILITY_SEARCH_DEV_SET.length - misses.length) / CAPABILITY_SEARCH_DEV_SET.length;
+    console.log(`capability search dev set: recall@1 = ${recall.toFixed(3)} (${CAPABILITY_SEARCH_DEV_SET.length} intents)${misses.length ? `\n  misses:\n  ${misses.join("\n  ")}` : ""}`);
+    expect(recall).toBeGreaterThanOrEqual(0.9);
+  });
+});

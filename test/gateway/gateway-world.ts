@@ -1,0 +1,100 @@
+import { randomBytes } from "node:crypto";
+import type { Db } from "@/server/db/client";
+import type { DbProvider } from "@/server/db/database-url";
+import { mintAgentKey } from "@/server/gateway/agent-keys";
+import { createGateway, type Gateway } from "@/server/gateway/create-gateway";
+import { identifyAgent, type TrustedContext } from "@/server/gateway/trusted-context";
+import { setSecret } from "@/server/gateway/vault";
+import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { type RunningLegacy, startLegacy } from "../helpers/legacy-server";
+
+// The vault needs a master key; tests use a throwaway one.
+process.env.SIGNPOST_MASTER_KEY ??= randomBytes(32).toString("hex");
+
+export interface World {
+  provider: DbProvider;
+  legacy: RunningLegacy;
+  database: TestDatabase;
+  db: Db;
+  gw: Gateway;
+  keys: Record<"alice" | "adam" | "sam" | "gina", string>;
+  agent: Record<"alice" | "adam" | "sam" | "gina", TrustedContext>;
+  person: Record<"alice" | "adam" | "sam" | "gina", TrustedContext>;
+  close(): Promise<void>;
+}
+
+const USERS = [
+  { key: "alice", tenant: "acme", email: "alice@acme.test", name: "Alice", role: "member" },
+  { key: "adam", tenant: "acme", email: "adam@acme.test", name: "Adam", role: "admin" },
+  { key: "sam", tenant: "acme", email: "sam@acme.test", name: "Sam", role: "support" },
+  { key: "gina", tenant: "globex", email: "gina@globex.test", name: "Gina", role: "member" },
+] as const;
+
+/**
+ * A real world for gateway tests: the real legacy service over HTTP, a fresh migrated database,
+ * tenants, users and agent keys as the seed makes them, the legacy keys in the vault.
+ */
+export async function createWorld(provider: DbProvider, legacyArg?: RunningLegacy): Promise<World> {
+  const legacy = legacyArg ?? (await startLegacy());
+  const database = await createTestDatabase(provider);
+  const db = database.db;
+  await db.tenant.create({ data: { id: "acme", name: "Acme" } });
+  await db.tenant.create({ data: { id: "globex", name: "Globex" } });
+  const keys = {} as World["keys"];
+  const person = {} as World["person"];
+  for (const u of USERS) {
+    const user = await db.user.create({
+      data: { tenantId: u.tenant, email: u.email, name: u.name, role: u.role, passwordHash: "x" },
+    });
+    const minted = mintAgentKey();
+    await db.agent.create({
+      data: { tenantId: u.tenant, name: `${u.name}'s agent`, userId: user.id, keyHash: minted.keyHash, keyPrefix: minted.keyPrefix },
+    });
+    keys[u.key] = minted.key;
+    person[u.key] = { kind: "person", tenantId: u.tenant, userId: user.id, email: u.email, name: u.name, role: u.role, face: "console" };
+  }
+  for (const tenant of ["acme", "globex"] as const)
+    for (const connector of ["shop", "helpdesk"]) {
+      await setSecret(db, { tenantId: tenant, connector, name: "api_key", value: legacy.apiKeys[tenant] });
+      await db.connectorConfig.create({ data: { tenantId: tenant, connector, settings: { baseUrl: legacy.url } } });
+    }
+  const gw = createGateway({ db });
+  const agent = {} as World["agent"];
+  for (const u of USERS) {
+    const ctx = await identifyAgent(db, `Bearer ${keys[u.key]}`);
+    if (!ctx) throw new Error(`agent of ${u.key} not identified`);
+    agent[u.key] = ctx;
+  }
+  return {
+    provider,
+    legacy,
+    database,
+    db,
+    gw,
+    keys,
+    agent,
+    person,
+    async close() {
+      await database.drop();
+      if (!legacyArg) await legacy.stop();
+    },
+  };
+}
+
+let counter = 0;
+/** A fresh idempotency key per call site. */
+export const idem = (label = "k") => `${label}-${Date.now().toString(36)}-${(counter++).toString(36)}-${randomBytes(3).toString("hex")}`;
+
+/** Starts checkout the way the article's user asks: "two of these, ship to the office, pay from my balance". */
+export async function checkoutToConfirmation(w: World, ctx = w.agent.alice, patch: Record<string, unknown> = {}) {
+  return w.gw.startAction(ctx, {
+    capability: "checkout",
+    patch: { items: [{ product_id: "prod_mug", quantity: 2 }], address_id: "Office", payment_type: "balance", ...patch },
+  });
+}
+
+/** Alice (the person) approves the action's current version. */
+export async function approve(w: World, actionId: string, who: TrustedContext = w.person.alice) {
+  const ctx = await w.gw.getContext(w.agent.alice, { action_id: actionId });
+  return w.gw.decideApproval(who, { action_id: actionId, version: ctx.version as number, decision: "approve" });
+}

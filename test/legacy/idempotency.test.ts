@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { createLegacyServer } from "@/server/legacy/create-legacy-server";
 import { type RunningLegacy, startLegacy } from "@/test/helpers/legacy-server";
 import { call } from "./legacy-http";
 
@@ -124,5 +128,55 @@ describe("Idempotency-Key (Stripe semantics)", () => {
     expect((await patch("urgent")).status).toBe(200);
     expect((await patch("urgent")).headers.get("idempotent-replayed")).toBe("true");
     expect((await patch("low")).status).toBe(422);
+  });
+
+  test("two server instances on one store: the key claim holds across them", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "signpost-legacy-shared-"));
+    const apiKeys = { acme: "acme-shared-key", globex: "globex-shared-key" };
+    const dbPath = join(dir, "legacy.sqlite");
+    const a = await createLegacyServer({ dbPath, apiKeys, adminKey: "admin-a" });
+    const b = await createLegacyServer({ dbPath, apiKeys, adminKey: "admin-b" });
+    try {
+      await fetch(`${a.url}/admin/faults`, {
+        method: "POST",
+        headers: { "x-admin-key": "admin-a", "content-type": "application/json" },
+        body: JSON.stringify({ match: "POST /v1/payments", mode: "latency", latency_ms: 400 }),
+      });
+      const auth = { authorization: "Bearer acme-shared-key" };
+      const total = (await (await fetch(`${a.url}/v1/orders/ord_pending`, { headers: auth })).json()).total;
+      const pay = (url: string) =>
+        fetch(`${url}/v1/payments`, {
+          method: "POST",
+          headers: {
+            authorization: "Bearer acme-shared-key",
+            "content-type": "application/json",
+            "idempotency-key": "k-shared",
+          },
+          body: JSON.stringify({
+            order_id: "ord_pending",
+            payment_method_id: "pm_alice_card",
+            amount: total,
+          }),
+        });
+      const first = pay(a.url);
+      await new Promise((r) => setTimeout(r, 150));
+      const second = await pay(b.url);
+      expect(second.status).toBe(409);
+      expect((await second.json()).error.code).toBe("idempotency_key_in_use");
+      const firstRes = await first;
+      expect(firstRes.status).toBe(201);
+      const payment = await firstRes.json();
+      const replay = await pay(b.url);
+      expect(replay.headers.get("idempotent-replayed")).toBe("true");
+      expect(await replay.json()).toEqual(payment);
+      const listed = await (
+        await fetch(`${b.url}/v1/payments?order_id=ord_pending`, { headers: auth })
+      ).json();
+      expect(listed.total).toBe(1);
+    } finally {
+      await a.close();
+      await b.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -56,8 +56,10 @@ export interface LegacyClient {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function errorCode(err: unknown): string {
-  const e = err as { name?: string; code?: string; cause?: { code?: string; name?: string } };
-  return e?.cause?.code ?? e?.code ?? e?.cause?.name ?? e?.name ?? "error";
+  const e = err as { name?: string; code?: unknown; cause?: { code?: string; name?: string } };
+  // DOMException carries a numeric legacy `code`; its name is what tells a timeout.
+  if (e?.name === "TimeoutError" || e?.name === "AbortError") return e.name;
+  return e?.cause?.code ?? (typeof e?.code === "string" ? e.code : undefined) ?? e?.cause?.name ?? e?.name ?? "error";
 }
 
 export function createLegacyClient(options: LegacyClientOptions): LegacyClient {

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { actorOf } from "@/server/gateway/trusted-context";
+import { providersUnderTest } from "../helpers/database";
+import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
+
+async function legacyPayments(w: World, reference: string) {
+  const res = await fetch(`${w.legacy.url}/v1/payments?reference=${encodeURIComponent(reference)}`, {
+    headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
+  });
+  const body = (await res.json()) as { data?: unknown[] } | unknown[];
+  return Array.isArray(body) ? body : (body.data ?? []);
+}
+
+async function approvedCheckout(w: World) {
+  const start = await checkoutToConfirmation(w);
+  expect(start.outcome).toBe("applied");
+  const id = start.action_id as string;
+  expect((await approve(w, id)).outcome).toBe("applied");
+  return id;
+}
+
+const keyOf = async (w: World, actionId: string) => (await w.db.effect.findUniqueOrThrow({ where: { actionId } })).actionKey;
+
+describe.each(await providersUnderTest())("exactly-once effects (%s)", (provider) => {
+  let w: World;
+  beforeAll(async () => {
+    w = await createWorld(provider);
+  });
+  afterAll(async () => w?.close());
+  beforeEach(async () => w.legacy.clearFaults());
+
+  it("50 concurrent confirms (same key and different keys) produce one effect and one payment", async () => {
+    const id = await approvedCheckout(w);
+    const shared = idem("shared");
+    const calls = Array.from({ length: 50 }, (_, i) =>
+      w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: i % 2 === 0 ? shared : idem(`k${i}`) }),
+    );
+    const results = await Promise.all(calls);
+    const outcomes = new Set(results.map((r) => r.outcome));
+    expect([...outcomes]).toEqual(["applied"]);
+    const externalIds = new Set(results.map((r) => r.external_id));
+    expect(externalIds.size).toBe(1);
+    expect(await w.db.effect.count({ where: { actionId: id } })).toBe(1);
+    expect(await legacyPayments(w, await keyOf(w, id))).toHaveLength(1);
+  });
+
+  it("transient 503s are retried within the budget with the same key", async () => {
+    const id = await approvedCheckout(w);
+    await w.legacy.injectFault({ match: "POST /v1/payments", mode: "error", count: 2 });
+    const out = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
+    expect(out.outcome).toBe("applied");
+    expect(await legacyPayments(w, await keyOf(w, id))).toHaveLength(1);
+  });
+
+  it('legacy "down" → temporarily_unavailable after the retry budget; a later confirm reuses the key once', async () => {
+    const id = await approvedCheckout(w);
+    await w.legacy.injectFault({ match: "POST /v1/payments", mode: "down" });
+    const down = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
+    expect(down).toMatchObject({ outcome: "temporarily_unavailable", retryable: true, effect: { status: "failed" } });
+    expect(down.next_actions.map((n) => n.tool)).toEqual(["confirm_action", "verify_action"]);
+    const key = await keyOf(w, id);
+    expect(await legacyPayments(w, key)).toHaveLength(0);
+    await w.legacy.clearFaults();
+    const again = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
+    expect(again).toMatchObject({ outcome: "applied", effect: { status: "applied", action_key: key, attempts: 2 } });
+    expect(await legacyPayments(w, key)).toHaveLength(1);
+  });
+
+  it('"commit then time out" → unknown → verify finds it → no second charge', async () => {
+    const id = await approvedCheckout(w);
+    await w.legacy.injectFault({ match: "POST /v1/payments", mode: "commit_then_timeout", count: 1, latency_ms: 8000 });
+    const first = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
+    expect(first).toMatchObject({ outcome: "unknown", status: "unknown", effect: { status: "unknown" }, retryable: false });
+    expect(first.next_actions.map((n) => n.tool)).toEqual(["verify_action", "recover_action"]);
+    // A blind retry by the agent must not charge again.
+    const retry = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
+    expect(retry).toMatchObject({ outcome: "unknown", reason: "already_confirmed" });
+    const verified = await w.gw.verifyAction(w.agent.alice, { action_id: id });
+    expect(verified).toMatchObject({ outcome: "applied", status: "completed", verification: { status: "paid", amount: 4100 }, effect: { status: "applied" } });
+    const recovered = await w.gw.recoverAction(w.agent.alice, { action_id: id });
+    expect(recovered).toMatchObject({ outcome: "applied", next_actions: [] });
+    expect(await legacyPayments(w, await keyOf(w, id))).toHaveLength(1);
+  });
+
+  it("a crash between sending and recording leaves a pending effect that recover reconciles", async () => {
+    const id = await approvedCheckout(w);
+    const actor = actorOf(w.agent.alice);
+    const { effect, send } = await w.gw.engine.claimEffectForTest(actor, id, idem("crash"));
+    const sent = await send();
+    expect(sent?.status).toBe("applied"); // the legacy system applied it; Signpost never recorded it
+    expect((await w.db.effect.findUniqueOrThrow({ where: { id: effect.id } })).status).toBe("pending");
+    // While the lease runs, recover does not touch an effect that may still be in flight.
+    const early = await w.gw.recoverAction(w.agent.alice, { action_id: id });
+    expect(early).toMatchObject({ outcome: "unknown", reason: "effect_in_progress" });
+    // The process is gone: the lease expires.
+    await w.db.effect.update({ where: { id: effect.id }, data: { request: { ...(effect.request as object), lease_until: new Date(0).toISOString() } } });
+    const queue = await w.gw.listRecoveryQueue(w.person.sam);
+    expect(queue.map((q) => q.action_id)).toContain(id);
+    const recovered = await w.gw.recoverAction(w.agent.alice, { action_id: id });
+    expect(recovered).toMatchObject({ outcome: "applied", status: "completed", effect: { status: "applied" }, verification: { status: "paid" } });
+    expect(await legacyPayments(w, effect.actionKey)).toHaveLength(1);
+    expect((await w.gw.listRecoveryQueue(w.person.sam)).map((q) => q.action_id)).not.toContain(id);
+  });
+
+  it("a crash before sending: recover verifies, finds nothing, retries with the original key", async () => {
+    const id = await approvedCheckout(w);
+    const { effect } = await w.gw.engine.claimEffectForTest(actorOf(w.agent.alice), id, idem("crash"));
+    await w.db.effect.update({ where: { id: effect.id }, data: { request: { ...(effect.request as object), lease_until: new Date(0).toISOString() } } });
+    const recovered = await w.gw.recoverAction(w.agent.alice, { action_id: id });
+    expect(recovered).toMatchObject({ outcome: "applied", effect: { status: "applied", action_key: effect.actionKey } });
+    expect(await legacyPayments(w, effect.actionKey)).toHaveLength(1);
+  });
+
+  it("a 200 that changed nothing is not applied; recover retries it with the original key", async () => {
+    const id = await approvedCheckout(w);
+    await w.legacy.injectFault({ match: "POST /v1/payments", mode: "noop_success", count: 1 });
+    const out = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
+    expect(out).toMatchObject({ outcome: "rejected", reason: "not_applied", effect: { status: "failed" } });
+    const key = await keyOf(w, id);
+    expect(await legacyPayments(w, key)).toHaveLength(0);
+    const recovered = await w.gw.recoverAction(w.agent.alice, { action_id: id });
+    expect(recovered).toMatchObject({ outcome: "applied", effect: { status: "applied", action_key: key } });
+    expect(await legacyPayments(w, key)).toHaveLength(1);
+  });
+
+  it("an effect still running at the legacy system: recover cannot tell, queues it; later verify settles it once", async () => {
+    const id = await approvedCheckout(w);
+    // The payment arrives after our 3 s deadline and is applied at ~5 s.
+    await w.legacy.injectFault({ match: "POST /v1/payments", mode: "latency", count: 1, latency_ms: 5000 });
+    const first = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
+    expect(first.outcome).toBe("unknown");
+    const recovered = await w.gw.recoverAction(w.agent.alice, { action_id: id });
+    expect(recovered).toMatchObject({ outcome: "unknown", reason: "queued_for_recovery" });
+    const queue = await w.gw.listRecoveryQueue(w.person.sam);
+    expect(queue).toEqual(expect.arrayContaining([expect.objectContaining({ action_id: id, effect_status: "unknown" })]));
+    await new Promise((r) => setTimeout(r, 2500));
+    const verified = await w.gw.verifyAction(w.agent.alice, { action_id: id });
+    expect(verified).toMatchObject({ outcome: "applied", status: "completed" });
+    expect(await legacyPayments(w, await keyOf(w, id))).toHaveLength(1);
+  });
+});

@@ -15,6 +15,9 @@ const KEY_BYTES = 32;
 const NONCE_BYTES = 12;
 const AAD_VERSION = "signpost.secret.v1";
 
+/** Anything with the Secret model: a client or an interactive transaction. */
+export type SecretStore = Pick<Db, "secret">;
+
 export type SecretRef = { tenantId: string; connector: string; name: string };
 export type SecretMetadata = {
   connector: string;
@@ -104,7 +107,7 @@ export function decryptSecret(
 
 /** Stores (or replaces) a secret. Returns metadata only, never the value. */
 export async function setSecret(
-  db: Db,
+  db: SecretStore,
   input: SecretRef & { value: string; updatedById?: string | null },
 ): Promise<SecretMetadata> {
   const { tenantId, connector, name, value } = input;
@@ -121,7 +124,7 @@ export async function setSecret(
  * The plain value of a secret, or null when none is set. Server-internal ONLY: connector
  * adapters call it to authenticate upstream. Never return it from an API, a tool or a log.
  */
-export async function readSecret(db: Db, ref: SecretRef): Promise<string | null> {
+export async function readSecret(db: SecretStore, ref: SecretRef): Promise<string | null> {
   const row = await db.secret.findUnique({
     where: { tenantId_connector_name: { tenantId: ref.tenantId, connector: ref.connector, name: ref.name } },
   });
@@ -130,7 +133,7 @@ export async function readSecret(db: Db, ref: SecretRef): Promise<string | null>
 }
 
 /** Which secrets a tenant has: names and timestamps, never values. */
-export async function listSecrets(db: Db, tenantId: string): Promise<SecretMetadata[]> {
+export async function listSecrets(db: SecretStore, tenantId: string): Promise<SecretMetadata[]> {
   const rows = await db.secret.findMany({
     where: { tenantId },
     select: { connector: true, name: true, updatedAt: true, updatedById: true },
@@ -140,7 +143,7 @@ export async function listSecrets(db: Db, tenantId: string): Promise<SecretMetad
 }
 
 /** Removes a secret; true when one existed. */
-export async function deleteSecret(db: Db, ref: SecretRef): Promise<boolean> {
+export async function deleteSecret(db: SecretStore, ref: SecretRef): Promise<boolean> {
   const { count } = await db.secret.deleteMany({
     where: { tenantId: ref.tenantId, connector: ref.connector, name: ref.name },
   });

@@ -1,9 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { createLegacyServer } from "./create-legacy-server";
-
-/** Keys used when LEGACY_API_KEYS is not set: fine for a local demo, documented in API.md. */
-export const defaultLegacyApiKeys = { acme: "lk_acme_demo_key", globex: "lk_globex_demo_key" };
+import { defaultLegacyApiKeys } from "./default-legacy-api-keys";
 
 const env = z
   .object({
@@ -15,7 +13,7 @@ const env = z
       .string()
       .optional()
       .transform((raw, ctx) => {
-        if (raw === undefined || raw === "") return defaultLegacyApiKeys;
+        if (raw === undefined || raw === "") return { ...defaultLegacyApiKeys };
         try {
           return z
             .strictObject({ acme: z.string().min(8), globex: z.string().min(8) })

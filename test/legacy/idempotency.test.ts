@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { createLegacyServer } from "@/server/legacy/create-legacy-server";
+import { requestFingerprint } from "@/server/legacy/idempotency/idempotency-store";
 import { type RunningLegacy, startLegacy } from "@/test/helpers/legacy-server";
 import { call } from "./legacy-http";
 
@@ -176,6 +178,46 @@ describe("Idempotency-Key (Stripe semantics)", () => {
     } finally {
       await a.close();
       await b.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a key left in flight by a crashed request blocks for 60 s, then can be claimed again", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "signpost-legacy-crash-"));
+    const dbPath = join(dir, "legacy.sqlite");
+    const server = await createLegacyServer({
+      dbPath,
+      apiKeys: { acme: "acme-crash-key", globex: "globex-crash-key" },
+      adminKey: "x".repeat(8),
+    });
+    const db = new Database(dbPath);
+    try {
+      const body = { author: "tm_bella", body: "note", internal: false };
+      const fingerprint = requestFingerprint("POST", "/v1/tickets/tkt_1/comments", { ...body });
+      const leave = db.prepare(
+        "INSERT OR REPLACE INTO idempotency_keys (tenant_id, key, fingerprint, state, locked_at, created_at) VALUES ('acme', 'k-crash', ?, 'in_flight', ?, ?)",
+      );
+      const post = () =>
+        fetch(`${server.url}/v1/tickets/tkt_1/comments`, {
+          method: "POST",
+          headers: {
+            authorization: "Bearer acme-crash-key",
+            "content-type": "application/json",
+            "idempotency-key": "k-crash",
+          },
+          body: JSON.stringify(body),
+        });
+      const recent = new Date(Date.now() - 10_000).toISOString();
+      leave.run(fingerprint, recent, recent);
+      expect((await post()).status).toBe(409);
+      const old = new Date(Date.now() - 61_000).toISOString();
+      leave.run(fingerprint, old, old);
+      const retried = await post();
+      expect(retried.status).toBe(201);
+      expect(retried.headers.get("idempotent-replayed")).toBeNull();
+    } finally {
+      db.close();
+      await server.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

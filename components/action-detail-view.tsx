@@ -6,19 +6,32 @@ import { useState } from "react";
 import type { ActionDetail } from "@/server/gateway/console/list-actions";
 import { apiGet, apiSend } from "./api-client";
 import { ConfirmationSummary } from "./confirmation-summary";
-import { Badge, buttonClass, Card, ErrorState, inputClass, JsonBlock, labelClass, PageHeader, Time } from "./ui";
+import {
+  Badge,
+  buttonClass,
+  Card,
+  ErrorState,
+  inputClass,
+  JsonBlock,
+  labelClass,
+  PageHeader,
+  Time,
+} from "./ui";
 
 function RecoveryPanel({ action }: { action: ActionDetail }) {
   const client = useQueryClient();
   const [note, setNote] = useState("");
   const [message, setMessage] = useState<string | null>(null);
   const run = useMutation({
-    mutationFn: async (op: { kind: "verify" | "retry" } | { kind: "resolve"; outcome: "applied" | "failed" }) => {
+    mutationFn: async (
+      op: { kind: "verify" | "retry" } | { kind: "resolve"; resolution: "applied" | "not_applied" },
+    ) => {
       const base = `/api/console/actions/${encodeURIComponent(action.id)}`;
-      if (op.kind === "resolve") return apiSend<unknown>("POST", `${base}/resolve`, { outcome: op.outcome, note });
+      if (op.kind === "resolve")
+        return apiSend<unknown>("POST", `${base}/resolve`, { resolution: op.resolution, note });
       return apiSend<unknown>("POST", `${base}/${op.kind}`);
     },
-    onSuccess: (result) => setMessage(JSON.stringify(result)),
+    onSuccess: (result) => setMessage((result as { message?: string }).message ?? "Done."),
     onSettled: () => {
       void client.invalidateQueries({ queryKey: ["action", action.id] });
       void client.invalidateQueries({ queryKey: ["actions"] });
@@ -27,14 +40,25 @@ function RecoveryPanel({ action }: { action: ActionDetail }) {
   return (
     <Card title="Recovery" className="border-amber-300">
       <p className="text-sm text-slate-700">
-        The effect's outcome is unknown. Verify asks the legacy system what happened (by the action key <code className="text-xs">{action.effect?.actionKey}</code>);
-        retry sends it again with the same key, so the legacy system cannot apply it twice. Every step is audited.
+        The effect's outcome is unknown. Verify asks the legacy system what happened (by the action key{" "}
+        <code className="text-xs">{action.effect?.actionKey}</code>); retry sends it again with the same key,
+        so the legacy system cannot apply it twice. Every step is audited.
       </p>
       <div className="mt-3 flex flex-wrap gap-2">
-        <button type="button" className={buttonClass("secondary")} disabled={run.isPending} onClick={() => run.mutate({ kind: "verify" })}>
+        <button
+          type="button"
+          className={buttonClass("secondary")}
+          disabled={run.isPending}
+          onClick={() => run.mutate({ kind: "verify" })}
+        >
           Verify
         </button>
-        <button type="button" className={buttonClass("secondary")} disabled={run.isPending} onClick={() => run.mutate({ kind: "retry" })}>
+        <button
+          type="button"
+          className={buttonClass("secondary")}
+          disabled={run.isPending}
+          onClick={() => run.mutate({ kind: "retry" })}
+        >
           Retry with the original key
         </button>
       </div>
@@ -42,19 +66,32 @@ function RecoveryPanel({ action }: { action: ActionDetail }) {
         className="mt-4 grid gap-2 sm:grid-cols-[1fr_auto_auto] sm:items-end"
         onSubmit={(e) => {
           e.preventDefault();
-          run.mutate({ kind: "resolve", outcome: "applied" });
+          run.mutate({ kind: "resolve", resolution: "applied" });
         }}
       >
         <div>
           <label htmlFor="resolve-note" className={labelClass}>
             Note (what you checked)
           </label>
-          <input id="resolve-note" required minLength={1} maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} className={`${inputClass} mt-1`} />
+          <input
+            id="resolve-note"
+            required
+            minLength={1}
+            maxLength={500}
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+            className={`${inputClass} mt-1`}
+          />
         </div>
         <button type="submit" className={buttonClass("primary")} disabled={run.isPending || !note.trim()}>
           Mark resolved: happened
         </button>
-        <button type="button" className={buttonClass("danger")} disabled={run.isPending || !note.trim()} onClick={() => run.mutate({ kind: "resolve", outcome: "failed" })}>
+        <button
+          type="button"
+          className={buttonClass("danger")}
+          disabled={run.isPending || !note.trim()}
+          onClick={() => run.mutate({ kind: "resolve", resolution: "not_applied" })}
+        >
           Mark resolved: did not happen
         </button>
       </form>
@@ -68,15 +105,26 @@ function RecoveryPanel({ action }: { action: ActionDetail }) {
   );
 }
 
-export function ActionDetailView({ initial, canRecover, canDecide }: { initial: ActionDetail; canRecover: boolean; canDecide: boolean }) {
+export function ActionDetailView({
+  initial,
+  canRecover,
+  canDecide,
+}: {
+  initial: ActionDetail;
+  canRecover: boolean;
+  canDecide: boolean;
+}) {
   const q = useQuery({
     queryKey: ["action", initial.id],
-    queryFn: () => apiGet<{ action: ActionDetail }>(`/api/console/actions/${encodeURIComponent(initial.id)}`).then((r) => r.action),
+    queryFn: () =>
+      apiGet<{ action: ActionDetail }>(`/api/console/actions/${encodeURIComponent(initial.id)}`).then(
+        (r) => r.action,
+      ),
     initialData: initial,
   });
   const a = q.data;
   const pending = a.approvals.find((p) => p.status === "pending" && p.version === a.version);
-  const unknown = a.status === "unknown" || a.effect?.status === "unknown";
+  const unknown = a.status === "unknown" || a.effect?.status === "unknown" || a.effect?.status === "pending";
   return (
     <div className="space-y-6">
       <PageHeader
@@ -84,7 +132,8 @@ export function ActionDetailView({ initial, canRecover, canDecide }: { initial: 
         description={
           <span className="flex flex-wrap items-center gap-2">
             <Badge value={a.status} /> at node <strong>{a.node}</strong>, version {a.version}
-            {a.entityId ? ` · ${a.entityType ?? "entity"} ${a.entityId}` : ""} · started <Time iso={a.createdAt} />
+            {a.entityId ? ` · ${a.entityType ?? "entity"} ${a.entityId}` : ""} · started{" "}
+            <Time iso={a.createdAt} />
           </span>
         }
         actions={
@@ -106,14 +155,19 @@ export function ActionDetailView({ initial, canRecover, canDecide }: { initial: 
               {a.events.map((e) => (
                 <li key={e.id} className="border-l-2 border-slate-200 pl-3">
                   <p className="text-sm">
-                    <span className="font-medium">{e.kind.replaceAll("_", " ")}</span> <span className="text-slate-500">at {e.node} · v{e.version}</span>
+                    <span className="font-medium">{e.kind.replaceAll("_", " ")}</span>{" "}
+                    <span className="text-slate-500">
+                      at {e.node} · v{e.version}
+                    </span>
                   </p>
                   <p className="text-xs text-slate-500">
                     <Time iso={e.createdAt} />
                   </p>
                   {e.data && typeof e.data === "object" && Object.keys(e.data as object).length > 0 ? (
                     <details className="mt-1">
-                      <summary className="cursor-pointer text-xs text-sky-700">applied, validation and details</summary>
+                      <summary className="cursor-pointer text-xs text-sky-700">
+                        applied, validation and details
+                      </summary>
                       <JsonBlock value={e.data} />
                     </details>
                   ) : null}
@@ -141,7 +195,13 @@ export function ActionDetailView({ initial, canRecover, canDecide }: { initial: 
                         </>
                       ) : null}
                     </p>
-                    <ConfirmationSummary capability={a.capability} actionId={a.id} version={p.version} summary={p.summary} status={p.status} />
+                    <ConfirmationSummary
+                      capability={a.capability}
+                      actionId={a.id}
+                      version={p.version}
+                      summary={p.summary}
+                      status={p.status}
+                    />
                   </li>
                 ))}
               </ul>

@@ -4,7 +4,18 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { AgentView } from "@/server/gateway/console/manage-agents";
 import { apiGet, apiSend } from "./api-client";
-import { Badge, buttonClass, Card, EmptyState, ErrorState, inputClass, labelClass, LoadingState, PageHeader, Time } from "./ui";
+import {
+  Badge,
+  buttonClass,
+  Card,
+  EmptyState,
+  ErrorState,
+  inputClass,
+  LoadingState,
+  labelClass,
+  PageHeader,
+  Time,
+} from "./ui";
 
 type User = { id: string; name: string; email: string; role: string };
 
@@ -13,9 +24,13 @@ export function AgentsView() {
   const [name, setName] = useState("");
   const [userId, setUserId] = useState("");
   const [minted, setMinted] = useState<{ name: string; key: string } | null>(null);
-  const data = useQuery({ queryKey: ["agents"], queryFn: () => apiGet<{ agents: AgentView[]; users: User[] }>("/api/console/agents") });
+  const data = useQuery({
+    queryKey: ["agents"],
+    queryFn: () => apiGet<{ agents: AgentView[]; users: User[] }>("/api/console/agents"),
+  });
   const create = useMutation({
-    mutationFn: () => apiSend<{ agent: AgentView; key: string }>("POST", "/api/console/agents", { name, userId }),
+    mutationFn: () =>
+      apiSend<{ agent: AgentView; key: string }>("POST", "/api/console/agents", { name, userId }),
     onSuccess: (r) => {
       setMinted({ name: r.agent.name, key: r.key });
       setName("");
@@ -28,7 +43,10 @@ export function AgentsView() {
   });
   return (
     <div className="space-y-6">
-      <PageHeader title="Agents" description="Each agent acts for one person with its own key. The key is shown once when it is created; afterwards only its prefix." />
+      <PageHeader
+        title="Agents"
+        description="Each agent acts for one person with its own key. The key is shown once when it is created; afterwards only its prefix."
+      />
       <Card title="Create an agent">
         <form
           className="grid gap-3 md:grid-cols-[1fr_1fr_auto] md:items-end"
@@ -41,13 +59,27 @@ export function AgentsView() {
             <label htmlFor="agent-name" className={labelClass}>
               Name
             </label>
-            <input id="agent-name" required maxLength={80} value={name} onChange={(e) => setName(e.target.value)} placeholder="Alice's assistant" className={`${inputClass} mt-1`} />
+            <input
+              id="agent-name"
+              required
+              maxLength={80}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="Alice's assistant"
+              className={`${inputClass} mt-1`}
+            />
           </div>
           <div>
             <label htmlFor="agent-user" className={labelClass}>
               Acts for
             </label>
-            <select id="agent-user" required value={userId} onChange={(e) => setUserId(e.target.value)} className={`${inputClass} mt-1`}>
+            <select
+              id="agent-user"
+              required
+              value={userId}
+              onChange={(e) => setUserId(e.target.value)}
+              className={`${inputClass} mt-1`}
+            >
               <option value="">choose a person…</option>
               {(data.data?.users ?? []).map((u) => (
                 <option key={u.id} value={u.id}>
@@ -62,12 +94,23 @@ export function AgentsView() {
         </form>
         {create.error ? <ErrorState error={create.error} /> : null}
         {minted ? (
-          <div role="status" className="mt-4 rounded-md border border-emerald-300 bg-emerald-50 p-3 text-sm" data-testid="minted-key">
+          <div
+            role="status"
+            className="mt-4 rounded-md border border-emerald-300 bg-emerald-50 p-3 text-sm"
+            data-testid="minted-key"
+          >
             <p className="font-semibold">Key for {minted.name} — copy it now, it will not be shown again.</p>
-            <code className="mt-2 block break-all rounded bg-white px-2 py-1 font-mono text-xs" data-testid="minted-key-value">
+            <code
+              className="mt-2 block break-all rounded bg-white px-2 py-1 font-mono text-xs"
+              data-testid="minted-key-value"
+            >
               {minted.key}
             </code>
-            <button type="button" className={`${buttonClass("secondary", "sm")} mt-2`} onClick={() => setMinted(null)}>
+            <button
+              type="button"
+              className={`${buttonClass("secondary", "sm")} mt-2`}
+              onClick={() => setMinted(null)}
+            >
               I have stored it
             </button>
           </div>
@@ -80,7 +123,10 @@ export function AgentsView() {
       ) : data.data.agents.length === 0 ? (
         <EmptyState title="No agents yet">Create one above to give an MCP host a key.</EmptyState>
       ) : (
-        <table className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-sm" data-testid="agents-table">
+        <table
+          className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-sm"
+          data-testid="agents-table"
+        >
           <thead className="bg-slate-50 text-left text-xs text-slate-500">
             <tr>
               <th className="px-3 py-2 font-medium">Agent</th>
@@ -111,7 +157,12 @@ export function AgentsView() {
                   {a.revokedAt ? (
                     <Badge value="revoked" />
                   ) : (
-                    <button type="button" className={buttonClass("danger", "sm")} disabled={revoke.isPending} onClick={() => revoke.mutate(a.id)}>
+                    <button
+                      type="button"
+                      className={buttonClass("danger", "sm")}
+                      disabled={revoke.isPending}
+                      onClick={() => revoke.mutate(a.id)}
+                    >
                       Revoke
                     </button>
                   )}

@@ -11,9 +11,16 @@ export class ApiError extends Error {
 }
 
 async function parse<T>(res: Response): Promise<T> {
-  const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string; details?: unknown } } | null;
+  const body = (await res.json().catch(() => null)) as {
+    error?: { code?: string; message?: string; details?: unknown };
+  } | null;
   if (!res.ok) {
-    throw new ApiError(res.status, body?.error?.code ?? "error", body?.error?.message ?? `Request failed (${res.status}).`, body?.error?.details);
+    throw new ApiError(
+      res.status,
+      body?.error?.code ?? "error",
+      body?.error?.message ?? `Request failed (${res.status}).`,
+      body?.error?.details,
+    );
   }
   return body as T;
 }
@@ -22,7 +29,11 @@ export async function apiGet<T>(url: string): Promise<T> {
   return parse<T>(await fetch(url, { headers: { accept: "application/json" }, cache: "no-store" }));
 }
 
-export async function apiSend<T>(method: "POST" | "PUT" | "PATCH" | "DELETE", url: string, body?: unknown): Promise<T> {
+export async function apiSend<T>(
+  method: "POST" | "PUT" | "PATCH" | "DELETE",
+  url: string,
+  body?: unknown,
+): Promise<T> {
   return parse<T>(
     await fetch(url, {
       method,

@@ -15,7 +15,8 @@ export function ApprovalsView({ initial, scope }: { initial: ApprovalView[]; sco
   });
   const decided = useQuery({
     queryKey: ["approvals", "decided"],
-    queryFn: () => apiGet<{ approvals: ApprovalView[] }>("/api/console/approvals?status=decided").then((r) => r.approvals),
+    queryFn: () =>
+      apiGet<{ approvals: ApprovalView[] }>("/api/console/approvals?status=decided").then((r) => r.approvals),
   });
   return (
     <div>
@@ -29,12 +30,24 @@ export function ApprovalsView({ initial, scope }: { initial: ApprovalView[]; sco
       />
       {pending.error ? <ErrorState error={pending.error} onRetry={() => pending.refetch()} /> : null}
       {pending.data.length === 0 ? (
-        <EmptyState title="Nothing waits for approval">When an agent prepares a payment or refund, it appears here.</EmptyState>
+        <EmptyState title="Nothing waits for approval">
+          When an agent prepares a payment or refund, it appears here.
+        </EmptyState>
       ) : (
         <ul className="grid gap-4 lg:grid-cols-2" aria-label="Pending approvals">
           {pending.data.map((a) => (
-            <li key={a.id} className="flex flex-col gap-3" data-testid="approval-item" data-action-id={a.actionId}>
-              <ConfirmationSummary capability={a.capability} actionId={a.actionId} version={a.version} summary={a.summary} />
+            <li
+              key={a.id}
+              className="flex flex-col gap-3"
+              data-testid="approval-item"
+              data-action-id={a.actionId}
+            >
+              <ConfirmationSummary
+                capability={a.capability}
+                actionId={a.actionId}
+                version={a.version}
+                summary={a.summary}
+              />
               <div className="flex items-center justify-between text-xs text-slate-500">
                 <span>
                   requested <Time iso={a.createdAt} />
@@ -71,7 +84,10 @@ export function ApprovalsView({ initial, scope }: { initial: ApprovalView[]; sco
             {decided.data.slice(0, 20).map((a) => (
               <tr key={a.id} className="border-t border-slate-100">
                 <td className="px-3 py-2">
-                  <Link className="text-sky-700 underline-offset-2 hover:underline" href={`/actions/${a.actionId}`}>
+                  <Link
+                    className="text-sky-700 underline-offset-2 hover:underline"
+                    href={`/actions/${a.actionId}`}
+                  >
                     {a.actionId}
                   </Link>
                 </td>

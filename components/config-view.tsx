@@ -4,7 +4,17 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { ConnectionTest, ConnectorView } from "@/server/gateway/console/manage-connectors";
 import { apiGet, apiSend } from "./api-client";
-import { Badge, buttonClass, Card, ErrorState, inputClass, labelClass, LoadingState, PageHeader, Time } from "./ui";
+import {
+  Badge,
+  buttonClass,
+  Card,
+  ErrorState,
+  inputClass,
+  LoadingState,
+  labelClass,
+  PageHeader,
+  Time,
+} from "./ui";
 
 function SecretRow({ connector, secret }: { connector: string; secret: ConnectorView["secrets"][number] }) {
   const client = useQueryClient();
@@ -40,7 +50,15 @@ function SecretRow({ connector, secret }: { connector: string; secret: Connector
         <label htmlFor={id} className={labelClass}>
           New value (write-only)
         </label>
-        <input id={id} type="password" autoComplete="off" required value={value} onChange={(e) => setValue(e.target.value)} className={`${inputClass} mt-1`} />
+        <input
+          id={id}
+          type="password"
+          autoComplete="off"
+          required
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          className={`${inputClass} mt-1`}
+        />
       </div>
       <button type="submit" disabled={save.isPending || !value} className={buttonClass("primary")}>
         {secret.set ? "Replace" : "Set"}
@@ -58,7 +76,9 @@ function SecretRow({ connector, secret }: { connector: string; secret: Connector
 function ConnectorCard({ c }: { c: ConnectorView }) {
   const client = useQueryClient();
   const [baseUrl, setBaseUrl] = useState(typeof c.settings.baseUrl === "string" ? c.settings.baseUrl : "");
-  const test = useMutation({ mutationFn: () => apiSend<ConnectionTest>("POST", `/api/console/config/${c.connector}/test`) });
+  const test = useMutation({
+    mutationFn: () => apiSend<ConnectionTest>("POST", `/api/console/config/${c.connector}/test`),
+  });
   const settings = useMutation({
     mutationFn: () => apiSend("PUT", `/api/console/config/${c.connector}/settings`, { baseUrl }),
     onSettled: () => client.invalidateQueries({ queryKey: ["connectors"] }),
@@ -84,9 +104,20 @@ function ConnectorCard({ c }: { c: ConnectorView }) {
             <label htmlFor={`base-${c.connector}`} className={labelClass}>
               Legacy API base URL
             </label>
-            <input id={`base-${c.connector}`} type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="http://127.0.0.1:4010" className={`${inputClass} mt-1 font-mono`} />
+            <input
+              id={`base-${c.connector}`}
+              type="url"
+              value={baseUrl}
+              onChange={(e) => setBaseUrl(e.target.value)}
+              placeholder="http://127.0.0.1:4010"
+              className={`${inputClass} mt-1 font-mono`}
+            />
           </div>
-          <button type="submit" disabled={settings.isPending || !baseUrl} className={buttonClass("secondary")}>
+          <button
+            type="submit"
+            disabled={settings.isPending || !baseUrl}
+            className={buttonClass("secondary")}
+          >
             Save settings
           </button>
           {settings.error ? <ErrorState error={settings.error} /> : null}
@@ -98,12 +129,22 @@ function ConnectorCard({ c }: { c: ConnectorView }) {
           ))}
         </div>
         <div className="flex flex-wrap items-center gap-3">
-          <button type="button" className={buttonClass("secondary")} disabled={test.isPending} onClick={() => test.mutate()}>
+          <button
+            type="button"
+            className={buttonClass("secondary")}
+            disabled={test.isPending}
+            onClick={() => test.mutate()}
+          >
             {test.isPending ? "Testing…" : "Test connection"}
           </button>
           {test.data ? (
-            <span role="status" className="flex items-center gap-2 text-sm" data-testid={`test-result-${c.connector}`}>
-              <Badge value={test.data.ok ? "applied" : "failed"} /> {test.data.message} {test.data.status ? `(HTTP ${test.data.status}, ${test.data.latencyMs} ms)` : ""}
+            <span
+              role="status"
+              className="flex items-center gap-2 text-sm"
+              data-testid={`test-result-${c.connector}`}
+            >
+              <Badge value={test.data.ok ? "applied" : "failed"} /> {test.data.message}{" "}
+              {test.data.status ? `(HTTP ${test.data.status}, ${test.data.latencyMs} ms)` : ""}
             </span>
           ) : null}
           {test.error ? <ErrorState error={test.error} /> : null}
@@ -114,7 +155,10 @@ function ConnectorCard({ c }: { c: ConnectorView }) {
 }
 
 export function ConfigView() {
-  const q = useQuery({ queryKey: ["connectors"], queryFn: () => apiGet<{ connectors: ConnectorView[] }>("/api/console/config").then((r) => r.connectors) });
+  const q = useQuery({
+    queryKey: ["connectors"],
+    queryFn: () => apiGet<{ connectors: ConnectorView[] }>("/api/console/config").then((r) => r.connectors),
+  });
   return (
     <div>
       <PageHeader

@@ -36,7 +36,8 @@ export function formatMoney(cents: unknown, currency: unknown = "USD"): string {
   return new Intl.NumberFormat("en-US", { style: "currency", currency: code }).format(cents / 100);
 }
 
-const MONEY_KEYS = /(^|_)(amount|total|subtotal|price|discount|shipping_price|refund_amount|unit_price|balance)$/;
+const MONEY_KEYS =
+  /(^|_)(amount|total|subtotal|price|discount|shipping_price|refund_amount|unit_price|balance)$/;
 const LABELS: Record<string, string> = {
   amount: "Amount",
   total: "Total",
@@ -64,7 +65,8 @@ function label(key: string): string {
 }
 
 function renderValue(key: string, value: unknown, currency: unknown): ReactNode {
-  if (value === null || value === undefined || value === "") return <span className="text-slate-400">none</span>;
+  if (value === null || value === undefined || value === "")
+    return <span className="text-slate-400">none</span>;
   if (typeof value === "number" && MONEY_KEYS.test(key)) return formatMoney(value, currency);
   if (typeof value === "boolean") return value ? "yes" : "no";
   if (typeof value === "string" || typeof value === "number") return String(value);
@@ -85,7 +87,8 @@ function renderValue(key: string, value: unknown, currency: unknown): ReactNode 
     return [obj.label, obj.line1, obj.city, obj.postal_code, obj.country].filter(Boolean).join(", ");
   }
   if (typeof obj.label === "string") return obj.label;
-  if (typeof obj.name === "string" && Object.keys(obj).length <= 4) return [obj.name, obj.team ?? obj.email].filter(Boolean).join(" · ");
+  if (typeof obj.name === "string" && Object.keys(obj).length <= 4)
+    return [obj.name, obj.team ?? obj.email].filter(Boolean).join(" · ");
   return (
     <dl className="grid grid-cols-[auto_1fr] gap-x-3">
       {Object.entries(obj).map(([k, v]) => (
@@ -116,7 +119,9 @@ function ItemsTable({ items, currency }: { items: Item[]; currency: unknown }) {
           <tr key={i} className="border-t border-slate-100">
             <td className="py-1">{String(item.name ?? item.product_id ?? "item")}</td>
             <td className="py-1 text-right">{String(item.quantity ?? 1)}</td>
-            <td className="py-1 text-right">{item.unit_price === undefined ? "" : formatMoney(item.unit_price, currency)}</td>
+            <td className="py-1 text-right">
+              {item.unit_price === undefined ? "" : formatMoney(item.unit_price, currency)}
+            </td>
           </tr>
         ))}
       </tbody>
@@ -124,8 +129,17 @@ function ItemsTable({ items, currency }: { items: Item[]; currency: unknown }) {
   );
 }
 
-export function ConfirmationSummary({ capability, actionId, version, summary, status }: ConfirmationSummaryProps) {
-  const data = summary && typeof summary === "object" && !Array.isArray(summary) ? (summary as Record<string, unknown>) : { value: summary };
+export function ConfirmationSummary({
+  capability,
+  actionId,
+  version,
+  summary,
+  status,
+}: ConfirmationSummaryProps) {
+  const data =
+    summary && typeof summary === "object" && !Array.isArray(summary)
+      ? (summary as Record<string, unknown>)
+      : { value: summary };
   const currency = data.currency;
   const headline = typeof data.title === "string" ? data.title : capabilityTitle(capability);
   const amountKey = ["total", "amount", "refund_amount"].find((k) => typeof data[k] === "number");

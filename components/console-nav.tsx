@@ -20,9 +20,20 @@ export const navItems: NavItem[] = [
   { href: "/catalog", label: "Catalog", roles: ["admin", "support", "member"] },
 ];
 
-export type Summary = { pendingApprovals: number; unknownActions: number; opsPerMinute: number; errorRate: number; windowMinutes: number; operationsInWindow: number };
+export type Summary = {
+  pendingApprovals: number;
+  unknownActions: number;
+  opsPerMinute: number;
+  errorRate: number;
+  windowMinutes: number;
+  operationsInWindow: number;
+};
 
-export function ConsoleNav({ user }: { user: { name: string; email: string; role: Role; tenantName: string } }) {
+export function ConsoleNav({
+  user,
+}: {
+  user: { name: string; email: string; role: Role; tenantName: string };
+}) {
   const pathname = usePathname();
   const router = useRouter();
   const [signingOut, setSigningOut] = useState(false);
@@ -39,13 +50,19 @@ export function ConsoleNav({ user }: { user: { name: string; email: string; role
 
   return (
     <nav aria-label="Console" className="flex h-full flex-col gap-1 p-3">
-      <Link href="/" className="mb-4 flex items-center gap-2 px-2 text-lg font-semibold tracking-tight text-white focus-visible:outline-2 focus-visible:outline-sky-400">
+      <Link
+        href="/"
+        className="mb-4 flex items-center gap-2 px-2 text-lg font-semibold tracking-tight text-white focus-visible:outline-2 focus-visible:outline-sky-400"
+      >
         <span aria-hidden="true" className="inline-block h-5 w-5 rounded bg-sky-400" />
         Signpost
       </Link>
       <ul className="flex flex-col gap-0.5">
         {items.map((item) => {
-          const active = item.href === "/" ? pathname === "/" : pathname === item.href || pathname.startsWith(`${item.href}/`);
+          const active =
+            item.href === "/"
+              ? pathname === "/"
+              : pathname === item.href || pathname.startsWith(`${item.href}/`);
           return (
             <li key={item.href}>
               <Link
@@ -57,8 +74,12 @@ export function ConsoleNav({ user }: { user: { name: string; email: string; role
               >
                 {item.label}
                 {item.href === "/approvals" && pending > 0 ? (
-                  <span className="rounded-full bg-amber-400 px-1.5 text-xs font-semibold text-slate-900" data-testid="pending-count" aria-label={`${pending} pending`}>
+                  <span
+                    className="rounded-full bg-amber-400 px-1.5 text-xs font-semibold text-slate-900"
+                    data-testid="pending-count"
+                  >
                     {pending}
+                    <span className="sr-only"> pending</span>
                   </span>
                 ) : null}
               </Link>

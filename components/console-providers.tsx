@@ -35,7 +35,10 @@ function LiveInvalidation() {
 
 export function ConsoleProviders({ children }: { children: ReactNode }) {
   const [client] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, retry: 1, refetchOnWindowFocus: true } } }),
+    () =>
+      new QueryClient({
+        defaultOptions: { queries: { staleTime: 5_000, retry: 1, refetchOnWindowFocus: true } },
+      }),
   );
   return (
     <QueryClientProvider client={client}>

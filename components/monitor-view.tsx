@@ -5,12 +5,38 @@ import Link from "next/link";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { AuditEventView } from "@/server/gateway/console/list-audit-events";
 import { apiGet } from "./api-client";
-import { Badge, buttonClass, ErrorState, inputClass, JsonBlock, labelClass, LoadingState, PageHeader, Time } from "./ui";
+import {
+  Badge,
+  buttonClass,
+  ErrorState,
+  inputClass,
+  JsonBlock,
+  LoadingState,
+  labelClass,
+  PageHeader,
+  Time,
+} from "./ui";
 
-type Filter = { agentId: string; face: string; operation: string; outcome: string; target: string; q: string };
+type Filter = {
+  agentId: string;
+  face: string;
+  operation: string;
+  outcome: string;
+  target: string;
+  q: string;
+};
 const EMPTY: Filter = { agentId: "", face: "", operation: "", outcome: "", target: "", q: "" };
 const FACES = ["actions", "browse", "script", "console", "cli", "system"];
-const OUTCOMES = ["applied", "preview", "input_required", "rejected", "conflict", "not_found", "temporarily_unavailable", "unknown"];
+const OUTCOMES = [
+  "applied",
+  "preview",
+  "input_required",
+  "rejected",
+  "conflict",
+  "not_found",
+  "temporarily_unavailable",
+  "unknown",
+];
 const ROW_HEIGHT = 36;
 const VIEWPORT_ROWS = 18;
 const MAX_ROWS = 50_000;
@@ -55,9 +81,22 @@ function VirtualRows({
       data-testid="monitor-rows"
       data-row-count={rows.length}
     >
-      <ul style={{ height: rows.length * ROW_HEIGHT }} className="relative" aria-label="Agent operations, newest first">
+      <ul
+        style={{ height: rows.length * ROW_HEIGHT }}
+        className="relative"
+        aria-label="Agent operations, newest first"
+      >
         {visible.map((e, i) => (
-          <li key={e.seq} style={{ position: "absolute", top: (first + i) * ROW_HEIGHT, height: ROW_HEIGHT, left: 0, right: 0 }}>
+          <li
+            key={e.seq}
+            style={{
+              position: "absolute",
+              top: (first + i) * ROW_HEIGHT,
+              height: ROW_HEIGHT,
+              left: 0,
+              right: 0,
+            }}
+          >
             <button
               type="button"
               onClick={() => onSelect(e.seq)}
@@ -73,7 +112,10 @@ function VirtualRows({
               <span className="truncate text-slate-600">{e.face}</span>
               <span className="truncate font-medium">{e.operation}</span>
               <span className="truncate text-slate-600" title={e.target ?? ""}>
-                {e.capability ?? e.target ?? ""} {e.agentId ? <span className="text-slate-400">· {agentNames.get(e.agentId) ?? e.agentId}</span> : null}
+                {e.capability ?? e.target ?? ""}{" "}
+                {e.agentId ? (
+                  <span className="text-slate-400">· {agentNames.get(e.agentId) ?? e.agentId}</span>
+                ) : null}
               </span>
               <span>
                 <Badge value={e.outcome} />
@@ -89,7 +131,11 @@ function VirtualRows({
 
 function Detail({ event, agentName }: { event: AuditEventView; agentName?: string }) {
   return (
-    <section aria-label={`Operation ${event.seq}`} className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="monitor-detail">
+    <section
+      aria-label={`Operation ${event.seq}`}
+      className="rounded-lg border border-slate-200 bg-white p-4 text-sm"
+      data-testid="monitor-detail"
+    >
       <div className="flex items-center justify-between gap-2">
         <h2 className="font-semibold">{event.operation}</h2>
         <Badge value={event.outcome} />
@@ -146,7 +192,8 @@ export function MonitorView() {
 
   const agents = useQuery({
     queryKey: ["agent-names"],
-    queryFn: () => apiGet<{ agents: { id: string; name: string }[] }>("/api/console/agent-names").then((r) => r.agents),
+    queryFn: () =>
+      apiGet<{ agents: { id: string; name: string }[] }>("/api/console/agent-names").then((r) => r.agents),
   });
   const agentNames = useMemo(() => new Map((agents.data ?? []).map((a) => [a.id, a.name])), [agents.data]);
 
@@ -158,7 +205,10 @@ export function MonitorView() {
 
   const backfill = useQuery({
     queryKey: ["audit-backfill", filter],
-    queryFn: () => apiGet<{ events: AuditEventView[] }>(`/api/console/audit?${queryString(filter, { limit: 500 })}`).then((r) => r.events),
+    queryFn: () =>
+      apiGet<{ events: AuditEventView[] }>(`/api/console/audit?${queryString(filter, { limit: 500 })}`).then(
+        (r) => r.events,
+      ),
     staleTime: Number.POSITIVE_INFINITY,
     refetchOnWindowFocus: false,
   });
@@ -192,7 +242,9 @@ export function MonitorView() {
     if (!oldest) return;
     setLoadingOlder(true);
     try {
-      const r = await apiGet<{ events: AuditEventView[] }>(`/api/console/audit?${queryString(filter, { before: oldest, limit: 1000 })}`);
+      const r = await apiGet<{ events: AuditEventView[] }>(
+        `/api/console/audit?${queryString(filter, { before: oldest, limit: 1000 })}`,
+      );
       setRows((cur) => merge(cur, r.events));
     } finally {
       setLoadingOlder(false);
@@ -200,7 +252,12 @@ export function MonitorView() {
   }
 
   const selectedEvent = rows.find((e) => e.seq === selected) ?? null;
-  const field = (key: keyof Filter, labelText: string, input: "text" | "select", options?: { value: string; label: string }[]) => (
+  const field = (
+    key: keyof Filter,
+    labelText: string,
+    input: "text" | "select",
+    options?: { value: string; label: string }[],
+  ) => (
     <div>
       <label htmlFor={`f-${key}`} className={labelClass}>
         {labelText}
@@ -224,7 +281,12 @@ export function MonitorView() {
           ))}
         </select>
       ) : (
-        <input id={`f-${key}`} value={draft[key]} onChange={(e) => setDraft({ ...draft, [key]: e.target.value })} className={`${inputClass} mt-1`} />
+        <input
+          id={`f-${key}`}
+          value={draft[key]}
+          onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
+          className={`${inputClass} mt-1`}
+        />
       )}
     </div>
   );
@@ -255,17 +317,39 @@ export function MonitorView() {
           </>
         }
       />
-      <form className="mb-4 grid grid-cols-2 gap-3 md:grid-cols-6" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
-        {field("agentId", "Agent", "select", (agents.data ?? []).map((a) => ({ value: a.id, label: a.name })))}
-        {field("face", "Face", "select", FACES.map((f) => ({ value: f, label: f })))}
+      <form
+        className="mb-4 grid grid-cols-2 gap-3 md:grid-cols-6"
+        aria-label="Filters"
+        onSubmit={(e) => e.preventDefault()}
+      >
+        {field(
+          "agentId",
+          "Agent",
+          "select",
+          (agents.data ?? []).map((a) => ({ value: a.id, label: a.name })),
+        )}
+        {field(
+          "face",
+          "Face",
+          "select",
+          FACES.map((f) => ({ value: f, label: f })),
+        )}
         {field("operation", "Operation", "text")}
-        {field("outcome", "Outcome", "select", OUTCOMES.map((o) => ({ value: o, label: o.replaceAll("_", " ") })))}
+        {field(
+          "outcome",
+          "Outcome",
+          "select",
+          OUTCOMES.map((o) => ({ value: o, label: o.replaceAll("_", " ") })),
+        )}
         {field("target", "Capability or URI", "text")}
         {field("q", "Text", "text")}
       </form>
       <div className="grid gap-4 xl:grid-cols-[1fr_24rem]">
         <div>
-          <div className="grid grid-cols-[4.5rem_9.5rem_5rem_10rem_1fr_8rem_4rem] gap-2 rounded-t-lg border border-slate-200 bg-slate-50 px-3 py-2 text-xs font-medium text-slate-500" aria-hidden="true">
+          <div
+            className="grid grid-cols-[4.5rem_9.5rem_5rem_10rem_1fr_8rem_4rem] gap-2 rounded-t-lg border border-slate-200 bg-slate-50 px-3 py-2 text-xs font-medium text-slate-500"
+            aria-hidden="true"
+          >
             <span>seq</span>
             <span>time (UTC)</span>
             <span>face</span>
@@ -279,7 +363,10 @@ export function MonitorView() {
           ) : backfill.error ? (
             <ErrorState error={backfill.error} onRetry={() => backfill.refetch()} />
           ) : rows.length === 0 ? (
-            <p className="rounded-b-lg border border-t-0 border-slate-200 bg-white px-3 py-8 text-center text-sm text-slate-500" data-testid="empty-state">
+            <p
+              className="rounded-b-lg border border-t-0 border-slate-200 bg-white px-3 py-8 text-center text-sm text-slate-500"
+              data-testid="empty-state"
+            >
               No operations match yet. New ones appear here as agents work.
             </p>
           ) : (
@@ -287,12 +374,28 @@ export function MonitorView() {
           )}
           <div className="mt-2 flex items-center justify-between text-xs text-slate-500">
             <span data-testid="row-count">{rows.length} operations shown</span>
-            <button type="button" className={buttonClass("secondary", "sm")} onClick={loadOlder} disabled={loadingOlder || rows.length === 0}>
+            <button
+              type="button"
+              className={buttonClass("secondary", "sm")}
+              onClick={loadOlder}
+              disabled={loadingOlder || rows.length === 0}
+            >
               {loadingOlder ? "Loading…" : "Load older"}
             </button>
           </div>
         </div>
-        <div>{selectedEvent ? <Detail event={selectedEvent} agentName={selectedEvent.agentId ? agentNames.get(selectedEvent.agentId) : undefined} /> : <p className="text-sm text-slate-500">Select a row to see its arguments, outcome, policy decision and latency.</p>}</div>
+        <div>
+          {selectedEvent ? (
+            <Detail
+              event={selectedEvent}
+              agentName={selectedEvent.agentId ? agentNames.get(selectedEvent.agentId) : undefined}
+            />
+          ) : (
+            <p className="text-sm text-slate-500">
+              Select a row to see its arguments, outcome, policy decision and latency.
+            </p>
+          )}
+        </div>
       </div>
     </div>
   );

@@ -4,12 +4,37 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { PermissionRequestView, PermissionRuleView } from "@/server/gateway/console/manage-permissions";
 import { apiGet, apiSend } from "./api-client";
-import { Badge, buttonClass, Card, EmptyState, ErrorState, inputClass, labelClass, LoadingState, PageHeader, Time } from "./ui";
+import {
+  Badge,
+  buttonClass,
+  Card,
+  EmptyState,
+  ErrorState,
+  inputClass,
+  LoadingState,
+  labelClass,
+  PageHeader,
+  Time,
+} from "./ui";
 
 const VERBS = ["search", "navigate", "submit", "start", "advance", "confirm", "script", "*"];
 type Agent = { id: string; name: string };
-type RuleDraft = { subjectType: "agent" | "role" | "tenant"; subjectId: string; verb: string; pattern: string; decision: "allow" | "deny" | "ask"; note: string };
-const EMPTY_RULE: RuleDraft = { subjectType: "tenant", subjectId: "", verb: "submit", pattern: "", decision: "deny", note: "" };
+type RuleDraft = {
+  subjectType: "agent" | "role" | "tenant";
+  subjectId: string;
+  verb: string;
+  pattern: string;
+  decision: "allow" | "deny" | "ask";
+  note: string;
+};
+const EMPTY_RULE: RuleDraft = {
+  subjectType: "tenant",
+  subjectId: "",
+  verb: "submit",
+  pattern: "",
+  decision: "deny",
+  note: "",
+};
 
 function toBody(d: RuleDraft) {
   return {
@@ -22,7 +47,15 @@ function toBody(d: RuleDraft) {
   };
 }
 
-function RuleForm({ initial, agents, submitLabel, onSubmit, onCancel, busy, idPrefix }: {
+function RuleForm({
+  initial,
+  agents,
+  submitLabel,
+  onSubmit,
+  onCancel,
+  busy,
+  idPrefix,
+}: {
   initial: RuleDraft;
   agents: Agent[];
   submitLabel: string;
@@ -46,7 +79,14 @@ function RuleForm({ initial, agents, submitLabel, onSubmit, onCancel, busy, idPr
         <label htmlFor={id("subjectType")} className={labelClass}>
           Subject
         </label>
-        <select id={id("subjectType")} value={d.subjectType} onChange={(e) => setD({ ...d, subjectType: e.target.value as RuleDraft["subjectType"], subjectId: "" })} className={`${inputClass} mt-1`}>
+        <select
+          id={id("subjectType")}
+          value={d.subjectType}
+          onChange={(e) =>
+            setD({ ...d, subjectType: e.target.value as RuleDraft["subjectType"], subjectId: "" })
+          }
+          className={`${inputClass} mt-1`}
+        >
           <option value="tenant">everyone</option>
           <option value="role">role</option>
           <option value="agent">agent</option>
@@ -57,7 +97,13 @@ function RuleForm({ initial, agents, submitLabel, onSubmit, onCancel, busy, idPr
           Which
         </label>
         {d.subjectType === "agent" ? (
-          <select id={id("subjectId")} required value={d.subjectId} onChange={(e) => setD({ ...d, subjectId: e.target.value })} className={`${inputClass} mt-1`}>
+          <select
+            id={id("subjectId")}
+            required
+            value={d.subjectId}
+            onChange={(e) => setD({ ...d, subjectId: e.target.value })}
+            className={`${inputClass} mt-1`}
+          >
             <option value="">choose…</option>
             {agents.map((a) => (
               <option key={a.id} value={a.id}>
@@ -66,21 +112,37 @@ function RuleForm({ initial, agents, submitLabel, onSubmit, onCancel, busy, idPr
             ))}
           </select>
         ) : d.subjectType === "role" ? (
-          <select id={id("subjectId")} required value={d.subjectId} onChange={(e) => setD({ ...d, subjectId: e.target.value })} className={`${inputClass} mt-1`}>
+          <select
+            id={id("subjectId")}
+            required
+            value={d.subjectId}
+            onChange={(e) => setD({ ...d, subjectId: e.target.value })}
+            className={`${inputClass} mt-1`}
+          >
             <option value="">choose…</option>
             <option value="member">member</option>
             <option value="support">support</option>
             <option value="admin">admin</option>
           </select>
         ) : (
-          <input id={id("subjectId")} disabled value="the whole tenant" className={`${inputClass} mt-1 text-slate-400`} />
+          <input
+            id={id("subjectId")}
+            disabled
+            value="the whole tenant"
+            className={`${inputClass} mt-1 text-slate-400`}
+          />
         )}
       </div>
       <div>
         <label htmlFor={id("verb")} className={labelClass}>
           Verb
         </label>
-        <select id={id("verb")} value={d.verb} onChange={(e) => setD({ ...d, verb: e.target.value })} className={`${inputClass} mt-1`}>
+        <select
+          id={id("verb")}
+          value={d.verb}
+          onChange={(e) => setD({ ...d, verb: e.target.value })}
+          className={`${inputClass} mt-1`}
+        >
           {VERBS.map((v) => (
             <option key={v} value={v}>
               {v}
@@ -92,13 +154,26 @@ function RuleForm({ initial, agents, submitLabel, onSubmit, onCancel, busy, idPr
         <label htmlFor={id("pattern")} className={labelClass}>
           URI or capability pattern
         </label>
-        <input id={id("pattern")} required maxLength={300} placeholder="shop://order/*/after-sales" value={d.pattern} onChange={(e) => setD({ ...d, pattern: e.target.value })} className={`${inputClass} mt-1 font-mono`} />
+        <input
+          id={id("pattern")}
+          required
+          maxLength={300}
+          placeholder="shop://order/*/after-sales"
+          value={d.pattern}
+          onChange={(e) => setD({ ...d, pattern: e.target.value })}
+          className={`${inputClass} mt-1 font-mono`}
+        />
       </div>
       <div>
         <label htmlFor={id("decision")} className={labelClass}>
           Decision
         </label>
-        <select id={id("decision")} value={d.decision} onChange={(e) => setD({ ...d, decision: e.target.value as RuleDraft["decision"] })} className={`${inputClass} mt-1`}>
+        <select
+          id={id("decision")}
+          value={d.decision}
+          onChange={(e) => setD({ ...d, decision: e.target.value as RuleDraft["decision"] })}
+          className={`${inputClass} mt-1`}
+        >
           <option value="allow">allow</option>
           <option value="deny">deny</option>
           <option value="ask">ask</option>
@@ -123,7 +198,18 @@ function Tester({ agents }: { agents: Agent[] }) {
   const [verb, setVerb] = useState("submit");
   const [target, setTarget] = useState("");
   const test = useMutation({
-    mutationFn: () => apiSend<{ decision: string; reason?: string; rule?: { id: string; pattern: string; subjectType: string; subjectId: string | null; verb: string } | null }>("POST", "/api/console/permissions/test", { agentId, verb, target }),
+    mutationFn: () =>
+      apiSend<{
+        decision: string;
+        reason?: string;
+        rule?: {
+          id: string;
+          pattern: string;
+          subjectType: string;
+          subjectId: string | null;
+          verb: string;
+        } | null;
+      }>("POST", "/api/console/permissions/test", { agentId, verb, target }),
   });
   return (
     <Card title="Would this be allowed?">
@@ -138,7 +224,13 @@ function Tester({ agents }: { agents: Agent[] }) {
           <label htmlFor="t-agent" className={labelClass}>
             Agent
           </label>
-          <select id="t-agent" required value={agentId} onChange={(e) => setAgentId(e.target.value)} className={`${inputClass} mt-1`}>
+          <select
+            id="t-agent"
+            required
+            value={agentId}
+            onChange={(e) => setAgentId(e.target.value)}
+            className={`${inputClass} mt-1`}
+          >
             <option value="">choose…</option>
             {agents.map((a) => (
               <option key={a.id} value={a.id}>
@@ -151,7 +243,12 @@ function Tester({ agents }: { agents: Agent[] }) {
           <label htmlFor="t-verb" className={labelClass}>
             Verb
           </label>
-          <select id="t-verb" value={verb} onChange={(e) => setVerb(e.target.value)} className={`${inputClass} mt-1`}>
+          <select
+            id="t-verb"
+            value={verb}
+            onChange={(e) => setVerb(e.target.value)}
+            className={`${inputClass} mt-1`}
+          >
             {VERBS.filter((v) => v !== "*").map((v) => (
               <option key={v} value={v}>
                 {v}
@@ -163,7 +260,14 @@ function Tester({ agents }: { agents: Agent[] }) {
           <label htmlFor="t-target" className={labelClass}>
             URI or capability
           </label>
-          <input id="t-target" required value={target} onChange={(e) => setTarget(e.target.value)} placeholder="shop://order/ord_paid/after-sales" className={`${inputClass} mt-1 font-mono`} />
+          <input
+            id="t-target"
+            required
+            value={target}
+            onChange={(e) => setTarget(e.target.value)}
+            placeholder="shop://order/ord_paid/after-sales"
+            className={`${inputClass} mt-1 font-mono`}
+          />
         </div>
         <button type="submit" disabled={test.isPending} className={buttonClass("primary")}>
           Check
@@ -171,11 +275,19 @@ function Tester({ agents }: { agents: Agent[] }) {
       </form>
       {test.error ? <ErrorState error={test.error} /> : null}
       {test.data ? (
-        <p role="status" className="mt-3 flex flex-wrap items-center gap-2 text-sm" data-testid="tester-result">
+        <p
+          role="status"
+          className="mt-3 flex flex-wrap items-center gap-2 text-sm"
+          data-testid="tester-result"
+        >
           <Badge value={test.data.decision} />
           {test.data.rule ? (
             <span>
-              decided by rule <code className="text-xs">{test.data.rule.verb} {test.data.rule.pattern}</code> ({test.data.rule.subjectType}
+              decided by rule{" "}
+              <code className="text-xs">
+                {test.data.rule.verb} {test.data.rule.pattern}
+              </code>{" "}
+              ({test.data.rule.subjectType}
               {test.data.rule.subjectId ? ` ${test.data.rule.subjectId}` : ""})
             </span>
           ) : (
@@ -190,12 +302,22 @@ function Tester({ agents }: { agents: Agent[] }) {
 export function PermissionsView() {
   const client = useQueryClient();
   const [editing, setEditing] = useState<string | null>(null);
-  const rules = useQuery({ queryKey: ["permission-rules"], queryFn: () => apiGet<{ rules: PermissionRuleView[] }>("/api/console/permissions/rules").then((r) => r.rules) });
+  const rules = useQuery({
+    queryKey: ["permission-rules"],
+    queryFn: () =>
+      apiGet<{ rules: PermissionRuleView[] }>("/api/console/permissions/rules").then((r) => r.rules),
+  });
   const requests = useQuery({
     queryKey: ["permission-requests"],
-    queryFn: () => apiGet<{ requests: PermissionRequestView[] }>("/api/console/permissions/requests").then((r) => r.requests),
+    queryFn: () =>
+      apiGet<{ requests: PermissionRequestView[] }>("/api/console/permissions/requests").then(
+        (r) => r.requests,
+      ),
   });
-  const agents = useQuery({ queryKey: ["agent-names"], queryFn: () => apiGet<{ agents: Agent[] }>("/api/console/agent-names").then((r) => r.agents) });
+  const agents = useQuery({
+    queryKey: ["agent-names"],
+    queryFn: () => apiGet<{ agents: Agent[] }>("/api/console/agent-names").then((r) => r.agents),
+  });
   const agentList = agents.data ?? [];
   const agentName = (id: string | null) => agentList.find((a) => a.id === id)?.name ?? id;
   const refresh = () => {
@@ -204,14 +326,23 @@ export function PermissionsView() {
   };
   const save = useMutation({
     mutationFn: ({ id, draft }: { id?: string; draft: RuleDraft }) =>
-      id ? apiSend("PUT", `/api/console/permissions/rules/${id}`, toBody(draft)) : apiSend("POST", "/api/console/permissions/rules", toBody(draft)),
+      id
+        ? apiSend("PUT", `/api/console/permissions/rules/${id}`, toBody(draft))
+        : apiSend("POST", "/api/console/permissions/rules", toBody(draft)),
     onSuccess: () => setEditing(null),
     onSettled: refresh,
   });
-  const remove = useMutation({ mutationFn: (id: string) => apiSend("DELETE", `/api/console/permissions/rules/${id}`), onSettled: refresh });
-  const reorder = useMutation({ mutationFn: (ids: string[]) => apiSend("POST", "/api/console/permissions/reorder", { ids }), onSettled: refresh });
+  const remove = useMutation({
+    mutationFn: (id: string) => apiSend("DELETE", `/api/console/permissions/rules/${id}`),
+    onSettled: refresh,
+  });
+  const reorder = useMutation({
+    mutationFn: (ids: string[]) => apiSend("POST", "/api/console/permissions/reorder", { ids }),
+    onSettled: refresh,
+  });
   const decide = useMutation({
-    mutationFn: ({ id, decision }: { id: string; decision: "grant_once" | "grant_rule" | "deny" }) => apiSend("POST", `/api/console/permissions/requests/${id}`, { decision }),
+    mutationFn: ({ id, decision }: { id: string; decision: "grant_once" | "grant_rule" | "deny" }) =>
+      apiSend("POST", `/api/console/permissions/requests/${id}`, { decision }),
     onSettled: refresh,
   });
   const move = (index: number, delta: number) => {
@@ -243,10 +374,15 @@ export function PermissionsView() {
         ) : (
           <ul className="space-y-2" aria-label="Pending permission requests">
             {requests.data.map((r) => (
-              <li key={r.id} className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white p-3 text-sm" data-testid="permission-request">
+              <li
+                key={r.id}
+                className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white p-3 text-sm"
+                data-testid="permission-request"
+              >
                 <div>
                   <p>
-                    <strong>{r.agentName ?? r.agentId}</strong> asks to <strong>{r.verb}</strong> <code className="text-xs">{r.target}</code>
+                    <strong>{r.agentName ?? r.agentId}</strong> asks to <strong>{r.verb}</strong>{" "}
+                    <code className="text-xs">{r.target}</code>
                   </p>
                   <p className="text-xs text-slate-500">
                     {r.reason ? `“${r.reason}” · ` : ""}
@@ -254,13 +390,28 @@ export function PermissionsView() {
                   </p>
                 </div>
                 <div className="flex gap-2">
-                  <button type="button" className={buttonClass("primary", "sm")} disabled={decide.isPending} onClick={() => decide.mutate({ id: r.id, decision: "grant_once" })}>
+                  <button
+                    type="button"
+                    className={buttonClass("primary", "sm")}
+                    disabled={decide.isPending}
+                    onClick={() => decide.mutate({ id: r.id, decision: "grant_once" })}
+                  >
                     Grant once
                   </button>
-                  <button type="button" className={buttonClass("secondary", "sm")} disabled={decide.isPending} onClick={() => decide.mutate({ id: r.id, decision: "grant_rule" })}>
+                  <button
+                    type="button"
+                    className={buttonClass("secondary", "sm")}
+                    disabled={decide.isPending}
+                    onClick={() => decide.mutate({ id: r.id, decision: "grant_rule" })}
+                  >
                     Grant as rule
                   </button>
-                  <button type="button" className={buttonClass("danger", "sm")} disabled={decide.isPending} onClick={() => decide.mutate({ id: r.id, decision: "deny" })}>
+                  <button
+                    type="button"
+                    className={buttonClass("danger", "sm")}
+                    disabled={decide.isPending}
+                    onClick={() => decide.mutate({ id: r.id, decision: "deny" })}
+                  >
                     Deny
                   </button>
                 </div>
@@ -278,9 +429,14 @@ export function PermissionsView() {
         ) : rules.error ? (
           <ErrorState error={rules.error} onRetry={() => rules.refetch()} />
         ) : rules.data.length === 0 ? (
-          <EmptyState title="No rules yet">The defaults apply: reads allowed, capabilities per their policy.</EmptyState>
+          <EmptyState title="No rules yet">
+            The defaults apply: reads allowed, capabilities per their policy.
+          </EmptyState>
         ) : (
-          <table className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-sm" data-testid="rules-table">
+          <table
+            className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-sm"
+            data-testid="rules-table"
+          >
             <thead className="bg-slate-50 text-left text-xs text-slate-500">
               <tr>
                 <th className="px-3 py-2 font-medium">#</th>
@@ -303,7 +459,14 @@ export function PermissionsView() {
                         agents={agentList}
                         busy={save.isPending}
                         submitLabel="Save rule"
-                        initial={{ subjectType: r.subjectType as RuleDraft["subjectType"], subjectId: r.subjectId ?? "", verb: r.verb, pattern: r.pattern, decision: r.decision as RuleDraft["decision"], note: r.note ?? "" }}
+                        initial={{
+                          subjectType: r.subjectType as RuleDraft["subjectType"],
+                          subjectId: r.subjectId ?? "",
+                          verb: r.verb,
+                          pattern: r.pattern,
+                          decision: r.decision as RuleDraft["decision"],
+                          note: r.note ?? "",
+                        }}
                         onSubmit={(draft) => save.mutate({ id: r.id, draft })}
                         onCancel={() => setEditing(null)}
                       />
@@ -312,7 +475,13 @@ export function PermissionsView() {
                 ) : (
                   <tr key={r.id} className="border-t border-slate-100" data-testid="rule-row">
                     <td className="px-3 py-2 tabular-nums text-slate-400">{i + 1}</td>
-                    <td className="px-3 py-2">{r.subjectType === "tenant" ? "everyone" : r.subjectType === "agent" ? `agent ${agentName(r.subjectId)}` : `role ${r.subjectId}`}</td>
+                    <td className="px-3 py-2">
+                      {r.subjectType === "tenant"
+                        ? "everyone"
+                        : r.subjectType === "agent"
+                          ? `agent ${agentName(r.subjectId)}`
+                          : `role ${r.subjectId}`}
+                    </td>
                     <td className="px-3 py-2">{r.verb}</td>
                     <td className="px-3 py-2 font-mono text-xs">{r.pattern}</td>
                     <td className="px-3 py-2">
@@ -320,16 +489,37 @@ export function PermissionsView() {
                     </td>
                     <td className="px-3 py-2">
                       <div className="flex justify-end gap-1">
-                        <button type="button" aria-label={`Move rule ${i + 1} up`} className={buttonClass("secondary", "sm")} disabled={i === 0 || reorder.isPending} onClick={() => move(i, -1)}>
+                        <button
+                          type="button"
+                          aria-label={`Move rule ${i + 1} up`}
+                          className={buttonClass("secondary", "sm")}
+                          disabled={i === 0 || reorder.isPending}
+                          onClick={() => move(i, -1)}
+                        >
                           ↑
                         </button>
-                        <button type="button" aria-label={`Move rule ${i + 1} down`} className={buttonClass("secondary", "sm")} disabled={i === rules.data.length - 1 || reorder.isPending} onClick={() => move(i, 1)}>
+                        <button
+                          type="button"
+                          aria-label={`Move rule ${i + 1} down`}
+                          className={buttonClass("secondary", "sm")}
+                          disabled={i === rules.data.length - 1 || reorder.isPending}
+                          onClick={() => move(i, 1)}
+                        >
                           ↓
                         </button>
-                        <button type="button" className={buttonClass("secondary", "sm")} onClick={() => setEditing(r.id)}>
+                        <button
+                          type="button"
+                          className={buttonClass("secondary", "sm")}
+                          onClick={() => setEditing(r.id)}
+                        >
                           Edit
                         </button>
-                        <button type="button" className={buttonClass("danger", "sm")} disabled={remove.isPending} onClick={() => remove.mutate(r.id)}>
+                        <button
+                          type="button"
+                          className={buttonClass("danger", "sm")}
+                          disabled={remove.isPending}
+                          onClick={() => remove.mutate(r.id)}
+                        >
                           Delete
                         </button>
                       </div>
@@ -342,7 +532,15 @@ export function PermissionsView() {
         )}
         <div className="mt-4 rounded-lg border border-slate-200 bg-white p-4">
           <h3 className="mb-3 text-sm font-semibold">Add a rule</h3>
-          <RuleForm key={rules.data?.length ?? 0} idPrefix="new" agents={agentList} busy={save.isPending} submitLabel="Add rule" initial={EMPTY_RULE} onSubmit={(draft) => save.mutate({ draft })} />
+          <RuleForm
+            key={rules.data?.length ?? 0}
+            idPrefix="new"
+            agents={agentList}
+            busy={save.isPending}
+            submitLabel="Add rule"
+            initial={EMPTY_RULE}
+            onSubmit={(draft) => save.mutate({ draft })}
+          />
         </div>
       </section>
       <Tester agents={agentList} />

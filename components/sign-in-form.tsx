@@ -16,7 +16,10 @@ export function SignInForm({ next }: { next: string }) {
     setBusy(true);
     setError(null);
     try {
-      await apiSend("POST", "/api/auth/sign-in", { email: form.get("email"), password: form.get("password") });
+      await apiSend("POST", "/api/auth/sign-in", {
+        email: form.get("email"),
+        password: form.get("password"),
+      });
       router.replace(next);
       router.refresh();
     } catch (err) {
@@ -31,13 +34,27 @@ export function SignInForm({ next }: { next: string }) {
         <label htmlFor="email" className={labelClass}>
           Email
         </label>
-        <input id="email" name="email" type="email" autoComplete="username" required className={`${inputClass} mt-1`} />
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          className={`${inputClass} mt-1`}
+        />
       </div>
       <div>
         <label htmlFor="password" className={labelClass}>
           Password
         </label>
-        <input id="password" name="password" type="password" autoComplete="current-password" required className={`${inputClass} mt-1`} />
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          className={`${inputClass} mt-1`}
+        />
       </div>
       {error ? (
         <p role="alert" className="text-sm text-red-700">

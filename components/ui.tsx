@@ -1,6 +1,14 @@
 import type { ReactNode } from "react";
 
-export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <header className="mb-6 flex flex-wrap items-end justify-between gap-4">
       <div>
@@ -12,10 +20,20 @@ export function PageHeader({ title, description, actions }: { title: string; des
   );
 }
 
-export function Card({ title, children, className = "" }: { title?: ReactNode; children: ReactNode; className?: string }) {
+export function Card({
+  title,
+  children,
+  className = "",
+}: {
+  title?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     <section className={`rounded-lg border border-slate-200 bg-white shadow-sm ${className}`}>
-      {title ? <h2 className="border-b border-slate-200 px-4 py-3 text-sm font-semibold text-slate-800">{title}</h2> : null}
+      {title ? (
+        <h2 className="border-b border-slate-200 px-4 py-3 text-sm font-semibold text-slate-800">{title}</h2>
+      ) : null}
       <div className="p-4">{children}</div>
     </section>
   );
@@ -23,7 +41,10 @@ export function Card({ title, children, className = "" }: { title?: ReactNode; c
 
 export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
   return (
-    <div className="rounded-lg border border-dashed border-slate-300 bg-white px-6 py-10 text-center" data-testid="empty-state">
+    <div
+      className="rounded-lg border border-dashed border-slate-300 bg-white px-6 py-10 text-center"
+      data-testid="empty-state"
+    >
       <p className="font-medium text-slate-700">{title}</p>
       {children ? <div className="mt-1 text-sm text-slate-500">{children}</div> : null}
     </div>
@@ -32,8 +53,15 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 
 export function LoadingState({ label = "Loading…" }: { label?: string }) {
   return (
-    <div role="status" aria-live="polite" className="flex items-center gap-2 px-2 py-6 text-sm text-slate-500">
-      <span className="h-4 w-4 animate-spin rounded-full border-2 border-slate-300 border-t-slate-600" aria-hidden="true" />
+    <div
+      role="status"
+      aria-live="polite"
+      className="flex items-center gap-2 px-2 py-6 text-sm text-slate-500"
+    >
+      <span
+        className="h-4 w-4 animate-spin rounded-full border-2 border-slate-300 border-t-slate-600"
+        aria-hidden="true"
+      />
       {label}
     </div>
   );
@@ -55,7 +83,11 @@ export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () =>
 
 export function Forbidden({ what }: { what: string }) {
   return (
-    <div role="alert" className="rounded-lg border border-amber-200 bg-amber-50 px-6 py-8" data-testid="forbidden">
+    <div
+      role="alert"
+      className="rounded-lg border border-amber-200 bg-amber-50 px-6 py-8"
+      data-testid="forbidden"
+    >
       <h1 className="text-xl font-semibold text-amber-900">Not available for your role</h1>
       <p className="mt-2 text-sm text-amber-800">{what}</p>
     </div>
@@ -99,10 +131,19 @@ const statusTone: Record<string, keyof typeof tone> = {
 
 export function Badge({ value, className = "" }: { value: string; className?: string }) {
   const t = tone[statusTone[value] ?? "slate"];
-  return <span className={`inline-flex items-center rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${t} ${className}`}>{value.replaceAll("_", " ")}</span>;
+  return (
+    <span
+      className={`inline-flex items-center rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${t} ${className}`}
+    >
+      {value.replaceAll("_", " ")}
+    </span>
+  );
 }
 
-export function buttonClass(kind: "primary" | "secondary" | "danger" = "primary", size: "sm" | "md" = "md"): string {
+export function buttonClass(
+  kind: "primary" | "secondary" | "danger" = "primary",
+  size: "sm" | "md" = "md",
+): string {
   const base =
     "inline-flex items-center justify-center gap-1 rounded-md font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 disabled:cursor-not-allowed disabled:opacity-50";
   const sizes = size === "sm" ? "px-2 py-1 text-xs" : "px-3 py-1.5 text-sm";
@@ -126,7 +167,10 @@ export function Time({ iso }: { iso: string | null | undefined }) {
 
 export function JsonBlock({ value, label }: { value: unknown; label?: string }) {
   return (
-    <pre aria-label={label} className="max-h-80 overflow-auto rounded bg-slate-950 p-3 text-xs leading-relaxed text-slate-100">
+    <pre
+      title={label}
+      className="max-h-80 overflow-auto rounded bg-slate-950 p-3 text-xs leading-relaxed text-slate-100"
+    >
       {JSON.stringify(value, null, 2)}
     </pre>
   );

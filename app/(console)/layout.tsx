@@ -12,12 +12,17 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   if (!ctx) return <>{children}</>;
   return (
     <ConsoleProviders>
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
         Skip to content
       </a>
       <div className="flex min-h-screen">
         <aside className="sticky top-0 h-screen w-56 shrink-0 bg-slate-900">
-          <ConsoleNav user={{ name: ctx.name, email: ctx.email, role: ctx.role, tenantName: ctx.tenantName }} />
+          <ConsoleNav
+            user={{ name: ctx.name, email: ctx.email, role: ctx.role, tenantName: ctx.tenantName }}
+          />
         </aside>
         <main id="main" className="min-w-0 flex-1 px-8 py-6">
           {children}

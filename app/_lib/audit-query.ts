@@ -6,7 +6,9 @@ const seqSchema = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 /** Reads the monitor's query string: filters plus `after` / `before` / `limit`, all validated. */
 export function parseAuditQuery(
   params: URLSearchParams,
-): { ok: true; filter: AuditFilter; after?: number; before?: number; limit?: number } | { ok: false; message: string } {
+):
+  | { ok: true; filter: AuditFilter; after?: number; before?: number; limit?: number }
+  | { ok: false; message: string } {
   const raw: Record<string, string> = {};
   for (const key of ["agentId", "face", "operation", "outcome", "target", "q"]) {
     const v = params.get(key);
@@ -14,7 +16,10 @@ export function parseAuditQuery(
   }
   const filter = auditFilterSchema.safeParse(raw);
   if (!filter.success) return { ok: false, message: "Invalid filter." };
-  const out: { ok: true; filter: AuditFilter; after?: number; before?: number; limit?: number } = { ok: true, filter: filter.data };
+  const out: { ok: true; filter: AuditFilter; after?: number; before?: number; limit?: number } = {
+    ok: true,
+    filter: filter.data,
+  };
   for (const key of ["after", "before", "limit"] as const) {
     const v = params.get(key);
     if (v === null || v === "") continue;

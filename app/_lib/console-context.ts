@@ -1,7 +1,12 @@
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDb } from "@/server/db/client";
-import { type ConsoleContext, type ConsoleRole, resolveConsoleSession, SESSION_COOKIE } from "@/server/gateway/console-session";
+import {
+  type ConsoleContext,
+  type ConsoleRole,
+  resolveConsoleSession,
+  SESSION_COOKIE,
+} from "@/server/gateway/console-session";
 
 /** The signed-in person's trusted context, from the session cookie; null when signed out. */
 export async function currentConsoleContext(): Promise<ConsoleContext | null> {

@@ -1,8 +1,17 @@
 import { cookies } from "next/headers";
 import type { z } from "zod";
 import { type Db, getDb } from "@/server/db/client";
-import { type ConsoleContext, type ConsoleRole, resolveConsoleSession, SESSION_COOKIE } from "@/server/gateway/console-session";
-import { type ConsoleErrorCode, type ConsoleResult, consoleErrorStatus } from "@/server/gateway/console/console-result";
+import {
+  type ConsoleErrorCode,
+  type ConsoleResult,
+  consoleErrorStatus,
+} from "@/server/gateway/console/console-result";
+import {
+  type ConsoleContext,
+  type ConsoleRole,
+  resolveConsoleSession,
+  SESSION_COOKIE,
+} from "@/server/gateway/console-session";
 
 export function errorResponse(code: ConsoleErrorCode, message: string, details?: unknown): Response {
   return Response.json(
@@ -48,7 +57,10 @@ export function consoleRoute<S extends z.ZodType | undefined = undefined>(
   opts: { roles?: readonly ConsoleRole[]; body?: S },
   handler: (args: RouteArgs<S extends z.ZodType ? z.infer<S> : undefined>) => Promise<Response>,
 ) {
-  return async (req: Request, routeCtx: { params: Promise<Record<string, string | string[]>> }): Promise<Response> => {
+  return async (
+    req: Request,
+    routeCtx: { params: Promise<Record<string, string | string[]>> },
+  ): Promise<Response> => {
     try {
       if (req.method !== "GET" && req.method !== "HEAD" && !sameOrigin(req)) {
         return errorResponse("forbidden", "Cross-origin request refused.");

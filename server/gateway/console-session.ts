@@ -77,7 +77,10 @@ export async function signIn(db: Db, input: z.infer<typeof signInInputSchema>): 
 }
 
 /** Resolves a session cookie to the person's trusted context, or null when missing, unknown or expired. */
-export async function resolveConsoleSession(db: Db, token: string | undefined | null): Promise<ConsoleContext | null> {
+export async function resolveConsoleSession(
+  db: Db,
+  token: string | undefined | null,
+): Promise<ConsoleContext | null> {
   if (!token || token.length > 200) return null;
   const session = await db.session.findUnique({
     where: { tokenHash: hashSessionToken(token) },

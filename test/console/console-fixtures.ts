@@ -10,7 +10,9 @@ export async function seedConsoleFixtures(db: Db) {
     await db.tenant.create({ data: { id, name } });
   }
   const mk = (tenantId: string, email: string, role: string) =>
-    db.user.create({ data: { tenantId, email, name: email.split("@")[0] ?? email, role, passwordHash: "unused" } });
+    db.user.create({
+      data: { tenantId, email, name: email.split("@")[0] ?? email, role, passwordHash: "unused" },
+    });
   const alice = await mk("acme", "alice@acme.test", "member");
   const adam = await mk("acme", "adam@acme.test", "admin");
   const sam = await mk("acme", "sam@acme.test", "support");
@@ -24,7 +26,16 @@ export async function seedConsoleFixtures(db: Db) {
   });
   async function pendingAction(tenantId: string, userId: string, amount: number) {
     const action = await db.action.create({
-      data: { tenantId, userId, agentId: null, capability: "checkout", node: "CONFIRM", version: 3, status: "awaiting_approval", state: {} },
+      data: {
+        tenantId,
+        userId,
+        agentId: null,
+        capability: "checkout",
+        node: "CONFIRM",
+        version: 3,
+        status: "awaiting_approval",
+        state: {},
+      },
     });
     const approval = await db.approval.create({
       data: {
@@ -45,7 +56,13 @@ export async function seedConsoleFixtures(db: Db) {
   return { alice, adam, sam, bob, gina, agent, globexAgent, aliceAction, bobAction, ginaAction };
 }
 
-export function contextOf(user: { id: string; tenantId: string; email: string; name: string; role: string }): ConsoleContext {
+export function contextOf(user: {
+  id: string;
+  tenantId: string;
+  email: string;
+  name: string;
+  role: string;
+}): ConsoleContext {
   return {
     sessionId: "test",
     tenantId: user.tenantId,

@@ -8,7 +8,8 @@ export const dynamic = "force-dynamic";
 
 export default async function ApprovalsPage() {
   const { ctx, allowed } = await requirePageAccess("/approvals", pageRoles.approvals);
-  if (!allowed) return <Forbidden what="Approvals are decided by the person an action is for, or by an admin." />;
+  if (!allowed)
+    return <Forbidden what="Approvals are decided by the person an action is for, or by an admin." />;
   const approvals = await listApprovals(getDb(), ctx, { status: "pending" });
   return <ApprovalsView initial={approvals} scope={ctx.role === "admin" ? "tenant" : "mine"} />;
 }

@@ -43,7 +43,8 @@ export function redactForDisplay(value: unknown, depth = 0): unknown {
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      out[k] = SECRET_KEY.test(k) && v !== null && v !== undefined ? "[redacted]" : redactForDisplay(v, depth + 1);
+      out[k] =
+        SECRET_KEY.test(k) && v !== null && v !== undefined ? "[redacted]" : redactForDisplay(v, depth + 1);
     }
     return out;
   }
@@ -135,6 +136,10 @@ export async function listAuditEvents(
 
 /** The newest seq visible to this person (0 when none): where a live stream starts when nothing came before. */
 export async function latestAuditSeq(db: Db, ctx: ConsoleContext): Promise<number> {
-  const row = await db.auditEvent.findFirst({ where: auditScope(ctx), orderBy: { seq: "desc" }, select: { seq: true } });
+  const row = await db.auditEvent.findFirst({
+    where: auditScope(ctx),
+    orderBy: { seq: "desc" },
+    select: { seq: true },
+  });
   return row?.seq ?? 0;
 }

@@ -94,12 +94,19 @@ export async function createAgent(
   });
 }
 
-export async function revokeAgent(db: Db, ctx: ConsoleContext, agentId: string): Promise<ConsoleResult<{ id: string }>> {
+export async function revokeAgent(
+  db: Db,
+  ctx: ConsoleContext,
+  agentId: string,
+): Promise<ConsoleResult<{ id: string }>> {
   const startedAt = Date.now();
   const agent = await db.agent.findFirst({ where: { id: agentId, tenantId: ctx.tenantId } });
   if (!agent) return fail("not_found", "No such agent.");
   if (agent.revokedAt) return fail("conflict", "This agent is already revoked.");
-  await db.agent.updateMany({ where: { id: agentId, tenantId: ctx.tenantId, revokedAt: null }, data: { revokedAt: new Date() } });
+  await db.agent.updateMany({
+    where: { id: agentId, tenantId: ctx.tenantId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
   await recordConsoleAudit(db, ctx, {
     operation: "agent.revoked",
     target: agentId,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Db } from "../../db/client";
 import type { ConsoleContext } from "../console-session";
 import { listSecrets, readSecret, setSecret } from "../vault";
-import { type ConsoleResult, fail, ok } from "./console-result";
+import { type ConsoleResult, ok } from "./console-result";
 import { recordConsoleAudit } from "./record-console-audit";
 
 /** The secrets each demo connector uses; the vault may hold more, which are listed too. */
@@ -15,11 +15,25 @@ export type ConnectorView = {
   secrets: { name: string; set: boolean; updatedAt: string | null }[];
 };
 
-export const connectorNameSchema = z.string().trim().regex(/^[a-z][a-z0-9_-]{0,39}$/);
-export const secretNameSchema = z.string().trim().regex(/^[a-z][a-z0-9_]{0,39}$/);
+export const connectorNameSchema = z
+  .string()
+  .trim()
+  .regex(/^[a-z][a-z0-9_-]{0,39}$/);
+export const secretNameSchema = z
+  .string()
+  .trim()
+  .regex(/^[a-z][a-z0-9_]{0,39}$/);
 export const setSecretInputSchema = z.object({ value: z.string().min(1).max(4096) }).strict();
 export const connectorSettingsInputSchema = z
-  .object({ baseUrl: z.string().trim().url().max(300).refine((u) => /^https?:\/\//.test(u), "http(s) only"), enabled: z.boolean().optional() })
+  .object({
+    baseUrl: z
+      .string()
+      .trim()
+      .url()
+      .max(300)
+      .refine((u) => /^https?:\/\//.test(u), "http(s) only"),
+    enabled: z.boolean().optional(),
+  })
   .strict();
 
 type SecretMeta = { connector: string; name: string; set?: boolean; updatedAt?: Date | string | null };
@@ -30,7 +44,11 @@ export async function listConnectors(db: Db, ctx: ConsoleContext): Promise<Conne
     db.connectorConfig.findMany({ where: { tenantId: ctx.tenantId } }),
     listSecrets(db, ctx.tenantId) as Promise<SecretMeta[]>,
   ]);
-  const names = new Set([...Object.keys(KNOWN_SECRETS), ...configs.map((c) => c.connector), ...secrets.map((s) => s.connector)]);
+  const names = new Set([
+    ...Object.keys(KNOWN_SECRETS),
+    ...configs.map((c) => c.connector),
+    ...secrets.map((s) => s.connector),
+  ]);
   return [...names].sort().map((connector) => {
     const config = configs.find((c) => c.connector === connector);
     const mine = secrets.filter((s) => s.connector === connector);
@@ -82,11 +100,23 @@ export async function updateConnectorSettings(
     create: { tenantId: ctx.tenantId, connector, settings, enabled: input.enabled ?? true },
     update: { settings, ...(input.enabled === undefined ? {} : { enabled: input.enabled }) },
   });
-  await recordConsoleAudit(db, ctx, { operation: "connector.settings_updated", target: `config://${connector}`, arguments: input, outcome: "applied", startedAt });
+  await recordConsoleAudit(db, ctx, {
+    operation: "connector.settings_updated",
+    target: `config://${connector}`,
+    arguments: input,
+    outcome: "applied",
+    startedAt,
+  });
   return ok({ connector });
 }
 
-export type ConnectionTest = { ok: boolean; status: number | null; latencyMs: number; message: string; tenant?: string };
+export type ConnectionTest = {
+  ok: boolean;
+  status: number | null;
+  latencyMs: number;
+  message: string;
+  tenant?: string;
+};
 
 /** Where a connector's legacy system lives: its settings, else the demo default. */
 export async function connectorBaseUrl(db: Db, tenantId: string, connector: string): Promise<string> {
@@ -99,7 +129,11 @@ export async function connectorBaseUrl(db: Db, tenantId: string, connector: stri
  * "Test connection": calls the legacy system's authenticated health endpoint with the stored key,
  * server-side. Only ok/status/tenant come back; never the key or the raw response.
  */
-export async function testConnectorConnection(db: Db, ctx: ConsoleContext, connector: string): Promise<ConsoleResult<ConnectionTest>> {
+export async function testConnectorConnection(
+  db: Db,
+  ctx: ConsoleContext,
+  connector: string,
+): Promise<ConsoleResult<ConnectionTest>> {
   const startedAt = Date.now();
   const baseUrl = await connectorBaseUrl(db, ctx.tenantId, connector);
   const key = await readSecret(db, { tenantId: ctx.tenantId, connector, name: "api_key" });
@@ -119,12 +153,24 @@ export async function testConnectorConnection(db: Db, ctx: ConsoleContext, conne
         ok: good,
         status: res.status,
         latencyMs: Date.now() - startedAt,
-        message: good ? `Connected${tenant ? ` as tenant ${tenant}` : ""}.` : res.status === 401 ? "The legacy system refused the key (401)." : `The legacy system answered ${res.status}.`,
+        message: good
+          ? `Connected${tenant ? ` as tenant ${tenant}` : ""}.`
+          : res.status === 401
+            ? "The legacy system refused the key (401)."
+            : `The legacy system answered ${res.status}.`,
         ...(tenant ? { tenant } : {}),
       };
     } catch (error) {
-      const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-      result = { ok: false, status: null, latencyMs: Date.now() - startedAt, message: timedOut ? "The legacy system did not answer within 5 s." : "Could not reach the legacy system." };
+      const timedOut =
+        error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+      result = {
+        ok: false,
+        status: null,
+        latencyMs: Date.now() - startedAt,
+        message: timedOut
+          ? "The legacy system did not answer within 5 s."
+          : "Could not reach the legacy system.",
+      };
     }
   }
   await recordConsoleAudit(db, ctx, {
@@ -141,4 +187,3 @@ export async function testConnectorConnection(db: Db, ctx: ConsoleContext, conne
 export function isKnownConnectorName(name: string): boolean {
   return connectorNameSchema.safeParse(name).success;
 }
-

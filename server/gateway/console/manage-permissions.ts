@@ -4,7 +4,16 @@ import type { ConsoleContext } from "../console-session";
 import { type ConsoleResult, fail, ok } from "./console-result";
 import { recordConsoleAudit } from "./record-console-audit";
 
-export const permissionVerbs = ["search", "navigate", "submit", "start", "advance", "confirm", "script", "*"] as const;
+export const permissionVerbs = [
+  "search",
+  "navigate",
+  "submit",
+  "start",
+  "advance",
+  "confirm",
+  "script",
+  "*",
+] as const;
 
 export const permissionRuleInputSchema = z
   .object({
@@ -17,7 +26,8 @@ export const permissionRuleInputSchema = z
   })
   .strict()
   .superRefine((v, c) => {
-    if (v.subjectType !== "tenant" && !v.subjectId) c.addIssue({ code: "custom", path: ["subjectId"], message: "required for agent and role subjects" });
+    if (v.subjectType !== "tenant" && !v.subjectId)
+      c.addIssue({ code: "custom", path: ["subjectId"], message: "required for agent and role subjects" });
     if (v.subjectType === "role" && v.subjectId && !["admin", "support", "member"].includes(v.subjectId))
       c.addIssue({ code: "custom", path: ["subjectId"], message: "role must be admin, support or member" });
   });
@@ -36,7 +46,10 @@ export type PermissionRuleView = {
 };
 
 export async function listPermissionRules(db: Db, ctx: ConsoleContext): Promise<PermissionRuleView[]> {
-  const rows = await db.permissionRule.findMany({ where: { tenantId: ctx.tenantId }, orderBy: [{ position: "asc" }, { createdAt: "asc" }] });
+  const rows = await db.permissionRule.findMany({
+    where: { tenantId: ctx.tenantId },
+    orderBy: [{ position: "asc" }, { createdAt: "asc" }],
+  });
   return rows.map((r) => ({
     id: r.id,
     subjectType: r.subjectType,
@@ -117,11 +130,22 @@ export async function updatePermissionRule(
     },
   });
   if (updated.count === 0) return fail("not_found", "No such rule.");
-  await recordConsoleAudit(db, ctx, { operation: "permission.rule_updated", target: id, arguments: input, decision: input.decision, outcome: "applied", startedAt });
+  await recordConsoleAudit(db, ctx, {
+    operation: "permission.rule_updated",
+    target: id,
+    arguments: input,
+    decision: input.decision,
+    outcome: "applied",
+    startedAt,
+  });
   return ok({ id });
 }
 
-export async function deletePermissionRule(db: Db, ctx: ConsoleContext, id: string): Promise<ConsoleResult<{ id: string }>> {
+export async function deletePermissionRule(
+  db: Db,
+  ctx: ConsoleContext,
+  id: string,
+): Promise<ConsoleResult<{ id: string }>> {
   const startedAt = Date.now();
   const rule = await db.permissionRule.findFirst({ where: { id, tenantId: ctx.tenantId } });
   if (!rule) return fail("not_found", "No such rule.");
@@ -129,25 +153,46 @@ export async function deletePermissionRule(db: Db, ctx: ConsoleContext, id: stri
   await recordConsoleAudit(db, ctx, {
     operation: "permission.rule_deleted",
     target: id,
-    arguments: { subjectType: rule.subjectType, subjectId: rule.subjectId, verb: rule.verb, pattern: rule.pattern, decision: rule.decision },
+    arguments: {
+      subjectType: rule.subjectType,
+      subjectId: rule.subjectId,
+      verb: rule.verb,
+      pattern: rule.pattern,
+      decision: rule.decision,
+    },
     outcome: "applied",
     startedAt,
   });
   return ok({ id });
 }
 
-export const reorderRulesInputSchema = z.object({ ids: z.array(z.string().min(1).max(100)).max(1000) }).strict();
+export const reorderRulesInputSchema = z
+  .object({ ids: z.array(z.string().min(1).max(100)).max(1000) })
+  .strict();
 
 /** Sets the evaluation order: `ids` must be exactly the tenant's rules, first match first. */
-export async function reorderPermissionRules(db: Db, ctx: ConsoleContext, ids: string[]): Promise<ConsoleResult<{ ids: string[] }>> {
+export async function reorderPermissionRules(
+  db: Db,
+  ctx: ConsoleContext,
+  ids: string[],
+): Promise<ConsoleResult<{ ids: string[] }>> {
   const startedAt = Date.now();
   const rules = await db.permissionRule.findMany({ where: { tenantId: ctx.tenantId }, select: { id: true } });
   const known = new Set(rules.map((r) => r.id));
   if (ids.length !== known.size || new Set(ids).size !== ids.length || ids.some((id) => !known.has(id))) {
     return fail("conflict", "The rules changed since the list was loaded: reload and try again.");
   }
-  await db.$transaction(ids.map((id, position) => db.permissionRule.updateMany({ where: { id, tenantId: ctx.tenantId }, data: { position } })));
-  await recordConsoleAudit(db, ctx, { operation: "permission.rules_reordered", arguments: { ids }, outcome: "applied", startedAt });
+  await db.$transaction(
+    ids.map((id, position) =>
+      db.permissionRule.updateMany({ where: { id, tenantId: ctx.tenantId }, data: { position } }),
+    ),
+  );
+  await recordConsoleAudit(db, ctx, {
+    operation: "permission.rules_reordered",
+    arguments: { ids },
+    outcome: "applied",
+    startedAt,
+  });
   return ok({ ids });
 }
 
@@ -164,13 +209,20 @@ export type PermissionRequestView = {
   decidedAt: string | null;
 };
 
-export async function listPermissionRequests(db: Db, ctx: ConsoleContext, status: "pending" | "all" = "pending"): Promise<PermissionRequestView[]> {
+export async function listPermissionRequests(
+  db: Db,
+  ctx: ConsoleContext,
+  status: "pending" | "all" = "pending",
+): Promise<PermissionRequestView[]> {
   const rows = await db.permissionRequest.findMany({
     where: { tenantId: ctx.tenantId, ...(status === "pending" ? { status: "pending" } : {}) },
     orderBy: { createdAt: "desc" },
     take: 200,
   });
-  const agents = await db.agent.findMany({ where: { tenantId: ctx.tenantId, id: { in: rows.map((r) => r.agentId) } }, select: { id: true, name: true } });
+  const agents = await db.agent.findMany({
+    where: { tenantId: ctx.tenantId, id: { in: rows.map((r) => r.agentId) } },
+    select: { id: true, name: true },
+  });
   const names = new Map(agents.map((a) => [a.id, a.name]));
   return rows.map((r) => ({
     id: r.id,
@@ -184,52 +236,4 @@ export async function listPermissionRequests(db: Db, ctx: ConsoleContext, status
     createdAt: r.createdAt.toISOString(),
     decidedAt: r.decidedAt?.toISOString() ?? null,
   }));
-}
-
-export const decidePermissionRequestInputSchema = z
-  .object({ decision: z.enum(["grant_once", "grant_rule", "deny"]) })
-  .strict();
-
-/**
- * An admin answers an agent's permission request. "Once" leaves a single-use grant the
- * gateway consumes; "as a rule" adds an allow rule for that agent at the top of the order,
- * so it wins over the deny or ask that caused the request.
- */
-export async function decidePermissionRequest(
-  db: Db,
-  ctx: ConsoleContext,
-  id: string,
-  decision: z.infer<typeof decidePermissionRequestInputSchema>["decision"],
-): Promise<ConsoleResult<{ id: string; status: string; ruleId?: string }>> {
-  const startedAt = Date.now();
-  const request = await db.permissionRequest.findFirst({ where: { id, tenantId: ctx.tenantId } });
-  if (!request) return fail("not_found", "No such permission request.");
-  if (request.status !== "pending") return fail("conflict", `Already ${request.status}.`);
-  const status = decision === "deny" ? "denied" : "granted";
-  const grantMode = decision === "grant_once" ? "once" : decision === "grant_rule" ? "rule" : null;
-  const updated = await db.permissionRequest.updateMany({
-    where: { id, tenantId: ctx.tenantId, status: "pending" },
-    data: { status, grantMode, decidedById: ctx.userId, decidedAt: new Date() },
-  });
-  if (updated.count !== 1) return fail("conflict", "Someone decided this a moment ago.");
-  let ruleId: string | undefined;
-  if (decision === "grant_rule") {
-    const verb = (permissionVerbs as readonly string[]).includes(request.verb) ? (request.verb as (typeof permissionVerbs)[number]) : "*";
-    const created = await createPermissionRule(
-      db,
-      ctx,
-      { subjectType: "agent", subjectId: request.agentId, verb, pattern: request.target, decision: "allow", note: `granted from request ${id}` },
-      { atTop: true },
-    );
-    if (created.ok) ruleId = created.value.id;
-  }
-  await recordConsoleAudit(db, ctx, {
-    operation: decision === "deny" ? "permission.denied" : "permission.granted",
-    target: request.target,
-    arguments: { requestId: id, agentId: request.agentId, verb: request.verb, mode: grantMode, ruleId: ruleId ?? null },
-    decision: decision === "deny" ? "deny" : "allow",
-    outcome: "applied",
-    startedAt,
-  });
-  return ok({ id, status, ...(ruleId ? { ruleId } : {}) });
 }

@@ -14,5 +14,11 @@ export default async function ActionPage({ params }: { params: Promise<{ id: str
   const action = await getActionDetail(getDb(), ctx, id);
   // Another tenant's action, or another person's for a member, does not exist here.
   if (!action) notFound();
-  return <ActionDetailView initial={action} canRecover={ctx.role !== "member"} canDecide={ctx.role !== "support"} />;
+  return (
+    <ActionDetailView
+      initial={action}
+      canRecover={ctx.role !== "member"}
+      canDecide={ctx.role !== "support"}
+    />
+  );
 }

@@ -15,16 +15,26 @@ export const dynamic = "force-dynamic";
  */
 export default async function ConfirmPage({ params }: { params: Promise<{ actionId: string }> }) {
   const { actionId } = await params;
-  const { ctx, allowed } = await requirePageAccess(`/confirm/${encodeURIComponent(actionId)}`, pageRoles.confirm);
-  if (!allowed) return <Forbidden what="Only the person an action is for, or an admin, can approve or reject it." />;
+  const { ctx, allowed } = await requirePageAccess(
+    `/confirm/${encodeURIComponent(actionId)}`,
+    pageRoles.confirm,
+  );
+  if (!allowed)
+    return <Forbidden what="Only the person an action is for, or an admin, can approve or reject it." />;
   const db = getDb();
   const action = await db.action.findFirst({ where: { id: actionId, ...actionScope(ctx) } });
   if (!action) notFound();
-  const approval = await db.approval.findFirst({ where: { actionId, tenantId: ctx.tenantId }, orderBy: { version: "desc" } });
+  const approval = await db.approval.findFirst({
+    where: { actionId, tenantId: ctx.tenantId },
+    orderBy: { version: "desc" },
+  });
   const stale = Boolean(approval && (approval.version !== action.version || approval.status === "voided"));
   return (
     <div className="max-w-2xl">
-      <PageHeader title="Confirm what the agent prepared" description="Nothing happens until you approve. Your decision applies to exactly this version." />
+      <PageHeader
+        title="Confirm what the agent prepared"
+        description="Nothing happens until you approve. Your decision applies to exactly this version."
+      />
       {!approval ? (
         <div role="status" className="rounded-lg border border-slate-200 bg-white p-5 text-sm">
           This action has not asked for approval (it is <strong>{action.status}</strong>, at {action.node}).{" "}
@@ -34,11 +44,16 @@ export default async function ConfirmPage({ params }: { params: Promise<{ action
         </div>
       ) : (
         <div className="space-y-4">
-          <ConfirmationSummary capability={action.capability} actionId={action.id} version={approval.version} summary={approval.summary} status={approval.status} />
+          <ConfirmationSummary
+            capability={action.capability}
+            actionId={action.id}
+            version={approval.version}
+            summary={approval.summary}
+            status={approval.status}
+          />
           <ConfirmDecision
             actionId={action.id}
             version={approval.version}
-            digest={approval.summaryDigest}
             status={approval.status}
             stale={stale}
             currentVersion={action.version}

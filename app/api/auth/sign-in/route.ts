@@ -1,8 +1,8 @@
 import { cookies } from "next/headers";
 import { errorResponse, isHttps, sameOrigin } from "@/app/_lib/console-route";
 import { getDb } from "@/server/db/client";
-import { SESSION_COOKIE, signIn, signInInputSchema } from "@/server/gateway/console-session";
 import { recordConsoleAudit } from "@/server/gateway/console/record-console-audit";
+import { SESSION_COOKIE, signIn, signInInputSchema } from "@/server/gateway/console-session";
 
 export async function POST(req: Request): Promise<Response> {
   // Origin check here too: it stops a site from signing a victim into the attacker's account.
@@ -20,7 +20,14 @@ export async function POST(req: Request): Promise<Response> {
     path: "/",
     expires: result.expiresAt,
   });
-  await recordConsoleAudit(db, result.context, { operation: "session.signed_in", target: result.context.email, outcome: "applied" });
+  await recordConsoleAudit(db, result.context, {
+    operation: "session.signed_in",
+    target: result.context.email,
+    outcome: "applied",
+  });
   const { tenantId, userId, name, email, role } = result.context;
-  return Response.json({ user: { tenantId, userId, name, email, role } }, { headers: { "cache-control": "no-store" } });
+  return Response.json(
+    { user: { tenantId, userId, name, email, role } },
+    { headers: { "cache-control": "no-store" } },
+  );
 }

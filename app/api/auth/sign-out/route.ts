@@ -1,8 +1,8 @@
 import { cookies } from "next/headers";
 import { errorResponse, sameOrigin } from "@/app/_lib/console-route";
 import { getDb } from "@/server/db/client";
-import { resolveConsoleSession, SESSION_COOKIE, signOut } from "@/server/gateway/console-session";
 import { recordConsoleAudit } from "@/server/gateway/console/record-console-audit";
+import { resolveConsoleSession, SESSION_COOKIE, signOut } from "@/server/gateway/console-session";
 
 export async function POST(req: Request): Promise<Response> {
   if (!sameOrigin(req)) return errorResponse("forbidden", "Cross-origin request refused.");
@@ -12,6 +12,11 @@ export async function POST(req: Request): Promise<Response> {
   const ctx = await resolveConsoleSession(db, token);
   await signOut(db, token);
   store.delete(SESSION_COOKIE);
-  if (ctx) await recordConsoleAudit(db, ctx, { operation: "session.signed_out", target: ctx.email, outcome: "applied" });
+  if (ctx)
+    await recordConsoleAudit(db, ctx, {
+      operation: "session.signed_out",
+      target: ctx.email,
+      outcome: "applied",
+    });
   return Response.json({ signedOut: true }, { headers: { "cache-control": "no-store" } });
 }

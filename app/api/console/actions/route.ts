@@ -10,5 +10,8 @@ export const GET = consoleRoute({}, async ({ req, db, ctx }) => {
     ...(sp.get("capability") ? { capability: sp.get("capability") } : {}),
   });
   if (!filter.success) return errorResponse("invalid_request", "Invalid filter.");
-  return Response.json({ actions: await listActions(db, ctx, filter.data) }, { headers: { "cache-control": "no-store" } });
+  return Response.json(
+    { actions: await listActions(db, ctx, filter.data) },
+    { headers: { "cache-control": "no-store" } },
+  );
 });

@@ -5,5 +5,8 @@ export const dynamic = "force-dynamic";
 
 export const GET = consoleRoute({ roles: ["admin", "member"] }, async ({ req, db, ctx }) => {
   const status = new URL(req.url).searchParams.get("status") === "decided" ? "decided" : "pending";
-  return Response.json({ approvals: await listApprovals(db, ctx, { status }) }, { headers: { "cache-control": "no-store" } });
+  return Response.json(
+    { approvals: await listApprovals(db, ctx, { status }) },
+    { headers: { "cache-control": "no-store" } },
+  );
 });

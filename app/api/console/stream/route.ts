@@ -42,7 +42,11 @@ export const GET = consoleRoute({}, async ({ req, db, ctx }) => {
           while (history.length > 1 && now - (history[0]?.at ?? now) > LOOKBACK_MS) history.shift();
           const lowWater = history[0]?.cursor ?? cursor;
           for (const seq of sent) if (seq <= lowWater) sent.delete(seq);
-          const events = await listAuditEvents(db, ctx, { filter: q.filter, afterSeq: catchingUp ? cursor : lowWater, limit: 500 });
+          const events = await listAuditEvents(db, ctx, {
+            filter: q.filter,
+            afterSeq: catchingUp ? cursor : lowWater,
+            limit: 500,
+          });
           for (const event of events) {
             if (sent.has(event.seq)) continue;
             send(`id: ${event.seq}\nevent: audit\ndata: ${JSON.stringify(event)}\n\n`);
@@ -58,11 +62,19 @@ export const GET = consoleRoute({}, async ({ req, db, ctx }) => {
           }
           await new Promise((resolve) => {
             const t = setTimeout(resolve, POLL_MS);
-            signal.addEventListener("abort", () => { clearTimeout(t); resolve(undefined); }, { once: true });
+            signal.addEventListener(
+              "abort",
+              () => {
+                clearTimeout(t);
+                resolve(undefined);
+              },
+              { once: true },
+            );
           });
         }
       } catch (error) {
-        if (!signal.aborted) console.error("audit stream failed", error instanceof Error ? error.message : error);
+        if (!signal.aborted)
+          console.error("audit stream failed", error instanceof Error ? error.message : error);
       } finally {
         try {
           controller.close();

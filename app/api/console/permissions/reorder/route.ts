@@ -3,6 +3,7 @@ import { reorderPermissionRules, reorderRulesInputSchema } from "@/server/gatewa
 
 export const dynamic = "force-dynamic";
 
-export const POST = consoleRoute({ roles: ["admin"], body: reorderRulesInputSchema }, async ({ db, ctx, body }) =>
-  resultResponse(await reorderPermissionRules(db, ctx, body.ids)),
+export const POST = consoleRoute(
+  { roles: ["admin"], body: reorderRulesInputSchema },
+  async ({ db, ctx, body }) => resultResponse(await reorderPermissionRules(db, ctx, body.ids)),
 );

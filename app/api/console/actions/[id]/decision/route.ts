@@ -1,9 +1,32 @@
+import { z } from "zod";
 import { consoleRoute, resultResponse } from "@/app/_lib/console-route";
-import { decideApproval, decideApprovalInputSchema } from "@/server/gateway/console/decide-approval";
+import {
+  consolePerson,
+  fromGatewayOutcome,
+  getConsoleGateway,
+} from "@/server/gateway/console/console-gateway";
 
 export const dynamic = "force-dynamic";
 
-/** A person approves or rejects the action's pending approval (members: their own; admins: the tenant's). */
-export const POST = consoleRoute({ roles: ["admin", "member"], body: decideApprovalInputSchema }, async ({ db, ctx, body, params }) =>
-  resultResponse(await decideApproval(db, ctx, params.id ?? "", body)),
+const bodySchema = z
+  .object({
+    decision: z.enum(["approve", "reject"]),
+    /** The version the person was shown: the gateway refuses a decision on any other. */
+    version: z.number().int().positive(),
+    reason: z.string().trim().max(500).optional(),
+  })
+  .strict();
+
+/** A person approves or rejects through the gateway (members: their own; admins: the tenant's; support: never). */
+export const POST = consoleRoute(
+  { roles: ["admin", "member"], body: bodySchema },
+  async ({ ctx, body, params }) => {
+    const out = await getConsoleGateway().decideApproval(consolePerson(ctx), {
+      action_id: params.id ?? "",
+      version: body.version,
+      decision: body.decision,
+      ...(body.reason ? { reason: body.reason } : {}),
+    });
+    return resultResponse(fromGatewayOutcome(out));
+  },
 );

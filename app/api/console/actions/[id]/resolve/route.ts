@@ -1,8 +1,28 @@
+import { z } from "zod";
 import { consoleRoute, resultResponse } from "@/app/_lib/console-route";
-import { resolveAction, resolveActionInputSchema } from "@/server/gateway/console/resolve-action";
+import {
+  consolePerson,
+  fromGatewayOutcome,
+  getConsoleGateway,
+} from "@/server/gateway/console/console-gateway";
 
 export const dynamic = "force-dynamic";
 
-export const POST = consoleRoute({ roles: ["admin", "support"], body: resolveActionInputSchema }, async ({ db, ctx, body, params }) =>
-  resultResponse(await resolveAction(db, ctx, params.id ?? "", body)),
+const bodySchema = z
+  .object({ resolution: z.enum(["applied", "not_applied"]), note: z.string().trim().min(1).max(1000) })
+  .strict();
+
+/** "Mark resolved": a person records what they established at the system of record. */
+export const POST = consoleRoute(
+  { roles: ["admin", "support"], body: bodySchema },
+  async ({ ctx, body, params }) =>
+    resultResponse(
+      fromGatewayOutcome(
+        await getConsoleGateway().resolveRecovery(consolePerson(ctx), {
+          action_id: params.id ?? "",
+          resolution: body.resolution,
+          note: body.note,
+        }),
+      ),
+    ),
 );

@@ -1,8 +1,26 @@
+import { z } from "zod";
 import { consoleRoute, resultResponse } from "@/app/_lib/console-route";
-import { decidePermissionRequest, decidePermissionRequestInputSchema } from "@/server/gateway/console/manage-permissions";
+import {
+  consolePerson,
+  fromGatewayOutcome,
+  getConsoleGateway,
+} from "@/server/gateway/console/console-gateway";
 
 export const dynamic = "force-dynamic";
 
-export const POST = consoleRoute({ roles: ["admin"], body: decidePermissionRequestInputSchema }, async ({ db, ctx, body, params }) =>
-  resultResponse(await decidePermissionRequest(db, ctx, params.id ?? "", body.decision)),
-);
+const bodySchema = z.object({ decision: z.enum(["grant_once", "grant_rule", "deny"]) }).strict();
+
+/** An admin answers an agent's request through the gateway (grant once, grant as a rule at the top, or deny). */
+export const POST = consoleRoute({ roles: ["admin"], body: bodySchema }, async ({ ctx, body, params }) => {
+  const input =
+    body.decision === "deny"
+      ? { request_id: params.id ?? "", decision: "deny" as const, mode: "once" as const }
+      : {
+          request_id: params.id ?? "",
+          decision: "grant" as const,
+          mode: body.decision === "grant_once" ? ("once" as const) : ("rule" as const),
+        };
+  return resultResponse(
+    fromGatewayOutcome(await getConsoleGateway().decidePermissionRequest(consolePerson(ctx), input)),
+  );
+});

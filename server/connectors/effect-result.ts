@@ -7,7 +7,9 @@ import type { LegacyResponse } from "./legacy-client";
  */
 export async function toEffectResult(
   res: LegacyResponse,
-  confirm: (body: unknown) => Promise<{ applied: true; externalId?: string } | { applied: false; message: string }>,
+  confirm: (
+    body: unknown,
+  ) => Promise<{ applied: true; externalId?: string } | { applied: false; message: string }>,
 ): Promise<EffectResult> {
   switch (res.kind) {
     case "ok": {

@@ -50,7 +50,10 @@ export interface LegacyClient {
   /** A read that must exist in a business sense; a 4xx other than 404 is returned as an error. */
   read(path: string, query?: LegacyRequest["query"]): Promise<LegacyResponse>;
   /** A POST used to compute something (quotes): retried like a read, nothing is changed by it. */
-  compute<T>(path: string, body: unknown): Promise<{ ok: true; body: T } | { ok: false; code: string; message: string }>;
+  compute<T>(
+    path: string,
+    body: unknown,
+  ): Promise<{ ok: true; body: T } | { ok: false; code: string; message: string }>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -59,7 +62,13 @@ function errorCode(err: unknown): string {
   const e = err as { name?: string; code?: unknown; cause?: { code?: string; name?: string } };
   // DOMException carries a numeric legacy `code`; its name is what tells a timeout.
   if (e?.name === "TimeoutError" || e?.name === "AbortError") return e.name;
-  return e?.cause?.code ?? (typeof e?.code === "string" ? e.code : undefined) ?? e?.cause?.name ?? e?.name ?? "error";
+  return (
+    e?.cause?.code ??
+    (typeof e?.code === "string" ? e.code : undefined) ??
+    e?.cause?.name ??
+    e?.name ??
+    "error"
+  );
 }
 
 export function createLegacyClient(options: LegacyClientOptions): LegacyClient {
@@ -70,7 +79,8 @@ export function createLegacyClient(options: LegacyClientOptions): LegacyClient {
 
   async function request(req: LegacyRequest): Promise<LegacyResponse> {
     const url = new URL(base + req.path);
-    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(req.query ?? {}))
+      if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = {
       authorization: `Bearer ${options.apiKey}`,
       accept: "application/json",
@@ -103,9 +113,18 @@ export function createLegacyClient(options: LegacyClientOptions): LegacyClient {
       if (res.ok) return { kind: "dropped", message: `response body lost (${errorCode(err)})` };
     }
     if (res.status >= 200 && res.status < 300)
-      return { kind: "ok", status: res.status, body, replayed: res.headers.get("idempotent-replayed") === "true" };
+      return {
+        kind: "ok",
+        status: res.status,
+        body,
+        replayed: res.headers.get("idempotent-replayed") === "true",
+      };
     if (res.status === 502 || res.status === 503 || res.status === 504)
-      return { kind: "unavailable", status: res.status, message: `legacy service unavailable (${res.status})` };
+      return {
+        kind: "unavailable",
+        status: res.status,
+        message: `legacy service unavailable (${res.status})`,
+      };
     const error = (body as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
     return {
       kind: "error",
@@ -144,7 +163,9 @@ export function createLegacyClient(options: LegacyClientOptions): LegacyClient {
         if (last.kind === "ok") return { ok: true as const, body: last.body as T };
         if (last.kind === "error") return { ok: false as const, code: last.code, message: last.message };
       }
-      throw new LegacyUnavailableError(last && "message" in last ? last.message : "legacy service unavailable");
+      throw new LegacyUnavailableError(
+        last && "message" in last ? last.message : "legacy service unavailable",
+      );
     },
   };
 }

@@ -1,16 +1,29 @@
 import { randomUUID } from "node:crypto";
-import type { Db } from "../db/client";
 import { LegacyUnavailableError } from "../connectors/legacy-client";
+import type { Db } from "../db/client";
 import {
   type ActionState,
   type ActionStatus,
-  emptyActionState,
   effectRequestSchema,
+  emptyActionState,
   parseActionState,
 } from "./action-state";
 import { findApproval, requestApproval, voidApprovals } from "./approval-ledger";
-import type { Actor, AnyCapability, EffectContext, EffectResult, Values, Verification } from "./define-capability";
-import { allPatchFields, describeInputs, type InputDescription, nodeIndexOfField, patchJsonSchema } from "./describe-inputs";
+import type {
+  Actor,
+  AnyCapability,
+  EffectContext,
+  EffectResult,
+  Values,
+  Verification,
+} from "./define-capability";
+import {
+  allPatchFields,
+  describeInputs,
+  type InputDescription,
+  nodeIndexOfField,
+  patchJsonSchema,
+} from "./describe-inputs";
 import { type Evaluation, evaluateAction } from "./evaluate-action";
 import type { NextAction, OutcomeBase, ValidationError } from "./outcome";
 import { summaryDigest } from "./summary-digest";
@@ -78,7 +91,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string; meta?: unknown };
   return (
-    e?.code === "P2002" || /unique constraint/i.test(e?.message ?? "") || /duplicate key value/i.test(e?.message ?? "")
+    e?.code === "P2002" ||
+    /unique constraint/i.test(e?.message ?? "") ||
+    /duplicate key value/i.test(e?.message ?? "")
   );
 }
 
@@ -93,7 +108,11 @@ export function createActionEngine(deps: EngineDeps) {
     return capabilities.get(id);
   }
 
-  async function loadAction(actor: Actor, actionId: string, scope: ActorScope = "own"): Promise<ActionRow | null> {
+  async function loadAction(
+    actor: Actor,
+    actionId: string,
+    scope: ActorScope = "own",
+  ): Promise<ActionRow | null> {
     const row = await db.action.findFirst({ where: { id: actionId, tenantId: actor.tenantId } });
     if (!row) return null;
     // Another user's action is as invisible as another tenant's.
@@ -133,19 +152,47 @@ export function createActionEngine(deps: EngineDeps) {
       case "cancelled":
         return [];
       case "applied":
-        return [{ tool: "verify_action", args: { action_id: id }, description: "Check with the system of record that the change really happened" }];
+        return [
+          {
+            tool: "verify_action",
+            args: { action_id: id },
+            description: "Check with the system of record that the change really happened",
+          },
+        ];
       case "executing":
-        return [{ tool: "verify_action", args: { action_id: id }, description: "The effect is being sent; check its result" }];
+        return [
+          {
+            tool: "verify_action",
+            args: { action_id: id },
+            description: "The effect is being sent; check its result",
+          },
+        ];
       case "unknown":
         return [
-          { tool: "verify_action", args: { action_id: id }, description: "Check with the system of record first; do not resubmit" },
-          { tool: "recover_action", args: { action_id: id }, description: "If verification shows nothing happened, retry with the original key" },
+          {
+            tool: "verify_action",
+            args: { action_id: id },
+            description: "Check with the system of record first; do not resubmit",
+          },
+          {
+            tool: "recover_action",
+            args: { action_id: id },
+            description: "If verification shows nothing happened, retry with the original key",
+          },
         ];
       case "failed":
         if (effect?.status === "failed")
           return [
-            { tool: "confirm_action", args: { action_id: id, version: row.version }, description: "Retry later; the same action key is reused, so it cannot apply twice" },
-            { tool: "verify_action", args: { action_id: id }, description: "Check whether anything happened" },
+            {
+              tool: "confirm_action",
+              args: { action_id: id, version: row.version },
+              description: "Retry later; the same action key is reused, so it cannot apply twice",
+            },
+            {
+              tool: "verify_action",
+              args: { action_id: id },
+              description: "Check whether anything happened",
+            },
           ];
         return [];
     }
@@ -162,7 +209,11 @@ export function createActionEngine(deps: EngineDeps) {
     const needsApproval = state.requires_approval && approvalStatus !== "approved";
     const out: NextAction[] = [];
     if (allPatchFields(capability).length)
-      out.push({ tool: "advance_action", args: { action_id: id, version: row.version }, description: "Change details before confirming (a change needs a new approval)" });
+      out.push({
+        tool: "advance_action",
+        args: { action_id: id, version: row.version },
+        description: "Change details before confirming (a change needs a new approval)",
+      });
     out.push({
       tool: "confirm_action",
       args: { action_id: id, version: row.version },
@@ -200,14 +251,22 @@ export function createActionEngine(deps: EngineDeps) {
       validation_errors: state.validation_errors,
       requires_confirmation: capability.nodes.some((n) => n.id === row.node && n.requiresConfirmation),
       summary: state.summary,
-      approval: approval ? { id: approval.id, status: approval.status, version: approval.version, url: approvalUrl(row.id) } : null,
+      approval: approval
+        ? { id: approval.id, status: approval.status, version: approval.version, url: approvalUrl(row.id) }
+        : null,
       effect: effect
-        ? { status: effect.status, action_key: effect.actionKey, external_id: effect.externalId, attempts: effect.attempts }
+        ? {
+            status: effect.status,
+            action_key: effect.actionKey,
+            external_id: effect.externalId,
+            attempts: effect.attempts,
+          }
         : null,
       external_id: effect?.externalId ?? null,
       verification: state.verification,
       result: state.result,
-      next_actions: base.next_actions ?? nextActionsFor(capability, row, state, effect, approval?.status ?? null),
+      next_actions:
+        base.next_actions ?? nextActionsFor(capability, row, state, effect, approval?.status ?? null),
     };
     if (extra.withInputs) out.inputs = describeInputs(capability);
     if (extra.withSchema) out.patch_schema = patchJsonSchema(capability, allowed);
@@ -226,7 +285,10 @@ export function createActionEngine(deps: EngineDeps) {
       return idx === ev.nodeIndex && !ev.errors.some((e) => e.field.split(".")[0] === f);
     });
     const pending = patchFields.filter((f) => nodeIndexOfField(capability, f) > ev.nodeIndex);
-    const summary = ev.atConfirmation && capability.summarize ? capability.summarize({ values: ev.values, derived: ev.derived }) : null;
+    const summary =
+      ev.atConfirmation && capability.summarize
+        ? capability.summarize({ values: ev.values, derived: ev.derived })
+        : null;
     return {
       ...previous,
       values: ev.values,
@@ -242,7 +304,11 @@ export function createActionEngine(deps: EngineDeps) {
     };
   }
 
-  function statusAfterEvaluation(capability: AnyCapability, ev: Evaluation, state: ActionState): ActionStatus {
+  function statusAfterEvaluation(
+    capability: AnyCapability,
+    ev: Evaluation,
+    state: ActionState,
+  ): ActionStatus {
     if (ev.atConfirmation) return state.requires_approval ? "awaiting_approval" : "open";
     if (ev.nodeIndex >= capability.nodes.length && capability.policy.effect === "read") return "completed";
     return "open";
@@ -306,7 +372,9 @@ export function createActionEngine(deps: EngineDeps) {
         reason: "unknown_capability",
         message: `No capability ${input.capability}`,
         retryable: false,
-        next_actions: [{ tool: "search_capabilities", description: "Find the capability for the user's intent" }],
+        next_actions: [
+          { tool: "search_capabilities", description: "Find the capability for the user's intent" },
+        ],
       };
     const patch: Values = { ...(input.patch ?? {}) };
     const allowed = allowedPatch(capability, null);
@@ -321,7 +389,13 @@ export function createActionEngine(deps: EngineDeps) {
         allowed_patch: allowed,
         validation_errors: problems,
         inputs: describeInputs(capability),
-        next_actions: [{ tool: "start_action", args: { capability: capability.id }, description: "Start again with fields from allowed_patch" }],
+        next_actions: [
+          {
+            tool: "start_action",
+            args: { capability: capability.id },
+            description: "Start again with fields from allowed_patch",
+          },
+        ],
       };
     if (input.entity_id && capability.appliesTo.field) patch[capability.appliesTo.field] = input.entity_id;
     const adapter = await deps.adapterFor(capability.connector, actor);
@@ -349,7 +423,9 @@ export function createActionEngine(deps: EngineDeps) {
         status = "rejected";
       }
     }
-    const entityId = capability.appliesTo.field ? ((ev.values[capability.appliesTo.field] as string | undefined) ?? null) : null;
+    const entityId = capability.appliesTo.field
+      ? ((ev.values[capability.appliesTo.field] as string | undefined) ?? null)
+      : null;
     if (input.dry_run) {
       const fake = {
         id: "",
@@ -383,7 +459,13 @@ export function createActionEngine(deps: EngineDeps) {
         requires_confirmation: ev.atConfirmation,
         summary: state.summary,
         result: state.result,
-        next_actions: [{ tool: "start_action", args: { capability: capability.id }, description: "Start it for real (without dry_run)" }],
+        next_actions: [
+          {
+            tool: "start_action",
+            args: { capability: capability.id },
+            description: "Start it for real (without dry_run)",
+          },
+        ],
       };
     }
     const row = await db.action.create({
@@ -401,7 +483,17 @@ export function createActionEngine(deps: EngineDeps) {
       },
     });
     await db.actionEvent.create({
-      data: { actionId: row.id, version: 1, kind: "started", node: ev.node, data: json({ applied: state.applied, missing: state.missing, validation_errors: state.validation_errors }) },
+      data: {
+        actionId: row.id,
+        version: 1,
+        kind: "started",
+        node: ev.node,
+        data: json({
+          applied: state.applied,
+          missing: state.missing,
+          validation_errors: state.validation_errors,
+        }),
+      },
     });
     if (ev.atConfirmation && state.requires_approval && state.summary && state.digest)
       await openApproval(row, state);
@@ -417,7 +509,10 @@ export function createActionEngine(deps: EngineDeps) {
       {
         outcome,
         reason: status === "rejected" ? state.validation_errors[0]?.code : undefined,
-        message: status === "rejected" ? (state.validation_errors[0]?.message ?? "rejected") : messageFor(capability, ev, state),
+        message:
+          status === "rejected"
+            ? (state.validation_errors[0]?.message ?? "rejected")
+            : messageFor(capability, ev, state),
         retryable: false,
       },
       { withInputs: true },
@@ -434,7 +529,13 @@ export function createActionEngine(deps: EngineDeps) {
       summary: state.summary ?? {},
     });
     await db.actionEvent.create({
-      data: { actionId: row.id, version: row.version, kind: "approval_requested", node: row.node, data: json({ digest: state.digest }) },
+      data: {
+        actionId: row.id,
+        version: row.version,
+        kind: "approval_requested",
+        node: row.node,
+        data: json({ digest: state.digest }),
+      },
     });
   }
 
@@ -444,11 +545,17 @@ export function createActionEngine(deps: EngineDeps) {
       reason: "action_not_found",
       message: `No action ${actionId}`,
       retryable: false,
-      next_actions: [{ tool: "search_capabilities", description: "Find a capability and start a new action" }],
+      next_actions: [
+        { tool: "search_capabilities", description: "Find a capability and start a new action" },
+      ],
     };
   }
 
-  async function notAllowedNow(capability: AnyCapability, row: ActionRow, tool: string): Promise<ActionResponse> {
+  async function notAllowedNow(
+    capability: AnyCapability,
+    row: ActionRow,
+    tool: string,
+  ): Promise<ActionResponse> {
     const r = await respond(capability, row, { outcome: "rejected", message: "", retryable: false });
     r.reason = "not_in_next_actions";
     r.message = `${tool} is not possible while the action is ${row.status} at ${row.node}; next: ${
@@ -473,8 +580,16 @@ export function createActionEngine(deps: EngineDeps) {
         retryable: true,
       });
       r.next_actions = [
-        { tool: "get_context", args: { action_id: row.id }, description: "Re-read the action's current state" },
-        { tool: "advance_action", args: { action_id: row.id, version: row.version }, description: "Resend the patch against the current version" },
+        {
+          tool: "get_context",
+          args: { action_id: row.id },
+          description: "Re-read the action's current state",
+        },
+        {
+          tool: "advance_action",
+          args: { action_id: row.id, version: row.version },
+          description: "Resend the patch against the current version",
+        },
       ];
       return r;
     }
@@ -503,16 +618,24 @@ export function createActionEngine(deps: EngineDeps) {
     const status = statusAfterEvaluation(capability, ev, state);
     const outcome = ev.errors.length || ev.missing.length ? "input_required" : "applied";
     if (input.dry_run) {
-      const r = await respond(capability, { ...row, node: ev.node, status, state: state as never }, {
-        outcome: "preview",
-        message: `Preview only, nothing was saved: ${messageFor(capability, ev, state)}`,
-        retryable: false,
-      });
+      const r = await respond(
+        capability,
+        { ...row, node: ev.node, status, state: state as never },
+        {
+          outcome: "preview",
+          message: `Preview only, nothing was saved: ${messageFor(capability, ev, state)}`,
+          retryable: false,
+        },
+      );
       return r;
     }
     // An empty patch that changes nothing must not void an approval.
     if (!Object.keys(input.patch).length && state.digest === previous.digest && ev.node === row.node)
-      return respond(capability, row, { outcome, message: messageFor(capability, ev, state), retryable: false });
+      return respond(capability, row, {
+        outcome,
+        message: messageFor(capability, ev, state),
+        retryable: false,
+      });
     const updated = await db.action.updateMany({
       where: { id: row.id, version: row.version },
       data: { version: row.version + 1, node: ev.node, status, state: json(state) },
@@ -534,20 +657,38 @@ export function createActionEngine(deps: EngineDeps) {
         version: next.version,
         kind: "advanced",
         node: ev.node,
-        data: json({ patch: Object.keys(input.patch), applied: state.applied, pending: state.pending, validation_errors: state.validation_errors }),
+        data: json({
+          patch: Object.keys(input.patch),
+          applied: state.applied,
+          pending: state.pending,
+          validation_errors: state.validation_errors,
+        }),
       },
     });
     if (ev.atConfirmation && state.requires_approval) await openApproval(next, state);
-    return respond(capability, next, { outcome, message: messageFor(capability, ev, state), retryable: false });
+    return respond(capability, next, {
+      outcome,
+      message: messageFor(capability, ev, state),
+      retryable: false,
+    });
   }
 
   // ---------------------------------------------------------------- get_context
-  async function getActionContext(actor: Actor, actionId: string, scope: ActorScope = "own"): Promise<ActionResponse> {
+  async function getActionContext(
+    actor: Actor,
+    actionId: string,
+    scope: ActorScope = "own",
+  ): Promise<ActionResponse> {
     const row = await loadAction(actor, actionId, scope);
     if (!row) return notFoundAction(actionId);
     const capability = capabilityOf(row.capability);
     if (!capability) return notFoundAction(actionId);
-    return respond(capability, row, { outcome: "applied", message: `${capability.title}: ${row.status} at ${row.node}`, retryable: false }, { withInputs: true, withSchema: true });
+    return respond(
+      capability,
+      row,
+      { outcome: "applied", message: `${capability.title}: ${row.status} at ${row.node}`, retryable: false },
+      { withInputs: true, withSchema: true },
+    );
   }
 
   // ---------------------------------------------------------------- effect ledger
@@ -557,7 +698,13 @@ export function createActionEngine(deps: EngineDeps) {
     return new Date(Date.now() + budget).toISOString();
   }
 
-  function effectContext(capability: AnyCapability, adapter: unknown, actor: Actor, state: ActionState, key: string): EffectContext<unknown> {
+  function effectContext(
+    capability: AnyCapability,
+    adapter: unknown,
+    actor: Actor,
+    state: ActionState,
+    key: string,
+  ): EffectContext<unknown> {
     return {
       adapter,
       actor,
@@ -592,12 +739,21 @@ export function createActionEngine(deps: EngineDeps) {
       case "applied":
         await db.effect.update({
           where: { id: effect.id },
-          data: { status: "applied", externalId: result.externalId ?? null, response: json(result.response), error: null },
+          data: {
+            status: "applied",
+            externalId: result.externalId ?? null,
+            response: json(result.response),
+            error: null,
+          },
         });
         status = "applied";
         state.last_error = null;
         state.recovery = null;
-        response = { outcome: "applied", message: `${capability.effect?.description ?? "Effect"}: done (${result.externalId ?? "no external id"}); verify it`, retryable: false };
+        response = {
+          outcome: "applied",
+          message: `${capability.effect?.description ?? "Effect"}: done (${result.externalId ?? "no external id"}); verify it`,
+          retryable: false,
+        };
         break;
       case "rejected":
         // Definitely not applied: free the ledger so a changed action can try again with a new key.
@@ -607,22 +763,42 @@ export function createActionEngine(deps: EngineDeps) {
         response = { outcome: "rejected", reason: result.code, message: result.message, retryable: false };
         break;
       case "not_applied":
-        await db.effect.update({ where: { id: effect.id }, data: { status: "failed", error: `not_applied: ${result.message}` } });
+        await db.effect.update({
+          where: { id: effect.id },
+          data: { status: "failed", error: `not_applied: ${result.message}` },
+        });
         status = "failed";
         state.last_error = { code: "not_applied", message: result.message };
-        response = { outcome: "rejected", reason: "not_applied", message: `The legacy system answered but changed nothing: ${result.message}`, retryable: true };
+        response = {
+          outcome: "rejected",
+          reason: "not_applied",
+          message: `The legacy system answered but changed nothing: ${result.message}`,
+          retryable: true,
+        };
         break;
       case "unavailable":
-        await db.effect.update({ where: { id: effect.id }, data: { status: "failed", error: `temporarily_unavailable: ${result.message}` } });
+        await db.effect.update({
+          where: { id: effect.id },
+          data: { status: "failed", error: `temporarily_unavailable: ${result.message}` },
+        });
         status = "failed";
         state.last_error = { code: "temporarily_unavailable", message: result.message };
-        response = { outcome: "temporarily_unavailable", reason: "legacy_unavailable", message: `${result.message}; nothing was applied`, retryable: true };
+        response = {
+          outcome: "temporarily_unavailable",
+          reason: "legacy_unavailable",
+          message: `${result.message}; nothing was applied`,
+          retryable: true,
+        };
         break;
       case "unknown":
-        await db.effect.update({ where: { id: effect.id }, data: { status: "unknown", error: result.message } });
+        await db.effect.update({
+          where: { id: effect.id },
+          data: { status: "unknown", error: result.message },
+        });
         status = "unknown";
         state.last_error = { code: "unknown", message: result.message };
-        if (via === "recovered") state.recovery = { queued_at: new Date().toISOString(), reason: result.message };
+        if (via === "recovered")
+          state.recovery = { queued_at: new Date().toISOString(), reason: result.message };
         response = {
           outcome: "unknown",
           reason: via === "recovered" ? "queued_for_recovery" : "outcome_unknown",
@@ -631,20 +807,39 @@ export function createActionEngine(deps: EngineDeps) {
         };
         break;
     }
-    const next = { ...row, status, node: status === "applied" ? "SUBMITTED" : row.node, state: state as never };
+    const next = {
+      ...row,
+      status,
+      node: status === "applied" ? "SUBMITTED" : row.node,
+      state: state as never,
+    };
     await db.action.update({ where: { id: row.id }, data: { status, node: next.node, state: json(state) } });
     await db.actionEvent.create({
-      data: { actionId: row.id, version: row.version, kind: via, node: next.node, data: json({ effect: result.status, key: effect.actionKey }) },
+      data: {
+        actionId: row.id,
+        version: row.version,
+        kind: via,
+        node: next.node,
+        data: json({ effect: result.status, key: effect.actionKey }),
+      },
     });
     return respond(capability, next, response);
   }
 
-  async function execute(capability: AnyCapability, actor: Actor, row: ActionRow, effect: EffectRow, via: "confirmed" | "recovered") {
+  async function execute(
+    capability: AnyCapability,
+    actor: Actor,
+    row: ActionRow,
+    effect: EffectRow,
+    via: "confirmed" | "recovered",
+  ) {
     const state = parseActionState(row.state);
     const adapter = await deps.adapterFor(capability.connector, actor);
     let result: EffectResult;
     try {
-      result = (await capability.effect?.execute(effectContext(capability, adapter, actor, state, effect.actionKey))) ?? {
+      result = (await capability.effect?.execute(
+        effectContext(capability, adapter, actor, state, effect.actionKey),
+      )) ?? {
         status: "rejected",
         code: "no_effect",
         message: "capability has no effect",
@@ -652,13 +847,23 @@ export function createActionEngine(deps: EngineDeps) {
     } catch (err) {
       // A read inside the effect that stayed down happened before the write: nothing was sent.
       if (err instanceof LegacyUnavailableError) result = { status: "unavailable", message: err.message };
-      else result = { status: "unknown", message: `unexpected error after the effect was claimed: ${(err as Error).message}` };
+      else
+        result = {
+          status: "unknown",
+          message: `unexpected error after the effect was claimed: ${(err as Error).message}`,
+        };
     }
     return recordEffectResult(capability, row, effect, result, via);
   }
 
   /** Answers a confirm that found the effect already claimed: the first outcome, never a second effect. */
-  async function existingEffectOutcome(capability: AnyCapability, actor: Actor, actionId: string, idempotencyKey: string, waitMs: number): Promise<ActionResponse> {
+  async function existingEffectOutcome(
+    capability: AnyCapability,
+    actor: Actor,
+    actionId: string,
+    idempotencyKey: string,
+    waitMs: number,
+  ): Promise<ActionResponse> {
     const deadline = Date.now() + waitMs;
     let effect = await db.effect.findUnique({ where: { actionId } });
     while (effect?.status === "pending" && Date.now() < deadline) {
@@ -667,10 +872,18 @@ export function createActionEngine(deps: EngineDeps) {
     }
     const row = await loadAction(actor, actionId);
     if (!row) return notFoundAction(actionId);
-    if (!effect) return respond(capability, row, { outcome: parseActionState(row.state).last_error ? "rejected" : "conflict", reason: parseActionState(row.state).last_error?.code ?? "changed", message: parseActionState(row.state).last_error?.message ?? "The action changed; re-read it", retryable: false });
+    if (!effect)
+      return respond(capability, row, {
+        outcome: parseActionState(row.state).last_error ? "rejected" : "conflict",
+        reason: parseActionState(row.state).last_error?.code ?? "changed",
+        message: parseActionState(row.state).last_error?.message ?? "The action changed; re-read it",
+        retryable: false,
+      });
     const firstKey = effectRequestSchema.safeParse(effect.request).data?.idempotency_key;
     const sameKey = firstKey === idempotencyKey;
-    const prefix = sameKey ? "Replay of the first confirm" : "Already confirmed with another idempotency key; no second effect";
+    const prefix = sameKey
+      ? "Replay of the first confirm"
+      : "Already confirmed with another idempotency key; no second effect";
     const map: Record<string, Pick<ActionResponse, "outcome" | "retryable">> = {
       applied: { outcome: "applied", retryable: false },
       pending: { outcome: "unknown", retryable: false },
@@ -690,14 +903,20 @@ export function createActionEngine(deps: EngineDeps) {
     const row = await loadAction(actor, input.action_id);
     if (!row) return notFoundAction(input.action_id);
     const capability = capabilityOf(row.capability);
-    if (!capability?.effect) return row && capability ? notAllowedNow(capability, row, "confirm_action") : notFoundAction(input.action_id);
+    if (!capability?.effect)
+      return row && capability
+        ? notAllowedNow(capability, row, "confirm_action")
+        : notFoundAction(input.action_id);
     const waitMs = capability.policy.timeoutMs * Math.max(1, capability.policy.retry.attempts) + 2000;
     const existing = await db.effect.findUnique({ where: { actionId: row.id } });
     if (existing && existing.status !== "failed")
       return existingEffectOutcome(capability, actor, row.id, input.idempotency_key, waitMs);
     const state = parseActionState(row.state);
     const atConfirmation = capability.nodes.some((n) => n.id === row.node && n.requiresConfirmation);
-    if (!existing && (!atConfirmation || !state.summary || !["open", "awaiting_approval", "approved"].includes(row.status)))
+    if (
+      !existing &&
+      (!atConfirmation || !state.summary || !["open", "awaiting_approval", "approved"].includes(row.status))
+    )
       return notAllowedNow(capability, row, "confirm_action");
     if (input.version !== undefined && input.version !== row.version)
       return respond(capability, row, {
@@ -708,7 +927,7 @@ export function createActionEngine(deps: EngineDeps) {
       });
     if (state.requires_approval) {
       const approval = await findApproval(db, row.id, row.version);
-      if (!approval || approval.status !== "approved" || approval.summaryDigest !== state.digest) {
+      if (approval?.status !== "approved" || approval.summaryDigest !== state.digest) {
         const r = await respond(capability, row, {
           outcome: "rejected",
           reason: approval?.status === "rejected" ? "approval_rejected" : "approval_pending",
@@ -720,10 +939,25 @@ export function createActionEngine(deps: EngineDeps) {
         });
         r.next_actions =
           approval?.status === "rejected"
-            ? [{ tool: "advance_action", args: { action_id: row.id, version: row.version }, description: "Change what the user objected to (creates a new approval)" }]
+            ? [
+                {
+                  tool: "advance_action",
+                  args: { action_id: row.id, version: row.version },
+                  description: "Change what the user objected to (creates a new approval)",
+                },
+              ]
             : [
-                { tool: "get_context", args: { action_id: row.id }, description: "Check whether the user has approved yet" },
-                { tool: "confirm_action", args: { action_id: row.id, version: row.version }, description: "Confirm once the user has approved", requires_user_approval: true },
+                {
+                  tool: "get_context",
+                  args: { action_id: row.id },
+                  description: "Check whether the user has approved yet",
+                },
+                {
+                  tool: "confirm_action",
+                  args: { action_id: row.id, version: row.version },
+                  description: "Confirm once the user has approved",
+                  requires_user_approval: true,
+                },
               ];
         return r;
       }
@@ -737,14 +971,28 @@ export function createActionEngine(deps: EngineDeps) {
 
     // Claim the effect: the unique (actionId) and (actionKey) constraints let exactly one confirm through.
     let effect: EffectRow;
-    const request = { idempotency_key: input.idempotency_key, version: row.version, digest: state.digest, lease_until: leaseUntil(capability) };
+    const request = {
+      idempotency_key: input.idempotency_key,
+      version: row.version,
+      digest: state.digest,
+      lease_until: leaseUntil(capability),
+    };
     if (existing) {
       // A retry after "temporarily unavailable": same key; the conditional update admits one retrier.
       const claimed = await db.effect.updateMany({
         where: { id: existing.id, status: "failed" },
-        data: { status: "pending", attempts: { increment: 1 }, request: json({ ...request, idempotency_key: effectRequestSchema.safeParse(existing.request).data?.idempotency_key ?? input.idempotency_key }) },
+        data: {
+          status: "pending",
+          attempts: { increment: 1 },
+          request: json({
+            ...request,
+            idempotency_key:
+              effectRequestSchema.safeParse(existing.request).data?.idempotency_key ?? input.idempotency_key,
+          }),
+        },
       });
-      if (claimed.count === 0) return existingEffectOutcome(capability, actor, row.id, input.idempotency_key, waitMs);
+      if (claimed.count === 0)
+        return existingEffectOutcome(capability, actor, row.id, input.idempotency_key, waitMs);
       effect = await db.effect.findUniqueOrThrow({ where: { id: existing.id } });
     } else {
       try {
@@ -760,31 +1008,56 @@ export function createActionEngine(deps: EngineDeps) {
           },
         });
       } catch (err) {
-        if (isUniqueViolation(err)) return existingEffectOutcome(capability, actor, row.id, input.idempotency_key, waitMs);
+        if (isUniqueViolation(err))
+          return existingEffectOutcome(capability, actor, row.id, input.idempotency_key, waitMs);
         throw err;
       }
     }
     // Re-validate at execution time: prices, stock and states may have moved since approval.
     const adapter = await deps.adapterFor(capability.connector, actor);
     const ev = await guarded(() => evaluateAction(capability, adapter, actor, state.values));
-    if ("unavailable" in ev || ev.notFound || !ev.atConfirmation || summaryDigest(capability.summarize?.({ values: ev.values, derived: ev.derived }) ?? {}) !== state.digest) {
+    if (
+      "unavailable" in ev ||
+      ev.notFound ||
+      !ev.atConfirmation ||
+      summaryDigest(capability.summarize?.({ values: ev.values, derived: ev.derived }) ?? {}) !== state.digest
+    ) {
       if (!existing) await db.effect.delete({ where: { id: effect.id } });
       else await db.effect.update({ where: { id: effect.id }, data: { status: "failed" } });
-      if ("unavailable" in ev) return unavailable(ev.unavailable, { action_id: row.id, version: row.version });
+      if ("unavailable" in ev)
+        return unavailable(ev.unavailable, { action_id: row.id, version: row.version });
       // Something changed under the approval: record the new state as a new version that needs a new approval.
       const fresh = ev.notFound ? state : stateFromEvaluation(capability, ev, [], state);
       const status = ev.notFound ? "cancelled" : statusAfterEvaluation(capability, ev, fresh);
-      const next = { ...row, version: row.version + 1, node: ev.notFound ? row.node : ev.node, status, state: fresh as never };
-      const upd = await db.action.updateMany({ where: { id: row.id, version: row.version }, data: { version: next.version, node: next.node, status, state: json(fresh) } });
+      const next = {
+        ...row,
+        version: row.version + 1,
+        node: ev.notFound ? row.node : ev.node,
+        status,
+        state: fresh as never,
+      };
+      const upd = await db.action.updateMany({
+        where: { id: row.id, version: row.version },
+        data: { version: next.version, node: next.node, status, state: json(fresh) },
+      });
       if (upd.count) {
         await voidApprovals(db, row.id, next.version);
-        await db.actionEvent.create({ data: { actionId: row.id, version: next.version, kind: "changed_before_confirm", node: next.node, data: json({ validation_errors: fresh.validation_errors }) } });
+        await db.actionEvent.create({
+          data: {
+            actionId: row.id,
+            version: next.version,
+            kind: "changed_before_confirm",
+            node: next.node,
+            data: json({ validation_errors: fresh.validation_errors }),
+          },
+        });
         if (!ev.notFound && ev.atConfirmation && fresh.requires_approval) await openApproval(next, fresh);
       }
       return respond(capability, next, {
         outcome: "conflict",
         reason: "changed_since_approval",
-        message: "What was approved no longer matches the system of record; review the new summary (a new approval is needed)",
+        message:
+          "What was approved no longer matches the system of record; review the new summary (a new approval is needed)",
         retryable: true,
       });
     }
@@ -793,11 +1066,18 @@ export function createActionEngine(deps: EngineDeps) {
   }
 
   // ---------------------------------------------------------------- verify
-  async function lookup(capability: AnyCapability, actor: Actor, row: ActionRow, effect: EffectRow): Promise<Verification> {
+  async function lookup(
+    capability: AnyCapability,
+    actor: Actor,
+    row: ActionRow,
+    effect: EffectRow,
+  ): Promise<Verification> {
     const adapter = await deps.adapterFor(capability.connector, actor);
     try {
       return (
-        (await capability.effect?.verify(effectContext(capability, adapter, actor, parseActionState(row.state), effect.actionKey))) ?? {
+        (await capability.effect?.verify(
+          effectContext(capability, adapter, actor, parseActionState(row.state), effect.actionKey),
+        )) ?? {
           happened: false,
           details: {},
         }
@@ -808,14 +1088,34 @@ export function createActionEngine(deps: EngineDeps) {
     }
   }
 
-  async function recordVerification(capability: AnyCapability, row: ActionRow, effect: EffectRow, v: Verification & { happened: true }, via: string) {
+  async function recordVerification(
+    _capability: AnyCapability,
+    row: ActionRow,
+    effect: EffectRow,
+    v: Verification & { happened: true },
+    via: string,
+  ) {
     const state = parseActionState(row.state);
     state.verification = { ...v.details, checked_at: new Date().toISOString() };
     state.recovery = null;
     if (effect.status !== "applied")
-      await db.effect.update({ where: { id: effect.id }, data: { status: "applied", externalId: v.externalId ?? effect.externalId, error: null } });
-    await db.action.update({ where: { id: row.id }, data: { status: "completed", node: "VERIFIED", state: json(state) } });
-    await db.actionEvent.create({ data: { actionId: row.id, version: row.version, kind: via, node: "VERIFIED", data: json(state.verification) } });
+      await db.effect.update({
+        where: { id: effect.id },
+        data: { status: "applied", externalId: v.externalId ?? effect.externalId, error: null },
+      });
+    await db.action.update({
+      where: { id: row.id },
+      data: { status: "completed", node: "VERIFIED", state: json(state) },
+    });
+    await db.actionEvent.create({
+      data: {
+        actionId: row.id,
+        version: row.version,
+        kind: via,
+        node: "VERIFIED",
+        data: json(state.verification),
+      },
+    });
     return { ...row, status: "completed", node: "VERIFIED", state: state as never };
   }
 
@@ -826,27 +1126,57 @@ export function createActionEngine(deps: EngineDeps) {
     if (!capability) return notFoundAction(actionId);
     const effect = await db.effect.findUnique({ where: { actionId: row.id } });
     if (!effect) {
-      if (row.status === "completed") return respond(capability, row, { outcome: "applied", message: "Nothing to verify: this action had no side effect", retryable: false, next_actions: [] });
+      if (row.status === "completed")
+        return respond(capability, row, {
+          outcome: "applied",
+          message: "Nothing to verify: this action had no side effect",
+          retryable: false,
+          next_actions: [],
+        });
       return notAllowedNow(capability, row, "verify_action");
     }
     const v = await lookup(capability, actor, row, effect);
-    if (v.happened === "unavailable") return unavailable(`${v.message}; could not verify`, { action_id: row.id, version: row.version, next_actions: [{ tool: "verify_action", args: { action_id: row.id }, description: "Verify again later" }] });
+    if (v.happened === "unavailable")
+      return unavailable(`${v.message}; could not verify`, {
+        action_id: row.id,
+        version: row.version,
+        next_actions: [
+          { tool: "verify_action", args: { action_id: row.id }, description: "Verify again later" },
+        ],
+      });
     if (v.happened) {
       const next = await recordVerification(capability, row, effect, v, "verified");
-      return respond(capability, next, { outcome: "applied", message: `Verified: ${capability.effect?.description ?? "effect"} happened`, retryable: false, next_actions: [] });
+      return respond(capability, next, {
+        outcome: "applied",
+        message: `Verified: ${capability.effect?.description ?? "effect"} happened`,
+        retryable: false,
+        next_actions: [],
+      });
     }
     const state = parseActionState(row.state);
     state.verification = { ...v.details, found: false, checked_at: new Date().toISOString() };
     await db.action.update({ where: { id: row.id }, data: { state: json(state) } });
     const next = { ...row, state: state as never };
     if (effect.status === "applied")
-      return respond(capability, next, { outcome: "unknown", reason: "verification_mismatch", message: "The ledger says applied but the system of record shows nothing; a person should look (recovery queue)", retryable: false });
+      return respond(capability, next, {
+        outcome: "unknown",
+        reason: "verification_mismatch",
+        message:
+          "The ledger says applied but the system of record shows nothing; a person should look (recovery queue)",
+        retryable: false,
+      });
     return respond(capability, next, {
       outcome: effect.status === "failed" ? "rejected" : "unknown",
       reason: "not_found_at_system_of_record",
       message: "The system of record shows no such effect; recover_action retries it with the original key",
       retryable: true,
-      next_actions: [{ tool: "recover_action", args: { action_id: row.id }, description: "Retry with the original idempotency key (cannot apply twice)" }],
+      next_actions: [
+        {
+          tool: "recover_action",
+          args: { action_id: row.id },
+          description: "Retry with the original idempotency key (cannot apply twice)",
+        },
+      ],
     });
   }
 
@@ -859,28 +1189,62 @@ export function createActionEngine(deps: EngineDeps) {
     const effect = await db.effect.findUnique({ where: { actionId: row.id } });
     if (!effect) return notAllowedNow(capability, row, "recover_action");
     if (effect.status === "applied" && row.status === "completed")
-      return respond(capability, row, { outcome: "applied", message: "Nothing to recover: the effect is applied and verified", retryable: false });
+      return respond(capability, row, {
+        outcome: "applied",
+        message: "Nothing to recover: the effect is applied and verified",
+        retryable: false,
+      });
     if (effect.status === "pending") {
       const lease = effectRequestSchema.safeParse(effect.request).data?.lease_until;
       if (lease && Date.parse(lease) > Date.now())
-        return respond(capability, row, { outcome: "unknown", reason: "effect_in_progress", message: `The effect is still being sent (until ${lease}); verify after that`, retryable: true });
+        return respond(capability, row, {
+          outcome: "unknown",
+          reason: "effect_in_progress",
+          message: `The effect is still being sent (until ${lease}); verify after that`,
+          retryable: true,
+        });
     }
     // Verify first: never send again what may already have happened.
     const v = await lookup(capability, actor, row, effect);
-    if (v.happened === "unavailable") return unavailable(`${v.message}; could not verify, nothing was retried`, { action_id: row.id, version: row.version });
+    if (v.happened === "unavailable")
+      return unavailable(`${v.message}; could not verify, nothing was retried`, {
+        action_id: row.id,
+        version: row.version,
+      });
     if (v.happened) {
       const next = await recordVerification(capability, row, effect, v, "recovered");
-      return respond(capability, next, { outcome: "applied", message: "Recovered: the effect had happened; it is now recorded", retryable: false, next_actions: [] });
+      return respond(capability, next, {
+        outcome: "applied",
+        message: "Recovered: the effect had happened; it is now recorded",
+        retryable: false,
+        next_actions: [],
+      });
     }
     if (effect.status === "applied")
-      return respond(capability, row, { outcome: "unknown", reason: "verification_mismatch", message: "The ledger says applied but the system of record shows nothing; left for a person", retryable: false });
+      return respond(capability, row, {
+        outcome: "unknown",
+        reason: "verification_mismatch",
+        message: "The ledger says applied but the system of record shows nothing; left for a person",
+        retryable: false,
+      });
     // Nothing happened: retry with the ORIGINAL key; the conditional update admits one recoverer.
     const request = effectRequestSchema.safeParse(effect.request).data;
     const claimed = await db.effect.updateMany({
       where: { id: effect.id, status: effect.status, attempts: effect.attempts },
-      data: { status: "pending", attempts: { increment: 1 }, request: json({ ...request, lease_until: leaseUntil(capability) }) },
+      data: {
+        status: "pending",
+        attempts: { increment: 1 },
+        request: json({ ...request, lease_until: leaseUntil(capability) }),
+      },
     });
-    if (claimed.count === 0) return existingEffectOutcome(capability, actor, row.id, request?.idempotency_key ?? "", capability.policy.timeoutMs * 2);
+    if (claimed.count === 0)
+      return existingEffectOutcome(
+        capability,
+        actor,
+        row.id,
+        request?.idempotency_key ?? "",
+        capability.policy.timeoutMs * 2,
+      );
     const claimedEffect = await db.effect.findUniqueOrThrow({ where: { id: effect.id } });
     return execute(capability, actor, row, claimedEffect, "recovered");
   }
@@ -908,7 +1272,12 @@ export function createActionEngine(deps: EngineDeps) {
           tenantId: row.tenantId,
           kind: capability.effect.kind,
           status: "pending",
-          request: json({ idempotency_key: idempotencyKey, version: row.version, digest: state.digest, lease_until: leaseUntil(capability) }),
+          request: json({
+            idempotency_key: idempotencyKey,
+            version: row.version,
+            digest: state.digest,
+            lease_until: leaseUntil(capability),
+          }),
           attempts: 1,
         },
       });
@@ -917,7 +1286,8 @@ export function createActionEngine(deps: EngineDeps) {
       return {
         effect,
         /** Sends the effect without recording the answer: what a crash right after sending leaves behind. */
-        send: () => capability.effect?.execute(effectContext(capability, adapter, actor, state, effect.actionKey)),
+        send: () =>
+          capability.effect?.execute(effectContext(capability, adapter, actor, state, effect.actionKey)),
       };
     },
   };

@@ -8,7 +8,14 @@ import type { Db } from "../db/client";
 
 export async function requestApproval(
   db: Db,
-  input: { actionId: string; tenantId: string; userId: string; version: number; digest: string; summary: object },
+  input: {
+    actionId: string;
+    tenantId: string;
+    userId: string;
+    version: number;
+    digest: string;
+    summary: object;
+  },
 ) {
   // Earlier versions' approvals no longer describe the action.
   await voidApprovals(db, input.actionId, input.version);

@@ -36,7 +36,16 @@ export async function evaluateAction(
     const node = capability.nodes[i];
     if (!node) break;
     if (node.requiresConfirmation)
-      return { nodeIndex: i, node: node.id, atConfirmation: true, values, derived, options, missing: [], errors: [] };
+      return {
+        nodeIndex: i,
+        node: node.id,
+        atConfirmation: true,
+        values,
+        derived,
+        options,
+        missing: [],
+        errors: [],
+      };
     const errors: ValidationError[] = [];
     const fields = node.fields ?? {};
     // Shape first: a field that fails its schema is not passed on to business validation.
@@ -72,7 +81,8 @@ export async function evaluateAction(
       };
     Object.assign(options, result.options ?? {});
     Object.assign(derived, result.derived ?? {});
-    for (const [field, value] of Object.entries(result.defaults ?? {})) if (!present(values[field])) values[field] = value;
+    for (const [field, value] of Object.entries(result.defaults ?? {}))
+      if (!present(values[field])) values[field] = value;
     // A field the node rejected on business grounds does not stay as if it were accepted.
     errors.push(...(result.errors ?? []));
     const required =
@@ -81,9 +91,20 @@ export async function evaluateAction(
       Object.entries(fields)
         .filter(([, s]) => !s.safeParse(undefined).success)
         .map(([f]) => f);
-    const missing = required.filter((f) => !present(values[f]) && !errors.some((e) => e.field.split(".")[0] === f));
+    const missing = required.filter(
+      (f) => !present(values[f]) && !errors.some((e) => e.field.split(".")[0] === f),
+    );
     if (errors.length || missing.length)
-      return { nodeIndex: i, node: node.id, atConfirmation: false, values, derived, options, missing, errors };
+      return {
+        nodeIndex: i,
+        node: node.id,
+        atConfirmation: false,
+        values,
+        derived,
+        options,
+        missing,
+        errors,
+      };
   }
   return {
     nodeIndex: capability.nodes.length,

@@ -1,6 +1,6 @@
-import type { Db } from "../db/client";
 import { CONNECTORS } from "../connectors/connector-catalog";
 import { LegacyUnavailableError } from "../connectors/legacy-client";
+import type { Db } from "../db/client";
 import { readSecret } from "./vault";
 
 export interface ConnectorCredentials {
@@ -8,7 +8,10 @@ export interface ConnectorCredentials {
   apiKey: string;
 }
 
-export type CredentialResolver = (tenantId: string, connector: string) => Promise<ConnectorCredentials | null>;
+export type CredentialResolver = (
+  tenantId: string,
+  connector: string,
+) => Promise<ConnectorCredentials | null>;
 
 /** Where a connector's legacy system lives: its settings, else LEGACY_URL, else the demo default. */
 export async function connectorBaseUrl(db: Db, tenantId: string, connector: string): Promise<string> {
@@ -30,10 +33,15 @@ export function vaultCredentials(db: Db): CredentialResolver {
 }
 
 /** Builds a connector's adapter for a tenant; a connector without a key is unavailable, not a crash. */
-export async function adapterForTenant(resolve: CredentialResolver, tenantId: string, connector: string): Promise<unknown> {
+export async function adapterForTenant(
+  resolve: CredentialResolver,
+  tenantId: string,
+  connector: string,
+): Promise<unknown> {
   const def = CONNECTORS.find((c) => c.id === connector);
   if (!def) throw new Error(`unknown connector ${connector}`);
   const creds = await resolve(tenantId, connector);
-  if (!creds) throw new LegacyUnavailableError(`connector ${connector} has no API key configured for this tenant`);
+  if (!creds)
+    throw new LegacyUnavailableError(`connector ${connector} has no API key configured for this tenant`);
   return def.createAdapter({ baseUrl: creds.baseUrl, apiKey: creds.apiKey });
 }

@@ -1,11 +1,11 @@
 import type { z } from "zod";
-import type { Db } from "../db/client";
 import { capabilityRegistry } from "../connectors/connector-catalog";
 import type { HelpdeskAdapter } from "../connectors/helpdesk/helpdesk-adapter";
 import { ticketView } from "../connectors/helpdesk/ticket-view";
 import { LegacyUnavailableError } from "../connectors/legacy-client";
 import { orderView } from "../connectors/shop/order-view";
 import type { ShopAdapter } from "../connectors/shop/shop-adapter";
+import type { Db } from "../db/client";
 import { type ActionEngine, type ActionResponse, createActionEngine } from "../engine/action-engine";
 import { buildCapabilityIndex, type CapabilityIndex } from "../engine/capability-search";
 import type { AnyCapability } from "../engine/define-capability";
@@ -100,23 +100,37 @@ export function createGateway(options: GatewayOptions) {
     approvalUrl,
   });
 
-  const scopeOf = (ctx: TrustedContext) => (ctx.kind === "person" && (ctx.role === "admin" || ctx.role === "support") ? "tenant" : "own");
+  const scopeOf = (ctx: TrustedContext) =>
+    ctx.kind === "person" && (ctx.role === "admin" || ctx.role === "support") ? "tenant" : "own";
 
   async function audit(ctx: TrustedContext, input: AuditInput) {
     return recordAuditEvent(db, ctx, input);
   }
 
   async function actionTarget(ctx: TrustedContext, actionId: string) {
-    const row = await db.action.findFirst({ where: { id: actionId, tenantId: ctx.tenantId }, select: { capability: true } });
+    const row = await db.action.findFirst({
+      where: { id: actionId, tenantId: ctx.tenantId },
+      select: { capability: true },
+    });
     const capability = row ? capabilities.get(row.capability) : undefined;
     return { target: capability ? capabilityTarget(capability.id) : `action:${actionId}`, capability };
   }
 
   /** The pipeline every operation passes. Never throws at a caller: failures are outcomes. */
-  async function pipeline<S extends z.ZodType>(ctx: TrustedContext | null, spec: OperationSpec<S>, raw: unknown): Promise<GatewayOutcome> {
+  async function pipeline<S extends z.ZodType>(
+    ctx: TrustedContext | null,
+    spec: OperationSpec<S>,
+    raw: unknown,
+  ): Promise<GatewayOutcome> {
     const started = Date.now();
     if (!ctx)
-      return { outcome: "rejected", reason: "unauthenticated", message: "A valid agent key or session is required", retryable: false, next_actions: [] };
+      return {
+        outcome: "rejected",
+        reason: "unauthenticated",
+        message: "A valid agent key or session is required",
+        retryable: false,
+        next_actions: [],
+      };
     const parsed = spec.schema.safeParse(raw ?? {});
     if (!parsed.success) {
       const errors = zodErrors(parsed.error);
@@ -128,7 +142,13 @@ export function createGateway(options: GatewayOptions) {
         validation_errors: errors,
         next_actions: [],
       };
-      await audit(ctx, { operation: spec.operation, arguments: raw, outcome: out.outcome, message: out.message, latencyMs: Date.now() - started });
+      await audit(ctx, {
+        operation: spec.operation,
+        arguments: raw,
+        outcome: out.outcome,
+        message: out.message,
+        latencyMs: Date.now() - started,
+      });
       return out;
     }
     const input = parsed.data as z.infer<S>;
@@ -141,15 +161,27 @@ export function createGateway(options: GatewayOptions) {
       ({ target, capability } = await spec.target(input));
       decision = await authorize(db, ctx, spec.verb, target, capability);
       if (decision.decision === "deny") {
-        out = { outcome: "rejected", reason: "permission_denied", message: decision.message, retryable: false, next_actions: [] };
+        out = {
+          outcome: "rejected",
+          reason: "permission_denied",
+          message: decision.message,
+          retryable: false,
+          next_actions: [],
+        };
       } else if (decision.decision === "ask") {
-        const request = await storePermissionRequest(db, ctx, { verb: spec.verb, target, reason: `requested by ${spec.operation}` });
+        const request = await storePermissionRequest(db, ctx, {
+          verb: spec.verb,
+          target,
+          reason: `requested by ${spec.operation}`,
+        });
         out = {
           outcome: "rejected",
           reason: "permission_required",
           message: `${decision.message}. ${request ? `Request ${request.id} is waiting for an admin; retry after it is granted.` : "Ask an admin for a rule."}`,
           retryable: true,
-          permission_request: request ? { id: request.id, status: request.status, verb: spec.verb, target } : null,
+          permission_request: request
+            ? { id: request.id, status: request.status, verb: spec.verb, target }
+            : null,
           next_actions: [],
         };
       } else {
@@ -158,7 +190,13 @@ export function createGateway(options: GatewayOptions) {
     } catch (err) {
       out =
         err instanceof LegacyUnavailableError
-          ? { outcome: "temporarily_unavailable", reason: "legacy_unavailable", message: err.message, retryable: true, next_actions: [] }
+          ? {
+              outcome: "temporarily_unavailable",
+              reason: "legacy_unavailable",
+              message: err.message,
+              retryable: true,
+              next_actions: [],
+            }
           : {
               outcome: "rejected",
               reason: "internal_error",
@@ -178,7 +216,9 @@ export function createGateway(options: GatewayOptions) {
       outcome: out.outcome,
       message: out.message,
       latencyMs: Date.now() - started,
-      actionId: (typeof out.action_id === "string" && out.action_id) || (typeof args.action_id === "string" ? args.action_id : null),
+      actionId:
+        (typeof out.action_id === "string" && out.action_id) ||
+        (typeof args.action_id === "string" ? args.action_id : null),
       actionKey: effect?.action_key ?? null,
     });
     return out;
@@ -195,117 +235,174 @@ export function createGateway(options: GatewayOptions) {
 
   // ------------------------------------------------------------------ the seven action operations
   const searchCapabilities = (ctx: TrustedContext | null, raw: unknown) =>
-    pipeline(ctx, {
-      operation: "capability.searched",
-      verb: "search",
-      schema: searchCapabilitiesInputSchema,
-      target: async () => ({ target: "capabilities" }),
-      run: async (input) => {
-        const caller = ctx as TrustedContext;
-        const hits = index.search(input.query, 10).filter((h) => {
-          const c = capabilities.get(h.capability);
-          return c && visible(caller, c);
-        });
-        const results = hits.slice(0, input.limit ?? 3);
-        return {
-          outcome: "applied",
-          message: results.length ? `${results.length} capabilities match; the first fits best` : "No capability matches; rephrase the intent",
-          retryable: false,
-          results,
-          next_actions: results.flatMap((r) => r.next_actions),
-        };
+    pipeline(
+      ctx,
+      {
+        operation: "capability.searched",
+        verb: "search",
+        schema: searchCapabilitiesInputSchema,
+        target: async () => ({ target: "capabilities" }),
+        run: async (input) => {
+          const caller = ctx as TrustedContext;
+          const hits = index.search(input.query, 10).filter((h) => {
+            const c = capabilities.get(h.capability);
+            return c && visible(caller, c);
+          });
+          const results = hits.slice(0, input.limit ?? 3);
+          return {
+            outcome: "applied",
+            message: results.length
+              ? `${results.length} capabilities match; the first fits best`
+              : "No capability matches; rephrase the intent",
+            retryable: false,
+            results,
+            next_actions: results.flatMap((r) => r.next_actions),
+          };
+        },
       },
-    }, raw);
+      raw,
+    );
 
   const startAction = (ctx: TrustedContext | null, raw: unknown) =>
-    pipeline(ctx, {
-      operation: "action.started",
-      verb: "start",
-      schema: startActionInputSchema,
-      target: async (input) => ({ target: capabilityTarget(input.capability), capability: capabilities.get(input.capability) }),
-      run: async (input) => engine.start(actorOf(ctx as TrustedContext), input) as Promise<GatewayOutcome>,
-    }, raw);
+    pipeline(
+      ctx,
+      {
+        operation: "action.started",
+        verb: "start",
+        schema: startActionInputSchema,
+        target: async (input) => ({
+          target: capabilityTarget(input.capability),
+          capability: capabilities.get(input.capability),
+        }),
+        run: async (input) => engine.start(actorOf(ctx as TrustedContext), input) as Promise<GatewayOutcome>,
+      },
+      raw,
+    );
 
   const getContext = (ctx: TrustedContext | null, raw: unknown) =>
-    pipeline(ctx, {
-      operation: "context.read",
-      verb: "navigate",
-      schema: getContextInputSchema,
-      target: async (input) =>
-        input.action_id
-          ? actionTarget(ctx as TrustedContext, input.action_id)
-          : { target: input.entity === "order" ? `shop://order/${input.entity_id}` : `helpdesk://ticket/${input.entity_id}` },
-      run: async (input) => {
-        const caller = ctx as TrustedContext;
-        if (input.action_id) return engine.getActionContext(actorOf(caller), input.action_id, scopeOf(caller)) as Promise<GatewayOutcome>;
-        const id = input.entity_id as string;
-        const view =
-          input.entity === "order"
-            ? await orderView(await shopAdapter(caller), actorOf(caller), id)
-            : caller.role === "member"
-              ? null
-              : await ticketView(await helpdeskAdapter(caller), id);
-        if (!view)
-          return { outcome: "not_found", reason: "entity_not_found", message: `No ${input.entity} ${id}`, retryable: false, next_actions: [] };
-        const allowedNext = view.next_actions.filter((n: NextAction) => {
-          const c = capabilities.get(String(n.args?.capability));
-          return !c || visible(caller, c);
-        });
-        return {
-          outcome: "applied",
-          message: `${view.entity} ${id}: ${view.status}`,
-          retryable: false,
-          entity: view.entity,
-          view: { ...view, next_actions: undefined },
-          next_actions: allowedNext,
-        };
+    pipeline(
+      ctx,
+      {
+        operation: "context.read",
+        verb: "navigate",
+        schema: getContextInputSchema,
+        target: async (input) =>
+          input.action_id
+            ? actionTarget(ctx as TrustedContext, input.action_id)
+            : {
+                target:
+                  input.entity === "order"
+                    ? `shop://order/${input.entity_id}`
+                    : `helpdesk://ticket/${input.entity_id}`,
+              },
+        run: async (input) => {
+          const caller = ctx as TrustedContext;
+          if (input.action_id)
+            return engine.getActionContext(
+              actorOf(caller),
+              input.action_id,
+              scopeOf(caller),
+            ) as Promise<GatewayOutcome>;
+          const id = input.entity_id as string;
+          const view =
+            input.entity === "order"
+              ? await orderView(await shopAdapter(caller), actorOf(caller), id)
+              : caller.role === "member"
+                ? null
+                : await ticketView(await helpdeskAdapter(caller), id);
+          if (!view)
+            return {
+              outcome: "not_found",
+              reason: "entity_not_found",
+              message: `No ${input.entity} ${id}`,
+              retryable: false,
+              next_actions: [],
+            };
+          const allowedNext = view.next_actions.filter((n: NextAction) => {
+            const c = capabilities.get(String(n.args?.capability));
+            return !c || visible(caller, c);
+          });
+          return {
+            outcome: "applied",
+            message: `${view.entity} ${id}: ${view.status}`,
+            retryable: false,
+            entity: view.entity,
+            view: { ...view, next_actions: undefined },
+            next_actions: allowedNext,
+          };
+        },
       },
-    }, raw);
+      raw,
+    );
 
   const advanceAction = (ctx: TrustedContext | null, raw: unknown) =>
-    pipeline(ctx, {
-      operation: "action.advanced",
-      verb: "advance",
-      schema: advanceActionInputSchema,
-      target: (input) => actionTarget(ctx as TrustedContext, input.action_id),
-      run: async (input) => engine.advance(actorOf(ctx as TrustedContext), input) as Promise<GatewayOutcome>,
-    }, raw);
+    pipeline(
+      ctx,
+      {
+        operation: "action.advanced",
+        verb: "advance",
+        schema: advanceActionInputSchema,
+        target: (input) => actionTarget(ctx as TrustedContext, input.action_id),
+        run: async (input) =>
+          engine.advance(actorOf(ctx as TrustedContext), input) as Promise<GatewayOutcome>,
+      },
+      raw,
+    );
 
   const confirmAction = (ctx: TrustedContext | null, raw: unknown) =>
-    pipeline(ctx, {
-      operation: "action.confirmed",
-      verb: "confirm",
-      schema: confirmActionInputSchema,
-      target: (input) => actionTarget(ctx as TrustedContext, input.action_id),
-      run: async (input) => engine.confirm(actorOf(ctx as TrustedContext), input) as Promise<GatewayOutcome>,
-    }, raw);
+    pipeline(
+      ctx,
+      {
+        operation: "action.confirmed",
+        verb: "confirm",
+        schema: confirmActionInputSchema,
+        target: (input) => actionTarget(ctx as TrustedContext, input.action_id),
+        run: async (input) =>
+          engine.confirm(actorOf(ctx as TrustedContext), input) as Promise<GatewayOutcome>,
+      },
+      raw,
+    );
 
   const verifyAction = (ctx: TrustedContext | null, raw: unknown) =>
-    pipeline(ctx, {
-      operation: "action.verified",
-      verb: "navigate",
-      schema: verifyActionInputSchema,
-      target: (input) => actionTarget(ctx as TrustedContext, input.action_id),
-      run: async (input) => {
-        const caller = ctx as TrustedContext;
-        return engine.verify(actorOf(caller), input.action_id, scopeOf(caller)) as Promise<GatewayOutcome>;
+    pipeline(
+      ctx,
+      {
+        operation: "action.verified",
+        verb: "navigate",
+        schema: verifyActionInputSchema,
+        target: (input) => actionTarget(ctx as TrustedContext, input.action_id),
+        run: async (input) => {
+          const caller = ctx as TrustedContext;
+          return engine.verify(actorOf(caller), input.action_id, scopeOf(caller)) as Promise<GatewayOutcome>;
+        },
       },
-    }, raw);
+      raw,
+    );
 
   const recoverAction = (ctx: TrustedContext | null, raw: unknown) =>
-    pipeline(ctx, {
-      operation: "action.recovered",
-      verb: "confirm",
-      schema: recoverActionInputSchema,
-      target: (input) => actionTarget(ctx as TrustedContext, input.action_id),
-      run: async (input) => {
-        const caller = ctx as TrustedContext;
-        return engine.recover(actorOf(caller), input.action_id, scopeOf(caller)) as Promise<GatewayOutcome>;
+    pipeline(
+      ctx,
+      {
+        operation: "action.recovered",
+        verb: "confirm",
+        schema: recoverActionInputSchema,
+        target: (input) => actionTarget(ctx as TrustedContext, input.action_id),
+        run: async (input) => {
+          const caller = ctx as TrustedContext;
+          return engine.recover(actorOf(caller), input.action_id, scopeOf(caller)) as Promise<GatewayOutcome>;
+        },
       },
-    }, raw);
+      raw,
+    );
 
   // ------------------------------------------------------------------ people: approvals, permissions, recovery
-  async function audited<T extends OutcomeBase>(ctx: TrustedContext, operation: string, args: unknown, target: string | null, fn: () => Promise<T>): Promise<T> {
+  async function audited<T extends OutcomeBase>(
+    ctx: TrustedContext,
+    operation: string,
+    args: unknown,
+    target: string | null,
+    fn: () => Promise<T>,
+  ): Promise<T> {
     const started = Date.now();
     const out = await fn();
     await audit(ctx, {
@@ -323,7 +420,9 @@ export function createGateway(options: GatewayOptions) {
   const invalid = (error: z.ZodError): GatewayOutcome => ({
     outcome: "rejected",
     reason: "invalid_arguments",
-    message: zodErrors(error).map((e) => `${e.field}: ${e.message}`).join("; "),
+    message: zodErrors(error)
+      .map((e) => `${e.field}: ${e.message}`)
+      .join("; "),
     retryable: false,
     validation_errors: zodErrors(error),
     next_actions: [],
@@ -334,7 +433,13 @@ export function createGateway(options: GatewayOptions) {
     const parsed = decideApprovalInputSchema.safeParse(raw);
     if (!parsed.success) return invalid(parsed.error) as ApprovalOutcome;
     const input: DecideApprovalInput = parsed.data;
-    return audited(ctx, input.decision === "approve" ? "approval.approved" : "approval.rejected", input, `action:${input.action_id}`, () => decideApproval(db, ctx, input));
+    return audited(
+      ctx,
+      input.decision === "approve" ? "approval.approved" : "approval.rejected",
+      input,
+      `action:${input.action_id}`,
+      () => decideApproval(db, ctx, input),
+    );
   }
 
   /** The confirmation screen's decision, carried by its single-use token (MCP Apps). */
@@ -342,8 +447,12 @@ export function createGateway(options: GatewayOptions) {
     const parsed = decideWithTokenInputSchema.safeParse(raw);
     if (!parsed.success) return invalid(parsed.error) as ApprovalOutcome;
     const input: DecideWithTokenInput = parsed.data;
-    return audited(ctx, input.decision === "approve" ? "approval.approved" : "approval.rejected", input, `action:${input.action_id}`, () =>
-      decideApprovalWithToken(db, ctx, input),
+    return audited(
+      ctx,
+      input.decision === "approve" ? "approval.approved" : "approval.rejected",
+      input,
+      `action:${input.action_id}`,
+      () => decideApprovalWithToken(db, ctx, input),
     );
   }
 
@@ -353,8 +462,20 @@ export function createGateway(options: GatewayOptions) {
     return audited(ctx, "permission.requested", parsed.data, parsed.data.target, async () => {
       const request = await storePermissionRequest(db, ctx, parsed.data);
       return request
-        ? { outcome: "applied", message: `Request ${request.id} is waiting for an admin`, retryable: false, permission_request: { id: request.id, status: request.status }, next_actions: [] }
-        : { outcome: "rejected", reason: "agent_required", message: "Only agents request permissions; people ask an admin", retryable: false, next_actions: [] };
+        ? {
+            outcome: "applied",
+            message: `Request ${request.id} is waiting for an admin`,
+            retryable: false,
+            permission_request: { id: request.id, status: request.status },
+            next_actions: [],
+          }
+        : {
+            outcome: "rejected",
+            reason: "agent_required",
+            message: "Only agents request permissions; people ask an admin",
+            retryable: false,
+            next_actions: [],
+          };
     });
   }
 
@@ -362,18 +483,39 @@ export function createGateway(options: GatewayOptions) {
     const parsed = decidePermissionRequestInputSchema.safeParse(raw);
     if (!parsed.success) return invalid(parsed.error);
     const input = parsed.data;
-    return audited(ctx, input.decision === "grant" ? "permission.granted" : "permission.denied", input, `permission_request:${input.request_id}`, async () => {
-      const r = await decidePermissionRequest(db, ctx, input);
-      return r.ok
-        ? { outcome: "applied", message: `Request ${r.status}`, retryable: false, status: r.status, rule_id: r.ruleId, next_actions: [] }
-        : { outcome: r.reason === "not_found" ? "not_found" : "rejected", reason: r.reason, message: r.message, retryable: false, next_actions: [] };
-    });
+    return audited(
+      ctx,
+      input.decision === "grant" ? "permission.granted" : "permission.denied",
+      input,
+      `permission_request:${input.request_id}`,
+      async () => {
+        const r = await decidePermissionRequest(db, ctx, input);
+        return r.ok
+          ? {
+              outcome: "applied",
+              message: `Request ${r.status}`,
+              retryable: false,
+              status: r.status,
+              rule_id: r.ruleId,
+              next_actions: [],
+            }
+          : {
+              outcome: r.reason === "not_found" ? "not_found" : "rejected",
+              reason: r.reason,
+              message: r.message,
+              retryable: false,
+              next_actions: [],
+            };
+      },
+    );
   }
 
   async function resolveRecovery(ctx: TrustedContext, raw: unknown): Promise<GatewayOutcome> {
     const parsed = resolveRecoveryInputSchema.safeParse(raw);
     if (!parsed.success) return invalid(parsed.error);
-    return audited(ctx, "action.recovery_resolved", parsed.data, `action:${parsed.data.action_id}`, () => resolveRecoveryItem(db, ctx, parsed.data));
+    return audited(ctx, "action.recovery_resolved", parsed.data, `action:${parsed.data.action_id}`, () =>
+      resolveRecoveryItem(db, ctx, parsed.data),
+    );
   }
 
   const operations = {
@@ -401,12 +543,17 @@ export function createGateway(options: GatewayOptions) {
     recoverAction,
     decideApproval: decide,
     decideWithToken,
-    issueApprovalToken: (ctx: TrustedContext, input: { action_id: string; version: number }) => issueApprovalToken(db, ctx, input),
-    listApprovals: (ctx: TrustedContext, input?: { status?: "pending" | "approved" | "rejected" | "voided" }) => listApprovals(db, ctx, input),
+    issueApprovalToken: (ctx: TrustedContext, input: { action_id: string; version: number }) =>
+      issueApprovalToken(db, ctx, input),
+    listApprovals: (
+      ctx: TrustedContext,
+      input?: { status?: "pending" | "approved" | "rejected" | "voided" },
+    ) => listApprovals(db, ctx, input),
     listRecoveryQueue: (ctx: TrustedContext) => listRecoveryQueue(db, ctx),
     resolveRecovery,
     /** Route permission for browse and console checks; does not audit (the caller's operation does). */
-    authorize: (ctx: TrustedContext, verb: PermissionVerb, target: string) => authorize(db, ctx, verb, target),
+    authorize: (ctx: TrustedContext, verb: PermissionVerb, target: string) =>
+      authorize(db, ctx, verb, target),
     requestPermission,
     decidePermissionRequest: decidePermission,
     /** Writes one audit row and publishes it (for faces that run their own operations, e.g. browse). */

@@ -3,7 +3,15 @@ import type { Db } from "../db/client";
 import type { AnyCapability } from "../engine/define-capability";
 import type { TrustedContext } from "./trusted-context";
 
-export const PERMISSION_VERBS = ["search", "navigate", "submit", "start", "advance", "confirm", "script"] as const;
+export const PERMISSION_VERBS = [
+  "search",
+  "navigate",
+  "submit",
+  "start",
+  "advance",
+  "confirm",
+  "script",
+] as const;
 export type PermissionVerb = (typeof PERMISSION_VERBS)[number];
 
 export interface PermissionDecision {
@@ -19,7 +27,12 @@ export function patternMatches(pattern: string, target: string): boolean {
   const re = new RegExp(
     `^${pattern
       .split("**")
-      .map((part) => part.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^/]*"))
+      .map((part) =>
+        part
+          .split("*")
+          .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+          .join("[^/]*"),
+      )
       .join(".*")}$`,
   );
   return re.test(target);
@@ -31,8 +44,13 @@ export function capabilityTarget(capabilityId: string): string {
 }
 
 function describeDecision(d: PermissionDecision): string {
-  return d.source.kind === "rule" ? `${d.decision}:${d.source.ruleId}` : d.source.kind === "grant" ? `allow:grant:${d.source.requestId}` : `${d.decision}:default`;
+  return d.source.kind === "rule"
+    ? `${d.decision}:${d.source.ruleId}`
+    : d.source.kind === "grant"
+      ? `allow:grant:${d.source.requestId}`
+      : `${d.decision}:default`;
 }
+
 export { describeDecision };
 
 /**
@@ -48,7 +66,10 @@ export async function authorize(
   target: string,
   capability?: AnyCapability,
 ): Promise<PermissionDecision> {
-  const rules = await db.permissionRule.findMany({ where: { tenantId: ctx.tenantId }, orderBy: [{ position: "asc" }, { createdAt: "asc" }] });
+  const rules = await db.permissionRule.findMany({
+    where: { tenantId: ctx.tenantId },
+    orderBy: [{ position: "asc" }, { createdAt: "asc" }],
+  });
   const rule = rules.find(
     (r) =>
       (r.verb === "*" || r.verb === verb) &&
@@ -61,19 +82,38 @@ export async function authorize(
     return {
       decision: rule.decision === "allow" ? "allow" : "deny",
       source: { kind: "rule", ruleId: rule.id },
-      message: rule.decision === "allow" ? "allowed by rule" : `${verb} on ${target} is denied by a rule${rule.note ? ` (${rule.note})` : ""}`,
+      message:
+        rule.decision === "allow"
+          ? "allowed by rule"
+          : `${verb} on ${target} is denied by a rule${rule.note ? ` (${rule.note})` : ""}`,
     };
   }
   const defaultAllows = !capability || capability.policy.roles.includes(ctx.role);
-  if (!rule && defaultAllows) return { decision: "allow", source: { kind: "default" }, message: "allowed by default" };
+  if (!rule && defaultAllows)
+    return { decision: "allow", source: { kind: "default" }, message: "allowed by default" };
   // `ask`, or no grant for a role the capability does not admit: a one-time grant may allow it.
   if (ctx.agentId) {
     const grant = await db.permissionRequest.findFirst({
-      where: { tenantId: ctx.tenantId, agentId: ctx.agentId, verb, target, status: "granted", grantMode: "once" },
+      where: {
+        tenantId: ctx.tenantId,
+        agentId: ctx.agentId,
+        verb,
+        target,
+        status: "granted",
+        grantMode: "once",
+      },
     });
     if (grant) {
-      const used = await db.permissionRequest.updateMany({ where: { id: grant.id, status: "granted" }, data: { status: "used" } });
-      if (used.count === 1) return { decision: "allow", source: { kind: "grant", requestId: grant.id }, message: "allowed once by a granted request" };
+      const used = await db.permissionRequest.updateMany({
+        where: { id: grant.id, status: "granted" },
+        data: { status: "used" },
+      });
+      if (used.count === 1)
+        return {
+          decision: "allow",
+          source: { kind: "grant", requestId: grant.id },
+          message: "allowed once by a granted request",
+        };
     }
   }
   return {
@@ -86,14 +126,31 @@ export async function authorize(
 }
 
 /** Stores (or reuses) the agent's pending request for an admin. Agents request; only admins grant. */
-export async function storePermissionRequest(db: Db, ctx: TrustedContext, input: { verb: string; target: string; reason?: string }) {
+export async function storePermissionRequest(
+  db: Db,
+  ctx: TrustedContext,
+  input: { verb: string; target: string; reason?: string },
+) {
   if (!ctx.agentId) return null;
   const existing = await db.permissionRequest.findFirst({
-    where: { tenantId: ctx.tenantId, agentId: ctx.agentId, verb: input.verb, target: input.target, status: "pending" },
+    where: {
+      tenantId: ctx.tenantId,
+      agentId: ctx.agentId,
+      verb: input.verb,
+      target: input.target,
+      status: "pending",
+    },
   });
   if (existing) return existing;
   return db.permissionRequest.create({
-    data: { tenantId: ctx.tenantId, agentId: ctx.agentId, verb: input.verb, target: input.target, reason: input.reason ?? null, status: "pending" },
+    data: {
+      tenantId: ctx.tenantId,
+      agentId: ctx.agentId,
+      verb: input.verb,
+      target: input.target,
+      reason: input.reason ?? null,
+      status: "pending",
+    },
   });
 }
 
@@ -101,7 +158,10 @@ export const decidePermissionRequestInputSchema = z
   .object({
     request_id: z.string().min(1).max(64).describe("The permission request to decide"),
     decision: z.enum(["grant", "deny"]).describe("grant or deny"),
-    mode: z.enum(["once", "rule"]).default("once").describe("once: allow the next matching call only; rule: add an allow rule for this agent"),
+    mode: z
+      .enum(["once", "rule"])
+      .default("once")
+      .describe("once: allow the next matching call only; rule: add an allow rule for this agent"),
   })
   .strict();
 
@@ -109,20 +169,45 @@ export const decidePermissionRequestInputSchema = z
  * An admin's decision on an agent's request. A person's context is required: no agent can
  * grant anything, least of all to itself.
  */
-export async function decidePermissionRequest(db: Db, ctx: TrustedContext, input: z.infer<typeof decidePermissionRequestInputSchema>) {
-  if (ctx.kind !== "person" || ctx.role !== "admin") return { ok: false as const, reason: "admin_required", message: "Only an admin, signed in as a person, can decide permission requests" };
-  const request = await db.permissionRequest.findFirst({ where: { id: input.request_id, tenantId: ctx.tenantId } });
+export async function decidePermissionRequest(
+  db: Db,
+  ctx: TrustedContext,
+  input: z.infer<typeof decidePermissionRequestInputSchema>,
+) {
+  if (ctx.kind !== "person" || ctx.role !== "admin")
+    return {
+      ok: false as const,
+      reason: "admin_required",
+      message: "Only an admin, signed in as a person, can decide permission requests",
+    };
+  const request = await db.permissionRequest.findFirst({
+    where: { id: input.request_id, tenantId: ctx.tenantId },
+  });
   if (!request) return { ok: false as const, reason: "not_found", message: "No such request" };
-  if (request.status !== "pending") return { ok: false as const, reason: "already_decided", message: `The request is already ${request.status}` };
+  if (request.status !== "pending")
+    return {
+      ok: false as const,
+      reason: "already_decided",
+      message: `The request is already ${request.status}`,
+    };
   const status = input.decision === "deny" ? "denied" : "granted";
   const updated = await db.permissionRequest.updateMany({
     where: { id: request.id, status: "pending" },
-    data: { status, grantMode: input.decision === "grant" ? input.mode : null, decidedById: ctx.userId, decidedAt: new Date() },
+    data: {
+      status,
+      grantMode: input.decision === "grant" ? input.mode : null,
+      decidedById: ctx.userId,
+      decidedAt: new Date(),
+    },
   });
-  if (updated.count === 0) return { ok: false as const, reason: "already_decided", message: "The request was decided meanwhile" };
+  if (updated.count === 0)
+    return { ok: false as const, reason: "already_decided", message: "The request was decided meanwhile" };
   let ruleId: string | null = null;
   if (input.decision === "grant" && input.mode === "rule") {
-    const first = await db.permissionRule.findFirst({ where: { tenantId: ctx.tenantId }, orderBy: { position: "asc" } });
+    const first = await db.permissionRule.findFirst({
+      where: { tenantId: ctx.tenantId },
+      orderBy: { position: "asc" },
+    });
     const rule = await db.permissionRule.create({
       data: {
         tenantId: ctx.tenantId,

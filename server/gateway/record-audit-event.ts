@@ -15,7 +15,8 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>))
-      out[k] = SECRET_KEY.test(k) && v !== null && v !== undefined ? "[redacted]" : redactSecrets(v, depth + 1);
+      out[k] =
+        SECRET_KEY.test(k) && v !== null && v !== undefined ? "[redacted]" : redactSecrets(v, depth + 1);
     return out;
   }
   return value;
@@ -40,7 +41,11 @@ export interface AuditInput {
  * Writes one audit row (arguments redacted) and publishes it to in-process subscribers. Called
  * before the response leaves, so approvals, secret changes and effects are on record first.
  */
-export async function recordAuditEvent(db: Db, ctx: Pick<TrustedContext, "tenantId" | "userId" | "agentId" | "face">, input: AuditInput) {
+export async function recordAuditEvent(
+  db: Db,
+  ctx: Pick<TrustedContext, "tenantId" | "userId" | "agentId" | "face">,
+  input: AuditInput,
+) {
   const row = await db.auditEvent.create({
     data: {
       tenantId: ctx.tenantId,
@@ -59,7 +64,11 @@ export async function recordAuditEvent(db: Db, ctx: Pick<TrustedContext, "tenant
       actionKey: input.actionKey ?? null,
     },
   });
-  const event: PublishedAuditEvent = { ...row, arguments: row.arguments, createdAt: row.createdAt.toISOString() };
+  const event: PublishedAuditEvent = {
+    ...row,
+    arguments: row.arguments,
+    createdAt: row.createdAt.toISOString(),
+  };
   publishAuditEvent(event);
   return event;
 }

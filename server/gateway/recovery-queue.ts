@@ -4,7 +4,8 @@ import type { Outcome } from "../engine/outcome";
 import type { ResolveRecoveryInput } from "./operations/operation-schemas";
 import type { TrustedContext } from "./trusted-context";
 
-const staff = (ctx: TrustedContext) => ctx.kind === "person" && (ctx.role === "support" || ctx.role === "admin");
+const staff = (ctx: TrustedContext) =>
+  ctx.kind === "person" && (ctx.role === "support" || ctx.role === "admin");
 
 /**
  * Actions a person must look at: effects in `unknown`, effects stuck `pending` past their lease
@@ -39,28 +40,79 @@ export async function listRecoveryQueue(db: Db, ctx: TrustedContext) {
         attempts: e.attempts,
         error: e.error,
         summary: state.summary,
-        queued_reason: state.recovery?.reason ?? (e.status === "pending" ? "no result recorded after sending (crash?)" : (e.error ?? "unknown")),
+        queued_reason:
+          state.recovery?.reason ??
+          (e.status === "pending" ? "no result recorded after sending (crash?)" : (e.error ?? "unknown")),
         updated_at: e.updatedAt.toISOString(),
       };
     });
 }
 
 /** A person records what they established at the system of record. */
-export async function resolveRecoveryItem(db: Db, ctx: TrustedContext, input: ResolveRecoveryInput): Promise<Outcome<Record<string, unknown>>> {
-  if (!staff(ctx)) return { outcome: "rejected", reason: "support_required", message: "Only support or an admin can resolve recovery items", retryable: false, next_actions: [] };
+export async function resolveRecoveryItem(
+  db: Db,
+  ctx: TrustedContext,
+  input: ResolveRecoveryInput,
+): Promise<Outcome<Record<string, unknown>>> {
+  if (!staff(ctx))
+    return {
+      outcome: "rejected",
+      reason: "support_required",
+      message: "Only support or an admin can resolve recovery items",
+      retryable: false,
+      next_actions: [],
+    };
   const effect = await db.effect.findFirst({ where: { actionId: input.action_id, tenantId: ctx.tenantId } });
-  if (!effect) return { outcome: "not_found", reason: "action_not_found", message: `No effect for action ${input.action_id}`, retryable: false, next_actions: [] };
+  if (!effect)
+    return {
+      outcome: "not_found",
+      reason: "action_not_found",
+      message: `No effect for action ${input.action_id}`,
+      retryable: false,
+      next_actions: [],
+    };
   if (effect.status === "applied" && input.resolution === "applied")
-    return { outcome: "applied", message: "Already recorded as applied", retryable: false, action_id: input.action_id, next_actions: [] };
+    return {
+      outcome: "applied",
+      message: "Already recorded as applied",
+      retryable: false,
+      action_id: input.action_id,
+      next_actions: [],
+    };
   const status = input.resolution === "applied" ? "applied" : "failed";
-  const updated = await db.effect.updateMany({ where: { id: effect.id, status: effect.status }, data: { status, error: input.note ?? `resolved by a person: ${input.resolution}` } });
-  if (!updated.count) return { outcome: "conflict", reason: "changed", message: "The effect changed meanwhile; reload", retryable: true, next_actions: [] };
+  const updated = await db.effect.updateMany({
+    where: { id: effect.id, status: effect.status },
+    data: { status, error: input.note ?? `resolved by a person: ${input.resolution}` },
+  });
+  if (!updated.count)
+    return {
+      outcome: "conflict",
+      reason: "changed",
+      message: "The effect changed meanwhile; reload",
+      retryable: true,
+      next_actions: [],
+    };
   const action = await db.action.findUniqueOrThrow({ where: { id: input.action_id } });
   const state = parseActionState(action.state);
   state.recovery = null;
-  await db.action.update({ where: { id: action.id }, data: { status: input.resolution === "applied" ? "completed" : "failed", state: state as object } });
-  await db.actionEvent.create({
-    data: { actionId: action.id, version: action.version, kind: "recovery_resolved", node: action.node, data: { resolution: input.resolution, note: input.note ?? null, by: ctx.userId } as object },
+  await db.action.update({
+    where: { id: action.id },
+    data: { status: input.resolution === "applied" ? "completed" : "failed", state: state as object },
   });
-  return { outcome: "applied", message: `Recorded as ${input.resolution}`, retryable: false, action_id: action.id, next_actions: [] };
+  await db.actionEvent.create({
+    data: {
+      actionId: action.id,
+      version: action.version,
+      kind: "recovery_resolved",
+      node: action.node,
+      data: { resolution: input.resolution, note: input.note ?? null, by: ctx.userId } as object,
+    },
+  });
+  return {
+    outcome: "applied",
+    message: `Recorded as ${input.resolution}`,
+    retryable: false,
+    action_id: action.id,
+    next_actions: [],
+  };
 }

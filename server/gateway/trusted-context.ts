@@ -26,7 +26,11 @@ export interface TrustedContext {
 const ROLES = new Set<Role>(["admin", "support", "member"]);
 
 /** Resolves `Authorization: Bearer <agent key>` (or the bare key) to a trusted context; null when missing, unknown or revoked. */
-export async function identifyAgent(db: Db, bearer: string | null | undefined, face: Face = "actions"): Promise<TrustedContext | null> {
+export async function identifyAgent(
+  db: Db,
+  bearer: string | null | undefined,
+  face: Face = "actions",
+): Promise<TrustedContext | null> {
   if (!bearer) return null;
   const key = bearer.replace(/^Bearer\s+/i, "").trim();
   if (!key || key.length > 200) return null;
@@ -69,5 +73,11 @@ export function withFace(ctx: TrustedContext, face: Face): TrustedContext {
 
 /** What capabilities may know about the caller. */
 export function actorOf(ctx: TrustedContext): Actor {
-  return { tenantId: ctx.tenantId, userId: ctx.userId, email: ctx.email, role: ctx.role, agentId: ctx.agentId };
+  return {
+    tenantId: ctx.tenantId,
+    userId: ctx.userId,
+    email: ctx.email,
+    role: ctx.role,
+    agentId: ctx.agentId,
+  };
 }

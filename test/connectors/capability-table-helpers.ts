@@ -19,23 +19,47 @@ export interface Expectation {
 export type Row = [name: string, run: Run, expected: Expectation];
 
 export function check(out: GatewayOutcome, exp: Expectation) {
-  const brief = JSON.stringify({ outcome: out.outcome, reason: out.reason, node: out.node, missing: out.missing, errors: out.validation_errors, message: out.message });
+  const brief = JSON.stringify({
+    outcome: out.outcome,
+    reason: out.reason,
+    node: out.node,
+    missing: out.missing,
+    errors: out.validation_errors,
+    message: out.message,
+  });
   expect(out.outcome, brief).toBe(exp.outcome);
   if (exp.reason) expect(out.reason, brief).toBe(exp.reason);
   if (exp.node) expect(out.node, brief).toBe(exp.node);
   if (exp.status) expect(out.status, brief).toBe(exp.status);
   if (exp.missing) expect(out.missing, brief).toEqual(exp.missing);
-  if (exp.requires_confirmation !== undefined) expect(out.requires_confirmation, brief).toBe(exp.requires_confirmation);
-  if (exp.code) expect((out.validation_errors as Array<{ code: string }> | undefined)?.map((e) => e.code) ?? [], brief).toContain(exp.code);
-  if (exp.says) expect(`${out.message} ${JSON.stringify(out.validation_errors ?? [])}`, brief).toMatch(exp.says);
+  if (exp.requires_confirmation !== undefined)
+    expect(out.requires_confirmation, brief).toBe(exp.requires_confirmation);
+  if (exp.code)
+    expect(
+      (out.validation_errors as Array<{ code: string }> | undefined)?.map((e) => e.code) ?? [],
+      brief,
+    ).toContain(exp.code);
+  if (exp.says)
+    expect(`${out.message} ${JSON.stringify(out.validation_errors ?? [])}`, brief).toMatch(exp.says);
   // Every answer says what may come next.
   expect(Array.isArray(out.next_actions), brief).toBe(true);
 }
 
 export const start =
-  (who: Who, capability: string, entity_id?: string, patch?: Record<string, unknown>, extra: Record<string, unknown> = {}): Run =>
+  (
+    who: Who,
+    capability: string,
+    entity_id?: string,
+    patch?: Record<string, unknown>,
+    extra: Record<string, unknown> = {},
+  ): Run =>
   (w) =>
-    w.gw.startAction(w.agent[who], { capability, ...(entity_id ? { entity_id } : {}), ...(patch ? { patch } : {}), ...extra });
+    w.gw.startAction(w.agent[who], {
+      capability,
+      ...(entity_id ? { entity_id } : {}),
+      ...(patch ? { patch } : {}),
+      ...extra,
+    });
 
 /** Raw arguments, as a model could send them (to prove the schema refuses identity fields). */
 export const startRaw =
@@ -45,7 +69,13 @@ export const startRaw =
 
 /** Starts, then sends an advance with an old version. */
 export const staleAdvance =
-  (who: Who, capability: string, entity_id: string | undefined, patch: Record<string, unknown>, change: Record<string, unknown>): Run =>
+  (
+    who: Who,
+    capability: string,
+    entity_id: string | undefined,
+    patch: Record<string, unknown>,
+    change: Record<string, unknown>,
+  ): Run =>
   async (w) => {
     const s = await start(who, capability, entity_id, patch)(w);
     await w.gw.advanceAction(w.agent[who], { action_id: s.action_id, version: s.version, patch: change });
@@ -54,7 +84,14 @@ export const staleAdvance =
 
 /** Starts, then advances with the given patch (e.g. a locked or unknown field). */
 export const startThenAdvance =
-  (who: Who, capability: string, entity_id: string | undefined, patch: Record<string, unknown>, change: Record<string, unknown>, as: Who = who): Run =>
+  (
+    who: Who,
+    capability: string,
+    entity_id: string | undefined,
+    patch: Record<string, unknown>,
+    change: Record<string, unknown>,
+    as: Who = who,
+  ): Run =>
   async (w) => {
     const s = await start(who, capability, entity_id, patch)(w);
     return w.gw.advanceAction(w.agent[as], { action_id: s.action_id, version: s.version, patch: change });
@@ -62,7 +99,13 @@ export const startThenAdvance =
 
 /** Starts to the confirmation node and confirms without any approval. */
 export const confirmUnapproved =
-  (who: Who, capability: string, entity_id: string | undefined, patch: Record<string, unknown>, as: Who = who): Run =>
+  (
+    who: Who,
+    capability: string,
+    entity_id: string | undefined,
+    patch: Record<string, unknown>,
+    as: Who = who,
+  ): Run =>
   async (w) => {
     const s = await start(who, capability, entity_id, patch)(w);
     return w.gw.confirmAction(w.agent[as], { action_id: s.action_id, idempotency_key: idem() });
@@ -70,11 +113,21 @@ export const confirmUnapproved =
 
 /** Starts to the confirmation node; then someone tries to decide the approval. */
 export const decideAs =
-  (who: Who, capability: string, entity_id: string | undefined, patch: Record<string, unknown>, decider: { kind: "agent" | "person"; who: Who }): Run =>
+  (
+    who: Who,
+    capability: string,
+    entity_id: string | undefined,
+    patch: Record<string, unknown>,
+    decider: { kind: "agent" | "person"; who: Who },
+  ): Run =>
   async (w) => {
     const s = await start(who, capability, entity_id, patch)(w);
     const ctx = decider.kind === "agent" ? w.agent[decider.who] : w.person[decider.who];
-    return w.gw.decideApproval(ctx, { action_id: s.action_id, version: s.version, decision: "approve" }) as Promise<GatewayOutcome>;
+    return w.gw.decideApproval(ctx, {
+      action_id: s.action_id,
+      version: s.version,
+      decision: "approve",
+    }) as Promise<GatewayOutcome>;
   };
 
 /** Runs with a permission rule in place for the agent of `who`, then removes it. */
@@ -82,7 +135,13 @@ export const withRule =
   (who: Who, rule: { verb: string; pattern: string; decision: "allow" | "deny" | "ask" }, run: Run): Run =>
   async (w) => {
     const created = await w.db.permissionRule.create({
-      data: { tenantId: w.agent[who].tenantId, subjectType: "agent", subjectId: w.agent[who].agentId ?? null, position: -100, ...rule },
+      data: {
+        tenantId: w.agent[who].tenantId,
+        subjectType: "agent",
+        subjectId: w.agent[who].agentId ?? null,
+        position: -100,
+        ...rule,
+      },
     });
     try {
       return await run(w);
@@ -98,7 +157,11 @@ export const execute =
     const s = await start(who, capability, entity_id, patch)(w);
     if (s.outcome !== "applied") return s;
     if (s.status === "awaiting_approval") {
-      const d = await w.gw.decideApproval(w.person[who], { action_id: s.action_id as string, version: s.version as number, decision: "approve" });
+      const d = await w.gw.decideApproval(w.person[who], {
+        action_id: s.action_id as string,
+        version: s.version as number,
+        decision: "approve",
+      });
       if (d.outcome !== "applied") return d as GatewayOutcome;
     }
     const c = await w.gw.confirmAction(w.agent[who], { action_id: s.action_id, idempotency_key: idem() });
@@ -112,7 +175,11 @@ export const ticketChangedUnderApproval =
   async (w) => {
     const s = await start(who, capability, ticket, patch)(w);
     if (s.status === "awaiting_approval")
-      await w.gw.decideApproval(w.person[who], { action_id: s.action_id as string, version: s.version as number, decision: "approve" });
+      await w.gw.decideApproval(w.person[who], {
+        action_id: s.action_id as string,
+        version: s.version as number,
+        decision: "approve",
+      });
     await fetch(`${w.legacy.url}/v1/tickets/${ticket}`, {
       method: "PATCH",
       headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}`, "content-type": "application/json" },

@@ -21,7 +21,10 @@ describe("capability search (BM25 + synonyms, English and Chinese)", () => {
 
   it("returns what an agent needs to start: trigger, prerequisites, inputs, side effects", () => {
     const [top] = index.search("Buy two of the item in my cart and ship it to the office");
-    expect(top).toMatchObject({ capability: "checkout", side_effects: expect.arrayContaining(["charges the payment method"]) });
+    expect(top).toMatchObject({
+      capability: "checkout",
+      side_effects: expect.arrayContaining(["charges the payment method"]),
+    });
     expect(top?.inputs).toEqual(["items", "address_id", "shipping_method", "coupon_code", "payment_type"]);
   });
 
@@ -36,7 +39,9 @@ describe("capability search (BM25 + synonyms, English and Chinese)", () => {
       if (got !== expected) misses.push(`${query} → ${got ?? "nothing"} (want ${expected})`);
     }
     const recall = (CAPABILITY_SEARCH_DEV_SET.length - misses.length) / CAPABILITY_SEARCH_DEV_SET.length;
-    console.log(`capability search dev set: recall@1 = ${recall.toFixed(3)} (${CAPABILITY_SEARCH_DEV_SET.length} intents)${misses.length ? `\n  misses:\n  ${misses.join("\n  ")}` : ""}`);
+    console.log(
+      `capability search dev set: recall@1 = ${recall.toFixed(3)} (${CAPABILITY_SEARCH_DEV_SET.length} intents)${misses.length ? `\n  misses:\n  ${misses.join("\n  ")}` : ""}`,
+    );
     expect(recall).toBeGreaterThanOrEqual(0.9);
   });
 });

@@ -12,7 +12,9 @@ async function legacyPayments(w: World, reference: string) {
 }
 
 async function balance(w: World) {
-  const res = await fetch(`${w.legacy.url}/v1/customers/cus_alice`, { headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` } });
+  const res = await fetch(`${w.legacy.url}/v1/customers/cus_alice`, {
+    headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
+  });
   return ((await res.json()) as { balance: number }).balance;
 }
 
@@ -35,11 +37,20 @@ describe.each(await providersUnderTest())("checkout through the gateway (%s)", (
       pending: [],
       validation_errors: [],
       applied: ["items", "address_id", "payment_type"],
-      summary: { amount: 4100, payment_type: "balance", address: expect.stringContaining("Office"), coupon: null },
+      summary: {
+        amount: 4100,
+        payment_type: "balance",
+        address: expect.stringContaining("Office"),
+        coupon: null,
+      },
     });
     // Downstream information that only exists once the total is known.
     expect((out.options as { available_coupons: unknown[] }).available_coupons.length).toBeGreaterThan(0);
-    expect(out.inputs).toEqual(expect.arrayContaining([expect.objectContaining({ field: "coupon_code", node: "COUPON", required: false })]));
+    expect(out.inputs).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: "coupon_code", node: "COUPON", required: false }),
+      ]),
+    );
     expect(out.next_actions).toEqual([
       expect.objectContaining({ tool: "advance_action" }),
       expect.objectContaining({ tool: "confirm_action", requires_user_approval: true }),
@@ -56,20 +67,42 @@ describe.each(await providersUnderTest())("checkout through the gateway (%s)", (
     expect(early).toMatchObject({ outcome: "rejected", reason: "approval_pending" });
     expect((await approve(w, id)).outcome).toBe("applied");
     const key = idem("confirm");
-    const confirmed = await w.gw.confirmAction(w.agent.alice, { action_id: id, version: 1, idempotency_key: key });
-    expect(confirmed).toMatchObject({ outcome: "applied", status: "applied", node: "SUBMITTED", effect: { status: "applied" } });
+    const confirmed = await w.gw.confirmAction(w.agent.alice, {
+      action_id: id,
+      version: 1,
+      idempotency_key: key,
+    });
+    expect(confirmed).toMatchObject({
+      outcome: "applied",
+      status: "applied",
+      node: "SUBMITTED",
+      effect: { status: "applied" },
+    });
     expect(confirmed.external_id).toMatch(/\S/);
     expect(confirmed.next_actions).toEqual([expect.objectContaining({ tool: "verify_action" })]);
     const verified = await w.gw.verifyAction(w.agent.alice, { action_id: id });
-    expect(verified).toMatchObject({ outcome: "applied", status: "completed", verification: { status: "paid", amount: 4100 }, next_actions: [] });
+    expect(verified).toMatchObject({
+      outcome: "applied",
+      status: "completed",
+      verification: { status: "paid", amount: 4100 },
+      next_actions: [],
+    });
     const actionKey = (confirmed.effect as { action_key: string }).action_key;
     expect(await legacyPayments(w, actionKey)).toHaveLength(1);
     expect(before - (await balance(w))).toBe(4100);
     // Replays: same key → first outcome; another key → the existing outcome; never a second charge.
     const replay = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: key });
-    expect(replay).toMatchObject({ outcome: "applied", reason: "idempotent_replay", external_id: confirmed.external_id });
+    expect(replay).toMatchObject({
+      outcome: "applied",
+      reason: "idempotent_replay",
+      external_id: confirmed.external_id,
+    });
     const other = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem("other") });
-    expect(other).toMatchObject({ outcome: "applied", reason: "already_confirmed", external_id: confirmed.external_id });
+    expect(other).toMatchObject({
+      outcome: "applied",
+      reason: "already_confirmed",
+      external_id: confirmed.external_id,
+    });
     expect(await legacyPayments(w, actionKey)).toHaveLength(1);
     expect(before - (await balance(w))).toBe(4100);
     const effects = await w.db.effect.count({ where: { actionId: id } });
@@ -86,8 +119,15 @@ describe.each(await providersUnderTest())("checkout through the gateway (%s)", (
       version: 1,
       patch: { items: [{ product_id: "prod_tee_xl", quantity: 1 }], address_id: "Home" },
     });
-    expect(bad).toMatchObject({ outcome: "input_required", node: "ITEMS", pending: ["address_id"], version: 2 });
-    expect(bad.validation_errors).toEqual([expect.objectContaining({ field: "items.0.quantity", code: "insufficient_stock" })]);
+    expect(bad).toMatchObject({
+      outcome: "input_required",
+      node: "ITEMS",
+      pending: ["address_id"],
+      version: 2,
+    });
+    expect(bad.validation_errors).toEqual([
+      expect.objectContaining({ field: "items.0.quantity", code: "insufficient_stock" }),
+    ]);
     expect(bad.next_actions.map((n) => n.tool)).toEqual(["advance_action"]);
     const ok = await w.gw.advanceAction(w.agent.alice, {
       action_id: id,
@@ -95,26 +135,59 @@ describe.each(await providersUnderTest())("checkout through the gateway (%s)", (
       patch: { items: [{ product_id: "prod_lamp", quantity: 1 }], payment_type: "card" },
     });
     expect(ok).toMatchObject({ outcome: "applied", node: "CONFIRM_ORDER", version: 3 });
-    const coupons = (ok.options as { available_coupons: Array<{ code: string }> }).available_coupons.map((c) => c.code);
+    const coupons = (ok.options as { available_coupons: Array<{ code: string }> }).available_coupons.map(
+      (c) => c.code,
+    );
     expect(coupons).toContain("SAVE30");
-    const withCoupon = await w.gw.advanceAction(w.agent.alice, { action_id: id, version: 3, patch: { coupon_code: "SAVE30" } });
-    expect(withCoupon).toMatchObject({ outcome: "applied", node: "CONFIRM_ORDER", summary: { coupon: "SAVE30", discount: 3000 } });
-    expect((withCoupon.summary as { amount: number }).amount).toBe((ok.summary as { amount: number }).amount - 3000);
+    const withCoupon = await w.gw.advanceAction(w.agent.alice, {
+      action_id: id,
+      version: 3,
+      patch: { coupon_code: "SAVE30" },
+    });
+    expect(withCoupon).toMatchObject({
+      outcome: "applied",
+      node: "CONFIRM_ORDER",
+      summary: { coupon: "SAVE30", discount: 3000 },
+    });
+    expect((withCoupon.summary as { amount: number }).amount).toBe(
+      (ok.summary as { amount: number }).amount - 3000,
+    );
   });
 
   it("a change after approval voids it; a stale version is a conflict carrying the current one", async () => {
     const start = await checkoutToConfirmation(w);
     const id = start.action_id as string;
     await approve(w, id);
-    const changed = await w.gw.advanceAction(w.agent.alice, { action_id: id, version: 1, patch: { shipping_method: "express" } });
-    expect(changed).toMatchObject({ outcome: "applied", version: 2, approval: { status: "pending", version: 2 } });
+    const changed = await w.gw.advanceAction(w.agent.alice, {
+      action_id: id,
+      version: 1,
+      patch: { shipping_method: "express" },
+    });
+    expect(changed).toMatchObject({
+      outcome: "applied",
+      version: 2,
+      approval: { status: "pending", version: 2 },
+    });
     const old = await w.db.approval.findUnique({ where: { actionId_version: { actionId: id, version: 1 } } });
     expect(old?.status).toBe("voided");
-    const stale = await w.gw.advanceAction(w.agent.alice, { action_id: id, version: 1, patch: { shipping_method: "standard" } });
-    expect(stale).toMatchObject({ outcome: "conflict", reason: "stale_version", version: 2, retryable: true });
+    const stale = await w.gw.advanceAction(w.agent.alice, {
+      action_id: id,
+      version: 1,
+      patch: { shipping_method: "standard" },
+    });
+    expect(stale).toMatchObject({
+      outcome: "conflict",
+      reason: "stale_version",
+      version: 2,
+      retryable: true,
+    });
     const confirm = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
     expect(confirm).toMatchObject({ outcome: "rejected", reason: "approval_pending" });
-    const staleDecision = await w.gw.decideApproval(w.person.alice, { action_id: id, version: 1, decision: "approve" });
+    const staleDecision = await w.gw.decideApproval(w.person.alice, {
+      action_id: id,
+      version: 1,
+      decision: "approve",
+    });
     expect(staleDecision).toMatchObject({ outcome: "conflict", reason: "stale_version" });
   });
 
@@ -129,14 +202,21 @@ describe.each(await providersUnderTest())("checkout through the gateway (%s)", (
     expect(await w.db.action.count()).toBe(before);
     const start = await checkoutToConfirmation(w);
     await approve(w, start.action_id as string);
-    const dry = await w.gw.confirmAction(w.agent.alice, { action_id: start.action_id, idempotency_key: idem(), dry_run: true });
+    const dry = await w.gw.confirmAction(w.agent.alice, {
+      action_id: start.action_id,
+      idempotency_key: idem(),
+      dry_run: true,
+    });
     expect(dry.outcome).toBe("preview");
     expect(await w.db.effect.count({ where: { actionId: start.action_id as string } })).toBe(0);
   });
 
   it("rejects calls not on next_actions with the reason and the list", async () => {
     const start = await w.gw.startAction(w.agent.alice, { capability: "checkout" });
-    const confirm = await w.gw.confirmAction(w.agent.alice, { action_id: start.action_id, idempotency_key: idem() });
+    const confirm = await w.gw.confirmAction(w.agent.alice, {
+      action_id: start.action_id,
+      idempotency_key: idem(),
+    });
     expect(confirm).toMatchObject({ outcome: "rejected", reason: "not_in_next_actions" });
     expect(confirm.next_actions.map((n) => n.tool)).toEqual(["advance_action"]);
     const verify = await w.gw.verifyAction(w.agent.alice, { action_id: start.action_id });
@@ -144,11 +224,20 @@ describe.each(await providersUnderTest())("checkout through the gateway (%s)", (
   });
 
   it("get_context resumes an action with the JSON Schema of its patch", async () => {
-    const start = await w.gw.startAction(w.agent.alice, { capability: "checkout", patch: { items: [{ product_id: "prod_mug", quantity: 1 }] } });
+    const start = await w.gw.startAction(w.agent.alice, {
+      capability: "checkout",
+      patch: { items: [{ product_id: "prod_mug", quantity: 1 }] },
+    });
     const ctx = await w.gw.getContext(w.agent.alice, { action_id: start.action_id });
     expect(ctx).toMatchObject({ outcome: "applied", node: "ADDRESS", missing: ["address_id"] });
     const schema = ctx.patch_schema as { properties: Record<string, unknown>; additionalProperties: boolean };
-    expect(Object.keys(schema.properties)).toEqual(["items", "address_id", "shipping_method", "coupon_code", "payment_type"]);
+    expect(Object.keys(schema.properties)).toEqual([
+      "items",
+      "address_id",
+      "shipping_method",
+      "coupon_code",
+      "payment_type",
+    ]);
     expect(schema.additionalProperties).toBe(false);
   });
 });

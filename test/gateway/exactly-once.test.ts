@@ -19,7 +19,8 @@ async function approvedCheckout(w: World) {
   return id;
 }
 
-const keyOf = async (w: World, actionId: string) => (await w.db.effect.findUniqueOrThrow({ where: { actionId } })).actionKey;
+const keyOf = async (w: World, actionId: string) =>
+  (await w.db.effect.findUniqueOrThrow({ where: { actionId } })).actionKey;
 
 describe.each(await providersUnderTest())("exactly-once effects (%s)", (provider) => {
   let w: World;
@@ -33,7 +34,10 @@ describe.each(await providersUnderTest())("exactly-once effects (%s)", (provider
     const id = await approvedCheckout(w);
     const shared = idem("shared");
     const calls = Array.from({ length: 50 }, (_, i) =>
-      w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: i % 2 === 0 ? shared : idem(`k${i}`) }),
+      w.gw.confirmAction(w.agent.alice, {
+        action_id: id,
+        idempotency_key: i % 2 === 0 ? shared : idem(`k${i}`),
+      }),
     );
     const results = await Promise.all(calls);
     const outcomes = new Set(results.map((r) => r.outcome));
@@ -56,27 +60,49 @@ describe.each(await providersUnderTest())("exactly-once effects (%s)", (provider
     const id = await approvedCheckout(w);
     await w.legacy.injectFault({ match: "POST /v1/payments", mode: "down" });
     const down = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
-    expect(down).toMatchObject({ outcome: "temporarily_unavailable", retryable: true, effect: { status: "failed" } });
+    expect(down).toMatchObject({
+      outcome: "temporarily_unavailable",
+      retryable: true,
+      effect: { status: "failed" },
+    });
     expect(down.next_actions.map((n) => n.tool)).toEqual(["confirm_action", "verify_action"]);
     const key = await keyOf(w, id);
     expect(await legacyPayments(w, key)).toHaveLength(0);
     await w.legacy.clearFaults();
     const again = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
-    expect(again).toMatchObject({ outcome: "applied", effect: { status: "applied", action_key: key, attempts: 2 } });
+    expect(again).toMatchObject({
+      outcome: "applied",
+      effect: { status: "applied", action_key: key, attempts: 2 },
+    });
     expect(await legacyPayments(w, key)).toHaveLength(1);
   });
 
   it('"commit then time out" → unknown → verify finds it → no second charge', async () => {
     const id = await approvedCheckout(w);
-    await w.legacy.injectFault({ match: "POST /v1/payments", mode: "commit_then_timeout", count: 1, latency_ms: 8000 });
+    await w.legacy.injectFault({
+      match: "POST /v1/payments",
+      mode: "commit_then_timeout",
+      count: 1,
+      latency_ms: 8000,
+    });
     const first = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
-    expect(first).toMatchObject({ outcome: "unknown", status: "unknown", effect: { status: "unknown" }, retryable: false });
+    expect(first).toMatchObject({
+      outcome: "unknown",
+      status: "unknown",
+      effect: { status: "unknown" },
+      retryable: false,
+    });
     expect(first.next_actions.map((n) => n.tool)).toEqual(["verify_action", "recover_action"]);
     // A blind retry by the agent must not charge again.
     const retry = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
     expect(retry).toMatchObject({ outcome: "unknown", reason: "already_confirmed" });
     const verified = await w.gw.verifyAction(w.agent.alice, { action_id: id });
-    expect(verified).toMatchObject({ outcome: "applied", status: "completed", verification: { status: "paid", amount: 4100 }, effect: { status: "applied" } });
+    expect(verified).toMatchObject({
+      outcome: "applied",
+      status: "completed",
+      verification: { status: "paid", amount: 4100 },
+      effect: { status: "applied" },
+    });
     const recovered = await w.gw.recoverAction(w.agent.alice, { action_id: id });
     expect(recovered).toMatchObject({ outcome: "applied", next_actions: [] });
     expect(await legacyPayments(w, await keyOf(w, id))).toHaveLength(1);
@@ -93,11 +119,19 @@ describe.each(await providersUnderTest())("exactly-once effects (%s)", (provider
     const early = await w.gw.recoverAction(w.agent.alice, { action_id: id });
     expect(early).toMatchObject({ outcome: "unknown", reason: "effect_in_progress" });
     // The process is gone: the lease expires.
-    await w.db.effect.update({ where: { id: effect.id }, data: { request: { ...(effect.request as object), lease_until: new Date(0).toISOString() } } });
+    await w.db.effect.update({
+      where: { id: effect.id },
+      data: { request: { ...(effect.request as object), lease_until: new Date(0).toISOString() } },
+    });
     const queue = await w.gw.listRecoveryQueue(w.person.sam);
     expect(queue.map((q) => q.action_id)).toContain(id);
     const recovered = await w.gw.recoverAction(w.agent.alice, { action_id: id });
-    expect(recovered).toMatchObject({ outcome: "applied", status: "completed", effect: { status: "applied" }, verification: { status: "paid" } });
+    expect(recovered).toMatchObject({
+      outcome: "applied",
+      status: "completed",
+      effect: { status: "applied" },
+      verification: { status: "paid" },
+    });
     expect(await legacyPayments(w, effect.actionKey)).toHaveLength(1);
     expect((await w.gw.listRecoveryQueue(w.person.sam)).map((q) => q.action_id)).not.toContain(id);
   });
@@ -105,9 +139,15 @@ describe.each(await providersUnderTest())("exactly-once effects (%s)", (provider
   it("a crash before sending: recover verifies, finds nothing, retries with the original key", async () => {
     const id = await approvedCheckout(w);
     const { effect } = await w.gw.engine.claimEffectForTest(actorOf(w.agent.alice), id, idem("crash"));
-    await w.db.effect.update({ where: { id: effect.id }, data: { request: { ...(effect.request as object), lease_until: new Date(0).toISOString() } } });
+    await w.db.effect.update({
+      where: { id: effect.id },
+      data: { request: { ...(effect.request as object), lease_until: new Date(0).toISOString() } },
+    });
     const recovered = await w.gw.recoverAction(w.agent.alice, { action_id: id });
-    expect(recovered).toMatchObject({ outcome: "applied", effect: { status: "applied", action_key: effect.actionKey } });
+    expect(recovered).toMatchObject({
+      outcome: "applied",
+      effect: { status: "applied", action_key: effect.actionKey },
+    });
     expect(await legacyPayments(w, effect.actionKey)).toHaveLength(1);
   });
 
@@ -132,7 +172,9 @@ describe.each(await providersUnderTest())("exactly-once effects (%s)", (provider
     const recovered = await w.gw.recoverAction(w.agent.alice, { action_id: id });
     expect(recovered).toMatchObject({ outcome: "unknown", reason: "queued_for_recovery" });
     const queue = await w.gw.listRecoveryQueue(w.person.sam);
-    expect(queue).toEqual(expect.arrayContaining([expect.objectContaining({ action_id: id, effect_status: "unknown" })]));
+    expect(queue).toEqual(
+      expect.arrayContaining([expect.objectContaining({ action_id: id, effect_status: "unknown" })]),
+    );
     await new Promise((r) => setTimeout(r, 2500));
     const verified = await w.gw.verifyAction(w.agent.alice, { action_id: id });
     expect(verified).toMatchObject({ outcome: "applied", status: "completed" });

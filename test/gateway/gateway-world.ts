@@ -48,15 +48,31 @@ export async function createWorld(provider: DbProvider, legacyArg?: RunningLegac
     });
     const minted = mintAgentKey();
     await db.agent.create({
-      data: { tenantId: u.tenant, name: `${u.name}'s agent`, userId: user.id, keyHash: minted.keyHash, keyPrefix: minted.keyPrefix },
+      data: {
+        tenantId: u.tenant,
+        name: `${u.name}'s agent`,
+        userId: user.id,
+        keyHash: minted.keyHash,
+        keyPrefix: minted.keyPrefix,
+      },
     });
     keys[u.key] = minted.key;
-    person[u.key] = { kind: "person", tenantId: u.tenant, userId: user.id, email: u.email, name: u.name, role: u.role, face: "console" };
+    person[u.key] = {
+      kind: "person",
+      tenantId: u.tenant,
+      userId: user.id,
+      email: u.email,
+      name: u.name,
+      role: u.role,
+      face: "console",
+    };
   }
   for (const tenant of ["acme", "globex"] as const)
     for (const connector of ["shop", "helpdesk"]) {
       await setSecret(db, { tenantId: tenant, connector, name: "api_key", value: legacy.apiKeys[tenant] });
-      await db.connectorConfig.create({ data: { tenantId: tenant, connector, settings: { baseUrl: legacy.url } } });
+      await db.connectorConfig.create({
+        data: { tenantId: tenant, connector, settings: { baseUrl: legacy.url } },
+      });
     }
   const gw = createGateway({ db });
   const agent = {} as World["agent"];
@@ -83,18 +99,32 @@ export async function createWorld(provider: DbProvider, legacyArg?: RunningLegac
 
 let counter = 0;
 /** A fresh idempotency key per call site. */
-export const idem = (label = "k") => `${label}-${Date.now().toString(36)}-${(counter++).toString(36)}-${randomBytes(3).toString("hex")}`;
+export const idem = (label = "k") =>
+  `${label}-${Date.now().toString(36)}-${(counter++).toString(36)}-${randomBytes(3).toString("hex")}`;
 
 /** Starts checkout the way the article's user asks: "two of these, ship to the office, pay from my balance". */
-export async function checkoutToConfirmation(w: World, ctx = w.agent.alice, patch: Record<string, unknown> = {}) {
+export async function checkoutToConfirmation(
+  w: World,
+  ctx = w.agent.alice,
+  patch: Record<string, unknown> = {},
+) {
   return w.gw.startAction(ctx, {
     capability: "checkout",
-    patch: { items: [{ product_id: "prod_mug", quantity: 2 }], address_id: "Office", payment_type: "balance", ...patch },
+    patch: {
+      items: [{ product_id: "prod_mug", quantity: 2 }],
+      address_id: "Office",
+      payment_type: "balance",
+      ...patch,
+    },
   });
 }
 
 /** Alice (the person) approves the action's current version. */
 export async function approve(w: World, actionId: string, who: TrustedContext = w.person.alice) {
   const ctx = await w.gw.getContext(w.agent.alice, { action_id: actionId });
-  return w.gw.decideApproval(who, { action_id: actionId, version: ctx.version as number, decision: "approve" });
+  return w.gw.decideApproval(who, {
+    action_id: actionId,
+    version: ctx.version as number,
+    decision: "approve",
+  });
 }

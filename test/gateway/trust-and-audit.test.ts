@@ -5,146 +5,288 @@ import { identifyAgent } from "@/server/gateway/trusted-context";
 import { providersUnderTest } from "../helpers/database";
 import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
 
-describe.each(await providersUnderTest())("trusted context, tenancy, permissions, approvals, audit (%s)", (provider) => {
-  let w: World;
-  beforeAll(async () => {
-    w = await createWorld(provider);
-  });
-  afterAll(async () => w?.close());
-
-  it("identifies agents only from a valid, unrevoked key", async () => {
-    expect(w.agent.alice).toMatchObject({ kind: "agent", tenantId: "acme", email: "alice@acme.test", role: "member" });
-    expect(await identifyAgent(w.db, null)).toBeNull();
-    expect(await identifyAgent(w.db, "Bearer sp_nope1234_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx")).toBeNull();
-    expect(await identifyAgent(w.db, `Bearer ${w.keys.gina}x`)).toBeNull();
-    const agent = await w.db.agent.findFirstOrThrow({ where: { userId: w.person.gina.userId } });
-    await w.db.agent.update({ where: { id: agent.id }, data: { revokedAt: new Date() } });
-    expect(await identifyAgent(w.db, `Bearer ${w.keys.gina}`)).toBeNull();
-    await w.db.agent.update({ where: { id: agent.id }, data: { revokedAt: null } });
-    expect(await w.gw.startAction(null, { capability: "checkout" })).toMatchObject({ outcome: "rejected", reason: "unauthenticated" });
-  });
-
-  it("rejects identity fields in the arguments of every operation", async () => {
-    const calls: Array<[string, (a: Record<string, unknown>) => Promise<{ outcome: string; reason?: string }>, Record<string, unknown>]> = [
-      ["search", (a) => w.gw.searchCapabilities(w.agent.alice, a), { query: "refund" }],
-      ["start", (a) => w.gw.startAction(w.agent.alice, a), { capability: "checkout" }],
-      ["get_context", (a) => w.gw.getContext(w.agent.alice, a), { action_id: "a1" }],
-      ["advance", (a) => w.gw.advanceAction(w.agent.alice, a), { action_id: "a1", version: 1, patch: {} }],
-      ["confirm", (a) => w.gw.confirmAction(w.agent.alice, a), { action_id: "a1", idempotency_key: idem() }],
-      ["verify", (a) => w.gw.verifyAction(w.agent.alice, a), { action_id: "a1" }],
-      ["recover", (a) => w.gw.recoverAction(w.agent.alice, a), { action_id: "a1" }],
-    ];
-    for (const [name, call, base] of calls)
-      for (const field of ["tenant_id", "user_id", "role", "agent_id", "acting_user"]) {
-        const out = await call({ ...base, [field]: "globex" });
-        expect(out, `${name} with ${field}`).toMatchObject({ outcome: "rejected", reason: "invalid_arguments" });
-      }
-  });
-
-  it("makes another tenant's objects not_found, everywhere", async () => {
-    const start = await checkoutToConfirmation(w);
-    const id = start.action_id as string;
-    const gina = w.agent.gina;
-    expect((await w.gw.getContext(gina, { action_id: id })).outcome).toBe("not_found");
-    expect((await w.gw.advanceAction(gina, { action_id: id, version: 1, patch: {} })).outcome).toBe("not_found");
-    expect((await w.gw.confirmAction(gina, { action_id: id, idempotency_key: idem() })).outcome).toBe("not_found");
-    expect((await w.gw.verifyAction(gina, { action_id: id })).outcome).toBe("not_found");
-    expect((await w.gw.recoverAction(gina, { action_id: id })).outcome).toBe("not_found");
-    expect((await w.gw.decideApproval(w.person.gina, { action_id: id, version: 1, decision: "approve" })).outcome).toBe("not_found");
-    expect((await w.gw.getContext(gina, { entity: "order", entity_id: "ord_paid" })).outcome).toBe("not_found");
-    expect((await w.gw.getContext(w.agent.alice, { entity: "order", entity_id: "ord_globex_paid" })).outcome).toBe("not_found");
-    expect((await w.gw.startAction(w.agent.alice, { capability: "after_sales", entity_id: "ord_globex_paid" })).outcome).toBe("not_found");
-    expect(await w.gw.listApprovals(w.person.gina)).toEqual([]);
-  });
-
-  it("ask → permission_required with a stored request; no agent can grant; an admin grants once or as a rule", async () => {
-    const rule = await w.db.permissionRule.create({
-      data: { tenantId: "acme", subjectType: "role", subjectId: "member", verb: "start", pattern: "capability:track_*", decision: "ask", position: 10 },
+describe.each(await providersUnderTest())(
+  "trusted context, tenancy, permissions, approvals, audit (%s)",
+  (provider) => {
+    let w: World;
+    beforeAll(async () => {
+      w = await createWorld(provider);
     });
-    const ask = () => w.gw.startAction(w.agent.alice, { capability: "track_shipment", entity_id: "ord_transit" });
-    const first = await ask();
-    expect(first).toMatchObject({ outcome: "rejected", reason: "permission_required", permission_request: { status: "pending" } });
-    const again = await ask();
-    const requestId = (first.permission_request as { id: string }).id;
-    expect((again.permission_request as { id: string }).id).toBe(requestId); // one pending request, not one per call
-    // The agent tries to grant itself; so does a support person.
-    expect(await w.gw.decidePermissionRequest(w.agent.alice, { request_id: requestId, decision: "grant" })).toMatchObject({ outcome: "rejected", reason: "admin_required" });
-    expect(await w.gw.decidePermissionRequest(w.agent.adam, { request_id: requestId, decision: "grant" })).toMatchObject({ outcome: "rejected", reason: "admin_required" });
-    expect(await w.gw.decidePermissionRequest(w.person.sam, { request_id: requestId, decision: "grant" })).toMatchObject({ outcome: "rejected", reason: "admin_required" });
-    expect(await w.gw.decidePermissionRequest(w.person.adam, { request_id: requestId, decision: "grant", mode: "once" })).toMatchObject({ outcome: "applied", status: "granted" });
-    expect((await ask()).outcome).toBe("applied");
-    expect((await ask()).reason).toBe("permission_required");
-    const second = await w.db.permissionRequest.findFirstOrThrow({ where: { status: "pending", agentId: w.agent.alice.agentId } });
-    await w.gw.decidePermissionRequest(w.person.adam, { request_id: second.id, decision: "grant", mode: "rule" });
-    expect((await ask()).outcome).toBe("applied");
-    expect((await ask()).outcome).toBe("applied");
-    const audit = await w.db.auditEvent.findMany({ where: { operation: { in: ["permission.granted", "permission.denied"] } } });
-    expect(audit.map((a) => a.outcome)).toEqual(expect.arrayContaining(["applied", "rejected"]));
-    await w.db.permissionRule.deleteMany({ where: { OR: [{ id: rule.id }, { subjectType: "agent" }] } });
-  });
+    afterAll(async () => w?.close());
 
-  it("approval tokens: only the hash is stored, single use, bound to the version", async () => {
-    const start = await checkoutToConfirmation(w);
-    const id = start.action_id as string;
-    expect(await w.gw.issueApprovalToken(w.agent.sam, { action_id: id, version: 1 })).toBeNull(); // not sam's action
-    expect(await w.gw.issueApprovalToken(w.agent.alice, { action_id: id, version: 2 })).toBeNull(); // no such version
-    const issued = await w.gw.issueApprovalToken(w.agent.alice, { action_id: id, version: 1 });
-    expect(issued?.token).toMatch(/^apt_/);
-    const row = await w.db.approval.findFirstOrThrow({ where: { actionId: id, version: 1 } });
-    expect(row.tokenHash).toBe(createHash("sha256").update(issued?.token as string).digest("hex"));
-    expect(JSON.stringify(row)).not.toContain(issued?.token as string);
-    const token = issued?.token as string;
-    expect(await w.gw.decideWithToken(w.agent.alice, { action_id: id, version: 1, decision: "approve", approval_token: `${token}x` })).toMatchObject({ reason: "invalid_approval_token" });
-    expect(await w.gw.decideWithToken(w.agent.alice, { action_id: id, version: 2, decision: "approve", approval_token: token })).toMatchObject({ outcome: "rejected" });
-    expect(await w.gw.decideWithToken(w.agent.alice, { action_id: id, version: 1, decision: "approve", approval_token: token })).toMatchObject({ outcome: "applied", approval: { status: "approved" } });
-    expect((await w.db.approval.findFirstOrThrow({ where: { actionId: id, version: 1 } })).decidedVia).toBe("mcp_app");
-    expect(await w.gw.decideWithToken(w.agent.alice, { action_id: id, version: 1, decision: "reject", approval_token: token })).toMatchObject({ reason: "approval_token_used" });
-    expect((await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() })).outcome).toBe("applied");
-    // An expired token decides nothing.
-    const s2 = await checkoutToConfirmation(w);
-    const t2 = await w.gw.issueApprovalToken(w.agent.alice, { action_id: s2.action_id as string, version: 1 });
-    await w.db.approval.updateMany({ where: { actionId: s2.action_id as string }, data: { tokenExpires: new Date(Date.now() - 1000) } });
-    expect(await w.gw.decideWithToken(w.agent.alice, { action_id: s2.action_id, version: 1, decision: "approve", approval_token: t2?.token })).toMatchObject({ reason: "approval_token_expired" });
-  });
+    it("identifies agents only from a valid, unrevoked key", async () => {
+      expect(w.agent.alice).toMatchObject({
+        kind: "agent",
+        tenantId: "acme",
+        email: "alice@acme.test",
+        role: "member",
+      });
+      expect(await identifyAgent(w.db, null)).toBeNull();
+      expect(await identifyAgent(w.db, "Bearer sp_nope1234_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx")).toBeNull();
+      expect(await identifyAgent(w.db, `Bearer ${w.keys.gina}x`)).toBeNull();
+      const agent = await w.db.agent.findFirstOrThrow({ where: { userId: w.person.gina.userId } });
+      await w.db.agent.update({ where: { id: agent.id }, data: { revokedAt: new Date() } });
+      expect(await identifyAgent(w.db, `Bearer ${w.keys.gina}`)).toBeNull();
+      await w.db.agent.update({ where: { id: agent.id }, data: { revokedAt: null } });
+      expect(await w.gw.startAction(null, { capability: "checkout" })).toMatchObject({
+        outcome: "rejected",
+        reason: "unauthenticated",
+      });
+    });
 
-  it("audits every operation before answering, publishes it, and never stores a secret", async () => {
-    const seen: PublishedAuditEvent[] = [];
-    const unsubscribe = w.gw.subscribe((e) => seen.push(e));
-    const before = await w.db.auditEvent.count();
-    await w.gw.searchCapabilities(w.agent.alice, { query: "我要退货退款" });
-    const start = await checkoutToConfirmation(w);
-    // A secret-looking value smuggled into arguments is redacted in the audit row.
-    await w.gw.advanceAction(w.agent.alice, { action_id: start.action_id, version: 1, patch: { api_key: w.legacy.apiKeys.acme, note: `Bearer ${w.keys.alice}` } });
-    await approve(w, start.action_id as string);
-    const confirmed = await w.gw.confirmAction(w.agent.alice, { action_id: start.action_id, idempotency_key: idem() });
-    await w.gw.verifyAction(w.agent.alice, { action_id: start.action_id });
-    unsubscribe();
-    const rows = await w.db.auditEvent.findMany({ where: { seq: { gt: before } }, orderBy: { seq: "asc" } });
-    expect(rows.map((r) => r.operation)).toEqual([
-      "capability.searched",
-      "action.started",
-      "action.advanced",
-      "context.read",
-      "approval.approved",
-      "action.confirmed",
-      "action.verified",
-    ]);
-    expect(seen.map((e) => e.seq)).toEqual(rows.map((r) => r.seq));
-    const confirmRow = rows.find((r) => r.operation === "action.confirmed");
-    expect(confirmRow).toMatchObject({ outcome: "applied", actionId: start.action_id, actionKey: (confirmed.effect as { action_key: string }).action_key, decision: "allow:default", capability: "checkout" });
-    expect(confirmRow?.latencyMs).toBeGreaterThan(0);
-    // Scan everything Signpost stored for any secret it ever held.
-    const secrets = [...Object.values(w.keys), w.legacy.apiKeys.acme, w.legacy.apiKeys.globex, process.env.SIGNPOST_MASTER_KEY as string];
-    const stored = JSON.stringify([
-      await w.db.auditEvent.findMany(),
-      await w.db.action.findMany(),
-      await w.db.actionEvent.findMany(),
-      await w.db.effect.findMany(),
-      await w.db.approval.findMany(),
-      await w.db.permissionRequest.findMany(),
-    ]);
-    for (const s of secrets) expect(stored.includes(s), `a secret leaked into storage: ${s.slice(0, 6)}…`).toBe(false);
-    // Nor into any response.
-    expect(JSON.stringify(confirmed)).not.toContain(w.legacy.apiKeys.acme);
-  });
-});
+    it("rejects identity fields in the arguments of every operation", async () => {
+      const calls: Array<
+        [
+          string,
+          (a: Record<string, unknown>) => Promise<{ outcome: string; reason?: string }>,
+          Record<string, unknown>,
+        ]
+      > = [
+        ["search", (a) => w.gw.searchCapabilities(w.agent.alice, a), { query: "refund" }],
+        ["start", (a) => w.gw.startAction(w.agent.alice, a), { capability: "checkout" }],
+        ["get_context", (a) => w.gw.getContext(w.agent.alice, a), { action_id: "a1" }],
+        ["advance", (a) => w.gw.advanceAction(w.agent.alice, a), { action_id: "a1", version: 1, patch: {} }],
+        [
+          "confirm",
+          (a) => w.gw.confirmAction(w.agent.alice, a),
+          { action_id: "a1", idempotency_key: idem() },
+        ],
+        ["verify", (a) => w.gw.verifyAction(w.agent.alice, a), { action_id: "a1" }],
+        ["recover", (a) => w.gw.recoverAction(w.agent.alice, a), { action_id: "a1" }],
+      ];
+      for (const [name, call, base] of calls)
+        for (const field of ["tenant_id", "user_id", "role", "agent_id", "acting_user"]) {
+          const out = await call({ ...base, [field]: "globex" });
+          expect(out, `${name} with ${field}`).toMatchObject({
+            outcome: "rejected",
+            reason: "invalid_arguments",
+          });
+        }
+    });
+
+    it("makes another tenant's objects not_found, everywhere", async () => {
+      const start = await checkoutToConfirmation(w);
+      const id = start.action_id as string;
+      const gina = w.agent.gina;
+      expect((await w.gw.getContext(gina, { action_id: id })).outcome).toBe("not_found");
+      expect((await w.gw.advanceAction(gina, { action_id: id, version: 1, patch: {} })).outcome).toBe(
+        "not_found",
+      );
+      expect((await w.gw.confirmAction(gina, { action_id: id, idempotency_key: idem() })).outcome).toBe(
+        "not_found",
+      );
+      expect((await w.gw.verifyAction(gina, { action_id: id })).outcome).toBe("not_found");
+      expect((await w.gw.recoverAction(gina, { action_id: id })).outcome).toBe("not_found");
+      expect(
+        (await w.gw.decideApproval(w.person.gina, { action_id: id, version: 1, decision: "approve" }))
+          .outcome,
+      ).toBe("not_found");
+      expect((await w.gw.getContext(gina, { entity: "order", entity_id: "ord_paid" })).outcome).toBe(
+        "not_found",
+      );
+      expect(
+        (await w.gw.getContext(w.agent.alice, { entity: "order", entity_id: "ord_globex_paid" })).outcome,
+      ).toBe("not_found");
+      expect(
+        (await w.gw.startAction(w.agent.alice, { capability: "after_sales", entity_id: "ord_globex_paid" }))
+          .outcome,
+      ).toBe("not_found");
+      expect(await w.gw.listApprovals(w.person.gina)).toEqual([]);
+    });
+
+    it("ask → permission_required with a stored request; no agent can grant; an admin grants once or as a rule", async () => {
+      const rule = await w.db.permissionRule.create({
+        data: {
+          tenantId: "acme",
+          subjectType: "role",
+          subjectId: "member",
+          verb: "start",
+          pattern: "capability:track_*",
+          decision: "ask",
+          position: 10,
+        },
+      });
+      const ask = () =>
+        w.gw.startAction(w.agent.alice, { capability: "track_shipment", entity_id: "ord_transit" });
+      const first = await ask();
+      expect(first).toMatchObject({
+        outcome: "rejected",
+        reason: "permission_required",
+        permission_request: { status: "pending" },
+      });
+      const again = await ask();
+      const requestId = (first.permission_request as { id: string }).id;
+      expect((again.permission_request as { id: string }).id).toBe(requestId); // one pending request, not one per call
+      // The agent tries to grant itself; so does a support person.
+      expect(
+        await w.gw.decidePermissionRequest(w.agent.alice, { request_id: requestId, decision: "grant" }),
+      ).toMatchObject({ outcome: "rejected", reason: "admin_required" });
+      expect(
+        await w.gw.decidePermissionRequest(w.agent.adam, { request_id: requestId, decision: "grant" }),
+      ).toMatchObject({ outcome: "rejected", reason: "admin_required" });
+      expect(
+        await w.gw.decidePermissionRequest(w.person.sam, { request_id: requestId, decision: "grant" }),
+      ).toMatchObject({ outcome: "rejected", reason: "admin_required" });
+      expect(
+        await w.gw.decidePermissionRequest(w.person.adam, {
+          request_id: requestId,
+          decision: "grant",
+          mode: "once",
+        }),
+      ).toMatchObject({ outcome: "applied", status: "granted" });
+      expect((await ask()).outcome).toBe("applied");
+      expect((await ask()).reason).toBe("permission_required");
+      const second = await w.db.permissionRequest.findFirstOrThrow({
+        where: { status: "pending", agentId: w.agent.alice.agentId },
+      });
+      await w.gw.decidePermissionRequest(w.person.adam, {
+        request_id: second.id,
+        decision: "grant",
+        mode: "rule",
+      });
+      expect((await ask()).outcome).toBe("applied");
+      expect((await ask()).outcome).toBe("applied");
+      const audit = await w.db.auditEvent.findMany({
+        where: { operation: { in: ["permission.granted", "permission.denied"] } },
+      });
+      expect(audit.map((a) => a.outcome)).toEqual(expect.arrayContaining(["applied", "rejected"]));
+      await w.db.permissionRule.deleteMany({ where: { OR: [{ id: rule.id }, { subjectType: "agent" }] } });
+    });
+
+    it("approval tokens: only the hash is stored, single use, bound to the version", async () => {
+      const start = await checkoutToConfirmation(w);
+      const id = start.action_id as string;
+      expect(await w.gw.issueApprovalToken(w.agent.sam, { action_id: id, version: 1 })).toBeNull(); // not sam's action
+      expect(await w.gw.issueApprovalToken(w.agent.alice, { action_id: id, version: 2 })).toBeNull(); // no such version
+      const issued = await w.gw.issueApprovalToken(w.agent.alice, { action_id: id, version: 1 });
+      expect(issued?.token).toMatch(/^apt_/);
+      const row = await w.db.approval.findFirstOrThrow({ where: { actionId: id, version: 1 } });
+      expect(row.tokenHash).toBe(
+        createHash("sha256")
+          .update(issued?.token as string)
+          .digest("hex"),
+      );
+      expect(JSON.stringify(row)).not.toContain(issued?.token as string);
+      const token = issued?.token as string;
+      expect(
+        await w.gw.decideWithToken(w.agent.alice, {
+          action_id: id,
+          version: 1,
+          decision: "approve",
+          approval_token: `${token}x`,
+        }),
+      ).toMatchObject({ reason: "invalid_approval_token" });
+      expect(
+        await w.gw.decideWithToken(w.agent.alice, {
+          action_id: id,
+          version: 2,
+          decision: "approve",
+          approval_token: token,
+        }),
+      ).toMatchObject({ outcome: "rejected" });
+      expect(
+        await w.gw.decideWithToken(w.agent.alice, {
+          action_id: id,
+          version: 1,
+          decision: "approve",
+          approval_token: token,
+        }),
+      ).toMatchObject({ outcome: "applied", approval: { status: "approved" } });
+      expect((await w.db.approval.findFirstOrThrow({ where: { actionId: id, version: 1 } })).decidedVia).toBe(
+        "mcp_app",
+      );
+      expect(
+        await w.gw.decideWithToken(w.agent.alice, {
+          action_id: id,
+          version: 1,
+          decision: "reject",
+          approval_token: token,
+        }),
+      ).toMatchObject({ reason: "approval_token_used" });
+      expect(
+        (await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() })).outcome,
+      ).toBe("applied");
+      // An expired token decides nothing.
+      const s2 = await checkoutToConfirmation(w);
+      const t2 = await w.gw.issueApprovalToken(w.agent.alice, {
+        action_id: s2.action_id as string,
+        version: 1,
+      });
+      await w.db.approval.updateMany({
+        where: { actionId: s2.action_id as string },
+        data: { tokenExpires: new Date(Date.now() - 1000) },
+      });
+      expect(
+        await w.gw.decideWithToken(w.agent.alice, {
+          action_id: s2.action_id,
+          version: 1,
+          decision: "approve",
+          approval_token: t2?.token,
+        }),
+      ).toMatchObject({ reason: "approval_token_expired" });
+    });
+
+    it("audits every operation before answering, publishes it, and never stores a secret", async () => {
+      const seen: PublishedAuditEvent[] = [];
+      const unsubscribe = w.gw.subscribe((e) => seen.push(e));
+      const before = await w.db.auditEvent.count();
+      await w.gw.searchCapabilities(w.agent.alice, { query: "我要退货退款" });
+      const start = await checkoutToConfirmation(w);
+      // A secret-looking value smuggled into arguments is redacted in the audit row.
+      await w.gw.advanceAction(w.agent.alice, {
+        action_id: start.action_id,
+        version: 1,
+        patch: { api_key: w.legacy.apiKeys.acme, note: `Bearer ${w.keys.alice}` },
+      });
+      await approve(w, start.action_id as string);
+      const confirmed = await w.gw.confirmAction(w.agent.alice, {
+        action_id: start.action_id,
+        idempotency_key: idem(),
+      });
+      await w.gw.verifyAction(w.agent.alice, { action_id: start.action_id });
+      unsubscribe();
+      const rows = await w.db.auditEvent.findMany({
+        where: { seq: { gt: before } },
+        orderBy: { seq: "asc" },
+      });
+      expect(rows.map((r) => r.operation)).toEqual([
+        "capability.searched",
+        "action.started",
+        "action.advanced",
+        "context.read",
+        "approval.approved",
+        "action.confirmed",
+        "action.verified",
+      ]);
+      expect(seen.map((e) => e.seq)).toEqual(rows.map((r) => r.seq));
+      const confirmRow = rows.find((r) => r.operation === "action.confirmed");
+      expect(confirmRow).toMatchObject({
+        outcome: "applied",
+        actionId: start.action_id,
+        actionKey: (confirmed.effect as { action_key: string }).action_key,
+        decision: "allow:default",
+        capability: "checkout",
+      });
+      expect(confirmRow?.latencyMs).toBeGreaterThan(0);
+      // Scan everything Signpost stored for any secret it ever held.
+      const secrets = [
+        ...Object.values(w.keys),
+        w.legacy.apiKeys.acme,
+        w.legacy.apiKeys.globex,
+        process.env.SIGNPOST_MASTER_KEY as string,
+      ];
+      const stored = JSON.stringify([
+        await w.db.auditEvent.findMany(),
+        await w.db.action.findMany(),
+        await w.db.actionEvent.findMany(),
+        await w.db.effect.findMany(),
+        await w.db.approval.findMany(),
+        await w.db.permissionRequest.findMany(),
+      ]);
+      for (const s of secrets)
+        expect(stored.includes(s), `a secret leaked into storage: ${s.slice(0, 6)}…`).toBe(false);
+      // Nor into any response.
+      expect(JSON.stringify(confirmed)).not.toContain(w.legacy.apiKeys.acme);
+    });
+  },
+);

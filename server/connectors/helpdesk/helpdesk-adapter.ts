@@ -49,7 +49,14 @@ export function createHelpdeskAdapter(options: LegacyClientOptions) {
     async ticket(id: string) {
       return http.get<HelpdeskTicket>(`/v1/tickets/${enc(id)}`);
     },
-    async tickets(query: { status?: string; assignee_id?: string; team_id?: string; q?: string; page?: number; per_page?: number }) {
+    async tickets(query: {
+      status?: string;
+      assignee_id?: string;
+      team_id?: string;
+      q?: string;
+      page?: number;
+      per_page?: number;
+    }) {
       const body = await http.get<unknown>("/v1/tickets", query);
       const b = body as { total?: number; next_page?: number | null } | null;
       return { data: listOf<HelpdeskTicket>(body), total: b?.total ?? 0, next_page: b?.next_page ?? null };

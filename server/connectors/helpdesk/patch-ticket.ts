@@ -16,13 +16,22 @@ export async function patchTicket(
 ): Promise<EffectResult> {
   const res = await sendWithRetries(
     adapter.http,
-    { method: "PATCH", path: `/v1/tickets/${encodeURIComponent(ticketId)}`, idempotencyKey: key, body: change },
+    {
+      method: "PATCH",
+      path: `/v1/tickets/${encodeURIComponent(ticketId)}`,
+      idempotencyKey: key,
+      body: change,
+    },
     budget,
   );
   return toEffectResult(res, async () => {
     const after = await adapter.ticket(ticketId);
-    const same = after && Object.entries(change).every(([k, v]) => (after as unknown as Record<string, unknown>)[k] === v);
-    return same ? { applied: true, externalId: ticketId } : { applied: false, message: `ticket ${ticketId} did not change` };
+    const same =
+      after &&
+      Object.entries(change).every(([k, v]) => (after as unknown as Record<string, unknown>)[k] === v);
+    return same
+      ? { applied: true, externalId: ticketId }
+      : { applied: false, message: `ticket ${ticketId} did not change` };
   });
 }
 
@@ -32,8 +41,17 @@ export async function verifyTicket(
   change: Record<string, unknown>,
 ): Promise<Verification> {
   const after = await adapter.ticket(ticketId);
-  const now = after ? Object.fromEntries(Object.keys(change).map((k) => [k, (after as unknown as Record<string, unknown>)[k]])) : {};
+  const now = after
+    ? Object.fromEntries(
+        Object.keys(change).map((k) => [k, (after as unknown as Record<string, unknown>)[k]]),
+      )
+    : {};
   const happened = !!after && Object.entries(change).every(([k, v]) => now[k] === v);
-  const details = { status: happened ? "changed" : "unchanged", ticket_id: ticketId, ...now, ticket_version: after?.updated_at ?? null };
+  const details = {
+    status: happened ? "changed" : "unchanged",
+    ticket_id: ticketId,
+    ...now,
+    ticket_version: after?.updated_at ?? null,
+  };
   return happened ? { happened: true, externalId: ticketId, details } : { happened: false, details };
 }

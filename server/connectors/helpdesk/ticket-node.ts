@@ -12,7 +12,10 @@ export const ticketIdSchema = z
   .describe("Stable ticket id, e.g. tkt_1 (not the subject)");
 
 /** The first node of every ticket capability: load the ticket, then check its state allows the change. */
-export function ticketNode(description: string, check: (ticket: HelpdeskTicket) => ValidationError[]): NodeDefinition<HelpdeskAdapter> {
+export function ticketNode(
+  description: string,
+  check: (ticket: HelpdeskTicket) => ValidationError[],
+): NodeDefinition<HelpdeskAdapter> {
   return {
     id: "TICKET",
     description,
@@ -25,7 +28,14 @@ export function ticketNode(description: string, check: (ticket: HelpdeskTicket) 
       return {
         derived: { ticket },
         options: {
-          ticket: { id: ticket.id, subject: ticket.subject, status: ticket.status, priority: ticket.priority, assignee_id: ticket.assignee_id, team_id: ticket.team_id },
+          ticket: {
+            id: ticket.id,
+            subject: ticket.subject,
+            status: ticket.status,
+            priority: ticket.priority,
+            assignee_id: ticket.assignee_id,
+            team_id: ticket.team_id,
+          },
         },
         errors: check(ticket),
       };

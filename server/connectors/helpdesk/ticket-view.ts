@@ -10,13 +10,18 @@ export async function ticketView(adapter: HelpdeskAdapter, ticketId: string) {
   const open = ticket.status === "open" || ticket.status === "pending";
   const allowed = {
     assign_ticket: open ? { eligible: true } : { eligible: false, reason: "ticket_not_open" },
-    change_ticket_priority: ticket.status !== "closed" ? { eligible: true } : { eligible: false, reason: "ticket_closed" },
+    change_ticket_priority:
+      ticket.status !== "closed" ? { eligible: true } : { eligible: false, reason: "ticket_closed" },
     resolve_ticket: open ? { eligible: true } : { eligible: false, reason: "ticket_already_resolved" },
     reopen_ticket: !open ? { eligible: true } : { eligible: false, reason: "ticket_not_resolved" },
   };
   const next: NextAction[] = Object.entries(allowed)
     .filter(([, a]) => a.eligible)
-    .map(([capability]) => ({ tool: "start_action" as const, args: { capability, entity_id: ticket.id }, description: capability.replace(/_/g, " ") }));
+    .map(([capability]) => ({
+      tool: "start_action" as const,
+      args: { capability, entity_id: ticket.id },
+      description: capability.replace(/_/g, " "),
+    }));
   return {
     entity: "Ticket",
     ...ticket,

@@ -23,11 +23,19 @@ function daysSince(iso: string | null | undefined, now: Date): number {
  */
 export function afterSalesPaths(order: ShopOrder, now = new Date()): AfterSalesPath[] {
   const s = order.status;
-  const refunded = order.refunds?.reduce((sum, r) => sum + (r.kind === "refund" || r.kind === "refund_only" ? r.amount : 0), 0) ?? 0;
-  const windowOpen = s === "delivered" && daysSince(order.delivered_at ?? order.updated_at, now) <= RETURN_WINDOW_DAYS;
+  const refunded =
+    order.refunds?.reduce(
+      (sum, r) => sum + (r.kind === "refund" || r.kind === "refund_only" ? r.amount : 0),
+      0,
+    ) ?? 0;
+  const windowOpen =
+    s === "delivered" && daysSince(order.delivered_at ?? order.updated_at, now) <= RETURN_WINDOW_DAYS;
   const notYet = (what: string) =>
     s === "pending_payment"
-      ? { reason: "order_not_paid", message: `Nothing was paid yet; ${what} does not apply (cancel the order instead)` }
+      ? {
+          reason: "order_not_paid",
+          message: `Nothing was paid yet; ${what} does not apply (cancel the order instead)`,
+        }
       : s === "cancelled"
         ? { reason: "order_cancelled", message: `The order is cancelled; ${what} does not apply` }
         : null;
@@ -35,8 +43,17 @@ export function afterSalesPaths(order: ShopOrder, now = new Date()): AfterSalesP
   const refundOnly: AfterSalesPath =
     s === "paid"
       ? refunded >= order.total
-        ? { kind: "refund_only", eligible: false, reason: "already_refunded", message: "The order was already refunded in full" }
-        : { kind: "refund_only", eligible: true, message: "Not shipped yet: the payment can be refunded without a return" }
+        ? {
+            kind: "refund_only",
+            eligible: false,
+            reason: "already_refunded",
+            message: "The order was already refunded in full",
+          }
+        : {
+            kind: "refund_only",
+            eligible: true,
+            message: "Not shipped yet: the payment can be refunded without a return",
+          }
       : {
           kind: "refund_only",
           eligible: false,
@@ -52,8 +69,17 @@ export function afterSalesPaths(order: ShopOrder, now = new Date()): AfterSalesP
   const returnRefund: AfterSalesPath =
     s === "delivered"
       ? windowOpen
-        ? { kind: "return_refund", eligible: true, message: `Delivered within ${RETURN_WINDOW_DAYS} days: items can be returned for a refund` }
-        : { kind: "return_refund", eligible: false, reason: "return_window_closed", message: `The ${RETURN_WINDOW_DAYS}-day return window has closed` }
+        ? {
+            kind: "return_refund",
+            eligible: true,
+            message: `Delivered within ${RETURN_WINDOW_DAYS} days: items can be returned for a refund`,
+          }
+        : {
+            kind: "return_refund",
+            eligible: false,
+            reason: "return_window_closed",
+            message: `The ${RETURN_WINDOW_DAYS}-day return window has closed`,
+          }
       : {
           kind: "return_refund",
           eligible: false,
@@ -69,16 +95,41 @@ export function afterSalesPaths(order: ShopOrder, now = new Date()): AfterSalesP
   const exchangeable = order.items.filter((i) => i.exchangeable);
   const exchange: AfterSalesPath =
     s !== "delivered"
-      ? { kind: "exchange", eligible: false, ...(notYet("an exchange") ?? { reason: "order_not_delivered", message: "An exchange is possible only after delivery" }) }
+      ? {
+          kind: "exchange",
+          eligible: false,
+          ...(notYet("an exchange") ?? {
+            reason: "order_not_delivered",
+            message: "An exchange is possible only after delivery",
+          }),
+        }
       : !windowOpen
-        ? { kind: "exchange", eligible: false, reason: "return_window_closed", message: `The ${RETURN_WINDOW_DAYS}-day exchange window has closed` }
+        ? {
+            kind: "exchange",
+            eligible: false,
+            reason: "return_window_closed",
+            message: `The ${RETURN_WINDOW_DAYS}-day exchange window has closed`,
+          }
         : exchangeable.length
-          ? { kind: "exchange", eligible: true, message: `Exchangeable: ${exchangeable.map((i) => i.name).join(", ")}` }
-          : { kind: "exchange", eligible: false, reason: "item_not_exchangeable", message: "No item of this order can be exchanged" };
+          ? {
+              kind: "exchange",
+              eligible: true,
+              message: `Exchangeable: ${exchangeable.map((i) => i.name).join(", ")}`,
+            }
+          : {
+              kind: "exchange",
+              eligible: false,
+              reason: "item_not_exchangeable",
+              message: "No item of this order can be exchanged",
+            };
 
   const shippingRefund: AfterSalesPath =
     order.shipping_difference > 0 && ["paid", "shipped", "delivered"].includes(s)
-      ? { kind: "shipping_refund", eligible: true, message: `The shipping was overcharged by ${order.shipping_difference}; that difference can be refunded` }
+      ? {
+          kind: "shipping_refund",
+          eligible: true,
+          message: `The shipping was overcharged by ${order.shipping_difference}; that difference can be refunded`,
+        }
       : {
           kind: "shipping_refund",
           eligible: false,

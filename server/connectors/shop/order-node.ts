@@ -27,7 +27,11 @@ export function orderNode(
       const customer = await customerFor(adapter, actor, derived);
       const order = await adapter.order(id);
       if (!order || !canSeeOrder(actor, customer, order)) return { notFound: { entity: "Order", id } };
-      return { derived: { order }, options: { order: orderBrief(order) }, errors: check ? await check(order) : [] };
+      return {
+        derived: { order },
+        options: { order: orderBrief(order) },
+        errors: check ? await check(order) : [],
+      };
     },
   };
 }
@@ -37,7 +41,14 @@ export function orderBrief(order: ShopOrder) {
     id: order.id,
     status: order.status,
     total: order.total,
-    items: order.items.map((i) => ({ id: i.id, product_id: i.product_id, name: i.name, quantity: i.quantity, unit_price: i.unit_price, exchangeable: i.exchangeable })),
+    items: order.items.map((i) => ({
+      id: i.id,
+      product_id: i.product_id,
+      name: i.name,
+      quantity: i.quantity,
+      unit_price: i.unit_price,
+      exchangeable: i.exchangeable,
+    })),
     address: order.address ? { id: order.address.id, label: order.address.label } : null,
     shipment: order.shipment ? { status: order.shipment.status, carrier: order.shipment.carrier } : null,
   };

@@ -18,7 +18,10 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
   const addressChange =
     order.status === "pending_payment" || order.status === "paid"
       ? { eligible: true }
-      : { eligible: false, reason: order.status === "cancelled" ? "order_cancelled" : "order_already_shipped" };
+      : {
+          eligible: false,
+          reason: order.status === "cancelled" ? "order_cancelled" : "order_already_shipped",
+        };
   const next: NextAction[] = [];
   const eligible = paths.filter((p) => p.eligible);
   if (eligible.length)
@@ -28,19 +31,43 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
       description: `After-sales request (${eligible.map((p) => p.kind).join(", ")})`,
     });
   if (addressChange.eligible)
-    next.push({ tool: "start_action", args: { capability: "change_delivery_address", entity_id: order.id }, description: "Change the delivery address (not shipped yet)" });
-  if (shipped) next.push({ tool: "start_action", args: { capability: "track_shipment", entity_id: order.id }, description: "Track the shipment" });
+    next.push({
+      tool: "start_action",
+      args: { capability: "change_delivery_address", entity_id: order.id },
+      description: "Change the delivery address (not shipped yet)",
+    });
+  if (shipped)
+    next.push({
+      tool: "start_action",
+      args: { capability: "track_shipment", entity_id: order.id },
+      description: "Track the shipment",
+    });
   return {
     entity: "Order",
     id: order.id,
     status: order.status,
     items: order.items,
-    totals: { subtotal: order.subtotal, shipping: order.shipping_price, discount: order.discount, total: order.total, currency: "USD" },
+    totals: {
+      subtotal: order.subtotal,
+      shipping: order.shipping_price,
+      discount: order.discount,
+      total: order.total,
+      currency: "USD",
+    },
     address: order.address,
     payment: order.payment,
-    fulfilment: { shipping_method: order.shipping_method, shipment: order.shipment, delivered_at: order.delivered_at ?? null },
+    fulfilment: {
+      shipping_method: order.shipping_method,
+      shipment: order.shipment,
+      delivered_at: order.delivered_at ?? null,
+    },
     refunds: order.refunds,
-    after_sales: Object.fromEntries(paths.map((p) => [p.kind, p.eligible ? { eligible: true } : { eligible: false, reason: p.reason, message: p.message }])),
+    after_sales: Object.fromEntries(
+      paths.map((p) => [
+        p.kind,
+        p.eligible ? { eligible: true } : { eligible: false, reason: p.reason, message: p.message },
+      ]),
+    ),
     change_delivery_address: addressChange,
     requires_approval: eligible.length > 0,
     created_at: order.created_at,

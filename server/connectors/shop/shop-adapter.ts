@@ -118,34 +118,68 @@ export function createShopAdapter(options: LegacyClientOptions) {
       return listOf<ShopAddress>(await http.get<unknown>(`/v1/customers/${enc(customerId)}/addresses`));
     },
     async paymentMethods(customerId: string): Promise<ShopPaymentMethod[]> {
-      return listOf<ShopPaymentMethod>(await http.get<unknown>(`/v1/customers/${enc(customerId)}/payment-methods`));
+      return listOf<ShopPaymentMethod>(
+        await http.get<unknown>(`/v1/customers/${enc(customerId)}/payment-methods`),
+      );
     },
     async cart(customerId: string) {
-      return http.get<{ customer_id: string; items: Array<{ product_id: string; name: string; quantity: number; unit_price: number }>; subtotal: number }>(
-        `/v1/customers/${enc(customerId)}/cart`,
-      );
+      return http.get<{
+        customer_id: string;
+        items: Array<{ product_id: string; name: string; quantity: number; unit_price: number }>;
+        subtotal: number;
+      }>(`/v1/customers/${enc(customerId)}/cart`);
     },
     async product(id: string) {
       return http.get<ShopProduct>(`/v1/products/${enc(id)}`);
     },
     async products(query: { q?: string; page?: number; per_page?: number } = {}) {
-      return (await http.get<Page<ShopProduct>>("/v1/products", query)) ?? { data: [], page: 1, per_page: 20, total: 0, next_page: null };
+      return (
+        (await http.get<Page<ShopProduct>>("/v1/products", query)) ?? {
+          data: [],
+          page: 1,
+          per_page: 20,
+          total: 0,
+          next_page: null,
+        }
+      );
     },
     async inventory(productId: string) {
-      return http.get<{ product_id: string; available: number; reserved: number }>(`/v1/inventory/${enc(productId)}`);
+      return http.get<{ product_id: string; available: number; reserved: number }>(
+        `/v1/inventory/${enc(productId)}`,
+      );
     },
-    async quotes(input: { customer_id: string; address_id: string; items: Array<{ product_id: string; quantity: number }> }) {
+    async quotes(input: {
+      customer_id: string;
+      address_id: string;
+      items: Array<{ product_id: string; quantity: number }>;
+    }) {
       const res = await http.compute<{ quotes: ShopQuote[] }>("/v1/shipping/quotes", input);
       return res.ok ? { ok: true as const, quotes: res.body.quotes } : res;
     },
     async coupons(customerId: string, subtotal: number): Promise<ShopCoupon[]> {
-      return listOf<ShopCoupon>(await http.get<unknown>("/v1/coupons", { customer_id: customerId, subtotal }));
+      return listOf<ShopCoupon>(
+        await http.get<unknown>("/v1/coupons", { customer_id: customerId, subtotal }),
+      );
     },
     async order(id: string) {
       return http.get<ShopOrder>(`/v1/orders/${enc(id)}`);
     },
-    async orders(query: { customer_id?: string; status?: string; reference?: string; page?: number; per_page?: number }) {
-      return (await http.get<Page<ShopOrder>>("/v1/orders", query)) ?? { data: [], page: 1, per_page: 20, total: 0, next_page: null };
+    async orders(query: {
+      customer_id?: string;
+      status?: string;
+      reference?: string;
+      page?: number;
+      per_page?: number;
+    }) {
+      return (
+        (await http.get<Page<ShopOrder>>("/v1/orders", query)) ?? {
+          data: [],
+          page: 1,
+          per_page: 20,
+          total: 0,
+          next_page: null,
+        }
+      );
     },
     async tracking(orderId: string) {
       return http.read(`/v1/orders/${enc(orderId)}/tracking`);

@@ -3,7 +3,11 @@ import type { ValidationError } from "../../engine/outcome";
 import type { ShopAdapter, ShopCustomer, ShopOrder } from "./shop-adapter";
 
 /** The legacy customer a Signpost user acts as: the one with the same email. */
-export async function customerFor(adapter: ShopAdapter, actor: Actor, derived: Record<string, unknown>): Promise<ShopCustomer | null> {
+export async function customerFor(
+  adapter: ShopAdapter,
+  actor: Actor,
+  derived: Record<string, unknown>,
+): Promise<ShopCustomer | null> {
   if (derived.customer) return derived.customer as ShopCustomer;
   const customer = await adapter.customerByEmail(actor.email);
   if (customer) derived.customer = customer;

@@ -16,11 +16,18 @@ const id = (what: string) =>
 
 const patch = z
   .record(z.string().max(64), z.unknown())
-  .describe("Field values to apply, keyed by field name from the action's inputs / allowed_patch; null clears an optional field");
+  .describe(
+    "Field values to apply, keyed by field name from the action's inputs / allowed_patch; null clears an optional field",
+  );
 
 export const searchCapabilitiesInputSchema = z
   .object({
-    query: z.string().trim().min(1).max(500).describe("The user's intent in their own words, any language, e.g. 'I want to return my order'"),
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .describe("The user's intent in their own words, any language, e.g. 'I want to return my order'"),
     limit: z.number().int().min(1).max(10).optional().describe("How many capabilities to return (default 3)"),
   })
   .strict();
@@ -34,16 +41,27 @@ export const startActionInputSchema = z
       .max(64)
       .regex(/^[a-z][a-z0-9_]*$/, "a capability id such as checkout")
       .describe("Capability id from search_capabilities, e.g. checkout, after_sales"),
-    entity_id: id("entity_id").optional().describe("Id of the entity the capability applies to (an order id, a ticket id), when it applies to one"),
-    patch: patch.optional().describe("Every field the user already gave, so one call can go as far as possible"),
+    entity_id: id("entity_id")
+      .optional()
+      .describe(
+        "Id of the entity the capability applies to (an order id, a ticket id), when it applies to one",
+      ),
+    patch: patch
+      .optional()
+      .describe("Every field the user already gave, so one call can go as far as possible"),
     dry_run: z.boolean().optional().describe("Validate and preview without creating anything"),
   })
   .strict();
 
 export const getContextInputSchema = z
   .object({
-    action_id: id("action_id").optional().describe("Re-read this action (to resume it); includes the JSON Schema of the patch it accepts now"),
-    entity: z.enum(["order", "ticket"]).optional().describe("Read an entity's view instead: what it is and what may be done now"),
+    action_id: id("action_id")
+      .optional()
+      .describe("Re-read this action (to resume it); includes the JSON Schema of the patch it accepts now"),
+    entity: z
+      .enum(["order", "ticket"])
+      .optional()
+      .describe("Read an entity's view instead: what it is and what may be done now"),
     entity_id: id("entity_id").optional().describe("The entity's id, with `entity`"),
   })
   .strict()
@@ -73,13 +91,17 @@ export const confirmActionInputSchema = z
       .min(8)
       .max(128)
       .regex(/^[A-Za-z0-9_.:-]+$/, "letters, digits, and _ . : -")
-      .describe("Your key for this confirmation; resending it returns the first outcome, never a second effect"),
+      .describe(
+        "Your key for this confirmation; resending it returns the first outcome, never a second effect",
+      ),
     dry_run: z.boolean().optional().describe("Check approval and preview without executing"),
   })
   .strict();
 
 export const verifyActionInputSchema = z
-  .object({ action_id: id("action_id").describe("The action whose effect to check with the system of record") })
+  .object({
+    action_id: id("action_id").describe("The action whose effect to check with the system of record"),
+  })
   .strict();
 
 export const recoverActionInputSchema = z
@@ -88,8 +110,15 @@ export const recoverActionInputSchema = z
 
 export const requestPermissionInputSchema = z
   .object({
-    verb: z.enum(["search", "navigate", "submit", "start", "advance", "confirm", "script"]).describe("What the agent wants to do"),
-    target: z.string().trim().min(1).max(300).describe("URI or capability target, e.g. capability:after_sales or shop://order/ord_1/after-sales"),
+    verb: z
+      .enum(["search", "navigate", "submit", "start", "advance", "confirm", "script"])
+      .describe("What the agent wants to do"),
+    target: z
+      .string()
+      .trim()
+      .min(1)
+      .max(300)
+      .describe("URI or capability target, e.g. capability:after_sales or shop://order/ord_1/after-sales"),
     reason: z.string().trim().max(500).optional().describe("Why, for the admin"),
   })
   .strict();
@@ -97,7 +126,9 @@ export const requestPermissionInputSchema = z
 export const resolveRecoveryInputSchema = z
   .object({
     action_id: id("action_id").describe("An action in the recovery queue"),
-    resolution: z.enum(["applied", "not_applied"]).describe("What a person established happened at the system of record"),
+    resolution: z
+      .enum(["applied", "not_applied"])
+      .describe("What a person established happened at the system of record"),
     note: z.string().trim().max(1000).optional().describe("What was checked"),
   })
   .strict();

@@ -14,7 +14,20 @@ export const assignTicket = defineCapability<HelpdeskAdapter>({
     use: "An authorized support operator wants a ticket handled by a specific teammate (assign, hand over, reassign).",
     avoid: "Not for closing, resolving, reopening or re-prioritizing a ticket.",
   },
-  synonyms: ["assign", "reassign", "hand over", "give to", "owner", "route ticket", "transfer ticket", "分配", "指派", "转给", "转交", "工单分配"],
+  synonyms: [
+    "assign",
+    "reassign",
+    "hand over",
+    "give to",
+    "owner",
+    "route ticket",
+    "transfer ticket",
+    "分配",
+    "指派",
+    "转给",
+    "转交",
+    "工单分配",
+  ],
   appliesTo: { entity: "Ticket", field: "ticket_id" },
   prerequisites: ["an open or pending ticket", "an active teammate"],
   sideEffects: ["changes the ticket's assignee"],
@@ -28,24 +41,68 @@ export const assignTicket = defineCapability<HelpdeskAdapter>({
     ticketNode("The ticket; only open or pending tickets can be assigned", (t) =>
       t.status === "open" || t.status === "pending"
         ? []
-        : [{ field: "ticket_id", code: "ticket_not_open", message: `The ticket is ${t.status}; reopen it before assigning` }],
+        : [
+            {
+              field: "ticket_id",
+              code: "ticket_not_open",
+              message: `The ticket is ${t.status}; reopen it before assigning`,
+            },
+          ],
     ),
     {
       id: "ASSIGNEE",
       description: "The teammate to assign; active teammates only",
-      fields: { assignee_id: z.string().trim().min(1).max(64).describe("Teammate id from options.teammates, e.g. tm_sid") },
+      fields: {
+        assignee_id: z
+          .string()
+          .trim()
+          .min(1)
+          .max(64)
+          .describe("Teammate id from options.teammates, e.g. tm_sid"),
+      },
       async resolve({ adapter, values, derived }) {
         const ticket = derived.ticket as HelpdeskTicket;
         const all = await adapter.teammates();
         const options = {
-          teammates: all.filter((m) => m.active).map((m) => ({ id: m.id, name: m.name, team_id: m.team_id, same_team: m.team_id === ticket.team_id })),
+          teammates: all
+            .filter((m) => m.active)
+            .map((m) => ({
+              id: m.id,
+              name: m.name,
+              team_id: m.team_id,
+              same_team: m.team_id === ticket.team_id,
+            })),
         };
         const id = values.assignee_id as string | undefined;
         if (!id) return { options };
         const mate = all.find((m) => m.id === id);
-        if (!mate) return { options, errors: [{ field: "assignee_id", code: "unknown_teammate", message: `No teammate ${id}` }] };
-        if (!mate.active) return { options, errors: [{ field: "assignee_id", code: "teammate_inactive", message: `${mate.name} is inactive and cannot take tickets` }] };
-        if (mate.id === ticket.assignee_id) return { options, errors: [{ field: "assignee_id", code: "already_assigned", message: `${mate.name} already has this ticket` }] };
+        if (!mate)
+          return {
+            options,
+            errors: [{ field: "assignee_id", code: "unknown_teammate", message: `No teammate ${id}` }],
+          };
+        if (!mate.active)
+          return {
+            options,
+            errors: [
+              {
+                field: "assignee_id",
+                code: "teammate_inactive",
+                message: `${mate.name} is inactive and cannot take tickets`,
+              },
+            ],
+          };
+        if (mate.id === ticket.assignee_id)
+          return {
+            options,
+            errors: [
+              {
+                field: "assignee_id",
+                code: "already_assigned",
+                message: `${mate.name} already has this ticket`,
+              },
+            ],
+          };
         return { options, derived: { assignee: mate } };
       },
     },
@@ -68,8 +125,16 @@ export const assignTicket = defineCapability<HelpdeskAdapter>({
     kind: "helpdesk.assignment",
     description: "Assign the ticket",
     execute: ({ adapter, derived, actionKey, attempts, timeoutMs }) =>
-      patchTicket(adapter, (derived.ticket as HelpdeskTicket).id, { assignee_id: (derived.assignee as HelpdeskTeammate).id }, actionKey, { attempts, timeoutMs }),
+      patchTicket(
+        adapter,
+        (derived.ticket as HelpdeskTicket).id,
+        { assignee_id: (derived.assignee as HelpdeskTeammate).id },
+        actionKey,
+        { attempts, timeoutMs },
+      ),
     verify: ({ adapter, derived }) =>
-      verifyTicket(adapter, (derived.ticket as HelpdeskTicket).id, { assignee_id: (derived.assignee as HelpdeskTeammate).id }),
+      verifyTicket(adapter, (derived.ticket as HelpdeskTicket).id, {
+        assignee_id: (derived.assignee as HelpdeskTeammate).id,
+      }),
   },
 });

@@ -13,23 +13,48 @@ export const changeTicketPriority = defineCapability<HelpdeskAdapter>({
     use: "A support operator wants a ticket escalated, made urgent, or de-prioritized.",
     avoid: "Not for closed tickets; not for assigning or resolving.",
   },
-  synonyms: ["priority", "escalate", "urgent", "raise priority", "lower priority", "deprioritize", "important", "优先级", "加急", "紧急", "升级", "降低优先级"],
+  synonyms: [
+    "priority",
+    "escalate",
+    "urgent",
+    "raise priority",
+    "lower priority",
+    "deprioritize",
+    "important",
+    "优先级",
+    "加急",
+    "紧急",
+    "升级",
+    "降低优先级",
+  ],
   appliesTo: { entity: "Ticket", field: "ticket_id" },
   prerequisites: ["a ticket that is not closed"],
   sideEffects: ["changes the ticket's priority"],
-  policy: { effect: "write", permission: "helpdesk.ticket.prioritize", approval: "never", ...HELPDESK_POLICY },
+  policy: {
+    effect: "write",
+    permission: "helpdesk.ticket.prioritize",
+    approval: "never",
+    ...HELPDESK_POLICY,
+  },
   nodes: [
     ticketNode("The ticket; closed tickets keep their priority", (t) =>
-      t.status === "closed" ? [{ field: "ticket_id", code: "ticket_closed", message: "The ticket is closed; reopen it first" }] : [],
+      t.status === "closed"
+        ? [{ field: "ticket_id", code: "ticket_closed", message: "The ticket is closed; reopen it first" }]
+        : [],
     ),
     {
       id: "PRIORITY",
       description: "The new priority",
-      fields: { priority: z.enum(["low", "normal", "high", "urgent"]).describe("low | normal | high | urgent") },
+      fields: {
+        priority: z.enum(["low", "normal", "high", "urgent"]).describe("low | normal | high | urgent"),
+      },
       async resolve({ values, derived }) {
         const ticket = derived.ticket as HelpdeskTicket;
         const p = values.priority as TicketPriority | undefined;
-        if (p && p === ticket.priority) return { errors: [{ field: "priority", code: "same_priority", message: `The ticket is already ${p}` }] };
+        if (p && p === ticket.priority)
+          return {
+            errors: [{ field: "priority", code: "same_priority", message: `The ticket is already ${p}` }],
+          };
         return { options: { current_priority: ticket.priority } };
       },
     },
@@ -43,7 +68,14 @@ export const changeTicketPriority = defineCapability<HelpdeskAdapter>({
     kind: "helpdesk.priority",
     description: "Change the ticket's priority",
     execute: ({ adapter, values, derived, actionKey, attempts, timeoutMs }) =>
-      patchTicket(adapter, (derived.ticket as HelpdeskTicket).id, { priority: values.priority as TicketPriority }, actionKey, { attempts, timeoutMs }),
-    verify: ({ adapter, values, derived }) => verifyTicket(adapter, (derived.ticket as HelpdeskTicket).id, { priority: values.priority }),
+      patchTicket(
+        adapter,
+        (derived.ticket as HelpdeskTicket).id,
+        { priority: values.priority as TicketPriority },
+        actionKey,
+        { attempts, timeoutMs },
+      ),
+    verify: ({ adapter, values, derived }) =>
+      verifyTicket(adapter, (derived.ticket as HelpdeskTicket).id, { priority: values.priority }),
   },
 });

@@ -13,7 +13,18 @@ export const reopenTicket = defineCapability<HelpdeskAdapter>({
     use: "A resolved or closed ticket needs more work: the customer came back, the fix did not hold.",
     avoid: "Not for tickets that are still open or pending.",
   },
-  synonyms: ["reopen", "open again", "not fixed", "came back", "unresolved", "again", "重新打开", "重开", "再次打开", "没解决"],
+  synonyms: [
+    "reopen",
+    "open again",
+    "not fixed",
+    "came back",
+    "unresolved",
+    "again",
+    "重新打开",
+    "重开",
+    "再次打开",
+    "没解决",
+  ],
   appliesTo: { entity: "Ticket", field: "ticket_id" },
   prerequisites: ["a resolved or closed ticket"],
   sideEffects: ["sets the ticket's status back to open"],
@@ -22,7 +33,13 @@ export const reopenTicket = defineCapability<HelpdeskAdapter>({
     ticketNode("The ticket; only resolved or closed tickets can be reopened", (t) =>
       t.status === "resolved" || t.status === "closed"
         ? []
-        : [{ field: "ticket_id", code: "ticket_not_resolved", message: `The ticket is ${t.status}, not resolved or closed; nothing to reopen` }],
+        : [
+            {
+              field: "ticket_id",
+              code: "ticket_not_resolved",
+              message: `The ticket is ${t.status}, not resolved or closed; nothing to reopen`,
+            },
+          ],
     ),
     {
       id: "REASON",
@@ -39,7 +56,11 @@ export const reopenTicket = defineCapability<HelpdeskAdapter>({
     kind: "helpdesk.reopen",
     description: "Reopen the ticket",
     execute: ({ adapter, derived, actionKey, attempts, timeoutMs }) =>
-      patchTicket(adapter, (derived.ticket as HelpdeskTicket).id, { status: "open" }, actionKey, { attempts, timeoutMs }),
-    verify: ({ adapter, derived }) => verifyTicket(adapter, (derived.ticket as HelpdeskTicket).id, { status: "open" }),
+      patchTicket(adapter, (derived.ticket as HelpdeskTicket).id, { status: "open" }, actionKey, {
+        attempts,
+        timeoutMs,
+      }),
+    verify: ({ adapter, derived }) =>
+      verifyTicket(adapter, (derived.ticket as HelpdeskTicket).id, { status: "open" }),
   },
 });

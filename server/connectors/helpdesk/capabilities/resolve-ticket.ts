@@ -13,7 +13,20 @@ export const resolveTicket = defineCapability<HelpdeskAdapter>({
     use: "A support operator has solved the customer's problem and wants the ticket marked resolved or closed with a resolution.",
     avoid: "Not for tickets already resolved or closed; not without a resolution.",
   },
-  synonyms: ["resolve", "close", "solved", "fixed", "done", "mark resolved", "close ticket", "解决", "关闭工单", "已解决", "结单", "完结"],
+  synonyms: [
+    "resolve",
+    "close",
+    "solved",
+    "fixed",
+    "done",
+    "mark resolved",
+    "close ticket",
+    "解决",
+    "关闭工单",
+    "已解决",
+    "结单",
+    "完结",
+  ],
   appliesTo: { entity: "Ticket", field: "ticket_id" },
   prerequisites: ["an open or pending ticket", "a resolution text"],
   sideEffects: ["sets the ticket's status to resolved and records the resolution"],
@@ -22,22 +35,48 @@ export const resolveTicket = defineCapability<HelpdeskAdapter>({
     ticketNode("The ticket; only open or pending tickets can be resolved", (t) =>
       t.status === "open" || t.status === "pending"
         ? []
-        : [{ field: "ticket_id", code: "ticket_already_resolved", message: `The ticket is already ${t.status}` }],
+        : [
+            {
+              field: "ticket_id",
+              code: "ticket_already_resolved",
+              message: `The ticket is already ${t.status}`,
+            },
+          ],
     ),
     {
       id: "RESOLUTION",
       description: "What was done to solve it",
-      fields: { resolution: z.string().trim().min(10).max(2000).describe("The resolution: what was done, in a sentence or more (at least 10 characters)") },
+      fields: {
+        resolution: z
+          .string()
+          .trim()
+          .min(10)
+          .max(2000)
+          .describe("The resolution: what was done, in a sentence or more (at least 10 characters)"),
+      },
     },
     { id: "CONFIRM_RESOLVE", description: "Resolve the ticket", requiresConfirmation: true },
   ],
-  summarize: ({ values, derived }) => ({ ...ticketSummary(derived.ticket as HelpdeskTicket), to_status: "resolved", resolution: values.resolution }),
+  summarize: ({ values, derived }) => ({
+    ...ticketSummary(derived.ticket as HelpdeskTicket),
+    to_status: "resolved",
+    resolution: values.resolution,
+  }),
   effect: {
     kind: "helpdesk.resolution",
     description: "Resolve the ticket",
     execute: ({ adapter, values, derived, actionKey, attempts, timeoutMs }) =>
-      patchTicket(adapter, (derived.ticket as HelpdeskTicket).id, { status: "resolved", resolution: values.resolution as string }, actionKey, { attempts, timeoutMs }),
+      patchTicket(
+        adapter,
+        (derived.ticket as HelpdeskTicket).id,
+        { status: "resolved", resolution: values.resolution as string },
+        actionKey,
+        { attempts, timeoutMs },
+      ),
     verify: ({ adapter, values, derived }) =>
-      verifyTicket(adapter, (derived.ticket as HelpdeskTicket).id, { status: "resolved", resolution: values.resolution }),
+      verifyTicket(adapter, (derived.ticket as HelpdeskTicket).id, {
+        status: "resolved",
+        resolution: values.resolution,
+      }),
   },
 });

@@ -3,12 +3,18 @@ import { defineCapability } from "../../../engine/define-capability";
 import type { ValidationError } from "../../../engine/outcome";
 import { toEffectResult } from "../../effect-result";
 import { sendWithRetries } from "../../legacy-client";
-import { AFTER_SALES_KINDS, type AfterSalesKind, type AfterSalesPath, afterSalesPaths } from "../after-sales-eligibility";
+import {
+  AFTER_SALES_KINDS,
+  type AfterSalesKind,
+  type AfterSalesPath,
+  afterSalesPaths,
+} from "../after-sales-eligibility";
 import { orderNode } from "../order-node";
 import type { ShopAdapter, ShopOrder } from "../shop-adapter";
 
 // Deterministic rule for "evidence where needed": claims of damage or defects need something to show.
-const NEEDS_EVIDENCE = /damag|broken|break|defect|faulty|crack|scratch|torn|stain|wrong item|坏|破|损|瑕疵|裂|错/i;
+const NEEDS_EVIDENCE =
+  /damag|broken|break|defect|faulty|crack|scratch|torn|stain|wrong item|坏|破|损|瑕疵|裂|错/i;
 
 function refundableOf(order: ShopOrder): number {
   const refunded = order.refunds?.reduce((s, r) => s + r.amount, 0) ?? 0;
@@ -26,12 +32,38 @@ export const afterSales = defineCapability<ShopAdapter>({
     avoid: "Not for cancelling an unpaid order, changing the delivery address or tracking a parcel.",
   },
   synonyms: [
-    "refund", "money back", "return", "send back", "exchange", "swap", "replace", "wrong size", "damaged", "broken", "defective", "complaint", "after sales",
-    "退款", "退货", "退货退款", "仅退款", "换货", "售后", "退钱", "退运费", "运费差价", "质量问题", "坏了", "破损",
+    "refund",
+    "money back",
+    "return",
+    "send back",
+    "exchange",
+    "swap",
+    "replace",
+    "wrong size",
+    "damaged",
+    "broken",
+    "defective",
+    "complaint",
+    "after sales",
+    "退款",
+    "退货",
+    "退货退款",
+    "仅退款",
+    "换货",
+    "售后",
+    "退钱",
+    "退运费",
+    "运费差价",
+    "质量问题",
+    "坏了",
+    "破损",
   ],
   appliesTo: { entity: "Order", field: "order_id" },
   prerequisites: ["an order of the user that was paid"],
-  sideEffects: ["refunds money to the original payment method", "may create a return or an exchange shipment"],
+  sideEffects: [
+    "refunds money to the original payment method",
+    "may create a return or an exchange shipment",
+  ],
   policy: {
     effect: "write",
     permission: "shop.order.refund",
@@ -46,7 +78,11 @@ export const afterSales = defineCapability<ShopAdapter>({
     {
       id: "PATH",
       description: "Which after-sales path: only the eligible ones can be chosen",
-      fields: { kind: z.enum(AFTER_SALES_KINDS).describe("refund_only | return_refund | exchange | shipping_refund; see options.after_sales") },
+      fields: {
+        kind: z
+          .enum(AFTER_SALES_KINDS)
+          .describe("refund_only | return_refund | exchange | shipping_refund; see options.after_sales"),
+      },
       async resolve({ values, derived }) {
         const order = derived.order as ShopOrder;
         const paths = afterSalesPaths(order);
@@ -56,14 +92,27 @@ export const afterSales = defineCapability<ShopAdapter>({
         if (!eligible.length && !kind)
           return {
             options,
-            errors: [{ field: "order_id", code: "no_after_sales_available", message: `Nothing applies to this order now: ${paths.map((p) => p.message).join("; ")}` }],
+            errors: [
+              {
+                field: "order_id",
+                code: "no_after_sales_available",
+                message: `Nothing applies to this order now: ${paths.map((p) => p.message).join("; ")}`,
+              },
+            ],
           };
-        if (!kind) return eligible.length === 1 ? { options, defaults: { kind: eligible[0]?.kind } } : { options };
+        if (!kind)
+          return eligible.length === 1 ? { options, defaults: { kind: eligible[0]?.kind } } : { options };
         const path = paths.find((p) => p.kind === kind) as AfterSalesPath;
         if (!path.eligible)
           return {
             options,
-            errors: [{ field: "kind", code: path.reason ?? "not_eligible", message: `${path.message}${eligible.length ? `. Possible now: ${eligible.map((p) => p.kind).join(", ")}` : ""}` }],
+            errors: [
+              {
+                field: "kind",
+                code: path.reason ?? "not_eligible",
+                message: `${path.message}${eligible.length ? `. Possible now: ${eligible.map((p) => p.kind).join(", ")}` : ""}`,
+              },
+            ],
           };
         return { options };
       },
@@ -74,11 +123,37 @@ export const afterSales = defineCapability<ShopAdapter>({
       dependsOn: ["order_id", "kind"],
       fields: {
         reason: z.string().trim().min(3).max(500).describe("Why, in the user's words"),
-        item_ids: z.array(z.string().trim().min(1).max(64)).min(1).max(20).optional().describe("return_refund: order item ids to return (default: all)"),
-        evidence: z.array(z.string().trim().min(1).max(500)).max(10).optional().describe("Photo URLs or descriptions; required when claiming damage or defects"),
-        item_id: z.string().trim().min(1).max(64).optional().describe("exchange: the order item id to exchange"),
-        replacement_product_id: z.string().trim().min(1).max(64).optional().describe("exchange: one of options.replacements"),
-        amount: z.number().int().min(1).optional().describe("refund_only / shipping_refund: cents to refund (default: the full refundable amount)"),
+        item_ids: z
+          .array(z.string().trim().min(1).max(64))
+          .min(1)
+          .max(20)
+          .optional()
+          .describe("return_refund: order item ids to return (default: all)"),
+        evidence: z
+          .array(z.string().trim().min(1).max(500))
+          .max(10)
+          .optional()
+          .describe("Photo URLs or descriptions; required when claiming damage or defects"),
+        item_id: z
+          .string()
+          .trim()
+          .min(1)
+          .max(64)
+          .optional()
+          .describe("exchange: the order item id to exchange"),
+        replacement_product_id: z
+          .string()
+          .trim()
+          .min(1)
+          .max(64)
+          .optional()
+          .describe("exchange: one of options.replacements"),
+        amount: z
+          .number()
+          .int()
+          .min(1)
+          .optional()
+          .describe("refund_only / shipping_refund: cents to refund (default: the full refundable amount)"),
       },
       async resolve({ adapter, values, derived }) {
         const order = derived.order as ShopOrder;
@@ -90,44 +165,96 @@ export const afterSales = defineCapability<ShopAdapter>({
         if (kind === "refund_only" || kind === "shipping_refund") {
           const max = kind === "refund_only" ? refundableOf(order) : order.shipping_difference;
           const amount = (values.amount as number | undefined) ?? max;
-          if (amount > max) errors.push({ field: "amount", code: "amount_too_high", message: `At most ${max} can be refunded` });
-          return { errors, required, options: { max_refund: max }, derived: { refund_amount: amount }, defaults: { amount } };
+          if (amount > max)
+            errors.push({
+              field: "amount",
+              code: "amount_too_high",
+              message: `At most ${max} can be refunded`,
+            });
+          return {
+            errors,
+            required,
+            options: { max_refund: max },
+            derived: { refund_amount: amount },
+            defaults: { amount },
+          };
         }
         if (kind === "return_refund") {
           const ids = (values.item_ids as string[] | undefined) ?? order.items.map((i) => i.id);
           const items = order.items.filter((i) => ids.includes(i.id));
           for (const id of ids)
             if (!order.items.some((i) => i.id === id))
-              errors.push({ field: "item_ids", code: "unknown_item", message: `${id} is not an item of ${order.id}; items: ${order.items.map((i) => i.id).join(", ")}` });
+              errors.push({
+                field: "item_ids",
+                code: "unknown_item",
+                message: `${id} is not an item of ${order.id}; items: ${order.items.map((i) => i.id).join(", ")}`,
+              });
           if (NEEDS_EVIDENCE.test(reason)) required.push("evidence");
           return {
             errors,
             required,
             defaults: { item_ids: ids },
-            derived: { refund_amount: items.reduce((s, i) => s + i.unit_price * i.quantity, 0), return_items: items.map((i) => ({ id: i.id, name: i.name, quantity: i.quantity })) },
+            derived: {
+              refund_amount: items.reduce((s, i) => s + i.unit_price * i.quantity, 0),
+              return_items: items.map((i) => ({ id: i.id, name: i.name, quantity: i.quantity })),
+            },
           };
         }
         // exchange
         const exchangeable = order.items.filter((i) => i.exchangeable);
-        const itemId = (values.item_id as string | undefined) ?? (exchangeable.length === 1 ? exchangeable[0]?.id : undefined);
+        const itemId =
+          (values.item_id as string | undefined) ??
+          (exchangeable.length === 1 ? exchangeable[0]?.id : undefined);
         const item = order.items.find((i) => i.id === itemId);
         required.push("item_id", "replacement_product_id");
         if (NEEDS_EVIDENCE.test(reason)) required.push("evidence");
-        if (itemId && !item) errors.push({ field: "item_id", code: "unknown_item", message: `${itemId} is not an item of ${order.id}` });
-        else if (item && !item.exchangeable) errors.push({ field: "item_id", code: "item_not_exchangeable", message: `${item.name} cannot be exchanged` });
+        if (itemId && !item)
+          errors.push({
+            field: "item_id",
+            code: "unknown_item",
+            message: `${itemId} is not an item of ${order.id}`,
+          });
+        else if (item && !item.exchangeable)
+          errors.push({
+            field: "item_id",
+            code: "item_not_exchangeable",
+            message: `${item.name} cannot be exchanged`,
+          });
         if (item?.exchangeable) {
           const catalog = await adapter.products({ per_page: 100 });
-          const replacements = catalog.data.filter((p) => p.price === item.unit_price && p.id !== item.product_id && p.exchangeable);
-          options.replacements = replacements.map((p) => ({ product_id: p.id, name: p.name, in_stock: p.stock > 0 }));
+          const replacements = catalog.data.filter(
+            (p) => p.price === item.unit_price && p.id !== item.product_id && p.exchangeable,
+          );
+          options.replacements = replacements.map((p) => ({
+            product_id: p.id,
+            name: p.name,
+            in_stock: p.stock > 0,
+          }));
           const wanted = values.replacement_product_id as string | undefined;
           if (wanted) {
             const r = replacements.find((p) => p.id === wanted);
-            if (!r) errors.push({ field: "replacement_product_id", code: "not_a_replacement", message: `${wanted} is not a same-price replacement; see options.replacements` });
-            else if (r.stock <= 0) errors.push({ field: "replacement_product_id", code: "out_of_stock", message: `${r.name} is out of stock` });
+            if (!r)
+              errors.push({
+                field: "replacement_product_id",
+                code: "not_a_replacement",
+                message: `${wanted} is not a same-price replacement; see options.replacements`,
+              });
+            else if (r.stock <= 0)
+              errors.push({
+                field: "replacement_product_id",
+                code: "out_of_stock",
+                message: `${r.name} is out of stock`,
+              });
             else options.replacement = { product_id: r.id, name: r.name };
           }
         }
-        return { errors, required, options, defaults: itemId ? { item_id: itemId } : {}, derived: { exchange_item: item ? { id: item.id, name: item.name } : null } };
+        return {
+          errors,
+          required,
+          options,
+          defaults: itemId ? { item_id: itemId } : {},
+          derived: { exchange_item: item ? { id: item.id, name: item.name } : null },
+        };
       },
     },
     { id: "CONFIRM_REQUEST", description: "Submit the after-sales request", requiresConfirmation: true },
@@ -135,9 +262,22 @@ export const afterSales = defineCapability<ShopAdapter>({
   summarize: ({ values, derived }) => {
     const order = derived.order as ShopOrder;
     const kind = values.kind as AfterSalesKind;
-    const base = { order_id: order.id, kind, reason: values.reason, evidence: ((values.evidence as string[] | undefined) ?? []).length, currency: "USD" };
-    if (kind === "exchange") return { ...base, item: derived.exchange_item, replacement_product_id: values.replacement_product_id, amount: 0 };
-    if (kind === "return_refund") return { ...base, items: derived.return_items, amount: derived.refund_amount };
+    const base = {
+      order_id: order.id,
+      kind,
+      reason: values.reason,
+      evidence: ((values.evidence as string[] | undefined) ?? []).length,
+      currency: "USD",
+    };
+    if (kind === "exchange")
+      return {
+        ...base,
+        item: derived.exchange_item,
+        replacement_product_id: values.replacement_product_id,
+        amount: 0,
+      };
+    if (kind === "return_refund")
+      return { ...base, items: derived.return_items, amount: derived.refund_amount };
     return { ...base, amount: derived.refund_amount };
   },
   effect: {
@@ -152,22 +292,59 @@ export const afterSales = defineCapability<ShopAdapter>({
         kind === "refund_only"
           ? { path: `${path}/refunds`, body: { amount: values.amount, reason, reference: actionKey } }
           : kind === "shipping_refund"
-            ? { path: `${path}/shipping-refunds`, body: { amount: values.amount, reason, reference: actionKey } }
+            ? {
+                path: `${path}/shipping-refunds`,
+                body: { amount: values.amount, reason, reference: actionKey },
+              }
             : kind === "return_refund"
-              ? { path: `${path}/returns`, body: { item_ids: values.item_ids, reason, evidence: values.evidence ?? [], reference: actionKey } }
-              : { path: `${path}/exchanges`, body: { item_id: values.item_id, replacement_product_id: values.replacement_product_id, reason, reference: actionKey } };
-      const res = await sendWithRetries(adapter.http, { method: "POST", idempotencyKey: actionKey, ...req }, { attempts, timeoutMs });
+              ? {
+                  path: `${path}/returns`,
+                  body: {
+                    item_ids: values.item_ids,
+                    reason,
+                    evidence: values.evidence ?? [],
+                    reference: actionKey,
+                  },
+                }
+              : {
+                  path: `${path}/exchanges`,
+                  body: {
+                    item_id: values.item_id,
+                    replacement_product_id: values.replacement_product_id,
+                    reason,
+                    reference: actionKey,
+                  },
+                };
+      const res = await sendWithRetries(
+        adapter.http,
+        { method: "POST", idempotencyKey: actionKey, ...req },
+        { attempts, timeoutMs },
+      );
       return toEffectResult(res, async (body) => {
         // The record must exist under our reference; a 200 that created nothing is not applied.
         const found = await adapter.refundsByReference(actionKey);
         const id = found[0]?.id ?? (body as { id?: string })?.id;
-        return found.length ? { applied: true, externalId: id } : { applied: false, message: "no refund, return or exchange was recorded" };
+        return found.length
+          ? { applied: true, externalId: id }
+          : { applied: false, message: "no refund, return or exchange was recorded" };
       });
     },
     async verify({ adapter, actionKey }) {
       const found = await adapter.refundsByReference(actionKey);
       const r = found[0];
-      if (r) return { happened: true, externalId: r.id, details: { status: r.status, kind: r.kind, amount: r.amount, id: r.id, order_id: r.order_id, records: found.length } };
+      if (r)
+        return {
+          happened: true,
+          externalId: r.id,
+          details: {
+            status: r.status,
+            kind: r.kind,
+            amount: r.amount,
+            id: r.id,
+            order_id: r.order_id,
+            records: found.length,
+          },
+        };
       return { happened: false, details: { status: "not_found" } };
     },
   },

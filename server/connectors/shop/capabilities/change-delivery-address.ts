@@ -13,9 +13,22 @@ export const changeDeliveryAddress = defineCapability<ShopAdapter>({
   description: "Send an order that has not shipped yet to another of the customer's addresses.",
   trigger: {
     use: "The user wants an order delivered to a different address (moved, wrong address, ship to the office instead).",
-    avoid: "Not once the order has shipped (then it cannot be redirected); not for adding an address to the account.",
+    avoid:
+      "Not once the order has shipped (then it cannot be redirected); not for adding an address to the account.",
   },
-  synonyms: ["change address", "delivery address", "ship to", "wrong address", "redirect", "deliver elsewhere", "改地址", "修改地址", "收货地址", "地址错了", "送到"],
+  synonyms: [
+    "change address",
+    "delivery address",
+    "ship to",
+    "wrong address",
+    "redirect",
+    "deliver elsewhere",
+    "改地址",
+    "修改地址",
+    "收货地址",
+    "地址错了",
+    "送到",
+  ],
   appliesTo: { entity: "Order", field: "order_id" },
   prerequisites: ["an order that has not shipped yet", "the new address saved on the account"],
   sideEffects: ["changes where the order will be delivered"],
@@ -46,17 +59,51 @@ export const changeDeliveryAddress = defineCapability<ShopAdapter>({
     {
       id: "ADDRESS",
       description: "The new delivery address",
-      fields: { address_id: z.string().trim().min(1).max(64).describe("Id or label ('Office', 'Home') of one of options.addresses") },
+      fields: {
+        address_id: z
+          .string()
+          .trim()
+          .min(1)
+          .max(64)
+          .describe("Id or label ('Office', 'Home') of one of options.addresses"),
+      },
       async resolve({ adapter, values, derived }) {
         const order = derived.order as ShopOrder;
         const addresses = await adapter.addresses(order.customer_id);
-        const options = { addresses: addresses.map((a) => ({ id: a.id, label: a.label, line1: a.line1, city: a.city, current: a.id === order.address?.id })) };
+        const options = {
+          addresses: addresses.map((a) => ({
+            id: a.id,
+            label: a.label,
+            line1: a.line1,
+            city: a.city,
+            current: a.id === order.address?.id,
+          })),
+        };
         const wanted = values.address_id as string | undefined;
         if (!wanted) return { options };
         const address = matchAddress(addresses, wanted);
-        if (!address) return { options, errors: [{ field: "address_id", code: "unknown_address", message: `No address "${wanted}" on this account` }] };
+        if (!address)
+          return {
+            options,
+            errors: [
+              {
+                field: "address_id",
+                code: "unknown_address",
+                message: `No address "${wanted}" on this account`,
+              },
+            ],
+          };
         if (address.id === order.address?.id)
-          return { options, errors: [{ field: "address_id", code: "same_address", message: `The order already goes to ${address.label}` }] };
+          return {
+            options,
+            errors: [
+              {
+                field: "address_id",
+                code: "same_address",
+                message: `The order already goes to ${address.label}`,
+              },
+            ],
+          };
         return { options, derived: { address } };
       },
     },
@@ -81,14 +128,22 @@ export const changeDeliveryAddress = defineCapability<ShopAdapter>({
       const address = derived.address as ShopAddress;
       const res = await sendWithRetries(
         adapter.http,
-        { method: "PUT", path: `/v1/orders/${encodeURIComponent(order.id)}/address`, idempotencyKey: actionKey, body: { address_id: address.id } },
+        {
+          method: "PUT",
+          path: `/v1/orders/${encodeURIComponent(order.id)}/address`,
+          idempotencyKey: actionKey,
+          body: { address_id: address.id },
+        },
         { attempts, timeoutMs },
       );
       return toEffectResult(res, async () => {
         const after = await adapter.order(order.id);
         return after?.address?.id === address.id
           ? { applied: true, externalId: order.id }
-          : { applied: false, message: `order ${order.id} still goes to ${after?.address?.label ?? "its old address"}` };
+          : {
+              applied: false,
+              message: `order ${order.id} still goes to ${after?.address?.label ?? "its old address"}`,
+            };
       });
     },
     async verify({ adapter, derived }) {
@@ -96,7 +151,11 @@ export const changeDeliveryAddress = defineCapability<ShopAdapter>({
       const address = derived.address as ShopAddress;
       const after = await adapter.order(order.id);
       const happened = after?.address?.id === address.id;
-      const details = { status: happened ? "address_changed" : "unchanged", order_id: order.id, address_id: after?.address?.id ?? null };
+      const details = {
+        status: happened ? "address_changed" : "unchanged",
+        order_id: order.id,
+        address_id: after?.address?.id ?? null,
+      };
       return happened ? { happened: true, externalId: order.id, details } : { happened: false, details };
     },
   },

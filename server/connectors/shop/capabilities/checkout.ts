@@ -3,7 +3,14 @@ import { defineCapability } from "../../../engine/define-capability";
 import type { ValidationError } from "../../../engine/outcome";
 import { toEffectResult } from "../../effect-result";
 import { sendWithRetries } from "../../legacy-client";
-import type { ShopAdapter, ShopAddress, ShopOrder, ShopPayment, ShopPaymentMethod, ShopQuote } from "../shop-adapter";
+import type {
+  ShopAdapter,
+  ShopAddress,
+  ShopOrder,
+  ShopPayment,
+  ShopPaymentMethod,
+  ShopQuote,
+} from "../shop-adapter";
 import { customerFor, noCustomer } from "../shop-customer";
 
 interface Line {
@@ -15,7 +22,12 @@ interface Line {
 
 const itemSchema = z
   .object({
-    product_id: z.string().trim().min(1).max(64).describe("Product id, e.g. prod_mug (see options.cart or the catalog)"),
+    product_id: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .describe("Product id, e.g. prod_mug (see options.cart or the catalog)"),
     quantity: z.number().int().min(1).max(99).describe("How many"),
   })
   .strict();
@@ -23,7 +35,9 @@ const itemSchema = z
 /** Finds an address by id or by its label ("Office", "Home"), as people say it. */
 export function matchAddress(addresses: ShopAddress[], wanted: string): ShopAddress | undefined {
   const w = wanted.trim().toLowerCase();
-  return addresses.find((a) => a.id.toLowerCase() === w) ?? addresses.find((a) => a.label.toLowerCase() === w);
+  return (
+    addresses.find((a) => a.id.toLowerCase() === w) ?? addresses.find((a) => a.label.toLowerCase() === w)
+  );
 }
 
 export const checkout = defineCapability<ShopAdapter>({
@@ -36,7 +50,22 @@ export const checkout = defineCapability<ShopAdapter>({
     use: "The user wants to buy or order items (from the cart or named products) and pay for them.",
     avoid: "Not for changing, cancelling, refunding or tracking an existing order.",
   },
-  synonyms: ["buy", "purchase", "order", "pay", "place order", "check out", "cart", "下单", "购买", "买", "结账", "付款", "支付", "购物车"],
+  synonyms: [
+    "buy",
+    "purchase",
+    "order",
+    "pay",
+    "place order",
+    "check out",
+    "cart",
+    "下单",
+    "购买",
+    "买",
+    "结账",
+    "付款",
+    "支付",
+    "购物车",
+  ],
   appliesTo: { entity: "Order" },
   prerequisites: ["signed in as a shop customer", "items in the cart or named products"],
   sideEffects: ["creates an order", "charges the payment method", "reserves inventory"],
@@ -53,7 +82,13 @@ export const checkout = defineCapability<ShopAdapter>({
     {
       id: "ITEMS",
       description: "Items and quantities; stock is checked",
-      fields: { items: z.array(itemSchema).min(1).max(20).describe("Items to buy with quantities, e.g. [{product_id, quantity}]") },
+      fields: {
+        items: z
+          .array(itemSchema)
+          .min(1)
+          .max(20)
+          .describe("Items to buy with quantities, e.g. [{product_id, quantity}]"),
+      },
       async resolve({ adapter, actor, values, derived }) {
         const customer = await customerFor(adapter, actor, derived);
         if (!customer) return { errors: [noCustomer] };
@@ -66,13 +101,21 @@ export const checkout = defineCapability<ShopAdapter>({
         const seen = new Set<string>();
         for (const [i, item] of items.entries()) {
           if (seen.has(item.product_id)) {
-            errors.push({ field: `items.${i}.product_id`, code: "duplicate_item", message: `${item.product_id} is listed twice; give one quantity` });
+            errors.push({
+              field: `items.${i}.product_id`,
+              code: "duplicate_item",
+              message: `${item.product_id} is listed twice; give one quantity`,
+            });
             continue;
           }
           seen.add(item.product_id);
           const product = await adapter.product(item.product_id);
           if (!product) {
-            errors.push({ field: `items.${i}.product_id`, code: "unknown_product", message: `No product ${item.product_id}` });
+            errors.push({
+              field: `items.${i}.product_id`,
+              code: "unknown_product",
+              message: `No product ${item.product_id}`,
+            });
             continue;
           }
           const stock = await adapter.inventory(item.product_id);
@@ -83,7 +126,12 @@ export const checkout = defineCapability<ShopAdapter>({
               code: "insufficient_stock",
               message: `Only ${available} of ${product.name} in stock`,
             });
-          lines.push({ product_id: product.id, name: product.name, quantity: item.quantity, unit_price: product.price });
+          lines.push({
+            product_id: product.id,
+            name: product.name,
+            quantity: item.quantity,
+            unit_price: product.price,
+          });
         }
         const subtotal = lines.reduce((s, l) => s + l.unit_price * l.quantity, 0);
         return { options, errors, derived: { lines, subtotal } };
@@ -93,19 +141,32 @@ export const checkout = defineCapability<ShopAdapter>({
       id: "ADDRESS",
       description: "Delivery address, one of the customer's addresses",
       fields: {
-        address_id: z.string().trim().min(1).max(64).describe("Id or label ('Office', 'Home') of one of options.addresses"),
+        address_id: z
+          .string()
+          .trim()
+          .min(1)
+          .max(64)
+          .describe("Id or label ('Office', 'Home') of one of options.addresses"),
       },
       async resolve({ adapter, values, derived }) {
         const customer = derived.customer as { id: string };
         const addresses = await adapter.addresses(customer.id);
-        const options = { addresses: addresses.map((a) => ({ id: a.id, label: a.label, line1: a.line1, city: a.city })) };
+        const options = {
+          addresses: addresses.map((a) => ({ id: a.id, label: a.label, line1: a.line1, city: a.city })),
+        };
         const wanted = values.address_id as string | undefined;
         if (!wanted) return { options };
         const address = matchAddress(addresses, wanted);
         if (!address)
           return {
             options,
-            errors: [{ field: "address_id", code: "unknown_address", message: `No address "${wanted}"; choose one of: ${addresses.map((a) => `${a.label} (${a.id})`).join(", ")}` }],
+            errors: [
+              {
+                field: "address_id",
+                code: "unknown_address",
+                message: `No address "${wanted}"; choose one of: ${addresses.map((a) => `${a.label} (${a.id})`).join(", ")}`,
+              },
+            ],
           };
         return { options, derived: { address } };
       },
@@ -138,7 +199,13 @@ export const checkout = defineCapability<ShopAdapter>({
         if (!quote)
           return {
             options,
-            errors: [{ field: "shipping_method", code: "shipping_method_unavailable", message: `${wanted} is not available for this address; choose one of ${quotes.map((q) => q.method).join(", ")}` }],
+            errors: [
+              {
+                field: "shipping_method",
+                code: "shipping_method_unavailable",
+                message: `${wanted} is not available for this address; choose one of ${quotes.map((q) => q.method).join(", ")}`,
+              },
+            ],
           };
         return { options, defaults: { shipping_method: quote.method }, derived: { shipping: quote } };
       },
@@ -147,54 +214,109 @@ export const checkout = defineCapability<ShopAdapter>({
       id: "COUPON",
       description: "Optional coupon; the coupons available depend on the total",
       dependsOn: ["items", "address_id"],
-      fields: { coupon_code: z.string().trim().min(1).max(40).optional().describe("Code of one of options.available_coupons, or null to remove") },
+      fields: {
+        coupon_code: z
+          .string()
+          .trim()
+          .min(1)
+          .max(40)
+          .optional()
+          .describe("Code of one of options.available_coupons, or null to remove"),
+      },
       async resolve({ adapter, values, derived }) {
         const customer = derived.customer as { id: string };
         const subtotal = derived.subtotal as number;
         const coupons = await adapter.coupons(customer.id, subtotal);
         const options = {
-          available_coupons: coupons.filter((c) => c.eligible).map((c) => ({ code: c.code, label: c.description, discount: c.discount })),
+          available_coupons: coupons
+            .filter((c) => c.eligible)
+            .map((c) => ({ code: c.code, label: c.description, discount: c.discount })),
         };
         const code = values.coupon_code as string | undefined;
         if (!code) return { options, derived: { coupon: null, discount: 0 } };
         const coupon = coupons.find((c) => c.code.toLowerCase() === code.toLowerCase());
-        if (!coupon) return { options, errors: [{ field: "coupon_code", code: "unknown_coupon", message: `No coupon ${code}` }] };
+        if (!coupon)
+          return {
+            options,
+            errors: [{ field: "coupon_code", code: "unknown_coupon", message: `No coupon ${code}` }],
+          };
         if (!coupon.eligible)
-          return { options, errors: [{ field: "coupon_code", code: "coupon_not_eligible", message: coupon.reason ?? `${coupon.code} does not apply to this order` }] };
+          return {
+            options,
+            errors: [
+              {
+                field: "coupon_code",
+                code: "coupon_not_eligible",
+                message: coupon.reason ?? `${coupon.code} does not apply to this order`,
+              },
+            ],
+          };
         return { options, derived: { coupon: coupon.code, discount: coupon.discount } };
       },
     },
     {
       id: "PAYMENT",
       description: "How to pay: account balance or card",
-      fields: { payment_type: z.enum(["balance", "card"]).describe("'balance' (store credit) or 'card', see options.payment_methods") },
+      fields: {
+        payment_type: z
+          .enum(["balance", "card"])
+          .describe("'balance' (store credit) or 'card', see options.payment_methods"),
+      },
       async resolve({ adapter, values, derived }) {
         const customer = derived.customer as { id: string };
         const methods = await adapter.paymentMethods(customer.id);
-        const total = (derived.subtotal as number) + (derived.shipping as ShopQuote).price - (derived.discount as number);
-        const options = { payment_methods: methods.map((m) => ({ type: m.type, label: m.label, available: m.available })) };
+        const total =
+          (derived.subtotal as number) + (derived.shipping as ShopQuote).price - (derived.discount as number);
+        const options = {
+          payment_methods: methods.map((m) => ({ type: m.type, label: m.label, available: m.available })),
+        };
         const type = values.payment_type as string | undefined;
         if (!type) return { options, derived: { total } };
         const method = methods.find((m) => m.type === type);
         if (!method)
-          return { options, derived: { total }, errors: [{ field: "payment_type", code: "payment_method_unavailable", message: `No ${type} payment method on this account` }] };
+          return {
+            options,
+            derived: { total },
+            errors: [
+              {
+                field: "payment_type",
+                code: "payment_method_unavailable",
+                message: `No ${type} payment method on this account`,
+              },
+            ],
+          };
         if (method.type === "balance" && typeof method.available === "number" && method.available < total)
           return {
             options,
             derived: { total },
-            errors: [{ field: "payment_type", code: "insufficient_balance", message: `Balance ${method.available} is less than the total ${total}` }],
+            errors: [
+              {
+                field: "payment_type",
+                code: "insufficient_balance",
+                message: `Balance ${method.available} is less than the total ${total}`,
+              },
+            ],
           };
         return { options, derived: { total, payment_method: method } };
       },
     },
-    { id: "CONFIRM_ORDER", description: "Place the order and charge the payment method", requiresConfirmation: true },
+    {
+      id: "CONFIRM_ORDER",
+      description: "Place the order and charge the payment method",
+      requiresConfirmation: true,
+    },
   ],
   summarize: ({ values, derived }) => {
     const address = derived.address as ShopAddress;
     const method = derived.payment_method as ShopPaymentMethod;
     const shipping = derived.shipping as ShopQuote;
     return {
-      items: (derived.lines as Line[]).map((l) => ({ product_id: l.product_id, name: l.name, quantity: l.quantity, unit_price: l.unit_price })),
+      items: (derived.lines as Line[]).map((l) => ({
+        product_id: l.product_id,
+        name: l.name,
+        quantity: l.quantity,
+        unit_price: l.unit_price,
+      })),
       subtotal: derived.subtotal,
       shipping_method: shipping.method,
       shipping_price: shipping.price,
@@ -230,17 +352,27 @@ export const checkout = defineCapability<ShopAdapter>({
         },
         budget,
       );
-      if (orderRes.kind !== "ok") return toEffectResult(orderRes, async () => ({ applied: false, message: "no order" }));
+      if (orderRes.kind !== "ok")
+        return toEffectResult(orderRes, async () => ({ applied: false, message: "no order" }));
       const order = orderRes.body as ShopOrder;
       if (!order?.id || order.total !== derived.total)
-        return { status: "rejected", code: "amount_changed", message: `The order total is ${order?.total}, not the approved ${derived.total}; nothing was charged` };
+        return {
+          status: "rejected",
+          code: "amount_changed",
+          message: `The order total is ${order?.total}, not the approved ${derived.total}; nothing was charged`,
+        };
       const payRes = await sendWithRetries(
         adapter.http,
         {
           method: "POST",
           path: "/v1/payments",
           idempotencyKey: `${actionKey}.payment`,
-          body: { order_id: order.id, payment_method_id: (derived.payment_method as ShopPaymentMethod).id, amount: order.total, reference: actionKey },
+          body: {
+            order_id: order.id,
+            payment_method_id: (derived.payment_method as ShopPaymentMethod).id,
+            amount: order.total,
+            reference: actionKey,
+          },
         },
         budget,
       );
@@ -250,16 +382,36 @@ export const checkout = defineCapability<ShopAdapter>({
         const after = await adapter.order(order.id);
         if (payment?.status === "succeeded" && payment.order_id === order.id && after?.status === "paid")
           return { applied: true, externalId: payment.id };
-        return { applied: false, message: `payment answered 200 but order ${order.id} is ${after?.status ?? "unknown"}` };
+        return {
+          applied: false,
+          message: `payment answered 200 but order ${order.id} is ${after?.status ?? "unknown"}`,
+        };
       });
     },
     async verify({ adapter, actionKey }) {
       const payments = await adapter.paymentsByReference(actionKey);
       const paid = payments.find((p) => p.status === "succeeded");
       if (paid)
-        return { happened: true, externalId: paid.id, details: { status: "paid", amount: paid.amount, payment_id: paid.id, order_id: paid.order_id, payments: payments.length } };
+        return {
+          happened: true,
+          externalId: paid.id,
+          details: {
+            status: "paid",
+            amount: paid.amount,
+            payment_id: paid.id,
+            order_id: paid.order_id,
+            payments: payments.length,
+          },
+        };
       const orders = await adapter.ordersByReference(actionKey);
-      return { happened: false, details: { status: "not_paid", order_id: orders[0]?.id ?? null, order_status: orders[0]?.status ?? null } };
+      return {
+        happened: false,
+        details: {
+          status: "not_paid",
+          order_id: orders[0]?.id ?? null,
+          order_status: orders[0]?.status ?? null,
+        },
+      };
     },
   },
 });

@@ -11,7 +11,21 @@ export const trackShipment = defineCapability<ShopAdapter>({
     use: "The user asks where their order or parcel is, when it arrives, or for the tracking number.",
     avoid: "Not for changing the address or asking for money back.",
   },
-  synonyms: ["track", "tracking", "where is my order", "parcel", "package", "delivery status", "shipping status", "物流", "快递", "到哪了", "查物流", "运单", "发货了吗"],
+  synonyms: [
+    "track",
+    "tracking",
+    "where is my order",
+    "parcel",
+    "package",
+    "delivery status",
+    "shipping status",
+    "物流",
+    "快递",
+    "到哪了",
+    "查物流",
+    "运单",
+    "发货了吗",
+  ],
   appliesTo: { entity: "Order", field: "order_id" },
   prerequisites: ["an order that has shipped"],
   sideEffects: [],
@@ -28,15 +42,27 @@ export const trackShipment = defineCapability<ShopAdapter>({
   async read({ adapter, derived }) {
     const order = derived.order as ShopOrder;
     const res = await adapter.tracking(order.id);
-    if (res.kind === "ok") return { result: { order_id: order.id, order_status: order.status, ...(res.body as Record<string, unknown>) } };
+    if (res.kind === "ok")
+      return {
+        result: { order_id: order.id, order_status: order.status, ...(res.body as Record<string, unknown>) },
+      };
     if (res.kind === "error" && res.code === "not_shipped")
       return {
         error: {
           field: "order_id",
           code: "not_shipped",
-          message: order.status === "cancelled" ? "The order was cancelled; there is nothing to track" : "The order has not shipped yet; there is no tracking yet",
+          message:
+            order.status === "cancelled"
+              ? "The order was cancelled; there is nothing to track"
+              : "The order has not shipped yet; there is no tracking yet",
         },
       };
-    return { error: { field: "order_id", code: res.kind === "error" ? res.code : "tracking_unavailable", message: "Tracking is not available for this order" } };
+    return {
+      error: {
+        field: "order_id",
+        code: res.kind === "error" ? res.code : "tracking_unavailable",
+        message: "Tracking is not available for this order",
+      },
+    };
   },
 });

@@ -19,6 +19,12 @@ export interface McpHttpHandlerOptions<Ctx> {
   authenticate(key: string): Promise<AgentIdentity<Ctx> | null>;
   /** Builds the per-request server for this caller and face selection. */
   createServer(context: Ctx, faces: Face[], request: Request): McpServer | Promise<McpServer>;
+  /**
+   * The server answering the protocol handshake without a key (`initialize`, `server/discover`,
+   * `ping`): name, version and capabilities only, no tools or resources. Omit to require a key
+   * for the handshake too.
+   */
+  createHandshakeServer?: () => McpServer;
   /** Hostnames accepted in Host and Origin (DNS rebinding protection). Defaults to localhost names. */
   allowedHostnames?: string[];
   onerror?: (error: Error) => void;
@@ -51,7 +57,18 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
       return jsonRpcError(400, -32602, "Unknown face: use faces=actions, faces=browse or both.");
     }
 
-    const match = BEARER.exec(request.headers.get("authorization") ?? "");
+    const authorization = request.headers.get("authorization");
+    if (!authorization && options.createHandshakeServer && (await isHandshakeOnly(request))) {
+      const handshake = options.createHandshakeServer;
+      const handler = createMcpHandler(() => handshake(), { legacy: "stateless", onerror: options.onerror });
+      try {
+        return await handler.fetch(request);
+      } finally {
+        void handler.close();
+      }
+    }
+
+    const match = BEARER.exec(authorization ?? "");
     const identity = match?.[1] ? await options.authenticate(match[1]) : null;
     if (!identity) {
       const resource = `${url.origin}${url.pathname}`;
@@ -72,6 +89,28 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
       void handler.close();
     }
   };
+}
+
+// Lifecycle messages that reveal nothing but the server's name, version and capabilities.
+const HANDSHAKE_METHODS = new Set(["initialize", "notifications/initialized", "server/discover", "ping"]);
+
+/** True when every JSON-RPC message in the body is part of the handshake. */
+async function isHandshakeOnly(request: Request): Promise<boolean> {
+  try {
+    const text = await request.clone().text();
+    if (text.length > 65_536) return false;
+    const body = JSON.parse(text) as unknown;
+    const messages = Array.isArray(body) ? body : [body];
+    return (
+      messages.length > 0 &&
+      messages.every(
+        (m) =>
+          !!m && typeof m === "object" && HANDSHAKE_METHODS.has(String((m as { method?: unknown }).method)),
+      )
+    );
+  } catch {
+    return false;
+  }
 }
 
 function allowedHostnamesFromEnv(): string[] {

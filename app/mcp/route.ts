@@ -1,0 +1,12 @@
+import { getSignpostMcp } from "@/mcp/signpost-mcp";
+
+// The MCP endpoint: Streamable HTTP, stateless. Everything lives in mcp/ (shared with tests and
+// the stdio entry); this file only hands requests over.
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+function handle(request: Request): Promise<Response> {
+  return getSignpostMcp().handle(request);
+}
+
+export { handle as DELETE, handle as GET, handle as POST };

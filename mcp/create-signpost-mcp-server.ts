@@ -1,0 +1,41 @@
+import { McpServer } from "@modelcontextprotocol/server";
+import type { BrowseBackend } from "@/server/browse/browse-backend";
+import type { Face } from "./faces";
+import type { GatewayPort } from "./gateway-port";
+import { registerActionTools } from "./register-action-tools";
+import { registerBrowseTools } from "./register-browse-tools";
+import { registerConfirmApp } from "./register-confirm-app";
+import type { SignpostRequestStateCodec } from "./request-state";
+
+export interface SignpostMcpDeps<Ctx> {
+  gateway: GatewayPort<Ctx>;
+  browseBackend(context: Ctx): BrowseBackend;
+  requestState: SignpostRequestStateCodec;
+}
+
+const INSTRUCTIONS: Record<Face, string> = {
+  actions:
+    "Actions: search_capabilities → start_action (send every known field in patch) → a person approves → confirm_action → verify_action. Only call what next_actions lists.",
+  browse: "Browse: search or navigate signpost://start, follow links, submit forms.",
+};
+
+/** One MCP server instance for one caller and face selection (built per request: stateless). */
+export function createSignpostMcpServer<Ctx>(
+  deps: SignpostMcpDeps<Ctx>,
+  context: Ctx,
+  faces: Face[],
+): McpServer {
+  const server = new McpServer(
+    { name: "signpost", title: "Signpost", version: "0.1.0" },
+    {
+      capabilities: { tools: {}, resources: {} },
+      instructions: faces.map((face) => INSTRUCTIONS[face]).join(" "),
+    },
+  );
+  if (faces.includes("actions")) {
+    registerActionTools(server, { gateway: deps.gateway, context, requestState: deps.requestState });
+    registerConfirmApp(server, deps.gateway, context);
+  }
+  if (faces.includes("browse")) registerBrowseTools(server, deps.browseBackend(context));
+  return server;
+}

@@ -1,0 +1,91 @@
+import { McpServer } from "@modelcontextprotocol/server";
+import { type Db, getDb } from "@/server/db/client";
+import { createGateway, type Gateway } from "@/server/gateway/create-gateway";
+import { identifyAgent, type TrustedContext } from "@/server/gateway/trusted-context";
+import { masterKey } from "@/server/gateway/vault";
+import { createSignpostMcpServer, type SignpostMcpDeps } from "./create-signpost-mcp-server";
+import type { Face } from "./faces";
+import type { GatewayPort } from "./gateway-port";
+import { createMcpHttpHandler } from "./mcp-http-handler";
+import { createSignpostRequestStateCodec, requestStateKey } from "./request-state";
+import { createSignpostBrowseBackend } from "./signpost-browse-backend";
+
+export interface SignpostMcpOptions {
+  db: Db;
+  /** Reuse a gateway (tests share one with their assertions); default: a new one on `db`. */
+  gateway?: Gateway;
+  /** Where people open the console (approval links). Default: SIGNPOST_PUBLIC_URL or localhost:3000. */
+  publicUrl?: string;
+  allowedHostnames?: string[];
+}
+
+export function defaultPublicUrl(): string {
+  return (process.env.SIGNPOST_PUBLIC_URL ?? `http://localhost:${process.env.PORT ?? "3000"}`).replace(
+    /\/$/,
+    "",
+  );
+}
+
+/** The gateway as the MCP faces see it (the two already agree on shapes; this only narrows). */
+export function gatewayPort(gw: Gateway): GatewayPort<TrustedContext> {
+  return {
+    operations: gw.operations as unknown as GatewayPort<TrustedContext>["operations"],
+    issueApprovalToken: gw.issueApprovalToken,
+    decideWithToken: (ctx, input) =>
+      gw.decideWithToken(ctx, input) as ReturnType<GatewayPort<TrustedContext>["decideWithToken"]>,
+    approvalUrl: gw.approvalUrl,
+    agentIdOf: gw.agentIdOf,
+  };
+}
+
+/**
+ * The composition root of the MCP faces: gateway, request-state key, browse backend, and the
+ * HTTP handler the Next route (and tests, on plain node:http) serve. Stdio uses `serverFor`.
+ */
+export function createSignpostMcp(options: SignpostMcpOptions) {
+  const { db } = options;
+  const publicUrl = (options.publicUrl ?? defaultPublicUrl()).replace(/\/$/, "");
+  const gw = options.gateway ?? createGateway({ db, approvalUrl: (id) => `${publicUrl}/confirm/${id}` });
+  const port = gatewayPort(gw);
+  const requestState = createSignpostRequestStateCodec(requestStateKey(masterKey()));
+
+  async function serverFor(context: TrustedContext, faces: Face[]): Promise<McpServer> {
+    const tenant = await db.tenant.findUnique({ where: { id: context.tenantId }, select: { name: true } });
+    const deps: SignpostMcpDeps<TrustedContext> = {
+      gateway: port,
+      requestState,
+      browseBackend: (ctx) =>
+        createSignpostBrowseBackend(gw, ctx, { publicUrl, tenantName: tenant?.name ?? ctx.tenantId }),
+    };
+    return createSignpostMcpServer(deps, context, faces);
+  }
+
+  async function authenticate(key: string) {
+    const context = await identifyAgent(db, key, "actions");
+    return context ? { context, clientId: context.agentId ?? context.userId } : null;
+  }
+
+  const handle = createMcpHttpHandler<TrustedContext>({
+    authenticate,
+    createServer: (context, faces) => serverFor(context, faces),
+    createHandshakeServer: () =>
+      new McpServer(
+        { name: "signpost", title: "Signpost", version: "0.1.0" },
+        { capabilities: { tools: {}, resources: {} } },
+      ),
+    allowedHostnames: options.allowedHostnames,
+    onerror: (error) => console.error("[mcp]", error.message),
+  });
+
+  return { handle, serverFor, authenticate, gateway: gw, publicUrl };
+}
+
+export type SignpostMcp = ReturnType<typeof createSignpostMcp>;
+
+const holder = globalThis as typeof globalThis & { __signpostMcp?: SignpostMcp };
+
+/** The process-wide instance on the process database (Next route, CLI). */
+export function getSignpostMcp(): SignpostMcp {
+  holder.__signpostMcp ??= createSignpostMcp({ db: getDb() });
+  return holder.__signpostMcp;
+}

@@ -1,0 +1,38 @@
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { parseFaces } from "./faces";
+import { getSignpostMcp } from "./signpost-mcp";
+
+/**
+ * The stdio entry for local hosts: `SIGNPOST_AGENT_KEY=sp_… npm run mcp:stdio`. The key is
+ * checked once at start and again for every connection the host opens; stdout carries only
+ * protocol messages, so diagnostics go to stderr.
+ */
+async function main() {
+  const key = process.env.SIGNPOST_AGENT_KEY;
+  const faces = parseFaces(process.env.SIGNPOST_FACES);
+  if (!faces) {
+    console.error("SIGNPOST_FACES must be actions, browse or actions,browse");
+    process.exit(2);
+  }
+  if (!key) {
+    console.error("Set SIGNPOST_AGENT_KEY to an agent key (mint one in the console under Agents).");
+    process.exit(2);
+  }
+  const mcp = getSignpostMcp();
+  const first = await mcp.authenticate(key);
+  if (!first) {
+    console.error("SIGNPOST_AGENT_KEY is invalid or revoked.");
+    process.exit(3);
+  }
+  serveStdio(
+    async () => {
+      // Re-identify per connection so a revoked key stops working without a restart.
+      const identity = await mcp.authenticate(key);
+      if (!identity) throw new Error("agent key revoked");
+      return mcp.serverFor(identity.context, faces);
+    },
+    { onerror: (error) => console.error("[mcp stdio]", error.message) },
+  );
+}
+
+void main();

@@ -1,0 +1,174 @@
+import { request as httpRequest } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld } from "./mcp-world";
+
+const INIT = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
+const LIST = { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} };
+
+/** Raw HTTP with full control of Host/Origin (fetch would set Host itself). */
+function raw(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown }) {
+  const target = new URL(url);
+  return new Promise<{
+    status: number;
+    headers: Record<string, string | string[] | undefined>;
+    body: string;
+  }>((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method: init.method ?? "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...init.headers,
+        },
+      },
+      (res) => {
+        let body = "";
+        res.on("data", (chunk) => {
+          body += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on("error", reject);
+    if (init.body !== undefined) req.write(JSON.stringify(init.body));
+    req.end();
+  });
+}
+
+describe("MCP transport: identity, DNS rebinding, faces", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+
+  it("answers a tool list without a key with 401 and a WWW-Authenticate challenge", async () => {
+    const res = await raw(w.endpoint, { body: LIST });
+    expect(res.status).toBe(401);
+    expect(String(res.headers["www-authenticate"])).toMatch(/^Bearer /);
+    expect(String(res.headers["www-authenticate"])).toContain('error="invalid_request"');
+  });
+
+  it("refuses an unknown key and a revoked key with 401 invalid_token, even for the handshake", async () => {
+    const unknown = await raw(w.endpoint, {
+      headers: { authorization: "Bearer sp_nothing_here" },
+      body: INIT,
+    });
+    expect(unknown.status).toBe(401);
+    expect(String(unknown.headers["www-authenticate"])).toContain('error="invalid_token"');
+
+    const agent = await w.db.agent.findFirstOrThrow({
+      where: { tenantId: "acme", user: { email: "sam@acme.test" } },
+    });
+    await w.db.agent.update({ where: { id: agent.id }, data: { revokedAt: new Date() } });
+    try {
+      const revoked = await raw(w.endpoint, {
+        headers: { authorization: `Bearer ${w.keys.sam}` },
+        body: LIST,
+      });
+      expect(revoked.status).toBe(401);
+      expect(String(revoked.headers["www-authenticate"])).toContain('error="invalid_token"');
+    } finally {
+      await w.db.agent.update({ where: { id: agent.id }, data: { revokedAt: null } });
+    }
+  });
+
+  it("rejects a foreign Host or Origin (DNS rebinding) with 403 before looking at the key", async () => {
+    const host = await raw(w.endpoint, {
+      headers: { host: "evil.example.com", authorization: `Bearer ${w.keys.alice}` },
+      body: INIT,
+    });
+    expect(host.status).toBe(403);
+    const origin = await raw(w.endpoint, {
+      headers: { origin: "http://evil.example.com", authorization: `Bearer ${w.keys.alice}` },
+      body: INIT,
+    });
+    expect(origin.status).toBe(403);
+    const ok = await raw(w.endpoint, {
+      headers: { origin: w.url, authorization: `Bearer ${w.keys.alice}` },
+      body: INIT,
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it("answers GET (no standalone stream in stateless mode) with 405", async () => {
+    const res = await raw(w.endpoint, {
+      method: "GET",
+      headers: { authorization: `Bearer ${w.keys.alice}` },
+    });
+    expect(res.status).toBe(405);
+  });
+
+  it("lets the handshake through without a key but nothing else", async () => {
+    const res = await raw(w.endpoint, { body: INIT });
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('"name":"signpost"');
+    expect(res.body).not.toContain("start_action");
+  });
+
+  it("serves all faces by default and a subset with ?faces=", async () => {
+    const all = await w.connect(w.keys.alice);
+    const names = (await all.listTools()).tools.map((t) => t.name).sort();
+    expect(names).toEqual(
+      [
+        "advance_action",
+        "confirm_action",
+        "decide_approval",
+        "get_context",
+        "navigate",
+        "recover_action",
+        "search",
+        "search_capabilities",
+        "start_action",
+        "submit",
+        "verify_action",
+      ].sort(),
+    );
+    const actions = await w.connect(w.keys.alice, { faces: "actions" });
+    expect((await actions.listTools()).tools.map((t) => t.name)).not.toContain("navigate");
+    const browse = await w.connect(w.keys.alice, { faces: "browse" });
+    expect((await browse.listTools()).tools.map((t) => t.name).sort()).toEqual([
+      "navigate",
+      "search",
+      "submit",
+    ]);
+    const bad = await raw(`${w.endpoint}?faces=everything`, {
+      headers: { authorization: `Bearer ${w.keys.alice}` },
+      body: LIST,
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it("works for 2025-era clients too (stateless legacy serving)", async () => {
+    const legacy = await w.connect(w.keys.alice, { mode: "legacy", faces: "actions" });
+    const tools = (await legacy.listTools()).tools;
+    expect(tools.map((t) => t.name)).toContain("start_action");
+  });
+
+  it("declares strict, described input schemas with no identity fields, output schemas and annotations", async () => {
+    const client = await w.connect(w.keys.alice);
+    const tools = (await client.listTools()).tools;
+    for (const tool of tools) {
+      expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+      expect(tool.outputSchema, tool.name).toBeDefined();
+      expect(tool.description?.length ?? 0, tool.name).toBeGreaterThan(20);
+      expect(JSON.stringify(tool.inputSchema)).not.toMatch(/tenant_id|user_id|"role"|agent_id/);
+    }
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    expect(byName.search_capabilities?.annotations?.readOnlyHint).toBe(true);
+    expect(byName.get_context?.annotations?.readOnlyHint).toBe(true);
+    expect(byName.confirm_action?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    expect(byName.decide_approval?._meta).toMatchObject({
+      ui: { visibility: ["app"], resourceUri: "ui://signpost/confirm" },
+    });
+  });
+});

@@ -9,13 +9,13 @@ export async function toEffectResult(
   res: LegacyResponse,
   confirm: (
     body: unknown,
-  ) => Promise<{ applied: true; externalId?: string } | { applied: false; message: string }>,
+  ) => Promise<{ applied: true; externalId?: string; entityId?: string } | { applied: false; message: string }>,
 ): Promise<EffectResult> {
   switch (res.kind) {
     case "ok": {
       const check = await confirm(res.body);
       return check.applied
-        ? { status: "applied", externalId: check.externalId, response: res.body }
+        ? { status: "applied", externalId: check.externalId, entityId: check.entityId, response: res.body }
         : { status: "not_applied", message: check.message };
     }
     case "error":

@@ -807,13 +807,16 @@ export function createActionEngine(deps: EngineDeps) {
         };
         break;
     }
+    // An effect that created the entity (checkout → order) names it from now on.
+    const entityId = row.entityId ?? (result.status === "applied" ? (result.entityId ?? null) : null);
     const next = {
       ...row,
       status,
+      entityId,
       node: status === "applied" ? "SUBMITTED" : row.node,
       state: state as never,
     };
-    await db.action.update({ where: { id: row.id }, data: { status, node: next.node, state: json(state) } });
+    await db.action.update({ where: { id: row.id }, data: { status, entityId, node: next.node, state: json(state) } });
     await db.actionEvent.create({
       data: {
         actionId: row.id,
@@ -1103,9 +1106,10 @@ export function createActionEngine(deps: EngineDeps) {
         where: { id: effect.id },
         data: { status: "applied", externalId: v.externalId ?? effect.externalId, error: null },
       });
+    const entityId = row.entityId ?? v.entityId ?? null;
     await db.action.update({
       where: { id: row.id },
-      data: { status: "completed", node: "VERIFIED", state: json(state) },
+      data: { status: "completed", node: "VERIFIED", entityId, state: json(state) },
     });
     await db.actionEvent.create({
       data: {
@@ -1116,7 +1120,7 @@ export function createActionEngine(deps: EngineDeps) {
         data: json(state.verification),
       },
     });
-    return { ...row, status: "completed", node: "VERIFIED", state: state as never };
+    return { ...row, status: "completed", node: "VERIFIED", entityId, state: state as never };
   }
 
   async function verify(actor: Actor, actionId: string, scope: ActorScope = "own"): Promise<ActionResponse> {

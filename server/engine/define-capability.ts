@@ -55,7 +55,8 @@ export interface NodeDefinition<A> {
 
 /** What the legacy system said when the effect was sent. */
 export type EffectResult =
-  | { status: "applied"; externalId?: string; response: unknown }
+  /** `entityId` names an entity the effect created (checkout: the order). */
+  | { status: "applied"; externalId?: string; entityId?: string; response: unknown }
   /** The legacy system refused for a business reason: definitely not applied. */
   | { status: "rejected"; code: string; message: string }
   /** A 200 whose body shows nothing changed: definitely not applied. */
@@ -67,7 +68,7 @@ export type EffectResult =
 
 /** What the legacy system says really happened, looked up by action key / external id. */
 export type Verification =
-  | { happened: true; externalId?: string; details: Record<string, unknown> }
+  | { happened: true; externalId?: string; entityId?: string; details: Record<string, unknown> }
   | { happened: false; details: Record<string, unknown> }
   | { happened: "unavailable"; message: string };
 

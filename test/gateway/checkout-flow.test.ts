@@ -82,6 +82,7 @@ describe.each(await providersUnderTest())("checkout through the gateway (%s)", (
     expect(confirmed.next_actions).toEqual([expect.objectContaining({ tool: "verify_action" })]);
     const verified = await w.gw.verifyAction(w.agent.alice, { action_id: id });
     expect(verified).toMatchObject({
+      entity: { type: "Order", id: expect.stringMatching(/\S/) },
       outcome: "applied",
       status: "completed",
       verification: { status: "paid", amount: 4100 },

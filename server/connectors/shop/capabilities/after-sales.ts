@@ -21,6 +21,12 @@ function refundableOf(order: ShopOrder): number {
   return Math.max(0, order.total - refunded);
 }
 
+/** What a return refunds: the lines less their share of the order discount, capped at what is left (the shop's rule). */
+function returnRefundAmount(order: ShopOrder, lines: number): number {
+  const discountShare = order.subtotal > 0 ? Math.round((order.discount * lines) / order.subtotal) : 0;
+  return Math.min(lines - discountShare, refundableOf(order));
+}
+
 export const afterSales = defineCapability<ShopAdapter>({
   id: "after_sales",
   connector: "shop",
@@ -195,7 +201,7 @@ export const afterSales = defineCapability<ShopAdapter>({
             required,
             defaults: { item_ids: ids },
             derived: {
-              refund_amount: items.reduce((s, i) => s + i.unit_price * i.quantity, 0),
+              refund_amount: returnRefundAmount(order, items.reduce((s, i) => s + i.unit_price * i.quantity, 0)),
               return_items: items.map((i) => ({ id: i.id, name: i.name, quantity: i.quantity })),
             },
           };

@@ -381,7 +381,7 @@ export const checkout = defineCapability<ShopAdapter>({
         // A 200 is not proof: the order itself must now be paid.
         const after = await adapter.order(order.id);
         if (payment?.status === "succeeded" && payment.order_id === order.id && after?.status === "paid")
-          return { applied: true, externalId: payment.id };
+          return { applied: true, externalId: payment.id, entityId: order.id };
         return {
           applied: false,
           message: `payment answered 200 but order ${order.id} is ${after?.status ?? "unknown"}`,
@@ -395,6 +395,7 @@ export const checkout = defineCapability<ShopAdapter>({
         return {
           happened: true,
           externalId: paid.id,
+          entityId: paid.order_id,
           details: {
             status: "paid",
             amount: paid.amount,

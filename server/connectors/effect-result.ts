@@ -9,7 +9,9 @@ export async function toEffectResult(
   res: LegacyResponse,
   confirm: (
     body: unknown,
-  ) => Promise<{ applied: true; externalId?: string; entityId?: string } | { applied: false; message: string }>,
+  ) => Promise<
+    { applied: true; externalId?: string; entityId?: string } | { applied: false; message: string }
+  >,
 ): Promise<EffectResult> {
   switch (res.kind) {
     case "ok": {

@@ -816,7 +816,10 @@ export function createActionEngine(deps: EngineDeps) {
       node: status === "applied" ? "SUBMITTED" : row.node,
       state: state as never,
     };
-    await db.action.update({ where: { id: row.id }, data: { status, entityId, node: next.node, state: json(state) } });
+    await db.action.update({
+      where: { id: row.id },
+      data: { status, entityId, node: next.node, state: json(state) },
+    });
     await db.actionEvent.create({
       data: {
         actionId: row.id,

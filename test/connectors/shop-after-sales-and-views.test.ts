@@ -99,7 +99,9 @@ describe("after-sales, address change, tracking and order views (sqlite, real le
     });
     expect(v).toMatchObject({ outcome: "applied", verification: { kind: "return" } });
     // What the person approved is what the shop refunded.
-    const approved = (await w.db.approval.findFirstOrThrow({ where: { actionId: v.action_id as string, status: "approved" } })).summary as { amount: number };
+    const approved = (
+      await w.db.approval.findFirstOrThrow({ where: { actionId: v.action_id as string, status: "approved" } })
+    ).summary as { amount: number };
     expect((v.verification as { amount: number }).amount).toBe(approved.amount);
   });
 

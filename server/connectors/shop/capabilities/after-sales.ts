@@ -201,7 +201,10 @@ export const afterSales = defineCapability<ShopAdapter>({
             required,
             defaults: { item_ids: ids },
             derived: {
-              refund_amount: returnRefundAmount(order, items.reduce((s, i) => s + i.unit_price * i.quantity, 0)),
+              refund_amount: returnRefundAmount(
+                order,
+                items.reduce((s, i) => s + i.unit_price * i.quantity, 0),
+              ),
               return_items: items.map((i) => ({ id: i.id, name: i.name, quantity: i.quantity })),
             },
           };

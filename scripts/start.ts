@@ -119,7 +119,7 @@ function buildIfNeeded(): void {
   const result = spawnSync(process.execPath, [require.resolve("next/dist/bin/next"), "build"], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
   });
   if (result.status !== 0) fail("next build failed");
   writeFileSync(digestFile, `${digest}\n`);
@@ -282,6 +282,7 @@ async function main(): Promise<void> {
         PORT: String(env.PORT),
         SIGNPOST_LEGACY_URL: legacyUrl,
         LEGACY_PORT: String(env.LEGACY_PORT),
+        NODE_ENV: dev ? "development" : "production",
         NEXT_TELEMETRY_DISABLED: "1",
       },
     },

@@ -1,0 +1,173 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { createDb } from "@/server/db/client";
+import { providerOf } from "@/server/db/database-url";
+import { verifyPassword } from "@/server/gateway/passwords";
+import { readSecret } from "@/server/gateway/vault";
+import { createTestDatabase, type TestDatabase } from "@/test/helpers/database";
+
+// Protects the "Done when" of the foundation: `npm start` on a fresh data directory builds (if
+// needed), migrates, seeds, runs the legacy service and the console, reports green health, writes
+// demo.json (0600) with working credentials, stops cleanly on SIGTERM, and a second start keeps
+// the data and the keys. Runs on SQLite by default; on PostgreSQL when DATABASE_URL says so.
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+type Running = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
+
+function start(env: Record<string, string>): Running {
+  const chunks: string[] = [];
+  const child = spawn(process.execPath, ["--import", tsx, join(root, "scripts/start.ts")], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (c: Buffer) => chunks.push(c.toString()));
+  child.stderr?.on("data", (c: Buffer) => chunks.push(c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => chunks.join(""), exited };
+}
+
+async function untilReady(run: Running, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (run.child.exitCode !== null) throw new Error(`start exited early:\n${run.output()}`);
+    if (run.output().includes("Signpost is running")) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`start not ready in time:\n${run.output()}`);
+}
+
+async function stop(run: Running): Promise<number | null> {
+  run.child.kill("SIGTERM");
+  const timeout = new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 20_000));
+  const result = await Promise.race([run.exited, timeout]);
+  if (result === "timeout") {
+    run.child.kill("SIGKILL");
+    throw new Error("start did not stop within 20 s of SIGTERM");
+  }
+  return result;
+}
+
+const postgresUrl = process.env.DATABASE_URL && providerOf(process.env.DATABASE_URL) === "postgres";
+
+describe(`npm start (${postgresUrl ? "postgres" : "sqlite"})`, () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "signpost-start-"));
+  let database: TestDatabase | undefined;
+  const running: Running[] = [];
+  afterAll(async () => {
+    for (const run of running) if (run.child.exitCode === null) run.child.kill("SIGKILL");
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("starts, is healthy, stops cleanly, and keeps its data across a restart", async () => {
+    const env: Record<string, string> = {
+      SIGNPOST_DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      LEGACY_PORT: String(await freePort()),
+      SIGNPOST_MASTER_KEY: "",
+    };
+    if (postgresUrl) {
+      database = await createTestDatabase("postgres");
+      await database.db.$disconnect();
+      env.DATABASE_URL = database.url;
+    }
+    const first = start(env);
+    running.push(first);
+    // The first run may have to build the console (one `next build` per test run at most).
+    await untilReady(first, 540_000);
+
+    const health = await fetch(`http://127.0.0.1:${env.PORT}/api/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ ok: true, database: { ok: true }, legacy: { ok: true } });
+
+    const demoPath = join(dataDir, "demo.json");
+    expect(statSync(demoPath).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dataDir, "master.key")).mode & 0o777).toBe(0o600);
+    const demo = JSON.parse(readFileSync(demoPath, "utf8"));
+    expect(demo.consoleUrl).toBe(`http://127.0.0.1:${env.PORT}`);
+    expect(demo.logins.map((l: { email: string }) => l.email)).toEqual([
+      "alice@acme.test",
+      "adam@acme.test",
+      "sam@acme.test",
+      "gina@globex.test",
+    ]);
+    expect(first.output()).toContain(demo.agents[0].key);
+    expect(first.output()).toContain(demo.logins[0].password);
+    // The legacy admin key in demo.json works against the running legacy service.
+    const faults = await fetch(`${demo.legacy.url}/admin/faults`, {
+      headers: { "x-admin-key": demo.legacy.adminKey },
+    });
+    expect(faults.status).toBe(200);
+
+    expect(await stop(first)).toBe(0);
+    await expect(fetch(`http://127.0.0.1:${env.PORT}/api/health`)).rejects.toThrow();
+    await expect(fetch(`${demo.legacy.url}/health`)).rejects.toThrow();
+
+    // While stopped: check what was stored, and leave a mark the second start must keep.
+    const url = env.DATABASE_URL || `file:${join(dataDir, "signpost.db")}`;
+    const db = createDb(url);
+    const savedEnv = { dir: process.env.SIGNPOST_DATA_DIR, key: process.env.SIGNPOST_MASTER_KEY };
+    process.env.SIGNPOST_DATA_DIR = dataDir;
+    delete process.env.SIGNPOST_MASTER_KEY;
+    try {
+      const alice = await db.user.findUniqueOrThrow({ where: { email: "alice@acme.test" } });
+      expect(await verifyPassword(demo.logins[0].password, alice.passwordHash)).toBe(true);
+      const legacyKeys = JSON.parse(readFileSync(join(dataDir, "legacy.json"), "utf8"));
+      expect(await readSecret(db, { tenantId: "acme", connector: "shop", name: "api_key" })).toBe(
+        legacyKeys.apiKeys.acme,
+      );
+      await db.tenant.create({ data: { id: "initech", name: "Initech" } });
+    } finally {
+      process.env.SIGNPOST_DATA_DIR = savedEnv.dir;
+      if (savedEnv.key !== undefined) process.env.SIGNPOST_MASTER_KEY = savedEnv.key;
+      await db.$disconnect();
+    }
+
+    const second = start(env);
+    running.push(second);
+    await untilReady(second, 120_000);
+    expect(second.output()).not.toContain("Building the console");
+    expect(second.output()).not.toContain("Seeded the demo data");
+    const again = await fetch(`http://127.0.0.1:${env.PORT}/api/health`);
+    expect(again.status).toBe(200);
+    const demoAgain = JSON.parse(readFileSync(demoPath, "utf8"));
+    expect(demoAgain.agents).toEqual(demo.agents);
+    expect(demoAgain.legacy).toEqual(demo.legacy);
+    // Same legacy keys: the vault's copy still opens the legacy API.
+    const legacyKeys = JSON.parse(readFileSync(join(dataDir, "legacy.json"), "utf8"));
+    const legacyHealth = await fetch(`${demo.legacy.url}/v1/health`, {
+      headers: { authorization: `Bearer ${legacyKeys.apiKeys.acme}` },
+    });
+    expect(legacyHealth.status).toBe(200);
+    expect(await stop(second)).toBe(0);
+
+    const check = createDb(url);
+    try {
+      expect(await check.tenant.findUnique({ where: { id: "initech" } })).not.toBeNull();
+      expect(await check.user.count()).toBe(4);
+    } finally {
+      await check.$disconnect();
+    }
+    expect(existsSync(join(dataDir, "legacy.sqlite"))).toBe(true);
+  }, 900_000);
+});

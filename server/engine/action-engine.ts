@@ -46,6 +46,7 @@ export interface ActionResponse extends OutcomeBase {
   requires_confirmation?: boolean;
   summary?: Record<string, unknown> | null;
   approval?: { id: string; status: string; version: number; url: string } | null;
+  approval_url?: string;
   effect?: { status: string; action_key: string; external_id: string | null; attempts: number } | null;
   external_id?: string | null;
   verification?: Record<string, unknown> | null;
@@ -268,6 +269,8 @@ export function createActionEngine(deps: EngineDeps) {
       next_actions:
         base.next_actions ?? nextActionsFor(capability, row, state, effect, approval?.status ?? null),
     };
+    // Where the person approves, while an approval is outstanding (faces show it as a link).
+    if (approval?.status === "pending") out.approval_url = approvalUrl(row.id);
     if (extra.withInputs) out.inputs = describeInputs(capability);
     if (extra.withSchema) out.patch_schema = patchJsonSchema(capability, allowed);
     return out;

@@ -50,6 +50,9 @@ const SYNONYMS: Record<string, string[]> = {
   fix: ["resolv"],
   done: ["resolv"],
   again: ["reopen"],
+  // Id prefixes of the demo systems' entities.
+  tkt: ["ticket"],
+  ord: ["order"],
   unresolv: ["reopen"],
 };
 
@@ -121,6 +124,8 @@ export function buildCapabilityIndex(capabilities: AnyCapability[]): CapabilityI
       }
     };
     add(capability.title, FIELD_WEIGHTS.title);
+    // The entity it applies to: "ticket"/"order" (and ids like tkt_6 / ord_paid) point at it.
+    add(capability.appliesTo.entity, FIELD_WEIGHTS.description);
     add(capability.id, FIELD_WEIGHTS.id);
     add(capability.synonyms.join(" "), FIELD_WEIGHTS.synonyms);
     add(capability.trigger.use, FIELD_WEIGHTS.trigger);

@@ -62,3 +62,35 @@ export const CAPABILITY_SEARCH_DEV_SET: Array<{ query: string; expected: string 
   { query: "重新打开这个工单", expected: "reopen_ticket" },
   { query: "客户说还没解决，重开工单", expected: "reopen_ticket" },
 ];
+
+/**
+ * Intents written after the synonyms were tuned on the dev set above, and never tuned on:
+ * their recall@1 is the honest estimate. Add misses here only together with a fix that is
+ * then checked on new intents.
+ */
+export const CAPABILITY_SEARCH_HELD_OUT: Array<{ query: string; expected: string }> = [
+  { query: "order three t-shirts for me", expected: "checkout" },
+  { query: "I'd like to get the hoodie, use my card", expected: "checkout" },
+  { query: "请帮我购买这个台灯", expected: "checkout" },
+  { query: "the headphones I got don't work, I want my money returned", expected: "after_sales" },
+  { query: "refund the order I paid yesterday", expected: "after_sales" },
+  { query: "swap my medium tee for a large", expected: "after_sales" },
+  { query: "这个订单我不想要了，要退款", expected: "after_sales" },
+  { query: "快递费多收了，退我差价", expected: "after_sales" },
+  { query: "send my package to my office address", expected: "change_delivery_address" },
+  { query: "I need to redirect my order to a different address", expected: "change_delivery_address" },
+  { query: "送货地址改成家里", expected: "change_delivery_address" },
+  { query: "has my order shipped yet and where is it", expected: "track_shipment" },
+  { query: "give me the delivery status of ord_transit", expected: "track_shipment" },
+  { query: "我的包裹什么时候到", expected: "track_shipment" },
+  { query: "let Sara take over ticket 4", expected: "assign_ticket" },
+  { query: "who should own this ticket? put it on Sid", expected: "assign_ticket" },
+  { query: "把工单指派给Bella", expected: "assign_ticket" },
+  { query: "bump tkt_1 to high priority", expected: "change_ticket_priority" },
+  { query: "this ticket is not important, make it low", expected: "change_ticket_priority" },
+  { query: "工单降低优先级", expected: "change_ticket_priority" },
+  { query: "we fixed the customer's problem, close tkt_9 with a note", expected: "resolve_ticket" },
+  { query: "工单已经处理完了，结单", expected: "resolve_ticket" },
+  { query: "the customer says it is still broken, reopen tkt_6", expected: "reopen_ticket" },
+  { query: "工单需要重新处理", expected: "reopen_ticket" },
+];

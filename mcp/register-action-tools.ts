@@ -240,7 +240,10 @@ async function shapeResult<Ctx>(
   }
 
   let meta: Record<string, unknown> | undefined;
+  // Only results that (re)present the confirmation carry a screen: each token replaces the
+  // previous one, so a read (get_context) must not invalidate the screen the person is looking at.
   const atConfirmation =
+    REACHES_CONFIRMATION.has(name) &&
     outcome.requires_confirmation === true &&
     actionId !== undefined &&
     version !== undefined &&

@@ -189,8 +189,16 @@ function withSqlite(url, fn) {
   }
 }
 
+// Once per process, before the engine's first look at the table: later, the engine's own
+// connection may hold a lock (e.g. right after applyMigrations) and a second writer would fail.
+let migrationsTableEnsured = false;
 function ensureSqliteMigrationsTable(url) {
-  withSqlite(url, (db) => db.exec(SQLITE_MIGRATIONS_TABLE));
+  if (migrationsTableEnsured) return;
+  withSqlite(url, (db) => {
+    const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'").get();
+    if (!exists) db.exec(SQLITE_MIGRATIONS_TABLE);
+  });
+  migrationsTableEnsured = true;
 }
 
 // The WASM engine cannot delete a SQLite file, and its reset drops nothing there: drop every
@@ -207,6 +215,7 @@ function resetSqlite(url) {
       db.exec(`DROP ${type === "view" ? "VIEW" : "TABLE"} IF EXISTS "${name.replaceAll('"', '""')}"`);
     }
     db.exec("VACUUM");
+    db.exec(SQLITE_MIGRATIONS_TABLE);
   });
 }
 

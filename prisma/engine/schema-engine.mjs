@@ -195,7 +195,9 @@ let migrationsTableEnsured = false;
 function ensureSqliteMigrationsTable(url) {
   if (migrationsTableEnsured) return;
   withSqlite(url, (db) => {
-    const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'").get();
+    const exists = db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'")
+      .get();
     if (!exists) db.exec(SQLITE_MIGRATIONS_TABLE);
   });
   migrationsTableEnsured = true;

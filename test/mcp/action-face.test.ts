@@ -337,7 +337,7 @@ describe("MCP action face over HTTP (SDK v2 client, real gateway, real legacy se
         arguments: { action_id: c.action_id, version: c.version, decision: "approve", approval_token: token },
       }),
     );
-    expect(decided.outcome, decided.message).toBe("applied");
+    expect(decided.outcome, String(decided.message)).toBe("applied");
     expect(
       sc(
         await client.callTool({

@@ -45,8 +45,10 @@ export async function createMcpWorld(provider: DbProvider = "sqlite"): Promise<M
     );
     if (options.elicit) {
       const answer = options.elicit;
-      client.setRequestHandler("elicitation/create", async (request) =>
-        answer(request.params as Record<string, unknown>),
+      // The SDK's result type is a wide union; these handlers return plain accept/decline answers.
+      client.setRequestHandler(
+        "elicitation/create",
+        async (request) => (await answer(request.params as Record<string, unknown>)) as never,
       );
     }
     const url = new URL(endpoint);

@@ -1,12 +1,14 @@
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import type { ConsoleContext } from "../console-session";
-import { listSecrets, readSecret, setSecret } from "../vault";
-import { type ConsoleResult, ok } from "./console-result";
+import { CONNECTORS } from "../../connectors/connector-catalog";
+import { vaultCredentials } from "../connector-credentials";
+import { listSecrets, setSecret } from "../vault";
+import { type ConsoleResult, fail, ok } from "./console-result";
 import { recordConsoleAudit } from "./record-console-audit";
 
-/** The secrets each demo connector uses; the vault may hold more, which are listed too. */
-const KNOWN_SECRETS: Record<string, string[]> = { shop: ["api_key"], helpdesk: ["api_key"] };
+/** The secret each shipped connector declares; the vault may hold more, which are listed too. */
+const KNOWN_SECRETS: Record<string, string[]> = Object.fromEntries(CONNECTORS.map((c) => [c.id, [c.secretName]]));
 
 export type ConnectorView = {
   connector: string;
@@ -35,6 +37,9 @@ export const connectorSettingsInputSchema = z
     enabled: z.boolean().optional(),
   })
   .strict();
+
+const known = (connector: string) => CONNECTORS.some((c) => c.id === connector);
+const unknownConnector = (connector: string) => fail("not_found", `No connector ${connector}.`);
 
 type SecretMeta = { connector: string; name: string; set?: boolean; updatedAt?: Date | string | null };
 
@@ -75,6 +80,7 @@ export async function replaceConnectorSecret(
   value: string,
 ): Promise<ConsoleResult<{ connector: string; name: string; updatedAt: string }>> {
   const startedAt = Date.now();
+  if (!known(connector)) return unknownConnector(connector);
   await setSecret(db, { tenantId: ctx.tenantId, connector, name, value, updatedById: ctx.userId });
   await recordConsoleAudit(db, ctx, {
     operation: "secret.replaced",
@@ -93,6 +99,7 @@ export async function updateConnectorSettings(
   input: z.infer<typeof connectorSettingsInputSchema>,
 ): Promise<ConsoleResult<{ connector: string }>> {
   const startedAt = Date.now();
+  if (!known(connector)) return unknownConnector(connector);
   const existing = await db.connectorConfig.findFirst({ where: { tenantId: ctx.tenantId, connector } });
   const settings = { ...((existing?.settings as Record<string, unknown>) ?? {}), baseUrl: input.baseUrl };
   await db.connectorConfig.upsert({
@@ -118,13 +125,6 @@ export type ConnectionTest = {
   tenant?: string;
 };
 
-/** Where a connector's legacy system lives: its settings, else the demo default. */
-export async function connectorBaseUrl(db: Db, tenantId: string, connector: string): Promise<string> {
-  const config = await db.connectorConfig.findFirst({ where: { tenantId, connector } });
-  const base = (config?.settings as { baseUrl?: unknown } | null)?.baseUrl;
-  return typeof base === "string" && base ? base : (process.env.LEGACY_URL ?? "http://127.0.0.1:4010");
-}
-
 /**
  * "Test connection": calls the legacy system's authenticated health endpoint with the stored key,
  * server-side. Only ok/status/tenant come back; never the key or the raw response.
@@ -135,15 +135,16 @@ export async function testConnectorConnection(
   connector: string,
 ): Promise<ConsoleResult<ConnectionTest>> {
   const startedAt = Date.now();
-  const baseUrl = await connectorBaseUrl(db, ctx.tenantId, connector);
-  const key = await readSecret(db, { tenantId: ctx.tenantId, connector, name: "api_key" });
+  if (!known(connector)) return unknownConnector(connector);
+  // The same resolver the adapters use: the vault's key and the connector's base URL, server-side only.
+  const creds = await vaultCredentials(db)(ctx.tenantId, connector);
   let result: ConnectionTest;
-  if (!key) {
+  if (!creds) {
     result = { ok: false, status: null, latencyMs: 0, message: "No API key is set for this connector." };
   } else {
     try {
-      const res = await fetch(new URL("/v1/health", baseUrl), {
-        headers: { authorization: `Bearer ${key}` },
+      const res = await fetch(new URL("/v1/health", creds.baseUrl), {
+        headers: { authorization: `Bearer ${creds.apiKey}` },
         signal: AbortSignal.timeout(5000),
       });
       const body = (await res.json().catch(() => null)) as { ok?: unknown; tenant?: unknown } | null;
@@ -182,8 +183,4 @@ export async function testConnectorConnection(
     startedAt,
   });
   return ok(result);
-}
-
-export function isKnownConnectorName(name: string): boolean {
-  return connectorNameSchema.safeParse(name).success;
 }

@@ -203,6 +203,14 @@ describe.each(await providersUnderTest())("checkout through the gateway (%s)", (
     expect(await w.db.action.count()).toBe(before);
     const start = await checkoutToConfirmation(w);
     await approve(w, start.action_id as string);
+    const advDry = await w.gw.advanceAction(w.agent.alice, {
+      action_id: start.action_id,
+      version: 1,
+      patch: { shipping_method: "express" },
+      dry_run: true,
+    });
+    expect(advDry).toMatchObject({ outcome: "preview", summary: { shipping_method: "express" } });
+    expect((await w.gw.getContext(w.agent.alice, { action_id: start.action_id })).version).toBe(1);
     const dry = await w.gw.confirmAction(w.agent.alice, {
       action_id: start.action_id,
       idempotency_key: idem(),

@@ -1,0 +1,173 @@
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { idem } from "../gateway/gateway-world";
+import { createMcpWorld, type McpWorld, sc } from "./mcp-world";
+
+/** A 2026-07-28 client in manual multi-round-trip mode: it hands input_required back to the test. */
+async function manualClient(w: McpWorld, key: string): Promise<Client> {
+  const client = new Client(
+    { name: "manual", version: "1.0.0" },
+    {
+      versionNegotiation: { mode: "auto" },
+      capabilities: { elicitation: { form: {}, url: {} } },
+      inputRequired: { autoFulfill: false },
+    },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(w.endpoint), {
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    }),
+  );
+  return client;
+}
+
+type Manual = {
+  resultType?: string;
+  requestState?: string;
+  inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>;
+};
+
+async function callManual(
+  client: Client,
+  params: Record<string, unknown>,
+): Promise<Manual & Record<string, unknown>> {
+  return (await client.callTool(params as never, { allowInputRequired: true } as never)) as never;
+}
+
+describe("input_required (2026-07-28 multi round-trip) with signed requestState", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+  beforeEach(async () => w.legacy.reset());
+
+  it("asks the person for missing fields with a form, then advances the action with the answers", async () => {
+    const asked: Array<Record<string, unknown>> = [];
+    const client = await w.connect(w.keys.alice, {
+      elicit: async (params) => {
+        asked.push(params);
+        return { action: "accept", content: { reason: "changed my mind" } };
+      },
+    });
+    const res = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { capability: "after_sales", entity_id: "ord_paid" },
+      }),
+    );
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ requestedSchema: { properties: { reason: { type: "string" } } } });
+    expect(res).toMatchObject({
+      requires_confirmation: true,
+      summary: expect.objectContaining({ reason: "changed my mind" }),
+    });
+  });
+
+  it("confirm without approval sends the person to the confirmation screen (URL elicitation) and confirms once they approved", async () => {
+    const urls: string[] = [];
+    const client = await w.connect(w.keys.alice, {
+      elicitationModes: { url: true },
+      elicit: async (params) => {
+        urls.push(String(params.url));
+        // The person opens the console link and approves there.
+        const ctx = await w.gw.getContext(w.agent.alice, { action_id: actionId });
+        const decided = await w.gw.decideApproval(w.person.alice, {
+          action_id: actionId,
+          version: ctx.version as number,
+          decision: "approve",
+        });
+        expect(decided.outcome).toBe("applied");
+        return { action: "accept" };
+      },
+    });
+    const started = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: {
+          capability: "checkout",
+          patch: {
+            items: [{ product_id: "prod_mug", quantity: 1 }],
+            address_id: "Office",
+            payment_type: "balance",
+          },
+        },
+      }),
+    );
+    const actionId = String(started.action_id);
+    const confirmed = sc(
+      await client.callTool({
+        name: "confirm_action",
+        arguments: { action_id: actionId, idempotency_key: idem() },
+      }),
+    );
+    expect(urls).toEqual([`http://localhost:3000/confirm/${actionId}`]);
+    expect(confirmed).toMatchObject({ outcome: "applied", status: "applied" });
+  });
+
+  it("refuses a tampered requestState with a typed rejection", async () => {
+    const client = await manualClient(w, w.keys.alice);
+    const first = await callManual(client, {
+      name: "start_action",
+      arguments: { capability: "after_sales", entity_id: "ord_paid" },
+    });
+    expect(first.resultType).toBe("input_required");
+    const state = String(first.requestState);
+    const [prefix, body, mac] = state.split(".");
+    const tampered = `${prefix}.${body}.${mac?.slice(0, -2)}${mac?.endsWith("AA") ? "BB" : "AA"}`;
+    const res = await callManual(client, {
+      name: "start_action",
+      arguments: { capability: "after_sales", entity_id: "ord_paid" },
+      requestState: tampered,
+      inputResponses: { fields: { action: "accept", content: { reason: "x" } } },
+    });
+    expect(sc(res)).toMatchObject({ outcome: "rejected", reason: "invalid_request_state" });
+    // Nothing was applied from the forged round.
+    const ctx = await w.gw.getContext(w.agent.alice, { action_id: String(peekAction(state)) });
+    expect((ctx.summary as { reason?: string } | undefined)?.reason).not.toBe("x");
+  });
+
+  it("refuses a replayed requestState and one echoed by another agent", async () => {
+    const client = await manualClient(w, w.keys.alice);
+    const first = await callManual(client, {
+      name: "start_action",
+      arguments: { capability: "after_sales", entity_id: "ord_paid" },
+    });
+    const state = String(first.requestState);
+    const answer = { fields: { action: "accept", content: { reason: "changed my mind" } } };
+    const ok = await callManual(client, {
+      name: "start_action",
+      arguments: { capability: "after_sales", entity_id: "ord_paid" },
+      requestState: state,
+      inputResponses: answer,
+    });
+    expect(sc(ok).requires_confirmation).toBe(true);
+    const replay = await callManual(client, {
+      name: "start_action",
+      arguments: { capability: "after_sales", entity_id: "ord_paid" },
+      requestState: state,
+      inputResponses: answer,
+    });
+    expect(sc(replay).outcome).toBe("rejected");
+    expect(["request_state_replayed", "request_state_mismatch"]).toContain(sc(replay).reason);
+
+    const fresh = await callManual(client, {
+      name: "start_action",
+      arguments: { capability: "after_sales", entity_id: "ord_paid" },
+    });
+    const sam = await manualClient(w, w.keys.sam);
+    const stolen = await callManual(sam, {
+      name: "start_action",
+      arguments: { capability: "after_sales", entity_id: "ord_paid" },
+      requestState: String(fresh.requestState),
+      inputResponses: answer,
+    });
+    expect(sc(stolen)).toMatchObject({ outcome: "rejected", reason: "invalid_request_state" });
+  });
+});
+
+function peekAction(state: string): string | undefined {
+  const body = state.split(".")[1] ?? "";
+  return (JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as { p?: { action_id?: string } }).p
+    ?.action_id;
+}

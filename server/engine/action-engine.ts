@@ -367,6 +367,7 @@ export function createActionEngine(deps: EngineDeps) {
   }
 
   // ---------------------------------------------------------------- start
+  /** Creates an action, applies the optional first patch in node order, stops at the first node lacking input, failing validation, or at the confirmation node. Never executes an effect. */
   async function start(actor: Actor, input: StartInput): Promise<ActionResponse> {
     const capability = capabilityOf(input.capability);
     if (!capability)
@@ -568,6 +569,7 @@ export function createActionEngine(deps: EngineDeps) {
   }
 
   // ---------------------------------------------------------------- advance
+  /** Applies a patch to the current version (stale → conflict), re-runs the nodes, bumps the version and voids approvals of older versions. */
   async function advance(actor: Actor, input: AdvanceInput): Promise<ActionResponse> {
     const row = await loadAction(actor, input.action_id);
     if (!row) return notFoundAction(input.action_id);
@@ -677,6 +679,7 @@ export function createActionEngine(deps: EngineDeps) {
   }
 
   // ---------------------------------------------------------------- get_context
+  /** Re-reads an action to resume it, with its inputs and the JSON Schema of the patch it accepts now. */
   async function getActionContext(
     actor: Actor,
     actionId: string,
@@ -908,6 +911,7 @@ export function createActionEngine(deps: EngineDeps) {
   }
 
   // ---------------------------------------------------------------- confirm
+  /** Executes the effect once: needs the person's approval of this version and digest; claims the ledger row first; replays the first outcome to every later confirm. */
   async function confirm(actor: Actor, input: ConfirmInput): Promise<ActionResponse> {
     const row = await loadAction(actor, input.action_id);
     if (!row) return notFoundAction(input.action_id);
@@ -1129,6 +1133,7 @@ export function createActionEngine(deps: EngineDeps) {
     return { ...row, status: "completed", node: "VERIFIED", entityId, state: state as never };
   }
 
+  /** Asks the system of record what really happened and records it (an `unknown` effect found there becomes applied). */
   async function verify(actor: Actor, actionId: string, scope: ActorScope = "own"): Promise<ActionResponse> {
     const row = await loadAction(actor, actionId, scope);
     if (!row) return notFoundAction(actionId);
@@ -1191,6 +1196,7 @@ export function createActionEngine(deps: EngineDeps) {
   }
 
   // ---------------------------------------------------------------- recover
+  /** Reconciles `unknown`, failed or abandoned `pending` effects: verify first, then record, or re-send with the original key, or queue for a person. */
   async function recover(actor: Actor, actionId: string, scope: ActorScope = "own"): Promise<ActionResponse> {
     const row = await loadAction(actor, actionId, scope);
     if (!row) return notFoundAction(actionId);

@@ -142,6 +142,8 @@ export function createSignpostBrowseBackend(
     searchCapabilities: (query) => gw.searchCapabilities(ctx, { query }) as Promise<BackendOutcome>,
     startAction: (input) => gw.startAction(ctx, input) as Promise<BackendOutcome>,
     advanceAction: (input) => gw.advanceAction(ctx, input) as Promise<BackendOutcome>,
+    confirmAction: (input) => gw.confirmAction(ctx, input) as Promise<BackendOutcome>,
+    verifyAction: (input) => gw.verifyAction(ctx, input) as Promise<BackendOutcome>,
 
     async connectorConfig(connector) {
       const row = await db.connectorConfig.findUnique({

@@ -88,6 +88,12 @@ export interface BrowseBackend {
     version: number;
     patch: Record<string, unknown>;
   }): Promise<BackendOutcome>;
+  confirmAction(input: {
+    action_id: string;
+    idempotency_key: string;
+    version?: number;
+  }): Promise<BackendOutcome>;
+  verifyAction(input: { action_id: string }): Promise<BackendOutcome>;
 
   /** Connector settings and, per secret, only whether it is set and when it changed. */
   connectorConfig(connector: string): Promise<{

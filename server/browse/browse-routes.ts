@@ -249,7 +249,11 @@ function actionPage(outcome: BackendOutcome, backend: BrowseBackend): PageBody {
     ];
     parts.push(formSection(uri, fields));
   }
-  parts.push(`## Next\n\n${nextActionsList(outcome)}`);
+  const pageLinks: string[] = [link("This action", uri)];
+  if (next.some((n) => n.tool === "confirm_action")) pageLinks.push(link("Confirm (form)", `${uri}/confirm`));
+  if (next.some((n) => n.tool === "verify_action"))
+    pageLinks.push(link("Verify with the business system", `${uri}/verify`));
+  parts.push(`## Next\n\n${nextActionsList(outcome)}\n\n${pageLinks.map((l) => `- ${l}`).join("\n")}`);
   return {
     title: `Action ${actionId}`,
     outcome: outcome.outcome,
@@ -633,6 +637,73 @@ export const BROWSE_ROUTES: RouteDefinition[] = [
         };
       }
       return actionPage(outcome, backend);
+    },
+  },
+  {
+    pattern: "actions://{action_id}/confirm",
+    title: "Confirm action",
+    description:
+      "Form: execute an approved action's effect once (needs the person's approval and an idempotency key).",
+    keywords: ["confirm", "execute", "pay", "submit order", "approved"],
+    async render(match, backend) {
+      const actionId = match.params.action_id ?? "";
+      const current = await backend.action(actionId);
+      if (current.outcome === "not_found") return NOT_FOUND_FOR("action", actionId);
+      const fields: FormField[] = [
+        {
+          name: "idempotency_key",
+          type: "string",
+          required: true,
+          description: "a unique key for this confirmation; resubmitting with it never repeats the effect",
+        },
+        {
+          name: "version",
+          type: "integer",
+          required: false,
+          description: "the approved version",
+          value: current.version,
+        },
+      ];
+      return {
+        title: `Confirm action ${actionId}`,
+        outcome: "applied",
+        markdown: `${fieldList([
+          ["Capability", current.capability],
+          ["Status", current.status],
+          ["Version", current.version],
+        ])}\n\n${current.summary && typeof current.summary === "object" ? `## Summary\n\n${objectSections(current.summary as Row)}\n\n` : ""}${formBlock(`actions://${actionId}/confirm`, fields)}\n\n${link("Back to the action", `actions://${actionId}`)}`,
+        actionId,
+      };
+    },
+    async submit(match, fields, backend) {
+      const actionId = match.params.action_id ?? "";
+      const key = typeof fields.idempotency_key === "string" ? fields.idempotency_key : "";
+      const version = typeof fields.version === "number" ? fields.version : undefined;
+      const outcome = await backend.confirmAction({
+        action_id: actionId,
+        idempotency_key: key,
+        ...(version ? { version } : {}),
+      });
+      if (outcome.outcome === "not_found") return NOT_FOUND_FOR("action", actionId);
+      return {
+        ...actionPage({ ...outcome, action_id: outcome.action_id ?? actionId }, backend),
+        title: `Confirm action ${actionId}`,
+      };
+    },
+  },
+  {
+    pattern: "actions://{action_id}/verify",
+    title: "Verify action",
+    description: "Asks the business system whether the action's effect really happened (read-only).",
+    keywords: ["verify", "check", "did it work", "payment status"],
+    async render(match, backend) {
+      const actionId = match.params.action_id ?? "";
+      const outcome = await backend.verifyAction({ action_id: actionId });
+      if (outcome.outcome === "not_found") return NOT_FOUND_FOR("action", actionId);
+      return {
+        ...actionPage({ ...outcome, action_id: outcome.action_id ?? actionId }, backend),
+        title: `Verify action ${actionId}`,
+      };
     },
   },
   ...(["shop", "helpdesk"] as const).map(

@@ -1,0 +1,272 @@
+import type { Client } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { idem } from "../gateway/gateway-world";
+import { createMcpWorld, type McpWorld, sc, text } from "../mcp/mcp-world";
+
+interface Page {
+  markdown: string;
+  uri: string;
+  title: string;
+  outcome: string;
+  links: string[];
+}
+
+async function page(
+  client: Client,
+  tool: "search" | "navigate" | "submit",
+  args: Record<string, unknown>,
+): Promise<Page> {
+  const result = await client.callTool({ name: tool, arguments: args });
+  expect(result.isError ?? false, text(result)).toBe(false);
+  const structured = sc(result) as unknown as Omit<Page, "markdown">;
+  return { ...structured, markdown: text(result) };
+}
+
+function actionIdOf(p: Page): string {
+  const match = /actions:\/\/([A-Za-z0-9_-]+)/.exec(p.markdown);
+  if (!match?.[1]) throw new Error(`no action link in\n${p.markdown}`);
+  return match[1];
+}
+
+describe("browse face: search → navigate → form → submit over MCP", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+  beforeEach(async () => w.legacy.reset());
+
+  it("search knows the URI structure and the data: 'orders', 'Acme', a product, 'tickets assigned to me'", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const orders = await page(alice, "search", { query: "orders" });
+    expect(orders.links[0]).toBe("shop://orders");
+    expect(orders.links).toContain("shop://order/ord_paid");
+    const acme = await page(alice, "search", { query: "Acme" });
+    expect(acme.outcome).toBe("applied");
+    expect(acme.markdown).toMatch(/Acme/);
+    const mug = await page(alice, "search", { query: "mug", scheme: "shop" });
+    expect(mug.links).toContain("shop://product/prod_mug");
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const mine = await page(sam, "search", { query: "tickets assigned to me" });
+    expect(mine.links).toContain("helpdesk://tickets?mine=1");
+  });
+
+  it("checkout: the same flow as the action face — form, submit to the confirmation, approval, confirm, verify — with the same audit rows", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const found = await page(alice, "search", { query: "buy" });
+    expect(found.links).toContain("shop://checkout");
+    const form = await page(alice, "navigate", { uri: "shop://checkout" });
+    expect(form.markdown).toContain("uri: shop://checkout");
+    expect(form.markdown).toMatch(/payment_type: "" {2}# required — /);
+
+    const submitted = await page(alice, "submit", {
+      uri: "shop://checkout",
+      fields: {
+        items: [{ product_id: "prod_mug", quantity: 2 }],
+        address_id: "Office",
+        payment_type: "balance",
+      },
+    });
+    expect(submitted.markdown).toContain("CONFIRM\\_ORDER");
+    expect(submitted.markdown).toMatch(/A person must approve version 1/);
+    expect(submitted.markdown).toMatch(/http:\/\/localhost:3000\/confirm\//);
+    const actionId = actionIdOf(submitted);
+
+    // Before approval the confirm form is refused with the reason.
+    const early = await page(alice, "submit", {
+      uri: `actions://${actionId}/confirm`,
+      fields: { idempotency_key: idem() },
+    });
+    expect(early.outcome).toBe("rejected");
+    expect(early.markdown).toMatch(/approv/i);
+
+    // The person approves in the console.
+    expect(
+      (await w.gw.decideApproval(w.person.alice, { action_id: actionId, version: 1, decision: "approve" }))
+        .outcome,
+    ).toBe("applied");
+    const confirmed = await page(alice, "submit", {
+      uri: `actions://${actionId}/confirm`,
+      fields: { idempotency_key: idem() },
+    });
+    expect(confirmed.outcome).toBe("applied");
+    expect(confirmed.links).toContain(`actions://${actionId}/verify`);
+    const verified = await page(alice, "navigate", { uri: `actions://${actionId}/verify` });
+    expect(verified.outcome).toBe("applied");
+    expect(verified.markdown).toMatch(/41\.00 USD|4100/);
+
+    const audit = await w.db.auditEvent.findMany({ where: { actionId }, orderBy: { seq: "asc" } });
+    const ops = audit.map((a) => a.operation);
+    expect(ops).toEqual(
+      expect.arrayContaining(["action.started", "approval.approved", "action.confirmed", "action.verified"]),
+    );
+    expect(audit.find((a) => a.operation === "action.started")?.face).toBe("browse");
+    const browseRows = await w.db.auditEvent.findMany({
+      where: { face: "browse", operation: { startsWith: "browse." } },
+    });
+    expect(browseRows.map((r) => r.operation)).toEqual(
+      expect.arrayContaining(["browse.searched", "browse.navigated", "browse.submitted"]),
+    );
+  });
+
+  it("an in-transit order offers no refund-only link and says why; a paid order's after-sales form submits to the confirmation", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const transit = await page(alice, "navigate", { uri: "shop://order/ord_transit" });
+    expect(transit.links).not.toContain("shop://order/ord_transit/after-sales");
+    expect(transit.markdown).toMatch(/refund only:\*\* eligible: false · reason: order\\_already\\_shipped/);
+    expect(transit.links).toContain("shop://order/ord_transit/tracking");
+
+    const paid = await page(alice, "navigate", { uri: "shop://order/ord_paid" });
+    expect(paid.links).toContain("shop://order/ord_paid/after-sales");
+    const form = await page(alice, "navigate", { uri: "shop://order/ord_paid/after-sales" });
+    expect(form.outcome).toBe("preview");
+    expect(form.markdown).toMatch(/reason: "" {2}# required — string/);
+    const done = await page(alice, "submit", {
+      uri: "shop://order/ord_paid/after-sales",
+      fields: { reason: "changed my mind" },
+    });
+    expect(done.markdown).toContain("awaiting\\_approval");
+    expect(done.markdown).toContain("refund\\_only");
+
+    // The form on an in-transit order explains the refusal instead of offering refund-only.
+    const refused = await page(alice, "submit", {
+      uri: "shop://order/ord_transit/after-sales",
+      fields: { kind: "refund_only", reason: "too slow" },
+    });
+    expect(refused.markdown).toMatch(/### Problems/);
+    expect(refused.markdown).toMatch(/before shipment/);
+    expect(refused.markdown).toContain("```yaml");
+  });
+
+  it("a helpdesk assignment across teams waits for approval (support agent)", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const ticket = await page(sam, "navigate", { uri: "helpdesk://ticket/tkt_1" });
+    expect(ticket.links).toContain("helpdesk://ticket/tkt_1/assign");
+    const form = await page(sam, "navigate", { uri: "helpdesk://ticket/tkt_1/assign" });
+    expect(form.markdown).toContain("tm\\_sid");
+    const submitted = await page(sam, "submit", {
+      uri: "helpdesk://ticket/tkt_1/assign",
+      fields: { assignee_id: "tm_sid" },
+    });
+    expect(submitted.markdown).toContain("awaiting\\_approval");
+    expect(submitted.markdown).toMatch(/cross team:\*\* true/);
+    const bad = await page(sam, "submit", {
+      uri: "helpdesk://ticket/tkt_1/assign",
+      fields: { assignee_id: "tm_nobody" },
+    });
+    expect(bad.markdown).toMatch(/### Problems/);
+  });
+
+  it("unknown, malformed and traversal URIs get a not-found page with start links, never an exception", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    for (const uri of [
+      "shop://../etc/passwd",
+      "shop://order/../../admin",
+      "shop://order/%2e%2e/x",
+      "shop://order/ord_paid%2Fafter-sales",
+      "file:///etc/passwd",
+      "https://evil.example.com/",
+      "shop:/orders",
+      "shop://order\\ord_paid",
+      "shop://nowhere",
+      "shop://order/ord_paid/after-sales/extra",
+    ]) {
+      const p = await page(alice, "navigate", { uri });
+      expect(p.outcome, uri).toBe("not_found");
+      expect(p.links, uri).toContain("shop://orders");
+    }
+    const sub = await page(alice, "submit", { uri: "shop://order/..", fields: {} });
+    expect(sub.outcome).toBe("not_found");
+  });
+
+  it("another tenant's URI is not found", async () => {
+    const gina = await w.connect(w.keys.gina, { faces: "browse" });
+    const p = await page(gina, "navigate", { uri: "shop://order/ord_paid" });
+    expect(p.outcome).toBe("not_found");
+    expect(p.markdown).not.toContain("Desk Lamp");
+    const form = await page(gina, "submit", {
+      uri: "shop://order/ord_paid/after-sales",
+      fields: { reason: "mine now" },
+    });
+    expect(form.outcome).not.toBe("applied");
+  });
+
+  it("config pages show whether a secret is set, never its value; only an admin's agent replaces one", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const config = await page(alice, "navigate", { uri: "config://shop" });
+    expect(config.markdown).toMatch(/\| api\\_key \| set \|/);
+    expect(config.markdown).not.toContain(w.legacy.apiKeys.acme);
+    const denied = await page(alice, "submit", {
+      uri: "config://shop",
+      fields: { name: "api_key", value: "lk_stolen_value_123456" },
+    });
+    expect(denied.outcome).toBe("rejected");
+
+    const adam = await w.connect(w.keys.adam, { faces: "browse" });
+    const replaced = await page(adam, "submit", {
+      uri: "config://shop",
+      fields: { name: "api_key", value: w.legacy.apiKeys.acme },
+    });
+    expect(replaced.outcome).toBe("applied");
+    expect(replaced.markdown).not.toContain(w.legacy.apiKeys.acme);
+    const rows = await w.db.auditEvent.findMany({ where: { tenantId: "acme" } });
+    expect(JSON.stringify(rows)).not.toContain(w.legacy.apiKeys.acme);
+    expect(JSON.stringify(rows)).not.toContain("lk_stolen_value_123456");
+    // Pages keep working with the (same) replaced key.
+    expect((await page(adam, "navigate", { uri: "shop://orders" })).outcome).toBe("applied");
+  });
+
+  it("a permission-denied page says what was denied and links to a request form that reaches an admin", async () => {
+    const agent = await w.db.agent.findFirstOrThrow({
+      where: { tenantId: "acme", user: { email: "alice@acme.test" } },
+    });
+    const rule = await w.db.permissionRule.create({
+      data: {
+        tenantId: "acme",
+        subjectType: "agent",
+        subjectId: agent.id,
+        verb: "navigate",
+        pattern: "shop://orders",
+        decision: "deny",
+        position: 0,
+      },
+    });
+    try {
+      const alice = await w.connect(w.keys.alice, { faces: "browse" });
+      const denied = await page(alice, "navigate", { uri: "shop://orders" });
+      expect(denied.outcome).toBe("rejected");
+      expect(denied.markdown).toMatch(/You may not navigate `shop:\/\/orders`/);
+      const request = denied.links.find((l) => l.startsWith("signpost://permissions/request"));
+      expect(request).toBeDefined();
+      const form = await page(alice, "navigate", { uri: String(request) });
+      expect(form.markdown).toContain('target: "shop://orders"');
+      const sent = await page(alice, "submit", {
+        uri: "signpost://permissions/request",
+        fields: { verb: "navigate", target: "shop://orders", reason: "to answer the user" },
+      });
+      expect(sent.outcome).toBe("applied");
+      const stored = await w.db.permissionRequest.findFirst({
+        where: { agentId: agent.id, target: "shop://orders" },
+      });
+      expect(stored?.status).toBe("pending");
+    } finally {
+      await w.db.permissionRule.delete({ where: { id: rule.id } });
+    }
+  });
+
+  it("lists paginate and pages are also MCP resources (one template per route)", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const templates = (await alice.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
+    expect(templates).toEqual(
+      expect.arrayContaining(["shop://order/{id}", "helpdesk://ticket/{id}", "actions://{action_id}"]),
+    );
+    const statics = (await alice.listResources()).resources.map((r) => r.uri);
+    expect(statics).toEqual(expect.arrayContaining(["shop://orders", "shop://products", "config://shop"]));
+    const read = await alice.readResource({ uri: "shop://order/ord_paid" });
+    const first = read.contents[0] as { text?: string; mimeType?: string };
+    expect(first.mimeType).toBe("text/markdown");
+    expect(first.text).toContain("# Order ord_paid");
+    const products = await page(alice, "navigate", { uri: "shop://products" });
+    expect(products.markdown).toMatch(/Page 1 · \d+ in all/);
+  });
+});

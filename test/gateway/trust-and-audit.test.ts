@@ -288,5 +288,48 @@ describe.each(await providersUnderTest())(
       // Nor into any response.
       expect(JSON.stringify(confirmed)).not.toContain(w.legacy.apiKeys.acme);
     });
+
+    it("support works the recovery queue as a person; members and agents cannot", async () => {
+      const start = await checkoutToConfirmation(w);
+      const id = start.action_id as string;
+      await approve(w, id);
+      await w.legacy.injectFault({
+        match: "POST /v1/payments",
+        mode: "commit_then_timeout",
+        count: 1,
+        latency_ms: 6000,
+      });
+      expect(
+        (await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() })).outcome,
+      ).toBe("unknown");
+      expect((await w.gw.listRecoveryQueue(w.person.sam)).map((q) => q.action_id)).toContain(id);
+      expect(await w.gw.listRecoveryQueue(w.person.alice)).toEqual([]);
+      expect(await w.gw.listRecoveryQueue(w.agent.adam)).toEqual([]);
+      expect(
+        await w.gw.resolveRecovery(w.person.alice, { action_id: id, resolution: "applied" }),
+      ).toMatchObject({
+        reason: "support_required",
+      });
+      // Another user's agent cannot even see it; support, as a person, verifies across the tenant.
+      expect((await w.gw.verifyAction(w.agent.sam, { action_id: id })).outcome).toBe("not_found");
+      const verified = await w.gw.verifyAction(w.person.sam, { action_id: id });
+      expect(verified).toMatchObject({
+        outcome: "applied",
+        status: "completed",
+        verification: { status: "paid" },
+      });
+      expect((await w.gw.listRecoveryQueue(w.person.sam)).map((q) => q.action_id)).not.toContain(id);
+      const audit = await w.db.auditEvent.findFirstOrThrow({
+        where: { actionId: id, operation: "action.verified" },
+        orderBy: { seq: "desc" },
+      });
+      expect(audit).toMatchObject({
+        face: "console",
+        userId: w.person.sam.userId,
+        agentId: null,
+        outcome: "applied",
+      });
+      await w.legacy.clearFaults();
+    });
   },
 );

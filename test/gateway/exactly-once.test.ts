@@ -180,4 +180,22 @@ describe.each(await providersUnderTest())("exactly-once effects (%s)", (provider
     expect(verified).toMatchObject({ outcome: "applied", status: "completed" });
     expect(await legacyPayments(w, await keyOf(w, id))).toHaveLength(1);
   });
+
+  it("an unreachable legacy system is temporarily_unavailable, never a crash", async () => {
+    await w.db.connectorConfig.updateMany({
+      where: { tenantId: "globex", connector: "shop" },
+      data: { settings: { baseUrl: "http://127.0.0.1:9" } },
+    });
+    try {
+      const out = await w.gw.startAction(w.agent.gina, { capability: "checkout" });
+      expect(out).toMatchObject({ outcome: "temporarily_unavailable", retryable: true });
+      const view = await w.gw.getContext(w.agent.gina, { entity: "order", entity_id: "ord_globex_paid" });
+      expect(view).toMatchObject({ outcome: "temporarily_unavailable" });
+    } finally {
+      await w.db.connectorConfig.updateMany({
+        where: { tenantId: "globex", connector: "shop" },
+        data: { settings: { baseUrl: w.legacy.url } },
+      });
+    }
+  });
 });

@@ -1,0 +1,81 @@
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/client";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+describe("stdio entry and the MCP Apps confirmation screen", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+
+  it("serves the same tools over stdio with the key from SIGNPOST_AGENT_KEY", async () => {
+    const client = new Client(
+      { name: "stdio-test", version: "1.0.0" },
+      { versionNegotiation: { mode: "auto" } },
+    );
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), join(ROOT, "mcp", "stdio.ts")],
+      cwd: ROOT,
+      env: {
+        ...getDefaultEnvironment(),
+        SIGNPOST_AGENT_KEY: w.keys.alice,
+        DATABASE_URL: w.database.url,
+        SIGNPOST_MASTER_KEY: String(process.env.SIGNPOST_MASTER_KEY),
+        SIGNPOST_FACES: "actions,browse",
+      },
+      stderr: "pipe",
+    });
+    await client.connect(transport);
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toEqual(expect.arrayContaining(["start_action", "navigate", "decide_approval"]));
+      const view = sc(
+        await client.callTool({ name: "get_context", arguments: { entity: "order", entity_id: "ord_paid" } }),
+      );
+      expect(view.outcome).toBe("applied");
+      const pageResult = await client.callTool({
+        name: "navigate",
+        arguments: { uri: "shop://order/ord_transit" },
+      });
+      expect(text(pageResult)).toContain("# Order ord_transit");
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it("refuses to start over stdio without a valid key", async () => {
+    const client = new Client({ name: "stdio-test", version: "1.0.0" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), join(ROOT, "mcp", "stdio.ts")],
+      cwd: ROOT,
+      env: { ...getDefaultEnvironment(), SIGNPOST_AGENT_KEY: "sp_bogus_key", DATABASE_URL: w.database.url },
+      stderr: "pipe",
+    });
+    await expect(client.connect(transport)).rejects.toThrow();
+  }, 60_000);
+
+  it("the confirmation screen is a self-contained MCP App resource", async () => {
+    const client = await w.connect(w.keys.alice, { faces: "actions" });
+    const resources = (await client.listResources()).resources;
+    const app = resources.find((r) => r.uri === "ui://signpost/confirm");
+    expect(app?.mimeType).toBe("text/html;profile=mcp-app");
+    const read = await client.readResource({ uri: "ui://signpost/confirm" });
+    const html = String((read.contents[0] as { text?: string }).text);
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain("<style>");
+    expect(html).toContain("<script>");
+    // No external origins: no src/href to http(s), no imports, no fetch of other hosts.
+    expect(html).not.toMatch(/(src|href)=["']https?:/);
+    expect(html).not.toMatch(/@import|<link /);
+    expect(html).toContain("ui/notifications/tool-result");
+    expect(html).toContain("decide_approval");
+    expect(html).toContain("signpost/approval");
+  });
+});

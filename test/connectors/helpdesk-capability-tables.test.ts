@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { createWorld, type World } from "../gateway/gateway-world";
+import { providersUnderTest } from "../helpers/database";
 import {
   check,
   confirmUnapproved,
@@ -679,23 +680,27 @@ const suites = {
   reopen_ticket: reopen,
 };
 
-describe("helpdesk write capabilities, table-driven (sqlite, real legacy service)", () => {
-  let w: World;
-  beforeAll(async () => {
-    w = await createWorld("sqlite");
-  });
-  afterAll(async () => w?.close());
+describe.each(await providersUnderTest())(
+  "helpdesk write capabilities, table-driven (%s, real legacy service)",
+  (provider) => {
+    let w: World;
+    beforeAll(async () => {
+      w = await createWorld(provider);
+    });
+    afterAll(async () => w?.close());
 
-  for (const [capability, table] of Object.entries(suites)) {
-    for (const kind of ["valid", "ambiguous", "unauthorized"] as const) {
-      describe(`${capability} — ${kind}`, () => {
-        beforeAll(async () => w.legacy.reset());
-        it(`has at least 10 ${kind} cases`, () => {
-          if (table[kind].length < 10)
-            throw new Error(`${capability}: only ${table[kind].length} ${kind} cases`);
+    for (const [capability, table] of Object.entries(suites)) {
+      for (const kind of ["valid", "ambiguous", "unauthorized"] as const) {
+        describe(`${capability} — ${kind}`, () => {
+          beforeAll(async () => w.legacy.reset());
+          it(`has at least 10 ${kind} cases`, () => {
+            if (table[kind].length < 10)
+              throw new Error(`${capability}: only ${table[kind].length} ${kind} cases`);
+          });
+          for (const [name, run, expected] of table[kind])
+            it(name, async () => check(await run(w), expected));
         });
-        for (const [name, run, expected] of table[kind]) it(name, async () => check(await run(w), expected));
-      });
+      }
     }
-  }
-});
+  },
+);

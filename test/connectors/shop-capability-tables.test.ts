@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { createWorld, type World } from "../gateway/gateway-world";
+import { providersUnderTest } from "../helpers/database";
 import {
   check,
   confirmUnapproved,
@@ -681,24 +682,28 @@ const changeAddress: typeof checkout = {
 
 const suites = { checkout, after_sales: afterSales, change_delivery_address: changeAddress };
 
-describe("shop write capabilities, table-driven (sqlite, real legacy service)", () => {
-  let w: World;
-  beforeAll(async () => {
-    w = await createWorld("sqlite");
-  });
-  afterAll(async () => w?.close());
+describe.each(await providersUnderTest())(
+  "shop write capabilities, table-driven (%s, real legacy service)",
+  (provider) => {
+    let w: World;
+    beforeAll(async () => {
+      w = await createWorld(provider);
+    });
+    afterAll(async () => w?.close());
 
-  for (const [capability, table] of Object.entries(suites)) {
-    for (const kind of ["valid", "ambiguous", "unauthorized"] as const) {
-      describe(`${capability} — ${kind}`, () => {
-        // Executed cases change the demo data; each group starts from the seeded state.
-        beforeAll(async () => w.legacy.reset());
-        it(`has at least 10 ${kind} cases`, () => {
-          if (table[kind].length < 10)
-            throw new Error(`${capability}: only ${table[kind].length} ${kind} cases`);
+    for (const [capability, table] of Object.entries(suites)) {
+      for (const kind of ["valid", "ambiguous", "unauthorized"] as const) {
+        describe(`${capability} — ${kind}`, () => {
+          // Executed cases change the demo data; each group starts from the seeded state.
+          beforeAll(async () => w.legacy.reset());
+          it(`has at least 10 ${kind} cases`, () => {
+            if (table[kind].length < 10)
+              throw new Error(`${capability}: only ${table[kind].length} ${kind} cases`);
+          });
+          for (const [name, run, expected] of table[kind])
+            it(name, async () => check(await run(w), expected));
         });
-        for (const [name, run, expected] of table[kind]) it(name, async () => check(await run(w), expected));
-      });
+      }
     }
-  }
-});
+  },
+);

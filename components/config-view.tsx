@@ -143,7 +143,7 @@ function ConnectorCard({ c }: { c: ConnectorView }) {
               className="flex items-center gap-2 text-sm"
               data-testid={`test-result-${c.connector}`}
             >
-              <Badge value={test.data.ok ? "applied" : "failed"} /> {test.data.message}{" "}
+              <Badge value={test.data.ok ? "connected" : "failed"} /> {test.data.message}{" "}
               {test.data.status ? `(HTTP ${test.data.status}, ${test.data.latencyMs} ms)` : ""}
             </span>
           ) : null}

@@ -46,7 +46,7 @@ const LABELS: Record<string, string> = {
   shipping_price: "Shipping",
   address: "Ship to",
   payment_method: "Pay with",
-  payment_type: "Pay with",
+  payment_type: "Payment type",
   shipping_method: "Shipping method",
   coupon: "Coupon",
   reason: "Reason",

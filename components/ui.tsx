@@ -104,6 +104,8 @@ const tone: Record<string, string> = {
 
 const statusTone: Record<string, keyof typeof tone> = {
   applied: "green",
+  connected: "green",
+  enabled: "green",
   approved: "green",
   completed: "green",
   allow: "green",

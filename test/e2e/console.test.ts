@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable, launchChromium, screenshot } from "./helpers/chromium";
 import { type Person, pageFetch, signInAs } from "./helpers/console-page";
+import { connectAgent } from "./helpers/mcp-agent";
 import { type SignpostApp, startSignpostApp } from "./helpers/signpost-app";
+
+const idem = (label: string) => `e2e-${label}-${Math.random().toString(36).slice(2, 10)}`;
 
 // Browser end-to-end tests of the console in real Chromium against an `npm start`-style server.
 const run = chromiumAvailable() ? describe : describe.skip;
@@ -115,5 +118,272 @@ run("console in Chromium", () => {
       agents: { id: string; revokedAt: string | null }[];
     };
     expect(still.agents.find((a) => a.id === acmeAgent)?.revokedAt).toBeNull();
+  }, 120_000);
+
+  const person = async (email: string) => people.find((p) => p.email === email) ?? (await as(email));
+  const agentKey = (user: string) => {
+    const agent = app.demo.agents.find((a) => a.user === user);
+    if (!agent) throw new Error(`no demo agent for ${user}`);
+    return agent.key;
+  };
+  async function legacyPayments(reference: string) {
+    const res = await fetch(`${app.legacy.url}/v1/payments?reference=${encodeURIComponent(reference)}`, {
+      headers: { authorization: `Bearer ${app.legacy.apiKeys.acme}` },
+    });
+    const body = (await res.json()) as { data?: unknown[] } | unknown[];
+    return Array.isArray(body) ? body : (body.data ?? []);
+  }
+  let checkoutActionId = "";
+
+  it("a member approves the checkout an agent prepared over MCP; confirm then succeeds exactly once; support sees it live", async () => {
+    const alice = await person("alice@acme.test");
+    const sam = await person("sam@acme.test");
+    await alice.page.goto(`${app.url}/approvals`);
+    await alice.page.getByRole("heading", { name: "Approvals" }).waitFor();
+    await sam.page.goto(`${app.url}/monitor`);
+    await sam.page.getByTestId("live-status").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
+    const agent = await connectAgent(app.url, agentKey("alice@acme.test"));
+    try {
+      const search = await agent.call("search_capabilities", {
+        query: "buy two mugs, ship to the office, pay from my balance",
+      });
+      const searchedAt = Date.now();
+      expect(JSON.stringify(search.structured)).toContain("checkout");
+      // Support sees the call appear in the live monitor within a second.
+      await sam.page
+        .locator("[data-testid=monitor-row]", { hasText: "capability.searched" })
+        .first()
+        .waitFor({ timeout: 5_000 });
+      const monitorLatencyMs = Date.now() - searchedAt;
+      console.log(`[e2e] monitor latency after the agent's call returned: ${monitorLatencyMs} ms`);
+      expect(monitorLatencyMs).toBeLessThan(1_000);
+
+      const start = await agent.call("start_action", {
+        capability: "checkout",
+        patch: {
+          items: [{ product_id: "prod_mug", quantity: 2 }],
+          address_id: "Office",
+          payment_type: "balance",
+        },
+      });
+      expect(start.structured).toMatchObject({ outcome: "applied", requires_confirmation: true });
+      const id = String(start.structured.action_id);
+      const version = Number(start.structured.version);
+      checkoutActionId = id;
+      // The member's approvals page updates live (no reload) and the nav shows the count.
+      await alice.page
+        .locator(`[data-testid=approval-item][data-action-id="${id}"]`)
+        .waitFor({ timeout: 5_000 });
+      await alice.page.getByTestId("pending-count").waitFor({ timeout: 5_000 });
+      await screenshot(alice.page, "approvals");
+      const early = await agent.call("confirm_action", {
+        action_id: id,
+        version,
+        idempotency_key: idem("early"),
+      });
+      expect(early.structured).toMatchObject({ outcome: "rejected", reason: "approval_pending" });
+
+      await alice.page
+        .locator(`[data-testid=approval-item][data-action-id="${id}"]`)
+        .getByRole("link", { name: "Review and decide" })
+        .click();
+      await alice.page.waitForURL(`**/confirm/${id}`);
+      await alice.page.getByTestId("confirmation-summary").waitFor();
+      expect(await alice.page.getByTestId("confirmation-summary").textContent()).toContain("$41.00");
+      await screenshot(alice.page, "confirm");
+      await alice.page.getByRole("button", { name: "Approve" }).click();
+      await alice.page.getByTestId("decision-result").waitFor();
+      expect(await alice.page.getByTestId("agent-will-see").textContent()).toMatch(/confirm_action/);
+      await screenshot(alice.page, "confirm-approved");
+
+      const key = idem("confirm");
+      const confirmed = await agent.call("confirm_action", { action_id: id, version, idempotency_key: key });
+      expect(confirmed.structured).toMatchObject({ outcome: "applied", status: "applied" });
+      const again = await agent.call("confirm_action", {
+        action_id: id,
+        version,
+        idempotency_key: idem("other"),
+      });
+      expect(again.structured).toMatchObject({
+        outcome: "applied",
+        external_id: confirmed.structured.external_id,
+      });
+      const actionKey = (confirmed.structured.effect as { action_key: string }).action_key;
+      expect(await legacyPayments(actionKey)).toHaveLength(1);
+
+      // Support filters the monitor down to confirmations and opens one.
+      await sam.page.getByLabel("Operation", { exact: true }).fill("action.confirmed");
+      await expect
+        .poll(
+          async () => {
+            const texts = await sam.page.locator("[data-testid=monitor-row]").allTextContents();
+            return texts.length >= 2 && texts.every((t) => t.includes("action.confirmed"));
+          },
+          { timeout: 10_000 },
+        )
+        .toBe(true);
+      await sam.page.locator("[data-testid=monitor-row]").first().click();
+      await sam.page.getByTestId("monitor-detail").waitFor();
+      expect(await sam.page.getByTestId("monitor-detail").textContent()).toContain(id);
+      await screenshot(sam.page, "monitor");
+
+      // The action page shows the timeline, the approval and one applied effect.
+      const adam = await person("adam@acme.test");
+      await adam.page.goto(`${app.url}/actions/${id}`);
+      await adam.page.getByTestId("effect-ledger").waitFor();
+      expect(await adam.page.getByTestId("effect-ledger").textContent()).toMatch(/applied/);
+      await screenshot(adam.page, "action-detail");
+      await adam.page.goto(`${app.url}/actions`);
+      await adam.page.getByTestId("actions-table").waitFor();
+      await screenshot(adam.page, "actions");
+      // Another tenant cannot open it, not even by id.
+      const gina = await person("gina@globex.test");
+      await gina.page.goto(`${app.url}/actions/${id}`);
+      expect(await gina.page.content()).toMatch(/404|could not be found/i);
+      expect(
+        (
+          await pageFetch(gina.page, `/api/console/actions/${id}/decision`, {
+            method: "POST",
+            body: { decision: "approve", version },
+          })
+        ).status,
+      ).toBe(404);
+    } finally {
+      await agent.close();
+    }
+  }, 180_000);
+
+  it("admin denies submit on shop://order/*/after-sales; the agent is refused, requests permission, admin grants it, the retry succeeds", async () => {
+    const adam = await person("adam@acme.test");
+    const uri = "shop://order/ord_paid/after-sales";
+    await adam.page.goto(`${app.url}/permissions`);
+    await adam.page.getByRole("heading", { name: "Permissions" }).waitFor();
+    const form = adam.page.getByRole("form", { name: "Add rule" });
+    await form.getByLabel("Verb").selectOption("submit");
+    await form.getByLabel("URI or capability pattern").fill("shop://order/*/after-sales");
+    await form.getByLabel("Decision").selectOption("deny");
+    await form.getByRole("button", { name: "Add rule" }).click();
+    await adam.page.locator("[data-testid=rule-row]", { hasText: "shop://order/*/after-sales" }).waitFor();
+
+    const agent = await connectAgent(app.url, agentKey("alice@acme.test"));
+    try {
+      const fields = { kind: "refund_only", reason: "Ordered the wrong size" };
+      const denied = await agent.call("submit", { uri, fields });
+      expect(denied.structured).toMatchObject({ outcome: "rejected", title: "Permission required" });
+      expect(denied.text).toContain("signpost://permissions/request");
+      const asked = await agent.call("submit", {
+        uri: "signpost://permissions/request",
+        fields: { verb: "submit", target: uri, reason: "The user wants a refund for this order" },
+      });
+      expect(asked.structured).toMatchObject({ outcome: "applied" });
+
+      // The request reaches the admin's page live; the tester says deny, names the rule.
+      const request = adam.page.locator("[data-testid=permission-request]", { hasText: uri });
+      await request.waitFor({ timeout: 10_000 });
+      await screenshot(adam.page, "permissions");
+      const agentName = app.demo.agents.find((a) => a.user === "alice@acme.test")?.name ?? "";
+      await adam.page.getByLabel("Agent", { exact: true }).selectOption({ label: agentName });
+      await adam.page.getByLabel("Verb", { exact: true }).last().selectOption("submit");
+      await adam.page.getByLabel("URI or capability", { exact: true }).fill(uri);
+      await adam.page.getByRole("button", { name: "Check" }).click();
+      await adam.page.getByTestId("tester-result").filter({ hasText: "deny" }).waitFor();
+      await request.getByRole("button", { name: "Grant as rule" }).click();
+      await request.waitFor({ state: "detached", timeout: 10_000 });
+      await adam.page.getByRole("button", { name: "Check" }).click();
+      await adam.page.getByTestId("tester-result").filter({ hasText: "allow" }).waitFor();
+      await screenshot(adam.page, "permissions-granted");
+
+      const retry = await agent.call("submit", { uri, fields });
+      expect(retry.structured.title).not.toBe("Permission required");
+      expect(retry.text).not.toMatch(/You may not submit/);
+    } finally {
+      await agent.close();
+    }
+  }, 180_000);
+
+  it("admin replaces the legacy API key and test connection passes; the value is never in any page or API response", async () => {
+    const adam = await person("adam@acme.test");
+    const wrong = `lk_wrong_${Math.random().toString(36).slice(2)}`;
+    const right = app.legacy.apiKeys.acme;
+    await adam.page.goto(`${app.url}/config`);
+    const shop = adam.page.getByTestId("connector-shop");
+    await shop.waitFor();
+    await shop.getByLabel("New value (write-only)").fill(wrong);
+    await shop.getByRole("button", { name: "Replace" }).click();
+    await shop.getByText("Saved. The value cannot be read back.").waitFor();
+    await shop.getByRole("button", { name: "Test connection" }).click();
+    await shop.getByTestId("test-result-shop").filter({ hasText: "refused the key" }).waitFor();
+    await shop.getByLabel("New value (write-only)").fill(right);
+    await shop.getByRole("button", { name: "Replace" }).click();
+    await shop.getByText("Saved. The value cannot be read back.").waitFor();
+    await shop.getByRole("button", { name: "Test connection" }).click();
+    await shop.getByTestId("test-result-shop").filter({ hasText: "Connected" }).waitFor();
+    await screenshot(adam.page, "config");
+    expect(await shop.getByLabel("New value (write-only)").inputValue()).toBe("");
+
+    const pages = [
+      "/",
+      "/approvals",
+      "/monitor",
+      "/actions",
+      "/permissions",
+      "/agents",
+      "/config",
+      "/catalog",
+      `/actions/${checkoutActionId}`,
+      `/confirm/${checkoutActionId}`,
+    ];
+    const apis = [
+      "/api/console/config",
+      "/api/console/summary",
+      "/api/console/audit?limit=1000",
+      "/api/console/actions",
+      "/api/console/agents",
+      "/api/console/permissions/rules",
+      "/api/console/permissions/requests?status=all",
+      "/api/console/recovery",
+      "/api/console/approvals?status=decided",
+      `/api/console/actions/${checkoutActionId}`,
+    ];
+    for (const path of [...pages, ...apis]) {
+      const res = await pageFetch(adam.page, path);
+      expect(res.status, path).toBe(200);
+      expect(res.text.includes(wrong), `${path} leaks the old value`).toBe(false);
+      expect(res.text.includes(right), `${path} leaks the key`).toBe(false);
+    }
+    for (const path of pages) {
+      await adam.page.goto(`${app.url}${path}`);
+      await adam.page.waitForLoadState("networkidle").catch(() => undefined);
+      const html = await adam.page.content();
+      expect(html.includes(right) || html.includes(wrong), `${path} rendered a secret`).toBe(false);
+    }
+    const audit = (await pageFetch(adam.page, "/api/console/audit?operation=secret.replaced")).json as {
+      events: { arguments: unknown }[];
+    };
+    expect(audit.events.length).toBeGreaterThanOrEqual(2);
+  }, 180_000);
+
+  it("saves a screenshot of every page", async () => {
+    const adam = await person("adam@acme.test");
+    await adam.page.goto(`${app.url}/agents`);
+    await adam.page.getByLabel("Name").fill("e2e assistant");
+    const alice = app.demo.logins.find((l) => l.email === "alice@acme.test");
+    await adam.page.getByLabel("Acts for").selectOption({ label: `Alice (${alice?.email}, member)` });
+    await adam.page.getByRole("button", { name: "Create agent" }).click();
+    await adam.page.getByTestId("minted-key-value").waitFor();
+    expect(await adam.page.getByTestId("minted-key-value").textContent()).toMatch(/^sp_/);
+    await screenshot(adam.page, "agents-key-shown-once");
+    await adam.page.reload();
+    await adam.page.getByTestId("agents-table").waitFor();
+    expect(await adam.page.content()).not.toMatch(/data-testid="minted-key-value"/);
+    await screenshot(adam.page, "agents");
+    for (const [path, name] of [
+      ["/", "overview"],
+      ["/catalog", "catalog"],
+    ] as const) {
+      await adam.page.goto(`${app.url}${path}`);
+      await adam.page.waitForLoadState("networkidle").catch(() => undefined);
+      await screenshot(adam.page, name);
+    }
   }, 120_000);
 });

@@ -58,6 +58,8 @@ export async function startSignpostApp(options: { timeoutMs?: number } = {}): Pr
     SIGNPOST_MASTER_KEY: masterKey,
     SIGNPOST_DEMO_PASSWORD: password,
     NEXT_TELEMETRY_DISABLED: "1",
+    // Local iteration: reuse whatever .next holds instead of letting start.ts rebuild.
+    ...(process.env.SIGNPOST_E2E_REUSE_BUILD === "1" ? { SIGNPOST_SKIP_BUILD: "1" } : {}),
   };
   let output = "";
   // Its own process group: stop() ends start.ts and the two children it runs, and nothing else.

@@ -6,7 +6,8 @@ export type Env = Record<string, string | undefined>;
 
 /** The data directory: SQLite file, master key, legacy store and demo.json live here. */
 export function dataDir(env: Env = process.env): string {
-  return resolve(env.SIGNPOST_DATA_DIR ?? "./data");
+  // turbopackIgnore: a runtime path, not a file to bundle (else Next traces the whole project).
+  return resolve(/* turbopackIgnore: true */ env.SIGNPOST_DATA_DIR ?? "./data");
 }
 
 export function providerOf(url: string): DbProvider {
@@ -20,10 +21,10 @@ export function providerOf(url: string): DbProvider {
  */
 export function databaseUrl(env: Env = process.env): string {
   const url = env.DATABASE_URL?.trim();
-  if (!url) return `file:${resolve(dataDir(env), "signpost.db")}`;
+  if (!url) return `file:${resolve(/* turbopackIgnore: true */ dataDir(env), "signpost.db")}`;
   if (providerOf(url) === "postgres") return url;
   const path = url.replace(/^file:/, "");
-  return `file:${isAbsolute(path) ? path : resolve(path)}`;
+  return `file:${isAbsolute(path) ? path : resolve(/* turbopackIgnore: true */ path)}`;
 }
 
 /** The file path of a SQLite URL. */

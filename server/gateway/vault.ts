@@ -40,7 +40,7 @@ export function parseMasterKey(text: string): Buffer {
 
 /** The path of the generated master key when SIGNPOST_MASTER_KEY is not set. */
 export function masterKeyFile(env: Env = process.env): string {
-  return join(dataDir(env), "master.key");
+  return join(/* turbopackIgnore: true */ dataDir(env), "master.key");
 }
 
 let cached: { source: string; key: Buffer } | undefined;

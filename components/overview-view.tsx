@@ -2,9 +2,11 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import type { ActionListItem } from "@/server/gateway/console/list-actions";
+import type { AuditEventView } from "@/server/gateway/console/list-audit-events";
 import { apiGet } from "./api-client";
 import type { Summary } from "./console-nav";
-import { ErrorState, PageHeader } from "./ui";
+import { Badge, Card, EmptyState, ErrorState, LoadingState, PageHeader, Time } from "./ui";
 
 function Stat({
   label,
@@ -38,6 +40,65 @@ function Stat({
     </Link>
   ) : (
     <div className={cls}>{body}</div>
+  );
+}
+
+/** Latest agent operations (support and admins) — the monitor's first rows, without the stream. */
+function RecentOperations() {
+  const q = useQuery({
+    queryKey: ["summary", "recent-operations"],
+    queryFn: () => apiGet<{ events: AuditEventView[] }>("/api/console/audit?limit=8").then((r) => r.events),
+  });
+  if (q.isPending) return <LoadingState />;
+  if (q.error) return <ErrorState error={q.error} onRetry={() => q.refetch()} />;
+  if (q.data.length === 0)
+    return (
+      <EmptyState title="No operations yet">Agent calls appear here and in the live monitor.</EmptyState>
+    );
+  return (
+    <ul className="divide-y divide-slate-100 text-sm">
+      {q.data.map((e) => (
+        <li key={e.seq} className="flex items-center justify-between gap-2 py-1.5">
+          <span className="truncate">
+            <span className="font-medium">{e.operation}</span>{" "}
+            <span className="text-slate-500">{e.capability ?? e.target ?? ""}</span>
+          </span>
+          <span className="flex shrink-0 items-center gap-2 text-xs text-slate-500">
+            <Badge value={e.outcome} /> <Time iso={e.createdAt} />
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The person's (or tenant's) latest actions. */
+function RecentActions() {
+  const q = useQuery({
+    queryKey: ["actions", "recent"],
+    queryFn: () =>
+      apiGet<{ actions: ActionListItem[] }>("/api/console/actions").then((r) => r.actions.slice(0, 8)),
+  });
+  if (q.isPending) return <LoadingState />;
+  if (q.error) return <ErrorState error={q.error} onRetry={() => q.refetch()} />;
+  if (q.data.length === 0)
+    return <EmptyState title="No actions yet">Actions appear when an agent starts one.</EmptyState>;
+  return (
+    <ul className="divide-y divide-slate-100 text-sm">
+      {q.data.map((a) => (
+        <li key={a.id} className="flex items-center justify-between gap-2 py-1.5">
+          <Link
+            href={`/actions/${a.id}`}
+            className="truncate text-sky-700 underline-offset-2 hover:underline"
+          >
+            {a.capability} <span className="font-mono text-xs text-slate-500">{a.id}</span>
+          </Link>
+          <span className="flex shrink-0 items-center gap-2 text-xs text-slate-500">
+            <Badge value={a.status} /> <Time iso={a.updatedAt} />
+          </span>
+        </li>
+      ))}
+    </ul>
   );
 }
 

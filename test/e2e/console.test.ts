@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "@/server/db/client";
 import { chromiumAvailable, launchChromium, screenshot } from "./helpers/chromium";
 import { type Person, pageFetch, signInAs } from "./helpers/console-page";
 import { connectAgent } from "./helpers/mcp-agent";
@@ -384,6 +385,120 @@ run("console in Chromium", () => {
       await adam.page.goto(`${app.url}${path}`);
       await adam.page.waitForLoadState("networkidle").catch(() => undefined);
       await screenshot(adam.page, name);
+    }
+  }, 120_000);
+
+  /** Reads `count` events from the SSE stream as a signed-in person, then hangs up. */
+  async function readStream(
+    cookie: string,
+    init: { lastEventId?: number; after?: number },
+    count: number,
+    timeoutMs = 10_000,
+  ) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    const url = `${app.url}/api/console/stream${init.after === undefined ? "" : `?after=${init.after}`}`;
+    const res = await fetch(url, {
+      headers: {
+        cookie,
+        ...(init.lastEventId === undefined ? {} : { "last-event-id": String(init.lastEventId) }),
+      },
+      signal: controller.signal,
+    });
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const events: { id: number; data: { seq: number; operation: string } }[] = [];
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    try {
+      while (events.length < count) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let cut = buffer.indexOf("\n\n");
+        while (cut >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const id = /^id: (\d+)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (id && data) events.push({ id: Number(id), data: JSON.parse(data) });
+          cut = buffer.indexOf("\n\n");
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+      controller.abort();
+    }
+    return events;
+  }
+
+  it("the monitor stays light with thousands of rows; the stream resumes from Last-Event-ID without gaps and never crosses tenants", async () => {
+    const db = createDb(app.databaseUrl);
+    try {
+      const rows = Array.from({ length: 3000 }, (_, i) => ({
+        tenantId: "acme",
+        face: "browse",
+        operation: "page.navigated",
+        target: `shop://order/bulk_${i}`,
+        arguments: { uri: `shop://order/bulk_${i}` },
+        outcome: "applied",
+        latencyMs: i % 50,
+      }));
+      await db.auditEvent.createMany({ data: rows });
+      await db.auditEvent.create({
+        data: {
+          tenantId: "globex",
+          face: "browse",
+          operation: "page.navigated",
+          target: "shop://order/globex_secret_order",
+          arguments: {},
+          outcome: "applied",
+          latencyMs: 1,
+        },
+      });
+      const newest = await db.auditEvent.findFirstOrThrow({
+        where: { tenantId: "acme" },
+        orderBy: { seq: "desc" },
+      });
+
+      const sam = await person("sam@acme.test");
+      await sam.page.goto(`${app.url}/monitor`);
+      const list = sam.page.getByTestId("monitor-rows");
+      await list.waitFor();
+      await expect.poll(() => list.getAttribute("data-row-count")).toBe("500");
+      await sam.page.getByRole("button", { name: "Load older" }).click();
+      await expect.poll(() => list.getAttribute("data-row-count"), { timeout: 10_000 }).toBe("1500");
+      // Virtualized: however many rows are loaded, only a window of them is in the DOM.
+      expect(await sam.page.locator("[data-testid=monitor-row]").count()).toBeLessThan(60);
+      await list.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      await expect
+        .poll(() => sam.page.locator("[data-testid=monitor-row]").last().getAttribute("data-seq"))
+        .not.toBe(String(newest.seq));
+      expect(await sam.page.locator("[data-testid=monitor-row]").count()).toBeLessThan(60);
+      expect(await sam.page.content()).not.toContain("globex_secret_order");
+      await list.evaluate((el) => el.scrollTo(0, 0));
+      await screenshot(sam.page, "monitor-thousands");
+
+      // Resume: from Last-Event-ID the stream sends exactly the rows after it, in order, tenant-scoped.
+      const cookie = (await sam.browser.context.cookies()).find((c) => c.name === "sp_session");
+      const resumed = await readStream(`sp_session=${cookie?.value}`, { lastEventId: newest.seq - 5 }, 5);
+      expect(resumed.map((e) => e.id)).toEqual([
+        newest.seq - 4,
+        newest.seq - 3,
+        newest.seq - 2,
+        newest.seq - 1,
+        newest.seq,
+      ]);
+      expect(resumed.every((e) => e.data.seq === e.id)).toBe(true);
+      const gina = await person("gina@globex.test");
+      const ginaCookie = (await gina.browser.context.cookies()).find((c) => c.name === "sp_session");
+      // Gina is a member of globex: she never receives acme rows, whatever cursor she asks for.
+      const ginas = await readStream(`sp_session=${ginaCookie?.value}`, { after: 0 }, 1, 3_000);
+      expect(ginas.every((e) => !JSON.stringify(e.data).includes("bulk_"))).toBe(true);
+      const anon = await fetch(`${app.url}/api/console/stream`);
+      expect(anon.status).toBe(401);
+    } finally {
+      await db.$disconnect();
     }
   }, 120_000);
 });

@@ -103,7 +103,7 @@ function VirtualRows({
               aria-pressed={selected === e.seq}
               data-testid="monitor-row"
               data-seq={e.seq}
-              className={`grid h-full w-full grid-cols-[4.5rem_9.5rem_5rem_10rem_1fr_8rem_4rem] items-center gap-2 border-b border-slate-100 px-3 text-left text-xs focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-sky-600 ${
+              className={`grid h-full w-full grid-cols-[3.5rem_6.5rem_4rem_9rem_minmax(8rem,1fr)_6.5rem_3.5rem] items-center gap-2 border-b border-slate-100 px-3 text-left text-xs focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-sky-600 ${
                 selected === e.seq ? "bg-sky-50" : "hover:bg-slate-50"
               }`}
             >
@@ -344,17 +344,17 @@ export function MonitorView() {
         {field("target", "Capability or URI", "text")}
         {field("q", "Text", "text")}
       </form>
-      <div className="grid gap-4 xl:grid-cols-[1fr_24rem]">
+      <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_20rem]">
         <div>
           <div
-            className="grid grid-cols-[4.5rem_9.5rem_5rem_10rem_1fr_8rem_4rem] gap-2 rounded-t-lg border border-slate-200 bg-slate-50 px-3 py-2 text-xs font-medium text-slate-500"
+            className="grid grid-cols-[3.5rem_6.5rem_4rem_9rem_minmax(8rem,1fr)_6.5rem_3.5rem] gap-2 rounded-t-lg border border-slate-200 bg-slate-50 px-3 py-2 text-xs font-medium text-slate-500"
             aria-hidden="true"
           >
             <span>seq</span>
             <span>time (UTC)</span>
             <span>face</span>
             <span>operation</span>
-            <span>capability / URI · agent</span>
+            <span>target · agent</span>
             <span>outcome</span>
             <span className="text-right">latency</span>
           </div>

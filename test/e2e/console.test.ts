@@ -501,4 +501,113 @@ run("console in Chromium", () => {
       await db.$disconnect();
     }
   }, 120_000);
+
+  it("the same approval through the MCP Apps confirmation resource in a postMessage host harness", async () => {
+    const agent = await connectAgent(app.url, agentKey("alice@acme.test"));
+    const browser = await launchChromium();
+    try {
+      const resource = await agent.client.readResource({ uri: "ui://signpost/confirm" });
+      const html = (resource.contents[0] as { text?: string; mimeType?: string }) ?? {};
+      expect(html.mimeType).toBe("text/html;profile=mcp-app");
+      const start = await agent.call("start_action", {
+        capability: "checkout",
+        patch: {
+          items: [{ product_id: "prod_mug", quantity: 1 }],
+          address_id: "Home",
+          payment_type: "balance",
+        },
+      });
+      expect(start.structured).toMatchObject({ outcome: "applied", requires_confirmation: true });
+      const raw = start.raw as {
+        _meta?: Record<string, { token?: string }>;
+        content?: unknown;
+        structuredContent?: unknown;
+      };
+      const token = raw._meta?.["signpost/approval"]?.token ?? "";
+      expect(token.length).toBeGreaterThan(16);
+      // The model reads content and structuredContent: the token is never there.
+      expect(JSON.stringify([raw.content, raw.structuredContent])).not.toContain(token);
+      const id = String(start.structured.action_id);
+      const version = Number(start.structured.version);
+
+      const page = await browser.context.newPage();
+      const calls: unknown[] = [];
+      // The host bridge: the app's tools/call goes to the real MCP client (as a host would proxy it).
+      await page.exposeFunction(
+        "hostCallTool",
+        async (params: { name: string; arguments: Record<string, unknown> }) => {
+          calls.push(params);
+          return JSON.parse(JSON.stringify(await agent.client.callTool(params)));
+        },
+      );
+      await page.setContent(
+        '<!doctype html><html><body><iframe id="app" sandbox="allow-scripts" style="width:900px;height:700px;border:1px solid #ccc"></iframe></body></html>',
+      );
+      await page.evaluate(
+        ({ html, toolResult }) => {
+          const frame = document.getElementById("app") as HTMLIFrameElement;
+          const w = window as unknown as { hostCallTool(p: unknown): Promise<unknown> };
+          window.addEventListener("message", async (event) => {
+            const msg = event.data as { jsonrpc?: string; id?: number; method?: string; params?: unknown };
+            if (!msg || msg.jsonrpc !== "2.0" || event.source !== frame.contentWindow) return;
+            const reply = (body: object) =>
+              frame.contentWindow?.postMessage({ jsonrpc: "2.0", ...body }, "*");
+            if (msg.method === "ui/initialize") {
+              reply({
+                id: msg.id,
+                result: {
+                  protocolVersion: "2026-01-26",
+                  hostInfo: { name: "e2e-host", version: "1.0.0" },
+                  hostCapabilities: {},
+                  hostContext: {},
+                },
+              });
+            } else if (msg.method === "ui/notifications/initialized") {
+              reply({ method: "ui/notifications/tool-result", params: toolResult });
+            } else if (msg.method === "tools/call") {
+              try {
+                reply({ id: msg.id, result: await w.hostCallTool(msg.params) });
+              } catch (error) {
+                reply({ id: msg.id, error: { code: -32000, message: String(error) } });
+              }
+            }
+          });
+          frame.srcdoc = html;
+        },
+        { html: html.text ?? "", toolResult: JSON.parse(JSON.stringify(start.raw)) },
+      );
+      const app2 = page.frameLocator("#app");
+      await expect
+        .poll(() => app2.getByRole("button", { name: "Approve" }).isEnabled(), { timeout: 10_000 })
+        .toBe(true);
+      await screenshot(page, "mcp-app-confirm");
+      await app2.getByRole("button", { name: "Approve" }).click();
+      await expect.poll(() => app2.locator("#status").textContent(), { timeout: 10_000 }).toMatch(/approv/i);
+      await screenshot(page, "mcp-app-approved");
+      expect(calls).toHaveLength(1);
+
+      const confirmed = await agent.call("confirm_action", {
+        action_id: id,
+        version,
+        idempotency_key: idem("app"),
+      });
+      expect(confirmed.structured).toMatchObject({ outcome: "applied", status: "applied" });
+      const actionKey = (confirmed.structured.effect as { action_key: string }).action_key;
+      expect(await legacyPayments(actionKey)).toHaveLength(1);
+      // The token was single-use: replaying it decides nothing.
+      const replay = await agent.client.callTool({
+        name: "decide_approval",
+        arguments: { action_id: id, version, decision: "reject", approval_token: token },
+      });
+      expect(JSON.stringify(replay)).not.toMatch(/"outcome":"applied"/);
+      const adam = await person("adam@acme.test");
+      const detail = (await pageFetch(adam.page, `/api/console/actions/${id}`)).json as {
+        action: { approvals: { status: string; decidedVia: string }[] };
+      };
+      expect(detail.action.approvals.at(-1)).toMatchObject({ status: "approved", decidedVia: "mcp_app" });
+    } finally {
+      await browser.close();
+      await agent.close();
+    }
+  }, 120_000);
 });

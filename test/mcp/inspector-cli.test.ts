@@ -14,11 +14,17 @@ const INSPECTOR = "@modelcontextprotocol/inspector@2.12.0";
  * registry through npx (cached after the first run); when it cannot be fetched (offline), the
  * check is skipped with the reason instead of failing.
  */
-async function inspector(args: string[]): Promise<{ ok: true; stdout: string } | { ok: false; reason: string }> {
+async function inspector(
+  args: string[],
+): Promise<{ ok: true; stdout: string } | { ok: false; reason: string }> {
   try {
     const { stdout } = await run("npx", ["-y", INSPECTOR, "--cli", ...args], {
       // A throwaway HOME keeps the inspector's own state out of the user's; the npm cache stays shared.
-      env: { ...process.env, HOME: mkdtempSync(join(tmpdir(), "inspector-home-")), npm_config_cache: join(homedir(), ".npm") },
+      env: {
+        ...process.env,
+        HOME: mkdtempSync(join(tmpdir(), "inspector-home-")),
+        npm_config_cache: join(homedir(), ".npm"),
+      },
       timeout: 240_000,
       maxBuffer: 10 * 1024 * 1024,
     });
@@ -26,7 +32,8 @@ async function inspector(args: string[]): Promise<{ ok: true; stdout: string } |
   } catch (error) {
     const e = error as { stderr?: string; message: string };
     const why = `${e.message}\n${e.stderr ?? ""}`;
-    if (/ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNREFUSED registry|network|E404|ENETUNREACH/i.test(why)) return { ok: false, reason: why.slice(0, 300) };
+    if (/ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNREFUSED registry|network|E404|ENETUNREACH/i.test(why))
+      return { ok: false, reason: why.slice(0, 300) };
     throw error;
   }
 }
@@ -47,19 +54,40 @@ describe("MCP Inspector CLI against the running handler", () => {
       return;
     }
     const tools = (JSON.parse(listed.stdout) as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
-    expect(tools).toEqual(expect.arrayContaining(["search_capabilities", "start_action", "confirm_action", "navigate", "search", "submit"]));
+    expect(tools).toEqual(
+      expect.arrayContaining([
+        "search_capabilities",
+        "start_action",
+        "confirm_action",
+        "navigate",
+        "search",
+        "submit",
+      ]),
+    );
 
-    const called = await inspector([...common, "--method", "tools/call", "--tool-name", "search_capabilities", "--tool-arg", "query=refund my order"]);
+    const called = await inspector([
+      ...common,
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "search_capabilities",
+      "--tool-arg",
+      "query=refund my order",
+    ]);
     if (!called.ok) return ctx.skip();
-    const result = JSON.parse(called.stdout) as { structuredContent?: { outcome: string; results: Array<{ capability: string }> } };
+    const result = JSON.parse(called.stdout) as {
+      structuredContent?: { outcome: string; results: Array<{ capability: string }> };
+    };
     expect(result.structuredContent?.outcome).toBe("applied");
     expect(result.structuredContent?.results[0]?.capability).toBe("after_sales");
 
     // Without the key the inspector gets nothing but the refusal.
-    const anonymous = await inspector([w.endpoint, "--transport", "http", "--method", "tools/list"]).catch((error: Error) => ({
-      ok: true as const,
-      stdout: String((error as { stderr?: string }).stderr ?? error.message),
-    }));
+    const anonymous = await inspector([w.endpoint, "--transport", "http", "--method", "tools/list"]).catch(
+      (error: Error) => ({
+        ok: true as const,
+        stdout: String((error as { stderr?: string }).stderr ?? error.message),
+      }),
+    );
     if (anonymous.ok) expect(anonymous.stdout).not.toContain("start_action");
   }, 300_000);
 });

@@ -3,9 +3,9 @@
 // as child processes, prints where everything is, and stops both cleanly on Ctrl-C/SIGTERM.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { z } from "zod";
 import { createDb } from "@/server/db/client";
@@ -107,23 +107,70 @@ function sourceDigest(): string {
 
 const digestFile = join(root, ".next", "signpost-source-digest");
 
-function buildIfNeeded(): void {
-  const digest = sourceDigest();
-  const built = existsSync(join(root, ".next", "BUILD_ID")) && existsSync(digestFile);
-  if (built && readFileSync(digestFile, "utf8").trim() === digest) return;
-  say(
-    built ? "Sources changed since the last build: rebuilding the console…" : "Building the console (once)…",
+function isBuildCurrent(digest: string): boolean {
+  return (
+    existsSync(join(root, ".next", "BUILD_ID")) &&
+    existsSync(digestFile) &&
+    readFileSync(digestFile, "utf8").trim() === digest
   );
-  const started = Date.now();
-  // Synchronous on purpose: nothing else should run during a build.
-  const result = spawnSync(process.execPath, [require.resolve("next/dist/bin/next"), "build"], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
-  });
-  if (result.status !== 0) fail("next build failed");
-  writeFileSync(digestFile, `${digest}\n`);
-  say(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+}
+
+// Two instances started together on a fresh checkout would both build into the one .next/
+// (Next refuses the second build). One builds; the others wait for it, then reuse its output.
+// The lock lives outside .next/, which `next build` wipes.
+const buildLock = join(root, "node_modules", ".cache", "signpost-build.lock");
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function tryLock(): boolean {
+  mkdirSync(dirname(buildLock), { recursive: true });
+  try {
+    writeFileSync(buildLock, String(process.pid), { flag: "wx" });
+    return true;
+  } catch {
+    const holder = Number(readFileSync(buildLock, "utf8"));
+    if (holder && processAlive(holder)) return false;
+    rmSync(buildLock, { force: true }); // left by a build that died
+    return tryLock();
+  }
+}
+
+async function buildIfNeeded(): Promise<void> {
+  const digest = sourceDigest();
+  if (isBuildCurrent(digest)) return;
+  let waited = false;
+  while (!tryLock()) {
+    if (!waited) say("Another start is building the console; waiting for it…");
+    waited = true;
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+  try {
+    if (isBuildCurrent(digest)) return;
+    const built = existsSync(join(root, ".next", "BUILD_ID"));
+    say(
+      built
+        ? "Sources changed since the last build: rebuilding the console…"
+        : "Building the console (once)…",
+    );
+    const started = Date.now();
+    const result = spawnSync(process.execPath, [require.resolve("next/dist/bin/next"), "build"], {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    });
+    if (result.status !== 0) fail("next build failed");
+    writeFileSync(digestFile, `${digest}\n`);
+    say(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  } finally {
+    rmSync(buildLock, { force: true });
+  }
 }
 
 // ---- children ----------------------------------------------------------------------------
@@ -173,7 +220,7 @@ async function main(): Promise<void> {
   process.env.DATABASE_URL = url;
 
   const started = Date.now();
-  if (!dev && env.SIGNPOST_SKIP_BUILD === "0") buildIfNeeded();
+  if (!dev && env.SIGNPOST_SKIP_BUILD === "0") await buildIfNeeded();
 
   say(`Database: ${providerOf(url) === "sqlite" ? url.replace(/^file:/, "") : "PostgreSQL (DATABASE_URL)"}`);
   await migrateDeploy(url);

@@ -386,6 +386,11 @@ run("console in Chromium", () => {
       await adam.page.waitForLoadState("networkidle").catch(() => undefined);
       await screenshot(adam.page, name);
     }
+    // The catalog measured the real tools/list per face with the o200k tokenizer.
+    const sizes = await adam.page.getByTestId("tool-sizes").locator("tbody tr").allTextContents();
+    console.log(`[e2e] tool-definition sizes: ${sizes.join(" | ")}`);
+    expect(sizes).toHaveLength(3);
+    expect(await adam.page.locator("[data-testid=catalog-capability]").count()).toBeGreaterThanOrEqual(8);
   }, 120_000);
 
   /** Reads `count` events from the SSE stream as a signed-in person, then hangs up. */
@@ -582,7 +587,9 @@ run("console in Chromium", () => {
         .toBe(true);
       await screenshot(page, "mcp-app-confirm");
       await app2.getByRole("button", { name: "Approve" }).click();
-      await expect.poll(() => app2.locator("#status").textContent(), { timeout: 10_000 }).toMatch(/approv/i);
+      await expect
+        .poll(() => app2.locator("#status").textContent(), { timeout: 10_000 })
+        .toMatch(/Approved:/);
       await screenshot(page, "mcp-app-approved");
       expect(calls).toHaveLength(1);
 

@@ -8,10 +8,10 @@ export const dynamic = "force-dynamic";
 
 /** The catalog, server-rendered: what agents can do, where they can go, and what the tool list costs. */
 export default async function CatalogPage() {
-  const { allowed } = await requirePageAccess("/catalog", pageRoles.catalog);
+  const { ctx, allowed } = await requirePageAccess("/catalog", pageRoles.catalog);
   if (!allowed) return <Forbidden what="The catalog is not available for your role." />;
   const capabilities = listCatalogCapabilities();
-  const sizes = await readToolSizes();
+  const sizes = await readToolSizes(ctx);
   return (
     <div className="space-y-8">
       <PageHeader
@@ -129,6 +129,7 @@ export default async function CatalogPage() {
                 <th className="px-3 py-2 font-medium">Face</th>
                 <th className="px-3 py-2 text-right font-medium">Tools</th>
                 <th className="px-3 py-2 text-right font-medium">Tokens (o200k)</th>
+                <th className="px-3 py-2 text-right font-medium">Bytes</th>
               </tr>
             </thead>
             <tbody>
@@ -137,6 +138,7 @@ export default async function CatalogPage() {
                   <td className="px-3 py-2">{s.face}</td>
                   <td className="px-3 py-2 text-right tabular-nums">{s.tools}</td>
                   <td className="px-3 py-2 text-right tabular-nums">{s.tokens}</td>
+                  <td className="px-3 py-2 text-right tabular-nums">{s.bytes}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,0 +1,130 @@
+import { parseActionState } from "./action-state";
+import type { ActionRow } from "./action-store";
+import { allowedPatch } from "./allowed-patch";
+import { findApproval } from "./approval-ledger";
+import type { AnyCapability } from "./define-capability";
+import { describeInputs, type InputDescription, patchJsonSchema } from "./describe-inputs";
+import type { EngineDeps } from "./engine-deps";
+import { nextActionsFor } from "./next-actions-for";
+import type { OutcomeBase, ValidationError } from "./outcome";
+
+/** The response of every action operation: a typed outcome plus the action's business state. */
+export interface ActionResponse extends OutcomeBase {
+  action_id?: string;
+  capability?: string;
+  entity?: { type: string; id: string | null };
+  node?: string;
+  status?: string;
+  version?: number;
+  inputs?: InputDescription[];
+  options?: Record<string, unknown>;
+  applied?: string[];
+  missing?: string[];
+  pending?: string[];
+  allowed_patch?: string[];
+  validation_errors?: ValidationError[];
+  requires_confirmation?: boolean;
+  summary?: Record<string, unknown> | null;
+  approval?: { id: string; status: string; version: number; url: string } | null;
+  approval_url?: string;
+  effect?: { status: string; action_key: string; external_id: string | null; attempts: number } | null;
+  external_id?: string | null;
+  verification?: Record<string, unknown> | null;
+  result?: Record<string, unknown> | null;
+  /** JSON Schema of the patch advance_action accepts now (get_context). */
+  patch_schema?: Record<string, unknown>;
+}
+
+/** What an operation decides; `respond` adds the action's state. `next_actions` here replaces the computed list. */
+export type ResponseBase = Pick<ActionResponse, "outcome" | "message" | "retryable"> &
+  Partial<ActionResponse>;
+
+/** The full answer about a stored action: the operation's outcome plus its state, approval, effect and next_actions. */
+export async function respond(
+  deps: EngineDeps,
+  capability: AnyCapability,
+  row: ActionRow,
+  base: ResponseBase,
+  extra: { withInputs?: boolean; withSchema?: boolean } = {},
+): Promise<ActionResponse> {
+  const state = parseActionState(row.state);
+  const effect = await deps.db.effect.findUnique({ where: { actionId: row.id } });
+  const approval = state.requires_approval ? await findApproval(deps.db, row.id, row.version) : null;
+  const allowed = allowedPatch(capability, row.entityId, row.status);
+  const out: ActionResponse = {
+    ...base,
+    action_id: row.id,
+    capability: capability.id,
+    entity: { type: capability.appliesTo.entity, id: row.entityId },
+    node: row.node,
+    status: row.status,
+    version: row.version,
+    options: state.options,
+    applied: base.applied ?? state.applied,
+    missing: state.missing,
+    pending: state.pending,
+    allowed_patch: allowed,
+    validation_errors: state.validation_errors,
+    requires_confirmation: capability.nodes.some((n) => n.id === row.node && n.requiresConfirmation),
+    summary: state.summary,
+    approval: approval
+      ? { id: approval.id, status: approval.status, version: approval.version, url: deps.approvalUrl(row.id) }
+      : null,
+    effect: effect
+      ? {
+          status: effect.status,
+          action_key: effect.actionKey,
+          external_id: effect.externalId,
+          attempts: effect.attempts,
+        }
+      : null,
+    external_id: effect?.externalId ?? null,
+    verification: state.verification,
+    result: state.result,
+    next_actions:
+      base.next_actions ??
+      nextActionsFor(capability, row, state, effect, approval?.status ?? null, deps.approvalUrl),
+  };
+  // Where the person approves, while an approval is outstanding (faces show it as a link).
+  if (approval?.status === "pending") out.approval_url = deps.approvalUrl(row.id);
+  if (extra.withInputs) out.inputs = describeInputs(capability);
+  if (extra.withSchema) out.patch_schema = patchJsonSchema(capability, allowed);
+  return out;
+}
+
+export function notFoundAction(actionId: string): ActionResponse {
+  return {
+    outcome: "not_found",
+    reason: "action_not_found",
+    message: `No action ${actionId}`,
+    retryable: false,
+    next_actions: [{ tool: "search_capabilities", description: "Find a capability and start a new action" }],
+  };
+}
+
+/** A call that is not in the action's next_actions: refused with the reason and the list. */
+export async function notAllowedNow(
+  deps: EngineDeps,
+  capability: AnyCapability,
+  row: ActionRow,
+  tool: string,
+): Promise<ActionResponse> {
+  const r = await respond(deps, capability, row, { outcome: "rejected", message: "", retryable: false });
+  r.reason = "not_in_next_actions";
+  r.message = `${tool} is not possible while the action is ${row.status} at ${row.node}; next: ${
+    r.next_actions.map((n) => n.tool).join(", ") || "nothing (the action is finished)"
+  }`;
+  return r;
+}
+
+/** The legacy system stayed down through the retry budget. */
+export function unavailable(message: string, extra: Partial<ActionResponse> = {}): ActionResponse {
+  return {
+    outcome: "temporarily_unavailable",
+    reason: "legacy_unavailable",
+    message,
+    retryable: true,
+    next_actions: [],
+    ...extra,
+  };
+}

@@ -1,0 +1,56 @@
+import type { Db } from "../db/client";
+import type { ActionState } from "./action-state";
+import { requestApproval } from "./approval-ledger";
+import type { Actor } from "./define-capability";
+
+/** How actions and their effects are read and written: the rows, their history, approvals opened. */
+
+export type ActionRow = NonNullable<Awaited<ReturnType<Db["action"]["findFirst"]>>>;
+export type EffectRow = NonNullable<Awaited<ReturnType<Db["effect"]["findFirst"]>>>;
+
+/** Actors acting for themselves see their own actions; support and admins in the console see the tenant's. */
+export type ActorScope = "own" | "tenant";
+
+/** A value as plain JSON, the way a Json column stores it. */
+export const toJson = (value: unknown) => JSON.parse(JSON.stringify(value ?? {})) as never;
+
+/** The action if the actor may see it; another tenant's or (in scope "own") another user's is null. */
+export async function loadAction(
+  db: Db,
+  actor: Actor,
+  actionId: string,
+  scope: ActorScope = "own",
+): Promise<ActionRow | null> {
+  const row = await db.action.findFirst({ where: { id: actionId, tenantId: actor.tenantId } });
+  if (!row) return null;
+  // Another user's action is as invisible as another tenant's.
+  if (scope === "own" && row.userId !== actor.userId) return null;
+  return row;
+}
+
+/** Appends one step to the action's history (ActionEvent). */
+export async function recordActionEvent(
+  db: Db,
+  event: { actionId: string; version: number; kind: string; node: string; data: unknown },
+): Promise<void> {
+  await db.actionEvent.create({ data: { ...event, data: toJson(event.data) } });
+}
+
+/** Opens the pending approval of this version (bound to its summary digest) and notes it in the history. */
+export async function openApproval(db: Db, row: ActionRow, state: ActionState): Promise<void> {
+  await requestApproval(db, {
+    actionId: row.id,
+    tenantId: row.tenantId,
+    userId: row.userId,
+    version: row.version,
+    digest: state.digest ?? "",
+    summary: state.summary ?? {},
+  });
+  await recordActionEvent(db, {
+    actionId: row.id,
+    version: row.version,
+    kind: "approval_requested",
+    node: row.node,
+    data: { digest: state.digest },
+  });
+}

@@ -1,0 +1,119 @@
+import { type ActionResponse, notAllowedNow, notFoundAction, respond, unavailable } from "./action-response";
+import { parseActionState } from "./action-state";
+import { loadAction, openApproval, recordActionEvent, toJson } from "./action-store";
+import { allowedPatch, patchProblems } from "./allowed-patch";
+import { voidApprovals } from "./approval-ledger";
+import { catchLegacyUnavailable } from "./catch-legacy-unavailable";
+import type { Actor, Values } from "./define-capability";
+import type { EngineDeps } from "./engine-deps";
+import { evaluateAction } from "./evaluate-action";
+import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
+
+export interface AdvanceInput {
+  action_id: string;
+  version: number;
+  /** Fields to set; `null` clears a field. */
+  patch: Values;
+  dry_run?: boolean;
+}
+
+/**
+ * Applies a patch to the current version (stale → conflict), re-runs the nodes, bumps the
+ * version and voids approvals of older versions. `dry_run` previews without saving.
+ */
+export async function advanceAction(
+  deps: EngineDeps,
+  actor: Actor,
+  input: AdvanceInput,
+): Promise<ActionResponse> {
+  const { db } = deps;
+  const row = await loadAction(db, actor, input.action_id);
+  if (!row) return notFoundAction(input.action_id);
+  const capability = deps.capabilities.get(row.capability);
+  if (!capability) return notFoundAction(input.action_id);
+  const allowed = allowedPatch(capability, row.entityId, row.status);
+  if (!allowed.length) return notAllowedNow(deps, capability, row, "advance_action");
+  if (input.version !== row.version)
+    return respond(deps, capability, row, {
+      outcome: "conflict",
+      reason: "stale_version",
+      message: `The action is at version ${row.version}, not ${input.version}; re-read it with get_context and resend`,
+      retryable: true,
+      next_actions: [
+        {
+          tool: "get_context",
+          args: { action_id: row.id },
+          description: "Re-read the action's current state",
+        },
+        {
+          tool: "advance_action",
+          args: { action_id: row.id, version: row.version },
+          description: "Resend the patch against the current version",
+        },
+      ],
+    });
+  const problems = patchProblems(capability, input.patch, allowed);
+  if (problems.length) {
+    const r = await respond(deps, capability, row, {
+      outcome: "rejected",
+      reason: "field_not_allowed",
+      message: problems.map((p) => p.message).join("; "),
+      retryable: false,
+    });
+    r.validation_errors = problems;
+    return r;
+  }
+  const previous = parseActionState(row.state);
+  const values: Values = { ...previous.values };
+  for (const [k, v] of Object.entries(input.patch)) {
+    if (v === null) delete values[k];
+    else values[k] = v;
+  }
+  const adapter = await deps.adapterFor(capability.connector, actor);
+  const ev = await catchLegacyUnavailable(() => evaluateAction(capability, adapter, actor, values));
+  if ("unavailable" in ev) return unavailable(ev.unavailable, { action_id: row.id, version: row.version });
+  if (ev.notFound) return notFoundAction(row.id);
+  const state = stateFromEvaluation(capability, ev, Object.keys(input.patch), previous);
+  const status = statusAfterEvaluation(capability, ev, state);
+  const message = evaluationMessage(capability, ev, state);
+  const outcome = ev.errors.length || ev.missing.length ? "input_required" : "applied";
+  if (input.dry_run)
+    return respond(
+      deps,
+      capability,
+      { ...row, node: ev.node, status, state: state as never },
+      { outcome: "preview", message: `Preview only, nothing was saved: ${message}`, retryable: false },
+    );
+  // An empty patch that changes nothing must not void an approval.
+  if (!Object.keys(input.patch).length && state.digest === previous.digest && ev.node === row.node)
+    return respond(deps, capability, row, { outcome, message, retryable: false });
+  const updated = await db.action.updateMany({
+    where: { id: row.id, version: row.version },
+    data: { version: row.version + 1, node: ev.node, status, state: toJson(state) },
+  });
+  if (updated.count === 0) {
+    const fresh = (await loadAction(db, actor, row.id)) ?? row;
+    return respond(deps, capability, fresh, {
+      outcome: "conflict",
+      reason: "stale_version",
+      message: `The action changed meanwhile; it is at version ${fresh.version}`,
+      retryable: true,
+    });
+  }
+  const next = { ...row, version: row.version + 1, node: ev.node, status, state: state as never };
+  await voidApprovals(db, row.id, next.version);
+  await recordActionEvent(db, {
+    actionId: row.id,
+    version: next.version,
+    kind: "advanced",
+    node: ev.node,
+    data: {
+      patch: Object.keys(input.patch),
+      applied: state.applied,
+      pending: state.pending,
+      validation_errors: state.validation_errors,
+    },
+  });
+  if (ev.atConfirmation && state.requires_approval) await openApproval(db, next, state);
+  return respond(deps, capability, next, { outcome, message, retryable: false });
+}

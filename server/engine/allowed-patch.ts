@@ -1,0 +1,36 @@
+import type { AnyCapability } from "./define-capability";
+import { allPatchFields } from "./describe-inputs";
+import type { ValidationError } from "./outcome";
+
+/** Statuses in which an action still takes patches (a rejected approval can be answered with a change). */
+const PATCHABLE = ["open", "awaiting_approval", "approved", "rejected"];
+
+/**
+ * The fields a patch may carry now. The entity an action is about is fixed once it is named;
+ * a finished action and a read capability that has answered take no patch. Without a status
+ * (an action not created yet) every field is open.
+ */
+export function allowedPatch(capability: AnyCapability, entityId: string | null, status?: string): string[] {
+  if (status && !PATCHABLE.includes(status)) return [];
+  if (capability.policy.effect === "read" && status) return [];
+  const locked = entityId && capability.appliesTo.field ? [capability.appliesTo.field] : [];
+  return allPatchFields(capability).filter((f) => !locked.includes(f));
+}
+
+/** One error per patch field outside `allowed`: locked (a field of this capability) or not a field at all. */
+export function patchProblems(
+  capability: AnyCapability,
+  patch: object,
+  allowed: string[],
+): ValidationError[] {
+  const known = allPatchFields(capability);
+  return Object.keys(patch)
+    .filter((f) => !allowed.includes(f))
+    .map((f) => ({
+      field: f,
+      code: known.includes(f) ? "field_locked" : "field_not_allowed",
+      message: known.includes(f)
+        ? `${f} cannot be changed in this action now; start a new action instead`
+        : `${f} is not a field of ${capability.id}; allowed: ${allowed.join(", ") || "none"}`,
+    }));
+}

@@ -1,0 +1,228 @@
+import { type ActionResponse, notAllowedNow, notFoundAction, respond, unavailable } from "./action-response";
+import { type ActionState, parseActionState } from "./action-state";
+import {
+  type ActionRow,
+  type EffectRow,
+  loadAction,
+  openApproval,
+  recordActionEvent,
+  toJson,
+} from "./action-store";
+import { findApproval, voidApprovals } from "./approval-ledger";
+import { catchLegacyUnavailable } from "./catch-legacy-unavailable";
+import type { Actor, AnyCapability } from "./define-capability";
+import {
+  actionKeyFor,
+  executeEffect,
+  existingEffectOutcome,
+  firstIdempotencyKey,
+  isUniqueViolation,
+  leaseUntil,
+} from "./effect-ledger";
+import type { EngineDeps } from "./engine-deps";
+import { type Evaluation, evaluateAction } from "./evaluate-action";
+import { stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
+import { summaryDigest } from "./summary-digest";
+
+export interface ConfirmInput {
+  action_id: string;
+  /** The version the agent saw; an approval is bound to it. */
+  version?: number;
+  idempotency_key: string;
+  dry_run?: boolean;
+}
+
+/**
+ * Executes the effect once: needs the person's approval of this version and digest; claims the
+ * ledger row first; replays the first outcome to every later confirm. Prices, stock and states
+ * are re-checked at execution time: what no longer matches the approval is a `conflict` and a
+ * new version to approve.
+ */
+export async function confirmAction(
+  deps: EngineDeps,
+  actor: Actor,
+  input: ConfirmInput,
+): Promise<ActionResponse> {
+  const { db } = deps;
+  const row = await loadAction(db, actor, input.action_id);
+  if (!row) return notFoundAction(input.action_id);
+  const capability = deps.capabilities.get(row.capability);
+  if (!capability) return notFoundAction(input.action_id);
+  if (!capability.effect) return notAllowedNow(deps, capability, row, "confirm_action");
+  const waitMs = capability.policy.timeoutMs * Math.max(1, capability.policy.retry.attempts) + 2000;
+  const replay = () => existingEffectOutcome(deps, capability, actor, row.id, input.idempotency_key, waitMs);
+  const existing = await db.effect.findUnique({ where: { actionId: row.id } });
+  if (existing && existing.status !== "failed") return replay();
+  const state = parseActionState(row.state);
+  const atConfirmation = capability.nodes.some((n) => n.id === row.node && n.requiresConfirmation);
+  if (
+    !existing &&
+    (!atConfirmation || !state.summary || !["open", "awaiting_approval", "approved"].includes(row.status))
+  )
+    return notAllowedNow(deps, capability, row, "confirm_action");
+  if (input.version !== undefined && input.version !== row.version)
+    return respond(deps, capability, row, {
+      outcome: "conflict",
+      reason: "stale_version",
+      message: `The action is at version ${row.version}, not ${input.version}; the approval is bound to the current version`,
+      retryable: true,
+    });
+  if (state.requires_approval) {
+    const refused = await approvalRefusal(deps, capability, row, state);
+    if (refused) return refused;
+  }
+  if (input.dry_run)
+    return respond(deps, capability, row, {
+      outcome: "preview",
+      message: `Preview only: confirming would ${capability.effect.description.toLowerCase()} as summarized; nothing was sent`,
+      retryable: false,
+    });
+
+  // Claim the effect: the unique (actionId) and (actionKey) constraints let exactly one confirm through.
+  const request = {
+    idempotency_key: input.idempotency_key,
+    version: row.version,
+    digest: state.digest,
+    lease_until: leaseUntil(capability),
+  };
+  let effect: EffectRow;
+  if (existing) {
+    // A retry after "temporarily unavailable": same key; the conditional update admits one retrier.
+    const claimed = await db.effect.updateMany({
+      where: { id: existing.id, status: "failed" },
+      data: {
+        status: "pending",
+        attempts: { increment: 1 },
+        request: toJson({
+          ...request,
+          idempotency_key: firstIdempotencyKey(existing) ?? input.idempotency_key,
+        }),
+      },
+    });
+    if (claimed.count === 0) return replay();
+    effect = await db.effect.findUniqueOrThrow({ where: { id: existing.id } });
+  } else {
+    try {
+      effect = await db.effect.create({
+        data: {
+          actionId: row.id,
+          actionKey: actionKeyFor(row),
+          tenantId: row.tenantId,
+          kind: capability.effect.kind,
+          status: "pending",
+          request: toJson(request),
+          attempts: 1,
+        },
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) return replay();
+      throw err;
+    }
+  }
+  // Re-validate at execution time: prices, stock and states may have moved since approval.
+  const adapter = await deps.adapterFor(capability.connector, actor);
+  const ev = await catchLegacyUnavailable(() => evaluateAction(capability, adapter, actor, state.values));
+  if (
+    "unavailable" in ev ||
+    ev.notFound ||
+    !ev.atConfirmation ||
+    summaryDigest(capability.summarize?.({ values: ev.values, derived: ev.derived }) ?? {}) !== state.digest
+  ) {
+    // Release the claim: nothing was sent.
+    if (!existing) await db.effect.delete({ where: { id: effect.id } });
+    else await db.effect.update({ where: { id: effect.id }, data: { status: "failed" } });
+    if ("unavailable" in ev) return unavailable(ev.unavailable, { action_id: row.id, version: row.version });
+    return changedSinceApproval(deps, capability, row, state, ev);
+  }
+  await db.action.update({ where: { id: row.id }, data: { status: "executing" } });
+  return executeEffect(deps, capability, actor, { ...row, status: "executing" }, effect, "confirmed");
+}
+
+/** The refusal when this version and digest lack a person's approval; null when approved. */
+async function approvalRefusal(
+  deps: EngineDeps,
+  capability: AnyCapability,
+  row: ActionRow,
+  state: ActionState,
+): Promise<ActionResponse | null> {
+  const approval = await findApproval(deps.db, row.id, row.version);
+  if (approval?.status === "approved" && approval.summaryDigest === state.digest) return null;
+  if (approval?.status === "rejected")
+    return respond(deps, capability, row, {
+      outcome: "rejected",
+      reason: "approval_rejected",
+      message: `The user rejected this${approval.reason ? `: ${approval.reason}` : ""}; change the action or stop`,
+      retryable: false,
+      next_actions: [
+        {
+          tool: "advance_action",
+          args: { action_id: row.id, version: row.version },
+          description: "Change what the user objected to (creates a new approval)",
+        },
+      ],
+    });
+  return respond(deps, capability, row, {
+    outcome: "rejected",
+    reason: "approval_pending",
+    message: `A person must approve version ${row.version} first at ${deps.approvalUrl(row.id)}; the model's word is not an approval`,
+    retryable: true,
+    next_actions: [
+      {
+        tool: "get_context",
+        args: { action_id: row.id },
+        description: "Check whether the user has approved yet",
+      },
+      {
+        tool: "confirm_action",
+        args: { action_id: row.id, version: row.version },
+        description: "Confirm once the user has approved",
+        requires_user_approval: true,
+      },
+    ],
+  });
+}
+
+/**
+ * Something changed under the approval (or the entity is gone): records the new state as a new
+ * version, which needs a new approval, and answers `conflict`.
+ */
+async function changedSinceApproval(
+  deps: EngineDeps,
+  capability: AnyCapability,
+  row: ActionRow,
+  state: ActionState,
+  ev: Evaluation,
+): Promise<ActionResponse> {
+  const { db } = deps;
+  const fresh = ev.notFound ? state : stateFromEvaluation(capability, ev, [], state);
+  const status = ev.notFound ? "cancelled" : statusAfterEvaluation(capability, ev, fresh);
+  const next = {
+    ...row,
+    version: row.version + 1,
+    node: ev.notFound ? row.node : ev.node,
+    status,
+    state: fresh as never,
+  };
+  const updated = await db.action.updateMany({
+    where: { id: row.id, version: row.version },
+    data: { version: next.version, node: next.node, status, state: toJson(fresh) },
+  });
+  if (updated.count) {
+    await voidApprovals(db, row.id, next.version);
+    await recordActionEvent(db, {
+      actionId: row.id,
+      version: next.version,
+      kind: "changed_before_confirm",
+      node: next.node,
+      data: { validation_errors: fresh.validation_errors },
+    });
+    if (!ev.notFound && ev.atConfirmation && fresh.requires_approval) await openApproval(db, next, fresh);
+  }
+  return respond(deps, capability, next, {
+    outcome: "conflict",
+    reason: "changed_since_approval",
+    message:
+      "What was approved no longer matches the system of record; review the new summary (a new approval is needed)",
+    retryable: true,
+  });
+}

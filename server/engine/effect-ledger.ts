@@ -1,0 +1,256 @@
+import { LegacyUnavailableError } from "../connectors/legacy-client";
+import { type ActionResponse, notFoundAction, respond } from "./action-response";
+import { type ActionState, type ActionStatus, effectRequestSchema, parseActionState } from "./action-state";
+import { type ActionRow, type EffectRow, loadAction, recordActionEvent, toJson } from "./action-store";
+import type { Actor, AnyCapability, EffectContext, EffectResult } from "./define-capability";
+import type { EngineDeps } from "./engine-deps";
+
+/**
+ * The effect ledger: one Effect row per action, keyed by the action key, claimed (`pending`)
+ * before anything is sent and settled with what the legacy system answered. It is what makes
+ * an effect happen at most once, across processes and crashes.
+ */
+
+/** The action key: one per action version, sent as Idempotency-Key and reference. */
+export function actionKeyFor(row: ActionRow): string {
+  return `sp_${row.id}_v${row.version}`;
+}
+
+/** Until when a claimed effect counts as in flight: past it, a `pending` row is a crashed sender's. */
+export function leaseUntil(capability: AnyCapability): string {
+  const { attempts, backoffMs } = capability.policy.retry;
+  const budget = capability.policy.timeoutMs * Math.max(1, attempts) + backoffMs * 2 ** attempts + 5000;
+  return new Date(Date.now() + budget).toISOString();
+}
+
+/** The original idempotency_key the agent sent with the first confirm. */
+export function firstIdempotencyKey(effect: EffectRow): string | undefined {
+  return effectRequestSchema.safeParse(effect.request).data?.idempotency_key;
+}
+
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return (
+    e?.code === "P2002" ||
+    /unique constraint/i.test(e?.message ?? "") ||
+    /duplicate key value/i.test(e?.message ?? "")
+  );
+}
+
+export async function effectContext(
+  deps: EngineDeps,
+  capability: AnyCapability,
+  actor: Actor,
+  state: ActionState,
+  actionKey: string,
+): Promise<EffectContext<unknown>> {
+  return {
+    adapter: await deps.adapterFor(capability.connector, actor),
+    actor,
+    values: state.values,
+    derived: state.derived,
+    actionKey,
+    timeoutMs: capability.policy.timeoutMs,
+    attempts: capability.policy.retry.attempts,
+  };
+}
+
+/** Sends the claimed effect and records the answer before anyone gets a response. */
+export async function executeEffect(
+  deps: EngineDeps,
+  capability: AnyCapability,
+  actor: Actor,
+  row: ActionRow,
+  effect: EffectRow,
+  via: "confirmed" | "recovered",
+): Promise<ActionResponse> {
+  const ctx = await effectContext(deps, capability, actor, parseActionState(row.state), effect.actionKey);
+  let result: EffectResult;
+  try {
+    result = (await capability.effect?.execute(ctx)) ?? {
+      status: "rejected",
+      code: "no_effect",
+      message: "capability has no effect",
+    };
+  } catch (err) {
+    // A read inside the effect that stayed down happened before the write: nothing was sent.
+    if (err instanceof LegacyUnavailableError) result = { status: "unavailable", message: err.message };
+    else
+      result = {
+        status: "unknown",
+        message: `unexpected error after the effect was claimed: ${(err as Error).message}`,
+      };
+  }
+  return recordEffectResult(deps, capability, row, effect, result, via);
+}
+
+/** What one legacy answer means for the ledger row, the action and the agent. */
+interface Settlement {
+  /** The ledger row's new fields; null: delete the row (definitely not applied, a changed action may try again). */
+  ledger: {
+    status: "applied" | "failed" | "unknown";
+    error: string | null;
+    externalId?: string | null;
+    response?: ReturnType<typeof toJson>;
+  } | null;
+  status: ActionStatus;
+  lastError: ActionState["last_error"];
+  response: Pick<ActionResponse, "outcome" | "message" | "retryable" | "reason">;
+}
+
+/** Business refusals and no-op answers definitely did not apply; timeouts and dropped connections may have. */
+function settlementOf(
+  capability: AnyCapability,
+  result: EffectResult,
+  requiresApproval: boolean,
+  via: "confirmed" | "recovered",
+): Settlement {
+  switch (result.status) {
+    case "applied":
+      return {
+        ledger: {
+          status: "applied",
+          externalId: result.externalId ?? null,
+          response: toJson(result.response),
+          error: null,
+        },
+        status: "applied",
+        lastError: null,
+        response: {
+          outcome: "applied",
+          message: `${capability.effect?.description ?? "Effect"}: done (${result.externalId ?? "no external id"}); verify it`,
+          retryable: false,
+        },
+      };
+    case "rejected":
+      return {
+        ledger: null,
+        status: requiresApproval ? "approved" : "open",
+        lastError: { code: result.code, message: result.message },
+        response: { outcome: "rejected", reason: result.code, message: result.message, retryable: false },
+      };
+    case "not_applied":
+      return {
+        ledger: { status: "failed", error: `not_applied: ${result.message}` },
+        status: "failed",
+        lastError: { code: "not_applied", message: result.message },
+        response: {
+          outcome: "rejected",
+          reason: "not_applied",
+          message: `The legacy system answered but changed nothing: ${result.message}`,
+          retryable: true,
+        },
+      };
+    case "unavailable":
+      return {
+        ledger: { status: "failed", error: `temporarily_unavailable: ${result.message}` },
+        status: "failed",
+        lastError: { code: "temporarily_unavailable", message: result.message },
+        response: {
+          outcome: "temporarily_unavailable",
+          reason: "legacy_unavailable",
+          message: `${result.message}; nothing was applied`,
+          retryable: true,
+        },
+      };
+    case "unknown":
+      return {
+        ledger: { status: "unknown", error: result.message },
+        status: "unknown",
+        lastError: { code: "unknown", message: result.message },
+        response: {
+          outcome: "unknown",
+          reason: via === "recovered" ? "queued_for_recovery" : "outcome_unknown",
+          message: `${result.message}: it may or may not have happened; verify before anything else`,
+          retryable: false,
+        },
+      };
+  }
+}
+
+/** Records what the legacy system answered in the ledger, the action and its history, then answers. */
+async function recordEffectResult(
+  deps: EngineDeps,
+  capability: AnyCapability,
+  row: ActionRow,
+  effect: EffectRow,
+  result: EffectResult,
+  via: "confirmed" | "recovered",
+): Promise<ActionResponse> {
+  const { db } = deps;
+  const state = parseActionState(row.state);
+  const settled = settlementOf(capability, result, state.requires_approval, via);
+  if (settled.ledger) await db.effect.update({ where: { id: effect.id }, data: settled.ledger });
+  else await db.effect.delete({ where: { id: effect.id } });
+  state.last_error = settled.lastError;
+  if (result.status === "applied") state.recovery = null;
+  // A recovery that still cannot tell what happened leaves the action to a person.
+  if (result.status === "unknown" && via === "recovered")
+    state.recovery = { queued_at: new Date().toISOString(), reason: result.message };
+  // An effect that created the entity (checkout → order) names it from now on.
+  const entityId = row.entityId ?? (result.status === "applied" ? (result.entityId ?? null) : null);
+  const node = settled.status === "applied" ? "SUBMITTED" : row.node;
+  await db.action.update({
+    where: { id: row.id },
+    data: { status: settled.status, entityId, node, state: toJson(state) },
+  });
+  await recordActionEvent(db, {
+    actionId: row.id,
+    version: row.version,
+    kind: via,
+    node,
+    data: { effect: result.status, key: effect.actionKey },
+  });
+  const next = { ...row, status: settled.status, entityId, node, state: state as never };
+  return respond(deps, capability, next, settled.response);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Answers a confirm (or recover) that found the effect already claimed: waits up to `waitMs`
+ * for a sender in flight, then returns the first outcome, never a second effect.
+ */
+export async function existingEffectOutcome(
+  deps: EngineDeps,
+  capability: AnyCapability,
+  actor: Actor,
+  actionId: string,
+  idempotencyKey: string,
+  waitMs: number,
+): Promise<ActionResponse> {
+  const { db } = deps;
+  const deadline = Date.now() + waitMs;
+  let effect = await db.effect.findUnique({ where: { actionId } });
+  while (effect?.status === "pending" && Date.now() < deadline) {
+    await sleep(50);
+    effect = await db.effect.findUnique({ where: { actionId } });
+  }
+  const row = await loadAction(db, actor, actionId);
+  if (!row) return notFoundAction(actionId);
+  if (!effect) {
+    // The claim was released: the effect was refused or the action changed under the approval.
+    const lastError = parseActionState(row.state).last_error;
+    return respond(deps, capability, row, {
+      outcome: lastError ? "rejected" : "conflict",
+      reason: lastError?.code ?? "changed",
+      message: lastError?.message ?? "The action changed; re-read it",
+      retryable: false,
+    });
+  }
+  const sameKey = firstIdempotencyKey(effect) === idempotencyKey;
+  const prefix = sameKey
+    ? "Replay of the first confirm"
+    : "Already confirmed with another idempotency key; no second effect";
+  const byStatus: Record<string, Pick<ActionResponse, "outcome" | "retryable">> = {
+    applied: { outcome: "applied", retryable: false },
+    pending: { outcome: "unknown", retryable: false },
+    unknown: { outcome: "unknown", retryable: false },
+    failed: { outcome: "temporarily_unavailable", retryable: true },
+  };
+  return respond(deps, capability, row, {
+    ...(byStatus[effect.status] ?? { outcome: "unknown", retryable: false }),
+    reason: sameKey ? "idempotent_replay" : "already_confirmed",
+    message: `${prefix}: effect ${effect.status}${effect.externalId ? ` (${effect.externalId})` : ""}`,
+  });
+}

@@ -1,0 +1,84 @@
+import { type ActionResponse, notAllowedNow, notFoundAction, respond, unavailable } from "./action-response";
+import { effectRequestSchema } from "./action-state";
+import { type ActorScope, loadAction, toJson } from "./action-store";
+import type { Actor } from "./define-capability";
+import { executeEffect, existingEffectOutcome, leaseUntil } from "./effect-ledger";
+import type { EngineDeps } from "./engine-deps";
+import { lookUpEffect, recordVerification } from "./verify-action";
+
+/**
+ * Reconciles `unknown`, failed or abandoned `pending` effects: verify first, then record what
+ * happened, or re-send with the original key, or queue the action for a person.
+ */
+export async function recoverAction(
+  deps: EngineDeps,
+  actor: Actor,
+  actionId: string,
+  scope: ActorScope = "own",
+): Promise<ActionResponse> {
+  const { db } = deps;
+  const row = await loadAction(db, actor, actionId, scope);
+  if (!row) return notFoundAction(actionId);
+  const capability = deps.capabilities.get(row.capability);
+  if (!capability) return notFoundAction(actionId);
+  const effect = await db.effect.findUnique({ where: { actionId: row.id } });
+  if (!effect) return notAllowedNow(deps, capability, row, "recover_action");
+  if (effect.status === "applied" && row.status === "completed")
+    return respond(deps, capability, row, {
+      outcome: "applied",
+      message: "Nothing to recover: the effect is applied and verified",
+      retryable: false,
+    });
+  const request = effectRequestSchema.safeParse(effect.request).data;
+  // A pending effect inside its lease may still be on the wire.
+  if (effect.status === "pending" && request && Date.parse(request.lease_until) > Date.now())
+    return respond(deps, capability, row, {
+      outcome: "unknown",
+      reason: "effect_in_progress",
+      message: `The effect is still being sent (until ${request.lease_until}); verify after that`,
+      retryable: true,
+    });
+  // Verify first: never send again what may already have happened.
+  const v = await lookUpEffect(deps, capability, actor, row, effect);
+  if (v.happened === "unavailable")
+    return unavailable(`${v.message}; could not verify, nothing was retried`, {
+      action_id: row.id,
+      version: row.version,
+    });
+  if (v.happened) {
+    const next = await recordVerification(deps, row, effect, v, "recovered");
+    return respond(deps, capability, next, {
+      outcome: "applied",
+      message: "Recovered: the effect had happened; it is now recorded",
+      retryable: false,
+      next_actions: [],
+    });
+  }
+  if (effect.status === "applied")
+    return respond(deps, capability, row, {
+      outcome: "unknown",
+      reason: "verification_mismatch",
+      message: "The ledger says applied but the system of record shows nothing; left for a person",
+      retryable: false,
+    });
+  // Nothing happened: retry with the ORIGINAL key; the conditional update admits one recoverer.
+  const claimed = await db.effect.updateMany({
+    where: { id: effect.id, status: effect.status, attempts: effect.attempts },
+    data: {
+      status: "pending",
+      attempts: { increment: 1 },
+      request: toJson({ ...request, lease_until: leaseUntil(capability) }),
+    },
+  });
+  if (claimed.count === 0)
+    return existingEffectOutcome(
+      deps,
+      capability,
+      actor,
+      row.id,
+      request?.idempotency_key ?? "",
+      capability.policy.timeoutMs * 2,
+    );
+  const claimedEffect = await db.effect.findUniqueOrThrow({ where: { id: effect.id } });
+  return executeEffect(deps, capability, actor, row, claimedEffect, "recovered");
+}

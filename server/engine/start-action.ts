@@ -1,0 +1,155 @@
+import { type ActionResponse, respond, unavailable } from "./action-response";
+import { emptyActionState } from "./action-state";
+import { openApproval, recordActionEvent, toJson } from "./action-store";
+import { allowedPatch, patchProblems } from "./allowed-patch";
+import { catchLegacyUnavailable } from "./catch-legacy-unavailable";
+import type { Actor, Values } from "./define-capability";
+import { describeInputs } from "./describe-inputs";
+import type { EngineDeps } from "./engine-deps";
+import { evaluateAction } from "./evaluate-action";
+import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
+
+export interface StartInput {
+  capability: string;
+  entity_id?: string;
+  patch?: Values;
+  dry_run?: boolean;
+}
+
+/**
+ * Creates an action, applies the optional first patch in node order, and stops at the first node
+ * lacking input, failing validation, or at the confirmation node. Never executes an effect.
+ * A read capability whose nodes all pass answers at once (`result`). `dry_run` saves nothing.
+ */
+export async function startAction(
+  deps: EngineDeps,
+  actor: Actor,
+  input: StartInput,
+): Promise<ActionResponse> {
+  const capability = deps.capabilities.get(input.capability);
+  if (!capability)
+    return {
+      outcome: "not_found",
+      reason: "unknown_capability",
+      message: `No capability ${input.capability}`,
+      retryable: false,
+      next_actions: [
+        { tool: "search_capabilities", description: "Find the capability for the user's intent" },
+      ],
+    };
+  const patch: Values = { ...(input.patch ?? {}) };
+  const allowed = allowedPatch(capability, null);
+  const problems = patchProblems(capability, patch, allowed);
+  if (problems.length)
+    return {
+      outcome: "rejected",
+      reason: "field_not_allowed",
+      message: problems.map((p) => p.message).join("; "),
+      retryable: false,
+      capability: capability.id,
+      allowed_patch: allowed,
+      validation_errors: problems,
+      inputs: describeInputs(capability),
+      next_actions: [
+        {
+          tool: "start_action",
+          args: { capability: capability.id },
+          description: "Start again with fields from allowed_patch",
+        },
+      ],
+    };
+  if (input.entity_id && capability.appliesTo.field) patch[capability.appliesTo.field] = input.entity_id;
+  const adapter = await deps.adapterFor(capability.connector, actor);
+  const ev = await catchLegacyUnavailable(() => evaluateAction(capability, adapter, actor, patch));
+  if ("unavailable" in ev) return unavailable(ev.unavailable, { capability: capability.id });
+  if (ev.notFound)
+    return {
+      outcome: "not_found",
+      reason: "entity_not_found",
+      message: `${ev.notFound.entity} ${ev.notFound.id} not found`,
+      retryable: false,
+      capability: capability.id,
+      next_actions: [],
+    };
+  const state = stateFromEvaluation(capability, ev, Object.keys(patch), emptyActionState());
+  let status = statusAfterEvaluation(capability, ev, state);
+  if (status === "completed" && capability.read) {
+    const read = capability.read;
+    const answer = await catchLegacyUnavailable(() =>
+      read({ adapter, actor, values: ev.values, derived: ev.derived }),
+    );
+    if ("unavailable" in answer) return unavailable(answer.unavailable, { capability: capability.id });
+    if ("result" in answer) state.result = answer.result;
+    if ("error" in answer) {
+      state.validation_errors = [answer.error];
+      status = "rejected";
+    }
+  }
+  const entityId = capability.appliesTo.field
+    ? ((ev.values[capability.appliesTo.field] as string | undefined) ?? null)
+    : null;
+  if (input.dry_run)
+    return {
+      outcome: "preview",
+      message: `Preview only, nothing was saved: ${evaluationMessage(capability, ev, state)}`,
+      retryable: false,
+      capability: capability.id,
+      entity: { type: capability.appliesTo.entity, id: entityId },
+      node: ev.node,
+      inputs: describeInputs(capability),
+      options: state.options,
+      applied: state.applied,
+      missing: state.missing,
+      pending: state.pending,
+      allowed_patch: allowedPatch(capability, entityId),
+      validation_errors: state.validation_errors,
+      requires_confirmation: ev.atConfirmation,
+      summary: state.summary,
+      result: state.result,
+      next_actions: [
+        {
+          tool: "start_action",
+          args: { capability: capability.id },
+          description: "Start it for real (without dry_run)",
+        },
+      ],
+    };
+  const row = await deps.db.action.create({
+    data: {
+      tenantId: actor.tenantId,
+      agentId: actor.agentId ?? null,
+      userId: actor.userId,
+      capability: capability.id,
+      entityType: capability.appliesTo.entity,
+      entityId,
+      node: ev.node,
+      version: 1,
+      status,
+      state: toJson(state),
+    },
+  });
+  await recordActionEvent(deps.db, {
+    actionId: row.id,
+    version: 1,
+    kind: "started",
+    node: ev.node,
+    data: { applied: state.applied, missing: state.missing, validation_errors: state.validation_errors },
+  });
+  if (ev.atConfirmation && state.requires_approval && state.summary && state.digest)
+    await openApproval(deps.db, row, state);
+  const rejected = status === "rejected";
+  return respond(
+    deps,
+    capability,
+    row,
+    {
+      outcome: rejected ? "rejected" : ev.errors.length || ev.missing.length ? "input_required" : "applied",
+      reason: rejected ? state.validation_errors[0]?.code : undefined,
+      message: rejected
+        ? (state.validation_errors[0]?.message ?? "rejected")
+        : evaluationMessage(capability, ev, state),
+      retryable: false,
+    },
+    { withInputs: true },
+  );
+}

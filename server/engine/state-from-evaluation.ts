@@ -1,0 +1,69 @@
+import type { ActionState, ActionStatus } from "./action-state";
+import type { AnyCapability } from "./define-capability";
+import { nodeIndexOfField } from "./describe-inputs";
+import type { Evaluation } from "./evaluate-action";
+import { summaryDigest } from "./summary-digest";
+
+/**
+ * What an evaluation means for the stored state: which of the patch's fields were applied and
+ * which wait downstream, and, at the confirmation node, the summary a person approves.
+ */
+export function stateFromEvaluation(
+  capability: AnyCapability,
+  ev: Evaluation,
+  patchFields: string[],
+  previous: ActionState,
+): ActionState {
+  const applied = patchFields.filter((f) => {
+    const idx = nodeIndexOfField(capability, f);
+    if (idx < ev.nodeIndex) return true;
+    return idx === ev.nodeIndex && !ev.errors.some((e) => e.field.split(".")[0] === f);
+  });
+  const pending = patchFields.filter((f) => nodeIndexOfField(capability, f) > ev.nodeIndex);
+  const summary =
+    ev.atConfirmation && capability.summarize
+      ? capability.summarize({ values: ev.values, derived: ev.derived })
+      : null;
+  return {
+    ...previous,
+    values: ev.values,
+    derived: ev.derived,
+    options: ev.options,
+    applied,
+    missing: ev.missing,
+    pending,
+    validation_errors: ev.errors,
+    summary,
+    digest: summary ? summaryDigest(summary) : null,
+    requires_approval: summary ? approvalRequired(capability, summary) : false,
+  };
+}
+
+function approvalRequired(capability: AnyCapability, summary: Record<string, unknown>): boolean {
+  const rule = capability.policy.approval;
+  if (rule === "always") return true;
+  if (rule === "never") return false;
+  return rule(summary);
+}
+
+/** Where an evaluation leaves the action: a read capability that passed every node is done. */
+export function statusAfterEvaluation(
+  capability: AnyCapability,
+  ev: Evaluation,
+  state: ActionState,
+): ActionStatus {
+  if (ev.atConfirmation) return state.requires_approval ? "awaiting_approval" : "open";
+  if (ev.nodeIndex >= capability.nodes.length && capability.policy.effect === "read") return "completed";
+  return "open";
+}
+
+/** The one-line message of start/advance: where the action stopped and why. */
+export function evaluationMessage(capability: AnyCapability, ev: Evaluation, state: ActionState): string {
+  if (ev.errors.length) return `Stopped at ${ev.node}: ${ev.errors.map((e) => e.message).join("; ")}`;
+  if (ev.missing.length) return `${capability.title}: ${ev.node} needs ${ev.missing.join(", ")}`;
+  if (ev.atConfirmation)
+    return state.requires_approval
+      ? `${capability.title} is ready; the user must approve it before confirm_action`
+      : `${capability.title} is ready to confirm`;
+  return `${capability.title} done`;
+}

@@ -11,7 +11,7 @@ const OUTCOME_KINDS = [
   "unknown",
 ] as const;
 
-const nextAction = z.object({
+const nextAction = z.looseObject({
   tool: z.string(),
   args: z.record(z.string(), z.unknown()).optional(),
   description: z.string(),
@@ -24,10 +24,10 @@ const nextAction = z.object({
  * open; the fixed part is what a workflow branches on.
  */
 export const outcomeOutputSchema = z.looseObject({
-  outcome: z.enum(OUTCOME_KINDS).describe("Typed result; branch on this."),
+  outcome: z.enum(OUTCOME_KINDS),
   message: z.string(),
   retryable: z.boolean(),
-  reason: z.string().optional().describe("Machine-readable reason for refusals, e.g. permission_required."),
+  reason: z.string().optional(),
   action_id: z.string().optional(),
   version: z.number().int().optional(),
   next_actions: z

@@ -9,6 +9,7 @@ import {
   type ServerContext,
   type ToolAnnotations,
 } from "@modelcontextprotocol/server";
+import { compactSchema } from "./compact-schema";
 import { APPROVAL_META_KEY, CONFIRM_APP_URI } from "./confirm-app-html";
 import type { ActionToolName, GatewayOutcome, GatewayPort } from "./gateway-port";
 import { outcomeOutputSchema, renderOutcomeText } from "./outcome-output";
@@ -56,6 +57,8 @@ const TITLES: Record<ActionToolName, string> = {
   recover_action: "Recover action",
 };
 
+const compactOutcome = compactSchema(outcomeOutputSchema);
+
 /** Tools whose results can land on a confirmation node: hosts with MCP Apps show the screen. */
 const REACHES_CONFIRMATION = new Set<ActionToolName>(["start_action", "advance_action", "confirm_action"]);
 
@@ -75,8 +78,8 @@ export function registerActionTools<Ctx>(server: McpServer, options: ActionTools
       {
         title: TITLES[name],
         description: DESCRIPTIONS[name],
-        inputSchema: operation.input,
-        outputSchema: outcomeOutputSchema,
+        inputSchema: compactSchema(operation.input),
+        outputSchema: compactOutcome,
         annotations: ANNOTATIONS[name],
         ...(REACHES_CONFIRMATION.has(name) ? { _meta: { ui: { resourceUri: CONFIRM_APP_URI } } } : {}),
       },

@@ -4,7 +4,10 @@ import type { BrowseBackend } from "@/server/browse/browse-backend";
 import { type BrowsePage, navigate, search, submit } from "@/server/browse/browse-pages";
 import { BROWSE_ROUTES } from "@/server/browse/browse-routes";
 import { BROWSE_SCHEMES } from "@/server/browse/parse-browse-uri";
+import { compactSchema } from "./compact-schema";
 import { pageOutputSchema } from "./outcome-output";
+
+const compactPage = compactSchema(pageOutputSchema);
 
 const uriField = z
   .string()
@@ -66,8 +69,8 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
       title: "Search",
       description:
         "Find where to start: pages by what they hold ('orders', 'tickets assigned to me') and records by name or id, across shop://, helpdesk:// and more. Returns a markdown page of links.",
-      inputSchema: searchInput,
-      outputSchema: pageOutputSchema,
+      inputSchema: compactSchema(searchInput),
+      outputSchema: compactPage,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ query, scheme }) => pageResult(await search(backend, query, scheme)),
@@ -78,8 +81,8 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
       title: "Navigate",
       description:
         "Open a scheme://path link: returns a markdown page with data, links to details and the actions possible now, or a form block on form pages. Start at signpost://start.",
-      inputSchema: navigateInput,
-      outputSchema: pageOutputSchema,
+      inputSchema: compactSchema(navigateInput),
+      outputSchema: compactPage,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ uri }) => pageResult(await navigate(backend, uri)),
@@ -90,8 +93,8 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
       title: "Submit",
       description:
         "Submit a form shown by navigate: the form's uri and its field values. Starts or advances the business action behind it; money and data changes stop at a confirmation a person approves.",
-      inputSchema: submitInput,
-      outputSchema: pageOutputSchema,
+      inputSchema: compactSchema(submitInput),
+      outputSchema: compactPage,
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,

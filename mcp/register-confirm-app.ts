@@ -5,6 +5,7 @@ import {
 } from "@modelcontextprotocol/ext-apps/server";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { compactSchema } from "./compact-schema";
 import { CONFIRM_APP_URI, DECIDE_APPROVAL_TOOL, renderConfirmAppHtml } from "./confirm-app-html";
 import type { GatewayPort } from "./gateway-port";
 import { outcomeOutputSchema, renderOutcomeText } from "./outcome-output";
@@ -50,8 +51,8 @@ export function registerConfirmApp<Ctx>(server: McpServer, gateway: GatewayPort<
     {
       title: "Approve or reject (confirmation screen)",
       description: "Used by the confirmation screen only. Requires the screen's single-use approval token.",
-      inputSchema: decideApprovalInput,
-      outputSchema: outcomeOutputSchema,
+      inputSchema: compactSchema(decideApprovalInput),
+      outputSchema: compactSchema(outcomeOutputSchema),
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,

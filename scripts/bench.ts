@@ -1,0 +1,168 @@
+// `npm run bench`: what each MCP face costs an agent before any work starts (tokens of the
+// tools/list result, o200k tokenizer), next to a one-tool-per-endpoint wrapper of the legacy
+// OpenAPI document, and how many agent calls the main flows take through each face.
+import { randomBytes } from "node:crypto";
+import type { Client } from "@modelcontextprotocol/client";
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
+import { wrapOpenApiAsTools } from "../test/bench/openapi-tool-wrapper";
+import { createMcpWorld, type McpWorld } from "../test/mcp/mcp-world";
+
+process.env.SIGNPOST_MASTER_KEY ??= randomBytes(32).toString("hex");
+
+const tokens = (value: unknown) => encode(JSON.stringify(value)).length;
+
+async function listTools(w: McpWorld, faces?: string) {
+  const client = await w.connect(w.keys.alice, faces ? { faces } : {});
+  const { tools } = await client.listTools();
+  // What a host shows the model: app-only tools (visibility ["app"]) are hidden from it.
+  const visible = tools.filter((t) => {
+    const ui = (t._meta as { ui?: { visibility?: string[] } } | undefined)?.ui;
+    return !ui?.visibility || ui.visibility.includes("model");
+  });
+  return { all: tools, visible };
+}
+
+function row(cells: Array<string | number>, widths: number[]) {
+  return `| ${cells.map((c, i) => String(c).padEnd(widths[i] ?? 10)).join(" | ")} |`;
+}
+
+async function countFlow(
+  client: Client,
+  steps: Array<(last: Record<string, unknown>) => [string, Record<string, unknown>] | null>,
+) {
+  let calls = 0;
+  let last: Record<string, unknown> = {};
+  for (const step of steps) {
+    const call = step(last);
+    if (!call) continue;
+    calls++;
+    const result = await client.callTool({ name: call[0], arguments: call[1] });
+    last = {
+      ...((result.structuredContent as Record<string, unknown>) ?? {}),
+      __text: (result.content as Array<{ text?: string }>)[0]?.text,
+      __meta: result._meta,
+    };
+  }
+  return { calls, last };
+}
+
+async function main() {
+  const w = await createMcpWorld("sqlite");
+  try {
+    const doc = await (await fetch(`${w.legacy.url}/openapi.json`)).json();
+    const wrapped = await wrapOpenApiAsTools(doc);
+    const actions = await listTools(w, "actions");
+    const browse = await listTools(w, "browse");
+    const all = await listTools(w);
+
+    const widths = [44, 7, 16];
+    const lines = [
+      row(["tools/list (o200k tokens)", "tools", "tokens"], widths),
+      row(["---", "---", "---"], widths),
+      row(["actions face (model-visible)", actions.visible.length, tokens(actions.visible)], widths),
+      row(["actions face (incl. app-only decide_approval)", actions.all.length, tokens(actions.all)], widths),
+      row(["browse face", browse.visible.length, tokens(browse.visible)], widths),
+      row(["all faces (model-visible)", all.visible.length, tokens(all.visible)], widths),
+      row(["all faces (incl. app-only)", all.all.length, tokens(all.all)], widths),
+      row(["legacy OpenAPI, one tool per endpoint", wrapped.length, tokens(wrapped)], widths),
+    ];
+    console.log(`\n${lines.join("\n")}\n`);
+    for (const t of all.all) console.log(`  ${t.name.padEnd(22)} ${String(tokens(t)).padStart(5)} tokens`);
+
+    // Agent calls per flow, measured by running the flows (approval by the person is not counted).
+    const alice = await w.connect(w.keys.alice);
+    const approve = async (actionId: string) => {
+      const ctx = await w.gw.getContext(w.agent.alice, { action_id: actionId });
+      await w.gw.decideApproval(w.person.alice, {
+        action_id: actionId,
+        version: ctx.version as number,
+        decision: "approve",
+      });
+    };
+    const key = () => `bench-${randomBytes(6).toString("hex")}`;
+
+    const checkoutStart = await countFlow(alice, [
+      () => ["search_capabilities", { query: "two of these mugs, ship to the office, pay from my balance" }],
+      () => [
+        "start_action",
+        {
+          capability: "checkout",
+          patch: {
+            items: [{ product_id: "prod_mug", quantity: 2 }],
+            address_id: "Office",
+            payment_type: "balance",
+          },
+        },
+      ],
+    ]);
+    const checkoutId = String(checkoutStart.last.action_id);
+    await approve(checkoutId);
+    const checkoutEnd = await countFlow(alice, [
+      () => ["confirm_action", { action_id: checkoutId, idempotency_key: key() }],
+      () => ["verify_action", { action_id: checkoutId }],
+    ]);
+
+    const refundStart = await countFlow(alice, [
+      () => [
+        "start_action",
+        { capability: "after_sales", entity_id: "ord_paid", patch: { reason: "changed my mind" } },
+      ],
+    ]);
+    const refundId = String(refundStart.last.action_id);
+    await approve(refundId);
+    const refundEnd = await countFlow(alice, [
+      () => ["confirm_action", { action_id: refundId, idempotency_key: key() }],
+      () => ["verify_action", { action_id: refundId }],
+    ]);
+
+    const browser = await w.connect(w.keys.alice, { faces: "browse" });
+    const browseStart = await countFlow(browser, [
+      () => ["search", { query: "buy" }],
+      () => ["navigate", { uri: "shop://checkout" }],
+      () => [
+        "submit",
+        {
+          uri: "shop://checkout",
+          fields: {
+            items: [{ product_id: "prod_mug", quantity: 1 }],
+            address_id: "Office",
+            payment_type: "balance",
+          },
+        },
+      ],
+    ]);
+    const browseId = /actions:\/\/([A-Za-z0-9_-]+)/.exec(String(browseStart.last.__text ?? ""))?.[1] ?? "";
+    await approve(browseId);
+    const browseEnd = await countFlow(browser, [
+      () => ["submit", { uri: `actions://${browseId}/confirm`, fields: { idempotency_key: key() } }],
+      () => ["navigate", { uri: `actions://${browseId}/verify` }],
+    ]);
+
+    const flows = [
+      [
+        "checkout, action face (search → start → | approve | → confirm → verify)",
+        checkoutStart.calls + checkoutEnd.calls,
+        String(checkoutEnd.last.outcome),
+      ],
+      [
+        "refund-only, action face (start → | approve | → confirm → verify)",
+        refundStart.calls + refundEnd.calls,
+        String(refundEnd.last.outcome),
+      ],
+      [
+        "checkout, browse face (search → navigate → submit → | approve | → submit → navigate)",
+        browseStart.calls + browseEnd.calls,
+        String(browseEnd.last.outcome),
+      ],
+    ];
+    const fw = [84, 11, 10];
+    console.log(
+      `\n${[row(["flow", "agent calls", "final"], fw), row(["---", "---", "---"], fw), ...flows.map((f) => row(f, fw))].join("\n")}\n`,
+    );
+  } finally {
+    await w.close();
+  }
+}
+
+await main();
+process.exit(0);

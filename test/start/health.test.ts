@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "@/test/helpers/database";
+import { type RunningLegacy, startLegacy } from "@/test/helpers/legacy-server";
+
+// Protects /api/health: 200 only when the database answers AND the legacy service answers;
+// 503 with the failing part named otherwise (load balancers and `npm start` rely on it).
+
+describe("/api/health", () => {
+  let database: TestDatabase;
+  let legacy: RunningLegacy;
+  let GET: () => Promise<Response>;
+  beforeAll(async () => {
+    database = await createTestDatabase("sqlite");
+    legacy = await startLegacy();
+    process.env.DATABASE_URL = database.url;
+    process.env.SIGNPOST_LEGACY_URL = legacy.url;
+    ({ GET } = await import("@/app/api/health/route"));
+  });
+  afterAll(async () => {
+    delete process.env.SIGNPOST_LEGACY_URL;
+    delete process.env.DATABASE_URL;
+    await legacy?.stop();
+    await database?.drop();
+  });
+
+  it("is green when the database and the legacy service answer", async () => {
+    const response = await GET();
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      ok: true,
+      database: { ok: true, provider: "sqlite" },
+      legacy: { ok: true, url: legacy.url },
+    });
+  });
+
+  it("answers 503 naming the legacy service when it is down", async () => {
+    process.env.SIGNPOST_LEGACY_URL = "http://127.0.0.1:9"; // discard port: nothing listens
+    try {
+      const response = await GET();
+      expect(response.status).toBe(503);
+      const body = await response.json();
+      expect(body).toMatchObject({ ok: false, database: { ok: true }, legacy: { ok: false } });
+      expect(typeof body.legacy.error).toBe("string");
+    } finally {
+      process.env.SIGNPOST_LEGACY_URL = legacy.url;
+    }
+  });
+});

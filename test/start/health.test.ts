@@ -9,6 +9,7 @@ describe("/api/health", () => {
   let database: TestDatabase;
   let legacy: RunningLegacy;
   let GET: () => Promise<Response>;
+  const saved = { db: process.env.DATABASE_URL, legacy: process.env.SIGNPOST_LEGACY_URL };
   beforeAll(async () => {
     database = await createTestDatabase("sqlite");
     legacy = await startLegacy();
@@ -17,8 +18,13 @@ describe("/api/health", () => {
     ({ GET } = await import("@/app/api/health/route"));
   });
   afterAll(async () => {
-    delete process.env.SIGNPOST_LEGACY_URL;
-    delete process.env.DATABASE_URL;
+    for (const [name, value] of [
+      ["DATABASE_URL", saved.db],
+      ["SIGNPOST_LEGACY_URL", saved.legacy],
+    ] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
     await legacy?.stop();
     await database?.drop();
   });

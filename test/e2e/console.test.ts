@@ -617,4 +617,53 @@ run("console in Chromium", () => {
       await agent.close();
     }
   }, 120_000);
+
+  it("a stale version shows 'this changed since, review again'; a rejection with a reason reaches the agent", async () => {
+    const alice = await person("alice@acme.test");
+    const agent = await connectAgent(app.url, agentKey("alice@acme.test"));
+    try {
+      const start = await agent.call("start_action", {
+        capability: "checkout",
+        patch: {
+          items: [{ product_id: "prod_mug", quantity: 1 }],
+          address_id: "Office",
+          payment_type: "balance",
+        },
+      });
+      const id = String(start.structured.action_id);
+      await alice.page.goto(`${app.url}/confirm/${id}`);
+      await alice.page.getByTestId("confirmation-summary").waitFor();
+      // The agent changes the order while the person is looking at the old summary.
+      const advanced = await agent.call("advance_action", {
+        action_id: id,
+        version: Number(start.structured.version),
+        patch: { items: [{ product_id: "prod_mug", quantity: 3 }] },
+      });
+      expect(Number(advanced.structured.version)).toBeGreaterThan(Number(start.structured.version));
+      await alice.page.getByRole("button", { name: "Approve" }).click();
+      await alice.page.getByTestId("stale-notice").waitFor();
+      expect(await alice.page.getByTestId("stale-notice").textContent()).toContain(
+        "This changed since, review again.",
+      );
+      await screenshot(alice.page, "confirm-stale");
+      // Review the current version, then reject it with a reason.
+      await alice.page.getByRole("button", { name: "Review the current version" }).click();
+      await alice.page
+        .locator(`[data-testid=confirmation-summary][data-version="${advanced.structured.version}"]`)
+        .waitFor();
+      await alice.page.getByLabel(/Reason/).fill("Too many mugs");
+      await alice.page.getByRole("button", { name: "Reject" }).click();
+      await alice.page.getByTestId("decision-result").waitFor();
+      expect(await alice.page.getByTestId("agent-will-see").textContent()).toContain("Too many mugs");
+      const confirm = await agent.call("confirm_action", {
+        action_id: id,
+        version: Number(advanced.structured.version),
+        idempotency_key: idem("rejected"),
+      });
+      expect(confirm.structured).toMatchObject({ outcome: "rejected" });
+      expect(JSON.stringify(confirm.structured)).toMatch(/reject/i);
+    } finally {
+      await agent.close();
+    }
+  }, 120_000);
 });

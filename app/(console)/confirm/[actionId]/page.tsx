@@ -52,6 +52,8 @@ export default async function ConfirmPage({ params }: { params: Promise<{ action
             status={approval.status}
           />
           <ConfirmDecision
+            // A new version is a new decision: reset the form's state when the action moved on.
+            key={`${approval.version}:${action.version}`}
             actionId={action.id}
             version={approval.version}
             status={approval.status}

@@ -118,6 +118,12 @@ function allowedHostnamesFromEnv(): string[] {
     .split(",")
     .map((host) => host.trim())
     .filter(Boolean);
+  // The public URL people and hosts use is allowed too, so a deployment only sets one variable.
+  try {
+    if (process.env.SIGNPOST_PUBLIC_URL) extra.push(new URL(process.env.SIGNPOST_PUBLIC_URL).hostname);
+  } catch {
+    // an invalid SIGNPOST_PUBLIC_URL adds nothing
+  }
   return [...localhostAllowedHostnames(), ...extra];
 }
 

@@ -146,10 +146,22 @@ export async function submit(
   fields: Record<string, unknown>,
 ): Promise<BrowsePage> {
   const parsed = parseBrowseUri(input);
-  if (!parsed.ok) return notFoundPage(input, parsed.problem);
+  const notFound = async (target: string, problem: string) => {
+    const shown = target.slice(0, 200);
+    await backend.record({
+      verb: "submit",
+      target: shown,
+      arguments: { uri: shown },
+      outcome: "not_found",
+      message: problem,
+      latencyMs: 0,
+    });
+    return notFoundPage(target, problem);
+  };
+  if (!parsed.ok) return notFound(input, parsed.problem);
   const uri = parsed.value;
   const found = matchRoute(uri);
-  if (!found) return notFoundPage(uri.uri, "no such page");
+  if (!found) return notFound(uri.uri, "no such page");
   const { route, match } = found;
   if (!route.submit) {
     return finish(uri.uri, {

@@ -61,6 +61,11 @@ export function ConfirmDecision(props: Props) {
       ? ((decide.error.details as { reason?: string } | undefined)?.reason ?? "")
       : null;
   const conflict = conflictReason !== null && STALE_REASONS.has(conflictReason);
+  // The gateway's conflict carries the action's version now; the page's prop is from when it rendered.
+  const currentVersion =
+    (decide.error instanceof ApiError
+      ? (decide.error.details as { version?: number } | undefined)?.version
+      : undefined) ?? props.currentVersion;
 
   if (props.stale || conflict) {
     return (
@@ -71,8 +76,8 @@ export function ConfirmDecision(props: Props) {
       >
         <p className="font-semibold">This changed since, review again.</p>
         <p className="mt-1">
-          The agent changed the action after this summary was made (now version {props.currentVersion}).
-          Nothing was approved.
+          The agent changed the action after this summary was made (now version {currentVersion}). Nothing was
+          approved.
         </p>
         <button type="button" className={`${buttonClass("secondary")} mt-3`} onClick={() => router.refresh()}>
           Review the current version

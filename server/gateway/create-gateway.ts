@@ -14,7 +14,6 @@ import type { NextAction, OutcomeBase } from "../engine/outcome";
 import {
   type ApprovalOutcome,
   type DecideApprovalInput,
-  type DecideWithTokenInput,
   decideApproval,
   decideApprovalInputSchema,
   decideApprovalWithToken,
@@ -66,8 +65,8 @@ interface OperationSpec<S extends z.ZodType> {
   verb: PermissionVerb;
   schema: S;
   /** What is authorized: a capability target or an entity URI. */
-  target: (input: z.infer<S>) => Promise<{ target: string; capability?: AnyCapability }>;
-  run: (input: z.infer<S>) => Promise<GatewayOutcome>;
+  target: (input: z.infer<S>, ctx: TrustedContext) => Promise<{ target: string; capability?: AnyCapability }>;
+  run: (input: z.infer<S>, ctx: TrustedContext) => Promise<GatewayOutcome>;
 }
 
 function zodErrors(error: z.ZodError) {
@@ -81,6 +80,18 @@ function zodErrors(error: z.ZodError) {
         : i.message,
     };
   });
+}
+
+function invalidArguments(error: z.ZodError): GatewayOutcome {
+  const errors = zodErrors(error);
+  return {
+    outcome: "rejected",
+    reason: "invalid_arguments",
+    message: errors.map((e) => `${e.field}: ${e.message}`).join("; "),
+    retryable: false,
+    validation_errors: errors,
+    next_actions: [],
+  };
 }
 
 /**
@@ -134,15 +145,7 @@ export function createGateway(options: GatewayOptions) {
       };
     const parsed = spec.schema.safeParse(raw ?? {});
     if (!parsed.success) {
-      const errors = zodErrors(parsed.error);
-      const out: GatewayOutcome = {
-        outcome: "rejected",
-        reason: "invalid_arguments",
-        message: errors.map((e) => `${e.field}: ${e.message}`).join("; "),
-        retryable: false,
-        validation_errors: errors,
-        next_actions: [],
-      };
+      const out = invalidArguments(parsed.error);
       await audit(ctx, {
         operation: spec.operation,
         arguments: raw,
@@ -159,7 +162,7 @@ export function createGateway(options: GatewayOptions) {
     let capability: AnyCapability | undefined;
     let out: GatewayOutcome;
     try {
-      ({ target, capability } = await spec.target(input));
+      ({ target, capability } = await spec.target(input, ctx));
       decision = await authorize(db, ctx, spec.verb, target, capability);
       if (decision.decision === "deny") {
         out = {
@@ -186,7 +189,7 @@ export function createGateway(options: GatewayOptions) {
           next_actions: [],
         };
       } else {
-        out = await spec.run(input);
+        out = await spec.run(input, ctx);
       }
     } catch (err) {
       out =
@@ -243,8 +246,7 @@ export function createGateway(options: GatewayOptions) {
         verb: "search",
         schema: searchCapabilitiesInputSchema,
         target: async () => ({ target: "capabilities" }),
-        run: async (input) => {
-          const caller = ctx as TrustedContext;
+        run: async (input, caller) => {
           const hits = index.search(input.query, 10).filter((h) => {
             const c = capabilities.get(h.capability);
             return c && visible(caller, c);
@@ -275,7 +277,7 @@ export function createGateway(options: GatewayOptions) {
           target: capabilityTarget(input.capability),
           capability: capabilities.get(input.capability),
         }),
-        run: async (input) => engine.start(actorOf(ctx as TrustedContext), input) as Promise<GatewayOutcome>,
+        run: (input, caller) => engine.start(actorOf(caller), input) as Promise<GatewayOutcome>,
       },
       raw,
     );
@@ -287,17 +289,16 @@ export function createGateway(options: GatewayOptions) {
         operation: "context.read",
         verb: "navigate",
         schema: getContextInputSchema,
-        target: async (input) =>
+        target: async (input, caller) =>
           input.action_id
-            ? actionTarget(ctx as TrustedContext, input.action_id)
+            ? actionTarget(caller, input.action_id)
             : {
                 target:
                   input.entity === "order"
                     ? `shop://order/${input.entity_id}`
                     : `helpdesk://ticket/${input.entity_id}`,
               },
-        run: async (input) => {
-          const caller = ctx as TrustedContext;
+        run: async (input, caller) => {
           if (input.action_id)
             return engine.getActionContext(
               actorOf(caller),
@@ -336,65 +337,39 @@ export function createGateway(options: GatewayOptions) {
       raw,
     );
 
-  const advanceAction = (ctx: TrustedContext | null, raw: unknown) =>
-    pipeline(
-      ctx,
-      {
-        operation: "action.advanced",
-        verb: "advance",
-        schema: advanceActionInputSchema,
-        target: (input) => actionTarget(ctx as TrustedContext, input.action_id),
-        run: async (input) =>
-          engine.advance(actorOf(ctx as TrustedContext), input) as Promise<GatewayOutcome>,
-      },
-      raw,
-    );
-
-  const confirmAction = (ctx: TrustedContext | null, raw: unknown) =>
-    pipeline(
-      ctx,
-      {
-        operation: "action.confirmed",
-        verb: "confirm",
-        schema: confirmActionInputSchema,
-        target: (input) => actionTarget(ctx as TrustedContext, input.action_id),
-        run: async (input) =>
-          engine.confirm(actorOf(ctx as TrustedContext), input) as Promise<GatewayOutcome>,
-      },
-      raw,
-    );
-
-  const verifyAction = (ctx: TrustedContext | null, raw: unknown) =>
-    pipeline(
-      ctx,
-      {
-        operation: "action.verified",
-        verb: "navigate",
-        schema: verifyActionInputSchema,
-        target: (input) => actionTarget(ctx as TrustedContext, input.action_id),
-        run: async (input) => {
-          const caller = ctx as TrustedContext;
-          return engine.verify(actorOf(caller), input.action_id, scopeOf(caller)) as Promise<GatewayOutcome>;
+  /** An operation on one existing action: authorized against the action's capability. */
+  const onAction =
+    <S extends z.ZodType<{ action_id: string }>>(
+      operation: string,
+      verb: PermissionVerb,
+      schema: S,
+      run: (input: z.infer<S>, caller: TrustedContext) => Promise<ActionResponse>,
+    ) =>
+    (ctx: TrustedContext | null, raw: unknown) =>
+      pipeline(
+        ctx,
+        {
+          operation,
+          verb,
+          schema,
+          target: (input, caller) => actionTarget(caller, input.action_id),
+          run: (input, caller) => run(input, caller) as Promise<GatewayOutcome>,
         },
-      },
-      raw,
-    );
+        raw,
+      );
 
-  const recoverAction = (ctx: TrustedContext | null, raw: unknown) =>
-    pipeline(
-      ctx,
-      {
-        operation: "action.recovered",
-        verb: "confirm",
-        schema: recoverActionInputSchema,
-        target: (input) => actionTarget(ctx as TrustedContext, input.action_id),
-        run: async (input) => {
-          const caller = ctx as TrustedContext;
-          return engine.recover(actorOf(caller), input.action_id, scopeOf(caller)) as Promise<GatewayOutcome>;
-        },
-      },
-      raw,
-    );
+  const advanceAction = onAction("action.advanced", "advance", advanceActionInputSchema, (input, caller) =>
+    engine.advance(actorOf(caller), input),
+  );
+  const confirmAction = onAction("action.confirmed", "confirm", confirmActionInputSchema, (input, caller) =>
+    engine.confirm(actorOf(caller), input),
+  );
+  const verifyAction = onAction("action.verified", "navigate", verifyActionInputSchema, (input, caller) =>
+    engine.verify(actorOf(caller), input.action_id, scopeOf(caller)),
+  );
+  const recoverAction = onAction("action.recovered", "confirm", recoverActionInputSchema, (input, caller) =>
+    engine.recover(actorOf(caller), input.action_id, scopeOf(caller)),
+  );
 
   // ------------------------------------------------------------------ people: approvals, permissions, recovery
   async function audited<T extends OutcomeBase>(
@@ -418,48 +393,37 @@ export function createGateway(options: GatewayOptions) {
     return out;
   }
 
-  const invalid = (error: z.ZodError): GatewayOutcome => ({
-    outcome: "rejected",
-    reason: "invalid_arguments",
-    message: zodErrors(error)
-      .map((e) => `${e.field}: ${e.message}`)
-      .join("; "),
-    retryable: false,
-    validation_errors: zodErrors(error),
-    next_actions: [],
-  });
-
-  /** A person approves or rejects an action's pending approval (console). Audited before the answer. */
-  async function decide(ctx: TrustedContext, raw: unknown): Promise<ApprovalOutcome> {
-    const parsed = decideApprovalInputSchema.safeParse(raw);
-    if (!parsed.success) return invalid(parsed.error) as ApprovalOutcome;
-    const input: DecideApprovalInput = parsed.data;
-    return audited(
+  /** A person's decision on an approval, audited `approval.approved|rejected` before the answer. */
+  const auditedDecision = (
+    ctx: TrustedContext,
+    input: DecideApprovalInput,
+    decide: () => Promise<ApprovalOutcome>,
+  ) =>
+    audited(
       ctx,
       input.decision === "approve" ? "approval.approved" : "approval.rejected",
       input,
       `action:${input.action_id}`,
-      () => decideApproval(db, ctx, input),
+      decide,
     );
+
+  /** A person approves or rejects an action's pending approval (console). */
+  async function decide(ctx: TrustedContext, raw: unknown): Promise<ApprovalOutcome> {
+    const parsed = decideApprovalInputSchema.safeParse(raw);
+    if (!parsed.success) return invalidArguments(parsed.error) as ApprovalOutcome;
+    return auditedDecision(ctx, parsed.data, () => decideApproval(db, ctx, parsed.data));
   }
 
   /** The confirmation screen's decision, carried by its single-use token (MCP Apps). */
   async function decideWithToken(ctx: TrustedContext, raw: unknown): Promise<ApprovalOutcome> {
     const parsed = decideWithTokenInputSchema.safeParse(raw);
-    if (!parsed.success) return invalid(parsed.error) as ApprovalOutcome;
-    const input: DecideWithTokenInput = parsed.data;
-    return audited(
-      ctx,
-      input.decision === "approve" ? "approval.approved" : "approval.rejected",
-      input,
-      `action:${input.action_id}`,
-      () => decideApprovalWithToken(db, ctx, input),
-    );
+    if (!parsed.success) return invalidArguments(parsed.error) as ApprovalOutcome;
+    return auditedDecision(ctx, parsed.data, () => decideApprovalWithToken(db, ctx, parsed.data));
   }
 
   async function requestPermission(ctx: TrustedContext, raw: unknown): Promise<GatewayOutcome> {
     const parsed = requestPermissionInputSchema.safeParse(raw);
-    if (!parsed.success) return invalid(parsed.error);
+    if (!parsed.success) return invalidArguments(parsed.error);
     return audited(ctx, "permission.requested", parsed.data, parsed.data.target, async () => {
       const request = await storePermissionRequest(db, ctx, parsed.data);
       return request
@@ -482,7 +446,7 @@ export function createGateway(options: GatewayOptions) {
 
   async function decidePermission(ctx: TrustedContext, raw: unknown): Promise<GatewayOutcome> {
     const parsed = decidePermissionRequestInputSchema.safeParse(raw);
-    if (!parsed.success) return invalid(parsed.error);
+    if (!parsed.success) return invalidArguments(parsed.error);
     const input = parsed.data;
     return audited(
       ctx,
@@ -513,7 +477,7 @@ export function createGateway(options: GatewayOptions) {
 
   async function resolveRecovery(ctx: TrustedContext, raw: unknown): Promise<GatewayOutcome> {
     const parsed = resolveRecoveryInputSchema.safeParse(raw);
-    if (!parsed.success) return invalid(parsed.error);
+    if (!parsed.success) return invalidArguments(parsed.error);
     return audited(ctx, "action.recovery_resolved", parsed.data, `action:${parsed.data.action_id}`, () =>
       resolveRecoveryItem(db, ctx, parsed.data),
     );

@@ -9,17 +9,23 @@ export interface InputDescription {
   description?: string;
 }
 
-function isOptional(schema: z.ZodType): boolean {
-  return schema.safeParse(undefined).success;
+/** A node's declared required fields; by default every field whose schema does not accept undefined. */
+export function requiredFields(node: AnyCapability["nodes"][number]): string[] {
+  return (
+    node.required ??
+    Object.entries(node.fields ?? {})
+      .filter(([, schema]) => !schema.safeParse(undefined).success)
+      .map(([field]) => field)
+  );
 }
 
 /** The whole flow's inputs up front, so an agent can send everything it already knows in one patch. */
 export function describeInputs(capability: AnyCapability): InputDescription[] {
   const out: InputDescription[] = [];
   for (const node of capability.nodes) {
+    const required = requiredFields(node);
     for (const [field, schema] of Object.entries(node.fields ?? {})) {
-      const required = node.required ? node.required.includes(field) : !isOptional(schema);
-      const entry: InputDescription = { field, node: node.id, required };
+      const entry: InputDescription = { field, node: node.id, required: required.includes(field) };
       if (node.dependsOn?.length) entry.depends_on = node.dependsOn;
       if (schema.description) entry.description = schema.description;
       out.push(entry);

@@ -1,4 +1,5 @@
 import type { Actor, AnyCapability, Values } from "./define-capability";
+import { requiredFields } from "./describe-inputs";
 import type { ValidationError } from "./outcome";
 
 export interface Evaluation {
@@ -32,20 +33,22 @@ export async function evaluateAction(
   const values: Values = { ...input };
   const derived: Record<string, unknown> = {};
   const options: Record<string, unknown> = {};
+  /** Where the evaluation stops: at node `i`, or past the last node ("DONE"). */
+  const stopAt = (i: number, stop: Partial<Evaluation> = {}): Evaluation => ({
+    nodeIndex: i,
+    node: capability.nodes[i]?.id ?? "DONE",
+    atConfirmation: false,
+    values,
+    derived,
+    options,
+    missing: [],
+    errors: [],
+    ...stop,
+  });
   for (let i = 0; i < capability.nodes.length; i++) {
     const node = capability.nodes[i];
     if (!node) break;
-    if (node.requiresConfirmation)
-      return {
-        nodeIndex: i,
-        node: node.id,
-        atConfirmation: true,
-        values,
-        derived,
-        options,
-        missing: [],
-        errors: [],
-      };
+    if (node.requiresConfirmation) return stopAt(i, { atConfirmation: true });
     const errors: ValidationError[] = [];
     const fields = node.fields ?? {};
     // Shape first: a field that fails its schema is not passed on to business validation.
@@ -67,53 +70,17 @@ export async function evaluateAction(
       }
     }
     const result = node.resolve ? await node.resolve({ adapter, actor, values: checked, derived }) : {};
-    if (result.notFound)
-      return {
-        nodeIndex: i,
-        node: node.id,
-        atConfirmation: false,
-        values,
-        derived,
-        options,
-        missing: [],
-        errors: [],
-        notFound: result.notFound,
-      };
+    if (result.notFound) return stopAt(i, { notFound: result.notFound });
     Object.assign(options, result.options ?? {});
     Object.assign(derived, result.derived ?? {});
     for (const [field, value] of Object.entries(result.defaults ?? {}))
       if (!present(values[field])) values[field] = value;
     // A field the node rejected on business grounds does not stay as if it were accepted.
     errors.push(...(result.errors ?? []));
-    const required =
-      result.required ??
-      node.required ??
-      Object.entries(fields)
-        .filter(([, s]) => !s.safeParse(undefined).success)
-        .map(([f]) => f);
-    const missing = required.filter(
+    const missing = (result.required ?? requiredFields(node)).filter(
       (f) => !present(values[f]) && !errors.some((e) => e.field.split(".")[0] === f),
     );
-    if (errors.length || missing.length)
-      return {
-        nodeIndex: i,
-        node: node.id,
-        atConfirmation: false,
-        values,
-        derived,
-        options,
-        missing,
-        errors,
-      };
+    if (errors.length || missing.length) return stopAt(i, { missing, errors });
   }
-  return {
-    nodeIndex: capability.nodes.length,
-    node: "DONE",
-    atConfirmation: false,
-    values,
-    derived,
-    options,
-    missing: [],
-    errors: [],
-  };
+  return stopAt(capability.nodes.length);
 }

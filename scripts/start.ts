@@ -220,6 +220,12 @@ async function main(): Promise<void> {
   process.env.DATABASE_URL = url;
 
   const started = Date.now();
+  // After a `git pull` that changed the schema, the generated clients (not committed) are stale.
+  const generate = spawnSync(process.execPath, [join(root, "scripts/generate-clients.mjs"), "--if-stale"], {
+    cwd: root,
+    stdio: "inherit",
+  });
+  if (generate.status !== 0) fail("prisma generate failed");
   if (!dev && env.SIGNPOST_SKIP_BUILD === "0") await buildIfNeeded();
 
   say(`Database: ${providerOf(url) === "sqlite" ? url.replace(/^file:/, "") : "PostgreSQL (DATABASE_URL)"}`);

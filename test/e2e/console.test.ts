@@ -39,8 +39,11 @@ run("console in Chromium", () => {
     const browser = await launchChromium();
     try {
       const page = await browser.context.newPage();
-      await page.goto(`${app.url}/approvals`);
+      // Signed out: a real redirect (not a page shell) to sign-in, with the way back.
+      const response = await page.goto(`${app.url}/approvals`);
       expect(new URL(page.url()).pathname).toBe("/sign-in");
+      expect(new URL(page.url()).searchParams.get("next")).toBe("/approvals");
+      expect(response?.request().redirectedFrom()?.url()).toContain("/approvals");
       await screenshot(page, "sign-in");
       await page.getByLabel("Email").fill("adam@acme.test");
       await page.getByLabel("Password").fill("not-the-password");

@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { idem } from "../gateway/gateway-world";
+import { providersUnderTest } from "../helpers/database";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 type ToolResult = Awaited<ReturnType<Client["callTool"]>>;
@@ -34,178 +35,104 @@ function approvalMeta(result: ToolResult) {
   )?.["signpost/approval"];
 }
 
-describe("MCP action face over HTTP (SDK v2 client, real gateway, real legacy service)", () => {
-  let w: McpWorld;
-  beforeAll(async () => {
-    w = await createMcpWorld("sqlite");
-  });
-  afterAll(async () => w?.close());
-  beforeEach(async () => w.legacy.reset());
-
-  it("checkout: search → start with the full patch → (person approves in the app) → confirm → verify: 4 agent calls, one payment", async () => {
-    const client = await w.connect(w.keys.alice);
-    const agent = counted(client);
-    const before = await balance(w);
-
-    const found = sc(
-      await agent.call("search_capabilities", {
-        query: "two of these mugs, ship to the office, pay from my balance",
-      }),
-    );
-    expect((found.results as Array<{ capability: string }>)[0]?.capability).toBe("checkout");
-
-    const started = await agent.call("start_action", {
-      capability: "checkout",
-      patch: {
-        items: [{ product_id: "prod_mug", quantity: 2 }],
-        address_id: "Office",
-        payment_type: "balance",
-      },
+describe.each(await providersUnderTest())(
+  "MCP action face over HTTP (%s; SDK v2 client, real gateway, real legacy service)",
+  (provider) => {
+    let w: McpWorld;
+    beforeAll(async () => {
+      w = await createMcpWorld(provider);
     });
-    const s = sc(started);
-    expect(s).toMatchObject({
-      outcome: "applied",
-      node: "CONFIRM_ORDER",
-      requires_confirmation: true,
-      version: 1,
-    });
-    expect(text(started)).toMatch(/^applied: /);
-    expect(text(started)).toContain("confirm_action (needs user approval)");
-    // The confirmation node links the MCP App and carries the single-use token in _meta only.
-    expect(started._meta).toMatchObject({ ui: { resourceUri: "ui://signpost/confirm" } });
-    const approval = approvalMeta(started);
-    expect(approval?.token).toMatch(/.{16,}/);
-    expect(JSON.stringify(started.content)).not.toContain(approval?.token);
-    expect(JSON.stringify(started.structuredContent)).not.toContain(approval?.token);
-    expect(s.approval_url ?? (s.approval as { url?: string })?.url).toMatch(/\/confirm\//);
+    afterAll(async () => w?.close());
+    beforeEach(async () => w.legacy.reset());
 
-    // The person presses Approve on the confirmation screen: the app-only tool with the token.
-    const decided = sc(
-      await client.callTool({
-        name: "decide_approval",
-        arguments: {
-          action_id: s.action_id,
-          version: s.version,
-          decision: "approve",
-          approval_token: approval?.token,
-        },
-      }),
-    );
-    expect(decided.outcome).toBe("applied");
+    it("checkout: search → start with the full patch → (person approves in the app) → confirm → verify: 4 agent calls, one payment", async () => {
+      const client = await w.connect(w.keys.alice);
+      const agent = counted(client);
+      const before = await balance(w);
 
-    const confirmed = sc(
-      await agent.call("confirm_action", {
-        action_id: s.action_id,
-        version: s.version,
-        idempotency_key: idem(),
-      }),
-    );
-    expect(confirmed).toMatchObject({ outcome: "applied", status: "applied" });
-    expect(confirmed.next_actions.map((n) => n.tool)).toContain("verify_action");
+      const found = sc(
+        await agent.call("search_capabilities", {
+          query: "two of these mugs, ship to the office, pay from my balance",
+        }),
+      );
+      expect((found.results as Array<{ capability: string }>)[0]?.capability).toBe("checkout");
 
-    const verified = sc(await agent.call("verify_action", { action_id: s.action_id }));
-    expect(verified).toMatchObject({
-      outcome: "applied",
-      verification: expect.objectContaining({ amount: 4100 }),
-    });
-    expect(agent.calls).toBe(4);
-
-    // Exactly one charge: the balance moved by the order total once.
-    expect(await balance(w)).toBe(before - 4100);
-    const audit = await w.db.auditEvent.findMany({
-      where: { actionId: String(s.action_id) },
-      orderBy: { seq: "asc" },
-    });
-    expect(audit.map((a) => a.operation)).toEqual(
-      expect.arrayContaining(["action.started", "approval.approved", "action.confirmed", "action.verified"]),
-    );
-    expect(audit.find((a) => a.operation === "approval.approved")?.face).toBe("actions");
-  });
-
-  it("refuses an approval token reused, or used for another version; nothing is approved without one", async () => {
-    const client = await w.connect(w.keys.alice);
-    const started = await client.callTool({
-      name: "start_action",
-      arguments: {
+      const started = await agent.call("start_action", {
         capability: "checkout",
         patch: {
-          items: [{ product_id: "prod_mug", quantity: 1 }],
+          items: [{ product_id: "prod_mug", quantity: 2 }],
           address_id: "Office",
           payment_type: "balance",
         },
-      },
-    });
-    const s = sc(started);
-    const token = approvalMeta(started)?.token as string;
-    // Another version: the agent changes the order, the token was for version 1.
-    const advancedResult = await client.callTool({
-      name: "advance_action",
-      arguments: {
-        action_id: s.action_id,
-        version: s.version,
-        patch: { items: [{ product_id: "prod_mug", quantity: 3 }] },
-      },
-    });
-    const advanced = sc(advancedResult);
-    expect(advanced.version).toBeGreaterThan(s.version as number);
-    const wrongVersion = sc(
-      await client.callTool({
-        name: "decide_approval",
-        arguments: {
-          action_id: s.action_id,
-          version: advanced.version,
-          decision: "approve",
-          approval_token: token,
-        },
-      }),
-    );
-    expect(wrongVersion.outcome).not.toBe("applied");
-    const forged = sc(
-      await client.callTool({
-        name: "decide_approval",
-        arguments: {
-          action_id: s.action_id,
-          version: advanced.version,
-          decision: "approve",
-          approval_token: "x".repeat(43),
-        },
-      }),
-    );
-    expect(forged.outcome).not.toBe("applied");
-    // The token of the new version (from the advance result's screen) works, once.
-    const fresh = approvalMeta(advancedResult);
-    expect(fresh?.token).toBeDefined();
-    expect(fresh?.token).not.toBe(token);
-    const once = sc(
-      await client.callTool({
-        name: "decide_approval",
-        arguments: {
-          action_id: s.action_id,
-          version: fresh?.version,
-          decision: "approve",
-          approval_token: fresh?.token,
-        },
-      }),
-    );
-    expect(once.outcome).toBe("applied");
-    const twice = sc(
-      await client.callTool({
-        name: "decide_approval",
-        arguments: {
-          action_id: s.action_id,
-          version: fresh?.version,
-          decision: "approve",
-          approval_token: fresh?.token,
-        },
-      }),
-    );
-    expect(twice.outcome).not.toBe("applied");
-  });
+      });
+      const s = sc(started);
+      expect(s).toMatchObject({
+        outcome: "applied",
+        node: "CONFIRM_ORDER",
+        requires_confirmation: true,
+        version: 1,
+      });
+      expect(text(started)).toMatch(/^applied: /);
+      expect(text(started)).toContain("confirm_action (needs user approval)");
+      // The confirmation node links the MCP App and carries the single-use token in _meta only.
+      expect(started._meta).toMatchObject({ ui: { resourceUri: "ui://signpost/confirm" } });
+      const approval = approvalMeta(started);
+      expect(approval?.token).toMatch(/.{16,}/);
+      expect(JSON.stringify(started.content)).not.toContain(approval?.token);
+      expect(JSON.stringify(started.structuredContent)).not.toContain(approval?.token);
+      expect(s.approval_url ?? (s.approval as { url?: string })?.url).toMatch(/\/confirm\//);
 
-  it("confirm without approval is rejected with approval_pending, the approval URL and next_actions (2025 client)", async () => {
-    const client = await w.connect(w.keys.alice, { mode: "legacy" });
-    const s = sc(
-      await client.callTool({
+      // The person presses Approve on the confirmation screen: the app-only tool with the token.
+      const decided = sc(
+        await client.callTool({
+          name: "decide_approval",
+          arguments: {
+            action_id: s.action_id,
+            version: s.version,
+            decision: "approve",
+            approval_token: approval?.token,
+          },
+        }),
+      );
+      expect(decided.outcome).toBe("applied");
+
+      const confirmed = sc(
+        await agent.call("confirm_action", {
+          action_id: s.action_id,
+          version: s.version,
+          idempotency_key: idem(),
+        }),
+      );
+      expect(confirmed).toMatchObject({ outcome: "applied", status: "applied" });
+      expect(confirmed.next_actions.map((n) => n.tool)).toContain("verify_action");
+
+      const verified = sc(await agent.call("verify_action", { action_id: s.action_id }));
+      expect(verified).toMatchObject({
+        outcome: "applied",
+        verification: expect.objectContaining({ amount: 4100 }),
+      });
+      expect(agent.calls).toBe(4);
+
+      // Exactly one charge: the balance moved by the order total once.
+      expect(await balance(w)).toBe(before - 4100);
+      const audit = await w.db.auditEvent.findMany({
+        where: { actionId: String(s.action_id) },
+        orderBy: { seq: "asc" },
+      });
+      expect(audit.map((a) => a.operation)).toEqual(
+        expect.arrayContaining([
+          "action.started",
+          "approval.approved",
+          "action.confirmed",
+          "action.verified",
+        ]),
+      );
+      expect(audit.find((a) => a.operation === "approval.approved")?.face).toBe("actions");
+    });
+
+    it("refuses an approval token reused, or used for another version; nothing is approved without one", async () => {
+      const client = await w.connect(w.keys.alice);
+      const started = await client.callTool({
         name: "start_action",
         arguments: {
           capability: "checkout",
@@ -215,218 +142,307 @@ describe("MCP action face over HTTP (SDK v2 client, real gateway, real legacy se
             payment_type: "balance",
           },
         },
-      }),
-    );
-    const refused = await client.callTool({
-      name: "confirm_action",
-      arguments: { action_id: s.action_id, idempotency_key: idem() },
-    });
-    expect(sc(refused)).toMatchObject({ outcome: "rejected", reason: "approval_pending" });
-    expect(text(refused)).toMatch(/http:\/\/localhost:3000\/confirm\//);
-    expect(sc(refused).next_actions.length).toBeGreaterThan(0);
-  });
-
-  it("after-sales picks the path per order state and refuses refund-only in transit with the reason", async () => {
-    const client = await w.connect(w.keys.alice);
-    const expected: Record<string, string[]> = {
-      ord_paid: ["refund_only"],
-      ord_transit: [],
-      ord_delivered: ["return_refund"],
-      ord_exchange: ["return_refund", "exchange"],
-      ord_shipdiff: ["return_refund", "shipping_refund"],
-      ord_cancelled: [],
-    };
-    for (const [order, kinds] of Object.entries(expected)) {
-      const s = sc(
-        await client.callTool({
-          name: "start_action",
-          arguments: { capability: "after_sales", entity_id: order },
-        }),
-      );
-      const offered =
-        (s.options as { after_sales?: Array<{ kind: string; eligible: boolean; message: string }> })
-          .after_sales ?? [];
-      expect(
-        offered.filter((p) => p.eligible).map((p) => p.kind),
-        order,
-      ).toEqual(kinds);
-    }
-    const transit = sc(
-      await client.callTool({
-        name: "start_action",
+      });
+      const s = sc(started);
+      const token = approvalMeta(started)?.token as string;
+      // Another version: the agent changes the order, the token was for version 1.
+      const advancedResult = await client.callTool({
+        name: "advance_action",
         arguments: {
-          capability: "after_sales",
-          entity_id: "ord_transit",
-          patch: { kind: "refund_only", reason: "too slow" },
+          action_id: s.action_id,
+          version: s.version,
+          patch: { items: [{ product_id: "prod_mug", quantity: 3 }] },
         },
-      }),
-    );
-    expect(transit.validation_errors).toEqual([
-      expect.objectContaining({ field: "kind", code: "order_already_shipped" }),
-    ]);
-    expect(transit.next_actions.map((n) => n.tool)).not.toContain("confirm_action");
-
-    // Refund-only on the paid order goes through to exactly one refund.
-    const started = await client.callTool({
-      name: "start_action",
-      arguments: { capability: "after_sales", entity_id: "ord_paid", patch: { reason: "changed my mind" } },
-    });
-    const s = sc(started);
-    expect(s.requires_confirmation).toBe(true);
-    const token = approvalMeta(started)?.token;
-    expect(
-      sc(
+      });
+      const advanced = sc(advancedResult);
+      expect(advanced.version).toBeGreaterThan(s.version as number);
+      const wrongVersion = sc(
         await client.callTool({
           name: "decide_approval",
           arguments: {
             action_id: s.action_id,
-            version: s.version,
+            version: advanced.version,
             decision: "approve",
             approval_token: token,
           },
         }),
-      ).outcome,
-    ).toBe("applied");
-    expect(
-      sc(
+      );
+      expect(wrongVersion.outcome).not.toBe("applied");
+      const forged = sc(
         await client.callTool({
-          name: "confirm_action",
-          arguments: { action_id: s.action_id, idempotency_key: idem() },
+          name: "decide_approval",
+          arguments: {
+            action_id: s.action_id,
+            version: advanced.version,
+            decision: "approve",
+            approval_token: "x".repeat(43),
+          },
         }),
-      ).outcome,
-    ).toBe("applied");
-    expect(
-      sc(await client.callTool({ name: "verify_action", arguments: { action_id: s.action_id } })),
-    ).toMatchObject({ outcome: "applied" });
-  });
+      );
+      expect(forged.outcome).not.toBe("applied");
+      // The token of the new version (from the advance result's screen) works, once.
+      const fresh = approvalMeta(advancedResult);
+      expect(fresh?.token).toBeDefined();
+      expect(fresh?.token).not.toBe(token);
+      const once = sc(
+        await client.callTool({
+          name: "decide_approval",
+          arguments: {
+            action_id: s.action_id,
+            version: fresh?.version,
+            decision: "approve",
+            approval_token: fresh?.token,
+          },
+        }),
+      );
+      expect(once.outcome).toBe("applied");
+      const twice = sc(
+        await client.callTool({
+          name: "decide_approval",
+          arguments: {
+            action_id: s.action_id,
+            version: fresh?.version,
+            decision: "approve",
+            approval_token: fresh?.token,
+          },
+        }),
+      );
+      expect(twice.outcome).not.toBe("applied");
+    });
 
-  it("assigning a ticket across teams needs the person's approval; same team does not", async () => {
-    const client = await w.connect(w.keys.sam);
-    const cross = await client.callTool({
-      name: "start_action",
-      arguments: { capability: "assign_ticket", entity_id: "tkt_1", patch: { assignee_id: "tm_sid" } },
+    it("confirm without approval is rejected with approval_pending, the approval URL and next_actions (2025 client)", async () => {
+      const client = await w.connect(w.keys.alice, { mode: "legacy" });
+      const s = sc(
+        await client.callTool({
+          name: "start_action",
+          arguments: {
+            capability: "checkout",
+            patch: {
+              items: [{ product_id: "prod_mug", quantity: 1 }],
+              address_id: "Office",
+              payment_type: "balance",
+            },
+          },
+        }),
+      );
+      const refused = await client.callTool({
+        name: "confirm_action",
+        arguments: { action_id: s.action_id, idempotency_key: idem() },
+      });
+      expect(sc(refused)).toMatchObject({ outcome: "rejected", reason: "approval_pending" });
+      expect(text(refused)).toMatch(/http:\/\/localhost:3000\/confirm\//);
+      expect(sc(refused).next_actions.length).toBeGreaterThan(0);
     });
-    const c = sc(cross);
-    expect(c).toMatchObject({ status: "awaiting_approval", requires_confirmation: true });
-    const earlyResult = await client.callTool({
-      name: "confirm_action",
-      arguments: { action_id: c.action_id, idempotency_key: idem() },
+
+    it("after-sales picks the path per order state and refuses refund-only in transit with the reason", async () => {
+      const client = await w.connect(w.keys.alice);
+      const expected: Record<string, string[]> = {
+        ord_paid: ["refund_only"],
+        ord_transit: [],
+        ord_delivered: ["return_refund"],
+        ord_exchange: ["return_refund", "exchange"],
+        ord_shipdiff: ["return_refund", "shipping_refund"],
+        ord_cancelled: [],
+      };
+      for (const [order, kinds] of Object.entries(expected)) {
+        const s = sc(
+          await client.callTool({
+            name: "start_action",
+            arguments: { capability: "after_sales", entity_id: order },
+          }),
+        );
+        const offered =
+          (s.options as { after_sales?: Array<{ kind: string; eligible: boolean; message: string }> })
+            .after_sales ?? [];
+        expect(
+          offered.filter((p) => p.eligible).map((p) => p.kind),
+          order,
+        ).toEqual(kinds);
+      }
+      const transit = sc(
+        await client.callTool({
+          name: "start_action",
+          arguments: {
+            capability: "after_sales",
+            entity_id: "ord_transit",
+            patch: { kind: "refund_only", reason: "too slow" },
+          },
+        }),
+      );
+      expect(transit.validation_errors).toEqual([
+        expect.objectContaining({ field: "kind", code: "order_already_shipped" }),
+      ]);
+      expect(transit.next_actions.map((n) => n.tool)).not.toContain("confirm_action");
+
+      // Refund-only on the paid order goes through to exactly one refund.
+      const started = await client.callTool({
+        name: "start_action",
+        arguments: { capability: "after_sales", entity_id: "ord_paid", patch: { reason: "changed my mind" } },
+      });
+      const s = sc(started);
+      expect(s.requires_confirmation).toBe(true);
+      const token = approvalMeta(started)?.token;
+      expect(
+        sc(
+          await client.callTool({
+            name: "decide_approval",
+            arguments: {
+              action_id: s.action_id,
+              version: s.version,
+              decision: "approve",
+              approval_token: token,
+            },
+          }),
+        ).outcome,
+      ).toBe("applied");
+      expect(
+        sc(
+          await client.callTool({
+            name: "confirm_action",
+            arguments: { action_id: s.action_id, idempotency_key: idem() },
+          }),
+        ).outcome,
+      ).toBe("applied");
+      expect(
+        sc(await client.callTool({ name: "verify_action", arguments: { action_id: s.action_id } })),
+      ).toMatchObject({ outcome: "applied" });
     });
-    expect(sc(earlyResult)).toMatchObject({ outcome: "rejected", reason: "approval_pending" });
-    // The refusal shows the confirmation screen again with a fresh token; the first one is void.
-    const stale = approvalMeta(cross)?.token;
-    const token = approvalMeta(earlyResult)?.token;
-    expect(token).toBeDefined();
-    expect(token).not.toBe(stale);
-    expect(
-      sc(
+
+    it("assigning a ticket across teams needs the person's approval; same team does not", async () => {
+      const client = await w.connect(w.keys.sam);
+      const cross = await client.callTool({
+        name: "start_action",
+        arguments: { capability: "assign_ticket", entity_id: "tkt_1", patch: { assignee_id: "tm_sid" } },
+      });
+      const c = sc(cross);
+      expect(c).toMatchObject({ status: "awaiting_approval", requires_confirmation: true });
+      const earlyResult = await client.callTool({
+        name: "confirm_action",
+        arguments: { action_id: c.action_id, idempotency_key: idem() },
+      });
+      expect(sc(earlyResult)).toMatchObject({ outcome: "rejected", reason: "approval_pending" });
+      // The refusal shows the confirmation screen again with a fresh token; the first one is void.
+      const stale = approvalMeta(cross)?.token;
+      const token = approvalMeta(earlyResult)?.token;
+      expect(token).toBeDefined();
+      expect(token).not.toBe(stale);
+      expect(
+        sc(
+          await client.callTool({
+            name: "decide_approval",
+            arguments: {
+              action_id: c.action_id,
+              version: c.version,
+              decision: "approve",
+              approval_token: stale,
+            },
+          }),
+        ).outcome,
+      ).not.toBe("applied");
+      const decided = sc(
         await client.callTool({
           name: "decide_approval",
           arguments: {
             action_id: c.action_id,
             version: c.version,
             decision: "approve",
-            approval_token: stale,
+            approval_token: token,
           },
         }),
-      ).outcome,
-    ).not.toBe("applied");
-    const decided = sc(
-      await client.callTool({
-        name: "decide_approval",
-        arguments: { action_id: c.action_id, version: c.version, decision: "approve", approval_token: token },
-      }),
-    );
-    expect(decided.outcome, String(decided.message)).toBe("applied");
-    expect(
-      sc(
-        await client.callTool({
-          name: "confirm_action",
-          arguments: { action_id: c.action_id, idempotency_key: idem() },
-        }),
-      ).outcome,
-    ).toBe("applied");
-    expect(
-      sc(await client.callTool({ name: "verify_action", arguments: { action_id: c.action_id } })).outcome,
-    ).toBe("applied");
+      );
+      expect(decided.outcome, String(decided.message)).toBe("applied");
+      expect(
+        sc(
+          await client.callTool({
+            name: "confirm_action",
+            arguments: { action_id: c.action_id, idempotency_key: idem() },
+          }),
+        ).outcome,
+      ).toBe("applied");
+      expect(
+        sc(await client.callTool({ name: "verify_action", arguments: { action_id: c.action_id } })).outcome,
+      ).toBe("applied");
 
-    const same = await client.callTool({
-      name: "start_action",
-      arguments: { capability: "assign_ticket", entity_id: "tkt_2", patch: { assignee_id: "tm_sara" } },
-    });
-    expect(sc(same)).toMatchObject({ status: "open" });
-    expect(approvalMeta(same)).toBeUndefined();
-  });
-
-  describe("typed refusals", () => {
-    it("identity fields in arguments are rejected by the schema", async () => {
-      const client = await w.connect(w.keys.alice);
-      const res = await client.callTool({
+      const same = await client.callTool({
         name: "start_action",
-        arguments: { capability: "checkout", tenant_id: "globex" },
+        arguments: { capability: "assign_ticket", entity_id: "tkt_2", patch: { assignee_id: "tm_sara" } },
       });
-      expect(res.isError).toBe(true);
-      expect(text(res)).toMatch(/tenant_id/);
-      const role = await client.callTool({
-        name: "get_context",
-        arguments: { entity: "order", entity_id: "ord_paid", role: "admin" },
+      expect(sc(same)).toMatchObject({ status: "open" });
+      expect(approvalMeta(same)).toBeUndefined();
+    });
+
+    describe("typed refusals", () => {
+      it("identity fields in arguments are rejected by the schema", async () => {
+        const client = await w.connect(w.keys.alice);
+        const res = await client.callTool({
+          name: "start_action",
+          arguments: { capability: "checkout", tenant_id: "globex" },
+        });
+        expect(res.isError).toBe(true);
+        expect(text(res)).toMatch(/tenant_id/);
+        const role = await client.callTool({
+          name: "get_context",
+          arguments: { entity: "order", entity_id: "ord_paid", role: "admin" },
+        });
+        expect(role.isError).toBe(true);
       });
-      expect(role.isError).toBe(true);
-    });
 
-    it("another tenant's object is not_found", async () => {
-      const gina = await w.connect(w.keys.gina);
-      const res = sc(
-        await gina.callTool({ name: "get_context", arguments: { entity: "order", entity_id: "ord_paid" } }),
-      );
-      expect(res.outcome).toBe("not_found");
-      const aliceClient = await w.connect(w.keys.alice);
-      const s = sc(
-        await aliceClient.callTool({
-          name: "start_action",
-          arguments: { capability: "after_sales", entity_id: "ord_paid" },
-        }),
-      );
-      const foreign = sc(await gina.callTool({ name: "get_context", arguments: { action_id: s.action_id } }));
-      expect(foreign.outcome).toBe("not_found");
-    });
+      it("another tenant's object is not_found", async () => {
+        const gina = await w.connect(w.keys.gina);
+        const res = sc(
+          await gina.callTool({ name: "get_context", arguments: { entity: "order", entity_id: "ord_paid" } }),
+        );
+        expect(res.outcome).toBe("not_found");
+        const aliceClient = await w.connect(w.keys.alice);
+        const s = sc(
+          await aliceClient.callTool({
+            name: "start_action",
+            arguments: { capability: "after_sales", entity_id: "ord_paid" },
+          }),
+        );
+        const foreign = sc(
+          await gina.callTool({ name: "get_context", arguments: { action_id: s.action_id } }),
+        );
+        expect(foreign.outcome).toBe("not_found");
+      });
 
-    it("a stale version is a conflict carrying the current version", async () => {
-      const client = await w.connect(w.keys.alice);
-      const s = sc(
-        await client.callTool({
-          name: "start_action",
-          arguments: { capability: "after_sales", entity_id: "ord_paid" },
-        }),
-      );
-      const moved = sc(
-        await client.callTool({
-          name: "advance_action",
-          arguments: { action_id: s.action_id, version: s.version, patch: { reason: "changed my mind" } },
-        }),
-      );
-      const stale = sc(
-        await client.callTool({
-          name: "advance_action",
-          arguments: { action_id: s.action_id, version: s.version, patch: { reason: "again" } },
-        }),
-      );
-      expect(stale).toMatchObject({ outcome: "conflict", reason: "stale_version", version: moved.version });
-    });
+      it("a stale version is a conflict carrying the current version", async () => {
+        const client = await w.connect(w.keys.alice);
+        const s = sc(
+          await client.callTool({
+            name: "start_action",
+            arguments: { capability: "after_sales", entity_id: "ord_paid" },
+          }),
+        );
+        const moved = sc(
+          await client.callTool({
+            name: "advance_action",
+            arguments: { action_id: s.action_id, version: s.version, patch: { reason: "changed my mind" } },
+          }),
+        );
+        const stale = sc(
+          await client.callTool({
+            name: "advance_action",
+            arguments: { action_id: s.action_id, version: s.version, patch: { reason: "again" } },
+          }),
+        );
+        expect(stale).toMatchObject({ outcome: "conflict", reason: "stale_version", version: moved.version });
+      });
 
-    it("a call not in next_actions is rejected with the reason and the list", async () => {
-      const client = await w.connect(w.keys.alice);
-      const s = sc(
-        await client.callTool({
-          name: "start_action",
-          arguments: { capability: "after_sales", entity_id: "ord_paid" },
-        }),
-      );
-      const res = sc(
-        await client.callTool({ name: "recover_action", arguments: { action_id: s.action_id } }),
-      );
-      expect(res).toMatchObject({ outcome: "rejected", reason: "not_in_next_actions" });
-      expect(res.next_actions.length).toBeGreaterThan(0);
+      it("a call not in next_actions is rejected with the reason and the list", async () => {
+        const client = await w.connect(w.keys.alice);
+        const s = sc(
+          await client.callTool({
+            name: "start_action",
+            arguments: { capability: "after_sales", entity_id: "ord_paid" },
+          }),
+        );
+        const res = sc(
+          await client.callTool({ name: "recover_action", arguments: { action_id: s.action_id } }),
+        );
+        expect(res).toMatchObject({ outcome: "rejected", reason: "not_in_next_actions" });
+        expect(res.next_actions.length).toBeGreaterThan(0);
+      });
     });
-  });
-});
+  },
+);

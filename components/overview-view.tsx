@@ -145,6 +145,28 @@ export function OverviewView({ initial, role, name }: { initial: Summary; role: 
           testId="stat-errors"
         />
       </div>
+      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+        {role === "member" ? null : (
+          <Card
+            title={
+              <Link href="/monitor" className="hover:underline">
+                Latest agent operations
+              </Link>
+            }
+          >
+            <RecentOperations />
+          </Card>
+        )}
+        <Card
+          title={
+            <Link href="/actions" className="hover:underline">
+              Latest actions
+            </Link>
+          }
+        >
+          <RecentActions />
+        </Card>
+      </div>
     </div>
   );
 }

@@ -19,10 +19,12 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         Skip to content
       </a>
       <div className="flex min-h-screen">
-        <aside className="sticky top-0 h-screen w-56 shrink-0 bg-slate-900">
-          <ConsoleNav
-            user={{ name: ctx.name, email: ctx.email, role: ctx.role, tenantName: ctx.tenantName }}
-          />
+        <aside className="w-56 shrink-0 bg-slate-900">
+          <div className="sticky top-0 h-screen">
+            <ConsoleNav
+              user={{ name: ctx.name, email: ctx.email, role: ctx.role, tenantName: ctx.tenantName }}
+            />
+          </div>
         </aside>
         <main id="main" className="min-w-0 flex-1 px-8 py-6">
           {children}

@@ -386,7 +386,9 @@ run("console in Chromium", () => {
       ["/catalog", "catalog"],
     ] as const) {
       await adam.page.goto(`${app.url}${path}`);
-      await adam.page.waitForLoadState("networkidle").catch(() => undefined);
+      await adam.page.getByRole("heading", { level: 1 }).waitFor();
+      // Client sections have loaded when no loading indicator is left.
+      await expect.poll(() => adam.page.getByRole("status").filter({ hasText: "Loading" }).count()).toBe(0);
       await screenshot(adam.page, name);
     }
     // The catalog measured the real tools/list per face with the o200k tokenizer.

@@ -495,7 +495,6 @@ export function createGateway(options: GatewayOptions) {
 
   return {
     db,
-    engine,
     capabilities,
     /** The seven action operations as the MCP face registers them: strict input schema + runner. */
     operations,

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { actorOf } from "@/server/gateway/trusted-context";
 import { providersUnderTest } from "../helpers/database";
 import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
 
@@ -106,49 +105,6 @@ describe.each(await providersUnderTest())("exactly-once effects (%s)", (provider
     const recovered = await w.gw.recoverAction(w.agent.alice, { action_id: id });
     expect(recovered).toMatchObject({ outcome: "applied", next_actions: [] });
     expect(await legacyPayments(w, await keyOf(w, id))).toHaveLength(1);
-  });
-
-  it("a crash between sending and recording leaves a pending effect that recover reconciles", async () => {
-    const id = await approvedCheckout(w);
-    const actor = actorOf(w.agent.alice);
-    const { effect, send } = await w.gw.engine.claimEffectForTest(actor, id, idem("crash"));
-    const sent = await send();
-    expect(sent?.status).toBe("applied"); // the legacy system applied it; Signpost never recorded it
-    expect((await w.db.effect.findUniqueOrThrow({ where: { id: effect.id } })).status).toBe("pending");
-    // While the lease runs, recover does not touch an effect that may still be in flight.
-    const early = await w.gw.recoverAction(w.agent.alice, { action_id: id });
-    expect(early).toMatchObject({ outcome: "unknown", reason: "effect_in_progress" });
-    // The process is gone: the lease expires.
-    await w.db.effect.update({
-      where: { id: effect.id },
-      data: { request: { ...(effect.request as object), lease_until: new Date(0).toISOString() } },
-    });
-    const queue = await w.gw.listRecoveryQueue(w.person.sam);
-    expect(queue.map((q) => q.action_id)).toContain(id);
-    const recovered = await w.gw.recoverAction(w.agent.alice, { action_id: id });
-    expect(recovered).toMatchObject({
-      outcome: "applied",
-      status: "completed",
-      effect: { status: "applied" },
-      verification: { status: "paid" },
-    });
-    expect(await legacyPayments(w, effect.actionKey)).toHaveLength(1);
-    expect((await w.gw.listRecoveryQueue(w.person.sam)).map((q) => q.action_id)).not.toContain(id);
-  });
-
-  it("a crash before sending: recover verifies, finds nothing, retries with the original key", async () => {
-    const id = await approvedCheckout(w);
-    const { effect } = await w.gw.engine.claimEffectForTest(actorOf(w.agent.alice), id, idem("crash"));
-    await w.db.effect.update({
-      where: { id: effect.id },
-      data: { request: { ...(effect.request as object), lease_until: new Date(0).toISOString() } },
-    });
-    const recovered = await w.gw.recoverAction(w.agent.alice, { action_id: id });
-    expect(recovered).toMatchObject({
-      outcome: "applied",
-      effect: { status: "applied", action_key: effect.actionKey },
-    });
-    expect(await legacyPayments(w, effect.actionKey)).toHaveLength(1);
   });
 
   it("a 200 that changed nothing is not applied; recover retries it with the original key", async () => {

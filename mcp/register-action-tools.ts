@@ -104,7 +104,7 @@ async function runActionTool<Ctx>(
   }
 
   const outcome = await gateway.operations[name].run(context, args);
-  return shapeResult(name, args, outcome, ctx, options, 0);
+  return shapeResult(name, outcome, ctx, options, 0);
 }
 
 async function resumeRound<Ctx>(
@@ -152,7 +152,6 @@ async function resumeRound<Ctx>(
       // Declined or cancelled: hand back the action as it stands.
       return shapeResult(
         name,
-        args,
         current ?? (await gateway.operations.get_context.run(context, { action_id: state.action_id })),
         ctx,
         options,
@@ -164,11 +163,11 @@ async function resumeRound<Ctx>(
       version: state.version,
       patch: answers,
     });
-    return shapeResult("advance_action", args, outcome, ctx, options, 1);
+    return shapeResult("advance_action", outcome, ctx, options, 1);
   }
   // purpose "approve": the person was sent to the confirmation screen; try the confirm again.
   const outcome = await gateway.operations[name].run(context, args);
-  return shapeResult(name, args, outcome, ctx, options, 1);
+  return shapeResult(name, outcome, ctx, options, 1);
 }
 
 /** The action id is inside the signed payload; read it without trusting it (verify decides). */
@@ -191,7 +190,6 @@ function clientCapabilities(ctx: ServerContext): ClientCapabilities | undefined 
 
 async function shapeResult<Ctx>(
   name: ActionToolName,
-  args: Record<string, unknown>,
   outcome: GatewayOutcome,
   ctx: ServerContext,
   options: ActionToolsOptions<Ctx>,
@@ -268,7 +266,6 @@ async function shapeResult<Ctx>(
     }
     if (typeof outcome.approval_url !== "string") outcome.approval_url = gateway.approvalUrl(actionId);
   }
-  void args;
   return toolResult(outcome, meta);
 }
 

@@ -6,6 +6,9 @@ import { listSecrets, setSecret } from "@/server/gateway/vault";
 /** Secrets each connector is expected to have, so a missing one shows as "not set". */
 const EXPECTED_SECRETS: Record<string, string[]> = { shop: ["api_key"], helpdesk: ["api_key"] };
 
+/** Rows per list page: small enough that a page stays a few hundred tokens. */
+const PAGE_SIZE = 10;
+
 const AUDIT_OPERATION = {
   search: "browse.searched",
   navigate: "browse.navigated",
@@ -69,14 +72,19 @@ export function createSignpostBrowseBackend(
       });
     },
 
-    listOrders: ({ page, status }) =>
+    listOrders: ({ page, perPage, status }) =>
       safely(async () => {
         const shop = await gw.shopAdapter(ctx);
         // Members see their own orders only; support and admins the tenant's.
         const customer = isStaff ? undefined : await customerId();
         if (!isStaff && !customer)
           return { data: [], page, next_page: null, total: 0 } satisfies ListPage<Row>;
-        const result = await shop.orders({ customer_id: customer ?? undefined, status, page, per_page: 20 });
+        const result = await shop.orders({
+          customer_id: customer ?? undefined,
+          status,
+          page,
+          per_page: perPage ?? PAGE_SIZE,
+        });
         return {
           data: result.data as unknown as Row[],
           page: result.page,
@@ -84,10 +92,10 @@ export function createSignpostBrowseBackend(
           total: result.total,
         };
       }),
-    listProducts: ({ page, q }) =>
+    listProducts: ({ page, perPage, q }) =>
       safely(async () => {
         const shop = await gw.shopAdapter(ctx);
-        const result = await shop.products({ q, page, per_page: 20 });
+        const result = await shop.products({ q, page, per_page: perPage ?? PAGE_SIZE });
         return {
           data: result.data as unknown as Row[],
           page: result.page,
@@ -107,7 +115,7 @@ export function createSignpostBrowseBackend(
         if (!customer) return null;
         return ((await shop.cart(customer)) as unknown as Row | null) ?? null;
       }),
-    listTickets: ({ page, status, mine, q }) =>
+    listTickets: ({ page, perPage, status, mine, q }) =>
       safely(async () => {
         const helpdesk = await gw.helpdeskAdapter(ctx);
         let assignee: string | undefined;
@@ -115,7 +123,13 @@ export function createSignpostBrowseBackend(
           const teammates = await helpdesk.teammates();
           assignee = teammates.find((t) => t.email.toLowerCase() === ctx.email.toLowerCase())?.id;
         }
-        const result = await helpdesk.tickets({ status, q, assignee_id: assignee, page, per_page: 20 });
+        const result = await helpdesk.tickets({
+          status,
+          q,
+          assignee_id: assignee,
+          page,
+          per_page: perPage ?? PAGE_SIZE,
+        });
         let data = result.data as unknown as Row[];
         // Members, and people who are not helpdesk teammates asking for "mine", see the
         // tickets they raised themselves.

@@ -59,12 +59,21 @@ export interface BrowseBackend {
   }): Promise<void>;
 
   /** Records, scoped to the caller's tenant and person; `null` = not found for this caller. */
-  listOrders(input: { page: number; status?: string }): Promise<ListPage<Row> | BackendOutcome>;
-  listProducts(input: { page: number; q?: string }): Promise<ListPage<Row> | BackendOutcome>;
+  listOrders(input: {
+    page: number;
+    perPage?: number;
+    status?: string;
+  }): Promise<ListPage<Row> | BackendOutcome>;
+  listProducts(input: {
+    page: number;
+    perPage?: number;
+    q?: string;
+  }): Promise<ListPage<Row> | BackendOutcome>;
   product(id: string): Promise<Row | null | BackendOutcome>;
   cart(): Promise<Row | null | BackendOutcome>;
   listTickets(input: {
     page: number;
+    perPage?: number;
     status?: string;
     mine?: boolean;
     q?: string;

@@ -84,6 +84,12 @@ function pagination(uri: BrowseUri, page: ListPage<Row>): string {
   return `Page ${page.page} · ${page.total} in all${links.length ? ` · ${links.join(" · ")}` : ""}`;
 }
 
+/** `?per_page=` (1–50) on listing routes; absent = the backend's default. */
+function perPage(uri: BrowseUri): number | undefined {
+  const n = Number.parseInt(uri.query.per_page ?? "", 10);
+  return Number.isFinite(n) && n >= 1 && n <= 50 ? n : undefined;
+}
+
 function pageNumber(uri: BrowseUri): number {
   const n = Number.parseInt(uri.query.page ?? "1", 10);
   return Number.isFinite(n) && n >= 1 && n <= 10_000 ? n : 1;
@@ -390,6 +396,7 @@ export const BROWSE_ROUTES: RouteDefinition[] = [
     async render(match, backend) {
       const result = await backend.listOrders({
         page: pageNumber(match.uri),
+        perPage: perPage(match.uri),
         status: match.uri.query.status,
       });
       return listPage("Orders", match.uri, result, ["id", "status", "total", "created_at"], (row) =>
@@ -457,7 +464,11 @@ export const BROWSE_ROUTES: RouteDefinition[] = [
     startPoint: true,
     example: "shop://products?q=mug",
     async render(match, backend) {
-      const result = await backend.listProducts({ page: pageNumber(match.uri), q: match.uri.query.q });
+      const result = await backend.listProducts({
+        page: pageNumber(match.uri),
+        perPage: perPage(match.uri),
+        q: match.uri.query.q,
+      });
       return listPage("Products", match.uri, result, ["id", "name", "price", "stock"], (row) =>
         link(String(row.name ?? row.id), `shop://product/${row.id}`),
       );
@@ -520,6 +531,7 @@ export const BROWSE_ROUTES: RouteDefinition[] = [
     async render(match, backend) {
       const result = await backend.listTickets({
         page: pageNumber(match.uri),
+        perPage: perPage(match.uri),
         status: match.uri.query.status,
         mine: match.uri.query.mine === "1" || match.uri.query.mine === "true",
         q: match.uri.query.q,

@@ -268,5 +268,13 @@ describe("browse face: search → navigate → form → submit over MCP", () => 
     expect(first.text).toContain("# Order ord_paid");
     const products = await page(alice, "navigate", { uri: "shop://products" });
     expect(products.markdown).toMatch(/Page 1 · \d+ in all/);
+    const p1 = await page(alice, "navigate", { uri: "shop://products?per_page=4" });
+    expect(p1.links, p1.markdown).toContain("shop://products?page=2&per_page=4");
+    const second = await page(alice, "navigate", { uri: "shop://products?page=2&per_page=4" });
+    expect(second.links).toContain("shop://products?page=1&per_page=4");
+    expect(second.links).toContain("shop://products?page=3&per_page=4");
+    expect(second.links.filter((l) => l.startsWith("shop://product/"))).not.toEqual(
+      p1.links.filter((l) => l.startsWith("shop://product/")),
+    );
   });
 });

@@ -1,0 +1,26 @@
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld } from "../mcp/mcp-world";
+import { wrapOpenApiAsTools } from "./openapi-tool-wrapper";
+
+const tokens = (value: unknown) => encode(JSON.stringify(value)).length;
+
+/** Guards the context cost of the faces (npm run bench prints the full table). */
+describe("tools/list token budget (o200k)", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+
+  it("every face together costs less than wrapping the legacy API one tool per endpoint", async () => {
+    const wrapped = await wrapOpenApiAsTools(await (await fetch(`${w.legacy.url}/openapi.json`)).json());
+    const browse = (await (await w.connect(w.keys.alice, { faces: "browse" })).listTools()).tools;
+    const all = (await (await w.connect(w.keys.alice)).listTools()).tools;
+    expect(wrapped.length).toBeGreaterThan(30);
+    expect(tokens(browse)).toBeLessThan(1_000);
+    expect(tokens(all)).toBeLessThan(tokens(wrapped));
+    // Budgets with a little headroom over today's numbers: a description that bloats fails here.
+    expect(tokens(all)).toBeLessThan(4_200);
+  });
+});

@@ -11,6 +11,7 @@ import {
 } from "../after-sales-eligibility";
 import { orderNode } from "../order-node";
 import type { ShopAdapter, ShopOrder } from "../shop-adapter";
+import { SHOP_POLICY } from "../shop-policy";
 
 // Deterministic rule for "evidence where needed": claims of damage or defects need something to show.
 const NEEDS_EVIDENCE =
@@ -73,11 +74,9 @@ export const afterSales = defineCapability<ShopAdapter>({
   policy: {
     effect: "write",
     permission: "shop.order.refund",
-    roles: ["member", "support", "admin"],
     approval: "always",
-    retry: { attempts: 3, backoffMs: 100 },
-    timeoutMs: 3000,
     audit: "full",
+    ...SHOP_POLICY,
   },
   nodes: [
     orderNode("The order; its state decides which after-sales paths apply"),

@@ -1,10 +1,10 @@
-import { z } from "zod";
 import { defineCapability } from "../../../engine/define-capability";
 import { toEffectResult } from "../../effect-result";
 import { sendWithRetries } from "../../legacy-client";
+import { addressIdSchema, matchAddress } from "../match-address";
 import { orderNode } from "../order-node";
 import type { ShopAdapter, ShopAddress, ShopOrder } from "../shop-adapter";
-import { matchAddress } from "./checkout";
+import { SHOP_POLICY } from "../shop-policy";
 
 export const changeDeliveryAddress = defineCapability<ShopAdapter>({
   id: "change_delivery_address",
@@ -35,11 +35,9 @@ export const changeDeliveryAddress = defineCapability<ShopAdapter>({
   policy: {
     effect: "write",
     permission: "shop.order.update",
-    roles: ["member", "support", "admin"],
     approval: "never",
-    retry: { attempts: 3, backoffMs: 100 },
-    timeoutMs: 3000,
     audit: "full",
+    ...SHOP_POLICY,
   },
   nodes: [
     orderNode("The order; only orders not yet shipped can change address", (order) =>
@@ -60,12 +58,7 @@ export const changeDeliveryAddress = defineCapability<ShopAdapter>({
       id: "ADDRESS",
       description: "The new delivery address",
       fields: {
-        address_id: z
-          .string()
-          .trim()
-          .min(1)
-          .max(64)
-          .describe("Id or label ('Office', 'Home') of one of options.addresses"),
+        address_id: addressIdSchema,
       },
       async resolve({ adapter, values, derived }) {
         const order = derived.order as ShopOrder;

@@ -3,6 +3,7 @@ import { defineCapability } from "../../../engine/define-capability";
 import type { ValidationError } from "../../../engine/outcome";
 import { toEffectResult } from "../../effect-result";
 import { sendWithRetries } from "../../legacy-client";
+import { addressIdSchema, matchAddress } from "../match-address";
 import type {
   ShopAdapter,
   ShopAddress,
@@ -12,6 +13,7 @@ import type {
   ShopQuote,
 } from "../shop-adapter";
 import { customerFor, noCustomer } from "../shop-customer";
+import { SHOP_POLICY } from "../shop-policy";
 
 interface Line {
   product_id: string;
@@ -31,14 +33,6 @@ const itemSchema = z
     quantity: z.number().int().min(1).max(99).describe("How many"),
   })
   .strict();
-
-/** Finds an address by id or by its label ("Office", "Home"), as people say it. */
-export function matchAddress(addresses: ShopAddress[], wanted: string): ShopAddress | undefined {
-  const w = wanted.trim().toLowerCase();
-  return (
-    addresses.find((a) => a.id.toLowerCase() === w) ?? addresses.find((a) => a.label.toLowerCase() === w)
-  );
-}
 
 export const checkout = defineCapability<ShopAdapter>({
   id: "checkout",
@@ -72,11 +66,9 @@ export const checkout = defineCapability<ShopAdapter>({
   policy: {
     effect: "write",
     permission: "shop.order.pay",
-    roles: ["member", "support", "admin"],
     approval: "always",
-    retry: { attempts: 3, backoffMs: 100 },
-    timeoutMs: 3000,
     audit: "full",
+    ...SHOP_POLICY,
   },
   nodes: [
     {
@@ -141,12 +133,7 @@ export const checkout = defineCapability<ShopAdapter>({
       id: "ADDRESS",
       description: "Delivery address, one of the customer's addresses",
       fields: {
-        address_id: z
-          .string()
-          .trim()
-          .min(1)
-          .max(64)
-          .describe("Id or label ('Office', 'Home') of one of options.addresses"),
+        address_id: addressIdSchema,
       },
       async resolve({ adapter, values, derived }) {
         const customer = derived.customer as { id: string };

@@ -1,6 +1,7 @@
 import { defineCapability } from "../../../engine/define-capability";
 import { orderNode } from "../order-node";
 import type { ShopAdapter, ShopOrder } from "../shop-adapter";
+import { SHOP_POLICY } from "../shop-policy";
 
 export const trackShipment = defineCapability<ShopAdapter>({
   id: "track_shipment",
@@ -32,11 +33,9 @@ export const trackShipment = defineCapability<ShopAdapter>({
   policy: {
     effect: "read",
     permission: "shop.order.read",
-    roles: ["member", "support", "admin"],
     approval: "never",
-    retry: { attempts: 3, backoffMs: 100 },
-    timeoutMs: 3000,
     audit: "summary",
+    ...SHOP_POLICY,
   },
   nodes: [orderNode("The order to track")],
   async read({ adapter, derived }) {

@@ -150,7 +150,7 @@ export function OverviewView({ initial, role, name }: { initial: Summary; role: 
           <Card
             title={
               <Link href="/monitor" className="hover:underline">
-                Latest agent operations
+                Latest operations
               </Link>
             }
           >

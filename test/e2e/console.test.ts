@@ -671,4 +671,93 @@ run("console in Chromium", () => {
       await agent.close();
     }
   }, 120_000);
+
+  it("support works the recovery queue: an effect in unknown is verified, another is marked resolved, each audited", async () => {
+    const alice = await person("alice@acme.test");
+    const sam = await person("sam@acme.test");
+    const agent = await connectAgent(app.url, agentKey("alice@acme.test"));
+    /** An approved checkout whose payment commits at the legacy system but whose answer never arrives. */
+    async function unknownCheckout() {
+      const start = await agent.call("start_action", {
+        capability: "checkout",
+        patch: {
+          items: [{ product_id: "prod_mug", quantity: 1 }],
+          address_id: "Office",
+          payment_type: "balance",
+        },
+      });
+      const id = String(start.structured.action_id);
+      const version = Number(start.structured.version);
+      const decided = await pageFetch(alice.page, `/api/console/actions/${id}/decision`, {
+        method: "POST",
+        body: { decision: "approve", version },
+      });
+      expect(decided.status).toBe(200);
+      const fault = await fetch(`${app.legacy.url}/admin/faults`, {
+        method: "POST",
+        headers: { "x-admin-key": app.legacy.adminKey, "content-type": "application/json" },
+        body: JSON.stringify({
+          match: "POST /v1/payments",
+          mode: "commit_then_timeout",
+          count: 1,
+          latency_ms: 8000,
+        }),
+      });
+      expect(fault.ok).toBe(true);
+      const confirmed = await agent.call("confirm_action", {
+        action_id: id,
+        version,
+        idempotency_key: idem("unknown"),
+      });
+      expect(confirmed.structured).toMatchObject({ outcome: "unknown" });
+      return id;
+    }
+    try {
+      const first = await unknownCheckout();
+      const second = await unknownCheckout();
+      await sam.page.goto(`${app.url}/actions`);
+      const queue = sam.page.getByTestId("recovery-queue");
+      await queue.getByRole("link", { name: first }).waitFor({ timeout: 10_000 });
+      await queue.getByRole("link", { name: second }).waitFor();
+      await screenshot(sam.page, "recovery-queue");
+
+      await queue.getByRole("link", { name: first }).click();
+      await sam.page.waitForURL(`**/actions/${first}`);
+      await sam.page.getByRole("button", { name: "Verify" }).click();
+      await expect
+        .poll(
+          async () =>
+            (await pageFetch(sam.page, `/api/console/actions/${first}`)).json?.action?.effect?.status,
+          { timeout: 15_000 },
+        )
+        .toBe("applied");
+      await sam.page.getByTestId("effect-ledger").filter({ hasText: "applied" }).waitFor();
+
+      await sam.page.goto(`${app.url}/actions/${second}`);
+      await sam.page
+        .getByLabel("Note (what you checked)")
+        .fill("Payment found in the legacy admin by reference");
+      await sam.page.getByRole("button", { name: "Mark resolved: happened" }).click();
+      await expect
+        .poll(
+          async () =>
+            (await pageFetch(sam.page, `/api/console/actions/${second}`)).json?.action?.effect?.status,
+          { timeout: 15_000 },
+        )
+        .toBe("applied");
+      await screenshot(sam.page, "recovery-resolved");
+      // Members cannot work the queue; every step above is in the audit log as a console operation.
+      expect(
+        (await pageFetch(alice.page, `/api/console/actions/${second}/verify`, { method: "POST" })).status,
+      ).toBe(403);
+      const audit = (await pageFetch(sam.page, "/api/console/audit?face=console&limit=200")).json as {
+        events: { operation: string; target: string | null }[];
+      };
+      const ops = audit.events.map((e) => `${e.operation} ${e.target}`);
+      expect(ops).toContain(`action.verified capability:checkout`);
+      expect(ops.some((o) => o.startsWith("action.recovery_resolved") && o.includes(second))).toBe(true);
+    } finally {
+      await agent.close();
+    }
+  }, 180_000);
 });

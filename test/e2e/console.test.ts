@@ -559,7 +559,7 @@ run("console in Chromium", () => {
           const w = window as unknown as { hostCallTool(p: unknown): Promise<unknown> };
           window.addEventListener("message", async (event) => {
             const msg = event.data as { jsonrpc?: string; id?: number; method?: string; params?: unknown };
-            if (!msg || msg.jsonrpc !== "2.0" || event.source !== frame.contentWindow) return;
+            if (msg?.jsonrpc !== "2.0" || event.source !== frame.contentWindow) return;
             const reply = (body: object) =>
               frame.contentWindow?.postMessage({ jsonrpc: "2.0", ...body }, "*");
             if (msg.method === "ui/initialize") {

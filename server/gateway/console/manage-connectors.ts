@@ -1,14 +1,16 @@
 import { z } from "zod";
-import type { Db } from "../../db/client";
-import type { ConsoleContext } from "../console-session";
 import { CONNECTORS } from "../../connectors/connector-catalog";
+import type { Db } from "../../db/client";
 import { vaultCredentials } from "../connector-credentials";
+import type { ConsoleContext } from "../console-session";
 import { listSecrets, setSecret } from "../vault";
 import { type ConsoleResult, fail, ok } from "./console-result";
 import { recordConsoleAudit } from "./record-console-audit";
 
 /** The secret each shipped connector declares; the vault may hold more, which are listed too. */
-const KNOWN_SECRETS: Record<string, string[]> = Object.fromEntries(CONNECTORS.map((c) => [c.id, [c.secretName]]));
+const KNOWN_SECRETS: Record<string, string[]> = Object.fromEntries(
+  CONNECTORS.map((c) => [c.id, [c.secretName]]),
+);
 
 export type ConnectorView = {
   connector: string;

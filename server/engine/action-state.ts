@@ -63,4 +63,3 @@ export const effectRequestSchema = z.object({
   digest: z.string().nullable(),
   lease_until: z.string(),
 });
-export type EffectRequest = z.infer<typeof effectRequestSchema>;

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "../db/client";
 import { parseActionState } from "../engine/action-state";
+import { recordActionEvent } from "../engine/action-store";
+import { findApproval } from "../engine/approval-ledger";
 import type { Outcome } from "../engine/outcome";
 import type { TrustedContext } from "./trusted-context";
 
@@ -49,10 +51,7 @@ function refused(
 async function loadForDecision(db: Db, tenantId: string, actionId: string) {
   const action = await db.action.findFirst({ where: { id: actionId, tenantId } });
   if (!action) return null;
-  const approval = await db.approval.findUnique({
-    where: { actionId_version: { actionId, version: action.version } },
-  });
-  return { action, approval };
+  return { action, approval: await findApproval(db, actionId, action.version) };
 }
 
 async function applyDecision(
@@ -87,14 +86,12 @@ async function applyDecision(
   });
   if (updated.count !== 1) return false;
   await db.action.updateMany({ where: { id: input.actionId, version: input.version }, data: { status } });
-  await db.actionEvent.create({
-    data: {
-      actionId: input.actionId,
-      version: input.version,
-      kind: status,
-      node: "APPROVAL",
-      data: { via: input.via, reason: input.reason ?? null } as object,
-    },
+  await recordActionEvent(db, {
+    actionId: input.actionId,
+    version: input.version,
+    kind: status,
+    node: "APPROVAL",
+    data: { via: input.via, reason: input.reason ?? null },
   });
   return true;
 }
@@ -228,9 +225,7 @@ export async function issueApprovalToken(
     where: { id: input.action_id, tenantId: ctx.tenantId, userId: ctx.userId },
   });
   if (!action || action.version !== input.version) return null;
-  const approval = await db.approval.findUnique({
-    where: { actionId_version: { actionId: action.id, version: action.version } },
-  });
+  const approval = await findApproval(db, action.id, action.version);
   if (approval?.status !== "pending") return null;
   const token = `apt_${randomBytes(24).toString("base64url")}`;
   const expires = new Date(Date.now() + APPROVAL_TOKEN_TTL_MS);

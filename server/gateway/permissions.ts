@@ -43,15 +43,14 @@ export function capabilityTarget(capabilityId: string): string {
   return `capability:${capabilityId}`;
 }
 
-function describeDecision(d: PermissionDecision): string {
+/** How the decision is written in audit rows: `allow:rule_1`, `allow:grant:req_1`, `ask:default`. */
+export function describeDecision(d: PermissionDecision): string {
   return d.source.kind === "rule"
     ? `${d.decision}:${d.source.ruleId}`
     : d.source.kind === "grant"
       ? `allow:grant:${d.source.requestId}`
       : `${d.decision}:default`;
 }
-
-export { describeDecision };
 
 /**
  * Decides whether the caller may do `verb` on `target`. Rules are read in their position order

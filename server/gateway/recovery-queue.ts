@@ -1,5 +1,6 @@
 import type { Db } from "../db/client";
 import { effectRequestSchema, parseActionState } from "../engine/action-state";
+import { recordActionEvent, toJson } from "../engine/action-store";
 import type { Outcome } from "../engine/outcome";
 import type { ResolveRecoveryInput } from "./operations/operation-schemas";
 import type { TrustedContext } from "./trusted-context";
@@ -97,16 +98,14 @@ export async function resolveRecoveryItem(
   state.recovery = null;
   await db.action.update({
     where: { id: action.id },
-    data: { status: input.resolution === "applied" ? "completed" : "failed", state: state as object },
+    data: { status: input.resolution === "applied" ? "completed" : "failed", state: toJson(state) },
   });
-  await db.actionEvent.create({
-    data: {
-      actionId: action.id,
-      version: action.version,
-      kind: "recovery_resolved",
-      node: action.node,
-      data: { resolution: input.resolution, note: input.note ?? null, by: ctx.userId } as object,
-    },
+  await recordActionEvent(db, {
+    actionId: action.id,
+    version: action.version,
+    kind: "recovery_resolved",
+    node: action.node,
+    data: { resolution: input.resolution, note: input.note ?? null, by: ctx.userId },
   });
   return {
     outcome: "applied",

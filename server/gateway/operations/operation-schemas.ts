@@ -133,12 +133,4 @@ export const resolveRecoveryInputSchema = z
   })
   .strict();
 
-export type SearchCapabilitiesInput = z.infer<typeof searchCapabilitiesInputSchema>;
-export type StartActionInput = z.infer<typeof startActionInputSchema>;
-export type GetContextInput = z.infer<typeof getContextInputSchema>;
-export type AdvanceActionInput = z.infer<typeof advanceActionInputSchema>;
-export type ConfirmActionInput = z.infer<typeof confirmActionInputSchema>;
-export type VerifyActionInput = z.infer<typeof verifyActionInputSchema>;
-export type RecoverActionInput = z.infer<typeof recoverActionInputSchema>;
-export type RequestPermissionInput = z.infer<typeof requestPermissionInputSchema>;
 export type ResolveRecoveryInput = z.infer<typeof resolveRecoveryInputSchema>;

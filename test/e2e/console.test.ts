@@ -455,7 +455,7 @@ run("console in Chromium", () => {
         latencyMs: i % 50,
       }));
       await db.auditEvent.createMany({ data: rows });
-      await db.auditEvent.create({
+      const globexRow = await db.auditEvent.create({
         data: {
           tenantId: "globex",
           face: "browse",
@@ -488,17 +488,40 @@ run("console in Chromium", () => {
       expect(await sam.page.content()).not.toContain("globex_secret_order");
       await list.evaluate((el) => el.scrollTo(0, 0));
       await screenshot(sam.page, "monitor-thousands");
+      // Pause holds new rows back (counted on the button); resume shows them.
+      await sam.page.getByRole("button", { name: "Pause" }).click();
+      const before = await list.getAttribute("data-row-count");
+      await db.auditEvent.create({
+        data: {
+          tenantId: "acme",
+          face: "actions",
+          operation: "capability.searched",
+          target: "while-paused",
+          arguments: {},
+          outcome: "applied",
+          latencyMs: 2,
+        },
+      });
+      await sam.page.getByRole("button", { name: "Resume (1 new)" }).waitFor({ timeout: 5_000 });
+      expect(await list.getAttribute("data-row-count")).toBe(before);
+      await sam.page.getByRole("button", { name: "Resume (1 new)" }).click();
+      await expect.poll(() => list.getAttribute("data-row-count")).toBe(String(Number(before) + 1));
+      await sam.page.locator("[data-testid=monitor-row]", { hasText: "while-paused" }).waitFor();
 
       // Resume: from Last-Event-ID the stream sends exactly the rows after it, in order, tenant-scoped.
       const cookie = (await sam.browser.context.cookies()).find((c) => c.name === "sp_session");
       const resumed = await readStream(`sp_session=${cookie?.value}`, { lastEventId: newest.seq - 5 }, 5);
-      expect(resumed.map((e) => e.id)).toEqual([
+      // Exactly the rows after the cursor, in order (later rows may follow in the same chunk),
+      // and never the other tenant's row that sits between them.
+      expect(resumed.slice(0, 5).map((e) => e.id)).toEqual([
         newest.seq - 4,
         newest.seq - 3,
         newest.seq - 2,
         newest.seq - 1,
         newest.seq,
       ]);
+      expect(resumed.map((e) => e.id)).toEqual([...resumed.map((e) => e.id)].sort((a, b) => a - b));
+      expect(resumed.some((e) => e.id === globexRow.seq)).toBe(false);
       expect(resumed.every((e) => e.data.seq === e.id)).toBe(true);
       const gina = await person("gina@globex.test");
       const ginaCookie = (await gina.browser.context.cookies()).find((c) => c.name === "sp_session");

@@ -1,7 +1,8 @@
 import type { Db } from "../db/client";
 import type { ActionState } from "./action-state";
 import { requestApproval } from "./approval-ledger";
-import type { Actor } from "./define-capability";
+import type { Actor, AnyCapability } from "./define-capability";
+import type { EngineDeps } from "./engine-deps";
 
 /** How actions and their effects are read and written: the rows, their history, approvals opened. */
 
@@ -26,6 +27,18 @@ export async function loadAction(
   // Another user's action is as invisible as another tenant's.
   if (scope === "own" && row.userId !== actor.userId) return null;
   return row;
+}
+
+/** The action with the capability it runs, or null when the actor may not see it (or it is not runnable here). */
+export async function loadActionWithCapability(
+  { db, capabilities }: Pick<EngineDeps, "db" | "capabilities">,
+  actor: Actor,
+  actionId: string,
+  scope: ActorScope = "own",
+): Promise<{ row: ActionRow; capability: AnyCapability } | null> {
+  const row = await loadAction(db, actor, actionId, scope);
+  const capability = row && capabilities.get(row.capability);
+  return row && capability ? { row, capability } : null;
 }
 
 /** Appends one step to the action's history (ActionEvent). */

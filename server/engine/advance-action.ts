@@ -1,6 +1,12 @@
 import { type ActionResponse, notAllowedNow, notFoundAction, respond, unavailable } from "./action-response";
 import { parseActionState } from "./action-state";
-import { loadAction, openApproval, recordActionEvent, toJson } from "./action-store";
+import {
+  loadAction,
+  loadActionWithCapability,
+  openApproval,
+  recordActionEvent,
+  toJson,
+} from "./action-store";
 import { allowedPatch, patchProblems } from "./allowed-patch";
 import { voidApprovals } from "./approval-ledger";
 import { catchLegacyUnavailable } from "./catch-legacy-unavailable";
@@ -27,10 +33,9 @@ export async function advanceAction(
   input: AdvanceInput,
 ): Promise<ActionResponse> {
   const { db } = deps;
-  const row = await loadAction(db, actor, input.action_id);
-  if (!row) return notFoundAction(input.action_id);
-  const capability = deps.capabilities.get(row.capability);
-  if (!capability) return notFoundAction(input.action_id);
+  const found = await loadActionWithCapability(deps, actor, input.action_id);
+  if (!found) return notFoundAction(input.action_id);
+  const { row, capability } = found;
   const allowed = allowedPatch(capability, row.entityId, row.status);
   if (!allowed.length) return notAllowedNow(deps, capability, row, "advance_action");
   if (input.version !== row.version)

@@ -3,7 +3,7 @@ import { type ActionState, parseActionState } from "./action-state";
 import {
   type ActionRow,
   type EffectRow,
-  loadAction,
+  loadActionWithCapability,
   openApproval,
   recordActionEvent,
   toJson,
@@ -44,10 +44,9 @@ export async function confirmAction(
   input: ConfirmInput,
 ): Promise<ActionResponse> {
   const { db } = deps;
-  const row = await loadAction(db, actor, input.action_id);
-  if (!row) return notFoundAction(input.action_id);
-  const capability = deps.capabilities.get(row.capability);
-  if (!capability) return notFoundAction(input.action_id);
+  const found = await loadActionWithCapability(deps, actor, input.action_id);
+  if (!found) return notFoundAction(input.action_id);
+  const { row, capability } = found;
   if (!capability.effect) return notAllowedNow(deps, capability, row, "confirm_action");
   const waitMs = capability.policy.timeoutMs * Math.max(1, capability.policy.retry.attempts) + 2000;
   const replay = () => existingEffectOutcome(deps, capability, actor, row.id, input.idempotency_key, waitMs);

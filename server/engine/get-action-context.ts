@@ -1,5 +1,5 @@
 import { type ActionResponse, notFoundAction, respond } from "./action-response";
-import { type ActorScope, loadAction } from "./action-store";
+import { type ActorScope, loadActionWithCapability } from "./action-store";
 import type { Actor } from "./define-capability";
 import type { EngineDeps } from "./engine-deps";
 
@@ -10,10 +10,9 @@ export async function getActionContext(
   actionId: string,
   scope: ActorScope = "own",
 ): Promise<ActionResponse> {
-  const row = await loadAction(deps.db, actor, actionId, scope);
-  if (!row) return notFoundAction(actionId);
-  const capability = deps.capabilities.get(row.capability);
-  if (!capability) return notFoundAction(actionId);
+  const found = await loadActionWithCapability(deps, actor, actionId, scope);
+  if (!found) return notFoundAction(actionId);
+  const { row, capability } = found;
   return respond(
     deps,
     capability,

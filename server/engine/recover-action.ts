@@ -1,6 +1,6 @@
 import { type ActionResponse, notAllowedNow, notFoundAction, respond, unavailable } from "./action-response";
 import { effectRequestSchema } from "./action-state";
-import { type ActorScope, loadAction, toJson } from "./action-store";
+import { type ActorScope, loadActionWithCapability, toJson } from "./action-store";
 import type { Actor } from "./define-capability";
 import { executeEffect, existingEffectOutcome, leaseUntil } from "./effect-ledger";
 import type { EngineDeps } from "./engine-deps";
@@ -17,10 +17,9 @@ export async function recoverAction(
   scope: ActorScope = "own",
 ): Promise<ActionResponse> {
   const { db } = deps;
-  const row = await loadAction(db, actor, actionId, scope);
-  if (!row) return notFoundAction(actionId);
-  const capability = deps.capabilities.get(row.capability);
-  if (!capability) return notFoundAction(actionId);
+  const found = await loadActionWithCapability(deps, actor, actionId, scope);
+  if (!found) return notFoundAction(actionId);
+  const { row, capability } = found;
   const effect = await db.effect.findUnique({ where: { actionId: row.id } });
   if (!effect) return notAllowedNow(deps, capability, row, "recover_action");
   if (effect.status === "applied" && row.status === "completed")

@@ -5,7 +5,7 @@ import {
   type ActionRow,
   type ActorScope,
   type EffectRow,
-  loadAction,
+  loadActionWithCapability,
   recordActionEvent,
   toJson,
 } from "./action-store";
@@ -20,10 +20,9 @@ export async function verifyAction(
   actionId: string,
   scope: ActorScope = "own",
 ): Promise<ActionResponse> {
-  const row = await loadAction(deps.db, actor, actionId, scope);
-  if (!row) return notFoundAction(actionId);
-  const capability = deps.capabilities.get(row.capability);
-  if (!capability) return notFoundAction(actionId);
+  const found = await loadActionWithCapability(deps, actor, actionId, scope);
+  if (!found) return notFoundAction(actionId);
+  const { row, capability } = found;
   const effect = await deps.db.effect.findUnique({ where: { actionId: row.id } });
   if (!effect) {
     if (row.status === "completed")

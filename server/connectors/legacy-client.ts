@@ -135,15 +135,21 @@ export function createLegacyClient(options: LegacyClientOptions): LegacyClient {
     };
   }
 
-  async function read(path: string, query?: LegacyRequest["query"]): Promise<LegacyResponse> {
+  /** Repeats a request that changes nothing until it is answered; throws when it stays down. */
+  async function untilAnswered(
+    req: LegacyRequest,
+  ): Promise<Extract<LegacyResponse, { kind: "ok" | "error" }>> {
     let last: LegacyResponse | undefined;
     for (let attempt = 0; attempt < readAttempts; attempt++) {
       if (attempt > 0) await sleep(50 * 2 ** attempt);
-      last = await request({ method: "GET", path, query });
+      last = await request(req);
       if (last.kind === "ok" || last.kind === "error") return last;
     }
     throw new LegacyUnavailableError(last && "message" in last ? last.message : "legacy service unavailable");
   }
+
+  const read = (path: string, query?: LegacyRequest["query"]): Promise<LegacyResponse> =>
+    untilAnswered({ method: "GET", path, query });
 
   return {
     request,
@@ -156,16 +162,10 @@ export function createLegacyClient(options: LegacyClientOptions): LegacyClient {
       return null;
     },
     async compute<T>(path: string, body: unknown) {
-      let last: LegacyResponse | undefined;
-      for (let attempt = 0; attempt < readAttempts; attempt++) {
-        if (attempt > 0) await sleep(50 * 2 ** attempt);
-        last = await request({ method: "POST", path, body });
-        if (last.kind === "ok") return { ok: true as const, body: last.body as T };
-        if (last.kind === "error") return { ok: false as const, code: last.code, message: last.message };
-      }
-      throw new LegacyUnavailableError(
-        last && "message" in last ? last.message : "legacy service unavailable",
-      );
+      const res = await untilAnswered({ method: "POST", path, body });
+      return res.kind === "ok"
+        ? { ok: true as const, body: res.body as T }
+        : { ok: false as const, code: res.code, message: res.message };
     },
   };
 }

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { OUTCOME_KINDS } from "@/server/engine/outcome";
 import type { AuditEventView } from "@/server/gateway/console/list-audit-events";
 import { apiGet } from "./api-client";
 import {
@@ -27,16 +28,6 @@ type Filter = {
 };
 const EMPTY: Filter = { agentId: "", face: "", operation: "", outcome: "", target: "", q: "" };
 const FACES = ["actions", "browse", "script", "console", "cli", "system"];
-const OUTCOMES = [
-  "applied",
-  "preview",
-  "input_required",
-  "rejected",
-  "conflict",
-  "not_found",
-  "temporarily_unavailable",
-  "unknown",
-];
 const ROW_HEIGHT = 36;
 const VIEWPORT_ROWS = 18;
 const MAX_ROWS = 50_000;
@@ -339,7 +330,7 @@ export function MonitorView() {
           "outcome",
           "Outcome",
           "select",
-          OUTCOMES.map((o) => ({ value: o, label: o.replaceAll("_", " ") })),
+          OUTCOME_KINDS.map((o) => ({ value: o, label: o.replaceAll("_", " ") })),
         )}
         {field("target", "Capability or URI", "text")}
         {field("q", "Text", "text")}

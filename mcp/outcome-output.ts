@@ -1,15 +1,5 @@
 import { z } from "zod";
-
-const OUTCOME_KINDS = [
-  "applied",
-  "preview",
-  "input_required",
-  "rejected",
-  "conflict",
-  "not_found",
-  "temporarily_unavailable",
-  "unknown",
-] as const;
+import { OUTCOME_KINDS } from "@/server/engine/outcome";
 
 const nextAction = z.looseObject({
   tool: z.string(),

@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import { notifyAuditWritten } from "./audit-wakeups";
 import { type PublishedAuditEvent, publishAuditEvent } from "./event-stream";
 import type { TrustedContext } from "./trusted-context";
 
@@ -38,8 +39,9 @@ export interface AuditInput {
 }
 
 /**
- * Writes one audit row (arguments redacted) and publishes it to in-process subscribers. Called
- * before the response leaves, so approvals, secret changes and effects are on record first.
+ * Writes one audit row (arguments redacted), publishes it to in-process subscribers and notifies
+ * other instances. Called before the response leaves, so approvals, secret changes and effects
+ * are on record first.
  */
 export async function recordAuditEvent(
   db: Db,
@@ -70,5 +72,7 @@ export async function recordAuditEvent(
     createdAt: row.createdAt.toISOString(),
   };
   publishAuditEvent(event);
+  // Other instances' live monitors wake on this (PostgreSQL NOTIFY; a no-op on SQLite).
+  await notifyAuditWritten(db, row.seq);
   return event;
 }

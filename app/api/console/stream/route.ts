@@ -1,16 +1,18 @@
 import { parseAuditQuery } from "@/app/_lib/audit-query";
 import { consoleRoute, errorResponse } from "@/app/_lib/console-route";
+import { openAuditWakeups } from "@/server/gateway/audit-wakeups";
 import { latestAuditSeq, listAuditEvents } from "@/server/gateway/console/list-audit-events";
 
 export const dynamic = "force-dynamic";
 
-const POLL_MS = 250;
 const HEARTBEAT_MS = 15_000;
 const LOOKBACK_MS = 3_000;
 
 /**
  * Server-Sent Events of audit rows, in seq order. The database is the source (not an
- * in-process bus), so every instance behind a load balancer streams every instance's events.
+ * in-process bus), so every instance behind a load balancer streams every instance's events;
+ * the table is read only when woken (this process's writes, PostgreSQL NOTIFY from other
+ * instances, or the 2 s safety poll), not polled per tab.
  * Resume: the browser's Last-Event-ID (set automatically on reconnect) or `?after=<seq>` from
  * the page's backfill; otherwise it starts at the newest row. Members get only their own rows.
  */
@@ -35,6 +37,7 @@ export const GET = consoleRoute({}, async ({ req, db, ctx }) => {
       const sent = new Set<number>();
       const history: { at: number; cursor: number }[] = [];
       let catchingUp = false;
+      const wakeups = openAuditWakeups({ tenantId: ctx.tenantId });
       try {
         while (!signal.aborted) {
           const now = Date.now();
@@ -60,22 +63,13 @@ export const GET = consoleRoute({}, async ({ req, db, ctx }) => {
             send(": keep-alive\n\n");
             lastBeat = Date.now();
           }
-          await new Promise((resolve) => {
-            const t = setTimeout(resolve, POLL_MS);
-            signal.addEventListener(
-              "abort",
-              () => {
-                clearTimeout(t);
-                resolve(undefined);
-              },
-              { once: true },
-            );
-          });
+          await wakeups.next(signal);
         }
       } catch (error) {
         if (!signal.aborted)
           console.error("audit stream failed", error instanceof Error ? error.message : error);
       } finally {
+        wakeups.close();
         try {
           controller.close();
         } catch {

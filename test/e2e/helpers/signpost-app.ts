@@ -43,14 +43,21 @@ export function freePort(): Promise<number> {
  * migrate, seed the demo, legacy service + `next start` as children) on random ports with a
  * fresh data directory, a known master key and one known demo password.
  */
-export async function startSignpostApp(options: { timeoutMs?: number } = {}): Promise<SignpostApp> {
+export async function startSignpostApp(
+  options: {
+    timeoutMs?: number;
+    /** PostgreSQL instead of the embedded SQLite file (the caller creates and drops it). */
+    databaseUrl?: string;
+  } = {},
+): Promise<SignpostApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "signpost-e2e-"));
   const [port, legacyPort] = [await freePort(), await freePort()];
   const masterKey = randomBytes(32).toString("hex");
   const password = `e2e-${randomBytes(6).toString("hex")}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    DATABASE_URL: undefined, // the embedded SQLite file in the temp data dir (spawn drops undefined)
+    // Unset: the embedded SQLite file in the temp data dir (spawn drops undefined).
+    DATABASE_URL: options.databaseUrl,
     PORT: String(port),
     LEGACY_PORT: String(legacyPort),
     HOST: "127.0.0.1",
@@ -116,7 +123,7 @@ export async function startSignpostApp(options: { timeoutMs?: number } = {}): Pr
   return {
     url: `http://127.0.0.1:${port}`,
     dataDir,
-    databaseUrl: `file:${join(dataDir, "signpost.db")}`,
+    databaseUrl: options.databaseUrl ?? `file:${join(dataDir, "signpost.db")}`,
     masterKey,
     password,
     demo,

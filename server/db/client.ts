@@ -13,13 +13,24 @@ export type Db = SqliteClient;
 
 /** A Prisma client on `url` (default: DATABASE_URL, else the SQLite file in the data dir). */
 export function createDb(url: string = databaseUrl()): Db {
-  if (providerOf(url) === "postgres") {
-    const client = new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) });
-    return client as unknown as Db;
-  }
-  // Busy timeout: the CLI, the app and tests may open the same file at once (WAL mode is set
-  // by the migrator and persists in the file).
-  return new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: 10_000 }) });
+  const provider = providerOf(url);
+  const db =
+    provider === "postgres"
+      ? (new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as Db)
+      : // Busy timeout: the CLI, the app and tests may open the same file at once (WAL mode is
+        // set by the migrator and persists in the file).
+        new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: 10_000 }) });
+  providers.set(db, provider);
+  return db;
+}
+
+// The Db type is the SQLite client's, so which database a client talks to is recorded here
+// rather than read from the generated client's internals.
+const providers = new WeakMap<Db, ReturnType<typeof providerOf>>();
+
+/** Which database a client made by `createDb` talks to (undefined for any other object, e.g. a transaction client). */
+export function providerOfDb(db: Db): ReturnType<typeof providerOf> | undefined {
+  return providers.get(db);
 }
 
 // Kept on globalThis so Next.js dev reloads reuse one client instead of leaking connections.

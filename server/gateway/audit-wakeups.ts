@@ -1,5 +1,5 @@
 import pg from "pg";
-import type { Db } from "../db/client";
+import { type Db, providerOfDb } from "../db/client";
 import { databaseUrl, providerOf } from "../db/database-url";
 import { subscribeAuditEvents } from "./event-stream";
 
@@ -96,18 +96,12 @@ export function openAuditWakeups(options: AuditWakeupOptions = {}): AuditWakeups
  * row), so it never fails the audited operation. No-op on SQLite.
  */
 export async function notifyAuditWritten(db: Db, seq: number): Promise<void> {
-  if (!isPostgres(db)) return;
+  if (providerOfDb(db) !== "postgres") return;
   try {
     await db.$executeRaw`SELECT pg_notify(${AUDIT_CHANNEL}, ${String(seq)})`;
   } catch {
     /* the safety poll covers a lost notification */
   }
-}
-
-// The Db type is the SQLite client's; which provider a given client talks to is only on the
-// generated client. The cross-instance test breaks if this stops telling PostgreSQL apart.
-function isPostgres(db: Db): boolean {
-  return (db as unknown as { _activeProvider?: string })._activeProvider === "postgresql";
 }
 
 /**

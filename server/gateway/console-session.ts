@@ -43,20 +43,60 @@ export const signInInputSchema = z
 
 export type SignInResult =
   | { ok: true; token: string; expiresAt: Date; context: ConsoleContext }
-  | { ok: false; reason: "invalid_credentials" };
+  | { ok: false; reason: "invalid_credentials" }
+  | { ok: false; reason: "too_many_attempts"; retryAfterS: number };
 
-/** Checks email and password and opens a session. The raw token is returned once, for the cookie. */
-export async function signIn(db: Db, input: z.infer<typeof signInInputSchema>): Promise<SignInResult> {
+/** Failed sign-ins count for this long; a success resets the email's count. */
+export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+/** Failed attempts allowed per email within the window (guessing one person's password). */
+export const SIGN_IN_EMAIL_LIMIT = 5;
+/** Failed attempts allowed per client address within the window (spraying many emails). */
+export const SIGN_IN_IP_LIMIT = 20;
+
+export type SignInOptions = {
+  /** The client's address; without one only the per-email limit applies. */
+  ip?: string;
+  /** Injectable clock for tests. */
+  now?: () => Date;
+};
+
+/**
+ * Checks email and password and opens a session. The raw token is returned once, for the cookie.
+ * Throttled through the database (SignInFailure rows) so the limits hold across instances.
+ */
+export async function signIn(
+  db: Db,
+  input: z.infer<typeof signInInputSchema>,
+  options: SignInOptions = {},
+): Promise<SignInResult> {
+  const now = options.now?.() ?? new Date();
+  const since = new Date(now.getTime() - SIGN_IN_WINDOW_MS);
+  const ip = options.ip ?? "";
+  // Reserve a failure row BEFORE checking the password and count with it included: parallel
+  // guesses each see the others' reservations, so a burst cannot slip past the limit while
+  // the (slow, by design) password checks run. A success deletes it with the email's others.
+  const reservation = await db.signInFailure.create({ data: { email: input.email, ip, createdAt: now } });
+  const throttled = await throttleFor(db, input.email, ip, since, now);
+  if (throttled) {
+    // Refused attempts do not extend the lock-out: the window runs from the counted failures.
+    await db.signInFailure.deleteMany({ where: { id: reservation.id } });
+    return { ok: false, reason: "too_many_attempts", retryAfterS: throttled };
+  }
   const user = await db.user.findUnique({ where: { email: input.email }, include: { tenant: true } });
   if (!user) {
     await verifyPassword(input.password, await getDummyHash());
+    await pruneFailures(db, input.email, ip, since);
     return { ok: false, reason: "invalid_credentials" };
   }
   const valid = await verifyPassword(input.password, user.passwordHash);
   const role = consoleRoleSchema.safeParse(user.role);
-  if (!valid || !role.success) return { ok: false, reason: "invalid_credentials" };
+  if (!valid || !role.success) {
+    await pruneFailures(db, input.email, ip, since);
+    return { ok: false, reason: "invalid_credentials" };
+  }
+  await db.signInFailure.deleteMany({ where: { email: input.email } });
   const token = randomBytes(32).toString("base64url");
-  const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
   const session = await db.session.create({
     data: { tokenHash: hashSessionToken(token), userId: user.id, tenantId: user.tenantId, expiresAt },
   });
@@ -74,6 +114,41 @@ export async function signIn(db: Db, input: z.infer<typeof signInInputSchema>): 
       role: role.data,
     },
   };
+}
+
+/**
+ * Seconds until an attempt would be allowed again, or 0 when it is allowed now. Counts include
+ * the caller's own reservation, hence `> limit`.
+ */
+async function throttleFor(db: Db, email: string, ip: string, since: Date, now: Date): Promise<number> {
+  const keys: { where: { email: string } | { ip: string }; limit: number }[] = [
+    { where: { email }, limit: SIGN_IN_EMAIL_LIMIT },
+  ];
+  if (ip) keys.push({ where: { ip }, limit: SIGN_IN_IP_LIMIT });
+  let wait = 0;
+  for (const key of keys) {
+    const where = { ...key.where, createdAt: { gt: since, lte: now } };
+    const count = await db.signInFailure.count({ where });
+    if (count <= key.limit) continue;
+    // Allowed again once enough of the oldest failures leave the window to get under the limit.
+    const [pivot] = await db.signInFailure.findMany({
+      where,
+      orderBy: { createdAt: "asc" },
+      skip: count - 1 - key.limit,
+      take: 1,
+      select: { createdAt: true },
+    });
+    const ms = (pivot?.createdAt.getTime() ?? now.getTime()) + SIGN_IN_WINDOW_MS - now.getTime();
+    wait = Math.max(wait, Math.max(1, Math.ceil(ms / 1000)));
+  }
+  return wait;
+}
+
+/** Failures older than the window no longer count: drop them for the keys at hand. */
+async function pruneFailures(db: Db, email: string, ip: string, since: Date): Promise<void> {
+  await db.signInFailure.deleteMany({
+    where: { createdAt: { lte: since }, OR: ip ? [{ email }, { ip }] : [{ email }] },
+  });
 }
 
 /** Resolves a session cookie to the person's trusted context, or null when missing, unknown or expired. */

@@ -6,6 +6,7 @@ export type ConsoleErrorCode =
   | "not_found"
   | "conflict"
   | "rejected"
+  | "too_many_attempts"
   | "temporarily_unavailable";
 
 export type ConsoleFailure = { ok: false; code: ConsoleErrorCode; message: string; details?: unknown };
@@ -27,5 +28,6 @@ export const consoleErrorStatus: Record<ConsoleErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   rejected: 422,
+  too_many_attempts: 429,
   temporarily_unavailable: 503,
 };

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { Db } from "../../db/client";
+import { type Db, providerOfDb } from "../../db/client";
+import type { DbProvider } from "../../db/database-url";
 import type { ConsoleContext } from "../console-session";
 
 export const auditFilterSchema = z
@@ -92,22 +93,27 @@ export function auditScope(ctx: ConsoleContext) {
   return ctx.role === "member" ? { tenantId: ctx.tenantId, userId: ctx.userId } : { tenantId: ctx.tenantId };
 }
 
-function filterWhere(filter: AuditFilter) {
+function filterWhere(filter: AuditFilter, provider: DbProvider) {
+  // Text filters ignore case on both providers: SQLite's LIKE already does (ASCII), PostgreSQL
+  // needs ILIKE, which Prisma offers only there (SQLite's client rejects `mode`, hence the
+  // fallback to plain `contains` for a client whose provider is not recorded).
+  const contains = (value: string) =>
+    provider === "postgres" ? { contains: value, mode: "insensitive" } : { contains: value };
   const and: object[] = [];
   if (filter.agentId) and.push({ agentId: filter.agentId });
   if (filter.face) and.push({ face: filter.face });
-  if (filter.operation) and.push({ operation: { contains: filter.operation } });
+  if (filter.operation) and.push({ operation: contains(filter.operation) });
   if (filter.outcome) and.push({ outcome: filter.outcome });
   if (filter.target)
-    and.push({ OR: [{ target: { contains: filter.target } }, { capability: { contains: filter.target } }] });
+    and.push({ OR: [{ target: contains(filter.target) }, { capability: contains(filter.target) }] });
   if (filter.q)
     and.push({
       OR: [
-        { operation: { contains: filter.q } },
-        { target: { contains: filter.q } },
-        { capability: { contains: filter.q } },
-        { message: { contains: filter.q } },
-        { actionId: { contains: filter.q } },
+        { operation: contains(filter.q) },
+        { target: contains(filter.q) },
+        { capability: contains(filter.q) },
+        { message: contains(filter.q) },
+        { actionId: contains(filter.q) },
       ],
     });
   return and;
@@ -123,7 +129,7 @@ export async function listAuditEvents(
   opts: { filter?: AuditFilter; afterSeq?: number; beforeSeq?: number; limit?: number },
 ): Promise<AuditEventView[]> {
   const limit = Math.min(Math.max(opts.limit ?? 200, 1), 1000);
-  const and: object[] = [auditScope(ctx), ...filterWhere(opts.filter ?? {})];
+  const and: object[] = [auditScope(ctx), ...filterWhere(opts.filter ?? {}, providerOfDb(db) ?? "sqlite")];
   if (opts.afterSeq !== undefined) {
     and.push({ seq: { gt: opts.afterSeq } });
     const rows = await db.auditEvent.findMany({ where: { AND: and }, orderBy: { seq: "asc" }, take: limit });

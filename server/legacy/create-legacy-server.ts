@@ -21,6 +21,8 @@ export interface LegacyServerOptions {
   /** Check every success body against its response schema (500 on drift); tests turn it on. */
   validateResponses?: boolean;
   onRequest?: (entry: RequestLogEntry) => void;
+  /** The clock idempotency keys expire by; default the real one (tests move a fake one a day on). */
+  now?: () => Date;
 }
 
 export interface LegacyServer {
@@ -51,6 +53,7 @@ export async function createLegacyServer(options: LegacyServerOptions): Promise<
     validateResponses: options.validateResponses ?? false,
     timers,
     onRequest: options.onRequest,
+    now: options.now ?? (() => new Date()),
   };
   const server = createServer((req, res) => {
     void handleLegacyRequest(deps, req, res);

@@ -221,4 +221,70 @@ describe("Idempotency-Key (Stripe semantics)", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test("a key expires 24 h after its first use: then it is new again (even with other parameters), and expired rows are pruned", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "signpost-legacy-expiry-"));
+    const dbPath = join(dir, "legacy.sqlite");
+    let clock = new Date("2026-11-30T12:00:00.000Z");
+    const server = await createLegacyServer({
+      dbPath,
+      apiKeys: { acme: "acme-expiry-key", globex: "globex-expiry-key" },
+      adminKey: "x".repeat(8),
+      now: () => clock,
+    });
+    const db = new Database(dbPath);
+    const hour = 60 * 60 * 1000;
+    try {
+      const comment = async (key: string, text: string) => {
+        const res = await fetch(`${server.url}/v1/tickets/tkt_1/comments`, {
+          method: "POST",
+          headers: {
+            authorization: "Bearer acme-expiry-key",
+            "content-type": "application/json",
+            "idempotency-key": key,
+          },
+          body: JSON.stringify({ author: "tm_bella", body: text, internal: false }),
+        });
+        return {
+          status: res.status,
+          replayed: res.headers.get("idempotent-replayed"),
+          body: await res.json(),
+        };
+      };
+      const first = await comment("k-day", "first");
+      expect(first.status).toBe(201);
+      await comment("k-other", "other");
+
+      clock = new Date(clock.getTime() + 24 * hour - 1000);
+      const replay = await comment("k-day", "first");
+      expect(replay).toMatchObject({ status: 201, replayed: "true" });
+      expect(replay.body.id).toBe(first.body.id);
+      expect((await comment("k-day", "changed")).status).toBe(422);
+
+      clock = new Date(clock.getTime() + 1000);
+      const again = await comment("k-day", "changed");
+      expect(again.status).toBe(201);
+      expect(again.replayed).toBeNull();
+      expect(again.body.id).not.toBe(first.body.id);
+      expect(again.body.body).toBe("changed");
+      // The renewed key is remembered for another 24 h from now.
+      expect(await comment("k-day", "changed")).toMatchObject({
+        replayed: "true",
+        body: { id: again.body.id },
+      });
+
+      // k-other expired too; using any new key prunes it.
+      const keys = () =>
+        (db.prepare("SELECT key FROM idempotency_keys ORDER BY key").all() as { key: string }[]).map(
+          (r) => r.key,
+        );
+      expect(keys()).toEqual(["k-day", "k-other"]);
+      expect((await comment("k-new", "new")).status).toBe(201);
+      expect(keys()).toEqual(["k-day", "k-new"]);
+    } finally {
+      db.close();
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

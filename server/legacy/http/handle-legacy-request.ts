@@ -31,6 +31,8 @@ export interface PipelineDeps {
   /** Timers of held responses (latency, commit_then_timeout), cleared on close. */
   timers: Set<NodeJS.Timeout>;
   onRequest?: (entry: RequestLogEntry) => void;
+  /** The clock idempotency keys expire by (tests inject one instead of waiting a day). */
+  now: () => Date;
 }
 
 const maxBodyBytes = 1_000_000;
@@ -187,7 +189,7 @@ export async function handleLegacyRequest(
         tenantId,
         key,
         requestFingerprint(method, url.pathname, body),
-        new Date(),
+        deps.now(),
       );
       if (claim.kind === "replay") {
         log.replayed = true;

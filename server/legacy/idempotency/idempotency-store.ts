@@ -4,6 +4,9 @@ import type Database from "better-sqlite3";
 /** A first request that never finished (crashed process) stops blocking its key after this long. */
 const abandonAfterMs = 60_000;
 
+/** Like Stripe: a key is remembered for 24 hours after its first use; after that it is new again. */
+export const idempotencyKeyTtlMs = 24 * 60 * 60 * 1000;
+
 export type IdempotencyClaim =
   | { kind: "claimed" }
   | { kind: "replay"; status: number; body: unknown }
@@ -44,7 +47,7 @@ export function claimIdempotencyKey(
   const claim = db.transaction((): IdempotencyClaim => {
     const row = db
       .prepare(
-        "SELECT fingerprint, state, response_status, response_body, locked_at FROM idempotency_keys WHERE tenant_id = ? AND key = ?",
+        "SELECT fingerprint, state, response_status, response_body, locked_at, created_at FROM idempotency_keys WHERE tenant_id = ? AND key = ?",
       )
       .get(tenantId, key) as
       | {
@@ -53,9 +56,21 @@ export function claimIdempotencyKey(
           response_status: number | null;
           response_body: string | null;
           locked_at: string;
+          created_at: string;
         }
       | undefined;
+    const expiredBefore = new Date(now.getTime() - idempotencyKeyTtlMs).toISOString();
+    // Expiry is checked on use: an expired key (whatever it stored, even a stuck claim) is new again.
+    if (row && row.created_at <= expiredBefore) {
+      db.prepare(
+        "UPDATE idempotency_keys SET fingerprint = ?, state = 'in_flight', response_status = NULL, response_body = NULL, locked_at = ?, created_at = ? WHERE tenant_id = ? AND key = ?",
+      ).run(fingerprint, now.toISOString(), now.toISOString(), tenantId, key);
+      return { kind: "claimed" };
+    }
     if (!row) {
+      // Opportunistic pruning on each new key: expired rows are never answered again. ISO-8601
+      // UTC strings compare in time order.
+      db.prepare("DELETE FROM idempotency_keys WHERE created_at <= ?").run(expiredBefore);
       db.prepare(
         "INSERT INTO idempotency_keys (tenant_id, key, fingerprint, state, locked_at, created_at) VALUES (?, ?, ?, 'in_flight', ?, ?)",
       ).run(tenantId, key, fingerprint, now.toISOString(), now.toISOString());

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type Db } from "@/server/db/client";
 import { createTestDatabase, type TestDatabase } from "@/test/helpers/database";
 import { type RunningLegacy, startLegacy } from "@/test/helpers/legacy-server";
 
@@ -50,5 +51,36 @@ describe("/api/health", () => {
     } finally {
       process.env.SIGNPOST_LEGACY_URL = legacy.url;
     }
+  });
+
+  it("answers 503 naming the database when it is unreachable, without leaking its URL", async () => {
+    // A real client on a PostgreSQL URL where nothing listens (discard port), swapped in as the
+    // process's database the way a lost database server looks to a running instance.
+    const unreachable = "postgresql://signpost:s3cret-password@127.0.0.1:9/signpost";
+    const holder = globalThis as typeof globalThis & { __signpostDb?: Db };
+    const previous = holder.__signpostDb;
+    const dead = createDb(unreachable);
+    holder.__signpostDb = dead;
+    process.env.DATABASE_URL = unreachable;
+    try {
+      const response = await GET();
+      expect(response.status).toBe(503);
+      const text = await response.text();
+      expect(text).not.toContain("s3cret-password");
+      const body = JSON.parse(text);
+      expect(body).toMatchObject({
+        ok: false,
+        database: { ok: false, provider: "postgres" },
+        legacy: { ok: true },
+      });
+      expect(typeof body.database.error).toBe("string");
+      expect(body.database.latencyMs).toBeLessThan(2_500);
+    } finally {
+      holder.__signpostDb = previous;
+      process.env.DATABASE_URL = database.url;
+      await dead.$disconnect().catch(() => undefined);
+    }
+    // Back on the real database: green again.
+    expect((await GET()).status).toBe(200);
   });
 });

@@ -66,6 +66,15 @@ async function writeEveryModel(db: Db): Promise<Record<string, Record<string, un
   await db.session.create({ data: session });
   written.Session = session;
 
+  const signInFailure = {
+    id: "sif_1",
+    email: "alice@acme.test",
+    ip: "203.0.113.7",
+    createdAt: at("2026-01-03T00:01:00.000Z"),
+  };
+  await db.signInFailure.create({ data: signInFailure });
+  written.SignInFailure = signInFailure;
+
   const agent = {
     id: "agent_1",
     tenantId: "acme",
@@ -239,6 +248,7 @@ async function readEveryModel(db: Db): Promise<Record<string, Record<string, unk
     Tenant: await db.tenant.findUnique({ where: { id: "acme" } }),
     User: await db.user.findUnique({ where: { email: "alice@acme.test" } }),
     Session: await db.session.findUnique({ where: { tokenHash: "th_1" } }),
+    SignInFailure: await db.signInFailure.findUnique({ where: { id: "sif_1" } }),
     Agent: await db.agent.findUnique({ where: { keyHash: "kh_1" } }),
     Action: await db.action.findUnique({ where: { id: "act_1" } }),
     ActionEvent: await db.actionEvent.findUnique({ where: { id: "evt_1" } }),

@@ -85,13 +85,13 @@ export async function signIn(
   const user = await db.user.findUnique({ where: { email: input.email }, include: { tenant: true } });
   if (!user) {
     await verifyPassword(input.password, await getDummyHash());
-    await pruneFailures(db, input.email, ip, since);
+    await pruneFailures(db, since);
     return { ok: false, reason: "invalid_credentials" };
   }
   const valid = await verifyPassword(input.password, user.passwordHash);
   const role = consoleRoleSchema.safeParse(user.role);
   if (!valid || !role.success) {
-    await pruneFailures(db, input.email, ip, since);
+    await pruneFailures(db, since);
     return { ok: false, reason: "invalid_credentials" };
   }
   await db.signInFailure.deleteMany({ where: { email: input.email } });
@@ -144,11 +144,13 @@ async function throttleFor(db: Db, email: string, ip: string, since: Date, now: 
   return wait;
 }
 
-/** Failures older than the window no longer count: drop them for the keys at hand. */
-async function pruneFailures(db: Db, email: string, ip: string, since: Date): Promise<void> {
-  await db.signInFailure.deleteMany({
-    where: { createdAt: { lte: since }, OR: ip ? [{ email }, { ip }] : [{ email }] },
-  });
+/**
+ * Failures older than the window no longer count: drop them all (not only this email's and
+ * address's), so rows of emails and addresses never seen again do not pile up. The table then
+ * holds at most one window of failures, so the unindexed scan stays small.
+ */
+async function pruneFailures(db: Db, since: Date): Promise<void> {
+  await db.signInFailure.deleteMany({ where: { createdAt: { lte: since } } });
 }
 
 /** Resolves a session cookie to the person's trusted context, or null when missing, unknown or expired. */

@@ -93,6 +93,14 @@ describe.each(await providersUnderTest())("sign-in throttling on %s", (provider)
     expect(await attempt("adam@acme.test", PASSWORD, "10.9.9.9")).toMatchObject({ ok: true });
   });
 
+  it("a failed sign-in prunes every failure older than the window, whatever its email or address", async () => {
+    await attempt("gone@acme.test", "x", "10.7.7.7");
+    advance(SIGN_IN_WINDOW_MS);
+    await attempt("adam@acme.test", "wrong", "10.0.0.3");
+    const rows = await t.db.signInFailure.findMany({ select: { email: true } });
+    expect(rows).toEqual([{ email: "adam@acme.test" }]);
+  });
+
   it("a parallel burst cannot slip past the limit while passwords are being checked", async () => {
     const burst = await Promise.all(Array.from({ length: 12 }, () => attempt("eve@acme.test", "wrong")));
     const after = [];

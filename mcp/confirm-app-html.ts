@@ -36,6 +36,17 @@ export function renderConfirmAppHtml(): string {
   button:disabled { opacity: .5; cursor: not-allowed; }
   #status { margin-top: 10px; font-weight: 600; }
   a { color: inherit; }
+  /* The console's ConfirmationSummary markup (its Tailwind classes do not exist in here). */
+  [data-testid="confirmation-summary"] { border: 1px solid var(--line); border-radius: 8px; padding: 14px; margin-top: 10px; }
+  [data-testid="confirmation-summary"] h2 { font-size: 15px; margin: 0; display: inline; }
+  [data-field="version"] { color: var(--muted); font-size: 12px; margin-left: 8px; }
+  [data-field="amount"] { font-size: 26px; font-weight: 600; margin: 8px 0; }
+  [data-field="details"] { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 10px 0 0; }
+  [data-field="details"] dt { color: var(--muted); }
+  [data-field="details"] dd { margin: 0; }
+  [data-field="details"] .contents { display: contents; }
+  [data-testid="confirmation-summary"] ul { margin: 0; padding-left: 16px; }
+  [data-testid="confirmation-summary"] code { font-size: 12px; }
 </style>
 </head>
 <body>
@@ -78,8 +89,21 @@ export function renderConfirmAppHtml(): string {
     var sc = (result && result.structuredContent) || {};
     var meta = (result && result._meta && result._meta[${JSON.stringify(APPROVAL_META_KEY)}]) || null;
     var summary = sc.summary || {};
-    $("title").textContent = sc.title || ("Confirm " + (sc.capability || "action"));
     $("meta").textContent = "Action " + text(sc.action_id) + " · version " + text(sc.version) + (meta && meta.expires_at ? " · token expires " + meta.expires_at : "");
+    if (meta && typeof meta.summary_html === "string") {
+      // Server-rendered by the console's own ConfirmationSummary component: one screen, two places.
+      $("title").textContent = "Confirm what the agent prepared";
+      $("summary").innerHTML = meta.summary_html;
+    } else renderTable(sc, summary);
+    state = meta && meta.token ? { token: meta.token, action_id: sc.action_id, version: sc.version } : null;
+    $("approve").disabled = !state;
+    $("reject").disabled = !state;
+    if (meta && meta.console_url) { $("console").href = meta.console_url; $("console").hidden = false; }
+    if (!state) $("status").textContent = "This screen cannot decide: no approval token. Use the console link.";
+  }
+  // Fallback for a result without the rendered summary (e.g. forwarded by a host that strips it).
+  function renderTable(sc, summary) {
+    $("title").textContent = sc.title || ("Confirm " + (sc.capability || "action"));
     var table = document.createElement("table");
     Object.keys(summary).forEach(function (key) {
       var value = summary[key];
@@ -99,11 +123,6 @@ export function renderConfirmAppHtml(): string {
     });
     $("summary").innerHTML = "";
     $("summary").appendChild(table);
-    state = meta && meta.token ? { token: meta.token, action_id: sc.action_id, version: sc.version } : null;
-    $("approve").disabled = !state;
-    $("reject").disabled = !state;
-    if (meta && meta.console_url) { $("console").href = meta.console_url; $("console").hidden = false; }
-    if (!state) $("status").textContent = "This screen cannot decide: no approval token. Use the console link.";
   }
   function decide(decision) {
     if (!state) return;

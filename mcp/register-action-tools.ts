@@ -9,6 +9,8 @@ import {
   type ServerContext,
   type ToolAnnotations,
 } from "@modelcontextprotocol/server";
+import { createElement } from "react";
+import { ConfirmationSummary } from "../components/confirmation-summary";
 import { compactSchema } from "./compact-schema";
 import { APPROVAL_META_KEY, CONFIRM_APP_URI } from "./confirm-app-html";
 import type { ActionToolName, GatewayOutcome, GatewayPort } from "./gateway-port";
@@ -261,6 +263,18 @@ async function shapeResult<Ctx>(
           action_id: actionId,
           version,
           console_url: gateway.approvalUrl(actionId),
+          // The console's confirmation component, rendered here so the in-host screen shows
+          // exactly what /confirm/{id} shows (React escapes every value). Imported lazily: Next
+          // refuses a static react-dom/server import in a route handler's module graph.
+          summary_html: (await import("react-dom/server")).renderToStaticMarkup(
+            createElement(ConfirmationSummary, {
+              capability: String(outcome.capability ?? ""),
+              actionId,
+              version,
+              summary: outcome.summary,
+              status: "pending",
+            }),
+          ),
         },
       };
     }

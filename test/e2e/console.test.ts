@@ -613,6 +613,10 @@ run("console in Chromium", () => {
       await expect
         .poll(() => app2.getByRole("button", { name: "Approve" }).isEnabled(), { timeout: 10_000 })
         .toBe(true);
+      // The same ConfirmationSummary component as /confirm/{id}, rendered inside the host.
+      const shown = app2.locator('[data-testid="confirmation-summary"]');
+      await expect.poll(() => shown.getAttribute("data-version")).toBe(String(version));
+      expect(await shown.textContent()).toContain("Signpost Mug");
       await screenshot(page, "mcp-app-confirm");
       await app2.getByRole("button", { name: "Approve" }).click();
       await expect

@@ -30,7 +30,10 @@ async function balance(w: McpWorld): Promise<number> {
 function approvalMeta(result: ToolResult) {
   return (
     result._meta as
-      | Record<string, { token: string; version: number; action_id: string; console_url: string }>
+      | Record<
+          string,
+          { token: string; version: number; action_id: string; console_url: string; summary_html: string }
+        >
       | undefined
   )?.["signpost/approval"];
 }
@@ -80,6 +83,10 @@ describe.each(await providersUnderTest())(
       expect(approval?.token).toMatch(/.{16,}/);
       expect(JSON.stringify(started.content)).not.toContain(approval?.token);
       expect(JSON.stringify(started.structuredContent)).not.toContain(approval?.token);
+      // The screen shows the console's own confirmation component, bound to this version.
+      expect(approval?.summary_html).toContain('data-testid="confirmation-summary"');
+      expect(approval?.summary_html).toContain(`data-version="${s.version}"`);
+      expect(approval?.summary_html).toContain("Signpost Mug");
       expect(s.approval_url ?? (s.approval as { url?: string })?.url).toMatch(/\/confirm\//);
 
       // The person presses Approve on the confirmation screen: the app-only tool with the token.

@@ -1,0 +1,77 @@
+import type { BackendOutcome, BrowseBackend, Row } from "./browse-backend";
+import { escapeText, type FormField, fieldList, link } from "./markdown";
+import {
+  fieldsFromOutcome,
+  formSection,
+  nextActionsList,
+  objectSections,
+  optionsSections,
+  problemsList,
+} from "./render-helpers";
+import type { PageBody } from "./route-types";
+
+/** An action as a page: where it stands, its summary, the next form, approval link. */
+export function actionPage(outcome: BackendOutcome, backend: BrowseBackend): PageBody {
+  const actionId = String(outcome.action_id ?? "");
+  const uri = `actions://${actionId}`;
+  const parts: string[] = [];
+  parts.push(
+    fieldList([
+      ["Action", actionId],
+      ["Capability", outcome.capability],
+      ["Node", outcome.node],
+      ["Status", outcome.status],
+      ["Version", outcome.version],
+    ]),
+  );
+  parts.push(`**${outcome.outcome}:** ${escapeText(outcome.message)}`);
+  const problems = Array.isArray(outcome.validation_errors) && outcome.validation_errors.length > 0;
+  if (problems) parts.push(problemsList(outcome));
+  if (outcome.summary && typeof outcome.summary === "object") {
+    parts.push(`## Summary\n\n${objectSections(outcome.summary as Row)}`);
+  }
+  if (outcome.result && typeof outcome.result === "object") {
+    parts.push(`## Result\n\n${objectSections(outcome.result as Row)}`);
+  }
+  if (outcome.verification && typeof outcome.verification === "object") {
+    parts.push(`## Verification\n\n${objectSections(outcome.verification as Row)}`);
+  }
+  const options = optionsSections(outcome);
+  if (options) parts.push(`## Choices\n\n${options}`);
+  const next = outcome.next_actions ?? [];
+  if (outcome.requires_confirmation === true && next.some((n) => n.tool === "confirm_action")) {
+    const url =
+      typeof outcome.approval_url === "string"
+        ? outcome.approval_url
+        : backend.consoleUrl(`/confirm/${actionId}`);
+    parts.push(
+      `## Confirmation\n\nThis action is at its confirmation step. A person must approve version ${escapeText(outcome.version)} before anything happens: ${url}\n\nAfter approval, confirm it with the \`confirm_action\` tool (an idempotency key is required).`,
+    );
+  }
+  const allowed = Array.isArray(outcome.allowed_patch) ? (outcome.allowed_patch as string[]) : [];
+  if (allowed.length && outcome.version !== undefined && next.some((n) => n.tool === "advance_action")) {
+    const fields: FormField[] = [
+      {
+        name: "version",
+        type: "integer",
+        required: true,
+        description: "the version shown above (stale versions are refused)",
+        value: outcome.version,
+      },
+      ...fieldsFromOutcome(outcome),
+    ];
+    parts.push(formSection(uri, fields));
+  }
+  const pageLinks: string[] = [link("This action", uri)];
+  if (next.some((n) => n.tool === "confirm_action")) pageLinks.push(link("Confirm (form)", `${uri}/confirm`));
+  if (next.some((n) => n.tool === "verify_action"))
+    pageLinks.push(link("Verify with the business system", `${uri}/verify`));
+  parts.push(`## Next\n\n${nextActionsList(outcome)}\n\n${pageLinks.map((l) => `- ${l}`).join("\n")}`);
+  return {
+    title: `Action ${actionId}`,
+    outcome: outcome.outcome,
+    markdown: parts.join("\n\n"),
+    actionId,
+    capability: typeof outcome.capability === "string" ? outcome.capability : undefined,
+  };
+}

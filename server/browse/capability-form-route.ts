@@ -1,0 +1,108 @@
+import { actionPage } from "./action-page";
+import type { BackendOutcome, BrowseBackend } from "./browse-backend";
+import { escapeText, link } from "./markdown";
+import { fieldsFromOutcome, formSection, optionsSections, problemsList } from "./render-helpers";
+import { outcomePage } from "./route-pages";
+import type { PageBody, RouteDefinition } from "./route-types";
+
+// ---------------------------------------------------------------------------------------------
+// Capability forms: a form route is a face of a capability's nodes. Navigating previews the
+// capability for the entity (dry run: nothing changes); submitting starts it with the fields as
+// the patch; the action page then carries the form of whatever node comes next.
+// ---------------------------------------------------------------------------------------------
+
+interface CapabilityForm {
+  capability: string;
+  entity?: { type: "order" | "ticket"; param: string };
+  back(params: Record<string, string>): { label: string; uri: string };
+}
+
+export function capabilityFormRoute(
+  base: Omit<RouteDefinition, "render" | "submit">,
+  form: CapabilityForm,
+): RouteDefinition {
+  return {
+    ...base,
+    async render(match, backend) {
+      const entityId = form.entity ? match.params[form.entity.param] : undefined;
+      const preview = await backend.startAction({
+        capability: form.capability,
+        entity_id: entityId,
+        dry_run: true,
+      });
+      return capabilityFormPage(base.title, match.uri.uri, preview, form.back(match.params));
+    },
+    async submit(match, fields, backend) {
+      const entityId = form.entity ? match.params[form.entity.param] : undefined;
+      const outcome = await backend.startAction({
+        capability: form.capability,
+        entity_id: entityId,
+        patch: fields,
+      });
+      return actionOutcomePage(base.title, match.uri.uri, outcome, fields, form.back(match.params), backend);
+    },
+  };
+}
+
+function capabilityFormPage(
+  title: string,
+  uri: string,
+  preview: BackendOutcome,
+  back: { label: string; uri: string },
+  current: Record<string, unknown> = {},
+  problems?: BackendOutcome,
+): PageBody {
+  if (
+    preview.outcome !== "preview" &&
+    preview.outcome !== "applied" &&
+    preview.outcome !== "input_required"
+  ) {
+    return outcomePage(title, preview, back);
+  }
+  const parts: string[] = [];
+  if (typeof preview.capability === "string") parts.push(`Capability: \`${preview.capability}\``);
+  if (typeof preview.explanation === "string") parts.push(escapeText(preview.explanation));
+  if (typeof preview.message === "string") parts.push(escapeText(preview.message));
+  if (problems) parts.push(problemsList(problems));
+  const options = optionsSections(preview);
+  if (options) parts.push(`## Choices\n\n${options}`);
+  parts.push(formSection(uri, fieldsFromOutcome(preview, current)));
+  parts.push(link(back.label, back.uri));
+  return {
+    title,
+    outcome: problems ? problems.outcome : preview.outcome,
+    markdown: parts.join("\n\n"),
+    capability: typeof preview.capability === "string" ? preview.capability : undefined,
+  };
+}
+
+/** After a submit: the form again with problems, or where the action now stands. */
+function actionOutcomePage(
+  title: string,
+  formUri: string,
+  outcome: BackendOutcome,
+  submitted: Record<string, unknown>,
+  back: { label: string; uri: string },
+  backend: BrowseBackend,
+): PageBody {
+  const actionId = outcome.action_id;
+  if (outcome.outcome === "rejected" || outcome.outcome === "not_found" || outcome.outcome === "conflict") {
+    if (actionId && Array.isArray(outcome.validation_errors) && outcome.validation_errors.length) {
+      return {
+        ...capabilityFormPage(title, `actions://${actionId}`, outcome, back, submitted, outcome),
+        actionId,
+      };
+    }
+    if (!actionId && Array.isArray(outcome.validation_errors)) {
+      return capabilityFormPage(title, formUri, outcome, back, submitted, outcome);
+    }
+    return { ...outcomePage(title, outcome, back), actionId };
+  }
+  const page = actionPage(outcome, backend);
+  return {
+    ...page,
+    title: `${title}: ${page.title}`,
+    markdown: `${page.markdown}\n\n${link(back.label, back.uri)}`,
+    actionId,
+  };
+}

@@ -1,0 +1,120 @@
+import type { BackendOutcome } from "./browse-backend";
+import { capabilityFormRoute } from "./capability-form-route";
+import { link } from "./markdown";
+import { rowsTable } from "./render-helpers";
+import { isOutcome, listPage, outcomePage, pageNumber, perPage, viewPage } from "./route-pages";
+import type { RouteDefinition } from "./route-types";
+
+function ticketFormLinks(id: string, view: BackendOutcome): Array<[string, string]> {
+  const capabilities = new Set(
+    (view.next_actions ?? [])
+      .map((n) => (n.args && typeof n.args.capability === "string" ? n.args.capability : undefined))
+      .filter(Boolean) as string[],
+  );
+  const all: Array<[string, string, string]> = [
+    ["assign_ticket", "Assign to a teammate", "assign"],
+    ["change_ticket_priority", "Change priority", "priority"],
+    ["resolve_ticket", "Resolve", "resolve"],
+    ["reopen_ticket", "Reopen", "reopen"],
+  ];
+  return all
+    .filter(([cap]) => capabilities.has(cap))
+    .map(([, label, path]) => [label, `helpdesk://ticket/${id}/${path}`]);
+}
+
+/** `helpdesk://` routes: tickets, the ticket forms, teammates. */
+export const HELPDESK_ROUTES: RouteDefinition[] = [
+  {
+    pattern: "helpdesk://tickets",
+    title: "Tickets",
+    description:
+      "Support tickets. Filter with ?status=open|pending|resolved|closed, ?mine=1 for tickets assigned to me, ?q= to search.",
+    keywords: ["tickets", "support", "helpdesk", "assigned to me", "my tickets", "open tickets", "工单"],
+    startPoint: true,
+    example: "helpdesk://tickets?mine=1",
+    async render(match, backend) {
+      const result = await backend.listTickets({
+        page: pageNumber(match.uri),
+        perPage: perPage(match.uri),
+        status: match.uri.query.status,
+        mine: match.uri.query.mine === "1" || match.uri.query.mine === "true",
+        q: match.uri.query.q,
+      });
+      return listPage(
+        "Tickets",
+        match.uri,
+        result,
+        ["id", "subject", "status", "priority", "assignee_id", "team_id"],
+        (row) => link(`Ticket ${row.id}: ${String(row.subject ?? "")}`, `helpdesk://ticket/${row.id}`),
+      );
+    },
+  },
+  {
+    pattern: "helpdesk://ticket/{id}",
+    title: "Ticket",
+    description: "One ticket: status, priority, assignee and team, and the actions that apply now.",
+    keywords: ["ticket", "support request"],
+    async render(match, backend) {
+      const id = match.params.id ?? "";
+      const view = await backend.entityView("ticket", id);
+      return viewPage("ticket", id, view, ticketFormLinks(id, view));
+    },
+  },
+  ...(
+    [
+      [
+        "assign",
+        "assign_ticket",
+        "Assign ticket",
+        "Form: give one open ticket to an eligible teammate (another team needs approval).",
+        ["assign", "hand over", "give to", "owner", "转派", "分配"],
+      ],
+      [
+        "priority",
+        "change_ticket_priority",
+        "Change priority",
+        "Form: set a ticket's priority (low, normal, high, urgent).",
+        ["priority", "urgent", "escalate"],
+      ],
+      [
+        "resolve",
+        "resolve_ticket",
+        "Resolve ticket",
+        "Form: resolve a ticket with a resolution.",
+        ["resolve", "close", "done", "fixed"],
+      ],
+      [
+        "reopen",
+        "reopen_ticket",
+        "Reopen ticket",
+        "Form: reopen a resolved or closed ticket.",
+        ["reopen", "again", "unresolved"],
+      ],
+    ] as Array<[string, string, string, string, string[]]>
+  ).map(([path, capability, title, description, keywords]) =>
+    capabilityFormRoute(
+      { pattern: `helpdesk://ticket/{id}/${path}`, title, description, keywords },
+      {
+        capability,
+        entity: { type: "ticket", param: "id" },
+        back: (p) => ({ label: `Back to ticket ${p.id}`, uri: `helpdesk://ticket/${p.id}` }),
+      },
+    ),
+  ),
+  {
+    pattern: "helpdesk://teammates",
+    title: "Teammates",
+    description: "Support teammates and their teams (who tickets can be assigned to).",
+    keywords: ["teammates", "team", "agents", "staff", "who", "assignee"],
+    startPoint: true,
+    async render(_match, backend) {
+      const result = await backend.teammates();
+      if (isOutcome(result)) return outcomePage("Teammates", result);
+      return {
+        title: "Teammates",
+        outcome: "applied",
+        markdown: rowsTable(result, ["id", "name", "email", "team_id", "active"]),
+      };
+    },
+  },
+];

@@ -1,0 +1,122 @@
+import type { BackendOutcome, ListPage, Row } from "./browse-backend";
+import { escapeText, link } from "./markdown";
+import { type BrowseUri, formatBrowseUri } from "./parse-browse-uri";
+import { nextActionsList, objectSections, rowsTable } from "./render-helpers";
+import type { PageBody } from "./route-types";
+
+/** Shared page builders for the scheme route files: lists, entity views, refusals, paging. */
+const PER_PAGE_NOTE = "Lists paginate: follow the next-page link.";
+
+export function isOutcome(value: unknown): value is BackendOutcome {
+  return (
+    !!value &&
+    typeof value === "object" &&
+    typeof (value as BackendOutcome).outcome === "string" &&
+    "message" in (value as object)
+  );
+}
+
+/** A typed refusal from below, as a page: what happened and where to go. */
+export function outcomePage(
+  title: string,
+  outcome: BackendOutcome,
+  back?: { label: string; uri: string },
+): PageBody {
+  const lines = [`**${outcome.outcome}:** ${escapeText(outcome.message)}`];
+  if (outcome.reason) lines.push(`Reason: \`${outcome.reason}\``);
+  if (back) lines.push(`\n${link(back.label, back.uri)}`);
+  return { title, outcome: outcome.outcome, markdown: lines.join("\n") };
+}
+
+function pagination(uri: BrowseUri, page: ListPage<Row>): string {
+  const links: string[] = [];
+  if (page.page > 1)
+    links.push(
+      link(
+        "Previous page",
+        formatBrowseUri(uri.scheme, uri.segments, { ...uri.query, page: String(page.page - 1) }),
+      ),
+    );
+  if (page.next_page)
+    links.push(
+      link(
+        "Next page",
+        formatBrowseUri(uri.scheme, uri.segments, { ...uri.query, page: String(page.next_page) }),
+      ),
+    );
+  return `Page ${page.page} · ${page.total} in all${links.length ? ` · ${links.join(" · ")}` : ""}`;
+}
+
+/** `?per_page=` (1–50) on listing routes; absent = the backend's default. */
+export function perPage(uri: BrowseUri): number | undefined {
+  const n = Number.parseInt(uri.query.per_page ?? "", 10);
+  return Number.isFinite(n) && n >= 1 && n <= 50 ? n : undefined;
+}
+
+export function pageNumber(uri: BrowseUri): number {
+  const n = Number.parseInt(uri.query.page ?? "1", 10);
+  return Number.isFinite(n) && n >= 1 && n <= 10_000 ? n : 1;
+}
+
+export const NOT_FOUND_FOR = (what: string, id: string): PageBody => ({
+  title: "Not found",
+  outcome: "not_found",
+  markdown: `No ${what} \`${escapeText(id)}\` exists for you.`,
+});
+
+export function viewPage(
+  kind: "order" | "ticket",
+  id: string,
+  view: BackendOutcome,
+  formLinks: Array<[string, string]>,
+): PageBody {
+  if (view.outcome === "not_found") return NOT_FOUND_FOR(kind, id);
+  if (view.outcome !== "applied" && view.outcome !== "preview") return outcomePage(`${kind} ${id}`, view);
+  const entity = ((view.view ?? view.entity ?? view.order ?? view.ticket) as Row | undefined) ?? {};
+  const parts: string[] = [objectSections(entity, ["next_actions", "eligibility", "after_sales", "actions"])];
+  const eligibility = (entity.eligibility ?? entity.after_sales ?? view.eligibility) as
+    | Row
+    | Row[]
+    | undefined;
+  if (eligibility) {
+    parts.push(
+      `## What may be done now\n\n${Array.isArray(eligibility) ? rowsTable(eligibility) : objectSections(eligibility)}`,
+    );
+  }
+  if (formLinks.length)
+    parts.push(`## Actions\n\n${formLinks.map(([label, uri]) => `- ${link(label, uri)}`).join("\n")}`);
+  parts.push(`## Next (action face)\n\n${nextActionsList(view)}`);
+  return {
+    title: `${kind === "order" ? "Order" : "Ticket"} ${id}`,
+    outcome: "applied",
+    markdown: parts.join("\n\n"),
+  };
+}
+
+export function listPage(
+  title: string,
+  uri: BrowseUri,
+  result: ListPage<Row> | BackendOutcome,
+  columns: string[],
+  rowLink: (row: Row) => string,
+  intro = "",
+): PageBody {
+  if (isOutcome(result)) return outcomePage(title, result);
+  const rows: Row[] = result.data.map((row) => ({ ...row, __link: rowLink(row) }));
+  const table = rowsTable(
+    rows.map((row) => {
+      const out: Row = {};
+      for (const col of columns) out[col] = row[col];
+      return out;
+    }),
+    columns,
+  );
+  const links = rows.map((row, i) => `${i + 1}. ${row.__link}`).join("\n");
+  return {
+    title,
+    outcome: "applied",
+    markdown: [intro, table, rows.length ? `Open:\n${links}` : "", pagination(uri, result), PER_PAGE_NOTE]
+      .filter(Boolean)
+      .join("\n\n"),
+  };
+}

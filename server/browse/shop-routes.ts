@@ -1,0 +1,169 @@
+import type { BackendOutcome, Row } from "./browse-backend";
+import { capabilityFormRoute } from "./capability-form-route";
+import { link, money } from "./markdown";
+import { objectSections, rowsTable } from "./render-helpers";
+import {
+  isOutcome,
+  listPage,
+  NOT_FOUND_FOR,
+  outcomePage,
+  pageNumber,
+  perPage,
+  viewPage,
+} from "./route-pages";
+import type { RouteDefinition } from "./route-types";
+
+/** Which forms an order offers now comes from the view's next_actions (the engine decides). */
+function orderFormLinks(id: string, view: BackendOutcome): Array<[string, string]> {
+  const capabilities = new Set(
+    (view.next_actions ?? [])
+      .map((n) => (n.args && typeof n.args.capability === "string" ? n.args.capability : undefined))
+      .filter(Boolean) as string[],
+  );
+  const links: Array<[string, string]> = [];
+  if (capabilities.has("after_sales"))
+    links.push(["After-sales (refund, return, exchange)", `shop://order/${id}/after-sales`]);
+  if (capabilities.has("change_delivery_address"))
+    links.push(["Change delivery address", `shop://order/${id}/address`]);
+  if (capabilities.has("track_shipment")) links.push(["Track shipment", `shop://order/${id}/tracking`]);
+  return links;
+}
+
+/** `shop://` routes: orders, products, cart, checkout and the order forms. */
+export const SHOP_ROUTES: RouteDefinition[] = [
+  {
+    pattern: "shop://orders",
+    title: "Orders",
+    description:
+      "Your orders, newest first, with status and total. Filter with ?status=paid|shipped|delivered|pending_payment|cancelled.",
+    keywords: ["orders", "my orders", "purchases", "order history", "bought", "订单"],
+    startPoint: true,
+    example: "shop://orders?status=delivered",
+    async render(match, backend) {
+      const result = await backend.listOrders({
+        page: pageNumber(match.uri),
+        perPage: perPage(match.uri),
+        status: match.uri.query.status,
+      });
+      return listPage("Orders", match.uri, result, ["id", "status", "total", "created_at"], (row) =>
+        link(`Order ${row.id}`, `shop://order/${row.id}`),
+      );
+    },
+  },
+  {
+    pattern: "shop://order/{id}",
+    title: "Order",
+    description:
+      "One order: items, payment, shipment, and which after-sales actions apply now and why the others do not.",
+    keywords: ["order", "order details", "refund", "return", "exchange"],
+    async render(match, backend) {
+      const id = match.params.id ?? "";
+      const view = await backend.entityView("order", id);
+      return viewPage("order", id, view, orderFormLinks(id, view));
+    },
+  },
+  capabilityFormRoute(
+    {
+      pattern: "shop://order/{id}/after-sales",
+      title: "After-sales",
+      description:
+        "Form: refund, return-and-refund, exchange or shipping-difference refund — the one that fits the order's state.",
+      keywords: ["after-sales", "refund", "return", "exchange", "money back", "退款", "退货", "换货"],
+    },
+    {
+      capability: "after_sales",
+      entity: { type: "order", param: "id" },
+      back: (p) => ({ label: `Back to order ${p.id}`, uri: `shop://order/${p.id}` }),
+    },
+  ),
+  capabilityFormRoute(
+    {
+      pattern: "shop://order/{id}/address",
+      title: "Change delivery address",
+      description: "Form: change where an order is delivered (only before it ships).",
+      keywords: ["address", "delivery address", "ship to", "change address"],
+    },
+    {
+      capability: "change_delivery_address",
+      entity: { type: "order", param: "id" },
+      back: (p) => ({ label: `Back to order ${p.id}`, uri: `shop://order/${p.id}` }),
+    },
+  ),
+  capabilityFormRoute(
+    {
+      pattern: "shop://order/{id}/tracking",
+      title: "Track shipment",
+      description: "Tracking of a shipped order (read-only: submit with no fields to look it up).",
+      keywords: ["tracking", "where is my order", "shipment", "parcel", "delivery status"],
+    },
+    {
+      capability: "track_shipment",
+      entity: { type: "order", param: "id" },
+      back: (p) => ({ label: `Back to order ${p.id}`, uri: `shop://order/${p.id}` }),
+    },
+  ),
+  {
+    pattern: "shop://products",
+    title: "Products",
+    description: "The catalog with prices and stock. Search with ?q=.",
+    keywords: ["products", "catalog", "items", "buy", "shop", "prices"],
+    startPoint: true,
+    example: "shop://products?q=mug",
+    async render(match, backend) {
+      const result = await backend.listProducts({
+        page: pageNumber(match.uri),
+        perPage: perPage(match.uri),
+        q: match.uri.query.q,
+      });
+      return listPage("Products", match.uri, result, ["id", "name", "price", "stock"], (row) =>
+        link(String(row.name ?? row.id), `shop://product/${row.id}`),
+      );
+    },
+  },
+  {
+    pattern: "shop://product/{id}",
+    title: "Product",
+    description: "One product: price, stock, whether it can be exchanged.",
+    keywords: ["product", "price", "stock"],
+    async render(match, backend) {
+      const id = match.params.id ?? "";
+      const product = await backend.product(id);
+      if (product === null) return NOT_FOUND_FOR("product", id);
+      if (isOutcome(product)) return outcomePage(`Product ${id}`, product);
+      return {
+        title: String(product.name ?? `Product ${id}`),
+        outcome: "applied",
+        markdown: `${objectSections(product)}\n\n## Actions\n\n- ${link("Buy (checkout form)", "shop://checkout")}\n- ${link("All products", "shop://products")}`,
+      };
+    },
+  },
+  {
+    pattern: "shop://cart",
+    title: "Cart",
+    description: "What is in your cart now, and the link to check out.",
+    keywords: ["cart", "basket", "checkout", "购物车"],
+    startPoint: true,
+    async render(_match, backend) {
+      const cart = await backend.cart();
+      if (cart === null) return NOT_FOUND_FOR("cart", "mine");
+      if (isOutcome(cart)) return outcomePage("Cart", cart);
+      const items = Array.isArray(cart.items) ? (cart.items as Row[]) : [];
+      return {
+        title: "Cart",
+        outcome: "applied",
+        markdown: `${rowsTable(items, ["product_id", "name", "quantity", "unit_price"])}\n\n- **Subtotal:** ${money(cart.subtotal)}\n\n## Actions\n\n- ${link("Check out", "shop://checkout")}`,
+      };
+    },
+  },
+  capabilityFormRoute(
+    {
+      pattern: "shop://checkout",
+      title: "Checkout",
+      description:
+        "Form: buy items — items and quantities, address, shipping, coupon, payment method; ends at a confirmation a person approves.",
+      keywords: ["checkout", "buy", "purchase", "order", "pay", "下单", "购买"],
+      startPoint: true,
+    },
+    { capability: "checkout", back: () => ({ label: "Back to cart", uri: "shop://cart" }) },
+  ),
+];

@@ -1,0 +1,72 @@
+import { escapeText, type FormField, formBlock, link } from "./markdown";
+import type { RouteDefinition } from "./route-types";
+
+/** `signpost://start`: lists every start point of the table that `allRoutes` returns. */
+export function signpostStartRoute(allRoutes: () => RouteDefinition[]): RouteDefinition {
+  return {
+    pattern: "signpost://start",
+    title: "Start",
+    description: "Where to begin: every listing and settings page.",
+    keywords: ["home", "start", "help", "index", "what can i do"],
+    async render(_match, backend) {
+      const who = backend.who();
+      const starts = allRoutes()
+        .filter((r) => r.startPoint)
+        .map((r) => `- ${link(r.title, r.pattern)} — ${r.description}`);
+      return {
+        title: "Signpost",
+        outcome: "applied",
+        markdown: `Signed in as ${escapeText(who.userName)} (${escapeText(who.userEmail)}) at ${escapeText(who.tenantName)}.\n\n${starts.join("\n")}\n\nUse \`search(query)\` to find records or pages.`,
+      };
+    },
+  };
+}
+
+/** `signpost://permissions/request`: the form for asking an admin for a denied permission. */
+export const PERMISSION_REQUEST_ROUTE: RouteDefinition = {
+  pattern: "signpost://permissions/request",
+  title: "Request permission",
+  description: "Form: ask an admin for a permission you were denied.",
+  keywords: ["permission", "access", "denied", "request access", "grant"],
+  async render(match) {
+    const fields: FormField[] = [
+      {
+        name: "verb",
+        type: "enum",
+        required: true,
+        description: "what you want to do",
+        value: match.uri.query.verb ?? "",
+        options: ["search", "navigate", "submit", "start", "advance", "confirm"].map((v) => ({ value: v })),
+      },
+      {
+        name: "target",
+        type: "string",
+        required: true,
+        description: "the URI or capability pattern",
+        value: match.uri.query.target ?? "",
+      },
+      {
+        name: "reason",
+        type: "string",
+        required: false,
+        description: "why you need it (shown to the admin)",
+      },
+    ];
+    return {
+      title: "Request permission",
+      outcome: "applied",
+      markdown: `An admin decides; you will not get access by asking twice.\n\n${formBlock("signpost://permissions/request", fields)}`,
+    };
+  },
+  async submit(_match, fields, backend) {
+    const verb = typeof fields.verb === "string" ? fields.verb : "";
+    const target = typeof fields.target === "string" ? fields.target : "";
+    const reason = typeof fields.reason === "string" ? fields.reason : undefined;
+    const outcome = await backend.requestPermission({ verb, target, reason });
+    return {
+      title: "Request permission",
+      outcome: outcome.outcome,
+      markdown: `**${outcome.outcome}:** ${escapeText(outcome.message)}\n\n${link("Start", "signpost://start")}`,
+    };
+  },
+};

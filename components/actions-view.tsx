@@ -5,7 +5,17 @@ import Link from "next/link";
 import { useState } from "react";
 import type { ActionListItem } from "@/server/gateway/console/list-actions";
 import { apiGet } from "./api-client";
-import { Badge, EmptyState, ErrorState, inputClass, LoadingState, labelClass, PageHeader, Time } from "./ui";
+import {
+  Badge,
+  EmptyState,
+  ErrorState,
+  inputClass,
+  LoadingState,
+  labelClass,
+  PageHeader,
+  TableHead,
+  Time,
+} from "./ui";
 
 const STATUSES = [
   "open",
@@ -25,17 +35,7 @@ function ActionTable({ actions, testId }: { actions: ActionListItem[]; testId: s
       className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-sm"
       data-testid={testId}
     >
-      <thead className="bg-slate-50 text-left text-xs text-slate-500">
-        <tr>
-          <th className="px-3 py-2 font-medium">Action</th>
-          <th className="px-3 py-2 font-medium">Capability</th>
-          <th className="px-3 py-2 font-medium">Status</th>
-          <th className="px-3 py-2 font-medium">Node</th>
-          <th className="px-3 py-2 font-medium">Entity</th>
-          <th className="px-3 py-2 font-medium">Effect</th>
-          <th className="px-3 py-2 font-medium">Updated</th>
-        </tr>
-      </thead>
+      <TableHead columns={["Action", "Capability", "Status", "Node", "Entity", "Effect", "Updated"]} />
       <tbody>
         {actions.map((a) => (
           <tr key={a.id} className="border-t border-slate-100" data-testid="action-row">

@@ -14,6 +14,7 @@ import {
   LoadingState,
   labelClass,
   PageHeader,
+  TableHead,
   Time,
 } from "./ui";
 
@@ -127,18 +128,7 @@ export function AgentsView() {
           className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-sm"
           data-testid="agents-table"
         >
-          <thead className="bg-slate-50 text-left text-xs text-slate-500">
-            <tr>
-              <th className="px-3 py-2 font-medium">Agent</th>
-              <th className="px-3 py-2 font-medium">Acts for</th>
-              <th className="px-3 py-2 font-medium">Key</th>
-              <th className="px-3 py-2 font-medium">Last used</th>
-              <th className="px-3 py-2 font-medium">Created</th>
-              <th className="px-3 py-2 font-medium">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={["Agent", "Acts for", "Key", "Last used", "Created", ""]} />
           <tbody>
             {data.data.agents.map((a) => (
               <tr key={a.id} className="border-t border-slate-100" data-testid="agent-row">

@@ -5,7 +5,7 @@ import Link from "next/link";
 import type { ApprovalView } from "@/server/gateway/console/list-approvals";
 import { apiGet } from "./api-client";
 import { ConfirmationSummary } from "./confirmation-summary";
-import { Badge, buttonClass, EmptyState, ErrorState, LoadingState, PageHeader, Time } from "./ui";
+import { Badge, buttonClass, EmptyState, ErrorState, LoadingState, PageHeader, TableHead, Time } from "./ui";
 
 export function ApprovalsView({ initial, scope }: { initial: ApprovalView[]; scope: "tenant" | "mine" }) {
   const pending = useQuery({
@@ -71,15 +71,7 @@ export function ApprovalsView({ initial, scope }: { initial: ApprovalView[]; sco
         <EmptyState title="No decisions yet" />
       ) : (
         <table className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-sm">
-          <thead className="bg-slate-50 text-left text-xs text-slate-500">
-            <tr>
-              <th className="px-3 py-2 font-medium">Action</th>
-              <th className="px-3 py-2 font-medium">Capability</th>
-              <th className="px-3 py-2 font-medium">Decision</th>
-              <th className="px-3 py-2 font-medium">Via</th>
-              <th className="px-3 py-2 font-medium">When</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Action", "Capability", "Decision", "Via", "When"]} />
           <tbody>
             {decided.data.slice(0, 20).map((a) => (
               <tr key={a.id} className="border-t border-slate-100">

@@ -14,6 +14,7 @@ import {
   LoadingState,
   labelClass,
   PageHeader,
+  TableHead,
   Time,
 } from "./ui";
 
@@ -437,18 +438,7 @@ export function PermissionsView() {
             className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-sm"
             data-testid="rules-table"
           >
-            <thead className="bg-slate-50 text-left text-xs text-slate-500">
-              <tr>
-                <th className="px-3 py-2 font-medium">#</th>
-                <th className="px-3 py-2 font-medium">Subject</th>
-                <th className="px-3 py-2 font-medium">Verb</th>
-                <th className="px-3 py-2 font-medium">Pattern</th>
-                <th className="px-3 py-2 font-medium">Decision</th>
-                <th className="px-3 py-2 font-medium">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={["#", "Subject", "Verb", "Pattern", "Decision", ""]} />
             <tbody>
               {rules.data.map((r, i) =>
                 editing === r.id ? (

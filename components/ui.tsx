@@ -177,3 +177,21 @@ export function JsonBlock({ value, label }: { value: unknown; label?: string }) 
     </pre>
   );
 }
+
+/**
+ * The header row every console table shares. A column named "" is an actions column: visually
+ * empty, announced to screen readers as "Actions".
+ */
+export function TableHead({ columns }: { columns: string[] }) {
+  return (
+    <thead className="bg-slate-50 text-left text-xs text-slate-500">
+      <tr>
+        {columns.map((column) => (
+          <th key={column || "actions"} className="px-3 py-2 font-medium">
+            {column || <span className="sr-only">Actions</span>}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}

@@ -1,6 +1,6 @@
 import { pageRoles, requirePageAccess } from "@/app/_lib/console-context";
 import { readToolSizes } from "@/app/_lib/tool-sizes";
-import { Badge, Card, Forbidden, PageHeader } from "@/components/ui";
+import { Badge, Card, Forbidden, PageHeader, TableHead } from "@/components/ui";
 import { BROWSE_ROUTES } from "@/server/browse/browse-routes";
 import { listCatalogCapabilities } from "@/server/gateway/console/capability-catalog";
 
@@ -95,14 +95,7 @@ export default async function CatalogPage() {
           Browse routes ({BROWSE_ROUTES.length})
         </h2>
         <table className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-sm">
-          <thead className="bg-slate-50 text-left text-xs text-slate-500">
-            <tr>
-              <th className="px-3 py-2 font-medium">Pattern</th>
-              <th className="px-3 py-2 font-medium">Title</th>
-              <th className="px-3 py-2 font-medium">Form</th>
-              <th className="px-3 py-2 font-medium">Description</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Pattern", "Title", "Form", "Description"]} />
           <tbody>
             {BROWSE_ROUTES.map((r) => (
               <tr key={r.pattern} className="border-t border-slate-100 align-top">

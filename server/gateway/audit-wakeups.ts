@@ -8,6 +8,16 @@ export const AUDIT_CHANNEL = "signpost_audit";
 /** How often a waiting stream re-reads anyway: SQLite with several processes, lost notifications. */
 export const DEFAULT_SAFETY_POLL_MS = 2_000;
 
+/**
+ * `SIGNPOST_MONITOR_POLL_MS` overrides the safety poll (an operator with SQLite and several
+ * writers may want it shorter; tests set it far longer, so that a row arriving at all proves it
+ * came by a wake-up rather than by the poll). Anything but a whole number from 100 up is ignored.
+ */
+export function safetyPollFromEnv(value = process.env.SIGNPOST_MONITOR_POLL_MS): number {
+  const ms = value && /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  return ms >= 100 ? ms : DEFAULT_SAFETY_POLL_MS;
+}
+
 export type AuditWakeReason = "local" | "notify" | "poll" | "aborted";
 
 /**
@@ -27,6 +37,7 @@ export interface AuditWakeupOptions {
   url?: string;
   /** Wake only for this tenant's in-process events (notifications carry no tenant). */
   tenantId?: string;
+  /** Default: `SIGNPOST_MONITOR_POLL_MS`, else 2 s. */
   safetyPollMs?: number;
 }
 
@@ -36,7 +47,7 @@ export interface AuditWakeupOptions {
  * `safetyPollMs` regardless.
  */
 export function openAuditWakeups(options: AuditWakeupOptions = {}): AuditWakeups {
-  const safetyPollMs = options.safetyPollMs ?? DEFAULT_SAFETY_POLL_MS;
+  const safetyPollMs = options.safetyPollMs ?? safetyPollFromEnv();
   const url = options.url ?? databaseUrl();
   let pending: AuditWakeReason | null = null;
   let waiter: ((reason: AuditWakeReason) => void) | null = null;

@@ -15,8 +15,9 @@ if (!pgReachable)
 /**
  * DESIGN: "the live monitor fans out across instances through the database". Two Signpost
  * instances on one PostgreSQL database, as behind a load balancer: a row written through either
- * reaches a monitor stream open on the other within a second — well inside the 2 s safety
- * poll, so it came by NOTIFY.
+ * reaches a monitor stream open on the other. Both run with a 60 s safety poll, so a row that
+ * arrives within the 10 s each sign-in is given came by NOTIFY. Latencies are printed, not
+ * asserted: this machine is shared and noisy (`npm run bench` measures speed).
  */
 describe.skipIf(!pgReachable)("live monitor across two instances on PostgreSQL", () => {
   let database: TestDatabase;
@@ -43,6 +44,7 @@ describe.skipIf(!pgReachable)("live monitor across two instances on PostgreSQL",
           SIGNPOST_LEGACY_URL: app.legacy.url,
           NODE_ENV: "production",
           NEXT_TELEMETRY_DISABLED: "1",
+          SIGNPOST_MONITOR_POLL_MS: "60000",
         },
         stdio: "ignore",
         detached: true,
@@ -124,7 +126,7 @@ describe.skipIf(!pgReachable)("live monitor across two instances on PostgreSQL",
     await ready;
     return {
       events,
-      /** Resolves with how long `write` took to show up here as a `session.signed_in` row. */
+      /** How long `write` took to show up here as a `session.signed_in` row; Infinity if it did not within 10 s. */
       async timeUntilSignInArrives(write: () => Promise<unknown>): Promise<number> {
         const from = events.length;
         const arrived = new Promise<void>((resolve) => {
@@ -134,14 +136,17 @@ describe.skipIf(!pgReachable)("live monitor across two instances on PostgreSQL",
         });
         const started = performance.now();
         await write();
-        await Promise.race([arrived, new Promise((r) => setTimeout(r, 5_000))]);
-        return performance.now() - started;
+        const came = await Promise.race([
+          arrived.then(() => true),
+          new Promise((r) => setTimeout(r, 10_000, false)),
+        ]);
+        return came ? performance.now() - started : Number.POSITIVE_INFINITY;
       },
       close: () => controller.abort(),
     };
   }
 
-  it("a sign-in on one instance appears on the other instance's monitor stream within a second, both ways", async () => {
+  it("a sign-in on one instance appears on the other instance's monitor stream by NOTIFY, both ways", async () => {
     const report: Record<string, number[]> = {};
     for (const [listen, write, label] of [
       [app.url, secondUrl, "second → first"],
@@ -160,7 +165,8 @@ describe.skipIf(!pgReachable)("live monitor across two instances on PostgreSQL",
         // Every row exactly once, in seq order.
         const seqs = stream.events.map((e) => e.seq);
         expect(seqs).toEqual([...new Set(seqs)].sort((a, b) => a - b));
-        expect(Math.max(...latencies)).toBeLessThan(1_000);
+        // Finite: every sign-in arrived, long before the 60 s poll could have found it.
+        expect(latencies.every(Number.isFinite)).toBe(true);
       } finally {
         stream.close();
       }

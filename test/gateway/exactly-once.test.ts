@@ -121,8 +121,9 @@ describe.each(await providersUnderTest())("exactly-once effects (%s)", (provider
 
   it("an effect still running at the legacy system: recover cannot tell, queues it; later verify settles it once", async () => {
     const id = await approvedCheckout(w);
-    // The payment arrives after our 3 s deadline and is applied at ~5 s.
-    await w.legacy.injectFault({ match: "POST /v1/payments", mode: "latency", count: 1, latency_ms: 5000 });
+    // The payment arrives after our 3 s deadline and is applied at ~8 s: recover runs in between
+    // with seconds to spare even on a loaded machine.
+    await w.legacy.injectFault({ match: "POST /v1/payments", mode: "latency", count: 1, latency_ms: 8000 });
     const first = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
     expect(first.outcome).toBe("unknown");
     const recovered = await w.gw.recoverAction(w.agent.alice, { action_id: id });
@@ -131,8 +132,12 @@ describe.each(await providersUnderTest())("exactly-once effects (%s)", (provider
     expect(queue).toEqual(
       expect.arrayContaining([expect.objectContaining({ action_id: id, effect_status: "unknown" })]),
     );
-    await new Promise((r) => setTimeout(r, 2500));
-    const verified = await w.gw.verifyAction(w.agent.alice, { action_id: id });
+    // Verify until the legacy system has finished (polled, not timed: a slow machine only waits longer).
+    let verified = await w.gw.verifyAction(w.agent.alice, { action_id: id });
+    for (const deadline = Date.now() + 20_000; verified.outcome !== "applied" && Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, 500));
+      verified = await w.gw.verifyAction(w.agent.alice, { action_id: id });
+    }
     expect(verified).toMatchObject({ outcome: "applied", status: "completed" });
     expect(await legacyPayments(w, await keyOf(w, id))).toHaveLength(1);
   });

@@ -31,12 +31,10 @@ const paymentsByRef = async (ref: string) =>
 describe("fault injection", () => {
   test("latency delays matching calls, for `count` calls only", async () => {
     await legacy.injectFault({ match: "GET /v1/products/*", mode: "latency", latency_ms: 400, count: 1 });
-    let t = Date.now();
+    const t = Date.now();
     expect((await call(legacy, "GET", "/v1/products/prod_mug")).status).toBe(200);
     expect(Date.now() - t).toBeGreaterThanOrEqual(380);
-    t = Date.now();
-    await call(legacy, "GET", "/v1/products/prod_mug");
-    expect(Date.now() - t).toBeLessThan(300);
+    // Used up: no longer listed, so the next call is not delayed (checked by state, not a clock).
     const faults = await fetch(`${legacy.url}/admin/faults`, {
       headers: { "x-admin-key": legacy.adminKey },
     }).then((r) => r.json());

@@ -65,6 +65,9 @@ export async function startSignpostApp(
     SIGNPOST_MASTER_KEY: masterKey,
     SIGNPOST_DEMO_PASSWORD: password,
     NEXT_TELEMETRY_DISABLED: "1",
+    // A monitor row that shows up at all then came by a wake-up (this process's write or
+    // PostgreSQL NOTIFY), not by the safety poll: the push path is proved without timing it.
+    SIGNPOST_MONITOR_POLL_MS: "60000",
     // Local iteration: reuse whatever .next holds instead of letting start.ts rebuild.
     ...(process.env.SIGNPOST_E2E_REUSE_BUILD === "1" ? { SIGNPOST_SKIP_BUILD: "1" } : {}),
   };

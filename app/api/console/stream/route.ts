@@ -12,7 +12,7 @@ const LOOKBACK_MS = 3_000;
  * Server-Sent Events of audit rows, in seq order. The database is the source (not an
  * in-process bus), so every instance behind a load balancer streams every instance's events;
  * the table is read only when woken (this process's writes, PostgreSQL NOTIFY from other
- * instances, or the 2 s safety poll), not polled per tab.
+ * instances, or the safety poll, 2 s by default), not polled per tab.
  * Resume: the browser's Last-Event-ID (set automatically on reconnect) or `?after=<seq>` from
  * the page's backfill; otherwise it starts at the newest row. Members get only their own rows.
  */

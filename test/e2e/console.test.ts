@@ -491,22 +491,24 @@ run("console in Chromium", () => {
       // Pause holds new rows back (counted on the button); resume shows them.
       await sam.page.getByRole("button", { name: "Pause" }).click();
       const before = await list.getAttribute("data-row-count");
-      await db.auditEvent.create({
-        data: {
-          tenantId: "acme",
-          face: "actions",
-          operation: "capability.searched",
-          target: "while-paused",
-          arguments: {},
-          outcome: "applied",
-          latencyMs: 2,
-        },
+      // Written through the app (a sign-in), not straight into the database: the test process is
+      // another writer, which only the 60 s safety poll would notice.
+      const signedIn = await fetch(`${app.url}/api/auth/sign-in`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: app.url },
+        body: JSON.stringify({ email: "alice@acme.test", password: app.password }),
       });
+      expect(signedIn.status).toBe(200);
+      const whilePaused = await db.auditEvent.findFirstOrThrow({
+        where: { tenantId: "acme" },
+        orderBy: { seq: "desc" },
+      });
+      expect(whilePaused.operation).toBe("session.signed_in");
       await sam.page.getByRole("button", { name: "Resume (1 new)" }).waitFor({ timeout: 5_000 });
       expect(await list.getAttribute("data-row-count")).toBe(before);
       await sam.page.getByRole("button", { name: "Resume (1 new)" }).click();
       await expect.poll(() => list.getAttribute("data-row-count")).toBe(String(Number(before) + 1));
-      await sam.page.locator("[data-testid=monitor-row]", { hasText: "while-paused" }).waitFor();
+      await sam.page.locator(`[data-testid=monitor-row][data-seq="${whilePaused.seq}"]`).waitFor();
 
       // Resume: from Last-Event-ID the stream sends exactly the rows after it, in order, tenant-scoped.
       const cookie = (await sam.browser.context.cookies()).find((c) => c.name === "sp_session");

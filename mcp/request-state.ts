@@ -21,22 +21,22 @@ export type VerifiedRequestState =
 
 const TTL_SECONDS = 600;
 
+/** Records a nonce as used until it expires; false when any instance already used it. */
+export type ConsumeNonce = (nonce: string, expiresAt: Date) => Promise<boolean>;
+
 /**
  * HMAC-signed request state (the SDK's codec: HMAC-SHA256, expiry, a binding tag), plus
  * the checks the codec cannot know: bound to this agent, this action and its version, and
- * single use. Verification happens in the tool handler, not in the SDK hook, so that a
+ * single use (through `consume`, which the composition root backs with the database so it holds
+ * across instances). Verification happens in the tool handler, not in the SDK hook, so that a
  * tampered, expired or replayed state comes back as a typed `rejected` outcome.
  */
-export function createSignpostRequestStateCodec(secret: string | Uint8Array) {
+export function createSignpostRequestStateCodec(secret: string | Uint8Array, consume: ConsumeNonce) {
   const codec = createRequestStateCodec<SignpostRequestState>({
     key: secret,
     ttlSeconds: TTL_SECONDS,
     bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? "stdio"}`,
   });
-  // Nonces already consumed in this process. The version binding is what makes replay
-  // useless across instances: any change to the action bumps its version.
-  const used = new Map<string, number>();
-
   return {
     async mint(payload: Omit<SignpostRequestState, "nonce">, ctx: ServerContext): Promise<string> {
       return codec.mint({ ...payload, nonce: randomBytes(12).toString("base64url") }, ctx);
@@ -71,12 +71,10 @@ export function createSignpostRequestStateCodec(secret: string | Uint8Array) {
           message: `requestState was minted for version ${state.version}; the action is at version ${expected.version}.`,
         };
       }
-      const now = Date.now();
-      for (const [nonce, expires] of used) if (expires < now) used.delete(nonce);
-      if (used.has(state.nonce)) {
+      // Checked last: a state refused for another reason stays unused.
+      if (!(await consume(state.nonce, new Date(Date.now() + TTL_SECONDS * 1000)))) {
         return { ok: false, reason: "request_state_replayed", message: "requestState was already used." };
       }
-      used.set(state.nonce, now + TTL_SECONDS * 1000);
       return { ok: true, state };
     },
   };

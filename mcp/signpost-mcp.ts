@@ -1,5 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import { type Db, getDb } from "@/server/db/client";
+import { consumeNonce } from "@/server/gateway/consume-nonce";
 import { createGateway, type Gateway } from "@/server/gateway/create-gateway";
 import { identifyAgent, type TrustedContext } from "@/server/gateway/trusted-context";
 import { masterKey } from "@/server/gateway/vault";
@@ -47,7 +48,9 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
   const publicUrl = (options.publicUrl ?? defaultPublicUrl()).replace(/\/$/, "");
   const gw = options.gateway ?? createGateway({ db, approvalUrl: (id) => `${publicUrl}/confirm/${id}` });
   const port = gatewayPort(gw);
-  const requestState = createSignpostRequestStateCodec(requestStateKey(masterKey()));
+  const requestState = createSignpostRequestStateCodec(requestStateKey(masterKey()), (nonce, expiresAt) =>
+    consumeNonce(db, nonce, expiresAt),
+  );
 
   async function serverFor(context: TrustedContext, faces: Face[]): Promise<McpServer> {
     const tenant = await db.tenant.findUnique({ where: { id: context.tenantId }, select: { name: true } });

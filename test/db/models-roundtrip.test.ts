@@ -75,6 +75,10 @@ async function writeEveryModel(db: Db): Promise<Record<string, Record<string, un
   await db.signInFailure.create({ data: signInFailure });
   written.SignInFailure = signInFailure;
 
+  const consumedNonce = { nonce: "nonce_1", expiresAt: at("2026-01-03T00:11:00.000Z") };
+  await db.consumedNonce.create({ data: consumedNonce });
+  written.ConsumedNonce = consumedNonce;
+
   const agent = {
     id: "agent_1",
     tenantId: "acme",
@@ -249,6 +253,7 @@ async function readEveryModel(db: Db): Promise<Record<string, Record<string, unk
     User: await db.user.findUnique({ where: { email: "alice@acme.test" } }),
     Session: await db.session.findUnique({ where: { tokenHash: "th_1" } }),
     SignInFailure: await db.signInFailure.findUnique({ where: { id: "sif_1" } }),
+    ConsumedNonce: await db.consumedNonce.findUnique({ where: { nonce: "nonce_1" } }),
     Agent: await db.agent.findUnique({ where: { keyHash: "kh_1" } }),
     Action: await db.action.findUnique({ where: { id: "act_1" } }),
     ActionEvent: await db.actionEvent.findUnique({ where: { id: "evt_1" } }),

@@ -5,6 +5,7 @@ import {
   type McpServer,
   originValidationResponse,
 } from "@modelcontextprotocol/server";
+import type { RateDecision } from "@/server/gateway/rate-limiter";
 import { type Face, parseFaces } from "./faces";
 
 /** What a valid agent key resolves to: the trusted context of every call it makes. */
@@ -25,6 +26,8 @@ export interface McpHttpHandlerOptions<Ctx> {
    * for the handshake too.
    */
   createHandshakeServer?: () => McpServer;
+  /** The caller's call budget, checked after the key and before the SDK; omit for none. */
+  rateLimit?: (context: Ctx) => Promise<RateDecision> | RateDecision;
   /** Hostnames accepted in Host and Origin (DNS rebinding protection). Defaults to localhost names. */
   allowedHostnames?: string[];
   onerror?: (error: Error) => void;
@@ -77,6 +80,9 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
       });
     }
 
+    const budget = await options.rateLimit?.(identity.context);
+    if (budget && !budget.ok) return rateLimited(budget.retryAfterMs);
+
     const handler = createMcpHandler(() => options.createServer(identity.context, faces, request), {
       legacy: "stateless",
       onerror: options.onerror,
@@ -127,9 +133,38 @@ function allowedHostnamesFromEnv(): string[] {
   return [...localhostAllowedHostnames(), ...extra];
 }
 
-function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}) {
+/**
+ * 429 with Retry-After, and the typed outcome in the JSON-RPC error's `data` so an agent that
+ * only sees the error still learns it may retry and when.
+ */
+function rateLimited(retryAfterMs: number) {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  const message = `Too many calls with this agent key; retry in ${seconds} s.`;
+  return jsonRpcError(
+    429,
+    -32000,
+    message,
+    { "Retry-After": String(seconds) },
+    {
+      outcome: "temporarily_unavailable",
+      reason: "rate_limited",
+      message,
+      retryable: true,
+      retry_after_s: seconds,
+      next_actions: [],
+    },
+  );
+}
+
+function jsonRpcError(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  data?: Record<string, unknown>,
+) {
   return Response.json(
-    { jsonrpc: "2.0", error: { code, message }, id: null },
+    { jsonrpc: "2.0", error: { code, message, ...(data ? { data } : {}) }, id: null },
     { status, headers: { ...headers, "Content-Type": "application/json" } },
   );
 }

@@ -2,8 +2,10 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { type Db, getDb } from "@/server/db/client";
 import { consumeNonce } from "@/server/gateway/consume-nonce";
 import { createGateway, type Gateway } from "@/server/gateway/create-gateway";
+import { agentRateFromEnv } from "@/server/gateway/rate-limiter";
 import { identifyAgent, type TrustedContext } from "@/server/gateway/trusted-context";
 import { masterKey } from "@/server/gateway/vault";
+import { createAgentRateGuard } from "./agent-rate-guard";
 import { createSignpostMcpServer, type SignpostMcpDeps } from "./create-signpost-mcp-server";
 import type { Face } from "./faces";
 import type { GatewayPort } from "./gateway-port";
@@ -18,6 +20,8 @@ export interface SignpostMcpOptions {
   /** Where people open the console (approval links). Default: SIGNPOST_PUBLIC_URL or localhost:3000. */
   publicUrl?: string;
   allowedHostnames?: string[];
+  /** Calls per minute per agent key on this instance; default `SIGNPOST_AGENT_RATE_LIMIT` or 600; 0 = off. */
+  callsPerMinute?: number;
 }
 
 export function defaultPublicUrl(): string {
@@ -76,6 +80,7 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
         { name: "signpost", title: "Signpost", version: "0.1.0" },
         { capabilities: { tools: {}, resources: {} } },
       ),
+    rateLimit: createAgentRateGuard(db, options.callsPerMinute ?? agentRateFromEnv()),
     allowedHostnames: options.allowedHostnames,
     onerror: (error) => console.error("[mcp]", error.message),
   });

@@ -1,0 +1,109 @@
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveNodeHttp } from "@/mcp/serve-node-http";
+import { createSignpostMcp } from "@/mcp/signpost-mcp";
+import {
+  agentRateFromEnv,
+  createRateLimiter,
+  DEFAULT_AGENT_CALLS_PER_MINUTE,
+} from "@/server/gateway/rate-limiter";
+import { createWorld, type World } from "../gateway/gateway-world";
+
+describe("token bucket per key", () => {
+  it("allows a burst of the whole budget, then refills evenly over the minute", () => {
+    const limiter = createRateLimiter(60); // one call a second
+    const t = 1_000_000;
+    for (let i = 0; i < 60; i++) expect(limiter.take("a", t)).toEqual({ ok: true });
+    expect(limiter.take("a", t)).toEqual({ ok: false, retryAfterMs: 1_000 });
+    expect(limiter.take("b", t)).toEqual({ ok: true }); // another key has its own budget
+    expect(limiter.take("a", t + 500)).toEqual({ ok: false, retryAfterMs: 500 });
+    expect(limiter.take("a", t + 1_000)).toEqual({ ok: true });
+    expect(limiter.take("a", t + 1_000)).toMatchObject({ ok: false });
+  });
+
+  it("never holds more than the budget, however long a key was idle", () => {
+    const limiter = createRateLimiter(2);
+    expect(limiter.take("a", 0)).toEqual({ ok: true });
+    const later = 10 * 60_000;
+    expect(limiter.take("a", later)).toEqual({ ok: true });
+    expect(limiter.take("a", later)).toEqual({ ok: true });
+    expect(limiter.take("a", later)).toMatchObject({ ok: false });
+  });
+
+  it("0 turns the limit off; the setting is a whole number or the default", () => {
+    const off = createRateLimiter(0);
+    for (let i = 0; i < 1_000; i++) expect(off.take("a", 0).ok).toBe(true);
+    expect(agentRateFromEnv(undefined)).toBe(DEFAULT_AGENT_CALLS_PER_MINUTE);
+    expect(agentRateFromEnv("0")).toBe(0);
+    expect(agentRateFromEnv("120")).toBe(120);
+    expect(agentRateFromEnv("12/min")).toBe(DEFAULT_AGENT_CALLS_PER_MINUTE);
+  });
+});
+
+describe("/mcp call budget per agent key", () => {
+  let w: World;
+  let server: { url: string; close(): Promise<void> };
+  let endpoint: string;
+  beforeAll(async () => {
+    w = await createWorld("sqlite");
+    const mcp = createSignpostMcp({ db: w.db, publicUrl: "http://localhost:3000", callsPerMinute: 3 });
+    server = await serveNodeHttp(mcp.handle);
+    endpoint = `${server.url}/mcp`;
+  });
+  afterAll(async () => {
+    await server?.close();
+    await w?.close();
+  });
+
+  const listTools = (key: string, id: number) =>
+    fetch(endpoint, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params: {} }),
+    });
+
+  it("answers 429 with Retry-After and a typed outcome past the budget, for that key only, and audits it", async () => {
+    for (let i = 1; i <= 3; i++) expect((await listTools(w.keys.alice, i)).status).toBe(200);
+    const refused = await listTools(w.keys.alice, 4);
+    expect(refused.status).toBe(429);
+    // Three a minute: the next call is one third of a minute away.
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(19);
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(20);
+    const body = (await refused.json()) as { error: { message: string; data: Record<string, unknown> } };
+    expect(body.error.data).toMatchObject({
+      outcome: "temporarily_unavailable",
+      reason: "rate_limited",
+      retryable: true,
+      next_actions: [],
+    });
+    expect(body.error.message).toMatch(/retry in \d+ s/);
+    expect((await listTools(w.keys.alice, 5)).status).toBe(429);
+    // Another agent of the same tenant has its own budget.
+    expect((await listTools(w.keys.sam, 6)).status).toBe(200);
+
+    // One audit row for the burst of refusals, on alice's agent, not one per refused call.
+    const rows = await w.db.auditEvent.findMany({ where: { operation: "mcp.rate_limited" } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      tenantId: "acme",
+      agentId: w.agent.alice.agentId,
+      outcome: "temporarily_unavailable",
+    });
+  });
+
+  it("a real MCP client sees the refusal as an error that says when to retry", async () => {
+    const client = new Client({ name: "throttled", version: "1.0.0" });
+    const connecting = client.connect(
+      new StreamableHTTPClientTransport(new URL(endpoint), {
+        requestInit: { headers: { Authorization: `Bearer ${w.keys.alice}` } },
+      }),
+    );
+    await expect(connecting.then(() => client.listTools())).rejects.toThrow(/429|retry in/i);
+    await client.close().catch(() => undefined);
+  });
+});

@@ -1,6 +1,8 @@
 // `npm run bench`: what each MCP face costs an agent before any work starts (tokens of the
 // tools/list result, o200k tokenizer), next to a one-tool-per-endpoint wrapper of the legacy
-// OpenAPI document, and how many agent calls the main flows take through each face.
+// OpenAPI document; how many agent calls the main flows take through each face; and what a call
+// costs in time and memory, as a ratio to a direct call to the legacy system in the same run
+// (this machine is shared and noisy: compare the ratios, not the milliseconds across runs).
 import { randomBytes } from "node:crypto";
 import type { Client } from "@modelcontextprotocol/client";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
@@ -8,6 +10,8 @@ import { wrapOpenApiAsTools } from "../test/bench/openapi-tool-wrapper";
 import { createMcpWorld, type McpWorld } from "../test/mcp/mcp-world";
 
 process.env.SIGNPOST_MASTER_KEY ??= randomBytes(32).toString("hex");
+// The bench measures what a call costs, not the per-key call budget.
+process.env.SIGNPOST_AGENT_RATE_LIMIT ??= "0";
 
 const tokens = (value: unknown) => encode(JSON.stringify(value)).length;
 
@@ -44,6 +48,110 @@ async function countFlow(
     };
   }
   return { calls, last };
+}
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+
+/** Runs `call` sequentially `n` times after a warm-up; latency quantiles in ms. */
+async function timeCalls(n: number, call: () => Promise<unknown>) {
+  for (let i = 0; i < 20; i++) await call();
+  const ms: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await call();
+    ms.push(performance.now() - t);
+  }
+  ms.sort((a, b) => a - b);
+  return {
+    p50: quantile(ms, 0.5),
+    p95: quantile(ms, 0.95),
+    perSecond: (1000 * n) / ms.reduce((a, b) => a + b, 0),
+  };
+}
+
+/** Latency of each face's common reads next to the legacy call they stand on, then heap growth. */
+async function speedAndMemory(w: McpWorld) {
+  const n = 200;
+  const agent = await w.connect(w.keys.alice);
+  const tool = (name: string, args: Record<string, unknown>) => async () => {
+    const result = await agent.callTool({ name, arguments: args });
+    if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content).slice(0, 200)}`);
+  };
+  const legacyOrder = async () => {
+    const res = await fetch(`${w.legacy.url}/v1/orders/ord_paid`, {
+      headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
+    });
+    await res.arrayBuffer();
+  };
+  const cases: Array<[string, () => Promise<unknown>]> = [
+    ["legacy GET /v1/orders/{id} (baseline, no Signpost)", legacyOrder],
+    ["tools/list, all faces", () => agent.listTools()],
+    ["search_capabilities", tool("search_capabilities", { query: "refund my order" })],
+    ["get_context order view", tool("get_context", { entity: "order", entity_id: "ord_paid" })],
+    ["navigate shop://order/{id}", tool("navigate", { uri: "shop://order/ord_paid" })],
+    [
+      "start_action checkout, full patch, dry_run",
+      tool("start_action", {
+        capability: "checkout",
+        dry_run: true,
+        patch: {
+          items: [{ product_id: "prod_mug", quantity: 1 }],
+          address_id: "Office",
+          payment_type: "balance",
+        },
+      }),
+    ],
+  ];
+  const results: Array<[string, Awaited<ReturnType<typeof timeCalls>>]> = [];
+  for (const [name, call] of cases) results.push([name, await timeCalls(n, call)]);
+  const base = results[0]?.[1].p50 ?? 1;
+  const widths = [50, 8, 8, 8, 14];
+  console.log(
+    `\n${[
+      row([`latency, ${n} sequential calls each (ms)`, "p50", "p95", "calls/s", "p50 × legacy"], widths),
+      row(["---", "---", "---", "---", "---"], widths),
+      ...results.map(([name, r]) =>
+        row(
+          [name, r.p50.toFixed(1), r.p95.toFixed(1), r.perSecond.toFixed(0), (r.p50 / base).toFixed(1)],
+          widths,
+        ),
+      ),
+    ].join("\n")}\n`,
+  );
+
+  // Memory: heap after a collection, before and after many more calls of the heaviest read.
+  const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+  const heavy = tool("get_context", { entity: "order", entity_id: "ord_paid" });
+  gc();
+  const before = process.memoryUsage();
+  const calls = 1000;
+  for (let i = 0; i < calls; i++) await heavy();
+  gc();
+  const after = process.memoryUsage();
+  const mw = [50, 10, 10, 14];
+  console.log(
+    `${[
+      row([`memory (MB; ${calls} more get_context calls)`, "before", "after", "KB per call"], mw),
+      row(["---", "---", "---", "---"], mw),
+      row(
+        [
+          "heap used, after GC",
+          mb(before.heapUsed),
+          mb(after.heapUsed),
+          ((after.heapUsed - before.heapUsed) / 1024 / calls).toFixed(2),
+        ],
+        mw,
+      ),
+      row(
+        ["resident set", mb(before.rss), mb(after.rss), ((after.rss - before.rss) / 1024 / calls).toFixed(2)],
+        mw,
+      ),
+    ].join(
+      "\n",
+    )}${(globalThis as { gc?: unknown }).gc ? "" : "\n(no --expose-gc: heap figures include garbage)"}\n`,
+  );
 }
 
 async function main() {
@@ -159,6 +267,7 @@ async function main() {
     console.log(
       `\n${[row(["flow", "agent calls", "final"], fw), row(["---", "---", "---"], fw), ...flows.map((f) => row(f, fw))].join("\n")}\n`,
     );
+    await speedAndMemory(w);
   } finally {
     await w.close();
   }

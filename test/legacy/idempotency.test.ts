@@ -142,7 +142,7 @@ describe("Idempotency-Key (Stripe semantics)", () => {
       await fetch(`${a.url}/admin/faults`, {
         method: "POST",
         headers: { "x-admin-key": "admin-a", "content-type": "application/json" },
-        body: JSON.stringify({ match: "POST /v1/payments", mode: "latency", latency_ms: 400 }),
+        body: JSON.stringify({ match: "POST /v1/payments", mode: "latency", latency_ms: 3000 }),
       });
       const auth = { authorization: "Bearer acme-shared-key" };
       const total = (await (await fetch(`${a.url}/v1/orders/ord_pending`, { headers: auth })).json()).total;
@@ -160,8 +160,10 @@ describe("Idempotency-Key (Stripe semantics)", () => {
             amount: total,
           }),
         });
+      // The key is claimed before the injected latency: the second call lands well inside the
+      // first's 3 s, with room for a slow machine on both sides.
       const first = pay(a.url);
-      await new Promise((r) => setTimeout(r, 150));
+      await new Promise((r) => setTimeout(r, 500));
       const second = await pay(b.url);
       expect(second.status).toBe(409);
       expect((await second.json()).error.code).toBe("idempotency_key_in_use");

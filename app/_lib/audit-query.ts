@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { type AuditFilter, auditFilterSchema } from "@/server/gateway/console/list-audit-events";
 
-const seqSchema = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** A sequence number as the `AuditEvent.seq` column can hold it (a 32-bit INT on PostgreSQL). */
+export const seqSchema = z.coerce.number().int().min(0).max(2_147_483_647);
 
 /** Reads the monitor's query string: filters plus `after` / `before` / `limit`, all validated. */
 export function parseAuditQuery(

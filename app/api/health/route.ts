@@ -3,13 +3,15 @@ import { databaseUrl, providerOf } from "@/server/db/database-url";
 
 // Liveness for people, scripts and load balancers: the database answers a query and the
 // legacy service answers /health. 200 when both do, 503 otherwise, JSON either way.
+// Unauthenticated, so it says only which part failed: the reason (which can name hosts) and
+// the legacy address go to the server log, not to whoever asks.
 export const dynamic = "force-dynamic";
 
 const TIMEOUT_MS = 2_000;
 
-type Check = { ok: boolean; latencyMs: number; error?: string };
+type Check = { ok: boolean; latencyMs: number };
 
-async function timed(run: () => Promise<unknown>): Promise<Check> {
+async function timed(part: string, run: () => Promise<unknown>): Promise<Check> {
   const started = performance.now();
   try {
     await Promise.race([
@@ -20,9 +22,13 @@ async function timed(run: () => Promise<unknown>): Promise<Check> {
     ]);
     return { ok: true, latencyMs: Math.round(performance.now() - started) };
   } catch (error) {
-    // The message only: no stack, no connection string.
-    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    return { ok: false, latencyMs: Math.round(performance.now() - started), error: message?.slice(0, 200) };
+    // The first line only: no stack, no connection string.
+    const message = (error instanceof Error ? error.message.split("\n")[0] : String(error))?.replace(
+      /\/\/[^/@\s]*@/g,
+      "//***@",
+    );
+    console.error(`[health] ${part} check failed: ${message?.slice(0, 200)}`);
+    return { ok: false, latencyMs: Math.round(performance.now() - started) };
   }
 }
 
@@ -33,8 +39,8 @@ function legacyUrl(): string {
 
 export async function GET(): Promise<Response> {
   const [database, legacy] = await Promise.all([
-    timed(() => getDb().$queryRawUnsafe("SELECT 1")),
-    timed(async () => {
+    timed("database", () => getDb().$queryRawUnsafe("SELECT 1")),
+    timed(`legacy (${legacyUrl()})`, async () => {
       const response = await fetch(`${legacyUrl()}/health`, {
         signal: AbortSignal.timeout(TIMEOUT_MS),
         cache: "no-store",
@@ -47,7 +53,7 @@ export async function GET(): Promise<Response> {
     {
       ok,
       database: { provider: providerOf(databaseUrl()), ...database },
-      legacy: { url: legacyUrl(), ...legacy },
+      legacy,
     },
     { status: ok ? 200 : 503, headers: { "cache-control": "no-store" } },
   );

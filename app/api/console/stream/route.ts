@@ -1,4 +1,4 @@
-import { parseAuditQuery } from "@/app/_lib/audit-query";
+import { parseAuditQuery, seqSchema } from "@/app/_lib/audit-query";
 import { consoleRoute, errorResponse } from "@/app/_lib/console-route";
 import { openAuditWakeups } from "@/server/gateway/audit-wakeups";
 import { latestAuditSeq, listAuditEvents } from "@/server/gateway/console/list-audit-events";
@@ -20,8 +20,10 @@ export const GET = consoleRoute({}, async ({ req, db, ctx }) => {
   const params = new URL(req.url).searchParams;
   const q = parseAuditQuery(params);
   if (!q.ok) return errorResponse("invalid_request", q.message);
-  const lastEventId = req.headers.get("last-event-id");
-  const resumeFrom = lastEventId && /^\d+$/.test(lastEventId) ? Number(lastEventId) : q.after;
+  // What the browser echoes back; anything but a sequence number the table can hold is ignored.
+  const header = req.headers.get("last-event-id") ?? "";
+  const lastEventId = /^\d+$/.test(header) ? seqSchema.safeParse(header) : null;
+  const resumeFrom = lastEventId?.success ? lastEventId.data : q.after;
   let cursor = resumeFrom ?? (await latestAuditSeq(db, ctx));
   const encoder = new TextEncoder();
   const signal = req.signal;

@@ -25,14 +25,41 @@ function compact(node: unknown): unknown {
   return out;
 }
 
+/** Arguments as they arrive, before the handler's own zod parse. */
+export type RawArguments = Record<string, unknown>;
+
 /**
- * The same zod schema, listed compactly: validation stays zod's own (so refusals name the field,
- * e.g. `Unrecognized key: "tenant_id"`), only the JSON Schema the host sees is trimmed. A
- * schema's meaning is unchanged: every constraint that restricts a value is kept.
+ * Accepts any JSON object and nothing else. Tool arguments are an object by the protocol; a
+ * client that sends something else still gets the SDK's plain error, because there is no field
+ * a typed refusal could name.
+ */
+function anyObject(value: unknown) {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? { value: value as RawArguments }
+    : { issues: [{ message: "arguments must be a JSON object" }] };
+}
+
+/**
+ * The same zod schema, listed compactly: only the JSON Schema the host sees is trimmed; a
+ * schema's meaning is unchanged (every constraint that restricts a value is kept).
+ *
+ * `validation: "sdk"` (default) lets the SDK validate with zod; its refusals are bare
+ * `isError` texts. `validation: "handler"` lists the same strict schema but lets any object
+ * through to the handler, which parses it itself: a wrong argument (an identity field such as
+ * `tenant_id`, a wrong type) then becomes the gateway's typed, audited `rejected` /
+ * `invalid_arguments` outcome instead of an SDK error no audit row ever sees.
  */
 export function compactSchema<S extends z.ZodType>(
   schema: S,
-): StandardSchemaWithJSON<z.input<S>, z.output<S>> {
+): StandardSchemaWithJSON<z.input<S>, z.output<S>>;
+export function compactSchema<S extends z.ZodType>(
+  schema: S,
+  options: { validation: "handler" },
+): StandardSchemaWithJSON<RawArguments, RawArguments>;
+export function compactSchema<S extends z.ZodType>(
+  schema: S,
+  options: { validation: "sdk" | "handler" } = { validation: "sdk" },
+): StandardSchemaWithJSON<unknown, unknown> {
   const input = compact(z.toJSONSchema(schema, { io: "input", target: "draft-2020-12" })) as Record<
     string,
     unknown
@@ -46,8 +73,8 @@ export function compactSchema<S extends z.ZodType>(
     "~standard": {
       version: 1,
       vendor: "signpost",
-      validate: (value: unknown) => standard.validate(value),
+      validate: options.validation === "handler" ? anyObject : (value: unknown) => standard.validate(value),
       jsonSchema: { input: () => input, output: () => output },
     },
-  } as unknown as StandardSchemaWithJSON<z.input<S>, z.output<S>>;
+  } as unknown as StandardSchemaWithJSON<unknown, unknown>;
 }

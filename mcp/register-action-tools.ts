@@ -80,7 +80,9 @@ export function registerActionTools<Ctx>(server: McpServer, options: ActionTools
       {
         title: TITLES[name],
         description: DESCRIPTIONS[name],
-        inputSchema: compactSchema(operation.input),
+        // The strict schema is listed as is, but checked by the gateway: a wrong argument gets
+        // the typed, audited invalid_arguments outcome (see runActionTool).
+        inputSchema: compactSchema(operation.input, { validation: "handler" }),
         outputSchema: compactOutcome,
         annotations: ANNOTATIONS[name],
         ...(REACHES_CONFIRMATION.has(name) ? { _meta: { ui: { resourceUri: CONFIRM_APP_URI } } } : {}),
@@ -97,15 +99,23 @@ async function runActionTool<Ctx>(
   options: ActionToolsOptions<Ctx>,
 ): Promise<CallToolResult | InputRequiredResult> {
   const { gateway, context } = options;
+  const operation = gateway.operations[name];
+
+  // Arguments arrive unvalidated. A wrong one goes to the gateway as sent: it parses strictly,
+  // audits and answers rejected / invalid_arguments naming each field. Such a call never
+  // elicits, and never spends a retried round's requestState.
+  const parsed = operation.input.safeParse(args);
+  if (!parsed.success) return toolResult(await operation.run(context, args), undefined);
+  const valid = parsed.data as Record<string, unknown>;
   const rawState = ctx.mcpReq.requestState<string>();
 
   // A retried round of an input_required exchange: the signed state says which action and
   // version the user's answers belong to. Verified here, so a bad state is a typed refusal.
   if (typeof rawState === "string" && rawState !== "") {
-    return resumeRound(name, args, rawState, ctx, options);
+    return resumeRound(name, valid, rawState, ctx, options);
   }
 
-  const outcome = await gateway.operations[name].run(context, args);
+  const outcome = await operation.run(context, valid);
   return shapeResult(name, outcome, ctx, options, 0);
 }
 

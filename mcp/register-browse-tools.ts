@@ -1,10 +1,11 @@
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import type { BrowseBackend } from "@/server/browse/browse-backend";
+import type { BrowseBackend, BrowseVerb } from "@/server/browse/browse-backend";
 import { type BrowsePage, navigate, search, submit } from "@/server/browse/browse-pages";
 import { BROWSE_ROUTES } from "@/server/browse/browse-routes";
+import { escapeText, link } from "@/server/browse/markdown";
 import { BROWSE_SCHEMES } from "@/server/browse/parse-browse-uri";
-import { compactSchema } from "./compact-schema";
+import { compactSchema, type RawArguments } from "./compact-schema";
 import { pageOutputSchema } from "./outcome-output";
 
 const compactPage = compactSchema(pageOutputSchema);
@@ -54,6 +55,79 @@ export const submitInput = z
   })
   .strict();
 
+/** Longest string an audit row or a refusal page keeps from arguments that failed validation. */
+const CLIP = 200;
+
+/** Bounded copy of arguments that failed validation: an audit row must not grow with them. */
+function clip(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return value.length > CLIP ? `${value.slice(0, CLIP)}…` : value;
+  if (depth >= 4) return Array.isArray(value) || (value && typeof value === "object") ? "[…]" : value;
+  if (Array.isArray(value)) return value.slice(0, 50).map((v) => clip(v, depth + 1));
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .slice(0, 50)
+        .map(([k, v]) => [k.slice(0, 64), clip(v, depth + 1)]),
+    );
+  return value;
+}
+
+/** Each problem named by field, in the gateway's `validation_errors` terms. */
+function fieldErrors(error: z.ZodError): Array<{ field: string; code: string; message: string }> {
+  return error.issues.map((issue) => {
+    const unknownKeys = issue.code === "unrecognized_keys" ? issue.keys : undefined;
+    return {
+      field: unknownKeys?.join(", ") || issue.path.join(".") || "(input)",
+      code: unknownKeys ? "unknown_field" : "invalid_value",
+      message: unknownKeys
+        ? `Unknown field(s) ${unknownKeys.join(", ")}: identity and tenant come from your credential, never from arguments`
+        : issue.message,
+    };
+  });
+}
+
+/**
+ * Arguments that fail the tool's schema: a `rejected` page that names each field, audited like
+ * every browse call (`browse.searched` / `browse.navigated` / `browse.submitted`). The SDK lets
+ * them through (see compactSchema's `validation: "handler"`) so that this row exists.
+ */
+async function invalidArgumentsPage(
+  backend: BrowseBackend,
+  verb: BrowseVerb,
+  args: RawArguments,
+  error: z.ZodError,
+): Promise<BrowsePage> {
+  const errors = fieldErrors(error);
+  const message = `Invalid arguments: ${errors.map((e) => `${e.field}: ${e.message}`).join("; ")}`;
+  const target =
+    verb === "search"
+      ? `search:${typeof args.scheme === "string" ? args.scheme.slice(0, 20) : "*"}`
+      : typeof args.uri === "string"
+        ? args.uri.slice(0, CLIP)
+        : "(no uri)";
+  await backend.record({
+    verb,
+    target,
+    arguments: clip(args) as Record<string, unknown>,
+    outcome: "rejected",
+    message,
+    latencyMs: 0,
+  });
+  const title = "Invalid arguments";
+  const markdown = [
+    `# ${title}`,
+    "",
+    `**rejected:** \`${verb}\` was not run: its arguments do not match its input schema.`,
+    "Reason: `invalid_arguments`",
+    "",
+    ...errors.map((e) => `- \`${escapeText(e.field)}\` (${e.code}): ${escapeText(e.message)}`),
+    "",
+    `Call \`${verb}\` again with only the fields its input schema lists. ${link("Start", "signpost://start")}`,
+    "",
+  ].join("\n");
+  return { uri: target, title, outcome: "rejected", markdown, links: ["signpost://start"] };
+}
+
 function pageResult(page: BrowsePage) {
   return {
     content: [{ type: "text" as const, text: page.markdown }],
@@ -69,11 +143,16 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
       title: "Search",
       description:
         "Find where to start: pages by what they hold ('orders', 'tickets assigned to me') and records by name or id, across shop://, helpdesk:// and more. Returns a markdown page of links.",
-      inputSchema: compactSchema(searchInput),
+      inputSchema: compactSchema(searchInput, { validation: "handler" }),
       outputSchema: compactPage,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async ({ query, scheme }) => pageResult(await search(backend, query, scheme)),
+    async (args: RawArguments) => {
+      const parsed = searchInput.safeParse(args);
+      if (!parsed.success)
+        return pageResult(await invalidArgumentsPage(backend, "search", args, parsed.error));
+      return pageResult(await search(backend, parsed.data.query, parsed.data.scheme));
+    },
   );
   server.registerTool(
     "navigate",
@@ -81,11 +160,16 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
       title: "Navigate",
       description:
         "Open a scheme://path link: returns a markdown page with data, links to details and the actions possible now, or a form block on form pages. Start at signpost://start.",
-      inputSchema: compactSchema(navigateInput),
+      inputSchema: compactSchema(navigateInput, { validation: "handler" }),
       outputSchema: compactPage,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async ({ uri }) => pageResult(await navigate(backend, uri)),
+    async (args: RawArguments) => {
+      const parsed = navigateInput.safeParse(args);
+      if (!parsed.success)
+        return pageResult(await invalidArgumentsPage(backend, "navigate", args, parsed.error));
+      return pageResult(await navigate(backend, parsed.data.uri));
+    },
   );
   server.registerTool(
     "submit",
@@ -93,7 +177,7 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
       title: "Submit",
       description:
         "Submit a form shown by navigate: the form's uri and its field values. Starts or advances the business action behind it; money and data changes stop at a confirmation a person approves.",
-      inputSchema: compactSchema(submitInput),
+      inputSchema: compactSchema(submitInput, { validation: "handler" }),
       outputSchema: compactPage,
       annotations: {
         readOnlyHint: false,
@@ -102,7 +186,12 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
         openWorldHint: false,
       },
     },
-    async ({ uri, fields }) => pageResult(await submit(backend, uri, fields)),
+    async (args: RawArguments) => {
+      const parsed = submitInput.safeParse(args);
+      if (!parsed.success)
+        return pageResult(await invalidArgumentsPage(backend, "submit", args, parsed.error));
+      return pageResult(await submit(backend, parsed.data.uri, parsed.data.fields));
+    },
   );
 
   // Hosts that attach resources can read the same pages: one resource (template) per route.

@@ -379,19 +379,42 @@ describe.each(await providersUnderTest())(
     });
 
     describe("typed refusals", () => {
-      it("identity fields in arguments are rejected by the schema", async () => {
+      it("identity fields in arguments are a typed, audited invalid_arguments refusal", async () => {
         const client = await w.connect(w.keys.alice);
         const res = await client.callTool({
           name: "start_action",
           arguments: { capability: "checkout", tenant_id: "globex" },
         });
-        expect(res.isError).toBe(true);
-        expect(text(res)).toMatch(/tenant_id/);
+        expect(res.isError ?? false).toBe(false);
+        expect(sc(res)).toMatchObject({
+          outcome: "rejected",
+          reason: "invalid_arguments",
+          retryable: false,
+          next_actions: [],
+          validation_errors: [expect.objectContaining({ field: "tenant_id", code: "unknown_field" })],
+        });
+        expect(text(res)).toMatch(/^rejected: .*tenant_id/);
         const role = await client.callTool({
           name: "get_context",
           arguments: { entity: "order", entity_id: "ord_paid", role: "admin" },
         });
-        expect(role.isError).toBe(true);
+        expect(sc(role)).toMatchObject({
+          outcome: "rejected",
+          reason: "invalid_arguments",
+          validation_errors: [expect.objectContaining({ field: "role", code: "unknown_field" })],
+        });
+        // Support's live monitor sees both attempts: one rejected row each, on alice's agent.
+        const rows = await w.db.auditEvent.findMany({
+          where: {
+            tenantId: "acme",
+            outcome: "rejected",
+            operation: { in: ["action.started", "context.read"] },
+          },
+          orderBy: { seq: "asc" },
+        });
+        const tried = rows.map((r) => JSON.stringify(r.arguments));
+        expect(tried.some((a) => a.includes('"tenant_id":"globex"'))).toBe(true);
+        expect(tried.some((a) => a.includes('"role":"admin"'))).toBe(true);
       });
 
       it("another tenant's object is not_found", async () => {

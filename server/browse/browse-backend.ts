@@ -116,6 +116,16 @@ export interface BrowseBackend {
 
   /** Console base URL, for approval links. */
   consoleUrl(path: string): string;
-  /** The tenant's display name and the caller's name/email (search "Acme" finds the tenant). */
-  who(): { tenantId: string; tenantName: string; userEmail: string; userName: string; agentName?: string };
+  /**
+   * The tenant's display name and the caller's name/email (search "Acme" finds the tenant), and
+   * the caller's role, which decides whether admin-only routes exist for them at all.
+   */
+  who(): {
+    tenantId: string;
+    tenantName: string;
+    userEmail: string;
+    userName: string;
+    agentName?: string;
+    role: "admin" | "support" | "member";
+  };
 }

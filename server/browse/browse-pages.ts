@@ -1,5 +1,11 @@
 import type { BrowseBackend, BrowseVerb, OutcomeKindLike, Row } from "./browse-backend";
-import { BROWSE_ROUTES, matchRoute, type PageBody } from "./browse-routes";
+import {
+  matchRoute,
+  type PageBody,
+  type RouteDefinition,
+  routeVisibleTo,
+  visibleRoutes,
+} from "./browse-routes";
 import { escapeText, link } from "./markdown";
 import { BROWSE_SCHEMES, type BrowseScheme, parseBrowseUri } from "./parse-browse-uri";
 
@@ -20,18 +26,20 @@ function finish(uri: string, body: PageBody): BrowsePage {
   return { uri, title: body.title, outcome: body.outcome, markdown, links };
 }
 
-function startLinks(): string {
-  return BROWSE_ROUTES.filter((r) => r.startPoint)
+/** Start points this caller may see: admin-only pages are never offered to anyone else. */
+function startLinks(backend: BrowseBackend): string {
+  return visibleRoutes(backend)
+    .filter((r) => r.startPoint)
     .map((r) => `- ${link(r.title, r.pattern)} — ${r.description}`)
     .join("\n");
 }
 
-export function notFoundPage(input: string, problem: string): BrowsePage {
+export function notFoundPage(input: string, problem: string, backend: BrowseBackend): BrowsePage {
   const shown = escapeText(input.slice(0, 120));
   return finish(input.slice(0, 200), {
     title: "Not found",
     outcome: "not_found",
-    markdown: `Nothing lives at \`${shown}\` (${escapeText(problem)}).\n\nStart from one of these:\n\n${startLinks()}\n\nOr use \`search(query)\`.`,
+    markdown: `Nothing lives at \`${shown}\` (${escapeText(problem)}).\n\nStart from one of these:\n\n${startLinks(backend)}\n\nOr use \`search(query)\`.`,
   });
 }
 
@@ -72,12 +80,18 @@ async function guarded(
       meta = lastMeta.get(page) ?? {};
     }
   } catch (error) {
-    // Pages never throw at an agent: a failure below is a typed, retryable page.
+    // Pages never throw at an agent. The backend already turns "the business system did not
+    // answer" into a typed page, so what lands here is almost always a bug of ours: retrying
+    // would fail the same way. Only an outage that still escaped (recognised by name: this
+    // layer does not import the connectors) stays retryable.
     console.error("[browse]", verb, target, error);
+    const outage = error instanceof Error && error.name === "LegacyUnavailableError";
     page = finish(target, {
-      title: "Temporarily unavailable",
-      outcome: "temporarily_unavailable",
-      markdown: `Something below Signpost failed while serving \`${escapeText(target)}\`. Try again shortly.\n\n${link("Start", "signpost://start")}`,
+      title: outage ? "Temporarily unavailable" : "Failed",
+      outcome: outage ? "temporarily_unavailable" : "rejected",
+      markdown: outage
+        ? `The business system did not answer while serving \`${escapeText(target)}\`. Try again shortly.\n\nReason: \`legacy_unavailable\` · Retryable: yes\n\n${link("Start", "signpost://start")}`
+        : `Signpost failed while serving \`${escapeText(target)}\`; it was logged. Trying again will not help.\n\nReason: \`internal_error\` · Retryable: no\n\n${link("Start", "signpost://start")}`,
     });
   }
   await backend.record({
@@ -104,7 +118,7 @@ function finishWithMeta(uri: string, body: PageBody): BrowsePage {
 export async function navigate(backend: BrowseBackend, input: string): Promise<BrowsePage> {
   const parsed = parseBrowseUri(input);
   if (!parsed.ok) {
-    const page = notFoundPage(input, parsed.problem);
+    const page = notFoundPage(input, parsed.problem, backend);
     await backend.record({
       verb: "navigate",
       target: input.slice(0, 200),
@@ -116,9 +130,11 @@ export async function navigate(backend: BrowseBackend, input: string): Promise<B
     return page;
   }
   const uri = parsed.value;
-  const found = matchRoute(uri);
+  const matched = matchRoute(uri);
+  // A route the caller may not see answers exactly like one that does not exist.
+  const found = matched && routeVisibleTo(matched.route, backend) ? matched : null;
   if (!found) {
-    const page = notFoundPage(uri.uri, "no such page");
+    const page = notFoundPage(uri.uri, "no such page", backend);
     await backend.record({
       verb: "navigate",
       target: uri.uri,
@@ -156,11 +172,12 @@ export async function submit(
       message: problem,
       latencyMs: 0,
     });
-    return notFoundPage(target, problem);
+    return notFoundPage(target, problem, backend);
   };
   if (!parsed.ok) return notFound(input, parsed.problem);
   const uri = parsed.value;
-  const found = matchRoute(uri);
+  const matched = matchRoute(uri);
+  const found = matched && routeVisibleTo(matched.route, backend) ? matched : null;
   if (!found) return notFound(uri.uri, "no such page");
   const { route, match } = found;
   if (!route.submit) {
@@ -229,7 +246,7 @@ const STOP = new Set([
   "on",
 ]);
 
-function scoreRoute(query: string[], route: (typeof BROWSE_ROUTES)[number]): number {
+function scoreRoute(query: string[], route: RouteDefinition): number {
   const hay = new Set(words(`${route.title} ${route.pattern} ${route.keywords.join(" ")}`));
   const description = new Set(words(route.description));
   let score = 0;
@@ -251,14 +268,15 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       return finish(`search://${scheme}`, {
         title: "Search",
         outcome: "not_found",
-        markdown: `Unknown scheme \`${escapeText(scheme)}\`. Schemes: ${BROWSE_SCHEMES.join(", ")}.\n\n${startLinks()}`,
+        markdown: `Unknown scheme \`${escapeText(scheme)}\`. Schemes: ${BROWSE_SCHEMES.join(", ")}.\n\n${startLinks(backend)}`,
       });
     }
     const qWords = words(q).filter((w) => !STOP.has(w));
     const sections: string[] = [];
 
     // 1. Pages: the URI structure an agent cannot guess.
-    const routes = BROWSE_ROUTES.filter((r) => !scheme || r.pattern.startsWith(`${scheme}://`))
+    const routes = visibleRoutes(backend)
+      .filter((r) => !scheme || r.pattern.startsWith(`${scheme}://`))
       .map((r) => ({ r, score: scoreRoute(qWords, r) }))
       .filter((x) => x.score > 0)
       .sort((a, b) => b.score - a.score)
@@ -308,7 +326,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       return finish(`search://${scheme ?? "all"}?q=${encodeURIComponent(q)}`, {
         title: `Search: ${q}`,
         outcome: "not_found",
-        markdown: `Nothing matched \`${escapeText(q)}\`.\n\nStart from one of these:\n\n${startLinks()}`,
+        markdown: `Nothing matched \`${escapeText(q)}\`.\n\nStart from one of these:\n\n${startLinks(backend)}`,
       });
     }
     return finish(`search://${scheme ?? "all"}?q=${encodeURIComponent(q)}`, {

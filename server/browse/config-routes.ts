@@ -11,6 +11,8 @@ export const CONFIG_ROUTES: RouteDefinition[] = (["shop", "helpdesk"] as const).
     description: `The ${connector} connector's settings; for each secret only whether it is set and when it changed. A form replaces a secret.`,
     keywords: ["config", "settings", "secret", "api key", "credentials", "connection", connector],
     startPoint: true,
+    // The console's /config is admin-only; settings carry internal addresses and secret metadata.
+    adminOnly: true,
     async render(_match, backend) {
       const config = await backend.connectorConfig(connector);
       if (!config) return NOT_FOUND_FOR("connector", connector);

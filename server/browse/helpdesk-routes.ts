@@ -2,7 +2,17 @@ import type { BackendOutcome } from "./browse-backend";
 import { capabilityFormRoute } from "./capability-form-route";
 import { link } from "./markdown";
 import { rowsTable } from "./render-helpers";
-import { isOutcome, listPage, outcomePage, pageNumber, perPage, viewPage } from "./route-pages";
+import {
+  type FilterSpec,
+  filterValue,
+  invalidFilterPage,
+  isOutcome,
+  listPage,
+  outcomePage,
+  pageNumber,
+  perPage,
+  viewPage,
+} from "./route-pages";
 import type { RouteDefinition } from "./route-types";
 
 function ticketFormLinks(id: string, view: BackendOutcome): Array<[string, string]> {
@@ -22,23 +32,31 @@ function ticketFormLinks(id: string, view: BackendOutcome): Array<[string, strin
     .map(([, label, path]) => [label, `helpdesk://ticket/${id}/${path}`]);
 }
 
+/** The ticket statuses of the legacy API (API.md), and the spellings of the `mine` switch. */
+const TICKET_FILTERS = {
+  status: ["open", "pending", "resolved", "closed"],
+  mine: ["1", "true", "0", "false"],
+} as const satisfies FilterSpec;
+
 /** `helpdesk://` routes: tickets, the ticket forms, teammates. */
 export const HELPDESK_ROUTES: RouteDefinition[] = [
   {
     pattern: "helpdesk://tickets",
     title: "Tickets",
-    description:
-      "Support tickets. Filter with ?status=open|pending|resolved|closed, ?mine=1 for tickets assigned to me, ?q= to search.",
+    description: `Support tickets. Filter with ?status=${TICKET_FILTERS.status.join("|")}, ?mine=1 for tickets assigned to me, ?q= to search.`,
     keywords: ["tickets", "support", "helpdesk", "assigned to me", "my tickets", "open tickets", "工单"],
     startPoint: true,
     example: "helpdesk://tickets?mine=1",
     async render(match, backend) {
+      const invalid = invalidFilterPage("Tickets", match.uri, TICKET_FILTERS);
+      if (invalid) return invalid;
+      const mine = filterValue(match.uri, "mine");
       const result = await backend.listTickets({
         page: pageNumber(match.uri),
         perPage: perPage(match.uri),
-        status: match.uri.query.status,
-        mine: match.uri.query.mine === "1" || match.uri.query.mine === "true",
-        q: match.uri.query.q,
+        status: filterValue(match.uri, "status"),
+        mine: mine === "1" || mine === "true",
+        q: filterValue(match.uri, "q"),
       });
       return listPage(
         "Tickets",

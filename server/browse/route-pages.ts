@@ -23,7 +23,11 @@ export function outcomePage(
   back?: { label: string; uri: string },
 ): PageBody {
   const lines = [`**${outcome.outcome}:** ${escapeText(outcome.message)}`];
-  if (outcome.reason) lines.push(`Reason: \`${outcome.reason}\``);
+  // The page's structured part carries only the outcome, so whether to retry is said here.
+  const facts: string[] = [];
+  if (outcome.reason) facts.push(`Reason: \`${outcome.reason}\``);
+  if (typeof outcome.retryable === "boolean") facts.push(`Retryable: ${outcome.retryable ? "yes" : "no"}`);
+  if (facts.length) lines.push(facts.join(" · "));
   if (back) lines.push(`\n${link(back.label, back.uri)}`);
   return { title, outcome: outcome.outcome, markdown: lines.join("\n") };
 }
@@ -119,4 +123,44 @@ export function listPage(
       .filter(Boolean)
       .join("\n\n"),
   };
+}
+
+/** The values each query filter of a listing accepts; the listing's description names the same. */
+export type FilterSpec = Record<string, readonly string[]>;
+
+/**
+ * Checks a listing's enumerated filters before anything is sent below: a value outside the
+ * documented set can never succeed, so it is a typed refusal naming the allowed values (with a
+ * link for each) and the way back, never a legacy call. `null` when every filter is valid.
+ */
+export function invalidFilterPage(title: string, uri: BrowseUri, filters: FilterSpec): PageBody | null {
+  for (const [key, allowed] of Object.entries(filters)) {
+    const value = uri.query[key];
+    // An empty value is dropped from the canonical URI: it means "no filter".
+    if (value === undefined || value === "" || allowed.includes(value)) continue;
+    const listing = formatBrowseUri(uri.scheme, uri.segments);
+    // JSON.stringify makes control characters visible instead of passing them into the page.
+    const shown = escapeText(JSON.stringify(value.slice(0, 60)));
+    const options = allowed
+      .map(
+        (v) => `- ${link(`${title}: ${key}=${v}`, formatBrowseUri(uri.scheme, uri.segments, { [key]: v }))}`,
+      )
+      .join("\n");
+    return {
+      title,
+      outcome: "rejected",
+      markdown: [
+        `**rejected:** \`${key}\` must be one of ${allowed.map((v) => `\`${v}\``).join(", ")}; got ${shown}.`,
+        "Reason: `invalid_filter` · Retryable: no (change the filter)",
+        `Use one of these:\n\n${options}\n- ${link(`All ${title.toLowerCase()}`, listing)}`,
+      ].join("\n\n"),
+    };
+  }
+  return null;
+}
+
+/** A filter's value to send below: empty means none. */
+export function filterValue(uri: BrowseUri, key: string): string | undefined {
+  const value = uri.query[key];
+  return value === undefined || value === "" ? undefined : value;
 }

@@ -26,6 +26,11 @@ export interface RouteDefinition {
   startPoint?: boolean;
   /** Example query suffix for listing routes that take filters, shown in search results. */
   example?: string;
+  /**
+   * Only admins' agents may see this route. To anyone else it does not exist: navigate and
+   * submit answer not_found, and search, start and not-found pages never list it.
+   */
+  adminOnly?: boolean;
   render(match: RouteMatch, backend: BrowseBackend): Promise<PageBody>;
   /** Present on form routes: `submit(uri, fields)` lands here. */
   submit?(match: RouteMatch, fields: Record<string, unknown>, backend: BrowseBackend): Promise<PageBody>;

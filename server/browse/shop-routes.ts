@@ -3,6 +3,9 @@ import { capabilityFormRoute } from "./capability-form-route";
 import { link, money } from "./markdown";
 import { objectSections, rowsTable } from "./render-helpers";
 import {
+  type FilterSpec,
+  filterValue,
+  invalidFilterPage,
   isOutcome,
   listPage,
   NOT_FOUND_FOR,
@@ -29,21 +32,27 @@ function orderFormLinks(id: string, view: BackendOutcome): Array<[string, string
   return links;
 }
 
+/** The order statuses of the legacy API (API.md); anything else it answers with a 400. */
+const ORDER_FILTERS = {
+  status: ["paid", "shipped", "delivered", "pending_payment", "cancelled"],
+} as const satisfies FilterSpec;
+
 /** `shop://` routes: orders, products, cart, checkout and the order forms. */
 export const SHOP_ROUTES: RouteDefinition[] = [
   {
     pattern: "shop://orders",
     title: "Orders",
-    description:
-      "Your orders, newest first, with status and total. Filter with ?status=paid|shipped|delivered|pending_payment|cancelled.",
+    description: `Your orders, newest first, with status and total. Filter with ?status=${ORDER_FILTERS.status.join("|")}.`,
     keywords: ["orders", "my orders", "purchases", "order history", "bought", "订单"],
     startPoint: true,
     example: "shop://orders?status=delivered",
     async render(match, backend) {
+      const invalid = invalidFilterPage("Orders", match.uri, ORDER_FILTERS);
+      if (invalid) return invalid;
       const result = await backend.listOrders({
         page: pageNumber(match.uri),
         perPage: perPage(match.uri),
-        status: match.uri.query.status,
+        status: filterValue(match.uri, "status"),
       });
       return listPage("Orders", match.uri, result, ["id", "status", "total", "created_at"], (row) =>
         link(`Order ${row.id}`, `shop://order/${row.id}`),

@@ -1,16 +1,19 @@
+import type { BrowseBackend } from "./browse-backend";
 import { escapeText, type FormField, formBlock, link } from "./markdown";
 import type { RouteDefinition } from "./route-types";
 
-/** `signpost://start`: lists every start point of the table that `allRoutes` returns. */
-export function signpostStartRoute(allRoutes: () => RouteDefinition[]): RouteDefinition {
+/** `signpost://start`: lists every start point of the routes `allRoutes` gives this caller. */
+export function signpostStartRoute(
+  allRoutes: (backend: BrowseBackend) => RouteDefinition[],
+): RouteDefinition {
   return {
     pattern: "signpost://start",
     title: "Start",
-    description: "Where to begin: every listing and settings page.",
+    description: "Where to begin: every listing and settings page you may open.",
     keywords: ["home", "start", "help", "index", "what can i do"],
     async render(_match, backend) {
       const who = backend.who();
-      const starts = allRoutes()
+      const starts = allRoutes(backend)
         .filter((r) => r.startPoint)
         .map((r) => `- ${link(r.title, r.pattern)} — ${r.description}`);
       return {

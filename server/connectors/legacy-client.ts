@@ -43,9 +43,32 @@ export class LegacyUnavailableError extends Error {
   }
 }
 
+/**
+ * Thrown by `get` when the legacy system answered a read with a 4xx other than 404 (a bad
+ * filter, a rejected key, a validation error). It is typed so callers can tell "the system
+ * said no; asking again will not help" from "the system is down" (LegacyUnavailableError)
+ * and from a bug of our own. The message keeps the old `legacy <path>: <status> <code>` form.
+ */
+export class LegacyRejectedError extends Error {
+  readonly status: number;
+  readonly code: string;
+  /** The legacy system's own explanation; not shown to agents as is (it is the vendor's text). */
+  readonly legacyMessage: string;
+  constructor(path: string, status: number, code: string, legacyMessage: string) {
+    super(`legacy ${path}: ${status} ${code}`);
+    this.name = "LegacyRejectedError";
+    this.status = status;
+    this.code = code;
+    this.legacyMessage = legacyMessage;
+  }
+}
+
 export interface LegacyClient {
   request(req: LegacyRequest): Promise<LegacyResponse>;
-  /** A read with retries: the body, or null on 404; throws LegacyUnavailableError when it stays down. */
+  /**
+   * A read with retries: the body, or null on 404; throws LegacyUnavailableError when it stays
+   * down or fails (5xx) and LegacyRejectedError on any other non-2xx answer.
+   */
   get<T>(path: string, query?: LegacyRequest["query"]): Promise<T | null>;
   /** A read that must exist in a business sense; a 4xx other than 404 is returned as an error. */
   read(path: string, query?: LegacyRequest["query"]): Promise<LegacyResponse>;
@@ -158,7 +181,10 @@ export function createLegacyClient(options: LegacyClientOptions): LegacyClient {
       const res = await read(path, query);
       if (res.kind === "ok") return res.body as T;
       if (res.kind === "error" && res.status === 404) return null;
-      if (res.kind === "error") throw new Error(`legacy ${path}: ${res.status} ${res.code}`);
+      if (res.kind === "error" && res.status >= 500)
+        // The legacy system failed on a read: nothing changed and a later read may work.
+        throw new LegacyUnavailableError(`legacy service failed (${res.status})`);
+      if (res.kind === "error") throw new LegacyRejectedError(path, res.status, res.code, res.message);
       return null;
     },
     async compute<T>(path: string, body: unknown) {

@@ -2,7 +2,11 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { ConnectionTest, ConnectorView } from "@/server/gateway/console/manage-connectors";
+import type {
+  ConnectionTest,
+  ConnectorSettingsUpdate,
+  ConnectorView,
+} from "@/server/gateway/console/manage-connectors";
 import { apiGet, apiSend } from "./api-client";
 import {
   Badge,
@@ -76,13 +80,21 @@ function SecretRow({ connector, secret }: { connector: string; secret: Connector
 function ConnectorCard({ c }: { c: ConnectorView }) {
   const client = useQueryClient();
   const [baseUrl, setBaseUrl] = useState(typeof c.settings.baseUrl === "string" ? c.settings.baseUrl : "");
+  const [enabled, setEnabled] = useState(c.enabled);
   const test = useMutation({
     mutationFn: () => apiSend<ConnectionTest>("POST", `/api/console/config/${c.connector}/test`),
   });
   const settings = useMutation({
-    mutationFn: () => apiSend("PUT", `/api/console/config/${c.connector}/settings`, { baseUrl }),
+    mutationFn: () =>
+      apiSend<ConnectorSettingsUpdate>("PUT", `/api/console/config/${c.connector}/settings`, {
+        baseUrl,
+        enabled,
+      }),
+    // A test result from before the change no longer describes the connector.
+    onSuccess: () => test.reset(),
     onSettled: () => client.invalidateQueries({ queryKey: ["connectors"] }),
   });
+  const cleared = settings.data?.secretsCleared ?? [];
   return (
     <Card
       title={
@@ -120,7 +132,28 @@ function ConnectorCard({ c }: { c: ConnectorView }) {
           >
             Save settings
           </button>
+          <label className="flex items-center gap-2 text-sm md:col-span-2">
+            <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
+            Enabled: agents may use this connector
+          </label>
+          <p className="text-xs text-slate-500 md:col-span-2">
+            Changing the address to another host, port or scheme clears this connector&apos;s secrets: a key
+            is only ever sent to the address it was entered for.
+          </p>
           {settings.error ? <ErrorState error={settings.error} /> : null}
+          {settings.data ? (
+            <p
+              role="status"
+              data-testid={`settings-result-${c.connector}`}
+              className={`text-sm md:col-span-2 ${
+                cleared.length
+                  ? "rounded border border-amber-300 bg-amber-50 p-2 text-amber-900"
+                  : "text-emerald-700"
+              }`}
+            >
+              {settings.data.message}
+            </p>
+          ) : null}
         </form>
         <div className="space-y-3">
           <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Secrets</h3>
@@ -143,7 +176,10 @@ function ConnectorCard({ c }: { c: ConnectorView }) {
               className="flex items-center gap-2 text-sm"
               data-testid={`test-result-${c.connector}`}
             >
-              <Badge value={test.data.ok ? "connected" : "failed"} /> {test.data.message}{" "}
+              <Badge
+                value={test.data.ok ? "connected" : test.data.result === "disabled" ? "disabled" : "failed"}
+              />{" "}
+              {test.data.message}{" "}
               {test.data.status ? `(HTTP ${test.data.status}, ${test.data.latencyMs} ms)` : ""}
             </span>
           ) : null}

@@ -13,26 +13,56 @@ export type CredentialResolver = (
   connector: string,
 ) => Promise<ConnectorCredentials | null>;
 
-/** Where a connector's legacy system lives: its settings, else LEGACY_URL, else the demo default. */
-export async function connectorBaseUrl(db: Db, tenantId: string, connector: string): Promise<string> {
-  const config = await db.connectorConfig.findFirst({ where: { tenantId, connector } });
-  const base = (config?.settings as { baseUrl?: unknown } | null)?.baseUrl;
-  if (typeof base === "string" && base) return base;
+/**
+ * An admin switched the tenant's connector off. It is a LegacyUnavailableError so every path that
+ * already turns "the legacy system is unavailable" into a typed `temporarily_unavailable` answer
+ * (gateway, engine, browse) does the same here, with a message that says why.
+ */
+export class ConnectorDisabledError extends LegacyUnavailableError {
+  readonly connector: string;
+  constructor(connector: string) {
+    super(
+      `The ${connector} connector is disabled by an admin of this tenant; it cannot be used until an admin enables it again.`,
+    );
+    this.name = "ConnectorDisabledError";
+    this.connector = connector;
+  }
+}
+
+/** Where a connector's legacy system lives when its settings name no address: LEGACY_URL, else the demo default. */
+export function defaultLegacyUrl(): string {
   return process.env.LEGACY_URL ?? `http://127.0.0.1:${process.env.LEGACY_PORT ?? "4010"}`;
 }
 
-/** The default resolver: the API key from the vault (server-internal), the URL from the connector's settings. */
+/** The base URL a connector config row means (its settings' baseUrl, else the default). */
+export function baseUrlOf(config: { settings: unknown } | null | undefined): string {
+  const base = (config?.settings as { baseUrl?: unknown } | null | undefined)?.baseUrl;
+  return typeof base === "string" && base ? base : defaultLegacyUrl();
+}
+
+/** Where a connector's legacy system lives: its settings, else LEGACY_URL, else the demo default. */
+export async function connectorBaseUrl(db: Db, tenantId: string, connector: string): Promise<string> {
+  return baseUrlOf(await db.connectorConfig.findFirst({ where: { tenantId, connector } }));
+}
+
+/**
+ * The default resolver: the API key from the vault (server-internal), the URL from the connector's
+ * settings. A connector an admin disabled throws ConnectorDisabledError before the key is read, so
+ * nothing is sent to its legacy system.
+ */
 export function vaultCredentials(db: Db): CredentialResolver {
   return async (tenantId, connector) => {
     const def = CONNECTORS.find((c) => c.id === connector);
     if (!def) return null;
+    const config = await db.connectorConfig.findFirst({ where: { tenantId, connector } });
+    if (config && !config.enabled) throw new ConnectorDisabledError(connector);
     const apiKey = await readSecret(db, { tenantId, connector, name: def.secretName });
     if (!apiKey) return null;
-    return { baseUrl: await connectorBaseUrl(db, tenantId, connector), apiKey };
+    return { baseUrl: baseUrlOf(config), apiKey };
   };
 }
 
-/** Builds a connector's adapter for a tenant; a connector without a key is unavailable, not a crash. */
+/** Builds a connector's adapter for a tenant; a connector without a key (or disabled) is unavailable, not a crash. */
 export async function adapterForTenant(
   resolve: CredentialResolver,
   tenantId: string,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CONNECTORS } from "../../connectors/connector-catalog";
 import type { Db } from "../../db/client";
-import { vaultCredentials } from "../connector-credentials";
+import { baseUrlOf, ConnectorDisabledError, vaultCredentials } from "../connector-credentials";
 import type { ConsoleContext } from "../console-session";
 import { listSecrets, setSecret } from "../vault";
 import { type ConsoleResult, fail, ok } from "./console-result";
@@ -35,10 +35,29 @@ export const connectorSettingsInputSchema = z
       .trim()
       .url()
       .max(300)
-      .refine((u) => /^https?:\/\//.test(u), "http(s) only"),
+      .refine((u) => /^https?:\/\//i.test(u), "http(s) only")
+      // Credentials in the address would be shown in settings and audit rows: they belong in the vault.
+      .refine((u) => {
+        const url = parseUrl(u);
+        return !url || (!url.username && !url.password);
+      }, "no user name or password in the address; store credentials as secrets"),
     enabled: z.boolean().optional(),
   })
   .strict();
+
+function parseUrl(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
+/** scheme://host:port, or null when the text is not a URL (an unreadable old value counts as another origin). */
+function originOf(text: string): string | null {
+  const url = parseUrl(text);
+  return url && url.origin !== "null" ? url.origin : null;
+}
 
 const known = (connector: string) => CONNECTORS.some((c) => c.id === connector);
 const unknownConnector = (connector: string) => fail("not_found", `No connector ${connector}.`);
@@ -94,42 +113,102 @@ export async function replaceConnectorSecret(
   return ok({ connector, name, updatedAt: new Date().toISOString() });
 }
 
+export type ConnectorSettingsUpdate = {
+  connector: string;
+  baseUrl: string;
+  enabled: boolean;
+  /** True when the update moved the connector to another scheme/host/port. */
+  originChanged: boolean;
+  /** Names of the secrets deleted because the origin changed (never values). */
+  secretsCleared: string[];
+  message: string;
+};
+
+function clearedMessage(names: string[]): string {
+  if (names.length === 0) return "";
+  const what =
+    names.length === 1 && names[0] === "api_key"
+      ? "The API key was"
+      : `The ${names.length === 1 ? "secret" : "secrets"} ${names.join(", ")} ${names.length === 1 ? "was" : "were"}`;
+  return ` ${what} cleared because the address changed; enter ${names.length === 1 ? "it" : "them"} again for the new address.`;
+}
+
+/**
+ * Saves a connector's settings. A stored secret is bound to the origin it was set for: when the
+ * base URL's origin (scheme+host+port) changes, the connector's secrets are deleted in the same
+ * transaction, so a key entered for one system is never sent to another address (an admin could
+ * otherwise read a write-only key back by pointing the connector at a listener of their own).
+ * The previous origin is the one the key was actually used with: the stored baseUrl, else the
+ * default legacy URL. Keeping the origin (another path, toggling `enabled`) keeps the secrets.
+ */
 export async function updateConnectorSettings(
   db: Db,
   ctx: ConsoleContext,
   connector: string,
   input: z.infer<typeof connectorSettingsInputSchema>,
-): Promise<ConsoleResult<{ connector: string }>> {
+): Promise<ConsoleResult<ConnectorSettingsUpdate>> {
   const startedAt = Date.now();
   if (!known(connector)) return unknownConnector(connector);
-  const existing = await db.connectorConfig.findFirst({ where: { tenantId: ctx.tenantId, connector } });
-  const settings = { ...((existing?.settings as Record<string, unknown>) ?? {}), baseUrl: input.baseUrl };
-  await db.connectorConfig.upsert({
-    where: { tenantId_connector: { tenantId: ctx.tenantId, connector } },
-    create: { tenantId: ctx.tenantId, connector, settings, enabled: input.enabled ?? true },
-    update: { settings, ...(input.enabled === undefined ? {} : { enabled: input.enabled }) },
+  const { tenantId } = ctx;
+  const saved = await db.$transaction(async (tx) => {
+    const existing = await tx.connectorConfig.findFirst({ where: { tenantId, connector } });
+    const previousOrigin = originOf(baseUrlOf(existing));
+    const originChanged = previousOrigin === null || previousOrigin !== originOf(input.baseUrl);
+    let secretsCleared: string[] = [];
+    if (originChanged) {
+      const rows = await tx.secret.findMany({ where: { tenantId, connector }, select: { name: true } });
+      secretsCleared = rows.map((r) => r.name).sort();
+      // Every secret of the connector, not only the names just read: one written concurrently
+      // was entered for the old address too.
+      await tx.secret.deleteMany({ where: { tenantId, connector } });
+    }
+    const settings = { ...((existing?.settings as Record<string, unknown>) ?? {}), baseUrl: input.baseUrl };
+    const row = await tx.connectorConfig.upsert({
+      where: { tenantId_connector: { tenantId, connector } },
+      create: { tenantId, connector, settings, enabled: input.enabled ?? true },
+      update: { settings, ...(input.enabled === undefined ? {} : { enabled: input.enabled }) },
+    });
+    return { originChanged, secretsCleared, enabled: row.enabled };
   });
+  const message = `Settings saved.${clearedMessage(saved.secretsCleared)}`;
   await recordConsoleAudit(db, ctx, {
     operation: "connector.settings_updated",
     target: `config://${connector}`,
-    arguments: input,
+    arguments: {
+      baseUrl: input.baseUrl,
+      ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
+      origin_changed: saved.originChanged,
+      // Names only. (Not under a key that contains "secret": the audit writer would redact it.)
+      cleared: saved.secretsCleared,
+    },
     outcome: "applied",
+    message,
     startedAt,
   });
-  return ok({ connector });
+  return ok({
+    connector,
+    baseUrl: input.baseUrl,
+    enabled: saved.enabled,
+    originChanged: saved.originChanged,
+    secretsCleared: saved.secretsCleared,
+    message,
+  });
 }
 
 export type ConnectionTest = {
   ok: boolean;
+  /** What happened, as a code: the page and the audit row need nothing from the remote body. */
+  result: "connected" | "refused" | "unexpected_status" | "timed_out" | "unreachable" | "no_key" | "disabled";
+  /** The HTTP status the legacy system answered; null when no request was answered or sent. */
   status: number | null;
   latencyMs: number;
   message: string;
-  tenant?: string;
 };
 
 /**
  * "Test connection": calls the legacy system's authenticated health endpoint with the stored key,
- * server-side. Only ok/status/tenant come back; never the key or the raw response.
+ * server-side. Only a result code, the HTTP status and a fixed message come back: nothing of the
+ * remote body, headers or the key. A disabled connector is not called at all.
  */
 export async function testConnectorConnection(
   db: Db,
@@ -138,44 +217,7 @@ export async function testConnectorConnection(
 ): Promise<ConsoleResult<ConnectionTest>> {
   const startedAt = Date.now();
   if (!known(connector)) return unknownConnector(connector);
-  // The same resolver the adapters use: the vault's key and the connector's base URL, server-side only.
-  const creds = await vaultCredentials(db)(ctx.tenantId, connector);
-  let result: ConnectionTest;
-  if (!creds) {
-    result = { ok: false, status: null, latencyMs: 0, message: "No API key is set for this connector." };
-  } else {
-    try {
-      const res = await fetch(new URL("/v1/health", creds.baseUrl), {
-        headers: { authorization: `Bearer ${creds.apiKey}` },
-        signal: AbortSignal.timeout(5000),
-      });
-      const body = (await res.json().catch(() => null)) as { ok?: unknown; tenant?: unknown } | null;
-      const tenant = typeof body?.tenant === "string" ? body.tenant : undefined;
-      const good = res.ok && body?.ok === true;
-      result = {
-        ok: good,
-        status: res.status,
-        latencyMs: Date.now() - startedAt,
-        message: good
-          ? `Connected${tenant ? ` as tenant ${tenant}` : ""}.`
-          : res.status === 401
-            ? "The legacy system refused the key (401)."
-            : `The legacy system answered ${res.status}.`,
-        ...(tenant ? { tenant } : {}),
-      };
-    } catch (error) {
-      const timedOut =
-        error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-      result = {
-        ok: false,
-        status: null,
-        latencyMs: Date.now() - startedAt,
-        message: timedOut
-          ? "The legacy system did not answer within 5 s."
-          : "Could not reach the legacy system.",
-      };
-    }
-  }
+  const result = await probe(db, ctx.tenantId, connector, startedAt);
   await recordConsoleAudit(db, ctx, {
     operation: "connector.tested",
     target: `config://${connector}`,
@@ -185,4 +227,56 @@ export async function testConnectorConnection(
     startedAt,
   });
   return ok(result);
+}
+
+async function probe(
+  db: Db,
+  tenantId: string,
+  connector: string,
+  startedAt: number,
+): Promise<ConnectionTest> {
+  const answer = (
+    result: ConnectionTest["result"],
+    status: number | null,
+    message: string,
+  ): ConnectionTest => ({
+    ok: result === "connected",
+    result,
+    status,
+    latencyMs: Date.now() - startedAt,
+    message,
+  });
+  let creds: Awaited<ReturnType<ReturnType<typeof vaultCredentials>>>;
+  try {
+    // The same resolver the adapters use: the vault's key and the connector's base URL, server-side only.
+    creds = await vaultCredentials(db)(tenantId, connector);
+  } catch (error) {
+    if (error instanceof ConnectorDisabledError)
+      return answer(
+        "disabled",
+        null,
+        "This connector is disabled by an admin; enable it to test the connection.",
+      );
+    throw error;
+  }
+  if (!creds) return answer("no_key", null, "No API key is set for this connector.");
+  try {
+    const res = await fetch(new URL("/v1/health", creds.baseUrl), {
+      headers: { authorization: `Bearer ${creds.apiKey}` },
+      // Never follow a redirect with the key: a 3xx is reported as the status it is.
+      redirect: "manual",
+      signal: AbortSignal.timeout(5000),
+    });
+    // The body decides only ok/not ok; none of it is passed on.
+    const body = (await res.json().catch(() => null)) as { ok?: unknown } | null;
+    if (res.ok && body?.ok === true) return answer("connected", res.status, "Connected.");
+    if (res.status === 401 || res.status === 403)
+      return answer("refused", res.status, `The legacy system refused the key (${res.status}).`);
+    return answer("unexpected_status", res.status, `The legacy system answered ${res.status}.`);
+  } catch (error) {
+    const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+    return timedOut
+      ? answer("timed_out", null, "The legacy system did not answer within 5 s.")
+      : answer("unreachable", null, "Could not reach the legacy system.");
+  }
 }

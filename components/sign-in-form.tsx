@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
+import { safeNext } from "@/app/_lib/safe-next";
 import { ApiError, apiSend } from "./api-client";
 import { buttonClass, inputClass, labelClass } from "./ui";
 
@@ -20,7 +21,8 @@ export function SignInForm({ next }: { next: string }) {
         email: form.get("email"),
         password: form.get("password"),
       });
-      router.replace(next);
+      // Checked again here: the prop is the only thing between a crafted link and the navigation.
+      router.replace(safeNext(next));
       router.refresh();
     } catch (err) {
       setError(err instanceof ApiError ? err.message : "Could not sign in. Try again.");

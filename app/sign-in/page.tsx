@@ -1,21 +1,16 @@
 import { redirect } from "next/navigation";
 import { currentConsoleContext } from "@/app/_lib/console-context";
+import { safeNext } from "@/app/_lib/safe-next";
 import { SignInForm } from "@/components/sign-in-form";
 
 export const dynamic = "force-dynamic";
-
-/** Only same-site paths are followed after sign-in: `next` is never an open redirect. */
-function safeNext(next: unknown): string {
-  return typeof next === "string" && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\")
-    ? next
-    : "/";
-}
 
 export default async function SignInPage({
   searchParams,
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
+  // Only same-site paths are followed after sign-in: `next` is never an open redirect.
   const next = safeNext((await searchParams).next);
   if (await currentConsoleContext()) redirect(next);
   return (

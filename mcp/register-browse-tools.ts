@@ -2,7 +2,7 @@ import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { BrowseBackend, BrowseVerb } from "@/server/browse/browse-backend";
 import { type BrowsePage, navigate, search, submit } from "@/server/browse/browse-pages";
-import { BROWSE_ROUTES } from "@/server/browse/browse-routes";
+import { visibleRoutes } from "@/server/browse/browse-routes";
 import { escapeText, link } from "@/server/browse/markdown";
 import { BROWSE_SCHEMES } from "@/server/browse/parse-browse-uri";
 import { compactSchema, type RawArguments } from "./compact-schema";
@@ -194,8 +194,9 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
     },
   );
 
-  // Hosts that attach resources can read the same pages: one resource (template) per route.
-  for (const route of BROWSE_ROUTES) {
+  // Hosts that attach resources can read the same pages: one resource (template) per route
+  // this caller may see (config:// only for admins, as in navigate and search).
+  for (const route of visibleRoutes(backend)) {
     const read = async (uri: URL) => {
       const page = await navigate(backend, uri.href);
       return { contents: [{ uri: page.uri, mimeType: "text/markdown", text: page.markdown }] };

@@ -1,7 +1,14 @@
 import { LegacyUnavailableError } from "../connectors/legacy-client";
 import { type ActionResponse, notFoundAction, respond } from "./action-response";
 import { type ActionState, type ActionStatus, effectRequestSchema, parseActionState } from "./action-state";
-import { type ActionRow, type EffectRow, loadAction, recordActionEvent, toJson } from "./action-store";
+import {
+  type ActionRow,
+  type ActorScope,
+  type EffectRow,
+  loadAction,
+  recordActionEvent,
+  toJson,
+} from "./action-store";
 import type { Actor, AnyCapability, EffectContext, EffectResult } from "./define-capability";
 import type { EngineDeps } from "./engine-deps";
 
@@ -209,7 +216,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Answers a confirm (or recover) that found the effect already claimed: waits up to `waitMs`
- * for a sender in flight, then returns the first outcome, never a second effect.
+ * for a sender in flight, then returns the first outcome, never a second effect. `scope` is the
+ * caller's: support recovering someone else's action must see the winner's outcome, not not_found.
  */
 export async function existingEffectOutcome(
   deps: EngineDeps,
@@ -218,6 +226,7 @@ export async function existingEffectOutcome(
   actionId: string,
   idempotencyKey: string,
   waitMs: number,
+  scope: ActorScope = "own",
 ): Promise<ActionResponse> {
   const { db } = deps;
   const deadline = Date.now() + waitMs;
@@ -226,7 +235,7 @@ export async function existingEffectOutcome(
     await sleep(50);
     effect = await db.effect.findUnique({ where: { actionId } });
   }
-  const row = await loadAction(db, actor, actionId);
+  const row = await loadAction(db, actor, actionId, scope);
   if (!row) return notFoundAction(actionId);
   if (!effect) {
     // The claim was released: the effect was refused or the action changed under the approval.

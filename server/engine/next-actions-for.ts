@@ -3,12 +3,35 @@ import type { EffectRow } from "./action-store";
 import type { AnyCapability } from "./define-capability";
 import { allPatchFields } from "./describe-inputs";
 import type { NextAction } from "./outcome";
+import { recoverOffered } from "./recover-offered";
 
 /**
  * The calls that make sense next, from the action's status, its state and its effect. An empty
  * list means the flow is finished; any call not on the list is refused (`not_in_next_actions`).
  */
 export function nextActionsFor(
+  capability: AnyCapability,
+  action: { id: string; version: number; status: string },
+  state: ActionState,
+  effect: EffectRow | null,
+  approvalStatus: string | null,
+  approvalUrl: (actionId: string) => string,
+): NextAction[] {
+  const out = byStatus(capability, action, state, effect, approvalStatus, approvalUrl);
+  // Decided in one place (recoverOffered), which recoverAction also obeys.
+  if (recoverOffered(action, effect))
+    out.push({
+      tool: "recover_action",
+      args: { action_id: action.id },
+      description:
+        action.status === "unknown"
+          ? "If verification shows nothing happened, retry with the original key"
+          : "Verify with the system of record, then retry with the original key if nothing happened",
+    });
+  return out;
+}
+
+function byStatus(
   capability: AnyCapability,
   action: { id: string; version: number; status: string },
   state: ActionState,
@@ -31,14 +54,7 @@ export function nextActionsFor(
     case "executing":
       return [verify("The effect is being sent; check its result")];
     case "unknown":
-      return [
-        verify("Check with the system of record first; do not resubmit"),
-        {
-          tool: "recover_action",
-          args: { action_id: id },
-          description: "If verification shows nothing happened, retry with the original key",
-        },
-      ];
+      return [verify("Check with the system of record first; do not resubmit")];
     case "failed":
       if (effect?.status !== "failed") return [];
       return [

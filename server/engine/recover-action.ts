@@ -4,6 +4,7 @@ import { type ActorScope, loadActionWithCapability, toJson } from "./action-stor
 import type { Actor } from "./define-capability";
 import { executeEffect, existingEffectOutcome, leaseUntil } from "./effect-ledger";
 import type { EngineDeps } from "./engine-deps";
+import { leaseExpired, recoverOffered } from "./recover-offered";
 import { lookUpEffect, recordVerification } from "./verify-action";
 
 /**
@@ -22,6 +23,7 @@ export async function recoverAction(
   const { row, capability } = found;
   const effect = await db.effect.findUnique({ where: { actionId: row.id } });
   if (!effect) return notAllowedNow(deps, capability, row, "recover_action");
+  // Both answers below change nothing; they only say why there is nothing to recover yet.
   if (effect.status === "applied" && row.status === "completed")
     return respond(deps, capability, row, {
       outcome: "applied",
@@ -30,13 +32,16 @@ export async function recoverAction(
     });
   const request = effectRequestSchema.safeParse(effect.request).data;
   // A pending effect inside its lease may still be on the wire.
-  if (effect.status === "pending" && request && Date.parse(request.lease_until) > Date.now())
+  if (effect.status === "pending" && !leaseExpired(effect))
     return respond(deps, capability, row, {
       outcome: "unknown",
       reason: "effect_in_progress",
-      message: `The effect is still being sent (until ${request.lease_until}); verify after that`,
+      message: `The effect is still being sent (until ${request?.lease_until}); verify after that`,
       retryable: true,
     });
+  // Only what next_actions offers (the same predicate): an applied-but-unverified effect is
+  // verify_action's to settle, never recorded here as "recovered".
+  if (!recoverOffered(row, effect)) return notAllowedNow(deps, capability, row, "recover_action");
   // Verify first: never send again what may already have happened.
   const v = await lookUpEffect(deps, capability, actor, row, effect);
   if (v.happened === "unavailable")
@@ -53,13 +58,6 @@ export async function recoverAction(
       next_actions: [],
     });
   }
-  if (effect.status === "applied")
-    return respond(deps, capability, row, {
-      outcome: "unknown",
-      reason: "verification_mismatch",
-      message: "The ledger says applied but the system of record shows nothing; left for a person",
-      retryable: false,
-    });
   // Nothing happened: retry with the ORIGINAL key; the conditional update admits one recoverer.
   const claimed = await db.effect.updateMany({
     where: { id: effect.id, status: effect.status, attempts: effect.attempts },
@@ -77,6 +75,7 @@ export async function recoverAction(
       row.id,
       request?.idempotency_key ?? "",
       capability.policy.timeoutMs * 2,
+      scope,
     );
   const claimedEffect = await db.effect.findUniqueOrThrow({ where: { id: effect.id } });
   return executeEffect(deps, capability, actor, row, claimedEffect, "recovered");

@@ -64,7 +64,11 @@ describe.each(await providersUnderTest())("exactly-once effects (%s)", (provider
       retryable: true,
       effect: { status: "failed" },
     });
-    expect(down.next_actions.map((n) => n.tool)).toEqual(["confirm_action", "verify_action"]);
+    expect(down.next_actions.map((n) => n.tool)).toEqual([
+      "confirm_action",
+      "verify_action",
+      "recover_action",
+    ]);
     const key = await keyOf(w, id);
     expect(await legacyPayments(w, key)).toHaveLength(0);
     await w.legacy.clearFaults();

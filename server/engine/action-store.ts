@@ -41,9 +41,9 @@ export async function loadActionWithCapability(
   return row && capability ? { row, capability } : null;
 }
 
-/** Appends one step to the action's history (ActionEvent). */
+/** Appends one step to the action's history (ActionEvent); `db` may be a transaction's client. */
 export async function recordActionEvent(
-  db: Db,
+  db: Pick<Db, "actionEvent">,
   event: { actionId: string; version: number; kind: string; node: string; data: unknown },
 ): Promise<void> {
   await db.actionEvent.create({ data: { ...event, data: toJson(event.data) } });

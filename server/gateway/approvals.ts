@@ -68,32 +68,35 @@ async function applyDecision(
   },
 ): Promise<boolean> {
   const status = input.decision === "approve" ? "approved" : "rejected";
-  // Conditional on still pending (and on the unused token): two deciders cannot both win.
-  const updated = await db.approval.updateMany({
-    where: {
-      id: input.approvalId,
-      status: "pending",
-      ...(input.tokenHash ? { tokenHash: input.tokenHash, tokenUsedAt: null } : {}),
-    },
-    data: {
-      status,
-      decidedById: input.deciderId,
-      decidedVia: input.via,
-      reason: input.reason ?? null,
-      decidedAt: new Date(),
-      ...(input.tokenHash ? { tokenUsedAt: new Date() } : {}),
-    },
+  // One transaction: an approval marked decided must never leave its action undecided.
+  return db.$transaction(async (tx) => {
+    // Conditional on still pending (and on the unused token): two deciders cannot both win.
+    const updated = await tx.approval.updateMany({
+      where: {
+        id: input.approvalId,
+        status: "pending",
+        ...(input.tokenHash ? { tokenHash: input.tokenHash, tokenUsedAt: null } : {}),
+      },
+      data: {
+        status,
+        decidedById: input.deciderId,
+        decidedVia: input.via,
+        reason: input.reason ?? null,
+        decidedAt: new Date(),
+        ...(input.tokenHash ? { tokenUsedAt: new Date() } : {}),
+      },
+    });
+    if (updated.count !== 1) return false;
+    await tx.action.updateMany({ where: { id: input.actionId, version: input.version }, data: { status } });
+    await recordActionEvent(tx, {
+      actionId: input.actionId,
+      version: input.version,
+      kind: status,
+      node: "APPROVAL",
+      data: { via: input.via, reason: input.reason ?? null },
+    });
+    return true;
   });
-  if (updated.count !== 1) return false;
-  await db.action.updateMany({ where: { id: input.actionId, version: input.version }, data: { status } });
-  await recordActionEvent(db, {
-    actionId: input.actionId,
-    version: input.version,
-    kind: status,
-    node: "APPROVAL",
-    data: { via: input.via, reason: input.reason ?? null },
-  });
-  return true;
 }
 
 function checkBinding(

@@ -190,24 +190,26 @@ export async function decidePermissionRequest(
       message: `The request is already ${request.status}`,
     };
   const status = input.decision === "deny" ? "denied" : "granted";
-  const updated = await db.permissionRequest.updateMany({
-    where: { id: request.id, status: "pending" },
-    data: {
-      status,
-      grantMode: input.decision === "grant" ? input.mode : null,
-      decidedById: ctx.userId,
-      decidedAt: new Date(),
-    },
-  });
-  if (updated.count === 0)
-    return { ok: false as const, reason: "already_decided", message: "The request was decided meanwhile" };
-  let ruleId: string | null = null;
-  if (input.decision === "grant" && input.mode === "rule") {
-    const first = await db.permissionRule.findFirst({
+  // One transaction: a request marked granted as a rule without its rule would leave the agent
+  // stuck (no longer pending, yet nothing allows it).
+  const decided = await db.$transaction(async (tx): Promise<{ ruleId: string | null } | null> => {
+    // Conditional on still pending: two admins deciding at once cannot both win.
+    const updated = await tx.permissionRequest.updateMany({
+      where: { id: request.id, status: "pending" },
+      data: {
+        status,
+        grantMode: input.decision === "grant" ? input.mode : null,
+        decidedById: ctx.userId,
+        decidedAt: new Date(),
+      },
+    });
+    if (updated.count === 0) return null;
+    if (input.decision !== "grant" || input.mode !== "rule") return { ruleId: null };
+    const first = await tx.permissionRule.findFirst({
       where: { tenantId: ctx.tenantId },
       orderBy: { position: "asc" },
     });
-    const rule = await db.permissionRule.create({
+    const rule = await tx.permissionRule.create({
       data: {
         tenantId: ctx.tenantId,
         subjectType: "agent",
@@ -220,7 +222,10 @@ export async function decidePermissionRequest(
         createdById: ctx.userId,
       },
     });
-    ruleId = rule.id;
-  }
+    return { ruleId: rule.id };
+  });
+  if (!decided)
+    return { ok: false as const, reason: "already_decided", message: "The request was decided meanwhile" };
+  const { ruleId } = decided;
   return { ok: true as const, status, ruleId, request };
 }

@@ -1,33 +1,44 @@
 import type { Db } from "../db/client";
-import { effectRequestSchema, parseActionState } from "../engine/action-state";
-import { recordActionEvent, toJson } from "../engine/action-store";
+import { parseActionState } from "../engine/action-state";
+import { type ActionRow, type EffectRow, recordActionEvent, toJson } from "../engine/action-store";
 import type { Outcome } from "../engine/outcome";
+import { leaseExpired } from "../engine/recover-offered";
 import type { ResolveRecoveryInput } from "./operations/operation-schemas";
 import type { TrustedContext } from "./trusted-context";
 
 const staff = (ctx: TrustedContext) =>
   ctx.kind === "person" && (ctx.role === "support" || ctx.role === "admin");
 
+const QUEUED_EFFECT_STATUSES = ["unknown", "pending", "failed"];
+
 /**
- * Actions a person must look at: effects in `unknown`, effects stuck `pending` past their lease
- * (a crash between sending and recording), and effects the ledger calls applied but
- * verification could not find. Support and admins only.
+ * Whether an action is in the recovery queue: its effect is `unknown`, or stuck `pending` past
+ * its lease (a crash between sending and recording), or its action is `unknown`. The queue lists
+ * exactly these and a person may resolve only these: anything else (an applied charge, one still
+ * being sent) belongs to the ledger, and overwriting it could set up a second send.
  */
+export function inRecoveryQueue(
+  effect: Pick<EffectRow, "status" | "request">,
+  action: Pick<ActionRow, "status">,
+  now: number = Date.now(),
+): boolean {
+  if (!QUEUED_EFFECT_STATUSES.includes(effect.status)) return false;
+  if (effect.status === "pending") return leaseExpired(effect, now);
+  return effect.status === "unknown" || action.status === "unknown";
+}
+
+/** Actions a person must look at (see `inRecoveryQueue`). Support and admins only. */
 export async function listRecoveryQueue(db: Db, ctx: TrustedContext) {
   if (!staff(ctx)) return [];
   const effects = await db.effect.findMany({
-    where: { tenantId: ctx.tenantId, status: { in: ["unknown", "pending", "failed"] } },
+    where: { tenantId: ctx.tenantId, status: { in: QUEUED_EFFECT_STATUSES } },
     include: { action: true },
     orderBy: { updatedAt: "desc" },
     take: 500,
   });
   const now = Date.now();
   return effects
-    .filter((e) => {
-      if (e.status !== "pending") return e.status === "unknown" || e.action.status === "unknown";
-      const lease = effectRequestSchema.safeParse(e.request).data?.lease_until;
-      return !lease || Date.parse(lease) < now;
-    })
+    .filter((e) => inRecoveryQueue(e, e.action, now))
     .map((e) => {
       const state = parseActionState(e.action.state);
       return {
@@ -49,7 +60,13 @@ export async function listRecoveryQueue(db: Db, ctx: TrustedContext) {
     });
 }
 
-/** A person records what they established at the system of record. */
+/** Thrown inside the transaction to roll back the ledger write when the action moved under it. */
+class ChangedMeanwhile extends Error {}
+
+/**
+ * A person records what they established at the system of record, for an action in the
+ * recovery queue only; anything else is a `conflict` carrying the current state.
+ */
 export async function resolveRecoveryItem(
   db: Db,
   ctx: TrustedContext,
@@ -63,7 +80,10 @@ export async function resolveRecoveryItem(
       retryable: false,
       next_actions: [],
     };
-  const effect = await db.effect.findFirst({ where: { actionId: input.action_id, tenantId: ctx.tenantId } });
+  const effect = await db.effect.findFirst({
+    where: { actionId: input.action_id, tenantId: ctx.tenantId },
+    include: { action: true },
+  });
   if (!effect)
     return {
       outcome: "not_found",
@@ -72,20 +92,53 @@ export async function resolveRecoveryItem(
       retryable: false,
       next_actions: [],
     };
-  if (effect.status === "applied" && input.resolution === "applied")
+  const { action } = effect;
+  if (!inRecoveryQueue(effect, action))
     return {
-      outcome: "applied",
-      message: "Already recorded as applied",
+      outcome: "conflict",
+      reason: "not_in_recovery_queue",
+      message: `Action ${action.id} is not in the recovery queue (action ${action.status}, effect ${effect.status}${
+        effect.status === "pending" ? " and still being sent" : ""
+      }); only what the queue lists can be resolved by hand`,
       retryable: false,
-      action_id: input.action_id,
+      action_id: action.id,
+      version: action.version,
+      status: action.status,
+      effect: { status: effect.status, action_key: effect.actionKey, attempts: effect.attempts },
       next_actions: [],
     };
   const status = input.resolution === "applied" ? "applied" : "failed";
-  const updated = await db.effect.updateMany({
-    where: { id: effect.id, status: effect.status },
-    data: { status, error: input.note ?? `resolved by a person: ${input.resolution}` },
-  });
-  if (!updated.count)
+  // One transaction: a failure half-way must not leave the ledger settled and the action not.
+  const resolved = await db
+    .$transaction(async (tx) => {
+      // Conditional on what was read (a recoverer's claim bumps attempts): a concurrent
+      // recover or settlement wins, and this resolution writes nothing.
+      const updated = await tx.effect.updateMany({
+        where: { id: effect.id, status: effect.status, attempts: effect.attempts },
+        data: { status, error: input.note ?? `resolved by a person: ${input.resolution}` },
+      });
+      if (!updated.count) return false;
+      const state = parseActionState(action.state);
+      state.recovery = null;
+      const moved = await tx.action.updateMany({
+        where: { id: action.id, version: action.version, status: action.status },
+        data: { status: input.resolution === "applied" ? "completed" : "failed", state: toJson(state) },
+      });
+      if (!moved.count) throw new ChangedMeanwhile();
+      await recordActionEvent(tx, {
+        actionId: action.id,
+        version: action.version,
+        kind: "recovery_resolved",
+        node: action.node,
+        data: { resolution: input.resolution, note: input.note ?? null, by: ctx.userId },
+      });
+      return true;
+    })
+    .catch((err) => {
+      if (err instanceof ChangedMeanwhile) return false;
+      throw err;
+    });
+  if (!resolved)
     return {
       outcome: "conflict",
       reason: "changed",
@@ -93,20 +146,6 @@ export async function resolveRecoveryItem(
       retryable: true,
       next_actions: [],
     };
-  const action = await db.action.findUniqueOrThrow({ where: { id: input.action_id } });
-  const state = parseActionState(action.state);
-  state.recovery = null;
-  await db.action.update({
-    where: { id: action.id },
-    data: { status: input.resolution === "applied" ? "completed" : "failed", state: toJson(state) },
-  });
-  await recordActionEvent(db, {
-    actionId: action.id,
-    version: action.version,
-    kind: "recovery_resolved",
-    node: action.node,
-    data: { resolution: input.resolution, note: input.note ?? null, by: ctx.userId },
-  });
   return {
     outcome: "applied",
     message: `Recorded as ${input.resolution}`,

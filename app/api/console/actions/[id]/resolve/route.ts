@@ -12,7 +12,10 @@ const bodySchema = z
   .object({ resolution: z.enum(["applied", "not_applied"]), note: z.string().trim().min(1).max(1000) })
   .strict();
 
-/** "Mark resolved": a person records what they established at the system of record. */
+/**
+ * "Mark resolved": a person records what they established at the system of record. Only for an
+ * action in the recovery queue; anything else answers 409 with the current state (and is audited).
+ */
 export const POST = consoleRoute(
   { roles: ["admin", "support"], body: bodySchema },
   async ({ ctx, body, params }) =>

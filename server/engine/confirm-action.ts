@@ -77,6 +77,15 @@ export async function confirmAction(
       retryable: false,
     });
 
+  // The connector before the claim: a disabled connector or a missing key must not leave a
+  // claimed `pending` effect behind that would block every later confirm until its lease ran out.
+  const connected = await catchLegacyUnavailable(async () => ({
+    adapter: await deps.adapterFor(capability.connector, actor),
+  }));
+  if ("unavailable" in connected)
+    return unavailable(connected.unavailable, { action_id: row.id, version: row.version });
+  const { adapter } = connected;
+
   // Claim the effect: the unique (actionId) and (actionKey) constraints let exactly one confirm through.
   const request = {
     idempotency_key: input.idempotency_key,
@@ -119,7 +128,6 @@ export async function confirmAction(
     }
   }
   // Re-validate at execution time: prices, stock and states may have moved since approval.
-  const adapter = await deps.adapterFor(capability.connector, actor);
   const ev = await catchLegacyUnavailable(() => evaluateAction(capability, adapter, actor, state.values));
   if (
     "unavailable" in ev ||

@@ -11,7 +11,7 @@ import {
 import type { ConsoleContext } from "@/server/gateway/console-session";
 import { readSecret } from "@/server/gateway/vault";
 import { providersUnderTest } from "../helpers/database";
-import { checkoutToConfirmation, createWorld, type World } from "./gateway-world";
+import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
 
 // Protects two findings of the security review:
 // 1. A write-only connector secret is bound to the origin it was entered for: moving baseUrl to
@@ -271,6 +271,24 @@ describe.each(await providersUnderTest())("connector settings on %s", (provider)
         await proxy.close();
         await restoreShop();
       }
+    });
+
+    it("a confirm while disabled claims nothing: no effect is left pending, and once re-enabled the confirm applies once", async () => {
+      const started = await checkoutToConfirmation(w);
+      expect(started.outcome).toBe("applied");
+      const id = started.action_id as string;
+      expect((await approve(w, id)).outcome).toBe("applied");
+      try {
+        await updateConnectorSettings(w.db, admin, "shop", { baseUrl: w.legacy.url, enabled: false });
+        const refused = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
+        expect(refused).toMatchObject({ outcome: "temporarily_unavailable", retryable: true });
+        expect(refused.message).toMatch(/disabled by an admin/);
+        expect(await w.db.effect.findUnique({ where: { actionId: id } })).toBeNull();
+      } finally {
+        await restoreShop();
+      }
+      const confirmed = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
+      expect(confirmed).toMatchObject({ outcome: "applied", effect: { status: "applied" } });
     });
   });
 });

@@ -5,6 +5,7 @@ import { type BrowsePage, navigate, search, submit } from "@/server/browse/brows
 import { visibleRoutes } from "@/server/browse/browse-routes";
 import { escapeText, link } from "@/server/browse/markdown";
 import { BROWSE_SCHEMES } from "@/server/browse/parse-browse-uri";
+import { zodErrors } from "@/server/gateway/validation-errors";
 import { compactSchema, type RawArguments } from "./compact-schema";
 import { pageOutputSchema } from "./outcome-output";
 
@@ -72,20 +73,6 @@ function clip(value: unknown, depth = 0): unknown {
   return value;
 }
 
-/** Each problem named by field, in the gateway's `validation_errors` terms. */
-function fieldErrors(error: z.ZodError): Array<{ field: string; code: string; message: string }> {
-  return error.issues.map((issue) => {
-    const unknownKeys = issue.code === "unrecognized_keys" ? issue.keys : undefined;
-    return {
-      field: unknownKeys?.join(", ") || issue.path.join(".") || "(input)",
-      code: unknownKeys ? "unknown_field" : "invalid_value",
-      message: unknownKeys
-        ? `Unknown field(s) ${unknownKeys.join(", ")}: identity and tenant come from your credential, never from arguments`
-        : issue.message,
-    };
-  });
-}
-
 /**
  * Arguments that fail the tool's schema: a `rejected` page that names each field, audited like
  * every browse call (`browse.searched` / `browse.navigated` / `browse.submitted`). The SDK lets
@@ -97,7 +84,7 @@ async function invalidArgumentsPage(
   args: RawArguments,
   error: z.ZodError,
 ): Promise<BrowsePage> {
-  const errors = fieldErrors(error);
+  const errors = zodErrors(error);
   const message = `Invalid arguments: ${errors.map((e) => `${e.field}: ${e.message}`).join("; ")}`;
   const target =
     verb === "search"

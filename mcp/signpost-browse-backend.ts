@@ -1,6 +1,6 @@
 import type { BackendOutcome, BrowseBackend, ListPage, Row } from "@/server/browse/browse-backend";
-import { LegacyRejectedError, LegacyUnavailableError } from "@/server/connectors/legacy-client";
 import type { Gateway } from "@/server/gateway/create-gateway";
+import { failureOutcome } from "@/server/gateway/failure-outcome";
 import { type TrustedContext, withFace } from "@/server/gateway/trusted-context";
 import { listSecrets, setSecret } from "@/server/gateway/vault";
 
@@ -15,44 +15,6 @@ const AUDIT_OPERATION = {
   navigate: "browse.navigated",
   submit: "browse.submitted",
 } as const;
-
-/**
- * What a failure below a browse page means for the agent. Only "the business system did not
- * answer" is worth retrying; a legacy refusal or a bug of ours fails the same way next time, so
- * saying "try again" would only send the agent round in a loop.
- */
-export function failureOutcome(error: unknown): BackendOutcome {
-  if (error instanceof LegacyUnavailableError) {
-    console.error("[browse backend]", error.message);
-    return {
-      outcome: "temporarily_unavailable",
-      reason: "legacy_unavailable",
-      message: "The business system did not answer; try again shortly.",
-      retryable: true,
-      next_actions: [],
-    };
-  }
-  if (error instanceof LegacyRejectedError) {
-    // The code and status are the legacy system's fixed vocabulary (API.md); its free-text
-    // message and the request path stay in the log, not on the page.
-    console.warn("[browse backend]", error.message);
-    return {
-      outcome: "rejected",
-      reason: "legacy_rejected",
-      message: `The business system refused this request (${error.status} ${error.code}); asking again unchanged will not help.`,
-      retryable: false,
-      next_actions: [],
-    };
-  }
-  console.error("[browse backend]", error);
-  return {
-    outcome: "rejected",
-    reason: "internal_error",
-    message: "Signpost failed to serve this page; it was logged.",
-    retryable: false,
-    next_actions: [],
-  };
-}
 
 /**
  * Browse mode over the gateway for one caller: route permissions, audit rows, the engine's
@@ -72,7 +34,7 @@ export function createSignpostBrowseBackend(
     try {
       return await run();
     } catch (error) {
-      return failureOutcome(error);
+      return failureOutcome(error, "browse backend");
     }
   }
 

@@ -2,7 +2,6 @@ import type { z } from "zod";
 import { capabilityRegistry } from "../connectors/connector-catalog";
 import type { HelpdeskAdapter } from "../connectors/helpdesk/helpdesk-adapter";
 import { ticketView } from "../connectors/helpdesk/ticket-view";
-import { LegacyUnavailableError } from "../connectors/legacy-client";
 import { orderView } from "../connectors/shop/order-view";
 import type { ShopAdapter } from "../connectors/shop/shop-adapter";
 import type { Db } from "../db/client";
@@ -23,6 +22,7 @@ import {
 } from "./approvals";
 import { adapterForTenant, type CredentialResolver, vaultCredentials } from "./connector-credentials";
 import { type PublishedAuditEvent, subscribeAuditEvents } from "./event-stream";
+import { failureOutcome } from "./failure-outcome";
 import {
   advanceActionInputSchema,
   confirmActionInputSchema,
@@ -47,6 +47,7 @@ import {
 import { type AuditInput, recordAuditEvent } from "./record-audit-event";
 import { listRecoveryQueue, resolveRecoveryItem } from "./recovery-queue";
 import { actorOf, type TrustedContext } from "./trusted-context";
+import { zodErrors } from "./validation-errors";
 
 /** Every gateway answer: the typed outcome with next_actions, plus operation-specific fields. */
 export type GatewayOutcome = OutcomeBase & Record<string, unknown>;
@@ -67,19 +68,6 @@ interface OperationSpec<S extends z.ZodType> {
   /** What is authorized: a capability target or an entity URI. */
   target: (input: z.infer<S>, ctx: TrustedContext) => Promise<{ target: string; capability?: AnyCapability }>;
   run: (input: z.infer<S>, ctx: TrustedContext) => Promise<GatewayOutcome>;
-}
-
-function zodErrors(error: z.ZodError) {
-  return error.issues.map((i) => {
-    const unknownKeys = i.code === "unrecognized_keys" ? (i as { keys?: string[] }).keys : undefined;
-    return {
-      field: unknownKeys?.join(", ") || i.path.join(".") || "(input)",
-      code: i.code === "unrecognized_keys" ? "unknown_field" : "invalid_value",
-      message: unknownKeys
-        ? `Unknown field(s) ${unknownKeys.join(", ")}: identity and tenant come from your credential, never from arguments`
-        : i.message,
-    };
-  });
 }
 
 function invalidArguments(error: z.ZodError): GatewayOutcome {
@@ -192,23 +180,7 @@ export function createGateway(options: GatewayOptions) {
         out = await spec.run(input, ctx);
       }
     } catch (err) {
-      out =
-        err instanceof LegacyUnavailableError
-          ? {
-              outcome: "temporarily_unavailable",
-              reason: "legacy_unavailable",
-              message: err.message,
-              retryable: true,
-              next_actions: [],
-            }
-          : {
-              outcome: "rejected",
-              reason: "internal_error",
-              message: "Signpost failed to process this call; it was logged",
-              retryable: false,
-              next_actions: [],
-            };
-      if (!(err instanceof LegacyUnavailableError)) console.error(`[gateway] ${spec.operation} failed`, err);
+      out = failureOutcome(err, `gateway ${spec.operation}`);
     }
     const effect = out.effect as { action_key?: string } | null | undefined;
     await audit(ctx, {

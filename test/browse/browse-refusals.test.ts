@@ -1,11 +1,11 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { failureOutcome } from "@/mcp/signpost-browse-backend";
 import {
   createLegacyClient,
   LegacyRejectedError,
   LegacyUnavailableError,
 } from "@/server/connectors/legacy-client";
+import { failureOutcome } from "@/server/gateway/failure-outcome";
 import { readSecret, setSecret } from "@/server/gateway/vault";
 import { createMcpWorld, type McpWorld, sc, text } from "../mcp/mcp-world";
 
@@ -110,6 +110,12 @@ describe("browse refusals: a bad filter or a legacy refusal is not an outage; co
       });
       expect(row?.outcome).toBe("rejected");
       expect(JSON.stringify(row)).not.toContain(wrongKey);
+
+      // The action face answers the same refusal (one failureOutcome behind both faces).
+      const view = await w.gw.getContext(w.agent.alice, { entity: "order", entity_id: "ord_paid" });
+      expect(view).toMatchObject({ outcome: "rejected", reason: "legacy_rejected", retryable: false });
+      expect(view.message).toContain("401 unauthorized");
+      expect(JSON.stringify(view)).not.toContain(wrongKey);
     } finally {
       await setSecret(w.db, {
         tenantId: "acme",
@@ -146,16 +152,19 @@ describe("browse refusals: a bad filter or a legacy refusal is not an outage; co
     const log = vi.spyOn(console, "error").mockImplementation(() => {});
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
-      expect(failureOutcome(new LegacyUnavailableError("down"))).toMatchObject({
+      expect(failureOutcome(new LegacyUnavailableError("down"), "test")).toMatchObject({
         outcome: "temporarily_unavailable",
         reason: "legacy_unavailable",
         retryable: true,
       });
-      const refused = failureOutcome(new LegacyRejectedError("/v1/x", 422, "validation_failed", "bad"));
+      const refused = failureOutcome(
+        new LegacyRejectedError("/v1/x", 422, "validation_failed", "bad"),
+        "test",
+      );
       expect(refused).toMatchObject({ outcome: "rejected", reason: "legacy_rejected", retryable: false });
       expect(refused.message).toContain("validation_failed");
       expect(refused.message).not.toContain("/v1/x");
-      const bug = failureOutcome(new TypeError("cannot read secret_thing of undefined"));
+      const bug = failureOutcome(new TypeError("cannot read secret_thing of undefined"), "test");
       expect(bug).toMatchObject({ outcome: "rejected", reason: "internal_error", retryable: false });
       expect(bug.message).toMatch(/logged/);
       expect(bug.message).not.toContain("secret_thing");
@@ -197,11 +206,8 @@ describe("browse refusals: a bad filter or a legacy refusal is not an outage; co
       }
       const scoped = await page(agent, "search", { query: "settings", scheme: "config" });
       expect(scoped.markdown).not.toContain("config://");
-      // Resource reads go through navigate, so they are not found as well.
-      const read = await agent.readResource({ uri: "config://shop" });
-      const body = (read.contents[0] as { text?: string }).text ?? "";
-      expect(body).toMatch(/^# Not found/);
-      expect(body).not.toContain(w.legacy.url);
+      // Not registered as a resource for them either: MCP's own "resource not found".
+      await expect(agent.readResource({ uri: "config://shop" })).rejects.toThrow(/Resource not found/);
     }
     expect(await readSecret(w.db, { tenantId: "acme", connector: "shop", name: "api_key" })).toBe(
       w.legacy.apiKeys.acme,

@@ -1,0 +1,41 @@
+import { LegacyRejectedError, LegacyUnavailableError } from "../connectors/legacy-client";
+import type { OutcomeBase } from "../engine/outcome";
+
+/**
+ * What an exception becomes for the caller, in every face: an outage (or a connector an admin
+ * disabled) is `temporarily_unavailable` and worth retrying; a legacy 4xx is `rejected` with the
+ * legacy code and not worth repeating unchanged; anything else is our bug, logged in full and
+ * answered without detail. Messages never carry URLs, keys or the vendor's free text.
+ */
+export function failureOutcome(error: unknown, where: string): OutcomeBase & Record<string, unknown> {
+  if (error instanceof LegacyUnavailableError) {
+    console.warn(`[${where}]`, error.message);
+    return {
+      outcome: "temporarily_unavailable",
+      reason: "legacy_unavailable",
+      message: error.message,
+      retryable: true,
+      next_actions: [],
+    };
+  }
+  if (error instanceof LegacyRejectedError) {
+    // The status and code are the legacy system's fixed vocabulary (API.md); its free-text
+    // message and the request path stay in the log.
+    console.warn(`[${where}]`, error.message, error.legacyMessage);
+    return {
+      outcome: "rejected",
+      reason: "legacy_rejected",
+      message: `The business system refused this request (${error.status} ${error.code}); asking again unchanged will not help`,
+      retryable: false,
+      next_actions: [],
+    };
+  }
+  console.error(`[${where}] failed`, error);
+  return {
+    outcome: "rejected",
+    reason: "internal_error",
+    message: "Signpost failed to process this call; it was logged",
+    retryable: false,
+    next_actions: [],
+  };
+}

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
-import { safeNext } from "@/app/_lib/safe-next";
+import { safeNext } from "@/components/safe-next";
 import { ApiError, apiSend } from "./api-client";
 import { buttonClass, inputClass, labelClass } from "./ui";
 

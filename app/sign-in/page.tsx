@@ -1,6 +1,6 @@
 import { redirect } from "next/navigation";
 import { currentConsoleContext } from "@/app/_lib/console-context";
-import { safeNext } from "@/app/_lib/safe-next";
+import { safeNext } from "@/components/safe-next";
 import { SignInForm } from "@/components/sign-in-form";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeNext } from "@/app/_lib/safe-next";
+import { safeNext } from "@/components/safe-next";
 
 // Protects: after sign-in, `next` only ever leads to a path on this site. Each hostile case is
 // also resolved the way a browser would resolve it, to show what the old prefix checks let through.

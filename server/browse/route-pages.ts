@@ -134,11 +134,32 @@ export type FilterSpec = Record<string, readonly string[]>;
  * link for each) and the way back, never a legacy call. `null` when every filter is valid.
  */
 export function invalidFilterPage(title: string, uri: BrowseUri, filters: FilterSpec): PageBody | null {
+  const listing = formatBrowseUri(uri.scheme, uri.segments);
+  const refuse = (problem: string): PageBody => ({
+    title,
+    outcome: "rejected",
+    markdown: [
+      `**rejected:** ${problem}`,
+      "Reason: `invalid_filter` · Retryable: no (change the filter)",
+      `Accepted: ${[...Object.keys(filters), "page", "per_page"].map((k) => `\`${k}\``).join(", ")}.`,
+      link(`All ${title.toLowerCase()}`, listing),
+    ].join("\n\n"),
+  });
+  // A misspelt filter (`?stauts=paid`) silently ignored would list everything and look like an
+  // answer; a page number out of range silently clamped would show another page than asked.
+  for (const key of Object.keys(uri.query)) {
+    if (key in filters || key === "page" || key === "per_page") continue;
+    return refuse(`${escapeText(JSON.stringify(key.slice(0, 40)))} is not a filter of this listing.`);
+  }
+  const page = uri.query.page;
+  if (page && !(/^\d+$/.test(page) && Number(page) >= 1 && Number(page) <= 10_000))
+    return refuse("`page` must be a whole number from 1 to 10000.");
+  if (uri.query.per_page && perPage(uri) === undefined)
+    return refuse("`per_page` must be a whole number from 1 to 50.");
   for (const [key, allowed] of Object.entries(filters)) {
     const value = uri.query[key];
     // An empty value is dropped from the canonical URI: it means "no filter".
     if (value === undefined || value === "" || allowed.includes(value)) continue;
-    const listing = formatBrowseUri(uri.scheme, uri.segments);
     // JSON.stringify makes control characters visible instead of passing them into the page.
     const shown = escapeText(JSON.stringify(value.slice(0, 60)));
     const options = allowed

@@ -88,6 +88,23 @@ describe("browse refusals: a bad filter or a legacy refusal is not an outage; co
     const open = await page(sam, "navigate", { uri: "helpdesk://tickets?status=open" });
     expect(open.outcome).toBe("applied");
     expect(open.markdown).toMatch(/\| open \|/);
+
+    // A misspelt filter or an impossible page is refused, not silently ignored or clamped.
+    for (const [uri, problem] of [
+      ["shop://orders?stauts=paid", '"stauts" is not a filter'],
+      ["helpdesk://tickets?assignee=me", '"assignee" is not a filter'],
+      ["shop://orders?page=0", "`page` must be"],
+      ["shop://orders?page=two", "`page` must be"],
+      ["helpdesk://tickets?per_page=500", "`per_page` must be"],
+    ] as const) {
+      const p = await page(sam, "navigate", { uri });
+      expect(p.outcome, uri).toBe("rejected");
+      expect(p.markdown, uri).toContain(problem);
+      expect(p.markdown, uri).toContain("invalid_filter");
+      expect(p.markdown, uri).toContain("`page`, `per_page`");
+    }
+    const paged = await page(sam, "navigate", { uri: "helpdesk://tickets?status=open&page=1&per_page=2" });
+    expect(paged.outcome).toBe("applied");
   });
 
   it("a legacy 4xx on a read is rejected (legacy_rejected, code named, not retryable); it leaks neither key nor address", async () => {

@@ -1,3 +1,4 @@
+import { LegacyUnavailableError } from "../connectors/legacy-client";
 import type { BrowseBackend, BrowseVerb, OutcomeKindLike, Row } from "./browse-backend";
 import {
   matchRoute,
@@ -82,10 +83,10 @@ async function guarded(
   } catch (error) {
     // Pages never throw at an agent. The backend already turns "the business system did not
     // answer" into a typed page, so what lands here is almost always a bug of ours: retrying
-    // would fail the same way. Only an outage that still escaped (recognised by name: this
-    // layer does not import the connectors) stays retryable.
+    // would fail the same way. Only an outage that still escaped (or a connector an admin
+    // disabled, a subclass) stays retryable.
     console.error("[browse]", verb, target, error);
-    const outage = error instanceof Error && error.name === "LegacyUnavailableError";
+    const outage = error instanceof LegacyUnavailableError;
     page = finish(target, {
       title: outage ? "Temporarily unavailable" : "Failed",
       outcome: outage ? "temporarily_unavailable" : "rejected",

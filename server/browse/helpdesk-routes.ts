@@ -36,6 +36,7 @@ function ticketFormLinks(id: string, view: BackendOutcome): Array<[string, strin
 const TICKET_FILTERS = {
   status: ["open", "pending", "resolved", "closed"],
   mine: ["1", "true", "0", "false"],
+  q: "free text",
 } as const satisfies FilterSpec;
 
 /** `helpdesk://` routes: tickets, the ticket forms, teammates. */

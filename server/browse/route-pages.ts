@@ -125,8 +125,11 @@ export function listPage(
   };
 }
 
-/** The values each query filter of a listing accepts; the listing's description names the same. */
-export type FilterSpec = Record<string, readonly string[]>;
+/**
+ * The values each query filter of a listing accepts (the listing's description names the same);
+ * `"free text"` marks a search filter such as `?q=` whose value is not checked here.
+ */
+export type FilterSpec = Record<string, readonly string[] | "free text">;
 
 /**
  * Checks a listing's enumerated filters before anything is sent below: a value outside the
@@ -148,7 +151,7 @@ export function invalidFilterPage(title: string, uri: BrowseUri, filters: Filter
   // A misspelt filter (`?stauts=paid`) silently ignored would list everything and look like an
   // answer; a page number out of range silently clamped would show another page than asked.
   for (const key of Object.keys(uri.query)) {
-    if (key in filters || key === "page" || key === "per_page") continue;
+    if (Object.hasOwn(filters, key) || key === "page" || key === "per_page") continue;
     return refuse(`${escapeText(JSON.stringify(key.slice(0, 40)))} is not a filter of this listing.`);
   }
   const page = uri.query.page;
@@ -159,7 +162,7 @@ export function invalidFilterPage(title: string, uri: BrowseUri, filters: Filter
   for (const [key, allowed] of Object.entries(filters)) {
     const value = uri.query[key];
     // An empty value is dropped from the canonical URI: it means "no filter".
-    if (value === undefined || value === "" || allowed.includes(value)) continue;
+    if (allowed === "free text" || value === undefined || value === "" || allowed.includes(value)) continue;
     // JSON.stringify makes control characters visible instead of passing them into the page.
     const shown = escapeText(JSON.stringify(value.slice(0, 60)));
     const options = allowed

@@ -96,6 +96,9 @@ describe("browse refusals: a bad filter or a legacy refusal is not an outage; co
       ["shop://orders?page=0", "`page` must be"],
       ["shop://orders?page=two", "`page` must be"],
       ["helpdesk://tickets?per_page=500", "`per_page` must be"],
+      // Object keys are not filters either (`constructor` is inherited by every object).
+      ["shop://orders?constructor=x", '"constructor" is not a filter'],
+      ["helpdesk://tickets?hasownproperty=1", '"hasownproperty" is not a filter'],
     ] as const) {
       const p = await page(sam, "navigate", { uri });
       expect(p.outcome, uri).toBe("rejected");
@@ -105,6 +108,9 @@ describe("browse refusals: a bad filter or a legacy refusal is not an outage; co
     }
     const paged = await page(sam, "navigate", { uri: "helpdesk://tickets?status=open&page=1&per_page=2" });
     expect(paged.outcome).toBe("applied");
+    // The search the tickets listing advertises (?q=) is a filter too, with free text.
+    const printer = await page(sam, "navigate", { uri: "helpdesk://tickets?q=printer" });
+    expect(printer.outcome).toBe("applied");
   });
 
   it("a legacy 4xx on a read is rejected (legacy_rejected, code named, not retryable); it leaks neither key nor address", async () => {

@@ -3,29 +3,18 @@ import { createRateLimiter, type RateDecision } from "@/server/gateway/rate-limi
 import { recordAuditEvent } from "@/server/gateway/record-audit-event";
 import type { TrustedContext } from "@/server/gateway/trusted-context";
 
-/** At most one audit row per agent per this long while it keeps being refused. */
-const AUDIT_EVERY_MS = 10_000;
-
 /**
  * The per-agent-key call budget of `/mcp`, with its refusals in the audit log. A runaway agent
- * can send thousands of calls a second, so refusals are recorded as one row per agent per 10 s
- * carrying how many were refused, rather than a row each that would flood the table.
+ * can send thousands of calls a second, so rather than a row per refusal: the first refusal is
+ * recorded at once, the rest of the next `windowMs` (10 s) are counted and recorded as one row when the window
+ * closes (if there were any). Nothing is lost when the agent stops, and nothing is kept for an
+ * agent once its window has closed.
  */
-export function createAgentRateGuard(db: Db, perMinute: number) {
+export function createAgentRateGuard(db: Db, perMinute: number, windowMs = 10_000) {
   const limiter = createRateLimiter(perMinute);
-  const refusals = new Map<string, { since: number; refused: number }>();
+  const windows = new Map<string, { refused: number }>();
 
-  return async function check(context: TrustedContext, now = Date.now()): Promise<RateDecision> {
-    const key = context.agentId ?? context.userId;
-    const decision = limiter.take(key, now);
-    if (decision.ok) return decision;
-    const seen = refusals.get(key);
-    if (seen && now - seen.since < AUDIT_EVERY_MS) {
-      seen.refused += 1;
-      return decision;
-    }
-    const refused = (seen?.refused ?? 0) + 1;
-    refusals.set(key, { since: now, refused: 0 });
+  async function record(context: TrustedContext, refused: number) {
     try {
       await recordAuditEvent(db, context, {
         operation: "mcp.rate_limited",
@@ -42,6 +31,24 @@ export function createAgentRateGuard(db: Db, perMinute: number) {
         error instanceof Error ? error.message : error,
       );
     }
+  }
+
+  return async function check(context: TrustedContext, now = Date.now()): Promise<RateDecision> {
+    const key = context.agentId ?? context.userId;
+    const decision = limiter.take(key, now);
+    if (decision.ok) return decision;
+    const open = windows.get(key);
+    if (open) {
+      open.refused += 1;
+      return decision;
+    }
+    const window = { refused: 0 };
+    windows.set(key, window);
+    setTimeout(() => {
+      windows.delete(key);
+      if (window.refused > 0) void record(context, window.refused);
+    }, windowMs).unref();
+    await record(context, 1);
     return decision;
   };
 }

@@ -29,9 +29,13 @@ export class ConnectorDisabledError extends LegacyUnavailableError {
   }
 }
 
-/** Where a connector's legacy system lives when its settings name no address: LEGACY_URL, else the demo default. */
+/**
+ * Where a connector's legacy system lives when its settings name no address:
+ * `SIGNPOST_LEGACY_URL` (set by `npm start`), else the demo service on `LEGACY_PORT`. `/api/health`
+ * probes the same address, so it checks the system the connectors would call.
+ */
 export function defaultLegacyUrl(): string {
-  return process.env.LEGACY_URL ?? `http://127.0.0.1:${process.env.LEGACY_PORT ?? "4010"}`;
+  return process.env.SIGNPOST_LEGACY_URL ?? `http://127.0.0.1:${process.env.LEGACY_PORT ?? "4010"}`;
 }
 
 /** The base URL a connector config row means (its settings' baseUrl, else the default). */
@@ -40,7 +44,7 @@ export function baseUrlOf(config: { settings: unknown } | null | undefined): str
   return typeof base === "string" && base ? base : defaultLegacyUrl();
 }
 
-/** Where a connector's legacy system lives: its settings, else LEGACY_URL, else the demo default. */
+/** Where a connector's legacy system lives: its settings, else `defaultLegacyUrl()`. */
 export async function connectorBaseUrl(db: Db, tenantId: string, connector: string): Promise<string> {
   return baseUrlOf(await db.connectorConfig.findFirst({ where: { tenantId, connector } }));
 }

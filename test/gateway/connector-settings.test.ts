@@ -189,8 +189,8 @@ describe.each(await providersUnderTest())("connector settings on %s", (provider)
       // A tenant whose connector never had settings used the default URL: the key belongs to it.
       await w.db.connectorConfig.deleteMany({ where: { tenantId: "acme", connector: "helpdesk" } });
       await replaceConnectorSecret(w.db, admin, "helpdesk", "api_key", w.legacy.apiKeys.acme);
-      const prev = process.env.LEGACY_URL;
-      process.env.LEGACY_URL = w.legacy.url;
+      const prev = process.env.SIGNPOST_LEGACY_URL;
+      process.env.SIGNPOST_LEGACY_URL = w.legacy.url;
       try {
         const kept = await updateConnectorSettings(w.db, admin, "helpdesk", { baseUrl: `${w.legacy.url}/` });
         expect(kept).toMatchObject({ ok: true, value: { originChanged: false, secretsCleared: [] } });
@@ -203,8 +203,8 @@ describe.each(await providersUnderTest())("connector settings on %s", (provider)
           value: { originChanged: true, secretsCleared: ["api_key"] },
         });
       } finally {
-        if (prev === undefined) delete process.env.LEGACY_URL;
-        else process.env.LEGACY_URL = prev;
+        if (prev === undefined) delete process.env.SIGNPOST_LEGACY_URL;
+        else process.env.SIGNPOST_LEGACY_URL = prev;
         await updateConnectorSettings(w.db, admin, "helpdesk", { baseUrl: w.legacy.url });
         await replaceConnectorSecret(w.db, admin, "helpdesk", "api_key", w.legacy.apiKeys.acme);
       }

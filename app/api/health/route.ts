@@ -1,5 +1,6 @@
 import { getDb } from "@/server/db/client";
 import { databaseUrl, providerOf } from "@/server/db/database-url";
+import { defaultLegacyUrl } from "@/server/gateway/connector-credentials";
 
 // Liveness for people, scripts and load balancers: the database answers a query and the
 // legacy service answers /health. 200 when both do, 503 otherwise, JSON either way.
@@ -32,16 +33,11 @@ async function timed(part: string, run: () => Promise<unknown>): Promise<Check> 
   }
 }
 
-/** Where the legacy service is: set by `npm start`, else the default port. */
-function legacyUrl(): string {
-  return process.env.SIGNPOST_LEGACY_URL ?? `http://127.0.0.1:${process.env.LEGACY_PORT ?? "4010"}`;
-}
-
 export async function GET(): Promise<Response> {
   const [database, legacy] = await Promise.all([
     timed("database", () => getDb().$queryRawUnsafe("SELECT 1")),
-    timed(`legacy (${legacyUrl()})`, async () => {
-      const response = await fetch(`${legacyUrl()}/health`, {
+    timed(`legacy (${defaultLegacyUrl()})`, async () => {
+      const response = await fetch(`${defaultLegacyUrl()}/health`, {
         signal: AbortSignal.timeout(TIMEOUT_MS),
         cache: "no-store",
       });

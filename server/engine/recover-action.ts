@@ -8,8 +8,10 @@ import { leaseExpired, recoverOffered } from "./recover-offered";
 import { lookUpEffect, recordVerification } from "./verify-action";
 
 /**
- * Reconciles `unknown`, failed or abandoned `pending` effects: verify first, then record what
- * happened, or re-send with the original key, or queue the action for a person.
+ * Reconciles effects whose outcome is open (`unknown`, abandoned `pending`, or `failed` under an
+ * action still `unknown`; see `recoverOffered`): verify first, then record what happened, or
+ * re-send with the original key, or queue the action for a person. An ordinary failed effect is
+ * confirm_action's to retry (it re-checks the approved values first).
  */
 export async function recoverAction(
   deps: EngineDeps,
@@ -41,7 +43,14 @@ export async function recoverAction(
     });
   // Only what next_actions offers (the same predicate): an applied-but-unverified effect is
   // verify_action's to settle, never recorded here as "recovered".
-  if (!recoverOffered(row, effect)) return notAllowedNow(deps, capability, row, "recover_action");
+  if (!recoverOffered(row, effect)) {
+    const refused = await notAllowedNow(deps, capability, row, "recover_action");
+    // A verification mismatch: the ledger's "applied" was a legacy answer, so re-sending is
+    // not recovery's call; a person settles it from the recovery queue.
+    if (effect.status === "applied" && row.status === "unknown")
+      refused.message = `${refused.message}. The ledger says applied but the system of record showed nothing: a person resolves it in the recovery queue`;
+    return refused;
+  }
   // Verify first: never send again what may already have happened.
   const v = await lookUpEffect(deps, capability, actor, row, effect);
   if (v.happened === "unavailable")

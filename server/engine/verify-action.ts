@@ -12,8 +12,13 @@ import {
 import type { Actor, AnyCapability, Verification } from "./define-capability";
 import { effectContext } from "./effect-ledger";
 import type { EngineDeps } from "./engine-deps";
+import { recoverOffered } from "./recover-offered";
 
-/** Asks the system of record what really happened and records it (an `unknown` effect found there becomes applied). */
+/**
+ * Asks the system of record what really happened and records it: an effect found there becomes
+ * applied and the action completed; one the ledger calls applied but the system of record does
+ * not show goes to the recovery queue for a person.
+ */
 export async function verifyAction(
   deps: EngineDeps,
   actor: Actor,
@@ -52,31 +57,96 @@ export async function verifyAction(
       next_actions: [],
     });
   }
+  if (effect.status === "applied") return verificationMismatch(deps, capability, row, effect, v.details);
   const state = parseActionState(row.state);
   state.verification = { ...v.details, found: false, checked_at: new Date().toISOString() };
   await deps.db.action.update({ where: { id: row.id }, data: { state: toJson(state) } });
   const next = { ...row, state: state as never };
-  if (effect.status === "applied")
+  // The computed next_actions say what retries it: recover where the outcome is still open
+  // (it re-sends as-is), confirm where the ledger says nothing was applied (it re-claims with
+  // the original key and re-checks the approved values first).
+  if (recoverOffered(row, effect))
     return respond(deps, capability, next, {
       outcome: "unknown",
-      reason: "verification_mismatch",
+      reason: "not_found_at_system_of_record",
+      message: "The system of record shows no such effect; recover_action retries it with the original key",
+      retryable: true,
+    });
+  if (effect.status === "failed")
+    return respond(deps, capability, next, {
+      outcome: "rejected",
+      reason: "not_found_at_system_of_record",
       message:
-        "The ledger says applied but the system of record shows nothing; a person should look (recovery queue)",
-      retryable: false,
+        "The system of record shows no such effect: nothing was applied; confirm_action retries it with the original key after re-checking what was approved",
+      retryable: true,
     });
   return respond(deps, capability, next, {
-    outcome: effect.status === "failed" ? "rejected" : "unknown",
-    reason: "not_found_at_system_of_record",
-    message: "The system of record shows no such effect; recover_action retries it with the original key",
+    outcome: "unknown",
+    reason: "effect_in_progress",
+    message: "The system of record shows nothing yet and the effect is still being sent; verify again later",
     retryable: true,
-    next_actions: [
-      {
-        tool: "recover_action",
-        args: { action_id: row.id },
-        description: "Retry with the original idempotency key (cannot apply twice)",
-      },
-    ],
   });
+}
+
+/**
+ * The ledger says applied but the system of record shows nothing. Nothing is re-sent (the
+ * ledger's word is a legacy answer, and it may be the lookup that is wrong): the action becomes
+ * `unknown` and is queued for a person, who records what they find (`resolveRecoveryItem`).
+ * A completed action was verified before and is not reopened by a later check.
+ */
+async function verificationMismatch(
+  deps: EngineDeps,
+  capability: AnyCapability,
+  row: ActionRow,
+  effect: EffectRow,
+  details: Record<string, unknown>,
+): Promise<ActionResponse> {
+  const what = `the ledger says applied${effect.externalId ? ` (${effect.externalId})` : ""} but the system of record shows nothing for ${effect.actionKey}`;
+  if (row.status === "completed")
+    return respond(deps, capability, row, {
+      outcome: "unknown",
+      reason: "verification_mismatch",
+      message: `Verified earlier, but now ${what}; the completed action is left as it is (it is not reopened); check the system of record`,
+      retryable: false,
+      next_actions: [],
+    });
+  const state = parseActionState(row.state);
+  const checkedAt = new Date().toISOString();
+  state.verification = { ...details, found: false, checked_at: checkedAt };
+  // Already queued by an earlier mismatch: keep when it was queued.
+  state.recovery = state.recovery ?? { queued_at: checkedAt, reason: `verification mismatch: ${what}` };
+  // Conditional on the status read: a person's resolution meanwhile wins, and this writes nothing.
+  const moved = await deps.db.action.updateMany({
+    where: { id: row.id, version: row.version, status: row.status },
+    data: { status: "unknown", state: toJson(state) },
+  });
+  if (!moved.count) {
+    const current = await deps.db.action.findUniqueOrThrow({ where: { id: row.id } });
+    return respond(deps, capability, current, {
+      outcome: "conflict",
+      reason: "changed",
+      message: `The action changed while it was being verified (it is now ${current.status}); re-read it`,
+      retryable: true,
+    });
+  }
+  await recordActionEvent(deps.db, {
+    actionId: row.id,
+    version: row.version,
+    kind: "verification_mismatch",
+    node: row.node,
+    data: { ...state.verification, was: row.status, queued_for_recovery: true },
+  });
+  return respond(
+    deps,
+    capability,
+    { ...row, status: "unknown", state: state as never },
+    {
+      outcome: "unknown",
+      reason: "verification_mismatch",
+      message: `${what.charAt(0).toUpperCase()}${what.slice(1)}; nothing was re-sent: the action is in the recovery queue for a person to resolve`,
+      retryable: false,
+    },
+  );
 }
 
 /** Looks the effect up at the legacy system by action key / external id. */

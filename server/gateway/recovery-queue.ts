@@ -13,25 +13,42 @@ const QUEUED_EFFECT_STATUSES = ["unknown", "pending", "failed"];
 
 /**
  * Whether an action is in the recovery queue: its effect is `unknown`, or stuck `pending` past
- * its lease (a crash between sending and recording), or its action is `unknown`. The queue lists
- * exactly these and a person may resolve only these: anything else (an applied charge, one still
- * being sent) belongs to the ledger, and overwriting it could set up a second send.
+ * its lease (a crash between sending and recording), or `failed` while its action is `unknown`,
+ * or `applied` while its action is `unknown` and queued by verify_action (the system of record
+ * showed nothing: a verification mismatch). The queue lists exactly these and a person may
+ * resolve only these: anything else (an applied charge, one still being sent) belongs to the
+ * ledger, and overwriting it could set up a second send.
  */
 export function inRecoveryQueue(
   effect: Pick<EffectRow, "status" | "request">,
-  action: Pick<ActionRow, "status">,
+  action: Pick<ActionRow, "status" | "state">,
   now: number = Date.now(),
 ): boolean {
-  if (!QUEUED_EFFECT_STATUSES.includes(effect.status)) return false;
-  if (effect.status === "pending") return leaseExpired(effect, now);
-  return effect.status === "unknown" || action.status === "unknown";
+  switch (effect.status) {
+    case "unknown":
+      return true;
+    case "pending":
+      return leaseExpired(effect, now);
+    case "failed":
+      return action.status === "unknown";
+    case "applied":
+      // Only one queued for a person (state.recovery: typically a mismatch verify_action
+      // found); an applied charge whose action merely lags (a crash before the action was
+      // written) is verify_action's to settle, and a completed one is never listed.
+      return action.status === "unknown" && parseActionState(action.state).recovery !== null;
+    default:
+      return false;
+  }
 }
 
 /** Actions a person must look at (see `inRecoveryQueue`). Support and admins only. */
 export async function listRecoveryQueue(db: Db, ctx: TrustedContext) {
   if (!staff(ctx)) return [];
   const effects = await db.effect.findMany({
-    where: { tenantId: ctx.tenantId, status: { in: QUEUED_EFFECT_STATUSES } },
+    where: {
+      tenantId: ctx.tenantId,
+      OR: [{ status: { in: QUEUED_EFFECT_STATUSES } }, { status: "applied", action: { status: "unknown" } }],
+    },
     include: { action: true },
     orderBy: { updatedAt: "desc" },
     take: 500,

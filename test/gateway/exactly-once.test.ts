@@ -64,11 +64,8 @@ describe.each(await providersUnderTest())("exactly-once effects (%s)", (provider
       retryable: true,
       effect: { status: "failed" },
     });
-    expect(down.next_actions.map((n) => n.tool)).toEqual([
-      "confirm_action",
-      "verify_action",
-      "recover_action",
-    ]);
+    // Nothing was applied: confirm retries (re-checking the approval), recover does not re-send.
+    expect(down.next_actions.map((n) => n.tool)).toEqual(["confirm_action", "verify_action"]);
     const key = await keyOf(w, id);
     expect(await legacyPayments(w, key)).toHaveLength(0);
     await w.legacy.clearFaults();
@@ -111,16 +108,60 @@ describe.each(await providersUnderTest())("exactly-once effects (%s)", (provider
     expect(await legacyPayments(w, await keyOf(w, id))).toHaveLength(1);
   });
 
-  it("a 200 that changed nothing is not applied; recover retries it with the original key", async () => {
+  it("a 200 that changed nothing is not applied; confirm retries it with the original key, recover may not", async () => {
     const id = await approvedCheckout(w);
     await w.legacy.injectFault({ match: "POST /v1/payments", mode: "noop_success", count: 1 });
     const out = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
     expect(out).toMatchObject({ outcome: "rejected", reason: "not_applied", effect: { status: "failed" } });
+    expect(out.next_actions.map((n) => n.tool)).toEqual(["confirm_action", "verify_action"]);
     const key = await keyOf(w, id);
     expect(await legacyPayments(w, key)).toHaveLength(0);
+    // recover would re-send without re-checking the approved values: refused, nothing sent.
     const recovered = await w.gw.recoverAction(w.agent.alice, { action_id: id });
-    expect(recovered).toMatchObject({ outcome: "applied", effect: { status: "applied", action_key: key } });
+    expect(recovered).toMatchObject({
+      outcome: "rejected",
+      reason: "not_in_next_actions",
+      effect: { status: "failed", attempts: 1 },
+    });
+    expect(recovered.message).toContain("confirm_action");
+    expect(await legacyPayments(w, key)).toHaveLength(0);
+    // Not a person's either: the action knows it failed.
+    expect((await w.gw.listRecoveryQueue(w.person.sam)).map((q) => q.action_id)).not.toContain(id);
+    // verify finds nothing and points at confirm.
+    const verified = await w.gw.verifyAction(w.agent.alice, { action_id: id });
+    expect(verified).toMatchObject({ outcome: "rejected", reason: "not_found_at_system_of_record" });
+    expect(verified.next_actions.map((n) => n.tool)).toEqual(["confirm_action", "verify_action"]);
+    // A new idempotency_key from the agent; the ORIGINAL action key goes to the legacy system.
+    const again = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
+    expect(again).toMatchObject({
+      outcome: "applied",
+      effect: { status: "applied", action_key: key, attempts: 2 },
+    });
+    expect(await w.db.effect.count({ where: { actionId: id } })).toBe(1);
     expect(await legacyPayments(w, key)).toHaveLength(1);
+  });
+
+  it("a recovery that died after its send failed (effect failed, action unknown) is queued, and the queue's retry re-sends once", async () => {
+    const id = await approvedCheckout(w);
+    await w.legacy.injectFault({ match: "POST /v1/payments", mode: "down" });
+    const down = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
+    expect(down).toMatchObject({ outcome: "temporarily_unavailable", effect: { status: "failed" } });
+    await w.legacy.clearFaults();
+    // What a recovery killed between writing the ledger and the action leaves behind.
+    await w.db.action.update({ where: { id }, data: { status: "unknown" } });
+    const key = await keyOf(w, id);
+    const queue = await w.gw.listRecoveryQueue(w.person.sam);
+    expect(queue).toEqual(
+      expect.arrayContaining([expect.objectContaining({ action_id: id, effect_status: "failed" })]),
+    );
+    // The console's "retry with the original key" is the gateway's recover, run by support.
+    const retried = await w.gw.recoverAction(w.person.sam, { action_id: id });
+    expect(retried).toMatchObject({
+      outcome: "applied",
+      effect: { status: "applied", action_key: key, attempts: 2 },
+    });
+    expect(await legacyPayments(w, key)).toHaveLength(1);
+    expect((await w.gw.listRecoveryQueue(w.person.sam)).map((q) => q.action_id)).not.toContain(id);
   });
 
   it("an effect still running at the legacy system: recover cannot tell, queues it; later verify settles it once", async () => {

@@ -15,7 +15,18 @@ export async function toEffectResult(
 ): Promise<EffectResult> {
   switch (res.kind) {
     case "ok": {
-      const check = await confirm(res.body);
+      let check: Awaited<ReturnType<typeof confirm>>;
+      try {
+        check = await confirm(res.body);
+      } catch (err) {
+        // The write was sent and answered: whatever breaks while checking that answer (a read-back
+        // that stays down, a rejected read, a bug) says nothing about whether it happened. Never
+        // `unavailable` ("nothing was sent"), which the ledger records as failed and re-sends.
+        return {
+          status: "unknown",
+          message: `the write was sent and answered ${res.status}, but its result could not be confirmed (${(err as Error)?.message ?? String(err)}); verify_action will settle it`,
+        };
+      }
       return check.applied
         ? { status: "applied", externalId: check.externalId, entityId: check.entityId, response: res.body }
         : { status: "not_applied", message: check.message };

@@ -18,6 +18,7 @@ import {
   firstIdempotencyKey,
   isUniqueViolation,
   leaseUntil,
+  releaseClaim,
 } from "./effect-ledger";
 import type { EngineDeps } from "./engine-deps";
 import { type Evaluation, evaluateAction } from "./evaluate-action";
@@ -136,13 +137,15 @@ export async function confirmAction(
     summaryDigest(capability.summarize?.({ values: ev.values, derived: ev.derived }) ?? {}) !== state.digest
   ) {
     // Release the claim: nothing was sent.
-    if (!existing) await db.effect.delete({ where: { id: effect.id } });
-    else await db.effect.update({ where: { id: effect.id }, data: { status: "failed" } });
+    await releaseClaim(db, effect, !existing);
     if ("unavailable" in ev) return unavailable(ev.unavailable, { action_id: row.id, version: row.version });
     return changedSinceApproval(deps, capability, row, state, ev);
   }
   await db.action.update({ where: { id: row.id }, data: { status: "executing" } });
-  return executeEffect(deps, capability, actor, { ...row, status: "executing" }, effect, "confirmed");
+  // executeEffect resolves the connector again (it may have been disabled since the check above);
+  // it gives this claim back itself if it cannot, so it needs to know how the claim was taken.
+  const claim = existing ? { fresh: false as const } : { fresh: true as const, statusBefore: row.status };
+  return executeEffect(deps, capability, actor, { ...row, status: "executing" }, effect, "confirmed", claim);
 }
 
 /** The refusal when this version and digest lack a person's approval; null when approved. */

@@ -1,5 +1,5 @@
-import { LegacyUnavailableError } from "../connectors/legacy-client";
-import { type ActionResponse, notFoundAction, respond } from "./action-response";
+import { type LegacyClient, LegacyUnavailableError } from "../connectors/legacy-client";
+import { type ActionResponse, notFoundAction, respond, unavailable } from "./action-response";
 import { type ActionState, type ActionStatus, effectRequestSchema, parseActionState } from "./action-state";
 import {
   type ActionRow,
@@ -62,6 +62,41 @@ export async function effectContext(
   };
 }
 
+/**
+ * How the caller took the claim, so it can be given back when the effect cannot even start:
+ * `fresh` (confirm created the row; the action was at `statusBefore`) or re-claimed (a retry of
+ * a `failed` effect or a recovery). Re-claimed is the default: recover-action passes nothing.
+ */
+export type EffectClaim = { fresh: true; statusBefore: ActionRow["status"] } | { fresh: false };
+
+/** Gives back a claim when nothing was sent: a fresh row is deleted, a re-claimed one is `failed` again. */
+export async function releaseClaim(db: EngineDeps["db"], effect: EffectRow, fresh: boolean): Promise<void> {
+  if (fresh) await db.effect.delete({ where: { id: effect.id } });
+  else await db.effect.update({ where: { id: effect.id }, data: { status: "failed" } });
+}
+
+/**
+ * The adapter as the effect sees it, its legacy client watched: once a request other than a GET
+ * has gone out through `adapter.http` (every effect sends with sendWithRetries on it), an
+ * exception from the effect can no longer mean "nothing was sent".
+ */
+function watchingWrites(adapter: unknown): { adapter: unknown; wrote: () => boolean } {
+  const http = (adapter as { http?: LegacyClient } | null)?.http;
+  if (!adapter || typeof adapter !== "object" || typeof http?.request !== "function")
+    return { adapter, wrote: () => false };
+  let wrote = false;
+  const watched: LegacyClient = {
+    ...http,
+    request: (req) => {
+      // Marked before it leaves: a request that throws on the way may still have arrived.
+      if (req.method !== "GET") wrote = true;
+      return http.request(req);
+    },
+  };
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(adapter)), adapter, { http: watched });
+  return { adapter: copy, wrote: () => wrote };
+}
+
 /** Sends the claimed effect and records the answer before anyone gets a response. */
 export async function executeEffect(
   deps: EngineDeps,
@@ -70,25 +105,72 @@ export async function executeEffect(
   row: ActionRow,
   effect: EffectRow,
   via: "confirmed" | "recovered",
+  claim: EffectClaim = { fresh: false },
 ): Promise<ActionResponse> {
-  const ctx = await effectContext(deps, capability, actor, parseActionState(row.state), effect.actionKey);
+  let ctx: EffectContext<unknown>;
+  try {
+    ctx = await effectContext(deps, capability, actor, parseActionState(row.state), effect.actionKey);
+  } catch (err) {
+    // The connector was disabled or its key removed since the claim: nothing was sent.
+    return notStarted(deps, capability, row, effect, via, claim, err);
+  }
+  const watched = watchingWrites(ctx.adapter);
   let result: EffectResult;
   try {
-    result = (await capability.effect?.execute(ctx)) ?? {
+    result = (await capability.effect?.execute({ ...ctx, adapter: watched.adapter })) ?? {
       status: "rejected",
       code: "no_effect",
       message: "capability has no effect",
     };
   } catch (err) {
-    // A read inside the effect that stayed down happened before the write: nothing was sent.
-    if (err instanceof LegacyUnavailableError) result = { status: "unavailable", message: err.message };
-    else
+    const message = (err as Error)?.message ?? String(err);
+    // After a write went out, no exception tells whether it happened: verify, never re-send.
+    if (watched.wrote())
       result = {
         status: "unknown",
-        message: `unexpected error after the effect was claimed: ${(err as Error).message}`,
+        message: `the write was sent, but its result could not be confirmed (${message}); verify_action will settle it`,
       };
+    // A read that stayed down before any write: nothing was sent.
+    else if (err instanceof LegacyUnavailableError) result = { status: "unavailable", message };
+    else result = { status: "unknown", message: `unexpected error after the effect was claimed: ${message}` };
   }
   return recordEffectResult(deps, capability, row, effect, result, via);
+}
+
+/**
+ * The effect could not even start (its adapter could not be had): gives the claim back as
+ * confirm does for its other failures before sending. A fresh claim leaves no trace (the action
+ * returns to where it was); a re-claimed one is `failed` again, as after a legacy 503.
+ */
+async function notStarted(
+  deps: EngineDeps,
+  capability: AnyCapability,
+  row: ActionRow,
+  effect: EffectRow,
+  via: "confirmed" | "recovered",
+  claim: EffectClaim,
+  err: unknown,
+): Promise<ActionResponse> {
+  const legacy = err instanceof LegacyUnavailableError;
+  if (claim.fresh) {
+    await releaseClaim(deps.db, effect, true);
+    await deps.db.action.update({ where: { id: row.id }, data: { status: claim.statusBefore } });
+    if (legacy)
+      return unavailable(`${err.message}; nothing was sent`, { action_id: row.id, version: row.version });
+  } else {
+    const message = legacy ? err.message : "the connector could not be prepared";
+    const answer = await recordEffectResult(
+      deps,
+      capability,
+      row,
+      effect,
+      { status: "unavailable", message },
+      via,
+    );
+    if (legacy) return answer;
+  }
+  // Not the legacy system's doing (a bug, the database): released, then the caller's to report.
+  throw err;
 }
 
 /** What one legacy answer means for the ledger row, the action and the agent. */

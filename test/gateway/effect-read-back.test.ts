@@ -125,7 +125,7 @@ describe.each(await providersUnderTest())("effect read-back after the write (%s)
 
   it("the connector is disabled after the claim: temporarily_unavailable, the fresh claim is released, nothing sent", async () => {
     const id = await approvedCheckout(w);
-    await w.legacy.injectFault({ ...holdRevalidation, count: 1, latency_ms: 2000 });
+    await w.legacy.injectFault({ ...holdRevalidation, count: 1, latency_ms: 5000 });
     const where = { tenantId: "acme", connector: "shop" };
     try {
       const confirming = w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
@@ -155,7 +155,7 @@ describe.each(await providersUnderTest())("effect read-back after the write (%s)
     const down = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
     expect(down).toMatchObject({ outcome: "temporarily_unavailable", effect: { status: "failed" } });
     await w.legacy.clearFaults();
-    await w.legacy.injectFault({ ...holdRevalidation, count: 1, latency_ms: 2000 });
+    await w.legacy.injectFault({ ...holdRevalidation, count: 1, latency_ms: 5000 });
     const ref = { tenantId: "acme", connector: "shop", name: "api_key" };
     try {
       const confirming = w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });

@@ -56,22 +56,8 @@ export const submitInput = z
   })
   .strict();
 
-/** Longest string an audit row or a refusal page keeps from arguments that failed validation. */
-const CLIP = 200;
-
-/** Bounded copy of arguments that failed validation: an audit row must not grow with them. */
-function clip(value: unknown, depth = 0): unknown {
-  if (typeof value === "string") return value.length > CLIP ? `${value.slice(0, CLIP)}…` : value;
-  if (depth >= 4) return Array.isArray(value) || (value && typeof value === "object") ? "[…]" : value;
-  if (Array.isArray(value)) return value.slice(0, 50).map((v) => clip(v, depth + 1));
-  if (value && typeof value === "object")
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>)
-        .slice(0, 50)
-        .map(([k, v]) => [k.slice(0, 64), clip(v, depth + 1)]),
-    );
-  return value;
-}
+/** Longest uri a refusal page (and its audit target) repeats from arguments that failed validation. */
+const MAX_URI = 200;
 
 /**
  * Arguments that fail the tool's schema: a `rejected` page that names each field, audited like
@@ -90,12 +76,13 @@ async function invalidArgumentsPage(
     verb === "search"
       ? `search:${typeof args.scheme === "string" ? args.scheme.slice(0, 20) : "*"}`
       : typeof args.uri === "string"
-        ? args.uri.slice(0, CLIP)
+        ? args.uri.slice(0, MAX_URI)
         : "(no uri)";
   await backend.record({
     verb,
     target,
-    arguments: clip(args) as Record<string, unknown>,
+    // As sent: the audit writer redacts and bounds arguments for every face.
+    arguments: args,
     outcome: "rejected",
     message,
     latencyMs: 0,

@@ -23,6 +23,69 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
   return value;
 }
 
+// What an audit row keeps of a call's arguments. Refused calls are audited with the arguments
+// as sent (that is what support needs to see), so the caller controls their size: the row and
+// the live monitor get a bounded copy that still names the fields it kept and says what it cut.
+// 200 characters shows any real id, URI or reason; 50 entries and 6 levels cover every input
+// schema; the overall budget caps what 50 entries × 6 levels alone would still allow.
+const MAX_STRING = 200;
+const MAX_KEY = 64;
+const MAX_ENTRIES = 50;
+const MAX_DEPTH = 6;
+const MAX_CHARS = 4000;
+
+/**
+ * A bounded copy of (already redacted) arguments: long strings and keys cut with a `…[+N chars]`
+ * marker; an object or array past MAX_ENTRIES entries, or reached after about MAX_CHARS
+ * characters, ends with a `…` entry saying how many were left out; nesting past MAX_DEPTH is `[…]`.
+ */
+function boundArguments(value: unknown): unknown {
+  let left = MAX_CHARS;
+  const cut = (s: string, max: number) =>
+    s.length > max ? `${s.slice(0, max)}…[+${s.length - max} chars]` : s;
+  const walk = (v: unknown, depth: number): unknown => {
+    if (typeof v === "string") {
+      const kept = cut(v, MAX_STRING);
+      left -= kept.length + 3;
+      return kept;
+    }
+    if (!v || typeof v !== "object") {
+      left -= 8;
+      return v;
+    }
+    if (depth >= MAX_DEPTH) {
+      left -= 6;
+      return "[…]";
+    }
+    if (Array.isArray(v)) {
+      const kept: unknown[] = [];
+      for (const item of v) {
+        if (kept.length >= MAX_ENTRIES || left <= 0) {
+          kept.push(`…[+${v.length - kept.length} items]`);
+          break;
+        }
+        kept.push(walk(item, depth + 1));
+      }
+      return kept;
+    }
+    const entries = Object.entries(v as Record<string, unknown>);
+    const out: Record<string, unknown> = {};
+    let n = 0;
+    for (const [key, item] of entries) {
+      if (n >= MAX_ENTRIES || left <= 0) {
+        out["…"] = `[+${entries.length - n} keys]`;
+        break;
+      }
+      const k = cut(key, MAX_KEY);
+      left -= k.length + 4;
+      out[k] = walk(item, depth + 1);
+      n++;
+    }
+    return out;
+  };
+  return walk(value, 0);
+}
+
 export interface AuditInput {
   /** `domain.verb`, e.g. `action.started`, `approval.approved`, `permission.granted`. */
   operation: string;
@@ -39,8 +102,8 @@ export interface AuditInput {
 }
 
 /**
- * Writes one audit row (arguments redacted), publishes it to in-process subscribers and notifies
- * other instances. Called before the response leaves, so approvals, secret changes and effects
+ * Writes one audit row (arguments redacted, then bounded), publishes it to in-process subscribers
+ * and notifies other instances. Called before the response leaves, so approvals, secret changes and effects
  * are on record first.
  */
 export async function recordAuditEvent(
@@ -57,7 +120,8 @@ export async function recordAuditEvent(
       operation: input.operation,
       target: input.target ?? null,
       capability: input.capability ?? null,
-      arguments: (redactSecrets(input.arguments ?? {}) ?? {}) as object,
+      // Redacted before it is cut: a secret split at the cut could escape the value patterns.
+      arguments: (boundArguments(redactSecrets(input.arguments ?? {})) ?? {}) as object,
       decision: input.decision ?? null,
       outcome: input.outcome,
       message: input.message ? (redactSecrets(input.message) as string).slice(0, 1000) : null,

@@ -344,15 +344,26 @@ export function createGateway(options: GatewayOptions) {
   );
 
   // ------------------------------------------------------------------ people: approvals, permissions, recovery
+  /**
+   * Runs a person's decision and audits it before the answer. Like the pipeline it never throws
+   * at the caller: a failure inside the decision's transaction (nothing of it applied) becomes
+   * the one mapped outcome, and the failed attempt is on record like any other.
+   */
   async function audited<T extends OutcomeBase>(
     ctx: TrustedContext,
     operation: string,
-    args: unknown,
+    args: Record<string, unknown>,
     target: string | null,
     fn: () => Promise<T>,
   ): Promise<T> {
     const started = Date.now();
-    const out = await fn();
+    let out: T;
+    try {
+      out = await fn();
+    } catch (err) {
+      // failureOutcome's fields are OutcomeBase's; T adds only optional ones (approval, status…).
+      out = failureOutcome(err, `gateway ${operation}`) as T;
+    }
     await audit(ctx, {
       operation,
       target,
@@ -360,7 +371,9 @@ export function createGateway(options: GatewayOptions) {
       outcome: out.outcome,
       message: out.message,
       latencyMs: Date.now() - started,
-      actionId: typeof out.action_id === "string" ? out.action_id : null,
+      actionId:
+        (typeof out.action_id === "string" && out.action_id) ||
+        (typeof args.action_id === "string" ? args.action_id : null),
     });
     return out;
   }

@@ -44,6 +44,8 @@ async function ledgerOf(w: World, actionId: string) {
   };
 }
 
+const lastSeq = async (w: World) => (await w.db.auditEvent.findFirst({ orderBy: { seq: "desc" } }))?.seq ?? 0;
+
 const lastAudit = (w: World, actionId: string, operation: string) =>
   w.db.auditEvent.findFirstOrThrow({ where: { actionId, operation }, orderBy: { seq: "desc" } });
 
@@ -176,14 +178,26 @@ describe.each(await providersUnderTest())("recovery only for what is stuck (%s)"
     });
     const first = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
     expect(first).toMatchObject({ outcome: "unknown", effect: { status: "unknown" } });
-    const before = await ledgerOf(w, id);
+    const ledgerBefore = await ledgerOf(w, id);
     // The effect and the action are updated first; the history insert then fails.
     const unblock = await refuseInserts(w, "ActionEvent", "actionId", id);
-    await expect(
-      w.gw.resolveRecovery(w.person.sam, { action_id: id, resolution: "not_applied", note: "checked" }),
-    ).rejects.toThrow(REFUSED);
+    const before = await lastSeq(w);
+    const failed = await w.gw.resolveRecovery(w.person.sam, {
+      action_id: id,
+      resolution: "not_applied",
+      note: "checked",
+    });
     await unblock();
-    expect(await ledgerOf(w, id)).toEqual(before);
+    expect(failed).toMatchObject(INTERNAL_ERROR);
+    expect(failed.message).not.toMatch(/trigger/);
+    // The failed attempt is on record like any console mutation.
+    expect(await lastAudit(w, id, "action.recovery_resolved")).toMatchObject({
+      seq: expect.toSatisfy((seq: number) => seq > before),
+      outcome: "rejected",
+      userId: w.person.sam.userId,
+      face: "console",
+    });
+    expect(await ledgerOf(w, id)).toEqual(ledgerBefore);
     expect((await w.gw.listRecoveryQueue(w.person.sam)).map((q) => q.action_id)).toContain(id);
   }, 60_000);
 
@@ -209,22 +223,64 @@ describe.each(await providersUnderTest())("recovery only for what is stuck (%s)"
     expect((await ledgerOf(w, id)).events).not.toContain("recovered");
   });
 
-  it("support's concurrent recovers of someone else's failed charge: one send, every loser sees the outcome", async () => {
+  /**
+   * Alice's charge, stuck where recover re-sends it: what a recovery that died between writing
+   * the ledger and the action leaves behind (the effect failed, the action still unknown).
+   */
+  async function stuckCharge() {
     const id = await approvedCheckout(w);
     await w.legacy.injectFault({ match: "POST /v1/payments", mode: "down" });
     const down = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
     expect(down).toMatchObject({ outcome: "temporarily_unavailable", effect: { status: "failed" } });
-    // Offered exactly where recoverAction runs.
-    expect(down.next_actions.map((n) => n.tool)).toContain("recover_action");
     await w.legacy.clearFaults();
+    await w.db.action.update({ where: { id }, data: { status: "unknown" } });
+    const before = await w.db.effect.findUniqueOrThrow({ where: { actionId: id } });
+    const offered = await w.gw.getContext(w.person.sam, { action_id: id });
+    expect(offered.next_actions.map((n) => n.tool)).toContain("recover_action");
+    return { id, before };
+  }
+
+  it("support's concurrent recovers of someone else's stuck charge: one send, every loser sees the outcome", async () => {
+    const { id, before } = await stuckCharge();
     const results = await Promise.all(
       Array.from({ length: 8 }, () => w.gw.recoverAction(w.person.sam, { action_id: id })),
     );
-    // Support recovers across the tenant: losing the claim race must not turn into not_found.
-    expect(results.map((r) => r.outcome)).not.toContain("not_found");
-    expect(results.filter((r) => r.outcome === "applied").length).toBeGreaterThanOrEqual(1);
-    const key = (await w.db.effect.findUniqueOrThrow({ where: { actionId: id } })).actionKey;
-    expect(await legacyPayments(w, key)).toHaveLength(1);
+    // Support recovers across the tenant: losing the claim race must not turn into not_found,
+    // nor into any other answer than the one send's: applied, by the winner or as its replay.
+    expect(results.map((r) => r.outcome)).toEqual(Array(8).fill("applied"));
+    for (const r of results)
+      expect(r).toMatchObject({ action_id: id, effect: { status: "applied", action_key: before.actionKey } });
+    const after = await w.db.effect.findUniqueOrThrow({ where: { actionId: id } });
+    expect(after).toMatchObject({ status: "applied", attempts: before.attempts + 1 });
+    expect(await legacyPayments(w, before.actionKey)).toHaveLength(1);
+  }, 60_000);
+
+  // KNOWN BUG (server/engine/recover-action.ts, not this file's to fix): a recover that reads the
+  // winner's claim while its send is on the wire answers `unknown` / effect_in_progress at once
+  // instead of waiting for the send like a loser of the claim itself (existingEffectOutcome).
+  // The test above loses that race now and then; this one makes it certain. Turn `it.fails`
+  // into `it` when recoverAction waits for an in-flight send.
+  it.fails("a recover that arrives while the winner's send is on the wire sees the winner's outcome", async () => {
+    const { id, before } = await stuckCharge();
+    // The winner's payment is held at the legacy system, well inside the 3 s timeout.
+    await w.legacy.injectFault({ match: "POST /v1/payments", mode: "latency", latency_ms: 1500, count: 1 });
+    const winner = w.gw.recoverAction(w.person.sam, { action_id: id });
+    const deadline = Date.now() + 30_000;
+    while ((await faultsLeft(w)) > 0 && Date.now() < deadline) await sleep(20);
+    expect(await faultsLeft(w)).toBe(0); // the payment is on the wire now
+    const late = await Promise.all(
+      Array.from({ length: 3 }, () => w.gw.recoverAction(w.person.sam, { action_id: id })),
+    );
+    expect(await winner).toMatchObject({ outcome: "applied", effect: { status: "applied" } });
+    expect(late.map((r) => [r.outcome, r.effect])).toEqual(
+      Array(3).fill([
+        "applied",
+        expect.objectContaining({ status: "applied", action_key: before.actionKey }),
+      ]),
+    );
+    const after = await w.db.effect.findUniqueOrThrow({ where: { actionId: id } });
+    expect(after).toMatchObject({ status: "applied", attempts: before.attempts + 1 });
+    expect(await legacyPayments(w, before.actionKey)).toHaveLength(1);
   }, 60_000);
 });
 
@@ -258,8 +314,8 @@ async function refuseInserts(w: World, table: string, column: string, value: str
   };
 }
 
-// Prisma's SQLite adapter reports a trigger's abort as a constraint violation.
-const REFUSED = /refused by test trigger|constraint/i;
+/** What a decision whose transaction the database refused answers: nothing applied, nothing leaked. */
+const INTERNAL_ERROR = { outcome: "rejected", reason: "internal_error", retryable: false };
 
 describe.each(await providersUnderTest())("people's decisions are all-or-nothing (%s)", (provider) => {
   let w: World;
@@ -279,9 +335,22 @@ describe.each(await providersUnderTest())("people's decisions are all-or-nothing
     const unblock = await refuseInserts(w, "PermissionRule", "pattern", "shop://orders/blocked");
     const requestId = await pendingRequest("shop://orders/blocked");
     const rulesBefore = await w.db.permissionRule.count();
-    await expect(
-      w.gw.decidePermissionRequest(w.person.adam, { request_id: requestId, decision: "grant", mode: "rule" }),
-    ).rejects.toThrow(REFUSED);
+    const before = await lastSeq(w);
+    const failed = await w.gw.decidePermissionRequest(w.person.adam, {
+      request_id: requestId,
+      decision: "grant",
+      mode: "rule",
+    });
+    expect(failed).toMatchObject(INTERNAL_ERROR);
+    expect(failed.message).not.toMatch(/trigger/);
+    expect(
+      await w.db.auditEvent.findMany({
+        where: { seq: { gt: before }, operation: "permission.granted" },
+        select: { outcome: true, target: true, userId: true },
+      }),
+    ).toEqual([
+      { outcome: "rejected", target: `permission_request:${requestId}`, userId: w.person.adam.userId },
+    ]);
     expect(await w.db.permissionRequest.findUniqueOrThrow({ where: { id: requestId } })).toMatchObject({
       status: "pending",
       grantMode: null,
@@ -326,10 +395,16 @@ describe.each(await providersUnderTest())("people's decisions are all-or-nothing
     const statusBefore = (await w.db.action.findUniqueOrThrow({ where: { id } })).status;
     // The approval row and the action are updated first; the history insert then fails.
     const unblock = await refuseInserts(w, "ActionEvent", "actionId", id);
-    await expect(
-      w.gw.decideApproval(w.person.alice, { action_id: id, version, decision: "approve" }),
-    ).rejects.toThrow(REFUSED);
+    const before = await lastSeq(w);
+    const failed = await w.gw.decideApproval(w.person.alice, { action_id: id, version, decision: "approve" });
     await unblock();
+    expect(failed).toMatchObject(INTERNAL_ERROR);
+    expect(failed.message).not.toMatch(/trigger/);
+    expect(await lastAudit(w, id, "approval.approved")).toMatchObject({
+      seq: expect.toSatisfy((seq: number) => seq > before),
+      outcome: "rejected",
+      userId: w.person.alice.userId,
+    });
     expect(await w.db.approval.findFirstOrThrow({ where: { actionId: id, version } })).toMatchObject({
       status: "pending",
       decidedById: null,

@@ -33,14 +33,20 @@ export async function recoverAction(
       retryable: false,
     });
   const request = effectRequestSchema.safeParse(effect.request).data;
-  // A pending effect inside its lease may still be on the wire.
-  if (effect.status === "pending" && !leaseExpired(effect))
+  // A pending effect inside its lease may still be on the wire (another recoverer's or
+  // confirm's send): wait for it as a loser of the claim does, and answer with its outcome;
+  // only a send that stays pending all that time (its sender may have died) is "in progress".
+  if (effect.status === "pending" && !leaseExpired(effect)) {
+    const settled = await waitWhilePending(deps, row.id, capability.policy.timeoutMs * 2);
+    if (settled?.status !== "pending")
+      return existingEffectOutcome(deps, capability, actor, row.id, request?.idempotency_key ?? "", 0, scope);
     return respond(deps, capability, row, {
       outcome: "unknown",
       reason: "effect_in_progress",
       message: `The effect is still being sent (until ${request?.lease_until}); verify after that`,
       retryable: true,
     });
+  }
   // Only what next_actions offers (the same predicate): an applied-but-unverified effect is
   // verify_action's to settle, never recorded here as "recovered".
   if (!recoverOffered(row, effect)) {
@@ -88,4 +94,15 @@ export async function recoverAction(
     );
   const claimedEffect = await db.effect.findUniqueOrThrow({ where: { id: effect.id } });
   return executeEffect(deps, capability, actor, row, claimedEffect, "recovered");
+}
+
+/** The action's effect once it is no longer `pending`, or as it stands when `waitMs` runs out. */
+async function waitWhilePending(deps: EngineDeps, actionId: string, waitMs: number) {
+  const deadline = Date.now() + waitMs;
+  let effect = await deps.db.effect.findUnique({ where: { actionId } });
+  while (effect?.status === "pending" && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    effect = await deps.db.effect.findUnique({ where: { actionId } });
+  }
+  return effect;
 }

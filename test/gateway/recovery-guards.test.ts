@@ -255,12 +255,10 @@ describe.each(await providersUnderTest())("recovery only for what is stuck (%s)"
     expect(await legacyPayments(w, before.actionKey)).toHaveLength(1);
   }, 60_000);
 
-  // KNOWN BUG (server/engine/recover-action.ts, not this file's to fix): a recover that reads the
-  // winner's claim while its send is on the wire answers `unknown` / effect_in_progress at once
-  // instead of waiting for the send like a loser of the claim itself (existingEffectOutcome).
-  // The test above loses that race now and then; this one makes it certain. Turn `it.fails`
-  // into `it` when recoverAction waits for an in-flight send.
-  it.fails("a recover that arrives while the winner's send is on the wire sees the winner's outcome", async () => {
+  // A recover that reads the winner's claim while its send is on the wire waits for the send,
+  // like a loser of the claim itself, instead of answering effect_in_progress at once. The test
+  // above could only lose that race now and then; this one makes it certain.
+  it("a recover that arrives while the winner's send is on the wire sees the winner's outcome", async () => {
     const { id, before } = await stuckCharge();
     // The winner's payment is held at the legacy system, well inside the 3 s timeout.
     await w.legacy.injectFault({ match: "POST /v1/payments", mode: "latency", latency_ms: 1500, count: 1 });

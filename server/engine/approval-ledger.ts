@@ -51,7 +51,7 @@ export async function voidApprovals(db: Db, actionId: string, exceptVersion?: nu
       status: { in: ["pending", "approved"] },
       ...(exceptVersion === undefined ? {} : { version: { not: exceptVersion } }),
     },
-    data: { status: "voided", tokenHash: null },
+    data: { status: "voided" },
   });
 }
 

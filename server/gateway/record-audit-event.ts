@@ -111,28 +111,39 @@ export async function recordAuditEvent(
   ctx: Pick<TrustedContext, "tenantId" | "userId" | "agentId" | "face">,
   input: AuditInput,
 ) {
-  const row = await db.auditEvent.create({
-    data: {
-      tenantId: ctx.tenantId,
-      agentId: ctx.agentId ?? null,
-      userId: ctx.userId,
-      face: ctx.face,
-      operation: input.operation,
-      target: input.target ?? null,
-      capability: input.capability ?? null,
-      // Redacted before it is cut: a secret split at the cut could escape the value patterns.
-      arguments: (boundArguments(redactSecrets(input.arguments ?? {})) ?? {}) as object,
-      decision: input.decision ?? null,
-      outcome: input.outcome,
-      message: input.message ? (redactSecrets(input.message) as string).slice(0, 1000) : null,
-      latencyMs: Math.max(0, Math.round(input.latencyMs)),
-      actionId: input.actionId ?? null,
-      actionKey: input.actionKey ?? null,
-    },
+  const data = {
+    tenantId: ctx.tenantId,
+    agentId: ctx.agentId ?? null,
+    userId: ctx.userId,
+    face: ctx.face,
+    operation: input.operation,
+    target: input.target ?? null,
+    capability: input.capability ?? null,
+    // Redacted before it is cut: a secret split at the cut could escape the value patterns.
+    arguments: (boundArguments(redactSecrets(input.arguments ?? {})) ?? {}) as object,
+    decision: input.decision ?? null,
+    outcome: input.outcome,
+    message: input.message ? (redactSecrets(input.message) as string).slice(0, 1000) : null,
+    latencyMs: Math.max(0, Math.round(input.latencyMs)),
+    actionId: input.actionId ?? null,
+    actionKey: input.actionKey ?? null,
+  };
+  // The tenant's own counter, bumped in the same transaction as the insert: numbers are gapless
+  // per tenant and commit in order (the counter row is locked until commit on PostgreSQL), and
+  // one tenant's numbers say nothing about another's activity.
+  const row = await db.$transaction(async (tx) => {
+    const counter = await tx.auditCounter.upsert({
+      where: { tenantId: ctx.tenantId },
+      create: { tenantId: ctx.tenantId, seq: 1 },
+      update: { seq: { increment: 1 } },
+    });
+    return tx.auditEvent.create({ data: { ...data, seq: counter.seq } });
   });
+  // The internal id is global across tenants: it never leaves this function.
+  const { id: _internal, ...visible } = row;
   const event: PublishedAuditEvent = {
-    ...row,
-    arguments: row.arguments,
+    ...visible,
+    arguments: visible.arguments,
     createdAt: row.createdAt.toISOString(),
   };
   publishAuditEvent(event);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { providerOfDb } from "@/server/db/client";
 import { type AuditFilter, listAuditEvents } from "@/server/gateway/console/list-audit-events";
 import type { ConsoleContext } from "@/server/gateway/console-session";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../helpers/database";
+import { createTestDatabase, insertAuditRows, providersUnderTest, type TestDatabase } from "../helpers/database";
 
 const admin: ConsoleContext = {
   sessionId: "s1",
@@ -20,8 +20,7 @@ describe.each(await providersUnderTest())("audit text filters on %s", (provider)
     t = await createTestDatabase(provider);
     await t.db.tenant.create({ data: { id: "acme", name: "Acme" } });
     const row = { tenantId: "acme", face: "actions", arguments: {}, outcome: "applied", latencyMs: 1 };
-    await t.db.auditEvent.createMany({
-      data: [
+    await insertAuditRows(t.db, [
         {
           ...row,
           operation: "Order.Refunded",
@@ -36,8 +35,7 @@ describe.each(await providersUnderTest())("audit text filters on %s", (provider)
           capability: "tickets.create",
           message: "opened",
         },
-      ],
-    });
+    ]);
   });
   afterAll(async () => t?.drop());
 

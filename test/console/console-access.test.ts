@@ -10,7 +10,7 @@ import {
 import { testPermission } from "@/server/gateway/console/test-permission";
 import { createGateway } from "@/server/gateway/create-gateway";
 import { personContext } from "@/server/gateway/trusted-context";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../helpers/database";
+import { createTestDatabase, insertAuditRows, providersUnderTest, type TestDatabase } from "../helpers/database";
 import { contextOf, seedConsoleFixtures } from "./console-fixtures";
 
 describe.each(await providersUnderTest())("console access rules on %s", (provider) => {
@@ -36,8 +36,7 @@ describe.each(await providersUnderTest())("console access rules on %s", (provide
   });
 
   it("audit events: a member sees only rows for them; filters narrow; another tenant never appears", async () => {
-    await t.db.auditEvent.createMany({
-      data: [
+    await insertAuditRows(t.db, [
         {
           tenantId: "acme",
           userId: f.alice.id,
@@ -69,8 +68,7 @@ describe.each(await providersUnderTest())("console access rules on %s", (provide
           outcome: "applied",
           latencyMs: 3,
         },
-      ],
-    });
+    ]);
     const member = await listAuditEvents(t.db, contextOf(f.alice), {});
     expect(member.every((e) => e.userId === f.alice.id)).toBe(true);
     const support = await listAuditEvents(t.db, contextOf(f.sam), { filter: { face: "browse" } });

@@ -215,10 +215,11 @@ async function writeEveryModel(db: Db): Promise<Record<string, Record<string, un
     actionKey: "ak_1",
     createdAt: at("2026-01-07T00:00:00.000Z"),
   };
-  const first = await db.auditEvent.create({ data: audit });
-  const second = await db.auditEvent.create({ data: { ...audit, operation: "action.advanced" } });
-  // The live monitor resumes from seq: it must grow.
-  expect(second.seq).toBeGreaterThan(first.seq);
+  const first = await db.auditEvent.create({ data: { ...audit, seq: 1 } });
+  const second = await db.auditEvent.create({ data: { ...audit, seq: 2, operation: "action.advanced" } });
+  // Per-tenant numbering: the pair (tenant, seq) is unique.
+  await expect(db.auditEvent.create({ data: { ...audit, seq: 2 } })).rejects.toThrow(/Unique constraint/);
+  expect(second.id).toBeGreaterThan(first.id);
   written.AuditEvent = { ...audit, seq: first.seq };
 
   const secret = {

@@ -95,3 +95,32 @@ export async function createTestDatabase(provider: DbProvider): Promise<TestData
     },
   };
 }
+
+type AuditRowInput = Omit<Parameters<Db["auditEvent"]["create"]>[0]["data"], "seq">;
+
+/**
+ * Inserts audit rows straight into the table (fixtures, bulk loads), numbering them from each
+ * tenant's counter the way recordAuditEvent does, so they never collide with rows the app writes.
+ */
+export async function insertAuditRows(db: Db, rows: AuditRowInput[]) {
+  return db.$transaction(async (tx) => {
+    const perTenant = new Map<string, number>();
+    for (const row of rows) perTenant.set(row.tenantId, (perTenant.get(row.tenantId) ?? 0) + 1);
+    const next = new Map<string, number>();
+    for (const [tenantId, n] of perTenant) {
+      const c = await tx.auditCounter.upsert({
+        where: { tenantId },
+        create: { tenantId, seq: n },
+        update: { seq: { increment: n } },
+      });
+      next.set(tenantId, c.seq - n + 1);
+    }
+    const data = rows.map((row) => {
+      const seq = next.get(row.tenantId) as number;
+      next.set(row.tenantId, seq + 1);
+      return { ...row, seq };
+    });
+    await tx.auditEvent.createMany({ data: data as never });
+    return data;
+  });
+}

@@ -186,7 +186,15 @@ export function ActionDetailView({
                   <li key={p.id}>
                     <p className="mb-2 flex items-center gap-2 text-xs text-slate-500">
                       <Badge value={p.status} /> version {p.version}
-                      {p.decidedVia ? ` · via ${p.decidedVia}` : ""}
+                      {p.decidedBy ? (
+                        <span data-testid="decided-by">{` · ${p.status} by ${p.decidedBy}`}</span>
+                      ) : null}
+                      {p.status === "pending" ? (
+                        <>
+                          {" · valid until "}
+                          <Time iso={p.expiresAt} />
+                        </>
+                      ) : null}
                       {p.reason ? ` · “${p.reason}”` : ""}
                       {p.decidedAt ? (
                         <>

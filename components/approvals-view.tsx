@@ -52,10 +52,16 @@ export function ApprovalsView({ initial, scope }: { initial: ApprovalView[]; sco
                 <span>
                   requested <Time iso={a.createdAt} />
                   {scope === "tenant" && a.userName ? ` · for ${a.userName}` : ""}
+                  {" · valid until "}
+                  <Time iso={a.expiresAt} />
                   {a.actionVersion !== a.version ? " · the action changed since" : ""}
+                  {a.canDecide ? "" : ` · waits for ${a.approvers}`}
                 </span>
-                <Link href={`/confirm/${a.actionId}`} className={buttonClass("primary", "sm")}>
-                  Review and decide
+                <Link
+                  href={`/confirm/${a.actionId}`}
+                  className={buttonClass(a.canDecide ? "primary" : "secondary", "sm")}
+                >
+                  {a.canDecide ? "Review and decide" : "View"}
                 </Link>
               </div>
             </li>
@@ -71,7 +77,7 @@ export function ApprovalsView({ initial, scope }: { initial: ApprovalView[]; sco
         <EmptyState title="No decisions yet" />
       ) : (
         <table className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-sm">
-          <TableHead columns={["Action", "Capability", "Decision", "Via", "When"]} />
+          <TableHead columns={["Action", "Capability", "Decision", "By", "When"]} />
           <tbody>
             {decided.data.slice(0, 20).map((a) => (
               <tr key={a.id} className="border-t border-slate-100">
@@ -87,7 +93,9 @@ export function ApprovalsView({ initial, scope }: { initial: ApprovalView[]; sco
                 <td className="px-3 py-2">
                   <Badge value={a.status} />
                 </td>
-                <td className="px-3 py-2">{a.decidedVia ?? "—"}</td>
+                <td className="px-3 py-2" data-testid="decided-by">
+                  {a.decidedBy ?? (a.status === "expired" ? "nobody in time" : "—")}
+                </td>
                 <td className="px-3 py-2">
                   <Time iso={a.decidedAt} />
                 </td>

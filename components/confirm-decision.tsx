@@ -10,11 +10,19 @@ import { buttonClass, inputClass, labelClass } from "./ui";
 type DecisionOutcome = {
   outcome: string;
   message: string;
-  approval?: { id: string; status: string; version: number };
+  approval?: Decided;
 };
 
 // Conflicts that mean "what you looked at is no longer what would happen".
 const STALE_REASONS = new Set(["stale_version", "summary_changed", "no_pending_approval"]);
+
+type Decided = {
+  id: string;
+  status: string;
+  version: number;
+  decided_by?: { name: string; role: string } | null;
+  decided_at?: string | null;
+};
 
 type Props = {
   actionId: string;
@@ -23,8 +31,23 @@ type Props = {
   stale: boolean;
   currentVersion: number;
   decidedVia: string | null;
+  /** "Alice (member)": named wherever a decision is shown. */
+  decidedBy: string | null;
+  decidedAt: string | null;
+  expiresAt: string;
+  /** Whether this person may decide (the capability's policy); others see who may. */
+  canDecide: boolean;
+  /** Who may decide, in words. */
+  approvers: string;
   reason: string | null;
 };
+
+/** "1 Dec 2026, 10:42 UTC": one unambiguous format on the server render and in the browser. */
+export function formatTime(iso: string): string {
+  const d = new Date(iso);
+  const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  return `${d.getUTCDate()} ${months[d.getUTCMonth()]} ${d.getUTCFullYear()}, ${iso.slice(11, 16)} UTC`;
+}
 
 function AgentWillSee({ status, reason }: { status: string; reason?: string | null }) {
   return (
@@ -86,6 +109,19 @@ export function ConfirmDecision(props: Props) {
     );
   }
 
+  if (props.status === "expired" || conflictReason === "approval_expired") {
+    return (
+      <div
+        role="status"
+        className="rounded-lg border border-slate-300 bg-slate-50 p-4 text-sm"
+        data-testid="decision-result"
+      >
+        <p className="font-semibold">This request expired at {formatTime(props.expiresAt)}.</p>
+        <p className="mt-1">Nothing was approved. The agent has to ask again if it is still wanted.</p>
+      </div>
+    );
+  }
+
   if (conflictReason === "already_decided") {
     return (
       <div
@@ -103,17 +139,42 @@ export function ConfirmDecision(props: Props) {
 
   if (decide.data || props.status === "approved" || props.status === "rejected") {
     const status = decide.data?.approval?.status ?? props.status;
+    const by = decide.data?.approval?.decided_by
+      ? `${decide.data.approval.decided_by.name} (${decide.data.approval.decided_by.role})`
+      : props.decidedBy;
+    const at = decide.data?.approval?.decided_at ?? props.decidedAt;
     return (
       <div
         role="status"
         className={`rounded-lg border p-4 ${status === "approved" ? "border-emerald-300 bg-emerald-50" : "border-red-200 bg-red-50"}`}
         data-testid="decision-result"
       >
-        <p className="font-semibold">{status === "approved" ? "Approved." : "Rejected."}</p>
-        {!decide.data && props.decidedVia ? (
-          <p className="text-sm text-slate-600">Decided via {props.decidedVia.replace("_", " ")}.</p>
+        <p className="font-semibold" data-testid="decided-by">
+          {status === "approved" ? "Approved" : "Rejected"}
+          {by ? ` by ${by}` : ""}
+          {at ? ` on ${formatTime(at)}` : ""}.
+        </p>
+        {props.decidedVia && !decide.data ? (
+          <p className="text-sm text-slate-600">
+            Decided in the {props.decidedVia === "cli" ? "command line" : "console"}.
+          </p>
         ) : null}
         <AgentWillSee status={status} reason={decide.data ? reason : props.reason} />
+      </div>
+    );
+  }
+
+  if (!props.canDecide) {
+    return (
+      <div
+        role="status"
+        className="rounded-lg border border-slate-200 bg-white p-4 text-sm"
+        data-testid="not-your-decision"
+      >
+        <p className="font-semibold">Waiting for {props.approvers}.</p>
+        <p className="mt-1">
+          Only {props.approvers} can approve or reject this. Valid until {formatTime(props.expiresAt)}.
+        </p>
       </div>
     );
   }
@@ -126,6 +187,9 @@ export function ConfirmDecision(props: Props) {
         decide.mutate("approve");
       }}
     >
+      <p className="mb-3 text-sm text-slate-600" data-testid="approval-expiry">
+        Valid until {formatTime(props.expiresAt)}.
+      </p>
       <label htmlFor="reason" className={labelClass}>
         Reason (optional, shown to the agent if you reject)
       </label>

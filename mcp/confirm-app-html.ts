@@ -1,16 +1,20 @@
 /** The MCP Apps UI resource that shows a confirmation node inside the person's host. */
 export const CONFIRM_APP_URI = "ui://signpost/confirm";
-/** The app-only tool the screen calls; never listed for the model. */
-export const DECIDE_APPROVAL_TOOL = "decide_approval";
-/** Result `_meta` key holding the single-use approval token (the model never reads `_meta`). */
+/** The app-only, read-only tool the screen polls for the approval's status. */
+export const APPROVAL_STATUS_TOOL = "approval_status";
+/**
+ * Result `_meta` key with what the screen shows: the rendered summary, the console URL and the
+ * expiry. Never anything that can approve: any client, and so the model, may read `_meta`.
+ */
 export const APPROVAL_META_KEY = "signpost/approval";
 
 /**
  * Self-contained HTML (inline CSS and script, no external origin): the host renders it in
  * a sandboxed iframe and talks to it over postMessage JSON-RPC (MCP Apps). The screen reads
- * the tool result the host forwards (`ui/notifications/tool-result`): the summary from
- * `structuredContent`, the approval token from `_meta`. Approve/Reject call the app-only tool
- * with that token; without it the buttons stay disabled.
+ * the tool result the host forwards (`ui/notifications/tool-result`) and shows the summary;
+ * "Approve in Signpost" asks the host to open the console's confirm page (`ui/open-link`),
+ * where the person decides with their own session. It then polls the read-only status tool
+ * and shows who decided.
  */
 export function renderConfirmAppHtml(): string {
   return `<!doctype html>
@@ -32,7 +36,6 @@ export function renderConfirmAppHtml(): string {
   .actions { display: flex; gap: 8px; margin-top: 12px; align-items: center; flex-wrap: wrap; }
   button { font: inherit; padding: 8px 14px; border-radius: 6px; border: 1px solid var(--line); background: transparent; color: var(--fg); cursor: pointer; }
   button.approve { background: var(--ok); color: #fff; border-color: var(--ok); }
-  button.reject { color: var(--bad); border-color: var(--bad); }
   button:disabled { opacity: .5; cursor: not-allowed; }
   #status { margin-top: 10px; font-weight: 600; }
   a { color: inherit; }
@@ -55,10 +58,10 @@ export function renderConfirmAppHtml(): string {
   <div class="muted" id="meta"></div>
   <div id="summary"></div>
   <div class="actions">
-    <button class="approve" id="approve" disabled>Approve</button>
-    <button class="reject" id="reject" disabled>Reject</button>
-    <a id="console" href="#" hidden>Open in Signpost console</a>
+    <button class="approve" id="open" disabled>Approve in Signpost</button>
+    <a id="console" href="#" target="_blank" rel="noopener noreferrer" hidden>Open the confirm page</a>
   </div>
+  <p class="muted">You approve or reject on Signpost's own page, signed in as yourself; the agent cannot do it for you.</p>
   <div id="status" role="status"></div>
 </main>
 <script>
@@ -89,17 +92,17 @@ export function renderConfirmAppHtml(): string {
     var sc = (result && result.structuredContent) || {};
     var meta = (result && result._meta && result._meta[${JSON.stringify(APPROVAL_META_KEY)}]) || null;
     var summary = sc.summary || {};
-    $("meta").textContent = "Action " + text(sc.action_id) + " · version " + text(sc.version) + (meta && meta.expires_at ? " · token expires " + meta.expires_at : "");
+    $("meta").textContent = "Action " + text(sc.action_id) + " · version " + text(sc.version) + (meta && meta.expires_at ? " · valid until " + meta.expires_at : "");
     if (meta && typeof meta.summary_html === "string") {
       // Server-rendered by the console's own ConfirmationSummary component: one screen, two places.
       $("title").textContent = "Confirm what the agent prepared";
       $("summary").innerHTML = meta.summary_html;
     } else renderTable(sc, summary);
-    state = meta && meta.token ? { token: meta.token, action_id: sc.action_id, version: sc.version } : null;
-    $("approve").disabled = !state;
-    $("reject").disabled = !state;
-    if (meta && meta.console_url) { $("console").href = meta.console_url; $("console").hidden = false; }
-    if (!state) $("status").textContent = "This screen cannot decide: no approval token. Use the console link.";
+    state = sc.action_id ? { action_id: sc.action_id, version: sc.version, url: meta && meta.console_url } : null;
+    if (state && state.url) {
+      $("console").href = state.url; $("console").hidden = false; $("open").disabled = false;
+    }
+    if (state) poll();
   }
   // Fallback for a result without the rendered summary (e.g. forwarded by a host that strips it).
   function renderTable(sc, summary) {
@@ -124,20 +127,33 @@ export function renderConfirmAppHtml(): string {
     $("summary").innerHTML = "";
     $("summary").appendChild(table);
   }
-  function decide(decision) {
-    if (!state) return;
-    $("approve").disabled = true; $("reject").disabled = true;
-    $("status").textContent = decision === "approve" ? "Approving…" : "Rejecting…";
-    request("tools/call", { name: ${JSON.stringify(DECIDE_APPROVAL_TOOL)}, arguments: {
-      action_id: state.action_id, version: state.version, decision: decision, approval_token: state.token } })
+  function openConsole() {
+    if (!state || !state.url) return;
+    // The host opens it in the person's browser, where their console session decides.
+    request("ui/open-link", { url: state.url }).then(function () {
+      $("status").textContent = "Opened Signpost: approve or reject there. This screen updates when you decide.";
+    }, function () { $("console").focus(); $("status").textContent = "Use the link to open Signpost."; });
+  }
+  var timer = null, polls = 0;
+  function poll() {
+    if (timer) clearTimeout(timer);
+    if (!state || polls > 360) return; // about 30 minutes at 5 s: the approval's default lifetime
+    polls++;
+    request("tools/call", { name: ${JSON.stringify(APPROVAL_STATUS_TOOL)}, arguments: { action_id: state.action_id } })
       .then(function (res) {
         var sc = (res && res.structuredContent) || {};
-        $("status").textContent = (res && res.content && res.content[0] && res.content[0].text) || sc.message || "Done.";
-        state = null;
-      }, function (err) { $("status").textContent = "Failed: " + (err && err.message ? err.message : String(err)); });
+        var a = sc.approval;
+        if (sc.version !== undefined && state.version !== undefined && sc.version !== state.version) {
+          $("status").textContent = "The agent changed this action (now version " + sc.version + "): the screen above is out of date.";
+        } else if (a && a.status !== "pending") {
+          $("status").textContent = sc.message || a.status;
+          $("open").disabled = true;
+          if (a.status === "approved" || a.status === "rejected" || a.status === "expired") return;
+        } else if (a) $("status").textContent = "Waiting for your decision in Signpost (valid until " + a.expires_at + ").";
+        timer = setTimeout(poll, 5000);
+      }, function () { timer = setTimeout(poll, 15000); });
   }
-  $("approve").addEventListener("click", function () { decide("approve"); });
-  $("reject").addEventListener("click", function () { decide("reject"); });
+  $("open").addEventListener("click", openConsole);
   window.addEventListener("message", function (event) {
     if (event.source !== window.parent) return;
     var msg = event.data;

@@ -22,11 +22,6 @@ export interface GatewayOperation<Ctx> {
   run(ctx: Ctx, input: Record<string, unknown>): Promise<GatewayOutcome>;
 }
 
-export interface ApprovalToken {
-  token: string;
-  expires_at: string;
-}
-
 /**
  * What the MCP faces need from the gateway. The faces are thin: every rule (permissions,
  * next_actions, versions, approvals, audit) lives behind these calls; the MCP layer only maps
@@ -34,19 +29,11 @@ export interface ApprovalToken {
  */
 export interface GatewayPort<Ctx> {
   operations: Record<ActionToolName, GatewayOperation<Ctx>>;
-  /** Mints the single-use token for the confirmation screen of this pending approval. */
-  issueApprovalToken(ctx: Ctx, input: { action_id: string; version: number }): Promise<ApprovalToken | null>;
-  /** A person's decision carried by the confirmation screen's token. */
-  decideWithToken(
-    ctx: Ctx,
-    input: {
-      action_id: string;
-      version: number;
-      decision: "approve" | "reject";
-      approval_token: string;
-      reason?: string;
-    },
-  ): Promise<GatewayOutcome>;
+  /**
+   * The approval's status for the confirmation screen (read-only). Nothing reachable through
+   * MCP can approve: a person decides on the console page `approvalUrl` points at.
+   */
+  approvalStatus(ctx: Ctx, input: { action_id: string }): Promise<GatewayOutcome>;
   /** The console page where a signed-in person can approve this action. */
   approvalUrl(actionId: string): string;
   /** Ids for binding signed request state. */

@@ -35,6 +35,22 @@ export const pageOutputSchema = z.object({
   links: z.array(z.string()).describe("URIs this page links to, in order."),
 });
 
+/** "approval: approved by Alice (member) at 10:42 UTC" — the decider is always named. */
+function approvalLine(value: unknown): string | null {
+  if (!value || typeof value !== "object") return null;
+  const a = value as {
+    status?: string;
+    expires_at?: string;
+    decided_by?: { name?: string; role?: string } | null;
+    decided_at?: string | null;
+    reason?: string | null;
+  };
+  if (!a.status) return null;
+  if (a.decided_by?.name && a.decided_at)
+    return `approval: ${a.status} by ${a.decided_by.name} (${a.decided_by.role}) at ${a.decided_at.slice(11, 16)} UTC${a.reason ? ` — "${a.reason}"` : ""}`;
+  return `approval: ${a.status}${a.status === "pending" && a.expires_at ? ` (valid until ${a.expires_at})` : ""}`;
+}
+
 /**
  * A short text rendering for hosts that only read `content`: outcome, message, where the
  * action stands and what may be called next. The full object stays in `structuredContent`.
@@ -63,7 +79,9 @@ export function renderOutcomeText(result: OutcomeLike & Record<string, unknown>)
         .join("; ")}`,
     );
   }
-  if (typeof result.approval_url === "string") lines.push(`approval: ${result.approval_url}`);
+  const approval = approvalLine(result.approval);
+  if (approval) lines.push(approval);
+  if (typeof result.approval_url === "string") lines.push(`approve at: ${result.approval_url}`);
   lines.push(
     result.next_actions.length
       ? `next: ${result.next_actions.map((n) => `${n.tool}${n.requires_user_approval ? " (needs user approval)" : ""}`).join(", ")}`

@@ -253,23 +253,22 @@ async function shapeResult<Ctx>(
   }
 
   let meta: Record<string, unknown> | undefined;
-  // Only results that (re)present the confirmation carry a screen: each token replaces the
-  // previous one, so a read (get_context) must not invalidate the screen the person is looking at.
+  // Only results that (re)present the confirmation carry a screen. What rides in `_meta` is for
+  // showing only: any client (and so the model) may read it, so it never holds anything that
+  // could approve — the person decides on the console page, signed in.
   const atConfirmation =
     REACHES_CONFIRMATION.has(name) &&
     outcome.requires_confirmation === true &&
     actionId !== undefined &&
     version !== undefined &&
     outcome.next_actions.some((next) => next.tool === "confirm_action" && next.requires_user_approval);
+  const approval = outcome.approval as { status?: string; expires_at?: string } | null | undefined;
   if (atConfirmation && actionId && version !== undefined) {
-    const token = await gateway.issueApprovalToken(context, { action_id: actionId, version });
-    if (token) {
+    if (approval?.status === "pending") {
       meta = {
         ui: { resourceUri: CONFIRM_APP_URI },
-        // Only the confirmation screen reads this; content and structuredContent never carry it.
         [APPROVAL_META_KEY]: {
-          token: token.token,
-          expires_at: token.expires_at,
+          expires_at: approval.expires_at,
           action_id: actionId,
           version,
           console_url: gateway.approvalUrl(actionId),

@@ -6,28 +6,19 @@ import {
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { compactSchema } from "./compact-schema";
-import { CONFIRM_APP_URI, DECIDE_APPROVAL_TOOL, renderConfirmAppHtml } from "./confirm-app-html";
+import { APPROVAL_STATUS_TOOL, CONFIRM_APP_URI, renderConfirmAppHtml } from "./confirm-app-html";
 import type { GatewayPort } from "./gateway-port";
 import { outcomeOutputSchema, renderOutcomeText } from "./outcome-output";
 
-export const decideApprovalInput = z
-  .object({
-    action_id: z.string().min(1).max(100).describe("The action shown on the confirmation screen."),
-    version: z.number().int().min(1).describe("The version the person saw."),
-    decision: z.enum(["approve", "reject"]),
-    approval_token: z
-      .string()
-      .min(16)
-      .max(200)
-      .describe("The single-use token the screen received in the result _meta."),
-    reason: z.string().max(500).optional(),
-  })
+export const approvalStatusInput = z
+  .object({ action_id: z.string().min(1).max(64).describe("The action shown on the confirmation screen.") })
   .strict();
 
 /**
- * The confirmation screen as an MCP App, and the app-only tool its buttons call. The tool is
- * hidden from the model (`visibility: ["app"]`) but that is a hint, not a guard: what makes the
- * call a person's decision is the token, which only ever travelled in result `_meta`.
+ * The confirmation screen as an MCP App: it shows the summary inside the host and an "Approve in
+ * Signpost" button that opens the console's confirm page, where the person's own session is the
+ * credential. Nothing here can approve — whatever reaches an MCP client may reach the model —
+ * so the screen's only tool reads the approval's status (harmless to poll).
  */
 export function registerConfirmApp<Ctx>(server: McpServer, gateway: GatewayPort<Ctx>, context: Ctx): void {
   registerAppResource(
@@ -36,7 +27,7 @@ export function registerConfirmApp<Ctx>(server: McpServer, gateway: GatewayPort<
     CONFIRM_APP_URI,
     {
       description:
-        "Shows what an action will do (items, amount, address, payment; refund; assignee) with Approve and Reject.",
+        "Shows what an action will do (items, amount, address, payment; refund; assignee) and opens Signpost to approve it.",
       mimeType: RESOURCE_MIME_TYPE,
       _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } },
     },
@@ -47,22 +38,17 @@ export function registerConfirmApp<Ctx>(server: McpServer, gateway: GatewayPort<
 
   registerAppTool(
     server,
-    DECIDE_APPROVAL_TOOL,
+    APPROVAL_STATUS_TOOL,
     {
-      title: "Approve or reject (confirmation screen)",
-      description: "Used by the confirmation screen only. Requires the screen's single-use approval token.",
-      inputSchema: compactSchema(decideApprovalInput),
+      title: "Approval status (confirmation screen)",
+      description: "Used by the confirmation screen: whether the person approved or rejected, and who.",
+      inputSchema: compactSchema(approvalStatusInput),
       outputSchema: compactSchema(outcomeOutputSchema),
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       _meta: { ui: { resourceUri: CONFIRM_APP_URI, visibility: ["app"] } },
     },
     async (args) => {
-      const outcome = await gateway.decideWithToken(context, args);
+      const outcome = await gateway.approvalStatus(context, args);
       return { content: [{ type: "text", text: renderOutcomeText(outcome) }], structuredContent: outcome };
     },
   );

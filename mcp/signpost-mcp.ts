@@ -35,9 +35,8 @@ export function defaultPublicUrl(): string {
 export function gatewayPort(gw: Gateway): GatewayPort<TrustedContext> {
   return {
     operations: gw.operations as unknown as GatewayPort<TrustedContext>["operations"],
-    issueApprovalToken: gw.issueApprovalToken,
-    decideWithToken: (ctx, input) =>
-      gw.decideWithToken(ctx, input) as ReturnType<GatewayPort<TrustedContext>["decideWithToken"]>,
+    approvalStatus: (ctx, input) =>
+      gw.approvalStatus(ctx, input) as ReturnType<GatewayPort<TrustedContext>["approvalStatus"]>,
     approvalUrl: gw.approvalUrl,
     agentIdOf: gw.agentIdOf,
   };

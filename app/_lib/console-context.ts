@@ -29,8 +29,8 @@ export async function requirePageAccess(path: string, roles?: readonly ConsoleRo
 /** Which roles may open which page: the navigation and the pages read the same table. */
 export const pageRoles = {
   overview: ["admin", "support", "member"],
-  approvals: ["admin", "member"],
-  confirm: ["admin", "member"],
+  approvals: ["admin", "support", "member"],
+  confirm: ["admin", "support", "member"],
   monitor: ["admin", "support"],
   actions: ["admin", "support", "member"],
   permissions: ["admin"],

@@ -36,6 +36,8 @@ export function actionPage(outcome: BackendOutcome, backend: BrowseBackend): Pag
   if (outcome.verification && typeof outcome.verification === "object") {
     parts.push(`## Verification\n\n${objectSections(outcome.verification as Row)}`);
   }
+  const approval = approvalSection(outcome.approval);
+  if (approval) parts.push(approval);
   const options = optionsSections(outcome);
   if (options) parts.push(`## Choices\n\n${options}`);
   const next = outcome.next_actions ?? [];
@@ -74,4 +76,23 @@ export function actionPage(outcome: BackendOutcome, backend: BrowseBackend): Pag
     actionId,
     capability: typeof outcome.capability === "string" ? outcome.capability : undefined,
   };
+}
+
+/** Where the person's decision stands, naming who decided and why (a rejection's reason). */
+function approvalSection(value: unknown): string | null {
+  if (!value || typeof value !== "object") return null;
+  const a = value as {
+    status?: string;
+    expires_at?: string;
+    decided_by?: { name?: string; role?: string } | null;
+    decided_at?: string | null;
+    reason?: string | null;
+  };
+  if (!a.status) return null;
+  const rows: Array<[string, unknown]> = [["Status", a.status]];
+  if (a.decided_by?.name) rows.push(["Decided by", `${a.decided_by.name} (${a.decided_by.role})`]);
+  if (a.decided_at) rows.push(["Decided at", a.decided_at]);
+  if (a.reason) rows.push(["Reason", a.reason]);
+  if (a.status === "pending" && a.expires_at) rows.push(["Valid until", a.expires_at]);
+  return `## Approval\n\n${fieldList(rows)}`;
 }

@@ -1,7 +1,7 @@
 import { parseActionState } from "./action-state";
 import type { ActionRow } from "./action-store";
 import { allowedPatch } from "./allowed-patch";
-import { findApproval } from "./approval-ledger";
+import { type ApprovalRow, approvalExpiresAt, effectiveApprovalStatus, findApproval } from "./approval-ledger";
 import type { AnyCapability } from "./define-capability";
 import { describeInputs, type InputDescription, patchJsonSchema } from "./describe-inputs";
 import type { EngineDeps } from "./engine-deps";
@@ -25,7 +25,7 @@ export interface ActionResponse extends OutcomeBase {
   validation_errors?: ValidationError[];
   requires_confirmation?: boolean;
   summary?: Record<string, unknown> | null;
-  approval?: { id: string; status: string; version: number; url: string } | null;
+  approval?: ApprovalView | null;
   approval_url?: string;
   effect?: { status: string; action_key: string; external_id: string | null; attempts: number } | null;
   external_id?: string | null;
@@ -33,6 +33,40 @@ export interface ActionResponse extends OutcomeBase {
   result?: Record<string, unknown> | null;
   /** JSON Schema of the patch advance_action accepts now (get_context). */
   patch_schema?: Record<string, unknown>;
+}
+
+/**
+ * The approval as the agent sees it: its status now (an approval past its time is `expired`),
+ * until when it is valid, and who decided, when and why. Never anything that could approve.
+ */
+export interface ApprovalView {
+  id: string;
+  status: string;
+  version: number;
+  url: string;
+  expires_at: string;
+  decided_by: { name: string; role: string } | null;
+  decided_at: string | null;
+  reason: string | null;
+}
+
+export async function approvalView(deps: EngineDeps, actionId: string, approval: ApprovalRow): Promise<ApprovalView> {
+  const decider = approval.decidedById
+    ? await deps.db.user.findFirst({
+        where: { id: approval.decidedById, tenantId: approval.tenantId },
+        select: { name: true, role: true },
+      })
+    : null;
+  return {
+    id: approval.id,
+    status: effectiveApprovalStatus(approval),
+    version: approval.version,
+    url: deps.approvalUrl(actionId),
+    expires_at: approvalExpiresAt(approval).toISOString(),
+    decided_by: decider,
+    decided_at: approval.decidedAt?.toISOString() ?? null,
+    reason: approval.reason,
+  };
 }
 
 /** What an operation decides; `respond` adds the action's state. `next_actions` here replaces the computed list. */
@@ -49,7 +83,8 @@ export async function respond(
 ): Promise<ActionResponse> {
   const state = parseActionState(row.state);
   const effect = await deps.db.effect.findUnique({ where: { actionId: row.id } });
-  const approval = state.requires_approval ? await findApproval(deps.db, row.id, row.version) : null;
+  const approvalRow = state.requires_approval ? await findApproval(deps.db, row.id, row.version) : null;
+  const approval = approvalRow ? await approvalView(deps, row.id, approvalRow) : null;
   const allowed = allowedPatch(capability, row.entityId, row.status);
   const out: ActionResponse = {
     ...base,
@@ -67,9 +102,7 @@ export async function respond(
     validation_errors: state.validation_errors,
     requires_confirmation: capability.nodes.some((n) => n.id === row.node && n.requiresConfirmation),
     summary: state.summary,
-    approval: approval
-      ? { id: approval.id, status: approval.status, version: approval.version, url: deps.approvalUrl(row.id) }
-      : null,
+    approval,
     effect: effect
       ? {
           status: effect.status,
@@ -83,7 +116,7 @@ export async function respond(
     result: state.result,
     next_actions:
       base.next_actions ??
-      nextActionsFor(capability, row, state, effect, approval?.status ?? null, deps.approvalUrl),
+      nextActionsFor(capability, row, state, effect, approval, deps.approvalUrl),
   };
   // Where the person approves, while an approval is outstanding (faces show it as a link).
   if (approval?.status === "pending") out.approval_url = deps.approvalUrl(row.id);

@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import type { ActionState } from "./action-state";
 import { requestApproval } from "./approval-ledger";
-import type { Actor, AnyCapability } from "./define-capability";
+import { type Actor, type AnyCapability, DEFAULT_APPROVAL_TTL_MS } from "./define-capability";
 import type { EngineDeps } from "./engine-deps";
 
 /** How actions and their effects are read and written: the rows, their history, approvals opened. */
@@ -49,9 +49,18 @@ export async function recordActionEvent(
   await db.actionEvent.create({ data: { ...event, data: toJson(event.data) } });
 }
 
-/** Opens the pending approval of this version (bound to its summary digest) and notes it in the history. */
-export async function openApproval(db: Db, row: ActionRow, state: ActionState): Promise<void> {
+/**
+ * Opens the pending approval of this version (bound to its summary digest, valid for the
+ * policy's time) and notes it in the history.
+ */
+export async function openApproval(
+  db: Db,
+  row: ActionRow,
+  state: ActionState,
+  ttlMs: number = DEFAULT_APPROVAL_TTL_MS,
+): Promise<void> {
   await requestApproval(db, {
+    ttlMs,
     actionId: row.id,
     tenantId: row.tenantId,
     userId: row.userId,

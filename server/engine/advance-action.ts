@@ -119,6 +119,7 @@ export async function advanceAction(
       validation_errors: state.validation_errors,
     },
   });
-  if (ev.atConfirmation && state.requires_approval) await openApproval(db, next, state);
+  if (ev.atConfirmation && state.requires_approval)
+    await openApproval(db, next, state, capability.policy.approvalTtlMs);
   return respond(deps, capability, next, { outcome, message, retryable: false });
 }

@@ -1,10 +1,13 @@
 import type { Db } from "../db/client";
+import { DEFAULT_APPROVAL_TTL_MS } from "./define-capability";
 
 /**
  * The engine's side of approvals: creating the pending approval when an action reaches its
- * confirmation node, and voiding approvals when the action changes. Who may decide lives in
- * the gateway (server/gateway/approvals.ts).
+ * confirmation node, voiding approvals when the action changes, and expiry. Who may decide
+ * lives in the gateway (server/gateway/approvals.ts).
  */
+
+export type ApprovalRow = NonNullable<Awaited<ReturnType<typeof findApproval>>>;
 
 export async function requestApproval(
   db: Db,
@@ -15,6 +18,7 @@ export async function requestApproval(
     version: number;
     digest: string;
     summary: object;
+    ttlMs: number;
   },
 ) {
   // Earlier versions' approvals no longer describe the action.
@@ -33,6 +37,7 @@ export async function requestApproval(
         summaryDigest: input.digest,
         summary: input.summary as never,
         status: "pending",
+        expiresAt: new Date(Date.now() + input.ttlMs),
       },
     });
   } catch {
@@ -57,4 +62,29 @@ export async function voidApprovals(db: Db, actionId: string, exceptVersion?: nu
 
 export async function findApproval(db: Db, actionId: string, version: number) {
   return db.approval.findUnique({ where: { actionId_version: { actionId, version } } });
+}
+
+/**
+ * The status as it stands now: a pending or granted approval whose time has passed is
+ * `expired` (void) even before anything wrote that down. Rows from before expiries existed
+ * count from their creation with the default time.
+ */
+export function effectiveApprovalStatus(
+  approval: { status: string; expiresAt: Date | null; createdAt: Date },
+  now = Date.now(),
+): string {
+  if (approval.status !== "pending" && approval.status !== "approved") return approval.status;
+  return approvalExpiresAt(approval).getTime() <= now ? "expired" : approval.status;
+}
+
+export function approvalExpiresAt(approval: { expiresAt: Date | null; createdAt: Date }): Date {
+  return approval.expiresAt ?? new Date(approval.createdAt.getTime() + DEFAULT_APPROVAL_TTL_MS);
+}
+
+/** Records that an approval ran out (only while it is still pending or granted). */
+export async function markApprovalExpired(db: Db, approvalId: string): Promise<void> {
+  await db.approval.updateMany({
+    where: { id: approvalId, status: { in: ["pending", "approved"] } },
+    data: { status: "expired" },
+  });
 }

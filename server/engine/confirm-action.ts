@@ -1,4 +1,11 @@
-import { type ActionResponse, notAllowedNow, notFoundAction, respond, unavailable } from "./action-response";
+import {
+  type ActionResponse,
+  approvalView,
+  notAllowedNow,
+  notFoundAction,
+  respond,
+  unavailable,
+} from "./action-response";
 import { type ActionState, parseActionState } from "./action-state";
 import {
   type ActionRow,
@@ -8,7 +15,7 @@ import {
   recordActionEvent,
   toJson,
 } from "./action-store";
-import { findApproval, voidApprovals } from "./approval-ledger";
+import { effectiveApprovalStatus, findApproval, markApprovalExpired, voidApprovals } from "./approval-ledger";
 import { catchLegacyUnavailable } from "./catch-legacy-unavailable";
 import type { Actor, AnyCapability } from "./define-capability";
 import {
@@ -55,8 +62,11 @@ export async function confirmAction(
   if (existing && existing.status !== "failed") return replay();
   const state = parseActionState(row.state);
   const atConfirmation = capability.nodes.some((n) => n.id === row.node && n.requiresConfirmation);
+  // A person's rejection is answered as such (with their reason), not as "not possible now".
+  const rejectedByPerson = row.status === "rejected" && state.requires_approval && atConfirmation;
   if (
     !existing &&
+    !rejectedByPerson &&
     (!atConfirmation || !state.summary || !["open", "awaiting_approval", "approved"].includes(row.status))
   )
     return notAllowedNow(deps, capability, row, "confirm_action");
@@ -148,7 +158,7 @@ export async function confirmAction(
   return executeEffect(deps, capability, actor, { ...row, status: "executing" }, effect, "confirmed", claim);
 }
 
-/** The refusal when this version and digest lack a person's approval; null when approved. */
+/** The refusal when this version and digest lack a person's valid approval; null when approved. */
 async function approvalRefusal(
   deps: EngineDeps,
   capability: AnyCapability,
@@ -156,21 +166,20 @@ async function approvalRefusal(
   state: ActionState,
 ): Promise<ActionResponse | null> {
   const approval = await findApproval(deps.db, row.id, row.version);
-  if (approval?.status === "approved" && approval.summaryDigest === state.digest) return null;
-  if (approval?.status === "rejected")
+  const status = approval ? effectiveApprovalStatus(approval) : "pending";
+  if (approval && status === "approved" && approval.summaryDigest === state.digest) return null;
+  if (approval && status === "rejected") {
+    const view = await approvalView(deps, row.id, approval);
+    const who = view.decided_by ? view.decided_by.name : "The user";
+    // next_actions come from the one place that knows the flow (advance, or nothing: stop).
     return respond(deps, capability, row, {
       outcome: "rejected",
       reason: "approval_rejected",
-      message: `The user rejected this${approval.reason ? `: ${approval.reason}` : ""}; change the action or stop`,
+      message: `${who} rejected this${view.reason ? `: "${view.reason}"` : " (no reason given)"}; change what they objected to (that asks them again) or stop`,
       retryable: false,
-      next_actions: [
-        {
-          tool: "advance_action",
-          args: { action_id: row.id, version: row.version },
-          description: "Change what the user objected to (creates a new approval)",
-        },
-      ],
     });
+  }
+  if (approval && status === "expired") return askAgain(deps, capability, row, state, approval.id);
   return respond(deps, capability, row, {
     outcome: "rejected",
     reason: "approval_pending",
@@ -189,6 +198,49 @@ async function approvalRefusal(
         requires_user_approval: true,
       },
     ],
+  });
+}
+
+/**
+ * The approval ran out before it was used: it is void, and the same summary goes to the person
+ * again as a new version with a fresh approval request (nothing is sent until they approve).
+ */
+async function askAgain(
+  deps: EngineDeps,
+  capability: AnyCapability,
+  row: ActionRow,
+  state: ActionState,
+  approvalId: string,
+): Promise<ActionResponse> {
+  const { db } = deps;
+  await markApprovalExpired(db, approvalId);
+  const next = { ...row, version: row.version + 1, status: "awaiting_approval" };
+  const updated = await db.action.updateMany({
+    where: { id: row.id, version: row.version },
+    data: { version: next.version, status: next.status },
+  });
+  if (!updated.count) {
+    const current = await db.action.findUniqueOrThrow({ where: { id: row.id } });
+    return respond(deps, capability, current, {
+      outcome: "conflict",
+      reason: "stale_version",
+      message: `The action changed meanwhile (now version ${current.version}); read it again`,
+      retryable: true,
+    });
+  }
+  await recordActionEvent(db, {
+    actionId: row.id,
+    version: next.version,
+    kind: "approval_expired",
+    node: row.node,
+    data: { expired_version: row.version },
+  });
+  await openApproval(db, next, state, capability.policy.approvalTtlMs);
+  return respond(deps, capability, next, {
+    outcome: "rejected",
+    reason: "approval_expired",
+    message: `Nobody approved version ${row.version} in time, so that request expired; the user was asked again (version ${next.version}) at ${deps.approvalUrl(row.id)}`,
+    retryable: true,
   });
 }
 
@@ -226,7 +278,8 @@ async function changedSinceApproval(
       node: next.node,
       data: { validation_errors: fresh.validation_errors },
     });
-    if (!ev.notFound && ev.atConfirmation && fresh.requires_approval) await openApproval(db, next, fresh);
+    if (!ev.notFound && ev.atConfirmation && fresh.requires_approval)
+      await openApproval(db, next, fresh, capability.policy.approvalTtlMs);
   }
   return respond(deps, capability, next, {
     outcome: "conflict",

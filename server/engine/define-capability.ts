@@ -94,6 +94,22 @@ export interface EffectDefinition<A> {
 
 export type ApprovalRule = "always" | "never" | ((summary: Record<string, unknown>) => boolean);
 
+/**
+ * Who may decide an approval. By default only the person the action is done for: charging
+ * Alice's card is Alice's decision, not an admin's. A policy may name roles of the tenant that
+ * decide instead of (or as well as) that person, e.g. a cross-team assignment needs an admin.
+ */
+export interface ApproverRule {
+  /** The person the action is for may decide. */
+  subject: boolean;
+  /** Roles of the same tenant that may decide as well. */
+  roles: Array<Actor["role"]>;
+}
+
+export const DEFAULT_APPROVERS: ApproverRule = { subject: true, roles: [] };
+/** How long a person has to decide, and a granted approval stays usable: 30 minutes. */
+export const DEFAULT_APPROVAL_TTL_MS = 30 * 60 * 1000;
+
 export interface CapabilityPolicy {
   effect: "read" | "write";
   /** Permission name checked by the gateway, e.g. `shop.order.pay`. */
@@ -101,6 +117,10 @@ export interface CapabilityPolicy {
   /** Roles of the acting user allowed to use it at all. */
   roles: Array<Actor["role"]>;
   approval: ApprovalRule;
+  /** Who decides the approval; default DEFAULT_APPROVERS (the person the action is for). */
+  approvers?: ApproverRule | ((summary: Record<string, unknown>) => ApproverRule);
+  /** How long an approval request (and a granted, unconfirmed approval) is valid; default 30 min. */
+  approvalTtlMs?: number;
   retry: { attempts: number; backoffMs: number };
   timeoutMs: number;
   audit: "full" | "summary";

@@ -1,3 +1,4 @@
+import type { ApprovalView } from "./action-response";
 import type { ActionState } from "./action-state";
 import type { EffectRow } from "./action-store";
 import type { AnyCapability } from "./define-capability";
@@ -14,10 +15,10 @@ export function nextActionsFor(
   action: { id: string; version: number; status: string },
   state: ActionState,
   effect: EffectRow | null,
-  approvalStatus: string | null,
+  approval: ApprovalView | null,
   approvalUrl: (actionId: string) => string,
 ): NextAction[] {
-  const out = byStatus(capability, action, state, effect, approvalStatus, approvalUrl);
+  const out = byStatus(capability, action, state, effect, approval, approvalUrl);
   // Decided in one place (recoverOffered), which recoverAction also obeys.
   if (recoverOffered(action, effect))
     out.push({
@@ -36,7 +37,7 @@ function byStatus(
   action: { id: string; version: number; status: string },
   state: ActionState,
   effect: EffectRow | null,
-  approvalStatus: string | null,
+  approval: ApprovalView | null,
   approvalUrl: (actionId: string) => string,
 ): NextAction[] {
   const id = action.id;
@@ -76,22 +77,41 @@ function byStatus(
           : `Fill in: ${state.missing.join(", ") || "the fields in allowed_patch"}`,
       },
     ];
-  const needsApproval = state.requires_approval && approvalStatus !== "approved";
+  const changeable = allPatchFields(capability).length > 0;
+  const change = (description: string): NextAction => ({
+    tool: "advance_action",
+    args: { action_id: id, version: action.version },
+    description,
+  });
+  if (state.requires_approval && approval?.status === "rejected")
+    // The person said no: the agent may change what they objected to (which asks them again),
+    // or stop. Confirming this version is not on offer.
+    return changeable
+      ? [
+          change(
+            `The user rejected this${approval.reason ? ` ("${approval.reason}")` : ""}; change what they objected to (that asks them again), or stop`,
+          ),
+        ]
+      : [];
   const out: NextAction[] = [];
-  if (allPatchFields(capability).length)
-    out.push({
-      tool: "advance_action",
-      args: { action_id: id, version: action.version },
-      description: "Change details before confirming (a change needs a new approval)",
-    });
-  const what = capability.effect?.description;
+  if (changeable) out.push(change("Change details before confirming (a change needs a new approval)"));
+  const what = capability.effect?.description ?? "Execute";
+  const status = state.requires_approval ? (approval?.status ?? "pending") : "approved";
   out.push({
     tool: "confirm_action",
     args: { action_id: id, version: action.version },
-    description: needsApproval
-      ? `After the user approves at ${approvalUrl(id)}, ${what ?? "execute"} (send a new idempotency_key)`
-      : `${what ?? "Execute"} (send a new idempotency_key)`,
-    requires_user_approval: needsApproval,
+    description:
+      status === "approved"
+        ? `${approvedBy(approval)}${what} (with an idempotency_key)`
+        : status === "expired"
+          ? "The approval request expired before anyone approved it; confirm_action asks the user again (nothing is sent until they approve)"
+          : `After the user approves at ${approvalUrl(id)}: ${what.toLowerCase()} (with an idempotency_key)`,
+    requires_user_approval: status !== "approved",
   });
   return out;
+}
+
+function approvedBy(approval: ApprovalView | null): string {
+  if (!approval?.decided_by || !approval.decided_at) return "";
+  return `Approved by ${approval.decided_by.name} at ${approval.decided_at.slice(11, 16)} UTC: `;
 }

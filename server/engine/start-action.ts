@@ -136,7 +136,7 @@ export async function startAction(
     data: { applied: state.applied, missing: state.missing, validation_errors: state.validation_errors },
   });
   if (ev.atConfirmation && state.requires_approval && state.summary && state.digest)
-    await openApproval(deps.db, row, state);
+    await openApproval(deps.db, row, state, capability.policy.approvalTtlMs);
   const rejected = status === "rejected";
   return respond(
     deps,

@@ -1,14 +1,16 @@
-import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "../db/client";
 import { parseActionState } from "../engine/action-state";
 import { recordActionEvent } from "../engine/action-store";
-import { findApproval } from "../engine/approval-ledger";
+import {
+  approvalExpiresAt,
+  effectiveApprovalStatus,
+  findApproval,
+  markApprovalExpired,
+} from "../engine/approval-ledger";
+import { type AnyCapability, type ApproverRule, DEFAULT_APPROVERS } from "../engine/define-capability";
 import type { Outcome } from "../engine/outcome";
-import type { TrustedContext } from "./trusted-context";
-
-/** How long a confirmation-screen token lives: long enough to read and click, short enough to be useless later. */
-export const APPROVAL_TOKEN_TTL_MS = 10 * 60 * 1000;
+import type { Role, TrustedContext } from "./trusted-context";
 
 export const decideApprovalInputSchema = z
   .object({
@@ -24,20 +26,16 @@ export const decideApprovalInputSchema = z
   .strict();
 export type DecideApprovalInput = z.infer<typeof decideApprovalInputSchema>;
 
-export const decideWithTokenInputSchema = decideApprovalInputSchema
-  .extend({
-    approval_token: z
-      .string()
-      .min(16)
-      .max(200)
-      .describe("The single-use token the confirmation screen received"),
-  })
-  .strict();
-export type DecideWithTokenInput = z.infer<typeof decideWithTokenInputSchema>;
-
-export type ApprovalOutcome = Outcome<{ approval?: { id: string; status: string; version: number } }>;
-
-const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+export type ApprovalOutcome = Outcome<{
+  approval?: {
+    id: string;
+    status: string;
+    version: number;
+    decided_by?: { name: string; role: string } | null;
+    decided_at?: string | null;
+    expires_at?: string;
+  };
+}>;
 
 function refused(
   outcome: ApprovalOutcome["outcome"],
@@ -48,10 +46,30 @@ function refused(
   return { outcome, reason, message, retryable: false, next_actions: [], ...extra };
 }
 
-async function loadForDecision(db: Db, tenantId: string, actionId: string) {
-  const action = await db.action.findFirst({ where: { id: actionId, tenantId } });
-  if (!action) return null;
-  return { action, approval: await findApproval(db, actionId, action.version) };
+/** The approver rule of a capability for this summary (default: only the person the action is for). */
+export function approversOf(capability: AnyCapability | undefined, summary: unknown): ApproverRule {
+  const rule = capability?.policy.approvers;
+  if (!rule) return DEFAULT_APPROVERS;
+  return typeof rule === "function" ? rule((summary ?? {}) as Record<string, unknown>) : rule;
+}
+
+/** Whether this person may decide an approval of `action`: the policy says who, nothing else. */
+export function mayDecide(
+  ctx: Pick<TrustedContext, "kind" | "userId" | "role">,
+  action: { userId: string },
+  rule: ApproverRule,
+): boolean {
+  if (ctx.kind !== "person") return false;
+  if (rule.subject && action.userId === ctx.userId) return true;
+  return rule.roles.includes(ctx.role);
+}
+
+/** Who may decide, in words: "Alice (the person it is for)", "an admin". */
+export function describeApprovers(rule: ApproverRule, subjectName: string): string {
+  const who: string[] = [];
+  if (rule.subject) who.push(subjectName);
+  for (const role of rule.roles) who.push(`an ${role === "admin" ? "admin" : role}`);
+  return who.join(" or ") || "nobody";
 }
 
 async function applyDecision(
@@ -63,83 +81,51 @@ async function applyDecision(
     decision: "approve" | "reject";
     reason?: string;
     deciderId: string;
-    via: "console" | "mcp_app" | "cli";
-    tokenHash?: string;
+    via: "console" | "cli";
   },
-): Promise<boolean> {
+): Promise<Date | null> {
   const status = input.decision === "approve" ? "approved" : "rejected";
+  const decidedAt = new Date();
   // One transaction: an approval marked decided must never leave its action undecided.
   return db.$transaction(async (tx) => {
-    // Conditional on still pending (and on the unused token): two deciders cannot both win.
+    // Conditional on still pending and unexpired: two deciders cannot both win, and a request
+    // that ran out cannot be granted by a click that raced its expiry.
     const updated = await tx.approval.updateMany({
       where: {
         id: input.approvalId,
         status: "pending",
-        ...(input.tokenHash ? { tokenHash: input.tokenHash, tokenUsedAt: null } : {}),
+        OR: [{ expiresAt: null }, { expiresAt: { gt: decidedAt } }],
       },
       data: {
         status,
         decidedById: input.deciderId,
         decidedVia: input.via,
         reason: input.reason ?? null,
-        decidedAt: new Date(),
-        ...(input.tokenHash ? { tokenUsedAt: new Date() } : {}),
+        decidedAt,
       },
     });
-    if (updated.count !== 1) return false;
+    if (updated.count !== 1) return null;
     await tx.action.updateMany({ where: { id: input.actionId, version: input.version }, data: { status } });
     await recordActionEvent(tx, {
       actionId: input.actionId,
       version: input.version,
       kind: status,
       node: "APPROVAL",
-      data: { via: input.via, reason: input.reason ?? null },
+      data: { via: input.via, decided_by: input.deciderId, reason: input.reason ?? null },
     });
-    return true;
+    return decidedAt;
   });
 }
 
-function checkBinding(
-  action: { version: number; state: unknown },
-  approval: { status: string; version: number; summaryDigest: string } | null,
-  version: number,
-): ApprovalOutcome | null {
-  if (!approval)
-    return refused(
-      "conflict",
-      "no_pending_approval",
-      "This action has no approval to decide at its current version",
-      { version: action.version },
-    );
-  if (version !== action.version)
-    return refused(
-      "conflict",
-      "stale_version",
-      `This changed since (now version ${action.version}); review again`,
-      { version: action.version },
-    );
-  if (approval.status !== "pending")
-    return refused("conflict", "already_decided", `Already ${approval.status}`, {
-      version: action.version,
-      approval: { id: "", status: approval.status, version: approval.version },
-    });
-  if (parseActionState(action.state).digest !== approval.summaryDigest)
-    return refused(
-      "conflict",
-      "summary_changed",
-      "What was shown no longer matches the action; review again",
-      { version: action.version },
-    );
-  return null;
-}
-
 /**
- * A person decides an action's pending approval. Only a person (never an agent) acting for the
- * action's user, or an admin of the tenant, may; the decision binds to the version reviewed.
+ * A person decides an action's pending approval, on Signpost's own origin (console session or
+ * CLI). Who may is the capability's policy — by default only the person the action is for —
+ * and the decision binds to the version reviewed, its summary digest and the approval's expiry.
  */
 export async function decideApproval(
   db: Db,
   ctx: TrustedContext,
+  capabilities: ReadonlyMap<string, AnyCapability>,
   input: DecideApprovalInput,
 ): Promise<ApprovalOutcome> {
   if (ctx.kind !== "person")
@@ -148,22 +134,66 @@ export async function decideApproval(
       "person_required",
       "Only a signed-in person can approve; an agent's word is not an approval",
     );
-  const found = await loadForDecision(db, ctx.tenantId, input.action_id);
-  if (!found) return refused("not_found", "action_not_found", `No action ${input.action_id}`);
-  const { action, approval } = found;
-  if (action.userId !== ctx.userId && ctx.role !== "admin") {
-    // Members must not learn that someone else's action exists.
-    return ctx.role === "member"
-      ? refused("not_found", "action_not_found", `No action ${input.action_id}`)
-      : refused(
-          "rejected",
-          "not_your_approval",
-          "Only the person the action is for, or an admin, can decide it",
-        );
+  const action = await db.action.findFirst({ where: { id: input.action_id, tenantId: ctx.tenantId } });
+  // Members must not learn that someone else's action exists.
+  if (!action || (ctx.role === "member" && action.userId !== ctx.userId))
+    return refused("not_found", "action_not_found", `No action ${input.action_id}`);
+  const approval = await findApproval(db, action.id, action.version);
+  const rule = approversOf(capabilities.get(action.capability), approval?.summary);
+  if (!mayDecide(ctx, action, rule)) {
+    const subject = await db.user.findFirst({ where: { id: action.userId, tenantId: ctx.tenantId } });
+    return refused(
+      "rejected",
+      "not_your_approval",
+      `Only ${describeApprovers(rule, subject?.name ?? "the person it is for")} can decide this action`,
+    );
   }
-  const bad = checkBinding(action, approval, input.version);
-  if (bad || !approval) return bad ?? refused("conflict", "no_pending_approval", "Nothing to decide");
-  const ok = await applyDecision(db, {
+  if (!approval)
+    return refused(
+      "conflict",
+      "no_pending_approval",
+      "This action has no approval to decide at its current version",
+      {
+        version: action.version,
+      },
+    );
+  if (input.version !== action.version)
+    return refused(
+      "conflict",
+      "stale_version",
+      `This changed since (now version ${action.version}); review again`,
+      {
+        version: action.version,
+      },
+    );
+  const status = effectiveApprovalStatus(approval);
+  if (status === "expired") {
+    await markApprovalExpired(db, approval.id);
+    return refused(
+      "conflict",
+      "approval_expired",
+      `This request expired at ${approvalExpiresAt(approval).toISOString()}; the agent has to ask again`,
+      {
+        version: action.version,
+        approval: { id: approval.id, status: "expired", version: approval.version },
+      },
+    );
+  }
+  if (status !== "pending")
+    return refused("conflict", "already_decided", `Already ${status}`, {
+      version: action.version,
+      approval: { id: approval.id, status, version: approval.version },
+    });
+  if (parseActionState(action.state).digest !== approval.summaryDigest)
+    return refused(
+      "conflict",
+      "summary_changed",
+      "What was shown no longer matches the action; review again",
+      {
+        version: action.version,
+      },
+    );
+  const decidedAt = await applyDecision(db, {
     approvalId: approval.id,
     actionId: action.id,
     version: action.version,
@@ -172,151 +202,72 @@ export async function decideApproval(
     deciderId: ctx.userId,
     via: ctx.face === "cli" ? "cli" : "console",
   });
-  if (!ok) return refused("conflict", "already_decided", "The approval was decided meanwhile");
-  return decided(action.id, action.version, approval.id, input.decision);
-}
-
-function decided(
-  actionId: string,
-  version: number,
-  approvalId: string,
-  decision: "approve" | "reject",
-): ApprovalOutcome {
-  const status = decision === "approve" ? "approved" : "rejected";
+  if (!decidedAt) {
+    const now = await findApproval(db, action.id, action.version);
+    const reason = now && effectiveApprovalStatus(now) === "expired" ? "approval_expired" : "already_decided";
+    return refused(
+      "conflict",
+      reason,
+      reason === "approval_expired" ? "This request expired meanwhile" : "The approval was decided meanwhile",
+    );
+  }
+  const decided = input.decision === "approve" ? "approved" : "rejected";
+  const by = { name: ctx.name, role: ctx.role as Role };
+  const at = `${decidedAt.toISOString().slice(11, 16)} UTC`;
   return {
     outcome: "applied",
     message:
-      decision === "approve"
-        ? "Approved: the agent can now confirm this exact version"
-        : "Rejected: the agent will be told and cannot confirm this version",
+      decided === "approved"
+        ? `Approved by ${by.name} at ${at}: the agent can now confirm this exact version`
+        : `Rejected by ${by.name} at ${at}: the agent is told${input.reason ? " your reason" : ""} and cannot confirm this version`,
     retryable: false,
-    action_id: actionId,
-    version,
-    approval: { id: approvalId, status, version },
-    // What the agent will see next.
-    next_actions:
-      decision === "approve"
-        ? [
-            {
-              tool: "confirm_action",
-              args: { action_id: actionId, version },
-              description: "The agent may now confirm with an idempotency_key",
-            },
-          ]
-        : [
-            {
-              tool: "advance_action",
-              args: { action_id: actionId, version },
-              description: "The agent may change the action; a change needs a new approval",
-            },
-          ],
+    action_id: action.id,
+    version: action.version,
+    approval: {
+      id: approval.id,
+      status: decided,
+      version: action.version,
+      decided_by: by,
+      decided_at: decidedAt.toISOString(),
+      expires_at: approvalExpiresAt(approval).toISOString(),
+    },
+    next_actions: [],
   };
 }
 
 /**
- * Issues the single-use token for the MCP Apps confirmation screen of a pending approval. Only
- * its hash is stored, bound to the approval row (action, version, digest); a new token replaces
- * the previous one. The caller must put it where only the screen sees it (`_meta`), never where
- * the model reads.
+ * What the confirmation screen inside an MCP host may read about an action's approval: its
+ * status and who decided. Harmless to poll: it carries nothing that could approve.
  */
-export async function issueApprovalToken(
-  db: Db,
-  ctx: TrustedContext,
-  input: { action_id: string; version: number },
-) {
+export async function approvalStatus(db: Db, ctx: TrustedContext, actionId: string) {
   const action = await db.action.findFirst({
-    where: { id: input.action_id, tenantId: ctx.tenantId, userId: ctx.userId },
-  });
-  if (!action || action.version !== input.version) return null;
-  const approval = await findApproval(db, action.id, action.version);
-  if (approval?.status !== "pending") return null;
-  const token = `apt_${randomBytes(24).toString("base64url")}`;
-  const expires = new Date(Date.now() + APPROVAL_TOKEN_TTL_MS);
-  const updated = await db.approval.updateMany({
-    where: { id: approval.id, status: "pending" },
-    data: { tokenHash: sha256(token), tokenExpires: expires, tokenUsedAt: null },
-  });
-  if (updated.count !== 1) return null;
-  return { token, expires_at: expires.toISOString() };
-}
-
-/** A decision carried by the confirmation screen's token: valid once, before expiry, for the version it was issued for. */
-export async function decideApprovalWithToken(
-  db: Db,
-  ctx: TrustedContext,
-  input: DecideWithTokenInput,
-): Promise<ApprovalOutcome> {
-  const tokenHash = sha256(input.approval_token);
-  const approval = await db.approval.findUnique({ where: { tokenHash } });
-  if (!approval || approval.tenantId !== ctx.tenantId || approval.actionId !== input.action_id)
-    return refused("rejected", "invalid_approval_token", "The approval token is not valid for this action");
-  if (approval.tokenUsedAt)
-    return refused("rejected", "approval_token_used", "The approval token was already used");
-  if (!approval.tokenExpires || approval.tokenExpires.getTime() <= Date.now())
-    return refused(
-      "rejected",
-      "approval_token_expired",
-      "The approval token has expired; reopen the confirmation screen",
-    );
-  if (approval.version !== input.version)
-    return refused("rejected", "invalid_approval_token", "The approval token was issued for another version");
-  const found = await loadForDecision(db, ctx.tenantId, input.action_id);
-  if (!found) return refused("not_found", "action_not_found", `No action ${input.action_id}`);
-  if (found.action.userId !== ctx.userId)
-    return refused("rejected", "invalid_approval_token", "The approval token is not valid for this caller");
-  const bad = checkBinding(found.action, found.approval?.id === approval.id ? approval : null, input.version);
-  if (bad) return bad;
-  const ok = await applyDecision(db, {
-    approvalId: approval.id,
-    actionId: approval.actionId,
-    version: approval.version,
-    decision: input.decision,
-    reason: input.reason,
-    deciderId: approval.userId,
-    via: "mcp_app",
-    tokenHash,
-  });
-  if (!ok) return refused("rejected", "approval_token_used", "The approval token was already used");
-  return decided(approval.actionId, approval.version, approval.id, input.decision);
-}
-
-export const listApprovalsInputSchema = z
-  .object({
-    status: z
-      .enum(["pending", "approved", "rejected", "voided"])
-      .optional()
-      .describe("Filter by status; default pending"),
-  })
-  .strict();
-
-/** Approvals a person may see: members their own, admins and support the tenant's; newest first. */
-export async function listApprovals(
-  db: Db,
-  ctx: TrustedContext,
-  input: z.infer<typeof listApprovalsInputSchema> = {},
-) {
-  const rows = await db.approval.findMany({
     where: {
+      id: actionId,
       tenantId: ctx.tenantId,
-      status: input.status ?? "pending",
-      ...(ctx.role === "member" || ctx.kind === "agent" ? { userId: ctx.userId } : {}),
+      ...(ctx.kind === "agent" || ctx.role === "member" ? { userId: ctx.userId } : {}),
     },
-    orderBy: { createdAt: "desc" },
-    take: 200,
-    include: { action: { select: { capability: true, version: true, status: true, agentId: true } } },
   });
-  return rows.map((r) => ({
-    id: r.id,
-    action_id: r.actionId,
-    capability: r.action.capability,
-    version: r.version,
-    current_version: r.action.version,
-    status: r.status,
-    summary: r.summary,
-    user_id: r.userId,
-    agent_id: r.action.agentId,
-    created_at: r.createdAt.toISOString(),
-    decided_at: r.decidedAt?.toISOString() ?? null,
-    decided_via: r.decidedVia,
-  }));
+  if (!action) return null;
+  const approval = await findApproval(db, action.id, action.version);
+  const decider = approval?.decidedById
+    ? await db.user.findFirst({
+        where: { id: approval.decidedById, tenantId: ctx.tenantId },
+        select: { name: true, role: true },
+      })
+    : null;
+  return {
+    action_id: action.id,
+    version: action.version,
+    action_status: action.status,
+    approval: approval
+      ? {
+          status: effectiveApprovalStatus(approval),
+          version: approval.version,
+          expires_at: approvalExpiresAt(approval).toISOString(),
+          decided_by: decider,
+          decided_at: approval.decidedAt?.toISOString() ?? null,
+          reason: approval.reason,
+        }
+      : null,
+  };
 }

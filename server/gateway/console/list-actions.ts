@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Db } from "../../db/client";
+import { approvalExpiresAt, effectiveApprovalStatus } from "../../engine/approval-ledger";
 import type { ConsoleContext } from "../console-session";
 
 export const actionListFilterSchema = z
@@ -71,10 +72,13 @@ export type ActionDetail = ActionListItem & {
     summary: unknown;
     summaryDigest: string;
     decidedById: string | null;
+    /** Who decided, named: "Alice (member)". */
+    decidedBy: string | null;
     decidedVia: string | null;
     reason: string | null;
     createdAt: string;
     decidedAt: string | null;
+    expiresAt: string;
   }[];
   effect: {
     kind: string;
@@ -101,6 +105,17 @@ export async function getActionDetail(db: Db, ctx: ConsoleContext, id: string): 
     },
   });
   if (!a) return null;
+  const deciders = await db.user.findMany({
+    where: {
+      tenantId: ctx.tenantId,
+      id: { in: a.approvals.flatMap((p) => (p.decidedById ? [p.decidedById] : [])) },
+    },
+    select: { id: true, name: true, role: true },
+  });
+  const decider = (id: string | null) => {
+    const u = deciders.find((d) => d.id === id);
+    return u ? `${u.name} (${u.role})` : null;
+  };
   return {
     id: a.id,
     capability: a.capability,
@@ -126,10 +141,12 @@ export async function getActionDetail(db: Db, ctx: ConsoleContext, id: string): 
     approvals: a.approvals.map((p) => ({
       id: p.id,
       version: p.version,
-      status: p.status,
+      status: effectiveApprovalStatus(p),
       summary: p.summary,
       summaryDigest: p.summaryDigest,
       decidedById: p.decidedById,
+      decidedBy: decider(p.decidedById),
+      expiresAt: approvalExpiresAt(p).toISOString(),
       decidedVia: p.decidedVia,
       reason: p.reason,
       createdAt: p.createdAt.toISOString(),

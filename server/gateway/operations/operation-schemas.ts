@@ -108,6 +108,10 @@ export const recoverActionInputSchema = z
   .object({ action_id: id("action_id").describe("The action left unknown (or failed) to reconcile") })
   .strict();
 
+export const approvalStatusInputSchema = z
+  .object({ action_id: id("action_id").describe("The action shown on the confirmation screen") })
+  .strict();
+
 export const requestPermissionInputSchema = z
   .object({
     verb: z

@@ -17,9 +17,9 @@ const bodySchema = z
   })
   .strict();
 
-/** A person approves or rejects through the gateway (members: their own; admins: the tenant's; support: never). */
+/** A person approves or rejects through the gateway, which decides who may (the capability's approver policy). */
 export const POST = consoleRoute(
-  { roles: ["admin", "member"], body: bodySchema },
+  { roles: ["admin", "support", "member"], body: bodySchema },
   async ({ ctx, body, params }) => {
     const out = await getConsoleGateway().decideApproval(consolePerson(ctx), {
       action_id: params.id ?? "",

@@ -4,11 +4,12 @@ import { recordAuditEvent } from "@/server/gateway/record-audit-event";
 import type { TrustedContext } from "@/server/gateway/trusted-context";
 
 /**
- * The per-agent-key call budget of `/mcp`, with its refusals in the audit log. A runaway agent
- * can send thousands of calls a second, so rather than a row per refusal: the first refusal is
- * recorded at once, the rest of the next `windowMs` (10 s) are counted and recorded as one row when the window
- * closes (if there were any). Nothing is lost when the agent stops, and nothing is kept for an
- * agent once its window has closed.
+ * The per-agent-key call budget of `/mcp`, with its refusals in the audit log. A call is one
+ * JSON-RPC message, so a batch is charged its length. A runaway agent can send thousands of
+ * calls a second, so rather than a row per refusal: the first refusal is recorded at once, the
+ * rest of the next `windowMs` (10 s) are counted and recorded as one row when the window closes
+ * (if there were any). Nothing is lost when the agent stops, and nothing is kept for an agent
+ * once its window has closed.
  */
 export function createAgentRateGuard(db: Db, perMinute: number, windowMs = 10_000) {
   const limiter = createRateLimiter(perMinute);
@@ -33,13 +34,14 @@ export function createAgentRateGuard(db: Db, perMinute: number, windowMs = 10_00
     }
   }
 
-  return async function check(context: TrustedContext, now = Date.now()): Promise<RateDecision> {
+  /** Charges `calls` JSON-RPC messages at once (a batch), all or none; refusals count each call. */
+  return async function check(context: TrustedContext, calls = 1, now = Date.now()): Promise<RateDecision> {
     const key = context.agentId ?? context.userId;
-    const decision = limiter.take(key, now);
+    const decision = limiter.take(key, calls, now);
     if (decision.ok) return decision;
     const open = windows.get(key);
     if (open) {
-      open.refused += 1;
+      open.refused += calls;
       return decision;
     }
     const window = { refused: 0 };
@@ -48,7 +50,7 @@ export function createAgentRateGuard(db: Db, perMinute: number, windowMs = 10_00
       windows.delete(key);
       if (window.refused > 0) void record(context, window.refused);
     }, windowMs).unref();
-    await record(context, 1);
+    await record(context, calls);
     return decision;
   };
 }

@@ -1,9 +1,12 @@
 import {
   createMcpHandler,
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
   hostHeaderValidationResponse,
+  isJsonContentType,
   localhostAllowedHostnames,
   type McpServer,
   originValidationResponse,
+  readRequestBody,
 } from "@modelcontextprotocol/server";
 import type { RateDecision } from "@/server/gateway/rate-limiter";
 import { type Face, parseFaces } from "./faces";
@@ -26,14 +29,30 @@ export interface McpHttpHandlerOptions<Ctx> {
    * for the handshake too.
    */
   createHandshakeServer?: () => McpServer;
-  /** The caller's call budget, checked after the key and before the SDK; omit for none. */
-  rateLimit?: (context: Ctx) => Promise<RateDecision> | RateDecision;
+  /**
+   * The caller's call budget, checked after the key and before the SDK; omit for none. `calls`
+   * is the number of JSON-RPC messages in the body, charged all at once.
+   */
+  rateLimit?: (context: Ctx, calls: number) => Promise<RateDecision> | RateDecision;
   /** Hostnames accepted in Host and Origin (DNS rebinding protection). Defaults to localhost names. */
   allowedHostnames?: string[];
   onerror?: (error: Error) => void;
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * Largest request body read, in bytes: the SDK's own default (4 MiB), named here so that our
+ * read and the SDK's agree. Tool arguments have their own, smaller bounds in the gateway.
+ */
+export const MAX_REQUEST_BODY_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE;
+
+/**
+ * Most JSON-RPC messages one POST may carry. Batches are a 2025-era feature no client of ours
+ * needs for more than a handful of calls; the bound keeps one request's work (and the budget a
+ * single request can spend at once) small. The SDK's own bound is 100.
+ */
+export const MAX_BATCH_MESSAGES = 50;
 
 /**
  * The whole HTTP face of `/mcp`, runtime-neutral (Request → Response) so the Next route
@@ -60,12 +79,29 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
       return jsonRpcError(400, -32602, "Unknown face: use faces=actions, faces=browse or both.");
     }
 
+    // The body is read once, bounded, here: the budget needs its message count before the SDK
+    // runs any of them. A body that is not JSON goes to the SDK unread, for its own answer.
+    const body = await readJsonBody(request);
+    if ("refusal" in body) return body.refusal;
+    const parsed = body.parsed;
+    if (Array.isArray(parsed?.value) && parsed.value.length > MAX_BATCH_MESSAGES)
+      return jsonRpcError(
+        413,
+        -32600,
+        `Invalid Request: a batch carries at most ${MAX_BATCH_MESSAGES} messages, this one ${parsed.value.length}; send fewer at a time.`,
+      );
+    const sdkOptions = parsed ? { parsedBody: parsed.value } : {};
+
     const authorization = request.headers.get("authorization");
-    if (!authorization && options.createHandshakeServer && (await isHandshakeOnly(request))) {
+    if (!authorization && options.createHandshakeServer && parsed && isHandshakeOnly(parsed.value)) {
       const handshake = options.createHandshakeServer;
-      const handler = createMcpHandler(() => handshake(), { legacy: "stateless", onerror: options.onerror });
+      const handler = createMcpHandler(() => handshake(), {
+        legacy: "stateless",
+        onerror: options.onerror,
+        maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
+      });
       try {
-        return await handler.fetch(request);
+        return await handler.fetch(request, sdkOptions);
       } finally {
         void handler.close();
       }
@@ -80,15 +116,21 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
       });
     }
 
-    const budget = await options.rateLimit?.(identity.context);
-    if (budget && !budget.ok) return rateLimited(budget.retryAfterMs);
+    // Every JSON-RPC message costs one call (requests, notifications and responses alike, so a
+    // single message costs what one request always did); a body the SDK will refuse costs one.
+    // All are charged before any runs, and a batch that does not fit is refused whole.
+    const calls = Array.isArray(parsed?.value) ? Math.max(1, parsed.value.length) : 1;
+    const budget = await options.rateLimit?.(identity.context, calls);
+    if (budget && !budget.ok) return rateLimited(budget, calls);
 
     const handler = createMcpHandler(() => options.createServer(identity.context, faces, request), {
       legacy: "stateless",
       onerror: options.onerror,
+      maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
     });
     try {
       return await handler.fetch(request, {
+        ...sdkOptions,
         authInfo: { token: "[agent key]", clientId: identity.clientId, scopes: [] },
       });
     } finally {
@@ -100,23 +142,46 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
 // Lifecycle messages that reveal nothing but the server's name, version and capabilities.
 const HANDSHAKE_METHODS = new Set(["initialize", "notifications/initialized", "server/discover", "ping"]);
 
-/** True when every JSON-RPC message in the body is part of the handshake. */
-async function isHandshakeOnly(request: Request): Promise<boolean> {
+type JsonBody = { parsed?: { value: unknown } } | { refusal: Response };
+
+/**
+ * The POST body, parsed, read at most MAX_REQUEST_BODY_BYTES (413 beyond, as the SDK answers).
+ * `parsed` is absent where the SDK must answer itself (not JSON by its Content-Type, or not
+ * valid JSON); the request's own body is then still unread.
+ */
+async function readJsonBody(request: Request): Promise<JsonBody> {
+  if (!isJsonContentType(request.headers.get("content-type"))) return {};
+  let read: Awaited<ReturnType<typeof readRequestBody>>;
   try {
-    const text = await request.clone().text();
-    if (text.length > 65_536) return false;
-    const body = JSON.parse(text) as unknown;
-    const messages = Array.isArray(body) ? body : [body];
-    return (
-      messages.length > 0 &&
-      messages.every(
-        (m) =>
-          !!m && typeof m === "object" && HANDSHAKE_METHODS.has(String((m as { method?: unknown }).method)),
-      )
-    );
+    read = await readRequestBody(request.clone(), MAX_REQUEST_BODY_BYTES);
   } catch {
-    return false;
+    return { refusal: jsonRpcError(400, -32700, "Parse error: the request body could not be read") };
   }
+  if (read.tooLarge)
+    return {
+      refusal: jsonRpcError(
+        413,
+        -32000,
+        `Payload Too Large: Request body must not exceed ${MAX_REQUEST_BODY_BYTES} bytes`,
+      ),
+    };
+  try {
+    return read.text ? { parsed: { value: JSON.parse(read.text) as unknown } } : {};
+  } catch {
+    return {};
+  }
+}
+
+/** True when every JSON-RPC message in the body is part of the handshake. */
+function isHandshakeOnly(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return (
+    messages.length > 0 &&
+    messages.every(
+      (m) =>
+        !!m && typeof m === "object" && HANDSHAKE_METHODS.has(String((m as { method?: unknown }).method)),
+    )
+  );
 }
 
 function allowedHostnamesFromEnv(): string[] {
@@ -137,9 +202,11 @@ function allowedHostnamesFromEnv(): string[] {
  * 429 with Retry-After, and the typed outcome in the JSON-RPC error's `data` so an agent that
  * only sees the error still learns it may retry and when.
  */
-function rateLimited(retryAfterMs: number) {
-  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  const message = `Too many calls with this agent key; retry in ${seconds} s.`;
+function rateLimited(decision: Extract<RateDecision, { ok: false }>, calls: number) {
+  const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+  const message = decision.exceedsBudget
+    ? `${calls} calls in one request are more than this agent key's whole budget; send fewer at a time.`
+    : `Too many calls with this agent key${calls > 1 ? ` (this request carries ${calls})` : ""}; retry in ${seconds} s.`;
   return jsonRpcError(
     429,
     -32000,
@@ -149,7 +216,7 @@ function rateLimited(retryAfterMs: number) {
       outcome: "temporarily_unavailable",
       reason: "rate_limited",
       message,
-      retryable: true,
+      retryable: !decision.exceedsBudget,
       retry_after_s: seconds,
       next_actions: [],
     },

@@ -14,26 +14,38 @@ describe("token bucket per key", () => {
   it("allows a burst of the whole budget, then refills evenly over the minute", () => {
     const limiter = createRateLimiter(60); // one call a second
     const t = 1_000_000;
-    for (let i = 0; i < 60; i++) expect(limiter.take("a", t)).toEqual({ ok: true });
-    expect(limiter.take("a", t)).toEqual({ ok: false, retryAfterMs: 1_000 });
-    expect(limiter.take("b", t)).toEqual({ ok: true }); // another key has its own budget
-    expect(limiter.take("a", t + 500)).toEqual({ ok: false, retryAfterMs: 500 });
-    expect(limiter.take("a", t + 1_000)).toEqual({ ok: true });
-    expect(limiter.take("a", t + 1_000)).toMatchObject({ ok: false });
+    for (let i = 0; i < 60; i++) expect(limiter.take("a", 1, t)).toEqual({ ok: true });
+    expect(limiter.take("a", 1, t)).toEqual({ ok: false, retryAfterMs: 1_000 });
+    expect(limiter.take("b", 1, t)).toEqual({ ok: true }); // another key has its own budget
+    expect(limiter.take("a", 1, t + 500)).toEqual({ ok: false, retryAfterMs: 500 });
+    expect(limiter.take("a", 1, t + 1_000)).toEqual({ ok: true });
+    expect(limiter.take("a", 1, t + 1_000)).toMatchObject({ ok: false });
   });
 
   it("never holds more than the budget, however long a key was idle", () => {
     const limiter = createRateLimiter(2);
-    expect(limiter.take("a", 0)).toEqual({ ok: true });
+    expect(limiter.take("a", 1, 0)).toEqual({ ok: true });
     const later = 10 * 60_000;
-    expect(limiter.take("a", later)).toEqual({ ok: true });
-    expect(limiter.take("a", later)).toEqual({ ok: true });
-    expect(limiter.take("a", later)).toMatchObject({ ok: false });
+    expect(limiter.take("a", 1, later)).toEqual({ ok: true });
+    expect(limiter.take("a", 1, later)).toEqual({ ok: true });
+    expect(limiter.take("a", 1, later)).toMatchObject({ ok: false });
+  });
+
+  it("takes a batch's calls all at once or not at all; more than the whole budget never fits", () => {
+    const limiter = createRateLimiter(60);
+    const t = 1_000_000;
+    expect(limiter.take("a", 50, t)).toEqual({ ok: true });
+    // Ten are left: eleven are refused whole, and the refusal took none of the ten.
+    expect(limiter.take("a", 11, t)).toEqual({ ok: false, retryAfterMs: 1_000 });
+    expect(limiter.take("a", 10, t)).toEqual({ ok: true });
+    expect(limiter.take("a", 1, t)).toMatchObject({ ok: false });
+    expect(limiter.take("b", 61, t)).toEqual({ ok: false, retryAfterMs: 60_000, exceedsBudget: true });
+    expect(limiter.take("b", 60, t)).toEqual({ ok: true });
   });
 
   it("0 turns the limit off; the setting is a whole number or the default", () => {
     const off = createRateLimiter(0);
-    for (let i = 0; i < 1_000; i++) expect(off.take("a", 0).ok).toBe(true);
+    for (let i = 0; i < 1_000; i++) expect(off.take("a", 1, 0).ok).toBe(true);
     expect(agentRateFromEnv(undefined)).toBe(DEFAULT_AGENT_CALLS_PER_MINUTE);
     expect(agentRateFromEnv("0")).toBe(0);
     expect(agentRateFromEnv("120")).toBe(120);

@@ -35,6 +35,7 @@ import {
   verifyActionInputSchema,
 } from "./operations/operation-schemas";
 import {
+  askedRequest,
   authorize,
   capabilityTarget,
   decidePermissionRequest,
@@ -42,6 +43,7 @@ import {
   describeDecision,
   type PermissionDecision,
   type PermissionVerb,
+  permissionAskMessage,
   storePermissionRequest,
 } from "./permissions";
 import { type AuditInput, recordAuditEvent } from "./record-audit-event";
@@ -161,18 +163,21 @@ export function createGateway(options: GatewayOptions) {
           next_actions: [],
         };
       } else if (decision.decision === "ask") {
-        const request = await storePermissionRequest(db, ctx, {
+        // A dry run (and so a browse form page) only reads: it answers the same, stores nothing.
+        const ask = await storePermissionRequest(db, ctx, {
           verb: spec.verb,
-          target,
+          target: decision.target,
           reason: `requested by ${spec.operation}`,
+          dryRun: args.dry_run === true,
         });
+        const request = askedRequest(ask);
         out = {
           outcome: "rejected",
           reason: "permission_required",
-          message: `${decision.message}. ${request ? `Request ${request.id} is waiting for an admin; retry after it is granted.` : "Ask an admin for a rule."}`,
-          retryable: true,
+          message: `${decision.message}. ${permissionAskMessage(ask)}`,
+          retryable: ask.kind !== "denied",
           permission_request: request
-            ? { id: request.id, status: request.status, verb: spec.verb, target }
+            ? { id: request.id, status: request.status, verb: spec.verb, target: decision.target }
             : null,
           next_actions: [],
         };
@@ -410,22 +415,34 @@ export function createGateway(options: GatewayOptions) {
     const parsed = requestPermissionInputSchema.safeParse(raw);
     if (!parsed.success) return invalidArguments(parsed.error);
     return audited(ctx, "permission.requested", parsed.data, parsed.data.target, async () => {
-      const request = await storePermissionRequest(db, ctx, parsed.data);
-      return request
-        ? {
-            outcome: "applied",
-            message: `Request ${request.id} is waiting for an admin`,
-            retryable: false,
-            permission_request: { id: request.id, status: request.status },
-            next_actions: [],
-          }
-        : {
-            outcome: "rejected",
-            reason: "agent_required",
-            message: "Only agents request permissions; people ask an admin",
-            retryable: false,
-            next_actions: [],
-          };
+      const ask = await storePermissionRequest(db, ctx, parsed.data);
+      const request = askedRequest(ask);
+      if (request && ask.kind !== "denied")
+        return {
+          outcome: "applied",
+          message: permissionAskMessage(ask),
+          retryable: false,
+          permission_request: { id: request.id, status: request.status, target: request.target },
+          next_actions: [],
+        };
+      return {
+        outcome: "rejected",
+        reason:
+          ask.kind === "denied"
+            ? "permission_denied"
+            : ask.kind === "limited"
+              ? "permission_request_limit"
+              : ask.kind === "not_stored" && ask.why === "invalid_target"
+                ? "invalid_arguments"
+                : "agent_required",
+        message:
+          ask.kind === "not_stored" && ask.why === "not_an_agent"
+            ? "Only agents request permissions; people ask an admin"
+            : permissionAskMessage(ask),
+        retryable: ask.kind === "limited",
+        permission_request: request ? { id: request.id, status: request.status } : null,
+        next_actions: [],
+      };
     });
   }
 
@@ -500,7 +517,11 @@ export function createGateway(options: GatewayOptions) {
     ) => listApprovals(db, ctx, input),
     listRecoveryQueue: (ctx: TrustedContext) => listRecoveryQueue(db, ctx),
     resolveRecovery,
-    /** Route permission for browse and console checks; does not audit (the caller's operation does). */
+    /**
+     * Route permission for browse and console checks; does not audit (the caller's operation does).
+     * The same function the pipeline enforces with: it canonicalizes the target and applies a
+     * capability target's role defaults.
+     */
     authorize: (ctx: TrustedContext, verb: PermissionVerb, target: string) =>
       authorize(db, ctx, verb, target),
     requestPermission,

@@ -1,6 +1,12 @@
 import { z } from "zod";
+import { capabilityRegistry } from "../connectors/connector-catalog";
 import type { Db } from "../db/client";
 import type { AnyCapability } from "../engine/define-capability";
+import {
+  canonicalPermissionTarget,
+  parsePermissionPattern,
+  permissionPatternMatches,
+} from "./permission-pattern";
 import type { TrustedContext } from "./trusted-context";
 
 export const PERMISSION_VERBS = [
@@ -18,24 +24,9 @@ export interface PermissionDecision {
   decision: "allow" | "deny" | "ask";
   /** What decided: a rule id, a one-time grant, or the defaults. */
   source: { kind: "rule"; ruleId: string } | { kind: "grant"; requestId: string } | { kind: "default" };
+  /** The canonical target that was decided on (what a permission request must name). */
+  target: string;
   message: string;
-}
-
-/** Glob over URIs and capability targets: `*` is one path segment, `**` anything. */
-export function patternMatches(pattern: string, target: string): boolean {
-  if (pattern === "*" || pattern === "**") return true;
-  const re = new RegExp(
-    `^${pattern
-      .split("**")
-      .map((part) =>
-        part
-          .split("*")
-          .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-          .join("[^/]*"),
-      )
-      .join(".*")}$`,
-  );
-  return re.test(target);
 }
 
 /** The target string a capability operation is authorized against. */
@@ -52,19 +43,46 @@ export function describeDecision(d: PermissionDecision): string {
       : `${d.decision}:default`;
 }
 
+let registry: Map<string, AnyCapability> | undefined;
+const capabilities = () => {
+  registry ??= capabilityRegistry();
+  return registry;
+};
+
+/**
+ * What a call is authorized against: the canonical target (one spelling for the gateway and
+ * the console's checker) and, for a capability target, the capability whose policy's roles are
+ * the default. A target the grammar cannot read is kept as given: it matches only `*` rules.
+ */
+export function resolvePermissionTarget(target: string): { target: string; capability?: AnyCapability } {
+  const canonical = canonicalPermissionTarget(target);
+  if (!canonical.ok) return { target };
+  return {
+    target: canonical.target,
+    capability: canonical.capabilityId ? capabilities().get(canonical.capabilityId) : undefined,
+  };
+}
+
 /**
  * Decides whether the caller may do `verb` on `target`. Rules are read in their position order
  * and the first that matches decides; without one, the defaults: reads allowed, capability use
  * allowed when the capability's policy admits the caller's role. A granted one-time request
  * allows exactly one call. Does not write anything except consuming a one-time grant.
+ *
+ * The target is canonicalized here, and a capability target brings its capability's roles even
+ * when the caller passes none, so every face and the console's checker get the same answer for
+ * the same call.
  */
 export async function authorize(
   db: Db,
   ctx: TrustedContext,
   verb: PermissionVerb,
-  target: string,
-  capability?: AnyCapability,
+  rawTarget: string,
+  capabilityArg?: AnyCapability,
 ): Promise<PermissionDecision> {
+  const resolved = resolvePermissionTarget(rawTarget);
+  const target = resolved.target;
+  const capability = capabilityArg ?? resolved.capability;
   const rules = await db.permissionRule.findMany({
     where: { tenantId: ctx.tenantId },
     orderBy: [{ position: "asc" }, { createdAt: "asc" }],
@@ -75,12 +93,13 @@ export async function authorize(
       (r.subjectType === "tenant" ||
         (r.subjectType === "role" && r.subjectId === ctx.role) ||
         (r.subjectType === "agent" && !!ctx.agentId && r.subjectId === ctx.agentId)) &&
-      patternMatches(r.pattern, target),
+      permissionPatternMatches(r.pattern, target),
   );
   if (rule && rule.decision !== "ask") {
     return {
       decision: rule.decision === "allow" ? "allow" : "deny",
       source: { kind: "rule", ruleId: rule.id },
+      target,
       message:
         rule.decision === "allow"
           ? "allowed by rule"
@@ -89,7 +108,7 @@ export async function authorize(
   }
   const defaultAllows = !capability || capability.policy.roles.includes(ctx.role);
   if (!rule && defaultAllows)
-    return { decision: "allow", source: { kind: "default" }, message: "allowed by default" };
+    return { decision: "allow", source: { kind: "default" }, target, message: "allowed by default" };
   // `ask`, or no grant for a role the capability does not admit: a one-time grant may allow it.
   if (ctx.agentId) {
     const grant = await db.permissionRequest.findFirst({
@@ -111,6 +130,7 @@ export async function authorize(
         return {
           decision: "allow",
           source: { kind: "grant", requestId: grant.id },
+          target,
           message: "allowed once by a granted request",
         };
     }
@@ -118,39 +138,113 @@ export async function authorize(
   return {
     decision: "ask",
     source: rule ? { kind: "rule", ruleId: rule.id } : { kind: "default" },
+    target,
     message: rule
       ? `${verb} on ${target} needs an admin's permission`
       : `${verb} on ${target} is not granted to role ${ctx.role}; an admin can grant it`,
   };
 }
 
-/** Stores (or reuses) the agent's pending request for an admin. Agents request; only admins grant. */
+/** New requests one agent may store per hour; past it the answer stays permission_required, stored nowhere. */
+export const PERMISSION_REQUESTS_PER_HOUR = 20;
+/** How long an admin's "no" is the answer to the same request, instead of asking again. */
+export const DENIAL_STANDS_MS = 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+
+export type PermissionRequestRow = Awaited<ReturnType<Db["permissionRequest"]["create"]>>;
+
+/** What asking for a permission came to. Only `stored` wrote a row. */
+export type PermissionAsk =
+  | { kind: "stored"; request: PermissionRequestRow }
+  | { kind: "reused"; request: PermissionRequestRow }
+  | { kind: "denied"; request: PermissionRequestRow }
+  | { kind: "limited"; limit: number }
+  | { kind: "not_stored"; why: "dry_run" | "not_an_agent" | "invalid_target"; problem?: string };
+
+/** The request an answer may name (the agent's own), or null. */
+export function askedRequest(ask: PermissionAsk): PermissionRequestRow | null {
+  return ask.kind === "stored" || ask.kind === "reused" || ask.kind === "denied" ? ask.request : null;
+}
+
+/** The sentence an agent reads about its request, after the decision's own message. */
+export function permissionAskMessage(ask: PermissionAsk): string {
+  switch (ask.kind) {
+    case "stored":
+      return `Request ${ask.request.id} is waiting for an admin; retry after it is granted.`;
+    case "reused":
+      return ask.request.status === "granted"
+        ? `Request ${ask.request.id} was granted; retry now.`
+        : `Request ${ask.request.id} is already waiting for an admin; retry after it is granted.`;
+    case "denied":
+      return `An admin denied request ${ask.request.id}${ask.request.decidedAt ? ` at ${ask.request.decidedAt.toISOString()}` : ""}; asking again is possible an hour after that, or ask a person.`;
+    case "limited":
+      return `This agent already asked for ${ask.limit} permissions in the last hour, so this request was not stored; ask again later, or ask an admin directly.`;
+    case "not_stored":
+      return ask.why === "dry_run"
+        ? "Nothing was stored for a dry run; make the call for real to ask an admin."
+        : ask.why === "invalid_target"
+          ? `No request was stored: ${ask.problem ?? "the target is not one Signpost authorizes"}.`
+          : "Ask an admin for a rule.";
+  }
+}
+
+/**
+ * Asks an admin for `verb` on `target` on the agent's behalf, at most once per agent and
+ * (verb, target): a pending (or granted, not yet used) request is reused, a recent denial is
+ * the answer, and at most PERMISSION_REQUESTS_PER_HOUR new requests per agent per hour are
+ * stored. A dry run stores nothing: reading never writes. Agents request; only admins grant.
+ *
+ * The check and the insert run in one transaction that first writes the agent's row, which
+ * serializes one agent's requests (row lock on PostgreSQL, the write lock on SQLite), so
+ * concurrent calls — a JSON-RPC batch — cannot each find nothing and each insert.
+ */
 export async function storePermissionRequest(
   db: Db,
   ctx: TrustedContext,
-  input: { verb: string; target: string; reason?: string },
-) {
-  if (!ctx.agentId) return null;
-  const existing = await db.permissionRequest.findFirst({
-    where: {
-      tenantId: ctx.tenantId,
-      agentId: ctx.agentId,
-      verb: input.verb,
-      target: input.target,
-      status: "pending",
+  input: { verb: string; target: string; reason?: string; dryRun?: boolean; now?: Date },
+): Promise<PermissionAsk> {
+  if (!ctx.agentId) return { kind: "not_stored", why: "not_an_agent" };
+  const canonical = canonicalPermissionTarget(input.target);
+  if (!canonical.ok) return { kind: "not_stored", why: "invalid_target", problem: canonical.problem };
+  if (input.dryRun) return { kind: "not_stored", why: "dry_run" };
+  const agentId = ctx.agentId;
+  const target = canonical.target;
+  const now = input.now ?? new Date();
+  return db.$transaction(
+    async (tx): Promise<PermissionAsk> => {
+      await tx.agent.updateMany({
+        where: { id: agentId, tenantId: ctx.tenantId },
+        data: { lastUsedAt: now },
+      });
+      const same = { tenantId: ctx.tenantId, agentId, verb: input.verb, target };
+      const open = await tx.permissionRequest.findFirst({
+        where: { ...same, OR: [{ status: "pending" }, { status: "granted", grantMode: "once" }] },
+        orderBy: { createdAt: "asc" },
+      });
+      if (open) return { kind: "reused", request: open };
+      const denied = await tx.permissionRequest.findFirst({
+        where: { ...same, status: "denied", decidedAt: { gt: new Date(now.getTime() - DENIAL_STANDS_MS) } },
+        orderBy: { decidedAt: "desc" },
+      });
+      if (denied) return { kind: "denied", request: denied };
+      const lastHour = await tx.permissionRequest.count({
+        where: { tenantId: ctx.tenantId, agentId, createdAt: { gt: new Date(now.getTime() - HOUR_MS) } },
+      });
+      if (lastHour >= PERMISSION_REQUESTS_PER_HOUR)
+        return { kind: "limited", limit: PERMISSION_REQUESTS_PER_HOUR };
+      const request = await tx.permissionRequest.create({
+        data: {
+          ...same,
+          reason: input.reason?.slice(0, 500) ?? null,
+          status: "pending",
+          createdAt: now,
+        },
+      });
+      return { kind: "stored", request };
     },
-  });
-  if (existing) return existing;
-  return db.permissionRequest.create({
-    data: {
-      tenantId: ctx.tenantId,
-      agentId: ctx.agentId,
-      verb: input.verb,
-      target: input.target,
-      reason: input.reason ?? null,
-      status: "pending",
-    },
-  });
+    // Many calls of one agent queue here one after the other; give them time to.
+    { maxWait: 15_000, timeout: 15_000 },
+  );
 }
 
 export const decidePermissionRequestInputSchema = z
@@ -189,6 +283,19 @@ export async function decidePermissionRequest(
       reason: "already_decided",
       message: `The request is already ${request.status}`,
     };
+  // A rule's pattern is the request's target, read by the same grammar as every rule: a target
+  // it cannot read (a row older than target validation) is refused rather than stored as a rule
+  // that would never match.
+  const rulePattern =
+    input.decision === "grant" && input.mode === "rule"
+      ? parsePermissionPattern(request.target, { check: "syntax" })
+      : null;
+  if (rulePattern && !rulePattern.ok)
+    return {
+      ok: false as const,
+      reason: "invalid_pattern",
+      message: `The request's target cannot be a rule (${rulePattern.problem}); grant it once, or write a rule`,
+    };
   const status = input.decision === "deny" ? "denied" : "granted";
   // One transaction: a request marked granted as a rule without its rule would leave the agent
   // stuck (no longer pending, yet nothing allows it).
@@ -215,7 +322,7 @@ export async function decidePermissionRequest(
         subjectType: "agent",
         subjectId: request.agentId,
         verb: request.verb,
-        pattern: request.target,
+        pattern: rulePattern?.ok ? rulePattern.pattern : request.target,
         decision: "allow",
         position: (first?.position ?? 1) - 1,
         note: `granted from request ${request.id}`,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import type { ConsoleContext } from "../console-session";
+import { parsePermissionPattern } from "../permission-pattern";
 import { type ConsoleResult, fail, ok } from "./console-result";
 import { recordConsoleAudit } from "./record-console-audit";
 
@@ -20,7 +21,17 @@ export const permissionRuleInputSchema = z
     subjectType: z.enum(["agent", "role", "tenant"]),
     subjectId: z.string().trim().max(100).nullish(),
     verb: z.enum(permissionVerbs),
-    pattern: z.string().trim().min(1).max(300),
+    // The one grammar (permission-pattern.ts): refused with the problem named, and stored in its
+    // canonical spelling (a bare capability id becomes capability:<id>).
+    pattern: z
+      .string()
+      .max(1000)
+      .transform((raw, c) => {
+        const parsed = parsePermissionPattern(raw);
+        if (parsed.ok) return parsed.pattern;
+        c.addIssue({ code: "custom", message: parsed.problem });
+        return z.NEVER;
+      }),
     decision: z.enum(["allow", "deny", "ask"]),
     note: z.string().trim().max(300).nullish(),
   })
@@ -43,6 +54,8 @@ export type PermissionRuleView = {
   position: number;
   note: string | null;
   updatedAt: string;
+  /** Why the stored pattern matches nothing (a row saved before patterns were validated), or null. */
+  problem: string | null;
 };
 
 export async function listPermissionRules(db: Db, ctx: ConsoleContext): Promise<PermissionRuleView[]> {
@@ -60,7 +73,24 @@ export async function listPermissionRules(db: Db, ctx: ConsoleContext): Promise<
     position: r.position,
     note: r.note,
     updatedAt: r.updatedAt.toISOString(),
+    problem: patternProblem(r.pattern),
   }));
+}
+
+function patternProblem(pattern: string): string | null {
+  const parsed = parsePermissionPattern(pattern, { check: "syntax" });
+  return parsed.ok ? null : `this rule matches nothing: ${parsed.problem}`;
+}
+
+/**
+ * Whatever the caller, a rule is stored only with a pattern the grammar accepts, in its
+ * canonical spelling: the route's body schema checks it, and so does this, for other callers.
+ */
+function checkedPattern(input: PermissionRuleInput): ConsoleResult<string> {
+  const parsed = parsePermissionPattern(input.pattern);
+  return parsed.ok
+    ? ok(parsed.pattern)
+    : fail("invalid_request", `pattern: ${parsed.problem}`, [{ path: "pattern", message: parsed.problem }]);
 }
 
 async function checkSubject(db: Db, ctx: ConsoleContext, input: PermissionRuleInput): Promise<string | null> {
@@ -77,6 +107,8 @@ export async function createPermissionRule(
   opts: { atTop?: boolean; operation?: string } = {},
 ): Promise<ConsoleResult<{ id: string }>> {
   const startedAt = Date.now();
+  const pattern = checkedPattern(input);
+  if (!pattern.ok) return pattern;
   const problem = await checkSubject(db, ctx, input);
   if (problem) return fail("not_found", problem);
   const edge = await db.permissionRule.aggregate({
@@ -91,7 +123,7 @@ export async function createPermissionRule(
       subjectType: input.subjectType,
       subjectId: input.subjectType === "tenant" ? null : (input.subjectId ?? null),
       verb: input.verb,
-      pattern: input.pattern,
+      pattern: pattern.value,
       decision: input.decision,
       note: input.note ?? null,
       position,
@@ -101,7 +133,7 @@ export async function createPermissionRule(
   await recordConsoleAudit(db, ctx, {
     operation: opts.operation ?? "permission.rule_created",
     target: rule.id,
-    arguments: { ...input, position },
+    arguments: { ...input, pattern: pattern.value, position },
     decision: input.decision,
     outcome: "applied",
     startedAt,
@@ -116,6 +148,8 @@ export async function updatePermissionRule(
   input: PermissionRuleInput,
 ): Promise<ConsoleResult<{ id: string }>> {
   const startedAt = Date.now();
+  const pattern = checkedPattern(input);
+  if (!pattern.ok) return pattern;
   const problem = await checkSubject(db, ctx, input);
   if (problem) return fail("not_found", problem);
   const updated = await db.permissionRule.updateMany({
@@ -124,7 +158,7 @@ export async function updatePermissionRule(
       subjectType: input.subjectType,
       subjectId: input.subjectType === "tenant" ? null : (input.subjectId ?? null),
       verb: input.verb,
-      pattern: input.pattern,
+      pattern: pattern.value,
       decision: input.decision,
       note: input.note ?? null,
     },
@@ -133,7 +167,7 @@ export async function updatePermissionRule(
   await recordConsoleAudit(db, ctx, {
     operation: "permission.rule_updated",
     target: id,
-    arguments: input,
+    arguments: { ...input, pattern: pattern.value },
     decision: input.decision,
     outcome: "applied",
     startedAt,

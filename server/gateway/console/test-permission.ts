@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { capabilityRegistry } from "../../connectors/connector-catalog";
 import type { Db } from "../../db/client";
 import type { ConsoleContext } from "../console-session";
+import { canonicalPermissionTarget, servedVocabulary } from "../permission-pattern";
 import { authorize, PERMISSION_VERBS, type PermissionDecision } from "../permissions";
 import type { Role, TrustedContext } from "../trusted-context";
 import { type ConsoleResult, fail, ok } from "./console-result";
@@ -16,6 +16,8 @@ export const permissionTestInputSchema = z
 
 export type PermissionTestResult = {
   decision: PermissionDecision["decision"];
+  /** The target as the gateway reads it (`checkout` → `capability:checkout`): what was decided on. */
+  target: string;
   message: string;
   source: PermissionDecision["source"]["kind"];
   rule: {
@@ -32,9 +34,10 @@ export type PermissionTestResult = {
 class Rollback extends Error {}
 
 /**
- * "Would this be allowed?": runs the gateway's own evaluator for an agent of the tenant, inside a
- * transaction that is always rolled back — the evaluator consumes one-time grants, and a question
- * must not use up an answer.
+ * "Would this be allowed?": runs the gateway's own evaluator (`authorize`, the function every
+ * call is enforced with) for an agent of the tenant, on the target canonicalized the way the
+ * gateway canonicalizes a real call's, inside a transaction that is always rolled back — the
+ * evaluator consumes one-time grants, and a question must not use up an answer.
  */
 export async function testPermission(
   db: Db,
@@ -57,13 +60,15 @@ export async function testPermission(
     agentName: agent.name,
     face: "actions",
   };
-  const capability = input.target.startsWith("capability:")
-    ? capabilityRegistry().get(input.target.slice("capability:".length))
-    : undefined;
+  const canonical = canonicalPermissionTarget(input.target);
+  if (!canonical.ok) return fail("invalid_request", `target: ${canonical.problem}`);
+  // A call on a capability that does not exist is not_found whatever the rules say.
+  if (canonical.capabilityId && !servedVocabulary().capabilityIds.includes(canonical.capabilityId))
+    return fail("not_found", `There is no capability ${canonical.capabilityId}.`);
   let decision: PermissionDecision | undefined;
   try {
     await db.$transaction(async (tx) => {
-      decision = await authorize(tx as unknown as Db, agentCtx, input.verb, input.target, capability);
+      decision = await authorize(tx as unknown as Db, agentCtx, input.verb, canonical.target);
       throw new Rollback();
     });
   } catch (error) {
@@ -76,6 +81,7 @@ export async function testPermission(
     : null;
   return ok({
     decision: decision.decision,
+    target: decision.target,
     message: decision.message,
     source: decision.source.kind,
     rule: rule

@@ -12,6 +12,21 @@ const config: NextConfig = {
     "gpt-tokenizer",
   ],
   poweredByHeader: false,
+  // No site may frame Signpost (a framed confirm page could be clickjacked into an approval).
+  // The MCP App confirmation screen is not affected: it is an MCP resource rendered by the host,
+  // with its own CSP in `_meta.ui.csp` (mcp/register-confirm-app.ts), not an HTTP page of ours.
+  async headers() {
+    return [
+      {
+        source: "/:path*",
+        headers: [
+          { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+          { key: "X-Frame-Options", value: "DENY" },
+          { key: "X-Content-Type-Options", value: "nosniff" },
+        ],
+      },
+    ];
+  },
 };
 
 export default config;

@@ -12,6 +12,7 @@ import {
   resolveConsoleSession,
   SESSION_COOKIE,
 } from "@/server/gateway/console-session";
+import { requestPeer } from "@/server/gateway/request-peer";
 
 export function errorResponse(code: ConsoleErrorCode, message: string, details?: unknown): Response {
   return Response.json(
@@ -27,12 +28,13 @@ export function resultResponse<T>(result: ConsoleResult<T>, status = 200): Respo
 
 /**
  * CSRF defence for cookie-authenticated mutations: the browser's Origin must be this
- * server's own origin (Host header). A request without Origin is refused too: every
- * browser sends one on a cross-site POST/PUT/PATCH/DELETE, and our own pages always do.
+ * server's own origin (the Host header; X-Forwarded-Host only from a proxy SIGNPOST_TRUST_PROXY
+ * trusts, else any client could name the attacker's origin as ours). A request without Origin is
+ * refused too: every browser sends one on a cross-site POST/PUT/PATCH/DELETE, and our own pages always do.
  */
 export function sameOrigin(req: Request): boolean {
   const origin = req.headers.get("origin");
-  const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
+  const { host } = requestPeer(req.headers);
   if (!origin || !host) return false;
   try {
     return new URL(origin).host === host;
@@ -41,9 +43,9 @@ export function sameOrigin(req: Request): boolean {
   }
 }
 
-/** Secure cookies when the person reached us over https (directly or through a proxy that says so). */
+/** Secure cookies when the person reached us over https (directly or through a trusted proxy that says so). */
 export function isHttps(req: Request): boolean {
-  return new URL(req.url).protocol === "https:" || req.headers.get("x-forwarded-proto") === "https";
+  return requestPeer(req.headers).https;
 }
 
 type RouteArgs<B> = { req: Request; ctx: ConsoleContext; db: Db; body: B; params: Record<string, string> };

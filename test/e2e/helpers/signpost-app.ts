@@ -48,6 +48,8 @@ export async function startSignpostApp(
     timeoutMs?: number;
     /** PostgreSQL instead of the embedded SQLite file (the caller creates and drops it). */
     databaseUrl?: string;
+    /** More environment for the app (e.g. SIGNPOST_TRUST_PROXY), over the defaults below. */
+    env?: Record<string, string>;
   } = {},
 ): Promise<SignpostApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "signpost-e2e-"));
@@ -70,6 +72,7 @@ export async function startSignpostApp(
     SIGNPOST_MONITOR_POLL_MS: "60000",
     // Local iteration: reuse whatever .next holds instead of letting start.ts rebuild.
     ...(process.env.SIGNPOST_E2E_REUSE_BUILD === "1" ? { SIGNPOST_SKIP_BUILD: "1" } : {}),
+    ...options.env,
   };
   let output = "";
   // Its own process group: stop() ends start.ts and the two children it runs, and nothing else.

@@ -4,6 +4,7 @@ import { getDb } from "@/server/db/client";
 import { consoleErrorStatus } from "@/server/gateway/console/console-result";
 import { recordConsoleAudit } from "@/server/gateway/console/record-console-audit";
 import { SESSION_COOKIE, signIn, signInInputSchema } from "@/server/gateway/console-session";
+import { requestPeer } from "@/server/gateway/request-peer";
 
 export async function POST(req: Request): Promise<Response> {
   // Origin check here too: it stops a site from signing a victim into the attacker's account.
@@ -50,13 +51,10 @@ export async function POST(req: Request): Promise<Response> {
 }
 
 /**
- * The client's address for the per-address limit. Next.js fills X-Forwarded-For with the socket's
- * address when no proxy set it; behind a proxy the LAST entry is the one our nearest proxy saw
- * (earlier entries are whatever the client claimed). Without a proxy a client can still choose
- * the header's value, so the per-email limit is the one that cannot be dodged.
+ * The client's address for the per-address limit: the socket's (never X-Forwarded-For, which
+ * `next start` passes on as the client sent it), or what a proxy SIGNPOST_TRUST_PROXY trusts saw.
+ * Unknown (no peer stamp) means no per-address limit; the per-email limit holds regardless.
  */
 function clientAddress(req: Request): string | undefined {
-  const forwarded = req.headers.get("x-forwarded-for");
-  const last = forwarded?.split(",").at(-1)?.trim();
-  return (last || req.headers.get("x-real-ip")?.trim() || undefined)?.slice(0, 64);
+  return requestPeer(req.headers).address?.slice(0, 64);
 }

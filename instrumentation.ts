@@ -1,0 +1,9 @@
+// Runs once in each Next.js server process, before it serves a request (however it was started:
+// `npm start`, `next start`, `next dev`).
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // Route handlers never see the socket; this stamps its address onto each request so the
+  // console can tell the real client from what X-Forwarded-For claims (server/gateway/request-peer.ts).
+  const { installPeerStamp } = await import("./server/gateway/peer-stamp");
+  installPeerStamp();
+}

@@ -1,5 +1,6 @@
 import { LegacyRejectedError, LegacyUnavailableError } from "../connectors/legacy-client";
 import type { OutcomeBase } from "../engine/outcome";
+import { redactText } from "./redact-secrets";
 
 /**
  * What an exception becomes for the caller, in every face: an outage (or a connector an admin
@@ -9,7 +10,8 @@ import type { OutcomeBase } from "../engine/outcome";
  */
 export function failureOutcome(error: unknown, where: string): OutcomeBase & Record<string, unknown> {
   if (error instanceof LegacyUnavailableError) {
-    console.warn(`[${where}]`, error.message);
+    // Paths carry what the agent asked for (`?q=…`): logs get them redacted like audit rows.
+    console.warn(`[${where}]`, redactText(error.message));
     return {
       outcome: "temporarily_unavailable",
       reason: "legacy_unavailable",
@@ -21,7 +23,7 @@ export function failureOutcome(error: unknown, where: string): OutcomeBase & Rec
   if (error instanceof LegacyRejectedError) {
     // The status and code are the legacy system's fixed vocabulary (API.md); its free-text
     // message and the request path stay in the log.
-    console.warn(`[${where}]`, error.message, error.legacyMessage);
+    console.warn(`[${where}]`, redactText(error.message), redactText(error.legacyMessage));
     return {
       outcome: "rejected",
       reason: "legacy_rejected",
@@ -30,7 +32,10 @@ export function failureOutcome(error: unknown, where: string): OutcomeBase & Rec
       next_actions: [],
     };
   }
-  console.error(`[${where}] failed`, error);
+  console.error(
+    `[${where}] failed`,
+    redactText(error instanceof Error ? (error.stack ?? error.message) : String(error)),
+  );
   return {
     outcome: "rejected",
     reason: "internal_error",

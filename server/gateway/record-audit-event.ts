@@ -1,27 +1,8 @@
 import type { Db } from "../db/client";
 import { notifyAuditWritten } from "./audit-wakeups";
 import { type PublishedAuditEvent, publishAuditEvent } from "./event-stream";
+import { redactSecrets, redactText } from "./redact-secrets";
 import type { TrustedContext } from "./trusted-context";
-
-// Keys whose values are credentials whatever they hold.
-const SECRET_KEY = /(secret|password|passwd|token|api[_-]?key|authorization|credential|cookie|^value$)/i;
-// Values that look like credentials wherever they appear: agent keys, bearer headers, legacy keys.
-const SECRET_VALUE = [/sp_[A-Za-z0-9]{4,}_[A-Za-z0-9_-]{8,}/g, /Bearer\s+\S+/gi, /\blk_[A-Za-z0-9_]{8,}/g];
-
-/** Replaces anything that looks like a secret, by key or by value, with "[redacted]". */
-export function redactSecrets(value: unknown, depth = 0): unknown {
-  if (depth > 12) return "[…]";
-  if (typeof value === "string") return SECRET_VALUE.reduce((s, re) => s.replace(re, "[redacted]"), value);
-  if (Array.isArray(value)) return value.map((v) => redactSecrets(v, depth + 1));
-  if (value && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>))
-      out[k] =
-        SECRET_KEY.test(k) && v !== null && v !== undefined ? "[redacted]" : redactSecrets(v, depth + 1);
-    return out;
-  }
-  return value;
-}
 
 // What an audit row keeps of a call's arguments. Refused calls are audited with the arguments
 // as sent (that is what support needs to see), so the caller controls their size: the row and
@@ -117,13 +98,14 @@ export async function recordAuditEvent(
     userId: ctx.userId,
     face: ctx.face,
     operation: input.operation,
-    target: input.target ?? null,
-    capability: input.capability ?? null,
+    // The target is often a URI the agent chose (`shop://order/x?token=…`): redacted like arguments.
+    target: input.target ? redactText(input.target) : null,
+    capability: input.capability ? redactText(input.capability) : null,
     // Redacted before it is cut: a secret split at the cut could escape the value patterns.
     arguments: (boundArguments(redactSecrets(input.arguments ?? {})) ?? {}) as object,
     decision: input.decision ?? null,
     outcome: input.outcome,
-    message: input.message ? (redactSecrets(input.message) as string).slice(0, 1000) : null,
+    message: input.message ? redactText(input.message).slice(0, 1000) : null,
     latencyMs: Math.max(0, Math.round(input.latencyMs)),
     actionId: input.actionId ?? null,
     actionKey: input.actionKey ?? null,

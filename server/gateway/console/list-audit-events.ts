@@ -2,6 +2,7 @@ import { z } from "zod";
 import { type Db, providerOfDb } from "../../db/client";
 import type { DbProvider } from "../../db/database-url";
 import type { ConsoleContext } from "../console-session";
+import { redactSecrets, redactText } from "../redact-secrets";
 
 export const auditFilterSchema = z
   .object({
@@ -35,23 +36,8 @@ export type AuditEventView = {
   arguments: unknown;
 };
 
-// Defence in depth: the gateway redacts before writing, but the console never shows
-// anything under a key that looks like a credential, whatever a writer forgot.
-const SECRET_KEY = /(secret|password|passwd|token|api[_-]?key|authorization|credential|cookie)/i;
-export function redactForDisplay(value: unknown, depth = 0): unknown {
-  if (depth > 8) return "[…]";
-  if (Array.isArray(value)) return value.map((v) => redactForDisplay(v, depth + 1));
-  if (value && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      out[k] =
-        SECRET_KEY.test(k) && v !== null && v !== undefined ? "[redacted]" : redactForDisplay(v, depth + 1);
-    }
-    return out;
-  }
-  return value;
-}
-
+// Defence in depth: the gateway redacts before writing, but the console never shows anything
+// that looks like a credential, whatever a writer forgot (or wrote before redaction improved).
 export function toAuditEventView(row: {
   seq: number;
   createdAt: Date;
@@ -74,17 +60,17 @@ export function toAuditEventView(row: {
     createdAt: row.createdAt.toISOString(),
     face: row.face,
     operation: row.operation,
-    target: row.target,
+    target: row.target === null ? null : redactText(row.target),
     capability: row.capability,
     agentId: row.agentId,
     userId: row.userId,
     decision: row.decision,
     outcome: row.outcome,
-    message: row.message,
+    message: row.message === null ? null : redactText(row.message),
     latencyMs: row.latencyMs,
     actionId: row.actionId,
     actionKey: row.actionKey,
-    arguments: redactForDisplay(row.arguments),
+    arguments: redactSecrets(row.arguments),
   };
 }
 

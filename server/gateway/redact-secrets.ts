@@ -1,0 +1,330 @@
+/**
+ * Redaction of whatever looks secret in text an agent sent (or a system answered), before it is
+ * stored or shown: audit rows, the live monitor, logs, page echoes. Support must still recognise
+ * the call, so only the secret part goes: `?token=[redacted]` keeps the parameter's name, a card
+ * number in a sentence leaves the sentence.
+ *
+ * Every pattern here runs in time linear in its input: no nested or overlapping quantifiers, each
+ * unbounded run anchored by a lookbehind so that it can only start where its run starts, and the
+ * parts that must be followed by something bounded. PEM blocks and card numbers are found by hand.
+ */
+
+export const REDACTED = "[redacted]";
+
+// ---------------------------------------------------------------------------------------------
+// Names: which field names and query parameters hold credentials whatever their value looks like.
+// ---------------------------------------------------------------------------------------------
+
+/** Words that name a credential on their own (`token`, `client_secret`, `X-Amz-Signature`). */
+const STRONG_WORDS = new Set([
+  "token",
+  "secret",
+  "secrets",
+  "password",
+  "passwd",
+  "pwd",
+  "passphrase",
+  "credential",
+  "credentials",
+  "cookie",
+  "cookies",
+  "signature",
+  "authorization",
+  "jwt",
+  "bearer",
+  "otp",
+  "cvv",
+  "cvv2",
+  "cvc",
+]);
+
+/** One word of such a name written as one (`accesstoken`, `apikey`, `x-api-key` → `xapikey`). */
+const STRONG_COMPOUND =
+  /(password|passwd|secret|credential|cookie|signature|authorization|apikey|accesskey|privatekey|secretkey|signingkey|masterkey|token$|sessionid$|sessiontoken|cardnumber$|ccnumber$|creditcard)/;
+
+/**
+ * Words that name a credential as a field or a query parameter (`key=`, `sig=`, `session=`) but
+ * are ordinary words in a sentence ("press any key: …"), so free text needs a stronger name.
+ */
+const WEAK_WORDS = new Set(["key", "auth", "session", "private", "sig", "pin", "pan"]);
+
+/** `…_key` names that are references, not credentials. */
+const NOT_SECRET_BEFORE_KEY = new Set([
+  "idempotency",
+  "action",
+  "sort",
+  "public",
+  "primary",
+  "foreign",
+  "partition",
+  "cache",
+  "dedupe",
+  "dedup",
+  "lookup",
+  "group",
+  "row",
+  "map",
+  "object",
+  "request",
+  "state",
+]);
+const NOT_SECRET_AFTER_KEY = new Set(["prefix", "id", "name", "names", "count", "type", "hash", "hint"]);
+/** What turns a weak word into a credential's name: `session_id`, `auth_code`, `private_key`. */
+const QUALIFIERS = new Set(["id", "key", "code", "value", "data", "hash"]);
+
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/**
+ * `strong` for names that hold a credential wherever they appear, `weak` for names that do as a
+ * field or query parameter only, `null` for everything else (`idempotency_key`, `max_tokens`).
+ */
+export function secretNameKind(name: string): "strong" | "weak" | null {
+  if (name.length > 100) return null;
+  const parts = words(name);
+  if (parts.length === 0) return null;
+  const joined = parts.join("");
+  if (parts.some((p) => STRONG_WORDS.has(p) || STRONG_COMPOUND.test(p)) || STRONG_COMPOUND.test(joined))
+    return "strong";
+  if (parts.length === 1) return WEAK_WORDS.has(joined) ? "weak" : null;
+  for (const [i, part] of parts.entries()) {
+    const before = parts[i - 1] ?? "";
+    const after = parts[i + 1] ?? "";
+    if (part === "card" && /^(number|num|no|nr)$/.test(after)) return "strong";
+    // `license_key`, `client_key`; not `idempotency_key` or `key_prefix`.
+    if (part === "key" && !NOT_SECRET_BEFORE_KEY.has(before) && !NOT_SECRET_AFTER_KEY.has(after))
+      return "strong";
+    // `session_id`, `auth_code`, `pin_code`; not `session_count` or `private_notes`.
+    if (WEAK_WORDS.has(part) && part !== "key" && QUALIFIERS.has(after)) return "strong";
+  }
+  return null;
+}
+
+/** Whether a field of this name holds a credential (`password`, `api_key`, `card_number`, `key`). */
+export function isSecretName(name: string): boolean {
+  return secretNameKind(name) !== null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values: patterns that are credentials wherever they appear.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Well-known credential prefixes. Stripe's publishable keys (`pk_live_`, `pk_test_`) are public by
+ * design, yet redacted too: an agent never needs to send one, and a key pasted as "publishable" is
+ * too often the secret one; hiding it costs support nothing.
+ */
+const PREFIXED_TOKEN = new RegExp(
+  `(?<![A-Za-z0-9])(?:${[
+    "(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{8,}", // Stripe
+    "whsec_[A-Za-z0-9]{16,}", // Stripe webhook signing secrets
+    "sk-[A-Za-z0-9_-]{20,}", // OpenAI, Anthropic (sk-proj-…, sk-ant-…)
+    "gh[pousr]_[A-Za-z0-9]{16,}", // GitHub tokens
+    "github_pat_[A-Za-z0-9_]{20,}", // GitHub fine-grained tokens
+    "xox[abposr]-[A-Za-z0-9-]{8,}", // Slack
+    "xapp-[A-Za-z0-9-]{8,}", // Slack app-level tokens
+    "(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])", // AWS access key ids
+    "AIza[A-Za-z0-9_-]{30,}", // Google API keys
+    "glpat-[A-Za-z0-9_-]{16,}", // GitLab
+    "npm_[A-Za-z0-9]{30,}", // npm
+    "hf_[A-Za-z0-9]{30,}", // Hugging Face
+    "SG\\.[A-Za-z0-9_-]{16,}\\.[A-Za-z0-9_-]{16,}", // SendGrid
+    "shp(?:at|ss|ca|pa)_[A-Fa-f0-9]{32}", // Shopify
+    "sp_[A-Za-z0-9]{4,16}_[A-Za-z0-9_-]{8,}", // Signpost agent keys
+    "lk_[A-Za-z0-9_]{8,}", // the legacy system's tenant keys
+  ].join("|")})`,
+  "g",
+);
+
+/** A JWT (or any JWS): a base64url JSON header (`eyJ`), a payload and a signature. */
+const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
+
+/** `Authorization: Bearer …` values, wherever they were pasted. */
+const BEARER = /(?<![A-Za-z0-9])bearer\s{1,3}[A-Za-z0-9._~+/=-]{8,}/gi;
+
+/** `Basic <base64 user:password>`: redacted only when it decodes to `something:something`. */
+const BASIC = /(?<![A-Za-z0-9])basic\s{1,3}([A-Za-z0-9+/]{6,}={0,2})(?![A-Za-z0-9+/=])/gi;
+
+/** The password of `scheme://user:password@host`. */
+const URL_PASSWORD =
+  /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,20}:\/\/[^\s/:@?#]{0,128}:)([^\s/@?#]{1,256})@/g;
+
+/**
+ * The name of a `name=value` / `name: value` pair (query parameters, form bodies, headers, JSON
+ * and YAML pasted into text), with what separates it from its value. It starts only where a name
+ * starts and is at most 64 characters, so each position is looked at a bounded number of times.
+ */
+const NAME_AND_SEPARATOR =
+  /(?<![A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]{0,63})(["']?[ \t]{0,3}([=:])[ \t]{0,3}(["']?))/g;
+
+/** Where an unquoted value ends. */
+const VALUE_END = /[\s&"',;<>()[\]{}|`\\#]/;
+
+function redactPem(text: string): string {
+  if (!text.includes("-----BEGIN ")) return text;
+  let out = "";
+  let from = 0;
+  for (;;) {
+    const begin = text.indexOf("-----BEGIN ", from);
+    if (begin === -1) break;
+    const labelEnd = text.indexOf("-----", begin + 11);
+    if (labelEnd === -1) break;
+    const label = text.slice(begin + 11, Math.min(labelEnd, begin + 80));
+    if (labelEnd - begin > 80 || !/^[A-Z0-9 ]{0,40}PRIVATE KEY$/.test(label)) {
+      out += text.slice(from, begin + 11);
+      from = begin + 11;
+      continue;
+    }
+    // A block cut before its END line is still a key: redact to the end.
+    const end = text.indexOf("-----END ", labelEnd + 5);
+    const close = end === -1 ? -1 : text.indexOf("-----", end + 9);
+    out += `${text.slice(from, begin)}${REDACTED}`;
+    from = close === -1 ? text.length : close + 5;
+  }
+  return out + text.slice(from);
+}
+
+function looksLikeBasicCredentials(encoded: string): boolean {
+  const decoded = Buffer.from(encoded, "base64").toString("utf8");
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: binary garbage is what this rules out
+  return /^[^:\u0000-\u001f]{1,200}:[^\u0000-\u001f]{1,200}$/.test(decoded);
+}
+
+function redactNamedValues(text: string): string {
+  let out = "";
+  let from = 0;
+  NAME_AND_SEPARATOR.lastIndex = 0;
+  for (let m = NAME_AND_SEPARATOR.exec(text); m; m = NAME_AND_SEPARATOR.exec(text)) {
+    const [whole, name = "", , separator, quote = ""] = m;
+    const kind = secretNameKind(name);
+    // In prose `key: …` is a sentence, `key=…` is still a parameter.
+    if (!kind || (kind === "weak" && separator === ":" && !quote)) continue;
+    const start = m.index + whole.length;
+    let end = start;
+    if (quote) {
+      const closing = text.indexOf(quote, start);
+      end = closing === -1 ? text.length : closing;
+    } else if (/cookie|authorization/i.test(name)) {
+      // A header's value runs to the end of its line (`a=1; b=2`, `Digest username=…`).
+      while (end < text.length && text[end] !== "\n" && text[end] !== "\r") end++;
+    } else {
+      while (end < text.length && !VALUE_END.test(text[end] as string)) end++;
+    }
+    const value = text.slice(start, end);
+    if (value === "" || value.startsWith(REDACTED)) continue;
+    out += `${text.slice(from, start)}${REDACTED}`;
+    from = end;
+    NAME_AND_SEPARATOR.lastIndex = end;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/**
+ * A payment card number: 13–19 digits, Luhn-valid, starting with 2–6 (Mastercard, Amex, Diners,
+ * JCB, Visa, Discover, UnionPay, Maestro). The first digit rules out most look-alikes that pass
+ * Luhn by chance (one in ten do): epoch-millisecond timestamps (1…), USPS tracking numbers (9…),
+ * numbers with a leading zero.
+ */
+function isCardNumber(digits: string): boolean {
+  return digits.length >= 13 && digits.length <= 19 && /^[2-6]/.test(digits) && luhn(digits);
+}
+
+/**
+ * Runs of digit groups joined by one space or dash (`4111 1111 1111 1111`, `3782-822463-10005`),
+ * starting only where such a run starts: not inside a word, an id (`ord_4111…`), a decimal or a
+ * run already begun.
+ */
+const DIGIT_GROUPS = /(?<![A-Za-z0-9_]|[0-9][ .-])[0-9]+(?:[ -][0-9]+)*/g;
+
+function redactCardNumbers(text: string): string {
+  if (!/[0-9]{4}/.test(text) && !/[0-9][ -][0-9]/.test(text)) return text;
+  return text.replace(DIGIT_GROUPS, (run, offset: number) => {
+    const groups = run.split(/[ -]/);
+    const separators = run.match(/[ -]/g) ?? [];
+    // A last group glued to a letter is part of something else (a hex digest, an id).
+    const usable = /[A-Za-z_]/.test(text[offset + run.length] ?? "") ? groups.length - 1 : groups.length;
+    const redact = new Array<boolean>(groups.length).fill(false);
+    for (let i = 0; i < usable; i++) {
+      let digits = "";
+      let found = -1;
+      // The longest window of whole groups from i that is a card; at most 19 digits, so bounded.
+      for (let j = i; j < usable && digits.length + (groups[j] as string).length <= 19; j++) {
+        digits += groups[j];
+        if (isCardNumber(digits)) found = j;
+      }
+      if (found === -1) continue;
+      for (let k = i; k <= found; k++) redact[k] = true;
+      i = found;
+    }
+    if (!redact.includes(true)) return run;
+    let out = "";
+    for (let i = 0; i < groups.length; i++) {
+      if (redact[i]) {
+        if (!redact[i - 1]) out += REDACTED;
+      } else out += groups[i];
+      if (i < separators.length && !(redact[i] && redact[i + 1])) out += separators[i];
+    }
+    return out;
+  });
+}
+
+/**
+ * Replaces what looks secret in a piece of text with "[redacted]": private key blocks, passwords
+ * in URLs, bearer and basic credentials, JWTs, well-known token prefixes, values of credential-named
+ * parameters and fields (`?token=…`, `"password": "…"`, keeping the name), and card numbers.
+ */
+export function redactText(text: string): string {
+  let out = redactPem(text);
+  out = out.replace(URL_PASSWORD, (_m, head: string) => `${head}${REDACTED}@`);
+  out = out.replace(BEARER, REDACTED);
+  out = out.replace(BASIC, (m, encoded: string) => (looksLikeBasicCredentials(encoded) ? REDACTED : m));
+  out = out.replace(JWT, REDACTED);
+  out = out.replace(PREFIXED_TOKEN, REDACTED);
+  out = redactNamedValues(out);
+  return redactCardNumbers(out);
+}
+
+/**
+ * A copy of `value` with secrets replaced by "[redacted]": strings through `redactText`, numbers
+ * that are card numbers, and every non-boolean value under a credential-named key (or under
+ * `value`, the field the secret forms send). Keys themselves are redacted as text.
+ */
+export function redactSecrets(value: unknown, depth = 0): unknown {
+  if (depth > 12) return "[…]";
+  if (typeof value === "string") return redactText(value);
+  if (typeof value === "number")
+    return Number.isInteger(value) && isCardNumber(String(value)) ? REDACTED : value;
+  if (Array.isArray(value)) return value.map((v) => redactSecrets(v, depth + 1));
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [rawKey, v] of Object.entries(value as Record<string, unknown>)) {
+      let key = redactText(rawKey);
+      for (let n = 2; key !== rawKey && Object.hasOwn(out, key); n++) key = `${REDACTED}#${n}`;
+      const secretKey = rawKey === "value" || isSecretName(rawKey);
+      out[key] =
+        secretKey && v !== null && v !== undefined && typeof v !== "boolean"
+          ? REDACTED
+          : redactSecrets(v, depth + 1);
+    }
+    return out;
+  }
+  return value;
+}

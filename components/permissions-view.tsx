@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { PermissionRequestView, PermissionRuleView } from "@/server/gateway/console/manage-permissions";
-import { apiGet, apiSend } from "./api-client";
+import { ApiError, apiGet, apiSend } from "./api-client";
 import {
   Badge,
   buttonClass,
@@ -20,6 +20,69 @@ import {
 
 const VERBS = ["search", "navigate", "submit", "start", "advance", "confirm", "script", "*"];
 type Agent = { id: string; name: string };
+/** What the pattern language may name, from the server's registries (never a list of the component's own). */
+export type PermissionGrammar = { schemes: string[]; capabilities: string[] };
+
+/** The one pattern language, as server/gateway/permission-pattern.ts reads it. */
+function PatternHelp({ grammar }: { grammar: PermissionGrammar }) {
+  const code = "rounded bg-slate-100 px-1 font-mono text-xs";
+  return (
+    <details className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="pattern-help">
+      <summary className="cursor-pointer font-semibold">Pattern language</summary>
+      <ul className="mt-3 list-disc space-y-1 pl-5 text-slate-700">
+        <li>
+          <code className={code}>*</code> or <code className={code}>**</code> alone: everything.
+        </li>
+        <li>
+          <code className={code}>capability:&lt;id&gt;</code> — one capability;{" "}
+          <code className={code}>*</code> in the id is any run of characters (
+          <code className={code}>capability:track_*</code>). A bare id such as{" "}
+          <code className={code}>checkout</code> is saved as <code className={code}>capability:checkout</code>
+          . Ids: {grammar.capabilities.join(", ")}.
+        </li>
+        <li>
+          <code className={code}>&lt;scheme&gt;://&lt;path&gt;</code> — pages and records:{" "}
+          <code className={code}>*</code> is any run within one path segment (
+          <code className={code}>shop://order/*/after-sales</code>), <code className={code}>**</code> any
+          depth (<code className={code}>helpdesk://**</code>). A query is part of the target, so{" "}
+          <code className={code}>shop://*</code> also covers{" "}
+          <code className={code}>shop://orders?status=paid</code>. Schemes: {grammar.schemes.join(", ")}.
+        </li>
+        <li>
+          <code className={code}>search:&lt;scheme&gt;</code> or <code className={code}>search:*</code> —
+          browse search; <code className={code}>capabilities</code> — the capability catalog.
+        </li>
+        <li>
+          No spaces, no <code className={code}>***</code>, no route placeholders like{" "}
+          <code className={code}>{"{id}"}</code>, at most 300 characters. A pattern that could match nothing
+          Signpost serves is refused when you save it, with the reason.
+        </li>
+      </ul>
+    </details>
+  );
+}
+
+/** A refused save names what is wrong with which field, not only that the request was invalid. */
+function SaveError({ error }: { error: unknown }) {
+  const details =
+    error instanceof ApiError && Array.isArray(error.details)
+      ? (error.details as { path?: string; message?: string }[])
+      : [];
+  if (details.length === 0) return <ErrorState error={error} />;
+  return (
+    <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+      <p>The rule was not saved:</p>
+      <ul className="mt-1 list-disc pl-5">
+        {details.map((d) => (
+          <li key={`${d.path}:${d.message}`}>
+            {d.path ? <strong>{d.path}: </strong> : null}
+            {d.message}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 type RuleDraft = {
   subjectType: "agent" | "role" | "tenant";
   subjectId: string;
@@ -202,7 +265,9 @@ function Tester({ agents }: { agents: Agent[] }) {
     mutationFn: () =>
       apiSend<{
         decision: string;
-        reason?: string;
+        target: string;
+        message: string;
+        source: "rule" | "grant" | "default";
         rule?: {
           id: string;
           pattern: string;
@@ -282,6 +347,7 @@ function Tester({ agents }: { agents: Agent[] }) {
           data-testid="tester-result"
         >
           <Badge value={test.data.decision} />
+          <code className="text-xs">{test.data.target}</code>
           {test.data.rule ? (
             <span>
               decided by rule{" "}
@@ -292,7 +358,10 @@ function Tester({ agents }: { agents: Agent[] }) {
               {test.data.rule.subjectId ? ` ${test.data.rule.subjectId}` : ""})
             </span>
           ) : (
-            <span>{test.data.reason ?? "decided by the defaults (no rule matched)"}</span>
+            <span>
+              {test.data.source === "grant" ? "a granted one-time request" : "the defaults (no rule matched)"}
+              : {test.data.message}
+            </span>
           )}
         </p>
       ) : null}
@@ -300,7 +369,7 @@ function Tester({ agents }: { agents: Agent[] }) {
   );
 }
 
-export function PermissionsView() {
+export function PermissionsView({ grammar }: { grammar: PermissionGrammar }) {
   const client = useQueryClient();
   const [editing, setEditing] = useState<string | null>(null);
   const rules = useQuery({
@@ -353,7 +422,7 @@ export function PermissionsView() {
     ids.splice(index + delta, 0, id);
     reorder.mutate(ids);
   };
-  const mutationError = save.error ?? remove.error ?? reorder.error ?? decide.error;
+  const mutationError = remove.error ?? reorder.error ?? decide.error;
 
   return (
     <div className="space-y-8">
@@ -361,6 +430,7 @@ export function PermissionsView() {
         title="Permissions"
         description="Rules are checked top to bottom; the first that matches decides. Without a match, reads are allowed and capabilities follow their own policy. Agents can request what they are denied; no agent can grant itself anything."
       />
+      {save.error ? <SaveError error={save.error} /> : null}
       {mutationError ? <ErrorState error={mutationError} /> : null}
       <section aria-labelledby="requests-heading">
         <h2 id="requests-heading" className="mb-2 text-sm font-semibold text-slate-700">
@@ -473,7 +543,14 @@ export function PermissionsView() {
                           : `role ${r.subjectId}`}
                     </td>
                     <td className="px-3 py-2">{r.verb}</td>
-                    <td className="px-3 py-2 font-mono text-xs">{r.pattern}</td>
+                    <td className="px-3 py-2 font-mono text-xs">
+                      {r.pattern}
+                      {r.problem ? (
+                        <p className="mt-1 font-sans text-amber-700" data-testid="rule-problem">
+                          {r.problem}
+                        </p>
+                      ) : null}
+                    </td>
                     <td className="px-3 py-2">
                       <Badge value={r.decision} />
                     </td>
@@ -531,6 +608,9 @@ export function PermissionsView() {
             initial={EMPTY_RULE}
             onSubmit={(draft) => save.mutate({ draft })}
           />
+          <div className="mt-4">
+            <PatternHelp grammar={grammar} />
+          </div>
         </div>
       </section>
       <Tester agents={agentList} />

@@ -45,7 +45,8 @@ export const PERMISSION_REQUEST_ROUTE: RouteDefinition = {
         name: "target",
         type: "string",
         required: true,
-        description: "the URI or capability pattern",
+        description:
+          "the URI or capability target you were denied, exactly as the refusal named it (no wildcards)",
         value: match.uri.query.target ?? "",
       },
       {

@@ -226,6 +226,13 @@ describe.each(await providersUnderTest())("one permission grammar, one matcher (
       }),
     );
     expect(decisionOf(real)).toBe("ask");
+    // The gateway's authorize that browse uses applies the capability's roles to a capability
+    // target too, however it is spelt.
+    for (const target of ["capability:change_ticket_priority", "change_ticket_priority"])
+      expect(await w.gw.authorize(w.agent.alice, "start", target)).toMatchObject({
+        decision: "ask",
+        target: "capability:change_ticket_priority",
+      });
     // And for support, whom the policy admits, both say allow.
     const sam = await callRoute(postTest, "POST", {
       agentId: w.agent.sam.agentId,

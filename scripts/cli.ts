@@ -5,10 +5,15 @@ import { z } from "zod";
 import { createDb, type Db } from "@/server/db/client";
 import { databaseUrl, dataDir, providerOf } from "@/server/db/database-url";
 import { migrateDeploy } from "@/server/db/migrations";
+import { PRIVATE_UMASK } from "@/server/db/tighten-data-dir";
 import { mintAgentKey } from "@/server/gateway/agent-keys";
 import { hashPassword } from "@/server/gateway/passwords";
 import { loadOrCreateLegacyKeys, readDemoInfo, saveLegacyKeys, writeDemoInfo } from "./demo-files";
 import { seedDemo } from "./seed-demo";
+
+// Everything this CLI writes (database, legacy.json, demo.json) belongs in the owner-only data
+// directory: files 0600, folders 0700.
+process.umask(PRIVATE_UMASK);
 
 const HELP = `Usage: npx signpost <command> [options]
 

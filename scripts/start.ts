@@ -11,6 +11,8 @@ import { z } from "zod";
 import { createDb } from "@/server/db/client";
 import { databaseUrl, providerOf } from "@/server/db/database-url";
 import { migrateDeploy } from "@/server/db/migrations";
+import { PRIVATE_UMASK, tightenDataDir } from "@/server/db/tighten-data-dir";
+import { trustProxySchema } from "@/server/gateway/request-peer";
 import { masterKey, parseMasterKey } from "@/server/gateway/vault";
 import {
   type DemoInfo,
@@ -57,6 +59,8 @@ const envSchema = z.object({
   /** Skip the build check (CI or a prepared image). */
   SIGNPOST_SKIP_BUILD: z.preprocess(emptyAsUndefined, z.enum(["0", "1"]).default("0")),
   LEGACY_LOG: z.preprocess(emptyAsUndefined, z.enum(["0", "1"]).default("0")),
+  /** Read by the console itself (server/gateway/request-peer.ts); checked here so a typo stops the start. */
+  SIGNPOST_TRUST_PROXY: trustProxySchema,
 });
 
 function say(line = ""): void {
@@ -228,6 +232,19 @@ async function main(): Promise<void> {
   if (generate.status !== 0) fail("prisma generate failed");
   if (!dev && env.SIGNPOST_SKIP_BUILD === "0") await buildIfNeeded();
 
+  // From here on everything written (the database and its -wal/-shm, which SQLite creates itself,
+  // the legacy store, keys, demo.json) is owner-only, in this process and the children it starts.
+  // After the build: .next/ is not data and keeps the usual modes.
+  process.umask(PRIVATE_UMASK);
+  const tightened = tightenDataDir(dataDir);
+  const mode = (bits: number) => bits.toString(8).padStart(4, "0");
+  if (tightened.length > 0) {
+    say(
+      `Tightened the data directory to owner-only: ${tightened
+        .map((t) => `${relative(dirname(dataDir), t.path)} ${mode(t.from)} → ${mode(t.to)}`)
+        .join(", ")}`,
+    );
+  }
   say(`Database: ${providerOf(url) === "sqlite" ? url.replace(/^file:/, "") : "PostgreSQL (DATABASE_URL)"}`);
   await migrateDeploy(url);
   masterKey(); // creates <data dir>/master.key on first start when SIGNPOST_MASTER_KEY is not set
@@ -365,7 +382,7 @@ async function main(): Promise<void> {
       "  (demo.json is missing: logins and keys were printed at the first start; `npx signpost mint-key` makes new keys)",
     );
   }
-  say(`  Everything above is in ${join(dataDir, "demo.json")} (mode 0600).`);
+  say(`  Everything above is in ${join(dataDir, "demo.json")} (mode 0600; the data directory is 0700).`);
   say("  Stop with Ctrl-C.");
   say();
 }

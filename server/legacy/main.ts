@@ -30,6 +30,10 @@ const env = z
   })
   .parse(process.env);
 
+// Its store holds the tenants' API keys in plain text: owner-only files (0600), also when it runs
+// on its own rather than under `npm start` (which already sets this umask for its children).
+process.umask(0o077);
+
 // Without a configured admin key, fault injection still works for whoever reads this process's output.
 const adminKey = env.LEGACY_ADMIN_KEY ?? randomBytes(16).toString("hex");
 

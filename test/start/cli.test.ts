@@ -32,11 +32,14 @@ describe("npx signpost", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("seeds a fresh data directory once and writes demo.json 0600", () => {
+  it("seeds a fresh data directory once; demo.json, the database and the keys are 0600", () => {
     const seeded = signpost("seed");
     expect(seeded.out).toContain("Seeded.");
     expect(seeded.status).toBe(0);
-    expect(statSync(join(dataDir, "demo.json")).mode & 0o777).toBe(0o600);
+    // Everything the CLI writes into the data directory is owner-only (issue 8).
+    for (const name of ["demo.json", "legacy.json", "master.key", "signpost.db"]) {
+      expect((statSync(join(dataDir, name)).mode & 0o777).toString(8), name).toBe("600");
+    }
     const again = signpost("seed");
     expect(again.out).toContain("nothing seeded");
     expect(again.status).toBe(0);

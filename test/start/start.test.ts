@@ -1,5 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -69,6 +78,29 @@ async function stop(run: Running): Promise<number | null> {
 
 const postgresUrl = process.env.DATABASE_URL && providerOf(process.env.DATABASE_URL) === "postgres";
 
+/**
+ * Issue 8: the data directory holds the database, the master key, the legacy store (tenant keys in
+ * plain text) and demo.json. While Signpost runs, the folder is 0700 and everything in it 0600,
+ * including the -wal/-shm files SQLite creates by itself.
+ */
+function expectOwnerOnly(dir: string): void {
+  expect((statSync(dir).mode & 0o777).toString(8), dir).toBe("700");
+  const names = readdirSync(dir);
+  const expected = [
+    "master.key",
+    "demo.json",
+    "legacy.json",
+    "legacy.sqlite",
+    "legacy.sqlite-wal",
+    "legacy.sqlite-shm",
+  ];
+  if (!postgresUrl) expected.push("signpost.db", "signpost.db-wal", "signpost.db-shm");
+  expect(names).toEqual(expect.arrayContaining(expected));
+  for (const name of names) {
+    expect((statSync(join(dir, name)).mode & 0o777).toString(8), name).toBe("600");
+  }
+}
+
 describe(`npm start (${postgresUrl ? "postgres" : "sqlite"})`, () => {
   const dataDir = mkdtempSync(join(tmpdir(), "signpost-start-"));
   let database: TestDatabase | undefined;
@@ -91,6 +123,10 @@ describe(`npm start (${postgresUrl ? "postgres" : "sqlite"})`, () => {
       await database.db.$disconnect();
       env.DATABASE_URL = database.url;
     }
+    // A folder that already existed with the usual loose modes, holding a stray file.
+    chmodSync(dataDir, 0o755);
+    writeFileSync(join(dataDir, "notes.txt"), "kept, but private\n", { mode: 0o644 });
+    chmodSync(join(dataDir, "notes.txt"), 0o644);
     const first = start(env);
     running.push(first);
     // The first run may have to build the console (one `next build` per test run at most).
@@ -99,6 +135,10 @@ describe(`npm start (${postgresUrl ? "postgres" : "sqlite"})`, () => {
     const health = await fetch(`http://127.0.0.1:${env.PORT}/api/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ ok: true, database: { ok: true }, legacy: { ok: true } });
+    expectOwnerOnly(dataDir);
+    expect(first.output()).toMatch(
+      /Tightened the data directory to owner-only: \S+ 0755 → 0700, .*notes\.txt 0644 → 0600/,
+    );
 
     const demoPath = join(dataDir, "demo.json");
     expect(statSync(demoPath).mode & 0o777).toBe(0o600);
@@ -143,9 +183,16 @@ describe(`npm start (${postgresUrl ? "postgres" : "sqlite"})`, () => {
       await db.$disconnect();
     }
 
+    // Loosened while stopped (a restore from backup, a careless chmod): the next start tightens again.
+    chmodSync(dataDir, 0o750);
+    chmodSync(join(dataDir, "legacy.sqlite"), 0o644);
     const second = start(env);
     running.push(second);
     await untilReady(second, 120_000);
+    expectOwnerOnly(dataDir);
+    expect(second.output()).toMatch(
+      /Tightened the data directory to owner-only: .*0750 → 0700.*legacy\.sqlite 0644 → 0600/,
+    );
     expect(second.output()).not.toContain("Building the console");
     expect(second.output()).not.toContain("Seeded the demo data");
     const again = await fetch(`http://127.0.0.1:${env.PORT}/api/health`);

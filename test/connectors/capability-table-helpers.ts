@@ -150,14 +150,23 @@ export const withRule =
     }
   };
 
-/** Starts to the confirmation node, gets approval when needed (from the user), confirms, verifies. */
+/**
+ * Starts to the confirmation node, gets approval when needed (from the user, or from the person
+ * the capability's policy names), confirms, verifies.
+ */
 export const execute =
-  (who: Who, capability: string, entity_id: string | undefined, patch: Record<string, unknown>): Run =>
+  (
+    who: Who,
+    capability: string,
+    entity_id: string | undefined,
+    patch: Record<string, unknown>,
+    approver: Who = who,
+  ): Run =>
   async (w) => {
     const s = await start(who, capability, entity_id, patch)(w);
     if (s.outcome !== "applied") return s;
     if (s.status === "awaiting_approval") {
-      const d = await w.gw.decideApproval(w.person[who], {
+      const d = await w.gw.decideApproval(w.person[approver], {
         action_id: s.action_id as string,
         version: s.version as number,
         decision: "approve",
@@ -171,11 +180,11 @@ export const execute =
 
 /** A ticket changed at the legacy system between approval and confirm. */
 export const ticketChangedUnderApproval =
-  (who: Who, capability: string, ticket: string, patch: Record<string, unknown>): Run =>
+  (who: Who, capability: string, ticket: string, patch: Record<string, unknown>, approver: Who = who): Run =>
   async (w) => {
     const s = await start(who, capability, ticket, patch)(w);
     if (s.status === "awaiting_approval")
-      await w.gw.decideApproval(w.person[who], {
+      await w.gw.decideApproval(w.person[approver], {
         action_id: s.action_id as string,
         version: s.version as number,
         decision: "approve",

@@ -70,8 +70,8 @@ const assign: Table = {
       verified,
     ],
     [
-      "across teams: approved by the person, then executed",
-      execute("sam", "assign_ticket", "tkt_9", { assignee_id: "tm_bella" }),
+      "across teams: approved by an admin (the policy's approver), then executed",
+      execute("sam", "assign_ticket", "tkt_9", { assignee_id: "tm_bella" }, "adam"),
       verified,
     ],
   ],
@@ -175,8 +175,13 @@ const assign: Table = {
       { outcome: "rejected", reason: "person_required" },
     ],
     [
+      "the requester approving their own cross-team move",
+      decideAs("sam", "assign_ticket", "tkt_1", { assignee_id: "tm_sid" }, { kind: "person", who: "sam" }),
+      { outcome: "rejected", reason: "not_your_approval", says: /^Only an admin can decide this action/ },
+    ],
+    [
       "the ticket changed after approval",
-      ticketChangedUnderApproval("sam", "assign_ticket", "tkt_3", { assignee_id: "tm_sid" }),
+      ticketChangedUnderApproval("sam", "assign_ticket", "tkt_3", { assignee_id: "tm_sid" }, "adam"),
       { outcome: "conflict", reason: "changed_since_approval" },
     ],
   ],

@@ -478,9 +478,9 @@ const afterSales: typeof checkout = {
       { outcome: "rejected", reason: "person_required" },
     ],
     [
-      "an admin may approve",
+      "an admin may not approve Alice's refund",
       decideAs("alice", "after_sales", "ord_paid", { reason: "x x x" }, { kind: "person", who: "adam" }),
-      { outcome: "applied" },
+      { outcome: "rejected", reason: "not_your_approval", says: /^Only Alice can decide this action/ },
     ],
     [
       "another tenant reading the action",

@@ -157,9 +157,7 @@ async function writeEveryModel(db: Db): Promise<Record<string, Record<string, un
     decidedById: "user_1",
     decidedVia: "console",
     reason: "looks right",
-    tokenHash: "tok_1",
-    tokenExpires: at("2026-01-05T01:00:00.000Z"),
-    tokenUsedAt: at("2026-01-05T00:10:00.000Z"),
+    expiresAt: at("2026-01-05T00:30:03.000Z"),
     createdAt: at("2026-01-05T00:00:03.000Z"),
     decidedAt: at("2026-01-05T00:10:00.000Z"),
   };
@@ -222,6 +220,10 @@ async function writeEveryModel(db: Db): Promise<Record<string, Record<string, un
   expect(second.id).toBeGreaterThan(first.id);
   written.AuditEvent = { ...audit, seq: first.seq };
 
+  const counter = { tenantId: "acme", seq: 2 };
+  await db.auditCounter.create({ data: counter });
+  written.AuditCounter = counter;
+
   const secret = {
     id: "sec_1",
     tenantId: "acme",
@@ -265,6 +267,7 @@ async function readEveryModel(db: Db): Promise<Record<string, Record<string, unk
     PermissionRule: await db.permissionRule.findUnique({ where: { id: "rule_1" } }),
     PermissionRequest: await db.permissionRequest.findUnique({ where: { id: "preq_1" } }),
     AuditEvent: await db.auditEvent.findFirst({ where: { operation: "action.started" } }),
+    AuditCounter: await db.auditCounter.findUnique({ where: { tenantId: "acme" } }),
     Secret: await db.secret.findUnique({
       where: { tenantId_connector_name: { tenantId: "acme", connector: "shop", name: "api_key" } },
     }),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertAuditRows } from "../helpers/database";
 import { createDb } from "@/server/db/client";
+import { insertAuditRows } from "../helpers/database";
 import { chromiumAvailable, launchChromium, screenshot } from "./helpers/chromium";
 import { type Person, pageFetch, signInAs } from "./helpers/console-page";
 import { connectAgent } from "./helpers/mcp-agent";
@@ -539,8 +539,9 @@ run("console in Chromium", () => {
     }
   }, 120_000);
 
-  it("the same approval through the MCP Apps confirmation resource in a postMessage host harness", async () => {
+  it("the MCP Apps screen shows the summary, opens Signpost for Alice to decide, and then names who decided", async () => {
     const agent = await connectAgent(app.url, agentKey("alice@acme.test"));
+    const alice = await person("alice@acme.test");
     const browser = await launchChromium();
     try {
       const resource = await agent.client.readResource({ uri: "ui://signpost/confirm" });
@@ -555,20 +556,24 @@ run("console in Chromium", () => {
         },
       });
       expect(start.structured).toMatchObject({ outcome: "applied", requires_confirmation: true });
-      const raw = start.raw as {
-        _meta?: Record<string, { token?: string }>;
-        content?: unknown;
-        structuredContent?: unknown;
-      };
-      const token = raw._meta?.["signpost/approval"]?.token ?? "";
-      expect(token.length).toBeGreaterThan(16);
-      // The model reads content and structuredContent: the token is never there.
-      expect(JSON.stringify([raw.content, raw.structuredContent])).not.toContain(token);
+      const raw = start.raw as { _meta?: Record<string, Record<string, unknown>> };
       const id = String(start.structured.action_id);
       const version = Number(start.structured.version);
+      // What the screen gets is for showing only: nothing in it can approve.
+      expect(Object.keys(raw._meta?.["signpost/approval"] ?? {}).sort()).toEqual([
+        "action_id",
+        "console_url",
+        "expires_at",
+        "summary_html",
+        "version",
+      ]);
 
       const page = await browser.context.newPage();
       const calls: unknown[] = [];
+      const opened: string[] = [];
+      await page.exposeFunction("hostOpenLink", async (url: string) => {
+        opened.push(url);
+      });
       // The host bridge: the app's tools/call goes to the real MCP client (as a host would proxy it).
       await page.exposeFunction(
         "hostCallTool",
@@ -583,7 +588,10 @@ run("console in Chromium", () => {
       await page.evaluate(
         ({ html, toolResult }) => {
           const frame = document.getElementById("app") as HTMLIFrameElement;
-          const w = window as unknown as { hostCallTool(p: unknown): Promise<unknown> };
+          const w = window as unknown as {
+            hostCallTool(p: unknown): Promise<unknown>;
+            hostOpenLink(url: string): Promise<void>;
+          };
           window.addEventListener("message", async (event) => {
             const msg = event.data as { jsonrpc?: string; id?: number; method?: string; params?: unknown };
             if (msg?.jsonrpc !== "2.0" || event.source !== frame.contentWindow) return;
@@ -601,6 +609,10 @@ run("console in Chromium", () => {
               });
             } else if (msg.method === "ui/notifications/initialized") {
               reply({ method: "ui/notifications/tool-result", params: toolResult });
+            } else if (msg.method === "ui/open-link") {
+              // A host opens the link in the person's browser; the harness records it.
+              await w.hostOpenLink(String((msg.params as { url?: string }).url));
+              reply({ id: msg.id, result: {} });
             } else if (msg.method === "tools/call") {
               try {
                 reply({ id: msg.id, result: await w.hostCallTool(msg.params) });
@@ -615,19 +627,39 @@ run("console in Chromium", () => {
       );
       const app2 = page.frameLocator("#app");
       await expect
-        .poll(() => app2.getByRole("button", { name: "Approve" }).isEnabled(), { timeout: 10_000 })
+        .poll(() => app2.getByRole("button", { name: "Approve in Signpost" }).isEnabled(), {
+          timeout: 10_000,
+        })
         .toBe(true);
       // The same ConfirmationSummary component as /confirm/{id}, rendered inside the host.
       const shown = app2.locator('[data-testid="confirmation-summary"]');
       await expect.poll(() => shown.getAttribute("data-version")).toBe(String(version));
       expect(await shown.textContent()).toContain("Signpost Mug");
       await screenshot(page, "mcp-app-confirm");
-      await app2.getByRole("button", { name: "Approve" }).click();
+      await app2.getByRole("button", { name: "Approve in Signpost" }).click();
+      await expect.poll(() => opened.length, { timeout: 10_000 }).toBe(1);
+      expect(new URL(opened[0] ?? "").pathname).toBe(`/confirm/${id}`);
+      // The screen only ever read the approval's status.
+      expect(calls.every((c) => (c as { name: string }).name === "approval_status")).toBe(true);
+      const waiting = (await pageFetch(alice.page, "/api/console/approvals")).json as {
+        approvals: { actionId: string; status: string; canDecide: boolean }[];
+      };
+      expect(waiting.approvals.find((a) => a.actionId === id)).toMatchObject({
+        status: "pending",
+        canDecide: true,
+      });
+      // Alice decides on Signpost's own page, signed in as herself.
+      await alice.page.goto(`${app.url}${new URL(opened[0] ?? "").pathname}`);
+      await alice.page.getByRole("button", { name: "Approve" }).click();
+      await alice.page.getByTestId("decided-by").waitFor();
+      expect(await alice.page.getByTestId("decided-by").textContent()).toMatch(
+        /^Approved by Alice \(member\) on /,
+      );
+      // The in-host screen follows: it polls the read-only status and names the decider.
       await expect
-        .poll(() => app2.locator("#status").textContent(), { timeout: 10_000 })
-        .toMatch(/Approved:/);
+        .poll(() => app2.locator("#status").textContent(), { timeout: 20_000 })
+        .toMatch(/^approved by Alice at \d\d:\d\d UTC$/);
       await screenshot(page, "mcp-app-approved");
-      expect(calls).toHaveLength(1);
 
       const confirmed = await agent.call("confirm_action", {
         action_id: id,
@@ -637,17 +669,15 @@ run("console in Chromium", () => {
       expect(confirmed.structured).toMatchObject({ outcome: "applied", status: "applied" });
       const actionKey = (confirmed.structured.effect as { action_key: string }).action_key;
       expect(await legacyPayments(actionKey)).toHaveLength(1);
-      // The token was single-use: replaying it decides nothing.
-      const replay = await agent.client.callTool({
-        name: "decide_approval",
-        arguments: { action_id: id, version, decision: "reject", approval_token: token },
-      });
-      expect(JSON.stringify(replay)).not.toMatch(/"outcome":"applied"/);
       const adam = await person("adam@acme.test");
       const detail = (await pageFetch(adam.page, `/api/console/actions/${id}`)).json as {
-        action: { approvals: { status: string; decidedVia: string }[] };
+        action: { approvals: { status: string; decidedVia: string; decidedBy: string }[] };
       };
-      expect(detail.action.approvals.at(-1)).toMatchObject({ status: "approved", decidedVia: "mcp_app" });
+      expect(detail.action.approvals.at(-1)).toMatchObject({
+        status: "approved",
+        decidedVia: "console",
+        decidedBy: "Alice (member)",
+      });
     } finally {
       await browser.close();
       await agent.close();
@@ -696,8 +726,14 @@ run("console in Chromium", () => {
         version: Number(advanced.structured.version),
         idempotency_key: idem("rejected"),
       });
-      expect(confirm.structured).toMatchObject({ outcome: "rejected" });
-      expect(JSON.stringify(confirm.structured)).toMatch(/reject/i);
+      expect(confirm.structured).toMatchObject({
+        outcome: "rejected",
+        reason: "approval_rejected",
+        approval: { status: "rejected", reason: "Too many mugs", decided_by: { name: "Alice" } },
+      });
+      expect(confirm.structured.message).toContain('Alice rejected this: "Too many mugs"');
+      const next = confirm.structured.next_actions as { tool: string }[];
+      expect(next.map((n) => n.tool)).toEqual(["advance_action"]);
     } finally {
       await agent.close();
     }

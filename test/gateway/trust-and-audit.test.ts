@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listApprovals } from "@/server/gateway/console/list-approvals";
 import type { PublishedAuditEvent } from "@/server/gateway/event-stream";
 import { identifyAgent } from "@/server/gateway/trusted-context";
 import { providersUnderTest } from "../helpers/database";
@@ -91,7 +91,9 @@ describe.each(await providersUnderTest())(
         (await w.gw.startAction(w.agent.alice, { capability: "after_sales", entity_id: "ord_globex_paid" }))
           .outcome,
       ).toBe("not_found");
-      expect(await w.gw.listApprovals(w.person.gina)).toEqual([]);
+      const ginaConsole = { ...w.person.gina, sessionId: "s", tenantName: "Globex", role: "member" as const };
+      expect(await listApprovals(w.db, ginaConsole, { status: "pending" })).toEqual([]);
+      expect(await listApprovals(w.db, ginaConsole, { status: "decided" })).toEqual([]);
     });
 
     it("ask → permission_required with a stored request; no agent can grant; an admin grants once or as a rule", async () => {
@@ -153,83 +155,133 @@ describe.each(await providersUnderTest())(
       await w.db.permissionRule.deleteMany({ where: { OR: [{ id: rule.id }, { subjectType: "agent" }] } });
     });
 
-    it("approval tokens: only the hash is stored, single use, bound to the version", async () => {
+    it("who approves is the policy's: Alice's charge is Alice's decision, not an admin's or support's", async () => {
       const start = await checkoutToConfirmation(w);
       const id = start.action_id as string;
-      expect(await w.gw.issueApprovalToken(w.agent.sam, { action_id: id, version: 1 })).toBeNull(); // not sam's action
-      expect(await w.gw.issueApprovalToken(w.agent.alice, { action_id: id, version: 2 })).toBeNull(); // no such version
-      const issued = await w.gw.issueApprovalToken(w.agent.alice, { action_id: id, version: 1 });
-      expect(issued?.token).toMatch(/^apt_/);
-      const row = await w.db.approval.findFirstOrThrow({ where: { actionId: id, version: 1 } });
-      expect(row.tokenHash).toBe(
-        createHash("sha256")
-          .update(issued?.token as string)
-          .digest("hex"),
-      );
-      expect(JSON.stringify(row)).not.toContain(issued?.token as string);
-      const token = issued?.token as string;
+      const decide = (who: typeof w.person.alice) =>
+        w.gw.decideApproval(who, { action_id: id, version: 1, decision: "approve" });
+      expect(await decide(w.person.adam)).toMatchObject({
+        outcome: "rejected",
+        reason: "not_your_approval",
+        message: "Only Alice can decide this action",
+      });
+      expect(await decide(w.person.sam)).toMatchObject({ outcome: "rejected", reason: "not_your_approval" });
+      expect(await decide(w.person.gina)).toMatchObject({ outcome: "not_found", reason: "action_not_found" });
+      // An agent context is never a person, whoever it acts for.
       expect(
-        await w.gw.decideWithToken(w.agent.alice, {
-          action_id: id,
-          version: 1,
-          decision: "approve",
-          approval_token: `${token}x`,
-        }),
-      ).toMatchObject({ reason: "invalid_approval_token" });
+        await w.gw.decideApproval(w.agent.alice, { action_id: id, version: 1, decision: "approve" }),
+      ).toMatchObject({ outcome: "rejected", reason: "person_required" });
+      expect(await w.db.approval.findFirstOrThrow({ where: { actionId: id } })).toMatchObject({
+        status: "pending",
+        decidedById: null,
+      });
+      const ok = await decide(w.person.alice);
+      expect(ok).toMatchObject({
+        outcome: "applied",
+        approval: { status: "approved", decided_by: { name: "Alice", role: "member" } },
+      });
+      expect(ok.message).toMatch(/^Approved by Alice at \d\d:\d\d UTC/);
+      // The agent's next answer names the decider.
+      const seen = await w.gw.getContext(w.agent.alice, { action_id: id });
+      expect(seen.approval).toMatchObject({
+        status: "approved",
+        decided_by: { name: "Alice", role: "member" },
+      });
+      const confirm = seen.next_actions.find((n) => n.tool === "confirm_action");
+      expect(confirm?.description).toMatch(/^Approved by Alice at \d\d:\d\d UTC: /);
+      expect(confirm?.requires_user_approval).toBe(false);
+    });
+
+    it("a rejection reaches the agent with the person's reason and a consistent next step", async () => {
+      const start = await checkoutToConfirmation(w);
+      const id = start.action_id as string;
       expect(
-        await w.gw.decideWithToken(w.agent.alice, {
-          action_id: id,
-          version: 2,
-          decision: "approve",
-          approval_token: token,
-        }),
-      ).toMatchObject({ outcome: "rejected" });
-      expect(
-        await w.gw.decideWithToken(w.agent.alice, {
-          action_id: id,
-          version: 1,
-          decision: "approve",
-          approval_token: token,
-        }),
-      ).toMatchObject({ outcome: "applied", approval: { status: "approved" } });
-      expect((await w.db.approval.findFirstOrThrow({ where: { actionId: id, version: 1 } })).decidedVia).toBe(
-        "mcp_app",
-      );
-      expect(
-        await w.gw.decideWithToken(w.agent.alice, {
+        await w.gw.decideApproval(w.person.alice, {
           action_id: id,
           version: 1,
           decision: "reject",
-          approval_token: token,
+          reason: "Too expensive, use the coupon",
         }),
-      ).toMatchObject({ reason: "approval_token_used" });
-      expect(
-        (await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() })).outcome,
-      ).toBe("applied");
-      // An expired token decides nothing.
-      const s2 = await checkoutToConfirmation(w);
-      const t2 = await w.gw.issueApprovalToken(w.agent.alice, {
-        action_id: s2.action_id as string,
-        version: 1,
+      ).toMatchObject({
+        outcome: "applied",
+        approval: { status: "rejected", decided_by: { name: "Alice" } },
       });
+      const confirmed = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
+      expect(confirmed).toMatchObject({
+        outcome: "rejected",
+        reason: "approval_rejected",
+        message:
+          'Alice rejected this: "Too expensive, use the coupon"; change what they objected to (that asks them again) or stop',
+        approval: {
+          status: "rejected",
+          reason: "Too expensive, use the coupon",
+          decided_by: { name: "Alice" },
+        },
+      });
+      expect(confirmed.next_actions.map((n) => n.tool)).toEqual(["advance_action"]);
+      expect(confirmed.next_actions[0]?.description).toContain("Too expensive, use the coupon");
+      const context = await w.gw.getContext(w.agent.alice, { action_id: id });
+      expect(context.next_actions.map((n) => n.tool)).toEqual(["advance_action"]);
+      expect(context.approval).toMatchObject({ status: "rejected", reason: "Too expensive, use the coupon" });
+      // Changing what she objected to asks her again (a new version, a new pending approval).
+      const changed = await w.gw.advanceAction(w.agent.alice, {
+        action_id: id,
+        version: context.version,
+        patch: { items: [{ product_id: "prod_mug", quantity: 1 }] },
+      });
+      expect(changed).toMatchObject({ outcome: "applied", version: 2, approval: { status: "pending" } });
+      expect(changed.next_actions.find((n) => n.tool === "confirm_action")?.requires_user_approval).toBe(
+        true,
+      );
+    });
+
+    it("an approval expires: the person cannot grant it late, the agent is told and the person is asked again", async () => {
+      const start = await checkoutToConfirmation(w);
+      const id = start.action_id as string;
+      const first = await w.db.approval.findFirstOrThrow({ where: { actionId: id } });
+      // Default lifetime: 30 minutes from the request.
+      expect((first.expiresAt?.getTime() ?? 0) - first.createdAt.getTime()).toBeGreaterThanOrEqual(
+        29 * 60_000,
+      );
+      expect((first.expiresAt?.getTime() ?? 0) - first.createdAt.getTime()).toBeLessThanOrEqual(31 * 60_000);
+      await w.db.approval.update({
+        where: { id: first.id },
+        data: { expiresAt: new Date(Date.now() - 1000) },
+      });
+      expect(
+        await w.gw.decideApproval(w.person.alice, { action_id: id, version: 1, decision: "approve" }),
+      ).toMatchObject({ outcome: "conflict", reason: "approval_expired" });
+      expect((await w.db.approval.findUniqueOrThrow({ where: { id: first.id } })).status).toBe("expired");
+      const context = await w.gw.getContext(w.agent.alice, { action_id: id });
+      expect(context.approval).toMatchObject({ status: "expired" });
+      const renewed = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
+      expect(renewed).toMatchObject({
+        outcome: "rejected",
+        reason: "approval_expired",
+        version: 2,
+        approval: { status: "pending", version: 2 },
+      });
+      // A granted approval that was not used in time is void too.
+      expect(await approve(w, id)).toMatchObject({ outcome: "applied" });
       await w.db.approval.updateMany({
-        where: { actionId: s2.action_id as string },
-        data: { tokenExpires: new Date(Date.now() - 1000) },
+        where: { actionId: id, version: 2 },
+        data: { expiresAt: new Date(Date.now() - 1000) },
       });
+      const late = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
+      expect(late).toMatchObject({ outcome: "rejected", reason: "approval_expired", version: 3 });
+      expect(await approve(w, id)).toMatchObject({ outcome: "applied" });
       expect(
-        await w.gw.decideWithToken(w.agent.alice, {
-          action_id: s2.action_id,
-          version: 1,
-          decision: "approve",
-          approval_token: t2?.token,
-        }),
-      ).toMatchObject({ reason: "approval_token_expired" });
+        await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() }),
+      ).toMatchObject({
+        outcome: "applied",
+      });
+      expect(await w.db.effect.count({ where: { actionId: id } })).toBe(1);
     });
 
     it("audits every operation before answering, publishes it, and never stores a secret", async () => {
       const seen: PublishedAuditEvent[] = [];
       const unsubscribe = w.gw.subscribe((e) => seen.push(e));
-      const before = await w.db.auditEvent.count();
+      const before = (await w.db.auditCounter.findUnique({ where: { tenantId: "acme" } }))?.seq ?? 0;
       await w.gw.searchCapabilities(w.agent.alice, { query: "我要退货退款" });
       const start = await checkoutToConfirmation(w);
       // A secret-looking value smuggled into arguments is redacted in the audit row.
@@ -246,14 +298,13 @@ describe.each(await providersUnderTest())(
       await w.gw.verifyAction(w.agent.alice, { action_id: start.action_id });
       unsubscribe();
       const rows = await w.db.auditEvent.findMany({
-        where: { seq: { gt: before } },
+        where: { tenantId: "acme", seq: { gt: before } },
         orderBy: { seq: "asc" },
       });
       expect(rows.map((r) => r.operation)).toEqual([
         "capability.searched",
         "action.started",
         "action.advanced",
-        "context.read",
         "approval.approved",
         "action.confirmed",
         "action.verified",

@@ -1,12 +1,12 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { idem } from "../gateway/gateway-world";
+import { approve, idem } from "../gateway/gateway-world";
 import { providersUnderTest } from "../helpers/database";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 type ToolResult = Awaited<ReturnType<Client["callTool"]>>;
 
-/** Counts the calls an agent makes (the app's approve call is a person's, not the agent's). */
+/** Counts the calls an agent makes (the person's approval in the console is not one). */
 function counted(client: Client) {
   let calls = 0;
   return {
@@ -30,10 +30,7 @@ async function balance(w: McpWorld): Promise<number> {
 function approvalMeta(result: ToolResult) {
   return (
     result._meta as
-      | Record<
-          string,
-          { token: string; version: number; action_id: string; console_url: string; summary_html: string }
-        >
+      | Record<string, { version: number; action_id: string; console_url: string; summary_html: string }>
       | undefined
   )?.["signpost/approval"];
 }
@@ -48,7 +45,7 @@ describe.each(await providersUnderTest())(
     afterAll(async () => w?.close());
     beforeEach(async () => w.legacy.reset());
 
-    it("checkout: search → start with the full patch → (person approves in the app) → confirm → verify: 4 agent calls, one payment", async () => {
+    it("checkout: search → start with the full patch → (Alice approves in the console) → confirm → verify: 4 agent calls, one payment", async () => {
       const client = await w.connect(w.keys.alice);
       const agent = counted(client);
       const before = await balance(w);
@@ -77,31 +74,26 @@ describe.each(await providersUnderTest())(
       });
       expect(text(started)).toMatch(/^applied: /);
       expect(text(started)).toContain("confirm_action (needs user approval)");
-      // The confirmation node links the MCP App and carries the single-use token in _meta only.
+      // The confirmation node links the MCP App; its _meta holds what the screen shows and the
+      // console page where Alice decides — nothing that could approve.
       expect(started._meta).toMatchObject({ ui: { resourceUri: "ui://signpost/confirm" } });
       const approval = approvalMeta(started);
-      expect(approval?.token).toMatch(/.{16,}/);
-      expect(JSON.stringify(started.content)).not.toContain(approval?.token);
-      expect(JSON.stringify(started.structuredContent)).not.toContain(approval?.token);
+      expect(Object.keys(approval ?? {}).sort()).toEqual([
+        "action_id",
+        "console_url",
+        "expires_at",
+        "summary_html",
+        "version",
+      ]);
+      expect(approval?.console_url).toBe(`http://localhost:3000/confirm/${s.action_id}`);
       // The screen shows the console's own confirmation component, bound to this version.
       expect(approval?.summary_html).toContain('data-testid="confirmation-summary"');
       expect(approval?.summary_html).toContain(`data-version="${s.version}"`);
       expect(approval?.summary_html).toContain("Signpost Mug");
       expect(s.approval_url ?? (s.approval as { url?: string })?.url).toMatch(/\/confirm\//);
 
-      // The person presses Approve on the confirmation screen: the app-only tool with the token.
-      const decided = sc(
-        await client.callTool({
-          name: "decide_approval",
-          arguments: {
-            action_id: s.action_id,
-            version: s.version,
-            decision: "approve",
-            approval_token: approval?.token,
-          },
-        }),
-      );
-      expect(decided.outcome).toBe("applied");
+      // Alice approves on the console page, signed in as herself.
+      expect(await approve(w, String(s.action_id))).toMatchObject({ outcome: "applied" });
 
       const confirmed = sc(
         await agent.call("confirm_action", {
@@ -134,11 +126,15 @@ describe.each(await providersUnderTest())(
           "action.verified",
         ]),
       );
-      expect(audit.find((a) => a.operation === "approval.approved")?.face).toBe("actions");
+      const approved = audit.find((a) => a.operation === "approval.approved");
+      expect(approved).toMatchObject({ face: "console", userId: w.person.alice.userId, agentId: null });
     });
 
-    it("refuses an approval token reused, or used for another version; nothing is approved without one", async () => {
+    it("the approval screen's status tool reads who decided and carries nothing that approves; decide_approval does not exist", async () => {
       const client = await w.connect(w.keys.alice);
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain("approval_status");
+      expect(names).not.toContain("decide_approval");
       const started = await client.callTool({
         name: "start_action",
         arguments: {
@@ -151,70 +147,44 @@ describe.each(await providersUnderTest())(
         },
       });
       const s = sc(started);
-      const token = approvalMeta(started)?.token as string;
-      // Another version: the agent changes the order, the token was for version 1.
-      const advancedResult = await client.callTool({
-        name: "advance_action",
-        arguments: {
-          action_id: s.action_id,
-          version: s.version,
-          patch: { items: [{ product_id: "prod_mug", quantity: 3 }] },
-        },
-      });
-      const advanced = sc(advancedResult);
-      expect(advanced.version).toBeGreaterThan(s.version as number);
-      const wrongVersion = sc(
-        await client.callTool({
-          name: "decide_approval",
-          arguments: {
-            action_id: s.action_id,
-            version: advanced.version,
-            decision: "approve",
-            approval_token: token,
-          },
-        }),
+      const pending = sc(
+        await client.callTool({ name: "approval_status", arguments: { action_id: s.action_id } }),
       );
-      expect(wrongVersion.outcome).not.toBe("applied");
-      const forged = sc(
-        await client.callTool({
+      expect(pending).toMatchObject({
+        outcome: "applied",
+        approval: { status: "pending", decided_by: null },
+      });
+      // The old app tool is gone: calling it is an error, and the action stays unapproved.
+      await expect(
+        client.callTool({
           name: "decide_approval",
           arguments: {
             action_id: s.action_id,
-            version: advanced.version,
+            version: s.version,
             decision: "approve",
             approval_token: "x".repeat(43),
           },
         }),
+      ).rejects.toThrow(/Tool decide_approval not found/);
+      expect(await w.db.approval.findFirst({ where: { actionId: String(s.action_id) } })).toMatchObject({
+        status: "pending",
+      });
+      await approve(w, String(s.action_id));
+      const decided = sc(
+        await client.callTool({ name: "approval_status", arguments: { action_id: s.action_id } }),
       );
-      expect(forged.outcome).not.toBe("applied");
-      // The token of the new version (from the advance result's screen) works, once.
-      const fresh = approvalMeta(advancedResult);
-      expect(fresh?.token).toBeDefined();
-      expect(fresh?.token).not.toBe(token);
-      const once = sc(
-        await client.callTool({
-          name: "decide_approval",
-          arguments: {
-            action_id: s.action_id,
-            version: fresh?.version,
-            decision: "approve",
-            approval_token: fresh?.token,
-          },
-        }),
-      );
-      expect(once.outcome).toBe("applied");
-      const twice = sc(
-        await client.callTool({
-          name: "decide_approval",
-          arguments: {
-            action_id: s.action_id,
-            version: fresh?.version,
-            decision: "approve",
-            approval_token: fresh?.token,
-          },
-        }),
-      );
-      expect(twice.outcome).not.toBe("applied");
+      expect(decided.approval).toMatchObject({
+        status: "approved",
+        decided_by: { name: "Alice", role: "member" },
+      });
+      expect(decided.message).toMatch(/^approved by Alice at \d\d:\d\d UTC$/);
+      // Another person's agent cannot read Alice's action's status.
+      const gina = await w.connect(w.keys.gina);
+      expect(
+        sc(await gina.callTool({ name: "approval_status", arguments: { action_id: s.action_id } })),
+      ).toMatchObject({
+        outcome: "not_found",
+      });
     });
 
     it("confirm without approval is rejected with approval_pending, the approval URL and next_actions (2025 client)", async () => {
@@ -288,20 +258,7 @@ describe.each(await providersUnderTest())(
       });
       const s = sc(started);
       expect(s.requires_confirmation).toBe(true);
-      const token = approvalMeta(started)?.token;
-      expect(
-        sc(
-          await client.callTool({
-            name: "decide_approval",
-            arguments: {
-              action_id: s.action_id,
-              version: s.version,
-              decision: "approve",
-              approval_token: token,
-            },
-          }),
-        ).outcome,
-      ).toBe("applied");
+      expect(await approve(w, String(s.action_id))).toMatchObject({ outcome: "applied" });
       expect(
         sc(
           await client.callTool({
@@ -315,7 +272,7 @@ describe.each(await providersUnderTest())(
       ).toMatchObject({ outcome: "applied" });
     });
 
-    it("assigning a ticket across teams needs the person's approval; same team does not", async () => {
+    it("assigning a ticket across teams needs an admin's approval (not the requester's); same team does not", async () => {
       const client = await w.connect(w.keys.sam);
       const cross = await client.callTool({
         name: "start_action",
@@ -328,35 +285,13 @@ describe.each(await providersUnderTest())(
         arguments: { action_id: c.action_id, idempotency_key: idem() },
       });
       expect(sc(earlyResult)).toMatchObject({ outcome: "rejected", reason: "approval_pending" });
-      // The refusal shows the confirmation screen again with a fresh token; the first one is void.
-      const stale = approvalMeta(cross)?.token;
-      const token = approvalMeta(earlyResult)?.token;
-      expect(token).toBeDefined();
-      expect(token).not.toBe(stale);
-      expect(
-        sc(
-          await client.callTool({
-            name: "decide_approval",
-            arguments: {
-              action_id: c.action_id,
-              version: c.version,
-              decision: "approve",
-              approval_token: stale,
-            },
-          }),
-        ).outcome,
-      ).not.toBe("applied");
-      const decided = sc(
-        await client.callTool({
-          name: "decide_approval",
-          arguments: {
-            action_id: c.action_id,
-            version: c.version,
-            decision: "approve",
-            approval_token: token,
-          },
-        }),
-      );
+      // Sam asked for it, but the policy names an admin: Sam's own approval is refused.
+      expect(await approve(w, String(c.action_id), w.person.sam)).toMatchObject({
+        outcome: "rejected",
+        reason: "not_your_approval",
+        message: "Only an admin can decide this action",
+      });
+      const decided = await approve(w, String(c.action_id), w.person.adam);
       expect(decided.outcome, String(decided.message)).toBe("applied");
       expect(
         sc(

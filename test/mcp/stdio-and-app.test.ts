@@ -34,7 +34,7 @@ describe("stdio entry and the MCP Apps confirmation screen", () => {
     await client.connect(transport);
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
-      expect(names).toEqual(expect.arrayContaining(["start_action", "navigate", "decide_approval"]));
+      expect(names).toEqual(expect.arrayContaining(["start_action", "navigate", "approval_status"]));
       const view = sc(
         await client.callTool({ name: "get_context", arguments: { entity: "order", entity_id: "ord_paid" } }),
       );
@@ -75,7 +75,10 @@ describe("stdio entry and the MCP Apps confirmation screen", () => {
     expect(html).not.toMatch(/(src|href)=["']https?:/);
     expect(html).not.toMatch(/@import|<link /);
     expect(html).toContain("ui/notifications/tool-result");
-    expect(html).toContain("decide_approval");
+    // The screen reads status and opens the console; it has nothing to approve with.
+    expect(html).toContain("approval_status");
+    expect(html).toContain("ui/open-link");
+    expect(html).not.toMatch(/decide_approval|approval_token/);
     expect(html).toContain("signpost/approval");
   });
 });

@@ -121,8 +121,8 @@ describe("MCP transport: identity, DNS rebinding, faces", () => {
     expect(names).toEqual(
       [
         "advance_action",
+        "approval_status",
         "confirm_action",
-        "decide_approval",
         "get_context",
         "navigate",
         "recover_action",
@@ -167,8 +167,10 @@ describe("MCP transport: identity, DNS rebinding, faces", () => {
     expect(byName.search_capabilities?.annotations?.readOnlyHint).toBe(true);
     expect(byName.get_context?.annotations?.readOnlyHint).toBe(true);
     expect(byName.confirm_action?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
-    expect(byName.decide_approval?._meta).toMatchObject({
+    expect(byName.approval_status?._meta).toMatchObject({
       ui: { visibility: ["app"], resourceUri: "ui://signpost/confirm" },
     });
+    expect(byName.approval_status?.annotations?.readOnlyHint).toBe(true);
+    expect(byName.decide_approval).toBeUndefined();
   });
 });

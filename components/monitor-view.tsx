@@ -106,6 +106,10 @@ function VirtualRows({
                 {e.capability ?? e.target ?? ""}{" "}
                 {e.agentId ? (
                   <span className="text-slate-400">· {agentNames.get(e.agentId) ?? e.agentId}</span>
+                ) : e.userId ? (
+                  <span className="text-slate-400" data-testid="monitor-actor">
+                    · by {agentNames.get(e.userId) ?? e.userId}
+                  </span>
                 ) : null}
               </span>
               <span>
@@ -120,7 +124,15 @@ function VirtualRows({
   );
 }
 
-function Detail({ event, agentName }: { event: AuditEventView; agentName?: string }) {
+function Detail({
+  event,
+  agentName,
+  personName,
+}: {
+  event: AuditEventView;
+  agentName?: string;
+  personName?: string;
+}) {
   return (
     <section
       aria-label={`Operation ${event.seq}`}
@@ -142,6 +154,8 @@ function Detail({ event, agentName }: { event: AuditEventView; agentName?: strin
         <dd>{event.face}</dd>
         <dt className="text-slate-500">agent</dt>
         <dd>{event.agentId ? (agentName ?? event.agentId) : "—"}</dd>
+        <dt className="text-slate-500">{event.agentId ? "for" : "by"}</dt>
+        <dd>{event.userId ? (personName ?? event.userId) : "—"}</dd>
         <dt className="text-slate-500">target</dt>
         <dd className="break-all">{event.target ?? "—"}</dd>
         <dt className="text-slate-500">capability</dt>
@@ -182,11 +196,22 @@ export function MonitorView() {
   pausedRef.current = paused;
 
   const agents = useQuery({
-    queryKey: ["agent-names"],
+    queryKey: ["agent-and-people-names"],
     queryFn: () =>
-      apiGet<{ agents: { id: string; name: string }[] }>("/api/console/agent-names").then((r) => r.agents),
+      apiGet<{
+        agents: { id: string; name: string }[];
+        people: { id: string; name: string; role: string }[];
+      }>("/api/console/agent-names"),
   });
-  const agentNames = useMemo(() => new Map((agents.data ?? []).map((a) => [a.id, a.name])), [agents.data]);
+  // Agents and people by id (both are cuids): rows name the agent, or the person who acted.
+  const agentNames = useMemo(
+    () =>
+      new Map([
+        ...(agents.data?.agents ?? []).map((a): [string, string] => [a.id, a.name]),
+        ...(agents.data?.people ?? []).map((p): [string, string] => [p.id, `${p.name} (${p.role})`]),
+      ]),
+    [agents.data],
+  );
 
   // Text filters apply after a short pause in typing; selects apply at once.
   useEffect(() => {
@@ -317,7 +342,7 @@ export function MonitorView() {
           "agentId",
           "Agent",
           "select",
-          (agents.data ?? []).map((a) => ({ value: a.id, label: a.name })),
+          (agents.data?.agents ?? []).map((a) => ({ value: a.id, label: a.name })),
         )}
         {field(
           "face",
@@ -380,6 +405,7 @@ export function MonitorView() {
             <Detail
               event={selectedEvent}
               agentName={selectedEvent.agentId ? agentNames.get(selectedEvent.agentId) : undefined}
+              personName={selectedEvent.userId ? agentNames.get(selectedEvent.userId) : undefined}
             />
           ) : (
             <p className="text-sm text-slate-500">

@@ -168,7 +168,7 @@ async function main() {
       row(["tools/list (o200k tokens)", "tools", "tokens"], widths),
       row(["---", "---", "---"], widths),
       row(["actions face (model-visible)", actions.visible.length, tokens(actions.visible)], widths),
-      row(["actions face (incl. app-only decide_approval)", actions.all.length, tokens(actions.all)], widths),
+      row(["actions face (incl. app-only approval_status)", actions.all.length, tokens(actions.all)], widths),
       row(["browse face", browse.visible.length, tokens(browse.visible)], widths),
       row(["all faces (model-visible)", all.visible.length, tokens(all.visible)], widths),
       row(["all faces (incl. app-only)", all.all.length, tokens(all.all)], widths),

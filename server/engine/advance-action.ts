@@ -13,6 +13,7 @@ import { catchLegacyUnavailable } from "./catch-legacy-unavailable";
 import type { Actor, Values } from "./define-capability";
 import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
+import { stateTooLarge } from "./state-ceiling";
 import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
 
 export interface AdvanceInput {
@@ -82,6 +83,18 @@ export async function advanceAction(
   const status = statusAfterEvaluation(capability, ev, state);
   const message = evaluationMessage(capability, ev, state);
   const outcome = ev.errors.length || ev.missing.length ? "input_required" : "applied";
+  // Refused whole, before anything is written: the action stays at its version and state.
+  const tooLarge = stateTooLarge(state, input.patch);
+  if (tooLarge) {
+    const r = await respond(deps, capability, row, {
+      outcome: "rejected",
+      reason: "state_too_large",
+      message: tooLarge.message,
+      retryable: false,
+    });
+    r.validation_errors = [tooLarge];
+    return r;
+  }
   if (input.dry_run)
     return respond(
       deps,

@@ -1,6 +1,7 @@
 import type { Actor, AnyCapability, Values } from "./define-capability";
 import { requiredFields } from "./describe-inputs";
 import type { ValidationError } from "./outcome";
+import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 
 export interface Evaluation {
   /** Index of the node the action stops at; `nodes.length` when every node passed (read capabilities). */
@@ -58,12 +59,24 @@ export async function evaluateAction(
         delete checked[field];
         continue;
       }
+      // A value refused earlier and too large to keep: still refused until the field is sent again.
+      if (isRejectedValueMarker(values[field])) {
+        delete checked[field];
+        errors.push({
+          field,
+          code: "invalid_value",
+          message: `the ${field} sent earlier failed validation and was too large to keep; send ${field} again`,
+        });
+        continue;
+      }
       const parsed = schema.safeParse(values[field]);
       if (parsed.success) {
         checked[field] = parsed.data;
         values[field] = parsed.data;
       } else {
         delete checked[field];
+        // What failed is not kept at any size: the stored state holds a bounded copy.
+        values[field] = keptRejectedValue(values[field]);
         const issue = parsed.error.issues[0];
         const path = issue?.path.length ? `${field}.${issue.path.join(".")}` : field;
         errors.push({ field: path, code: "invalid_value", message: issue?.message ?? "invalid value" });

@@ -7,6 +7,7 @@ import type { Actor, Values } from "./define-capability";
 import { describeInputs } from "./describe-inputs";
 import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
+import { stateTooLarge } from "./state-ceiling";
 import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
 
 export interface StartInput {
@@ -88,6 +89,24 @@ export async function startAction(
   const entityId = capability.appliesTo.field
     ? ((ev.values[capability.appliesTo.field] as string | undefined) ?? null)
     : null;
+  // Checked before anything is saved (or previewed): an action never holds megabytes of input.
+  const tooLarge = stateTooLarge(state, patch);
+  if (tooLarge)
+    return {
+      outcome: "rejected",
+      reason: "state_too_large",
+      message: tooLarge.message,
+      retryable: false,
+      capability: capability.id,
+      validation_errors: [tooLarge],
+      next_actions: [
+        {
+          tool: "start_action",
+          args: { capability: capability.id },
+          description: `Start again with a smaller ${tooLarge.field}`,
+        },
+      ],
+    };
   if (input.dry_run)
     return {
       outcome: "preview",

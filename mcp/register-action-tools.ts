@@ -10,6 +10,7 @@ import {
   type ToolAnnotations,
 } from "@modelcontextprotocol/server";
 import { createElement } from "react";
+import { argumentBoundsErrors } from "@/server/gateway/argument-bounds";
 import { ConfirmationSummary } from "../components/confirmation-summary";
 import { compactSchema } from "./compact-schema";
 import { APPROVAL_META_KEY, CONFIRM_APP_URI } from "./confirm-app-html";
@@ -103,9 +104,10 @@ async function runActionTool<Ctx>(
 
   // Arguments arrive unvalidated. A wrong one goes to the gateway as sent: it parses strictly,
   // audits and answers rejected / invalid_arguments naming each field. Such a call never
-  // elicits, and never spends a retried round's requestState.
-  const parsed = operation.input.safeParse(args);
-  if (!parsed.success) return toolResult(await operation.run(context, args), undefined);
+  // elicits, and never spends a retried round's requestState. Arguments past the size and
+  // depth bounds go the same way without a parse here (the gateway refuses them before zod).
+  const parsed = argumentBoundsErrors(args).length ? null : operation.input.safeParse(args);
+  if (!parsed?.success) return toolResult(await operation.run(context, args), undefined);
   const valid = parsed.data as Record<string, unknown>;
   const rawState = ctx.mcpReq.requestState<string>();
 

@@ -5,6 +5,8 @@ import { type BrowsePage, navigate, search, submit } from "@/server/browse/brows
 import { visibleRoutes } from "@/server/browse/browse-routes";
 import { escapeText, link } from "@/server/browse/markdown";
 import { BROWSE_SCHEMES } from "@/server/browse/parse-browse-uri";
+import type { ValidationError } from "@/server/engine/outcome";
+import { argumentBoundsErrors, auditCopyOfOversized } from "@/server/gateway/argument-bounds";
 import { zodErrors } from "@/server/gateway/validation-errors";
 import { compactSchema, type RawArguments } from "./compact-schema";
 import { pageOutputSchema } from "./outcome-output";
@@ -59,18 +61,31 @@ export const submitInput = z
 /** Longest uri a refusal page (and its audit target) repeats from arguments that failed validation. */
 const MAX_URI = 200;
 
+type ParsedArguments<T> = { data: T } | { errors: ValidationError[]; audited: RawArguments };
+
 /**
- * Arguments that fail the tool's schema: a `rejected` page that names each field, audited like
- * every browse call (`browse.searched` / `browse.navigated` / `browse.submitted`). The SDK lets
- * them through (see compactSchema's `validation: "handler"`) so that this row exists.
+ * The gateway's size and depth bounds first (a 20,000-deep array or a 5 MB string never reaches
+ * zod or the audit writer, whose row gets a small copy), then the tool's strict schema.
+ */
+function parseArguments<S extends z.ZodType>(schema: S, args: RawArguments): ParsedArguments<z.output<S>> {
+  const outOfBounds = argumentBoundsErrors(args);
+  if (outOfBounds.length) return { errors: outOfBounds, audited: auditCopyOfOversized(args) as RawArguments };
+  const parsed = schema.safeParse(args);
+  return parsed.success ? { data: parsed.data } : { errors: zodErrors(parsed.error), audited: args };
+}
+
+/**
+ * Arguments that fail the tool's bounds or schema: a `rejected` page that names each field,
+ * audited like every browse call (`browse.searched` / `browse.navigated` / `browse.submitted`).
+ * The SDK lets them through (see compactSchema's `validation: "handler"`) so that this row exists.
  */
 async function invalidArgumentsPage(
   backend: BrowseBackend,
   verb: BrowseVerb,
   args: RawArguments,
-  error: z.ZodError,
+  refused: Exclude<ParsedArguments<unknown>, { data: unknown }>,
 ): Promise<BrowsePage> {
-  const errors = zodErrors(error);
+  const { errors } = refused;
   const message = `Invalid arguments: ${errors.map((e) => `${e.field}: ${e.message}`).join("; ")}`;
   const target =
     verb === "search"
@@ -81,8 +96,8 @@ async function invalidArgumentsPage(
   await backend.record({
     verb,
     target,
-    // As sent: the audit writer redacts and bounds arguments for every face.
-    arguments: args,
+    // As sent (or a small copy when too large): the audit writer redacts and bounds arguments.
+    arguments: refused.audited,
     outcome: "rejected",
     message,
     latencyMs: 0,
@@ -122,9 +137,8 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args: RawArguments) => {
-      const parsed = searchInput.safeParse(args);
-      if (!parsed.success)
-        return pageResult(await invalidArgumentsPage(backend, "search", args, parsed.error));
+      const parsed = parseArguments(searchInput, args);
+      if (!("data" in parsed)) return pageResult(await invalidArgumentsPage(backend, "search", args, parsed));
       return pageResult(await search(backend, parsed.data.query, parsed.data.scheme));
     },
   );
@@ -139,9 +153,9 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args: RawArguments) => {
-      const parsed = navigateInput.safeParse(args);
-      if (!parsed.success)
-        return pageResult(await invalidArgumentsPage(backend, "navigate", args, parsed.error));
+      const parsed = parseArguments(navigateInput, args);
+      if (!("data" in parsed))
+        return pageResult(await invalidArgumentsPage(backend, "navigate", args, parsed));
       return pageResult(await navigate(backend, parsed.data.uri));
     },
   );
@@ -161,9 +175,8 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
       },
     },
     async (args: RawArguments) => {
-      const parsed = submitInput.safeParse(args);
-      if (!parsed.success)
-        return pageResult(await invalidArgumentsPage(backend, "submit", args, parsed.error));
+      const parsed = parseArguments(submitInput, args);
+      if (!("data" in parsed)) return pageResult(await invalidArgumentsPage(backend, "submit", args, parsed));
       return pageResult(await submit(backend, parsed.data.uri, parsed.data.fields));
     },
   );

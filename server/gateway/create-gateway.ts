@@ -20,6 +20,7 @@ import {
   issueApprovalToken,
   listApprovals,
 } from "./approvals";
+import { argumentBoundsErrors, auditCopyOfOversized, outOfBoundsOutcome } from "./argument-bounds";
 import { adapterForTenant, type CredentialResolver, vaultCredentials } from "./connector-credentials";
 import { type PublishedAuditEvent, subscribeAuditEvents } from "./event-stream";
 import { failureOutcome } from "./failure-outcome";
@@ -133,6 +134,20 @@ export function createGateway(options: GatewayOptions) {
         retryable: false,
         next_actions: [],
       };
+    // Size and depth first: what breaks them never reaches zod, the engine or the audit
+    // writer's recursive walks; the row keeps a small copy.
+    const outOfBounds = argumentBoundsErrors(raw);
+    if (outOfBounds.length) {
+      const out = outOfBoundsOutcome(outOfBounds);
+      await audit(ctx, {
+        operation: spec.operation,
+        arguments: auditCopyOfOversized(raw),
+        outcome: out.outcome,
+        message: out.message,
+        latencyMs: Date.now() - started,
+      });
+      return out;
+    }
     const parsed = spec.schema.safeParse(raw ?? {});
     if (!parsed.success) {
       const out = invalidArguments(parsed.error);

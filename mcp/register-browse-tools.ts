@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { BrowseBackend, BrowseVerb } from "@/server/browse/browse-backend";
 import { type BrowsePage, navigate, search, submit } from "@/server/browse/browse-pages";
 import { visibleRoutes } from "@/server/browse/browse-routes";
-import { escapeText, link } from "@/server/browse/markdown";
+import { code, escapeText, link } from "@/server/browse/markdown";
 import { BROWSE_SCHEMES } from "@/server/browse/parse-browse-uri";
 import type { ValidationError } from "@/server/engine/outcome";
 import { argumentBoundsErrors, auditCopyOfOversized } from "@/server/gateway/argument-bounds";
@@ -91,7 +91,8 @@ async function invalidArgumentsPage(
     verb === "search"
       ? `search:${typeof args.scheme === "string" ? args.scheme.slice(0, 20) : "*"}`
       : typeof args.uri === "string"
-        ? args.uri.slice(0, MAX_URI)
+        ? // Redacted before it is cut: a cut secret would no longer look like one.
+          backend.redact(args.uri).slice(0, MAX_URI)
         : "(no uri)";
   await backend.record({
     verb,
@@ -109,12 +110,19 @@ async function invalidArgumentsPage(
     `**rejected:** \`${verb}\` was not run: its arguments do not match its input schema.`,
     "Reason: `invalid_arguments`",
     "",
-    ...errors.map((e) => `- \`${escapeText(e.field)}\` (${e.code}): ${escapeText(e.message)}`),
+    ...errors.map((e) => `- ${code(e.field)} (${e.code}): ${escapeText(e.message)}`),
     "",
     `Call \`${verb}\` again with only the fields its input schema lists. ${link("Start", "signpost://start")}`,
     "",
   ].join("\n");
-  return { uri: target, title, outcome: "rejected", markdown, links: ["signpost://start"] };
+  // Field names are the agent's own keys: the page shows them redacted, like every browse page.
+  return {
+    uri: target,
+    title,
+    outcome: "rejected",
+    markdown: backend.redact(markdown),
+    links: ["signpost://start"],
+  };
 }
 
 function pageResult(page: BrowsePage) {

@@ -1,6 +1,7 @@
 import type { BackendOutcome, BrowseBackend, ListPage, Row } from "@/server/browse/browse-backend";
 import type { Gateway } from "@/server/gateway/create-gateway";
 import { failureOutcome } from "@/server/gateway/failure-outcome";
+import { redactText } from "@/server/gateway/redact-secrets";
 import { type TrustedContext, withFace } from "@/server/gateway/trusted-context";
 import { listSecrets, setSecret } from "@/server/gateway/vault";
 
@@ -218,6 +219,8 @@ export function createSignpostBrowseBackend(
     },
     requestPermission: (input) => gw.requestPermission(ctx, input) as Promise<BackendOutcome>,
 
+    // The audit's redaction, for what pages show (browse cannot import the gateway itself).
+    redact: redactText,
     consoleUrl: (path) => `${options.publicUrl}${path}`,
     who: () => ({
       tenantId: ctx.tenantId,

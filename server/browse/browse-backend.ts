@@ -114,6 +114,11 @@ export interface BrowseBackend {
   setSecret(input: { connector: string; name: string; value: string }): Promise<BackendOutcome>;
   requestPermission(input: { verb: string; target: string; reason?: string }): Promise<BackendOutcome>;
 
+  /**
+   * What a page may show of a piece of text: secret-looking parts (card numbers, `?token=…`,
+   * API keys…) replaced by the gateway's redaction. Every page passes it, echoes above all.
+   */
+  redact(text: string): string;
   /** Console base URL, for approval links. */
   consoleUrl(path: string): string;
   /**

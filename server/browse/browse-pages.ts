@@ -7,8 +7,9 @@ import {
   routeVisibleTo,
   visibleRoutes,
 } from "./browse-routes";
-import { escapeText, link } from "./markdown";
-import { BROWSE_SCHEMES, type BrowseScheme, parseBrowseUri } from "./parse-browse-uri";
+import { code, escapeText, link } from "./markdown";
+import { withPageScope } from "./page-scope";
+import { BROWSE_SCHEMES, type BrowseScheme, formatBrowseUri, parseBrowseUri } from "./parse-browse-uri";
 
 /** One browse answer: markdown for the model, plus the structured facts a host can use. */
 export interface BrowsePage {
@@ -16,15 +17,33 @@ export interface BrowsePage {
   title: string;
   outcome: OutcomeKindLike;
   markdown: string;
+  /** The links the route rendered, in order: made by `link()`, never read back out of the text. */
   links: string[];
 }
 
-const LINK_PATTERN = /\]\(([a-z]+:\/\/[^)\s]*)\)/g;
-
-function finish(uri: string, body: PageBody): BrowsePage {
-  const markdown = `# ${body.title}\n\n${body.markdown}\n`;
-  const links = [...new Set([...markdown.matchAll(LINK_PATTERN)].map((m) => m[1] as string))];
-  return { uri, title: body.title, outcome: body.outcome, markdown, links };
+/**
+ * Renders one page in its own page scope: the body, its heading, and the links `link()` created
+ * while they were built. What is shown passes the backend's redaction once more as a whole
+ * (title, URI, text), for any echo that did not go through an escaping helper.
+ */
+async function renderPage(
+  backend: BrowseBackend,
+  uri: string,
+  build: () => PageBody | Promise<PageBody>,
+): Promise<{ page: BrowsePage; body: PageBody }> {
+  const { value, links } = await withPageScope(backend.redact, async () => {
+    const body = await build();
+    return { body, heading: `# ${escapeText(body.title)}` };
+  });
+  const { body, heading } = value;
+  const page: BrowsePage = {
+    uri: backend.redact(uri),
+    title: backend.redact(body.title),
+    outcome: body.outcome,
+    markdown: backend.redact(`${heading}\n\n${body.markdown}\n`),
+    links,
+  };
+  return { page, body };
 }
 
 /** Start points this caller may see: admin-only pages are never offered to anyone else. */
@@ -35,83 +54,94 @@ function startLinks(backend: BrowseBackend): string {
     .join("\n");
 }
 
-export function notFoundPage(input: string, problem: string, backend: BrowseBackend): BrowsePage {
-  const shown = escapeText(input.slice(0, 120));
-  return finish(input.slice(0, 200), {
-    title: "Not found",
-    outcome: "not_found",
-    markdown: `Nothing lives at \`${shown}\` (${escapeText(problem)}).\n\nStart from one of these:\n\n${startLinks(backend)}\n\nOr use \`search(query)\`.`,
-  });
+/** What the agent sent, as pages and audit rows may repeat it: redacted first, then cut. */
+function echo(backend: BrowseBackend, input: string, max: number): string {
+  return backend.redact(input).slice(0, max);
 }
 
-function permissionDeniedPage(
+async function notFoundPage(input: string, problem: string, backend: BrowseBackend): Promise<BrowsePage> {
+  const { page } = await renderPage(backend, echo(backend, input, 200), () => ({
+    title: "Not found",
+    outcome: "not_found",
+    markdown: `Nothing lives at ${code(echo(backend, input, 120))} (${escapeText(problem)}).\n\nStart from one of these:\n\n${startLinks(backend)}\n\nOr use \`search(query)\`.`,
+  }));
+  return page;
+}
+
+function permissionDeniedBody(
+  backend: BrowseBackend,
   uri: string,
   verb: BrowseVerb,
   decision: "deny" | "ask",
   message: string,
-): BrowsePage {
-  const request = `signpost://permissions/request?target=${encodeURIComponent(uri)}&verb=${verb}`;
-  return finish(uri, {
+): PageBody {
+  const shown = backend.redact(uri);
+  const request = formatBrowseUri("signpost", ["permissions", "request"], { target: shown, verb });
+  return {
     title: "Permission required",
     outcome: "rejected",
-    markdown: `You may not ${verb} \`${escapeText(uri)}\`: ${escapeText(message)}${decision === "ask" ? " (an admin must allow it)" : ""}.\n\n${link("Ask an admin for this permission", request)}\n\n${link("Start", "signpost://start")}`,
-  });
+    markdown: `You may not ${verb} ${code(shown)}: ${escapeText(message)}${decision === "ask" ? " (an admin must allow it)" : ""}.\n\n${link("Ask an admin for this permission", request)}\n\n${link("Start", "signpost://start")}`,
+  };
 }
 
+interface GuardedCall {
+  verb: BrowseVerb;
+  /** What permissions are checked on and the audit row names. */
+  target: string;
+  arguments: Record<string, unknown>;
+  /** The page's own URI when it is not the target (a search's `search://all?q=…`). */
+  pageUri?: string;
+  /** The permission form itself must stay reachable, or a denied agent could never ask. */
+  skipAuthorization?: boolean;
+}
+
+/** Authorizes, renders and audits one browse call; a denial or a failure is a page too. */
 async function guarded(
   backend: BrowseBackend,
-  verb: BrowseVerb,
-  target: string,
-  args: Record<string, unknown>,
-  run: () => Promise<BrowsePage>,
-  // The permission form itself must stay reachable, or a denied agent could never ask.
-  skipAuthorization = false,
+  call: GuardedCall,
+  build: () => Promise<PageBody>,
 ): Promise<BrowsePage> {
+  const { verb, target, skipAuthorization = false } = call;
+  const uri = call.pageUri ?? target;
   const started = Date.now();
-  let page: BrowsePage;
-  let meta: { actionId?: string; capability?: string } = {};
+  let rendered: { page: BrowsePage; body: PageBody };
   try {
     const authorization = skipAuthorization
       ? { decision: "allow" as const }
       : await backend.authorize(verb, target);
-    if (authorization.decision !== "allow") {
-      page = permissionDeniedPage(target, verb, authorization.decision, authorization.message);
-    } else {
-      page = await run();
-      meta = lastMeta.get(page) ?? {};
-    }
+    rendered =
+      authorization.decision === "allow"
+        ? await renderPage(backend, uri, build)
+        : await renderPage(backend, uri, () =>
+            permissionDeniedBody(backend, target, verb, authorization.decision, authorization.message),
+          );
   } catch (error) {
     // Pages never throw at an agent. The backend already turns "the business system did not
     // answer" into a typed page, so what lands here is almost always a bug of ours: retrying
     // would fail the same way. Only an outage that still escaped (or a connector an admin
     // disabled, a subclass) stays retryable.
-    console.error("[browse]", verb, target, error);
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    console.error("[browse]", verb, backend.redact(target), backend.redact(detail));
     const outage = error instanceof LegacyUnavailableError;
-    page = finish(target, {
+    rendered = await renderPage(backend, uri, () => ({
       title: outage ? "Temporarily unavailable" : "Failed",
       outcome: outage ? "temporarily_unavailable" : "rejected",
       markdown: outage
-        ? `The business system did not answer while serving \`${escapeText(target)}\`. Try again shortly.\n\nReason: \`legacy_unavailable\` · Retryable: yes\n\n${link("Start", "signpost://start")}`
-        : `Signpost failed while serving \`${escapeText(target)}\`; it was logged. Trying again will not help.\n\nReason: \`internal_error\` · Retryable: no\n\n${link("Start", "signpost://start")}`,
-    });
+        ? `The business system did not answer while serving ${code(target)}. Try again shortly.\n\nReason: \`legacy_unavailable\` · Retryable: yes\n\n${link("Start", "signpost://start")}`
+        : `Signpost failed while serving ${code(target)}; it was logged. Trying again will not help.\n\nReason: \`internal_error\` · Retryable: no\n\n${link("Start", "signpost://start")}`,
+    }));
   }
+  const { page, body } = rendered;
   await backend.record({
     verb,
     target,
-    arguments: args,
+    arguments: call.arguments,
     outcome: page.outcome,
     message: page.title,
     latencyMs: Date.now() - started,
-    ...meta,
+    actionId: body.actionId,
+    capability: body.capability,
   });
-  return page;
-}
-
-const lastMeta = new WeakMap<BrowsePage, { actionId?: string; capability?: string }>();
-
-function finishWithMeta(uri: string, body: PageBody): BrowsePage {
-  const page = finish(uri, body);
-  lastMeta.set(page, { actionId: body.actionId, capability: body.capability });
   return page;
 }
 
@@ -119,11 +149,12 @@ function finishWithMeta(uri: string, body: PageBody): BrowsePage {
 export async function navigate(backend: BrowseBackend, input: string): Promise<BrowsePage> {
   const parsed = parseBrowseUri(input);
   if (!parsed.ok) {
-    const page = notFoundPage(input, parsed.problem, backend);
+    const page = await notFoundPage(input, parsed.problem, backend);
+    const shown = echo(backend, input, 200);
     await backend.record({
       verb: "navigate",
-      target: input.slice(0, 200),
-      arguments: { uri: input.slice(0, 200) },
+      target: shown,
+      arguments: { uri: shown },
       outcome: "not_found",
       message: parsed.problem,
       latencyMs: 0,
@@ -135,7 +166,7 @@ export async function navigate(backend: BrowseBackend, input: string): Promise<B
   // A route the caller may not see answers exactly like one that does not exist.
   const found = matched && routeVisibleTo(matched.route, backend) ? matched : null;
   if (!found) {
-    const page = notFoundPage(uri.uri, "no such page", backend);
+    const page = await notFoundPage(uri.uri, "no such page", backend);
     await backend.record({
       verb: "navigate",
       target: uri.uri,
@@ -148,11 +179,13 @@ export async function navigate(backend: BrowseBackend, input: string): Promise<B
   }
   return guarded(
     backend,
-    "navigate",
-    uri.uri,
-    { uri: uri.uri },
-    async () => finishWithMeta(uri.uri, await found.route.render(found.match, backend)),
-    found.route.pattern === "signpost://permissions/request",
+    {
+      verb: "navigate",
+      target: uri.uri,
+      arguments: { uri: uri.uri },
+      skipAuthorization: found.route.pattern === "signpost://permissions/request",
+    },
+    () => found.route.render(found.match, backend),
   );
 }
 
@@ -164,7 +197,7 @@ export async function submit(
 ): Promise<BrowsePage> {
   const parsed = parseBrowseUri(input);
   const notFound = async (target: string, problem: string) => {
-    const shown = target.slice(0, 200);
+    const shown = echo(backend, target, 200);
     await backend.record({
       verb: "submit",
       target: shown,
@@ -182,20 +215,23 @@ export async function submit(
   if (!found) return notFound(uri.uri, "no such page");
   const { route, match } = found;
   if (!route.submit) {
-    return finish(uri.uri, {
+    const { page } = await renderPage(backend, uri.uri, () => ({
       title: "Not a form",
       outcome: "rejected",
-      markdown: `\`${escapeText(uri.uri)}\` is a page, not a form: use \`navigate\`.\n\n${link(route.title, uri.uri)}`,
-    });
+      markdown: `${code(uri.uri)} is a page, not a form: use \`navigate\`.\n\n${link(route.title, uri.uri)}`,
+    }));
+    return page;
   }
   const submitFn = route.submit;
   return guarded(
     backend,
-    "submit",
-    uri.uri,
-    { uri: uri.uri, fields: redactFields(route.pattern, fields) },
-    async () => finishWithMeta(uri.uri, await submitFn(match, fields, backend)),
-    route.pattern === "signpost://permissions/request",
+    {
+      verb: "submit",
+      target: uri.uri,
+      arguments: { uri: uri.uri, fields: redactFields(route.pattern, fields) },
+      skipAuthorization: route.pattern === "signpost://permissions/request",
+    },
+    () => submitFn(match, fields, backend),
   );
 }
 
@@ -264,13 +300,16 @@ function scoreRoute(query: string[], route: RouteDefinition): number {
 export async function search(backend: BrowseBackend, query: string, scheme?: string): Promise<BrowsePage> {
   const target = `search:${scheme ?? "*"}`;
   const q = query.trim().slice(0, 200);
-  return guarded(backend, "search", target, { query: q, scheme }, async () => {
+  // The query as the page repeats it (title, URI): what looks secret in it is not shown back.
+  const shownQ = backend.redact(q);
+  const pageUri = `search://${scheme ?? "all"}?q=${encodeURIComponent(shownQ)}`;
+  return guarded(backend, { verb: "search", target, arguments: { query: q, scheme }, pageUri }, async () => {
     if (scheme && !(BROWSE_SCHEMES as readonly string[]).includes(scheme)) {
-      return finish(`search://${scheme}`, {
+      return {
         title: "Search",
         outcome: "not_found",
-        markdown: `Unknown scheme \`${escapeText(scheme)}\`. Schemes: ${BROWSE_SCHEMES.join(", ")}.\n\n${startLinks(backend)}`,
-      });
+        markdown: `Unknown scheme ${code(scheme)}. Schemes: ${BROWSE_SCHEMES.join(", ")}.\n\n${startLinks(backend)}`,
+      };
     }
     const qWords = words(q).filter((w) => !STOP.has(w));
     const sections: string[] = [];
@@ -316,7 +355,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
               const id = String(c.capability ?? c.id);
               const form = CAPABILITY_FORMS[id];
               const trigger = (c.trigger as Row | undefined)?.use ?? c.title ?? "";
-              return `- \`${id}\` — ${escapeText(trigger)}${form ? ` (form: \`${form}\`)` : ""}`;
+              return `- ${code(id)} — ${escapeText(trigger)}${form ? ` (form: \`${form}\`)` : ""}`;
             })
             .join("\n")}`,
         );
@@ -324,17 +363,13 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     }
 
     if (sections.length === 0) {
-      return finish(`search://${scheme ?? "all"}?q=${encodeURIComponent(q)}`, {
-        title: `Search: ${q}`,
+      return {
+        title: `Search: ${shownQ}`,
         outcome: "not_found",
-        markdown: `Nothing matched \`${escapeText(q)}\`.\n\nStart from one of these:\n\n${startLinks(backend)}`,
-      });
+        markdown: `Nothing matched ${code(shownQ)}.\n\nStart from one of these:\n\n${startLinks(backend)}`,
+      };
     }
-    return finish(`search://${scheme ?? "all"}?q=${encodeURIComponent(q)}`, {
-      title: `Search: ${q}`,
-      outcome: "applied",
-      markdown: sections.join("\n\n"),
-    });
+    return { title: `Search: ${shownQ}`, outcome: "applied", markdown: sections.join("\n\n") };
   });
 }
 

@@ -1,18 +1,87 @@
-/** Small markdown builders: pages are text for a model, so escaping keeps data from faking links. */
+import { recordLink, redactShown } from "./page-scope";
+import { parseBrowseUri } from "./parse-browse-uri";
 
-export function escapeText(value: unknown): string {
-  if (value === null || value === undefined || value === "") return "—";
-  const text = typeof value === "object" ? JSON.stringify(value) : String(value);
-  return text.replace(/[\\`*_[\]<>|]/g, (ch) => `\\${ch}`).replace(/\r?\n/g, " ");
+/**
+ * Small markdown builders. Pages are text for a model, and much of what they show is data (a
+ * ticket subject, an address label) or an echo of what the agent sent: all of it is escaped so
+ * that it can never become structure (a link, a table cell, a heading, an image, an autolink),
+ * and redacted so that nothing secret-looking is shown back. Links exist only where `link()`
+ * made them.
+ */
+
+// Line breaks would end a list item or a table row; control and bidi characters hide or reorder text.
+const LINE_BREAKS = /\r\n|[\r\n\t\v\f\u0085\u2028\u2029]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: neutralising control characters is the point
+const INVISIBLE = /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** One line of plain text: line breaks become spaces, invisible characters a visible U+FFFD. */
+export function oneLine(text: string): string {
+  return text.replace(LINE_BREAKS, " ").replace(INVISIBLE, "\uFFFD");
 }
 
+function plain(value: unknown): string {
+  return oneLine(redactShown(typeof value === "object" ? JSON.stringify(value) : String(value)));
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/**
+ * Escapes every character that could start markdown structure: `\` `` ` `` `*` `[` `]` `(` `)`
+ * `<` `>` `|` `~`, `_` except inside a word (`ord_transit` stays copyable: an underscore between
+ * letters never emphasises), `&` before an entity, and the `:` of `scheme://` so that no renderer
+ * autolinks it.
+ */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/[\\`*[\]()<>|~]/g, (ch) => `\\${ch}`)
+    .replace(/_+/g, (run, offset: number, all: string) =>
+      LETTER_OR_DIGIT.test(all[offset - 1] ?? "") && LETTER_OR_DIGIT.test(all[offset + run.length] ?? "")
+        ? run
+        : run.replace(/_/g, "\\_"),
+    )
+    .replace(/&(?=#?[A-Za-z0-9]{1,32};)/g, "\\&")
+    .replace(/:(?=\/\/)/g, "\\:");
+}
+
+/** Data (or an echo) as inert text on one line; `—` for nothing. */
+export function escapeText(value: unknown): string {
+  if (value === null || value === undefined || value === "") return "—";
+  return escapeMarkdown(plain(value));
+}
+
+/**
+ * Data as an inline code span: copyable exactly as it is (ids, URIs, field names), inert
+ * whatever it holds. The fence is one backtick longer than the longest run inside, so a backtick
+ * in the data cannot close it; `|` is escaped, which a table needs and other text shows as `\|`.
+ */
+export function code(value: unknown): string {
+  if (value === null || value === undefined || value === "") return "—";
+  const text = plain(value).replace(/\|/g, "\\|");
+  let longest = 0;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = "`".repeat(longest + 1);
+  // A span starting or ending with a backtick (or with a space at both ends) needs a space of
+  // padding, which the reader strips again.
+  const pad = /^[` ]|[` ]$/.test(text) && text.trim() !== "" ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/**
+ * A link the route creates: the only way a link gets into a page and into its `links`. The URI
+ * must be a browse URI (it is written in canonical form, which never holds spaces, parentheses or
+ * angle brackets); anything else, such as a URI built from data that does not parse, or one that
+ * would carry something secret-looking, is shown as the label's words without a link.
+ */
 export function link(label: string, uri: string): string {
-  return `[${escapeText(label)}](${uri})`;
+  const parsed = parseBrowseUri(uri);
+  if (!parsed.ok || redactShown(parsed.value.uri) !== parsed.value.uri) return escapeText(label);
+  recordLink(parsed.value.uri);
+  return `[${escapeText(label)}](${parsed.value.uri})`;
 }
 
 export function table(headers: string[], rows: string[][]): string {
   if (rows.length === 0) return "_(none)_";
-  const head = `| ${headers.join(" | ")} |`;
+  const head = `| ${headers.map(escapeText).join(" | ")} |`;
   const rule = `| ${headers.map(() => "---").join(" | ")} |`;
   return [head, rule, ...rows.map((row) => `| ${row.join(" | ")} |`)].join("\n");
 }
@@ -42,20 +111,19 @@ export interface FormField {
  * `# required — type — description` (enums list their values), as a fenced YAML-ish block.
  */
 export function formBlock(uri: string, fields: FormField[]): string {
-  const lines = [`uri: ${uri}`, "fields:"];
+  // Inside the fence nothing is markdown; one line per field (JSON values, line breaks removed
+  // from the rest) is what keeps data from closing the fence or faking a field.
+  const lines = [`uri: ${plain(uri)}`, "fields:"];
   for (const field of fields) {
-    const value = field.value === undefined || field.value === null ? '""' : JSON.stringify(field.value);
-    const parts = [
-      field.required ? "required" : "optional",
-      field.type,
-      field.description.replace(/\n/g, " "),
-    ];
+    const value =
+      field.value === undefined || field.value === null ? '""' : plain(JSON.stringify(field.value));
+    const parts = [field.required ? "required" : "optional", plain(field.type), plain(field.description)];
     if (field.options?.length) {
       parts.push(
-        `one of: ${field.options.map((o) => (o.label && o.label !== o.value ? `${o.value} (${o.label})` : o.value)).join(", ")}`,
+        `one of: ${field.options.map((o) => plain(o.label && o.label !== o.value ? `${o.value} (${o.label})` : o.value)).join(", ")}`,
       );
     }
-    lines.push(`  ${field.name}: ${value}  # ${parts.join(" — ")}`);
+    lines.push(`  ${plain(field.name)}: ${value}  # ${parts.join(" — ")}`);
   }
   return ["```yaml", ...lines, "```"].join("\n");
 }

@@ -65,6 +65,17 @@ export function parseBrowseUri(input: string): ParsedBrowseUri {
   };
 }
 
+/**
+ * `encodeURIComponent` plus the characters it leaves alone that markdown reads as structure
+ * (`(`, `)` end a link's destination; `!`, `'`, `*`): a canonical URI is safe inside `[…](…)`.
+ */
+function encodeQueryValue(value: string): string {
+  return encodeURIComponent(value).replace(
+    /[!'()*]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}
+
 export function formatBrowseUri(
   scheme: string,
   segments: string[],
@@ -73,6 +84,6 @@ export function formatBrowseUri(
   const keys = Object.keys(query)
     .filter((key) => query[key] !== undefined && query[key] !== "")
     .sort();
-  const qs = keys.map((key) => `${key}=${encodeURIComponent(query[key] ?? "")}`).join("&");
+  const qs = keys.map((key) => `${key}=${encodeQueryValue(query[key] ?? "")}`).join("&");
   return `${scheme}://${segments.join("/")}${qs ? `?${qs}` : ""}`;
 }

@@ -1,5 +1,5 @@
 import type { BackendOutcome, Row } from "./browse-backend";
-import { escapeText, type FormField, formBlock, link, money, table } from "./markdown";
+import { code, escapeText, type FormField, formBlock, link, money, table } from "./markdown";
 
 /** Fields whose values are ids of entities that have pages: rendered as links. */
 const ID_LINKS: Record<string, (id: string) => string> = {
@@ -14,6 +14,9 @@ const SAFE_ID = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
 export function idLink(field: string, value: unknown): string {
   const to = ID_LINKS[field];
   if (to && typeof value === "string" && SAFE_ID.test(value)) return link(value, to(value));
+  // Other ids are shown as code: copyable exactly (`addr_alice_home`), whatever they hold.
+  if ((field === "id" || field.endsWith("_id")) && typeof value === "string" && SAFE_ID.test(value))
+    return code(value);
   return escapeText(value);
 }
 
@@ -50,15 +53,15 @@ export function objectSections(object: Row, skip: string[] = []): string {
   for (const [key, value] of Object.entries(object)) {
     if (skip.includes(key) || value === undefined) continue;
     if (Array.isArray(value) && value.some((v) => v && typeof v === "object")) {
-      sections.push(`### ${humanize(key)}\n\n${rowsTable(value as Row[])}`);
+      sections.push(`### ${label(key)}\n\n${rowsTable(value as Row[])}`);
     } else if (value && typeof value === "object" && !Array.isArray(value)) {
       const inner = Object.entries(value as Row)
         .filter(([, v]) => v === null || typeof v !== "object")
-        .map(([k, v]) => `${humanize(k)}: ${cell(k, v)}`)
+        .map(([k, v]) => `${label(k)}: ${cell(k, v)}`)
         .join(" · ");
-      scalars.push(`- **${humanize(key)}:** ${inner || "—"}`);
+      scalars.push(`- **${label(key)}:** ${inner || "—"}`);
     } else {
-      scalars.push(`- **${humanize(key)}:** ${cell(key, value)}`);
+      scalars.push(`- **${label(key)}:** ${cell(key, value)}`);
     }
   }
   return [scalars.join("\n"), ...sections].filter(Boolean).join("\n\n");
@@ -68,6 +71,11 @@ export function humanize(key: string): string {
   return key.replace(/_/g, " ");
 }
 
+/** A key of data as a label: keys come from the systems below, so they are escaped like values. */
+function label(key: string): string {
+  return escapeText(humanize(key));
+}
+
 /** `next_actions` of an outcome, as a short list (the action face's view of what comes next). */
 export function nextActionsList(outcome: BackendOutcome): string {
   const next = outcome.next_actions ?? [];
@@ -75,7 +83,7 @@ export function nextActionsList(outcome: BackendOutcome): string {
   return next
     .map(
       (n) =>
-        `- ${escapeText(n.description)} (\`${n.tool}\`${n.requires_user_approval ? ", needs the user's approval" : ""})`,
+        `- ${escapeText(n.description)} (${code(n.tool)}${n.requires_user_approval ? ", needs the user's approval" : ""})`,
     )
     .join("\n");
 }
@@ -153,12 +161,12 @@ export function optionsSections(outcome: BackendOutcome): string {
   for (const [key, value] of Object.entries(options)) {
     if (Array.isArray(value)) {
       parts.push(
-        `### ${humanize(key)}\n\n${value.every((v) => v && typeof v === "object") ? rowsTable(value as Row[]) : escapeText(value.join(", "))}`,
+        `### ${label(key)}\n\n${value.every((v) => v && typeof v === "object") ? rowsTable(value as Row[]) : escapeText(value.join(", "))}`,
       );
     } else if (value && typeof value === "object") {
-      parts.push(`### ${humanize(key)}\n\n${objectSections(value as Row)}`);
+      parts.push(`### ${label(key)}\n\n${objectSections(value as Row)}`);
     } else {
-      parts.push(`- **${humanize(key)}:** ${cell(key, value)}`);
+      parts.push(`- **${label(key)}:** ${cell(key, value)}`);
     }
   }
   return parts.join("\n\n");

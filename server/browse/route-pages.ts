@@ -1,5 +1,5 @@
 import type { BackendOutcome, ListPage, Row } from "./browse-backend";
-import { escapeText, link } from "./markdown";
+import { code, escapeText, link } from "./markdown";
 import { type BrowseUri, formatBrowseUri } from "./parse-browse-uri";
 import { nextActionsList, objectSections, rowsTable } from "./render-helpers";
 import type { PageBody } from "./route-types";
@@ -25,7 +25,7 @@ export function outcomePage(
   const lines = [`**${outcome.outcome}:** ${escapeText(outcome.message)}`];
   // The page's structured part carries only the outcome, so whether to retry is said here.
   const facts: string[] = [];
-  if (outcome.reason) facts.push(`Reason: \`${outcome.reason}\``);
+  if (outcome.reason) facts.push(`Reason: ${code(outcome.reason)}`);
   if (typeof outcome.retryable === "boolean") facts.push(`Retryable: ${outcome.retryable ? "yes" : "no"}`);
   if (facts.length) lines.push(facts.join(" · "));
   if (back) lines.push(`\n${link(back.label, back.uri)}`);
@@ -65,7 +65,7 @@ export function pageNumber(uri: BrowseUri): number {
 export const NOT_FOUND_FOR = (what: string, id: string): PageBody => ({
   title: "Not found",
   outcome: "not_found",
-  markdown: `No ${what} \`${escapeText(id)}\` exists for you.`,
+  markdown: `No ${what} ${code(id)} exists for you.`,
 });
 
 export function viewPage(
@@ -106,7 +106,8 @@ export function listPage(
   intro = "",
 ): PageBody {
   if (isOutcome(result)) return outcomePage(title, result);
-  const rows: Row[] = result.data.map((row) => ({ ...row, __link: rowLink(row) }));
+  const rows: Row[] = result.data;
+  // Built in reading order, so that the page's links come in the order the text shows them.
   const table = rowsTable(
     rows.map((row) => {
       const out: Row = {};
@@ -115,7 +116,7 @@ export function listPage(
     }),
     columns,
   );
-  const links = rows.map((row, i) => `${i + 1}. ${row.__link}`).join("\n");
+  const links = rows.map((row, i) => `${i + 1}. ${rowLink(row)}`).join("\n");
   return {
     title,
     outcome: "applied",

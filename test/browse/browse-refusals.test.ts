@@ -205,7 +205,7 @@ describe("browse refusals: a bad filter or a legacy refusal is not an outage; co
         const p = await page(agent, "navigate", { uri });
         expect(p.outcome, `${who} ${uri}`).toBe("not_found");
         expect(p.markdown).not.toContain(w.legacy.url);
-        expect(p.markdown).not.toContain("api\\_key");
+        expect(p.markdown).not.toContain("api_key");
         expect(p.links).toContain("shop://orders");
         expect(p.links.some((l) => l.startsWith("config://"))).toBe(false);
       }
@@ -246,7 +246,7 @@ describe("browse refusals: a bad filter or a legacy refusal is not an outage; co
     const adam = await w.connect(w.keys.adam, { faces: "browse" });
     const config = await page(adam, "navigate", { uri: "config://shop" });
     expect(config.outcome).toBe("applied");
-    expect(config.markdown).toMatch(/\| api\\_key \| set \|/);
+    expect(config.markdown).toMatch(/\| api_key \| set \|/);
     expect(config.markdown).not.toContain(w.legacy.apiKeys.acme);
     const start = await page(adam, "navigate", { uri: "signpost://start" });
     expect(start.links).toEqual(expect.arrayContaining(["config://shop", "config://helpdesk"]));

@@ -3,7 +3,10 @@ import { type Db, providerOfDb } from "../db/client";
 import { databaseUrl, providerOf } from "../db/database-url";
 import { subscribeAuditEvents } from "./event-stream";
 
-/** The PostgreSQL channel every audit writer notifies with the new row's seq. */
+/**
+ * The PostgreSQL channel every audit writer notifies with the new row's seq. Only a doorbell:
+ * the number is per tenant and names no tenant, and listeners re-read the table, tenant-scoped.
+ */
 export const AUDIT_CHANNEL = "signpost_audit";
 /** How often a waiting stream re-reads anyway: SQLite with several processes, lost notifications. */
 export const DEFAULT_SAFETY_POLL_MS = 2_000;

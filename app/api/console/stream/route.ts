@@ -6,7 +6,6 @@ import { latestAuditSeq, listAuditEvents } from "@/server/gateway/console/list-a
 export const dynamic = "force-dynamic";
 
 const HEARTBEAT_MS = 15_000;
-const LOOKBACK_MS = 3_000;
 
 /**
  * Server-Sent Events of audit rows, in seq order. The database is the source (not an
@@ -14,7 +13,9 @@ const LOOKBACK_MS = 3_000;
  * the table is read only when woken (this process's writes, PostgreSQL NOTIFY from other
  * instances, or the safety poll, 2 s by default), not polled per tab.
  * Resume: the browser's Last-Event-ID (set automatically on reconnect) or `?after=<seq>` from
- * the page's backfill; otherwise it starts at the newest row. Members get only their own rows.
+ * the page's backfill; otherwise it starts at the newest row. Sequence numbers are the tenant's
+ * own (1, 2, 3… per tenant), so a cursor only ever means a position in this tenant's rows and
+ * says nothing about another tenant. Members get only their own rows.
  */
 export const GET = consoleRoute({}, async ({ req, db, ctx }) => {
   const params = new URL(req.url).searchParams;
@@ -34,33 +35,19 @@ export const GET = consoleRoute({}, async ({ req, db, ctx }) => {
       // Reconnect quickly; the cursor makes reconnects gap-free.
       send(`retry: 1000\n: resume from ${cursor}\n\n`);
       let lastBeat = Date.now();
-      // On PostgreSQL a row with a lower seq can commit after a higher one. Re-reading a short
-      // window behind the cursor (and skipping what was sent) keeps such late rows from being lost.
-      const sent = new Set<number>();
-      const history: { at: number; cursor: number }[] = [];
-      let catchingUp = false;
       const wakeups = openAuditWakeups({ tenantId: ctx.tenantId });
       try {
         while (!signal.aborted) {
-          const now = Date.now();
-          history.push({ at: now, cursor });
-          while (history.length > 1 && now - (history[0]?.at ?? now) > LOOKBACK_MS) history.shift();
-          const lowWater = history[0]?.cursor ?? cursor;
-          for (const seq of sent) if (seq <= lowWater) sent.delete(seq);
-          const events = await listAuditEvents(db, ctx, {
-            filter: q.filter,
-            afterSeq: catchingUp ? cursor : lowWater,
-            limit: 500,
-          });
+          // Reading strictly after the cursor loses nothing: a tenant's rows become visible in seq
+          // order, since recordAuditEvent numbers each one under its tenant's AuditCounter row,
+          // locked until the row commits, so a lower number can never commit after a higher one.
+          const events = await listAuditEvents(db, ctx, { filter: q.filter, afterSeq: cursor, limit: 500 });
           for (const event of events) {
-            if (sent.has(event.seq)) continue;
             send(`id: ${event.seq}\nevent: audit\ndata: ${JSON.stringify(event)}\n\n`);
-            sent.add(event.seq);
             if (event.seq > cursor) cursor = event.seq;
           }
           // A full page means more is waiting: read on from the cursor without sleeping.
-          catchingUp = events.length === 500;
-          if (catchingUp) continue;
+          if (events.length === 500) continue;
           if (Date.now() - lastBeat > HEARTBEAT_MS) {
             send(": keep-alive\n\n");
             lastBeat = Date.now();

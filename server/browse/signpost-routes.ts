@@ -66,7 +66,12 @@ export const PERMISSION_REQUEST_ROUTE: RouteDefinition = {
     const verb = typeof fields.verb === "string" ? fields.verb : "";
     const target = typeof fields.target === "string" ? fields.target : "";
     const reason = typeof fields.reason === "string" ? fields.reason : undefined;
-    const outcome = await backend.requestPermission({ verb, target, reason });
+    // Stored for an admin to read: what looks secret in the agent's words is not kept.
+    const outcome = await backend.requestPermission({
+      verb,
+      target: backend.redact(target),
+      reason: reason === undefined ? undefined : backend.redact(reason),
+    });
     return {
       title: "Request permission",
       outcome: outcome.outcome,

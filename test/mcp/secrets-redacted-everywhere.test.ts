@@ -3,6 +3,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getAudit } from "@/app/api/console/audit/route";
 import { GET as getStream } from "@/app/api/console/stream/route";
+import { getActionDetail } from "@/server/gateway/console/list-actions";
 import { hashSessionToken } from "@/server/gateway/console-session";
 import type { PublishedAuditEvent } from "@/server/gateway/event-stream";
 import { createMcpWorld, type McpWorld } from "./mcp-world";
@@ -58,6 +59,7 @@ describe("a card number and a key in a URI are redacted in answers, audit rows, 
     const before = (
       await w.db.auditEvent.findFirst({ where: { tenantId: "acme" }, orderBy: { seq: "desc" } })
     )?.seq;
+    const startedAt = new Date();
     const published: PublishedAuditEvent[] = [];
     const unsubscribe = w.gw.subscribe((e) => published.push(e));
     const uri = `shop://order/ord_paid?token=${STRIPE_KEY}`;
@@ -79,6 +81,17 @@ describe("a card number and a key in a URI are redacted in answers, audit rows, 
       },
     });
     await callTool("search_capabilities", { query: `pay with card ${CARD}` });
+    // An action that is created: the card number in its free-text reason is stored for the engine.
+    // (Its answer is not checked: the action face shows the summary the person will approve, the
+    // agent's own words included; the audit row, the monitor and support's views are.)
+    await alice.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "after_sales",
+        entity_id: "ord_paid",
+        patch: { kind: "refund_only", reason: `charged twice on ${CARD_SPACED}` },
+      },
+    });
     // The browse face: a key in a URI's query, on a page that exists, one that does not, a listing
     // whose links repeat the query, a form, and a search.
     await callTool("navigate", { uri });
@@ -140,5 +153,28 @@ describe("a card number and a key in a URI are redacted in answers, audit rows, 
     await reader.cancel().catch(() => undefined);
     expect(streamed).toContain("token=[redacted]");
     for (const leak of LEAKS) expect(streamed.includes(leak), `monitor stream holds ${leak}`).toBe(false);
+
+    // 5. The console's action page: the engine keeps what was sent, people see it redacted.
+    const actions = await w.db.action.findMany({
+      where: { tenantId: "acme", createdAt: { gte: startedAt } },
+    });
+    expect(actions.length).toBeGreaterThan(0);
+    const support = {
+      sessionId: "test",
+      tenantId: "acme",
+      tenantName: "Acme",
+      userId: w.person.adam.userId,
+      email: w.person.adam.email,
+      name: w.person.adam.name,
+      role: "admin" as const,
+    };
+    for (const action of actions) {
+      expectNoLeak(`the console's action ${action.id}`, await getActionDetail(w.db, support, action.id));
+      // And the action's browse page, which repeats its summary.
+      expectNoLeak(
+        `the browse page of action ${action.id}`,
+        await alice.callTool({ name: "navigate", arguments: { uri: `actions://${action.id}` } }),
+      );
+    }
   });
 });

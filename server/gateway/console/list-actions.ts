@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Db } from "../../db/client";
 import { approvalExpiresAt, effectiveApprovalStatus } from "../../engine/approval-ledger";
 import type { ConsoleContext } from "../console-session";
+import { redactSecrets } from "../redact-secrets";
 
 export const actionListFilterSchema = z
   .object({
@@ -129,20 +130,22 @@ export async function getActionDetail(db: Db, ctx: ConsoleContext, id: string): 
     effectStatus: a.effect?.status ?? null,
     createdAt: a.createdAt.toISOString(),
     updatedAt: a.updatedAt.toISOString(),
-    state: a.state,
+    // What the agent sent is kept as sent for the engine; people see it redacted, as in the monitor.
+    state: redactSecrets(a.state),
     events: a.events.map((e) => ({
       id: e.id,
       version: e.version,
       kind: e.kind,
       node: e.node,
-      data: e.data,
+      data: redactSecrets(e.data),
       createdAt: e.createdAt.toISOString(),
     })),
     approvals: a.approvals.map((p) => ({
       id: p.id,
       version: p.version,
       status: effectiveApprovalStatus(p),
-      summary: p.summary,
+      // Support's view; the confirm page shows the person the summary they approve, unredacted.
+      summary: redactSecrets(p.summary),
       summaryDigest: p.summaryDigest,
       decidedById: p.decidedById,
       decidedBy: decider(p.decidedById),

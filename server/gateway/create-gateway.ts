@@ -12,13 +12,10 @@ import type { AnyCapability } from "../engine/define-capability";
 import type { NextAction, OutcomeBase } from "../engine/outcome";
 import {
   type ApprovalOutcome,
+  approvalStatus,
   type DecideApprovalInput,
   decideApproval,
   decideApprovalInputSchema,
-  decideApprovalWithToken,
-  decideWithTokenInputSchema,
-  issueApprovalToken,
-  listApprovals,
 } from "./approvals";
 import { argumentBoundsErrors, auditCopyOfOversized, outOfBoundsOutcome } from "./argument-bounds";
 import { adapterForTenant, type CredentialResolver, vaultCredentials } from "./connector-credentials";
@@ -26,6 +23,7 @@ import { type PublishedAuditEvent, subscribeAuditEvents } from "./event-stream";
 import { failureOutcome } from "./failure-outcome";
 import {
   advanceActionInputSchema,
+  approvalStatusInputSchema,
   confirmActionInputSchema,
   getContextInputSchema,
   recoverActionInputSchema,
@@ -412,18 +410,43 @@ export function createGateway(options: GatewayOptions) {
       decide,
     );
 
-  /** A person approves or rejects an action's pending approval (console). */
+  /** A person approves or rejects an action's pending approval (console session or CLI). */
   async function decide(ctx: TrustedContext, raw: unknown): Promise<ApprovalOutcome> {
     const parsed = decideApprovalInputSchema.safeParse(raw);
     if (!parsed.success) return invalidArguments(parsed.error) as ApprovalOutcome;
-    return auditedDecision(ctx, parsed.data, () => decideApproval(db, ctx, parsed.data));
+    return auditedDecision(ctx, parsed.data, () => decideApproval(db, ctx, capabilities, parsed.data));
   }
 
-  /** The confirmation screen's decision, carried by its single-use token (MCP Apps). */
-  async function decideWithToken(ctx: TrustedContext, raw: unknown): Promise<ApprovalOutcome> {
-    const parsed = decideWithTokenInputSchema.safeParse(raw);
-    if (!parsed.success) return invalidArguments(parsed.error) as ApprovalOutcome;
-    return auditedDecision(ctx, parsed.data, () => decideApprovalWithToken(db, ctx, parsed.data));
+  /**
+   * The approval's status for the confirmation screen inside an MCP host (read-only, audited
+   * like every call). Carries nothing that could approve.
+   */
+  async function readApprovalStatus(ctx: TrustedContext, raw: unknown): Promise<GatewayOutcome> {
+    const parsed = approvalStatusInputSchema.safeParse(raw);
+    if (!parsed.success) return invalidArguments(parsed.error);
+    return audited(ctx, "approval.status_read", parsed.data, `action:${parsed.data.action_id}`, async () => {
+      const status = await approvalStatus(db, ctx, parsed.data.action_id);
+      if (!status)
+        return {
+          outcome: "not_found",
+          reason: "action_not_found",
+          message: `No action ${parsed.data.action_id}`,
+          retryable: false,
+          next_actions: [],
+        };
+      const a = status.approval;
+      return {
+        outcome: "applied",
+        message: a
+          ? a.decided_by
+            ? `${a.status} by ${a.decided_by.name} at ${a.decided_at?.slice(11, 16)} UTC`
+            : `${a.status}; valid until ${a.expires_at}`
+          : "No approval is needed at this version",
+        retryable: false,
+        ...status,
+        next_actions: [],
+      };
+    });
   }
 
   async function requestPermission(ctx: TrustedContext, raw: unknown): Promise<GatewayOutcome> {
@@ -523,13 +546,7 @@ export function createGateway(options: GatewayOptions) {
     verifyAction,
     recoverAction,
     decideApproval: decide,
-    decideWithToken,
-    issueApprovalToken: (ctx: TrustedContext, input: { action_id: string; version: number }) =>
-      issueApprovalToken(db, ctx, input),
-    listApprovals: (
-      ctx: TrustedContext,
-      input?: { status?: "pending" | "approved" | "rejected" | "voided" },
-    ) => listApprovals(db, ctx, input),
+    approvalStatus: readApprovalStatus,
     listRecoveryQueue: (ctx: TrustedContext) => listRecoveryQueue(db, ctx),
     resolveRecovery,
     /**

@@ -11,6 +11,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { createElement } from "react";
 import { argumentBoundsErrors } from "@/server/gateway/argument-bounds";
+import { redactText } from "@/server/gateway/redact-secrets";
 import { ConfirmationSummary } from "../components/confirmation-summary";
 import { compactSchema } from "./compact-schema";
 import { APPROVAL_META_KEY, CONFIRM_APP_URI } from "./confirm-app-html";
@@ -323,7 +324,10 @@ function missingFieldsForm(
   return { type: "object", properties, required: Object.keys(properties) };
 }
 
-function toolResult(outcome: GatewayOutcome, meta: Record<string, unknown> | undefined): CallToolResult {
+function toolResult(answer: GatewayOutcome, meta: Record<string, unknown> | undefined): CallToolResult {
+  // Messages repeat what the agent sent ("No action …"): shown back redacted, as audit rows keep it.
+  const outcome =
+    typeof answer.message === "string" ? { ...answer, message: redactText(answer.message) } : answer;
   return {
     content: [{ type: "text", text: renderOutcomeText(outcome) }],
     structuredContent: outcome,

@@ -107,7 +107,8 @@ export async function recordAuditEvent(
     outcome: input.outcome,
     message: input.message ? redactText(input.message).slice(0, 1000) : null,
     latencyMs: Math.max(0, Math.round(input.latencyMs)),
-    actionId: input.actionId ?? null,
+    // Often the action_id the agent sent (an unknown one included): redacted like its arguments.
+    actionId: input.actionId ? redactText(input.actionId) : null,
     actionKey: input.actionKey ?? null,
   };
   // The tenant's own counter, bumped in the same transaction as the insert: numbers are gapless

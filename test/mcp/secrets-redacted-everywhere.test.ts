@@ -81,6 +81,8 @@ describe("a card number and a key in a URI are redacted in answers, audit rows, 
       },
     });
     await callTool("search_capabilities", { query: `pay with card ${CARD}` });
+    // An id the agent made up is stored on the row as the action it asked about.
+    await callTool("get_context", { action_id: STRIPE_KEY });
     // An action that is created: the card number in its free-text reason is stored for the engine.
     // (Its answer is not checked: the action face shows the summary the person will approve, the
     // agent's own words included; the audit row, the monitor and support's views are.)

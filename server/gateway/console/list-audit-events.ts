@@ -68,7 +68,7 @@ export function toAuditEventView(row: {
     outcome: row.outcome,
     message: row.message === null ? null : redactText(row.message),
     latencyMs: row.latencyMs,
-    actionId: row.actionId,
+    actionId: row.actionId === null ? null : redactText(row.actionId),
     actionKey: row.actionKey,
     arguments: redactSecrets(row.arguments),
   };

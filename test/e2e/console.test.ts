@@ -83,12 +83,27 @@ run("console in Chromium", () => {
       ).status,
     ).toBe(403);
     expect((await pageFetch(alice.page, "/api/console/audit")).status).toBe(403);
-    // Support may watch but never approve.
-    const decision = await pageFetch(sam.page, "/api/console/actions/any/decision", {
-      method: "POST",
-      body: { decision: "approve", version: 1 },
+    // Alice's charge is Alice's decision: support and an admin can watch it, never approve it.
+    const agent = await connectAgent(app.url, agentKey("alice@acme.test"));
+    const started = await agent.call("start_action", {
+      capability: "checkout",
+      patch: {
+        items: [{ product_id: "prod_mug", quantity: 1 }],
+        address_id: "Office",
+        payment_type: "balance",
+      },
     });
-    expect(decision.status).toBe(403);
+    await agent.close();
+    const charge = String(started.structured.action_id);
+    const adamPerson = await person("adam@acme.test");
+    for (const who of [sam, adamPerson]) {
+      const decision = await pageFetch(who.page, `/api/console/actions/${charge}/decision`, {
+        method: "POST",
+        body: { decision: "approve", version: 1 },
+      });
+      expect(decision.status).toBe(403);
+      expect(JSON.stringify(decision.json)).toContain("Only Alice can decide this action");
+    }
     // Nav shows only what the role may open.
     await alice.page.goto(`${app.url}/`);
     const navLinks = await alice.page

@@ -86,7 +86,7 @@ describe("/mcp in the running Next.js app", () => {
       expect((view.structuredContent as { outcome: string }).outcome).toBe("applied");
       const page = await client.callTool({ name: "navigate", arguments: { uri: "shop://order/ord_paid" } });
       expect((page.content as Array<{ text: string }>)[0]?.text).toContain(
-        "[After-sales (refund, return, exchange)](shop://order/ord_paid/after-sales)",
+        "[After-sales \\(refund, return, exchange\\)](shop://order/ord_paid/after-sales)",
       );
     } finally {
       await client.close();

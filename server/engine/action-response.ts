@@ -1,7 +1,12 @@
 import { parseActionState } from "./action-state";
 import type { ActionRow } from "./action-store";
 import { allowedPatch } from "./allowed-patch";
-import { type ApprovalRow, approvalExpiresAt, effectiveApprovalStatus, findApproval } from "./approval-ledger";
+import {
+  type ApprovalRow,
+  approvalExpiresAt,
+  effectiveApprovalStatus,
+  findApproval,
+} from "./approval-ledger";
 import type { AnyCapability } from "./define-capability";
 import { describeInputs, type InputDescription, patchJsonSchema } from "./describe-inputs";
 import type { EngineDeps } from "./engine-deps";
@@ -50,7 +55,11 @@ export interface ApprovalView {
   reason: string | null;
 }
 
-export async function approvalView(deps: EngineDeps, actionId: string, approval: ApprovalRow): Promise<ApprovalView> {
+export async function approvalView(
+  deps: EngineDeps,
+  actionId: string,
+  approval: ApprovalRow,
+): Promise<ApprovalView> {
   const decider = approval.decidedById
     ? await deps.db.user.findFirst({
         where: { id: approval.decidedById, tenantId: approval.tenantId },
@@ -115,8 +124,7 @@ export async function respond(
     verification: state.verification,
     result: state.result,
     next_actions:
-      base.next_actions ??
-      nextActionsFor(capability, row, state, effect, approval, deps.approvalUrl),
+      base.next_actions ?? nextActionsFor(capability, row, state, effect, approval, deps.approvalUrl),
   };
   // Where the person approves, while an approval is outstanding (faces show it as a link).
   if (approval?.status === "pending") out.approval_url = deps.approvalUrl(row.id);

@@ -12,19 +12,17 @@ import type { AnyCapability } from "../engine/define-capability";
 import type { NextAction, OutcomeBase } from "../engine/outcome";
 import {
   type ApprovalOutcome,
+  approvalStatus,
   type DecideApprovalInput,
   decideApproval,
   decideApprovalInputSchema,
-  decideApprovalWithToken,
-  decideWithTokenInputSchema,
-  issueApprovalToken,
-  listApprovals,
 } from "./approvals";
 import { adapterForTenant, type CredentialResolver, vaultCredentials } from "./connector-credentials";
 import { type PublishedAuditEvent, subscribeAuditEvents } from "./event-stream";
 import { failureOutcome } from "./failure-outcome";
 import {
   advanceActionInputSchema,
+  approvalStatusInputSchema,
   confirmActionInputSchema,
   getContextInputSchema,
   recoverActionInputSchema,
@@ -401,14 +399,43 @@ export function createGateway(options: GatewayOptions) {
   async function decide(ctx: TrustedContext, raw: unknown): Promise<ApprovalOutcome> {
     const parsed = decideApprovalInputSchema.safeParse(raw);
     if (!parsed.success) return invalidArguments(parsed.error) as ApprovalOutcome;
-    return auditedDecision(ctx, parsed.data, () => decideApproval(db, ctx, parsed.data));
+    return auditedDecision(ctx, parsed.data, () => decideApproval(db, ctx, capabilities, parsed.data));
   }
 
-  /** The confirmation screen's decision, carried by its single-use token (MCP Apps). */
-  async function decideWithToken(ctx: TrustedContext, raw: unknown): Promise<ApprovalOutcome> {
-    const parsed = decideWithTokenInputSchema.safeParse(raw);
-    if (!parsed.success) return invalidArguments(parsed.error) as ApprovalOutcome;
-    return auditedDecision(ctx, parsed.data, () => decideApprovalWithToken(db, ctx, parsed.data));
+  /**
+   * What the confirmation screen inside an MCP host polls: the approval's status and who decided,
+   * audited `approval.status_read`. Read-only: it carries nothing that could approve.
+   */
+  async function readApprovalStatus(ctx: TrustedContext, raw: unknown): Promise<GatewayOutcome> {
+    const parsed = approvalStatusInputSchema.safeParse(raw);
+    if (!parsed.success) return invalidArguments(parsed.error);
+    const id = parsed.data.action_id;
+    return audited(
+      ctx,
+      "approval.status_read",
+      parsed.data,
+      `action:${id}`,
+      async (): Promise<GatewayOutcome> => {
+        const status = await approvalStatus(db, ctx, id);
+        if (!status)
+          return {
+            outcome: "not_found",
+            reason: "action_not_found",
+            message: `No action ${id}`,
+            retryable: false,
+            next_actions: [],
+          };
+        const a = status.approval;
+        const message = !a
+          ? `No approval requested (the action is ${status.action_status})`
+          : a.status === "pending"
+            ? `pending until ${a.expires_at.slice(11, 16)} UTC`
+            : a.decided_by && a.decided_at
+              ? `${a.status} by ${a.decided_by.name} at ${a.decided_at.slice(11, 16)} UTC`
+              : a.status;
+        return { outcome: "applied", message, retryable: false, ...status, next_actions: [] };
+      },
+    );
   }
 
   async function requestPermission(ctx: TrustedContext, raw: unknown): Promise<GatewayOutcome> {
@@ -508,13 +535,7 @@ export function createGateway(options: GatewayOptions) {
     verifyAction,
     recoverAction,
     decideApproval: decide,
-    decideWithToken,
-    issueApprovalToken: (ctx: TrustedContext, input: { action_id: string; version: number }) =>
-      issueApprovalToken(db, ctx, input),
-    listApprovals: (
-      ctx: TrustedContext,
-      input?: { status?: "pending" | "approved" | "rejected" | "voided" },
-    ) => listApprovals(db, ctx, input),
+    approvalStatus: readApprovalStatus,
     listRecoveryQueue: (ctx: TrustedContext) => listRecoveryQueue(db, ctx),
     resolveRecovery,
     /**

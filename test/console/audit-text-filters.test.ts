@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { providerOfDb } from "@/server/db/client";
 import { type AuditFilter, listAuditEvents } from "@/server/gateway/console/list-audit-events";
 import type { ConsoleContext } from "@/server/gateway/console-session";
-import { createTestDatabase, insertAuditRows, providersUnderTest, type TestDatabase } from "../helpers/database";
+import {
+  createTestDatabase,
+  insertAuditRows,
+  providersUnderTest,
+  type TestDatabase,
+} from "../helpers/database";
 
 const admin: ConsoleContext = {
   sessionId: "s1",
@@ -21,20 +26,20 @@ describe.each(await providersUnderTest())("audit text filters on %s", (provider)
     await t.db.tenant.create({ data: { id: "acme", name: "Acme" } });
     const row = { tenantId: "acme", face: "actions", arguments: {}, outcome: "applied", latencyMs: 1 };
     await insertAuditRows(t.db, [
-        {
-          ...row,
-          operation: "Order.Refunded",
-          target: "ORD-1001",
-          capability: "Refunds.Create",
-          message: "Refund OK",
-        },
-        {
-          ...row,
-          operation: "ticket.created",
-          target: "tkt-7",
-          capability: "tickets.create",
-          message: "opened",
-        },
+      {
+        ...row,
+        operation: "Order.Refunded",
+        target: "ORD-1001",
+        capability: "Refunds.Create",
+        message: "Refund OK",
+      },
+      {
+        ...row,
+        operation: "ticket.created",
+        target: "tkt-7",
+        capability: "tickets.create",
+        message: "opened",
+      },
     ]);
   });
   afterAll(async () => t?.drop());

@@ -10,7 +10,12 @@ import {
 import { testPermission } from "@/server/gateway/console/test-permission";
 import { createGateway } from "@/server/gateway/create-gateway";
 import { personContext } from "@/server/gateway/trusted-context";
-import { createTestDatabase, insertAuditRows, providersUnderTest, type TestDatabase } from "../helpers/database";
+import {
+  createTestDatabase,
+  insertAuditRows,
+  providersUnderTest,
+  type TestDatabase,
+} from "../helpers/database";
 import { contextOf, seedConsoleFixtures } from "./console-fixtures";
 
 describe.each(await providersUnderTest())("console access rules on %s", (provider) => {
@@ -37,37 +42,37 @@ describe.each(await providersUnderTest())("console access rules on %s", (provide
 
   it("audit events: a member sees only rows for them; filters narrow; another tenant never appears", async () => {
     await insertAuditRows(t.db, [
-        {
-          tenantId: "acme",
-          userId: f.alice.id,
-          agentId: f.agent.id,
-          face: "actions",
-          operation: "action.started",
-          capability: "checkout",
-          arguments: { api_key: "sk_live_123", items: 2 },
-          outcome: "applied",
-          latencyMs: 12,
-        },
-        {
-          tenantId: "acme",
-          userId: f.bob.id,
-          face: "browse",
-          operation: "page.navigated",
-          target: "shop://orders",
-          arguments: {},
-          outcome: "applied",
-          latencyMs: 3,
-        },
-        {
-          tenantId: "globex",
-          userId: f.gina.id,
-          face: "browse",
-          operation: "page.navigated",
-          target: "shop://orders",
-          arguments: {},
-          outcome: "applied",
-          latencyMs: 3,
-        },
+      {
+        tenantId: "acme",
+        userId: f.alice.id,
+        agentId: f.agent.id,
+        face: "actions",
+        operation: "action.started",
+        capability: "checkout",
+        arguments: { api_key: "sk_live_123", items: 2 },
+        outcome: "applied",
+        latencyMs: 12,
+      },
+      {
+        tenantId: "acme",
+        userId: f.bob.id,
+        face: "browse",
+        operation: "page.navigated",
+        target: "shop://orders",
+        arguments: {},
+        outcome: "applied",
+        latencyMs: 3,
+      },
+      {
+        tenantId: "globex",
+        userId: f.gina.id,
+        face: "browse",
+        operation: "page.navigated",
+        target: "shop://orders",
+        arguments: {},
+        outcome: "applied",
+        latencyMs: 3,
+      },
     ]);
     const member = await listAuditEvents(t.db, contextOf(f.alice), {});
     expect(member.every((e) => e.userId === f.alice.id)).toBe(true);

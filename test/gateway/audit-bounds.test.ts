@@ -42,7 +42,9 @@ describe.each(await providersUnderTest())("audit rows keep a bounded copy of arg
     });
     unsubscribe();
 
-    const row = await w.db.auditEvent.findFirstOrThrow({ where: { tenantId: event.tenantId, seq: event.seq } });
+    const row = await w.db.auditEvent.findFirstOrThrow({
+      where: { tenantId: event.tenantId, seq: event.seq },
+    });
     const stored = JSON.stringify(row.arguments);
     expect(stored.length).toBeLessThan(ROW_BOUND);
     expect(JSON.stringify(seen.find((e) => e.seq === event.seq)?.arguments)).toBe(stored);
@@ -92,7 +94,9 @@ describe.each(await providersUnderTest())("audit rows keep a bounded copy of arg
       outcome: "applied",
       latencyMs: 1,
     });
-    const row = await w.db.auditEvent.findFirstOrThrow({ where: { tenantId: event.tenantId, seq: event.seq } });
+    const row = await w.db.auditEvent.findFirstOrThrow({
+      where: { tenantId: event.tenantId, seq: event.seq },
+    });
     expect(row.arguments).toEqual(args);
   });
 

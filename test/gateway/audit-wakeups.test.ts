@@ -10,7 +10,12 @@ import {
   safetyPollFromEnv,
 } from "@/server/gateway/audit-wakeups";
 import { recordAuditEvent } from "@/server/gateway/record-audit-event";
-import { createTestDatabase, insertAuditRows, postgresAvailable, type TestDatabase } from "../helpers/database";
+import {
+  createTestDatabase,
+  insertAuditRows,
+  postgresAvailable,
+  type TestDatabase,
+} from "../helpers/database";
 
 const now = () => performance.timeOrigin + performance.now();
 const writer = (tenantId: string) => ({ tenantId, userId: "writer", face: "system" as const });
@@ -170,16 +175,18 @@ describe.skipIf(!pgReachable)("audit wake-ups: PostgreSQL LISTEN/NOTIFY across i
       const waiting = wakeups.next();
       const before = now();
       // Written without this process's event stream: only the database can carry the news.
-      const written = (await insertAuditRows(other, [
-        {
-          tenantId: "acme",
-          face: "system",
-          operation: "test.other_client",
-          outcome: "applied",
-          arguments: {},
-          latencyMs: 0,
-        },
-      ]))[0] as { seq: number };
+      const written = (
+        await insertAuditRows(other, [
+          {
+            tenantId: "acme",
+            face: "system",
+            operation: "test.other_client",
+            outcome: "applied",
+            arguments: {},
+            latencyMs: 0,
+          },
+        ])
+      )[0] as { seq: number };
       await notifyAuditWritten(other, written.seq);
       expect(await waiting).toBe("notify");
       const latency = now() - before;
@@ -208,7 +215,9 @@ describe.skipIf(!pgReachable)("audit wake-ups: PostgreSQL LISTEN/NOTIFY across i
         const { seq, startedAt } = await child.write();
         expect(await waiting).toBe("notify");
         latencies.push(wokenAt - startedAt);
-        expect((await database.db.auditEvent.findFirst({ where: { tenantId: "acme", seq } }))?.tenantId).toBe("acme");
+        expect((await database.db.auditEvent.findFirst({ where: { tenantId: "acme", seq } }))?.tenantId).toBe(
+          "acme",
+        );
       }
       console.log(
         `[audit-wakeups] PostgreSQL wake, other process (child starts the insert → listener woken): ${latencies.map((l) => l.toFixed(1)).join(", ")} ms`,

@@ -98,16 +98,16 @@ function VirtualRows({
                 selected === e.seq ? "bg-sky-50" : "hover:bg-slate-50"
               }`}
             >
-              <span className="tabular-nums text-slate-400">#{e.seq}</span>
-              <span className="truncate tabular-nums text-slate-500">{e.createdAt.slice(11, 23)}</span>
+              <span className="tabular-nums text-slate-600">#{e.seq}</span>
+              <span className="truncate tabular-nums text-slate-600">{e.createdAt.slice(11, 23)}</span>
               <span className="truncate text-slate-600">{e.face}</span>
               <span className="truncate font-medium">{e.operation}</span>
               <span className="truncate text-slate-600" title={e.target ?? ""}>
                 {e.capability ?? e.target ?? ""}{" "}
                 {e.agentId ? (
-                  <span className="text-slate-400">· {agentNames.get(e.agentId) ?? e.agentId}</span>
+                  <span className="text-slate-600">· {agentNames.get(e.agentId) ?? e.agentId}</span>
                 ) : e.userId ? (
-                  <span className="text-slate-400" data-testid="monitor-actor">
+                  <span className="text-slate-600" data-testid="monitor-actor">
                     · by {agentNames.get(e.userId) ?? e.userId}
                   </span>
                 ) : null}
@@ -115,7 +115,7 @@ function VirtualRows({
               <span>
                 <Badge value={e.outcome} />
               </span>
-              <span className="text-right tabular-nums text-slate-500">{e.latencyMs} ms</span>
+              <span className="text-right tabular-nums text-slate-600">{e.latencyMs} ms</span>
             </button>
           </li>
         ))}
@@ -144,32 +144,32 @@ function Detail({
         <Badge value={event.outcome} />
       </div>
       <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1 text-xs">
-        <dt className="text-slate-500">seq</dt>
+        <dt className="text-slate-600">seq</dt>
         <dd>{event.seq}</dd>
-        <dt className="text-slate-500">when</dt>
+        <dt className="text-slate-600">when</dt>
         <dd>
           <Time iso={event.createdAt} />
         </dd>
-        <dt className="text-slate-500">face</dt>
+        <dt className="text-slate-600">face</dt>
         <dd>{event.face}</dd>
-        <dt className="text-slate-500">agent</dt>
+        <dt className="text-slate-600">agent</dt>
         <dd>{event.agentId ? (agentName ?? event.agentId) : "—"}</dd>
-        <dt className="text-slate-500">{event.agentId ? "for" : "by"}</dt>
+        <dt className="text-slate-600">{event.agentId ? "for" : "by"}</dt>
         <dd>{event.userId ? (personName ?? event.userId) : "—"}</dd>
-        <dt className="text-slate-500">target</dt>
+        <dt className="text-slate-600">target</dt>
         <dd className="break-all">{event.target ?? "—"}</dd>
-        <dt className="text-slate-500">capability</dt>
+        <dt className="text-slate-600">capability</dt>
         <dd>{event.capability ?? "—"}</dd>
-        <dt className="text-slate-500">policy</dt>
+        <dt className="text-slate-600">policy</dt>
         <dd>{event.decision ?? "—"}</dd>
-        <dt className="text-slate-500">latency</dt>
+        <dt className="text-slate-600">latency</dt>
         <dd>{event.latencyMs} ms</dd>
-        <dt className="text-slate-500">message</dt>
+        <dt className="text-slate-600">message</dt>
         <dd>{event.message ?? "—"}</dd>
-        <dt className="text-slate-500">action</dt>
+        <dt className="text-slate-600">action</dt>
         <dd>
           {event.actionId ? (
-            <Link className="text-sky-700 underline" href={`/actions/${event.actionId}`}>
+            <Link className="text-sky-800 underline" href={`/actions/${event.actionId}`}>
               {event.actionId}
             </Link>
           ) : (
@@ -363,7 +363,7 @@ export function MonitorView() {
       <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_20rem]">
         <div>
           <div
-            className="grid grid-cols-[3.5rem_6.5rem_4rem_9rem_minmax(8rem,1fr)_6.5rem_3.5rem] gap-2 rounded-t-lg border border-slate-200 bg-slate-50 px-3 py-2 text-xs font-medium text-slate-500"
+            className="grid grid-cols-[3.5rem_6.5rem_4rem_9rem_minmax(8rem,1fr)_6.5rem_3.5rem] gap-2 rounded-t-lg border border-slate-200 bg-slate-50 px-3 py-2 text-xs font-medium text-slate-600"
             aria-hidden="true"
           >
             <span>seq</span>
@@ -380,7 +380,7 @@ export function MonitorView() {
             <ErrorState error={backfill.error} onRetry={() => backfill.refetch()} />
           ) : rows.length === 0 ? (
             <p
-              className="rounded-b-lg border border-t-0 border-slate-200 bg-white px-3 py-8 text-center text-sm text-slate-500"
+              className="rounded-b-lg border border-t-0 border-slate-200 bg-white px-3 py-8 text-center text-sm text-slate-600"
               data-testid="empty-state"
             >
               No operations match yet. New ones appear here as agents work.
@@ -388,7 +388,7 @@ export function MonitorView() {
           ) : (
             <VirtualRows rows={rows} agentNames={agentNames} selected={selected} onSelect={setSelected} />
           )}
-          <div className="mt-2 flex items-center justify-between text-xs text-slate-500">
+          <div className="mt-2 flex items-center justify-between text-xs text-slate-600">
             <span data-testid="row-count">{rows.length} operations shown</span>
             <button
               type="button"
@@ -408,7 +408,7 @@ export function MonitorView() {
               personName={selectedEvent.userId ? agentNames.get(selectedEvent.userId) : undefined}
             />
           ) : (
-            <p className="text-sm text-slate-500">
+            <p className="text-sm text-slate-600">
               Select a row to see its arguments, outcome, policy decision and latency.
             </p>
           )}

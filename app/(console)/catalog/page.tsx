@@ -1,15 +1,16 @@
+import type { Metadata } from "next";
 import { pageRoles, requirePageAccess } from "@/app/_lib/console-context";
 import { readToolSizes } from "@/app/_lib/tool-sizes";
-import { Badge, Card, Forbidden, PageHeader, TableHead } from "@/components/ui";
+import { Badge, Card, PageHeader, TableHead } from "@/components/ui";
 import { BROWSE_ROUTES } from "@/server/browse/browse-routes";
 import { listCatalogCapabilities } from "@/server/gateway/console/capability-catalog";
 
 export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Catalog" };
 
 /** The catalog, server-rendered: what agents can do, where they can go, and what the tool list costs. */
 export default async function CatalogPage() {
-  const { ctx, allowed } = await requirePageAccess("/catalog", pageRoles.catalog);
-  if (!allowed) return <Forbidden what="The catalog is not available for your role." />;
+  const { ctx } = await requirePageAccess("/catalog", pageRoles.catalog);
   const capabilities = listCatalogCapabilities();
   const sizes = await readToolSizes(ctx);
   return (
@@ -29,7 +30,7 @@ export default async function CatalogPage() {
               title={
                 <span className="flex flex-wrap items-center gap-2">
                   <code>{c.id}</code>{" "}
-                  <span className="font-normal text-slate-500">
+                  <span className="font-normal text-slate-600">
                     · {c.connector} · {c.title}
                   </span>
                   <Badge value={c.effect === "write" ? "executing" : "open"} className="ml-auto" />
@@ -45,27 +46,27 @@ export default async function CatalogPage() {
                   <span className="font-medium">Not when:</span> {c.trigger.avoid}
                 </p>
                 <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1 text-xs">
-                  <dt className="text-slate-500">applies to</dt>
+                  <dt className="text-slate-600">applies to</dt>
                   <dd>{c.appliesTo}</dd>
-                  <dt className="text-slate-500">effect</dt>
+                  <dt className="text-slate-600">effect</dt>
                   <dd>{c.effect}</dd>
-                  <dt className="text-slate-500">approval</dt>
+                  <dt className="text-slate-600">approval</dt>
                   <dd>{c.approval}</dd>
-                  <dt className="text-slate-500">permission</dt>
+                  <dt className="text-slate-600">permission</dt>
                   <dd>
                     <code>{c.permission}</code> · roles {c.roles.join(", ")}
                   </dd>
-                  <dt className="text-slate-500">side effects</dt>
+                  <dt className="text-slate-600">side effects</dt>
                   <dd>{c.sideEffects.length ? c.sideEffects.join("; ") : "none"}</dd>
-                  <dt className="text-slate-500">prerequisites</dt>
+                  <dt className="text-slate-600">prerequisites</dt>
                   <dd>{c.prerequisites.length ? c.prerequisites.join("; ") : "none"}</dd>
                 </dl>
                 <details>
-                  <summary className="cursor-pointer text-xs text-sky-700">
+                  <summary className="cursor-pointer text-xs text-sky-800">
                     Inputs ({c.inputs.length})
                   </summary>
                   <table className="mt-2 w-full text-xs">
-                    <thead className="text-left text-slate-500">
+                    <thead className="text-left text-slate-600">
                       <tr>
                         <th className="py-1 font-medium">field</th>
                         <th className="py-1 font-medium">node</th>
@@ -117,7 +118,7 @@ export default async function CatalogPage() {
             className="w-full max-w-xl overflow-hidden rounded-lg border border-slate-200 bg-white text-sm"
             data-testid="tool-sizes"
           >
-            <thead className="bg-slate-50 text-left text-xs text-slate-500">
+            <thead className="bg-slate-50 text-left text-xs text-slate-600">
               <tr>
                 <th className="px-3 py-2 font-medium">Face</th>
                 <th className="px-3 py-2 text-right font-medium">Tools</th>
@@ -137,7 +138,7 @@ export default async function CatalogPage() {
             </tbody>
           </table>
         ) : (
-          <p className="text-sm text-slate-500">Not measured in this process.</p>
+          <p className="text-sm text-slate-600">Not measured in this process.</p>
         )}
       </section>
     </div>

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
-import { type Browser, launchChromium } from "./chromium";
+import { type Browser, type LaunchOptions, launchChromium } from "./chromium";
 
 export type Person = { browser: Browser; page: Page; email: string; close(): Promise<void> };
 
@@ -10,8 +10,9 @@ export async function signInAs(
   email: string,
   password: string,
   next = "/",
+  options: LaunchOptions = {},
 ): Promise<Person> {
-  const browser = await launchChromium();
+  const browser = await launchChromium(options);
   const page = await browser.context.newPage();
   await page.goto(`${baseUrl}/sign-in?next=${encodeURIComponent(next)}`);
   await page.getByLabel("Email").fill(email);

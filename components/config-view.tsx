@@ -39,7 +39,7 @@ function SecretRow({ connector, secret }: { connector: string; secret: Connector
       }}
     >
       <div className="text-sm">
-        <p className="font-mono">{secret.name}</p>
+        <p className="font-mono break-all">{secret.name}</p>
         <p className="text-xs text-slate-600" data-testid={`secret-state-${connector}-${secret.name}`}>
           {secret.set ? (
             <>
@@ -173,7 +173,7 @@ function ConnectorCard({ c }: { c: ConnectorView }) {
           {test.data ? (
             <span
               role="status"
-              className="flex items-center gap-2 text-sm"
+              className="flex min-w-0 flex-wrap items-center gap-2 text-sm [overflow-wrap:anywhere]"
               data-testid={`test-result-${c.connector}`}
             >
               <Badge
@@ -206,7 +206,7 @@ export function ConfigView() {
       ) : q.error ? (
         <ErrorState error={q.error} onRetry={() => q.refetch()} />
       ) : (
-        <div className="grid gap-6 xl:grid-cols-2">
+        <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
           {q.data.map((c) => (
             <ConnectorCard key={c.connector} c={c} />
           ))}

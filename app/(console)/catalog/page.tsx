@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { pageRoles, requirePageAccess } from "@/app/_lib/console-context";
 import { readToolSizes } from "@/app/_lib/tool-sizes";
-import { Badge, Card, PageHeader, TableHead } from "@/components/ui";
+import { Badge, Card, PageHeader, TableHead, TableScroll } from "@/components/ui";
 import { BROWSE_ROUTES } from "@/server/browse/browse-routes";
 import { listCatalogCapabilities } from "@/server/gateway/console/capability-catalog";
 
@@ -23,7 +23,7 @@ export default async function CatalogPage() {
         <h2 id="caps-heading" className="mb-3 text-sm font-semibold text-slate-700">
           Capabilities ({capabilities.length})
         </h2>
-        <div className="grid gap-4 xl:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
           {capabilities.map((c) => (
             <Card
               key={c.id}
@@ -45,7 +45,7 @@ export default async function CatalogPage() {
                 <p>
                   <span className="font-medium">Not when:</span> {c.trigger.avoid}
                 </p>
-                <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1 text-xs">
+                <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-3 gap-y-1 text-xs [overflow-wrap:anywhere]">
                   <dt className="text-slate-600">applies to</dt>
                   <dd>{c.appliesTo}</dd>
                   <dt className="text-slate-600">effect</dt>
@@ -65,26 +65,28 @@ export default async function CatalogPage() {
                   <summary className="cursor-pointer text-xs text-sky-800">
                     Inputs ({c.inputs.length})
                   </summary>
-                  <table className="mt-2 w-full text-xs">
-                    <thead className="text-left text-slate-600">
-                      <tr>
-                        <th className="py-1 font-medium">field</th>
-                        <th className="py-1 font-medium">node</th>
-                        <th className="py-1 font-medium">required</th>
-                        <th className="py-1 font-medium">description</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {c.inputs.map((i) => (
-                        <tr key={`${i.node}.${i.field}`} className="border-t border-slate-100 align-top">
-                          <td className="py-1 font-mono">{i.field}</td>
-                          <td className="py-1">{i.node}</td>
-                          <td className="py-1">{i.required ? "yes" : "no"}</td>
-                          <td className="py-1 text-slate-600">{i.description ?? ""}</td>
+                  <TableScroll label={`Inputs of ${c.id}`} className="mt-2">
+                    <table className="w-full min-w-[32rem] text-xs">
+                      <thead className="text-left text-slate-600">
+                        <tr>
+                          <th className="py-1 font-medium">field</th>
+                          <th className="py-1 font-medium">node</th>
+                          <th className="py-1 font-medium">required</th>
+                          <th className="py-1 font-medium">description</th>
                         </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                      </thead>
+                      <tbody>
+                        {c.inputs.map((i) => (
+                          <tr key={`${i.node}.${i.field}`} className="border-t border-slate-100 align-top">
+                            <td className="py-1 font-mono">{i.field}</td>
+                            <td className="py-1">{i.node}</td>
+                            <td className="py-1">{i.required ? "yes" : "no"}</td>
+                            <td className="py-1 text-slate-600">{i.description ?? ""}</td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </TableScroll>
                 </details>
               </div>
             </Card>
@@ -95,52 +97,57 @@ export default async function CatalogPage() {
         <h2 id="routes-heading" className="mb-3 text-sm font-semibold text-slate-700">
           Browse routes ({BROWSE_ROUTES.length})
         </h2>
-        <table className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-sm">
-          <TableHead columns={["Pattern", "Title", "Form", "Description"]} />
-          <tbody>
-            {BROWSE_ROUTES.map((r) => (
-              <tr key={r.pattern} className="border-t border-slate-100 align-top">
-                <td className="px-3 py-2 font-mono text-xs">{r.pattern}</td>
-                <td className="px-3 py-2">{r.title}</td>
-                <td className="px-3 py-2">{r.submit ? "yes" : ""}</td>
-                <td className="px-3 py-2 text-xs text-slate-600">{r.description}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
-      <section aria-labelledby="sizes-heading">
-        <h2 id="sizes-heading" className="mb-3 text-sm font-semibold text-slate-700">
-          MCP tool-definition size per face
-        </h2>
-        {sizes ? (
-          <table
-            className="w-full max-w-xl overflow-hidden rounded-lg border border-slate-200 bg-white text-sm"
-            data-testid="tool-sizes"
-          >
-            <thead className="bg-slate-50 text-left text-xs text-slate-600">
-              <tr>
-                <th className="px-3 py-2 font-medium">Face</th>
-                <th className="px-3 py-2 text-right font-medium">Tools</th>
-                <th className="px-3 py-2 text-right font-medium">Tokens (o200k)</th>
-                <th className="px-3 py-2 text-right font-medium">Bytes</th>
-              </tr>
-            </thead>
+        <TableScroll label="Browse routes">
+          <table className="w-full min-w-[40rem] text-sm">
+            <TableHead columns={["Pattern", "Title", "Form", "Description"]} />
             <tbody>
-              {sizes.map((s) => (
-                <tr key={s.face} className="border-t border-slate-100">
-                  <td className="px-3 py-2">{s.face}</td>
-                  <td className="px-3 py-2 text-right tabular-nums">{s.tools}</td>
-                  <td className="px-3 py-2 text-right tabular-nums">{s.tokens}</td>
-                  <td className="px-3 py-2 text-right tabular-nums">{s.bytes}</td>
+              {BROWSE_ROUTES.map((r) => (
+                <tr key={r.pattern} className="border-t border-slate-100 align-top">
+                  <td className="px-3 py-2 font-mono text-xs">{r.pattern}</td>
+                  <td className="px-3 py-2">{r.title}</td>
+                  <td className="px-3 py-2">{r.submit ? "yes" : ""}</td>
+                  <td className="px-3 py-2 text-xs text-slate-600">{r.description}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-        ) : (
-          <p className="text-sm text-slate-600">Not measured in this process.</p>
-        )}
+        </TableScroll>
       </section>
+      {/* Token counts are for the people who run agents, not for members approving their charges. */}
+      {ctx.role === "member" ? null : (
+        <section aria-labelledby="sizes-heading">
+          <h2 id="sizes-heading" className="mb-3 text-sm font-semibold text-slate-700">
+            MCP tool-definition size per face
+          </h2>
+          {sizes ? (
+            <table
+              className="w-full max-w-xl overflow-hidden rounded-lg border border-slate-200 bg-white text-sm"
+              data-testid="tool-sizes"
+            >
+              <thead className="bg-slate-50 text-left text-xs text-slate-600">
+                <tr>
+                  <th className="px-3 py-2 font-medium">Face</th>
+                  <th className="px-3 py-2 text-right font-medium">Tools</th>
+                  <th className="px-3 py-2 text-right font-medium">Tokens (o200k)</th>
+                  <th className="px-3 py-2 text-right font-medium">Bytes</th>
+                </tr>
+              </thead>
+              <tbody>
+                {sizes.map((s) => (
+                  <tr key={s.face} className="border-t border-slate-100">
+                    <td className="px-3 py-2">{s.face}</td>
+                    <td className="px-3 py-2 text-right tabular-nums">{s.tools}</td>
+                    <td className="px-3 py-2 text-right tabular-nums">{s.tokens}</td>
+                    <td className="px-3 py-2 text-right tabular-nums">{s.bytes}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <p className="text-sm text-slate-600">Not measured in this process.</p>
+          )}
+        </section>
+      )}
     </div>
   );
 }

@@ -32,7 +32,14 @@ const STATUSES = [
   "cancelled",
 ];
 
-export type ActionFilter = { status: string; capability: string; from: string; to: string; page: number };
+export type ActionFilter = {
+  status: string;
+  capability: string;
+  user: string;
+  from: string;
+  to: string;
+  page: number;
+};
 
 function ActionTable({ actions, testId }: { actions: ActionListItem[]; testId: string }) {
   return (
@@ -133,6 +140,7 @@ function toQuery(f: ActionFilter): URLSearchParams {
   const sp = new URLSearchParams();
   if (f.status) sp.set("status", f.status);
   if (f.capability) sp.set("capability", f.capability);
+  if (f.user) sp.set("user", f.user);
   if (f.from) sp.set("from", f.from);
   if (f.to) sp.set("to", f.to);
   if (f.page > 1) sp.set("page", String(f.page));

@@ -113,7 +113,8 @@ export function ConfirmScreen({ initial, audience }: { initial: ConfirmView; aud
             </p>
           )}
         </div>
-        <div className="opacity-70" aria-label="The version you were looking at">
+        <div className="opacity-70">
+          <p className="mb-1 text-xs font-medium text-slate-700">The version you were looking at:</p>
           <ConfirmationSummary
             capability={latest.capability}
             actionId={latest.actionId}

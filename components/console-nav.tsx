@@ -70,19 +70,21 @@ export function ConsoleNav({ user, summary }: { user: ConsoleUser; summary: Summ
         <span aria-hidden="true" className="inline-block h-5 w-5 rounded bg-sky-400" />
         Signpost
       </Link>
-      <form role="search" action="/search" className="mb-3 px-1">
-        <label htmlFor="global-search" className="sr-only">
-          Search orders, customers, agents and actions
-        </label>
-        <input
-          id="global-search"
-          name="q"
-          type="search"
-          maxLength={200}
-          placeholder="Search orders, customers, agents, actions…"
-          className="block w-full rounded-md border border-slate-600 bg-slate-800 px-2 py-1.5 text-sm text-white placeholder:text-slate-300 focus:outline-2 focus:outline-sky-400"
-        />
-      </form>
+      <search className="mb-3 block px-1">
+        <form action="/search">
+          <label htmlFor="global-search" className="sr-only">
+            Search orders, customers, agents and actions
+          </label>
+          <input
+            id="global-search"
+            name="q"
+            type="search"
+            maxLength={200}
+            placeholder="Search orders, customers, agents, actions…"
+            className="block w-full rounded-md border border-slate-600 bg-slate-800 px-2 py-1.5 text-sm text-white placeholder:text-slate-300 focus:outline-2 focus:outline-sky-400"
+          />
+        </form>
+      </search>
       <ul className="flex flex-col gap-0.5">
         {items.map((item) => {
           const active =

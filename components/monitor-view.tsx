@@ -118,13 +118,13 @@ function VirtualRows({
   selected: number | null;
   onSelect: (seq: number) => void;
 }) {
-  const box = useRef<HTMLDivElement>(null);
+  const box = useRef<HTMLElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - 5);
   const last = Math.min(rows.length, first + VIEWPORT_ROWS + 10);
   const visible = rows.slice(first, last);
   // Arrow keys move the selection (and the detail beside it); the list scrolls to keep it in view.
-  function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
+  function onKeyDown(e: KeyboardEvent<HTMLElement>) {
     const index = rows.findIndex((r) => r.seq === selected);
     const next =
       e.key === "ArrowDown" || e.key === "j"
@@ -147,11 +147,10 @@ function VirtualRows({
       el.scrollTop = top + ROW_HEIGHT - el.clientHeight;
   }
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: the list is scrolled and navigated with the keyboard
-    <div
+    <section
       ref={box}
-      role="region"
       aria-label="Agent operations, newest first. Arrow keys move between rows."
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable)
       tabIndex={0}
       className="relative overflow-auto rounded-lg border border-slate-200 bg-white focus-visible:outline-2 focus-visible:outline-sky-600"
       style={{ height: ROW_HEIGHT * (VIEWPORT_ROWS + 1) }}
@@ -221,7 +220,7 @@ function VirtualRows({
           ))}
         </ul>
       </div>
-    </div>
+    </section>
   );
 }
 

@@ -181,24 +181,22 @@ export function TableScroll({
   className?: string;
 }) {
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
-    <div
-      role="region"
+    <section
       aria-label={label}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable)
       tabIndex={0}
       className={`max-w-full overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:outline-2 focus-visible:outline-sky-600 ${className}`}
     >
       {children}
-    </div>
+    </section>
   );
 }
 
 export function JsonBlock({ value, label }: { value: unknown; label?: string }) {
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable block must be reachable by keyboard
     <pre
       title={label}
-      aria-label={label ?? "JSON"}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable block must be reachable by keyboard
       tabIndex={0}
       className="palette-fixed max-h-80 max-w-full overflow-auto rounded bg-slate-950 p-3 text-xs leading-relaxed text-slate-100"
     >

@@ -38,4 +38,6 @@ export const pageRoles = {
   agents: ["admin"],
   config: ["admin"],
   catalog: ["admin", "support", "member"],
+  settings: ["admin", "support", "member"],
+  search: ["admin", "support", "member"],
 } as const satisfies Record<string, readonly ConsoleRole[]>;

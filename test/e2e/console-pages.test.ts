@@ -46,7 +46,11 @@ run("every console page, every role, desk and phone", () => {
     try {
       const started = await agent.call("start_action", {
         capability: "checkout",
-        patch: { items: [{ product_id: "prod_mug", quantity: 2 }], address_id: "Office", payment_type: "balance" },
+        patch: {
+          items: [{ product_id: "prod_mug", quantity: 2 }],
+          address_id: "Office",
+          payment_type: "balance",
+        },
       });
       actionId = String(started.structured.action_id);
     } finally {

@@ -21,6 +21,7 @@ export default async function ActionsPage({
       initial={{
         status: one(sp.status),
         capability: one(sp.capability),
+        user: one(sp.user),
         from: day(sp.from),
         to: day(sp.to),
         page: Number.isFinite(page) && page > 0 ? page : 1,

@@ -13,6 +13,8 @@ export const actionListFilterSchema = z
   .object({
     status: z.string().trim().max(40).optional(),
     capability: z.string().trim().max(80).optional(),
+    /** The person it is for (the customer); members only ever see their own anyway. */
+    user: z.string().trim().max(100).optional(),
     /** Started at or after / before (ISO dates or date-times). */
     from: isoDate.optional(),
     to: isoDate.optional(),
@@ -73,6 +75,7 @@ export async function listActions(
     ...actionScope(ctx),
     ...(filter.status ? { status: filter.status } : {}),
     ...(filter.capability ? { capability: filter.capability } : {}),
+    ...(filter.user && ctx.role !== "member" ? { userId: filter.user } : {}),
     ...(filter.from || filter.to
       ? {
           createdAt: {

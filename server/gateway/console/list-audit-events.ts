@@ -182,7 +182,11 @@ export async function auditVolume(
     take: MAX_COUNTED + 1,
   });
   const count = Math.ceil((range.to.getTime() - start) / bucketMs);
-  const buckets = Array.from({ length: count }, (_, i) => ({ at: start + i * bucketMs, total: 0, errors: 0 }));
+  const buckets = Array.from({ length: count }, (_, i) => ({
+    at: start + i * bucketMs,
+    total: 0,
+    errors: 0,
+  }));
   for (const row of rows.slice(0, MAX_COUNTED)) {
     const b = buckets[Math.floor((row.createdAt.getTime() - start) / bucketMs)];
     if (!b) continue;

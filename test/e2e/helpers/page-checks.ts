@@ -40,7 +40,10 @@ export async function seriousAxeViolations(page: Page): Promise<AxeFinding[]> {
 export async function settled(page: Page): Promise<void> {
   await page.waitForLoadState("networkidle", { timeout: 5_000 }).catch(() => undefined);
   for (let i = 0; i < 50; i++) {
-    const loading = await page.getByRole("status").filter({ hasText: /Loading/ }).count();
+    const loading = await page
+      .getByRole("status")
+      .filter({ hasText: /Loading/ })
+      .count();
     if (loading === 0) return;
     await page.waitForTimeout(100);
   }

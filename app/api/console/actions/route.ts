@@ -3,7 +3,7 @@ import { actionListFilterSchema, listActions } from "@/server/gateway/console/li
 
 export const dynamic = "force-dynamic";
 
-const KEYS = ["status", "capability", "from", "to", "page", "pageSize"] as const;
+const KEYS = ["status", "capability", "user", "from", "to", "page", "pageSize"] as const;
 
 /** One page of actions: `status`, `capability`, `from`/`to` (started), `page`, `pageSize` (≤ 200). */
 export const GET = consoleRoute({}, async ({ req, db, ctx }) => {

@@ -89,6 +89,9 @@ run("every console page, every role, desk and phone", () => {
       axe,
     };
     results.push(result);
+    console.log(
+      `[pages] ${role} ${viewport} ${path} ${result.status} ${scrollWidth}/${innerWidth} axe ${axe.length}`,
+    );
     return result;
   }
 

@@ -18,7 +18,8 @@ export async function signInAs(
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByTestId("signed-in-user").waitFor({ timeout: 20_000 });
+  // Attached, not visible: on a phone the navigation (and the name in it) is behind the menu button.
+  await page.getByTestId("signed-in-user").waitFor({ state: "attached", timeout: 20_000 });
   expect(await page.getByTestId("signed-in-user").textContent()).toBeTruthy();
   return { browser, page, email, close: () => browser.close() };
 }

@@ -36,10 +36,13 @@ export async function seriousAxeViolations(page: Page): Promise<AxeFinding[]> {
     }));
 }
 
-/** Waits until client sections have loaded: no loading indicator is left on the page. */
+/**
+ * Waits until client sections have loaded: no loading indicator is left on the page. (Not
+ * "networkidle": the console keeps its live event stream open, so the network never idles.)
+ */
 export async function settled(page: Page): Promise<void> {
-  await page.waitForLoadState("networkidle", { timeout: 5_000 }).catch(() => undefined);
-  for (let i = 0; i < 50; i++) {
+  await page.waitForLoadState("load");
+  for (let i = 0; i < 100; i++) {
     const loading = await page
       .getByRole("status")
       .filter({ hasText: /Loading/ })

@@ -14,7 +14,7 @@ export const smtpUrlSchema = z
  * Email through the SMTP server `SIGNPOST_SMTP_URL` names (nodemailer), from `SIGNPOST_MAIL_FROM`
  * (default "Signpost <signpost@localhost>"). Null when no server is configured: nobody is emailed.
  */
-export function mailerFromEnv(env: NodeJS.ProcessEnv = process.env): Mailer | null {
+export function mailerFromEnv(env: Record<string, string | undefined> = process.env): Mailer | null {
   const url = env.SIGNPOST_SMTP_URL;
   if (!url) return null;
   const parsed = smtpUrlSchema.safeParse(url);

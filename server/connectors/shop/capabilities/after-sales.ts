@@ -103,6 +103,7 @@ export const afterSales = defineCapability<ShopAdapter>({
                 field: "order_id",
                 code: "no_after_sales_available",
                 message: `Nothing applies to this order now: ${paths.map((p) => p.message).join("; ")}`,
+                refused: true,
               },
             ],
           };
@@ -117,6 +118,8 @@ export const afterSales = defineCapability<ShopAdapter>({
                 field: "kind",
                 code: path.reason ?? "not_eligible",
                 message: `${path.message}${eligible.length ? `. Possible now: ${eligible.map((p) => p.kind).join(", ")}` : ""}`,
+                // With another path open the agent can still choose it; with none, it is a refusal.
+                ...(eligible.length ? {} : { refused: true }),
               },
             ],
           };

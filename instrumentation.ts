@@ -6,4 +6,15 @@ export async function register(): Promise<void> {
   // console can tell the real client from what X-Forwarded-For claims (server/gateway/request-peer.ts).
   const { installPeerStamp } = await import("./server/gateway/peer-stamp");
   installPeerStamp();
+  // Email people when an approval or a permission request waits for them (SIGNPOST_SMTP_URL).
+  const { mailerFromEnv } = await import("./server/gateway/mailer");
+  const mailer = mailerFromEnv();
+  if (mailer) {
+    const [{ installNotifications }, { getDb }, { defaultPublicUrl }] = await Promise.all([
+      import("./server/gateway/notify-people"),
+      import("./server/db/client"),
+      import("./mcp/signpost-mcp"),
+    ]);
+    installNotifications({ db: getDb(), mailer, publicUrl: defaultPublicUrl() });
+  }
 }

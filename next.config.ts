@@ -12,6 +12,8 @@ const config: NextConfig = {
     "gpt-tokenizer",
   ],
   poweredByHeader: false,
+  // forbidden() answers a page a role may not open with app/forbidden.tsx and HTTP 403.
+  experimental: { authInterrupts: true },
   // No site may frame Signpost (a framed confirm page could be clickjacked into an approval).
   // The MCP App confirmation screen is not affected: it is an MCP resource rendered by the host,
   // with its own CSP in `_meta.ui.csp` (mcp/register-confirm-app.ts), not an HTTP page of ours.

@@ -1,7 +1,21 @@
+import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import "./globals.css";
 
-export const metadata = { title: "Signpost", description: "Agent gateway console" };
+// Each page names itself ("Approvals · Signpost"); the tab also counts what waits (components/pending-notifier.tsx).
+export const metadata: Metadata = {
+  title: { default: "Signpost", template: "%s · Signpost" },
+  description: "Agent gateway console",
+};
+
+export const viewport: Viewport = {
+  width: "device-width",
+  initialScale: 1,
+  themeColor: [
+    { media: "(prefers-color-scheme: light)", color: "#f8fafc" },
+    { media: "(prefers-color-scheme: dark)", color: "#020618" },
+  ],
+};
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { AgentView } from "@/server/gateway/console/manage-agents";
 import { apiGet, apiSend } from "./api-client";
+import { ConfirmDialog } from "./confirm-dialog";
 import {
   Badge,
   buttonClass,
@@ -25,6 +26,8 @@ export function AgentsView() {
   const [name, setName] = useState("");
   const [userId, setUserId] = useState("");
   const [minted, setMinted] = useState<{ name: string; key: string } | null>(null);
+  const [copied, setCopied] = useState<"copied" | "select" | null>(null);
+  const [revoking, setRevoking] = useState<AgentView | null>(null);
   const data = useQuery({
     queryKey: ["agents"],
     queryFn: () => apiGet<{ agents: AgentView[]; users: User[] }>("/api/console/agents"),
@@ -40,10 +43,38 @@ export function AgentsView() {
   });
   const revoke = useMutation({
     mutationFn: (id: string) => apiSend("POST", `/api/console/agents/${id}/revoke`),
-    onSettled: () => client.invalidateQueries({ queryKey: ["agents"] }),
+    onSettled: () => {
+      setRevoking(null);
+      void client.invalidateQueries({ queryKey: ["agents"] });
+    },
   });
+  async function copyKey(key: string) {
+    try {
+      await navigator.clipboard.writeText(key);
+      setCopied("copied");
+    } catch {
+      // No clipboard permission (or an insecure origin): select the key so Ctrl/Cmd+C copies it.
+      const el = document.querySelector('[data-testid="minted-key-value"]');
+      if (el) window.getSelection()?.selectAllChildren(el);
+      setCopied("select");
+    }
+  }
   return (
     <div className="space-y-6">
+      <ConfirmDialog
+        open={revoking !== null}
+        title={`Revoke ${revoking?.name ?? "this agent"}'s key?`}
+        confirmLabel="Revoke key"
+        busy={revoke.isPending}
+        onCancel={() => setRevoking(null)}
+        onConfirm={() => revoking && revoke.mutate(revoking.id)}
+      >
+        <p data-testid="revoke-consequence">
+          The key {revoking?.keyPrefix}… stops working at once: every call {revoking?.name ?? "the agent"}{" "}
+          makes for {revoking?.userName ?? "its person"} is refused from now on. This cannot be undone; the
+          agent needs a new key to work again.
+        </p>
+      </ConfirmDialog>
       <PageHeader
         title="Agents"
         description="Each agent acts for one person with its own key. The key is shown once when it is created; afterwards only its prefix."
@@ -107,13 +138,27 @@ export function AgentsView() {
             >
               {minted.key}
             </code>
-            <button
-              type="button"
-              className={`${buttonClass("secondary", "sm")} mt-2`}
-              onClick={() => setMinted(null)}
-            >
-              I have stored it
-            </button>
+            <div className="mt-2 flex flex-wrap items-center gap-2">
+              <button
+                type="button"
+                className={buttonClass("primary", "sm")}
+                onClick={() => copyKey(minted.key)}
+              >
+                Copy key
+              </button>
+              <button
+                type="button"
+                className={buttonClass("secondary", "sm")}
+                onClick={() => setMinted(null)}
+              >
+                I have stored it
+              </button>
+              {copied ? (
+                <span role="status" className="text-xs text-emerald-800" data-testid="copy-result">
+                  {copied === "copied" ? "Copied to the clipboard." : "Selected: press Ctrl+C (⌘C) to copy."}
+                </span>
+              ) : null}
+            </div>
           </div>
         ) : null}
       </Card>
@@ -125,33 +170,39 @@ export function AgentsView() {
         <EmptyState title="No agents yet">Create one above to give an MCP host a key.</EmptyState>
       ) : (
         <table
-          className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-sm"
+          className="stack-on-phone w-full rounded-lg border border-slate-200 bg-white text-sm"
           data-testid="agents-table"
         >
           <TableHead columns={["Agent", "Acts for", "Key", "Last used", "Created", ""]} />
           <tbody>
             {data.data.agents.map((a) => (
-              <tr key={a.id} className="border-t border-slate-100" data-testid="agent-row">
-                <td className="px-3 py-2 font-medium">{a.name}</td>
-                <td className="px-3 py-2">
-                  {a.userName} <span className="text-xs text-slate-500">{a.userEmail}</span>
+              <tr key={a.id} className="border-t border-slate-200 align-top" data-testid="agent-row">
+                <td className="px-3 py-2 font-medium" data-label="Agent">
+                  {a.name}
                 </td>
-                <td className="px-3 py-2 font-mono text-xs">{a.keyPrefix}…</td>
-                <td className="px-3 py-2 text-xs">
+                <td className="px-3 py-2" data-label="Acts for">
+                  {a.userName} <span className="text-xs text-slate-600">{a.userEmail}</span>
+                </td>
+                <td className="px-3 py-2 font-mono text-xs" data-label="Key">
+                  {a.keyPrefix}…
+                </td>
+                <td className="px-3 py-2 text-xs" data-label="Last used">
                   <Time iso={a.lastUsedAt} />
                 </td>
-                <td className="px-3 py-2 text-xs">
+                <td className="px-3 py-2 text-xs" data-label="Created">
                   <Time iso={a.createdAt} />
                 </td>
-                <td className="px-3 py-2 text-right">
+                <td className="px-3 py-2 md:text-right">
                   {a.revokedAt ? (
-                    <Badge value="revoked" />
+                    <span className="text-xs text-slate-700" data-testid="revoked-by">
+                      <Badge value="revoked" /> by {a.revokedBy ?? "an admin"} <Time iso={a.revokedAt} />
+                    </span>
                   ) : (
                     <button
                       type="button"
                       className={buttonClass("danger", "sm")}
                       disabled={revoke.isPending}
-                      onClick={() => revoke.mutate(a.id)}
+                      onClick={() => setRevoking(a)}
                     >
                       Revoke
                     </button>

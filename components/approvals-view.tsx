@@ -1,11 +1,13 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useState } from "react";
+import { decisionSentence } from "@/server/engine/decision-sentence";
 import type { ApprovalView } from "@/server/gateway/console/list-approvals";
 import { apiGet } from "./api-client";
-import { ConfirmationSummary } from "./confirmation-summary";
-import { Badge, buttonClass, EmptyState, ErrorState, LoadingState, PageHeader, TableHead, Time } from "./ui";
+import { approvalStatusLabel, ConfirmationSummary, capabilityTitle } from "./confirmation-summary";
+import { buttonClass, EmptyState, ErrorState, LoadingState, PageHeader, TableHead, Time } from "./ui";
 
 export function ApprovalsView({ initial, scope }: { initial: ApprovalView[]; scope: "tenant" | "mine" }) {
   const pending = useQuery({
@@ -13,10 +15,14 @@ export function ApprovalsView({ initial, scope }: { initial: ApprovalView[]; sco
     queryFn: () => apiGet<{ approvals: ApprovalView[] }>("/api/console/approvals").then((r) => r.approvals),
     initialData: initial,
   });
+  const [page, setPage] = useState(1);
   const decided = useQuery({
-    queryKey: ["approvals", "decided"],
+    queryKey: ["approvals", "decided", page],
     queryFn: () =>
-      apiGet<{ approvals: ApprovalView[] }>("/api/console/approvals?status=decided").then((r) => r.approvals),
+      apiGet<{ approvals: ApprovalView[] }>(`/api/console/approvals?status=decided&page=${page}`).then(
+        (r) => r.approvals,
+      ),
+    placeholderData: keepPreviousData,
   });
   return (
     <div>
@@ -34,7 +40,7 @@ export function ApprovalsView({ initial, scope }: { initial: ApprovalView[]; sco
           When an agent prepares a payment or refund, it appears here.
         </EmptyState>
       ) : (
-        <ul className="grid gap-4 lg:grid-cols-2" aria-label="Pending approvals">
+        <ul className="grid grid-cols-1 gap-4 lg:grid-cols-2" aria-label="Pending approvals">
           {pending.data.map((a) => (
             <li
               key={a.id}
@@ -47,8 +53,13 @@ export function ApprovalsView({ initial, scope }: { initial: ApprovalView[]; sco
                 actionId={a.actionId}
                 version={a.version}
                 summary={a.summary}
+                request={{
+                  requestedAt: a.createdAt,
+                  expiresAt: a.expiresAt,
+                  forName: scope === "tenant" ? a.userName : null,
+                }}
               />
-              <div className="flex items-center justify-between text-xs text-slate-500">
+              <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-slate-600">
                 <span>
                   requested <Time iso={a.createdAt} />
                   {scope === "tenant" && a.userName ? ` · for ${a.userName}` : ""}
@@ -76,33 +87,59 @@ export function ApprovalsView({ initial, scope }: { initial: ApprovalView[]; sco
       ) : decided.data.length === 0 ? (
         <EmptyState title="No decisions yet" />
       ) : (
-        <table className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-sm">
-          <TableHead columns={["Action", "Capability", "Decision", "By", "When"]} />
-          <tbody>
-            {decided.data.slice(0, 20).map((a) => (
-              <tr key={a.id} className="border-t border-slate-100">
-                <td className="px-3 py-2">
-                  <Link
-                    className="text-sky-700 underline-offset-2 hover:underline"
-                    href={`/actions/${a.actionId}`}
-                  >
-                    {a.actionId}
-                  </Link>
-                </td>
-                <td className="px-3 py-2">{a.capability}</td>
-                <td className="px-3 py-2">
-                  <Badge value={a.status} />
-                </td>
-                <td className="px-3 py-2" data-testid="decided-by">
-                  {a.decidedBy ?? (a.status === "expired" ? "nobody in time" : "—")}
-                </td>
-                <td className="px-3 py-2">
-                  <Time iso={a.decidedAt} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <>
+          <table
+            className="stack-on-phone w-full rounded-lg border border-slate-200 bg-white text-sm"
+            data-testid="decided-table"
+          >
+            <TableHead columns={["What", "Decision", "By", "When", "Action"]} />
+            <tbody>
+              {decided.data.map((a) => (
+                <tr key={a.id} className="border-t border-slate-200 align-top">
+                  <td className="px-3 py-2" data-label="What">
+                    {decisionSentence(a.summary) ?? capabilityTitle(a.capability)}
+                  </td>
+                  <td className="px-3 py-2" data-label="Decision">
+                    {approvalStatusLabel(a.status)}
+                    {a.reason ? <span className="block text-xs text-slate-600">“{a.reason}”</span> : null}
+                  </td>
+                  <td className="px-3 py-2" data-label="By" data-testid="decided-by">
+                    {a.decidedBy ?? (a.status === "expired" ? "nobody in time" : "—")}
+                  </td>
+                  <td className="px-3 py-2 text-xs" data-label="When">
+                    <Time iso={a.decidedAt ?? a.expiresAt} />
+                  </td>
+                  <td className="px-3 py-2" data-label="Action">
+                    <Link
+                      className="font-mono text-xs text-sky-800 underline-offset-2 hover:underline"
+                      href={`/actions/${a.actionId}`}
+                    >
+                      {a.actionId}
+                    </Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <nav aria-label="Decided pages" className="mt-2 flex gap-2">
+            <button
+              type="button"
+              className={buttonClass("secondary", "sm")}
+              disabled={page <= 1}
+              onClick={() => setPage(page - 1)}
+            >
+              Newer
+            </button>
+            <button
+              type="button"
+              className={buttonClass("secondary", "sm")}
+              disabled={decided.data.length < 20}
+              onClick={() => setPage(page + 1)}
+            >
+              Older
+            </button>
+          </nav>
+        </>
       )}
     </div>
   );

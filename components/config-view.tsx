@@ -39,8 +39,8 @@ function SecretRow({ connector, secret }: { connector: string; secret: Connector
       }}
     >
       <div className="text-sm">
-        <p className="font-mono">{secret.name}</p>
-        <p className="text-xs text-slate-500" data-testid={`secret-state-${connector}-${secret.name}`}>
+        <p className="font-mono break-all">{secret.name}</p>
+        <p className="text-xs text-slate-600" data-testid={`secret-state-${connector}-${secret.name}`}>
           {secret.set ? (
             <>
               set · changed <Time iso={secret.updatedAt} />
@@ -136,7 +136,7 @@ function ConnectorCard({ c }: { c: ConnectorView }) {
             <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
             Enabled: agents may use this connector
           </label>
-          <p className="text-xs text-slate-500 md:col-span-2">
+          <p className="text-xs text-slate-600 md:col-span-2">
             Changing the address to another host, port or scheme clears this connector&apos;s secrets: a key
             is only ever sent to the address it was entered for.
           </p>
@@ -156,7 +156,7 @@ function ConnectorCard({ c }: { c: ConnectorView }) {
           ) : null}
         </form>
         <div className="space-y-3">
-          <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Secrets</h3>
+          <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-600">Secrets</h3>
           {c.secrets.map((s) => (
             <SecretRow key={s.name} connector={c.connector} secret={s} />
           ))}
@@ -173,7 +173,7 @@ function ConnectorCard({ c }: { c: ConnectorView }) {
           {test.data ? (
             <span
               role="status"
-              className="flex items-center gap-2 text-sm"
+              className="flex min-w-0 flex-wrap items-center gap-2 text-sm [overflow-wrap:anywhere]"
               data-testid={`test-result-${c.connector}`}
             >
               <Badge
@@ -206,7 +206,7 @@ export function ConfigView() {
       ) : q.error ? (
         <ErrorState error={q.error} onRetry={() => q.refetch()} />
       ) : (
-        <div className="grid gap-6 xl:grid-cols-2">
+        <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
           {q.data.map((c) => (
             <ConnectorCard key={c.connector} c={c} />
           ))}

@@ -1,35 +1,34 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ApiError, apiSend } from "./api-client";
+import { formatTime } from "./format-time";
 import { buttonClass, inputClass, labelClass } from "./ui";
+
+export { formatTime };
 
 /** The gateway's answer to a decision: the typed outcome with the approval and the agent's next step. */
 type DecisionOutcome = {
   outcome: string;
   message: string;
-  approval?: Decided;
+  approval?: {
+    id: string;
+    status: string;
+    version: number;
+    decided_by?: { name: string; role: string } | null;
+    decided_at?: string | null;
+  };
 };
 
 // Conflicts that mean "what you looked at is no longer what would happen".
 const STALE_REASONS = new Set(["stale_version", "summary_changed", "no_pending_approval"]);
 
-type Decided = {
-  id: string;
-  status: string;
-  version: number;
-  decided_by?: { name: string; role: string } | null;
-  decided_at?: string | null;
-};
-
 type Props = {
   actionId: string;
   version: number;
+  /** The approval's status as it stands now (the screen follows it live). */
   status: string;
-  stale: boolean;
-  currentVersion: number;
   decidedVia: string | null;
   /** "Alice (member)": named wherever a decision is shown. */
   decidedBy: string | null;
@@ -40,27 +39,39 @@ type Props = {
   /** Who may decide, in words. */
   approvers: string;
   reason: string | null;
+  /** The approve button says what happens: "Pay $55.00 from Store credit". */
+  sentence: string | null;
+  /** Developer words (confirm_action) for support and admins; plain words for members. */
+  audience: "member" | "staff";
+  /** Asked when a decision answered that the action moved on: the screen re-reads it and shows the change. */
+  onStale: () => void;
 };
 
-/** "1 Dec 2026, 10:42 UTC": one unambiguous format on the server render and in the browser. */
-export function formatTime(iso: string): string {
-  const d = new Date(iso);
-  const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-  return `${d.getUTCDate()} ${months[d.getUTCMonth()]} ${d.getUTCFullYear()}, ${iso.slice(11, 16)} UTC`;
-}
-
-function AgentWillSee({ status, reason }: { status: string; reason?: string | null }) {
+function AgentWillSee({
+  status,
+  reason,
+  audience,
+}: {
+  status: string;
+  reason?: string | null;
+  audience: "member" | "staff";
+}) {
+  const text =
+    status === "approved"
+      ? audience === "staff"
+        ? "What the agent will see: its confirm_action for this version now runs once and returns the result. A second confirm returns the same result, never a second charge."
+        : "The agent can now carry out exactly this, once. If it tries again it gets the same result, never a second charge."
+      : audience === "staff"
+        ? `What the agent will see: confirm_action is refused because you rejected it${reason ? ` (“${reason}”)` : ""}. It may prepare a new version for you.`
+        : `The agent is told you said no${reason ? ` (“${reason}”)` : ""}. Nothing happens unless it prepares something new and you approve that.`;
   return (
     <p className="mt-2 text-sm text-slate-700" data-testid="agent-will-see">
-      {status === "approved"
-        ? "What the agent will see: its confirm_action for this version now runs once and returns the result. A second confirm returns the same result, never a second charge."
-        : `What the agent will see: confirm_action is refused because you rejected it${reason ? ` (“${reason}”)` : ""}. It may prepare a new version for you.`}
+      {text}
     </p>
   );
 }
 
 export function ConfirmDecision(props: Props) {
-  const router = useRouter();
   const client = useQueryClient();
   const [reason, setReason] = useState("");
   const decide = useMutation({
@@ -77,20 +88,22 @@ export function ConfirmDecision(props: Props) {
     onSettled: () => {
       void client.invalidateQueries({ queryKey: ["approvals"] });
       void client.invalidateQueries({ queryKey: ["summary"] });
+      void client.invalidateQueries({ queryKey: ["action", props.actionId] });
+    },
+    onError: (error) => {
+      const why =
+        error instanceof ApiError && error.code === "conflict"
+          ? (error.details as { reason?: string } | undefined)?.reason
+          : undefined;
+      if (why && STALE_REASONS.has(why)) props.onStale();
     },
   });
   const conflictReason =
     decide.error instanceof ApiError && decide.error.code === "conflict"
       ? ((decide.error.details as { reason?: string } | undefined)?.reason ?? "")
       : null;
-  const conflict = conflictReason !== null && STALE_REASONS.has(conflictReason);
-  // The gateway's conflict carries the action's version now; the page's prop is from when it rendered.
-  const currentVersion =
-    (decide.error instanceof ApiError
-      ? (decide.error.details as { version?: number } | undefined)?.version
-      : undefined) ?? props.currentVersion;
 
-  if (props.stale || conflict) {
+  if (conflictReason !== null && STALE_REASONS.has(conflictReason)) {
     return (
       <div
         role="alert"
@@ -99,12 +112,8 @@ export function ConfirmDecision(props: Props) {
       >
         <p className="font-semibold">This changed since, review again.</p>
         <p className="mt-1">
-          The agent changed the action after this summary was made (now version {currentVersion}). Nothing was
-          approved.
+          The agent changed the action after this summary was made. Nothing was approved.
         </p>
-        <button type="button" className={`${buttonClass("secondary")} mt-3`} onClick={() => router.refresh()}>
-          Review the current version
-        </button>
       </div>
     );
   }
@@ -122,23 +131,21 @@ export function ConfirmDecision(props: Props) {
     );
   }
 
-  if (conflictReason === "already_decided") {
+  if (props.status === "voided") {
     return (
       <div
         role="status"
         className="rounded-lg border border-slate-300 bg-slate-50 p-4 text-sm"
         data-testid="decision-result"
       >
-        <p className="font-semibold">Someone already decided this.</p>
-        <button type="button" className={`${buttonClass("secondary")} mt-3`} onClick={() => router.refresh()}>
-          Show the decision
-        </button>
+        <p className="font-semibold">The agent replaced this version; nothing was approved.</p>
       </div>
     );
   }
 
-  if (decide.data || props.status === "approved" || props.status === "rejected") {
-    const status = decide.data?.approval?.status ?? props.status;
+  const decided =
+    decide.data?.approval?.status ?? (["approved", "rejected"].includes(props.status) ? props.status : null);
+  if (decided) {
     const by = decide.data?.approval?.decided_by
       ? `${decide.data.approval.decided_by.name} (${decide.data.approval.decided_by.role})`
       : props.decidedBy;
@@ -146,20 +153,24 @@ export function ConfirmDecision(props: Props) {
     return (
       <div
         role="status"
-        className={`rounded-lg border p-4 ${status === "approved" ? "border-emerald-300 bg-emerald-50" : "border-red-200 bg-red-50"}`}
+        className={`rounded-lg border p-4 ${decided === "approved" ? "border-emerald-300 bg-emerald-50" : "border-red-200 bg-red-50"}`}
         data-testid="decision-result"
       >
         <p className="font-semibold" data-testid="decided-by">
-          {status === "approved" ? "Approved" : "Rejected"}
+          {decided === "approved" ? "Approved" : "Rejected"}
           {by ? ` by ${by}` : ""}
           {at ? ` on ${formatTime(at)}` : ""}.
         </p>
         {props.decidedVia && !decide.data ? (
-          <p className="text-sm text-slate-600">
+          <p className="text-sm text-slate-700">
             Decided in the {props.decidedVia === "cli" ? "command line" : "console"}.
           </p>
         ) : null}
-        <AgentWillSee status={status} reason={decide.data ? reason : props.reason} />
+        <AgentWillSee
+          status={decided}
+          reason={decide.data ? reason : props.reason}
+          audience={props.audience}
+        />
       </div>
     );
   }
@@ -182,15 +193,39 @@ export function ConfirmDecision(props: Props) {
   return (
     <form
       className="rounded-lg border border-slate-200 bg-white p-4"
+      aria-label="Your decision"
       onSubmit={(e) => {
         e.preventDefault();
         decide.mutate("approve");
       }}
     >
-      <p className="mb-3 text-sm text-slate-600" data-testid="approval-expiry">
-        Valid until {formatTime(props.expiresAt)}.
+      <p className="mb-3 text-sm text-slate-700" data-testid="approval-expiry">
+        Valid until {formatTime(props.expiresAt)}. Your decision applies to exactly what is shown above.
       </p>
-      <label htmlFor="reason" className={labelClass}>
+      {decide.error && conflictReason === null ? (
+        <p role="alert" className="mb-2 text-sm text-red-700">
+          {decide.error.message}
+        </p>
+      ) : null}
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <button
+          type="submit"
+          disabled={decide.isPending}
+          className={`${buttonClass("primary")} px-4 py-3 text-base sm:py-2`}
+          data-testid="approve-button"
+        >
+          {props.sentence ?? "Approve"}
+        </button>
+        <button
+          type="button"
+          disabled={decide.isPending}
+          onClick={() => decide.mutate("reject")}
+          className={`${buttonClass("danger")} px-4 py-3 text-base sm:py-2`}
+        >
+          Reject
+        </button>
+      </div>
+      <label htmlFor="reason" className={`${labelClass} mt-4`}>
         Reason (optional, shown to the agent if you reject)
       </label>
       <input
@@ -201,24 +236,6 @@ export function ConfirmDecision(props: Props) {
         onChange={(e) => setReason(e.target.value)}
         className={`${inputClass} mt-1`}
       />
-      {decide.error && !conflict ? (
-        <p role="alert" className="mt-2 text-sm text-red-700">
-          {decide.error.message}
-        </p>
-      ) : null}
-      <div className="mt-4 flex gap-2">
-        <button type="submit" disabled={decide.isPending} className={buttonClass("primary")}>
-          Approve
-        </button>
-        <button
-          type="button"
-          disabled={decide.isPending}
-          onClick={() => decide.mutate("reject")}
-          className={buttonClass("danger")}
-        >
-          Reject
-        </button>
-      </div>
     </form>
   );
 }

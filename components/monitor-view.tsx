@@ -2,9 +2,10 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { usePathname, useRouter } from "next/navigation";
+import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { OUTCOME_KINDS } from "@/server/engine/outcome";
-import type { AuditEventView } from "@/server/gateway/console/list-audit-events";
+import type { AuditEventView, AuditVolume } from "@/server/gateway/console/list-audit-events";
 import { apiGet } from "./api-client";
 import {
   Badge,
@@ -17,25 +18,72 @@ import {
   PageHeader,
   Time,
 } from "./ui";
+import { VolumeChart } from "./volume-chart";
 
-type Filter = {
+export type MonitorFilter = {
   agentId: string;
   face: string;
   operation: string;
   outcome: string;
   target: string;
   q: string;
+  /** A preset ("15m", "1h", "24h", "7d", "30d"), "custom" (from/to below) or "" (everything). */
+  range: string;
+  from: string;
+  to: string;
 };
-const EMPTY: Filter = { agentId: "", face: "", operation: "", outcome: "", target: "", q: "" };
+export const EMPTY_MONITOR_FILTER: MonitorFilter = {
+  agentId: "",
+  face: "",
+  operation: "",
+  outcome: "",
+  target: "",
+  q: "",
+  range: "",
+  from: "",
+  to: "",
+};
+const TEXT_KEYS = ["operation", "target", "q"] as const;
 const FACES = ["actions", "browse", "script", "console", "cli", "system"];
+const RANGES: { value: string; label: string; ms?: number }[] = [
+  { value: "", label: "All time" },
+  { value: "15m", label: "Last 15 minutes", ms: 15 * 60_000 },
+  { value: "1h", label: "Last hour", ms: 3_600_000 },
+  { value: "24h", label: "Last 24 hours", ms: 86_400_000 },
+  { value: "7d", label: "Last 7 days", ms: 7 * 86_400_000 },
+  { value: "30d", label: "Last 30 days", ms: 30 * 86_400_000 },
+  { value: "custom", label: "Custom range" },
+];
 const ROW_HEIGHT = 36;
-const VIEWPORT_ROWS = 18;
+const VIEWPORT_ROWS = 16;
 const MAX_ROWS = 50_000;
+const GRID = "grid grid-cols-[3.5rem_9.5rem_4rem_9rem_minmax(10rem,1fr)_7rem_3.5rem] items-center gap-2";
 
-function queryString(filter: Filter, extra: Record<string, string | number>): string {
-  const sp = new URLSearchParams();
-  for (const [k, v] of Object.entries(filter)) if (v) sp.set(k, v);
+/** The API's filter: presets become a `from` (computed when the filter is applied); custom sends both. */
+function apiFilter(f: MonitorFilter, now = Date.now()): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of ["agentId", "face", "operation", "outcome", "target", "q"] as const)
+    if (f[k]) out[k] = f[k];
+  const preset = RANGES.find((r) => r.value === f.range)?.ms;
+  if (preset) out.from = new Date(now - preset).toISOString();
+  if (f.range === "custom") {
+    if (f.from) out.from = new Date(f.from).toISOString();
+    if (f.to) out.to = new Date(f.to).toISOString();
+  }
+  return out;
+}
+
+function queryString(params: Record<string, string>, extra: Record<string, string | number> = {}): string {
+  const sp = new URLSearchParams(params);
   for (const [k, v] of Object.entries(extra)) sp.set(k, String(v));
+  return sp.toString();
+}
+
+/** The address keeps the filter as typed (a preset stays a preset), so a shared link means the same. */
+function urlOf(f: MonitorFilter): string {
+  const sp = new URLSearchParams();
+  for (const [k, v] of Object.entries(f))
+    if (v && !(f.range !== "custom" && (k === "from" || k === "to"))) sp.set(k, v);
   return sp.toString();
 }
 
@@ -48,79 +96,131 @@ function merge(current: AuditEventView[], incoming: AuditEventView[]): AuditEven
   return [...fresh, ...current].sort((a, b) => b.seq - a.seq).slice(0, MAX_ROWS);
 }
 
-/** Renders only the rows in view: thousands of events stay smooth. */
+/** What a row is about: a search shows its query, others their capability or target. */
+function subject(e: AuditEventView): string {
+  const args = e.arguments as { query?: unknown; q?: unknown } | null;
+  const query = typeof args?.query === "string" ? args.query : typeof args?.q === "string" ? args.q : null;
+  if (query !== null) return `“${query}”${e.target && !e.target.endsWith(":*") ? ` in ${e.target}` : ""}`;
+  return e.capability ?? e.target ?? "";
+}
+
+/** "2026-12-01 10:42:07": the date too, so a long range reads right. */
+const when = (iso: string) => iso.replace("T", " ").slice(0, 19);
+
 function VirtualRows({
   rows,
-  agentNames,
+  names,
   selected,
   onSelect,
 }: {
   rows: AuditEventView[];
-  agentNames: Map<string, string>;
+  names: Map<string, string>;
   selected: number | null;
   onSelect: (seq: number) => void;
 }) {
+  const box = useRef<HTMLElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - 5);
   const last = Math.min(rows.length, first + VIEWPORT_ROWS + 10);
   const visible = rows.slice(first, last);
+  // Arrow keys move the selection (and the detail beside it); the list scrolls to keep it in view.
+  function onKeyDown(e: KeyboardEvent<HTMLElement>) {
+    const index = rows.findIndex((r) => r.seq === selected);
+    const next =
+      e.key === "ArrowDown" || e.key === "j"
+        ? Math.min(rows.length - 1, index + 1)
+        : e.key === "ArrowUp" || e.key === "k"
+          ? Math.max(0, index - 1)
+          : e.key === "Home"
+            ? 0
+            : e.key === "End"
+              ? rows.length - 1
+              : null;
+    if (next === null || !rows[next]) return;
+    e.preventDefault();
+    onSelect(rows[next].seq);
+    const el = box.current;
+    if (!el) return;
+    const top = next * ROW_HEIGHT + ROW_HEIGHT; // below the sticky header
+    if (top < el.scrollTop + ROW_HEIGHT * 2) el.scrollTop = Math.max(0, top - ROW_HEIGHT * 2);
+    else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight)
+      el.scrollTop = top + ROW_HEIGHT - el.clientHeight;
+  }
   return (
-    <div
-      className="relative overflow-auto rounded-b-lg border border-t-0 border-slate-200 bg-white"
-      style={{ height: ROW_HEIGHT * VIEWPORT_ROWS }}
+    <section
+      ref={box}
+      aria-label="Agent operations, newest first. Arrow keys move between rows."
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable)
+      tabIndex={0}
+      className="relative overflow-auto rounded-lg border border-slate-200 bg-white focus-visible:outline-2 focus-visible:outline-sky-600"
+      style={{ height: ROW_HEIGHT * (VIEWPORT_ROWS + 1) }}
       onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      onKeyDown={onKeyDown}
       data-testid="monitor-rows"
       data-row-count={rows.length}
     >
-      <ul
-        style={{ height: rows.length * ROW_HEIGHT }}
-        className="relative"
-        aria-label="Agent operations, newest first"
-      >
-        {visible.map((e, i) => (
-          <li
-            key={e.seq}
-            style={{
-              position: "absolute",
-              top: (first + i) * ROW_HEIGHT,
-              height: ROW_HEIGHT,
-              left: 0,
-              right: 0,
-            }}
-          >
-            <button
-              type="button"
-              onClick={() => onSelect(e.seq)}
-              aria-pressed={selected === e.seq}
-              data-testid="monitor-row"
-              data-seq={e.seq}
-              className={`grid h-full w-full grid-cols-[3.5rem_6.5rem_4rem_9rem_minmax(8rem,1fr)_6.5rem_3.5rem] items-center gap-2 border-b border-slate-100 px-3 text-left text-xs focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-sky-600 ${
-                selected === e.seq ? "bg-sky-50" : "hover:bg-slate-50"
-              }`}
+      <div className="min-w-[50rem]">
+        <div
+          className={`${GRID} sticky top-0 z-10 border-b border-slate-200 bg-slate-50 px-3 text-xs font-medium text-slate-700`}
+          style={{ height: ROW_HEIGHT }}
+          aria-hidden="true"
+        >
+          <span>seq</span>
+          <span>time (UTC)</span>
+          <span>face</span>
+          <span>operation</span>
+          <span>what · who</span>
+          <span>outcome</span>
+          <span className="text-right">latency</span>
+        </div>
+        <ul style={{ height: rows.length * ROW_HEIGHT }} className="relative">
+          {visible.map((e, i) => (
+            <li
+              key={e.seq}
+              style={{
+                position: "absolute",
+                top: (first + i) * ROW_HEIGHT,
+                height: ROW_HEIGHT,
+                left: 0,
+                right: 0,
+              }}
             >
-              <span className="tabular-nums text-slate-400">#{e.seq}</span>
-              <span className="truncate tabular-nums text-slate-500">{e.createdAt.slice(11, 23)}</span>
-              <span className="truncate text-slate-600">{e.face}</span>
-              <span className="truncate font-medium">{e.operation}</span>
-              <span className="truncate text-slate-600" title={e.target ?? ""}>
-                {e.capability ?? e.target ?? ""}{" "}
-                {e.agentId ? (
-                  <span className="text-slate-400">· {agentNames.get(e.agentId) ?? e.agentId}</span>
-                ) : e.userId ? (
-                  <span className="text-slate-400" data-testid="monitor-actor">
-                    · by {agentNames.get(e.userId) ?? e.userId}
-                  </span>
-                ) : null}
-              </span>
-              <span>
-                <Badge value={e.outcome} />
-              </span>
-              <span className="text-right tabular-nums text-slate-500">{e.latencyMs} ms</span>
-            </button>
-          </li>
-        ))}
-      </ul>
-    </div>
+              <button
+                type="button"
+                tabIndex={-1}
+                onClick={() => onSelect(e.seq)}
+                aria-pressed={selected === e.seq}
+                data-testid="monitor-row"
+                data-seq={e.seq}
+                data-outcome={e.outcome}
+                className={`${GRID} h-full w-full border-b border-slate-100 px-3 text-left text-xs ${
+                  selected === e.seq ? "bg-sky-100" : "hover:bg-slate-50"
+                }`}
+              >
+                <span className="tabular-nums text-slate-600">#{e.seq}</span>
+                <span className="truncate tabular-nums text-slate-700">{when(e.createdAt)}</span>
+                <span className="truncate text-slate-700">{e.face}</span>
+                <span className="truncate font-medium">{e.operation}</span>
+                <span className="truncate text-slate-700" title={e.target ?? ""}>
+                  {subject(e)}{" "}
+                  {e.agentId ? (
+                    <span className="text-slate-600">· {names.get(e.agentId) ?? e.agentId}</span>
+                  ) : e.userId ? (
+                    <span className="text-slate-600" data-testid="monitor-actor">
+                      · by {names.get(e.userId) ?? e.userId}
+                    </span>
+                  ) : null}
+                </span>
+                <span>
+                  <Badge value={e.outcome} />
+                </span>
+                <span className="text-right tabular-nums text-slate-600">{e.latencyMs} ms</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
   );
 }
 
@@ -139,37 +239,37 @@ function Detail({
       className="rounded-lg border border-slate-200 bg-white p-4 text-sm"
       data-testid="monitor-detail"
     >
-      <div className="flex items-center justify-between gap-2">
-        <h2 className="font-semibold">{event.operation}</h2>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 className="font-semibold [overflow-wrap:anywhere]">{event.operation}</h2>
         <Badge value={event.outcome} />
       </div>
-      <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1 text-xs">
-        <dt className="text-slate-500">seq</dt>
+      <dl className="mt-3 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-3 gap-y-1 text-xs [overflow-wrap:anywhere]">
+        <dt className="text-slate-600">seq</dt>
         <dd>{event.seq}</dd>
-        <dt className="text-slate-500">when</dt>
+        <dt className="text-slate-600">when</dt>
         <dd>
-          <Time iso={event.createdAt} />
+          <Time iso={event.createdAt} /> UTC
         </dd>
-        <dt className="text-slate-500">face</dt>
+        <dt className="text-slate-600">face</dt>
         <dd>{event.face}</dd>
-        <dt className="text-slate-500">agent</dt>
+        <dt className="text-slate-600">agent</dt>
         <dd>{event.agentId ? (agentName ?? event.agentId) : "—"}</dd>
-        <dt className="text-slate-500">{event.agentId ? "for" : "by"}</dt>
-        <dd>{event.userId ? (personName ?? event.userId) : "—"}</dd>
-        <dt className="text-slate-500">target</dt>
-        <dd className="break-all">{event.target ?? "—"}</dd>
-        <dt className="text-slate-500">capability</dt>
+        <dt className="text-slate-600">{event.agentId ? "for" : "by"}</dt>
+        <dd data-testid="monitor-detail-person">{event.userId ? (personName ?? event.userId) : "—"}</dd>
+        <dt className="text-slate-600">target</dt>
+        <dd>{event.target ?? "—"}</dd>
+        <dt className="text-slate-600">capability</dt>
         <dd>{event.capability ?? "—"}</dd>
-        <dt className="text-slate-500">policy</dt>
+        <dt className="text-slate-600">policy</dt>
         <dd>{event.decision ?? "—"}</dd>
-        <dt className="text-slate-500">latency</dt>
+        <dt className="text-slate-600">latency</dt>
         <dd>{event.latencyMs} ms</dd>
-        <dt className="text-slate-500">message</dt>
+        <dt className="text-slate-600">message</dt>
         <dd>{event.message ?? "—"}</dd>
-        <dt className="text-slate-500">action</dt>
+        <dt className="text-slate-600">action</dt>
         <dd>
           {event.actionId ? (
-            <Link className="text-sky-700 underline" href={`/actions/${event.actionId}`}>
+            <Link className="text-sky-800 underline" href={`/actions/${event.actionId}`}>
               {event.actionId}
             </Link>
           ) : (
@@ -177,15 +277,17 @@ function Detail({
           )}
         </dd>
       </dl>
-      <h3 className="mt-3 mb-1 text-xs font-semibold text-slate-600">Arguments (secrets redacted)</h3>
+      <h3 className="mt-3 mb-1 text-xs font-semibold text-slate-700">Arguments (secrets redacted)</h3>
       <JsonBlock value={event.arguments} label="Arguments" />
     </section>
   );
 }
 
-export function MonitorView() {
-  const [draft, setDraft] = useState<Filter>(EMPTY);
-  const [filter, setFilter] = useState<Filter>(EMPTY);
+export function MonitorView({ initial }: { initial: MonitorFilter }) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const [draft, setDraft] = useState<MonitorFilter>(initial);
+  const [filter, setFilterState] = useState<MonitorFilter>(initial);
   const [rows, setRows] = useState<AuditEventView[]>([]);
   const [buffer, setBuffer] = useState<AuditEventView[]>([]);
   const [paused, setPaused] = useState(false);
@@ -194,8 +296,20 @@ export function MonitorView() {
   const [loadingOlder, setLoadingOlder] = useState(false);
   const pausedRef = useRef(paused);
   pausedRef.current = paused;
+  // A range that ends in the past is history: nothing new can arrive, so no stream is opened.
+  const historical =
+    filter.range === "custom" && Boolean(filter.to) && new Date(filter.to).getTime() < Date.now();
 
-  const agents = useQuery({
+  const setFilter = useCallback(
+    (next: MonitorFilter) => {
+      setFilterState(next);
+      const qs = urlOf(next);
+      router.replace(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
+    },
+    [router, pathname],
+  );
+
+  const names = useQuery({
     queryKey: ["agent-and-people-names"],
     queryFn: () =>
       apiGet<{
@@ -204,28 +318,43 @@ export function MonitorView() {
       }>("/api/console/agent-names"),
   });
   // Agents and people by id (both are cuids): rows name the agent, or the person who acted.
-  const agentNames = useMemo(
+  const nameOf = useMemo(
     () =>
       new Map([
-        ...(agents.data?.agents ?? []).map((a): [string, string] => [a.id, a.name]),
-        ...(agents.data?.people ?? []).map((p): [string, string] => [p.id, `${p.name} (${p.role})`]),
+        ...(names.data?.agents ?? []).map((a): [string, string] => [a.id, a.name]),
+        ...(names.data?.people ?? []).map((p): [string, string] => [p.id, `${p.name} (${p.role})`]),
       ]),
-    [agents.data],
+    [names.data],
   );
 
   // Text filters apply after a short pause in typing; selects apply at once.
   useEffect(() => {
-    const t = setTimeout(() => setFilter(draft), 300);
+    if (TEXT_KEYS.every((k) => draft[k] === filter[k])) return;
+    const t = setTimeout(
+      () => setFilter({ ...filter, ...Object.fromEntries(TEXT_KEYS.map((k) => [k, draft[k]])) }),
+      300,
+    );
     return () => clearTimeout(t);
-  }, [draft]);
+  }, [draft, filter, setFilter]);
+
+  // The range as sent: a preset is fixed when the filter is applied, so paging stays consistent.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: recomputed only when the filter changes
+  const params = useMemo(() => apiFilter(filter), [filter]);
 
   const backfill = useQuery({
-    queryKey: ["audit-backfill", filter],
+    queryKey: ["audit-backfill", params],
     queryFn: () =>
-      apiGet<{ events: AuditEventView[] }>(`/api/console/audit?${queryString(filter, { limit: 500 })}`).then(
+      apiGet<{ events: AuditEventView[] }>(`/api/console/audit?${queryString(params, { limit: 500 })}`).then(
         (r) => r.events,
       ),
     staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+  });
+  const volume = useQuery({
+    queryKey: ["audit-volume", params],
+    queryFn: () => apiGet<AuditVolume>(`/api/console/audit/volume?${queryString(params)}`),
+    // Live: the chart catches up every 15 s (not per row: a burst of thousands must not refetch it).
+    refetchInterval: historical ? false : 15_000,
     refetchOnWindowFocus: false,
   });
 
@@ -234,8 +363,10 @@ export function MonitorView() {
     if (!backfill.data) return;
     setRows(backfill.data);
     setBuffer([]);
+    if (historical) return;
     const after = backfill.data[0]?.seq ?? 0;
-    const source = new EventSource(`/api/console/stream?${queryString(filter, { after })}`);
+    const { from: _from, to: _to, ...liveParams } = params;
+    const source = new EventSource(`/api/console/stream?${queryString(liveParams, { after })}`);
     setLive("connecting");
     source.onopen = () => setLive("live");
     source.onerror = () => setLive("reconnecting");
@@ -245,7 +376,7 @@ export function MonitorView() {
       else setRows((r) => merge(r, [event]));
     });
     return () => source.close();
-  }, [backfill.data, filter]);
+  }, [backfill.data, params, historical]);
 
   const resume = useCallback(() => {
     setRows((r) => merge(r, buffer));
@@ -259,7 +390,7 @@ export function MonitorView() {
     setLoadingOlder(true);
     try {
       const r = await apiGet<{ events: AuditEventView[] }>(
-        `/api/console/audit?${queryString(filter, { before: oldest, limit: 1000 })}`,
+        `/api/console/audit?${queryString(params, { before: oldest, limit: 1000 })}`,
       );
       setRows((cur) => merge(cur, r.events));
     } finally {
@@ -268,44 +399,51 @@ export function MonitorView() {
   }
 
   const selectedEvent = rows.find((e) => e.seq === selected) ?? null;
-  const field = (
-    key: keyof Filter,
+  const select = (
+    key: keyof MonitorFilter,
     labelText: string,
-    input: "text" | "select",
-    options?: { value: string; label: string }[],
+    options: { value: string; label: string }[],
+    any = "any",
   ) => (
     <div>
       <label htmlFor={`f-${key}`} className={labelClass}>
         {labelText}
       </label>
-      {input === "select" ? (
-        <select
-          id={`f-${key}`}
-          value={draft[key]}
-          onChange={(e) => {
-            const next = { ...draft, [key]: e.target.value };
-            setDraft(next);
-            setFilter(next);
-          }}
-          className={`${inputClass} mt-1`}
-        >
-          <option value="">any</option>
-          {options?.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
-      ) : (
-        <input
-          id={`f-${key}`}
-          value={draft[key]}
-          onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
-          className={`${inputClass} mt-1`}
-        />
-      )}
+      <select
+        id={`f-${key}`}
+        value={draft[key]}
+        onChange={(e) => {
+          const next = { ...draft, [key]: e.target.value };
+          setDraft(next);
+          setFilter({ ...filter, [key]: e.target.value });
+        }}
+        className={`${inputClass} mt-1`}
+      >
+        {any ? <option value="">{any}</option> : null}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
     </div>
   );
+  const text = (key: (typeof TEXT_KEYS)[number], labelText: string) => (
+    <div>
+      <label htmlFor={`f-${key}`} className={labelClass}>
+        {labelText}
+      </label>
+      <input
+        id={`f-${key}`}
+        value={draft[key]}
+        onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
+        className={`${inputClass} mt-1`}
+      />
+    </div>
+  );
+  const state = historical ? "history" : paused ? "paused" : live;
+  const exportHref = (format: "csv" | "jsonl") =>
+    `/api/console/audit/export?${queryString(params, { format })}`;
 
   return (
     <div>
@@ -317,11 +455,28 @@ export function MonitorView() {
             <span
               role="status"
               data-testid="live-status"
-              className={`self-center rounded-full px-2 py-0.5 text-xs ${live === "live" ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-900"}`}
+              data-state={state}
+              className={`inline-flex items-center gap-1.5 self-center rounded-full px-2.5 py-1 text-xs font-medium ring-1 ring-inset ${
+                state === "live"
+                  ? "bg-emerald-50 text-emerald-900 ring-emerald-300"
+                  : state === "paused"
+                    ? "bg-amber-100 text-amber-950 ring-amber-400"
+                    : "bg-slate-100 text-slate-800 ring-slate-300"
+              }`}
             >
-              {paused ? "paused" : live}
+              <span
+                aria-hidden="true"
+                className={
+                  state === "live"
+                    ? "h-2 w-2 animate-pulse rounded-full bg-emerald-600"
+                    : state === "paused"
+                      ? "h-2.5 w-2.5 border-x-[3px] border-amber-700"
+                      : "h-2 w-2 rounded-full bg-slate-500"
+                }
+              />
+              {state === "paused" ? `paused${buffer.length ? ` · ${buffer.length} new` : ""}` : state}
             </span>
-            {paused ? (
+            {historical ? null : paused ? (
               <button type="button" className={buttonClass("primary")} onClick={resume}>
                 Resume{buffer.length ? ` (${buffer.length} new)` : ""}
               </button>
@@ -330,65 +485,108 @@ export function MonitorView() {
                 Pause
               </button>
             )}
+            <a
+              className={buttonClass("secondary")}
+              href={exportHref("csv")}
+              download
+              data-testid="export-csv"
+            >
+              Export CSV
+            </a>
+            <a
+              className={buttonClass("secondary")}
+              href={exportHref("jsonl")}
+              download
+              data-testid="export-jsonl"
+            >
+              Export JSON lines
+            </a>
           </>
         }
       />
       <form
-        className="mb-4 grid grid-cols-2 gap-3 md:grid-cols-6"
+        className="mb-4 grid grid-cols-2 gap-3 md:grid-cols-4 xl:grid-cols-8"
         aria-label="Filters"
         onSubmit={(e) => e.preventDefault()}
       >
-        {field(
+        {select(
+          "range",
+          "Time range",
+          RANGES.filter((r) => r.value !== "").map((r) => ({ value: r.value, label: r.label })),
+          "All time",
+        )}
+        {filter.range === "custom" ? (
+          <>
+            <div>
+              <label htmlFor="f-from" className={labelClass}>
+                From (your time)
+              </label>
+              <input
+                id="f-from"
+                type="datetime-local"
+                value={draft.from}
+                onChange={(e) => {
+                  setDraft({ ...draft, from: e.target.value });
+                  setFilter({ ...filter, from: e.target.value });
+                }}
+                className={`${inputClass} mt-1`}
+              />
+            </div>
+            <div>
+              <label htmlFor="f-to" className={labelClass}>
+                To (your time)
+              </label>
+              <input
+                id="f-to"
+                type="datetime-local"
+                value={draft.to}
+                onChange={(e) => {
+                  setDraft({ ...draft, to: e.target.value });
+                  setFilter({ ...filter, to: e.target.value });
+                }}
+                className={`${inputClass} mt-1`}
+              />
+            </div>
+          </>
+        ) : null}
+        {select(
           "agentId",
           "Agent",
-          "select",
-          (agents.data?.agents ?? []).map((a) => ({ value: a.id, label: a.name })),
+          (names.data?.agents ?? []).map((a) => ({ value: a.id, label: a.name })),
         )}
-        {field(
+        {select(
           "face",
           "Face",
-          "select",
           FACES.map((f) => ({ value: f, label: f })),
         )}
-        {field("operation", "Operation", "text")}
-        {field(
+        {text("operation", "Operation")}
+        {select(
           "outcome",
           "Outcome",
-          "select",
           OUTCOME_KINDS.map((o) => ({ value: o, label: o.replaceAll("_", " ") })),
         )}
-        {field("target", "Capability or URI", "text")}
-        {field("q", "Text", "text")}
+        {text("target", "Capability or URI")}
+        {text("q", "Text")}
       </form>
-      <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_20rem]">
-        <div>
-          <div
-            className="grid grid-cols-[3.5rem_6.5rem_4rem_9rem_minmax(8rem,1fr)_6.5rem_3.5rem] gap-2 rounded-t-lg border border-slate-200 bg-slate-50 px-3 py-2 text-xs font-medium text-slate-500"
-            aria-hidden="true"
-          >
-            <span>seq</span>
-            <span>time (UTC)</span>
-            <span>face</span>
-            <span>operation</span>
-            <span>target · agent</span>
-            <span>outcome</span>
-            <span className="text-right">latency</span>
-          </div>
+      <div className="mb-4">{volume.data ? <VolumeChart data={volume.data} /> : null}</div>
+      <div className="grid grid-cols-1 gap-4 xl:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="min-w-0">
           {backfill.isPending ? (
             <LoadingState label="Loading recent operations…" />
           ) : backfill.error ? (
             <ErrorState error={backfill.error} onRetry={() => backfill.refetch()} />
           ) : rows.length === 0 ? (
             <p
-              className="rounded-b-lg border border-t-0 border-slate-200 bg-white px-3 py-8 text-center text-sm text-slate-500"
+              className="rounded-lg border border-slate-200 bg-white px-3 py-8 text-center text-sm text-slate-600"
               data-testid="empty-state"
             >
-              No operations match yet. New ones appear here as agents work.
+              No operations match{historical ? " in this range" : " yet. New ones appear here as agents work"}
+              .
             </p>
           ) : (
-            <VirtualRows rows={rows} agentNames={agentNames} selected={selected} onSelect={setSelected} />
+            <VirtualRows rows={rows} names={nameOf} selected={selected} onSelect={setSelected} />
           )}
-          <div className="mt-2 flex items-center justify-between text-xs text-slate-500">
+          <div className="mt-2 flex flex-wrap items-center justify-between gap-2 text-xs text-slate-600">
             <span data-testid="row-count">{rows.length} operations shown</span>
             <button
               type="button"
@@ -400,16 +598,17 @@ export function MonitorView() {
             </button>
           </div>
         </div>
-        <div>
+        <div className="min-w-0">
           {selectedEvent ? (
             <Detail
               event={selectedEvent}
-              agentName={selectedEvent.agentId ? agentNames.get(selectedEvent.agentId) : undefined}
-              personName={selectedEvent.userId ? agentNames.get(selectedEvent.userId) : undefined}
+              agentName={selectedEvent.agentId ? nameOf.get(selectedEvent.agentId) : undefined}
+              personName={selectedEvent.userId ? nameOf.get(selectedEvent.userId) : undefined}
             />
           ) : (
-            <p className="text-sm text-slate-500">
-              Select a row to see its arguments, outcome, policy decision and latency.
+            <p className="text-sm text-slate-600">
+              Select a row (or focus the list and use the arrow keys) to see its arguments, outcome, policy
+              decision and latency.
             </p>
           )}
         </div>

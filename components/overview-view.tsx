@@ -23,11 +23,11 @@ function Stat({
 }) {
   const body = (
     <>
-      <p className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</p>
+      <p className="text-xs font-medium uppercase tracking-wide text-slate-600">{label}</p>
       <p className="mt-1 text-3xl font-semibold tabular-nums" data-testid={testId}>
         {value}
       </p>
-      {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+      {hint ? <p className="mt-1 text-xs text-slate-600">{hint}</p> : null}
     </>
   );
   const cls = "block rounded-lg border border-slate-200 bg-white p-4 shadow-sm";
@@ -58,12 +58,12 @@ function RecentOperations() {
   return (
     <ul className="divide-y divide-slate-100 text-sm">
       {q.data.map((e) => (
-        <li key={e.seq} className="flex items-center justify-between gap-2 py-1.5">
-          <span className="truncate">
+        <li key={e.seq} className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1 py-1.5">
+          <span className="min-w-0 truncate">
             <span className="font-medium">{e.operation}</span>{" "}
-            <span className="text-slate-500">{e.capability ?? e.target ?? ""}</span>
+            <span className="text-slate-600">{e.capability ?? e.target ?? ""}</span>
           </span>
-          <span className="flex shrink-0 items-center gap-2 text-xs text-slate-500">
+          <span className="flex shrink-0 items-center gap-2 text-xs text-slate-600">
             <Badge value={e.outcome} /> <Time iso={e.createdAt} />
           </span>
         </li>
@@ -77,7 +77,9 @@ function RecentActions() {
   const q = useQuery({
     queryKey: ["actions", "recent"],
     queryFn: () =>
-      apiGet<{ actions: ActionListItem[] }>("/api/console/actions").then((r) => r.actions.slice(0, 8)),
+      apiGet<{ actions: ActionListItem[] }>("/api/console/actions?pageSize=8").then((r) =>
+        r.actions.slice(0, 8),
+      ),
   });
   if (q.isPending) return <LoadingState />;
   if (q.error) return <ErrorState error={q.error} onRetry={() => q.refetch()} />;
@@ -86,14 +88,14 @@ function RecentActions() {
   return (
     <ul className="divide-y divide-slate-100 text-sm">
       {q.data.map((a) => (
-        <li key={a.id} className="flex items-center justify-between gap-2 py-1.5">
+        <li key={a.id} className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1 py-1.5">
           <Link
             href={`/actions/${a.id}`}
-            className="truncate text-sky-700 underline-offset-2 hover:underline"
+            className="min-w-0 truncate text-sky-800 underline-offset-2 hover:underline"
           >
-            {a.capability} <span className="font-mono text-xs text-slate-500">{a.id}</span>
+            {a.capability} <span className="font-mono text-xs text-slate-600">{a.id}</span>
           </Link>
-          <span className="flex shrink-0 items-center gap-2 text-xs text-slate-500">
+          <span className="flex shrink-0 items-center gap-2 text-xs text-slate-600">
             <Badge value={a.status} /> <Time iso={a.updatedAt} />
           </span>
         </li>
@@ -145,7 +147,7 @@ export function OverviewView({ initial, role, name }: { initial: Summary; role: 
           testId="stat-errors"
         />
       </div>
-      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+      <div className="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-2">
         {role === "member" ? null : (
           <Card
             title={

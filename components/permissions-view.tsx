@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { PermissionRequestView, PermissionRuleView } from "@/server/gateway/console/manage-permissions";
 import { ApiError, apiGet, apiSend } from "./api-client";
+import { ConfirmDialog } from "./confirm-dialog";
 import {
   Badge,
   buttonClass,
@@ -193,7 +194,7 @@ function RuleForm({
             id={id("subjectId")}
             disabled
             value="the whole tenant"
-            className={`${inputClass} mt-1 text-slate-400`}
+            className={`${inputClass} mt-1 text-slate-600`}
           />
         )}
       </div>
@@ -372,6 +373,7 @@ function Tester({ agents }: { agents: Agent[] }) {
 export function PermissionsView({ grammar }: { grammar: PermissionGrammar }) {
   const client = useQueryClient();
   const [editing, setEditing] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<{ rule: PermissionRuleView; index: number } | null>(null);
   const rules = useQuery({
     queryKey: ["permission-rules"],
     queryFn: () =>
@@ -404,8 +406,17 @@ export function PermissionsView({ grammar }: { grammar: PermissionGrammar }) {
   });
   const remove = useMutation({
     mutationFn: (id: string) => apiSend("DELETE", `/api/console/permissions/rules/${id}`),
-    onSettled: refresh,
+    onSettled: () => {
+      setDeleting(null);
+      refresh();
+    },
   });
+  const subjectText = (r: PermissionRuleView) =>
+    r.subjectType === "tenant"
+      ? "everyone"
+      : r.subjectType === "agent"
+        ? `agent ${agentName(r.subjectId)}`
+        : `role ${r.subjectId}`;
   const reorder = useMutation({
     mutationFn: (ids: string[]) => apiSend("POST", "/api/console/permissions/reorder", { ids }),
     onSettled: refresh,
@@ -426,6 +437,23 @@ export function PermissionsView({ grammar }: { grammar: PermissionGrammar }) {
 
   return (
     <div className="space-y-8">
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete rule ${deleting ? deleting.index + 1 : ""}?`}
+        confirmLabel="Delete rule"
+        busy={remove.isPending}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => deleting && remove.mutate(deleting.rule.id)}
+      >
+        {deleting ? (
+          <p data-testid="delete-consequence">
+            “{deleting.rule.decision} {deleting.rule.verb} <code>{deleting.rule.pattern}</code> for{" "}
+            {subjectText(deleting.rule)}” stops applying at once: what it matched is decided by the next rule
+            that matches, or by the defaults (reads allowed, capabilities per their policy). This cannot be
+            undone.
+          </p>
+        ) : null}
+      </ConfirmDialog>
       <PageHeader
         title="Permissions"
         description="Rules are checked top to bottom; the first that matches decides. Without a match, reads are allowed and capabilities follow their own policy. Agents can request what they are denied; no agent can grant itself anything."
@@ -455,7 +483,7 @@ export function PermissionsView({ grammar }: { grammar: PermissionGrammar }) {
                     <strong>{r.agentName ?? r.agentId}</strong> asks to <strong>{r.verb}</strong>{" "}
                     <code className="text-xs">{r.target}</code>
                   </p>
-                  <p className="text-xs text-slate-500">
+                  <p className="text-xs text-slate-600">
                     {r.reason ? `“${r.reason}” · ` : ""}
                     <Time iso={r.createdAt} />
                   </p>
@@ -505,7 +533,7 @@ export function PermissionsView({ grammar }: { grammar: PermissionGrammar }) {
           </EmptyState>
         ) : (
           <table
-            className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-sm"
+            className="stack-on-phone w-full rounded-lg border border-slate-200 bg-white text-sm"
             data-testid="rules-table"
           >
             <TableHead columns={["#", "Subject", "Verb", "Pattern", "Decision", ""]} />
@@ -533,17 +561,17 @@ export function PermissionsView({ grammar }: { grammar: PermissionGrammar }) {
                     </td>
                   </tr>
                 ) : (
-                  <tr key={r.id} className="border-t border-slate-100" data-testid="rule-row">
-                    <td className="px-3 py-2 tabular-nums text-slate-400">{i + 1}</td>
-                    <td className="px-3 py-2">
-                      {r.subjectType === "tenant"
-                        ? "everyone"
-                        : r.subjectType === "agent"
-                          ? `agent ${agentName(r.subjectId)}`
-                          : `role ${r.subjectId}`}
+                  <tr key={r.id} className="border-t border-slate-200 align-top" data-testid="rule-row">
+                    <td className="px-3 py-2 tabular-nums text-slate-600" data-label="#">
+                      {i + 1}
                     </td>
-                    <td className="px-3 py-2">{r.verb}</td>
-                    <td className="px-3 py-2 font-mono text-xs">
+                    <td className="px-3 py-2" data-label="Subject">
+                      {subjectText(r)}
+                    </td>
+                    <td className="px-3 py-2" data-label="Verb">
+                      {r.verb}
+                    </td>
+                    <td className="px-3 py-2 font-mono text-xs [overflow-wrap:anywhere]" data-label="Pattern">
                       {r.pattern}
                       {r.problem ? (
                         <p className="mt-1 font-sans text-amber-700" data-testid="rule-problem">
@@ -551,11 +579,19 @@ export function PermissionsView({ grammar }: { grammar: PermissionGrammar }) {
                         </p>
                       ) : null}
                     </td>
-                    <td className="px-3 py-2">
+                    <td className="px-3 py-2" data-label="Decision">
                       <Badge value={r.decision} />
+                      <span className="mt-1 block text-xs text-slate-600" data-testid="rule-attribution">
+                        {r.updatedBy
+                          ? `changed by ${r.updatedBy}`
+                          : r.createdBy
+                            ? `added by ${r.createdBy}`
+                            : "added by the seed"}{" "}
+                        <Time iso={r.updatedAt} />
+                      </span>
                     </td>
                     <td className="px-3 py-2">
-                      <div className="flex justify-end gap-1">
+                      <div className="flex flex-wrap gap-1 md:justify-end">
                         <button
                           type="button"
                           aria-label={`Move rule ${i + 1} up`}
@@ -585,7 +621,7 @@ export function PermissionsView({ grammar }: { grammar: PermissionGrammar }) {
                           type="button"
                           className={buttonClass("danger", "sm")}
                           disabled={remove.isPending}
-                          onClick={() => remove.mutate(r.id)}
+                          onClick={() => setDeleting({ rule: r, index: i })}
                         >
                           Delete
                         </button>

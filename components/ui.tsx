@@ -11,11 +11,11 @@ export function PageHeader({
 }) {
   return (
     <header className="mb-6 flex flex-wrap items-end justify-between gap-4">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+      <div className="min-w-0 [overflow-wrap:anywhere]">
+        <h1 className="text-xl font-semibold tracking-tight sm:text-2xl">{title}</h1>
         {description ? <p className="mt-1 max-w-3xl text-sm text-slate-600">{description}</p> : null}
       </div>
-      {actions ? <div className="flex gap-2">{actions}</div> : null}
+      {actions ? <div className="flex flex-wrap gap-2">{actions}</div> : null}
     </header>
   );
 }
@@ -30,7 +30,7 @@ export function Card({
   className?: string;
 }) {
   return (
-    <section className={`rounded-lg border border-slate-200 bg-white shadow-sm ${className}`}>
+    <section className={`min-w-0 rounded-lg border border-slate-200 bg-white shadow-sm ${className}`}>
       {title ? (
         <h2 className="border-b border-slate-200 px-4 py-3 text-sm font-semibold text-slate-800">{title}</h2>
       ) : null}
@@ -46,7 +46,7 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
       data-testid="empty-state"
     >
       <p className="font-medium text-slate-700">{title}</p>
-      {children ? <div className="mt-1 text-sm text-slate-500">{children}</div> : null}
+      {children ? <div className="mt-1 text-sm text-slate-600">{children}</div> : null}
     </div>
   );
 }
@@ -56,7 +56,7 @@ export function LoadingState({ label = "Loading…" }: { label?: string }) {
     <div
       role="status"
       aria-live="polite"
-      className="flex items-center gap-2 px-2 py-6 text-sm text-slate-500"
+      className="flex items-center gap-2 px-2 py-6 text-sm text-slate-600"
     >
       <span
         className="h-4 w-4 animate-spin rounded-full border-2 border-slate-300 border-t-slate-600"
@@ -77,19 +77,6 @@ export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () =>
           Try again
         </button>
       ) : null}
-    </div>
-  );
-}
-
-export function Forbidden({ what }: { what: string }) {
-  return (
-    <div
-      role="alert"
-      className="rounded-lg border border-amber-200 bg-amber-50 px-6 py-8"
-      data-testid="forbidden"
-    >
-      <h1 className="text-xl font-semibold text-amber-900">Not available for your role</h1>
-      <p className="mt-2 text-sm text-amber-800">{what}</p>
     </div>
   );
 }
@@ -131,13 +118,22 @@ const statusTone: Record<string, keyof typeof tone> = {
   revoked: "slate",
 };
 
+/** Typed outcomes and statuses in words; anything else shows as it is, underscores as spaces. */
+const BADGE_LABELS: Record<string, string> = {
+  input_required: "input required",
+  temporarily_unavailable: "unavailable",
+  awaiting_approval: "awaiting approval",
+  not_found: "not found",
+  voided: "replaced",
+};
+
 export function Badge({ value, className = "" }: { value: string; className?: string }) {
   const t = tone[statusTone[value] ?? "slate"];
   return (
     <span
       className={`inline-flex items-center rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${t} ${className}`}
     >
-      {value.replaceAll("_", " ")}
+      {BADGE_LABELS[value] ?? value.replaceAll("_", " ")}
     </span>
   );
 }
@@ -162,16 +158,47 @@ export const inputClass =
 export const labelClass = "block text-xs font-medium text-slate-700";
 
 export function Time({ iso }: { iso: string | null | undefined }) {
-  if (!iso) return <span className="text-slate-400">—</span>;
+  if (!iso) return <span className="text-slate-600">—</span>;
   // A fixed, locale-free format: server and browser render the same text (no hydration mismatch).
-  return <time dateTime={iso}>{iso.replace("T", " ").slice(0, 19)}</time>;
+  return (
+    <time dateTime={iso} title={`${iso.replace("T", " ").slice(0, 19)} UTC`}>
+      {iso.replace("T", " ").slice(0, 16)}
+    </time>
+  );
+}
+
+/**
+ * A wide table that scrolls inside itself on a narrow screen instead of widening the page.
+ * Focusable and named, so keyboard users can scroll it too (axe: scrollable-region-focusable).
+ */
+export function TableScroll({
+  label,
+  children,
+  className = "",
+}: {
+  label: string;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <section
+      aria-label={label}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable)
+      tabIndex={0}
+      className={`max-w-full overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:outline-2 focus-visible:outline-sky-600 ${className}`}
+    >
+      {children}
+    </section>
+  );
 }
 
 export function JsonBlock({ value, label }: { value: unknown; label?: string }) {
   return (
     <pre
       title={label}
-      className="max-h-80 overflow-auto rounded bg-slate-950 p-3 text-xs leading-relaxed text-slate-100"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable block must be reachable by keyboard
+      tabIndex={0}
+      className="palette-fixed max-h-80 max-w-full overflow-auto rounded bg-slate-950 p-3 text-xs leading-relaxed text-slate-100"
     >
       {JSON.stringify(value, null, 2)}
     </pre>
@@ -184,10 +211,10 @@ export function JsonBlock({ value, label }: { value: unknown; label?: string }) 
  */
 export function TableHead({ columns }: { columns: string[] }) {
   return (
-    <thead className="bg-slate-50 text-left text-xs text-slate-500">
+    <thead className="bg-slate-50 text-left text-xs text-slate-600">
       <tr>
         {columns.map((column) => (
-          <th key={column || "actions"} className="px-3 py-2 font-medium">
+          <th key={column || "actions"} scope="col" className="px-3 py-2 font-medium">
             {column || <span className="sr-only">Actions</span>}
           </th>
         ))}

@@ -41,13 +41,21 @@ export function renderConfirmAppHtml(): string {
   a { color: inherit; }
   /* The console's ConfirmationSummary markup (its Tailwind classes do not exist in here). */
   [data-testid="confirmation-summary"] { border: 1px solid var(--line); border-radius: 8px; padding: 14px; margin-top: 10px; }
-  [data-testid="confirmation-summary"] h2 { font-size: 15px; margin: 0; display: inline; }
-  [data-field="version"] { color: var(--muted); font-size: 12px; margin-left: 8px; }
-  [data-field="amount"] { font-size: 26px; font-weight: 600; margin: 8px 0; }
-  [data-field="details"] { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 10px 0 0; }
-  [data-field="details"] dt { color: var(--muted); }
-  [data-field="details"] dd { margin: 0; }
+  [data-field="capability"], [data-field="status"] { color: var(--muted); font-size: 12px; }
+  [data-testid="confirmation-summary"] > p:first-child { display: flex; justify-content: space-between; gap: 8px; margin: 0; }
+  [data-testid="confirmation-summary"] h2 { font-size: 18px; margin: 4px 0 0; }
+  [data-field="amount"] { margin: 8px 0; }
+  [data-field="amount-label"] { display: block; color: var(--muted); font-size: 12px; }
+  [data-field="amount"] > span:nth-child(2) { font-size: 26px; font-weight: 600; }
+  [data-field="items"] th, [data-field="items"] td { width: auto; padding: 4px; }
+  [data-field="items"] td:not(:first-child), [data-field="items"] thead th:not(:first-child), [data-field="items"] tfoot th { text-align: right; }
+  [data-field="details"], [data-field="request"] { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 10px 0 0; overflow-wrap: anywhere; }
+  [data-field="request"] { font-size: 12px; border-top: 1px solid var(--line); padding-top: 8px; }
+  [data-field="details"] dt, [data-field="request"] dt { color: var(--muted); }
+  [data-field="details"] dd, [data-field="request"] dd { margin: 0; }
   [data-field="details"] .contents { display: contents; }
+  [data-field="changed"] { font-size: 11px; background: #fef3c7; color: #78350f; border-radius: 4px; padding: 0 4px; margin-left: 6px; }
+  [data-field="developer"] { margin-top: 8px; color: var(--muted); font-size: 12px; }
   [data-testid="confirmation-summary"] ul { margin: 0; padding-left: 16px; }
   [data-testid="confirmation-summary"] code { font-size: 12px; }
 </style>

@@ -285,6 +285,7 @@ async function shapeResult<Ctx>(
               version,
               summary: outcome.summary,
               status: "pending",
+              request: { agentName: agentNameOf(context), expiresAt: approval.expires_at ?? null },
             }),
           ),
         },
@@ -293,6 +294,12 @@ async function shapeResult<Ctx>(
     if (typeof outcome.approval_url !== "string") outcome.approval_url = gateway.approvalUrl(actionId);
   }
   return toolResult(outcome, meta);
+}
+
+/** The agent's name from its trusted context, when the face's context carries one. */
+function agentNameOf(context: unknown): string | null {
+  const name = (context as { agentName?: unknown } | null)?.agentName;
+  return typeof name === "string" ? name : null;
 }
 
 /** Flat primitive fields only: elicitation forms cannot express nested objects or arrays. */

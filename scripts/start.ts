@@ -12,6 +12,7 @@ import { createDb } from "@/server/db/client";
 import { databaseUrl, providerOf } from "@/server/db/database-url";
 import { migrateDeploy } from "@/server/db/migrations";
 import { PRIVATE_UMASK, tightenDataDir } from "@/server/db/tighten-data-dir";
+import { smtpUrlSchema } from "@/server/gateway/mailer";
 import { trustProxySchema } from "@/server/gateway/request-peer";
 import { masterKey, parseMasterKey } from "@/server/gateway/vault";
 import {
@@ -61,6 +62,10 @@ const envSchema = z.object({
   LEGACY_LOG: z.preprocess(emptyAsUndefined, z.enum(["0", "1"]).default("0")),
   /** Read by the console itself (server/gateway/request-peer.ts); checked here so a typo stops the start. */
   SIGNPOST_TRUST_PROXY: trustProxySchema,
+  /** Where people reach the console: approval links and emails point there (default: the printed URL). */
+  SIGNPOST_PUBLIC_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
+  /** Email for approvals and permission requests (server/gateway/mailer.ts); checked here for typos. */
+  SIGNPOST_SMTP_URL: z.preprocess(emptyAsUndefined, smtpUrlSchema.optional()),
 });
 
 function say(line = ""): void {
@@ -352,6 +357,9 @@ async function main(): Promise<void> {
         PORT: String(env.PORT),
         SIGNPOST_LEGACY_URL: legacyUrl,
         LEGACY_PORT: String(env.LEGACY_PORT),
+        // Links given to agents and sent by email open the console where it was printed (not a
+        // "localhost" the person is not signed in at), unless SIGNPOST_PUBLIC_URL says otherwise.
+        SIGNPOST_PUBLIC_URL: env.SIGNPOST_PUBLIC_URL ?? consoleUrl,
         NODE_ENV: dev ? "development" : "production",
         NEXT_TELEMETRY_DISABLED: "1",
       },

@@ -11,7 +11,7 @@ export function parseAuditQuery(
   | { ok: true; filter: AuditFilter; after?: number; before?: number; limit?: number }
   | { ok: false; message: string } {
   const raw: Record<string, string> = {};
-  for (const key of ["agentId", "face", "operation", "outcome", "target", "q"]) {
+  for (const key of ["agentId", "face", "operation", "outcome", "target", "q", "from", "to"]) {
     const v = params.get(key);
     if (v) raw[key] = v;
   }

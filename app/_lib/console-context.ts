@@ -1,5 +1,5 @@
 import { cookies } from "next/headers";
-import { redirect } from "next/navigation";
+import { forbidden, redirect } from "next/navigation";
 import { getDb } from "@/server/db/client";
 import {
   type ConsoleContext,
@@ -14,16 +14,17 @@ export async function currentConsoleContext(): Promise<ConsoleContext | null> {
   return resolveConsoleSession(getDb(), store.get(SESSION_COOKIE)?.value);
 }
 
-export type PageAccess = { ctx: ConsoleContext; allowed: boolean };
+export type PageAccess = { ctx: ConsoleContext };
 
 /**
  * Every console page starts here: signed-out people go to sign-in (and come back to `path`);
- * a role that may not see the page gets `allowed: false` and the page renders its 403 state.
+ * a role that may not see the page gets the 403 page (app/forbidden.tsx, HTTP 403).
  */
 export async function requirePageAccess(path: string, roles?: readonly ConsoleRole[]): Promise<PageAccess> {
   const ctx = await currentConsoleContext();
   if (!ctx) redirect(`/sign-in?next=${encodeURIComponent(path)}`);
-  return { ctx, allowed: !roles || roles.includes(ctx.role) };
+  if (roles && !roles.includes(ctx.role)) forbidden();
+  return { ctx };
 }
 
 /** Which roles may open which page: the navigation and the pages read the same table. */
@@ -37,4 +38,6 @@ export const pageRoles = {
   agents: ["admin"],
   config: ["admin"],
   catalog: ["admin", "support", "member"],
+  settings: ["admin", "support", "member"],
+  search: ["admin", "support", "member"],
 } as const satisfies Record<string, readonly ConsoleRole[]>;

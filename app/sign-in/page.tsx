@@ -1,9 +1,11 @@
+import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { currentConsoleContext } from "@/app/_lib/console-context";
 import { safeNext } from "@/components/safe-next";
 import { SignInForm } from "@/components/sign-in-form";
 
 export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Sign in" };
 
 export default async function SignInPage({
   searchParams,

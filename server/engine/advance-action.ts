@@ -13,6 +13,7 @@ import { catchLegacyUnavailable } from "./catch-legacy-unavailable";
 import type { Actor, Values } from "./define-capability";
 import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
+import { onlyRefusals } from "./outcome";
 import { stateTooLarge } from "./state-ceiling";
 import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
 
@@ -82,7 +83,8 @@ export async function advanceAction(
   const state = stateFromEvaluation(capability, ev, Object.keys(input.patch), previous);
   const status = statusAfterEvaluation(capability, ev, state);
   const message = evaluationMessage(capability, ev, state);
-  const outcome = ev.errors.length || ev.missing.length ? "input_required" : "applied";
+  const refused = onlyRefusals(ev.errors);
+  const outcome = refused ? "rejected" : ev.errors.length || ev.missing.length ? "input_required" : "applied";
   // Refused whole, before anything is written: the action stays at its version and state.
   const tooLarge = stateTooLarge(state, input.patch);
   if (tooLarge) {
@@ -104,7 +106,12 @@ export async function advanceAction(
     );
   // An empty patch that changes nothing must not void an approval.
   if (!Object.keys(input.patch).length && state.digest === previous.digest && ev.node === row.node)
-    return respond(deps, capability, row, { outcome, message, retryable: false });
+    return respond(deps, capability, row, {
+      outcome,
+      ...(refused ? { reason: ev.errors[0]?.code } : {}),
+      message,
+      retryable: false,
+    });
   const updated = await db.action.updateMany({
     where: { id: row.id, version: row.version },
     data: { version: row.version + 1, node: ev.node, status, state: toJson(state) },
@@ -134,5 +141,10 @@ export async function advanceAction(
   });
   if (ev.atConfirmation && state.requires_approval)
     await openApproval(db, next, state, capability.policy.approvalTtlMs);
-  return respond(deps, capability, next, { outcome, message, retryable: false });
+  return respond(deps, capability, next, {
+    outcome,
+    ...(refused ? { reason: ev.errors[0]?.code } : {}),
+    message,
+    retryable: false,
+  });
 }

@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import { publishAttention } from "./attention-events";
 import { DEFAULT_APPROVAL_TTL_MS } from "./define-capability";
 
 /**
@@ -28,7 +29,7 @@ export async function requestApproval(
   });
   if (existing) return existing;
   try {
-    return await db.approval.create({
+    const created = await db.approval.create({
       data: {
         actionId: input.actionId,
         tenantId: input.tenantId,
@@ -40,6 +41,9 @@ export async function requestApproval(
         expiresAt: new Date(Date.now() + input.ttlMs),
       },
     });
+    // Written (no transaction around it): now the person can be told.
+    publishAttention({ kind: "approval", tenantId: input.tenantId, approvalId: created.id });
+    return created;
   } catch {
     // A concurrent request created it first: the unique (action, version) holds one row.
     return db.approval.findUniqueOrThrow({

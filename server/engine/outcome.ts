@@ -36,6 +36,17 @@ export interface ValidationError {
   field: string;
   code: string;
   message: string;
+  /**
+   * Nothing the agent could send makes this possible now (no after-sales path applies to the
+   * order at all): the answer is then `rejected`, not `input_required`, so a person filtering for
+   * refusals finds it.
+   */
+  refused?: boolean;
+}
+
+/** Whether an evaluation stopped on refusals only (see `ValidationError.refused`). */
+export function onlyRefusals(errors: readonly ValidationError[]): boolean {
+  return errors.length > 0 && errors.every((e) => e.refused === true);
 }
 
 /** Fields every outcome carries. Operation-specific fields are added beside them. */

@@ -7,6 +7,7 @@ import type { Actor, Values } from "./define-capability";
 import { describeInputs } from "./describe-inputs";
 import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
+import { onlyRefusals } from "./outcome";
 import { stateTooLarge } from "./state-ceiling";
 import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
 
@@ -156,7 +157,7 @@ export async function startAction(
   });
   if (ev.atConfirmation && state.requires_approval && state.summary && state.digest)
     await openApproval(deps.db, row, state, capability.policy.approvalTtlMs);
-  const rejected = status === "rejected";
+  const rejected = status === "rejected" || onlyRefusals(ev.errors);
   return respond(
     deps,
     capability,

@@ -12,7 +12,19 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** The digest an approval is bound to: any change to what the person saw changes it. */
+/**
+ * Facts a summary shows for context as they stand now (`summary.now`: a balance before and
+ * after). They are not what the person approves, so they stay out of the digest: a balance
+ * that moved since (another charge, a refund) neither voids the approval nor blocks a retry
+ * with the original key; the capability's own checks (enough balance) run again at confirm.
+ */
+export const SUMMARY_CONTEXT_KEY = "now";
+
+/** The digest an approval is bound to: any change to what the person approves changes it. */
 export function summaryDigest(summary: unknown): string {
-  return createHash("sha256").update(canonicalJson(summary)).digest("hex");
+  const bound =
+    summary && typeof summary === "object" && !Array.isArray(summary) && SUMMARY_CONTEXT_KEY in summary
+      ? Object.fromEntries(Object.entries(summary).filter(([k]) => k !== SUMMARY_CONTEXT_KEY))
+      : summary;
+  return createHash("sha256").update(canonicalJson(bound)).digest("hex");
 }

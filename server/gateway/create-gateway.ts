@@ -418,35 +418,39 @@ export function createGateway(options: GatewayOptions) {
   }
 
   /**
-   * The approval's status for the confirmation screen inside an MCP host (read-only, audited
-   * like every call). Carries nothing that could approve.
+   * What the confirmation screen inside an MCP host polls: the approval's status and who decided,
+   * audited `approval.status_read`. Read-only: it carries nothing that could approve.
    */
   async function readApprovalStatus(ctx: TrustedContext, raw: unknown): Promise<GatewayOutcome> {
     const parsed = approvalStatusInputSchema.safeParse(raw);
     if (!parsed.success) return invalidArguments(parsed.error);
-    return audited(ctx, "approval.status_read", parsed.data, `action:${parsed.data.action_id}`, async () => {
-      const status = await approvalStatus(db, ctx, parsed.data.action_id);
-      if (!status)
-        return {
-          outcome: "not_found",
-          reason: "action_not_found",
-          message: `No action ${parsed.data.action_id}`,
-          retryable: false,
-          next_actions: [],
-        };
-      const a = status.approval;
-      return {
-        outcome: "applied",
-        message: a
-          ? a.decided_by
-            ? `${a.status} by ${a.decided_by.name} at ${a.decided_at?.slice(11, 16)} UTC`
-            : `${a.status}; valid until ${a.expires_at}`
-          : "No approval is needed at this version",
-        retryable: false,
-        ...status,
-        next_actions: [],
-      };
-    });
+    const id = parsed.data.action_id;
+    return audited(
+      ctx,
+      "approval.status_read",
+      parsed.data,
+      `action:${id}`,
+      async (): Promise<GatewayOutcome> => {
+        const status = await approvalStatus(db, ctx, id);
+        if (!status)
+          return {
+            outcome: "not_found",
+            reason: "action_not_found",
+            message: `No action ${id}`,
+            retryable: false,
+            next_actions: [],
+          };
+        const a = status.approval;
+        const message = !a
+          ? `No approval requested (the action is ${status.action_status})`
+          : a.status === "pending"
+            ? `pending until ${a.expires_at.slice(11, 16)} UTC`
+            : a.decided_by && a.decided_at
+              ? `${a.status} by ${a.decided_by.name} at ${a.decided_at.slice(11, 16)} UTC`
+              : a.status;
+        return { outcome: "applied", message, retryable: false, ...status, next_actions: [] };
+      },
+    );
   }
 
   async function requestPermission(ctx: TrustedContext, raw: unknown): Promise<GatewayOutcome> {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { capabilityRegistry } from "../connectors/connector-catalog";
 import type { Db } from "../db/client";
+import { publishAttention } from "../engine/attention-events";
 import type { AnyCapability } from "../engine/define-capability";
 import {
   canonicalPermissionTarget,
@@ -210,7 +211,7 @@ export async function storePermissionRequest(
   const agentId = ctx.agentId;
   const target = canonical.target;
   const now = input.now ?? new Date();
-  return db.$transaction(
+  const ask = await db.$transaction(
     async (tx): Promise<PermissionAsk> => {
       await tx.agent.updateMany({
         where: { id: agentId, tenantId: ctx.tenantId },
@@ -245,6 +246,10 @@ export async function storePermissionRequest(
     // Many calls of one agent queue here one after the other; give them time to.
     { maxWait: 15_000, timeout: 15_000 },
   );
+  // After the commit: the admins can be told (a new request only, not one reused or refused).
+  if (ask.kind === "stored")
+    publishAttention({ kind: "permission_request", tenantId: ctx.tenantId, requestId: ask.request.id });
+  return ask;
 }
 
 export const decidePermissionRequestInputSchema = z

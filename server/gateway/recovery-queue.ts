@@ -77,6 +77,25 @@ export async function listRecoveryQueue(db: Db, ctx: TrustedContext) {
     });
 }
 
+/** A reason given instead of a verify: long enough to say what was checked. */
+export const MIN_RESOLVE_REASON = 10;
+
+/**
+ * Whether the last verify supports this resolution: it ran after the effect last changed and
+ * found nothing at the system of record ("did not happen"). "Happened" is never supported by a
+ * verify here: a verify that finds the effect settles it by itself.
+ */
+export function verifySupports(
+  resolution: "applied" | "not_applied",
+  effect: Pick<EffectRow, "updatedAt">,
+  action: Pick<ActionRow, "state">,
+): boolean {
+  if (resolution !== "not_applied") return false;
+  const v = parseActionState(action.state).verification;
+  const at = typeof v?.checked_at === "string" ? Date.parse(v.checked_at) : Number.NaN;
+  return v?.found === false && Number.isFinite(at) && at >= effect.updatedAt.getTime();
+}
+
 /** Thrown inside the transaction to roll back the ledger write when the action moved under it. */
 class ChangedMeanwhile extends Error {}
 
@@ -122,6 +141,20 @@ export async function resolveRecoveryItem(
       version: action.version,
       status: action.status,
       effect: { status: effect.status, action_key: effect.actionKey, attempts: effect.attempts },
+      next_actions: [],
+    };
+  // Marking by hand only after a verify that supports it, or with a reason (audited with the
+  // call): "did not happen" on a payment that happened would let it be charged again.
+  if (
+    !verifySupports(input.resolution, effect, action) &&
+    (input.note?.trim().length ?? 0) < MIN_RESOLVE_REASON
+  )
+    return {
+      outcome: "rejected",
+      reason: "verify_first",
+      message: `Verify with the system of record first, or give the reason you resolve this without a verify that shows it (at least ${MIN_RESOLVE_REASON} characters; it is kept in the audit log)`,
+      retryable: false,
+      action_id: action.id,
       next_actions: [],
     };
   const status = input.resolution === "applied" ? "applied" : "failed";

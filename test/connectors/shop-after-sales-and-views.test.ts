@@ -77,7 +77,8 @@ describe.each(await providersUnderTest())(
         entity_id: "ord_transit",
         patch: { kind: "refund_only", reason: "too slow" },
       });
-      expect(s.outcome).toBe("input_required");
+      // No other path is open either: a refusal (the monitor's "rejected" filter finds it).
+      expect(s).toMatchObject({ outcome: "rejected", reason: "order_already_shipped" });
       expect(s.validation_errors).toEqual([
         expect.objectContaining({
           field: "kind",

@@ -401,13 +401,14 @@ const afterSales: typeof checkout = {
     [
       "in transit: nothing applies yet",
       start("alice", "after_sales", "ord_transit"),
-      { outcome: "input_required", code: "no_after_sales_available", says: /in transit/ },
+      { outcome: "rejected", code: "no_after_sales_available", says: /in transit/ },
     ],
     [
       "refund-only in transit is refused with the reason",
       start("alice", "after_sales", "ord_transit", { kind: "refund_only", reason: "too slow" }),
+      // Nothing else is possible on this order either: a refusal, and it is labelled one.
       {
-        outcome: "input_required",
+        outcome: "rejected",
         node: "PATH",
         code: "order_already_shipped",
         says: /in transit.*only possible before shipment/,
@@ -421,17 +422,17 @@ const afterSales: typeof checkout = {
     [
       "return window closed",
       start("alice", "after_sales", "ord_delivered_old", { kind: "return_refund", reason: "x x x" }),
-      { outcome: "input_required", code: "return_window_closed" },
+      { outcome: "rejected", code: "return_window_closed" },
     ],
     [
       "unpaid order",
       start("alice", "after_sales", "ord_pending"),
-      { outcome: "input_required", code: "no_after_sales_available", says: /cancel/ },
+      { outcome: "rejected", code: "no_after_sales_available", says: /cancel/ },
     ],
     [
       "cancelled order",
       start("alice", "after_sales", "ord_cancelled"),
-      { outcome: "input_required", code: "no_after_sales_available" },
+      { outcome: "rejected", code: "no_after_sales_available" },
     ],
     [
       "exchange before delivery",

@@ -34,7 +34,9 @@ describe.each(await providersUnderTest())("console access rules on %s", (provide
     expect(tenant.map((a) => a.actionId).sort()).toEqual(
       [f.aliceAction.action.id, f.bobAction.action.id].sort(),
     );
-    expect((await listActions(t.db, contextOf(f.alice))).map((a) => a.id)).toEqual([f.aliceAction.action.id]);
+    expect((await listActions(t.db, contextOf(f.alice))).actions.map((a) => a.id)).toEqual([
+      f.aliceAction.action.id,
+    ]);
     expect(await getActionDetail(t.db, contextOf(f.alice), f.bobAction.action.id)).toBeNull();
     expect(await getActionDetail(t.db, contextOf(f.adam), f.ginaAction.action.id)).toBeNull();
     expect(await getActionDetail(t.db, contextOf(f.sam), f.bobAction.action.id)).not.toBeNull();

@@ -211,9 +211,10 @@ run("console in Chromium", () => {
       await alice.page.getByTestId("confirmation-summary").waitFor();
       expect(await alice.page.getByTestId("confirmation-summary").textContent()).toContain("$41.00");
       await screenshot(alice.page, "confirm");
-      await alice.page.getByRole("button", { name: "Approve" }).click();
+      await alice.page.getByRole("button", { name: "Pay $41.00 from Store credit" }).click();
       await alice.page.getByTestId("decision-result").waitFor();
-      expect(await alice.page.getByTestId("agent-will-see").textContent()).toMatch(/confirm_action/);
+      // A member is told in plain words (support and admins see the confirm_action wording).
+      expect(await alice.page.getByTestId("agent-will-see").textContent()).toMatch(/exactly this, once/);
       await screenshot(alice.page, "confirm-approved");
 
       const key = idem("confirm");
@@ -665,7 +666,7 @@ run("console in Chromium", () => {
       });
       // Alice decides on Signpost's own page, signed in as herself.
       await alice.page.goto(`${app.url}${new URL(opened[0] ?? "").pathname}`);
-      await alice.page.getByRole("button", { name: "Approve" }).click();
+      await alice.page.getByTestId("approve-button").click();
       await alice.page.getByTestId("decided-by").waitFor();
       expect(await alice.page.getByTestId("decided-by").textContent()).toMatch(
         /^Approved by Alice \(member\) on /,
@@ -721,14 +722,12 @@ run("console in Chromium", () => {
         patch: { items: [{ product_id: "prod_mug", quantity: 3 }] },
       });
       expect(Number(advanced.structured.version)).toBeGreaterThan(Number(start.structured.version));
-      await alice.page.getByRole("button", { name: "Approve" }).click();
-      await alice.page.getByTestId("stale-notice").waitFor();
-      expect(await alice.page.getByTestId("stale-notice").textContent()).toContain(
-        "This changed since, review again.",
-      );
+      // The screen follows: the change is named and the old version cannot be approved.
+      await alice.page.getByTestId("change-notice").waitFor({ timeout: 15_000 });
+      expect(await alice.page.getByTestId("change-notice").textContent()).toContain("Nothing was approved.");
       await screenshot(alice.page, "confirm-stale");
       // Review the current version, then reject it with a reason.
-      await alice.page.getByRole("button", { name: "Review the current version" }).click();
+      await alice.page.getByRole("button", { name: "Review the new version" }).click();
       await alice.page
         .locator(`[data-testid=confirmation-summary][data-version="${advanced.structured.version}"]`)
         .waitFor();
@@ -816,9 +815,9 @@ run("console in Chromium", () => {
       await sam.page.getByTestId("effect-ledger").filter({ hasText: "applied" }).waitFor();
 
       await sam.page.goto(`${app.url}/actions/${second}`);
-      await sam.page
-        .getByLabel("Note (what you checked)")
-        .fill("Payment found in the legacy admin by reference");
+      // Without a verify, marking it resolved needs a reason (audited).
+      await sam.page.getByRole("button", { name: "Resolve without verifying…" }).click();
+      await sam.page.getByLabel(/Reason/).fill("Payment found in the legacy admin by reference");
       await sam.page.getByRole("button", { name: "Mark resolved: happened" }).click();
       await expect
         .poll(

@@ -39,7 +39,9 @@ describe.each(await providersUnderTest())("checkout through the gateway (%s)", (
       applied: ["items", "address_id", "payment_type"],
       summary: {
         amount: 4100,
-        payment_type: "balance",
+        // What the person decides, in one sentence's parts, and the payment in words.
+        decision: { verb: "Pay", amount: 4100, from: "Store credit" },
+        payment_method: { type: "balance", label: "Store credit" },
         address: expect.stringContaining("Office"),
         coupon: null,
       },
@@ -209,7 +211,10 @@ describe.each(await providersUnderTest())("checkout through the gateway (%s)", (
       patch: { shipping_method: "express" },
       dry_run: true,
     });
-    expect(advDry).toMatchObject({ outcome: "preview", summary: { shipping_method: "express" } });
+    expect(advDry).toMatchObject({
+      outcome: "preview",
+      summary: { shipping_method: { value: "express", label: "Express" } },
+    });
     expect((await w.gw.getContext(w.agent.alice, { action_id: start.action_id })).version).toBe(1);
     const dry = await w.gw.confirmAction(w.agent.alice, {
       action_id: start.action_id,

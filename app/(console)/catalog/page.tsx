@@ -1,15 +1,16 @@
+import type { Metadata } from "next";
 import { pageRoles, requirePageAccess } from "@/app/_lib/console-context";
 import { readToolSizes } from "@/app/_lib/tool-sizes";
-import { Badge, Card, Forbidden, PageHeader, TableHead } from "@/components/ui";
+import { Badge, Card, PageHeader, TableHead, TableScroll } from "@/components/ui";
 import { BROWSE_ROUTES } from "@/server/browse/browse-routes";
 import { listCatalogCapabilities } from "@/server/gateway/console/capability-catalog";
 
 export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Catalog" };
 
 /** The catalog, server-rendered: what agents can do, where they can go, and what the tool list costs. */
 export default async function CatalogPage() {
-  const { ctx, allowed } = await requirePageAccess("/catalog", pageRoles.catalog);
-  if (!allowed) return <Forbidden what="The catalog is not available for your role." />;
+  const { ctx } = await requirePageAccess("/catalog", pageRoles.catalog);
   const capabilities = listCatalogCapabilities();
   const sizes = await readToolSizes(ctx);
   return (
@@ -22,14 +23,14 @@ export default async function CatalogPage() {
         <h2 id="caps-heading" className="mb-3 text-sm font-semibold text-slate-700">
           Capabilities ({capabilities.length})
         </h2>
-        <div className="grid gap-4 xl:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
           {capabilities.map((c) => (
             <Card
               key={c.id}
               title={
                 <span className="flex flex-wrap items-center gap-2">
                   <code>{c.id}</code>{" "}
-                  <span className="font-normal text-slate-500">
+                  <span className="font-normal text-slate-600">
                     · {c.connector} · {c.title}
                   </span>
                   <Badge value={c.effect === "write" ? "executing" : "open"} className="ml-auto" />
@@ -44,46 +45,48 @@ export default async function CatalogPage() {
                 <p>
                   <span className="font-medium">Not when:</span> {c.trigger.avoid}
                 </p>
-                <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1 text-xs">
-                  <dt className="text-slate-500">applies to</dt>
+                <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-3 gap-y-1 text-xs [overflow-wrap:anywhere]">
+                  <dt className="text-slate-600">applies to</dt>
                   <dd>{c.appliesTo}</dd>
-                  <dt className="text-slate-500">effect</dt>
+                  <dt className="text-slate-600">effect</dt>
                   <dd>{c.effect}</dd>
-                  <dt className="text-slate-500">approval</dt>
+                  <dt className="text-slate-600">approval</dt>
                   <dd>{c.approval}</dd>
-                  <dt className="text-slate-500">permission</dt>
+                  <dt className="text-slate-600">permission</dt>
                   <dd>
                     <code>{c.permission}</code> · roles {c.roles.join(", ")}
                   </dd>
-                  <dt className="text-slate-500">side effects</dt>
+                  <dt className="text-slate-600">side effects</dt>
                   <dd>{c.sideEffects.length ? c.sideEffects.join("; ") : "none"}</dd>
-                  <dt className="text-slate-500">prerequisites</dt>
+                  <dt className="text-slate-600">prerequisites</dt>
                   <dd>{c.prerequisites.length ? c.prerequisites.join("; ") : "none"}</dd>
                 </dl>
                 <details>
-                  <summary className="cursor-pointer text-xs text-sky-700">
+                  <summary className="cursor-pointer text-xs text-sky-800">
                     Inputs ({c.inputs.length})
                   </summary>
-                  <table className="mt-2 w-full text-xs">
-                    <thead className="text-left text-slate-500">
-                      <tr>
-                        <th className="py-1 font-medium">field</th>
-                        <th className="py-1 font-medium">node</th>
-                        <th className="py-1 font-medium">required</th>
-                        <th className="py-1 font-medium">description</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {c.inputs.map((i) => (
-                        <tr key={`${i.node}.${i.field}`} className="border-t border-slate-100 align-top">
-                          <td className="py-1 font-mono">{i.field}</td>
-                          <td className="py-1">{i.node}</td>
-                          <td className="py-1">{i.required ? "yes" : "no"}</td>
-                          <td className="py-1 text-slate-600">{i.description ?? ""}</td>
+                  <TableScroll label={`Inputs of ${c.id}`} className="mt-2">
+                    <table className="w-full min-w-[32rem] text-xs">
+                      <thead className="text-left text-slate-600">
+                        <tr>
+                          <th className="py-1 font-medium">field</th>
+                          <th className="py-1 font-medium">node</th>
+                          <th className="py-1 font-medium">required</th>
+                          <th className="py-1 font-medium">description</th>
                         </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                      </thead>
+                      <tbody>
+                        {c.inputs.map((i) => (
+                          <tr key={`${i.node}.${i.field}`} className="border-t border-slate-100 align-top">
+                            <td className="py-1 font-mono">{i.field}</td>
+                            <td className="py-1">{i.node}</td>
+                            <td className="py-1">{i.required ? "yes" : "no"}</td>
+                            <td className="py-1 text-slate-600">{i.description ?? ""}</td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </TableScroll>
                 </details>
               </div>
             </Card>
@@ -94,52 +97,57 @@ export default async function CatalogPage() {
         <h2 id="routes-heading" className="mb-3 text-sm font-semibold text-slate-700">
           Browse routes ({BROWSE_ROUTES.length})
         </h2>
-        <table className="w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-sm">
-          <TableHead columns={["Pattern", "Title", "Form", "Description"]} />
-          <tbody>
-            {BROWSE_ROUTES.map((r) => (
-              <tr key={r.pattern} className="border-t border-slate-100 align-top">
-                <td className="px-3 py-2 font-mono text-xs">{r.pattern}</td>
-                <td className="px-3 py-2">{r.title}</td>
-                <td className="px-3 py-2">{r.submit ? "yes" : ""}</td>
-                <td className="px-3 py-2 text-xs text-slate-600">{r.description}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
-      <section aria-labelledby="sizes-heading">
-        <h2 id="sizes-heading" className="mb-3 text-sm font-semibold text-slate-700">
-          MCP tool-definition size per face
-        </h2>
-        {sizes ? (
-          <table
-            className="w-full max-w-xl overflow-hidden rounded-lg border border-slate-200 bg-white text-sm"
-            data-testid="tool-sizes"
-          >
-            <thead className="bg-slate-50 text-left text-xs text-slate-500">
-              <tr>
-                <th className="px-3 py-2 font-medium">Face</th>
-                <th className="px-3 py-2 text-right font-medium">Tools</th>
-                <th className="px-3 py-2 text-right font-medium">Tokens (o200k)</th>
-                <th className="px-3 py-2 text-right font-medium">Bytes</th>
-              </tr>
-            </thead>
+        <TableScroll label="Browse routes">
+          <table className="w-full min-w-[40rem] text-sm">
+            <TableHead columns={["Pattern", "Title", "Form", "Description"]} />
             <tbody>
-              {sizes.map((s) => (
-                <tr key={s.face} className="border-t border-slate-100">
-                  <td className="px-3 py-2">{s.face}</td>
-                  <td className="px-3 py-2 text-right tabular-nums">{s.tools}</td>
-                  <td className="px-3 py-2 text-right tabular-nums">{s.tokens}</td>
-                  <td className="px-3 py-2 text-right tabular-nums">{s.bytes}</td>
+              {BROWSE_ROUTES.map((r) => (
+                <tr key={r.pattern} className="border-t border-slate-100 align-top">
+                  <td className="px-3 py-2 font-mono text-xs">{r.pattern}</td>
+                  <td className="px-3 py-2">{r.title}</td>
+                  <td className="px-3 py-2">{r.submit ? "yes" : ""}</td>
+                  <td className="px-3 py-2 text-xs text-slate-600">{r.description}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-        ) : (
-          <p className="text-sm text-slate-500">Not measured in this process.</p>
-        )}
+        </TableScroll>
       </section>
+      {/* Token counts are for the people who run agents, not for members approving their charges. */}
+      {ctx.role === "member" ? null : (
+        <section aria-labelledby="sizes-heading">
+          <h2 id="sizes-heading" className="mb-3 text-sm font-semibold text-slate-700">
+            MCP tool-definition size per face
+          </h2>
+          {sizes ? (
+            <table
+              className="w-full max-w-xl overflow-hidden rounded-lg border border-slate-200 bg-white text-sm"
+              data-testid="tool-sizes"
+            >
+              <thead className="bg-slate-50 text-left text-xs text-slate-600">
+                <tr>
+                  <th className="px-3 py-2 font-medium">Face</th>
+                  <th className="px-3 py-2 text-right font-medium">Tools</th>
+                  <th className="px-3 py-2 text-right font-medium">Tokens (o200k)</th>
+                  <th className="px-3 py-2 text-right font-medium">Bytes</th>
+                </tr>
+              </thead>
+              <tbody>
+                {sizes.map((s) => (
+                  <tr key={s.face} className="border-t border-slate-100">
+                    <td className="px-3 py-2">{s.face}</td>
+                    <td className="px-3 py-2 text-right tabular-nums">{s.tools}</td>
+                    <td className="px-3 py-2 text-right tabular-nums">{s.tokens}</td>
+                    <td className="px-3 py-2 text-right tabular-nums">{s.bytes}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <p className="text-sm text-slate-600">Not measured in this process.</p>
+          )}
+        </section>
+      )}
     </div>
   );
 }

@@ -1,11 +1,11 @@
+import type { Metadata } from "next";
 import { pageRoles, requirePageAccess } from "@/app/_lib/console-context";
 import { ConfigView } from "@/components/config-view";
-import { Forbidden } from "@/components/ui";
 
 export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Connectors" };
 
 export default async function ConfigPage() {
-  const { allowed } = await requirePageAccess("/config", pageRoles.config);
-  if (!allowed) return <Forbidden what="Connector settings and secrets are managed by admins." />;
+  await requirePageAccess("/config", pageRoles.config);
   return <ConfigView />;
 }

@@ -1,11 +1,22 @@
+import type { Metadata } from "next";
 import { pageRoles, requirePageAccess } from "@/app/_lib/console-context";
-import { MonitorView } from "@/components/monitor-view";
-import { Forbidden } from "@/components/ui";
+import { EMPTY_MONITOR_FILTER, type MonitorFilter, MonitorView } from "@/components/monitor-view";
 
 export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Live monitor" };
 
-export default async function MonitorPage() {
-  const { allowed } = await requirePageAccess("/monitor", pageRoles.monitor);
-  if (!allowed) return <Forbidden what="The live monitor is for support and admins." />;
-  return <MonitorView />;
+/** The monitor; its filters and range come from the address, so a filtered view can be shared. */
+export default async function MonitorPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  await requirePageAccess("/monitor", pageRoles.monitor);
+  const sp = await searchParams;
+  const initial: MonitorFilter = { ...EMPTY_MONITOR_FILTER };
+  for (const key of Object.keys(EMPTY_MONITOR_FILTER) as (keyof MonitorFilter)[]) {
+    const v = sp[key];
+    if (typeof v === "string") initial[key] = v.slice(0, 300);
+  }
+  return <MonitorView initial={initial} />;
 }

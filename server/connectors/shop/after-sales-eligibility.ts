@@ -3,6 +3,14 @@ import type { ShopOrder } from "./shop-adapter";
 export const AFTER_SALES_KINDS = ["refund_only", "return_refund", "exchange", "shipping_refund"] as const;
 export type AfterSalesKind = (typeof AFTER_SALES_KINDS)[number];
 
+/** The after-sales paths in words, for the person who approves one. */
+export const KIND_LABELS: Record<AfterSalesKind, string> = {
+  refund_only: "Refund without a return",
+  return_refund: "Return and refund",
+  exchange: "Exchange",
+  shipping_refund: "Shipping refund",
+};
+
 export interface AfterSalesPath {
   kind: AfterSalesKind;
   eligible: boolean;

@@ -16,3 +16,11 @@ export function matchAddress(addresses: ShopAddress[], wanted: string): ShopAddr
     addresses.find((a) => a.id.toLowerCase() === w) ?? addresses.find((a) => a.label.toLowerCase() === w)
   );
 }
+
+/** The whole address on one line, as a person checks it: "Office: 1 Main St, 10115 Berlin, DE". */
+export function shopAddressLine(
+  a: Pick<ShopAddress, "label" | "line1" | "city" | "postal_code" | "country">,
+): string {
+  const place = [a.postal_code, a.city].filter(Boolean).join(" ");
+  return `${a.label}: ${[a.line1, place, a.country].filter(Boolean).join(", ")}`;
+}

@@ -4,12 +4,26 @@ import { approvalExpiresAt, effectiveApprovalStatus } from "../../engine/approva
 import type { ConsoleContext } from "../console-session";
 import { redactSecrets } from "../redact-secrets";
 
+const isoDate = z
+  .string()
+  .trim()
+  .max(40)
+  .refine((v) => !Number.isNaN(Date.parse(v)), "not a date");
+
 export const actionListFilterSchema = z
   .object({
     status: z.string().trim().max(40).optional(),
     capability: z.string().trim().max(80).optional(),
+    /** The person it is for (the customer); members only ever see their own anyway. */
+    user: z.string().trim().max(100).optional(),
+    /** Started at or after / before (ISO dates or date-times). */
+    from: isoDate.optional(),
+    to: isoDate.optional(),
+    page: z.coerce.number().int().min(1).max(100_000).optional(),
+    pageSize: z.coerce.number().int().min(1).max(200).optional(),
   })
   .strict();
+export type ActionListFilter = z.infer<typeof actionListFilterSchema>;
 
 export type ActionListItem = {
   id: string;
@@ -21,51 +35,115 @@ export type ActionListItem = {
   entityId: string | null;
   userId: string;
   agentId: string | null;
+  /** The agent that started it and the person it acts for (the customer), by name. */
+  agentName: string | null;
+  userName: string | null;
+  /** The money involved, from the summary (minor units), when there is any. */
+  amount: number | null;
+  currency: string | null;
   effectStatus: string | null;
   createdAt: string;
   updatedAt: string;
 };
+
+export type ActionPage = { actions: ActionListItem[]; total: number; page: number; pageSize: number };
+
+/** The money an action's summary names (`amount`, `total` or `refund_amount`), if any. */
+function summaryAmount(state: unknown): { amount: number | null; currency: string | null } {
+  const summary = (state as { summary?: Record<string, unknown> | null } | null)?.summary;
+  if (!summary || typeof summary !== "object") return { amount: null, currency: null };
+  const key = ["amount", "total", "refund_amount"].find((k) => typeof summary[k] === "number");
+  return {
+    amount: key ? (summary[key] as number) : null,
+    currency: typeof summary.currency === "string" ? summary.currency : null,
+  };
+}
 
 /** A member sees only the actions done for them; nobody sees another tenant's. */
 export function actionScope(ctx: ConsoleContext) {
   return ctx.role === "member" ? { tenantId: ctx.tenantId, userId: ctx.userId } : { tenantId: ctx.tenantId };
 }
 
+/** One page of actions, newest activity first, with the names and money a person scans for. */
 export async function listActions(
   db: Db,
   ctx: ConsoleContext,
-  filter: z.infer<typeof actionListFilterSchema> = {},
-  limit = 200,
-): Promise<ActionListItem[]> {
-  const rows = await db.action.findMany({
-    where: {
-      ...actionScope(ctx),
-      ...(filter.status ? { status: filter.status } : {}),
-      ...(filter.capability ? { capability: filter.capability } : {}),
-    },
-    orderBy: { updatedAt: "desc" },
-    take: Math.min(limit, 1000),
-    include: { effect: { select: { status: true } } },
-  });
-  return rows.map((a) => ({
-    id: a.id,
-    capability: a.capability,
-    status: a.status,
-    node: a.node,
-    version: a.version,
-    entityType: a.entityType,
-    entityId: a.entityId,
-    userId: a.userId,
-    agentId: a.agentId,
-    effectStatus: a.effect?.status ?? null,
-    createdAt: a.createdAt.toISOString(),
-    updatedAt: a.updatedAt.toISOString(),
-  }));
+  filter: ActionListFilter = {},
+): Promise<ActionPage> {
+  const pageSize = filter.pageSize ?? 50;
+  const page = filter.page ?? 1;
+  const where = {
+    ...actionScope(ctx),
+    ...(filter.status ? { status: filter.status } : {}),
+    ...(filter.capability ? { capability: filter.capability } : {}),
+    ...(filter.user && ctx.role !== "member" ? { userId: filter.user } : {}),
+    ...(filter.from || filter.to
+      ? {
+          createdAt: {
+            ...(filter.from ? { gte: new Date(filter.from) } : {}),
+            ...(filter.to ? { lt: new Date(filter.to) } : {}),
+          },
+        }
+      : {}),
+  };
+  const [rows, total] = await Promise.all([
+    db.action.findMany({
+      where,
+      orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+      skip: (page - 1) * pageSize,
+      take: pageSize,
+      include: { effect: { select: { status: true } } },
+    }),
+    db.action.count({ where }),
+  ]);
+  const [agents, users] = await Promise.all([
+    db.agent.findMany({
+      where: { tenantId: ctx.tenantId, id: { in: rows.flatMap((r) => (r.agentId ? [r.agentId] : [])) } },
+      select: { id: true, name: true },
+    }),
+    db.user.findMany({
+      where: { tenantId: ctx.tenantId, id: { in: rows.map((r) => r.userId) } },
+      select: { id: true, name: true },
+    }),
+  ]);
+  const agentName = new Map(agents.map((a) => [a.id, a.name]));
+  const userName = new Map(users.map((u) => [u.id, u.name]));
+  return {
+    total,
+    page,
+    pageSize,
+    actions: rows.map((a) => ({
+      id: a.id,
+      capability: a.capability,
+      status: a.status,
+      node: a.node,
+      version: a.version,
+      entityType: a.entityType,
+      entityId: a.entityId,
+      userId: a.userId,
+      agentId: a.agentId,
+      agentName: a.agentId ? (agentName.get(a.agentId) ?? null) : null,
+      userName: userName.get(a.userId) ?? null,
+      ...summaryAmount(a.state),
+      effectStatus: a.effect?.status ?? null,
+      createdAt: a.createdAt.toISOString(),
+      updatedAt: a.updatedAt.toISOString(),
+    })),
+  };
 }
 
 export type ActionDetail = ActionListItem & {
   state: unknown;
-  events: { id: string; version: number; kind: string; node: string; data: unknown; createdAt: string }[];
+  events: {
+    id: string;
+    version: number;
+    kind: string;
+    node: string;
+    data: unknown;
+    createdAt: string;
+    /** The person behind the step (decided, resolved), named: "Sam (support)". */
+    actorName: string | null;
+  }[];
   approvals: {
     id: string;
     version: number;
@@ -106,10 +184,23 @@ export async function getActionDetail(db: Db, ctx: ConsoleContext, id: string): 
     },
   });
   if (!a) return null;
+  const actorOf = (data: unknown): string | null => {
+    const d = data as { by?: unknown; decided_by?: unknown } | null;
+    const id = d?.by ?? d?.decided_by;
+    return typeof id === "string" ? id : null;
+  };
   const deciders = await db.user.findMany({
     where: {
       tenantId: ctx.tenantId,
-      id: { in: a.approvals.flatMap((p) => (p.decidedById ? [p.decidedById] : [])) },
+      id: {
+        in: [
+          ...a.approvals.flatMap((p) => (p.decidedById ? [p.decidedById] : [])),
+          ...a.events.flatMap((e) => {
+            const id = actorOf(e.data);
+            return id ? [id] : [];
+          }),
+        ],
+      },
     },
     select: { id: true, name: true, role: true },
   });
@@ -127,6 +218,18 @@ export async function getActionDetail(db: Db, ctx: ConsoleContext, id: string): 
     entityId: a.entityId,
     userId: a.userId,
     agentId: a.agentId,
+    agentName: a.agentId
+      ? ((
+          await db.agent.findFirst({
+            where: { id: a.agentId, tenantId: ctx.tenantId },
+            select: { name: true },
+          })
+        )?.name ?? null)
+      : null,
+    userName:
+      (await db.user.findFirst({ where: { id: a.userId, tenantId: ctx.tenantId }, select: { name: true } }))
+        ?.name ?? null,
+    ...summaryAmount(a.state),
     effectStatus: a.effect?.status ?? null,
     createdAt: a.createdAt.toISOString(),
     updatedAt: a.updatedAt.toISOString(),
@@ -139,6 +242,7 @@ export async function getActionDetail(db: Db, ctx: ConsoleContext, id: string): 
       node: e.node,
       data: redactSecrets(e.data),
       createdAt: e.createdAt.toISOString(),
+      actorName: decider(actorOf(e.data)),
     })),
     approvals: a.approvals.map((p) => ({
       id: p.id,

@@ -43,7 +43,7 @@ const DECIDED = ["approved", "rejected", "voided", "expired"];
 export async function listApprovals(
   db: Db,
   ctx: ConsoleContext,
-  opts: { status?: "pending" | "decided"; limit?: number } = {},
+  opts: { status?: "pending" | "decided"; limit?: number; offset?: number } = {},
 ): Promise<ApprovalView[]> {
   const now = new Date();
   const where =
@@ -58,7 +58,8 @@ export async function listApprovals(
       : { status: "pending", OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] };
   const rows = await db.approval.findMany({
     where: { ...approvalScope(ctx), ...where },
-    orderBy: { createdAt: "desc" },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip: opts.offset ?? 0,
     take: Math.min(opts.limit ?? 100, 500),
     include: { action: { select: { capability: true, version: true, userId: true } } },
   });

@@ -14,6 +14,9 @@ export const auditFilterSchema = z
     target: z.string().trim().max(300).optional(),
     /** Free text across operation, target, capability and message. */
     q: z.string().trim().max(200).optional(),
+    /** The time range: rows at or after `from`, before `to` (ISO date-times). */
+    from: z.iso.datetime({ offset: true }).optional(),
+    to: z.iso.datetime({ offset: true }).optional(),
   })
   .strict();
 export type AuditFilter = z.infer<typeof auditFilterSchema>;
@@ -79,7 +82,7 @@ export function auditScope(ctx: ConsoleContext) {
   return ctx.role === "member" ? { tenantId: ctx.tenantId, userId: ctx.userId } : { tenantId: ctx.tenantId };
 }
 
-function filterWhere(filter: AuditFilter, provider: DbProvider) {
+export function filterWhere(filter: AuditFilter, provider: DbProvider) {
   // Text filters ignore case on both providers: SQLite's LIKE already does (ASCII), PostgreSQL
   // needs ILIKE, which Prisma offers only there (SQLite's client rejects `mode`, hence the
   // fallback to plain `contains` for a client whose provider is not recorded).
@@ -90,6 +93,8 @@ function filterWhere(filter: AuditFilter, provider: DbProvider) {
   if (filter.face) and.push({ face: filter.face });
   if (filter.operation) and.push({ operation: contains(filter.operation) });
   if (filter.outcome) and.push({ outcome: filter.outcome });
+  if (filter.from) and.push({ createdAt: { gte: new Date(filter.from) } });
+  if (filter.to) and.push({ createdAt: { lt: new Date(filter.to) } });
   if (filter.target)
     and.push({ OR: [{ target: contains(filter.target) }, { capability: contains(filter.target) }] });
   if (filter.q)
@@ -134,4 +139,65 @@ export async function latestAuditSeq(db: Db, ctx: ConsoleContext): Promise<numbe
     select: { seq: true },
   });
   return row?.seq ?? 0;
+}
+
+export type AuditVolume = {
+  from: string;
+  to: string;
+  bucketMs: number;
+  /** Bucket starts (ms since the epoch), operations in each, and those whose outcome is an error. */
+  buckets: { at: number; total: number; errors: number }[];
+  /** True when the range held more rows than were counted (the chart then shows the newest). */
+  truncated: boolean;
+};
+
+/** Outcomes that mean something went wrong on the way, not the agent's input. */
+export const ERROR_OUTCOMES = ["temporarily_unavailable", "unknown", "conflict"];
+const STEPS = [60_000, 5 * 60_000, 15 * 60_000, 3_600_000, 6 * 3_600_000, 86_400_000];
+const MAX_COUNTED = 50_000;
+
+/**
+ * Operations and errors over a time range in about 30–60 buckets, for the monitor's chart. It
+ * counts rows (time and outcome only), bounded: a range with more than 50,000 rows counts the
+ * newest and says so.
+ */
+export async function auditVolume(
+  db: Db,
+  ctx: ConsoleContext,
+  filter: AuditFilter,
+  range: { from: Date; to: Date },
+): Promise<AuditVolume> {
+  const span = Math.max(60_000, range.to.getTime() - range.from.getTime());
+  const bucketMs = STEPS.find((s) => span / s <= 60) ?? 86_400_000;
+  const start = Math.floor(range.from.getTime() / bucketMs) * bucketMs;
+  const and: object[] = [
+    auditScope(ctx),
+    ...filterWhere({ ...filter, from: undefined, to: undefined }, providerOfDb(db) ?? "sqlite"),
+    { createdAt: { gte: range.from, lt: range.to } },
+  ];
+  const rows = await db.auditEvent.findMany({
+    where: { AND: and },
+    select: { createdAt: true, outcome: true },
+    orderBy: { seq: "desc" },
+    take: MAX_COUNTED + 1,
+  });
+  const count = Math.ceil((range.to.getTime() - start) / bucketMs);
+  const buckets = Array.from({ length: count }, (_, i) => ({
+    at: start + i * bucketMs,
+    total: 0,
+    errors: 0,
+  }));
+  for (const row of rows.slice(0, MAX_COUNTED)) {
+    const b = buckets[Math.floor((row.createdAt.getTime() - start) / bucketMs)];
+    if (!b) continue;
+    b.total++;
+    if (ERROR_OUTCOMES.includes(row.outcome)) b.errors++;
+  }
+  return {
+    from: range.from.toISOString(),
+    to: range.to.toISOString(),
+    bucketMs,
+    buckets,
+    truncated: rows.length > MAX_COUNTED,
+  };
 }

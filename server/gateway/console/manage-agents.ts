@@ -13,6 +13,8 @@ export type AgentView = {
   userEmail: string;
   keyPrefix: string;
   revokedAt: string | null;
+  /** The admin who revoked the key, named. */
+  revokedBy: string | null;
   lastUsedAt: string | null;
   createdAt: string;
 };
@@ -31,6 +33,14 @@ export async function listAgents(db: Db, ctx: ConsoleContext): Promise<AgentView
     orderBy: { createdAt: "desc" },
     include: { user: { select: { name: true, email: true } } },
   });
+  const revokers = await db.user.findMany({
+    where: {
+      tenantId: ctx.tenantId,
+      id: { in: rows.flatMap((a) => (a.revokedById ? [a.revokedById] : [])) },
+    },
+    select: { id: true, name: true },
+  });
+  const revoker = new Map(revokers.map((u) => [u.id, u.name]));
   return rows.map((a) => ({
     id: a.id,
     name: a.name,
@@ -39,6 +49,7 @@ export async function listAgents(db: Db, ctx: ConsoleContext): Promise<AgentView
     userEmail: a.user.email,
     keyPrefix: a.keyPrefix,
     revokedAt: a.revokedAt?.toISOString() ?? null,
+    revokedBy: a.revokedById ? (revoker.get(a.revokedById) ?? null) : null,
     lastUsedAt: a.lastUsedAt?.toISOString() ?? null,
     createdAt: a.createdAt.toISOString(),
   }));
@@ -88,6 +99,7 @@ export async function createAgent(
       userEmail: user.email,
       keyPrefix: agent.keyPrefix,
       revokedAt: null,
+      revokedBy: null,
       lastUsedAt: null,
       createdAt: agent.createdAt.toISOString(),
     },
@@ -105,7 +117,7 @@ export async function revokeAgent(
   if (agent.revokedAt) return fail("conflict", "This agent is already revoked.");
   await db.agent.updateMany({
     where: { id: agentId, tenantId: ctx.tenantId, revokedAt: null },
-    data: { revokedAt: new Date() },
+    data: { revokedAt: new Date(), revokedById: ctx.userId },
   });
   await recordConsoleAudit(db, ctx, {
     operation: "agent.revoked",

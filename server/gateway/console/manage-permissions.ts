@@ -54,6 +54,9 @@ export type PermissionRuleView = {
   position: number;
   note: string | null;
   updatedAt: string;
+  /** Who made the rule, and who last changed it, named. */
+  createdBy: string | null;
+  updatedBy: string | null;
   /** Why the stored pattern matches nothing (a row saved before patterns were validated), or null. */
   problem: string | null;
 };
@@ -63,6 +66,14 @@ export async function listPermissionRules(db: Db, ctx: ConsoleContext): Promise<
     where: { tenantId: ctx.tenantId },
     orderBy: [{ position: "asc" }, { createdAt: "asc" }],
   });
+  const people = await db.user.findMany({
+    where: {
+      tenantId: ctx.tenantId,
+      id: { in: rows.flatMap((r) => [r.createdById, r.updatedById].filter((v): v is string => Boolean(v))) },
+    },
+    select: { id: true, name: true },
+  });
+  const nameOf = (id: string | null) => (id ? (people.find((p) => p.id === id)?.name ?? null) : null);
   return rows.map((r) => ({
     id: r.id,
     subjectType: r.subjectType,
@@ -73,6 +84,8 @@ export async function listPermissionRules(db: Db, ctx: ConsoleContext): Promise<
     position: r.position,
     note: r.note,
     updatedAt: r.updatedAt.toISOString(),
+    createdBy: nameOf(r.createdById),
+    updatedBy: nameOf(r.updatedById),
     problem: patternProblem(r.pattern),
   }));
 }
@@ -161,6 +174,7 @@ export async function updatePermissionRule(
       pattern: pattern.value,
       decision: input.decision,
       note: input.note ?? null,
+      updatedById: ctx.userId,
     },
   });
   if (updated.count === 0) return fail("not_found", "No such rule.");
@@ -241,6 +255,8 @@ export type PermissionRequestView = {
   grantMode: string | null;
   createdAt: string;
   decidedAt: string | null;
+  /** The admin who granted or denied it, named. */
+  decidedBy: string | null;
 };
 
 export async function listPermissionRequests(
@@ -258,6 +274,14 @@ export async function listPermissionRequests(
     select: { id: true, name: true },
   });
   const names = new Map(agents.map((a) => [a.id, a.name]));
+  const deciders = await db.user.findMany({
+    where: {
+      tenantId: ctx.tenantId,
+      id: { in: rows.flatMap((r) => (r.decidedById ? [r.decidedById] : [])) },
+    },
+    select: { id: true, name: true },
+  });
+  const decider = new Map(deciders.map((u) => [u.id, u.name]));
   return rows.map((r) => ({
     id: r.id,
     agentId: r.agentId,
@@ -269,5 +293,6 @@ export async function listPermissionRequests(
     grantMode: r.grantMode,
     createdAt: r.createdAt.toISOString(),
     decidedAt: r.decidedAt?.toISOString() ?? null,
+    decidedBy: r.decidedById ? (decider.get(r.decidedById) ?? null) : null,
   }));
 }

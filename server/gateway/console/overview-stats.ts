@@ -6,6 +6,8 @@ import { auditScope } from "./list-audit-events";
 
 export type OverviewStats = {
   pendingApprovals: number;
+  /** Agents' permission requests waiting for an admin; 0 for everyone else (they cannot answer them). */
+  pendingPermissionRequests: number;
   unknownActions: number;
   opsPerMinute: number;
   errorRate: number;
@@ -21,14 +23,19 @@ const WINDOW_MINUTES = 15;
 export async function overviewStats(db: Db, ctx: ConsoleContext): Promise<OverviewStats> {
   const since = new Date(Date.now() - WINDOW_MINUTES * 60_000);
   const agentOps = { ...auditScope(ctx), createdAt: { gte: since }, face: { not: "console" } };
-  const [pendingApprovals, unknownActions, operationsInWindow, errors] = await Promise.all([
-    countPendingApprovals(db, ctx),
-    db.action.count({ where: { ...actionScope(ctx), status: "unknown" } }),
-    db.auditEvent.count({ where: agentOps }),
-    db.auditEvent.count({ where: { ...agentOps, outcome: { in: ERROR_OUTCOMES } } }),
-  ]);
+  const [pendingApprovals, pendingPermissionRequests, unknownActions, operationsInWindow, errors] =
+    await Promise.all([
+      countPendingApprovals(db, ctx),
+      ctx.role === "admin"
+        ? db.permissionRequest.count({ where: { tenantId: ctx.tenantId, status: "pending" } })
+        : Promise.resolve(0),
+      db.action.count({ where: { ...actionScope(ctx), status: "unknown" } }),
+      db.auditEvent.count({ where: agentOps }),
+      db.auditEvent.count({ where: { ...agentOps, outcome: { in: ERROR_OUTCOMES } } }),
+    ]);
   return {
     pendingApprovals,
+    pendingPermissionRequests,
     unknownActions,
     operationsInWindow,
     windowMinutes: WINDOW_MINUTES,

@@ -23,14 +23,24 @@ const FLAGS = [
 
 export type Browser = { context: BrowserContext; close(): Promise<void> };
 
+export type LaunchOptions = {
+  viewport?: { width: number; height: number };
+  /** A phone: touch, mobile viewport meta honoured, a high-density screen. */
+  phone?: boolean;
+  /** Browser permissions granted up front, e.g. ["notifications"]. */
+  permissions?: string[];
+};
+
 /** A fresh Chromium profile per call: no cookies or cache leak between people in a test. */
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
   const dir = mkdtempSync(join(tmpdir(), "signpost-chromium-"));
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: chromiumPath,
     headless: true,
     args: FLAGS,
-    viewport: { width: 1400, height: 900 },
+    viewport: options.viewport ?? { width: 1400, height: 900 },
+    ...(options.phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+    ...(options.permissions ? { permissions: options.permissions } : {}),
   });
   return {
     context,

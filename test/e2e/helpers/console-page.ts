@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
-import { type Browser, launchChromium } from "./chromium";
+import { type Browser, type LaunchOptions, launchChromium } from "./chromium";
 
 export type Person = { browser: Browser; page: Page; email: string; close(): Promise<void> };
 
@@ -10,14 +10,16 @@ export async function signInAs(
   email: string,
   password: string,
   next = "/",
+  options: LaunchOptions = {},
 ): Promise<Person> {
-  const browser = await launchChromium();
+  const browser = await launchChromium(options);
   const page = await browser.context.newPage();
   await page.goto(`${baseUrl}/sign-in?next=${encodeURIComponent(next)}`);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByTestId("signed-in-user").waitFor({ timeout: 20_000 });
+  // Attached, not visible: on a phone the navigation (and the name in it) is behind the menu button.
+  await page.getByTestId("signed-in-user").waitFor({ state: "attached", timeout: 20_000 });
   expect(await page.getByTestId("signed-in-user").textContent()).toBeTruthy();
   return { browser, page, email, close: () => browser.close() };
 }

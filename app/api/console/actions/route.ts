@@ -3,15 +3,17 @@ import { actionListFilterSchema, listActions } from "@/server/gateway/console/li
 
 export const dynamic = "force-dynamic";
 
+const KEYS = ["status", "capability", "user", "from", "to", "page", "pageSize"] as const;
+
+/** One page of actions: `status`, `capability`, `from`/`to` (started), `page`, `pageSize` (≤ 200). */
 export const GET = consoleRoute({}, async ({ req, db, ctx }) => {
   const sp = new URL(req.url).searchParams;
-  const filter = actionListFilterSchema.safeParse({
-    ...(sp.get("status") ? { status: sp.get("status") } : {}),
-    ...(sp.get("capability") ? { capability: sp.get("capability") } : {}),
-  });
+  const raw: Record<string, string> = {};
+  for (const key of KEYS) {
+    const v = sp.get(key);
+    if (v) raw[key] = v;
+  }
+  const filter = actionListFilterSchema.safeParse(raw);
   if (!filter.success) return errorResponse("invalid_request", "Invalid filter.");
-  return Response.json(
-    { actions: await listActions(db, ctx, filter.data) },
-    { headers: { "cache-control": "no-store" } },
-  );
+  return Response.json(await listActions(db, ctx, filter.data), { headers: { "cache-control": "no-store" } });
 });

@@ -8,6 +8,7 @@ import {
   type AfterSalesKind,
   type AfterSalesPath,
   afterSalesPaths,
+  KIND_LABELS,
 } from "../after-sales-eligibility";
 import { orderNode } from "../order-node";
 import type { ShopAdapter, ShopOrder } from "../shop-adapter";
@@ -102,6 +103,7 @@ export const afterSales = defineCapability<ShopAdapter>({
                 field: "order_id",
                 code: "no_after_sales_available",
                 message: `Nothing applies to this order now: ${paths.map((p) => p.message).join("; ")}`,
+                refused: true,
               },
             ],
           };
@@ -116,6 +118,8 @@ export const afterSales = defineCapability<ShopAdapter>({
                 field: "kind",
                 code: path.reason ?? "not_eligible",
                 message: `${path.message}${eligible.length ? `. Possible now: ${eligible.map((p) => p.kind).join(", ")}` : ""}`,
+                // With another path open the agent can still choose it; with none, it is a refusal.
+                ...(eligible.length ? {} : { refused: true }),
               },
             ],
           };
@@ -270,23 +274,35 @@ export const afterSales = defineCapability<ShopAdapter>({
   summarize: ({ values, derived }) => {
     const order = derived.order as ShopOrder;
     const kind = values.kind as AfterSalesKind;
+    // Refunds go back the way the order was paid (the legacy system credits the balance itself).
+    const refundTo =
+      order.payment?.method === "balance" ? "Store credit" : "the card the order was paid with";
     const base = {
+      title: KIND_LABELS[kind],
       order_id: order.id,
-      kind,
+      kind: { value: kind, label: KIND_LABELS[kind] },
       reason: values.reason,
       evidence: ((values.evidence as string[] | undefined) ?? []).length,
       currency: "USD",
     };
-    if (kind === "exchange")
+    if (kind === "exchange") {
+      const item = derived.exchange_item as { name?: string } | null;
       return {
         ...base,
+        decision: { verb: "Exchange", object: item?.name ?? "the item" },
         item: derived.exchange_item,
         replacement_product_id: values.replacement_product_id,
         amount: 0,
       };
+    }
+    const refund = {
+      decision: { verb: "Refund", amount: derived.refund_amount as number, currency: "USD", to: refundTo },
+      amount_label: "Refund amount",
+      refund_to: refundTo,
+    };
     if (kind === "return_refund")
-      return { ...base, items: derived.return_items, amount: derived.refund_amount };
-    return { ...base, amount: derived.refund_amount };
+      return { ...base, ...refund, items: derived.return_items, amount: derived.refund_amount };
+    return { ...base, ...refund, amount: derived.refund_amount };
   },
   effect: {
     kind: "shop.refund",

@@ -3,7 +3,7 @@ import { defineCapability } from "../../../engine/define-capability";
 import type { ValidationError } from "../../../engine/outcome";
 import { toEffectResult } from "../../effect-result";
 import { sendWithRetries } from "../../legacy-client";
-import { addressIdSchema, matchAddress } from "../match-address";
+import { addressIdSchema, matchAddress, shopAddressLine } from "../match-address";
 import type {
   ShopAdapter,
   ShopAddress,
@@ -14,6 +14,12 @@ import type {
 } from "../shop-adapter";
 import { customerFor, noCustomer } from "../shop-customer";
 import { SHOP_POLICY } from "../shop-policy";
+
+const SHIPPING_LABELS: Record<ShopQuote["method"], string> = {
+  standard: "Standard",
+  express: "Express",
+  same_day: "Same day",
+};
 
 interface Line {
   product_id: string;
@@ -293,27 +299,38 @@ export const checkout = defineCapability<ShopAdapter>({
       requiresConfirmation: true,
     },
   ],
-  summarize: ({ values, derived }) => {
+  summarize: ({ derived }) => {
     const address = derived.address as ShopAddress;
     const method = derived.payment_method as ShopPaymentMethod;
     const shipping = derived.shipping as ShopQuote;
+    const total = derived.total as number;
+    const balance =
+      method.type === "balance" && typeof method.available === "number" ? method.available : null;
     return {
+      title: "Place the order and pay",
+      // What the person decides, in one sentence: "Pay $55.00 from Store credit".
+      decision: { verb: "Pay", amount: total, currency: "USD", from: method.label },
+      amount_label: "Total to be charged",
       items: (derived.lines as Line[]).map((l) => ({
         product_id: l.product_id,
         name: l.name,
         quantity: l.quantity,
         unit_price: l.unit_price,
+        line_total: l.unit_price * l.quantity,
       })),
       subtotal: derived.subtotal,
-      shipping_method: shipping.method,
+      shipping_method: { value: shipping.method, label: SHIPPING_LABELS[shipping.method] },
       shipping_price: shipping.price,
       coupon: derived.coupon ?? null,
       discount: derived.discount,
-      amount: derived.total,
+      amount: total,
       currency: "USD",
-      address: `${address.label}: ${address.line1}, ${address.city}`,
-      payment_type: values.payment_type,
-      payment_method: method.label,
+      delivery_estimate: `About ${shipping.eta_days} ${shipping.eta_days === 1 ? "day" : "days"} after payment`,
+      address: shopAddressLine(address),
+      payment_method: { type: method.type, label: method.label },
+      // The balance as it is now: shown for context, not part of what is approved (a charge
+      // elsewhere must not void this approval; the PAYMENT node re-checks it at confirm).
+      ...(balance === null ? {} : { now: { balance_before: balance, balance_after: balance - total } }),
     };
   },
   effect: {

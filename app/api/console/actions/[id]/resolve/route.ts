@@ -9,7 +9,8 @@ import {
 export const dynamic = "force-dynamic";
 
 const bodySchema = z
-  .object({ resolution: z.enum(["applied", "not_applied"]), note: z.string().trim().min(1).max(1000) })
+  // The note is the reason when no verify supports the resolution (the gateway checks and audits it).
+  .object({ resolution: z.enum(["applied", "not_applied"]), note: z.string().trim().max(1000).optional() })
   .strict();
 
 /**
@@ -24,7 +25,7 @@ export const POST = consoleRoute(
         await getConsoleGateway().resolveRecovery(consolePerson(ctx), {
           action_id: params.id ?? "",
           resolution: body.resolution,
-          note: body.note,
+          ...(body.note ? { note: body.note } : {}),
         }),
       ),
     ),

@@ -74,7 +74,7 @@ run("every console page, every role, desk and phone", () => {
     const started = Date.now();
     await page.setViewportSize(VIEWPORTS[viewport]);
     const response = await page.goto(`${app.url}${path}`);
-    await page.getByRole("heading", { level: 1 }).first().waitFor();
+    await page.getByRole("heading", { level: 1 }).first().waitFor({ timeout: 60_000 });
     await settled(page);
     const { scrollWidth, innerWidth } = await sidewaysOverflow(page);
     // axe once per page and role, at the desk size (the navigation is on screen there; colours and

@@ -419,7 +419,10 @@ run("decisions in the console: phone, live changes, notifications, guards, monit
     await sam.page.goto(`${app.url}/monitor`);
     await sam.page.locator("[data-testid=monitor-row]").first().waitFor();
     await sam.page.locator("[data-testid=monitor-row]").first().click();
-    const first = await sam.page.getByTestId("monitor-detail").getByRole("heading").textContent();
+    const first = await sam.page
+      .getByTestId("monitor-detail")
+      .getByRole("heading", { level: 2 })
+      .textContent();
     await sam.page.getByTestId("monitor-rows").focus();
     await sam.page.keyboard.press("ArrowDown");
     await expect

@@ -83,11 +83,26 @@ run("console in Chromium", () => {
       ).status,
     ).toBe(403);
     expect((await pageFetch(alice.page, "/api/console/audit")).status).toBe(403);
-    // Support may watch but never approve.
-    const decision = await pageFetch(sam.page, "/api/console/actions/any/decision", {
-      method: "POST",
-      body: { decision: "approve", version: 1 },
-    });
+    // Support may watch but never approve (the checkout's policy: only the person it is for).
+    const agent = await connectAgent(app.url, agentKey("alice@acme.test"));
+    const pending = await agent
+      .call("start_action", {
+        capability: "checkout",
+        patch: {
+          items: [{ product_id: "prod_mug", quantity: 1 }],
+          address_id: "Office",
+          payment_type: "balance",
+        },
+      })
+      .finally(() => agent.close());
+    const decision = await pageFetch(
+      sam.page,
+      `/api/console/actions/${pending.structured.action_id}/decision`,
+      {
+        method: "POST",
+        body: { decision: "approve", version: Number(pending.structured.version) },
+      },
+    );
     expect(decision.status).toBe(403);
     // Nav shows only what the role may open.
     await alice.page.goto(`${app.url}/`);
@@ -789,7 +804,7 @@ run("console in Chromium", () => {
 
       await queue.getByRole("link", { name: first }).click();
       await sam.page.waitForURL(`**/actions/${first}`);
-      await sam.page.getByRole("button", { name: "Verify" }).click();
+      await sam.page.getByRole("button", { name: "Verify", exact: true }).click();
       await expect
         .poll(
           async () =>

@@ -44,6 +44,7 @@ function SecretRow({ connector, secret }: { connector: string; secret: Connector
           {secret.set ? (
             <>
               set · changed <Time iso={secret.updatedAt} />
+              {secret.updatedBy ? ` by ${secret.updatedBy}` : ""}
             </>
           ) : (
             "not set"

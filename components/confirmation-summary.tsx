@@ -258,7 +258,13 @@ export function ConfirmationSummary({
       !STRUCTURAL.has(k) &&
       k !== amountKey &&
       !k.startsWith("_") &&
-      !(items && (IN_ITEMS_FOOTER.includes(k) || k === "coupon")),
+      // With line items, the subtotal, shipping (and its method), coupon and discount are the table's footer.
+      !(
+        items &&
+        (IN_ITEMS_FOOTER.includes(k) ||
+          k === "coupon" ||
+          (k === "shipping_method" && "shipping_price" in data))
+      ),
   );
   const changedSet = new Set(changed);
   return (

@@ -7,6 +7,7 @@ import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState }
 import { OUTCOME_KINDS } from "@/server/engine/outcome";
 import type { AuditEventView, AuditVolume } from "@/server/gateway/console/list-audit-events";
 import { apiGet } from "./api-client";
+import type { MonitorFilter } from "./monitor-filter";
 import {
   Badge,
   buttonClass,
@@ -20,29 +21,6 @@ import {
 } from "./ui";
 import { VolumeChart } from "./volume-chart";
 
-export type MonitorFilter = {
-  agentId: string;
-  face: string;
-  operation: string;
-  outcome: string;
-  target: string;
-  q: string;
-  /** A preset ("15m", "1h", "24h", "7d", "30d"), "custom" (from/to below) or "" (everything). */
-  range: string;
-  from: string;
-  to: string;
-};
-export const EMPTY_MONITOR_FILTER: MonitorFilter = {
-  agentId: "",
-  face: "",
-  operation: "",
-  outcome: "",
-  target: "",
-  q: "",
-  range: "",
-  from: "",
-  to: "",
-};
 const TEXT_KEYS = ["operation", "target", "q"] as const;
 const FACES = ["actions", "browse", "script", "console", "cli", "system"];
 const RANGES: { value: string; label: string; ms?: number }[] = [

@@ -386,6 +386,13 @@ export function PermissionsView({ grammar }: { grammar: PermissionGrammar }) {
         (r) => r.requests,
       ),
   });
+  const decidedRequests = useQuery({
+    queryKey: ["permission-requests", "decided"],
+    queryFn: () =>
+      apiGet<{ requests: PermissionRequestView[] }>("/api/console/permissions/requests?status=all").then(
+        (r) => r.requests.filter((q) => q.status !== "pending").slice(0, 10),
+      ),
+  });
   const agents = useQuery({
     queryKey: ["agent-names"],
     queryFn: () => apiGet<{ agents: Agent[] }>("/api/console/agent-names").then((r) => r.agents),
@@ -519,6 +526,32 @@ export function PermissionsView({ grammar }: { grammar: PermissionGrammar }) {
           </ul>
         )}
       </section>
+      {decidedRequests.data && decidedRequests.data.length > 0 ? (
+        <section aria-labelledby="decided-requests-heading">
+          <h2 id="decided-requests-heading" className="mb-2 text-sm font-semibold text-slate-700">
+            Recently answered requests
+          </h2>
+          <ul
+            className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white text-sm"
+            data-testid="decided-requests"
+          >
+            {decidedRequests.data.map((r) => (
+              <li key={r.id} className="px-3 py-2 [overflow-wrap:anywhere]">
+                <strong>{r.agentName ?? r.agentId}</strong> · {r.verb}{" "}
+                <code className="text-xs">{r.target}</code> —{" "}
+                <span data-testid="request-decided-by">
+                  {r.status === "used" ? "granted once (used)" : r.status}
+                  {r.grantMode === "rule" ? " as a rule" : ""}
+                  {r.decidedBy ? ` by ${r.decidedBy}` : ""}
+                </span>{" "}
+                <span className="text-xs text-slate-600">
+                  <Time iso={r.decidedAt} />
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <section aria-labelledby="rules-heading">
         <h2 id="rules-heading" className="mb-2 text-sm font-semibold text-slate-700">
           Rules

@@ -52,10 +52,13 @@ function capabilityFormPage(
   current: Record<string, unknown> = {},
   problems?: BackendOutcome,
 ): PageBody {
+  // A refusal that names its problems (validation errors) keeps the form: the agent sees why.
+  const refusalWithProblems = problems !== undefined && preview.outcome === "rejected";
   if (
     preview.outcome !== "preview" &&
     preview.outcome !== "applied" &&
-    preview.outcome !== "input_required"
+    preview.outcome !== "input_required" &&
+    !refusalWithProblems
   ) {
     return outcomePage(title, preview, back);
   }

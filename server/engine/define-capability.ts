@@ -140,7 +140,15 @@ export interface CapabilityDefinition<A> {
   sideEffects: string[];
   policy: CapabilityPolicy;
   nodes: NodeDefinition<A>[];
-  /** What a person approves: built from the values at the confirmation node. */
+  /**
+   * What a person approves: built from the values at the confirmation node, and shown as it is
+   * on the confirm screen, in the MCP App and in emails. Keys the screen understands: `decision`
+   * ({verb, amount, currency, from, to, object}: "Pay $55.00 from Store credit", see
+   * decision-sentence.ts), `title`, `amount` with `amount_label` ("Total to be charged"), `items`
+   * ({name, quantity, unit_price, line_total}), `subtotal`/`shipping_price`/`discount`, enum values
+   * as `{value, label}` (the label is shown), and `now`: facts for context that are not approved
+   * and not digested (a balance before and after). Everything else shows as a labelled row.
+   */
   summarize?: (input: { values: Values; derived: Record<string, unknown> }) => Record<string, unknown>;
   effect?: EffectDefinition<A>;
   /** Read-only capabilities answer at once, with no confirmation. */

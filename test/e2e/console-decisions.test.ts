@@ -152,7 +152,7 @@ run("decisions in the console: phone, live changes, notifications, guards, monit
     const mail = await sink.next(
       (m) => m.to.includes("alice@acme.test") && m.text.includes(`/confirm/${id}`),
     );
-    expect(mail.subject).toBe("Approval needed: Pay $20.50 from Store credit");
+    expect(mail.subject).toBe("Approval needed: Pay $23.00 from Store credit");
     expect(mail.from).toBe("signpost@acme.test");
     const link = /https?:\/\/\S+\/confirm\/\S+/.exec(mail.text)?.[0] ?? "";
     // The public URL: where the person is signed in (the printed console URL), not some "localhost".
@@ -160,7 +160,7 @@ run("decisions in the console: phone, live changes, notifications, guards, monit
     expect(start.structured.approval_url).toBe(link);
     await phone.page.goto(link);
     await phone.page.locator(`[data-testid=confirmation-summary][data-action-id="${id}"]`).waitFor();
-    expect(await phone.page.getByRole("button", { name: "Pay $20.50 from Store credit" }).isVisible()).toBe(
+    expect(await phone.page.getByRole("button", { name: "Pay $23.00 from Store credit" }).isVisible()).toBe(
       true,
     );
     // Nothing in the mail can approve: opening the link changed nothing.
@@ -214,13 +214,13 @@ run("decisions in the console: phone, live changes, notifications, guards, monit
     await notice.waitFor({ timeout: 15_000 });
     expect(await alice.page.getByRole("button", { name: /^Pay / }).count()).toBe(0);
     const changes = await alice.page.getByTestId("summary-changes").textContent();
-    expect(changes).toContain("What happens: Pay $41.00 from Store credit → Pay $61.50 from Store credit");
+    expect(changes).toContain("What happens: Pay $41.00 from Store credit → Pay $60.50 from Store credit");
     expect(changes).toContain("Signpost Mug × 2 → Signpost Mug × 3");
     await screenshot(alice.page, "phone-alice-confirm-changed");
     await alice.page.getByRole("button", { name: "Review the new version" }).click();
     await alice.page.locator(`[data-testid=confirmation-summary][data-version="${newVersion}"]`).waitFor();
     expect(await alice.page.locator('[data-field="changed"]').count()).toBeGreaterThan(0);
-    await alice.page.getByRole("button", { name: "Pay $61.50 from Store credit" }).click();
+    await alice.page.getByRole("button", { name: "Pay $60.50 from Store credit" }).click();
     await alice.page.getByTestId("decided-by").waitFor();
     const confirmed = await agent.call("confirm_action", {
       action_id: id,
@@ -235,7 +235,7 @@ run("decisions in the console: phone, live changes, notifications, guards, monit
     const start = await agent.call("start_action", { capability: "checkout", patch: mugs(1) });
     const id = String(start.structured.action_id);
     await phone.page.goto(`${app.url}/confirm/${id}`);
-    await phone.page.getByRole("button", { name: "Pay $20.50 from Store credit" }).waitFor();
+    await phone.page.getByRole("button", { name: "Pay $23.00 from Store credit" }).waitFor();
     // Alice rejects it from another device (the API her other tab would call).
     const desk = await signInAs(app.url, "alice@acme.test", app.password);
     people.push(desk);
@@ -285,7 +285,7 @@ run("decisions in the console: phone, live changes, notifications, guards, monit
     const sam = await signInAs(app.url, "sam@acme.test", app.password, `/actions/${id}`);
     people.push(sam);
     await sam.page.goto(`${app.url}/actions/${id}`);
-    await sam.page.getByRole("button", { name: "Verify" }).waitFor();
+    await sam.page.getByRole("button", { name: "Verify", exact: true }).waitFor();
     // No "did not happen" before a verify: only the way to a reason.
     expect(await sam.page.getByRole("button", { name: "Mark resolved: did not happen" }).count()).toBe(0);
     await sam.page.getByRole("button", { name: "Resolve without verifying…" }).click();
@@ -304,7 +304,7 @@ run("decisions in the console: phone, live changes, notifications, guards, monit
       expect(refused.json.error.details.reason).toBe("verify_first");
     }
     // Verify: the payment did happen (it committed before the timeout), and the action settles.
-    await sam.page.getByRole("button", { name: "Verify" }).click();
+    await sam.page.getByRole("button", { name: "Verify", exact: true }).click();
     await expect
       .poll(
         async () => (await pageFetch(sam.page, `/api/console/actions/${id}`)).json?.action?.effect?.status,
@@ -419,7 +419,10 @@ run("decisions in the console: phone, live changes, notifications, guards, monit
     await sam.page.goto(`${app.url}/monitor`);
     await sam.page.locator("[data-testid=monitor-row]").first().waitFor();
     await sam.page.locator("[data-testid=monitor-row]").first().click();
-    const first = await sam.page.getByTestId("monitor-detail").getByRole("heading").textContent();
+    const first = await sam.page
+      .getByTestId("monitor-detail")
+      .getByRole("heading", { level: 2 })
+      .textContent();
     await sam.page.getByTestId("monitor-rows").focus();
     await sam.page.keyboard.press("ArrowDown");
     await expect

@@ -74,7 +74,7 @@ run("every console page, every role, desk and phone", () => {
     const started = Date.now();
     await page.setViewportSize(VIEWPORTS[viewport]);
     const response = await page.goto(`${app.url}${path}`);
-    await page.getByRole("heading", { level: 1 }).first().waitFor();
+    await page.getByRole("heading", { level: 1 }).first().waitFor({ timeout: 60_000 });
     await settled(page);
     const { scrollWidth, innerWidth } = await sidewaysOverflow(page);
     // axe once per page and role, at the desk size (the navigation is on screen there; colours and
@@ -187,4 +187,29 @@ run("every console page, every role, desk and phone", () => {
       { path: "/search?q=mug", status: 200 },
     ]);
   }, 600_000);
+
+  it("dark mode follows the system setting and stays readable (axe) on the busiest pages", async () => {
+    const adam =
+      people.find((p) => p.email === "adam@acme.test") ??
+      (await signInAs(app.url, "adam@acme.test", app.password));
+    await adam.page.emulateMedia({ colorScheme: "dark" });
+    try {
+      for (const path of ["/", `/confirm/${actionId}`, "/monitor", "/actions", "/permissions"]) {
+        for (const viewport of ["desktop", "phone"] as const) {
+          await adam.page.setViewportSize(VIEWPORTS[viewport]);
+          await adam.page.goto(`${app.url}${path}`);
+          await adam.page.getByRole("heading", { level: 1 }).first().waitFor({ timeout: 60_000 });
+          await settled(adam.page);
+          // The page really is dark: the body's background is near black.
+          const bg = await adam.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+          expect(bg, `${path} background`).not.toBe("rgb(248, 250, 252)");
+          await screenshot(adam.page, `adam-${slug(path)}-${viewport}-dark`);
+          if (viewport === "desktop")
+            expect(await seriousAxeViolations(adam.page), `${path} in dark mode`).toEqual([]);
+        }
+      }
+    } finally {
+      await adam.page.emulateMedia({ colorScheme: "light" });
+    }
+  }, 300_000);
 });

@@ -804,7 +804,7 @@ run("console in Chromium", () => {
 
       await queue.getByRole("link", { name: first }).click();
       await sam.page.waitForURL(`**/actions/${first}`);
-      await sam.page.getByRole("button", { name: "Verify" }).click();
+      await sam.page.getByRole("button", { name: "Verify", exact: true }).click();
       await expect
         .poll(
           async () =>

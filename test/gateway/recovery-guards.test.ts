@@ -185,7 +185,7 @@ describe.each(await providersUnderTest())("recovery only for what is stuck (%s)"
     const failed = await w.gw.resolveRecovery(w.person.sam, {
       action_id: id,
       resolution: "not_applied",
-      note: "checked",
+      note: "checked the legacy admin",
     });
     await unblock();
     expect(failed).toMatchObject(INTERNAL_ERROR);

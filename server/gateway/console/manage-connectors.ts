@@ -16,7 +16,8 @@ export type ConnectorView = {
   connector: string;
   enabled: boolean;
   settings: Record<string, unknown>;
-  secrets: { name: string; set: boolean; updatedAt: string | null }[];
+  /** Per secret: whether it is set, when it last changed and by whom (never its value). */
+  secrets: { name: string; set: boolean; updatedAt: string | null; updatedBy: string | null }[];
 };
 
 export const connectorNameSchema = z
@@ -62,7 +63,13 @@ function originOf(text: string): string | null {
 const known = (connector: string) => CONNECTORS.some((c) => c.id === connector);
 const unknownConnector = (connector: string) => fail("not_found", `No connector ${connector}.`);
 
-type SecretMeta = { connector: string; name: string; set?: boolean; updatedAt?: Date | string | null };
+type SecretMeta = {
+  connector: string;
+  name: string;
+  set?: boolean;
+  updatedAt?: Date | string | null;
+  updatedById?: string | null;
+};
 
 /** Each connector's non-secret settings and, per secret, only whether it is set and when it changed. */
 export async function listConnectors(db: Db, ctx: ConsoleContext): Promise<ConnectorView[]> {
@@ -70,6 +77,14 @@ export async function listConnectors(db: Db, ctx: ConsoleContext): Promise<Conne
     db.connectorConfig.findMany({ where: { tenantId: ctx.tenantId } }),
     listSecrets(db, ctx.tenantId) as Promise<SecretMeta[]>,
   ]);
+  const editors = await db.user.findMany({
+    where: {
+      tenantId: ctx.tenantId,
+      id: { in: secrets.flatMap((s) => (s.updatedById ? [s.updatedById] : [])) },
+    },
+    select: { id: true, name: true },
+  });
+  const editor = new Map(editors.map((u) => [u.id, u.name]));
   const names = new Set([
     ...Object.keys(KNOWN_SECRETS),
     ...configs.map((c) => c.connector),
@@ -86,7 +101,8 @@ export async function listConnectors(db: Db, ctx: ConsoleContext): Promise<Conne
       secrets: [...secretNames].sort().map((name) => {
         const meta = mine.find((s) => s.name === name);
         const updatedAt = meta?.updatedAt ? new Date(meta.updatedAt).toISOString() : null;
-        return { name, set: Boolean(meta) && meta?.set !== false, updatedAt };
+        const updatedBy = meta?.updatedById ? (editor.get(meta.updatedById) ?? null) : null;
+        return { name, set: Boolean(meta) && meta?.set !== false, updatedAt, updatedBy };
       }),
     };
   });

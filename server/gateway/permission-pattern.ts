@@ -1,5 +1,5 @@
 import { BROWSE_ROUTES } from "../browse/browse-routes";
-import { parseBrowseUri } from "../browse/parse-browse-uri";
+import { formatBrowseUri, parseBrowseUri } from "../browse/parse-browse-uri";
 import { PERMISSION_REQUEST_ROUTE } from "../browse/signpost-routes";
 import { CONNECTORS } from "../connectors/connector-catalog";
 
@@ -246,6 +246,8 @@ export function parsePermissionPattern(
       const bad = [...path].find((ch) => !PATH_CHARS.test(ch)) ?? "?";
       return fail(`the character "${bad}" cannot occur in a Signpost URI`);
     }
+    if (path.includes("?"))
+      return fail("a rule covers a page whatever its query: leave out ?… (the query is not matched)");
     if (path.startsWith("/") || path.includes("//")) return fail("the path has an empty segment (//)");
     // Targets are canonical URIs, which never end in `/`: `shop://orders/` means `shop://orders`.
     if (path.endsWith("/")) path = path.slice(0, -1);
@@ -400,5 +402,8 @@ export function canonicalPermissionTarget(
   }
   const parsed = parseBrowseUri(raw);
   if (!parsed.ok) return { ok: false, problem: `not a target: ${parsed.problem}` };
-  return { ok: true, target: parsed.value.uri.replaceAll("*", "%2A") };
+  // A rule covers a page whatever its query: `?page=2` or `?x=1` is the same resource, so the
+  // query is no part of what is authorized (else any query slipped past an exact deny).
+  const { scheme, segments } = parsed.value;
+  return { ok: true, target: formatBrowseUri(scheme, segments).replaceAll("*", "%2A") };
 }

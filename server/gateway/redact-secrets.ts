@@ -315,9 +315,12 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((v) => redactSecrets(v, depth + 1));
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
+    // Keys that redact alike get numbered; the counter keeps that linear (a search per key was
+    // quadratic: 8,000 keys "password=<i>" froze the server for 20 s).
+    let collisions = 1;
     for (const [rawKey, v] of Object.entries(value as Record<string, unknown>)) {
       let key = redactText(rawKey);
-      for (let n = 2; key !== rawKey && Object.hasOwn(out, key); n++) key = `${REDACTED}#${n}`;
+      while (key !== rawKey && Object.hasOwn(out, key)) key = `${REDACTED}#${++collisions}`;
       const secretKey = rawKey === "value" || isSecretName(rawKey);
       out[key] =
         secretKey && v !== null && v !== undefined && typeof v !== "boolean"

@@ -115,4 +115,27 @@ describe.each(await providersUnderTest())("audit rows keep a bounded copy of arg
       blob: `${"z".repeat(200)}…[+999800 chars]`,
     });
   });
+
+  it("8,000 keys that redact alike (password=<i>): the row is bounded and keeps no secret; the work is linear", async () => {
+    const colliding = Object.fromEntries(Array.from({ length: 8_000 }, (_, i) => [`password=${i}`, i]));
+    const startedAt = performance.now();
+    const event = await w.gw.recordAudit(w.agent.alice, {
+      operation: "context.read",
+      arguments: colliding,
+      outcome: "rejected",
+      message: "invalid arguments",
+      latencyMs: 1,
+    });
+    console.log(
+      `[audit-bounds] 8,000 colliding keys recorded in ${(performance.now() - startedAt).toFixed(0)} ms`,
+    );
+    const row = await w.db.auditEvent.findFirstOrThrow({
+      where: { tenantId: event.tenantId, seq: event.seq },
+    });
+    const keys = Object.keys(row.arguments as Record<string, unknown>);
+    expect(keys.length).toBeLessThanOrEqual(51);
+    expect(keys).toContain("…");
+    expect((row.arguments as Record<string, unknown>)["…"]).toMatch(/\+7950 keys/);
+    expect(JSON.stringify(row.arguments)).not.toMatch(/password=\d/);
+  });
 });

@@ -7,7 +7,7 @@ import {
   recordActionEvent,
   toJson,
 } from "./action-store";
-import { allowedPatch, patchProblems } from "./allowed-patch";
+import { allowedPatch, PATCHABLE, patchProblems } from "./allowed-patch";
 import { voidApprovals } from "./approval-ledger";
 import { catchLegacyUnavailable } from "./catch-legacy-unavailable";
 import type { Actor, Values } from "./define-capability";
@@ -112,12 +112,28 @@ export async function advanceAction(
       message,
       retryable: false,
     });
+  // Conditional on the version, on a status that takes patches, and on no claimed effect: a
+  // confirm that already claimed the effect (it is re-checking or sending) must not have the
+  // action changed, and its approval voided, under it.
   const updated = await db.action.updateMany({
-    where: { id: row.id, version: row.version },
+    where: {
+      id: row.id,
+      version: row.version,
+      status: { in: PATCHABLE },
+      OR: [{ effect: { is: null } }, { effect: { is: { status: "failed" } } }],
+    },
     data: { version: row.version + 1, node: ev.node, status, state: toJson(state) },
   });
   if (updated.count === 0) {
     const fresh = (await loadAction(db, actor, row.id)) ?? row;
+    const claimed = await db.effect.findUnique({ where: { actionId: row.id } });
+    if (claimed && claimed.status !== "failed")
+      return respond(deps, capability, fresh, {
+        outcome: "conflict",
+        reason: "confirm_in_progress",
+        message: "The action is being confirmed (its effect is claimed); it can no longer change",
+        retryable: false,
+      });
     return respond(deps, capability, fresh, {
       outcome: "conflict",
       reason: "stale_version",

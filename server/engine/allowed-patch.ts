@@ -3,7 +3,7 @@ import { allPatchFields } from "./describe-inputs";
 import type { ValidationError } from "./outcome";
 
 /** Statuses in which an action still takes patches (a rejected approval can be answered with a change). */
-const PATCHABLE = ["open", "awaiting_approval", "approved", "rejected"];
+export const PATCHABLE = ["open", "awaiting_approval", "approved", "rejected"];
 
 /**
  * The fields a patch may carry now. The entity an action is about is fixed once it is named;

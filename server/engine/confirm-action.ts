@@ -151,7 +151,22 @@ export async function confirmAction(
     if ("unavailable" in ev) return unavailable(ev.unavailable, { action_id: row.id, version: row.version });
     return changedSinceApproval(deps, capability, row, state, ev);
   }
-  await db.action.update({ where: { id: row.id }, data: { status: "executing" } });
+  // Conditional on the version confirmed: an advance that won the race moved the action on, and
+  // what was approved is no longer what the action says — give the claim back, send nothing.
+  const executing = await db.action.updateMany({
+    where: { id: row.id, version: row.version },
+    data: { status: "executing" },
+  });
+  if (executing.count === 0) {
+    await releaseClaim(db, effect, !existing);
+    const current = await db.action.findUniqueOrThrow({ where: { id: row.id } });
+    return respond(deps, capability, current, {
+      outcome: "conflict",
+      reason: "stale_version",
+      message: `The action changed while it was being confirmed (now version ${current.version}); nothing was sent`,
+      retryable: true,
+    });
+  }
   // executeEffect resolves the connector again (it may have been disabled since the check above);
   // it gives this claim back itself if it cannot, so it needs to know how the claim was taken.
   const claim = existing ? { fresh: false as const } : { fresh: true as const, statusBefore: row.status };

@@ -8,6 +8,7 @@ import {
   parsePermissionPattern,
   permissionPatternMatches,
 } from "./permission-pattern";
+import { redactText } from "./redact-secrets";
 import type { TrustedContext } from "./trusted-context";
 
 export const PERMISSION_VERBS = [
@@ -207,6 +208,14 @@ export async function storePermissionRequest(
   if (!ctx.agentId) return { kind: "not_stored", why: "not_an_agent" };
   const canonical = canonicalPermissionTarget(input.target);
   if (!canonical.ok) return { kind: "not_stored", why: "invalid_target", problem: canonical.problem };
+  // An admin reads every stored request: a target that carries a credential (an id the agent
+  // filled with a key) is not kept, and no id worth granting looks like one.
+  if (redactText(canonical.target) !== canonical.target)
+    return {
+      kind: "not_stored",
+      why: "invalid_target",
+      problem: "the target holds what looks like a credential; nothing was stored",
+    };
   if (input.dryRun) return { kind: "not_stored", why: "dry_run" };
   const agentId = ctx.agentId;
   const target = canonical.target;
@@ -236,7 +245,7 @@ export async function storePermissionRequest(
       const request = await tx.permissionRequest.create({
         data: {
           ...same,
-          reason: input.reason?.slice(0, 500) ?? null,
+          reason: input.reason ? redactText(input.reason).slice(0, 500) : null,
           status: "pending",
           createdAt: now,
         },

@@ -9,18 +9,29 @@ import type { Summary } from "./console-nav";
 
 const PREFIX = /^\(\d+\) /;
 
-/** Keeps "(n) " in front of whatever title the page has: Next sets titles on navigation. */
+/**
+ * Keeps "(n) " in front of whatever title the page has: Next sets titles on navigation (and
+ * may set one again after it streamed), so changes to <head> are watched. Re-applying is
+ * throttled and skipped while nothing differs, so it can never fight another writer in a loop.
+ */
 function useTitleCount(count: number) {
   useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const apply = () => {
+      timer = undefined;
       const base = document.title.replace(PREFIX, "");
       const want = count > 0 ? `(${count}) ${base}` : base;
       if (document.title !== want) document.title = want;
     };
     apply();
-    const observer = new MutationObserver(apply);
+    const observer = new MutationObserver(() => {
+      timer ??= setTimeout(apply, 100);
+    });
     observer.observe(document.head, { childList: true, subtree: true, characterData: true });
-    return () => observer.disconnect();
+    return () => {
+      observer.disconnect();
+      if (timer) clearTimeout(timer);
+    };
   }, [count]);
 }
 

@@ -316,7 +316,6 @@ export function MonitorView({ initial }: { initial: MonitorFilter }) {
   }, [draft, filter, setFilter]);
 
   // The range as sent: a preset is fixed when the filter is applied, so paging stays consistent.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: recomputed only when the filter changes
   const params = useMemo(() => apiFilter(filter), [filter]);
 
   const backfill = useQuery({

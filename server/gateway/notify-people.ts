@@ -31,7 +31,7 @@ const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`
 /** The emails for a new approval: to whoever the capability's policy lets decide, if they want email. */
 export async function approvalMails(db: Db, publicUrl: string, approvalId: string): Promise<Mail[]> {
   const approval = await db.approval.findUnique({ where: { id: approvalId }, include: { action: true } });
-  if (!approval || approval.status !== "pending") return [];
+  if (approval?.status !== "pending") return [];
   const { action } = approval;
   const rule = approversOf(capabilityRegistry().get(action.capability), approval.summary);
   const people = await db.user.findMany({
@@ -70,7 +70,7 @@ export async function approvalMails(db: Db, publicUrl: string, approvalId: strin
 /** The emails for a new permission request: to the tenant's admins who want email. */
 export async function permissionRequestMails(db: Db, publicUrl: string, requestId: string): Promise<Mail[]> {
   const request = await db.permissionRequest.findUnique({ where: { id: requestId } });
-  if (!request || request.status !== "pending") return [];
+  if (request?.status !== "pending") return [];
   const [admins, agent] = await Promise.all([
     db.user.findMany({
       where: { tenantId: request.tenantId, role: "admin", notifyEmail: true },

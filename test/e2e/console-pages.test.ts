@@ -71,7 +71,7 @@ run("every console page, every role, desk and phone", () => {
     path === "/" ? "overview" : path.replace(/^\//, "").replaceAll("/", "-").replace(actionId, "id");
 
   async function check(page: Page, role: string, viewport: ViewportName, path: string) {
-    const started = Date.now();
+    const _started = Date.now();
     await page.setViewportSize(VIEWPORTS[viewport]);
     const response = await page.goto(`${app.url}${path}`);
     await page.getByRole("heading", { level: 1 }).first().waitFor({ timeout: 60_000 });

@@ -53,7 +53,8 @@ if (command === "mcp") {
   }
   run(entry, [], env);
 } else if (command === "serve") {
-  run("scripts/serve.ts", rest);
+  // Node's warnings reach the log as JSON lines (serve.ts), not as plain text on stderr.
+  run("scripts/serve.ts", rest, { ...process.env, NODE_NO_WARNINGS: "1" });
 } else {
   run("scripts/cli.ts", process.argv.slice(2));
 }

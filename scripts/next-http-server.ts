@@ -99,11 +99,16 @@ export async function startNextHttpServer(options: {
   });
 
   const inFlight = new Set<ServerResponse>();
+  // Live monitor streams (SSE that never ends by itself), ended first at shutdown. Not every
+  // text/event-stream is one: an /mcp answer may stream too, and that one must finish.
+  const monitorStreams = new Set<ServerResponse>();
   const server = createServer((req, res) => {
     inFlight.add(res);
+    if (routeGroup(req.url) === "/api/console/stream") monitorStreams.add(res);
     const started = performance.now();
     res.once("close", () => {
       inFlight.delete(res);
+      monitorStreams.delete(res);
       const route = routeGroup(req.url);
       metrics.httpRequests.inc({ method: req.method ?? "GET", route, status: String(res.statusCode) });
       metrics.httpRequestDuration.observe(
@@ -136,9 +141,9 @@ export async function startNextHttpServer(options: {
     async close(graceMs) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      // Live monitor streams never end by themselves: end them now.
-      for (const res of inFlight)
-        if (String(res.getHeader("content-type") ?? "").startsWith("text/event-stream")) res.destroy();
+      // Live monitor streams never end by themselves: end them now; the browser reconnects
+      // (to another instance) and resumes from its Last-Event-ID.
+      for (const res of monitorStreams) res.destroy();
       const deadline = Date.now() + graceMs;
       while (inFlight.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       const cut = inFlight.size;

@@ -41,6 +41,9 @@ process.on("uncaughtException", (error) => {
   logger.fatal({ err: error.stack ?? error.message }, "uncaught exception; exiting");
   process.exit(1);
 });
+// Node's own warnings as log lines too (the launchers set NODE_NO_WARNINGS so that Node does not
+// also print them as plain text).
+process.on("warning", (warning) => logger.warn({ err: warning.message, name: warning.name }, "node warning"));
 process.on("unhandledRejection", (reason) => {
   logger.error({ err: reason instanceof Error ? reason.stack : String(reason) }, "unhandled rejection");
 });

@@ -258,6 +258,7 @@ async function main(): Promise<void> {
         SIGNPOST_LEGACY_URL: legacyUrl,
         LEGACY_PORT: String(env.LEGACY_PORT),
         SIGNPOST_SKIP_BUILD: "1", // built above
+        NODE_NO_WARNINGS: "1", // it logs them as JSON lines itself
         NODE_ENV: dev ? "development" : "production",
         NEXT_TELEMETRY_DISABLED: "1",
       },

@@ -26,8 +26,10 @@ export interface ServeInstance {
 }
 
 /**
- * Starts `npx signpost serve` (scripts/serve.ts, the production entry) on a free port with its
- * own data directory, and waits until it listens. Rejects with its output if it exits first.
+ * Starts `npx signpost serve` (scripts/serve.ts, the production entry, as bin/signpost.mjs runs
+ * it, without the launcher in between so a test can SIGKILL the server itself) on a free port
+ * with its own data directory, and waits until it listens. Rejects with its output if it exits
+ * first, unless `expectExit`.
  */
 export async function startServeInstance(options: {
   databaseUrl: string;

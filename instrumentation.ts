@@ -1,11 +1,14 @@
 // Runs once in each Next.js server process, before it serves a request (however it was started:
-// `npm start`, `next start`, `next dev`).
+// `npx signpost serve` / `npm start` through scripts/next-http-server.ts, `next start`, `next dev`).
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   // Route handlers never see the socket; this stamps its address onto each request so the
   // console can tell the real client from what X-Forwarded-For claims (server/gateway/request-peer.ts).
   const { installPeerStamp } = await import("./server/gateway/peer-stamp");
   installPeerStamp();
+  // Every request gets an id (X-Request-Id) before a handler runs: log lines and audit rows name it.
+  const { installRequestIds } = await import("./server/gateway/request-id");
+  installRequestIds();
   // Email people when an approval or a permission request waits for them (SIGNPOST_SMTP_URL).
   const { mailerFromEnv } = await import("./server/gateway/mailer");
   const mailer = mailerFromEnv();

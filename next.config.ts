@@ -10,6 +10,10 @@ const config: NextConfig = {
     "@prisma/adapter-better-sqlite3",
     "@prisma/adapter-pg",
     "gpt-tokenizer",
+    // Shared with the modules the HTTP server loads itself (one registry, one client per process).
+    "prom-client",
+    "rate-limiter-flexible",
+    "ioredis",
   ],
   poweredByHeader: false,
   // forbidden() answers a page a role may not open with app/forbidden.tsx and HTTP 403.

@@ -9,5 +9,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two cores: integration suites start real servers; keep parallelism modest.
     maxWorkers: 2,
+    // The logger writes straight to stdout; in-process tests keep to warnings (servers a test
+    // starts get their own LOG_LEVEL).
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" },
   },
 });

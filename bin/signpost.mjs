@@ -1,23 +1,41 @@
 #!/usr/bin/env node
-// `npx signpost <command>`: headless administration. A thin launcher: the commands are
-// TypeScript (scripts/cli.ts), run through tsx so they share the app's modules.
-import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+// `npx signpost <command>`: headless administration and the production server. A thin launcher:
+// the commands are TypeScript (scripts/cli.ts, scripts/serve.ts), run through tsx so they share
+// the app's modules.
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { constants } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
-const tsx = pathToFileURL(require.resolve("tsx")).href;
 const [command, ...rest] = process.argv.slice(2);
 
+if (command === "--version" || command === "-v" || command === "version") {
+  const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  process.stdout.write(`signpost ${version} (node ${process.versions.node})\n`);
+  process.exit(0);
+}
+
+const tsx = pathToFileURL(require.resolve("tsx")).href;
+
+/**
+ * Runs the command in a child and exits with its status. Signals are passed on rather than
+ * killing this launcher (the default), which would leave the child running with nobody waiting
+ * for it: SIGTERM to `npx signpost serve` reaches the server, which shuts down gracefully.
+ */
 function run(script, args, env = process.env) {
-  const result = spawnSync(process.execPath, ["--import", tsx, join(root, script), ...args], {
+  const child = spawn(process.execPath, ["--import", tsx, join(root, script), ...args], {
     stdio: "inherit",
     env,
   });
-  process.exit(result.status ?? 1);
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"])
+    process.on(signal, () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    });
+  child.on("exit", (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
 }
 
 if (command === "mcp") {
@@ -27,12 +45,16 @@ if (command === "mcp") {
     process.stderr.write("signpost mcp: the MCP stdio face is not available in this build yet.\n");
     process.exit(2);
   }
-  const env = { ...process.env };
+  // stdout carries the protocol: log lines go to stderr.
+  const env = { ...process.env, SIGNPOST_LOG_STDERR: "1" };
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === "--key") env.SIGNPOST_AGENT_KEY = rest[++i];
     else if (rest[i] === "--faces") env.SIGNPOST_FACES = rest[++i];
   }
   run(entry, [], env);
+} else if (command === "serve") {
+  // Node's warnings reach the log as JSON lines (serve.ts), not as plain text on stderr.
+  run("scripts/serve.ts", rest, { ...process.env, NODE_NO_WARNINGS: "1" });
 } else {
   run("scripts/cli.ts", process.argv.slice(2));
 }

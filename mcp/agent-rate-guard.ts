@@ -1,7 +1,14 @@
 import type { Db } from "@/server/db/client";
-import { createRateLimiter, type RateDecision } from "@/server/gateway/rate-limiter";
+import {
+  createRateLimiter,
+  type RateDecision,
+  type RateLimiter,
+  type RateLimitStore,
+} from "@/server/gateway/rate-limiter";
 import { recordAuditEvent } from "@/server/gateway/record-audit-event";
 import type { TrustedContext } from "@/server/gateway/trusted-context";
+import { logger } from "@/server/logger";
+import { signpostMetrics } from "@/server/metrics/signpost-metrics";
 
 /**
  * The per-agent-key call budget of `/mcp`, with its refusals in the audit log. A call is one
@@ -11,8 +18,13 @@ import type { TrustedContext } from "@/server/gateway/trusted-context";
  * (if there were any). Nothing is lost when the agent stops, and nothing is kept for an agent
  * once its window has closed.
  */
-export function createAgentRateGuard(db: Db, perMinute: number, windowMs = 10_000) {
-  const limiter = createRateLimiter(perMinute);
+export function createAgentRateGuard(
+  db: Db,
+  perMinute: number,
+  windowMs = 10_000,
+  store: RateLimitStore = { kind: "memory" },
+) {
+  const limiter: RateLimiter = createRateLimiter(perMinute, store);
   const windows = new Map<string, { refused: number }>();
 
   async function record(context: TrustedContext, refused: number) {
@@ -27,18 +39,19 @@ export function createAgentRateGuard(db: Db, perMinute: number, windowMs = 10_00
       });
     } catch (error) {
       // The refusal stands either way; a lost audit row must not turn it into a 500.
-      console.error(
-        "[mcp] could not audit a rate-limit refusal",
-        error instanceof Error ? error.message : error,
+      logger.error(
+        { err: error instanceof Error ? error.message : String(error) },
+        "mcp: could not audit a rate-limit refusal",
       );
     }
   }
 
   /** Charges `calls` JSON-RPC messages at once (a batch), all or none; refusals count each call. */
-  return async function check(context: TrustedContext, calls = 1, now = Date.now()): Promise<RateDecision> {
+  async function check(context: TrustedContext, calls = 1): Promise<RateDecision> {
     const key = context.agentId ?? context.userId;
-    const decision = limiter.take(key, calls, now);
+    const decision = await limiter.take(key, calls);
     if (decision.ok) return decision;
+    signpostMetrics().rateLimited.inc(calls);
     const open = windows.get(key);
     if (open) {
       open.refused += calls;
@@ -52,5 +65,6 @@ export function createAgentRateGuard(db: Db, perMinute: number, windowMs = 10_00
     }, windowMs).unref();
     await record(context, calls);
     return decision;
-  };
+  }
+  return Object.assign(check, { close: () => limiter.close() });
 }

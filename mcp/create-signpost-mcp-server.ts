@@ -2,6 +2,7 @@ import { McpServer } from "@modelcontextprotocol/server";
 import type { BrowseBackend } from "@/server/browse/browse-backend";
 import type { Face } from "./faces";
 import type { GatewayPort } from "./gateway-port";
+import { observeToolCalls, type ToolCallObserver } from "./observe-tool-calls";
 import { registerActionTools } from "./register-action-tools";
 import { registerBrowseTools } from "./register-browse-tools";
 import { registerConfirmApp } from "./register-confirm-app";
@@ -11,6 +12,8 @@ export interface SignpostMcpDeps<Ctx> {
   gateway: GatewayPort<Ctx>;
   browseBackend(context: Ctx): BrowseBackend;
   requestState: SignpostRequestStateCodec;
+  /** Told of every finished tool call (access log, metrics); never given its arguments. */
+  observeToolCall?: (context: Ctx) => ToolCallObserver;
 }
 
 const INSTRUCTIONS: Record<Face, string> = {
@@ -32,10 +35,13 @@ export function createSignpostMcpServer<Ctx>(
       instructions: faces.map((face) => INSTRUCTIONS[face]).join(" "),
     },
   );
+  let face: Face = "actions";
+  if (deps.observeToolCall) observeToolCalls(server, deps.observeToolCall(context), () => face);
   if (faces.includes("actions")) {
     registerActionTools(server, { gateway: deps.gateway, context, requestState: deps.requestState });
     registerConfirmApp(server, deps.gateway, context);
   }
+  face = "browse";
   if (faces.includes("browse")) registerBrowseTools(server, deps.browseBackend(context));
   return server;
 }

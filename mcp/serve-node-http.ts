@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
+import { logger } from "@/server/logger";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -60,6 +61,6 @@ async function handleNode(handler: FetchHandler, req: IncomingMessage, res: Serv
         JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null }),
       );
     } else res.end();
-    console.error("[mcp] node adapter", error);
+    logger.error({ err: error instanceof Error ? error.message : String(error) }, "mcp: node adapter failed");
   }
 }

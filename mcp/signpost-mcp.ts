@@ -2,14 +2,18 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { type Db, getDb } from "@/server/db/client";
 import { consumeNonce } from "@/server/gateway/consume-nonce";
 import { createGateway, type Gateway } from "@/server/gateway/create-gateway";
-import { agentRateFromEnv } from "@/server/gateway/rate-limiter";
-import { identifyAgent, type TrustedContext } from "@/server/gateway/trusted-context";
+import { agentRateFromEnv, type RateLimitStore, rateLimitStoreFromEnv } from "@/server/gateway/rate-limiter";
+import { requestIdOf } from "@/server/gateway/request-id";
+import { identifyAgent, type TrustedContext, withRequestId } from "@/server/gateway/trusted-context";
 import { masterKey } from "@/server/gateway/vault";
+import { logger } from "@/server/logger";
+import { signpostMetrics } from "@/server/metrics/signpost-metrics";
 import { createAgentRateGuard } from "./agent-rate-guard";
 import { createSignpostMcpServer, type SignpostMcpDeps } from "./create-signpost-mcp-server";
 import type { Face } from "./faces";
 import type { GatewayPort } from "./gateway-port";
 import { createMcpHttpHandler } from "./mcp-http-handler";
+import type { ToolCallObserver } from "./observe-tool-calls";
 import { createSignpostRequestStateCodec, requestStateKey } from "./request-state";
 import { createSignpostBrowseBackend } from "./signpost-browse-backend";
 
@@ -20,8 +24,35 @@ export interface SignpostMcpOptions {
   /** Where people open the console (approval links). Default: SIGNPOST_PUBLIC_URL or localhost:3000. */
   publicUrl?: string;
   allowedHostnames?: string[];
-  /** Calls per minute per agent key on this instance; default `SIGNPOST_AGENT_RATE_LIMIT` or 600; 0 = off. */
+  /** Calls per minute per agent key; default `SIGNPOST_AGENT_RATE_LIMIT` or 600; 0 = off. */
   callsPerMinute?: number;
+  /** Where the budget is counted; default from the environment (Redis, PostgreSQL or this process). */
+  rateLimitStore?: RateLimitStore;
+}
+
+/**
+ * The access line of one MCP tool call, and its metrics: tool, outcome, latency, the agent's key
+ * prefix and the request id. Never arguments or results: they can carry what a person typed.
+ */
+export function toolCallAccessLog(context: TrustedContext): ToolCallObserver {
+  const metrics = signpostMetrics();
+  return (call) => {
+    metrics.toolCalls.inc({ face: call.face, tool: call.tool, outcome: call.outcome });
+    metrics.toolCallDuration.observe({ face: call.face, tool: call.tool }, call.latencyMs / 1000);
+    logger.info(
+      {
+        event: "mcp.tool_call",
+        face: call.face,
+        tool: call.tool,
+        outcome: call.outcome,
+        latency_ms: Math.round(call.latencyMs * 10) / 10,
+        agent: context.agentKeyPrefix ?? null,
+        tenant: context.tenantId,
+        request_id: context.requestId ?? null,
+      },
+      "mcp tool call",
+    );
+  };
 }
 
 export function defaultPublicUrl(): string {
@@ -62,6 +93,7 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
       requestState,
       browseBackend: (ctx) =>
         createSignpostBrowseBackend(gw, ctx, { publicUrl, tenantName: tenant?.name ?? ctx.tenantId }),
+      observeToolCall: toolCallAccessLog,
     };
     return createSignpostMcpServer(deps, context, faces);
   }
@@ -71,20 +103,27 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
     return context ? { context, clientId: context.agentId ?? context.userId } : null;
   }
 
+  const rateLimit = createAgentRateGuard(
+    db,
+    options.callsPerMinute ?? agentRateFromEnv(),
+    undefined,
+    options.rateLimitStore ?? rateLimitStoreFromEnv(),
+  );
+
   const handle = createMcpHttpHandler<TrustedContext>({
     authenticate,
-    createServer: (context, faces) => serverFor(context, faces),
+    createServer: (context, faces, request) => serverFor(withRequestId(context, requestIdOf(request)), faces),
     createHandshakeServer: () =>
       new McpServer(
         { name: "signpost", title: "Signpost", version: "0.1.0" },
         { capabilities: { tools: {}, resources: {} } },
       ),
-    rateLimit: createAgentRateGuard(db, options.callsPerMinute ?? agentRateFromEnv()),
+    rateLimit,
     allowedHostnames: options.allowedHostnames,
-    onerror: (error) => console.error("[mcp]", error.message),
+    onerror: (error) => logger.warn({ err: error.message }, "mcp: protocol error"),
   });
 
-  return { handle, serverFor, authenticate, gateway: gw, publicUrl };
+  return { handle, serverFor, authenticate, gateway: gw, publicUrl, close: () => rateLimit.close() };
 }
 
 export type SignpostMcp = ReturnType<typeof createSignpostMcp>;

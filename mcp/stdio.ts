@@ -1,5 +1,8 @@
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { parseFaces } from "./faces";
+// Before anything that logs (./signpost-mcp): log lines go to stderr here.
+import "./log-to-stderr";
+import { logger } from "@/server/logger";
 import { getSignpostMcp } from "./signpost-mcp";
 
 /**
@@ -11,17 +14,17 @@ async function main() {
   const key = process.env.SIGNPOST_AGENT_KEY;
   const faces = parseFaces(process.env.SIGNPOST_FACES);
   if (!faces) {
-    console.error("SIGNPOST_FACES must be actions, browse or actions,browse");
+    logger.fatal("SIGNPOST_FACES must be actions, browse or actions,browse");
     process.exit(2);
   }
   if (!key) {
-    console.error("Set SIGNPOST_AGENT_KEY to an agent key (mint one in the console under Agents).");
+    logger.fatal("Set SIGNPOST_AGENT_KEY to an agent key (mint one in the console under Agents).");
     process.exit(2);
   }
   const mcp = getSignpostMcp();
   const first = await mcp.authenticate(key);
   if (!first) {
-    console.error("SIGNPOST_AGENT_KEY is invalid or revoked.");
+    logger.fatal("SIGNPOST_AGENT_KEY is invalid or revoked.");
     process.exit(3);
   }
   serveStdio(
@@ -31,7 +34,7 @@ async function main() {
       if (!identity) throw new Error("agent key revoked");
       return mcp.serverFor(identity.context, faces);
     },
-    { onerror: (error) => console.error("[mcp stdio]", error.message) },
+    { onerror: (error) => logger.warn({ err: error.message }, "mcp stdio: protocol error") },
   );
 }
 

@@ -1,14 +1,25 @@
 // The commands behind `npx signpost`. Each prints what a person needs and exits non-zero on
-// failure; nothing here asks questions, so scripts and CI can use it.
+// failure; nothing here asks questions, so scripts and CI can use it. Admin changes go through
+// the same gateway functions as the console's (manage-users, manage-agents) and are audited
+// the same way, with face `cli` and no user (an operator on the server is not a Signpost user).
+import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
-import { z } from "zod";
+import { applyPendingMigrations, describeMigrationReport } from "@/server/db/apply-pending-migrations";
 import { createDb, type Db } from "@/server/db/client";
-import { databaseUrl, dataDir, providerOf } from "@/server/db/database-url";
-import { migrateDeploy } from "@/server/db/migrations";
+import { createDatabase, databaseExists, describeDatabase, migrationState } from "@/server/db/database-state";
+import { databaseUrl, dataDir } from "@/server/db/database-url";
 import { PRIVATE_UMASK } from "@/server/db/tighten-data-dir";
-import { mintAgentKey } from "@/server/gateway/agent-keys";
-import { hashPassword } from "@/server/gateway/passwords";
+import { createAgent, createAgentInputSchema, revokeAgent } from "@/server/gateway/console/manage-agents";
+import {
+  createTenant,
+  createTenantInputSchema,
+  createUser,
+  createUserInputSchema,
+  tenantIdSchema,
+} from "@/server/gateway/console/manage-users";
+import { type AdminActor, cliActor } from "@/server/gateway/console/record-console-audit";
 import { loadOrCreateLegacyKeys, readDemoInfo, saveLegacyKeys, writeDemoInfo } from "./demo-files";
+import { root } from "./next-build";
 import { seedDemo } from "./seed-demo";
 
 // Everything this CLI writes (database, legacy.json, demo.json) belongs in the owner-only data
@@ -18,8 +29,12 @@ process.umask(PRIVATE_UMASK);
 const HELP = `Usage: npx signpost <command> [options]
 
 Commands:
-  migrate                              apply pending database migrations (prisma migrate deploy)
-  seed                                 migrate, then seed the demo data if the database is empty
+  serve [--create]                     run Signpost (production: no demo service, no demo data);
+                                       applies pending migrations first; --create makes a
+                                       database that does not exist yet
+  migrate [--create]                   apply pending database migrations (also while a server
+                                       runs); --create makes a database that does not exist yet
+  seed [--create]                      migrate, then seed the demo data if the database is empty
   create-user --tenant <id> --email <email> --name <name> --role <admin|support|member>
               [--password <pw>] [--tenant-name <name>]
                                        add a console user (a missing tenant is created when
@@ -30,18 +45,55 @@ Commands:
   list-agents [--tenant <id>]          agents with prefix, owner and state (never keys)
   mcp [--key <agent key>] [--faces actions,browse]
                                        serve the MCP stdio face for a local MCP host
+  --version                            print the version
 
-Environment: DATABASE_URL, SIGNPOST_DATA_DIR (./data), SIGNPOST_MASTER_KEY, LEGACY_PORT (4010).`;
+Environment: DATABASE_URL, SIGNPOST_DATA_DIR (./data), SIGNPOST_MASTER_KEY, LEGACY_PORT (4010);
+serve reads every variable in the README's configuration table.`;
+
+function say(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
 
 function fail(message: string): never {
   process.stderr.write(`signpost: ${message}\n`);
   process.exit(1);
 }
 
-const roleSchema = z.enum(["admin", "support", "member"]);
+const operatorName = (() => {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? "unknown";
+  }
+})();
 
+/** An audited admin change from this command line: the operator's OS account is on the row. */
+function operator(tenantId: string): AdminActor {
+  return cliActor(tenantId, operatorName);
+}
+
+/** Makes the database when --create says so; a missing one is an error otherwise. */
+async function ensureDatabase(url: string, create: boolean): Promise<void> {
+  if (await databaseExists(url)) return;
+  if (!create)
+    fail(
+      `${describeDatabase(url)} does not exist. Check DATABASE_URL (and SIGNPOST_DATA_DIR), or pass --create to create it.`,
+    );
+  await createDatabase(url);
+  say(`Created ${describeDatabase(url)}.`);
+}
+
+/** The database for an admin command: it must exist and be migrated (nothing is created by accident). */
 async function withDb<T>(run: (db: Db) => Promise<T>): Promise<T> {
-  const db = createDb(databaseUrl());
+  const url = databaseUrl();
+  if (!(await databaseExists(url)))
+    fail(`${describeDatabase(url)} does not exist: run \`npx signpost migrate --create\` first.`);
+  const state = await migrationState(url, root);
+  if (state.pending.length > 0)
+    fail(
+      `${describeDatabase(url)} is missing ${state.pending.length} migration(s): run \`npx signpost migrate\` first.`,
+    );
+  const db = createDb(url);
   try {
     return await run(db);
   } finally {
@@ -49,14 +101,25 @@ async function withDb<T>(run: (db: Db) => Promise<T>): Promise<T> {
   }
 }
 
-async function migrate(): Promise<void> {
-  const url = databaseUrl();
-  await migrateDeploy(url);
-  console.log(`Migrations applied (${providerOf(url)}).`);
+function createFlag(args: string[]): boolean {
+  const { values } = parseArgs({
+    args,
+    options: { create: { type: "boolean", default: false } },
+    strict: true,
+  });
+  return values.create ?? false;
 }
 
-async function seed(): Promise<void> {
-  await migrate();
+async function migrate(args: string[]): Promise<void> {
+  const url = databaseUrl();
+  await ensureDatabase(url, createFlag(args));
+  const report = await applyPendingMigrations(url);
+  if (report.kind === "failed_before") fail(report.message);
+  say(describeMigrationReport(report));
+}
+
+async function seed(args: string[]): Promise<void> {
+  await migrate(args);
   const dir = dataDir();
   const keys = loadOrCreateLegacyKeys(dir);
   const legacyUrl = `http://127.0.0.1:${process.env.LEGACY_PORT || "4010"}`;
@@ -68,7 +131,7 @@ async function seed(): Promise<void> {
     }),
   );
   if (!result) {
-    console.log("The database already has data: nothing seeded.");
+    say("The database already has data: nothing seeded.");
     return;
   }
   saveLegacyKeys(dir, { ...keys, url: legacyUrl });
@@ -79,14 +142,19 @@ async function seed(): Promise<void> {
     legacy: { url: legacyUrl, adminKey: keys.adminKey },
     ...result,
   });
-  console.log("Seeded. Demo logins:");
+  say("Seeded. Demo logins:");
   for (const login of result.logins)
-    console.log(`  ${login.email}  ${login.password}  (${login.role} @ ${login.tenant})`);
-  for (const agent of result.agents) console.log(`  agent key for ${agent.user}: ${agent.key}`);
-  console.log(`Saved to ${dataDir()}/demo.json (mode 0600).`);
+    say(`  ${login.email}  ${login.password}  (${login.role} @ ${login.tenant})`);
+  for (const agent of result.agents) say(`  agent key for ${agent.user}: ${agent.key}`);
+  say(`Saved to ${dataDir()}/demo.json (mode 0600).`);
 }
 
-async function createUser(args: string[]): Promise<void> {
+/** A zod failure as `--flag: message` lines. */
+function flagErrors(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  return error.issues.map((i) => `--${i.path.map(String).join(".")}: ${i.message}`).join("; ");
+}
+
+async function createUserCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
     options: {
@@ -99,34 +167,30 @@ async function createUser(args: string[]): Promise<void> {
     },
     strict: true,
   });
-  const input = z
-    .object({
-      tenant: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "tenant ids are lowercase slugs"),
-      email: z.string().trim().toLowerCase().email(),
-      name: z.string().trim().min(1).max(100),
-      role: roleSchema,
-      password: z.string().min(8, "passwords need at least 8 characters").optional(),
-      "tenant-name": z.string().trim().min(1).max(100).optional(),
-    })
-    .safeParse(values);
-  if (!input.success) fail(input.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; "));
-  const { tenant, email, name, role } = input.data;
-  const { randomBytes } = await import("node:crypto");
-  const password = input.data.password ?? randomBytes(12).toString("base64url");
-  await withDb(async (db) => {
-    const existingTenant = await db.tenant.findUnique({ where: { id: tenant } });
-    if (!existingTenant) {
-      if (!input.data["tenant-name"]) fail(`no tenant "${tenant}" (add --tenant-name to create it)`);
-      await db.tenant.create({ data: { id: tenant, name: input.data["tenant-name"] } });
-      console.log(`Created tenant ${tenant}.`);
-    }
-    if (await db.user.findUnique({ where: { email } })) fail(`a user with email ${email} already exists`);
-    await db.user.create({
-      data: { tenantId: tenant, email, name, role, passwordHash: await hashPassword(password) },
-    });
+  const tenant = tenantIdSchema.safeParse(values.tenant ?? "");
+  if (!tenant.success) fail(`--tenant: ${tenant.error.issues[0]?.message}`);
+  const input = createUserInputSchema.safeParse({
+    email: values.email,
+    name: values.name,
+    role: values.role,
+    password: values.password,
   });
-  console.log(`Created ${role} ${email} in ${tenant}.`);
-  if (!input.data.password) console.log(`Password: ${password}`);
+  if (!input.success) fail(flagErrors(input.error));
+  const actor = operator(tenant.data);
+  await withDb(async (db) => {
+    if (!(await db.tenant.findUnique({ where: { id: tenant.data } }))) {
+      if (!values["tenant-name"]) fail(`no tenant "${tenant.data}" (add --tenant-name to create it)`);
+      const tenantInput = createTenantInputSchema.safeParse({ id: tenant.data, name: values["tenant-name"] });
+      if (!tenantInput.success) fail(flagErrors(tenantInput.error));
+      const made = await createTenant(db, actor, tenantInput.data);
+      if (!made.ok) fail(made.message);
+      say(`Created tenant ${tenant.data}.`);
+    }
+    const created = await createUser(db, actor, input.data);
+    if (!created.ok) fail(created.message);
+    say(`Created ${input.data.role} ${input.data.email} in ${tenant.data}.`);
+    if (created.value.password) say(`Password: ${created.value.password}`);
+  });
 }
 
 async function mintKey(args: string[]): Promise<void> {
@@ -140,18 +204,16 @@ async function mintKey(args: string[]): Promise<void> {
   await withDb(async (db) => {
     const user = await db.user.findUnique({ where: { email } });
     if (!user) fail(`no user ${email}`);
-    const minted = mintAgentKey();
-    const agent = await db.agent.create({
-      data: {
-        tenantId: user.tenantId,
-        userId: user.id,
-        name: values.name?.trim() || `${user.name}'s agent`,
-        keyHash: minted.keyHash,
-        keyPrefix: minted.keyPrefix,
-      },
+    const input = createAgentInputSchema.safeParse({
+      name: values.name?.trim() || `${user.name}'s agent`,
+      userId: user.id,
     });
-    console.log(`Agent ${agent.id} "${agent.name}" acts for ${email} (${user.role} @ ${user.tenantId}).`);
-    console.log(`Key (shown once): ${minted.key}`);
+    if (!input.success) fail(flagErrors(input.error));
+    const minted = await createAgent(db, operator(user.tenantId), input.data);
+    if (!minted.ok) fail(minted.message);
+    const { agent, key } = minted.value;
+    say(`Agent ${agent.id} "${agent.name}" acts for ${email} (${user.role} @ ${user.tenantId}).`);
+    say(`Key (shown once): ${key}`);
   });
 }
 
@@ -165,11 +227,12 @@ async function revokeKey(args: string[]): Promise<void> {
     const agent = agents[0];
     if (!agent) fail("unreachable");
     if (agent.revokedAt) {
-      console.log(`Agent ${agent.id} was already revoked at ${agent.revokedAt.toISOString()}.`);
+      say(`Agent ${agent.id} was already revoked at ${agent.revokedAt.toISOString()}.`);
       return;
     }
-    await db.agent.update({ where: { id: agent.id }, data: { revokedAt: new Date() } });
-    console.log(`Revoked agent ${agent.id} "${agent.name}" (${agent.keyPrefix}).`);
+    const revoked = await revokeAgent(db, operator(agent.tenantId), agent.id);
+    if (!revoked.ok) fail(revoked.message);
+    say(`Revoked agent ${agent.id} "${agent.name}" (${agent.keyPrefix}).`);
   });
 }
 
@@ -183,11 +246,11 @@ async function listAgents(args: string[]): Promise<void> {
     });
     for (const agent of agents) {
       const state = agent.revokedAt ? `revoked ${agent.revokedAt.toISOString()}` : "active";
-      console.log(
+      say(
         `${agent.id}  ${agent.keyPrefix}  ${agent.tenantId}  ${agent.user.email}  "${agent.name}"  ${state}`,
       );
     }
-    if (agents.length === 0) console.log("No agents.");
+    if (agents.length === 0) say("No agents.");
   });
 }
 
@@ -195,11 +258,11 @@ async function main(): Promise<void> {
   const [command, ...args] = process.argv.slice(2);
   switch (command) {
     case "migrate":
-      return migrate();
+      return migrate(args);
     case "seed":
-      return seed();
+      return seed(args);
     case "create-user":
-      return createUser(args);
+      return createUserCommand(args);
     case "mint-key":
       return mintKey(args);
     case "revoke-key":
@@ -209,17 +272,17 @@ async function main(): Promise<void> {
     case "demo": {
       const demo = readDemoInfo(dataDir());
       if (!demo) fail("no demo.json in the data directory");
-      console.log(JSON.stringify(demo, null, 2));
+      say(JSON.stringify(demo, null, 2));
       return;
     }
     case undefined:
     case "help":
     case "--help":
     case "-h":
-      console.log(HELP);
+      say(HELP);
       return;
     default:
-      console.error(HELP);
+      process.stderr.write(`${HELP}\n`);
       fail(`unknown command "${command}"`);
   }
 }

@@ -1,20 +1,24 @@
-// `npm start` / `npm run dev`: the whole product on one machine. Builds the console if needed,
-// applies migrations, seeds the demo on first start, runs the demo legacy service and Next.js
-// as child processes, prints where everything is, and stops both cleanly on Ctrl-C/SIGTERM.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// `npm start` / `npm run dev`: the whole demo on one machine. Builds the console if needed,
+// applies migrations, seeds the demo on first start, runs the demo legacy service and Signpost
+// itself (scripts/serve.ts, the production entry) as child processes, says where everything is,
+// and on SIGTERM/SIGINT stops Signpost first (in-flight calls finish), then the legacy service
+// it was calling, and exits 0. Every line it prints is a JSON log line; on a terminal the demo's
+// logins and agent key are also printed for the person reading.
+import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
 import { z } from "zod";
+import { checkConfig, serverConfigSchema } from "@/server/config/signpost-config";
+import { applyPendingMigrations, describeMigrationReport } from "@/server/db/apply-pending-migrations";
 import { createDb } from "@/server/db/client";
-import { databaseUrl, providerOf } from "@/server/db/database-url";
-import { migrateDeploy } from "@/server/db/migrations";
+import { createDatabase, databaseExists, describeDatabase } from "@/server/db/database-state";
+import { databaseUrl } from "@/server/db/database-url";
 import { PRIVATE_UMASK, tightenDataDir } from "@/server/db/tighten-data-dir";
-import { smtpUrlSchema } from "@/server/gateway/mailer";
-import { trustProxySchema } from "@/server/gateway/request-peer";
-import { masterKey, parseMasterKey } from "@/server/gateway/vault";
+import { checkMasterKey } from "@/server/gateway/master-key-check";
+import { masterKey } from "@/server/gateway/vault";
+import { logger } from "@/server/logger";
 import {
   type DemoInfo,
   loadOrCreateLegacyKeys,
@@ -22,164 +26,52 @@ import {
   saveLegacyKeys,
   writeDemoInfo,
 } from "./demo-files";
+import { buildIfNeeded, root, runLogged } from "./next-build";
 import { repointConnectors, seedDemo } from "./seed-demo";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
 const require = createRequire(import.meta.url);
-const dev = process.argv.includes("--dev");
+const tsx = pathToFileURL(require.resolve("tsx")).href;
+const { values: flags } = parseArgs({
+  args: process.argv.slice(2),
+  options: { dev: { type: "boolean", default: false }, create: { type: "boolean", default: false } },
+  strict: true,
+});
+const dev = flags.dev;
 
-const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
-const port = z.coerce.number().int().min(1).max(65_535);
-const envSchema = z.object({
-  PORT: z.preprocess(emptyAsUndefined, port.default(3000)),
-  LEGACY_PORT: z.preprocess(emptyAsUndefined, port.default(4010)),
-  HOST: z.preprocess(emptyAsUndefined, z.string().default("127.0.0.1")),
-  SIGNPOST_DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default("./data")),
-  DATABASE_URL: z.preprocess(
-    emptyAsUndefined,
-    z
-      .string()
-      .regex(/^(file:|postgres(ql)?:\/\/)/, "DATABASE_URL must be a file: (SQLite) or postgresql:// URL")
-      .optional(),
+const blank = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+/** The server's variables plus the demo's own. */
+const demoConfigSchema = serverConfigSchema.extend({
+  LEGACY_PORT: z.preprocess(
+    blank,
+    z.coerce
+      .number({ error: "LEGACY_PORT must be a port number (the demo legacy service)" })
+      .int()
+      .min(1)
+      .max(65_535)
+      .default(4010),
   ),
-  SIGNPOST_MASTER_KEY: z.preprocess(
-    emptyAsUndefined,
-    z
-      .string()
-      .refine((value) => {
-        try {
-          parseMasterKey(value);
-          return true;
-        } catch {
-          return false;
-        }
-      }, "SIGNPOST_MASTER_KEY must be 32 bytes as 64 hex characters or base64")
-      .optional(),
+  SIGNPOST_DEMO_PASSWORD: z.preprocess(
+    blank,
+    z.string().min(8, "SIGNPOST_DEMO_PASSWORD must be at least 8 characters").optional(),
   ),
-  SIGNPOST_DEMO_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8).optional()),
   /** Skip the build check (CI or a prepared image). */
-  SIGNPOST_SKIP_BUILD: z.preprocess(emptyAsUndefined, z.enum(["0", "1"]).default("0")),
-  LEGACY_LOG: z.preprocess(emptyAsUndefined, z.enum(["0", "1"]).default("0")),
-  /** Read by the console itself (server/gateway/request-peer.ts); checked here so a typo stops the start. */
-  SIGNPOST_TRUST_PROXY: trustProxySchema,
-  /** Where people reach the console: approval links and emails point there (default: the printed URL). */
-  SIGNPOST_PUBLIC_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
-  /** Email for approvals and permission requests (server/gateway/mailer.ts); checked here for typos. */
-  SIGNPOST_SMTP_URL: z.preprocess(emptyAsUndefined, smtpUrlSchema.optional()),
+  SIGNPOST_SKIP_BUILD: z.preprocess(
+    blank,
+    z.enum(["0", "1"], { error: "SIGNPOST_SKIP_BUILD must be 0 or 1" }).default("0"),
+  ),
+  LEGACY_LOG: z.preprocess(blank, z.enum(["0", "1"], { error: "LEGACY_LOG must be 0 or 1" }).default("0")),
 });
 
-function say(line = ""): void {
-  process.stdout.write(`${line}\n`);
-}
-
-function fail(message: string): never {
-  process.stderr.write(`signpost: ${message}\n`);
+/** Logs why the start stopped and exits non-zero (plain text too on a terminal). */
+function fail(message: string, details: Record<string, unknown> = {}): never {
+  logger.fatal({ event: "start_refused", ...details }, message);
+  if (process.stderr.isTTY) process.stderr.write(`signpost: ${message}\n`);
   process.exit(1);
 }
 
-// ---- build -------------------------------------------------------------------------------
-
-const BUILD_INPUTS = ["app", "components", "mcp", "server", "public"];
-const BUILD_FILES = [
-  "next.config.ts",
-  "package.json",
-  "package-lock.json",
-  "postcss.config.mjs",
-  "tsconfig.json",
-];
-
-/** A digest of everything `next build` reads: content, not mtimes, so a fresh clone or a
- * reinstall that regenerates identical files does not force a rebuild. */
-function sourceDigest(): string {
-  const hash = createHash("sha256");
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    if (!existsSync(dir)) return;
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (path === join(root, "server", "legacy")) continue; // a separate process, not bundled
-        walk(path);
-      } else if (entry.isFile()) files.push(path);
-    }
-  };
-  for (const dir of BUILD_INPUTS) walk(join(root, dir));
-  for (const file of BUILD_FILES) if (existsSync(join(root, file))) files.push(join(root, file));
-  for (const file of files.sort()) {
-    hash.update(relative(root, file));
-    hash.update("\0");
-    hash.update(readFileSync(file));
-    hash.update("\0");
-  }
-  return hash.digest("hex");
-}
-
-const digestFile = join(root, ".next", "signpost-source-digest");
-
-function isBuildCurrent(digest: string): boolean {
-  return (
-    existsSync(join(root, ".next", "BUILD_ID")) &&
-    existsSync(digestFile) &&
-    readFileSync(digestFile, "utf8").trim() === digest
-  );
-}
-
-// Two instances started together on a fresh checkout would both build into the one .next/
-// (Next refuses the second build). One builds; the others wait for it, then reuse its output.
-// The lock lives outside .next/, which `next build` wipes.
-const buildLock = join(root, "node_modules", ".cache", "signpost-build.lock");
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function tryLock(): boolean {
-  mkdirSync(dirname(buildLock), { recursive: true });
-  try {
-    writeFileSync(buildLock, String(process.pid), { flag: "wx" });
-    return true;
-  } catch {
-    const holder = Number(readFileSync(buildLock, "utf8"));
-    if (holder && processAlive(holder)) return false;
-    rmSync(buildLock, { force: true }); // left by a build that died
-    return tryLock();
-  }
-}
-
-async function buildIfNeeded(): Promise<void> {
-  const digest = sourceDigest();
-  if (isBuildCurrent(digest)) return;
-  let waited = false;
-  while (!tryLock()) {
-    if (!waited) say("Another start is building the console; waiting for it…");
-    waited = true;
-    await new Promise((r) => setTimeout(r, 1_000));
-  }
-  try {
-    if (isBuildCurrent(digest)) return;
-    const built = existsSync(join(root, ".next", "BUILD_ID"));
-    say(
-      built
-        ? "Sources changed since the last build: rebuilding the console…"
-        : "Building the console (once)…",
-    );
-    const started = Date.now();
-    const result = spawnSync(process.execPath, [require.resolve("next/dist/bin/next"), "build"], {
-      cwd: root,
-      stdio: "inherit",
-      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
-    });
-    if (result.status !== 0) fail("next build failed");
-    writeFileSync(digestFile, `${digest}\n`);
-    say(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
-  } finally {
-    rmSync(buildLock, { force: true });
-  }
+/** For the person at a terminal only: a log line is what machines read. */
+function tell(line = ""): void {
+  if (process.stdout.isTTY) process.stdout.write(`${line}\n`);
 }
 
 // ---- children ----------------------------------------------------------------------------
@@ -199,7 +91,8 @@ async function waitFor(url: string, timeoutMs: number, child: ChildProcess): Pro
   throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
 }
 
-function stopChild(child: ChildProcess | undefined, graceMs = 10_000): Promise<void> {
+/** SIGTERM, then SIGKILL after `graceMs`; resolves when the child has exited. */
+function stopChild(child: ChildProcess | undefined, graceMs: number): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolvePromise) => {
     const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
@@ -214,15 +107,13 @@ function stopChild(child: ChildProcess | undefined, graceMs = 10_000): Promise<v
 // ---- main --------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  const parsed = envSchema.safeParse(process.env);
-  if (!parsed.success) {
-    fail(
-      `invalid configuration:\n${parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n")}`,
-    );
-  }
-  const env = parsed.data;
+  const checked = checkConfig(demoConfigSchema, process.env);
+  if (!checked.ok)
+    fail(`invalid configuration:\n  ${checked.errors.join("\n  ")}`, { errors: checked.errors });
+  const env = checked.config;
   if (env.PORT === env.LEGACY_PORT) fail("PORT and LEGACY_PORT must differ");
   const dataDir = resolve(env.SIGNPOST_DATA_DIR);
+  const explicitDatabase = !!process.env.DATABASE_URL?.trim();
   const url = databaseUrl({ ...process.env, SIGNPOST_DATA_DIR: dataDir });
   // Children and in-process modules all see the same absolute locations.
   process.env.SIGNPOST_DATA_DIR = dataDir;
@@ -230,12 +121,12 @@ async function main(): Promise<void> {
 
   const started = Date.now();
   // After a `git pull` that changed the schema, the generated clients (not committed) are stale.
-  const generate = spawnSync(process.execPath, [join(root, "scripts/generate-clients.mjs"), "--if-stale"], {
-    cwd: root,
-    stdio: "inherit",
-  });
-  if (generate.status !== 0) fail("prisma generate failed");
-  if (!dev && env.SIGNPOST_SKIP_BUILD === "0") await buildIfNeeded();
+  const generate = await runLogged("prisma generate", process.execPath, [
+    join(root, "scripts/generate-clients.mjs"),
+    "--if-stale",
+  ]);
+  if (generate.code !== 0) fail("prisma generate failed", { output: generate.tail });
+  if (!dev && env.SIGNPOST_SKIP_BUILD === "0") await buildIfNeeded().catch((e: Error) => fail(e.message));
 
   // From here on everything written (the database and its -wal/-shm, which SQLite creates itself,
   // the legacy store, keys, demo.json) is owner-only, in this process and the children it starts.
@@ -244,67 +135,80 @@ async function main(): Promise<void> {
   const tightened = tightenDataDir(dataDir);
   const mode = (bits: number) => bits.toString(8).padStart(4, "0");
   if (tightened.length > 0) {
-    say(
+    logger.info(
       `Tightened the data directory to owner-only: ${tightened
         .map((t) => `${relative(dirname(dataDir), t.path)} ${mode(t.from)} → ${mode(t.to)}`)
         .join(", ")}`,
     );
   }
-  say(`Database: ${providerOf(url) === "sqlite" ? url.replace(/^file:/, "") : "PostgreSQL (DATABASE_URL)"}`);
-  await migrateDeploy(url);
+  // The demo makes its own SQLite file; a database someone named must exist (or --create).
+  if (!(await databaseExists(url))) {
+    if (explicitDatabase && !flags.create)
+      fail(
+        `${describeDatabase(url)} does not exist. Check DATABASE_URL, or pass --create (npm start -- --create).`,
+      );
+    await createDatabase(url);
+  }
+  logger.info({ database: describeDatabase(url) }, `Database: ${describeDatabase(url)}`);
+  const migrated = await applyPendingMigrations(url);
+  if (migrated.kind === "failed_before") fail(migrated.message);
+  logger.info({ event: "migrations", ...migrated }, describeMigrationReport(migrated));
   masterKey(); // creates <data dir>/master.key on first start when SIGNPOST_MASTER_KEY is not set
 
   const legacyKeys = loadOrCreateLegacyKeys(dataDir);
   const legacyUrl = `http://127.0.0.1:${env.LEGACY_PORT}`;
   const consoleUrl = `http://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${env.PORT}`;
 
-  const children: ChildProcess[] = [];
+  const db = createDb(url);
+  const key = await checkMasterKey(db);
+  if (!key.ok) {
+    await db.$disconnect();
+    fail(key.message, { reason: key.reason });
+  }
+
+  let signpost: ChildProcess | undefined;
+  let legacy: ChildProcess | undefined;
   let stopping = false;
-  const shutdown = async (code: number) => {
+  const shutdown = async (code: number, why: string) => {
     if (stopping) return;
     stopping = true;
-    await Promise.all(children.map((child) => stopChild(child)));
+    logger.info({ event: "shutdown", why }, `Stopping (${why})…`);
+    // Signpost first: its in-flight calls still reach the legacy service while they finish.
+    await stopChild(signpost, (env.SIGNPOST_SHUTDOWN_GRACE_S + 10) * 1000);
+    await stopChild(legacy, 10_000);
+    logger.info({ event: "stopped" }, "Stopped.");
     process.exit(code);
   };
-  process.on("SIGINT", () => void shutdown(0));
-  process.on("SIGTERM", () => void shutdown(0));
-  const watch = (name: string, child: ChildProcess) => {
-    children.push(child);
+  process.on("SIGINT", () => void shutdown(0, "SIGINT"));
+  process.on("SIGTERM", () => void shutdown(0, "SIGTERM"));
+  const watch = (name: string, child: ChildProcess) =>
     child.on("exit", (code, signal) => {
       if (stopping) return;
-      process.stderr.write(
-        `signpost: ${name} stopped unexpectedly (${signal ?? `exit ${code}`}); shutting down\n`,
-      );
-      void shutdown(1);
+      logger.error({ child: name, code, signal }, `${name} stopped unexpectedly; shutting down`);
+      void shutdown(1, `${name} stopped`);
     });
-  };
 
-  const legacy = spawn(
-    process.execPath,
-    ["--import", pathToFileURL(require.resolve("tsx")).href, join(root, "server/legacy/main.ts")],
-    {
-      cwd: root,
-      stdio: ["ignore", "inherit", "inherit"],
-      env: {
-        ...process.env,
-        LEGACY_PORT: String(env.LEGACY_PORT),
-        LEGACY_HOST: "127.0.0.1",
-        LEGACY_DB: join(dataDir, "legacy.sqlite"),
-        LEGACY_API_KEYS: JSON.stringify(legacyKeys.apiKeys),
-        LEGACY_ADMIN_KEY: legacyKeys.adminKey,
-        LEGACY_LOG: env.LEGACY_LOG,
-      },
+  legacy = spawn(process.execPath, ["--import", tsx, join(root, "server/legacy/main.ts")], {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: {
+      ...process.env,
+      LEGACY_PORT: String(env.LEGACY_PORT),
+      LEGACY_HOST: "127.0.0.1",
+      LEGACY_DB: join(dataDir, "legacy.sqlite"),
+      LEGACY_API_KEYS: JSON.stringify(legacyKeys.apiKeys),
+      LEGACY_ADMIN_KEY: legacyKeys.adminKey,
+      LEGACY_LOG: env.LEGACY_LOG,
     },
-  );
+  });
   watch("the legacy service", legacy);
   try {
     await waitFor(`${legacyUrl}/health`, 30_000, legacy);
   } catch (error) {
-    process.stderr.write(`signpost: legacy service failed to start: ${String(error)}\n`);
-    return shutdown(1);
+    logger.error({ err: String(error) }, "the legacy service failed to start");
+    return shutdown(1, "legacy service did not start");
   }
 
-  const db = createDb(url);
   let demo: DemoInfo | null;
   try {
     const seeded = await seedDemo(db, {
@@ -313,7 +217,7 @@ async function main(): Promise<void> {
       password: env.SIGNPOST_DEMO_PASSWORD,
     });
     if (seeded) {
-      say("Seeded the demo data (first start).");
+      logger.info("Seeded the demo data (first start).");
       demo = {
         consoleUrl,
         mcpUrl: `${consoleUrl}/mcp`,
@@ -339,19 +243,15 @@ async function main(): Promise<void> {
     await db.$disconnect();
   }
 
-  const next = spawn(
+  // Signpost itself: the production entry, which checks its settings and the master key,
+  // runs the background jobs and serves; it stops gracefully on SIGTERM. Migrated already.
+  signpost = spawn(
     process.execPath,
-    [
-      require.resolve("next/dist/bin/next"),
-      dev ? "dev" : "start",
-      "--port",
-      String(env.PORT),
-      "--hostname",
-      env.HOST,
-    ],
+    ["--import", tsx, join(root, "scripts/serve.ts"), "--no-migrate", ...(dev ? ["--dev"] : [])],
     {
       cwd: root,
-      stdio: ["ignore", "inherit", "inherit"],
+      // An IPC channel only so that it notices if this process dies without stopping it.
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
       env: {
         ...process.env,
         PORT: String(env.PORT),
@@ -360,39 +260,54 @@ async function main(): Promise<void> {
         // Links given to agents and sent by email open the console where it was printed (not a
         // "localhost" the person is not signed in at), unless SIGNPOST_PUBLIC_URL says otherwise.
         SIGNPOST_PUBLIC_URL: env.SIGNPOST_PUBLIC_URL ?? consoleUrl,
+        SIGNPOST_SKIP_BUILD: "1", // built above
+        NODE_NO_WARNINGS: "1", // it logs them as JSON lines itself
         NODE_ENV: dev ? "development" : "production",
         NEXT_TELEMETRY_DISABLED: "1",
       },
     },
   );
-  watch("Next.js", next);
+  watch("Signpost", signpost);
   try {
-    await waitFor(`${consoleUrl}/api/health`, dev ? 180_000 : 60_000, next);
+    await waitFor(`${consoleUrl}/api/health`, dev ? 180_000 : 60_000, signpost);
   } catch (error) {
-    process.stderr.write(`signpost: the console did not become healthy: ${String(error)}\n`);
-    return shutdown(1);
+    logger.error({ err: String(error) }, "the console did not become healthy");
+    return shutdown(1, "console did not become healthy");
   }
 
-  say();
-  say(`Signpost is running (ready in ${((Date.now() - started) / 1000).toFixed(1)} s).`);
-  say(`  Console         ${consoleUrl}`);
-  say(`  MCP endpoint    ${consoleUrl}/mcp`);
-  say(`  Health          ${consoleUrl}/api/health`);
-  say(`  Legacy service  ${legacyUrl}  (OpenAPI: ${legacyUrl}/openapi.json)`);
+  const demoFile = join(dataDir, "demo.json");
+  logger.info(
+    {
+      event: "ready",
+      console: consoleUrl,
+      mcp: `${consoleUrl}/mcp`,
+      health: { live: `${consoleUrl}/api/health/live`, ready: `${consoleUrl}/api/health/ready` },
+      legacy: legacyUrl,
+      demo_file: demo ? demoFile : null,
+      seconds: (Date.now() - started) / 1000,
+    },
+    `Signpost is running (ready in ${((Date.now() - started) / 1000).toFixed(1)} s): console ${consoleUrl}, MCP ${consoleUrl}/mcp; demo logins and agent keys in ${demoFile} (mode 0600)`,
+  );
+  tell();
+  tell(`Signpost is running.`);
+  tell(`  Console         ${consoleUrl}`);
+  tell(`  MCP endpoint    ${consoleUrl}/mcp`);
+  tell(`  Health          ${consoleUrl}/api/health/ready`);
+  tell(`  Legacy service  ${legacyUrl}  (OpenAPI: ${legacyUrl}/openapi.json)`);
   if (demo) {
-    say("  Demo logins:");
+    tell("  Demo logins:");
     for (const login of demo.logins)
-      say(`    ${login.email.padEnd(18)} ${login.password.padEnd(20)} ${login.role} @ ${login.tenant}`);
+      tell(`    ${login.email.padEnd(18)} ${login.password.padEnd(20)} ${login.role} @ ${login.tenant}`);
     const agent = demo.agents.find((a) => a.user === "alice@acme.test") ?? demo.agents[0];
-    if (agent) say(`  Agent key (${agent.name}): ${agent.key}`);
+    if (agent) tell(`  Agent key (${agent.name}): ${agent.key}`);
   } else {
-    say(
+    tell(
       "  (demo.json is missing: logins and keys were printed at the first start; `npx signpost mint-key` makes new keys)",
     );
   }
-  say(`  Everything above is in ${join(dataDir, "demo.json")} (mode 0600; the data directory is 0700).`);
-  say("  Stop with Ctrl-C.");
-  say();
+  tell(`  Everything above is in ${demoFile} (mode 0600; the data directory is 0700).`);
+  tell("  Stop with Ctrl-C.");
+  tell();
 }
 
 main().catch((error) => fail(error instanceof Error ? (error.stack ?? error.message) : String(error)));

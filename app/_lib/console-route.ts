@@ -12,7 +12,9 @@ import {
   resolveConsoleSession,
   SESSION_COOKIE,
 } from "@/server/gateway/console-session";
+import { requestIdOf } from "@/server/gateway/request-id";
 import { requestPeer } from "@/server/gateway/request-peer";
+import { logger } from "@/server/logger";
 
 export function errorResponse(code: ConsoleErrorCode, message: string, details?: unknown): Response {
   return Response.json(
@@ -69,8 +71,10 @@ export function consoleRoute<S extends z.ZodType | undefined = undefined>(
       }
       const store = await cookies();
       const db = getDb();
-      const ctx = await resolveConsoleSession(db, store.get(SESSION_COOKIE)?.value);
-      if (!ctx) return errorResponse("unauthenticated", "Sign in first.");
+      const session = await resolveConsoleSession(db, store.get(SESSION_COOKIE)?.value);
+      if (!session) return errorResponse("unauthenticated", "Sign in first.");
+      // The request id travels with the person's context into every audit row this request writes.
+      const ctx: ConsoleContext = { ...session, requestId: requestIdOf(req) };
       if (opts.roles && !opts.roles.includes(ctx.role)) {
         return errorResponse("forbidden", `This needs the ${opts.roles.join(" or ")} role.`);
       }
@@ -94,7 +98,10 @@ export function consoleRoute<S extends z.ZodType | undefined = undefined>(
       return await handler({ req, ctx, db, body: body as never, params });
     } catch (error) {
       // A bug, not a domain failure: log it, answer a typed error, never leak internals.
-      console.error("console route failed", error instanceof Error ? error.stack : error);
+      logger.error(
+        { err: error instanceof Error ? error.stack : String(error), request_id: requestIdOf(req) },
+        "console route failed",
+      );
       return errorResponse("temporarily_unavailable", "Something went wrong on our side. Try again.");
     }
   };

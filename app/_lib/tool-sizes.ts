@@ -4,6 +4,7 @@ import type { Face } from "@/mcp/faces";
 import { getSignpostMcp } from "@/mcp/signpost-mcp";
 import type { ConsoleContext } from "@/server/gateway/console-session";
 import { personContext } from "@/server/gateway/trusted-context";
+import { logger } from "@/server/logger";
 
 export type ToolSize = { face: string; tools: number; tokens: number; bytes: number };
 
@@ -50,7 +51,10 @@ let cached: Promise<ToolSize[] | null> | undefined;
 /** Tool-definition sizes per face, or null when they cannot be measured here (e.g. no tokenizer installed). */
 export function readToolSizes(ctx: ConsoleContext): Promise<ToolSize[] | null> {
   cached ??= measure(ctx).catch((error) => {
-    console.error("catalog: measuring tool sizes failed", error instanceof Error ? error.message : error);
+    logger.error(
+      { err: error instanceof Error ? error.message : String(error) },
+      "catalog: measuring tool sizes failed",
+    );
     cached = undefined;
     return null;
   });

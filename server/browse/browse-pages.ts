@@ -1,4 +1,5 @@
 import { LegacyUnavailableError } from "../connectors/legacy-client";
+import { logger } from "../logger";
 import type { BrowseBackend, BrowseVerb, OutcomeKindLike, Row } from "./browse-backend";
 import {
   matchRoute,
@@ -121,7 +122,7 @@ async function guarded(
     // would fail the same way. Only an outage that still escaped (or a connector an admin
     // disabled, a subclass) stays retryable.
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    console.error("[browse]", verb, backend.redact(target), backend.redact(detail));
+    logger.error({ verb, target: backend.redact(target), err: backend.redact(detail) }, "browse page failed");
     const outage = error instanceof LegacyUnavailableError;
     rendered = await renderPage(backend, uri, () => ({
       title: outage ? "Temporarily unavailable" : "Failed",

@@ -20,6 +20,11 @@ export interface ConnectorDefinition {
   createAdapter: (options: LegacyClientOptions) => unknown;
   /** Vault entry holding the legacy API key for this connector. */
   secretName: string;
+  /**
+   * The system's cheap, unauthenticated liveness path, probed by /api/health/ready: a system
+   * that does not answer is reported as degraded, never as Signpost being unready.
+   */
+  healthPath: string;
 }
 
 /** Every connector Signpost ships, in one list: the registry the gateway and browse build on. */
@@ -31,6 +36,7 @@ export const CONNECTORS: ConnectorDefinition[] = [
     capabilities: [checkout, afterSales, changeDeliveryAddress, trackShipment],
     createAdapter: createShopAdapter,
     secretName: "api_key",
+    healthPath: "/health",
   },
   {
     id: "helpdesk",
@@ -39,6 +45,7 @@ export const CONNECTORS: ConnectorDefinition[] = [
     capabilities: [assignTicket, changeTicketPriority, resolveTicket, reopenTicket],
     createAdapter: createHelpdeskAdapter,
     secretName: "api_key",
+    healthPath: "/health",
   },
 ];
 

@@ -25,8 +25,14 @@ export function createDb(url: string = databaseUrl()): Db {
 }
 
 // The Db type is the SQLite client's, so which database a client talks to is recorded here
-// rather than read from the generated client's internals.
-const providers = new WeakMap<Db, ReturnType<typeof providerOf>>();
+// rather than read from the generated client's internals. On globalThis: the Next.js bundle and
+// the modules the HTTP server and jobs load themselves are separate copies of this file, and a
+// client made by one copy must be known to the other (NOTIFY, case-insensitive filters).
+const registry = globalThis as typeof globalThis & {
+  __signpostDbProviders?: WeakMap<Db, ReturnType<typeof providerOf>>;
+};
+registry.__signpostDbProviders ??= new WeakMap();
+const providers = registry.__signpostDbProviders;
 
 /** Which database a client made by `createDb` talks to (undefined for any other object, e.g. a transaction client). */
 export function providerOfDb(db: Db): ReturnType<typeof providerOf> | undefined {

@@ -30,8 +30,21 @@ export function listMigrations(provider: DbProvider): Migration[] {
 }
 
 /**
+ * Prisma's schema engine opens a SQLite file with `locking_mode=EXCLUSIVE`, so `migrate deploy`
+ * fails (SQLITE_BUSY, which the WASM engine reports as an unknown `SocketTimeout` variant) while
+ * any other process has the file open: a running server, for one.
+ */
+export class SqliteInUseError extends Error {
+  constructor(readonly output: string) {
+    super("the SQLite database is open in another process (a running Signpost server?)");
+    this.name = "SqliteInUseError";
+  }
+}
+
+/**
  * Applies pending migrations with `prisma migrate deploy` — the normal Prisma path, through
  * our WASM schema-engine shim (prisma.config.ts). Used by `npm start` and `signpost migrate`.
+ * Throws SqliteInUseError when another process holds the SQLite file.
  */
 export async function migrateDeploy(url: string): Promise<void> {
   if (providerOf(url) === "sqlite") mkdirSync(dirname(sqliteFile(url)), { recursive: true });
@@ -52,7 +65,12 @@ export async function migrateDeploy(url: string): Promise<void> {
     child.on("error", reject);
     child.on("close", resolve);
   });
-  if (code !== 0) throw new Error(`prisma migrate deploy failed (exit ${code}):\n${output.join("")}`);
+  if (code !== 0) {
+    const text = output.join("");
+    if (providerOf(url) === "sqlite" && /SocketTimeout|SQLITE_BUSY|database is locked/.test(text))
+      throw new SqliteInUseError(text);
+    throw new Error(`prisma migrate deploy failed (exit ${code}):\n${text}`);
+  }
   if (providerOf(url) === "sqlite") enableWal(url);
 }
 
@@ -104,26 +122,26 @@ export async function applyMigrationsDirect(url: string): Promise<void> {
   if (provider === "sqlite") {
     const file = sqliteFile(url);
     mkdirSync(dirname(file), { recursive: true });
-    const db = new Database(file);
+    // Waits for a writer that holds the file (a running server) instead of failing at once.
+    const db = new Database(file, { timeout: 15_000 });
     try {
       db.pragma("journal_mode = WAL");
       db.exec(MIGRATIONS_TABLE.sqlite);
-      const applied = new Set(
-        db
-          .prepare("SELECT migration_name FROM _prisma_migrations WHERE rolled_back_at IS NULL")
-          .all()
-          .map((row) => (row as { migration_name: string }).migration_name),
+      const isApplied = db.prepare(
+        "SELECT 1 FROM _prisma_migrations WHERE migration_name = ? AND finished_at IS NOT NULL AND rolled_back_at IS NULL",
       );
       for (const migration of migrations) {
-        if (applied.has(migration.name)) continue;
         const startedAt = now();
+        // IMMEDIATE: the write lock is taken before the check, so two migrators (or a migrator
+        // and a server that writes) cannot both decide a migration is still to do.
         db.transaction(() => {
+          if (isApplied.get(migration.name)) return;
           db.exec(migration.sql);
           db.prepare(
             `INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
              VALUES (?, ?, ?, ?, ?, 1)`,
           ).run(randomUUID(), migration.checksum, now(), migration.name, startedAt);
-        })();
+        }).immediate();
       }
     } finally {
       db.close();

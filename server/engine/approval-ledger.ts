@@ -85,10 +85,16 @@ export function approvalExpiresAt(approval: { expiresAt: Date | null; createdAt:
   return approval.expiresAt ?? new Date(approval.createdAt.getTime() + DEFAULT_APPROVAL_TTL_MS);
 }
 
-/** Records that an approval ran out (only while it is still pending or granted). */
-export async function markApprovalExpired(db: Db, approvalId: string): Promise<void> {
-  await db.approval.updateMany({
+/**
+ * Records that an approval ran out (only while it is still pending or granted). True when this
+ * call wrote it, false when it was already decided, expired or voided: conditional on the
+ * status, so callers racing on one approval (a confirm, the expiry job on two instances) change
+ * it once.
+ */
+export async function markApprovalExpired(db: Db, approvalId: string): Promise<boolean> {
+  const { count } = await db.approval.updateMany({
     where: { id: approvalId, status: { in: ["pending", "approved"] } },
     data: { status: "expired" },
   });
+  return count > 0;
 }

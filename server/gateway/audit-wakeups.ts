@@ -1,6 +1,7 @@
 import pg from "pg";
 import { type Db, providerOfDb } from "../db/client";
 import { databaseUrl, providerOf } from "../db/database-url";
+import { logger } from "../logger";
 import { subscribeAuditEvents } from "./event-stream";
 
 /**
@@ -156,7 +157,10 @@ class SharedAuditListener {
       failed = true;
       this.client = null;
       if (error)
-        console.warn("audit LISTEN connection lost:", error instanceof Error ? error.message : error);
+        logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          "audit LISTEN connection lost; reconnecting",
+        );
       client.end().catch(() => undefined);
       this.scheduleReconnect();
     };

@@ -20,6 +20,8 @@ export type ConsoleContext = {
   email: string;
   name: string;
   role: ConsoleRole;
+  /** The HTTP request being served (set by the console's route wrapper); audit rows keep it. */
+  requestId?: string | null;
 };
 
 export function hashSessionToken(token: string): string {

@@ -45,9 +45,9 @@ import {
   permissionAskMessage,
   storePermissionRequest,
 } from "./permissions";
-import { type AuditInput, recordAuditEvent } from "./record-audit-event";
+import { type AuditActor, type AuditInput, recordAuditEvent } from "./record-audit-event";
 import { listRecoveryQueue, resolveRecoveryItem } from "./recovery-queue";
-import { actorOf, type TrustedContext } from "./trusted-context";
+import { actorOf, type Role, type TrustedContext } from "./trusted-context";
 import { zodErrors } from "./validation-errors";
 
 /** Every gateway answer: the typed outcome with next_actions, plus operation-specific fields. */
@@ -104,7 +104,7 @@ export function createGateway(options: GatewayOptions) {
   const scopeOf = (ctx: TrustedContext) =>
     ctx.kind === "person" && (ctx.role === "admin" || ctx.role === "support") ? "tenant" : "own";
 
-  async function audit(ctx: TrustedContext, input: AuditInput) {
+  async function audit(ctx: AuditActor, input: AuditInput) {
     return recordAuditEvent(db, ctx, input);
   }
 
@@ -527,6 +527,61 @@ export function createGateway(options: GatewayOptions) {
     );
   }
 
+  /**
+   * The reconcile job's look at one action (face `system`, no person or agent behind it): the
+   * engine's own verify asks the system of record by action key and records what it says —
+   * applied and completed when it shows the effect, the check noted and the action left for
+   * recover_action or a person when it does not. It never sends a write. Audited
+   * `effect.reconciled` in the action's tenant.
+   */
+  async function reconcileEffect(actionId: string): Promise<GatewayOutcome> {
+    const started = Date.now();
+    const row = await db.action.findUnique({
+      where: { id: actionId },
+      select: { tenantId: true, userId: true, agentId: true, capability: true },
+    });
+    if (!row)
+      return {
+        outcome: "not_found",
+        reason: "action_not_found",
+        message: `No action ${actionId}`,
+        retryable: false,
+        next_actions: [],
+      };
+    const user = await db.user.findUnique({ where: { id: row.userId }, select: { email: true, role: true } });
+    // The action's own person as the actor (what the capability's lookup may ask about), seen
+    // tenant-wide: the job acts for support, not for the agent.
+    const actor = {
+      tenantId: row.tenantId,
+      userId: row.userId,
+      email: user?.email ?? "",
+      role: (user?.role ?? "member") as Role,
+      agentId: row.agentId ?? undefined,
+    };
+    let out: GatewayOutcome;
+    try {
+      out = (await engine.verify(actor, actionId, "tenant")) as GatewayOutcome;
+    } catch (err) {
+      out = failureOutcome(err, "gateway effect.reconciled");
+    }
+    const effect = out.effect as { action_key?: string } | null | undefined;
+    await audit(
+      { tenantId: row.tenantId, userId: null, face: "system" },
+      {
+        operation: "effect.reconciled",
+        target: capabilityTarget(row.capability),
+        capability: row.capability,
+        arguments: { action_id: actionId },
+        outcome: out.outcome,
+        message: out.message,
+        latencyMs: Date.now() - started,
+        actionId,
+        actionKey: effect?.action_key ?? null,
+      },
+    );
+    return out;
+  }
+
   const operations = {
     search_capabilities: { input: searchCapabilitiesInputSchema, run: searchCapabilities },
     start_action: { input: startActionInputSchema, run: startAction },
@@ -553,6 +608,7 @@ export function createGateway(options: GatewayOptions) {
     approvalStatus: readApprovalStatus,
     listRecoveryQueue: (ctx: TrustedContext) => listRecoveryQueue(db, ctx),
     resolveRecovery,
+    reconcileEffect,
     /**
      * Route permission for browse and console checks; does not audit (the caller's operation does).
      * The same function the pipeline enforces with: it canonicalizes the target and applies a
@@ -563,7 +619,7 @@ export function createGateway(options: GatewayOptions) {
     requestPermission,
     decidePermissionRequest: decidePermission,
     /** Writes one audit row and publishes it (for faces that run their own operations, e.g. browse). */
-    recordAudit: (ctx: TrustedContext, input: AuditInput) => audit(ctx, input),
+    recordAudit: (ctx: AuditActor, input: AuditInput) => audit(ctx, input),
     subscribe: (listener: (event: PublishedAuditEvent) => void) => subscribeAuditEvents(listener),
     shopAdapter,
     helpdeskAdapter,

@@ -17,6 +17,7 @@ export interface PublishedAuditEvent {
   latencyMs: number;
   actionId: string | null;
   actionKey: string | null;
+  requestId: string | null;
   createdAt: string;
 }
 

@@ -1,5 +1,6 @@
 import { LegacyRejectedError, LegacyUnavailableError } from "../connectors/legacy-client";
 import type { OutcomeBase } from "../engine/outcome";
+import { logger } from "../logger";
 import { redactText } from "./redact-secrets";
 
 /**
@@ -11,7 +12,7 @@ import { redactText } from "./redact-secrets";
 export function failureOutcome(error: unknown, where: string): OutcomeBase & Record<string, unknown> {
   if (error instanceof LegacyUnavailableError) {
     // Paths carry what the agent asked for (`?q=…`): logs get them redacted like audit rows.
-    console.warn(`[${where}]`, redactText(error.message));
+    logger.warn({ where, err: redactText(error.message) }, "the business system is unavailable");
     return {
       outcome: "temporarily_unavailable",
       reason: "legacy_unavailable",
@@ -23,7 +24,10 @@ export function failureOutcome(error: unknown, where: string): OutcomeBase & Rec
   if (error instanceof LegacyRejectedError) {
     // The status and code are the legacy system's fixed vocabulary (API.md); its free-text
     // message and the request path stay in the log.
-    console.warn(`[${where}]`, redactText(error.message), redactText(error.legacyMessage));
+    logger.warn(
+      { where, err: redactText(error.message), legacy_message: redactText(error.legacyMessage) },
+      "the business system refused a request",
+    );
     return {
       outcome: "rejected",
       reason: "legacy_rejected",
@@ -32,9 +36,9 @@ export function failureOutcome(error: unknown, where: string): OutcomeBase & Rec
       next_actions: [],
     };
   }
-  console.error(
-    `[${where}] failed`,
-    redactText(error instanceof Error ? (error.stack ?? error.message) : String(error)),
+  logger.error(
+    { where, err: redactText(error instanceof Error ? (error.stack ?? error.message) : String(error)) },
+    `${where} failed`,
   );
   return {
     outcome: "rejected",

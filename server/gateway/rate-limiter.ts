@@ -1,5 +1,20 @@
-/** `SIGNPOST_AGENT_RATE_LIMIT` default: calls per minute per agent key, per instance. */
+import { Redis } from "ioredis";
+import pg from "pg";
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from "rate-limiter-flexible";
+import { databaseUrl, providerOf } from "../db/database-url";
+import { logger } from "../logger";
+
+/** `SIGNPOST_AGENT_RATE_LIMIT` default: calls per minute per agent key, across all instances. */
 export const DEFAULT_AGENT_CALLS_PER_MINUTE = 600;
+
+/** The budget's window: a key's calls are counted per minute from its first call in the window. */
+const WINDOW_S = 60;
 
 /**
  * A refusal says when the calls will fit; `exceedsBudget` when they never will (more calls at
@@ -12,39 +27,111 @@ export interface RateLimiter {
    * Takes `cost` calls (default 1) from `key`'s budget, all or nothing: a refusal takes none,
    * and says how long until all of them are available.
    */
-  take(key: string, cost?: number, now?: number): RateDecision;
+  take(key: string, cost?: number): Promise<RateDecision>;
+  /** Releases the store's connections (tests, shutdown); the limiter must not be used after. */
+  close(): Promise<void>;
 }
 
 /**
- * A token bucket per key: up to `perMinute` calls at once, refilled evenly over a minute. A call
- * is one JSON-RPC message, so a face charges a batch its length. It
- * lives in this process (no database write per call), so N instances behind a balancer allow up
- * to N× the rate; it is a guard against runaway agent loops, not a billing meter. Idle keys are
- * dropped once their bucket is full again, so memory follows the number of active agents.
+ * Where the counters live. `memory`: this process only (one instance on SQLite). `postgres` and
+ * `redis`: shared by every instance that uses the same database or Redis, so N instances allow
+ * the budget once, not N times.
  */
-export function createRateLimiter(perMinute: number): RateLimiter {
-  const buckets = new Map<string, { tokens: number; at: number }>();
-  const refillPerMs = perMinute / 60_000;
-  let lastSweep = 0;
+export type RateLimitStore =
+  | { kind: "memory" }
+  | { kind: "postgres"; url: string }
+  | { kind: "redis"; url: string };
+
+/** The store the environment asks for: SIGNPOST_REDIS_URL, else PostgreSQL when DATABASE_URL is, else memory. */
+export function rateLimitStoreFromEnv(env: Record<string, string | undefined> = process.env): RateLimitStore {
+  const redis = env.SIGNPOST_REDIS_URL?.trim();
+  if (redis) return { kind: "redis", url: redis };
+  const url = databaseUrl(env);
+  return providerOf(url) === "postgres" ? { kind: "postgres", url } : { kind: "memory" };
+}
+
+/**
+ * The call budget: `perMinute` calls per key per one-minute window, counted by
+ * rate-limiter-flexible in `store`. Atomic in the store (an upsert on PostgreSQL, a Lua script
+ * on Redis), so instances racing on one key cannot both take the last calls. If the shared
+ * store fails, each instance falls back to a budget of its own in memory (the library's
+ * insurance limiter) rather than failing the calls or letting them all through.
+ *
+ * All or nothing: the library adds a refused batch's calls to the counter before it refuses,
+ * so the refusal hands them straight back (`reward`). Until it does, another request on the same
+ * key may see the window fuller than it is, and be refused, never admitted, wrongly. A refusal
+ * that comes with less than a second left in its window keeps the points: the window's end
+ * clears them anyway, and a reward after it would start the next window in credit.
+ */
+export function createRateLimiter(
+  perMinute: number,
+  store: RateLimitStore = { kind: "memory" },
+): RateLimiter {
+  if (perMinute <= 0) return { take: async () => ({ ok: true }), close: async () => undefined };
+  const options = { points: perMinute, duration: WINDOW_S, keyPrefix: "signpost_calls" };
+  const insurance = () => new RateLimiterMemory(options);
+  let limiter: RateLimiterAbstract;
+  let ready: Promise<void> = Promise.resolve();
+  let close: () => Promise<void> = async () => undefined;
+  if (store.kind === "postgres") {
+    const pool = new pg.Pool({ connectionString: store.url, max: 4 });
+    // An idle connection the server dropped: the next query reconnects; no reason to crash.
+    pool.on("error", (error) => logger.warn({ err: error.message }, "rate limit store: connection lost"));
+    ready = new Promise((resolve, reject) => {
+      limiter = new RateLimiterPostgres(
+        {
+          ...options,
+          storeClient: pool,
+          storeType: "pool",
+          // rate-limiter-flexible owns this table (CREATE TABLE IF NOT EXISTS, safe when
+          // instances start together) and deletes expired rows itself.
+          tableName: "signpost_rate_limits",
+          insuranceLimiter: insurance(),
+        },
+        (error?: Error) => (error ? reject(error) : resolve()),
+      );
+    });
+    close = () => pool.end();
+  } else if (store.kind === "redis") {
+    // No offline queue: while Redis is unreachable a call is counted by the insurance limiter
+    // at once instead of waiting for a reconnect.
+    const client = new Redis(store.url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      lazyConnect: false,
+    });
+    client.on("error", (error) => logger.warn({ err: error.message }, "rate limit store: Redis error"));
+    limiter = new RateLimiterRedis({ ...options, storeClient: client, insuranceLimiter: insurance() });
+    ready = new Promise<void>((resolve) => {
+      if (client.status === "ready") resolve();
+      else client.once("ready", () => resolve());
+      // Not ready within 2 s: go on; the insurance limiter counts until Redis answers.
+      setTimeout(resolve, 2_000).unref();
+    });
+    close = async () => {
+      client.disconnect();
+    };
+  } else {
+    limiter = new RateLimiterMemory(options);
+  }
+  // A store that cannot even be set up (no table rights, bad URL) must not leave an unhandled
+  // rejection; each take() reports it.
+  ready.catch(() => undefined);
+
   return {
-    take(key, cost = 1, now = Date.now()) {
-      if (perMinute <= 0) return { ok: true };
-      if (cost > perMinute) return { ok: false, retryAfterMs: 60_000, exceedsBudget: true };
-      if (now - lastSweep > 60_000) {
-        for (const [k, b] of buckets)
-          if (b.tokens + (now - b.at) * refillPerMs >= perMinute) buckets.delete(k);
-        lastSweep = now;
-      }
-      const bucket = buckets.get(key) ?? { tokens: perMinute, at: now };
-      bucket.tokens = Math.min(perMinute, bucket.tokens + (now - bucket.at) * refillPerMs);
-      bucket.at = now;
-      buckets.set(key, bucket);
-      if (bucket.tokens >= cost) {
-        bucket.tokens -= cost;
+    async take(key, cost = 1) {
+      if (cost > perMinute) return { ok: false, retryAfterMs: WINDOW_S * 1000, exceedsBudget: true };
+      await ready;
+      try {
+        await limiter.consume(key, cost);
         return { ok: true };
+      } catch (refusal) {
+        if (!(refusal instanceof RateLimiterRes)) throw refusal;
+        if (refusal.msBeforeNext > 1_000) await limiter.reward(key, cost).catch(() => undefined);
+        return { ok: false, retryAfterMs: Math.max(1, refusal.msBeforeNext) };
       }
-      return { ok: false, retryAfterMs: Math.ceil((cost - bucket.tokens) / refillPerMs) };
     },
+    close,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import { signpostMetrics } from "../metrics/signpost-metrics";
 import { notifyAuditWritten } from "./audit-wakeups";
 import { type PublishedAuditEvent, publishAuditEvent } from "./event-stream";
 import { redactSecrets, redactText } from "./redact-secrets";
@@ -67,6 +68,14 @@ function boundArguments(value: unknown): unknown {
   return walk(value, 0);
 }
 
+/**
+ * Who an audit row is about: a caller's trusted context, or an operator at the command line and
+ * the background jobs (no user: `userId` null, face `cli` or `system`).
+ */
+export type AuditActor = Pick<TrustedContext, "tenantId" | "agentId" | "face" | "requestId"> & {
+  userId: string | null;
+};
+
 export interface AuditInput {
   /** `domain.verb`, e.g. `action.started`, `approval.approved`, `permission.granted`. */
   operation: string;
@@ -87,11 +96,7 @@ export interface AuditInput {
  * and notifies other instances. Called before the response leaves, so approvals, secret changes and effects
  * are on record first.
  */
-export async function recordAuditEvent(
-  db: Db,
-  ctx: Pick<TrustedContext, "tenantId" | "userId" | "agentId" | "face">,
-  input: AuditInput,
-) {
+export async function recordAuditEvent(db: Db, ctx: AuditActor, input: AuditInput) {
   const data = {
     tenantId: ctx.tenantId,
     agentId: ctx.agentId ?? null,
@@ -110,6 +115,7 @@ export async function recordAuditEvent(
     // Often the action_id the agent sent (an unknown one included): redacted like its arguments.
     actionId: input.actionId ? redactText(input.actionId) : null,
     actionKey: input.actionKey ?? null,
+    requestId: ctx.requestId ?? null,
   };
   // The tenant's own counter, bumped in the same transaction as the insert: numbers are gapless
   // per tenant and commit in order (the counter row is locked until commit on PostgreSQL), and
@@ -129,6 +135,7 @@ export async function recordAuditEvent(
     arguments: visible.arguments,
     createdAt: row.createdAt.toISOString(),
   };
+  signpostMetrics().auditEvents.inc({ face: row.face, outcome: row.outcome });
   publishAuditEvent(event);
   // Other instances' live monitors wake on this (PostgreSQL NOTIFY; a no-op on SQLite).
   await notifyAuditWritten(db, row.seq);

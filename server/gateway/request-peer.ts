@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { logger } from "../logger";
 import { readPeerStamp } from "./peer-stamp";
 
 /**
@@ -29,7 +30,7 @@ export function trustedProxyHops(env: Record<string, string | undefined> = proce
   if (parsed.success) return parsed.data;
   if (!warned) {
     warned = true;
-    console.warn(`signpost: ${parsed.error.issues[0]?.message}; trusting no proxy`);
+    logger.warn(`${parsed.error.issues[0]?.message}; trusting no proxy`);
   }
   return 0;
 }

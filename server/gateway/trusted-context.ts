@@ -20,7 +20,11 @@ export interface TrustedContext {
   role: Role;
   agentId?: string;
   agentName?: string;
+  /** The visible part of the agent's key (`sp_…`), for log lines: never the key. */
+  agentKeyPrefix?: string;
   face: Face;
+  /** The HTTP request this call came with (server/gateway/request-id.ts); its audit row keeps it. */
+  requestId?: string | null;
 }
 
 const ROLES = new Set<Role>(["admin", "support", "member"]);
@@ -49,6 +53,7 @@ export async function identifyAgent(
     role,
     agentId: agent.id,
     agentName: agent.name,
+    agentKeyPrefix: agent.keyPrefix,
     face,
   };
 }
@@ -63,7 +68,13 @@ export function personContext(session: ConsoleContext, face: Face = "console"): 
     name: session.name,
     role: session.role,
     face,
+    requestId: session.requestId ?? null,
   };
+}
+
+/** The same caller within one HTTP request: its audit rows name the request. */
+export function withRequestId(ctx: TrustedContext, requestId: string | null): TrustedContext {
+  return requestId ? { ...ctx, requestId } : ctx;
 }
 
 /** The same caller seen through another face (e.g. browse calling into the action engine). */

@@ -7,6 +7,7 @@ import {
 } from "@/server/connectors/legacy-client";
 import { failureOutcome } from "@/server/gateway/failure-outcome";
 import { readSecret, setSecret } from "@/server/gateway/vault";
+import { logger } from "@/server/logger";
 import { createMcpWorld, type McpWorld, sc, text } from "../mcp/mcp-world";
 
 interface Page {
@@ -172,8 +173,8 @@ describe("browse refusals: a bad filter or a legacy refusal is not an outage; co
   });
 
   it("failureOutcome: only an outage is retryable; a bug is rejected/internal_error and logged, without its text", () => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const log = vi.spyOn(logger, "error").mockImplementation(() => {});
+    const warn = vi.spyOn(logger, "warn").mockImplementation(() => {});
     try {
       expect(failureOutcome(new LegacyUnavailableError("down"), "test")).toMatchObject({
         outcome: "temporarily_unavailable",

@@ -1,24 +1,33 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDb } from "@/server/db/client";
+import { listMigrations } from "@/server/db/migrations";
 import { hashAgentKey } from "@/server/gateway/agent-keys";
 import { verifyPassword } from "@/server/gateway/passwords";
 
-// Protects the headless admin path: `npx signpost` migrates and seeds a fresh data directory,
-// creates users, mints keys that are stored only as hashes, and revokes them.
+// Protects the headless admin path: `npx signpost` migrates and seeds a fresh data directory
+// (only when asked to create it), creates users, mints keys that are stored only as hashes, and
+// revokes them — through the console's own functions, each change audited with face `cli`;
+// `migrate` works while another process (a running server) holds the SQLite file.
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), "signpost-cli-"));
 const env = { ...process.env, SIGNPOST_DATA_DIR: dataDir, DATABASE_URL: "", SIGNPOST_MASTER_KEY: "" };
 
 function signpost(...args: string[]) {
+  return signpostWith(env, ...args);
+}
+
+function signpostWith(environment: NodeJS.ProcessEnv, ...args: string[]) {
   const result = spawnSync(process.execPath, [join(root, "bin/signpost.mjs"), ...args], {
     cwd: root,
-    env,
+    env: environment,
     encoding: "utf8",
     timeout: 120_000,
   });
@@ -32,8 +41,25 @@ describe("npx signpost", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  it("--version answers; a database that does not exist is an error unless --create", () => {
+    const version = signpost("--version");
+    expect(version.status).toBe(0);
+    expect(version.out).toMatch(/^signpost \d+\.\d+\.\d+ \(node /);
+    for (const command of [["migrate"], ["seed"], ["list-agents"]]) {
+      const refused = signpost(...command);
+      expect(refused.status, command.join(" ")).toBe(1);
+      expect(refused.out).toMatch(/signpost\.db does not exist/);
+    }
+    const missingPostgres = signpostWith(
+      { ...env, DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/signpost_missing_${Date.now()}` },
+      "migrate",
+    );
+    // (Only meaningful where PostgreSQL answers; elsewhere the connection error is the answer.)
+    expect(missingPostgres.status).toBe(1);
+  }, 300_000);
+
   it("seeds a fresh data directory once; demo.json, the database and the keys are 0600", () => {
-    const seeded = signpost("seed");
+    const seeded = signpost("seed", "--create");
     expect(seeded.out).toContain("Seeded.");
     expect(seeded.status).toBe(0);
     // Everything the CLI writes into the data directory is owner-only (issue 8).
@@ -43,7 +69,7 @@ describe("npx signpost", () => {
     const again = signpost("seed");
     expect(again.out).toContain("nothing seeded");
     expect(again.status).toBe(0);
-  }, 120_000);
+  }, 300_000);
 
   it("creates a user, mints a key for them and revokes it", async () => {
     const created = signpost(
@@ -88,5 +114,116 @@ describe("npx signpost", () => {
     const revoked = await db.agent.findUniqueOrThrow({ where: { id: agent.id } });
     expect(revoked.revokedAt).not.toBeNull();
     expect(signpost("revoke-key", "sp_nothere").status).toBe(1);
-  }, 120_000);
+
+    // Issue 14: the CLI's admin changes go through the console's functions and are audited
+    // like the console's: one row each, face `cli`, no Signpost user, the operator's account.
+    const rows = await db.auditEvent.findMany({ where: { face: "cli" }, orderBy: { seq: "asc" } });
+    expect(rows.map((r) => [r.operation, r.tenantId, r.userId, r.outcome])).toEqual([
+      ["user.created", "acme", null, "applied"],
+      ["agent.created", "acme", null, "applied"],
+      ["agent.revoked", "acme", null, "applied"],
+    ]);
+    expect(rows[0]?.target).toBe(bob.id);
+    expect(rows[0]?.arguments).toMatchObject({ email: "bob@acme.test", role: "support", sign_in: "given" });
+    expect(JSON.stringify(rows[0]?.arguments)).not.toContain("bob-password-1");
+    expect(rows[1]).toMatchObject({ target: agent.id });
+    expect(rows[1]?.arguments).toMatchObject({ keyPrefix: agent.keyPrefix, operator: userInfo().username });
+    expect(JSON.stringify(rows)).not.toContain(key);
+    expect(rows[2]).toMatchObject({ target: agent.id });
+  }, 300_000);
+
+  it("creates a tenant with its first admin (audited, a generated password printed once)", async () => {
+    const created = signpost(
+      "create-user",
+      "--tenant",
+      "initech",
+      "--tenant-name",
+      "Initech",
+      "--email",
+      "peter@initech.test",
+      "--name",
+      "Peter",
+      "--role",
+      "admin",
+    );
+    expect(created.status).toBe(0);
+    const password = /Password: (\S+)/.exec(created.out)?.[1] ?? "";
+    const peter = await db.user.findUniqueOrThrow({ where: { email: "peter@initech.test" } });
+    expect(await verifyPassword(password, peter.passwordHash)).toBe(true);
+    const rows = await db.auditEvent.findMany({ where: { face: "cli", tenantId: "initech" } });
+    expect(rows.map((r) => r.operation)).toEqual(["tenant.created", "user.created"]);
+    expect(JSON.stringify(rows)).not.toContain(password);
+    // The same email again: a conflict, nothing written.
+    const again = signpost(
+      "create-user",
+      "--tenant",
+      "initech",
+      "--email",
+      "peter@initech.test",
+      "--name",
+      "P",
+      "--role",
+      "member",
+    );
+    expect(again.status).toBe(1);
+    expect(again.out).toContain("already exists");
+    expect(await db.auditEvent.count({ where: { face: "cli", tenantId: "initech" } })).toBe(2);
+  }, 300_000);
+});
+
+describe("npx signpost migrate while another process holds the SQLite file", () => {
+  const dir = mkdtempSync(join(tmpdir(), "signpost-cli-busy-"));
+  const file = join(dir, "signpost.db");
+  const busyEnv = { ...env, SIGNPOST_DATA_DIR: dir };
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("applies a pending migration and says how (Prisma's engine wants the file to itself), then has nothing to do", async () => {
+    // A database one migration behind, in WAL mode as every Signpost database is.
+    const migrations = listMigrations("sqlite");
+    const setup = new Database(file);
+    setup.pragma("journal_mode = WAL");
+    setup.exec(
+      `CREATE TABLE "_prisma_migrations" ("id" TEXT PRIMARY KEY NOT NULL, "checksum" TEXT NOT NULL, "finished_at" DATETIME, "migration_name" TEXT NOT NULL, "logs" TEXT, "rolled_back_at" DATETIME, "started_at" DATETIME NOT NULL DEFAULT current_timestamp, "applied_steps_count" INTEGER UNSIGNED NOT NULL DEFAULT 0)`,
+    );
+    for (const m of migrations.slice(0, -1)) {
+      setup.exec(m.sql);
+      setup
+        .prepare(
+          "INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, applied_steps_count) VALUES (?, ?, ?, ?, 1)",
+        )
+        .run(randomUUID(), m.checksum, new Date().toISOString(), m.name);
+    }
+    setup.close();
+    // Another process holds it open the way a running server does (reading now and then).
+    const holder = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const D=require("better-sqlite3");const d=new D(${JSON.stringify(file)});d.prepare("SELECT count(*) FROM _prisma_migrations").get();console.log("holding");setInterval(()=>d.prepare("SELECT 1").get(),200);`,
+      ],
+      { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
+    );
+    try {
+      await new Promise<void>((resolve) => holder.stdout?.once("data", () => resolve()));
+      const applied = signpostWith(busyEnv, "migrate");
+      expect(applied.out).not.toContain("WASM_ERROR");
+      expect(applied.status).toBe(0);
+      expect(applied.out).toContain(`applied ${migrations.at(-1)?.name}`);
+      expect(applied.out).toContain("open in another process");
+      const again = signpostWith(busyEnv, "migrate");
+      expect(again.status).toBe(0);
+      expect(again.out).toContain(`all ${migrations.length} applied, nothing to do`);
+    } finally {
+      holder.kill();
+    }
+    const check = new Database(file, { readonly: true });
+    try {
+      const names = check
+        .prepare("SELECT migration_name FROM _prisma_migrations ORDER BY migration_name")
+        .all();
+      expect(names).toHaveLength(migrations.length);
+    } finally {
+      check.close();
+    }
+  }, 180_000);
 });

@@ -151,17 +151,58 @@ describe(`npm start (${postgresUrl ? "postgres" : "sqlite"})`, () => {
       "sam@acme.test",
       "gina@globex.test",
     ]);
-    expect(first.output()).toContain(demo.agents[0].key);
-    expect(first.output()).toContain(demo.logins[0].password);
+    // Not on a terminal: the output is JSON log lines, which name demo.json but never carry
+    // the passwords or agent keys themselves (a log is not a place for credentials).
+    expect(first.output()).toContain(demoPath);
+    expect(first.output()).not.toContain(demo.agents[0].key);
+    expect(first.output()).not.toContain(demo.logins[0].password);
     // The legacy admin key in demo.json works against the running legacy service.
     const faults = await fetch(`${demo.legacy.url}/admin/faults`, {
       headers: { "x-admin-key": demo.legacy.adminKey },
     });
     expect(faults.status).toBe(200);
 
-    expect(await stop(first)).toBe(0);
+    // SIGTERM while an agent's call is in flight (its legacy read held 3 s): the call still
+    // gets its answer, then Signpost and the legacy service stop, in that order, and start
+    // exits 0. Nothing is left running on either port.
+    const alice = demo.agents.find((agent: { user: string }) => agent.user === "alice@acme.test");
+    await fetch(`${demo.legacy.url}/admin/faults`, {
+      method: "POST",
+      headers: { "x-admin-key": demo.legacy.adminKey, "content-type": "application/json" },
+      body: JSON.stringify({ match: "GET /v1/orders/*", mode: "latency", latency_ms: 3000, count: 1 }),
+    });
+    const inFlight = fetch(`http://127.0.0.1:${env.PORT}/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${alice.key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "get_context", arguments: { entity: "order", entity_id: "ord_paid" } },
+      }),
+    });
+    for (;;) {
+      const held = await fetch(`${demo.legacy.url}/admin/faults`, { headers: { "x-admin-key": demo.legacy.adminKey } });
+      if (((await held.json()) as { data: unknown[] }).data.length === 0) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const stopped = stop(first);
+    const answer = await inFlight;
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toContain('"outcome":"applied"');
+    expect(await stopped).toBe(0);
     await expect(fetch(`http://127.0.0.1:${env.PORT}/api/health`)).rejects.toThrow();
     await expect(fetch(`${demo.legacy.url}/health`)).rejects.toThrow();
+    const lines = first.output().split("\n").filter((line) => line.trim());
+    for (const line of lines) expect(() => JSON.parse(line), line.slice(0, 200)).not.toThrow();
+    const order = lines.map((line) => JSON.parse(line)).filter((l) => l.event === "shutdown" || l.event === "stopped");
+    // start.ts and its Signpost child each say so; the child is done before start.ts is.
+    expect(order.map((l) => l.event)).toEqual(["shutdown", "shutdown", "stopped", "stopped"]);
 
     // While stopped: check what was stored, and leave a mark the second start must keep.
     const url = env.DATABASE_URL || `file:${join(dataDir, "signpost.db")}`;

@@ -1,9 +1,12 @@
 import { getDb } from "@/server/db/client";
 import { databaseUrl, providerOf } from "@/server/db/database-url";
 import { defaultLegacyUrl } from "@/server/gateway/connector-credentials";
+import { logger } from "@/server/logger";
 
-// Liveness for people, scripts and load balancers: the database answers a query and the
-// legacy service answers /health. 200 when both do, 503 otherwise, JSON either way.
+// The demo's all-in-one check, for people and scripts (`npm start` waits on it): the database
+// answers a query and the legacy service answers /health. 200 when both do, 503 otherwise, JSON
+// either way. Orchestrators use /api/health/live and /api/health/ready instead: this one fails
+// when a backend system is down, which is no reason to restart or drain Signpost.
 // Unauthenticated, so it says only which part failed: the reason (which can name hosts) and
 // the legacy address go to the server log, not to whoever asks.
 export const dynamic = "force-dynamic";
@@ -28,7 +31,7 @@ async function timed(part: string, run: () => Promise<unknown>): Promise<Check> 
       /\/\/[^/@\s]*@/g,
       "//***@",
     );
-    console.error(`[health] ${part} check failed: ${message?.slice(0, 200)}`);
+    logger.warn({ check: part, err: message?.slice(0, 200) }, `health: ${part} check failed`);
     return { ok: false, latencyMs: Math.round(performance.now() - started) };
   }
 }

@@ -36,6 +36,8 @@ export type AuditEventView = {
   latencyMs: number;
   actionId: string | null;
   actionKey: string | null;
+  /** The HTTP request the row came with: the same id is on the server's log lines. */
+  requestId: string | null;
   arguments: unknown;
 };
 
@@ -56,6 +58,7 @@ export function toAuditEventView(row: {
   latencyMs: number;
   actionId: string | null;
   actionKey: string | null;
+  requestId?: string | null;
   arguments: unknown;
 }): AuditEventView {
   return {
@@ -73,6 +76,7 @@ export function toAuditEventView(row: {
     latencyMs: row.latencyMs,
     actionId: row.actionId === null ? null : redactText(row.actionId),
     actionKey: row.actionKey,
+    requestId: row.requestId ?? null,
     arguments: redactSecrets(row.arguments),
   };
 }

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { mintAgentKey } from "../agent-keys";
 import type { ConsoleContext } from "../console-session";
 import { type ConsoleResult, fail, ok } from "./console-result";
-import { recordConsoleAudit } from "./record-console-audit";
+import { type AdminActor, recordConsoleAudit } from "./record-console-audit";
 
 export type AgentView = {
   id: string;
@@ -66,7 +66,7 @@ export async function listTenantUsers(db: Db, ctx: ConsoleContext) {
 /** Mints an agent key; the full key is returned only here, once — the database keeps its hash and prefix. */
 export async function createAgent(
   db: Db,
-  ctx: ConsoleContext,
+  ctx: AdminActor,
   input: z.infer<typeof createAgentInputSchema>,
 ): Promise<ConsoleResult<{ agent: AgentView; key: string }>> {
   const startedAt = Date.now();
@@ -108,7 +108,7 @@ export async function createAgent(
 
 export async function revokeAgent(
   db: Db,
-  ctx: ConsoleContext,
+  ctx: AdminActor,
   agentId: string,
 ): Promise<ConsoleResult<{ id: string }>> {
   const startedAt = Date.now();

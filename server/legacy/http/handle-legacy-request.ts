@@ -283,7 +283,10 @@ export async function handleLegacyRequest(
     if (e instanceof LegacyError) {
       send(e.status, e.toBody());
     } else {
-      console.error(`[legacy] ${method} ${url.pathname} failed:`, e);
+      // One JSON line like the service's other output (it runs as its own process).
+      process.stderr.write(
+        `${JSON.stringify({ svc: "legacy", level: "error", time: new Date().toISOString(), msg: `${method} ${url.pathname} failed`, err: e instanceof Error ? (e.stack ?? e.message) : String(e) })}\n`,
+      );
       send(500, { error: { code: "internal_error", message: "internal error" } });
     }
   }

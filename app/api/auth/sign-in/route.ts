@@ -4,6 +4,7 @@ import { getDb } from "@/server/db/client";
 import { consoleErrorStatus } from "@/server/gateway/console/console-result";
 import { recordConsoleAudit } from "@/server/gateway/console/record-console-audit";
 import { SESSION_COOKIE, signIn, signInInputSchema } from "@/server/gateway/console-session";
+import { requestIdOf } from "@/server/gateway/request-id";
 import { requestPeer } from "@/server/gateway/request-peer";
 
 export async function POST(req: Request): Promise<Response> {
@@ -38,11 +39,15 @@ export async function POST(req: Request): Promise<Response> {
     path: "/",
     expires: result.expiresAt,
   });
-  await recordConsoleAudit(db, result.context, {
-    operation: "session.signed_in",
-    target: result.context.email,
-    outcome: "applied",
-  });
+  await recordConsoleAudit(
+    db,
+    { ...result.context, requestId: requestIdOf(req) },
+    {
+      operation: "session.signed_in",
+      target: result.context.email,
+      outcome: "applied",
+    },
+  );
   const { tenantId, userId, name, email, role } = result.context;
   return Response.json(
     { user: { tenantId, userId, name, email, role } },

@@ -2,6 +2,8 @@ import { parseAuditQuery, seqSchema } from "@/app/_lib/audit-query";
 import { consoleRoute, errorResponse } from "@/app/_lib/console-route";
 import { openAuditWakeups } from "@/server/gateway/audit-wakeups";
 import { latestAuditSeq, listAuditEvents } from "@/server/gateway/console/list-audit-events";
+import { logger } from "@/server/logger";
+import { signpostMetrics } from "@/server/metrics/signpost-metrics";
 
 export const dynamic = "force-dynamic";
 
@@ -36,6 +38,8 @@ export const GET = consoleRoute({}, async ({ req, db, ctx }) => {
       send(`retry: 1000\n: resume from ${cursor}\n\n`);
       let lastBeat = Date.now();
       const wakeups = openAuditWakeups({ tenantId: ctx.tenantId });
+      const subscribers = signpostMetrics().monitorSubscribers;
+      subscribers.inc();
       try {
         while (!signal.aborted) {
           // Reading strictly after the cursor loses nothing: a tenant's rows become visible in seq
@@ -56,8 +60,12 @@ export const GET = consoleRoute({}, async ({ req, db, ctx }) => {
         }
       } catch (error) {
         if (!signal.aborted)
-          console.error("audit stream failed", error instanceof Error ? error.message : error);
+          logger.error(
+            { err: error instanceof Error ? error.message : String(error) },
+            "audit stream failed",
+          );
       } finally {
+        subscribers.dec();
         wakeups.close();
         try {
           controller.close();

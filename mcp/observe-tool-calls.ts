@@ -1,0 +1,50 @@
+import type { McpServer } from "@modelcontextprotocol/server";
+import type { Face } from "./faces";
+
+/** One finished MCP tool call, as the access log and the metrics see it: never its arguments. */
+export interface ToolCallRecord {
+  face: Face;
+  tool: string;
+  /** The typed outcome of the result (`applied`, `rejected`, …), `input_required`, or `error` (a throw). */
+  outcome: string;
+  latencyMs: number;
+}
+
+export type ToolCallObserver = (call: ToolCallRecord) => void;
+
+/** The outcome a tool result carries: the structured outcome, else what its shape says. */
+export function toolCallOutcome(result: unknown): string {
+  const r = result as { structuredContent?: { outcome?: unknown }; isError?: boolean; resultType?: unknown };
+  if (typeof r?.structuredContent?.outcome === "string") return r.structuredContent.outcome;
+  if (r?.resultType === "input_required" || (r && "inputRequests" in r)) return "input_required";
+  return r?.isError ? "error" : "ok";
+}
+
+/**
+ * Wraps `server.registerTool` so every tool registered from now on reports each call to
+ * `observe` (tool, outcome, latency) under the face `faceOf()` names at registration time.
+ * One place for every face: the action tools, the MCP App's tool and the browse tools.
+ */
+export function observeToolCalls(server: McpServer, observe: ToolCallObserver, faceOf: () => Face): void {
+  const register = server.registerTool.bind(server) as (...args: unknown[]) => unknown;
+  (server as { registerTool: unknown }).registerTool = (name: string, config: unknown, handler: unknown) => {
+    const face = faceOf();
+    const run = handler as (...args: unknown[]) => Promise<unknown>;
+    return register(name, config, async (...args: unknown[]) => {
+      const started = performance.now();
+      try {
+        const result = await run(...args);
+        observe({
+          face,
+          tool: name,
+          outcome: toolCallOutcome(result),
+          latencyMs: performance.now() - started,
+        });
+        return result;
+      } catch (error) {
+        observe({ face, tool: name, outcome: "error", latencyMs: performance.now() - started });
+        throw error;
+      }
+    });
+  };
+}

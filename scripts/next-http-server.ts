@@ -1,0 +1,156 @@
+// Next.js on Signpost's own node:http server (a Next "custom server"), so that the process, not
+// Next, decides how it starts and stops: an access log line and a request id for every request,
+// JSON lines for everything Next prints, and a shutdown that stops accepting, lets in-flight
+// calls finish (bounded), and only then returns.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { format, stripVTControlCharacters } from "node:util";
+import next from "next";
+import { pinoHttp } from "pino-http";
+import { installRequestIds, REQUEST_ID_HEADER } from "@/server/gateway/request-id";
+import { logger } from "@/server/logger";
+import { signpostMetrics } from "@/server/metrics/signpost-metrics";
+import { root } from "./next-build";
+
+export interface NextHttpServer {
+  url: string;
+  /**
+   * Stops accepting connections, ends live monitor streams (their clients reconnect elsewhere
+   * and resume from their cursor), waits up to `graceMs` for the other requests in flight, then
+   * cuts what is left and closes Next. Resolves with how many requests were cut.
+   */
+  close(graceMs: number): Promise<{ cut: number }>;
+}
+
+/** Everything Next.js (and any library) writes with console.* becomes a JSON log line. */
+function routeConsoleToLogger(): void {
+  const line = (args: unknown[]) => stripVTControlCharacters(format(...args)).trim();
+  const to =
+    (level: "debug" | "info" | "warn" | "error") =>
+    (...args: unknown[]) => {
+      const text = line(args);
+      if (text) logger[level]({ from: "console" }, text);
+    };
+  console.log = to("info");
+  console.info = to("info");
+  console.warn = to("warn");
+  console.error = to("error");
+  console.debug = to("debug");
+  console.trace = to("debug");
+}
+
+/** The route group of a path, for metric labels (bounded: never the path itself). */
+function routeGroup(url: string | undefined): string {
+  const path = (url ?? "/").split("?")[0] ?? "/";
+  if (path === "/mcp" || path.startsWith("/mcp/")) return "/mcp";
+  if (path.startsWith("/api/health")) return "/api/health";
+  if (path.startsWith("/api/console/stream")) return "/api/console/stream";
+  if (path.startsWith("/api/")) return `/api/${path.split("/")[2] ?? ""}`;
+  if (path === "/metrics") return "/metrics";
+  if (path.startsWith("/_next/")) return "/_next";
+  return "page";
+}
+
+const isQuiet = (req: IncomingMessage) => {
+  const group = routeGroup(req.url);
+  return group === "/_next" || group === "/api/health" || group === "/metrics";
+};
+
+export async function startNextHttpServer(options: {
+  port: number;
+  host: string;
+  dev?: boolean;
+}): Promise<NextHttpServer> {
+  // Our own handlers for signals (serve.ts), and the project folder for readiness checks.
+  process.env.NEXT_MANUAL_SIG_HANDLE = "1";
+  process.env.SIGNPOST_ROOT ??= root;
+  routeConsoleToLogger();
+  installRequestIds();
+
+  const app = next({ dev: options.dev ?? false, dir: root, hostname: options.host, port: options.port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const metrics = signpostMetrics();
+
+  const access = pinoHttp({
+    logger,
+    // The id installRequestIds gave the request (X-Request-Id) before it reached us.
+    genReqId: (req) => String(req.headers[REQUEST_ID_HEADER] ?? ""),
+    customAttributeKeys: { reqId: "request_id", responseTime: "latency_ms" },
+    // Health probes, scrapes and static files: only at debug, or they drown everything else.
+    customLogLevel: (req, res, error) =>
+      error || res.statusCode >= 500
+        ? "error"
+        : res.statusCode >= 400
+          ? "warn"
+          : isQuiet(req)
+            ? "debug"
+            : "info",
+    customSuccessMessage: (req, res) => `${req.method} ${routeGroup(req.url)} ${res.statusCode}`,
+    customErrorMessage: (req, res) => `${req.method} ${routeGroup(req.url)} ${res.statusCode}`,
+    // Method, path and status only: no headers (cookies, keys), no bodies.
+    serializers: {
+      req: (req: { method?: string; url?: string }) => ({ method: req.method, url: req.url }),
+      res: (res: { statusCode?: number }) => ({ status: res.statusCode }),
+      err: (error: Error) => ({ type: error.name, message: error.message }),
+    },
+    wrapSerializers: false,
+    quietReqLogger: true,
+  });
+
+  const inFlight = new Set<ServerResponse>();
+  // Live monitor streams (SSE that never ends by itself), ended first at shutdown. Not every
+  // text/event-stream is one: an /mcp answer may stream too, and that one must finish.
+  const monitorStreams = new Set<ServerResponse>();
+  const server = createServer((req, res) => {
+    inFlight.add(res);
+    if (routeGroup(req.url) === "/api/console/stream") monitorStreams.add(res);
+    const started = performance.now();
+    res.once("close", () => {
+      inFlight.delete(res);
+      monitorStreams.delete(res);
+      const route = routeGroup(req.url);
+      metrics.httpRequests.inc({ method: req.method ?? "GET", route, status: String(res.statusCode) });
+      metrics.httpRequestDuration.observe(
+        { method: req.method ?? "GET", route },
+        (performance.now() - started) / 1000,
+      );
+    });
+    access(req, res);
+    handle(req, res).catch((error: unknown) => {
+      logger.error({ err: error instanceof Error ? error.stack : String(error) }, "request handler failed");
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+      res.end();
+    });
+  });
+  // next dev's hot reload talks over WebSocket upgrades.
+  if (options.dev) {
+    const upgrade = app.getUpgradeHandler();
+    server.on("upgrade", (req, socket, head) => void upgrade(req, socket as Socket, head));
+  }
+  // Keep-alive past a balancer's idle timeout (typically 60 s), so it never reuses a connection we closed.
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://${options.host}:${port}`,
+    async close(graceMs) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // Live monitor streams never end by themselves: end them now; the browser reconnects
+      // (to another instance) and resumes from its Last-Event-ID.
+      for (const res of monitorStreams) res.destroy();
+      const deadline = Date.now() + graceMs;
+      while (inFlight.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const cut = inFlight.size;
+      server.closeAllConnections();
+      await closed;
+      await app.close();
+      return { cut };
+    },
+  };
+}

@@ -1,0 +1,209 @@
+import { z } from "zod";
+import { smtpUrlSchema } from "../gateway/mailer";
+import { trustProxySchema } from "../gateway/request-peer";
+import { parseMasterKey } from "../gateway/vault";
+import { LOG_LEVELS } from "../logger";
+
+/**
+ * Every environment variable a Signpost server reads, checked once at start (`npx signpost
+ * serve`, `npm start`) so a typo stops the start with a sentence naming the variable, what it
+ * holds and what it should hold, instead of a default silently taking its place. The modules
+ * that read them at run time stay lenient (a test or a tool may set none); this is the gate.
+ */
+
+const blankAsUnset = (value: unknown) =>
+  typeof value === "string" && value.trim() === "" ? undefined : value;
+const unset = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUnset, schema);
+
+const wholeNumber = (name: string, what: string, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `${name} must be a whole number: ${what}`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max}: ${what}`);
+
+const httpUrl = (name: string, what: string) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => {
+      try {
+        return ["http:", "https:"].includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }, `${name} must be an http:// or https:// URL: ${what}`);
+
+const flag = (name: string, what: string) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^(0|1|true|false|on|off)$/, `${name} must be 1 or 0: ${what}`)
+    .transform((v) => v === "1" || v === "true" || v === "on");
+
+/** The variables of every Signpost server process (production and demo alike). */
+export const serverConfigSchema = z.object({
+  PORT: unset(wholeNumber("PORT", "the port of the console, its API and /mcp", 1, 65_535).default(3000)),
+  HOST: unset(z.string().trim().default("127.0.0.1")),
+  SIGNPOST_DATA_DIR: unset(z.string().default("./data")),
+  DATABASE_URL: unset(
+    z
+      .string()
+      .trim()
+      .regex(
+        /^(file:.+|postgres(ql)?:\/\/.+)$/,
+        "DATABASE_URL must be a file: URL (SQLite) or a postgresql:// URL (PostgreSQL)",
+      )
+      .optional(),
+  ),
+  SIGNPOST_MASTER_KEY: unset(
+    z
+      .string()
+      .refine((value) => {
+        try {
+          parseMasterKey(value);
+          return true;
+        } catch {
+          return false;
+        }
+      }, "SIGNPOST_MASTER_KEY must be 32 bytes as 64 hex characters or base64 (e.g. `openssl rand -hex 32`)")
+      .optional(),
+  ),
+  SIGNPOST_PUBLIC_URL: unset(
+    httpUrl("SIGNPOST_PUBLIC_URL", "where people open the console (approval links)").optional(),
+  ),
+  SIGNPOST_ALLOWED_HOSTS: unset(
+    z
+      .string()
+      .regex(
+        /^\s*[a-z0-9.-]+(\s*,\s*[a-z0-9.-]+)*\s*$/i,
+        "SIGNPOST_ALLOWED_HOSTS must be host names separated by commas (e.g. signpost.example.com,10.0.0.5)",
+      )
+      .optional(),
+  ),
+  SIGNPOST_LEGACY_URL: unset(
+    httpUrl("SIGNPOST_LEGACY_URL", "the default address of connectors whose settings name none").optional(),
+  ),
+  SIGNPOST_TRUST_PROXY: trustProxySchema,
+  SIGNPOST_SMTP_URL: unset(smtpUrlSchema.optional()),
+  SIGNPOST_AGENT_RATE_LIMIT: unset(
+    wholeNumber(
+      "SIGNPOST_AGENT_RATE_LIMIT",
+      "calls per minute per agent key on /mcp, 0 turns the limit off",
+      0,
+      1_000_000,
+    ).default(600),
+  ),
+  SIGNPOST_REDIS_URL: unset(
+    z
+      .string()
+      .trim()
+      .regex(
+        /^rediss?:\/\/.+/,
+        "SIGNPOST_REDIS_URL must be a redis:// or rediss:// URL (the shared store of the call budget)",
+      )
+      .optional(),
+  ),
+  SIGNPOST_MONITOR_POLL_MS: unset(
+    wholeNumber(
+      "SIGNPOST_MONITOR_POLL_MS",
+      "milliseconds between the live monitor's safety re-reads, at least 100",
+      100,
+      3_600_000,
+    ).default(2000),
+  ),
+  SIGNPOST_METRICS_TOKEN: unset(
+    z
+      .string()
+      .min(16, "SIGNPOST_METRICS_TOKEN must be at least 16 characters (it guards /metrics)")
+      .regex(/^\S+$/, "SIGNPOST_METRICS_TOKEN must not contain spaces")
+      .optional(),
+  ),
+  SIGNPOST_JOBS: unset(flag("SIGNPOST_JOBS", "whether this instance runs the background jobs").default(true)),
+  SIGNPOST_JOBS_INTERVAL_S: unset(
+    wholeNumber(
+      "SIGNPOST_JOBS_INTERVAL_S",
+      "seconds between runs of the reconcile and expiry jobs",
+      1,
+      86_400,
+    ).default(30),
+  ),
+  SIGNPOST_AUDIT_RETENTION_DAYS: unset(
+    wholeNumber(
+      "SIGNPOST_AUDIT_RETENTION_DAYS",
+      "days audit rows are kept, 0 keeps them forever",
+      0,
+      36_500,
+    ).default(90),
+  ),
+  SIGNPOST_SHUTDOWN_GRACE_S: unset(
+    wholeNumber(
+      "SIGNPOST_SHUTDOWN_GRACE_S",
+      "seconds in-flight calls get to finish after SIGTERM",
+      0,
+      3_600,
+    ).default(20),
+  ),
+  SIGNPOST_REQUEST_STATE_KEY: unset(
+    z
+      .string()
+      .min(
+        32,
+        "SIGNPOST_REQUEST_STATE_KEY must be at least 32 characters (or unset: derived from the master key)",
+      )
+      .optional(),
+  ),
+  LOG_LEVEL: unset(
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}` }))
+      .default("info"),
+  ),
+});
+
+export type ServerConfig = z.infer<typeof serverConfigSchema>;
+
+/** Variables whose values never appear in an error message. */
+const SECRET = new Set([
+  "SIGNPOST_MASTER_KEY",
+  "SIGNPOST_METRICS_TOKEN",
+  "SIGNPOST_REQUEST_STATE_KEY",
+  "SIGNPOST_DEMO_PASSWORD",
+]);
+
+/** A value as an error message may show it: secrets hidden, URL passwords masked, long ones cut. */
+function shown(name: string, value: unknown): string {
+  if (typeof value !== "string") return "";
+  if (SECRET.has(name)) return ` (set, ${value.length} characters; not shown)`;
+  const masked = value.replace(/\/\/([^/@\s:]*):[^/@\s]*@/, "//$1:***@");
+  return ` (it is ${JSON.stringify(masked.length > 80 ? `${masked.slice(0, 80)}…` : masked)})`;
+}
+
+export type ConfigResult<T> = { ok: true; config: T } | { ok: false; errors: string[] };
+
+/**
+ * Checks `env` against `schema`; every problem is one line: the variable, what it holds now
+ * (secrets withheld) and what it must be.
+ */
+export function checkConfig<S extends z.ZodObject>(
+  schema: S,
+  env: Record<string, string | undefined> = process.env,
+): ConfigResult<z.infer<S>> {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return { ok: true, config: parsed.data };
+  const errors = parsed.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? "");
+    const message = issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`;
+    return `${message}${shown(name, env[name])}`;
+  });
+  return { ok: false, errors: [...new Set(errors)] };
+}
+
+/** The server variables of `env`, checked. */
+export function checkServerConfig(env: Record<string, string | undefined> = process.env) {
+  return checkConfig(serverConfigSchema, env);
+}

@@ -1,0 +1,140 @@
+import { CONNECTORS } from "../connectors/connector-catalog";
+import type { Db } from "../db/client";
+import { committedMigrations } from "../db/database-state";
+import type { DbProvider } from "../db/database-url";
+import { logger } from "../logger";
+import { defaultLegacyUrl } from "./connector-credentials";
+import { checkMasterKey } from "./master-key-check";
+
+const TIMEOUT_MS = 2_000;
+
+export type Check = { ok: boolean; latencyMs: number };
+export type ConnectorHealth = {
+  /** ok: every address its tenants use answered; degraded: some did not; unconfigured: no tenant uses it. */
+  status: "ok" | "degraded" | "unconfigured";
+  /** How many distinct addresses (across tenants) were probed, and how many answered. */
+  endpoints: number;
+  answering: number;
+};
+export type Readiness = {
+  /** Whether this instance should get traffic: database, master key and migrations all ok. */
+  ready: boolean;
+  /** `ready` with every connector ok, `degraded` ready with a backend system down, `unready`. */
+  status: "ready" | "degraded" | "unready";
+  checks: { database: Check; master_key: Check; migrations: Check & { pending: number } };
+  connectors: Record<string, ConnectorHealth>;
+};
+
+/** The first line of an error, with any URL's credentials masked: for the log, never the answer. */
+function reasonOf(error: unknown): string {
+  const message = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
+  return message.replace(/\/\/[^/@\s]*@/g, "//***@").slice(0, 200);
+}
+
+async function timed<T>(part: string, run: () => Promise<T>): Promise<{ check: Check; value?: T }> {
+  const started = performance.now();
+  try {
+    const value = await Promise.race([
+      run(),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`timed out after ${TIMEOUT_MS} ms`)), TIMEOUT_MS).unref(),
+      ),
+    ]);
+    return { check: { ok: true, latencyMs: Math.round(performance.now() - started) }, value };
+  } catch (error) {
+    logger.warn({ check: part, err: reasonOf(error) }, `readiness: ${part} check failed`);
+    return { check: { ok: false, latencyMs: Math.round(performance.now() - started) } };
+  }
+}
+
+let committed: { key: string; names: string[] } | undefined;
+
+/**
+ * Whether this instance can serve (`/api/health/ready`): the database answers, this instance's
+ * master key opens what the database was sealed with (else every connector call would fail), and
+ * every committed migration is applied. Backend systems are reported per connector, as degraded
+ * when one does not answer: that is someone else's outage, and restarting Signpost would not
+ * end it. Read-only; answers name no host or reason (those go to the log).
+ */
+export async function checkReadiness(
+  db: Db,
+  options: { provider: DbProvider; root: string; fetch?: typeof fetch },
+): Promise<Readiness> {
+  const probe = options.fetch ?? fetch;
+  // Unknown (-1) until the migrations table was read.
+  let pending = -1;
+  const [database, masterKey, migrations, connectors] = await Promise.all([
+    timed("database", () => db.$queryRawUnsafe("SELECT 1")),
+    timed("master key", async () => {
+      const result = await checkMasterKey(db, undefined, { seal: false });
+      if (!result.ok) throw new Error(result.message);
+    }),
+    timed("migrations", async () => {
+      const key = `${options.provider}:${options.root}`;
+      if (committed?.key !== key)
+        committed = { key, names: committedMigrations(options.provider, options.root) };
+      const rows = await db.$queryRawUnsafe<{ name: string }[]>(
+        "SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL",
+      );
+      const applied = new Set(rows.map((r) => r.name));
+      pending = committed.names.filter((name) => !applied.has(name)).length;
+      if (pending > 0) throw new Error(`${pending} migration(s) not applied`);
+    }),
+    connectorHealth(db, probe),
+  ]);
+  const ready = database.check.ok && masterKey.check.ok && migrations.check.ok;
+  const degraded = Object.values(connectors).some((c) => c.status === "degraded");
+  return {
+    ready,
+    status: !ready ? "unready" : degraded ? "degraded" : "ready",
+    checks: {
+      database: database.check,
+      master_key: masterKey.check,
+      migrations: { ...migrations.check, pending },
+    },
+    connectors,
+  };
+}
+
+/** Each connector's backend systems: the distinct addresses its enabled tenant configs name. */
+async function connectorHealth(db: Db, probe: typeof fetch): Promise<Record<string, ConnectorHealth>> {
+  const configs = await db.connectorConfig
+    .findMany({ where: { enabled: true }, select: { connector: true, settings: true } })
+    .catch(() => []);
+  const out: Record<string, ConnectorHealth> = {};
+  await Promise.all(
+    CONNECTORS.map(async (connector) => {
+      const urls = new Set(
+        configs
+          .filter((c) => c.connector === connector.id)
+          .map((c) => {
+            const base = (c.settings as { baseUrl?: unknown } | null)?.baseUrl;
+            return typeof base === "string" && base ? base : defaultLegacyUrl();
+          }),
+      );
+      if (urls.size === 0) {
+        out[connector.id] = { status: "unconfigured", endpoints: 0, answering: 0 };
+        return;
+      }
+      const answers = await Promise.all(
+        [...urls].map(async (base) => {
+          const { check } = await timed(`connector ${connector.id}`, async () => {
+            const res = await probe(new URL(connector.healthPath, base), {
+              signal: AbortSignal.timeout(TIMEOUT_MS),
+              cache: "no-store",
+            });
+            if (!res.ok) throw new Error(`${connector.healthPath} answered ${res.status}`);
+          });
+          return check.ok;
+        }),
+      );
+      const answering = answers.filter(Boolean).length;
+      out[connector.id] = {
+        status: answering === urls.size ? "ok" : "degraded",
+        endpoints: urls.size,
+        answering,
+      };
+    }),
+  );
+  return out;
+}

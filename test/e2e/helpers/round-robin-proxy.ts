@@ -1,0 +1,75 @@
+import {
+  Agent,
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface RoundRobinProxy {
+  url: string;
+  /** How many requests each backend answered, by index. */
+  served: number[];
+  close(): Promise<void>;
+}
+
+/**
+ * The load balancer of the multi-instance tests and the benchmark, in a few lines: each request
+ * goes to the next backend in turn. A backend that refuses the connection (a stopped or killed
+ * instance) is skipped for that request, as a balancer's health check would take it out; a
+ * request that was already with a backend when it died gets a 502, as from a real balancer.
+ */
+export async function startRoundRobinProxy(backends: string[]): Promise<RoundRobinProxy> {
+  const agents = backends.map(() => new Agent({ keepAlive: true, maxSockets: 256 }));
+  const served = backends.map(() => 0);
+  let next = 0;
+
+  function forward(req: IncomingMessage, res: ServerResponse, body: Buffer, tried: number) {
+    if (tried >= backends.length) {
+      res.writeHead(502, { "content-type": "text/plain" }).end("no backend answered\n");
+      return;
+    }
+    const index = next++ % backends.length;
+    const target = new URL(req.url ?? "/", backends[index]);
+    const upstream = httpRequest(
+      target,
+      { method: req.method, headers: req.headers, agent: agents[index] },
+      (answer) => {
+        served[index] = (served[index] ?? 0) + 1;
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        answer.on("error", () => res.destroy());
+      },
+    );
+    upstream.on("error", (error: NodeJS.ErrnoException) => {
+      if (res.headersSent) res.destroy();
+      // Nothing reached that backend: the next one may take it.
+      else if (error.code === "ECONNREFUSED") forward(req, res, body, tried + 1);
+      else
+        res
+          .writeHead(502, { "content-type": "text/plain" })
+          .end(`backend failed: ${error.code ?? error.message}\n`);
+    });
+    upstream.end(body);
+  }
+
+  const server = createServer((req, res) => {
+    // Buffered (our bodies are small), so a request can go to the next backend when one refuses.
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => forward(req, res, Buffer.concat(chunks), 0));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    served,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const agent of agents) agent.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

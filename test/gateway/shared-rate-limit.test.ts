@@ -1,0 +1,90 @@
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import { afterAll, describe, expect, it } from "vitest";
+import { createRateLimiter, type RateLimiter, type RateLimitStore } from "@/server/gateway/rate-limiter";
+import { createTestDatabase, postgresAvailable, type TestDatabase } from "../helpers/database";
+
+// Issue 10: "The call budget is per instance: N instances allow N times the budget." Two limiters
+// on one store stand for two instances behind a load balancer: together they allow the budget
+// once, all or nothing per batch, also when they race. The multi-instance end-to-end test
+// (test/e2e/multi-instance.test.ts) proves the same through /mcp on two real servers.
+
+const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+async function redisAvailable(): Promise<boolean> {
+  const client = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2_000 });
+  try {
+    await client.connect();
+    return (await client.ping()) === "PONG";
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
+const pgReachable = process.env.SIGNPOST_TEST_SKIP_POSTGRES !== "1" && (await postgresAvailable());
+const redisReachable = await redisAvailable();
+if (!pgReachable)
+  console.warn("[shared-rate-limit] PostgreSQL not reachable: its shared budget test is SKIPPED.");
+if (!redisReachable)
+  console.warn(`[shared-rate-limit] Redis not reachable at ${redisUrl}: its test is SKIPPED.`);
+
+let database: TestDatabase | undefined;
+afterAll(async () => database?.drop());
+
+const stores: Array<[string, boolean, () => Promise<RateLimitStore>]> = [
+  [
+    "postgres",
+    pgReachable,
+    async () => {
+      database ??= await createTestDatabase("postgres");
+      return { kind: "postgres", url: database.url };
+    },
+  ],
+  ["redis", redisReachable, async () => ({ kind: "redis", url: redisUrl })],
+];
+
+describe.each(stores)("the call budget shared through %s", (_name, reachable, storeOf) => {
+  const limiters: RateLimiter[] = [];
+  afterAll(async () => {
+    for (const limiter of limiters) await limiter.close();
+  });
+  async function twoInstances(perMinute: number) {
+    const store = await storeOf();
+    const a = createRateLimiter(perMinute, store);
+    const b = createRateLimiter(perMinute, store);
+    limiters.push(a, b);
+    return [a, b] as const;
+  }
+  const freshKey = () => `agent_${randomBytes(6).toString("hex")}`;
+
+  it.skipIf(!reachable)(
+    "two instances allow the budget once, and a refused batch takes none of it",
+    async () => {
+      const [a, b] = await twoInstances(10);
+      const key = freshKey();
+      expect(await a.take(key, 6)).toEqual({ ok: true });
+      // Four are left for both together: a batch of five is refused whole on the other instance…
+      expect(await b.take(key, 5)).toMatchObject({ ok: false });
+      // …and took none: the four are still there, on either instance.
+      expect(await b.take(key, 3)).toEqual({ ok: true });
+      expect(await a.take(key, 1)).toEqual({ ok: true });
+      const refused = await b.take(key, 1);
+      expect(refused.ok).toBe(false);
+      if (!refused.ok) {
+        expect(refused.retryAfterMs).toBeGreaterThan(0);
+        expect(refused.retryAfterMs).toBeLessThanOrEqual(60_000);
+      }
+      // Another key has its own budget on both.
+      expect(await a.take(freshKey(), 10)).toEqual({ ok: true });
+    },
+  );
+
+  it.skipIf(!reachable)("instances racing on one key never admit more than the budget", async () => {
+    const [a, b] = await twoInstances(25);
+    const key = freshKey();
+    const decisions = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).take(key, 1)));
+    expect(decisions.filter((d) => d.ok)).toHaveLength(25);
+  });
+});

@@ -187,7 +187,9 @@ describe(`npm start (${postgresUrl ? "postgres" : "sqlite"})`, () => {
       }),
     });
     for (;;) {
-      const held = await fetch(`${demo.legacy.url}/admin/faults`, { headers: { "x-admin-key": demo.legacy.adminKey } });
+      const held = await fetch(`${demo.legacy.url}/admin/faults`, {
+        headers: { "x-admin-key": demo.legacy.adminKey },
+      });
       if (((await held.json()) as { data: unknown[] }).data.length === 0) break;
       await new Promise((r) => setTimeout(r, 25));
     }
@@ -198,9 +200,14 @@ describe(`npm start (${postgresUrl ? "postgres" : "sqlite"})`, () => {
     expect(await stopped).toBe(0);
     await expect(fetch(`http://127.0.0.1:${env.PORT}/api/health`)).rejects.toThrow();
     await expect(fetch(`${demo.legacy.url}/health`)).rejects.toThrow();
-    const lines = first.output().split("\n").filter((line) => line.trim());
+    const lines = first
+      .output()
+      .split("\n")
+      .filter((line) => line.trim());
     for (const line of lines) expect(() => JSON.parse(line), line.slice(0, 200)).not.toThrow();
-    const order = lines.map((line) => JSON.parse(line)).filter((l) => l.event === "shutdown" || l.event === "stopped");
+    const order = lines
+      .map((line) => JSON.parse(line))
+      .filter((l) => l.event === "shutdown" || l.event === "stopped");
     // start.ts and its Signpost child each say so; the child is done before start.ts is.
     expect(order.map((l) => l.event)).toEqual(["shutdown", "shutdown", "stopped", "stopped"]);
 

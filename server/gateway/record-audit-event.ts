@@ -120,14 +120,18 @@ export async function recordAuditEvent(db: Db, ctx: AuditActor, input: AuditInpu
   // The tenant's own counter, bumped in the same transaction as the insert: numbers are gapless
   // per tenant and commit in order (the counter row is locked until commit on PostgreSQL), and
   // one tenant's numbers say nothing about another's activity.
-  const row = await db.$transaction(async (tx) => {
-    const counter = await tx.auditCounter.upsert({
-      where: { tenantId: ctx.tenantId },
-      create: { tenantId: ctx.tenantId, seq: 1 },
-      update: { seq: { increment: 1 } },
-    });
-    return tx.auditEvent.create({ data: { ...data, seq: counter.seq } });
-  });
+  const row = await db.$transaction(
+    async (tx) => {
+      const counter = await tx.auditCounter.upsert({
+        where: { tenantId: ctx.tenantId },
+        create: { tenantId: ctx.tenantId, seq: 1 },
+        update: { seq: { increment: 1 } },
+      });
+      return tx.auditEvent.create({ data: { ...data, seq: counter.seq } });
+      // A burst of calls queues here (SQLite has one writer): wait for the turn rather than lose the row.
+    },
+    { maxWait: 15_000, timeout: 15_000 },
+  );
   // The internal id is global across tenants: it never leaves this function.
   const { id: _internal, ...visible } = row;
   const event: PublishedAuditEvent = {

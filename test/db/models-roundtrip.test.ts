@@ -47,6 +47,8 @@ async function writeEveryModel(db: Db): Promise<Record<string, Record<string, un
     id: "user_1",
     tenantId: "acme",
     email: "alice@acme.test",
+    notifyEmail: false,
+    notifyBrowser: true,
     name: "Alice Ämber 🚀",
     role: "member",
     passwordHash: "scrypt$abc$def",
@@ -83,6 +85,7 @@ async function writeEveryModel(db: Db): Promise<Record<string, Record<string, un
     id: "agent_1",
     tenantId: "acme",
     name: "Alice's assistant",
+    revokedById: "user_1",
     userId: "user_1",
     keyHash: "kh_1",
     keyPrefix: "sp_ab12cd34",
@@ -168,6 +171,7 @@ async function writeEveryModel(db: Db): Promise<Record<string, Record<string, un
     id: "rule_1",
     tenantId: "acme",
     subjectType: "agent",
+    updatedById: "user_1",
     subjectId: "agent_1",
     verb: "navigate",
     pattern: "shop://order/*",
@@ -200,6 +204,7 @@ async function writeEveryModel(db: Db): Promise<Record<string, Record<string, un
     tenantId: "acme",
     agentId: "agent_1",
     userId: "user_1",
+    requestId: "req_1",
     face: "actions",
     operation: "action.started",
     target: "checkout",
@@ -219,6 +224,16 @@ async function writeEveryModel(db: Db): Promise<Record<string, Record<string, un
   await expect(db.auditEvent.create({ data: { ...audit, seq: 2 } })).rejects.toThrow(/Unique constraint/);
   expect(second.id).toBeGreaterThan(first.id);
   written.AuditEvent = { ...audit, seq: first.seq };
+
+  const sealed = {
+    id: "master",
+    ciphertext: "Y2lwaGVy",
+    nonce: "bm9uY2U=",
+    tag: "dGFn",
+    createdAt: at("2026-01-08T00:00:00.000Z"),
+  };
+  await db.masterKeyCheck.create({ data: sealed });
+  written.MasterKeyCheck = sealed;
 
   const counter = { tenantId: "acme", seq: 2 };
   await db.auditCounter.create({ data: counter });
@@ -268,6 +283,7 @@ async function readEveryModel(db: Db): Promise<Record<string, Record<string, unk
     PermissionRequest: await db.permissionRequest.findUnique({ where: { id: "preq_1" } }),
     AuditEvent: await db.auditEvent.findFirst({ where: { operation: "action.started" } }),
     AuditCounter: await db.auditCounter.findUnique({ where: { tenantId: "acme" } }),
+    MasterKeyCheck: await db.masterKeyCheck.findUnique({ where: { id: "master" } }),
     Secret: await db.secret.findUnique({
       where: { tenantId_connector_name: { tenantId: "acme", connector: "shop", name: "api_key" } },
     }),

@@ -9,6 +9,9 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two cores: integration suites start real servers; keep parallelism modest.
     maxWorkers: 2,
+    // One decision per run on whether PostgreSQL variants run; the reporter prints what that cost.
+    globalSetup: ["test/setup/postgres-global-setup.ts"],
+    reporters: ["default", "./test/setup/postgres-skip-reporter.ts"],
     // The logger writes straight to stdout; in-process tests keep to warnings (servers a test
     // starts get their own LOG_LEVEL).
     env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" },

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { providersUnderTest } from "../helpers/database";
+import { describeEachProvider } from "../helpers/database";
 import { createMcpWorld, type McpWorld, sc, text } from "../mcp/mcp-world";
 
 /**
  * An exact deny rule names a page; a query (`?page=1`, `?x=1`) is the same page. Found by an
  * outside attack: each spelling with a query slipped past the rule, for navigate and for submit.
  */
-describe.each(await providersUnderTest())("an exact deny holds whatever query is added (%s)", (provider) => {
+describeEachProvider("an exact deny holds whatever query is added (%s)", (provider) => {
   let w: McpWorld;
   beforeAll(async () => {
     w = await createMcpWorld(provider);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { createWorld, type World } from "../gateway/gateway-world";
-import { providersUnderTest } from "../helpers/database";
+import { describeEachProvider } from "../helpers/database";
 import {
   check,
   confirmUnapproved,
@@ -685,7 +685,7 @@ const suites = {
   reopen_ticket: reopen,
 };
 
-describe.each(await providersUnderTest())(
+describeEachProvider(
   "helpdesk write capabilities, table-driven (%s, real legacy service)",
   (provider) => {
     let w: World;

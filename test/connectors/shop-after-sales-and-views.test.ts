@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createWorld, idem, type World } from "../gateway/gateway-world";
-import { providersUnderTest } from "../helpers/database";
+import { describeEachProvider } from "../helpers/database";
 
 /** After-sales picks the path from the order's state; views say what may be done now and why not. */
-describe.each(await providersUnderTest())(
+describeEachProvider(
   "after-sales, address change, tracking and order views (%s, real legacy service)",
   (provider) => {
     let w: World;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { createWorld, type World } from "../gateway/gateway-world";
-import { providersUnderTest } from "../helpers/database";
+import { describeEachProvider } from "../helpers/database";
 import {
   check,
   confirmUnapproved,
@@ -683,7 +683,7 @@ const changeAddress: typeof checkout = {
 
 const suites = { checkout, after_sales: afterSales, change_delivery_address: changeAddress };
 
-describe.each(await providersUnderTest())(
+describeEachProvider(
   "shop write capabilities, table-driven (%s, real legacy service)",
   (provider) => {
     let w: World;

@@ -5,7 +5,7 @@ import type { ConsoleContext } from "@/server/gateway/console-session";
 import {
   createTestDatabase,
   insertAuditRows,
-  providersUnderTest,
+  describeEachProvider,
   type TestDatabase,
 } from "../helpers/database";
 
@@ -19,7 +19,7 @@ const admin: ConsoleContext = {
   role: "admin",
 };
 
-describe.each(await providersUnderTest())("audit text filters on %s", (provider) => {
+describeEachProvider("audit text filters on %s", (provider) => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await createTestDatabase(provider);

@@ -13,12 +13,12 @@ import { personContext } from "@/server/gateway/trusted-context";
 import {
   createTestDatabase,
   insertAuditRows,
-  providersUnderTest,
+  describeEachProvider,
   type TestDatabase,
 } from "../helpers/database";
 import { contextOf, seedConsoleFixtures } from "./console-fixtures";
 
-describe.each(await providersUnderTest())("console access rules on %s", (provider) => {
+describeEachProvider("console access rules on %s", (provider) => {
   let t: TestDatabase;
   let f: Awaited<ReturnType<typeof seedConsoleFixtures>>;
   beforeAll(async () => {

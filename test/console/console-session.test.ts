@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashSessionToken, resolveConsoleSession, signIn, signOut } from "@/server/gateway/console-session";
 import { hashPassword } from "@/server/gateway/passwords";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../helpers/database";
+import { createTestDatabase, describeEachProvider, type TestDatabase } from "../helpers/database";
 
-describe.each(await providersUnderTest())("console sessions on %s", (provider) => {
+describeEachProvider("console sessions on %s", (provider) => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await createTestDatabase(provider);

@@ -7,11 +7,11 @@ import {
   signIn,
 } from "@/server/gateway/console-session";
 import { hashPassword } from "@/server/gateway/passwords";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../helpers/database";
+import { createTestDatabase, describeEachProvider, type TestDatabase } from "../helpers/database";
 
 const PASSWORD = "correct horse";
 
-describe.each(await providersUnderTest())("sign-in throttling on %s", (provider) => {
+describeEachProvider("sign-in throttling on %s", (provider) => {
   let t: TestDatabase;
   let clock: Date;
   const now = () => clock;

@@ -8,7 +8,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   createTestDatabase,
-  providersUnderTest,
+  describeEachProvider,
   type TestDatabase,
   testPostgresAdminUrl,
 } from "@/test/helpers/database";
@@ -23,7 +23,7 @@ const prismaCli = join(
   "build/index.js",
 );
 
-describe.each(await providersUnderTest())("prisma migrate dev on %s", (provider) => {
+describeEachProvider("prisma migrate dev on %s", (provider) => {
   const dir = mkdtempSync(join(tmpdir(), `signpost-migrate-dev-${provider}-`));
   let database: TestDatabase | undefined;
   afterAll(async () => {

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { postgresSchemaFrom, postgresSchemaPath, sqliteSchemaPath } from "@/scripts/sync-postgres-schema";
 import { type DbProvider, sqliteFile } from "@/server/db/database-url";
 import { applyMigrationsDirect, listMigrations, migrateDeploy } from "@/server/db/migrations";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "@/test/helpers/database";
+import { createTestDatabase, describeEachProvider, type TestDatabase } from "@/test/helpers/database";
 
 // Protects: (1) the PostgreSQL schema is the SQLite schema with only provider/output changed;
 // (2) the committed migrations of each provider produce exactly schema.prisma (Prisma's own
@@ -72,7 +72,7 @@ async function structureOf(provider: DbProvider, url: string): Promise<unknown> 
   }
 }
 
-describe.each(await providersUnderTest())("migrations on %s", (provider) => {
+describeEachProvider("migrations on %s", (provider) => {
   const databases: TestDatabase[] = [];
   afterAll(async () => {
     for (const database of databases) await database.drop();

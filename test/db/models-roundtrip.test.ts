@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/server/db/client";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "@/test/helpers/database";
+import { createTestDatabase, describeEachProvider, type TestDatabase } from "@/test/helpers/database";
 
 // Protects: the committed migrations of each provider create every model of schema.prisma with
 // every field, and values of each type (text, int, autoincrement, JSON, boolean, dates, nulls)
@@ -293,7 +293,7 @@ async function readEveryModel(db: Db): Promise<Record<string, Record<string, unk
   };
 }
 
-describe.each(await providersUnderTest())("every model round-trips on %s", (provider) => {
+describeEachProvider("every model round-trips on %s", (provider) => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase(provider);

@@ -4,7 +4,7 @@ import { repointConnectors, seedDemo } from "@/scripts/seed-demo";
 import { hashAgentKey } from "@/server/gateway/agent-keys";
 import { verifyPassword } from "@/server/gateway/passwords";
 import { readSecret } from "@/server/gateway/vault";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "@/test/helpers/database";
+import { createTestDatabase, describeEachProvider, type TestDatabase } from "@/test/helpers/database";
 
 // Protects: the first start seeds a usable demo (logins that work, agent keys that identify,
 // legacy keys in the vault, connectors pointing at the legacy service), and only once.
@@ -12,7 +12,7 @@ import { createTestDatabase, providersUnderTest, type TestDatabase } from "@/tes
 process.env.SIGNPOST_MASTER_KEY ??= randomBytes(32).toString("hex");
 const legacyApiKeys = { acme: "lk_acme_test_key_1", globex: "lk_globex_test_key_1" };
 
-describe.each(await providersUnderTest())("demo seed on %s", (provider) => {
+describeEachProvider("demo seed on %s", (provider) => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await createTestDatabase(provider);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "@/server/db/client";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../helpers/database";
+import { createTestDatabase, describeEachProvider, type TestDatabase } from "../helpers/database";
 import { type Agent, connectAgent } from "./helpers/mcp-agent";
 import { type SignpostApp, startSignpostApp } from "./helpers/signpost-app";
 
@@ -10,7 +10,7 @@ import { type SignpostApp, startSignpostApp } from "./helpers/signpost-app";
  * real MCP agents of two tenants busy at the same time, acme's support watching the live monitor
  * stream and the audit API, globex's person watching her own stream.
  */
-describe.each(await providersUnderTest())(
+describeEachProvider(
   "audit numbers are the tenant's own, through the console stream and API (%s)",
   (provider) => {
     let app: SignpostApp;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PublishedAuditEvent } from "@/server/gateway/event-stream";
-import { providersUnderTest } from "../helpers/database";
+import { describeEachProvider } from "../helpers/database";
 import { createWorld, type World } from "./gateway-world";
 
 /** A stored row's arguments must stay this small whatever a caller sent (about 4 kB kept, plus markers). */
@@ -13,7 +13,7 @@ function nested(levels: number): Record<string, unknown> {
   return value;
 }
 
-describe.each(await providersUnderTest())("audit rows keep a bounded copy of arguments (%s)", (provider) => {
+describeEachProvider("audit rows keep a bounded copy of arguments (%s)", (provider) => {
   let w: World;
   beforeAll(async () => {
     w = await createWorld(provider);

@@ -3,7 +3,7 @@ import { latestAuditSeq, listAuditEvents } from "@/server/gateway/console/list-a
 import { type PublishedAuditEvent, subscribeAuditEvents } from "@/server/gateway/event-stream";
 import { recordAuditEvent } from "@/server/gateway/record-audit-event";
 import { contextOf, seedConsoleFixtures } from "../console/console-fixtures";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../helpers/database";
+import { createTestDatabase, describeEachProvider, type TestDatabase } from "../helpers/database";
 
 // Issue 8: audit sequence numbers were shared across tenants, so one tenant's monitor skipped the
 // numbers of another's calls and learnt how busy it was. Each tenant now numbers its own rows
@@ -11,7 +11,7 @@ import { createTestDatabase, providersUnderTest, type TestDatabase } from "../he
 // global id never reaches a reader. test/e2e/audit-seq-per-tenant.test.ts does the same through
 // the running console's stream and API.
 
-describe.each(await providersUnderTest())("per-tenant audit numbers on %s", (provider) => {
+describeEachProvider("per-tenant audit numbers on %s", (provider) => {
   let t: TestDatabase;
   let f: Awaited<ReturnType<typeof seedConsoleFixtures>>;
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { providersUnderTest } from "../helpers/database";
+import { describeEachProvider } from "../helpers/database";
 import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
 
 /** Payments the legacy system holds for one action key (the `reference` Signpost sends). */
@@ -18,7 +18,7 @@ async function balance(w: World) {
   return ((await res.json()) as { balance: number }).balance;
 }
 
-describe.each(await providersUnderTest())("checkout through the gateway (%s)", (provider) => {
+describeEachProvider("checkout through the gateway (%s)", (provider) => {
   let w: World;
   beforeAll(async () => {
     w = await createWorld(provider);

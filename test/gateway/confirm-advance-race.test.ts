@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { providersUnderTest } from "../helpers/database";
+import { describeEachProvider } from "../helpers/database";
 import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
 
 /**
@@ -8,7 +8,7 @@ import { approve, checkoutToConfirmation, createWorld, idem, type World } from "
  * voided and a new, never-executed amount waited for the person. A claimed effect freezes the
  * action; an advance that wins the race makes the confirm give its claim back.
  */
-describe.each(await providersUnderTest())("a confirm and an advance racing (%s)", (provider) => {
+describeEachProvider("a confirm and an advance racing (%s)", (provider) => {
   let w: World;
   beforeAll(async () => {
     w = await createWorld(provider);

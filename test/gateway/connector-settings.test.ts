@@ -10,7 +10,7 @@ import {
 } from "@/server/gateway/console/manage-connectors";
 import type { ConsoleContext } from "@/server/gateway/console-session";
 import { readSecret } from "@/server/gateway/vault";
-import { providersUnderTest } from "../helpers/database";
+import { describeEachProvider } from "../helpers/database";
 import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
 
 // Protects two findings of the security review:
@@ -96,7 +96,7 @@ async function shopSecretState(w: World, admin: ConsoleContext) {
   return shop?.secrets.find((s) => s.name === "api_key");
 }
 
-describe.each(await providersUnderTest())("connector settings on %s", (provider) => {
+describeEachProvider("connector settings on %s", (provider) => {
   let w: World;
   let admin: ConsoleContext;
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { providersUnderTest } from "../helpers/database";
+import { describeEachProvider } from "../helpers/database";
 import { approve, checkoutToConfirmation, createWorld, type World } from "./gateway-world";
 
 async function legacyPayments(w: World, reference: string) {
@@ -61,7 +61,7 @@ async function expireLease(w: World, effect: { id: string; request: unknown }) {
   });
 }
 
-describe.each(await providersUnderTest())(
+describeEachProvider(
   "a process killed between claiming and recording an effect (%s)",
   (provider) => {
     let w: World;

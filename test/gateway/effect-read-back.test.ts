@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { toEffectResult } from "@/server/connectors/effect-result";
 import { LegacyUnavailableError } from "@/server/connectors/legacy-client";
 import { deleteSecret, setSecret } from "@/server/gateway/vault";
-import { providersUnderTest } from "../helpers/database";
+import { describeEachProvider } from "../helpers/database";
 import type { LegacyFault } from "../helpers/legacy-server";
 import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
 
@@ -65,7 +65,7 @@ describe("toEffectResult", () => {
   });
 });
 
-describe.each(await providersUnderTest())("effect read-back after the write (%s)", (provider) => {
+describeEachProvider("effect read-back after the write (%s)", (provider) => {
   let w: World;
   beforeAll(async () => {
     w = await createWorld(provider);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { providersUnderTest } from "../helpers/database";
+import { describeEachProvider } from "../helpers/database";
 import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
 
 async function legacyPayments(w: World, reference: string) {
@@ -21,7 +21,7 @@ async function approvedCheckout(w: World) {
 const keyOf = async (w: World, actionId: string) =>
   (await w.db.effect.findUniqueOrThrow({ where: { actionId } })).actionKey;
 
-describe.each(await providersUnderTest())("exactly-once effects (%s)", (provider) => {
+describeEachProvider("exactly-once effects (%s)", (provider) => {
   let w: World;
   beforeAll(async () => {
     w = await createWorld(provider);

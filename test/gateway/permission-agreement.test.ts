@@ -12,7 +12,7 @@ import { testPermission } from "@/server/gateway/console/test-permission";
 import { hashSessionToken } from "@/server/gateway/console-session";
 import { DENIAL_STANDS_MS, PERMISSION_REQUESTS_PER_HOUR } from "@/server/gateway/permissions";
 import { identifyAgent, type TrustedContext } from "@/server/gateway/trusted-context";
-import { providersUnderTest } from "../helpers/database";
+import { describeEachProvider } from "../helpers/database";
 import { createMcpWorld, type McpWorld, sc, text } from "../mcp/mcp-world";
 import { checkoutToConfirmation, idem } from "./gateway-world";
 
@@ -52,7 +52,7 @@ function decisionOf(out: { outcome: string; reason?: unknown }): "allow" | "deny
   return "allow";
 }
 
-describe.each(await providersUnderTest())("one permission grammar, one matcher (%s)", (provider) => {
+describeEachProvider("one permission grammar, one matcher (%s)", (provider) => {
   let w: McpWorld;
   const adminSession = async () => {
     const token = randomBytes(24).toString("hex");

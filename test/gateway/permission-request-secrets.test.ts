@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { providersUnderTest } from "../helpers/database";
+import { describeEachProvider } from "../helpers/database";
 import { createWorld, type World } from "./gateway-world";
 
 /**
  * Found by an outside attack: with an `ask` rule, an id filled with a key became the stored
  * permission request's target, shown verbatim to admins. Such a target is not stored at all.
  */
-describe.each(await providersUnderTest())("permission requests never store a credential (%s)", (provider) => {
+describeEachProvider("permission requests never store a credential (%s)", (provider) => {
   let w: World;
   beforeAll(async () => {
     w = await createWorld(provider);

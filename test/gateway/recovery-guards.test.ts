@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { providersUnderTest } from "../helpers/database";
+import { describeEachProvider } from "../helpers/database";
 import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
 
 async function legacyPayments(w: World, reference: string) {
@@ -49,7 +49,7 @@ const lastSeq = async (w: World) => (await w.db.auditEvent.findFirst({ orderBy: 
 const lastAudit = (w: World, actionId: string, operation: string) =>
   w.db.auditEvent.findFirstOrThrow({ where: { actionId, operation }, orderBy: { seq: "desc" } });
 
-describe.each(await providersUnderTest())("recovery only for what is stuck (%s)", (provider) => {
+describeEachProvider("recovery only for what is stuck (%s)", (provider) => {
   let w: World;
   beforeAll(async () => {
     w = await createWorld(provider);
@@ -315,7 +315,7 @@ async function refuseInserts(w: World, table: string, column: string, value: str
 /** What a decision whose transaction the database refused answers: nothing applied, nothing leaked. */
 const INTERNAL_ERROR = { outcome: "rejected", reason: "internal_error", retryable: false };
 
-describe.each(await providersUnderTest())("people's decisions are all-or-nothing (%s)", (provider) => {
+describeEachProvider("people's decisions are all-or-nothing (%s)", (provider) => {
   let w: World;
   beforeAll(async () => {
     w = await createWorld(provider);

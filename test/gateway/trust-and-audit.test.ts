@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listApprovals } from "@/server/gateway/console/list-approvals";
 import type { PublishedAuditEvent } from "@/server/gateway/event-stream";
 import { identifyAgent } from "@/server/gateway/trusted-context";
-import { providersUnderTest } from "../helpers/database";
+import { describeEachProvider } from "../helpers/database";
 import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
 
-describe.each(await providersUnderTest())(
+describeEachProvider(
   "trusted context, tenancy, permissions, approvals, audit (%s)",
   (provider) => {
     let w: World;

@@ -12,7 +12,7 @@ import {
   readSecret,
   setSecret,
 } from "@/server/gateway/vault";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "@/test/helpers/database";
+import { createTestDatabase, describeEachProvider, type TestDatabase } from "@/test/helpers/database";
 
 // Protects: secrets are stored only as AES-256-GCM ciphertext, with a fresh nonce per write,
 // bound to their tenant/connector/name; listing never reveals values; the master key comes
@@ -73,7 +73,7 @@ describe("sealing", () => {
   });
 });
 
-describe.each(await providersUnderTest())("vault on %s", (provider) => {
+describeEachProvider("vault on %s", (provider) => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await createTestDatabase(provider);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { actionKeyFor } from "@/server/engine/effect-ledger";
-import { providersUnderTest } from "../helpers/database";
+import { describeEachProvider } from "../helpers/database";
 import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
 
 async function legacyPayments(w: World, reference: string) {
@@ -61,7 +61,7 @@ async function ledgerOf(w: World, actionId: string) {
 
 const queued = async (w: World) => (await w.gw.listRecoveryQueue(w.person.sam)).map((q) => q.action_id);
 
-describe.each(await providersUnderTest())("a verification mismatch goes to a person (%s)", (provider) => {
+describeEachProvider("a verification mismatch goes to a person (%s)", (provider) => {
   let w: World;
   beforeAll(async () => {
     w = await createWorld(provider);

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { describe, inject } from "vitest";
 import { createDb, type Db } from "@/server/db/client";
 import type { DbProvider } from "@/server/db/database-url";
 import { applyMigrationsDirect } from "@/server/db/migrations";
@@ -13,41 +14,25 @@ export type TestDatabase = { provider: DbProvider; url: string; db: Db; drop(): 
 export const testPostgresAdminUrl =
   process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
-let reachable: Promise<boolean> | undefined;
-
-/** Whether a PostgreSQL server answers at testPostgresAdminUrl (checked once per process). */
-export function postgresAvailable(): Promise<boolean> {
-  reachable ??= (async () => {
-    const client = new pg.Client({ connectionString: testPostgresAdminUrl, connectionTimeoutMillis: 2_000 });
-    try {
-      await client.connect();
-      await client.query("SELECT 1");
-      return true;
-    } catch {
-      return false;
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  })();
-  return reachable;
+/**
+ * Why the PostgreSQL variants do not run in this run, or null when they do. Decided once by the
+ * global setup (test/setup/postgres-global-setup.ts), which the skip reporter also reads.
+ */
+export function postgresSkipReason(): string | null {
+  const reason = inject("postgresSkipReason");
+  return reason === undefined ? "the PostgreSQL global setup did not run" : reason;
 }
 
-let warned = false;
-
 /**
- * The providers a database test should run on: SQLite always, PostgreSQL when reachable.
- * Use with `describe.each(await providersUnderTest())`. Says loudly when PostgreSQL is skipped.
+ * Declares one suite per database provider: SQLite always; PostgreSQL registered too, and
+ * skipped (counted and explained at the end of the run) when it cannot run. `%s` in the name
+ * becomes the provider.
  */
-export async function providersUnderTest(): Promise<DbProvider[]> {
-  if (process.env.SIGNPOST_TEST_SKIP_POSTGRES === "1") return ["sqlite"];
-  if (await postgresAvailable()) return ["sqlite", "postgres"];
-  if (!warned) {
-    warned = true;
-    console.warn(
-      `[signpost tests] PostgreSQL not reachable at ${testPostgresAdminUrl}: PostgreSQL variants SKIPPED (SQLite only).`,
-    );
+export function describeEachProvider(name: string, fn: (provider: DbProvider) => void) {
+  for (const provider of ["sqlite", "postgres"] as const) {
+    const skip = provider === "postgres" && postgresSkipReason() !== null;
+    (skip ? describe.skip : describe)(name.replaceAll("%s", provider), () => fn(provider));
   }
-  return ["sqlite"];
 }
 
 /** A fresh, migrated, throwaway database; `drop()` disconnects and deletes it. */

@@ -4,7 +4,7 @@ import { expireApprovals } from "@/server/jobs/expire-approvals";
 import { pruneRecords } from "@/server/jobs/prune-records";
 import { reconcileEffects } from "@/server/jobs/reconcile-effects";
 import { approve, checkoutToConfirmation, createWorld, idem, type World } from "../gateway/gateway-world";
-import { insertAuditRows, providersUnderTest } from "../helpers/database";
+import { insertAuditRows, describeEachProvider } from "../helpers/database";
 
 // Issue 10: "unknown effects wait for an agent's verify or a person; nothing reconciles them in
 // the background, and approvals never expire on their own." The background jobs: each does what
@@ -66,7 +66,7 @@ async function abandonedClaim(w: World) {
 
 const reconcile = (w: World, options = {}) => reconcileEffects(w.db, w.gw.reconcileEffect, options);
 
-describe.each(await providersUnderTest())("background jobs (%s)", (provider) => {
+describeEachProvider("background jobs (%s)", (provider) => {
   let w: World;
   beforeAll(async () => {
     w = await createWorld(provider);

@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { approve, idem } from "../gateway/gateway-world";
-import { providersUnderTest } from "../helpers/database";
+import { describeEachProvider } from "../helpers/database";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 type ToolResult = Awaited<ReturnType<Client["callTool"]>>;
@@ -35,7 +35,7 @@ function approvalMeta(result: ToolResult) {
   )?.["signpost/approval"];
 }
 
-describe.each(await providersUnderTest())(
+describeEachProvider(
   "MCP action face over HTTP (%s; SDK v2 client, real gateway, real legacy service)",
   (provider) => {
     let w: McpWorld;

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PublishedAuditEvent } from "@/server/gateway/event-stream";
-import { providersUnderTest } from "../helpers/database";
+import { describeEachProvider } from "../helpers/database";
 import { createMcpWorld, type McpWorld, sc } from "./mcp-world";
 
 /**
  * Arguments that fail a tool's schema reach the gateway so that the refusal is audited; what an
  * agent sends must not decide how large the audit row, or the live monitor's event, gets.
  */
-describe.each(await providersUnderTest())(
+describeEachProvider(
   "refused arguments over MCP are audited bounded (%s)",
   (provider) => {
     let w: McpWorld;

@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MAX_STATE_CHARS } from "@/server/engine/state-ceiling";
-import { providersUnderTest } from "../helpers/database";
+import { describeEachProvider } from "../helpers/database";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 type Outcome = ReturnType<typeof sc> & {
@@ -23,7 +23,7 @@ const manyKeys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_,
  * a small copy, and neither a refused value nor an oversized patch fills the Action table.
  * Through a real MCP client against the same handler the Next route serves.
  */
-describe.each(await providersUnderTest())("bounded input over MCP (%s)", (provider) => {
+describeEachProvider("bounded input over MCP (%s)", (provider) => {
   let w: McpWorld;
   let client: Client;
   let browse: Client;

@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { compactSchema } from "@/mcp/compact-schema";
 import { startActionInputSchema } from "@/server/gateway/operations/operation-schemas";
-import { providersUnderTest } from "../helpers/database";
+import { describeEachProvider } from "../helpers/database";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 type Outcome = ReturnType<typeof sc> & {
@@ -15,7 +15,7 @@ type Outcome = ReturnType<typeof sc> & {
  * the typed `rejected` / `invalid_arguments` outcome naming each field, and support's monitor
  * gets an audit row for every such attempt, identity fields above all.
  */
-describe.each(await providersUnderTest())("invalid tool arguments over MCP (%s)", (provider) => {
+describeEachProvider("invalid tool arguments over MCP (%s)", (provider) => {
   let w: McpWorld;
   beforeAll(async () => {
     w = await createMcpWorld(provider);

@@ -2,7 +2,7 @@ import type { ServerContext } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSignpostRequestStateCodec } from "@/mcp/request-state";
 import { consumeNonce } from "@/server/gateway/consume-nonce";
-import { createTestDatabase, providersUnderTest, type TestDatabase } from "../helpers/database";
+import { createTestDatabase, describeEachProvider, type TestDatabase } from "../helpers/database";
 
 /** What the codec reads of a request: the method and the authenticated client it binds to. */
 const ctx = (clientId: string) =>
@@ -10,7 +10,7 @@ const ctx = (clientId: string) =>
 const payload = { agent_id: "agent_1", action_id: "act_1", version: 3, purpose: "fill" } as const;
 const expected = { agent_id: "agent_1", action_id: "act_1", version: 3 };
 
-describe.each(await providersUnderTest())("requestState single use across instances on %s", (provider) => {
+describeEachProvider("requestState single use across instances on %s", (provider) => {
   let database: TestDatabase;
   // Two instances: separate codecs (as in two processes) with one key and one database.
   let first: ReturnType<typeof createSignpostRequestStateCodec>;

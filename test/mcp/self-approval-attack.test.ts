@@ -2,7 +2,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { capabilityRegistry } from "@/server/connectors/connector-catalog";
 import { idem } from "../gateway/gateway-world";
-import { providersUnderTest } from "../helpers/database";
+import { describeEachProvider } from "../helpers/database";
 import { createMcpWorld, type McpWorld, sc } from "./mcp-world";
 
 /**
@@ -35,7 +35,7 @@ function strings(value: unknown, out: Set<string> = new Set()): Set<string> {
   return out;
 }
 
-describe.each(await providersUnderTest())(
+describeEachProvider(
   "an agent cannot approve its own side effect, for any capability that needs approval (%s)",
   (provider) => {
     let w: McpWorld;

@@ -8,6 +8,8 @@ export type Tenant = "acme" | "globex";
 
 export type Someone = {
   userId: string;
+  /** Their agent's key (for a real MCP client). */
+  key: string;
   console: ConsoleContext;
   person: TrustedContext;
   agent: TrustedContext;
@@ -50,7 +52,7 @@ export async function peopleOfEveryRole(w: World): Promise<Record<Tenant, Record
     out[tenant] = {} as Record<Role, Someone>;
     for (const role of ["admin", "support", "member"] as const) {
       const agent = await identifyAgent(w.db, `Bearer ${keyOf[tenant][role]}`);
-      if (!agent || agent.kind !== "agent") throw new Error(`no agent for ${tenant} ${role}`);
+      if (agent?.kind !== "agent") throw new Error(`no agent for ${tenant} ${role}`);
       const user = await w.db.user.findUniqueOrThrow({ where: { id: agent.userId } });
       const console: ConsoleContext = {
         sessionId: `test-${user.id}`,
@@ -63,6 +65,7 @@ export async function peopleOfEveryRole(w: World): Promise<Record<Tenant, Record
       };
       out[tenant][role] = {
         userId: user.id,
+        key: keyOf[tenant][role],
         console,
         person: {
           kind: "person",

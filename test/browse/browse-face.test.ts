@@ -188,7 +188,8 @@ describe("browse face: search → navigate → form → submit over MCP", () => 
       uri: "shop://order/ord_paid/after-sales",
       fields: { reason: "mine now" },
     });
-    expect(form.outcome).not.toBe("applied");
+    expect(form, JSON.stringify(form)).toMatchObject({ outcome: "not_found" });
+    expect(form.markdown).not.toContain("Desk Lamp");
   });
 
   it("config pages show whether a secret is set, never its value; only an admin's agent sees or replaces one", async () => {

@@ -685,27 +685,23 @@ const suites = {
   reopen_ticket: reopen,
 };
 
-describeEachProvider(
-  "helpdesk write capabilities, table-driven (%s, real legacy service)",
-  (provider) => {
-    let w: World;
-    beforeAll(async () => {
-      w = await createWorld(provider);
-    });
-    afterAll(async () => w?.close());
+describeEachProvider("helpdesk write capabilities, table-driven (%s, real legacy service)", (provider) => {
+  let w: World;
+  beforeAll(async () => {
+    w = await createWorld(provider);
+  });
+  afterAll(async () => w?.close());
 
-    for (const [capability, table] of Object.entries(suites)) {
-      for (const kind of ["valid", "ambiguous", "unauthorized"] as const) {
-        describe(`${capability} — ${kind}`, () => {
-          beforeAll(async () => w.legacy.reset());
-          it(`has at least 10 ${kind} cases`, () => {
-            if (table[kind].length < 10)
-              throw new Error(`${capability}: only ${table[kind].length} ${kind} cases`);
-          });
-          for (const [name, run, expected] of table[kind])
-            it(name, async () => check(await run(w), expected));
+  for (const [capability, table] of Object.entries(suites)) {
+    for (const kind of ["valid", "ambiguous", "unauthorized"] as const) {
+      describe(`${capability} — ${kind}`, () => {
+        beforeAll(async () => w.legacy.reset());
+        it(`has at least 10 ${kind} cases`, () => {
+          if (table[kind].length < 10)
+            throw new Error(`${capability}: only ${table[kind].length} ${kind} cases`);
         });
-      }
+        for (const [name, run, expected] of table[kind]) it(name, async () => check(await run(w), expected));
+      });
     }
-  },
-);
+  }
+});

@@ -683,28 +683,24 @@ const changeAddress: typeof checkout = {
 
 const suites = { checkout, after_sales: afterSales, change_delivery_address: changeAddress };
 
-describeEachProvider(
-  "shop write capabilities, table-driven (%s, real legacy service)",
-  (provider) => {
-    let w: World;
-    beforeAll(async () => {
-      w = await createWorld(provider);
-    });
-    afterAll(async () => w?.close());
+describeEachProvider("shop write capabilities, table-driven (%s, real legacy service)", (provider) => {
+  let w: World;
+  beforeAll(async () => {
+    w = await createWorld(provider);
+  });
+  afterAll(async () => w?.close());
 
-    for (const [capability, table] of Object.entries(suites)) {
-      for (const kind of ["valid", "ambiguous", "unauthorized"] as const) {
-        describe(`${capability} — ${kind}`, () => {
-          // Executed cases change the demo data; each group starts from the seeded state.
-          beforeAll(async () => w.legacy.reset());
-          it(`has at least 10 ${kind} cases`, () => {
-            if (table[kind].length < 10)
-              throw new Error(`${capability}: only ${table[kind].length} ${kind} cases`);
-          });
-          for (const [name, run, expected] of table[kind])
-            it(name, async () => check(await run(w), expected));
+  for (const [capability, table] of Object.entries(suites)) {
+    for (const kind of ["valid", "ambiguous", "unauthorized"] as const) {
+      describe(`${capability} — ${kind}`, () => {
+        // Executed cases change the demo data; each group starts from the seeded state.
+        beforeAll(async () => w.legacy.reset());
+        it(`has at least 10 ${kind} cases`, () => {
+          if (table[kind].length < 10)
+            throw new Error(`${capability}: only ${table[kind].length} ${kind} cases`);
         });
-      }
+        for (const [name, run, expected] of table[kind]) it(name, async () => check(await run(w), expected));
+      });
     }
-  },
-);
+  }
+});

@@ -4,8 +4,8 @@ import { type AuditFilter, listAuditEvents } from "@/server/gateway/console/list
 import type { ConsoleContext } from "@/server/gateway/console-session";
 import {
   createTestDatabase,
-  insertAuditRows,
   describeEachProvider,
+  insertAuditRows,
   type TestDatabase,
 } from "../helpers/database";
 

@@ -12,8 +12,8 @@ import { createGateway } from "@/server/gateway/create-gateway";
 import { personContext } from "@/server/gateway/trusted-context";
 import {
   createTestDatabase,
-  insertAuditRows,
   describeEachProvider,
+  insertAuditRows,
   type TestDatabase,
 } from "../helpers/database";
 import { contextOf, seedConsoleFixtures } from "./console-fixtures";

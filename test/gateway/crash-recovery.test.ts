@@ -61,59 +61,56 @@ async function expireLease(w: World, effect: { id: string; request: unknown }) {
   });
 }
 
-describeEachProvider(
-  "a process killed between claiming and recording an effect (%s)",
-  (provider) => {
-    let w: World;
-    beforeAll(async () => {
-      w = await createWorld(provider);
+describeEachProvider("a process killed between claiming and recording an effect (%s)", (provider) => {
+  let w: World;
+  beforeAll(async () => {
+    w = await createWorld(provider);
+  });
+  afterAll(async () => w?.close());
+  beforeEach(async () => w.legacy.clearFaults());
+
+  it("after sending: leaves a pending effect that recover reconciles without a second charge", async () => {
+    const id = await approvedCheckout(w);
+    // The payment reaches the legacy system, which takes 2 s to apply it.
+    const effect = await killConfirmDuring(w, id, { match: "POST /v1/payments", latency_ms: 2000 });
+    expect(effect.status).toBe("pending"); // sent, never recorded
+    // While the lease runs, recover does not touch an effect that may still be in flight.
+    const early = await w.gw.recoverAction(w.agent.alice, { action_id: id });
+    expect(early).toMatchObject({ outcome: "unknown", reason: "effect_in_progress" });
+    await sleep(2500); // the legacy system applies the payment meanwhile
+    // The lease of the dead process runs out; support sees it in the recovery queue.
+    await expireLease(w, effect);
+    expect((await w.gw.listRecoveryQueue(w.person.sam)).map((q) => q.action_id)).toContain(id);
+    const recovered = await w.gw.recoverAction(w.agent.alice, { action_id: id });
+    expect(recovered).toMatchObject({
+      outcome: "applied",
+      status: "completed",
+      effect: { status: "applied" },
+      verification: { status: "paid" },
     });
-    afterAll(async () => w?.close());
-    beforeEach(async () => w.legacy.clearFaults());
+    expect(await legacyPayments(w, effect.actionKey)).toHaveLength(1);
+    expect((await w.gw.listRecoveryQueue(w.person.sam)).map((q) => q.action_id)).not.toContain(id);
+    // A late retry by the agent gets the recorded outcome.
+    const again = await w.gw.confirmAction(w.agent.alice, {
+      action_id: id,
+      idempotency_key: "child-confirm-0001",
+    });
+    expect(again).toMatchObject({ outcome: "applied", reason: "idempotent_replay" });
+    expect(await legacyPayments(w, effect.actionKey)).toHaveLength(1);
+  }, 120_000);
 
-    it("after sending: leaves a pending effect that recover reconciles without a second charge", async () => {
-      const id = await approvedCheckout(w);
-      // The payment reaches the legacy system, which takes 2 s to apply it.
-      const effect = await killConfirmDuring(w, id, { match: "POST /v1/payments", latency_ms: 2000 });
-      expect(effect.status).toBe("pending"); // sent, never recorded
-      // While the lease runs, recover does not touch an effect that may still be in flight.
-      const early = await w.gw.recoverAction(w.agent.alice, { action_id: id });
-      expect(early).toMatchObject({ outcome: "unknown", reason: "effect_in_progress" });
-      await sleep(2500); // the legacy system applies the payment meanwhile
-      // The lease of the dead process runs out; support sees it in the recovery queue.
-      await expireLease(w, effect);
-      expect((await w.gw.listRecoveryQueue(w.person.sam)).map((q) => q.action_id)).toContain(id);
-      const recovered = await w.gw.recoverAction(w.agent.alice, { action_id: id });
-      expect(recovered).toMatchObject({
-        outcome: "applied",
-        status: "completed",
-        effect: { status: "applied" },
-        verification: { status: "paid" },
-      });
-      expect(await legacyPayments(w, effect.actionKey)).toHaveLength(1);
-      expect((await w.gw.listRecoveryQueue(w.person.sam)).map((q) => q.action_id)).not.toContain(id);
-      // A late retry by the agent gets the recorded outcome.
-      const again = await w.gw.confirmAction(w.agent.alice, {
-        action_id: id,
-        idempotency_key: "child-confirm-0001",
-      });
-      expect(again).toMatchObject({ outcome: "applied", reason: "idempotent_replay" });
-      expect(await legacyPayments(w, effect.actionKey)).toHaveLength(1);
-    }, 120_000);
-
-    it("before sending: recover verifies, finds nothing, retries with the original key", async () => {
-      const id = await approvedCheckout(w);
-      // The claim is written first; the re-validation's first read (the customer) is then held.
-      const effect = await killConfirmDuring(w, id, { match: "GET /v1/customers", latency_ms: 10_000 });
-      expect(effect.status).toBe("pending"); // claimed, nothing sent
-      expect(await legacyPayments(w, effect.actionKey)).toHaveLength(0);
-      await expireLease(w, effect);
-      const recovered = await w.gw.recoverAction(w.agent.alice, { action_id: id });
-      expect(recovered).toMatchObject({
-        outcome: "applied",
-        effect: { status: "applied", action_key: effect.actionKey },
-      });
-      expect(await legacyPayments(w, effect.actionKey)).toHaveLength(1);
-    }, 120_000);
-  },
-);
+  it("before sending: recover verifies, finds nothing, retries with the original key", async () => {
+    const id = await approvedCheckout(w);
+    // The claim is written first; the re-validation's first read (the customer) is then held.
+    const effect = await killConfirmDuring(w, id, { match: "GET /v1/customers", latency_ms: 10_000 });
+    expect(effect.status).toBe("pending"); // claimed, nothing sent
+    expect(await legacyPayments(w, effect.actionKey)).toHaveLength(0);
+    await expireLease(w, effect);
+    const recovered = await w.gw.recoverAction(w.agent.alice, { action_id: id });
+    expect(recovered).toMatchObject({
+      outcome: "applied",
+      effect: { status: "applied", action_key: effect.actionKey },
+    });
+    expect(await legacyPayments(w, effect.actionKey)).toHaveLength(1);
+  }, 120_000);
+});

@@ -4,7 +4,7 @@ import { expireApprovals } from "@/server/jobs/expire-approvals";
 import { pruneRecords } from "@/server/jobs/prune-records";
 import { reconcileEffects } from "@/server/jobs/reconcile-effects";
 import { approve, checkoutToConfirmation, createWorld, idem, type World } from "../gateway/gateway-world";
-import { insertAuditRows, describeEachProvider } from "../helpers/database";
+import { describeEachProvider, insertAuditRows } from "../helpers/database";
 
 // Issue 10: "unknown effects wait for an agent's verify or a person; nothing reconciles them in
 // the background, and approvals never expire on their own." The background jobs: each does what

@@ -264,7 +264,13 @@ describeEachProvider("bounded input over MCP (%s)", (provider) => {
       }),
     ) as Outcome;
     expect(fixed.validation_errors ?? []).not.toContainEqual(expect.objectContaining({ field: "items" }));
-    expect(fixed.node).not.toBe("ITEMS");
+    // Items now hold: the flow moves on to the address.
+    expect(fixed).toMatchObject({
+      outcome: "input_required",
+      node: "ADDRESS",
+      applied: ["items"],
+      missing: ["address_id"],
+    });
   });
 
   it(`a patch that would grow an action's state past ${MAX_STATE_CHARS} characters is rejected / state_too_large naming the field, nothing half-applied`, async () => {

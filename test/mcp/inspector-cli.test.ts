@@ -81,13 +81,16 @@ describe("MCP Inspector CLI against the running handler", () => {
     expect(result.structuredContent?.outcome).toBe("applied");
     expect(result.structuredContent?.results[0]?.capability).toBe("after_sales");
 
-    // Without the key the inspector gets nothing but the refusal.
-    const anonymous = await inspector([w.endpoint, "--transport", "http", "--method", "tools/list"]).catch(
-      (error: Error) => ({
-        ok: true as const,
-        stdout: String((error as { stderr?: string }).stderr ?? error.message),
+    // Without the key the inspector gets nothing but the refusal: it fails, naming the 401.
+    const anonymous = await inspector([w.endpoint, "--transport", "http", "--method", "tools/list"]).then(
+      (answer) => ({ refused: false, text: answer.ok ? answer.stdout : answer.reason }),
+      (error: Error & { stderr?: string }) => ({
+        refused: true,
+        text: `${error.message}\n${error.stderr ?? ""}`,
       }),
     );
-    if (anonymous.ok) expect(anonymous.stdout).not.toContain("start_action");
+    expect(anonymous.refused, anonymous.text).toBe(true);
+    expect(anonymous.text).toMatch(/401|unauthori[sz]ed/i);
+    expect(anonymous.text).not.toContain("start_action");
   }, 300_000);
 });

@@ -58,7 +58,16 @@ describe("stdio entry and the MCP Apps confirmation screen", () => {
       env: { ...getDefaultEnvironment(), SIGNPOST_AGENT_KEY: "sp_bogus_key", DATABASE_URL: w.database.url },
       stderr: "pipe",
     });
-    await expect(client.connect(transport)).rejects.toThrow();
+    let stderr = "";
+    transport.stderr?.on("data", (d) => {
+      stderr += String(d);
+    });
+    // The process ends before the handshake: the client sees the connection close, and the
+    // reason is on stderr (a bad key, not a crash or a missing database).
+    await expect(client.connect(transport)).rejects.toThrow(/closed/i);
+    await expect
+      .poll(() => stderr, { timeout: 10_000 })
+      .toContain("SIGNPOST_AGENT_KEY is invalid or revoked.");
   }, 60_000);
 
   it("the confirmation screen is a self-contained MCP App resource", async () => {

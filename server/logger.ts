@@ -72,5 +72,3 @@ const holder = globalThis as typeof globalThis & { __signpostLogger?: ReturnType
  */
 holder.__signpostLogger ??= createLogger();
 export const logger = holder.__signpostLogger;
-
-export type Logger = typeof logger;

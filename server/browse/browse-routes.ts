@@ -3,12 +3,10 @@ import type { BrowseBackend } from "./browse-backend";
 import { CONFIG_ROUTES } from "./config-routes";
 import { HELPDESK_ROUTES } from "./helpdesk-routes";
 import type { BrowseUri } from "./parse-browse-uri";
-import { humanize } from "./render-helpers";
 import type { RouteDefinition, RouteMatch } from "./route-types";
 import { SHOP_ROUTES } from "./shop-routes";
 import { PERMISSION_REQUEST_ROUTE, signpostStartRoute } from "./signpost-routes";
 
-export { outcomePage } from "./route-pages";
 export type { PageBody, RouteDefinition, RouteMatch } from "./route-types";
 
 /** The route table: one file per scheme; order is match order and the start page's order. */
@@ -48,5 +46,3 @@ export function matchRoute(uri: BrowseUri): { route: RouteDefinition; match: Rou
   }
   return null;
 }
-
-export { humanize };

@@ -25,6 +25,13 @@ export interface ConnectorDefinition {
    * that does not answer is reported as degraded, never as Signpost being unready.
    */
   healthPath: string;
+  /** The records an id in a query can name: how their ids start and the page that shows one. */
+  records: Array<{
+    entity: "order" | "ticket";
+    label: string;
+    idPrefix: string;
+    uri: (id: string) => string;
+  }>;
 }
 
 /** Every connector Signpost ships, in one list: the registry the gateway and browse build on. */
@@ -37,6 +44,7 @@ export const CONNECTORS: ConnectorDefinition[] = [
     createAdapter: createShopAdapter,
     secretName: "api_key",
     healthPath: "/health",
+    records: [{ entity: "order", label: "Order", idPrefix: "ord_", uri: (id) => `shop://order/${id}` }],
   },
   {
     id: "helpdesk",
@@ -46,8 +54,16 @@ export const CONNECTORS: ConnectorDefinition[] = [
     createAdapter: createHelpdeskAdapter,
     secretName: "api_key",
     healthPath: "/health",
+    records: [
+      { entity: "ticket", label: "Ticket", idPrefix: "tkt_", uri: (id) => `helpdesk://ticket/${id}` },
+    ],
   },
 ];
+
+/** Each record id prefix the connectors declare, with the entity it names (for capability search). */
+export function recordIdPrefixes(): Record<string, string> {
+  return Object.fromEntries(CONNECTORS.flatMap((c) => c.records.map((r) => [r.idPrefix, r.entity])));
+}
 
 export function capabilityRegistry(): Map<string, AnyCapability> {
   return new Map(CONNECTORS.flatMap((c) => c.capabilities.map((cap) => [cap.id, cap] as const)));

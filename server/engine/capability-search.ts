@@ -50,9 +50,6 @@ const SYNONYMS: Record<string, string[]> = {
   fix: ["resolv"],
   done: ["resolv"],
   again: ["reopen"],
-  // Id prefixes of the demo systems' entities.
-  tkt: ["ticket"],
-  ord: ["order"],
   unresolv: ["reopen"],
 };
 
@@ -113,7 +110,21 @@ export interface CapabilityIndex {
   search(query: string, limit?: number): CapabilityHit[];
 }
 
-export function buildCapabilityIndex(capabilities: AnyCapability[]): CapabilityIndex {
+export interface CapabilityIndexOptions {
+  /**
+   * Id prefixes the connectors' records carry, each with the entity it names ("tkt" → "Ticket"):
+   * a query that quotes an id (tkt_6) then points at that entity's capabilities.
+   */
+  idPrefixes?: Record<string, string>;
+}
+
+export function buildCapabilityIndex(
+  capabilities: AnyCapability[],
+  options: CapabilityIndexOptions = {},
+): CapabilityIndex {
+  const prefixes = new Map<string, string[]>();
+  for (const [prefix, entity] of Object.entries(options.idPrefixes ?? {}))
+    for (const p of tokenize(prefix)) prefixes.set(p, tokenize(entity));
   const docs: IndexedDoc[] = capabilities.map((capability) => {
     const tf = new Map<string, number>();
     let length = 0;
@@ -124,7 +135,7 @@ export function buildCapabilityIndex(capabilities: AnyCapability[]): CapabilityI
       }
     };
     add(capability.title, FIELD_WEIGHTS.title);
-    // The entity it applies to: "ticket"/"order" (and ids like tkt_6 / ord_paid) point at it.
+    // The entity it applies to: "ticket"/"order" (and ids with its connector's prefix) point at it.
     add(capability.appliesTo.entity, FIELD_WEIGHTS.description);
     add(capability.id, FIELD_WEIGHTS.id);
     add(capability.synonyms.join(" "), FIELD_WEIGHTS.synonyms);
@@ -147,7 +158,8 @@ export function buildCapabilityIndex(capabilities: AnyCapability[]): CapabilityI
       const weights = new Map<string, number>();
       for (const t of tokenize(query)) {
         weights.set(t, Math.max(weights.get(t) ?? 0, 1));
-        for (const s of SYNONYMS[t] ?? []) weights.set(s, Math.max(weights.get(s) ?? 0, 0.6));
+        for (const s of [...(SYNONYMS[t] ?? []), ...(prefixes.get(t) ?? [])])
+          weights.set(s, Math.max(weights.get(s) ?? 0, 0.6));
       }
       const scored = docs
         .map((d) => {

@@ -44,11 +44,6 @@ export function baseUrlOf(config: { settings: unknown } | null | undefined): str
   return typeof base === "string" && base ? base : defaultLegacyUrl();
 }
 
-/** Where a connector's legacy system lives: its settings, else `defaultLegacyUrl()`. */
-export async function connectorBaseUrl(db: Db, tenantId: string, connector: string): Promise<string> {
-  return baseUrlOf(await db.connectorConfig.findFirst({ where: { tenantId, connector } }));
-}
-
 /**
  * The default resolver: the API key from the vault (server-internal), the URL from the connector's
  * settings. A connector an admin disabled throws ConnectorDisabledError before the key is read, so

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { capabilityRegistry } from "../connectors/connector-catalog";
+import { capabilityRegistry, recordIdPrefixes } from "../connectors/connector-catalog";
 import type { HelpdeskAdapter } from "../connectors/helpdesk/helpdesk-adapter";
 import { ticketView } from "../connectors/helpdesk/ticket-view";
 import { orderView } from "../connectors/shop/order-view";
@@ -93,7 +93,9 @@ export function createGateway(options: GatewayOptions) {
   const credentials = options.credentials ?? vaultCredentials(db);
   const approvalUrl = options.approvalUrl ?? ((id: string) => `/confirm/${id}`);
   const capabilities = capabilityRegistry();
-  const index: CapabilityIndex = buildCapabilityIndex([...capabilities.values()]);
+  const index: CapabilityIndex = buildCapabilityIndex([...capabilities.values()], {
+    idPrefixes: recordIdPrefixes(),
+  });
   const engine: ActionEngine = createActionEngine({
     db,
     capabilities,

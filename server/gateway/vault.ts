@@ -141,11 +141,3 @@ export async function listSecrets(db: SecretStore, tenantId: string): Promise<Se
   });
   return rows.map((row) => ({ ...row, set: true as const }));
 }
-
-/** Removes a secret; true when one existed. */
-export async function deleteSecret(db: SecretStore, ref: SecretRef): Promise<boolean> {
-  const { count } = await db.secret.deleteMany({
-    where: { tenantId: ref.tenantId, connector: ref.connector, name: ref.name },
-  });
-  return count > 0;
-}

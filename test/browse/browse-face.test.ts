@@ -51,6 +51,18 @@ describe("browse face: search → navigate → form → submit over MCP", () => 
     expect(mine.links).toContain("helpdesk://tickets?mine=1");
   });
 
+  it("search links a quoted id only when that record exists for the caller", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    expect((await page(alice, "search", { query: "ord_paid" })).links).toContain("shop://order/ord_paid");
+    // Shaped like an id, but no such order: no link to a page that would say not found.
+    expect((await page(alice, "search", { query: "ord_nope" })).links).not.toContain("shop://order/ord_nope");
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    expect((await page(sam, "search", { query: "tkt_1" })).links).toContain("helpdesk://ticket/tkt_1");
+    // Another tenant's order is no more there than a made-up one.
+    const gina = await w.connect(w.keys.gina, { faces: "browse" });
+    expect((await page(gina, "search", { query: "ord_paid" })).links).not.toContain("shop://order/ord_paid");
+  });
+
   it("checkout: the same flow as the action face — form, submit to the confirmation, approval, confirm, verify — with the same audit rows", async () => {
     const alice = await w.connect(w.keys.alice, { faces: "browse" });
     const found = await page(alice, "search", { query: "buy" });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { capabilityRegistry } from "@/server/connectors/connector-catalog";
+import { capabilityRegistry, recordIdPrefixes } from "@/server/connectors/connector-catalog";
 import { buildCapabilityIndex, tokenize } from "@/server/engine/capability-search";
 import { CAPABILITY_SEARCH_DEV_SET, CAPABILITY_SEARCH_HELD_OUT } from "./capability-search-dev-set";
 
-const index = buildCapabilityIndex([...capabilityRegistry().values()]);
+// As the gateway builds it: the id prefixes come from the connectors, not from the engine.
+const index = buildCapabilityIndex([...capabilityRegistry().values()], { idPrefixes: recordIdPrefixes() });
 
 describe("capability search (BM25 + synonyms, English and Chinese)", () => {
   it("tokenizes Chinese into bigrams and English into stems", () => {
@@ -26,6 +27,16 @@ describe("capability search (BM25 + synonyms, English and Chinese)", () => {
       side_effects: expect.arrayContaining(["charges the payment method"]),
     });
     expect(top?.inputs).toEqual(["items", "address_id", "shipping_method", "coupon_code", "payment_type"]);
+  });
+
+  it("an id in the query points at its entity through the prefix its connector declares", () => {
+    expect(recordIdPrefixes()).toEqual({ ord_: "order", tkt_: "ticket" });
+    const entityOf = (hits: Array<{ capability: string }>) =>
+      hits.map((h) => capabilityRegistry().get(h.capability)?.appliesTo.entity);
+    expect(entityOf(index.search("tkt_6", 3))).toEqual(["Ticket", "Ticket", "Ticket"]);
+    expect(entityOf(index.search("ord_paid", 3))).toEqual(["Order", "Order", "Order"]);
+    // The engine itself knows no connector's ids.
+    expect(buildCapabilityIndex([...capabilityRegistry().values()]).search("tkt_6")).toEqual([]);
   });
 
   it("finds nothing for unrelated words", () => {

@@ -18,12 +18,7 @@ export interface AfterSalesPath {
   message: string;
 }
 
-export const RETURN_WINDOW_DAYS = 30;
-
-function daysSince(iso: string | null | undefined, now: Date): number {
-  if (!iso) return 0;
-  return (now.getTime() - Date.parse(iso)) / 86_400_000;
-}
+const day = (iso: string) => iso.slice(0, 10);
 
 /**
  * Which after-sales paths an order allows now, and why the others do not: the rules the
@@ -36,8 +31,10 @@ export function afterSalesPaths(order: ShopOrder, now = new Date()): AfterSalesP
       (sum, r) => sum + (r.kind === "refund" || r.kind === "refund_only" ? r.amount : 0),
       0,
     ) ?? 0;
-  const windowOpen =
-    s === "delivered" && daysSince(order.delivered_at ?? order.updated_at, now) <= RETURN_WINDOW_DAYS;
+  // The shop says until when it takes returns and exchanges; without a date it takes none.
+  const until = order.returns_until ?? null;
+  const windowOpen = s === "delivered" && until !== null && now.getTime() <= Date.parse(until);
+  const closed = until ? `closed on ${day(until)}` : "is not open for this order";
   const notYet = (what: string) =>
     s === "pending_payment"
       ? {
@@ -80,13 +77,13 @@ export function afterSalesPaths(order: ShopOrder, now = new Date()): AfterSalesP
         ? {
             kind: "return_refund",
             eligible: true,
-            message: `Delivered within ${RETURN_WINDOW_DAYS} days: items can be returned for a refund`,
+            message: `Items can be returned for a refund until ${day(until as string)}`,
           }
         : {
             kind: "return_refund",
             eligible: false,
             reason: "return_window_closed",
-            message: `The ${RETURN_WINDOW_DAYS}-day return window has closed`,
+            message: `The return window ${closed}`,
           }
       : {
           kind: "return_refund",
@@ -116,7 +113,7 @@ export function afterSalesPaths(order: ShopOrder, now = new Date()): AfterSalesP
             kind: "exchange",
             eligible: false,
             reason: "return_window_closed",
-            message: `The ${RETURN_WINDOW_DAYS}-day exchange window has closed`,
+            message: `The exchange window ${closed}`,
           }
         : exchangeable.length
           ? {

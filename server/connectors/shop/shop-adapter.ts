@@ -56,6 +56,8 @@ export interface ShopOrder {
   created_at: string;
   updated_at: string;
   delivered_at?: string | null;
+  /** When the shop stops accepting returns and exchanges for this order (its policy, not ours). */
+  returns_until?: string | null;
   reference?: string | null;
 }
 export interface ShopQuote {

@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 
 export const faultModes = ["latency", "error", "down", "commit_then_timeout", "noop_success"] as const;
-export type FaultMode = (typeof faultModes)[number];
 
 export const faultInputSchema = z.strictObject({
   match: z

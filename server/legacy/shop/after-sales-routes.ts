@@ -12,12 +12,10 @@ import {
   refundedAmount,
   refundSelect,
   requireOrderRow,
+  returnWindowDays,
   toRefund,
 } from "./order-view";
 import { referenceField, refundKindSchema, refundSchema } from "./shop-schemas";
-
-/** Returns and exchanges are accepted this long after delivery. */
-export const returnWindowDays = 30;
 
 const reasonField = z.string().min(1).max(1000);
 

@@ -26,6 +26,14 @@ export interface OrderRow {
   delivered_at: string | null;
 }
 
+/** Returns and exchanges are accepted this long after delivery (the shop's policy). */
+export const returnWindowDays = 30;
+
+/** When returns and exchanges close for an order delivered at `deliveredAt` (null until delivered). */
+export function returnsUntil(deliveredAt: string | null): string | null {
+  return deliveredAt ? new Date(Date.parse(deliveredAt) + returnWindowDays * 86_400_000).toISOString() : null;
+}
+
 export interface OrderItemRow {
   id: string;
   product_id: string;
@@ -150,5 +158,6 @@ export function loadOrderView(db: Database.Database, tenantId: string, id: strin
     created_at: row.created_at,
     updated_at: row.updated_at,
     delivered_at: row.delivered_at,
+    returns_until: returnsUntil(row.delivered_at),
   };
 }

@@ -158,6 +158,9 @@ export const orderSchema = z.strictObject({
   created_at: timestamp,
   updated_at: timestamp,
   delivered_at: timestamp.nullable(),
+  returns_until: timestamp
+    .nullable()
+    .describe("when returns and exchanges close (delivery plus the shop's window); null until delivered"),
 });
 
 export const referenceField = z

@@ -1,4 +1,5 @@
-import { expect } from "vitest";
+import { appendFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
 import type { GatewayOutcome } from "@/server/gateway/create-gateway";
 import { idem, type World } from "../gateway/gateway-world";
 
@@ -15,8 +16,31 @@ export interface Expectation {
   requires_confirmation?: boolean;
   /** A substring of the message (e.g. the reason in words). */
   says?: RegExp;
+  /** The business result the person approves: fields of the summary (amounts, chosen options). */
+  summary?: Record<string, unknown>;
+  /** What the effect produced (after verify). */
+  result?: Record<string, unknown>;
+  /** The tools offered next, in order (an empty list: the flow is finished or refused). */
+  next?: string[];
+  /** Capabilities the answer offers to start (start_action next actions). */
+  offers?: string[];
 }
 export type Row = [name: string, run: Run, expected: Expectation];
+
+/** valid: the request goes through; incomplete: something is missing; refused: it may not or cannot happen. */
+export const BUCKETS = ["valid", "incomplete", "refused"] as const;
+export type Table = Record<(typeof BUCKETS)[number], Row[]>;
+
+/** Each capability's table holds at least `min` cases in every bucket: one assertion per table. */
+export function bucketSizes(suites: Record<string, Table>, min: number) {
+  describe("table sizes", () => {
+    for (const [capability, table] of Object.entries(suites))
+      it(`${capability}: at least ${min} cases in each bucket`, () => {
+        const sizes = Object.fromEntries(BUCKETS.map((b) => [b, table[b].length]));
+        expect(Math.min(...Object.values(sizes)), JSON.stringify(sizes)).toBeGreaterThanOrEqual(min);
+      });
+  });
+}
 
 export function check(out: GatewayOutcome, exp: Expectation) {
   const brief = JSON.stringify({
@@ -41,8 +65,23 @@ export function check(out: GatewayOutcome, exp: Expectation) {
     ).toContain(exp.code);
   if (exp.says)
     expect(`${out.message} ${JSON.stringify(out.validation_errors ?? [])}`, brief).toMatch(exp.says);
-  // Every answer says what may come next.
-  expect(Array.isArray(out.next_actions), brief).toBe(true);
+  if (exp.summary) expect(out.summary, brief).toMatchObject(exp.summary);
+  if (exp.result) expect(out.result, brief).toMatchObject(exp.result);
+  if (exp.next)
+    expect(
+      out.next_actions.map((n) => n.tool),
+      brief,
+    ).toEqual(exp.next);
+  if (exp.offers)
+    expect(
+      out.next_actions.filter((n) => n.tool === "start_action").map((n) => n.args?.capability),
+      brief,
+    ).toEqual(expect.arrayContaining(exp.offers));
+  if (process.env.SIGNPOST_TABLE_DUMP)
+    appendFileSync(
+      process.env.SIGNPOST_TABLE_DUMP,
+      `${JSON.stringify({ test: expect.getState().currentTestName, outcome: out.outcome, reason: out.reason, status: out.status, summary: out.summary, result: out.result, next: out.next_actions.map((n) => n.tool) })}\n`,
+    );
 }
 
 export const start =

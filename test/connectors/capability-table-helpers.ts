@@ -1,4 +1,3 @@
-import { appendFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { GatewayOutcome } from "@/server/gateway/create-gateway";
 import { idem, type World } from "../gateway/gateway-world";
@@ -77,11 +76,6 @@ export function check(out: GatewayOutcome, exp: Expectation) {
       out.next_actions.filter((n) => n.tool === "start_action").map((n) => n.args?.capability),
       brief,
     ).toEqual(expect.arrayContaining(exp.offers));
-  if (process.env.SIGNPOST_TABLE_DUMP)
-    appendFileSync(
-      process.env.SIGNPOST_TABLE_DUMP,
-      `${JSON.stringify({ test: expect.getState().currentTestName, outcome: out.outcome, reason: out.reason, status: out.status, summary: out.summary, result: out.result, next: out.next_actions.map((n) => n.tool) })}\n`,
-    );
 }
 
 export const start =

@@ -1,3 +1,4 @@
+import { CONNECTORS } from "../connectors/connector-catalog";
 import { LegacyUnavailableError } from "../connectors/legacy-client";
 import { logger } from "../logger";
 import type { BrowseBackend, BrowseVerb, OutcomeKindLike, Row } from "./browse-backend";
@@ -400,8 +401,17 @@ async function searchRecords(
       out.push(`- ${link(`${who.tenantName} (your organisation)`, "signpost://start")}`);
     }
   }
+  // An id with a prefix a connector declares is linked only when that record is there for this
+  // caller (looked up, never guessed from its shape).
+  for (const connector of CONNECTORS) {
+    if (!idLike || (scheme && scheme !== connector.scheme)) continue;
+    for (const record of connector.records) {
+      if (!idLike.startsWith(record.idPrefix)) continue;
+      const found = await backend.entityView(record.entity, idLike);
+      if (found.outcome === "applied") out.push(`- ${link(`${record.label} ${idLike}`, record.uri(idLike))}`);
+    }
+  }
   if (!scheme || scheme === "shop") {
-    if (idLike?.startsWith("ord_")) out.push(`- ${link(`Order ${idLike}`, `shop://order/${idLike}`)}`);
     const products = await backend.listProducts({ page: 1, q: qWords.join(" ") || q });
     if (!("outcome" in products)) {
       for (const p of products.data.slice(0, 5))
@@ -420,7 +430,6 @@ async function searchRecords(
     }
   }
   if (!scheme || scheme === "helpdesk") {
-    if (idLike?.startsWith("tkt_")) out.push(`- ${link(`Ticket ${idLike}`, `helpdesk://ticket/${idLike}`)}`);
     const mine = /\b(me|my|mine)\b/i.test(q);
     const ticketWords = qWords.filter(
       (w) => !["ticket", "assigned", "support", "helpdesk", "open"].includes(w),

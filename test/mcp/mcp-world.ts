@@ -1,12 +1,13 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { serveNodeHttp } from "@/mcp/serve-node-http";
+import * as mcpRoute from "@/app/mcp/route";
 import { createSignpostMcp, type SignpostMcp } from "@/mcp/signpost-mcp";
 import type { DbProvider } from "@/server/db/database-url";
 import { createWorld, type World } from "../gateway/gateway-world";
+import { serveRoute, serveThisMcp } from "../helpers/serve-route";
 
 export interface McpWorld extends World {
   mcp: SignpostMcp;
-  /** Base URL of the node:http server running the same handler the Next route uses. */
+  /** Base URL of a real port serving the app's own route file, app/mcp/route.ts. */
   url: string;
   /** `${url}/mcp` */
   endpoint: string;
@@ -24,11 +25,13 @@ export interface ConnectOptions {
   elicitationModes?: { form?: boolean; url?: boolean };
 }
 
-/** The real world of gateway tests, plus the MCP handler on a real HTTP port and an SDK v2 client factory. */
+/** The real world of gateway tests, plus the app's /mcp route on a real HTTP port and an SDK v2 client factory. */
 export async function createMcpWorld(provider: DbProvider = "sqlite"): Promise<McpWorld> {
   const world = await createWorld(provider);
   const mcp = createSignpostMcp({ db: world.db, publicUrl: "http://localhost:3000" });
-  const server = await serveNodeHttp(mcp.handle);
+  // The route serves the process-wide instance: this world's, on this world's database.
+  const restore = serveThisMcp(mcp);
+  const server = await serveRoute(mcpRoute);
   const endpoint = `${server.url}/mcp`;
   const clients: Client[] = [];
 
@@ -71,6 +74,7 @@ export async function createMcpWorld(provider: DbProvider = "sqlite"): Promise<M
     async close() {
       await Promise.allSettled(clients.map((c) => c.close()));
       await server.close();
+      restore();
       await world.close();
     },
   };

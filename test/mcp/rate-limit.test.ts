@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import * as mcpRoute from "@/app/mcp/route";
 import { createAgentRateGuard } from "@/mcp/agent-rate-guard";
-import { serveNodeHttp } from "@/mcp/serve-node-http";
 import { createSignpostMcp } from "@/mcp/signpost-mcp";
 import {
   agentRateFromEnv,
@@ -9,6 +9,7 @@ import {
   DEFAULT_AGENT_CALLS_PER_MINUTE,
 } from "@/server/gateway/rate-limiter";
 import { createWorld, type World } from "../gateway/gateway-world";
+import { serveRoute, serveThisMcp } from "../helpers/serve-route";
 
 describe("call budget per key (rate-limiter-flexible, in memory)", () => {
   // Fake time: the windows are a minute long, and the test must not wait for one.
@@ -54,15 +55,18 @@ describe("call budget per key (rate-limiter-flexible, in memory)", () => {
 describe("/mcp call budget per agent key", () => {
   let w: World;
   let server: { url: string; close(): Promise<void> };
+  let restore = () => {};
   let endpoint: string;
   beforeAll(async () => {
     w = await createWorld("sqlite");
     const mcp = createSignpostMcp({ db: w.db, publicUrl: "http://localhost:3000", callsPerMinute: 3 });
-    server = await serveNodeHttp(mcp.handle);
+    restore = serveThisMcp(mcp);
+    server = await serveRoute(mcpRoute);
     endpoint = `${server.url}/mcp`;
   });
   afterAll(async () => {
     await server?.close();
+    restore();
     await w?.close();
   });
 

@@ -1,18 +1,27 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
-import { logger } from "@/server/logger";
+import type { SignpostMcp } from "@/mcp/signpost-mcp";
 
-export type FetchHandler = (request: Request) => Promise<Response>;
+type Handler = (request: Request) => Promise<Response>;
+/** A Next.js route module as the app exports it: one handler per HTTP method. */
+export type RouteModule = Partial<Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE", Handler>>;
 
 /**
- * Serves a web-standard handler on plain node:http: the same handler the Next route
- * uses, without a Next build (tests, `signpost mcp --http`).
+ * Serves a Next.js route module's handlers on a real port, the way `next start` hands them a
+ * web-standard Request (without a Next build): tests reach the app's own route file, and
+ * external clients (the MCP Inspector, the conformance runner) get a URL. A method the module
+ * does not export answers 405, as Next does.
  */
-export async function serveNodeHttp(
-  handler: FetchHandler,
+export async function serveRoute(
+  route: RouteModule,
   options: { port?: number; host?: string } = {},
 ): Promise<{ url: string; close(): Promise<void> }> {
+  const handler: Handler = async (request) => {
+    const method = request.method as keyof RouteModule;
+    const handle = route[method];
+    return handle ? handle(request) : new Response(null, { status: 405 });
+  };
   const server = createServer((req, res) => {
     void handleNode(handler, req, res);
   });
@@ -29,7 +38,7 @@ export async function serveNodeHttp(
   };
 }
 
-async function handleNode(handler: FetchHandler, req: IncomingMessage, res: ServerResponse) {
+async function handleNode(handler: Handler, req: IncomingMessage, res: ServerResponse) {
   try {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
@@ -61,6 +70,19 @@ async function handleNode(handler: FetchHandler, req: IncomingMessage, res: Serv
         JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null }),
       );
     } else res.end();
-    logger.error({ err: error instanceof Error ? error.message : String(error) }, "mcp: node adapter failed");
+    console.error(`serve-route: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/**
+ * Makes `mcp` the instance app/mcp/route.ts serves (its process-wide one, kept on globalThis by
+ * mcp/signpost-mcp.ts), so a test's route runs on the test's own database; returns the undo.
+ */
+export function serveThisMcp(mcp: SignpostMcp): () => void {
+  const holder = globalThis as typeof globalThis & { __signpostMcp?: SignpostMcp };
+  const previous = holder.__signpostMcp;
+  holder.__signpostMcp = mcp;
+  return () => {
+    holder.__signpostMcp = previous;
+  };
 }

@@ -311,7 +311,7 @@ function cardView(text: string): { view: string; at: number[] } {
  * a decimal or a run already begun. A run may touch letters (`card4111…`, `…1111x`): a digit run
  * of 13 or more inside a word that is Luhn-valid and starts like a card is a card.
  */
-const DIGIT_GROUPS = /(?<![0-9_]|[0-9][ .\/-])[0-9]+(?:[ .\/-][0-9]+)*/g;
+const DIGIT_GROUPS = /(?<![0-9_]|[0-9][ ./-])[0-9]+(?:[ ./-][0-9]+)*/g;
 
 /** Where card numbers are in the view: [start, end) pairs of view positions. */
 function cardRanges(view: string): Array<[number, number]> {
@@ -319,7 +319,7 @@ function cardRanges(view: string): Array<[number, number]> {
   DIGIT_GROUPS.lastIndex = 0;
   for (let m = DIGIT_GROUPS.exec(view); m; m = DIGIT_GROUPS.exec(view)) {
     const run = m[0];
-    const groups = run.split(/[ .\/-]/);
+    const groups = run.split(/[ ./-]/);
     // Dots and slashes also write decimals and dates (`0.5555…`, `3.14159…`): there a window of
     // several groups needs card-sized groups, and a long group alone counts only first in its run.
     const strict = /[./]/.test(run);

@@ -31,7 +31,11 @@ const SECRETS: Array<[string, string, string]> = [
   ["card with dots", "paid 4111.1111.1111.1111 ok", "4111.1111.1111"],
   ["card with slashes", "4111/1111/1111/1111", "4111/1111/1111"],
   ["card in full-width digits", "card ４１１１１１１１１１１１１１１１", "４１１１１１１１１１１１"],
-  ["full-width with ideographic spaces", "４１１１\u3000１１１１\u3000１１１１\u3000１１１１", "１１１１\u3000１１１１"],
+  [
+    "full-width with ideographic spaces",
+    "４１１１\u3000１１１１\u3000１１１１\u3000１１１１",
+    "１１１１\u3000１１１１",
+  ],
   ["card in Arabic-Indic digits", "٤١١١١١١١١١١١١١١١", "١١١١١١١١١١"],
   ["card in mathematical digits", "𝟒𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏", "𝟏𝟏𝟏𝟏𝟏𝟏"],
   ["card with en dashes", "4111\u20131111\u20131111\u20131111", "1111\u20131111"],

@@ -15,7 +15,10 @@ export default defineConfig({
       // MUTATION_BASELINE=1 leaves out the tenancy suites (issue 14's before/after score).
       ...(process.env.MUTATION_BASELINE === "1"
         ? []
-        : ["test/tenancy/console-mutations-across-tenants.test.ts", "test/tenancy/capabilities-across-tenants.test.ts"]),
+        : [
+            "test/tenancy/console-mutations-across-tenants.test.ts",
+            "test/tenancy/capabilities-across-tenants.test.ts",
+          ]),
     ],
     maxWorkers: 1,
     reporters: ["default"],

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { createWorld, idem, type World } from "../gateway/gateway-world";
 import { describeEachProvider } from "../helpers/database";
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { providerOfDb } from "@/server/db/client";
 import { type AuditFilter, listAuditEvents } from "@/server/gateway/console/list-audit-events";
 import type { ConsoleContext } from "@/server/gateway/console-session";

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { getActionDetail, listActions } from "@/server/gateway/console/list-actions";
 import { listApprovals } from "@/server/gateway/console/list-approvals";
 import { listAuditEvents } from "@/server/gateway/console/list-audit-events";

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { hashSessionToken, resolveConsoleSession, signIn, signOut } from "@/server/gateway/console-session";
 import { hashPassword } from "@/server/gateway/passwords";
 import { createTestDatabase, describeEachProvider, type TestDatabase } from "../helpers/database";

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { POST as signInRoute } from "@/app/api/auth/sign-in/route";
 import {
   SIGN_IN_EMAIL_LIMIT,

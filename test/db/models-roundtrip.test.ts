@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Db } from "@/server/db/client";
 import { createTestDatabase, describeEachProvider, type TestDatabase } from "@/test/helpers/database";
 

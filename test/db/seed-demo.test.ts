@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { repointConnectors, seedDemo } from "@/scripts/seed-demo";
 import { hashAgentKey } from "@/server/gateway/agent-keys";
 import { verifyPassword } from "@/server/gateway/passwords";

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createDb } from "@/server/db/client";
 import { createTestDatabase, describeEachProvider, type TestDatabase } from "../helpers/database";
 import { type Agent, connectAgent } from "./helpers/mcp-agent";

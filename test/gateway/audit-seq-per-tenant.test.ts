@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { latestAuditSeq, listAuditEvents } from "@/server/gateway/console/list-audit-events";
 import { type PublishedAuditEvent, subscribeAuditEvents } from "@/server/gateway/event-stream";
 import { recordAuditEvent } from "@/server/gateway/record-audit-event";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import fc from "fast-check";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect, it, vi } from "vitest";
 import { PUT as putRule } from "@/app/api/console/permissions/rules/[id]/route";
 import { GET as getRules, POST as postRule } from "@/app/api/console/permissions/rules/route";
 import { POST as postTest } from "@/app/api/console/permissions/test/route";

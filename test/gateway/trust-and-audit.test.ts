@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { listApprovals } from "@/server/gateway/console/list-approvals";
 import type { PublishedAuditEvent } from "@/server/gateway/event-stream";
 import { identifyAgent } from "@/server/gateway/trusted-context";

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { type JobSpec, signpostJobs, startBackgroundJobs } from "@/server/jobs/background-jobs";
 import { expireApprovals } from "@/server/jobs/expire-approvals";
 import { pruneRecords } from "@/server/jobs/prune-records";

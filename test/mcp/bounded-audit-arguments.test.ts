@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { PublishedAuditEvent } from "@/server/gateway/event-stream";
 import { describeEachProvider } from "../helpers/database";
 import { createMcpWorld, type McpWorld, sc } from "./mcp-world";

@@ -1,5 +1,5 @@
 import type { ServerContext } from "@modelcontextprotocol/server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createSignpostRequestStateCodec } from "@/mcp/request-state";
 import { consumeNonce } from "@/server/gateway/consume-nonce";
 import { createTestDatabase, describeEachProvider, type TestDatabase } from "../helpers/database";

@@ -1,5 +1,5 @@
 import type { Client } from "@modelcontextprotocol/client";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { capabilityRegistry } from "@/server/connectors/connector-catalog";
 import { idem } from "../gateway/gateway-world";
 import { describeEachProvider } from "../helpers/database";

@@ -32,25 +32,54 @@ function filesUnder(dir: string): string[] {
 
 function resolveLocal(from: string, spec: string): string | null {
   const base = spec.startsWith("@/") ? join(root, spec.slice(2)) : join(dirname(join(root, from)), spec);
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, `${base}.mjs`, `${base}.js`, join(base, "index.ts")])
+  for (const candidate of [
+    base,
+    `${base}.ts`,
+    `${base}.tsx`,
+    `${base}.mjs`,
+    `${base}.js`,
+    join(base, "index.ts"),
+  ])
     if (existsSync(candidate) && statSync(candidate).isFile()) return relative(root, candidate);
   return null;
 }
 
-const packageOf = (spec: string) => spec.split("/").slice(0, spec.startsWith("@") ? 2 : 1).join("/");
+const packageOf = (spec: string) =>
+  spec
+    .split("/")
+    .slice(0, spec.startsWith("@") ? 2 : 1)
+    .join("/");
 
 /** The value imports of one file (type-only imports vanish at runtime), plus require/require.resolve. */
 function importsOf(file: string): string[] {
-  const source = ts.createSourceFile(file, readFileSync(join(root, file), "utf8"), ts.ScriptTarget.Latest, true);
+  const source = ts.createSourceFile(
+    file,
+    readFileSync(join(root, file), "utf8"),
+    ts.ScriptTarget.Latest,
+    true,
+  );
   const out: string[] = [];
   const visit = (node: ts.Node) => {
-    if (ts.isImportDeclaration(node) && !node.importClause?.isTypeOnly && ts.isStringLiteral(node.moduleSpecifier))
+    if (
+      ts.isImportDeclaration(node) &&
+      !node.importClause?.isTypeOnly &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    )
       out.push(node.moduleSpecifier.text);
-    else if (ts.isExportDeclaration(node) && !node.isTypeOnly && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier))
+    else if (
+      ts.isExportDeclaration(node) &&
+      !node.isTypeOnly &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    )
       out.push(node.moduleSpecifier.text);
     else if (ts.isCallExpression(node) && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
       const callee = node.expression.getText(source);
-      if (node.expression.kind === ts.SyntaxKind.ImportKeyword || callee === "require" || callee === "require.resolve")
+      if (
+        node.expression.kind === ts.SyntaxKind.ImportKeyword ||
+        callee === "require" ||
+        callee === "require.resolve"
+      )
         out.push(node.arguments[0].text);
     }
     ts.forEachChild(node, visit);
@@ -89,7 +118,10 @@ describe("runtime code depends only on runtime dependencies", () => {
       expect(packages.has(name), name).toBe(true);
     const wrong = [...packages]
       .filter(([name]) => !runtime.has(name))
-      .map(([name, file]) => `${file} imports ${name} (${name in pkg.devDependencies ? "a devDependency" : "not declared"})`);
+      .map(
+        ([name, file]) =>
+          `${file} imports ${name} (${name in pkg.devDependencies ? "a devDependency" : "not declared"})`,
+      );
     expect(wrong).toEqual([]);
   });
 
@@ -98,7 +130,9 @@ describe("runtime code depends only on runtime dependencies", () => {
     const css = readFileSync(join(root, "app/globals.css"), "utf8");
     const cssPackages = [...css.matchAll(/@import\s+"([^"./][^"]*)"/g)].map((m) => packageOf(m[1] as string));
     const postcss = readFileSync(join(root, "postcss.config.mjs"), "utf8");
-    const plugins = [...postcss.matchAll(/"(@?[a-z0-9][\w./-]*)"\s*:/g)].map((m) => packageOf(m[1] as string));
+    const plugins = [...postcss.matchAll(/"(@?[a-z0-9][\w./-]*)"\s*:/g)].map((m) =>
+      packageOf(m[1] as string),
+    );
     expect(cssPackages).toContain("tailwindcss");
     expect(plugins).toContain("@tailwindcss/postcss");
     // A TypeScript project: next build type-checks with these and stops without them.

@@ -16,7 +16,8 @@ import { ConfirmationSummary } from "../components/confirmation-summary";
 import { compactSchema } from "./compact-schema";
 import { APPROVAL_META_KEY, CONFIRM_APP_URI } from "./confirm-app-html";
 import type { ActionToolName, GatewayOutcome, GatewayPort } from "./gateway-port";
-import { outcomeOutputSchema, renderOutcomeText } from "./outcome-output";
+import { outcomeOutputSchema } from "./outcome-output";
+import { renderOutcomeText } from "./outcome-text";
 import type { SignpostRequestStateCodec } from "./request-state";
 
 const DESCRIPTIONS: Record<ActionToolName, string> = {

@@ -139,7 +139,7 @@ export const BENCH_TASKS: BenchTask[] = [
     signpost: {
       intent: "I want my money back for the order that is on its way",
       facts: { reason: "I do not want it any more" },
-      picks: { order_id: /shipped|in_transit/, kind: /"eligible":true|✓|eligible\b(?! *no)/ },
+      picks: { order_id: /in transit/ },
     },
     async rest(agent) {
       const customer = await customerId(agent);
@@ -210,7 +210,7 @@ export const BENCH_TASKS: BenchTask[] = [
     signpost: {
       intent: "Where is my parcel? Give me the tracking number",
       facts: {},
-      picks: { order_id: /shipped|in_transit/ },
+      picks: { order_id: /in transit/ },
     },
     async rest(agent) {
       const customer = await customerId(agent);

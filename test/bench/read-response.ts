@@ -82,7 +82,12 @@ export function readText(text: string): Reading {
       section = fields[1]?.toLowerCase() ?? "";
       continue;
     }
-    const header = /^(?:\*\*)?([A-Za-z_ ]+?)(?:\*\*)?:\s*$/.exec(line);
+    if (section === "fix" && line.startsWith("- ")) {
+      const f = /^- `?([a-z_][a-z0-9_]*)/.exec(line)?.[1];
+      if (f && !reading.needs.includes(f)) reading.needs.push(f);
+      continue;
+    }
+    const header = /^(?:\*\*)?([A-Za-z_. ]+?)(?:\*\*)?:\s*$/.exec(line);
     if (header) {
       section = (header[1] ?? "").toLowerCase();
       continue;

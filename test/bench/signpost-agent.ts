@@ -106,10 +106,11 @@ export async function runSignpostAgent(
       const patch: Record<string, unknown> = {};
       for (const field of r.needs) {
         const pick = task.picks?.[field];
-        const chosen = pick ? r.choices.find((c) => pick.test(c.line)) : undefined;
-        if (chosen && !filled.has(`${field}=${chosen.id}`)) {
+        // One pick per field: a second "fix" for it means the user's choice does not work here.
+        const chosen = pick && !filled.has(field) ? r.choices.find((c) => pick.test(c.line)) : undefined;
+        if (chosen) {
           patch[field] = chosen.id;
-          filled.add(`${field}=${chosen.id}`);
+          filled.add(field);
         } else if (field in task.facts && !filled.has(field)) {
           patch[field] = task.facts[field];
           filled.add(field);

@@ -80,7 +80,10 @@ export const afterSales = defineCapability<ShopAdapter>({
     ...SHOP_POLICY,
   },
   nodes: [
-    orderNode("The order; its state decides which after-sales paths apply"),
+    orderNode("The order; its state decides which after-sales paths apply", undefined, (order) => {
+      const eligible = afterSalesPaths(order).filter((p) => p.eligible);
+      return eligible.length ? eligible.map((p) => p.kind).join(", ") : "nothing now";
+    }),
     {
       id: "PATH",
       description: "Which after-sales path: only the eligible ones can be chosen",

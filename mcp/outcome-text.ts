@@ -34,7 +34,7 @@ const RENDERED = new Set([
 ]);
 
 /** How many entries of a list the text shows; the rest is one call away. */
-const LIST_CUT = 8;
+const LIST_CUT = 5;
 
 const isEmpty = (v: unknown) =>
   v === null ||
@@ -48,13 +48,21 @@ function scalar(v: unknown): string {
   if (typeof v === "number" || typeof v === "boolean") return String(v);
   if (Array.isArray(v))
     return v.every((x) => typeof x !== "object" || x === null) ? v.join(", ") : `${v.length} entries`;
-  if (v && typeof v === "object")
-    return Object.entries(v as Json)
+  if (v && typeof v === "object") {
+    const o = v as Json;
+    // {value, label}: what the person reads, and the value to send.
+    if (typeof o.label === "string" && "value" in o && Object.keys(o).length === 2)
+      return `${o.label} (${scalar(o.value)})`;
+    return Object.entries(o)
       .filter(([, x]) => !isEmpty(x))
       .map(([k, x]) => `${k} ${scalar(x)}`)
       .join(", ");
+  }
   return "";
 }
+
+/** Keys whose values say what they are: shown without the key. */
+const BARE = new Set(["status", "name", "label", "title", "items", "subject", "message"]);
 
 const ID_KEYS = ["id", "kind", "code", "method", "type", "product_id", "value"];
 
@@ -65,7 +73,7 @@ function entryLine(entry: unknown): string {
   const idKey = ID_KEYS.find((k) => typeof o[k] === "string");
   const rest = Object.entries(o)
     .filter(([k, v]) => k !== idKey && !isEmpty(v))
-    .map(([k, v]) => `${k}: ${scalar(v)}`)
+    .map(([k, v]) => (BARE.has(k) ? scalar(v) : `${k}: ${scalar(v)}`))
     .join(" · ");
   return `- ${idKey ? `\`${o[idKey]}\` ` : ""}${rest}`;
 }
@@ -98,17 +106,25 @@ function section(name: string, value: unknown, more: string, cut = LIST_CUT): st
 }
 
 const money = (cents: unknown, currency: unknown) =>
-  typeof cents === "number" ? `${(cents / 100).toFixed(2)} ${typeof currency === "string" ? currency : ""}`.trim() : "";
+  typeof cents === "number"
+    ? `${(cents / 100).toFixed(2)} ${typeof currency === "string" ? currency : ""}`.trim()
+    : "";
 
 /** The summary a person approves, as one decision line and the facts that matter. */
 function summaryLines(summary: Json): string[] {
   const lines: string[] = [];
   const d = summary.decision as Json | undefined;
-  const head = [summary.title, d ? `${d.verb ?? ""} ${money(d.amount, d.currency)}${d.from ? ` from ${d.from}` : ""}${d.to ? ` to ${d.to}` : ""}`.trim() : ""]
+  const head = [
+    summary.title,
+    d
+      ? `${d.verb ?? ""} ${money(d.amount, d.currency)}${d.from ? ` from ${d.from}` : ""}${d.to ? ` to ${d.to}` : ""}`.trim()
+      : "",
+  ]
     .filter((x) => typeof x === "string" && x)
     .join(": ");
   lines.push(`summary: ${head || "ready"}`);
-  const skip = new Set(["title", "decision", "currency"]);
+  // The decision line already says the amount, its currency and its label.
+  const skip = new Set(["title", "decision", "currency", ...(d ? ["amount", "amount_label"] : [])]);
   for (const [k, v] of Object.entries(summary)) {
     if (skip.has(k) || isEmpty(v)) continue;
     if (Array.isArray(v) && v.some((x) => x && typeof x === "object"))
@@ -130,19 +146,20 @@ function approvalLine(value: unknown): string | null {
   if (!a.status) return null;
   if (a.decided_by?.name && a.decided_at)
     return `approval: ${a.status} by ${a.decided_by.name} (${a.decided_by.role}) at ${a.decided_at.slice(11, 16)} UTC${a.reason ? ` — "${a.reason}"` : ""}`;
-  return `approval: ${a.status}${a.status === "pending" && a.expires_at ? ` (valid until ${a.expires_at})` : ""}`;
+  return `approval: ${a.status}${a.status === "pending" && a.expires_at ? ` until ${a.expires_at.slice(11, 16)} UTC` : ""}`;
 }
 
 /** The best match in full; the others in one line each (id, title, inputs). */
 function searchResultLines(results: Json[]): string[] {
   return results.map((r, i) => {
-    const approval = r.approval_condition
-      ? `approval: ${r.approval_condition}`
-      : `approval: ${r.requires_approval ? "always" : "never"}`;
+    const approval =
+      r.requires_approval === "conditional"
+        ? `approval: ${r.approval_condition}`
+        : `approval: ${r.requires_approval ? "always" : "never"}`;
     const inputs = `inputs: ${((r.inputs ?? []) as string[]).join(", ")}`;
     return i === 0
       ? `${i + 1}. \`${r.capability}\` ${r.title} — use: ${r.trigger} ${r.when_not_to_use} ${inputs}; ${approval}`
-      : `${i + 1}. \`${r.capability}\` ${r.title} — use: ${r.trigger} ${inputs}`;
+      : `${i + 1}. \`${r.capability}\` ${r.title} — ${inputs}; ${approval}`;
   });
 }
 
@@ -161,9 +178,7 @@ export function renderOutcomeText(result: OutcomeLike & Json): string {
   if (typeof result.status === "string") facts.push(String(result.status));
   if (facts.length) lines.push(facts.join(" · "));
   if (result.reason) lines.push(`reason: ${result.reason}`);
-  const more = result.action_id
-    ? `get_context {"action_id":"${result.action_id}"}`
-    : "see structuredContent";
+  const more = result.action_id ? `get_context {"action_id":"${result.action_id}"}` : "see structuredContent";
 
   if (Array.isArray(result.results) && result.results.length)
     lines.push(...searchResultLines(result.results as Json[]));
@@ -181,13 +196,6 @@ export function renderOutcomeText(result: OutcomeLike & Json): string {
     for (const [k, v] of Object.entries(options)) lines.push(...section(`options.${k}`, v, more));
   const unchanged = Array.isArray(result.options_unchanged) ? (result.options_unchanged as string[]) : [];
   if (unchanged.length && choosing) lines.push(`options unchanged (as sent before): ${unchanged.join(", ")}`);
-  if (choosing && Array.isArray(result.inputs) && result.inputs.length)
-    lines.push(
-      `inputs: ${(result.inputs as Json[])
-        .map((i) => `${i.field}${i.required ? "*" : ""}`)
-        .join(", ")} (* required; descriptions in structuredContent)`,
-    );
-
   // The summary in full where the person decides on it; afterwards its headline only.
   if (result.summary && typeof result.summary === "object") {
     const full = summaryLines(result.summary as Json);
@@ -199,17 +207,23 @@ export function renderOutcomeText(result: OutcomeLike & Json): string {
     lines.push(...section(k, v, more));
   }
   const effect = result.effect as Json | null | undefined;
-  if (effect?.status) lines.push(`effect: ${effect.status}${effect.external_id ? ` (${effect.external_id})` : ""}`);
+  if (effect?.status)
+    lines.push(`effect: ${effect.status}${effect.external_id ? ` (${effect.external_id})` : ""}`);
   const approval = approvalLine(result.approval);
-  if (approval) lines.push(approval);
   if (typeof result.approval_url === "string")
-    lines.push(`approve at: ${result.approval_url} (the user opens it and decides; not the agent)`);
+    lines.push(`${approval ?? "approval: pending"} — the user decides; approve at: ${result.approval_url}`);
+  else if (approval && !(result.approval as Json).status?.toString().startsWith("approved"))
+    lines.push(approval);
+  else if (approval && result.status === "applied") lines.push(approval);
 
   if (result.next_actions.length) {
     lines.push("next:");
+    const searching = Array.isArray(result.results) && result.results.length > 0;
     for (const n of result.next_actions)
       lines.push(
-        `- ${n.tool}${n.args && Object.keys(n.args).length ? ` ${JSON.stringify(n.args)}` : ""} — ${n.description}${n.requires_user_approval ? " (needs user approval)" : ""}`,
+        searching
+          ? `- ${n.tool} ${JSON.stringify(n.args ?? {})}${/entity_id/.test(n.description) ? " + entity_id" : ""}`
+          : `- ${n.tool}${n.args && Object.keys(n.args).length ? ` ${JSON.stringify(n.args)}` : ""} — ${n.description}${n.requires_user_approval ? " (needs user approval)" : ""}`,
       );
   } else lines.push("next: none (flow finished)");
   return lines.join("\n");

@@ -7,8 +7,8 @@ import { randomBytes } from "node:crypto";
 import type { Client } from "@modelcontextprotocol/client";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { wrapOpenApiAsTools } from "../test/bench/openapi-tool-wrapper";
-import { benchAgentTasks } from "./bench-agent-tasks";
 import { createMcpWorld, type McpWorld } from "../test/mcp/mcp-world";
+import { benchAgentTasks } from "./bench-agent-tasks";
 
 process.env.SIGNPOST_MASTER_KEY ??= randomBytes(32).toString("hex");
 // The bench measures what a call costs, not the per-key call budget.

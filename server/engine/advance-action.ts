@@ -95,7 +95,8 @@ export async function advanceAction(
     const answer = await catchLegacyUnavailable(() =>
       read({ adapter, actor, values: ev.values, derived: ev.derived }),
     );
-    if ("unavailable" in answer) return unavailable(answer.unavailable, { action_id: row.id, version: row.version });
+    if ("unavailable" in answer)
+      return unavailable(answer.unavailable, { action_id: row.id, version: row.version });
     if ("result" in answer) state.result = answer.result;
     if ("error" in answer) {
       state.validation_errors = [answer.error];

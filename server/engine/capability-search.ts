@@ -105,7 +105,9 @@ export interface CapabilityHit {
   prerequisites: string[];
   inputs: string[];
   side_effects: string[];
-  requires_approval: boolean;
+  /** `true` always, `false` never, `"conditional"` when `approval_condition` holds. */
+  requires_approval: boolean | "conditional";
+  approval_condition?: string;
   next_actions: NextAction[];
 }
 
@@ -168,7 +170,8 @@ export function buildCapabilityIndex(capabilities: AnyCapability[]): CapabilityI
 }
 
 export function capabilityHit(capability: AnyCapability, score: number): CapabilityHit {
-  const requiresApproval = capability.policy.approval !== "never";
+  const rule = capability.policy.approval;
+  const requiresApproval = typeof rule === "function" ? ("conditional" as const) : rule === "always";
   return {
     capability: capability.id,
     title: capability.title,
@@ -180,6 +183,9 @@ export function capabilityHit(capability: AnyCapability, score: number): Capabil
     inputs: describeInputs(capability).map((i) => i.field),
     side_effects: capability.sideEffects,
     requires_approval: requiresApproval,
+    ...(typeof rule === "function"
+      ? { approval_condition: capability.policy.approvalWhen ?? "depends on the request; the flow says" }
+      : {}),
     next_actions: [
       {
         tool: "start_action",

@@ -65,7 +65,7 @@ async function restCheckout(agent: RestAgent): Promise<void> {
 
 async function checkoutRight(read: LegacyRead): Promise<boolean> {
   const order = await newestOrder(read);
-  if (!order || order.status !== "paid" || order.coupon_code !== "SAVE5") return false;
+  if (order?.status !== "paid" || order.coupon_code !== "SAVE5") return false;
   const payments = (await read(`/v1/payments?order_id=${order.id}`)).data as Json[];
   const lines = itemsOf(order);
   return (

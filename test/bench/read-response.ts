@@ -95,18 +95,20 @@ export function readText(text: string): Reading {
     const approve = /approve at:?\s*(\S+)/i.exec(line);
     if (approve) reading.approvalUrl = approve[1];
     if (section.startsWith("next") && line.startsWith("- ")) {
-      const step = /^- `?([a-z_]+)`?\s*(\{.*?\})?`?\s*(?:[—-]\s*(.*))?$/.exec(line);
-      if (step) {
+      const tool = /^- `?([a-z_]+)`?/.exec(line);
+      if (tool) {
+        const rest = line.slice(tool[0].length).trim();
+        const json = balancedJson(rest);
         let args: Record<string, unknown> = {};
         try {
-          args = step[2] ? (JSON.parse(step[2]) as Record<string, unknown>) : {};
+          args = json ? (JSON.parse(json) as Record<string, unknown>) : {};
         } catch {
           args = {};
         }
         reading.next.push({
-          tool: step[1] ?? "",
+          tool: tool[1] ?? "",
           args,
-          description: step[3] ?? "",
+          description: rest.slice(json.length).replace(/^\s*[—-]\s*/, ""),
           needsApproval: /needs (?:the )?user(?:'s)? approval/i.test(line),
         });
       }
@@ -184,4 +186,21 @@ export function readStructured(value: unknown): Reading {
     links,
     read: JSON.stringify(sc),
   };
+}
+
+/** The JSON object a line starts with (braces balanced, strings respected), or "". */
+function balancedJson(text: string): string {
+  if (!text.startsWith("{")) return "";
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) return text.slice(0, i + 1);
+  }
+  return "";
 }

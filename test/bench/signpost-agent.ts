@@ -102,6 +102,9 @@ export async function runSignpostAgent(
     const confirm = r.next.find((n) => n.tool === "confirm_action");
     const verify = r.next.find((n) => n.tool === "verify_action");
     const recover = r.next.find((n) => n.tool === "recover_action");
+    // Not possible now, and the answer says what is instead: tell the user, start nothing.
+    if (r.outcome === "rejected" && r.next.some((n) => n.tool === "start_action"))
+      return finish(`finished: rejected${r.reason ? ` (${r.reason})` : ""}`);
     if (r.needs.length && advance) {
       const patch: Record<string, unknown> = {};
       for (const field of r.needs) {

@@ -28,6 +28,7 @@ const DESCRIPTIONS: Record<ActionToolName, string> = {
   confirm_action: "Execute the effect once the user approved it.",
   verify_action: "Check with the system of record that the effect happened; always after unknown.",
   recover_action: "Reconcile an unknown effect; only when next_actions offer it.",
+  cancel_action: "End an open action the user no longer wants (never once its effect started).",
 };
 
 const ANNOTATIONS: Record<ActionToolName, ToolAnnotations> = {
@@ -43,6 +44,7 @@ const ANNOTATIONS: Record<ActionToolName, ToolAnnotations> = {
   confirm_action: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   verify_action: { readOnlyHint: true, openWorldHint: true },
   recover_action: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  cancel_action: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 };
 
 const TITLES: Record<ActionToolName, string> = {
@@ -53,6 +55,7 @@ const TITLES: Record<ActionToolName, string> = {
   confirm_action: "Confirm action",
   verify_action: "Verify action",
   recover_action: "Recover action",
+  cancel_action: "Cancel action",
 };
 
 /** Tools whose results can land on a confirmation node: hosts with MCP Apps show the screen. */
@@ -64,7 +67,7 @@ export interface ActionToolsOptions<Ctx> {
   requestState: SignpostRequestStateCodec;
 }
 
-/** The action face: seven thin adapters over the gateway operations. */
+/** The action face: eight thin adapters over the gateway operations. */
 export function registerActionTools<Ctx>(server: McpServer, options: ActionToolsOptions<Ctx>): void {
   const { gateway } = options;
   for (const name of Object.keys(DESCRIPTIONS) as ActionToolName[]) {

@@ -80,3 +80,78 @@ describe("flows end honestly (MCP over HTTP, real gateway and legacy service)", 
     });
   });
 });
+
+describe("cancel_action: the eighth primitive", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+
+  const startCheckout = async (key: string) => {
+    const client = await w.connect(key);
+    const started = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: {
+          capability: "checkout",
+          patch: {
+            items: [{ product_id: "prod_mug", quantity: 1 }],
+            address_id: "Office",
+            payment_type: "balance",
+          },
+        },
+      }),
+    );
+    return { client, id: String(started.action_id) };
+  };
+
+  it("ends an open action: cancelled, its approval voided, audited, nothing left to call", async () => {
+    const { client, id } = await startCheckout(w.keys.alice);
+    const result = await client.callTool({ name: "cancel_action", arguments: { action_id: id } });
+    expect(sc(result)).toMatchObject({ outcome: "applied", status: "cancelled", next_actions: [] });
+    expect(text(result)).toMatch(/next: none/);
+    const approvals = await w.db.approval.findMany({ where: { actionId: id } });
+    expect(approvals.map((a) => a.status)).toEqual(["voided"]);
+    const audit = await w.db.auditEvent.findFirst({ where: { operation: "action.cancelled", actionId: id } });
+    expect(audit?.outcome).toBe("applied");
+    // A confirm after the cancel is refused; the person cannot approve it either.
+    const confirm = sc(
+      await client.callTool({
+        name: "confirm_action",
+        arguments: { action_id: id, idempotency_key: "after-cancel-1" },
+      }),
+    );
+    expect(confirm.outcome).toBe("rejected");
+    const again = sc(await client.callTool({ name: "cancel_action", arguments: { action_id: id } }));
+    expect(again).toMatchObject({ outcome: "rejected", reason: "action_finished" });
+  });
+
+  it("is refused with a typed outcome once the effect happened", async () => {
+    const { client, id } = await startCheckout(w.keys.alice);
+    const row = await w.db.action.findUnique({ where: { id } });
+    await w.gw.decideApproval(w.person.alice, {
+      action_id: id,
+      version: row?.version ?? 1,
+      decision: "approve",
+    });
+    const confirmed = sc(
+      await client.callTool({
+        name: "confirm_action",
+        arguments: { action_id: id, idempotency_key: "cancel-test-1" },
+      }),
+    );
+    expect(confirmed.outcome).toBe("applied");
+    const refused = sc(await client.callTool({ name: "cancel_action", arguments: { action_id: id } }));
+    expect(refused).toMatchObject({ outcome: "rejected", reason: "already_done" });
+    expect((await w.db.action.findUnique({ where: { id } }))?.status).toBe("applied");
+  });
+
+  it("another tenant's action is not_found, and stays open", async () => {
+    const { id } = await startCheckout(w.keys.alice);
+    const gina = await w.connect(w.keys.gina);
+    const out = sc(await gina.callTool({ name: "cancel_action", arguments: { action_id: id } }));
+    expect(out.outcome).toBe("not_found");
+    expect((await w.db.action.findUnique({ where: { id } }))?.status).toBe("awaiting_approval");
+  });
+});

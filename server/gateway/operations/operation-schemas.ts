@@ -95,6 +95,8 @@ export const verifyActionInputSchema = z
 
 export const recoverActionInputSchema = z.object({ action_id: id("action_id") }).strict();
 
+export const cancelActionInputSchema = z.object({ action_id: id("action_id") }).strict();
+
 export const approvalStatusInputSchema = z
   .object({ action_id: id("action_id").describe("The action shown on the confirmation screen") })
   .strict();

@@ -44,6 +44,7 @@ describe.each(await providersUnderTest())("invalid tool arguments over MCP (%s)"
         "confirm_action",
         "verify_action",
         "recover_action",
+        "cancel_action",
         "search",
         "navigate",
         "submit",

@@ -122,6 +122,7 @@ describe("MCP transport: identity, DNS rebinding, faces", () => {
       [
         "advance_action",
         "approval_status",
+        "cancel_action",
         "confirm_action",
         "get_context",
         "navigate",
@@ -158,7 +159,7 @@ describe("MCP transport: identity, DNS rebinding, faces", () => {
     const client = await w.connect(w.keys.alice);
     const tools = (await client.listTools()).tools;
     const actionTools = ["search_capabilities", "start_action", "get_context", "advance_action"];
-    actionTools.push("confirm_action", "verify_action", "recover_action");
+    actionTools.push("confirm_action", "verify_action", "recover_action", "cancel_action");
     for (const tool of tools) {
       expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
       // The action tools' outcome is an open object: a listed schema would only repeat

@@ -149,9 +149,16 @@ function approvalLine(value: unknown): string | null {
   return `approval: ${a.status}${a.status === "pending" && a.expires_at ? ` until ${a.expires_at.slice(11, 16)} UTC` : ""}`;
 }
 
+/** Matches worth a model's reading: those scoring at least half the best one. */
+function strongResults(results: Json[]): Json[] {
+  const top = Number(results[0]?.score ?? 0);
+  return results.filter((r) => Number(r.score ?? 0) >= top / 2);
+}
+
 /** The best match in full; the others in one line each (id, title, inputs). */
-function searchResultLines(results: Json[]): string[] {
-  return results.map((r, i) => {
+function searchResultLines(all: Json[]): string[] {
+  const results = strongResults(all);
+  const lines = results.map((r, i) => {
     const approval =
       r.requires_approval === "conditional"
         ? `approval: ${r.approval_condition}`
@@ -161,6 +168,8 @@ function searchResultLines(results: Json[]): string[] {
       ? `${i + 1}. \`${r.capability}\` ${r.title} — use: ${r.trigger} ${r.when_not_to_use} ${inputs}; ${approval}`
       : `${i + 1}. \`${r.capability}\` ${r.title} — ${inputs}; ${approval}`;
   });
+  if (all.length > results.length) lines.push(`(${all.length - results.length} weaker matches left out)`);
+  return lines;
 }
 
 /**
@@ -199,8 +208,10 @@ export function renderOutcomeText(result: OutcomeLike & Json): string {
   // The summary in full where the person decides on it; afterwards its headline only.
   if (result.summary && typeof result.summary === "object") {
     const full = summaryLines(result.summary as Json);
+    // Once the effect is under way, the effect and verification lines say what happened.
     const deciding = result.requires_confirmation === true && !result.effect;
-    lines.push(...(deciding ? full : full.slice(0, 1)));
+    if (deciding) lines.push(...full);
+    else if (!result.effect) lines.push(full[0] ?? "");
   }
   for (const [k, v] of Object.entries(result)) {
     if (RENDERED.has(k) || isEmpty(v)) continue;
@@ -212,14 +223,16 @@ export function renderOutcomeText(result: OutcomeLike & Json): string {
   const approval = approvalLine(result.approval);
   if (typeof result.approval_url === "string")
     lines.push(`${approval ?? "approval: pending"} — the user decides; approve at: ${result.approval_url}`);
-  else if (approval && !(result.approval as Json).status?.toString().startsWith("approved"))
-    lines.push(approval);
-  else if (approval && result.status === "applied") lines.push(approval);
+  // A decided approval matters while it still decides something, not after the effect.
+  else if (approval && !result.effect) lines.push(approval);
 
   if (result.next_actions.length) {
     lines.push("next:");
     const searching = Array.isArray(result.results) && result.results.length > 0;
-    for (const n of result.next_actions)
+    const shown = searching
+      ? new Set(strongResults(result.results as Json[]).map((r) => r.capability))
+      : null;
+    for (const n of result.next_actions.filter((x) => !shown || shown.has(x.args?.capability)))
       lines.push(
         searching
           ? `- ${n.tool} ${JSON.stringify(n.args ?? {})}${/entity_id/.test(n.description) ? " + entity_id" : ""}`

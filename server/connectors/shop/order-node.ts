@@ -54,7 +54,7 @@ export function orderNode(
 /** How many recent orders the ORDER node offers when none is named. */
 const CANDIDATES = 10;
 
-/** One line's worth of an order: enough to tell the user's orders apart. */
+/** One line's worth of an order (the list is newest first): enough to tell the user's orders apart. */
 function orderCandidate(order: ShopOrder) {
   return {
     id: order.id,
@@ -62,7 +62,6 @@ function orderCandidate(order: ShopOrder) {
     items: order.items.map((i) => `${i.name} ×${i.quantity}`).join(", "),
     total: order.total,
     ship_to: order.address?.label ?? null,
-    created: order.created_at.slice(0, 10),
   };
 }
 

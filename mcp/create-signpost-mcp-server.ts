@@ -6,6 +6,7 @@ import { observeToolCalls, type ToolCallObserver } from "./observe-tool-calls";
 import { registerActionTools } from "./register-action-tools";
 import { registerBrowseTools } from "./register-browse-tools";
 import { registerConfirmApp } from "./register-confirm-app";
+import { trackToolNames } from "./registered-tool-names";
 import type { SignpostRequestStateCodec } from "./request-state";
 
 export interface SignpostMcpDeps<Ctx> {
@@ -36,6 +37,7 @@ export function createSignpostMcpServer<Ctx>(
     },
   );
   let face: Face = "actions";
+  trackToolNames(server);
   if (deps.observeToolCall) observeToolCalls(server, deps.observeToolCall(context), () => face);
   if (faces.includes("actions")) {
     registerActionTools(server, { gateway: deps.gateway, context, requestState: deps.requestState });

@@ -34,7 +34,7 @@ export interface GatewayPort<Ctx> {
    * The approval's status for the confirmation screen (read-only). Nothing reachable through
    * MCP can approve: a person decides on the console page `approvalUrl` points at.
    */
-  approvalStatus(ctx: Ctx, input: { action_id: string }): Promise<GatewayOutcome>;
+  approvalStatus(ctx: Ctx, input: Record<string, unknown>): Promise<GatewayOutcome>;
   /** The console page where a signed-in person can approve this action. */
   approvalUrl(actionId: string): string;
   /** Ids for binding signed request state. */

@@ -46,7 +46,8 @@ function start(env: Record<string, string>): Running {
   const chunks: string[] = [];
   const child = spawn(process.execPath, ["--import", tsx, join(root, "scripts/start.ts")], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: "", ...env },
+    // Readiness is the info line "Signpost is running"; the suite itself runs at warn.
+    env: { ...process.env, DATABASE_URL: "", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (c: Buffer) => chunks.push(c.toString()));

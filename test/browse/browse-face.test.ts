@@ -216,7 +216,9 @@ describe("browse face: search → navigate → form → submit over MCP", () => 
       arguments: { uri: "config://shop", fields: { name: "api_key", value: "lk_agent_chosen_key_123456" } },
     });
     expect(sc(refused)).toMatchObject({ outcome: "rejected" });
-    expect(text(refused)).toMatch(/Secrets are set by an admin in the console \(http:\/\/localhost:3000\/config\), never through an agent/);
+    expect(text(refused)).toMatch(
+      /Secrets are set by an admin in the console \(http:\/\/localhost:3000\/config\), never through an agent/,
+    );
     expect(text(refused)).not.toContain("lk_agent_chosen_key_123456");
     const after = await w.db.secret.findFirstOrThrow({
       where: { tenantId: "acme", connector: "shop", name: "api_key" },

@@ -178,7 +178,8 @@ function searchResultLines(all: Json[]): string[] {
  * summary to approve and where, validation errors, and each allowed next call with its
  * arguments). `structuredContent` keeps the full typed result.
  */
-export function renderOutcomeText(result: OutcomeLike & Json): string {
+export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut?: number } = {}): string {
+  const cut = options.listCut ?? LIST_CUT;
   const lines: string[] = [`${result.outcome}: ${result.message}`];
   const facts: string[] = [];
   if (result.action_id) facts.push(`action \`${result.action_id}\``);
@@ -199,10 +200,10 @@ export function renderOutcomeText(result: OutcomeLike & Json): string {
   if (pending.length) lines.push(`pending (kept for later steps): ${pending.join(", ")}`);
 
   // Choices matter while something is missing or wrong; at the confirmation the summary does.
-  const options = (result.options ?? {}) as Json;
+  const choices = (result.options ?? {}) as Json;
   const choosing = missing.length > 0 || errors.length > 0;
   if (choosing || result.outcome === "rejected")
-    for (const [k, v] of Object.entries(options)) lines.push(...section(`options.${k}`, v, more));
+    for (const [k, v] of Object.entries(choices)) lines.push(...section(`options.${k}`, v, more, cut));
   const unchanged = Array.isArray(result.options_unchanged) ? (result.options_unchanged as string[]) : [];
   if (unchanged.length && choosing) lines.push(`options unchanged (as sent before): ${unchanged.join(", ")}`);
   // The summary in full where the person decides on it; afterwards its headline only.
@@ -215,7 +216,7 @@ export function renderOutcomeText(result: OutcomeLike & Json): string {
   }
   for (const [k, v] of Object.entries(result)) {
     if (RENDERED.has(k) || isEmpty(v)) continue;
-    lines.push(...section(k, v, more));
+    lines.push(...section(k, v, more, cut));
   }
   const effect = result.effect as Json | null | undefined;
   if (effect?.status)

@@ -289,7 +289,7 @@ async function shapeResult<Ctx>(
     }
     if (typeof outcome.approval_url !== "string") outcome.approval_url = gateway.approvalUrl(actionId);
   }
-  return toolResult(outcome, meta);
+  return toolResult(outcome, meta, name);
 }
 
 /** The agent's name from its trusted context, when the face's context carries one. */
@@ -327,12 +327,24 @@ function missingFieldsForm(
   return { type: "object", properties, required: Object.keys(properties) };
 }
 
-function toolResult(answer: GatewayOutcome, meta: Record<string, unknown> | undefined): CallToolResult {
+/** get_context is where a cut list is read in full (other answers point to it). */
+const FULL_LISTS = 50;
+
+function toolResult(
+  answer: GatewayOutcome,
+  meta: Record<string, unknown> | undefined,
+  name?: ActionToolName,
+): CallToolResult {
   // Messages repeat what the agent sent ("No action …"): shown back redacted, as audit rows keep it.
   const outcome =
     typeof answer.message === "string" ? { ...answer, message: redactText(answer.message) } : answer;
   return {
-    content: [{ type: "text", text: renderOutcomeText(outcome) }],
+    content: [
+      {
+        type: "text",
+        text: renderOutcomeText(outcome, name === "get_context" ? { listCut: FULL_LISTS } : {}),
+      },
+    ],
     structuredContent: outcome,
     ...(meta ? { _meta: meta } : {}),
   };

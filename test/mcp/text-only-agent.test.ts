@@ -53,6 +53,19 @@ describe("an agent that reads only the text block", () => {
       args: { action_id: sc(started).action_id },
     });
   });
+
+  it("a long choice list is cut with the call that shows it whole, and that call shows it whole", async () => {
+    const client = await w.connect(w.keys.alice);
+    const started = await client.callTool({ name: "start_action", arguments: { capability: "after_sales" } });
+    const id = String(sc(started).action_id);
+    expect(text(started)).toContain(`more: get_context {"action_id":"${id}"}`);
+    expect(text(started)).not.toContain("ord_delivered_old");
+    const all = text(await client.callTool({ name: "get_context", arguments: { action_id: id } }));
+    expect(readText(all).choices.map((c) => c.id)).toEqual(
+      expect.arrayContaining(["ord_delivered_old", "ord_paid"]),
+    );
+    expect(all).not.toContain("more: get_context");
+  });
 });
 
 describe("options are sent in full once, then only when they change", () => {

@@ -91,7 +91,7 @@ export interface AuditInput {
   actionKey?: string | null;
 }
 
-type AuditRowData = Omit<AuditEventRow, "id" | "seq" | "createdAt">;
+type AuditRowData = Omit<AuditEventRow, "id" | "seq" | "createdAt" | "arguments"> & { arguments: object };
 type AuditEventRow = Awaited<ReturnType<Db["auditEvent"]["create"]>>;
 
 /**

@@ -67,6 +67,8 @@ export async function startSignpostApp(
     SIGNPOST_MASTER_KEY: masterKey,
     SIGNPOST_DEMO_PASSWORD: password,
     NEXT_TELEMETRY_DISABLED: "1",
+    // The suite runs at warn (vitest.config.ts); readiness is the info line "Signpost is running".
+    LOG_LEVEL: "info",
     // A monitor row that shows up at all then came by a wake-up (this process's write or
     // PostgreSQL NOTIFY), not by the safety poll: the push path is proved without timing it.
     SIGNPOST_MONITOR_POLL_MS: "60000",

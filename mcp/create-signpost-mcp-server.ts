@@ -6,6 +6,7 @@ import { observeToolCalls, type ToolCallObserver } from "./observe-tool-calls";
 import { registerActionTools } from "./register-action-tools";
 import { registerBrowseTools } from "./register-browse-tools";
 import { registerConfirmApp } from "./register-confirm-app";
+import { trackToolNames } from "./registered-tool-names";
 import type { SignpostRequestStateCodec } from "./request-state";
 
 export interface SignpostMcpDeps<Ctx> {
@@ -18,7 +19,7 @@ export interface SignpostMcpDeps<Ctx> {
 
 const INSTRUCTIONS: Record<Face, string> = {
   actions:
-    "Actions: search_capabilities → start_action (send every known field in patch) → a person approves → confirm_action → verify_action. Only call what next_actions lists.",
+    "Actions: search_capabilities → start_action (send every known field in patch) → a person approves → confirm_action → verify_action. Only call what next_actions lists; cancel_action ends an open action the user gave up.",
   browse: "Browse: search or navigate signpost://start, follow links, submit forms.",
 };
 
@@ -36,6 +37,7 @@ export function createSignpostMcpServer<Ctx>(
     },
   );
   let face: Face = "actions";
+  trackToolNames(server);
   if (deps.observeToolCall) observeToolCalls(server, deps.observeToolCall(context), () => face);
   if (faces.includes("actions")) {
     registerActionTools(server, { gateway: deps.gateway, context, requestState: deps.requestState });

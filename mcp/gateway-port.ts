@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { OutcomeLike } from "./outcome-output";
 
-/** The seven action primitives, in lifecycle order. */
+/** The eight action primitives, in lifecycle order (cancel ends an open action at any point). */
 export const ACTION_TOOLS = [
   "search_capabilities",
   "start_action",
@@ -10,6 +10,7 @@ export const ACTION_TOOLS = [
   "confirm_action",
   "verify_action",
   "recover_action",
+  "cancel_action",
 ] as const;
 export type ActionToolName = (typeof ACTION_TOOLS)[number];
 
@@ -33,7 +34,7 @@ export interface GatewayPort<Ctx> {
    * The approval's status for the confirmation screen (read-only). Nothing reachable through
    * MCP can approve: a person decides on the console page `approvalUrl` points at.
    */
-  approvalStatus(ctx: Ctx, input: { action_id: string }): Promise<GatewayOutcome>;
+  approvalStatus(ctx: Ctx, input: Record<string, unknown>): Promise<GatewayOutcome>;
   /** The console page where a signed-in person can approve this action. */
   approvalUrl(actionId: string): string;
   /** Ids for binding signed request state. */

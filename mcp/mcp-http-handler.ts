@@ -10,6 +10,14 @@ import {
 } from "@modelcontextprotocol/server";
 import type { RateDecision } from "@/server/gateway/rate-limiter";
 import { type Face, parseFaces } from "./faces";
+import { registeredToolNames } from "./registered-tool-names";
+
+/** A tool call the SDK answers itself with an error, before any handler of ours runs. */
+export interface RefusedToolCall {
+  tool: string;
+  reason: "unknown_tool" | "arguments_not_object";
+  arguments: unknown;
+}
 
 /** What a valid agent key resolves to: the trusted context of every call it makes. */
 export interface AgentIdentity<Ctx> {
@@ -36,6 +44,12 @@ export interface McpHttpHandlerOptions<Ctx> {
   rateLimit?: (context: Ctx, calls: number) => Promise<RateDecision> | RateDecision;
   /** Hostnames accepted in Host and Origin (DNS rebinding protection). Defaults to localhost names. */
   allowedHostnames?: string[];
+  /**
+   * Told of the tool calls in this body that the SDK refuses without reaching a handler (a tool
+   * this caller's faces do not have, arguments that are not an object), so that they are on
+   * record like every other call. Awaited before the response is returned.
+   */
+  onRefusedToolCalls?: (context: Ctx, calls: RefusedToolCall[]) => Promise<void>;
   onerror?: (error: Error) => void;
 }
 
@@ -123,16 +137,23 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
     const budget = await options.rateLimit?.(identity.context, calls);
     if (budget && !budget.ok) return rateLimited(budget, calls);
 
-    const handler = createMcpHandler(() => options.createServer(identity.context, faces, request), {
-      legacy: "stateless",
-      onerror: options.onerror,
-      maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
-    });
+    let tools: ReadonlySet<string> | undefined;
+    const handler = createMcpHandler(
+      async () => {
+        const server = await options.createServer(identity.context, faces, request);
+        tools ??= registeredToolNames(server);
+        return server;
+      },
+      { legacy: "stateless", onerror: options.onerror, maxRequestBodySize: MAX_REQUEST_BODY_BYTES },
+    );
     try {
-      return await handler.fetch(request, {
+      const response = await handler.fetch(request, {
         ...sdkOptions,
         authInfo: { token: "[agent key]", clientId: identity.clientId, scopes: [] },
       });
+      const refused = tools && parsed ? refusedToolCalls(parsed.value, tools) : [];
+      if (refused.length > 0) await options.onRefusedToolCalls?.(identity.context, refused);
+      return response;
     } finally {
       void handler.close();
     }
@@ -170,6 +191,21 @@ async function readJsonBody(request: Request): Promise<JsonBody> {
   } catch {
     return {};
   }
+}
+
+/** The `tools/call` requests in a body that no handler of `tools` will see. */
+function refusedToolCalls(body: unknown, tools: ReadonlySet<string>): RefusedToolCall[] {
+  const refused: RefusedToolCall[] = [];
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const m = message as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null;
+    if (!m || typeof m !== "object" || m.method !== "tools/call") continue;
+    const name = typeof m.params?.name === "string" ? m.params.name : "";
+    const args = m.params?.arguments;
+    if (!tools.has(name)) refused.push({ tool: name, reason: "unknown_tool", arguments: args ?? {} });
+    else if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args)))
+      refused.push({ tool: name, reason: "arguments_not_object", arguments: { arguments: args } });
+  }
+  return refused;
 }
 
 /** True when every JSON-RPC message in the body is part of the handshake. */

@@ -8,7 +8,8 @@ import { z } from "zod";
 import { compactSchema } from "./compact-schema";
 import { APPROVAL_STATUS_TOOL, CONFIRM_APP_URI, renderConfirmAppHtml } from "./confirm-app-html";
 import type { GatewayPort } from "./gateway-port";
-import { outcomeOutputSchema, renderOutcomeText } from "./outcome-output";
+import { outcomeOutputSchema } from "./outcome-output";
+import { renderOutcomeText } from "./outcome-text";
 
 export const approvalStatusInput = z
   .object({ action_id: z.string().min(1).max(64).describe("The action shown on the confirmation screen.") })
@@ -42,12 +43,14 @@ export function registerConfirmApp<Ctx>(server: McpServer, gateway: GatewayPort<
     {
       title: "Approval status (confirmation screen)",
       description: "Used by the confirmation screen: whether the person approved or rejected, and who.",
-      inputSchema: compactSchema(approvalStatusInput),
+      // Listed strict, checked by the gateway: a wrong argument is a typed, audited refusal
+      // (the SDK's own check echoed a 100,000-key argument back as 2 MB and audited nothing).
+      inputSchema: compactSchema(approvalStatusInput, { validation: "handler" }),
       outputSchema: compactSchema(outcomeOutputSchema),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       _meta: { ui: { resourceUri: CONFIRM_APP_URI, visibility: ["app"] } },
     },
-    async (args) => {
+    async (args: Record<string, unknown>) => {
       const outcome = await gateway.approvalStatus(context, args);
       return { content: [{ type: "text", text: renderOutcomeText(outcome) }], structuredContent: outcome };
     },

@@ -119,6 +119,22 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
         { capabilities: { tools: {}, resources: {} } },
       ),
     rateLimit,
+    // A call to a tool this agent does not have (`decide_approval`, a browse tool without the
+    // browse face) is refused by the SDK; support still sees it, like any other call.
+    onRefusedToolCalls: async (context, calls) => {
+      for (const call of calls)
+        await gw.recordAudit(context, {
+          operation: "mcp.tool_refused",
+          target: `tool:${call.tool.slice(0, 100)}`,
+          arguments: call.arguments as Record<string, unknown>,
+          outcome: "rejected",
+          message:
+            call.reason === "unknown_tool"
+              ? `No tool ${JSON.stringify(call.tool.slice(0, 100))} on this endpoint (refused by the protocol layer)`
+              : `Tool ${call.tool}: arguments must be a JSON object (refused by the protocol layer)`,
+          latencyMs: 0,
+        });
+    },
     allowedHostnames: options.allowedHostnames,
     onerror: (error) => logger.warn({ err: error.message }, "mcp: protocol error"),
   });

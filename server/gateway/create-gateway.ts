@@ -24,6 +24,7 @@ import { failureOutcome } from "./failure-outcome";
 import {
   advanceActionInputSchema,
   approvalStatusInputSchema,
+  cancelActionInputSchema,
   confirmActionInputSchema,
   getContextInputSchema,
   recoverActionInputSchema,
@@ -227,7 +228,7 @@ export function createGateway(options: GatewayOptions) {
 
   const visible = (ctx: TrustedContext, c: AnyCapability) => c.policy.roles.includes(ctx.role);
 
-  // ------------------------------------------------------------------ the seven action operations
+  // ------------------------------------------------------------------ the eight action operations
   const searchCapabilities = (ctx: TrustedContext | null, raw: unknown) =>
     pipeline(
       ctx,
@@ -360,8 +361,38 @@ export function createGateway(options: GatewayOptions) {
   const recoverAction = onAction("action.recovered", "confirm", recoverActionInputSchema, (input, caller) =>
     engine.recover(actorOf(caller), input.action_id, scopeOf(caller)),
   );
+  // Ending an action changes it as a patch does: the same permission verb as advance.
+  const cancelAction = onAction("action.cancelled", "advance", cancelActionInputSchema, (input, caller) =>
+    engine.cancel(actorOf(caller), input.action_id),
+  );
 
   // ------------------------------------------------------------------ people: approvals, permissions, recovery
+  /**
+   * The arguments of a decision or a status read, checked as the pipeline checks an agent's:
+   * bounds first, then the strict schema. A refusal is typed and on record (the operation it was
+   * meant for, a bounded copy of what was sent), never a bare error no audit row sees.
+   */
+  async function parseAudited<S extends z.ZodType>(
+    ctx: TrustedContext,
+    operation: string,
+    schema: S,
+    raw: unknown,
+  ): Promise<{ ok: true; input: z.infer<S> } | { ok: false; out: GatewayOutcome }> {
+    const started = Date.now();
+    const outOfBounds = argumentBoundsErrors(raw);
+    const parsed = outOfBounds.length ? null : schema.safeParse(raw ?? {});
+    if (parsed?.success) return { ok: true, input: parsed.data };
+    const out = parsed ? invalidArguments(parsed.error) : outOfBoundsOutcome(outOfBounds);
+    await audit(ctx, {
+      operation,
+      arguments: parsed ? raw : auditCopyOfOversized(raw),
+      outcome: out.outcome,
+      message: out.message,
+      latencyMs: Date.now() - started,
+    });
+    return { ok: false, out };
+  }
+
   /**
    * Runs a person's decision and audits it before the answer. Like the pipeline it never throws
    * at the caller: a failure inside the decision's transaction (nothing of it applied) becomes
@@ -412,9 +443,9 @@ export function createGateway(options: GatewayOptions) {
 
   /** A person approves or rejects an action's pending approval (console session or CLI). */
   async function decide(ctx: TrustedContext, raw: unknown): Promise<ApprovalOutcome> {
-    const parsed = decideApprovalInputSchema.safeParse(raw);
-    if (!parsed.success) return invalidArguments(parsed.error) as ApprovalOutcome;
-    return auditedDecision(ctx, parsed.data, () => decideApproval(db, ctx, capabilities, parsed.data));
+    const parsed = await parseAudited(ctx, "approval.decided", decideApprovalInputSchema, raw);
+    if (!parsed.ok) return parsed.out as ApprovalOutcome;
+    return auditedDecision(ctx, parsed.input, () => decideApproval(db, ctx, capabilities, parsed.input));
   }
 
   /**
@@ -422,13 +453,13 @@ export function createGateway(options: GatewayOptions) {
    * audited `approval.status_read`. Read-only: it carries nothing that could approve.
    */
   async function readApprovalStatus(ctx: TrustedContext, raw: unknown): Promise<GatewayOutcome> {
-    const parsed = approvalStatusInputSchema.safeParse(raw);
-    if (!parsed.success) return invalidArguments(parsed.error);
-    const id = parsed.data.action_id;
+    const parsed = await parseAudited(ctx, "approval.status_read", approvalStatusInputSchema, raw);
+    if (!parsed.ok) return parsed.out;
+    const id = parsed.input.action_id;
     return audited(
       ctx,
       "approval.status_read",
-      parsed.data,
+      parsed.input,
       `action:${id}`,
       async (): Promise<GatewayOutcome> => {
         const status = await approvalStatus(db, ctx, id);
@@ -454,10 +485,10 @@ export function createGateway(options: GatewayOptions) {
   }
 
   async function requestPermission(ctx: TrustedContext, raw: unknown): Promise<GatewayOutcome> {
-    const parsed = requestPermissionInputSchema.safeParse(raw);
-    if (!parsed.success) return invalidArguments(parsed.error);
-    return audited(ctx, "permission.requested", parsed.data, parsed.data.target, async () => {
-      const ask = await storePermissionRequest(db, ctx, parsed.data);
+    const parsed = await parseAudited(ctx, "permission.requested", requestPermissionInputSchema, raw);
+    if (!parsed.ok) return parsed.out;
+    return audited(ctx, "permission.requested", parsed.input, parsed.input.target, async () => {
+      const ask = await storePermissionRequest(db, ctx, parsed.input);
       const request = askedRequest(ask);
       if (request && ask.kind !== "denied")
         return {
@@ -489,9 +520,9 @@ export function createGateway(options: GatewayOptions) {
   }
 
   async function decidePermission(ctx: TrustedContext, raw: unknown): Promise<GatewayOutcome> {
-    const parsed = decidePermissionRequestInputSchema.safeParse(raw);
-    if (!parsed.success) return invalidArguments(parsed.error);
-    const input = parsed.data;
+    const parsed = await parseAudited(ctx, "permission.decided", decidePermissionRequestInputSchema, raw);
+    if (!parsed.ok) return parsed.out;
+    const input = parsed.input;
     return audited(
       ctx,
       input.decision === "grant" ? "permission.granted" : "permission.denied",
@@ -520,10 +551,10 @@ export function createGateway(options: GatewayOptions) {
   }
 
   async function resolveRecovery(ctx: TrustedContext, raw: unknown): Promise<GatewayOutcome> {
-    const parsed = resolveRecoveryInputSchema.safeParse(raw);
-    if (!parsed.success) return invalidArguments(parsed.error);
-    return audited(ctx, "action.recovery_resolved", parsed.data, `action:${parsed.data.action_id}`, () =>
-      resolveRecoveryItem(db, ctx, parsed.data),
+    const parsed = await parseAudited(ctx, "action.recovery_resolved", resolveRecoveryInputSchema, raw);
+    if (!parsed.ok) return parsed.out;
+    return audited(ctx, "action.recovery_resolved", parsed.input, `action:${parsed.input.action_id}`, () =>
+      resolveRecoveryItem(db, ctx, parsed.input),
     );
   }
 
@@ -590,12 +621,13 @@ export function createGateway(options: GatewayOptions) {
     confirm_action: { input: confirmActionInputSchema, run: confirmAction },
     verify_action: { input: verifyActionInputSchema, run: verifyAction },
     recover_action: { input: recoverActionInputSchema, run: recoverAction },
+    cancel_action: { input: cancelActionInputSchema, run: cancelAction },
   } as const;
 
   return {
     db,
     capabilities,
-    /** The seven action operations as the MCP face registers them: strict input schema + runner. */
+    /** The eight action operations as the MCP face registers them: strict input schema + runner. */
     operations,
     searchCapabilities,
     startAction,

@@ -248,42 +248,118 @@ function isCardNumber(digits: string): boolean {
 }
 
 /**
- * Runs of digit groups joined by one space or dash (`4111 1111 1111 1111`, `3782-822463-10005`),
- * starting only where such a run starts: not inside a word, an id (`ord_4111…`), a decimal or a
- * run already begun.
+ * The value of a decimal digit of any script (`４` full-width, `٤` Arabic-Indic, `𝟒` mathematical):
+ * Unicode lays each script's digits out as consecutive runs of ten from zero, so the value is the
+ * distance to the start of the run, modulo ten (the mathematical digits are five runs in a row).
  */
-const DIGIT_GROUPS = /(?<![A-Za-z0-9_]|[0-9][ .-])[0-9]+(?:[ -][0-9]+)*/g;
+const digitValues = new Map<string, number | undefined>();
+function digitValue(ch: string): number | undefined {
+  if (ch >= "0" && ch <= "9") return ch.charCodeAt(0) - 48;
+  if (ch < "\u0080") return undefined;
+  // Cached: a text of a million such digits costs a lookup each, not a walk back each.
+  if (digitValues.has(ch)) return digitValues.get(ch);
+  let value: number | undefined;
+  if (/^\p{Nd}$/u.test(ch)) {
+    let cp = ch.codePointAt(0) as number;
+    let steps = 0;
+    while (steps < 60 && /^\p{Nd}$/u.test(String.fromCodePoint(cp - 1))) {
+      cp--;
+      steps++;
+    }
+    value = steps % 10;
+  }
+  // Bounded: the cache holds at most the digits and the other characters of the texts seen.
+  if (digitValues.size < 4096) digitValues.set(ch, value);
+  return value;
+}
 
-function redactCardNumbers(text: string): string {
-  if (!/[0-9]{4}/.test(text) && !/[0-9][ -][0-9]/.test(text)) return text;
-  return text.replace(DIGIT_GROUPS, (run, offset: number) => {
-    const groups = run.split(/[ -]/);
-    const separators = run.match(/[ -]/g) ?? [];
-    // A last group glued to a letter is part of something else (a hex digest, an id).
-    const usable = /[A-Za-z_]/.test(text[offset + run.length] ?? "") ? groups.length - 1 : groups.length;
-    const redact = new Array<boolean>(groups.length).fill(false);
-    for (let i = 0; i < usable; i++) {
+/** Separators people put between a card's digit groups, written as one ASCII stand-in. */
+function separatorOf(ch: string): string | undefined {
+  if (" .-/".includes(ch)) return ch;
+  if (/^[\u00a0\u2007\u2009\u202f\u3000]$/.test(ch)) return " ";
+  if (/^[\u2010-\u2015\u2212\uff0d]$/.test(ch)) return "-";
+  if (ch === "\uff0e") return ".";
+  if (ch === "\uff0f") return "/";
+  return undefined;
+}
+
+/**
+ * The text as the card scan reads it: every digit as an ASCII digit, every separator as one of
+ * ` .-/`, anything else non-ASCII as `~`; `at[i]` is where the i-th character of the view starts
+ * in the text (one more entry for the end), so what the scan finds is cut from the text itself.
+ */
+function cardView(text: string): { view: string; at: number[] } {
+  let view = "";
+  const at: number[] = [];
+  let offset = 0;
+  for (const ch of text) {
+    const digit = digitValue(ch);
+    view +=
+      digit !== undefined
+        ? String(digit)
+        : (separatorOf(ch) ?? (ch.length === 1 && ch < "\u0080" ? ch : "~"));
+    at.push(offset);
+    offset += ch.length;
+  }
+  at.push(offset);
+  return { view, at };
+}
+
+/**
+ * Runs of digit groups joined by one separator (`4111 1111 1111 1111`, `3782-822463-10005`,
+ * `4111.1111.1111.1111`), starting only where such a run starts: not inside an id (`ord_4111…`),
+ * a decimal or a run already begun. A run may touch letters (`card4111…`, `…1111x`): a digit run
+ * of 13 or more inside a word that is Luhn-valid and starts like a card is a card.
+ */
+const DIGIT_GROUPS = /(?<![0-9_]|[0-9][ ./-])[0-9]+(?:[ ./-][0-9]+)*/g;
+
+/** Where card numbers are in the view: [start, end) pairs of view positions. */
+function cardRanges(view: string): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  DIGIT_GROUPS.lastIndex = 0;
+  for (let m = DIGIT_GROUPS.exec(view); m; m = DIGIT_GROUPS.exec(view)) {
+    const run = m[0];
+    const groups = run.split(/[ ./-]/);
+    // Dots and slashes also write decimals and dates (`0.5555…`, `3.14159…`): there a window of
+    // several groups needs card-sized groups, and a long group alone counts only first in its run.
+    const strict = /[./]/.test(run);
+    const starts: number[] = [];
+    let position = m.index;
+    for (const group of groups) {
+      starts.push(position);
+      position += group.length + 1;
+    }
+    for (let i = 0; i < groups.length; i++) {
       let digits = "";
       let found = -1;
       // The longest window of whole groups from i that is a card; at most 19 digits, so bounded.
-      for (let j = i; j < usable && digits.length + (groups[j] as string).length <= 19; j++) {
-        digits += groups[j];
+      for (let j = i; j < groups.length && digits.length + (groups[j] as string).length <= 19; j++) {
+        const group = groups[j] as string;
+        if (strict && (j > i || i > 0) && (group.length < 3 || group.length > 8)) break;
+        if (strict && j > i && ((groups[i] as string).length < 3 || (groups[i] as string).length > 8)) break;
+        digits += group;
         if (isCardNumber(digits)) found = j;
       }
       if (found === -1) continue;
-      for (let k = i; k <= found; k++) redact[k] = true;
+      ranges.push([starts[i] as number, (starts[found] as number) + (groups[found] as string).length]);
       i = found;
     }
-    if (!redact.includes(true)) return run;
-    let out = "";
-    for (let i = 0; i < groups.length; i++) {
-      if (redact[i]) {
-        if (!redact[i - 1]) out += REDACTED;
-      } else out += groups[i];
-      if (i < separators.length && !(redact[i] && redact[i + 1])) out += separators[i];
-    }
-    return out;
-  });
+  }
+  return ranges;
+}
+
+function redactCardNumbers(text: string): string {
+  if (!/\p{Nd}{4}|\p{Nd}\D\p{Nd}/u.test(text)) return text;
+  const { view, at } = cardView(text);
+  const ranges = cardRanges(view);
+  if (ranges.length === 0) return text;
+  let out = "";
+  let from = 0;
+  for (const [start, end] of ranges) {
+    out += `${text.slice(from, at[start])}${REDACTED}`;
+    from = at[end] as number;
+  }
+  return out + text.slice(from);
 }
 
 /**

@@ -44,6 +44,7 @@ describe.each(await providersUnderTest())("invalid tool arguments over MCP (%s)"
         "confirm_action",
         "verify_action",
         "recover_action",
+        "cancel_action",
         "search",
         "navigate",
         "submit",
@@ -141,6 +142,33 @@ describe.each(await providersUnderTest())("invalid tool arguments over MCP (%s)"
       ["action.confirmed", "rejected"],
       ["action.started", "rejected"],
     ]);
+  });
+
+  it("approval_status (the confirmation screen's tool) refuses bad arguments typed, small and audited", async () => {
+    const client = await w.connect(w.keys.alice);
+    const before = await lastSeq();
+    // A wrong type: the gateway's typed refusal, not the SDK's bare error.
+    const wrongType = await client.callTool({ name: "approval_status", arguments: { action_id: 5 } });
+    expect(wrongType.isError ?? false).toBe(false);
+    expect(sc(wrongType)).toMatchObject({ outcome: "rejected", reason: "invalid_arguments" });
+    expect((sc(wrongType) as Outcome).validation_errors).toEqual([
+      expect.objectContaining({ field: "action_id" }),
+    ]);
+    // 100,000 unknown keys: refused by the bounds before any parse; the answer stays small
+    // (the SDK's check used to echo every key back, about 2 MB) and the row keeps a bounded copy.
+    const flood = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`k${i}`, i]));
+    const flooded = await client.callTool({
+      name: "approval_status",
+      arguments: { action_id: "act_x", ...flood },
+    });
+    expect(sc(flooded)).toMatchObject({ outcome: "rejected", reason: "invalid_arguments" });
+    expect(JSON.stringify(flooded).length).toBeLessThan(20_000);
+    const rows = await rowsAfter(before);
+    expect(rows.map((r) => [r.operation, r.outcome, r.face])).toEqual([
+      ["approval.status_read", "rejected", "actions"],
+      ["approval.status_read", "rejected", "actions"],
+    ]);
+    expect(JSON.stringify(rows[1]?.arguments).length).toBeLessThan(8_000);
   });
 
   it("a retried input_required round with an identity field is refused without spending its requestState", async () => {

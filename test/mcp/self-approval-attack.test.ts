@@ -139,5 +139,48 @@ describe.each(await providersUnderTest())(
         expect(await w.db.effect.count({ where: { actionId, status: "applied" } })).toBe(1);
       },
     );
+
+    it("calls to tools the agent does not have (decide_approval, browse on the action face) are refused and on record", async () => {
+      const before = (await w.db.auditEvent.findFirst({ orderBy: { id: "desc" } }))?.seq ?? 0;
+      const call = (id: number, name: string, args: unknown) => ({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name, arguments: args },
+      });
+      const response = await fetch(`${w.endpoint}?faces=actions`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${w.keys.alice}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+        },
+        body: JSON.stringify([
+          call(1, "decide_approval", { action_id: "act_x", decision: "approve", token: "apt_guess" }),
+          call(2, "navigate", { uri: "shop://orders" }),
+          call(3, "start_action", ["checkout"]),
+        ]),
+      });
+      expect(response.status).toBe(200);
+      const body = await response.text();
+      // The protocol layer's refusals: no tool, and no result that approves anything.
+      expect(body).toMatch(/decide_approval not found/);
+      expect(body).not.toMatch(/"outcome":"applied"/);
+      const rows = await w.db.auditEvent.findMany({
+        where: { tenantId: "acme", seq: { gt: before }, operation: "mcp.tool_refused" },
+        orderBy: { seq: "asc" },
+      });
+      expect(rows.map((r) => [r.target, r.outcome, r.face])).toEqual([
+        ["tool:decide_approval", "rejected", "actions"],
+        ["tool:navigate", "rejected", "actions"],
+        ["tool:start_action", "rejected", "actions"],
+      ]);
+      expect(rows[0]?.agentId).toBeTruthy();
+      expect(rows[0]?.message).toMatch(/No tool "decide_approval"/);
+      expect(rows[2]?.message).toMatch(/arguments must be a JSON object/);
+      // What the agent sent is kept (redacted and bounded) for support, like any call's arguments.
+      expect(rows[0]?.arguments).toMatchObject({ action_id: "act_x", decision: "approve" });
+    });
   },
 );

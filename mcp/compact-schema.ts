@@ -22,6 +22,9 @@ function compact(node: unknown): unknown {
     }
     out[key] = compact(value);
   }
+  // A pattern that refuses the empty string already says minLength 1.
+  if (out.minLength === 1 && typeof out.pattern === "string" && !new RegExp(out.pattern).test(""))
+    delete out.minLength;
   return out;
 }
 

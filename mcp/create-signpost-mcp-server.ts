@@ -19,7 +19,7 @@ export interface SignpostMcpDeps<Ctx> {
 
 const INSTRUCTIONS: Record<Face, string> = {
   actions:
-    "Actions: search_capabilities → start_action (send every known field in patch) → a person approves → confirm_action → verify_action. Only call what next_actions lists.",
+    "Actions: search_capabilities → start_action (send every known field in patch) → a person approves → confirm_action → verify_action. Only call what next_actions lists; cancel_action ends an open action the user gave up.",
   browse: "Browse: search or navigate signpost://start, follow links, submit forms.",
 };
 

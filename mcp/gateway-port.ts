@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { OutcomeLike } from "./outcome-output";
 
-/** The seven action primitives, in lifecycle order. */
+/** The eight action primitives, in lifecycle order (cancel ends an open action at any point). */
 export const ACTION_TOOLS = [
   "search_capabilities",
   "start_action",
@@ -10,6 +10,7 @@ export const ACTION_TOOLS = [
   "confirm_action",
   "verify_action",
   "recover_action",
+  "cancel_action",
 ] as const;
 export type ActionToolName = (typeof ACTION_TOOLS)[number];
 

@@ -16,24 +16,19 @@ import { ConfirmationSummary } from "../components/confirmation-summary";
 import { compactSchema } from "./compact-schema";
 import { APPROVAL_META_KEY, CONFIRM_APP_URI } from "./confirm-app-html";
 import type { ActionToolName, GatewayOutcome, GatewayPort } from "./gateway-port";
-import { outcomeOutputSchema, renderOutcomeText } from "./outcome-output";
+import { renderOutcomeText } from "./outcome-text";
 import type { SignpostRequestStateCodec } from "./request-state";
 
 const DESCRIPTIONS: Record<ActionToolName, string> = {
-  search_capabilities:
-    "Find the business capability for the user's intent (any language). Returns each match's trigger, inputs, side effects, approval need and a start_action hint. Call first; not for reading records.",
+  search_capabilities: "Find the capability for the user's intent (any language). Call first.",
   start_action:
-    "Start a capability. Put every field the user already gave in `patch` (see its inputs): the server advances as far as it can and stops at a validation error or the confirmation node. Never executes a side effect.",
-  get_context:
-    "Read an action (node, options, patch JSON Schema) to resume it, or an entity's view (e.g. an order: what may be done now and why not). Read-only.",
-  advance_action:
-    "Change an action: `patch` with fields from allowed_patch plus the last `version`. A stale version is a conflict; confirmation is never skipped.",
-  confirm_action:
-    "Execute the action's side effect once the user approved it. Needs an idempotency_key: retrying with it never repeats the effect. Unapproved: rejected with the approval URL.",
-  verify_action:
-    "Ask the business system whether the action's effect really happened. Use after confirm, and always on unknown.",
-  recover_action:
-    "Reconcile an action left unknown: verifies first, then records or retries with the original key, or queues it for a person. Only when offered in next_actions.",
+    "Start a capability with every field the user gave; it runs to the first missing input or the confirmation. Never executes an effect.",
+  get_context: "Re-read an action in full (options, patch schema), or an entity's view.",
+  advance_action: "Set an action's fields (allowed_patch) at its last version.",
+  confirm_action: "Execute the effect once the user approved it.",
+  verify_action: "Check with the system of record that the effect happened; always after unknown.",
+  recover_action: "Reconcile an unknown effect; only when next_actions offer it.",
+  cancel_action: "End an open action the user no longer wants (never once its effect started).",
 };
 
 const ANNOTATIONS: Record<ActionToolName, ToolAnnotations> = {
@@ -49,6 +44,7 @@ const ANNOTATIONS: Record<ActionToolName, ToolAnnotations> = {
   confirm_action: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   verify_action: { readOnlyHint: true, openWorldHint: true },
   recover_action: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  cancel_action: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 };
 
 const TITLES: Record<ActionToolName, string> = {
@@ -59,9 +55,8 @@ const TITLES: Record<ActionToolName, string> = {
   confirm_action: "Confirm action",
   verify_action: "Verify action",
   recover_action: "Recover action",
+  cancel_action: "Cancel action",
 };
-
-const compactOutcome = compactSchema(outcomeOutputSchema);
 
 /** Tools whose results can land on a confirmation node: hosts with MCP Apps show the screen. */
 const REACHES_CONFIRMATION = new Set<ActionToolName>(["start_action", "advance_action", "confirm_action"]);
@@ -72,7 +67,7 @@ export interface ActionToolsOptions<Ctx> {
   requestState: SignpostRequestStateCodec;
 }
 
-/** The action face: seven thin adapters over the gateway operations. */
+/** The action face: eight thin adapters over the gateway operations. */
 export function registerActionTools<Ctx>(server: McpServer, options: ActionToolsOptions<Ctx>): void {
   const { gateway } = options;
   for (const name of Object.keys(DESCRIPTIONS) as ActionToolName[]) {
@@ -85,7 +80,8 @@ export function registerActionTools<Ctx>(server: McpServer, options: ActionTools
         // The strict schema is listed as is, but checked by the gateway: a wrong argument gets
         // the typed, audited invalid_arguments outcome (see runActionTool).
         inputSchema: compactSchema(operation.input, { validation: "handler" }),
-        outputSchema: compactOutcome,
+        // No outputSchema: the outcome object is open (each operation adds its fields), so a
+        // schema would only repeat outcome/message/next_actions to every client on every list.
         annotations: ANNOTATIONS[name],
         ...(REACHES_CONFIRMATION.has(name) ? { _meta: { ui: { resourceUri: CONFIRM_APP_URI } } } : {}),
       },
@@ -293,7 +289,7 @@ async function shapeResult<Ctx>(
     }
     if (typeof outcome.approval_url !== "string") outcome.approval_url = gateway.approvalUrl(actionId);
   }
-  return toolResult(outcome, meta);
+  return toolResult(outcome, meta, name);
 }
 
 /** The agent's name from its trusted context, when the face's context carries one. */
@@ -331,12 +327,24 @@ function missingFieldsForm(
   return { type: "object", properties, required: Object.keys(properties) };
 }
 
-function toolResult(answer: GatewayOutcome, meta: Record<string, unknown> | undefined): CallToolResult {
+/** get_context is where a cut list is read in full (other answers point to it). */
+const FULL_LISTS = 50;
+
+function toolResult(
+  answer: GatewayOutcome,
+  meta: Record<string, unknown> | undefined,
+  name?: ActionToolName,
+): CallToolResult {
   // Messages repeat what the agent sent ("No action …"): shown back redacted, as audit rows keep it.
   const outcome =
     typeof answer.message === "string" ? { ...answer, message: redactText(answer.message) } : answer;
   return {
-    content: [{ type: "text", text: renderOutcomeText(outcome) }],
+    content: [
+      {
+        type: "text",
+        text: renderOutcomeText(outcome, name === "get_context" ? { listCut: FULL_LISTS } : {}),
+      },
+    ],
     structuredContent: outcome,
     ...(meta ? { _meta: meta } : {}),
   };

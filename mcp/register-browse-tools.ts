@@ -13,11 +13,7 @@ import { pageOutputSchema } from "./outcome-output";
 
 const compactPage = compactSchema(pageOutputSchema);
 
-const uriField = z
-  .string()
-  .min(3)
-  .max(1000)
-  .describe("A scheme://path URI from a page link, e.g. shop://orders or helpdesk://ticket/tkt_1");
+const uriField = z.string().min(3).max(1000).describe("A scheme://path link, e.g. shop://orders");
 
 const fieldValue = z.union([
   z.string().max(2000),
@@ -37,12 +33,8 @@ const fieldValue = z.union([
 
 export const searchInput = z
   .object({
-    query: z
-      .string()
-      .min(1)
-      .max(200)
-      .describe("Words, a name or an id: finds pages (e.g. 'orders') and records (e.g. 'Acme', 'mug')."),
-    scheme: z.enum(BROWSE_SCHEMES).optional().describe("Limit to one scheme."),
+    query: z.string().min(1).max(200).describe("Words, a name or an id"),
+    scheme: z.enum(BROWSE_SCHEMES).optional(),
   })
   .strict();
 
@@ -50,11 +42,11 @@ export const navigateInput = z.object({ uri: uriField }).strict();
 
 export const submitInput = z
   .object({
-    uri: uriField.describe("The form's uri, exactly as its form block shows it."),
+    uri: uriField.describe("The form's uri"),
     fields: z
       .record(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/), fieldValue)
       .refine((value) => Object.keys(value).length <= 30, "at most 30 fields")
-      .describe("Field values from the form block; send only those you set."),
+      .describe("Values for the form's fields"),
   })
   .strict();
 
@@ -139,7 +131,7 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
     {
       title: "Search",
       description:
-        "Find where to start: pages by what they hold ('orders', 'tickets assigned to me') and records by name or id, across shop://, helpdesk:// and more. Returns a markdown page of links.",
+        "Find pages ('orders', 'tickets assigned to me') and records by name or id; a page of links.",
       inputSchema: compactSchema(searchInput, { validation: "handler" }),
       outputSchema: compactPage,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -155,7 +147,7 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
     {
       title: "Navigate",
       description:
-        "Open a scheme://path link: returns a markdown page with data, links to details and the actions possible now, or a form block on form pages. Start at signpost://start.",
+        "Open a link: a markdown page of data, links and actions, or a form. Start at signpost://start.",
       inputSchema: compactSchema(navigateInput, { validation: "handler" }),
       outputSchema: compactPage,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -171,8 +163,7 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
     "submit",
     {
       title: "Submit",
-      description:
-        "Submit a form shown by navigate: the form's uri and its field values. Starts or advances the business action behind it; money and data changes stop at a confirmation a person approves.",
+      description: "Submit a form; changes stop at a confirmation a person approves.",
       inputSchema: compactSchema(submitInput, { validation: "handler" }),
       outputSchema: compactPage,
       annotations: {

@@ -8,7 +8,8 @@ import { z } from "zod";
 import { compactSchema } from "./compact-schema";
 import { APPROVAL_STATUS_TOOL, CONFIRM_APP_URI, renderConfirmAppHtml } from "./confirm-app-html";
 import type { GatewayPort } from "./gateway-port";
-import { outcomeOutputSchema, renderOutcomeText } from "./outcome-output";
+import { outcomeOutputSchema } from "./outcome-output";
+import { renderOutcomeText } from "./outcome-text";
 
 export const approvalStatusInput = z
   .object({ action_id: z.string().min(1).max(64).describe("The action shown on the confirmation screen.") })

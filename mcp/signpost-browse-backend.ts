@@ -3,7 +3,7 @@ import type { Gateway } from "@/server/gateway/create-gateway";
 import { failureOutcome } from "@/server/gateway/failure-outcome";
 import { redactText } from "@/server/gateway/redact-secrets";
 import { type TrustedContext, withFace } from "@/server/gateway/trusted-context";
-import { listSecrets, setSecret } from "@/server/gateway/vault";
+import { listSecrets } from "@/server/gateway/vault";
 
 /** Secrets each connector is expected to have, so a missing one shows as "not set". */
 const EXPECTED_SECRETS: Record<string, string[]> = { shop: ["api_key"], helpdesk: ["api_key"] };
@@ -168,53 +168,6 @@ export function createSignpostBrowseBackend(
           const found = stored.find((s) => s.name === name);
           return { name, set: !!found, updatedAt: found ? found.updatedAt.toISOString() : null };
         }),
-      };
-    },
-    async setSecret({ connector, name, value }) {
-      // Authorized by the submit permission already; replacing credentials also needs an admin.
-      if (ctx.role !== "admin") {
-        return {
-          outcome: "rejected",
-          reason: "permission_denied",
-          message: "Only an admin's agent may replace a secret",
-          retryable: false,
-          next_actions: [],
-        };
-      }
-      if (!/^[a-z][a-z0-9_]{0,39}$/.test(name) || value.length === 0 || value.length > 4096) {
-        return {
-          outcome: "rejected",
-          reason: "invalid_arguments",
-          message: "name must be a secret name and value 1–4096 characters",
-          retryable: false,
-          next_actions: [],
-        };
-      }
-      const exists = await db.connectorConfig.findUnique({
-        where: { tenantId_connector: { tenantId: ctx.tenantId, connector } },
-      });
-      if (!exists)
-        return {
-          outcome: "not_found",
-          message: `No connector ${connector}`,
-          retryable: false,
-          next_actions: [],
-        };
-      const started = Date.now();
-      await setSecret(db, { tenantId: ctx.tenantId, connector, name, value, updatedById: ctx.userId });
-      await gw.recordAudit(ctx, {
-        operation: "secret.replaced",
-        target: `config://${connector}`,
-        arguments: { connector, name },
-        outcome: "applied",
-        message: `Secret ${name} replaced`,
-        latencyMs: Date.now() - started,
-      });
-      return {
-        outcome: "applied",
-        message: `Secret ${name} of ${connector} replaced. Its value is never shown.`,
-        retryable: false,
-        next_actions: [],
       };
     },
     requestPermission: (input) => gw.requestPermission(ctx, input) as Promise<BackendOutcome>,

@@ -8,6 +8,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { wrapOpenApiAsTools } from "../test/bench/openapi-tool-wrapper";
 import { createMcpWorld, type McpWorld } from "../test/mcp/mcp-world";
+import { benchAgentTasks } from "./bench-agent-tasks";
 
 process.env.SIGNPOST_MASTER_KEY ??= randomBytes(32).toString("hex");
 // The bench measures what a call costs, not the per-key call budget.
@@ -267,6 +268,7 @@ async function main() {
     console.log(
       `\n${[row(["flow", "agent calls", "final"], fw), row(["---", "---", "---"], fw), ...flows.map((f) => row(f, fw))].join("\n")}\n`,
     );
+    await benchAgentTasks(w);
     await speedAndMemory(w);
   } finally {
     await w.close();

@@ -109,7 +109,7 @@ async function main(): Promise<void> {
   // The jobs' own client: the Next.js bundle makes its own on first use.
   const db = createDb(url);
   await checkKey(db);
-  if (!flags.dev && process.env.SIGNPOST_SKIP_BUILD !== "1") await buildIfNeeded();
+  if (!flags.dev && !config.SIGNPOST_SKIP_BUILD) await buildIfNeeded();
 
   let jobs: BackgroundJobs | undefined;
   if (config.SIGNPOST_JOBS) {

@@ -4,13 +4,17 @@
 // and on SIGTERM/SIGINT stops Signpost first (in-flight calls finish), then the legacy service
 // it was calling, and exits 0. Every line it prints is a JSON log line; on a terminal the demo's
 // logins and agent key are also printed for the person reading.
+// package.json runs it as `exec node --import tsx scripts/start.ts`: `exec`, because npm runs a
+// script under `sh -c` and that shell would take a SIGTERM (what a container's stop sends to
+// npm, which passes it on) and die without passing it on, leaving this process and its children
+// running; node directly, because the tsx command line is one more process in between, which
+// SIGKILLs its child when that does not acknowledge a signal within 30 ms (a busy machine).
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { z } from "zod";
-import { checkConfig, serverConfigSchema } from "@/server/config/signpost-config";
+import { checkConfig, demoConfigSchema } from "@/server/config/signpost-config";
 import { applyPendingMigrations, describeMigrationReport } from "@/server/db/apply-pending-migrations";
 import { createDb } from "@/server/db/client";
 import { createDatabase, databaseExists, describeDatabase } from "@/server/db/database-state";
@@ -37,30 +41,6 @@ const { values: flags } = parseArgs({
   strict: true,
 });
 const dev = flags.dev;
-
-const blank = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
-/** The server's variables plus the demo's own. */
-const demoConfigSchema = serverConfigSchema.extend({
-  LEGACY_PORT: z.preprocess(
-    blank,
-    z.coerce
-      .number({ error: "LEGACY_PORT must be a port number (the demo legacy service)" })
-      .int()
-      .min(1)
-      .max(65_535)
-      .default(4010),
-  ),
-  SIGNPOST_DEMO_PASSWORD: z.preprocess(
-    blank,
-    z.string().min(8, "SIGNPOST_DEMO_PASSWORD must be at least 8 characters").optional(),
-  ),
-  /** Skip the build check (CI or a prepared image). */
-  SIGNPOST_SKIP_BUILD: z.preprocess(
-    blank,
-    z.enum(["0", "1"], { error: "SIGNPOST_SKIP_BUILD must be 0 or 1" }).default("0"),
-  ),
-  LEGACY_LOG: z.preprocess(blank, z.enum(["0", "1"], { error: "LEGACY_LOG must be 0 or 1" }).default("0")),
-});
 
 /** Logs why the start stopped and exits non-zero (plain text too on a terminal). */
 function fail(message: string, details: Record<string, unknown> = {}): never {
@@ -126,7 +106,7 @@ async function main(): Promise<void> {
     "--if-stale",
   ]);
   if (generate.code !== 0) fail("prisma generate failed", { output: generate.tail });
-  if (!dev && env.SIGNPOST_SKIP_BUILD === "0") await buildIfNeeded().catch((e: Error) => fail(e.message));
+  if (!dev && !env.SIGNPOST_SKIP_BUILD) await buildIfNeeded().catch((e: Error) => fail(e.message));
 
   // From here on everything written (the database and its -wal/-shm, which SQLite creates itself,
   // the legacy store, keys, demo.json) is owner-only, in this process and the children it starts.
@@ -190,7 +170,11 @@ async function main(): Promise<void> {
 
   legacy = spawn(process.execPath, ["--import", tsx, join(root, "server/legacy/main.ts")], {
     cwd: root,
-    stdio: ["ignore", "inherit", "inherit"],
+    // Its own process group: Ctrl-C at a terminal signals the whole foreground group at once, and
+    // the legacy service must stop after Signpost's in-flight calls are done, when we stop it.
+    // The IPC channel only tells it when this process is gone without having stopped it.
+    detached: true,
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
     env: {
       ...process.env,
       LEGACY_PORT: String(env.LEGACY_PORT),
@@ -279,6 +263,7 @@ async function main(): Promise<void> {
   logger.info(
     {
       event: "ready",
+      pid: process.pid,
       console: consoleUrl,
       mcp: `${consoleUrl}/mcp`,
       health: { live: `${consoleUrl}/api/health/live`, ready: `${consoleUrl}/api/health/ready` },

@@ -111,7 +111,6 @@ export interface BrowseBackend {
     settings: Record<string, unknown>;
     secrets: Array<{ name: string; set: boolean; updatedAt: string | null }>;
   } | null>;
-  setSecret(input: { connector: string; name: string; value: string }): Promise<BackendOutcome>;
   requestPermission(input: { verb: string; target: string; reason?: string }): Promise<BackendOutcome>;
 
   /**

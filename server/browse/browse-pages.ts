@@ -336,7 +336,13 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     }
 
     // 2. Records: matching data across schemes.
-    const records = await searchRecords(backend, q, qWords, scheme as BrowseScheme | undefined);
+    const found = await searchRecords(backend, q, qWords, scheme as BrowseScheme | undefined);
+    // The query is about the scheme of the best page ("my orders" → shop): its records first,
+    // and others only where it has few.
+    const about = routes[0]?.r.pattern.split("://")[0];
+    const ofScheme = about ? found.filter((r) => r.includes(`](${about}://`)) : found;
+    const records =
+      about && ofScheme.length >= 3 ? ofScheme : [...ofScheme, ...found.filter((r) => !ofScheme.includes(r))];
     if (records.length) sections.push(`## Records\n\n${records.join("\n")}`);
 
     // 3. Capabilities: what can be done (the action face's catalog).

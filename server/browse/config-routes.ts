@@ -1,14 +1,14 @@
-import { escapeText, type FormField, fieldList, formBlock, link } from "./markdown";
+import { escapeText, fieldList } from "./markdown";
 import { objectSections, rowsTable } from "./render-helpers";
 import { NOT_FOUND_FOR } from "./route-pages";
 import type { RouteDefinition } from "./route-types";
 
-/** `config://` routes: one settings page (with the replace-a-secret form) per connector. */
+/** `config://` routes: one settings page per connector, read-only (secrets are set in the console). */
 export const CONFIG_ROUTES: RouteDefinition[] = (["shop", "helpdesk"] as const).map(
   (connector): RouteDefinition => ({
     pattern: `config://${connector}`,
     title: `${connector} settings`,
-    description: `The ${connector} connector's settings; for each secret only whether it is set and when it changed. A form replaces a secret.`,
+    description: `The ${connector} connector's settings; for each secret only whether it is set and when it changed (a person sets secrets in the console).`,
     keywords: ["config", "settings", "secret", "api key", "credentials", "connection", connector],
     startPoint: true,
     // The console's /config is admin-only; settings carry internal addresses and secret metadata.
@@ -21,21 +21,6 @@ export const CONFIG_ROUTES: RouteDefinition[] = (["shop", "helpdesk"] as const).
         set: s.set ? "set" : "not set",
         changed: s.updatedAt ?? "—",
       }));
-      const fields: FormField[] = [
-        {
-          name: "name",
-          type: "enum",
-          required: true,
-          description: "which secret to replace",
-          options: config.secrets.map((s) => ({ value: s.name })),
-        },
-        {
-          name: "value",
-          type: "string",
-          required: true,
-          description: "the new value (write-only: it is never shown again)",
-        },
-      ];
       return {
         title: `${connector} settings`,
         outcome: "applied",
@@ -46,19 +31,17 @@ export const CONFIG_ROUTES: RouteDefinition[] = (["shop", "helpdesk"] as const).
           ]),
           `### Settings\n\n${objectSections(config.settings) || "_(none)_"}`,
           `### Secrets\n\nValues are never shown.\n\n${rowsTable(secrets, ["name", "set", "changed"])}`,
-          `## Form\n\nReplace a secret:\n\n${formBlock(`config://${connector}`, fields)}`,
+          `Secrets are set by an admin on the console's settings page (${backend.consoleUrl("/config")}), never through an agent.`,
         ].join("\n\n"),
       };
     },
-    async submit(_match, fields, backend) {
-      const name = typeof fields.name === "string" ? fields.name : "";
-      const value = typeof fields.value === "string" ? fields.value : "";
-      const outcome = await backend.setSecret({ connector, name, value });
-      // Never echo the value back: the page says only what changed.
+    // A secret sent to an agent has already passed through its model's context (and the model
+    // provider's logs): an agent never sets one, whoever it works for. A person does, in the console.
+    async submit(_match, _fields, backend) {
       return {
         title: `${connector} settings`,
-        outcome: outcome.outcome,
-        markdown: `**${outcome.outcome}:** ${escapeText(outcome.message)}\n\n${link(`Back to ${connector} settings`, `config://${connector}`)}`,
+        outcome: "rejected",
+        markdown: `**rejected:** Secrets are set by an admin in the console (${backend.consoleUrl("/config")}), never through an agent: a secret given to an agent has passed through its model's context. Nothing was changed.`,
       };
     },
   }),

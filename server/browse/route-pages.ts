@@ -120,7 +120,14 @@ export function listPage(
   return {
     title,
     outcome: "applied",
-    markdown: [intro, table, rows.length ? `Open:\n${links}` : "", pagination(uri, result), PER_PAGE_NOTE]
+    // The note only where there is a next page to follow: elsewhere it costs a needless call.
+    markdown: [
+      intro,
+      table,
+      rows.length ? `Open:\n${links}` : "",
+      pagination(uri, result),
+      result.next_page ? PER_PAGE_NOTE : "",
+    ]
       .filter(Boolean)
       .join("\n\n"),
   };

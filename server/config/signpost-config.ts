@@ -88,6 +88,16 @@ export const serverConfigSchema = z.object({
   ),
   SIGNPOST_TRUST_PROXY: trustProxySchema,
   SIGNPOST_SMTP_URL: unset(smtpUrlSchema.optional()),
+  SIGNPOST_MAIL_FROM: unset(
+    z
+      .string()
+      .trim()
+      .regex(
+        /^([^<>@\s][^<>]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/,
+        "SIGNPOST_MAIL_FROM must be an email address, alone or as `Name <address>` (the sender of notification emails)",
+      )
+      .optional(),
+  ),
   SIGNPOST_AGENT_RATE_LIMIT: unset(
     wholeNumber(
       "SIGNPOST_AGENT_RATE_LIMIT",
@@ -155,6 +165,10 @@ export const serverConfigSchema = z.object({
       )
       .optional(),
   ),
+  /** Skip the build check (a prepared image; `npm start` sets it for its child, having built). */
+  SIGNPOST_SKIP_BUILD: unset(
+    flag("SIGNPOST_SKIP_BUILD", "whether to skip checking the console build").default(false),
+  ),
   LOG_LEVEL: unset(
     z
       .string()
@@ -166,6 +180,17 @@ export const serverConfigSchema = z.object({
 });
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>;
+
+/** `npm start` (the demo): the server's variables plus the demo's own. */
+export const demoConfigSchema = serverConfigSchema.extend({
+  LEGACY_PORT: unset(
+    wholeNumber("LEGACY_PORT", "the port of the demo legacy service", 1, 65_535).default(4010),
+  ),
+  SIGNPOST_DEMO_PASSWORD: unset(
+    z.string().min(8, "SIGNPOST_DEMO_PASSWORD must be at least 8 characters").optional(),
+  ),
+  LEGACY_LOG: unset(z.enum(["0", "1"], { error: "LEGACY_LOG must be 0 or 1" }).default("0")),
+});
 
 /** Variables whose values never appear in an error message. */
 const SECRET = new Set([

@@ -1,6 +1,7 @@
 import type { ActionResponse } from "./action-response";
 import type { ActorScope } from "./action-store";
 import { type AdvanceInput, advanceAction } from "./advance-action";
+import { cancelAction } from "./cancel-action";
 import { type ConfirmInput, confirmAction } from "./confirm-action";
 import type { Actor } from "./define-capability";
 import type { EngineDeps } from "./engine-deps";
@@ -11,7 +12,7 @@ import { verifyAction } from "./verify-action";
 
 /**
  * The capability runtime: start → advance* → (a person approves) → confirm → verify, and
- * recover for effects whose outcome is unknown. Every operation answers an ActionResponse;
+ * recover for effects whose outcome is unknown, cancel for an action nobody wants any more. Every operation answers an ActionResponse;
  * each lives in its own file, named after it.
  */
 export function createActionEngine(options: Omit<EngineDeps, "approvalUrl"> & Partial<EngineDeps>) {
@@ -31,6 +32,8 @@ export function createActionEngine(options: Omit<EngineDeps, "approvalUrl"> & Pa
     /** Asks the system of record what really happened and records it. */
     verify: (actor: Actor, actionId: string, scope?: ActorScope): Promise<ActionResponse> =>
       verifyAction(deps, actor, actionId, scope),
+    /** Ends an open action the user no longer wants; refused once its effect is claimed or done. */
+    cancel: (actor: Actor, actionId: string): Promise<ActionResponse> => cancelAction(deps, actor, actionId),
     /** Reconciles an unknown, failed or abandoned effect: verify first, then record, re-send with the same key, or queue. */
     recover: (actor: Actor, actionId: string, scope?: ActorScope): Promise<ActionResponse> =>
       recoverAction(deps, actor, actionId, scope),

@@ -22,7 +22,13 @@ export interface ActionResponse extends OutcomeBase {
   status?: string;
   version?: number;
   inputs?: InputDescription[];
+  /**
+   * The node's choices. Sent in full by start_action and get_context; afterwards only the keys
+   * that changed (advance_action), the others named in `options_unchanged`.
+   */
   options?: Record<string, unknown>;
+  /** Option keys left out because they are as last sent. */
+  options_unchanged?: string[];
   applied?: string[];
   missing?: string[];
   pending?: string[];
@@ -88,7 +94,12 @@ export async function respond(
   capability: AnyCapability,
   row: ActionRow,
   base: ResponseBase,
-  extra: { withInputs?: boolean; withSchema?: boolean } = {},
+  extra: {
+    withInputs?: boolean;
+    withSchema?: boolean;
+    /** `full`, or only what differs from the options the agent last received (default: none). */
+    options?: "full" | { since: Record<string, unknown> };
+  } = {},
 ): Promise<ActionResponse> {
   const state = parseActionState(row.state);
   const effect = await deps.db.effect.findUnique({ where: { actionId: row.id } });
@@ -103,7 +114,7 @@ export async function respond(
     node: row.node,
     status: row.status,
     version: row.version,
-    options: state.options,
+    ...optionsToSend(state.options, extra.options),
     applied: base.applied ?? state.applied,
     missing: state.missing,
     pending: state.pending,
@@ -131,6 +142,22 @@ export async function respond(
   if (extra.withInputs) out.inputs = describeInputs(capability);
   if (extra.withSchema) out.patch_schema = patchJsonSchema(capability, allowed);
   return out;
+}
+
+/** Unchanged options are not sent again: an agent pays per token for every repeat. */
+function optionsToSend(
+  options: Record<string, unknown>,
+  mode: "full" | { since: Record<string, unknown> } | undefined,
+): Pick<ActionResponse, "options" | "options_unchanged"> {
+  if (mode === "full") return { options };
+  const since = mode?.since ?? options;
+  const changed: Record<string, unknown> = {};
+  const unchanged: string[] = [];
+  for (const [key, value] of Object.entries(options)) {
+    if (JSON.stringify(value) === JSON.stringify(since[key])) unchanged.push(key);
+    else changed[key] = value;
+  }
+  return { options: changed, options_unchanged: unchanged };
 }
 
 export function notFoundAction(actionId: string): ActionResponse {

@@ -8,7 +8,20 @@ export const actionStateSchema = z.object({
   applied: z.array(z.string()),
   missing: z.array(z.string()),
   pending: z.array(z.string()),
-  validation_errors: z.array(z.object({ field: z.string(), code: z.string(), message: z.string() })),
+  validation_errors: z.array(
+    z.object({
+      field: z.string(),
+      code: z.string(),
+      message: z.string(),
+      refused: z.boolean().optional(),
+      alternatives: z
+        .array(
+          z.object({ capability: z.string(), entity_id: z.string().optional(), description: z.string() }),
+        )
+        .max(5)
+        .optional(),
+    }),
+  ),
   summary: z.record(z.string(), z.unknown()).nullable(),
   digest: z.string().nullable(),
   requires_approval: z.boolean(),

@@ -79,9 +79,30 @@ export async function advanceAction(
   const adapter = await deps.adapterFor(capability.connector, actor);
   const ev = await catchLegacyUnavailable(() => evaluateAction(capability, adapter, actor, values));
   if ("unavailable" in ev) return unavailable(ev.unavailable, { action_id: row.id, version: row.version });
-  if (ev.notFound) return notFoundAction(row.id);
+  // The entity named in the patch does not exist (or is not the actor's): the action stays as it was.
+  if (ev.notFound)
+    return respond(deps, capability, row, {
+      outcome: "not_found",
+      reason: "entity_not_found",
+      message: `${ev.notFound.entity} ${ev.notFound.id} not found; the action is unchanged`,
+      retryable: false,
+    });
   const state = stateFromEvaluation(capability, ev, Object.keys(input.patch), previous);
-  const status = statusAfterEvaluation(capability, ev, state);
+  let status = statusAfterEvaluation(capability, ev, state);
+  // A read capability that got its last input answers now, as start_action does.
+  if (status === "completed" && capability.read && !input.dry_run) {
+    const read = capability.read;
+    const answer = await catchLegacyUnavailable(() =>
+      read({ adapter, actor, values: ev.values, derived: ev.derived }),
+    );
+    if ("unavailable" in answer)
+      return unavailable(answer.unavailable, { action_id: row.id, version: row.version });
+    if ("result" in answer) state.result = answer.result;
+    if ("error" in answer) {
+      state.validation_errors = [answer.error];
+      status = "rejected";
+    }
+  }
   const message = evaluationMessage(capability, ev, state);
   const refused = onlyRefusals(ev.errors);
   const outcome = refused ? "rejected" : ev.errors.length || ev.missing.length ? "input_required" : "applied";
@@ -103,6 +124,7 @@ export async function advanceAction(
       capability,
       { ...row, node: ev.node, status, state: state as never },
       { outcome: "preview", message: `Preview only, nothing was saved: ${message}`, retryable: false },
+      { options: { since: previous.options } },
     );
   // An empty patch that changes nothing must not void an approval.
   if (!Object.keys(input.patch).length && state.digest === previous.digest && ev.node === row.node)
@@ -157,10 +179,11 @@ export async function advanceAction(
   });
   if (ev.atConfirmation && state.requires_approval)
     await openApproval(db, next, state, capability.policy.approvalTtlMs);
-  return respond(deps, capability, next, {
-    outcome,
-    ...(refused ? { reason: ev.errors[0]?.code } : {}),
-    message,
-    retryable: false,
-  });
+  return respond(
+    deps,
+    capability,
+    next,
+    { outcome, ...(refused ? { reason: ev.errors[0]?.code } : {}), message, retryable: false },
+    { options: { since: previous.options } },
+  );
 }

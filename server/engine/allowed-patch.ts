@@ -12,7 +12,8 @@ export const PATCHABLE = ["open", "awaiting_approval", "approved", "rejected"];
  */
 export function allowedPatch(capability: AnyCapability, entityId: string | null, status?: string): string[] {
   if (status && !PATCHABLE.includes(status)) return [];
-  if (capability.policy.effect === "read" && status) return [];
+  // A read capability that still waits for input (its entity) takes it, as next_actions say.
+  if (capability.policy.effect === "read" && status && status !== "open") return [];
   const locked = entityId && capability.appliesTo.field ? [capability.appliesTo.field] : [];
   return allPatchFields(capability).filter((f) => !locked.includes(f));
 }

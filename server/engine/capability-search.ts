@@ -1,3 +1,4 @@
+import { Converter } from "opencc-js/t2cn";
 import type { AnyCapability } from "./define-capability";
 import { describeInputs } from "./describe-inputs";
 import type { NextAction } from "./outcome";
@@ -5,8 +6,13 @@ import type { NextAction } from "./outcome";
 /**
  * Lexical capability search: BM25 over titles, triggers, descriptions and synonyms, with
  * light English stemming, Chinese character bigrams and a shared synonym table. Deterministic
- * and explainable; good enough for a catalog of dozens of capabilities.
+ * and explainable; good enough for a catalog of dozens of capabilities. Traditional Chinese is
+ * folded to simplified first (OpenCC's dictionaries through opencc-js, Taiwan phrases included),
+ * so 申請換貨 and 申请换货 are the same terms and one synonym list serves both.
  */
+
+/** Traditional (Taiwan, with its phrases) → simplified; simplified text passes unchanged. */
+const toSimplified = Converter({ from: "twp", to: "cn" });
 
 const STOP_WORDS = new Set(
   "a an the to my i me we our you your it its this that these those of for on in at by with and or is are be do does did can could would should will please want wanna need like just some any from as so up".split(
@@ -70,7 +76,7 @@ const CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
 /** Splits text into terms: stemmed English words, and bigrams of Chinese runs. */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  const lower = text.toLowerCase().replace(/_/g, " ");
+  const lower = (CJK.test(text) ? toSimplified(text) : text).toLowerCase().replace(/_/g, " ");
   // Runs of CJK characters and runs of latin letters/digits.
   for (const match of lower.matchAll(/[\u3400-\u9fff\uf900-\ufaff]+|[a-z0-9]+/g)) {
     const run = match[0];
@@ -102,7 +108,9 @@ export interface CapabilityHit {
   prerequisites: string[];
   inputs: string[];
   side_effects: string[];
-  requires_approval: boolean;
+  /** `true` always, `false` never, `"conditional"` when `approval_condition` holds. */
+  requires_approval: boolean | "conditional";
+  approval_condition?: string;
   next_actions: NextAction[];
 }
 
@@ -180,7 +188,8 @@ export function buildCapabilityIndex(
 }
 
 export function capabilityHit(capability: AnyCapability, score: number): CapabilityHit {
-  const requiresApproval = capability.policy.approval !== "never";
+  const rule = capability.policy.approval;
+  const requiresApproval = typeof rule === "function" ? ("conditional" as const) : rule === "always";
   return {
     capability: capability.id,
     title: capability.title,
@@ -192,6 +201,9 @@ export function capabilityHit(capability: AnyCapability, score: number): Capabil
     inputs: describeInputs(capability).map((i) => i.field),
     side_effects: capability.sideEffects,
     requires_approval: requiresApproval,
+    ...(typeof rule === "function"
+      ? { approval_condition: capability.policy.approvalWhen ?? "depends on the request; the flow says" }
+      : {}),
     next_actions: [
       {
         tool: "start_action",

@@ -117,6 +117,11 @@ export interface CapabilityPolicy {
   /** Roles of the acting user allowed to use it at all. */
   roles: Array<Actor["role"]>;
   approval: ApprovalRule;
+  /**
+   * When a conditional approval (a function) applies, in words ("the assignee is on another
+   * team"): search_capabilities states it, so no flag there contradicts the flow.
+   */
+  approvalWhen?: string;
   /** Who decides the approval; default DEFAULT_APPROVERS (the person the action is for). */
   approvers?: ApproverRule | ((summary: Record<string, unknown>) => ApproverRule);
   /** How long an approval request (and a granted, unconfirmed approval) is valid; default 30 min. */

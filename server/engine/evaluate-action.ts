@@ -43,8 +43,10 @@ export async function evaluateAction(
     derived,
     options,
     missing: [],
-    errors: [],
     ...stop,
+    // A value for a later node is checked for its shape now (an unknown enum value, a malformed
+    // id): it is an error today, not something left pending to fail two calls later.
+    errors: [...(stop.errors ?? []), ...(stop.notFound ? [] : shapeErrorsAfter(capability, i, values))],
   });
   for (let i = 0; i < capability.nodes.length; i++) {
     const node = capability.nodes[i];
@@ -96,4 +98,21 @@ export async function evaluateAction(
     if (errors.length || missing.length) return stopAt(i, { missing, errors });
   }
   return stopAt(capability.nodes.length);
+}
+
+/** Shape errors of the values sent for nodes after `index` (their business checks wait). */
+function shapeErrorsAfter(capability: AnyCapability, index: number, values: Values): ValidationError[] {
+  const errors: ValidationError[] = [];
+  for (const node of capability.nodes.slice(index + 1))
+    for (const [field, schema] of Object.entries(node.fields ?? {})) {
+      const value = values[field];
+      if (!present(value) || isRejectedValueMarker(value)) continue;
+      const parsed = schema.safeParse(value);
+      if (parsed.success) continue;
+      values[field] = keptRejectedValue(value);
+      const issue = parsed.error.issues[0];
+      const path = issue?.path.length ? `${field}.${issue.path.join(".")}` : field;
+      errors.push({ field: path, code: "invalid_value", message: issue?.message ?? "invalid value" });
+    }
+  return errors;
 }

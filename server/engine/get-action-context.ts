@@ -18,6 +18,6 @@ export async function getActionContext(
     capability,
     row,
     { outcome: "applied", message: `${capability.title}: ${row.status} at ${row.node}`, retryable: false },
-    { withInputs: true, withSchema: true },
+    { withInputs: true, withSchema: true, options: "full" },
   );
 }

@@ -67,6 +67,15 @@ function byStatus(
         verify("Check whether anything happened"),
       ];
   }
+  // Refused with alternatives: nothing the agent could send makes this possible now (the
+  // entity is fixed once named), so the way forward is what is possible instead.
+  const alternatives = state.validation_errors.flatMap((e) => (e.refused ? (e.alternatives ?? []) : []));
+  if (alternatives.length)
+    return alternatives.map((a) => ({
+      tool: "start_action",
+      args: { capability: a.capability, ...(a.entity_id ? { entity_id: a.entity_id } : {}) },
+      description: a.description,
+    }));
   if (state.missing.length || state.validation_errors.length || !state.summary)
     return [
       {

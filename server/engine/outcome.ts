@@ -42,6 +42,18 @@ export interface ValidationError {
    * refusals finds it.
    */
   refused?: boolean;
+  /**
+   * With a refusal: what is possible instead (track the parcel; return it once delivered).
+   * They become the action's next_actions, so a flow that cannot go on ends with a way forward.
+   */
+  alternatives?: Alternative[];
+}
+
+/** Another capability that serves the user now, offered when this one cannot. */
+export interface Alternative {
+  capability: string;
+  entity_id?: string;
+  description: string;
 }
 
 /** Whether an evaluation stopped on refusals only (see `ValidationError.refused`). */

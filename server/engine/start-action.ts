@@ -170,6 +170,6 @@ export async function startAction(
         : evaluationMessage(capability, ev, state),
       retryable: false,
     },
-    { withInputs: true },
+    { withInputs: true, options: "full" },
   );
 }

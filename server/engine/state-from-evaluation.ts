@@ -19,7 +19,10 @@ export function stateFromEvaluation(
     if (idx < ev.nodeIndex) return true;
     return idx === ev.nodeIndex && !ev.errors.some((e) => e.field.split(".")[0] === f);
   });
-  const pending = patchFields.filter((f) => nodeIndexOfField(capability, f) > ev.nodeIndex);
+  const pending = patchFields.filter(
+    (f) =>
+      nodeIndexOfField(capability, f) > ev.nodeIndex && !ev.errors.some((e) => e.field.split(".")[0] === f),
+  );
   const summary =
     ev.atConfirmation && capability.summarize
       ? capability.summarize({ values: ev.values, derived: ev.derived })

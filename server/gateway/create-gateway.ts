@@ -24,6 +24,7 @@ import { failureOutcome } from "./failure-outcome";
 import {
   advanceActionInputSchema,
   approvalStatusInputSchema,
+  cancelActionInputSchema,
   confirmActionInputSchema,
   getContextInputSchema,
   recoverActionInputSchema,
@@ -229,7 +230,7 @@ export function createGateway(options: GatewayOptions) {
 
   const visible = (ctx: TrustedContext, c: AnyCapability) => c.policy.roles.includes(ctx.role);
 
-  // ------------------------------------------------------------------ the seven action operations
+  // ------------------------------------------------------------------ the eight action operations
   const searchCapabilities = (ctx: TrustedContext | null, raw: unknown) =>
     pipeline(
       ctx,
@@ -361,6 +362,10 @@ export function createGateway(options: GatewayOptions) {
   );
   const recoverAction = onAction("action.recovered", "confirm", recoverActionInputSchema, (input, caller) =>
     engine.recover(actorOf(caller), input.action_id, scopeOf(caller)),
+  );
+  // Ending an action changes it as a patch does: the same permission verb as advance.
+  const cancelAction = onAction("action.cancelled", "advance", cancelActionInputSchema, (input, caller) =>
+    engine.cancel(actorOf(caller), input.action_id),
   );
 
   // ------------------------------------------------------------------ people: approvals, permissions, recovery
@@ -618,12 +623,13 @@ export function createGateway(options: GatewayOptions) {
     confirm_action: { input: confirmActionInputSchema, run: confirmAction },
     verify_action: { input: verifyActionInputSchema, run: verifyAction },
     recover_action: { input: recoverActionInputSchema, run: recoverAction },
+    cancel_action: { input: cancelActionInputSchema, run: cancelAction },
   } as const;
 
   return {
     db,
     capabilities,
-    /** The seven action operations as the MCP face registers them: strict input schema + runner. */
+    /** The eight action operations as the MCP face registers them: strict input schema + runner. */
     operations,
     searchCapabilities,
     startAction,

@@ -1,5 +1,6 @@
 import nodemailer from "nodemailer";
 import { z } from "zod";
+import { logger } from "../logger";
 
 export type Mail = { to: string; subject: string; text: string; html: string };
 export type Mailer = { send(mail: Mail): Promise<void>; close(): void };
@@ -19,7 +20,7 @@ export function mailerFromEnv(env: Record<string, string | undefined> = process.
   if (!url) return null;
   const parsed = smtpUrlSchema.safeParse(url);
   if (!parsed.success) {
-    console.error("notifications: SIGNPOST_SMTP_URL is not an smtp:// or smtps:// URL; no email is sent");
+    logger.error("notifications: SIGNPOST_SMTP_URL is not an smtp:// or smtps:// URL; no email is sent");
     return null;
   }
   const from = env.SIGNPOST_MAIL_FROM || "Signpost <signpost@localhost>";

@@ -2,6 +2,7 @@ import { capabilityRegistry } from "../connectors/connector-catalog";
 import type { Db } from "../db/client";
 import { type AttentionEvent, subscribeAttention } from "../engine/attention-events";
 import { decisionSentence } from "../engine/decision-sentence";
+import { logger } from "../logger";
 import { approversOf } from "./approvals";
 import type { Mail, Mailer } from "./mailer";
 
@@ -98,7 +99,13 @@ export async function permissionRequestMails(db: Db, publicUrl: string, requestI
  * failed send is logged. Returns the unsubscribe function.
  */
 export function installNotifications(options: NotifyOptions): () => void {
-  const log = options.log ?? ((m, e) => console.error(m, e instanceof Error ? e.message : (e ?? "")));
+  const log =
+    options.log ??
+    ((m, e) =>
+      logger.warn(
+        { event: "notification.failed", err: e instanceof Error ? e.message : String(e ?? "") },
+        m,
+      ));
   const handle = async (event: AttentionEvent) => {
     const mails =
       event.kind === "approval"

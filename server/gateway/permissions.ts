@@ -148,6 +148,13 @@ export async function authorize(
 }
 
 /** New requests one agent may store per hour; past it the answer stays permission_required, stored nowhere. */
+/**
+ * Most rules one tenant may have. Every call matches the tenant's rules in order (each match
+ * bounded by |target| × |pattern|), so the count bounds a call's permission work; a few hundred
+ * rules is far more than any tenant's policy needs.
+ */
+export const MAX_PERMISSION_RULES = 500;
+
 export const PERMISSION_REQUESTS_PER_HOUR = 20;
 /** How long an admin's "no" is the answer to the same request, instead of asking again. */
 export const DENIAL_STANDS_MS = 60 * 60 * 1000;
@@ -309,6 +316,16 @@ export async function decidePermissionRequest(
       ok: false as const,
       reason: "invalid_pattern",
       message: `The request's target cannot be a rule (${rulePattern.problem}); grant it once, or write a rule`,
+    };
+  if (
+    input.decision === "grant" &&
+    input.mode === "rule" &&
+    (await db.permissionRule.count({ where: { tenantId: ctx.tenantId } })) >= MAX_PERMISSION_RULES
+  )
+    return {
+      ok: false as const,
+      reason: "rule_limit",
+      message: `This tenant has ${MAX_PERMISSION_RULES} rules, the most it may have; grant once, or merge rules first`,
     };
   const status = input.decision === "deny" ? "denied" : "granted";
   // One transaction: a request marked granted as a rule without its rule would leave the agent

@@ -1,4 +1,4 @@
-import type { Db } from "../db/client";
+import { type Db, providerOfDb } from "../db/client";
 import { signpostMetrics } from "../metrics/signpost-metrics";
 import { notifyAuditWritten } from "./audit-wakeups";
 import { type PublishedAuditEvent, publishAuditEvent } from "./event-stream";
@@ -91,6 +91,56 @@ export interface AuditInput {
   actionKey?: string | null;
 }
 
+type AuditRowData = Omit<AuditEventRow, "id" | "seq" | "createdAt" | "arguments"> & { arguments: object };
+type AuditEventRow = Awaited<ReturnType<Db["auditEvent"]["create"]>>;
+
+/**
+ * Inserts the row with the tenant's next number from its AuditCounter: numbers are gapless per
+ * tenant and commit in order (the counter row stays locked until the insert commits), and one
+ * tenant's numbers say nothing about another's activity.
+ *
+ * On PostgreSQL one statement does both, so the lock is held only while the server runs it. As an
+ * interactive transaction (upsert, round trip, insert, round trip, commit) it was held across the
+ * instance's event loop: in the load run (npm run bench:load) every audit write of the tenant, on
+ * every instance, queued behind a holder whose process was busy elsewhere. On SQLite (one writer,
+ * one process) the transaction stays.
+ */
+async function insertNumbered(db: Db, data: AuditRowData): Promise<AuditEventRow> {
+  if (providerOfDb(db) === "postgres") {
+    const rows = await db.$queryRaw<AuditEventRow[]>`
+      WITH counter AS (
+        INSERT INTO "AuditCounter" ("tenantId", "seq") VALUES (${data.tenantId}::text, 1)
+        ON CONFLICT ("tenantId") DO UPDATE SET "seq" = "AuditCounter"."seq" + 1
+        RETURNING "seq"
+      )
+      INSERT INTO "AuditEvent" ("tenantId", "seq", "agentId", "userId", "face", "operation",
+        "target", "capability", "arguments", "decision", "outcome", "message", "latencyMs",
+        "actionId", "actionKey", "requestId")
+      SELECT ${data.tenantId}::text, counter."seq", ${data.agentId}::text, ${data.userId}::text,
+        ${data.face}::text, ${data.operation}::text, ${data.target}::text, ${data.capability}::text,
+        ${JSON.stringify(data.arguments)}::jsonb, ${data.decision}::text, ${data.outcome}::text,
+        ${data.message}::text, ${data.latencyMs}::int, ${data.actionId}::text, ${data.actionKey}::text,
+        ${data.requestId}::text
+      FROM counter
+      RETURNING *`;
+    const [row] = rows;
+    if (!row) throw new Error("the audit insert returned no row");
+    return { ...row, createdAt: new Date(row.createdAt) };
+  }
+  return db.$transaction(
+    async (tx) => {
+      const counter = await tx.auditCounter.upsert({
+        where: { tenantId: data.tenantId },
+        create: { tenantId: data.tenantId, seq: 1 },
+        update: { seq: { increment: 1 } },
+      });
+      return tx.auditEvent.create({ data: { ...data, seq: counter.seq } });
+      // A burst of calls queues here (SQLite has one writer): wait for the turn rather than lose the row.
+    },
+    { maxWait: 15_000, timeout: 15_000 },
+  );
+}
+
 /**
  * Writes one audit row (arguments redacted, then bounded), publishes it to in-process subscribers
  * and notifies other instances. Called before the response leaves, so approvals, secret changes and effects
@@ -117,21 +167,7 @@ export async function recordAuditEvent(db: Db, ctx: AuditActor, input: AuditInpu
     actionKey: input.actionKey ?? null,
     requestId: ctx.requestId ?? null,
   };
-  // The tenant's own counter, bumped in the same transaction as the insert: numbers are gapless
-  // per tenant and commit in order (the counter row is locked until commit on PostgreSQL), and
-  // one tenant's numbers say nothing about another's activity.
-  const row = await db.$transaction(
-    async (tx) => {
-      const counter = await tx.auditCounter.upsert({
-        where: { tenantId: ctx.tenantId },
-        create: { tenantId: ctx.tenantId, seq: 1 },
-        update: { seq: { increment: 1 } },
-      });
-      return tx.auditEvent.create({ data: { ...data, seq: counter.seq } });
-      // A burst of calls queues here (SQLite has one writer): wait for the turn rather than lose the row.
-    },
-    { maxWait: 15_000, timeout: 15_000 },
-  );
+  const row = await insertNumbered(db, data);
   // The internal id is global across tenants: it never leaves this function.
   const { id: _internal, ...visible } = row;
   const event: PublishedAuditEvent = {

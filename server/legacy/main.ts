@@ -55,8 +55,16 @@ process.stdout.write(
   `${JSON.stringify({ svc: "legacy", msg: "listening", url: server.url, db: env.LEGACY_DB, ...(env.LEGACY_ADMIN_KEY ? {} : { generatedAdminKey: adminKey }) })}\n`,
 );
 
+let stopping = false;
 const stop = () => {
-  void server.close().then(() => process.exit(0));
+  if (stopping) return;
+  stopping = true;
+  void server.close().then(() => {
+    process.stdout.write(`${JSON.stringify({ svc: "legacy", event: "stopped", msg: "stopped" })}\n`);
+    process.exit(0);
+  });
 };
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
+// Started by `npm start` (with an IPC channel): if that parent dies without stopping us, stop too.
+if (process.send) process.on("disconnect", stop);

@@ -21,6 +21,18 @@ describe("tools/list token budget (o200k)", () => {
     expect(tokens(browse)).toBeLessThan(1_000);
     expect(tokens(all)).toBeLessThan(tokens(wrapped));
     // Budgets with a little headroom over today's numbers: a description that bloats fails here.
-    expect(tokens(all)).toBeLessThan(4_200);
+    expect(tokens(all)).toBeLessThan(2_300);
+  });
+
+  it("the model-visible part (name, description, input schema) of every face stays small", async () => {
+    const all = (await (await w.connect(w.keys.alice)).listTools()).tools;
+    const visible = all
+      .filter((t) => {
+        const ui = (t._meta as { ui?: { visibility?: string[] } } | undefined)?.ui;
+        return !ui?.visibility || ui.visibility.includes("model");
+      })
+      .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+    // 1,645 before issue 12; the issue's target is 800 (not reached yet, see the closing note).
+    expect(tokens(visible)).toBeLessThan(1_300);
   });
 });

@@ -204,11 +204,14 @@ describe("browse face: search → navigate → form → submit over MCP", () => 
     expect(form.markdown).not.toContain("Desk Lamp");
   });
 
-  it("config pages show whether a secret is set, never its value; only an admin's agent sees or replaces one", async () => {
+  it("config pages show whether a secret is set, never its value; no agent sets one, an admin's included", async () => {
     const adam = await w.connect(w.keys.adam, { faces: "browse" });
     const config = await page(adam, "navigate", { uri: "config://shop" });
     expect(config.markdown).toMatch(/\| api_key \| set \|/);
     expect(config.markdown).not.toContain(w.legacy.apiKeys.acme);
+    // No form: the page sends the person to the console.
+    expect(config.markdown).not.toMatch(/```form/);
+    expect(config.markdown).toContain("http://localhost:3000/config");
     // To a member the page does not exist (see browse-refusals.test.ts for the rest).
     const alice = await w.connect(w.keys.alice, { faces: "browse" });
     const denied = await page(alice, "submit", {
@@ -217,16 +220,31 @@ describe("browse face: search → navigate → form → submit over MCP", () => 
     });
     expect(denied.outcome).toBe("not_found");
 
-    const replaced = await page(adam, "submit", {
-      uri: "config://shop",
-      fields: { name: "api_key", value: w.legacy.apiKeys.acme },
+    // An admin's agent is refused too: a secret given to an agent has been through its model.
+    const before = await w.db.secret.findFirstOrThrow({
+      where: { tenantId: "acme", connector: "shop", name: "api_key" },
     });
-    expect(replaced.outcome).toBe("applied");
-    expect(replaced.markdown).not.toContain(w.legacy.apiKeys.acme);
+    const refused = await adam.callTool({
+      name: "submit",
+      arguments: { uri: "config://shop", fields: { name: "api_key", value: "lk_agent_chosen_key_123456" } },
+    });
+    expect(sc(refused)).toMatchObject({ outcome: "rejected" });
+    expect(text(refused)).toMatch(
+      /Secrets are set by an admin in the console \(http:\/\/localhost:3000\/config\), never through an agent/,
+    );
+    expect(text(refused)).not.toContain("lk_agent_chosen_key_123456");
+    const after = await w.db.secret.findFirstOrThrow({
+      where: { tenantId: "acme", connector: "shop", name: "api_key" },
+    });
+    expect(after.updatedAt).toEqual(before.updatedAt);
+    expect(await w.db.auditEvent.count({ where: { tenantId: "acme", operation: "secret.replaced" } })).toBe(
+      0,
+    );
     const rows = await w.db.auditEvent.findMany({ where: { tenantId: "acme" } });
     expect(JSON.stringify(rows)).not.toContain(w.legacy.apiKeys.acme);
     expect(JSON.stringify(rows)).not.toContain("lk_stolen_value_123456");
-    // Pages keep working with the (same) replaced key.
+    expect(JSON.stringify(rows)).not.toContain("lk_agent_chosen_key_123456");
+    // Pages keep working with the key the person set.
     expect((await page(adam, "navigate", { uri: "shop://orders" })).outcome).toBe("applied");
   });
 

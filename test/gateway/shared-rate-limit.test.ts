@@ -1,7 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { createRateLimiter, type RateLimiter, type RateLimitStore } from "@/server/gateway/rate-limiter";
+import {
+  createRateLimiter,
+  type RateLimiter,
+  type RateLimitStore,
+  rateLimitStoreFromEnv,
+} from "@/server/gateway/rate-limiter";
 import { createTestDatabase, postgresSkipReason, type TestDatabase } from "../helpers/database";
 
 // Issue 10: "The call budget is per instance: N instances allow N times the budget." Two limiters
@@ -86,4 +91,45 @@ describe.each(stores)("the call budget shared through %s", (_name, reachable, st
     const decisions = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).take(key, 1)));
     expect(decisions.filter((d) => d.ok)).toHaveLength(25);
   });
+});
+
+describe("the store the environment picks (what /mcp uses: mcp/signpost-mcp.ts)", () => {
+  it("Redis when SIGNPOST_REDIS_URL is set, else PostgreSQL when DATABASE_URL is, else this process's memory", () => {
+    const postgres = "postgresql://signpost@db.internal:5432/signpost";
+    expect(
+      rateLimitStoreFromEnv({ SIGNPOST_REDIS_URL: "redis://cache:6379", DATABASE_URL: postgres }),
+    ).toEqual({
+      kind: "redis",
+      url: "redis://cache:6379",
+    });
+    expect(rateLimitStoreFromEnv({ DATABASE_URL: postgres })).toEqual({ kind: "postgres", url: postgres });
+    expect(rateLimitStoreFromEnv({ DATABASE_URL: "file:/tmp/signpost.db" })).toEqual({ kind: "memory" });
+    expect(rateLimitStoreFromEnv({ SIGNPOST_REDIS_URL: "  ", DATABASE_URL: "file:/tmp/x.db" })).toEqual({
+      kind: "memory",
+    });
+  });
+
+  it.skipIf(!redisReachable)(
+    "with SIGNPOST_REDIS_URL the budget lives in Redis: a limiter made from the environment sees another's calls",
+    async () => {
+      const store = rateLimitStoreFromEnv({ SIGNPOST_REDIS_URL: redisUrl });
+      const [a, b] = [createRateLimiter(3, store), createRateLimiter(3, store)];
+      try {
+        const key = `agent_${randomBytes(6).toString("hex")}`;
+        expect(await a.take(key, 2)).toEqual({ ok: true });
+        expect(await b.take(key, 1)).toEqual({ ok: true });
+        expect((await a.take(key, 1)).ok).toBe(false);
+        // The counter is Redis's, under the limiter's prefix: what a second instance reads.
+        const client = new Redis(redisUrl);
+        try {
+          expect(Number(await client.get(`signpost_calls:${key}`))).toBe(3);
+        } finally {
+          client.disconnect();
+        }
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    },
+  );
 });

@@ -73,7 +73,13 @@ describeEachProvider(
         version: 1,
       });
       expect(text(started)).toMatch(/^applied: /);
-      expect(text(started)).toContain("confirm_action (needs user approval)");
+      // The text alone says the next call, its arguments, and that the user approves first.
+      expect(text(started)).toMatch(
+        new RegExp(
+          `^- confirm_action \\{"action_id":"${s.action_id}","version":1\\} — .*\\(needs user approval\\)$`,
+          "m",
+        ),
+      );
       // The confirmation node links the MCP App; its _meta holds what the screen shows and the
       // console page where Alice decides — nothing that could approve.
       expect(started._meta).toMatchObject({ ui: { resourceUri: "ui://signpost/confirm" } });

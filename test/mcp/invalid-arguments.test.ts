@@ -44,6 +44,7 @@ describeEachProvider("invalid tool arguments over MCP (%s)", (provider) => {
         "confirm_action",
         "verify_action",
         "recover_action",
+        "cancel_action",
         "search",
         "navigate",
         "submit",

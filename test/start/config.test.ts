@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { checkServerConfig } from "@/server/config/signpost-config";
+import { checkServerConfig, demoConfigSchema } from "@/server/config/signpost-config";
 
 // Issue 10: "Configuration is validated at start with readable errors (every variable, including
 // the call budget)." One line per problem: the variable, what it holds (never a secret) and what
@@ -20,6 +21,8 @@ const BAD: Record<string, string> = {
   SIGNPOST_ALLOWED_HOSTS: "a.example.com, not a host",
   SIGNPOST_LEGACY_URL: "ftp://legacy",
   SIGNPOST_TRUST_PROXY: "yes",
+  SIGNPOST_SMTP_URL: "mail.example.com:587",
+  SIGNPOST_MAIL_FROM: "Signpost",
   SIGNPOST_AGENT_RATE_LIMIT: "12/min",
   SIGNPOST_REDIS_URL: "localhost:6379",
   SIGNPOST_MONITOR_POLL_MS: "10",
@@ -33,6 +36,14 @@ const BAD: Record<string, string> = {
 };
 
 describe("start-up configuration", () => {
+  it("the README's configuration tables name exactly the variables the starts check", () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("## Command line"));
+    const documented = [...section.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
+    expect(new Set(documented).size, "a variable documented twice").toBe(documented.length);
+    expect(documented.sort()).toEqual(Object.keys(demoConfigSchema.shape).sort());
+  });
+
   it("defaults when nothing is set", () => {
     const checked = checkServerConfig({});
     expect(checked).toMatchObject({

@@ -9,11 +9,10 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDb } from "@/server/db/client";
 import { providerOf } from "@/server/db/database-url";
@@ -27,7 +26,6 @@ import { createTestDatabase, type TestDatabase } from "@/test/helpers/database";
 // the data and the keys. Runs on SQLite by default; on PostgreSQL when DATABASE_URL says so.
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -42,13 +40,19 @@ function freePort(): Promise<number> {
 
 type Running = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
 
+/**
+ * `npm start` itself, as a person or a container runs it (`--silent`: without npm's banner every
+ * line is ours), so the signals below go to npm: what `docker stop` or systemd sends.
+ */
 function start(env: Record<string, string>): Running {
   const chunks: string[] = [];
-  const child = spawn(process.execPath, ["--import", tsx, join(root, "scripts/start.ts")], {
+  const child = spawn("npm", ["start", "--silent"], {
     cwd: root,
     // Readiness is the info line "Signpost is running"; the suite itself runs at warn.
     env: { ...process.env, DATABASE_URL: "", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group, as a shell gives a command it runs: Ctrl-C signals that group.
+    detached: true,
   });
   child.stdout?.on("data", (c: Buffer) => chunks.push(c.toString()));
   child.stderr?.on("data", (c: Buffer) => chunks.push(c.toString()));
@@ -66,15 +70,96 @@ async function untilReady(run: Running, timeoutMs: number): Promise<void> {
   throw new Error(`start not ready in time:\n${run.output()}`);
 }
 
-async function stop(run: Running): Promise<number | null> {
-  run.child.kill("SIGTERM");
-  const timeout = new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 20_000));
+/**
+ * `SIGTERM` to npm (a container's or systemd's stop), or Ctrl-C at a terminal: `SIGINT` to the
+ * whole foreground process group at once (npm was started as its group's leader for this).
+ */
+async function stop(run: Running, how: "SIGTERM" | "Ctrl-C" = "SIGTERM"): Promise<number | null> {
+  if (how === "SIGTERM") run.child.kill("SIGTERM");
+  else process.kill(-(run.child.pid as number), "SIGINT");
+  const timeout = new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 30_000));
   const result = await Promise.race([run.exited, timeout]);
   if (result === "timeout") {
-    run.child.kill("SIGKILL");
-    throw new Error("start did not stop within 20 s of SIGTERM");
+    process.kill(-(run.child.pid as number), "SIGKILL");
+    throw new Error(`start did not stop within 30 s of ${how}`);
   }
   return result;
+}
+
+/**
+ * After a stop: every line was JSON; Signpost stopped before the legacy service it calls, and
+ * start.ts last (each says so); nothing is left running: neither port answers, and start.ts
+ * (npm's child: no shell in between) and Signpost (its child) are gone, not reparented.
+ */
+async function expectStoppedInOrder(run: Running, consoleUrl: string, legacyUrl: string): Promise<void> {
+  await expect(fetch(`${consoleUrl}/api/health`)).rejects.toThrow();
+  await expect(fetch(`${legacyUrl}/health`)).rejects.toThrow();
+  const lines = run
+    .output()
+    .split("\n")
+    .filter((line) => line.trim());
+  for (const line of lines) expect(() => JSON.parse(line), line.slice(0, 200)).not.toThrow();
+  const parsed = lines.map((line) => JSON.parse(line));
+  const order = parsed
+    .filter((l) => l.event === "shutdown" || l.event === "stopped")
+    .map((l) => `${l.svc}:${l.event}`);
+  expect(order).toEqual([
+    "signpost:shutdown",
+    "signpost:shutdown",
+    "signpost:stopped",
+    "legacy:stopped",
+    "signpost:stopped",
+  ]);
+  const pids = parsed
+    .filter((l) => l.event === "ready" || l.event === "listening")
+    .map((l) => l.pid as number);
+  expect(pids).toHaveLength(2);
+  expect(pids).not.toContain(run.child.pid);
+  for (const pid of pids) expect(() => process.kill(pid, 0), `process ${pid} still runs`).toThrow();
+}
+
+type Demo = {
+  consoleUrl: string;
+  agents: Array<{ user: string; key: string }>;
+  legacy: { url: string; adminKey: string };
+};
+
+/** Holds an agent's call in flight (its legacy read delayed 3 s), stops, and checks that it got its answer. */
+async function stopDuringCall(run: Running, demo: Demo, how: "SIGTERM" | "Ctrl-C"): Promise<void> {
+  const alice = demo.agents.find((agent) => agent.user === "alice@acme.test");
+  await fetch(`${demo.legacy.url}/admin/faults`, {
+    method: "POST",
+    headers: { "x-admin-key": demo.legacy.adminKey, "content-type": "application/json" },
+    body: JSON.stringify({ match: "GET /v1/orders/*", mode: "latency", latency_ms: 3000, count: 1 }),
+  });
+  const inFlight = fetch(`${demo.consoleUrl}/mcp`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${alice?.key}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "get_context", arguments: { entity: "order", entity_id: "ord_paid" } },
+    }),
+  });
+  // The fault is used up once the call's legacy read holds it.
+  for (;;) {
+    const held = await fetch(`${demo.legacy.url}/admin/faults`, {
+      headers: { "x-admin-key": demo.legacy.adminKey },
+    });
+    if (((await held.json()) as { data: unknown[] }).data.length === 0) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const stopped = stop(run, how);
+  const answer = await inFlight;
+  expect(answer.status).toBe(200);
+  expect(await answer.text()).toContain('"outcome":"applied"');
+  expect(await stopped).toBe(0);
 }
 
 const postgresUrl = process.env.DATABASE_URL && providerOf(process.env.DATABASE_URL) === "postgres";
@@ -107,7 +192,14 @@ describe(`npm start (${postgresUrl ? "postgres" : "sqlite"})`, () => {
   let database: TestDatabase | undefined;
   const running: Running[] = [];
   afterAll(async () => {
-    for (const run of running) if (run.child.exitCode === null) run.child.kill("SIGKILL");
+    for (const run of running)
+      if (run.child.exitCode === null) {
+        try {
+          process.kill(-(run.child.pid as number), "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -163,54 +255,11 @@ describe(`npm start (${postgresUrl ? "postgres" : "sqlite"})`, () => {
     });
     expect(faults.status).toBe(200);
 
-    // SIGTERM while an agent's call is in flight (its legacy read held 3 s): the call still
-    // gets its answer, then Signpost and the legacy service stop, in that order, and start
-    // exits 0. Nothing is left running on either port.
-    const alice = demo.agents.find((agent: { user: string }) => agent.user === "alice@acme.test");
-    await fetch(`${demo.legacy.url}/admin/faults`, {
-      method: "POST",
-      headers: { "x-admin-key": demo.legacy.adminKey, "content-type": "application/json" },
-      body: JSON.stringify({ match: "GET /v1/orders/*", mode: "latency", latency_ms: 3000, count: 1 }),
-    });
-    const inFlight = fetch(`http://127.0.0.1:${env.PORT}/mcp`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${alice.key}`,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-11-25",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "get_context", arguments: { entity: "order", entity_id: "ord_paid" } },
-      }),
-    });
-    for (;;) {
-      const held = await fetch(`${demo.legacy.url}/admin/faults`, {
-        headers: { "x-admin-key": demo.legacy.adminKey },
-      });
-      if (((await held.json()) as { data: unknown[] }).data.length === 0) break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    const stopped = stop(first);
-    const answer = await inFlight;
-    expect(answer.status).toBe(200);
-    expect(await answer.text()).toContain('"outcome":"applied"');
-    expect(await stopped).toBe(0);
-    await expect(fetch(`http://127.0.0.1:${env.PORT}/api/health`)).rejects.toThrow();
-    await expect(fetch(`${demo.legacy.url}/health`)).rejects.toThrow();
-    const lines = first
-      .output()
-      .split("\n")
-      .filter((line) => line.trim());
-    for (const line of lines) expect(() => JSON.parse(line), line.slice(0, 200)).not.toThrow();
-    const order = lines
-      .map((line) => JSON.parse(line))
-      .filter((l) => l.event === "shutdown" || l.event === "stopped");
-    // start.ts and its Signpost child each say so; the child is done before start.ts is.
-    expect(order.map((l) => l.event)).toEqual(["shutdown", "shutdown", "stopped", "stopped"]);
+    // SIGTERM to npm while an agent's call is in flight (its legacy read held 3 s): the call
+    // still gets its answer, then Signpost and the legacy service stop, in that order, and
+    // npm start exits 0.
+    await stopDuringCall(first, demo, "SIGTERM");
+    await expectStoppedInOrder(first, `http://127.0.0.1:${env.PORT}`, demo.legacy.url);
 
     // While stopped: check what was stored, and leave a mark the second start must keep.
     const url = env.DATABASE_URL || `file:${join(dataDir, "signpost.db")}`;
@@ -255,7 +304,10 @@ describe(`npm start (${postgresUrl ? "postgres" : "sqlite"})`, () => {
       headers: { authorization: `Bearer ${legacyKeys.apiKeys.acme}` },
     });
     expect(legacyHealth.status).toBe(200);
-    expect(await stop(second)).toBe(0);
+    // Ctrl-C this time, with a call in flight: the same order, though every process of the
+    // group got the SIGINT at once.
+    await stopDuringCall(second, demo, "Ctrl-C");
+    await expectStoppedInOrder(second, `http://127.0.0.1:${env.PORT}`, demo.legacy.url);
 
     const check = createDb(url);
     try {

@@ -16,6 +16,7 @@ export const orderIdSchema = z
 export function orderNode(
   description: string,
   check?: (order: ShopOrder) => ValidationError[] | Promise<ValidationError[]>,
+  possible?: (order: ShopOrder) => string,
 ): NodeDefinition<ShopAdapter> {
   return {
     id: "ORDER",
@@ -23,8 +24,22 @@ export function orderNode(
     fields: { order_id: orderIdSchema },
     async resolve({ adapter, actor, values, derived }): Promise<NodeResult> {
       const id = values.order_id as string | undefined;
-      if (!id) return {};
       const customer = await customerFor(adapter, actor, derived);
+      // No order named: offer the user's recent orders with what this capability can do for
+      // each, so "refund my order that is on its way" needs no browsing first.
+      if (!id) {
+        if (!customer) return {};
+        const recent = await adapter.orders({ customer_id: customer.id, per_page: CANDIDATES });
+        const orders = await Promise.all(
+          recent.data.map(async (order) => ({
+            ...orderCandidate(order),
+            possible: possible
+              ? possible(order)
+              : ((await check?.(order)) ?? []).map((e) => e.message).join("; ") || "yes",
+          })),
+        );
+        return { options: { orders, ...(recent.next_page ? { more_orders: "shop://orders?page=2" } : {}) } };
+      }
       const order = await adapter.order(id);
       if (!order || !canSeeOrder(actor, customer, order)) return { notFound: { entity: "Order", id } };
       return {
@@ -33,6 +48,20 @@ export function orderNode(
         errors: check ? await check(order) : [],
       };
     },
+  };
+}
+
+/** How many recent orders the ORDER node offers when none is named. */
+const CANDIDATES = 10;
+
+/** One line's worth of an order (the list is newest first): enough to tell the user's orders apart. */
+function orderCandidate(order: ShopOrder) {
+  return {
+    id: order.id,
+    status: order.shipment?.status === "in_transit" ? "shipped, in transit" : order.status,
+    items: order.items.map((i) => `${i.name} ×${i.quantity}`).join(", "),
+    total: order.total,
+    ship_to: order.address?.label ?? null,
   };
 }
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Db } from "../../db/client";
 import type { ConsoleContext } from "../console-session";
 import { parsePermissionPattern } from "../permission-pattern";
+import { MAX_PERMISSION_RULES } from "../permissions";
 import { type ConsoleResult, fail, ok } from "./console-result";
 import { recordConsoleAudit } from "./record-console-audit";
 
@@ -124,6 +125,11 @@ export async function createPermissionRule(
   if (!pattern.ok) return pattern;
   const problem = await checkSubject(db, ctx, input);
   if (problem) return fail("not_found", problem);
+  if ((await db.permissionRule.count({ where: { tenantId: ctx.tenantId } })) >= MAX_PERMISSION_RULES)
+    return fail(
+      "conflict",
+      `This tenant has ${MAX_PERMISSION_RULES} rules, the most it may have: merge or delete rules before adding one.`,
+    );
   const edge = await db.permissionRule.aggregate({
     where: { tenantId: ctx.tenantId },
     _max: { position: true },

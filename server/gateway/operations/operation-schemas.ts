@@ -3,8 +3,17 @@ import { z } from "zod";
 /**
  * Strict input schemas of the gateway operations. No identity fields: tenant, user, agent and
  * role come from the credential, so any such argument is an unknown key and rejected. The MCP
- * face turns these into tool inputSchemas (z.toJSONSchema), so every field is described.
+ * face turns these into tool inputSchemas (z.toJSONSchema). Descriptions are short, and absent
+ * where the name and next_actions say it all (action_id, dry_run): every tools/list costs the
+ * model tokens.
  */
+
+/**
+ * The one idempotency rule, stated the same wherever a key is asked for: any key of yours;
+ * resending it returns the first outcome; an action's effect never happens twice.
+ */
+export const IDEMPOTENCY_RULE =
+  "Any key of yours; resending it returns the first outcome, never a second effect";
 
 const id = (what: string) =>
   z
@@ -16,19 +25,12 @@ const id = (what: string) =>
 
 const patch = z
   .record(z.string().max(64), z.unknown())
-  .describe(
-    "Field values to apply, keyed by field name from the action's inputs / allowed_patch; null clears an optional field",
-  );
+  .describe("Field values by input name; null clears one");
 
 export const searchCapabilitiesInputSchema = z
   .object({
-    query: z
-      .string()
-      .trim()
-      .min(1)
-      .max(500)
-      .describe("The user's intent in their own words, any language, e.g. 'I want to return my order'"),
-    limit: z.number().int().min(1).max(10).optional().describe("How many capabilities to return (default 3)"),
+    query: z.string().trim().min(1).max(500).describe("The user's intent, their words"),
+    limit: z.number().int().min(1).max(10).optional().describe("default 3"),
   })
   .strict();
 
@@ -40,29 +42,18 @@ export const startActionInputSchema = z
       .min(1)
       .max(64)
       .regex(/^[a-z][a-z0-9_]*$/, "a capability id such as checkout")
-      .describe("Capability id from search_capabilities, e.g. checkout, after_sales"),
-    entity_id: id("entity_id")
-      .optional()
-      .describe(
-        "Id of the entity the capability applies to (an order id, a ticket id), when it applies to one",
-      ),
-    patch: patch
-      .optional()
-      .describe("Every field the user already gave, so one call can go as far as possible"),
-    dry_run: z.boolean().optional().describe("Validate and preview without creating anything"),
+      .describe("From search_capabilities"),
+    entity_id: id("entity_id").optional().describe("The order/ticket it applies to"),
+    patch: patch.optional().describe("Every field the user gave"),
+    dry_run: z.boolean().optional(),
   })
   .strict();
 
 export const getContextInputSchema = z
   .object({
-    action_id: id("action_id")
-      .optional()
-      .describe("Re-read this action (to resume it); includes the JSON Schema of the patch it accepts now"),
-    entity: z
-      .enum(["order", "ticket"])
-      .optional()
-      .describe("Read an entity's view instead: what it is and what may be done now"),
-    entity_id: id("entity_id").optional().describe("The entity's id, with `entity`"),
+    action_id: id("action_id").optional().describe("An action to re-read"),
+    entity: z.enum(["order", "ticket"]).optional().describe("Or an entity's view, with entity_id"),
+    entity_id: id("entity_id").optional().describe("With entity"),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -74,39 +65,37 @@ export const getContextInputSchema = z
 
 export const advanceActionInputSchema = z
   .object({
-    action_id: id("action_id").describe("The action to change"),
-    version: z.number().int().min(1).describe("The version last read; a stale version is a conflict"),
+    action_id: id("action_id"),
+    version: z.number().int().min(1).describe("Last read; stale is a conflict"),
     patch: patch,
-    dry_run: z.boolean().optional().describe("Validate and preview without saving"),
+    dry_run: z.boolean().optional(),
   })
   .strict();
 
 export const confirmActionInputSchema = z
   .object({
-    action_id: id("action_id").describe("The action at its confirmation node"),
-    version: z.number().int().min(1).optional().describe("The version the user approved"),
+    action_id: id("action_id"),
+    version: z.number().int().min(1).optional(),
     idempotency_key: z
       .string()
       .trim()
       .min(8)
       .max(128)
       .regex(/^[A-Za-z0-9_.:-]+$/, "letters, digits, and _ . : -")
-      .describe(
-        "Your key for this confirmation; resending it returns the first outcome, never a second effect",
-      ),
-    dry_run: z.boolean().optional().describe("Check approval and preview without executing"),
+      .describe(IDEMPOTENCY_RULE),
+    dry_run: z.boolean().optional(),
   })
   .strict();
 
 export const verifyActionInputSchema = z
   .object({
-    action_id: id("action_id").describe("The action whose effect to check with the system of record"),
+    action_id: id("action_id"),
   })
   .strict();
 
-export const recoverActionInputSchema = z
-  .object({ action_id: id("action_id").describe("The action left unknown (or failed) to reconcile") })
-  .strict();
+export const recoverActionInputSchema = z.object({ action_id: id("action_id") }).strict();
+
+export const cancelActionInputSchema = z.object({ action_id: id("action_id") }).strict();
 
 export const approvalStatusInputSchema = z
   .object({ action_id: id("action_id").describe("The action shown on the confirmation screen") })

@@ -21,7 +21,11 @@ export interface RoundRobinProxy {
  * request that was already with a backend when it died gets a 502, as from a real balancer.
  */
 export async function startRoundRobinProxy(backends: string[]): Promise<RoundRobinProxy> {
-  const agents = backends.map(() => new Agent({ keepAlive: true, maxSockets: 256 }));
+  // Idle connections are closed after 30 s, before Signpost's own keep-alive timeout (65 s)
+  // closes them from its side, as a real balancer's upstream idle timeout must be: otherwise a
+  // request can go out on a connection the server is just closing, and gets a 502 (ECONNRESET;
+  // the load run in scripts/bench-load.ts saw one). The timeout destroys free sockets only.
+  const agents = backends.map(() => new Agent({ keepAlive: true, maxSockets: 256, timeout: 30_000 }));
   const served = backends.map(() => 0);
   let next = 0;
 

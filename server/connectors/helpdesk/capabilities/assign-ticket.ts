@@ -35,6 +35,7 @@ export const assignTicket = defineCapability<HelpdeskAdapter>({
     effect: "write",
     permission: "helpdesk.ticket.assign",
     approval: (summary) => summary.cross_team === true,
+    approvalWhen: "only when the assignee is on another team than the ticket (an admin decides)",
     // Moving work to another team is that team's lead's call, not the requester's: an admin
     // decides (the demo has no team-lead role).
     approvers: { subject: false, roles: ["admin"] },

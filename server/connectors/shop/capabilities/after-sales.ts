@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineCapability } from "../../../engine/define-capability";
-import type { ValidationError } from "../../../engine/outcome";
+import type { Alternative, ValidationError } from "../../../engine/outcome";
 import { toEffectResult } from "../../effect-result";
 import { sendWithRetries } from "../../legacy-client";
 import {
@@ -80,7 +80,10 @@ export const afterSales = defineCapability<ShopAdapter>({
     ...SHOP_POLICY,
   },
   nodes: [
-    orderNode("The order; its state decides which after-sales paths apply"),
+    orderNode("The order; its state decides which after-sales paths apply", undefined, (order) => {
+      const eligible = afterSalesPaths(order).filter((p) => p.eligible);
+      return eligible.length ? eligible.map((p) => p.kind).join(", ") : "nothing now";
+    }),
     {
       id: "PATH",
       description: "Which after-sales path: only the eligible ones can be chosen",
@@ -104,6 +107,7 @@ export const afterSales = defineCapability<ShopAdapter>({
                 code: "no_after_sales_available",
                 message: `Nothing applies to this order now: ${paths.map((p) => p.message).join("; ")}`,
                 refused: true,
+                alternatives: alternativesFor(order),
               },
             ],
           };
@@ -119,7 +123,7 @@ export const afterSales = defineCapability<ShopAdapter>({
                 code: path.reason ?? "not_eligible",
                 message: `${path.message}${eligible.length ? `. Possible now: ${eligible.map((p) => p.kind).join(", ")}` : ""}`,
                 // With another path open the agent can still choose it; with none, it is a refusal.
-                ...(eligible.length ? {} : { refused: true }),
+                ...(eligible.length ? {} : { refused: true, alternatives: alternativesFor(order) }),
               },
             ],
           };
@@ -373,3 +377,16 @@ export const afterSales = defineCapability<ShopAdapter>({
     },
   },
 });
+
+/** What serves the user while no after-sales path applies: follow the parcel until it arrives. */
+function alternativesFor(order: ShopOrder): Alternative[] {
+  return order.shipment && order.status === "shipped"
+    ? [
+        {
+          capability: "track_shipment",
+          entity_id: order.id,
+          description: "Track the parcel; a return and refund is possible once it is delivered",
+        },
+      ]
+    : [];
+}

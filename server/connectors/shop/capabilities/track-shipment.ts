@@ -37,7 +37,11 @@ export const trackShipment = defineCapability<ShopAdapter>({
     audit: "summary",
     ...SHOP_POLICY,
   },
-  nodes: [orderNode("The order to track")],
+  nodes: [
+    orderNode("The order to track", undefined, (order) =>
+      order.shipment ? `${order.shipment.carrier} ${order.shipment.status}` : "not shipped yet",
+    ),
+  ],
   async read({ adapter, derived }) {
     const order = derived.order as ShopOrder;
     const res = await adapter.tracking(order.id);

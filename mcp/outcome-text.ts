@@ -1,0 +1,244 @@
+import type { OutcomeLike } from "./outcome-output";
+
+type Json = Record<string, unknown>;
+
+/** Fields the header, the fixed sections or nothing at all render (patch_schema is for code). */
+const RENDERED = new Set([
+  "outcome",
+  "message",
+  "retryable",
+  "reason",
+  "action_id",
+  "version",
+  "node",
+  "status",
+  "capability",
+  "entity",
+  "applied",
+  "missing",
+  "pending",
+  "allowed_patch",
+  "validation_errors",
+  "requires_confirmation",
+  "summary",
+  "approval",
+  "approval_url",
+  "effect",
+  "external_id",
+  "inputs",
+  "options",
+  "options_unchanged",
+  "results",
+  "next_actions",
+  "patch_schema",
+]);
+
+/** How many entries of a list the text shows; the rest is one call away. */
+const LIST_CUT = 5;
+
+const isEmpty = (v: unknown) =>
+  v === null ||
+  v === undefined ||
+  v === "" ||
+  (Array.isArray(v) && v.length === 0) ||
+  (typeof v === "object" && !Array.isArray(v) && Object.keys(v as Json).length === 0);
+
+function scalar(v: unknown): string {
+  if (typeof v === "string") return v;
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  if (Array.isArray(v))
+    return v.every((x) => typeof x !== "object" || x === null) ? v.join(", ") : `${v.length} entries`;
+  if (v && typeof v === "object") {
+    const o = v as Json;
+    // {value, label}: what the person reads, and the value to send.
+    if (typeof o.label === "string" && "value" in o && Object.keys(o).length === 2)
+      return `${o.label} (${scalar(o.value)})`;
+    return Object.entries(o)
+      .filter(([, x]) => !isEmpty(x))
+      .map(([k, x]) => `${k} ${scalar(x)}`)
+      .join(", ");
+  }
+  return "";
+}
+
+/** Keys whose values say what they are: shown without the key. */
+const BARE = new Set(["status", "name", "label", "title", "items", "subject", "message"]);
+
+const ID_KEYS = ["id", "kind", "code", "method", "type", "product_id", "value"];
+
+/** One entry of a list, its copyable id first, in backticks (never escaped). */
+function entryLine(entry: unknown): string {
+  if (!entry || typeof entry !== "object") return `- ${scalar(entry)}`;
+  const o = entry as Json;
+  const idKey = ID_KEYS.find((k) => typeof o[k] === "string");
+  const rest = Object.entries(o)
+    .filter(([k, v]) => k !== idKey && !isEmpty(v))
+    .map(([k, v]) => (BARE.has(k) ? scalar(v) : `${k}: ${scalar(v)}`))
+    .join(" · ");
+  return `- ${idKey ? `\`${o[idKey]}\` ` : ""}${rest}`;
+}
+
+/** A named value as compact markdown lines: lists one entry a line, cut with a way to ask for more. */
+function section(name: string, value: unknown, more: string, cut = LIST_CUT): string[] {
+  if (isEmpty(value)) return [];
+  if (Array.isArray(value)) {
+    if (value.every((x) => typeof x !== "object" || x === null)) return [`${name}: ${value.join(", ")}`];
+    const shown = value.slice(0, cut).map(entryLine);
+    if (value.length > cut) shown.push(`- … ${value.length - cut} more: ${more}`);
+    return [`${name}:`, ...shown];
+  }
+  if (typeof value === "object") {
+    const o = value as Json;
+    const flat = Object.values(o).every((x) => typeof x !== "object" || x === null);
+    if (flat) return [`${name}: ${scalar(o)}`];
+    return [
+      `${name}:`,
+      ...Object.entries(o)
+        .filter(([, v]) => !isEmpty(v))
+        .flatMap(([k, v]) =>
+          Array.isArray(v) && v.some((x) => x && typeof x === "object")
+            ? section(`  ${k}`, v, more, cut).map((l, i) => (i === 0 ? l : `  ${l}`))
+            : [`  ${k}: ${scalar(v)}`],
+        ),
+    ];
+  }
+  return [`${name}: ${scalar(value)}`];
+}
+
+const money = (cents: unknown, currency: unknown) =>
+  typeof cents === "number"
+    ? `${(cents / 100).toFixed(2)} ${typeof currency === "string" ? currency : ""}`.trim()
+    : "";
+
+/** The summary a person approves, as one decision line and the facts that matter. */
+function summaryLines(summary: Json): string[] {
+  const lines: string[] = [];
+  const d = summary.decision as Json | undefined;
+  const head = [
+    summary.title,
+    d
+      ? `${d.verb ?? ""} ${money(d.amount, d.currency)}${d.from ? ` from ${d.from}` : ""}${d.to ? ` to ${d.to}` : ""}`.trim()
+      : "",
+  ]
+    .filter((x) => typeof x === "string" && x)
+    .join(": ");
+  lines.push(`summary: ${head || "ready"}`);
+  // The decision line already says the amount, its currency and its label.
+  const skip = new Set(["title", "decision", "currency", ...(d ? ["amount", "amount_label"] : [])]);
+  for (const [k, v] of Object.entries(summary)) {
+    if (skip.has(k) || isEmpty(v)) continue;
+    if (Array.isArray(v) && v.some((x) => x && typeof x === "object"))
+      lines.push(...section(`  ${k}`, v, "see structuredContent").map((l, i) => (i === 0 ? l : `  ${l}`)));
+    else lines.push(`  ${k}: ${scalar(v)}`);
+  }
+  return lines;
+}
+
+function approvalLine(value: unknown): string | null {
+  if (!value || typeof value !== "object") return null;
+  const a = value as {
+    status?: string;
+    expires_at?: string;
+    decided_by?: { name?: string; role?: string } | null;
+    decided_at?: string | null;
+    reason?: string | null;
+  };
+  if (!a.status) return null;
+  if (a.decided_by?.name && a.decided_at)
+    return `approval: ${a.status} by ${a.decided_by.name} (${a.decided_by.role}) at ${a.decided_at.slice(11, 16)} UTC${a.reason ? ` — "${a.reason}"` : ""}`;
+  return `approval: ${a.status}${a.status === "pending" && a.expires_at ? ` until ${a.expires_at.slice(11, 16)} UTC` : ""}`;
+}
+
+/** Matches worth a model's reading: those scoring at least half the best one. */
+function strongResults(results: Json[]): Json[] {
+  const top = Number(results[0]?.score ?? 0);
+  return results.filter((r) => Number(r.score ?? 0) >= top / 2);
+}
+
+/** The best match in full; the others in one line each (id, title, inputs). */
+function searchResultLines(all: Json[]): string[] {
+  const results = strongResults(all);
+  const lines = results.map((r, i) => {
+    const approval =
+      r.requires_approval === "conditional"
+        ? `approval: ${r.approval_condition}`
+        : `approval: ${r.requires_approval ? "always" : "never"}`;
+    const inputs = `inputs: ${((r.inputs ?? []) as string[]).join(", ")}`;
+    return i === 0
+      ? `${i + 1}. \`${r.capability}\` ${r.title} — use: ${r.trigger} ${r.when_not_to_use} ${inputs}; ${approval}`
+      : `${i + 1}. \`${r.capability}\` ${r.title} — ${inputs}; ${approval}`;
+  });
+  if (all.length > results.length) lines.push(`(${all.length - results.length} weaker matches left out)`);
+  return lines;
+}
+
+/**
+ * The text block of every action tool: compact markdown that alone is enough for the next
+ * step (what happened, where the action stands, what is missing and the choices for it, the
+ * summary to approve and where, validation errors, and each allowed next call with its
+ * arguments). `structuredContent` keeps the full typed result.
+ */
+export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut?: number } = {}): string {
+  const cut = options.listCut ?? LIST_CUT;
+  const lines: string[] = [`${result.outcome}: ${result.message}`];
+  const facts: string[] = [];
+  if (result.action_id) facts.push(`action \`${result.action_id}\``);
+  if (result.version !== undefined) facts.push(`version ${result.version}`);
+  if (typeof result.node === "string") facts.push(`node ${result.node}`);
+  if (typeof result.status === "string") facts.push(String(result.status));
+  if (facts.length) lines.push(facts.join(" · "));
+  if (result.reason) lines.push(`reason: ${result.reason}`);
+  const more = result.action_id ? `get_context {"action_id":"${result.action_id}"}` : "see structuredContent";
+
+  if (Array.isArray(result.results) && result.results.length)
+    lines.push(...searchResultLines(result.results as Json[]));
+  const missing = Array.isArray(result.missing) ? (result.missing as string[]) : [];
+  if (missing.length) lines.push(`missing: ${missing.join(", ")}`);
+  const errors = Array.isArray(result.validation_errors) ? (result.validation_errors as Json[]) : [];
+  if (errors.length) lines.push("fix:", ...errors.map((e) => `- ${e.field} (${e.code}): ${e.message}`));
+  const pending = Array.isArray(result.pending) ? (result.pending as string[]) : [];
+  if (pending.length) lines.push(`pending (kept for later steps): ${pending.join(", ")}`);
+
+  // Choices matter while something is missing or wrong; at the confirmation the summary does.
+  const choices = (result.options ?? {}) as Json;
+  const choosing = missing.length > 0 || errors.length > 0;
+  if (choosing || result.outcome === "rejected")
+    for (const [k, v] of Object.entries(choices)) lines.push(...section(`options.${k}`, v, more, cut));
+  const unchanged = Array.isArray(result.options_unchanged) ? (result.options_unchanged as string[]) : [];
+  if (unchanged.length && choosing) lines.push(`options unchanged (as sent before): ${unchanged.join(", ")}`);
+  // The summary in full where the person decides on it; afterwards its headline only.
+  if (result.summary && typeof result.summary === "object") {
+    const full = summaryLines(result.summary as Json);
+    // Once the effect is under way, the effect and verification lines say what happened.
+    const deciding = result.requires_confirmation === true && !result.effect;
+    if (deciding) lines.push(...full);
+    else if (!result.effect) lines.push(full[0] ?? "");
+  }
+  for (const [k, v] of Object.entries(result)) {
+    if (RENDERED.has(k) || isEmpty(v)) continue;
+    lines.push(...section(k, v, more, cut));
+  }
+  const effect = result.effect as Json | null | undefined;
+  if (effect?.status)
+    lines.push(`effect: ${effect.status}${effect.external_id ? ` (${effect.external_id})` : ""}`);
+  const approval = approvalLine(result.approval);
+  if (typeof result.approval_url === "string")
+    lines.push(`${approval ?? "approval: pending"} — the user decides; approve at: ${result.approval_url}`);
+  // A decided approval matters while it still decides something, not after the effect.
+  else if (approval && !result.effect) lines.push(approval);
+
+  if (result.next_actions.length) {
+    lines.push("next:");
+    const searching = Array.isArray(result.results) && result.results.length > 0;
+    const shown = searching
+      ? new Set(strongResults(result.results as Json[]).map((r) => r.capability))
+      : null;
+    for (const n of result.next_actions.filter((x) => !shown || shown.has(x.args?.capability)))
+      lines.push(
+        searching
+          ? `- ${n.tool} ${JSON.stringify(n.args ?? {})}${/entity_id/.test(n.description) ? " + entity_id" : ""}`
+          : `- ${n.tool}${n.args && Object.keys(n.args).length ? ` ${JSON.stringify(n.args)}` : ""} — ${n.description}${n.requires_user_approval ? " (needs user approval)" : ""}`,
+      );
+  } else lines.push("next: none (flow finished)");
+  return lines.join("\n");
+}

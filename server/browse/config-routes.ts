@@ -1,4 +1,4 @@
-import { escapeText, fieldList } from "./markdown";
+import { fieldList } from "./markdown";
 import { objectSections, rowsTable } from "./render-helpers";
 import { NOT_FOUND_FOR } from "./route-pages";
 import type { RouteDefinition } from "./route-types";

@@ -14,6 +14,20 @@ export type TestDatabase = { provider: DbProvider; url: string; db: Db; drop(): 
 export const testPostgresAdminUrl =
   process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
+/** Whether a PostgreSQL server answers at testPostgresAdminUrl (for scripts; tests use postgresSkipReason). */
+export async function postgresAvailable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: testPostgresAdminUrl, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /**
  * Why the PostgreSQL variants do not run in this run, or null when they do. Decided once by the
  * global setup (test/setup/postgres-global-setup.ts), which the skip reporter also reads.

@@ -685,7 +685,13 @@ const afterSales: typeof checkout = {
     [
       "in transit: nothing applies yet",
       start("alice", "after_sales", "ord_transit"),
-      { outcome: "rejected", code: "no_after_sales_available", says: /in transit/, next: ["advance_action"] },
+      {
+        outcome: "rejected",
+        code: "no_after_sales_available",
+        says: /in transit/,
+        next: ["start_action"],
+        offers: ["track_shipment"],
+      },
     ],
     [
       "refund-only in transit is refused with the reason",
@@ -696,7 +702,8 @@ const afterSales: typeof checkout = {
         node: "PATH",
         code: "order_already_shipped",
         says: /in transit.*only possible before shipment/,
-        next: ["advance_action"],
+        next: ["start_action"],
+        offers: ["track_shipment"],
       },
     ],
     [

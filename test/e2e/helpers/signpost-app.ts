@@ -69,6 +69,10 @@ export async function startSignpostApp(
     NEXT_TELEMETRY_DISABLED: "1",
     // The suite runs at warn (vitest.config.ts); readiness is the info line "Signpost is running".
     LOG_LEVEL: "info",
+    // The background reconcile job verifies unknown effects on its own (every 30 s by default);
+    // tests that show a person the recovery queue must find the effect still unknown there.
+    // Jobs still run once at start; a test about the jobs passes its own interval.
+    SIGNPOST_JOBS_INTERVAL_S: "86400",
     // A monitor row that shows up at all then came by a wake-up (this process's write or
     // PostgreSQL NOTIFY), not by the safety poll: the push path is proved without timing it.
     SIGNPOST_MONITOR_POLL_MS: "60000",

@@ -156,12 +156,13 @@ async function startBoss(url: string, jobs: JobSpec[]): Promise<PgBoss> {
         const slotS = Math.max(1, Math.round(job.everyMs / 1000));
         // Standard policy: a job taken by an instance that was killed holds nothing up; it
         // expires (expireInSeconds) while the next slot's run goes on elsewhere. No retries:
-        // that is the next slot.
+        // that is the next slot. pg-boss refuses an expiry of 24 h or more, which five slots of a long
+        // SIGNPOST_JOBS_INTERVAL_S (the schema allows up to a day) would exceed.
         await boss.createQueue(job.name, {
           name: job.name,
           policy: "standard",
           retryLimit: 0,
-          expireInSeconds: Math.max(60, slotS * 5),
+          expireInSeconds: Math.min(23 * 3_600, Math.max(60, slotS * 5)),
           retentionMinutes: 60,
         });
       }

@@ -137,31 +137,9 @@ export function createGateway(options: GatewayOptions) {
       };
     // Size and depth first: what breaks them never reaches zod, the engine or the audit
     // writer's recursive walks; the row keeps a small copy.
-    const outOfBounds = argumentBoundsErrors(raw);
-    if (outOfBounds.length) {
-      const out = outOfBoundsOutcome(outOfBounds);
-      await audit(ctx, {
-        operation: spec.operation,
-        arguments: auditCopyOfOversized(raw),
-        outcome: out.outcome,
-        message: out.message,
-        latencyMs: Date.now() - started,
-      });
-      return out;
-    }
-    const parsed = spec.schema.safeParse(raw ?? {});
-    if (!parsed.success) {
-      const out = invalidArguments(parsed.error);
-      await audit(ctx, {
-        operation: spec.operation,
-        arguments: raw,
-        outcome: out.outcome,
-        message: out.message,
-        latencyMs: Date.now() - started,
-      });
-      return out;
-    }
-    const input = parsed.data as z.infer<S>;
+    const parsed = await parseAudited(ctx, spec.operation, spec.schema, raw);
+    if (!parsed.ok) return parsed.out;
+    const input = parsed.input as z.infer<S>;
     const args = input as Record<string, unknown>;
     let decision: PermissionDecision | null = null;
     let target = "";
@@ -370,7 +348,7 @@ export function createGateway(options: GatewayOptions) {
 
   // ------------------------------------------------------------------ people: approvals, permissions, recovery
   /**
-   * The arguments of a decision or a status read, checked as the pipeline checks an agent's:
+   * Arguments checked for every operation (the pipeline's and the people's decisions alike):
    * bounds first, then the strict schema. A refusal is typed and on record (the operation it was
    * meant for, a bounded copy of what was sent), never a bare error no audit row sees.
    */

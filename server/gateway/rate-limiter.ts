@@ -14,7 +14,8 @@ import { logger } from "../logger";
 export const DEFAULT_AGENT_CALLS_PER_MINUTE = 600;
 
 /** The budget's window: a key's calls are counted per minute from its first call in the window. */
-const WINDOW_S = 60;
+/** The budget's window: calls per minute. A refusal never asks to wait longer than one window. */
+export const RATE_WINDOW_S = 60;
 
 /**
  * A refusal says when the calls will fit; `exceedsBudget` when they never will (more calls at
@@ -68,7 +69,7 @@ export function createRateLimiter(
   store: RateLimitStore = { kind: "memory" },
 ): RateLimiter {
   if (perMinute <= 0) return { take: async () => ({ ok: true }), close: async () => undefined };
-  const options = { points: perMinute, duration: WINDOW_S, keyPrefix: "signpost_calls" };
+  const options = { points: perMinute, duration: RATE_WINDOW_S, keyPrefix: "signpost_calls" };
   const insurance = () => new RateLimiterMemory(options);
   let limiter: RateLimiterAbstract;
   let ready: Promise<void> = Promise.resolve();
@@ -120,7 +121,7 @@ export function createRateLimiter(
 
   return {
     async take(key, cost = 1) {
-      if (cost > perMinute) return { ok: false, retryAfterMs: WINDOW_S * 1000, exceedsBudget: true };
+      if (cost > perMinute) return { ok: false, retryAfterMs: RATE_WINDOW_S * 1000, exceedsBudget: true };
       await ready;
       try {
         await limiter.consume(key, cost);

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { OUTCOME_KINDS } from "@/server/engine/outcome";
+import { OUTCOME_KINDS } from "@/server/connectors/sdk/outcome";
 import type { AuditEventView, AuditVolume } from "@/server/gateway/console/list-audit-events";
 import { apiGet } from "./api-client";
 import type { MonitorFilter } from "./monitor-filter";

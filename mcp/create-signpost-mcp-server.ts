@@ -1,5 +1,5 @@
 import { McpServer } from "@modelcontextprotocol/server";
-import type { BrowseBackend } from "@/server/browse/browse-backend";
+import type { BrowseBackend } from "@/server/connectors/sdk/browse-backend";
 import type { Face } from "./faces";
 import type { GatewayPort } from "./gateway-port";
 import { observeToolCalls, type ToolCallObserver } from "./observe-tool-calls";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { OUTCOME_KINDS } from "@/server/engine/outcome";
+import { OUTCOME_KINDS } from "@/server/connectors/sdk/outcome";
 
 const nextAction = z.looseObject({
   tool: z.string(),

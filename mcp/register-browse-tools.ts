@@ -1,11 +1,11 @@
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import type { BrowseBackend, BrowseVerb } from "@/server/browse/browse-backend";
 import { type BrowsePage, navigate, search, submit } from "@/server/browse/browse-pages";
 import { visibleRoutes } from "@/server/browse/browse-routes";
-import { code, escapeText, link } from "@/server/browse/markdown";
-import { BROWSE_SCHEMES } from "@/server/browse/parse-browse-uri";
-import type { ValidationError } from "@/server/engine/outcome";
+import { connectors } from "@/server/connectors/connector-registry";
+import type { BrowseBackend, BrowseVerb } from "@/server/connectors/sdk/browse-backend";
+import { code, escapeText, link } from "@/server/connectors/sdk/markdown";
+import type { ValidationError } from "@/server/connectors/sdk/outcome";
 import { argumentBoundsErrors, auditCopyOfOversized } from "@/server/gateway/argument-bounds";
 import { zodErrors } from "@/server/gateway/validation-errors";
 import { compactSchema, type RawArguments } from "./compact-schema";
@@ -13,7 +13,7 @@ import { pageOutputSchema } from "./outcome-output";
 
 const compactPage = compactSchema(pageOutputSchema);
 
-const uriField = z.string().min(3).max(1000).describe("A scheme://path link, e.g. shop://orders");
+const uriField = z.string().min(3).max(1000).describe("A scheme://path link from a page");
 
 const fieldValue = z.union([
   z.string().max(2000),
@@ -34,7 +34,13 @@ const fieldValue = z.union([
 export const searchInput = z
   .object({
     query: z.string().min(1).max(200).describe("Words, a name or an id"),
-    scheme: z.enum(BROWSE_SCHEMES).optional(),
+    // A name, not an enum: schemes come from the connectors, and the tool list stays the same
+    // however many are connected. An unknown one is a not-found page naming the known ones.
+    scheme: z
+      .string()
+      .regex(/^[a-z][a-z0-9]{1,29}$/)
+      .optional()
+      .describe("Only this scheme's pages and records"),
   })
   .strict();
 
@@ -131,7 +137,7 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
     {
       title: "Search",
       description:
-        "Find pages ('orders', 'tickets assigned to me') and records by name or id; a page of links.",
+        "Find pages ('invoices', 'assigned to me') and records by name or id, across every connected system; a page of links.",
       inputSchema: compactSchema(searchInput, { validation: "handler" }),
       outputSchema: compactPage,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -180,9 +186,10 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
     },
   );
 
-  // Hosts that attach resources can read the same pages: one resource (template) per route
-  // this caller may see (config:// only for admins, as in navigate and search).
-  for (const route of visibleRoutes(backend)) {
+  // Hosts that attach resources can read the same pages: one resource (template) per route of
+  // the installed connectors this caller may see (config:// only for admins, as in navigate).
+  // Imported connectors' pages (possibly thousands) are reached with navigate, not listed here.
+  for (const route of visibleRoutes(backend, connectors())) {
     const read = async (uri: URL) => {
       const page = await navigate(backend, uri.href);
       return { contents: [{ uri: page.uri, mimeType: "text/markdown", text: page.markdown }] };

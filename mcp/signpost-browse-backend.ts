@@ -1,15 +1,9 @@
-import type { BackendOutcome, BrowseBackend, ListPage, Row } from "@/server/browse/browse-backend";
+import type { BackendOutcome, BrowseBackend } from "@/server/connectors/sdk/browse-backend";
 import type { Gateway } from "@/server/gateway/create-gateway";
 import { failureOutcome } from "@/server/gateway/failure-outcome";
 import { redactText } from "@/server/gateway/redact-secrets";
 import { type TrustedContext, withFace } from "@/server/gateway/trusted-context";
 import { listSecrets } from "@/server/gateway/vault";
-
-/** Secrets each connector is expected to have, so a missing one shows as "not set". */
-const EXPECTED_SECRETS: Record<string, string[]> = { shop: ["api_key"], helpdesk: ["api_key"] };
-
-/** Rows per list page: small enough that a page stays a few hundred tokens. */
-const PAGE_SIZE = 10;
 
 const AUDIT_OPERATION = {
   search: "browse.searched",
@@ -29,7 +23,6 @@ export function createSignpostBrowseBackend(
 ): BrowseBackend {
   const ctx = withFace(agentContext, "browse");
   const db = gw.db;
-  const isStaff = ctx.role === "admin" || ctx.role === "support";
 
   async function safely<T>(run: () => Promise<T>): Promise<T | BackendOutcome> {
     try {
@@ -37,11 +30,6 @@ export function createSignpostBrowseBackend(
     } catch (error) {
       return failureOutcome(error, "browse backend");
     }
-  }
-
-  async function customerId(): Promise<string | null> {
-    const shop = await gw.shopAdapter(ctx);
-    return (await shop.customerByEmail(ctx.email))?.id ?? null;
   }
 
   return {
@@ -63,84 +51,10 @@ export function createSignpostBrowseBackend(
       });
     },
 
-    listOrders: ({ page, perPage, status }) =>
-      safely(async () => {
-        const shop = await gw.shopAdapter(ctx);
-        // Members see their own orders only; support and admins the tenant's.
-        const customer = isStaff ? undefined : await customerId();
-        if (!isStaff && !customer)
-          return { data: [], page, next_page: null, total: 0 } satisfies ListPage<Row>;
-        const result = await shop.orders({
-          customer_id: customer ?? undefined,
-          status,
-          page,
-          per_page: perPage ?? PAGE_SIZE,
-        });
-        return {
-          data: result.data as unknown as Row[],
-          page: result.page,
-          next_page: result.next_page,
-          total: result.total,
-        };
-      }),
-    listProducts: ({ page, perPage, q }) =>
-      safely(async () => {
-        const shop = await gw.shopAdapter(ctx);
-        const result = await shop.products({ q, page, per_page: perPage ?? PAGE_SIZE });
-        return {
-          data: result.data as unknown as Row[],
-          page: result.page,
-          next_page: result.next_page,
-          total: result.total,
-        };
-      }),
-    product: (id) =>
-      safely(async () => {
-        const shop = await gw.shopAdapter(ctx);
-        return ((await shop.product(id)) as unknown as Row | null) ?? null;
-      }),
-    cart: () =>
-      safely(async () => {
-        const shop = await gw.shopAdapter(ctx);
-        const customer = await customerId();
-        if (!customer) return null;
-        return ((await shop.cart(customer)) as unknown as Row | null) ?? null;
-      }),
-    listTickets: ({ page, perPage, status, mine, q }) =>
-      safely(async () => {
-        const helpdesk = await gw.helpdeskAdapter(ctx);
-        let assignee: string | undefined;
-        if (mine) {
-          const teammates = await helpdesk.teammates();
-          assignee = teammates.find((t) => t.email.toLowerCase() === ctx.email.toLowerCase())?.id;
-        }
-        const result = await helpdesk.tickets({
-          status,
-          q,
-          assignee_id: assignee,
-          page,
-          per_page: perPage ?? PAGE_SIZE,
-        });
-        let data = result.data as unknown as Row[];
-        // Members, and people who are not helpdesk teammates asking for "mine", see the
-        // tickets they raised themselves.
-        if (!isStaff || (mine && !assignee)) {
-          data = data.filter(
-            (t) => String(t.requester_email ?? "").toLowerCase() === ctx.email.toLowerCase(),
-          );
-        }
-        return {
-          data,
-          page,
-          next_page: isStaff && !(mine && !assignee) ? result.next_page : null,
-          total: isStaff && !(mine && !assignee) ? result.total : data.length,
-        };
-      }),
-    teammates: () =>
-      safely(async () => {
-        const helpdesk = await gw.helpdeskAdapter(ctx);
-        return (await helpdesk.teammates()) as unknown as Row[];
-      }),
+    // The connector decides what its adapter is; browse only passes it back to the connector.
+    withAdapter: <A, T>(connector: string, run: (adapter: A) => Promise<T>) =>
+      safely(async () => run((await gw.adapterFor(ctx, connector)) as A)),
+    connectors: () => gw.connectorsFor(ctx),
 
     entityView: (entity, id) => gw.getContext(ctx, { entity, entity_id: id }) as Promise<BackendOutcome>,
     action: (actionId) => gw.getContext(ctx, { action_id: actionId }) as Promise<BackendOutcome>,
@@ -159,7 +73,9 @@ export function createSignpostBrowseBackend(
       });
       if (!row) return null;
       const stored = (await listSecrets(db, ctx.tenantId)).filter((s) => s.connector === connector);
-      const names = [...new Set([...(EXPECTED_SECRETS[connector] ?? []), ...stored.map((s) => s.name)])];
+      // The secrets the connector declares show as "not set" until an admin sets them.
+      const declared = (await gw.connectorsFor(ctx)).find((c) => c.id === connector)?.secrets ?? [];
+      const names = [...new Set([...declared.map((s) => s.name), ...stored.map((s) => s.name)])];
       return {
         connector,
         enabled: row.enabled,

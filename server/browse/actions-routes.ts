@@ -1,9 +1,9 @@
-import { actionPage } from "./action-page";
-import type { Row } from "./browse-backend";
-import { type FormField, fieldList, formBlock, link } from "./markdown";
-import { objectSections } from "./render-helpers";
-import { NOT_FOUND_FOR, outcomePage } from "./route-pages";
-import type { RouteDefinition } from "./route-types";
+import { actionPage } from "../connectors/sdk/action-page";
+import type { Row } from "../connectors/sdk/browse-backend";
+import type { RouteDefinition } from "../connectors/sdk/define-route";
+import { type FormField, fieldList, formBlock, link } from "../connectors/sdk/markdown";
+import { objectSections } from "../connectors/sdk/render-helpers";
+import { NOT_FOUND_FOR, outcomePage } from "../connectors/sdk/route-pages";
 
 /** `actions://` routes: one running action, its confirm form, its verification. */
 export const ACTIONS_ROUTES: RouteDefinition[] = [

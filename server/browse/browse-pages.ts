@@ -1,17 +1,19 @@
-import { CONNECTORS } from "../connectors/connector-catalog";
+import { connectors } from "../connectors/connector-registry";
 import { LegacyUnavailableError } from "../connectors/legacy-client";
+import type { BrowseBackend, BrowseVerb, OutcomeKindLike, Row } from "../connectors/sdk/browse-backend";
+import type { AnyConnector } from "../connectors/sdk/define-connector";
+import { code, escapeText, link } from "../connectors/sdk/markdown";
+import { withPageScope } from "../connectors/sdk/page-scope";
+import { formatBrowseUri, parseBrowseUri } from "../connectors/sdk/parse-browse-uri";
 import { logger } from "../logger";
-import type { BrowseBackend, BrowseVerb, OutcomeKindLike, Row } from "./browse-backend";
 import {
   matchRoute,
   type PageBody,
   type RouteDefinition,
+  routeTable,
   routeVisibleTo,
   visibleRoutes,
 } from "./browse-routes";
-import { code, escapeText, link } from "./markdown";
-import { withPageScope } from "./page-scope";
-import { BROWSE_SCHEMES, type BrowseScheme, formatBrowseUri, parseBrowseUri } from "./parse-browse-uri";
 
 /** One browse answer: markdown for the model, plus the structured facts a host can use. */
 export interface BrowsePage {
@@ -49,8 +51,8 @@ async function renderPage(
 }
 
 /** Start points this caller may see: admin-only pages are never offered to anyone else. */
-function startLinks(backend: BrowseBackend): string {
-  return visibleRoutes(backend)
+function startLinks(backend: BrowseBackend, among: readonly AnyConnector[]): string {
+  return visibleRoutes(backend, among)
     .filter((r) => r.startPoint)
     .map((r) => `- ${link(r.title, r.pattern)} — ${r.description}`)
     .join("\n");
@@ -62,10 +64,11 @@ function echo(backend: BrowseBackend, input: string, max: number): string {
 }
 
 async function notFoundPage(input: string, problem: string, backend: BrowseBackend): Promise<BrowsePage> {
+  const among = await backend.connectors();
   const { page } = await renderPage(backend, echo(backend, input, 200), () => ({
     title: "Not found",
     outcome: "not_found",
-    markdown: `Nothing lives at ${code(echo(backend, input, 120))} (${escapeText(problem)}).\n\nStart from one of these:\n\n${startLinks(backend)}\n\nOr use \`search(query)\`.`,
+    markdown: `Nothing lives at ${code(echo(backend, input, 120))} (${escapeText(problem)}).\n\nStart from one of these:\n\n${startLinks(backend, among)}\n\nOr use \`search(query)\`.`,
   }));
   return page;
 }
@@ -164,7 +167,7 @@ export async function navigate(backend: BrowseBackend, input: string): Promise<B
     return page;
   }
   const uri = parsed.value;
-  const matched = matchRoute(uri);
+  const matched = matchRoute(uri, await backend.connectors());
   // A route the caller may not see answers exactly like one that does not exist.
   const found = matched && routeVisibleTo(matched.route, backend) ? matched : null;
   if (!found) {
@@ -212,7 +215,7 @@ export async function submit(
   };
   if (!parsed.ok) return notFound(input, parsed.problem);
   const uri = parsed.value;
-  const matched = matchRoute(uri);
+  const matched = matchRoute(uri, await backend.connectors());
   const found = matched && routeVisibleTo(matched.route, backend) ? matched : null;
   if (!found) return notFound(uri.uri, "no such page");
   const { route, match } = found;
@@ -285,9 +288,23 @@ const STOP = new Set([
   "on",
 ]);
 
+const routeWords = new WeakMap<RouteDefinition, { hay: Set<string>; description: Set<string> }>();
+
+/** A route's words, computed once: search runs over every route of every connector a tenant has. */
+function wordsOf(route: RouteDefinition) {
+  let cached = routeWords.get(route);
+  if (!cached) {
+    cached = {
+      hay: new Set(words(`${route.title} ${route.pattern} ${route.keywords.join(" ")}`)),
+      description: new Set(words(route.description)),
+    };
+    routeWords.set(route, cached);
+  }
+  return cached;
+}
+
 function scoreRoute(query: string[], route: RouteDefinition): number {
-  const hay = new Set(words(`${route.title} ${route.pattern} ${route.keywords.join(" ")}`));
-  const description = new Set(words(route.description));
+  const { hay, description } = wordsOf(route);
   let score = 0;
   for (const word of query) {
     if (hay.has(word)) score += 2;
@@ -299,6 +316,9 @@ function scoreRoute(query: string[], route: RouteDefinition): number {
   return score;
 }
 
+/** At most this many connectors are asked for records per search (each may call its system). */
+const MAX_RECORD_SOURCES = 8;
+
 export async function search(backend: BrowseBackend, query: string, scheme?: string): Promise<BrowsePage> {
   const target = `search:${scheme ?? "*"}`;
   const q = query.trim().slice(0, 200);
@@ -306,18 +326,20 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
   const shownQ = backend.redact(q);
   const pageUri = `search://${scheme ?? "all"}?q=${encodeURIComponent(shownQ)}`;
   return guarded(backend, { verb: "search", target, arguments: { query: q, scheme }, pageUri }, async () => {
-    if (scheme && !(BROWSE_SCHEMES as readonly string[]).includes(scheme)) {
+    const among = await backend.connectors();
+    const schemes = [...new Set(routeTable(among).map((r) => r.pattern.split("://")[0] ?? ""))];
+    if (scheme && !schemes.includes(scheme)) {
       return {
         title: "Search",
         outcome: "not_found",
-        markdown: `Unknown scheme ${code(scheme)}. Schemes: ${BROWSE_SCHEMES.join(", ")}.\n\n${startLinks(backend)}`,
+        markdown: `Unknown scheme ${code(scheme)}. Schemes: ${schemes.join(", ")}.\n\n${startLinks(backend, among)}`,
       };
     }
     const qWords = words(q).filter((w) => !STOP.has(w));
     const sections: string[] = [];
 
     // 1. Pages: the URI structure an agent cannot guess.
-    const routes = visibleRoutes(backend)
+    const routes = visibleRoutes(backend, among)
       .filter((r) => !scheme || r.pattern.startsWith(`${scheme}://`))
       .map((r) => ({ r, score: scoreRoute(qWords, r) }))
       .filter((x) => x.score > 0)
@@ -328,15 +350,21 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       sections.push(
         `## Pages\n\n${routes
           .map(({ r }) => {
-            const uri = r.pattern === "helpdesk://tickets" && mine ? "helpdesk://tickets?mine=1" : r.pattern;
+            // A listing that takes ?mine=1 opens on the caller's own records when they say "my".
+            const uri = mine && r.example?.endsWith("?mine=1") ? r.example : r.pattern;
             return `- ${r.pattern.includes("{") ? `\`${r.pattern}\`` : link(r.title, uri)} — ${r.description}`;
           })
           .join("\n")}`,
       );
     }
 
-    // 2. Records: matching data across schemes.
-    const found = await searchRecords(backend, q, qWords, scheme as BrowseScheme | undefined);
+    // 2. Records: matching data across the connectors the query can be about.
+    const pageSchemes = new Set(routes.map(({ r }) => r.pattern.split("://")[0]));
+    const installed = new Set(connectors());
+    const sources = among
+      .filter((c) => (scheme ? c.scheme === scheme : installed.has(c) || pageSchemes.has(c.scheme)))
+      .slice(0, MAX_RECORD_SOURCES);
+    const found = await searchRecords(backend, q, qWords, mine, sources, scheme);
     // The query is about the scheme of the best page ("my orders" → shop): its records first,
     // and others only where it has few.
     const about = routes[0]?.r.pattern.split("://")[0];
@@ -357,11 +385,12 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
         .slice(0, 3)
         .filter((c) => typeof c.capability === "string" || typeof c.id === "string");
       if (top.length && caps.outcome === "applied") {
+        const forms: Record<string, string> = Object.assign({}, ...among.map((c) => c.forms ?? {}));
         sections.push(
           `## Capabilities\n\n${top
             .map((c) => {
               const id = String(c.capability ?? c.id);
-              const form = CAPABILITY_FORMS[id];
+              const form = forms[id];
               const trigger = (c.trigger as Row | undefined)?.use ?? c.title ?? "";
               return `- ${code(id)} — ${escapeText(trigger)}${form ? ` (form: \`${form}\`)` : ""}`;
             })
@@ -374,33 +403,23 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       return {
         title: `Search: ${shownQ}`,
         outcome: "not_found",
-        markdown: `Nothing matched ${code(shownQ)}.\n\nStart from one of these:\n\n${startLinks(backend)}`,
+        markdown: `Nothing matched ${code(shownQ)}.\n\nStart from one of these:\n\n${startLinks(backend, among)}`,
       };
     }
     return { title: `Search: ${shownQ}`, outcome: "applied", markdown: sections.join("\n\n") };
   });
 }
 
-const CAPABILITY_FORMS: Record<string, string> = {
-  checkout: "shop://checkout",
-  after_sales: "shop://order/{id}/after-sales",
-  change_delivery_address: "shop://order/{id}/address",
-  track_shipment: "shop://order/{id}/tracking",
-  assign_ticket: "helpdesk://ticket/{id}/assign",
-  change_ticket_priority: "helpdesk://ticket/{id}/priority",
-  resolve_ticket: "helpdesk://ticket/{id}/resolve",
-  reopen_ticket: "helpdesk://ticket/{id}/reopen",
-};
-
 async function searchRecords(
   backend: BrowseBackend,
   q: string,
   qWords: string[],
-  scheme?: BrowseScheme,
+  mine: boolean,
+  sources: readonly AnyConnector[],
+  scheme?: string,
 ): Promise<string[]> {
   const out: string[] = [];
   const who = backend.who();
-  const lower = q.toLowerCase();
   const idLike = /^[a-z]+_[A-Za-z0-9_]+$/.test(q.trim()) ? q.trim() : undefined;
   if (!scheme || scheme === "signpost") {
     if (qWords.some((w) => who.tenantName.toLowerCase().includes(w) || who.tenantId === w)) {
@@ -409,49 +428,26 @@ async function searchRecords(
   }
   // An id with a prefix a connector declares is linked only when that record is there for this
   // caller (looked up, never guessed from its shape).
-  for (const connector of CONNECTORS) {
-    if (!idLike || (scheme && scheme !== connector.scheme)) continue;
-    for (const record of connector.records) {
-      if (!idLike.startsWith(record.idPrefix)) continue;
-      const found = await backend.entityView(record.entity, idLike);
-      if (found.outcome === "applied") out.push(`- ${link(`${record.label} ${idLike}`, record.uri(idLike))}`);
+  for (const connector of sources) {
+    if (!idLike) continue;
+    for (const entity of connector.entities) {
+      if (!idLike.startsWith(entity.idPrefix)) continue;
+      const found = await backend.entityView(entity.name, idLike);
+      if (found.outcome === "applied") out.push(`- ${link(`${entity.label} ${idLike}`, entity.uri(idLike))}`);
     }
   }
-  if (!scheme || scheme === "shop") {
-    const products = await backend.listProducts({ page: 1, q: qWords.join(" ") || q });
-    if (!("outcome" in products)) {
-      for (const p of products.data.slice(0, 5))
-        out.push(
-          `- ${link(`Product ${String(p.name)}`, `shop://product/${p.id}`)} — ${escapeText(p.price !== undefined ? `${(Number(p.price) / 100).toFixed(2)} USD` : "")}`,
-        );
-    }
-    const statuses = ["pending_payment", "paid", "shipped", "delivered", "cancelled"];
-    const status = statuses.find((s) => lower.includes(s.replace("_", " ")) || lower.includes(s));
-    if (status || qWords.includes("order")) {
-      const orders = await backend.listOrders({ page: 1, status });
-      if (!("outcome" in orders)) {
-        for (const o of orders.data.slice(0, 5))
-          out.push(`- ${link(`Order ${o.id} (${String(o.status)})`, `shop://order/${o.id}`)}`);
+  const lists = await Promise.all(
+    sources.map(async (connector) => {
+      if (!connector.searchRecords) return [];
+      try {
+        return await connector.searchRecords({ query: q, words: qWords, mine }, backend);
+      } catch (error) {
+        // One connector failing leaves its records out; the search still answers.
+        logger.warn({ connector: connector.id, err: backend.redact(String(error)) }, "record search failed");
+        return [];
       }
-    }
-  }
-  if (!scheme || scheme === "helpdesk") {
-    const mine = /\b(me|my|mine)\b/i.test(q);
-    const ticketWords = qWords.filter(
-      (w) => !["ticket", "assigned", "support", "helpdesk", "open"].includes(w),
-    );
-    const tickets = await backend.listTickets({
-      page: 1,
-      mine: mine || undefined,
-      status: qWords.includes("open") ? "open" : undefined,
-      q: ticketWords.length && !mine ? ticketWords.join(" ") : undefined,
-    });
-    if (!("outcome" in tickets) && (mine || ticketWords.length || qWords.includes("ticket"))) {
-      for (const t of tickets.data.slice(0, 5))
-        out.push(
-          `- ${link(`Ticket ${t.id}: ${String(t.subject ?? "")}`, `helpdesk://ticket/${t.id}`)} — ${escapeText(t.status)}`,
-        );
-    }
-  }
+    }),
+  );
+  out.push(...lists.flat());
   return [...new Set(out)].slice(0, 12);
 }

@@ -1,10 +1,10 @@
-import type { BrowseBackend } from "./browse-backend";
-import { escapeText, type FormField, formBlock, link } from "./markdown";
-import type { RouteDefinition } from "./route-types";
+import type { BrowseBackend } from "../connectors/sdk/browse-backend";
+import type { RouteDefinition } from "../connectors/sdk/define-route";
+import { escapeText, type FormField, formBlock, link } from "../connectors/sdk/markdown";
 
 /** `signpost://start`: lists every start point of the routes `allRoutes` gives this caller. */
 export function signpostStartRoute(
-  allRoutes: (backend: BrowseBackend) => RouteDefinition[],
+  allRoutes: (backend: BrowseBackend) => Promise<RouteDefinition[]>,
 ): RouteDefinition {
   return {
     pattern: "signpost://start",
@@ -13,7 +13,7 @@ export function signpostStartRoute(
     keywords: ["home", "start", "help", "index", "what can i do"],
     async render(_match, backend) {
       const who = backend.who();
-      const starts = allRoutes(backend)
+      const starts = (await allRoutes(backend))
         .filter((r) => r.startPoint)
         .map((r) => `- ${link(r.title, r.pattern)} — ${r.description}`);
       return {

@@ -1,5 +1,5 @@
-import type { EffectResult } from "../engine/define-capability";
 import type { LegacyResponse } from "./legacy-client";
+import type { EffectResult } from "./sdk/define-capability";
 
 /**
  * Maps a legacy answer to the effect ledger's vocabulary. `confirm` decides whether a 200 really

@@ -224,3 +224,19 @@ export async function sendWithRetries(
   if (ambiguous) return { kind: "dropped", message: `no definite answer after ${budget.attempts} attempts` };
   return last;
 }
+
+/**
+ * The demo systems' connection check: `GET <path>` with the API key as a Bearer token, never
+ * following a redirect with the key (a 3xx is reported as the status it is).
+ */
+export function bearerHealthCheck(path: string, secret = "api_key") {
+  return async (options: { baseUrl: string; secrets: Record<string, string> }, signal: AbortSignal) => {
+    const res = await fetch(new URL(path, options.baseUrl), {
+      headers: { authorization: `Bearer ${options.secrets[secret] ?? ""}` },
+      redirect: "manual",
+      signal,
+    });
+    const body = (await res.json().catch(() => null)) as { ok?: unknown } | null;
+    return { ok: res.ok && body?.ok === true, status: res.status };
+  };
+}

@@ -1,9 +1,9 @@
+import type { Actor } from "../connectors/sdk/define-capability";
 import type { ActionResponse } from "./action-response";
 import type { ActorScope } from "./action-store";
 import { type AdvanceInput, advanceAction } from "./advance-action";
 import { cancelAction } from "./cancel-action";
 import { type ConfirmInput, confirmAction } from "./confirm-action";
-import type { Actor } from "./define-capability";
 import type { EngineDeps } from "./engine-deps";
 import { getActionContext } from "./get-action-context";
 import { recoverAction } from "./recover-action";

@@ -1,3 +1,5 @@
+import type { AnyCapability } from "../connectors/sdk/define-capability";
+import type { OutcomeBase, ValidationError } from "../connectors/sdk/outcome";
 import { parseActionState } from "./action-state";
 import type { ActionRow } from "./action-store";
 import { allowedPatch } from "./allowed-patch";
@@ -7,11 +9,9 @@ import {
   effectiveApprovalStatus,
   findApproval,
 } from "./approval-ledger";
-import type { AnyCapability } from "./define-capability";
 import { describeInputs, type InputDescription, patchJsonSchema } from "./describe-inputs";
 import type { EngineDeps } from "./engine-deps";
 import { nextActionsFor } from "./next-actions-for";
-import type { OutcomeBase, ValidationError } from "./outcome";
 
 /** The response of every action operation: a typed outcome plus the action's business state. */
 export interface ActionResponse extends OutcomeBase {

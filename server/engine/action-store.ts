@@ -1,7 +1,7 @@
+import { type Actor, type AnyCapability, DEFAULT_APPROVAL_TTL_MS } from "../connectors/sdk/define-capability";
 import type { Db } from "../db/client";
 import type { ActionState } from "./action-state";
 import { requestApproval } from "./approval-ledger";
-import { type Actor, type AnyCapability, DEFAULT_APPROVAL_TTL_MS } from "./define-capability";
 import type { EngineDeps } from "./engine-deps";
 
 /** How actions and their effects are read and written: the rows, their history, approvals opened. */

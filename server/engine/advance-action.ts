@@ -1,3 +1,5 @@
+import type { Actor, Values } from "../connectors/sdk/define-capability";
+import { onlyRefusals } from "../connectors/sdk/outcome";
 import { type ActionResponse, notAllowedNow, notFoundAction, respond, unavailable } from "./action-response";
 import { parseActionState } from "./action-state";
 import {
@@ -10,10 +12,8 @@ import {
 import { allowedPatch, PATCHABLE, patchProblems } from "./allowed-patch";
 import { voidApprovals } from "./approval-ledger";
 import { catchLegacyUnavailable } from "./catch-legacy-unavailable";
-import type { Actor, Values } from "./define-capability";
 import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
-import { onlyRefusals } from "./outcome";
 import { stateTooLarge } from "./state-ceiling";
 import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
 

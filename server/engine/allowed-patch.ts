@@ -1,6 +1,6 @@
-import type { AnyCapability } from "./define-capability";
+import type { AnyCapability } from "../connectors/sdk/define-capability";
+import type { ValidationError } from "../connectors/sdk/outcome";
 import { allPatchFields } from "./describe-inputs";
-import type { ValidationError } from "./outcome";
 
 /** Statuses in which an action still takes patches (a rejected approval can be answered with a change). */
 export const PATCHABLE = ["open", "awaiting_approval", "approved", "rejected"];

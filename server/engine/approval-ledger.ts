@@ -1,6 +1,6 @@
+import { DEFAULT_APPROVAL_TTL_MS } from "../connectors/sdk/define-capability";
 import type { Db } from "../db/client";
 import { publishAttention } from "./attention-events";
-import { DEFAULT_APPROVAL_TTL_MS } from "./define-capability";
 
 /**
  * The engine's side of approvals: creating the pending approval when an action reaches its

@@ -1,8 +1,8 @@
+import type { Actor } from "../connectors/sdk/define-capability";
 import { type ActionResponse, notFoundAction, respond } from "./action-response";
 import { loadAction, loadActionWithCapability, recordActionEvent } from "./action-store";
 import { PATCHABLE } from "./allowed-patch";
 import { voidApprovals } from "./approval-ledger";
-import type { Actor } from "./define-capability";
 import type { EngineDeps } from "./engine-deps";
 
 /**

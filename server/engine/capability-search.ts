@@ -1,7 +1,7 @@
 import { Converter } from "opencc-js/t2cn";
-import type { AnyCapability } from "./define-capability";
+import type { AnyCapability } from "../connectors/sdk/define-capability";
+import type { NextAction } from "../connectors/sdk/outcome";
 import { describeInputs } from "./describe-inputs";
-import type { NextAction } from "./outcome";
 
 /**
  * Lexical capability search: BM25 over titles, triggers, descriptions and synonyms, with
@@ -20,43 +20,10 @@ const STOP_WORDS = new Set(
   ),
 );
 
-// Query-side synonyms: each key expands to the listed canonical terms (already stemmed).
-const SYNONYMS: Record<string, string[]> = {
-  buy: ["checkout", "purchas", "order", "pay"],
-  purchas: ["checkout", "buy"],
-  pay: ["checkout", "payment"],
-  order: ["checkout"],
-  cart: ["checkout"],
-  money: ["refund"],
-  reimburs: ["refund"],
-  send: ["return"],
-  broken: ["return", "damag"],
-  damag: ["return"],
-  defect: ["return"],
-  swap: ["exchang"],
-  replac: ["exchang"],
-  size: ["exchang"],
-  where: ["track"],
-  packag: ["shipment", "track"],
-  parcel: ["shipment", "track"],
-  deliveri: ["shipment", "address"],
-  arriv: ["deliveri"],
+// Query-side synonyms every catalog shares (each key expands to stemmed terms); the connectors
+// add the words of their own business (`searchSynonyms`).
+const GENERAL_SYNONYMS: Record<string, string[]> = {
   updat: ["chang"],
-  move: ["address", "chang"],
-  wrong: ["address"],
-  hand: ["assign"],
-  give: ["assign"],
-  owner: ["assign"],
-  teammat: ["assign"],
-  escal: ["priorit", "urgent"],
-  urgent: ["priorit"],
-  import: ["priorit"],
-  close: ["resolv"],
-  solv: ["resolv"],
-  fix: ["resolv"],
-  done: ["resolv"],
-  again: ["reopen"],
-  unresolv: ["reopen"],
 };
 
 function stem(word: string): string {
@@ -124,12 +91,17 @@ export interface CapabilityIndexOptions {
    * a query that quotes an id (tkt_6) then points at that entity's capabilities.
    */
   idPrefixes?: Record<string, string>;
+  /** Query words (stemmed) and the capability terms they mean, from the connectors. */
+  synonyms?: Record<string, string[]>;
 }
 
 export function buildCapabilityIndex(
   capabilities: AnyCapability[],
   options: CapabilityIndexOptions = {},
 ): CapabilityIndex {
+  const synonyms: Record<string, string[]> = { ...GENERAL_SYNONYMS };
+  for (const [word, terms] of Object.entries(options.synonyms ?? {}))
+    synonyms[word] = [...new Set([...(synonyms[word] ?? []), ...terms])];
   const prefixes = new Map<string, string[]>();
   for (const [prefix, entity] of Object.entries(options.idPrefixes ?? {}))
     for (const p of tokenize(prefix)) prefixes.set(p, tokenize(entity));
@@ -143,7 +115,7 @@ export function buildCapabilityIndex(
       }
     };
     add(capability.title, FIELD_WEIGHTS.title);
-    // The entity it applies to: "ticket"/"order" (and ids with its connector's prefix) point at it.
+    // The entity it applies to (and ids with its connector's prefix) point at it.
     add(capability.appliesTo.entity, FIELD_WEIGHTS.description);
     add(capability.id, FIELD_WEIGHTS.id);
     add(capability.synonyms.join(" "), FIELD_WEIGHTS.synonyms);
@@ -166,7 +138,7 @@ export function buildCapabilityIndex(
       const weights = new Map<string, number>();
       for (const t of tokenize(query)) {
         weights.set(t, Math.max(weights.get(t) ?? 0, 1));
-        for (const s of [...(SYNONYMS[t] ?? []), ...(prefixes.get(t) ?? [])])
+        for (const s of [...(synonyms[t] ?? []), ...(prefixes.get(t) ?? [])])
           weights.set(s, Math.max(weights.get(s) ?? 0, 0.6));
       }
       const scored = docs

@@ -1,3 +1,4 @@
+import type { Actor, AnyCapability } from "../connectors/sdk/define-capability";
 import {
   type ActionResponse,
   approvalView,
@@ -17,7 +18,6 @@ import {
 } from "./action-store";
 import { effectiveApprovalStatus, findApproval, markApprovalExpired, voidApprovals } from "./approval-ledger";
 import { catchLegacyUnavailable } from "./catch-legacy-unavailable";
-import type { Actor, AnyCapability } from "./define-capability";
 import {
   actionKeyFor,
   executeEffect,

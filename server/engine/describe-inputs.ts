@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AnyCapability } from "./define-capability";
+import type { AnyCapability } from "../connectors/sdk/define-capability";
 
 export interface InputDescription {
   field: string;

@@ -1,4 +1,5 @@
 import { type LegacyClient, LegacyUnavailableError } from "../connectors/legacy-client";
+import type { Actor, AnyCapability, EffectContext, EffectResult } from "../connectors/sdk/define-capability";
 import { type ActionResponse, notFoundAction, respond, unavailable } from "./action-response";
 import { type ActionState, type ActionStatus, effectRequestSchema, parseActionState } from "./action-state";
 import {
@@ -9,7 +10,6 @@ import {
   recordActionEvent,
   toJson,
 } from "./action-store";
-import type { Actor, AnyCapability, EffectContext, EffectResult } from "./define-capability";
 import type { EngineDeps } from "./engine-deps";
 
 /**

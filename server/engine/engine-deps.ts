@@ -1,5 +1,5 @@
+import type { Actor, AnyCapability } from "../connectors/sdk/define-capability";
 import type { Db } from "../db/client";
-import type { Actor, AnyCapability } from "./define-capability";
 
 /** What every engine operation works with; the gateway provides it once, in `createActionEngine`. */
 export interface EngineDeps {

@@ -1,6 +1,6 @@
-import type { Actor, AnyCapability, Values } from "./define-capability";
+import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capability";
+import type { ValidationError } from "../connectors/sdk/outcome";
 import { requiredFields } from "./describe-inputs";
-import type { ValidationError } from "./outcome";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 
 export interface Evaluation {

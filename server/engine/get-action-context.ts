@@ -1,6 +1,6 @@
+import type { Actor } from "../connectors/sdk/define-capability";
 import { type ActionResponse, notFoundAction, respond } from "./action-response";
 import { type ActorScope, loadActionWithCapability } from "./action-store";
-import type { Actor } from "./define-capability";
 import type { EngineDeps } from "./engine-deps";
 
 /** Re-reads an action to resume it, with its inputs and the JSON Schema of the patch it accepts now. */

@@ -1,9 +1,9 @@
+import type { AnyCapability } from "../connectors/sdk/define-capability";
+import type { NextAction } from "../connectors/sdk/outcome";
 import type { ApprovalView } from "./action-response";
 import type { ActionState } from "./action-state";
 import type { EffectRow } from "./action-store";
-import type { AnyCapability } from "./define-capability";
 import { allPatchFields } from "./describe-inputs";
-import type { NextAction } from "./outcome";
 import { recoverOffered } from "./recover-offered";
 
 /**

@@ -1,7 +1,7 @@
+import type { Actor } from "../connectors/sdk/define-capability";
 import { type ActionResponse, notAllowedNow, notFoundAction, respond, unavailable } from "./action-response";
 import { effectRequestSchema } from "./action-state";
 import { type ActorScope, loadActionWithCapability, toJson } from "./action-store";
-import type { Actor } from "./define-capability";
 import { executeEffect, existingEffectOutcome, leaseUntil } from "./effect-ledger";
 import type { EngineDeps } from "./engine-deps";
 import { leaseExpired, recoverOffered } from "./recover-offered";

@@ -1,13 +1,13 @@
+import type { Actor, Values } from "../connectors/sdk/define-capability";
+import { onlyRefusals } from "../connectors/sdk/outcome";
 import { type ActionResponse, respond, unavailable } from "./action-response";
 import { emptyActionState } from "./action-state";
 import { openApproval, recordActionEvent, toJson } from "./action-store";
 import { allowedPatch, patchProblems } from "./allowed-patch";
 import { catchLegacyUnavailable } from "./catch-legacy-unavailable";
-import type { Actor, Values } from "./define-capability";
 import { describeInputs } from "./describe-inputs";
 import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
-import { onlyRefusals } from "./outcome";
 import { stateTooLarge } from "./state-ceiling";
 import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
 

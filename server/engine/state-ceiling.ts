@@ -1,7 +1,7 @@
+import type { Values } from "../connectors/sdk/define-capability";
+import type { ValidationError } from "../connectors/sdk/outcome";
 import type { ActionState } from "./action-state";
-import type { Values } from "./define-capability";
 import { measureJson } from "./measure-json";
-import type { ValidationError } from "./outcome";
 
 /**
  * Largest stored state of one action, in characters of JSON (64 KB). The demo's largest state

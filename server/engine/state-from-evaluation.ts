@@ -1,5 +1,5 @@
+import type { AnyCapability } from "../connectors/sdk/define-capability";
 import type { ActionState, ActionStatus } from "./action-state";
-import type { AnyCapability } from "./define-capability";
 import { nodeIndexOfField } from "./describe-inputs";
 import type { Evaluation } from "./evaluate-action";
 import { summaryDigest } from "./summary-digest";

@@ -1,4 +1,5 @@
 import { LegacyUnavailableError } from "../connectors/legacy-client";
+import type { Actor, AnyCapability, Verification } from "../connectors/sdk/define-capability";
 import { type ActionResponse, notAllowedNow, notFoundAction, respond, unavailable } from "./action-response";
 import { parseActionState } from "./action-state";
 import {
@@ -9,7 +10,6 @@ import {
   recordActionEvent,
   toJson,
 } from "./action-store";
-import type { Actor, AnyCapability, Verification } from "./define-capability";
 import { effectContext } from "./effect-ledger";
 import type { EngineDeps } from "./engine-deps";
 import { recoverOffered } from "./recover-offered";

@@ -1,4 +1,10 @@
 import { z } from "zod";
+import {
+  type AnyCapability,
+  type ApproverRule,
+  DEFAULT_APPROVERS,
+} from "../connectors/sdk/define-capability";
+import type { Outcome } from "../connectors/sdk/outcome";
 import type { Db } from "../db/client";
 import { parseActionState } from "../engine/action-state";
 import { recordActionEvent } from "../engine/action-store";
@@ -8,8 +14,6 @@ import {
   findApproval,
   markApprovalExpired,
 } from "../engine/approval-ledger";
-import { type AnyCapability, type ApproverRule, DEFAULT_APPROVERS } from "../engine/define-capability";
-import type { Outcome } from "../engine/outcome";
 import type { Role, TrustedContext } from "./trusted-context";
 
 export const decideApprovalInputSchema = z

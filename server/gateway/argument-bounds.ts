@@ -1,5 +1,5 @@
+import type { OutcomeBase, ValidationError } from "../connectors/sdk/outcome";
 import { type JsonLimits, jsonPathField, measureJson } from "../engine/measure-json";
-import type { OutcomeBase, ValidationError } from "../engine/outcome";
 
 /**
  * The shape every tool's arguments must keep before any schema looks at them. No input schema

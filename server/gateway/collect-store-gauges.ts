@@ -1,5 +1,5 @@
+import { DEFAULT_APPROVAL_TTL_MS } from "../connectors/sdk/define-capability";
 import type { Db } from "../db/client";
-import { DEFAULT_APPROVAL_TTL_MS } from "../engine/define-capability";
 import type { SignpostMetrics } from "../metrics/signpost-metrics";
 
 const EFFECT_STATUSES = ["pending", "applied", "failed", "unknown"];

@@ -1,16 +1,18 @@
-import { CONNECTORS } from "../connectors/connector-catalog";
+import { connectors } from "../connectors/connector-registry";
 import { LegacyUnavailableError } from "../connectors/legacy-client";
+import type { AnyConnector } from "../connectors/sdk/define-connector";
 import type { Db } from "../db/client";
 import { readSecret } from "./vault";
 
 export interface ConnectorCredentials {
   baseUrl: string;
-  apiKey: string;
+  /** Secret name → value, for each secret the connector declares. */
+  secrets: Record<string, string>;
 }
 
 export type CredentialResolver = (
   tenantId: string,
-  connector: string,
+  connector: AnyConnector,
 ) => Promise<ConnectorCredentials | null>;
 
 /**
@@ -45,32 +47,38 @@ export function baseUrlOf(config: { settings: unknown } | null | undefined): str
 }
 
 /**
- * The default resolver: the API key from the vault (server-internal), the URL from the connector's
- * settings. A connector an admin disabled throws ConnectorDisabledError before the key is read, so
- * nothing is sent to its legacy system.
+ * The default resolver: the connector's secrets from the vault (server-internal), the URL from its
+ * settings. A connector an admin disabled throws ConnectorDisabledError before a secret is read,
+ * so nothing is sent to its system. Null while a declared secret is not set.
  */
 export function vaultCredentials(db: Db): CredentialResolver {
-  return async (tenantId, connector) => {
-    const def = CONNECTORS.find((c) => c.id === connector);
-    if (!def) return null;
-    const config = await db.connectorConfig.findFirst({ where: { tenantId, connector } });
-    if (config && !config.enabled) throw new ConnectorDisabledError(connector);
-    const apiKey = await readSecret(db, { tenantId, connector, name: def.secretName });
-    if (!apiKey) return null;
-    return { baseUrl: baseUrlOf(config), apiKey };
+  return async (tenantId, def) => {
+    const config = await db.connectorConfig.findFirst({ where: { tenantId, connector: def.id } });
+    if (config && !config.enabled) throw new ConnectorDisabledError(def.id);
+    const secrets: Record<string, string> = {};
+    for (const { name } of def.secrets) {
+      const value = await readSecret(db, { tenantId, connector: def.id, name });
+      if (!value) return null;
+      secrets[name] = value;
+    }
+    return { baseUrl: baseUrlOf(config), secrets };
   };
 }
 
-/** Builds a connector's adapter for a tenant; a connector without a key (or disabled) is unavailable, not a crash. */
+/**
+ * Builds a connector's adapter for a tenant, among the connectors that tenant has; a connector
+ * without its secrets (or disabled) is unavailable, not a crash.
+ */
 export async function adapterForTenant(
   resolve: CredentialResolver,
   tenantId: string,
   connector: string,
+  among: readonly AnyConnector[] = connectors(),
 ): Promise<unknown> {
-  const def = CONNECTORS.find((c) => c.id === connector);
-  if (!def) throw new Error(`unknown connector ${connector}`);
-  const creds = await resolve(tenantId, connector);
+  const def = among.find((c) => c.id === connector);
+  if (!def) throw new LegacyUnavailableError(`no connector ${connector} is installed for this tenant`);
+  const creds = await resolve(tenantId, def);
   if (!creds)
     throw new LegacyUnavailableError(`connector ${connector} has no API key configured for this tenant`);
-  return def.createAdapter({ baseUrl: creds.baseUrl, apiKey: creds.apiKey });
+  return def.createAdapter({ baseUrl: creds.baseUrl, secrets: creds.secrets });
 }

@@ -1,15 +1,13 @@
 import type { z } from "zod";
-import { capabilityRegistry, recordIdPrefixes } from "../connectors/connector-catalog";
-import type { HelpdeskAdapter } from "../connectors/helpdesk/helpdesk-adapter";
-import { ticketView } from "../connectors/helpdesk/ticket-view";
-import { orderView } from "../connectors/shop/order-view";
-import type { ShopAdapter } from "../connectors/shop/shop-adapter";
+import { capabilityRegistry, findEntity, recordIdPrefixes, searchSynonyms } from "../connectors/connector-registry";
+import type { AnyCapability } from "../connectors/sdk/define-capability";
+import type { AnyConnector } from "../connectors/sdk/define-connector";
+import type { NextAction, OutcomeBase } from "../connectors/sdk/outcome";
+import { tenantConnectors } from "../connectors/tenant-connectors";
 import type { Db } from "../db/client";
 import { type ActionEngine, createActionEngine } from "../engine/action-engine";
 import type { ActionResponse } from "../engine/action-response";
 import { buildCapabilityIndex, type CapabilityIndex } from "../engine/capability-search";
-import type { AnyCapability } from "../engine/define-capability";
-import type { NextAction, OutcomeBase } from "../engine/outcome";
 import {
   type ApprovalOutcome,
   approvalStatus,
@@ -60,6 +58,8 @@ export interface GatewayOptions {
   credentials?: CredentialResolver;
   /** The console page where a person approves an action. */
   approvalUrl?: (actionId: string) => string;
+  /** The connectors a tenant has (installed, then its own imported ones); default: tenantConnectors. */
+  tenantConnectors?: (tenantId: string) => Promise<readonly AnyConnector[]>;
 }
 
 interface OperationSpec<S extends z.ZodType> {
@@ -92,15 +92,18 @@ function invalidArguments(error: z.ZodError): GatewayOutcome {
 export function createGateway(options: GatewayOptions) {
   const { db } = options;
   const credentials = options.credentials ?? vaultCredentials(db);
+  const ownConnectors = options.tenantConnectors ?? ((tenantId: string) => tenantConnectors(db, tenantId));
   const approvalUrl = options.approvalUrl ?? ((id: string) => `/confirm/${id}`);
   const capabilities = capabilityRegistry();
   const index: CapabilityIndex = buildCapabilityIndex([...capabilities.values()], {
     idPrefixes: recordIdPrefixes(),
+    synonyms: searchSynonyms(),
   });
   const engine: ActionEngine = createActionEngine({
     db,
     capabilities,
-    adapterFor: (connector, actor) => adapterForTenant(credentials, actor.tenantId, connector),
+    adapterFor: async (connector, actor) =>
+      adapterForTenant(credentials, actor.tenantId, connector, await connectorsFor(actor)),
     approvalUrl,
   });
 
@@ -199,11 +202,13 @@ export function createGateway(options: GatewayOptions) {
     return out;
   }
 
-  async function shopAdapter(ctx: TrustedContext) {
-    return (await adapterForTenant(credentials, ctx.tenantId, "shop")) as ShopAdapter;
+  /** The installed connectors, then this tenant's imported ones; never another tenant's. */
+  async function connectorsFor(ctx: { tenantId: string }): Promise<readonly AnyConnector[]> {
+    return ownConnectors(ctx.tenantId);
   }
-  async function helpdeskAdapter(ctx: TrustedContext) {
-    return (await adapterForTenant(credentials, ctx.tenantId, "helpdesk")) as HelpdeskAdapter;
+  /** A connector's adapter for the caller's tenant, with the tenant's credentials from the vault. */
+  async function adapterFor(ctx: TrustedContext, connector: string): Promise<unknown> {
+    return adapterForTenant(credentials, ctx.tenantId, connector, await connectorsFor(ctx));
   }
 
   const visible = (ctx: TrustedContext, c: AnyCapability) => c.policy.roles.includes(ctx.role);
@@ -265,9 +270,9 @@ export function createGateway(options: GatewayOptions) {
             ? actionTarget(caller, input.action_id)
             : {
                 target:
-                  input.entity === "order"
-                    ? `shop://order/${input.entity_id}`
-                    : `helpdesk://ticket/${input.entity_id}`,
+                  findEntity(input.entity ?? "", await connectorsFor(caller))?.entity.uri(
+                    String(input.entity_id),
+                  ) ?? `entity:${input.entity}`,
               },
         run: async (input, caller) => {
           if (input.action_id)
@@ -277,12 +282,21 @@ export function createGateway(options: GatewayOptions) {
               scopeOf(caller),
             ) as Promise<GatewayOutcome>;
           const id = input.entity_id as string;
+          const known = await connectorsFor(caller);
+          const found = findEntity(input.entity ?? "", known);
+          if (!found)
+            return {
+              outcome: "rejected",
+              reason: "unknown_entity",
+              message: `No entity ${String(input.entity).slice(0, 40)}; entities: ${known.flatMap((c) => c.entities.map((e) => e.name)).join(", ")}`,
+              retryable: false,
+              next_actions: [],
+            };
+          const { entity } = found;
           const view =
-            input.entity === "order"
-              ? await orderView(await shopAdapter(caller), actorOf(caller), id)
-              : caller.role === "member"
-                ? null
-                : await ticketView(await helpdeskAdapter(caller), id);
+            entity.roles && !entity.roles.includes(caller.role)
+              ? null
+              : await entity.view(await adapterFor(caller, found.connector.id), actorOf(caller), id);
           if (!view)
             return {
               outcome: "not_found",
@@ -633,8 +647,8 @@ export function createGateway(options: GatewayOptions) {
     /** Writes one audit row and publishes it (for faces that run their own operations, e.g. browse). */
     recordAudit: (ctx: AuditActor, input: AuditInput) => audit(ctx, input),
     subscribe: (listener: (event: PublishedAuditEvent) => void) => subscribeAuditEvents(listener),
-    shopAdapter,
-    helpdeskAdapter,
+    adapterFor,
+    connectorsFor,
     approvalUrl,
     agentIdOf: (ctx: TrustedContext) => ctx.agentId ?? `user:${ctx.userId}`,
   };

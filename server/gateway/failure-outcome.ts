@@ -1,5 +1,5 @@
 import { LegacyRejectedError, LegacyUnavailableError } from "../connectors/legacy-client";
-import type { OutcomeBase } from "../engine/outcome";
+import type { OutcomeBase } from "../connectors/sdk/outcome";
 import { logger } from "../logger";
 import { redactText } from "./redact-secrets";
 

@@ -1,4 +1,4 @@
-import { capabilityRegistry } from "../connectors/connector-catalog";
+import { capabilityRegistry } from "../connectors/connector-registry";
 import type { Db } from "../db/client";
 import { type AttentionEvent, subscribeAttention } from "../engine/attention-events";
 import { decisionSentence } from "../engine/decision-sentence";

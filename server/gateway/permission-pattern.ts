@@ -1,7 +1,8 @@
-import { BROWSE_ROUTES } from "../browse/browse-routes";
-import { formatBrowseUri, parseBrowseUri } from "../browse/parse-browse-uri";
+import { routeTable } from "../browse/browse-routes";
 import { PERMISSION_REQUEST_ROUTE } from "../browse/signpost-routes";
-import { CONNECTORS } from "../connectors/connector-catalog";
+import { connectors } from "../connectors/connector-registry";
+import type { AnyConnector } from "../connectors/sdk/define-connector";
+import { formatBrowseUri, parseBrowseUri } from "../connectors/sdk/parse-browse-uri";
 
 /**
  * The one permission grammar: what a rule's pattern may say, what a target looks like, and how
@@ -35,26 +36,27 @@ export interface PermissionVocabulary {
   routes: readonly string[];
 }
 
-let served: PermissionVocabulary | undefined;
+const servedFor = new WeakMap<readonly AnyConnector[], PermissionVocabulary>();
 
 /**
  * The served vocabulary, read from the browse route table and the connector catalog (never a
  * list of its own). The permission-request form is left out: it is never authorized, so that a
  * denied agent can always ask, and a rule on it would do nothing.
  */
-export function servedVocabulary(): PermissionVocabulary {
-  if (served) return served;
-  const routes = BROWSE_ROUTES.map((r) => r.pattern).filter((p) => p !== PERMISSION_REQUEST_ROUTE.pattern);
-  const schemes = new Set([
-    ...routes.map((p) => p.split("://")[0] ?? ""),
-    ...CONNECTORS.map((c) => c.scheme),
-  ]);
+export function servedVocabulary(among: readonly AnyConnector[] = connectors()): PermissionVocabulary {
+  const cached = servedFor.get(among);
+  if (cached) return cached;
+  const routes = routeTable(among)
+    .map((r) => r.pattern)
+    .filter((p) => p !== PERMISSION_REQUEST_ROUTE.pattern);
+  const schemes = new Set([...routes.map((p) => p.split("://")[0] ?? ""), ...among.map((c) => c.scheme)]);
   schemes.delete("");
-  served = {
+  const served = {
     schemes: [...schemes],
-    capabilityIds: CONNECTORS.flatMap((c) => c.capabilities.map((cap) => cap.id)),
+    capabilityIds: among.flatMap((c) => c.capabilities.map((cap) => cap.id)),
     routes,
   };
+  servedFor.set(among, served);
   return served;
 }
 
@@ -222,7 +224,7 @@ export function parsePermissionPattern(
   if (pattern.startsWith("search:")) {
     const scheme = pattern.slice("search:".length);
     if (scheme !== "*" && !/^[a-z]+$/.test(scheme))
-      return fail("search: takes one scheme or *, e.g. search:shop or search:*");
+      return fail("search: takes one scheme or *, e.g. search:<scheme> or search:*");
     if (served && scheme !== "*" && !vocabulary.schemes.includes(scheme))
       return fail(`unknown scheme "${scheme}" (Signpost serves ${list(vocabulary.schemes)})`);
     return { ok: true, pattern, kind: "search" };

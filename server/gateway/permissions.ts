@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { capabilityRegistry } from "../connectors/connector-catalog";
+import { capabilityRegistry } from "../connectors/connector-registry";
+import type { AnyCapability } from "../connectors/sdk/define-capability";
 import type { Db } from "../db/client";
 import { publishAttention } from "../engine/attention-events";
-import type { AnyCapability } from "../engine/define-capability";
 import {
   canonicalPermissionTarget,
   parsePermissionPattern,

@@ -1,4 +1,4 @@
-import { CONNECTORS } from "../connectors/connector-catalog";
+import { connectors } from "../connectors/connector-registry";
 import type { Db } from "../db/client";
 import { committedMigrations } from "../db/database-state";
 import type { DbProvider } from "../db/database-url";
@@ -103,7 +103,7 @@ async function connectorHealth(db: Db, probe: typeof fetch): Promise<Record<stri
     .catch(() => []);
   const out: Record<string, ConnectorHealth> = {};
   await Promise.all(
-    CONNECTORS.map(async (connector) => {
+    connectors().map(async (connector) => {
       const urls = new Set(
         configs
           .filter((c) => c.connector === connector.id)

@@ -1,7 +1,7 @@
+import type { Outcome } from "../connectors/sdk/outcome";
 import type { Db } from "../db/client";
 import { parseActionState } from "../engine/action-state";
 import { type ActionRow, type EffectRow, recordActionEvent, toJson } from "../engine/action-store";
-import type { Outcome } from "../engine/outcome";
 import { leaseExpired } from "../engine/recover-offered";
 import type { ResolveRecoveryInput } from "./operations/operation-schemas";
 import type { TrustedContext } from "./trusted-context";

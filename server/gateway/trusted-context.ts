@@ -1,5 +1,5 @@
+import type { Actor } from "../connectors/sdk/define-capability";
 import type { Db } from "../db/client";
-import type { Actor } from "../engine/define-capability";
 import { hashAgentKey } from "./agent-keys";
 import type { ConsoleContext } from "./console-session";
 

@@ -1,6 +1,6 @@
+import { DEFAULT_APPROVAL_TTL_MS } from "../connectors/sdk/define-capability";
 import type { Db } from "../db/client";
 import { markApprovalExpired } from "../engine/approval-ledger";
-import { DEFAULT_APPROVAL_TTL_MS } from "../engine/define-capability";
 import type { AuditActor, AuditInput } from "../gateway/record-audit-event";
 
 export type ExpireReport = { expired: number };

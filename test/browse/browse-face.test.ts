@@ -297,7 +297,10 @@ describe("browse face: search → navigate → form → submit over MCP", () => 
     // Config pages are admin-only: a member's host is not even offered them as resources.
     expect([...statics, ...templates].filter((uri) => uri.startsWith("config://"))).toEqual([]);
     const adam = await w.connect(w.keys.adam, { faces: "browse" });
-    expect((await adam.listResources()).resources.map((r) => r.uri)).toContain("config://shop");
+    expect((await adam.listResources()).resources.map((r) => r.uri)).toContain("config://connectors");
+    expect((await adam.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toContain(
+      "config://{connector}",
+    );
     const read = await alice.readResource({ uri: "shop://order/ord_paid" });
     const first = read.contents[0] as { text?: string; mimeType?: string };
     expect(first.mimeType).toBe("text/markdown");

@@ -250,8 +250,10 @@ describe("browse refusals: a bad filter or a legacy refusal is not an outage; co
     expect(config.markdown).toMatch(/\| api_key \| set \|/);
     expect(config.markdown).not.toContain(w.legacy.apiKeys.acme);
     const start = await page(adam, "navigate", { uri: "signpost://start" });
-    expect(start.links).toEqual(expect.arrayContaining(["config://shop", "config://helpdesk"]));
+    expect(start.links).toContain("config://connectors");
+    const list = await page(adam, "navigate", { uri: "config://connectors" });
+    expect(list.links).toEqual(expect.arrayContaining(["config://shop", "config://helpdesk"]));
     const found = await page(adam, "search", { query: "config" });
-    expect(found.links).toContain("config://shop");
+    expect(found.links).toContain("config://connectors");
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { code, escapeText, formBlock, link } from "@/server/browse/markdown";
-import { withPageScope } from "@/server/browse/page-scope";
+import { code, escapeText, formBlock, link } from "@/server/connectors/sdk/markdown";
+import { withPageScope } from "@/server/connectors/sdk/page-scope";
 
 /** The markdown builders every page uses: data in, inert text out; links only from link(). */
 describe("markdown builders keep data inert", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { matchRoute } from "@/server/browse/browse-routes";
-import { parseBrowseUri } from "@/server/browse/parse-browse-uri";
+import { parseBrowseUri } from "@/server/connectors/sdk/parse-browse-uri";
 
 /** navigate(uri) takes a model-controlled string: the parser is the boundary that keeps it a route. */
 describe("parseBrowseUri", () => {
@@ -32,7 +32,8 @@ describe("parseBrowseUri", () => {
     ["https://example.com", "unknown scheme https"],
     ["SHOP://orders", "not a scheme://path URI"],
     ["shop:orders", "not a scheme://path URI"],
-    ["shop://orders?Page=1", 'invalid query key "Page"'],
+    ["shop://orders?$where=1", 'invalid query key "$where"'],
+    ["shop://orders?-x=1", 'invalid query key "-x"'],
     ["shop://orders?q=%E0%A4%A", "malformed query encoding"],
     [`shop://${"a".repeat(1001)}`, "URI too long"],
   ])("refuses %s (%s)", (input, problem) => {

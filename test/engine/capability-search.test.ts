@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { capabilityRegistry, recordIdPrefixes } from "@/server/connectors/connector-catalog";
+import { capabilityRegistry, recordIdPrefixes, searchSynonyms } from "@/server/connectors/connector-registry";
 import { buildCapabilityIndex, tokenize } from "@/server/engine/capability-search";
 import {
   CAPABILITY_SEARCH_DEV_SET,
@@ -8,7 +8,10 @@ import {
 } from "./capability-search-dev-set";
 
 // As the gateway builds it: the id prefixes come from the connectors, not from the engine.
-const index = buildCapabilityIndex([...capabilityRegistry().values()], { idPrefixes: recordIdPrefixes() });
+const index = buildCapabilityIndex([...capabilityRegistry().values()], {
+  idPrefixes: recordIdPrefixes(),
+  synonyms: searchSynonyms(),
+});
 
 describe("capability search (BM25 + synonyms, English and Chinese)", () => {
   it("tokenizes Chinese into bigrams and English into stems", () => {

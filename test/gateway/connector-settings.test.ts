@@ -247,7 +247,7 @@ describeEachProvider("connector settings on %s", (provider) => {
         const order = await w.gw.getContext(w.agent.alice, { entity: "order", entity_id: "ord_paid" });
         expect(order).toMatchObject({ outcome: "temporarily_unavailable" });
         expect(order.message).toMatch(/shop connector is disabled by an admin/);
-        await expect(w.gw.shopAdapter(w.agent.alice)).rejects.toThrow(/disabled by an admin/);
+        await expect(w.gw.adapterFor(w.agent.alice, "shop")).rejects.toThrow(/disabled by an admin/);
         const tested = await testConnectorConnection(w.db, admin, "shop");
         expect(tested).toMatchObject({ ok: true, value: { ok: false, result: "disabled", status: null } });
         if (tested.ok) expect(tested.value.message).toMatch(/disabled by an admin/);

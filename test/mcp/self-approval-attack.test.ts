@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { capabilityRegistry } from "@/server/connectors/connector-catalog";
+import { capabilityRegistry } from "@/server/connectors/connector-registry";
 import { idem } from "../gateway/gateway-world";
 import { describeEachProvider } from "../helpers/database";
 import { createMcpWorld, type McpWorld, sc } from "./mcp-world";

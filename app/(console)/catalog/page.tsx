@@ -2,7 +2,9 @@ import type { Metadata } from "next";
 import { pageRoles, requirePageAccess } from "@/app/_lib/console-context";
 import { readToolSizes } from "@/app/_lib/tool-sizes";
 import { Badge, Card, PageHeader, TableHead, TableScroll } from "@/components/ui";
-import { BROWSE_ROUTES } from "@/server/browse/browse-routes";
+import { routeTable } from "@/server/browse/browse-routes";
+import { tenantConnectors } from "@/server/connectors/tenant-connectors";
+import { getDb } from "@/server/db/client";
 import { listCatalogCapabilities } from "@/server/gateway/console/capability-catalog";
 
 export const dynamic = "force-dynamic";
@@ -13,6 +15,7 @@ export default async function CatalogPage() {
   const { ctx } = await requirePageAccess("/catalog", pageRoles.catalog);
   const capabilities = listCatalogCapabilities();
   const sizes = await readToolSizes(ctx);
+  const routes = routeTable(await tenantConnectors(getDb(), ctx.tenantId));
   return (
     <div className="space-y-8">
       <PageHeader
@@ -95,13 +98,13 @@ export default async function CatalogPage() {
       </section>
       <section aria-labelledby="routes-heading">
         <h2 id="routes-heading" className="mb-3 text-sm font-semibold text-slate-700">
-          Browse routes ({BROWSE_ROUTES.length})
+          Browse routes ({routes.length})
         </h2>
         <TableScroll label="Browse routes">
           <table className="w-full min-w-[40rem] text-sm">
             <TableHead columns={["Pattern", "Title", "Form", "Description"]} />
             <tbody>
-              {BROWSE_ROUTES.map((r) => (
+              {routes.map((r) => (
                 <tr key={r.pattern} className="border-t border-slate-100 align-top">
                   <td className="px-3 py-2 font-mono text-xs">{r.pattern}</td>
                   <td className="px-3 py-2">{r.title}</td>

@@ -1,6 +1,6 @@
-import type { EffectResult, Verification } from "../../engine/define-capability";
 import { toEffectResult } from "../effect-result";
 import { sendWithRetries } from "../legacy-client";
+import type { EffectResult, Verification } from "../sdk/define-capability";
 import type { HelpdeskAdapter, HelpdeskTicket } from "./helpdesk-adapter";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { NodeDefinition } from "../../engine/define-capability";
-import type { ValidationError } from "../../engine/outcome";
+import type { NodeDefinition } from "../sdk/define-capability";
+import type { ValidationError } from "../sdk/outcome";
 import type { HelpdeskAdapter, HelpdeskTicket } from "./helpdesk-adapter";
 
 export const ticketIdSchema = z

@@ -1,4 +1,4 @@
-import type { NextAction } from "../../engine/outcome";
+import type { NextAction } from "../sdk/outcome";
 import type { HelpdeskAdapter } from "./helpdesk-adapter";
 
 /** The Ticket view: the ticket, its assignee and team, and which of the narrow changes apply now. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { NodeDefinition, NodeResult } from "../../engine/define-capability";
-import type { ValidationError } from "../../engine/outcome";
+import type { NodeDefinition, NodeResult } from "../sdk/define-capability";
+import type { ValidationError } from "../sdk/outcome";
 import type { ShopAdapter, ShopOrder } from "./shop-adapter";
 import { canSeeOrder, customerFor } from "./shop-customer";
 

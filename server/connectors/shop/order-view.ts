@@ -1,5 +1,5 @@
-import type { Actor } from "../../engine/define-capability";
-import type { NextAction } from "../../engine/outcome";
+import type { Actor } from "../sdk/define-capability";
+import type { NextAction } from "../sdk/outcome";
 import { afterSalesPaths } from "./after-sales-eligibility";
 import type { ShopAdapter } from "./shop-adapter";
 import { canSeeOrder, customerFor } from "./shop-customer";

@@ -1,5 +1,5 @@
-import type { Actor } from "../../engine/define-capability";
-import type { ValidationError } from "../../engine/outcome";
+import type { Actor } from "../sdk/define-capability";
+import type { ValidationError } from "../sdk/outcome";
 import type { ShopAdapter, ShopCustomer, ShopOrder } from "./shop-adapter";
 
 /** The legacy customer a Signpost user acts as: the one with the same email. */

@@ -1,4 +1,4 @@
-import { CONNECTORS } from "../../connectors/connector-catalog";
+import { connectors } from "../../connectors/connector-registry";
 import { describeInputs, type InputDescription } from "../../engine/describe-inputs";
 
 export type CatalogCapability = {
@@ -20,7 +20,7 @@ export type CatalogCapability = {
 
 /** What the catalog page shows of each capability: its declaration, never its code. */
 export function listCatalogCapabilities(): CatalogCapability[] {
-  return CONNECTORS.flatMap((connector) =>
+  return connectors().flatMap((connector) =>
     connector.capabilities.map((c) => ({
       id: c.id,
       connector: connector.id,

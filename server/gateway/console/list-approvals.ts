@@ -1,4 +1,4 @@
-import { capabilityRegistry } from "../../connectors/connector-catalog";
+import { capabilityRegistry } from "../../connectors/connector-registry";
 import type { Db } from "../../db/client";
 import { approvalExpiresAt, effectiveApprovalStatus } from "../../engine/approval-ledger";
 import { approversOf, describeApprovers, mayDecide } from "../approvals";

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { CONNECTORS } from "../../connectors/connector-catalog";
+import type { AnyConnector } from "../../connectors/sdk/define-connector";
+import { tenantConnectors } from "../../connectors/tenant-connectors";
 import type { Db } from "../../db/client";
 import { baseUrlOf, ConnectorDisabledError, vaultCredentials } from "../connector-credentials";
 import type { ConsoleContext } from "../console-session";
@@ -8,9 +9,8 @@ import { type ConsoleResult, fail, ok } from "./console-result";
 import { recordConsoleAudit } from "./record-console-audit";
 
 /** The secret each shipped connector declares; the vault may hold more, which are listed too. */
-const KNOWN_SECRETS: Record<string, string[]> = Object.fromEntries(
-  CONNECTORS.map((c) => [c.id, [c.secretName]]),
-);
+const declaredSecrets = (among: readonly AnyConnector[], connector: string) =>
+  among.find((c) => c.id === connector)?.secrets.map((s) => s.name) ?? [];
 
 export type ConnectorView = {
   connector: string;
@@ -60,7 +60,8 @@ function originOf(text: string): string | null {
   return url && url.origin !== "null" ? url.origin : null;
 }
 
-const known = (connector: string) => CONNECTORS.some((c) => c.id === connector);
+const connectorOf = async (db: Db, tenantId: string, connector: string) =>
+  (await tenantConnectors(db, tenantId)).find((c) => c.id === connector);
 const unknownConnector = (connector: string) => fail("not_found", `No connector ${connector}.`);
 
 type SecretMeta = {
@@ -73,7 +74,8 @@ type SecretMeta = {
 
 /** Each connector's non-secret settings and, per secret, only whether it is set and when it changed. */
 export async function listConnectors(db: Db, ctx: ConsoleContext): Promise<ConnectorView[]> {
-  const [configs, secrets] = await Promise.all([
+  const [among, configs, secrets] = await Promise.all([
+    tenantConnectors(db, ctx.tenantId),
     db.connectorConfig.findMany({ where: { tenantId: ctx.tenantId } }),
     listSecrets(db, ctx.tenantId) as Promise<SecretMeta[]>,
   ]);
@@ -86,14 +88,14 @@ export async function listConnectors(db: Db, ctx: ConsoleContext): Promise<Conne
   });
   const editor = new Map(editors.map((u) => [u.id, u.name]));
   const names = new Set([
-    ...Object.keys(KNOWN_SECRETS),
+    ...among.map((c) => c.id),
     ...configs.map((c) => c.connector),
     ...secrets.map((s) => s.connector),
   ]);
   return [...names].sort().map((connector) => {
     const config = configs.find((c) => c.connector === connector);
     const mine = secrets.filter((s) => s.connector === connector);
-    const secretNames = new Set([...(KNOWN_SECRETS[connector] ?? []), ...mine.map((s) => s.name)]);
+    const secretNames = new Set([...declaredSecrets(among, connector), ...mine.map((s) => s.name)]);
     return {
       connector,
       enabled: config?.enabled ?? true,
@@ -117,7 +119,7 @@ export async function replaceConnectorSecret(
   value: string,
 ): Promise<ConsoleResult<{ connector: string; name: string; updatedAt: string }>> {
   const startedAt = Date.now();
-  if (!known(connector)) return unknownConnector(connector);
+  if (!(await connectorOf(db, ctx.tenantId, connector))) return unknownConnector(connector);
   await setSecret(db, { tenantId: ctx.tenantId, connector, name, value, updatedById: ctx.userId });
   await recordConsoleAudit(db, ctx, {
     operation: "secret.replaced",
@@ -164,7 +166,7 @@ export async function updateConnectorSettings(
   input: z.infer<typeof connectorSettingsInputSchema>,
 ): Promise<ConsoleResult<ConnectorSettingsUpdate>> {
   const startedAt = Date.now();
-  if (!known(connector)) return unknownConnector(connector);
+  if (!(await connectorOf(db, ctx.tenantId, connector))) return unknownConnector(connector);
   const { tenantId } = ctx;
   const saved = await db.$transaction(async (tx) => {
     const existing = await tx.connectorConfig.findFirst({ where: { tenantId, connector } });
@@ -232,8 +234,9 @@ export async function testConnectorConnection(
   connector: string,
 ): Promise<ConsoleResult<ConnectionTest>> {
   const startedAt = Date.now();
-  if (!known(connector)) return unknownConnector(connector);
-  const result = await probe(db, ctx.tenantId, connector, startedAt);
+  const def = await connectorOf(db, ctx.tenantId, connector);
+  if (!def) return unknownConnector(connector);
+  const result = await probe(db, ctx.tenantId, def, startedAt);
   await recordConsoleAudit(db, ctx, {
     operation: "connector.tested",
     target: `config://${connector}`,
@@ -248,7 +251,7 @@ export async function testConnectorConnection(
 async function probe(
   db: Db,
   tenantId: string,
-  connector: string,
+  def: AnyConnector,
   startedAt: number,
 ): Promise<ConnectionTest> {
   const answer = (
@@ -264,8 +267,8 @@ async function probe(
   });
   let creds: Awaited<ReturnType<ReturnType<typeof vaultCredentials>>>;
   try {
-    // The same resolver the adapters use: the vault's key and the connector's base URL, server-side only.
-    creds = await vaultCredentials(db)(tenantId, connector);
+    // The same resolver the adapters use: the vault's secrets and the connector's base URL, server-side only.
+    creds = await vaultCredentials(db)(tenantId, def);
   } catch (error) {
     if (error instanceof ConnectorDisabledError)
       return answer(
@@ -277,22 +280,15 @@ async function probe(
   }
   if (!creds) return answer("no_key", null, "No API key is set for this connector.");
   try {
-    const res = await fetch(new URL("/v1/health", creds.baseUrl), {
-      headers: { authorization: `Bearer ${creds.apiKey}` },
-      // Never follow a redirect with the key: a 3xx is reported as the status it is.
-      redirect: "manual",
-      signal: AbortSignal.timeout(5000),
-    });
-    // The body decides only ok/not ok; none of it is passed on.
-    const body = (await res.json().catch(() => null)) as { ok?: unknown } | null;
-    if (res.ok && body?.ok === true) return answer("connected", res.status, "Connected.");
+    const res = await def.checkConnection(creds, AbortSignal.timeout(5000));
+    if (res.ok) return answer("connected", res.status, "Connected.");
     if (res.status === 401 || res.status === 403)
-      return answer("refused", res.status, `The legacy system refused the key (${res.status}).`);
-    return answer("unexpected_status", res.status, `The legacy system answered ${res.status}.`);
+      return answer("refused", res.status, `The system refused the key (${res.status}).`);
+    return answer("unexpected_status", res.status, `The system answered ${res.status}.`);
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
     return timedOut
-      ? answer("timed_out", null, "The legacy system did not answer within 5 s.")
-      : answer("unreachable", null, "Could not reach the legacy system.");
+      ? answer("timed_out", null, "The system did not answer within 5 s.")
+      : answer("unreachable", null, "Could not reach the system.");
   }
 }

@@ -43,7 +43,7 @@ export const startActionInputSchema = z
       .max(64)
       .regex(/^[a-z][a-z0-9_]*$/, "a capability id such as checkout")
       .describe("From search_capabilities"),
-    entity_id: id("entity_id").optional().describe("The order/ticket it applies to"),
+    entity_id: id("entity_id").optional().describe("The record it applies to"),
     patch: patch.optional().describe("Every field the user gave"),
     dry_run: z.boolean().optional(),
   })
@@ -52,7 +52,13 @@ export const startActionInputSchema = z
 export const getContextInputSchema = z
   .object({
     action_id: id("action_id").optional().describe("An action to re-read"),
-    entity: z.enum(["order", "ticket"]).optional().describe("Or an entity's view, with entity_id"),
+    // A name, not an enum: the entities come from the connectors, and the tool list stays the
+    // same however many are connected.
+    entity: z
+      .string()
+      .regex(/^[a-z][a-z0-9_]{0,39}$/, "an entity name such as the applies_to of a capability")
+      .optional()
+      .describe("Or an entity's view (its applies_to name), with entity_id"),
     entity_id: id("entity_id").optional().describe("With entity"),
   })
   .strict()
@@ -111,7 +117,7 @@ export const requestPermissionInputSchema = z
       .trim()
       .min(1)
       .max(300)
-      .describe("URI or capability target, e.g. capability:after_sales or shop://order/ord_1/after-sales"),
+      .describe("The URI or capability target exactly as the refusal named it"),
     reason: z.string().trim().max(500).optional().describe("Why, for the admin"),
   })
   .strict();

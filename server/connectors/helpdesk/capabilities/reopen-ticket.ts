@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineCapability } from "../../../engine/define-capability";
+import { defineCapability } from "../../sdk/define-capability";
 import type { HelpdeskAdapter, HelpdeskTicket } from "../helpdesk-adapter";
 import { patchTicket, verifyTicket } from "../patch-ticket";
 import { HELPDESK_POLICY, ticketNode, ticketSummary } from "../ticket-node";

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { defineCapability } from "../../../engine/define-capability";
-import type { Alternative, ValidationError } from "../../../engine/outcome";
 import { toEffectResult } from "../../effect-result";
 import { sendWithRetries } from "../../legacy-client";
+import { defineCapability } from "../../sdk/define-capability";
+import type { Alternative, ValidationError } from "../../sdk/outcome";
 import {
   AFTER_SALES_KINDS,
   type AfterSalesKind,

@@ -1,6 +1,6 @@
-import { defineCapability } from "../../../engine/define-capability";
 import { toEffectResult } from "../../effect-result";
 import { sendWithRetries } from "../../legacy-client";
+import { defineCapability } from "../../sdk/define-capability";
 import { addressIdSchema, matchAddress } from "../match-address";
 import { orderNode } from "../order-node";
 import type { ShopAdapter, ShopAddress, ShopOrder } from "../shop-adapter";

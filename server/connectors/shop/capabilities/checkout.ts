@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { defineCapability } from "../../../engine/define-capability";
-import type { ValidationError } from "../../../engine/outcome";
 import { toEffectResult } from "../../effect-result";
 import { sendWithRetries } from "../../legacy-client";
+import { defineCapability } from "../../sdk/define-capability";
+import type { ValidationError } from "../../sdk/outcome";
 import { addressIdSchema, matchAddress, shopAddressLine } from "../match-address";
 import type {
   ShopAdapter,

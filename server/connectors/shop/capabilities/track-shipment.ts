@@ -1,4 +1,4 @@
-import { defineCapability } from "../../../engine/define-capability";
+import { defineCapability } from "../../sdk/define-capability";
 import { orderNode } from "../order-node";
 import type { ShopAdapter, ShopOrder } from "../shop-adapter";
 import { SHOP_POLICY } from "../shop-policy";

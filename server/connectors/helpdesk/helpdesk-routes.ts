@@ -1,7 +1,8 @@
-import type { BackendOutcome } from "./browse-backend";
-import { capabilityFormRoute } from "./capability-form-route";
-import { link } from "./markdown";
-import { rowsTable } from "./render-helpers";
+import type { BackendOutcome } from "../sdk/browse-backend";
+import { capabilityFormRoute } from "../sdk/capability-form-route";
+import type { RouteDefinition } from "../sdk/define-route";
+import { link } from "../sdk/markdown";
+import { rowsTable } from "../sdk/render-helpers";
 import {
   type FilterSpec,
   filterValue,
@@ -12,8 +13,8 @@ import {
   pageNumber,
   perPage,
   viewPage,
-} from "./route-pages";
-import type { RouteDefinition } from "./route-types";
+} from "../sdk/route-pages";
+import { listTickets, teammates } from "./helpdesk-records";
 
 function ticketFormLinks(id: string, view: BackendOutcome): Array<[string, string]> {
   const capabilities = new Set(
@@ -52,7 +53,7 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
       const invalid = invalidFilterPage("Tickets", match.uri, TICKET_FILTERS);
       if (invalid) return invalid;
       const mine = filterValue(match.uri, "mine");
-      const result = await backend.listTickets({
+      const result = await listTickets(backend, {
         page: pageNumber(match.uri),
         perPage: perPage(match.uri),
         status: filterValue(match.uri, "status"),
@@ -115,7 +116,7 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
       { pattern: `helpdesk://ticket/{id}/${path}`, title, description, keywords },
       {
         capability,
-        entity: { type: "ticket", param: "id" },
+        entity: { name: "ticket", param: "id" },
         back: (p) => ({ label: `Back to ticket ${p.id}`, uri: `helpdesk://ticket/${p.id}` }),
       },
     ),
@@ -127,7 +128,7 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
     keywords: ["teammates", "team", "agents", "staff", "who", "assignee"],
     startPoint: true,
     async render(_match, backend) {
-      const result = await backend.teammates();
+      const result = await teammates(backend);
       if (isOutcome(result)) return outcomePage("Teammates", result);
       return {
         title: "Teammates",

@@ -1,9 +1,9 @@
 import { actionPage } from "./action-page";
 import type { BackendOutcome, BrowseBackend } from "./browse-backend";
+import type { PageBody, RouteDefinition } from "./define-route";
 import { escapeText, link } from "./markdown";
 import { fieldsFromOutcome, formSection, optionsSections, problemsList } from "./render-helpers";
 import { outcomePage } from "./route-pages";
-import type { PageBody, RouteDefinition } from "./route-types";
 
 // ---------------------------------------------------------------------------------------------
 // Capability forms: a form route is a face of a capability's nodes. Navigating previews the
@@ -13,7 +13,8 @@ import type { PageBody, RouteDefinition } from "./route-types";
 
 interface CapabilityForm {
   capability: string;
-  entity?: { type: "order" | "ticket"; param: string };
+  /** The entity the form is about (`get_context` name) and the route parameter holding its id. */
+  entity?: { name: string; param: string };
   back(params: Record<string, string>): { label: string; uri: string };
 }
 

@@ -1,9 +1,13 @@
-/** The URI schemes browse mode serves. Anything else is a not-found page, never an exception. */
-export const BROWSE_SCHEMES = ["shop", "helpdesk", "actions", "config", "signpost"] as const;
-export type BrowseScheme = (typeof BROWSE_SCHEMES)[number];
+/**
+ * A scheme as a URI may spell it. Which schemes exist is the route table's business (the
+ * connectors register them); an unknown one is a not-found page, never an exception.
+ */
+const SCHEME = /^[a-z][a-z0-9]{1,29}$/;
+/** Schemes of the web and the file system: never a page, whatever a connector calls itself. */
+export const FOREIGN_SCHEMES = ["http", "https", "file", "ftp", "data", "javascript", "mailto", "ws", "wss"];
 
 export interface BrowseUri {
-  scheme: BrowseScheme;
+  scheme: string;
   /** Path segments, each `[A-Za-z0-9_.-]` without `..`. */
   segments: string[];
   query: Record<string, string>;
@@ -14,7 +18,8 @@ export interface BrowseUri {
 export type ParsedBrowseUri = { ok: true; value: BrowseUri } | { ok: false; problem: string };
 
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
-const QUERY_KEY = /^[a-z_]{1,40}$/;
+// Query keys as APIs name their parameters (`per_page`, `pageSize`, `sort.by`); never a path.
+const QUERY_KEY = /^[A-Za-z_][A-Za-z0-9_.-]{0,39}$/;
 const MAX_URI = 1000;
 
 /**
@@ -28,11 +33,10 @@ export function parseBrowseUri(input: string): ParsedBrowseUri {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
   if (/[\s\\\u0000-\u001f\u007f]/.test(input))
     return { ok: false, problem: "whitespace or control characters" };
-  const match = /^([a-z]+):\/\/([^?#]*)(?:\?([^#]*))?$/.exec(input);
+  const match = /^([a-z][a-z0-9]*):\/\/([^?#]*)(?:\?([^#]*))?$/.exec(input);
   if (!match) return { ok: false, problem: "not a scheme://path URI" };
   const [, scheme = "", path = "", rawQuery] = match;
-  if (!(BROWSE_SCHEMES as readonly string[]).includes(scheme))
-    return { ok: false, problem: `unknown scheme ${scheme}` };
+  if (!SCHEME.test(scheme) || FOREIGN_SCHEMES.includes(scheme)) return { ok: false, problem: `unknown scheme ${scheme.slice(0, 30)}` };
   if (path.includes("%")) return { ok: false, problem: "encoded characters are not allowed in paths" };
   const trimmed = path.replace(/\/$/, "");
   const segments = trimmed === "" ? [] : trimmed.split("/");
@@ -61,7 +65,7 @@ export function parseBrowseUri(input: string): ParsedBrowseUri {
   }
   return {
     ok: true,
-    value: { scheme: scheme as BrowseScheme, segments, query, uri: formatBrowseUri(scheme, segments, query) },
+    value: { scheme, segments, query, uri: formatBrowseUri(scheme, segments, query) },
   };
 }
 

@@ -1,8 +1,8 @@
 import type { BackendOutcome, ListPage, Row } from "./browse-backend";
+import type { PageBody } from "./define-route";
 import { code, escapeText, link } from "./markdown";
 import { type BrowseUri, formatBrowseUri } from "./parse-browse-uri";
 import { nextActionsList, objectSections, rowsTable } from "./render-helpers";
-import type { PageBody } from "./route-types";
 
 /** Shared page builders for the scheme route files: lists, entity views, refusals, paging. */
 const PER_PAGE_NOTE = "Lists paginate: follow the next-page link.";
@@ -69,7 +69,7 @@ export const NOT_FOUND_FOR = (what: string, id: string): PageBody => ({
 });
 
 export function viewPage(
-  kind: "order" | "ticket",
+  kind: string,
   id: string,
   view: BackendOutcome,
   formLinks: Array<[string, string]>,
@@ -91,7 +91,7 @@ export function viewPage(
     parts.push(`## Actions\n\n${formLinks.map(([label, uri]) => `- ${link(label, uri)}`).join("\n")}`);
   parts.push(`## Next (action face)\n\n${nextActionsList(view)}`);
   return {
-    title: `${kind === "order" ? "Order" : "Ticket"} ${id}`,
+    title: `${kind.charAt(0).toUpperCase()}${kind.slice(1)} ${id}`,
     outcome: "applied",
     markdown: parts.join("\n\n"),
   };

@@ -1,3 +1,5 @@
+import type { AnyConnector } from "./define-connector";
+
 /**
  * What browse mode needs from the layers below, for one trusted caller. Browse renders pages and
  * forms; every decision (permissions, eligibility, validation, approvals) comes from these calls,
@@ -58,30 +60,16 @@ export interface BrowseBackend {
     capability?: string;
   }): Promise<void>;
 
-  /** Records, scoped to the caller's tenant and person; `null` = not found for this caller. */
-  listOrders(input: {
-    page: number;
-    perPage?: number;
-    status?: string;
-  }): Promise<ListPage<Row> | BackendOutcome>;
-  listProducts(input: {
-    page: number;
-    perPage?: number;
-    q?: string;
-  }): Promise<ListPage<Row> | BackendOutcome>;
-  product(id: string): Promise<Row | null | BackendOutcome>;
-  cart(): Promise<Row | null | BackendOutcome>;
-  listTickets(input: {
-    page: number;
-    perPage?: number;
-    status?: string;
-    mine?: boolean;
-    q?: string;
-  }): Promise<ListPage<Row> | BackendOutcome>;
-  teammates(): Promise<Row[] | BackendOutcome>;
+  /**
+   * Runs `run` with the connector's adapter for the caller's tenant (credentials from the vault,
+   * never shown). A system that does not answer, or has no key, comes back as a typed outcome.
+   */
+  withAdapter<A, T>(connector: string, run: (adapter: A) => Promise<T>): Promise<T | BackendOutcome>;
+  /** Every connector this caller's tenant has: the built-in and installed ones, then its imported ones. */
+  connectors(): Promise<readonly AnyConnector[]>;
 
   /** The entity view of the engine (what may be done now and why not), via get_context. */
-  entityView(entity: "order" | "ticket", id: string): Promise<BackendOutcome>;
+  entityView(entity: string, id: string): Promise<BackendOutcome>;
   /** An action via get_context (node, options, allowed_patch, patch schema). */
   action(actionId: string): Promise<BackendOutcome>;
   /** The capability catalog via search_capabilities. */

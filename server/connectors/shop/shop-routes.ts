@@ -1,7 +1,8 @@
-import type { BackendOutcome, Row } from "./browse-backend";
-import { capabilityFormRoute } from "./capability-form-route";
-import { link, money } from "./markdown";
-import { objectSections, rowsTable } from "./render-helpers";
+import type { BackendOutcome, Row } from "../sdk/browse-backend";
+import { capabilityFormRoute } from "../sdk/capability-form-route";
+import type { RouteDefinition } from "../sdk/define-route";
+import { link, money } from "../sdk/markdown";
+import { objectSections, rowsTable } from "../sdk/render-helpers";
 import {
   type FilterSpec,
   filterValue,
@@ -13,8 +14,8 @@ import {
   pageNumber,
   perPage,
   viewPage,
-} from "./route-pages";
-import type { RouteDefinition } from "./route-types";
+} from "../sdk/route-pages";
+import { cart, listOrders, listProducts, product } from "./shop-records";
 
 /** Which forms an order offers now comes from the view's next_actions (the engine decides). */
 function orderFormLinks(id: string, view: BackendOutcome): Array<[string, string]> {
@@ -49,7 +50,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
     async render(match, backend) {
       const invalid = invalidFilterPage("Orders", match.uri, ORDER_FILTERS);
       if (invalid) return invalid;
-      const result = await backend.listOrders({
+      const result = await listOrders(backend, {
         page: pageNumber(match.uri),
         perPage: perPage(match.uri),
         status: filterValue(match.uri, "status"),
@@ -81,7 +82,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
     },
     {
       capability: "after_sales",
-      entity: { type: "order", param: "id" },
+      entity: { name: "order", param: "id" },
       back: (p) => ({ label: `Back to order ${p.id}`, uri: `shop://order/${p.id}` }),
     },
   ),
@@ -94,7 +95,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
     },
     {
       capability: "change_delivery_address",
-      entity: { type: "order", param: "id" },
+      entity: { name: "order", param: "id" },
       back: (p) => ({ label: `Back to order ${p.id}`, uri: `shop://order/${p.id}` }),
     },
   ),
@@ -107,7 +108,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
     },
     {
       capability: "track_shipment",
-      entity: { type: "order", param: "id" },
+      entity: { name: "order", param: "id" },
       back: (p) => ({ label: `Back to order ${p.id}`, uri: `shop://order/${p.id}` }),
     },
   ),
@@ -119,7 +120,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
     startPoint: true,
     example: "shop://products?q=mug",
     async render(match, backend) {
-      const result = await backend.listProducts({
+      const result = await listProducts(backend, {
         page: pageNumber(match.uri),
         perPage: perPage(match.uri),
         q: match.uri.query.q,
@@ -136,13 +137,13 @@ export const SHOP_ROUTES: RouteDefinition[] = [
     keywords: ["product", "price", "stock"],
     async render(match, backend) {
       const id = match.params.id ?? "";
-      const product = await backend.product(id);
-      if (product === null) return NOT_FOUND_FOR("product", id);
-      if (isOutcome(product)) return outcomePage(`Product ${id}`, product);
+      const found = await product(backend, id);
+      if (found === null) return NOT_FOUND_FOR("product", id);
+      if (isOutcome(found)) return outcomePage(`Product ${id}`, found);
       return {
-        title: String(product.name ?? `Product ${id}`),
+        title: String(found.name ?? `Product ${id}`),
         outcome: "applied",
-        markdown: `${objectSections(product)}\n\n## Actions\n\n- ${link("Buy (checkout form)", "shop://checkout")}\n- ${link("All products", "shop://products")}`,
+        markdown: `${objectSections(found)}\n\n## Actions\n\n- ${link("Buy (checkout form)", "shop://checkout")}\n- ${link("All products", "shop://products")}`,
       };
     },
   },
@@ -153,14 +154,14 @@ export const SHOP_ROUTES: RouteDefinition[] = [
     keywords: ["cart", "basket", "checkout", "购物车"],
     startPoint: true,
     async render(_match, backend) {
-      const cart = await backend.cart();
-      if (cart === null) return NOT_FOUND_FOR("cart", "mine");
-      if (isOutcome(cart)) return outcomePage("Cart", cart);
-      const items = Array.isArray(cart.items) ? (cart.items as Row[]) : [];
+      const found = await cart(backend);
+      if (found === null) return NOT_FOUND_FOR("cart", "mine");
+      if (isOutcome(found)) return outcomePage("Cart", found);
+      const items = Array.isArray(found.items) ? (found.items as Row[]) : [];
       return {
         title: "Cart",
         outcome: "applied",
-        markdown: `${rowsTable(items, ["product_id", "name", "quantity", "unit_price"])}\n\n- **Subtotal:** ${money(cart.subtotal)}\n\n## Actions\n\n- ${link("Check out", "shop://checkout")}`,
+        markdown: `${rowsTable(items, ["product_id", "name", "quantity", "unit_price"])}\n\n- **Subtotal:** ${money(found.subtotal)}\n\n## Actions\n\n- ${link("Check out", "shop://checkout")}`,
       };
     },
   },

@@ -1,4 +1,5 @@
 import type { BackendOutcome, BrowseBackend, Row } from "./browse-backend";
+import type { PageBody } from "./define-route";
 import { escapeText, type FormField, fieldList, link } from "./markdown";
 import {
   fieldsFromOutcome,
@@ -8,7 +9,6 @@ import {
   optionsSections,
   problemsList,
 } from "./render-helpers";
-import type { PageBody } from "./route-types";
 
 /** An action as a page: where it stands, its summary, the next form, approval link. */
 export function actionPage(outcome: BackendOutcome, backend: BrowseBackend): PageBody {

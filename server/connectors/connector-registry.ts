@@ -1,0 +1,86 @@
+import { helpdeskConnector } from "./helpdesk/helpdesk-connector";
+import type { AnyCapability } from "./sdk/define-capability";
+import { type AnyConnector, type ConnectorEntity, connectorProblem } from "./sdk/define-connector";
+import { shopConnector } from "./shop/shop-connector";
+
+/** The connectors Signpost ships with (the demo systems). */
+export const BUILT_IN_CONNECTORS: readonly AnyConnector[] = [shopConnector, helpdeskConnector];
+
+const registered: AnyConnector[] = [...BUILT_IN_CONNECTORS];
+
+/**
+ * Every connector of this process: the built-in ones and those installed from
+ * SIGNPOST_CONNECTORS_DIR at start. Imported (OpenAPI) connectors belong to one tenant each and
+ * are not here: the gateway adds them per tenant.
+ */
+export function connectors(): readonly AnyConnector[] {
+  return registered;
+}
+
+/**
+ * Why `def` cannot join `existing` (its own problems, or an id, scheme, entity, id prefix or
+ * capability another connector has), or null. One check for installed and imported connectors.
+ */
+export function registrationProblem(def: AnyConnector, existing: readonly AnyConnector[]): string | null {
+  const own = connectorProblem(def);
+  if (own) return own;
+  for (const other of existing) {
+    if (other.id === def.id) return `connector id "${def.id}" is taken`;
+    if (other.scheme === def.scheme) return `scheme "${def.scheme}://" is taken by connector ${other.id}`;
+    for (const entity of def.entities ?? []) {
+      const clash = other.entities.find((e) => e.name === entity.name || e.idPrefix === entity.idPrefix);
+      if (clash) return `entity ${entity.name} (${entity.idPrefix}) clashes with ${other.id}'s ${clash.name}`;
+    }
+    for (const cap of def.capabilities ?? [])
+      if (other.capabilities.some((c) => c.id === cap.id))
+        return `capability ${cap.id} is already defined by ${other.id}`;
+  }
+  return null;
+}
+
+/** Adds an installed connector; refused (with the reason) when it clashes or is malformed. */
+export function registerConnector(def: AnyConnector): { ok: true } | { ok: false; problem: string } {
+  const problem = registrationProblem(def, registered);
+  if (problem) return { ok: false, problem };
+  registered.push(def);
+  return { ok: true };
+}
+
+/** Forgets installed connectors (tests that install their own start from the built-in set). */
+export function resetInstalledConnectors(): void {
+  registered.splice(0, registered.length, ...BUILT_IN_CONNECTORS);
+}
+
+export function connectorById(id: string): AnyConnector | undefined {
+  return registered.find((c) => c.id === id);
+}
+
+/** The entity a `get_context` name means, with its connector. */
+export function findEntity(
+  name: string,
+  among: readonly AnyConnector[] = registered,
+): { connector: AnyConnector; entity: ConnectorEntity<unknown> } | undefined {
+  for (const connector of among) {
+    const entity = connector.entities.find((e) => e.name === name);
+    if (entity) return { connector, entity };
+  }
+  return undefined;
+}
+
+/** Each record id prefix the connectors declare, with the entity it names (for capability search). */
+export function recordIdPrefixes(): Record<string, string> {
+  return Object.fromEntries(registered.flatMap((c) => c.entities.map((e) => [e.idPrefix, e.name])));
+}
+
+export function capabilityRegistry(): Map<string, AnyCapability> {
+  return new Map(registered.flatMap((c) => c.capabilities.map((cap) => [cap.id, cap] as const)));
+}
+
+/** Every connector's query synonyms, merged (search_capabilities expands queries with them). */
+export function searchSynonyms(): Record<string, string[]> {
+  const merged: Record<string, string[]> = {};
+  for (const c of registered)
+    for (const [word, terms] of Object.entries(c.searchSynonyms ?? {}))
+      merged[word] = [...new Set([...(merged[word] ?? []), ...terms])];
+  return merged;
+}

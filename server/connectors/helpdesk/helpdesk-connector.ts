@@ -1,0 +1,81 @@
+import { bearerHealthCheck } from "../legacy-client";
+import type { BrowseBackend } from "../sdk/browse-backend";
+import { defineConnector, type RecordQuery } from "../sdk/define-connector";
+import { escapeText, link } from "../sdk/markdown";
+import { assignTicket } from "./capabilities/assign-ticket";
+import { changeTicketPriority } from "./capabilities/change-ticket-priority";
+import { reopenTicket } from "./capabilities/reopen-ticket";
+import { resolveTicket } from "./capabilities/resolve-ticket";
+import { createHelpdeskAdapter, type HelpdeskAdapter } from "./helpdesk-adapter";
+import { listTickets } from "./helpdesk-records";
+import { HELPDESK_ROUTES } from "./helpdesk-routes";
+import { ticketView } from "./ticket-view";
+
+/** Words that say "tickets" rather than what a ticket is about. */
+const GENERIC = ["ticket", "assigned", "support", "helpdesk", "open"];
+
+/** Tickets the query is about: "mine", open ones, or ones whose text matches its words. */
+async function searchHelpdesk({ words, mine }: RecordQuery, backend: BrowseBackend): Promise<string[]> {
+  const topical = words.filter((w) => !GENERIC.includes(w));
+  if (!mine && !topical.length && !words.includes("ticket")) return [];
+  const tickets = await listTickets(backend, {
+    page: 1,
+    mine: mine || undefined,
+    status: words.includes("open") ? "open" : undefined,
+    q: topical.length && !mine ? topical.join(" ") : undefined,
+  });
+  if ("outcome" in tickets) return [];
+  return tickets.data
+    .slice(0, 5)
+    .map(
+      (t) =>
+        `- ${link(`Ticket ${t.id}: ${String(t.subject ?? "")}`, `helpdesk://ticket/${t.id}`)} — ${escapeText(t.status)}`,
+    );
+}
+
+/** The demo helpdesk: tickets, teammates and the narrow ticket changes. */
+export const helpdeskConnector = defineConnector<HelpdeskAdapter>({
+  id: "helpdesk",
+  title: "Helpdesk",
+  scheme: "helpdesk",
+  description: "Support tickets, their assignees and teams, and the changes a ticket allows.",
+  secrets: [{ name: "api_key", description: "The helpdesk API's key (Bearer)" }],
+  createAdapter: ({ baseUrl, secrets }) => createHelpdeskAdapter({ baseUrl, apiKey: secrets.api_key ?? "" }),
+  healthPath: "/health",
+  checkConnection: bearerHealthCheck("/v1/health"),
+  capabilities: [assignTicket, changeTicketPriority, resolveTicket, reopenTicket],
+  entities: [
+    {
+      name: "ticket",
+      label: "Ticket",
+      idPrefix: "tkt_",
+      uri: (id) => `helpdesk://ticket/${id}`,
+      // Members reach their own tickets through the listing; the view is staff work.
+      roles: ["admin", "support"],
+      view: (adapter, _actor, id) => ticketView(adapter, id),
+    },
+  ],
+  routes: HELPDESK_ROUTES,
+  searchSynonyms: {
+    hand: ["assign"],
+    give: ["assign"],
+    owner: ["assign"],
+    teammat: ["assign"],
+    escal: ["priorit", "urgent"],
+    urgent: ["priorit"],
+    import: ["priorit"],
+    close: ["resolv"],
+    solv: ["resolv"],
+    fix: ["resolv"],
+    done: ["resolv"],
+    again: ["reopen"],
+    unresolv: ["reopen"],
+  },
+  forms: {
+    assign_ticket: "helpdesk://ticket/{id}/assign",
+    change_ticket_priority: "helpdesk://ticket/{id}/priority",
+    resolve_ticket: "helpdesk://ticket/{id}/resolve",
+    reopen_ticket: "helpdesk://ticket/{id}/reopen",
+  },
+  searchRecords: searchHelpdesk,
+});

@@ -1,0 +1,89 @@
+import { bearerHealthCheck } from "../legacy-client";
+import type { BrowseBackend } from "../sdk/browse-backend";
+import { defineConnector, type RecordQuery } from "../sdk/define-connector";
+import { escapeText, link } from "../sdk/markdown";
+import { afterSales } from "./capabilities/after-sales";
+import { changeDeliveryAddress } from "./capabilities/change-delivery-address";
+import { checkout } from "./capabilities/checkout";
+import { trackShipment } from "./capabilities/track-shipment";
+import { orderView } from "./order-view";
+import { createShopAdapter, type ShopAdapter } from "./shop-adapter";
+import { listOrders, listProducts } from "./shop-records";
+import { SHOP_ROUTES } from "./shop-routes";
+
+const ORDER_STATUSES = ["pending_payment", "paid", "shipped", "delivered", "cancelled"];
+
+/** Products named in the query, and orders when it names an order status or says "order". */
+async function searchShop({ query, words }: RecordQuery, backend: BrowseBackend): Promise<string[]> {
+  const out: string[] = [];
+  const products = await listProducts(backend, { page: 1, q: words.join(" ") || query });
+  if (!("outcome" in products)) {
+    for (const p of products.data.slice(0, 5))
+      out.push(
+        `- ${link(`Product ${String(p.name)}`, `shop://product/${p.id}`)} — ${escapeText(p.price !== undefined ? `${(Number(p.price) / 100).toFixed(2)} USD` : "")}`,
+      );
+  }
+  const lower = query.toLowerCase();
+  const status = ORDER_STATUSES.find((s) => lower.includes(s.replace("_", " ")) || lower.includes(s));
+  if (status || words.includes("order")) {
+    const orders = await listOrders(backend, { page: 1, status });
+    if (!("outcome" in orders)) {
+      for (const o of orders.data.slice(0, 5))
+        out.push(`- ${link(`Order ${o.id} (${String(o.status)})`, `shop://order/${o.id}`)}`);
+    }
+  }
+  return out;
+}
+
+/** The demo shop: orders, products, cart, checkout and after-sales over its legacy API. */
+export const shopConnector = defineConnector<ShopAdapter>({
+  id: "shop",
+  title: "Shop",
+  scheme: "shop",
+  description: "Orders, products, the cart, checkout and after-sales of the online shop.",
+  secrets: [{ name: "api_key", description: "The shop API's key (Bearer)" }],
+  createAdapter: ({ baseUrl, secrets }) => createShopAdapter({ baseUrl, apiKey: secrets.api_key ?? "" }),
+  healthPath: "/health",
+  checkConnection: bearerHealthCheck("/v1/health"),
+  capabilities: [checkout, afterSales, changeDeliveryAddress, trackShipment],
+  entities: [
+    {
+      name: "order",
+      label: "Order",
+      idPrefix: "ord_",
+      uri: (id) => `shop://order/${id}`,
+      view: orderView,
+    },
+  ],
+  routes: SHOP_ROUTES,
+  searchSynonyms: {
+    buy: ["checkout", "purchas", "order", "pay"],
+    purchas: ["checkout", "buy"],
+    pay: ["checkout", "payment"],
+    order: ["checkout"],
+    cart: ["checkout"],
+    money: ["refund"],
+    reimburs: ["refund"],
+    send: ["return"],
+    broken: ["return", "damag"],
+    damag: ["return"],
+    defect: ["return"],
+    swap: ["exchang"],
+    replac: ["exchang"],
+    size: ["exchang"],
+    where: ["track"],
+    packag: ["shipment", "track"],
+    parcel: ["shipment", "track"],
+    deliveri: ["shipment", "address"],
+    arriv: ["deliveri"],
+    move: ["address", "chang"],
+    wrong: ["address"],
+  },
+  forms: {
+    checkout: "shop://checkout",
+    after_sales: "shop://order/{id}/after-sales",
+    change_delivery_address: "shop://order/{id}/address",
+    track_shipment: "shop://order/{id}/tracking",
+  },
+  searchRecords: searchShop,
+});

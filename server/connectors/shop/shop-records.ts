@@ -1,0 +1,73 @@
+import type { BackendOutcome, BrowseBackend, ListPage, Row } from "../sdk/browse-backend";
+import type { ShopAdapter } from "./shop-adapter";
+
+/** Rows per list page: small enough that a page stays a few hundred tokens. */
+const PAGE_SIZE = 10;
+
+const isStaff = (backend: BrowseBackend) => {
+  const { role } = backend.who();
+  return role === "admin" || role === "support";
+};
+
+async function customerId(shop: ShopAdapter, backend: BrowseBackend): Promise<string | null> {
+  return (await shop.customerByEmail(backend.who().userEmail))?.id ?? null;
+}
+
+/** Orders this caller may see: members their own, support and admins the tenant's. */
+export function listOrders(
+  backend: BrowseBackend,
+  input: { page: number; perPage?: number; status?: string },
+): Promise<ListPage<Row> | BackendOutcome> {
+  return backend.withAdapter<ShopAdapter, ListPage<Row>>("shop", async (shop) => {
+    const staff = isStaff(backend);
+    const customer = staff ? undefined : await customerId(shop, backend);
+    if (!staff && !customer) return { data: [], page: input.page, next_page: null, total: 0 };
+    const result = await shop.orders({
+      customer_id: customer ?? undefined,
+      status: input.status,
+      page: input.page,
+      per_page: input.perPage ?? PAGE_SIZE,
+    });
+    return {
+      data: result.data as unknown as Row[],
+      page: result.page,
+      next_page: result.next_page,
+      total: result.total,
+    };
+  });
+}
+
+export function listProducts(
+  backend: BrowseBackend,
+  input: { page: number; perPage?: number; q?: string },
+): Promise<ListPage<Row> | BackendOutcome> {
+  return backend.withAdapter<ShopAdapter, ListPage<Row>>("shop", async (shop) => {
+    const result = await shop.products({
+      q: input.q,
+      page: input.page,
+      per_page: input.perPage ?? PAGE_SIZE,
+    });
+    return {
+      data: result.data as unknown as Row[],
+      page: result.page,
+      next_page: result.next_page,
+      total: result.total,
+    };
+  });
+}
+
+export function product(backend: BrowseBackend, id: string): Promise<Row | null | BackendOutcome> {
+  return backend.withAdapter<ShopAdapter, Row | null>(
+    "shop",
+    async (shop) => ((await shop.product(id)) as unknown as Row | null) ?? null,
+  );
+}
+
+/** The caller's own cart; null when they are not a customer of the shop. */
+export function cart(backend: BrowseBackend): Promise<Row | null | BackendOutcome> {
+  return backend.withAdapter<ShopAdapter, Row | null>("shop", async (shop) => {
+    const customer = await customerId(shop, backend);
+    if (!customer) return null;
+    return ((await shop.cart(customer)) as unknown as Row | null) ?? null;
+  });
+}

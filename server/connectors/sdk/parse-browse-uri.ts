@@ -36,7 +36,8 @@ export function parseBrowseUri(input: string): ParsedBrowseUri {
   const match = /^([a-z][a-z0-9]*):\/\/([^?#]*)(?:\?([^#]*))?$/.exec(input);
   if (!match) return { ok: false, problem: "not a scheme://path URI" };
   const [, scheme = "", path = "", rawQuery] = match;
-  if (!SCHEME.test(scheme) || FOREIGN_SCHEMES.includes(scheme)) return { ok: false, problem: `unknown scheme ${scheme.slice(0, 30)}` };
+  if (!SCHEME.test(scheme) || FOREIGN_SCHEMES.includes(scheme))
+    return { ok: false, problem: `unknown scheme ${scheme.slice(0, 30)}` };
   if (path.includes("%")) return { ok: false, problem: "encoded characters are not allowed in paths" };
   const trimmed = path.replace(/\/$/, "");
   const segments = trimmed === "" ? [] : trimmed.split("/");

@@ -27,9 +27,10 @@ const tsx = pathToFileURL(require.resolve("tsx")).href;
  * for it: SIGTERM to `npx signpost serve` reaches the server, which shuts down gracefully.
  */
 function run(script, args, env = process.env) {
+  // Signpost's own tsconfig (its `@/` paths), whichever folder the command is run from.
   const child = spawn(process.execPath, ["--import", tsx, join(root, script), ...args], {
     stdio: "inherit",
-    env,
+    env: { TSX_TSCONFIG_PATH: join(root, "tsconfig.json"), ...env },
   });
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"])
     process.on(signal, () => {

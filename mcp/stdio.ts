@@ -2,6 +2,7 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { parseFaces } from "./faces";
 // Before anything that logs (./signpost-mcp): log lines go to stderr here.
 import "./log-to-stderr";
+import { installConnectorsFromEnv } from "@/server/connectors/install-connectors";
 import { logger } from "@/server/logger";
 import { getSignpostMcp } from "./signpost-mcp";
 
@@ -21,6 +22,7 @@ async function main() {
     logger.fatal("Set SIGNPOST_AGENT_KEY to an agent key (mint one in the console under Agents).");
     process.exit(2);
   }
+  await installConnectorsFromEnv();
   const mcp = getSignpostMcp();
   const first = await mcp.authenticate(key);
   if (!first) {

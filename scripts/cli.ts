@@ -19,6 +19,7 @@ import {
 } from "@/server/gateway/console/manage-users";
 import { type AdminActor, cliActor } from "@/server/gateway/console/record-console-audit";
 import { loadOrCreateLegacyKeys, readDemoInfo, saveLegacyKeys, writeDemoInfo } from "./demo-files";
+import { newConnectorCommand } from "./new-connector";
 import { root } from "./next-build";
 import { seedDemo } from "./seed-demo";
 
@@ -43,6 +44,9 @@ Commands:
                                        create an agent acting for that user; prints its key once
   revoke-key <agent id | key prefix>   revoke an agent's key (it stops working at once)
   list-agents [--tenant <id>]          agents with prefix, owner and state (never keys)
+  new-connector <id> [--dir <folder>]  write a working connector (pages, a form, a capability with
+                                       a confirmation, a stand-in system, a test) to
+                                       <folder>/<id>/ (default ./connectors)
   mcp [--key <agent key>] [--faces actions,browse]
                                        serve the MCP stdio face for a local MCP host
   --version                            print the version
@@ -269,6 +273,8 @@ async function main(): Promise<void> {
       return revokeKey(args);
     case "list-agents":
       return listAgents(args);
+    case "new-connector":
+      return newConnectorCommand(args, say);
     case "demo": {
       const demo = readDemoInfo(dataDir());
       if (!demo) fail("no demo.json in the data directory");

@@ -7,6 +7,7 @@
 // Every line it prints is a JSON log line.
 import { parseArgs } from "node:util";
 import { checkServerConfig, type ServerConfig } from "@/server/config/signpost-config";
+import { installConnectorsFromEnv } from "@/server/connectors/install-connectors";
 import { applyPendingMigrations, describeMigrationReport } from "@/server/db/apply-pending-migrations";
 import { createDb, type Db } from "@/server/db/client";
 import { createDatabase, databaseExists, describeDatabase, migrationState } from "@/server/db/database-state";
@@ -105,6 +106,8 @@ async function main(): Promise<void> {
   const url = databaseUrl();
   process.env.DATABASE_URL = url;
 
+  // Before anything builds a gateway: the capabilities, routes and schemes they add are fixed then.
+  await installConnectorsFromEnv(process.env, { typecheck: flags.dev });
   await prepareDatabase(url);
   // The jobs' own client: the Next.js bundle makes its own on first use.
   const db = createDb(url);

@@ -165,6 +165,7 @@ export const serverConfigSchema = z.object({
       )
       .optional(),
   ),
+  SIGNPOST_CONNECTORS_DIR: unset(z.string().trim().max(4000).optional()),
   /** Skip the build check (a prepared image; `npm start` sets it for its child, having built). */
   SIGNPOST_SKIP_BUILD: unset(
     flag("SIGNPOST_SKIP_BUILD", "whether to skip checking the console build").default(false),

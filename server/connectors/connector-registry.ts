@@ -6,14 +6,30 @@ import { shopConnector } from "./shop/shop-connector";
 /** The connectors Signpost ships with (the demo systems). */
 export const BUILT_IN_CONNECTORS: readonly AnyConnector[] = [shopConnector, helpdeskConnector];
 
-const registered: AnyConnector[] = [...BUILT_IN_CONNECTORS];
+/**
+ * Connectors installed from SIGNPOST_CONNECTORS_DIR, kept on the process: the server entry
+ * installs them before Next.js starts, and the Next.js bundle has its own copy of this module.
+ */
+const holder = globalThis as {
+  __signpostInstalledConnectors?: { list: AnyConnector[]; version: number };
+};
+holder.__signpostInstalledConnectors ??= { list: [], version: 0 };
+const installed = holder.__signpostInstalledConnectors;
+
+let registered: readonly AnyConnector[] = BUILT_IN_CONNECTORS;
+let seen = -1;
 
 /**
- * Every connector of this process: the built-in ones and those installed from
+ * Every connector of this process: the built-in ones, then those installed from
  * SIGNPOST_CONNECTORS_DIR at start. Imported (OpenAPI) connectors belong to one tenant each and
- * are not here: the gateway adds them per tenant.
+ * are not here: tenantConnectors adds them per tenant. The same array until one is installed
+ * (route tables and vocabularies are cached by it).
  */
 export function connectors(): readonly AnyConnector[] {
+  if (seen !== installed.version) {
+    registered = [...BUILT_IN_CONNECTORS, ...installed.list];
+    seen = installed.version;
+  }
   return registered;
 }
 
@@ -40,25 +56,27 @@ export function registrationProblem(def: AnyConnector, existing: readonly AnyCon
 
 /** Adds an installed connector; refused (with the reason) when it clashes or is malformed. */
 export function registerConnector(def: AnyConnector): { ok: true } | { ok: false; problem: string } {
-  const problem = registrationProblem(def, registered);
+  const problem = registrationProblem(def, connectors());
   if (problem) return { ok: false, problem };
-  registered.push(def);
+  installed.list.push(def);
+  installed.version++;
   return { ok: true };
 }
 
 /** Forgets installed connectors (tests that install their own start from the built-in set). */
 export function resetInstalledConnectors(): void {
-  registered.splice(0, registered.length, ...BUILT_IN_CONNECTORS);
+  installed.list.splice(0, installed.list.length);
+  installed.version++;
 }
 
 export function connectorById(id: string): AnyConnector | undefined {
-  return registered.find((c) => c.id === id);
+  return connectors().find((c) => c.id === id);
 }
 
 /** The entity a `get_context` name means, with its connector. */
 export function findEntity(
   name: string,
-  among: readonly AnyConnector[] = registered,
+  among: readonly AnyConnector[] = connectors(),
 ): { connector: AnyConnector; entity: ConnectorEntity<unknown> } | undefined {
   for (const connector of among) {
     const entity = connector.entities.find((e) => e.name === name);
@@ -69,17 +87,17 @@ export function findEntity(
 
 /** Each record id prefix the connectors declare, with the entity it names (for capability search). */
 export function recordIdPrefixes(): Record<string, string> {
-  return Object.fromEntries(registered.flatMap((c) => c.entities.map((e) => [e.idPrefix, e.name])));
+  return Object.fromEntries(connectors().flatMap((c) => c.entities.map((e) => [e.idPrefix, e.name])));
 }
 
 export function capabilityRegistry(): Map<string, AnyCapability> {
-  return new Map(registered.flatMap((c) => c.capabilities.map((cap) => [cap.id, cap] as const)));
+  return new Map(connectors().flatMap((c) => c.capabilities.map((cap) => [cap.id, cap] as const)));
 }
 
 /** Every connector's query synonyms, merged (search_capabilities expands queries with them). */
 export function searchSynonyms(): Record<string, string[]> {
   const merged: Record<string, string[]> = {};
-  for (const c of registered)
+  for (const c of connectors())
     for (const [word, terms] of Object.entries(c.searchSynonyms ?? {}))
       merged[word] = [...new Set([...(merged[word] ?? []), ...terms])];
   return merged;

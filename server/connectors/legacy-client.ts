@@ -35,8 +35,32 @@ export interface LegacyRequest {
   timeoutMs?: number;
 }
 
+/**
+ * `instanceof` by brand, not by class identity: a connector installed from outside Signpost's
+ * source loads its own copy of this module (and Next.js bundles another), and an outage it
+ * throws must still read as an outage everywhere. Subclasses keep plain class checks.
+ */
+function branded(brand: symbol) {
+  return function hasInstance(this: unknown, value: unknown): boolean {
+    if (typeof this === "function" && Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+    return (
+      typeof value === "object" &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[brand] === true &&
+      Object.hasOwn(this as object, "brand") &&
+      (this as { brand?: symbol }).brand === brand
+    );
+  };
+}
+
+const UNAVAILABLE = Symbol.for("signpost.LegacyUnavailableError");
+const REJECTED = Symbol.for("signpost.LegacyRejectedError");
+
 /** Thrown by reads when the legacy system stays unavailable through the read budget. */
 export class LegacyUnavailableError extends Error {
+  static readonly brand: symbol = UNAVAILABLE;
+  static [Symbol.hasInstance] = branded(UNAVAILABLE);
+  readonly [UNAVAILABLE] = true;
   constructor(message: string) {
     super(message);
     this.name = "LegacyUnavailableError";
@@ -50,6 +74,9 @@ export class LegacyUnavailableError extends Error {
  * and from a bug of our own. The message keeps the old `legacy <path>: <status> <code>` form.
  */
 export class LegacyRejectedError extends Error {
+  static readonly brand: symbol = REJECTED;
+  static [Symbol.hasInstance] = branded(REJECTED);
+  readonly [REJECTED] = true;
   readonly status: number;
   readonly code: string;
   /** The legacy system's own explanation; not shown to agents as is (it is the vendor's text). */

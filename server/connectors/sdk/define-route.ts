@@ -35,3 +35,10 @@ export interface RouteDefinition {
   /** Present on form routes: `submit(uri, fields)` lands here. */
   submit?(match: RouteMatch, fields: Record<string, unknown>, backend: BrowseBackend): Promise<PageBody>;
 }
+
+/** Declares one browse route; the identity function keeps its types checked where it is written. */
+export function defineRoute(route: RouteDefinition): RouteDefinition {
+  if (!/^[a-z][a-z0-9]*:\/\//.test(route.pattern))
+    throw new Error(`route ${route.pattern}: not scheme://path`);
+  return route;
+}

@@ -1,0 +1,28 @@
+import { createLegacyClient, type LegacyClient } from "signpost/sdk";
+
+export interface ExampleAccount {
+  id: string;
+  name: string;
+  status: "active" | "closed";
+  notes?: Array<{ id: string; text: string; reference: string }>;
+}
+
+/**
+ * The one place that knows the system's HTTP API. Reads retry; writes go through
+ * `sendWithRetries` in the capability, with the action key as Idempotency-Key.
+ */
+export function createExampleAdapter(options: { baseUrl: string; apiKey: string }) {
+  const http: LegacyClient = createLegacyClient(options);
+  const enc = encodeURIComponent;
+  return {
+    http,
+    accounts: (page: number) =>
+      http.get<{ data: ExampleAccount[]; page: number; total: number; next_page: number | null }>(
+        "/v1/accounts",
+        { page },
+      ),
+    account: (id: string) => http.get<ExampleAccount>(`/v1/accounts/${enc(id)}`),
+  };
+}
+
+export type ExampleAdapter = ReturnType<typeof createExampleAdapter>;

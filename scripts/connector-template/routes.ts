@@ -1,0 +1,74 @@
+import {
+  capabilityFormRoute,
+  defineRoute,
+  link,
+  listPage,
+  NOT_FOUND_FOR,
+  objectSections,
+  outcomePage,
+  pageNumber,
+  type Row,
+} from "signpost/sdk";
+import type { ExampleAdapter } from "./adapter";
+
+/** `example://` pages: the accounts listing, one account, and the note form. */
+export const EXAMPLE_ROUTES = [
+  defineRoute({
+    pattern: "example://accounts",
+    title: "Accounts",
+    description: "Every account with its status; open one to add a note.",
+    keywords: ["accounts", "customers", "clients"],
+    startPoint: true,
+    async render(match, backend) {
+      const page = pageNumber(match.uri);
+      const result = await backend.withAdapter<
+        ExampleAdapter,
+        { data: Row[]; page: number; next_page: number | null; total: number }
+      >("example", async (adapter) => {
+        const answer = await adapter.accounts(page);
+        return {
+          data: (answer?.data ?? []) as unknown as Row[],
+          page,
+          next_page: answer?.next_page ?? null,
+          total: answer?.total ?? 0,
+        };
+      });
+      return listPage("Accounts", match.uri, result, ["id", "name", "status"], (row) =>
+        link(`Account ${String(row.name)}`, `example://account/${row.id}`),
+      );
+    },
+  }),
+  defineRoute({
+    pattern: "example://account/{id}",
+    title: "Account",
+    description: "One account, its notes, and the form to add one.",
+    keywords: ["account", "notes"],
+    async render(match, backend) {
+      const id = match.params.id ?? "";
+      const account = await backend.withAdapter<ExampleAdapter, Row | null>(
+        "example",
+        async (adapter) => (await adapter.account(id)) as unknown as Row | null,
+      );
+      if (account === null) return NOT_FOUND_FOR("account", id);
+      if ("outcome" in account) return outcomePage(`Account ${id}`, account as never);
+      return {
+        title: `Account ${String(account.name)}`,
+        outcome: "applied",
+        markdown: `${objectSections(account)}\n\n## Actions\n\n- ${link("Add a note", `example://account/${id}/note`)}`,
+      };
+    },
+  }),
+  capabilityFormRoute(
+    {
+      pattern: "example://account/{id}/note",
+      title: "Add a note",
+      description: "Form: add a note to an account; a person approves its text first.",
+      keywords: ["note", "comment", "add note"],
+    },
+    {
+      capability: "example_add_note",
+      entity: { name: "example_account", param: "id" },
+      back: (p) => ({ label: `Back to account ${p.id}`, uri: `example://account/${p.id}` }),
+    },
+  ),
+];

@@ -1,0 +1,69 @@
+/**
+ * The connector SDK: everything a connector — in Signpost's source or in a folder of its own
+ * (SIGNPOST_CONNECTORS_DIR) — builds on. Outside the source, import it as `signpost/sdk`.
+ *
+ * ```ts
+ * import { defineConnector, defineRoute, createLegacyClient, link } from "signpost/sdk";
+ *
+ * export default defineConnector({
+ *   id: "crm", title: "CRM", scheme: "crm", description: "Accounts and their notes.",
+ *   secrets: [{ name: "api_key", description: "The CRM's API key" }],
+ *   createAdapter: ({ baseUrl, secrets }) => createLegacyClient({ baseUrl, apiKey: secrets.api_key ?? "" }),
+ *   healthPath: "/health",
+ *   checkConnection: bearerHealthCheck("/health"),
+ *   capabilities: [], entities: [],
+ *   routes: [defineRoute({ pattern: "crm://accounts", title: "Accounts", description: "…", keywords: ["accounts"],
+ *     startPoint: true, render: async (_match, backend) => ({ title: "Accounts", outcome: "applied", markdown: "…" }) })],
+ * });
+ * ```
+ * `npx signpost new-connector <id>` writes a complete one, with a form, a capability and tests.
+ */
+
+export { toEffectResult } from "../effect-result";
+export type { LegacyClient, LegacyClientOptions, LegacyRequest, LegacyResponse } from "../legacy-client";
+export {
+  bearerHealthCheck,
+  createLegacyClient,
+  LegacyRejectedError,
+  LegacyUnavailableError,
+  sendWithRetries,
+} from "../legacy-client";
+export type { BackendOutcome, BrowseBackend, ListPage, Row } from "./browse-backend";
+export { capabilityFormRoute } from "./capability-form-route";
+export type {
+  Actor,
+  AnyCapability,
+  CapabilityDefinition,
+  CapabilityPolicy,
+  EffectDefinition,
+  EffectResult,
+  NodeDefinition,
+  NodeResult,
+  Verification,
+} from "./define-capability";
+export { DEFAULT_APPROVERS, defineCapability } from "./define-capability";
+export type {
+  AdapterOptions,
+  ConnectorDefinition,
+  ConnectorEntity,
+  EntityView,
+  RecordQuery,
+} from "./define-connector";
+export { defineConnector } from "./define-connector";
+export type { PageBody, RouteDefinition, RouteMatch } from "./define-route";
+export { defineRoute } from "./define-route";
+export type { FormField } from "./markdown";
+export { code, escapeText, fieldList, formBlock, link, money, table } from "./markdown";
+export type { NextAction, ValidationError } from "./outcome";
+export { objectSections, rowsTable } from "./render-helpers";
+export {
+  filterValue,
+  invalidFilterPage,
+  isOutcome,
+  listPage,
+  NOT_FOUND_FOR,
+  outcomePage,
+  pageNumber,
+  perPage,
+  viewPage,
+} from "./route-pages";

@@ -50,7 +50,7 @@ export const ACTIONS_ROUTES: RouteDefinition[] = [
     title: "Confirm action",
     description:
       "Form: execute an approved action's effect once (needs the person's approval and an idempotency key).",
-    keywords: ["confirm", "execute", "pay", "submit order", "approved"],
+    keywords: ["confirm", "execute", "pay", "submit", "approved"],
     async render(match, backend) {
       const actionId = match.params.action_id ?? "";
       const current = await backend.action(actionId);

@@ -242,7 +242,7 @@ export function parsePermissionPattern(
       return fail(`unknown scheme "${scheme}" (Signpost serves ${list(vocabulary.schemes)})`);
     if (/[{}]/.test(path))
       return fail(
-        "{…} is a route placeholder, not a pattern: use * for one path segment, e.g. shop://order/*/after-sales",
+        "{…} is a route placeholder, not a pattern: use * for one path segment, e.g. <scheme>://<page>/*/<form>",
       );
     if (!PATH_CHARS.test(path)) {
       const bad = [...path].find((ch) => !PATH_CHARS.test(ch)) ?? "?";

@@ -15,7 +15,15 @@ interface PageScope {
   redact: (text: string) => string;
 }
 
-const current = new AsyncLocalStorage<PageScope>();
+/**
+ * One store per process, not per module copy: a connector installed from outside the source
+ * imports its own copy of the SDK (and Next.js bundles another), and the links its pages make
+ * must land on the page the browse layer is rendering.
+ */
+const holder = globalThis as { [key: symbol]: AsyncLocalStorage<PageScope> | undefined };
+const KEY = Symbol.for("signpost.pageScope");
+holder[KEY] ??= new AsyncLocalStorage<PageScope>();
+const current = holder[KEY];
 
 /** Runs `render` in a fresh scope; returns what it built and the links it created. */
 export async function withPageScope<T>(

@@ -1,0 +1,95 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, normalize, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+function sources(dir: string): string[] {
+  return readdirSync(join(root, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    if (name === "node_modules" || name === "generated") return [];
+    if (statSync(join(root, path)).isDirectory()) return sources(path);
+    return /\.(ts|tsx)$/.test(name) ? [path] : [];
+  });
+}
+
+/** Every import of a file, as a repository path (`server/gateway/vault`) or a package name. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(root, file), "utf8");
+  return [...text.matchAll(/(?:from\s+|import\s*\(\s*|^import\s+)["']([^"']+)["']/gm)].map(
+    ([, spec = ""]) => {
+      if (spec.startsWith("@/")) return spec.slice(2);
+      if (spec.startsWith(".")) return relative(root, normalize(join(root, dirname(file), spec)));
+      return spec;
+    },
+  );
+}
+
+const files = [...sources("server"), ...sources("mcp"), ...sources("app"), ...sources("components")];
+
+/** The files breaking a rule: `file → import` lines, empty when it holds. */
+function violations(from: (file: string) => boolean, forbidden: (target: string, file: string) => boolean) {
+  return files.filter(from).flatMap((file) =>
+    importsOf(file)
+      .filter((t) => forbidden(t, file))
+      .map((t) => `${file} → ${t}`),
+  );
+}
+
+const under = (dir: string) => (path: string) => path === dir || path.startsWith(`${dir}/`);
+/** A connector's own folder (not the SDK or the OpenAPI generator, which every connector shares). */
+const connectorFolder = (path: string) =>
+  /^server\/connectors\/[^/]+\//.test(path) && !/^server\/connectors\/(sdk|openapi)\//.test(path);
+
+// DESIGN.md: app → mcp → server/gateway → server/engine, server/browse → server/connectors → db.
+describe("imports only point down (DESIGN.md)", () => {
+  it("connectors import nothing above them", () => {
+    const above = [
+      "server/browse",
+      "server/engine",
+      "server/gateway",
+      "server/jobs",
+      "server/config",
+      "mcp",
+      "app",
+      "components",
+      "scripts",
+    ];
+    expect(violations(under("server/connectors"), (t) => above.some((dir) => under(dir)(t)))).toEqual([]);
+  });
+
+  it("nothing above the connectors reaches into a connector's folder: they go through the registry", () => {
+    expect(
+      violations(
+        (f) => !under("server/connectors")(f),
+        (t) => connectorFolder(t),
+      ),
+    ).toEqual([]);
+  });
+
+  it("the engine and browse do not import the gateway or the faces; browse does not run the engine", () => {
+    const faces = (t: string) => ["server/gateway", "mcp", "app"].some((d) => under(d)(t));
+    expect(violations(under("server/engine"), (t) => faces(t) || under("server/browse")(t))).toEqual([]);
+    expect(violations(under("server/browse"), (t) => faces(t) || under("server/engine")(t))).toEqual([]);
+  });
+
+  it("server/ never imports Next.js, the faces, the console or the demo legacy service", () => {
+    expect(
+      violations(
+        (f) => under("server")(f) && !under("server/legacy")(f),
+        (t) =>
+          t === "next" ||
+          t.startsWith("next/") ||
+          ["mcp", "app", "components", "server/legacy"].some((d) => under(d)(t)),
+      ),
+    ).toEqual([]);
+  });
+
+  // components/ is the shared UI of the console and the confirmation screen (the MCP App renders
+  // the same summary as /confirm): below app/, beside mcp/, never importing either.
+  it("the faces do not import the console's pages, and the UI components import no face", () => {
+    expect(violations(under("mcp"), (t) => under("app")(t))).toEqual([]);
+    expect(violations(under("components"), (t) => under("app")(t) || under("mcp")(t))).toEqual([]);
+  });
+});

@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
   test: {
-    include: ["test/**/*.test.ts"],
+    include: ["test/**/*.test.ts", "connectors/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Two cores: integration suites start real servers; keep parallelism modest.

@@ -43,7 +43,7 @@ export function newConnectorCommand(args: string[], say: (line: string) => void)
   say(`Wrote the ${id} connector to ${shown}/ (${files.length} files).`);
   say("Next:");
   say(`  1. Try it against its stand-in system:  node --import tsx ${shown}/dev-system.ts`);
-  say(`  2. Run its tests:                      npx vitest run --dir ${shown}`);
+  say(`  2. Run its tests:                      npx vitest run ${shown}`);
   say(
     `  3. Start Signpost with it:              SIGNPOST_CONNECTORS_DIR=${relative(process.cwd(), resolve(dir)) || "."} npm start`,
   );

@@ -4,6 +4,7 @@ import { type BrowsePage, navigate, search, submit } from "@/server/browse/brows
 import { visibleRoutes } from "@/server/browse/browse-routes";
 import { connectors } from "@/server/connectors/connector-registry";
 import type { BrowseBackend, BrowseVerb } from "@/server/connectors/sdk/browse-backend";
+import { resourceName } from "@/server/connectors/sdk/define-route";
 import { code, escapeText, link } from "@/server/connectors/sdk/markdown";
 import type { ValidationError } from "@/server/connectors/sdk/outcome";
 import { argumentBoundsErrors, auditCopyOfOversized } from "@/server/gateway/argument-bounds";
@@ -194,7 +195,7 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
       const page = await navigate(backend, uri.href);
       return { contents: [{ uri: page.uri, mimeType: "text/markdown", text: page.markdown }] };
     };
-    const name = route.pattern.replace(/[^a-z0-9]+/gi, "_").replace(/^_|_$/g, "");
+    const name = resourceName(route.pattern);
     if (route.pattern.includes("{")) {
       server.registerResource(
         name,

@@ -1,6 +1,6 @@
 import { createLegacyClient, type LegacyClient } from "signpost/sdk";
 
-export interface ExampleAccount {
+export interface Account {
   id: string;
   name: string;
   status: "active" | "closed";
@@ -11,18 +11,17 @@ export interface ExampleAccount {
  * The one place that knows the system's HTTP API. Reads retry; writes go through
  * `sendWithRetries` in the capability, with the action key as Idempotency-Key.
  */
-export function createExampleAdapter(options: { baseUrl: string; apiKey: string }) {
+export function openAdapter(options: { baseUrl: string; apiKey: string }) {
   const http: LegacyClient = createLegacyClient(options);
   const enc = encodeURIComponent;
   return {
     http,
     accounts: (page: number) =>
-      http.get<{ data: ExampleAccount[]; page: number; total: number; next_page: number | null }>(
-        "/v1/accounts",
-        { page },
-      ),
-    account: (id: string) => http.get<ExampleAccount>(`/v1/accounts/${enc(id)}`),
+      http.get<{ data: Account[]; page: number; total: number; next_page: number | null }>("/v1/accounts", {
+        page,
+      }),
+    account: (id: string) => http.get<Account>(`/v1/accounts/${enc(id)}`),
   };
 }
 
-export type ExampleAdapter = ReturnType<typeof createExampleAdapter>;
+export type Adapter = ReturnType<typeof openAdapter>;

@@ -1,13 +1,13 @@
 import { defineCapability, sendWithRetries, toEffectResult } from "signpost/sdk";
 import { z } from "zod";
-import type { ExampleAccount, ExampleAdapter } from "./adapter";
+import type { Account, Adapter } from "./adapter";
 
 /**
  * One business intent with a person in the loop: add a note to an account. The agent fills
  * ACCOUNT and NOTE; CONFIRM waits for the person's approval; the effect is sent once, with the
  * action key, and verified by reading the account back.
  */
-export const exampleAddNote = defineCapability<ExampleAdapter>({
+export const exampleAddNote = defineCapability<Adapter>({
   id: "example_add_note",
   connector: "example",
   title: "Add a note to an account",
@@ -34,7 +34,7 @@ export const exampleAddNote = defineCapability<ExampleAdapter>({
         account_id: z
           .string()
           .trim()
-          .regex(/^acc_[0-9]{1,12}$/, "an account id such as acc_1"),
+          .regex(/^example_[0-9]{1,12}$/, "an account id such as example_1"),
       },
       async resolve({ adapter, values }) {
         const id = values.account_id as string | undefined;
@@ -60,15 +60,15 @@ export const exampleAddNote = defineCapability<ExampleAdapter>({
   ],
   summarize: ({ values, derived }) => ({
     title: "Add a note",
-    account: (derived.account as ExampleAccount).name,
-    account_id: (derived.account as ExampleAccount).id,
+    account: (derived.account as Account).name,
+    account_id: (derived.account as Account).id,
     text: values.text,
   }),
   effect: {
     kind: "example.note",
     description: "Add the note to the account",
     async execute({ adapter, derived, values, actionKey, attempts, timeoutMs }) {
-      const account = derived.account as ExampleAccount;
+      const account = derived.account as Account;
       const res = await sendWithRetries(
         adapter.http,
         {
@@ -87,7 +87,7 @@ export const exampleAddNote = defineCapability<ExampleAdapter>({
       });
     },
     async verify({ adapter, derived, actionKey }) {
-      const account = await adapter.account((derived.account as ExampleAccount).id);
+      const account = await adapter.account((derived.account as Account).id);
       const note = account?.notes?.find((n) => n.reference === actionKey);
       return note
         ? { happened: true, externalId: note.id, details: { note_id: note.id } }

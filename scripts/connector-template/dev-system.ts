@@ -1,6 +1,7 @@
 // A small stand-in for the system this connector talks to, so the connector runs and its tests
-// pass before the real one is wired up: `node --import tsx dev-system.ts` serves it on
-// EXAMPLE_DEV_PORT (4020). Replace the adapter's paths with your system's; delete this file then.
+// pass before the real one is wired up: `node --import tsx dev-system.ts` serves it on a free
+// port (or EXAMPLE_DEV_PORT) and prints its address. Replace the adapter's paths with your
+// system's; delete this file then.
 import { createServer, type Server } from "node:http";
 
 interface Account {
@@ -16,7 +17,7 @@ export async function startExampleDevSystem(
 ): Promise<{ url: string; server: Server; accounts: Account[] }> {
   const apiKey = options.apiKey ?? "dev-key";
   const accounts: Account[] = Array.from({ length: 12 }, (_, i) => ({
-    id: `acc_${i + 1}`,
+    id: `example_${i + 1}`,
     name: `Account ${i + 1}`,
     status: i % 5 === 4 ? "closed" : "active",
     notes: [],
@@ -74,7 +75,7 @@ export async function startExampleDevSystem(
 }
 
 if (process.argv[1]?.endsWith("dev-system.ts")) {
-  const port = Number(process.env.EXAMPLE_DEV_PORT ?? "4020");
+  const port = Number(process.env.EXAMPLE_DEV_PORT ?? "0");
   startExampleDevSystem({ port }).then(({ url }) =>
     process.stdout.write(`dev system on ${url} (key: dev-key)\n`),
   );

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createExampleAdapter } from "./adapter";
+import { openAdapter } from "./adapter";
 import { startExampleDevSystem } from "./dev-system";
 import connector from "./index";
 
@@ -17,17 +17,17 @@ describe("example connector", () => {
     const first = await adapter.accounts(1);
     expect(first?.data).toHaveLength(5);
     expect(first?.next_page).toBe(2);
-    expect(await adapter.account("acc_404")).toBeNull();
+    expect(await adapter.account("example_404")).toBeNull();
   });
 
   it("adds a note once per action key, and verify finds it", async () => {
-    const adapter = createExampleAdapter({ baseUrl: system.url, apiKey: "test-key" });
-    const account = await adapter.account("acc_1");
+    const adapter = openAdapter({ baseUrl: system.url, apiKey: "test-key" });
+    const account = await adapter.account("example_1");
     const effect = connector.capabilities[0]?.effect;
     const ctx = {
       adapter,
       actor: { tenantId: "t", userId: "u", email: "u@example.com", role: "member" as const },
-      values: { account_id: "acc_1", text: "Called back" },
+      values: { account_id: "example_1", text: "Called back" },
       derived: { account },
       actionKey: "act_key_1",
       attempts: 3,

@@ -1,5 +1,5 @@
 import { bearerHealthCheck, defineConnector, type NextAction } from "signpost/sdk";
-import { createExampleAdapter, type ExampleAdapter } from "./adapter";
+import { type Adapter, openAdapter } from "./adapter";
 import { exampleAddNote } from "./add-note";
 import { EXAMPLE_ROUTES } from "./routes";
 
@@ -7,13 +7,13 @@ import { EXAMPLE_ROUTES } from "./routes";
  * The Example connector: everything Signpost knows about this system, in this one folder.
  * Signpost installs it at start from SIGNPOST_CONNECTORS_DIR (default ./connectors).
  */
-export default defineConnector<ExampleAdapter>({
+export default defineConnector<Adapter>({
   id: "example",
   title: "Example",
   scheme: "example",
   description: "Accounts and their notes.",
   secrets: [{ name: "api_key", description: "The system's API key (Bearer)" }],
-  createAdapter: ({ baseUrl, secrets }) => createExampleAdapter({ baseUrl, apiKey: secrets.api_key ?? "" }),
+  createAdapter: ({ baseUrl, secrets }) => openAdapter({ baseUrl, apiKey: secrets.api_key ?? "" }),
   healthPath: "/health",
   checkConnection: bearerHealthCheck("/v1/health"),
   capabilities: [exampleAddNote],
@@ -21,7 +21,7 @@ export default defineConnector<ExampleAdapter>({
     {
       name: "example_account",
       label: "Account",
-      idPrefix: "acc_",
+      idPrefix: "example_",
       uri: (id) => `example://account/${id}`,
       async view(adapter, _actor, id) {
         const account = await adapter.account(id);

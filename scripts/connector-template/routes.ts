@@ -9,7 +9,7 @@ import {
   pageNumber,
   type Row,
 } from "signpost/sdk";
-import type { ExampleAdapter } from "./adapter";
+import type { Adapter } from "./adapter";
 
 /** `example://` pages: the accounts listing, one account, and the note form. */
 export const EXAMPLE_ROUTES = [
@@ -22,7 +22,7 @@ export const EXAMPLE_ROUTES = [
     async render(match, backend) {
       const page = pageNumber(match.uri);
       const result = await backend.withAdapter<
-        ExampleAdapter,
+        Adapter,
         { data: Row[]; page: number; next_page: number | null; total: number }
       >("example", async (adapter) => {
         const answer = await adapter.accounts(page);
@@ -45,7 +45,7 @@ export const EXAMPLE_ROUTES = [
     keywords: ["account", "notes"],
     async render(match, backend) {
       const id = match.params.id ?? "";
-      const account = await backend.withAdapter<ExampleAdapter, Row | null>(
+      const account = await backend.withAdapter<Adapter, Row | null>(
         "example",
         async (adapter) => (await adapter.account(id)) as unknown as Row | null,
       );

@@ -12,6 +12,7 @@ import {
   type RouteDefinition,
   routeTable,
   routeVisibleTo,
+  startPoints,
   visibleRoutes,
 } from "./browse-routes";
 
@@ -50,12 +51,17 @@ async function renderPage(
   return { page, body };
 }
 
-/** Start points this caller may see: admin-only pages are never offered to anyone else. */
-function startLinks(backend: BrowseBackend, among: readonly AnyConnector[]): string {
-  return visibleRoutes(backend, among)
-    .filter((r) => r.startPoint)
-    .map((r) => `- ${link(r.title, r.pattern)} — ${r.description}`)
-    .join("\n");
+/**
+ * Start points this caller may see (admin-only pages are never offered to anyone else),
+ * bounded: those of `scheme`'s connector when it has one, else the start page's.
+ */
+function startLinks(backend: BrowseBackend, among: readonly AnyConnector[], scheme?: string): string {
+  const own = scheme && among.some((c) => c.scheme === scheme) ? scheme : undefined;
+  const { routes, more } = startPoints(backend, among, own);
+  const lines = routes.map((r) => `- ${link(r.title, r.pattern)} — ${r.description}`);
+  if (own) lines.push(`- ${link("Start", "signpost://start")} — every system`);
+  else if (more) lines.push(`- …and ${more} more connected systems: use \`search(query)\`.`);
+  return lines.join("\n");
 }
 
 /** What the agent sent, as pages and audit rows may repeat it: redacted first, then cut. */
@@ -68,7 +74,7 @@ async function notFoundPage(input: string, problem: string, backend: BrowseBacke
   const { page } = await renderPage(backend, echo(backend, input, 200), () => ({
     title: "Not found",
     outcome: "not_found",
-    markdown: `Nothing lives at ${code(echo(backend, input, 120))} (${escapeText(problem)}).\n\nStart from one of these:\n\n${startLinks(backend, among)}\n\nOr use \`search(query)\`.`,
+    markdown: `Nothing lives at ${code(echo(backend, input, 120))} (${escapeText(problem)}).\n\nStart from one of these:\n\n${startLinks(backend, among, /^([a-z][a-z0-9]*):\/\//.exec(input)?.[1])}\n\nOr use \`search(query)\`.`,
   }));
   return page;
 }
@@ -150,6 +156,28 @@ async function guarded(
   return page;
 }
 
+/**
+ * The backend as one connector's pages see it: its own adapter only. A connector's route or
+ * record search asking for another connector's adapter (and so its credentials) gets a refusal.
+ */
+function ownBackend(backend: BrowseBackend, among: readonly AnyConnector[], scheme: string): BrowseBackend {
+  const owner = among.find((c) => c.scheme === scheme)?.id;
+  if (!owner) return backend;
+  return {
+    ...backend,
+    withAdapter: (connector, run) =>
+      connector === owner
+        ? backend.withAdapter(connector, run)
+        : Promise.resolve({
+            outcome: "rejected",
+            reason: "not_this_connector",
+            message: `${owner}'s pages cannot use the ${connector} connector`,
+            retryable: false,
+            next_actions: [],
+          }),
+  };
+}
+
 /** `navigate(uri)`: the page at a URI, a form on form routes, a not-found page otherwise. */
 export async function navigate(backend: BrowseBackend, input: string): Promise<BrowsePage> {
   const parsed = parseBrowseUri(input);
@@ -167,7 +195,8 @@ export async function navigate(backend: BrowseBackend, input: string): Promise<B
     return page;
   }
   const uri = parsed.value;
-  const matched = matchRoute(uri, await backend.connectors());
+  const among = await backend.connectors();
+  const matched = matchRoute(uri, among);
   // A route the caller may not see answers exactly like one that does not exist.
   const found = matched && routeVisibleTo(matched.route, backend) ? matched : null;
   if (!found) {
@@ -190,7 +219,7 @@ export async function navigate(backend: BrowseBackend, input: string): Promise<B
       arguments: { uri: uri.uri },
       skipAuthorization: found.route.pattern === "signpost://permissions/request",
     },
-    () => found.route.render(found.match, backend),
+    () => found.route.render(found.match, ownBackend(backend, among, uri.scheme)),
   );
 }
 
@@ -215,7 +244,8 @@ export async function submit(
   };
   if (!parsed.ok) return notFound(input, parsed.problem);
   const uri = parsed.value;
-  const matched = matchRoute(uri, await backend.connectors());
+  const among = await backend.connectors();
+  const matched = matchRoute(uri, among);
   const found = matched && routeVisibleTo(matched.route, backend) ? matched : null;
   if (!found) return notFound(uri.uri, "no such page");
   const { route, match } = found;
@@ -236,7 +266,7 @@ export async function submit(
       arguments: { uri: uri.uri, fields: redactFields(route.pattern, fields) },
       skipAuthorization: route.pattern === "signpost://permissions/request",
     },
-    () => submitFn(match, fields, backend),
+    () => submitFn(match, fields, ownBackend(backend, among, uri.scheme)),
   );
 }
 
@@ -359,11 +389,12 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     }
 
     // 2. Records: matching data across the connectors the query can be about.
-    const pageSchemes = new Set(routes.map(({ r }) => r.pattern.split("://")[0]));
-    const installed = new Set(connectors());
-    const sources = among
-      .filter((c) => (scheme ? c.scheme === scheme : installed.has(c) || pageSchemes.has(c.scheme)))
-      .slice(0, MAX_RECORD_SOURCES);
+    const sources = recordSources(
+      among,
+      routes.map(({ r }) => r),
+      q,
+      scheme,
+    );
     const found = await searchRecords(backend, q, qWords, mine, sources, scheme);
     // The query is about the scheme of the best page ("my orders" → shop): its records first,
     // and others only where it has few.
@@ -410,6 +441,29 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
   });
 }
 
+/**
+ * The connectors a search asks for records (each may call its system), at most
+ * MAX_RECORD_SOURCES: the one the query's scheme names; else those whose pages matched, best
+ * first, then those whose id prefix the query starts with, then the process's installed ones
+ * while slots remain (an imported system is asked only when the query is about it).
+ */
+function recordSources(
+  among: readonly AnyConnector[],
+  pages: RouteDefinition[],
+  q: string,
+  scheme?: string,
+): AnyConnector[] {
+  if (scheme) return among.filter((c) => c.scheme === scheme);
+  const asks = (c: AnyConnector) => Boolean(c.searchRecords) || c.entities.length > 0;
+  const byScheme = new Map(among.map((c) => [c.scheme, c]));
+  const ranked = [
+    ...pages.map((r) => byScheme.get(r.pattern.split("://")[0] ?? "")),
+    ...among.filter((c) => c.entities.some((e) => q.trim().startsWith(e.idPrefix))),
+    ...connectors(),
+  ].filter((c): c is AnyConnector => c !== undefined && among.includes(c) && asks(c));
+  return [...new Set(ranked)].slice(0, MAX_RECORD_SOURCES);
+}
+
 async function searchRecords(
   backend: BrowseBackend,
   q: string,
@@ -440,7 +494,10 @@ async function searchRecords(
     sources.map(async (connector) => {
       if (!connector.searchRecords) return [];
       try {
-        return await connector.searchRecords({ query: q, words: qWords, mine }, backend);
+        return await connector.searchRecords(
+          { query: q, words: qWords, mine },
+          ownBackend(backend, sources, connector.scheme),
+        );
       } catch (error) {
         // One connector failing leaves its records out; the search still answers.
         logger.warn({ connector: connector.id, err: backend.redact(String(error)) }, "record search failed");

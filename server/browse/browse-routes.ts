@@ -9,11 +9,50 @@ import { PERMISSION_REQUEST_ROUTE, signpostStartRoute } from "./signpost-routes"
 
 export type { PageBody, RouteDefinition, RouteMatch } from "../connectors/sdk/define-route";
 
+/** Start points per connector on the start page, and connectors listed before "search". */
+const STARTS_PER_CONNECTOR = 3;
+const CONNECTORS_LISTED = 20;
+
+/**
+ * The start points a caller is offered, bounded however many systems are connected: Signpost's
+ * own, then up to three per connector for the first twenty connectors; with `scheme`, that
+ * connector's only. The rest are one `search` away, which the pages say.
+ */
+export function startPoints(
+  backend: BrowseBackend,
+  among: readonly AnyConnector[],
+  scheme?: string,
+): { routes: RouteDefinition[]; more: number } {
+  const listed = scheme ? among.filter((c) => c.scheme === scheme) : among.slice(0, CONNECTORS_LISTED);
+  const routes = [
+    ...listed.flatMap((c) =>
+      c.routes.filter((r) => r.startPoint && routeVisibleTo(r, backend)).slice(0, STARTS_PER_CONNECTOR),
+    ),
+    ...OWN_ROUTES.filter((r) => r.startPoint && routeVisibleTo(r, backend)),
+  ];
+  return { routes, more: scheme ? 0 : Math.max(0, among.length - listed.length) };
+}
+
 /** Signpost's own pages, whichever connectors there are. */
-const START_ROUTE = signpostStartRoute(async (backend) => visibleRoutes(backend, await backend.connectors()));
+const START_ROUTE = signpostStartRoute(async (backend) => startPoints(backend, await backend.connectors()));
 const OWN_ROUTES: RouteDefinition[] = [...ACTIONS_ROUTES, ...CONFIG_ROUTES, PERMISSION_REQUEST_ROUTE];
 
 const tables = new WeakMap<readonly AnyConnector[], RouteDefinition[]>();
+const bySchemeOf = new WeakMap<RouteDefinition[], Map<string, RouteDefinition[]>>();
+
+/** The table's routes by scheme, in table order: a match looks only at its scheme's routes. */
+function routesOfScheme(table: RouteDefinition[], scheme: string): RouteDefinition[] {
+  let index = bySchemeOf.get(table);
+  if (!index) {
+    index = new Map();
+    for (const route of table) {
+      const key = route.pattern.split("://")[0] ?? "";
+      index.set(key, [...(index.get(key) ?? []), route]);
+    }
+    bySchemeOf.set(table, index);
+  }
+  return index.get(scheme) ?? [];
+}
 
 /**
  * The route table for a set of connectors: the start page, each connector's routes in
@@ -38,13 +77,13 @@ export function visibleRoutes(backend: BrowseBackend, among: readonly AnyConnect
   return routeTable(among).filter((route) => routeVisibleTo(route, backend));
 }
 
-const segmentsOf = new WeakMap<RouteDefinition, { scheme: string; parts: string[] }>();
+const segmentsOf = new WeakMap<RouteDefinition, { parts: string[] }>();
 
 function patternOf(route: RouteDefinition) {
   let parsed = segmentsOf.get(route);
   if (!parsed) {
-    const [scheme = "", path = ""] = route.pattern.split("://") as [string, string];
-    parsed = { scheme, parts: path === "" ? [] : path.split("/") };
+    const path = route.pattern.split("://")[1] ?? "";
+    parsed = { parts: path === "" ? [] : path.split("/") };
     segmentsOf.set(route, parsed);
   }
   return parsed;
@@ -54,9 +93,9 @@ export function matchRoute(
   uri: BrowseUri,
   among: readonly AnyConnector[] = connectors(),
 ): { route: RouteDefinition; match: RouteMatch } | null {
-  for (const route of routeTable(among)) {
-    const { scheme, parts } = patternOf(route);
-    if (scheme !== uri.scheme || parts.length !== uri.segments.length) continue;
+  for (const route of routesOfScheme(routeTable(among), uri.scheme)) {
+    const { parts } = patternOf(route);
+    if (parts.length !== uri.segments.length) continue;
     const params: Record<string, string> = {};
     let ok = true;
     parts.forEach((part, i) => {

@@ -2,9 +2,9 @@ import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import type { RouteDefinition } from "../connectors/sdk/define-route";
 import { escapeText, type FormField, formBlock, link } from "../connectors/sdk/markdown";
 
-/** `signpost://start`: lists every start point of the routes `allRoutes` gives this caller. */
+/** `signpost://start`: the start points `starts` gives this caller (bounded, with how many more). */
 export function signpostStartRoute(
-  allRoutes: (backend: BrowseBackend) => Promise<RouteDefinition[]>,
+  starts: (backend: BrowseBackend) => Promise<{ routes: RouteDefinition[]; more: number }>,
 ): RouteDefinition {
   return {
     pattern: "signpost://start",
@@ -13,13 +13,13 @@ export function signpostStartRoute(
     keywords: ["home", "start", "help", "index", "what can i do"],
     async render(_match, backend) {
       const who = backend.who();
-      const starts = (await allRoutes(backend))
-        .filter((r) => r.startPoint)
-        .map((r) => `- ${link(r.title, r.pattern)} — ${r.description}`);
+      const { routes, more } = await starts(backend);
+      const lines = routes.map((r) => `- ${link(r.title, r.pattern)} — ${r.description}`);
+      if (more) lines.push(`- …and ${more} more connected systems: \`search(query)\` finds their pages.`);
       return {
         title: "Signpost",
         outcome: "applied",
-        markdown: `Signed in as ${escapeText(who.userName)} (${escapeText(who.userEmail)}) at ${escapeText(who.tenantName)}.\n\n${starts.join("\n")}\n\nUse \`search(query)\` to find records or pages.`,
+        markdown: `Signed in as ${escapeText(who.userName)} (${escapeText(who.userEmail)}) at ${escapeText(who.tenantName)}.\n\n${lines.join("\n")}\n\nUse \`search(query)\` to find records or pages.`,
       };
     },
   };

@@ -43,11 +43,17 @@ export function registrationProblem(def: AnyConnector, existing: readonly AnyCon
   for (const other of existing) {
     if (other.id === def.id) return `connector id "${def.id}" is taken`;
     if (other.scheme === def.scheme) return `scheme "${def.scheme}://" is taken by connector ${other.id}`;
-    for (const entity of def.entities ?? []) {
-      const clash = other.entities.find((e) => e.name === entity.name || e.idPrefix === entity.idPrefix);
+    for (const entity of def.entities) {
+      // Prefixes end in `_`, so one starting with another is the only way two could overlap.
+      const clash = other.entities.find(
+        (e) =>
+          e.name === entity.name ||
+          e.idPrefix.startsWith(entity.idPrefix) ||
+          entity.idPrefix.startsWith(e.idPrefix),
+      );
       if (clash) return `entity ${entity.name} (${entity.idPrefix}) clashes with ${other.id}'s ${clash.name}`;
     }
-    for (const cap of def.capabilities ?? [])
+    for (const cap of def.capabilities)
       if (other.capabilities.some((c) => c.id === cap.id))
         return `capability ${cap.id} is already defined by ${other.id}`;
   }
@@ -90,9 +96,36 @@ export function recordIdPrefixes(): Record<string, string> {
   return Object.fromEntries(connectors().flatMap((c) => c.entities.map((e) => [e.idPrefix, e.name])));
 }
 
-export function capabilityRegistry(): Map<string, AnyCapability> {
-  return new Map(connectors().flatMap((c) => c.capabilities.map((cap) => [cap.id, cap] as const)));
+const capabilityMaps = new WeakMap<readonly AnyConnector[], Map<string, AnyCapability>>();
+
+/** Every capability of the installed connectors, by id: current after each installation. */
+export function capabilityRegistry(): ReadonlyMap<string, AnyCapability> {
+  const among = connectors();
+  let map = capabilityMaps.get(among);
+  if (!map) {
+    map = new Map(among.flatMap((c) => c.capabilities.map((cap) => [cap.id, cap] as const)));
+    capabilityMaps.set(among, map);
+  }
+  return map;
 }
+
+/**
+ * The capability registry as the engine holds it: a map that always reads the current
+ * installations, so a gateway built before a connector was installed still knows its
+ * capabilities (and a permission check never mistakes one for an unknown capability).
+ */
+export const liveCapabilities: ReadonlyMap<string, AnyCapability> = {
+  get: (id) => capabilityRegistry().get(id),
+  has: (id) => capabilityRegistry().has(id),
+  get size() {
+    return capabilityRegistry().size;
+  },
+  forEach: (fn, self) => capabilityRegistry().forEach(fn, self),
+  entries: () => capabilityRegistry().entries(),
+  keys: () => capabilityRegistry().keys(),
+  values: () => capabilityRegistry().values(),
+  [Symbol.iterator]: () => capabilityRegistry()[Symbol.iterator](),
+};
 
 /** Every connector's query synonyms, merged (search_capabilities expands queries with them). */
 export function searchSynonyms(): Record<string, string[]> {

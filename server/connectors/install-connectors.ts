@@ -1,6 +1,6 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { delimiter, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { delimiter, dirname, join, resolve, sep } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { logger } from "../logger";
 import { registerConnector } from "./connector-registry";
 import type { AnyConnector } from "./sdk/define-connector";
@@ -13,19 +13,47 @@ export interface InstallReport {
 
 const ENTRY_NAMES = ["index.ts", "index.mts", "index.js", "index.mjs"];
 
+/** Signpost's own folder: the default `connectors/` is there, never wherever a command was run. */
+const SIGNPOST_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/**
+ * Why code at `path` must not be run, or null. Installing a connector runs its code with the
+ * server's rights, so it must be as well guarded as Signpost's own files: owned by this user (or
+ * root) and writable by no one else.
+ */
+function untrusted(path: string): string | null {
+  const stat = statSync(path);
+  if (stat.mode & 0o022)
+    return `${path} is writable by other users; a connector runs with the server's rights`;
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid && stat.uid !== 0)
+    return `${path} belongs to another user (uid ${stat.uid}); a connector runs with the server's rights`;
+  return null;
+}
+
 /**
  * The connector modules a folder holds: each subfolder's `index.(ts|js)` (a connector is one
- * folder), sorted by name so that registration order (and so route order) is stable.
+ * folder), sorted by name so that registration order (and so route order) is stable. What
+ * cannot be read or must not be run is reported, not thrown: one bad entry never stops a start.
  */
-export function connectorEntries(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .map((name) => join(dir, name))
-    .filter((path) => statSync(path).isDirectory() && !path.endsWith("node_modules"))
-    .flatMap((folder) => {
-      const entry = ENTRY_NAMES.map((name) => join(folder, name)).find((file) => existsSync(file));
-      return entry ? [entry] : [];
-    });
+export function connectorEntries(dir: string): { entries: string[]; refused: InstallReport["refused"] } {
+  const entries: string[] = [];
+  const refused: InstallReport["refused"] = [];
+  for (const name of readdirSync(dir).sort()) {
+    if (name === "node_modules" || name.startsWith(".")) continue;
+    const folder = join(dir, name);
+    try {
+      if (!statSync(folder).isDirectory()) continue;
+      const entry = ENTRY_NAMES.map((file) => join(folder, file)).find((file) => existsSync(file));
+      if (!entry) continue;
+      const problem = untrusted(folder) ?? untrusted(entry);
+      if (problem) refused.push({ file: entry, problem });
+      else entries.push(realpathSync(entry));
+    } catch (error) {
+      refused.push({ file: folder, problem: `cannot be read: ${(error as Error).message}` });
+    }
+  }
+  return { entries, refused };
 }
 
 function definitionOf(mod: Record<string, unknown>): AnyConnector | null {
@@ -54,7 +82,10 @@ async function typeProblems(files: string[]): Promise<Map<string, string>> {
   for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
     const file = diagnostic.file?.fileName;
     if (!file) continue;
-    const entry = tsFiles.find((f) => file.startsWith(resolve(f, "..")));
+    // The connector whose folder holds the file (the longest match: `crm/` is not `crm2/`).
+    const entry = tsFiles
+      .filter((f) => file.startsWith(dirname(f) + sep))
+      .sort((a, b) => b.length - a.length)[0];
     if (!entry || problems.has(entry)) continue;
     const { line, character } = diagnostic.file?.getLineAndCharacterOfPosition(diagnostic.start ?? 0) ?? {
       line: 0,
@@ -79,11 +110,16 @@ export async function installConnectors(
   const files: string[] = [];
   for (const dir of dirs) {
     const absolute = resolve(dir);
-    if (!existsSync(absolute) || !statSync(absolute).isDirectory()) {
-      report.refused.push({ file: absolute, problem: "not a folder" });
-      continue;
+    try {
+      if (!statSync(absolute).isDirectory()) throw new Error("not a folder");
+      const problem = untrusted(absolute);
+      if (problem) throw new Error(problem);
+      const found = connectorEntries(absolute);
+      files.push(...found.entries);
+      report.refused.push(...found.refused);
+    } catch (error) {
+      report.refused.push({ file: absolute, problem: (error as Error).message });
     }
-    files.push(...connectorEntries(absolute));
   }
   const typed = options.typecheck ? await typeProblems(files) : new Map<string, string>();
   for (const file of files) {
@@ -122,7 +158,8 @@ export function connectorDirs(value: string | undefined): string[] {
 }
 
 /**
- * Installs SIGNPOST_CONNECTORS_DIR's connectors (default: `./connectors` when it exists) and
+ * Installs SIGNPOST_CONNECTORS_DIR's connectors (default: Signpost's own `connectors/` when it
+ * exists, never the folder a command happens to run in) and
  * logs one line per connector installed or refused. Every server entry calls it before serving.
  */
 export async function installConnectorsFromEnv(
@@ -130,7 +167,8 @@ export async function installConnectorsFromEnv(
   options: { typecheck?: boolean } = {},
 ): Promise<InstallReport> {
   const dirs = connectorDirs(env.SIGNPOST_CONNECTORS_DIR);
-  if (dirs.length === 0 && existsSync(resolve("connectors"))) dirs.push(resolve("connectors"));
+  if (dirs.length === 0 && existsSync(join(SIGNPOST_ROOT, "connectors")))
+    dirs.push(join(SIGNPOST_ROOT, "connectors"));
   const report = await installConnectors(dirs, options);
   for (const { id, file } of report.installed)
     logger.info(

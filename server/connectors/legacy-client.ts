@@ -127,8 +127,18 @@ export function createLegacyClient(options: LegacyClientOptions): LegacyClient {
   const defaultTimeout = options.timeoutMs ?? 5000;
   const readAttempts = options.readAttempts ?? 3;
 
+  const origin = new URL(base).origin;
   async function request(req: LegacyRequest): Promise<LegacyResponse> {
-    const url = new URL(base + req.path);
+    // The key goes to the system's own origin only: a path is one (`/v1/…`), never a host
+    // (`@evil.example/x`, `//evil.example`), whatever an id or a connector put in it.
+    const url = /^\/(?!\/)/.test(req.path) ? new URL(base + req.path) : null;
+    if (!url || url.origin !== origin)
+      return {
+        kind: "error",
+        status: 400,
+        code: "bad_path",
+        message: "the request path is not a path on the system",
+      };
     for (const [k, v] of Object.entries(req.query ?? {}))
       if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = {

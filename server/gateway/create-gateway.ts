@@ -2,6 +2,7 @@ import type { z } from "zod";
 import {
   capabilityRegistry,
   findEntity,
+  liveCapabilities,
   recordIdPrefixes,
   searchSynonyms,
 } from "../connectors/connector-registry";
@@ -99,11 +100,21 @@ export function createGateway(options: GatewayOptions) {
   const credentials = options.credentials ?? vaultCredentials(db);
   const ownConnectors = options.tenantConnectors ?? ((tenantId: string) => tenantConnectors(db, tenantId));
   const approvalUrl = options.approvalUrl ?? ((id: string) => `/confirm/${id}`);
-  const capabilities = capabilityRegistry();
-  const index: CapabilityIndex = buildCapabilityIndex([...capabilities.values()], {
-    idPrefixes: recordIdPrefixes(),
-    synonyms: searchSynonyms(),
-  });
+  const capabilities = liveCapabilities;
+  // Rebuilt when a connector is installed after this gateway was made (cheap: dozens of entries).
+  let indexed: { of: ReadonlyMap<string, AnyCapability>; index: CapabilityIndex } | undefined;
+  const capabilityIndex = (): CapabilityIndex => {
+    const current = capabilityRegistry();
+    if (indexed?.of !== current)
+      indexed = {
+        of: current,
+        index: buildCapabilityIndex([...current.values()], {
+          idPrefixes: recordIdPrefixes(),
+          synonyms: searchSynonyms(),
+        }),
+      };
+    return indexed.index;
+  };
   const engine: ActionEngine = createActionEngine({
     db,
     capabilities,
@@ -228,10 +239,12 @@ export function createGateway(options: GatewayOptions) {
         schema: searchCapabilitiesInputSchema,
         target: async () => ({ target: "capabilities" }),
         run: async (input, caller) => {
-          const hits = index.search(input.query, 10).filter((h) => {
-            const c = capabilities.get(h.capability);
-            return c && visible(caller, c);
-          });
+          const hits = capabilityIndex()
+            .search(input.query, 10)
+            .filter((h) => {
+              const c = capabilities.get(h.capability);
+              return c && visible(caller, c);
+            });
           const results = hits.slice(0, input.limit ?? 3);
           return {
             outcome: "applied",

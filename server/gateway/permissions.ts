@@ -45,11 +45,8 @@ export function describeDecision(d: PermissionDecision): string {
       : `${d.decision}:default`;
 }
 
-let registry: Map<string, AnyCapability> | undefined;
-const capabilities = () => {
-  registry ??= capabilityRegistry();
-  return registry;
-};
+// Read at each check (cached per installation), never kept: a capability installed later is known.
+const capabilities = () => capabilityRegistry();
 
 /**
  * What a call is authorized against: the canonical target (one spelling for the gateway and

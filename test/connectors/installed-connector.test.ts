@@ -104,12 +104,12 @@ export default defineConnector({ id: "shopcopy", title: "Copy", scheme: "shop", 
 
     const listing = await page(alice, "navigate", { uri: "crm://accounts" });
     expect(listing.outcome).toBe("applied");
-    expect(listing.links).toEqual(expect.arrayContaining(["crm://account/acc_1", "crm://accounts?page=2"]));
-    const account = await page(alice, "navigate", { uri: "crm://account/acc_1" });
-    expect(account.links).toContain("crm://account/acc_1/note");
+    expect(listing.links).toEqual(expect.arrayContaining(["crm://account/crm_1", "crm://accounts?page=2"]));
+    const account = await page(alice, "navigate", { uri: "crm://account/crm_1" });
+    expect(account.links).toContain("crm://account/crm_1/note");
 
     const submitted = await page(alice, "submit", {
-      uri: "crm://account/acc_1/note",
+      uri: "crm://account/crm_1/note",
       fields: { text: "Called back" },
     });
     expect(submitted.markdown).toMatch(/A person must approve version \d/);
@@ -161,7 +161,7 @@ export default defineConnector({ id: "shopcopy", title: "Copy", scheme: "shop", 
     );
     expect(JSON.stringify(rows)).not.toContain("crm-key");
     const context = sc(
-      await alice.callTool({ name: "get_context", arguments: { entity: "crm_account", entity_id: "acc_1" } }),
+      await alice.callTool({ name: "get_context", arguments: { entity: "crm_account", entity_id: "crm_1" } }),
     );
     expect(context).toMatchObject({ outcome: "applied", entity: "Account" });
   });

@@ -77,9 +77,9 @@ describe("SIGNPOST_CONNECTORS_DIR with npx signpost serve", () => {
     const listing = await callTool(serve.url, aliceKey, "navigate", { uri: "crm://accounts" });
     expect(listing.outcome).toBe("applied");
     // Links the connector's own copy of the SDK made are the page's links.
-    expect(listing.links).toEqual(expect.arrayContaining(["crm://account/acc_1", "crm://accounts?page=2"]));
+    expect(listing.links).toEqual(expect.arrayContaining(["crm://account/crm_1", "crm://accounts?page=2"]));
     const submitted = await callTool(serve.url, aliceKey, "submit", {
-      uri: "crm://account/acc_1/note",
+      uri: "crm://account/crm_1/note",
       fields: { text: "From the production entry" },
     });
     expect(submitted.links).toEqual(expect.arrayContaining([expect.stringMatching(/^actions:\/\//)]));

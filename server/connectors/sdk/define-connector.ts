@@ -1,6 +1,6 @@
 import type { BrowseBackend } from "./browse-backend";
 import type { Actor, AnyCapability } from "./define-capability";
-import type { RouteDefinition } from "./define-route";
+import { patternProblem, type RouteDefinition, resourceName } from "./define-route";
 import type { NextAction } from "./outcome";
 import { FOREIGN_SCHEMES } from "./parse-browse-uri";
 
@@ -89,24 +89,79 @@ export interface ConnectorDefinition<A = unknown> {
 export type AnyConnector = ConnectorDefinition<any>;
 
 const ID = /^[a-z][a-z0-9]{1,29}$/;
-/** Schemes Signpost's own pages (and the web) use; a connector cannot shadow them. */
-export const RESERVED_SCHEMES = ["signpost", "actions", "config", "search", ...FOREIGN_SCHEMES];
+/** A `get_context` entity name (the tool's input pattern). */
+const ENTITY = /^[a-z][a-z0-9_]{0,39}$/;
+/** An id prefix: letters or digits and a closing `_` (`ord_`), so one never swallows another's. */
+const ID_PREFIX = /^[a-z][a-z0-9]{0,15}_$/;
+/**
+ * Schemes Signpost's own pages, its permission grammar's target forms and the web use; a
+ * connector cannot take them (a `capability:**` rule must never match a connector's page).
+ */
+export const RESERVED_SCHEMES = [
+  "signpost",
+  "actions",
+  "action",
+  "config",
+  "search",
+  "capability",
+  "capabilities",
+  "entity",
+  ...FOREIGN_SCHEMES,
+];
+/** Ids a connector cannot have: `config://connectors` is the list of connectors. */
+const RESERVED_IDS = ["connectors", ...RESERVED_SCHEMES];
 
-/** Why a definition is unusable, or null. Checked at registration, so a bad one never half-loads. */
+const inScheme = (def: AnyConnector, uri: string) => uri.startsWith(`${def.scheme}://`);
+
+/**
+ * Why a definition is unusable, or null. Checked at registration, so a bad one never half-loads
+ * and can never stop the others (or Signpost) from serving.
+ */
 export function connectorProblem(def: AnyConnector): string | null {
-  if (!ID.test(def.id))
-    return `id "${def.id}" must be 2-30 lowercase letters or digits, starting with a letter`;
-  if (!ID.test(def.scheme)) return `scheme "${def.scheme}" must be 2-30 lowercase letters or digits`;
+  if (!def || typeof def !== "object") return "not a connector definition";
+  if (typeof def.id !== "string" || !ID.test(def.id))
+    return `id "${String(def.id).slice(0, 40)}" must be 2-30 lowercase letters or digits, starting with a letter`;
+  if (RESERVED_IDS.includes(def.id)) return `id "${def.id}" is reserved by Signpost`;
+  if (typeof def.scheme !== "string" || !ID.test(def.scheme))
+    return `scheme "${String(def.scheme).slice(0, 40)}" must be 2-30 lowercase letters or digits`;
   if (RESERVED_SCHEMES.includes(def.scheme)) return `scheme "${def.scheme}" is reserved by Signpost`;
+  for (const key of ["secrets", "capabilities", "entities", "routes"] as const)
+    if (!Array.isArray(def[key])) return `${key} must be a list (empty when there are none)`;
   if (typeof def.createAdapter !== "function") return "createAdapter must be a function";
-  for (const route of def.routes ?? []) {
-    if (!route.pattern.startsWith(`${def.scheme}://`))
+  if (typeof def.checkConnection !== "function") return "checkConnection must be a function";
+  if (typeof def.healthPath !== "string" || !/^\/(?!\/)/.test(def.healthPath))
+    return "healthPath must be a path on the system, starting with a single /";
+  const patterns = new Set<string>();
+  const names = new Set<string>();
+  for (const route of def.routes) {
+    const problem =
+      typeof route?.pattern === "string" ? patternProblem(route.pattern) : "a route has no pattern";
+    if (problem) return problem;
+    if (!inScheme(def, route.pattern))
       return `route ${route.pattern} is outside the connector's scheme ${def.scheme}://`;
     if (typeof route.render !== "function") return `route ${route.pattern} has no render function`;
+    if (patterns.has(route.pattern) || names.has(resourceName(route.pattern)))
+      return `route ${route.pattern} is declared twice (or spelled like another route)`;
+    patterns.add(route.pattern);
+    names.add(resourceName(route.pattern));
   }
-  for (const cap of def.capabilities ?? [])
-    if (cap.connector !== def.id)
-      return `capability ${cap.id} names connector ${cap.connector}, not ${def.id}`;
+  for (const cap of def.capabilities)
+    if (cap?.connector !== def.id)
+      return `capability ${cap?.id} names connector ${cap?.connector}, not ${def.id}`;
+  for (const entity of def.entities) {
+    if (!ENTITY.test(String(entity?.name)))
+      return `entity name "${String(entity?.name).slice(0, 40)}" is not a-z0-9_`;
+    if (!ID_PREFIX.test(String(entity.idPrefix)))
+      return `entity ${entity.name}: idPrefix "${String(entity.idPrefix).slice(0, 20)}" must be letters or digits ending in _`;
+    if (typeof entity.uri !== "function" || !inScheme(def, String(entity.uri("x"))))
+      return `entity ${entity.name}: its uri() must give a page under ${def.scheme}://`;
+  }
+  const own = new Set(def.capabilities.map((c) => c.id));
+  for (const [capability, form] of Object.entries(def.forms ?? {})) {
+    if (!own.has(capability))
+      return `forms names ${capability}, which is not one of this connector's capabilities`;
+    if (!patterns.has(form)) return `forms: ${form} is not one of this connector's routes`;
+  }
   return null;
 }
 

@@ -36,6 +36,26 @@ export interface RouteDefinition {
   submit?(match: RouteMatch, fields: Record<string, unknown>, backend: BrowseBackend): Promise<PageBody>;
 }
 
+/** The MCP resource name of a route (one per pattern; two patterns must not share one). */
+export function resourceName(pattern: string): string {
+  return pattern.replace(/[^a-z0-9]+/gi, "_").replace(/^_|_$/g, "");
+}
+
+/** Why a route pattern is malformed, or null: `scheme://` then literal or `{name}` segments. */
+export function patternProblem(pattern: string): string | null {
+  const match = /^([a-z][a-z0-9]*):\/\/(.*)$/.exec(pattern);
+  if (!match) return `route ${pattern.slice(0, 80)}: not scheme://path`;
+  const path = match[2] ?? "";
+  if (path === "") return null;
+  for (const segment of path.split("/"))
+    if (
+      !/^(\{[a-z][a-zA-Z0-9_]{0,39}\}|[A-Za-z0-9_][A-Za-z0-9_.-]{0,99})$/.test(segment) ||
+      segment.includes("..")
+    )
+      return `route ${pattern.slice(0, 80)}: segment "${segment.slice(0, 40)}" is neither a literal nor {name}`;
+  return null;
+}
+
 /** Declares one browse route; the identity function keeps its types checked where it is written. */
 export function defineRoute(route: RouteDefinition): RouteDefinition {
   if (!/^[a-z][a-z0-9]*:\/\//.test(route.pattern))

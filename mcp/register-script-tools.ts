@@ -63,13 +63,16 @@ const ACTION_FUNCTIONS: Record<string, ActionToolName> = {
   cancelAction: "cancel_action",
 };
 
+/** The functions a script has, besides console.log and sleep (the console's catalog lists them). */
+export const SCRIPT_FUNCTION_NAMES = ["search", "navigate", "submit", ...Object.keys(ACTION_FUNCTIONS)];
+
+// Teaches every function in one breath: with `?faces=script` alone this is all the agent reads.
 const DESCRIPTION = [
-  "Run JavaScript (an async function body; `return` a JSON value) in a sandbox, to chain many calls in one.",
-  "Async functions: search(query,{scheme}), navigate(uri), submit(uri,fields) → {uri,title,outcome,links,markdown};",
+  "Runs JavaScript (an async function body; return JSON) in a sandbox, to chain calls in one.",
+  "Awaitable: search(query,{scheme}), navigate(uri), submit(uri,fields) → {uri,title,outcome,links,markdown};",
   "searchCapabilities(query), startAction({capability,entity_id,patch}), getContext({action_id}|{entity,entity_id}),",
-  "advanceAction({action_id,version,patch}), confirmAction({action_id,idempotency_key}), verifyAction({action_id}), cancelAction({action_id})",
-  "→ the action tools' outcome. A failed call returns its outcome (check .outcome). console.log, sleep(ms).",
-  "No network, files or timers; a person still approves.",
+  "advanceAction({action_id,version,patch}), confirmAction({action_id,idempotency_key}), verifyAction/cancelAction({action_id})",
+  "→ outcomes as the action tools. Failures return their outcome. console.log, sleep(ms). No network or files; a person approves.",
 ].join(" ");
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

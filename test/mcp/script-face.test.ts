@@ -44,7 +44,7 @@ describe("run_script", () => {
   it("is the only tool of ?faces=script, and its description teaches the functions", async () => {
     const { tools } = await alice.listTools();
     expect(tools.map((t) => t.name)).toEqual(["run_script"]);
-    for (const fn of ["search(", "navigate(", "submit(", "startAction(", "confirmAction(", "console.log"])
+    for (const fn of ["search(", "navigate(", "submit(", "startAction(", "confirmAction(", "verifyAction", "console.log"])
       expect(tools[0]?.description).toContain(fn);
   });
 

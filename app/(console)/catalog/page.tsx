@@ -2,8 +2,11 @@ import type { Metadata } from "next";
 import { pageRoles, requirePageAccess } from "@/app/_lib/console-context";
 import { readToolSizes } from "@/app/_lib/tool-sizes";
 import { Badge, Card, PageHeader, TableHead, TableScroll } from "@/components/ui";
+import { SCRIPT_FUNCTION_NAMES } from "@/mcp/register-script-tools";
 import { BROWSE_ROUTES } from "@/server/browse/browse-routes";
+import { getDb } from "@/server/db/client";
 import { listCatalogCapabilities } from "@/server/gateway/console/capability-catalog";
+import { resolveScriptLimits } from "@/server/script/script-limits";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Catalog" };
@@ -13,11 +16,16 @@ export default async function CatalogPage() {
   const { ctx } = await requirePageAccess("/catalog", pageRoles.catalog);
   const capabilities = listCatalogCapabilities();
   const sizes = await readToolSizes(ctx);
+  const tenant = await getDb().tenant.findUnique({
+    where: { id: ctx.tenantId },
+    select: { scriptLimits: true },
+  });
+  const { limits } = resolveScriptLimits(tenant?.scriptLimits);
   return (
     <div className="space-y-8">
       <PageHeader
         title="Catalog"
-        description="Capabilities agents can start, the browse routes they can navigate, and the size of the MCP tool definitions per face."
+        description="Capabilities agents can start, the browse routes they can navigate, what a script can call, and the size of the MCP tool definitions per face."
       />
       <section aria-labelledby="caps-heading">
         <h2 id="caps-heading" className="mb-3 text-sm font-semibold text-slate-700">
@@ -112,6 +120,45 @@ export default async function CatalogPage() {
             </tbody>
           </table>
         </TableScroll>
+      </section>
+      <section aria-labelledby="script-heading">
+        <h2 id="script-heading" className="mb-3 text-sm font-semibold text-slate-700">
+          Script face (<code>run_script</code>)
+        </h2>
+        <Card title="JavaScript in a WebAssembly sandbox (QuickJS)">
+          <div className="space-y-2 text-sm" data-testid="catalog-script">
+            <p className="text-slate-700">
+              Each function is the same gateway call as the tool it names, for the same agent: permissions,
+              approvals, audit (face <code>script</code>) and the call budget hold as for direct calls. No
+              network, files, environment or timers beyond a bounded <code>sleep</code>. A rule with verb{" "}
+              <code>script</code> on <code>*</code> turns the face off for a role or an agent.
+            </p>
+            <p>
+              <span className="font-medium">Functions:</span>{" "}
+              {SCRIPT_FUNCTION_NAMES.map((name) => (
+                <code key={name} className="mr-2">
+                  {name}
+                </code>
+              ))}
+              <code className="mr-2">console.log</code>
+              <code>sleep</code>
+            </p>
+            <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-3 gap-y-1 text-xs">
+              <dt className="text-slate-600">CPU time</dt>
+              <dd>{limits.cpuMs} ms</dd>
+              <dt className="text-slate-600">wall time</dt>
+              <dd>{limits.wallMs / 1000} s</dd>
+              <dt className="text-slate-600">memory</dt>
+              <dd>{Math.round(limits.memoryBytes / 1024 / 1024)} MiB</dd>
+              <dt className="text-slate-600">calls per run</dt>
+              <dd>{limits.maxCalls}</dd>
+              <dt className="text-slate-600">result / logs</dt>
+              <dd>
+                {Math.round(limits.resultBytes / 1024)} KiB / {Math.round(limits.logBytes / 1024)} KiB
+              </dd>
+            </dl>
+          </div>
+        </Card>
       </section>
       {/* Token counts are for the people who run agents, not for members approving their charges. */}
       {ctx.role === "member" ? null : (

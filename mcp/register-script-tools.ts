@@ -286,6 +286,7 @@ const ENDS: Record<Exclude<ScriptRun["end"], "completed">, string> = {
   script_memory: "script_memory",
   too_many_calls: "too_many_calls",
   script_output_too_large: "script_output_too_large",
+  sandbox_unavailable: "sandbox_unavailable",
 };
 
 /** The run as a typed outcome: applied when the script finished, rejected with the limit or error otherwise. */
@@ -313,12 +314,15 @@ function runOutcome(run: ScriptRun, awaiting: Awaiting[]): GatewayOutcome {
       ...common,
     };
   const where = run.error?.line !== undefined ? ` (line ${run.error.line}, column ${run.error.column})` : "";
+  // Only an engine that did not start is Signpost's side (and worth retrying): the rest the script did.
+  const unavailable = run.end === "sandbox_unavailable";
   return {
-    outcome: "rejected",
+    outcome: unavailable ? "temporarily_unavailable" : "rejected",
     reason: ENDS[run.end],
     message: `${redactText(run.error?.message ?? "The script did not finish")}${where}.${approvals}`,
     ...(run.error ? { error: { ...run.error, message: redactText(run.error.message) } } : {}),
     ...common,
+    retryable: unavailable,
   };
 }
 

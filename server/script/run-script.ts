@@ -34,7 +34,9 @@ export type ScriptEnd =
   | "script_timeout"
   | "script_memory"
   | "too_many_calls"
-  | "script_output_too_large";
+  | "script_output_too_large"
+  /** The engine could not start (not the script's doing): worth retrying. */
+  | "sandbox_unavailable";
 
 export interface ScriptRun {
   end: ScriptEnd;
@@ -129,7 +131,14 @@ export async function runScript(
     ...extra,
   });
 
-  const module = await newSandboxModule(limits.memoryBytes);
+  let module: Awaited<ReturnType<typeof newSandboxModule>>;
+  try {
+    module = await newSandboxModule(limits.memoryBytes);
+  } catch {
+    return finish("sandbox_unavailable", {
+      error: { message: "The script sandbox could not start; try again" },
+    });
+  }
   let rt: QuickJSRuntime | undefined;
   let ctx: QuickJSContext | undefined;
   let broken = false;

@@ -38,6 +38,11 @@ export interface ScriptFaceBackend<Ctx> {
   browse: BrowseBackend;
   /** The `script` permission for this caller (admins turn the face off with a deny rule). */
   authorize(): Promise<{ decision: "allow" | "deny" | "ask"; message: string; audit: string }>;
+  /**
+   * Claims the caller's one running script (a key runs one at a time: a script's CPU time is the
+   * server's event loop, so a batch of spinning scripts must not queue up on it); null when taken.
+   */
+  claim(): { release(): void } | null;
   /** The tenant's limits over the defaults. */
   limits(): Promise<ScriptLimits>;
   /** Spends one call of the agent key's budget, as a direct tool call would. */
@@ -150,9 +155,32 @@ export async function runScriptTool<Ctx>(
     return out;
   }
 
+  const claim = backend.claim();
+  if (!claim) {
+    const out = {
+      ...refusal(
+        "script_busy",
+        "This agent key already runs a script; wait for its answer, then send the next",
+      ),
+      retryable: true,
+    };
+    await backend.record({
+      arguments: audited,
+      outcome: out.outcome,
+      message: out.message,
+      decision: decision.audit,
+      latencyMs: performance.now() - started,
+    });
+    return out;
+  }
   const awaiting = new Map<string, Awaiting | null>();
   const functions = scriptFunctions(gateway, backend, awaiting);
-  const run = await runScript(parsed.data.code, functions, await backend.limits());
+  let run: ScriptRun;
+  try {
+    run = await runScript(parsed.data.code, functions, await backend.limits());
+  } finally {
+    claim.release();
+  }
   const out = runOutcome(
     run,
     [...awaiting.values()].filter((a): a is Awaiting => a !== null),

@@ -116,6 +116,9 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
    * HTTP request's id (a run outside HTTP, over stdio, gets its own), so the run's row and its
    * calls' rows share one id; each call spends the key's budget like a direct call.
    */
+  /** Agent keys with a script running in this instance (one each; see ScriptFaceBackend.claim). */
+  const scriptsRunning = new Set<string>();
+
   function scriptRun(
     caller: TrustedContext,
     tenantName: string,
@@ -129,6 +132,12 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
         // Nothing to name but the face itself: a rule `script` on `*` turns it off for a role or agent.
         const decision = await gw.authorize(ctx, "script", "script");
         return { decision: decision.decision, message: decision.message, audit: describeDecision(decision) };
+      },
+      claim() {
+        const key = ctx.agentId ?? ctx.userId;
+        if (scriptsRunning.has(key)) return null;
+        scriptsRunning.add(key);
+        return { release: () => scriptsRunning.delete(key) };
       },
       async limits() {
         const { limits, invalid } = resolveScriptLimits(storedLimits);

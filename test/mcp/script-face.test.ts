@@ -44,7 +44,15 @@ describe("run_script", () => {
   it("is the only tool of ?faces=script, and its description teaches the functions", async () => {
     const { tools } = await alice.listTools();
     expect(tools.map((t) => t.name)).toEqual(["run_script"]);
-    for (const fn of ["search(", "navigate(", "submit(", "startAction(", "confirmAction(", "verifyAction", "console.log"])
+    for (const fn of [
+      "search(",
+      "navigate(",
+      "submit(",
+      "startAction(",
+      "confirmAction(",
+      "verifyAction",
+      "console.log",
+    ])
       expect(tools[0]?.description).toContain(fn);
   });
 
@@ -159,6 +167,24 @@ describe("run_script", () => {
       `const page = await navigate("shop://order/ord_nope"); const act = await advanceAction({ action_id: "act_nope", version: 1, patch: {} }); return [page.outcome, act.outcome];`,
     );
     expect(failed.out).toMatchObject({ outcome: "applied", result: ["not_found", "not_found"] });
+  });
+
+  it("one script at a time per agent key: a second one sent meanwhile is refused, retryable", async () => {
+    const [first, second] = await Promise.all([
+      runScript(alice, "await sleep(300); return 'first'"),
+      runScript(alice, "return 'second'"),
+    ]);
+    const outcomes = [first.out, second.out].map((o) => [o.outcome, o.reason ?? o.result]);
+    expect(outcomes).toContainEqual(["applied", "first"]);
+    expect(outcomes).toContainEqual(["rejected", "script_busy"]);
+    expect([first.out, second.out].find((o) => o.reason === "script_busy")?.retryable).toBe(true);
+    // Another agent's script is not held up by Alice's.
+    const adam = await w.connect(w.keys.adam, { faces: "script" });
+    const [long, other] = await Promise.all([
+      runScript(alice, "await sleep(300); return 'alice'"),
+      runScript(adam, "return 'adam'"),
+    ]);
+    expect([long.out.result, other.out.result]).toEqual(["alice", "adam"]);
   });
 
   it("an admin turns the face off for a role with a script deny rule; other faces still work", async () => {

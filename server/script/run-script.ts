@@ -115,6 +115,7 @@ export async function runScript(
   const halted = (): Stop | null => stop;
   let inFlight = 0;
   let sleeps = 0;
+  let requested = 0;
   let alive = true;
   let wake: () => void = () => undefined;
   const open = new Set<QuickJSDeferredPromise>();
@@ -125,7 +126,9 @@ export async function runScript(
     end,
     logs,
     logsDropped,
-    calls,
+    // A copy: calls still in flight when the run ended keep running in the gateway (and are
+    // audited there); here they are what they were when it ended.
+    calls: calls.map((c) => ({ ...c, outcome: c.outcome === "pending" ? "unfinished" : c.outcome })),
     cpuMs: Math.round(cpuMs),
     wallMs: Math.round(performance.now() - started),
     ...extra,
@@ -202,6 +205,15 @@ export async function runScript(
       waiting.shift()?.();
     };
 
+    /** Rejects on the next turn: the handle must reach the script before its deferred is disposed. */
+    const refuseLater = (deferred: QuickJSDeferredPromise, error: string) => {
+      inFlight++;
+      setImmediate(() => {
+        inFlight--;
+        settle(deferred, null, error);
+      });
+    };
+
     const callHandle = vm.newFunction("__call", (nameHandle, argsHandle) => {
       const name = vm.getString(nameHandle);
       const argsJson = vm.typeof(argsHandle) === "string" ? vm.getString(argsHandle) : "[]";
@@ -209,10 +221,10 @@ export async function runScript(
       open.add(deferred);
       const fn = Object.hasOwn(functions, name) ? functions[name] : undefined;
       if (!fn) {
-        settle(deferred, null, `${name} is not a function here`);
+        refuseLater(deferred, `${name} is not a function here`);
         return deferred.handle;
       }
-      if (calls.length >= limits.maxCalls) {
+      if (++requested > limits.maxCalls) {
         stop = new Stop(
           "too_many_calls",
           `The script made more than ${limits.maxCalls} calls; do fewer per run (or several runs)`,
@@ -220,15 +232,16 @@ export async function runScript(
         // Left pending: the run ends at once, the script never sees this call answered.
         return deferred.handle;
       }
-      const record: ScriptCall = { fn: name, target: "", outcome: "pending", ms: 0 };
-      calls.push(record);
       inFlight++;
       void (async () => {
         let answer: ScriptCallAnswer;
         const began = performance.now();
         await slot();
+        // Listed once it reaches the gateway: calls still queued when the run ends never ran.
+        const record: ScriptCall = { fn: name, target: "", outcome: "pending", ms: 0 };
         try {
           if (!alive) return;
+          calls.push(record);
           let args: unknown[];
           if (argsJson.length > MAX_ARGUMENT_BYTES)
             answer = {
@@ -282,7 +295,7 @@ export async function runScript(
       const deferred = vm.newPromise();
       open.add(deferred);
       if (++sleeps > MAX_SLEEPS) {
-        settle(deferred, null, `sleep: at most ${MAX_SLEEPS} per run`);
+        refuseLater(deferred, `sleep: at most ${MAX_SLEEPS} per run`);
         return deferred.handle;
       }
       inFlight++;

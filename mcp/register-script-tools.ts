@@ -3,12 +3,8 @@ import { z } from "zod";
 import type { BrowseBackend, BrowseVerb } from "@/server/browse/browse-backend";
 import type { BrowsePage } from "@/server/browse/browse-pages";
 import { redactSecrets, redactText } from "@/server/gateway/redact-secrets";
-import {
-  runScript,
-  type ScriptCallAnswer,
-  type ScriptHostFunction,
-  type ScriptRun,
-} from "@/server/script/run-script";
+import type { ScriptCallAnswer, ScriptHostFunction, ScriptRun } from "@/server/script/run-script";
+import { runScriptInWorker } from "@/server/script/run-script-in-worker";
 import type { ScriptLimits } from "@/server/script/script-limits";
 import { compactSchema, type RawArguments } from "./compact-schema";
 import type { ActionToolName, GatewayOutcome, GatewayPort } from "./gateway-port";
@@ -177,7 +173,7 @@ export async function runScriptTool<Ctx>(
   const functions = scriptFunctions(gateway, backend, awaiting);
   let run: ScriptRun;
   try {
-    run = await runScript(parsed.data.code, functions, await backend.limits());
+    run = await runScriptInWorker(parsed.data.code, functions, await backend.limits());
   } finally {
     claim.release();
   }

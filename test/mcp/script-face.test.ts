@@ -311,8 +311,9 @@ describe("run_script", () => {
 
       const during = await healthDuring;
       expect(during.status).toBe(200);
-      // The script's CPU time is this process's event loop: health waits at most that long (2 s).
-      expect(during.ms).toBeLessThan(3_000);
+      // The script spins on its sandbox thread, not on the server's event loop: health is not held up
+      // (it waited 1.7 s while the sandbox ran on the server's own thread).
+      expect(during.ms).toBeLessThan(1_000);
       if (process.env.SCRIPT_HEALTH_LOG)
         console.log(`${_name}: /api/health during the run ${during.ms.toFixed(0)} ms`);
       const after = await fetch(`${health.url}/api/health`);

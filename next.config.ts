@@ -14,9 +14,6 @@ const config: NextConfig = {
     "prom-client",
     "rate-limiter-flexible",
     "ioredis",
-    // The script sandbox reads its WebAssembly file from the package folder at run time.
-    "quickjs-emscripten-core",
-    "@jitl/quickjs-wasmfile-release-sync",
   ],
   poweredByHeader: false,
   // forbidden() answers a page a role may not open with app/forbidden.tsx and HTTP 403.

@@ -15,9 +15,9 @@ let live = 0;
 let nextRun = 0;
 
 /**
- * A new sandbox thread, started from the plain-JavaScript entry next to this file. The path is
- * the project's (`SIGNPOST_ROOT`, set by the server; else the working folder, as in tests), not a
- * bundler's: the Next build must not fold the worker into its route bundle.
+ * A new sandbox thread, started from the plain-JavaScript entry next to this file, found under
+ * the project folder (`SIGNPOST_ROOT`, set by the server and the CLI; else the working folder, as
+ * in tests).
  */
 function spawn(): Worker {
   const entry = join(
@@ -26,10 +26,13 @@ function spawn(): Worker {
     "script",
     "sandbox-worker-entry.mjs",
   );
-  const worker = new Worker(entry, {
+  // Constructed indirectly: the Next build follows a literal `new Worker(path)` and bundles the
+  // entry (and tsx with it), which fails; the entry must be loaded by Node as it is.
+  const worker: Worker = Reflect.construct(Worker, [
+    entry,
     // The script's heap is the engine's capped WebAssembly memory; this bounds the thread's own.
-    resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 32 },
-  });
+    { resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 32 } },
+  ]);
   worker.unref();
   live++;
   worker.once("exit", () => {

@@ -134,9 +134,6 @@ export async function runScript(
     ...extra,
   });
 
-  // Let the I/O that queued up run first: scripts started in one tick (a batch) would otherwise
-  // take their CPU time back to back, with nothing else served in between.
-  await new Promise<void>((resolve) => setImmediate(resolve));
   let module: Awaited<ReturnType<typeof newSandboxModule>>;
   try {
     module = await newSandboxModule(limits.memoryBytes);

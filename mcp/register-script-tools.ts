@@ -79,6 +79,9 @@ const DESCRIPTION = [
 const isObject = (value: unknown): value is Record<string, unknown> =>
   !!value && typeof value === "object" && !Array.isArray(value);
 
+/** A call's target as the call list shows it: what the script sent may be any size. */
+const targetOf = (value: unknown) => String(value ?? "").slice(0, 200);
+
 /** What an approval awaits after the run: the latest answer for each action that stopped there. */
 interface Awaiting {
   action_id: string;
@@ -112,7 +115,7 @@ export function registerScriptTools<Ctx>(
 }
 
 /** One run: permission, limits, the sandbox with the caller's functions, then its audit row. */
-export async function runScriptTool<Ctx>(
+async function runScriptTool<Ctx>(
   gateway: GatewayPort<Ctx>,
   backend: ScriptFaceBackend<Ctx>,
   args: RawArguments,
@@ -225,7 +228,7 @@ function scriptFunctions<Ctx>(
 
   const browse = (verb: BrowseVerb, toArgs: (args: unknown[]) => RawArguments) =>
     budgeted(
-      (args) => String(toArgs(args).uri ?? toArgs(args).query ?? "").slice(0, 200),
+      (args) => targetOf(toArgs(args).uri ?? toArgs(args).query),
       async (args) => {
         const page: BrowsePage = await runBrowseTool(backend.browse, verb, toArgs(args));
         return {
@@ -236,7 +239,7 @@ function scriptFunctions<Ctx>(
             links: page.links,
             markdown: page.markdown,
           },
-          target: page.uri,
+          target: targetOf(page.uri),
           outcome: page.outcome,
         };
       },
@@ -256,7 +259,7 @@ function scriptFunctions<Ctx>(
           ? args[0]
           : {};
     functions[name] = budgeted(
-      (args) => String(input(args).action_id ?? input(args).capability ?? input(args).entity_id ?? tool),
+      (args) => targetOf(input(args).action_id ?? input(args).capability ?? input(args).entity_id ?? tool),
       async (args) => {
         const raw = await gateway.operations[tool].run(backend.context, input(args));
         const value = typeof raw.message === "string" ? { ...raw, message: redactText(raw.message) } : raw;
@@ -264,7 +267,7 @@ function scriptFunctions<Ctx>(
         const actionId = typeof value.action_id === "string" ? value.action_id : null;
         return {
           value,
-          target: actionId ?? String(input(args).capability ?? input(args).entity_id ?? tool),
+          target: targetOf(actionId ?? input(args).capability ?? input(args).entity_id ?? tool),
           outcome: value.outcome,
         };
       },

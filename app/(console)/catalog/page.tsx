@@ -133,15 +133,12 @@ export default async function CatalogPage() {
               network, files, environment or timers beyond a bounded <code>sleep</code>. A rule with verb{" "}
               <code>script</code> on <code>*</code> turns the face off for a role or an agent.
             </p>
-            <p>
-              <span className="font-medium">Functions:</span>{" "}
-              {SCRIPT_FUNCTION_NAMES.map((name) => (
-                <code key={name} className="mr-2">
-                  {name}
-                </code>
+            {/* A wrapping row: adjacent code elements alone give a phone no place to break the line. */}
+            <p className="flex flex-wrap gap-x-2 gap-y-1">
+              <span className="font-medium">Functions:</span>
+              {[...SCRIPT_FUNCTION_NAMES, "console.log", "sleep"].map((name) => (
+                <code key={name}>{name}</code>
               ))}
-              <code className="mr-2">console.log</code>
-              <code>sleep</code>
             </p>
             <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-3 gap-y-1 text-xs">
               <dt className="text-slate-600">CPU time</dt>

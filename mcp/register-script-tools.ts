@@ -259,7 +259,14 @@ function scriptFunctions<Ctx>(
           ? args[0]
           : {};
     functions[name] = budgeted(
-      (args) => targetOf(input(args).action_id ?? input(args).capability ?? input(args).entity_id ?? tool),
+      (args) =>
+        targetOf(
+          input(args).action_id ??
+            input(args).capability ??
+            input(args).entity_id ??
+            input(args).query ??
+            tool,
+        ),
       async (args) => {
         const raw = await gateway.operations[tool].run(backend.context, input(args));
         const value = typeof raw.message === "string" ? { ...raw, message: redactText(raw.message) } : raw;
@@ -267,7 +274,9 @@ function scriptFunctions<Ctx>(
         const actionId = typeof value.action_id === "string" ? value.action_id : null;
         return {
           value,
-          target: targetOf(actionId ?? input(args).capability ?? input(args).entity_id ?? tool),
+          target: targetOf(
+            actionId ?? input(args).capability ?? input(args).entity_id ?? input(args).query ?? tool,
+          ),
           outcome: value.outcome,
         };
       },

@@ -10,6 +10,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+// Where the commands find files of their own at run time (the script sandbox's thread entry),
+// wherever the launcher was started from.
+process.env.SIGNPOST_ROOT ??= root;
 const require = createRequire(import.meta.url);
 const [command, ...rest] = process.argv.slice(2);
 

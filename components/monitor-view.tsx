@@ -82,6 +82,21 @@ function subject(e: AuditEventView): string {
   return e.capability ?? e.target ?? "";
 }
 
+/**
+ * A call a script made: face `script`, not the run's own row. The run's row (`script.ran`) is
+ * written when the script ends, so newest first it sits right above its calls, which share its
+ * request id.
+ */
+const isScriptCall = (e: AuditEventView) => e.face === "script" && e.operation !== "script.ran";
+
+/** The rows of one script run: its own row and its calls (same request id), oldest first. */
+function scriptRunRows(rows: AuditEventView[], event: AuditEventView): AuditEventView[] {
+  if (event.face !== "script" || !event.requestId) return [];
+  return rows
+    .filter((r) => r.face === "script" && r.requestId === event.requestId)
+    .sort((a, b) => a.seq - b.seq);
+}
+
 /** "2026-12-01 10:42:07": the date too, so a long range reads right. */
 const when = (iso: string) => iso.replace("T", " ").slice(0, 19);
 
@@ -178,7 +193,13 @@ function VirtualRows({
                 <span className="tabular-nums text-slate-600">#{e.seq}</span>
                 <span className="truncate tabular-nums text-slate-700">{when(e.createdAt)}</span>
                 <span className="truncate text-slate-700">{e.face}</span>
-                <span className="truncate font-medium">{e.operation}</span>
+                <span
+                  className="truncate font-medium"
+                  title={isScriptCall(e) ? "called by a script" : undefined}
+                >
+                  {isScriptCall(e) ? <span className="text-slate-500">↳ </span> : null}
+                  {e.operation}
+                </span>
                 <span className="truncate text-slate-700" title={e.target ?? ""}>
                   {subject(e)}{" "}
                   {e.agentId ? (
@@ -206,10 +227,15 @@ function Detail({
   event,
   agentName,
   personName,
+  run,
+  onSelect,
 }: {
   event: AuditEventView;
   agentName?: string;
   personName?: string;
+  /** The script run this row belongs to (its own row and its calls), when it is one. */
+  run: AuditEventView[];
+  onSelect: (seq: number) => void;
 }) {
   return (
     <section
@@ -255,6 +281,28 @@ function Detail({
           )}
         </dd>
       </dl>
+      {run.length > 0 ? (
+        <>
+          <h3 className="mt-3 mb-1 text-xs font-semibold text-slate-700">
+            Script run ({run.filter(isScriptCall).length} calls)
+          </h3>
+          <ol className="space-y-1 text-xs" data-testid="monitor-script-run">
+            {run.map((r) => (
+              <li key={r.seq}>
+                <button
+                  type="button"
+                  onClick={() => onSelect(r.seq)}
+                  aria-current={r.seq === event.seq ? "true" : undefined}
+                  className={`w-full text-left [overflow-wrap:anywhere] ${r.seq === event.seq ? "font-semibold" : "text-sky-800 underline"}`}
+                >
+                  #{r.seq} {isScriptCall(r) ? "↳ " : ""}
+                  {r.operation} {r.target ?? ""} → {r.outcome}
+                </button>
+              </li>
+            ))}
+          </ol>
+        </>
+      ) : null}
       <h3 className="mt-3 mb-1 text-xs font-semibold text-slate-700">Arguments (secrets redacted)</h3>
       <JsonBlock value={event.arguments} label="Arguments" />
     </section>
@@ -581,6 +629,8 @@ export function MonitorView({ initial }: { initial: MonitorFilter }) {
               event={selectedEvent}
               agentName={selectedEvent.agentId ? nameOf.get(selectedEvent.agentId) : undefined}
               personName={selectedEvent.userId ? nameOf.get(selectedEvent.userId) : undefined}
+              run={scriptRunRows(rows, selectedEvent)}
+              onSelect={setSelected}
             />
           ) : (
             <p className="text-sm text-slate-600">

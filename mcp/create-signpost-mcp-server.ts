@@ -6,12 +6,15 @@ import { observeToolCalls, type ToolCallObserver } from "./observe-tool-calls";
 import { registerActionTools } from "./register-action-tools";
 import { registerBrowseTools } from "./register-browse-tools";
 import { registerConfirmApp } from "./register-confirm-app";
+import { registerScriptTools, type ScriptFaceBackend } from "./register-script-tools";
 import { trackToolNames } from "./registered-tool-names";
 import type { SignpostRequestStateCodec } from "./request-state";
 
 export interface SignpostMcpDeps<Ctx> {
   gateway: GatewayPort<Ctx>;
   browseBackend(context: Ctx): BrowseBackend;
+  /** Opens one script run for this caller; without it the script face has no tool. */
+  scriptRun?(context: Ctx): ScriptFaceBackend<Ctx>;
   requestState: SignpostRequestStateCodec;
   /** Told of every finished tool call (access log, metrics); never given its arguments. */
   observeToolCall?: (context: Ctx) => ToolCallObserver;
@@ -21,6 +24,7 @@ const INSTRUCTIONS: Record<Face, string> = {
   actions:
     "Actions: search_capabilities → start_action (send every known field in patch) → a person approves → confirm_action → verify_action. Only call what next_actions lists; cancel_action ends an open action the user gave up.",
   browse: "Browse: search or navigate signpost://start, follow links, submit forms.",
+  script: "Script: run_script chains many of these calls in one sandboxed JavaScript run.",
 };
 
 /** One MCP server instance for one caller and face selection (built per request: stateless). */
@@ -45,5 +49,9 @@ export function createSignpostMcpServer<Ctx>(
   }
   face = "browse";
   if (faces.includes("browse")) registerBrowseTools(server, deps.browseBackend(context));
+  face = "script";
+  const { scriptRun } = deps;
+  if (faces.includes("script") && scriptRun)
+    registerScriptTools(server, deps.gateway, () => scriptRun(context));
   return server;
 }

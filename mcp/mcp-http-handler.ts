@@ -90,7 +90,11 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
     const url = new URL(request.url);
     const faces = parseFaces(url.searchParams.get("faces"));
     if (!faces) {
-      return jsonRpcError(400, -32602, "Unknown face: use faces=actions, faces=browse or both.");
+      return jsonRpcError(
+        400,
+        -32602,
+        "Unknown face: use faces=actions, faces=browse, faces=script or a comma-separated list of them.",
+      );
     }
 
     // The body is read once, bounded, here: the budget needs its message count before the SDK

@@ -124,6 +124,30 @@ async function invalidArgumentsPage(
   };
 }
 
+/**
+ * One browse call as every face makes it: the tool's bounds and strict schema (a typed, audited
+ * refusal when they fail), then the browse layer. The MCP tools and scripts both run this.
+ */
+export async function runBrowseTool(
+  backend: BrowseBackend,
+  verb: BrowseVerb,
+  args: RawArguments,
+): Promise<BrowsePage> {
+  if (verb === "search") {
+    const parsed = parseArguments(searchInput, args);
+    if (!("data" in parsed)) return invalidArgumentsPage(backend, verb, args, parsed);
+    return search(backend, parsed.data.query, parsed.data.scheme);
+  }
+  if (verb === "navigate") {
+    const parsed = parseArguments(navigateInput, args);
+    if (!("data" in parsed)) return invalidArgumentsPage(backend, verb, args, parsed);
+    return navigate(backend, parsed.data.uri);
+  }
+  const parsed = parseArguments(submitInput, args);
+  if (!("data" in parsed)) return invalidArgumentsPage(backend, verb, args, parsed);
+  return submit(backend, parsed.data.uri, parsed.data.fields);
+}
+
 function pageResult(page: BrowsePage) {
   return {
     content: [{ type: "text" as const, text: page.markdown }],
@@ -143,11 +167,7 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
       outputSchema: compactPage,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (args: RawArguments) => {
-      const parsed = parseArguments(searchInput, args);
-      if (!("data" in parsed)) return pageResult(await invalidArgumentsPage(backend, "search", args, parsed));
-      return pageResult(await search(backend, parsed.data.query, parsed.data.scheme));
-    },
+    async (args: RawArguments) => pageResult(await runBrowseTool(backend, "search", args)),
   );
   server.registerTool(
     "navigate",
@@ -159,12 +179,7 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
       outputSchema: compactPage,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (args: RawArguments) => {
-      const parsed = parseArguments(navigateInput, args);
-      if (!("data" in parsed))
-        return pageResult(await invalidArgumentsPage(backend, "navigate", args, parsed));
-      return pageResult(await navigate(backend, parsed.data.uri));
-    },
+    async (args: RawArguments) => pageResult(await runBrowseTool(backend, "navigate", args)),
   );
   server.registerTool(
     "submit",
@@ -180,11 +195,7 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
         openWorldHint: false,
       },
     },
-    async (args: RawArguments) => {
-      const parsed = parseArguments(submitInput, args);
-      if (!("data" in parsed)) return pageResult(await invalidArgumentsPage(backend, "submit", args, parsed));
-      return pageResult(await submit(backend, parsed.data.uri, parsed.data.fields));
-    },
+    async (args: RawArguments) => pageResult(await runBrowseTool(backend, "submit", args)),
   );
 
   // Hosts that attach resources can read the same pages: one resource (template) per route of

@@ -2,7 +2,7 @@ import type { BackendOutcome, BrowseBackend } from "@/server/connectors/sdk/brow
 import type { Gateway } from "@/server/gateway/create-gateway";
 import { failureOutcome } from "@/server/gateway/failure-outcome";
 import { redactText } from "@/server/gateway/redact-secrets";
-import { type TrustedContext, withFace } from "@/server/gateway/trusted-context";
+import { type Face, type TrustedContext, withFace } from "@/server/gateway/trusted-context";
 import { listSecrets } from "@/server/gateway/vault";
 
 const AUDIT_OPERATION = {
@@ -14,14 +14,15 @@ const AUDIT_OPERATION = {
 /**
  * Browse mode over the gateway for one caller: route permissions, audit rows, the engine's
  * views and capabilities, and read-only record lists from the tenant's connectors. The caller's
- * face is relabelled `browse`, so every action row it causes says where it came from.
+ * face is relabelled `browse` (or `script`, for a script's browse calls), so every row it causes
+ * says where it came from.
  */
 export function createSignpostBrowseBackend(
   gw: Gateway,
   agentContext: TrustedContext,
-  options: { publicUrl: string; tenantName: string },
+  options: { publicUrl: string; tenantName: string; face?: Extract<Face, "browse" | "script"> },
 ): BrowseBackend {
-  const ctx = withFace(agentContext, "browse");
+  const ctx = withFace(agentContext, options.face ?? "browse");
   const db = gw.db;
 
   async function safely<T>(run: () => Promise<T>): Promise<T | BackendOutcome> {

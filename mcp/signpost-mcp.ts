@@ -1,19 +1,28 @@
+import { randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/server";
 import { type Db, getDb } from "@/server/db/client";
 import { consumeNonce } from "@/server/gateway/consume-nonce";
 import { createGateway, type Gateway } from "@/server/gateway/create-gateway";
+import { describeDecision } from "@/server/gateway/permissions";
 import { agentRateFromEnv, type RateLimitStore, rateLimitStoreFromEnv } from "@/server/gateway/rate-limiter";
 import { requestIdOf } from "@/server/gateway/request-id";
-import { identifyAgent, type TrustedContext, withRequestId } from "@/server/gateway/trusted-context";
+import {
+  identifyAgent,
+  type TrustedContext,
+  withFace,
+  withRequestId,
+} from "@/server/gateway/trusted-context";
 import { masterKey } from "@/server/gateway/vault";
 import { logger } from "@/server/logger";
 import { signpostMetrics } from "@/server/metrics/signpost-metrics";
+import { resolveScriptLimits } from "@/server/script/script-limits";
 import { createAgentRateGuard } from "./agent-rate-guard";
 import { createSignpostMcpServer, type SignpostMcpDeps } from "./create-signpost-mcp-server";
 import type { Face } from "./faces";
 import type { GatewayPort } from "./gateway-port";
 import { createMcpHttpHandler } from "./mcp-http-handler";
 import type { ToolCallObserver } from "./observe-tool-calls";
+import type { ScriptFaceBackend } from "./register-script-tools";
 import { createSignpostRequestStateCodec, requestStateKey } from "./request-state";
 import { createSignpostBrowseBackend } from "./signpost-browse-backend";
 
@@ -87,15 +96,68 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
   );
 
   async function serverFor(context: TrustedContext, faces: Face[]): Promise<McpServer> {
-    const tenant = await db.tenant.findUnique({ where: { id: context.tenantId }, select: { name: true } });
+    const tenant = await db.tenant.findUnique({
+      where: { id: context.tenantId },
+      select: { name: true, scriptLimits: true },
+    });
+    const tenantName = tenant?.name ?? context.tenantId;
     const deps: SignpostMcpDeps<TrustedContext> = {
       gateway: port,
       requestState,
-      browseBackend: (ctx) =>
-        createSignpostBrowseBackend(gw, ctx, { publicUrl, tenantName: tenant?.name ?? ctx.tenantId }),
+      browseBackend: (ctx) => createSignpostBrowseBackend(gw, ctx, { publicUrl, tenantName }),
+      scriptRun: (ctx) => scriptRun(ctx, tenantName, tenant?.scriptLimits),
       observeToolCall: toolCallAccessLog,
     };
     return createSignpostMcpServer(deps, context, faces);
+  }
+
+  /**
+   * One script run for a caller: its calls go through the gateway as face `script`, under the
+   * HTTP request's id (a run outside HTTP, over stdio, gets its own), so the run's row and its
+   * calls' rows share one id; each call spends the key's budget like a direct call.
+   */
+  /** Agent keys with a script running in this instance (one each; see ScriptFaceBackend.claim). */
+  const scriptsRunning = new Set<string>();
+
+  function scriptRun(
+    caller: TrustedContext,
+    tenantName: string,
+    storedLimits: unknown,
+  ): ScriptFaceBackend<TrustedContext> {
+    const ctx = withFace(caller.requestId ? caller : withRequestId(caller, randomUUID()), "script");
+    return {
+      context: ctx,
+      browse: createSignpostBrowseBackend(gw, ctx, { publicUrl, tenantName, face: "script" }),
+      async authorize() {
+        // Nothing to name but the face itself: a rule `script` on `*` turns it off for a role or agent.
+        const decision = await gw.authorize(ctx, "script", "script");
+        return { decision: decision.decision, message: decision.message, audit: describeDecision(decision) };
+      },
+      claim() {
+        const key = ctx.agentId ?? ctx.userId;
+        if (scriptsRunning.has(key)) return null;
+        scriptsRunning.add(key);
+        return { release: () => scriptsRunning.delete(key) };
+      },
+      async limits() {
+        const { limits, invalid } = resolveScriptLimits(storedLimits);
+        if (invalid)
+          logger.warn(
+            { tenant: ctx.tenantId },
+            "script: the tenant's scriptLimits do not parse; defaults apply",
+          );
+        return limits;
+      },
+      async charge() {
+        const decision = await rateLimit(caller, 1);
+        return decision.ok
+          ? { ok: true }
+          : { ok: false, retryAfterS: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)) };
+      },
+      async record(event) {
+        await gw.recordAudit(ctx, { operation: "script.ran", target: "script", ...event });
+      },
+    };
   }
 
   async function authenticate(key: string) {

@@ -15,7 +15,7 @@ async function main() {
   const key = process.env.SIGNPOST_AGENT_KEY;
   const faces = parseFaces(process.env.SIGNPOST_FACES);
   if (!faces) {
-    logger.fatal("SIGNPOST_FACES must be actions, browse or actions,browse");
+    logger.fatal("SIGNPOST_FACES must be actions, browse, script or a comma-separated list of them");
     process.exit(2);
   }
   if (!key) {

@@ -9,6 +9,7 @@ import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { wrapOpenApiAsTools } from "../test/bench/openapi-tool-wrapper";
 import { createMcpWorld, type McpWorld } from "../test/mcp/mcp-world";
 import { benchAgentTasks } from "./bench-agent-tasks";
+import { benchScriptFace } from "./bench-script-face";
 
 process.env.SIGNPOST_MASTER_KEY ??= randomBytes(32).toString("hex");
 // The bench measures what a call costs, not the per-key call budget.
@@ -162,6 +163,7 @@ async function main() {
     const wrapped = await wrapOpenApiAsTools(doc);
     const actions = await listTools(w, "actions");
     const browse = await listTools(w, "browse");
+    const script = await listTools(w, "script");
     const all = await listTools(w);
 
     const widths = [44, 7, 16];
@@ -171,6 +173,7 @@ async function main() {
       row(["actions face (model-visible)", actions.visible.length, tokens(actions.visible)], widths),
       row(["actions face (incl. app-only approval_status)", actions.all.length, tokens(actions.all)], widths),
       row(["browse face", browse.visible.length, tokens(browse.visible)], widths),
+      row(["script face", script.visible.length, tokens(script.visible)], widths),
       row(["all faces (model-visible)", all.visible.length, tokens(all.visible)], widths),
       row(["all faces (incl. app-only)", all.all.length, tokens(all.all)], widths),
       row(["legacy OpenAPI, one tool per endpoint", wrapped.length, tokens(wrapped)], widths),
@@ -269,6 +272,7 @@ async function main() {
       `\n${[row(["flow", "agent calls", "final"], fw), row(["---", "---", "---"], fw), ...flows.map((f) => row(f, fw))].join("\n")}\n`,
     );
     await benchAgentTasks(w);
+    await benchScriptFace(w);
     await speedAndMemory(w);
   } finally {
     await w.close();

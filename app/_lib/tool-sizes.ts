@@ -11,7 +11,8 @@ export type ToolSize = { face: string; tools: number; tokens: number; bytes: num
 const SELECTIONS: { label: string; faces: Face[] }[] = [
   { label: "actions", faces: ["actions"] },
   { label: "browse", faces: ["browse"] },
-  { label: "all faces", faces: ["actions", "browse"] },
+  { label: "script", faces: ["script"] },
+  { label: "all faces", faces: ["actions", "browse", "script"] },
 ];
 
 /**

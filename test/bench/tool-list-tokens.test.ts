@@ -21,7 +21,8 @@ describe("tools/list token budget (o200k)", () => {
     expect(tokens(browse)).toBeLessThan(1_000);
     expect(tokens(all)).toBeLessThan(tokens(wrapped));
     // Budgets with a little headroom over today's numbers: a description that bloats fails here.
-    expect(tokens(all)).toBeLessThan(2_300);
+    // 2,300 before issue 9; run_script (the script face) adds about 210.
+    expect(tokens(all)).toBeLessThan(2_500);
   });
 
   it("the model-visible part (name, description, input schema) of every face stays small", async () => {
@@ -33,6 +34,7 @@ describe("tools/list token budget (o200k)", () => {
       })
       .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
     // 1,645 before issue 12; the issue's target is 800 (not reached yet, see the closing note).
-    expect(tokens(visible)).toBeLessThan(1_300);
+    // Under 1,300 before issue 9; run_script's description and schema add about 190.
+    expect(tokens(visible)).toBeLessThan(1_500);
   });
 });

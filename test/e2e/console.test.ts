@@ -290,6 +290,35 @@ run("console in Chromium", () => {
     }
   }, 180_000);
 
+  it("support sees a script run live in the monitor, its calls marked and grouped under the run", async () => {
+    const sam = await person("sam@acme.test");
+    await sam.page.goto(`${app.url}/monitor`);
+    await sam.page.getByTestId("live-status").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
+    const agent = await connectAgent(app.url, agentKey("alice@acme.test"));
+    try {
+      const run = await agent.call("run_script", {
+        code: "const a = await navigate('shop://orders'); const b = await searchCapabilities('refund my order'); return [a.outcome, b.outcome];",
+      });
+      expect(run.structured).toMatchObject({ outcome: "applied", result: ["applied", "applied"] });
+    } finally {
+      await agent.close();
+    }
+    const ran = sam.page.locator("[data-testid=monitor-row]", { hasText: "script.ran" }).first();
+    await ran.waitFor({ timeout: 10_000 });
+    // Newest first: the run's row, then its two calls, each marked as a script's call.
+    const calls = sam.page.locator("[data-testid=monitor-row]", { hasText: "↳" });
+    expect(await calls.count()).toBeGreaterThanOrEqual(2);
+    await ran.click();
+    const group = sam.page.getByTestId("monitor-script-run");
+    await group.waitFor();
+    const lines = await group.locator("li").allTextContents();
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toContain("browse.navigated");
+    expect(lines[1]).toContain("capability.searched");
+    expect(lines[2]).toContain("script.ran");
+    await screenshot(sam.page, "monitor-script-run");
+  });
+
   it("admin denies submit on shop://order/*/after-sales; the agent is refused, requests permission, admin grants it, the retry succeeds", async () => {
     const adam = await person("adam@acme.test");
     const uri = "shop://order/ord_paid/after-sales";

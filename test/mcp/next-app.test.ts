@@ -88,6 +88,17 @@ describe("/mcp in the running Next.js app", () => {
       expect((page.content as Array<{ text: string }>)[0]?.text).toContain(
         "[After-sales \\(refund, return, exchange\\)](shop://order/ord_paid/after-sales)",
       );
+      // The script sandbox loads its WebAssembly engine inside the built app, too.
+      const script = await client.callTool({
+        name: "run_script",
+        arguments: {
+          code: "const p = await navigate('shop://order/ord_paid'); return [p.outcome, typeof process];",
+        },
+      });
+      expect(script.structuredContent).toMatchObject({
+        outcome: "applied",
+        result: ["applied", "undefined"],
+      });
     } finally {
       await client.close();
     }

@@ -127,6 +127,7 @@ describe("MCP transport: identity, DNS rebinding, faces", () => {
         "get_context",
         "navigate",
         "recover_action",
+        "run_script",
         "search",
         "search_capabilities",
         "start_action",
@@ -160,9 +161,11 @@ describe("MCP transport: identity, DNS rebinding, faces", () => {
     const tools = (await client.listTools()).tools;
     const actionTools = ["search_capabilities", "start_action", "get_context", "advance_action"];
     actionTools.push("confirm_action", "verify_action", "recover_action", "cancel_action");
+    // run_script answers an open outcome too (its result is whatever the script returned).
+    actionTools.push("run_script");
     for (const tool of tools) {
       expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
-      // The action tools' outcome is an open object: a listed schema would only repeat
+      // The action tools' (and run_script's) outcome is an open object: a listed schema would only repeat
       // outcome/message/next_actions on every tools/list. Browse pages keep theirs.
       if (actionTools.includes(tool.name)) expect(tool.outputSchema, tool.name).toBeUndefined();
       else expect(tool.outputSchema, tool.name).toBeDefined();

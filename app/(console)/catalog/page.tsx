@@ -2,10 +2,12 @@ import type { Metadata } from "next";
 import { pageRoles, requirePageAccess } from "@/app/_lib/console-context";
 import { readToolSizes } from "@/app/_lib/tool-sizes";
 import { Badge, Card, PageHeader, TableHead, TableScroll } from "@/components/ui";
+import { SCRIPT_FUNCTION_NAMES } from "@/mcp/register-script-tools";
 import { routeTable } from "@/server/browse/browse-routes";
 import { tenantConnectors } from "@/server/connectors/tenant-connectors";
 import { getDb } from "@/server/db/client";
 import { listCatalogCapabilities } from "@/server/gateway/console/capability-catalog";
+import { resolveScriptLimits } from "@/server/script/script-limits";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Catalog" };
@@ -16,11 +18,16 @@ export default async function CatalogPage() {
   const capabilities = listCatalogCapabilities();
   const sizes = await readToolSizes(ctx);
   const routes = routeTable(await tenantConnectors(getDb(), ctx.tenantId));
+  const tenant = await getDb().tenant.findUnique({
+    where: { id: ctx.tenantId },
+    select: { scriptLimits: true },
+  });
+  const { limits } = resolveScriptLimits(tenant?.scriptLimits);
   return (
     <div className="space-y-8">
       <PageHeader
         title="Catalog"
-        description="Capabilities agents can start, the browse routes they can navigate, and the size of the MCP tool definitions per face."
+        description="Capabilities agents can start, the browse routes they can navigate, what a script can call, and the size of the MCP tool definitions per face."
       />
       <section aria-labelledby="caps-heading">
         <h2 id="caps-heading" className="mb-3 text-sm font-semibold text-slate-700">
@@ -115,6 +122,42 @@ export default async function CatalogPage() {
             </tbody>
           </table>
         </TableScroll>
+      </section>
+      <section aria-labelledby="script-heading">
+        <h2 id="script-heading" className="mb-3 text-sm font-semibold text-slate-700">
+          Script face (<code>run_script</code>)
+        </h2>
+        <Card title="JavaScript in a WebAssembly sandbox (QuickJS)">
+          <div className="space-y-2 text-sm" data-testid="catalog-script">
+            <p className="text-slate-700">
+              Each function is the same gateway call as the tool it names, for the same agent: permissions,
+              approvals, audit (face <code>script</code>) and the call budget hold as for direct calls. No
+              network, files, environment or timers beyond a bounded <code>sleep</code>. A rule with verb{" "}
+              <code>script</code> on <code>*</code> turns the face off for a role or an agent.
+            </p>
+            {/* A wrapping row: adjacent code elements alone give a phone no place to break the line. */}
+            <p className="flex flex-wrap gap-x-2 gap-y-1">
+              <span className="font-medium">Functions:</span>
+              {[...SCRIPT_FUNCTION_NAMES, "console.log", "sleep"].map((name) => (
+                <code key={name}>{name}</code>
+              ))}
+            </p>
+            <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-3 gap-y-1 text-xs">
+              <dt className="text-slate-600">CPU time</dt>
+              <dd>{limits.cpuMs} ms</dd>
+              <dt className="text-slate-600">wall time</dt>
+              <dd>{limits.wallMs / 1000} s</dd>
+              <dt className="text-slate-600">memory</dt>
+              <dd>{Math.round(limits.memoryBytes / 1024 / 1024)} MiB</dd>
+              <dt className="text-slate-600">calls per run</dt>
+              <dd>{limits.maxCalls}</dd>
+              <dt className="text-slate-600">result / logs</dt>
+              <dd>
+                {Math.round(limits.resultBytes / 1024)} KiB / {Math.round(limits.logBytes / 1024)} KiB
+              </dd>
+            </dl>
+          </div>
+        </Card>
       </section>
       {/* Token counts are for the people who run agents, not for members approving their charges. */}
       {ctx.role === "member" ? null : (

@@ -395,7 +395,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       q,
       scheme,
     );
-    const found = await searchRecords(backend, q, qWords, mine, sources, scheme);
+    const found = await searchRecords(backend, q, qWords, mine, sources, among, scheme);
     // The query is about the scheme of the best page ("my orders" → shop): its records first,
     // and others only where it has few.
     const about = routes[0]?.r.pattern.split("://")[0];
@@ -464,12 +464,16 @@ function recordSources(
   return [...new Set(ranked)].slice(0, MAX_RECORD_SOURCES);
 }
 
+/** Words that make a query about settings (stemmed as `words()` does). */
+const CONFIG_WORDS = new Set(["config", "setting", "secret", "key", "credential", "connection"]);
+
 async function searchRecords(
   backend: BrowseBackend,
   q: string,
   qWords: string[],
   mine: boolean,
   sources: readonly AnyConnector[],
+  among: readonly AnyConnector[],
   scheme?: string,
 ): Promise<string[]> {
   const out: string[] = [];
@@ -479,6 +483,13 @@ async function searchRecords(
     if (qWords.some((w) => who.tenantName.toLowerCase().includes(w) || who.tenantId === w)) {
       out.push(`- ${link(`${who.tenantName} (your organisation)`, "signpost://start")}`);
     }
+  }
+  // An admin asking about a system's settings ("shop api key") gets its settings page.
+  if (who.role === "admin" && (!scheme || scheme === "config") && qWords.some((w) => CONFIG_WORDS.has(w))) {
+    for (const c of among
+      .filter((c) => qWords.includes(c.id) || qWords.includes(c.title.toLowerCase()))
+      .slice(0, 3))
+      out.push(`- ${link(`${c.title} settings`, `config://${c.id}`)}`);
   }
   // An id with a prefix a connector declares is linked only when that record is there for this
   // caller (looked up, never guessed from its shape).

@@ -255,5 +255,7 @@ describe("browse refusals: a bad filter or a legacy refusal is not an outage; co
     expect(list.links).toEqual(expect.arrayContaining(["config://shop", "config://helpdesk"]));
     const found = await page(adam, "search", { query: "config" });
     expect(found.links).toContain("config://connectors");
+    const named = await page(adam, "search", { query: "shop api key" });
+    expect(named.links).toContain("config://shop");
   });
 });

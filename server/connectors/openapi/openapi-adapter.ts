@@ -1,0 +1,47 @@
+import type { ApiOperation } from "./api-operations";
+import { type ApiAnswer, type ApiCall, createApiClient } from "./openapi-http-client";
+import type { OperationPlan } from "./plan-operations";
+import type { SchemeAuth } from "./security-schemes";
+
+/**
+ * The adapter of one imported connector for one tenant: the document's operations (what the
+ * generic write capability looks its operation up in) and the client that sends them with the
+ * tenant's secrets. Built per call by the gateway; holds no state but OAuth2 tokens.
+ */
+export interface OpenApiAdapter {
+  readonly kind: "openapi";
+  connectorId: string;
+  title: string;
+  plan(operationId: string): OperationPlan | undefined;
+  send(call: ApiCall): Promise<ApiAnswer>;
+}
+
+export function isOpenApiAdapter(value: unknown): value is OpenApiAdapter {
+  return !!value && typeof value === "object" && (value as { kind?: unknown }).kind === "openapi";
+}
+
+export function createOpenApiAdapter(input: {
+  connectorId: string;
+  title: string;
+  baseUrl: string;
+  secrets: Record<string, string>;
+  schemes: Map<string, SchemeAuth>;
+  plans: Map<string, OperationPlan>;
+  fetchImpl?: typeof fetch;
+}): OpenApiAdapter {
+  const client = createApiClient({
+    baseUrl: input.baseUrl,
+    secrets: input.secrets,
+    schemes: input.schemes,
+    fetchImpl: input.fetchImpl,
+  });
+  return {
+    kind: "openapi",
+    connectorId: input.connectorId,
+    title: input.title,
+    plan: (operationId) => input.plans.get(operationId),
+    send: (call) => client.send(call),
+  };
+}
+
+export type { ApiOperation };

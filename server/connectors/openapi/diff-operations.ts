@@ -26,10 +26,14 @@ function shapes(document: Record<string, unknown>): Map<string, OperationShape> 
       if (!op) continue;
       const label = `${method.toUpperCase()} ${path}${op.operationId ? ` (${op.operationId})` : ""}`;
       const key = op.operationId ?? `${method} ${path}`;
-      // Parameters, body and responses as stored ($refs kept): a change to any of them is a change.
+      // Its words (titles, search keywords), parameters, body, responses and security as stored
+      // ($refs kept): a change to any of them is a change.
       const fingerprint = JSON.stringify([
         method,
         path,
+        op.summary ?? null,
+        op.description ?? null,
+        op.tags ?? null,
         item.parameters ?? null,
         op.parameters ?? null,
         op.requestBody ?? null,
@@ -44,7 +48,7 @@ function shapes(document: Record<string, unknown>): Map<string, OperationShape> 
 
 /**
  * What a re-import changes, by operationId (else method and path): operations added, removed,
- * and changed (method, path, parameters, body, responses or security differ). Shared component
+ * and changed (summary, description, tags, parameters, body, responses or security differ). Shared component
  * schemas that changed show as no change here unless an operation's own text changed: the
  * report says so, and the re-import applies them all the same.
  */

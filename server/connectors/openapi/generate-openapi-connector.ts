@@ -14,6 +14,7 @@ import type { LoadedOpenApi } from "./load-openapi-document";
 import { createOpenApiAdapter, type OpenApiAdapter } from "./openapi-adapter";
 import type { ApiAnswer } from "./openapi-http-client";
 import { fillPattern, openApiRoutes } from "./openapi-routes";
+import { operationKeywords } from "./operation-words";
 import { type OperationPlan, planOperations } from "./plan-operations";
 import { rowsOf } from "./render-api-response";
 import { secretDescription, securityPlan } from "./security-schemes";
@@ -46,14 +47,31 @@ export type OpenApiConnector = ConnectorDefinition<OpenApiAdapter> &
 
 const SEARCH_PARAMS = ["q", "query", "search", "term", "keyword", "keywords", "name", "filter"];
 
-/** The listing record search asks: an operation named like a search, else one with a text filter. */
-function searchPlan(plans: OperationPlan[]): { plan: OperationPlan; param?: string } | undefined {
-  const listings = plans.filter((p) => p.kind === "listing" && Object.keys(p.params).length === 0);
+const stem = (w: string) => (w.length > 3 && w.endsWith("s") ? w.slice(0, -1) : w);
+
+/**
+ * The listing record search asks for a query: among the listings that take a text filter (`q`,
+ * `search`, `name`…), the one whose words the query names ("mug products" → the products
+ * listing), else the one the document calls a search; none when neither fits.
+ */
+function searchPlan(
+  plans: OperationPlan[],
+  words: string[],
+): { plan: OperationPlan; param?: string } | undefined {
   const param = (p: OperationPlan) =>
     p.op.parameters.find((x) => x.in === "query" && SEARCH_PARAMS.includes(x.name.toLowerCase()))?.name;
-  const named = listings.find((p) => /search|find/i.test(`${p.op.id} ${p.op.path}`) && param(p));
-  const withText = named ?? listings.find((p) => param(p));
-  return withText ? { plan: withText, param: param(withText) } : undefined;
+  const candidates = plans.filter(
+    (p) => p.kind === "listing" && Object.keys(p.params).length === 0 && param(p),
+  );
+  const asked = new Set(words.map(stem));
+  let best: OperationPlan | undefined;
+  let bestScore = 0;
+  for (const p of candidates) {
+    const score = operationKeywords(p).filter((k) => asked.has(stem(k))).length;
+    if (score > bestScore) [best, bestScore] = [p, score];
+  }
+  best ??= candidates.find((p) => /search|find/i.test(`${p.op.id} ${p.op.path}`));
+  return best ? { plan: best, param: param(best) } : undefined;
 }
 
 function firstSentence(text: unknown, max: number): string {
@@ -105,7 +123,6 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
     unsupportedSchemes: [...security.unsupported.entries()].map(([name, why]) => ({ name, why })),
   };
   const routeContext = { connectorId: settings.id, scheme: settings.id, title, plans };
-  const search = searchPlan(planned.plans);
   const probe = planned.plans.find(
     (p) =>
       p.kind === "listing" && Object.keys(p.params).length === 0 && !p.op.parameters.some((x) => x.required),
@@ -121,8 +138,11 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
     });
 
   async function searchRecords({ words, query }: RecordQuery, backend: BrowseBackend): Promise<string[]> {
+    const search = searchPlan(planned.plans, words);
     if (!search) return [];
-    const text = (words.join(" ") || query).slice(0, 100);
+    // The words that name the listing are not what the records hold ("mug products" → `mug`).
+    const named = new Set(operationKeywords(search.plan).map(stem));
+    const text = (words.filter((w) => !named.has(stem(w))).join(" ") || query).slice(0, 100);
     const answer = await backend.withAdapter<OpenApiAdapter, ApiAnswer>(settings.id, (adapter) =>
       adapter.send({
         operation: search.plan.op,

@@ -150,7 +150,11 @@ export function nextPage(
     return next && next !== cursor ? { cursor: next } : null;
   }
   if (p.kind === "none") return null;
-  const explicit = at(body, ["next_page"]) ?? at(body, ["nextPage"]);
+  // `next_page: null` is an answer ("no more"), not a missing field.
+  const explicitKey = ["next_page", "nextPage"].find(
+    (k) => body && typeof body === "object" && k in (body as Body),
+  );
+  const explicit = explicitKey ? at(body, [explicitKey]) : undefined;
   if (explicit === null || explicit === false) return null;
   if (typeof explicit === "number") return explicit > page ? { page: page + 1 } : null;
   const last = at(body, ["page", "lastPage"]) ?? at(body, ["lastPage"]) ?? at(body, ["last_page"]);

@@ -1,7 +1,7 @@
 /** The bounds of an import: what a document, its operations and the pages made from it may hold. */
 export const OPENAPI_LIMITS = {
-  /** A document larger than this is refused before it is parsed (GitHub's whole API is 13 MB). */
-  maxDocumentBytes: 10 * 1024 * 1024,
+  /** A document larger than this is refused before it is parsed (GitHub's whole API, 13 MB, fits). */
+  maxDocumentBytes: 16 * 1024 * 1024,
   /** Operations one imported connector may have. */
   maxOperations: 2_000,
   /** Rows a listing page shows; the rest is behind the next-page link. */

@@ -95,6 +95,15 @@ describe("the legacy system's own OpenAPI document, imported", () => {
     expect(text(bad)).toContain("status must be one of");
   });
 
+  test("can: record search asks the API's own listing with a text filter, for the listing the query names", async () => {
+    const found = text(await call(sam, "search", { query: "mug products" }));
+    expect(found).toContain("(legacy://v1/products)");
+    expect(found).toContain("Signpost Mug](legacy://v1/products/prod_mug)");
+    expect(proxy.requests.some((r) => r.method === "GET" && r.path.startsWith("/v1/products?q=mug"))).toBe(
+      true,
+    );
+  });
+
   test("cannot (hand-written only): refuse up front what the business refuses; the API says it after approval", async () => {
     // The shop's after_sales knows a parcel in transit cannot be refunded and offers tracking.
     const shop = sc(

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { baseUrlProblem } from "@/server/connectors/openapi/base-url-problem";
 import { diffOperations } from "@/server/connectors/openapi/diff-operations";
 import { generateOpenApiConnector } from "@/server/connectors/openapi/generate-openapi-connector";
+import { nextPage, paginationOf, pagingQuery } from "@/server/connectors/openapi/listing-pagination";
 import { loadOpenApiDocument } from "@/server/connectors/openapi/load-openapi-document";
 import { readOpenApiSource } from "@/server/connectors/openapi/read-openapi-source";
 
@@ -83,10 +84,10 @@ describe("bad documents get a typed, clear refusal", () => {
     const started = Date.now();
     const read = await readOpenApiSource(big);
     expect(read).toMatchObject({ ok: false, problem: { code: "too_large" } });
-    if (!read.ok) expect(read.problem.message).toMatch(/50\.0 MB, over the 10 MB/);
+    if (!read.ok) expect(read.problem.message).toMatch(/50\.0 MB, over the 16 MB/);
     expect(Date.now() - started).toBeLessThan(500);
     // Text already in memory (an upload) is measured before it is parsed.
-    const text = await loadOpenApiDocument(`{"openapi":"3.0.0","x":"${"a".repeat(11 * 1024 * 1024)}"}`);
+    const text = await loadOpenApiDocument(`{"openapi":"3.0.0","x":"${"a".repeat(17 * 1024 * 1024)}"}`);
     expect(text).toMatchObject({ ok: false, problem: { code: "too_large" } });
   });
 
@@ -257,5 +258,76 @@ describe("real documents become connectors", () => {
     expect(route?.description).not.toMatch(/(^|[^\\])[<|]/);
     expect(route?.description).toContain("\\<img");
     expect(c.openapi.report.skipped.map((s) => s.id).sort()).toEqual(["mixed", "weird"]);
+  });
+});
+
+describe("paging follows the document's conventions", () => {
+  const op = (names: Array<[string, Record<string, unknown>?, string?]>) =>
+    ({
+      id: "list",
+      method: "get",
+      path: "/things",
+      summary: "",
+      description: "",
+      tags: [],
+      deprecated: false,
+      parameters: names.map(([name, schema = { type: "integer" }, description = ""]) => ({
+        name,
+        in: "query",
+        required: false,
+        description,
+        schema,
+      })),
+      security: [],
+    }) as Parameters<typeof paginationOf>[0];
+
+  test("page/per_page, zero-based pageNumber, limit/offset and cursors", () => {
+    const page = paginationOf(op([["page"], ["per_page"]]));
+    expect(pagingQuery(page, 3, 20)).toEqual({ page: 3, per_page: 20 });
+    const zero = paginationOf(
+      op([["pageNumber", { type: "integer" }, "Zero-based page number"], ["pageSize"]]),
+    );
+    expect(pagingQuery(zero, 1, 10)).toEqual({ pageNumber: 0, pageSize: 10 });
+    const offset = paginationOf(op([["offset"], ["limit"]]));
+    expect(pagingQuery(offset, 3, 25)).toEqual({ offset: 50, limit: 25 });
+    const cursor = paginationOf(op([["starting_after", { type: "string" }], ["limit"]]));
+    expect(pagingQuery(cursor, 1, 10, "obj_9")).toEqual({ starting_after: "obj_9", limit: 10 });
+  });
+
+  test("the next page from the answer: next_page, totals, lastPage, a full page, cursors and Link headers", () => {
+    const page = paginationOf(op([["page"], ["per_page"]]));
+    expect(nextPage(page, { body: { data: [], next_page: null }, link: null }, 20, 1, 20)).toBeNull();
+    expect(nextPage(page, { body: { next_page: 2 }, link: null }, 20, 1, 20)).toEqual({ page: 2 });
+    expect(nextPage(page, { body: { total: 45 }, link: null }, 20, 2, 20)).toEqual({ page: 3 });
+    expect(nextPage(page, { body: { total: 45 }, link: null }, 5, 3, 20)).toBeNull();
+    expect(nextPage(page, { body: { page: { lastPage: true } }, link: null }, 20, 1, 20)).toBeNull();
+    expect(nextPage(page, { body: [], link: null }, 20, 1, 20)).toEqual({ page: 2 });
+    const cursor = paginationOf(op([["cursor", { type: "string" }]]));
+    expect(nextPage(cursor, { body: { next_cursor: "abc123" }, link: null }, 10, 1, 10)).toEqual({
+      cursor: "abc123",
+    });
+    expect(
+      nextPage(
+        cursor,
+        { body: { links: { next: "https://api.example.com/things?cursor=c2" } }, link: null },
+        10,
+        1,
+        10,
+      ),
+    ).toEqual({ cursor: "c2" });
+    expect(
+      nextPage(
+        cursor,
+        { body: [], link: '<https://api.example.com/things?cursor=c3>; rel="next"' },
+        10,
+        1,
+        10,
+      ),
+    ).toEqual({ cursor: "c3" });
+    // A repeated token ends the listing; a token that is not plain text is never used.
+    expect(nextPage(cursor, { body: { next_cursor: "abc123" }, link: null }, 10, 2, 10, "abc123")).toBeNull();
+    expect(
+      nextPage(cursor, { body: { next_cursor: "a b](javascript:x)" }, link: null }, 10, 1, 10),
+    ).toBeNull();
   });
 });

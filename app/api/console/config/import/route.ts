@@ -33,7 +33,7 @@ async function boundedText(req: Request, max: number): Promise<string | null> {
 export const POST = consoleRoute({ roles: ["admin"] }, async ({ req, db, ctx }) => {
   const text = await boundedText(req, MAX_IMPORT_BODY_BYTES);
   if (text === null)
-    return errorResponse("rejected", "The document is larger than an import may be (10 MB).", {
+    return errorResponse("rejected", "The document is larger than an import may be (16 MB).", {
       code: "too_large",
     });
   let raw: unknown;

@@ -160,6 +160,36 @@ describe("the legacy system's own OpenAPI document, imported", () => {
     expect(text(ticket)).toMatch(/\*\*priority:\*\* high/);
   });
 
+  test("an unanswered write is unknown: never re-sent, and with no GET to read it back it waits for a person", async () => {
+    await w.legacy.injectFault({
+      match: "POST /v1/orders/*/refunds",
+      mode: "commit_then_timeout",
+      latency_ms: 0,
+      count: 1,
+    });
+    const started = await call(sam, "submit", {
+      uri: "legacy://v1/orders/ord_paid/refunds/create",
+      fields: { amount: 100, reason: "broken lamp" },
+    });
+    const id = (sc(started).links as unknown as string[])
+      .find((l) => /^actions:\/\/[^/]+$/.test(l))
+      ?.slice(10);
+    expect(id, text(started)).toBeTruthy();
+    await approve(w, id as string, w.person.sam);
+    const confirmed = sc(await call(sam, "confirm_action", { action_id: id, idempotency_key: idem() }));
+    expect(confirmed.outcome, JSON.stringify(confirmed)).toBe("unknown");
+    // Verification cannot tell (the engine's answer: not now), and says why.
+    const verified = sc(await call(sam, "verify_action", { action_id: id }));
+    expect(verified.outcome, JSON.stringify(verified)).toBe("temporarily_unavailable");
+    expect(String(verified.message)).toContain("no GET to read this resource back");
+    const sent = proxy.requests.filter(
+      (r) => r.method === "POST" && r.path === "/v1/orders/ord_paid/refunds",
+    );
+    expect(sent).toHaveLength(1);
+    const queue = await w.gw.listRecoveryQueue(w.person.sam);
+    expect(queue.map((q) => q.action_id)).toContain(id);
+  });
+
   test("cannot: scope records to the caller; so a member reads nothing until an admin allows it", async () => {
     // shop://orders shows Alice her own orders; the generated listing would show every customer's.
     const mine = await call(alice, "navigate", { uri: "shop://orders" });

@@ -130,6 +130,25 @@ describe("an imported system through a real MCP client", () => {
     const page = await call("alice", "navigate", { uri: "pets://pets" });
     expect(sc(page).outcome).toBe("rejected");
     expect(text(page)).toContain("Permission required");
+    // Changed like any rule: the admin lets members read the pets listing.
+    const rule = await createPermissionRule(w.db, adamConsole(), {
+      subjectType: "role",
+      subjectId: "member",
+      verb: "navigate",
+      pattern: "pets://pets",
+      decision: "allow",
+    });
+    expect(rule.ok, JSON.stringify(rule)).toBe(true);
+    expect(sc(await call("alice", "navigate", { uri: "pets://pets" })).outcome).toBe("applied");
+    // A rule naming a scheme the tenant does not have is refused when saved.
+    const unknown = await createPermissionRule(w.db, adamConsole(), {
+      subjectType: "role",
+      subjectId: "member",
+      verb: "navigate",
+      pattern: "nowhere://things",
+      decision: "allow",
+    });
+    expect(unknown.ok).toBe(false);
   });
 
   test("a write is denied until an admin grants it, then stops at a person's approval; only then does it reach the API", async () => {

@@ -86,6 +86,8 @@ export async function adapterForTenant(
   return def.createAdapter({
     baseUrl: creds.baseUrl,
     secrets: creds.secrets,
-    adapterOf: (id) => adapterForTenant(resolve, tenantId, id, among),
+    // A connector the tenant does not have is null here, so a capability can answer not_found.
+    adapterOf: async (id) =>
+      among.some((c) => c.id === id) ? adapterForTenant(resolve, tenantId, id, among) : null,
   });
 }

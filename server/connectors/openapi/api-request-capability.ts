@@ -3,7 +3,7 @@ import { defineCapability, type EffectResult, type Verification } from "../sdk/d
 import type { AnyConnector } from "../sdk/define-connector";
 import type { ValidationError } from "../sdk/outcome";
 import { API_REQUEST, OPENAPI_CONNECTOR_ID } from "./api-request-names";
-import { isOpenApiAdapter, type OpenApiAdapter } from "./openapi-adapter";
+import type { OpenApiAdapter } from "./openapi-adapter";
 import type { ApiAnswer, ApiCall } from "./openapi-http-client";
 import { OPENAPI_LIMITS } from "./openapi-limits";
 import type { OperationPlan } from "./plan-operations";
@@ -58,7 +58,7 @@ export function callFor(
     else if (field.where === "query")
       call.query[field.name] = typeof value === "object" ? JSON.stringify(value) : (value as string);
     else if (field.where === "header") call.headers[field.name] = String(value);
-    else if (field.name === "body" && !plan.op.body?.schema.properties) call.body = value;
+    else if (field.whole) call.body = value;
     else body[field.name] = value;
   }
   if (call.body === undefined && (Object.keys(body).length || plan.op.body?.required)) call.body = body;
@@ -168,6 +168,9 @@ export const apiRequest = defineCapability<OpenApiRouter>({
       },
       async resolve({ adapter, values }) {
         const target = await resolveTarget(adapter, values);
+        // Another tenant's system (or none) is not there for this actor at all.
+        if ("field" in target && target.field === "connector")
+          return { notFound: { entity: "imported system", id: String(values.connector ?? "").slice(0, 30) } };
         if ("field" in target) return { errors: [target] };
         const fields = target.plan.fields ?? [];
         const coerced = coerceFields(fields, (values.values ?? {}) as Values);
@@ -279,5 +282,3 @@ function fillUri(pattern: string, values: Values): string | null {
   });
   return ok ? uri : null;
 }
-
-export { isOpenApiAdapter };

@@ -1,4 +1,3 @@
-import type { ApiOperation } from "./api-operations";
 import { type ApiAnswer, type ApiCall, createApiClient } from "./openapi-http-client";
 import type { OperationPlan } from "./plan-operations";
 import type { SchemeAuth } from "./security-schemes";
@@ -43,5 +42,3 @@ export function createOpenApiAdapter(input: {
     send: (call) => client.send(call),
   };
 }
-
-export type { ApiOperation };

@@ -14,8 +14,6 @@ export const OPENAPI_LIMITS = {
   maxResponseBytes: 2 * 1024 * 1024,
   /** Per-request deadline for upstream reads and writes. */
   timeoutMs: 10_000,
-  /** How deep a request schema is turned into form fields (deeper objects are one JSON field). */
-  maxFieldDepth: 2,
   /** Fields one form shows. */
   maxFields: 40,
 } as const;

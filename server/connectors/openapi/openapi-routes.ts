@@ -59,12 +59,10 @@ function apiMessage(body: unknown): string {
   return typeof text === "string" ? text.slice(0, 200) : "";
 }
 
-/** A failed read as a page with its typed outcome; null when the answer is a success. */
-function failurePage(ctx: RouteContext, title: string, answer: ApiAnswer): PageBody | null {
+/** A failed read as a page with its typed outcome. */
+function failurePage(ctx: RouteContext, title: string, answer: Exclude<ApiAnswer, { kind: "ok" }>): PageBody {
   const config = link(`${ctx.title} settings`, `config://${ctx.connectorId}`);
   switch (answer.kind) {
-    case "ok":
-      return null;
     case "refused":
       return {
         title,
@@ -199,8 +197,7 @@ function listingRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
       Object.assign(upstream, pagingQuery(paging, page, perPage, cursor));
       const answer = await send(ctx, backend, plan, pathValues(plan, match), upstream);
       if (isOutcome(answer)) return outcomePage(title, answer);
-      const failed = failurePage(ctx, title, answer);
-      if (failed || answer.kind !== "ok") return failed as PageBody;
+      if (answer.kind !== "ok") return failurePage(ctx, title, answer);
       const rows = rowsOf(answer.body, resource);
       if (!rows) return { title, outcome: "applied", markdown: objectMarkdown(asRow(answer.body)) };
       const shown = rows.slice(0, Math.min(perPage, OPENAPI_LIMITS.maxRows));
@@ -322,7 +319,7 @@ function relatedLinks(
 }
 
 function formsSection(ctx: RouteContext, plan: OperationPlan, match: RouteMatch): string {
-  const forms = relatedLinks(ctx, plan, match, ["form"]).filter(() => true);
+  const forms = relatedLinks(ctx, plan, match, ["form"]);
   return forms.length ? `## Actions (each waits for a person's approval)\n\n${forms.join("\n")}` : "";
 }
 
@@ -359,8 +356,7 @@ function detailRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
     async render(match, backend) {
       const answer = await send(ctx, backend, plan, pathValues(plan, match), {});
       if (isOutcome(answer)) return outcomePage(title, answer);
-      const failed = failurePage(ctx, title, answer);
-      if (failed || answer.kind !== "ok") return failed as PageBody;
+      if (answer.kind !== "ok") return failurePage(ctx, title, answer);
       const body = asRow(answer.body);
       const related = [
         ...relatedLinks(ctx, plan, match, ["listing", "detail"]),

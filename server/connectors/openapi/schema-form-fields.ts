@@ -11,6 +11,8 @@ export interface OperationField {
   schema: Schema;
   description: string;
   example?: unknown;
+  /** The field is the whole body (a body that is not an object with properties). */
+  whole?: boolean;
 }
 
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,59}$/;
@@ -59,6 +61,22 @@ function fromParameter(p: ApiParameter): OperationField {
   };
 }
 
+/** An `allOf` schema's properties and required names as one object schema (the members merged). */
+function merged(schema: Schema, depth = 0): Schema {
+  if (!schema.allOf?.length || depth > 4) return schema;
+  const out: Schema = {
+    ...schema,
+    properties: { ...(schema.properties ?? {}) },
+    required: [...(schema.required ?? [])],
+  };
+  for (const part of schema.allOf) {
+    const m = merged(part ?? {}, depth + 1);
+    Object.assign(out.properties as Record<string, Schema>, m.properties ?? {});
+    out.required?.push(...(m.required ?? []));
+  }
+  return out;
+}
+
 /**
  * The fields of a write operation: its path, query and header parameters and the top-level
  * properties of its JSON body (an object body; any other body is one field, `body`). Names that
@@ -66,7 +84,7 @@ function fromParameter(p: ApiParameter): OperationField {
  */
 export function operationFields(op: ApiOperation): OperationField[] {
   const fields: OperationField[] = op.parameters.map(fromParameter);
-  const schema = op.body?.schema;
+  const schema = op.body?.schema ? merged(op.body.schema) : undefined;
   if (schema) {
     const properties = (schema.properties ?? {}) as Record<string, Schema>;
     if (Object.keys(properties).length) {
@@ -86,6 +104,7 @@ export function operationFields(op: ApiOperation): OperationField[] {
       fields.push({
         name: "body",
         where: "body",
+        whole: true,
         required: op.body?.required === true,
         schema,
         description: schema.description ?? "the request body (JSON)",

@@ -21,8 +21,9 @@ export interface AdapterOptions {
   /** Secret name → value, for the names the connector declares; read server-side only. */
   secrets: Record<string, string>;
   /**
-   * Another connector's adapter for the same tenant, built the same way. For connectors whose
-   * capabilities act on other connectors (the generic write of imported systems).
+   * Another connector's adapter for the same tenant, built the same way; null when the tenant
+   * has no connector by that id. For connectors whose capabilities act on other connectors (the
+   * generic write of imported systems).
    */
   adapterOf?: (connectorId: string) => Promise<unknown>;
 }

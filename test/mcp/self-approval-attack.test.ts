@@ -29,7 +29,7 @@ const SCENARIOS: Record<
   // A write of an imported system (the legacy API's own document), granted to members.
   api_request: {
     who: "alice",
-    patch: { connector: "legacy", operation: "updateTicket", values: { id: "tkt_2", priority: "high" } },
+    patch: { target: "legacy://v1/tickets/tkt_2/update", values: { priority: "high" } },
   },
 };
 

@@ -57,7 +57,7 @@ const capabilities: Array<{
   {
     capability: "api_request",
     role: "support",
-    patch: { connector: "legacy", operation: "updateTicket", values: { id: "tkt_1", priority: "urgent" } },
+    patch: { target: "legacy://v1/tickets/tkt_1/update", values: { priority: "urgent" } },
   },
 ];
 

@@ -3,6 +3,7 @@ import { defineCapability, type EffectResult, type Verification } from "../sdk/d
 import type { AnyConnector } from "../sdk/define-connector";
 import type { ValidationError } from "../sdk/outcome";
 import { API_REQUEST, OPENAPI_CONNECTOR_ID } from "./api-request-names";
+import { matchFormTarget } from "./match-form-target";
 import type { OpenApiAdapter } from "./openapi-adapter";
 import type { ApiAnswer, ApiCall } from "./openapi-http-client";
 import { OPENAPI_LIMITS } from "./openapi-limits";
@@ -16,30 +17,30 @@ export interface OpenApiRouter {
 
 type Values = Record<string, unknown>;
 
-const SAFE_SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
-
-/** The plan and adapter an action names, or why it names none. */
+/** The system, form and path values an action's target URI names, or why it names none. */
 async function resolveTarget(
   router: OpenApiRouter,
   values: Values,
-): Promise<{ adapter: OpenApiAdapter; plan: OperationPlan } | ValidationError> {
-  const adapter = await router.connector(String(values.connector ?? ""));
+): Promise<{ adapter: OpenApiAdapter; plan: OperationPlan; path: Record<string, string> } | ValidationError> {
+  const target = String(values.target ?? "");
+  const scheme = /^([a-z][a-z0-9]{1,29}):\/\//.exec(target)?.[1] ?? "";
+  const adapter = await router.connector(scheme);
   if (!adapter)
     return {
-      field: "connector",
+      field: "target",
       code: "unknown_connector",
-      message: "No imported system by that id",
+      message: "No imported system by that scheme",
       refused: true,
     };
-  const plan = adapter.plan(String(values.operation ?? ""));
-  if (plan?.kind !== "form")
+  const matched = matchFormTarget(adapter.plans(), target);
+  if (!matched)
     return {
-      field: "operation",
+      field: "target",
       code: "unknown_operation",
-      message: "No write operation by that id in this system",
+      message: "The target is no write form of this system",
       refused: true,
     };
-  return { adapter, plan };
+  return { adapter, plan: matched.plan, path: matched.path };
 }
 
 /** The call a plan and its values make: path parameters in the path, query ones in the query, the rest the body. */
@@ -139,7 +140,9 @@ export const apiRequest = defineCapability<OpenApiRouter>({
       "Not for the built-in systems, and not started by hand: use the system's form page (search for it).",
   },
   synonyms: ["imported api write", "openapi request"],
-  appliesTo: { entity: "api_operation", field: "operation" },
+  // The form URI is what the action is about: fixed once started, so a patch can never move a
+  // granted write to another operation, resource or system.
+  appliesTo: { entity: "api_operation", field: "target" },
   prerequisites: [
     "a write form of an imported system",
     "a grant to start it (writes are denied until an admin allows them)",
@@ -162,30 +165,29 @@ export const apiRequest = defineCapability<OpenApiRouter>({
       id: "REQUEST",
       description: "The imported system, its write operation and the values of its form",
       fields: {
-        connector: z.string().min(2).max(30).describe("The imported system's id (its URI scheme)"),
-        operation: z.string().min(1).max(100).describe("The operation's id in the document"),
+        target: z
+          .string()
+          .min(6)
+          .max(300)
+          .describe(
+            "The imported system's write form URI, e.g. billing://invoices/create (fixed once started)",
+          ),
         values: z.record(z.string().max(60), z.unknown()).describe("The form's fields, by name"),
       },
       async resolve({ adapter, values }) {
         const target = await resolveTarget(adapter, values);
         // Another tenant's system (or none) is not there for this actor at all.
-        if ("field" in target && target.field === "connector")
-          return { notFound: { entity: "imported system", id: String(values.connector ?? "").slice(0, 30) } };
+        if ("field" in target && target.code === "unknown_connector")
+          return { notFound: { entity: "imported system", id: String(values.target ?? "").slice(0, 60) } };
         if ("field" in target) return { errors: [target] };
         const fields = target.plan.fields ?? [];
-        const coerced = coerceFields(fields, (values.values ?? {}) as Values);
+        // The target URI names the resource: its path values win over fields of the same name.
+        const coerced = coerceFields(fields, { ...((values.values ?? {}) as Values), ...target.path });
         const errors = checkFields(fields, coerced).map((e) => ({ ...e, field: `values.${e.field}` }));
-        // Path values are what the form's URI (and so its permission) names: one plain segment each.
-        for (const field of fields)
-          if (field.where === "path" && !SAFE_SEGMENT.test(String(coerced[field.name] ?? "")))
-            errors.push({
-              field: `values.${field.name}`,
-              code: "invalid",
-              message: `${field.name} must be letters, digits, _ . - (one path segment)`,
-            });
         if (errors.length) return { errors };
         return {
           derived: {
+            operation: target.plan.op.id,
             system: target.adapter.title,
             method: target.plan.op.method.toUpperCase(),
             path: shownPath(target.plan, coerced),
@@ -256,29 +258,16 @@ export interface PlannedConnector {
 }
 
 /**
- * What starting an imported write is authorized against: the form's URI (`billing://invoices/
+ * What starting an imported write is authorized against: its form's URI (`billing://invoices/
  * create`), so an admin grants writes per operation and per resource with the same rules as
- * pages. A patch that names no imported form is authorized against a target no rule allows.
+ * pages. A target that names no imported form is authorized as the capability itself (and then
+ * answered not_found or refused by the first node).
  */
 export function writeTarget(patch: Values, among: readonly AnyConnector[]): string {
-  const connector = among.find((c) => c.id === patch.connector) as
+  const scheme = /^([a-z][a-z0-9]{1,29}):\/\//.exec(String(patch.target ?? ""))?.[1];
+  const connector = among.find((c) => c.scheme === scheme) as
     | (AnyConnector & Partial<PlannedConnector>)
     | undefined;
-  const plan = connector?.openapi?.plans.get(String(patch.operation ?? ""));
-  if (plan?.kind !== "form") return `capability:${API_REQUEST}`;
-  const values = (patch.values ?? {}) as Values;
-  const filled: Values = {};
-  for (const [route, doc] of Object.entries(plan.params)) filled[route] = values[doc];
-  return fillUri(plan.pattern, filled) ?? `capability:${API_REQUEST}`;
-}
-
-function fillUri(pattern: string, values: Values): string | null {
-  let ok = true;
-  const uri = pattern.replace(/\{([A-Za-z0-9_]+)\}/g, (_m, name: string) => {
-    const v = values[name];
-    const text = typeof v === "number" ? String(v) : v;
-    if (typeof text !== "string" || !SAFE_SEGMENT.test(text) || text.includes("..")) ok = false;
-    return ok ? (text as string) : "_";
-  });
-  return ok ? uri : null;
+  const matched = connector?.openapi ? matchFormTarget(connector.openapi.plans.values(), patch.target) : null;
+  return matched?.uri ?? `capability:${API_REQUEST}`;
 }

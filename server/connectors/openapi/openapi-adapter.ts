@@ -12,6 +12,7 @@ export interface OpenApiAdapter {
   connectorId: string;
   title: string;
   plan(operationId: string): OperationPlan | undefined;
+  plans(): Iterable<OperationPlan>;
   send(call: ApiCall): Promise<ApiAnswer>;
 }
 
@@ -39,6 +40,7 @@ export function createOpenApiAdapter(input: {
     connectorId: input.connectorId,
     title: input.title,
     plan: (operationId) => input.plans.get(operationId),
+    plans: () => input.plans.values(),
     send: (call) => client.send(call),
   };
 }

@@ -414,7 +414,7 @@ function formRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
       if (problems.length) return page(match, values, problems);
       const outcome = await backend.startAction({
         capability: API_REQUEST,
-        patch: { connector: ctx.connectorId, operation: plan.op.id, values },
+        patch: { target: formatBrowseUri(match.uri.scheme, match.uri.segments), values },
       });
       if (outcome.outcome === "rejected" && !outcome.action_id)
         return outcomePage(title, outcome, { label: title, uri: match.uri.uri });

@@ -217,15 +217,32 @@ describe("an imported system through a real MCP client", () => {
     );
   });
 
-  test("starting the generic write by hand cannot skip the form's grant", async () => {
+  test("starting the generic write by hand cannot skip the form's grant, nor move a granted one", async () => {
     const started = sc(
       await call("alice", "start_action", {
         capability: "api_request",
-        patch: { connector: "pets", operation: "deletePet", values: { id: 7 } },
+        patch: { target: "pets://pets/7/delete", values: {} },
       }),
     );
     expect(started.outcome).toBe("rejected");
     expect(started.reason).toBe("permission_required");
+    // Sam may create pets; the action's target is fixed once started, so it cannot become a delete.
+    const mine = sc(
+      await call("sam", "start_action", {
+        capability: "api_request",
+        patch: { target: "pets://pets/create", values: { name: "Tom" } },
+      }),
+    );
+    expect(mine.action_id, JSON.stringify(mine)).toBeTruthy();
+    const moved = sc(
+      await call("sam", "advance_action", {
+        action_id: mine.action_id,
+        version: mine.version,
+        patch: { target: "pets://pets/7/delete" },
+      }),
+    );
+    expect(moved.outcome).toBe("rejected");
+    expect(JSON.stringify(moved.validation_errors)).toContain("field_locked");
     expect(pets.proxy.requests.filter((r) => r.method === "DELETE")).toHaveLength(0);
   });
 

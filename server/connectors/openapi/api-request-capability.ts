@@ -215,7 +215,9 @@ export const apiRequest = defineCapability<OpenApiRouter>({
       const target = await resolveTarget(adapter, values);
       if ("field" in target) return { status: "rejected", code: target.code, message: target.message };
       return effectOf(
-        await target.adapter.send(callFor(target.plan, (derived.values ?? {}) as Values, actionKey)),
+        await target.adapter.send(
+          callFor(target.plan, (derived.values ?? {}) as Values, actionKey, target.adapter.idempotencyHeader),
+        ),
       );
     },
     async verify({ adapter, values, derived }): Promise<Verification> {

@@ -135,6 +135,7 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
       secrets: options.secrets,
       schemes: security.supported,
       plans,
+      idempotencyHeader: settings.idempotencyHeader,
     });
 
   async function searchRecords({ words, query }: RecordQuery, backend: BrowseBackend): Promise<string[]> {

@@ -11,6 +11,8 @@ export interface OpenApiAdapter {
   readonly kind: "openapi";
   connectorId: string;
   title: string;
+  /** The header an admin named for the action key, used where the document declares none. */
+  idempotencyHeader?: string;
   plan(operationId: string): OperationPlan | undefined;
   plans(): Iterable<OperationPlan>;
   send(call: ApiCall): Promise<ApiAnswer>;
@@ -27,6 +29,7 @@ export function createOpenApiAdapter(input: {
   secrets: Record<string, string>;
   schemes: Map<string, SchemeAuth>;
   plans: Map<string, OperationPlan>;
+  idempotencyHeader?: string;
   fetchImpl?: typeof fetch;
 }): OpenApiAdapter {
   const client = createApiClient({
@@ -39,6 +42,7 @@ export function createOpenApiAdapter(input: {
     kind: "openapi",
     connectorId: input.connectorId,
     title: input.title,
+    idempotencyHeader: input.idempotencyHeader,
     plan: (operationId) => input.plans.get(operationId),
     plans: () => input.plans.values(),
     send: (call) => client.send(call),

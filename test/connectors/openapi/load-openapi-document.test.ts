@@ -2,6 +2,7 @@ import { closeSync, ftruncateSync, mkdtempSync, openSync, readFileSync, rmSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
+import { callFor } from "@/server/connectors/openapi/api-request-capability";
 import { baseUrlProblem } from "@/server/connectors/openapi/base-url-problem";
 import { diffOperations } from "@/server/connectors/openapi/diff-operations";
 import { generateOpenApiConnector } from "@/server/connectors/openapi/generate-openapi-connector";
@@ -329,5 +330,130 @@ describe("paging follows the document's conventions", () => {
     expect(
       nextPage(cursor, { body: { next_cursor: "a b](javascript:x)" }, link: null }, 10, 1, 10),
     ).toBeNull();
+  });
+});
+
+describe("size", () => {
+  /** A document of `n` resources, each with a listing, a detail page and a create form. */
+  function manyResources(n: number): string {
+    const paths: Record<string, unknown> = {};
+    const item = { type: "object", properties: { id: { type: "string" }, name: { type: "string" } } };
+    for (let i = 0; i < n; i++) {
+      paths[`/resource${i}`] = {
+        get: {
+          operationId: `list${i}`,
+          summary: `List resource ${i}`,
+          tags: [`group${i % 20}`],
+          responses: {
+            "200": {
+              description: "ok",
+              content: { "application/json": { schema: { type: "array", items: item } } },
+            },
+          },
+        },
+        post: {
+          operationId: `create${i}`,
+          requestBody: { content: { "application/json": { schema: item } } },
+          responses: { "201": { description: "made" } },
+        },
+      };
+      paths[`/resource${i}/{id}`] = {
+        get: {
+          operationId: `get${i}`,
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          responses: { "200": { description: "ok" } },
+        },
+      };
+    }
+    return tiny(paths);
+  }
+
+  test("1,500 operations load and generate in seconds; past the operation cap an import is refused", async () => {
+    const started = Date.now();
+    const loaded = await loadOpenApiDocument(manyResources(500));
+    if (!loaded.ok) throw new Error(loaded.problem.message);
+    const c = generateOpenApiConnector(loaded.value, {
+      id: "big",
+      baseUrl: "http://127.0.0.1:9",
+      readRoles: ["admin"],
+    });
+    const ms = Date.now() - started;
+    expect(c.routes).toHaveLength(1500);
+    expect(c.openapi.report).toMatchObject({ listings: 500, details: 500, forms: 500 });
+    console.log(`[openapi] 1,500 operations loaded and generated in ${ms} ms`);
+    expect(ms).toBeLessThan(20_000);
+    expect(await loadOpenApiDocument(manyResources(700))).toMatchObject({
+      ok: false,
+      problem: { code: "too_many_operations" },
+    });
+  });
+});
+
+describe("the request an approved write sends", () => {
+  test("path, query and body from the form; the action key in the document's idempotency header, else the admin's", async () => {
+    const loaded = await loadOpenApiDocument(
+      tiny({
+        "/orders/{id}/refunds": {
+          post: {
+            operationId: "refund",
+            parameters: [
+              { name: "id", in: "path", required: true, schema: { type: "string" } },
+              { name: "notify", in: "query", schema: { type: "boolean" } },
+              { name: "Idempotency-Key", in: "header", schema: { type: "string" } },
+            ],
+            requestBody: {
+              required: true,
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    required: ["amount"],
+                    properties: { amount: { type: "integer", minimum: 1 } },
+                  },
+                },
+              },
+            },
+            responses: { "200": { description: "ok" } },
+          },
+        },
+        "/notes": {
+          post: {
+            operationId: "note",
+            requestBody: {
+              content: {
+                "application/json": { schema: { type: "object", properties: { text: { type: "string" } } } },
+              },
+            },
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      }),
+    );
+    if (!loaded.ok) throw new Error(loaded.problem.message);
+    const c = generateOpenApiConnector(loaded.value, {
+      id: "shop2",
+      baseUrl: "http://127.0.0.1:9",
+      readRoles: ["admin"],
+      idempotencyHeader: "X-Request-Key",
+    });
+    const refund = c.openapi.plans.get("refund");
+    const note = c.openapi.plans.get("note");
+    if (!refund || !note) throw new Error("plans missing");
+    // The idempotency header is Signpost's to fill: never a form field.
+    expect(refund.fields?.map((f) => f.name)).toEqual(["id", "notify", "amount"]);
+    expect(callFor(refund, { id: "o1", notify: true, amount: 5 }, "sp_a1_v1", "X-Request-Key")).toMatchObject(
+      {
+        path: { id: "o1" },
+        query: { notify: true },
+        body: { amount: 5 },
+        idempotencyHeader: "Idempotency-Key",
+        idempotencyKey: "sp_a1_v1",
+      },
+    );
+    expect(callFor(note, { text: "hi" }, "sp_a2_v1", "X-Request-Key")).toMatchObject({
+      body: { text: "hi" },
+      idempotencyHeader: "X-Request-Key",
+    });
+    expect(callFor(note, { text: "hi" }, "sp_a2_v1")).not.toHaveProperty("idempotencyKey");
   });
 });

@@ -1,3 +1,4 @@
+import { resourceName } from "../sdk/define-route";
 import type { ApiOperation, SkippedOperation } from "./api-operations";
 import { type Pagination, paginationOf } from "./listing-pagination";
 import { type OperationField, operationFields } from "./schema-form-fields";
@@ -20,7 +21,8 @@ export interface OperationPlan {
 }
 
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
-const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/;
+// Route parameter names as the SDK's route grammar takes them; any other is renamed `p0`, `p1`….
+const PARAM_NAME = /^[a-z][a-zA-Z0-9_]{0,39}$/;
 /** The last segment of a write form's URI, by method. */
 export const FORM_WORD: Record<string, string> = {
   post: "create",
@@ -81,16 +83,18 @@ export function planOperations(
       op.method !== "get" ? "form" : last && "param" in last ? "detail" : "listing";
     const all: Segment[] =
       kind === "form" ? [...segments, { literal: FORM_WORD[op.method] as string }] : segments;
-    const shape = shapeOf(all);
-    const clash = taken.get(shape);
+    const params: Record<string, string> = {};
+    for (const s of all) if ("param" in s) params[s.route] = s.param;
+    const pattern = `${scheme}://${all.map((s) => ("literal" in s ? s.literal : `{${s.route}}`)).join("/")}`;
+    // The same URIs (`{id}` and `{petId}` at one place), or a pattern spelled like another
+    // (`a-b` and `a/b`), would make two routes of one: the first keeps it.
+    const keys = [shapeOf(all), `name:${resourceName(pattern)}`];
+    const clash = keys.map((k) => taken.get(k)).find(Boolean);
     if (clash) {
       skip(`its browse URI would be the same as ${clash}'s`);
       continue;
     }
-    taken.set(shape, op.id);
-    const params: Record<string, string> = {};
-    for (const s of all) if ("param" in s) params[s.route] = s.param;
-    const pattern = `${scheme}://${all.map((s) => ("literal" in s ? s.literal : `{${s.route}}`)).join("/")}`;
+    for (const key of keys) taken.set(key, op.id);
     const plan: OperationPlan = { op, kind, pattern, params };
     if (kind === "listing") plan.pagination = paginationOf(op);
     if (kind === "form") plan.fields = operationFields(op);

@@ -93,7 +93,16 @@ export async function prepareOpenApiImport(
     readRoles: readRoles as Role[],
     idempotencyHeader: request.idempotencyHeader,
   };
-  const connector = generateOpenApiConnector(loaded.value, settings);
+  let connector: OpenApiConnector;
+  try {
+    connector = generateOpenApiConnector(loaded.value, settings);
+  } catch (error) {
+    // The SDK refused what was generated: a bug of the generator's, said as such, nothing stored.
+    return problem(
+      "invalid_document",
+      `Signpost could not make a connector of it: ${(error as Error).message.slice(0, 300)}`,
+    );
+  }
   const others = (await tenantConnectors(db, tenantId)).filter((c) => c.id !== id);
   const clash = registrationProblem(connector, others);
   if (clash) return problem("invalid_id", clash);

@@ -457,3 +457,41 @@ describe("the request an approved write sends", () => {
     expect(callFor(note, { text: "hi" }, "sp_a2_v1")).not.toHaveProperty("idempotencyKey");
   });
 });
+
+describe("paths that would spell the same route", () => {
+  test("parameter names the route grammar refuses are renamed; look-alike paths keep the first", async () => {
+    const loaded = await loadOpenApiDocument(
+      tiny({
+        "/pets/{PetId}": {
+          get: {
+            operationId: "getPet",
+            parameters: [{ name: "PetId", in: "path", required: true, schema: { type: "string" } }],
+            ...ok,
+          },
+        },
+        "/pets/{_id}/toys": {
+          get: {
+            operationId: "toys",
+            parameters: [{ name: "_id", in: "path", required: true, schema: { type: "string" } }],
+            ...ok,
+          },
+        },
+        "/a-b": { get: { operationId: "dash", ...ok } },
+        "/a/b": { get: { operationId: "slash", ...ok } },
+      }),
+    );
+    if (!loaded.ok) throw new Error(loaded.problem.message);
+    const c = generateOpenApiConnector(loaded.value, {
+      id: "odd",
+      baseUrl: "http://127.0.0.1:9",
+      readRoles: ["admin"],
+    });
+    expect(c.routes.map((r) => r.pattern).sort()).toEqual([
+      "odd://a-b",
+      "odd://pets/{p0}",
+      "odd://pets/{p0}/toys",
+    ]);
+    expect(c.openapi.report.skipped.map((s) => s.id)).toEqual(["slash"]);
+    expect(c.openapi.plans.get("getPet")?.params).toEqual({ p0: "PetId" });
+  });
+});

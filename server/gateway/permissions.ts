@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { capabilityRegistry, connectors } from "../connectors/connector-registry";
 import type { AnyCapability } from "../connectors/sdk/define-capability";
+import { RESERVED_SCHEMES } from "../connectors/sdk/define-connector";
 import { tenantConnectors } from "../connectors/tenant-connectors";
 import type { Db } from "../db/client";
 import { publishAttention } from "../engine/attention-events";
@@ -162,7 +163,14 @@ async function connectorDefault(
   const scheme = target.startsWith("search:")
     ? target.slice("search:".length)
     : /^([a-z][a-z0-9]*):\/\//.exec(target)?.[1];
-  if (!scheme || connectors().some((c) => c.scheme === scheme && !c.defaultAccess)) return null;
+  // Signpost's own schemes and the installed connectors' need no lookup.
+  if (
+    !scheme ||
+    scheme === "*" ||
+    RESERVED_SCHEMES.includes(scheme) ||
+    connectors().some((c) => c.scheme === scheme && !c.defaultAccess)
+  )
+    return null;
   const access = (await tenantConnectors(db, ctx.tenantId)).find((c) => c.scheme === scheme)?.defaultAccess;
   if (!access) return null;
   return (verb === "start" ? access.start : access.read).includes(ctx.role);

@@ -7,6 +7,7 @@ import type {
   ConnectorSettingsUpdate,
   ConnectorView,
 } from "@/server/gateway/console/manage-connectors";
+import { AddSystemForm } from "./add-system-form";
 import { apiGet, apiSend } from "./api-client";
 import {
   Badge,
@@ -202,6 +203,9 @@ export function ConfigView() {
         title="Connectors and secrets"
         description="Each connector's settings and secrets. Secrets are write-only: you can set or replace one, never read it back. Every change is audited."
       />
+      <div className="mb-6">
+        <AddSystemForm />
+      </div>
       {q.isPending ? (
         <LoadingState />
       ) : q.error ? (

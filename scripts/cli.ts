@@ -18,6 +18,7 @@ import {
   tenantIdSchema,
 } from "@/server/gateway/console/manage-users";
 import { type AdminActor, cliActor } from "@/server/gateway/console/record-console-audit";
+import { CONNECT_HELP, connectCommand } from "./connect-openapi";
 import { loadOrCreateLegacyKeys, readDemoInfo, saveLegacyKeys, writeDemoInfo } from "./demo-files";
 import { newConnectorCommand } from "./new-connector";
 import { root } from "./next-build";
@@ -47,6 +48,7 @@ Commands:
   new-connector <id> [--dir <folder>]  write a working connector (pages, a form, a capability with
                                        a confirmation, a stand-in system, a test) to
                                        <folder>/<id>/ (default ./connectors)
+${CONNECT_HELP}
   mcp [--key <agent key>] [--faces actions,browse]
                                        serve the MCP stdio face for a local MCP host
   --version                            print the version
@@ -275,6 +277,8 @@ async function main(): Promise<void> {
       return listAgents(args);
     case "new-connector":
       return newConnectorCommand(args, say);
+    case "connect":
+      return connectCommand(args, { withDb, operator, say, fail });
     case "demo": {
       const demo = readDemoInfo(dataDir());
       if (!demo) fail("no demo.json in the data directory");

@@ -1,10 +1,15 @@
 import { helpdeskConnector } from "./helpdesk/helpdesk-connector";
+import { openapiConnector } from "./openapi/openapi-connector";
 import type { AnyCapability } from "./sdk/define-capability";
 import { type AnyConnector, type ConnectorEntity, connectorProblem } from "./sdk/define-connector";
 import { shopConnector } from "./shop/shop-connector";
 
-/** The connectors Signpost ships with (the demo systems). */
-export const BUILT_IN_CONNECTORS: readonly AnyConnector[] = [shopConnector, helpdeskConnector];
+/** The connectors Signpost ships with: the demo systems, and the home of imported ones' writes. */
+export const BUILT_IN_CONNECTORS: readonly AnyConnector[] = [
+  shopConnector,
+  helpdeskConnector,
+  openapiConnector,
+];
 
 /**
  * Connectors installed from SIGNPOST_CONNECTORS_DIR, kept on the process: the server entry

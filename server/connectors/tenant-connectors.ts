@@ -1,5 +1,6 @@
 import type { Db } from "../db/client";
 import { connectors } from "./connector-registry";
+import { withImportedConnectors } from "./openapi/imported-connectors";
 import type { AnyConnector } from "./sdk/define-connector";
 
 /**
@@ -7,6 +8,6 @@ import type { AnyConnector } from "./sdk/define-connector";
  * (OpenAPI) ones. Everything that serves a tenant — browse, the faces, the console — asks here,
  * so another tenant's imported connector is never listed, matched or called.
  */
-export async function tenantConnectors(_db: Db, _tenantId: string): Promise<readonly AnyConnector[]> {
-  return connectors();
+export async function tenantConnectors(db: Db, tenantId: string): Promise<readonly AnyConnector[]> {
+  return withImportedConnectors(db, tenantId, connectors());
 }

@@ -56,9 +56,12 @@ export function vaultCredentials(db: Db): CredentialResolver {
     const config = await db.connectorConfig.findFirst({ where: { tenantId, connector: def.id } });
     if (config && !config.enabled) throw new ConnectorDisabledError(def.id);
     const secrets: Record<string, string> = {};
-    for (const { name } of def.secrets) {
+    for (const { name, optional } of def.secrets) {
       const value = await readSecret(db, { tenantId, connector: def.id, name });
-      if (!value) return null;
+      if (!value) {
+        if (optional) continue;
+        return null;
+      }
       secrets[name] = value;
     }
     return { baseUrl: baseUrlOf(config), secrets };
@@ -80,5 +83,11 @@ export async function adapterForTenant(
   const creds = await resolve(tenantId, def);
   if (!creds)
     throw new LegacyUnavailableError(`connector ${connector} has no API key configured for this tenant`);
-  return def.createAdapter({ baseUrl: creds.baseUrl, secrets: creds.secrets });
+  return def.createAdapter({
+    baseUrl: creds.baseUrl,
+    secrets: creds.secrets,
+    // A connector the tenant does not have is null here, so a capability can answer not_found.
+    adapterOf: async (id) =>
+      among.some((c) => c.id === id) ? adapterForTenant(resolve, tenantId, id, among) : null,
+  });
 }

@@ -267,10 +267,11 @@ export function createGateway(options: GatewayOptions) {
         operation: "action.started",
         verb: "start",
         schema: startActionInputSchema,
-        target: async (input) => ({
-          target: capabilityTarget(input.capability),
-          capability: capabilities.get(input.capability),
-        }),
+        target: async (input, caller) => {
+          const capability = capabilities.get(input.capability);
+          const own = capability?.permissionTarget?.(input.patch ?? {}, await connectorsFor(caller));
+          return { target: own ?? capabilityTarget(input.capability), capability };
+        },
         run: (input, caller) => engine.start(actorOf(caller), input) as Promise<GatewayOutcome>,
       },
       raw,

@@ -1,6 +1,8 @@
 import { z } from "zod";
-import { capabilityRegistry } from "../connectors/connector-registry";
+import { capabilityRegistry, connectors } from "../connectors/connector-registry";
 import type { AnyCapability } from "../connectors/sdk/define-capability";
+import { RESERVED_SCHEMES } from "../connectors/sdk/define-connector";
+import { tenantConnectors } from "../connectors/tenant-connectors";
 import type { Db } from "../db/client";
 import { publishAttention } from "../engine/attention-events";
 import {
@@ -105,7 +107,9 @@ export async function authorize(
           : `${verb} on ${target} is denied by a rule${rule.note ? ` (${rule.note})` : ""}`,
     };
   }
-  const defaultAllows = !capability || capability.policy.roles.includes(ctx.role);
+  const defaultAllows =
+    (!capability || capability.policy.roles.includes(ctx.role)) &&
+    ((await connectorDefault(db, ctx, verb, target)) ?? true);
   if (!rule && defaultAllows)
     return { decision: "allow", source: { kind: "default" }, target, message: "allowed by default" };
   // `ask`, or no grant for a role the capability does not admit: a one-time grant may allow it.
@@ -142,6 +146,34 @@ export async function authorize(
       ? `${verb} on ${target} needs an admin's permission`
       : `${verb} on ${target} is not granted to role ${ctx.role}; an admin can grant it`,
   };
+}
+
+/**
+ * The default of a connector that declares one (an imported system): its read roles for pages
+ * and searches in its scheme, its start roles for actions authorized against one of its URIs.
+ * Null when the target is in no such connector's scheme (installed connectors never declare one,
+ * so their targets need no lookup).
+ */
+async function connectorDefault(
+  db: Db,
+  ctx: TrustedContext,
+  verb: PermissionVerb,
+  target: string,
+): Promise<boolean | null> {
+  const scheme = target.startsWith("search:")
+    ? target.slice("search:".length)
+    : /^([a-z][a-z0-9]*):\/\//.exec(target)?.[1];
+  // Signpost's own schemes and the installed connectors' need no lookup.
+  if (
+    !scheme ||
+    scheme === "*" ||
+    RESERVED_SCHEMES.includes(scheme) ||
+    connectors().some((c) => c.scheme === scheme && !c.defaultAccess)
+  )
+    return null;
+  const access = (await tenantConnectors(db, ctx.tenantId)).find((c) => c.scheme === scheme)?.defaultAccess;
+  if (!access) return null;
+  return (verb === "start" ? access.start : access.read).includes(ctx.role);
 }
 
 /** New requests one agent may store per hour; past it the answer stays permission_required, stored nowhere. */

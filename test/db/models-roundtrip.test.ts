@@ -39,7 +39,12 @@ const at = (iso: string) => new Date(iso);
 /** One fully populated row per model, written in dependency order; returns what was written. */
 async function writeEveryModel(db: Db): Promise<Record<string, Record<string, unknown>>> {
   const written: Record<string, Record<string, unknown>> = {};
-  const tenant = { id: "acme", name: "Acme Inc.", createdAt: at("2026-01-02T03:04:05.678Z") };
+  const tenant = {
+    id: "acme",
+    name: "Acme Inc.",
+    createdAt: at("2026-01-02T03:04:05.678Z"),
+    scriptLimits: { maxCalls: 20 },
+  };
   await db.tenant.create({ data: tenant });
   written.Tenant = tenant;
 
@@ -262,6 +267,20 @@ async function writeEveryModel(db: Db): Promise<Record<string, Record<string, un
   };
   await db.connectorConfig.create({ data: config });
   written.ConnectorConfig = config;
+
+  const imported = {
+    id: "imp_1",
+    tenantId: "acme",
+    connector: "billing",
+    title: "Billing",
+    document: '{"openapi":"3.1.0","info":{"title":"Billing","version":"1"},"paths":{}}',
+    baseUrl: "https://billing.example.com/v1",
+    readRoles: "admin,support",
+    idempotencyHeader: "Idempotency-Key",
+    createdAt: at("2026-01-09T00:00:00.000Z"),
+  };
+  await db.importedConnector.create({ data: imported });
+  written.ImportedConnector = imported;
   return written;
 }
 
@@ -289,6 +308,9 @@ async function readEveryModel(db: Db): Promise<Record<string, Record<string, unk
     }),
     ConnectorConfig: await db.connectorConfig.findUnique({
       where: { tenantId_connector: { tenantId: "acme", connector: "shop" } },
+    }),
+    ImportedConnector: await db.importedConnector.findUnique({
+      where: { tenantId_connector: { tenantId: "acme", connector: "billing" } },
     }),
   };
 }

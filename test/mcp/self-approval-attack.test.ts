@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { capabilityRegistry } from "@/server/connectors/connector-registry";
+import { importLegacyApi } from "../connectors/openapi/import-legacy-api";
 import { idem } from "../gateway/gateway-world";
 import { describeEachProvider } from "../helpers/database";
 import { createMcpWorld, type McpWorld, sc } from "./mcp-world";
@@ -25,6 +26,11 @@ const SCENARIOS: Record<
   after_sales: { who: "alice", entity_id: "ord_paid", patch: { reason: "changed my mind" } },
   // Across teams (billing → shipping): the policy asks an admin.
   assign_ticket: { who: "sam", entity_id: "tkt_1", patch: { assignee_id: "tm_sid" } },
+  // A write of an imported system (the legacy API's own document), granted to members.
+  api_request: {
+    who: "alice",
+    patch: { target: "legacy://v1/tickets/tkt_2/update", values: { priority: "high" } },
+  },
 };
 
 /** Every string anywhere in a value: what a model could copy out of a result. */
@@ -41,6 +47,7 @@ describeEachProvider(
     let w: McpWorld;
     beforeAll(async () => {
       w = await createMcpWorld(provider);
+      await importLegacyApi(w, { grants: [{ role: "member", pattern: "legacy://v1/tickets/*/update" }] });
     });
     afterAll(async () => w?.close());
     beforeEach(async () => w.legacy.reset());

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { importLegacyApi } from "../connectors/openapi/import-legacy-api";
 import { idem } from "../gateway/gateway-world";
 import { describeEachProvider } from "../helpers/database";
 import { createMcpWorld, type McpWorld, sc } from "../mcp/mcp-world";
@@ -52,6 +53,12 @@ const capabilities: Array<{
     entity_id: "tkt_5",
     patch: { reason: "Discount missing again" },
   },
+  // A write of Acme's imported legacy API (granted to support there); Globex has no such system.
+  {
+    capability: "api_request",
+    role: "support",
+    patch: { target: "legacy://v1/tickets/tkt_1/update", values: { priority: "urgent" } },
+  },
 ];
 
 describeEachProvider("capabilities across tenants, through MCP (%s)", (provider) => {
@@ -60,6 +67,7 @@ describeEachProvider("capabilities across tenants, through MCP (%s)", (provider)
   beforeAll(async () => {
     w = await createMcpWorld(provider);
     people = await peopleOfEveryRole(w);
+    await importLegacyApi(w, { grants: [{ role: "support", pattern: "legacy://v1/tickets/*/update" }] });
   });
   afterAll(async () => w?.close());
 
@@ -94,7 +102,7 @@ describeEachProvider("capabilities across tenants, through MCP (%s)", (provider)
         ["verify_action", { action_id }],
         ["recover_action", { action_id }],
       ];
-      if (c.entity_id) attempts.unshift(["start_action", args]);
+      if (c.entity_id || c.capability === "api_request") attempts.unshift(["start_action", args]);
       for (const [tool, input] of attempts) {
         const theirs = await call(globex, tool, input);
         expect(theirs, `${tool} ${JSON.stringify(theirs)}`).toMatchObject({ outcome: "not_found" });

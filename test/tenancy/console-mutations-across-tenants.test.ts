@@ -332,6 +332,8 @@ describeEachProvider("console mutations across tenants (%s)", (provider) => {
       "PUT app/api/console/config/[connector]/secrets/[name]/route.ts",
       "PUT app/api/console/config/[connector]/settings/route.ts",
       "PUT app/api/console/settings/notifications/route.ts",
+      // Imports into the caller's own tenant only: test/connectors/openapi/console-import-route.test.ts.
+      "POST app/api/console/config/import/route.ts",
       // Read-only questions sent as POST (nothing is written, nothing of another tenant named).
       "POST app/api/console/config/[connector]/test/route.ts",
       "POST app/api/console/permissions/test/route.ts",

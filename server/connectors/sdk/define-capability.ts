@@ -15,6 +15,11 @@ export interface Actor {
 
 export type Values = Record<string, unknown>;
 
+/** A connector as a capability's permission target sees it (its id; generated ones carry more). */
+export interface AnyConnectorLike {
+  id: string;
+}
+
 /** What a node's `resolve` sees: the values so far (already parsed), what upstream nodes derived. */
 export interface NodeInput<A> {
   adapter: A;
@@ -156,6 +161,12 @@ export interface CapabilityDefinition<A> {
    */
   summarize?: (input: { values: Values; derived: Record<string, unknown> }) => Record<string, unknown>;
   effect?: EffectDefinition<A>;
+  /**
+   * What starting it is authorized against, from the start patch, when not `capability:<id>`:
+   * a capability that serves many operations (an imported system's writes) names the operation's
+   * form URI, so rules grant each one separately.
+   */
+  permissionTarget?: (patch: Values, connectors: readonly AnyConnectorLike[]) => string;
   /** Read-only capabilities answer at once, with no confirmation. */
   read?: (input: NodeInput<A>) => Promise<{ result: Record<string, unknown> } | { error: ValidationError }>;
 }

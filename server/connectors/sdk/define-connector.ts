@@ -8,6 +8,11 @@ import { FOREIGN_SCHEMES } from "./parse-browse-uri";
 export interface ConnectorSecret {
   name: string;
   description: string;
+  /**
+   * The adapter is built without it (the system offers alternatives, e.g. an API key or a
+   * token); the adapter answers the calls that need it as not configured. Default: required.
+   */
+  optional?: boolean;
 }
 
 /** What an adapter is built from, per tenant: the system's address and the tenant's secrets. */
@@ -15,6 +20,12 @@ export interface AdapterOptions {
   baseUrl: string;
   /** Secret name → value, for the names the connector declares; read server-side only. */
   secrets: Record<string, string>;
+  /**
+   * Another connector's adapter for the same tenant, built the same way; null when the tenant
+   * has no connector by that id. For connectors whose capabilities act on other connectors (the
+   * generic write of imported systems).
+   */
+  adapterOf?: (connectorId: string) => Promise<unknown>;
 }
 
 /** An entity view: one read assembled for one business judgement, with what may be done now. */
@@ -76,6 +87,12 @@ export interface ConnectorDefinition<A = unknown> {
    * means: `buy` → `checkout`. search_capabilities expands a query with them.
    */
   searchSynonyms?: Record<string, string[]>;
+  /**
+   * Who may use the connector when no permission rule says otherwise: `read` roles search,
+   * navigate and submit its pages; `start` roles start actions whose permission target is one
+   * of its URIs. Absent: every role reads, and a capability's policy decides who starts it.
+   */
+  defaultAccess?: { read: Array<Actor["role"]>; start: Array<Actor["role"]> };
   /** The form route each capability is filled in on, shown next to it in search results. */
   forms?: Record<string, string>;
   /**

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { tenantConnectors } from "../../connectors/tenant-connectors";
 import type { Db } from "../../db/client";
 import type { ConsoleContext } from "../console-session";
-import { parsePermissionPattern } from "../permission-pattern";
+import { parsePermissionPattern, servedVocabulary } from "../permission-pattern";
 import { MAX_PERMISSION_RULES } from "../permissions";
 import { type ConsoleResult, fail, ok } from "./console-result";
 import { recordConsoleAudit } from "./record-console-audit";
@@ -23,12 +24,13 @@ export const permissionRuleInputSchema = z
     subjectId: z.string().trim().max(100).nullish(),
     verb: z.enum(permissionVerbs),
     // The one grammar (permission-pattern.ts): refused with the problem named, and stored in its
-    // canonical spelling (a bare capability id becomes capability:<id>).
+    // canonical spelling (a bare capability id becomes capability:<id>). Whether it names what
+    // the tenant is served (its imported systems too) is checked on save, with its vocabulary.
     pattern: z
       .string()
       .max(1000)
       .transform((raw, c) => {
-        const parsed = parsePermissionPattern(raw);
+        const parsed = parsePermissionPattern(raw, { check: "syntax" });
         if (parsed.ok) return parsed.pattern;
         c.addIssue({ code: "custom", message: parsed.problem });
         return z.NEVER;
@@ -100,8 +102,13 @@ function patternProblem(pattern: string): string | null {
  * Whatever the caller, a rule is stored only with a pattern the grammar accepts, in its
  * canonical spelling: the route's body schema checks it, and so does this, for other callers.
  */
-function checkedPattern(input: PermissionRuleInput): ConsoleResult<string> {
-  const parsed = parsePermissionPattern(input.pattern);
+async function checkedPattern(
+  db: Db,
+  ctx: ConsoleContext,
+  input: PermissionRuleInput,
+): Promise<ConsoleResult<string>> {
+  const vocabulary = servedVocabulary(await tenantConnectors(db, ctx.tenantId));
+  const parsed = parsePermissionPattern(input.pattern, { vocabulary });
   return parsed.ok
     ? ok(parsed.pattern)
     : fail("invalid_request", `pattern: ${parsed.problem}`, [{ path: "pattern", message: parsed.problem }]);
@@ -121,7 +128,7 @@ export async function createPermissionRule(
   opts: { atTop?: boolean; operation?: string } = {},
 ): Promise<ConsoleResult<{ id: string }>> {
   const startedAt = Date.now();
-  const pattern = checkedPattern(input);
+  const pattern = await checkedPattern(db, ctx, input);
   if (!pattern.ok) return pattern;
   const problem = await checkSubject(db, ctx, input);
   if (problem) return fail("not_found", problem);
@@ -167,7 +174,7 @@ export async function updatePermissionRule(
   input: PermissionRuleInput,
 ): Promise<ConsoleResult<{ id: string }>> {
   const startedAt = Date.now();
-  const pattern = checkedPattern(input);
+  const pattern = await checkedPattern(db, ctx, input);
   if (!pattern.ok) return pattern;
   const problem = await checkSubject(db, ctx, input);
   if (problem) return fail("not_found", problem);

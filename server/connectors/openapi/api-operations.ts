@@ -1,0 +1,172 @@
+import type { OpenAPIV3 } from "openapi-types";
+
+/** A JSON schema as the dereferenced document holds it (3.0 and 3.1 shapes alike). */
+export interface Schema {
+  type?: string | string[];
+  format?: string;
+  enum?: unknown[];
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  allOf?: Schema[];
+  required?: string[];
+  description?: string;
+  title?: string;
+  default?: unknown;
+  example?: unknown;
+  examples?: unknown[];
+  nullable?: boolean;
+  readOnly?: boolean;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+  pattern?: string;
+}
+
+export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
+
+export interface ApiParameter {
+  name: string;
+  in: "path" | "query" | "header";
+  required: boolean;
+  description: string;
+  schema: Schema;
+  example?: unknown;
+}
+
+/** One operation of the document, in the shape generation reads. */
+export interface ApiOperation {
+  /** The document's operationId, or `method_path` when it has none; unique in the document. */
+  id: string;
+  method: HttpMethod;
+  /** The path template as documented (`/v1/orders/{id}`). */
+  path: string;
+  summary: string;
+  description: string;
+  tags: string[];
+  deprecated: boolean;
+  parameters: ApiParameter[];
+  body?: { schema: Schema; required: boolean };
+  /** The JSON schema of the success response, if documented. */
+  response?: Schema;
+  /** Alternatives of scheme names (any one list satisfies the operation); [] = no auth. */
+  security: string[][];
+  /** The header the API reads an idempotency key from, when it documents one. */
+  idempotencyHeader?: string;
+}
+
+/** An operation generation left out, with why (the import report says so). */
+export interface SkippedOperation {
+  method: string;
+  path: string;
+  id: string;
+  reason: string;
+}
+
+const METHODS: HttpMethod[] = ["get", "post", "put", "patch", "delete"];
+const IDEMPOTENCY_HEADERS = ["idempotency-key", "x-idempotency-key", "idempotency_key", "x-request-id"];
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return !!value && typeof value === "object" && !Array.isArray(value);
+}
+
+function jsonSchemaOf(content: Record<string, OpenAPIV3.MediaTypeObject> | undefined): Schema | undefined {
+  if (!content) return undefined;
+  const key = Object.keys(content).find((type) => /^application\/([a-z.+-]*\+)?json\b/i.test(type));
+  return key ? ((content[key]?.schema ?? {}) as Schema) : undefined;
+}
+
+function successResponse(op: OpenAPIV3.OperationObject): Schema | undefined {
+  const responses = (op.responses ?? {}) as Record<string, OpenAPIV3.ResponseObject>;
+  const code = ["200", "201", "202", "2XX", "default"].find((c) => responses[c]);
+  return code ? jsonSchemaOf(responses[code]?.content) : undefined;
+}
+
+function text(value: unknown, max: number): string {
+  return typeof value === "string" ? value.trim().slice(0, max) : "";
+}
+
+/** `createInvoice` as documented, or `post_v1_invoices` for an operation without an id. */
+function operationName(op: OpenAPIV3.OperationObject, method: string, path: string): string {
+  if (typeof op.operationId === "string" && op.operationId.trim()) return op.operationId.trim().slice(0, 100);
+  return `${method}_${path.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_|_$/g, "")}`.slice(0, 100);
+}
+
+/**
+ * The operations of a dereferenced document, with path-level parameters merged into each, the
+ * JSON request and success-response schemas picked, and the effective security. Operations that
+ * browse cannot serve (a body that is not JSON, a required cookie) are returned as skipped.
+ */
+export function apiOperations(api: OpenAPIV3.Document): {
+  operations: ApiOperation[];
+  skipped: SkippedOperation[];
+} {
+  const operations: ApiOperation[] = [];
+  const skipped: SkippedOperation[] = [];
+  const globalSecurity = (api.security ?? []).map((req) => Object.keys(req));
+  for (const [path, rawItem] of Object.entries(api.paths ?? {})) {
+    const item = (rawItem ?? {}) as OpenAPIV3.PathItemObject;
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const id = operationName(op, method, path);
+      const skip = (reason: string) => skipped.push({ method: method.toUpperCase(), path, id, reason });
+      const merged = new Map<string, OpenAPIV3.ParameterObject>();
+      for (const p of [...(item.parameters ?? []), ...(op.parameters ?? [])] as OpenAPIV3.ParameterObject[])
+        if (isObject(p)) merged.set(`${p.in}:${p.name}`, p);
+      const parameters: ApiParameter[] = [];
+      let unsupported = "";
+      for (const p of merged.values()) {
+        if (p.in === "cookie") {
+          if (p.required) unsupported = `it needs the cookie ${p.name}`;
+          continue;
+        }
+        if (p.in !== "path" && p.in !== "query" && p.in !== "header") continue;
+        parameters.push({
+          name: String(p.name),
+          in: p.in,
+          required: p.in === "path" || p.required === true,
+          description: text(p.description, 300),
+          schema: (p.schema ?? { type: "string" }) as Schema,
+          example: p.example ?? (p.schema as Schema | undefined)?.example,
+        });
+      }
+      if (unsupported) {
+        skip(unsupported);
+        continue;
+      }
+      let body: ApiOperation["body"];
+      const requestBody = op.requestBody as OpenAPIV3.RequestBodyObject | undefined;
+      if (requestBody?.content && Object.keys(requestBody.content).length) {
+        const schema = jsonSchemaOf(requestBody.content);
+        if (!schema) {
+          skip(`its request body is ${Object.keys(requestBody.content).join(", ")}, not JSON`);
+          continue;
+        }
+        body = { schema, required: requestBody.required === true };
+      }
+      const idempotency = parameters.find(
+        (p) => p.in === "header" && IDEMPOTENCY_HEADERS.includes(p.name.toLowerCase()),
+      );
+      operations.push({
+        id,
+        method,
+        path,
+        summary: text(op.summary, 200),
+        description: text(op.description, 1000),
+        tags: (op.tags ?? []).filter((t): t is string => typeof t === "string").map((t) => t.slice(0, 60)),
+        deprecated: op.deprecated === true,
+        // The idempotency header is Signpost's to fill (the action key), never a form field.
+        parameters: parameters.filter((p) => p !== idempotency),
+        body,
+        response: successResponse(op),
+        security:
+          (op.security ?? null) === null ? globalSecurity : (op.security ?? []).map((r) => Object.keys(r)),
+        idempotencyHeader: idempotency?.name,
+      });
+    }
+  }
+  return { operations, skipped };
+}

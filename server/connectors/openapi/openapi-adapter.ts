@@ -1,0 +1,50 @@
+import { type ApiAnswer, type ApiCall, createApiClient } from "./openapi-http-client";
+import type { OperationPlan } from "./plan-operations";
+import type { SchemeAuth } from "./security-schemes";
+
+/**
+ * The adapter of one imported connector for one tenant: the document's operations (what the
+ * generic write capability looks its operation up in) and the client that sends them with the
+ * tenant's secrets. Built per call by the gateway; holds no state but OAuth2 tokens.
+ */
+export interface OpenApiAdapter {
+  readonly kind: "openapi";
+  connectorId: string;
+  title: string;
+  /** The header an admin named for the action key, used where the document declares none. */
+  idempotencyHeader?: string;
+  plan(operationId: string): OperationPlan | undefined;
+  plans(): Iterable<OperationPlan>;
+  send(call: ApiCall): Promise<ApiAnswer>;
+}
+
+export function isOpenApiAdapter(value: unknown): value is OpenApiAdapter {
+  return !!value && typeof value === "object" && (value as { kind?: unknown }).kind === "openapi";
+}
+
+export function createOpenApiAdapter(input: {
+  connectorId: string;
+  title: string;
+  baseUrl: string;
+  secrets: Record<string, string>;
+  schemes: Map<string, SchemeAuth>;
+  plans: Map<string, OperationPlan>;
+  idempotencyHeader?: string;
+  fetchImpl?: typeof fetch;
+}): OpenApiAdapter {
+  const client = createApiClient({
+    baseUrl: input.baseUrl,
+    secrets: input.secrets,
+    schemes: input.schemes,
+    fetchImpl: input.fetchImpl,
+  });
+  return {
+    kind: "openapi",
+    connectorId: input.connectorId,
+    title: input.title,
+    idempotencyHeader: input.idempotencyHeader,
+    plan: (operationId) => input.plans.get(operationId),
+    plans: () => input.plans.values(),
+    send: (call) => client.send(call),
+  };
+}

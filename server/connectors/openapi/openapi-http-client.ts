@@ -1,0 +1,216 @@
+import type { ApiOperation } from "./api-operations";
+import { OPENAPI_LIMITS } from "./openapi-limits";
+import type { SchemeAuth } from "./security-schemes";
+
+export interface ApiCall {
+  operation: ApiOperation;
+  /** Path parameter values, by the document's names; each one path segment. */
+  path: Record<string, string>;
+  query: Record<string, string | number | boolean>;
+  headers: Record<string, string>;
+  body?: unknown;
+  idempotencyKey?: string;
+  /** The header the key goes in (the document's, or the one an admin named). */
+  idempotencyHeader?: string;
+}
+
+export type ApiAnswer =
+  | { kind: "ok"; status: number; body: unknown; truncated: boolean; link: string | null }
+  | { kind: "error"; status: number; body: unknown }
+  /** Nothing was processed: refused connection, 502/503/504. */
+  | { kind: "unavailable"; status?: number; message: string }
+  /** Sent, no answer in time, or the connection dropped: a write may have happened. */
+  | { kind: "unknown"; message: string }
+  /** The call cannot be made as asked (a missing secret, a bad parameter): nothing was sent. */
+  | { kind: "refused"; message: string };
+
+const PATH_VALUE = /^[^/\\?#\s]{1,200}$/;
+
+/**
+ * The upstream URL of an operation: the base URL plus the document's path template, each
+ * parameter encoded as one segment (`.` and `..` refused, so a value can never climb out of
+ * the path), and checked to stay under the base URL's origin and path.
+ */
+export function operationUrl(baseUrl: string, call: ApiCall): URL | string {
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, "");
+  let problem = "";
+  const path = call.operation.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const value = call.path[name];
+    if (typeof value !== "string" || !PATH_VALUE.test(value) || value === "." || value === "..") {
+      problem ||= `path parameter ${name} must be one non-empty segment`;
+      return "_";
+    }
+    return encodeURIComponent(value);
+  });
+  if (problem) return problem;
+  const url = new URL(base.origin);
+  url.pathname = `${prefix}${path.startsWith("/") ? path : `/${path}`}`;
+  for (const [k, v] of Object.entries(call.query)) url.searchParams.set(k, String(v));
+  if (url.origin !== base.origin || !url.pathname.startsWith(prefix))
+    return "the URL would leave the API's base URL";
+  return url;
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  /** Secret values by secret name (server-side only). */
+  secrets: Record<string, string>;
+  schemes: Map<string, SchemeAuth>;
+  fetchImpl?: typeof fetch;
+  timeoutMs?: number;
+}
+
+async function readBody(res: Response): Promise<{ body: unknown; truncated: boolean }> {
+  const reader = res.body?.getReader();
+  if (!reader) return { body: null, truncated: false };
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let truncated = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > OPENAPI_LIMITS.maxResponseBytes) {
+      truncated = true;
+      await reader.cancel();
+      break;
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (!truncated && /json/i.test(res.headers.get("content-type") ?? "")) {
+    try {
+      return { body: JSON.parse(text), truncated };
+    } catch {
+      return { body: text.slice(0, 2000), truncated };
+    }
+  }
+  return { body: text.slice(0, 2000), truncated };
+}
+
+/** The HTTP client of an imported API: auth from the vault's secrets, bounded reads, typed answers. */
+export function createApiClient(options: ApiClientOptions) {
+  const doFetch = options.fetchImpl ?? fetch;
+  const tokens = new Map<string, { token: string; until: number }>();
+
+  async function clientCredentialsToken(
+    auth: Extract<SchemeAuth, { kind: "client_credentials" }>,
+    secret: string,
+  ) {
+    const cached = tokens.get(auth.name);
+    if (cached && cached.until > Date.now()) return cached.token;
+    const colon = secret.indexOf(":");
+    if (colon < 1) throw new Error(`secret ${auth.name} must be client_id:client_secret`);
+    const form = new URLSearchParams({ grant_type: "client_credentials" });
+    if (auth.scopes.length) form.set("scope", auth.scopes.join(" "));
+    const res = await doFetch(auth.tokenUrl, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        authorization: `Basic ${Buffer.from(`${encodeURIComponent(secret.slice(0, colon))}:${encodeURIComponent(secret.slice(colon + 1))}`).toString("base64")}`,
+      },
+      body: form,
+      redirect: "error",
+      signal: AbortSignal.timeout(options.timeoutMs ?? OPENAPI_LIMITS.timeoutMs),
+    });
+    const body = (await res.json().catch(() => null)) as {
+      access_token?: unknown;
+      expires_in?: unknown;
+    } | null;
+    if (!res.ok || typeof body?.access_token !== "string")
+      throw new Error(
+        `the token endpoint of ${auth.name} answered HTTP ${res.status} without an access token`,
+      );
+    const seconds = typeof body.expires_in === "number" ? body.expires_in : 300;
+    tokens.set(auth.name, { token: body.access_token, until: Date.now() + Math.max(0, seconds - 30) * 1000 });
+    return body.access_token;
+  }
+
+  /** Applies the first of the operation's security alternatives whose secrets are all set. */
+  async function authenticate(
+    op: ApiOperation,
+    url: URL,
+    headers: Record<string, string>,
+  ): Promise<string | null> {
+    if (op.security.length === 0 || op.security.some((alt) => alt.length === 0)) return null;
+    const usable = op.security.find((alt) =>
+      alt.every((scheme) => {
+        const auth = options.schemes.get(scheme);
+        return !!auth && !!options.secrets[auth.name];
+      }),
+    );
+    if (!usable)
+      return `no secret is set for ${op.security.map((alt) => alt.map((n) => options.schemes.get(n)?.name ?? n).join(" + ")).join(" or ")}; an admin sets it on the connector's config page`;
+    for (const scheme of usable) {
+      const auth = options.schemes.get(scheme) as SchemeAuth;
+      const secret = options.secrets[auth.name] as string;
+      if (auth.kind === "api_key") {
+        if (auth.in === "header") headers[auth.param.toLowerCase()] = secret;
+        else url.searchParams.set(auth.param, secret);
+      } else if (auth.kind === "bearer") headers.authorization = `Bearer ${secret}`;
+      else if (auth.kind === "basic")
+        headers.authorization = `Basic ${Buffer.from(secret).toString("base64")}`;
+      else headers.authorization = `Bearer ${await clientCredentialsToken(auth, secret)}`;
+    }
+    return null;
+  }
+
+  async function send(call: ApiCall): Promise<ApiAnswer> {
+    const url = operationUrl(options.baseUrl, call);
+    if (typeof url === "string") return { kind: "refused", message: url };
+    const headers: Record<string, string> = { accept: "application/json" };
+    for (const [k, v] of Object.entries(call.headers)) headers[k.toLowerCase()] = v;
+    if (call.body !== undefined) headers["content-type"] = "application/json";
+    if (call.idempotencyKey && call.idempotencyHeader)
+      headers[call.idempotencyHeader.toLowerCase()] = call.idempotencyKey;
+    let refused: string | null;
+    try {
+      refused = await authenticate(call.operation, url, headers);
+    } catch (error) {
+      return { kind: "unavailable", message: (error as Error).message };
+    }
+    if (refused) return { kind: "refused", message: refused };
+    const write = call.operation.method !== "get";
+    let res: Response;
+    try {
+      res = await doFetch(url, {
+        method: call.operation.method.toUpperCase(),
+        headers,
+        body: call.body === undefined ? undefined : JSON.stringify(call.body),
+        // A redirect could carry the credentials to another origin: never followed.
+        redirect: "manual",
+        signal: AbortSignal.timeout(options.timeoutMs ?? OPENAPI_LIMITS.timeoutMs),
+      });
+    } catch (error) {
+      const e = error as { name?: string; cause?: { code?: string } };
+      const refusedConnection = e.cause?.code === "ECONNREFUSED" || e.cause?.code === "ENOTFOUND";
+      if (refusedConnection || !write)
+        return { kind: "unavailable", message: `the API did not answer (${e.cause?.code ?? e.name})` };
+      return {
+        kind: "unknown",
+        message: `no answer from the API (${e.cause?.code ?? e.name}); the write may have happened`,
+      };
+    }
+    let read: { body: unknown; truncated: boolean };
+    try {
+      read = await readBody(res);
+    } catch {
+      if (!write) return { kind: "unavailable", message: "the API's answer broke off" };
+      return { kind: "unknown", message: "the API's answer broke off; the write may have happened" };
+    }
+    if (res.status >= 200 && res.status < 300)
+      return { kind: "ok", status: res.status, ...read, link: res.headers.get("link") };
+    // 503 and 429 say the request was not processed; a 502 or 504 from a proxy may hide a
+    // write the API did apply, so for a write those are unknown like any other 5xx.
+    if (res.status === 503 || res.status === 429 || (!write && res.status >= 500))
+      return { kind: "unavailable", status: res.status, message: `the API answered HTTP ${res.status}` };
+    if (res.status >= 500)
+      return { kind: "unknown", message: `the API answered HTTP ${res.status}; the write may have happened` };
+    return { kind: "error", status: res.status, body: read.body };
+  }
+
+  return { send };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;

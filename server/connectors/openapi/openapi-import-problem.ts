@@ -1,0 +1,31 @@
+/**
+ * Why a document cannot become a connector. Every refusal of an import is one of these, with a
+ * message a person can act on; a refused import changes nothing.
+ */
+export type OpenApiProblemCode =
+  | "too_large"
+  | "unreadable"
+  | "invalid_syntax"
+  | "not_openapi"
+  | "invalid_document"
+  | "unresolvable_ref"
+  | "duplicate_operation_id"
+  | "bad_base_url"
+  | "unsupported_security"
+  | "no_operations"
+  | "too_many_operations"
+  | "invalid_id"
+  | "invalid_roles"
+  | "unknown_secret"
+  | "needs_confirmation";
+
+export interface OpenApiProblem {
+  code: OpenApiProblemCode;
+  message: string;
+}
+
+export type OpenApiResult<T> = { ok: true; value: T } | { ok: false; problem: OpenApiProblem };
+
+export function problem(code: OpenApiProblemCode, message: string): { ok: false; problem: OpenApiProblem } {
+  return { ok: false, problem: { code, message } };
+}

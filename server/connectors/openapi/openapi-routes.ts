@@ -1,0 +1,441 @@
+import { actionPage } from "../sdk/action-page";
+import type { BackendOutcome, BrowseBackend } from "../sdk/browse-backend";
+import type { PageBody, RouteDefinition, RouteMatch } from "../sdk/define-route";
+import { code, escapeText, formBlock, link } from "../sdk/markdown";
+import { formatBrowseUri } from "../sdk/parse-browse-uri";
+import { isOutcome, outcomePage, pageNumber } from "../sdk/route-pages";
+import type { ApiParameter } from "./api-operations";
+import { API_REQUEST } from "./api-request-names";
+import { DEFAULT_PER_PAGE, nextPage, PAGING_KEYS, pagingParams, pagingQuery } from "./listing-pagination";
+import type { OpenApiAdapter } from "./openapi-adapter";
+import type { ApiAnswer } from "./openapi-http-client";
+import { OPENAPI_LIMITS } from "./openapi-limits";
+import { operationKeywords, operationTitle, routeDescription } from "./operation-words";
+import type { OperationPlan } from "./plan-operations";
+import { columnsOf, cut, objectMarkdown, rowsOf, rowsTable } from "./render-api-response";
+import { checkFields, coerceFields, formFields } from "./schema-form-fields";
+
+/** What every generated route of one connector shares. */
+export interface RouteContext {
+  connectorId: string;
+  scheme: string;
+  title: string;
+  plans: Map<string, OperationPlan>;
+}
+
+const SAFE_SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
+
+/** A route pattern with its parameters filled, or null when a value cannot be a URI segment. */
+export function fillPattern(pattern: string, values: Record<string, unknown>): string | null {
+  let ok = true;
+  const uri = pattern.replace(/\{([A-Za-z0-9_]+)\}/g, (_m, name: string) => {
+    const value = values[name];
+    const text = typeof value === "number" ? String(value) : value;
+    if (typeof text !== "string" || !SAFE_SEGMENT.test(text) || text.includes("..")) {
+      ok = false;
+      return "_";
+    }
+    return text;
+  });
+  return ok ? uri : null;
+}
+
+/** The document's path parameters from a route match (route names → document names). */
+function pathValues(plan: OperationPlan, match: RouteMatch): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [route, doc] of Object.entries(plan.params))
+    if (match.params[route] !== undefined) out[doc] = match.params[route] as string;
+  return out;
+}
+
+/** An API error body's own explanation, short and inert. */
+function apiMessage(body: unknown): string {
+  if (typeof body === "string") return body.slice(0, 200);
+  const b = (body ?? {}) as Record<string, unknown>;
+  const inner = (b.error && typeof b.error === "object" ? b.error : b) as Record<string, unknown>;
+  const text = [inner.message, inner.detail, inner.title, inner.error, inner.code].find(
+    (v) => typeof v === "string",
+  );
+  return typeof text === "string" ? text.slice(0, 200) : "";
+}
+
+/** A failed read as a page with its typed outcome. */
+function failurePage(ctx: RouteContext, title: string, answer: Exclude<ApiAnswer, { kind: "ok" }>): PageBody {
+  const config = link(`${ctx.title} settings`, `config://${ctx.connectorId}`);
+  switch (answer.kind) {
+    case "refused":
+      return {
+        title,
+        outcome: "rejected",
+        markdown: `**rejected:** ${escapeText(answer.message)}\n\nReason: \`not_sent\` · Retryable: no\n\n${config}`,
+      };
+    case "unavailable":
+    case "unknown":
+      return {
+        title,
+        outcome: "temporarily_unavailable",
+        markdown: `**temporarily_unavailable:** ${escapeText(answer.message)}\n\nReason: \`api_unavailable\` · Retryable: yes`,
+      };
+    case "error": {
+      if (answer.status === 404)
+        return {
+          title: "Not found",
+          outcome: "not_found",
+          markdown: `${escapeText(ctx.title)} has nothing here (HTTP 404).`,
+        };
+      const said = apiMessage(answer.body);
+      const auth = answer.status === 401 || answer.status === 403;
+      return {
+        title,
+        outcome: "rejected",
+        markdown: [
+          `**rejected:** the API answered HTTP ${answer.status}${said ? `: ${escapeText(said)}` : ""}.`,
+          `Reason: \`${auth ? "api_credentials" : "api_refused"}\` · Retryable: no`,
+          auth ? `An admin checks the connector's secret: ${config}` : "",
+        ]
+          .filter(Boolean)
+          .join("\n\n"),
+      };
+    }
+  }
+}
+
+async function send(
+  ctx: RouteContext,
+  backend: BrowseBackend,
+  plan: OperationPlan,
+  path: Record<string, string>,
+  query: Record<string, string | number | boolean>,
+): Promise<ApiAnswer | BackendOutcome> {
+  const headers: Record<string, string> = {};
+  for (const p of plan.op.parameters)
+    if (p.in === "header" && p.required && p.schema.default !== undefined)
+      headers[p.name] = String(p.schema.default);
+  return backend.withAdapter<OpenApiAdapter, ApiAnswer>(ctx.connectorId, (adapter) =>
+    adapter.send({ operation: plan.op, path, query, headers }),
+  );
+}
+
+/** The filters a listing takes: its documented query parameters, paging ones aside. */
+function filtersOf(plan: OperationPlan): ApiParameter[] {
+  const paging = new Set(plan.pagination ? pagingParams(plan.pagination) : []);
+  return plan.op.parameters.filter(
+    (p) =>
+      p.in === "query" &&
+      !paging.has(p.name) &&
+      !(PAGING_KEYS as readonly string[]).includes(p.name) &&
+      /^[A-Za-z_][A-Za-z0-9_.-]{0,39}$/.test(p.name),
+  );
+}
+
+function filterProblem(filters: ApiParameter[], query: Record<string, string>): string | null {
+  const byName = new Map(filters.map((f) => [f.name, f]));
+  for (const [key, value] of Object.entries(query)) {
+    if ((PAGING_KEYS as readonly string[]).includes(key)) continue;
+    const filter = byName.get(key);
+    if (!filter) return `${JSON.stringify(key.slice(0, 40))} is not a filter of this listing`;
+    if (value.length > 200) return `${key} is too long`;
+    const t = Array.isArray(filter.schema.type) ? filter.schema.type[0] : filter.schema.type;
+    if (filter.schema.enum && !filter.schema.enum.map(String).includes(value))
+      return `${key} must be one of ${filter.schema.enum
+        .slice(0, 20)
+        .map((v) => String(v))
+        .join(", ")}`;
+    if ((t === "integer" || t === "number") && !/^-?\d+(\.\d+)?$/.test(value))
+      return `${key} must be a number`;
+    if (t === "boolean" && value !== "true" && value !== "false") return `${key} must be true or false`;
+  }
+  for (const f of filters)
+    if (f.required && !query[f.name] && f.schema.default === undefined) return `${f.name} is required`;
+  return null;
+}
+
+function listingRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
+  const filters = filtersOf(plan);
+  const paging = plan.pagination ?? { kind: "none" as const };
+  const title = operationTitle(plan);
+  const resource =
+    plan.op.path
+      .split("/")
+      .filter((s) => s && !s.startsWith("{"))
+      .pop() ?? "";
+  const accepted = [
+    ...filters.map((f) => f.name),
+    ...(paging.kind === "cursor" ? ["cursor"] : paging.kind === "none" ? [] : ["page"]),
+    "per_page",
+  ];
+  return {
+    pattern: plan.pattern,
+    title,
+    description: routeDescription(plan, filters),
+    keywords: operationKeywords(plan),
+    startPoint: Object.keys(plan.params).length === 0,
+    example: filters[0] ? `${plan.pattern}?${filters[0].name}=…` : undefined,
+    async render(match, backend) {
+      const query = match.uri.query;
+      const problem = filterProblem(filters, query);
+      if (problem)
+        return {
+          title,
+          outcome: "rejected",
+          markdown: `**rejected:** ${escapeText(problem)}.\n\nReason: \`invalid_filter\` · Retryable: no (change the filter)\n\nAccepted: ${accepted.map((k) => code(k)).join(", ")}.`,
+        };
+      const page = pageNumber(match.uri);
+      const perPage = Math.min(
+        Math.max(Number.parseInt(query.per_page ?? "", 10) || DEFAULT_PER_PAGE, 1),
+        50,
+      );
+      const cursor =
+        query.cursor && /^[A-Za-z0-9_\-=.~+/:]{1,400}$/.test(query.cursor) ? query.cursor : undefined;
+      const upstream: Record<string, string | number | boolean> = {};
+      for (const f of filters) {
+        const value =
+          query[f.name] ??
+          (f.required && f.schema.default !== undefined ? String(f.schema.default) : undefined);
+        if (value !== undefined && value !== "") upstream[f.name] = value;
+      }
+      Object.assign(upstream, pagingQuery(paging, page, perPage, cursor));
+      const answer = await send(ctx, backend, plan, pathValues(plan, match), upstream);
+      if (isOutcome(answer)) return outcomePage(title, answer);
+      if (answer.kind !== "ok") return failurePage(ctx, title, answer);
+      const rows = rowsOf(answer.body, resource);
+      if (!rows) return { title, outcome: "applied", markdown: objectMarkdown(asRow(answer.body)) };
+      const shown = rows.slice(0, Math.min(perPage, OPENAPI_LIMITS.maxRows));
+      const item = plan.item ? ctx.plans.get(plan.item.operation) : undefined;
+      const key = plan.item?.key ?? "id";
+      const columns = columnsOf(shown, shown.some((r) => r[key] !== undefined) ? key : "id");
+      const open = item ? openLinks(plan, item, match, shown, key) : [];
+      const next = nextPage(
+        paging,
+        { body: answer.body, link: answer.link },
+        rows.length,
+        page,
+        perPage,
+        cursor,
+      );
+      const base = { ...query };
+      delete base.page;
+      delete base.cursor;
+      const nav: string[] = [];
+      if (paging.kind !== "cursor" && page > 1)
+        nav.push(
+          link(
+            "Previous page",
+            formatBrowseUri(match.uri.scheme, match.uri.segments, { ...base, page: String(page - 1) }),
+          ),
+        );
+      if (next?.page)
+        nav.push(
+          link(
+            "Next page",
+            formatBrowseUri(match.uri.scheme, match.uri.segments, { ...base, page: String(next.page) }),
+          ),
+        );
+      if (next?.cursor)
+        nav.push(
+          link(
+            "Next page",
+            formatBrowseUri(match.uri.scheme, match.uri.segments, { ...base, cursor: next.cursor }),
+          ),
+        );
+      const parts = [
+        rowsTable(shown, columns),
+        open.length ? `Open:\n${open.join("\n")}` : "",
+        `${paging.kind === "cursor" ? "" : `Page ${page} · `}${shown.length} shown${rows.length > shown.length ? ` of ${rows.length} in this answer` : ""}${nav.length ? ` · ${nav.join(" · ")}` : ""}`,
+        answer.truncated
+          ? "_(the API's answer was larger than Signpost reads; only its start is shown)_"
+          : "",
+        formsSection(ctx, plan, match),
+      ];
+      return {
+        title,
+        outcome: "applied",
+        markdown: cut(parts.filter(Boolean).join("\n\n"), OPENAPI_LIMITS.maxPageChars + 2000),
+      };
+    },
+  };
+}
+
+/** A link per row to its detail page: the listing's own parameters, then the row's id last. */
+function openLinks(
+  plan: OperationPlan,
+  item: OperationPlan,
+  match: RouteMatch,
+  rows: Record<string, unknown>[],
+  key: string,
+): string[] {
+  const routes = Object.entries(item.params);
+  const last = routes[routes.length - 1]?.[0];
+  if (!last) return [];
+  const shared: Record<string, unknown> = {};
+  for (const [route, doc] of routes.slice(0, -1)) {
+    const mine = Object.entries(plan.params).find(([, d]) => d === doc)?.[0];
+    if (mine) shared[route] = match.params[mine];
+  }
+  const out: string[] = [];
+  rows.forEach((row, i) => {
+    const id = row[key] ?? row.id;
+    const uri = fillPattern(item.pattern, { ...shared, [last]: id });
+    const label = row.name ?? row.title ?? id;
+    if (uri) out.push(`${i + 1}. ${link(String(label).slice(0, 80), uri)}`);
+  });
+  return out;
+}
+
+function asRow(body: unknown): Record<string, unknown> {
+  return body && typeof body === "object" && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : { value: body };
+}
+
+/** Links to the pages under this one (sub-resources, forms) with this page's parameters filled in. */
+function relatedLinks(
+  ctx: RouteContext,
+  plan: OperationPlan,
+  match: RouteMatch,
+  kinds: OperationPlan["kind"][],
+): string[] {
+  const prefix = plan.op.path.replace(/\/+$/, "");
+  const out: string[] = [];
+  for (const other of ctx.plans.values()) {
+    if (other === plan || !kinds.includes(other.kind)) continue;
+    const same = other.op.path === plan.op.path;
+    const below = other.op.path.startsWith(`${prefix}/`);
+    if (!same && !below) continue;
+    // Only pages whose every parameter this page knows.
+    const values: Record<string, string> = {};
+    let complete = true;
+    for (const [route, doc] of Object.entries(other.params)) {
+      const mine = Object.entries(plan.params).find(([, d]) => d === doc)?.[0];
+      if (mine && match.params[mine] !== undefined) values[route] = match.params[mine] as string;
+      else complete = false;
+    }
+    if (!complete) continue;
+    const uri = fillPattern(other.pattern, values);
+    if (uri) out.push(`- ${link(operationTitle(other), uri)}`);
+    if (out.length >= 12) break;
+  }
+  return out;
+}
+
+function formsSection(ctx: RouteContext, plan: OperationPlan, match: RouteMatch): string {
+  const forms = relatedLinks(ctx, plan, match, ["form"]);
+  return forms.length ? `## Actions (each waits for a person's approval)\n\n${forms.join("\n")}` : "";
+}
+
+/** Links from fields that name another resource by id (`customer_id` → that customer's page). */
+function referenceLinks(ctx: RouteContext, body: Record<string, unknown>): string[] {
+  const details = [...ctx.plans.values()].filter(
+    (p) => p.kind === "detail" && Object.keys(p.params).length === 1,
+  );
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    const m = /^(.+?)(?:_id|Id)$/.exec(key);
+    if (!m || (typeof value !== "string" && typeof value !== "number")) continue;
+    const word = (m[1] as string).toLowerCase();
+    const target = details.find((d) => {
+      const segs = d.op.path.split("/").filter(Boolean);
+      const noun = (segs[segs.length - 2] ?? "").toLowerCase();
+      return noun === word || noun === `${word}s` || noun === `${word}es`;
+    });
+    if (!target) continue;
+    const uri = fillPattern(target.pattern, { [Object.keys(target.params)[0] as string]: value });
+    if (uri) out.push(`- ${link(`${key} ${String(value)}`, uri)}`);
+    if (out.length >= 8) break;
+  }
+  return out;
+}
+
+function detailRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
+  const title = operationTitle(plan);
+  return {
+    pattern: plan.pattern,
+    title,
+    description: routeDescription(plan, []),
+    keywords: operationKeywords(plan),
+    async render(match, backend) {
+      const answer = await send(ctx, backend, plan, pathValues(plan, match), {});
+      if (isOutcome(answer)) return outcomePage(title, answer);
+      if (answer.kind !== "ok") return failurePage(ctx, title, answer);
+      const body = asRow(answer.body);
+      const related = [
+        ...relatedLinks(ctx, plan, match, ["listing", "detail"]),
+        ...referenceLinks(ctx, body),
+      ];
+      const parts = [
+        objectMarkdown(body),
+        related.length ? `## Related\n\n${related.join("\n")}` : "",
+        formsSection(ctx, plan, match),
+      ];
+      return {
+        title: `${title} ${Object.values(match.params).join(" ")}`.trim(),
+        outcome: "applied",
+        markdown: parts.filter(Boolean).join("\n\n"),
+      };
+    },
+  };
+}
+
+function formRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
+  const title = operationTitle(plan);
+  const fields = plan.fields ?? [];
+  const method = plan.op.method.toUpperCase();
+  const intro = `Submitting prepares \`${method} ${escapeText(plan.op.path)}\` on ${escapeText(ctx.title)} for a person's approval: nothing is sent to the API before a person approves it.`;
+  const page = (
+    match: RouteMatch,
+    values: Record<string, unknown>,
+    problems: Array<{ field: string; message: string }> = [],
+  ): PageBody => ({
+    title,
+    outcome: problems.length ? "rejected" : "input_required",
+    markdown: [
+      intro,
+      problems.length
+        ? `## Problems\n\n${problems.map((p) => `- ${code(p.field)}: ${escapeText(p.message)}`).join("\n")}`
+        : "",
+      plan.op.description ? escapeText(plan.op.description.slice(0, 300)) : "",
+      formBlock(match.uri.uri, formFields(fields, values)),
+    ]
+      .filter(Boolean)
+      .join("\n\n"),
+  });
+  return {
+    pattern: plan.pattern,
+    title,
+    description: routeDescription(plan, []),
+    keywords: operationKeywords(plan),
+    async render(match) {
+      return page(match, pathValues(plan, match));
+    },
+    async submit(match, submitted, backend) {
+      // The URI names the resource: its path parameters win over any field of the same name.
+      const values = { ...coerceFields(fields, submitted), ...pathValues(plan, match) };
+      const problems = checkFields(fields, values);
+      if (problems.length) return page(match, values, problems);
+      const outcome = await backend.startAction({
+        capability: API_REQUEST,
+        patch: { target: formatBrowseUri(match.uri.scheme, match.uri.segments), values },
+      });
+      if (outcome.outcome === "rejected" && !outcome.action_id)
+        return outcomePage(title, outcome, { label: title, uri: match.uri.uri });
+      const shown = actionPage(outcome, backend);
+      return {
+        ...shown,
+        title: `${title}: ${shown.title}`,
+        actionId: outcome.action_id,
+        capability: API_REQUEST,
+      };
+    },
+  };
+}
+
+/** The browse routes of an imported connector, most specific first (match order). */
+export function openApiRoutes(ctx: RouteContext): RouteDefinition[] {
+  return [...ctx.plans.values()].map((plan) =>
+    plan.kind === "listing"
+      ? listingRoute(ctx, plan)
+      : plan.kind === "detail"
+        ? detailRoute(ctx, plan)
+        : formRoute(ctx, plan),
+  );
+}

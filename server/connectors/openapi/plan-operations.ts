@@ -1,0 +1,122 @@
+import { resourceName } from "../sdk/define-route";
+import type { ApiOperation, SkippedOperation } from "./api-operations";
+import { type Pagination, paginationOf } from "./listing-pagination";
+import { type OperationField, operationFields } from "./schema-form-fields";
+
+/** What one operation becomes: a listing, a detail page or a write form, at a browse pattern. */
+export interface OperationPlan {
+  op: ApiOperation;
+  kind: "listing" | "detail" | "form";
+  /** The browse route pattern (`billing://invoices/{id}`). */
+  pattern: string;
+  /** Route parameter → the document's path parameter. */
+  params: Record<string, string>;
+  pagination?: Pagination;
+  /** Form fields (writes). */
+  fields?: OperationField[];
+  /** The item GET that reads a write's resource back (PUT, PATCH, DELETE on the same path). */
+  readBack?: string;
+  /** Listings: the detail operation their rows open, and its parameter (a row's id is under it, else `id`). */
+  item?: { operation: string; key: string };
+}
+
+const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
+// Route parameter names as the SDK's route grammar takes them; any other is renamed `p0`, `p1`….
+const PARAM_NAME = /^[a-z][a-zA-Z0-9_]{0,39}$/;
+/** The last segment of a write form's URI, by method. */
+export const FORM_WORD: Record<string, string> = {
+  post: "create",
+  put: "replace",
+  patch: "update",
+  delete: "delete",
+};
+
+type Segment = { literal: string } | { param: string; route: string };
+
+function segmentsOf(path: string): Segment[] | string {
+  const out: Segment[] = [];
+  let n = 0;
+  for (const part of path.split("/").filter(Boolean)) {
+    const param = /^\{([^{}]+)\}$/.exec(part);
+    if (param) {
+      const name = param[1] as string;
+      out.push({ param: name, route: PARAM_NAME.test(name) ? name : `p${n}` });
+      n++;
+    } else if (part.includes("{"))
+      return `its path segment ${JSON.stringify(part.slice(0, 40))} mixes text and a parameter`;
+    else if (!SEGMENT.test(part) || part.includes(".."))
+      return `its path segment ${JSON.stringify(part.slice(0, 40))} cannot be a browse URI segment`;
+    else out.push({ literal: part });
+  }
+  return out;
+}
+
+function shapeOf(segments: Segment[]): string {
+  return segments.map((s) => ("literal" in s ? s.literal : "{}")).join("/");
+}
+
+/**
+ * Plans every operation: an item GET (last segment a parameter) is a detail page, any other
+ * GET a listing, a write a form at the resource's path plus `create`/`replace`/`update`/
+ * `delete`. Two operations that would answer at the same browse URI keep the first; the other
+ * is skipped with why. Plans come out most specific first (a literal segment before a
+ * parameter), which is the order routes must be matched in.
+ */
+export function planOperations(
+  scheme: string,
+  operations: ApiOperation[],
+): { plans: OperationPlan[]; skipped: SkippedOperation[] } {
+  const plans: OperationPlan[] = [];
+  const skipped: SkippedOperation[] = [];
+  const taken = new Map<string, string>();
+  const keyed: Array<{ plan: OperationPlan; order: string }> = [];
+  for (const op of operations) {
+    const skip = (reason: string) =>
+      skipped.push({ method: op.method.toUpperCase(), path: op.path, id: op.id, reason });
+    const segments = segmentsOf(op.path);
+    if (typeof segments === "string") {
+      skip(segments);
+      continue;
+    }
+    const last = segments[segments.length - 1];
+    const kind: OperationPlan["kind"] =
+      op.method !== "get" ? "form" : last && "param" in last ? "detail" : "listing";
+    const all: Segment[] =
+      kind === "form" ? [...segments, { literal: FORM_WORD[op.method] as string }] : segments;
+    const params: Record<string, string> = {};
+    for (const s of all) if ("param" in s) params[s.route] = s.param;
+    const pattern = `${scheme}://${all.map((s) => ("literal" in s ? s.literal : `{${s.route}}`)).join("/")}`;
+    // The same URIs (`{id}` and `{petId}` at one place), or a pattern spelled like another
+    // (`a-b` and `a/b`), would make two routes of one: the first keeps it.
+    const keys = [shapeOf(all), `name:${resourceName(pattern)}`];
+    const clash = keys.map((k) => taken.get(k)).find(Boolean);
+    if (clash) {
+      skip(`its browse URI would be the same as ${clash}'s`);
+      continue;
+    }
+    for (const key of keys) taken.set(key, op.id);
+    const plan: OperationPlan = { op, kind, pattern, params };
+    if (kind === "listing") plan.pagination = paginationOf(op);
+    if (kind === "form") plan.fields = operationFields(op);
+    keyed.push({ plan, order: all.map((s) => ("literal" in s ? "0" : "1")).join("") });
+  }
+  // Most specific first: `pets/create` must be tried before `pets/{id}`.
+  keyed.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
+  for (const { plan } of keyed) plans.push(plan);
+  // Writes read back through the item GET of their own path; listings open their item GET.
+  const details = new Map(plans.filter((p) => p.kind === "detail").map((p) => [p.op.path, p]));
+  for (const plan of plans) {
+    if (plan.kind === "form" && plan.op.method !== "post") plan.readBack = details.get(plan.op.path)?.op.id;
+    if (plan.kind === "listing") {
+      const item = [...details.values()].find((d) => {
+        const parent = d.op.path.slice(0, d.op.path.lastIndexOf("/"));
+        return parent === plan.op.path.replace(/\/+$/, "");
+      });
+      if (item) {
+        const param = item.op.path.slice(item.op.path.lastIndexOf("{") + 1, -1);
+        plan.item = { operation: item.op.id, key: param };
+      }
+    }
+  }
+  return { plans, skipped };
+}

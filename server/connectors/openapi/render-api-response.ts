@@ -1,0 +1,107 @@
+import { code, escapeText, table } from "../sdk/markdown";
+import { OPENAPI_LIMITS } from "./openapi-limits";
+
+type Row = Record<string, unknown>;
+
+const LIST_KEYS = ["data", "items", "results", "records", "entries", "values", "list", "content", "elements"];
+const SAFE_ID = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
+
+function isRow(value: unknown): value is Row {
+  return !!value && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * The records of a listing's answer: the body itself when it is an array, else its first
+ * array of objects under a conventional key (`data`, `items`, `results`…, or the resource's
+ * own name: `pets`, `invoices`), else its first array of objects anywhere at the top.
+ */
+export function rowsOf(body: unknown, resource = ""): Row[] | null {
+  if (Array.isArray(body)) return body.filter(isRow);
+  if (!isRow(body)) return null;
+  for (const key of [...LIST_KEYS, resource]) {
+    const value = body[key];
+    if (Array.isArray(value)) return value.filter(isRow);
+  }
+  for (const value of Object.values(body))
+    if (Array.isArray(value) && value.some(isRow)) return value.filter(isRow);
+  // A wrapper one level down: `{ animals: [...], page: {...} }` is found above; `{ result: { items } }` here.
+  for (const value of Object.values(body))
+    if (isRow(value))
+      for (const key of LIST_KEYS)
+        if (Array.isArray(value[key])) return (value[key] as unknown[]).filter(isRow);
+  return null;
+}
+
+/** A value as one table cell or list value: scalars as text (ids as code), lists and objects summarised. */
+export function shownValue(key: string, value: unknown): string {
+  if (value === null || value === undefined) return "—";
+  if (typeof value === "string") {
+    if ((key === "id" || /(_id|Id)$/.test(key)) && SAFE_ID.test(value)) return code(value);
+    return escapeText(value.length > 160 ? `${value.slice(0, 160)}…` : value);
+  }
+  if (typeof value === "number" || typeof value === "boolean") return escapeText(String(value));
+  if (Array.isArray(value)) {
+    if (value.every((v) => v === null || typeof v !== "object"))
+      return escapeText(value.slice(0, 8).join(", ") + (value.length > 8 ? `, … (${value.length})` : ""));
+    return escapeText(`${value.length} item(s)`);
+  }
+  const keys = Object.keys(value as object);
+  const named = (value as Row).name ?? (value as Row).id ?? (value as Row).title;
+  return escapeText(
+    typeof named === "string" || typeof named === "number" ? String(named) : `${keys.length} field(s)`,
+  );
+}
+
+/** Columns worth a table: `id` (or the given id key) first, then scalar fields common in the rows. */
+export function columnsOf(rows: Row[], idKey = "id"): string[] {
+  const counts = new Map<string, number>();
+  for (const row of rows.slice(0, OPENAPI_LIMITS.maxRows))
+    for (const [k, v] of Object.entries(row))
+      if (v === null || typeof v !== "object") counts.set(k, (counts.get(k) ?? 0) + 1);
+  const keys = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([k]) => k);
+  const first = [idKey, "id", "name", "title"].filter((k) => keys.includes(k));
+  return [...new Set([...first, ...keys])].slice(0, OPENAPI_LIMITS.maxColumns);
+}
+
+export function rowsTable(rows: Row[], columns: string[]): string {
+  return table(
+    columns,
+    rows.map((row) => columns.map((c) => shownValue(c, row[c]))),
+  );
+}
+
+/**
+ * One record as sections: its scalar fields as a list, nested objects as `key: a · b` lines,
+ * lists of objects as small tables; cut to the page budget with a note saying so.
+ */
+export function objectMarkdown(object: Row): string {
+  const lines: string[] = [];
+  const sections: string[] = [];
+  for (const [key, value] of Object.entries(object).slice(0, 60)) {
+    const label = escapeText(key);
+    if (Array.isArray(value) && value.some(isRow)) {
+      const rows = (value as unknown[]).filter(isRow);
+      const shown = rows.slice(0, 5);
+      sections.push(
+        `### ${label}\n\n${rowsTable(shown, columnsOf(shown))}${rows.length > shown.length ? `\n\n…and ${rows.length - shown.length} more` : ""}`,
+      );
+    } else if (isRow(value)) {
+      const inner = Object.entries(value)
+        .filter(([, v]) => v === null || typeof v !== "object" || Array.isArray(v))
+        .slice(0, 8)
+        .map(([k, v]) => `${escapeText(k)}: ${shownValue(k, v)}`)
+        .join(" · ");
+      lines.push(`- **${label}:** ${inner || "—"}`);
+    } else {
+      lines.push(`- **${label}:** ${shownValue(key, value)}`);
+    }
+  }
+  return cut([lines.join("\n"), ...sections].filter(Boolean).join("\n\n"));
+}
+
+/** Text cut to the page budget at a line boundary, saying that it was. */
+export function cut(markdown: string, max: number = OPENAPI_LIMITS.maxPageChars): string {
+  if (markdown.length <= max) return markdown;
+  const at = markdown.lastIndexOf("\n", max);
+  return `${markdown.slice(0, at > 0 ? at : max)}\n\n_(cut: the rest of this record is not shown)_`;
+}

@@ -1,0 +1,235 @@
+import type { FormField } from "../sdk/markdown";
+import type { ValidationError } from "../sdk/outcome";
+import type { ApiOperation, ApiParameter, Schema } from "./api-operations";
+import { OPENAPI_LIMITS } from "./openapi-limits";
+
+/** One input of a write form: a path or query parameter, or a top-level body property. */
+export interface OperationField {
+  name: string;
+  where: "path" | "query" | "header" | "body";
+  required: boolean;
+  schema: Schema;
+  description: string;
+  example?: unknown;
+  /** The field is the whole body (a body that is not an object with properties). */
+  whole?: boolean;
+}
+
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,59}$/;
+
+function typeOf(schema: Schema): string {
+  const t = Array.isArray(schema.type) ? schema.type.find((x) => x !== "null") : schema.type;
+  if (schema.enum) return "enum";
+  if (t === "array") {
+    const items = (schema.items ?? {}) as Schema;
+    return `array<${typeOf(items)}>`;
+  }
+  if (t) return t;
+  if (schema.properties) return "object";
+  return "any";
+}
+
+/** The bounds and format of a schema in words: `format email · 1–80 characters · at most 100`. */
+function constraints(schema: Schema): string[] {
+  const out: string[] = [];
+  if (schema.format) out.push(`format ${schema.format}`);
+  if (schema.minLength !== undefined || schema.maxLength !== undefined)
+    out.push(`${schema.minLength ?? 0}–${schema.maxLength ?? "∞"} characters`);
+  if (schema.minimum !== undefined) out.push(`at least ${schema.minimum}`);
+  if (schema.maximum !== undefined) out.push(`at most ${schema.maximum}`);
+  if (schema.minItems !== undefined || schema.maxItems !== undefined)
+    out.push(`${schema.minItems ?? 0}–${schema.maxItems ?? "∞"} items`);
+  if (schema.pattern) out.push("pattern checked by the API");
+  return out;
+}
+
+function exampleOf(schema: Schema, given?: unknown): unknown {
+  if (given !== undefined) return given;
+  if (schema.example !== undefined) return schema.example;
+  if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
+  return undefined;
+}
+
+function fromParameter(p: ApiParameter): OperationField {
+  return {
+    name: p.name,
+    where: p.in,
+    required: p.required,
+    schema: p.schema,
+    description: p.description,
+    example: p.example,
+  };
+}
+
+/** An `allOf` schema's properties and required names as one object schema (the members merged). */
+function merged(schema: Schema, depth = 0): Schema {
+  if (!schema.allOf?.length || depth > 4) return schema;
+  const out: Schema = {
+    ...schema,
+    properties: { ...(schema.properties ?? {}) },
+    required: [...(schema.required ?? [])],
+  };
+  for (const part of schema.allOf) {
+    const m = merged(part ?? {}, depth + 1);
+    Object.assign(out.properties as Record<string, Schema>, m.properties ?? {});
+    out.required?.push(...(m.required ?? []));
+  }
+  return out;
+}
+
+/**
+ * The fields of a write operation: its path, query and header parameters and the top-level
+ * properties of its JSON body (an object body; any other body is one field, `body`). Names that
+ * could not be a field name are left out (and so never sent), and `readOnly` properties too.
+ */
+export function operationFields(op: ApiOperation): OperationField[] {
+  const fields: OperationField[] = op.parameters.map(fromParameter);
+  const schema = op.body?.schema ? merged(op.body.schema) : undefined;
+  if (schema) {
+    const properties = (schema.properties ?? {}) as Record<string, Schema>;
+    if (Object.keys(properties).length) {
+      const required = new Set(schema.required ?? []);
+      for (const [name, prop] of Object.entries(properties)) {
+        if (!prop || prop.readOnly) continue;
+        fields.push({
+          name,
+          where: "body",
+          required: op.body?.required !== false && required.has(name),
+          schema: prop,
+          description: (prop.description ?? prop.title ?? "").slice(0, 300),
+          example: exampleOf(prop),
+        });
+      }
+    } else {
+      fields.push({
+        name: "body",
+        where: "body",
+        whole: true,
+        required: op.body?.required === true,
+        schema,
+        description: schema.description ?? "the request body (JSON)",
+      });
+    }
+  }
+  return fields.filter((f) => FIELD_NAME.test(f.name)).slice(0, OPENAPI_LIMITS.maxFields);
+}
+
+/** The typed form block's fields (browse's `formBlock`), with what the document says of each. */
+export function formFields(fields: OperationField[], values: Record<string, unknown> = {}): FormField[] {
+  return fields.map((f) => {
+    const facts = [f.where === "body" ? "" : `${f.where} parameter`, ...constraints(f.schema)];
+    const example = exampleOf(f.schema, f.example);
+    if (example !== undefined) facts.push(`e.g. ${JSON.stringify(example).slice(0, 80)}`);
+    return {
+      name: f.name,
+      type: typeOf(f.schema),
+      required: f.required,
+      description: [f.description, ...facts].filter(Boolean).join("; ").slice(0, 400),
+      value: values[f.name] ?? f.schema.default,
+      options: f.schema.enum?.slice(0, 30).map((v) => ({ value: String(v) })),
+    };
+  });
+}
+
+// Formats checked here with fixed expressions of our own; any other format (and `pattern`) the
+// API checks. No expression is ever built from the document.
+const FORMATS: Record<string, RegExp> = {
+  email: /^[^\s@]{1,64}@[^\s@]{1,255}$/,
+  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+  date: /^\d{4}-\d{2}-\d{2}$/,
+  "date-time": /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/,
+  uri: /^https?:\/\/[^\s]+$/,
+};
+
+function checkValue(name: string, schema: Schema, value: unknown, depth = 0): string | null {
+  if (depth > 8) return null;
+  const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+  if (value === null) return types.includes("null") || schema.nullable ? null : "must not be null";
+  if (schema.enum && !schema.enum.some((e) => e === value))
+    return `must be one of ${schema.enum
+      .slice(0, 20)
+      .map((e) => JSON.stringify(e))
+      .join(", ")}`;
+  const t = types.find((x) => x !== "null");
+  if (t === "string") {
+    if (typeof value !== "string") return "must be a string";
+    if (schema.minLength !== undefined && value.length < schema.minLength)
+      return `must have at least ${schema.minLength} characters`;
+    if (schema.maxLength !== undefined && value.length > schema.maxLength)
+      return `must have at most ${schema.maxLength} characters`;
+    const format = schema.format ? FORMATS[schema.format] : undefined;
+    if (format && !format.test(value)) return `must be a valid ${schema.format}`;
+  } else if (t === "integer" || t === "number") {
+    if (typeof value !== "number" || !Number.isFinite(value)) return `must be a ${t}`;
+    if (t === "integer" && !Number.isInteger(value)) return "must be a whole number";
+    if (schema.minimum !== undefined && value < schema.minimum) return `must be at least ${schema.minimum}`;
+    if (schema.maximum !== undefined && value > schema.maximum) return `must be at most ${schema.maximum}`;
+  } else if (t === "boolean") {
+    if (typeof value !== "boolean") return "must be true or false";
+  } else if (t === "array") {
+    if (!Array.isArray(value)) return "must be a list";
+    if (schema.minItems !== undefined && value.length < schema.minItems)
+      return `must have at least ${schema.minItems} items`;
+    if (schema.maxItems !== undefined && value.length > schema.maxItems)
+      return `must have at most ${schema.maxItems} items`;
+    const items = (schema.items ?? {}) as Schema;
+    for (const item of value.slice(0, 100)) {
+      const problem = checkValue(name, items, item, depth + 1);
+      if (problem) return `item: ${problem}`;
+    }
+  } else if (t === "object") {
+    if (!value || typeof value !== "object" || Array.isArray(value)) return "must be an object";
+    for (const key of (schema.required ?? []) as string[])
+      if (!(key in (value as object))) return `needs ${key}`;
+  }
+  return null;
+}
+
+/**
+ * Checks submitted values against the operation's fields before anything is prepared: unknown
+ * names, missing required fields, types, enums, bounds and the common formats. What the API
+ * checks beyond that (patterns, cross-field rules) it answers itself when the write is sent.
+ */
+export function checkFields(fields: OperationField[], values: Record<string, unknown>): ValidationError[] {
+  const errors: ValidationError[] = [];
+  const known = new Map(fields.map((f) => [f.name, f]));
+  for (const name of Object.keys(values))
+    if (!known.has(name))
+      errors.push({
+        field: name.slice(0, 60),
+        code: "unknown_field",
+        message: `${name.slice(0, 60)} is not a field of this form`,
+      });
+  for (const field of fields) {
+    const value = values[field.name];
+    if (value === undefined || value === "") {
+      if (field.required)
+        errors.push({ field: field.name, code: "required", message: `${field.name} is required` });
+      continue;
+    }
+    const problem = checkValue(field.name, field.schema, value);
+    if (problem) errors.push({ field: field.name, code: "invalid", message: `${field.name} ${problem}` });
+  }
+  return errors;
+}
+
+/**
+ * Form values as the API's types want them: browse forms and URIs carry parameters as text, so
+ * `"3"` for an integer parameter becomes 3 and `"true"` for a boolean true. Nothing else changes.
+ */
+export function coerceFields(
+  fields: OperationField[],
+  values: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...values };
+  for (const field of fields) {
+    const value = out[field.name];
+    if (typeof value !== "string") continue;
+    const t = Array.isArray(field.schema.type)
+      ? field.schema.type.find((x) => x !== "null")
+      : field.schema.type;
+    if ((t === "integer" || t === "number") && /^-?\d+(\.\d+)?$/.test(value)) out[field.name] = Number(value);
+    else if (t === "boolean" && (value === "true" || value === "false")) out[field.name] = value === "true";
+  }
+  return out;
+}

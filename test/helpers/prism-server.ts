@@ -1,0 +1,133 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+
+/** A free local port (the OS picks; closed again before Prism binds it). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export interface RunningPrism {
+  /** Prism's own address. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Stoplight Prism mocking one OpenAPI document on localhost: it answers from the document's
+ * examples, validates requests against it (422 for a bad body, 401 when a secured operation
+ * comes without its credentials). Ready when it logs that it is listening.
+ */
+export async function startPrism(
+  document: string,
+  options: { timeoutMs?: number } = {},
+): Promise<RunningPrism> {
+  const port = await freePort();
+  const cli = join(process.cwd(), "node_modules/@stoplight/prism-cli/dist/index.js");
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [cli, "mock", document, "-p", String(port), "-h", "127.0.0.1"],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let output = "";
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`Prism did not start in time:\n${output.slice(-2000)}`)),
+      options.timeoutMs ?? 30_000,
+    );
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/listening/i.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Prism exited (${code}):\n${output.slice(-2000)}`));
+    });
+  });
+  child.removeAllListeners("exit");
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode !== null) return;
+      await new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      });
+    },
+  };
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export interface RecordingProxy {
+  url: string;
+  requests: RecordedRequest[];
+  stop(): Promise<void>;
+}
+
+/**
+ * A tiny HTTP proxy in front of a system that records every request it passes on (method, path,
+ * headers, body): what reached the system, and when, is what a test asserts on.
+ */
+export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
+  const requests: RecordedRequest[] = [];
+  const upstream = new URL(target);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      requests.push({
+        method: req.method ?? "",
+        path: req.url ?? "",
+        headers: req.headers,
+        body: body.toString(),
+      });
+      const forward = httpRequest(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: upstream.host },
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      forward.on("error", () => {
+        res.writeHead(502);
+        res.end();
+      });
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -31,19 +31,19 @@ export class ConnectorDisabledError extends LegacyUnavailableError {
   }
 }
 
-/**
- * Where a connector's legacy system lives when its settings name no address:
- * `SIGNPOST_LEGACY_URL` (set by `npm start`), else the demo service on `LEGACY_PORT`. `/api/health`
- * probes the same address, so it checks the system the connectors would call.
- */
-export function defaultLegacyUrl(): string {
-  return process.env.SIGNPOST_LEGACY_URL ?? `http://127.0.0.1:${process.env.LEGACY_PORT ?? "4010"}`;
-}
+export { defaultLegacyUrl } from "../connectors/legacy-client";
 
-/** The base URL a connector config row means (its settings' baseUrl, else the default). */
-export function baseUrlOf(config: { settings: unknown } | null | undefined): string {
+/**
+ * The base URL a connector config row means: its settings' baseUrl, else the connector's own
+ * default (only the demo systems have one), else none — a connector with no address is not
+ * called at all, so no secret is ever sent to an address nobody chose for it.
+ */
+export function baseUrlOf(
+  config: { settings: unknown } | null | undefined,
+  def?: Pick<AnyConnector, "defaultBaseUrl">,
+): string | null {
   const base = (config?.settings as { baseUrl?: unknown } | null | undefined)?.baseUrl;
-  return typeof base === "string" && base ? base : defaultLegacyUrl();
+  return typeof base === "string" && base ? base : (def?.defaultBaseUrl?.() ?? null);
 }
 
 /**
@@ -64,7 +64,8 @@ export function vaultCredentials(db: Db): CredentialResolver {
       }
       secrets[name] = value;
     }
-    return { baseUrl: baseUrlOf(config), secrets };
+    const baseUrl = baseUrlOf(config, def);
+    return baseUrl ? { baseUrl, secrets } : null;
   };
 }
 
@@ -82,7 +83,9 @@ export async function adapterForTenant(
   if (!def) throw new LegacyUnavailableError(`no connector ${connector} is installed for this tenant`);
   const creds = await resolve(tenantId, def);
   if (!creds)
-    throw new LegacyUnavailableError(`connector ${connector} has no API key configured for this tenant`);
+    throw new LegacyUnavailableError(
+      `connector ${connector} is not configured for this tenant (its address or API key is not set)`,
+    );
   return def.createAdapter({
     baseUrl: creds.baseUrl,
     secrets: creds.secrets,

@@ -3,7 +3,6 @@ import type { Db } from "../db/client";
 import { committedMigrations } from "../db/database-state";
 import type { DbProvider } from "../db/database-url";
 import { logger } from "../logger";
-import { defaultLegacyUrl } from "./connector-credentials";
 import { checkMasterKey } from "./master-key-check";
 
 const TIMEOUT_MS = 2_000;
@@ -103,38 +102,41 @@ async function connectorHealth(db: Db, probe: typeof fetch): Promise<Record<stri
     .catch(() => []);
   const out: Record<string, ConnectorHealth> = {};
   await Promise.all(
-    connectors().map(async (connector) => {
-      const urls = new Set(
-        configs
-          .filter((c) => c.connector === connector.id)
-          .map((c) => {
-            const base = (c.settings as { baseUrl?: unknown } | null)?.baseUrl;
-            return typeof base === "string" && base ? base : defaultLegacyUrl();
-          }),
-      );
-      if (urls.size === 0) {
-        out[connector.id] = { status: "unconfigured", endpoints: 0, answering: 0 };
-        return;
-      }
-      const answers = await Promise.all(
-        [...urls].map(async (base) => {
-          const { check } = await timed(`connector ${connector.id}`, async () => {
-            const res = await probe(new URL(connector.healthPath, base), {
-              signal: AbortSignal.timeout(TIMEOUT_MS),
-              cache: "no-store",
+    connectors()
+      .filter((connector) => connector.system !== false)
+      .map(async (connector) => {
+        const urls = new Set(
+          configs
+            .filter((c) => c.connector === connector.id)
+            .map((c) => {
+              const base = (c.settings as { baseUrl?: unknown } | null)?.baseUrl;
+              return typeof base === "string" && base ? base : connector.defaultBaseUrl?.();
+            })
+            .filter((url): url is string => typeof url === "string"),
+        );
+        if (urls.size === 0) {
+          out[connector.id] = { status: "unconfigured", endpoints: 0, answering: 0 };
+          return;
+        }
+        const answers = await Promise.all(
+          [...urls].map(async (base) => {
+            const { check } = await timed(`connector ${connector.id}`, async () => {
+              const res = await probe(new URL(connector.healthPath, base), {
+                signal: AbortSignal.timeout(TIMEOUT_MS),
+                cache: "no-store",
+              });
+              if (!res.ok) throw new Error(`${connector.healthPath} answered ${res.status}`);
             });
-            if (!res.ok) throw new Error(`${connector.healthPath} answered ${res.status}`);
-          });
-          return check.ok;
-        }),
-      );
-      const answering = answers.filter(Boolean).length;
-      out[connector.id] = {
-        status: answering === urls.size ? "ok" : "degraded",
-        endpoints: urls.size,
-        answering,
-      };
-    }),
+            return check.ok;
+          }),
+        );
+        const answering = answers.filter(Boolean).length;
+        out[connector.id] = {
+          status: answering === urls.size ? "ok" : "degraded",
+          endpoints: urls.size,
+          answering,
+        };
+      }),
   );
   return out;
 }

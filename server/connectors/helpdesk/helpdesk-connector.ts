@@ -1,4 +1,4 @@
-import { bearerHealthCheck } from "../legacy-client";
+import { bearerHealthCheck, defaultLegacyUrl } from "../legacy-client";
 import type { BrowseBackend } from "../sdk/browse-backend";
 import { defineConnector, type RecordQuery } from "../sdk/define-connector";
 import { escapeText, link } from "../sdk/markdown";
@@ -42,6 +42,7 @@ export const helpdeskConnector = defineConnector<HelpdeskAdapter>({
   secrets: [{ name: "api_key", description: "The helpdesk API's key (Bearer)" }],
   createAdapter: ({ baseUrl, secrets }) => createHelpdeskAdapter({ baseUrl, apiKey: secrets.api_key ?? "" }),
   healthPath: "/health",
+  defaultBaseUrl: defaultLegacyUrl,
   checkConnection: bearerHealthCheck("/v1/health"),
   capabilities: [assignTicket, changeTicketPriority, resolveTicket, reopenTicket],
   entities: [

@@ -16,6 +16,7 @@ export const openapiConnector = defineConnector<OpenApiRouter>({
   scheme: OPENAPI_CONNECTOR_ID,
   description: "Systems this tenant connected from an OpenAPI document, and their start pages.",
   secrets: [],
+  system: false,
   createAdapter: ({ adapterOf }) => ({
     async connector(id) {
       if (!adapterOf || !/^[a-z][a-z0-9]{1,29}$/.test(id) || id === OPENAPI_CONNECTOR_ID) return null;

@@ -93,6 +93,17 @@ export interface ConnectorDefinition<A = unknown> {
    * of its URIs. Absent: every role reads, and a capability's policy decides who starts it.
    */
   defaultAccess?: { read: Array<Actor["role"]>; start: Array<Actor["role"]> };
+  /**
+   * Where the system lives when a tenant's settings name no address (the demo systems). Without
+   * it a tenant sets the address first; until then the connector is not configured.
+   */
+  defaultBaseUrl?: () => string;
+  /**
+   * `false` for a connector with no system of its own (no address, secrets or health probe):
+   * its pages and capabilities work over other connectors. The console lists no settings card
+   * for it and readiness probes nothing. Default: it has one.
+   */
+  system?: boolean;
   /** The form route each capability is filled in on, shown next to it in search results. */
   forms?: Record<string, string>;
   /**

@@ -1,4 +1,4 @@
-import { bearerHealthCheck } from "../legacy-client";
+import { bearerHealthCheck, defaultLegacyUrl } from "../legacy-client";
 import type { BrowseBackend } from "../sdk/browse-backend";
 import { defineConnector, type RecordQuery } from "../sdk/define-connector";
 import { escapeText, link } from "../sdk/markdown";
@@ -44,6 +44,7 @@ export const shopConnector = defineConnector<ShopAdapter>({
   secrets: [{ name: "api_key", description: "The shop API's key (Bearer)" }],
   createAdapter: ({ baseUrl, secrets }) => createShopAdapter({ baseUrl, apiKey: secrets.api_key ?? "" }),
   healthPath: "/health",
+  defaultBaseUrl: defaultLegacyUrl,
   checkConnection: bearerHealthCheck("/v1/health"),
   capabilities: [checkout, afterSales, changeDeliveryAddress, trackShipment],
   entities: [

@@ -88,7 +88,7 @@ export async function listConnectors(db: Db, ctx: ConsoleContext): Promise<Conne
   });
   const editor = new Map(editors.map((u) => [u.id, u.name]));
   const names = new Set([
-    ...among.map((c) => c.id),
+    ...among.filter((c) => c.system !== false).map((c) => c.id),
     ...configs.map((c) => c.connector),
     ...secrets.map((s) => s.connector),
   ]);
@@ -170,7 +170,8 @@ export async function updateConnectorSettings(
   const { tenantId } = ctx;
   const saved = await db.$transaction(async (tx) => {
     const existing = await tx.connectorConfig.findFirst({ where: { tenantId, connector } });
-    const previousOrigin = originOf(baseUrlOf(existing));
+    const previous = baseUrlOf(existing, await connectorOf(db, tenantId, connector));
+    const previousOrigin = previous === null ? null : originOf(previous);
     const originChanged = previousOrigin === null || previousOrigin !== originOf(input.baseUrl);
     let secretsCleared: string[] = [];
     if (originChanged) {

@@ -29,7 +29,27 @@ process.env.SIGNPOST_AGENT_RATE_LIMIT ??= "0";
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
-const tokens = (value: unknown) => encode(JSON.stringify(value)).length;
+/**
+ * o200k tokens of a value as JSON. A schema used twice is written twice (as a wrapper's tool
+ * list repeats it); only a schema inside itself (circular) is cut, as "[circular]".
+ */
+function tokens(value: unknown): number {
+  const ancestors = new Set<object>();
+  const json = (v: unknown): string => {
+    if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "null";
+    if (ancestors.has(v)) return '"[circular]"';
+    ancestors.add(v);
+    const out = Array.isArray(v)
+      ? `[${v.map(json).join(",")}]`
+      : `{${Object.entries(v)
+          .filter(([, x]) => x !== undefined)
+          .map(([k, x]) => `${JSON.stringify(k)}:${json(x)}`)
+          .join(",")}}`;
+    ancestors.delete(v);
+    return out;
+  };
+  return encode(json(value)).length;
+}
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;

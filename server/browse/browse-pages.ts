@@ -13,7 +13,6 @@ import {
   routeTable,
   routeVisibleTo,
   startPoints,
-  visibleRoutes,
 } from "./browse-routes";
 
 /** One browse answer: markdown for the model, plus the structured facts a host can use. */
@@ -333,6 +332,37 @@ function wordsOf(route: RouteDefinition) {
   return cached;
 }
 
+/**
+ * The route table as an inverted index, built once per table: each word with the routes that
+ * have it in their title, pattern or keywords (and, apart, in their description). A search then
+ * scores only the routes its words name, not every route of fifty connected systems.
+ */
+const indexes = new WeakMap<RouteDefinition[], Map<string, RouteDefinition[]>>();
+
+function routeIndex(table: RouteDefinition[]): Map<string, RouteDefinition[]> {
+  let index = indexes.get(table);
+  if (!index) {
+    index = new Map();
+    for (const route of table) {
+      const { hay, description } = wordsOf(route);
+      for (const word of new Set([...hay, ...description])) {
+        const list = index.get(word);
+        if (list) list.push(route);
+        else index.set(word, [route]);
+      }
+    }
+    indexes.set(table, index);
+  }
+  return index;
+}
+
+/** The routes any of the query's words name, in table order. */
+function candidateRoutes(table: RouteDefinition[], query: string[]): RouteDefinition[] {
+  const index = routeIndex(table);
+  const found = new Set(query.flatMap((word) => index.get(word) ?? []));
+  return table.filter((route) => found.has(route));
+}
+
 function scoreRoute(query: string[], route: RouteDefinition): number {
   const { hay, description } = wordsOf(route);
   let score = 0;
@@ -369,8 +399,8 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const sections: string[] = [];
 
     // 1. Pages: the URI structure an agent cannot guess.
-    const routes = visibleRoutes(backend, among)
-      .filter((r) => !scheme || r.pattern.startsWith(`${scheme}://`))
+    const routes = candidateRoutes(routeTable(among), qWords)
+      .filter((r) => routeVisibleTo(r, backend) && (!scheme || r.pattern.startsWith(`${scheme}://`)))
       .map((r) => ({ r, score: scoreRoute(qWords, r) }))
       .filter((x) => x.score > 0)
       .sort((a, b) => b.score - a.score)

@@ -4,22 +4,45 @@ import type { ScriptCall, ScriptCallAnswer, ScriptHostFunction, ScriptRun } from
 import type { ScriptLimits } from "./script-limits";
 import type { WorkerReply, WorkerRequest } from "./script-worker-protocol";
 
-/** Sandbox threads per process: scripts beyond that wait for one (each key runs one at a time). */
+/** Sandbox threads per process. */
 const WORKERS = 2;
+/**
+ * Runs one thread holds at once: a run occupies its thread only while its code runs, not while
+ * it awaits a call or a sleep, so two sleeping scripts no longer hold every thread. Each run has
+ * its own engine memory (up to its memoryBytes), so this also bounds what runs may allocate.
+ */
+const RUNS_PER_THREAD = 8;
+/** Longest a run waits for a free slot before it answers sandbox_busy (less if its wall time ends first). */
+const MAX_QUEUE_MS = 5_000;
 /** How long past its wall time a run may take to report before its thread is ended. */
 const GRACE_MS = 2_000;
+/** How often the CPU watchdog reads the runs' meters, and how far past its CPU limit a run may get. */
+const WATCH_MS = 100;
+const CPU_GRACE_MS = 250;
 
-const idle: Worker[] = [];
-const waiting: Array<{ resolve: (worker: Worker) => void; reject: (error: unknown) => void }> = [];
-let live = 0;
+type Death = { end: ScriptRun["end"]; message: string };
+
+interface Thread {
+  worker: Worker;
+  /** Runs on it, and runs handed to it that have not started yet. */
+  load: number;
+  runs: Map<number, { message(reply: WorkerReply): void; died(death: Death): void }>;
+  /** Ends the thread: every run still on it ends with `death`. */
+  end(death: Death): void;
+}
+
+const threads: Thread[] = [];
+const waiting: Array<(thread: Thread | "unavailable") => void> = [];
 let nextRun = 0;
+
+const STOPPED: Death = { end: "sandbox_unavailable", message: "The script sandbox stopped; try again" };
 
 /**
  * A new sandbox thread, started from the plain-JavaScript entry next to this file, found under
  * the project folder (`SIGNPOST_ROOT`, set by the server and the CLI; else the working folder, as
  * in tests).
  */
-function spawn(): Worker {
+function spawn(): Thread {
   const entry = join(
     process.env.SIGNPOST_ROOT ?? process.cwd(),
     "server",
@@ -30,91 +53,211 @@ function spawn(): Worker {
   // entry (and tsx with it), which fails; the entry must be loaded by Node as it is.
   const worker: Worker = Reflect.construct(Worker, [
     entry,
-    // The script's heap is the engine's capped WebAssembly memory; this bounds the thread's own.
+    // The scripts' heaps are the engines' capped WebAssembly memories; this bounds the thread's own.
     { resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 32 } },
   ]);
   worker.unref();
-  live++;
-  worker.once("exit", () => {
-    live--;
-    const at = idle.indexOf(worker);
-    if (at >= 0) idle.splice(at, 1);
-    // A waiting run gets a fresh thread in its place.
-    const next = waiting.shift();
-    if (next) acquireFresh(next);
-  });
-  return worker;
+  let dead = false;
+  const thread: Thread = {
+    worker,
+    load: 0,
+    runs: new Map(),
+    end(death) {
+      if (dead) return;
+      dead = true;
+      threads.splice(threads.indexOf(thread), 1);
+      const runs = [...thread.runs.values()];
+      thread.runs.clear();
+      for (const run of runs) run.died(death);
+      void worker.terminate();
+      // Waiting runs get a fresh thread in its place.
+      serveWaiting();
+    },
+  };
+  threads.push(thread);
+  worker.on("message", (reply: WorkerReply) => thread.runs.get(reply.runId)?.message(reply));
+  // A value V8 cannot pass between threads (nested thousands deep). The sandbox checks nesting
+  // before anything is sent, so this is a backstop; which run sent it cannot be told.
+  worker.on("messageerror", () =>
+    thread.end({
+      end: "sandbox_unavailable",
+      message: "The script sandbox received a value it cannot read (nested too deeply); try again",
+    }),
+  );
+  worker.on("error", (error: Error & { code?: string }) =>
+    thread.end(
+      error.code === "ERR_WORKER_OUT_OF_MEMORY"
+        ? { end: "script_memory", message: "The script sandbox's thread ran out of memory" }
+        : { end: "sandbox_unavailable", message: "The script sandbox failed; try again" },
+    ),
+  );
+  worker.on("exit", () => thread.end(STOPPED));
+  return thread;
 }
 
-function acquireFresh(waiter: (typeof waiting)[number]) {
-  try {
-    waiter.resolve(spawn());
-  } catch (error) {
-    waiter.reject(error);
+/**
+ * An idle thread, else a new one while there are fewer than WORKERS (spinning scripts then spin
+ * on different cores), else the least-loaded thread with a free slot, else none.
+ */
+function freeThread(): Thread | undefined {
+  let best: Thread | undefined;
+  for (const thread of threads)
+    if (thread.load < RUNS_PER_THREAD && (!best || thread.load < best.load)) best = thread;
+  if (best?.load === 0 || threads.length >= WORKERS) return best;
+  return spawn();
+}
+
+function serveWaiting() {
+  while (waiting.length) {
+    let thread: Thread | undefined;
+    try {
+      thread = freeThread();
+    } catch {
+      waiting.shift()?.("unavailable");
+      continue;
+    }
+    if (!thread) return;
+    thread.load++;
+    waiting.shift()?.(thread);
   }
 }
 
-function acquire(): Promise<Worker> {
-  const worker = idle.pop();
-  if (worker) return Promise.resolve(worker);
-  if (live < WORKERS) return Promise.resolve(spawn());
-  return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+/** A slot on a thread, waiting at most until `until` (epoch ms) or until `signal` aborts. */
+function acquire(
+  until: number,
+  signal?: AbortSignal,
+): Promise<Thread | "busy" | "cancelled" | "unavailable"> {
+  if (!waiting.length) {
+    let thread: Thread | undefined;
+    try {
+      thread = freeThread();
+    } catch {
+      return Promise.resolve("unavailable");
+    }
+    if (thread) {
+      thread.load++;
+      return Promise.resolve(thread);
+    }
+  }
+  return new Promise((resolve) => {
+    const done = (answer: Thread | "busy" | "cancelled" | "unavailable") => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      resolve(answer);
+    };
+    const leave = (answer: "busy" | "cancelled") => {
+      const at = waiting.indexOf(done);
+      if (at >= 0) waiting.splice(at, 1);
+      done(answer);
+    };
+    const onAbort = () => leave("cancelled");
+    const timer = setTimeout(() => leave("busy"), Math.max(0, until - Date.now()));
+    signal?.addEventListener("abort", onAbort, { once: true });
+    waiting.push(done);
+  });
 }
 
-function release(worker: Worker) {
-  const next = waiting.shift();
-  if (next) next.resolve(worker);
-  else idle.push(worker);
+function release(thread: Thread) {
+  thread.load--;
+  serveWaiting();
 }
 
-function ended(end: ScriptRun["end"], message: string, calls: ScriptCall[], started: number): ScriptRun {
-  return {
-    end,
-    logs: [],
-    logsDropped: 0,
-    calls,
-    error: { message },
-    cpuMs: 0,
-    wallMs: Math.round(performance.now() - started),
-  };
+export interface ScriptRunInWorkerOptions {
+  /** When the request arrived, epoch ms: wall time and usage count from here, queueing included. */
+  startedAt?: number;
+  /** Aborted when the client goes away: a waiting run leaves the queue, a running one is stopped. */
+  signal?: AbortSignal;
 }
 
 /**
  * `runScript` on a sandbox thread: the same run and the same answer, but a script's CPU time is
  * that thread's, so the server keeps answering while a script spins. The functions run here, on
- * the server's thread, when the script calls them. A thread that overruns its wall time or dies
- * (its own heap exhausted) is ended and replaced; its run answers with what is known.
+ * the server's thread, when the script calls them. A run waits at most 5 s for a slot
+ * (sandbox_busy after that). A watchdog here reads the run's CPU meter, since QuickJS's own
+ * interrupt polling misses a loop of expensive builtins: a run past its CPU time, or past its
+ * wall time by 2 s, has its thread ended (and replaced; the other runs on that thread answer
+ * sandbox_unavailable with the calls they made). A dying thread ends its runs with what is known.
  */
 export async function runScriptInWorker(
   code: string,
   functions: Record<string, ScriptHostFunction>,
   limits: ScriptLimits,
+  options: ScriptRunInWorkerOptions = {},
 ): Promise<ScriptRun> {
-  const started = performance.now();
-  let worker: Worker;
-  try {
-    worker = await acquire();
-  } catch {
-    return ended("sandbox_unavailable", "The script sandbox could not start; try again", [], started);
-  }
-  const runId = nextRun++;
+  const startedAt = options.startedAt ?? Date.now();
+  const deadline = startedAt + limits.wallMs;
+  const { signal } = options;
   const calls: ScriptCall[] = [];
+  const meter = new Float64Array(new SharedArrayBuffer(16));
+  const cpuUsed = () => {
+    const open = meter[0] ?? 0;
+    return (meter[1] ?? 0) + (open ? Math.max(0, Date.now() - open) : 0);
+  };
+  const ended = (end: ScriptRun["end"], message: string): ScriptRun => ({
+    end,
+    logs: [],
+    logsDropped: 0,
+    calls: calls.map((c) => ({ ...c, outcome: c.outcome === "pending" ? "unfinished" : c.outcome })),
+    error: { message },
+    cpuMs: Math.round(cpuUsed()),
+    wallMs: Date.now() - startedAt,
+  });
+  const cancelledRun = () => ended("cancelled", "The request was cancelled, so the script was stopped");
+
+  if (signal?.aborted) return cancelledRun();
+  const thread = await acquire(Math.min(deadline, Date.now() + MAX_QUEUE_MS), signal);
+  if (thread === "cancelled") return cancelledRun();
+  if (thread === "unavailable")
+    return ended("sandbox_unavailable", "The script sandbox could not start; try again");
+  if (thread === "busy")
+    return ended(
+      "sandbox_busy",
+      `Every script sandbox stayed busy for ${Date.now() - startedAt} ms; try again in a few seconds`,
+    );
+
+  const runId = nextRun++;
   return new Promise<ScriptRun>((resolve) => {
     let settled = false;
-    const finish = (run: ScriptRun, healthy: boolean) => {
+    let cancelled = false;
+    const finish = (run: ScriptRun) => {
       if (settled) return;
       settled = true;
-      clearTimeout(watchdog);
-      worker.off("message", onMessage);
-      worker.off("error", onError);
-      worker.off("exit", onExit);
-      if (healthy) release(worker);
-      else void worker.terminate();
-      resolve(run);
+      clearInterval(cpuWatch);
+      clearTimeout(wallWatch);
+      signal?.removeEventListener("abort", onAbort);
+      thread.runs.delete(runId);
+      release(thread);
+      resolve({ ...run, wallMs: Date.now() - startedAt });
     };
-    const onMessage = (message: WorkerReply) => {
-      if (message.runId !== runId) return;
-      if (message.type === "done") return finish(message.run, true);
+    /** This run overran a limit the sandbox could not enforce: its thread is ended. */
+    const stopThread = (run: ScriptRun) => {
+      finish(run);
+      thread.end({
+        end: "sandbox_unavailable",
+        message: "The script sandbox was restarted (another script on it overran its limits); try again",
+      });
+    };
+    const onAbort = () => {
+      cancelled = true;
+      // The thread stops the run at its next step; calls it still sends are refused here.
+      thread.worker.postMessage({ type: "cancel", runId } satisfies WorkerRequest);
+    };
+    const answer = (callId: number, value: ScriptCallAnswer) => {
+      if (!settled)
+        thread.worker.postMessage({ type: "answer", runId, callId, answer: value } satisfies WorkerRequest);
+    };
+    const onCall = (message: Extract<WorkerReply, { type: "call" }>) => {
+      if (cancelled)
+        return answer(message.callId, {
+          value: {
+            outcome: "rejected",
+            reason: "cancelled",
+            message: "The request was cancelled",
+            next_actions: [],
+          },
+          target: "",
+          outcome: "rejected",
+        });
       const fn = Object.hasOwn(functions, message.name) ? functions[message.name] : undefined;
       const began = performance.now();
       const answered = fn
@@ -134,53 +277,38 @@ export async function runScriptInWorker(
             target: "",
             outcome: "rejected",
           });
-      void answered.then((answer) => {
+      void answered.then((value) => {
         calls.push({
           fn: message.name,
-          target: answer.target,
-          outcome: answer.outcome,
+          target: value.target,
+          outcome: value.outcome,
           ms: Math.round(performance.now() - began),
         });
-        if (!settled)
-          worker.postMessage({ type: "answer", callId: message.callId, answer } satisfies WorkerRequest);
+        answer(message.callId, value);
       });
     };
-    const onError = (error: Error & { code?: string }) =>
-      finish(
-        error.code === "ERR_WORKER_OUT_OF_MEMORY"
-          ? ended(
-              "script_memory",
-              `The script used more memory than its limit (${limits.memoryBytes} bytes)`,
-              calls,
-              started,
-            )
-          : ended("sandbox_unavailable", "The script sandbox failed; try again", calls, started),
-        false,
-      );
-    const onExit = () =>
-      finish(ended("sandbox_unavailable", "The script sandbox stopped; try again", calls, started), false);
-    const watchdog = setTimeout(
+    thread.runs.set(runId, {
+      message: (reply) => (reply.type === "done" ? finish(reply.run) : onCall(reply)),
+      died: (death) => finish(ended(death.end, death.message)),
+    });
+    const cpuWatch = setInterval(() => {
+      if (meter[0] && cpuUsed() > limits.cpuMs + CPU_GRACE_MS)
+        stopThread(ended("script_timeout", `The script ran longer than its CPU time (${limits.cpuMs} ms)`));
+    }, WATCH_MS);
+    const wallWatch = setTimeout(
       () =>
-        finish(
-          ended(
-            "script_timeout",
-            `The script ran longer than its wall time (${limits.wallMs} ms)`,
-            calls,
-            started,
-          ),
-          false,
-        ),
-      limits.wallMs + GRACE_MS,
+        stopThread(ended("script_timeout", `The script ran longer than its wall time (${limits.wallMs} ms)`)),
+      Math.max(0, deadline + GRACE_MS - Date.now()),
     );
-    worker.on("message", onMessage);
-    worker.on("error", onError);
-    worker.on("exit", onExit);
-    worker.postMessage({
+    signal?.addEventListener("abort", onAbort, { once: true });
+    thread.worker.postMessage({
       type: "run",
       runId,
       code,
       names: Object.keys(functions),
       limits,
+      deadline,
+      meter: meter.buffer as SharedArrayBuffer,
     } satisfies WorkerRequest);
   });
 }

@@ -185,7 +185,8 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
         return limits;
       },
       async charge() {
-        const decision = await rateLimit(caller, 1);
+        // Under the run's context: a refusal's audit row is face `script` with the run's request id.
+        const decision = await rateLimit(ctx, 1);
         return decision.ok
           ? { ok: true }
           : { ok: false, retryAfterS: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)) };

@@ -8,10 +8,16 @@ import type { WorkerReply, WorkerRequest } from "./script-worker-protocol";
 const WORKERS = 2;
 /**
  * Runs one thread holds at once: a run occupies its thread only while its code runs, not while
- * it awaits a call or a sleep, so two sleeping scripts no longer hold every thread. Each run has
- * its own engine memory (up to its memoryBytes), so this also bounds what runs may allocate.
+ * it awaits a call or a sleep, so two sleeping scripts no longer hold every thread.
  */
 const RUNS_PER_THREAD = 8;
+/**
+ * Engine memory the runs on one thread may reserve together: each run's instance may grow to its
+ * memoryBytes + 16 MiB (sandbox-module.ts). Eight runs at the default limits fit; tenants with
+ * larger limits get fewer runs per thread.
+ */
+const THREAD_MEMORY_BYTES = 1024 * 1024 * 1024;
+const ENGINE_HEADROOM_BYTES = 16 * 1024 * 1024;
 /** Longest a run waits for a free slot before it answers sandbox_busy (less if its wall time ends first). */
 const MAX_QUEUE_MS = 5_000;
 /** How long past its wall time a run may take to report before its thread is ended. */
@@ -26,13 +32,19 @@ interface Thread {
   worker: Worker;
   /** Runs on it, and runs handed to it that have not started yet. */
   load: number;
+  /** Engine memory those runs may grow to, bytes. */
+  reserved: number;
   runs: Map<number, { message(reply: WorkerReply): void; died(death: Death): void }>;
   /** Ends the thread: every run still on it ends with `death`. */
   end(death: Death): void;
 }
 
 const threads: Thread[] = [];
-const waiting: Array<(thread: Thread | "unavailable") => void> = [];
+interface Waiter {
+  need: number;
+  take(answer: Thread | "busy" | "cancelled" | "unavailable"): void;
+}
+const waiting: Waiter[] = [];
 let nextRun = 0;
 
 const STOPPED: Death = { end: "sandbox_unavailable", message: "The script sandbox stopped; try again" };
@@ -61,6 +73,7 @@ function spawn(): Thread {
   const thread: Thread = {
     worker,
     load: 0,
+    reserved: 0,
     runs: new Map(),
     end(death) {
       if (dead) return;
@@ -96,69 +109,82 @@ function spawn(): Thread {
 }
 
 /**
- * An idle thread, else a new one while there are fewer than WORKERS (spinning scripts then spin
- * on different cores), else the least-loaded thread with a free slot, else none.
+ * For a run that may grow to `need` bytes: an idle thread, else a new one while there are fewer
+ * than WORKERS (spinning scripts then spin on different cores), else the least-loaded thread
+ * with a free slot and room, else none. The slot is taken.
  */
-function freeThread(): Thread | undefined {
+function takeThread(need: number): Thread | undefined {
   let best: Thread | undefined;
   for (const thread of threads)
-    if (thread.load < RUNS_PER_THREAD && (!best || thread.load < best.load)) best = thread;
-  if (best?.load === 0 || threads.length >= WORKERS) return best;
-  return spawn();
+    if (
+      thread.load < RUNS_PER_THREAD &&
+      thread.reserved + need <= THREAD_MEMORY_BYTES &&
+      (!best || thread.load < best.load)
+    )
+      best = thread;
+  const thread = best?.load === 0 || threads.length >= WORKERS ? best : spawn();
+  if (thread) {
+    thread.load++;
+    thread.reserved += need;
+  }
+  return thread;
 }
 
+/** Hands freed slots to waiting runs, first come first served. */
 function serveWaiting() {
-  while (waiting.length) {
+  for (let head = waiting[0]; head; head = waiting[0]) {
     let thread: Thread | undefined;
     try {
-      thread = freeThread();
+      thread = takeThread(head.need);
     } catch {
-      waiting.shift()?.("unavailable");
+      waiting.shift();
+      head.take("unavailable");
       continue;
     }
     if (!thread) return;
-    thread.load++;
-    waiting.shift()?.(thread);
+    waiting.shift();
+    head.take(thread);
   }
 }
 
 /** A slot on a thread, waiting at most until `until` (epoch ms) or until `signal` aborts. */
 function acquire(
+  need: number,
   until: number,
   signal?: AbortSignal,
 ): Promise<Thread | "busy" | "cancelled" | "unavailable"> {
   if (!waiting.length) {
-    let thread: Thread | undefined;
     try {
-      thread = freeThread();
+      const thread = takeThread(need);
+      if (thread) return Promise.resolve(thread);
     } catch {
       return Promise.resolve("unavailable");
     }
-    if (thread) {
-      thread.load++;
-      return Promise.resolve(thread);
-    }
   }
   return new Promise((resolve) => {
-    const done = (answer: Thread | "busy" | "cancelled" | "unavailable") => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-      resolve(answer);
+    const waiter: Waiter = {
+      need,
+      take(answer) {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        resolve(answer);
+      },
     };
     const leave = (answer: "busy" | "cancelled") => {
-      const at = waiting.indexOf(done);
+      const at = waiting.indexOf(waiter);
       if (at >= 0) waiting.splice(at, 1);
-      done(answer);
+      waiter.take(answer);
     };
     const onAbort = () => leave("cancelled");
     const timer = setTimeout(() => leave("busy"), Math.max(0, until - Date.now()));
     signal?.addEventListener("abort", onAbort, { once: true });
-    waiting.push(done);
+    waiting.push(waiter);
   });
 }
 
-function release(thread: Thread) {
+function release(thread: Thread, need: number) {
   thread.load--;
+  thread.reserved -= need;
   serveWaiting();
 }
 
@@ -205,7 +231,8 @@ export async function runScriptInWorker(
   const cancelledRun = () => ended("cancelled", "The request was cancelled, so the script was stopped");
 
   if (signal?.aborted) return cancelledRun();
-  const thread = await acquire(Math.min(deadline, Date.now() + MAX_QUEUE_MS), signal);
+  const need = limits.memoryBytes + ENGINE_HEADROOM_BYTES;
+  const thread = await acquire(need, Math.min(deadline, Date.now() + MAX_QUEUE_MS), signal);
   if (thread === "cancelled") return cancelledRun();
   if (thread === "unavailable")
     return ended("sandbox_unavailable", "The script sandbox could not start; try again");
@@ -226,7 +253,7 @@ export async function runScriptInWorker(
       clearTimeout(wallWatch);
       signal?.removeEventListener("abort", onAbort);
       thread.runs.delete(runId);
-      release(thread);
+      release(thread, need);
       resolve({ ...run, wallMs: Date.now() - startedAt });
     };
     /** This run overran a limit the sandbox could not enforce: its thread is ended. */

@@ -190,6 +190,19 @@ describe("run_script under attack", () => {
     expect((await run(w.keys.gina, "return 'after'")).out).toMatchObject({ result: "after" });
   });
 
+  it("runs sharing a thread stay within its engine memory: at 256 MiB each, a seventh run waits for a slot", async () => {
+    const keys = [...(await keysIn("big1", 4)), ...(await keysIn("big2", 3))];
+    for (const tenant of ["big1", "big2"])
+      await limits(tenant, { wallMs: 8000, cpuMs: 500, memoryBytes: 256 * 1024 * 1024 });
+    await Promise.all(keys.map((key) => client(key)));
+    // 2 threads × 1 GiB: three runs that may each grow to 272 MiB per thread.
+    const runs = await Promise.all(keys.map((key) => run(key, "await sleep(2000); return 'ok'")));
+    for (const r of runs) expect(r.out).toMatchObject({ outcome: "applied", result: "ok" });
+    const times = runs.map((r) => r.ms).sort((a, b) => a - b);
+    expect(times[5]).toBeLessThan(3_500);
+    expect(times[6]).toBeGreaterThan(3_800);
+  });
+
   it("a client that goes away cancels its script: no action is started after it left", async () => {
     await limits("acme", { wallMs: 6000, cpuMs: 500 });
     const headers = {

@@ -39,6 +39,8 @@ export interface ScriptFaceBackend<Ctx> {
    * key or tenant holds the sandboxes every other tenant shares; the refusal says which.
    */
   claim(): { release(): void } | { refused: string };
+  /** Whose runs share a sandbox thread first (the tenant): its spinning scripts hold up only that one. */
+  sandboxGroup: string;
   /** When the HTTP request arrived (epoch ms): the run's wall time counts from here. */
   startedAt?: number;
   /** Aborted when the HTTP request's client goes away: the run is cancelled, queued or running. */
@@ -178,6 +180,7 @@ async function runScriptTool<Ctx>(
   try {
     run = await runScriptInWorker(parsed.data.code, functions, await backend.limits(), {
       startedAt: backend.startedAt,
+      group: backend.sandboxGroup,
       // Either the protocol's cancellation or the HTTP client going away stops the run.
       signal: backend.signal ? AbortSignal.any([cancelled, backend.signal]) : cancelled,
     });

@@ -147,6 +147,7 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
     const ctx = withFace(caller.requestId ? caller : withRequestId(caller, randomUUID()), "script");
     return {
       context: ctx,
+      sandboxGroup: ctx.tenantId,
       startedAt: request?.arrivedAt,
       signal: request?.signal,
       browse: createSignpostBrowseBackend(gw, ctx, { publicUrl, tenantName, face: "script" }),

@@ -34,14 +34,21 @@ interface Thread {
   load: number;
   /** Engine memory those runs may grow to, bytes. */
   reserved: number;
+  /** Its runs per group (tenant). */
+  groups: Map<string, number>;
   runs: Map<number, { message(reply: WorkerReply): void; died(death: Death): void }>;
   /** Ends the thread: every run still on it ends with `death`. */
   end(death: Death): void;
 }
 
 const threads: Thread[] = [];
-interface Waiter {
+/** What a run takes on a thread: a slot, engine memory, and its group's place. */
+interface Seat {
   need: number;
+  group: string;
+}
+
+interface Waiter extends Seat {
   take(answer: Thread | "busy" | "cancelled" | "unavailable"): void;
 }
 const waiting: Waiter[] = [];
@@ -74,6 +81,7 @@ function spawn(): Thread {
     worker,
     load: 0,
     reserved: 0,
+    groups: new Map(),
     runs: new Map(),
     end(death) {
       if (dead) return;
@@ -109,23 +117,22 @@ function spawn(): Thread {
 }
 
 /**
- * For a run that may grow to `need` bytes: an idle thread, else a new one while there are fewer
- * than WORKERS (spinning scripts then spin on different cores), else the least-loaded thread
- * with a free slot and room, else none. The slot is taken.
+ * A thread for `seat`, its slot taken: one already running the seat's group (a tenant's runs
+ * share a thread, so its spinning scripts hold up only that thread, not every tenant's), else an
+ * idle thread, else a new one while there are fewer than WORKERS, else the least-loaded one with
+ * a free slot and room, else none.
  */
-function takeThread(need: number): Thread | undefined {
+function takeThread(seat: Seat): Thread | undefined {
+  const fits = (t: Thread) => t.load < RUNS_PER_THREAD && t.reserved + seat.need <= THREAD_MEMORY_BYTES;
   let best: Thread | undefined;
-  for (const thread of threads)
-    if (
-      thread.load < RUNS_PER_THREAD &&
-      thread.reserved + need <= THREAD_MEMORY_BYTES &&
-      (!best || thread.load < best.load)
-    )
-      best = thread;
-  const thread = best?.load === 0 || threads.length >= WORKERS ? best : spawn();
+  for (const t of threads) if (fits(t) && (!best || t.load < best.load)) best = t;
+  const thread =
+    threads.find((t) => fits(t) && t.groups.has(seat.group)) ??
+    (best?.load === 0 || threads.length >= WORKERS ? best : spawn());
   if (thread) {
     thread.load++;
-    thread.reserved += need;
+    thread.reserved += seat.need;
+    thread.groups.set(seat.group, (thread.groups.get(seat.group) ?? 0) + 1);
   }
   return thread;
 }
@@ -135,7 +142,7 @@ function serveWaiting() {
   for (let head = waiting[0]; head; head = waiting[0]) {
     let thread: Thread | undefined;
     try {
-      thread = takeThread(head.need);
+      thread = takeThread(head);
     } catch {
       waiting.shift();
       head.take("unavailable");
@@ -149,13 +156,13 @@ function serveWaiting() {
 
 /** A slot on a thread, waiting at most until `until` (epoch ms) or until `signal` aborts. */
 function acquire(
-  need: number,
+  seat: Seat,
   until: number,
   signal?: AbortSignal,
 ): Promise<Thread | "busy" | "cancelled" | "unavailable"> {
   if (!waiting.length) {
     try {
-      const thread = takeThread(need);
+      const thread = takeThread(seat);
       if (thread) return Promise.resolve(thread);
     } catch {
       return Promise.resolve("unavailable");
@@ -163,7 +170,7 @@ function acquire(
   }
   return new Promise((resolve) => {
     const waiter: Waiter = {
-      need,
+      ...seat,
       take(answer) {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
@@ -182,9 +189,12 @@ function acquire(
   });
 }
 
-function release(thread: Thread, need: number) {
+function release(thread: Thread, seat: Seat) {
   thread.load--;
-  thread.reserved -= need;
+  thread.reserved -= seat.need;
+  const left = (thread.groups.get(seat.group) ?? 1) - 1;
+  if (left > 0) thread.groups.set(seat.group, left);
+  else thread.groups.delete(seat.group);
   serveWaiting();
 }
 
@@ -193,6 +203,8 @@ export interface ScriptRunInWorkerOptions {
   startedAt?: number;
   /** Aborted when the client goes away: a waiting run leaves the queue, a running one is stopped. */
   signal?: AbortSignal;
+  /** Whose run it is (the tenant): one group's runs share a thread first. */
+  group?: string;
 }
 
 /**
@@ -231,8 +243,8 @@ export async function runScriptInWorker(
   const cancelledRun = () => ended("cancelled", "The request was cancelled, so the script was stopped");
 
   if (signal?.aborted) return cancelledRun();
-  const need = limits.memoryBytes + ENGINE_HEADROOM_BYTES;
-  const thread = await acquire(need, Math.min(deadline, Date.now() + MAX_QUEUE_MS), signal);
+  const seat: Seat = { need: limits.memoryBytes + ENGINE_HEADROOM_BYTES, group: options.group ?? "" };
+  const thread = await acquire(seat, Math.min(deadline, Date.now() + MAX_QUEUE_MS), signal);
   if (thread === "cancelled") return cancelledRun();
   if (thread === "unavailable")
     return ended("sandbox_unavailable", "The script sandbox could not start; try again");
@@ -253,7 +265,7 @@ export async function runScriptInWorker(
       clearTimeout(wallWatch);
       signal?.removeEventListener("abort", onAbort);
       thread.runs.delete(runId);
-      release(thread, need);
+      release(thread, seat);
       resolve({ ...run, wallMs: Date.now() - startedAt });
     };
     /** This run overran a limit the sandbox could not enforce: its thread is ended. */

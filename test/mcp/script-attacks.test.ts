@@ -149,6 +149,20 @@ describe("run_script under attack", () => {
       expect(h.out).toMatchObject({ outcome: "applied", result: "hog" });
   });
 
+  it("two keys spinning in scripts hold up only their own tenant's thread: another tenant's script answers at once", async () => {
+    await limits("acme", { wallMs: 5000, cpuMs: 2000 });
+    await limits("globex", { wallMs: 3000, cpuMs: 500 });
+    // Both threads started (two runs at once), so that no thread's start is timed below.
+    await Promise.all([run(w.keys.alice, "await sleep(200)"), run(w.keys.gina, "await sleep(200)")]);
+    const spinners = [run(w.keys.alice, "while (true) {}"), run(w.keys.adam, "while (true) {}")];
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const gina = await run(w.keys.gina, "return 'gina'");
+    expect(gina.out).toMatchObject({ outcome: "applied", result: "gina" });
+    // With one spinner per thread, it waited for a spinner's CPU time (2 s) to end.
+    expect(gina.ms).toBeLessThan(1_000);
+    for (const s of await Promise.all(spinners)) expect(s.out).toMatchObject({ reason: "script_timeout" });
+  });
+
   it("a tenant runs at most 4 scripts at once: its fifth key is refused, retryable, and others run", async () => {
     await limits("acme", { wallMs: 6000, cpuMs: 500 });
     const [fourth, fifth] = await keysIn("acme", 2);

@@ -335,8 +335,17 @@ export async function runScriptInWorker(
         stopThread(ended("script_timeout", `The script ran longer than its CPU time (${limits.cpuMs} ms)`));
     }, WATCH_MS);
     const wallWatch = setTimeout(
-      () =>
-        stopThread(ended("script_timeout", `The script ran longer than its wall time (${limits.wallMs} ms)`)),
+      () => {
+        const over = ended(
+          "script_timeout",
+          `The script ran longer than its wall time (${limits.wallMs} ms)`,
+        );
+        // Its own code still running: only ending the thread stops it. Otherwise the thread is
+        // busy with another run (which its own watchdogs stop): this one answers, and is told to stop.
+        if (meter[0]) return stopThread(over);
+        onAbort();
+        finish(over);
+      },
       Math.max(0, deadline + GRACE_MS - Date.now()),
     );
     signal?.addEventListener("abort", onAbort, { once: true });

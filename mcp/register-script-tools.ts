@@ -1,4 +1,4 @@
-import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
+import type { CallToolResult, McpServer, ServerContext } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { BrowsePage } from "@/server/browse/browse-pages";
 import type { BrowseBackend, BrowseVerb } from "@/server/connectors/sdk/browse-backend";
@@ -35,10 +35,16 @@ export interface ScriptFaceBackend<Ctx> {
   /** The `script` permission for this caller (admins turn the face off with a deny rule). */
   authorize(): Promise<{ decision: "allow" | "deny" | "ask"; message: string; audit: string }>;
   /**
-   * Claims the caller's one running script (a key runs one at a time: a script's CPU time is the
-   * server's event loop, so a batch of spinning scripts must not queue up on it); null when taken.
+   * Claims a running script for the caller: one per agent key, and a few per tenant, so that no
+   * key or tenant holds the sandboxes every other tenant shares; the refusal says which.
    */
-  claim(): { release(): void } | null;
+  claim(): { release(): void } | { refused: string };
+  /** Whose runs share a sandbox thread first (the tenant): its spinning scripts hold up only that one. */
+  sandboxGroup: string;
+  /** When the HTTP request arrived (epoch ms): the run's wall time counts from here. */
+  startedAt?: number;
+  /** Aborted when the HTTP request's client goes away: the run is cancelled, queued or running. */
+  signal?: AbortSignal;
   /** The tenant's limits over the defaults. */
   limits(): Promise<ScriptLimits>;
   /** Spends one call of the agent key's budget, as a direct tool call would. */
@@ -110,7 +116,8 @@ export function registerScriptTools<Ctx>(
         openWorldHint: false,
       },
     },
-    async (args: RawArguments) => scriptResult(await runScriptTool(gateway, openRun(), args)),
+    async (args: RawArguments, ctx: ServerContext) =>
+      scriptResult(await runScriptTool(gateway, openRun(), args, ctx.mcpReq.signal)),
   );
 }
 
@@ -119,6 +126,7 @@ async function runScriptTool<Ctx>(
   gateway: GatewayPort<Ctx>,
   backend: ScriptFaceBackend<Ctx>,
   args: RawArguments,
+  cancelled: AbortSignal,
 ): Promise<GatewayOutcome> {
   const started = performance.now();
   const parsed = runScriptInput.safeParse(args);
@@ -155,14 +163,8 @@ async function runScriptTool<Ctx>(
   }
 
   const claim = backend.claim();
-  if (!claim) {
-    const out = {
-      ...refusal(
-        "script_busy",
-        "This agent key already runs a script; wait for its answer, then send the next",
-      ),
-      retryable: true,
-    };
+  if ("refused" in claim) {
+    const out = { ...refusal("script_busy", claim.refused), retryable: true };
     await backend.record({
       arguments: audited,
       outcome: out.outcome,
@@ -176,7 +178,12 @@ async function runScriptTool<Ctx>(
   const functions = scriptFunctions(gateway, backend, awaiting);
   let run: ScriptRun;
   try {
-    run = await runScriptInWorker(parsed.data.code, functions, await backend.limits());
+    run = await runScriptInWorker(parsed.data.code, functions, await backend.limits(), {
+      startedAt: backend.startedAt,
+      group: backend.sandboxGroup,
+      // Either the protocol's cancellation or the HTTP client going away stops the run.
+      signal: backend.signal ? AbortSignal.any([cancelled, backend.signal]) : cancelled,
+    });
   } finally {
     claim.release();
   }
@@ -322,8 +329,13 @@ const ENDS: Record<Exclude<ScriptRun["end"], "completed">, string> = {
   script_memory: "script_memory",
   too_many_calls: "too_many_calls",
   script_output_too_large: "script_output_too_large",
+  cancelled: "cancelled",
   sandbox_unavailable: "sandbox_unavailable",
+  sandbox_busy: "sandbox_busy",
 };
+
+/** When a busy sandbox is worth asking again. */
+const BUSY_RETRY_AFTER_S = 5;
 
 /** The run as a typed outcome: applied when the script finished, rejected with the limit or error otherwise. */
 function runOutcome(run: ScriptRun, awaiting: Awaiting[]): GatewayOutcome {
@@ -350,8 +362,9 @@ function runOutcome(run: ScriptRun, awaiting: Awaiting[]): GatewayOutcome {
       ...common,
     };
   const where = run.error?.line !== undefined ? ` (line ${run.error.line}, column ${run.error.column})` : "";
-  // Only an engine that did not start is Signpost's side (and worth retrying): the rest the script did.
-  const unavailable = run.end === "sandbox_unavailable";
+  // Only a sandbox that did not start or had no room is Signpost's side (and worth retrying): the
+  // rest the script did.
+  const unavailable = run.end === "sandbox_unavailable" || run.end === "sandbox_busy";
   return {
     outcome: unavailable ? "temporarily_unavailable" : "rejected",
     reason: ENDS[run.end],
@@ -359,6 +372,7 @@ function runOutcome(run: ScriptRun, awaiting: Awaiting[]): GatewayOutcome {
     ...(run.error ? { error: { ...run.error, message: redactText(run.error.message) } } : {}),
     ...common,
     retryable: unavailable,
+    ...(run.end === "sandbox_busy" ? { retry_after_s: BUSY_RETRY_AFTER_S } : {}),
   };
 }
 

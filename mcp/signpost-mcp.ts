@@ -26,6 +26,18 @@ import type { ScriptFaceBackend } from "./register-script-tools";
 import { createSignpostRequestStateCodec, requestStateKey } from "./request-state";
 import { createSignpostBrowseBackend } from "./signpost-browse-backend";
 
+/**
+ * Scripts one tenant may run at once in this instance: the sandbox threads' slots are shared by
+ * every tenant (see run-script-in-worker.ts), and one tenant's keys must leave most of them.
+ */
+const SCRIPTS_PER_TENANT = 4;
+
+/** What a script run needs of its HTTP request. */
+interface ScriptRequest {
+  arrivedAt: number;
+  signal: AbortSignal;
+}
+
 export interface SignpostMcpOptions {
   db: Db;
   /** Reuse a gateway (tests share one with their assertions); default: a new one on `db`. */
@@ -95,7 +107,12 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
     consumeNonce(db, nonce, expiresAt),
   );
 
-  async function serverFor(context: TrustedContext, faces: Face[]): Promise<McpServer> {
+  /** `request`: the HTTP request's arrival and abort signal (absent over stdio). */
+  async function serverFor(
+    context: TrustedContext,
+    faces: Face[],
+    request?: ScriptRequest,
+  ): Promise<McpServer> {
     const tenant = await db.tenant.findUnique({
       where: { id: context.tenantId },
       select: { name: true, scriptLimits: true },
@@ -105,7 +122,7 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
       gateway: port,
       requestState,
       browseBackend: (ctx) => createSignpostBrowseBackend(gw, ctx, { publicUrl, tenantName }),
-      scriptRun: (ctx) => scriptRun(ctx, tenantName, tenant?.scriptLimits),
+      scriptRun: (ctx) => scriptRun(ctx, tenantName, tenant?.scriptLimits, request),
       observeToolCall: toolCallAccessLog,
     };
     return createSignpostMcpServer(deps, context, faces);
@@ -118,15 +135,21 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
    */
   /** Agent keys with a script running in this instance (one each; see ScriptFaceBackend.claim). */
   const scriptsRunning = new Set<string>();
+  /** Scripts running per tenant in this instance (at most SCRIPTS_PER_TENANT). */
+  const tenantScripts = new Map<string, number>();
 
   function scriptRun(
     caller: TrustedContext,
     tenantName: string,
     storedLimits: unknown,
+    request?: ScriptRequest,
   ): ScriptFaceBackend<TrustedContext> {
     const ctx = withFace(caller.requestId ? caller : withRequestId(caller, randomUUID()), "script");
     return {
       context: ctx,
+      sandboxGroup: ctx.tenantId,
+      startedAt: request?.arrivedAt,
+      signal: request?.signal,
       browse: createSignpostBrowseBackend(gw, ctx, { publicUrl, tenantName, face: "script" }),
       async authorize() {
         // Nothing to name but the face itself: a rule `script` on `*` turns it off for a role or agent.
@@ -135,9 +158,23 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
       },
       claim() {
         const key = ctx.agentId ?? ctx.userId;
-        if (scriptsRunning.has(key)) return null;
+        if (scriptsRunning.has(key))
+          return { refused: "This agent key already runs a script; wait for its answer, then send the next" };
+        const tenant = tenantScripts.get(ctx.tenantId) ?? 0;
+        if (tenant >= SCRIPTS_PER_TENANT)
+          return {
+            refused: `This tenant already runs ${SCRIPTS_PER_TENANT} scripts at once; retry when one has answered`,
+          };
         scriptsRunning.add(key);
-        return { release: () => scriptsRunning.delete(key) };
+        tenantScripts.set(ctx.tenantId, tenant + 1);
+        return {
+          release: () => {
+            scriptsRunning.delete(key);
+            const left = (tenantScripts.get(ctx.tenantId) ?? 1) - 1;
+            if (left > 0) tenantScripts.set(ctx.tenantId, left);
+            else tenantScripts.delete(ctx.tenantId);
+          },
+        };
       },
       async limits() {
         const { limits, invalid } = resolveScriptLimits(storedLimits);
@@ -149,7 +186,8 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
         return limits;
       },
       async charge() {
-        const decision = await rateLimit(caller, 1);
+        // Under the run's context: a refusal's audit row is face `script` with the run's request id.
+        const decision = await rateLimit(ctx, 1);
         return decision.ok
           ? { ok: true }
           : { ok: false, retryAfterS: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)) };
@@ -174,7 +212,11 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
 
   const handle = createMcpHttpHandler<TrustedContext>({
     authenticate,
-    createServer: (context, faces, request) => serverFor(withRequestId(context, requestIdOf(request)), faces),
+    createServer: (context, faces, request) =>
+      serverFor(withRequestId(context, requestIdOf(request)), faces, {
+        arrivedAt: Date.now(),
+        signal: request.signal,
+      }),
     createHandshakeServer: () =>
       new McpServer(
         { name: "signpost", title: "Signpost", version: "0.1.0" },

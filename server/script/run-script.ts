@@ -4,6 +4,7 @@ import type {
   QuickJSHandle,
   QuickJSRuntime,
 } from "quickjs-emscripten-core";
+import { jsonNestsDeeperThan } from "./json-nesting";
 import { newSandboxModule } from "./sandbox-module";
 import type { ScriptLimits } from "./script-limits";
 
@@ -35,8 +36,12 @@ export type ScriptEnd =
   | "script_memory"
   | "too_many_calls"
   | "script_output_too_large"
+  /** The request was cancelled (the client went away): the script was stopped. */
+  | "cancelled"
   /** The engine could not start (not the script's doing): worth retrying. */
-  | "sandbox_unavailable";
+  | "sandbox_unavailable"
+  /** Every sandbox slot stayed taken for as long as the run could wait: worth retrying later. */
+  | "sandbox_busy";
 
 export interface ScriptRun {
   end: ScriptEnd;
@@ -59,6 +64,8 @@ const MAX_SLEEPS = 100;
 const CALL_CONCURRENCY = 4;
 /** Arguments of one call, as JSON: far above any tool's own bounds, below what would hurt to parse. */
 const MAX_ARGUMENT_BYTES = 256 * 1024;
+/** Arrays and objects nested in a result or a call's arguments: far beyond any real answer. */
+const MAX_NESTING = 64;
 /** The script is wrapped in one line above it: reported lines are moved back by this much. */
 const WRAPPER_LINES = 1;
 const FILE = "script.js";
@@ -80,6 +87,9 @@ const PRELUDE = `(() => {
   const write = (level) => (...args) => { log(level, args.map(show).join(" ")); };
   fix("console", Object.freeze({ log: write("log"), info: write("info"), warn: write("warn"), error: write("error") }));
   fix("sleep", (ms) => pause(Number(ms) || 0));
+  // The result's serializer, handed to the host: the script may replace JSON or Promise methods,
+  // never these captured ones.
+  return (v) => { const s = stringify(v === undefined ? null : v); return s === undefined ? "null" : s; };
 })();`;
 
 class Stop extends Error {
@@ -89,6 +99,20 @@ class Stop extends Error {
   ) {
     super(message);
   }
+}
+
+export interface ScriptRunOptions {
+  /** When the wall time ends, epoch ms (`Date.now()`): from the request's arrival. Default: now + wallMs. */
+  deadline?: number;
+  /**
+   * Shared with a watchdog on another thread, written at each slice of the script's code: [0] the
+   * slice's start (epoch ms, 0 between slices), [1] CPU ms used before it. QuickJS polls its
+   * interrupt handler only every few thousand steps, so one builtin per step (a 16 MiB indexOf)
+   * can outrun the CPU limit here; the watchdog ends the thread then.
+   */
+  meter?: Float64Array;
+  /** Aborted when the request is cancelled: the run ends as `cancelled` at the script's next step. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -101,9 +125,11 @@ export async function runScript(
   code: string,
   functions: Record<string, ScriptHostFunction>,
   limits: ScriptLimits,
+  options: ScriptRunOptions = {},
 ): Promise<ScriptRun> {
   const started = performance.now();
-  const wallDeadline = started + limits.wallMs;
+  const wallDeadline = started + ((options.deadline ?? Date.now() + limits.wallMs) - Date.now());
+  const { meter, signal } = options;
   const calls: ScriptCall[] = [];
   const logs: string[] = [];
   let logBytes = 0;
@@ -134,6 +160,11 @@ export async function runScript(
     ...extra,
   });
 
+  const cancel = () => {
+    stop ??= new Stop("cancelled", "The request was cancelled, so the script was stopped");
+    wake();
+  };
+
   let module: Awaited<ReturnType<typeof newSandboxModule>>;
   try {
     module = await newSandboxModule(limits.memoryBytes);
@@ -144,6 +175,7 @@ export async function runScript(
   }
   let rt: QuickJSRuntime | undefined;
   let ctx: QuickJSContext | undefined;
+  let serializer: QuickJSHandle | undefined;
   let broken = false;
   try {
     rt = module.newRuntime();
@@ -162,19 +194,59 @@ export async function runScript(
     const vm = rt.newContext();
     ctx = vm;
 
-    /** Runs the script's code for a while, counting the time as its CPU. */
+    /** Runs the script's code for a while, counting the time as its CPU (and telling the watchdog). */
     const slice = <T>(fn: () => T): T => {
       sliceStart = performance.now();
+      if (meter) {
+        meter[1] = cpuMs;
+        meter[0] = Date.now();
+      }
       try {
         return fn();
       } finally {
         cpuMs += performance.now() - sliceStart;
+        if (meter) {
+          meter[0] = 0;
+          meter[1] = cpuMs;
+        }
+      }
+    };
+
+    /**
+     * How a thrown value ends the run. It is read in a slice (its getters are the script's code,
+     * and count as its CPU); a limit reached meanwhile (a getter that spins) is what ended it.
+     */
+    const thrownEnd = (handle: QuickJSHandle, atEvaluation = false): ScriptRun => {
+      const error = slice(() => describeError(vm, handle, code));
+      handle.dispose();
+      const stopped = halted();
+      if (stopped) return finish(stopped.end, { error: { message: stopped.message } });
+      const end = atEvaluation && error.name === "SyntaxError" ? "syntax_error" : classify(error.message);
+      return finish(end, { error: withoutName(error) });
+    };
+
+    if (signal?.aborted) cancel();
+    signal?.addEventListener("abort", cancel, { once: true });
+
+    /** A promise for the script; null (and the run ends as over its memory) when the engine has no room for one. */
+    const newDeferred = (): QuickJSDeferredPromise | null => {
+      try {
+        const deferred = vm.newPromise();
+        open.add(deferred);
+        return deferred;
+      } catch {
+        stop ??= new Stop(
+          "script_memory",
+          `The script used more memory than its limit (${limits.memoryBytes} bytes)`,
+        );
+        return null;
       }
     };
 
     const settle = (deferred: QuickJSDeferredPromise, json: string | null, error?: string) => {
-      open.delete(deferred);
+      // After the run, the runtime's teardown disposes what is still open.
       if (!alive) return;
+      open.delete(deferred);
       if (json !== null) {
         const value = vm.newString(json);
         deferred.resolve(value);
@@ -214,8 +286,8 @@ export async function runScript(
     const callHandle = vm.newFunction("__call", (nameHandle, argsHandle) => {
       const name = vm.getString(nameHandle);
       const argsJson = vm.typeof(argsHandle) === "string" ? vm.getString(argsHandle) : "[]";
-      const deferred = vm.newPromise();
-      open.add(deferred);
+      const deferred = newDeferred();
+      if (!deferred) return vm.undefined;
       const fn = Object.hasOwn(functions, name) ? functions[name] : undefined;
       if (!fn) {
         refuseLater(deferred, `${name} is not a function here`);
@@ -239,23 +311,20 @@ export async function runScript(
         try {
           if (!alive) return;
           calls.push(record);
-          let args: unknown[];
-          if (argsJson.length > MAX_ARGUMENT_BYTES)
+          const args = parseArguments(argsJson);
+          if (typeof args === "string")
             answer = {
               value: {
                 outcome: "rejected",
                 reason: "invalid_arguments",
-                message: `Arguments of ${name} are larger than ${MAX_ARGUMENT_BYTES} bytes`,
+                message: `Arguments of ${name} are ${args}`,
                 retryable: false,
                 next_actions: [],
               },
               target: "",
               outcome: "rejected",
             };
-          else {
-            args = JSON.parse(argsJson) as unknown[];
-            answer = await fn(Array.isArray(args) ? args : []);
-          }
+          else answer = await fn(args);
         } catch {
           // The host functions answer outcomes; a throw is our bug, shown without detail.
           answer = {
@@ -289,8 +358,8 @@ export async function runScript(
 
     const sleepHandle = vm.newFunction("__sleep", (msHandle) => {
       const ms = Math.min(MAX_SLEEP_MS, Math.max(0, vm.getNumber(msHandle)));
-      const deferred = vm.newPromise();
-      open.add(deferred);
+      const deferred = newDeferred();
+      if (!deferred) return vm.undefined;
       if (++sleeps > MAX_SLEEPS) {
         refuseLater(deferred, `sleep: at most ${MAX_SLEEPS} per run`);
         return deferred.handle;
@@ -319,10 +388,9 @@ export async function runScript(
       prelude.error.dispose();
       throw new Error("the script prelude failed");
     }
-    prelude.value.dispose();
+    serializer = prelude.value;
 
-    // The result is serialized inside the sandbox: its size counts against the sandbox's memory.
-    const wrapped = `(async function () {\n${code}\n})().then((v) => { const s = JSON.stringify(v === undefined ? null : v); return s === undefined ? "null" : s; })`;
+    const wrapped = `(async function () {\n${code}\n})()`;
     const evaluated = slice(() => vm.evalCode(wrapped, FILE));
     const early = halted();
     if (early) {
@@ -330,13 +398,7 @@ export async function runScript(
       else evaluated.value.dispose();
       return finish(early.end, { error: { message: early.message } });
     }
-    if (evaluated.error) {
-      const error = describeError(vm, evaluated.error, code);
-      evaluated.error.dispose();
-      return finish(error.name === "SyntaxError" ? "syntax_error" : classify(error.message), {
-        error: withoutName(error),
-      });
-    }
+    if (evaluated.error) return thrownEnd(evaluated.error, true);
     const promise = evaluated.value;
     try {
       for (;;) {
@@ -346,21 +408,19 @@ export async function runScript(
         if (stopped) return finish(stopped.end, { error: { message: stopped.message } });
         const state = vm.getPromiseState(promise);
         if (state.type === "fulfilled") {
-          const json = vm.typeof(state.value) === "string" ? vm.getString(state.value) : "null";
-          state.value.dispose();
-          if (json.length > limits.resultBytes)
-            return finish("script_output_too_large", {
-              error: {
-                message: `The script's result is ${json.length} bytes as JSON, more than ${limits.resultBytes}; return less (a total, a summary) or fewer fields`,
-              },
-            });
-          return finish("completed", { result: JSON.parse(json) as unknown });
+          // The result is serialized inside the sandbox (its size counts against the sandbox's
+          // memory), by the serializer the prelude captured before the script could replace it.
+          const value = state.value;
+          const serialize = serializer;
+          const serialized = slice(() => vm.callFunction(serialize, vm.undefined, value));
+          // A script that broke out of its wrapper may evaluate to a plain value: that is `promise` itself.
+          if (!state.notAPromise) value.dispose();
+          if (serialized.error) return thrownEnd(serialized.error);
+          const json = vm.typeof(serialized.value) === "string" ? vm.getString(serialized.value) : "null";
+          serialized.value.dispose();
+          return resultOf(json, limits, finish);
         }
-        if (state.type === "rejected") {
-          const error = describeError(vm, state.error, code);
-          state.error.dispose();
-          return finish(classify(error.message), { error: withoutName(error) });
-        }
+        if (state.type === "rejected") return thrownEnd(state.error);
         if (inFlight === 0)
           return finish("script_timeout", {
             error: {
@@ -396,9 +456,12 @@ export async function runScript(
     });
   } finally {
     alive = false;
+    signal?.removeEventListener("abort", cancel);
+    if (meter) meter[0] = 0;
     for (const resolve of waiting.splice(0)) resolve();
     if (!broken) {
       try {
+        serializer?.dispose();
         for (const deferred of open) deferred.dispose();
         ctx?.dispose();
         rt?.dispose();
@@ -406,6 +469,43 @@ export async function runScript(
         // A run that ended mid-flight may hold handles; the whole instance is dropped either way.
       }
     }
+  }
+}
+
+/** A call's arguments as the script sent them (JSON), or why they cannot be used. */
+function parseArguments(json: string): unknown[] | string {
+  if (json.length > MAX_ARGUMENT_BYTES) return `larger than ${MAX_ARGUMENT_BYTES} bytes as JSON`;
+  if (jsonNestsDeeperThan(json, MAX_NESTING)) return `nested deeper than ${MAX_NESTING} levels`;
+  try {
+    const args: unknown = JSON.parse(json);
+    return Array.isArray(args) ? args : [];
+  } catch {
+    return "not JSON";
+  }
+}
+
+/** The serialized result, checked for size and nesting before the host parses it. */
+function resultOf(
+  json: string,
+  limits: ScriptLimits,
+  finish: (end: ScriptEnd, extra?: Partial<ScriptRun>) => ScriptRun,
+): ScriptRun {
+  if (json.length > limits.resultBytes)
+    return finish("script_output_too_large", {
+      error: {
+        message: `The script's result is ${json.length} bytes as JSON, more than ${limits.resultBytes}; return less (a total, a summary) or fewer fields`,
+      },
+    });
+  if (jsonNestsDeeperThan(json, MAX_NESTING))
+    return finish("script_output_too_large", {
+      error: {
+        message: `The script's result nests arrays or objects deeper than ${MAX_NESTING} levels; return a flatter value`,
+      },
+    });
+  try {
+    return finish("completed", { result: JSON.parse(json) as unknown });
+  } catch {
+    return finish("script_error", { error: { message: "The script's result is not JSON" } });
   }
 }
 

@@ -3,33 +3,50 @@ import { runScript, type ScriptCallAnswer, type ScriptHostFunction } from "./run
 import type { WorkerReply, WorkerRequest } from "./script-worker-protocol";
 
 /**
- * The sandbox's thread: runs one script at a time with `runScript`, its functions forwarded to
- * the thread that owns the gateway (each call a message, each answer a message back). A script
- * spinning here costs this thread, never the server's event loop.
+ * The sandbox's thread: runs scripts with `runScript`, several at once (each its own engine
+ * instance; the thread is busy only while one's code runs, not while it awaits a call or a
+ * sleep), their functions forwarded to the thread that owns the gateway (each call a message,
+ * each answer a message back). A script spinning here costs this thread, never the server's
+ * event loop.
  */
 const port = parentPort;
 if (!port) throw new Error("sandbox-worker runs as a worker thread");
 
-const pending = new Map<number, (answer: ScriptCallAnswer) => void>();
+interface Running {
+  pending: Map<number, (answer: ScriptCallAnswer) => void>;
+  abort: AbortController;
+}
+const runs = new Map<number, Running>();
 let nextCall = 0;
 
 port.on("message", (message: WorkerRequest) => {
   if (message.type === "answer") {
-    pending.get(message.callId)?.(message.answer);
-    pending.delete(message.callId);
+    const run = runs.get(message.runId);
+    run?.pending.get(message.callId)?.(message.answer);
+    run?.pending.delete(message.callId);
     return;
   }
+  if (message.type === "cancel") {
+    runs.get(message.runId)?.abort.abort();
+    return;
+  }
+  const running: Running = { pending: new Map(), abort: new AbortController() };
+  runs.set(message.runId, running);
   const functions: Record<string, ScriptHostFunction> = {};
   for (const name of message.names)
     functions[name] = (args) =>
       new Promise<ScriptCallAnswer>((resolve) => {
         const callId = nextCall++;
-        pending.set(callId, resolve);
+        running.pending.set(callId, resolve);
         port.postMessage({ type: "call", runId: message.runId, callId, name, args } satisfies WorkerReply);
       });
-  void runScript(message.code, functions, message.limits).then((run) => {
+  void runScript(message.code, functions, message.limits, {
+    deadline: message.deadline,
+    meter: new Float64Array(message.meter),
+    signal: running.abort.signal,
+  }).then((run) => {
     // Calls still unanswered belong to a run that is over: their answers are dropped.
-    pending.clear();
+    runs.delete(message.runId);
     port.postMessage({ type: "done", runId: message.runId, run } satisfies WorkerReply);
   });
 });

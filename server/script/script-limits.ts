@@ -2,9 +2,9 @@ import { z } from "zod";
 
 /** What one script run may use. Exceeding one ends the run with a typed refusal naming it. */
 export interface ScriptLimits {
-  /** Time spent running the script's own code (not waiting for its calls), ms. */
+  /** Time spent running the script's own code (not waiting for its calls or a sandbox), ms. */
   cpuMs: number;
-  /** The whole run, waiting for calls and sleeps included, ms. */
+  /** The whole run from the request's arrival, waiting for a sandbox, calls and sleeps included, ms. */
   wallMs: number;
   /** The sandbox's heap, bytes (the engine's limit; the WebAssembly memory is capped just above it). */
   memoryBytes: number;
@@ -18,7 +18,10 @@ export interface ScriptLimits {
 
 const MIB = 1024 * 1024;
 
-/** Safe for a shared server: a runaway script costs 2 s of one core and about 80 MiB, once. */
+/**
+ * Safe for a shared server: a runaway script costs about 2 s of one core (2.25 s at most, the
+ * watchdog's grace) and about 80 MiB, once.
+ */
 export const DEFAULT_SCRIPT_LIMITS: ScriptLimits = {
   cpuMs: 2_000,
   wallMs: 30_000,

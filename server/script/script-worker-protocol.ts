@@ -1,10 +1,21 @@
 import type { ScriptCallAnswer, ScriptRun } from "./run-script";
 import type { ScriptLimits } from "./script-limits";
 
-/** Server → sandbox thread: run a script, or the answer to one of its calls. */
+/** Server → sandbox thread: run a script, the answer to one of its calls, or stop a run. */
 export type WorkerRequest =
-  | { type: "run"; runId: number; code: string; names: string[]; limits: ScriptLimits }
-  | { type: "answer"; callId: number; answer: ScriptCallAnswer };
+  | {
+      type: "run";
+      runId: number;
+      code: string;
+      names: string[];
+      limits: ScriptLimits;
+      /** When the run's wall time ends, epoch ms (counted from the request's arrival). */
+      deadline: number;
+      /** The CPU meter the server's watchdog reads (see ScriptRunOptions.meter). */
+      meter: SharedArrayBuffer;
+    }
+  | { type: "answer"; runId: number; callId: number; answer: ScriptCallAnswer }
+  | { type: "cancel"; runId: number };
 
 /** Sandbox thread → server: a call the script makes, or how the run ended. */
 export type WorkerReply =

@@ -63,6 +63,9 @@ describe("run_script spends the key's budget and keeps the tenant's limits", () 
       where: { tenantId: "acme", operation: "mcp.rate_limited" },
     });
     expect(refusal).not.toBeNull();
+    // Refused inside the run: audited under face script with the run's own request id.
+    const ran = await w.db.auditEvent.findFirst({ where: { tenantId: "acme", operation: "script.ran" } });
+    expect(refusal).toMatchObject({ face: "script", requestId: ran?.requestId });
     // Refused calls never reached the gateway: only the applied ones have browse rows.
     const browsed = await w.db.auditEvent.count({
       where: { tenantId: "acme", face: "script", operation: "browse.navigated" },

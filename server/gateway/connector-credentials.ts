@@ -55,6 +55,8 @@ export function vaultCredentials(db: Db): CredentialResolver {
   return async (tenantId, def) => {
     const config = await db.connectorConfig.findFirst({ where: { tenantId, connector: def.id } });
     if (config && !config.enabled) throw new ConnectorDisabledError(def.id);
+    // No system of its own (it works over other connectors, which bring their own credentials).
+    if (def.system === false) return { baseUrl: "", secrets: {} };
     const secrets: Record<string, string> = {};
     for (const { name, optional } of def.secrets) {
       const value = await readSecret(db, { tenantId, connector: def.id, name });

@@ -164,7 +164,7 @@ describeEachProvider("effect read-back after the write (%s)", (provider) => {
       expect((await w.db.secret.deleteMany({ where: ref })).count).toBe(1);
       const out = await confirming;
       expect(out).toMatchObject({ outcome: "temporarily_unavailable", retryable: true });
-      expect(out.message).toMatch(/no API key/);
+      expect(out.message).toMatch(/API key is not set/);
       const effect = await effectOf(w, id);
       expect(effect).toMatchObject({ status: "failed", attempts: 2 });
       expect(await legacyPayments(w, claimed.actionKey)).toHaveLength(0);

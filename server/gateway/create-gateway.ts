@@ -307,7 +307,11 @@ export function createGateway(options: GatewayOptions) {
             return {
               outcome: "rejected",
               reason: "unknown_entity",
-              message: `No entity ${String(input.entity).slice(0, 40)}; entities: ${known.flatMap((c) => c.entities.map((e) => e.name)).join(", ")}`,
+              // At most 20 names: fifty connected systems must not make a refusal a page long.
+              message: `No entity ${String(input.entity).slice(0, 40)}; entities: ${known
+                .flatMap((c) => c.entities.map((e) => e.name))
+                .slice(0, 20)
+                .join(", ")}`,
               retryable: false,
               next_actions: [],
             };

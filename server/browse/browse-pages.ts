@@ -376,6 +376,32 @@ function scoreRoute(query: string[], route: RouteDefinition): number {
   return score;
 }
 
+/**
+ * The pages of the ranked list the caller may read. A connector whose reads are only for some
+ * roles by default (an imported system) is asked the permission question for its pages, so a
+ * member is not offered pages that would answer "permission required"; the others are read by
+ * default and pass as they are.
+ */
+async function readableByCaller<T extends { r: RouteDefinition }>(
+  backend: BrowseBackend,
+  among: readonly AnyConnector[],
+  ranked: T[],
+): Promise<T[]> {
+  const role = backend.who().role;
+  const restricted = new Set(
+    among.filter((c) => c.defaultAccess && !c.defaultAccess.read.includes(role)).map((c) => c.scheme),
+  );
+  if (restricted.size === 0) return ranked;
+  const allowed = await Promise.all(
+    ranked.map(async ({ r }) => {
+      const scheme = r.pattern.split("://")[0] ?? "";
+      if (!restricted.has(scheme)) return true;
+      return (await backend.authorize("navigate", r.pattern)).decision === "allow";
+    }),
+  );
+  return ranked.filter((_, i) => allowed[i]);
+}
+
 /** At most this many connectors are asked for records per search (each may call its system). */
 const MAX_RECORD_SOURCES = 8;
 
@@ -399,12 +425,13 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const sections: string[] = [];
 
     // 1. Pages: the URI structure an agent cannot guess.
-    const routes = candidateRoutes(routeTable(among), qWords)
+    const ranked = candidateRoutes(routeTable(among), qWords)
       .filter((r) => routeVisibleTo(r, backend) && (!scheme || r.pattern.startsWith(`${scheme}://`)))
       .map((r) => ({ r, score: scoreRoute(qWords, r) }))
       .filter((x) => x.score > 0)
       .sort((a, b) => b.score - a.score)
-      .slice(0, 5);
+      .slice(0, 10);
+    const routes = (await readableByCaller(backend, among, ranked)).slice(0, 5);
     const mine = /\b(me|my|mine|assigned to me)\b/i.test(q);
     if (routes.length) {
       sections.push(

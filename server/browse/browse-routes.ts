@@ -23,14 +23,18 @@ export function startPoints(
   among: readonly AnyConnector[],
   scheme?: string,
 ): { routes: RouteDefinition[]; more: number } {
-  const listed = scheme ? among.filter((c) => c.scheme === scheme) : among.slice(0, CONNECTORS_LISTED);
+  // A system whose reads are for other roles by default (an imported one) is not offered as a
+  // start: its pages would answer "permission required" (search still finds one a rule allows).
+  const role = backend.who().role;
+  const offered = among.filter((c) => !c.defaultAccess || c.defaultAccess.read.includes(role));
+  const listed = scheme ? offered.filter((c) => c.scheme === scheme) : offered.slice(0, CONNECTORS_LISTED);
   const routes = [
     ...listed.flatMap((c) =>
       c.routes.filter((r) => r.startPoint && routeVisibleTo(r, backend)).slice(0, STARTS_PER_CONNECTOR),
     ),
     ...OWN_ROUTES.filter((r) => r.startPoint && routeVisibleTo(r, backend)),
   ];
-  return { routes, more: scheme ? 0 : Math.max(0, among.length - listed.length) };
+  return { routes, more: scheme ? 0 : Math.max(0, offered.length - listed.length) };
 }
 
 /** Signpost's own pages, whichever connectors there are. */

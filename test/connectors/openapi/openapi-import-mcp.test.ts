@@ -130,6 +130,13 @@ describe("an imported system through a real MCP client", () => {
     const page = await call("alice", "navigate", { uri: "pets://pets" });
     expect(sc(page).outcome).toBe("rejected");
     expect(text(page)).toContain("Permission required");
+    // Search does not offer a member the pages that would answer so; support is offered them.
+    const pagesFound = async (who: "alice" | "sam") =>
+      ((sc(await call(who, "search", { query: "pets" })).links ?? []) as string[]).filter((l) =>
+        l.startsWith("pets://"),
+      );
+    expect(await pagesFound("alice")).toEqual([]);
+    expect(await pagesFound("sam")).toContain("pets://pets");
     // Changed like any rule: the admin lets members read the pets listing.
     const rule = await createPermissionRule(w.db, adamConsole(), {
       subjectType: "role",
@@ -140,6 +147,7 @@ describe("an imported system through a real MCP client", () => {
     });
     expect(rule.ok, JSON.stringify(rule)).toBe(true);
     expect(sc(await call("alice", "navigate", { uri: "pets://pets" })).outcome).toBe("applied");
+    expect(await pagesFound("alice")).toContain("pets://pets");
     // A rule naming a scheme the tenant does not have is refused when saved.
     const unknown = await createPermissionRule(w.db, adamConsole(), {
       subjectType: "role",

@@ -7,6 +7,7 @@ import type { BrowseBackend, BrowseVerb } from "@/server/connectors/sdk/browse-b
 import { resourceName } from "@/server/connectors/sdk/define-route";
 import { code, escapeText, link } from "@/server/connectors/sdk/markdown";
 import type { ValidationError } from "@/server/connectors/sdk/outcome";
+import { SCHEME_PATTERN } from "@/server/connectors/sdk/parse-browse-uri";
 import { argumentBoundsErrors, auditCopyOfOversized } from "@/server/gateway/argument-bounds";
 import { zodErrors } from "@/server/gateway/validation-errors";
 import { compactSchema, type RawArguments } from "./compact-schema";
@@ -37,11 +38,7 @@ export const searchInput = z
     query: z.string().min(1).max(200).describe("Words, a name or an id"),
     // A name, not an enum: schemes come from the connectors, and the tool list stays the same
     // however many are connected. An unknown one is a not-found page naming the known ones.
-    scheme: z
-      .string()
-      .regex(/^[a-z][a-z0-9]{1,29}$/)
-      .optional()
-      .describe("Only this scheme's pages and records"),
+    scheme: z.string().regex(SCHEME_PATTERN).optional().describe("Only this scheme's pages and records"),
   })
   .strict();
 

@@ -5,6 +5,9 @@ import { redactText } from "@/server/gateway/redact-secrets";
 import { type Face, type TrustedContext, withFace } from "@/server/gateway/trusted-context";
 import { listSecrets } from "@/server/gateway/vault";
 
+/** How long one caller's view of its tenant's connectors is reused. */
+const CONNECTORS_FRESH_MS = 1_000;
+
 const AUDIT_OPERATION = {
   search: "browse.searched",
   navigate: "browse.navigated",
@@ -33,6 +36,7 @@ export function createSignpostBrowseBackend(
     }
   }
 
+  let known: { at: number; list: ReturnType<Gateway["connectorsFor"]> } | undefined;
   return {
     async authorize(verb, target) {
       const decision = await gw.authorize(ctx, verb, target);
@@ -55,7 +59,13 @@ export function createSignpostBrowseBackend(
     // The connector decides what its adapter is; browse only passes it back to the connector.
     withAdapter: <A, T>(connector: string, run: (adapter: A) => Promise<T>) =>
       safely(async () => run((await gw.adapterFor(ctx, connector)) as A)),
-    connectors: () => gw.connectorsFor(ctx),
+    connectors: () => {
+      // One page asks several times (route match, start links, record sources); each answer
+      // is a database round trip, so it is kept a moment. A fresh import shows within a second.
+      const now = Date.now();
+      if (!known || now - known.at > CONNECTORS_FRESH_MS) known = { at: now, list: gw.connectorsFor(ctx) };
+      return known.list;
+    },
 
     entityView: (entity, id) => gw.getContext(ctx, { entity, entity_id: id }) as Promise<BackendOutcome>,
     action: (actionId) => gw.getContext(ctx, { action_id: actionId }) as Promise<BackendOutcome>,

@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join, relative, resolve } from "node:path";
 import { connectors } from "@/server/connectors/connector-registry";
 import { RESERVED_SCHEMES } from "@/server/connectors/sdk/define-connector";
+import { SCHEME_PATTERN } from "@/server/connectors/sdk/parse-browse-uri";
 import { root } from "./next-build";
 
 const TEMPLATE = join(root, "scripts", "connector-template");
-const ID = /^[a-z][a-z0-9]{1,29}$/;
 
 /**
  * `npx signpost new-connector <id>`: writes a working connector — a listing page, a detail page,
@@ -13,7 +13,7 @@ const ID = /^[a-z][a-z0-9]{1,29}$/;
  * `<dir>/<id>/`, from scripts/connector-template (which CI type-checks, so the scaffold compiles).
  */
 export function scaffoldConnector(id: string, dir: string): { folder: string; files: string[] } {
-  if (!ID.test(id))
+  if (!SCHEME_PATTERN.test(id))
     throw new Error(
       `"${id}" is not a connector id: 2-30 lowercase letters or digits, starting with a letter`,
     );

@@ -1,5 +1,6 @@
 import { defineConnector } from "../sdk/define-connector";
 import { escapeText, link } from "../sdk/markdown";
+import { SCHEME_PATTERN } from "../sdk/parse-browse-uri";
 import { apiRequest, type OpenApiRouter } from "./api-request-capability";
 import { OPENAPI_CONNECTOR_ID } from "./api-request-names";
 import { isOpenApiAdapter } from "./openapi-adapter";
@@ -19,7 +20,7 @@ export const openapiConnector = defineConnector<OpenApiRouter>({
   system: false,
   createAdapter: ({ adapterOf }) => ({
     async connector(id) {
-      if (!adapterOf || !/^[a-z][a-z0-9]{1,29}$/.test(id) || id === OPENAPI_CONNECTOR_ID) return null;
+      if (!adapterOf || !SCHEME_PATTERN.test(id) || id === OPENAPI_CONNECTOR_ID) return null;
       const adapter = await adapterOf(id);
       return isOpenApiAdapter(adapter) ? adapter : null;
     },

@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
 import { connectors, registrationProblem } from "../connector-registry";
 import { RESERVED_SCHEMES } from "../sdk/define-connector";
+import { SCHEME_PATTERN } from "../sdk/parse-browse-uri";
 import { tenantConnectors } from "../tenant-connectors";
 import { baseUrlProblem, type SelfAddress } from "./base-url-problem";
 import { diffOperations, type OperationsDiff } from "./diff-operations";
@@ -48,7 +49,6 @@ export interface PreparedImport {
 }
 
 const ROLES: Role[] = ["admin", "support", "member"];
-const ID = /^[a-z][a-z0-9]{1,29}$/;
 const HEADER = /^[A-Za-z0-9-]{1,60}$/;
 
 /**
@@ -63,7 +63,7 @@ export async function prepareOpenApiImport(
   request: ImportRequest,
 ): Promise<OpenApiResult<PreparedImport>> {
   const { tenantId, id } = request;
-  if (!ID.test(id))
+  if (!SCHEME_PATTERN.test(id))
     return problem(
       "invalid_id",
       `--id must be 2-30 lowercase letters or digits, starting with a letter (it becomes the URI scheme ${id.slice(0, 30)}://)`,

@@ -2,7 +2,7 @@ import type { BrowseBackend } from "./browse-backend";
 import type { Actor, AnyCapability } from "./define-capability";
 import { patternProblem, type RouteDefinition, resourceName } from "./define-route";
 import type { NextAction } from "./outcome";
-import { FOREIGN_SCHEMES } from "./parse-browse-uri";
+import { FOREIGN_SCHEMES, SCHEME_PATTERN } from "./parse-browse-uri";
 
 /** A vault secret the connector needs: set by an admin (write-only), never shown to anyone. */
 export interface ConnectorSecret {
@@ -116,7 +116,8 @@ export interface ConnectorDefinition<A = unknown> {
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds connectors of every adapter type
 export type AnyConnector = ConnectorDefinition<any>;
 
-const ID = /^[a-z][a-z0-9]{1,29}$/;
+/** A connector's id has the form of a scheme (an imported one's id is its scheme). */
+const ID = SCHEME_PATTERN;
 /** A `get_context` entity name (the tool's input pattern). */
 const ENTITY = /^[a-z][a-z0-9_]{0,39}$/;
 /** An id prefix: letters or digits and a closing `_` (`ord_`), so one never swallows another's. */

@@ -2,7 +2,7 @@
  * A scheme as a URI may spell it. Which schemes exist is the route table's business (the
  * connectors register them); an unknown one is a not-found page, never an exception.
  */
-const SCHEME = /^[a-z][a-z0-9]{1,29}$/;
+export const SCHEME_PATTERN = /^[a-z][a-z0-9]{1,29}$/;
 /** Schemes of the web and the file system: never a page, whatever a connector calls itself. */
 export const FOREIGN_SCHEMES = ["http", "https", "file", "ftp", "data", "javascript", "mailto", "ws", "wss"];
 
@@ -36,7 +36,7 @@ export function parseBrowseUri(input: string): ParsedBrowseUri {
   const match = /^([a-z][a-z0-9]*):\/\/([^?#]*)(?:\?([^#]*))?$/.exec(input);
   if (!match) return { ok: false, problem: "not a scheme://path URI" };
   const [, scheme = "", path = "", rawQuery] = match;
-  if (!SCHEME.test(scheme) || FOREIGN_SCHEMES.includes(scheme))
+  if (!SCHEME_PATTERN.test(scheme) || FOREIGN_SCHEMES.includes(scheme))
     return { ok: false, problem: `unknown scheme ${scheme.slice(0, 30)}` };
   if (path.includes("%")) return { ok: false, problem: "encoded characters are not allowed in paths" };
   const trimmed = path.replace(/\/$/, "");

@@ -12,6 +12,17 @@ function compact(node: unknown): unknown {
     if (key === "$schema") continue;
     if ((key === "maximum" && value === SAFE_INT) || (key === "minimum" && value === -SAFE_INT)) continue;
     if (key === "propertyNames" && JSON.stringify(value) === '{"type":"string"}') continue;
+    // Property names are strings by definition: only their other constraints say anything.
+    if (
+      key === "propertyNames" &&
+      value &&
+      typeof value === "object" &&
+      (value as { type?: unknown }).type === "string"
+    ) {
+      const { type: _, ...constraints } = value as Record<string, unknown>;
+      out[key] = compact(constraints);
+      continue;
+    }
     if (
       key === "additionalProperties" &&
       value &&
@@ -25,7 +36,50 @@ function compact(node: unknown): unknown {
   // A pattern that refuses the empty string already says minLength 1.
   if (out.minLength === 1 && typeof out.pattern === "string" && !new RegExp(out.pattern).test(""))
     delete out.minLength;
-  return out;
+  return mergeTypeUnion(out);
+}
+
+/** The keywords that constrain only values of one JSON type (JSON Schema 2020-12, validation). */
+const TYPE_KEYWORDS: Record<string, string[]> = {
+  string: ["minLength", "maxLength", "pattern", "format"],
+  number: ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
+  integer: ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
+  array: ["items", "prefixItems", "minItems", "maxItems", "uniqueItems"],
+  object: [
+    "properties",
+    "required",
+    "additionalProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+  ],
+  boolean: [],
+  null: [],
+};
+
+/**
+ * `anyOf` of branches that each allow one JSON type, with only that type's keywords, says the
+ * same as one schema with a list of types: a type's keywords never constrain another type's
+ * values. zod writes every union as anyOf; the merged form costs a third of the tokens.
+ */
+function mergeTypeUnion(node: Record<string, unknown>): Record<string, unknown> {
+  const branches = node.anyOf;
+  if (!Array.isArray(branches) || branches.length < 2) return node;
+  const merged: Record<string, unknown> = {};
+  const types: string[] = [];
+  for (const branch of branches as Array<Record<string, unknown>>) {
+    const type = branch?.type;
+    if (typeof type !== "string" || types.includes(type) || !(type in TYPE_KEYWORDS)) return node;
+    for (const [key, value] of Object.entries(branch)) {
+      if (key === "type") continue;
+      if (!TYPE_KEYWORDS[type]?.includes(key) || key in merged) return node;
+      merged[key] = value;
+    }
+    types.push(type);
+  }
+  const { anyOf: _, ...rest } = node;
+  if (Object.keys(rest).some((key) => key in merged || key === "type")) return node;
+  return { ...rest, type: types, ...merged };
 }
 
 /**

@@ -43,6 +43,9 @@ const isEmpty = (v: unknown) =>
   (Array.isArray(v) && v.length === 0) ||
   (typeof v === "object" && !Array.isArray(v) && Object.keys(v as Json).length === 0);
 
+const withoutKey = (o: Json, key: string): Json =>
+  Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));
+
 function scalar(v: unknown): string {
   if (typeof v === "string") return v;
   if (typeof v === "number" || typeof v === "boolean") return String(v);
@@ -195,14 +198,26 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
   const missing = Array.isArray(result.missing) ? (result.missing as string[]) : [];
   if (missing.length) lines.push(`missing: ${missing.join(", ")}`);
   const errors = Array.isArray(result.validation_errors) ? (result.validation_errors as Json[]) : [];
-  if (errors.length) lines.push("fix:", ...errors.map((e) => `- ${e.field} (${e.code}): ${e.message}`));
+  // An error the message already says in full is named, not repeated.
+  const message = String(result.message ?? "");
+  if (errors.length)
+    lines.push(
+      "fix:",
+      ...errors.map((e) =>
+        message.includes(String(e.message))
+          ? `- ${e.field} (${e.code})`
+          : `- ${e.field} (${e.code}): ${e.message}`,
+      ),
+    );
   const pending = Array.isArray(result.pending) ? (result.pending as string[]) : [];
   if (pending.length) lines.push(`pending (kept for later steps): ${pending.join(", ")}`);
 
   // Choices matter while something is missing or wrong; at the confirmation the summary does.
   const choices = (result.options ?? {}) as Json;
-  const choosing = missing.length > 0 || errors.length > 0;
-  if (choosing || result.outcome === "rejected")
+  // A refusal nothing can fix (only other capabilities, or nothing, come next) needs no choices.
+  const fixable = result.next_actions.some((n) => n.tool === "advance_action");
+  const choosing = (missing.length > 0 || errors.length > 0) && fixable;
+  if (choosing || (result.outcome === "rejected" && fixable))
     for (const [k, v] of Object.entries(choices)) lines.push(...section(`options.${k}`, v, more, cut));
   const unchanged = Array.isArray(result.options_unchanged) ? (result.options_unchanged as string[]) : [];
   if (unchanged.length && choosing) lines.push(`options unchanged (as sent before): ${unchanged.join(", ")}`);
@@ -216,10 +231,15 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
   }
   for (const [k, v] of Object.entries(result)) {
     if (RENDERED.has(k) || isEmpty(v)) continue;
-    lines.push(...section(k, v, more, cut));
+    // When it was checked is for the record (structuredContent), not for the next step.
+    const shown =
+      k === "verification" && v && typeof v === "object" ? withoutKey(v as Json, "checked_at") : v;
+    lines.push(...section(k, shown, more, cut));
   }
   const effect = result.effect as Json | null | undefined;
-  if (effect?.status)
+  // The message of a verified effect already names it and its id.
+  const said = effect?.status === "applied" && message.includes(String(effect.external_id ?? "\u0000"));
+  if (effect?.status && !said)
     lines.push(`effect: ${effect.status}${effect.external_id ? ` (${effect.external_id})` : ""}`);
   const approval = approvalLine(result.approval);
   if (typeof result.approval_url === "string")

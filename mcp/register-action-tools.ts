@@ -20,15 +20,15 @@ import { renderOutcomeText } from "./outcome-text";
 import type { SignpostRequestStateCodec } from "./request-state";
 
 const DESCRIPTIONS: Record<ActionToolName, string> = {
-  search_capabilities: "Find the capability for the user's intent (any language). Call first.",
+  search_capabilities: "Find capabilities for the user's words (any language).",
   start_action:
-    "Start a capability with every field the user gave; it runs to the first missing input or the confirmation. Never executes an effect.",
-  get_context: "Re-read an action in full (options, patch schema), or an entity's view.",
-  advance_action: "Set an action's fields (allowed_patch) at its last version.",
-  confirm_action: "Execute the effect once the user approved it.",
-  verify_action: "Check with the system of record that the effect happened; always after unknown.",
-  recover_action: "Reconcile an unknown effect; only when next_actions offer it.",
-  cancel_action: "End an open action the user no longer wants (never once its effect started).",
+    "Start a capability (or the best match for the user's words) with every field they gave; stops at what is missing or a person's approval.",
+  get_context: "Re-read an action in full, or view a record (entity, entity_id).",
+  advance_action: "Set an action's fields at its current version.",
+  confirm_action: "Execute the effect (once approved, where asked); it is verified.",
+  verify_action: "Check the effect with the system of record (after unknown).",
+  recover_action: "Reconcile an unknown effect, when next_actions offer it.",
+  cancel_action: "End an open action before its effect.",
 };
 
 const ANNOTATIONS: Record<ActionToolName, ToolAnnotations> = {

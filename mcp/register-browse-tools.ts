@@ -15,7 +15,7 @@ import { pageOutputSchema } from "./outcome-output";
 
 const compactPage = compactSchema(pageOutputSchema);
 
-const uriField = z.string().min(3).max(1000).describe("A scheme://path link from a page");
+const uriField = z.string().min(3).max(1000);
 
 const fieldValue = z.union([
   z.string().max(2000),
@@ -35,10 +35,10 @@ const fieldValue = z.union([
 
 export const searchInput = z
   .object({
-    query: z.string().min(1).max(200).describe("Words, a name or an id"),
+    query: z.string().min(1).max(200),
     // A name, not an enum: schemes come from the connectors, and the tool list stays the same
     // however many are connected. An unknown one is a not-found page naming the known ones.
-    scheme: z.string().regex(SCHEME_PATTERN).optional().describe("Only this scheme's pages and records"),
+    scheme: z.string().regex(SCHEME_PATTERN).optional(),
   })
   .strict();
 
@@ -46,11 +46,11 @@ export const navigateInput = z.object({ uri: uriField }).strict();
 
 export const submitInput = z
   .object({
-    uri: uriField.describe("The form's uri"),
+    uri: uriField,
     fields: z
       .record(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/), fieldValue)
       .refine((value) => Object.keys(value).length <= 30, "at most 30 fields")
-      .describe("Values for the form's fields"),
+      .describe("By field name"),
   })
   .strict();
 
@@ -159,7 +159,7 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
     {
       title: "Search",
       description:
-        "Find pages ('invoices', 'assigned to me') and records by name or id, across every connected system; a page of links.",
+"Find pages and records by words, name or id in every connected system.",
       inputSchema: compactSchema(searchInput, { validation: "handler" }),
       outputSchema: compactPage,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -171,7 +171,7 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
     {
       title: "Navigate",
       description:
-        "Open a link: a markdown page of data, links and actions, or a form. Start at signpost://start.",
+"Open a scheme:// link: a markdown page or form. Start: signpost://start",
       inputSchema: compactSchema(navigateInput, { validation: "handler" }),
       outputSchema: compactPage,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -182,7 +182,7 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
     "submit",
     {
       title: "Submit",
-      description: "Submit a form; changes stop at a confirmation a person approves.",
+      description: "Submit a form; changes stop at a person's approval.",
       inputSchema: compactSchema(submitInput, { validation: "handler" }),
       outputSchema: compactPage,
       annotations: {

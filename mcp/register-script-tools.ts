@@ -19,7 +19,7 @@ export const runScriptInput = z
       .string()
       .min(1)
       .max(MAX_CODE)
-      .describe("JavaScript: the body of an async function; return a JSON value"),
+      .describe("Function body"),
   })
   .strict();
 
@@ -75,11 +75,10 @@ export const SCRIPT_FUNCTION_NAMES = ["search", "navigate", "submit", ...Object.
 
 // Teaches every function in one breath: with `?faces=script` alone this is all the agent reads.
 const DESCRIPTION = [
-  "Runs JavaScript (an async function body; return JSON) in a sandbox, to chain calls in one.",
-  "Awaitable: search(query,{scheme}), navigate(uri), submit(uri,fields) → {uri,title,outcome,links,markdown};",
-  "searchCapabilities(query), startAction({capability,entity_id,patch}), getContext({action_id}|{entity,entity_id}),",
-  "advanceAction({action_id,version,patch}), confirmAction({action_id,idempotency_key}), verifyAction/cancelAction({action_id})",
-  "→ outcomes as the action tools. Failures return their outcome. console.log, sleep(ms). No network or files; a person approves.",
+  "Run JavaScript (an async function body returning JSON) in a sandbox to chain calls in one.",
+  "Awaitable: search(query,{scheme}), navigate(uri), submit(uri,fields) → pages; searchCapabilities(query),",
+  "startAction, getContext, advanceAction, confirmAction, verifyAction, cancelAction (args as the tools) → outcomes.",
+  "No network or files.",
 ].join(" ");
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

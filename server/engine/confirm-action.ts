@@ -31,6 +31,7 @@ import type { EngineDeps } from "./engine-deps";
 import { type Evaluation, evaluateAction } from "./evaluate-action";
 import { stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
 import { summaryDigest } from "./summary-digest";
+import { verifyAtOnce } from "./verify-action";
 
 export interface ConfirmInput {
   action_id: string;
@@ -170,7 +171,16 @@ export async function confirmAction(
   // executeEffect resolves the connector again (it may have been disabled since the check above);
   // it gives this claim back itself if it cannot, so it needs to know how the claim was taken.
   const claim = existing ? { fresh: false as const } : { fresh: true as const, statusBefore: row.status };
-  return executeEffect(deps, capability, actor, { ...row, status: "executing" }, effect, "confirmed", claim);
+  const answer = await executeEffect(
+    deps,
+    capability,
+    actor,
+    { ...row, status: "executing" },
+    effect,
+    "confirmed",
+    claim,
+  );
+  return verifyAtOnce(deps, capability, actor, row.id, answer);
 }
 
 /** The refusal when this version and digest lack a person's valid approval; null when approved. */

@@ -103,7 +103,8 @@ function byStatus(
         ]
       : [];
   const out: NextAction[] = [];
-  if (changeable) out.push(change("Change details before confirming (a change needs a new approval)"));
+  if (changeable)
+    out.push(change(state.requires_approval ? "Change details (asks for a new approval)" : "Change details"));
   const what = capability.effect?.description ?? "Execute";
   const status = state.requires_approval ? (approval?.status ?? "pending") : "approved";
   out.push({
@@ -111,10 +112,10 @@ function byStatus(
     args: { action_id: id, version: action.version },
     description:
       status === "approved"
-        ? `${approvedBy(approval)}${what} (with an idempotency_key)`
+        ? `${approvedBy(approval)}${what}`
         : status === "expired"
           ? "The approval request expired before anyone approved it; confirm_action asks the user again (nothing is sent until they approve)"
-          : `After the user approves at ${approvalUrl(id)}: ${what.toLowerCase()} (with an idempotency_key)`,
+          : `Once the user approved (approval_url): ${what.toLowerCase()}`,
     requires_user_approval: status !== "approved",
   });
   return out;

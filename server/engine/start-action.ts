@@ -2,10 +2,17 @@ import type { Actor, Values } from "../connectors/sdk/define-capability";
 import { onlyRefusals } from "../connectors/sdk/outcome";
 import { type ActionResponse, respond, unavailable } from "./action-response";
 import { emptyActionState } from "./action-state";
-import { openApproval, recordActionEvent, toJson } from "./action-store";
+import {
+  type ActionRow,
+  loadActionWithCapability,
+  openApproval,
+  recordActionEvent,
+  toJson,
+} from "./action-store";
 import { allowedPatch, patchProblems } from "./allowed-patch";
 import { catchLegacyUnavailable } from "./catch-legacy-unavailable";
 import { describeInputs } from "./describe-inputs";
+import { isUniqueViolation } from "./effect-ledger";
 import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
 import { stateTooLarge } from "./state-ceiling";
@@ -15,6 +22,8 @@ export interface StartInput {
   capability: string;
   entity_id?: string;
   patch?: Values;
+  /** Given (to confirm at once): a start resent with the same key answers with the first action. */
+  idempotency_key?: string;
   dry_run?: boolean;
 }
 
@@ -28,6 +37,14 @@ export async function startAction(
   actor: Actor,
   input: StartInput,
 ): Promise<ActionResponse> {
+  const startKey =
+    input.idempotency_key && !input.dry_run
+      ? `${actor.agentId ?? `user:${actor.userId}`}:${input.idempotency_key}`
+      : null;
+  if (startKey) {
+    const earlier = await replayedStart(deps, actor, startKey);
+    if (earlier) return earlier;
+  }
   const capability = deps.capabilities.get(input.capability);
   if (!capability)
     return {
@@ -134,20 +151,29 @@ export async function startAction(
         },
       ],
     };
-  const row = await deps.db.action.create({
-    data: {
-      tenantId: actor.tenantId,
-      agentId: actor.agentId ?? null,
-      userId: actor.userId,
-      capability: capability.id,
-      entityType: capability.appliesTo.entity,
-      entityId,
-      node: ev.node,
-      version: 1,
-      status,
-      state: toJson(state),
-    },
-  });
+  let row: ActionRow;
+  try {
+    row = await deps.db.action.create({
+      data: {
+        tenantId: actor.tenantId,
+        agentId: actor.agentId ?? null,
+        userId: actor.userId,
+        capability: capability.id,
+        entityType: capability.appliesTo.entity,
+        entityId,
+        node: ev.node,
+        version: 1,
+        status,
+        state: toJson(state),
+        startKey,
+      },
+    });
+  } catch (err) {
+    // The same start sent twice at once: the first one's action is the answer to both.
+    const earlier = startKey && isUniqueViolation(err) ? await replayedStart(deps, actor, startKey) : null;
+    if (earlier) return earlier;
+    throw err;
+  }
   await recordActionEvent(deps.db, {
     actionId: row.id,
     version: 1,
@@ -168,6 +194,36 @@ export async function startAction(
       message: rejected
         ? (state.validation_errors[0]?.message ?? "rejected")
         : evaluationMessage(capability, ev, state),
+      retryable: false,
+    },
+    { withInputs: true, options: "full" },
+  );
+}
+
+/**
+ * A start resent with its idempotency key (the answer was lost, the agent tries again): the
+ * action that key started, as it stands now, never a second one — so the confirm that follows
+ * finds the first effect and replays it.
+ */
+async function replayedStart(
+  deps: EngineDeps,
+  actor: Actor,
+  startKey: string,
+): Promise<ActionResponse | null> {
+  const earlier = await deps.db.action.findUnique({
+    where: { tenantId_startKey: { tenantId: actor.tenantId, startKey } },
+    select: { id: true },
+  });
+  const found = earlier ? await loadActionWithCapability(deps, actor, earlier.id) : null;
+  if (!found) return null;
+  return respond(
+    deps,
+    found.capability,
+    found.row,
+    {
+      outcome: "applied",
+      reason: "idempotent_replay",
+      message: `This idempotency key already started action ${found.row.id} (now ${found.row.status}); no second action`,
       retryable: false,
     },
     { withInputs: true, options: "full" },

@@ -197,3 +197,34 @@ export async function recordVerification(
   });
   return { ...row, status: "completed", node: "VERIFIED", entityId, state: state as never };
 }
+
+/**
+ * Right after an effect was sent: asks the system of record once and, only where it shows the
+ * effect, records it as verified and says so in the same answer, so the agent needs no
+ * verify_action of its own. Anything else (not found yet, lookup down) leaves the first answer
+ * as it was: a write the system of record does not show a moment later may still be landing,
+ * and queueing it for a person on that evidence would be wrong.
+ */
+export async function verifyAtOnce(
+  deps: EngineDeps,
+  capability: AnyCapability,
+  actor: Actor,
+  actionId: string,
+  answer: ActionResponse,
+): Promise<ActionResponse> {
+  if (answer.outcome !== "applied" && !(answer.outcome === "unknown" && answer.reason === "outcome_unknown"))
+    return answer;
+  const row = await deps.db.action.findUnique({ where: { id: actionId } });
+  const effect = await deps.db.effect.findUnique({ where: { actionId } });
+  if (!row || !effect || !["applied", "unknown"].includes(row.status)) return answer;
+  const v = await lookUpEffect(deps, capability, actor, row, effect).catch(() => null);
+  if (!v || v.happened !== true) return answer;
+  const next = await recordVerification(deps, row, effect, v, "verified");
+  const sent = answer.outcome === "applied" ? answer.message.replace(/; verify it$/, "") : "The effect's answer was lost";
+  return respond(deps, capability, next, {
+    outcome: "applied",
+    message: `${sent}; verified at the system of record`,
+    retryable: false,
+    next_actions: [],
+  });
+}

@@ -25,6 +25,7 @@ import { argumentBoundsErrors, auditCopyOfOversized, outOfBoundsOutcome } from "
 import { adapterForTenant, type CredentialResolver, vaultCredentials } from "./connector-credentials";
 import { type PublishedAuditEvent, subscribeAuditEvents } from "./event-stream";
 import { failureOutcome } from "./failure-outcome";
+import { composeActionSteps } from "./operations/compose-action-steps";
 import {
   advanceActionInputSchema,
   approvalStatusInputSchema,
@@ -260,7 +261,8 @@ export function createGateway(options: GatewayOptions) {
       raw,
     );
 
-  const startAction = (ctx: TrustedContext | null, raw: unknown) =>
+  // One step each; start_action and advance_action as agents call them compose these (below).
+  const startOne = (ctx: TrustedContext | null, raw: unknown) =>
     pipeline(
       ctx,
       {
@@ -268,11 +270,12 @@ export function createGateway(options: GatewayOptions) {
         verb: "start",
         schema: startActionInputSchema,
         target: async (input, caller) => {
-          const capability = capabilities.get(input.capability);
+          const capability = capabilities.get(input.capability ?? "");
           const own = capability?.permissionTarget?.(input.patch ?? {}, await connectorsFor(caller));
-          return { target: own ?? capabilityTarget(input.capability), capability };
+          return { target: own ?? capabilityTarget(input.capability ?? ""), capability };
         },
-        run: (input, caller) => engine.start(actorOf(caller), input) as Promise<GatewayOutcome>,
+        run: (input, caller) =>
+          engine.start(actorOf(caller), { ...input, capability: input.capability ?? "" }) as Promise<GatewayOutcome>,
       },
       raw,
     );
@@ -366,7 +369,7 @@ export function createGateway(options: GatewayOptions) {
         raw,
       );
 
-  const advanceAction = onAction("action.advanced", "advance", advanceActionInputSchema, (input, caller) =>
+  const advanceOne = onAction("action.advanced", "advance", advanceActionInputSchema, (input, caller) =>
     engine.advance(actorOf(caller), input),
   );
   const confirmAction = onAction("action.confirmed", "confirm", confirmActionInputSchema, (input, caller) =>
@@ -378,6 +381,12 @@ export function createGateway(options: GatewayOptions) {
   const recoverAction = onAction("action.recovered", "confirm", recoverActionInputSchema, (input, caller) =>
     engine.recover(actorOf(caller), input.action_id, scopeOf(caller)),
   );
+  const { startAction, advanceAction } = composeActionSteps({
+    searchCapabilities,
+    startAction: startOne,
+    advanceAction: advanceOne,
+    confirmAction,
+  });
   // Ending an action changes it as a patch does: the same permission verb as advance.
   const cancelAction = onAction("action.cancelled", "advance", cancelActionInputSchema, (input, caller) =>
     engine.cancel(actorOf(caller), input.action_id),

@@ -27,6 +27,8 @@ export interface Reading {
   choices: Choice[];
   next: NextStep[];
   approvalUrl?: string;
+  /** The action the answer is about, where one was started. */
+  actionId?: string;
   /** search_capabilities results: each capability with the inputs it lists. */
   capabilities: Array<{ id: string; inputs: string[] }>;
   /** Links of a browse page (navigate targets). */
@@ -140,6 +142,7 @@ export function readText(text: string): Reading {
     if (choice && !section.startsWith("next")) reading.choices.push({ id: choice[1] ?? "", line });
     for (const m of line.matchAll(/\b([a-z]+:\/\/[^\s)`"']+)/g)) reading.links.push(m[1] ?? "");
   }
+  reading.actionId = actionId;
   return reading;
 }
 
@@ -183,6 +186,7 @@ export function readStructured(value: unknown): Reading {
     next,
     capabilities,
     approvalUrl: typeof sc.approval_url === "string" ? sc.approval_url : undefined,
+    actionId: typeof sc.action_id === "string" ? sc.action_id : undefined,
     links,
     read: JSON.stringify(sc),
   };

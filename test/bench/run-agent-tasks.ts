@@ -14,10 +14,14 @@ export interface TaskRow {
 export async function visibleTools(w: McpWorld) {
   const client = await w.connect(w.keys.alice);
   const { tools } = await client.listTools();
-  return tools.filter((t) => {
-    const ui = (t._meta as { ui?: { visibility?: string[] } } | undefined)?.ui;
-    return !ui?.visibility || ui.visibility.includes("model");
-  });
+  // What the model reads of each tool, as the REST wrapper's tools are counted: name,
+  // description, input schema (titles, annotations and _meta are for the host).
+  return tools
+    .filter((t) => {
+      const ui = (t._meta as { ui?: { visibility?: string[] } } | undefined)?.ui;
+      return !ui?.visibility || ui.visibility.includes("model");
+    })
+    .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
 }
 
 /** One task on Signpost: the person approves through the console's own function. */

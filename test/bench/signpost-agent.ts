@@ -84,15 +84,19 @@ export async function runSignpostAgent(
   };
 
   if (task.question) return browseForAnswer(call, task, finish);
-  let r = await call("search_capabilities", { query: task.intent });
-  // As a model reads the matches: the first whose inputs take what the user said.
-  const wanted = Object.keys(task.facts);
-  const fits = r.capabilities.find((c) => wanted.every((f) => c.inputs.includes(f)));
-  const starts = r.next.filter((n) => n.tool === "start_action");
-  const start = starts.find((n) => fits && n.args.capability === fits.id) ?? starts[0];
-  if (!start) return finish("stuck: no capability to start");
-  if (typeof start.args.capability !== "string") return finish("stuck: search named no capability");
-  r = await call("start_action", { ...start.args, patch: task.facts });
+  // The user's words straight to start_action: it searches and starts the match that takes the
+  // fields, and, given a key, confirms at once whatever needs nobody's approval.
+  let r = await call("start_action", { intent: task.intent, patch: task.facts, idempotency_key: hooks.idempotencyKey() });
+  if (!r.actionId) {
+    // Nothing fitted: start what the answer offers, as a model reads the matches.
+    const wanted = Object.keys(task.facts);
+    const fits = r.capabilities.find((c) => wanted.every((f) => c.inputs.includes(f)));
+    const starts = r.next.filter((n) => n.tool === "start_action");
+    const start = starts.find((n) => fits && n.args.capability === fits.id) ?? starts[0];
+    if (!start) return finish(`stuck: ${r.outcome} and no capability to start`);
+    if (typeof start.args.capability !== "string") return finish("stuck: no capability named");
+    r = await call("start_action", { ...start.args, patch: task.facts, idempotency_key: hooks.idempotencyKey() });
+  }
   const approved = new Set<string>();
   // Facts went with start_action; sending them again would not change the answer.
   const filled = new Set<string>(Object.keys(task.facts));
@@ -120,7 +124,7 @@ export async function runSignpostAgent(
         }
       }
       if (!Object.keys(patch).length) return finish(`stuck: nothing to send for ${r.needs.join(", ")}`);
-      r = await call("advance_action", { ...advance.args, patch });
+      r = await call("advance_action", { ...advance.args, patch, idempotency_key: hooks.idempotencyKey() });
       continue;
     }
     if (confirm) {

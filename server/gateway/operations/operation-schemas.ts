@@ -12,8 +12,7 @@ import { z } from "zod";
  * The one idempotency rule, stated the same wherever a key is asked for: any key of yours;
  * resending it returns the first outcome; an action's effect never happens twice.
  */
-export const IDEMPOTENCY_RULE =
-  "Any key of yours; resending it returns the first outcome, never a second effect";
+export const IDEMPOTENCY_RULE = "Yours; resent, it returns the first outcome, never a second effect";
 
 const id = (what: string) =>
   z
@@ -21,18 +20,27 @@ const id = (what: string) =>
     .trim()
     .min(1)
     .max(64)
-    .regex(/^[A-Za-z0-9_-]+$/, `${what} is an id of letters, digits, _ and -`);
+    // \w is [A-Za-z0-9_] (no u flag): the same ids, fewer tokens in every tools/list.
+    .regex(/^[\w-]+$/, `${what} is an id of letters, digits, _ and -`);
 
-const patch = z
-  .record(z.string().max(64), z.unknown())
-  .describe("Field values by input name; null clears one");
+const patch = z.record(z.string().max(64), z.unknown()).describe("By field name; null clears");
 
 export const searchCapabilitiesInputSchema = z
   .object({
-    query: z.string().trim().min(1).max(500).describe("The user's intent, their words"),
-    limit: z.number().int().min(1).max(10).optional().describe("default 3"),
+    query: z.string().trim().min(1).max(500),
+    limit: z.number().int().min(1).max(10).optional(),
   })
   .strict();
+
+const idempotencyKey = z
+  .string()
+  .trim()
+  .min(8)
+  .max(128)
+  .regex(/^[\w.:-]+$/, "letters, digits, and _ . : -");
+
+/** On start and advance: confirm at once where nothing is missing and no person must approve. */
+const confirmKey = idempotencyKey.optional().describe("Confirm at once if complete and needing no approval");
 
 export const startActionInputSchema = z
   .object({
@@ -42,24 +50,29 @@ export const startActionInputSchema = z
       .min(1)
       .max(64)
       .regex(/^[a-z][a-z0-9_]*$/, "a capability id such as checkout")
-      .describe("From search_capabilities"),
-    entity_id: id("entity_id").optional().describe("The record it applies to"),
-    patch: patch.optional().describe("Every field the user gave"),
+      .optional(),
+    intent: z.string().trim().min(1).max(500).optional().describe("Or the user's words"),
+    entity_id: id("entity_id").optional(),
+    patch: patch.optional(),
+    idempotency_key: confirmKey,
     dry_run: z.boolean().optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((v, ctx) => {
+    if ((v.capability === undefined) === (v.intent === undefined))
+      ctx.addIssue({ code: "custom", message: "Give either capability or intent", path: [] });
+  });
 
 export const getContextInputSchema = z
   .object({
-    action_id: id("action_id").optional().describe("An action to re-read"),
+    action_id: id("action_id").optional(),
     // A name, not an enum: the entities come from the connectors, and the tool list stays the
     // same however many are connected.
     entity: z
       .string()
       .regex(/^[a-z][a-z0-9_]{0,39}$/, "an entity name such as the applies_to of a capability")
-      .optional()
-      .describe("Or an entity's view (its applies_to name), with entity_id"),
-    entity_id: id("entity_id").optional().describe("With entity"),
+      .optional(),
+    entity_id: id("entity_id").optional(),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -72,8 +85,9 @@ export const getContextInputSchema = z
 export const advanceActionInputSchema = z
   .object({
     action_id: id("action_id"),
-    version: z.number().int().min(1).describe("Last read; stale is a conflict"),
+    version: z.number().int().min(1),
     patch: patch,
+    idempotency_key: confirmKey,
     dry_run: z.boolean().optional(),
   })
   .strict();
@@ -82,13 +96,7 @@ export const confirmActionInputSchema = z
   .object({
     action_id: id("action_id"),
     version: z.number().int().min(1).optional(),
-    idempotency_key: z
-      .string()
-      .trim()
-      .min(8)
-      .max(128)
-      .regex(/^[A-Za-z0-9_.:-]+$/, "letters, digits, and _ . : -")
-      .describe(IDEMPOTENCY_RULE),
+    idempotency_key: idempotencyKey.describe(IDEMPOTENCY_RULE),
     dry_run: z.boolean().optional(),
   })
   .strict();

@@ -1,0 +1,73 @@
+import type { NextAction, OutcomeBase } from "../../connectors/sdk/outcome";
+import type { TrustedContext } from "../trusted-context";
+import { advanceActionInputSchema, startActionInputSchema } from "./operation-schemas";
+
+type Outcome = OutcomeBase & Record<string, unknown>;
+type Operation = (ctx: TrustedContext | null, raw: unknown) => Promise<Outcome>;
+
+interface Steps {
+  searchCapabilities: Operation;
+  startAction: Operation;
+  advanceAction: Operation;
+  confirmAction: Operation;
+}
+
+interface Hit {
+  capability: string;
+  inputs: string[];
+}
+
+/**
+ * start_action and advance_action as agents call them: each composes the single-step operations,
+ * so every step keeps its own permission check and audit row (a search, a start, a confirm).
+ * - start_action by the user's words: search, then start the first match among the best three
+ *   whose inputs take every field sent. Nothing happens until confirm, so a wrong match costs a
+ *   cancel, never an effect; the answer names the other matches.
+ * - with an idempotency_key: once the action is complete and no person must approve it, confirm
+ *   at once (the confirm operation, with its own permission verb). Where a person must approve,
+ *   the key is not used and the action waits at its confirmation as without one.
+ */
+export function composeActionSteps(steps: Steps): { startAction: Operation; advanceAction: Operation } {
+  async function confirmWhenReady(ctx: TrustedContext | null, key: unknown, out: Outcome): Promise<Outcome> {
+    if (typeof key !== "string" || out.outcome !== "applied" || typeof out.action_id !== "string") return out;
+    const next = (out.next_actions ?? []) as NextAction[];
+    const ready = next.some((n) => n.tool === "confirm_action" && !n.requires_user_approval);
+    if (!ready || out.status === "failed") return out;
+    return steps.confirmAction(ctx, { action_id: out.action_id, version: out.version, idempotency_key: key });
+  }
+
+  async function startAction(ctx: TrustedContext | null, raw: unknown): Promise<Outcome> {
+    const parsed = startActionInputSchema.safeParse(raw);
+    // A bad argument, or a capability named: the start operation answers (and audits) as is.
+    if (!ctx || !parsed.success || parsed.data.capability)
+      return confirmWhenReady(ctx, parsed.data?.idempotency_key, await steps.startAction(ctx, raw));
+    const { intent, ...rest } = parsed.data;
+    const found = await steps.searchCapabilities(ctx, { query: intent, limit: 3 });
+    if (found.outcome !== "applied") return found;
+    const hits = (found.results ?? []) as Hit[];
+    const fields = Object.keys(rest.patch ?? {});
+    const pick = hits.find((h) => fields.every((f) => h.inputs.includes(f)));
+    if (!pick)
+      return {
+        outcome: "rejected",
+        reason: hits.length ? "no_capability_takes_fields" : "no_capability_matches",
+        message: hits.length
+          ? `No matching capability takes ${fields.join(", ")}; start one of these with its own inputs`
+          : "No capability matches these words; rephrase them",
+        retryable: false,
+        results: hits,
+        next_actions: found.next_actions,
+      };
+    const out = await steps.startAction(ctx, { ...rest, capability: pick.capability });
+    const others = hits.filter((h) => h !== pick).map((h) => h.capability);
+    if (others.length) out.other_matches = others;
+    return confirmWhenReady(ctx, rest.idempotency_key, out);
+  }
+
+  async function advanceAction(ctx: TrustedContext | null, raw: unknown): Promise<Outcome> {
+    const parsed = advanceActionInputSchema.safeParse(raw);
+    return confirmWhenReady(ctx, parsed.data?.idempotency_key, await steps.advanceAction(ctx, raw));
+  }
+
+  return { startAction, advanceAction };
+}

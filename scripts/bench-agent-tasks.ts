@@ -5,14 +5,19 @@
 // system ended where the user wanted, and money moved that no person approved.
 // Run alone: `npx tsx scripts/bench-agent-tasks.ts`.
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { encode } from "gpt-tokenizer/encoding/o200k_base";
+import { prepareOpenApiImport } from "@/server/connectors/openapi/prepare-openapi-import";
+import { saveImportedConnector } from "@/server/connectors/openapi/save-imported-connector";
+import { jsonTokens } from "../test/bench/json-tokens";
 import { wrapOpenApiAsTools } from "../test/bench/openapi-tool-wrapper";
 import { runAgentTasks, visibleTools } from "../test/bench/run-agent-tasks";
 import type { ReadMode } from "../test/bench/signpost-agent";
 import { createMcpWorld, type McpWorld } from "../test/mcp/mcp-world";
 
-const tokens = (value: unknown) => encode(JSON.stringify(value)).length;
+const tokens = jsonTokens;
 
 function row(cells: Array<string | number>) {
   return `| ${cells.join(" | ")} |`;
@@ -87,9 +92,79 @@ export async function benchAgentTasks(w: McpWorld): Promise<string> {
       `${signpostDefs + total.jt}`,
     ]),
   );
-  const table = `${lines.join("\n")}\n\nTool definitions (o200k, model-visible): Signpost all faces ${signpostDefs}, REST wrapper ${restDefs}.`;
+  const scale = await atTenConnectors(w, {
+    signpost: signpostDefs + total.st,
+    rest: restDefs + total.rt,
+  });
+  const table = `${lines.join("\n")}\n\nTool definitions (o200k, model-visible): Signpost all faces ${signpostDefs}, REST wrapper ${restDefs}.\n\n${scale}`;
   console.log(`\n${table}\n`);
   return table;
+}
+
+/**
+ * The same tasks once eight more systems are connected (real OpenAPI documents imported into
+ * the tenant, as `npx signpost connect openapi` does): the wrapper lists a tool per operation of
+ * every system, Signpost's list stays the same, and the text-only agent runs the tasks again
+ * with all ten connected. Their base URL is never called by these tasks.
+ */
+async function atTenConnectors(w: McpWorld, two: { signpost: number; rest: number }): Promise<string> {
+  const require = createRequire(import.meta.url);
+  const examples = dirname(require.resolve("@readme/oas-examples/package.json"));
+  // Documents of whole (if small) APIs, not of one OpenAPI feature each.
+  const systems = [
+    "3.0/star-trek",
+    "3.1/train-travel",
+    "3.0/uspto",
+    "3.0/petstore-expanded",
+    "3.1/readme",
+    "3.0/link-example",
+    "3.0/callbacks",
+    "3.0/security",
+  ];
+  let restDefs = tokens(await wrapOpenApiAsTools(await (await fetch(`${w.legacy.url}/openapi.json`)).json()));
+  const imported: string[] = [];
+  for (const name of systems) {
+    const [version, file] = name.split("/") as [string, string];
+    const text = readFileSync(join(examples, version, "json", `${file}.json`), "utf8");
+    const prepared = await prepareOpenApiImport(w.db, {
+      tenantId: "acme",
+      text,
+      id: `sys${imported.length + 1}`,
+      baseUrl: "http://127.0.0.1:9",
+      readRoles: ["admin", "support", "member"],
+      secrets: {},
+      self: { origins: ["http://localhost:3000"], ports: [3000] },
+    });
+    if (!prepared.ok) continue;
+    await w.db.$transaction((tx) => saveImportedConnector(tx, prepared.value));
+    restDefs += tokens(await wrapOpenApiAsTools(JSON.parse(text)));
+    imported.push(file);
+  }
+  const signpostDefs = tokens(await visibleTools(w));
+  const rows = await runAgentTasks(w, undefined, ["text"]);
+  const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((n, r) => n + f(r), 0);
+  const signpost = signpostDefs + sum((r) => r.signpost.text.run.responseTokens);
+  const rest = restDefs + sum((r) => r.rest.responseTokens);
+  const right = rows.filter((r) => r.signpost.text.right).length;
+  const pct = (a: number, b: number) => `${Math.round((100 * a) / b)}%`;
+  return [
+    row([
+      "connected systems",
+      "Signpost tokens (definitions + read)",
+      "REST wrapper tokens",
+      "Signpost / REST",
+      "Signpost right",
+    ]),
+    row(Array(5).fill("---")),
+    row(["2 (shop, helpdesk)", two.signpost, two.rest, pct(two.signpost, two.rest), ""]),
+    row([
+      `10 (+ ${imported.join(", ")})`,
+      signpost,
+      rest,
+      pct(signpost, rest),
+      `${right}/${rows.length} (${sum((r) => r.signpost.text.run.calls)} calls)`,
+    ]),
+  ].join("\n");
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

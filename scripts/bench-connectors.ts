@@ -12,7 +12,6 @@ import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { createSignpostBrowseBackend } from "@/mcp/signpost-browse-backend";
 import { search } from "@/server/browse/browse-pages";
 import { routeTable } from "@/server/browse/browse-routes";
@@ -21,6 +20,7 @@ import { prepareOpenApiImport } from "@/server/connectors/openapi/prepare-openap
 import { saveImportedConnector } from "@/server/connectors/openapi/save-imported-connector";
 import { tenantConnectors } from "@/server/connectors/tenant-connectors";
 import { createGateway } from "@/server/gateway/create-gateway";
+import { jsonTokens } from "../test/bench/json-tokens";
 import { wrapOpenApiAsTools } from "../test/bench/openapi-tool-wrapper";
 import { createMcpWorld } from "../test/mcp/mcp-world";
 
@@ -29,27 +29,7 @@ process.env.SIGNPOST_AGENT_RATE_LIMIT ??= "0";
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
-/**
- * o200k tokens of a value as JSON. A schema used twice is written twice (as a wrapper's tool
- * list repeats it); only a schema inside itself (circular) is cut, as "[circular]".
- */
-function tokens(value: unknown): number {
-  const ancestors = new Set<object>();
-  const json = (v: unknown): string => {
-    if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "null";
-    if (ancestors.has(v)) return '"[circular]"';
-    ancestors.add(v);
-    const out = Array.isArray(v)
-      ? `[${v.map(json).join(",")}]`
-      : `{${Object.entries(v)
-          .filter(([, x]) => x !== undefined)
-          .map(([k, x]) => `${JSON.stringify(k)}:${json(x)}`)
-          .join(",")}}`;
-    ancestors.delete(v);
-    return out;
-  };
-  return encode(json(value)).length;
-}
+const tokens = jsonTokens;
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;

@@ -199,11 +199,13 @@ export async function recordVerification(
 }
 
 /**
- * Right after an effect was sent: asks the system of record once and, only where it shows the
- * effect, records it as verified and says so in the same answer, so the agent needs no
- * verify_action of its own. Anything else (not found yet, lookup down) leaves the first answer
- * as it was: a write the system of record does not show a moment later may still be landing,
- * and queueing it for a person on that evidence would be wrong.
+ * Right after the system of record said the effect applied: asks it once and, only where it
+ * shows the effect, records it as verified and says so in the same answer, so the agent needs
+ * no verify_action of its own. Anything else (not found yet, lookup down) leaves the first
+ * answer as it was: a write the system of record does not show a moment later may still be
+ * landing, and queueing it for a person on that evidence would be wrong. An `unknown` answer is
+ * not looked up here: the agent is told to verify, and verify_action (or the reconcile job)
+ * settles it with the whole unknown-effect path (recovery, the queue for a person).
  */
 export async function verifyAtOnce(
   deps: EngineDeps,
@@ -212,18 +214,16 @@ export async function verifyAtOnce(
   actionId: string,
   answer: ActionResponse,
 ): Promise<ActionResponse> {
-  if (answer.outcome !== "applied" && !(answer.outcome === "unknown" && answer.reason === "outcome_unknown"))
-    return answer;
+  if (answer.outcome !== "applied") return answer;
   const row = await deps.db.action.findUnique({ where: { id: actionId } });
   const effect = await deps.db.effect.findUnique({ where: { actionId } });
-  if (!row || !effect || !["applied", "unknown"].includes(row.status)) return answer;
+  if (!row || !effect || row.status !== "applied") return answer;
   const v = await lookUpEffect(deps, capability, actor, row, effect).catch(() => null);
   if (!v || v.happened !== true) return answer;
   const next = await recordVerification(deps, row, effect, v, "verified");
-  const sent = answer.outcome === "applied" ? answer.message.replace(/; verify it$/, "") : "The effect's answer was lost";
   return respond(deps, capability, next, {
     outcome: "applied",
-    message: `${sent}; verified at the system of record`,
+    message: `${answer.message.replace(/; verify it$/, "")}; verified at the system of record`,
     retryable: false,
     next_actions: [],
   });

@@ -59,13 +59,17 @@ async function fresh(w: McpWorld, task: BenchTask) {
   if (task.fault) await w.legacy.injectFault(task.fault);
 }
 
-export async function runAgentTasks(w: McpWorld, tasks = BENCH_TASKS): Promise<TaskRow[]> {
+export async function runAgentTasks(
+  w: McpWorld,
+  tasks = BENCH_TASKS,
+  modes: ReadMode[] = ["text", "structured"],
+): Promise<TaskRow[]> {
   const doc = (await (await fetch(`${w.legacy.url}/openapi.json`)).json()) as never;
   const read = legacyReader(w);
   const rows: TaskRow[] = [];
   for (const task of tasks) {
     const signpost = {} as TaskRow["signpost"];
-    for (const mode of ["text", "structured"] as const) {
+    for (const mode of modes) {
       await fresh(w, task);
       const run = await runOnSignpost(w, task, mode);
       const answer = run.transcript.map((t) => t.read).join("\n");

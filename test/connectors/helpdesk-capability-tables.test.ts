@@ -994,7 +994,9 @@ describeEachProvider("helpdesk write capabilities, table-driven (%s, real legacy
     });
 
     it("each candidate is one short line of the text block, its id copyable first", async () => {
-      const text = renderOutcomeText(await startBare("assign_ticket"));
+      // The MCP face's own rendering, as the agent reads it (the types differ only by index signatures).
+      const out = await startBare("assign_ticket");
+      const text = renderOutcomeText(out as Parameters<typeof renderOutcomeText>[0]);
       const line = text.split("\n").find((l) => l.startsWith("- `tkt_9` ")) ?? "";
       // The order of the other fields is the stored JSON's (PostgreSQL's jsonb sorts keys).
       for (const part of [

@@ -1,6 +1,10 @@
-import { afterAll, beforeAll, describe, it } from "vitest";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderOutcomeText } from "@/mcp/outcome-text";
+import type { GatewayOutcome } from "@/server/gateway/create-gateway";
 import { createWorld, type World } from "../gateway/gateway-world";
 import { describeEachProvider } from "../helpers/database";
+import { peopleOfEveryRole } from "../tenancy/tenancy-world";
 import {
   BUCKETS,
   bucketSizes,
@@ -922,6 +926,193 @@ describeEachProvider("helpdesk write capabilities, table-driven (%s, real legacy
       });
     }
   }
+
+  describe("the TICKET node offers the caller's tickets when none is named", () => {
+    beforeAll(async () => w.legacy.reset());
+    const startBare = (capability: string, who = w.agent.sam) => w.gw.startAction(who, { capability });
+    const candidates = (out: GatewayOutcome) =>
+      ((out.options as { tickets?: Candidate[] } | undefined)?.tickets ?? []) as Candidate[];
+    const ids = (out: GatewayOutcome) => candidates(out).map((t) => t.id);
+    const possibleYes = (out: GatewayOutcome) =>
+      candidates(out)
+        .filter((t) => t.possible === "yes")
+        .map((t) => t.id);
+
+    // Acme's seed: open tkt_1 (high, unassigned), tkt_2, tkt_9 (urgent, unassigned); pending tkt_3,
+    // tkt_4; resolved tkt_5, tkt_6 (high); closed tkt_7, tkt_8.
+    it("resolve: the open and pending tickets first, most urgent first; the rest say why not", async () => {
+      const out = await startBare("resolve_ticket");
+      expect(out).toMatchObject({ outcome: "input_required", node: "TICKET", missing: ["ticket_id"] });
+      expect(ids(out)).toEqual([
+        "tkt_9",
+        "tkt_1",
+        "tkt_2",
+        "tkt_3",
+        "tkt_4",
+        "tkt_6",
+        "tkt_5",
+        "tkt_8",
+        "tkt_7",
+      ]);
+      expect(possibleYes(out)).toEqual(["tkt_9", "tkt_1", "tkt_2", "tkt_3", "tkt_4"]);
+      expect(candidates(out).find((t) => t.id === "tkt_7")?.possible).toBe("The ticket is already closed");
+      // Every demo ticket fits in one answer: no link to more.
+      expect(out.options).not.toHaveProperty("more_tickets");
+    });
+
+    it("reopen: resolved before closed, then the open ones with the reason they cannot be reopened", async () => {
+      const out = await startBare("reopen_ticket");
+      expect(ids(out).slice(0, 4)).toEqual(["tkt_6", "tkt_5", "tkt_8", "tkt_7"]);
+      expect(possibleYes(out)).toEqual(["tkt_6", "tkt_5", "tkt_8", "tkt_7"]);
+      expect(candidates(out).find((t) => t.id === "tkt_3")?.possible).toBe(
+        "The ticket is pending, not resolved or closed; nothing to reopen",
+      );
+    });
+
+    it("assign: unassigned tickets first; resolved and closed ones last, with the reason", async () => {
+      const out = await startBare("assign_ticket");
+      expect(ids(out).slice(0, 2)).toEqual(["tkt_9", "tkt_1"]);
+      expect(candidates(out)[0]).toEqual({
+        id: "tkt_9",
+        subject: "Wrong size tee",
+        status: "open",
+        priority: "urgent",
+        assignee: "unassigned",
+        team: "shipping",
+        possible: "yes",
+      });
+      expect(new Set(possibleYes(out))).toEqual(new Set(["tkt_9", "tkt_1", "tkt_2", "tkt_3", "tkt_4"]));
+      expect(candidates(out).find((t) => t.id === "tkt_5")?.possible).toBe(
+        "The ticket is resolved; reopen it before assigning",
+      );
+    });
+
+    it("change priority: every ticket but the closed ones, work still to do first", async () => {
+      const out = await startBare("change_ticket_priority");
+      expect(ids(out).slice(0, 7)).toEqual(["tkt_9", "tkt_1", "tkt_2", "tkt_3", "tkt_4", "tkt_6", "tkt_5"]);
+      expect(possibleYes(out)).toHaveLength(7);
+    });
+
+    it("each candidate is one short line of the text block, its id copyable first", async () => {
+      // The MCP face's own rendering, as the agent reads it (the types differ only by index signatures).
+      const out = await startBare("assign_ticket");
+      const text = renderOutcomeText(out as Parameters<typeof renderOutcomeText>[0]);
+      const line = text.split("\n").find((l) => l.startsWith("- `tkt_9` ")) ?? "";
+      // The order of the other fields is the stored JSON's (PostgreSQL's jsonb sorts keys).
+      for (const part of [
+        "Wrong size tee",
+        "open",
+        "priority: urgent",
+        "assignee: unassigned",
+        "team: shipping",
+      ])
+        expect(line, text).toContain(part);
+      expect(line).toContain("possible: yes");
+      expect(line.length).toBeLessThanOrEqual(110);
+    });
+
+    it("scoped to the caller's tenant: Acme never sees Globex's ticket, Globex's support sees only its own", async () => {
+      const people = await peopleOfEveryRole(w);
+      for (const capability of [
+        "assign_ticket",
+        "resolve_ticket",
+        "reopen_ticket",
+        "change_ticket_priority",
+      ]) {
+        expect(ids(await startBare(capability)).some((id) => id.startsWith("tkt_gx"))).toBe(false);
+        const theirs = await startBare(capability, people.globex.support.agent);
+        expect(ids(theirs), capability).toEqual(["tkt_gx_1"]);
+      }
+    });
+
+    it("a member's agent gets no candidates: refused before any ticket is read", async () => {
+      const out = await startBare("resolve_ticket", w.agent.alice);
+      expect(out).toMatchObject({ outcome: "rejected", reason: "permission_required" });
+      expect(out.options).toBeUndefined();
+    });
+
+    it("picking a candidate with advance_action moves on; picking one it cannot do says the same reason", async () => {
+      const out = await startBare("resolve_ticket");
+      const first = candidates(out)[0]?.id;
+      const picked = await w.gw.advanceAction(w.agent.sam, {
+        action_id: out.action_id,
+        version: out.version,
+        patch: { ticket_id: first },
+      });
+      expect(picked).toMatchObject({
+        outcome: "input_required",
+        node: "RESOLUTION",
+        missing: ["resolution"],
+      });
+      expect(picked.options).toMatchObject({ ticket: { id: "tkt_9", status: "open" } });
+
+      const other = await startBare("resolve_ticket");
+      const closed = candidates(other).find((t) => t.possible !== "yes");
+      const refused = await w.gw.advanceAction(w.agent.sam, {
+        action_id: other.action_id,
+        version: other.version,
+        patch: { ticket_id: closed?.id },
+      });
+      expect(refused).toMatchObject({ outcome: "input_required", node: "TICKET" });
+      expect((refused.validation_errors as Array<{ message: string }>).map((e) => e.message)).toEqual([
+        closed?.possible,
+      ]);
+    });
+
+    it("more tickets than it offers: ten, and the listing page that has the rest", async () => {
+      const store = new Database(w.legacy.dbPath);
+      try {
+        const add = store.prepare(
+          `INSERT INTO tickets (tenant_id, id, subject, description, status, priority, assignee_id, team_id,
+            requester_email, resolution, order_id, created_at, updated_at)
+            VALUES ('acme', ?, ?, 'x', 'open', 'low', NULL, 'billing', 'adam@acme.test', NULL, NULL, ?, ?)`,
+        );
+        const old = "2020-01-01T00:00:00.000Z";
+        for (const n of [1, 2, 3])
+          add.run(`tkt_extra_${n}`, `Extra\nticket   ${"long ".repeat(20)}${n}`, old, old);
+      } finally {
+        store.close();
+      }
+      try {
+        const out = await startBare("resolve_ticket");
+        expect(candidates(out)).toHaveLength(10);
+        expect(out.options).toMatchObject({ more_tickets: "helpdesk://tickets?status=open" });
+        // The customer's line breaks and long subjects do not reach the agent as they are.
+        const extra = candidates(out).find((t) => t.id.startsWith("tkt_extra"));
+        expect(extra?.subject).toMatch(/^Extra ticket long .*…$/);
+        expect(extra?.subject.length).toBeLessThanOrEqual(60);
+      } finally {
+        await w.legacy.reset();
+      }
+    });
+  });
+
+  describe("the ASSIGNEE node offers who can take the ticket, compactly", () => {
+    beforeAll(async () => w.legacy.reset());
+    it("active teammates only, its own team first, not the one who has it already", async () => {
+      const unassigned = await w.gw.startAction(w.agent.sam, {
+        capability: "assign_ticket",
+        entity_id: "tkt_9",
+      });
+      expect((unassigned.options as { teammates: unknown[] }).teammates).toEqual([
+        { id: "tm_sara", name: "Sara Shipping", team: "shipping", same_team: true },
+        { id: "tm_sid", name: "Sid Shipping", team: "shipping", same_team: true },
+        { id: "tm_bella", name: "Bella Billing", team: "billing", same_team: false },
+      ]);
+      const sids = await w.gw.startAction(w.agent.sam, { capability: "assign_ticket", entity_id: "tkt_2" });
+      expect((sids.options as { teammates: Array<{ id: string }> }).teammates.map((m) => m.id)).toEqual([
+        "tm_sara",
+        "tm_bella",
+      ]);
+    });
+  });
 });
+
+interface Candidate {
+  id: string;
+  subject: string;
+  status: string;
+  possible: string;
+}
 
 bucketSizes(suites, MIN_CASES);

@@ -17,6 +17,8 @@ export interface RunningLegacy {
   url: string;
   adminKey: string;
   apiKeys: { acme: string; globex: string };
+  /** The store's SQLite file, for a test that needs more rows than the demo seed has (reset restores it). */
+  dbPath: string;
   injectFault(fault: LegacyFault): Promise<{ id: string }>;
   clearFaults(): Promise<void>;
   /** Restores the demo data, forgets idempotency keys, clears faults. */
@@ -57,8 +59,9 @@ export async function startLegacy(options: StartLegacyOptions = {}): Promise<Run
     globex: `lk_globex_${randomBytes(8).toString("hex")}`,
   };
   const adminKey = options.adminKey ?? `adm_${randomBytes(8).toString("hex")}`;
+  const dbPath = join(dir, "legacy.sqlite");
   const server = await createLegacyServer({
-    dbPath: join(dir, "legacy.sqlite"),
+    dbPath,
     port: 0,
     apiKeys,
     adminKey,
@@ -68,6 +71,7 @@ export async function startLegacy(options: StartLegacyOptions = {}): Promise<Run
     url: server.url,
     adminKey,
     apiKeys,
+    dbPath,
     injectFault: async (fault) =>
       (await admin(server.url, adminKey, "POST", "/admin/faults", fault)) as { id: string },
     clearFaults: async () => {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { NodeDefinition } from "../sdk/define-capability";
 import type { ValidationError } from "../sdk/outcome";
 import type { HelpdeskAdapter, HelpdeskTicket } from "./helpdesk-adapter";
+import { type TicketChoice, ticketCandidates } from "./ticket-candidates";
 
 export const ticketIdSchema = z
   .string()
@@ -9,20 +10,23 @@ export const ticketIdSchema = z
   .min(1)
   .max(64)
   .regex(/^[A-Za-z0-9_-]+$/, "a ticket id such as tkt_1")
-  .describe("Stable ticket id, e.g. tkt_1 (not the subject)");
+  .describe("Stable ticket id, e.g. tkt_1 (not the subject); options.tickets lists candidates");
 
 /** The first node of every ticket capability: load the ticket, then check its state allows the change. */
 export function ticketNode(
   description: string,
   check: (ticket: HelpdeskTicket) => ValidationError[],
+  choice?: TicketChoice,
 ): NodeDefinition<HelpdeskAdapter> {
   return {
     id: "TICKET",
     description,
     fields: { ticket_id: ticketIdSchema },
-    async resolve({ adapter, values }) {
+    async resolve({ adapter, actor, values }) {
       const id = values.ticket_id as string | undefined;
-      if (!id) return {};
+      // No ticket named: offer the caller's tickets with what this capability can do for each,
+      // so "resolve the parcel ticket" needs no browsing first.
+      if (!id) return { options: await ticketCandidates(adapter, actor, check, choice) };
       const ticket = await adapter.ticket(id);
       if (!ticket) return { notFound: { entity: "Ticket", id } };
       return {

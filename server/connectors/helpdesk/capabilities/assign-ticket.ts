@@ -42,16 +42,20 @@ export const assignTicket = defineCapability<HelpdeskAdapter>({
     ...HELPDESK_POLICY,
   },
   nodes: [
-    ticketNode("The ticket; only open or pending tickets can be assigned", (t) =>
-      t.status === "open" || t.status === "pending"
-        ? []
-        : [
-            {
-              field: "ticket_id",
-              code: "ticket_not_open",
-              message: `The ticket is ${t.status}; reopen it before assigning`,
-            },
-          ],
+    ticketNode(
+      "The ticket; only open or pending tickets can be assigned",
+      (t) =>
+        t.status === "open" || t.status === "pending"
+          ? []
+          : [
+              {
+                field: "ticket_id",
+                code: "ticket_not_open",
+                message: `The ticket is ${t.status}; reopen it before assigning`,
+              },
+            ],
+      // Unassigned tickets are the ones waiting for someone.
+      { rank: (t) => (t.assignee_id ? 1 : 0), listing: "helpdesk://tickets?status=open" },
     ),
     {
       id: "ASSIGNEE",
@@ -67,15 +71,18 @@ export const assignTicket = defineCapability<HelpdeskAdapter>({
       async resolve({ adapter, values, derived }) {
         const ticket = derived.ticket as HelpdeskTicket;
         const all = await adapter.teammates();
+        // Only those who can take it (active, not the current assignee), its own team first:
+        // assigning there needs no approval. Compact: one short line each in the text block.
         const options = {
           teammates: all
-            .filter((m) => m.active)
+            .filter((m) => m.active && m.id !== ticket.assignee_id)
             .map((m) => ({
               id: m.id,
               name: m.name,
-              team_id: m.team_id,
+              team: m.team_id,
               same_team: m.team_id === ticket.team_id,
-            })),
+            }))
+            .sort((a, b) => Number(b.same_team) - Number(a.same_team)),
         };
         const id = values.assignee_id as string | undefined;
         if (!id) return { options };

@@ -37,10 +37,14 @@ export const changeTicketPriority = defineCapability<HelpdeskAdapter>({
     ...HELPDESK_POLICY,
   },
   nodes: [
-    ticketNode("The ticket; closed tickets keep their priority", (t) =>
-      t.status === "closed"
-        ? [{ field: "ticket_id", code: "ticket_closed", message: "The ticket is closed; reopen it first" }]
-        : [],
+    ticketNode(
+      "The ticket; closed tickets keep their priority",
+      (t) =>
+        t.status === "closed"
+          ? [{ field: "ticket_id", code: "ticket_closed", message: "The ticket is closed; reopen it first" }]
+          : [],
+      // Priority matters for work still to do: open and pending before resolved.
+      { rank: (t) => (t.status === "resolved" ? 1 : 0) },
     ),
     {
       id: "PRIORITY",

@@ -30,16 +30,20 @@ export const reopenTicket = defineCapability<HelpdeskAdapter>({
   sideEffects: ["sets the ticket's status back to open"],
   policy: { effect: "write", permission: "helpdesk.ticket.reopen", approval: "never", ...HELPDESK_POLICY },
   nodes: [
-    ticketNode("The ticket; only resolved or closed tickets can be reopened", (t) =>
-      t.status === "resolved" || t.status === "closed"
-        ? []
-        : [
-            {
-              field: "ticket_id",
-              code: "ticket_not_resolved",
-              message: `The ticket is ${t.status}, not resolved or closed; nothing to reopen`,
-            },
-          ],
+    ticketNode(
+      "The ticket; only resolved or closed tickets can be reopened",
+      (t) =>
+        t.status === "resolved" || t.status === "closed"
+          ? []
+          : [
+              {
+                field: "ticket_id",
+                code: "ticket_not_resolved",
+                message: `The ticket is ${t.status}, not resolved or closed; nothing to reopen`,
+              },
+            ],
+      // Resolved before closed: a resolved ticket is the one a customer comes back about.
+      { rank: (t) => (t.status === "resolved" ? 0 : 1), listing: "helpdesk://tickets?status=resolved" },
     ),
     {
       id: "REASON",

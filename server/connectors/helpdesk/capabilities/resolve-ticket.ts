@@ -32,16 +32,19 @@ export const resolveTicket = defineCapability<HelpdeskAdapter>({
   sideEffects: ["sets the ticket's status to resolved and records the resolution"],
   policy: { effect: "write", permission: "helpdesk.ticket.resolve", approval: "never", ...HELPDESK_POLICY },
   nodes: [
-    ticketNode("The ticket; only open or pending tickets can be resolved", (t) =>
-      t.status === "open" || t.status === "pending"
-        ? []
-        : [
-            {
-              field: "ticket_id",
-              code: "ticket_already_resolved",
-              message: `The ticket is already ${t.status}`,
-            },
-          ],
+    ticketNode(
+      "The ticket; only open or pending tickets can be resolved",
+      (t) =>
+        t.status === "open" || t.status === "pending"
+          ? []
+          : [
+              {
+                field: "ticket_id",
+                code: "ticket_already_resolved",
+                message: `The ticket is already ${t.status}`,
+              },
+            ],
+      { listing: "helpdesk://tickets?status=open" },
     ),
     {
       id: "RESOLUTION",

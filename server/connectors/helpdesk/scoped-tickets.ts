@@ -1,0 +1,38 @@
+import type { HelpdeskAdapter, HelpdeskTicket } from "./helpdesk-adapter";
+
+/** Who is asking, as the gateway established it (never from arguments). */
+export interface TicketReader {
+  email: string;
+  role: "admin" | "support" | "member";
+}
+
+/**
+ * Tickets this caller may see, one rule for the listing page and the TICKET node's candidates.
+ * Support and admins see the tenant's; members, and people who are not helpdesk teammates
+ * asking for "mine", see the tickets they raised themselves. The tenant is the adapter's: its
+ * key is the tenant's, so another tenant's tickets never come back at all.
+ */
+export async function scopedTickets(
+  helpdesk: HelpdeskAdapter,
+  who: TicketReader,
+  query: { page: number; perPage: number; status?: string; mine?: boolean; q?: string },
+): Promise<{ data: HelpdeskTicket[]; next_page: number | null; total: number }> {
+  const email = who.email.toLowerCase();
+  const isStaff = who.role === "admin" || who.role === "support";
+  let assignee: string | undefined;
+  if (query.mine) {
+    const teammates = await helpdesk.teammates();
+    assignee = teammates.find((t) => t.email.toLowerCase() === email)?.id;
+  }
+  const result = await helpdesk.tickets({
+    status: query.status,
+    q: query.q,
+    assignee_id: assignee,
+    page: query.page,
+    per_page: query.perPage,
+  });
+  const ownOnly = !isStaff || (query.mine && !assignee);
+  if (!ownOnly) return result;
+  const data = result.data.filter((t) => String(t.requester_email ?? "").toLowerCase() === email);
+  return { data, next_page: null, total: data.length };
+}

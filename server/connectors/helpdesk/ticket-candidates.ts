@@ -1,0 +1,65 @@
+import type { Actor } from "../sdk/define-capability";
+import type { ValidationError } from "../sdk/outcome";
+import type { HelpdeskAdapter, HelpdeskTicket, TicketPriority } from "./helpdesk-adapter";
+import { scopedTickets } from "./scoped-tickets";
+
+/** How a ticket capability orders the tickets it offers, and where the agent finds the rest. */
+export interface TicketChoice {
+  /** Among tickets the capability can act on, lower first (assign: unassigned ones first). */
+  rank?: (ticket: HelpdeskTicket) => number;
+  /** The listing page with the tickets this capability is most often about. */
+  listing?: string;
+}
+
+/** How many tickets the TICKET node offers when none is named (the text shows fewer). */
+const CANDIDATES = 10;
+/** How many recently updated tickets are ranked: the legacy API's largest page, one call. */
+const WINDOW = 100;
+/** A subject is the customer's words: one short line of them is enough to tell tickets apart. */
+const SUBJECT_CHARS = 60;
+
+const URGENCY: Record<TicketPriority, number> = { urgent: 0, high: 1, normal: 2, low: 3 };
+
+/**
+ * The tickets the caller may act on, most relevant first for this capability: the ones it can
+ * act on before the ones it cannot, then the capability's own order, the more urgent, the more
+ * recently updated. Each says what the capability can do for it, from the node's own check.
+ */
+export async function ticketCandidates(
+  adapter: HelpdeskAdapter,
+  actor: Actor,
+  check: (ticket: HelpdeskTicket) => ValidationError[],
+  choice: TicketChoice = {},
+): Promise<Record<string, unknown>> {
+  const window = await scopedTickets(adapter, actor, { page: 1, perPage: WINDOW });
+  const checked = window.data.map((ticket, order) => ({ ticket, order, errors: check(ticket) }));
+  const rank = choice.rank ?? (() => 0);
+  checked.sort(
+    (a, b) =>
+      Number(a.errors.length > 0) - Number(b.errors.length > 0) ||
+      rank(a.ticket) - rank(b.ticket) ||
+      URGENCY[a.ticket.priority] - URGENCY[b.ticket.priority] ||
+      a.order - b.order,
+  );
+  const tickets = checked.slice(0, CANDIDATES).map(({ ticket, errors }) => ({
+    ...ticketCandidate(ticket),
+    possible: errors.map((e) => e.message).join("; ") || "yes",
+  }));
+  if (!tickets.length) return {};
+  const more = window.total > tickets.length;
+  return { tickets, ...(more ? { more_tickets: choice.listing ?? "helpdesk://tickets" } : {}) };
+}
+
+/** One line's worth of a ticket: enough to tell the caller's tickets apart and pick one. */
+function ticketCandidate(ticket: HelpdeskTicket) {
+  // Newlines or runs of spaces from the customer would break the one-line rendering.
+  const subject = ticket.subject.replace(/\s+/g, " ").trim();
+  return {
+    id: ticket.id,
+    subject: subject.length > SUBJECT_CHARS ? `${subject.slice(0, SUBJECT_CHARS - 1)}…` : subject,
+    status: ticket.status,
+    priority: ticket.priority,
+    assignee: ticket.assignee_id ?? "unassigned",
+    team: ticket.team_id ?? "none",
+  };
+}

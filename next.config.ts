@@ -10,6 +10,8 @@ const config: NextConfig = {
     "@prisma/adapter-better-sqlite3",
     "@prisma/adapter-pg",
     "gpt-tokenizer",
+    // Chinese segmentation for capability search: a native binary and its dictionary, loaded at run time.
+    "@node-rs/jieba",
     // Shared with the modules the HTTP server loads itself (one registry, one client per process).
     "prom-client",
     "rate-limiter-flexible",

@@ -140,3 +140,8 @@ export function searchSynonyms(): Record<string, string[]> {
       merged[word] = [...new Set([...(merged[word] ?? []), ...terms])];
   return merged;
 }
+
+/** Each connector's topic words, by connector id (search_capabilities weighs them as topics). */
+export function searchTopics(): Record<string, string[]> {
+  return Object.fromEntries(connectors().map((c) => [c.id, c.searchTopics ?? []]));
+}

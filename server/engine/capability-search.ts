@@ -1,21 +1,32 @@
 import { Converter } from "opencc-js/t2cn";
 import type { AnyCapability } from "../connectors/sdk/define-capability";
 import type { NextAction } from "../connectors/sdk/outcome";
+import { type ChineseSplit, chineseTerms } from "./chinese-terms";
 import { describeInputs } from "./describe-inputs";
+import { queryClauses } from "./query-clauses";
 
 /**
  * Lexical capability search: BM25 over titles, triggers, descriptions and synonyms, with
- * light English stemming, Chinese character bigrams and a shared synonym table. Deterministic
- * and explainable; good enough for a catalog of dozens of capabilities. Traditional Chinese is
- * folded to simplified first (OpenCC's dictionaries through opencc-js, Taiwan phrases included),
- * so 申請換貨 and 申请换货 are the same terms and one synonym list serves both.
+ * light English stemming, two-word English phrases, Chinese words (jieba) and bigrams, and
+ * the connectors' synonyms. Deterministic and explainable; good enough for a catalog of dozens
+ * of capabilities. Traditional Chinese is folded to simplified first (OpenCC's dictionaries
+ * through opencc-js, Taiwan phrases included), so 申請換貨 and 申请换货 are the same terms and
+ * one synonym list serves both.
+ *
+ * What a person asks for outweighs what they talk about: in "my parcel is late and I want my
+ * money back" the clause that asks (query-clauses.ts) counts fully and the one describing the
+ * situation less; topic words (the entities, and the words connectors declare as topics:
+ * parcel, package) count less than outcome words wherever they stand, and name the entity the
+ * request is about, so capabilities of other entities rank lower. On the catalog's side, what a
+ * capability is not for ("Does not assign") is not indexed, and words describing its object
+ * ("a resolved or closed ticket") count as topic words.
  */
 
 /** Traditional (Taiwan, with its phrases) → simplified; simplified text passes unchanged. */
 const toSimplified = Converter({ from: "twp", to: "cn" });
 
 const STOP_WORDS = new Set(
-  "a an the to my i me we our you your it its this that these those of for on in at by with and or is are be do does did can could would should will please want wanna need like just some any from as so up".split(
+  "a an the to my i me we our you your it its this that these those of for on in at by with and or is are be do does did can could would should will has have had was were been am please want wanna need like just some any from as so up".split(
     " ",
   ),
 );
@@ -24,6 +35,11 @@ const STOP_WORDS = new Set(
 // add the words of their own business (`searchSynonyms`).
 const GENERAL_SYNONYMS: Record<string, string[]> = {
   updat: ["chang"],
+  modifi: ["chang"],
+  switch: ["chang"],
+  alter: ["chang"],
+  edit: ["chang"],
+  amend: ["chang"],
 };
 
 function stem(word: string): string {
@@ -31,8 +47,12 @@ function stem(word: string): string {
   if (w.length > 4 && w.endsWith("ies")) w = `${w.slice(0, -3)}i`;
   else if (w.length > 4 && w.endsWith("es") && /(ss|sh|ch|x|z)es$/.test(w)) w = w.slice(0, -2);
   else if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss")) w = w.slice(0, -1);
-  if (w.length > 5 && w.endsWith("ing")) w = w.slice(0, -3);
-  else if (w.length > 4 && w.endsWith("ed")) w = w.slice(0, -2);
+  const suffix = w.length > 5 && w.endsWith("ing") ? 3 : w.length > 4 && w.endsWith("ed") ? 2 : 0;
+  if (suffix) {
+    w = w.slice(0, -suffix);
+    // shipped, shipping → ship (as ships).
+    if (/([bdgkmnprt])\1$/.test(w)) w = w.slice(0, -1);
+  }
   if (w.length > 4 && w.endsWith("e")) w = w.slice(0, -1);
   if (w.length > 4 && w.endsWith("y")) w = `${w.slice(0, -1)}i`;
   return w;
@@ -40,20 +60,55 @@ function stem(word: string): string {
 
 const CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
 
-/** Splits text into terms: stemmed English words, and bigrams of Chinese runs. */
-export function tokenize(text: string): string[] {
-  const out: string[] = [];
-  const lower = (CJK.test(text) ? toSimplified(text) : text).toLowerCase().replace(/_/g, " ");
+/** How Chinese runs become terms: jieba's words plus bigrams (see chinese-terms.ts for why). */
+const DEFAULT_SPLIT: ChineseSplit = "jieba+bigrams";
+
+interface Token {
+  term: string;
+  /** A stop word: no term of its own, but it separates an imperative verb from its object. */
+  stop: boolean;
+  latin: boolean;
+}
+
+function normalize(text: string): string {
+  return (CJK.test(text) ? toSimplified(text) : text).toLowerCase().replace(/_/g, " ");
+}
+
+/** The tokens of already normalized text, in order. */
+function tokensOf(lower: string, split: ChineseSplit): Token[] {
+  const out: Token[] = [];
   // Runs of CJK characters and runs of latin letters/digits.
   for (const match of lower.matchAll(/[\u3400-\u9fff\uf900-\ufaff]+|[a-z0-9]+/g)) {
     const run = match[0];
-    if (CJK.test(run)) {
-      if (run.length === 1) out.push(run);
-      for (let i = 0; i + 1 < run.length; i++) out.push(run.slice(i, i + 2));
-    } else if (!STOP_WORDS.has(run)) {
-      out.push(stem(run));
-    }
+    if (CJK.test(run))
+      for (const term of chineseTerms(run, split)) out.push({ term, stop: false, latin: false });
+    else if (STOP_WORDS.has(run)) out.push({ term: run, stop: true, latin: true });
+    else out.push({ term: stem(run), stop: false, latin: true });
   }
+  return out;
+}
+
+/** Splits text into terms: stemmed English words, and Chinese words and bigrams. */
+export function tokenize(text: string, split: ChineseSplit = DEFAULT_SPLIT): string[] {
+  return tokensOf(normalize(text), split)
+    .filter((t) => !t.stop)
+    .map((t) => t.term);
+}
+
+/**
+ * Two neighbouring English words (stop words between them skipped) as one more term: "money
+ * back" then means money back, not any "back" ("came back" is reopening).
+ */
+function phrases(tokens: Token[], described: Set<number> = new Set()): string[] {
+  const out: string[] = [];
+  let previous: string | undefined;
+  tokens.forEach((t, i) => {
+    if (!t.latin || described.has(i)) previous = undefined;
+    else if (!t.stop) {
+      if (previous) out.push(`${previous} ${t.term}`);
+      previous = t.term;
+    }
+  });
   return out;
 }
 
@@ -93,32 +148,113 @@ export interface CapabilityIndexOptions {
   idPrefixes?: Record<string, string>;
   /** Query words (stemmed) and the capability terms they mean, from the connectors. */
   synonyms?: Record<string, string[]>;
+  /**
+   * Words that name what requests are about (a parcel, an order), not what to do about it, by
+   * connector id; the entities capabilities apply to count as such too. They weigh less than the
+   * words naming the outcome asked for, so "the parcel never came, refund me" is a refund; and
+   * they say which entity the request is about, so capabilities of other entities rank lower.
+   */
+  topics?: Record<string, string[]>;
+  /** How Chinese text is split (the tests compare the ways); default jieba's words plus bigrams. */
+  chinese?: ChineseSplit;
 }
+
+/** A clause that describes the situation, beside one that asks: its words count this much. */
+const SITUATION_WEIGHT = 0.35;
+/** A topic word (or a word naming the topic's kind: "refund ticket") counts this much. */
+const TOPIC_WEIGHT = 0.5;
+const NEGATIONS = new Set(["not", "no", "never", "without", "cannot", "nor"]);
+const LIST_WORDS = new Set(["or", "and"]);
+const QUESTION_WORDS = new Set(["where", "when", "what", "how", "why", "which", "who"].map(stem));
+/** A capability of another entity than the one the query names keeps this much of its score. */
+const OFF_TOPIC_WEIGHT = 0.6;
+/**
+ * Of a query with several clauses the catalog knows, a capability answering only some keeps
+ * this much of its score plus the rest in proportion to the (weighted) share it answers.
+ */
+const COVERAGE_FLOOR = 0.3;
+/** A synonym's terms count this much of the word that brought them. */
+const SYNONYM_WEIGHT = 0.6;
 
 export function buildCapabilityIndex(
   capabilities: AnyCapability[],
   options: CapabilityIndexOptions = {},
 ): CapabilityIndex {
+  const split = options.chinese ?? DEFAULT_SPLIT;
+  const terms = (text: string) => tokenize(text, split);
   const synonyms: Record<string, string[]> = { ...GENERAL_SYNONYMS };
-  for (const [word, terms] of Object.entries(options.synonyms ?? {}))
-    synonyms[word] = [...new Set([...(synonyms[word] ?? []), ...terms])];
+  for (const [word, expansion] of Object.entries(options.synonyms ?? {}))
+    synonyms[word] = [...new Set([...(synonyms[word] ?? []), ...expansion])];
   const prefixes = new Map<string, string[]>();
   for (const [prefix, entity] of Object.entries(options.idPrefixes ?? {}))
-    for (const p of tokenize(prefix)) prefixes.set(p, tokenize(entity));
+    for (const p of terms(prefix)) prefixes.set(p, terms(entity));
+  // Each topic word with the entities it names: an entity's own name, and a connector's topic
+  // words name the entities of that connector's capabilities.
+  const topicEntities = new Map<string, Set<string>>();
+  const name = (term: string, entity: string) => {
+    if (!topicEntities.has(term)) topicEntities.set(term, new Set());
+    topicEntities.get(term)?.add(entity);
+  };
+  for (const c of capabilities) {
+    for (const t of terms(c.appliesTo.entity)) name(t, c.appliesTo.entity);
+    for (const word of options.topics?.[c.connector] ?? [])
+      for (const t of terms(word)) name(t, c.appliesTo.entity);
+  }
+  const prefixEntities = new Map<string, string>();
+  for (const [prefix, entity] of Object.entries(options.idPrefixes ?? {}))
+    for (const p of terms(prefix))
+      for (const c of capabilities)
+        if (terms(c.appliesTo.entity).join(" ") === terms(entity).join(" "))
+          prefixEntities.set(p, c.appliesTo.entity);
+  const topics = new Set(topicEntities.keys());
+  /**
+   * Positions of the words right before a topic word that describe it ("the refund ticket", "a
+   * resolved or closed ticket", "退款订单"), unless they open the text (an imperative verb:
+   * "assign ticket 4", "track shipment").
+   */
+  const objectWords = (tokens: Token[]): Set<number> => {
+    const out = new Set<number>();
+    tokens.forEach((topic, i) => {
+      if (topic.stop || !topics.has(topic.term)) return;
+      for (let j = i - 1; j > 0; j--) {
+        const word = tokens[j] as Token;
+        if ((word.stop && !LIST_WORDS.has(word.term)) || word.latin !== topic.latin) break;
+        if (!word.stop) out.add(j);
+      }
+    });
+    return out;
+  };
   const docs: IndexedDoc[] = capabilities.map((capability) => {
     const tf = new Map<string, number>();
     let length = 0;
+    const count = (t: string, weight: number) => {
+      tf.set(t, (tf.get(t) ?? 0) + weight);
+      length += weight;
+    };
     const add = (text: string, weight: number) => {
-      for (const t of tokenize(text)) {
-        tf.set(t, (tf.get(t) ?? 0) + weight);
-        length += weight;
+      for (const sentence of normalize(text).split(/[.;!?。；！？]+/)) {
+        // What a capability is not for ("Does not assign, resolve or reopen") does not find it.
+        let negated = false;
+        // Phrases stay inside one list entry.
+        for (const part of sentence.split(/[,:，：、()]+/)) {
+          const tokens = tokensOf(part, split);
+          const described = objectWords(tokens);
+          tokens.forEach((t, i) => {
+            if (NEGATIONS.has(t.term)) negated = true;
+            if (t.stop || negated) return;
+            // Words describing the object ("a resolved or closed ticket") say what it applies to,
+            // not what it does: they count as topic words.
+            count(t.term, described.has(i) ? weight * TOPIC_WEIGHT : weight);
+          });
+          if (!negated) for (const p of phrases(tokens, described)) count(p, weight);
+        }
       }
     };
     add(capability.title, FIELD_WEIGHTS.title);
     // The entity it applies to (and ids with its connector's prefix) point at it.
     add(capability.appliesTo.entity, FIELD_WEIGHTS.description);
     add(capability.id, FIELD_WEIGHTS.id);
-    add(capability.synonyms.join(" "), FIELD_WEIGHTS.synonyms);
+    for (const synonym of capability.synonyms) add(synonym, FIELD_WEIGHTS.synonyms);
     add(capability.trigger.use, FIELD_WEIGHTS.trigger);
     add(capability.description, FIELD_WEIGHTS.description);
     return { capability, tf, length };
@@ -133,14 +269,58 @@ export function buildCapabilityIndex(
     return Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
   };
 
+  /** Each query term with its weight: what is asked for counts fully, topic and situation less. */
+  const weigh = (
+    query: string,
+  ): {
+    weights: Map<string, number>;
+    named: Set<string>;
+    clauses: Array<{ terms: Set<string>; weight: number }>;
+  } => {
+    const weights = new Map<string, number>();
+    const named = new Set<string>();
+    const parts: Array<{ terms: Set<string>; weight: number }> = [];
+    let own = new Set<string>();
+    const put = (t: string, w: number) => {
+      own.add(t);
+      weights.set(t, Math.max(weights.get(t) ?? 0, w));
+    };
+    const clauses = queryClauses(normalize(query));
+    const mixed = clauses.some((c) => c.role === "situation") && clauses.some((c) => c.role === "request");
+    for (const clause of clauses) {
+      const role = mixed && clause.role === "situation" ? SITUATION_WEIGHT : 1;
+      own = new Set();
+      parts.push({ terms: own, weight: role });
+      const tokens = tokensOf(clause.text, split);
+      const content = tokens.filter((t) => !t.stop);
+      const described = objectWords(tokens);
+      tokens.forEach((t, i) => {
+        if (t.stop) return;
+        for (const entity of topicEntities.get(t.term) ?? []) named.add(entity);
+        const ofPrefix = prefixEntities.get(t.term);
+        if (ofPrefix) named.add(ofPrefix);
+        // A question word inside a clause is a relative ("update where it should go"), no question.
+        if (i > 0 && QUESTION_WORDS.has(t.term)) return;
+        // A topic word opening a request is its verb ("order three t-shirts", "ship it home").
+        const topic = (topics.has(t.term) && !(i === 0 && clause.role === "request")) || described.has(i);
+        const w = role * (topic ? TOPIC_WEIGHT : 1);
+        put(t.term, w);
+        for (const s of [...(synonyms[t.term] ?? []), ...(prefixes.get(t.term) ?? [])])
+          put(s, w * SYNONYM_WEIGHT);
+      });
+      if (content.length > 1) for (const p of phrases(tokens, described)) put(p, role);
+    }
+    return { weights, named, clauses: parts };
+  };
+
   return {
     search(query, limit = 5) {
-      const weights = new Map<string, number>();
-      for (const t of tokenize(query)) {
-        weights.set(t, Math.max(weights.get(t) ?? 0, 1));
-        for (const s of [...(synonyms[t] ?? []), ...(prefixes.get(t) ?? [])])
-          weights.set(s, Math.max(weights.get(s) ?? 0, 0.6));
-      }
+      const { weights, named, clauses } = weigh(query);
+      // Clauses that say something the catalog knows; a capability that answers more of them
+      // (buy two, ship to the office, pay from my balance: all checkout) fits better than one
+      // that answers a single clause (ship to the office).
+      const telling = clauses.filter((c) => docs.some((d) => [...c.terms].some((t) => d.tf.has(t))));
+      const total = telling.reduce((sum, c) => sum + c.weight, 0);
       const scored = docs
         .map((d) => {
           let score = 0;
@@ -149,6 +329,15 @@ export function buildCapabilityIndex(
             if (!f) continue;
             score += w * idf(t) * ((f * (k1 + 1)) / (f + k1 * (1 - b + (b * d.length) / avgLength)));
           }
+          if (telling.length > 1) {
+            const covered = telling.reduce(
+              (sum, c) => sum + ([...c.terms].some((t) => d.tf.has(t)) ? c.weight : 0),
+              0,
+            );
+            score *= COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * (covered / total);
+          }
+          // A capability of an entity the query does not name ("the refund ticket" names tickets).
+          if (named.size && !named.has(d.capability.appliesTo.entity)) score *= OFF_TOPIC_WEIGHT;
           return { d, score };
         })
         .filter((x) => x.score > 0)

@@ -5,6 +5,7 @@ import {
   liveCapabilities,
   recordIdPrefixes,
   searchSynonyms,
+  searchTopics,
 } from "../connectors/connector-registry";
 import type { AnyCapability } from "../connectors/sdk/define-capability";
 import type { AnyConnector } from "../connectors/sdk/define-connector";
@@ -112,6 +113,7 @@ export function createGateway(options: GatewayOptions) {
         index: buildCapabilityIndex([...current.values()], {
           idPrefixes: recordIdPrefixes(),
           synonyms: searchSynonyms(),
+          topics: searchTopics(),
         }),
       };
     return indexed.index;

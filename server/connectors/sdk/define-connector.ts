@@ -88,6 +88,13 @@ export interface ConnectorDefinition<A = unknown> {
    */
   searchSynonyms?: Record<string, string[]>;
   /**
+   * Words that name the things this system's requests are about (parcel, package), not what to
+   * do with them: search_capabilities counts them less than the words naming the outcome asked
+   * for, so "my parcel is late, refund me" is a refund, not tracking. Entity names count as
+   * topics without being listed.
+   */
+  searchTopics?: string[];
+  /**
    * Who may use the connector when no permission rule says otherwise: `read` roles search,
    * navigate and submit its pages; `start` roles start actions whose permission target is one
    * of its URIs. Absent: every role reads, and a capability's policy decides who starts it.

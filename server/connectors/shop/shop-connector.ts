@@ -80,6 +80,19 @@ export const shopConnector = defineConnector<ShopAdapter>({
     move: ["address", "chang"],
     wrong: ["address"],
   },
+  // What shop requests are about; the outcome asked for (refund, change, track, buy) decides.
+  searchTopics: [
+    "parcel",
+    "package",
+    "shipment",
+    "delivery",
+    "item",
+    "product",
+    "包裹",
+    "快递",
+    "订单",
+    "商品",
+  ],
   forms: {
     checkout: "shop://checkout",
     after_sales: "shop://order/{id}/after-sales",

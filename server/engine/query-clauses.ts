@@ -1,0 +1,61 @@
+/**
+ * Splits what a person wrote into clauses and tells the ones that ask for something from the
+ * ones that describe the situation: "my parcel is late | and I want my money back". The
+ * request names the capability; the situation only gives its context, so capability search
+ * counts its words less. Pure grammar (English and Chinese function words), no business words.
+ */
+
+export type ClauseRole = "request" | "situation";
+
+export interface QueryClause {
+  text: string;
+  role: ClauseRole;
+}
+
+// Punctuation and the conjunctions that join clauses ("…late and I want…", "…but nothing…").
+const CLAUSE_BREAK =
+  /[,.;:!?，。；：！？、\n]+|\s+(?:and|but|so|because|since|then|though|although|as)\s+|但是|所以|因为|然后/;
+
+// Words that make a clause a request: wanting, asking, or a question.
+const EN_REQUEST =
+  /\b(?:want|wanna|need|needs|like|rather|please|pls|let|help|can you|could you|would you|will you|i'd|must|should)\b/;
+const EN_QUESTION =
+  /^(?:where|when|what|what's|whats|how|why|which|who|has|have|did|does|do|is|are|was|will|can|could)\b/;
+const ZH_REQUEST = /要|想|请|帮|麻烦|申请|希望|能否|能不能|可以|给我|吗|哪|什么|何时|怎么|多久|是否|？/;
+
+// A clause that opens with a subject (a pronoun or determiner) or states what is ("is late",
+// "was broken") describes; one that opens with a verb ("refund me", "hand it to Sid") asks.
+const EN_SUBJECT =
+  /^(?:i|we|you|he|she|they|it|my|our|your|his|her|their|its|the|a|an|this|that|these|those|there|nothing|something|everything|someone|nobody)\b/;
+const EN_STATE =
+  /\b(?:is|are|was|were|been|isn't|aren't|wasn't|weren't|hasn't|haven't|didn't|never|still|already|says|said|told)\b/;
+// Chinese states: aspect and negation (了 已 没 不), degree (很 太), "always" (一直) describe.
+const ZH_STATE = /了|已|没|不|很|太|一直|还是/;
+
+// A clause opening with a subordinator sets the scene ("before the package ships, …").
+const EN_SUBORDINATE = /^(?:before|after|if|once|until|while|unless|whenever|since|because)\b/;
+
+function roleOf(clause: string): ClauseRole {
+  if (/[\u3400-\u9fff]/.test(clause) && !/[a-z]{3}/.test(clause)) {
+    if (ZH_REQUEST.test(clause)) return "request";
+    return ZH_STATE.test(clause) ? "situation" : "request";
+  }
+  if (EN_SUBORDINATE.test(clause)) return "situation";
+  if (EN_REQUEST.test(clause) || EN_QUESTION.test(clause)) return "request";
+  return EN_SUBJECT.test(clause) || EN_STATE.test(clause) ? "situation" : "request";
+}
+
+/** The clauses of a (lower-cased) query, each with its role; a lone clause is a request. */
+export function queryClauses(lowerText: string): QueryClause[] {
+  // A question mark ends its clause and makes it a question even without a question word.
+  const parts = lowerText
+    .replace(/[?？]/g, "\u0001,")
+    .split(CLAUSE_BREAK)
+    .map((p) => p.trim())
+    .filter((p) => p && p !== "\u0001");
+  const clauses = parts.map((p) => {
+    const text = p.replaceAll("\u0001", "").trim();
+    return { text, role: p.includes("\u0001") ? ("request" as const) : roleOf(text) };
+  });
+  return clauses.length === 1 ? clauses.map((c) => ({ text: c.text, role: "request" as const })) : clauses;
+}

@@ -1,4 +1,6 @@
 import type { NextAction, OutcomeBase } from "../../connectors/sdk/outcome";
+import type { CapabilityHit } from "../../engine/capability-search";
+import { topMatch } from "../../engine/top-match";
 import type { TrustedContext } from "../trusted-context";
 import { advanceActionInputSchema, startActionInputSchema } from "./operation-schemas";
 
@@ -12,17 +14,13 @@ interface Steps {
   confirmAction: Operation;
 }
 
-interface Hit {
-  capability: string;
-  inputs: string[];
-}
-
 /**
  * start_action and advance_action as agents call them: each composes the single-step operations,
  * so every step keeps its own permission check and audit row (a search, a start, a confirm).
- * - start_action by the user's words: search, then start the first match among the best three
- *   whose inputs take every field sent. Nothing happens until confirm, so a wrong match costs a
- *   cancel, never an effect; the answer names the other matches.
+ * - start_action by the user's words: search, then start the best of the three best matches
+ *   whose inputs take every field sent, where it leads the next clearly (top-match's CLEAR_LEAD);
+ *   otherwise the answer is the matches, to start one by id. Nothing happens until confirm, so
+ *   a wrong match costs a cancel, never an effect; the answer names the other matches.
  * - with an idempotency_key: once the action is complete and no person must approve it, confirm
  *   at once (the confirm operation, with its own permission verb). Where a person must approve,
  *   the key is not used and the action waits at its confirmation as without one.
@@ -44,16 +42,23 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const { intent, ...rest } = parsed.data;
     const found = await steps.searchCapabilities(ctx, { query: intent, limit: 3 });
     if (found.outcome !== "applied") return found;
-    const hits = (found.results ?? []) as Hit[];
+    const hits = (found.results ?? []) as CapabilityHit[];
     const fields = Object.keys(rest.patch ?? {});
-    const pick = hits.find((h) => fields.every((f) => h.inputs.includes(f)));
+    const top = topMatch(hits.filter((h) => fields.every((f) => h.inputs.includes(f))));
+    const pick = top?.clear ? top.hit : undefined;
     if (!pick)
       return {
         outcome: "rejected",
-        reason: hits.length ? "no_capability_takes_fields" : "no_capability_matches",
-        message: hits.length
-          ? `No matching capability takes ${fields.join(", ")}; start one of these with its own inputs`
-          : "No capability matches these words; rephrase them",
+        reason: !hits.length
+          ? "no_capability_matches"
+          : top
+            ? "ambiguous_intent"
+            : "no_capability_takes_fields",
+        message: !hits.length
+          ? "No capability matches these words; rephrase them"
+          : top
+            ? "Several capabilities match these words about as well; start the one meant by its id"
+            : `No matching capability takes ${fields.join(", ")}; start one of these with its own inputs`,
         retryable: false,
         results: hits,
         next_actions: found.next_actions,

@@ -22,10 +22,10 @@ import type { SignpostRequestStateCodec } from "./request-state";
 const DESCRIPTIONS: Record<ActionToolName, string> = {
   search_capabilities: "Find capabilities for the user's words (any language).",
   start_action:
-    "Start a capability (or the best match for the user's words) with every field they gave; stops at what is missing or a person's approval.",
-  get_context: "Re-read an action in full, or view a record (entity, entity_id).",
+    "Start a capability, or the best match for the user's words, with every field they gave.",
+  get_context: "Re-read an action, or view a record.",
   advance_action: "Set an action's fields at its current version.",
-  confirm_action: "Execute the effect (once approved, where asked); it is verified.",
+  confirm_action: "Execute the effect, once approved where asked.",
   verify_action: "Check the effect with the system of record (after unknown).",
   recover_action: "Reconcile an unknown effect, when next_actions offer it.",
   cancel_action: "End an open action before its effect.",

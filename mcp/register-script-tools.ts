@@ -75,10 +75,10 @@ export const SCRIPT_FUNCTION_NAMES = ["search", "navigate", "submit", ...Object.
 
 // Teaches every function in one breath: with `?faces=script` alone this is all the agent reads.
 const DESCRIPTION = [
-  "Run JavaScript (an async function body returning JSON) in a sandbox to chain calls in one.",
-  "Awaitable: search(query,{scheme}), navigate(uri), submit(uri,fields) → pages; searchCapabilities(query),",
-  "startAction, getContext, advanceAction, confirmAction, verifyAction, cancelAction (args as the tools) → outcomes.",
-  "No network or files.",
+  "Run an async JavaScript function body in a sandbox (no network or files) to chain calls; returns its JSON.",
+  "The tools are awaitable there in camelCase, args as the tools: search(query,{scheme}), navigate(uri),",
+  "submit(uri,fields), searchCapabilities(query), startAction({…}), getContext(), advanceAction(), confirmAction(), verifyAction(),",
+  "cancelAction(); console.log.",
 ].join(" ");
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -61,7 +61,7 @@ describeEachProvider("checkout through the gateway (%s)", (provider) => {
     expect(JSON.stringify(out)).not.toMatch(/handler|resolve\(|execute/);
   });
 
-  it("approval → confirm → verify makes exactly one payment", async () => {
+  it("approval → confirm (verified at once) makes exactly one payment", async () => {
     const before = await balance(w);
     const start = await checkoutToConfirmation(w);
     const id = start.action_id as string;
@@ -74,14 +74,17 @@ describeEachProvider("checkout through the gateway (%s)", (provider) => {
       version: 1,
       idempotency_key: key,
     });
+    // The confirm asks the system of record at once: one call, verified, nothing left to do.
     expect(confirmed).toMatchObject({
       outcome: "applied",
-      status: "applied",
-      node: "SUBMITTED",
+      status: "completed",
+      node: "VERIFIED",
       effect: { status: "applied" },
+      verification: { status: "paid", amount: 4100 },
+      next_actions: [],
     });
+    expect(confirmed.message).toMatch(/verified at the system of record/);
     expect(confirmed.external_id).toMatch(/\S/);
-    expect(confirmed.next_actions).toEqual([expect.objectContaining({ tool: "verify_action" })]);
     const verified = await w.gw.verifyAction(w.agent.alice, { action_id: id });
     expect(verified).toMatchObject({
       entity: { type: "Order", id: expect.stringMatching(/\S/) },

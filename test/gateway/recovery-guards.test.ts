@@ -44,6 +44,19 @@ async function ledgerOf(w: World, actionId: string) {
   };
 }
 
+/**
+ * Confirms while the payment lookup is down: the effect applies, the at-once verification cannot
+ * see it, so the action stays applied-but-unverified (what a lookup outage leaves behind).
+ */
+async function confirmUnverified(w: World, id: string) {
+  await w.legacy.injectFault({ match: "GET /v1/payments", mode: "down" });
+  try {
+    return await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
+  } finally {
+    await w.legacy.clearFaults();
+  }
+}
+
 const lastSeq = async (w: World) => (await w.db.auditEvent.findFirst({ orderBy: { seq: "desc" } }))?.seq ?? 0;
 
 const lastAudit = (w: World, actionId: string, operation: string) =>
@@ -59,7 +72,7 @@ describeEachProvider("recovery only for what is stuck (%s)", (provider) => {
 
   it("support cannot rewrite a completed, applied charge: conflict, ledger unchanged, refusal audited", async () => {
     const id = await approvedCheckout(w);
-    const confirmed = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
+    const confirmed = await confirmUnverified(w, id);
     expect(confirmed).toMatchObject({ outcome: "applied", status: "applied" });
     // Applied but not yet verified: already not a queue item.
     const early = await w.gw.resolveRecovery(w.person.sam, {
@@ -203,7 +216,7 @@ describeEachProvider("recovery only for what is stuck (%s)", (provider) => {
 
   it("recover_action on an applied-but-unverified action is refused (not_in_next_actions) and records nothing", async () => {
     const id = await approvedCheckout(w);
-    const confirmed = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
+    const confirmed = await confirmUnverified(w, id);
     expect(confirmed).toMatchObject({ outcome: "applied", status: "applied" });
     expect(confirmed.next_actions.map((n) => n.tool)).toEqual(["verify_action"]);
     const before = await ledgerOf(w, id);

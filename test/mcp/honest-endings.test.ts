@@ -144,7 +144,7 @@ describe("cancel_action: the eighth primitive", () => {
     expect(confirmed.outcome).toBe("applied");
     const refused = sc(await client.callTool({ name: "cancel_action", arguments: { action_id: id } }));
     expect(refused).toMatchObject({ outcome: "rejected", reason: "already_done" });
-    expect((await w.db.action.findUnique({ where: { id } }))?.status).toBe("applied");
+    expect((await w.db.action.findUnique({ where: { id } }))?.status).toBe("completed");
   });
 
   it("another tenant's action is not_found, and stays open", async () => {

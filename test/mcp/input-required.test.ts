@@ -102,7 +102,8 @@ describe("input_required (2026-07-28 multi round-trip) with signed requestState"
       }),
     );
     expect(urls).toEqual([`http://localhost:3000/confirm/${actionId}`]);
-    expect(confirmed).toMatchObject({ outcome: "applied", status: "applied" });
+    // Applied, and verified with the system of record in the same call.
+    expect(confirmed).toMatchObject({ outcome: "applied", status: "completed" });
   });
 
   it("refuses a tampered requestState with a typed rejection", async () => {

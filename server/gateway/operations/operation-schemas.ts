@@ -23,7 +23,7 @@ const id = (what: string) =>
     // \w is [A-Za-z0-9_] (no u flag): the same ids, fewer tokens in every tools/list.
     .regex(/^[\w-]+$/, `${what} is an id of letters, digits, _ and -`);
 
-const patch = z.record(z.string().max(64), z.unknown()).describe("By field name; null clears");
+const patch = z.record(z.string().max(64), z.unknown()).describe("null clears a field");
 
 export const searchCapabilitiesInputSchema = z
   .object({
@@ -60,7 +60,7 @@ export const startActionInputSchema = z
   .strict()
   .superRefine((v, ctx) => {
     if ((v.capability === undefined) === (v.intent === undefined))
-      ctx.addIssue({ code: "custom", message: "Give either capability or intent", path: [] });
+      ctx.addIssue({ code: "custom", message: "Give either capability or intent", path: ["capability"] });
   });
 
 export const getContextInputSchema = z

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+
+const RESOLUTION = "The parcel was found at the depot and is on its way.";
+
+/**
+ * start_action from the user's words, and start/advance that confirm at once with a key where
+ * nobody must approve: fewer calls, the same guarantees (permission per step, one effect per key,
+ * a person's approval never skipped). Real MCP client, gateway and legacy service.
+ */
+describe("actions in fewer calls (MCP over HTTP)", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+  beforeEach(async () => w.legacy.reset());
+
+  const ticket = async (id: string) =>
+    (await (
+      await fetch(`${w.legacy.url}/v1/tickets/${id}`, {
+        headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
+      })
+    ).json()) as { status: string; resolution: string | null };
+
+  it("the user's words and a key: the ticket is resolved and verified in one call, and a resent call is the same action", async () => {
+    const client = await w.connect(w.keys.sam);
+    const args = {
+      intent: "Resolve ticket tkt_2: the parcel was found",
+      patch: { ticket_id: "tkt_2", resolution: RESOLUTION },
+      idempotency_key: "one-call-resolve-1",
+    };
+    const result = await client.callTool({ name: "start_action", arguments: args });
+    const out = sc(result);
+    expect(out).toMatchObject({ outcome: "applied", capability: "resolve_ticket", status: "completed" });
+    expect(out.next_actions).toEqual([]);
+    expect(text(result)).toMatch(/verified at the system of record/);
+    expect(await ticket("tkt_2")).toMatchObject({ status: "resolved", resolution: RESOLUTION });
+
+    // The answer was lost and the agent sends the same call again: the first action, replayed.
+    const again = sc(await client.callTool({ name: "start_action", arguments: args }));
+    expect(again).toMatchObject({ action_id: out.action_id, outcome: "applied", status: "completed" });
+    expect(await w.db.action.count({ where: { capability: "resolve_ticket" } })).toBe(1);
+    expect(await w.db.effect.count({ where: { actionId: String(out.action_id) } })).toBe(1);
+
+    // Each step is audited as itself: the search, the start, the confirm.
+    const rows = await w.db.auditEvent.findMany({
+      where: {
+        tenantId: "acme",
+        operation: { in: ["capability.searched", "action.started", "action.confirmed"] },
+      },
+      orderBy: { seq: "asc" },
+    });
+    expect(rows.slice(0, 3).map((r) => r.operation)).toEqual([
+      "capability.searched",
+      "action.started",
+      "action.confirmed",
+    ]);
+  });
+
+  it("a key never skips a person's approval: checkout waits at its confirmation, nothing is charged", async () => {
+    const client = await w.connect(w.keys.alice);
+    const out = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: {
+          intent: "Buy two of the Signpost mugs, ship to the office, pay from my balance",
+          patch: {
+            items: [{ product_id: "prod_mug", quantity: 2 }],
+            address_id: "Office",
+            payment_type: "balance",
+          },
+          idempotency_key: "one-call-checkout-1",
+        },
+      }),
+    );
+    expect(out).toMatchObject({ outcome: "applied", capability: "checkout", status: "awaiting_approval" });
+    expect(await w.db.effect.count({ where: { actionId: String(out.action_id) } })).toBe(0);
+    const confirm = out.next_actions.find((n) => n.tool === "confirm_action");
+    expect(confirm?.requires_user_approval).toBe(true);
+  });
+
+  it("advance with a key confirms once the last field makes it complete", async () => {
+    const client = await w.connect(w.keys.alice);
+    const started = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { capability: "change_delivery_address", patch: { address_id: "Home" } },
+      }),
+    );
+    expect(started).toMatchObject({ outcome: "input_required", missing: ["order_id"] });
+    const done = sc(
+      await client.callTool({
+        name: "advance_action",
+        arguments: {
+          action_id: started.action_id,
+          version: started.version,
+          patch: { order_id: "ord_pending" },
+          idempotency_key: "one-call-address-1",
+        },
+      }),
+    );
+    expect(done).toMatchObject({ outcome: "applied", status: "completed", next_actions: [] });
+  });
+
+  it("words that fit several capabilities about as well start nothing and offer the matches", async () => {
+    const client = await w.connect(w.keys.sam);
+    const before = await w.db.action.count();
+    // Assign, resolve and reopen all fit "the ticket tkt_3" about as well.
+    const result = await client.callTool({ name: "start_action", arguments: { intent: "the ticket tkt_3" } });
+    const out = sc(result);
+    expect(out).toMatchObject({ outcome: "rejected", reason: "ambiguous_intent" });
+    expect(out.next_actions.length).toBeGreaterThan(1);
+    expect(
+      out.next_actions.every((n) => n.tool === "start_action" && typeof n.args?.capability === "string"),
+    ).toBe(true);
+    expect(await w.db.action.count()).toBe(before);
+  });
+
+  it("fields no matching capability takes: a typed refusal naming them, nothing started", async () => {
+    const client = await w.connect(w.keys.alice);
+    const before = await w.db.action.count();
+    const out = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { intent: "refund my order", patch: { colour_of_the_sky: "blue" } },
+      }),
+    );
+    expect(out).toMatchObject({ outcome: "rejected", reason: "no_capability_takes_fields" });
+    expect(out.message).toContain("colour_of_the_sky");
+    expect(await w.db.action.count()).toBe(before);
+  });
+
+  it("both capability and intent, or neither: invalid_arguments", async () => {
+    const client = await w.connect(w.keys.alice);
+    for (const args of [{}, { capability: "checkout", intent: "buy a mug" }]) {
+      const out = sc(await client.callTool({ name: "start_action", arguments: args }));
+      expect(out).toMatchObject({ outcome: "rejected", reason: "invalid_arguments" });
+    }
+  });
+});

@@ -158,8 +158,7 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
     "search",
     {
       title: "Search",
-      description:
-"Find pages and records by words, name or id in every connected system.",
+      description: "Find pages and records by words, name or id in every connected system.",
       inputSchema: compactSchema(searchInput, { validation: "handler" }),
       outputSchema: compactPage,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -170,8 +169,7 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
     "navigate",
     {
       title: "Navigate",
-      description:
-"Open a scheme:// link: a markdown page or form. Start: signpost://start",
+      description: "Open a scheme:// link: a markdown page or form. Start: signpost://start",
       inputSchema: compactSchema(navigateInput, { validation: "handler" }),
       outputSchema: compactPage,
       annotations: { readOnlyHint: true, openWorldHint: false },

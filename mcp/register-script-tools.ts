@@ -15,11 +15,7 @@ const MAX_CODE = 64 * 1024;
 
 export const runScriptInput = z
   .object({
-    code: z
-      .string()
-      .min(1)
-      .max(MAX_CODE)
-      .describe("Function body"),
+    code: z.string().min(1).max(MAX_CODE).describe("Function body"),
   })
   .strict();
 

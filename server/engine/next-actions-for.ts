@@ -16,9 +16,8 @@ export function nextActionsFor(
   state: ActionState,
   effect: EffectRow | null,
   approval: ApprovalView | null,
-  approvalUrl: (actionId: string) => string,
 ): NextAction[] {
-  const out = byStatus(capability, action, state, effect, approval, approvalUrl);
+  const out = byStatus(capability, action, state, effect, approval);
   // Decided in one place (recoverOffered), which recoverAction also obeys.
   if (recoverOffered(action, effect))
     out.push({
@@ -38,7 +37,6 @@ function byStatus(
   state: ActionState,
   effect: EffectRow | null,
   approval: ApprovalView | null,
-  approvalUrl: (actionId: string) => string,
 ): NextAction[] {
   const id = action.id;
   const verify = (description: string): NextAction => ({

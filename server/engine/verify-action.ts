@@ -219,7 +219,7 @@ export async function verifyAtOnce(
   const effect = await deps.db.effect.findUnique({ where: { actionId } });
   if (!row || !effect || row.status !== "applied") return answer;
   const v = await lookUpEffect(deps, capability, actor, row, effect).catch(() => null);
-  if (!v || v.happened !== true) return answer;
+  if (v?.happened !== true) return answer;
   const next = await recordVerification(deps, row, effect, v, "verified");
   return respond(deps, capability, next, {
     outcome: "applied",

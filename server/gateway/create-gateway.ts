@@ -277,7 +277,10 @@ export function createGateway(options: GatewayOptions) {
           return { target: own ?? capabilityTarget(input.capability ?? ""), capability };
         },
         run: (input, caller) =>
-          engine.start(actorOf(caller), { ...input, capability: input.capability ?? "" }) as Promise<GatewayOutcome>,
+          engine.start(actorOf(caller), {
+            ...input,
+            capability: input.capability ?? "",
+          }) as Promise<GatewayOutcome>,
       },
       raw,
     );

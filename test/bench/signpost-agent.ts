@@ -86,7 +86,11 @@ export async function runSignpostAgent(
   if (task.question) return browseForAnswer(call, task, finish);
   // The user's words straight to start_action: it searches and starts the match that takes the
   // fields, and, given a key, confirms at once whatever needs nobody's approval.
-  let r = await call("start_action", { intent: task.intent, patch: task.facts, idempotency_key: hooks.idempotencyKey() });
+  let r = await call("start_action", {
+    intent: task.intent,
+    patch: task.facts,
+    idempotency_key: hooks.idempotencyKey(),
+  });
   if (!r.actionId) {
     // Nothing fitted: start what the answer offers, as a model reads the matches.
     const wanted = Object.keys(task.facts);
@@ -95,7 +99,11 @@ export async function runSignpostAgent(
     const start = starts.find((n) => fits && n.args.capability === fits.id) ?? starts[0];
     if (!start) return finish(`stuck: ${r.outcome} and no capability to start`);
     if (typeof start.args.capability !== "string") return finish("stuck: no capability named");
-    r = await call("start_action", { ...start.args, patch: task.facts, idempotency_key: hooks.idempotencyKey() });
+    r = await call("start_action", {
+      ...start.args,
+      patch: task.facts,
+      idempotency_key: hooks.idempotencyKey(),
+    });
   }
   const approved = new Set<string>();
   // Facts went with start_action; sending them again would not change the answer.

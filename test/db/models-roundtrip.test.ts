@@ -119,6 +119,7 @@ async function writeEveryModel(db: Db): Promise<Record<string, Record<string, un
     version: 7,
     status: "awaiting_approval",
     state,
+    startKey: "agent_1:start-key-1",
     createdAt: at("2026-01-05T00:00:00.000Z"),
   };
   await db.action.create({ data: action });

@@ -45,7 +45,7 @@ describeEachProvider(
     afterAll(async () => w?.close());
     beforeEach(async () => w.legacy.reset());
 
-    it("checkout: search → start with the full patch → (Alice approves in the console) → confirm → verify: 4 agent calls, one payment", async () => {
+    it("checkout: search → start with the full patch → (Alice approves in the console) → confirm (verified at once): 3 agent calls, one payment", async () => {
       const client = await w.connect(w.keys.alice);
       const agent = counted(client);
       const before = await balance(w);
@@ -124,12 +124,7 @@ describeEachProvider(
         orderBy: { seq: "asc" },
       });
       expect(audit.map((a) => a.operation)).toEqual(
-        expect.arrayContaining([
-          "action.started",
-          "approval.approved",
-          "action.confirmed",
-          "action.verified",
-        ]),
+        expect.arrayContaining(["action.started", "approval.approved", "action.confirmed"]),
       );
       const approved = audit.find((a) => a.operation === "approval.approved");
       expect(approved).toMatchObject({ face: "console", userId: w.person.alice.userId, agentId: null });

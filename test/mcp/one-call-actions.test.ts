@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
+type Next = { tool: string; args?: Record<string, unknown>; requires_user_approval?: boolean };
+const nextOf = (out: { next_actions: unknown }) => out.next_actions as Next[];
+
 const RESOLUTION = "The parcel was found at the depot and is on its way.";
 
 /**
@@ -76,7 +79,7 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
     );
     expect(out).toMatchObject({ outcome: "applied", capability: "checkout", status: "awaiting_approval" });
     expect(await w.db.effect.count({ where: { actionId: String(out.action_id) } })).toBe(0);
-    const confirm = out.next_actions.find((n) => n.tool === "confirm_action");
+    const confirm = nextOf(out).find((n) => n.tool === "confirm_action");
     expect(confirm?.requires_user_approval).toBe(true);
   });
 
@@ -112,7 +115,7 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
     expect(out).toMatchObject({ outcome: "rejected", reason: "ambiguous_intent" });
     expect(out.next_actions.length).toBeGreaterThan(1);
     expect(
-      out.next_actions.every((n) => n.tool === "start_action" && typeof n.args?.capability === "string"),
+      nextOf(out).every((n) => n.tool === "start_action" && typeof n.args?.capability === "string"),
     ).toBe(true);
     expect(await w.db.action.count()).toBe(before);
   });

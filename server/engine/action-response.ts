@@ -134,8 +134,7 @@ export async function respond(
     external_id: effect?.externalId ?? null,
     verification: state.verification,
     result: state.result,
-    next_actions:
-      base.next_actions ?? nextActionsFor(capability, row, state, effect, approval),
+    next_actions: base.next_actions ?? nextActionsFor(capability, row, state, effect, approval),
   };
   // Where the person approves, while an approval is outstanding (faces show it as a link).
   if (approval?.status === "pending") out.approval_url = deps.approvalUrl(row.id);

@@ -70,6 +70,9 @@ function mergeTypeUnion(node: Record<string, unknown>): Record<string, unknown> 
   for (const branch of branches as Array<Record<string, unknown>>) {
     const type = branch?.type;
     if (typeof type !== "string" || types.includes(type) || !(type in TYPE_KEYWORDS)) return node;
+    // Every integer is a number: number keywords would constrain the integer branch too.
+    if ((type === "integer" && types.includes("number")) || (type === "number" && types.includes("integer")))
+      return node;
     for (const [key, value] of Object.entries(branch)) {
       if (key === "type") continue;
       if (!TYPE_KEYWORDS[type]?.includes(key) || key in merged) return node;

@@ -42,7 +42,7 @@ export async function startAction(
       ? `${actor.agentId ?? `user:${actor.userId}`}:${input.idempotency_key}`
       : null;
   if (startKey) {
-    const earlier = await replayedStart(deps, actor, startKey);
+    const earlier = await replayedStart(deps, actor, startKey, input);
     if (earlier) return earlier;
   }
   const capability = deps.capabilities.get(input.capability);
@@ -170,7 +170,8 @@ export async function startAction(
     });
   } catch (err) {
     // The same start sent twice at once: the first one's action is the answer to both.
-    const earlier = startKey && isUniqueViolation(err) ? await replayedStart(deps, actor, startKey) : null;
+    const earlier =
+      startKey && isUniqueViolation(err) ? await replayedStart(deps, actor, startKey, input) : null;
     if (earlier) return earlier;
     throw err;
   }
@@ -209,6 +210,7 @@ async function replayedStart(
   deps: EngineDeps,
   actor: Actor,
   startKey: string,
+  input: StartInput,
 ): Promise<ActionResponse | null> {
   const earlier = await deps.db.action.findUnique({
     where: { tenantId_startKey: { tenantId: actor.tenantId, startKey } },
@@ -216,6 +218,18 @@ async function replayedStart(
   });
   const found = earlier ? await loadActionWithCapability(deps, actor, earlier.id) : null;
   if (!found) return null;
+  // The same key for another request (another capability, another record) is not a resend:
+  // refused, so that the first action's effect is never run in answer to a different ask.
+  const field = found.capability.appliesTo.field;
+  const asked = input.entity_id ?? (field ? input.patch?.[field] : undefined);
+  if (found.capability.id !== input.capability || (asked !== undefined && asked !== found.row.entityId))
+    return {
+      outcome: "conflict",
+      reason: "idempotency_key_reused",
+      message: `This idempotency key already started another request (${found.capability.id}${found.row.entityId ? ` for ${found.row.entityId}` : ""}); send a new key for a new request`,
+      retryable: false,
+      next_actions: [],
+    };
   return respond(
     deps,
     found.capability,

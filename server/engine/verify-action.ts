@@ -1,5 +1,6 @@
 import { LegacyUnavailableError } from "../connectors/legacy-client";
 import type { Actor, AnyCapability, Verification } from "../connectors/sdk/define-capability";
+import { logger } from "../logger";
 import { type ActionResponse, notAllowedNow, notFoundAction, respond, unavailable } from "./action-response";
 import { parseActionState } from "./action-state";
 import {
@@ -215,16 +216,26 @@ export async function verifyAtOnce(
   answer: ActionResponse,
 ): Promise<ActionResponse> {
   if (answer.outcome !== "applied") return answer;
-  const row = await deps.db.action.findUnique({ where: { id: actionId } });
-  const effect = await deps.db.effect.findUnique({ where: { actionId } });
-  if (!row || !effect || row.status !== "applied") return answer;
-  const v = await lookUpEffect(deps, capability, actor, row, effect).catch(() => null);
-  if (v?.happened !== true) return answer;
-  const next = await recordVerification(deps, row, effect, v, "verified");
-  return respond(deps, capability, next, {
-    outcome: "applied",
-    message: `${answer.message.replace(/; verify it$/, "")}; verified at the system of record`,
-    retryable: false,
-    next_actions: [],
-  });
+  try {
+    const row = await deps.db.action.findUnique({ where: { id: actionId } });
+    const effect = await deps.db.effect.findUnique({ where: { actionId } });
+    if (!row || !effect || row.status !== "applied") return answer;
+    const v = await lookUpEffect(deps, capability, actor, row, effect);
+    if (v.happened !== true) return answer;
+    const next = await recordVerification(deps, row, effect, v, "verified");
+    return respond(deps, capability, next, {
+      outcome: "applied",
+      message: `${answer.message.replace(/; verify it$/, "")}; verified at the system of record`,
+      retryable: false,
+      next_actions: [],
+    });
+  } catch (err) {
+    // The effect applied: a failure of this extra check must not read as "nothing happened"
+    // (the agent would try again). The answer stays applied, with verify_action next.
+    logger.warn(
+      { event: "verify_at_once_failed", action_id: actionId, err: String(err) },
+      "verify at once failed",
+    );
+    return answer;
+  }
 }

@@ -61,6 +61,32 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
     ]);
   });
 
+  it("the same key for another request is refused, and runs nothing of the first", async () => {
+    const client = await w.connect(w.keys.sam);
+    const key = "one-call-reused-1";
+    const first = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: {
+          capability: "resolve_ticket",
+          patch: { ticket_id: "tkt_2", resolution: RESOLUTION },
+          idempotency_key: key,
+        },
+      }),
+    );
+    expect(first).toMatchObject({ outcome: "applied", status: "completed" });
+    for (const args of [
+      { capability: "resolve_ticket", patch: { ticket_id: "tkt_1", resolution: RESOLUTION } },
+      { capability: "change_ticket_priority", patch: { ticket_id: "tkt_2", priority: "low" } },
+    ]) {
+      const out = sc(
+        await client.callTool({ name: "start_action", arguments: { ...args, idempotency_key: key } }),
+      );
+      expect(out).toMatchObject({ outcome: "conflict", reason: "idempotency_key_reused" });
+    }
+    expect((await ticket("tkt_1")).status).not.toBe("resolved");
+  });
+
   it("a key never skips a person's approval: checkout waits at its confirmation, nothing is charged", async () => {
     const client = await w.connect(w.keys.alice);
     const out = sc(

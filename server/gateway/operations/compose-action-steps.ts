@@ -17,9 +17,11 @@ interface Steps {
 /**
  * start_action and advance_action as agents call them: each composes the single-step operations,
  * so every step keeps its own permission check and audit row (a search, a start, a confirm).
- * - start_action by the user's words: search, then start the best of the three best matches
- *   whose inputs take every field sent, where it leads the next clearly (top-match's CLEAR_LEAD);
- *   otherwise the answer is the matches, to start one by id. Nothing happens until confirm, so
+ * - start_action by the user's words: search, then start the best match where it takes every
+ *   field sent and leads clearly (top-match's CLEAR_LEAD) the next match that takes them too;
+ *   otherwise the answer is the matches, to start one by id. A weaker match is never promoted
+ *   because the best one does not take a field: with a key it could run at once, before the
+ *   agent saw what was chosen. Nothing happens until confirm, so
  *   a wrong match costs a cancel, never an effect; the answer names the other matches.
  * - with an idempotency_key: once the action is complete and no person must approve it, confirm
  *   at once (the confirm operation, with its own permission verb). Where a person must approve,
@@ -44,21 +46,25 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     if (found.outcome !== "applied") return found;
     const hits = (found.results ?? []) as CapabilityHit[];
     const fields = Object.keys(rest.patch ?? {});
-    const top = topMatch(hits.filter((h) => fields.every((f) => h.inputs.includes(f))));
-    const pick = top?.clear ? top.hit : undefined;
+    const top = topMatch(hits);
+    const fits = top ? fields.every((f) => top.hit.inputs.includes(f)) : false;
+    // The fields may settle a near tie, and only in favour of the best match: among the matches
+    // that take them, the best must still be the best one of all and lead clearly.
+    const amongFitting = topMatch(hits.filter((h) => fields.every((f) => h.inputs.includes(f))));
+    const pick = fits && amongFitting?.clear && amongFitting.hit === top?.hit ? top.hit : undefined;
     if (!pick)
       return {
         outcome: "rejected",
         reason: !hits.length
           ? "no_capability_matches"
-          : top
+          : fits
             ? "ambiguous_intent"
             : "no_capability_takes_fields",
         message: !hits.length
           ? "No capability matches these words; rephrase them"
-          : top
+          : fits
             ? "Several capabilities match these words about as well; start the one meant by its id"
-            : `No matching capability takes ${fields.join(", ")}; start one of these with its own inputs`,
+            : `The best match does not take ${fields.filter((f) => !top?.hit.inputs.includes(f)).join(", ")}; start the one meant by its id with its own inputs`,
         retryable: false,
         results: hits,
         next_actions: found.next_actions,

@@ -142,7 +142,8 @@ run("decisions in the console: phone, live changes, notifications, guards, monit
       version,
       idempotency_key: idem("phone"),
     });
-    expect(confirmed.structured).toMatchObject({ outcome: "applied", status: "applied" });
+    // Confirm checks the system of record at once: applied and verified.
+    expect(confirmed.structured).toMatchObject({ outcome: "applied", status: "completed" });
   }, 180_000);
 
   it("an email reaches the SMTP sink when an approval is created, with a link that opens the confirm page", async () => {
@@ -227,7 +228,8 @@ run("decisions in the console: phone, live changes, notifications, guards, monit
       version: newVersion,
       idempotency_key: idem("changed"),
     });
-    expect(confirmed.structured).toMatchObject({ outcome: "applied", status: "applied" });
+    // Confirm checks the system of record at once: applied and verified.
+    expect(confirmed.structured).toMatchObject({ outcome: "applied", status: "completed" });
   }, 120_000);
 
   it("a decision made elsewhere shows at once on an open confirm screen", async () => {

@@ -235,7 +235,8 @@ run("console in Chromium", () => {
 
       const key = idem("confirm");
       const confirmed = await agent.call("confirm_action", { action_id: id, version, idempotency_key: key });
-      expect(confirmed.structured).toMatchObject({ outcome: "applied", status: "applied" });
+      // Confirm checks the system of record at once: applied and verified.
+      expect(confirmed.structured).toMatchObject({ outcome: "applied", status: "completed" });
       const again = await agent.call("confirm_action", {
         action_id: id,
         version,
@@ -728,7 +729,8 @@ run("console in Chromium", () => {
         version,
         idempotency_key: idem("app"),
       });
-      expect(confirmed.structured).toMatchObject({ outcome: "applied", status: "applied" });
+      // Confirm checks the system of record at once: applied and verified.
+      expect(confirmed.structured).toMatchObject({ outcome: "applied", status: "completed" });
       const actionKey = (confirmed.structured.effect as { action_key: string }).action_key;
       expect(await legacyPayments(actionKey)).toHaveLength(1);
       const adam = await person("adam@acme.test");

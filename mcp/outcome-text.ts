@@ -67,6 +67,14 @@ function scalar(v: unknown): string {
 /** Keys whose values say what they are: shown without the key. */
 const BARE = new Set(["status", "name", "label", "title", "items", "subject", "message"]);
 
+const FIRST = ["name", "title", "subject", "label", "status", "items"];
+const LAST = ["possible", "reason"];
+function rank(key: string): number {
+  const first = FIRST.indexOf(key);
+  if (first >= 0) return first - FIRST.length;
+  return LAST.includes(key) ? 1 + LAST.indexOf(key) : 0;
+}
+
 const ID_KEYS = ["id", "kind", "code", "method", "type", "product_id", "value"];
 
 /** One entry of a list, its copyable id first, in backticks (never escaped). */
@@ -76,6 +84,9 @@ function entryLine(entry: unknown): string {
   const idKey = ID_KEYS.find((k) => typeof o[k] === "string");
   const rest = Object.entries(o)
     .filter(([k, v]) => k !== idKey && !isEmpty(v))
+    // A stable order whatever the database did to the stored keys (PostgreSQL's jsonb sorts
+    // them): what names the entry first, what can be done with it last.
+    .sort(([a], [b]) => rank(a) - rank(b))
     .map(([k, v]) => (BARE.has(k) ? scalar(v) : `${k}: ${scalar(v)}`))
     .join(" · ");
   return `- ${idKey ? `\`${o[idKey]}\` ` : ""}${rest}`;

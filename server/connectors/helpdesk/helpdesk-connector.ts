@@ -57,6 +57,8 @@ export const helpdeskConnector = defineConnector<HelpdeskAdapter>({
     },
   ],
   routes: HELPDESK_ROUTES,
+  // What tickets are about: these words name the entity, not the change asked for.
+  searchTopics: ["ticket", "case", "customer", "工单", "客户"],
   searchSynonyms: {
     hand: ["assign"],
     give: ["assign"],

@@ -26,6 +26,7 @@ export const assignTicket = defineCapability<HelpdeskAdapter>({
     "指派",
     "转给",
     "转交",
+    "交给",
     "工单分配",
   ],
   appliesTo: { entity: "Ticket", field: "ticket_id" },

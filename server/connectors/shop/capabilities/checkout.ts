@@ -62,6 +62,8 @@ export const checkout = defineCapability<ShopAdapter>({
     "购买",
     "买",
     "结账",
+    // The other common spelling (and what opencc makes of traditional 結帳).
+    "结帐",
     "付款",
     "支付",
     "购物车",

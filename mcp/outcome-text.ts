@@ -187,6 +187,26 @@ function searchResultLines(all: Json[]): string[] {
 }
 
 /**
+ * The first word: the typed outcome, except where "applied" (the call did what was asked) would
+ * read as "the change happened" while nothing was executed yet — a model relays it to the user.
+ */
+function headline(result: OutcomeLike & Json): string {
+  if (
+    result.outcome !== "applied" ||
+    result.effect ||
+    (result.result !== undefined && result.result !== null)
+  )
+    return result.outcome;
+  if (result.status === "awaiting_approval") return "awaiting_approval";
+  if (result.status === "rejected") return "rejected";
+  if (result.requires_confirmation === true) return "ready";
+  return result.outcome;
+}
+
+/** Where a flow really ended: a finished action, or an answer that applied (a read, a search). */
+const FINISHED_STATUSES = new Set(["completed", "cancelled"]);
+
+/**
  * The text block of every action tool: compact markdown that alone is enough for the next
  * step (what happened, where the action stands, what is missing and the choices for it, the
  * summary to approve and where, validation errors, and each allowed next call with its
@@ -194,7 +214,7 @@ function searchResultLines(all: Json[]): string[] {
  */
 export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut?: number } = {}): string {
   const cut = options.listCut ?? LIST_CUT;
-  const lines: string[] = [`${result.outcome}: ${result.message}`];
+  const lines: string[] = [`${headline(result)}: ${result.message}`];
   const facts: string[] = [];
   if (result.action_id) facts.push(`action \`${result.action_id}\``);
   if (result.version !== undefined) facts.push(`version ${result.version}`);
@@ -268,8 +288,16 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
       lines.push(
         searching
           ? `- ${n.tool} ${JSON.stringify(n.args ?? {})}${/entity_id/.test(n.description) ? " + entity_id" : ""}`
-          : `- ${n.tool}${n.args && Object.keys(n.args).length ? ` ${JSON.stringify(n.args)}` : ""} — ${n.description}${n.requires_user_approval ? " (needs user approval)" : ""}`,
+          : `- ${n.tool}${n.args && Object.keys(n.args).length ? ` ${JSON.stringify(n.args)}` : ""}${
+              // The one argument the agent adds itself: a key of its own, new for a new request.
+              n.tool === "confirm_action" ? " + idempotency_key" : ""
+            } — ${n.description}${n.requires_user_approval ? " (needs user approval)" : ""}`,
       );
-  } else lines.push("next: none (flow finished)");
+  } else if (
+    FINISHED_STATUSES.has(String(result.status)) ||
+    (result.outcome === "applied" && !result.action_id)
+  )
+    lines.push("next: none (flow finished)");
+  else lines.push("next: nothing is offered; act on the message above (fix the arguments, or tell the user)");
   return lines.join("\n");
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Actor, Values } from "../connectors/sdk/define-capability";
 import { onlyRefusals } from "../connectors/sdk/outcome";
 import { type ActionResponse, respond, unavailable } from "./action-response";
@@ -17,6 +18,7 @@ import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
 import { stateTooLarge } from "./state-ceiling";
 import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
+import { canonicalJson } from "./summary-digest";
 
 export interface StartInput {
   capability: string;
@@ -37,12 +39,14 @@ export async function startAction(
   actor: Actor,
   input: StartInput,
 ): Promise<ActionResponse> {
-  const startKey =
+  const keyPrefix =
     input.idempotency_key && !input.dry_run
-      ? `${actor.agentId ?? `user:${actor.userId}`}:${input.idempotency_key}`
+      ? `${actor.agentId ?? `user:${actor.userId}`}:${input.idempotency_key}#`
       : null;
-  if (startKey) {
-    const earlier = await replayedStart(deps, actor, startKey, input);
+  // The key with what was asked: a resend matches it whole, another ask under the key does not.
+  const startKey = keyPrefix ? `${keyPrefix}${requestFingerprint(input)}` : null;
+  if (keyPrefix && startKey) {
+    const earlier = await replayedStart(deps, actor, keyPrefix, startKey);
     if (earlier) return earlier;
   }
   const capability = deps.capabilities.get(input.capability);
@@ -88,7 +92,16 @@ export async function startAction(
       message: `${ev.notFound.entity} ${ev.notFound.id} not found`,
       retryable: false,
       capability: capability.id,
-      next_actions: [],
+      // Not a dead end: without the id, the first step offers the user's own records.
+      next_actions: capability.appliesTo.field
+        ? [
+            {
+              tool: "start_action",
+              args: { capability: capability.id },
+              description: `Start without the id: the first step lists the user's ${capability.appliesTo.entity.toLowerCase()}s to pick from`,
+            },
+          ]
+        : [],
     };
   const state = stateFromEvaluation(capability, ev, Object.keys(patch), emptyActionState());
   let status = statusAfterEvaluation(capability, ev, state);
@@ -171,7 +184,9 @@ export async function startAction(
   } catch (err) {
     // The same start sent twice at once: the first one's action is the answer to both.
     const earlier =
-      startKey && isUniqueViolation(err) ? await replayedStart(deps, actor, startKey, input) : null;
+      keyPrefix && startKey && isUniqueViolation(err)
+        ? await replayedStart(deps, actor, keyPrefix, startKey)
+        : null;
     if (earlier) return earlier;
     throw err;
   }
@@ -201,34 +216,49 @@ export async function startAction(
   );
 }
 
+/** What a start asks for, as a short digest: the capability, its record and every field sent. */
+function requestFingerprint(input: StartInput): string {
+  const asked = canonicalJson({
+    capability: input.capability,
+    entity_id: input.entity_id,
+    patch: input.patch ?? {},
+  });
+  return createHash("sha256").update(asked).digest("hex").slice(0, 16);
+}
+
 /**
  * A start resent with its idempotency key (the answer was lost, the agent tries again): the
  * action that key started, as it stands now, never a second one — so the confirm that follows
- * finds the first effect and replays it.
+ * finds the first effect and replays it. The same key with another ask (another capability,
+ * record or field value) is refused, naming the action the key belongs to: the first action's
+ * effect must never run in answer to a different request.
  */
 async function replayedStart(
   deps: EngineDeps,
   actor: Actor,
+  keyPrefix: string,
   startKey: string,
-  input: StartInput,
 ): Promise<ActionResponse | null> {
-  const earlier = await deps.db.action.findUnique({
-    where: { tenantId_startKey: { tenantId: actor.tenantId, startKey } },
-    select: { id: true },
+  const earlier = await deps.db.action.findFirst({
+    where: { tenantId: actor.tenantId, startKey: { startsWith: keyPrefix } },
+    select: { id: true, startKey: true },
   });
   const found = earlier ? await loadActionWithCapability(deps, actor, earlier.id) : null;
   if (!found) return null;
-  // The same key for another request (another capability, another record) is not a resend:
-  // refused, so that the first action's effect is never run in answer to a different ask.
-  const field = found.capability.appliesTo.field;
-  const asked = input.entity_id ?? (field ? input.patch?.[field] : undefined);
-  if (found.capability.id !== input.capability || (asked !== undefined && asked !== found.row.entityId))
+  if (earlier?.startKey !== startKey)
     return {
       outcome: "conflict",
       reason: "idempotency_key_reused",
-      message: `This idempotency key already started another request (${found.capability.id}${found.row.entityId ? ` for ${found.row.entityId}` : ""}); send a new key for a new request`,
+      message: `This idempotency key already started action ${found.row.id} (${found.capability.id}${found.row.entityId ? ` for ${found.row.entityId}` : ""}) with other values; send a new key for a new request, or continue that action`,
       retryable: false,
-      next_actions: [],
+      action_id: found.row.id,
+      next_actions: [
+        {
+          tool: "get_context",
+          args: { action_id: found.row.id },
+          description: "Read the action this key started",
+        },
+      ],
     };
   return respond(
     deps,

@@ -1,4 +1,4 @@
-import type { AnyCapability } from "../connectors/sdk/define-capability";
+import { type AnyCapability, approversOf } from "../connectors/sdk/define-capability";
 import type { ActionState, ActionStatus } from "./action-state";
 import { nodeIndexOfField } from "./describe-inputs";
 import type { Evaluation } from "./evaluate-action";
@@ -66,7 +66,14 @@ export function evaluationMessage(capability: AnyCapability, ev: Evaluation, sta
   if (ev.missing.length) return `${capability.title}: ${ev.node} needs ${ev.missing.join(", ")}`;
   if (ev.atConfirmation)
     return state.requires_approval
-      ? `${capability.title} is ready; the user must approve it before confirm_action`
+      ? `${capability.title} is ready; ${whoApproves(capability, state.summary)} must approve it before confirm_action`
       : `${capability.title} is ready to confirm`;
   return `${capability.title} done`;
+}
+
+/** Who decides, in the words an agent passes on ("an admin", not "the user", when it is so). */
+function whoApproves(capability: AnyCapability, summary: unknown): string {
+  const rule = approversOf(capability, summary);
+  const who = [...(rule.subject ? ["the user"] : []), ...rule.roles.map((role) => `an ${role}`)];
+  return who.join(" or ") || "a person";
 }

@@ -1,9 +1,5 @@
 import { z } from "zod";
-import {
-  type AnyCapability,
-  type ApproverRule,
-  DEFAULT_APPROVERS,
-} from "../connectors/sdk/define-capability";
+import { type AnyCapability, type ApproverRule, approversOf } from "../connectors/sdk/define-capability";
 import type { Outcome } from "../connectors/sdk/outcome";
 import type { Db } from "../db/client";
 import { parseActionState } from "../engine/action-state";
@@ -48,13 +44,6 @@ function refused(
   extra: Partial<ApprovalOutcome> = {},
 ): ApprovalOutcome {
   return { outcome, reason, message, retryable: false, next_actions: [], ...extra };
-}
-
-/** The approver rule of a capability for this summary (default: only the person the action is for). */
-export function approversOf(capability: AnyCapability | undefined, summary: unknown): ApproverRule {
-  const rule = capability?.policy.approvers;
-  if (!rule) return DEFAULT_APPROVERS;
-  return typeof rule === "function" ? rule((summary ?? {}) as Record<string, unknown>) : rule;
 }
 
 /** Whether this person may decide an approval of `action`: the policy says who, nothing else. */

@@ -1,9 +1,9 @@
 import { capabilityRegistry } from "../connectors/connector-registry";
+import { approversOf } from "../connectors/sdk/define-capability";
 import type { Db } from "../db/client";
 import { type AttentionEvent, subscribeAttention } from "../engine/attention-events";
 import { decisionSentence } from "../engine/decision-sentence";
 import { logger } from "../logger";
-import { approversOf } from "./approvals";
 import type { Mail, Mailer } from "./mailer";
 
 export type NotifyOptions = {

@@ -39,6 +39,9 @@ export interface Reading {
 
 const OUTCOMES = [
   "applied",
+  // The text's words for an applied call that executed nothing yet.
+  "ready",
+  "awaiting_approval",
   "preview",
   "input_required",
   "rejected",

@@ -72,11 +72,12 @@ describeEachProvider(
         requires_confirmation: true,
         version: 1,
       });
-      expect(text(started)).toMatch(/^applied: /);
+      // Nothing executed yet: the text says what it waits for, not "applied".
+      expect(text(started)).toMatch(/^awaiting_approval: /);
       // The text alone says the next call, its arguments, and that the user approves first.
       expect(text(started)).toMatch(
         new RegExp(
-          `^- confirm_action \\{"action_id":"${s.action_id}","version":1\\} — .*\\(needs user approval\\)$`,
+          `^- confirm_action \\{"action_id":"${s.action_id}","version":1\\} \\+ idempotency_key — .*\\(needs user approval\\)$`,
           "m",
         ),
       );

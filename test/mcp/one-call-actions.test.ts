@@ -77,12 +77,18 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
     expect(first).toMatchObject({ outcome: "applied", status: "completed" });
     for (const args of [
       { capability: "resolve_ticket", patch: { ticket_id: "tkt_1", resolution: RESOLUTION } },
+      { capability: "resolve_ticket", patch: { ticket_id: "tkt_2", resolution: "Another wording" } },
       { capability: "change_ticket_priority", patch: { ticket_id: "tkt_2", priority: "low" } },
     ]) {
       const out = sc(
         await client.callTool({ name: "start_action", arguments: { ...args, idempotency_key: key } }),
       );
-      expect(out).toMatchObject({ outcome: "conflict", reason: "idempotency_key_reused" });
+      // Named, so the agent can continue the action the key belongs to.
+      expect(out).toMatchObject({
+        outcome: "conflict",
+        reason: "idempotency_key_reused",
+        action_id: first.action_id,
+      });
     }
     expect((await ticket("tkt_1")).status).not.toBe("resolved");
   });

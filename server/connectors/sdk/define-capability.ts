@@ -112,6 +112,16 @@ export interface ApproverRule {
 }
 
 export const DEFAULT_APPROVERS: ApproverRule = { subject: true, roles: [] };
+
+/** Who decides this capability's approval of this summary (its policy, or the default). */
+export function approversOf(
+  capability: { policy: Pick<CapabilityPolicy, "approvers"> } | undefined,
+  summary: unknown,
+): ApproverRule {
+  const rule = capability?.policy.approvers;
+  if (!rule) return DEFAULT_APPROVERS;
+  return typeof rule === "function" ? rule((summary ?? {}) as Record<string, unknown>) : rule;
+}
 /** How long a person has to decide, and a granted approval stays usable: 30 minutes. */
 export const DEFAULT_APPROVAL_TTL_MS = 30 * 60 * 1000;
 

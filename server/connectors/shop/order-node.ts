@@ -60,7 +60,8 @@ function orderCandidate(order: ShopOrder) {
     id: order.id,
     status: order.shipment?.status === "in_transit" ? "shipped, in transit" : order.status,
     items: order.items.map((i) => `${i.name} ×${i.quantity}`).join(", "),
-    total: order.total,
+    // Formatted (the shop is in USD cents): a bare 15650 next to "Pay 156.50 USD" reads as dollars.
+    total: `${(order.total / 100).toFixed(2)} USD`,
     ship_to: order.address?.label ?? null,
   };
 }

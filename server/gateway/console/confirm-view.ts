@@ -1,7 +1,8 @@
 import { capabilityRegistry } from "../../connectors/connector-registry";
+import { approversOf } from "../../connectors/sdk/define-capability";
 import type { Db } from "../../db/client";
 import { approvalExpiresAt, effectiveApprovalStatus } from "../../engine/approval-ledger";
-import { approversOf, describeApprovers, mayDecide } from "../approvals";
+import { describeApprovers, mayDecide } from "../approvals";
 import type { ConsoleContext } from "../console-session";
 import { personContext } from "../trusted-context";
 import { actionScope } from "./list-actions";

@@ -42,7 +42,9 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     if (!ctx || !parsed.success || parsed.data.capability)
       return confirmWhenReady(ctx, parsed.data?.idempotency_key, await steps.startAction(ctx, raw));
     const { intent, ...rest } = parsed.data;
-    const found = await steps.searchCapabilities(ctx, { query: intent, limit: 3 });
+    // A record named beside the words says what they are about (its id prefix names the entity).
+    const query = rest.entity_id ? `${intent?.slice(0, 430)} ${rest.entity_id}` : intent;
+    const found = await steps.searchCapabilities(ctx, { query, limit: 3 });
     if (found.outcome !== "applied") return found;
     const hits = (found.results ?? []) as CapabilityHit[];
     const fields = Object.keys(rest.patch ?? {});

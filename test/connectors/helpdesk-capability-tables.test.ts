@@ -210,7 +210,7 @@ const assign: Table = {
     [
       "another tenant's ticket",
       start("sam", "assign_ticket", "tkt_gx_1", { assignee_id: "tm_bella" }),
-      { outcome: "not_found", next: [] },
+      { outcome: "not_found", next: ["start_action"] },
     ],
     [
       "agent in the arguments",
@@ -408,7 +408,7 @@ const priority: Table = {
     [
       "another tenant's ticket",
       start("sam", "change_ticket_priority", "tkt_gx_1", { priority: "urgent" }),
-      { outcome: "not_found", next: [] },
+      { outcome: "not_found", next: ["start_action"] },
     ],
     [
       "tenant in the arguments",
@@ -457,7 +457,7 @@ const priority: Table = {
     [
       "a ticket that does not exist",
       start("sam", "change_ticket_priority", "tkt_999", { priority: "low" }),
-      { outcome: "not_found", next: [] },
+      { outcome: "not_found", next: ["start_action"] },
     ],
   ],
 };
@@ -645,7 +645,7 @@ const resolve: Table = {
     [
       "another tenant's ticket",
       start("sam", "resolve_ticket", "tkt_gx_1", { resolution: "Resolved it all." }),
-      { outcome: "not_found", next: [] },
+      { outcome: "not_found", next: ["start_action"] },
     ],
     [
       "user in the arguments",
@@ -702,7 +702,7 @@ const resolve: Table = {
     [
       "a ticket that does not exist",
       start("sam", "resolve_ticket", "tkt_404", { resolution: "Resolved it all." }),
-      { outcome: "not_found", next: [] },
+      { outcome: "not_found", next: ["start_action"] },
     ],
   ],
 };
@@ -849,7 +849,7 @@ const reopen: Table = {
     [
       "another tenant's ticket",
       start("sam", "reopen_ticket", "tkt_gx_1", { reason: "not fixed" }),
-      { outcome: "not_found", next: [] },
+      { outcome: "not_found", next: ["start_action"] },
     ],
     [
       "role in the arguments",
@@ -898,7 +898,7 @@ const reopen: Table = {
     [
       "a ticket that does not exist",
       start("sam", "reopen_ticket", "tkt_0", { reason: "again" }),
-      { outcome: "not_found", next: [] },
+      { outcome: "not_found", next: ["start_action"] },
     ],
   ],
 };

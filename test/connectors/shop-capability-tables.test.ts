@@ -614,11 +614,15 @@ const afterSales: typeof checkout = {
     ],
   ],
   refused: [
-    ["another tenant's user", start("gina", "after_sales", "ord_paid"), { outcome: "not_found", next: [] }],
+    [
+      "another tenant's user",
+      start("gina", "after_sales", "ord_paid"),
+      { outcome: "not_found", next: ["start_action"] },
+    ],
     [
       "an order that does not exist",
       start("alice", "after_sales", "ord_nope"),
-      { outcome: "not_found", next: [] },
+      { outcome: "not_found", next: ["start_action"] },
     ],
     [
       "role in the arguments",
@@ -888,7 +892,7 @@ const changeAddress: typeof checkout = {
     [
       "another tenant",
       start("gina", "change_delivery_address", "ord_paid", { address_id: "Office" }),
-      { outcome: "not_found", next: [] },
+      { outcome: "not_found", next: ["start_action"] },
     ],
     [
       "user in the arguments",
@@ -932,7 +936,7 @@ const changeAddress: typeof checkout = {
     [
       "an unknown order",
       start("alice", "change_delivery_address", "ord_nope"),
-      { outcome: "not_found", next: [] },
+      { outcome: "not_found", next: ["start_action"] },
     ],
     [
       "another tenant's order view",

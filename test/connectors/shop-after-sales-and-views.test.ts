@@ -147,14 +147,14 @@ describeEachProvider(
     });
 
     type Choice = { id: string; name: string; quantity: number; amount: number };
-    const returnable = (out: { options?: unknown }) =>
-      ((out.options as { returnable_items?: Choice[] } | undefined)?.returnable_items ?? []).map((i) => i.id);
     const startReturn = (orderId: string, patch: Record<string, unknown> = {}) =>
       w.gw.startAction(w.agent.alice, {
         capability: "after_sales",
         entity_id: orderId,
         patch: { kind: "return_refund", reason: "not needed", ...patch },
       });
+    const returnable = (out: Awaited<ReturnType<typeof startReturn>>) =>
+      ((out.options as { returnable_items?: Choice[] } | undefined)?.returnable_items ?? []).map((i) => i.id);
 
     it("several items open: the return asks which, offering each with its amount, and says item_ids", async () => {
       const s = await startReturn("ord_delivered");

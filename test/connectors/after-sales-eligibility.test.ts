@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { afterSalesPaths } from "@/server/connectors/shop/after-sales-eligibility";
+import { openItems, settledItems } from "@/server/connectors/shop/after-sales-items";
 import type { ShopOrder } from "@/server/connectors/shop/shop-adapter";
 
 const now = new Date("2026-06-15T12:00:00.000Z");
@@ -50,7 +51,7 @@ describe("the return window is the shop's, read from the order", () => {
     expect(pathOf(order, "return_refund")).toEqual({
       kind: "return_refund",
       eligible: true,
-      message: `Items can be returned for a refund until ${until.slice(0, 10)}`,
+      message: `Items can be returned for a refund until ${until.slice(0, 10)}: Mug`,
     });
     expect(pathOf(order, "exchange")).toMatchObject({ eligible: true });
   });
@@ -61,5 +62,69 @@ describe("the return window is the shop's, read from the order", () => {
       reason: "return_window_closed",
       message: "The return window is not open for this order",
     });
+  });
+});
+
+describe("lines an earlier return or exchange settled are not offered again", () => {
+  const open = new Date(now.getTime() + 10 * 86_400_000).toISOString();
+  const twoLines = (): ShopOrder => {
+    const order = delivered(3, open);
+    order.items.push({
+      id: "it_2",
+      product_id: "prod_kettle",
+      name: "Kettle",
+      quantity: 1,
+      unit_price: 15000,
+      exchangeable: false,
+    });
+    return order;
+  };
+
+  it("an exchange in the order's refunds list settles its item, even without item statuses", () => {
+    const order = twoLines();
+    order.refunds = [
+      {
+        id: "exc_1",
+        kind: "exchange",
+        amount: 0,
+        status: "succeeded",
+        details: { item_id: "it_1" },
+        created_at: daysAgo(1),
+      },
+    ];
+    expect(openItems(order).map((i) => i.id)).toEqual(["it_2"]);
+    expect(pathOf(order, "return_refund")).toMatchObject({ eligible: true });
+    expect(pathOf(order, "return_refund")?.message).toMatch(
+      /: Kettle \(not again: Mug \(it_1\) was already exchanged/,
+    );
+    expect(pathOf(order, "exchange")).toMatchObject({ eligible: false, reason: "nothing_left_to_exchange" });
+  });
+
+  it("every line returned (by the refunds list or the line's own status): nothing left to return", () => {
+    const order = twoLines();
+    order.refunds = [
+      { id: "ret_1", kind: "return", amount: 15000, status: "succeeded", details: { item_ids: ["it_2"] } },
+    ];
+    (order.items[0] as { status?: string }).status = "returned";
+    expect(settledItems(order)).toEqual(
+      new Map([
+        ["it_2", { how: "returned", record: "ret_1", on: undefined }],
+        ["it_1", { how: "returned" }],
+      ]),
+    );
+    expect(pathOf(order, "return_refund")).toMatchObject({
+      eligible: false,
+      reason: "nothing_left_to_return",
+      message: expect.stringMatching(/^Nothing is left to return: Mug \(it_1\) was already returned; Kettle/),
+    });
+  });
+
+  it("a refund-only or shipping refund settles no line", () => {
+    const order = twoLines();
+    order.refunds = [
+      { id: "ref_1", kind: "shipping_refund", amount: 200, status: "succeeded", details: {} },
+      { id: "ref_2", kind: "refund", amount: 100, status: "succeeded", details: null },
+    ];
+    expect(openItems(order).map((i) => i.id)).toEqual(["it_1", "it_2"]);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { renderOutcomeText } from "@/mcp/outcome-text";
 import { createWorld, idem, type World } from "../gateway/gateway-world";
 import { describeEachProvider } from "../helpers/database";
 
@@ -31,15 +32,16 @@ describeEachProvider(
       return { s, c, v };
     }
 
-    const paths: Array<[string, string, string | null]> = [
+    // The fields still missing once the path is chosen: a return of several lines asks which.
+    const paths: Array<[string, string, string | null, string[]?]> = [
       ["ord_pending", "pending_payment", null],
-      ["ord_paid", "paid", "refund_only"],
+      ["ord_paid", "paid", "refund_only", ["reason"]],
       ["ord_transit", "shipped", null],
-      ["ord_delivered", "delivered", "return_refund"],
+      ["ord_delivered", "delivered", "return_refund", ["reason", "item_ids"]],
       ["ord_delivered_old", "delivered 45 days ago", null],
       ["ord_cancelled", "cancelled", null],
     ];
-    it.each(paths)("%s (%s): the path chosen is %s", async (orderId, _state, expected) => {
+    it.each(paths)("%s (%s): the path chosen is %s", async (orderId, _state, expected, missing) => {
       const s = await w.gw.startAction(w.agent.alice, { capability: "after_sales", entity_id: orderId });
       const offered =
         (s.options as { after_sales?: Array<{ kind: string; eligible: boolean; message: string }> })
@@ -52,7 +54,7 @@ describeEachProvider(
         "shipping_refund",
       ]);
       for (const p of offered) if (!p.eligible) expect(p.message.length).toBeGreaterThan(10);
-      if (expected) expect(s).toMatchObject({ node: "DETAILS", missing: ["reason"] });
+      if (expected) expect(s).toMatchObject({ node: "DETAILS", missing });
       else
         expect(s.validation_errors).toEqual([expect.objectContaining({ code: "no_after_sales_available" })]);
       const eligible = offered.filter((p) => p.eligible).map((p) => p.kind);
@@ -108,11 +110,12 @@ describeEachProvider(
       const s = await w.gw.startAction(w.agent.alice, {
         capability: "after_sales",
         entity_id: "ord_delivered",
-        patch: { reason: "the kettle arrived damaged" },
+        patch: { reason: "the kettle arrived damaged", item_ids: ["ord_delivered_item_1"] },
       });
       expect(s).toMatchObject({ outcome: "input_required", missing: ["evidence"] });
       const { v } = await run("ord_delivered", {
         reason: "the kettle arrived damaged",
+        item_ids: ["ord_delivered_item_1"],
         evidence: ["photo: dented lid"],
       });
       expect(v).toMatchObject({ outcome: "applied", verification: { kind: "return" } });
@@ -141,6 +144,127 @@ describeEachProvider(
         replacement_product_id: "prod_tee_s",
       });
       expect(v).toMatchObject({ outcome: "applied", verification: { kind: "exchange" } });
+    });
+
+    type Choice = { id: string; name: string; quantity: number; amount: number };
+    const startReturn = (orderId: string, patch: Record<string, unknown> = {}) =>
+      w.gw.startAction(w.agent.alice, {
+        capability: "after_sales",
+        entity_id: orderId,
+        patch: { kind: "return_refund", reason: "not needed", ...patch },
+      });
+    const returnable = (out: Awaited<ReturnType<typeof startReturn>>) =>
+      ((out.options as { returnable_items?: Choice[] } | undefined)?.returnable_items ?? []).map((i) => i.id);
+
+    it("several items open: the return asks which, offering each with its amount, and says item_ids", async () => {
+      const s = await startReturn("ord_delivered");
+      expect(s).toMatchObject({ outcome: "input_required", node: "DETAILS", missing: ["item_ids"] });
+      expect((s.options as { returnable_items: Choice[] }).returnable_items).toEqual([
+        { id: "ord_delivered_item_1", name: "Electric Kettle", quantity: 1, amount: 15000 },
+        { id: "ord_delivered_item_2", name: "Signpost Mug", quantity: 2, amount: 3600 },
+      ]);
+      // A model that reads only the text block learns the field and the choices from it.
+      const text = renderOutcomeText(s as Parameters<typeof renderOutcomeText>[0]);
+      expect(text).toMatch(/missing: item_ids/);
+      expect(text).toMatch(/options\.returnable_items/);
+      expect(text).toMatch(/ord_delivered_item_2/);
+      expect(s.summary ?? null).toBeNull();
+    });
+
+    it("after the tee was exchanged, a return offers only the mug and refunds the mug's amount", async () => {
+      await run("ord_exchange", {
+        kind: "exchange",
+        reason: "too small",
+        replacement_product_id: "prod_tee_l",
+      });
+      const s = await startReturn("ord_exchange");
+      // The one line left is the default; the summary says which item, what amount, and shipping.
+      expect(s).toMatchObject({ outcome: "applied", node: "CONFIRM_REQUEST" });
+      expect(s.summary).toMatchObject({
+        amount: 1800,
+        items: [{ id: "ord_exchange_item_2", name: "Signpost Mug", quantity: 1, amount: 1800 }],
+        decision: { verb: "Refund", object: "Signpost Mug ×1", amount: 1800 },
+        shipping: expect.stringMatching(/^not included: a return refunds the returned items/),
+      });
+      // Naming the exchanged tee is refused with the reason and what is still open.
+      const tee = await startReturn("ord_exchange", { item_ids: ["ord_exchange_item_1"] });
+      expect(tee).toMatchObject({ outcome: "input_required", node: "DETAILS" });
+      expect(tee.validation_errors).toEqual([
+        expect.objectContaining({
+          field: "item_ids",
+          code: "item_already_returned",
+          message: expect.stringMatching(
+            /Logo Tee \(M\).*already exchanged.*still returnable: ord_exchange_item_2/,
+          ),
+        }),
+      ]);
+      // A second exchange has nothing left to exchange; the return stays possible.
+      const again = await w.gw.startAction(w.agent.alice, {
+        capability: "after_sales",
+        entity_id: "ord_exchange",
+        patch: { kind: "exchange", reason: "too big" },
+      });
+      expect(again.validation_errors).toEqual([
+        expect.objectContaining({ field: "kind", code: "nothing_left_to_exchange" }),
+      ]);
+      const { v } = await run("ord_exchange", { kind: "return_refund", reason: "not needed" });
+      expect(v).toMatchObject({ outcome: "applied", verification: { kind: "return", amount: 1800 } });
+    });
+
+    it("a returned item is not offered again; with nothing left the return is refused with the reason", async () => {
+      await run("ord_delivered", { reason: "too loud", item_ids: ["ord_delivered_item_1"] });
+      const kettle = await startReturn("ord_delivered", { item_ids: ["ord_delivered_item_1"] });
+      expect(kettle).toMatchObject({ outcome: "input_required" });
+      expect(kettle.validation_errors).toEqual([
+        expect.objectContaining({
+          code: "item_already_returned",
+          message: expect.stringMatching(/Electric Kettle.*already returned/),
+        }),
+      ]);
+      expect(returnable(kettle)).toEqual(["ord_delivered_item_2"]);
+      // The mugs are all that is left: the default, at their amount.
+      const { s } = await run("ord_delivered", { reason: "too many mugs" });
+      expect(s.summary).toMatchObject({ amount: 3600, items: [{ id: "ord_delivered_item_2", quantity: 2 }] });
+      const none = await startReturn("ord_delivered");
+      expect(none).toMatchObject({ outcome: "rejected", node: "PATH" });
+      expect(none.validation_errors).toEqual([
+        expect.objectContaining({
+          field: "kind",
+          code: "nothing_left_to_return",
+          message: expect.stringMatching(
+            /Nothing is left to return: Electric Kettle.*returned.*Signpost Mug.*returned/,
+          ),
+        }),
+      ]);
+      expect(none.next_actions.map((n) => n.tool)).not.toContain("confirm_action");
+    });
+
+    it("an item settled after approval sends the action back to the item choice, not to the same confirm", async () => {
+      const s = await startReturn("ord_exchange", {
+        item_ids: ["ord_exchange_item_1", "ord_exchange_item_2"],
+      });
+      expect(s.summary).toMatchObject({ amount: 4300 });
+      await w.gw.decideApproval(w.person.alice, {
+        action_id: s.action_id as string,
+        version: s.version as number,
+        decision: "approve",
+      });
+      // Meanwhile the tee is exchanged by another request.
+      await run("ord_exchange", {
+        kind: "exchange",
+        reason: "too small",
+        replacement_product_id: "prod_tee_l",
+      });
+      const c = await w.gw.confirmAction(w.agent.alice, { action_id: s.action_id, idempotency_key: idem() });
+      expect(c).toMatchObject({ outcome: "conflict", reason: "changed_since_approval", node: "DETAILS" });
+      expect(c.validation_errors).toEqual([expect.objectContaining({ code: "item_already_returned" })]);
+      expect(c.next_actions.map((n) => n.tool)).toEqual(["advance_action"]);
+      // Nothing was sent: the shop recorded only the exchange.
+      const res = await fetch(`${w.legacy.url}/v1/refunds?order_id=ord_exchange`, {
+        headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
+      });
+      const refunds = ((await res.json()) as { data: Array<{ kind: string }> }).data;
+      expect(refunds.map((r) => r.kind)).toEqual(["exchange"]);
     });
 
     it("shipping-difference refund", async () => {

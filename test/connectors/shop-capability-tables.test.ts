@@ -435,8 +435,11 @@ const afterSales: typeof checkout = {
       },
     ],
     [
-      "delivered: return and refund",
-      start("alice", "after_sales", "ord_delivered", { reason: "too loud" }),
+      "delivered: return and refund of both items, named",
+      start("alice", "after_sales", "ord_delivered", {
+        reason: "too loud",
+        item_ids: ["ord_delivered_item_1", "ord_delivered_item_2"],
+      }),
       {
         ...ready,
         next: ["advance_action", "confirm_action"],
@@ -459,12 +462,13 @@ const afterSales: typeof checkout = {
       "damage claim with evidence",
       start("alice", "after_sales", "ord_delivered", {
         reason: "arrived damaged",
+        item_ids: ["ord_delivered_item_2"],
         evidence: ["https://img.example/1.jpg"],
       }),
       {
         ...ready,
         next: ["advance_action", "confirm_action"],
-        summary: { order_id: "ord_delivered", kind: { value: "return_refund" }, amount: 18600 },
+        summary: { order_id: "ord_delivered", kind: { value: "return_refund" }, amount: 3600 },
       },
     ],
     [
@@ -481,12 +485,21 @@ const afterSales: typeof checkout = {
       },
     ],
     [
-      "return on an exchangeable order",
-      start("alice", "after_sales", "ord_exchange", { kind: "return_refund", reason: "not needed" }),
+      "return the mug of an exchangeable order",
+      start("alice", "after_sales", "ord_exchange", {
+        kind: "return_refund",
+        reason: "not needed",
+        item_ids: ["ord_exchange_item_2"],
+      }),
       {
         ...ready,
         next: ["advance_action", "confirm_action"],
-        summary: { order_id: "ord_exchange", kind: { value: "return_refund" }, amount: 4300 },
+        summary: {
+          order_id: "ord_exchange",
+          kind: { value: "return_refund" },
+          amount: 1800,
+          items: [{ id: "ord_exchange_item_2", name: "Signpost Mug", quantity: 1, amount: 1800 }],
+        },
       },
     ],
     [
@@ -502,7 +515,7 @@ const afterSales: typeof checkout = {
       },
     ],
     [
-      "return on the overcharged order",
+      "return on the overcharged order: its one item is the default",
       start("alice", "after_sales", "ord_shipdiff", { kind: "return_refund", reason: "wrong colour" }),
       {
         ...ready,
@@ -561,8 +574,16 @@ const afterSales: typeof checkout = {
     ],
     [
       "damage without evidence",
-      start("alice", "after_sales", "ord_delivered", { reason: "it is broken" }),
+      start("alice", "after_sales", "ord_delivered", {
+        reason: "it is broken",
+        item_ids: ["ord_delivered_item_1"],
+      }),
       { outcome: "input_required", missing: ["evidence"], next: ["advance_action"] },
+    ],
+    [
+      "return of an order with several items: which ones?",
+      start("alice", "after_sales", "ord_delivered", { reason: "too loud" }),
+      { outcome: "input_required", node: "DETAILS", missing: ["item_ids"], next: ["advance_action"] },
     ],
     [
       "exchange without a replacement",

@@ -1,3 +1,4 @@
+import { openItems, settledItems, settledSentence } from "./after-sales-items";
 import type { ShopOrder } from "./shop-adapter";
 
 export const AFTER_SALES_KINDS = ["refund_only", "return_refund", "exchange", "shipping_refund"] as const;
@@ -71,14 +72,30 @@ export function afterSalesPaths(order: ShopOrder, now = new Date()): AfterSalesP
           }),
         };
 
+  // Lines an earlier return or exchange settled are not offered again (the shop refuses them).
+  const open = openItems(order);
+  const settled = settledItems(order);
+  const settledWords = order.items
+    .flatMap((i) => {
+      const x = settled.get(i.id);
+      return x ? [settledSentence(i, x)] : [];
+    })
+    .join("; ");
   const returnRefund: AfterSalesPath =
     s === "delivered"
       ? windowOpen
-        ? {
-            kind: "return_refund",
-            eligible: true,
-            message: `Items can be returned for a refund until ${day(until as string)}`,
-          }
+        ? open.length
+          ? {
+              kind: "return_refund",
+              eligible: true,
+              message: `Items can be returned for a refund until ${day(until as string)}: ${open.map((i) => i.name).join(", ")}${settledWords ? ` (not again: ${settledWords})` : ""}`,
+            }
+          : {
+              kind: "return_refund",
+              eligible: false,
+              reason: "nothing_left_to_return",
+              message: `Nothing is left to return: ${settledWords}`,
+            }
         : {
             kind: "return_refund",
             eligible: false,
@@ -97,7 +114,8 @@ export function afterSalesPaths(order: ShopOrder, now = new Date()): AfterSalesP
           }),
         };
 
-  const exchangeable = order.items.filter((i) => i.exchangeable);
+  const exchangeable = open.filter((i) => i.exchangeable);
+  const exchangedBefore = order.items.some((i) => i.exchangeable && settled.has(i.id));
   const exchange: AfterSalesPath =
     s !== "delivered"
       ? {
@@ -121,12 +139,19 @@ export function afterSalesPaths(order: ShopOrder, now = new Date()): AfterSalesP
               eligible: true,
               message: `Exchangeable: ${exchangeable.map((i) => i.name).join(", ")}`,
             }
-          : {
-              kind: "exchange",
-              eligible: false,
-              reason: "item_not_exchangeable",
-              message: "No item of this order can be exchanged",
-            };
+          : exchangedBefore
+            ? {
+                kind: "exchange",
+                eligible: false,
+                reason: "nothing_left_to_exchange",
+                message: `Nothing is left to exchange: ${settledWords}`,
+              }
+            : {
+                kind: "exchange",
+                eligible: false,
+                reason: "item_not_exchangeable",
+                message: "No item of this order can be exchanged",
+              };
 
   const shippingRefund: AfterSalesPath =
     order.shipping_difference > 0 && ["paid", "shipped", "delivered"].includes(s)

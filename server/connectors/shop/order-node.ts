@@ -78,6 +78,8 @@ export function orderBrief(order: ShopOrder) {
       quantity: i.quantity,
       unit_price: i.unit_price,
       exchangeable: i.exchangeable,
+      // Only a line an earlier return or exchange settled says so (the others are all "ok").
+      ...(i.status && i.status !== "ok" ? { status: i.status } : {}),
     })),
     address: order.address ? { id: order.address.id, label: order.address.label } : null,
     shipment: order.shipment ? { status: order.shipment.status, carrier: order.shipment.carrier } : null,

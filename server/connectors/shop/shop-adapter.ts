@@ -37,6 +37,8 @@ export interface ShopOrderItem {
   quantity: number;
   unit_price: number;
   exchangeable: boolean;
+  /** The legacy system's own record of what happened to the line since delivery. */
+  status?: "ok" | "returned" | "exchanged";
 }
 export interface ShopOrder {
   id: string;
@@ -52,7 +54,15 @@ export interface ShopOrder {
   payment: { id: string; status: string; amount: number; method: string } | null;
   shipment: { id: string; carrier: string; tracking_number: string; status: string } | null;
   shipping_difference: number;
-  refunds: Array<{ id: string; kind: string; amount: number; status: string }>;
+  refunds: Array<{
+    id: string;
+    kind: string;
+    amount: number;
+    status: string;
+    /** return: `item_ids`; exchange: `item_id` (which lines it settled). */
+    details?: Record<string, unknown> | null;
+    created_at?: string;
+  }>;
   created_at: string;
   updated_at: string;
   delivered_at?: string | null;

@@ -10,8 +10,9 @@ import {
   afterSalesPaths,
   KIND_LABELS,
 } from "../after-sales-eligibility";
+import { openItems, settledItems, settledSentence } from "../after-sales-items";
 import { orderNode } from "../order-node";
-import type { ShopAdapter, ShopOrder } from "../shop-adapter";
+import type { ShopAdapter, ShopOrder, ShopOrderItem } from "../shop-adapter";
 import { SHOP_POLICY } from "../shop-policy";
 
 // Deterministic rule for "evidence where needed": claims of damage or defects need something to show.
@@ -27,6 +28,28 @@ function refundableOf(order: ShopOrder): number {
 function returnRefundAmount(order: ShopOrder, lines: number): number {
   const discountShare = order.subtotal > 0 ? Math.round((order.discount * lines) / order.subtotal) : 0;
   return Math.min(lines - discountShare, refundableOf(order));
+}
+
+/** One line as the user chooses it: what it is and what returning it alone would refund. */
+function itemChoice(order: ShopOrder, i: ShopOrderItem) {
+  return {
+    id: i.id,
+    name: i.name,
+    quantity: i.quantity,
+    amount: returnRefundAmount(order, i.unit_price * i.quantity),
+  };
+}
+
+const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+/** Whether the refund includes shipping, and the shop's rule that decides it, in words for the person. */
+function shippingLine(order: ShopOrder, kind: AfterSalesKind, amount: number): string {
+  if (kind === "return_refund")
+    return `not included: a return refunds the returned items at their price less their share of the discount; the shipping (${usd(order.shipping_price)}) is not refunded`;
+  // refund_only: before shipment the whole order total can go back, shipping included.
+  return amount >= refundableOf(order)
+    ? `included: refund-only before shipment refunds the order total, shipping (${usd(order.shipping_price)}) included`
+    : `partly: ${usd(amount)} of the ${usd(refundableOf(order))} refundable, which includes the shipping (${usd(order.shipping_price)})`;
 }
 
 export const afterSales = defineCapability<ShopAdapter>({
@@ -141,7 +164,9 @@ export const afterSales = defineCapability<ShopAdapter>({
           .min(1)
           .max(20)
           .optional()
-          .describe("return_refund: order item ids to return (default: all)"),
+          .describe(
+            "return_refund: the order item ids the user wants to return, from options.returnable_items (asked when more than one is open; never all by default)",
+          ),
         evidence: z
           .array(z.string().trim().min(1).max(500))
           .max(10)
@@ -153,7 +178,7 @@ export const afterSales = defineCapability<ShopAdapter>({
           .min(1)
           .max(64)
           .optional()
-          .describe("exchange: the order item id to exchange"),
+          .describe("exchange: the order item id to exchange, from options.exchangeable_items"),
         replacement_product_id: z
           .string()
           .trim()
@@ -193,50 +218,79 @@ export const afterSales = defineCapability<ShopAdapter>({
           };
         }
         if (kind === "return_refund") {
-          const ids = (values.item_ids as string[] | undefined) ?? order.items.map((i) => i.id);
-          const items = order.items.filter((i) => ids.includes(i.id));
-          for (const id of ids)
-            if (!order.items.some((i) => i.id === id))
+          const open = openItems(order);
+          const settled = settledItems(order);
+          options.returnable_items = open.map((i) => itemChoice(order, i));
+          // One line left: that is the return. Several: the user says which (never all by default).
+          const ids =
+            (values.item_ids as string[] | undefined) ??
+            (open.length === 1 ? [open[0]?.id as string] : undefined);
+          if (!ids) required.push("item_ids");
+          const still = `still returnable: ${open.map((i) => `${i.id} (${i.name} ×${i.quantity})`).join(", ") || "none"}`;
+          for (const id of ids ?? []) {
+            const item = order.items.find((i) => i.id === id);
+            const was = settled.get(id);
+            if (!item)
               errors.push({
                 field: "item_ids",
                 code: "unknown_item",
-                message: `${id} is not an item of ${order.id}; items: ${order.items.map((i) => i.id).join(", ")}`,
+                message: `${id} is not an item of ${order.id}; ${still}`,
               });
+            else if (was)
+              errors.push({
+                field: "item_ids",
+                code: "item_already_returned",
+                message: `${settledSentence(item, was)}; ${still}`,
+              });
+          }
           if (NEEDS_EVIDENCE.test(reason)) required.push("evidence");
+          const items = open.filter((i) => ids?.includes(i.id));
           return {
             errors,
             required,
-            defaults: { item_ids: ids },
+            options,
+            defaults: ids ? { item_ids: ids } : {},
             derived: {
               refund_amount: returnRefundAmount(
                 order,
                 items.reduce((s, i) => s + i.unit_price * i.quantity, 0),
               ),
-              return_items: items.map((i) => ({ id: i.id, name: i.name, quantity: i.quantity })),
+              // unit_price too: the confirm screen's item table shows it and the line total.
+              return_items: items.map((i) => ({ ...itemChoice(order, i), unit_price: i.unit_price })),
             },
           };
         }
         // exchange
-        const exchangeable = order.items.filter((i) => i.exchangeable);
+        const settled = settledItems(order);
+        const exchangeable = openItems(order).filter((i) => i.exchangeable);
+        options.exchangeable_items = exchangeable.map((i) => itemChoice(order, i));
         const itemId =
           (values.item_id as string | undefined) ??
           (exchangeable.length === 1 ? exchangeable[0]?.id : undefined);
         const item = order.items.find((i) => i.id === itemId);
+        const was = item ? settled.get(item.id) : undefined;
         required.push("item_id", "replacement_product_id");
         if (NEEDS_EVIDENCE.test(reason)) required.push("evidence");
+        const still = `still exchangeable: ${exchangeable.map((i) => `${i.id} (${i.name})`).join(", ") || "none"}`;
         if (itemId && !item)
           errors.push({
             field: "item_id",
             code: "unknown_item",
-            message: `${itemId} is not an item of ${order.id}`,
+            message: `${itemId} is not an item of ${order.id}; ${still}`,
+          });
+        else if (item && was)
+          errors.push({
+            field: "item_id",
+            code: "item_already_returned",
+            message: `${settledSentence(item, was)}; ${still}`,
           });
         else if (item && !item.exchangeable)
           errors.push({
             field: "item_id",
             code: "item_not_exchangeable",
-            message: `${item.name} cannot be exchanged`,
+            message: `${item.name} cannot be exchanged; ${still}`,
           });
-        if (item?.exchangeable) {
+        if (item?.exchangeable && !was) {
           const catalog = await adapter.products({ per_page: 100 });
           const replacements = catalog.data.filter(
             (p) => p.price === item.unit_price && p.id !== item.product_id && p.exchangeable,
@@ -269,7 +323,9 @@ export const afterSales = defineCapability<ShopAdapter>({
           required,
           options,
           defaults: itemId ? { item_id: itemId } : {},
-          derived: { exchange_item: item ? { id: item.id, name: item.name } : null },
+          derived: {
+            exchange_item: item ? { id: item.id, name: item.name, quantity: item.quantity } : null,
+          },
         };
       },
     },
@@ -290,7 +346,7 @@ export const afterSales = defineCapability<ShopAdapter>({
       currency: "USD",
     };
     if (kind === "exchange") {
-      const item = derived.exchange_item as { name?: string } | null;
+      const item = derived.exchange_item as { name?: string; quantity?: number } | null;
       return {
         ...base,
         decision: { verb: "Exchange", object: item?.name ?? "the item" },
@@ -299,14 +355,29 @@ export const afterSales = defineCapability<ShopAdapter>({
         amount: 0,
       };
     }
-    const refund = {
-      decision: { verb: "Refund", amount: derived.refund_amount as number, currency: "USD", to: refundTo },
+    const amount = derived.refund_amount as number;
+    if (kind === "return_refund") {
+      const items = derived.return_items as Array<{ name: string; quantity: number }>;
+      const what = items.map((i) => `${i.name} ×${i.quantity}`).join(", ");
+      return {
+        ...base,
+        // The button says what goes back, not only how much: "Refund Mug ×1 $18.00 to …".
+        decision: { verb: "Refund", object: what.slice(0, 200), amount, currency: "USD", to: refundTo },
+        amount_label: "Refund amount",
+        refund_to: refundTo,
+        items,
+        shipping: shippingLine(order, kind, amount),
+        amount,
+      };
+    }
+    return {
+      ...base,
+      decision: { verb: "Refund", amount, currency: "USD", to: refundTo },
       amount_label: "Refund amount",
       refund_to: refundTo,
+      ...(kind === "refund_only" ? { shipping: shippingLine(order, kind, amount) } : {}),
+      amount,
     };
-    if (kind === "return_refund")
-      return { ...base, ...refund, items: derived.return_items, amount: derived.refund_amount };
-    return { ...base, ...refund, amount: derived.refund_amount };
   },
   effect: {
     kind: "shop.refund",
@@ -348,7 +419,7 @@ export const afterSales = defineCapability<ShopAdapter>({
         { method: "POST", idempotencyKey: actionKey, ...req },
         { attempts, timeoutMs },
       );
-      return toEffectResult(res, async (body) => {
+      const result = await toEffectResult(res, async (body) => {
         // The record must exist under our reference; a 200 that created nothing is not applied.
         const found = await adapter.refundsByReference(actionKey);
         const id = found[0]?.id ?? (body as { id?: string })?.id;
@@ -356,6 +427,14 @@ export const afterSales = defineCapability<ShopAdapter>({
           ? { applied: true, externalId: id }
           : { applied: false, message: "no refund, return or exchange was recorded" };
       });
+      // The shop settled that line between the last check and this request: confirming the same
+      // values fails the same way, so the answer says which field to change instead.
+      if (result.status === "rejected" && result.code === "item_already_returned")
+        return {
+          ...result,
+          message: `${result.message}. Confirming again fails the same way: change ${kind === "exchange" ? "item_id" : "item_ids"} with advance_action (get_context lists the items still open), which asks the user for a new approval`,
+        };
+      return result;
     },
     async verify({ adapter, actionKey }) {
       const found = await adapter.refundsByReference(actionKey);

@@ -74,6 +74,9 @@ function byStatus(
       args: { capability: a.capability, ...(a.entity_id ? { entity_id: a.entity_id } : {}) },
       description: a.description,
     }));
+  // Refused with nothing possible instead: no field the agent could send fixes it, so a "Fix"
+  // would only send the model round in circles. The message says why; the user decides.
+  if (state.validation_errors.some((e) => e.refused)) return [];
   if (state.missing.length || state.validation_errors.length || !state.summary)
     return [
       {

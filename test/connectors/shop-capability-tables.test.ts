@@ -734,17 +734,17 @@ const afterSales: typeof checkout = {
     [
       "return window closed",
       start("alice", "after_sales", "ord_delivered_old", { kind: "return_refund", reason: "x x x" }),
-      { outcome: "rejected", code: "return_window_closed", next: ["advance_action"] },
+      { outcome: "rejected", code: "return_window_closed", next: [] },
     ],
     [
       "unpaid order",
       start("alice", "after_sales", "ord_pending"),
-      { outcome: "rejected", code: "no_after_sales_available", says: /cancel/, next: ["advance_action"] },
+      { outcome: "rejected", code: "no_after_sales_available", says: /cancel/, next: [] },
     ],
     [
       "cancelled order",
       start("alice", "after_sales", "ord_cancelled"),
-      { outcome: "rejected", code: "no_after_sales_available", next: ["advance_action"] },
+      { outcome: "rejected", code: "no_after_sales_available", next: [] },
     ],
   ],
 };

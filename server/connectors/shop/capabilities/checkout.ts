@@ -43,7 +43,8 @@ export const checkout = defineCapability<ShopAdapter>({
     "Buy items: choose items and quantities, the delivery address, shipping, an optional coupon and the payment method, then pay after the user approves.",
   trigger: {
     use: "The user wants to buy or order items (from the cart or named products) and pay for them.",
-    avoid: "Not for changing, cancelling, refunding or tracking an existing order.",
+    avoid:
+      "Not for paying an existing unpaid order (pending payment): that is pay_order, which places no second order. Not for changing, cancelling, refunding or tracking an existing order.",
   },
   synonyms: [
     "buy",

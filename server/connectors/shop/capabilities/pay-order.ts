@@ -16,11 +16,11 @@ const usd = (cents: number) => `${(cents / 100).toFixed(2)} USD`;
 export const payOrder = defineCapability<ShopAdapter>({
   id: "pay_order",
   connector: "shop",
-  title: "Pay a pending order",
+  title: "Complete a pending payment",
   description:
-    "Pays what an existing, unpaid order owes (pending payment) in full once the user approves; its items, address and total stay as they are.",
+    "Pays the full amount an existing purchase still owes (pending payment) once the user approves; its items, address and total stay as they are.",
   trigger: {
-    use: "The user wants to pay for an existing order that is still unpaid (pending payment, awaiting payment), or to settle or complete its payment.",
+    use: "The user wants to pay what is still due on something already bought (pending payment, awaiting payment, unpaid), or to settle or complete a payment.",
     avoid:
       "Not for buying new items or placing a new order (that is checkout); not for an order that is already paid, shipped or cancelled; not for refunds.",
   },
@@ -33,13 +33,16 @@ export const payOrder = defineCapability<ShopAdapter>({
     "complete payment",
     "outstanding",
     "pay existing",
+    "payment due",
+    "owe",
     "待付款",
     "待支付",
     "未付款",
     "未支付",
     "补付款",
+    "还没付款",
+    "去付款",
   ],
-
   appliesTo: { entity: "Order", field: "order_id" },
   prerequisites: ["an order of the user that awaits payment (pending_payment)"],
   sideEffects: ["charges the payment method", "the order becomes paid"],

@@ -66,7 +66,7 @@ export const shopConnector = defineConnector<ShopAdapter>({
     cart: ["checkout"],
     basket: ["cart"],
     // An order that waits for its payment is paid as it is (pay_order), not bought again.
-    pend: ["pay order", "unpaid", "pend payment"],
+    pend: ["pend payment"],
     unpaid: ["pay order", "pend", "pend payment"],
     settl: ["pay order"],
     money: ["refund"],

@@ -25,7 +25,7 @@ export const payOrder = defineCapability<ShopAdapter>({
       "Not for buying new items or placing a new order (that is checkout); not for an order that is already paid, shipped or cancelled; not for refunds.",
   },
   synonyms: [
-    "pending",
+    "pay pending",
     "unpaid",
     "pending payment",
     "awaiting payment",

@@ -113,6 +113,30 @@ describeEachProvider("pay_order through the gateway (%s, real legacy service)", 
     expect(again).toMatchObject({ outcome: "rejected", reason: "order_already_paid" });
   });
 
+  it("an order paid elsewhere after approval is not charged again at confirm", async () => {
+    const start = await startPay("ord_pending", { payment_type: "card" });
+    await approve(w, start.action_id as string);
+    const { total } = await orderOf(w, "ord_pending");
+    const direct = await fetch(`${w.legacy.url}/v1/payments`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${w.legacy.apiKeys.acme}`,
+        "content-type": "application/json",
+        "idempotency-key": idem("direct"),
+      },
+      body: JSON.stringify({ order_id: "ord_pending", payment_method_id: "pm_alice_card", amount: total }),
+    });
+    expect(direct.status).toBe(201);
+    const confirmed = await w.gw.confirmAction(w.agent.alice, {
+      action_id: start.action_id,
+      idempotency_key: idem(),
+    });
+    expect(confirmed.outcome).not.toBe("applied");
+    expect(JSON.stringify(confirmed.validation_errors)).toMatch(/order_already_paid/);
+    expect(await paymentsWhere(w, "order_id=ord_pending")).toHaveLength(1);
+    expect(await w.db.effect.count({ where: { actionId: start.action_id as string } })).toBe(0);
+  });
+
   it("pays by card too: the order is paid and the balance is untouched", async () => {
     const balanceBefore = await balanceOf(w);
     const start = await startPay("ord_pending", { payment_type: "card" });

@@ -47,10 +47,7 @@ export function orderNode(
       }
       const order = await adapter.order(id);
       const reachable =
-        !!order &&
-        (scope === "own"
-          ? !!customer && order.customer_id === customer.id
-          : canSeeOrder(actor, customer, order));
+        order && (scope === "own" ? order.customer_id === customer?.id : canSeeOrder(actor, customer, order));
       if (!order || !reachable) return { notFound: { entity: "Order", id } };
       return {
         derived: { order },

@@ -24,6 +24,7 @@ const SCENARIOS: Record<
     },
   },
   after_sales: { who: "alice", entity_id: "ord_paid", patch: { reason: "changed my mind" } },
+  pay_order: { who: "alice", entity_id: "ord_pending", patch: { payment_type: "balance" } },
   // Across teams (billing → shipping): the policy asks an admin.
   assign_ticket: { who: "sam", entity_id: "tkt_1", patch: { assignee_id: "tm_sid" } },
   // A write of an imported system (the legacy API's own document), granted to members.

@@ -12,11 +12,16 @@ export const orderIdSchema = z
   .regex(/^[A-Za-z0-9_-]+$/, "an order id such as ord_123")
   .describe("The order's id, e.g. ord_paid (from the order view or the user's order list)");
 
-/** The first node of every order-bound capability: load the order the actor may see, then check it. */
+/**
+ * The first node of every order-bound capability: load the order the actor may see, then check
+ * it. `scope: "own"` narrows it to the actor's own orders whatever their role (paying spends the
+ * payer's money: support may see a customer's order but not pay it for them).
+ */
 export function orderNode(
   description: string,
   check?: (order: ShopOrder) => ValidationError[] | Promise<ValidationError[]>,
   possible?: (order: ShopOrder) => string,
+  scope: "visible" | "own" = "visible",
 ): NodeDefinition<ShopAdapter> {
   return {
     id: "ORDER",
@@ -41,7 +46,9 @@ export function orderNode(
         return { options: { orders, ...(recent.next_page ? { more_orders: "shop://orders?page=2" } : {}) } };
       }
       const order = await adapter.order(id);
-      if (!order || !canSeeOrder(actor, customer, order)) return { notFound: { entity: "Order", id } };
+      const reachable =
+        order && (scope === "own" ? order.customer_id === customer?.id : canSeeOrder(actor, customer, order));
+      if (!order || !reachable) return { notFound: { entity: "Order", id } };
       return {
         derived: { order },
         options: { order: orderBrief(order) },

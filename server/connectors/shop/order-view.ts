@@ -1,6 +1,7 @@
 import type { Actor } from "../sdk/define-capability";
 import type { NextAction } from "../sdk/outcome";
 import { afterSalesPaths } from "./after-sales-eligibility";
+import { paymentRefusals } from "./order-payability";
 import type { ShopAdapter } from "./shop-adapter";
 import { canSeeOrder, customerFor } from "./shop-customer";
 
@@ -22,7 +23,22 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
           eligible: false,
           reason: order.status === "cancelled" ? "order_cancelled" : "order_already_shipped",
         };
+  // Only the customer pays their order (pay_order takes no one else's).
+  const own = !!customer && order.customer_id === customer.id;
+  const refusals = paymentRefusals(order);
+  const payment = !own
+    ? { eligible: false, reason: "not_your_order", message: "Only the customer can pay this order" }
+    : refusals[0]
+      ? { eligible: false, reason: refusals[0].code, message: refusals[0].message }
+      : { eligible: true };
   const next: NextAction[] = [];
+  // An unpaid order's first business is its payment (pay_order pays it; checkout would place another).
+  if (payment.eligible)
+    next.push({
+      tool: "start_action",
+      args: { capability: "pay_order", entity_id: order.id },
+      description: `Pay this order (${(order.total / 100).toFixed(2)} USD due)`,
+    });
   const eligible = paths.filter((p) => p.eligible);
   if (eligible.length)
     next.push({
@@ -69,6 +85,7 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
       ]),
     ),
     change_delivery_address: addressChange,
+    pay_order: payment,
     requires_approval: eligible.length > 0,
     created_at: order.created_at,
     updated_at: order.updated_at,

@@ -5,6 +5,7 @@ import { escapeText, link } from "../sdk/markdown";
 import { afterSales } from "./capabilities/after-sales";
 import { changeDeliveryAddress } from "./capabilities/change-delivery-address";
 import { checkout } from "./capabilities/checkout";
+import { payOrder } from "./capabilities/pay-order";
 import { trackShipment } from "./capabilities/track-shipment";
 import { orderView } from "./order-view";
 import { createShopAdapter, type ShopAdapter } from "./shop-adapter";
@@ -46,7 +47,7 @@ export const shopConnector = defineConnector<ShopAdapter>({
   healthPath: "/health",
   defaultBaseUrl: defaultLegacyUrl,
   checkConnection: bearerHealthCheck("/v1/health"),
-  capabilities: [checkout, afterSales, changeDeliveryAddress, trackShipment],
+  capabilities: [checkout, payOrder, afterSales, changeDeliveryAddress, trackShipment],
   entities: [
     {
       name: "order",
@@ -63,6 +64,11 @@ export const shopConnector = defineConnector<ShopAdapter>({
     pay: ["checkout", "payment"],
     order: ["checkout"],
     cart: ["checkout"],
+    basket: ["cart"],
+    // An order that waits for its payment is paid as it is (pay_order), not bought again.
+    pend: ["pend payment"],
+    unpaid: ["pay order", "pend", "pend payment"],
+    settl: ["pay order"],
     money: ["refund"],
     reimburs: ["refund"],
     send: ["return"],
@@ -98,6 +104,7 @@ export const shopConnector = defineConnector<ShopAdapter>({
     after_sales: "shop://order/{id}/after-sales",
     change_delivery_address: "shop://order/{id}/address",
     track_shipment: "shop://order/{id}/tracking",
+    pay_order: "shop://order/{id}/pay",
   },
   searchRecords: searchShop,
 });

@@ -25,6 +25,7 @@ function orderFormLinks(id: string, view: BackendOutcome): Array<[string, string
       .filter(Boolean) as string[],
   );
   const links: Array<[string, string]> = [];
+  if (capabilities.has("pay_order")) links.push(["Pay this order", `shop://order/${id}/pay`]);
   if (capabilities.has("after_sales"))
     links.push(["After-sales (refund, return, exchange)", `shop://order/${id}/after-sales`]);
   if (capabilities.has("change_delivery_address"))
@@ -95,6 +96,20 @@ export const SHOP_ROUTES: RouteDefinition[] = [
     },
     {
       capability: "change_delivery_address",
+      entity: { name: "order", param: "id" },
+      back: (p) => ({ label: `Back to order ${p.id}`, uri: `shop://order/${p.id}` }),
+    },
+  ),
+  capabilityFormRoute(
+    {
+      pattern: "shop://order/{id}/pay",
+      title: "Pay order",
+      description:
+        "Form: pay an existing order that awaits payment (balance or card); places no new order, ends at a confirmation a person approves.",
+      keywords: ["pay", "pay order", "pending payment", "unpaid", "settle", "付款", "待付款"],
+    },
+    {
+      capability: "pay_order",
       entity: { name: "order", param: "id" },
       back: (p) => ({ label: `Back to order ${p.id}`, uri: `shop://order/${p.id}` }),
     },

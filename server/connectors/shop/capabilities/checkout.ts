@@ -3,15 +3,10 @@ import { toEffectResult } from "../../effect-result";
 import { sendWithRetries } from "../../legacy-client";
 import { defineCapability } from "../../sdk/define-capability";
 import type { ValidationError } from "../../sdk/outcome";
+import { chargeOrder, paymentByReference } from "../charge-order";
 import { addressIdSchema, matchAddress, shopAddressLine } from "../match-address";
-import type {
-  ShopAdapter,
-  ShopAddress,
-  ShopOrder,
-  ShopPayment,
-  ShopPaymentMethod,
-  ShopQuote,
-} from "../shop-adapter";
+import { paymentNode } from "../payment-node";
+import type { ShopAdapter, ShopAddress, ShopOrder, ShopPaymentMethod, ShopQuote } from "../shop-adapter";
 import { customerFor, noCustomer } from "../shop-customer";
 import { SHOP_POLICY } from "../shop-policy";
 
@@ -48,7 +43,8 @@ export const checkout = defineCapability<ShopAdapter>({
     "Buy items: choose items and quantities, the delivery address, shipping, an optional coupon and the payment method, then pay after the user approves.",
   trigger: {
     use: "The user wants to buy or order items (from the cart or named products) and pay for them.",
-    avoid: "Not for changing, cancelling, refunding or tracking an existing order.",
+    avoid:
+      "Not for paying an existing unpaid order (pending payment): that is pay_order, which places no second order. Not for changing, cancelling, refunding or tracking an existing order.",
   },
   synonyms: [
     "buy",
@@ -249,52 +245,11 @@ export const checkout = defineCapability<ShopAdapter>({
         return { options, derived: { coupon: coupon.code, discount: coupon.discount } };
       },
     },
-    {
-      id: "PAYMENT",
-      description: "How to pay: account balance or card",
-      fields: {
-        payment_type: z
-          .enum(["balance", "card"])
-          .describe("'balance' (store credit) or 'card', see options.payment_methods"),
-      },
-      async resolve({ adapter, values, derived }) {
-        const customer = derived.customer as { id: string };
-        const methods = await adapter.paymentMethods(customer.id);
-        const total =
-          (derived.subtotal as number) + (derived.shipping as ShopQuote).price - (derived.discount as number);
-        const options = {
-          payment_methods: methods.map((m) => ({ type: m.type, label: m.label, available: m.available })),
-        };
-        const type = values.payment_type as string | undefined;
-        if (!type) return { options, derived: { total } };
-        const method = methods.find((m) => m.type === type);
-        if (!method)
-          return {
-            options,
-            derived: { total },
-            errors: [
-              {
-                field: "payment_type",
-                code: "payment_method_unavailable",
-                message: `No ${type} payment method on this account`,
-              },
-            ],
-          };
-        if (method.type === "balance" && typeof method.available === "number" && method.available < total)
-          return {
-            options,
-            derived: { total },
-            errors: [
-              {
-                field: "payment_type",
-                code: "insufficient_balance",
-                message: `Balance ${method.available} is less than the total ${total}`,
-              },
-            ],
-          };
-        return { options, derived: { total, payment_method: method } };
-      },
-    },
+    paymentNode(
+      "How to pay: account balance or card",
+      (derived) =>
+        (derived.subtotal as number) + (derived.shipping as ShopQuote).price - (derived.discount as number),
+    ),
     {
       id: "CONFIRM_ORDER",
       description: "Place the order and charge the payment method",
@@ -367,49 +322,21 @@ export const checkout = defineCapability<ShopAdapter>({
           code: "amount_changed",
           message: `The order total is ${order?.total}, not the approved ${derived.total}; nothing was charged`,
         };
-      const payRes = await sendWithRetries(
-        adapter.http,
+      return chargeOrder(
+        adapter,
         {
-          method: "POST",
-          path: "/v1/payments",
+          orderId: order.id,
+          paymentMethodId: (derived.payment_method as ShopPaymentMethod).id,
+          amount: order.total,
+          actionKey,
           idempotencyKey: `${actionKey}.payment`,
-          body: {
-            order_id: order.id,
-            payment_method_id: (derived.payment_method as ShopPaymentMethod).id,
-            amount: order.total,
-            reference: actionKey,
-          },
         },
         budget,
       );
-      return toEffectResult(payRes, async (body) => {
-        const payment = body as ShopPayment;
-        // A 200 is not proof: the order itself must now be paid.
-        const after = await adapter.order(order.id);
-        if (payment?.status === "succeeded" && payment.order_id === order.id && after?.status === "paid")
-          return { applied: true, externalId: payment.id, entityId: order.id };
-        return {
-          applied: false,
-          message: `payment answered 200 but order ${order.id} is ${after?.status ?? "unknown"}`,
-        };
-      });
     },
     async verify({ adapter, actionKey }) {
-      const payments = await adapter.paymentsByReference(actionKey);
-      const paid = payments.find((p) => p.status === "succeeded");
-      if (paid)
-        return {
-          happened: true,
-          externalId: paid.id,
-          entityId: paid.order_id,
-          details: {
-            status: "paid",
-            amount: paid.amount,
-            payment_id: paid.id,
-            order_id: paid.order_id,
-            payments: payments.length,
-          },
-        };
+      const paid = await paymentByReference(adapter, actionKey);
+      if (paid) return paid;
       const orders = await adapter.ordersByReference(actionKey);
       return {
         happened: false,

@@ -1,0 +1,60 @@
+import { z } from "zod";
+import type { NodeDefinition } from "../sdk/define-capability";
+import type { ShopAdapter, ShopCustomer } from "./shop-adapter";
+
+/**
+ * The PAYMENT node checkout and pay_order share: the customer's payment methods (balance or
+ * card, with the legacy system's labels), and a balance too small for the total is refused here,
+ * before anyone is asked to approve. Needs `derived.customer` (the customer who pays) upstream;
+ * `totalOf` says what is due. Derives `total` and, once chosen, `payment_method`.
+ */
+export function paymentNode(
+  description: string,
+  totalOf: (derived: Record<string, unknown>) => number,
+): NodeDefinition<ShopAdapter> {
+  return {
+    id: "PAYMENT",
+    description,
+    fields: {
+      payment_type: z
+        .enum(["balance", "card"])
+        .describe("'balance' (store credit) or 'card', see options.payment_methods"),
+    },
+    async resolve({ adapter, values, derived }) {
+      const customer = derived.customer as ShopCustomer;
+      const methods = await adapter.paymentMethods(customer.id);
+      const total = totalOf(derived);
+      const options = {
+        payment_methods: methods.map((m) => ({ type: m.type, label: m.label, available: m.available })),
+      };
+      const type = values.payment_type as string | undefined;
+      if (!type) return { options, derived: { total } };
+      const method = methods.find((m) => m.type === type);
+      if (!method)
+        return {
+          options,
+          derived: { total },
+          errors: [
+            {
+              field: "payment_type",
+              code: "payment_method_unavailable",
+              message: `No ${type} payment method on this account`,
+            },
+          ],
+        };
+      if (method.type === "balance" && typeof method.available === "number" && method.available < total)
+        return {
+          options,
+          derived: { total },
+          errors: [
+            {
+              field: "payment_type",
+              code: "insufficient_balance",
+              message: `Balance ${method.available} is less than the total ${total}`,
+            },
+          ],
+        };
+      return { options, derived: { total, payment_method: method } };
+    },
+  };
+}

@@ -29,6 +29,8 @@ const RENDERED = new Set([
   "options",
   "options_unchanged",
   "results",
+  // Named in structuredContent for a client that wants them; the pick was a clear best.
+  "other_matches",
   "next_actions",
   "patch_schema",
 ]);
@@ -241,7 +243,7 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
       ),
     );
   const pending = Array.isArray(result.pending) ? (result.pending as string[]) : [];
-  if (pending.length) lines.push(`pending (kept for later steps): ${pending.join(", ")}`);
+  if (pending.length) lines.push(`kept for later steps: ${pending.join(", ")}`);
 
   // Choices matter while something is missing or wrong; at the confirmation the summary does.
   const choices = (result.options ?? {}) as Json;

@@ -71,10 +71,9 @@ export const SCRIPT_FUNCTION_NAMES = ["search", "navigate", "submit", ...Object.
 
 // Teaches every function in one breath: with `?faces=script` alone this is all the agent reads.
 const DESCRIPTION = [
-  "Run an async JavaScript function body in a sandbox (no network or files) to chain calls; returns its JSON.",
-  "The tools are awaitable there in camelCase, args as the tools: search(query,{scheme}), navigate(uri),",
-  "submit(uri,fields), searchCapabilities(query), startAction({…}), getContext(), advanceAction(), confirmAction(), verifyAction(),",
-  "cancelAction(); console.log.",
+  "Run an async JS function body in a sandbox (no network or files) to chain calls; returns its JSON.",
+  "Each tool is an awaitable camelCase function of its arguments: search(query), navigate(uri), submit(uri,fields),",
+  "startAction({…}), confirmAction({…}), verifyAction… console.log.",
 ].join(" ");
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -436,10 +436,12 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     if (routes.length) {
       sections.push(
         `## Pages\n\n${routes
-          .map(({ r }) => {
+          .map(({ r }, i) => {
             // A listing that takes ?mine=1 opens on the caller's own records when they say "my".
             const uri = mine && r.example?.endsWith("?mine=1") ? r.example : r.pattern;
-            return `- ${r.pattern.includes("{") ? `\`${r.pattern}\`` : link(r.title, uri)} — ${r.description}`;
+            // The best two in full; the others by title (their page says the rest when opened).
+            const about = i < 2 || r.title === r.description ? r.description : r.title;
+            return `- ${r.pattern.includes("{") ? `\`${r.pattern}\`` : link(r.title, uri)} — ${about}`;
           })
           .join("\n")}`,
       );

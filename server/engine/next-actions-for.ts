@@ -116,7 +116,7 @@ function byStatus(
         ? `${approvedBy(approval)}${what}`
         : status === "expired"
           ? "The approval request expired before anyone approved it; confirm_action asks the user again (nothing is sent until they approve)"
-          : `Once the user approved (approval_url): ${what.toLowerCase()}`,
+          : `Once the user approved: ${what.toLowerCase()}`,
     requires_user_approval: status !== "approved",
   });
   return out;

@@ -33,6 +33,7 @@ const RENDERED = new Set([
   "other_matches",
   "next_actions",
   "patch_schema",
+  "field_shapes",
 ]);
 
 /** How many entries of a list the text shows; the rest is one call away. */
@@ -242,6 +243,10 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
           : `- ${e.field} (${e.code}): ${e.message}`,
       ),
     );
+  // Beside the names, on lines of their own: a shape's commas must not read as more field names.
+  const shapes = (result.field_shapes ?? {}) as Record<string, string>;
+  if (Object.keys(shapes).length)
+    lines.push("shapes:", ...Object.entries(shapes).map(([f, s]) => `- ${f}: ${s}`));
   const pending = Array.isArray(result.pending) ? (result.pending as string[]) : [];
   if (pending.length) lines.push(`kept for later steps: ${pending.join(", ")}`);
 

@@ -9,7 +9,7 @@ import {
   effectiveApprovalStatus,
   findApproval,
 } from "./approval-ledger";
-import { describeInputs, type InputDescription, patchJsonSchema } from "./describe-inputs";
+import { describeInputs, fieldShapes, type InputDescription, patchJsonSchema } from "./describe-inputs";
 import type { EngineDeps } from "./engine-deps";
 import { nextActionsFor } from "./next-actions-for";
 
@@ -44,6 +44,8 @@ export interface ActionResponse extends OutcomeBase {
   result?: Record<string, unknown> | null;
   /** JSON Schema of the patch advance_action accepts now (get_context). */
   patch_schema?: Record<string, unknown>;
+  /** The shape of each missing or wrong field that is a structure (`[{product_id, quantity}]`). */
+  field_shapes?: Record<string, string>;
 }
 
 /**
@@ -139,6 +141,10 @@ export async function respond(
   // Where the person approves, while an approval is outstanding (faces show it as a link).
   if (approval?.status === "pending") out.approval_url = deps.approvalUrl(row.id);
   if (extra.withInputs) out.inputs = describeInputs(capability);
+  // What a missing or wrong structured field looks like: the text block shows it beside the field.
+  const asked = [...state.missing, ...state.validation_errors.map((e) => e.field.split(".")[0] ?? e.field)];
+  const shapes = asked.length ? fieldShapes(capability, asked) : {};
+  if (Object.keys(shapes).length) out.field_shapes = shapes;
   if (extra.withSchema) out.patch_schema = patchJsonSchema(capability, allowed);
   return out;
 }

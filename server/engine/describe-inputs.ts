@@ -34,6 +34,35 @@ export function describeInputs(capability: AnyCapability): InputDescription[] {
   return out;
 }
 
+/**
+ * The shape of a field that is not a plain value, in a few tokens (`[{product_id, quantity}]`,
+ * `[string]`), so that a text-only agent sends the right structure the first time; undefined
+ * for strings, numbers and booleans, whose choices or messages say enough.
+ */
+export function fieldShape(schema: z.ZodType): string | undefined {
+  const json = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as Record<string, unknown>;
+  const brief = (node: Record<string, unknown> | undefined): string => {
+    if (!node) return "value";
+    if (node.type === "array") return `[${brief(node.items as Record<string, unknown> | undefined)}]`;
+    if (node.type === "object" && node.properties)
+      return `{${Object.keys(node.properties as Record<string, unknown>).join(", ")}}`;
+    return typeof node.type === "string" ? node.type : "value";
+  };
+  return json.type === "array" || json.type === "object" ? brief(json) : undefined;
+}
+
+/** The shapes of the named fields that are structures (see fieldShape), by field. */
+export function fieldShapes(capability: AnyCapability, fields: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const node of capability.nodes)
+    for (const [field, schema] of Object.entries(node.fields ?? {})) {
+      if (!fields.includes(field)) continue;
+      const shape = fieldShape(schema);
+      if (shape) out[field] = shape;
+    }
+  return out;
+}
+
 /** Every patch field of the capability, in node order. */
 export function allPatchFields(capability: AnyCapability): string[] {
   return capability.nodes.flatMap((n) => Object.keys(n.fields ?? {}));

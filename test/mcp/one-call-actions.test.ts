@@ -166,6 +166,16 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
     expect(await w.db.action.count()).toBe(before);
   });
 
+  it("a structured field sent wrong: the text shows its shape beside the error", async () => {
+    const client = await w.connect(w.keys.alice);
+    const result = await client.callTool({
+      name: "start_action",
+      arguments: { capability: "checkout", patch: { items: "two mugs" } },
+    });
+    expect(sc(result).field_shapes).toEqual({ items: "[{product_id, quantity}]" });
+    expect(text(result)).toMatch(/^shapes:\n- items: \[\{product_id, quantity\}\]$/m);
+  });
+
   it("both capability and intent, or neither: invalid_arguments", async () => {
     const client = await w.connect(w.keys.alice);
     for (const args of [{}, { capability: "checkout", intent: "buy a mug" }]) {

@@ -7,7 +7,7 @@ import { type ConfirmInput, confirmAction } from "./confirm-action";
 import type { EngineDeps } from "./engine-deps";
 import { getActionContext } from "./get-action-context";
 import { recoverAction } from "./recover-action";
-import { type StartInput, startAction } from "./start-action";
+import { capabilityStartedWith, type StartInput, startAction } from "./start-action";
 import { verifyAction } from "./verify-action";
 
 /**
@@ -20,6 +20,9 @@ export function createActionEngine(options: Omit<EngineDeps, "approvalUrl"> & Pa
   return {
     /** Creates an action, applying the optional first patch in node order; never executes an effect. */
     start: (actor: Actor, input: StartInput): Promise<ActionResponse> => startAction(deps, actor, input),
+    /** The capability of the action the caller's idempotency key started, if any. */
+    startedWith: (actor: Actor, idempotencyKey: string): Promise<string | null> =>
+      capabilityStartedWith(deps, actor, idempotencyKey),
     /** Applies a patch to the current version (stale → conflict), re-runs the nodes, bumps the version. */
     advance: (actor: Actor, input: AdvanceInput): Promise<ActionResponse> =>
       advanceAction(deps, actor, input),

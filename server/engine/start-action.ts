@@ -216,6 +216,26 @@ export async function startAction(
   );
 }
 
+/**
+ * The capability of the action this caller's key started, if any: a start by the user's words
+ * that is resent under its key goes back to that capability, whatever the search says now.
+ */
+export async function capabilityStartedWith(
+  deps: EngineDeps,
+  actor: Actor,
+  idempotencyKey: string,
+): Promise<string | null> {
+  const earlier = await deps.db.action.findFirst({
+    where: {
+      tenantId: actor.tenantId,
+      startKey: { startsWith: `${actor.agentId ?? `user:${actor.userId}`}:${idempotencyKey}#` },
+    },
+    select: { id: true },
+  });
+  const found = earlier ? await loadActionWithCapability(deps, actor, earlier.id) : null;
+  return found?.capability.id ?? null;
+}
+
 /** What a start asks for, as a short digest: the capability, its record and every field sent. */
 function requestFingerprint(input: StartInput): string {
   const asked = canonicalJson({

@@ -389,6 +389,7 @@ export function createGateway(options: GatewayOptions) {
   const { startAction, advanceAction } = composeActionSteps({
     searchCapabilities,
     startAction: startOne,
+    startedWith: (caller, key) => engine.startedWith(actorOf(caller), key),
     advanceAction: advanceOne,
     confirmAction,
   });

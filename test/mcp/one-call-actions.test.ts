@@ -43,6 +43,11 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
     // The answer was lost and the agent sends the same call again: the first action, replayed.
     const again = sc(await client.callTool({ name: "start_action", arguments: args }));
     expect(again).toMatchObject({ action_id: out.action_id, outcome: "applied", status: "completed" });
+    // Resent with other words (ones that alone match several capabilities): the key decides.
+    const reworded = sc(
+      await client.callTool({ name: "start_action", arguments: { ...args, intent: "the ticket tkt_2" } }),
+    );
+    expect(reworded).toMatchObject({ action_id: out.action_id, reason: "idempotent_replay" });
     expect(await w.db.action.count({ where: { capability: "resolve_ticket" } })).toBe(1);
     expect(await w.db.effect.count({ where: { actionId: String(out.action_id) } })).toBe(1);
 

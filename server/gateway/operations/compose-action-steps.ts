@@ -12,6 +12,8 @@ interface Steps {
   startAction: Operation;
   advanceAction: Operation;
   confirmAction: Operation;
+  /** The capability of the action the caller's key started, if any. */
+  startedWith: (ctx: TrustedContext, idempotencyKey: string) => Promise<string | null>;
 }
 
 /**
@@ -42,6 +44,14 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     if (!ctx || !parsed.success || parsed.data.capability)
       return confirmWhenReady(ctx, parsed.data?.idempotency_key, await steps.startAction(ctx, raw));
     const { intent, ...rest } = parsed.data;
+    // A resend under its key: the capability it started, not whatever the words match now.
+    const earlier = rest.idempotency_key ? await steps.startedWith(ctx, rest.idempotency_key) : null;
+    if (earlier)
+      return confirmWhenReady(
+        ctx,
+        rest.idempotency_key,
+        await steps.startAction(ctx, { ...rest, capability: earlier }),
+      );
     // A record named beside the words says what they are about (its id prefix names the entity).
     const query = rest.entity_id ? `${intent?.slice(0, 430)} ${rest.entity_id}` : intent;
     const found = await steps.searchCapabilities(ctx, { query, limit: 3 });

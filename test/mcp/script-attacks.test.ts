@@ -33,11 +33,11 @@ describe("run_script under attack", () => {
     return connected;
   }
 
-  async function run(key: string, code: string): Promise<{ out: Outcome; ms: number }> {
+  /** A run's outcome and when its answer came (to order answers, never to bound their time). */
+  async function run(key: string, code: string): Promise<{ out: Outcome; at: number }> {
     const c = await client(key);
-    const started = performance.now();
     const result = await c.callTool({ name: "run_script", arguments: { code } });
-    return { out: sc(result), ms: performance.now() - started };
+    return { out: sc(result), at: performance.now() };
   }
 
   const limits = (tenantId: string, scriptLimits: Record<string, number>) =>
@@ -78,17 +78,16 @@ describe("run_script under attack", () => {
 
   /** /api/health asked by another process `afterS` into a run, timed by that process. */
   const healthDuring = (afterS: number) =>
-    new Promise<{ status: number; ms: number }>((resolve, reject) => {
+    new Promise<{ status: number; at: number }>((resolve, reject) => {
       execFile(
         "sh",
         [
           "-c",
-          `sleep ${afterS}; curl -s -o /dev/null --max-time 20 -w '%{http_code} %{time_total}' ${health.url}/api/health`,
+          `sleep ${afterS}; curl -s -o /dev/null --max-time 20 -w '%{http_code}' ${health.url}/api/health`,
         ],
         (error, stdout) => {
           if (error) return reject(error);
-          const [status, seconds] = stdout.trim().split(" ");
-          resolve({ status: Number(status), ms: Number(seconds) * 1000 });
+          resolve({ status: Number(stdout.trim()), at: performance.now() });
         },
       );
     });
@@ -118,15 +117,16 @@ describe("run_script under attack", () => {
     // A warm thread (the previous case's was ended): its start is not what is timed here.
     await run(w.keys.alice, "return 'warm'");
     const during = healthDuring(0.3);
-    const { out, ms } = await run(w.keys.alice, code);
+    const spun = await run(w.keys.alice, code);
+    const { out } = spun;
     expect(out).toMatchObject({ outcome: "rejected", reason: "script_timeout" });
+    // Stopped by the CPU limit (500 ms), not the wall (3 s): the message names which.
     expect(out.message).toContain("CPU time (500 ms)");
-    // Stopped by the CPU limit (500 ms, watched every 100 ms, 250 ms grace), not the wall (3 s + 2 s).
-    expect(ms).toBeLessThan(2_000);
     expect((out.usage as { cpu_ms: number }).cpu_ms).toBeGreaterThanOrEqual(500);
+    // The server answered its health check while the script still spun.
     const h = await during;
     expect(h.status).toBe(200);
-    expect(h.ms).toBeLessThan(1_000);
+    expect(h.at).toBeLessThan(spun.at);
     // The thread it spun on was replaced: the next script runs.
     expect((await run(w.keys.alice, "return 'next'")).out).toMatchObject({
       outcome: "applied",
@@ -142,11 +142,12 @@ describe("run_script under attack", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const gina = await run(w.keys.gina, "return (await navigate('shop://orders')).outcome");
     expect(gina.out).toMatchObject({ outcome: "applied", result: "applied" });
-    // It waited 2.7 s behind the hogs' sleeps when a thread was held for a whole run.
-    expect(gina.ms).toBeLessThan(1_500);
-    expect((gina.out.usage as { wall_ms: number }).wall_ms).toBeLessThan(1_500);
-    for (const h of await Promise.all(hogs))
+    // It waited behind the hogs' sleeps when a thread was held for a whole run: now it answers
+    // before either hog wakes.
+    for (const h of await Promise.all(hogs)) {
       expect(h.out).toMatchObject({ outcome: "applied", result: "hog" });
+      expect(gina.at).toBeLessThan(h.at);
+    }
   });
 
   it("two keys spinning in scripts hold up only their own tenant's thread: another tenant's script answers at once", async () => {
@@ -158,9 +159,12 @@ describe("run_script under attack", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const gina = await run(w.keys.gina, "return 'gina'");
     expect(gina.out).toMatchObject({ outcome: "applied", result: "gina" });
-    // With one spinner per thread, it waited for a spinner's CPU time (2 s) to end.
-    expect(gina.ms).toBeLessThan(1_000);
-    for (const s of await Promise.all(spinners)) expect(s.out).toMatchObject({ reason: "script_timeout" });
+    // With one spinner per thread, it waited for a spinner's CPU time (2 s) to end: now it
+    // answers while both still spin.
+    for (const s of await Promise.all(spinners)) {
+      expect(s.out).toMatchObject({ reason: "script_timeout" });
+      expect(gina.at).toBeLessThan(s.at);
+    }
   });
 
   it("a tenant runs at most 4 scripts at once: its fifth key is refused, retryable, and others run", async () => {
@@ -196,11 +200,12 @@ describe("run_script under attack", () => {
       retryable: true,
       retry_after_s: 5,
     });
-    // The wait ended with gina's own wall time (1.5 s), never longer.
-    expect(gina.ms).toBeLessThan(2_500);
+    // The wait ended with gina's own wall time (1.5 s), before the hogs' sleeps (3 s) did.
     expect((await healthDuring(0)).status).toBe(200);
-    for (const h of await Promise.all(hogs))
+    for (const h of await Promise.all(hogs)) {
       expect(h.out).toMatchObject({ outcome: "applied", result: "hog" });
+      expect(gina.at).toBeLessThan(h.at);
+    }
     expect((await run(w.keys.gina, "return 'after'")).out).toMatchObject({ result: "after" });
   });
 
@@ -210,11 +215,15 @@ describe("run_script under attack", () => {
       await limits(tenant, { wallMs: 8000, cpuMs: 500, memoryBytes: 256 * 1024 * 1024 });
     await Promise.all(keys.map((key) => client(key)));
     // 2 threads × 1 GiB: three runs that may each grow to 272 MiB per thread.
-    const runs = await Promise.all(keys.map((key) => run(key, "await sleep(2000); return 'ok'")));
-    for (const r of runs) expect(r.out).toMatchObject({ outcome: "applied", result: "ok" });
-    const times = runs.map((r) => r.ms).sort((a, b) => a - b);
-    expect(times[5]).toBeLessThan(3_500);
-    expect(times[6]).toBeGreaterThan(3_800);
+    // Each run says when its sleep began and ended (the sandbox's clock): a run that began only
+    // after another's sleep had ended waited for that slot. Order, not duration, is compared.
+    const runs = await Promise.all(
+      keys.map((key) => run(key, "const began = Date.now(); await sleep(2000); return [began, Date.now()]")),
+    );
+    for (const r of runs) expect(r.out).toMatchObject({ outcome: "applied" });
+    const spans = runs.map((r) => r.out.result as [number, number]);
+    const firstEnd = Math.min(...spans.map(([, ended]) => ended));
+    expect(spans.filter(([began]) => began >= firstEnd)).toHaveLength(1);
   });
 
   it("a client that goes away cancels its script: no action is started after it left", async () => {
@@ -262,7 +271,8 @@ describe("run_script under attack", () => {
       "let a = []; for (let i = 0; i < 5000; i++) a = [a]; const r = await navigate(a); return [r.outcome, r.reason];",
     );
     expect(deepArgs.out).toMatchObject({ outcome: "applied", result: ["rejected", "invalid_arguments"] });
-    for (const r of [deepResult, deepArgs]) expect(r.ms).toBeLessThan(2_500);
+    // Typed refusals, not the wall limit (3 s): neither run was left to time out.
+    for (const r of [deepResult, deepArgs]) expect(r.out.reason).not.toBe("script_timeout");
   });
 
   it.each([
@@ -278,18 +288,19 @@ describe("run_script under attack", () => {
     ],
   ])("a script that replaced built-ins (%s) still gets its own result", async (_name, code) => {
     await limits("acme", { wallMs: 3000, cpuMs: 500 });
-    const { out, ms } = await run(w.keys.alice, code);
+    const { out } = await run(w.keys.alice, code);
+    // Its own result, not a limit: the run was not left hanging until the wall limit.
     expect(out.outcome).toBe("applied");
     expect([1, "applied"]).toContain(out.result);
-    expect(ms).toBeLessThan(2_000);
   });
 
   it("a thrown value whose getter spins is stopped at the CPU limit, and its CPU time is reported", async () => {
     await limits("acme", { wallMs: 3000, cpuMs: 500 });
-    const { out, ms } = await run(w.keys.alice, "throw { get message() { while (true) {} } }");
+    const { out } = await run(w.keys.alice, "throw { get message() { while (true) {} } }");
     expect(out).toMatchObject({ outcome: "rejected", reason: "script_timeout" });
+    // The CPU limit (500 ms) stopped it, not the wall (3 s).
+    expect(out.message).toContain("CPU time (500 ms)");
     expect((out.usage as { cpu_ms: number }).cpu_ms).toBeGreaterThanOrEqual(500);
-    expect(ms).toBeLessThan(2_000);
   });
 
   it("a flood of unawaited sleeps ends as a limit, never a host error", async () => {

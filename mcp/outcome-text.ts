@@ -1,3 +1,4 @@
+import { readApproval } from "@/server/connectors/sdk/read-approval";
 import type { OutcomeLike } from "./outcome-output";
 
 type Json = Record<string, unknown>;
@@ -152,15 +153,8 @@ function summaryLines(summary: Json): string[] {
 }
 
 function approvalLine(value: unknown): string | null {
-  if (!value || typeof value !== "object") return null;
-  const a = value as {
-    status?: string;
-    expires_at?: string;
-    decided_by?: { name?: string; role?: string } | null;
-    decided_at?: string | null;
-    reason?: string | null;
-  };
-  if (!a.status) return null;
+  const a = readApproval(value);
+  if (!a) return null;
   if (a.decided_by?.name && a.decided_at)
     return `approval: ${a.status} by ${a.decided_by.name} (${a.decided_by.role}) at ${a.decided_at.slice(11, 16)} UTC${a.reason ? ` — "${a.reason}"` : ""}`;
   return `approval: ${a.status}${a.status === "pending" && a.expires_at ? ` until ${a.expires_at.slice(11, 16)} UTC` : ""}`;

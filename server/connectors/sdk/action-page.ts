@@ -1,6 +1,7 @@
 import type { BackendOutcome, BrowseBackend, Row } from "./browse-backend";
 import type { PageBody } from "./define-route";
 import { escapeText, type FormField, fieldList, link } from "./markdown";
+import { readApproval } from "./read-approval";
 import {
   fieldsFromOutcome,
   formSection,
@@ -80,15 +81,8 @@ export function actionPage(outcome: BackendOutcome, backend: BrowseBackend): Pag
 
 /** Where the person's decision stands, naming who decided and why (a rejection's reason). */
 function approvalSection(value: unknown): string | null {
-  if (!value || typeof value !== "object") return null;
-  const a = value as {
-    status?: string;
-    expires_at?: string;
-    decided_by?: { name?: string; role?: string } | null;
-    decided_at?: string | null;
-    reason?: string | null;
-  };
-  if (!a.status) return null;
+  const a = readApproval(value);
+  if (!a) return null;
   const rows: Array<[string, unknown]> = [["Status", a.status]];
   if (a.decided_by?.name) rows.push(["Decided by", `${a.decided_by.name} (${a.decided_by.role})`]);
   if (a.decided_at) rows.push(["Decided at", a.decided_at]);

@@ -80,10 +80,6 @@ export function resetInstalledConnectors(): void {
   installed.version++;
 }
 
-export function connectorById(id: string): AnyConnector | undefined {
-  return connectors().find((c) => c.id === id);
-}
-
 /** The entity a `get_context` name means, with its connector. */
 export function findEntity(
   name: string,

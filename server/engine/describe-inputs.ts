@@ -39,7 +39,7 @@ export function describeInputs(capability: AnyCapability): InputDescription[] {
  * `[string]`), so that a text-only agent sends the right structure the first time; undefined
  * for strings, numbers and booleans, whose choices or messages say enough.
  */
-export function fieldShape(schema: z.ZodType): string | undefined {
+function fieldShape(schema: z.ZodType): string | undefined {
   const json = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as Record<string, unknown>;
   const brief = (node: Record<string, unknown> | undefined): string => {
     if (!node) return "value";

@@ -40,9 +40,7 @@ export async function startAction(
   input: StartInput,
 ): Promise<ActionResponse> {
   const keyPrefix =
-    input.idempotency_key && !input.dry_run
-      ? `${actor.agentId ?? `user:${actor.userId}`}:${input.idempotency_key}#`
-      : null;
+    input.idempotency_key && !input.dry_run ? startKeyPrefix(actor, input.idempotency_key) : null;
   // The key with what was asked: a resend matches it whole, another ask under the key does not.
   const startKey = keyPrefix ? `${keyPrefix}${requestFingerprint(input)}` : null;
   if (keyPrefix && startKey) {
@@ -225,15 +223,21 @@ export async function capabilityStartedWith(
   actor: Actor,
   idempotencyKey: string,
 ): Promise<string | null> {
+  return (await earlierStart(deps, actor, startKeyPrefix(actor, idempotencyKey)))?.capability.id ?? null;
+}
+
+/** The caller's part of a start key: the key is theirs (their agent's, or theirs as a person). */
+const startKeyPrefix = (actor: Actor, idempotencyKey: string) =>
+  `${actor.agentId ?? `user:${actor.userId}`}:${idempotencyKey}#`;
+
+/** The action the caller's key started, with its capability and the whole key it was stored under. */
+async function earlierStart(deps: EngineDeps, actor: Actor, keyPrefix: string) {
   const earlier = await deps.db.action.findFirst({
-    where: {
-      tenantId: actor.tenantId,
-      startKey: { startsWith: `${actor.agentId ?? `user:${actor.userId}`}:${idempotencyKey}#` },
-    },
-    select: { id: true },
+    where: { tenantId: actor.tenantId, startKey: { startsWith: keyPrefix } },
+    select: { id: true, startKey: true },
   });
   const found = earlier ? await loadActionWithCapability(deps, actor, earlier.id) : null;
-  return found?.capability.id ?? null;
+  return found ? { ...found, startKey: earlier?.startKey } : null;
 }
 
 /** What a start asks for, as a short digest: the capability, its record and every field sent. */
@@ -259,13 +263,9 @@ async function replayedStart(
   keyPrefix: string,
   startKey: string,
 ): Promise<ActionResponse | null> {
-  const earlier = await deps.db.action.findFirst({
-    where: { tenantId: actor.tenantId, startKey: { startsWith: keyPrefix } },
-    select: { id: true, startKey: true },
-  });
-  const found = earlier ? await loadActionWithCapability(deps, actor, earlier.id) : null;
+  const found = await earlierStart(deps, actor, keyPrefix);
   if (!found) return null;
-  if (earlier?.startKey !== startKey)
+  if (found.startKey !== startKey)
     return {
       outcome: "conflict",
       reason: "idempotency_key_reused",

@@ -327,7 +327,12 @@ export function createGateway(options: GatewayOptions) {
           const view =
             entity.roles && !entity.roles.includes(caller.role)
               ? null
-              : await entity.view(await adapterFor(caller, found.connector.id), actorOf(caller), id);
+              : await entity.view(
+                  // The connector list just read, not a second query for it.
+                  await adapterForTenant(credentials, caller.tenantId, found.connector.id, known),
+                  actorOf(caller),
+                  id,
+                );
           if (!view)
             return {
               outcome: "not_found",

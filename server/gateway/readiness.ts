@@ -3,6 +3,7 @@ import type { Db } from "../db/client";
 import { committedMigrations } from "../db/database-state";
 import type { DbProvider } from "../db/database-url";
 import { logger } from "../logger";
+import { baseUrlOf } from "./connector-credentials";
 import { checkMasterKey } from "./master-key-check";
 
 const TIMEOUT_MS = 2_000;
@@ -108,11 +109,8 @@ async function connectorHealth(db: Db, probe: typeof fetch): Promise<Record<stri
         const urls = new Set(
           configs
             .filter((c) => c.connector === connector.id)
-            .map((c) => {
-              const base = (c.settings as { baseUrl?: unknown } | null)?.baseUrl;
-              return typeof base === "string" && base ? base : connector.defaultBaseUrl?.();
-            })
-            .filter((url): url is string => typeof url === "string"),
+            .map((c) => baseUrlOf(c, connector))
+            .filter((url): url is string => url !== null),
         );
         if (urls.size === 0) {
           out[connector.id] = { status: "unconfigured", endpoints: 0, answering: 0 };

@@ -2,7 +2,7 @@ import { actionPage } from "../sdk/action-page";
 import type { BackendOutcome, BrowseBackend } from "../sdk/browse-backend";
 import type { PageBody, RouteDefinition, RouteMatch } from "../sdk/define-route";
 import { code, escapeText, formBlock, link } from "../sdk/markdown";
-import { formatBrowseUri } from "../sdk/parse-browse-uri";
+import { formatBrowseUri, SEGMENT } from "../sdk/parse-browse-uri";
 import { isOutcome, outcomePage, pageNumber } from "../sdk/route-pages";
 import type { ApiParameter } from "./api-operations";
 import { API_REQUEST } from "./api-request-names";
@@ -23,15 +23,13 @@ export interface RouteContext {
   plans: Map<string, OperationPlan>;
 }
 
-const SAFE_SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
-
 /** A route pattern with its parameters filled, or null when a value cannot be a URI segment. */
 export function fillPattern(pattern: string, values: Record<string, unknown>): string | null {
   let ok = true;
   const uri = pattern.replace(/\{([A-Za-z0-9_]+)\}/g, (_m, name: string) => {
     const value = values[name];
     const text = typeof value === "number" ? String(value) : value;
-    if (typeof text !== "string" || !SAFE_SEGMENT.test(text) || text.includes("..")) {
+    if (typeof text !== "string" || !SEGMENT.test(text) || text.includes("..")) {
       ok = false;
       return "_";
     }

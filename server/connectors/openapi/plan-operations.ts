@@ -1,4 +1,5 @@
 import { resourceName } from "../sdk/define-route";
+import { SEGMENT } from "../sdk/parse-browse-uri";
 import type { ApiOperation, SkippedOperation } from "./api-operations";
 import { type Pagination, paginationOf } from "./listing-pagination";
 import { type OperationField, operationFields } from "./schema-form-fields";
@@ -20,7 +21,6 @@ export interface OperationPlan {
   item?: { operation: string; key: string };
 }
 
-const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
 // Route parameter names as the SDK's route grammar takes them; any other is renamed `p0`, `p1`….
 const PARAM_NAME = /^[a-z][a-zA-Z0-9_]{0,39}$/;
 /** The last segment of a write form's URI, by method. */

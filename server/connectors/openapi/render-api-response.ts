@@ -1,10 +1,10 @@
 import { code, escapeText, table } from "../sdk/markdown";
+import { SEGMENT } from "../sdk/parse-browse-uri";
 import { OPENAPI_LIMITS } from "./openapi-limits";
 
 type Row = Record<string, unknown>;
 
 const LIST_KEYS = ["data", "items", "results", "records", "entries", "values", "list", "content", "elements"];
-const SAFE_ID = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
 
 function isRow(value: unknown): value is Row {
   return !!value && typeof value === "object" && !Array.isArray(value);
@@ -36,7 +36,7 @@ export function rowsOf(body: unknown, resource = ""): Row[] | null {
 export function shownValue(key: string, value: unknown): string {
   if (value === null || value === undefined) return "—";
   if (typeof value === "string") {
-    if ((key === "id" || /(_id|Id)$/.test(key)) && SAFE_ID.test(value)) return code(value);
+    if ((key === "id" || /(_id|Id)$/.test(key)) && SEGMENT.test(value)) return code(value);
     return escapeText(value.length > 160 ? `${value.slice(0, 160)}…` : value);
   }
   if (typeof value === "number" || typeof value === "boolean") return escapeText(String(value));

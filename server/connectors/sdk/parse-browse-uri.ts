@@ -17,7 +17,8 @@ export interface BrowseUri {
 
 export type ParsedBrowseUri = { ok: true; value: BrowseUri } | { ok: false; problem: string };
 
-const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
+/** One path segment or id a link may carry: no slashes, no spaces, at most 100 characters. */
+export const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
 // Query keys as APIs name their parameters (`per_page`, `pageSize`, `sort.by`); never a path.
 const QUERY_KEY = /^[A-Za-z_][A-Za-z0-9_.-]{0,39}$/;
 const MAX_URI = 1000;

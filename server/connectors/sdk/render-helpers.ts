@@ -1,5 +1,6 @@
 import type { BackendOutcome, Row } from "./browse-backend";
 import { code, escapeText, type FormField, formBlock, link, money, table } from "./markdown";
+import { SEGMENT } from "./parse-browse-uri";
 
 /** Fields whose values are ids of entities that have pages: rendered as links. */
 const ID_LINKS: Record<string, (id: string) => string> = {
@@ -9,13 +10,11 @@ const ID_LINKS: Record<string, (id: string) => string> = {
   action_id: (id) => `actions://${id}`,
 };
 
-const SAFE_ID = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
-
 export function idLink(field: string, value: unknown): string {
   const to = ID_LINKS[field];
-  if (to && typeof value === "string" && SAFE_ID.test(value)) return link(value, to(value));
+  if (to && typeof value === "string" && SEGMENT.test(value)) return link(value, to(value));
   // Other ids are shown as code: copyable exactly (`addr_alice_home`), whatever they hold.
-  if ((field === "id" || field.endsWith("_id")) && typeof value === "string" && SAFE_ID.test(value))
+  if ((field === "id" || field.endsWith("_id")) && typeof value === "string" && SEGMENT.test(value))
     return code(value);
   return escapeText(value);
 }

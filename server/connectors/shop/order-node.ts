@@ -1,8 +1,9 @@
 import { z } from "zod";
 import type { NodeDefinition, NodeResult } from "../sdk/define-capability";
+import { money } from "../sdk/markdown";
 import type { ValidationError } from "../sdk/outcome";
 import type { ShopAdapter, ShopOrder } from "./shop-adapter";
-import { canSeeOrder, customerFor } from "./shop-customer";
+import { canSeeOrder, customerFor, isOwnOrder } from "./shop-customer";
 
 export const orderIdSchema = z
   .string()
@@ -47,7 +48,7 @@ export function orderNode(
       }
       const order = await adapter.order(id);
       const reachable =
-        order && (scope === "own" ? order.customer_id === customer?.id : canSeeOrder(actor, customer, order));
+        order && (scope === "own" ? isOwnOrder(customer, order) : canSeeOrder(actor, customer, order));
       if (!order || !reachable) return { notFound: { entity: "Order", id } };
       return {
         derived: { order },
@@ -68,7 +69,7 @@ function orderCandidate(order: ShopOrder) {
     status: order.shipment?.status === "in_transit" ? "shipped, in transit" : order.status,
     items: order.items.map((i) => `${i.name} ×${i.quantity}`).join(", "),
     // Formatted (the shop is in USD cents): a bare 15650 next to "Pay 156.50 USD" reads as dollars.
-    total: `${(order.total / 100).toFixed(2)} USD`,
+    total: money(order.total),
     ship_to: order.address?.label ?? null,
   };
 }

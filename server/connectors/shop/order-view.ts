@@ -1,9 +1,10 @@
 import type { Actor } from "../sdk/define-capability";
+import { money } from "../sdk/markdown";
 import type { NextAction } from "../sdk/outcome";
 import { afterSalesPaths } from "./after-sales-eligibility";
 import { paymentRefusals } from "./order-payability";
 import type { ShopAdapter } from "./shop-adapter";
-import { canSeeOrder, customerFor } from "./shop-customer";
+import { canSeeOrder, customerFor, isOwnOrder } from "./shop-customer";
 
 /**
  * The Order view: everything needed for one business judgement in one read — items, payment,
@@ -24,7 +25,7 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
           reason: order.status === "cancelled" ? "order_cancelled" : "order_already_shipped",
         };
   // Only the customer pays their order (pay_order takes no one else's).
-  const own = !!customer && order.customer_id === customer.id;
+  const own = isOwnOrder(customer, order);
   const refusals = paymentRefusals(order);
   const payment = !own
     ? { eligible: false, reason: "not_your_order", message: "Only the customer can pay this order" }
@@ -37,7 +38,7 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
     next.push({
       tool: "start_action",
       args: { capability: "pay_order", entity_id: order.id },
-      description: `Pay this order (${(order.total / 100).toFixed(2)} USD due)`,
+      description: `Pay this order (${money(order.total)} due)`,
     });
   const eligible = paths.filter((p) => p.eligible);
   if (eligible.length)

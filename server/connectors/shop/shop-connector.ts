@@ -1,7 +1,7 @@
 import { bearerHealthCheck, defaultLegacyUrl } from "../legacy-client";
 import type { BrowseBackend } from "../sdk/browse-backend";
 import { defineConnector, type RecordQuery } from "../sdk/define-connector";
-import { escapeText, link } from "../sdk/markdown";
+import { link, money } from "../sdk/markdown";
 import { afterSales } from "./capabilities/after-sales";
 import { changeDeliveryAddress } from "./capabilities/change-delivery-address";
 import { checkout } from "./capabilities/checkout";
@@ -21,7 +21,7 @@ async function searchShop({ query, words }: RecordQuery, backend: BrowseBackend)
   if (!("outcome" in products)) {
     for (const p of products.data.slice(0, 5))
       out.push(
-        `- ${link(`Product ${String(p.name)}`, `shop://product/${p.id}`)} — ${escapeText(p.price !== undefined ? `${(Number(p.price) / 100).toFixed(2)} USD` : "")}`,
+        `- ${link(`Product ${String(p.name)}`, `shop://product/${p.id}`)} — ${p.price !== undefined ? money(Number(p.price)) : ""}`,
       );
   }
   const lower = query.toLowerCase();

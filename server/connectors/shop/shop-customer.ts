@@ -14,10 +14,15 @@ export async function customerFor(
   return customer;
 }
 
+/** Whether the order is this customer's own (what paying it, or a member's reach, needs). */
+export function isOwnOrder(customer: ShopCustomer | null | undefined, order: ShopOrder): boolean {
+  return !!customer && order.customer_id === customer.id;
+}
+
 /** Members reach only their own orders; support and admins any order of their tenant. */
 export function canSeeOrder(actor: Actor, customer: ShopCustomer | null, order: ShopOrder): boolean {
   if (actor.role === "admin" || actor.role === "support") return true;
-  return !!customer && order.customer_id === customer.id;
+  return isOwnOrder(customer, order);
 }
 
 export const noCustomer: ValidationError = {

@@ -166,11 +166,12 @@ export async function updateConnectorSettings(
   input: z.infer<typeof connectorSettingsInputSchema>,
 ): Promise<ConsoleResult<ConnectorSettingsUpdate>> {
   const startedAt = Date.now();
-  if (!(await connectorOf(db, ctx.tenantId, connector))) return unknownConnector(connector);
+  const def = await connectorOf(db, ctx.tenantId, connector);
+  if (!def) return unknownConnector(connector);
   const { tenantId } = ctx;
   const saved = await db.$transaction(async (tx) => {
     const existing = await tx.connectorConfig.findFirst({ where: { tenantId, connector } });
-    const previous = baseUrlOf(existing, await connectorOf(db, tenantId, connector));
+    const previous = baseUrlOf(existing, def);
     const previousOrigin = previous === null ? null : originOf(previous);
     const originChanged = previousOrigin === null || previousOrigin !== originOf(input.baseUrl);
     let secretsCleared: string[] = [];

@@ -1,4 +1,5 @@
 import { defineCapability } from "../../sdk/define-capability";
+import { money } from "../../sdk/markdown";
 import { chargeOrder, paymentByReference } from "../charge-order";
 import { shopAddressLine } from "../match-address";
 import { orderNode } from "../order-node";
@@ -6,8 +7,6 @@ import { paymentRefusals } from "../order-payability";
 import { paymentNode } from "../payment-node";
 import type { ShopAdapter, ShopOrder, ShopPaymentMethod } from "../shop-adapter";
 import { SHOP_POLICY } from "../shop-policy";
-
-const usd = (cents: number) => `${(cents / 100).toFixed(2)} USD`;
 
 /**
  * Pays an order that already exists and awaits payment. Checkout would place a second order
@@ -72,7 +71,7 @@ export const payOrder = defineCapability<ShopAdapter>({
       method.type === "balance" && typeof method.available === "number" ? method.available : null;
     return {
       // Says which order: the tester approved checkout's "Pay 156.50 USD" believing it paid this one.
-      title: `Pay ${usd(total)} for order ${order.id}`,
+      title: `Pay ${money(total)} for order ${order.id}`,
       decision: {
         verb: "Pay",
         amount: total,

@@ -34,6 +34,19 @@ function Summary({ s }: { s: ImportSummary }) {
           <li>{s.diff.unchanged} unchanged</li>
         </ul>
       ) : null}
+      {s.warnings.length ? (
+        <details>
+          <summary>
+            {s.warnings.length} warning(s): not valid OpenAPI for a strict validator, imported as a mock
+            server reads it
+          </summary>
+          <ul className="font-mono text-xs">
+            {s.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
       {s.report.skippedCount ? (
         <details>
           <summary>{s.report.skippedCount} operation(s) skipped</summary>

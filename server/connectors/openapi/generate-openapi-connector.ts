@@ -29,6 +29,8 @@ export interface ImportSettings {
   readRoles: Role[];
   /** A header for the action key where the document declares none. */
   idempotencyHeader?: string;
+  /** operationIds of POSTs an admin marked as reads: read pages, no approval. */
+  readOperations?: string[];
 }
 
 /** What an import made of the document: the surface, what was left out and why, the secrets. */

@@ -11,7 +11,7 @@ import {
   type OpenApiConnector,
   type Role,
 } from "./generate-openapi-connector";
-import { loadOpenApiDocument } from "./load-openapi-document";
+import { type ImportBudget, loadOpenApiOffThread } from "./load-openapi-off-thread";
 import { type OpenApiResult, problem } from "./openapi-import-problem";
 import { secretNameOf } from "./security-schemes";
 
@@ -26,7 +26,11 @@ export interface ImportRequest {
   idempotencyHeader?: string;
   /** Secret values by the scheme's name in the document, or by its vault name. */
   secrets: Record<string, string>;
+  /** operationIds of POSTs an admin marks as reads (pages, no approval); see the report's suggestions. */
+  readOperations?: string[];
   self: SelfAddress;
+  /** The import's time and memory budget (the defaults of OPENAPI_LIMITS unless a test narrows them). */
+  budget?: ImportBudget;
 }
 
 /** An import checked and generated, not yet stored: what it will add, and what changes on a re-import. */
@@ -40,6 +44,10 @@ export interface PreparedImport {
   /** The OpenAPI 3 JSON that is stored. */
   document: string;
   sourceVersion: string;
+  /** What a strict validator found wrong with the document (imported all the same). */
+  warnings: string[];
+  /** The POSTs marked as reads. */
+  readOperations: string[];
   connector: OpenApiConnector;
   report: ImportReport;
   /** Null on a first import. */
@@ -84,7 +92,7 @@ export async function prepareOpenApiImport(
     return problem("invalid_id", "the idempotency header must be a header name (letters, digits, -)");
   const urlProblem = baseUrlProblem(request.baseUrl, request.self);
   if (urlProblem) return problem("bad_base_url", urlProblem);
-  const loaded = await loadOpenApiDocument(request.text);
+  const loaded = await loadOpenApiOffThread(request.text, request.budget);
   if (!loaded.ok) return loaded;
   const settings = {
     id,
@@ -92,6 +100,7 @@ export async function prepareOpenApiImport(
     baseUrl: request.baseUrl.replace(/\/+$/, ""),
     readRoles: readRoles as Role[],
     idempotencyHeader: request.idempotencyHeader,
+    readOperations: [...new Set(request.readOperations ?? [])],
   };
   let connector: OpenApiConnector;
   try {
@@ -132,6 +141,8 @@ export async function prepareOpenApiImport(
       idempotencyHeader: settings.idempotencyHeader,
       document,
       sourceVersion: loaded.value.sourceVersion,
+      warnings: loaded.value.warnings,
+      readOperations: settings.readOperations,
       connector,
       report: connector.openapi.report,
       diff: existing

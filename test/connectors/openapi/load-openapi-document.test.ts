@@ -98,10 +98,9 @@ describe("bad documents get a typed, clear refusal", () => {
       ok: false,
       problem: { code: "no_operations" },
     });
-    expect(await loadOpenApiDocument(tiny({ "/a": { get: { responses: "nope" } } }))).toMatchObject({
-      ok: false,
-      problem: { code: "invalid_document" },
-    });
+    // Invalid for a strict validator, readable all the same: imported, the problem a warning.
+    const lenient = await loadOpenApiDocument(tiny({ "/a": { get: { responses: "nope" } } }));
+    expect(lenient).toMatchObject({ ok: true, value: { warnings: [expect.stringMatching(/^#\/paths\/~1a\/get/)] } });
     expect(await readOpenApiSource(join(dir, "absent.json"))).toMatchObject({
       ok: false,
       problem: { code: "unreadable" },
@@ -379,7 +378,7 @@ describe("size", () => {
     expect(c.routes).toHaveLength(1500);
     expect(c.openapi.report).toMatchObject({ listings: 500, details: 500, forms: 500 });
     console.log(`[openapi] 1,500 operations loaded and generated in ${ms} ms`);
-    expect(await loadOpenApiDocument(manyResources(700))).toMatchObject({
+    expect(await loadOpenApiDocument(manyResources(1_700))).toMatchObject({
       ok: false,
       problem: { code: "too_many_operations" },
     });

@@ -9,14 +9,16 @@ import {
 } from "../sdk/define-connector";
 import { escapeText, link, oneLine } from "../sdk/markdown";
 import { apiOperations, type SkippedOperation } from "./api-operations";
+import { credentialSchemes } from "./credential-parameters";
 import type { PlannedConnector } from "./api-request-capability";
 import type { LoadedOpenApi } from "./load-openapi-document";
 import { createOpenApiAdapter, type OpenApiAdapter } from "./openapi-adapter";
 import type { ApiAnswer } from "./openapi-http-client";
-import { fillPattern, openApiRoutes } from "./openapi-routes";
+import { fillPattern, listingRows, openApiRoutes } from "./openapi-routes";
 import { operationKeywords } from "./operation-words";
+import { systemStartRoute } from "./system-start-route";
 import { type OperationPlan, planOperations } from "./plan-operations";
-import { rowsOf } from "./render-api-response";
+import { rowKey } from "./listing-rows";
 import { secretDescription, securityPlan } from "./security-schemes";
 
 export type Role = Actor["role"];
@@ -94,7 +96,7 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
   const security = securityPlan(api, settings.baseUrl);
   const extracted = apiOperations(api);
   const skipped: SkippedOperation[] = [...extracted.skipped];
-  const servable = extracted.operations.filter((op) => {
+  const servable = credentialSchemes(extracted.operations, security.supported).filter((op) => {
     const ok =
       op.security.length === 0 ||
       op.security.some((alt) => alt.every((name) => security.supported.has(name)));
@@ -155,24 +157,25 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
       }),
     );
     if (!answer || typeof answer !== "object" || (answer as ApiAnswer).kind !== "ok") return [];
-    const rows = rowsOf((answer as Extract<ApiAnswer, { kind: "ok" }>).body) ?? [];
+    const rows = listingRows(search.plan, (answer as Extract<ApiAnswer, { kind: "ok" }>).body) ?? [];
     const item = search.plan.item ? plans.get(search.plan.item.operation) : undefined;
     return rows.slice(0, 5).map((row) => {
-      const id = row[search.plan.item?.key ?? "id"] ?? row.id;
+      const id = rowKey(row, search.plan.item?.key ?? "id");
       const label = `${title}: ${String(row.name ?? row.title ?? id ?? "record")}`.slice(0, 80);
       const uri = item ? fillPattern(item.pattern, { [Object.keys(item.params).pop() ?? ""]: id }) : null;
       return `- ${uri ? link(label, uri) : escapeText(label)}`;
     });
   }
 
+  const description = escapeText(
+    firstSentence(api.info?.description, 160) ||
+      `${title}, imported from its OpenAPI document (${report.listings} listings, ${report.forms} forms)`,
+  );
   const definition = defineConnector<OpenApiAdapter>({
     id: settings.id,
     title,
     scheme: settings.id,
-    description: escapeText(
-      firstSentence(api.info?.description, 160) ||
-        `${title}, imported from its OpenAPI document (${report.listings} listings, ${report.forms} forms)`,
-    ),
+    description,
     secrets,
     createAdapter: adapterFor,
     healthPath: "/",
@@ -190,7 +193,7 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
     },
     capabilities: [],
     entities: [],
-    routes: openApiRoutes(routeContext),
+    routes: [systemStartRoute(routeContext, description), ...openApiRoutes(routeContext)],
     defaultAccess: { read: settings.readRoles, start: [] },
     searchRecords,
   });

@@ -11,9 +11,10 @@ import type { OpenApiAdapter } from "./openapi-adapter";
 import type { ApiAnswer } from "./openapi-http-client";
 import { OPENAPI_LIMITS } from "./openapi-limits";
 import { operationKeywords, operationTitle, routeDescription } from "./operation-words";
-import type { OperationPlan } from "./plan-operations";
+import { nestedListings, type OperationPlan, openLink } from "./plan-operations";
+import { rowKey, rowsAt } from "./listing-rows";
 import { columnsOf, cut, objectMarkdown, rowsOf, rowsTable } from "./render-api-response";
-import { checkFields, coerceFields, formFields } from "./schema-form-fields";
+import { byFieldName, checkFields, coerceFields, formFields } from "./schema-form-fields";
 
 /** What every generated route of one connector shares. */
 export interface RouteContext {
@@ -106,12 +107,24 @@ async function send(
   query: Record<string, string | number | boolean>,
 ): Promise<ApiAnswer | BackendOutcome> {
   const headers: Record<string, string> = {};
-  for (const p of plan.op.parameters)
-    if (p.in === "header" && p.required && p.schema.default !== undefined)
-      headers[p.name] = String(p.schema.default);
+  for (const p of plan.op.parameters) {
+    const value = p.in === "header" && p.required ? documentedValue(p) : undefined;
+    if (value !== undefined) headers[p.name] = String(value);
+  }
   return backend.withAdapter<OpenApiAdapter, ApiAnswer>(ctx.connectorId, (adapter) =>
     adapter.send({ operation: plan.op, path, query, headers }),
   );
+}
+
+/**
+ * The value the document itself gives a required parameter that a read needs and nobody chose
+ * (Azure's `api-version`, a fixed `Accept`): its default, else its only enum value, else its
+ * documented example. A parameter with none of these is asked for.
+ */
+function documentedValue(p: ApiParameter): unknown {
+  if (p.schema.default !== undefined) return p.schema.default;
+  if (p.schema.enum?.length === 1) return p.schema.enum[0];
+  return typeof p.example === "object" ? undefined : p.example;
 }
 
 /** The filters a listing takes: its documented query parameters, paging ones aside. */
@@ -144,11 +157,11 @@ function filterProblem(filters: ApiParameter[], query: Record<string, string>): 
     if (t === "boolean" && value !== "true" && value !== "false") return `${key} must be true or false`;
   }
   for (const f of filters)
-    if (f.required && !query[f.name] && f.schema.default === undefined) return `${f.name} is required`;
+    if (f.required && !query[f.name] && documentedValue(f) === undefined) return `${f.name} is required`;
   return null;
 }
 
-function listingRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
+function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: string): RouteDefinition {
   const filters = filtersOf(plan);
   const paging = plan.pagination ?? { kind: "none" as const };
   const title = operationTitle(plan);
@@ -168,7 +181,8 @@ function listingRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
     description: routeDescription(plan, filters),
     keywords: operationKeywords(plan),
     startPoint: Object.keys(plan.params).length === 0,
-    example: filters[0] ? `${plan.pattern}?${filters[0].name}=…` : undefined,
+    // Under path parameters: the start page's form that asks for them is where it is opened.
+    example: opener ?? (filters[0] ? `${plan.pattern}?${filters[0].name}=…` : undefined),
     async render(match, backend) {
       const query = match.uri.query;
       const problem = filterProblem(filters, query);
@@ -187,21 +201,20 @@ function listingRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
         query.cursor && /^[A-Za-z0-9_\-=.~+/:]{1,400}$/.test(query.cursor) ? query.cursor : undefined;
       const upstream: Record<string, string | number | boolean> = {};
       for (const f of filters) {
-        const value =
-          query[f.name] ??
-          (f.required && f.schema.default !== undefined ? String(f.schema.default) : undefined);
+        const documented = f.required ? documentedValue(f) : undefined;
+        const value = query[f.name] ?? (documented !== undefined ? String(documented) : undefined);
         if (value !== undefined && value !== "") upstream[f.name] = value;
       }
       Object.assign(upstream, pagingQuery(paging, page, perPage, cursor));
       const answer = await send(ctx, backend, plan, pathValues(plan, match), upstream);
       if (isOutcome(answer)) return outcomePage(title, answer);
       if (answer.kind !== "ok") return failurePage(ctx, title, answer);
-      const rows = rowsOf(answer.body, resource);
+      const rows = listingRows(plan, answer.body, resource);
       if (!rows) return { title, outcome: "applied", markdown: objectMarkdown(asRow(answer.body)) };
       const shown = rows.slice(0, Math.min(perPage, OPENAPI_LIMITS.maxRows));
       const item = plan.item ? ctx.plans.get(plan.item.operation) : undefined;
       const key = plan.item?.key ?? "id";
-      const columns = columnsOf(shown, shown.some((r) => r[key] !== undefined) ? key : "id");
+      const columns = columnsOf(shown, shown.some((r) => r[key] !== undefined) ? key : "id", plan.rows?.columns);
       const open = item ? openLinks(plan, item, match, shown, key) : [];
       const next = nextPage(
         paging,
@@ -272,12 +285,17 @@ function openLinks(
   }
   const out: string[] = [];
   rows.forEach((row, i) => {
-    const id = row[key] ?? row.id;
+    const id = rowKey(row, key);
     const uri = fillPattern(item.pattern, { ...shared, [last]: id });
     const label = row.name ?? row.title ?? id;
     if (uri) out.push(`${i + 1}. ${link(String(label).slice(0, 80), uri)}`);
   });
   return out;
+}
+
+/** A listing's records: where its response schema puts them, else wherever the answer has them. */
+export function listingRows(plan: OperationPlan, body: unknown, resource = ""): Record<string, unknown>[] | null {
+  return (plan.rows && rowsAt(body, plan.rows.at)) ?? rowsOf(body, resource);
 }
 
 function asRow(body: unknown): Record<string, unknown> {
@@ -403,11 +421,12 @@ function formRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
     description: routeDescription(plan, []),
     keywords: operationKeywords(plan),
     async render(match) {
-      return page(match, pathValues(plan, match));
+      return page(match, byFieldName(fields, "path", pathValues(plan, match)));
     },
     async submit(match, submitted, backend) {
       // The URI names the resource: its path parameters win over any field of the same name.
-      const values = { ...coerceFields(fields, submitted), ...pathValues(plan, match) };
+      // Coerced after the URI's values are in: `…/sites/1/delete` sends the integer 1.
+      const values = coerceFields(fields, { ...submitted, ...byFieldName(fields, "path", pathValues(plan, match)) });
       const problems = checkFields(fields, values);
       if (problems.length) return page(match, values, problems);
       const outcome = await backend.startAction({
@@ -429,11 +448,26 @@ function formRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
 
 /** The browse routes of an imported connector, most specific first (match order). */
 export function openApiRoutes(ctx: RouteContext): RouteDefinition[] {
-  return [...ctx.plans.values()].map((plan) =>
-    plan.kind === "listing"
-      ? listingRoute(ctx, plan)
-      : plan.kind === "detail"
-        ? detailRoute(ctx, plan)
-        : formRoute(ctx, plan),
-  );
+  // The system's own name is a word of every page of it: "acme billing invoices" finds its listing
+  // before another system's invoices.
+  const named = systemWords(ctx.title);
+  const nested = nestedListings(ctx.plans.values());
+  return [...ctx.plans.values()].map((plan) => {
+    const k = nested.indexOf(plan);
+    const route =
+      plan.kind === "listing"
+        ? listingRoute(ctx, plan, k >= 0 ? openLink(ctx.scheme, k) : undefined)
+        : plan.kind === "detail"
+          ? detailRoute(ctx, plan)
+          : formRoute(ctx, plan);
+    return { ...route, keywords: [...new Set([...route.keywords, ...named])].slice(0, 48) };
+  });
+}
+
+function systemWords(title: string): string[] {
+  return title
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 2 && !["api", "the", "and", "for", "service", "services", "rest"].includes(w))
+    .slice(0, 6);
 }

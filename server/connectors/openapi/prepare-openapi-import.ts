@@ -112,6 +112,15 @@ export async function prepareOpenApiImport(
       `Signpost could not make a connector of it: ${(error as Error).message.slice(0, 300)}`,
     );
   }
+  const report = connector.openapi.report;
+  if (report.listings + report.details + report.forms === 0) {
+    // No page and no form: an import that "succeeds" with nothing to use is refused, with why.
+    const reasons = [...new Set(report.skipped.map((s) => s.reason))];
+    return problem(
+      "nothing_usable",
+      `None of its ${report.operations} operations can become a page or a form${reasons.length ? `: ${reasons.slice(0, 2).join("; ")}${reasons.length > 2 ? `; and ${reasons.length - 2} other reason(s)` : ""}` : ""}.`,
+    );
+  }
   const others = (await tenantConnectors(db, tenantId)).filter((c) => c.id !== id);
   const clash = registrationProblem(connector, others);
   if (clash) return problem("invalid_id", clash);

@@ -61,7 +61,9 @@ beforeAll(async () => {
   w = await createMcpWorld("sqlite");
   (globalThis as { __signpostDb?: unknown }).__signpostDb = w.db;
   health = await serveRoute(healthRoute);
-  imports = await serveRoute(importRoute);
+  imports = await serveRoute({
+    POST: (request: Request) => importRoute.POST(request, { params: Promise.resolve({}) }),
+  });
   const token = randomBytes(24).toString("hex");
   await w.db.session.create({
     data: {

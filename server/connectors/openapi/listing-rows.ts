@@ -82,6 +82,15 @@ function scalar(value: unknown): string | number | undefined {
   return typeof value === "string" || typeof value === "number" ? value : undefined;
 }
 
+/** A row's value under `key`, its own spelling first, else in any case (`Id`, `ID`). */
+function valueOf(row: Row, key: string): string | number | undefined {
+  const exact = scalar(row[key]);
+  if (exact !== undefined) return exact;
+  const lower = key.toLowerCase();
+  for (const [k, v] of Object.entries(row)) if (k.toLowerCase() === lower && scalar(v) !== undefined) return scalar(v);
+  return undefined;
+}
+
 /**
  * The value of a row that fills its detail page's path parameter: the parameter's own name
  * (`gid`), its last word (`task_gid` → `gid`, `petId` → `id`), then the usual id keys, at the
@@ -95,13 +104,13 @@ export function rowKey(row: Row, param: string): string | number | undefined {
     .filter(Boolean);
   const keys = [...new Set([param, words[words.length - 1] ?? param, ...ID_KEYS])];
   for (const key of keys) {
-    const value = scalar(row[key]);
+    const value = valueOf(row, key);
     if (value !== undefined) return value;
   }
   for (const nested of Object.values(row))
     if (nested && typeof nested === "object" && !Array.isArray(nested))
       for (const key of keys) {
-        const value = scalar((nested as Row)[key]);
+        const value = valueOf(nested as Row, key);
         if (value !== undefined) return value;
       }
   return undefined;

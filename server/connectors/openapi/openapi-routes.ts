@@ -107,12 +107,16 @@ async function send(
   query: Record<string, string | number | boolean>,
 ): Promise<ApiAnswer | BackendOutcome> {
   const headers: Record<string, string> = {};
+  const sent = { ...query };
   for (const p of plan.op.parameters) {
-    const value = p.in === "header" && p.required ? documentedValue(p) : undefined;
-    if (value !== undefined) headers[p.name] = String(value);
+    if (!p.required || (p.in !== "header" && p.in !== "query")) continue;
+    const value = documentedValue(p);
+    if (value === undefined) continue;
+    if (p.in === "header") headers[p.name] = String(value);
+    else sent[p.name] ??= String(value);
   }
   return backend.withAdapter<OpenApiAdapter, ApiAnswer>(ctx.connectorId, (adapter) =>
-    adapter.send({ operation: plan.op, path, query, headers }),
+    adapter.send({ operation: plan.op, path, query: sent, headers }),
   );
 }
 
@@ -468,6 +472,6 @@ function systemWords(title: string): string[] {
   return title
     .toLowerCase()
     .split(/[^a-z0-9]+/)
-    .filter((w) => w.length > 2 && !["api", "the", "and", "for", "service", "services", "rest"].includes(w))
+    .filter((w) => w.length > 1 && !["api", "the", "and", "for", "service", "services", "rest"].includes(w))
     .slice(0, 6);
 }

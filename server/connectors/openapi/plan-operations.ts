@@ -85,7 +85,12 @@ export function planOperations(
     const kind: OperationPlan["kind"] =
       op.method !== "get" ? "form" : last && "param" in last ? "detail" : "listing";
     const all: Segment[] =
-      kind === "form" ? [...segments, { literal: FORM_WORD[op.method] as string }] : segments;
+      kind === "form"
+        ? [...segments, { literal: FORM_WORD[op.method] as string }]
+        : // `GET /` answers at `…://root`: `…://` is the system's start page.
+          segments.length === 0
+          ? [{ literal: "root" }]
+          : segments;
     const params: Record<string, string> = {};
     for (const s of all) if ("param" in s) params[s.route] = s.param;
     const pattern = `${scheme}://${all.map((s) => ("literal" in s ? s.literal : `{${s.route}}`)).join("/")}`;

@@ -179,8 +179,10 @@ export function formFields(fields: OperationField[], values: Record<string, unkn
 const FORMATS: Record<string, RegExp> = {
   email: /^[^\s@]{1,64}@[^\s@]{1,255}$/,
   uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
-  date: /^\d{4}-\d{2}-\d{2}$/,
-  "date-time": /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/,
+  // Dates as documents' own examples write them: a date-time's zone (or time) is often left out,
+  // and a date often carries a midnight time; the API checks its exact format.
+  date: /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/,
+  "date-time": /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/,
   uri: /^https?:\/\/[^\s]+$/,
 };
 

@@ -194,7 +194,11 @@ export async function runCorpusDocument(
     }
     const secrets: Record<string, string> = {};
     for (const s of preview.value.report.secrets)
-      secrets[s.name] = s.description.startsWith("client_id") ? `corpus-client:${scheme}-secret-9f2` : `${scheme}-secret-7Qx2vL9`;
+      secrets[s.name] = s.description.startsWith("client_id")
+        ? `corpus-client:${scheme}-secret-9f2`
+        : s.description.startsWith("user:password")
+          ? `corpus-user:${scheme}-secret-4kP`
+          : `${scheme}-secret-7Qx2vL9`;
     const done = await importOpenApiConnector(
       w.db,
       cliActor("acme", "corpus"),
@@ -295,6 +299,14 @@ function nounOf(plan: OperationPlan): string {
   );
 }
 
+/** What a listing asks for before it answers: its path parameters and required filters. */
+function asks(plan: OperationPlan): number {
+  return (
+    Object.keys(plan.params).length +
+    plan.op.parameters.filter((p) => p.in === "query" && p.required && p.schema.default === undefined && p.example === undefined).length
+  );
+}
+
 /**
  * Usable: search finds a listing by its noun and the system's name, the listing answers with
  * rows, and a row's link opens its detail page. A listing under path parameters is opened the
@@ -311,7 +323,8 @@ async function walkToDetail(
   if (!plans.some((p) => p.kind === "detail")) return;
   const listings = plans
     .filter((p) => p.kind === "listing" && p.item)
-    .sort((a, b) => Object.keys(a.params).length - Object.keys(b.params).length);
+    // As a person would start: listings that need nothing first, then those needing a filter.
+    .sort((a, b) => asks(a) - asks(b));
   if (!listings.length) {
     result.usable = false;
     result.unusableWhy = "no listing has a detail page under it";

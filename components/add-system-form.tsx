@@ -62,6 +62,13 @@ function Summary({ s }: { s: ImportSummary }) {
           </ul>
         </details>
       ) : null}
+      {s.report.suggestedReads.length ? (
+        <p>
+          POSTs that look like reads (each stays a write behind a grant and an approval unless
+          marked as a read):{" "}
+          {s.report.suggestedReads.map((r) => `${r.id}${r.marked ? " (marked)" : ""}`).join(", ")}.
+        </p>
+      ) : null}
       {s.report.secrets.length ? (
         <p>
           Secrets to set below, on the connector's card:{" "}

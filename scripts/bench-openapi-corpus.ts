@@ -27,7 +27,7 @@ async function main() {
   for (const [i, entry] of corpusEntries().entries()) {
     if (picked && !picked.has(i + 1)) continue;
     const t = Date.now();
-    const r = await runCorpusDocument(w, entry, i, { browse: true, formsOverMcp: false, tokenUrl: tokens.url, agent });
+    const r = await runCorpusDocument(w, entry, i, { browse: true, formsOverMcp: false, tokenUrl: tokens.url, agent, removeAfter: true });
     results.push(r);
     console.error(
       `[corpus] ${i + 1} ${entry.id}: ${r.imported ? "imported" : `refused (${r.refusal ?? r.crashed})`}, usable ${r.usable ?? "—"}${r.unusableWhy ? ` (${r.unusableWhy})` : ""}, forms ${r.formResults.filter((f) => f.accepted).length}/${r.forms} in ${((Date.now() - t) / 1000).toFixed(0)} s`,

@@ -38,7 +38,12 @@ export function credentialSchemes(
     const optional: string[] = [];
     for (const p of credentials) {
       const key = `${p.in}:${p.name.toLowerCase()}`;
-      let scheme = schemeOf.get(key);
+      // The same header or query key as a declared API-key scheme's: that scheme's secret.
+      let scheme =
+        schemeOf.get(key) ??
+        [...supported.values()].find(
+          (s) => s.kind === "api_key" && s.in === p.in && s.param.toLowerCase() === p.name.toLowerCase(),
+        )?.scheme;
       if (!scheme) {
         scheme = `parameter ${p.in} ${p.name}`;
         let name = secretNameOf(p.name) ?? "api_key";

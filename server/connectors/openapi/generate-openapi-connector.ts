@@ -42,6 +42,13 @@ export interface ImportReport {
   details: number;
   forms: number;
   skipped: SkippedOperation[];
+  /**
+   * POSTs that look like reads (named get, list, search…, or documented as not changing anything):
+   * suggested, never assumed. An admin marks them with `--read-operation` (or on re-import).
+   */
+  suggestedReads: Array<{ id: string; path: string; marked: boolean }>;
+  /** The POSTs marked as reads. */
+  reads: string[];
   secrets: ConnectorSecret[];
   unsupportedSchemes: Array<{ name: string; why: string }>;
 }
@@ -78,6 +85,21 @@ function searchPlan(
   return best ? { plan: best, param: param(best) } : undefined;
 }
 
+const READ_WORDS = /^(get|list|search|find|query|lookup|retrieve|fetch|read|count|export|check|validate|preview|calculate|estimate|balance|describe|show)$/;
+const WRITE_WORDS = /^(create|add|update|delete|remove|set|send|post|put|patch|cancel|refund|pay|transfer|submit|approve|reject|start|stop|run|execute|reset|revoke|invite|upload)$/;
+const SAYS_READ = /\b(does not (modify|change|create)|read-?only|no side effects?|safe to retry|retrieves?|returns? (a |the )?(list|details))\b/i;
+
+/** Whether a POST reads (Plaid's `/accounts/balance/get`, a search endpoint): by its words or its description. */
+function looksLikeRead(plan: OperationPlan): boolean {
+  const words = `${plan.op.id} ${plan.op.path}`
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  if (words.some((w) => WRITE_WORDS.test(w))) return false;
+  return words.some((w) => READ_WORDS.test(w)) || SAYS_READ.test(`${plan.op.summary} ${plan.op.description}`);
+}
+
 function firstSentence(text: unknown, max: number): string {
   const s = typeof text === "string" ? (oneLine(text).split(/(?<=[.!?])\s/)[0] ?? "") : "";
   return s.slice(0, max);
@@ -111,6 +133,8 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
   });
   const planned = planOperations(settings.id, servable);
   skipped.push(...planned.skipped);
+  const reads = new Set(settings.readOperations ?? []);
+  for (const p of planned.plans) if (p.kind === "form" && p.op.method === "post" && reads.has(p.op.id)) p.read = true;
   const plans = new Map(planned.plans.map((p) => [p.op.id, p]));
   const used = new Set(planned.plans.flatMap((p) => p.op.security.flat()));
   const secrets: ConnectorSecret[] = [...security.supported.values()]
@@ -123,6 +147,11 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
     details: planned.plans.filter((p) => p.kind === "detail").length,
     forms: planned.plans.filter((p) => p.kind === "form").length,
     skipped,
+    suggestedReads: planned.plans
+      .filter((p) => p.kind === "form" && p.op.method === "post" && looksLikeRead(p))
+      .slice(0, 100)
+      .map((p) => ({ id: p.op.id, path: p.op.path, marked: reads.has(p.op.id) })),
+    reads: planned.plans.filter((p) => p.read).map((p) => p.op.id),
     secrets,
     unsupportedSchemes: [...security.unsupported.entries()].map(([name, why]) => ({ name, why })),
   };

@@ -5,6 +5,7 @@ import { code, escapeText, formBlock, link } from "../sdk/markdown";
 import { formatBrowseUri, SEGMENT } from "../sdk/parse-browse-uri";
 import { isOutcome, outcomePage, pageNumber } from "../sdk/route-pages";
 import type { ApiParameter } from "./api-operations";
+import { callFor } from "./api-request-capability";
 import { API_REQUEST } from "./api-request-names";
 import { DEFAULT_PER_PAGE, nextPage, PAGING_KEYS, pagingParams, pagingQuery } from "./listing-pagination";
 import type { OpenApiAdapter } from "./openapi-adapter";
@@ -400,7 +401,9 @@ function formRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
   const title = operationTitle(plan);
   const fields = plan.fields ?? [];
   const method = plan.op.method.toUpperCase();
-  const intro = `Submitting prepares \`${method} ${escapeText(plan.op.path)}\` on ${escapeText(ctx.title)} for a person's approval: nothing is sent to the API before a person approves it.`;
+  const intro = plan.read
+    ? `A read: submitting sends \`${method} ${escapeText(plan.op.path)}\` to ${escapeText(ctx.title)} at once and shows its answer (an admin marked this operation as one that changes nothing).`
+    : `Submitting prepares \`${method} ${escapeText(plan.op.path)}\` on ${escapeText(ctx.title)} for a person's approval: nothing is sent to the API before a person approves it.`;
   const page = (
     match: RouteMatch,
     values: Record<string, unknown>,
@@ -433,6 +436,23 @@ function formRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
       const values = coerceFields(fields, { ...submitted, ...byFieldName(fields, "path", pathValues(plan, match)) });
       const problems = checkFields(fields, values);
       if (problems.length) return page(match, values, problems);
+      if (plan.read) {
+        const call = callFor(plan, values);
+        const answer = await backend.withAdapter<OpenApiAdapter, ApiAnswer>(ctx.connectorId, (adapter) =>
+          adapter.send(call),
+        );
+        if (isOutcome(answer)) return outcomePage(title, answer);
+        if (answer.kind !== "ok") return failurePage(ctx, title, answer);
+        const rows = listingRows(plan, answer.body);
+        return {
+          title,
+          outcome: "applied",
+          markdown: cut(
+            rows ? rowsTable(rows.slice(0, OPENAPI_LIMITS.maxRows), columnsOf(rows)) : objectMarkdown(asRow(answer.body)),
+            OPENAPI_LIMITS.maxPageChars,
+          ),
+        };
+      }
       const outcome = await backend.startAction({
         capability: API_REQUEST,
         patch: { target: formatBrowseUri(match.uri.scheme, match.uri.segments), values },

@@ -22,6 +22,8 @@ export interface OperationPlan {
   item?: { operation: string; key: string };
   /** Listings: where the response schema puts the records, and their documented columns. */
   rows?: RowsShape;
+  /** A POST an admin marked as a read: its form answers with the API's answer, no approval. */
+  read?: boolean;
 }
 
 // Route parameter names as the SDK's route grammar takes them; any other is renamed `p0`, `p1`….
@@ -104,10 +106,8 @@ export function planOperations(
     }
     for (const key of keys) taken.set(key, op.id);
     const plan: OperationPlan = { op, kind, pattern, params };
-    if (kind === "listing") {
-      plan.pagination = paginationOf(op);
-      plan.rows = rowsShape(op.response);
-    }
+    if (kind === "listing" || op.method === "post") plan.rows = rowsShape(op.response);
+    if (kind === "listing") plan.pagination = paginationOf(op);
     if (kind === "form") plan.fields = operationFields(op);
     keyed.push({ plan, order: all.map((s) => ("literal" in s ? "0" : "1")).join("") });
   }

@@ -113,6 +113,12 @@ export async function prepareOpenApiImport(
     );
   }
   const report = connector.openapi.report;
+  const notPost = settings.readOperations.find((r) => !report.reads.includes(r));
+  if (notPost !== undefined)
+    return problem(
+      "invalid_id",
+      `--read-operation ${notPost.slice(0, 60)}: the document has no POST form by that operationId (suggested reads: ${report.suggestedReads.map((r) => r.id).slice(0, 8).join(", ") || "none"})`,
+    );
   if (report.listings + report.details + report.forms === 0) {
     // No page and no form: an import that "succeeds" with nothing to use is refused, with why.
     const reasons = [...new Set(report.skipped.map((s) => s.reason))];

@@ -137,6 +137,8 @@ export interface RunOptions {
   tokenUrl: string;
   /** A client of an agent in a read role (support). */
   agent: Client;
+  /** Remove the system once judged, so the next document's tenant holds only it and the demo's. */
+  removeAfter?: boolean;
 }
 
 /**
@@ -270,6 +272,10 @@ export async function runCorpusDocument(
       if (!r.accepted) r.problem = firstProblem(page.markdown);
     }
     result.unapprovedWrites = (proxy?.requests ?? []).filter((r) => r.method !== "GET" && r.method !== "HEAD").length;
+    if (options.removeAfter) {
+      await w.db.importedConnector.deleteMany({ where: { tenantId: "acme", connector: scheme } });
+      await w.db.permissionRule.deleteMany({ where: { tenantId: "acme", pattern: `${scheme}://**` } });
+    }
     result.secretLeaks = pages.filter((p) => Object.values(secrets).some((v) => p.includes(v) || p.includes(v.split(":")[1] ?? v))).length;
     return result;
   } catch (error) {

@@ -64,9 +64,8 @@ function Summary({ s }: { s: ImportSummary }) {
       ) : null}
       {s.report.suggestedReads.length ? (
         <p>
-          POSTs that look like reads (each stays a write behind a grant and an approval unless
-          marked as a read):{" "}
-          {s.report.suggestedReads.map((r) => `${r.id}${r.marked ? " (marked)" : ""}`).join(", ")}.
+          POSTs that look like reads (each stays a write behind a grant and an approval unless marked as a
+          read): {s.report.suggestedReads.map((r) => `${r.id}${r.marked ? " (marked)" : ""}`).join(", ")}.
         </p>
       ) : null}
       {s.report.secrets.length ? (

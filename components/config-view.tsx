@@ -110,8 +110,7 @@ function ConnectorCard({ c }: { c: ConnectorView }) {
         {c.warnings?.length ? (
           <details className="text-sm">
             <summary>
-              {c.warnings.length} import warning(s): its document is not valid OpenAPI for a strict
-              validator
+              {c.warnings.length} import warning(s): its document is not valid OpenAPI for a strict validator
             </summary>
             <ul className="font-mono text-xs [overflow-wrap:anywhere]">
               {c.warnings.map((w) => (

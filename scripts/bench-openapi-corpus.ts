@@ -27,13 +27,20 @@ async function main() {
   for (const [i, entry] of corpusEntries().entries()) {
     if (picked && !picked.has(i + 1)) continue;
     const t = Date.now();
-    const r = await runCorpusDocument(w, entry, i, { browse: true, formsOverMcp: false, tokenUrl: tokens.url, agent, removeAfter: true });
+    const r = await runCorpusDocument(w, entry, i, {
+      browse: true,
+      formsOverMcp: false,
+      tokenUrl: tokens.url,
+      agent,
+      removeAfter: true,
+    });
     results.push(r);
     console.error(
       `[corpus] ${i + 1} ${entry.id}: ${r.imported ? "imported" : `refused (${r.refusal ?? r.crashed})`}, usable ${r.usable ?? "—"}${r.unusableWhy ? ` (${r.unusableWhy})` : ""}, forms ${r.formResults.filter((f) => f.accepted).length}/${r.forms} in ${((Date.now() - t) / 1000).toFixed(0)} s`,
     );
     if (r.crashed) console.error(`    crashed: ${r.crashed}`);
-    for (const f of r.formResults.filter((x) => !x.accepted).slice(0, 3)) console.error(`    ${f.uri}: ${f.problem}`);
+    for (const f of r.formResults.filter((x) => !x.accepted).slice(0, 3))
+      console.error(`    ${f.uri}: ${f.problem}`);
   }
   const sum = totals(results);
   console.log("\n## Real OpenAPI documents (the corpus of issue 20, served by Prism)\n");

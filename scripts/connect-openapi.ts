@@ -117,7 +117,9 @@ export async function connectCommand(args: string[], deps: ConnectDeps): Promise
       for (const s of v.report.skipped.slice(0, 20)) deps.say(`  ${s.method} ${s.path}: ${s.reason}`);
     }
     if (v.warnings.length) {
-      deps.say(`The document is not valid OpenAPI for a strict validator; imported as a mock server reads it (${v.warnings.length} warning(s)):`);
+      deps.say(
+        `The document is not valid OpenAPI for a strict validator; imported as a mock server reads it (${v.warnings.length} warning(s)):`,
+      );
       for (const w of v.warnings.slice(0, 10)) deps.say(`  ${w}`);
     }
     const suggested = v.report.suggestedReads.filter((r) => !r.marked);

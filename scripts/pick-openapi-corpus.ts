@@ -130,7 +130,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       auth: c.auth,
     })),
   };
-  const out = join(dirname(fileURLToPath(import.meta.url)), "../test/connectors/openapi/corpus/openapi-corpus.json");
+  const out = join(
+    dirname(fileURLToPath(import.meta.url)),
+    "../test/connectors/openapi/corpus/openapi-corpus.json",
+  );
   writeFileSync(out, `${JSON.stringify(manifest, null, 2)}\n`);
   for (const [name, test] of QUOTAS) console.log(`${name}: ${picked.filter(test).length}`);
   console.log(`${picked.length} documents → ${out}`);

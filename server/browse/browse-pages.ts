@@ -407,7 +407,11 @@ async function readableByCaller<T extends { r: RouteDefinition }>(
  * matches: with many systems connected, one system's five near matches do not crowd out another's
  * one right page. Order within the answer stays the ranking's.
  */
-function balancedBySystem<T extends { r: RouteDefinition }>(ranked: T[], count: number, perSystem: number): T[] {
+function balancedBySystem<T extends { r: RouteDefinition }>(
+  ranked: T[],
+  count: number,
+  perSystem: number,
+): T[] {
   const taken: T[] = [];
   const per = new Map<string, number>();
   for (const x of ranked) {

@@ -80,7 +80,9 @@ function jsonSchemaOf(content: Record<string, OpenAPIV3.MediaTypeObject> | undef
   return key ? ((content[key]?.schema ?? {}) as Schema) : undefined;
 }
 
-function successContent(op: OpenAPIV3.OperationObject): Record<string, OpenAPIV3.MediaTypeObject> | undefined {
+function successContent(
+  op: OpenAPIV3.OperationObject,
+): Record<string, OpenAPIV3.MediaTypeObject> | undefined {
   const responses = (op.responses ?? {}) as Record<string, OpenAPIV3.ResponseObject>;
   if (!responses || typeof responses !== "object") return undefined;
   const code = ["200", "201", "202", "2XX", "default"].find((c) => responses[c]);
@@ -99,7 +101,8 @@ function acceptOf(content: Record<string, OpenAPIV3.MediaTypeObject> | undefined
 /** The first of a parameter's named examples (`examples: { name: { value } }`). */
 function firstExample(examples: Record<string, { value?: unknown }> | undefined): unknown {
   if (!examples || typeof examples !== "object") return undefined;
-  for (const e of Object.values(examples)) if (e && typeof e === "object" && e.value !== undefined) return e.value;
+  for (const e of Object.values(examples))
+    if (e && typeof e === "object" && e.value !== undefined) return e.value;
   return undefined;
 }
 

@@ -4,7 +4,8 @@ import { type SchemeAuth, secretNameOf } from "./security-schemes";
 const HEADER =
   /^(authorization|proxy-authorization)$|(^|[-_])(api[-_]?key|apikey|access[-_]?token|auth[-_]?token|token|secret|key)$/i;
 const QUERY = /^(api[-_]?key|apikey|access[-_]?token|auth[-_]?token|token|secret|key)$/i;
-const SAYS_CREDENTIAL = /\b(api[ -]?key|access token|auth(entication|orization)? token|bearer token|secret key)\b/i;
+const SAYS_CREDENTIAL =
+  /\b(api[ -]?key|access token|auth(entication|orization)? token|bearer token|secret key)\b/i;
 
 /**
  * Whether a parameter carries a credential: a header named like one (`Authorization`,
@@ -49,7 +50,13 @@ export function credentialSchemes(
         let name = secretNameOf(p.name) ?? "api_key";
         for (let n = 2; names.has(name); n++) name = `${secretNameOf(p.name) ?? "api_key"}_${n}`;
         names.add(name);
-        supported.set(scheme, { kind: "api_key", name, scheme, in: p.in as "header" | "query", param: p.name });
+        supported.set(scheme, {
+          kind: "api_key",
+          name,
+          scheme,
+          in: p.in as "header" | "query",
+          param: p.name,
+        });
         schemeOf.set(key, scheme);
       }
       (p.required ? required : optional).push(scheme);

@@ -9,17 +9,17 @@ import {
 } from "../sdk/define-connector";
 import { escapeText, link, oneLine } from "../sdk/markdown";
 import { apiOperations, type SkippedOperation } from "./api-operations";
-import { credentialSchemes } from "./credential-parameters";
 import type { PlannedConnector } from "./api-request-capability";
+import { credentialSchemes } from "./credential-parameters";
+import { rowKey } from "./listing-rows";
 import type { LoadedOpenApi } from "./load-openapi-document";
 import { createOpenApiAdapter, type OpenApiAdapter } from "./openapi-adapter";
 import type { ApiAnswer } from "./openapi-http-client";
 import { fillPattern, listingRows, openApiRoutes } from "./openapi-routes";
 import { operationKeywords } from "./operation-words";
-import { systemStartRoute } from "./system-start-route";
 import { type OperationPlan, planOperations } from "./plan-operations";
-import { rowKey } from "./listing-rows";
 import { secretDescription, securityPlan } from "./security-schemes";
+import { systemStartRoute } from "./system-start-route";
 
 export type Role = Actor["role"];
 
@@ -85,9 +85,12 @@ function searchPlan(
   return best ? { plan: best, param: param(best) } : undefined;
 }
 
-const READ_WORDS = /^(get|list|search|find|query|lookup|retrieve|fetch|read|count|export|check|validate|preview|calculate|estimate|balance|describe|show)$/;
-const WRITE_WORDS = /^(create|add|update|delete|remove|set|send|post|put|patch|cancel|refund|pay|transfer|submit|approve|reject|start|stop|run|execute|reset|revoke|invite|upload)$/;
-const SAYS_READ = /\b(does not (modify|change|create)|read-?only|no side effects?|safe to retry|retrieves?|returns? (a |the )?(list|details))\b/i;
+const READ_WORDS =
+  /^(get|list|search|find|query|lookup|retrieve|fetch|read|count|export|check|validate|preview|calculate|estimate|balance|describe|show)$/;
+const WRITE_WORDS =
+  /^(create|add|update|delete|remove|set|send|post|put|patch|cancel|refund|pay|transfer|submit|approve|reject|start|stop|run|execute|reset|revoke|invite|upload)$/;
+const SAYS_READ =
+  /\b(does not (modify|change|create)|read-?only|no side effects?|safe to retry|retrieves?|returns? (a |the )?(list|details))\b/i;
 
 /** Whether a POST reads (Plaid's `/accounts/balance/get`, a search endpoint): by its words or its description. */
 function looksLikeRead(plan: OperationPlan): boolean {
@@ -134,7 +137,8 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
   const planned = planOperations(settings.id, servable);
   skipped.push(...planned.skipped);
   const reads = new Set(settings.readOperations ?? []);
-  for (const p of planned.plans) if (p.kind === "form" && p.op.method === "post" && reads.has(p.op.id)) p.read = true;
+  for (const p of planned.plans)
+    if (p.kind === "form" && p.op.method === "post" && reads.has(p.op.id)) p.read = true;
   const plans = new Map(planned.plans.map((p) => [p.op.id, p]));
   const used = new Set(planned.plans.flatMap((p) => p.op.security.flat()));
   const secrets: ConnectorSecret[] = [...security.supported.values()]

@@ -14,7 +14,10 @@ type Open = Schema & { oneOf?: Schema[]; anyOf?: Schema[] };
 
 function flat(schema: Schema | undefined, depth = 0): Open {
   const s = (schema ?? {}) as Open;
-  const parts = [...(s.allOf ?? []), ...(s.allOf?.length ? [] : [...(s.oneOf ?? []), ...(s.anyOf ?? [])].slice(0, 1))];
+  const parts = [
+    ...(s.allOf ?? []),
+    ...(s.allOf?.length ? [] : [...(s.oneOf ?? []), ...(s.anyOf ?? [])].slice(0, 1)),
+  ];
   if (!parts.length || depth > 4) return s;
   const out: Open = { ...s, properties: { ...(s.properties ?? {}) } };
   for (const part of parts) {
@@ -26,7 +29,8 @@ function flat(schema: Schema | undefined, depth = 0): Open {
   return out;
 }
 
-const isArray = (s: Open) => s.type === "array" || (Array.isArray(s.type) && s.type.includes("array")) || !!s.items;
+const isArray = (s: Open) =>
+  s.type === "array" || (Array.isArray(s.type) && s.type.includes("array")) || !!s.items;
 const isObject = (s: Open) =>
   s.type === "object" || (Array.isArray(s.type) && s.type.includes("object")) || !!s.properties;
 
@@ -83,11 +87,12 @@ function scalar(value: unknown): string | number | undefined {
 }
 
 /** A row's value under `key`, its own spelling first, else in any case (`Id`, `ID`). */
-function valueOf(row: Row, key: string): string | number | undefined {
+function valueAt(row: Row, key: string): string | number | undefined {
   const exact = scalar(row[key]);
   if (exact !== undefined) return exact;
   const lower = key.toLowerCase();
-  for (const [k, v] of Object.entries(row)) if (k.toLowerCase() === lower && scalar(v) !== undefined) return scalar(v);
+  for (const [k, v] of Object.entries(row))
+    if (k.toLowerCase() === lower && scalar(v) !== undefined) return scalar(v);
   return undefined;
 }
 
@@ -104,13 +109,13 @@ export function rowKey(row: Row, param: string): string | number | undefined {
     .filter(Boolean);
   const keys = [...new Set([param, words[words.length - 1] ?? param, ...ID_KEYS])];
   for (const key of keys) {
-    const value = valueOf(row, key);
+    const value = valueAt(row, key);
     if (value !== undefined) return value;
   }
   for (const nested of Object.values(row))
     if (nested && typeof nested === "object" && !Array.isArray(nested))
       for (const key of keys) {
-        const value = valueOf(nested as Row, key);
+        const value = valueAt(nested as Row, key);
         if (value !== undefined) return value;
       }
   return undefined;

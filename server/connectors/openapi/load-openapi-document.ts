@@ -147,7 +147,10 @@ export async function loadOpenApiDocument(
     // and the document is read as it is when its $refs resolve.
     warnings.push(...validationWarnings(error));
     try {
-      api = (await SwaggerParser.dereference(structuredClone(document) as never, parser)) as OpenAPIV3.Document;
+      api = (await SwaggerParser.dereference(
+        structuredClone(document) as never,
+        parser,
+      )) as OpenAPIV3.Document;
     } catch (again) {
       return (
         refProblem(again) ??
@@ -159,15 +162,19 @@ export async function loadOpenApiDocument(
 }
 
 function firstLine(error: unknown): string {
-  return String((error as Error)?.message ?? error)
-    .split("\n")
-    .find((l) => l.trim())
-    ?.trim()
-    .slice(0, 240) ?? "unknown error";
+  return (
+    String((error as Error)?.message ?? error)
+      .split("\n")
+      .find((l) => l.trim())
+      ?.trim()
+      .slice(0, 240) ?? "unknown error"
+  );
 }
 
 /** A $ref that points at nothing (the parser's own error types, not any message naming `$ref`). */
-function refProblem(error: unknown): { ok: false; problem: { code: "unresolvable_ref"; message: string } } | null {
+function refProblem(
+  error: unknown,
+): { ok: false; problem: { code: "unresolvable_ref"; message: string } } | null {
   const name = (error as Error)?.name;
   if (name !== "MissingPointerError" && name !== "ResolverError") return null;
   return problem("unresolvable_ref", `A $ref points at nothing in the document: ${firstLine(error)}`) as {

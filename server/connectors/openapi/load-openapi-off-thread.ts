@@ -64,7 +64,9 @@ function spawn(heapMb: number): Reader {
           ),
     ),
   );
-  worker.on("exit", () => fail(problem("invalid_document", "The document could not be read: its reader stopped.")));
+  worker.on("exit", () =>
+    fail(problem("invalid_document", "The document could not be read: its reader stopped.")),
+  );
   // After the listeners (adding a "message" listener refs the thread again): a warm reader never
   // keeps a process from exiting.
   worker.unref();

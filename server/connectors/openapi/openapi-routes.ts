@@ -8,12 +8,12 @@ import type { ApiParameter } from "./api-operations";
 import { callFor } from "./api-request-capability";
 import { API_REQUEST } from "./api-request-names";
 import { DEFAULT_PER_PAGE, nextPage, PAGING_KEYS, pagingParams, pagingQuery } from "./listing-pagination";
+import { rowKey, rowsAt } from "./listing-rows";
 import type { OpenApiAdapter } from "./openapi-adapter";
 import type { ApiAnswer } from "./openapi-http-client";
 import { OPENAPI_LIMITS } from "./openapi-limits";
 import { operationKeywords, operationTitle, routeDescription } from "./operation-words";
 import { nestedListings, type OperationPlan, openLink } from "./plan-operations";
-import { rowKey, rowsAt } from "./listing-rows";
 import { columnsOf, cut, objectMarkdown, rowsOf, rowsTable } from "./render-api-response";
 import { byFieldName, checkFields, coerceFields, formFields } from "./schema-form-fields";
 
@@ -219,7 +219,11 @@ function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: string): 
       const shown = rows.slice(0, Math.min(perPage, OPENAPI_LIMITS.maxRows));
       const item = plan.item ? ctx.plans.get(plan.item.operation) : undefined;
       const key = plan.item?.key ?? "id";
-      const columns = columnsOf(shown, shown.some((r) => r[key] !== undefined) ? key : "id", plan.rows?.columns);
+      const columns = columnsOf(
+        shown,
+        shown.some((r) => r[key] !== undefined) ? key : "id",
+        plan.rows?.columns,
+      );
       const open = item ? openLinks(plan, item, match, shown, key) : [];
       const next = nextPage(
         paging,
@@ -299,7 +303,11 @@ function openLinks(
 }
 
 /** A listing's records: where its response schema puts them, else wherever the answer has them. */
-export function listingRows(plan: OperationPlan, body: unknown, resource = ""): Record<string, unknown>[] | null {
+export function listingRows(
+  plan: OperationPlan,
+  body: unknown,
+  resource = "",
+): Record<string, unknown>[] | null {
   return (plan.rows && rowsAt(body, plan.rows.at)) ?? rowsOf(body, resource);
 }
 
@@ -433,7 +441,10 @@ function formRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
     async submit(match, submitted, backend) {
       // The URI names the resource: its path parameters win over any field of the same name.
       // Coerced after the URI's values are in: `…/sites/1/delete` sends the integer 1.
-      const values = coerceFields(fields, { ...submitted, ...byFieldName(fields, "path", pathValues(plan, match)) });
+      const values = coerceFields(fields, {
+        ...submitted,
+        ...byFieldName(fields, "path", pathValues(plan, match)),
+      });
       const problems = checkFields(fields, values);
       if (problems.length) return page(match, values, problems);
       if (plan.read) {
@@ -448,7 +459,9 @@ function formRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
           title,
           outcome: "applied",
           markdown: cut(
-            rows ? rowsTable(rows.slice(0, OPENAPI_LIMITS.maxRows), columnsOf(rows)) : objectMarkdown(asRow(answer.body)),
+            rows
+              ? rowsTable(rows.slice(0, OPENAPI_LIMITS.maxRows), columnsOf(rows))
+              : objectMarkdown(asRow(answer.body)),
             OPENAPI_LIMITS.maxPageChars,
           ),
         };

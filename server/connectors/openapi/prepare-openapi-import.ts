@@ -117,7 +117,12 @@ export async function prepareOpenApiImport(
   if (notPost !== undefined)
     return problem(
       "invalid_id",
-      `--read-operation ${notPost.slice(0, 60)}: the document has no POST form by that operationId (suggested reads: ${report.suggestedReads.map((r) => r.id).slice(0, 8).join(", ") || "none"})`,
+      `--read-operation ${notPost.slice(0, 60)}: the document has no POST form by that operationId (suggested reads: ${
+        report.suggestedReads
+          .map((r) => r.id)
+          .slice(0, 8)
+          .join(", ") || "none"
+      })`,
     );
   if (report.listings + report.details + report.forms === 0) {
     // No page and no form: an import that "succeeds" with nothing to use is refused, with why.

@@ -153,7 +153,8 @@ export function byFieldName(
   values: Record<string, unknown>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of fields) if (f.where === where && values[f.param] !== undefined) out[f.name] = values[f.param];
+  for (const f of fields)
+    if (f.where === where && values[f.param] !== undefined) out[f.name] = values[f.param];
   return out;
 }
 

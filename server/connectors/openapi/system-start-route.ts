@@ -1,9 +1,9 @@
 import type { RouteDefinition } from "../sdk/define-route";
 import { escapeText, formBlock, link } from "../sdk/markdown";
 import type { ApiParameter } from "./api-operations";
+import { fillPattern, type RouteContext } from "./openapi-routes";
 import { operationTitle } from "./operation-words";
 import { nestedListings, type OperationPlan, openLink } from "./plan-operations";
-import { fillPattern, type RouteContext } from "./openapi-routes";
 import { formFieldName } from "./schema-form-fields";
 
 /** Entry points one start page lists, per kind. */
@@ -45,7 +45,11 @@ export function systemStartRoute(ctx: RouteContext, description: string): RouteD
       const chosen = open !== undefined && /^\d{1,4}$/.test(open) ? nested[Number(open)] : undefined;
       if (open !== undefined) {
         if (!chosen)
-          return { title: ctx.title, outcome: "not_found", markdown: `No listing ${escapeText(open.slice(0, 10))} here: ${link(ctx.title, pattern)}` };
+          return {
+            title: ctx.title,
+            outcome: "not_found",
+            markdown: `No listing ${escapeText(open.slice(0, 10))} here: ${link(ctx.title, pattern)}`,
+          };
         const fields = fieldsOf(chosen).map((f) => ({
           name: f.name,
           type: "string",
@@ -61,26 +65,27 @@ export function systemStartRoute(ctx: RouteContext, description: string): RouteD
           ].join("\n\n"),
         };
       }
-      const lines = top
-        .slice(0, MAX_ENTRIES)
-        .map((p) => `- ${link(operationTitle(p), p.pattern)}`);
-      const under = nested
-        .slice(0, MAX_ENTRIES)
-        .map(
-          (p, i) =>
-            `- ${link(operationTitle(p), openLink(ctx.scheme, i))} — under ${fieldsOf(p)
-              .map((f) => f.name)
-              .join(", ")}`,
-        );
-      const more = (n: number) => (n > MAX_ENTRIES ? `\n\n…and ${n - MAX_ENTRIES} more: \`search\` finds them by their words.` : "");
+      const lines = top.slice(0, MAX_ENTRIES).map((p) => `- ${link(operationTitle(p), p.pattern)}`);
+      const under = nested.slice(0, MAX_ENTRIES).map(
+        (p, i) =>
+          `- ${link(operationTitle(p), openLink(ctx.scheme, i))} — under ${fieldsOf(p)
+            .map((f) => f.name)
+            .join(", ")}`,
+      );
+      const more = (n: number) =>
+        n > MAX_ENTRIES ? `\n\n…and ${n - MAX_ENTRIES} more: \`search\` finds them by their words.` : "";
       return {
         title: ctx.title,
         outcome: "applied",
         markdown: [
           description,
           lines.length ? `## Listings\n\n${lines.join("\n")}${more(top.length)}` : "",
-          under.length ? `## Listings under a record (each asks for the record)\n\n${under.join("\n")}${more(nested.length)}` : "",
-          !lines.length && !under.length ? "_(no listing: its pages are detail pages and forms; `search` finds them)_" : "",
+          under.length
+            ? `## Listings under a record (each asks for the record)\n\n${under.join("\n")}${more(nested.length)}`
+            : "",
+          !lines.length && !under.length
+            ? "_(no listing: its pages are detail pages and forms; `search` finds them)_"
+            : "",
         ]
           .filter(Boolean)
           .join("\n\n"),
@@ -89,7 +94,12 @@ export function systemStartRoute(ctx: RouteContext, description: string): RouteD
     async submit(match, fields) {
       const open = match.uri.query.open ?? "";
       const chosen = /^\d{1,4}$/.test(open) ? nested[Number(open)] : undefined;
-      if (!chosen) return { title: ctx.title, outcome: "not_found", markdown: `No such listing: ${link(ctx.title, pattern)}` };
+      if (!chosen)
+        return {
+          title: ctx.title,
+          outcome: "not_found",
+          markdown: `No such listing: ${link(ctx.title, pattern)}`,
+        };
       const values: Record<string, unknown> = {};
       const missing: string[] = [];
       for (const f of fieldsOf(chosen)) {

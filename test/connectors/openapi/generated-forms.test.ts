@@ -86,7 +86,11 @@ const HAL = {
                       type: "array",
                       items: {
                         type: "object",
-                        properties: { gid: { type: "string" }, label: { type: "string" }, color: { type: "string" } },
+                        properties: {
+                          gid: { type: "string" },
+                          label: { type: "string" },
+                          color: { type: "string" },
+                        },
                       },
                     },
                   },
@@ -124,7 +128,10 @@ beforeAll(async () => {
     res.end(
       JSON.stringify(
         req.url?.endsWith("/projects")
-          ? { _links: { self: { href: "x" } }, _embedded: { projects: [{ gid: "p_981", label: "Roadmap", color: "red" }] } }
+          ? {
+              _links: { self: { href: "x" } },
+              _embedded: { projects: [{ gid: "p_981", label: "Roadmap", color: "red" }] },
+            }
           : { gid: "p_981", label: "Roadmap" },
       ),
     );
@@ -189,7 +196,9 @@ describe("every generated form can be submitted", () => {
   test("a credential documented as a header parameter is a secret, never a field, and is sent", async () => {
     const form = text(await call("navigate", { uri: "forms://objects/create" }));
     expect(form).not.toMatch(/listen/i);
-    const connector = (await tenantConnectors(w.db, "acme")).find((c) => c.id === "forms") as OpenApiConnector;
+    const connector = (await tenantConnectors(w.db, "acme")).find(
+      (c) => c.id === "forms",
+    ) as OpenApiConnector;
     expect(connector.openapi.report.secrets.map((s) => s.name)).toEqual(["x_listenapi_key"]);
   });
 
@@ -205,7 +214,9 @@ describe("every generated form can be submitted", () => {
       fields: { api_version: "2024-01-01", object_name: "box", spec: { size: 3 } },
     });
     expect(sc(asObject).outcome, text(asObject)).not.toBe("rejected");
-    const connector = (await tenantConnectors(w.db, "acme")).find((c) => c.id === "forms") as OpenApiConnector;
+    const connector = (await tenantConnectors(w.db, "acme")).find(
+      (c) => c.id === "forms",
+    ) as OpenApiConnector;
     const plan = connector.openapi.plans.get("createObject");
     if (!plan) throw new Error("no plan");
     const sent = callFor(plan, { api_version: "v", object_name: "box", spec: { size: 3 }, status: "read" });
@@ -234,7 +245,7 @@ describe("every system has a way in", () => {
     expect(opened.links).toContain("work://teams/t_12/projects");
     const listing = await call("navigate", { uri: "work://teams/t_12/projects" });
     expect(text(listing)).toMatch(/\| gid \| label \| color \|/);
-    expect((sc(listing).links as unknown as string[])).toContain("work://teams/t_12/projects/p_981");
+    expect(sc(listing).links as unknown as string[]).toContain("work://teams/t_12/projects/p_981");
   });
 
   test("search says which system each page belongs to", async () => {
@@ -250,7 +261,10 @@ describe("every system has a way in", () => {
         text: JSON.stringify({
           openapi: "3.0.3",
           info: { title: "Hash paths", version: "1" },
-          paths: { "/#Action=Describe": { get: { responses: ok } }, "/#Action=Run": { post: { responses: ok } } },
+          paths: {
+            "/#Action=Describe": { get: { responses: ok } },
+            "/#Action=Run": { post: { responses: ok } },
+          },
         }),
         id: "hashes",
         baseUrl: apiUrl,
@@ -261,7 +275,10 @@ describe("every system has a way in", () => {
       { apply: true },
     );
     expect(refused).toMatchObject({ ok: false, details: { code: "nothing_usable" } });
-    if (!refused.ok) expect(refused.message).toMatch(/None of its 2 operations can become a page or a form: its path segment/);
+    if (!refused.ok)
+      expect(refused.message).toMatch(
+        /None of its 2 operations can become a page or a form: its path segment/,
+      );
     expect(await w.db.importedConnector.count({ where: { connector: "hashes" } })).toBe(0);
   });
 });

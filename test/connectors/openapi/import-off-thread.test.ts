@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import * as healthRoute from "@/app/api/health/route";
 import * as importRoute from "@/app/api/console/config/import/route";
+import * as healthRoute from "@/app/api/health/route";
 import { loadOpenApiOffThread } from "@/server/connectors/openapi/load-openapi-off-thread";
 import { hashSessionToken } from "@/server/gateway/console-session";
 import { serveRoute } from "../../helpers/serve-route";
@@ -30,7 +30,10 @@ function doubling(levels: number): string {
   for (let i = 0; i < levels; i++)
     schemas[`L${i}`] = {
       type: "object",
-      properties: { a: { $ref: `#/components/schemas/L${i + 1}` }, b: { $ref: `#/components/schemas/L${i + 1}` } },
+      properties: {
+        a: { $ref: `#/components/schemas/L${i + 1}` },
+        b: { $ref: `#/components/schemas/L${i + 1}` },
+      },
     };
   schemas[`L${levels}`] = { type: "string" };
   return JSON.stringify({
@@ -53,6 +56,9 @@ function doubling(levels: number): string {
   });
 }
 
+/** The import route's handler as Next calls it (it takes the route's params too). */
+const postImport = (request: Request) => importRoute.POST(request, { params: Promise.resolve({}) });
+
 let w: McpWorld;
 let health: { url: string; close(): Promise<void> };
 let imports: { url: string; close(): Promise<void> };
@@ -61,9 +67,7 @@ beforeAll(async () => {
   w = await createMcpWorld("sqlite");
   (globalThis as { __signpostDb?: unknown }).__signpostDb = w.db;
   health = await serveRoute(healthRoute);
-  imports = await serveRoute({
-    POST: (request: Request) => importRoute.POST(request, { params: Promise.resolve({}) }),
-  });
+  imports = await serveRoute({ POST: postImport });
   const token = randomBytes(24).toString("hex");
   await w.db.session.create({
     data: {
@@ -149,7 +153,10 @@ describe("an import cannot slow anyone but itself", () => {
 
   test("past its memory budget the reading thread is ended and the import refused, naming the budget", async () => {
     // GitHub's API (13 MB of JSON) does not fit in 48 MB of heap once parsed.
-    const github = readFileSync(join(process.cwd(), "node_modules/@octokit/openapi/generated/api.github.com.json"), "utf8");
+    const github = readFileSync(
+      join(process.cwd(), "node_modules/@octokit/openapi/generated/api.github.com.json"),
+      "utf8",
+    );
     const out = await loadOpenApiOffThread(github, { heapMb: 48 });
     expect(out).toMatchObject({ ok: false, problem: { code: "import_memory" } });
     if (!out.ok) expect(out.problem.message).toMatch(/more than the 48 MB of memory an import may use/);

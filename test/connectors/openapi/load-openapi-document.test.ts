@@ -100,7 +100,10 @@ describe("bad documents get a typed, clear refusal", () => {
     });
     // Invalid for a strict validator, readable all the same: imported, the problem a warning.
     const lenient = await loadOpenApiDocument(tiny({ "/a": { get: { responses: "nope" } } }));
-    expect(lenient).toMatchObject({ ok: true, value: { warnings: [expect.stringMatching(/^#\/paths\/~1a\/get/)] } });
+    expect(lenient).toMatchObject({
+      ok: true,
+      value: { warnings: [expect.stringMatching(/^#\/paths\/~1a\/get/)] },
+    });
     expect(await readOpenApiSource(join(dir, "absent.json"))).toMatchObject({
       ok: false,
       problem: { code: "unreadable" },

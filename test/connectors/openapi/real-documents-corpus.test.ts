@@ -62,7 +62,9 @@ describe("real documents work", () => {
 
   test("the CI subset is varied: 3.0, 3.1 and a Swagger 2.0 origin, and at least three kinds of auth", () => {
     expect(subset.length).toBeGreaterThanOrEqual(3);
-    const versions = new Set(subset.map(({ entry }) => (entry.origin === "swagger@2.0" ? "2.0" : entry.version.slice(0, 3))));
+    const versions = new Set(
+      subset.map(({ entry }) => (entry.origin === "swagger@2.0" ? "2.0" : entry.version.slice(0, 3))),
+    );
     expect(versions.size).toBeGreaterThanOrEqual(2);
     expect(new Set(subset.flatMap(({ entry }) => entry.auth)).size).toBeGreaterThanOrEqual(2);
   });
@@ -87,9 +89,10 @@ describe("real documents work", () => {
       const forms = r.formResults;
       if (forms.length) expect(forms[0]?.denied, "the first write is refused before any grant").toBe(true);
       const accepted = forms.filter((f) => f.accepted);
-      expect(accepted.length, JSON.stringify(forms.filter((f) => !f.accepted).slice(0, 3))).toBeGreaterThanOrEqual(
-        Math.ceil(forms.length * 0.98),
-      );
+      expect(
+        accepted.length,
+        JSON.stringify(forms.filter((f) => !f.accepted).slice(0, 3)),
+      ).toBeGreaterThanOrEqual(Math.ceil(forms.length * 0.98));
       expect(accepted.every((f) => f.waiting)).toBe(true);
       expect(r.unapprovedWrites).toBe(0);
       expect(r.secretLeaks).toBe(0);

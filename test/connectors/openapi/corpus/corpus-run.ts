@@ -4,20 +4,25 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
-import { createSignpostBrowseBackend } from "@/mcp/signpost-browse-backend";
 import { runBrowseTool } from "@/mcp/register-browse-tools";
+import { createSignpostBrowseBackend } from "@/mcp/signpost-browse-backend";
 import type { OpenApiConnector } from "@/server/connectors/openapi/generate-openapi-connector";
 import type { OperationPlan } from "@/server/connectors/openapi/plan-operations";
+import { formFieldName } from "@/server/connectors/openapi/schema-form-fields";
 import { tenantConnectors } from "@/server/connectors/tenant-connectors";
 import { importOpenApiConnector } from "@/server/gateway/console/import-openapi-connector";
 import { createPermissionRule } from "@/server/gateway/console/manage-permissions";
 import { cliActor } from "@/server/gateway/console/record-console-audit";
 import type { ConsoleContext } from "@/server/gateway/console-session";
 import { createGateway } from "@/server/gateway/create-gateway";
-import { type RecordingProxy, type RunningPrism, startPrism, startRecordingProxy } from "../../../helpers/prism-server";
+import {
+  type RecordingProxy,
+  type RunningPrism,
+  startPrism,
+  startRecordingProxy,
+} from "../../../helpers/prism-server";
 import { type McpWorld, sc, text } from "../../../mcp/mcp-world";
 import { plausibleValue } from "./plausible-value";
-import { formFieldName } from "@/server/connectors/openapi/schema-form-fields";
 
 export interface CorpusEntry {
   id: string;
@@ -44,7 +49,9 @@ export function corpusText(entry: CorpusEntry): string {
  * endpoint (a test must not send anything off this machine; the rest is untouched).
  */
 function localized(text: string, tokenUrl: string): string {
-  const doc = JSON.parse(text) as { components?: { securitySchemes?: Record<string, Record<string, unknown>> } };
+  const doc = JSON.parse(text) as {
+    components?: { securitySchemes?: Record<string, Record<string, unknown>> };
+  };
   for (const scheme of Object.values(doc.components?.securitySchemes ?? {})) {
     const flows = scheme.flows as Record<string, Record<string, unknown>> | undefined;
     if (flows?.clientCredentials) flows.clientCredentials.tokenUrl = tokenUrl;
@@ -187,7 +194,14 @@ export async function runCorpusDocument(
     const preview = await importOpenApiConnector(
       w.db,
       cliActor("acme", "corpus"),
-      { text: documentText, id: scheme, baseUrl, readRoles: ["admin", "support"], secrets: {}, self: { origins: [w.url], ports: [] } },
+      {
+        text: documentText,
+        id: scheme,
+        baseUrl,
+        readRoles: ["admin", "support"],
+        secrets: {},
+        self: { origins: [w.url], ports: [] },
+      },
       { apply: false },
     );
     if (!preview.ok) {
@@ -204,7 +218,14 @@ export async function runCorpusDocument(
     const done = await importOpenApiConnector(
       w.db,
       cliActor("acme", "corpus"),
-      { text: documentText, id: scheme, baseUrl, readRoles: ["admin", "support"], secrets, self: { origins: [w.url], ports: [] } },
+      {
+        text: documentText,
+        id: scheme,
+        baseUrl,
+        readRoles: ["admin", "support"],
+        secrets,
+        self: { origins: [w.url], ports: [] },
+      },
       { apply: true },
     );
     if (!done.ok) {
@@ -250,7 +271,12 @@ export async function runCorpusDocument(
     const first = submissions[0];
     if (first) {
       const before = await submit(first.uri, first.fields);
-      result.formResults.push({ uri: first.uri, denied: /permission/i.test(before.markdown), accepted: false, waiting: false });
+      result.formResults.push({
+        uri: first.uri,
+        denied: /permission/i.test(before.markdown),
+        accepted: false,
+        waiting: false,
+      });
     }
     const rule = await createPermissionRule(w.db, admin(w), {
       subjectType: "role",
@@ -271,12 +297,16 @@ export async function runCorpusDocument(
       r.waiting = r.accepted && /approv/i.test(page.markdown);
       if (!r.accepted) r.problem = firstProblem(page.markdown);
     }
-    result.unapprovedWrites = (proxy?.requests ?? []).filter((r) => r.method !== "GET" && r.method !== "HEAD").length;
+    result.unapprovedWrites = (proxy?.requests ?? []).filter(
+      (r) => r.method !== "GET" && r.method !== "HEAD",
+    ).length;
     if (options.removeAfter) {
       await w.db.importedConnector.deleteMany({ where: { tenantId: "acme", connector: scheme } });
       await w.db.permissionRule.deleteMany({ where: { tenantId: "acme", pattern: `${scheme}://**` } });
     }
-    result.secretLeaks = pages.filter((p) => Object.values(secrets).some((v) => p.includes(v) || p.includes(v.split(":")[1] ?? v))).length;
+    result.secretLeaks = pages.filter((p) =>
+      Object.values(secrets).some((v) => p.includes(v) || p.includes(v.split(":")[1] ?? v)),
+    ).length;
     return result;
   } catch (error) {
     result.crashed = (error as Error).stack?.split("\n").slice(0, 3).join(" ") ?? String(error);
@@ -290,7 +320,9 @@ export async function runCorpusDocument(
 
 function firstProblem(markdown: string): string {
   const line =
-    markdown.split("\n").find((l) => /^- `/.test(l) || /\*\*rejected:\*\*/.test(l) || /Invalid arguments/.test(l)) ??
+    markdown
+      .split("\n")
+      .find((l) => /^- `/.test(l) || /\*\*rejected:\*\*/.test(l) || /Invalid arguments/.test(l)) ??
     markdown.slice(0, 160);
   return line.slice(0, 200);
 }
@@ -309,7 +341,9 @@ function nounOf(plan: OperationPlan): string {
 function asks(plan: OperationPlan): number {
   return (
     Object.keys(plan.params).length +
-    plan.op.parameters.filter((p) => p.in === "query" && p.required && p.schema.default === undefined && p.example === undefined).length
+    plan.op.parameters.filter(
+      (p) => p.in === "query" && p.required && p.schema.default === undefined && p.example === undefined,
+    ).length
   );
 }
 
@@ -353,7 +387,10 @@ async function walkToDetail(
           fields[formFieldName(doc)] = typeof v === "string" || typeof v === "number" ? String(v) : route;
         }
         const opened = sc(await call("submit", { uri: opener, fields })) as unknown as { links: string[] };
-        uri = opened.links.find((l) => !l.includes("?") && l.startsWith(listing.pattern.slice(0, listing.pattern.indexOf("://") + 3)));
+        uri = opened.links.find(
+          (l) =>
+            !l.includes("?") && l.startsWith(listing.pattern.slice(0, listing.pattern.indexOf("://") + 3)),
+        );
       }
     }
     if (!uri) {
@@ -367,7 +404,10 @@ async function walkToDetail(
       continue;
     }
     const prefix = item.pattern.slice(0, item.pattern.indexOf("{"));
-    const row = page.links.find((l) => l.startsWith(prefix) && l !== uri && !l.includes("?") && !/\/(create|replace|update|delete)$/.test(l));
+    const row = page.links.find(
+      (l) =>
+        l.startsWith(prefix) && l !== uri && !l.includes("?") && !/\/(create|replace|update|delete)$/.test(l),
+    );
     if (!row) {
       why.push(`${uri}: no row links to ${item.pattern}`);
       continue;
@@ -418,12 +458,17 @@ export function totals(results: DocumentResult[]): CorpusTotals {
 
 /** The per-document table (markdown), as the bench and the closing note print it. */
 export function corpusTable(results: DocumentResult[]): string {
-  const head = "| document | version | operations | auth | imported | usable | forms accepted | writes waiting |";
+  const head =
+    "| document | version | operations | auth | imported | usable | forms accepted | writes waiting |";
   const rows = results.map((r) => {
     const accepted = r.formResults.filter((f) => f.accepted).length;
     const waiting = r.formResults.filter((f) => f.waiting).length;
     return `| ${r.entry.id} | ${r.entry.version}${r.entry.origin === "swagger@2.0" ? " (from 2.0)" : ""} | ${r.entry.operations} | ${r.entry.auth.join(", ") || "none"} | ${
-      r.imported ? `yes${r.warnings ? ` (${r.warnings} warnings)` : ""}` : r.crashed ? `crash: ${r.crashed.slice(0, 80)}` : `refused: ${r.refusal?.slice(0, 100)}`
+      r.imported
+        ? `yes${r.warnings ? ` (${r.warnings} warnings)` : ""}`
+        : r.crashed
+          ? `crash: ${r.crashed.slice(0, 80)}`
+          : `refused: ${r.refusal?.slice(0, 100)}`
     } | ${r.usable === undefined ? "—" : r.usable ? "yes" : `no: ${r.unusableWhy?.slice(0, 100)}`} | ${r.imported ? `${accepted} / ${r.forms}` : "—"} | ${r.imported ? `${waiting} / ${accepted}` : "—"} |`;
   });
   return [head, "| --- | --- | --- | --- | --- | --- | --- | --- |", ...rows].join("\n");

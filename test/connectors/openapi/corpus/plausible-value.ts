@@ -43,7 +43,12 @@ export function plausibleValue(schema: Schema | undefined, depth = 0): unknown {
   if (depth > 8) return typeOf(s) === "object" ? {} : typeOf(s) === "array" ? [] : "x";
   if (s.const !== undefined) return s.const;
   if (s.allOf?.length) {
-    const merged: Open = { ...s, allOf: undefined, properties: { ...(s.properties ?? {}) }, required: [...(s.required ?? [])] };
+    const merged: Open = {
+      ...s,
+      allOf: undefined,
+      properties: { ...(s.properties ?? {}) },
+      required: [...(s.required ?? [])],
+    };
     for (const part of s.allOf) {
       const p = (part ?? {}) as Open;
       Object.assign(merged.properties as object, p.properties ?? {});
@@ -68,7 +73,14 @@ export function plausibleValue(schema: Schema | undefined, depth = 0): unknown {
     case "number": {
       const min = typeof s.minimum === "number" ? s.minimum : undefined;
       const max = typeof s.maximum === "number" ? s.maximum : undefined;
-      let n = min !== undefined ? (s.exclusiveMinimum === true ? min + 1 : min) : max !== undefined ? Math.min(1, max) : 1;
+      let n =
+        min !== undefined
+          ? s.exclusiveMinimum === true
+            ? min + 1
+            : min
+          : max !== undefined
+            ? Math.min(1, max)
+            : 1;
       if (typeof s.exclusiveMinimum === "number") n = s.exclusiveMinimum + 1;
       if (t === "integer") n = Math.ceil(n);
       if (s.multipleOf && n % s.multipleOf !== 0) n = Math.ceil(n / s.multipleOf) * s.multipleOf;
@@ -83,7 +95,8 @@ export function plausibleValue(schema: Schema | undefined, depth = 0): unknown {
     case "object": {
       const out: Record<string, unknown> = {};
       for (const name of s.required ?? []) {
-        const prop = s.properties?.[name] ?? (typeof s.additionalProperties === "object" ? s.additionalProperties : {});
+        const prop =
+          s.properties?.[name] ?? (typeof s.additionalProperties === "object" ? s.additionalProperties : {});
         if ((prop as Open).readOnly) continue;
         out[name] = plausibleValue(prop, depth + 1);
       }
@@ -93,7 +106,8 @@ export function plausibleValue(schema: Schema | undefined, depth = 0): unknown {
       const format = s.format ? FORMATS[s.format] : undefined;
       let text = format ?? "sample";
       if (s.minLength && text.length < s.minLength) text = text.padEnd(s.minLength, "x");
-      if (s.maxLength !== undefined && text.length > s.maxLength) text = text.slice(0, Math.max(1, s.maxLength));
+      if (s.maxLength !== undefined && text.length > s.maxLength)
+        text = text.slice(0, Math.max(1, s.maxLength));
       return text;
     }
   }

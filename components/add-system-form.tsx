@@ -34,6 +34,19 @@ function Summary({ s }: { s: ImportSummary }) {
           <li>{s.diff.unchanged} unchanged</li>
         </ul>
       ) : null}
+      {s.warnings.length ? (
+        <details>
+          <summary>
+            {s.warnings.length} warning(s): not valid OpenAPI for a strict validator, imported as a mock
+            server reads it
+          </summary>
+          <ul className="font-mono text-xs">
+            {s.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
       {s.report.skippedCount ? (
         <details>
           <summary>{s.report.skippedCount} operation(s) skipped</summary>
@@ -48,6 +61,12 @@ function Summary({ s }: { s: ImportSummary }) {
             ))}
           </ul>
         </details>
+      ) : null}
+      {s.report.suggestedReads.length ? (
+        <p>
+          POSTs that look like reads (each stays a write behind a grant and an approval unless marked as a
+          read): {s.report.suggestedReads.map((r) => `${r.id}${r.marked ? " (marked)" : ""}`).join(", ")}.
+        </p>
       ) : null}
       {s.report.secrets.length ? (
         <p>

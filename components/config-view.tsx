@@ -107,6 +107,18 @@ function ConnectorCard({ c }: { c: ConnectorView }) {
       }
     >
       <div className="space-y-5" data-testid={`connector-${c.connector}`}>
+        {c.warnings?.length ? (
+          <details className="text-sm">
+            <summary>
+              {c.warnings.length} import warning(s): its document is not valid OpenAPI for a strict validator
+            </summary>
+            <ul className="font-mono text-xs [overflow-wrap:anywhere]">
+              {c.warnings.map((w) => (
+                <li key={w}>{w}</li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
         <form
           className="grid gap-2 md:grid-cols-[1fr_auto] md:items-end"
           onSubmit={(e) => {

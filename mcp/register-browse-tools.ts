@@ -17,20 +17,15 @@ const compactPage = compactSchema(pageOutputSchema);
 
 const uriField = z.string().min(3).max(1000);
 
+// A form's object and array fields take JSON: an object or a list as it is, or its JSON text.
+// Size and depth are the gateway's argument bounds; the form checks each value against its schema.
 const fieldValue = z.union([
-  z.string().max(2000),
+  z.string().max(20_000),
   z.number(),
   z.boolean(),
   z.null(),
-  z
-    .array(
-      z.union([
-        z.string().max(2000),
-        z.number(),
-        z.record(z.string(), z.union([z.string().max(2000), z.number(), z.boolean()])),
-      ]),
-    )
-    .max(50),
+  z.array(z.unknown()).max(100),
+  z.record(z.string().max(200), z.unknown()),
 ]);
 
 export const searchInput = z
@@ -50,7 +45,7 @@ export const submitInput = z
     fields: z
       .record(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/), fieldValue)
       .refine((value) => Object.keys(value).length <= 30, "at most 30 fields")
-      .describe("By field name"),
+      .describe("By field name, as the form names it; object and list fields take JSON"),
   })
   .strict();
 

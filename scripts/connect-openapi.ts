@@ -10,7 +10,7 @@ import type { AdminActor } from "@/server/gateway/console/record-console-audit";
 
 export const CONNECT_HELP = `  connect openapi <file-or-url> --id <id> --base-url <url> [--tenant <id>]
               [--read-roles admin,support] [--secret <scheme>=<value>]... [--title <title>]
-              [--idempotency-header <name>] [--yes]
+              [--idempotency-header <name>] [--read-operation <operationId>]... [--yes]
                                        import a system from its OpenAPI (or Swagger 2.0)
                                        document; a re-import prints what changes and needs --yes`;
 
@@ -59,6 +59,7 @@ export async function connectCommand(args: string[], deps: ConnectDeps): Promise
       secret: { type: "string", multiple: true, default: [] },
       title: { type: "string" },
       "idempotency-header": { type: "string" },
+      "read-operation": { type: "string", multiple: true, default: [] },
       yes: { type: "boolean", default: false },
     },
     strict: true,
@@ -86,6 +87,7 @@ export async function connectCommand(args: string[], deps: ConnectDeps): Promise
       title: values.title,
       readRoles: (values["read-roles"] ?? "").split(","),
       idempotencyHeader: values["idempotency-header"],
+      readOperations: values["read-operation"] ?? [],
       secrets,
       self: selfAddress(),
     };
@@ -114,6 +116,21 @@ export async function connectCommand(args: string[], deps: ConnectDeps): Promise
       deps.say(`Skipped ${v.report.skippedCount} operation(s):`);
       for (const s of v.report.skipped.slice(0, 20)) deps.say(`  ${s.method} ${s.path}: ${s.reason}`);
     }
+    if (v.warnings.length) {
+      deps.say(
+        `The document is not valid OpenAPI for a strict validator; imported as a mock server reads it (${v.warnings.length} warning(s)):`,
+      );
+      for (const w of v.warnings.slice(0, 10)) deps.say(`  ${w}`);
+    }
+    const suggested = v.report.suggestedReads.filter((r) => !r.marked);
+    if (suggested.length)
+      deps.say(
+        `These POSTs look like reads (not assumed: each stays a write behind a grant and an approval until marked with --read-operation <id>): ${suggested
+          .slice(0, 10)
+          .map((r) => `${r.id} (POST ${r.path})`)
+          .join(", ")}${suggested.length > 10 ? ` and ${suggested.length - 10} more` : ""}.`,
+      );
+    if (v.report.reads.length) deps.say(`Marked as reads (no approval): ${v.report.reads.join(", ")}.`);
     for (const s of v.report.unsupportedSchemes)
       deps.say(`Security scheme ${s.name} is not supported: ${s.why}.`);
     if (v.report.secrets.length)

@@ -402,6 +402,33 @@ async function readableByCaller<T extends { r: RouteDefinition }>(
   return ranked.filter((_, i) => allowed[i]);
 }
 
+/**
+ * The best `count` of a ranked list with at most `perSystem` from one system while others have
+ * matches: with many systems connected, one system's five near matches do not crowd out another's
+ * one right page. Order within the answer stays the ranking's.
+ */
+function balancedBySystem<T extends { r: RouteDefinition }>(
+  ranked: T[],
+  count: number,
+  perSystem: number,
+): T[] {
+  const taken: T[] = [];
+  const per = new Map<string, number>();
+  for (const x of ranked) {
+    const scheme = x.r.pattern.split("://")[0] ?? "";
+    if ((per.get(scheme) ?? 0) >= perSystem) continue;
+    per.set(scheme, (per.get(scheme) ?? 0) + 1);
+    taken.push(x);
+    if (taken.length === count) break;
+  }
+  // Fewer systems than places: the rest go to the best pages left, whatever their system.
+  for (const x of ranked) {
+    if (taken.length >= count) break;
+    if (!taken.includes(x)) taken.push(x);
+  }
+  return ranked.filter((x) => taken.includes(x));
+}
+
 /** At most this many connectors are asked for records per search (each may call its system). */
 const MAX_RECORD_SOURCES = 8;
 
@@ -430,8 +457,9 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       .map((r) => ({ r, score: scoreRoute(qWords, r) }))
       .filter((x) => x.score > 0)
       .sort((a, b) => b.score - a.score)
-      .slice(0, 10);
-    const routes = (await readableByCaller(backend, among, ranked)).slice(0, 5);
+      .slice(0, 30);
+    const routes = balancedBySystem(await readableByCaller(backend, among, ranked), 5, 2);
+    const titles = new Map(among.map((c) => [c.scheme, c.title]));
     const mine = /\b(me|my|mine|assigned to me)\b/i.test(q);
     if (routes.length) {
       sections.push(
@@ -441,7 +469,11 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
             const uri = mine && r.example?.endsWith("?mine=1") ? r.example : r.pattern;
             // The best two in full; the others by title (their page says the rest when opened).
             const about = i < 2 || r.title === r.description ? r.description : r.title;
-            return `- ${r.pattern.includes("{") ? `\`${r.pattern}\`` : link(r.title, uri)} — ${about}`;
+            const system = titles.get(r.pattern.split("://")[0] ?? "");
+            // A page under path parameters opens from the form its route names (an imported
+            // system's start page asks for them), else it is shown as its pattern.
+            const opener = r.pattern.includes("{") && r.example && !/[{…]/.test(r.example) ? r.example : null;
+            return `- ${opener ? link(r.title, opener) : r.pattern.includes("{") ? `\`${r.pattern}\`` : link(r.title, uri)}${system ? ` (${escapeText(system)})` : ""} — ${about}`;
           })
           .join("\n")}`,
       );

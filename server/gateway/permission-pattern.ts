@@ -2,7 +2,7 @@ import { routeTable } from "../browse/browse-routes";
 import { PERMISSION_REQUEST_ROUTE } from "../browse/signpost-routes";
 import { connectors } from "../connectors/connector-registry";
 import type { AnyConnector } from "../connectors/sdk/define-connector";
-import { formatBrowseUri, parseBrowseUri } from "../connectors/sdk/parse-browse-uri";
+import { formatBrowseUri, parseBrowseUri, SCHEME_PATTERN } from "../connectors/sdk/parse-browse-uri";
 
 /**
  * The one permission grammar: what a rule's pattern may say, what a target looks like, and how
@@ -223,7 +223,7 @@ export function parsePermissionPattern(
 
   if (pattern.startsWith("search:")) {
     const scheme = pattern.slice("search:".length);
-    if (scheme !== "*" && !/^[a-z]+$/.test(scheme))
+    if (scheme !== "*" && !SCHEME_PATTERN.test(scheme))
       return fail("search: takes one scheme or *, e.g. search:<scheme> or search:*");
     if (served && scheme !== "*" && !vocabulary.schemes.includes(scheme))
       return fail(`unknown scheme "${scheme}" (Signpost serves ${list(vocabulary.schemes)})`);
@@ -234,9 +234,9 @@ export function parsePermissionPattern(
   if (sep !== -1) {
     const scheme = pattern.slice(0, sep);
     let path = pattern.slice(sep + 3);
-    if (!/^[a-z]+$/.test(scheme))
+    if (!SCHEME_PATTERN.test(scheme))
       return fail(
-        `"${scheme.slice(0, 40)}" is not a scheme; schemes are lowercase letters (${list(vocabulary.schemes)})`,
+        `"${scheme.slice(0, 40)}" is not a scheme; schemes are lowercase letters and digits (${list(vocabulary.schemes)})`,
       );
     if (served && !vocabulary.schemes.includes(scheme))
       return fail(`unknown scheme "${scheme}" (Signpost serves ${list(vocabulary.schemes)})`);
@@ -393,7 +393,7 @@ export function canonicalPermissionTarget(
   }
   if (raw.startsWith("search:")) {
     const scheme = raw.slice("search:".length);
-    if (scheme === "*" || /^[a-z]+$/.test(scheme)) return { ok: true, target: raw };
+    if (scheme === "*" || SCHEME_PATTERN.test(scheme)) return { ok: true, target: raw };
     return { ok: false, problem: "search: takes one scheme or *" };
   }
   if (raw.startsWith("action:")) {

@@ -51,6 +51,8 @@ export interface ApiOperation {
   body?: { schema: Schema; required: boolean };
   /** The JSON schema of the success response, if documented. */
   response?: Schema;
+  /** What the request's Accept header says: the success response's media types as documented. */
+  accept?: string;
   /** Alternatives of scheme names (any one list satisfies the operation); [] = no auth. */
   security: string[][];
   /** The header the API reads an idempotency key from, when it documents one. */
@@ -78,10 +80,30 @@ function jsonSchemaOf(content: Record<string, OpenAPIV3.MediaTypeObject> | undef
   return key ? ((content[key]?.schema ?? {}) as Schema) : undefined;
 }
 
-function successResponse(op: OpenAPIV3.OperationObject): Schema | undefined {
+function successContent(
+  op: OpenAPIV3.OperationObject,
+): Record<string, OpenAPIV3.MediaTypeObject> | undefined {
   const responses = (op.responses ?? {}) as Record<string, OpenAPIV3.ResponseObject>;
+  if (!responses || typeof responses !== "object") return undefined;
   const code = ["200", "201", "202", "2XX", "default"].find((c) => responses[c]);
-  return code ? jsonSchemaOf(responses[code]?.content) : undefined;
+  const content = code ? responses[code]?.content : undefined;
+  return content && typeof content === "object" ? content : undefined;
+}
+
+/** The Accept header for an operation: its JSON type when it answers JSON, else what it documents, else any. */
+function acceptOf(content: Record<string, OpenAPIV3.MediaTypeObject> | undefined): string {
+  const types = Object.keys(content ?? {}).filter((t) => /^[\w.+-]+\/[\w.+*-]+$/.test(t));
+  const json = types.find((t) => /^application\/([a-z.+-]*\+)?json\b/i.test(t));
+  if (json) return json;
+  return types.length ? types.slice(0, 5).join(", ") : "application/json, */*;q=0.5";
+}
+
+/** The first of a parameter's named examples (`examples: { name: { value } }`). */
+function firstExample(examples: Record<string, { value?: unknown }> | undefined): unknown {
+  if (!examples || typeof examples !== "object") return undefined;
+  for (const e of Object.values(examples))
+    if (e && typeof e === "object" && e.value !== undefined) return e.value;
+  return undefined;
 }
 
 function text(value: unknown, max: number): string {
@@ -130,7 +152,10 @@ export function apiOperations(api: OpenAPIV3.Document): {
           required: p.in === "path" || p.required === true,
           description: text(p.description, 300),
           schema: (p.schema ?? { type: "string" }) as Schema,
-          example: p.example ?? (p.schema as Schema | undefined)?.example,
+          example:
+            p.example ??
+            firstExample(p.examples as Record<string, { value?: unknown }> | undefined) ??
+            (p.schema as Schema | undefined)?.example,
         });
       }
       if (unsupported) {
@@ -161,7 +186,8 @@ export function apiOperations(api: OpenAPIV3.Document): {
         // The idempotency header is Signpost's to fill (the action key), never a form field.
         parameters: parameters.filter((p) => p !== idempotency),
         body,
-        response: successResponse(op),
+        response: jsonSchemaOf(successContent(op)),
+        accept: acceptOf(successContent(op)),
         security:
           (op.security ?? null) === null ? globalSecurity : (op.security ?? []).map((r) => Object.keys(r)),
         idempotencyHeader: idempotency?.name,

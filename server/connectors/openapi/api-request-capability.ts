@@ -8,7 +8,7 @@ import type { OpenApiAdapter } from "./openapi-adapter";
 import type { ApiAnswer, ApiCall } from "./openapi-http-client";
 import { OPENAPI_LIMITS } from "./openapi-limits";
 import type { OperationPlan } from "./plan-operations";
-import { checkFields, coerceFields } from "./schema-form-fields";
+import { byFieldName, checkFields, coerceFields } from "./schema-form-fields";
 
 /** The adapter of the `openapi` connector: it opens the tenant's imported connectors' adapters. */
 export interface OpenApiRouter {
@@ -55,12 +55,13 @@ export function callFor(
   for (const field of plan.fields ?? []) {
     const value = values[field.name];
     if (value === undefined || value === "") continue;
-    if (field.where === "path") call.path[field.name] = String(value);
+    // The form's names are the agent's; the API is sent the document's own.
+    if (field.where === "path") call.path[field.param] = String(value);
     else if (field.where === "query")
-      call.query[field.name] = typeof value === "object" ? JSON.stringify(value) : (value as string);
-    else if (field.where === "header") call.headers[field.name] = String(value);
+      call.query[field.param] = typeof value === "object" ? JSON.stringify(value) : (value as string);
+    else if (field.where === "header") call.headers[field.param] = String(value);
     else if (field.whole) call.body = value;
-    else body[field.name] = value;
+    else body[field.param] = value;
   }
   if (call.body === undefined && (Object.keys(body).length || plan.op.body?.required)) call.body = body;
   const header = plan.op.idempotencyHeader ?? idempotencyHeader;
@@ -182,7 +183,10 @@ export const apiRequest = defineCapability<OpenApiRouter>({
         if ("field" in target) return { errors: [target] };
         const fields = target.plan.fields ?? [];
         // The target URI names the resource: its path values win over fields of the same name.
-        const coerced = coerceFields(fields, { ...((values.values ?? {}) as Values), ...target.path });
+        const coerced = coerceFields(fields, {
+          ...((values.values ?? {}) as Values),
+          ...byFieldName(fields, "path", target.path),
+        });
         const errors = checkFields(fields, coerced).map((e) => ({ ...e, field: `values.${e.field}` }));
         if (errors.length) return { errors };
         return {
@@ -190,7 +194,7 @@ export const apiRequest = defineCapability<OpenApiRouter>({
             operation: target.plan.op.id,
             system: target.adapter.title,
             method: target.plan.op.method.toUpperCase(),
-            path: shownPath(target.plan, coerced),
+            path: shownPath(target.plan, callFor(target.plan, coerced).path),
             values: coerced,
           },
         };

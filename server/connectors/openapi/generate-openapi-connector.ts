@@ -10,14 +10,16 @@ import {
 import { escapeText, link, oneLine } from "../sdk/markdown";
 import { apiOperations, type SkippedOperation } from "./api-operations";
 import type { PlannedConnector } from "./api-request-capability";
+import { credentialSchemes } from "./credential-parameters";
+import { rowKey } from "./listing-rows";
 import type { LoadedOpenApi } from "./load-openapi-document";
 import { createOpenApiAdapter, type OpenApiAdapter } from "./openapi-adapter";
 import type { ApiAnswer } from "./openapi-http-client";
-import { fillPattern, openApiRoutes } from "./openapi-routes";
+import { fillPattern, listingRows, openApiRoutes } from "./openapi-routes";
 import { operationKeywords } from "./operation-words";
 import { type OperationPlan, planOperations } from "./plan-operations";
-import { rowsOf } from "./render-api-response";
 import { secretDescription, securityPlan } from "./security-schemes";
+import { systemStartRoute } from "./system-start-route";
 
 export type Role = Actor["role"];
 
@@ -29,6 +31,8 @@ export interface ImportSettings {
   readRoles: Role[];
   /** A header for the action key where the document declares none. */
   idempotencyHeader?: string;
+  /** operationIds of POSTs an admin marked as reads: read pages, no approval. */
+  readOperations?: string[];
 }
 
 /** What an import made of the document: the surface, what was left out and why, the secrets. */
@@ -38,6 +42,13 @@ export interface ImportReport {
   details: number;
   forms: number;
   skipped: SkippedOperation[];
+  /**
+   * POSTs that look like reads (named get, list, search…, or documented as not changing anything):
+   * suggested, never assumed. An admin marks them with `--read-operation` (or on re-import).
+   */
+  suggestedReads: Array<{ id: string; path: string; marked: boolean }>;
+  /** The POSTs marked as reads. */
+  reads: string[];
   secrets: ConnectorSecret[];
   unsupportedSchemes: Array<{ name: string; why: string }>;
 }
@@ -74,6 +85,24 @@ function searchPlan(
   return best ? { plan: best, param: param(best) } : undefined;
 }
 
+const READ_WORDS =
+  /^(get|list|search|find|query|lookup|retrieve|fetch|read|count|export|check|validate|preview|calculate|estimate|balance|describe|show)$/;
+const WRITE_WORDS =
+  /^(create|add|update|delete|remove|set|send|post|put|patch|cancel|refund|pay|transfer|submit|approve|reject|start|stop|run|execute|reset|revoke|invite|upload)$/;
+const SAYS_READ =
+  /\b(does not (modify|change|create)|read-?only|no side effects?|safe to retry|retrieves?|returns? (a |the )?(list|details))\b/i;
+
+/** Whether a POST reads (Plaid's `/accounts/balance/get`, a search endpoint): by its words or its description. */
+function looksLikeRead(plan: OperationPlan): boolean {
+  const words = `${plan.op.id} ${plan.op.path}`
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  if (words.some((w) => WRITE_WORDS.test(w))) return false;
+  return words.some((w) => READ_WORDS.test(w)) || SAYS_READ.test(`${plan.op.summary} ${plan.op.description}`);
+}
+
 function firstSentence(text: unknown, max: number): string {
   const s = typeof text === "string" ? (oneLine(text).split(/(?<=[.!?])\s/)[0] ?? "") : "";
   return s.slice(0, max);
@@ -92,7 +121,7 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
   const security = securityPlan(api, settings.baseUrl);
   const extracted = apiOperations(api);
   const skipped: SkippedOperation[] = [...extracted.skipped];
-  const servable = extracted.operations.filter((op) => {
+  const servable = credentialSchemes(extracted.operations, security.supported).filter((op) => {
     const ok =
       op.security.length === 0 ||
       op.security.some((alt) => alt.every((name) => security.supported.has(name)));
@@ -107,6 +136,9 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
   });
   const planned = planOperations(settings.id, servable);
   skipped.push(...planned.skipped);
+  const reads = new Set(settings.readOperations ?? []);
+  for (const p of planned.plans)
+    if (p.kind === "form" && p.op.method === "post" && reads.has(p.op.id)) p.read = true;
   const plans = new Map(planned.plans.map((p) => [p.op.id, p]));
   const used = new Set(planned.plans.flatMap((p) => p.op.security.flat()));
   const secrets: ConnectorSecret[] = [...security.supported.values()]
@@ -119,6 +151,11 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
     details: planned.plans.filter((p) => p.kind === "detail").length,
     forms: planned.plans.filter((p) => p.kind === "form").length,
     skipped,
+    suggestedReads: planned.plans
+      .filter((p) => p.kind === "form" && p.op.method === "post" && looksLikeRead(p))
+      .slice(0, 100)
+      .map((p) => ({ id: p.op.id, path: p.op.path, marked: reads.has(p.op.id) })),
+    reads: planned.plans.filter((p) => p.read).map((p) => p.op.id),
     secrets,
     unsupportedSchemes: [...security.unsupported.entries()].map(([name, why]) => ({ name, why })),
   };
@@ -153,24 +190,25 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
       }),
     );
     if (!answer || typeof answer !== "object" || (answer as ApiAnswer).kind !== "ok") return [];
-    const rows = rowsOf((answer as Extract<ApiAnswer, { kind: "ok" }>).body) ?? [];
+    const rows = listingRows(search.plan, (answer as Extract<ApiAnswer, { kind: "ok" }>).body) ?? [];
     const item = search.plan.item ? plans.get(search.plan.item.operation) : undefined;
     return rows.slice(0, 5).map((row) => {
-      const id = row[search.plan.item?.key ?? "id"] ?? row.id;
+      const id = rowKey(row, search.plan.item?.key ?? "id");
       const label = `${title}: ${String(row.name ?? row.title ?? id ?? "record")}`.slice(0, 80);
       const uri = item ? fillPattern(item.pattern, { [Object.keys(item.params).pop() ?? ""]: id }) : null;
       return `- ${uri ? link(label, uri) : escapeText(label)}`;
     });
   }
 
+  const description = escapeText(
+    firstSentence(api.info?.description, 160) ||
+      `${title}, imported from its OpenAPI document (${report.listings} listings, ${report.forms} forms)`,
+  );
   const definition = defineConnector<OpenApiAdapter>({
     id: settings.id,
     title,
     scheme: settings.id,
-    description: escapeText(
-      firstSentence(api.info?.description, 160) ||
-        `${title}, imported from its OpenAPI document (${report.listings} listings, ${report.forms} forms)`,
-    ),
+    description,
     secrets,
     createAdapter: adapterFor,
     healthPath: "/",
@@ -188,7 +226,7 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
     },
     capabilities: [],
     entities: [],
-    routes: openApiRoutes(routeContext),
+    routes: [systemStartRoute(routeContext, description), ...openApiRoutes(routeContext)],
     defaultAccess: { read: settings.readRoles, start: [] },
     searchRecords,
   });

@@ -22,7 +22,7 @@ export function importedConnectorProblems(tenantId: string): Array<{ connector: 
 }
 
 export function settingsOf(
-  row: Pick<Row, "connector" | "title" | "baseUrl" | "readRoles" | "idempotencyHeader">,
+  row: Pick<Row, "connector" | "title" | "baseUrl" | "readRoles" | "idempotencyHeader" | "readOperations">,
 ): ImportSettings {
   return {
     id: row.connector,
@@ -32,6 +32,7 @@ export function settingsOf(
       .split(",")
       .filter((r): r is Role => r === "admin" || r === "support" || r === "member"),
     idempotencyHeader: row.idempotencyHeader ?? undefined,
+    readOperations: row.readOperations ? row.readOperations.split(",") : [],
   };
 }
 
@@ -42,7 +43,7 @@ export async function connectorFromRow(row: Row): Promise<AnyConnector> {
     resolve: { external: false },
   })) as OpenAPIV3.Document;
   return generateOpenApiConnector(
-    { document, api, sourceVersion: String(document.openapi) },
+    { document, api, sourceVersion: String(document.openapi), warnings: [] },
     settingsOf(row),
   );
 }

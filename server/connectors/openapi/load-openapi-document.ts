@@ -1,6 +1,7 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import type { OpenAPIV3 } from "openapi-types";
 import swagger2openapi from "swagger2openapi";
+import { expandedSize } from "./expanded-size";
 import { type OpenApiResult, problem } from "./openapi-import-problem";
 import { OPENAPI_LIMITS } from "./openapi-limits";
 import { parseOpenApiText } from "./parse-openapi-text";
@@ -13,6 +14,11 @@ export interface LoadedOpenApi {
   api: OpenAPIV3.Document;
   /** `2.0` when it was converted from Swagger, else the document's `openapi` version. */
   sourceVersion: string;
+  /**
+   * What a strict validator finds wrong with it (one line each, at most 20): an import goes on
+   * with these, as a mock server would serve the document, and shows them to the admin.
+   */
+  warnings: string[];
 }
 
 const METHODS = ["get", "put", "post", "delete", "patch"] as const;
@@ -121,19 +127,70 @@ export async function loadOpenApiDocument(
       "too_many_operations",
       `The document has ${operations} operations; one import may have ${OPENAPI_LIMITS.maxOperations}.`,
     );
+  const expanded = expandedSize(document, OPENAPI_LIMITS.maxExpandedValues);
+  if (expanded > OPENAPI_LIMITS.maxExpandedValues)
+    return problem(
+      "too_complex",
+      `The document expands to more than ${OPENAPI_LIMITS.maxExpandedValues.toLocaleString("en")} values once its $refs are resolved (the limit of an import): its schemas refer to each other too many times over.`,
+    );
+  const parser = { resolve: { external: false } };
   let api: OpenAPIV3.Document;
+  const warnings: string[] = [];
   try {
     // validate() checks the document against the OpenAPI schema and dereferences it;
     // `external: false` keeps it from opening any file or URL.
-    api = (await SwaggerParser.validate(structuredClone(document) as never, {
-      resolve: { external: false },
-    })) as OpenAPIV3.Document;
+    api = (await SwaggerParser.validate(structuredClone(document) as never, parser)) as OpenAPIV3.Document;
   } catch (error) {
-    const e = error as Error;
-    const message = e.message.split("\n").slice(0, 3).join(" ").slice(0, 300);
-    if (e.name === "MissingPointerError" || e.name === "ResolverError" || /\$ref/.test(e.message))
-      return problem("unresolvable_ref", `A $ref cannot be resolved: ${message}`);
-    return problem("invalid_document", `The document is not valid OpenAPI: ${message}`);
+    const unresolved = refProblem(error);
+    if (unresolved) return unresolved;
+    // Invalid for a strict validator, as many published documents are: each problem is a warning,
+    // and the document is read as it is when its $refs resolve.
+    warnings.push(...validationWarnings(error));
+    try {
+      api = (await SwaggerParser.dereference(
+        structuredClone(document) as never,
+        parser,
+      )) as OpenAPIV3.Document;
+    } catch (again) {
+      return (
+        refProblem(again) ??
+        problem("invalid_document", `The document cannot be read as OpenAPI: ${firstLine(again)}`)
+      );
+    }
   }
-  return { ok: true, value: { document, api, sourceVersion } };
+  return { ok: true, value: { document, api, sourceVersion, warnings } };
+}
+
+function firstLine(error: unknown): string {
+  return (
+    String((error as Error)?.message ?? error)
+      .split("\n")
+      .find((l) => l.trim())
+      ?.trim()
+      .slice(0, 240) ?? "unknown error"
+  );
+}
+
+/** A $ref that points at nothing (the parser's own error types, not any message naming `$ref`). */
+function refProblem(
+  error: unknown,
+): { ok: false; problem: { code: "unresolvable_ref"; message: string } } | null {
+  const name = (error as Error)?.name;
+  if (name !== "MissingPointerError" && name !== "ResolverError") return null;
+  return problem("unresolvable_ref", `A $ref points at nothing in the document: ${firstLine(error)}`) as {
+    ok: false;
+    problem: { code: "unresolvable_ref"; message: string };
+  };
+}
+
+/** The validator's findings, one line each (`#/paths/~1pets/get/parameters/0 must NOT have additional properties`). */
+function validationWarnings(error: unknown): string[] {
+  const details = (error as { details?: Array<{ instancePath?: string; message?: string }> }).details;
+  const lines = Array.isArray(details)
+    ? details.map((d) => `#${d.instancePath || "/"} ${d.message ?? "is invalid"}`)
+    : String((error as Error)?.message ?? error)
+        .split("\n")
+        .map((l) => l.trim())
+        .filter((l) => l && !/^Swagger schema validation failed/.test(l));
+  return [...new Set(lines.map((l) => l.slice(0, 240)))].slice(0, 20);
 }

@@ -159,7 +159,7 @@ export function createApiClient(options: ApiClientOptions) {
   async function send(call: ApiCall): Promise<ApiAnswer> {
     const url = operationUrl(options.baseUrl, call);
     if (typeof url === "string") return { kind: "refused", message: url };
-    const headers: Record<string, string> = { accept: "application/json" };
+    const headers: Record<string, string> = { accept: call.operation.accept ?? "application/json" };
     for (const [k, v] of Object.entries(call.headers)) headers[k.toLowerCase()] = v;
     if (call.body !== undefined) headers["content-type"] = "application/json";
     if (call.idempotencyKey && call.idempotencyHeader)

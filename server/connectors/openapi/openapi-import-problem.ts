@@ -9,6 +9,14 @@ export type OpenApiProblemCode =
   | "not_openapi"
   | "invalid_document"
   | "unresolvable_ref"
+  /** Its $refs expand past the cap (a few KB that refer to each other twice per level). */
+  | "too_complex"
+  /** Reading it took longer than an import may (off the request thread, then stopped). */
+  | "import_timeout"
+  /** Reading it needed more memory than an import may. */
+  | "import_memory"
+  /** Nothing in it can become a page or a form. */
+  | "nothing_usable"
   | "duplicate_operation_id"
   | "bad_base_url"
   | "unsupported_security"

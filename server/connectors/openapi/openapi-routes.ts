@@ -5,15 +5,17 @@ import { code, escapeText, formBlock, link } from "../sdk/markdown";
 import { formatBrowseUri, SEGMENT } from "../sdk/parse-browse-uri";
 import { isOutcome, outcomePage, pageNumber } from "../sdk/route-pages";
 import type { ApiParameter } from "./api-operations";
+import { callFor } from "./api-request-capability";
 import { API_REQUEST } from "./api-request-names";
 import { DEFAULT_PER_PAGE, nextPage, PAGING_KEYS, pagingParams, pagingQuery } from "./listing-pagination";
+import { rowKey, rowsAt } from "./listing-rows";
 import type { OpenApiAdapter } from "./openapi-adapter";
 import type { ApiAnswer } from "./openapi-http-client";
 import { OPENAPI_LIMITS } from "./openapi-limits";
 import { operationKeywords, operationTitle, routeDescription } from "./operation-words";
-import type { OperationPlan } from "./plan-operations";
+import { nestedListings, type OperationPlan, openLink } from "./plan-operations";
 import { columnsOf, cut, objectMarkdown, rowsOf, rowsTable } from "./render-api-response";
-import { checkFields, coerceFields, formFields } from "./schema-form-fields";
+import { byFieldName, checkFields, coerceFields, formFields } from "./schema-form-fields";
 
 /** What every generated route of one connector shares. */
 export interface RouteContext {
@@ -106,12 +108,28 @@ async function send(
   query: Record<string, string | number | boolean>,
 ): Promise<ApiAnswer | BackendOutcome> {
   const headers: Record<string, string> = {};
-  for (const p of plan.op.parameters)
-    if (p.in === "header" && p.required && p.schema.default !== undefined)
-      headers[p.name] = String(p.schema.default);
+  const sent = { ...query };
+  for (const p of plan.op.parameters) {
+    if (!p.required || (p.in !== "header" && p.in !== "query")) continue;
+    const value = documentedValue(p);
+    if (value === undefined) continue;
+    if (p.in === "header") headers[p.name] = String(value);
+    else sent[p.name] ??= String(value);
+  }
   return backend.withAdapter<OpenApiAdapter, ApiAnswer>(ctx.connectorId, (adapter) =>
-    adapter.send({ operation: plan.op, path, query, headers }),
+    adapter.send({ operation: plan.op, path, query: sent, headers }),
   );
+}
+
+/**
+ * The value the document itself gives a required parameter that a read needs and nobody chose
+ * (Azure's `api-version`, a fixed `Accept`): its default, else its only enum value, else its
+ * documented example. A parameter with none of these is asked for.
+ */
+function documentedValue(p: ApiParameter): unknown {
+  if (p.schema.default !== undefined) return p.schema.default;
+  if (p.schema.enum?.length === 1) return p.schema.enum[0];
+  return typeof p.example === "object" ? undefined : p.example;
 }
 
 /** The filters a listing takes: its documented query parameters, paging ones aside. */
@@ -144,11 +162,11 @@ function filterProblem(filters: ApiParameter[], query: Record<string, string>): 
     if (t === "boolean" && value !== "true" && value !== "false") return `${key} must be true or false`;
   }
   for (const f of filters)
-    if (f.required && !query[f.name] && f.schema.default === undefined) return `${f.name} is required`;
+    if (f.required && !query[f.name] && documentedValue(f) === undefined) return `${f.name} is required`;
   return null;
 }
 
-function listingRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
+function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: string): RouteDefinition {
   const filters = filtersOf(plan);
   const paging = plan.pagination ?? { kind: "none" as const };
   const title = operationTitle(plan);
@@ -168,7 +186,8 @@ function listingRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
     description: routeDescription(plan, filters),
     keywords: operationKeywords(plan),
     startPoint: Object.keys(plan.params).length === 0,
-    example: filters[0] ? `${plan.pattern}?${filters[0].name}=…` : undefined,
+    // Under path parameters: the start page's form that asks for them is where it is opened.
+    example: opener ?? (filters[0] ? `${plan.pattern}?${filters[0].name}=…` : undefined),
     async render(match, backend) {
       const query = match.uri.query;
       const problem = filterProblem(filters, query);
@@ -187,21 +206,24 @@ function listingRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
         query.cursor && /^[A-Za-z0-9_\-=.~+/:]{1,400}$/.test(query.cursor) ? query.cursor : undefined;
       const upstream: Record<string, string | number | boolean> = {};
       for (const f of filters) {
-        const value =
-          query[f.name] ??
-          (f.required && f.schema.default !== undefined ? String(f.schema.default) : undefined);
+        const documented = f.required ? documentedValue(f) : undefined;
+        const value = query[f.name] ?? (documented !== undefined ? String(documented) : undefined);
         if (value !== undefined && value !== "") upstream[f.name] = value;
       }
       Object.assign(upstream, pagingQuery(paging, page, perPage, cursor));
       const answer = await send(ctx, backend, plan, pathValues(plan, match), upstream);
       if (isOutcome(answer)) return outcomePage(title, answer);
       if (answer.kind !== "ok") return failurePage(ctx, title, answer);
-      const rows = rowsOf(answer.body, resource);
+      const rows = listingRows(plan, answer.body, resource);
       if (!rows) return { title, outcome: "applied", markdown: objectMarkdown(asRow(answer.body)) };
       const shown = rows.slice(0, Math.min(perPage, OPENAPI_LIMITS.maxRows));
       const item = plan.item ? ctx.plans.get(plan.item.operation) : undefined;
       const key = plan.item?.key ?? "id";
-      const columns = columnsOf(shown, shown.some((r) => r[key] !== undefined) ? key : "id");
+      const columns = columnsOf(
+        shown,
+        shown.some((r) => r[key] !== undefined) ? key : "id",
+        plan.rows?.columns,
+      );
       const open = item ? openLinks(plan, item, match, shown, key) : [];
       const next = nextPage(
         paging,
@@ -272,12 +294,21 @@ function openLinks(
   }
   const out: string[] = [];
   rows.forEach((row, i) => {
-    const id = row[key] ?? row.id;
+    const id = rowKey(row, key);
     const uri = fillPattern(item.pattern, { ...shared, [last]: id });
     const label = row.name ?? row.title ?? id;
     if (uri) out.push(`${i + 1}. ${link(String(label).slice(0, 80), uri)}`);
   });
   return out;
+}
+
+/** A listing's records: where its response schema puts them, else wherever the answer has them. */
+export function listingRows(
+  plan: OperationPlan,
+  body: unknown,
+  resource = "",
+): Record<string, unknown>[] | null {
+  return (plan.rows && rowsAt(body, plan.rows.at)) ?? rowsOf(body, resource);
 }
 
 function asRow(body: unknown): Record<string, unknown> {
@@ -378,7 +409,9 @@ function formRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
   const title = operationTitle(plan);
   const fields = plan.fields ?? [];
   const method = plan.op.method.toUpperCase();
-  const intro = `Submitting prepares \`${method} ${escapeText(plan.op.path)}\` on ${escapeText(ctx.title)} for a person's approval: nothing is sent to the API before a person approves it.`;
+  const intro = plan.read
+    ? `A read: submitting sends \`${method} ${escapeText(plan.op.path)}\` to ${escapeText(ctx.title)} at once and shows its answer (an admin marked this operation as one that changes nothing).`
+    : `Submitting prepares \`${method} ${escapeText(plan.op.path)}\` on ${escapeText(ctx.title)} for a person's approval: nothing is sent to the API before a person approves it.`;
   const page = (
     match: RouteMatch,
     values: Record<string, unknown>,
@@ -403,13 +436,36 @@ function formRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
     description: routeDescription(plan, []),
     keywords: operationKeywords(plan),
     async render(match) {
-      return page(match, pathValues(plan, match));
+      return page(match, byFieldName(fields, "path", pathValues(plan, match)));
     },
     async submit(match, submitted, backend) {
       // The URI names the resource: its path parameters win over any field of the same name.
-      const values = { ...coerceFields(fields, submitted), ...pathValues(plan, match) };
+      // Coerced after the URI's values are in: `…/sites/1/delete` sends the integer 1.
+      const values = coerceFields(fields, {
+        ...submitted,
+        ...byFieldName(fields, "path", pathValues(plan, match)),
+      });
       const problems = checkFields(fields, values);
       if (problems.length) return page(match, values, problems);
+      if (plan.read) {
+        const call = callFor(plan, values);
+        const answer = await backend.withAdapter<OpenApiAdapter, ApiAnswer>(ctx.connectorId, (adapter) =>
+          adapter.send(call),
+        );
+        if (isOutcome(answer)) return outcomePage(title, answer);
+        if (answer.kind !== "ok") return failurePage(ctx, title, answer);
+        const rows = listingRows(plan, answer.body);
+        return {
+          title,
+          outcome: "applied",
+          markdown: cut(
+            rows
+              ? rowsTable(rows.slice(0, OPENAPI_LIMITS.maxRows), columnsOf(rows))
+              : objectMarkdown(asRow(answer.body)),
+            OPENAPI_LIMITS.maxPageChars,
+          ),
+        };
+      }
       const outcome = await backend.startAction({
         capability: API_REQUEST,
         patch: { target: formatBrowseUri(match.uri.scheme, match.uri.segments), values },
@@ -429,11 +485,26 @@ function formRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
 
 /** The browse routes of an imported connector, most specific first (match order). */
 export function openApiRoutes(ctx: RouteContext): RouteDefinition[] {
-  return [...ctx.plans.values()].map((plan) =>
-    plan.kind === "listing"
-      ? listingRoute(ctx, plan)
-      : plan.kind === "detail"
-        ? detailRoute(ctx, plan)
-        : formRoute(ctx, plan),
-  );
+  // The system's own name is a word of every page of it: "acme billing invoices" finds its listing
+  // before another system's invoices.
+  const named = systemWords(ctx.title);
+  const nested = nestedListings(ctx.plans.values());
+  return [...ctx.plans.values()].map((plan) => {
+    const k = nested.indexOf(plan);
+    const route =
+      plan.kind === "listing"
+        ? listingRoute(ctx, plan, k >= 0 ? openLink(ctx.scheme, k) : undefined)
+        : plan.kind === "detail"
+          ? detailRoute(ctx, plan)
+          : formRoute(ctx, plan);
+    return { ...route, keywords: [...new Set([...route.keywords, ...named])].slice(0, 48) };
+  });
+}
+
+function systemWords(title: string): string[] {
+  return title
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 1 && !["api", "the", "and", "for", "service", "services", "rest"].includes(w))
+    .slice(0, 6);
 }

@@ -2,6 +2,7 @@ import { resourceName } from "../sdk/define-route";
 import { SEGMENT } from "../sdk/parse-browse-uri";
 import type { ApiOperation, SkippedOperation } from "./api-operations";
 import { type Pagination, paginationOf } from "./listing-pagination";
+import { type RowsShape, rowsShape } from "./listing-rows";
 import { type OperationField, operationFields } from "./schema-form-fields";
 
 /** What one operation becomes: a listing, a detail page or a write form, at a browse pattern. */
@@ -19,6 +20,10 @@ export interface OperationPlan {
   readBack?: string;
   /** Listings: the detail operation their rows open, and its parameter (a row's id is under it, else `id`). */
   item?: { operation: string; key: string };
+  /** Listings: where the response schema puts the records, and their documented columns. */
+  rows?: RowsShape;
+  /** A POST an admin marked as a read: its form answers with the API's answer, no approval. */
+  read?: boolean;
 }
 
 // Route parameter names as the SDK's route grammar takes them; any other is renamed `p0`, `p1`….
@@ -82,7 +87,12 @@ export function planOperations(
     const kind: OperationPlan["kind"] =
       op.method !== "get" ? "form" : last && "param" in last ? "detail" : "listing";
     const all: Segment[] =
-      kind === "form" ? [...segments, { literal: FORM_WORD[op.method] as string }] : segments;
+      kind === "form"
+        ? [...segments, { literal: FORM_WORD[op.method] as string }]
+        : // `GET /` answers at `…://root`: `…://` is the system's start page.
+          segments.length === 0
+          ? [{ literal: "root" }]
+          : segments;
     const params: Record<string, string> = {};
     for (const s of all) if ("param" in s) params[s.route] = s.param;
     const pattern = `${scheme}://${all.map((s) => ("literal" in s ? s.literal : `{${s.route}}`)).join("/")}`;
@@ -96,6 +106,7 @@ export function planOperations(
     }
     for (const key of keys) taken.set(key, op.id);
     const plan: OperationPlan = { op, kind, pattern, params };
+    if (kind === "listing" || op.method === "post") plan.rows = rowsShape(op.response);
     if (kind === "listing") plan.pagination = paginationOf(op);
     if (kind === "form") plan.fields = operationFields(op);
     keyed.push({ plan, order: all.map((s) => ("literal" in s ? "0" : "1")).join("") });
@@ -119,4 +130,14 @@ export function planOperations(
     }
   }
   return { plans, skipped };
+}
+
+/** The listings under path parameters, in plan order: their `?open=` number on the start page. */
+export function nestedListings(plans: Iterable<OperationPlan>): OperationPlan[] {
+  return [...plans].filter((p) => p.kind === "listing" && Object.keys(p.params).length > 0);
+}
+
+/** The link that opens a listing under path parameters: a form on the system's start page asking for them. */
+export function openLink(scheme: string, index: number): string {
+  return `${scheme}://?open=${index}`;
 }

@@ -11,7 +11,7 @@ import {
   type OpenApiConnector,
   type Role,
 } from "./generate-openapi-connector";
-import { loadOpenApiDocument } from "./load-openapi-document";
+import { type ImportBudget, loadOpenApiOffThread } from "./load-openapi-off-thread";
 import { type OpenApiResult, problem } from "./openapi-import-problem";
 import { secretNameOf } from "./security-schemes";
 
@@ -26,7 +26,11 @@ export interface ImportRequest {
   idempotencyHeader?: string;
   /** Secret values by the scheme's name in the document, or by its vault name. */
   secrets: Record<string, string>;
+  /** operationIds of POSTs an admin marks as reads (pages, no approval); see the report's suggestions. */
+  readOperations?: string[];
   self: SelfAddress;
+  /** The import's time and memory budget (the defaults of OPENAPI_LIMITS unless a test narrows them). */
+  budget?: ImportBudget;
 }
 
 /** An import checked and generated, not yet stored: what it will add, and what changes on a re-import. */
@@ -40,6 +44,10 @@ export interface PreparedImport {
   /** The OpenAPI 3 JSON that is stored. */
   document: string;
   sourceVersion: string;
+  /** What a strict validator found wrong with the document (imported all the same). */
+  warnings: string[];
+  /** The POSTs marked as reads. */
+  readOperations: string[];
   connector: OpenApiConnector;
   report: ImportReport;
   /** Null on a first import. */
@@ -84,7 +92,7 @@ export async function prepareOpenApiImport(
     return problem("invalid_id", "the idempotency header must be a header name (letters, digits, -)");
   const urlProblem = baseUrlProblem(request.baseUrl, request.self);
   if (urlProblem) return problem("bad_base_url", urlProblem);
-  const loaded = await loadOpenApiDocument(request.text);
+  const loaded = await loadOpenApiOffThread(request.text, request.budget);
   if (!loaded.ok) return loaded;
   const settings = {
     id,
@@ -92,6 +100,7 @@ export async function prepareOpenApiImport(
     baseUrl: request.baseUrl.replace(/\/+$/, ""),
     readRoles: readRoles as Role[],
     idempotencyHeader: request.idempotencyHeader,
+    readOperations: [...new Set(request.readOperations ?? [])],
   };
   let connector: OpenApiConnector;
   try {
@@ -101,6 +110,26 @@ export async function prepareOpenApiImport(
     return problem(
       "invalid_document",
       `Signpost could not make a connector of it: ${(error as Error).message.slice(0, 300)}`,
+    );
+  }
+  const report = connector.openapi.report;
+  const notPost = settings.readOperations.find((r) => !report.reads.includes(r));
+  if (notPost !== undefined)
+    return problem(
+      "invalid_id",
+      `--read-operation ${notPost.slice(0, 60)}: the document has no POST form by that operationId (suggested reads: ${
+        report.suggestedReads
+          .map((r) => r.id)
+          .slice(0, 8)
+          .join(", ") || "none"
+      })`,
+    );
+  if (report.listings + report.details + report.forms === 0) {
+    // No page and no form: an import that "succeeds" with nothing to use is refused, with why.
+    const reasons = [...new Set(report.skipped.map((s) => s.reason))];
+    return problem(
+      "nothing_usable",
+      `None of its ${report.operations} operations can become a page or a form${reasons.length ? `: ${reasons.slice(0, 2).join("; ")}${reasons.length > 2 ? `; and ${reasons.length - 2} other reason(s)` : ""}` : ""}.`,
     );
   }
   const others = (await tenantConnectors(db, tenantId)).filter((c) => c.id !== id);
@@ -132,6 +161,8 @@ export async function prepareOpenApiImport(
       idempotencyHeader: settings.idempotencyHeader,
       document,
       sourceVersion: loaded.value.sourceVersion,
+      warnings: loaded.value.warnings,
+      readOperations: settings.readOperations,
       connector,
       report: connector.openapi.report,
       diff: existing

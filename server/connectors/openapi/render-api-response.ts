@@ -52,15 +52,19 @@ export function shownValue(key: string, value: unknown): string {
   );
 }
 
-/** Columns worth a table: `id` (or the given id key) first, then scalar fields common in the rows. */
-export function columnsOf(rows: Row[], idKey = "id"): string[] {
+/**
+ * Columns worth a table: `id` (or the given id key) first, then the item schema's scalar
+ * properties in the document's order where the rows have them, then scalar fields common in the rows.
+ */
+export function columnsOf(rows: Row[], idKey = "id", preferred: string[] = []): string[] {
   const counts = new Map<string, number>();
   for (const row of rows.slice(0, OPENAPI_LIMITS.maxRows))
     for (const [k, v] of Object.entries(row))
       if (v === null || typeof v !== "object") counts.set(k, (counts.get(k) ?? 0) + 1);
   const keys = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([k]) => k);
   const first = [idKey, "id", "name", "title"].filter((k) => keys.includes(k));
-  return [...new Set([...first, ...keys])].slice(0, OPENAPI_LIMITS.maxColumns);
+  const documented = preferred.filter((k) => keys.includes(k));
+  return [...new Set([...first, ...documented, ...keys])].slice(0, OPENAPI_LIMITS.maxColumns);
 }
 
 export function rowsTable(rows: Row[], columns: string[]): string {

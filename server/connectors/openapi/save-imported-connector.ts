@@ -36,6 +36,8 @@ export async function saveImportedConnector(
     baseUrl: prepared.baseUrl,
     readRoles: prepared.readRoles.join(","),
     idempotencyHeader: prepared.idempotencyHeader ?? null,
+    readOperations: prepared.readOperations.join(","),
+    warnings: JSON.stringify(prepared.warnings),
   };
   await tx.importedConnector.upsert({
     where: { tenantId_connector: { tenantId, connector: id } },

@@ -5,7 +5,10 @@ import { OPENAPI_LIMITS } from "./openapi-limits";
 
 /** One input of a write form: a path or query parameter, or a top-level body property. */
 export interface OperationField {
+  /** The form's name for it (see formFieldName): what `submit` takes. */
   name: string;
+  /** The document's own name for it (`X-Api-Version`, `objectName`): what the API is sent. */
+  param: string;
   where: "path" | "query" | "header" | "body";
   required: boolean;
   schema: Schema;
@@ -15,7 +18,28 @@ export interface OperationField {
   whole?: boolean;
 }
 
-const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,59}$/;
+/**
+ * The one rule for a form field's name: the document's name in snake case, as the `submit` tool
+ * takes names (`^[a-z][a-z0-9_]{0,63}$`). Humps and every other character become `_`
+ * (`objectName` → `object_name`, `X-ListenAPI-Key` → `x_listen_api_key`, `api-version` →
+ * `api_version`, `$filter` → `filter`), a name that starts with a digit gets `f_`, and a name
+ * taken already by an earlier field of the form gets `_2`, `_3`…. The API is always sent the
+ * document's own name.
+ */
+export function formFieldName(name: string, taken: ReadonlySet<string> = new Set()): string {
+  const base =
+    name
+      .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+      .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "_")
+      .replace(/^_+|_+$/g, "")
+      .replace(/^(?=[0-9])/, "f_")
+      .slice(0, 60) || "field";
+  let candidate = base;
+  for (let n = 2; taken.has(candidate); n++) candidate = `${base}_${n}`;
+  return candidate;
+}
 
 function typeOf(schema: Schema): string {
   const t = Array.isArray(schema.type) ? schema.type.find((x) => x !== "null") : schema.type;
@@ -53,6 +77,7 @@ function exampleOf(schema: Schema, given?: unknown): unknown {
 function fromParameter(p: ApiParameter): OperationField {
   return {
     name: p.name,
+    param: p.name,
     where: p.in,
     required: p.required,
     schema: p.schema,
@@ -93,6 +118,7 @@ export function operationFields(op: ApiOperation): OperationField[] {
         if (!prop || prop.readOnly) continue;
         fields.push({
           name,
+          param: name,
           where: "body",
           required: op.body?.required !== false && required.has(name),
           schema: prop,
@@ -103,6 +129,7 @@ export function operationFields(op: ApiOperation): OperationField[] {
     } else {
       fields.push({
         name: "body",
+        param: "body",
         where: "body",
         whole: true,
         required: op.body?.required === true,
@@ -111,7 +138,24 @@ export function operationFields(op: ApiOperation): OperationField[] {
       });
     }
   }
-  return fields.filter((f) => FIELD_NAME.test(f.name)).slice(0, OPENAPI_LIMITS.maxFields);
+  const taken = new Set<string>();
+  return fields.slice(0, OPENAPI_LIMITS.maxFields).map((f) => {
+    const name = formFieldName(f.param, taken);
+    taken.add(name);
+    return { ...f, name };
+  });
+}
+
+/** Values by the document's names (a URI's path parameters) as values by the form's field names. */
+export function byFieldName(
+  fields: OperationField[],
+  where: OperationField["where"],
+  values: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields)
+    if (f.where === where && values[f.param] !== undefined) out[f.name] = values[f.param];
+  return out;
 }
 
 /** The typed form block's fields (browse's `formBlock`), with what the document says of each. */
@@ -136,8 +180,10 @@ export function formFields(fields: OperationField[], values: Record<string, unkn
 const FORMATS: Record<string, RegExp> = {
   email: /^[^\s@]{1,64}@[^\s@]{1,255}$/,
   uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
-  date: /^\d{4}-\d{2}-\d{2}$/,
-  "date-time": /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/,
+  // Dates as documents' own examples write them: a date-time's zone (or time) is often left out,
+  // and a date often carries a midnight time; the API checks its exact format.
+  date: /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/,
+  "date-time": /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/,
   uri: /^https?:\/\/[^\s]+$/,
 };
 
@@ -214,8 +260,11 @@ export function checkFields(fields: OperationField[], values: Record<string, unk
 }
 
 /**
- * Form values as the API's types want them: browse forms and URIs carry parameters as text, so
- * `"3"` for an integer parameter becomes 3 and `"true"` for a boolean true. Nothing else changes.
+ * Form values as the API's types want them, before they are checked: what a form shows is what
+ * is sent. A default the form shows is applied where no value was given; text for a number or a
+ * boolean (forms and URIs carry text: `netbox://sites/1/delete`) becomes one (`"3"` → 3,
+ * `"true"` → true); JSON text for an object or an array field becomes that object or array. A
+ * value that does not read as its type is left as it is, for the check to name.
  */
 export function coerceFields(
   fields: OperationField[],
@@ -223,13 +272,22 @@ export function coerceFields(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = { ...values };
   for (const field of fields) {
+    if (out[field.name] === undefined && field.schema.default !== undefined)
+      out[field.name] = structuredClone(field.schema.default);
     const value = out[field.name];
     if (typeof value !== "string") continue;
-    const t = Array.isArray(field.schema.type)
-      ? field.schema.type.find((x) => x !== "null")
-      : field.schema.type;
-    if ((t === "integer" || t === "number") && /^-?\d+(\.\d+)?$/.test(value)) out[field.name] = Number(value);
+    const t = typeOf({ ...field.schema, enum: undefined });
+    if ((t === "integer" || t === "number") && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(value.trim()))
+      out[field.name] = Number(value.trim());
     else if (t === "boolean" && (value === "true" || value === "false")) out[field.name] = value === "true";
+    else if ((t === "object" || t.startsWith("array") || t === "any") && /^\s*[[{]/.test(value)) {
+      try {
+        const parsed = JSON.parse(value) as unknown;
+        if (t === "any" || Array.isArray(parsed) === t.startsWith("array")) out[field.name] = parsed;
+      } catch {
+        // Not JSON: left as text, and the check says what it must be.
+      }
+    }
   }
   return out;
 }

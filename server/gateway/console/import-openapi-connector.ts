@@ -13,6 +13,8 @@ export interface ImportSummary {
   title: string;
   applied: boolean;
   sourceVersion: string;
+  /** What a strict validator found wrong with the document: imported all the same, shown to the admin. */
+  warnings: string[];
   report: Omit<ImportReport, "skipped"> & { skipped: ImportReport["skipped"]; skippedCount: number };
   /** Null on a first import. */
   diff: OperationsDiff | null;
@@ -61,6 +63,7 @@ export async function importOpenApiConnector(
     title: p.title,
     applied,
     sourceVersion: p.sourceVersion,
+    warnings: p.warnings,
     report: { ...p.report, skipped: p.report.skipped.slice(0, 50), skippedCount: p.report.skipped.length },
     diff: p.diff,
     secretsSet,

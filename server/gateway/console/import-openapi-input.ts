@@ -18,6 +18,8 @@ export const importOpenApiInputSchema = z
       .describe("The document's text (JSON or YAML)"),
     url: z.string().trim().max(1000).optional().describe("Where to fetch the document (http or https)"),
     idempotencyHeader: z.string().trim().max(60).optional(),
+    // POSTs the admin marks as reads (the import report suggests them): read forms, no approval.
+    readOperations: z.array(z.string().trim().min(1).max(100)).max(200).optional(),
     apply: z.boolean().describe("false: preview what it adds or changes; true: import"),
   })
   .strict()

@@ -18,6 +18,8 @@ export type ConnectorView = {
   settings: Record<string, unknown>;
   /** Per secret: whether it is set, when it last changed and by whom (never its value). */
   secrets: { name: string; set: boolean; updatedAt: string | null; updatedBy: string | null }[];
+  /** An imported connector's document: what a strict validator found wrong with it at import. */
+  warnings?: string[];
 };
 
 export const connectorNameSchema = z
@@ -72,12 +74,26 @@ type SecretMeta = {
   updatedById?: string | null;
 };
 
+/** The stored warnings of an import (a JSON array of lines); anything else reads as none. */
+function importWarnings(stored: string | undefined): string[] {
+  try {
+    const value = JSON.parse(stored ?? "[]") as unknown;
+    return Array.isArray(value) ? value.filter((w): w is string => typeof w === "string").slice(0, 20) : [];
+  } catch {
+    return [];
+  }
+}
+
 /** Each connector's non-secret settings and, per secret, only whether it is set and when it changed. */
 export async function listConnectors(db: Db, ctx: ConsoleContext): Promise<ConnectorView[]> {
-  const [among, configs, secrets] = await Promise.all([
+  const [among, configs, secrets, imported] = await Promise.all([
     tenantConnectors(db, ctx.tenantId),
     db.connectorConfig.findMany({ where: { tenantId: ctx.tenantId } }),
     listSecrets(db, ctx.tenantId) as Promise<SecretMeta[]>,
+    db.importedConnector.findMany({
+      where: { tenantId: ctx.tenantId },
+      select: { connector: true, warnings: true },
+    }),
   ]);
   const editors = await db.user.findMany({
     where: {
@@ -96,7 +112,9 @@ export async function listConnectors(db: Db, ctx: ConsoleContext): Promise<Conne
     const config = configs.find((c) => c.connector === connector);
     const mine = secrets.filter((s) => s.connector === connector);
     const secretNames = new Set([...declaredSecrets(among, connector), ...mine.map((s) => s.name)]);
+    const warnings = importWarnings(imported.find((i) => i.connector === connector)?.warnings);
     return {
+      ...(warnings.length ? { warnings } : {}),
       connector,
       enabled: config?.enabled ?? true,
       settings: (config?.settings as Record<string, unknown> | undefined) ?? {},

@@ -78,7 +78,7 @@ describe("npx signpost connect openapi", () => {
     });
     expect(audit.face).toBe("cli");
     expect(JSON.stringify(audit)).not.toContain(TOKEN);
-  });
+  }, 90_000);
 
   test("a re-import prints added, removed and changed operations and applies only with --yes", async () => {
     const doc = JSON.parse(readFileSync(DOC, "utf8"));
@@ -122,7 +122,7 @@ describe("npx signpost connect openapi", () => {
         .find((c) => c.id === "train")
         ?.routes.some((r) => r.pattern === "train://trips"),
     ).toBe(false);
-  });
+  }, 90_000);
 
   test("a bad document or setting exits 1 with the reason and changes nothing", async () => {
     const bad = join(dir, "bad.yaml");
@@ -161,5 +161,5 @@ describe("npx signpost connect openapi", () => {
     ]);
     expect(unknownSecret.out).toMatch(/no usable security scheme by that name \(oauth2\)/);
     expect(await database.db.importedConnector.count()).toBe(1);
-  });
+  }, 90_000);
 });

@@ -98,9 +98,11 @@ describe("bad documents get a typed, clear refusal", () => {
       ok: false,
       problem: { code: "no_operations" },
     });
-    expect(await loadOpenApiDocument(tiny({ "/a": { get: { responses: "nope" } } }))).toMatchObject({
-      ok: false,
-      problem: { code: "invalid_document" },
+    // Invalid for a strict validator, readable all the same: imported, the problem a warning.
+    const lenient = await loadOpenApiDocument(tiny({ "/a": { get: { responses: "nope" } } }));
+    expect(lenient).toMatchObject({
+      ok: true,
+      value: { warnings: [expect.stringMatching(/^#\/paths\/~1a\/get/)] },
     });
     expect(await readOpenApiSource(join(dir, "absent.json"))).toMatchObject({
       ok: false,
@@ -376,10 +378,11 @@ describe("size", () => {
       readRoles: ["admin"],
     });
     const ms = Date.now() - started;
-    expect(c.routes).toHaveLength(1500);
+    // Its pages and forms, and its start page.
+    expect(c.routes).toHaveLength(1501);
     expect(c.openapi.report).toMatchObject({ listings: 500, details: 500, forms: 500 });
     console.log(`[openapi] 1,500 operations loaded and generated in ${ms} ms`);
-    expect(await loadOpenApiDocument(manyResources(700))).toMatchObject({
+    expect(await loadOpenApiDocument(manyResources(1_700))).toMatchObject({
       ok: false,
       problem: { code: "too_many_operations" },
     });
@@ -484,6 +487,7 @@ describe("paths that would spell the same route", () => {
       readRoles: ["admin"],
     });
     expect(c.routes.map((r) => r.pattern).sort()).toEqual([
+      "odd://",
       "odd://a-b",
       "odd://pets/{p0}",
       "odd://pets/{p0}/toys",

@@ -71,6 +71,7 @@ export const POST = consoleRoute({ roles: ["admin"] }, async ({ req, db, ctx }) 
         title: input.title,
         readRoles: input.readRoles,
         idempotencyHeader: input.idempotencyHeader,
+        readOperations: input.readOperations,
         secrets: {},
         self: { origins, ports: [port] },
       },

@@ -1,0 +1,122 @@
+import type { Schema } from "./api-operations";
+
+type Row = Record<string, unknown>;
+
+/** Where a listing's records are in its answer, as the response schema says, and what one holds. */
+export interface RowsShape {
+  /** Keys from the body to the array (`["_embedded", "conversations"]`; [] for a body that is the array). */
+  at: string[];
+  /** The item schema's scalar properties, in the document's order: the columns worth showing. */
+  columns: string[];
+}
+
+type Open = Schema & { oneOf?: Schema[]; anyOf?: Schema[] };
+
+function flat(schema: Schema | undefined, depth = 0): Open {
+  const s = (schema ?? {}) as Open;
+  const parts = [
+    ...(s.allOf ?? []),
+    ...(s.allOf?.length ? [] : [...(s.oneOf ?? []), ...(s.anyOf ?? [])].slice(0, 1)),
+  ];
+  if (!parts.length || depth > 4) return s;
+  const out: Open = { ...s, properties: { ...(s.properties ?? {}) } };
+  for (const part of parts) {
+    const m = flat(part, depth + 1);
+    Object.assign(out.properties as Record<string, Schema>, m.properties ?? {});
+    out.type ??= m.type;
+    out.items ??= m.items;
+  }
+  return out;
+}
+
+const isArray = (s: Open) =>
+  s.type === "array" || (Array.isArray(s.type) && s.type.includes("array")) || !!s.items;
+const isObject = (s: Open) =>
+  s.type === "object" || (Array.isArray(s.type) && s.type.includes("object")) || !!s.properties;
+
+function scalarColumns(item: Open): string[] {
+  return Object.entries(item.properties ?? {})
+    .filter(([, p]) => {
+      const f = flat(p);
+      return !isArray(f) && !isObject(f);
+    })
+    .map(([k]) => k)
+    .slice(0, 40);
+}
+
+/**
+ * Follows the response schema to its array of records, wherever it is (the body itself, `data`,
+ * `items`, HAL's `_embedded.<name>`, a nested envelope), breadth first and at most four objects
+ * deep: the shallowest array of objects wins. None when the schema names none (the answer's
+ * own shape is then read, as before).
+ */
+export function rowsShape(response: Schema | undefined): RowsShape | undefined {
+  if (!response) return undefined;
+  const queue: Array<{ schema: Open; at: string[] }> = [{ schema: flat(response), at: [] }];
+  const seen = new Set<unknown>();
+  while (queue.length) {
+    const { schema, at } = queue.shift() as { schema: Open; at: string[] };
+    if (seen.has(schema)) continue;
+    seen.add(schema);
+    if (isArray(schema)) {
+      const item = flat(schema.items);
+      if (isObject(item) || !item.type) return { at, columns: scalarColumns(item) };
+      continue;
+    }
+    if (!isObject(schema) || at.length >= 4) continue;
+    for (const [key, child] of Object.entries(schema.properties ?? {}))
+      queue.push({ schema: flat(child), at: [...at, key] });
+  }
+  return undefined;
+}
+
+/** The records at `at` in an answer, or null when the answer does not have an array there. */
+export function rowsAt(body: unknown, at: string[]): Row[] | null {
+  let value = body;
+  for (const key of at)
+    value = value && typeof value === "object" && !Array.isArray(value) ? (value as Row)[key] : undefined;
+  return Array.isArray(value)
+    ? value.filter((v): v is Row => !!v && typeof v === "object" && !Array.isArray(v))
+    : null;
+}
+
+const ID_KEYS = ["id", "uuid", "gid", "key", "slug", "name", "code"];
+
+function scalar(value: unknown): string | number | undefined {
+  return typeof value === "string" || typeof value === "number" ? value : undefined;
+}
+
+/** A row's value under `key`, its own spelling first, else in any case (`Id`, `ID`). */
+function valueAt(row: Row, key: string): string | number | undefined {
+  const exact = scalar(row[key]);
+  if (exact !== undefined) return exact;
+  const lower = key.toLowerCase();
+  for (const [k, v] of Object.entries(row))
+    if (k.toLowerCase() === lower && scalar(v) !== undefined) return scalar(v);
+  return undefined;
+}
+
+/**
+ * The value of a row that fills its detail page's path parameter: the parameter's own name
+ * (`gid`), its last word (`task_gid` → `gid`, `petId` → `id`), then the usual id keys, at the
+ * row's top or one object down (Kubernetes' `metadata.name`).
+ */
+export function rowKey(row: Row, param: string): string | number | undefined {
+  const words = param
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  const keys = [...new Set([param, words[words.length - 1] ?? param, ...ID_KEYS])];
+  for (const key of keys) {
+    const value = valueAt(row, key);
+    if (value !== undefined) return value;
+  }
+  for (const nested of Object.values(row))
+    if (nested && typeof nested === "object" && !Array.isArray(nested))
+      for (const key of keys) {
+        const value = valueAt(nested as Row, key);
+        if (value !== undefined) return value;
+      }
+  return undefined;
+}

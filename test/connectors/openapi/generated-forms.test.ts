@@ -1,0 +1,284 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Client } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { callFor } from "@/server/connectors/openapi/api-request-capability";
+import type { OpenApiConnector } from "@/server/connectors/openapi/generate-openapi-connector";
+import { formFieldName } from "@/server/connectors/openapi/schema-form-fields";
+import { tenantConnectors } from "@/server/connectors/tenant-connectors";
+import { importOpenApiConnector } from "@/server/gateway/console/import-openapi-connector";
+import { createPermissionRule } from "@/server/gateway/console/manage-permissions";
+import { cliActor } from "@/server/gateway/console/record-console-audit";
+import { createMcpWorld, type McpWorld, sc, text } from "../../mcp/mcp-world";
+
+/**
+ * The kinds of form issue 20 found refusing every submission, and the systems with no way in,
+ * on small documents that have each kind, through a real MCP client: a name the submit tool
+ * refused, an object field, a default shown but not applied, an integer path value from the URI,
+ * a credential documented as a header parameter; rows under HAL's `_embedded` linked by `gid`;
+ * every GET under a path parameter; a document that yields nothing.
+ */
+
+const ok = { "200": { description: "ok" } };
+const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
+
+const FORMS = {
+  openapi: "3.0.3",
+  info: { title: "Kinds of forms", version: "1" },
+  paths: {
+    "/objects": {
+      post: {
+        operationId: "createObject",
+        parameters: [
+          { name: "api-version", in: "query", required: true, schema: { type: "string" } },
+          { name: "X-ListenAPI-Key", in: "header", required: true, schema: { type: "string" } },
+        ],
+        requestBody: {
+          required: true,
+          ...json({
+            type: "object",
+            required: ["objectName", "spec", "status"],
+            properties: {
+              objectName: { type: "string" },
+              spec: { type: "object", required: ["size"], properties: { size: { type: "integer" } } },
+              labels: { type: "array", items: { type: "string" } },
+              status: { type: "string", enum: ["read", "sent"], default: "read" },
+            },
+          }),
+        },
+        responses: ok,
+      },
+    },
+    "/dcim/sites/{id}": {
+      get: {
+        operationId: "getSite",
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
+        responses: ok,
+      },
+      delete: {
+        operationId: "deleteSite",
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer" } }],
+        responses: ok,
+      },
+    },
+  },
+};
+
+const HAL = {
+  openapi: "3.0.3",
+  info: { title: "Workspace", version: "1" },
+  paths: {
+    "/teams/{team_gid}/projects": {
+      get: {
+        operationId: "listProjects",
+        parameters: [{ name: "team_gid", in: "path", required: true, schema: { type: "string" } }],
+        responses: {
+          "200": {
+            description: "ok",
+            ...json({
+              type: "object",
+              properties: {
+                _links: { type: "object", properties: { self: { type: "object" } } },
+                _embedded: {
+                  type: "object",
+                  properties: {
+                    projects: {
+                      type: "array",
+                      items: {
+                        type: "object",
+                        properties: {
+                          gid: { type: "string" },
+                          label: { type: "string" },
+                          color: { type: "string" },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            }),
+          },
+        },
+      },
+    },
+    "/teams/{team_gid}/projects/{project_gid}": {
+      get: {
+        operationId: "getProject",
+        parameters: [
+          { name: "team_gid", in: "path", required: true, schema: { type: "string" } },
+          { name: "project_gid", in: "path", required: true, schema: { type: "string" } },
+        ],
+        responses: ok,
+      },
+    },
+  },
+};
+
+let w: McpWorld;
+let api: Server;
+let apiUrl: string;
+const seen: string[] = [];
+let sam: Client;
+
+beforeAll(async () => {
+  w = await createMcpWorld("sqlite");
+  api = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    res.writeHead(200, { "content-type": "application/hal+json" });
+    res.end(
+      JSON.stringify(
+        req.url?.endsWith("/projects")
+          ? {
+              _links: { self: { href: "x" } },
+              _embedded: { projects: [{ gid: "p_981", label: "Roadmap", color: "red" }] },
+            }
+          : { gid: "p_981", label: "Roadmap" },
+      ),
+    );
+  });
+  await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+  apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  for (const [id, doc] of [
+    ["forms", FORMS],
+    ["work", HAL],
+  ] as const) {
+    const done = await importOpenApiConnector(
+      w.db,
+      cliActor("acme", "test"),
+      {
+        text: JSON.stringify(doc),
+        id,
+        baseUrl: apiUrl,
+        readRoles: ["admin", "support"],
+        secrets: id === "forms" ? { "X-ListenAPI-Key": "lk_live_4hT9wQ" } : {},
+        self: { origins: [w.url], ports: [] },
+      },
+      { apply: true },
+    );
+    if (!done.ok) throw new Error(done.message);
+  }
+  await createPermissionRule(
+    w.db,
+    {
+      sessionId: "t",
+      tenantId: "acme",
+      tenantName: "Acme",
+      userId: w.person.adam.userId as string,
+      email: "adam@acme.test",
+      name: "Adam",
+      role: "admin",
+    },
+    { subjectType: "role", subjectId: "support", verb: "start", pattern: "forms://**", decision: "allow" },
+  );
+  sam = await w.connect(w.keys.sam, { faces: "browse,actions" });
+}, 90_000);
+
+afterAll(async () => {
+  await w?.close();
+  await new Promise<void>((resolve) => api?.close(() => resolve()));
+});
+
+const call = (name: string, args: Record<string, unknown>) => sam.callTool({ name, arguments: args });
+
+describe("every generated form can be submitted", () => {
+  test("one rule for names: the document's name in snake case, the API sent its own", async () => {
+    expect(formFieldName("X-ListenAPI-Key")).toBe("x_listen_api_key");
+    expect(formFieldName("objectName")).toBe("object_name");
+    expect(formFieldName("api-version")).toBe("api_version");
+    expect(formFieldName("$filter")).toBe("filter");
+    expect(formFieldName("2fa")).toBe("f_2fa");
+    expect(formFieldName("object_name", new Set(["object_name"]))).toBe("object_name_2");
+    const form = text(await call("navigate", { uri: "forms://objects/create" }));
+    expect(form).toMatch(/^ {2}object_name: /m);
+    expect(form).toMatch(/^ {2}api_version: /m);
+  });
+
+  test("a credential documented as a header parameter is a secret, never a field, and is sent", async () => {
+    const form = text(await call("navigate", { uri: "forms://objects/create" }));
+    expect(form).not.toMatch(/listen/i);
+    const connector = (await tenantConnectors(w.db, "acme")).find(
+      (c) => c.id === "forms",
+    ) as OpenApiConnector;
+    expect(connector.openapi.report.secrets.map((s) => s.name)).toEqual(["x_listenapi_key"]);
+  });
+
+  test("object and list fields take JSON (as values or as JSON text); a shown default is applied", async () => {
+    const page = await call("submit", {
+      uri: "forms://objects/create",
+      fields: { api_version: "2024-01-01", object_name: "box", spec: '{"size": 3}', labels: ["a", "b"] },
+    });
+    expect(sc(page).outcome, text(page)).not.toBe("rejected");
+    expect((sc(page).links as unknown as string[]).some((l) => /^actions:\/\/[^/]+$/.test(l))).toBe(true);
+    const asObject = await call("submit", {
+      uri: "forms://objects/create",
+      fields: { api_version: "2024-01-01", object_name: "box", spec: { size: 3 } },
+    });
+    expect(sc(asObject).outcome, text(asObject)).not.toBe("rejected");
+    const connector = (await tenantConnectors(w.db, "acme")).find(
+      (c) => c.id === "forms",
+    ) as OpenApiConnector;
+    const plan = connector.openapi.plans.get("createObject");
+    if (!plan) throw new Error("no plan");
+    const sent = callFor(plan, { api_version: "v", object_name: "box", spec: { size: 3 }, status: "read" });
+    expect(sent.query).toEqual({ "api-version": "v" });
+    expect(sent.body).toEqual({ objectName: "box", spec: { size: 3 }, status: "read" });
+    expect(seen.filter((s) => !s.startsWith("GET"))).toEqual([]);
+  });
+
+  test("an integer path parameter is read from the URI as an integer", async () => {
+    const page = await call("submit", { uri: "forms://dcim/sites/1/delete", fields: {} });
+    expect(sc(page).outcome, text(page)).not.toBe("rejected");
+    expect(text(page)).not.toMatch(/must be a integer/);
+  });
+});
+
+describe("every system has a way in", () => {
+  test("a system whose every GET is under a path parameter: its start page asks for it, rows under _embedded open by gid", async () => {
+    const found = sc(await call("search", { query: "workspace projects" })) as unknown as { links: string[] };
+    const opener = found.links.find((l) => l.startsWith("work://?open="));
+    expect(opener, JSON.stringify(found.links)).toBeTruthy();
+    const start = text(await call("navigate", { uri: "work://" }));
+    expect(start).toContain(`(${opener})`);
+    const opened = sc(await call("submit", { uri: opener, fields: { team_gid: "t_12" } })) as unknown as {
+      links: string[];
+    };
+    expect(opened.links).toContain("work://teams/t_12/projects");
+    const listing = await call("navigate", { uri: "work://teams/t_12/projects" });
+    expect(text(listing)).toMatch(/\| gid \| label \| color \|/);
+    expect(sc(listing).links as unknown as string[]).toContain("work://teams/t_12/projects/p_981");
+  });
+
+  test("search says which system each page belongs to", async () => {
+    const page = text(await call("search", { query: "workspace projects" }));
+    expect(page).toMatch(/\(Workspace\)/);
+  });
+
+  test("an import with nothing usable is refused with why, nothing stored", async () => {
+    const refused = await importOpenApiConnector(
+      w.db,
+      cliActor("acme", "test"),
+      {
+        text: JSON.stringify({
+          openapi: "3.0.3",
+          info: { title: "Hash paths", version: "1" },
+          paths: {
+            "/#Action=Describe": { get: { responses: ok } },
+            "/#Action=Run": { post: { responses: ok } },
+          },
+        }),
+        id: "hashes",
+        baseUrl: apiUrl,
+        readRoles: ["admin"],
+        secrets: {},
+        self: { origins: [w.url], ports: [] },
+      },
+      { apply: true },
+    );
+    expect(refused).toMatchObject({ ok: false, details: { code: "nothing_usable" } });
+    if (!refused.ok)
+      expect(refused.message).toMatch(
+        /None of its 2 operations can become a page or a form: its path segment/,
+      );
+    expect(await w.db.importedConnector.count({ where: { connector: "hashes" } })).toBe(0);
+  });
+});

@@ -269,8 +269,6 @@ async function recordEffectResult(
   const { db } = deps;
   const state = parseActionState(row.state);
   const settled = settlementOf(capability, result, state.requires_approval, via);
-  if (settled.ledger) await db.effect.update({ where: { id: effect.id }, data: settled.ledger });
-  else await db.effect.delete({ where: { id: effect.id } });
   state.last_error = settled.lastError;
   if (result.status === "applied") state.recovery = null;
   // A recovery that still cannot tell what happened leaves the action to a person.
@@ -279,16 +277,22 @@ async function recordEffectResult(
   // An effect that created the entity (checkout → order) names it from now on.
   const entityId = row.entityId ?? (result.status === "applied" ? (result.entityId ?? null) : null);
   const node = settled.status === "applied" ? "SUBMITTED" : row.node;
-  await db.action.update({
-    where: { id: row.id },
-    data: { status: settled.status, entityId, node, state: toJson(state) },
-  });
-  await recordActionEvent(db, {
-    actionId: row.id,
-    version: row.version,
-    kind: via,
-    node,
-    data: { effect: result.status, key: effect.actionKey },
+  // Ledger, action and history in one transaction: a concurrent recover or verify that reads
+  // the ledger settled must find the action (and its "recovered" step) settled with it.
+  await db.$transaction(async (tx) => {
+    if (settled.ledger) await tx.effect.update({ where: { id: effect.id }, data: settled.ledger });
+    else await tx.effect.delete({ where: { id: effect.id } });
+    await tx.action.update({
+      where: { id: row.id },
+      data: { status: settled.status, entityId, node, state: toJson(state) },
+    });
+    await recordActionEvent(tx, {
+      actionId: row.id,
+      version: row.version,
+      kind: via,
+      node,
+      data: { effect: result.status, key: effect.actionKey },
+    });
   });
   const next = { ...row, status: settled.status, entityId, node, state: state as never };
   return respond(deps, capability, next, settled.response);

@@ -50,6 +50,10 @@ export async function recoverAction(
   // Only what next_actions offers (the same predicate): an applied-but-unverified effect is
   // verify_action's to settle, never recorded here as "recovered".
   if (!recoverOffered(row, effect)) {
+    // Another recoverer's send settled it after this call was offered recover (or while it was
+    // reading): this call lost the race, and its answer is that send's, as a claim loser's is.
+    if (await settledByRecovery(deps, row.id, effect.actionKey))
+      return existingEffectOutcome(deps, capability, actor, row.id, request?.idempotency_key ?? "", 0, scope);
     const refused = await notAllowedNow(deps, capability, row, "recover_action");
     // A verification mismatch: the ledger's "applied" was a legacy answer, so re-sending is
     // not recovery's call; a person settles it from the recovery queue.
@@ -105,4 +109,23 @@ async function waitWhilePending(deps: EngineDeps, actionId: string, waitMs: numb
     effect = await deps.db.effect.findUnique({ where: { actionId } });
   }
   return effect;
+}
+
+/**
+ * Whether a recovery applied this key's effect and the action still stands where it left it
+ * (applied, awaiting verification). The ledger, the action and the "recovered" step are written
+ * in one transaction (recordEffectResult), so the action read here is fresh: this holds for a
+ * recover that read the action before the winner settled it as well as for one that came later.
+ */
+async function settledByRecovery(deps: EngineDeps, actionId: string, actionKey: string): Promise<boolean> {
+  const [action, effect] = await Promise.all([
+    deps.db.action.findUnique({ where: { id: actionId } }),
+    deps.db.effect.findUnique({ where: { actionId } }),
+  ]);
+  if (action?.status !== "applied" || effect?.status !== "applied" || effect.actionKey !== actionKey) return false;
+  const steps = await deps.db.actionEvent.findMany({ where: { actionId, kind: "recovered" } });
+  return steps.some((s) => {
+    const data = (s.data ?? {}) as { effect?: unknown; key?: unknown };
+    return data.effect === "applied" && data.key === actionKey;
+  });
 }

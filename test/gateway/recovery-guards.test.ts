@@ -268,6 +268,26 @@ describeEachProvider("recovery only for what is stuck (%s)", (provider) => {
     expect(await legacyPayments(w, before.actionKey)).toHaveLength(1);
   }, 60_000);
 
+  // The race CI lost now and then: a recover whose claim-loser answer came only after the
+  // winner had settled everything read an applied effect under an action no longer unknown and
+  // was refused (not_in_next_actions). Arriving after the winner makes it certain.
+  it("a recover that arrives after another's recovery settled the charge answers that send's outcome", async () => {
+    const { id, before } = await stuckCharge();
+    const first = await w.gw.recoverAction(w.person.sam, { action_id: id });
+    expect(first).toMatchObject({ outcome: "applied", status: "applied" });
+    const late = await w.gw.recoverAction(w.person.sam, { action_id: id });
+    expect(late).toMatchObject({
+      outcome: "applied",
+      reason: "idempotent_replay",
+      status: "applied",
+      effect: { status: "applied", action_key: before.actionKey },
+    });
+    expect(late.next_actions.map((n) => n.tool)).toEqual(["verify_action"]);
+    const after = await w.db.effect.findUniqueOrThrow({ where: { actionId: id } });
+    expect(after).toMatchObject({ status: "applied", attempts: before.attempts + 1 });
+    expect(await legacyPayments(w, before.actionKey)).toHaveLength(1);
+  }, 60_000);
+
   // A recover that reads the winner's claim while its send is on the wire waits for the send,
   // like a loser of the claim itself, instead of answering effect_in_progress at once. The test
   // above could only lose that race now and then; this one makes it certain.

@@ -122,7 +122,8 @@ async function settledByRecovery(deps: EngineDeps, actionId: string, actionKey: 
     deps.db.action.findUnique({ where: { id: actionId } }),
     deps.db.effect.findUnique({ where: { actionId } }),
   ]);
-  if (action?.status !== "applied" || effect?.status !== "applied" || effect.actionKey !== actionKey) return false;
+  if (action?.status !== "applied" || effect?.status !== "applied" || effect.actionKey !== actionKey)
+    return false;
   const steps = await deps.db.actionEvent.findMany({ where: { actionId, kind: "recovered" } });
   return steps.some((s) => {
     const data = (s.data ?? {}) as { effect?: unknown; key?: unknown };

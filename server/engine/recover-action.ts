@@ -1,9 +1,10 @@
 import type { Actor } from "../connectors/sdk/define-capability";
 import { type ActionResponse, notAllowedNow, notFoundAction, respond, unavailable } from "./action-response";
-import { effectRequestSchema } from "./action-state";
+import { effectRequestSchema, parseActionState } from "./action-state";
 import { type ActorScope, loadActionWithCapability, toJson } from "./action-store";
-import { executeEffect, existingEffectOutcome, leaseUntil } from "./effect-ledger";
+import { effectContext, executeEffect, existingEffectOutcome, leaseUntil } from "./effect-ledger";
 import type { EngineDeps } from "./engine-deps";
+import { queueUndecided } from "./queue-undecided";
 import { leaseExpired, recoverOffered } from "./recover-offered";
 import { lookUpEffect, recordVerification } from "./verify-action";
 
@@ -68,7 +69,13 @@ export async function recoverAction(
       action_id: row.id,
       version: row.version,
     });
-  if (v.happened) {
+  // Sending again on an answer that decides nothing is safe only where the system deduplicates
+  // by the action key; anything else is a person's call.
+  if (v.happened === "undecided") {
+    const ctx = await effectContext(deps, capability, actor, parseActionState(row.state), effect.actionKey);
+    if (!(await capability.effect?.resendable?.(ctx)))
+      return queueUndecided(deps, capability, row, effect, v);
+  } else if (v.happened) {
     const next = await recordVerification(deps, row, effect, v, "recovered");
     return respond(deps, capability, next, {
       outcome: "applied",
@@ -77,7 +84,7 @@ export async function recoverAction(
       next_actions: [],
     });
   }
-  // Nothing happened: retry with the ORIGINAL key; the conditional update admits one recoverer.
+  // Proven absent (or undecided where the key deduplicates): retry with the ORIGINAL key; the conditional update admits one recoverer.
   const claimed = await db.effect.updateMany({
     where: { id: effect.id, status: effect.status, attempts: effect.attempts },
     data: {

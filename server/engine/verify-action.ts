@@ -13,6 +13,7 @@ import {
 } from "./action-store";
 import { effectContext } from "./effect-ledger";
 import type { EngineDeps } from "./engine-deps";
+import { queueUndecided } from "./queue-undecided";
 import { recoverOffered } from "./recover-offered";
 
 /**
@@ -49,6 +50,26 @@ export async function verifyAction(
         { tool: "verify_action", args: { action_id: row.id }, description: "Verify again later" },
       ],
     });
+  if (v.happened === "undecided") {
+    // The system's own success answer stands; a read-back that decides nothing does not turn
+    // it into a mismatch (a soft-deleted record still reads back).
+    if (effect.status === "applied")
+      return respond(deps, capability, row, {
+        outcome: "applied",
+        reason: "verification_undecided",
+        message: `The system answered that it applied; reading it back decides nothing (${v.message}), so it is not recorded as verified`,
+        retryable: false,
+      });
+    const ctx = await effectContext(deps, capability, actor, parseActionState(row.state), effect.actionKey);
+    if (!(await capability.effect?.resendable?.(ctx)) && recoverOffered(row, effect))
+      return queueUndecided(deps, capability, row, effect, v);
+    return respond(deps, capability, row, {
+      outcome: "unknown",
+      reason: "verification_undecided",
+      message: `Whether it happened is not decided (${v.message})`,
+      retryable: true,
+    });
+  }
   if (v.happened) {
     const next = await recordVerification(deps, row, effect, v, "verified");
     return respond(deps, capability, next, {

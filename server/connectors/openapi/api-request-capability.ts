@@ -5,10 +5,10 @@ import type { ValidationError } from "../sdk/outcome";
 import { API_REQUEST, OPENAPI_CONNECTOR_ID } from "./api-request-names";
 import { matchFormTarget } from "./match-form-target";
 import type { OpenApiAdapter } from "./openapi-adapter";
-import type { ApiAnswer, ApiCall } from "./openapi-http-client";
+import { type ApiAnswer, type ApiCall, CONTROL } from "./openapi-http-client";
 import { OPENAPI_LIMITS } from "./openapi-limits";
 import type { OperationPlan } from "./plan-operations";
-import { byFieldName, checkFields, coerceFields } from "./schema-form-fields";
+import { byFieldName, checkFields, coerceFields, type OperationField } from "./schema-form-fields";
 
 /** The adapter of the `openapi` connector: it opens the tenant's imported connectors' adapters. */
 export interface OpenApiRouter {
@@ -70,6 +70,21 @@ export function callFor(
     call.idempotencyHeader = header;
   }
   return call;
+}
+
+/**
+ * A header or path value with a control character (CR/LF above all) cannot be sent as it is:
+ * the HTTP client refuses it before sending, or it would forge another header or path. Refused
+ * when the action is advanced, naming the field, so nothing approved can fail that way.
+ */
+function controlCharacters(fields: readonly OperationField[], values: Values): ValidationError[] {
+  return fields
+    .filter((f) => (f.where === "header" || f.where === "path") && CONTROL.test(String(values[f.name] ?? "")))
+    .map((f) => ({
+      field: f.name,
+      code: "control_character",
+      message: `The ${f.where} parameter ${f.param} contains a control character (a line break, tab or other invisible code): send it without one`,
+    }));
 }
 
 /** The path with its parameters filled, as a person reads it on the confirm screen. */
@@ -187,7 +202,10 @@ export const apiRequest = defineCapability<OpenApiRouter>({
           ...((values.values ?? {}) as Values),
           ...byFieldName(fields, "path", target.path),
         });
-        const errors = checkFields(fields, coerced).map((e) => ({ ...e, field: `values.${e.field}` }));
+        const errors = [...checkFields(fields, coerced), ...controlCharacters(fields, coerced)].map((e) => ({
+          ...e,
+          field: `values.${e.field}`,
+        }));
         if (errors.length) return { errors };
         return {
           derived: {
@@ -224,6 +242,11 @@ export const apiRequest = defineCapability<OpenApiRouter>({
         ),
       );
     },
+    // Sending again cannot apply twice only where the API deduplicates by the action key.
+    async resendable({ adapter, values }) {
+      const target = await resolveTarget(adapter, values);
+      return !("field" in target) && !!(target.plan.op.idempotencyHeader ?? target.adapter.idempotencyHeader);
+    },
     async verify({ adapter, values, derived }): Promise<Verification> {
       const target = await resolveTarget(adapter, values);
       if ("field" in target) return { happened: "unavailable", message: target.message };
@@ -240,14 +263,26 @@ export const apiRequest = defineCapability<OpenApiRouter>({
         query: {},
         headers: {},
       });
+      // Only evidence that decides it: a record that still reads back after a DELETE may be
+      // soft-deleted, and one that reads back with other values may have changed since. Neither
+      // proves the write absent, so neither lets recovery send it again.
       if (target.plan.op.method === "delete") {
         if (answer.kind === "error" && (answer.status === 404 || answer.status === 410))
           return { happened: true, details: { read_back: answer.status } };
-        if (answer.kind === "ok") return { happened: false, details: { read_back: answer.status } };
+        if (answer.kind === "ok")
+          return {
+            happened: "undecided",
+            message: `the record still reads back (HTTP ${answer.status}), as it does where deletes are soft`,
+            details: { read_back: answer.status },
+          };
       } else if (answer.kind === "ok") {
         return shows(answer.body, sent.body)
           ? { happened: true, details: { read_back: answer.status } }
-          : { happened: false, details: { read_back: answer.status } };
+          : {
+              happened: "undecided",
+              message: `the record reads back (HTTP ${answer.status}) without the values sent; it may have changed since`,
+              details: { read_back: answer.status },
+            };
       }
       return {
         happened: "unavailable",

@@ -26,6 +26,9 @@ export type ApiAnswer =
 
 const PATH_VALUE = /^[^/\\?#\s]{1,200}$/;
 
+/** A control character (CR, LF, NUL, tab…): never part of a header or path value. */
+export const CONTROL = /\p{Cc}/u;
+
 /**
  * The upstream URL of an operation: the base URL plus the document's path template, each
  * parameter encoded as one segment (`.` and `..` refused, so a value can never climb out of
@@ -37,7 +40,13 @@ export function operationUrl(baseUrl: string, call: ApiCall): URL | string {
   let problem = "";
   const path = call.operation.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
     const value = call.path[name];
-    if (typeof value !== "string" || !PATH_VALUE.test(value) || value === "." || value === "..") {
+    if (
+      typeof value !== "string" ||
+      !PATH_VALUE.test(value) ||
+      CONTROL.test(value) ||
+      value === "." ||
+      value === ".."
+    ) {
       problem ||= `path parameter ${name} must be one non-empty segment`;
       return "_";
     }
@@ -160,7 +169,12 @@ export function createApiClient(options: ApiClientOptions) {
     const url = operationUrl(options.baseUrl, call);
     if (typeof url === "string") return { kind: "refused", message: url };
     const headers: Record<string, string> = { accept: call.operation.accept ?? "application/json" };
-    for (const [k, v] of Object.entries(call.headers)) headers[k.toLowerCase()] = v;
+    for (const [k, v] of Object.entries(call.headers)) {
+      // fetch would throw on it before sending; as a typed refusal it can never read as "sent".
+      if (CONTROL.test(v) || CONTROL.test(k))
+        return { kind: "refused", message: `header ${k} contains a control character; nothing was sent` };
+      headers[k.toLowerCase()] = v;
+    }
     if (call.body !== undefined) headers["content-type"] = "application/json";
     if (call.idempotencyKey && call.idempotencyHeader)
       headers[call.idempotencyHeader.toLowerCase()] = call.idempotencyKey;
@@ -183,6 +197,16 @@ export function createApiClient(options: ApiClientOptions) {
         signal: AbortSignal.timeout(options.timeoutMs ?? OPENAPI_LIMITS.timeoutMs),
       });
     } catch (error) {
+      // fetch checks headers before it connects: such a refusal means nothing left (its text
+      // quotes the value, which may be a secret, so it is not repeated).
+      if (
+        error instanceof TypeError &&
+        /^Headers\.\w+: .* is an invalid header (value|name)\.$/s.test(error.message)
+      )
+        return {
+          kind: "refused",
+          message: "a header value was refused by the HTTP client; nothing was sent",
+        };
       const e = error as { name?: string; cause?: { code?: string } };
       const refusedConnection = e.cause?.code === "ECONNREFUSED" || e.cause?.code === "ENOTFOUND";
       if (refusedConnection || !write)

@@ -74,8 +74,15 @@ export type EffectResult =
 /** What the legacy system says really happened, looked up by action key / external id. */
 export type Verification =
   | { happened: true; externalId?: string; entityId?: string; details: Record<string, unknown> }
+  /** Proof of absence only (a lookup by action key that finds nothing): recovery re-sends on it. */
   | { happened: false; details: Record<string, unknown> }
-  | { happened: "unavailable"; message: string };
+  | { happened: "unavailable"; message: string }
+  /**
+   * The system answered, but its answer decides nothing (a DELETE whose record still reads back:
+   * soft deletes). Recovery re-sends only what `resendable` says the system deduplicates;
+   * anything else goes to a person.
+   */
+  | { happened: "undecided"; message: string; details: Record<string, unknown> };
 
 export interface EffectContext<A> {
   adapter: A;
@@ -95,6 +102,11 @@ export interface EffectDefinition<A> {
   description: string;
   execute: (ctx: EffectContext<A>) => Promise<EffectResult>;
   verify: (ctx: EffectContext<A>) => Promise<Verification>;
+  /**
+   * Whether sending again with the same action key cannot apply twice (the system deduplicates
+   * by it). Consulted only when verification is `undecided`; absent means no.
+   */
+  resendable?: (ctx: EffectContext<A>) => Promise<boolean> | boolean;
 }
 
 export type ApprovalRule = "always" | "never" | ((summary: Record<string, unknown>) => boolean);

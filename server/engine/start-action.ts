@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Actor, Values } from "../connectors/sdk/define-capability";
+import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capability";
 import { onlyRefusals } from "../connectors/sdk/outcome";
 import { type ActionResponse, respond, unavailable } from "./action-response";
 import { emptyActionState } from "./action-state";
@@ -79,7 +79,7 @@ export async function startAction(
         },
       ],
     };
-  if (input.entity_id && capability.appliesTo.field) patch[capability.appliesTo.field] = input.entity_id;
+  Object.assign(patch, settledStartPatch(capability, input));
   const adapter = await deps.adapterFor(capability.connector, actor);
   const ev = await catchLegacyUnavailable(() => evaluateAction(capability, adapter, actor, patch));
   if ("unavailable" in ev) return unavailable(ev.unavailable, { capability: capability.id });
@@ -292,4 +292,18 @@ async function replayedStart(
     },
     { withInputs: true, options: "full" },
   );
+}
+
+/**
+ * The inputs a start really runs with: the patch, with `entity_id` in the field the capability
+ * applies to (it wins over the patch's own value). The gateway authorizes this very patch, so
+ * what is granted is what runs.
+ */
+export function settledStartPatch(
+  capability: Pick<AnyCapability, "appliesTo">,
+  input: { patch?: Values; entity_id?: string },
+): Values {
+  const patch: Values = { ...(input.patch ?? {}) };
+  if (input.entity_id && capability.appliesTo.field) patch[capability.appliesTo.field] = input.entity_id;
+  return patch;
 }

@@ -14,7 +14,9 @@ import { tenantConnectors } from "../connectors/tenant-connectors";
 import type { Db } from "../db/client";
 import { type ActionEngine, createActionEngine } from "../engine/action-engine";
 import type { ActionResponse } from "../engine/action-response";
+import { parseActionState } from "../engine/action-state";
 import { buildCapabilityIndex, type CapabilityIndex } from "../engine/capability-search";
+import { settledStartPatch } from "../engine/start-action";
 import {
   type ApprovalOutcome,
   approvalStatus,
@@ -43,6 +45,7 @@ import {
 import {
   askedRequest,
   authorize,
+  authorizeWriteStep,
   capabilityTarget,
   decidePermissionRequest,
   decidePermissionRequestInputSchema,
@@ -76,7 +79,15 @@ interface OperationSpec<S extends z.ZodType> {
   verb: PermissionVerb;
   schema: S;
   /** What is authorized: a capability target or an entity URI. */
-  target: (input: z.infer<S>, ctx: TrustedContext) => Promise<{ target: string; capability?: AnyCapability }>;
+  target: (
+    input: z.infer<S>,
+    ctx: TrustedContext,
+  ) => Promise<{
+    target: string;
+    capability?: AnyCapability;
+    /** A write step's own target (an imported write's form URI): its rules decide first. */
+    form?: string;
+  }>;
   run: (input: z.infer<S>, ctx: TrustedContext) => Promise<GatewayOutcome>;
 }
 
@@ -142,6 +153,23 @@ export function createGateway(options: GatewayOptions) {
     return { target: capability ? capabilityTarget(capability.id) : `action:${actionId}`, capability };
   }
 
+  /**
+   * An action step that carries out a write (advance, confirm, recover): authorized against
+   * what the action does where its capability names that (an imported write's form URI, read
+   * from the action's own fixed values), as its start was; otherwise against the capability.
+   */
+  async function writeStepTarget(ctx: TrustedContext, actionId: string) {
+    const found = await actionTarget(ctx, actionId);
+    if (!found.capability?.permissionTarget) return found;
+    const row = await db.action.findFirst({
+      where: { id: actionId, tenantId: ctx.tenantId },
+      select: { state: true },
+    });
+    const values = row ? parseActionState(row.state).values : {};
+    const form = found.capability.permissionTarget(values, await connectorsFor(ctx));
+    return form === found.target ? found : { ...found, form };
+  }
+
   /** The pipeline every operation passes. Never throws at a caller: failures are outcomes. */
   async function pipeline<S extends z.ZodType>(
     ctx: TrustedContext | null,
@@ -168,8 +196,12 @@ export function createGateway(options: GatewayOptions) {
     let capability: AnyCapability | undefined;
     let out: GatewayOutcome;
     try {
-      ({ target, capability } = await spec.target(input, ctx));
-      decision = await authorize(db, ctx, spec.verb, target, capability);
+      const subject = await spec.target(input, ctx);
+      ({ target, capability } = subject);
+      if (subject.form) {
+        target = subject.form;
+        decision = await authorizeWriteStep(db, ctx, spec.verb, subject.form, capability);
+      } else decision = await authorize(db, ctx, spec.verb, target, capability);
       if (decision.decision === "deny") {
         out = {
           outcome: "rejected",
@@ -273,7 +305,11 @@ export function createGateway(options: GatewayOptions) {
         schema: startActionInputSchema,
         target: async (input, caller) => {
           const capability = capabilities.get(input.capability ?? "");
-          const own = capability?.permissionTarget?.(input.patch ?? {}, await connectorsFor(caller));
+          // Authorized on the inputs the start runs with (entity_id settled in), never on a
+          // patch the engine then changes.
+          const own = capability
+            ? capability.permissionTarget?.(settledStartPatch(capability, input), await connectorsFor(caller))
+            : undefined;
           return { target: own ?? capabilityTarget(input.capability ?? ""), capability };
         },
         run: (input, caller) =>
@@ -365,6 +401,7 @@ export function createGateway(options: GatewayOptions) {
       verb: PermissionVerb,
       schema: S,
       run: (input: z.infer<S>, caller: TrustedContext) => Promise<ActionResponse>,
+      writes = false,
     ) =>
     (ctx: TrustedContext | null, raw: unknown) =>
       pipeline(
@@ -373,23 +410,36 @@ export function createGateway(options: GatewayOptions) {
           operation,
           verb,
           schema,
-          target: (input, caller) => actionTarget(caller, input.action_id),
+          target: (input, caller) =>
+            writes ? writeStepTarget(caller, input.action_id) : actionTarget(caller, input.action_id),
           run: (input, caller) => run(input, caller) as Promise<GatewayOutcome>,
         },
         raw,
       );
 
-  const advanceOne = onAction("action.advanced", "advance", advanceActionInputSchema, (input, caller) =>
-    engine.advance(actorOf(caller), input),
+  const advanceOne = onAction(
+    "action.advanced",
+    "advance",
+    advanceActionInputSchema,
+    (input, caller) => engine.advance(actorOf(caller), input),
+    true,
   );
-  const confirmAction = onAction("action.confirmed", "confirm", confirmActionInputSchema, (input, caller) =>
-    engine.confirm(actorOf(caller), input),
+  const confirmAction = onAction(
+    "action.confirmed",
+    "confirm",
+    confirmActionInputSchema,
+    (input, caller) => engine.confirm(actorOf(caller), input),
+    true,
   );
   const verifyAction = onAction("action.verified", "navigate", verifyActionInputSchema, (input, caller) =>
     engine.verify(actorOf(caller), input.action_id, scopeOf(caller)),
   );
-  const recoverAction = onAction("action.recovered", "confirm", recoverActionInputSchema, (input, caller) =>
-    engine.recover(actorOf(caller), input.action_id, scopeOf(caller)),
+  const recoverAction = onAction(
+    "action.recovered",
+    "confirm",
+    recoverActionInputSchema,
+    (input, caller) => engine.recover(actorOf(caller), input.action_id, scopeOf(caller)),
+    true,
   );
   const { startAction, advanceAction } = composeActionSteps({
     searchCapabilities,

@@ -84,29 +84,8 @@ export async function authorize(
   const resolved = resolvePermissionTarget(rawTarget);
   const target = resolved.target;
   const capability = capabilityArg ?? resolved.capability;
-  const rules = await db.permissionRule.findMany({
-    where: { tenantId: ctx.tenantId },
-    orderBy: [{ position: "asc" }, { createdAt: "asc" }],
-  });
-  const rule = rules.find(
-    (r) =>
-      (r.verb === "*" || r.verb === verb) &&
-      (r.subjectType === "tenant" ||
-        (r.subjectType === "role" && r.subjectId === ctx.role) ||
-        (r.subjectType === "agent" && !!ctx.agentId && r.subjectId === ctx.agentId)) &&
-      permissionPatternMatches(r.pattern, target),
-  );
-  if (rule && rule.decision !== "ask") {
-    return {
-      decision: rule.decision === "allow" ? "allow" : "deny",
-      source: { kind: "rule", ruleId: rule.id },
-      target,
-      message:
-        rule.decision === "allow"
-          ? "allowed by rule"
-          : `${verb} on ${target} is denied by a rule${rule.note ? ` (${rule.note})` : ""}`,
-    };
-  }
+  const rule = firstRule(await rulesOf(db, ctx), ctx, verb, target);
+  if (rule && rule.decision !== "ask") return ruleDecision(rule, verb, target);
   const defaultAllows =
     (!capability || capability.policy.roles.includes(ctx.role)) &&
     ((await connectorDefault(db, ctx, verb, target)) ?? true);
@@ -146,6 +125,70 @@ export async function authorize(
       ? `${verb} on ${target} needs an admin's permission`
       : `${verb} on ${target} is not granted to role ${ctx.role}; an admin can grant it`,
   };
+}
+
+type RuleRow = Awaited<ReturnType<Db["permissionRule"]["findMany"]>>[number];
+
+const rulesOf = (db: Db, ctx: TrustedContext) =>
+  db.permissionRule.findMany({
+    where: { tenantId: ctx.tenantId },
+    orderBy: [{ position: "asc" }, { createdAt: "asc" }],
+  });
+
+/** The first rule, in position order, for this caller, verb and target. */
+function firstRule(rules: RuleRow[], ctx: TrustedContext, verb: PermissionVerb, target: string) {
+  return rules.find(
+    (r) =>
+      (r.verb === "*" || r.verb === verb) &&
+      (r.subjectType === "tenant" ||
+        (r.subjectType === "role" && r.subjectId === ctx.role) ||
+        (r.subjectType === "agent" && !!ctx.agentId && r.subjectId === ctx.agentId)) &&
+      permissionPatternMatches(r.pattern, target),
+  );
+}
+
+function ruleDecision(rule: RuleRow, verb: PermissionVerb, target: string): PermissionDecision {
+  return {
+    decision: rule.decision === "allow" ? "allow" : "deny",
+    source: { kind: "rule", ruleId: rule.id },
+    target,
+    message:
+      rule.decision === "allow"
+        ? "allowed by rule"
+        : `${verb} on ${target} is denied by a rule${rule.note ? ` (${rule.note})` : ""}`,
+  };
+}
+
+/**
+ * Decides a step that carries out a write the start was authorized for on `form` (advance,
+ * confirm or recover of an imported write): the form's rules for the step's verb decide first
+ * (an `ask` rule asks, and a one-time grant for it allows once); without one, a rule that no
+ * longer lets the form be started (deny or ask on `start`) stops the step too, so taking a write
+ * away also stops the actions already on their way. Otherwise the capability decides as for
+ * any action step.
+ */
+export async function authorizeWriteStep(
+  db: Db,
+  ctx: TrustedContext,
+  verb: PermissionVerb,
+  form: string,
+  capability?: AnyCapability,
+): Promise<PermissionDecision> {
+  const target = resolvePermissionTarget(form).target;
+  const rules = await rulesOf(db, ctx);
+  const own = firstRule(rules, ctx, verb, target);
+  if (own?.decision === "ask") return authorize(db, ctx, verb, target, capability);
+  if (own) return ruleDecision(own, verb, target);
+  const start = firstRule(rules, ctx, "start", target);
+  if (start && start.decision !== "allow")
+    return {
+      decision: "deny",
+      source: { kind: "rule", ruleId: start.id },
+      target,
+      message: `${verb} on ${target} is stopped: starting it is no longer allowed (a rule${start.note ? `: ${start.note}` : ""})`,
+    };
+  // Its target stays the capability's: a permission request it leads to names what decided.
+  return authorize(db, ctx, verb, capabilityTarget(capability?.id ?? ""), capability);
 }
 
 /**

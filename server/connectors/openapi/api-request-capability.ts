@@ -83,7 +83,9 @@ function controlCharacters(fields: readonly OperationField[], values: Values): V
     .map((f) => ({
       field: f.name,
       code: "control_character",
-      message: `The ${f.where} parameter ${f.param} contains a control character (a line break, tab or other invisible code): send it without one`,
+      message: `The ${f.where} parameter ${f.param} contains a control character (a line break, tab or other invisible code): it cannot be sent; submit the form again without one`,
+      // Refused, not "fill it in": a value that would forge a header is an attack as often as a slip.
+      refused: true,
     }));
 }
 

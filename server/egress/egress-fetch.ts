@@ -62,8 +62,8 @@ function checkedLookup(host: string, port: number, protocol: string) {
   };
 }
 
-/** Connections only through the policy: literal addresses checked here, names in the lookup. */
-const agent = new Agent({
+/** Connections only through the policy: literal addresses checked here, names in the lookup (exported for tests). */
+export const egressDispatcher = new Agent({
   connect(options, callback) {
     const protocol = options.protocol ?? "http:";
     const port = defaultPort(protocol, options.port);
@@ -151,7 +151,7 @@ async function fetchOnce(url: URL, init: EgressInit): Promise<Response> {
     const response = await undiciFetch(url, {
       ...(init as Record<string, unknown>),
       redirect: "manual",
-      dispatcher: agent,
+      dispatcher: egressDispatcher,
     });
     return response as unknown as Response;
   } catch (error) {

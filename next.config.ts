@@ -16,6 +16,9 @@ const config: NextConfig = {
     "prom-client",
     "rate-limiter-flexible",
     "ioredis",
+    // The egress policy's dispatcher and address classification (server/egress/).
+    "undici",
+    "ipaddr.js",
   ],
   poweredByHeader: false,
   // forbidden() answers a page a role may not open with app/forbidden.tsx and HTTP 403.

@@ -31,8 +31,26 @@ function Summary({ s }: { s: ImportSummary }) {
           {s.diff.changed.map((l) => (
             <li key={`c${l}`}>~ {l}</li>
           ))}
-          <li>{s.diff.unchanged} unchanged</li>
+          {s.diff.security.map((l) => (
+            <li key={`s${l}`}>~ {l}</li>
+          ))}
+          <li>{s.diff.unchanged} operation(s) unchanged</li>
         </ul>
+      ) : null}
+      {s.secretChanges.length ? (
+        <div>
+          <strong>Where secrets go changes</strong>
+          {s.applied ? ", so these were cleared" : ", so the import clears these"} (set them again for the new
+          destination):
+          <ul className="font-mono text-xs">
+            {s.secretChanges.map((c) => (
+              <li key={c.secret}>
+                {c.secret}: {c.change}
+                {s.secretsToClear.includes(c.secret) ? " (cleared)" : ""}
+              </li>
+            ))}
+          </ul>
+        </div>
       ) : null}
       {s.warnings.length ? (
         <details>

@@ -42,7 +42,8 @@ export function createSignpostMcpServer<Ctx>(
   );
   let face: Face = "actions";
   trackToolNames(server);
-  if (deps.observeToolCall) observeToolCalls(server, deps.observeToolCall(context), () => face);
+  // Always wrapped: the wrapper also scrubs every result of the vault's values.
+  observeToolCalls(server, deps.observeToolCall?.(context) ?? (() => undefined), () => face);
   if (faces.includes("actions")) {
     registerActionTools(server, { gateway: deps.gateway, context, requestState: deps.requestState });
     registerConfirmApp(server, deps.gateway, context);

@@ -1,4 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/server";
+import { scrubVaultValues } from "@/server/gateway/vault-values";
 import type { Face } from "./faces";
 
 /** One finished MCP tool call, as the access log and the metrics see it: never its arguments. */
@@ -23,7 +24,8 @@ export function toolCallOutcome(result: unknown): string {
 /**
  * Wraps `server.registerTool` so every tool registered from now on reports each call to
  * `observe` (tool, outcome, latency) under the face `faceOf()` names at registration time.
- * One place for every face: the action tools, the MCP App's tool and the browse tools.
+ * One place for every face: the action tools, the MCP App's tool and the browse tools; also
+ * where every result is scrubbed of the vault's values.
  */
 export function observeToolCalls(server: McpServer, observe: ToolCallObserver, faceOf: () => Face): void {
   const register = server.registerTool.bind(server) as (...args: unknown[]) => unknown;
@@ -33,7 +35,9 @@ export function observeToolCalls(server: McpServer, observe: ToolCallObserver, f
     return register(name, config, async (...args: unknown[]) => {
       const started = performance.now();
       try {
-        const result = await run(...args);
+        // Whatever a tool answers (pages, outcomes, script values) leaves without a vault value
+        // in any encoding, whichever face or system put it there.
+        const result = scrubVaultValues(await run(...args));
         observe({
           face,
           tool: name,

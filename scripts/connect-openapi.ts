@@ -100,7 +100,12 @@ export async function connectCommand(args: string[], deps: ConnectDeps): Promise
       for (const line of diff.added) deps.say(`  + ${line}`);
       for (const line of diff.removed) deps.say(`  - ${line}`);
       for (const line of diff.changed) deps.say(`  ~ ${line}`);
-      deps.say(`  ${diff.unchanged} unchanged`);
+      for (const line of diff.security) deps.say(`  ~ ${line}`);
+      deps.say(`  ${diff.unchanged} operation(s) unchanged`);
+      for (const c of preview.value.secretChanges)
+        deps.say(
+          `  secret ${c.secret}: ${c.change}${preview.value.secretsToClear.includes(c.secret) ? " (cleared by this import)" : ""}`,
+        );
       if (!values.yes) {
         deps.say("Nothing was changed. Run again with --yes to apply.");
         return;
@@ -137,7 +142,8 @@ export async function connectCommand(args: string[], deps: ConnectDeps): Promise
       deps.say(
         `Secrets: ${v.report.secrets.map((s) => `${s.name} (${v.secretsSet.includes(s.name) ? "set" : "not set"}: ${s.description})`).join("; ")}.`,
       );
-    if (v.secretsCleared.length) deps.say(`Cleared for the new address: ${v.secretsCleared.join(", ")}.`);
+    if (v.secretsCleared.length)
+      deps.say(`Cleared (where they would be sent changed): ${v.secretsCleared.join(", ")}.`);
     if (v.startPages.length) deps.say(`Start at: ${v.startPages.slice(0, 5).join(", ")}`);
   });
 }

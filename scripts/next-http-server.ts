@@ -7,6 +7,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { format, stripVTControlCharacters } from "node:util";
 import next from "next";
 import { pinoHttp } from "pino-http";
+import { noteSelfAddress } from "@/server/egress/egress-policy";
 import { installRequestIds, REQUEST_ID_HEADER } from "@/server/gateway/request-id";
 import { logger } from "@/server/logger";
 import { signpostMetrics } from "@/server/metrics/signpost-metrics";
@@ -135,6 +136,8 @@ export async function startNextHttpServer(options: {
     server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  // Never a destination of Signpost's own requests, whatever the egress allow list says.
+  noteSelfAddress({ port, origin: process.env.SIGNPOST_PUBLIC_URL });
 
   return {
     url: `http://${options.host}:${port}`,

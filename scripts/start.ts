@@ -240,6 +240,10 @@ async function main(): Promise<void> {
         ...process.env,
         PORT: String(env.PORT),
         SIGNPOST_LEGACY_URL: legacyUrl,
+        // The demo's legacy service is on loopback, which the egress policy refuses unless allowed.
+        SIGNPOST_EGRESS_ALLOW: [process.env.SIGNPOST_EGRESS_ALLOW, `127.0.0.1:${env.LEGACY_PORT}`]
+          .filter((entry) => entry?.trim())
+          .join(","),
         LEGACY_PORT: String(env.LEGACY_PORT),
         // Links given to agents and sent by email open the console where it was printed (not a
         // "localhost" the person is not signed in at), unless SIGNPOST_PUBLIC_URL says otherwise.

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EgressConfigError, parseEgressAllow } from "../egress/egress-allow-list";
 import { smtpUrlSchema } from "../gateway/mailer";
 import { trustProxySchema } from "../gateway/request-peer";
 import { parseMasterKey } from "../gateway/vault";
@@ -85,6 +86,22 @@ export const serverConfigSchema = z.object({
   ),
   SIGNPOST_LEGACY_URL: unset(
     httpUrl("SIGNPOST_LEGACY_URL", "the default address of connectors whose settings name none").optional(),
+  ),
+  SIGNPOST_EGRESS_ALLOW: unset(
+    z
+      .string()
+      .superRefine((value, ctx) => {
+        try {
+          parseEgressAllow(value);
+        } catch (error) {
+          if (!(error instanceof EgressConfigError)) throw error;
+          ctx.addIssue({
+            code: "custom",
+            message: `${error.message}; SIGNPOST_EGRESS_ALLOW lists the hosts, addresses and CIDR ranges (each optionally with :port) the server may reach although they are loopback, private or link-local`,
+          });
+        }
+      })
+      .optional(),
   ),
   SIGNPOST_TRUST_PROXY: trustProxySchema,
   SIGNPOST_SMTP_URL: unset(smtpUrlSchema.optional()),

@@ -2,8 +2,9 @@
  * The HTTP client of the legacy API, shared by the shop and helpdesk adapters. It turns
  * transport behaviour into a small set of results the adapters can reason about:
  * answered (ok / business error), unavailable (nothing happened), timeout or dropped
- * (sent; it may have happened).
+ * (sent; it may have happened). Every request goes through the egress policy.
  */
+import { EGRESS_FAILURE, EgressError, egressFetch } from "../egress/egress-fetch";
 
 export interface LegacyClientOptions {
   baseUrl: string;
@@ -13,7 +14,6 @@ export interface LegacyClientOptions {
   timeoutMs?: number;
   /** Attempts for reads (safe to repeat). */
   readAttempts?: number;
-  fetchImpl?: typeof fetch;
 }
 
 export type LegacyResponse =
@@ -123,7 +123,6 @@ function errorCode(err: unknown): string {
 
 export function createLegacyClient(options: LegacyClientOptions): LegacyClient {
   const base = options.baseUrl.replace(/\/+$/, "");
-  const doFetch = options.fetchImpl ?? fetch;
   const defaultTimeout = options.timeoutMs ?? 5000;
   const readAttempts = options.readAttempts ?? 3;
 
@@ -149,20 +148,21 @@ export function createLegacyClient(options: LegacyClientOptions): LegacyClient {
     if (req.idempotencyKey) headers["idempotency-key"] = req.idempotencyKey;
     let res: Response;
     try {
-      res = await doFetch(url, {
+      res = await egressFetch(url, {
         method: req.method,
         headers,
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        // A redirect would carry the key elsewhere: answered as the 3xx it is.
+        redirect: "manual",
         signal: AbortSignal.timeout(req.timeoutMs ?? defaultTimeout),
       });
     } catch (err) {
-      const code = errorCode(err);
-      if (code === "TimeoutError" || code === "AbortError")
+      // Refused by the egress policy or never connected: nothing was sent.
+      if (err instanceof EgressError && !err.sent)
+        return { kind: "unavailable", message: `legacy service unreachable: ${EGRESS_FAILURE}` };
+      if (err instanceof EgressError && err.timedOut)
         return { kind: "timeout", message: `no answer within ${req.timeoutMs ?? defaultTimeout} ms` };
-      // A refused or unresolvable connection never carried the request.
-      if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN")
-        return { kind: "unavailable", message: `legacy service unreachable (${code})` };
-      return { kind: "dropped", message: `connection dropped (${code})` };
+      return { kind: "dropped", message: `connection dropped: ${EGRESS_FAILURE}` };
     }
     let body: unknown = null;
     try {
@@ -268,7 +268,7 @@ export async function sendWithRetries(
  */
 export function bearerHealthCheck(path: string, secret = "api_key") {
   return async (options: { baseUrl: string; secrets: Record<string, string> }, signal: AbortSignal) => {
-    const res = await fetch(new URL(path, options.baseUrl), {
+    const res = await egressFetch(new URL(path, options.baseUrl), {
       headers: { authorization: `Bearer ${options.secrets[secret] ?? ""}` },
       redirect: "manual",
       signal,

@@ -59,6 +59,7 @@ import { type AuditActor, type AuditInput, recordAuditEvent } from "./record-aud
 import { listRecoveryQueue, resolveRecoveryItem } from "./recovery-queue";
 import { actorOf, type Role, type TrustedContext } from "./trusted-context";
 import { zodErrors } from "./validation-errors";
+import { primeVault } from "./vault";
 
 /** Every gateway answer: the typed outcome with next_actions, plus operation-specific fields. */
 export type GatewayOutcome = OutcomeBase & Record<string, unknown>;
@@ -177,6 +178,8 @@ export function createGateway(options: GatewayOptions) {
     raw: unknown,
   ): Promise<GatewayOutcome> {
     const started = Date.now();
+    // What this operation answers is scrubbed of every vault value, used here yet or not.
+    await primeVault(db);
     if (!ctx)
       return {
         outcome: "rejected",

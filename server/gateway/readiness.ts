@@ -2,6 +2,7 @@ import { connectors } from "../connectors/connector-registry";
 import type { Db } from "../db/client";
 import { committedMigrations } from "../db/database-state";
 import type { DbProvider } from "../db/database-url";
+import { egressFetch } from "../egress/egress-fetch";
 import { logger } from "../logger";
 import { baseUrlOf } from "./connector-credentials";
 import { checkMasterKey } from "./master-key-check";
@@ -58,9 +59,8 @@ let committed: { key: string; names: string[] } | undefined;
  */
 export async function checkReadiness(
   db: Db,
-  options: { provider: DbProvider; root: string; fetch?: typeof fetch },
+  options: { provider: DbProvider; root: string },
 ): Promise<Readiness> {
-  const probe = options.fetch ?? fetch;
   // Unknown (-1) until the migrations table was read.
   let pending = -1;
   const [database, masterKey, migrations, connectors] = await Promise.all([
@@ -80,7 +80,7 @@ export async function checkReadiness(
       pending = committed.names.filter((name) => !applied.has(name)).length;
       if (pending > 0) throw new Error(`${pending} migration(s) not applied`);
     }),
-    connectorHealth(db, probe),
+    connectorHealth(db),
   ]);
   const ready = database.check.ok && masterKey.check.ok && migrations.check.ok;
   const degraded = Object.values(connectors).some((c) => c.status === "degraded");
@@ -97,7 +97,7 @@ export async function checkReadiness(
 }
 
 /** Each connector's backend systems: the distinct addresses its enabled tenant configs name. */
-async function connectorHealth(db: Db, probe: typeof fetch): Promise<Record<string, ConnectorHealth>> {
+async function connectorHealth(db: Db): Promise<Record<string, ConnectorHealth>> {
   const configs = await db.connectorConfig
     .findMany({ where: { enabled: true }, select: { connector: true, settings: true } })
     .catch(() => []);
@@ -119,9 +119,9 @@ async function connectorHealth(db: Db, probe: typeof fetch): Promise<Record<stri
         const answers = await Promise.all(
           [...urls].map(async (base) => {
             const { check } = await timed(`connector ${connector.id}`, async () => {
-              const res = await probe(new URL(connector.healthPath, base), {
+              const res = await egressFetch(new URL(connector.healthPath, base), {
                 signal: AbortSignal.timeout(TIMEOUT_MS),
-                cache: "no-store",
+                redirect: "manual",
               });
               if (!res.ok) throw new Error(`${connector.healthPath} answered ${res.status}`);
             });

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path";
 import type { Db } from "@/server/db/client";
 import { dataDir, type Env } from "@/server/db/database-url";
+import { noteVaultValue, primeVaultValues } from "./vault-values";
 
 /**
  * The secret vault: connector credentials encrypted with AES-256-GCM under the master key.
@@ -111,6 +112,7 @@ export async function setSecret(
   input: SecretRef & { value: string; updatedById?: string | null },
 ): Promise<SecretMetadata> {
   const { tenantId, connector, name, value } = input;
+  noteVaultValue(value);
   const sealed = encryptSecret({ tenantId, connector, name }, value);
   const row = await db.secret.upsert({
     where: { tenantId_connector_name: { tenantId, connector, name } },
@@ -129,7 +131,31 @@ export async function readSecret(db: SecretStore, ref: SecretRef): Promise<strin
     where: { tenantId_connector_name: { tenantId: ref.tenantId, connector: ref.connector, name: ref.name } },
   });
   if (!row) return null;
-  return decryptSecret(ref, row);
+  const value = decryptSecret(ref, row);
+  noteVaultValue(value);
+  return value;
+}
+
+/**
+ * Every stored value that opens with this key, for scrubbing by value (vault-values.ts); rows
+ * that do not open are skipped (the master-key check reports them).
+ */
+export async function storedSecretValues(db: SecretStore): Promise<string[]> {
+  const rows = await db.secret.findMany({ take: 2_000, orderBy: { updatedAt: "desc" } });
+  const values: string[] = [];
+  for (const row of rows) {
+    try {
+      values.push(decryptSecret(row, row));
+    } catch {
+      // another key's row
+    }
+  }
+  return values;
+}
+
+/** Notes every stored value once per database handle (see vault-values.ts). */
+export function primeVault(db: SecretStore): Promise<void> {
+  return primeVaultValues(db, () => storedSecretValues(db));
 }
 
 /** Which secrets a tenant has: names and timestamps, never values. */

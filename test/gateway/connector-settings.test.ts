@@ -10,6 +10,7 @@ import {
 } from "@/server/gateway/console/manage-connectors";
 import type { ConsoleContext } from "@/server/gateway/console-session";
 import { readSecret } from "@/server/gateway/vault";
+import { allowEgressTo } from "../helpers/allow-egress";
 import { describeEachProvider } from "../helpers/database";
 import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
 
@@ -33,6 +34,7 @@ async function listener(answer: { status: number; body: unknown }) {
     res.end(JSON.stringify(answer.body));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  allowEgressTo(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,
@@ -64,6 +66,7 @@ async function countingProxy(target: string) {
     }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  allowEgressTo(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,

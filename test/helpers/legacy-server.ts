@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLegacyServer } from "@/server/legacy/create-legacy-server";
+import { allowEgressTo } from "./allow-egress";
 
 /** A fault as POST /admin/faults takes it (see server/legacy/API.md). */
 export interface LegacyFault {
@@ -67,6 +68,7 @@ export async function startLegacy(options: StartLegacyOptions = {}): Promise<Run
     adminKey,
     validateResponses: options.validateResponses ?? true,
   });
+  allowEgressTo(server.url);
   return {
     url: server.url,
     adminKey,

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { allowEgressTo } from "./allow-egress";
 
 /** A free local port (the OS picks; closed again before Prism binds it). */
 async function freePort(): Promise<number> {
@@ -57,6 +58,7 @@ export async function startPrism(
     });
   });
   child.removeAllListeners("exit");
+  allowEgressTo(`http://127.0.0.1:${port}`);
   return {
     url: `http://127.0.0.1:${port}`,
     async stop() {
@@ -122,6 +124,7 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  allowEgressTo(`http://127.0.0.1:${port}`);
   return {
     url: `http://127.0.0.1:${port}`,
     requests,

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import type { SignpostMcp } from "@/mcp/signpost-mcp";
+import { noteSelfAddress } from "@/server/egress/egress-policy";
 
 type Handler = (request: Request) => Promise<Response>;
 /** A Next.js route module as the app exports it: one handler per HTTP method. */
@@ -28,6 +29,7 @@ export async function serveRoute(
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
   const { port } = server.address() as AddressInfo;
+  noteSelfAddress({ port });
   return {
     url: `http://${host}:${port}`,
     close: () =>

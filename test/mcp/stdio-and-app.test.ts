@@ -28,6 +28,8 @@ describe("stdio entry and the MCP Apps confirmation screen", () => {
         DATABASE_URL: w.database.url,
         SIGNPOST_MASTER_KEY: String(process.env.SIGNPOST_MASTER_KEY),
         SIGNPOST_FACES: "actions,browse",
+        // The test's legacy service, allowed by its helper (test/helpers/allow-egress.ts).
+        SIGNPOST_EGRESS_ALLOW: process.env.SIGNPOST_EGRESS_ALLOW ?? "",
       },
       stderr: "pipe",
     });

@@ -1,5 +1,6 @@
 import { getDb } from "@/server/db/client";
 import { databaseUrl, providerOf } from "@/server/db/database-url";
+import { egressFetch } from "@/server/egress/egress-fetch";
 import { defaultLegacyUrl } from "@/server/gateway/connector-credentials";
 import { logger } from "@/server/logger";
 
@@ -40,9 +41,9 @@ export async function GET(): Promise<Response> {
   const [database, legacy] = await Promise.all([
     timed("database", () => getDb().$queryRawUnsafe("SELECT 1")),
     timed(`legacy (${defaultLegacyUrl()})`, async () => {
-      const response = await fetch(`${defaultLegacyUrl()}/health`, {
+      const response = await egressFetch(`${defaultLegacyUrl()}/health`, {
         signal: AbortSignal.timeout(TIMEOUT_MS),
-        cache: "no-store",
+        redirect: "manual",
       });
       if (!response.ok) throw new Error(`legacy /health answered ${response.status}`);
     }),

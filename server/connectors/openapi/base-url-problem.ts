@@ -1,16 +1,17 @@
+import { namesThisMachine } from "../../egress/egress-policy";
+
 /** Where Signpost itself answers: its public URL and the ports it listens on (from the caller). */
 export interface SelfAddress {
   origins: string[];
   ports: number[];
 }
 
-const LOCAL = new Set(["localhost", "127.0.0.1", "0.0.0.0", "[::1]", "[::]", "::1"]);
-
 /**
  * Why a base URL cannot be an imported system's address, or null: only http(s), no credentials
  * in it (they belong in the vault), and never Signpost itself (its public origin, or a local
- * address on one of its ports): a connector pointed at Signpost would let an agent's reads and
- * approved writes call Signpost's own API with a system's credentials.
+ * address on one of its ports, in any spelling): a connector pointed at Signpost would let an
+ * agent's reads and approved writes call Signpost's own API with a system's credentials. Every
+ * other address is the egress policy's to judge when a request is made.
  */
 export function baseUrlProblem(text: string, self: SelfAddress): string | null {
   let url: URL;
@@ -26,7 +27,7 @@ export function baseUrlProblem(text: string, self: SelfAddress): string | null {
   if (url.search || url.hash) return "the base URL must not have a query or fragment";
   if (self.origins.some((o) => safeOrigin(o) === url.origin)) return "the base URL is Signpost itself";
   const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
-  if (LOCAL.has(url.hostname) && self.ports.includes(port))
+  if (namesThisMachine(url.hostname) && self.ports.includes(port))
     return "the base URL is Signpost itself (a local address on Signpost's port)";
   return null;
 }

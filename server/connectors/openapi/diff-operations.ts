@@ -12,6 +12,41 @@ export interface OperationsDiff {
   removed: string[];
   changed: string[];
   unchanged: number;
+  /**
+   * Security schemes added, removed or changed (type, where the key goes, OAuth2 flows and their
+   * token URLs), and the document's default security or servers: each a line for the preview.
+   */
+  security: string[];
+}
+
+/** Lines for what differs in the document's security schemes, default security and servers. */
+function securityDiff(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+  const schemesOf = (d: Record<string, unknown>) =>
+    ((d.components as { securitySchemes?: Record<string, unknown> } | undefined)?.securitySchemes ??
+      {}) as Record<string, unknown>;
+  const a = schemesOf(before);
+  const b = schemesOf(after);
+  const lines: string[] = [];
+  for (const name of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+    const label = name.slice(0, 60);
+    if (!(name in a)) lines.push(`security scheme ${label} added`);
+    else if (!(name in b)) lines.push(`security scheme ${label} removed`);
+    else if (JSON.stringify(a[name]) !== JSON.stringify(b[name])) {
+      const url = (d: unknown) =>
+        (d as { flows?: { clientCredentials?: { tokenUrl?: unknown } } })?.flows?.clientCredentials?.tokenUrl;
+      const [from, to] = [url(a[name]), url(b[name])];
+      lines.push(
+        from !== to
+          ? `security scheme ${label}: token URL ${String(from).slice(0, 200)} → ${String(to).slice(0, 200)}`
+          : `security scheme ${label} changed`,
+      );
+    }
+  }
+  if (JSON.stringify(before.security ?? null) !== JSON.stringify(after.security ?? null))
+    lines.push("the document's default security changed");
+  if (JSON.stringify(before.servers ?? null) !== JSON.stringify(after.servers ?? null))
+    lines.push("the document's servers changed");
+  return lines;
 }
 
 const METHODS = ["get", "put", "post", "delete", "patch"] as const;
@@ -39,6 +74,8 @@ function shapes(document: Record<string, unknown>): Map<string, OperationShape> 
         op.requestBody ?? null,
         op.responses ?? null,
         op.security ?? null,
+        item.servers ?? null,
+        op.servers ?? null,
       ]);
       out.set(key, { key, label, fingerprint });
     }
@@ -48,7 +85,8 @@ function shapes(document: Record<string, unknown>): Map<string, OperationShape> 
 
 /**
  * What a re-import changes, by operationId (else method and path): operations added, removed,
- * and changed (summary, description, tags, parameters, body, responses or security differ). Shared component
+ * and changed (summary, description, tags, parameters, body, responses, security or servers
+ * differ), and what changed in the security schemes (token URLs included). Shared component
  * schemas that changed show as no change here unless an operation's own text changed: the
  * report says so, and the re-import applies them all the same.
  */
@@ -63,5 +101,11 @@ export function diffOperations(
   const changed = [...b.values()]
     .filter((s) => a.has(s.key) && a.get(s.key)?.fingerprint !== s.fingerprint)
     .map((s) => s.label);
-  return { added, removed, changed, unchanged: b.size - added.length - changed.length };
+  return {
+    added,
+    removed,
+    changed,
+    unchanged: b.size - added.length - changed.length,
+    security: securityDiff(before, after),
+  };
 }

@@ -30,13 +30,11 @@ export function createOpenApiAdapter(input: {
   schemes: Map<string, SchemeAuth>;
   plans: Map<string, OperationPlan>;
   idempotencyHeader?: string;
-  fetchImpl?: typeof fetch;
 }): OpenApiAdapter {
   const client = createApiClient({
     baseUrl: input.baseUrl,
     secrets: input.secrets,
     schemes: input.schemes,
-    fetchImpl: input.fetchImpl,
   });
   return {
     kind: "openapi",

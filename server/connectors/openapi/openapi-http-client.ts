@@ -1,3 +1,5 @@
+import { EGRESS_FAILURE, EgressError, egressFetch } from "../../egress/egress-fetch";
+import { logger } from "../../logger";
 import type { ApiOperation } from "./api-operations";
 import { OPENAPI_LIMITS } from "./openapi-limits";
 import type { SchemeAuth } from "./security-schemes";
@@ -66,7 +68,6 @@ export interface ApiClientOptions {
   /** Secret values by secret name (server-side only). */
   secrets: Record<string, string>;
   schemes: Map<string, SchemeAuth>;
-  fetchImpl?: typeof fetch;
   timeoutMs?: number;
 }
 
@@ -100,7 +101,6 @@ async function readBody(res: Response): Promise<{ body: unknown; truncated: bool
 
 /** The HTTP client of an imported API: auth from the vault's secrets, bounded reads, typed answers. */
 export function createApiClient(options: ApiClientOptions) {
-  const doFetch = options.fetchImpl ?? fetch;
   const tokens = new Map<string, { token: string; until: number }>();
 
   async function clientCredentialsToken(
@@ -113,7 +113,7 @@ export function createApiClient(options: ApiClientOptions) {
     if (colon < 1) throw new Error(`secret ${auth.name} must be client_id:client_secret`);
     const form = new URLSearchParams({ grant_type: "client_credentials" });
     if (auth.scopes.length) form.set("scope", auth.scopes.join(" "));
-    const res = await doFetch(auth.tokenUrl, {
+    const res = await egressFetch(auth.tokenUrl, {
       method: "POST",
       headers: {
         "content-type": "application/x-www-form-urlencoded",
@@ -127,10 +127,13 @@ export function createApiClient(options: ApiClientOptions) {
       access_token?: unknown;
       expires_in?: unknown;
     } | null;
-    if (!res.ok || typeof body?.access_token !== "string")
-      throw new Error(
-        `the token endpoint of ${auth.name} answered HTTP ${res.status} without an access token`,
+    if (!res.ok || typeof body?.access_token !== "string") {
+      logger.warn(
+        { egress: { origin: new URL(auth.tokenUrl).origin, status: res.status } },
+        "no access token",
       );
+      throw new Error(`the token endpoint of ${auth.name} gave no access token`);
+    }
     const seconds = typeof body.expires_in === "number" ? body.expires_in : 300;
     tokens.set(auth.name, { token: body.access_token, until: Date.now() + Math.max(0, seconds - 30) * 1000 });
     return body.access_token;
@@ -182,13 +185,24 @@ export function createApiClient(options: ApiClientOptions) {
     try {
       refused = await authenticate(call.operation, url, headers);
     } catch (error) {
-      return { kind: "unavailable", message: (error as Error).message };
+      const message =
+        error instanceof EgressError
+          ? `the token endpoint could not be reached: ${EGRESS_FAILURE}`
+          : (error as Error).message;
+      return { kind: "unavailable", message };
     }
     if (refused) return { kind: "refused", message: refused };
     const write = call.operation.method !== "get";
+    // fetch checks headers before it connects (a credential's bytes included): such a refusal means
+    // nothing left, and its text quotes the value, which may be a secret, so it is not repeated.
+    try {
+      new Headers(headers);
+    } catch {
+      return { kind: "refused", message: "a header value was refused by the HTTP client; nothing was sent" };
+    }
     let res: Response;
     try {
-      res = await doFetch(url, {
+      res = await egressFetch(url, {
         method: call.operation.method.toUpperCase(),
         headers,
         body: call.body === undefined ? undefined : JSON.stringify(call.body),
@@ -197,23 +211,14 @@ export function createApiClient(options: ApiClientOptions) {
         signal: AbortSignal.timeout(options.timeoutMs ?? OPENAPI_LIMITS.timeoutMs),
       });
     } catch (error) {
-      // fetch checks headers before it connects: such a refusal means nothing left (its text
-      // quotes the value, which may be a secret, so it is not repeated).
-      if (
-        error instanceof TypeError &&
-        /^Headers\.\w+: .* is an invalid header (value|name)\.$/s.test(error.message)
-      )
-        return {
-          kind: "refused",
-          message: "a header value was refused by the HTTP client; nothing was sent",
-        };
-      const e = error as { name?: string; cause?: { code?: string } };
-      const refusedConnection = e.cause?.code === "ECONNREFUSED" || e.cause?.code === "ENOTFOUND";
-      if (refusedConnection || !write)
-        return { kind: "unavailable", message: `the API did not answer (${e.cause?.code ?? e.name})` };
+      // Refused by the egress policy or never connected: nothing was sent. The words are the same
+      // for every cause (the reason is in the server log).
+      const sent = !(error instanceof EgressError) || error.sent;
+      if (!sent || !write)
+        return { kind: "unavailable", message: `the API did not answer: ${EGRESS_FAILURE}` };
       return {
         kind: "unknown",
-        message: `no answer from the API (${e.cause?.code ?? e.name}); the write may have happened`,
+        message: `no answer from the API (${EGRESS_FAILURE}); the write may have happened`,
       };
     }
     let read: { body: unknown; truncated: boolean };

@@ -13,6 +13,8 @@ import {
 } from "./generate-openapi-connector";
 import { type ImportBudget, loadOpenApiOffThread } from "./load-openapi-off-thread";
 import { type OpenApiResult, problem } from "./openapi-import-problem";
+import { secretBindingChanges } from "./save-imported-connector";
+import type { SecretBindingChange } from "./secret-bindings";
 import { secretNameOf } from "./security-schemes";
 
 export interface ImportRequest {
@@ -54,6 +56,10 @@ export interface PreparedImport {
   diff: OperationsDiff | null;
   /** Secrets to store, by vault name (values never leave the server). */
   secrets: Record<string, string>;
+  /** Secrets whose destinations or way of sending this import changes (null diff: none before). */
+  secretChanges: SecretBindingChange[];
+  /** Stored secrets the import clears (their binding changed, or their scheme is gone). */
+  secretsToClear: string[];
 }
 
 const ROLES: Role[] = ["admin", "support", "member"];
@@ -150,6 +156,10 @@ export async function prepareOpenApiImport(
   }
   const existing = await db.importedConnector.findFirst({ where: { tenantId, connector: id } });
   const document = JSON.stringify(loaded.value.document);
+  const bindings = await secretBindingChanges(db, tenantId, id, {
+    document: loaded.value.document,
+    baseUrl: settings.baseUrl,
+  });
   return {
     ok: true,
     value: {
@@ -169,6 +179,8 @@ export async function prepareOpenApiImport(
         ? diffOperations(JSON.parse(existing.document) as Record<string, unknown>, loaded.value.document)
         : null,
       secrets,
+      secretChanges: bindings.changes,
+      secretsToClear: bindings.clears,
     },
   };
 }

@@ -1,4 +1,5 @@
 import { open, stat } from "node:fs/promises";
+import { EGRESS_FAILURE, egressFetch } from "../../egress/egress-fetch";
 import { type OpenApiResult, problem } from "./openapi-import-problem";
 import { OPENAPI_LIMITS } from "./openapi-limits";
 
@@ -15,7 +16,7 @@ const tooLarge = (bytes: number | "more", max: number) =>
  */
 export async function readOpenApiSource(
   source: string,
-  options: { maxBytes?: number; fetchImpl?: typeof fetch; timeoutMs?: number } = {},
+  options: { maxBytes?: number; timeoutMs?: number } = {},
 ): Promise<OpenApiResult<{ text: string; from: "file" | "url" }>> {
   const max = options.maxBytes ?? OPENAPI_LIMITS.maxDocumentBytes;
   if (/^https?:\/\//i.test(source)) return readUrl(source, max, options);
@@ -45,22 +46,30 @@ export async function readOpenApiSource(
   }
 }
 
+/** The one answer to every URL that gave no document (refused, unreachable, not 2xx, timed out). */
+const cannotFetch = problem("unreadable", `Cannot fetch the document: ${EGRESS_FAILURE}.`);
+
 async function readUrl(
   url: string,
   max: number,
-  options: { fetchImpl?: typeof fetch; timeoutMs?: number },
+  options: { timeoutMs?: number },
 ): Promise<OpenApiResult<{ text: string; from: "url" }>> {
   let res: Response;
   try {
-    res = await (options.fetchImpl ?? fetch)(url, {
+    // Through the egress policy, redirects re-checked hop by hop.
+    res = await egressFetch(url, {
       headers: { accept: "application/json, application/yaml, text/yaml, */*" },
-      redirect: "error",
+      redirect: "follow",
       signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
     });
-  } catch (error) {
-    return problem("unreadable", `Cannot fetch the document: ${(error as Error).name}.`);
+  } catch {
+    return cannotFetch;
   }
-  if (!res.ok) return problem("unreadable", `Fetching the document answered HTTP ${res.status}.`);
+  // The status is not told: an error page and a closed port read the same (no port scanning).
+  if (!res.ok) {
+    await res.body?.cancel().catch(() => undefined);
+    return cannotFetch;
+  }
   const declared = Number(res.headers.get("content-length") ?? "");
   if (Number.isFinite(declared) && declared > max) {
     await res.body?.cancel();
@@ -70,15 +79,19 @@ async function readUrl(
   if (!reader) return problem("unreadable", "The document's response had no body.");
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel();
-      return tooLarge("more", max);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > max) {
+        await reader.cancel();
+        return tooLarge("more", max);
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } catch {
+    return cannotFetch;
   }
   return { ok: true, value: { text: Buffer.concat(chunks).toString("utf8"), from: "url" } };
 }

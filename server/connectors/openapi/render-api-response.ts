@@ -1,5 +1,6 @@
 import { code, escapeText, table } from "../sdk/markdown";
 import { SEGMENT } from "../sdk/parse-browse-uri";
+import { secretNameKind } from "../sdk/secret-names";
 import { OPENAPI_LIMITS } from "./openapi-limits";
 
 type Row = Record<string, unknown>;
@@ -32,9 +33,18 @@ export function rowsOf(body: unknown, resource = ""): Row[] | null {
   return null;
 }
 
+/**
+ * A field a system answers under a credential's name (`api_key`, `signing_secret`,
+ * `client_secret`, `password`): never shown, whatever its value looks like. Only names that hold
+ * a credential wherever they appear: a `key` column (an issue key) or a `session` stays.
+ */
+const credentialField = (key: string) => secretNameKind(key) === "strong";
+const HIDDEN = "[redacted]";
+
 /** A value as one table cell or list value: scalars as text (ids as code), lists and objects summarised. */
 export function shownValue(key: string, value: unknown): string {
   if (value === null || value === undefined) return "—";
+  if (credentialField(key) && typeof value !== "boolean") return HIDDEN;
   if (typeof value === "string") {
     if ((key === "id" || /(_id|Id)$/.test(key)) && SEGMENT.test(value)) return code(value);
     return escapeText(value.length > 160 ? `${value.slice(0, 160)}…` : value);
@@ -83,7 +93,9 @@ export function objectMarkdown(object: Row): string {
   const sections: string[] = [];
   for (const [key, value] of Object.entries(object).slice(0, 60)) {
     const label = escapeText(key);
-    if (Array.isArray(value) && value.some(isRow)) {
+    if (credentialField(key) && value !== null && typeof value === "object") {
+      lines.push(`- **${label}:** ${HIDDEN}`);
+    } else if (Array.isArray(value) && value.some(isRow)) {
       const rows = (value as unknown[]).filter(isRow);
       const shown = rows.slice(0, 5);
       sections.push(

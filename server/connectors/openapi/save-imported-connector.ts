@@ -1,21 +1,49 @@
 import type { Db } from "../../db/client";
 import type { PreparedImport } from "./prepare-openapi-import";
+import { diffSecretBindings, type SecretBindingChange, secretBindings } from "./secret-bindings";
 
 type Store = Pick<Db, "importedConnector" | "connectorConfig" | "secret">;
 
-function originOf(text: string): string | null {
-  try {
-    return new URL(text).origin;
-  } catch {
-    return null;
+/**
+ * What an import changes in where the connector's secrets go, against what is stored now (the
+ * previous document at the connector's live base URL), and which stored secrets that clears:
+ * each secret whose origins (base URL, `servers`, token URL) or way of sending changed, and any
+ * stored secret the new document has no scheme for.
+ */
+export async function secretBindingChanges(
+  store: Store,
+  tenantId: string,
+  id: string,
+  next: { document: Record<string, unknown>; baseUrl: string },
+): Promise<{ changes: SecretBindingChange[]; clears: string[] }> {
+  const [existing, config, stored] = await Promise.all([
+    store.importedConnector.findFirst({ where: { tenantId, connector: id } }),
+    store.connectorConfig.findFirst({ where: { tenantId, connector: id } }),
+    store.secret.findMany({ where: { tenantId, connector: id }, select: { name: true } }),
+  ]);
+  const after = secretBindings(next.document, next.baseUrl);
+  let changes: SecretBindingChange[] = [];
+  if (existing) {
+    const liveBase = (config?.settings as { baseUrl?: unknown } | null)?.baseUrl;
+    const before = secretBindings(
+      JSON.parse(existing.document) as Record<string, unknown>,
+      typeof liveBase === "string" ? liveBase : existing.baseUrl,
+    );
+    changes = diffSecretBindings(before, after);
   }
+  const changed = new Set(changes.map((c) => c.secret));
+  const clears = stored
+    .map((r) => r.name)
+    .filter((name) => changed.has(name) || !after.has(name))
+    .sort();
+  return { changes, clears };
 }
 
 /**
  * Stores a prepared import (inside the caller's transaction): the document and settings, and
  * the connector's base URL in its settings, where the credential resolver and the console's
- * Connectors page read it. Secrets are bound to the origin they were set for: a re-import to
- * another origin deletes the connector's stored secrets. Returns the names it deleted.
+ * Connectors page read it. Secrets are bound to where they may be sent (secret-bindings.ts): a
+ * re-import that changes that deletes them in the same transaction. Returns the names it deleted.
  */
 export async function saveImportedConnector(
   tx: Store,
@@ -23,13 +51,13 @@ export async function saveImportedConnector(
 ): Promise<{ secretsCleared: string[] }> {
   const { tenantId, id } = prepared;
   const config = await tx.connectorConfig.findFirst({ where: { tenantId, connector: id } });
-  const previous = (config?.settings as { baseUrl?: unknown } | null)?.baseUrl;
-  let secretsCleared: string[] = [];
-  if (typeof previous === "string" && originOf(previous) !== originOf(prepared.baseUrl)) {
-    const rows = await tx.secret.findMany({ where: { tenantId, connector: id }, select: { name: true } });
-    secretsCleared = rows.map((r) => r.name).sort();
-    await tx.secret.deleteMany({ where: { tenantId, connector: id } });
-  }
+  // Decided again inside the transaction: a secret set since the preview is judged too.
+  const { clears: secretsCleared } = await secretBindingChanges(tx, tenantId, id, {
+    document: JSON.parse(prepared.document) as Record<string, unknown>,
+    baseUrl: prepared.baseUrl,
+  });
+  if (secretsCleared.length)
+    await tx.secret.deleteMany({ where: { tenantId, connector: id, name: { in: secretsCleared } } });
   const data = {
     title: prepared.title,
     document: prepared.document,

@@ -2,6 +2,7 @@ import type { OperationsDiff } from "../../connectors/openapi/diff-operations";
 import type { ImportReport } from "../../connectors/openapi/generate-openapi-connector";
 import { type ImportRequest, prepareOpenApiImport } from "../../connectors/openapi/prepare-openapi-import";
 import { saveImportedConnector } from "../../connectors/openapi/save-imported-connector";
+import type { SecretBindingChange } from "../../connectors/openapi/secret-bindings";
 import type { Db } from "../../db/client";
 import { setSecret } from "../vault";
 import { type ConsoleResult, fail, ok } from "./console-result";
@@ -20,6 +21,10 @@ export interface ImportSummary {
   diff: OperationsDiff | null;
   secretsSet: string[];
   secretsCleared: string[];
+  /** Secrets whose destinations (base URL, servers, token URL) or way of sending the import changes. */
+  secretChanges: SecretBindingChange[];
+  /** Stored secrets the import clears (applied) or would clear (preview). */
+  secretsToClear: string[];
   /** Where its pages start. */
   startPages: string[];
 }
@@ -68,6 +73,9 @@ export async function importOpenApiConnector(
     diff: p.diff,
     secretsSet,
     secretsCleared,
+    // The preview names what the import would clear, and why (where each secret would go now).
+    secretChanges: p.secretChanges,
+    secretsToClear: p.secretsToClear,
     startPages: p.connector.routes
       .filter((r) => r.startPoint)
       .map((r) => r.pattern)

@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { approvalExpiresAt, effectiveApprovalStatus } from "../../engine/approval-ledger";
 import type { ConsoleContext } from "../console-session";
 import { redactSecrets } from "../redact-secrets";
+import { primeVault } from "../vault";
 
 const isoDate = z
   .string()
@@ -175,6 +176,7 @@ export type ActionDetail = ActionListItem & {
 
 /** One action with its timeline, approvals and effect ledger; another tenant's (or person's, for members) is null. */
 export async function getActionDetail(db: Db, ctx: ConsoleContext, id: string): Promise<ActionDetail | null> {
+  await primeVault(db);
   const a = await db.action.findFirst({
     where: { id, ...actionScope(ctx) },
     include: {

@@ -3,6 +3,7 @@ import { type Db, providerOfDb } from "../../db/client";
 import type { DbProvider } from "../../db/database-url";
 import type { ConsoleContext } from "../console-session";
 import { redactSecrets, redactText } from "../redact-secrets";
+import { primeVault } from "../vault";
 
 export const auditFilterSchema = z
   .object({
@@ -123,6 +124,8 @@ export async function listAuditEvents(
   ctx: ConsoleContext,
   opts: { filter?: AuditFilter; afterSeq?: number; beforeSeq?: number; limit?: number },
 ): Promise<AuditEventView[]> {
+  // Rows and exports are scrubbed of the vault's values even before this process used them.
+  await primeVault(db);
   const limit = Math.min(Math.max(opts.limit ?? 200, 1), 1000);
   const and: object[] = [auditScope(ctx), ...filterWhere(opts.filter ?? {}, providerOfDb(db) ?? "sqlite")];
   if (opts.afterSeq !== undefined) {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AnyConnector } from "../../connectors/sdk/define-connector";
 import { tenantConnectors } from "../../connectors/tenant-connectors";
 import type { Db } from "../../db/client";
+import { EGRESS_FAILURE } from "../../egress/egress-fetch";
 import { baseUrlOf, ConnectorDisabledError, vaultCredentials } from "../connector-credentials";
 import type { ConsoleContext } from "../console-session";
 import { listSecrets, setSecret } from "../vault";
@@ -236,7 +237,7 @@ export async function updateConnectorSettings(
 export type ConnectionTest = {
   ok: boolean;
   /** What happened, as a code: the page and the audit row need nothing from the remote body. */
-  result: "connected" | "refused" | "unexpected_status" | "timed_out" | "unreachable" | "no_key" | "disabled";
+  result: "connected" | "refused" | "unexpected_status" | "unreachable" | "no_key" | "disabled";
   /** The HTTP status the legacy system answered; null when no request was answered or sent. */
   status: number | null;
   latencyMs: number;
@@ -299,16 +300,17 @@ async function probe(
     throw error;
   }
   if (!creds) return answer("no_key", null, "No API key is set for this connector.");
+  // A refused address, a closed port, a timeout and a lost answer read the same (no port
+  // scanning through this button); the egress log says which.
+  const unreachable = () => answer("unreachable", null, `Could not reach the system: ${EGRESS_FAILURE}.`);
   try {
     const res = await def.checkConnection(creds, AbortSignal.timeout(5000));
     if (res.ok) return answer("connected", res.status, "Connected.");
+    if (res.status === 0) return unreachable();
     if (res.status === 401 || res.status === 403)
       return answer("refused", res.status, `The system refused the key (${res.status}).`);
     return answer("unexpected_status", res.status, `The system answered ${res.status}.`);
-  } catch (error) {
-    const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    return timedOut
-      ? answer("timed_out", null, "The system did not answer within 5 s.")
-      : answer("unreachable", null, "Could not reach the system.");
+  } catch {
+    return unreachable();
   }
 }

@@ -9,6 +9,7 @@ import { tenantConnectors } from "@/server/connectors/tenant-connectors";
 import { importOpenApiConnector } from "@/server/gateway/console/import-openapi-connector";
 import { createPermissionRule } from "@/server/gateway/console/manage-permissions";
 import { cliActor } from "@/server/gateway/console/record-console-audit";
+import { allowEgressTo } from "../../helpers/allow-egress";
 import { createMcpWorld, type McpWorld, sc, text } from "../../mcp/mcp-world";
 
 /**
@@ -137,6 +138,7 @@ beforeAll(async () => {
     );
   });
   await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+  allowEgressTo(`http://127.0.0.1:${(api.address() as AddressInfo).port}`);
   apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
   for (const [id, doc] of [
     ["forms", FORMS],

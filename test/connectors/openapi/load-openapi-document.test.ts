@@ -234,6 +234,7 @@ describe("real documents become connectors", () => {
       removed: ["GET /b (b)"],
       changed: ["GET /a (a)"],
       unchanged: 0,
+      security: [],
     });
   });
 

@@ -10,6 +10,7 @@ import {
 } from "@/server/connectors/openapi/generate-openapi-connector";
 import { loadOpenApiDocument } from "@/server/connectors/openapi/load-openapi-document";
 import type { OpenApiAdapter } from "@/server/connectors/openapi/openapi-adapter";
+import { allowEgressTo } from "../../helpers/allow-egress";
 import {
   type RecordingProxy,
   type RunningPrism,
@@ -66,6 +67,7 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => tokens.listen(0, "127.0.0.1", resolve));
+  allowEgressTo(`http://127.0.0.1:${(tokens.address() as AddressInfo).port}`);
   const doc = JSON.parse(readFileSync(SOURCE, "utf8"));
   doc.components.securitySchemes.oauth2_clientCredentials.flows.clientCredentials.tokenUrl = `http://127.0.0.1:${(tokens.address() as AddressInfo).port}/oauth/token`;
   const file = join(dir, "security.json");

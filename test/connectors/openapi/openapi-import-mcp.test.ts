@@ -295,6 +295,7 @@ describe("an imported system through a real MCP client", () => {
       removed: ["DELETE /pets/{id} (deletePet)"],
       changed: [],
       unchanged: 3,
+      security: [],
     });
     const self = await importInto("mirror", PETS_DOC, `${w.url}/api`);
     expect(self).toMatchObject({ ok: false, details: { code: "bad_base_url" } });

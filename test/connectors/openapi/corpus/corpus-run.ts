@@ -15,6 +15,7 @@ import { createPermissionRule } from "@/server/gateway/console/manage-permission
 import { cliActor } from "@/server/gateway/console/record-console-audit";
 import type { ConsoleContext } from "@/server/gateway/console-session";
 import { createGateway } from "@/server/gateway/create-gateway";
+import { allowEgressTo } from "../../../helpers/allow-egress";
 import {
   type RecordingProxy,
   type RunningPrism,
@@ -71,6 +72,7 @@ export async function startTokenServer(): Promise<TokenServer> {
     res.end(JSON.stringify({ access_token: "corpus-access-token", token_type: "Bearer", expires_in: 3600 }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  allowEgressTo(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/token`,

@@ -1,0 +1,215 @@
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { Agent, buildConnector, fetch as undiciFetch } from "undici";
+import { logger } from "../logger";
+import { egressRefusal, literalAddress, refusedName } from "./egress-policy";
+
+/**
+ * The one sentence every refused or failed outbound request is answered with, whatever the
+ * reason (refused address, closed port, timeout, TLS, DNS, an unexpected redirect): a caller that
+ * can choose the URL learns nothing about what listens where. The reason goes to the server log.
+ */
+export const EGRESS_FAILURE = "the address could not be reached";
+
+/** An outbound request that failed or was refused; its message is always EGRESS_FAILURE. */
+export class EgressError extends Error {
+  override name = "EgressError";
+  constructor(
+    /** True when bytes of the request may have reached a server (a write may have happened). */
+    readonly sent: boolean,
+    /** True when the caller's deadline passed (the request may still be in flight). */
+    readonly timedOut = false,
+  ) {
+    super(EGRESS_FAILURE);
+  }
+}
+
+const REFUSED = "EGRESS_REFUSED";
+
+function refusedError(reason: string): Error {
+  return Object.assign(new Error(`egress refused: ${reason}`), { code: REFUSED });
+}
+
+function defaultPort(protocol: string, port: string | number | undefined): number {
+  const n = Number(port);
+  if (Number.isInteger(n) && n > 0) return n;
+  return protocol === "https:" ? 443 : 80;
+}
+
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
+
+/**
+ * A `lookup` for net/tls.connect that resolves the name and refuses the connection unless every
+ * address it resolved to passes the policy: the check is made on the address actually dialled,
+ * so a name that answered a public address to the pre-check and a private one now (DNS
+ * rebinding) is refused here.
+ */
+function checkedLookup(host: string, port: number, protocol: string) {
+  return (hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      const list = addresses as LookupAddress[];
+      const refusal = list.map((a) => egressRefusal(host, a.address, port, protocol)).find(Boolean);
+      if (refusal || list.length === 0)
+        return callback(refusedError(refusal ?? "no address") as NodeJS.ErrnoException, []);
+      if (options.all) return callback(null, list);
+      const first = list[0] as LookupAddress;
+      return callback(null, first.address, first.family);
+    });
+  };
+}
+
+/** Connections only through the policy: literal addresses checked here, names in the lookup (exported for tests). */
+export const egressDispatcher = new Agent({
+  connect(options, callback) {
+    const protocol = options.protocol ?? "http:";
+    const port = defaultPort(protocol, options.port);
+    const literal = literalAddress(options.hostname);
+    const refusal = literal
+      ? egressRefusal(options.hostname, literal, port, protocol)
+      : refusedName(options.hostname);
+    if (refusal) {
+      callback(refusedError(refusal), null);
+      return;
+    }
+    const connector = buildConnector({
+      timeout: 10_000,
+      // biome-ignore lint/suspicious/noExplicitAny: net's lookup type is narrower than the callback form Node calls
+      lookup: checkedLookup(options.hostname, port, protocol) as any,
+    } as buildConnector.BuildOptions);
+    connector(options, callback);
+  },
+});
+
+function resolveAll(hostname: string): Promise<LookupAddress[]> {
+  return new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true }, (error, addresses) =>
+      error ? reject(error) : resolve(addresses as LookupAddress[]),
+    ),
+  );
+}
+
+/** Why the URL may not be fetched at all (scheme, credentials in it, refused name or address), or null. */
+export async function egressUrlRefusal(url: URL): Promise<string | null> {
+  if (url.protocol !== "http:" && url.protocol !== "https:") return `${url.protocol} is not http(s)`;
+  if (url.username || url.password) return "the URL carries credentials";
+  const port = defaultPort(url.protocol, url.port);
+  const literal = literalAddress(url.hostname);
+  if (literal) return egressRefusal(url.hostname, literal, port, url.protocol);
+  const named = refusedName(url.hostname);
+  if (named) return named;
+  const addresses = await resolveAll(url.hostname);
+  if (addresses.length === 0) return "the name has no address";
+  return (
+    addresses.map((a) => egressRefusal(url.hostname, a.address, port, url.protocol)).find(Boolean) ?? null
+  );
+}
+
+export type EgressInit = Omit<RequestInit, "redirect"> & {
+  /**
+   * `error` (default): a redirect is a failure. `manual`: a 3xx is returned as it is. `follow`:
+   * up to 5 hops for GET/HEAD, each checked by the policy like the first; credentials headers are
+   * dropped when a hop leaves the origin.
+   */
+  redirect?: "error" | "manual" | "follow";
+};
+
+const MAX_REDIRECTS = 5;
+const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"];
+
+function log(url: URL, reason: string, error?: unknown) {
+  const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+  logger.warn(
+    {
+      egress: {
+        origin: url.origin,
+        reason,
+        error: error ? `${(error as Error).name}: ${(error as Error).message}` : undefined,
+        cause: cause ? `${cause.code ?? ""} ${cause.message ?? ""}`.trim() : undefined,
+      },
+    },
+    "outbound request refused or failed",
+  );
+}
+
+async function fetchOnce(url: URL, init: EgressInit): Promise<Response> {
+  let refusal: string | null;
+  try {
+    refusal = await egressUrlRefusal(url);
+  } catch (error) {
+    log(url, "lookup failed", error);
+    throw new EgressError(false);
+  }
+  if (refusal) {
+    log(url, refusal);
+    throw new EgressError(false);
+  }
+  try {
+    const response = await undiciFetch(url, {
+      ...(init as Record<string, unknown>),
+      redirect: "manual",
+      dispatcher: egressDispatcher,
+    });
+    return response as unknown as Response;
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause;
+    const code = cause?.code ?? "";
+    // Nothing left this machine when the policy or the connection refused it.
+    const sent = !(
+      code === REFUSED ||
+      code === "ECONNREFUSED" ||
+      code === "ENOTFOUND" ||
+      code === "EAI_AGAIN" ||
+      code === "UND_ERR_CONNECT_TIMEOUT"
+    );
+    const name = (error as { name?: string }).name;
+    const timedOut = name === "TimeoutError" || name === "AbortError";
+    log(url, code === REFUSED ? "refused at connect time" : "request failed", error);
+    throw new EgressError(sent, timedOut);
+  }
+}
+
+/**
+ * Every request the server makes goes through here: import by URL, a connector's calls and its
+ * token endpoint, "Test connection", health probes. The URL's name is resolved and every address
+ * checked by the egress policy before sending, checked again on the address the connection is
+ * made to, and redirects are re-checked hop by hop (or refused). Any failure throws an
+ * EgressError whose message is EGRESS_FAILURE.
+ */
+export async function egressFetch(input: string | URL, init: EgressInit = {}): Promise<Response> {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new EgressError(false);
+  }
+  const mode = init.redirect ?? "error";
+  let current = init;
+  for (let hop = 0; ; hop++) {
+    const response = await fetchOnce(url, current);
+    if (response.status < 300 || response.status > 399 || mode === "manual") return response;
+    const location = response.headers.get("location");
+    await response.body?.cancel().catch(() => undefined);
+    const method = (current.method ?? "GET").toUpperCase();
+    if (mode === "error" || !location || hop >= MAX_REDIRECTS || (method !== "GET" && method !== "HEAD")) {
+      log(url, `redirect not followed (HTTP ${response.status})`);
+      throw new EgressError(true);
+    }
+    let next: URL;
+    try {
+      next = new URL(location, url);
+    } catch {
+      log(url, "redirect to an invalid URL");
+      throw new EgressError(true);
+    }
+    if (next.origin !== url.origin) {
+      const headers = new Headers(current.headers);
+      for (const name of CREDENTIAL_HEADERS) headers.delete(name);
+      current = { ...current, headers };
+    }
+    url = next;
+  }
+}

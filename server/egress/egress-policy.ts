@@ -1,0 +1,124 @@
+import ipaddr from "ipaddr.js";
+import { type EgressAllowEntry, normalizeHost, parseEgressAllow } from "./egress-allow-list";
+
+/**
+ * Ports Signpost itself listens on (noted by whoever starts a listener, plus PORT) and origins it
+ * answers on (its public URL): never a destination, whatever the allow list says. Kept on
+ * globalThis because Next.js bundles its own copy of this module beside the server's.
+ */
+const SELF = Symbol.for("signpost.egress.self");
+const shared = globalThis as { [SELF]?: { ports: Set<number>; origins: Set<string> } };
+if (!shared[SELF]) shared[SELF] = { ports: new Set(), origins: new Set() };
+const self = shared[SELF];
+const selfPorts = self.ports;
+const selfOrigins = self.origins;
+
+export function noteSelfAddress(address: { port?: number; origin?: string }): void {
+  if (address.port) selfPorts.add(address.port);
+  if (address.origin) {
+    try {
+      selfOrigins.add(new URL(address.origin).origin);
+    } catch {
+      // not a URL: nothing to note
+    }
+  }
+}
+
+function currentSelfPorts(): Set<number> {
+  const ports = new Set(selfPorts);
+  const port = Number(process.env.PORT);
+  if (Number.isInteger(port) && port > 0) ports.add(port);
+  if (process.env.SIGNPOST_PUBLIC_URL) noteSelfAddress({ origin: process.env.SIGNPOST_PUBLIC_URL });
+  return ports;
+}
+
+let cached: { text: string; entries: EgressAllowEntry[] } | null = null;
+
+/** The operator's allow list, parsed once per value of SIGNPOST_EGRESS_ALLOW (start-up validated it). */
+export function egressAllowList(): EgressAllowEntry[] {
+  const text = process.env.SIGNPOST_EGRESS_ALLOW ?? "";
+  if (cached?.text !== text) cached = { text, entries: parseEgressAllow(text) };
+  return cached.entries;
+}
+
+/** The address as policy sees it: an IPv4-mapped IPv6 address is the IPv4 address it carries. */
+function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const bare = normalizeHost(address);
+  if (!ipaddr.isValid(bare)) return null;
+  return ipaddr.process(bare);
+}
+
+/** A literal IP address in a URL host (`[::ffff:7f00:1]`, `127.0.0.1`), else null. */
+export function literalAddress(host: string): string | null {
+  const bare = normalizeHost(host);
+  return ipaddr.IPv4.isValidFourPartDecimal(bare) || ipaddr.IPv6.isValid(bare) ? bare : null;
+}
+
+/**
+ * Only globally routable unicast is reachable by default: ipaddr.js names every special range
+ * (loopback, private, linkLocal, carrierGradeNat, uniqueLocal, multicast, unspecified, reserved,
+ * 6to4, teredo, NAT64…), so anything but `unicast` is refused, including ranges added later.
+ */
+function publicAddress(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  return address.range() === "unicast";
+}
+
+function entryAllows(
+  entry: EgressAllowEntry,
+  host: string,
+  address: ipaddr.IPv4 | ipaddr.IPv6,
+  port: number,
+): boolean {
+  if (entry.port !== null && entry.port !== port) return false;
+  if (entry.kind === "host") return entry.host === host;
+  const [range] = entry.range;
+  return address.kind() === range.kind() && address.match(entry.range);
+}
+
+/** Whether the address is this machine's: loopback, unspecified, or one Signpost could be bound to. */
+function localAddress(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  const range = address.range();
+  return range === "loopback" || range === "unspecified";
+}
+
+/**
+ * Why a connection to `host` (as the URL names it) at `address`:`port` is refused, or null.
+ * Signpost's own ports on a local address and its public origin are refused even when an
+ * operator allowed the host: a connector pointed at Signpost would call its own API.
+ */
+export function egressRefusal(host: string, address: string, port: number, protocol: string): string | null {
+  const name = normalizeHost(host);
+  const ports = currentSelfPorts();
+  const parsed = parseAddress(address);
+  if (!parsed) return `"${address}" is not an IP address`;
+  const origin = `${protocol}//${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}${
+    (protocol === "https:" && port === 443) || (protocol === "http:" && port === 80) ? "" : `:${port}`
+  }`;
+  if (selfOrigins.has(origin.toLowerCase())) return "it is Signpost itself (its public origin)";
+  if (localAddress(parsed) && ports.has(port)) return "it is Signpost itself (its own port)";
+  if (egressAllowList().some((entry) => entryAllows(entry, name, parsed, port))) return null;
+  if (!publicAddress(parsed)) return `${parsed.toString()} is in a ${parsed.range()} range`;
+  return null;
+}
+
+/** Names refused before any lookup (RFC 6761: `localhost` and its subdomains are always this machine). */
+export function refusedName(host: string): string | null {
+  const name = normalizeHost(host);
+  if (name === "localhost" || name.endsWith(".localhost")) {
+    const allowed = egressAllowList().some((e) => e.kind === "host" && e.host === name);
+    return allowed ? null : `${name} is this machine`;
+  }
+  return null;
+}
+
+/**
+ * Whether a URL host names this machine in any spelling: `localhost`, `localhost.`,
+ * `*.localhost`, `127.0.0.5`, `[::1]`, `[::ffff:7f00:1]`, `0.0.0.0`, `[::]`.
+ */
+export function namesThisMachine(host: string): boolean {
+  const name = normalizeHost(host);
+  if (name === "localhost" || name.endsWith(".localhost")) return true;
+  const literal = literalAddress(name);
+  const parsed = literal ? parseAddress(literal) : null;
+  return !!parsed && localAddress(parsed);
+}

@@ -1,0 +1,30 @@
+/**
+ * The one neutraliser of text a person or a model reads: every character that draws nothing, or
+ * changes how the text around it is drawn, becomes its code point in plain sight (`<U+202E>`).
+ * Bidi controls (U+202A–202E, U+2066–2069, U+200E/F, U+061C) would reorder `acct_4321` into
+ * `acct_1234`; zero-width and other format characters would hide a difference between two values
+ * that look the same. Agent pages, the confirm screen, the MCP App, emails and the agent's text
+ * all import it from here, so a value reads the same on every surface.
+ */
+
+// Controls, format characters (bidi, zero-width, soft hyphen, BOM, tags), line and paragraph
+// separators, and the blank letters and fillers that draw as nothing.
+const INVISIBLE =
+  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2800\u3164\uFE00-\uFE0F\uFFA0]/gu;
+
+function codePoint(ch: string): string {
+  return `<U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}>`;
+}
+
+/** Text with every invisible or reordering character shown as `<U+XXXX>`; line breaks included. */
+export function visibleText(text: string): string {
+  return text.replace(INVISIBLE, codePoint);
+}
+
+/** Whether text holds a character `visibleText` would show by its code point. */
+export function hasInvisible(text: string): boolean {
+  INVISIBLE.lastIndex = 0;
+  const found = INVISIBLE.test(text);
+  INVISIBLE.lastIndex = 0;
+  return found;
+}

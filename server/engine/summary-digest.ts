@@ -23,7 +23,9 @@ export const SUMMARY_CONTEXT_KEY = "now";
 
 /** The digest an approval is bound to: any change to what the person approves changes it. */
 export function summaryDigest(summary: unknown): string {
-  return createHash("sha256").update(canonicalJson(withoutContext(summary))).digest("hex");
+  return createHash("sha256")
+    .update(canonicalJson(withoutContext(summary)))
+    .digest("hex");
 }
 
 /** The summary without its context facts: the facts' own and the typed parts' (`shown.now`). */

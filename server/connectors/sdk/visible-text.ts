@@ -9,8 +9,10 @@
 
 // Controls, format characters (bidi, zero-width, soft hyphen, BOM, tags), line and paragraph
 // separators, and the blank letters and fillers that draw as nothing.
+// Combining marks among them (U+034F, U+180B…) are listed apart from the class: each is matched
+// alone, on purpose.
 const INVISIBLE =
-  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2800\u3164\uFE00-\uFE0F\uFFA0]/gu;
+  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u115F\u1160\u17B4\u17B5\u2800\u3164\uFFA0]|\u034F|[\u180B-\u180D]|\u180F|[\uFE00-\uFE0F]/gu;
 
 function codePoint(ch: string): string {
   return `<U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}>`;

@@ -47,9 +47,14 @@ export function sentPart(schema: Schema, value: unknown, depth = 0): SummaryValu
       : { kind: "number", value };
   }
   if (typeof value === "string")
-    return { kind: "text", value, ...(schema.format ? { format: schema.format.slice(0, 60) } : {}) };
+    return {
+      kind: "text",
+      value,
+      quoted: true,
+      ...(schema.format ? { format: schema.format.slice(0, 60) } : {}),
+    };
   if (typeof value === "boolean") return { kind: "boolean", value };
-  if (depth > 12) return { kind: "text", value: JSON.stringify(value) };
+  if (depth > 12) return { kind: "text", value: JSON.stringify(value), quoted: true };
   if (Array.isArray(value))
     return { kind: "list", items: value.map((v) => sentPart((schema.items ?? {}) as Schema, v, depth + 1)) };
   const props = propertiesOf(schema);

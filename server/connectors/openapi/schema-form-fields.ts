@@ -86,6 +86,16 @@ function fromParameter(p: ApiParameter): OperationField {
   };
 }
 
+/** How deep a value nests objects and lists: deeper than this is refused (a summary shows all of it). */
+const MAX_DEPTH = 10;
+
+function depthOf(value: unknown, depth = 0): number {
+  if (depth > MAX_DEPTH || value === null || typeof value !== "object") return depth;
+  let deepest = depth + 1;
+  for (const v of Object.values(value as object)) deepest = Math.max(deepest, depthOf(v, depth + 1));
+  return deepest;
+}
+
 /**
  * The first key of a value its schema does not declare (`meta.on_behalf_of`), or null. An object
  * with declared properties takes only those, unless the schema allows more
@@ -280,6 +290,15 @@ export function checkFields(fields: OperationField[], values: Record<string, unk
     if (value === undefined || value === "") {
       if (field.required)
         errors.push({ field: field.name, code: "required", message: `${field.name} is required` });
+      continue;
+    }
+    if (depthOf(value) > MAX_DEPTH) {
+      errors.push({
+        field: field.name,
+        code: "too_deep",
+        message: `${field.name} nests more than ${MAX_DEPTH} levels: it could not be shown in full`,
+        refused: true,
+      });
       continue;
     }
     const undeclared = undeclaredKey(field.schema, value, field.name);

@@ -15,7 +15,8 @@ export type SummaryValue =
   | { kind: "address"; lines: string[] }
   | { kind: "list"; items: SummaryValue[] }
   | { kind: "object"; entries: SummaryEntry[] }
-  | { kind: "text"; value: string; format?: string }
+  /** `quoted`: shown as a JSON string (`"acct_1"`), so text never reads as a number, `none` or `yes`. */
+  | { kind: "text"; value: string; format?: string; quoted?: boolean }
   | { kind: "boolean"; value: boolean }
   | { kind: "none" };
 
@@ -60,7 +61,12 @@ const valueSchema: z.ZodType<SummaryValue> = z.lazy(() =>
     z.object({ kind: z.literal("address"), lines: z.array(z.string().max(300)).max(10) }),
     z.object({ kind: z.literal("list"), items: z.array(valueSchema).max(LIMIT.entries) }),
     z.object({ kind: z.literal("object"), entries: z.array(entrySchema).max(LIMIT.entries) }),
-    z.object({ kind: z.literal("text"), value: z.string(), format: z.string().max(100).optional() }),
+    z.object({
+      kind: z.literal("text"),
+      value: z.string(),
+      format: z.string().max(100).optional(),
+      quoted: z.boolean().optional(),
+    }),
     z.object({ kind: z.literal("boolean"), value: z.boolean() }),
     z.object({ kind: z.literal("none") }),
   ]),

@@ -66,18 +66,22 @@ function scalarText(value: SummaryValue): string | null {
     case "address":
       return value.lines.map(show).join(", ");
     case "text":
+      if (value.quoted)
+        return `${show(JSON.stringify(value.value))}${value.format ? ` (format ${show(value.format)})` : ""}`;
       return value.value === "" ? '""' : show(value.value);
     case "boolean":
       return value.value ? "yes" : "no";
     case "none":
       return "none";
     case "list":
-      if (value.items.length === 0) return "none";
-      return value.items.every((i) => scalarText(i) !== null)
+      if (value.items.length === 0) return "(empty list)";
+      // Scalars on one line; anything with a list or an object inside as rows of their own, so
+      // [[1, 2], [3]] and [1, 2, 3] never read the same.
+      return value.items.every((i) => i.kind !== "list" && i.kind !== "object")
         ? value.items.map((i) => scalarText(i)).join(", ")
         : null;
     case "object":
-      return value.entries.length === 0 ? "none" : null;
+      return value.entries.length === 0 ? "(empty object)" : null;
   }
 }
 

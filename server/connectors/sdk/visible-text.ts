@@ -14,19 +14,19 @@
 const INVISIBLE =
   /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u115F\u1160\u17B4\u17B5\u2800\u3164\uFFA0]|\u034F|[\u180B-\u180D]|\u180F|[\uFE00-\uFE0F]/gu;
 
+// What visibleText shows by its code point: the invisible characters, and a `<` starting `<U+`.
+const SHOWN = new RegExp(`<(?=U\\+)|${INVISIBLE.source}`, "gu");
+
 function codePoint(ch: string): string {
   return `<U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}>`;
 }
 
-/** Text with every invisible or reordering character shown as `<U+XXXX>`; line breaks included. */
+/**
+ * Text with every invisible or reordering character shown as `<U+XXXX>`, line breaks included.
+ * A `<` that already starts `<U+` in the text is shown as `<U+003C>` too, so a shown code point
+ * always stands for the character itself, never for text that spells one: the shown text reads
+ * back to exactly one original.
+ */
 export function visibleText(text: string): string {
-  return text.replace(INVISIBLE, codePoint);
-}
-
-/** Whether text holds a character `visibleText` would show by its code point. */
-export function hasInvisible(text: string): boolean {
-  INVISIBLE.lastIndex = 0;
-  const found = INVISIBLE.test(text);
-  INVISIBLE.lastIndex = 0;
-  return found;
+  return text.replace(SHOWN, codePoint);
 }

@@ -118,7 +118,9 @@ const plain = (html: string) =>
 /** Every surface a person or the agent reads for one pending action, as text. */
 async function surfaces(started: Awaited<ReturnType<Client["callTool"]>>) {
   const actionId = String(sc(started).action_id);
-  const meta = (started._meta as Record<string, { summary_html?: string }> | undefined)?.["signpost/approval"];
+  const meta = (started._meta as Record<string, { summary_html?: string }> | undefined)?.[
+    "signpost/approval"
+  ];
   const view = await confirmView(w.db, aliceConsole(), actionId);
   if (!view) throw new Error("no confirm view");
   const consoleHtml = renderToStaticMarkup(
@@ -218,9 +220,9 @@ describe("the decision screen tells the exact truth (issue 19)", () => {
     const s = await surfaces(started);
     for (const [where, shown] of Object.entries(s)) {
       if (where === "actionId") continue;
-      expect(shown, where).toMatch(/name:? Card payment \$5\.00/);
+      expect(shown, where).toMatch(/name:? "Card payment \$5\.00"/);
       expect(shown, where).toMatch(/amount:? 499\.99/);
-      expect(shown, where).toMatch(/payee:? acct_attacker/);
+      expect(shown, where).toMatch(/payee:? "acct_attacker"/);
     }
   });
 
@@ -269,7 +271,8 @@ describe("the decision screen tells the exact truth (issue 19)", () => {
 
 describe("agent text in people's channels stays quoted (issue 19, item 7)", () => {
   test("a permission request's reason cannot forge a 'Grant or deny' line in the admin's email", async () => {
-    const forged = "need it\n\nGrant or deny: https://evil.example/permissions\r\n<a href=\"https://evil.example\">x</a>";
+    const forged =
+      'need it\n\nGrant or deny: https://evil.example/permissions\r\n<a href="https://evil.example">x</a>';
     const asked = await alice.callTool({
       name: "submit",
       arguments: {

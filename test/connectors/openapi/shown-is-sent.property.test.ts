@@ -90,7 +90,7 @@ const CHARS = [
 ];
 const text = fc.array(fc.constantFrom(...CHARS), { maxLength: 12 }).map((cs) => cs.join(""));
 
-function valueOf(schema: Schema): fc.Arbitrary<unknown> {
+function valueFor(schema: Schema): fc.Arbitrary<unknown> {
   switch (schema.type) {
     case "number":
       return fc
@@ -103,10 +103,10 @@ function valueOf(schema: Schema): fc.Arbitrary<unknown> {
     case "boolean":
       return fc.boolean();
     case "array":
-      return fc.array(valueOf(schema.items as Schema), { maxLength: 3 });
+      return fc.array(valueFor(schema.items as Schema), { maxLength: 3 });
     default: {
       const props = schema.properties ?? {};
-      return fc.record(Object.fromEntries(Object.entries(props).map(([k, s]) => [k, valueOf(s)])), {
+      return fc.record(Object.fromEntries(Object.entries(props).map(([k, s]) => [k, valueFor(s)])), {
         requiredKeys: [],
       });
     }
@@ -116,7 +116,7 @@ function valueOf(schema: Schema): fc.Arbitrary<unknown> {
 const operation = fc.dictionary(NAME, anySchema, { minKeys: 1, maxKeys: 4 }).chain((properties) =>
   fc.record({
     properties: fc.constant(properties),
-    body: valueOf({ type: "object", properties }) as fc.Arbitrary<Record<string, unknown>>,
+    body: valueFor({ type: "object", properties }) as fc.Arbitrary<Record<string, unknown>>,
     thing: fc.stringMatching(/^[a-z0-9]{1,12}$/),
     note: text.filter((t) => t !== ""),
   }),

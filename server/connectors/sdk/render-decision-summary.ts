@@ -98,7 +98,7 @@ function rowsOf(entry: SummaryEntry, path: string, top: string, depth: number, o
   });
   if (text !== null) return;
   if (entry.value.kind === "object")
-    for (const e of entry.value.entries) rowsOf(e, `${path}.${e.key}`, top, depth + 1, out);
+    for (const e of entry.value.entries) rowsOf(e, `${path}.${show(e.key)}`, top, depth + 1, out);
   else if (entry.value.kind === "list")
     entry.value.items.forEach((item, i) => {
       rowsOf({ key: String(i), label: `#${i + 1}`, value: item }, `${path}.${i}`, top, depth + 1, out);
@@ -107,7 +107,7 @@ function rowsOf(entry: SummaryEntry, path: string, top: string, depth: number, o
 
 function rowsOfEntries(entries: SummaryEntry[]): SummaryRow[] {
   const out: SummaryRow[] = [];
-  for (const e of entries) rowsOf(e, e.key, e.key, 0, out);
+  for (const e of entries) rowsOf(e, show(e.key), show(e.key), 0, out);
   return out;
 }
 

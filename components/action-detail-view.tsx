@@ -5,7 +5,8 @@ import Link from "next/link";
 import { useState } from "react";
 import type { ActionDetail } from "@/server/gateway/console/list-actions";
 import { apiGet, apiSend } from "./api-client";
-import { ConfirmationSummary, capabilityTitle, formatMoney } from "./confirmation-summary";
+import { formatMoney } from "@/server/connectors/sdk/render-decision-summary";
+import { ConfirmationSummary } from "./confirmation-summary";
 import {
   Badge,
   buttonClass,
@@ -171,7 +172,7 @@ export function ActionDetailView({
   return (
     <div className="space-y-6">
       <PageHeader
-        title={capabilityTitle(a.capability)}
+        title={a.title}
         description={
           <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
             <Badge value={a.status} />

@@ -6,7 +6,7 @@ import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
 import type { ActionListItem, ActionPage } from "@/server/gateway/console/list-actions";
 import { apiGet } from "./api-client";
-import { capabilityTitle, formatMoney } from "./confirmation-summary";
+import { formatMoney } from "@/server/connectors/sdk/render-decision-summary";
 import {
   Badge,
   buttonClass,
@@ -52,7 +52,7 @@ function ActionTable({ actions, testId }: { actions: ActionListItem[]; testId: s
         {actions.map((a) => (
           <tr key={a.id} className="border-t border-slate-200 align-top" data-testid="action-row">
             <td className="px-3 py-2" data-label="Action">
-              <span className="block font-medium">{capabilityTitle(a.capability)}</span>
+              <span className="block font-medium">{a.title}</span>
               <Link
                 className="font-mono text-xs text-sky-800 underline-offset-2 hover:underline"
                 href={`/actions/${a.id}`}
@@ -115,7 +115,7 @@ function RecoveryTable({ items }: { items: RecoveryItem[] }) {
               </Link>
             </td>
             <td className="px-3 py-2" data-label="What">
-              {capabilityTitle(i.capability)}
+              {i.capability.replaceAll("_", " ")}
             </td>
             <td className="px-3 py-2" data-label="Effect">
               <Badge value={i.effect_status} />

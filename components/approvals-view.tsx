@@ -6,7 +6,7 @@ import { useState } from "react";
 import { decisionSentence } from "@/server/engine/decision-sentence";
 import type { ApprovalView } from "@/server/gateway/console/list-approvals";
 import { apiGet } from "./api-client";
-import { approvalStatusLabel, ConfirmationSummary, capabilityTitle } from "./confirmation-summary";
+import { approvalStatusLabel, ConfirmationSummary } from "./confirmation-summary";
 import { buttonClass, EmptyState, ErrorState, LoadingState, PageHeader, TableHead, Time } from "./ui";
 
 export function ApprovalsView({ initial, scope }: { initial: ApprovalView[]; scope: "tenant" | "mine" }) {
@@ -97,7 +97,7 @@ export function ApprovalsView({ initial, scope }: { initial: ApprovalView[]; sco
               {decided.data.map((a) => (
                 <tr key={a.id} className="border-t border-slate-200 align-top">
                   <td className="px-3 py-2" data-label="What">
-                    {decisionSentence(a.summary) ?? capabilityTitle(a.capability)}
+                    {decisionSentence(a.summary) ?? a.capability.replaceAll("_", " ")}
                   </td>
                   <td className="px-3 py-2" data-label="Decision">
                     {approvalStatusLabel(a.status)}

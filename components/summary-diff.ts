@@ -1,48 +1,47 @@
-import { decisionSentence } from "@/server/engine/decision-sentence";
-import { SUMMARY_CONTEXT_KEY } from "@/server/engine/summary-digest";
-import { displayText, summaryLabel } from "./confirmation-summary";
+import { renderSummary, type SummaryRow } from "@/server/connectors/sdk/render-decision-summary";
 
 export type SummaryChange = { key: string; label: string; before: string; after: string };
 
-const SKIP = new Set(["title", "decision", "amount_label", "currency"]);
-
-function record(v: unknown): Record<string, unknown> {
-  return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-}
-
 /**
  * What changed between the summary a person was looking at and the agent's newer one, in the
- * words the screen uses ("Items: Signpost Mug × 2 → Signpost Mug × 3"). The decision sentence
- * comes first when it changed; context facts (a balance) are compared too.
+ * words the screen uses, row by row ("Quantity: 2 → 3"): the decision sentence first when it
+ * changed, then every row (nested ones by their path) and the context facts.
  */
 export function summaryDiff(beforeRaw: unknown, afterRaw: unknown): SummaryChange[] {
-  const before = record(beforeRaw);
-  const after = record(afterRaw);
+  const before = renderSummary(beforeRaw, "");
+  const after = renderSummary(afterRaw, "");
   const out: SummaryChange[] = [];
-  const sBefore = decisionSentence(before);
-  const sAfter = decisionSentence(after);
-  if (sBefore !== sAfter)
-    out.push({ key: "decision", label: "What happens", before: sBefore ?? "—", after: sAfter ?? "—" });
-  const compare = (
-    a: Record<string, unknown>,
-    b: Record<string, unknown>,
-    currencyA: unknown,
-    currencyB: unknown,
-  ) => {
-    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
-    for (const key of keys) {
-      if (SKIP.has(key) || key === SUMMARY_CONTEXT_KEY || key.startsWith("_")) continue;
-      const was = key in a ? displayText(key, a[key], currencyA) : "—";
-      const now = key in b ? displayText(key, b[key], currencyB) : "—";
-      if (was !== now) out.push({ key, label: summaryLabel(key), before: was, after: now });
+  if (before.sentence !== after.sentence)
+    out.push({
+      key: "decision",
+      label: "What happens",
+      before: before.sentence ?? "—",
+      after: after.sentence ?? "—",
+    });
+  if (before.headline?.text !== after.headline?.text)
+    out.push({
+      key: "headline",
+      label: after.headline?.label ?? before.headline?.label ?? "Amount",
+      before: before.headline?.text ?? "—",
+      after: after.headline?.text ?? "—",
+    });
+  const compare = (a: SummaryRow[], b: SummaryRow[]) => {
+    const was = new Map(a.map((r) => [r.path, r]));
+    const now = new Map(b.map((r) => [r.path, r]));
+    for (const path of new Set([...was.keys(), ...now.keys()])) {
+      const x = was.get(path);
+      const y = now.get(path);
+      if (x?.text === y?.text && x) continue;
+      if (x && y && !x.text && !y.text) continue;
+      out.push({
+        key: (y ?? x)?.top ?? path,
+        label: (y ?? x)?.label ?? path,
+        before: x ? x.text || "…" : "—",
+        after: y ? y.text || "…" : "—",
+      });
     }
   };
-  compare(before, after, before.currency, after.currency);
-  compare(
-    record(before[SUMMARY_CONTEXT_KEY]),
-    record(after[SUMMARY_CONTEXT_KEY]),
-    before.currency,
-    after.currency,
-  );
+  compare(before.rows, after.rows);
+  compare(before.now, after.now);
   return out;
 }

@@ -1,4 +1,5 @@
 import { readApproval } from "@/server/connectors/sdk/read-approval";
+import { renderSummary, summaryText } from "@/server/connectors/sdk/render-decision-summary";
 import type { OutcomeLike } from "./outcome-output";
 
 type Json = Record<string, unknown>;
@@ -123,33 +124,13 @@ function section(name: string, value: unknown, more: string, cut = LIST_CUT): st
   return [`${name}: ${scalar(value)}`];
 }
 
-const money = (cents: unknown, currency: unknown) =>
-  typeof cents === "number"
-    ? `${(cents / 100).toFixed(2)} ${typeof currency === "string" ? currency : ""}`.trim()
-    : "";
-
-/** The summary a person approves, as one decision line and the facts that matter. */
+/**
+ * The summary a person approves, in the words of the one renderer the confirm screen and the
+ * email use: the decision (or title) on the first line, then every row, nested rows indented.
+ */
 function summaryLines(summary: Json): string[] {
-  const lines: string[] = [];
-  const d = summary.decision as Json | undefined;
-  const head = [
-    summary.title,
-    d
-      ? `${d.verb ?? ""} ${money(d.amount, d.currency)}${d.from ? ` from ${d.from}` : ""}${d.to ? ` to ${d.to}` : ""}`.trim()
-      : "",
-  ]
-    .filter((x) => typeof x === "string" && x)
-    .join(": ");
-  lines.push(`summary: ${head || "ready"}`);
-  // The decision line already says the amount, its currency and its label.
-  const skip = new Set(["title", "decision", "currency", ...(d ? ["amount", "amount_label"] : [])]);
-  for (const [k, v] of Object.entries(summary)) {
-    if (skip.has(k) || isEmpty(v)) continue;
-    if (Array.isArray(v) && v.some((x) => x && typeof x === "object"))
-      lines.push(...section(`  ${k}`, v, "see structuredContent").map((l, i) => (i === 0 ? l : `  ${l}`)));
-    else lines.push(`  ${k}: ${scalar(v)}`);
-  }
-  return lines;
+  const [first, ...rest] = summaryText(renderSummary(summary, "action")).split("\n");
+  return [`summary: ${first ?? "ready"}`, ...rest.map((l) => `  ${l}`)];
 }
 
 function approvalLine(value: unknown): string | null {

@@ -1,8 +1,7 @@
 import { actionPage } from "../connectors/sdk/action-page";
-import type { Row } from "../connectors/sdk/browse-backend";
 import type { RouteDefinition } from "../connectors/sdk/define-route";
 import { type FormField, fieldList, formBlock, link } from "../connectors/sdk/markdown";
-import { objectSections } from "../connectors/sdk/render-helpers";
+import { summaryMarkdown } from "../connectors/sdk/summary-markdown";
 import { NOT_FOUND_FOR, outcomePage } from "../connectors/sdk/route-pages";
 
 /** `actions://` routes: one running action, its confirm form, its verification. */
@@ -77,7 +76,7 @@ export const ACTIONS_ROUTES: RouteDefinition[] = [
           ["Capability", current.capability],
           ["Status", current.status],
           ["Version", current.version],
-        ])}\n\n${current.summary && typeof current.summary === "object" ? `## Summary\n\n${objectSections(current.summary as Row)}\n\n` : ""}${formBlock(`actions://${actionId}/confirm`, fields)}\n\n${link("Back to the action", `actions://${actionId}`)}`,
+        ])}\n\n${current.summary && typeof current.summary === "object" ? `## Summary\n\n${summaryMarkdown(current.summary)}\n\n` : ""}${formBlock(`actions://${actionId}/confirm`, fields)}\n\n${link("Back to the action", `actions://${actionId}`)}`,
         actionId,
       };
     },

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { SHOWN_KEY } from "../connectors/sdk/decision-summary";
 
 /** JSON with object keys sorted, so equal summaries always produce the same digest. */
 export function canonicalJson(value: unknown): string {
@@ -22,9 +23,21 @@ export const SUMMARY_CONTEXT_KEY = "now";
 
 /** The digest an approval is bound to: any change to what the person approves changes it. */
 export function summaryDigest(summary: unknown): string {
-  const bound =
-    summary && typeof summary === "object" && !Array.isArray(summary) && SUMMARY_CONTEXT_KEY in summary
-      ? Object.fromEntries(Object.entries(summary).filter(([k]) => k !== SUMMARY_CONTEXT_KEY))
-      : summary;
-  return createHash("sha256").update(canonicalJson(bound)).digest("hex");
+  return createHash("sha256")
+    .update(canonicalJson(withoutContext(summary)))
+    .digest("hex");
+}
+
+/** The summary without its context facts: the facts' own and the typed parts' (`shown.now`). */
+function withoutContext(summary: unknown): unknown {
+  if (!summary || typeof summary !== "object" || Array.isArray(summary)) return summary;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(summary)) {
+    if (k === SUMMARY_CONTEXT_KEY) continue;
+    out[k] =
+      k === SHOWN_KEY && v && typeof v === "object" && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).filter(([kk]) => kk !== SUMMARY_CONTEXT_KEY))
+        : v;
+  }
+  return out;
 }

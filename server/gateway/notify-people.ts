@@ -2,9 +2,16 @@ import { capabilityRegistry } from "../connectors/connector-registry";
 import { approversOf } from "../connectors/sdk/define-capability";
 import type { Db } from "../db/client";
 import { type AttentionEvent, subscribeAttention } from "../engine/attention-events";
-import { decisionSentence } from "../engine/decision-sentence";
+import {
+  escapeHtml,
+  renderSummary,
+  summaryHtml,
+  summaryText,
+} from "../connectors/sdk/render-decision-summary";
+import { visibleText } from "../connectors/sdk/visible-text";
 import { logger } from "../logger";
 import type { Mail, Mailer } from "./mailer";
+import { quotedHtml, quotedText } from "./quoted-agent-text";
 
 export type NotifyOptions = {
   db: Db;
@@ -15,15 +22,20 @@ export type NotifyOptions = {
   log?: (message: string, error?: unknown) => void;
 };
 
-const escapeHtml = (s: string) =>
-  s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+/** A part of an email in both forms: Signpost's own words, a rendered summary or a quote. */
+type MailPart = { text: string; html: string };
 
-function mailOf(to: string, subject: string, lines: string[], link: { url: string; label: string }): Mail {
+const own = (line: string): MailPart => ({
+  text: visibleText(line),
+  html: `<p>${escapeHtml(visibleText(line))}</p>`,
+});
+
+function mailOf(to: string, subject: string, parts: MailPart[], link: { url: string; label: string }): Mail {
   return {
     to,
-    subject,
-    text: `${lines.join("\n\n")}\n\n${link.label}: ${link.url}\n\nYou get this because email notifications are on for you in Signpost (Notifications page).\n`,
-    html: `${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("")}<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p><p style="color:#555;font-size:12px">You get this because email notifications are on for you in Signpost (Notifications page).</p>`,
+    subject: visibleText(subject).slice(0, 300),
+    text: `${parts.map((p) => p.text).join("\n\n")}\n\n${link.label}: ${link.url}\n\nYou get this because email notifications are on for you in Signpost (Notifications page).\n`,
+    html: `${parts.map((p) => p.html).join("")}<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p><p style="color:#555;font-size:12px">You get this because email notifications are on for you in Signpost (Notifications page).</p>`,
   };
 }
 
@@ -52,7 +64,13 @@ export async function approvalMails(db: Db, publicUrl: string, approvalId: strin
         select: { name: true },
       })
     : null;
-  const sentence = decisionSentence(approval.summary) ?? `Approve ${action.capability.replaceAll("_", " ")}`;
+  const shown = renderSummary(approval.summary, action.capability.replaceAll("_", " "));
+  const sentence = shown.sentence ?? `Approve: ${shown.title}`;
+  // The summary drawn by the one renderer the confirm page uses: every value neutralised there.
+  const summary: MailPart = {
+    text: `What you decide on:\n${summaryText(shown)}`,
+    html: `<div style="border:1px solid #ddd;border-radius:6px;padding:10px;margin:8px 0">${summaryHtml(shown)}</div>`,
+  };
   const url = `${publicUrl}/confirm/${encodeURIComponent(action.id)}`;
   const expires = approval.expiresAt ? ` It is valid until ${utc(approval.expiresAt)}.` : "";
   return people.map((p) =>
@@ -60,8 +78,11 @@ export async function approvalMails(db: Db, publicUrl: string, approvalId: strin
       p.email,
       `Approval needed: ${sentence}`,
       [
-        `${agent?.name ?? "An agent"} asks ${p.id === action.userId ? "you" : "for a decision"}: ${sentence}.`,
-        `Nothing happens until a person approves it on Signpost, signed in.${expires}`,
+        own(
+          `${agent?.name ?? "An agent"} asks ${p.id === action.userId ? "you" : "for a decision"}: ${sentence}.`,
+        ),
+        summary,
+        own(`Nothing happens until a person approves it on Signpost, signed in.${expires}`),
       ],
       { url, label: "Review and decide" },
     ),
@@ -87,7 +108,12 @@ export async function permissionRequestMails(db: Db, publicUrl: string, requestI
     mailOf(
       a.email,
       `Permission request: ${what}`,
-      [`${what}.`, ...(request.reason ? [`Reason given: “${request.reason}”`] : [])],
+      [
+        own(`${what}.`),
+        ...(request.reason
+          ? [{ text: quotedText("Reason", request.reason), html: quotedHtml("Reason", request.reason) }]
+          : []),
+      ],
       { url: `${publicUrl}/permissions`, label: "Grant or deny" },
     ),
   );

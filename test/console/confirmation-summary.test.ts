@@ -3,11 +3,16 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { ConfirmationSummary } from "@/components/confirmation-summary";
 import { summaryDiff } from "@/components/summary-diff";
+import { withShown } from "@/server/connectors/sdk/decision-summary";
+import { renderSummary, summaryHtml, summaryText } from "@/server/connectors/sdk/render-decision-summary";
+import { shopSummary } from "@/server/connectors/shop/shop-summary-fields";
 import { decisionSentence } from "@/server/engine/decision-sentence";
 import { summaryDigest } from "@/server/engine/summary-digest";
 
 // A checkout summary as the shop connector writes it (server/connectors/shop/capabilities/checkout.ts).
-const checkout = (quantity: number, balance = 100_000) => ({
+const checkout = (quantity: number, balance = 100_000) =>
+  withShown(checkoutFacts(quantity, balance), shopSummary("Place the order and pay", "Total to be charged"));
+const checkoutFacts = (quantity: number, balance: number) => ({
   title: "Place the order and pay",
   decision: { verb: "Pay", amount: 1800 * quantity + 500, currency: "USD", from: "Store credit" },
   amount_label: "Total to be charged",
@@ -31,12 +36,20 @@ describe("the confirm screen's summary (the same markup in the console and the M
   it("says what happens in one sentence, from the connector's decision", () => {
     expect(decisionSentence(checkout(2))).toBe("Pay $41.00 from Store credit");
     expect(
-      decisionSentence({ decision: { verb: "Refund", amount: 700, currency: "USD", to: "Store credit" } }),
+      decisionSentence(
+        withShown(
+          { decision: { verb: "Refund", amount: 700, currency: "USD", to: "Store credit" } },
+          shopSummary("Refund"),
+        ),
+      ),
     ).toBe("Refund $7.00 to Store credit");
-    expect(decisionSentence({ decision: { verb: "Assign", object: "ticket T-1 to Bob" } })).toBe(
-      "Assign ticket T-1 to Bob",
-    );
-    expect(decisionSentence({ amount: 5 })).toBeNull();
+    expect(
+      decisionSentence(
+        withShown({ decision: { verb: "Assign", object: "ticket T-1 to Bob" } }, shopSummary("x")),
+      ),
+    ).toBe("Assign ticket T-1 to Bob");
+    // A summary without typed parts names no decision: nothing is read from its keys.
+    expect(decisionSentence({ amount: 5, decision: { verb: "Pay", amount: 500 } })).toBeNull();
   });
 
   it("renders the sentence, what the total is, line totals, the address, the balance, who asked and until when", () => {
@@ -58,8 +71,9 @@ describe("the confirm screen's summary (the same markup in the console and the M
     expect(html).toContain('data-field="title">Pay $41.00 from Store credit</h2>');
     for (const expected of [
       "Total to be charged $41.00",
-      "Signpost Mug 2 $18.00 $36.00",
-      "Shipping (Standard) $5.00",
+      "Items #1 Product prod_mug Item Signpost Mug Quantity 2 Unit price $18.00 Line total $36.00",
+      "Shipping Standard",
+      "Shipping price $5.00",
       "Office: 1 Market Street, 12345 Springfield, US",
       "Balance before $1,000.00",
       "Balance after $959.00",
@@ -78,8 +92,9 @@ describe("the confirm screen's summary (the same markup in the console and the M
     expect(changes.map((c) => `${c.label}: ${c.before} → ${c.after}`)).toEqual(
       expect.arrayContaining([
         "What happens: Pay $41.00 from Store credit → Pay $59.00 from Store credit",
-        "Items: Signpost Mug × 2 → Signpost Mug × 3",
-        "Amount: $41.00 → $59.00",
+        "Quantity: 2 → 3",
+        "Line total: $36.00 → $54.00",
+        "Total to be charged: $41.00 → $59.00",
         "Balance after: $959.00 → $941.00",
       ]),
     );
@@ -89,5 +104,61 @@ describe("the confirm screen's summary (the same markup in the console and the M
   it("the balance shown for context is not part of what is approved (not in the digest)", () => {
     expect(summaryDigest(checkout(2, 100_000))).toBe(summaryDigest(checkout(2, 50_000)));
     expect(summaryDigest(checkout(2))).not.toBe(summaryDigest(checkout(3)));
+  });
+});
+
+describe("one renderer, every surface (issue 19)", () => {
+  it("shows undeclared numbers as they are and every key of an object, whatever its keys are called", () => {
+    const summary = withShown(
+      {
+        unit_price: 499.99,
+        total: 500,
+        payment: { label: "Card payment $5.00", name: "Card", amount: 499.99, on_behalf_of: "acct_x" },
+      },
+      { title: "A write", fields: {} },
+    );
+    const text = summaryText(renderSummary(summary, "x"));
+    expect(text).toContain("- unit_price: 499.99");
+    expect(text).toContain("- total: 500");
+    // The only dollar sign is the one the agent wrote into a label.
+    expect(text.match(/\$/g)).toHaveLength(1);
+    for (const key of ["label: Card payment $5.00", "name: Card", "amount: 499.99", "on_behalf_of: acct_x"])
+      expect(text).toContain(key);
+  });
+
+  it("shows bidi, zero-width and line-break characters by their code point, in labels and values alike", () => {
+    const summary = withShown(
+      { "ke\u200By": "acct_\u202E4321", memo: "a\nb\u2066c\u061Cd", spelled: "<U+202E>" },
+      { title: "T\u202Eitle", fields: {} },
+    );
+    const r = renderSummary(summary, "x");
+    const all = `${summaryText(r)}\n${summaryHtml(r)}`;
+    expect(all).toContain("acct_<U+202E>4321");
+    expect(all).not.toMatch(/[\u202E\u200B\u2066\u061C]/);
+    expect(summaryText(r)).toContain("ke<U+200B>y");
+    expect(summaryText(r)).toContain("a<U+000A>b<U+2066>c<U+061C>d");
+    // Text that spells a code point is not taken for one.
+    expect(summaryText(r)).toContain("<U+003C>U+202E>");
+    const html = renderToStaticMarkup(
+      createElement(ConfirmationSummary, { capability: "x", actionId: "a", version: 1, summary }),
+    );
+    expect(html).toContain("acct_&lt;U+202E&gt;4321");
+    expect(html).not.toMatch(/[\u202E\u200B\u2066\u061C]/);
+  });
+
+  it("the console screen, the email and the agent's text carry the same rows", () => {
+    const summary = checkout(2);
+    const r = renderSummary(summary, "checkout");
+    const html = renderToStaticMarkup(
+      createElement(ConfirmationSummary, { capability: "checkout", actionId: "a", version: 1, summary }),
+    );
+    const text = summaryText(r);
+    const mail = summaryHtml(r);
+    for (const row of [...r.rows, ...r.now]) {
+      const escaped = row.text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+      expect(text).toContain(`${row.label}:${row.text ? ` ${row.text}` : ""}`);
+      expect(html).toContain(escaped);
+      expect(mail).toContain(escaped);
+    }
   });
 });

@@ -7,6 +7,7 @@ export interface Schema {
   enum?: unknown[];
   items?: Schema;
   properties?: Record<string, Schema>;
+  additionalProperties?: boolean | Schema;
   allOf?: Schema[];
   required?: string[];
   description?: string;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { decisionSummarySchema, SHOWN_KEY } from "../sdk/decision-summary";
 import { defineCapability, type EffectResult, type Verification } from "../sdk/define-capability";
 import type { AnyConnector } from "../sdk/define-connector";
 import type { ValidationError } from "../sdk/outcome";
@@ -8,6 +9,7 @@ import type { OpenApiAdapter } from "./openapi-adapter";
 import { type ApiAnswer, type ApiCall, CONTROL } from "./openapi-http-client";
 import { OPENAPI_LIMITS } from "./openapi-limits";
 import type { OperationPlan } from "./plan-operations";
+import { requestSummary, requestValues } from "./request-summary";
 import { byFieldName, checkFields, coerceFields, type OperationField } from "./schema-form-fields";
 
 /** The adapter of the `openapi` connector: it opens the tenant's imported connectors' adapters. */
@@ -89,11 +91,18 @@ function controlCharacters(fields: readonly OperationField[], values: Values): V
     }));
 }
 
-/** The path with its parameters filled, as a person reads it on the confirm screen. */
+/** The path with its parameters filled, whole, as a person reads it on the confirm screen. */
 function shownPath(plan: OperationPlan, values: Values): string {
-  return plan.op.path.replace(/\{([^}]+)\}/g, (_m, name: string) =>
-    String(values[name] ?? `{${name}}`).slice(0, 100),
-  );
+  return plan.op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => String(values[name] ?? `{${name}}`));
+}
+
+/**
+ * The values the request is built from: those of the summary the person approved (the digest
+ * binds it), read back from its typed parts — nothing it does not show can be sent.
+ */
+function approvedValues(plan: OperationPlan, derived: Values): Values {
+  const shown = decisionSummarySchema.safeParse(derived.shown);
+  return shown.success ? requestValues(shown.data, plan.fields ?? []) : {};
 }
 
 function bounded(body: unknown): unknown {
@@ -209,29 +218,28 @@ export const apiRequest = defineCapability<OpenApiRouter>({
           field: `values.${e.field}`,
         }));
         if (errors.length) return { errors };
+        const path = shownPath(target.plan, callFor(target.plan, coerced).path);
         return {
           derived: {
             operation: target.plan.op.id,
             system: target.adapter.title,
             method: target.plan.op.method.toUpperCase(),
-            path: shownPath(target.plan, callFor(target.plan, coerced).path),
+            path,
             values: coerced,
+            shown: requestSummary(target.plan, target.adapter.title, path, coerced),
           },
         };
       },
     },
     { id: "CONFIRM_REQUEST", description: "A person approves the request", requiresConfirmation: true },
   ],
-  summarize: ({ derived }) => {
-    const values = (derived.values ?? {}) as Values;
-    return {
-      title: `${String(derived.method)} ${String(derived.path)} on ${String(derived.system)}`,
-      method: derived.method,
-      path: derived.path,
-      system: derived.system,
-      ...Object.fromEntries(Object.entries(values).map(([k, v]) => [`field ${k}`, v])),
-    };
-  },
+  // The summary is the request: method, full path and every value sent, typed by the document.
+  summarize: ({ derived }) => ({
+    method: derived.method,
+    path: derived.path,
+    system: derived.system,
+    [SHOWN_KEY]: derived.shown,
+  }),
   effect: {
     kind: "openapi.request",
     description: "Send the approved request to the imported system",
@@ -240,7 +248,12 @@ export const apiRequest = defineCapability<OpenApiRouter>({
       if ("field" in target) return { status: "rejected", code: target.code, message: target.message };
       return effectOf(
         await target.adapter.send(
-          callFor(target.plan, (derived.values ?? {}) as Values, actionKey, target.adapter.idempotencyHeader),
+          callFor(
+            target.plan,
+            approvedValues(target.plan, derived),
+            actionKey,
+            target.adapter.idempotencyHeader,
+          ),
         ),
       );
     },
@@ -258,7 +271,7 @@ export const apiRequest = defineCapability<OpenApiRouter>({
           happened: "unavailable",
           message: "the document has no GET to read this resource back: a person checks the system",
         };
-      const sent = callFor(target.plan, (derived.values ?? {}) as Values);
+      const sent = callFor(target.plan, approvedValues(target.plan, derived));
       const answer = await target.adapter.send({
         operation: readBack.op,
         path: sent.path,

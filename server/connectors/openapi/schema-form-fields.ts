@@ -86,6 +86,44 @@ function fromParameter(p: ApiParameter): OperationField {
   };
 }
 
+/** How deep a value nests objects and lists: deeper than this is refused (a summary shows all of it). */
+const MAX_DEPTH = 10;
+
+function depthOf(value: unknown, depth = 0): number {
+  if (depth > MAX_DEPTH || value === null || typeof value !== "object") return depth;
+  let deepest = depth + 1;
+  for (const v of Object.values(value as object)) deepest = Math.max(deepest, depthOf(v, depth + 1));
+  return deepest;
+}
+
+/**
+ * The first key of a value its schema does not declare (`meta.on_behalf_of`), or null. An object
+ * with declared properties takes only those, unless the schema allows more
+ * (`additionalProperties`); a key nobody declared is refused, never carried along to the API.
+ */
+export function undeclaredKey(schema: Schema, value: unknown, path: string, depth = 0): string | null {
+  if (depth > 12 || value === null || typeof value !== "object") return null;
+  const s = merged(schema);
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = undeclaredKey((s.items ?? {}) as Schema, item, `${path}.${i}`, depth + 1);
+      if (found) return found;
+    }
+    return null;
+  }
+  const properties = (s.properties ?? {}) as Record<string, Schema>;
+  const declared = Object.keys(properties).length > 0;
+  const extra = s.additionalProperties;
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    const own = Object.hasOwn(properties, key) ? properties[key] : undefined;
+    if (!own && ((declared && !extra) || extra === false)) return `${path}.${key}`;
+    const next = own ?? (extra && typeof extra === "object" ? extra : {});
+    const found = undeclaredKey(next, v, `${path}.${key}`, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
 /** An `allOf` schema's properties and required names as one object schema (the members merged). */
 function merged(schema: Schema, depth = 0): Schema {
   if (!schema.allOf?.length || depth > 4) return schema;
@@ -245,12 +283,33 @@ export function checkFields(fields: OperationField[], values: Record<string, unk
         field: name.slice(0, 60),
         code: "unknown_field",
         message: `${name.slice(0, 60)} is not a field of this form`,
+        refused: true,
       });
   for (const field of fields) {
     const value = values[field.name];
     if (value === undefined || value === "") {
       if (field.required)
         errors.push({ field: field.name, code: "required", message: `${field.name} is required` });
+      continue;
+    }
+    if (depthOf(value) > MAX_DEPTH) {
+      errors.push({
+        field: field.name,
+        code: "too_deep",
+        message: `${field.name} nests more than ${MAX_DEPTH} levels: it could not be shown in full`,
+        refused: true,
+      });
+      continue;
+    }
+    const undeclared = undeclaredKey(field.schema, value, field.name);
+    if (undeclared) {
+      const key = undeclared.slice(0, 120);
+      errors.push({
+        field: key,
+        code: "unknown_field",
+        message: `${key} is not declared by the API's document: nothing undeclared is sent`,
+        refused: true,
+      });
       continue;
     }
     const problem = checkValue(field.name, field.schema, value);

@@ -2,6 +2,7 @@ import type { BackendOutcome, BrowseBackend, Row } from "./browse-backend";
 import type { PageBody } from "./define-route";
 import { escapeText, type FormField, fieldList, link } from "./markdown";
 import { readApproval } from "./read-approval";
+import { summaryMarkdown } from "./summary-markdown";
 import {
   fieldsFromOutcome,
   formSection,
@@ -29,7 +30,7 @@ export function actionPage(outcome: BackendOutcome, backend: BrowseBackend): Pag
   const problems = Array.isArray(outcome.validation_errors) && outcome.validation_errors.length > 0;
   if (problems) parts.push(problemsList(outcome));
   if (outcome.summary && typeof outcome.summary === "object") {
-    parts.push(`## Summary\n\n${objectSections(outcome.summary as Row)}`);
+    parts.push(`## Summary\n\n${summaryMarkdown(outcome.summary)}`);
   }
   if (outcome.result && typeof outcome.result === "object") {
     parts.push(`## Result\n\n${objectSections(outcome.result as Row)}`);

@@ -173,13 +173,11 @@ export interface CapabilityDefinition<A> {
   policy: CapabilityPolicy;
   nodes: NodeDefinition<A>[];
   /**
-   * What a person approves: built from the values at the confirmation node, and shown as it is
-   * on the confirm screen, in the MCP App and in emails. Keys the screen understands: `decision`
-   * ({verb, amount, currency, from, to, object}: "Pay $55.00 from Store credit", see
-   * decision-sentence.ts), `title`, `amount` with `amount_label` ("Total to be charged"), `items`
-   * ({name, quantity, unit_price, line_total}), `subtotal`/`shipping_price`/`discount`, enum values
-   * as `{value, label}` (the label is shown), and `now`: facts for context that are not approved
-   * and not digested (a balance before and after). Everything else shows as a labelled row.
+   * What a person approves: the facts at the confirmation node (what approval rules and tests
+   * read) with their typed parts under `shown` (see decision-summary.ts: build them with
+   * `withShown(facts, declaration)` or write them directly). Every surface renders only the
+   * typed parts, through render-decision-summary.ts; `now` holds context facts kept out of the
+   * digest (a balance before and after).
    */
   summarize?: (input: { values: Values; derived: Record<string, unknown> }) => Record<string, unknown>;
   effect?: EffectDefinition<A>;

@@ -1,5 +1,6 @@
 import { recordLink, redactShown } from "./page-scope";
 import { parseBrowseUri } from "./parse-browse-uri";
+import { visibleText } from "./visible-text";
 
 /**
  * Small markdown builders. Pages are text for a model, and much of what they show is data (a
@@ -11,12 +12,10 @@ import { parseBrowseUri } from "./parse-browse-uri";
 
 // Line breaks would end a list item or a table row; control and bidi characters hide or reorder text.
 const LINE_BREAKS = /\r\n|[\r\n\t\v\f\u0085\u2028\u2029]/g;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: neutralising control characters is the point
-const INVISIBLE = /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
-/** One line of plain text: line breaks become spaces, invisible characters a visible U+FFFD. */
+/** One line of plain text: line breaks become spaces, invisible characters their visible code point. */
 export function oneLine(text: string): string {
-  return text.replace(LINE_BREAKS, " ").replace(INVISIBLE, "\uFFFD");
+  return visibleText(text.replace(LINE_BREAKS, " "));
 }
 
 function plain(value: unknown): string {

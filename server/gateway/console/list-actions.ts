@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { shownSummary } from "../../connectors/sdk/decision-summary";
 import type { Db } from "../../db/client";
 import { approvalExpiresAt, effectiveApprovalStatus } from "../../engine/approval-ledger";
 import type { ConsoleContext } from "../console-session";
@@ -40,6 +41,8 @@ export type ActionListItem = {
   agentName: string | null;
   userName: string | null;
   /** The money involved, from the summary (minor units), when there is any. */
+  /** The capability's own title for it (its summary's). */
+  title: string;
   amount: number | null;
   currency: string | null;
   effectStatus: string | null;
@@ -49,14 +52,20 @@ export type ActionListItem = {
 
 export type ActionPage = { actions: ActionListItem[]; total: number; page: number; pageSize: number };
 
-/** The money an action's summary names (`amount`, `total` or `refund_amount`), if any. */
-function summaryAmount(state: unknown): { amount: number | null; currency: string | null } {
-  const summary = (state as { summary?: Record<string, unknown> | null } | null)?.summary;
-  if (!summary || typeof summary !== "object") return { amount: null, currency: null };
-  const key = ["amount", "total", "refund_amount"].find((k) => typeof summary[k] === "number");
+/**
+ * What a person scans an action for: its summary's title and the headline amount when the
+ * capability declared one as money (minor units); nothing is read from a key's name.
+ */
+function summaryAmount(
+  state: unknown,
+  capability: string,
+): { title: string; amount: number | null; currency: string | null } {
+  const shown = shownSummary((state as { summary?: unknown } | null)?.summary);
+  const head = shown?.headline?.value;
   return {
-    amount: key ? (summary[key] as number) : null,
-    currency: typeof summary.currency === "string" ? summary.currency : null,
+    title: shown?.title ?? capability.replaceAll("_", " "),
+    amount: head?.kind === "money" ? head.minor : null,
+    currency: head?.kind === "money" ? head.currency : null,
   };
 }
 
@@ -125,7 +134,7 @@ export async function listActions(
       agentId: a.agentId,
       agentName: a.agentId ? (agentName.get(a.agentId) ?? null) : null,
       userName: userName.get(a.userId) ?? null,
-      ...summaryAmount(a.state),
+      ...summaryAmount(a.state, a.capability),
       effectStatus: a.effect?.status ?? null,
       createdAt: a.createdAt.toISOString(),
       updatedAt: a.updatedAt.toISOString(),
@@ -231,7 +240,7 @@ export async function getActionDetail(db: Db, ctx: ConsoleContext, id: string): 
     userName:
       (await db.user.findFirst({ where: { id: a.userId, tenantId: ctx.tenantId }, select: { name: true } }))
         ?.name ?? null,
-    ...summaryAmount(a.state),
+    ...summaryAmount(a.state, a.capability),
     effectStatus: a.effect?.status ?? null,
     createdAt: a.createdAt.toISOString(),
     updatedAt: a.updatedAt.toISOString(),

@@ -3,6 +3,8 @@ import { defineCapability } from "../../sdk/define-capability";
 import type { HelpdeskAdapter, HelpdeskTeammate, HelpdeskTicket } from "../helpdesk-adapter";
 import { patchTicket, verifyTicket } from "../patch-ticket";
 import { HELPDESK_POLICY, ticketNode, ticketSummary } from "../ticket-node";
+import { withShown } from "../../sdk/decision-summary";
+import { helpdeskSummary } from "../helpdesk-summary-fields";
 
 export const assignTicket = defineCapability<HelpdeskAdapter>({
   id: "assign_ticket",
@@ -123,15 +125,18 @@ export const assignTicket = defineCapability<HelpdeskAdapter>({
   summarize: ({ derived }) => {
     const ticket = derived.ticket as HelpdeskTicket;
     const mate = derived.assignee as HelpdeskTeammate;
-    return {
-      ...ticketSummary(ticket),
-      from_assignee: ticket.assignee_id,
-      to_assignee: mate.id,
-      to_assignee_name: mate.name,
-      to_team: mate.team_id,
-      ticket_team: ticket.team_id,
-      cross_team: mate.team_id !== ticket.team_id,
-    };
+    return withShown(
+      {
+        ...ticketSummary(ticket),
+        from_assignee: ticket.assignee_id,
+        to_assignee: mate.id,
+        to_assignee_name: mate.name,
+        to_team: mate.team_id,
+        ticket_team: ticket.team_id,
+        cross_team: mate.team_id !== ticket.team_id,
+      },
+      helpdeskSummary("Assign the ticket"),
+    );
   },
   effect: {
     kind: "helpdesk.assignment",

@@ -3,6 +3,8 @@ import { defineCapability } from "../../sdk/define-capability";
 import type { HelpdeskAdapter, HelpdeskTicket, TicketPriority } from "../helpdesk-adapter";
 import { patchTicket, verifyTicket } from "../patch-ticket";
 import { HELPDESK_POLICY, ticketNode, ticketSummary } from "../ticket-node";
+import { withShown } from "../../sdk/decision-summary";
+import { helpdeskSummary } from "../helpdesk-summary-fields";
 
 export const changeTicketPriority = defineCapability<HelpdeskAdapter>({
   id: "change_ticket_priority",
@@ -66,7 +68,10 @@ export const changeTicketPriority = defineCapability<HelpdeskAdapter>({
   ],
   summarize: ({ values, derived }) => {
     const ticket = derived.ticket as HelpdeskTicket;
-    return { ...ticketSummary(ticket), from_priority: ticket.priority, to_priority: values.priority };
+    return withShown(
+      { ...ticketSummary(ticket), from_priority: ticket.priority, to_priority: values.priority },
+      helpdeskSummary("Change the ticket's priority"),
+    );
   },
   effect: {
     kind: "helpdesk.priority",

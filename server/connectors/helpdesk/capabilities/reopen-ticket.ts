@@ -3,6 +3,8 @@ import { defineCapability } from "../../sdk/define-capability";
 import type { HelpdeskAdapter, HelpdeskTicket } from "../helpdesk-adapter";
 import { patchTicket, verifyTicket } from "../patch-ticket";
 import { HELPDESK_POLICY, ticketNode, ticketSummary } from "../ticket-node";
+import { withShown } from "../../sdk/decision-summary";
+import { helpdeskSummary } from "../helpdesk-summary-fields";
 
 export const reopenTicket = defineCapability<HelpdeskAdapter>({
   id: "reopen_ticket",
@@ -54,7 +56,10 @@ export const reopenTicket = defineCapability<HelpdeskAdapter>({
   ],
   summarize: ({ values, derived }) => {
     const ticket = derived.ticket as HelpdeskTicket;
-    return { ...ticketSummary(ticket), from_status: ticket.status, to_status: "open", reason: values.reason };
+    return withShown(
+      { ...ticketSummary(ticket), from_status: ticket.status, to_status: "open", reason: values.reason },
+      helpdeskSummary("Reopen the ticket"),
+    );
   },
   effect: {
     kind: "helpdesk.reopen",

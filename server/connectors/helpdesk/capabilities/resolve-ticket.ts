@@ -3,6 +3,8 @@ import { defineCapability } from "../../sdk/define-capability";
 import type { HelpdeskAdapter, HelpdeskTicket } from "../helpdesk-adapter";
 import { patchTicket, verifyTicket } from "../patch-ticket";
 import { HELPDESK_POLICY, ticketNode, ticketSummary } from "../ticket-node";
+import { withShown } from "../../sdk/decision-summary";
+import { helpdeskSummary } from "../helpdesk-summary-fields";
 
 export const resolveTicket = defineCapability<HelpdeskAdapter>({
   id: "resolve_ticket",
@@ -60,11 +62,15 @@ export const resolveTicket = defineCapability<HelpdeskAdapter>({
     },
     { id: "CONFIRM_RESOLVE", description: "Resolve the ticket", requiresConfirmation: true },
   ],
-  summarize: ({ values, derived }) => ({
-    ...ticketSummary(derived.ticket as HelpdeskTicket),
-    to_status: "resolved",
-    resolution: values.resolution,
-  }),
+  summarize: ({ values, derived }) =>
+    withShown(
+      {
+        ...ticketSummary(derived.ticket as HelpdeskTicket),
+        to_status: "resolved",
+        resolution: values.resolution,
+      },
+      helpdeskSummary("Resolve the ticket"),
+    ),
   effect: {
     kind: "helpdesk.resolution",
     description: "Resolve the ticket",

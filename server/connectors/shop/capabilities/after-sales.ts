@@ -14,6 +14,8 @@ import { openItems, settledItems, settledSentence } from "../after-sales-items";
 import { orderNode } from "../order-node";
 import type { ShopAdapter, ShopOrder, ShopOrderItem } from "../shop-adapter";
 import { SHOP_POLICY } from "../shop-policy";
+import { withShown } from "../../sdk/decision-summary";
+import { shopSummary } from "../shop-summary-fields";
 
 // Deterministic rule for "evidence where needed": claims of damage or defects need something to show.
 const NEEDS_EVIDENCE =
@@ -50,6 +52,61 @@ function shippingLine(order: ShopOrder, kind: AfterSalesKind, amount: number): s
   return amount >= refundableOf(order)
     ? `included: refund-only before shipment refunds the order total, shipping (${usd(order.shipping_price)}) included`
     : `partly: ${usd(amount)} of the ${usd(refundableOf(order))} refundable, which includes the shipping (${usd(order.shipping_price)})`;
+}
+
+/** What a person approves for an after-sales request: the facts its summary shows. */
+function afterSalesFacts({
+  values,
+  derived,
+}: {
+  values: Record<string, unknown>;
+  derived: Record<string, unknown>;
+}): Record<string, unknown> & { title: string; amount_label?: string } {
+  const order = derived.order as ShopOrder;
+  const kind = values.kind as AfterSalesKind;
+  // Refunds go back the way the order was paid (the legacy system credits the balance itself).
+  const refundTo = order.payment?.method === "balance" ? "Store credit" : "the card the order was paid with";
+  const base = {
+    title: KIND_LABELS[kind],
+    order_id: order.id,
+    kind: { value: kind, label: KIND_LABELS[kind] },
+    reason: values.reason,
+    evidence: ((values.evidence as string[] | undefined) ?? []).length,
+    currency: "USD",
+  };
+  if (kind === "exchange") {
+    const item = derived.exchange_item as { name?: string; quantity?: number } | null;
+    return {
+      ...base,
+      decision: { verb: "Exchange", object: item?.name ?? "the item" },
+      item: derived.exchange_item,
+      replacement_product_id: values.replacement_product_id,
+      amount: 0,
+    };
+  }
+  const amount = derived.refund_amount as number;
+  if (kind === "return_refund") {
+    const items = derived.return_items as Array<{ name: string; quantity: number }>;
+    const what = items.map((i) => `${i.name} ×${i.quantity}`).join(", ");
+    return {
+      ...base,
+      // The button says what goes back, not only how much: "Refund Mug ×1 $18.00 to …".
+      decision: { verb: "Refund", object: what.slice(0, 200), amount, currency: "USD", to: refundTo },
+      amount_label: "Refund amount",
+      refund_to: refundTo,
+      items,
+      shipping: shippingLine(order, kind, amount),
+      amount,
+    };
+  }
+  return {
+    ...base,
+    decision: { verb: "Refund", amount, currency: "USD", to: refundTo },
+    amount_label: "Refund amount",
+    refund_to: refundTo,
+    ...(kind === "refund_only" ? { shipping: shippingLine(order, kind, amount) } : {}),
+    amount,
+  };
 }
 
 export const afterSales = defineCapability<ShopAdapter>({
@@ -331,53 +388,9 @@ export const afterSales = defineCapability<ShopAdapter>({
     },
     { id: "CONFIRM_REQUEST", description: "Submit the after-sales request", requiresConfirmation: true },
   ],
-  summarize: ({ values, derived }) => {
-    const order = derived.order as ShopOrder;
-    const kind = values.kind as AfterSalesKind;
-    // Refunds go back the way the order was paid (the legacy system credits the balance itself).
-    const refundTo =
-      order.payment?.method === "balance" ? "Store credit" : "the card the order was paid with";
-    const base = {
-      title: KIND_LABELS[kind],
-      order_id: order.id,
-      kind: { value: kind, label: KIND_LABELS[kind] },
-      reason: values.reason,
-      evidence: ((values.evidence as string[] | undefined) ?? []).length,
-      currency: "USD",
-    };
-    if (kind === "exchange") {
-      const item = derived.exchange_item as { name?: string; quantity?: number } | null;
-      return {
-        ...base,
-        decision: { verb: "Exchange", object: item?.name ?? "the item" },
-        item: derived.exchange_item,
-        replacement_product_id: values.replacement_product_id,
-        amount: 0,
-      };
-    }
-    const amount = derived.refund_amount as number;
-    if (kind === "return_refund") {
-      const items = derived.return_items as Array<{ name: string; quantity: number }>;
-      const what = items.map((i) => `${i.name} ×${i.quantity}`).join(", ");
-      return {
-        ...base,
-        // The button says what goes back, not only how much: "Refund Mug ×1 $18.00 to …".
-        decision: { verb: "Refund", object: what.slice(0, 200), amount, currency: "USD", to: refundTo },
-        amount_label: "Refund amount",
-        refund_to: refundTo,
-        items,
-        shipping: shippingLine(order, kind, amount),
-        amount,
-      };
-    }
-    return {
-      ...base,
-      decision: { verb: "Refund", amount, currency: "USD", to: refundTo },
-      amount_label: "Refund amount",
-      refund_to: refundTo,
-      ...(kind === "refund_only" ? { shipping: shippingLine(order, kind, amount) } : {}),
-      amount,
-    };
+  summarize: (input) => {
+    const facts = afterSalesFacts(input);
+    return withShown(facts, shopSummary(facts.title, facts.amount_label));
   },
   effect: {
     kind: "shop.refund",

@@ -5,6 +5,8 @@ import { addressIdSchema, matchAddress } from "../match-address";
 import { orderNode } from "../order-node";
 import type { ShopAdapter, ShopAddress, ShopOrder } from "../shop-adapter";
 import { SHOP_POLICY } from "../shop-policy";
+import { withShown } from "../../sdk/decision-summary";
+import { shopSummary } from "../shop-summary-fields";
 
 export const changeDeliveryAddress = defineCapability<ShopAdapter>({
   id: "change_delivery_address",
@@ -105,13 +107,16 @@ export const changeDeliveryAddress = defineCapability<ShopAdapter>({
   summarize: ({ derived }) => {
     const order = derived.order as ShopOrder;
     const address = derived.address as ShopAddress;
-    return {
-      order_id: order.id,
-      from: order.address ? `${order.address.label}: ${order.address.line1}, ${order.address.city}` : null,
-      to: `${address.label}: ${address.line1}, ${address.city}`,
-      address_id: address.id,
-      order_updated_at: order.updated_at,
-    };
+    return withShown(
+      {
+        order_id: order.id,
+        from: order.address ? `${order.address.label}: ${order.address.line1}, ${order.address.city}` : null,
+        to: `${address.label}: ${address.line1}, ${address.city}`,
+        address_id: address.id,
+        order_updated_at: order.updated_at,
+      },
+      shopSummary("Change the delivery address"),
+    );
   },
   effect: {
     kind: "shop.address_change",

@@ -9,6 +9,8 @@ import { paymentNode } from "../payment-node";
 import type { ShopAdapter, ShopAddress, ShopOrder, ShopPaymentMethod, ShopQuote } from "../shop-adapter";
 import { customerFor, noCustomer } from "../shop-customer";
 import { SHOP_POLICY } from "../shop-policy";
+import { withShown } from "../../sdk/decision-summary";
+import { shopSummary } from "../shop-summary-fields";
 
 const SHIPPING_LABELS: Record<ShopQuote["method"], string> = {
   standard: "Standard",
@@ -263,32 +265,35 @@ export const checkout = defineCapability<ShopAdapter>({
     const total = derived.total as number;
     const balance =
       method.type === "balance" && typeof method.available === "number" ? method.available : null;
-    return {
-      title: "Place the order and pay",
-      // What the person decides, in one sentence: "Pay $55.00 from Store credit".
-      decision: { verb: "Pay", amount: total, currency: "USD", from: method.label },
-      amount_label: "Total to be charged",
-      items: (derived.lines as Line[]).map((l) => ({
-        product_id: l.product_id,
-        name: l.name,
-        quantity: l.quantity,
-        unit_price: l.unit_price,
-        line_total: l.unit_price * l.quantity,
-      })),
-      subtotal: derived.subtotal,
-      shipping_method: { value: shipping.method, label: SHIPPING_LABELS[shipping.method] },
-      shipping_price: shipping.price,
-      coupon: derived.coupon ?? null,
-      discount: derived.discount,
-      amount: total,
-      currency: "USD",
-      delivery_estimate: `About ${shipping.eta_days} ${shipping.eta_days === 1 ? "day" : "days"} after payment`,
-      address: shopAddressLine(address),
-      payment_method: { type: method.type, label: method.label },
-      // The balance as it is now: shown for context, not part of what is approved (a charge
-      // elsewhere must not void this approval; the PAYMENT node re-checks it at confirm).
-      ...(balance === null ? {} : { now: { balance_before: balance, balance_after: balance - total } }),
-    };
+    return withShown(
+      {
+        title: "Place the order and pay",
+        // What the person decides, in one sentence: "Pay $55.00 from Store credit".
+        decision: { verb: "Pay", amount: total, currency: "USD", from: method.label },
+        amount_label: "Total to be charged",
+        items: (derived.lines as Line[]).map((l) => ({
+          product_id: l.product_id,
+          name: l.name,
+          quantity: l.quantity,
+          unit_price: l.unit_price,
+          line_total: l.unit_price * l.quantity,
+        })),
+        subtotal: derived.subtotal,
+        shipping_method: { value: shipping.method, label: SHIPPING_LABELS[shipping.method] },
+        shipping_price: shipping.price,
+        coupon: derived.coupon ?? null,
+        discount: derived.discount,
+        amount: total,
+        currency: "USD",
+        delivery_estimate: `About ${shipping.eta_days} ${shipping.eta_days === 1 ? "day" : "days"} after payment`,
+        address: shopAddressLine(address),
+        payment_method: { type: method.type, label: method.label },
+        // The balance as it is now: shown for context, not part of what is approved (a charge
+        // elsewhere must not void this approval; the PAYMENT node re-checks it at confirm).
+        ...(balance === null ? {} : { now: { balance_before: balance, balance_after: balance - total } }),
+      },
+      shopSummary("Place the order and pay", "Total to be charged"),
+    );
   },
   effect: {
     kind: "shop.payment",

@@ -7,6 +7,8 @@ import { paymentRefusals } from "../order-payability";
 import { paymentNode } from "../payment-node";
 import type { ShopAdapter, ShopOrder, ShopPaymentMethod } from "../shop-adapter";
 import { SHOP_POLICY } from "../shop-policy";
+import { withShown } from "../../sdk/decision-summary";
+import { shopSummary } from "../shop-summary-fields";
 
 /**
  * Pays an order that already exists and awaits payment. Checkout would place a second order
@@ -69,36 +71,40 @@ export const payOrder = defineCapability<ShopAdapter>({
     const total = derived.total as number;
     const balance =
       method.type === "balance" && typeof method.available === "number" ? method.available : null;
-    return {
-      // Says which order: the tester approved checkout's "Pay 156.50 USD" believing it paid this one.
-      title: `Pay ${money(total)} for order ${order.id}`,
-      decision: {
-        verb: "Pay",
+    const title = `Pay ${money(total)} for order ${order.id}`;
+    return withShown(
+      {
+        // Says which order: the tester approved checkout's "Pay 156.50 USD" believing it paid this one.
+        title,
+        decision: {
+          verb: "Pay",
+          amount: total,
+          currency: "USD",
+          from: method.label,
+          to: `existing order ${order.id}`,
+        },
+        amount_label: "Total to be charged",
+        order_id: order.id,
+        new_order: "none: this pays the existing order",
+        items: order.items.map((i) => ({
+          product_id: i.product_id,
+          name: i.name,
+          quantity: i.quantity,
+          unit_price: i.unit_price,
+          line_total: i.unit_price * i.quantity,
+        })),
+        subtotal: order.subtotal,
+        shipping_price: order.shipping_price,
+        discount: order.discount,
         amount: total,
         currency: "USD",
-        from: method.label,
-        to: `existing order ${order.id}`,
+        address: order.address ? shopAddressLine(order.address) : null,
+        payment_method: { type: method.type, label: method.label },
+        // Context, not approved (see checkout): the PAYMENT node re-checks the balance at confirm.
+        ...(balance === null ? {} : { now: { balance_before: balance, balance_after: balance - total } }),
       },
-      amount_label: "Total to be charged",
-      order_id: order.id,
-      new_order: "none: this pays the existing order",
-      items: order.items.map((i) => ({
-        product_id: i.product_id,
-        name: i.name,
-        quantity: i.quantity,
-        unit_price: i.unit_price,
-        line_total: i.unit_price * i.quantity,
-      })),
-      subtotal: order.subtotal,
-      shipping_price: order.shipping_price,
-      discount: order.discount,
-      amount: total,
-      currency: "USD",
-      address: order.address ? shopAddressLine(order.address) : null,
-      payment_method: { type: method.type, label: method.label },
-      // Context, not approved (see checkout): the PAYMENT node re-checks the balance at confirm.
-      ...(balance === null ? {} : { now: { balance_before: balance, balance_after: balance - total } }),
-    };
+      shopSummary(title, "Total to be charged"),
+    );
   },
   effect: {
     kind: "shop.payment",

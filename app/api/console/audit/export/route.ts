@@ -1,5 +1,6 @@
 import { parseAuditQuery } from "@/app/_lib/audit-query";
 import { consoleRoute, errorResponse } from "@/app/_lib/console-route";
+import { csvCell } from "@/server/gateway/console/csv-cell";
 import { type AuditEventView, listAuditEvents } from "@/server/gateway/console/list-audit-events";
 
 export const dynamic = "force-dynamic";
@@ -23,14 +24,6 @@ const COLUMNS = [
   "actionKey",
   "arguments",
 ] as const;
-
-function csvCell(value: unknown): string {
-  const text =
-    value === null || value === undefined ? "" : typeof value === "string" ? value : JSON.stringify(value);
-  // Spreadsheet formula injection: a cell starting with = + - @ is read as text.
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
 
 /**
  * The monitor's filtered rows as a file: `format=csv` or `format=jsonl`, newest first, the same
@@ -59,7 +52,10 @@ export const GET = consoleRoute({ roles: ["admin", "support"] }, async ({ req, d
   const stamp = new Date().toISOString().replaceAll(":", "").slice(0, 15);
   const body =
     format === "csv"
-      ? [COLUMNS.join(","), ...rows.map((r) => COLUMNS.map((c) => csvCell(r[c])).join(","))].join("\r\n") +
+      ? [
+          COLUMNS.map(csvCell).join(","),
+          ...rows.map((r) => COLUMNS.map((c) => csvCell(r[c])).join(",")),
+        ].join("\r\n") +
         (more ? `\r\n# cut at ${MAX_EXPORT_ROWS} rows: narrow the range for the rest\r\n` : "\r\n")
       : rows.map((r) => JSON.stringify(r)).join("\n") +
         (rows.length ? "\n" : "") +

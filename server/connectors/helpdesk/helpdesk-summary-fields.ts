@@ -1,0 +1,25 @@
+import type { SummaryDeclaration } from "../sdk/decision-summary";
+
+/** A helpdesk summary's declaration: the labels of its keys (no money in a ticket's change). */
+export function helpdeskSummary(title: string): SummaryDeclaration {
+  return {
+    title,
+    fields: {
+      ticket_id: { label: "Ticket" },
+      subject: { label: "Subject" },
+      ticket_version: { label: "Ticket version" },
+      from_assignee: { label: "Assigned now" },
+      to_assignee: { label: "Assignee" },
+      to_assignee_name: { label: "Assignee name" },
+      to_team: { label: "Team" },
+      ticket_team: { label: "Ticket's team" },
+      cross_team: { label: "Across teams" },
+      from_priority: { label: "Priority now" },
+      to_priority: { label: "Priority" },
+      from_status: { label: "Status now" },
+      to_status: { label: "Status" },
+      reason: { label: "Reason" },
+      resolution: { label: "Resolution" },
+    },
+  };
+}

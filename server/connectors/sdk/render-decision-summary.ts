@@ -1,0 +1,208 @@
+import {
+  type DecisionSummary,
+  plainPart,
+  SHOWN_KEY,
+  type SummaryEntry,
+  type SummaryValue,
+  shownSummary,
+} from "./decision-summary";
+import { visibleText } from "./visible-text";
+
+/**
+ * The one renderer of a decision summary. Every surface — the console's confirm page, the MCP
+ * App, the approver's email (text and HTML) and the agent's text — draws the same rows from
+ * `renderSummary`, so they say the same words; every value and label passes `visibleText` here,
+ * once, so a bidi override or a zero-width space is shown as `<U+202E>` on all of them alike.
+ */
+
+/** One line of the summary: a label and its value's text, at a nesting depth (0 = top). */
+export type SummaryRow = {
+  /** The path of keys to it (`body.items.0.unit_price`): what the change list compares. */
+  path: string;
+  /** The top-level key it belongs to. */
+  top: string;
+  label: string;
+  /** The value's text; empty for a row that only heads nested rows (an object, a list). */
+  text: string;
+  depth: number;
+  note?: string;
+};
+
+export type RenderedSummary = {
+  title: string;
+  /** "Pay $55.00 from Store credit"; null when the capability names no decision. */
+  sentence: string | null;
+  headline: { label: string; text: string } | null;
+  rows: SummaryRow[];
+  /** Context facts (a balance before and after): shown, not approved. */
+  now: SummaryRow[];
+};
+
+/** Integer minor units in their currency: `formatMoney(55000, "USD")` → `$550.00`. */
+export function formatMoney(minor: number, currency = "USD"): string {
+  const code = /^[A-Z]{3}$/.test(currency) ? currency : "USD";
+  const digits = new Intl.NumberFormat("en-US", { style: "currency", currency: code }).resolvedOptions()
+    .maximumFractionDigits;
+  return new Intl.NumberFormat("en-US", { style: "currency", currency: code }).format(
+    minor / 10 ** (digits ?? 2),
+  );
+}
+
+const show = (text: string) => visibleText(text);
+
+/** A scalar value's text; null for a value shown as nested rows (an object, a list with objects). */
+function scalarText(value: SummaryValue): string | null {
+  switch (value.kind) {
+    case "money":
+      return formatMoney(value.minor, value.currency);
+    case "decimal": {
+      const about = [value.unit, value.format ? `format ${value.format}` : ""].filter(Boolean).join("; ");
+      return `${show(value.value)}${about ? ` (${show(about)})` : ""}`;
+    }
+    case "number":
+      return JSON.stringify(value.value) ?? String(value.value);
+    case "quantity":
+      return `${value.value}${value.unit ? ` ${show(value.unit)}` : ""}`;
+    case "address":
+      return value.lines.map(show).join(", ");
+    case "text":
+      if (value.quoted)
+        return `${show(JSON.stringify(value.value))}${value.format ? ` (format ${show(value.format)})` : ""}`;
+      return value.value === "" ? '""' : show(value.value);
+    case "boolean":
+      return value.value ? "yes" : "no";
+    case "none":
+      return "none";
+    case "list":
+      if (value.items.length === 0) return "(empty list)";
+      // Scalars on one line; anything with a list or an object inside as rows of their own, so
+      // [[1, 2], [3]] and [1, 2, 3] never read the same.
+      return value.items.every((i) => i.kind !== "list" && i.kind !== "object")
+        ? value.items.map((i) => scalarText(i)).join(", ")
+        : null;
+    case "object":
+      return value.entries.length === 0 ? "(empty object)" : null;
+  }
+}
+
+function rowsOf(entry: SummaryEntry, path: string, top: string, depth: number, out: SummaryRow[]): void {
+  if (out.length >= 2000) return;
+  const text = scalarText(entry.value);
+  out.push({
+    path,
+    top,
+    label: show(entry.label),
+    text: text ?? "",
+    depth,
+    ...(entry.note ? { note: show(entry.note) } : {}),
+  });
+  if (text !== null) return;
+  if (entry.value.kind === "object")
+    for (const e of entry.value.entries) rowsOf(e, `${path}.${show(e.key)}`, top, depth + 1, out);
+  else if (entry.value.kind === "list")
+    entry.value.items.forEach((item, i) => {
+      rowsOf({ key: String(i), label: `#${i + 1}`, value: item }, `${path}.${i}`, top, depth + 1, out);
+    });
+}
+
+function rowsOfEntries(entries: SummaryEntry[]): SummaryRow[] {
+  const out: SummaryRow[] = [];
+  for (const e of entries) rowsOf(e, show(e.key), show(e.key), 0, out);
+  return out;
+}
+
+function sentenceOf(s: DecisionSummary): string | null {
+  const d = s.decision;
+  if (!d) return null;
+  const parts = [d.verb];
+  if (d.object) parts.push(d.object);
+  if (d.amount) parts.push(formatMoney(d.amount.minor, d.amount.currency));
+  if (d.from) parts.push(`from ${d.from}`);
+  if (d.to) parts.push(`to ${d.to}`);
+  return show(parts.join(" "));
+}
+
+/**
+ * A stored summary's typed parts, or — for a summary that has none — every key of it shown
+ * plainly (numbers as numbers, objects with every key), never read by its keys' names.
+ */
+export function typedSummary(summary: unknown, fallbackTitle: string): DecisionSummary {
+  const shown = shownSummary(summary);
+  if (shown) return shown;
+  const record =
+    summary && typeof summary === "object" && !Array.isArray(summary)
+      ? (summary as Record<string, unknown>)
+      : { value: summary };
+  const toEntries = (r: Record<string, unknown>) =>
+    Object.entries(r)
+      .filter(([k, v]) => k !== SHOWN_KEY && v !== undefined)
+      .map(([key, v]) => ({ key, label: key, value: plainPart(v) }));
+  const { now, ...rest } = record;
+  return {
+    title: fallbackTitle,
+    entries: toEntries(rest),
+    ...(now && typeof now === "object" && !Array.isArray(now)
+      ? { now: toEntries(now as Record<string, unknown>) }
+      : {}),
+  };
+}
+
+/** The rows every surface draws. */
+export function renderSummary(summary: unknown, fallbackTitle: string): RenderedSummary {
+  const s = typedSummary(summary, fallbackTitle);
+  const headText = s.headline ? scalarText(s.headline.value) : null;
+  return {
+    title: show(s.title),
+    sentence: sentenceOf(s),
+    headline: s.headline && headText !== null ? { label: show(s.headline.label), text: headText } : null,
+    rows: rowsOfEntries(s.entries),
+    now: rowsOfEntries(s.now ?? []),
+  };
+}
+
+function rowLine(r: SummaryRow): string {
+  return `${"  ".repeat(r.depth)}- ${r.label}:${r.text ? ` ${r.text}` : ""}${r.note ? ` (${r.note})` : ""}`;
+}
+
+/**
+ * The summary as plain text lines (the approver's email, the agent's text): the sentence or
+ * title, the headline, then one line per row, nested rows indented.
+ */
+export function summaryText(r: RenderedSummary): string {
+  const lines = [r.sentence ?? r.title];
+  if (r.sentence && r.title !== r.sentence) lines.push(r.title);
+  if (r.headline) lines.push(`${r.headline.label}: ${r.headline.text}`);
+  lines.push(...r.rows.map(rowLine));
+  if (r.now.length) lines.push("Now (for context, not approved):", ...r.now.map(rowLine));
+  return lines.join("\n");
+}
+
+export const escapeHtml = (s: string) =>
+  s
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
+
+function rowsHtml(rows: SummaryRow[]): string {
+  return rows
+    .map(
+      (r) =>
+        `<tr data-path="${escapeHtml(r.path)}"><th scope="row" style="text-align:left;font-weight:normal;color:#555;padding:2px 12px 2px ${r.depth * 16}px">${escapeHtml(r.label)}</th><td style="padding:2px 0">${escapeHtml(r.text)}${r.note ? ` <span style="color:#555">(${escapeHtml(r.note)})</span>` : ""}</td></tr>`,
+    )
+    .join("");
+}
+
+/** The summary as an HTML fragment (the approver's email): the same rows, every value escaped. */
+export function summaryHtml(r: RenderedSummary): string {
+  const head = `<p style="font-size:18px;font-weight:600;margin:0">${escapeHtml(r.sentence ?? r.title)}</p>`;
+  const amount = r.headline
+    ? `<p style="margin:6px 0"><span style="color:#555">${escapeHtml(r.headline.label)}</span> <strong>${escapeHtml(r.headline.text)}</strong></p>`
+    : "";
+  const rows = r.rows.length ? `<table style="border-collapse:collapse">${rowsHtml(r.rows)}</table>` : "";
+  const now = r.now.length
+    ? `<p style="color:#555;margin:8px 0 0">Now (for context, not approved)</p><table style="border-collapse:collapse">${rowsHtml(r.now)}</table>`
+    : "";
+  return `${head}${amount}${rows}${now}`;
+}

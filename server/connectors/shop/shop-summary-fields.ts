@@ -1,0 +1,58 @@
+import type { ShownField, SummaryDeclaration } from "../sdk/decision-summary";
+
+const MONEY = (label: string): ShownField => ({ label, as: "money" });
+
+/**
+ * How the shop's summaries show their keys: labels, which numbers are money (integer cents in
+ * `currency`), which objects are a choice shown by its label. Declared here, by the connector
+ * that knows what its numbers are, so no renderer has to guess from a key's name.
+ */
+export const SHOP_SUMMARY_FIELDS: Record<string, ShownField> = {
+  title: { label: "Title", as: "hidden" },
+  amount_label: { label: "Amount label", as: "hidden" },
+  currency: { label: "Currency", as: "hidden" },
+  amount: MONEY("Amount"),
+  subtotal: MONEY("Subtotal"),
+  discount: MONEY("Discount"),
+  shipping_price: MONEY("Shipping price"),
+  balance_before: MONEY("Balance before"),
+  balance_after: MONEY("Balance after"),
+  items: {
+    label: "Items",
+    items: {
+      product_id: { label: "Product" },
+      name: { label: "Item" },
+      quantity: { label: "Quantity", as: "quantity" },
+      unit_price: MONEY("Unit price"),
+      line_total: MONEY("Line total"),
+    },
+  },
+  shipping_method: { label: "Shipping", as: "choice" },
+  shipping: { label: "Shipping" },
+  address: { label: "Ship to", as: "address" },
+  payment_method: { label: "Pay with", as: "choice" },
+  delivery_estimate: { label: "Delivery" },
+  refund_to: { label: "Money goes to" },
+  coupon: { label: "Coupon" },
+  reason: { label: "Reason" },
+  kind: { label: "What", as: "choice" },
+  order_id: { label: "Order" },
+  new_order: { label: "New order" },
+  evidence: { label: "Photos or files", as: "quantity" },
+  item: { label: "Item" },
+  replacement_product_id: { label: "Replacement" },
+  from: { label: "From" },
+  to: { label: "To" },
+  address_id: { label: "Address id" },
+  order_updated_at: { label: "Order version" },
+};
+
+/** A shop summary's declaration: its title and headline amount, money in the facts' `currency`. */
+export function shopSummary(title: string, headline?: string): SummaryDeclaration {
+  return {
+    title,
+    ...(headline ? { headline: { key: "amount", label: headline } } : {}),
+    currency: { key: "currency" },
+    fields: SHOP_SUMMARY_FIELDS,
+  };
+}

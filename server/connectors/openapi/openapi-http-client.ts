@@ -89,6 +89,22 @@ async function readBody(res: Response): Promise<{ body: unknown; truncated: bool
   return { body: text.slice(0, 2000), truncated };
 }
 
+/** Why a request got no answer, as the network layer names it (ECONNREFUSED, ENOTFOUND, TimeoutError…). */
+function failureCode(error: unknown): string {
+  const e = error as { name?: string; cause?: { code?: string } };
+  return e.cause?.code ?? e.name ?? "error";
+}
+
+/** Which address did not answer: its origin and path, never its query (an API key may be there). */
+function where(address: string): string {
+  try {
+    const u = new URL(address);
+    return `${u.origin}${u.pathname === "/" ? "" : u.pathname}`.slice(0, 200);
+  } catch {
+    return "its address";
+  }
+}
+
 /** The HTTP client of an imported API: auth from the vault's secrets, bounded reads, typed answers. */
 export function createApiClient(options: ApiClientOptions) {
   const doFetch = options.fetchImpl ?? fetch;
@@ -104,16 +120,23 @@ export function createApiClient(options: ApiClientOptions) {
     if (colon < 1) throw new Error(`secret ${auth.name} must be client_id:client_secret`);
     const form = new URLSearchParams({ grant_type: "client_credentials" });
     if (auth.scopes.length) form.set("scope", auth.scopes.join(" "));
-    const res = await doFetch(auth.tokenUrl, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        authorization: `Basic ${Buffer.from(`${encodeURIComponent(secret.slice(0, colon))}:${encodeURIComponent(secret.slice(colon + 1))}`).toString("base64")}`,
-      },
-      body: form,
-      redirect: "error",
-      signal: AbortSignal.timeout(options.timeoutMs ?? OPENAPI_LIMITS.timeoutMs),
-    });
+    let res: Response;
+    try {
+      res = await doFetch(auth.tokenUrl, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          authorization: `Basic ${Buffer.from(`${encodeURIComponent(secret.slice(0, colon))}:${encodeURIComponent(secret.slice(colon + 1))}`).toString("base64")}`,
+        },
+        body: form,
+        redirect: "error",
+        signal: AbortSignal.timeout(options.timeoutMs ?? OPENAPI_LIMITS.timeoutMs),
+      });
+    } catch (error) {
+      throw new Error(
+        `the token endpoint of ${auth.name} (${where(auth.tokenUrl)}) did not answer (${failureCode(error)})`,
+      );
+    }
     const body = (await res.json().catch(() => null)) as {
       access_token?: unknown;
       expires_in?: unknown;
@@ -183,13 +206,16 @@ export function createApiClient(options: ApiClientOptions) {
         signal: AbortSignal.timeout(options.timeoutMs ?? OPENAPI_LIMITS.timeoutMs),
       });
     } catch (error) {
-      const e = error as { name?: string; cause?: { code?: string } };
-      const refusedConnection = e.cause?.code === "ECONNREFUSED" || e.cause?.code === "ENOTFOUND";
+      const code = failureCode(error);
+      const refusedConnection = code === "ECONNREFUSED" || code === "ENOTFOUND";
       if (refusedConnection || !write)
-        return { kind: "unavailable", message: `the API did not answer (${e.cause?.code ?? e.name})` };
+        return {
+          kind: "unavailable",
+          message: `the API at ${where(options.baseUrl)} did not answer (${code})`,
+        };
       return {
         kind: "unknown",
-        message: `no answer from the API (${e.cause?.code ?? e.name}); the write may have happened`,
+        message: `no answer from the API at ${where(options.baseUrl)} (${code}); the write may have happened`,
       };
     }
     let read: { body: unknown; truncated: boolean };

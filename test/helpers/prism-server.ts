@@ -71,6 +71,50 @@ export async function startPrism(
   };
 }
 
+type PrismLibraries = {
+  server: typeof import("@stoplight/prism-http-server");
+  http: typeof import("@stoplight/prism-http");
+  core: typeof import("@stoplight/prism-core");
+};
+let libraries: Promise<PrismLibraries> | undefined;
+
+/** Prism's own packages, loaded once per test process (loading them is most of a Prism start). */
+export function loadPrism(): Promise<PrismLibraries> {
+  libraries ??= Promise.all([
+    import("@stoplight/prism-http-server"),
+    import("@stoplight/prism-http"),
+    import("@stoplight/prism-core"),
+  ]).then(([server, http, core]) => ({ server, http, core }));
+  return libraries;
+}
+
+/**
+ * The same mock as `startPrism` (Prism's HTTP server with the CLI's `mock` settings: requests
+ * validated, security checked, answers from the document's examples), run inside the test
+ * process: Prism's packages load once, so each further document costs only its own reading.
+ * For suites that mock many documents one after another.
+ */
+export async function servePrism(document: string): Promise<RunningPrism> {
+  const { server, http, core } = await loadPrism();
+  const operations = await http.getHttpOperationsFromSpec(document);
+  if (operations.length === 0) throw new Error("Prism found no operations in the document");
+  const prism = server.createServer(operations, {
+    cors: false,
+    config: {
+      validateRequest: true,
+      validateResponse: true,
+      checkSecurity: true,
+      errors: false,
+      upstreamProxy: undefined,
+      mock: { dynamic: false },
+      isProxy: false,
+    },
+    components: { logger: core.createLogger("PRISM", { level: "silent" }) },
+  });
+  const address = await prism.listen(0, "127.0.0.1");
+  return { url: address, stop: () => prism.close() };
+}
+
 export interface RecordedRequest {
   method: string;
   path: string;
@@ -109,6 +153,8 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
           method: req.method,
           path: req.url,
           headers: { ...req.headers, host: upstream.host },
+          // No kept-alive sockets: stopping the system behind must not wait on this proxy.
+          agent: false,
         },
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers);

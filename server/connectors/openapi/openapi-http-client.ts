@@ -99,6 +99,16 @@ async function readBody(res: Response): Promise<{ body: unknown; truncated: bool
   return { body: text.slice(0, 2000), truncated };
 }
 
+/** Which address did not answer: its origin and path, never its query (an API key may be there). */
+function where(address: string): string {
+  try {
+    const u = new URL(address);
+    return `${u.origin}${u.pathname === "/" ? "" : u.pathname}`.slice(0, 200);
+  } catch {
+    return "its address";
+  }
+}
+
 /** The HTTP client of an imported API: auth from the vault's secrets, bounded reads, typed answers. */
 export function createApiClient(options: ApiClientOptions) {
   const tokens = new Map<string, { token: string; until: number }>();
@@ -113,16 +123,22 @@ export function createApiClient(options: ApiClientOptions) {
     if (colon < 1) throw new Error(`secret ${auth.name} must be client_id:client_secret`);
     const form = new URLSearchParams({ grant_type: "client_credentials" });
     if (auth.scopes.length) form.set("scope", auth.scopes.join(" "));
-    const res = await egressFetch(auth.tokenUrl, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        authorization: `Basic ${Buffer.from(`${encodeURIComponent(secret.slice(0, colon))}:${encodeURIComponent(secret.slice(colon + 1))}`).toString("base64")}`,
-      },
-      body: form,
-      redirect: "error",
-      signal: AbortSignal.timeout(options.timeoutMs ?? OPENAPI_LIMITS.timeoutMs),
-    });
+    let res: Response;
+    try {
+      res = await egressFetch(auth.tokenUrl, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          authorization: `Basic ${Buffer.from(`${encodeURIComponent(secret.slice(0, colon))}:${encodeURIComponent(secret.slice(colon + 1))}`).toString("base64")}`,
+        },
+        body: form,
+        redirect: "error",
+        signal: AbortSignal.timeout(options.timeoutMs ?? OPENAPI_LIMITS.timeoutMs),
+      });
+    } catch {
+      // Which endpoint is named (an admin fixes it); why is not (the same words for every cause).
+      throw new Error(`the token endpoint of ${auth.name} (${where(auth.tokenUrl)}) could not be reached: ${EGRESS_FAILURE}`);
+    }
     const body = (await res.json().catch(() => null)) as {
       access_token?: unknown;
       expires_in?: unknown;
@@ -185,11 +201,7 @@ export function createApiClient(options: ApiClientOptions) {
     try {
       refused = await authenticate(call.operation, url, headers);
     } catch (error) {
-      const message =
-        error instanceof EgressError
-          ? `the token endpoint could not be reached: ${EGRESS_FAILURE}`
-          : (error as Error).message;
-      return { kind: "unavailable", message };
+      return { kind: "unavailable", message: (error as Error).message };
     }
     if (refused) return { kind: "refused", message: refused };
     const write = call.operation.method !== "get";
@@ -212,13 +224,13 @@ export function createApiClient(options: ApiClientOptions) {
       });
     } catch (error) {
       // Refused by the egress policy or never connected: nothing was sent. The words are the same
-      // for every cause (the reason is in the server log).
+      // for every cause (the reason is in the server log); which address is named.
       const sent = !(error instanceof EgressError) || error.sent;
       if (!sent || !write)
-        return { kind: "unavailable", message: `the API did not answer: ${EGRESS_FAILURE}` };
+        return { kind: "unavailable", message: `the API at ${where(options.baseUrl)} did not answer: ${EGRESS_FAILURE}` };
       return {
         kind: "unknown",
-        message: `no answer from the API (${EGRESS_FAILURE}); the write may have happened`,
+        message: `no answer from the API at ${where(options.baseUrl)} (${EGRESS_FAILURE}); the write may have happened`,
       };
     }
     let read: { body: unknown; truncated: boolean };

@@ -15,7 +15,7 @@ import { OPENAPI_LIMITS } from "./openapi-limits";
 import { operationKeywords, operationTitle, routeDescription } from "./operation-words";
 import { nestedListings, type OperationPlan, openLink } from "./plan-operations";
 import { columnsOf, cut, objectMarkdown, rowsOf, rowsTable } from "./render-api-response";
-import { byFieldName, checkFields, coerceFields, formFields } from "./schema-form-fields";
+import { byFieldName, checkFields, coerceFields, formFieldName, formFields } from "./schema-form-fields";
 
 /** What every generated route of one connector shares. */
 export interface RouteContext {
@@ -161,13 +161,73 @@ function filterProblem(filters: ApiParameter[], query: Record<string, string>): 
       return `${key} must be a number`;
     if (t === "boolean" && value !== "true" && value !== "false") return `${key} must be true or false`;
   }
-  for (const f of filters)
-    if (f.required && !query[f.name] && documentedValue(f) === undefined) return `${f.name} is required`;
   return null;
+}
+
+/** Required filters a read cannot fill itself (no default, single enum value or scalar example) and nobody gave. */
+function missingFilters(filters: ApiParameter[], query: Record<string, string>): ApiParameter[] {
+  return filters.filter((f) => f.required && !query[f.name] && documentedValue(f) === undefined);
+}
+
+/**
+ * A listing that needs a filter nobody gave (Shutterstock's `GET /v2/audio?id=…`: records by
+ * their ids) asks for it, as a listing under a record asks for the record: a form whose answer
+ * is the listing's link. The document's example ids are never sent in the agent's name.
+ */
+function askForFilters(
+  plan: OperationPlan,
+  match: RouteMatch,
+  missing: ApiParameter[],
+  title: string,
+): PageBody {
+  const fields = missing.map((f) => ({
+    name: formFieldName(f.name),
+    type: Array.isArray(f.schema.type) ? String(f.schema.type[0]) : (f.schema.type ?? "string"),
+    required: true,
+    description: (f.description ?? `the ${f.name} this listing needs`).slice(0, 200),
+  }));
+  return {
+    title,
+    outcome: "input_required",
+    markdown: [
+      `${escapeText(title)} needs ${missing.map((f) => code(f.name)).join(", ")} before it reads anything (GET ${escapeText(plan.op.path)}): give ${missing.length > 1 ? "them" : "it"}, and the answer links to the listing. Nothing is sent by this form.`,
+      formBlock(match.uri.uri, fields),
+    ].join("\n\n"),
+  };
+}
+
+/** The answer to a listing's filter form: the listing's link with the filters given, or what is missing. */
+async function openWithFilters(
+  match: RouteMatch,
+  filters: ApiParameter[],
+  fields: Record<string, unknown>,
+  title: string,
+): Promise<PageBody> {
+  const query = { ...match.uri.query };
+  for (const f of filters) {
+    const value = fields[formFieldName(f.name)];
+    const text = Array.isArray(value) ? value.map(String).join(",") : value;
+    if (typeof text === "string" || typeof text === "number" || typeof text === "boolean")
+      if (String(text) !== "") query[f.name] = String(text);
+  }
+  const problem = filterProblem(filters, query);
+  const missing = missingFilters(filters, query);
+  if (problem || missing.length)
+    return {
+      title,
+      outcome: "rejected",
+      markdown: `**rejected:** ${escapeText(problem ?? `${missing.map((f) => formFieldName(f.name)).join(", ")} required`)}.\n\n${link("Try again", match.uri.uri)}`,
+    };
+  return {
+    title,
+    outcome: "applied",
+    markdown: `Open it: ${link(title, formatBrowseUri(match.uri.scheme, match.uri.segments, query))}`,
+  };
 }
 
 function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: string): RouteDefinition {
   const filters = filtersOf(plan);
+  const asks = missingFilters(filters, {}).length > 0;
   const paging = plan.pagination ?? { kind: "none" as const };
   const title = operationTitle(plan);
   const resource =
@@ -197,6 +257,8 @@ function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: string): 
           outcome: "rejected",
           markdown: `**rejected:** ${escapeText(problem)}.\n\nReason: \`invalid_filter\` · Retryable: no (change the filter)\n\nAccepted: ${accepted.map((k) => code(k)).join(", ")}.`,
         };
+      const missing = missingFilters(filters, query);
+      if (missing.length) return askForFilters(plan, match, missing, title);
       const page = pageNumber(match.uri);
       const perPage = Math.min(
         Math.max(Number.parseInt(query.per_page ?? "", 10) || DEFAULT_PER_PAGE, 1),
@@ -273,6 +335,7 @@ function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: string): 
         markdown: cut(parts.filter(Boolean).join("\n\n"), OPENAPI_LIMITS.maxPageChars + 2000),
       };
     },
+    ...(asks ? { submit: (match, fields) => openWithFilters(match, filters, fields, title) } : {}),
   };
 }
 

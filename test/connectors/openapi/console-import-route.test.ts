@@ -86,7 +86,7 @@ describe('"Add a system" on the console', () => {
     });
     expect(await w.db.importedConnector.count()).toBe(0);
     const done = await post("adam", input(true));
-    expect(done.body).toMatchObject({ applied: true, startPages: ["pets://pets"] });
+    expect(done.body).toMatchObject({ applied: true, startPages: ["pets://", "pets://pets"] });
     expect(await w.db.importedConnector.findMany({ select: { tenantId: true, connector: true } })).toEqual([
       { tenantId: "acme", connector: "pets" },
     ]);

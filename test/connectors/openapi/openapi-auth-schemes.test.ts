@@ -8,13 +8,14 @@ import {
   generateOpenApiConnector,
   type OpenApiConnector,
 } from "@/server/connectors/openapi/generate-openapi-connector";
+import { EGRESS_FAILURE } from "@/server/egress/egress-fetch";
 import { loadOpenApiDocument } from "@/server/connectors/openapi/load-openapi-document";
 import type { OpenApiAdapter } from "@/server/connectors/openapi/openapi-adapter";
 import { allowEgressTo } from "../../helpers/allow-egress";
 import {
   type RecordingProxy,
   type RunningPrism,
-  startPrism,
+  servePrism,
   startRecordingProxy,
 } from "../../helpers/prism-server";
 
@@ -72,12 +73,12 @@ beforeAll(async () => {
   doc.components.securitySchemes.oauth2_clientCredentials.flows.clientCredentials.tokenUrl = `http://127.0.0.1:${(tokens.address() as AddressInfo).port}/oauth/token`;
   const file = join(dir, "security.json");
   writeFileSync(file, JSON.stringify(doc));
-  prism = await startPrism(file);
+  prism = await servePrism(file);
   proxy = await startRecordingProxy(prism.url);
   const loaded = await loadOpenApiDocument(JSON.stringify(doc));
   if (!loaded.ok) throw new Error(loaded.problem.message);
   connector = generateOpenApiConnector(loaded.value, { id: "sec", baseUrl: proxy.url, readRoles: ["admin"] });
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await proxy?.stop();
@@ -157,6 +158,39 @@ describe("security schemes applied to requests (Prism checks them)", () => {
       headers: {},
     });
     expect(optional.kind).toBe("ok");
+  });
+
+  test("a token endpoint or an API that does not answer is named in the answer", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const nobody = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const doc = JSON.parse(readFileSync(SOURCE, "utf8"));
+    doc.components.securitySchemes.oauth2_clientCredentials.flows.clientCredentials.tokenUrl = `${nobody}/oauth/token`;
+    const loaded = await loadOpenApiDocument(JSON.stringify(doc));
+    if (!loaded.ok) throw new Error(loaded.problem.message);
+    const c = generateOpenApiConnector(loaded.value, {
+      id: "sec2",
+      baseUrl: proxy.url,
+      readRoles: ["admin"],
+    });
+    const op = planOf("put", "/anything/oauth2").op;
+    const before = proxy.requests.length;
+    const noToken = await c
+      .createAdapter({ baseUrl: proxy.url, secrets: SECRETS })
+      .send({ operation: op, path: {}, query: {}, headers: {} });
+    expect(noToken).toEqual({
+      kind: "unavailable",
+      message: `the token endpoint of oauth2_clientcredentials (${nobody}/oauth/token) could not be reached: ${EGRESS_FAILURE}`,
+    });
+    expect(proxy.requests.length).toBe(before);
+    const noApi = await c
+      .createAdapter({ baseUrl: `${nobody}/v1`, secrets: SECRETS })
+      .send({ operation: planOf("get", "/anything/apiKey").op, path: {}, query: {}, headers: {} });
+    expect(noApi).toEqual({
+      kind: "unavailable",
+      message: `the API at ${nobody}/v1 did not answer: ${EGRESS_FAILURE}`,
+    });
   });
 
   test("a path parameter can never climb out of the API's path", async () => {

@@ -10,7 +10,7 @@ import { approve, idem } from "../../gateway/gateway-world";
 import {
   type RecordingProxy,
   type RunningPrism,
-  startPrism,
+  servePrism,
   startRecordingProxy,
 } from "../../helpers/prism-server";
 import { createMcpWorld, type McpWorld, sc, text } from "../../mcp/mcp-world";
@@ -33,7 +33,7 @@ let train: { prism: RunningPrism; proxy: RecordingProxy };
 const clients: Partial<Record<"sam" | "alice" | "adam" | "gina", Client>> = {};
 
 async function mocked(doc: string) {
-  const prism = await startPrism(doc);
+  const prism = await servePrism(doc);
   return { prism, proxy: await startRecordingProxy(prism.url) };
 }
 

@@ -3,9 +3,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { formatMoney } from "@/server/connectors/sdk/render-decision-summary";
 import type { ActionDetail } from "@/server/gateway/console/list-actions";
 import { apiGet, apiSend } from "./api-client";
-import { formatMoney } from "@/server/connectors/sdk/render-decision-summary";
 import { ConfirmationSummary } from "./confirmation-summary";
 import {
   Badge,

@@ -4,9 +4,9 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
+import { formatMoney } from "@/server/connectors/sdk/render-decision-summary";
 import type { ActionListItem, ActionPage } from "@/server/gateway/console/list-actions";
 import { apiGet } from "./api-client";
-import { formatMoney } from "@/server/connectors/sdk/render-decision-summary";
 import {
   Badge,
   buttonClass,

@@ -88,52 +88,27 @@ export function renderConfirmAppHtml(): string {
     if (typeof value === "object") return JSON.stringify(value);
     return String(value);
   }
-  function money(cents, currency) {
-    if (typeof cents !== "number") return text(cents);
-    return (cents / 100).toFixed(2) + " " + (currency || "USD");
-  }
-  function row(table, label, value) {
-    var tr = document.createElement("tr"), th = document.createElement("th"), td = document.createElement("td");
-    th.textContent = label; td.textContent = value; tr.appendChild(th); tr.appendChild(td); table.appendChild(tr);
-  }
   function render(result) {
     var sc = (result && result.structuredContent) || {};
     var meta = (result && result._meta && result._meta[${JSON.stringify(APPROVAL_META_KEY)}]) || null;
-    var summary = sc.summary || {};
     $("meta").textContent = "Action " + text(sc.action_id) + " · version " + text(sc.version) + (meta && meta.expires_at ? " · valid until " + meta.expires_at : "");
     if (meta && typeof meta.summary_html === "string") {
       // Server-rendered by the console's own ConfirmationSummary component: one screen, two places.
       $("title").textContent = "Confirm what the agent prepared";
       $("summary").innerHTML = meta.summary_html;
-    } else renderTable(sc, summary);
+    } else showNoSummary(sc);
     state = sc.action_id ? { action_id: sc.action_id, version: sc.version, url: meta && meta.console_url } : null;
     if (state && state.url) {
       $("console").href = state.url; $("console").hidden = false; $("open").disabled = false;
     }
     if (state) poll();
   }
-  // Fallback for a result without the rendered summary (e.g. forwarded by a host that strips it).
-  function renderTable(sc, summary) {
-    $("title").textContent = sc.title || ("Confirm " + (sc.capability || "action"));
-    var table = document.createElement("table");
-    Object.keys(summary).forEach(function (key) {
-      var value = summary[key];
-      if (Array.isArray(value)) {
-        value.forEach(function (item, i) {
-          var label = key + " " + (i + 1);
-          if (item && typeof item === "object") {
-            var name = item.name || item.label || item.product_id || item.id || "";
-            var qty = item.quantity !== undefined ? " × " + item.quantity : "";
-            var price = item.unit_price !== undefined ? " @ " + money(item.unit_price, summary.currency) : "";
-            row(table, label, name + qty + price);
-          } else row(table, label, text(item));
-        });
-      } else if (/amount|total|subtotal|price|discount|shipping_price/.test(key) && typeof value === "number") {
-        row(table, key.replace(/_/g, " "), money(value, summary.currency));
-      } else row(table, key.replace(/_/g, " "), text(value));
-    });
-    $("summary").innerHTML = "";
-    $("summary").appendChild(table);
+  // A result without the server-rendered summary (a host that strips _meta): nothing is drawn
+  // from the raw summary here, where it would be a second renderer guessing at its keys; the
+  // person decides on Signpost's own page, which shows it in full.
+  function showNoSummary(sc) {
+    $("title").textContent = "Confirm " + text(sc.capability || "action");
+    $("summary").textContent = "Open Signpost to see exactly what you are asked to approve.";
   }
   function openConsole() {
     if (!state || !state.url) return;

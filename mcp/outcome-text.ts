@@ -80,13 +80,23 @@ function rank(key: string): number {
   return LAST.includes(key) ? 1 + LAST.indexOf(key) : 0;
 }
 
-const ID_KEYS = ["id", "kind", "code", "method", "type", "product_id", "value"];
+const ID_KEYS = ["id", "kind", "code", "method", "type"];
+
+/** The key that names an entry: a known id key, else the first `…_id` one, else `value`. */
+function idKeyOf(o: Json): string | undefined {
+  const str = (k: string) => typeof o[k] === "string";
+  return (
+    ID_KEYS.find(str) ??
+    Object.keys(o).find((k) => k.endsWith("_id") && str(k)) ??
+    (str("value") ? "value" : undefined)
+  );
+}
 
 /** One entry of a list, its copyable id first, in backticks (never escaped). */
 function entryLine(entry: unknown): string {
   if (!entry || typeof entry !== "object") return `- ${scalar(entry)}`;
   const o = entry as Json;
-  const idKey = ID_KEYS.find((k) => typeof o[k] === "string");
+  const idKey = idKeyOf(o);
   const rest = Object.entries(o)
     .filter(([k, v]) => k !== idKey && !isEmpty(v))
     // A stable order whatever the database did to the stored keys (PostgreSQL's jsonb sorts

@@ -28,7 +28,7 @@ export function registerConfirmApp<Ctx>(server: McpServer, gateway: GatewayPort<
     CONFIRM_APP_URI,
     {
       description:
-        "Shows what an action will do (items, amount, address, payment; refund; assignee) and opens Signpost to approve it.",
+        "Shows what an action will do, exactly as the approval page does, and opens Signpost to approve it.",
       mimeType: RESOURCE_MIME_TYPE,
       _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } },
     },

@@ -1,8 +1,8 @@
 import { actionPage } from "../connectors/sdk/action-page";
 import type { RouteDefinition } from "../connectors/sdk/define-route";
 import { type FormField, fieldList, formBlock, link } from "../connectors/sdk/markdown";
-import { summaryMarkdown } from "../connectors/sdk/summary-markdown";
 import { NOT_FOUND_FOR, outcomePage } from "../connectors/sdk/route-pages";
+import { summaryMarkdown } from "../connectors/sdk/summary-markdown";
 
 /** `actions://` routes: one running action, its confirm form, its verification. */
 export const ACTIONS_ROUTES: RouteDefinition[] = [

@@ -35,7 +35,7 @@ export function describeInputs(capability: AnyCapability): InputDescription[] {
 }
 
 /**
- * The shape of a field that is not a plain value, in a few tokens (`[{product_id, quantity}]`,
+ * The shape of a field that is not a plain value, in a few tokens (`[{sku, quantity}]`,
  * `[string]`), so that a text-only agent sends the right structure the first time; undefined
  * for strings, numbers and booleans, whose choices or messages say enough.
  */

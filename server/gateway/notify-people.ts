@@ -1,7 +1,5 @@
 import { capabilityRegistry } from "../connectors/connector-registry";
 import { approversOf } from "../connectors/sdk/define-capability";
-import type { Db } from "../db/client";
-import { type AttentionEvent, subscribeAttention } from "../engine/attention-events";
 import {
   escapeHtml,
   renderSummary,
@@ -9,6 +7,8 @@ import {
   summaryText,
 } from "../connectors/sdk/render-decision-summary";
 import { visibleText } from "../connectors/sdk/visible-text";
+import type { Db } from "../db/client";
+import { type AttentionEvent, subscribeAttention } from "../engine/attention-events";
 import { logger } from "../logger";
 import type { Mail, Mailer } from "./mailer";
 import { quotedHtml, quotedText } from "./quoted-agent-text";

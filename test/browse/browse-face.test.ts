@@ -162,7 +162,7 @@ describe("browse face: search → navigate → form → submit over MCP", () => 
       fields: { assignee_id: "tm_sid" },
     });
     expect(submitted.markdown).toContain("awaiting_approval");
-    expect(submitted.markdown).toMatch(/cross team:\*\* true/);
+    expect(submitted.markdown).toMatch(/Across teams:\*\* yes/);
     const bad = await page(sam, "submit", {
       uri: "helpdesk://ticket/tkt_1/assign",
       fields: { assignee_id: "tm_nobody" },

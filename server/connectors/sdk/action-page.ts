@@ -2,7 +2,6 @@ import type { BackendOutcome, BrowseBackend, Row } from "./browse-backend";
 import type { PageBody } from "./define-route";
 import { escapeText, type FormField, fieldList, link } from "./markdown";
 import { readApproval } from "./read-approval";
-import { summaryMarkdown } from "./summary-markdown";
 import {
   fieldsFromOutcome,
   formSection,
@@ -11,6 +10,7 @@ import {
   optionsSections,
   problemsList,
 } from "./render-helpers";
+import { summaryMarkdown } from "./summary-markdown";
 
 /** An action as a page: where it stands, its summary, the next form, approval link. */
 export function actionPage(outcome: BackendOutcome, backend: BrowseBackend): PageBody {

@@ -31,6 +31,14 @@ export {
 export type { BackendOutcome, BrowseBackend, ListPage, Row } from "./browse-backend";
 export { capabilityFormRoute } from "./capability-form-route";
 export type {
+  DecisionSummary,
+  ShownField,
+  SummaryDeclaration,
+  SummaryEntry,
+  SummaryValue,
+} from "./decision-summary";
+export { moneyPart, plainPart, SHOWN_KEY, withShown } from "./decision-summary";
+export type {
   Actor,
   AnyCapability,
   CapabilityDefinition,
@@ -56,6 +64,7 @@ export type { FormField } from "./markdown";
 export { code, escapeText, fieldList, formBlock, link, money, table } from "./markdown";
 export type { NextAction, ValidationError } from "./outcome";
 export { objectSections, rowsTable } from "./render-helpers";
+export { visibleText } from "./visible-text";
 export {
   filterValue,
   invalidFilterPage,

@@ -190,7 +190,7 @@ describe("an imported system through a real MCP client", () => {
     });
     const page = text(started);
     expect(page).toContain("POST /pets on");
-    expect(page).toMatch(/field name.*Rex/);
+    expect(page).toMatch(/\*\*name:\*\* "Rex"/);
     const actionId = (sc(started).links as unknown as string[])
       .find((l) => /^actions:\/\/[^/]+$/.test(l))
       ?.slice("actions://".length);

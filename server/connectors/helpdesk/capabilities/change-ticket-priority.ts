@@ -1,10 +1,10 @@
 import { z } from "zod";
+import { withShown } from "../../sdk/decision-summary";
 import { defineCapability } from "../../sdk/define-capability";
 import type { HelpdeskAdapter, HelpdeskTicket, TicketPriority } from "../helpdesk-adapter";
+import { helpdeskSummary } from "../helpdesk-summary-fields";
 import { patchTicket, verifyTicket } from "../patch-ticket";
 import { HELPDESK_POLICY, ticketNode, ticketSummary } from "../ticket-node";
-import { withShown } from "../../sdk/decision-summary";
-import { helpdeskSummary } from "../helpdesk-summary-fields";
 
 export const changeTicketPriority = defineCapability<HelpdeskAdapter>({
   id: "change_ticket_priority",

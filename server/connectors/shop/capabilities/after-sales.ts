@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { toEffectResult } from "../../effect-result";
 import { sendWithRetries } from "../../legacy-client";
+import { withShown } from "../../sdk/decision-summary";
 import { defineCapability } from "../../sdk/define-capability";
 import type { Alternative, ValidationError } from "../../sdk/outcome";
 import {
@@ -14,7 +15,6 @@ import { openItems, settledItems, settledSentence } from "../after-sales-items";
 import { orderNode } from "../order-node";
 import type { ShopAdapter, ShopOrder, ShopOrderItem } from "../shop-adapter";
 import { SHOP_POLICY } from "../shop-policy";
-import { withShown } from "../../sdk/decision-summary";
 import { shopSummary } from "../shop-summary-fields";
 
 // Deterministic rule for "evidence where needed": claims of damage or defects need something to show.

@@ -1,11 +1,11 @@
 import { toEffectResult } from "../../effect-result";
 import { sendWithRetries } from "../../legacy-client";
+import { withShown } from "../../sdk/decision-summary";
 import { defineCapability } from "../../sdk/define-capability";
 import { addressIdSchema, matchAddress } from "../match-address";
 import { orderNode } from "../order-node";
 import type { ShopAdapter, ShopAddress, ShopOrder } from "../shop-adapter";
 import { SHOP_POLICY } from "../shop-policy";
-import { withShown } from "../../sdk/decision-summary";
 import { shopSummary } from "../shop-summary-fields";
 
 export const changeDeliveryAddress = defineCapability<ShopAdapter>({

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { toEffectResult } from "../../effect-result";
 import { sendWithRetries } from "../../legacy-client";
+import { withShown } from "../../sdk/decision-summary";
 import { defineCapability } from "../../sdk/define-capability";
 import type { ValidationError } from "../../sdk/outcome";
 import { chargeOrder, paymentByReference } from "../charge-order";
@@ -9,7 +10,6 @@ import { paymentNode } from "../payment-node";
 import type { ShopAdapter, ShopAddress, ShopOrder, ShopPaymentMethod, ShopQuote } from "../shop-adapter";
 import { customerFor, noCustomer } from "../shop-customer";
 import { SHOP_POLICY } from "../shop-policy";
-import { withShown } from "../../sdk/decision-summary";
 import { shopSummary } from "../shop-summary-fields";
 
 const SHIPPING_LABELS: Record<ShopQuote["method"], string> = {

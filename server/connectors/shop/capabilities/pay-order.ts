@@ -1,3 +1,4 @@
+import { withShown } from "../../sdk/decision-summary";
 import { defineCapability } from "../../sdk/define-capability";
 import { money } from "../../sdk/markdown";
 import { chargeOrder, paymentByReference } from "../charge-order";
@@ -7,7 +8,6 @@ import { paymentRefusals } from "../order-payability";
 import { paymentNode } from "../payment-node";
 import type { ShopAdapter, ShopOrder, ShopPaymentMethod } from "../shop-adapter";
 import { SHOP_POLICY } from "../shop-policy";
-import { withShown } from "../../sdk/decision-summary";
 import { shopSummary } from "../shop-summary-fields";
 
 /**

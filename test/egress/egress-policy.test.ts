@@ -140,7 +140,7 @@ function oauthDocument(tokenUrl: string): string {
         },
       },
     },
-  }, 120_000);
+  });
 }
 
 beforeAll(async () => {
@@ -304,7 +304,7 @@ describe("egress: nothing reaches a refused address, whatever the request", () =
       });
     }
     expect(metadata.seen).toEqual([]);
-  });
+  }, 120_000);
 
   test("the check is made again on the address dialled (DNS rebinding): the dispatcher alone refuses", async () => {
     // undici's own fetch with the policy's dispatcher, skipping egressFetch's pre-check: the

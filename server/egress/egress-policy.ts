@@ -1,3 +1,4 @@
+import { networkInterfaces } from "node:os";
 import ipaddr from "ipaddr.js";
 import { type EgressAllowEntry, normalizeHost, parseEgressAllow } from "./egress-allow-list";
 
@@ -75,10 +76,29 @@ function entryAllows(
   return address.kind() === range.kind() && address.match(entry.range);
 }
 
-/** Whether the address is this machine's: loopback, unspecified, or one Signpost could be bound to. */
+let interfaces: { at: number; addresses: Set<string> } | null = null;
+
+/** This machine's interface addresses (re-read every minute: interfaces come and go). */
+function interfaceAddresses(): Set<string> {
+  if (!interfaces || Date.now() - interfaces.at > 60_000) {
+    const addresses = new Set<string>();
+    for (const list of Object.values(networkInterfaces()))
+      for (const a of list ?? []) {
+        const bare = a.address.replace(/%.*$/, "");
+        if (ipaddr.isValid(bare)) addresses.add(ipaddr.process(bare).toString());
+      }
+    interfaces = { at: Date.now(), addresses };
+  }
+  return interfaces.addresses;
+}
+
+/**
+ * Whether the address is this machine's: loopback, unspecified, or one of its interfaces (a
+ * Signpost listening on 0.0.0.0 answers on its LAN address too, which an allowed range may cover).
+ */
 function localAddress(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
   const range = address.range();
-  return range === "loopback" || range === "unspecified";
+  return range === "loopback" || range === "unspecified" || interfaceAddresses().has(address.toString());
 }
 
 /**

@@ -41,6 +41,8 @@ describe.skipIf(!pgReachable)("live monitor across two instances on PostgreSQL",
           SIGNPOST_DATA_DIR: app.dataDir,
           SIGNPOST_MASTER_KEY: app.masterKey,
           SIGNPOST_LEGACY_URL: app.legacy.url,
+          // The demo's legacy service on loopback, allowed as npm start allows it for the first instance.
+          SIGNPOST_EGRESS_ALLOW: new URL(app.legacy.url).host,
           NODE_ENV: "production",
           NEXT_TELEMETRY_DISABLED: "1",
           SIGNPOST_MONITOR_POLL_MS: "60000",

@@ -3,7 +3,7 @@ import { lookup } from "node:dns/promises";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { hostname } from "node:os";
+import { hostname, networkInterfaces } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import { fetch as undiciFetch } from "undici";
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { POST as importRoute } from "@/app/api/console/config/import/route";
 import { parseEgressAllow } from "@/server/egress/egress-allow-list";
 import { EGRESS_FAILURE, egressDispatcher } from "@/server/egress/egress-fetch";
+import { egressRefusal } from "@/server/egress/egress-policy";
 import { importOpenApiConnector } from "@/server/gateway/console/import-openapi-connector";
 import {
   replaceConnectorSecret,
@@ -246,7 +247,7 @@ describe("egress: nothing reaches a refused address, whatever the request", () =
     }
     expect(texts.size).toBe(1);
     expect(metadata.seen).toEqual([]);
-  });
+  }, 120_000);
 
   test("an OAuth2 token URL: the client secret is never posted to a refused address", async () => {
     const api = await listen((_req, res) => {
@@ -283,7 +284,7 @@ describe("egress: nothing reaches a refused address, whatever the request", () =
     } finally {
       api.server.close();
     }
-  });
+  }, 120_000);
 
   test("a demo connector's base URL, its Test connection and the readiness probe never reach it", async () => {
     for (const baseUrl of refusedUrls("").filter((u) => !u.includes("to-metadata"))) {
@@ -303,7 +304,7 @@ describe("egress: nothing reaches a refused address, whatever the request", () =
       });
     }
     expect(metadata.seen).toEqual([]);
-  });
+  }, 120_000);
 
   test("the check is made again on the address dialled (DNS rebinding): the dispatcher alone refuses", async () => {
     // undici's own fetch with the policy's dispatcher, skipping egressFetch's pre-check: the
@@ -329,6 +330,16 @@ describe("egress: nothing reaches a refused address, whatever the request", () =
       // Signpost itself (the port this test's server listens on) is never a destination.
       const self = await importByUrl(`${w.url}/mcp`);
       expect(self.body.error?.message).toBe(`Cannot fetch the document: ${EGRESS_FAILURE}.`);
+      // Nor is this machine's own interface address on Signpost's port, inside an allowed range.
+      const lan = Object.values(networkInterfaces())
+        .flat()
+        .find((a) => a && !a.internal && a.family === "IPv4")?.address;
+      const selfPort = Number(new URL(w.url).port);
+      if (lan) {
+        process.env.SIGNPOST_EGRESS_ALLOW = `${before ?? ""},${lan}/32`;
+        expect(egressRefusal(lan, lan, selfPort, "http:")).toMatch(/Signpost itself/);
+        expect(egressRefusal(lan, lan, selfPort + 1, "http:")).toBeNull();
+      }
     } finally {
       process.env.SIGNPOST_EGRESS_ALLOW = before;
       metadata.seen.length = 0;

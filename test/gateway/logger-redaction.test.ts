@@ -43,4 +43,22 @@ describe("log lines are redacted", () => {
     expect(lines[0]).toMatchObject({ note: "card [redacted]", target: "shop://order/x?token=[redacted]" });
     expect(String(lines[0]?.msg)).toMatch(/^paid with \[redacted\] using \[redacted\]$/);
   });
+
+  it("a vault value the process used is scrubbed from every line, as is and base64", () => {
+    const script = `
+      import { noteVaultValue } from "./server/gateway/vault-values.ts";
+      import { logger } from "./server/logger.ts";
+      noteVaultValue("Hq7vNw2Lx9Pz4Kt");
+      logger.warn({ upstream: "echoed Hq7vNw2Lx9Pz4Kt back", b64: "${Buffer.from("Hq7vNw2Lx9Pz4Kt").toString("base64")}" }, "answer had Hq7vNw2Lx9Pz4Kt");
+    `;
+    const run = spawnSync(process.execPath, ["--import", tsx, "--input-type=module", "-e", script], {
+      cwd: root,
+      env: { ...process.env, LOG_LEVEL: "info" },
+      encoding: "utf8",
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain("echoed [redacted] back");
+    expect(run.stdout).not.toContain("Hq7vNw2Lx9Pz4Kt");
+    expect(run.stdout).not.toContain(Buffer.from("Hq7vNw2Lx9Pz4Kt").toString("base64"));
+  });
 });

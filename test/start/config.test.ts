@@ -20,6 +20,7 @@ const BAD: Record<string, string> = {
   SIGNPOST_PUBLIC_URL: "signpost.example.com",
   SIGNPOST_ALLOWED_HOSTS: "a.example.com, not a host",
   SIGNPOST_LEGACY_URL: "ftp://legacy",
+  SIGNPOST_EGRESS_ALLOW: "10.0.0.0/8, 10.0.0.0/40",
   SIGNPOST_TRUST_PROXY: "yes",
   SIGNPOST_SMTP_URL: "mail.example.com:587",
   SIGNPOST_MAIL_FROM: "Signpost",
@@ -73,6 +74,8 @@ describe("start-up configuration", () => {
     const all = errors.join("\n");
     expect(all).toContain("SIGNPOST_AGENT_RATE_LIMIT must be a whole number: calls per minute per agent key");
     expect(all).toContain('(it is "12/min")');
+    // The egress allow list names the entry that is wrong, not just the variable.
+    expect(all).toContain('SIGNPOST_EGRESS_ALLOW: "10.0.0.0/40" is not a CIDR range');
     // Secrets are described, never shown.
     for (const secret of ["too-short-to-be-a-key", "short"]) expect(all).not.toContain(`"${secret}"`);
     expect(all).toContain("SIGNPOST_MASTER_KEY must be 32 bytes");

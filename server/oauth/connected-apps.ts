@@ -6,8 +6,8 @@ import type { Role, TrustedContext } from "../gateway/trusted-context";
  * An app a person connected by OAuth is an agent like any other (the Agents page, permissions,
  * budgets, audit and the monitor name it), acting for that person: one agent row per (person,
  * client) connection. Revoking it stops its tokens at once on every instance (each call looks
- * the row up); connecting again after a revoke makes a new row, so tokens issued before the
- * revoke never come back to life.
+ * the row up); connecting again after a revoke makes a new row, and tokens name the row they
+ * were issued for, so tokens issued before the revoke never come back to life.
  */
 
 /** Shown instead of a key prefix for connected apps (they have no key). */
@@ -37,24 +37,32 @@ export async function connectApp(
 }
 
 const ROLES = new Set<Role>(["admin", "support", "member"]);
-/** Clock skew allowed between the instance that issued a token and the one that recorded the connection. */
-const ISSUED_SKEW_MS = 5_000;
+
+/** The token claim naming the connected app's agent row, set when the token is issued. */
+export const AGENT_CLAIM = "signpost_agent";
+
+/** The agent a token for (person, client) is issued to: the live connection, if there is one. */
+export async function connectedAppOf(db: Db, userId: string, clientId: string): Promise<string | null> {
+  const agent = await db.agent.findFirst({
+    where: { userId, oauthClientId: clientId, revokedAt: null },
+    select: { id: true },
+  });
+  return agent?.id ?? null;
+}
 
 /**
- * The trusted context of a verified access token: the person it was granted by (`sub`), through
- * the app it was granted to (`client_id`). Null when that connection is revoked, or was made
- * after the token was issued (a token from before a revoke), or the person left the tenant.
+ * The trusted context of a verified access token: the connection (agent row) it was issued to,
+ * which must still be live and still be this person's connection of this client. A token from
+ * before a revoke names the revoked row, so connecting again never brings it back.
  */
 export async function identifyConnectedApp(
   db: Db,
-  claims: { sub: string; clientId: string; issuedAt: number },
+  claims: { sub: string; clientId: string; agentId: string },
 ): Promise<TrustedContext | null> {
-  const agent = await db.agent.findFirst({
-    where: { userId: claims.sub, oauthClientId: claims.clientId, revokedAt: null },
-    include: { user: true },
-  });
-  if (!agent || agent.user.tenantId !== agent.tenantId) return null;
-  if (agent.createdAt.getTime() > claims.issuedAt * 1000 + ISSUED_SKEW_MS) return null;
+  const agent = await db.agent.findUnique({ where: { id: claims.agentId }, include: { user: true } });
+  if (!agent || agent.revokedAt || agent.userId !== claims.sub || agent.oauthClientId !== claims.clientId)
+    return null;
+  if (agent.user.tenantId !== agent.tenantId) return null;
   const role = agent.user.role as Role;
   if (!ROLES.has(role)) return null;
   db.agent.update({ where: { id: agent.id }, data: { lastUsedAt: new Date() } }).catch(() => undefined);

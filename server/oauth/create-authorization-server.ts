@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import Provider, { type Configuration, errors } from "oidc-provider";
 import type { Db } from "../db/client";
 import { logger } from "../logger";
+import { AGENT_CLAIM, connectedAppOf } from "./connected-apps";
 import { handleConsent } from "./consent-page";
 import { ALL_SCOPES } from "./oauth-scopes";
 import { outboundFetch } from "./outbound-fetch";
@@ -77,6 +78,13 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
     enabledJWA: { idTokenSigningAlgValues: ["EdDSA"] },
     responseTypes: ["code"],
     interactions: { url: (_ctx, interaction) => `${CONSENT_PATH}${interaction.uid}` },
+    // The connection a token acts through, fixed at issue: a revoke ends it for good.
+    async extraTokenClaims(_ctx, token) {
+      const accountId = "accountId" in token ? token.accountId : undefined;
+      const clientId = token.clientId;
+      const agentId = accountId && clientId ? await connectedAppOf(db, accountId, clientId) : null;
+      return agentId ? { [AGENT_CLAIM]: agentId } : undefined;
+    },
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
     rotateRefreshToken: true,
     ttl: {

@@ -1,11 +1,13 @@
 import { createLocalJWKSet, type JWK, jwtVerify } from "jose";
+import { AGENT_CLAIM } from "./connected-apps";
 import { signingKeys } from "./signing-keys";
 
 export interface VerifiedAccessToken {
   sub: string;
   clientId: string;
   scopes: string[];
-  issuedAt: number;
+  /** The connected app (agent row) the token was issued to. */
+  agentId: string;
   expiresAt: number;
 }
 
@@ -23,14 +25,20 @@ export function createAccessTokenVerifier(options: { masterKey: Buffer; issuer: 
         audience: options.resource,
         typ: "at+jwt",
         algorithms: ["EdDSA"],
-        requiredClaims: ["sub", "exp", "iat", "client_id"],
+        requiredClaims: ["sub", "exp", "iat", "client_id", AGENT_CLAIM],
       });
-      if (typeof payload.sub !== "string" || typeof payload.client_id !== "string") return null;
+      const agentId = payload[AGENT_CLAIM];
+      if (
+        typeof payload.sub !== "string" ||
+        typeof payload.client_id !== "string" ||
+        typeof agentId !== "string"
+      )
+        return null;
       return {
         sub: payload.sub,
         clientId: payload.client_id,
         scopes: typeof payload.scope === "string" ? payload.scope.split(" ").filter(Boolean) : [],
-        issuedAt: payload.iat ?? 0,
+        agentId,
         expiresAt: payload.exp ?? 0,
       };
     } catch {

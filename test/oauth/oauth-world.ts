@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
@@ -42,16 +42,18 @@ function closer(server: ReturnType<typeof createHttpServer>) {
  */
 export async function startSignpostInstance(
   db: Db,
-  options: { accessTokenTtlS?: number } = {},
+  /** `publicUrl`: the URL hosts use, when it is not this instance's own (instances behind a balancer). */
+  options: { accessTokenTtlS?: number; publicUrl?: string } = {},
 ): Promise<{ url: string; mcp: SignpostMcp; close(): Promise<void> }> {
   let dispatch: NodeHandler = (_req, res) => res.end();
   const server = createHttpServer((req, res) => dispatch(req, res));
   const port = await listen(server);
   const url = `http://127.0.0.1:${port}`;
-  const mcp = createSignpostMcp({ db, publicUrl: url, allowedHostnames: ["127.0.0.1", "localhost"] });
+  const publicUrl = options.publicUrl ?? url;
+  const mcp = createSignpostMcp({ db, publicUrl, allowedHostnames: ["127.0.0.1", "localhost"] });
   const oauth = createAuthorizationServers({
     db,
-    publicUrl: url,
+    publicUrl,
     masterKey: masterKey(),
     callsPerMinute: 600,
     accessTokenTtlS: options.accessTokenTtlS,
@@ -228,4 +230,116 @@ export async function connectWithOAuth(endpoint: string, provider: OAuthClientPr
     if (error instanceof UnauthorizedError) return { unauthorized: error, transport };
     throw error;
   }
+}
+
+/**
+ * What a browser does between the authorization URL and the host's redirect URI, over plain
+ * HTTP with a cookie jar: the person (by their console session) allows or denies on the
+ * consent page. Returns the redirect URI's query, or the page where the flow stopped.
+ */
+export async function authorizeOverHttp(
+  authorizationUrl: string,
+  sessionCookie: string,
+  decision: "allow" | "deny" = "allow",
+): Promise<{ callback?: URLSearchParams; stoppedAt?: { status: number; url: string; text: string } }> {
+  const jar = new Map<string, string>([[SESSION_COOKIE, sessionCookie]]);
+  const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  let url = authorizationUrl;
+  let method = "GET";
+  let body: string | undefined;
+  for (let hop = 0; hop < 10; hop++) {
+    const res = await fetch(url, {
+      method,
+      redirect: "manual",
+      headers: {
+        cookie: cookieHeader(),
+        ...(body ? { "content-type": "application/x-www-form-urlencoded", origin: new URL(url).origin } : {}),
+      },
+      body,
+    });
+    for (const set of res.headers.getSetCookie()) {
+      const [pair = ""] = set.split(";");
+      const [name = "", ...value] = pair.split("=");
+      jar.set(name.trim(), value.join("="));
+    }
+    const location = res.headers.get("location");
+    if (res.status >= 300 && res.status < 400 && location) {
+      const next = new URL(location, url);
+      if (!next.pathname.startsWith("/oauth/") && !next.pathname.startsWith("/sign-in"))
+        return { callback: next.searchParams };
+      url = next.href;
+      method = "GET";
+      body = undefined;
+      continue;
+    }
+    const text = await res.text();
+    if (res.status === 200 && new URL(url).pathname.startsWith("/oauth/consent/") && method === "GET") {
+      method = "POST";
+      body = `decision=${decision}`;
+      continue;
+    }
+    return { stoppedAt: { status: res.status, url, text } };
+  }
+  throw new Error("too many redirects");
+}
+
+/** The authorization code + PKCE token exchange a host makes, by hand (for refusals the SDK would not send). */
+export async function exchangeCode(
+  base: string,
+  input: { code: string; verifier: string; clientId: string; redirectUri: string; resource?: string },
+) {
+  const res = await fetch(`${base}/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code: input.code,
+      code_verifier: input.verifier,
+      client_id: input.clientId,
+      redirect_uri: input.redirectUri,
+      ...(input.resource ? { resource: input.resource } : {}),
+    }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, string> };
+}
+
+/** A PKCE pair (RFC 7636, S256). */
+export function pkcePair() {
+  const verifier = randomBytes(32).toString("base64url");
+  const challenge = createHash("sha256").update(verifier).digest("base64url");
+  return { verifier, challenge };
+}
+
+/** An authorization URL as a host builds it. */
+export function authorizationUrlFor(
+  base: string,
+  input: { clientId: string; redirectUri: string; challenge: string; scope?: string; resource?: string },
+) {
+  const url = new URL(`${base}/oauth/auth`);
+  url.search = new URLSearchParams({
+    response_type: "code",
+    client_id: input.clientId,
+    redirect_uri: input.redirectUri,
+    code_challenge: input.challenge,
+    code_challenge_method: "S256",
+    scope: input.scope ?? "signpost:actions signpost:browse",
+    resource: input.resource ?? `${base}/mcp`,
+    state: randomBytes(8).toString("hex"),
+  }).toString();
+  return url.href;
+}
+
+/** A tools/list on /mcp with a bearer, by hand: status, challenge and body. */
+export async function listToolsWith(endpoint: string, token: string) {
+  const res = await fetch(endpoint, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: `Bearer ${token}`,
+      "mcp-protocol-version": "2025-11-25",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+  });
+  return { status: res.status, challenge: res.headers.get("www-authenticate") ?? "", text: await res.text() };
 }

@@ -109,6 +109,9 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
         enabled: true,
         ack: "draft-02",
         cacheDuration: { min: 60, max: 3600 },
+        // Redirect URIs: https, or http on a loopback address only (a native host's own listener).
+        allowClient: async (_ctx: unknown, client: { redirectUris?: string[] }) =>
+          (client.redirectUris ?? []).every(redirectUriAllowed),
       } as never,
       resourceIndicators: {
         enabled: true,
@@ -192,6 +195,18 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
 }
 
 export type AuthorizationServer = ReturnType<typeof createAuthorizationServer>;
+
+function redirectUriAllowed(uri: string): boolean {
+  try {
+    const url = new URL(uri);
+    return (
+      url.protocol === "https:" ||
+      (url.protocol === "http:" && /^(127\.0\.0\.1|\[::1\]|localhost)$/.test(url.hostname))
+    );
+  } catch {
+    return false;
+  }
+}
 
 const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
 

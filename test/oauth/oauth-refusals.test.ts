@@ -245,3 +245,79 @@ describeEachProvider("OAuth on /mcp: two instances, and the refusals (%s)", (pro
     expect((await refresh(token.body.refresh_token ?? "")).status).toBe(400);
   });
 });
+
+describeEachProvider(
+  "Client ID Metadata Documents: what the consent page says, what is refused (%s)",
+  (provider) => {
+    let world: World;
+    let signpost: Awaited<ReturnType<typeof startSignpostInstance>>;
+    let session: string;
+    const hosts: Awaited<ReturnType<typeof startHostSide>>[] = [];
+
+    beforeAll(async () => {
+      world = await createWorld(provider);
+      session = await consoleSessionFor(world.db, "alice@acme.test");
+    }, 60_000);
+    afterAll(async () => {
+      await signpost?.close();
+      for (const h of hosts) await h.close();
+      await world?.close();
+    });
+
+    async function hostWith(document: (clientId: string, redirectUri: string) => Record<string, unknown>) {
+      const host = await startHostSide(document);
+      hosts.push(host);
+      process.env.SIGNPOST_EGRESS_CA_FILE = host.caFile;
+      signpost ??= await startSignpostInstance(world.db);
+      return host;
+    }
+
+    it("flags an app whose home page is on another domain as unverified, and fetches its document once (cached)", async () => {
+      const host = await hostWith((clientId, redirectUri) => ({
+        client_id: clientId,
+        client_name: "Totally Official Bank",
+        client_uri: "https://bank.example/",
+        redirect_uris: [redirectUri],
+        token_endpoint_auth_method: "none",
+        application_type: "native",
+      }));
+      const pkce = pkcePair();
+      const url = authorizationUrlFor(signpost.url, {
+        clientId: host.clientId,
+        redirectUri: host.redirectUri,
+        challenge: pkce.challenge,
+      });
+      const page = await fetch(url, { redirect: "manual" });
+      const consent = new URL(page.headers.get("location") ?? "", signpost.url);
+      const cookies = page.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; ");
+      const html = await (
+        await fetch(consent, { headers: { cookie: `${cookies}; sp_session=${session}` } })
+      ).text();
+      expect(html).toContain("Totally Official Bank");
+      expect(html).toContain('data-testid="unverified"');
+      await authorizeOverHttp(url, session);
+      expect(host.fetches()).toBe(1);
+    });
+
+    it("refuses a document whose redirect URI is plain http off this machine", async () => {
+      const host = await hostWith((clientId) => ({
+        client_id: clientId,
+        client_name: "Sloppy Host",
+        redirect_uris: ["http://sloppy.example/callback"],
+        token_endpoint_auth_method: "none",
+      }));
+      const pkce = pkcePair();
+      const url = authorizationUrlFor(signpost.url, {
+        clientId: host.clientId,
+        redirectUri: "http://sloppy.example/callback",
+        challenge: pkce.challenge,
+      });
+      const { callback, stoppedAt } = await authorizeOverHttp(url, session);
+      expect(callback).toBeUndefined();
+      expect(stoppedAt?.status).toBe(400);
+    });
+  },
+);

@@ -19,6 +19,7 @@ import { agentRateFromEnv } from "@/server/gateway/rate-limiter";
 import { masterKey, masterKeyFile } from "@/server/gateway/vault";
 import { type BackgroundJobs, signpostJobs, startBackgroundJobs } from "@/server/jobs/background-jobs";
 import { logger } from "@/server/logger";
+import { ssoConfigFromEnv } from "@/server/oauth/console-sso";
 import { createAuthorizationServers } from "@/server/oauth/create-authorization-server";
 import { buildIfNeeded, root } from "./next-build";
 import { type NextHttpServer, startNextHttpServer } from "./next-http-server";
@@ -140,6 +141,7 @@ async function main(): Promise<void> {
         masterKey: masterKey(),
         publicUrl: config.SIGNPOST_PUBLIC_URL,
         callsPerMinute: agentRateFromEnv(),
+        sso: ssoConfigFromEnv(),
       }),
     });
   } catch (error) {

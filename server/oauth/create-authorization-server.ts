@@ -4,6 +4,7 @@ import type { Db } from "../db/client";
 import { logger } from "../logger";
 import { AGENT_CLAIM, connectedAppOf } from "./connected-apps";
 import { handleConsent } from "./consent-page";
+import { createConsoleSso, type SsoConfig } from "./console-sso";
 import { ALL_SCOPES } from "./oauth-scopes";
 import { outboundFetch } from "./outbound-fetch";
 import { prismaOAuthAdapter } from "./prisma-oauth-adapter";
@@ -18,6 +19,8 @@ export interface AuthorizationServerOptions {
   accessTokenTtlS?: number;
   /** The call budget a connected app gets, shown on the consent screen. */
   callsPerMinute: number;
+  /** The console's sign-in through the company's OpenID provider; null or absent for none. */
+  sso?: SsoConfig | null;
 }
 
 /** Where the authorization server and the metadata documents live on Signpost's origin. */
@@ -137,6 +140,14 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
   };
 
   const provider = new Provider(issuer, configuration);
+  const sso = options.sso
+    ? createConsoleSso({
+        db,
+        config: options.sso,
+        publicUrl: options.publicUrl.replace(/\/$/, ""),
+        masterKey: options.masterKey,
+      })
+    : null;
   provider.on("server_error", (_ctx, error) => logger.warn({ err: error.message }, "oauth: server error"));
   const callback = provider.callback();
 
@@ -184,6 +195,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions) {
       });
       return true;
     }
+    if (sso && (await sso(req, res))) return true;
     if (path === OAUTH_PATH || path.startsWith(`${OAUTH_PATH}/`)) {
       await toProvider(req, res, `${path.slice(OAUTH_PATH.length) || "/"}${url.search}`);
       return true;

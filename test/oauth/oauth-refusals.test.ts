@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { revokeAgent } from "@/server/gateway/console/manage-agents";
+import { pruneRecords } from "@/server/jobs/prune-records";
 import { createWorld, type World } from "../gateway/gateway-world";
 import { describeEachProvider } from "../helpers/database";
 import {
@@ -223,6 +224,23 @@ describeEachProvider("OAuth on /mcp: two instances, and the refusals (%s)", (pro
     const fresh = await tokenFor(a.url);
     expect((await listToolsWith(`${a.url}/mcp`, fresh.body.access_token ?? "")).status).toBe(200);
     expect((await listToolsWith(`${a.url}/mcp`, token.body.access_token ?? "")).status).toBe(401);
+  });
+
+  it("the prune job drops expired codes, sessions and tokens and keeps live ones (nothing unbounded stored)", async () => {
+    const live = await world.db.oAuthRecord.count({ where: { expiresAt: { gt: new Date() } } });
+    expect(live).toBeGreaterThan(0);
+    await world.db.oAuthRecord.create({
+      data: {
+        key: "AuthorizationCode:stale",
+        model: "AuthorizationCode",
+        payload: "{}",
+        expiresAt: new Date(Date.now() - 1000),
+      },
+    });
+    const report = await pruneRecords(world.db, { auditRetentionDays: 0 });
+    expect(report.oauthRecords).toBeGreaterThanOrEqual(1);
+    expect(await world.db.oAuthRecord.findUnique({ where: { key: "AuthorizationCode:stale" } })).toBeNull();
+    expect(await world.db.oAuthRecord.count({ where: { expiresAt: { gt: new Date() } } })).toBe(live);
   });
 
   it("a refresh token rotates: the new one works, the old one is refused", async () => {

@@ -184,7 +184,7 @@ export function AgentsView() {
                   {a.userName} <span className="text-xs text-slate-600">{a.userEmail}</span>
                 </td>
                 <td className="px-3 py-2 font-mono text-xs" data-label="Key">
-                  {a.keyPrefix}…
+                  {a.keyPrefix === "oauth" ? "connected app (OAuth)" : `${a.keyPrefix}…`}
                 </td>
                 <td className="px-3 py-2 text-xs" data-label="Last used">
                   <Time iso={a.lastUsedAt} />

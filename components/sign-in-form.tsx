@@ -22,7 +22,13 @@ export function SignInForm({ next }: { next: string }) {
         password: form.get("password"),
       });
       // Checked again here: the prop is the only thing between a crafted link and the navigation.
-      router.replace(safeNext(next));
+      const target = safeNext(next);
+      // The OAuth consent page is served outside Next (server/oauth): a full page load reaches it.
+      if (target.startsWith("/oauth/")) {
+        window.location.assign(target);
+        return;
+      }
+      router.replace(target);
       router.refresh();
     } catch (err) {
       setError(err instanceof ApiError ? err.message : "Could not sign in. Try again.");

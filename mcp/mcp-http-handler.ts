@@ -1,12 +1,18 @@
 import {
+  type AuthInfo,
+  bearerAuthChallengeResponse,
   createMcpHandler,
   DEFAULT_MAX_REQUEST_BODY_SIZE,
   hostHeaderValidationResponse,
   isJsonContentType,
   localhostAllowedHostnames,
   type McpServer,
+  OAuthError,
+  OAuthErrorCode,
+  type OAuthTokenVerifier,
   originValidationResponse,
   readRequestBody,
+  verifyBearerToken,
 } from "@modelcontextprotocol/server";
 import type { RateDecision } from "@/server/gateway/rate-limiter";
 import { type Face, parseFaces } from "./faces";
@@ -26,9 +32,26 @@ export interface AgentIdentity<Ctx> {
   clientId: string;
 }
 
+/**
+ * OAuth access tokens on `/mcp` (MCP authorization, RFC 9728): a caller without a credential is
+ * told where the Protected Resource Metadata is; a bearer that is not an agent key is verified
+ * by the SDK's `verifyBearerToken` with this verifier, whose AuthInfo carries the identity in
+ * `extra.identity`.
+ */
+export interface McpOAuthOptions {
+  verifier: OAuthTokenVerifier;
+  /** This endpoint's resource identifier (RFC 8707): tokens for anything else are refused. */
+  resource: URL;
+  resourceMetadataUrl: string;
+  /** The scope each face needs. */
+  scopeOfFace(face: Face): string;
+}
+
 export interface McpHttpHandlerOptions<Ctx> {
   /** Resolves a bearer agent key; `null` for unknown or revoked keys. */
   authenticate(key: string): Promise<AgentIdentity<Ctx> | null>;
+  /** Accept OAuth access tokens too (for the endpoint at this URL); omit for agent keys only. */
+  oauth?: (endpoint: URL) => McpOAuthOptions;
   /** Builds the per-request server for this caller and face selection. */
   createServer(context: Ctx, faces: Face[], request: Request): McpServer | Promise<McpServer>;
   /**
@@ -54,6 +77,8 @@ export interface McpHttpHandlerOptions<Ctx> {
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+/** What an agent key looks like (`sp_…`): anything else in the header is taken for an access token. */
+const AGENT_KEY_SHAPE = /^sp_/;
 
 /**
  * Largest request body read, in bytes: the SDK's own default (4 MiB), named here so that our
@@ -88,7 +113,7 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
     }
 
     const url = new URL(request.url);
-    const faces = parseFaces(url.searchParams.get("faces"));
+    let faces = parseFaces(url.searchParams.get("faces"));
     if (!faces) {
       return jsonRpcError(
         400,
@@ -126,12 +151,49 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
     }
 
     const match = BEARER.exec(authorization ?? "");
-    const identity = match?.[1] ? await options.authenticate(match[1]) : null;
+    const oauth = options.oauth?.(url);
+    let identity: AgentIdentity<Ctx> | null = null;
+    let authInfo: AuthInfo | undefined;
+    if (match?.[1] && oauth && !AGENT_KEY_SHAPE.test(match[1])) {
+      // An OAuth access token: with `faces` named, every face's scope is required (403
+      // insufficient_scope names them); without, the faces the token's scopes allow.
+      const explicit = url.searchParams.has("faces") ? faces.map(oauth.scopeOfFace) : [];
+      const challenge = { resourceMetadataUrl: oauth.resourceMetadataUrl, requiredScopes: explicit };
+      try {
+        authInfo = await verifyBearerToken(authorization, {
+          verifier: oauth.verifier,
+          expectedResource: oauth.resource,
+          ...challenge,
+        });
+      } catch (error) {
+        return bearerAuthChallengeResponse(error, challenge);
+      }
+      faces = faces.filter((face) => authInfo?.scopes.includes(oauth.scopeOfFace(face)));
+      if (faces.length === 0)
+        return bearerAuthChallengeResponse(
+          new OAuthError(OAuthErrorCode.InsufficientScope, "This token allows none of the MCP faces"),
+          { ...challenge, requiredScopes: [oauth.scopeOfFace("actions")] },
+        );
+      identity = (authInfo.extra?.identity as AgentIdentity<Ctx> | undefined) ?? null;
+    } else if (match?.[1]) {
+      identity = await options.authenticate(match[1]);
+    }
     if (!identity) {
       const resource = `${url.origin}${url.pathname}`;
-      return jsonRpcError(401, -32001, match ? "Invalid or revoked agent key." : "Missing agent key.", {
-        "WWW-Authenticate": `Bearer realm="signpost", resource="${resource}", error="${match ? "invalid_token" : "invalid_request"}", error_description="${match ? "The agent key is invalid or revoked" : "Send Authorization: Bearer <agent key>"}"`,
-      });
+      const discovery = oauth
+        ? `Bearer resource_metadata="${oauth.resourceMetadataUrl}", scope="${faces.map(oauth.scopeOfFace).join(" ")}"`
+        : `Bearer realm="signpost", resource="${resource}"`;
+      return jsonRpcError(
+        401,
+        -32001,
+        match ? "Invalid or revoked agent key." : "Missing agent key or access token.",
+        {
+          // No error code without a credential (RFC 6750 §3.1): nothing was wrong, only missing.
+          "WWW-Authenticate": match
+            ? `${discovery}, error="invalid_token", error_description="The agent key is invalid or revoked"`
+            : discovery,
+        },
+      );
     }
 
     // Every JSON-RPC message costs one call (requests, notifications and responses alike, so a
@@ -153,7 +215,9 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
     try {
       const response = await handler.fetch(request, {
         ...sdkOptions,
-        authInfo: { token: "[agent key]", clientId: identity.clientId, scopes: [] },
+        authInfo: authInfo
+          ? { ...authInfo, token: "[access token]", extra: {} }
+          : { token: "[agent key]", clientId: identity.clientId, scopes: [] },
       });
       const refused = tools && parsed ? refusedToolCalls(parsed.value, tools) : [];
       if (refused.length > 0) await options.onRefusedToolCalls?.(identity.context, refused);

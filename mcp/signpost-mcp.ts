@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { McpServer } from "@modelcontextprotocol/server";
+import { McpServer, OAuthError, OAuthErrorCode } from "@modelcontextprotocol/server";
 import { type Db, getDb } from "@/server/db/client";
 import { consumeNonce } from "@/server/gateway/consume-nonce";
 import { createGateway, type Gateway } from "@/server/gateway/create-gateway";
@@ -15,12 +15,16 @@ import {
 import { masterKey } from "@/server/gateway/vault";
 import { logger } from "@/server/logger";
 import { signpostMetrics } from "@/server/metrics/signpost-metrics";
+import { identifyConnectedApp } from "@/server/oauth/connected-apps";
+import { oauthUrls } from "@/server/oauth/create-authorization-server";
+import { FACE_SCOPES } from "@/server/oauth/oauth-scopes";
+import { createAccessTokenVerifier } from "@/server/oauth/verify-access-token";
 import { resolveScriptLimits } from "@/server/script/script-limits";
 import { createAgentRateGuard } from "./agent-rate-guard";
 import { createSignpostMcpServer, type SignpostMcpDeps } from "./create-signpost-mcp-server";
 import type { Face } from "./faces";
 import type { GatewayPort } from "./gateway-port";
-import { createMcpHttpHandler } from "./mcp-http-handler";
+import { createMcpHttpHandler, type McpOAuthOptions } from "./mcp-http-handler";
 import type { ToolCallObserver } from "./observe-tool-calls";
 import type { ScriptFaceBackend } from "./register-script-tools";
 import { createSignpostRequestStateCodec, requestStateKey } from "./request-state";
@@ -203,6 +207,9 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
     return context ? { context, clientId: context.agentId ?? context.userId } : null;
   }
 
+  const oauthBase = options.publicUrl ?? process.env.SIGNPOST_PUBLIC_URL;
+  const oauthByBase = new Map<string, McpOAuthOptions>();
+
   const rateLimit = createAgentRateGuard(
     db,
     options.callsPerMinute ?? agentRateFromEnv(),
@@ -223,6 +230,14 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
         { capabilities: { tools: {}, resources: {} } },
       ),
     rateLimit,
+    oauth: (endpoint) => {
+      // The issuer and audience are this deployment's public URL; without one (a local start),
+      // the origin the host used, which the Host check above limited to this machine's names.
+      const base = oauthBase ?? endpoint.origin;
+      const found = oauthByBase.get(base) ?? oauthOptions(db, base);
+      oauthByBase.set(base, found);
+      return found;
+    },
     // A call to a tool this agent does not have (`decide_approval`, a browse tool without the
     // browse face) is refused by the SDK; support still sees it, like any other call.
     onRefusedToolCalls: async (context, calls) => {
@@ -244,6 +259,39 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
   });
 
   return { handle, serverFor, authenticate, gateway: gw, publicUrl, close: () => rateLimit.close() };
+}
+
+/**
+ * OAuth access tokens on `/mcp`: verified against this deployment's keys (shared by every
+ * instance through the master key) for this `/mcp` as the audience, then resolved to the
+ * connected app's agent, which a revoke ends at once.
+ */
+function oauthOptions(db: Db, publicUrl: string): McpOAuthOptions {
+  const { issuer, resource, resourceMetadataUrl } = oauthUrls(publicUrl);
+  const verify = createAccessTokenVerifier({ masterKey: masterKey(), issuer, resource });
+  const invalid = () =>
+    new OAuthError(OAuthErrorCode.InvalidToken, "The access token is invalid, expired or revoked");
+  return {
+    resource: new URL(resource),
+    resourceMetadataUrl,
+    scopeOfFace: (face) => FACE_SCOPES[face],
+    verifier: {
+      async verifyAccessToken(token) {
+        const claims = await verify(token);
+        if (!claims) throw invalid();
+        const context = await identifyConnectedApp(db, claims);
+        if (!context) throw invalid();
+        return {
+          token,
+          clientId: claims.clientId,
+          scopes: claims.scopes,
+          expiresAt: claims.expiresAt,
+          resource: new URL(resource),
+          extra: { identity: { context, clientId: context.agentId ?? context.userId } },
+        };
+      },
+    },
+  };
 }
 
 export type SignpostMcp = ReturnType<typeof createSignpostMcp>;

@@ -61,6 +61,8 @@ export async function startNextHttpServer(options: {
   port: number;
   host: string;
   dev?: boolean;
+  /** Answers the requests that are not Next's (the OAuth authorization server); false passes on. */
+  before?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }): Promise<NextHttpServer> {
   // Our own handlers for signals (serve.ts), and the project folder for readiness checks.
   process.env.NEXT_MANUAL_SIG_HANDLE = "1";
@@ -118,11 +120,14 @@ export async function startNextHttpServer(options: {
       );
     });
     access(req, res);
-    handle(req, res).catch((error: unknown) => {
-      logger.error({ err: error instanceof Error ? error.stack : String(error) }, "request handler failed");
-      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-      res.end();
-    });
+    const before = options.before ?? (async () => false);
+    before(req, res)
+      .then((answered) => (answered ? undefined : handle(req, res)))
+      .catch((error: unknown) => {
+        logger.error({ err: error instanceof Error ? error.stack : String(error) }, "request handler failed");
+        if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+        res.end();
+      });
   });
   // next dev's hot reload talks over WebSocket upgrades.
   if (options.dev) {

@@ -15,9 +15,12 @@ import { databaseUrl, dataDir } from "@/server/db/database-url";
 import { PRIVATE_UMASK, tightenDataDir } from "@/server/db/tighten-data-dir";
 import { createGateway } from "@/server/gateway/create-gateway";
 import { checkMasterKey } from "@/server/gateway/master-key-check";
+import { agentRateFromEnv } from "@/server/gateway/rate-limiter";
 import { masterKey, masterKeyFile } from "@/server/gateway/vault";
 import { type BackgroundJobs, signpostJobs, startBackgroundJobs } from "@/server/jobs/background-jobs";
 import { logger } from "@/server/logger";
+import { ssoConfigFromEnv } from "@/server/oauth/console-sso";
+import { createAuthorizationServers } from "@/server/oauth/create-authorization-server";
 import { buildIfNeeded, root } from "./next-build";
 import { type NextHttpServer, startNextHttpServer } from "./next-http-server";
 
@@ -129,7 +132,18 @@ async function main(): Promise<void> {
 
   let http: NextHttpServer;
   try {
-    http = await startNextHttpServer({ port: config.PORT, host: config.HOST, dev: flags.dev });
+    http = await startNextHttpServer({
+      port: config.PORT,
+      host: config.HOST,
+      dev: flags.dev,
+      before: createAuthorizationServers({
+        db,
+        masterKey: masterKey(),
+        publicUrl: config.SIGNPOST_PUBLIC_URL,
+        callsPerMinute: agentRateFromEnv(),
+        sso: ssoConfigFromEnv(),
+      }),
+    });
   } catch (error) {
     refuse(`could not listen on ${config.HOST}:${config.PORT}: ${(error as Error).message}`);
   }

@@ -22,6 +22,14 @@ export default async function SignInPage({
           <span aria-hidden="true" className="inline-block h-6 w-6 rounded bg-sky-500" />
           <h1 className="text-xl font-semibold">Sign in to Signpost</h1>
         </div>
+        {process.env.SIGNPOST_SSO_ISSUER ? (
+          <a
+            href={`/oauth/sso/start?next=${encodeURIComponent(next)}`}
+            className="mb-6 block rounded-md border border-slate-300 px-4 py-2 text-center font-medium hover:bg-slate-50"
+          >
+            Sign in with your company account
+          </a>
+        ) : null}
         <SignInForm next={next} />
       </div>
     </main>

@@ -1,5 +1,6 @@
 import type { Db } from "../db/client";
 import { SIGN_IN_WINDOW_MS } from "../gateway/console-session";
+import { pruneOAuthRecords } from "../oauth/prisma-oauth-adapter";
 
 export type PruneOptions = {
   /** Audit rows older than this many days are deleted; 0 keeps them forever. */
@@ -9,12 +10,19 @@ export type PruneOptions = {
   batchSize?: number;
 };
 
-export type PruneReport = { nonces: number; auditRows: number; signInFailures: number; sessions: number };
+export type PruneReport = {
+  nonces: number;
+  auditRows: number;
+  signInFailures: number;
+  sessions: number;
+  oauthRecords: number;
+};
 
 /**
  * The prune job: what has outlived its use. Consumed requestState nonces past their expiry (a
  * replay of them is refused by the signature's own expiry by then), sign-in failures past the
- * throttle's window, expired console sessions, and audit rows past SIGNPOST_AUDIT_RETENTION_DAYS.
+ * throttle's window, expired console sessions, expired OAuth codes, grants, sessions and refresh
+ * tokens, and audit rows past SIGNPOST_AUDIT_RETENTION_DAYS.
  * Deleting what is already gone deletes nothing, so instances may run it together.
  * Audit numbering is unaffected: each tenant's counter keeps counting from where it was.
  */
@@ -26,6 +34,7 @@ export async function pruneRecords(db: Db, options: PruneOptions): Promise<Prune
     where: { createdAt: { lt: new Date(now.getTime() - SIGN_IN_WINDOW_MS) } },
   });
   const sessions = await db.session.deleteMany({ where: { expiresAt: { lt: now } } });
+  const oauthRecords = await pruneOAuthRecords(db, now);
   let auditRows = 0;
   if (options.auditRetentionDays > 0) {
     const cutoff = new Date(now.getTime() - options.auditRetentionDays * 86_400_000);
@@ -42,5 +51,11 @@ export async function pruneRecords(db: Db, options: PruneOptions): Promise<Prune
       if (ids.length < batch) break;
     }
   }
-  return { nonces: nonces.count, auditRows, signInFailures: signInFailures.count, sessions: sessions.count };
+  return {
+    nonces: nonces.count,
+    auditRows,
+    signInFailures: signInFailures.count,
+    sessions: sessions.count,
+    oauthRecords,
+  };
 }

@@ -40,7 +40,7 @@ export async function serveRoute(
   };
 }
 
-async function handleNode(handler: Handler, req: IncomingMessage, res: ServerResponse) {
+export async function handleNode(handler: Handler, req: IncomingMessage, res: ServerResponse) {
   try {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {

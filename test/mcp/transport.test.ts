@@ -51,11 +51,15 @@ describe("MCP transport: identity, DNS rebinding, faces", () => {
   });
   afterAll(async () => w?.close());
 
-  it("answers a tool list without a key with 401 and a WWW-Authenticate challenge", async () => {
+  it("answers a tool list without a key with 401 and a challenge that leads to OAuth (RFC 9728), no error code", async () => {
     const res = await raw(w.endpoint, { body: LIST });
     expect(res.status).toBe(401);
-    expect(String(res.headers["www-authenticate"])).toMatch(/^Bearer /);
-    expect(String(res.headers["www-authenticate"])).toContain('error="invalid_request"');
+    const challenge = String(res.headers["www-authenticate"]);
+    expect(challenge).toMatch(
+      /^Bearer resource_metadata="http:\/\/localhost:3000\/\.well-known\/oauth-protected-resource\/mcp"/,
+    );
+    expect(challenge).toContain('scope="signpost:actions signpost:browse signpost:script"');
+    expect(challenge).not.toContain("error=");
   });
 
   it("refuses an unknown key and a revoked key with 401 invalid_token, even for the handshake", async () => {

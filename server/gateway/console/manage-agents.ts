@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Db } from "../../db/client";
+import { revokeOAuthGrants } from "../../oauth/prisma-oauth-adapter";
 import { mintAgentKey } from "../agent-keys";
 import type { ConsoleContext } from "../console-session";
 import { type ConsoleResult, fail, ok } from "./console-result";
@@ -119,6 +120,8 @@ export async function revokeAgent(
     where: { id: agentId, tenantId: ctx.tenantId, revokedAt: null },
     data: { revokedAt: new Date(), revokedById: ctx.userId },
   });
+  // A connected app's refresh tokens and grant go too: it cannot mint new access tokens.
+  if (agent.oauthClientId) await revokeOAuthGrants(db, agent.userId, agent.oauthClientId);
   await recordConsoleAudit(db, ctx, {
     operation: "agent.revoked",
     target: agentId,

@@ -1,4 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { readFileSync } from "node:fs";
+import { rootCertificates } from "node:tls";
 import { Agent, buildConnector, fetch as undiciFetch } from "undici";
 import { logger } from "../logger";
 import { egressRefusal, literalAddress, refusedName } from "./egress-policy";
@@ -62,6 +64,20 @@ function checkedLookup(host: string, port: number, protocol: string) {
   };
 }
 
+let extraCa: { file: string; ca: string[] } | undefined;
+
+/**
+ * The certificate authorities TLS trusts: Node's own, plus the one an operator names in
+ * `SIGNPOST_EGRESS_CA_FILE` (a company's internal identity provider or API behind a private CA),
+ * read again only when the variable changes.
+ */
+function trustedCas(): string[] | undefined {
+  const file = process.env.SIGNPOST_EGRESS_CA_FILE;
+  if (!file) return undefined;
+  if (extraCa?.file !== file) extraCa = { file, ca: [...rootCertificates, readFileSync(file, "utf8")] };
+  return extraCa.ca;
+}
+
 /** Connections only through the policy: literal addresses checked here, names in the lookup (exported for tests). */
 export const egressDispatcher = new Agent({
   connect(options, callback) {
@@ -75,8 +91,10 @@ export const egressDispatcher = new Agent({
       callback(refusedError(refusal), null);
       return;
     }
+    const ca = trustedCas();
     const connector = buildConnector({
       timeout: 10_000,
+      ...(ca ? { ca } : {}),
       // biome-ignore lint/suspicious/noExplicitAny: net's lookup type is narrower than the callback form Node calls
       lookup: checkedLookup(options.hostname, port, protocol) as any,
     } as buildConnector.BuildOptions);

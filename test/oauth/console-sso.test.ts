@@ -6,6 +6,7 @@ import { resolveConsoleSession, SESSION_COOKIE, signOut } from "@/server/gateway
 import { masterKey } from "@/server/gateway/vault";
 import { createAuthorizationServers } from "@/server/oauth/create-authorization-server";
 import { createWorld, type World } from "../gateway/gateway-world";
+import { allowEgressTo } from "../helpers/allow-egress";
 
 // The console's sign-in through a company's OpenID provider: a real provider (oidc-provider,
 // started here as the company's IdP, its login step answered by this test as "who is at the
@@ -23,6 +24,8 @@ async function startIdp(signpostCallback: string) {
   const server = createServer((req, res) => dispatch(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The company's provider runs on this machine in the test: allowed as an operator would.
+  allowEgressTo(issuer);
   const idp = new Provider(issuer, {
     clients: [
       {

@@ -18,6 +18,7 @@ import type { Db } from "@/server/db/client";
 import { hashSessionToken, SESSION_COOKIE } from "@/server/gateway/console-session";
 import { masterKey } from "@/server/gateway/vault";
 import { createAuthorizationServers } from "@/server/oauth/create-authorization-server";
+import { allowEgressTo } from "../helpers/allow-egress";
 import { handleNode } from "../helpers/serve-route";
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -130,6 +131,8 @@ export async function startHostSide(
   });
   const httpsPort = await listen(https as unknown as ReturnType<typeof createHttpServer>);
   const clientId = `https://localhost:${httpsPort}/client.json`;
+  // A host's document on this machine: refused by the egress policy unless the operator allows it.
+  allowEgressTo(clientId);
   current = document(clientId, redirectUri);
   return {
     clientId,

@@ -5,6 +5,7 @@ import { createApiClient } from "@/server/connectors/openapi/openapi-http-client
 import { importOpenApiConnector } from "@/server/gateway/console/import-openapi-connector";
 import { createPermissionRule } from "@/server/gateway/console/manage-permissions";
 import { cliActor } from "@/server/gateway/console/record-console-audit";
+import { testPermission } from "@/server/gateway/console/test-permission";
 import type { ConsoleContext } from "@/server/gateway/console-session";
 import { approve, idem } from "../../gateway/gateway-world";
 import { NOTES_DOCUMENT, type NotesApi, startNotesApi } from "../../helpers/notes-api";
@@ -181,6 +182,13 @@ describe("permissions decide on the form, at every step", () => {
       orderBy: { seq: "desc" },
     });
     expect(row.target).toBe("notes://notes/create");
+    // The console's checker answers as the gateway enforced.
+    const checked = await testPermission(w.db, adamConsole(), {
+      agentId: w.agent.sam.agentId as string,
+      verb: "confirm",
+      target: "notes://notes/create",
+    });
+    expect(checked.ok && checked.value.decision).toBe("deny");
   });
 });
 
@@ -246,6 +254,19 @@ describe("generated rules through a real MCP client (seeded)", () => {
               decision: r.decision,
             } as never);
             expect(made.ok, JSON.stringify(made)).toBe(true);
+          }
+          // The console's checker says what the gateway then enforces.
+          for (const verb of ["advance", "confirm"] as const) {
+            const checked = await testPermission(w.db, adamConsole(), {
+              agentId: w.agent.sam.agentId as string,
+              verb,
+              target: form,
+            });
+            expect({ verb, rules, allow: checked.ok && checked.value.decision === "allow" }).toEqual({
+              verb,
+              rules,
+              allow: stepAllowed(rules, verb, form),
+            });
           }
           const writes = api.writes().length;
           const fields = form.endsWith("create") ? { text: `run ${runs}` } : {};

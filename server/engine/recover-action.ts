@@ -84,7 +84,8 @@ export async function recoverAction(
       next_actions: [],
     });
   }
-  // Proven absent (or undecided where the key deduplicates): retry with the ORIGINAL key; the conditional update admits one recoverer.
+  // Proven absent (or undecided where the key deduplicates): retry with the ORIGINAL key; the
+  // conditional update admits one recoverer.
   const claimed = await db.effect.updateMany({
     where: { id: effect.id, status: effect.status, attempts: effect.attempts },
     data: {

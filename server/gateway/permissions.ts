@@ -192,6 +192,29 @@ export async function authorizeWriteStep(
 }
 
 /**
+ * The decision the gateway enforces for `verb` on `target`, for the console's checker: a write
+ * step (advance, confirm) on a capability's own target (an imported write's form URI) is
+ * decided as authorizeWriteStep decides it for a real action; anything else as authorize.
+ */
+export async function authorizeAsEnforced(
+  db: Db,
+  ctx: TrustedContext,
+  verb: PermissionVerb,
+  rawTarget: string,
+): Promise<PermissionDecision> {
+  if (verb === "advance" || verb === "confirm") {
+    const target = resolvePermissionTarget(rawTarget).target;
+    const among = await tenantConnectors(db, ctx.tenantId);
+    for (const c of capabilities().values()) {
+      const field = c.appliesTo.field;
+      if (field && c.permissionTarget?.({ [field]: target }, among) === target)
+        return authorizeWriteStep(db, ctx, verb, target, c);
+    }
+  }
+  return authorize(db, ctx, verb, rawTarget);
+}
+
+/**
  * The default of a connector that declares one (an imported system): its read roles for pages
  * and searches in its scheme, its start roles for actions authorized against one of its URIs.
  * Null when the target is in no such connector's scheme (installed connectors never declare one,

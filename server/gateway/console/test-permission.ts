@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Db } from "../../db/client";
 import type { ConsoleContext } from "../console-session";
 import { canonicalPermissionTarget, servedVocabulary } from "../permission-pattern";
-import { authorize, PERMISSION_VERBS, type PermissionDecision } from "../permissions";
+import { authorizeAsEnforced, PERMISSION_VERBS, type PermissionDecision } from "../permissions";
 import type { Role, TrustedContext } from "../trusted-context";
 import { type ConsoleResult, fail, ok } from "./console-result";
 
@@ -34,8 +34,8 @@ export type PermissionTestResult = {
 class Rollback extends Error {}
 
 /**
- * "Would this be allowed?": runs the gateway's own evaluator (`authorize`, the function every
- * call is enforced with) for an agent of the tenant, on the target canonicalized the way the
+ * "Would this be allowed?": runs the gateway's own evaluator (`authorizeAsEnforced`: the
+ * functions every call is enforced with) for an agent of the tenant, on the target canonicalized the way the
  * gateway canonicalizes a real call's, inside a transaction that is always rolled back — the
  * evaluator consumes one-time grants, and a question must not use up an answer.
  */
@@ -68,7 +68,7 @@ export async function testPermission(
   let decision: PermissionDecision | undefined;
   try {
     await db.$transaction(async (tx) => {
-      decision = await authorize(tx as unknown as Db, agentCtx, input.verb, canonical.target);
+      decision = await authorizeAsEnforced(tx as unknown as Db, agentCtx, input.verb, canonical.target);
       throw new Rollback();
     });
   } catch (error) {

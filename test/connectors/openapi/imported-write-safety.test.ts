@@ -1,9 +1,11 @@
 import type { Client } from "@modelcontextprotocol/client";
+import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { createApiClient } from "@/server/connectors/openapi/openapi-http-client";
 import { importOpenApiConnector } from "@/server/gateway/console/import-openapi-connector";
 import { createPermissionRule } from "@/server/gateway/console/manage-permissions";
 import { cliActor } from "@/server/gateway/console/record-console-audit";
+import { testPermission } from "@/server/gateway/console/test-permission";
 import type { ConsoleContext } from "@/server/gateway/console-session";
 import { approve, idem } from "../../gateway/gateway-world";
 import { NOTES_DOCUMENT, type NotesApi, startNotesApi } from "../../helpers/notes-api";
@@ -180,5 +182,152 @@ describe("permissions decide on the form, at every step", () => {
       orderBy: { seq: "desc" },
     });
     expect(row.target).toBe("notes://notes/create");
+    // The console's checker answers as the gateway enforced.
+    const checked = await testPermission(w.db, adamConsole(), {
+      agentId: w.agent.sam.agentId as string,
+      verb: "confirm",
+      target: "notes://notes/create",
+    });
+    expect(checked.ok && checked.value.decision).toBe("deny");
   });
+});
+
+/**
+ * Generated rules against real calls: for each run, rules on the notes forms (start, advance,
+ * confirm or any verb; one form, a glob, the whole scheme; allow or deny; for support or for
+ * members), then Sam submits a write, changes it, a person approves it and Sam confirms. What
+ * reached the API, and each step's answer, must be what the rules say: the start on the form's
+ * rules (no rule: not granted), advance and confirm on the form's own rules first, then a start
+ * no longer allowed stops them, else the capability's default admits support.
+ */
+describe("generated rules through a real MCP client (seeded)", () => {
+  type Rule = { role: "support" | "member"; verb: string; pattern: string; decision: "allow" | "deny" };
+  const FORMS = ["notes://notes/create", "notes://notes/n2/delete"] as const;
+  const matches = (pattern: string, target: string) =>
+    pattern === target ||
+    pattern === "notes://**" ||
+    (pattern === "notes://notes/*" && /^notes:\/\/notes\/[^/]+$/.test(target));
+  const first = (rules: Rule[], verb: string, target: string) =>
+    rules.find(
+      (r) => r.role === "support" && (r.verb === verb || r.verb === "*") && matches(r.pattern, target),
+    );
+  const stepAllowed = (rules: Rule[], verb: string, target: string) => {
+    const own = first(rules, verb, target);
+    if (own) return own.decision === "allow";
+    return first(rules, "start", target)?.decision !== "deny";
+  };
+
+  test("what each step answers and what reaches the API follow the rules on the form", async () => {
+    const ruleArb = fc.record({
+      // Sam is support: most rules are about him, and confirm the verb most of them name.
+      role: fc.constantFrom("support" as const, "support" as const, "member" as const),
+      verb: fc.constantFrom("start", "advance", "confirm", "confirm", "*"),
+      pattern: fc.constantFrom(
+        "notes://notes/create",
+        "notes://notes/*",
+        "notes://**",
+        "notes://notes/n2/delete",
+      ),
+      decision: fc.constantFrom("allow" as const, "deny" as const),
+    });
+    let runs = 0;
+    const seen = { confirmDenied: 0, confirmed: 0, advanceDenied: 0 };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(ruleArb, { maxLength: 4 }),
+        fc.constantFrom(...FORMS),
+        fc.boolean(),
+        // Most runs end with the write granted, so the rules before it are what decides.
+        fc.integer({ min: 0, max: 3 }),
+        async (generated, form, withEntityId, granted) => {
+          const rules: Rule[] = granted
+            ? [...generated, { role: "support", verb: "start", pattern: "notes://**", decision: "allow" }]
+            : generated;
+          runs++;
+          await w.db.permissionRule.deleteMany({ where: { tenantId: "acme" } });
+          for (const r of rules) {
+            const made = await createPermissionRule(w.db, adamConsole(), {
+              subjectType: "role",
+              subjectId: r.role,
+              verb: r.verb,
+              pattern: r.pattern,
+              decision: r.decision,
+            } as never);
+            expect(made.ok, JSON.stringify(made)).toBe(true);
+          }
+          // The console's checker says what the gateway then enforces.
+          for (const verb of ["advance", "confirm"] as const) {
+            const checked = await testPermission(w.db, adamConsole(), {
+              agentId: w.agent.sam.agentId as string,
+              verb,
+              target: form,
+            });
+            expect({ verb, rules, allow: checked.ok && checked.value.decision === "allow" }).toEqual({
+              verb,
+              rules,
+              allow: stepAllowed(rules, verb, form),
+            });
+          }
+          const writes = api.writes().length;
+          const fields = form.endsWith("create") ? { text: `run ${runs}` } : {};
+
+          // entity_id is settled into the target before authorizing: what is decided is what runs.
+          if (withEntityId) {
+            const probe = sc(
+              await call("start_action", {
+                capability: "api_request",
+                entity_id: "n9",
+                patch: { target: form, values: fields },
+              }),
+            );
+            expect(probe.outcome).toBe("not_found");
+            const row = await w.db.auditEvent.findFirstOrThrow({
+              where: { tenantId: "acme", operation: "action.started" },
+              orderBy: { seq: "desc" },
+            });
+            expect(row.target).toBe("capability:api_request");
+          }
+
+          const submitted = await call("submit", { uri: form, fields });
+          const started = sc(submitted);
+          const startOk = first(rules, "start", form)?.decision === "allow";
+          if (!startOk) {
+            expect(started.outcome).toBe("rejected");
+            expect(text(submitted)).toMatch(/permission/i);
+            expect(api.writes().length).toBe(writes);
+            return;
+          }
+          const id = ((started.links ?? []) as string[])
+            .find((l) => /^actions:\/\/[^/]+$/.test(l))
+            ?.slice("actions://".length) as string;
+          expect(id, JSON.stringify(started)).toBeTruthy();
+          const { version } = await w.db.action.findUniqueOrThrow({ where: { id } });
+          const advanced = sc(
+            await call("advance_action", { action_id: id, version, patch: { values: fields } }),
+          );
+          const advanceOk = stepAllowed(rules, "advance", form);
+          expect({ rules, form, advance: advanced.reason === "permission_denied" }).toEqual({
+            rules,
+            form,
+            advance: !advanceOk,
+          });
+          expect((await approve(w, id, w.person.sam)).outcome).toBe("applied");
+          const confirmed = sc(await call("confirm_action", { action_id: id, idempotency_key: idem() }));
+          const confirmOk = stepAllowed(rules, "confirm", form);
+          seen[confirmOk ? "confirmed" : "confirmDenied"]++;
+          if (!advanceOk) seen.advanceDenied++;
+          expect({ rules, form, outcome: confirmed.outcome, sent: api.writes().length - writes }).toEqual({
+            rules,
+            form,
+            outcome: confirmOk ? "applied" : "rejected",
+            sent: confirmOk ? 1 : 0,
+          });
+        },
+      ),
+      { numRuns: 40, seed: 19_06 },
+    );
+    expect(runs).toBe(40);
+    // The seed reaches every kind of decision the property is about.
+    expect(seen.confirmDenied * seen.confirmed * seen.advanceDenied, JSON.stringify(seen)).toBeGreaterThan(0);
+  }, 300_000);
 });

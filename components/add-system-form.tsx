@@ -9,7 +9,15 @@ import { buttonClass, Card, ErrorState, inputClass, labelClass } from "./ui";
 const ROLES = ["admin", "support", "member"] as const;
 
 /** What a preview or an import says: the surface, what changes, what was skipped, which secrets to set. */
-function Summary({ s }: { s: ImportSummary }) {
+function Summary({
+  s,
+  reads,
+  onReads,
+}: {
+  s: ImportSummary;
+  reads: string[];
+  onReads: (reads: string[]) => void;
+}) {
   return (
     <div className="space-y-2 text-sm [overflow-wrap:anywhere]" role="status" data-testid="import-summary">
       <p>
@@ -81,10 +89,30 @@ function Summary({ s }: { s: ImportSummary }) {
         </details>
       ) : null}
       {s.report.suggestedReads.length ? (
-        <p>
-          POSTs that look like reads (each stays a write behind a grant and an approval unless marked as a
-          read): {s.report.suggestedReads.map((r) => `${r.id}${r.marked ? " (marked)" : ""}`).join(", ")}.
-        </p>
+        <fieldset data-testid="import-reads">
+          <legend>
+            POSTs that look like reads. Each stays a write behind a grant and an approval unless marked here;
+            a marked one sends at once when an agent submits it and shows the answer. Mark only what changes
+            nothing.
+          </legend>
+          <ul className="text-xs">
+            {s.report.suggestedReads.map((r) => (
+              <li key={r.id}>
+                <label className="flex items-center gap-1">
+                  <input
+                    type="checkbox"
+                    checked={s.applied ? r.marked : reads.includes(r.id)}
+                    disabled={s.applied}
+                    onChange={(e) =>
+                      onReads(e.target.checked ? [...reads, r.id] : reads.filter((x) => x !== r.id))
+                    }
+                  />
+                  <code>{r.id}</code> (POST {r.path})
+                </label>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
       ) : null}
       {s.report.secrets.length ? (
         <p>
@@ -107,12 +135,16 @@ export function AddSystemForm() {
   const [url, setUrl] = useState("");
   const [document, setDocument] = useState<string | null>(null);
   const [roles, setRoles] = useState<string[]>(["admin", "support"]);
+  // POSTs the admin marks as reads among the preview's suggestions (sent as readOperations).
+  const [reads, setReads] = useState<string[]>([]);
   const send = useMutation({
-    mutationFn: (apply: boolean) =>
+    mutationFn: (apply: boolean): Promise<ImportSummary> =>
       apiSend<ImportSummary>("POST", "/api/console/config/import", {
         id,
         baseUrl,
         readRoles: roles,
+        // Only what the last preview suggested: a mark left over from another document is no id of this one.
+        readOperations: reads.filter((r) => send.data?.report.suggestedReads.some((x) => x.id === r)),
         apply,
         ...(document !== null ? { document } : { url }),
       }),
@@ -199,7 +231,7 @@ export function AddSystemForm() {
           </button>
         </div>
       </form>
-      {send.data ? <Summary s={send.data} /> : null}
+      {send.data ? <Summary s={send.data} reads={reads} onReads={setReads} /> : null}
       {send.error ? <ErrorState error={send.error} /> : null}
     </Card>
   );

@@ -193,7 +193,7 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
     const rows = listingRows(search.plan, (answer as Extract<ApiAnswer, { kind: "ok" }>).body) ?? [];
     const item = search.plan.item ? plans.get(search.plan.item.operation) : undefined;
     return rows.slice(0, 5).map((row) => {
-      const id = rowKey(row, search.plan.item?.key ?? "id");
+      const id = rowKey(row, search.plan.item?.key ?? "id", search.plan.item?.about);
       const label = `${title}: ${String(row.name ?? row.title ?? id ?? "record")}`.slice(0, 80);
       const uri = item ? fillPattern(item.pattern, { [Object.keys(item.params).pop() ?? ""]: id }) : null;
       return `- ${uri ? link(label, uri) : escapeText(label)}`;

@@ -96,21 +96,47 @@ function valueAt(row: Row, key: string): string | number | undefined {
   return undefined;
 }
 
-/**
- * The value of a row that fills its detail page's path parameter: the parameter's own name
- * (`gid`), its last word (`task_gid` → `gid`, `petId` → `id`), then the usual id keys, at the
- * row's top or one object down (Kubernetes' `metadata.name`).
- */
-export function rowKey(row: Row, param: string): string | number | undefined {
-  const words = param
+/** A name's words in lower case: `applicationObjectId`, `TransactionID`, `task_gid`. */
+function words(name: string): string[] {
+  return name
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
-  const keys = [...new Set([param, words[words.length - 1] ?? param, ...ID_KEYS])];
+}
+
+/**
+ * The value of a row that fills its detail page's path parameter: the parameter's own name
+ * (`gid`), its last words (`applicationObjectId` → `objectId`, `task_gid` → `gid`, `petId` →
+ * `id`), then the usual id keys, then the id field its description names (`TransactionID`), at the
+ * row's top or one object down (Kubernetes' `metadata.name`).
+ */
+export function rowKey(row: Row, param: string, about?: string): string | number | undefined {
+  const parts = words(param);
+  // Longest suffix first: `applicationObjectId` → `objectId`, `object_id`, then `id`.
+  const suffixes = parts.slice(1).flatMap((_, i) => {
+    const tail = parts.slice(i + 1);
+    return [tail.map((w, j) => (j ? w[0]?.toUpperCase() + w.slice(1) : w)).join(""), tail.join("_")];
+  });
+  const keys = [...new Set([param, ...suffixes, ...ID_KEYS])];
   for (const key of keys) {
     const value = valueAt(row, key);
     if (value !== undefined) return value;
+  }
+  // The id field the parameter's description names ("Bill Transaction ID number" → `TransactionID`).
+  if (about) {
+    const said = new Set(words(about));
+    const named = Object.keys(row).filter((k) => {
+      const w = words(k);
+      return (
+        w.length > 1 &&
+        w[w.length - 1] === "id" &&
+        w.every((x) => said.has(x)) &&
+        scalar(row[k]) !== undefined
+      );
+    });
+    if (named.length === 1) return scalar(row[named[0] as string]);
   }
   for (const nested of Object.values(row))
     if (nested && typeof nested === "object" && !Array.isArray(nested))

@@ -13,7 +13,7 @@ import type { OpenApiAdapter } from "./openapi-adapter";
 import type { ApiAnswer } from "./openapi-http-client";
 import { OPENAPI_LIMITS } from "./openapi-limits";
 import { operationKeywords, operationTitle, routeDescription } from "./operation-words";
-import { nestedListings, type OperationPlan, openLink } from "./plan-operations";
+import { barePath, nestedListings, type OperationPlan, openLink } from "./plan-operations";
 import { columnsOf, cut, objectMarkdown, rowsOf, rowsTable } from "./render-api-response";
 import { byFieldName, checkFields, coerceFields, formFieldName, formFields } from "./schema-form-fields";
 
@@ -355,10 +355,17 @@ function openLinks(
     const mine = Object.entries(plan.params).find(([, d]) => d === doc)?.[0];
     if (mine) shared[route] = match.params[mine];
   }
+  // What the detail page needs and this listing was given (`api-version`) goes along.
+  const carried: Record<string, string> = {};
+  for (const p of detailQuery(item)) {
+    const value = match.uri.query[p.name];
+    if (value) carried[p.name] = value;
+  }
   const out: string[] = [];
   rows.forEach((row, i) => {
-    const id = rowKey(row, key);
-    const uri = fillPattern(item.pattern, { ...shared, [last]: id });
+    const id = rowKey(row, key, plan.item?.about);
+    const filled = fillPattern(item.pattern, { ...shared, [last]: id });
+    const uri = filled && withQuery(filled, carried);
     const label = row.name ?? row.title ?? id;
     if (uri) out.push(`${i + 1}. ${link(String(label).slice(0, 80), uri)}`);
   });
@@ -387,12 +394,12 @@ function relatedLinks(
   match: RouteMatch,
   kinds: OperationPlan["kind"][],
 ): string[] {
-  const prefix = plan.op.path.replace(/\/+$/, "");
+  const prefix = barePath(plan.op.path).replace(/\/+$/, "");
   const out: string[] = [];
   for (const other of ctx.plans.values()) {
     if (other === plan || !kinds.includes(other.kind)) continue;
-    const same = other.op.path === plan.op.path;
-    const below = other.op.path.startsWith(`${prefix}/`);
+    const same = barePath(other.op.path) === prefix;
+    const below = barePath(other.op.path).startsWith(`${prefix}/`);
     if (!same && !below) continue;
     // Only pages whose every parameter this page knows.
     const values: Record<string, string> = {};
@@ -438,15 +445,40 @@ function referenceLinks(ctx: RouteContext, body: Record<string, unknown>): strin
   return out;
 }
 
+/**
+ * The required query parameters of a detail page that the document gives no value for (Azure
+ * Graph's `api-version` with no default or example): taken from the page's URI, asked for when
+ * missing, carried on by the listing's row links.
+ */
+function detailQuery(plan: OperationPlan): ApiParameter[] {
+  return filtersOf(plan).filter((p) => p.required && documentedValue(p) === undefined);
+}
+
+/** A browse URI with query values added (`…/apps/7` + api-version → `…/apps/7?api-version=1.6`). */
+function withQuery(uri: string, query: Record<string, string>): string {
+  if (!Object.keys(query).length) return uri;
+  const at = uri.indexOf("://");
+  return formatBrowseUri(uri.slice(0, at), uri.slice(at + 3).split("/"), query);
+}
+
 function detailRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
   const title = operationTitle(plan);
+  const needs = detailQuery(plan);
   return {
     pattern: plan.pattern,
     title,
     description: routeDescription(plan, []),
     keywords: operationKeywords(plan),
+    ...(needs.length ? { submit: (match, fields) => openWithFilters(match, needs, fields, title) } : {}),
     async render(match, backend) {
-      const answer = await send(ctx, backend, plan, pathValues(plan, match), {});
+      const query = match.uri.query;
+      const problem = filterProblem(needs, query);
+      if (problem) return { title, outcome: "rejected", markdown: `**rejected:** ${escapeText(problem)}.` };
+      const missing = missingFilters(needs, query);
+      if (missing.length) return askForFilters(plan, match, missing, title);
+      const given: Record<string, string> = {};
+      for (const p of needs) given[p.name] = query[p.name] as string;
+      const answer = await send(ctx, backend, plan, pathValues(plan, match), given);
       if (isOutcome(answer)) return outcomePage(title, answer);
       if (answer.kind !== "ok") return failurePage(ctx, title, answer);
       const body = asRow(answer.body);

@@ -19,7 +19,7 @@ export interface OperationPlan {
   /** The item GET that reads a write's resource back (PUT, PATCH, DELETE on the same path). */
   readBack?: string;
   /** Listings: the detail operation their rows open, and its parameter (a row's id is under it, else `id`). */
-  item?: { operation: string; key: string };
+  item?: { operation: string; key: string; about?: string };
   /** Listings: where the response schema puts the records, and their documented columns. */
   rows?: RowsShape;
   /** A POST an admin marked as a read: its form answers with the API's answer, no approval. */
@@ -38,10 +38,27 @@ export const FORM_WORD: Record<string, string> = {
 
 type Segment = { literal: string } | { param: string; route: string };
 
+// The format suffix some APIs put on every path (Discourse's `/posts.json`, `/t/{id}.json`):
+// the API is sent it (the document's path), a browse URI goes without it.
+const FORMAT_SUFFIX = /\.(?:json|xml|ya?ml)$/i;
+
+/** A path without format suffixes: `/posts/{id}.json` → `/posts/{id}`, how paths are compared. */
+export function barePath(path: string): string {
+  return path
+    .split("/")
+    .map((s) => s.replace(FORMAT_SUFFIX, ""))
+    .join("/");
+}
+
+/** The document's name of a path's last parameter (`/t/{id}.json` → `id`). */
+function lastParam(path: string): string | undefined {
+  return /\{([^{}]+)\}[^/{}]*\/?$/.exec(path)?.[1];
+}
+
 function segmentsOf(path: string): Segment[] | string {
   const out: Segment[] = [];
   let n = 0;
-  for (const part of path.split("/").filter(Boolean)) {
+  for (const part of barePath(path).split("/").filter(Boolean)) {
     const param = /^\{([^{}]+)\}$/.exec(part);
     if (param) {
       const name = param[1] as string;
@@ -120,12 +137,13 @@ export function planOperations(
     if (plan.kind === "form" && plan.op.method !== "post") plan.readBack = details.get(plan.op.path)?.op.id;
     if (plan.kind === "listing") {
       const item = [...details.values()].find((d) => {
-        const parent = d.op.path.slice(0, d.op.path.lastIndexOf("/"));
-        return parent === plan.op.path.replace(/\/+$/, "");
+        const bare = barePath(d.op.path);
+        return bare.slice(0, bare.lastIndexOf("/")) === barePath(plan.op.path).replace(/\/+$/, "");
       });
-      if (item) {
-        const param = item.op.path.slice(item.op.path.lastIndexOf("{") + 1, -1);
-        plan.item = { operation: item.op.id, key: param };
+      const param = item && lastParam(item.op.path);
+      if (item && param) {
+        const about = item.op.parameters.find((p) => p.in === "path" && p.name === param)?.description;
+        plan.item = { operation: item.op.id, key: param, ...(about ? { about: about.slice(0, 200) } : {}) };
       }
     }
   }

@@ -250,7 +250,9 @@ describe("real documents become connectors", () => {
           },
         },
         "/weird path/{id}": { get: { operationId: "weird", ...ok } },
-        "/files/{name}.json": { get: { operationId: "mixed", ...ok } },
+        "/files/v{n}-{name}": { get: { operationId: "mixed", ...ok } },
+        // A format suffix is no mix: planned without it, the API sent the document's path.
+        "/posts/{id}.json": { get: { operationId: "post", ...ok } },
       }),
     );
     if (!loaded.ok) throw new Error(loaded.problem.message);
@@ -260,6 +262,7 @@ describe("real documents become connectors", () => {
     expect(route?.description).not.toMatch(/(^|[^\\])[<|]/);
     expect(route?.description).toContain("\\<img");
     expect(c.openapi.report.skipped.map((s) => s.id).sort()).toEqual(["mixed", "weird"]);
+    expect(c.routes.some((r) => r.pattern === "tiny://posts/{id}")).toBe(true);
   });
 });
 

@@ -81,7 +81,7 @@ beforeAll(async () => {
   const a = await importInto("pets", PETS_DOC, pets.proxy.url);
   const b = await importInto("train", TRAIN_DOC, train.proxy.url, { OAuth2: TRAIN_TOKEN });
   if (!a.ok || !b.ok) throw new Error(`import failed: ${JSON.stringify([a, b])}`);
-}, 90_000);
+}, 240_000);
 
 afterAll(async () => {
   await w?.close();

@@ -7,7 +7,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { runBrowseTool } from "@/mcp/register-browse-tools";
 import { createSignpostBrowseBackend } from "@/mcp/signpost-browse-backend";
 import type { OpenApiConnector } from "@/server/connectors/openapi/generate-openapi-connector";
-import type { OperationPlan } from "@/server/connectors/openapi/plan-operations";
+import { nestedListings, type OperationPlan } from "@/server/connectors/openapi/plan-operations";
 import { formFieldName } from "@/server/connectors/openapi/schema-form-fields";
 import { tenantConnectors } from "@/server/connectors/tenant-connectors";
 import { importOpenApiConnector } from "@/server/gateway/console/import-openapi-connector";
@@ -409,20 +409,22 @@ async function walkToDetail(
     const found = sc(await call("search", { query })) as unknown as { links: string[] };
     let uri: string | undefined = found.links.find((l) => l === listing.pattern);
     if (!uri && listing.pattern.includes("{")) {
-      const opener = found.links.find((l) => /^[a-z0-9]+:\/\/\?open=\d+$/.test(l));
+      const scheme = listing.pattern.slice(0, listing.pattern.indexOf("://"));
+      const opener = found.links.find(
+        (l) => l === `${scheme}://?open=${nestedListings(plans).indexOf(listing)}`,
+      );
       if (opener) {
         await call("navigate", { uri: opener });
         const fields: Record<string, unknown> = {};
+        const filled: Record<string, string> = {};
         for (const [route, doc] of Object.entries(listing.params)) {
-          const p = listing.op.parameters.find((x) => x.in === "path" && x.name === doc);
-          const v = plausibleValue(p?.schema ?? { type: "string" });
-          fields[formFieldName(doc)] = typeof v === "string" || typeof v === "number" ? String(v) : route;
+          filled[route] = segmentFor(listing, route);
+          fields[formFieldName(doc)] = filled[route];
         }
         const opened = sc(await call("submit", { uri: opener, fields })) as unknown as { links: string[] };
-        uri = opened.links.find(
-          (l) =>
-            !l.includes("?") && l.startsWith(listing.pattern.slice(0, listing.pattern.indexOf("://") + 3)),
-        );
+        // The form answers with this listing's link, its parameters filled: no other page.
+        const expected = listing.pattern.replace(/\{([A-Za-z0-9_]+)\}/g, (_m, r: string) => filled[r] ?? "");
+        uri = opened.links.find((l) => l === expected);
       }
     }
     if (!uri) {
@@ -451,15 +453,21 @@ async function walkToDetail(
     const prefix = item.pattern.slice(0, item.pattern.indexOf("{"));
     const row = page.links.find(
       (l) =>
-        l.startsWith(prefix) && l !== uri && !l.includes("?") && !/\/(create|replace|update|delete)$/.test(l),
+        l.startsWith(prefix) &&
+        l !== uri &&
+        !/[?&](page|cursor|open)=/.test(l) &&
+        !/\/(create|replace|update|delete)(\?|$)/.test(l),
     );
     if (!row) {
-      why.push(`${uri}: no row links to ${item.pattern}`);
+      why.push(
+        `${uri}: no row links to ${item.pattern} (${text(answer).slice(0, 300).replace(/\s+/g, " ")})`,
+      );
       continue;
     }
-    const detail = sc(await call("navigate", { uri: row })) as unknown as { outcome: string };
+    const opened = await call("navigate", { uri: row });
+    const detail = sc(opened) as unknown as { outcome: string };
     if (detail.outcome !== "applied") {
-      why.push(`${row}: ${detail.outcome}`);
+      why.push(`${row}: ${detail.outcome} ${firstProblem(text(opened))}`);
       continue;
     }
     result.usable = true;

@@ -4,6 +4,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { importOpenApiConnector } from "@/server/gateway/console/import-openapi-connector";
 import { cliActor } from "@/server/gateway/console/record-console-audit";
+import { allowEgressTo } from "../../helpers/allow-egress";
 import { createMcpWorld, type McpWorld, sc, text } from "../../mcp/mcp-world";
 
 /**
@@ -110,6 +111,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
   apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  allowEgressTo(apiUrl);
   agent = await w.connect(w.keys.sam, { faces: "browse,actions" });
 }, 60_000);
 

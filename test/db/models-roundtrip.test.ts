@@ -94,6 +94,7 @@ async function writeEveryModel(db: Db): Promise<Record<string, Record<string, un
     userId: "user_1",
     keyHash: "kh_1",
     keyPrefix: "sp_ab12cd34",
+    oauthClientId: "https://host.example/client.json",
     revokedAt: at("2026-03-01T00:00:00.000Z"),
     lastUsedAt: at("2026-02-28T12:00:00.000Z"),
     createdAt: at("2026-01-04T00:00:00.000Z"),
@@ -282,6 +283,20 @@ async function writeEveryModel(db: Db): Promise<Record<string, Record<string, un
   };
   await db.importedConnector.create({ data: imported });
   written.ImportedConnector = imported;
+
+  const oauthRecord = {
+    key: "AccessToken:tok_1",
+    model: "AccessToken",
+    payload: '{"accountId":"user_1"}',
+    grantId: "grant_1",
+    uid: "uid_1",
+    accountId: "user_1",
+    clientId: "https://host.example/client.json",
+    expiresAt: at("2026-01-10T00:00:00.000Z"),
+    consumedAt: at("2026-01-10T00:01:00.000Z"),
+  };
+  await db.oAuthRecord.create({ data: oauthRecord });
+  written.OAuthRecord = oauthRecord;
   return written;
 }
 
@@ -313,6 +328,7 @@ async function readEveryModel(db: Db): Promise<Record<string, Record<string, unk
     ImportedConnector: await db.importedConnector.findUnique({
       where: { tenantId_connector: { tenantId: "acme", connector: "billing" } },
     }),
+    OAuthRecord: await db.oAuthRecord.findUnique({ where: { key: "AccessToken:tok_1" } }),
   };
 }
 

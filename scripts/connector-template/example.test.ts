@@ -9,6 +9,9 @@ describe("example connector", () => {
   let system: Awaited<ReturnType<typeof startExampleDevSystem>>;
   beforeAll(async () => {
     system = await startExampleDevSystem({ apiKey: "test-key" });
+    // Signpost's egress policy refuses this machine's addresses unless the operator allows them:
+    // the stand-in listens on loopback, so the test allows exactly it, as an operator would.
+    process.env.SIGNPOST_EGRESS_ALLOW = new URL(system.url).host;
   });
   afterAll(() => system.server.close());
 

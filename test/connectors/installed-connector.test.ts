@@ -11,6 +11,7 @@ import { installConnectors } from "@/server/connectors/install-connectors";
 import { replaceConnectorSecret, updateConnectorSettings } from "@/server/gateway/console/manage-connectors";
 import type { ConsoleContext } from "@/server/gateway/console-session";
 import { approve, idem } from "../gateway/gateway-world";
+import { allowEgressTo } from "../helpers/allow-egress";
 import { createMcpWorld, type McpWorld, sc, text } from "../mcp/mcp-world";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -63,6 +64,7 @@ export default defineConnector({ id: "shopcopy", title: "Copy", scheme: "shop", 
       startCrmDevSystem(o: { apiKey: string }): Promise<typeof system>;
     };
     system = await dev.startCrmDevSystem({ apiKey: "crm-key" });
+    allowEgressTo(system.url);
     w = await createMcpWorld("sqlite");
     const adam: ConsoleContext = {
       sessionId: "test",

@@ -85,8 +85,14 @@ function scalarText(value: SummaryValue): string | null {
   }
 }
 
+/**
+ * The most rows a summary may have. The renderer draws every row it is given — it never cuts a
+ * summary short, since a value left off the screen could still be sent — so what builds a summary
+ * from an agent's values refuses one with more (see `summaryRowCount`) before anyone approves it.
+ */
+export const SUMMARY_ROW_LIMIT = 2000;
+
 function rowsOf(entry: SummaryEntry, path: string, top: string, depth: number, out: SummaryRow[]): void {
-  if (out.length >= 2000) return;
   const text = scalarText(entry.value);
   out.push({
     path,
@@ -145,6 +151,11 @@ export function typedSummary(summary: unknown, fallbackTitle: string): DecisionS
       ? { now: toEntries(now as Record<string, unknown>) }
       : {}),
   };
+}
+
+/** How many rows a typed summary draws (its entries, nested rows included). */
+export function summaryRowCount(summary: DecisionSummary): number {
+  return rowsOfEntries(summary.entries).length;
 }
 
 /** The rows every surface draws. */

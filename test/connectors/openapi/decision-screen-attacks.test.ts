@@ -51,6 +51,19 @@ const BILLING = {
                   unit_price: { type: "number", description: "The unit price in US dollars." },
                   quantity: { type: "integer" },
                   memo: { type: "string" },
+                  lines: {
+                    type: "array",
+                    items: {
+                      type: "object",
+                      properties: {
+                        d: { type: "string" },
+                        q: { type: "integer" },
+                        p: { type: "number" },
+                        s: { type: "string" },
+                      },
+                    },
+                  },
+                  tags: { type: "object", additionalProperties: { type: "string" } },
                   payment: {
                     type: "object",
                     properties: {
@@ -247,6 +260,29 @@ describe("the decision screen tells the exact truth (issue 19)", () => {
     );
     expect(moved.outcome).toBe("rejected");
     expect(JSON.stringify(moved.validation_errors)).toContain("payment.on_behalf_of");
+    expect(posts().length).toBe(before);
+  });
+
+  test("a request with more values than a screen shows is refused at advance, naming the limit; nothing is sent", async () => {
+    const before = posts().length;
+    const lines = Array.from({ length: 400 }, () => ({ d: "pen", q: 1, p: 1, s: "x" }));
+    const started = sc(await start({ lines, unit_price: 499.99, memo: "acct_attacker" }));
+    expect(started.outcome).toBe("rejected");
+    const errors = JSON.stringify(started.validation_errors);
+    expect(errors).toContain("too_many_values");
+    expect(errors).toContain("at most 2000");
+    // Under the limit, every value is a row on the screen.
+    const fine = await start({ lines: lines.slice(0, 10), unit_price: 499.99, memo: "acct_last" });
+    expect(sc(fine).outcome, text(fine)).toBe("applied");
+    expect((await surfaces(fine)).mailText).toContain('"acct_last"');
+    expect(posts().length).toBe(before);
+  });
+
+  test("a request whose summary a screen cannot hold is refused at advance, never sent as an empty body", async () => {
+    const before = posts().length;
+    const started = sc(await start({ unit_price: 1, tags: { ["k".repeat(250)]: "v" } }));
+    expect(started.outcome).toBe("rejected");
+    expect(JSON.stringify(started.validation_errors)).toContain("summary_unshowable");
     expect(posts().length).toBe(before);
   });
 

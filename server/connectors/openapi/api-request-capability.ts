@@ -144,11 +144,19 @@ function unshowable(plan: OperationPlan, values: Values, shown: DecisionSummary)
   return null;
 }
 
+/**
+ * The API's answer as kept on the effect. The console redacts it when shown; a cut through the
+ * middle of a token would leave a start no pattern recognises, so the cut backs off to the last
+ * character that cannot be part of one.
+ */
 function bounded(body: unknown): unknown {
   const text = JSON.stringify(body ?? null);
   return text.length <= 4000
     ? body
-    : { note: "the API's answer is larger than kept", start: text.slice(0, 2000) };
+    : {
+        note: "the API's answer is larger than kept",
+        start: text.slice(0, 2000).replace(/[^\s"',:;{}[\]()<>]+$/, ""),
+      };
 }
 
 function effectOf(answer: ApiAnswer): EffectResult {

@@ -7,7 +7,8 @@ describe("visibleText shows every character that draws nothing (issue 19, held-o
     for (let cp = 0; cp <= 0x10ffff; cp++) {
       if (cp >= 0xd800 && cp <= 0xdfff) continue;
       const ch = String.fromCodePoint(cp);
-      if (/\p{Default_Ignorable_Code_Point}/u.test(ch) && visibleText(ch) === ch) missed.push(cp.toString(16));
+      if (/\p{Default_Ignorable_Code_Point}/u.test(ch) && visibleText(ch) === ch)
+        missed.push(cp.toString(16));
     }
     expect(missed).toEqual([]);
   });

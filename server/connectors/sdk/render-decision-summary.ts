@@ -200,7 +200,7 @@ function rowsHtml(rows: SummaryRow[]): string {
   return rows
     .map(
       (r) =>
-        `<tr data-path="${escapeHtml(r.path)}"><th scope="row" style="text-align:left;font-weight:normal;color:#555;padding:2px 12px 2px ${r.depth * 16}px">${escapeHtml(r.label)}</th><td style="padding:2px 0">${escapeHtml(r.text)}${r.note ? ` <span style="color:#555">(${escapeHtml(r.note)})</span>` : ""}</td></tr>`,
+        `<tr data-path="${escapeHtml(r.path)}"><th scope="row" style="text-align:left;font-weight:normal;color:#555;padding:2px 12px 2px ${r.depth * 16}px">${escapeHtml(r.label)}</th><td style="padding:2px 0;white-space:pre-wrap">${escapeHtml(r.text)}${r.note ? ` <span style="color:#555">(${escapeHtml(r.note)})</span>` : ""}</td></tr>`,
     )
     .join("");
 }

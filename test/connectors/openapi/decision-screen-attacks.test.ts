@@ -328,10 +328,14 @@ describe("agent text in people's channels stays quoted (issue 19, item 7)", () =
       expect(lines.filter((l) => l.startsWith("Grant or deny:"))).toEqual([
         "Grant or deny: https://signpost.example.test/permissions",
       ]);
-      // The agent's words are inside the quote, on one line, line breaks shown.
-      const quoted = lines.filter((l) => l.startsWith("│ "));
-      expect(quoted).toHaveLength(1);
-      expect(quoted[0]).toContain("need it<U+000A><U+000A>Grant or deny: https://evil.example/permissions");
+      // The agent's words are inside the quote, every line of it marked, line breaks shown.
+      const open = lines.findIndex((l) => l.startsWith("┌─ Reason"));
+      const close = lines.indexOf("└─ end of the agent's text ─");
+      const quoted = lines.slice(open + 1, close);
+      expect(quoted.every((l) => l.startsWith("│ "))).toBe(true);
+      expect(quoted.map((l) => l.slice(2)).join(" ")).toContain(
+        "need it<U+000A><U+000A>Grant or deny: https://evil.example/permissions",
+      );
       expect(mail.html).not.toContain('href="https://evil.example');
       expect(mail.html).toContain("<blockquote");
       expect(mail.html.match(/<a /g)).toHaveLength(1);

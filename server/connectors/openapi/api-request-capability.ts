@@ -92,6 +92,26 @@ function controlCharacters(fields: readonly OperationField[], values: Values): V
     }));
 }
 
+/**
+ * A header or path value is one piece of text: an object or a list would be sent as
+ * `[object Object]` or `a,b`, which is not what the screen shows. Refused at advance.
+ */
+function nonScalars(fields: readonly OperationField[], values: Values): ValidationError[] {
+  return fields
+    .filter(
+      (f) =>
+        (f.where === "header" || f.where === "path") &&
+        values[f.name] !== null &&
+        typeof values[f.name] === "object",
+    )
+    .map((f) => ({
+      field: f.name,
+      code: "not_scalar",
+      message: `The ${f.where} parameter ${f.param} must be one value (text, a number or true/false), not an object or a list: submit the form again with one`,
+      refused: true,
+    }));
+}
+
 /** The path with its parameters filled, whole, as a person reads it on the confirm screen. */
 function shownPath(plan: OperationPlan, values: Values): string {
   return plan.op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => String(values[name] ?? `{${name}}`));
@@ -260,7 +280,11 @@ export const apiRequest = defineCapability<OpenApiRouter>({
           ...((values.values ?? {}) as Values),
           ...byFieldName(fields, "path", target.path),
         });
-        const errors = [...checkFields(fields, coerced), ...controlCharacters(fields, coerced)].map((e) => ({
+        const errors = [
+          ...checkFields(fields, coerced),
+          ...controlCharacters(fields, coerced),
+          ...nonScalars(fields, coerced),
+        ].map((e) => ({
           ...e,
           field: `values.${e.field}`,
         }));

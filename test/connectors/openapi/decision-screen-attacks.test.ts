@@ -39,7 +39,10 @@ const BILLING = {
       post: {
         operationId: "createCharge",
         summary: "Create a charge",
-        parameters: [{ name: "account_id", in: "path", required: true, schema: { type: "string" } }],
+        parameters: [
+          { name: "account_id", in: "path", required: true, schema: { type: "string" } },
+          { name: "X-Note", in: "header", required: false, schema: {} },
+        ],
         requestBody: {
           required: true,
           content: {
@@ -283,6 +286,17 @@ describe("the decision screen tells the exact truth (issue 19)", () => {
     const started = sc(await start({ unit_price: 1, tags: { ["k".repeat(250)]: "v" } }));
     expect(started.outcome).toBe("rejected");
     expect(JSON.stringify(started.validation_errors)).toContain("summary_unshowable");
+    expect(posts().length).toBe(before);
+  });
+
+  test("an object or a list as a header value is refused at advance, never sent as [object Object]", async () => {
+    const before = posts().length;
+    for (const note of [{ a: 1 }, ["a", "b"]]) {
+      const started = sc(await start({ unit_price: 1, x_note: note }));
+      expect(started.outcome).toBe("rejected");
+      expect(JSON.stringify(started.validation_errors)).toContain("not_scalar");
+    }
+    expect(sc(await start({ unit_price: 1, x_note: "fine" })).outcome).toBe("applied");
     expect(posts().length).toBe(before);
   });
 

@@ -11,6 +11,7 @@ import { createPermissionRule } from "@/server/gateway/console/manage-permission
 import { cliActor } from "@/server/gateway/console/record-console-audit";
 import type { ConsoleContext } from "@/server/gateway/console-session";
 import { approve, createWorld, idem, type World } from "../../gateway/gateway-world";
+import { allowEgressTo } from "../../helpers/allow-egress";
 
 /**
  * DESIGN (issue 19): for an imported write, what the person's screen shows is exactly what is
@@ -268,6 +269,7 @@ beforeAll(async () => {
   api.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
   apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  allowEgressTo(apiUrl);
 }, 60_000);
 
 afterAll(async () => {

@@ -46,7 +46,8 @@ function Row({ row, changed }: { row: SummaryRow; changed: boolean }) {
       <dt className="text-slate-600" style={row.depth ? { paddingLeft: `${row.depth}rem` } : undefined}>
         {row.label}
       </dt>
-      <dd className={changed ? "font-medium text-slate-900" : "text-slate-900"}>
+      {/* pre-wrap: "a  b" and "a b" are different values and must not read the same. */}
+      <dd className={`whitespace-pre-wrap ${changed ? "font-medium text-slate-900" : "text-slate-900"}`}>
         {row.text}
         {row.note ? <span className="ml-1 text-slate-600">({row.note})</span> : null}
         {changed ? <Changed /> : null}

@@ -42,11 +42,20 @@ export function egressAllowList(): EgressAllowEntry[] {
   return cached.entries;
 }
 
-/** The address as policy sees it: an IPv4-mapped IPv6 address is the IPv4 address it carries. */
+/**
+ * The address as policy sees it: an IPv4-mapped (`::ffff:0:0/96`) or IPv4-compatible (`::/96`,
+ * `[::127.0.0.1]`) IPv6 address is the IPv4 address it carries. ipaddr.js calls the second
+ * `unicast`, and a stack that still routes it reaches the IPv4 address; only `::` and `::1` keep
+ * their own names.
+ */
 function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   const bare = normalizeHost(address);
   if (!ipaddr.isValid(bare)) return null;
-  return ipaddr.process(bare);
+  const parsed = ipaddr.process(bare);
+  if (parsed.kind() !== "ipv6") return parsed;
+  const parts = (parsed as ipaddr.IPv6).parts;
+  const compatible = parts.slice(0, 6).every((p) => p === 0) && !(parts[6] === 0 && (parts[7] ?? 0) <= 1);
+  return compatible ? new ipaddr.IPv4(parsed.toByteArray().slice(12)) : parsed;
 }
 
 /** A literal IP address in a URL host (`[::ffff:7f00:1]`, `127.0.0.1`), else null. */

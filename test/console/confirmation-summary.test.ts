@@ -108,6 +108,13 @@ describe("the confirm screen's summary (the same markup in the console and the M
 });
 
 describe("one renderer, every surface (issue 19)", () => {
+  it("draws every row it is given, past any limit: a value is never left off the screen", () => {
+    const items = Array.from({ length: 600 }, (_, i) => ({ d: "pen", q: i }));
+    const r = renderSummary({ items, on_behalf_of: "acct_last" }, "x");
+    expect(r.rows.length).toBe(1 + 600 * 3 + 1);
+    expect(summaryText(r)).toContain("- on_behalf_of: acct_last");
+  });
+
   it("shows undeclared numbers as they are and every key of an object, whatever its keys are called", () => {
     const summary = withShown(
       {

@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { allowEgressTo } from "./allow-egress";
 import type { RecordedRequest } from "./prism-server";
 import { allowEgressTo } from "./allow-egress";
 
@@ -118,6 +119,7 @@ export async function startNotesApi(): Promise<NotesApi> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   allowEgressTo(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
   const { port } = server.address() as AddressInfo;
+  allowEgressTo(`http://127.0.0.1:${port}`);
   return {
     url: `http://127.0.0.1:${port}`,
     requests,

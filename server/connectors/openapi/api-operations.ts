@@ -9,6 +9,8 @@ export interface Schema {
   properties?: Record<string, Schema>;
   additionalProperties?: boolean | Schema;
   allOf?: Schema[];
+  oneOf?: Schema[];
+  anyOf?: Schema[];
   required?: string[];
   description?: string;
   title?: string;

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { decisionSummarySchema, SHOWN_KEY } from "../sdk/decision-summary";
+import { type DecisionSummary, decisionSummarySchema, SHOWN_KEY } from "../sdk/decision-summary";
 import { defineCapability, type EffectResult, type Verification } from "../sdk/define-capability";
 import type { AnyConnector } from "../sdk/define-connector";
 import type { ValidationError } from "../sdk/outcome";
+import { SUMMARY_ROW_LIMIT, summaryRowCount } from "../sdk/render-decision-summary";
 import { API_REQUEST, OPENAPI_CONNECTOR_ID } from "./api-request-names";
 import { matchFormTarget } from "./match-form-target";
 import type { OpenApiAdapter } from "./openapi-adapter";
@@ -91,6 +92,26 @@ function controlCharacters(fields: readonly OperationField[], values: Values): V
     }));
 }
 
+/**
+ * A header or path value is one piece of text: an object or a list would be sent as
+ * `[object Object]` or `a,b`, which is not what the screen shows. Refused at advance.
+ */
+function nonScalars(fields: readonly OperationField[], values: Values): ValidationError[] {
+  return fields
+    .filter(
+      (f) =>
+        (f.where === "header" || f.where === "path") &&
+        values[f.name] !== null &&
+        typeof values[f.name] === "object",
+    )
+    .map((f) => ({
+      field: f.name,
+      code: "not_scalar",
+      message: `The ${f.where} parameter ${f.param} must be one value (text, a number or true/false), not an object or a list: submit the form again with one`,
+      refused: true,
+    }));
+}
+
 /** The path with its parameters filled, whole, as a person reads it on the confirm screen. */
 function shownPath(plan: OperationPlan, values: Values): string {
   return plan.op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => String(values[name] ?? `{${name}}`));
@@ -98,18 +119,64 @@ function shownPath(plan: OperationPlan, values: Values): string {
 
 /**
  * The values the request is built from: those of the summary the person approved (the digest
- * binds it), read back from its typed parts — nothing it does not show can be sent.
+ * binds it), read back from its typed parts — nothing it does not show can be sent. Null when
+ * the stored summary cannot be read: then nothing is sent (never an empty request in its place).
  */
-function approvedValues(plan: OperationPlan, derived: Values): Values {
+function approvedValues(plan: OperationPlan, derived: Values): Values | null {
   const shown = decisionSummarySchema.safeParse(derived.shown);
-  return shown.success ? requestValues(shown.data, plan.fields ?? []) : {};
+  return shown.success ? requestValues(shown.data, plan.fields ?? []) : null;
 }
 
+const UNREADABLE =
+  "the approved summary cannot be read back, so the request it shows cannot be rebuilt: nothing was sent";
+
+/**
+ * Why a request's summary cannot be approved, or null: every value sent must be a row every
+ * screen draws, so a summary the schema refuses (a key longer than a label holds), one with
+ * more rows than a screen shows, or one whose values do not rebuild exactly the request the
+ * agent's values make, is refused when the action is advanced — never sent as something else.
+ */
+function unshowable(plan: OperationPlan, values: Values, shown: DecisionSummary): ValidationError | null {
+  const refuse = (code: string, message: string): ValidationError => ({
+    field: "values",
+    code,
+    message,
+    refused: true,
+  });
+  const parsed = decisionSummarySchema.safeParse(shown);
+  if (!parsed.success)
+    return refuse(
+      "summary_unshowable",
+      "The request cannot be shown whole on the confirm screen (a name or value is longer than a screen holds): send fewer or shorter values",
+    );
+  const rows = summaryRowCount(parsed.data);
+  if (rows > SUMMARY_ROW_LIMIT)
+    return refuse(
+      "too_many_values",
+      `The request has ${rows} values to show; a confirm screen shows at most ${SUMMARY_ROW_LIMIT}, and nothing is sent that it does not show: split it into smaller requests`,
+    );
+  const rebuilt = callFor(plan, requestValues(parsed.data, plan.fields ?? []));
+  if (JSON.stringify(rebuilt) !== JSON.stringify(callFor(plan, values)))
+    return refuse(
+      "summary_unshowable",
+      "The request cannot be shown exactly as it would be sent (a value has no exact text on the confirm screen): submit the form again with plain values",
+    );
+  return null;
+}
+
+/**
+ * The API's answer as kept on the effect. The console redacts it when shown; a cut through the
+ * middle of a token would leave a start no pattern recognises, so the cut backs off to the last
+ * character that cannot be part of one.
+ */
 function bounded(body: unknown): unknown {
   const text = JSON.stringify(body ?? null);
   return text.length <= 4000
     ? body
-    : { note: "the API's answer is larger than kept", start: text.slice(0, 2000) };
+    : {
+        note: "the API's answer is larger than kept",
+        start: text.slice(0, 2000).replace(/[^\s"',:;{}[\]()<>]+$/, ""),
+      };
 }
 
 function effectOf(answer: ApiAnswer): EffectResult {
@@ -213,12 +280,19 @@ export const apiRequest = defineCapability<OpenApiRouter>({
           ...((values.values ?? {}) as Values),
           ...byFieldName(fields, "path", target.path),
         });
-        const errors = [...checkFields(fields, coerced), ...controlCharacters(fields, coerced)].map((e) => ({
+        const errors = [
+          ...checkFields(fields, coerced),
+          ...controlCharacters(fields, coerced),
+          ...nonScalars(fields, coerced),
+        ].map((e) => ({
           ...e,
           field: `values.${e.field}`,
         }));
         if (errors.length) return { errors };
         const path = shownPath(target.plan, callFor(target.plan, coerced).path);
+        const shown = requestSummary(target.plan, target.adapter.title, path, coerced);
+        const refusal = unshowable(target.plan, coerced, shown);
+        if (refusal) return { errors: [refusal] };
         return {
           derived: {
             operation: target.plan.op.id,
@@ -226,7 +300,7 @@ export const apiRequest = defineCapability<OpenApiRouter>({
             method: target.plan.op.method.toUpperCase(),
             path,
             values: coerced,
-            shown: requestSummary(target.plan, target.adapter.title, path, coerced),
+            shown,
           },
         };
       },
@@ -246,14 +320,11 @@ export const apiRequest = defineCapability<OpenApiRouter>({
     async execute({ adapter, values, derived, actionKey }) {
       const target = await resolveTarget(adapter, values);
       if ("field" in target) return { status: "rejected", code: target.code, message: target.message };
+      const approved = approvedValues(target.plan, derived);
+      if (!approved) return { status: "rejected", code: "summary_unreadable", message: UNREADABLE };
       return effectOf(
         await target.adapter.send(
-          callFor(
-            target.plan,
-            approvedValues(target.plan, derived),
-            actionKey,
-            target.adapter.idempotencyHeader,
-          ),
+          callFor(target.plan, approved, actionKey, target.adapter.idempotencyHeader),
         ),
       );
     },
@@ -271,7 +342,9 @@ export const apiRequest = defineCapability<OpenApiRouter>({
           happened: "unavailable",
           message: "the document has no GET to read this resource back: a person checks the system",
         };
-      const sent = callFor(target.plan, approvedValues(target.plan, derived));
+      const approved = approvedValues(target.plan, derived);
+      if (!approved) return { happened: "unavailable", message: UNREADABLE };
+      const sent = callFor(target.plan, approved);
       const answer = await target.adapter.send({
         operation: readBack.op,
         path: sent.path,

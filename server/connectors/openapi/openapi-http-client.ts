@@ -137,7 +137,9 @@ export function createApiClient(options: ApiClientOptions) {
       });
     } catch {
       // Which endpoint is named (an admin fixes it); why is not (the same words for every cause).
-      throw new Error(`the token endpoint of ${auth.name} (${where(auth.tokenUrl)}) could not be reached: ${EGRESS_FAILURE}`);
+      throw new Error(
+        `the token endpoint of ${auth.name} (${where(auth.tokenUrl)}) could not be reached: ${EGRESS_FAILURE}`,
+      );
     }
     const body = (await res.json().catch(() => null)) as {
       access_token?: unknown;
@@ -227,7 +229,10 @@ export function createApiClient(options: ApiClientOptions) {
       // for every cause (the reason is in the server log); which address is named.
       const sent = !(error instanceof EgressError) || error.sent;
       if (!sent || !write)
-        return { kind: "unavailable", message: `the API at ${where(options.baseUrl)} did not answer: ${EGRESS_FAILURE}` };
+        return {
+          kind: "unavailable",
+          message: `the API at ${where(options.baseUrl)} did not answer: ${EGRESS_FAILURE}`,
+        };
       return {
         kind: "unknown",
         message: `no answer from the API at ${where(options.baseUrl)} (${EGRESS_FAILURE}); the write may have happened`,

@@ -1,7 +1,7 @@
 import { actionPage } from "../sdk/action-page";
 import type { BackendOutcome, BrowseBackend } from "../sdk/browse-backend";
 import type { PageBody, RouteDefinition, RouteMatch } from "../sdk/define-route";
-import { code, escapeText, formBlock, link } from "../sdk/markdown";
+import { code, escapeText, formBlock, link, shownPrefix } from "../sdk/markdown";
 import { formatBrowseUri, SEGMENT } from "../sdk/parse-browse-uri";
 import { isOutcome, outcomePage, pageNumber } from "../sdk/route-pages";
 import type { ApiParameter } from "./api-operations";
@@ -50,13 +50,13 @@ function pathValues(plan: OperationPlan, match: RouteMatch): Record<string, stri
 
 /** An API error body's own explanation, short and inert. */
 function apiMessage(body: unknown): string {
-  if (typeof body === "string") return body.slice(0, 200);
+  if (typeof body === "string") return shownPrefix(body, 200, "");
   const b = (body ?? {}) as Record<string, unknown>;
   const inner = (b.error && typeof b.error === "object" ? b.error : b) as Record<string, unknown>;
   const text = [inner.message, inner.detail, inner.title, inner.error, inner.code].find(
     (v) => typeof v === "string",
   );
-  return typeof text === "string" ? text.slice(0, 200) : "";
+  return typeof text === "string" ? shownPrefix(text, 200, "") : "";
 }
 
 /** A failed read as a page with its typed outcome. */
@@ -519,7 +519,7 @@ function formRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
       problems.length
         ? `## Problems\n\n${problems.map((p) => `- ${code(p.field)}: ${escapeText(p.message)}`).join("\n")}`
         : "",
-      plan.op.description ? escapeText(plan.op.description.slice(0, 300)) : "",
+      plan.op.description ? escapeText(shownPrefix(plan.op.description, 300, "")) : "",
       formBlock(match.uri.uri, formFields(fields, values)),
     ]
       .filter(Boolean)

@@ -1,4 +1,4 @@
-import { escapeText } from "../sdk/markdown";
+import { escapeText, shownPrefix } from "../sdk/markdown";
 import type { ApiParameter } from "./api-operations";
 import type { OperationPlan } from "./plan-operations";
 
@@ -64,5 +64,5 @@ export function routeDescription(plan: OperationPlan, filters: ApiParameter[]): 
         .map((f) => f.name)
         .join(", ")}`
     : "";
-  return escapeText(`${first ? `${first.slice(0, 140)} — ` : ""}${what}${filterText}`);
+  return escapeText(`${first ? `${shownPrefix(first, 140, "")} — ` : ""}${what}${filterText}`);
 }

@@ -1,4 +1,4 @@
-import { code, escapeText, table } from "../sdk/markdown";
+import { code, escapeText, shownPrefix, table } from "../sdk/markdown";
 import { SEGMENT } from "../sdk/parse-browse-uri";
 import { secretNameKind } from "../sdk/secret-names";
 import { OPENAPI_LIMITS } from "./openapi-limits";
@@ -47,7 +47,7 @@ export function shownValue(key: string, value: unknown): string {
   if (credentialField(key) && typeof value !== "boolean") return HIDDEN;
   if (typeof value === "string") {
     if ((key === "id" || /(_id|Id)$/.test(key)) && SEGMENT.test(value)) return code(value);
-    return escapeText(value.length > 160 ? `${value.slice(0, 160)}…` : value);
+    return escapeText(shownPrefix(value, 160));
   }
   if (typeof value === "number" || typeof value === "boolean") return escapeText(String(value));
   if (Array.isArray(value)) {

@@ -13,12 +13,30 @@ const GROUPS = [
 ] as const;
 
 // "The unit price in US dollars." → "in US dollars"; "Amount in cents" → "in cents".
-const UNIT_PHRASE = /\b(in|as)\s+([A-Za-z][A-Za-z .'-]{0,40}?)\s*(?=[.,;:()]|$)/;
+const UNIT_PHRASE = /\b(in|as)\s+([A-Za-z][A-Za-z .'-]{0,40}?)\s*(?=[.,;:()]|$)/g;
 
-/** The unit a document gives a number in its description, in its own words, if it gives one. */
+/**
+ * The unit a document gives a number in its description, in its own words, when it gives exactly
+ * one: "Amount in USD. Stored and charged as cents." names two, and which one the API charges is
+ * not ours to guess — then no unit is drawn, and the description (always shown beside the value,
+ * see `describedAs`) says it in the document's words.
+ */
 export function documentedUnit(schema: Schema): string | undefined {
-  const m = UNIT_PHRASE.exec(schema.description ?? schema.title ?? "");
-  return m ? `${m[1]} ${m[2]}`.slice(0, 60) : undefined;
+  const phrases = new Set(
+    [...(schema.description ?? schema.title ?? "").matchAll(UNIT_PHRASE)].map((m) =>
+      `${m[1]} ${m[2]}`.slice(0, 60),
+    ),
+  );
+  return phrases.size === 1 ? [...phrases][0] : undefined;
+}
+
+/** A value's documented description, bounded, shown beside it whatever unit was drawn from it. */
+function describedAs(
+  schema: Schema,
+  description = schema.description ?? schema.title ?? "",
+): { note?: string } {
+  const note = description.replace(/\s+/g, " ").trim();
+  return note ? { note: note.length > 200 ? `${note.slice(0, 199)}…` : note } : {};
 }
 
 function propertiesOf(schema: Schema): Record<string, Schema> {
@@ -65,6 +83,7 @@ export function sentPart(schema: Schema, value: unknown, depth = 0): SummaryValu
       key,
       label: key,
       value: sentPart(Object.hasOwn(props, key) ? (props[key] as Schema) : extra, v, depth + 1),
+      ...(Object.hasOwn(props, key) ? describedAs(props[key] as Schema) : {}),
     })),
   };
 }
@@ -126,7 +145,7 @@ export function requestSummary(
               key: f.param,
               label: f.param,
               value: sentPart(f.schema, values[f.name]),
-              ...(!documentedUnit(f.schema) && f.description ? { note: f.description.slice(0, 200) } : {}),
+              ...describedAs(f.schema, f.description),
             })),
           },
     });

@@ -103,6 +103,18 @@ function depthOf(value: unknown, depth = 0): number {
  */
 export function undeclaredKey(schema: Schema, value: unknown, path: string, depth = 0): string | null {
   if (depth > 12 || value === null || typeof value !== "object") return null;
+  const branches = branchesOf(schema);
+  if (branches) {
+    // The value is read by the branch it matches: a key that branch does not declare is refused.
+    // Where it matches none, the keys of the first branch of its type are named.
+    let named: string | null = null;
+    for (const branch of branches) {
+      const found = undeclaredKey(branch, value, path, depth + 1);
+      if (!found && !checkValue(path, branch, value, depth)) return null;
+      if (found && !named && !checkValue(path, { ...branch, required: [] }, value, depth)) named = found;
+    }
+    return named;
+  }
   const s = merged(schema);
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) {
@@ -122,6 +134,25 @@ export function undeclaredKey(schema: Schema, value: unknown, path: string, dept
     if (found) return found;
   }
   return null;
+}
+
+/**
+ * A `oneOf`/`anyOf` schema's branches, each with what the schema says beside them (FastAPI's
+ * `Optional[Model]` is `anyOf: [{object}, {type: null}]`), or null when it has none. A value
+ * must match one of them.
+ */
+function branchesOf(schema: Schema): Schema[] | null {
+  const parts = [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])].filter(Boolean);
+  if (!parts.length) return null;
+  const { oneOf: _one, anyOf: _any, ...rest } = schema;
+  return parts.slice(0, 20).map((part) =>
+    merged({
+      ...rest,
+      ...part,
+      properties: { ...(rest.properties ?? {}), ...(part.properties ?? {}) },
+      required: [...(rest.required ?? []), ...(part.required ?? [])],
+    }),
+  );
 }
 
 /** An `allOf` schema's properties and required names as one object schema (the members merged). */
@@ -227,6 +258,17 @@ const FORMATS: Record<string, RegExp> = {
 
 function checkValue(name: string, schema: Schema, value: unknown, depth = 0): string | null {
   if (depth > 8) return null;
+  const branches = branchesOf(schema);
+  if (branches) {
+    let first: string | null = null;
+    for (const branch of branches) {
+      const problem = checkValue(name, branch, value, depth + 1);
+      if (!problem && !undeclaredKey(branch, value, name, depth + 1)) return null;
+      first ??= problem;
+    }
+    return `matches none of the document's ${branches.length} shapes for it${first ? ` (the first: ${first})` : ""}`;
+  }
+  schema = merged(schema);
   const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
   if (value === null) return types.includes("null") || schema.nullable ? null : "must not be null";
   if (schema.enum && !schema.enum.some((e) => e === value))
@@ -234,7 +276,13 @@ function checkValue(name: string, schema: Schema, value: unknown, depth = 0): st
       .slice(0, 20)
       .map((e) => JSON.stringify(e))
       .join(", ")}`;
-  const t = types.find((x) => x !== "null");
+  const nonNull = types.filter((x) => x !== "null");
+  if (types.length && !nonNull.length) return "must be null";
+  if (nonNull.length > 1) {
+    const problems = nonNull.map((one) => checkValue(name, { ...schema, type: one }, value, depth + 1));
+    return problems.includes(null) ? null : `must be one of the types ${nonNull.join(", ")}`;
+  }
+  const t = nonNull[0];
   if (t === "string") {
     if (typeof value !== "string") return "must be a string";
     if (schema.minLength !== undefined && value.length < schema.minLength)
@@ -265,6 +313,12 @@ function checkValue(name: string, schema: Schema, value: unknown, depth = 0): st
     if (!value || typeof value !== "object" || Array.isArray(value)) return "must be an object";
     for (const key of (schema.required ?? []) as string[])
       if (!(key in (value as object))) return `needs ${key}`;
+    const properties = (schema.properties ?? {}) as Record<string, Schema>;
+    for (const [key, v] of Object.entries(value as Record<string, unknown>).slice(0, 200)) {
+      const own = Object.hasOwn(properties, key) ? properties[key] : undefined;
+      const problem = own && v !== undefined ? checkValue(name, own, v, depth + 1) : null;
+      if (problem) return `${key}: ${problem}`;
+    }
   }
   return null;
 }

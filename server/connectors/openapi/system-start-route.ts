@@ -1,5 +1,5 @@
 import type { RouteDefinition } from "../sdk/define-route";
-import { escapeText, formBlock, link } from "../sdk/markdown";
+import { escapeText, formBlock, link, shownPrefix } from "../sdk/markdown";
 import type { ApiParameter } from "./api-operations";
 import { fillPattern, type RouteContext } from "./openapi-routes";
 import { operationTitle } from "./operation-words";
@@ -48,7 +48,7 @@ export function systemStartRoute(ctx: RouteContext, description: string): RouteD
           return {
             title: ctx.title,
             outcome: "not_found",
-            markdown: `No listing ${escapeText(open.slice(0, 10))} here: ${link(ctx.title, pattern)}`,
+            markdown: `No listing ${escapeText(shownPrefix(open, 10, ""))} here: ${link(ctx.title, pattern)}`,
           };
         const fields = fieldsOf(chosen).map((f) => ({
           name: f.name,

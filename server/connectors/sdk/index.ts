@@ -64,7 +64,6 @@ export type { FormField } from "./markdown";
 export { code, escapeText, fieldList, formBlock, link, money, table } from "./markdown";
 export type { NextAction, ValidationError } from "./outcome";
 export { objectSections, rowsTable } from "./render-helpers";
-export { visibleText } from "./visible-text";
 export {
   filterValue,
   invalidFilterPage,
@@ -76,3 +75,4 @@ export {
   perPage,
   viewPage,
 } from "./route-pages";
+export { visibleText } from "./visible-text";

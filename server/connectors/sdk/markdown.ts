@@ -18,6 +18,15 @@ export function oneLine(text: string): string {
   return visibleText(text.replace(LINE_BREAKS, " "));
 }
 
+/**
+ * Text cut to `max` characters for showing, redacted first: a cut made before redaction could
+ * keep the start of a secret that no pattern recognises any more once its end is gone.
+ */
+export function shownPrefix(text: string, max: number, more = "…"): string {
+  const redacted = redactShown(text);
+  return redacted.length > max ? `${redacted.slice(0, max)}${more}` : redacted;
+}
+
 function plain(value: unknown): string {
   return oneLine(redactShown(typeof value === "object" ? JSON.stringify(value) : String(value)));
 }

@@ -85,8 +85,14 @@ function scalarText(value: SummaryValue): string | null {
   }
 }
 
+/**
+ * The most rows a summary may have. The renderer draws every row it is given — it never cuts a
+ * summary short, since a value left off the screen could still be sent — so what builds a summary
+ * from an agent's values refuses one with more (see `summaryRowCount`) before anyone approves it.
+ */
+export const SUMMARY_ROW_LIMIT = 2000;
+
 function rowsOf(entry: SummaryEntry, path: string, top: string, depth: number, out: SummaryRow[]): void {
-  if (out.length >= 2000) return;
   const text = scalarText(entry.value);
   out.push({
     path,
@@ -147,6 +153,11 @@ export function typedSummary(summary: unknown, fallbackTitle: string): DecisionS
   };
 }
 
+/** How many rows a typed summary draws (its entries, nested rows included). */
+export function summaryRowCount(summary: DecisionSummary): number {
+  return rowsOfEntries(summary.entries).length;
+}
+
 /** The rows every surface draws. */
 export function renderSummary(summary: unknown, fallbackTitle: string): RenderedSummary {
   const s = typedSummary(summary, fallbackTitle);
@@ -189,7 +200,7 @@ function rowsHtml(rows: SummaryRow[]): string {
   return rows
     .map(
       (r) =>
-        `<tr data-path="${escapeHtml(r.path)}"><th scope="row" style="text-align:left;font-weight:normal;color:#555;padding:2px 12px 2px ${r.depth * 16}px">${escapeHtml(r.label)}</th><td style="padding:2px 0">${escapeHtml(r.text)}${r.note ? ` <span style="color:#555">(${escapeHtml(r.note)})</span>` : ""}</td></tr>`,
+        `<tr data-path="${escapeHtml(r.path)}"><th scope="row" style="text-align:left;font-weight:normal;color:#555;padding:2px 12px 2px ${r.depth * 16}px">${escapeHtml(r.label)}</th><td style="padding:2px 0;white-space:pre-wrap">${escapeHtml(r.text)}${r.note ? ` <span style="color:#555">(${escapeHtml(r.note)})</span>` : ""}</td></tr>`,
     )
     .join("");
 }

@@ -1,6 +1,6 @@
 import type { BackendOutcome, ListPage, Row } from "./browse-backend";
 import type { PageBody } from "./define-route";
-import { code, escapeText, link } from "./markdown";
+import { code, escapeText, link, shownPrefix } from "./markdown";
 import { type BrowseUri, formatBrowseUri } from "./parse-browse-uri";
 import { nextActionsList, objectSections, rowsTable } from "./render-helpers";
 
@@ -160,7 +160,7 @@ export function invalidFilterPage(title: string, uri: BrowseUri, filters: Filter
   // answer; a page number out of range silently clamped would show another page than asked.
   for (const key of Object.keys(uri.query)) {
     if (Object.hasOwn(filters, key) || key === "page" || key === "per_page") continue;
-    return refuse(`${escapeText(JSON.stringify(key.slice(0, 40)))} is not a filter of this listing.`);
+    return refuse(`${escapeText(JSON.stringify(shownPrefix(key, 40, "")))} is not a filter of this listing.`);
   }
   const page = uri.query.page;
   if (page && !(/^\d+$/.test(page) && Number(page) >= 1 && Number(page) <= 10_000))
@@ -172,7 +172,7 @@ export function invalidFilterPage(title: string, uri: BrowseUri, filters: Filter
     // An empty value is dropped from the canonical URI: it means "no filter".
     if (allowed === "free text" || value === undefined || value === "" || allowed.includes(value)) continue;
     // JSON.stringify makes control characters visible instead of passing them into the page.
-    const shown = escapeText(JSON.stringify(value.slice(0, 60)));
+    const shown = escapeText(JSON.stringify(shownPrefix(value, 60, "")));
     const options = allowed
       .map(
         (v) => `- ${link(`${title}: ${key}=${v}`, formatBrowseUri(uri.scheme, uri.segments, { [key]: v }))}`,

@@ -8,11 +8,13 @@
  */
 
 // Controls, format characters (bidi, zero-width, soft hyphen, BOM, tags), line and paragraph
-// separators, and the blank letters and fillers that draw as nothing.
+// separators, every default-ignorable code point (what Unicode says a renderer draws as nothing
+// when it does not support it: U+2065, U+FFF0–FFF8, the U+E0000 block, variation selectors), and
+// the blank letters and fillers that draw as nothing.
 // Combining marks among them (U+034F, U+180B…) are listed apart from the class: each is matched
 // alone, on purpose.
 const INVISIBLE =
-  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u115F\u1160\u17B4\u17B5\u2800\u3164\uFFA0]|\u034F|[\u180B-\u180D]|\u180F|[\uFE00-\uFE0F]/gu;
+  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u115F\u1160\u17B4\u17B5\u2800\u3164\uFFA0]|\u034F|[\u180B-\u180D]|\u180F|[\uFE00-\uFE0F]/gu;
 
 // What visibleText shows by its code point: the invisible characters, and a `<` starting `<U+`.
 const SHOWN = new RegExp(`<(?=U\\+)|${INVISIBLE.source}`, "gu");

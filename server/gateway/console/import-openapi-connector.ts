@@ -4,6 +4,7 @@ import { type ImportRequest, prepareOpenApiImport } from "../../connectors/opena
 import { saveImportedConnector } from "../../connectors/openapi/save-imported-connector";
 import type { SecretBindingChange } from "../../connectors/openapi/secret-bindings";
 import type { Db } from "../../db/client";
+import { redactText } from "../redact-secrets";
 import { setSecret } from "../vault";
 import { type ConsoleResult, fail, ok } from "./console-result";
 import { type AdminActor, recordConsoleAudit } from "./record-console-audit";
@@ -47,7 +48,8 @@ export async function importOpenApiConnector(
   const prepared = await prepareOpenApiImport(db, { ...request, tenantId: actor.tenantId });
   const args = {
     connector: request.id.slice(0, 30),
-    baseUrl: request.baseUrl.slice(0, 300),
+    // Redacted before it is cut: a cut through `user:password@` would hide the password's end from redaction.
+    baseUrl: redactText(request.baseUrl).slice(0, 300),
     read_roles: request.readRoles,
     scheme_names: Object.keys(request.secrets),
   };

@@ -3,7 +3,7 @@ import { shownSummary } from "../../connectors/sdk/decision-summary";
 import type { Db } from "../../db/client";
 import { approvalExpiresAt, effectiveApprovalStatus } from "../../engine/approval-ledger";
 import type { ConsoleContext } from "../console-session";
-import { redactSecrets } from "../redact-secrets";
+import { redactSecrets, redactText } from "../redact-secrets";
 import { primeVault } from "../vault";
 
 const isoDate = z
@@ -277,9 +277,9 @@ export async function getActionDetail(db: Db, ctx: ConsoleContext, id: string): 
           actionKey: a.effect.actionKey,
           externalId: a.effect.externalId,
           attempts: a.effect.attempts,
-          error: a.effect.error,
-          request: a.effect.request,
-          response: a.effect.response,
+          error: a.effect.error === null ? null : redactText(a.effect.error),
+          request: redactSecrets(a.effect.request),
+          response: redactSecrets(a.effect.response),
           createdAt: a.effect.createdAt.toISOString(),
           updatedAt: a.effect.updatedAt.toISOString(),
         }

@@ -39,7 +39,10 @@ const BILLING = {
       post: {
         operationId: "createCharge",
         summary: "Create a charge",
-        parameters: [{ name: "account_id", in: "path", required: true, schema: { type: "string" } }],
+        parameters: [
+          { name: "account_id", in: "path", required: true, schema: { type: "string" } },
+          { name: "X-Note", in: "header", required: false, schema: {} },
+        ],
         requestBody: {
           required: true,
           content: {
@@ -51,6 +54,19 @@ const BILLING = {
                   unit_price: { type: "number", description: "The unit price in US dollars." },
                   quantity: { type: "integer" },
                   memo: { type: "string" },
+                  lines: {
+                    type: "array",
+                    items: {
+                      type: "object",
+                      properties: {
+                        d: { type: "string" },
+                        q: { type: "integer" },
+                        p: { type: "number" },
+                        s: { type: "string" },
+                      },
+                    },
+                  },
+                  tags: { type: "object", additionalProperties: { type: "string" } },
                   payment: {
                     type: "object",
                     properties: {
@@ -250,6 +266,40 @@ describe("the decision screen tells the exact truth (issue 19)", () => {
     expect(posts().length).toBe(before);
   });
 
+  test("a request with more values than a screen shows is refused at advance, naming the limit; nothing is sent", async () => {
+    const before = posts().length;
+    const lines = Array.from({ length: 400 }, () => ({ d: "pen", q: 1, p: 1, s: "x" }));
+    const started = sc(await start({ lines, unit_price: 499.99, memo: "acct_attacker" }));
+    expect(started.outcome).toBe("rejected");
+    const errors = JSON.stringify(started.validation_errors);
+    expect(errors).toContain("too_many_values");
+    expect(errors).toContain("at most 2000");
+    // Under the limit, every value is a row on the screen.
+    const fine = await start({ lines: lines.slice(0, 10), unit_price: 499.99, memo: "acct_last" });
+    expect(sc(fine).outcome, text(fine)).toBe("applied");
+    expect((await surfaces(fine)).mailText).toContain('"acct_last"');
+    expect(posts().length).toBe(before);
+  });
+
+  test("a request whose summary a screen cannot hold is refused at advance, never sent as an empty body", async () => {
+    const before = posts().length;
+    const started = sc(await start({ unit_price: 1, tags: { ["k".repeat(250)]: "v" } }));
+    expect(started.outcome).toBe("rejected");
+    expect(JSON.stringify(started.validation_errors)).toContain("summary_unshowable");
+    expect(posts().length).toBe(before);
+  });
+
+  test("an object or a list as a header value is refused at advance, never sent as [object Object]", async () => {
+    const before = posts().length;
+    for (const note of [{ a: 1 }, ["a", "b"]]) {
+      const started = sc(await start({ unit_price: 1, x_note: note }));
+      expect(started.outcome).toBe("rejected");
+      expect(JSON.stringify(started.validation_errors)).toContain("not_scalar");
+    }
+    expect(sc(await start({ unit_price: 1, x_note: "fine" })).outcome).toBe("applied");
+    expect(posts().length).toBe(before);
+  });
+
   test("a right-to-left override is shown visibly on every surface, and sent as it was shown", async () => {
     const memo = "acct_\u202E4321";
     const started = await start({ unit_price: 2, memo });
@@ -292,10 +342,14 @@ describe("agent text in people's channels stays quoted (issue 19, item 7)", () =
       expect(lines.filter((l) => l.startsWith("Grant or deny:"))).toEqual([
         "Grant or deny: https://signpost.example.test/permissions",
       ]);
-      // The agent's words are inside the quote, on one line, line breaks shown.
-      const quoted = lines.filter((l) => l.startsWith("│ "));
-      expect(quoted).toHaveLength(1);
-      expect(quoted[0]).toContain("need it<U+000A><U+000A>Grant or deny: https://evil.example/permissions");
+      // The agent's words are inside the quote, every line of it marked, line breaks shown.
+      const open = lines.findIndex((l) => l.startsWith("┌─ Reason"));
+      const close = lines.indexOf("└─ end of the agent's text ─");
+      const quoted = lines.slice(open + 1, close);
+      expect(quoted.every((l) => l.startsWith("│ "))).toBe(true);
+      expect(quoted.map((l) => l.slice(2)).join(" ")).toContain(
+        "need it<U+000A><U+000A>Grant or deny: https://evil.example/permissions",
+      );
       expect(mail.html).not.toContain('href="https://evil.example');
       expect(mail.html).toContain("<blockquote");
       expect(mail.html.match(/<a /g)).toHaveLength(1);

@@ -8,9 +8,9 @@ import {
   generateOpenApiConnector,
   type OpenApiConnector,
 } from "@/server/connectors/openapi/generate-openapi-connector";
-import { EGRESS_FAILURE } from "@/server/egress/egress-fetch";
 import { loadOpenApiDocument } from "@/server/connectors/openapi/load-openapi-document";
 import type { OpenApiAdapter } from "@/server/connectors/openapi/openapi-adapter";
+import { EGRESS_FAILURE } from "@/server/egress/egress-fetch";
 import { allowEgressTo } from "../../helpers/allow-egress";
 import {
   type RecordingProxy,

@@ -12,6 +12,7 @@ import { cliActor } from "@/server/gateway/console/record-console-audit";
 import type { ConsoleContext } from "@/server/gateway/console-session";
 import { allowEgressTo } from "../../helpers/allow-egress";
 import { approve, createWorld, idem, type World } from "../../gateway/gateway-world";
+import { allowEgressTo } from "../../helpers/allow-egress";
 
 /**
  * DESIGN (issue 19): for an imported write, what the person's screen shows is exactly what is

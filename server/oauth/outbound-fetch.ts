@@ -52,5 +52,5 @@ export async function outboundFetch(
   const status = response.status;
   const nullBody = status === 204 || status === 304 || request.method === "HEAD";
   const bytes = await boundedBody(response, url.host);
-  return new Response(nullBody ? null : bytes, { status, headers: response.headers });
+  return new Response(nullBody ? null : new Uint8Array(bytes), { status, headers: response.headers });
 }

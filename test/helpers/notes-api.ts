@@ -2,7 +2,6 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { allowEgressTo } from "./allow-egress";
 import type { RecordedRequest } from "./prism-server";
-import { allowEgressTo } from "./allow-egress";
 
 /**
  * A small real HTTP API with soft deletes, and its OpenAPI document: a deleted note still reads
@@ -117,7 +116,6 @@ export async function startNotesApi(): Promise<NotesApi> {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  allowEgressTo(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
   const { port } = server.address() as AddressInfo;
   allowEgressTo(`http://127.0.0.1:${port}`);
   return {

@@ -10,7 +10,6 @@ import { importOpenApiConnector } from "@/server/gateway/console/import-openapi-
 import { createPermissionRule } from "@/server/gateway/console/manage-permissions";
 import { cliActor } from "@/server/gateway/console/record-console-audit";
 import type { ConsoleContext } from "@/server/gateway/console-session";
-import { allowEgressTo } from "../../helpers/allow-egress";
 import { approve, createWorld, idem, type World } from "../../gateway/gateway-world";
 import { allowEgressTo } from "../../helpers/allow-egress";
 

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { z } from "zod";
 import { EgressConfigError, parseEgressAllow } from "../egress/egress-allow-list";
 import { smtpUrlSchema } from "../gateway/mailer";
@@ -183,6 +184,29 @@ export const serverConfigSchema = z.object({
       .optional(),
   ),
   SIGNPOST_CONNECTORS_DIR: unset(z.string().trim().max(4000).optional()),
+  SIGNPOST_OAUTH_KEY_GENERATION: unset(
+    wholeNumber(
+      "SIGNPOST_OAUTH_KEY_GENERATION",
+      "the OAuth signing key generation (raise it to rotate the keys)",
+      1,
+      1_000_000,
+    ).default(1),
+  ),
+  SIGNPOST_EGRESS_CA_FILE: unset(
+    z
+      .string()
+      .trim()
+      .max(4000)
+      .refine(
+        (file) => existsSync(file),
+        "SIGNPOST_EGRESS_CA_FILE must name a readable PEM file of certificate authorities",
+      )
+      .optional(),
+  ),
+  /** The rest of the SSO settings are read with it (server/oauth/console-sso.ts) and named there. */
+  SIGNPOST_SSO_ISSUER: unset(
+    z.url("SIGNPOST_SSO_ISSUER must be the URL of your OpenID provider (its issuer)").optional(),
+  ),
   /** Skip the build check (a prepared image; `npm start` sets it for its child, having built). */
   SIGNPOST_SKIP_BUILD: unset(
     flag("SIGNPOST_SKIP_BUILD", "whether to skip checking the console build").default(false),

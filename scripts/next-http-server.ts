@@ -4,7 +4,6 @@
 // calls finish (bounded), and only then returns.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { format, stripVTControlCharacters } from "node:util";
 import next from "next";
 import { pinoHttp } from "pino-http";
 import { noteSelfAddress } from "@/server/egress/egress-policy";
@@ -21,23 +20,6 @@ export interface NextHttpServer {
    * cuts what is left and closes Next. Resolves with how many requests were cut.
    */
   close(graceMs: number): Promise<{ cut: number }>;
-}
-
-/** Everything Next.js (and any library) writes with console.* becomes a JSON log line. */
-function routeConsoleToLogger(): void {
-  const line = (args: unknown[]) => stripVTControlCharacters(format(...args)).trim();
-  const to =
-    (level: "debug" | "info" | "warn" | "error") =>
-    (...args: unknown[]) => {
-      const text = line(args);
-      if (text) logger[level]({ from: "console" }, text);
-    };
-  console.log = to("info");
-  console.info = to("info");
-  console.warn = to("warn");
-  console.error = to("error");
-  console.debug = to("debug");
-  console.trace = to("debug");
 }
 
 /** The route group of a path, for metric labels (bounded: never the path itself). */
@@ -67,7 +49,6 @@ export async function startNextHttpServer(options: {
   // Our own handlers for signals (serve.ts), and the project folder for readiness checks.
   process.env.NEXT_MANUAL_SIG_HANDLE = "1";
   process.env.SIGNPOST_ROOT ??= root;
-  routeConsoleToLogger();
   installRequestIds();
 
   const app = next({ dev: options.dev ?? false, dir: root, hostname: options.host, port: options.port });

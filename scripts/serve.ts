@@ -5,6 +5,8 @@
 // finish (bounded), stop the jobs, close the database, exit 0. `npm start` runs this same
 // entry as its child (--no-migrate: it has migrated and seeded already).
 // Every line it prints is a JSON log line.
+// First: every console line, of libraries loading below too, is a JSON log line.
+import "./route-console-to-logger";
 import { parseArgs } from "node:util";
 import { checkServerConfig, type ServerConfig } from "@/server/config/signpost-config";
 import { installConnectorsFromEnv } from "@/server/connectors/install-connectors";

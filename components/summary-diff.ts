@@ -26,8 +26,8 @@ export function summaryDiff(beforeRaw: unknown, afterRaw: unknown): SummaryChang
       after: after.headline?.text ?? "—",
     });
   const compare = (a: SummaryRow[], b: SummaryRow[]) => {
-    const was = new Map(a.map((r) => [r.path, r]));
-    const now = new Map(b.map((r) => [r.path, r]));
+    const was = new Map(withContext(a).map((r) => [r.path, r]));
+    const now = new Map(withContext(b).map((r) => [r.path, r]));
     for (const path of new Set([...was.keys(), ...now.keys()])) {
       const x = was.get(path);
       const y = now.get(path);
@@ -44,4 +44,21 @@ export function summaryDiff(beforeRaw: unknown, afterRaw: unknown): SummaryChang
   compare(before.rows, after.rows);
   compare(before.now, after.now);
   return out;
+}
+
+/**
+ * Rows labelled with the rows they sit under ("Items › #2 › Quantity"), so a change in a nested
+ * row says which item changed, not only which field.
+ */
+function withContext(rows: readonly SummaryRow[]): SummaryRow[] {
+  const heads: string[] = [];
+  return rows.map((r, i) => {
+    heads.length = Math.min(heads.length, r.depth);
+    const label = [...heads, r.label].join(" › ");
+    // A list item ("#2") is named by its first value (the product, the line) when it has one.
+    const first = rows[i + 1];
+    const named = /^#\d+$/.test(r.label) && !r.text && first?.depth === r.depth + 1 && first.text;
+    heads.push(named ? first.text : r.label);
+    return { ...r, label };
+  });
 }

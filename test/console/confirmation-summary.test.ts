@@ -92,8 +92,8 @@ describe("the confirm screen's summary (the same markup in the console and the M
     expect(changes.map((c) => `${c.label}: ${c.before} → ${c.after}`)).toEqual(
       expect.arrayContaining([
         "What happens: Pay $41.00 from Store credit → Pay $59.00 from Store credit",
-        "Quantity: 2 → 3",
-        "Line total: $36.00 → $54.00",
+        "Items › prod_mug › Quantity: 2 → 3",
+        "Items › prod_mug › Line total: $36.00 → $54.00",
         "Total to be charged: $41.00 → $59.00",
         "Balance after: $959.00 → $941.00",
       ]),

@@ -216,7 +216,8 @@ run("decisions in the console: phone, live changes, notifications, guards, monit
     expect(await alice.page.getByRole("button", { name: /^Pay / }).count()).toBe(0);
     const changes = await alice.page.getByTestId("summary-changes").textContent();
     expect(changes).toContain("What happens: Pay $41.00 from Store credit → Pay $60.50 from Store credit");
-    expect(changes).toContain("Signpost Mug × 2 → Signpost Mug × 3");
+    // The nested row that changed, under the rows it belongs to.
+    expect(changes).toMatch(/› Quantity: 2 → 3/);
     await screenshot(alice.page, "phone-alice-confirm-changed");
     await alice.page.getByRole("button", { name: "Review the new version" }).click();
     await alice.page.locator(`[data-testid=confirmation-summary][data-version="${newVersion}"]`).waitFor();
@@ -404,11 +405,15 @@ run("decisions in the console: phone, live changes, notifications, guards, monit
     );
     expect(csv.status).toBe(200);
     const lines = csv.text.trim().split(/\r\n/);
+    // Every cell quoted (safe in a spreadsheet whatever its list separator).
     expect(lines[0]).toBe(
-      "seq,createdAt,face,operation,target,capability,agentId,userId,decision,outcome,message,latencyMs,actionId,actionKey,arguments",
+      "seq,createdAt,face,operation,target,capability,agentId,userId,decision,outcome,message,latencyMs,actionId,actionKey,arguments"
+        .split(",")
+        .map((c) => `"${c}"`)
+        .join(","),
     );
     expect(lines.length).toBeGreaterThan(1);
-    expect(lines.slice(1).every((l) => l.includes(",rejected,"))).toBe(true);
+    expect(lines.slice(1).every((l) => l.includes(',"rejected",'))).toBe(true);
     const jsonl = await pageFetch(sam.page, `/api/console/audit/export?format=jsonl&operation=action`);
     const rows = jsonl.text
       .trim()

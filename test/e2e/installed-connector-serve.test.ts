@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scaffoldConnector } from "@/scripts/new-connector";
 import { seedDemo } from "@/scripts/seed-demo";
 import { setSecret } from "@/server/gateway/vault";
+import { allowEgressTo } from "../helpers/allow-egress";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { type RunningLegacy, startLegacy } from "../helpers/legacy-server";
 import { callTool, type ServeInstance, startServeInstance } from "./helpers/serve-instance";
@@ -38,6 +39,9 @@ describe("SIGNPOST_CONNECTORS_DIR with npx signpost serve", () => {
       startCrmDevSystem(o: { apiKey: string }): Promise<typeof system>;
     };
     system = await dev.startCrmDevSystem({ apiKey: "crm-key" });
+    // The stand-in listens on loopback: allowed by the egress policy as an operator would (the
+    // serve child inherits it).
+    allowEgressTo(system.url);
 
     database = await createTestDatabase("sqlite");
     legacy = await startLegacy();

@@ -129,7 +129,9 @@ async function throttleFor(db: Db, email: string, ip: string, since: Date, now: 
   if (ip) keys.push({ where: { ip }, limit: SIGN_IN_IP_LIMIT });
   let wait = 0;
   for (const key of keys) {
-    const where = { ...key.where, createdAt: { gt: since, lte: now } };
+    // No upper bound: a parallel attempt's reservation stamped a moment after this one's clock
+    // still counts (with `lte: now` a burst on two instances could get one check too many).
+    const where = { ...key.where, createdAt: { gt: since } };
     const count = await db.signInFailure.count({ where });
     if (count <= key.limit) continue;
     // Allowed again once enough of the oldest failures leave the window to get under the limit.

@@ -39,7 +39,25 @@ export async function identifyAgent(
   const key = bearer.replace(/^Bearer\s+/i, "").trim();
   if (!key || key.length > 200) return null;
   const agent = await db.agent.findUnique({ where: { keyHash: hashAgentKey(key) }, include: { user: true } });
-  if (!agent || agent.revokedAt || agent.user.tenantId !== agent.tenantId) return null;
+  return agent ? agentContext(db, agent, agent.keyPrefix, face) : null;
+}
+
+type AgentWithUser = NonNullable<Awaited<ReturnType<typeof findAgentWithUser>>>;
+function findAgentWithUser(db: Db, id: string) {
+  return db.agent.findUnique({ where: { id }, include: { user: true } });
+}
+
+/**
+ * The context an agent row acts with, however it was found (an agent key, an OAuth token naming
+ * it): null when revoked, moved out of its person's tenant, or its person's role is unknown.
+ */
+export function agentContext(
+  db: Db,
+  agent: AgentWithUser,
+  keyPrefix: string,
+  face: Face = "actions",
+): TrustedContext | null {
+  if (agent.revokedAt || agent.user.tenantId !== agent.tenantId) return null;
   const role = agent.user.role as Role;
   if (!ROLES.has(role)) return null;
   // Last use is informative only; a failed write must not fail the call.
@@ -53,7 +71,7 @@ export async function identifyAgent(
     role,
     agentId: agent.id,
     agentName: agent.name,
-    agentKeyPrefix: agent.keyPrefix,
+    agentKeyPrefix: keyPrefix,
     face,
   };
 }

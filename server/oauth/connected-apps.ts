@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../db/client";
-import type { Role, TrustedContext } from "../gateway/trusted-context";
+import { agentContext, type TrustedContext } from "../gateway/trusted-context";
 
 /**
  * An app a person connected by OAuth is an agent like any other (the Agents page, permissions,
@@ -36,8 +36,6 @@ export async function connectApp(
   });
 }
 
-const ROLES = new Set<Role>(["admin", "support", "member"]);
-
 /** The token claim naming the connected app's agent row, set when the token is issued. */
 export const AGENT_CLAIM = "signpost_agent";
 
@@ -60,22 +58,6 @@ export async function identifyConnectedApp(
   claims: { sub: string; clientId: string; agentId: string },
 ): Promise<TrustedContext | null> {
   const agent = await db.agent.findUnique({ where: { id: claims.agentId }, include: { user: true } });
-  if (!agent || agent.revokedAt || agent.userId !== claims.sub || agent.oauthClientId !== claims.clientId)
-    return null;
-  if (agent.user.tenantId !== agent.tenantId) return null;
-  const role = agent.user.role as Role;
-  if (!ROLES.has(role)) return null;
-  db.agent.update({ where: { id: agent.id }, data: { lastUsedAt: new Date() } }).catch(() => undefined);
-  return {
-    kind: "agent",
-    tenantId: agent.tenantId,
-    userId: agent.userId,
-    email: agent.user.email,
-    name: agent.user.name,
-    role,
-    agentId: agent.id,
-    agentName: agent.name,
-    agentKeyPrefix: OAUTH_KEY_PREFIX,
-    face: "actions",
-  };
+  if (!agent || agent.userId !== claims.sub || agent.oauthClientId !== claims.clientId) return null;
+  return agentContext(db, agent, OAUTH_KEY_PREFIX);
 }

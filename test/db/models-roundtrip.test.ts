@@ -44,6 +44,7 @@ async function writeEveryModel(db: Db): Promise<Record<string, Record<string, un
     name: "Acme Inc.",
     createdAt: at("2026-01-02T03:04:05.678Z"),
     scriptLimits: { maxCalls: 20 },
+    passwordSignIn: false,
   };
   await db.tenant.create({ data: tenant });
   written.Tenant = tenant;
@@ -297,6 +298,24 @@ async function writeEveryModel(db: Db): Promise<Record<string, Record<string, un
   };
   await db.oAuthRecord.create({ data: oauthRecord });
   written.OAuthRecord = oauthRecord;
+
+  const mcpTask = {
+    id: "task_1",
+    tenantId: "acme",
+    agentId: "agent_1",
+    actionId: "act_1",
+    version: 3,
+    tool: "confirm_action",
+    status: "completed",
+    statusMessage: "Applied",
+    result: '{"content":[]}',
+    claimedAt: at("2026-01-11T00:00:00.000Z"),
+    createdAt: at("2026-01-11T00:00:00.000Z"),
+    updatedAt: at("2026-01-11T00:01:00.000Z"),
+    expiresAt: at("2026-01-12T00:00:00.000Z"),
+  };
+  await db.mcpTask.create({ data: mcpTask });
+  written.McpTask = mcpTask;
   return written;
 }
 
@@ -329,6 +348,7 @@ async function readEveryModel(db: Db): Promise<Record<string, Record<string, unk
       where: { tenantId_connector: { tenantId: "acme", connector: "billing" } },
     }),
     OAuthRecord: await db.oAuthRecord.findUnique({ where: { key: "AccessToken:tok_1" } }),
+    McpTask: await db.mcpTask.findUnique({ where: { id: "task_1" } }),
   };
 }
 

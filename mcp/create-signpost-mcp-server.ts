@@ -1,9 +1,10 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import type { BrowseBackend } from "@/server/connectors/sdk/browse-backend";
+import { registerApprovalTaskHandlers, TASKS_EXTENSION } from "./approval-tasks";
 import type { Face } from "./faces";
 import type { GatewayPort } from "./gateway-port";
 import { observeToolCalls, type ToolCallObserver } from "./observe-tool-calls";
-import { registerActionTools } from "./register-action-tools";
+import { registerActionTools, toolResult } from "./register-action-tools";
 import { registerBrowseTools } from "./register-browse-tools";
 import { registerConfirmApp } from "./register-confirm-app";
 import { registerScriptTools, type ScriptFaceBackend } from "./register-script-tools";
@@ -27,6 +28,16 @@ const INSTRUCTIONS: Record<Face, string> = {
   script: "Script: run_script chains many of these calls in one sandboxed JavaScript run.",
 };
 
+/**
+ * What Signpost serves: tools, resources, and the Tasks extension (a call that waits on a
+ * person's approval can answer with a task, to clients that declare the extension).
+ */
+export const SIGNPOST_CAPABILITIES = {
+  tools: {},
+  resources: {},
+  extensions: { [TASKS_EXTENSION]: {} },
+};
+
 /** One MCP server instance for one caller and face selection (built per request: stateless). */
 export function createSignpostMcpServer<Ctx>(
   deps: SignpostMcpDeps<Ctx>,
@@ -36,7 +47,7 @@ export function createSignpostMcpServer<Ctx>(
   const server = new McpServer(
     { name: "signpost", title: "Signpost", version: "0.1.0" },
     {
-      capabilities: { tools: {}, resources: {} },
+      capabilities: SIGNPOST_CAPABILITIES,
       instructions: faces.map((face) => INSTRUCTIONS[face]).join(" "),
     },
   );
@@ -47,6 +58,11 @@ export function createSignpostMcpServer<Ctx>(
   if (faces.includes("actions")) {
     registerActionTools(server, { gateway: deps.gateway, context, requestState: deps.requestState });
     registerConfirmApp(server, deps.gateway, context);
+    registerApprovalTaskHandlers(server, {
+      gateway: deps.gateway,
+      context,
+      toResult: (outcome, tool) => toolResult(outcome, undefined, tool),
+    });
   }
   face = "browse";
   if (faces.includes("browse")) registerBrowseTools(server, deps.browseBackend(context));

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { ApprovalTask, ApprovalTaskStatus, ApprovalTaskWait } from "@/server/gateway/approval-tasks";
 import type { OutcomeLike } from "./outcome-output";
 
 /** The eight action primitives, in lifecycle order (cancel ends an open action at any point). */
@@ -39,4 +40,23 @@ export interface GatewayPort<Ctx> {
   approvalUrl(actionId: string): string;
   /** Ids for binding signed request state. */
   agentIdOf(ctx: Ctx): string;
+  /** Hosts' waits on a person's approval (MCP Tasks extension); absent: no call answers with a task. */
+  approvalTasks?: ApprovalTaskPort<Ctx>;
+}
+
+/** The stored side of approval tasks, each read scoped to the caller's own tasks. */
+export interface ApprovalTaskPort<Ctx> {
+  create(
+    ctx: Ctx,
+    input: { actionId: string; version: number; tool: string; statusMessage: string },
+  ): Promise<ApprovalTask>;
+  find(ctx: Ctx, id: string): Promise<ApprovalTask | null>;
+  wait(ctx: Ctx, task: ApprovalTask): Promise<ApprovalTaskWait>;
+  claim(ctx: Ctx, id: string): Promise<boolean>;
+  release(ctx: Ctx, id: string): Promise<void>;
+  finish(
+    ctx: Ctx,
+    id: string,
+    end: { status: Exclude<ApprovalTaskStatus, "working">; statusMessage: string; result?: unknown },
+  ): Promise<boolean>;
 }

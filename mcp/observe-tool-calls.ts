@@ -17,6 +17,7 @@ export type ToolCallObserver = (call: ToolCallRecord) => void;
 export function toolCallOutcome(result: unknown): string {
   const r = result as { structuredContent?: { outcome?: unknown }; isError?: boolean; resultType?: unknown };
   if (typeof r?.structuredContent?.outcome === "string") return r.structuredContent.outcome;
+  if (r?.resultType === "task") return "task";
   if (r?.resultType === "input_required" || (r && "inputRequests" in r)) return "input_required";
   return r?.isError ? "error" : "ok";
 }

@@ -13,6 +13,7 @@ import { createElement } from "react";
 import { argumentBoundsErrors } from "@/server/gateway/argument-bounds";
 import { redactText } from "@/server/gateway/redact-secrets";
 import { ConfirmationSummary } from "../components/confirmation-summary";
+import { clientDeclaresTasks, createApprovalTask } from "./approval-tasks";
 import { compactSchema } from "./compact-schema";
 import { APPROVAL_META_KEY, CONFIRM_APP_URI } from "./confirm-app-html";
 import type { ActionToolName, GatewayOutcome, GatewayPort } from "./gateway-port";
@@ -210,6 +211,28 @@ async function shapeResult<Ctx>(
   const actionId = typeof outcome.action_id === "string" ? outcome.action_id : undefined;
   const version = typeof outcome.version === "number" ? outcome.version : undefined;
 
+  // Clients that can wait on a task (MCP Tasks extension): a call that stopped at a person's
+  // approval answers with a task that completes when they decide (see approval-tasks.ts).
+  const tasks = gateway.approvalTasks;
+  if (
+    round === 0 &&
+    tasks &&
+    actionId &&
+    version !== undefined &&
+    waitsOnPerson(name, outcome) &&
+    clientDeclaresTasks(ctx)
+  ) {
+    const task = await createApprovalTask(tasks, context, {
+      actionId,
+      version,
+      tool: name,
+      approvalUrl:
+        typeof outcome.approval_url === "string" ? outcome.approval_url : gateway.approvalUrl(actionId),
+    });
+    // A CreateTaskResult in lieu of the CallToolResult: the SDK passes a handler's resultType on.
+    return task as unknown as CallToolResult;
+  }
+
   // Modern clients that can elicit: ask the person directly instead of bouncing through the model.
   if (round === 0 && caps?.elicitation && actionId && version !== undefined) {
     if (outcome.outcome === "rejected" && outcome.reason === "approval_pending" && caps.elicitation.url) {
@@ -291,6 +314,21 @@ async function shapeResult<Ctx>(
   return toolResult(outcome, meta, name);
 }
 
+/**
+ * A confirm refused only because the person has not approved yet, or a start (by words or by
+ * capability) that stopped at a confirmation waiting for them: what a host can wait on.
+ */
+function waitsOnPerson(name: ActionToolName, outcome: GatewayOutcome): boolean {
+  if (name === "confirm_action")
+    return outcome.outcome === "rejected" && outcome.reason === "approval_pending";
+  if (name !== "start_action" || outcome.requires_confirmation !== true) return false;
+  const approval = outcome.approval as { status?: string } | null | undefined;
+  return (
+    approval?.status === "pending" &&
+    outcome.next_actions.some((next) => next.tool === "confirm_action" && next.requires_user_approval)
+  );
+}
+
 /** The agent's name from its trusted context, when the face's context carries one. */
 function agentNameOf(context: unknown): string | null {
   const name = (context as { agentName?: unknown } | null)?.agentName;
@@ -329,7 +367,7 @@ function missingFieldsForm(
 /** get_context is where a cut list is read in full (other answers point to it). */
 const FULL_LISTS = 50;
 
-function toolResult(
+export function toolResult(
   answer: GatewayOutcome,
   meta: Record<string, unknown> | undefined,
   name?: ActionToolName,

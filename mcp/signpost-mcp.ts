@@ -21,7 +21,11 @@ import { FACE_SCOPES } from "@/server/oauth/oauth-scopes";
 import { createAccessTokenVerifier } from "@/server/oauth/verify-access-token";
 import { resolveScriptLimits } from "@/server/script/script-limits";
 import { createAgentRateGuard } from "./agent-rate-guard";
-import { createSignpostMcpServer, type SignpostMcpDeps } from "./create-signpost-mcp-server";
+import {
+  createSignpostMcpServer,
+  SIGNPOST_CAPABILITIES,
+  type SignpostMcpDeps,
+} from "./create-signpost-mcp-server";
 import type { Face } from "./faces";
 import type { GatewayPort } from "./gateway-port";
 import { createMcpHttpHandler, type McpOAuthOptions } from "./mcp-http-handler";
@@ -95,6 +99,7 @@ export function gatewayPort(gw: Gateway): GatewayPort<TrustedContext> {
       gw.approvalStatus(ctx, input) as ReturnType<GatewayPort<TrustedContext>["approvalStatus"]>,
     approvalUrl: gw.approvalUrl,
     agentIdOf: gw.agentIdOf,
+    approvalTasks: gw.approvalTasks,
   };
 }
 
@@ -227,7 +232,7 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
     createHandshakeServer: () =>
       new McpServer(
         { name: "signpost", title: "Signpost", version: "0.1.0" },
-        { capabilities: { tools: {}, resources: {} } },
+        { capabilities: SIGNPOST_CAPABILITIES },
       ),
     rateLimit,
     oauth: (endpoint) => {

@@ -17,6 +17,7 @@ import type { ActionResponse } from "../engine/action-response";
 import { parseActionState } from "../engine/action-state";
 import { buildCapabilityIndex, type CapabilityIndex } from "../engine/capability-search";
 import { settledStartPatch } from "../engine/start-action";
+import { approvalTasks } from "./approval-tasks";
 import {
   type ApprovalOutcome,
   approvalStatus,
@@ -747,6 +748,8 @@ export function createGateway(options: GatewayOptions) {
     connectorsFor,
     approvalUrl,
     agentIdOf: (ctx: TrustedContext) => ctx.agentId ?? `user:${ctx.userId}`,
+    /** Hosts' waits on a person's approval (MCP Tasks), kept in the database for every instance. */
+    approvalTasks: approvalTasks(db),
   };
 }
 

@@ -50,6 +50,8 @@ export async function startSignpostApp(
     databaseUrl?: string;
     /** More environment for the app (e.g. SIGNPOST_TRUST_PROXY), over the defaults below. */
     env?: Record<string, string>;
+    /** Set SIGNPOST_PUBLIC_URL to the app's own URL (links and OAuth issuer on the origin the browser uses). */
+    ownPublicUrl?: boolean;
   } = {},
 ): Promise<SignpostApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "signpost-e2e-"));
@@ -78,6 +80,7 @@ export async function startSignpostApp(
     SIGNPOST_MONITOR_POLL_MS: "60000",
     // Local iteration: reuse whatever .next holds instead of letting start.ts rebuild.
     ...(process.env.SIGNPOST_E2E_REUSE_BUILD === "1" ? { SIGNPOST_SKIP_BUILD: "1" } : {}),
+    ...(options.ownPublicUrl ? { SIGNPOST_PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
     ...options.env,
   };
   let output = "";

@@ -46,6 +46,8 @@ export const signInInputSchema = z
 export type SignInResult =
   | { ok: true; token: string; expiresAt: Date; context: ConsoleContext }
   | { ok: false; reason: "invalid_credentials" }
+  /** The password was right, but this person's tenant signs in through its OpenID provider only. */
+  | { ok: false; reason: "sso_only" }
   | { ok: false; reason: "too_many_attempts"; retryAfterS: number };
 
 /** Failed sign-ins count for this long; a success resets the email's count. */
@@ -95,6 +97,12 @@ export async function signIn(
   if (!valid || !role.success) {
     await pruneFailures(db, since);
     return { ok: false, reason: "invalid_credentials" };
+  }
+  if (!user.tenant.passwordSignIn) {
+    // Told only after the password matched, so it says nothing about who has an account. The
+    // attempt still counts as a failure: a known password is no way around the company's sign-in.
+    await pruneFailures(db, since);
+    return { ok: false, reason: "sso_only" };
   }
   await db.signInFailure.deleteMany({ where: { email: input.email } });
   const token = randomBytes(32).toString("base64url");

@@ -12,6 +12,7 @@ import {
 } from "../gateway/console-session";
 import { hashPassword } from "../gateway/passwords";
 import { recordAuditEvent } from "../gateway/record-audit-event";
+import { readSecret } from "../gateway/vault";
 import { outboundFetch } from "./outbound-fetch";
 
 /**
@@ -19,17 +20,20 @@ import { outboundFetch } from "./outbound-fetch";
  * `openid-client`): for one tenant, people of its email domain get an account on first sign-in
  * (just in time) with the role a claim names (default member). Configured by environment:
  * SIGNPOST_SSO_ISSUER, SIGNPOST_SSO_CLIENT_ID, SIGNPOST_SSO_CLIENT_SECRET, SIGNPOST_SSO_TENANT,
- * SIGNPOST_SSO_EMAIL_DOMAIN, SIGNPOST_SSO_ROLE_CLAIM (default `signpost_role`).
+ * SIGNPOST_SSO_EMAIL_DOMAIN, SIGNPOST_SSO_ROLE_CLAIM (default `signpost_role`). The client secret
+ * may instead live in the vault, set (write-only) by an admin of that tenant in the console.
  */
 export const SSO_START_PATH = "/oauth/sso/start";
 export const SSO_CALLBACK_PATH = "/oauth/sso/callback";
 const FLOW_COOKIE = "sp_sso";
 const FLOW_TTL_MS = 10 * 60 * 1000;
+const NOT_SET_UP =
+  "Company sign-in is not set up yet: an admin sets its client secret in the console (Settings → Sign-in).";
 
 const ssoEnvSchema = z.object({
   SIGNPOST_SSO_ISSUER: z.string().url(),
   SIGNPOST_SSO_CLIENT_ID: z.string().min(1),
-  SIGNPOST_SSO_CLIENT_SECRET: z.string().min(1),
+  SIGNPOST_SSO_CLIENT_SECRET: z.string().min(1).optional(),
   SIGNPOST_SSO_TENANT: z.string().min(1),
   SIGNPOST_SSO_EMAIL_DOMAIN: z.string().min(1).toLowerCase(),
   SIGNPOST_SSO_ROLE_CLAIM: z.string().min(1).default("signpost_role"),
@@ -40,6 +44,11 @@ export type SsoConfig = z.infer<typeof ssoEnvSchema>;
 export function ssoConfigFromEnv(env: NodeJS.ProcessEnv = process.env): SsoConfig | null {
   if (!env.SIGNPOST_SSO_ISSUER) return null;
   return ssoEnvSchema.parse(env);
+}
+
+/** Where the client secret is kept when the environment does not set it (per tenant, write-only). */
+export function ssoClientSecretRef(tenantId: string) {
+  return { tenantId, connector: "signpost-sso", name: "client_secret" };
 }
 
 const flowSchema = z
@@ -55,31 +64,36 @@ export function createConsoleSso(options: {
   const { db, config } = options;
   const signingKey = createHmac("sha256", options.masterKey).update("signpost sso flow cookie").digest();
   const callbackUrl = `${options.publicUrl}${SSO_CALLBACK_PATH}`;
-  let discovered: Promise<oidc.Configuration> | undefined;
+  // Discovered once per client secret: a secret replaced in the vault takes effect at the next sign-in.
+  let discovered: { secret: string; found: Promise<oidc.Configuration> } | undefined;
 
-  function configuration() {
-    discovered ??= (async () => {
+  /** The client secret: the environment's, else the vault's; null while an admin has set none. */
+  async function clientSecret(): Promise<string | null> {
+    return (
+      config.SIGNPOST_SSO_CLIENT_SECRET ??
+      (await readSecret(db, ssoClientSecretRef(config.SIGNPOST_SSO_TENANT)))
+    );
+  }
+
+  function configuration(secret: string) {
+    if (discovered?.secret === secret) return discovered.found;
+    const found = (async () => {
       const issuer = new URL(config.SIGNPOST_SSO_ISSUER);
-      const found = await oidc.discovery(
-        issuer,
-        config.SIGNPOST_SSO_CLIENT_ID,
-        config.SIGNPOST_SSO_CLIENT_SECRET,
-        undefined,
-        {
-          [oidc.customFetch]: outboundFetch as oidc.CustomFetch,
-          // Plain http only for a provider on this machine (a local test or demo IdP).
-          ...(issuer.protocol === "http:" && /^(127\.0\.0\.1|localhost|\[::1\])$/.test(issuer.hostname)
-            ? { execute: [oidc.allowInsecureRequests] }
-            : {}),
-        },
-      );
+      const found = await oidc.discovery(issuer, config.SIGNPOST_SSO_CLIENT_ID, secret, undefined, {
+        [oidc.customFetch]: outboundFetch as oidc.CustomFetch,
+        // Plain http only for a provider on this machine (a local test or demo IdP).
+        ...(issuer.protocol === "http:" && /^(127\.0\.0\.1|localhost|\[::1\])$/.test(issuer.hostname)
+          ? { execute: [oidc.allowInsecureRequests] }
+          : {}),
+      });
       found[oidc.customFetch] = outboundFetch as oidc.CustomFetch;
       return found;
     })().catch((error) => {
       discovered = undefined;
       throw error;
     });
-    return discovered;
+    discovered = { secret, found };
+    return found;
   }
 
   function seal(value: z.infer<typeof flowSchema>) {
@@ -98,7 +112,9 @@ export function createConsoleSso(options: {
   async function start(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? "/", options.publicUrl);
     const next = safePath(url.searchParams.get("next"));
-    const found = await configuration();
+    const secret = await clientSecret();
+    if (!secret) return refuse(res, 503, NOT_SET_UP);
+    const found = await configuration(secret);
     const verifier = oidc.randomPKCECodeVerifier();
     const flow = { verifier, state: oidc.randomState(), nonce: oidc.randomNonce(), next, at: Date.now() };
     const target = oidc.buildAuthorizationUrl(found, {
@@ -124,7 +140,9 @@ export function createConsoleSso(options: {
   async function callback(req: IncomingMessage, res: ServerResponse) {
     const flow = unseal(cookieOf(req, FLOW_COOKIE));
     if (!flow) return refuse(res, 400, "This sign-in has expired or was not started here. Start again.");
-    const found = await configuration();
+    const secret = await clientSecret();
+    if (!secret) return refuse(res, 503, NOT_SET_UP);
+    const found = await configuration(secret);
     const current = new URL(req.url ?? "/", options.publicUrl);
     let claims: Record<string, unknown>;
     try {

@@ -2,9 +2,18 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import Provider from "oidc-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resolveConsoleSession, SESSION_COOKIE, signOut } from "@/server/gateway/console-session";
+import {
+  type ConsoleContext,
+  resolveConsoleSession,
+  SESSION_COOKIE,
+  signIn,
+  signOut,
+} from "@/server/gateway/console-session";
+import { hashPassword } from "@/server/gateway/passwords";
 import { masterKey } from "@/server/gateway/vault";
+import type { SsoConfig } from "@/server/oauth/console-sso";
 import { createAuthorizationServers } from "@/server/oauth/create-authorization-server";
+import { readSignInSettings, saveSignInSettings } from "@/server/oauth/sign-in-settings";
 import { createWorld, type World } from "../gateway/gateway-world";
 import { allowEgressTo } from "../helpers/allow-egress";
 
@@ -122,10 +131,33 @@ describe("console sign-in with the company's OpenID provider", () => {
   let idp: Awaited<ReturnType<typeof startIdp>>;
   let close: () => Promise<void>;
   let signpostUrl: string;
+  let handle: (req: IncomingMessage, res: ServerResponse) => Promise<boolean> = async () => false;
+  let sso: SsoConfig;
+  /** Signpost serving with this SSO configuration from now on. */
+  const serveWith = (config: SsoConfig) => {
+    handle = createAuthorizationServers({
+      db: world.db,
+      publicUrl: signpostUrl,
+      masterKey: masterKey(),
+      callsPerMinute: 600,
+      sso: config,
+    });
+  };
+  const adminOf = async (email: string): Promise<ConsoleContext> => {
+    const user = await world.db.user.findUniqueOrThrow({ where: { email }, include: { tenant: true } });
+    return {
+      sessionId: "test",
+      tenantId: user.tenantId,
+      tenantName: user.tenant.name,
+      userId: user.id,
+      email: user.email,
+      name: user.name,
+      role: "admin",
+    };
+  };
 
   beforeAll(async () => {
     world = await createWorld("sqlite");
-    let handle: (req: IncomingMessage, res: ServerResponse) => Promise<boolean> = async () => false;
     const server = createServer((req, res) => {
       void handle(req, res).then((answered) => {
         if (!answered) res.writeHead(404).end();
@@ -134,20 +166,15 @@ describe("console sign-in with the company's OpenID provider", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     signpostUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     idp = await startIdp(`${signpostUrl}/oauth/sso/callback`);
-    handle = createAuthorizationServers({
-      db: world.db,
-      publicUrl: signpostUrl,
-      masterKey: masterKey(),
-      callsPerMinute: 600,
-      sso: {
-        SIGNPOST_SSO_ISSUER: idp.issuer,
-        SIGNPOST_SSO_CLIENT_ID: "signpost",
-        SIGNPOST_SSO_CLIENT_SECRET: "idp-secret-for-tests",
-        SIGNPOST_SSO_TENANT: "acme",
-        SIGNPOST_SSO_EMAIL_DOMAIN: "acme.test",
-        SIGNPOST_SSO_ROLE_CLAIM: "signpost_role",
-      },
-    });
+    sso = {
+      SIGNPOST_SSO_ISSUER: idp.issuer,
+      SIGNPOST_SSO_CLIENT_ID: "signpost",
+      SIGNPOST_SSO_CLIENT_SECRET: "idp-secret-for-tests",
+      SIGNPOST_SSO_TENANT: "acme",
+      SIGNPOST_SSO_EMAIL_DOMAIN: "acme.test",
+      SIGNPOST_SSO_ROLE_CLAIM: "signpost_role",
+    };
+    serveWith(sso);
     close = () => new Promise<void>((resolve) => server.close(() => resolve()));
   }, 60_000);
   afterAll(async () => {
@@ -192,5 +219,88 @@ describe("console sign-in with the company's OpenID provider", () => {
   it("refuses a callback that was not started here (no flow cookie)", async () => {
     const res = await fetch(`${signpostUrl}/oauth/sso/callback?code=x&state=y`, { redirect: "manual" });
     expect(res.status).toBe(400);
+  });
+
+  it("keeps the client secret in the vault when the environment has none: company sign-in waits for an admin to set it (write-only)", async () => {
+    const { SIGNPOST_SSO_CLIENT_SECRET: _fromEnv, ...withoutSecret } = sso;
+    serveWith(withoutSecret);
+    try {
+      idp.signInAs({ email: "vera@acme.test", name: "Vera" });
+      const before = await ssoSignIn(signpostUrl);
+      expect(before.status).toBe(503);
+      expect(before.text).toContain("client secret");
+      const adam = await adminOf("adam@acme.test");
+      expect((await readSignInSettings(world.db, adam, withoutSecret)).sso?.client_secret).toBe("missing");
+      // Passwords cannot be turned off while nobody could sign in the other way.
+      const early = await saveSignInSettings(world.db, adam, { password_sign_in: false }, withoutSecret);
+      expect(early).toMatchObject({ ok: false, code: "conflict" });
+
+      const saved = await saveSignInSettings(
+        world.db,
+        adam,
+        { sso_client_secret: "idp-secret-for-tests" },
+        withoutSecret,
+      );
+      expect(saved).toMatchObject({ ok: true, value: { sso: { client_secret: "vault" } } });
+      expect(JSON.stringify(saved)).not.toContain("idp-secret-for-tests");
+      const audit = await world.db.auditEvent.findFirstOrThrow({ where: { operation: "secret.replaced" } });
+      expect(JSON.stringify(audit)).not.toContain("idp-secret-for-tests");
+
+      const after = await ssoSignIn(signpostUrl);
+      expect(after.status).toBe(303);
+      expect((await resolveConsoleSession(world.db, after.session))?.email).toBe("vera@acme.test");
+      // With the secret in the environment, the vault is not written (the environment would win).
+      expect(
+        await saveSignInSettings(world.db, adam, { sso_client_secret: "another-secret-123" }, sso),
+      ).toMatchObject({ ok: false, code: "conflict" });
+    } finally {
+      serveWith(sso);
+    }
+  });
+
+  it("an admin turns password sign-in off for the tenant: a right password is refused, company sign-in still works, other tenants keep passwords", async () => {
+    const password = "correct horse battery";
+    await world.db.user.update({
+      where: { email: "alice@acme.test" },
+      data: { passwordHash: await hashPassword(password) },
+    });
+    await world.db.user.update({
+      where: { email: "gina@globex.test" },
+      data: { passwordHash: await hashPassword(password) },
+    });
+    expect((await signIn(world.db, { email: "alice@acme.test", password })).ok).toBe(true);
+
+    const adam = await adminOf("adam@acme.test");
+    const off = await saveSignInSettings(world.db, adam, { password_sign_in: false }, sso);
+    expect(off).toMatchObject({ ok: true, value: { password_sign_in: false } });
+    try {
+      expect(await signIn(world.db, { email: "alice@acme.test", password })).toEqual({
+        ok: false,
+        reason: "sso_only",
+      });
+      // A wrong password says what it always said: nothing about the tenant's setting.
+      expect(await signIn(world.db, { email: "alice@acme.test", password: "wrong one" })).toEqual({
+        ok: false,
+        reason: "invalid_credentials",
+      });
+      idp.signInAs({ email: "alice@acme.test", name: "Alice" });
+      const viaSso = await ssoSignIn(signpostUrl);
+      expect((await resolveConsoleSession(world.db, viaSso.session))?.email).toBe("alice@acme.test");
+      expect((await signIn(world.db, { email: "gina@globex.test", password })).ok).toBe(true);
+      // Globex has no company sign-in: its admin cannot turn passwords off.
+      const globexAdmin = { ...(await adminOf("gina@globex.test")) };
+      expect(await saveSignInSettings(world.db, globexAdmin, { password_sign_in: false }, sso)).toMatchObject(
+        {
+          ok: false,
+          code: "conflict",
+        },
+      );
+      expect((await world.db.tenant.findUniqueOrThrow({ where: { id: "globex" } })).passwordSignIn).toBe(
+        true,
+      );
+    } finally {
+      await saveSignInSettings(world.db, adam, { password_sign_in: true }, sso);
+    }
+    expect((await signIn(world.db, { email: "alice@acme.test", password })).ok).toBe(true);
   });
 });

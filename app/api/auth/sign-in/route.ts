@@ -30,6 +30,11 @@ export async function POST(req: Request): Promise<Response> {
       },
     );
   }
+  if (!result.ok && result.reason === "sso_only")
+    return errorResponse(
+      "forbidden",
+      "Your organisation signs in with its company account: use “Sign in with your company account”.",
+    );
   if (!result.ok) return errorResponse("unauthenticated", "That email and password do not match.");
   const store = await cookies();
   store.set(SESSION_COOKIE, result.token, {

@@ -1,14 +1,16 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { createSignpostMcp } from "@/mcp/signpost-mcp";
+import { describeEachProvider } from "../helpers/database";
 import { handleNode } from "../helpers/serve-route";
 import { createMcpWorld, type McpWorld, sc } from "./mcp-world";
 import { connectTaskHost, MODERN_VERSION } from "./tasks-client";
 
 // Approvals a host can wait on (MCP Tasks extension, io.modelcontextprotocol/tasks, 2026-07-28):
 // a real SDK v2 client with the official Tasks requester polls tasks/get while a person decides;
-// the polls alternate between two Signpost instances on one database.
+// the polls alternate between two Signpost instances on one database (SQLite, and PostgreSQL
+// as several instances run in production).
 
 const CHECKOUT = {
   capability: "checkout",
@@ -37,12 +39,12 @@ function pollsSeen(times: number) {
   };
 }
 
-describe("approvals a host can wait on (MCP Tasks extension)", () => {
+describeEachProvider("approvals a host can wait on (MCP Tasks extension) on %s", (provider) => {
   let w: McpWorld;
   let second: { endpoint: string; close(): Promise<void> };
 
   beforeAll(async () => {
-    w = await createMcpWorld("sqlite");
+    w = await createMcpWorld(provider);
     // A second instance on the same database, as behind a load balancer.
     const mcp = createSignpostMcp({ db: w.db, publicUrl: "http://localhost:3000" });
     const server = createServer((req, res) => void handleNode(mcp.handle, req, res));

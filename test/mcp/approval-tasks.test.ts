@@ -24,6 +24,40 @@ async function balance(w: McpWorld): Promise<number> {
   return ((await res.json()) as { balance: number }).balance;
 }
 
+const DECLARED = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+
+/** One tasks/get by hand, with the 2026-07-28 headers and the given client capabilities. */
+async function taskGet(endpoint: string, key: string, taskId: string, capabilities: Record<string, unknown>) {
+  const res = await fetch(endpoint, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: `Bearer ${key}`,
+      "mcp-protocol-version": MODERN_VERSION,
+      "mcp-method": "tasks/get",
+      "mcp-name": taskId,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tasks/get",
+      params: {
+        taskId,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
+          "io.modelcontextprotocol/clientInfo": { name: "probe", version: "1" },
+          "io.modelcontextprotocol/clientCapabilities": capabilities,
+        },
+      },
+    }),
+  });
+  return JSON.parse((await res.text()).replace(/^[\s\S]*?data:\s*/, "")) as {
+    result?: Record<string, unknown>;
+    error?: Record<string, unknown>;
+  };
+}
+
 /** Resolves once the task has been polled at least `times` times while still working. */
 function pollsSeen(times: number) {
   let seen = 0;
@@ -224,32 +258,8 @@ describeEachProvider("approvals a host can wait on (MCP Tasks extension) on %s",
       const execution = await host.session.callTool("start_action", CHECKOUT);
       if (execution.kind !== "task") throw new Error("no task");
       const taskId = execution.handle.taskId;
-      const post = (key: string, meta: Record<string, unknown>) =>
-        fetch(w.endpoint, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-            authorization: `Bearer ${key}`,
-            "mcp-protocol-version": MODERN_VERSION,
-            "mcp-method": "tasks/get",
-            "mcp-name": taskId,
-          },
-          body: JSON.stringify({
-            jsonrpc: "2.0",
-            id: 1,
-            method: "tasks/get",
-            params: {
-              taskId,
-              _meta: {
-                "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
-                "io.modelcontextprotocol/clientInfo": { name: "probe", version: "1" },
-                "io.modelcontextprotocol/clientCapabilities": meta,
-              },
-            },
-          }),
-        }).then(async (res) => JSON.parse((await res.text()).replace(/^[\s\S]*?data:\s*/, "")));
-      const declared = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+      const post = (key: string, meta: Record<string, unknown>) => taskGet(w.endpoint, key, taskId, meta);
+      const declared = DECLARED;
       // Adam (same tenant, another agent) and Gina (another tenant): not found, as a made-up id.
       for (const key of [w.keys.adam, w.keys.gina])
         expect((await post(key, declared)).error).toMatchObject({
@@ -267,6 +277,42 @@ describeEachProvider("approvals a host can wait on (MCP Tasks extension) on %s",
         pollIntervalMs: 2000,
       });
       await execution.cancel();
+    } finally {
+      await host.close();
+    }
+  }, 60_000);
+
+  it("polls racing on two instances after the approval confirm once: one charge, one confirm, every answer working or the same result", async () => {
+    const before = await balance(w);
+    const host = await connectTaskHost([w.endpoint], `Bearer ${w.keys.alice}`);
+    try {
+      const execution = await host.session.callTool("start_action", CHECKOUT);
+      if (execution.kind !== "task") throw new Error("no task");
+      const row = await w.db.mcpTask.findUniqueOrThrow({ where: { id: execution.handle.taskId } });
+      await w.gw.decideApproval(w.person.alice, {
+        action_id: row.actionId,
+        version: row.version,
+        decision: "approve",
+      });
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          taskGet(i % 2 ? second.endpoint : w.endpoint, w.keys.alice, row.id, DECLARED),
+        ),
+      );
+      for (const answer of answers) expect(["working", "completed"]).toContain(answer.result?.status);
+      const after = await taskGet(w.endpoint, w.keys.alice, row.id, DECLARED);
+      expect(after.result).toMatchObject({
+        status: "completed",
+        result: { resultType: "complete", structuredContent: { outcome: "applied" } },
+      });
+      for (const answer of answers.filter((a) => a.result?.status === "completed"))
+        expect(answer.result?.result).toEqual(after.result?.result);
+      expect(await balance(w)).toBe(before - 4100);
+      const confirms = await w.db.auditEvent.count({
+        where: { actionId: row.actionId, operation: "action.confirmed" },
+      });
+      expect(confirms).toBe(1);
+      await execution.detach();
     } finally {
       await host.close();
     }

@@ -16,13 +16,15 @@ export type PruneReport = {
   signInFailures: number;
   sessions: number;
   oauthRecords: number;
+  /** Hosts' approval tasks past their keep time (MCP Tasks). */
+  tasks: number;
 };
 
 /**
  * The prune job: what has outlived its use. Consumed requestState nonces past their expiry (a
  * replay of them is refused by the signature's own expiry by then), sign-in failures past the
  * throttle's window, expired console sessions, expired OAuth codes, grants, sessions and refresh
- * tokens, and audit rows past SIGNPOST_AUDIT_RETENTION_DAYS.
+ * tokens, MCP approval tasks past their keep time, and audit rows past SIGNPOST_AUDIT_RETENTION_DAYS.
  * Deleting what is already gone deletes nothing, so instances may run it together.
  * Audit numbering is unaffected: each tenant's counter keeps counting from where it was.
  */
@@ -35,6 +37,7 @@ export async function pruneRecords(db: Db, options: PruneOptions): Promise<Prune
   });
   const sessions = await db.session.deleteMany({ where: { expiresAt: { lt: now } } });
   const oauthRecords = await pruneOAuthRecords(db, now);
+  const tasks = await db.mcpTask.deleteMany({ where: { expiresAt: { lt: now } } });
   let auditRows = 0;
   if (options.auditRetentionDays > 0) {
     const cutoff = new Date(now.getTime() - options.auditRetentionDays * 86_400_000);
@@ -57,5 +60,6 @@ export async function pruneRecords(db: Db, options: PruneOptions): Promise<Prune
     signInFailures: signInFailures.count,
     sessions: sessions.count,
     oauthRecords,
+    tasks: tasks.count,
   };
 }

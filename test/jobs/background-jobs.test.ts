@@ -164,8 +164,22 @@ describeEachProvider("background jobs (%s)", (provider) => {
     ).toMatchObject({ status: "pending" });
   }, 120_000);
 
-  it("prune: used nonces past expiry, and audit rows past the retention; 0 keeps audit rows forever", async () => {
+  it("prune: used nonces past expiry, approval tasks past their keep time, and audit rows past the retention; 0 keeps audit rows forever", async () => {
     const now = Date.now();
+    const task = {
+      tenantId: "acme",
+      agentId: "agent_x",
+      actionId: "act_x",
+      version: 1,
+      tool: "confirm_action",
+      status: "completed",
+    };
+    await w.db.mcpTask.createMany({
+      data: [
+        { ...task, id: `task-old-${now}`, expiresAt: new Date(now - 1000) },
+        { ...task, id: `task-live-${now}`, expiresAt: new Date(now + 600_000) },
+      ],
+    });
     await w.db.consumedNonce.createMany({
       data: [
         { nonce: `old-${now}`, expiresAt: new Date(now - 1000) },
@@ -190,6 +204,9 @@ describeEachProvider("background jobs (%s)", (provider) => {
     expect(kept.nonces).toBeGreaterThanOrEqual(1);
     expect(await w.db.consumedNonce.findUnique({ where: { nonce: `old-${now}` } })).toBeNull();
     expect(await w.db.consumedNonce.findUnique({ where: { nonce: `live-${now}` } })).not.toBeNull();
+    expect(kept.tasks).toBeGreaterThanOrEqual(1);
+    expect(await w.db.mcpTask.findUnique({ where: { id: `task-old-${now}` } })).toBeNull();
+    expect(await w.db.mcpTask.findUnique({ where: { id: `task-live-${now}` } })).not.toBeNull();
     const pruned = await pruneRecords(w.db, { auditRetentionDays: 30, batchSize: 1 });
     expect(pruned.auditRows).toBe(2);
     expect(await w.db.auditEvent.count({ where: { operation: "test.old" } })).toBe(1);

@@ -11,15 +11,32 @@ import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
  */
 export type Db = SqliteClient;
 
+/** One SQL statement the client sent, as Prisma's query event reports it. */
+export type DbQuery = { query: string; durationMs: number };
+
+export interface CreateDbOptions {
+  /** Told of every statement sent (query counting, tracing); without it Prisma emits no query events. */
+  onQuery?: (query: DbQuery) => void;
+}
+
 /** A Prisma client on `url` (default: DATABASE_URL, else the SQLite file in the data dir). */
-export function createDb(url: string = databaseUrl()): Db {
+export function createDb(url: string = databaseUrl(), options: CreateDbOptions = {}): Db {
   const provider = providerOf(url);
+  const log = options.onQuery ? [{ emit: "event" as const, level: "query" as const }] : [];
   const db =
     provider === "postgres"
-      ? (new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as Db)
+      ? (new PostgresClient({ adapter: new PrismaPg({ connectionString: url }), log }) as unknown as Db)
       : // Busy timeout: the CLI, the app and tests may open the same file at once (WAL mode is
         // set by the migrator and persists in the file).
-        new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: 10_000 }) });
+        new SqliteClient({
+          adapter: new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: 10_000 }),
+          log,
+        });
+  const { onQuery } = options;
+  if (onQuery)
+    (
+      db as unknown as { $on(event: "query", cb: (e: { query: string; duration: number }) => void): void }
+    ).$on("query", (e) => onQuery({ query: e.query, durationMs: e.duration }));
   providers.set(db, provider);
   return db;
 }

@@ -17,6 +17,7 @@ import {
 import type { RateDecision } from "@/server/gateway/rate-limiter";
 import { type Face, parseFaces } from "./faces";
 import { registeredToolNames } from "./registered-tool-names";
+import { answeredResult, createToolListCache, toolsListRequestId } from "./tool-list-cache";
 
 /** A tool call the SDK answers itself with an error, before any handler of ours runs. */
 export interface RefusedToolCall {
@@ -74,6 +75,12 @@ export interface McpHttpHandlerOptions<Ctx> {
    */
   onRefusedToolCalls?: (context: Ctx, calls: RefusedToolCall[]) => Promise<void>;
   onerror?: (error: Error) => void;
+  /**
+   * What the `tools/list` answer depends on for this caller (besides faces and protocol version);
+   * with it, answers are kept (tool-list-cache.ts) and a later list for the same key costs no
+   * server build. Omit to build every time.
+   */
+  toolListKey?: (context: Ctx) => string;
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -101,6 +108,7 @@ export const MAX_BATCH_MESSAGES = 50;
  */
 export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
   const allowed = options.allowedHostnames ?? allowedHostnamesFromEnv();
+  const toolLists = createToolListCache();
 
   return async function handle(request: Request): Promise<Response> {
     const rejected =
@@ -203,6 +211,14 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
     const budget = await options.rateLimit?.(identity.context, calls);
     if (budget && !budget.ok) return rateLimited(budget, calls);
 
+    const listId = options.toolListKey && parsed ? toolsListRequestId(parsed.value) : null;
+    const listKey =
+      listId !== null && options.toolListKey
+        ? `${options.toolListKey(identity.context)}|${faces.join(",")}|${request.headers.get("mcp-protocol-version") ?? ""}`
+        : null;
+    const listed = listKey ? toolLists.get(listKey) : undefined;
+    if (listed !== undefined) return Response.json({ jsonrpc: "2.0", id: listId, result: listed });
+
     let tools: ReadonlySet<string> | undefined;
     const handler = createMcpHandler(
       async () => {
@@ -221,6 +237,10 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
       });
       const refused = tools && parsed ? refusedToolCalls(parsed.value, tools) : [];
       if (refused.length > 0) await options.onRefusedToolCalls?.(identity.context, refused);
+      if (listKey) {
+        const result = await answeredResult(response.clone());
+        if (result !== undefined) toolLists.set(listKey, result);
+      }
       return response;
     } finally {
       void handler.close();

@@ -71,7 +71,7 @@ export interface GatewayOptions {
   /** The console page where a person approves an action. */
   approvalUrl?: (actionId: string) => string;
   /** The connectors a tenant has (installed, then its own imported ones); default: tenantConnectors. */
-  tenantConnectors?: (tenantId: string) => Promise<readonly AnyConnector[]>;
+  tenantConnectors?: (tenantId: string, version?: number) => Promise<readonly AnyConnector[]>;
 }
 
 interface OperationSpec<S extends z.ZodType> {
@@ -112,7 +112,9 @@ function invalidArguments(error: z.ZodError): GatewayOutcome {
 export function createGateway(options: GatewayOptions) {
   const { db } = options;
   const credentials = options.credentials ?? vaultCredentials(db);
-  const ownConnectors = options.tenantConnectors ?? ((tenantId: string) => tenantConnectors(db, tenantId));
+  const ownConnectors =
+    options.tenantConnectors ??
+    ((tenantId: string, version?: number) => tenantConnectors(db, tenantId, version));
   const approvalUrl = options.approvalUrl ?? ((id: string) => `/confirm/${id}`);
   const capabilities = liveCapabilities;
   // Rebuilt when a connector is installed after this gateway was made (cheap: dozens of entries).
@@ -134,7 +136,7 @@ export function createGateway(options: GatewayOptions) {
     db,
     capabilities,
     adapterFor: async (connector, actor) =>
-      adapterForTenant(credentials, actor.tenantId, connector, await connectorsFor(actor)),
+      adapterForTenant(credentials, actor, connector, await connectorsFor(actor)),
     approvalUrl,
   });
 
@@ -257,12 +259,15 @@ export function createGateway(options: GatewayOptions) {
   }
 
   /** The installed connectors, then this tenant's imported ones; never another tenant's. */
-  async function connectorsFor(ctx: { tenantId: string }): Promise<readonly AnyConnector[]> {
-    return ownConnectors(ctx.tenantId);
+  async function connectorsFor(ctx: {
+    tenantId: string;
+    tenantVersion?: number;
+  }): Promise<readonly AnyConnector[]> {
+    return ownConnectors(ctx.tenantId, ctx.tenantVersion);
   }
   /** A connector's adapter for the caller's tenant, with the tenant's credentials from the vault. */
   async function adapterFor(ctx: TrustedContext, connector: string): Promise<unknown> {
-    return adapterForTenant(credentials, ctx.tenantId, connector, await connectorsFor(ctx));
+    return adapterForTenant(credentials, ctx, connector, await connectorsFor(ctx));
   }
 
   const visible = (ctx: TrustedContext, c: AnyCapability) => c.policy.roles.includes(ctx.role);
@@ -368,7 +373,7 @@ export function createGateway(options: GatewayOptions) {
               ? null
               : await entity.view(
                   // The connector list just read, not a second query for it.
-                  await adapterForTenant(credentials, caller.tenantId, found.connector.id, known),
+                  await adapterForTenant(credentials, caller, found.connector.id, known),
                   actorOf(caller),
                   id,
                 );

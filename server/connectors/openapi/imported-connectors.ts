@@ -54,6 +54,11 @@ async function generate(
   installed: readonly AnyConnector[],
 ): Promise<readonly AnyConnector[]> {
   const rows = await db.importedConnector.findMany({ where: { tenantId }, orderBy: { createdAt: "asc" } });
+  if (rows.length === 0) {
+    // The installed list itself: what is keyed on it (route tables, search indexes) stays warm.
+    problems.delete(tenantId);
+    return installed;
+  }
   const list: AnyConnector[] = [...installed];
   const failed: Array<{ connector: string; problem: string }> = [];
   for (const row of rows) {

@@ -115,7 +115,7 @@ async function runOn(provider: DbProvider, legacy: LegacyProcess): Promise<void>
       databaseUrl: database.url,
       masterKey,
       // The per-key budget stays in the path, raised so it never refuses (it is not what is measured).
-      env: { SIGNPOST_AGENT_RATE_LIMIT: "1000000", SIGNPOST_SKIP_BUILD: "1", LOG_LEVEL: "warn" },
+      env: { SIGNPOST_AGENT_RATE_LIMIT: "1000000", SIGNPOST_SKIP_BUILD: "1" },
       args: ["--no-migrate"],
     });
     const legacyGet = async () => {

@@ -15,6 +15,8 @@ import {
   verifyBearerToken,
 } from "@modelcontextprotocol/server";
 import type { RateDecision } from "@/server/gateway/rate-limiter";
+import { REQUEST_ID_HEADER } from "@/server/gateway/request-id";
+import { inSpan, remoteParent, SpanKind } from "@/server/telemetry/tracing";
 import { type Face, parseFaces } from "./faces";
 import { registeredToolNames } from "./registered-tool-names";
 import { answeredResult, createToolListCache, toolsListRequestId } from "./tool-list-cache";
@@ -110,7 +112,32 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
   const allowed = options.allowedHostnames ?? allowedHostnamesFromEnv();
   const toolLists = createToolListCache();
 
-  return async function handle(request: Request): Promise<Response> {
+  /**
+   * The HTTP request's span (a child of the caller's `traceparent` header, if any): every span of
+   * this request — identify, the MCP calls, their stages, queries and connector calls — is below it.
+   */
+  return function handle(request: Request): Promise<Response> {
+    const parent = remoteParent({
+      traceparent: request.headers.get("traceparent") ?? undefined,
+      tracestate: request.headers.get("tracestate") ?? undefined,
+    });
+    return inSpan(
+      `${request.method} /mcp`,
+      {
+        "http.request.method": request.method,
+        "url.path": new URL(request.url).pathname,
+        "signpost.request_id": request.headers.get(REQUEST_ID_HEADER) ?? "",
+      },
+      async (span) => {
+        const response = await handleRequest(request);
+        span.setAttribute("http.response.status_code", response.status);
+        return response;
+      },
+      { parent, kind: SpanKind.SERVER },
+    );
+  };
+
+  async function handleRequest(request: Request): Promise<Response> {
     const rejected =
       hostHeaderValidationResponse(request, allowed) ?? originValidationResponse(request, allowed);
     if (rejected) return rejected;
@@ -184,7 +211,8 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
         );
       identity = (authInfo.extra?.identity as AgentIdentity<Ctx> | undefined) ?? null;
     } else if (match?.[1]) {
-      identity = await options.authenticate(match[1]);
+      const key = match[1];
+      identity = await inSpan("signpost.identify", {}, () => options.authenticate(key));
     }
     if (!identity) {
       const resource = `${url.origin}${url.pathname}`;
@@ -245,7 +273,7 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
     } finally {
       void handler.close();
     }
-  };
+  }
 }
 
 // Lifecycle messages that reveal nothing but the server's name, version and capabilities.

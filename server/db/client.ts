@@ -1,5 +1,7 @@
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { tracingConfigured } from "../telemetry/start-tracing";
+import { inSpan, SpanKind } from "../telemetry/tracing";
 import { databaseUrl, providerOf, sqliteFile } from "./database-url";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
@@ -15,8 +17,10 @@ export type Db = SqliteClient;
 export type DbQuery = { query: string; durationMs: number };
 
 export interface CreateDbOptions {
-  /** Told of every statement sent (query counting, tracing); without it Prisma emits no query events. */
+  /** Told of every statement sent (query counting); without it Prisma emits no query events. */
   onQuery?: (query: DbQuery) => void;
+  /** A span per query (default: when OTEL_EXPORTER_OTLP_ENDPOINT asks for traces); without, the plain client. */
+  trace?: boolean;
 }
 
 /** A Prisma client on `url` (default: DATABASE_URL, else the SQLite file in the data dir). */
@@ -38,7 +42,22 @@ export function createDb(url: string = databaseUrl(), options: CreateDbOptions =
       db as unknown as { $on(event: "query", cb: (e: { query: string; duration: number }) => void): void }
     ).$on("query", (e) => onQuery({ query: e.query, durationMs: e.duration }));
   providers.set(db, provider);
-  return db;
+  if (!(options.trace ?? tracingConfigured())) return db;
+  // Each query a span in the caller's trace (the extension runs in the caller's async context).
+  const system = provider === "postgres" ? "postgresql" : "sqlite";
+  const traced = db.$extends({
+    query: {
+      $allOperations: ({ model, operation, args, query }) =>
+        inSpan(
+          `db ${model ? `${model}.` : ""}${operation}`,
+          { "db.system.name": system, "db.operation.name": operation, "db.collection.name": model ?? "" },
+          () => query(args),
+          { kind: SpanKind.CLIENT },
+        ),
+    },
+  }) as unknown as Db;
+  providers.set(traced, provider);
+  return traced;
 }
 
 // The Db type is the SQLite client's, so which database a client talks to is recorded here

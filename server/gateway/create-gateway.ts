@@ -1,3 +1,4 @@
+import { trace } from "@opentelemetry/api";
 import type { z } from "zod";
 import {
   capabilityRegistry,
@@ -17,6 +18,7 @@ import type { ActionResponse } from "../engine/action-response";
 import { parseActionState } from "../engine/action-state";
 import { buildCapabilityIndex, type CapabilityIndex } from "../engine/capability-search";
 import { settledStartPatch } from "../engine/start-action";
+import { inSpan } from "../telemetry/tracing";
 import {
   type ApprovalOutcome,
   approvalStatus,
@@ -192,7 +194,9 @@ export function createGateway(options: GatewayOptions) {
       };
     // Size and depth first: what breaks them never reaches zod, the engine or the audit
     // writer's recursive walks; the row keeps a small copy.
-    const parsed = await parseAudited(ctx, spec.operation, spec.schema, raw);
+    const parsed = await inSpan("signpost.validate", {}, () =>
+      parseAudited(ctx, spec.operation, spec.schema, raw),
+    );
     if (!parsed.ok) return parsed.out;
     const input = parsed.input as z.infer<S>;
     const args = input as Record<string, unknown>;
@@ -201,12 +205,16 @@ export function createGateway(options: GatewayOptions) {
     let capability: AnyCapability | undefined;
     let out: GatewayOutcome;
     try {
-      const subject = await spec.target(input, ctx);
-      ({ target, capability } = subject);
-      if (subject.form) {
-        target = subject.form;
-        decision = await authorizeWriteStep(db, ctx, spec.verb, subject.form, capability);
-      } else decision = await authorize(db, ctx, spec.verb, target, capability);
+      decision = await inSpan("signpost.authorize", { "signpost.verb": spec.verb }, async (span) => {
+        const subject = await spec.target(input, ctx);
+        ({ target, capability } = subject);
+        span.setAttribute("signpost.target", subject.form ?? target);
+        if (subject.form) {
+          target = subject.form;
+          return authorizeWriteStep(db, ctx, spec.verb, subject.form, capability);
+        }
+        return authorize(db, ctx, spec.verb, target, capability);
+      });
       if (decision.decision === "deny") {
         out = {
           outcome: "rejected",
@@ -235,11 +243,13 @@ export function createGateway(options: GatewayOptions) {
           next_actions: [],
         };
       } else {
-        out = await spec.run(input, ctx);
+        out = await inSpan("signpost.run", {}, () => spec.run(input, ctx));
       }
     } catch (err) {
+      // normalize: whatever went wrong below becomes a typed outcome (an exception is a bug, not an answer).
       out = failureOutcome(err, `gateway ${spec.operation}`);
     }
+    trace.getActiveSpan()?.setAttribute("signpost.outcome", out.outcome);
     const effect = out.effect as { action_key?: string } | null | undefined;
     await audit(ctx, {
       operation: spec.operation,

@@ -2,6 +2,10 @@
 // `npx signpost serve` / `npm start` through scripts/next-http-server.ts, `next start`, `next dev`).
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // Traces over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise nothing is registered and
+  // every span is the OpenTelemetry API's no-op.
+  const { startTracing } = await import("./server/telemetry/start-tracing");
+  startTracing();
   // Route handlers never see the socket; this stamps its address onto each request so the
   // console can tell the real client from what X-Forwarded-For claims (server/gateway/request-peer.ts).
   const { installPeerStamp } = await import("./server/gateway/peer-stamp");

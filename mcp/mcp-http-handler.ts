@@ -15,8 +15,11 @@ import {
   verifyBearerToken,
 } from "@modelcontextprotocol/server";
 import type { RateDecision } from "@/server/gateway/rate-limiter";
+import { REQUEST_ID_HEADER } from "@/server/gateway/request-id";
+import { inSpan, remoteParent, SpanKind } from "@/server/telemetry/tracing";
 import { type Face, parseFaces } from "./faces";
 import { registeredToolNames } from "./registered-tool-names";
+import { answeredResult, createToolListCache, toolsListRequestId } from "./tool-list-cache";
 
 /** A tool call the SDK answers itself with an error, before any handler of ours runs. */
 export interface RefusedToolCall {
@@ -74,6 +77,12 @@ export interface McpHttpHandlerOptions<Ctx> {
    */
   onRefusedToolCalls?: (context: Ctx, calls: RefusedToolCall[]) => Promise<void>;
   onerror?: (error: Error) => void;
+  /**
+   * What the `tools/list` answer depends on for this caller (besides faces and protocol version);
+   * with it, answers are kept (tool-list-cache.ts) and a later list for the same key costs no
+   * server build. Omit to build every time.
+   */
+  toolListKey?: (context: Ctx) => string;
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -101,8 +110,34 @@ export const MAX_BATCH_MESSAGES = 50;
  */
 export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
   const allowed = options.allowedHostnames ?? allowedHostnamesFromEnv();
+  const toolLists = createToolListCache();
 
-  return async function handle(request: Request): Promise<Response> {
+  /**
+   * The HTTP request's span (a child of the caller's `traceparent` header, if any): every span of
+   * this request — identify, the MCP calls, their stages, queries and connector calls — is below it.
+   */
+  return function handle(request: Request): Promise<Response> {
+    const parent = remoteParent({
+      traceparent: request.headers.get("traceparent") ?? undefined,
+      tracestate: request.headers.get("tracestate") ?? undefined,
+    });
+    return inSpan(
+      `${request.method} /mcp`,
+      {
+        "http.request.method": request.method,
+        "url.path": new URL(request.url).pathname,
+        "signpost.request_id": request.headers.get(REQUEST_ID_HEADER) ?? "",
+      },
+      async (span) => {
+        const response = await handleRequest(request);
+        span.setAttribute("http.response.status_code", response.status);
+        return response;
+      },
+      { parent, kind: SpanKind.SERVER },
+    );
+  };
+
+  async function handleRequest(request: Request): Promise<Response> {
     const rejected =
       hostHeaderValidationResponse(request, allowed) ?? originValidationResponse(request, allowed);
     if (rejected) return rejected;
@@ -176,7 +211,8 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
         );
       identity = (authInfo.extra?.identity as AgentIdentity<Ctx> | undefined) ?? null;
     } else if (match?.[1]) {
-      identity = await options.authenticate(match[1]);
+      const key = match[1];
+      identity = await inSpan("signpost.identify", {}, () => options.authenticate(key));
     }
     if (!identity) {
       const resource = `${url.origin}${url.pathname}`;
@@ -203,6 +239,14 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
     const budget = await options.rateLimit?.(identity.context, calls);
     if (budget && !budget.ok) return rateLimited(budget, calls);
 
+    const listId = options.toolListKey && parsed ? toolsListRequestId(parsed.value) : null;
+    const listKey =
+      listId !== null && options.toolListKey
+        ? `${options.toolListKey(identity.context)}|${faces.join(",")}|${request.headers.get("mcp-protocol-version") ?? ""}`
+        : null;
+    const listed = listKey ? toolLists.get(listKey) : undefined;
+    if (listed !== undefined) return Response.json({ jsonrpc: "2.0", id: listId, result: listed });
+
     let tools: ReadonlySet<string> | undefined;
     const handler = createMcpHandler(
       async () => {
@@ -221,11 +265,15 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
       });
       const refused = tools && parsed ? refusedToolCalls(parsed.value, tools) : [];
       if (refused.length > 0) await options.onRefusedToolCalls?.(identity.context, refused);
+      if (listKey) {
+        const result = await answeredResult(response.clone());
+        if (result !== undefined) toolLists.set(listKey, result);
+      }
       return response;
     } finally {
       void handler.close();
     }
-  };
+  }
 }
 
 // Lifecycle messages that reveal nothing but the server's name, version and capabilities.

@@ -1,5 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { scrubVaultValues } from "@/server/gateway/vault-values";
+import { inSpan, remoteParent } from "@/server/telemetry/tracing";
 import type { Face } from "./faces";
 
 /** One finished MCP tool call, as the access log and the metrics see it: never its arguments. */
@@ -33,7 +34,17 @@ export function observeToolCalls(server: McpServer, observe: ToolCallObserver, f
   (server as { registerTool: unknown }).registerTool = (name: string, config: unknown, handler: unknown) => {
     const face = faceOf();
     const run = handler as (...args: unknown[]) => Promise<unknown>;
-    return register(name, config, async (...args: unknown[]) => {
+    return register(name, config, (...args: unknown[]) =>
+      // The MCP call's span: a child of the trace context the request's `_meta` carries
+      // (`traceparent`, MCP 2026-07-28), else of the HTTP request's span.
+      inSpan(
+        `mcp tools/call ${name}`,
+        { "mcp.method.name": "tools/call", "mcp.tool.name": name, "signpost.face": face },
+        () => observed(...args),
+        { parent: parentOf(args) },
+      ),
+    );
+    async function observed(...args: unknown[]): Promise<unknown> {
       const started = performance.now();
       try {
         // Whatever a tool answers (pages, outcomes, script values) leaves without a vault value
@@ -50,6 +61,14 @@ export function observeToolCalls(server: McpServer, observe: ToolCallObserver, f
         observe({ face, tool: name, outcome: "error", latencyMs: performance.now() - started });
         throw error;
       }
-    });
+    }
   };
+}
+
+/** The trace context in the tool call's `_meta` (the handler's last argument carries the request), if any. */
+function parentOf(args: unknown[]) {
+  const meta = (
+    args.at(-1) as { mcpReq?: { _meta?: { traceparent?: unknown; tracestate?: unknown } } } | undefined
+  )?.mcpReq?._meta;
+  return typeof meta?.traceparent === "string" ? remoteParent(meta) : undefined;
 }

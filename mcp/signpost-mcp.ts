@@ -118,15 +118,18 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
 
   /** `request`: the HTTP request's arrival and abort signal (absent over stdio). */
   async function serverFor(
-    context: TrustedContext,
+    caller: TrustedContext,
     faces: Face[],
     request?: ScriptRequest,
   ): Promise<McpServer> {
     const tenant = await db.tenant.findUnique({
-      where: { id: context.tenantId },
-      select: { name: true, scriptLimits: true },
+      where: { id: caller.tenantId },
+      select: { name: true, scriptLimits: true, configVersion: true },
     });
-    const tenantName = tenant?.name ?? context.tenantId;
+    const tenantName = tenant?.name ?? caller.tenantId;
+    // The stamp of the tenant's cached setup, read with the row this request reads anyway: every
+    // call of this request uses the rules, settings and secrets as of (at least) this moment.
+    const context: TrustedContext = tenant ? { ...caller, tenantVersion: tenant.configVersion } : caller;
     const deps: SignpostMcpDeps<TrustedContext> = {
       gateway: port,
       requestState,
@@ -235,6 +238,9 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
         { capabilities: SIGNPOST_CAPABILITIES },
       ),
     rateLimit,
+    // Tools come from code and the caller's faces; keyed by caller anyway, so a list never
+    // crosses agents, roles or tenants.
+    toolListKey: (context) => `${context.tenantId}|${context.agentId ?? context.userId}|${context.role}`,
     oauth: (endpoint) => {
       // The issuer and audience are this deployment's public URL; without one (a local start),
       // the origin the host used, which the Host check above limited to this machine's names.

@@ -1,25 +1,5 @@
-// `npm run bench:load` (also the last part of `npm run bench`): the load run of issue 10. N agents
-// (real agent keys, each its own MCP client over Streamable HTTP) make M read calls each
-// (search_capabilities, get_context, navigate, search: a mix an agent makes before it acts)
-// against `npx signpost serve` on PostgreSQL: once with one instance, once with two behind a
-// round-robin balancer (the same balancer in front of one instance, so both runs pay its hop).
-// Each run gets a fresh database and counts: responses of 5xx, calls that did not answer, audit
-// rows in the database against calls answered (by request id: a call whose row is missing is
-// lost), throughput and p50/p95/p99 latency. Printed as a table.
-//
-// The call budget (SIGNPOST_AGENT_RATE_LIMIT) is raised to its maximum for the run: it measures
-// what the calls cost, and a refusal would be the budget doing its job, not a failure. The
-// budget's shared store stays in the path (it is raised, not turned off).
-//
-// Flags: --agents 50 --calls 200 --instances 1,2 (defaults: the issue's 50 × 200, 1 then 2).
-// Needs PostgreSQL (127.0.0.1:5432 or TEST_POSTGRES_URL) and a console build (made if missing).
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import { cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createAgent } from "@/server/gateway/console/manage-agents";
@@ -27,8 +7,9 @@ import { cliActor } from "@/server/gateway/console/record-console-audit";
 import { startRoundRobinProxy } from "../test/e2e/helpers/round-robin-proxy";
 import { type ServeInstance, startServeInstance } from "../test/e2e/helpers/serve-instance";
 import { createTestDatabase, postgresAvailable, testPostgresAdminUrl } from "../test/helpers/database";
-import { buildIfNeeded, root } from "./next-build";
+import { buildIfNeeded } from "./next-build";
 import { seedDemo } from "./seed-demo";
+import { type LegacyProcess, startLegacyProcess } from "./start-legacy-process";
 
 const { values: flags } = parseArgs({
   args: process.argv.slice(2),
@@ -51,7 +32,6 @@ const AGENTS = whole("agents", flags.agents, 1000);
 const CALLS = whole("calls", flags.calls, 100_000);
 const INSTANCE_COUNTS = flags.instances.split(",").map((n) => whole("instances", n.trim(), 8));
 
-const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 const masterKey = randomBytes(32).toString("hex");
 
 /** The read calls each agent cycles through (all allowed to a member's agent by default). */
@@ -61,57 +41,6 @@ const MIX: Array<[string, Record<string, unknown>]> = [
   ["navigate", { uri: "shop://order/ord_paid" }],
   ["search", { query: "order" }],
 ];
-
-/** The demo legacy service as `npm start` runs it: its own process, its own SQLite store. */
-async function startLegacyProcess(): Promise<{
-  url: string;
-  apiKeys: { acme: string; globex: string };
-  stop(): Promise<void>;
-}> {
-  const dir = mkdtempSync(join(tmpdir(), "signpost-bench-legacy-"));
-  const apiKeys = {
-    acme: `acme_${randomBytes(12).toString("hex")}`,
-    globex: `globex_${randomBytes(12).toString("hex")}`,
-  };
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["--import", tsx, join(root, "server/legacy/main.ts")],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        LEGACY_PORT: "0",
-        LEGACY_DB: join(dir, "legacy.sqlite"),
-        LEGACY_API_KEYS: JSON.stringify(apiKeys),
-        LEGACY_ADMIN_KEY: randomBytes(16).toString("hex"),
-        LEGACY_LOG: "0",
-      },
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /"url":"(http:[^"]+)"/.exec(seen);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`the legacy service exited with ${code}`)));
-  });
-  child.stdout?.resume();
-  return {
-    url,
-    apiKeys,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once("exit", () => {
-          rmSync(dir, { recursive: true, force: true });
-          resolve();
-        });
-        child.kill("SIGTERM");
-      }),
-  };
-}
 
 type CallRecord = { ms: number; status: number; requestId: string | null; failed: string | null };
 
@@ -172,10 +101,7 @@ type RunResult = {
   firstFailure: string | null;
 };
 
-async function loadRun(
-  instanceCount: number,
-  legacy: Awaited<ReturnType<typeof startLegacyProcess>>,
-): Promise<RunResult> {
+async function loadRun(instanceCount: number, legacy: LegacyProcess): Promise<RunResult> {
   const database = await createTestDatabase("postgres");
   const instances: ServeInstance[] = [];
   try {

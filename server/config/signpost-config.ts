@@ -211,6 +211,17 @@ export const serverConfigSchema = z.object({
   SIGNPOST_SKIP_BUILD: unset(
     flag("SIGNPOST_SKIP_BUILD", "whether to skip checking the console build").default(false),
   ),
+  /**
+   * Traces over OTLP/HTTP (server/telemetry/start-tracing.ts); the exporter reads the other
+   * standard OTEL_* variables (headers, service name, timeout) itself. Unset: no tracing at all.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: unset(
+    z
+      .url(
+        "OTEL_EXPORTER_OTLP_ENDPOINT must be the URL of an OTLP/HTTP collector, e.g. http://127.0.0.1:4318",
+      )
+      .optional(),
+  ),
   LOG_LEVEL: unset(
     z
       .string()

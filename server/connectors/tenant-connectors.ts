@@ -8,6 +8,11 @@ import type { AnyConnector } from "./sdk/define-connector";
  * (OpenAPI) ones. Everything that serves a tenant — browse, the faces, the console — asks here,
  * so another tenant's imported connector is never listed, matched or called.
  */
-export async function tenantConnectors(db: Db, tenantId: string): Promise<readonly AnyConnector[]> {
-  return withImportedConnectors(db, tenantId, connectors());
+export async function tenantConnectors(
+  db: Db,
+  tenantId: string,
+  /** The tenant's configVersion, when the call already read it (see withImportedConnectors). */
+  version?: number,
+): Promise<readonly AnyConnector[]> {
+  return withImportedConnectors(db, tenantId, connectors(), version);
 }

@@ -1,5 +1,7 @@
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { tracingConfigured } from "../telemetry/start-tracing";
+import { inSpan, SpanKind } from "../telemetry/tracing";
 import { databaseUrl, providerOf, sqliteFile } from "./database-url";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
@@ -11,17 +13,51 @@ import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
  */
 export type Db = SqliteClient;
 
+/** One SQL statement the client sent, as Prisma's query event reports it. */
+export type DbQuery = { query: string; durationMs: number };
+
+export interface CreateDbOptions {
+  /** Told of every statement sent (query counting); without it Prisma emits no query events. */
+  onQuery?: (query: DbQuery) => void;
+  /** A span per query (default: when OTEL_EXPORTER_OTLP_ENDPOINT asks for traces); without, the plain client. */
+  trace?: boolean;
+}
+
 /** A Prisma client on `url` (default: DATABASE_URL, else the SQLite file in the data dir). */
-export function createDb(url: string = databaseUrl()): Db {
+export function createDb(url: string = databaseUrl(), options: CreateDbOptions = {}): Db {
   const provider = providerOf(url);
+  const log = options.onQuery ? [{ emit: "event" as const, level: "query" as const }] : [];
   const db =
     provider === "postgres"
-      ? (new PostgresClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as Db)
+      ? (new PostgresClient({ adapter: new PrismaPg({ connectionString: url }), log }) as unknown as Db)
       : // Busy timeout: the CLI, the app and tests may open the same file at once (WAL mode is
         // set by the migrator and persists in the file).
-        new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: 10_000 }) });
+        new SqliteClient({
+          adapter: new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: 10_000 }),
+          log,
+        });
+  const { onQuery } = options;
+  if (onQuery)
+    (
+      db as unknown as { $on(event: "query", cb: (e: { query: string; duration: number }) => void): void }
+    ).$on("query", (e) => onQuery({ query: e.query, durationMs: e.duration }));
   providers.set(db, provider);
-  return db;
+  if (!(options.trace ?? tracingConfigured())) return db;
+  // Each query a span in the caller's trace (the extension runs in the caller's async context).
+  const system = provider === "postgres" ? "postgresql" : "sqlite";
+  const traced = db.$extends({
+    query: {
+      $allOperations: ({ model, operation, args, query }) =>
+        inSpan(
+          `db ${model ? `${model}.` : ""}${operation}`,
+          { "db.system.name": system, "db.operation.name": operation, "db.collection.name": model ?? "" },
+          () => query(args),
+          { kind: SpanKind.CLIENT },
+        ),
+    },
+  }) as unknown as Db;
+  providers.set(traced, provider);
+  return traced;
 }
 
 // The Db type is the SQLite client's, so which database a client talks to is recorded here

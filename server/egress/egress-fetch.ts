@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { rootCertificates } from "node:tls";
 import { Agent, buildConnector, fetch as undiciFetch } from "undici";
 import { logger } from "../logger";
+import { inSpan, outgoingTraceHeaders, SpanKind } from "../telemetry/tracing";
 import { egressRefusal, literalAddress, refusedName } from "./egress-policy";
 
 /**
@@ -153,6 +154,31 @@ function log(url: URL, reason: string, error?: unknown) {
   );
 }
 
+/**
+ * One hop as a client span, with the active trace context sent on (`traceparent`), so a system
+ * that traces too joins the caller's trace. Without tracing, the request goes out unchanged.
+ */
+function tracedFetchOnce(url: URL, init: EgressInit): Promise<Response> {
+  const method = (init.method ?? "GET").toUpperCase();
+  return inSpan(
+    `HTTP ${method}`,
+    { "http.request.method": method, "server.address": url.hostname, "url.path": url.pathname },
+    async (span) => {
+      const trace = outgoingTraceHeaders();
+      let sent = init;
+      if (trace.traceparent) {
+        const headers = new Headers(init.headers);
+        for (const [name, value] of Object.entries(trace)) headers.set(name, value);
+        sent = { ...init, headers };
+      }
+      const response = await fetchOnce(url, sent);
+      span.setAttribute("http.response.status_code", response.status);
+      return response;
+    },
+    { kind: SpanKind.CLIENT },
+  );
+}
+
 async function fetchOnce(url: URL, init: EgressInit): Promise<Response> {
   let refusal: string | null;
   try {
@@ -207,7 +233,7 @@ export async function egressFetch(input: string | URL, init: EgressInit = {}): P
   const mode = init.redirect ?? "error";
   let current = init;
   for (let hop = 0; ; hop++) {
-    const response = await fetchOnce(url, current);
+    const response = await tracedFetchOnce(url, current);
     if (response.status < 300 || response.status > 399 || mode === "manual") return response;
     const location = response.headers.get("location");
     await response.body?.cancel().catch(() => undefined);

@@ -2,7 +2,7 @@ import { connectors } from "../connectors/connector-registry";
 import { LegacyUnavailableError } from "../connectors/legacy-client";
 import type { AnyConnector } from "../connectors/sdk/define-connector";
 import type { Db } from "../db/client";
-import { readSecret } from "./vault";
+import { type TenantRef, tenantConfigSnapshot } from "./tenant-config-snapshot";
 
 export interface ConnectorCredentials {
   baseUrl: string;
@@ -11,7 +11,7 @@ export interface ConnectorCredentials {
 }
 
 export type CredentialResolver = (
-  tenantId: string,
+  tenant: TenantRef,
   connector: AnyConnector,
 ) => Promise<ConnectorCredentials | null>;
 
@@ -52,14 +52,16 @@ export function baseUrlOf(
  * so nothing is sent to its system. Null while a declared secret is not set.
  */
 export function vaultCredentials(db: Db): CredentialResolver {
-  return async (tenantId, def) => {
-    const config = await db.connectorConfig.findFirst({ where: { tenantId, connector: def.id } });
+  return async (tenant, def) => {
+    // Settings and secrets from the tenant's snapshot: read once per change, not once per adapter.
+    const snapshot = await tenantConfigSnapshot(db, tenant);
+    const config = snapshot.config(def.id);
     if (config && !config.enabled) throw new ConnectorDisabledError(def.id);
     // No system of its own (it works over other connectors, which bring their own credentials).
     if (def.system === false) return { baseUrl: "", secrets: {} };
     const secrets: Record<string, string> = {};
     for (const { name, optional } of def.secrets) {
-      const value = await readSecret(db, { tenantId, connector: def.id, name });
+      const value = snapshot.secret(def.id, name);
       if (!value) {
         if (optional) continue;
         return null;
@@ -77,13 +79,13 @@ export function vaultCredentials(db: Db): CredentialResolver {
  */
 export async function adapterForTenant(
   resolve: CredentialResolver,
-  tenantId: string,
+  tenant: TenantRef,
   connector: string,
   among: readonly AnyConnector[] = connectors(),
 ): Promise<unknown> {
   const def = among.find((c) => c.id === connector);
   if (!def) throw new LegacyUnavailableError(`no connector ${connector} is installed for this tenant`);
-  const creds = await resolve(tenantId, def);
+  const creds = await resolve(tenant, def);
   if (!creds)
     throw new LegacyUnavailableError(
       `connector ${connector} is not configured for this tenant (its address or API key is not set)`,
@@ -93,6 +95,6 @@ export async function adapterForTenant(
     secrets: creds.secrets,
     // A connector the tenant does not have is null here, so a capability can answer not_found.
     adapterOf: async (id) =>
-      among.some((c) => c.id === id) ? adapterForTenant(resolve, tenantId, id, among) : null,
+      among.some((c) => c.id === id) ? adapterForTenant(resolve, tenant, id, among) : null,
   });
 }

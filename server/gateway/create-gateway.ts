@@ -1,3 +1,4 @@
+import { trace } from "@opentelemetry/api";
 import type { z } from "zod";
 import {
   capabilityRegistry,
@@ -17,6 +18,7 @@ import type { ActionResponse } from "../engine/action-response";
 import { parseActionState } from "../engine/action-state";
 import { buildCapabilityIndex, type CapabilityIndex } from "../engine/capability-search";
 import { settledStartPatch } from "../engine/start-action";
+import { inSpan } from "../telemetry/tracing";
 import { approvalTasks } from "./approval-tasks";
 import {
   type ApprovalOutcome,
@@ -72,7 +74,7 @@ export interface GatewayOptions {
   /** The console page where a person approves an action. */
   approvalUrl?: (actionId: string) => string;
   /** The connectors a tenant has (installed, then its own imported ones); default: tenantConnectors. */
-  tenantConnectors?: (tenantId: string) => Promise<readonly AnyConnector[]>;
+  tenantConnectors?: (tenantId: string, version?: number) => Promise<readonly AnyConnector[]>;
 }
 
 interface OperationSpec<S extends z.ZodType> {
@@ -113,7 +115,9 @@ function invalidArguments(error: z.ZodError): GatewayOutcome {
 export function createGateway(options: GatewayOptions) {
   const { db } = options;
   const credentials = options.credentials ?? vaultCredentials(db);
-  const ownConnectors = options.tenantConnectors ?? ((tenantId: string) => tenantConnectors(db, tenantId));
+  const ownConnectors =
+    options.tenantConnectors ??
+    ((tenantId: string, version?: number) => tenantConnectors(db, tenantId, version));
   const approvalUrl = options.approvalUrl ?? ((id: string) => `/confirm/${id}`);
   const capabilities = liveCapabilities;
   // Rebuilt when a connector is installed after this gateway was made (cheap: dozens of entries).
@@ -135,7 +139,7 @@ export function createGateway(options: GatewayOptions) {
     db,
     capabilities,
     adapterFor: async (connector, actor) =>
-      adapterForTenant(credentials, actor.tenantId, connector, await connectorsFor(actor)),
+      adapterForTenant(credentials, actor, connector, await connectorsFor(actor)),
     approvalUrl,
   });
 
@@ -191,7 +195,9 @@ export function createGateway(options: GatewayOptions) {
       };
     // Size and depth first: what breaks them never reaches zod, the engine or the audit
     // writer's recursive walks; the row keeps a small copy.
-    const parsed = await parseAudited(ctx, spec.operation, spec.schema, raw);
+    const parsed = await inSpan("signpost.validate", {}, () =>
+      parseAudited(ctx, spec.operation, spec.schema, raw),
+    );
     if (!parsed.ok) return parsed.out;
     const input = parsed.input as z.infer<S>;
     const args = input as Record<string, unknown>;
@@ -200,12 +206,16 @@ export function createGateway(options: GatewayOptions) {
     let capability: AnyCapability | undefined;
     let out: GatewayOutcome;
     try {
-      const subject = await spec.target(input, ctx);
-      ({ target, capability } = subject);
-      if (subject.form) {
-        target = subject.form;
-        decision = await authorizeWriteStep(db, ctx, spec.verb, subject.form, capability);
-      } else decision = await authorize(db, ctx, spec.verb, target, capability);
+      decision = await inSpan("signpost.authorize", { "signpost.verb": spec.verb }, async (span) => {
+        const subject = await spec.target(input, ctx);
+        ({ target, capability } = subject);
+        span.setAttribute("signpost.target", subject.form ?? target);
+        if (subject.form) {
+          target = subject.form;
+          return authorizeWriteStep(db, ctx, spec.verb, subject.form, capability);
+        }
+        return authorize(db, ctx, spec.verb, target, capability);
+      });
       if (decision.decision === "deny") {
         out = {
           outcome: "rejected",
@@ -234,11 +244,13 @@ export function createGateway(options: GatewayOptions) {
           next_actions: [],
         };
       } else {
-        out = await spec.run(input, ctx);
+        out = await inSpan("signpost.run", {}, () => spec.run(input, ctx));
       }
     } catch (err) {
+      // normalize: whatever went wrong below becomes a typed outcome (an exception is a bug, not an answer).
       out = failureOutcome(err, `gateway ${spec.operation}`);
     }
+    trace.getActiveSpan()?.setAttribute("signpost.outcome", out.outcome);
     const effect = out.effect as { action_key?: string } | null | undefined;
     await audit(ctx, {
       operation: spec.operation,
@@ -258,12 +270,15 @@ export function createGateway(options: GatewayOptions) {
   }
 
   /** The installed connectors, then this tenant's imported ones; never another tenant's. */
-  async function connectorsFor(ctx: { tenantId: string }): Promise<readonly AnyConnector[]> {
-    return ownConnectors(ctx.tenantId);
+  async function connectorsFor(ctx: {
+    tenantId: string;
+    tenantVersion?: number;
+  }): Promise<readonly AnyConnector[]> {
+    return ownConnectors(ctx.tenantId, ctx.tenantVersion);
   }
   /** A connector's adapter for the caller's tenant, with the tenant's credentials from the vault. */
   async function adapterFor(ctx: TrustedContext, connector: string): Promise<unknown> {
-    return adapterForTenant(credentials, ctx.tenantId, connector, await connectorsFor(ctx));
+    return adapterForTenant(credentials, ctx, connector, await connectorsFor(ctx));
   }
 
   const visible = (ctx: TrustedContext, c: AnyCapability) => c.policy.roles.includes(ctx.role);
@@ -369,7 +384,7 @@ export function createGateway(options: GatewayOptions) {
               ? null
               : await entity.view(
                   // The connector list just read, not a second query for it.
-                  await adapterForTenant(credentials, caller.tenantId, found.connector.id, known),
+                  await adapterForTenant(credentials, caller, found.connector.id, known),
                   actorOf(caller),
                   id,
                 );

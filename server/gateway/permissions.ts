@@ -11,6 +11,7 @@ import {
   permissionPatternMatches,
 } from "./permission-pattern";
 import { redactText } from "./redact-secrets";
+import { type TenantConfigSnapshot, tenantConfigSnapshot } from "./tenant-config-snapshot";
 import type { TrustedContext } from "./trusted-context";
 
 export const PERMISSION_VERBS = [
@@ -127,13 +128,11 @@ export async function authorize(
   };
 }
 
-type RuleRow = Awaited<ReturnType<Db["permissionRule"]["findMany"]>>[number];
+type RuleRow = TenantConfigSnapshot["rules"][number];
 
-const rulesOf = (db: Db, ctx: TrustedContext) =>
-  db.permissionRule.findMany({
-    where: { tenantId: ctx.tenantId },
-    orderBy: [{ position: "asc" }, { createdAt: "asc" }],
-  });
+/** The tenant's rules in position order, from the call's tenant snapshot (read once, shared while unchanged). */
+const rulesOf = async (db: Db, ctx: TrustedContext): Promise<RuleRow[]> =>
+  (await tenantConfigSnapshot(db, ctx)).rules;
 
 /** The first rule, in position order, for this caller, verb and target. */
 function firstRule(rules: RuleRow[], ctx: TrustedContext, verb: PermissionVerb, target: string) {
@@ -204,7 +203,7 @@ export async function authorizeAsEnforced(
 ): Promise<PermissionDecision> {
   if (verb === "advance" || verb === "confirm") {
     const target = resolvePermissionTarget(rawTarget).target;
-    const among = await tenantConnectors(db, ctx.tenantId);
+    const among = await tenantConnectors(db, ctx.tenantId, ctx.tenantVersion);
     for (const c of capabilities().values()) {
       const field = c.appliesTo.field;
       if (field && c.permissionTarget?.({ [field]: target }, among) === target)
@@ -237,7 +236,9 @@ async function connectorDefault(
     connectors().some((c) => c.scheme === scheme && !c.defaultAccess)
   )
     return null;
-  const access = (await tenantConnectors(db, ctx.tenantId)).find((c) => c.scheme === scheme)?.defaultAccess;
+  const access = (await tenantConnectors(db, ctx.tenantId, ctx.tenantVersion)).find(
+    (c) => c.scheme === scheme,
+  )?.defaultAccess;
   if (!access) return null;
   return (verb === "start" ? access.start : access.read).includes(ctx.role);
 }

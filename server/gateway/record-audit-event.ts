@@ -1,5 +1,6 @@
 import { type Db, providerOfDb } from "../db/client";
 import { signpostMetrics } from "../metrics/signpost-metrics";
+import { inSpan } from "../telemetry/tracing";
 import { notifyAuditWritten } from "./audit-wakeups";
 import { type PublishedAuditEvent, publishAuditEvent } from "./event-stream";
 import { redactSecrets, redactText } from "./redact-secrets";
@@ -167,7 +168,9 @@ export async function recordAuditEvent(db: Db, ctx: AuditActor, input: AuditInpu
     actionKey: input.actionKey ?? null,
     requestId: ctx.requestId ?? null,
   };
-  const row = await insertNumbered(db, data);
+  const row = await inSpan("signpost.audit", { "signpost.operation": input.operation }, () =>
+    insertNumbered(db, data),
+  );
   // The internal id is global across tenants: it never leaves this function.
   const { id: _internal, ...visible } = row;
   const event: PublishedAuditEvent = {
@@ -176,8 +179,10 @@ export async function recordAuditEvent(db: Db, ctx: AuditActor, input: AuditInpu
     createdAt: row.createdAt.toISOString(),
   };
   signpostMetrics().auditEvents.inc({ face: row.face, outcome: row.outcome });
-  publishAuditEvent(event);
-  // Other instances' live monitors wake on this (PostgreSQL NOTIFY; a no-op on SQLite).
-  await notifyAuditWritten(db, row.seq);
+  await inSpan("signpost.publish", {}, async () => {
+    publishAuditEvent(event);
+    // Other instances' live monitors wake on this (PostgreSQL NOTIFY; a no-op on SQLite).
+    await notifyAuditWritten(db, row.seq);
+  });
   return event;
 }

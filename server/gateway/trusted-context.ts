@@ -25,9 +25,18 @@ export interface TrustedContext {
   face: Face;
   /** The HTTP request this call came with (server/gateway/request-id.ts); its audit row keeps it. */
   requestId?: string | null;
+  /**
+   * Tenant.configVersion as read at the start of this call (with the tenant row the MCP face
+   * reads anyway): the stamp of the cached rules, settings, secrets and imported connectors this
+   * call uses (tenant-config-snapshot.ts). Absent: each read checks the stamp itself.
+   */
+  tenantVersion?: number;
 }
 
 const ROLES = new Set<Role>(["admin", "support", "member"]);
+
+/** How fresh an agent's `lastUsedAt` is kept. */
+export const LAST_USE_RESOLUTION_MS = 60_000;
 
 /** Resolves `Authorization: Bearer <agent key>` (or the bare key) to a trusted context; null when missing, unknown or revoked. */
 export async function identifyAgent(
@@ -60,8 +69,12 @@ export function agentContext(
   if (agent.revokedAt || agent.user.tenantId !== agent.tenantId) return null;
   const role = agent.user.role as Role;
   if (!ROLES.has(role)) return null;
-  // Last use is informative only; a failed write must not fail the call.
-  db.agent.update({ where: { id: agent.id }, data: { lastUsedAt: new Date() } }).catch(() => undefined);
+  // Last use is informative only (the console shows it to the minute); a failed write must not
+  // fail the call. Written at most once a LAST_USE_RESOLUTION_MS per key: a write on every call
+  // cost each call a database write (on SQLite, the file's one writer) for nothing anyone reads.
+  const now = Date.now();
+  if (!agent.lastUsedAt || now - agent.lastUsedAt.getTime() >= LAST_USE_RESOLUTION_MS)
+    db.agent.update({ where: { id: agent.id }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);
   return {
     kind: "agent",
     tenantId: agent.tenantId,

@@ -11,7 +11,7 @@ type Row = Awaited<ReturnType<Db["importedConnector"]["findMany"]>>[number];
 const MAX_CACHED_TENANTS = 200;
 const cache = new Map<
   string,
-  { stamp: string; installed: readonly AnyConnector[]; list: Promise<readonly AnyConnector[]> }
+  { db: Db; stamp: number; installed: readonly AnyConnector[]; list: Promise<readonly AnyConnector[]> }
 >();
 /** Per tenant, the imported connectors that could not be served, with why (shown by the console and CLI). */
 const problems = new Map<string, Array<{ connector: string; problem: string }>>();
@@ -54,6 +54,11 @@ async function generate(
   installed: readonly AnyConnector[],
 ): Promise<readonly AnyConnector[]> {
   const rows = await db.importedConnector.findMany({ where: { tenantId }, orderBy: { createdAt: "asc" } });
+  if (rows.length === 0) {
+    // The installed list itself: what is keyed on it (route tables, search indexes) stays warm.
+    problems.delete(tenantId);
+    return installed;
+  }
   const list: AnyConnector[] = [...installed];
   const failed: Array<{ connector: string; problem: string }> = [];
   for (const row of rows) {
@@ -74,34 +79,32 @@ async function generate(
 
 /**
  * The installed connectors, then this tenant's imported ones, generated from their stored
- * documents. Each call asks the database one small question — how many rows and the latest
- * change — and generates again only when that changed, so an import (in this process or
- * another) is served on the next call, and other calls cost one aggregate query.
+ * documents. Generated again only when the tenant's configVersion moved (database triggers bump
+ * it on every change of an imported connector, in this process or another), so an import is
+ * served on the next call. `version`: the stamp the call already read with its tenant row; without
+ * it, one small query reads it.
  */
 export async function withImportedConnectors(
   db: Db,
   tenantId: string,
   installed: readonly AnyConnector[],
+  version?: number,
 ): Promise<readonly AnyConnector[]> {
-  const agg = await db.importedConnector.aggregate({
-    where: { tenantId },
-    _count: { _all: true },
-    _max: { updatedAt: true },
-  });
-  if (agg._count._all === 0) {
-    cache.delete(tenantId);
-    return installed;
-  }
-  const stamp = `${agg._count._all}:${agg._max.updatedAt?.getTime() ?? 0}`;
+  const stamp =
+    version ??
+    (await db.tenant.findUnique({ where: { id: tenantId }, select: { configVersion: true } }))
+      ?.configVersion ??
+    0;
   const hit = cache.get(tenantId);
-  if (hit && hit.stamp === stamp && hit.installed === installed) {
+  // A copy at a newer stamp also serves a call that read its stamp just before the change.
+  if (hit && hit.db === db && hit.stamp >= stamp && hit.installed === installed) {
     // Most recently used last: the first key is the one to drop.
     cache.delete(tenantId);
     cache.set(tenantId, hit);
     return hit.list;
   }
   const list = generate(db, tenantId, installed);
-  cache.set(tenantId, { stamp, installed, list });
+  cache.set(tenantId, { db, stamp, installed, list });
   if (cache.size > MAX_CACHED_TENANTS) cache.delete(cache.keys().next().value as string);
   list.catch(() => cache.delete(tenantId));
   return list;

@@ -289,7 +289,7 @@ async function probe(
   let creds: Awaited<ReturnType<ReturnType<typeof vaultCredentials>>>;
   try {
     // The same resolver the adapters use: the vault's secrets and the connector's base URL, server-side only.
-    creds = await vaultCredentials(db)(tenantId, def);
+    creds = await vaultCredentials(db)({ tenantId }, def);
   } catch (error) {
     if (error instanceof ConnectorDisabledError)
       return answer(

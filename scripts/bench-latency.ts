@@ -1,0 +1,211 @@
+// `npm run bench:latency` (also part of `npm run bench`): what a read through Signpost costs an
+// agent, measured from outside over HTTP, next to the direct legacy call beneath it, in one run.
+// The production server (`serve`, not the dev server) runs as its own process on a fresh seeded
+// database (SQLite, then PostgreSQL when reachable); the demo legacy service runs as another.
+// Sequential latency (p50/p99 of N calls after a warm-up) of each face's common reads over
+// Streamable HTTP with a real MCP client, then throughput with 20 and 50 agents at once (each
+// its own client and key) against the legacy service's own with as many callers; then the
+// database queries each operation makes (counted in this process on the same database).
+//
+// Flags: --calls 300 --db sqlite,postgres --agents 20,50 --per-agent 50
+import { randomBytes } from "node:crypto";
+import { cpus, loadavg } from "node:os";
+import { parseArgs } from "node:util";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { DbProvider } from "@/server/db/database-url";
+import { createAgent } from "@/server/gateway/console/manage-agents";
+import { cliActor } from "@/server/gateway/console/record-console-audit";
+import { type ServeInstance, startServeInstance } from "../test/e2e/helpers/serve-instance";
+import { countQueriesPerOperation } from "../test/helpers/count-queries";
+import { createTestDatabase, postgresAvailable } from "../test/helpers/database";
+import { buildIfNeeded } from "./next-build";
+import { seedDemo } from "./seed-demo";
+import { type LegacyProcess, startLegacyProcess } from "./start-legacy-process";
+
+const { values: flags } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    calls: { type: "string", default: "300" },
+    db: { type: "string", default: "sqlite,postgres" },
+    agents: { type: "string", default: "20,50" },
+    "per-agent": { type: "string", default: "50" },
+  },
+  strict: true,
+});
+const CALLS = Number(flags.calls);
+const PER_AGENT = Number(flags["per-agent"]);
+const AGENT_COUNTS = flags.agents.split(",").map(Number);
+const PROVIDERS = flags.db.split(",") as DbProvider[];
+const masterKey = randomBytes(32).toString("hex");
+
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
+
+type Timing = { p50: number; p99: number };
+
+async function timeCalls(n: number, call: () => Promise<unknown>): Promise<Timing> {
+  for (let i = 0; i < 30; i++) await call();
+  const ms: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await call();
+    ms.push(performance.now() - t);
+  }
+  ms.sort((a, b) => a - b);
+  return { p50: quantile(ms, 0.5), p99: quantile(ms, 0.99) };
+}
+
+/** `callers` at once, `each` calls each; calls per second over the wall time. */
+async function throughput(callers: Array<() => Promise<unknown>>, each: number): Promise<number> {
+  const started = performance.now();
+  await Promise.all(
+    callers.map(async (call) => {
+      for (let i = 0; i < each; i++) await call();
+    }),
+  );
+  return (callers.length * each * 1000) / (performance.now() - started);
+}
+
+async function mcpClient(baseUrl: string, key: string): Promise<Client> {
+  const client = new Client({ name: "signpost-bench-latency", version: "1.0.0" }, { capabilities: {} });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    }),
+  );
+  return client;
+}
+
+const toolCall = (client: Client, name: string, args: Record<string, unknown>) => async () => {
+  // A loaded machine can hold a call longer than the SDK's default minute: measured, not failed.
+  const result = await client.callTool({ name, arguments: args }, { timeout: 600_000 });
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content).slice(0, 300)}`);
+};
+
+const READS: Array<[string, string, Record<string, unknown>]> = [
+  ["get_context order", "get_context", { entity: "order", entity_id: "ord_paid" }],
+  ["navigate shop://order/{id}", "navigate", { uri: "shop://order/ord_paid" }],
+  ["search_capabilities", "search_capabilities", { query: "refund my order" }],
+];
+
+function table(header: string[], rows: Array<Array<string | number>>): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i] ?? "").length)));
+  const line = (cells: Array<string | number>) =>
+    `| ${cells.map((c, i) => String(c).padEnd(widths[i] ?? 8)).join(" | ")} |`;
+  return [line(header), line(widths.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+async function runOn(provider: DbProvider, legacy: LegacyProcess): Promise<void> {
+  const database = await createTestDatabase(provider);
+  let instance: ServeInstance | undefined;
+  try {
+    process.env.SIGNPOST_MASTER_KEY = masterKey;
+    const seeded = await seedDemo(database.db, { legacyUrl: legacy.url, legacyApiKeys: legacy.apiKeys });
+    const aliceKey = seeded?.agents.find((a) => a.user === "alice@acme.test")?.key ?? "";
+    const alice = await database.db.user.findUniqueOrThrow({ where: { email: "alice@acme.test" } });
+    const keys: string[] = [];
+    for (let i = 0; i < Math.max(...AGENT_COUNTS); i++) {
+      const made = await createAgent(database.db, cliActor(alice.tenantId, "bench"), {
+        name: `latency agent ${i + 1}`,
+        userId: alice.id,
+      });
+      if (!made.ok) throw new Error(`could not mint a bench agent: ${made.message}`);
+      keys.push(made.value.key);
+    }
+    instance = await startServeInstance({
+      databaseUrl: database.url,
+      masterKey,
+      // The per-key budget stays in the path, raised so it never refuses (it is not what is measured).
+      env: { SIGNPOST_AGENT_RATE_LIMIT: "1000000", SIGNPOST_SKIP_BUILD: "1" },
+      args: ["--no-migrate"],
+    });
+    const legacyGet = async () => {
+      const res = await fetch(`${legacy.url}/v1/orders/ord_paid`, {
+        headers: { authorization: `Bearer ${legacy.apiKeys.acme}` },
+      });
+      if (res.status !== 200) throw new Error(`legacy answered ${res.status}`);
+      await res.arrayBuffer();
+    };
+    const agent = await mcpClient(instance.url, aliceKey);
+    const timings: Array<[string, Timing]> = [
+      ["legacy GET /v1/orders/{id}", await timeCalls(CALLS, legacyGet)],
+    ];
+    for (const [label, name, args] of READS)
+      timings.push([label, await timeCalls(CALLS, toolCall(agent, name, args))]);
+    timings.push([
+      "tools/list",
+      await timeCalls(CALLS, () => agent.listTools(undefined, { timeout: 600_000 })),
+    ]);
+    await agent.close();
+    const base = timings[0]?.[1] as Timing;
+    console.log(
+      `\nlatency over HTTP, serve on ${provider}, ${CALLS} sequential calls each after a warm-up, ${cpus().length} cores (load ${loadavg()[0]?.toFixed(1)})\n`,
+    );
+    console.log(
+      table(
+        ["call", "p50 ms", "p99 ms", "overhead p50 ms", "overhead p99 ms", "× legacy p50"],
+        timings.map(([label, t], i) => [
+          label,
+          t.p50.toFixed(1),
+          t.p99.toFixed(1),
+          i === 0 ? "" : (t.p50 - base.p50).toFixed(1),
+          i === 0 ? "" : (t.p99 - base.p99).toFixed(1),
+          (t.p50 / base.p50).toFixed(1),
+        ]),
+      ),
+    );
+
+    const tput: Array<Array<string | number>> = [];
+    for (const count of AGENT_COUNTS) {
+      const legacyRate = await throughput(
+        Array.from({ length: count }, () => legacyGet),
+        PER_AGENT,
+      );
+      const clients = await Promise.all(keys.slice(0, count).map((k) => mcpClient(instance?.url ?? "", k)));
+      const get = clients.map((c) => toolCall(c, "get_context", { entity: "order", entity_id: "ord_paid" }));
+      for (const call of get) await call(); // each client's first call outside the clock
+      const signpostRate = await throughput(get, PER_AGENT);
+      await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+      tput.push([
+        `${count} agents × ${PER_AGENT}`,
+        legacyRate.toFixed(0),
+        signpostRate.toFixed(0),
+        `${((100 * signpostRate) / legacyRate).toFixed(0)}%`,
+      ]);
+    }
+
+    console.log(
+      `\n${table(["throughput (calls/s)", "legacy GET", "Signpost get_context", "Signpost / legacy"], tput)}\n`,
+    );
+    const queries = await countQueriesPerOperation(database.url, aliceKey);
+    console.log(
+      `${table(
+        ["database queries per operation (" + provider + ")", "queries"],
+        Object.entries(queries).map(([op, n]) => [op, n]),
+      )}\n`,
+    );
+  } finally {
+    await instance?.stop();
+    await database.drop();
+  }
+}
+
+async function main(): Promise<void> {
+  // SIGNPOST_SKIP_BUILD=1: measure the build already in .next (e.g. an older checkout's).
+  if (process.env.SIGNPOST_SKIP_BUILD !== "1") await buildIfNeeded();
+  const legacy = await startLegacyProcess();
+  try {
+    for (const provider of PROVIDERS) {
+      if (provider === "postgres" && !(await postgresAvailable())) {
+        console.log("\nlatency on PostgreSQL SKIPPED: PostgreSQL is not reachable\n");
+        continue;
+      }
+      await runOn(provider, legacy);
+    }
+  } finally {
+    await legacy.stop();
+  }
+}
+
+await main();
+process.exit(0);

@@ -1,0 +1,26 @@
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
+
+/** Whether the environment asks for traces (the standard OTLP variables). */
+export function tracingConfigured(env: Record<string, string | undefined> = process.env): boolean {
+  return !!(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
+}
+
+/**
+ * Registers the OpenTelemetry SDK for this process: spans exported over OTLP/HTTP in batches to
+ * OTEL_EXPORTER_OTLP_ENDPOINT (the exporter reads the standard OTEL_* variables itself: headers,
+ * timeout, service name), W3C trace context, async context across awaits. Does nothing and
+ * returns null when no endpoint is set: tracing is then off and free. `processor` replaces the
+ * exporter (tests use an in-memory one).
+ */
+export function startTracing(
+  options: { env?: Record<string, string | undefined>; processor?: SpanProcessor } = {},
+): { provider: NodeTracerProvider; shutdown(): Promise<void> } | null {
+  if (!options.processor && !tracingConfigured(options.env)) return null;
+  const provider = new NodeTracerProvider({
+    spanProcessors: [options.processor ?? new BatchSpanProcessor(new OTLPTraceExporter())],
+  });
+  provider.register();
+  return { provider, shutdown: () => provider.shutdown() };
+}

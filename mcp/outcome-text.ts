@@ -36,6 +36,7 @@ const RENDERED = new Set([
   "next_actions",
   "patch_schema",
   "field_shapes",
+  "from_words",
 ]);
 
 /** How many entries of a list the text shows; the rest is one call away. */
@@ -210,6 +211,13 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
   if (typeof result.status === "string") facts.push(String(result.status));
   if (facts.length) lines.push(facts.join(" · "));
   if (result.reason) lines.push(`reason: ${result.reason}`);
+  const fromWords = (result.from_words ?? {}) as Record<string, string>;
+  if (Object.keys(fromWords).length)
+    lines.push(
+      `taken from the words: ${Object.entries(fromWords)
+        .map(([f, v]) => `${f} = ${v}`)
+        .join(", ")}`,
+    );
   const more = result.action_id ? `get_context {"action_id":"${result.action_id}"}` : "see structuredContent";
 
   if (Array.isArray(result.results) && result.results.length)

@@ -44,6 +44,8 @@ export interface ActionResponse extends OutcomeBase {
   result?: Record<string, unknown> | null;
   /** JSON Schema of the patch advance_action accepts now (get_context). */
   patch_schema?: Record<string, unknown>;
+  /** Fields whose value was read from words (a label sent, or the user's request): field → value. */
+  from_words?: Record<string, string>;
   /** The shape of each missing or wrong field that is a structure (`[{sku, quantity}]`). */
   field_shapes?: Record<string, string>;
 }

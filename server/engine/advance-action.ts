@@ -88,6 +88,7 @@ export async function advanceAction(
       retryable: false,
     });
   const state = stateFromEvaluation(capability, ev, Object.keys(input.patch), previous);
+  const fromWords = Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {};
   let status = statusAfterEvaluation(capability, ev, state);
   // A read capability that got its last input answers now, as start_action does.
   if (status === "completed" && capability.read && !input.dry_run) {
@@ -123,7 +124,12 @@ export async function advanceAction(
       deps,
       capability,
       { ...row, node: ev.node, status, state: state as never },
-      { outcome: "preview", message: `Preview only, nothing was saved: ${message}`, retryable: false },
+      {
+        outcome: "preview",
+        message: `Preview only, nothing was saved: ${message}`,
+        retryable: false,
+        ...fromWords,
+      },
       { options: { since: previous.options } },
     );
   // An empty patch that changes nothing must not void an approval.
@@ -183,7 +189,7 @@ export async function advanceAction(
     deps,
     capability,
     next,
-    { outcome, ...(refused ? { reason: ev.errors[0]?.code } : {}), message, retryable: false },
+    { outcome, ...(refused ? { reason: ev.errors[0]?.code } : {}), message, retryable: false, ...fromWords },
     { options: { since: previous.options } },
   );
 }

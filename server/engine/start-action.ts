@@ -24,6 +24,11 @@ export interface StartInput {
   capability: string;
   entity_id?: string;
   patch?: Values;
+  /**
+   * The user's request in their words, beside a capability named or found by them: a field the
+   * patch leaves out is taken from it where the words name exactly one of the node's choices.
+   */
+  intent?: string;
   /** Given (to confirm at once): a start resent with the same key answers with the first action. */
   idempotency_key?: string;
   dry_run?: boolean;
@@ -81,7 +86,9 @@ export async function startAction(
     };
   Object.assign(patch, settledStartPatch(capability, input));
   const adapter = await deps.adapterFor(capability.connector, actor);
-  const ev = await catchLegacyUnavailable(() => evaluateAction(capability, adapter, actor, patch));
+  const ev = await catchLegacyUnavailable(() =>
+    evaluateAction(capability, adapter, actor, patch, { request: input.intent }),
+  );
   if ("unavailable" in ev) return unavailable(ev.unavailable, { capability: capability.id });
   if (ev.notFound)
     return {
@@ -101,7 +108,9 @@ export async function startAction(
           ]
         : [],
     };
-  const state = stateFromEvaluation(capability, ev, Object.keys(patch), emptyActionState());
+  // Fields taken from the user's words count as sent: applied where their node passed.
+  const sentFields = [...new Set([...Object.keys(patch), ...Object.keys(ev.fromWords)])];
+  const state = stateFromEvaluation(capability, ev, sentFields, emptyActionState());
   let status = statusAfterEvaluation(capability, ev, state);
   if (status === "completed" && capability.read) {
     const read = capability.read;
@@ -154,6 +163,7 @@ export async function startAction(
       requires_confirmation: ev.atConfirmation,
       summary: state.summary,
       result: state.result,
+      ...(Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {}),
       next_actions: [
         {
           tool: "start_action",
@@ -209,6 +219,7 @@ export async function startAction(
         ? (state.validation_errors[0]?.message ?? "rejected")
         : evaluationMessage(capability, ev, state),
       retryable: false,
+      ...(Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {}),
     },
     { withInputs: true, options: "full" },
   );
@@ -245,6 +256,7 @@ function requestFingerprint(input: StartInput): string {
   const asked = canonicalJson({
     capability: input.capability,
     entity_id: input.entity_id,
+    // Not the words: a resend may word the request differently, and the key decides.
     patch: input.patch ?? {},
   });
   return createHash("sha256").update(asked).digest("hex").slice(0, 16);

@@ -181,11 +181,78 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
     expect(text(result)).toMatch(/^shapes:\n- items: \[\{product_id, quantity\}\]$/m);
   });
 
-  it("both capability and intent, or neither: invalid_arguments", async () => {
+  it("neither capability nor intent: invalid_arguments", async () => {
     const client = await w.connect(w.keys.alice);
-    for (const args of [{}, { capability: "checkout", intent: "buy a mug" }]) {
-      const out = sc(await client.callTool({ name: "start_action", arguments: args }));
-      expect(out).toMatchObject({ outcome: "rejected", reason: "invalid_arguments" });
-    }
+    const out = sc(await client.callTool({ name: "start_action", arguments: {} }));
+    expect(out).toMatchObject({ outcome: "rejected", reason: "invalid_arguments" });
+  });
+
+  it("capability and intent together: the capability decides, the words fill the fields with choices", async () => {
+    const client = await w.connect(w.keys.alice);
+    const result = await client.callTool({
+      name: "start_action",
+      arguments: {
+        // Words that alone would match another capability best: the capability named decides.
+        capability: "checkout",
+        intent: "two mugs, ship to the office and pay from my balance",
+        patch: { items: [{ product_id: "prod_mug", quantity: 2 }] },
+      },
+    });
+    const out = sc(result);
+    expect(out).toMatchObject({ capability: "checkout", status: "awaiting_approval" });
+    expect(out.from_words).toEqual({ address_id: "addr_alice_office", payment_type: "balance" });
+    expect(text(result)).toMatch(
+      /taken from the words: address_id = addr_alice_office, payment_type = balance/,
+    );
+  });
+
+  it("labels in a patch are read through the node's own choices; an ambiguous one lists the candidates", async () => {
+    const client = await w.connect(w.keys.alice);
+    const out = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: {
+          capability: "checkout",
+          patch: {
+            items: [{ product_id: "prod_mug", quantity: 1 }],
+            address_id: "home",
+            payment_type: "Store credit",
+          },
+        },
+      }),
+    );
+    expect(out).toMatchObject({ status: "awaiting_approval" });
+    expect(out.from_words).toEqual({ address_id: "addr_alice_home", payment_type: "balance" });
+    // "Logo Tee" names every tee the exchange offers: the answer lists them, it does not pick one.
+    const exchange = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: {
+          capability: "after_sales",
+          entity_id: "ord_exchange",
+          patch: { kind: "exchange", reason: "too small", replacement_product_id: "Logo Tee" },
+        },
+      }),
+    );
+    const errors = exchange.validation_errors as Array<{ field: string; code: string; message: string }>;
+    expect(errors).toContainEqual(
+      expect.objectContaining({ field: "replacement_product_id", code: "ambiguous_choice" }),
+    );
+    expect(errors.find((e) => e.code === "ambiguous_choice")?.message).toMatch(
+      /prod_tee_l \(Logo Tee \(L\)\)/,
+    );
+    // The size alone names one.
+    const sized = sc(
+      await client.callTool({
+        name: "advance_action",
+        arguments: {
+          action_id: exchange.action_id,
+          version: exchange.version,
+          patch: { replacement_product_id: "Logo Tee L" },
+        },
+      }),
+    );
+    expect(sized).toMatchObject({ status: "awaiting_approval" });
+    expect(sized.from_words).toEqual({ replacement_product_id: "prod_tee_l" });
   });
 });

@@ -44,13 +44,14 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     if (!ctx || !parsed.success || parsed.data.capability)
       return confirmWhenReady(ctx, parsed.data?.idempotency_key, await steps.startAction(ctx, raw));
     const { intent, ...rest } = parsed.data;
+    const withWords = { ...rest, intent };
     // A resend under its key: the capability it started, not whatever the words match now.
     const earlier = rest.idempotency_key ? await steps.startedWith(ctx, rest.idempotency_key) : null;
     if (earlier)
       return confirmWhenReady(
         ctx,
         rest.idempotency_key,
-        await steps.startAction(ctx, { ...rest, capability: earlier }),
+        await steps.startAction(ctx, { ...withWords, capability: earlier }),
       );
     // A record named beside the words says what they are about (its id prefix names the entity).
     const query = rest.entity_id ? `${intent?.slice(0, 430)} ${rest.entity_id}` : intent;
@@ -81,7 +82,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
         results: hits,
         next_actions: found.next_actions,
       };
-    const out = await steps.startAction(ctx, { ...rest, capability: pick.capability });
+    const out = await steps.startAction(ctx, { ...withWords, capability: pick.capability });
     const others = hits.filter((h) => h !== pick).map((h) => h.capability);
     if (others.length) out.other_matches = others;
     return confirmWhenReady(ctx, rest.idempotency_key, out);

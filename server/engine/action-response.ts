@@ -186,9 +186,11 @@ export async function notAllowedNow(
 ): Promise<ActionResponse> {
   const r = await respond(deps, capability, row, { outcome: "rejected", message: "", retryable: false });
   r.reason = "not_in_next_actions";
-  r.message = `${tool} is not possible while the action is ${row.status} at ${row.node}; next: ${
-    r.next_actions.map((n) => n.tool).join(", ") || "nothing (the action is finished)"
-  }`;
+  // What is missing is named: the refusal says what to send, not only that it was refused.
+  const lacking = [...(r.missing ?? []), ...(r.validation_errors ?? []).map((e) => e.field)];
+  r.message = `${tool} is not possible while the action is ${row.status} at ${row.node}${
+    lacking.length ? ` (needs ${[...new Set(lacking)].join(", ")})` : ""
+  }; next: ${r.next_actions.map((n) => n.tool).join(", ") || "nothing (the action is finished)"}`;
   return r;
 }
 

@@ -113,7 +113,13 @@ export async function evaluateAction(
         continue;
       }
       if (result.notFound) return stopAt(i, { notFound: result.notFound });
+      // How each list is ordered, from every node that offered one (one map, merged).
+      const orderOf = {
+        ...(options.order_of as object | undefined),
+        ...(own.order_of as object | undefined),
+      };
       Object.assign(options, own);
+      if (Object.keys(orderOf).length) options.order_of = orderOf;
       Object.assign(derived, result.derived ?? {});
       for (const [field, value] of Object.entries(result.defaults ?? {}))
         if (!present(values[field])) values[field] = value;

@@ -37,6 +37,7 @@ const RENDERED = new Set([
   "patch_schema",
   "field_shapes",
   "from_words",
+  "ask_user",
 ]);
 
 /** How many entries of a list the text shows: ten answer most questions whole. */
@@ -292,6 +293,14 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
   const said = effect?.status === "applied" && message.includes(String(effect.external_id ?? "\u0000"));
   if (effect?.status && !said)
     lines.push(`effect: ${effect.status}${effect.external_id ? ` (${effect.external_id})` : ""}`);
+  const ask = result.ask_user as { message?: string; candidates?: string[] } | undefined;
+  if (ask?.message)
+    lines.push(
+      `ask the user: ${ask.message}`,
+      ...(ask.candidates ?? []).map(
+        (c) => `- \`${c.split(" ")[0]}\`${c.includes(" ") ? c.slice(c.indexOf(" ")) : ""}`,
+      ),
+    );
   const approval = approvalLine(result.approval);
   if (typeof result.approval_url === "string")
     lines.push(`${approval ?? "approval: pending"} — the user decides; approve at: ${result.approval_url}`);

@@ -12,6 +12,7 @@ import {
 import { describeInputs, fieldShapes, type InputDescription, patchJsonSchema } from "./describe-inputs";
 import type { EngineDeps } from "./engine-deps";
 import { nextActionsFor } from "./next-actions-for";
+import type { AskUser } from "./unnamed-record";
 
 /** The response of every action operation: a typed outcome plus the action's business state. */
 export interface ActionResponse extends OutcomeBase {
@@ -44,6 +45,8 @@ export interface ActionResponse extends OutcomeBase {
   result?: Record<string, unknown> | null;
   /** JSON Schema of the patch advance_action accepts now (get_context). */
   patch_schema?: Record<string, unknown>;
+  /** The record was the agent's pick among several the change fits: ask the user first. */
+  ask_user?: AskUser;
   /** Fields whose value was read from words (a label sent, or the user's request): field → value. */
   from_words?: Record<string, string>;
   /** The shape of each missing or wrong field that is a structure (`[{sku, quantity}]`). */

@@ -1,7 +1,7 @@
 import type { ZodType } from "zod";
 import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capability";
 import type { ValidationError } from "../connectors/sdk/outcome";
-import { candidateText, choicesFor, matchSentWords, namedInWords } from "./choice-words";
+import { type ChoiceRow, candidateText, choicesFor, matchSentWords, namedInWords } from "./choice-words";
 import { requiredFields } from "./describe-inputs";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 
@@ -135,21 +135,19 @@ export async function evaluateAction(
         (f) => !present(values[f]) && !errors.some((e) => e.field.split(".")[0] === f),
       );
       // A field still missing that the user's request names among this node's choices.
-      const named = words.request
-        ? missing.find(
-            (f) =>
-              !tried.has(f) && fields[f] && namedInWords(choicesFor(f, own, fields[f]), words.request ?? ""),
-          )
+      const request = words.request;
+      const named = request
+        ? missing
+            .filter((f) => !tried.has(f) && fields[f])
+            .map((f) => ({ field: f, choice: nameInRequest(choicesFor(f, own, fields[f]), request) }))
+            .find((n) => n.choice)
         : undefined;
-      if (named && words.request) {
-        tried.add(named);
-        const choice = namedInWords(choicesFor(named, own, fields[named]), words.request);
-        if (choice) {
-          values[named] = choice.value;
-          fromWords[named] = choice.value;
-          restore(derived, derivedBefore);
-          continue;
-        }
+      if (named?.choice) {
+        tried.add(named.field);
+        values[named.field] = named.choice.value;
+        fromWords[named.field] = named.choice.value;
+        restore(derived, derivedBefore);
+        continue;
       }
       if (errors.length || missing.length) return stopAt(i, { missing, errors });
       break;
@@ -211,4 +209,14 @@ function wordsToChoices(
       };
   }
   return {};
+}
+
+/**
+ * The row a request names, among the rows the node says are possible first ("the kettle order"
+ * when only one kettle order can take the change), then among all (a named record that cannot
+ * take it is then refused with its reason).
+ */
+function nameInRequest(rows: ChoiceRow[], request: string): ChoiceRow | undefined {
+  const open = rows.filter((r) => r.row.possible === undefined || r.row.possible === "yes");
+  return (open.length < rows.length ? namedInWords(open, request) : undefined) ?? namedInWords(rows, request);
 }

@@ -19,6 +19,7 @@ import { evaluateAction } from "./evaluate-action";
 import { stateTooLarge } from "./state-ceiling";
 import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
 import { canonicalJson } from "./summary-digest";
+import { recordToAsk } from "./unnamed-record";
 
 export interface StartInput {
   capability: string;
@@ -111,6 +112,7 @@ export async function startAction(
   // Fields taken from the user's words count as sent: applied where their node passed.
   const sentFields = [...new Set([...Object.keys(patch), ...Object.keys(ev.fromWords)])];
   const state = stateFromEvaluation(capability, ev, sentFields, emptyActionState());
+  if (Object.keys(ev.fromWords).length) state.from_words = ev.fromWords;
   let status = statusAfterEvaluation(capability, ev, state);
   if (status === "completed" && capability.read) {
     const read = capability.read;
@@ -208,6 +210,14 @@ export async function startAction(
   if (ev.atConfirmation && state.requires_approval && state.summary && state.digest)
     await openApproval(deps.db, row, state, capability.policy.approvalTtlMs);
   const rejected = status === "rejected" || onlyRefusals(ev.errors);
+  // With a key a change nobody approves would run at once: only on a record the user meant.
+  const askUser =
+    input.idempotency_key && ev.atConfirmation && !state.requires_approval && !rejected
+      ? await recordToAsk(capability, adapter, actor, ev.values, {
+          request: input.intent,
+          fromWords: ev.fromWords,
+        })
+      : null;
   return respond(
     deps,
     capability,
@@ -220,6 +230,7 @@ export async function startAction(
         : evaluationMessage(capability, ev, state),
       retryable: false,
       ...(Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {}),
+      ...(askUser ? { ask_user: askUser } : {}),
     },
     { withInputs: true, options: "full" },
   );

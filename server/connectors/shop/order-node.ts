@@ -41,7 +41,8 @@ export function orderNode(
           recent.data.map(async (order) => {
             const can = possible
               ? possible(order, values)
-              : ((await check?.(order)) ?? []).map((e) => e.message).join("; ") || "yes";
+              : // Why not, in a few words: the first clause of each refusal.
+                ((await check?.(order)) ?? []).map((e) => e.message.split(";")[0]).join("; ") || "yes";
             return can === null ? null : { ...orderCandidate(order), possible: can };
           }),
         );

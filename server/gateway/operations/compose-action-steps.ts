@@ -34,7 +34,8 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     if (typeof key !== "string" || out.outcome !== "applied" || typeof out.action_id !== "string") return out;
     const next = (out.next_actions ?? []) as NextAction[];
     const ready = next.some((n) => n.tool === "confirm_action" && !n.requires_user_approval);
-    if (!ready || out.status === "failed") return out;
+    // The record was the agent's pick among several: the user says which before anything runs.
+    if (!ready || out.status === "failed" || out.ask_user) return out;
     return steps.confirmAction(ctx, { action_id: out.action_id, version: out.version, idempotency_key: key });
   }
 

@@ -112,7 +112,9 @@ export async function startAction(
   // Fields taken from the user's words count as sent: applied where their node passed.
   const sentFields = [...new Set([...Object.keys(patch), ...Object.keys(ev.fromWords)])];
   const state = stateFromEvaluation(capability, ev, sentFields, emptyActionState());
-  if (Object.keys(ev.fromWords).length) state.from_words = ev.fromWords;
+  // The record the user's words quote by its id ("ticket tkt_9") is as named as one they describe.
+  const named = { ...ev.fromWords, ...quotedRecord(capability, ev.values, input.intent) };
+  if (Object.keys(named).length) state.from_words = named;
   let status = statusAfterEvaluation(capability, ev, state);
   if (status === "completed" && capability.read) {
     const read = capability.read;
@@ -215,7 +217,7 @@ export async function startAction(
     input.idempotency_key && ev.atConfirmation && !state.requires_approval && !rejected
       ? await recordToAsk(capability, adapter, actor, ev.values, {
           request: input.intent,
-          fromWords: ev.fromWords,
+          fromWords: named,
         })
       : null;
   return respond(
@@ -329,4 +331,13 @@ export function settledStartPatch(
   const patch: Values = { ...(input.patch ?? {}) };
   if (input.entity_id && capability.appliesTo.field) patch[capability.appliesTo.field] = input.entity_id;
   return patch;
+}
+
+/** The record field, when the user's words quote its value whole (any case): field → value. */
+function quotedRecord(capability: AnyCapability, values: Values, intent?: string): Record<string, string> {
+  const field = capability.appliesTo.field;
+  const value = field ? values[field] : undefined;
+  if (!field || typeof value !== "string" || !intent) return {};
+  const escaped = value.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&");
+  return new RegExp(`(^|[^\\w])${escaped}($|[^\\w])`, "i").test(intent) ? { [field]: value } : {};
 }

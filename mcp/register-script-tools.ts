@@ -74,7 +74,7 @@ export const SCRIPT_FUNCTION_NAMES = ["search", "navigate", "submit", ...Object.
 const DESCRIPTION = [
   "Run an async JS function body in a sandbox (no network or files); returns what it returns, as JSON.",
   "Await: search(query), navigate(uri), submit(uri,fields) → {uri,title,outcome,links,markdown};",
-  "startAction({…}), confirmAction, verifyAction… (each tool in camelCase, its arguments) → {outcome,message,action_id,version,missing,options,next_actions}; console.log.",
+  "startAction({…}), confirmAction({…}), verifyAction… (each tool in camelCase, its arguments) → {outcome,message,action_id,version,missing,options,next_actions}; console.log.",
 ].join(" ");
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -74,6 +74,8 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
         name: "start_action",
         arguments: {
           capability: "resolve_ticket",
+          // The user's words name the ticket: the change runs at once (see the address test below).
+          intent: "resolve tkt_2",
           patch: { ticket_id: "tkt_2", resolution: RESOLUTION },
           idempotency_key: key,
         },
@@ -120,8 +122,14 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
     expect(confirm?.requires_user_approval).toBe(true);
   });
 
-  it("advance with a key confirms once the last field makes it complete", async () => {
+  it("advance with a key runs a change nobody approves at once on the record the user's words named; the agent's own pick among several is asked about first", async () => {
     const client = await w.connect(w.keys.alice);
+    const order = async (id: string) =>
+      (await (
+        await fetch(`${w.legacy.url}/v1/orders/${id}`, {
+          headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
+        })
+      ).json()) as { address: { label: string } };
     const started = sc(
       await client.callTool({
         name: "start_action",
@@ -129,7 +137,8 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
       }),
     );
     expect(started).toMatchObject({ outcome: "input_required", missing: ["order_id"] });
-    const done = sc(
+    // Two of Alice's orders can still change address; the agent picked one by its id.
+    const picked = sc(
       await client.callTool({
         name: "advance_action",
         arguments: {
@@ -140,7 +149,34 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
         },
       }),
     );
+    expect(picked).toMatchObject({ status: "open", ask_user: { field: "order_id" } });
+    expect((await order("ord_pending")).address.label).toBe("Office");
+
+    // The user's words named the order at the start: the last field and a key run it at once.
+    const named = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: {
+          capability: "change_delivery_address",
+          intent: "change the address of ord_pending",
+          patch: {},
+        },
+      }),
+    );
+    expect(named).toMatchObject({ missing: ["address_id"], from_words: { order_id: "ord_pending" } });
+    const done = sc(
+      await client.callTool({
+        name: "advance_action",
+        arguments: {
+          action_id: named.action_id,
+          version: named.version,
+          patch: { address_id: "Home" },
+          idempotency_key: "one-call-address-2",
+        },
+      }),
+    );
     expect(done).toMatchObject({ outcome: "applied", status: "completed", next_actions: [] });
+    expect((await order("ord_pending")).address.label).toBe("Home");
   });
 
   it("words that fit several capabilities about as well start nothing and offer the matches", async () => {

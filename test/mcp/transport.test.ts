@@ -58,7 +58,8 @@ describe("MCP transport: identity, DNS rebinding, faces", () => {
     expect(challenge).toMatch(
       /^Bearer resource_metadata="http:\/\/localhost:3000\/\.well-known\/oauth-protected-resource\/mcp"/,
     );
-    expect(challenge).toContain('scope="signpost:actions signpost:browse signpost:script"');
+    // The default faces' scopes (the script face is opt-in: ?faces=script asks for its scope).
+    expect(challenge).toContain('scope="signpost:actions signpost:browse"');
     expect(challenge).not.toContain("error=");
   });
 

@@ -5,8 +5,9 @@ import { z } from "zod";
  * method ("balance"), a product name and size ("Logo Tee L"), a teammate's name, words of a
  * ticket's subject. It reads only the node's own options (the rows it offers for a field) and
  * the field's enum, so it works for every connector, hand-written or imported, with no list of
- * entities: the value to send is the row's key named after the field (`payment_type` → `type`,
- * `replacement_product_id` → `product_id`, `order_id` → `id`), the words are what the row says.
+ * entities: the value to send is the row's key named after the field (a field `x_type` → the
+ * row's `type`, a field `x_thing_id` → its `thing_id`, else its `id`), the words are what the row
+ * says.
  */
 
 /** One row a field may take: the value to send, and the words a person would use for it. */

@@ -396,6 +396,12 @@ const priority: Table = {
       { outcome: "input_required", code: "invalid_value", next: ["advance_action"] },
     ],
     [
+      // Words that name no priority are still refused, naming the field.
+      "a word that is no priority",
+      start("sam", "change_ticket_priority", "tkt_1", { priority: "asap" }),
+      { outcome: "input_required", code: "invalid_value", next: ["advance_action"] },
+    ],
+    [
       "an empty priority",
       start("sam", "change_ticket_priority", "tkt_1", { priority: "" }),
       { outcome: "input_required", missing: ["priority"], next: ["advance_action"] },
@@ -1017,7 +1023,7 @@ describeEachProvider("helpdesk write capabilities, table-driven (%s, real legacy
         expect(line, text).toContain(part);
       expect(line).toContain("possible: yes");
       // 110 before the creation date joined the line ("the oldest ticket" needs it).
-      expect(line.length).toBeLessThanOrEqual(126);
+      expect(line.length).toBeLessThanOrEqual(130);
     });
 
     it("scoped to the caller's tenant: Acme never sees Globex's ticket, Globex's support sees only its own", async () => {

@@ -95,22 +95,65 @@ const listedSchemas = new WeakMap<
   { input: Record<string, unknown>; output: Record<string, unknown> }
 >();
 
-function listed(schema: z.ZodType) {
-  let entry = listedSchemas.get(schema);
+/** The keywords that bound a value's size or spelling (not its type, shape or allowed keys). */
+const BOUNDS = new Set([
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minimum",
+  "maximum",
+  "maxItems",
+  "propertyNames",
+]);
+
+/**
+ * The shape of a schema without its bounds: types, required fields, enums and
+ * `additionalProperties: false` stay; lengths, patterns and ranges go. Listed for the tools whose
+ * handler parses the strict schema itself, so every bound is still enforced and a value outside
+ * one is the gateway's typed refusal naming the field: a model reads the shape, and each listed
+ * regex and length cost every tools/list about a fifth of the default faces' tokens.
+ */
+function shapeOnly(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(shapeOnly);
+  if (!node || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+    if (BOUNDS.has(key)) continue;
+    // Inside `properties` the keys are field names, never keywords: each one is kept.
+    out[key] =
+      key === "properties" && value && typeof value === "object"
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shapeOnly(v)]))
+        : shapeOnly(value);
+  }
+  return out;
+}
+
+function listed(schema: z.ZodType, shape = false) {
+  const key = shape ? shapeKey(schema) : schema;
+  let entry = listedSchemas.get(key);
   if (!entry) {
+    const input = compact(z.toJSONSchema(schema, { io: "input", target: "draft-2020-12" }));
     entry = {
-      input: compact(z.toJSONSchema(schema, { io: "input", target: "draft-2020-12" })) as Record<
-        string,
-        unknown
-      >,
+      input: (shape ? shapeOnly(input) : input) as Record<string, unknown>,
       output: compact(z.toJSONSchema(schema, { io: "output", target: "draft-2020-12" })) as Record<
         string,
         unknown
       >,
     };
-    listedSchemas.set(schema, entry);
+    listedSchemas.set(key, entry);
   }
   return entry;
+}
+
+/** A second cache key per schema for its shape-only listing. */
+const shapeKeys = new WeakMap<z.ZodType, z.ZodType>();
+function shapeKey(schema: z.ZodType): z.ZodType {
+  let key = shapeKeys.get(schema);
+  if (!key) {
+    key = z.never();
+    shapeKeys.set(schema, key);
+  }
+  return key;
 }
 
 /** Arguments as they arrive, before the handler's own zod parse. */
@@ -128,14 +171,14 @@ function anyObject(value: unknown) {
 }
 
 /**
- * The same zod schema, listed compactly: only the JSON Schema the host sees is trimmed; a
- * schema's meaning is unchanged (every constraint that restricts a value is kept).
+ * The same zod schema, listed compactly: only the JSON Schema the host sees is trimmed.
  *
  * `validation: "sdk"` (default) lets the SDK validate with zod; its refusals are bare
  * `isError` texts. `validation: "handler"` lists the same strict schema but lets any object
  * through to the handler, which parses it itself: a wrong argument (an identity field such as
- * `tenant_id`, a wrong type) then becomes the gateway's typed, audited `rejected` /
- * `invalid_arguments` outcome instead of an SDK error no audit row ever sees.
+ * `tenant_id`, a wrong type, a value past a bound) then becomes the gateway's typed, audited
+ * `rejected` / `invalid_arguments` outcome instead of an SDK error no audit row ever sees. Its
+ * listing is the shape only (see shapeOnly): the bounds are the handler's to enforce.
  */
 export function compactSchema<S extends z.ZodType>(
   schema: S,
@@ -154,7 +197,10 @@ export function compactSchema<S extends z.ZodType>(
       version: 1,
       vendor: "signpost",
       validate: options.validation === "handler" ? anyObject : (value: unknown) => standard.validate(value),
-      jsonSchema: { input: () => listed(schema).input, output: () => listed(schema).output },
+      jsonSchema: {
+        input: () => listed(schema, options.validation === "handler").input,
+        output: () => listed(schema).output,
+      },
     },
   } as unknown as StandardSchemaWithJSON<unknown, unknown>;
 }

@@ -153,7 +153,7 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
       return jsonRpcError(
         400,
         -32602,
-        "Unknown face: use faces=actions, faces=browse, faces=script or a comma-separated list of them.",
+        "Unknown face: use faces=actions, faces=browse, faces=script, a comma-separated list of them, or faces=all.",
       );
     }
 

@@ -36,10 +36,12 @@ const RENDERED = new Set([
   "next_actions",
   "patch_schema",
   "field_shapes",
+  "from_words",
+  "ask_user",
 ]);
 
-/** How many entries of a list the text shows; the rest is one call away. */
-const LIST_CUT = 5;
+/** How many entries of a list the text shows: ten answer most questions whole. */
+const LIST_CUT = 10;
 
 const isEmpty = (v: unknown) =>
   v === null ||
@@ -108,13 +110,13 @@ function entryLine(entry: unknown): string {
 }
 
 /** A named value as compact markdown lines: lists one entry a line, cut with a way to ask for more. */
-function section(name: string, value: unknown, more: string, cut = LIST_CUT): string[] {
+function section(name: string, value: unknown, more: string, cut = LIST_CUT, order?: string): string[] {
   if (isEmpty(value)) return [];
   if (Array.isArray(value)) {
     if (value.every((x) => typeof x !== "object" || x === null)) return [`${name}: ${value.join(", ")}`];
     const shown = value.slice(0, cut).map(entryLine);
     if (value.length > cut) shown.push(`- … ${value.length - cut} more: ${more}`);
-    return [`${name}:`, ...shown];
+    return [`${name}${order ? ` (${order})` : ""}:`, ...shown];
   }
   if (typeof value === "object") {
     const o = value as Json;
@@ -165,7 +167,11 @@ function searchResultLines(all: Json[]): string[] {
       r.requires_approval === "conditional"
         ? `approval: ${r.approval_condition}`
         : `approval: ${r.requires_approval ? "always" : "never"}`;
-    const inputs = `inputs: ${((r.inputs ?? []) as string[]).join(", ")}`;
+    // The values of a fixed-set input come with the fields, so the first value sent is a right one.
+    const sets = Object.entries((r.input_values ?? {}) as Record<string, string[]>)
+      .map(([f, v]) => `; ${f}: ${v.join("|")}`)
+      .join("");
+    const inputs = `inputs: ${((r.inputs ?? []) as string[]).join(", ")}${sets}`;
     return i === 0
       ? `${i + 1}. \`${r.capability}\` ${r.title} — use: ${r.trigger} ${r.when_not_to_use} ${inputs}; ${approval}`
       : `${i + 1}. \`${r.capability}\` ${r.title} — ${inputs}; ${approval}`;
@@ -210,6 +216,13 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
   if (typeof result.status === "string") facts.push(String(result.status));
   if (facts.length) lines.push(facts.join(" · "));
   if (result.reason) lines.push(`reason: ${result.reason}`);
+  const fromWords = (result.from_words ?? {}) as Record<string, string>;
+  if (Object.keys(fromWords).length)
+    lines.push(
+      `taken from the words: ${Object.entries(fromWords)
+        .map(([f, v]) => `${f} = ${v}`)
+        .join(", ")}`,
+    );
   const more = result.action_id ? `get_context {"action_id":"${result.action_id}"}` : "see structuredContent";
 
   if (Array.isArray(result.results) && result.results.length)
@@ -240,15 +253,31 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
   // A refusal nothing can fix (only other capabilities, or nothing, come next) needs no choices.
   const fixable = result.next_actions.some((n) => n.tool === "advance_action");
   const choosing = (missing.length > 0 || errors.length > 0) && fixable;
-  if (choosing || (result.outcome === "rejected" && fixable))
-    for (const [k, v] of Object.entries(choices)) lines.push(...section(`options.${k}`, v, more, cut));
+  if (choosing || (result.outcome === "rejected" && fixable)) {
+    // How each list is ordered (the node says), and how to narrow a longer one: by words of the
+    // one meant, which start and advance read through these same choices.
+    const orderOf = (choices.order_of ?? {}) as Record<string, string>;
+    for (const [k, v] of Object.entries(choices)) {
+      if (k === "order_of") continue;
+      const narrow =
+        typeof choices[`more_${k}`] === "string"
+          ? String(choices[`more_${k}`])
+          : "name the one meant by its words";
+      lines.push(...section(`options.${k}`, v, narrow, cut, orderOf[k]));
+    }
+  }
   const unchanged = Array.isArray(result.options_unchanged) ? (result.options_unchanged as string[]) : [];
   if (unchanged.length && choosing) lines.push(`options unchanged (as sent before): ${unchanged.join(", ")}`);
   // The summary in full where the person decides on it; afterwards its headline only.
   if (result.summary && typeof result.summary === "object") {
     const full = summaryLines(result.summary as Json);
     // Once the effect is under way, the effect and verification lines say what happened.
-    const deciding = result.requires_confirmation === true && !result.effect;
+    // A refusal (not approved yet, rejected by the person) names the summary, not all of it again.
+    const deciding =
+      result.requires_confirmation === true &&
+      !result.effect &&
+      result.outcome !== "rejected" &&
+      result.outcome !== "conflict";
     if (deciding) lines.push(...full);
     else if (!result.effect) lines.push(full[0] ?? "");
   }
@@ -264,6 +293,14 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
   const said = effect?.status === "applied" && message.includes(String(effect.external_id ?? "\u0000"));
   if (effect?.status && !said)
     lines.push(`effect: ${effect.status}${effect.external_id ? ` (${effect.external_id})` : ""}`);
+  const ask = result.ask_user as { message?: string; candidates?: string[] } | undefined;
+  if (ask?.message)
+    lines.push(
+      `ask the user: ${ask.message}`,
+      ...(ask.candidates ?? []).map(
+        (c) => `- \`${c.split(" ")[0]}\`${c.includes(" ") ? c.slice(c.indexOf(" ")) : ""}`,
+      ),
+    );
   const approval = approvalLine(result.approval);
   if (typeof result.approval_url === "string")
     lines.push(`${approval ?? "approval: pending"} — the user decides; approve at: ${result.approval_url}`);

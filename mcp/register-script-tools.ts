@@ -70,10 +70,11 @@ const ACTION_FUNCTIONS: Record<string, ActionToolName> = {
 export const SCRIPT_FUNCTION_NAMES = ["search", "navigate", "submit", ...Object.keys(ACTION_FUNCTIONS)];
 
 // Teaches every function in one breath: with `?faces=script` alone this is all the agent reads.
+// What each function returns is said here: a script that reads a field that is not there returns {}.
 const DESCRIPTION = [
-  "Run an async JS function body in a sandbox (no network or files) to chain calls; returns its JSON.",
-  "Each tool is an awaitable camelCase function of its arguments: search(query), navigate(uri), submit(uri,fields),",
-  "startAction({…}), confirmAction({…}), verifyAction… console.log.",
+  "Run an async JS function body in a sandbox (no network or files); returns what it returns, as JSON.",
+  "Await: search(query), navigate(uri), submit(uri,fields) → {uri,title,outcome,links,markdown};",
+  "startAction({…}), confirmAction({…}), verifyAction… (each tool in camelCase, its arguments) → {outcome,message,action_id,version,missing,options,next_actions}; console.log.",
 ].join(" ");
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

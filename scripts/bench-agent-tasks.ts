@@ -96,7 +96,7 @@ export async function benchAgentTasks(w: McpWorld): Promise<string> {
     signpost: signpostDefs + total.st,
     rest: restDefs + total.rt,
   });
-  const table = `${lines.join("\n")}\n\nTool definitions (o200k, model-visible): Signpost all faces ${signpostDefs}, REST wrapper ${restDefs}.\n\n${scale}`;
+  const table = `${lines.join("\n")}\n\nTool definitions (o200k, model-visible name, description, input schema): Signpost default faces ${signpostDefs}, REST wrapper ${restDefs}.\n\n${scale}`;
   console.log(`\n${table}\n`);
   return table;
 }

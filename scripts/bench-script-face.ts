@@ -85,7 +85,7 @@ const ordersDirect: Work = async (call) => {
 };
 
 export async function benchScriptFace(w: McpWorld): Promise<void> {
-  const client = await w.connect(w.keys.alice);
+  const client = await w.connect(w.keys.alice, { faces: "all" });
   const ids = ["ord_paid", "ord_delivered", "ord_exchange", "ord_transit"];
   const twenty = Array.from({ length: 20 }, (_, i) => ids[i % ids.length] as string);
   const script =

@@ -164,7 +164,8 @@ async function main() {
     const actions = await listTools(w, "actions");
     const browse = await listTools(w, "browse");
     const script = await listTools(w, "script");
-    const all = await listTools(w);
+    const defaults = await listTools(w);
+    const all = await listTools(w, "all");
 
     const widths = [44, 7, 16];
     const lines = [
@@ -174,6 +175,10 @@ async function main() {
       row(["actions face (incl. app-only approval_status)", actions.all.length, tokens(actions.all)], widths),
       row(["browse face", browse.visible.length, tokens(browse.visible)], widths),
       row(["script face", script.visible.length, tokens(script.visible)], widths),
+      row(
+        ["default faces: actions, browse (model-visible)", defaults.visible.length, tokens(defaults.visible)],
+        widths,
+      ),
       row(["all faces (model-visible)", all.visible.length, tokens(all.visible)], widths),
       row(["all faces (incl. app-only)", all.all.length, tokens(all.all)], widths),
       row(["legacy OpenAPI, one tool per endpoint", wrapped.length, tokens(wrapped)], widths),

@@ -33,8 +33,13 @@ export const EXAMPLE_ROUTES = [
           total: answer?.total ?? 0,
         };
       });
-      return listPage("Accounts", match.uri, result, ["id", "name", "status"], (row) =>
-        link(`Account ${String(row.name)}`, `example://account/${row.id}`),
+      return listPage(
+        "Accounts",
+        match.uri,
+        result,
+        ["id", "name", "status"],
+        (row) => `example://account/${row.id}`,
+        "In the system's order",
       );
     },
   }),

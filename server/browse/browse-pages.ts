@@ -525,7 +525,8 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       return {
         title: `Search: ${shownQ}`,
         outcome: "not_found",
-        markdown: `Nothing matched ${code(shownQ)}.\n\nStart from one of these:\n\n${startLinks(backend, among)}`,
+        // One line, not the start list again: fewer or other words, or the listings themselves.
+        markdown: `Nothing matched ${code(shownQ)}. Try fewer or other words, or ${link("the start page", "signpost://start")} for every listing.`,
       };
     }
     return { title: `Search: ${shownQ}`, outcome: "applied", markdown: sections.join("\n\n") };

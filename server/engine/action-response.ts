@@ -12,6 +12,7 @@ import {
 import { describeInputs, fieldShapes, type InputDescription, patchJsonSchema } from "./describe-inputs";
 import type { EngineDeps } from "./engine-deps";
 import { nextActionsFor } from "./next-actions-for";
+import type { AskUser } from "./unnamed-record";
 
 /** The response of every action operation: a typed outcome plus the action's business state. */
 export interface ActionResponse extends OutcomeBase {
@@ -44,6 +45,10 @@ export interface ActionResponse extends OutcomeBase {
   result?: Record<string, unknown> | null;
   /** JSON Schema of the patch advance_action accepts now (get_context). */
   patch_schema?: Record<string, unknown>;
+  /** The record was the agent's pick among several the change fits: ask the user first. */
+  ask_user?: AskUser;
+  /** Fields whose value was read from words (a label sent, or the user's request): field → value. */
+  from_words?: Record<string, string>;
   /** The shape of each missing or wrong field that is a structure (`[{sku, quantity}]`). */
   field_shapes?: Record<string, string>;
 }
@@ -184,9 +189,11 @@ export async function notAllowedNow(
 ): Promise<ActionResponse> {
   const r = await respond(deps, capability, row, { outcome: "rejected", message: "", retryable: false });
   r.reason = "not_in_next_actions";
-  r.message = `${tool} is not possible while the action is ${row.status} at ${row.node}; next: ${
-    r.next_actions.map((n) => n.tool).join(", ") || "nothing (the action is finished)"
-  }`;
+  // What is missing is named: the refusal says what to send, not only that it was refused.
+  const lacking = [...(r.missing ?? []), ...(r.validation_errors ?? []).map((e) => e.field)];
+  r.message = `${tool} is not possible while the action is ${row.status} at ${row.node}${
+    lacking.length ? ` (needs ${[...new Set(lacking)].join(", ")})` : ""
+  }; next: ${r.next_actions.map((n) => n.tool).join(", ") || "nothing (the action is finished)"}`;
   return r;
 }
 

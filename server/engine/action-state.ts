@@ -29,6 +29,8 @@ export const actionStateSchema = z.object({
   verification: z.record(z.string(), z.unknown()).nullable(),
   last_error: z.object({ code: z.string(), message: z.string() }).nullable(),
   recovery: z.object({ queued_at: z.string(), reason: z.string() }).nullable(),
+  /** Fields whose value the user's words named (a label, the request): field → value. */
+  from_words: z.record(z.string(), z.string()).optional(),
 });
 export type ActionState = z.infer<typeof actionStateSchema>;
 

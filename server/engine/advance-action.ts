@@ -16,12 +16,15 @@ import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
 import { stateTooLarge } from "./state-ceiling";
 import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
+import { recordToAsk } from "./unnamed-record";
 
 export interface AdvanceInput {
   action_id: string;
   version: number;
   /** Fields to set; `null` clears a field. */
   patch: Values;
+  /** Given: the gateway confirms at once where nobody approves (see recordToAsk). */
+  idempotency_key?: string;
   dry_run?: boolean;
 }
 
@@ -88,6 +91,12 @@ export async function advanceAction(
       retryable: false,
     });
   const state = stateFromEvaluation(capability, ev, Object.keys(input.patch), previous);
+  const fromWords = Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {};
+  // What the words named stays named, unless this patch set the field again by id.
+  const named = { ...previous.from_words };
+  for (const field of Object.keys(input.patch)) delete named[field];
+  Object.assign(named, ev.fromWords);
+  state.from_words = Object.keys(named).length ? named : undefined;
   let status = statusAfterEvaluation(capability, ev, state);
   // A read capability that got its last input answers now, as start_action does.
   if (status === "completed" && capability.read && !input.dry_run) {
@@ -105,6 +114,10 @@ export async function advanceAction(
   }
   const message = evaluationMessage(capability, ev, state);
   const refused = onlyRefusals(ev.errors);
+  const askUser =
+    input.idempotency_key && ev.atConfirmation && !state.requires_approval && !refused && !input.dry_run
+      ? await recordToAsk(capability, adapter, actor, ev.values, { fromWords: named })
+      : null;
   const outcome = refused ? "rejected" : ev.errors.length || ev.missing.length ? "input_required" : "applied";
   // Refused whole, before anything is written: the action stays at its version and state.
   const tooLarge = stateTooLarge(state, input.patch);
@@ -123,7 +136,12 @@ export async function advanceAction(
       deps,
       capability,
       { ...row, node: ev.node, status, state: state as never },
-      { outcome: "preview", message: `Preview only, nothing was saved: ${message}`, retryable: false },
+      {
+        outcome: "preview",
+        message: `Preview only, nothing was saved: ${message}`,
+        retryable: false,
+        ...fromWords,
+      },
       { options: { since: previous.options } },
     );
   // An empty patch that changes nothing must not void an approval.
@@ -183,7 +201,14 @@ export async function advanceAction(
     deps,
     capability,
     next,
-    { outcome, ...(refused ? { reason: ev.errors[0]?.code } : {}), message, retryable: false },
+    {
+      outcome,
+      ...(refused ? { reason: ev.errors[0]?.code } : {}),
+      message,
+      retryable: false,
+      ...fromWords,
+      ...(askUser ? { ask_user: askUser } : {}),
+    },
     { options: { since: previous.options } },
   );
 }

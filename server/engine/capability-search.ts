@@ -1,4 +1,5 @@
 import { Converter } from "opencc-js/t2cn";
+import { z } from "zod";
 import type { AnyCapability } from "../connectors/sdk/define-capability";
 import type { NextAction } from "../connectors/sdk/outcome";
 import { type ChineseSplit, chineseTerms } from "./chinese-terms";
@@ -129,6 +130,8 @@ export interface CapabilityHit {
   applies_to: string;
   prerequisites: string[];
   inputs: string[];
+  /** The values an input with a fixed set takes (`kind`: refund_only, exchange, …), by field. */
+  input_values?: Record<string, string[]>;
   side_effects: string[];
   /** `true` always, `false` never, `"conditional"` when `approval_condition` holds. */
   requires_approval: boolean | "conditional";
@@ -360,6 +363,7 @@ export function capabilityHit(capability: AnyCapability, score: number): Capabil
     applies_to: capability.appliesTo.entity,
     prerequisites: capability.prerequisites,
     inputs: describeInputs(capability).map((i) => i.field),
+    ...enumInputs(capability),
     side_effects: capability.sideEffects,
     requires_approval: requiresApproval,
     ...(typeof rule === "function"
@@ -375,4 +379,22 @@ export function capabilityHit(capability: AnyCapability, score: number): Capabil
       },
     ],
   };
+}
+
+const enumCache = new WeakMap<AnyCapability, Record<string, string[]>>();
+
+/** The inputs with a fixed set of values, read once per capability from their schemas. */
+function enumInputs(capability: AnyCapability): { input_values?: Record<string, string[]> } {
+  let values = enumCache.get(capability);
+  if (!values) {
+    values = {};
+    for (const node of capability.nodes)
+      for (const [field, schema] of Object.entries(node.fields ?? {})) {
+        const json = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as { enum?: unknown[] };
+        const set = (json.enum ?? []).filter((v): v is string => typeof v === "string");
+        if (set.length) values[field] = set;
+      }
+    enumCache.set(capability, values);
+  }
+  return Object.keys(values).length ? { input_values: values } : {};
 }

@@ -208,7 +208,8 @@ async function approvalRefusal(
   return respond(deps, capability, row, {
     outcome: "rejected",
     reason: "approval_pending",
-    message: `A person must approve version ${row.version} first at ${deps.approvalUrl(row.id)}; the model's word is not an approval`,
+    // The link is on the approval line of the answer; the summary stays as the person sees it.
+    message: `Not approved yet: a person must approve version ${row.version} first; the model's word is not an approval`,
     retryable: true,
     next_actions: [
       {

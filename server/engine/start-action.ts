@@ -19,11 +19,17 @@ import { evaluateAction } from "./evaluate-action";
 import { stateTooLarge } from "./state-ceiling";
 import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
 import { canonicalJson } from "./summary-digest";
+import { recordToAsk } from "./unnamed-record";
 
 export interface StartInput {
   capability: string;
   entity_id?: string;
   patch?: Values;
+  /**
+   * The user's request in their words, beside a capability named or found by them: a field the
+   * patch leaves out is taken from it where the words name exactly one of the node's choices.
+   */
+  intent?: string;
   /** Given (to confirm at once): a start resent with the same key answers with the first action. */
   idempotency_key?: string;
   dry_run?: boolean;
@@ -81,7 +87,9 @@ export async function startAction(
     };
   Object.assign(patch, settledStartPatch(capability, input));
   const adapter = await deps.adapterFor(capability.connector, actor);
-  const ev = await catchLegacyUnavailable(() => evaluateAction(capability, adapter, actor, patch));
+  const ev = await catchLegacyUnavailable(() =>
+    evaluateAction(capability, adapter, actor, patch, { request: input.intent }),
+  );
   if ("unavailable" in ev) return unavailable(ev.unavailable, { capability: capability.id });
   if (ev.notFound)
     return {
@@ -101,7 +109,12 @@ export async function startAction(
           ]
         : [],
     };
-  const state = stateFromEvaluation(capability, ev, Object.keys(patch), emptyActionState());
+  // Fields taken from the user's words count as sent: applied where their node passed.
+  const sentFields = [...new Set([...Object.keys(patch), ...Object.keys(ev.fromWords)])];
+  const state = stateFromEvaluation(capability, ev, sentFields, emptyActionState());
+  // The record the user's words quote by its id ("ticket tkt_9") is as named as one they describe.
+  const named = { ...ev.fromWords, ...quotedRecord(capability, ev.values, input.intent) };
+  if (Object.keys(named).length) state.from_words = named;
   let status = statusAfterEvaluation(capability, ev, state);
   if (status === "completed" && capability.read) {
     const read = capability.read;
@@ -154,6 +167,7 @@ export async function startAction(
       requires_confirmation: ev.atConfirmation,
       summary: state.summary,
       result: state.result,
+      ...(Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {}),
       next_actions: [
         {
           tool: "start_action",
@@ -198,6 +212,14 @@ export async function startAction(
   if (ev.atConfirmation && state.requires_approval && state.summary && state.digest)
     await openApproval(deps.db, row, state, capability.policy.approvalTtlMs);
   const rejected = status === "rejected" || onlyRefusals(ev.errors);
+  // With a key a change nobody approves would run at once: only on a record the user meant.
+  const askUser =
+    input.idempotency_key && ev.atConfirmation && !state.requires_approval && !rejected
+      ? await recordToAsk(capability, adapter, actor, ev.values, {
+          request: input.intent,
+          fromWords: named,
+        })
+      : null;
   return respond(
     deps,
     capability,
@@ -209,6 +231,8 @@ export async function startAction(
         ? (state.validation_errors[0]?.message ?? "rejected")
         : evaluationMessage(capability, ev, state),
       retryable: false,
+      ...(Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {}),
+      ...(askUser ? { ask_user: askUser } : {}),
     },
     { withInputs: true, options: "full" },
   );
@@ -245,6 +269,7 @@ function requestFingerprint(input: StartInput): string {
   const asked = canonicalJson({
     capability: input.capability,
     entity_id: input.entity_id,
+    // Not the words: a resend may word the request differently, and the key decides.
     patch: input.patch ?? {},
   });
   return createHash("sha256").update(asked).digest("hex").slice(0, 16);
@@ -306,4 +331,13 @@ export function settledStartPatch(
   const patch: Values = { ...(input.patch ?? {}) };
   if (input.entity_id && capability.appliesTo.field) patch[capability.appliesTo.field] = input.entity_id;
   return patch;
+}
+
+/** The record field, when the user's words quote its value whole (any case): field → value. */
+function quotedRecord(capability: AnyCapability, values: Values, intent?: string): Record<string, string> {
+  const field = capability.appliesTo.field;
+  const value = field ? values[field] : undefined;
+  if (!field || typeof value !== "string" || !intent) return {};
+  const escaped = value.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&");
+  return new RegExp(`(^|[^\\w])${escaped}($|[^\\w])`, "i").test(intent) ? { [field]: value } : {};
 }

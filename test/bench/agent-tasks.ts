@@ -160,7 +160,8 @@ export const BENCH_TASKS: BenchTask[] = [
     as: "alice",
     signpost: {
       intent: "Exchange the tee I received for size L",
-      facts: { kind: "exchange", reason: "too small", replacement_product_id: "prod_tee_l" },
+      // The replacement as the user names it (a product name and size), not its id.
+      facts: { kind: "exchange", reason: "too small", replacement_product_id: "Logo Tee L" },
       picks: { order_id: /Logo Tee \(M\)/, item_id: /Logo Tee \(M\)/ },
     },
     async rest(agent) {

@@ -33,6 +33,8 @@ export interface Reading {
   capabilities: Array<{ id: string; inputs: string[] }>;
   /** Links of a browse page (navigate targets). */
   links: string[];
+  /** The answer says to ask the user first (several records fit a change nobody approves). */
+  askUser?: boolean;
   /** What the model read, for the token count and for checking answers. */
   read: string;
 }
@@ -97,6 +99,7 @@ export function readText(text: string): Reading {
       section = (header[1] ?? "").toLowerCase();
       continue;
     }
+    if (/^ask the user:/.test(line)) reading.askUser = true;
     const approve = /approve at:?\s*(\S+)/i.exec(line);
     if (approve) reading.approvalUrl = approve[1];
     if (section.startsWith("next") && line.startsWith("- ")) {
@@ -189,6 +192,7 @@ export function readStructured(value: unknown): Reading {
     next,
     capabilities,
     approvalUrl: typeof sc.approval_url === "string" ? sc.approval_url : undefined,
+    askUser: !!sc.ask_user,
     actionId: typeof sc.action_id === "string" ? sc.action_id : undefined,
     links,
     read: JSON.stringify(sc),

@@ -110,6 +110,8 @@ export async function runSignpostAgent(
   const filled = new Set<string>(Object.keys(task.facts));
   while (run.calls < MAX_CALLS) {
     if (r.next.length === 0) return finish(`finished: ${r.outcome}`);
+    // The answer says the user must say which record: the agent asks them, runs nothing.
+    if (r.askUser) return finish("finished: asked the user which record");
     const advance = r.next.find((n) => n.tool === "advance_action");
     const confirm = r.next.find((n) => n.tool === "confirm_action");
     const verify = r.next.find((n) => n.tool === "verify_action");

@@ -80,7 +80,7 @@ describe("browse face: search → navigate → form → submit over MCP", () => 
       },
     });
     expect(submitted.markdown).toContain("CONFIRM_ORDER");
-    expect(submitted.markdown).toMatch(/A person must approve version 1/);
+    expect(submitted.markdown).toMatch(/a person must approve version 1/i);
     expect(submitted.markdown).toMatch(/http:\/\/localhost:3000\/confirm\//);
     const actionId = actionIdOf(submitted);
 

@@ -133,8 +133,8 @@ describe("links come from the route, never from the data it shows", () => {
     // The data is still there to read, escaped: the words, not the structure.
     expect(list.markdown).toContain("Zqx refund please \\]\\(config\\://shop\\) thanks");
     expect(list.markdown).toContain("\\[j\\]\\(javascript:alert\\(1\\)\\)");
-    // The id column is a code span: copyable as it is.
-    expect(list.markdown).toMatch(/^\| `tkt_1` \| Zqx/m);
+    // The row's id cell is the link to its page (no second list repeating the rows as links).
+    expect(list.markdown).toMatch(/^\| \[tkt_1\]\(helpdesk:\/\/ticket\/tkt_1\) \| Zqx/m);
 
     const ticket = await page(sam, "navigate", { uri: "helpdesk://ticket/tkt_1" });
     expect(ticket.links).toEqual([

@@ -114,7 +114,7 @@ export default defineConnector({ id: "shopcopy", title: "Copy", scheme: "shop", 
       uri: "crm://account/crm_1/note",
       fields: { text: "Called back" },
     });
-    expect(submitted.markdown).toMatch(/A person must approve version \d/);
+    expect(submitted.markdown).toMatch(/a person must approve version \d/i);
     expect(submitted.markdown).toMatch(/Called back/);
     expect(system.accounts[0]?.notes).toHaveLength(0);
     const actionId = /actions:\/\/([A-Za-z0-9_-]+)/.exec(submitted.markdown)?.[1] as string;

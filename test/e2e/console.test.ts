@@ -295,7 +295,7 @@ run("console in Chromium", () => {
     const sam = await person("sam@acme.test");
     await sam.page.goto(`${app.url}/monitor`);
     await sam.page.getByTestId("live-status").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
-    const agent = await connectAgent(app.url, agentKey("alice@acme.test"));
+    const agent = await connectAgent(app.url, agentKey("alice@acme.test"), "all");
     try {
       const run = await agent.call("run_script", {
         code: "const a = await navigate('shop://orders'); const b = await searchCapabilities('refund my order'); return [a.outcome, b.outcome];",

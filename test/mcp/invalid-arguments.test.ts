@@ -54,15 +54,28 @@ describeEachProvider("invalid tool arguments over MCP (%s)", (provider) => {
       expect(tool.inputSchema.type, tool.name).toBe("object");
       expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
     }
+    // The shape is listed (types, required fields); the bounds are the gateway's to enforce.
     const navigate = tools.find((t) => t.name === "navigate");
-    expect(navigate?.inputSchema).toMatchObject({
+    expect(navigate?.inputSchema).toEqual({
+      type: "object",
       required: ["uri"],
-      properties: { uri: { type: "string", minLength: 3, maxLength: 1000 } },
+      properties: { uri: { type: "string" } },
+      additionalProperties: false,
     });
     const advance = tools.find((t) => t.name === "advance_action");
-    expect(advance?.inputSchema).toMatchObject({
-      properties: { version: { type: "integer", minimum: 1 } },
-    });
+    expect(advance?.inputSchema).toMatchObject({ properties: { version: { type: "integer" } } });
+  });
+
+  it("a bound left out of the listing still holds: a version below 1 is a typed refusal naming the field", async () => {
+    const client = await w.connect(w.keys.alice);
+    const out = sc(
+      await client.callTool({
+        name: "advance_action",
+        arguments: { action_id: "act_x", version: 0, patch: {} },
+      }),
+    ) as Outcome;
+    expect(out).toMatchObject({ outcome: "rejected", reason: "invalid_arguments" });
+    expect(out.validation_errors?.map((e) => e.field)).toEqual(["version"]);
   });
 
   it("an identity field on start_action is rejected / unknown_field, names the field and is audited", async () => {
@@ -296,12 +309,19 @@ describeEachProvider("invalid tool arguments over MCP (%s)", (provider) => {
 });
 
 describe("compactSchema validation modes", () => {
-  it("handler mode passes any JSON object through, refuses non-objects, and lists the same JSON Schema", async () => {
+  it("handler mode passes any JSON object through, refuses non-objects, and lists the schema's shape without its bounds", async () => {
     const strict = compactSchema(startActionInputSchema);
     const handler = compactSchema(startActionInputSchema, { validation: "handler" });
-    expect(handler["~standard"].jsonSchema.input({ target: "draft-2020-12" })).toEqual(
-      strict["~standard"].jsonSchema.input({ target: "draft-2020-12" }),
-    );
+    const full = strict["~standard"].jsonSchema.input({ target: "draft-2020-12" }) as Record<string, unknown>;
+    const shape = handler["~standard"].jsonSchema.input({ target: "draft-2020-12" }) as Record<
+      string,
+      unknown
+    >;
+    // The same fields, types and strictness; the lengths and patterns are the handler's to check.
+    expect(Object.keys(shape.properties as object)).toEqual(Object.keys(full.properties as object));
+    expect(shape.additionalProperties).toBe(false);
+    expect(JSON.stringify(full)).toMatch(/"pattern"|"maxLength"/);
+    expect(JSON.stringify(shape)).not.toMatch(/"pattern"|"maxLength"|"minLength"|"minimum"/);
     const wrong = { capability: "checkout", tenant_id: "globex" };
     expect((await strict["~standard"].validate(wrong)).issues?.length).toBeGreaterThan(0);
     expect(await handler["~standard"].validate(wrong)).toEqual({ value: wrong });

@@ -63,7 +63,8 @@ describe("/mcp in the running Next.js app", () => {
       { versionNegotiation: { mode: "auto" } },
     );
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), {
+      // All faces: the test runs a script too (the script face is opt-in).
+      new StreamableHTTPClientTransport(new URL(`${app.url}/mcp?faces=all`), {
         requestInit: { headers: { Authorization: `Bearer ${key}` } },
       }),
     );

@@ -74,6 +74,8 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
         name: "start_action",
         arguments: {
           capability: "resolve_ticket",
+          // The user's words name the ticket: the change runs at once (see the address test below).
+          intent: "resolve tkt_2",
           patch: { ticket_id: "tkt_2", resolution: RESOLUTION },
           idempotency_key: key,
         },
@@ -120,8 +122,14 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
     expect(confirm?.requires_user_approval).toBe(true);
   });
 
-  it("advance with a key confirms once the last field makes it complete", async () => {
+  it("advance with a key runs a change nobody approves at once on the record the user's words named; the agent's own pick among several is asked about first", async () => {
     const client = await w.connect(w.keys.alice);
+    const order = async (id: string) =>
+      (await (
+        await fetch(`${w.legacy.url}/v1/orders/${id}`, {
+          headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
+        })
+      ).json()) as { address: { label: string } };
     const started = sc(
       await client.callTool({
         name: "start_action",
@@ -129,7 +137,8 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
       }),
     );
     expect(started).toMatchObject({ outcome: "input_required", missing: ["order_id"] });
-    const done = sc(
+    // Two of Alice's orders can still change address; the agent picked one by its id.
+    const picked = sc(
       await client.callTool({
         name: "advance_action",
         arguments: {
@@ -140,7 +149,34 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
         },
       }),
     );
+    expect(picked).toMatchObject({ status: "open", ask_user: { field: "order_id" } });
+    expect((await order("ord_pending")).address.label).toBe("Office");
+
+    // The user's words named the order at the start: the last field and a key run it at once.
+    const named = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: {
+          capability: "change_delivery_address",
+          intent: "change the address of ord_pending",
+          patch: {},
+        },
+      }),
+    );
+    expect(named).toMatchObject({ missing: ["address_id"], from_words: { order_id: "ord_pending" } });
+    const done = sc(
+      await client.callTool({
+        name: "advance_action",
+        arguments: {
+          action_id: named.action_id,
+          version: named.version,
+          patch: { address_id: "Home" },
+          idempotency_key: "one-call-address-2",
+        },
+      }),
+    );
     expect(done).toMatchObject({ outcome: "applied", status: "completed", next_actions: [] });
+    expect((await order("ord_pending")).address.label).toBe("Home");
   });
 
   it("words that fit several capabilities about as well start nothing and offer the matches", async () => {
@@ -181,11 +217,78 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
     expect(text(result)).toMatch(/^shapes:\n- items: \[\{product_id, quantity\}\]$/m);
   });
 
-  it("both capability and intent, or neither: invalid_arguments", async () => {
+  it("neither capability nor intent: invalid_arguments", async () => {
     const client = await w.connect(w.keys.alice);
-    for (const args of [{}, { capability: "checkout", intent: "buy a mug" }]) {
-      const out = sc(await client.callTool({ name: "start_action", arguments: args }));
-      expect(out).toMatchObject({ outcome: "rejected", reason: "invalid_arguments" });
-    }
+    const out = sc(await client.callTool({ name: "start_action", arguments: {} }));
+    expect(out).toMatchObject({ outcome: "rejected", reason: "invalid_arguments" });
+  });
+
+  it("capability and intent together: the capability decides, the words fill the fields with choices", async () => {
+    const client = await w.connect(w.keys.alice);
+    const result = await client.callTool({
+      name: "start_action",
+      arguments: {
+        // Words that alone would match another capability best: the capability named decides.
+        capability: "checkout",
+        intent: "two mugs, ship to the office and pay from my balance",
+        patch: { items: [{ product_id: "prod_mug", quantity: 2 }] },
+      },
+    });
+    const out = sc(result);
+    expect(out).toMatchObject({ capability: "checkout", status: "awaiting_approval" });
+    expect(out.from_words).toEqual({ address_id: "addr_alice_office", payment_type: "balance" });
+    expect(text(result)).toMatch(
+      /taken from the words: address_id = addr_alice_office, payment_type = balance/,
+    );
+  });
+
+  it("labels in a patch are read through the node's own choices; an ambiguous one lists the candidates", async () => {
+    const client = await w.connect(w.keys.alice);
+    const out = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: {
+          capability: "checkout",
+          patch: {
+            items: [{ product_id: "prod_mug", quantity: 1 }],
+            address_id: "home",
+            payment_type: "Store credit",
+          },
+        },
+      }),
+    );
+    expect(out).toMatchObject({ status: "awaiting_approval" });
+    expect(out.from_words).toEqual({ address_id: "addr_alice_home", payment_type: "balance" });
+    // "Logo Tee" names every tee the exchange offers: the answer lists them, it does not pick one.
+    const exchange = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: {
+          capability: "after_sales",
+          entity_id: "ord_exchange",
+          patch: { kind: "exchange", reason: "too small", replacement_product_id: "Logo Tee" },
+        },
+      }),
+    );
+    const errors = exchange.validation_errors as Array<{ field: string; code: string; message: string }>;
+    expect(errors).toContainEqual(
+      expect.objectContaining({ field: "replacement_product_id", code: "ambiguous_choice" }),
+    );
+    expect(errors.find((e) => e.code === "ambiguous_choice")?.message).toMatch(
+      /prod_tee_l \(Logo Tee \(L\)\)/,
+    );
+    // The size alone names one.
+    const sized = sc(
+      await client.callTool({
+        name: "advance_action",
+        arguments: {
+          action_id: exchange.action_id,
+          version: exchange.version,
+          patch: { replacement_product_id: "Logo Tee L" },
+        },
+      }),
+    );
+    expect(sized).toMatchObject({ status: "awaiting_approval" });
+    expect(sized.from_words).toEqual({ replacement_product_id: "prod_tee_l" });
   });
 });

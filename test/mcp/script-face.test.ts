@@ -53,6 +53,9 @@ describe("run_script", () => {
       "confirmAction(",
       "verifyAction",
       "console.log",
+      // What each returns: a script that reads a field that is not there returns {}.
+      "{uri,title,outcome,links,markdown}",
+      "next_actions}",
     ])
       expect(tools[0]?.description).toContain(fn);
   });

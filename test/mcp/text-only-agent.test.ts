@@ -54,17 +54,31 @@ describe("an agent that reads only the text block", () => {
     });
   });
 
-  it("a long choice list is cut with the call that shows it whole, and that call shows it whole", async () => {
+  it("a choice list of ten is shown whole with its order stated; each choice that cannot be taken says why", async () => {
     const client = await w.connect(w.keys.alice);
-    const started = await client.callTool({ name: "start_action", arguments: { capability: "after_sales" } });
-    const id = String(sc(started).action_id);
-    expect(text(started)).toContain(`more: get_context {"action_id":"${id}"}`);
-    expect(text(started)).not.toContain("ord_delivered_old");
-    const all = text(await client.callTool({ name: "get_context", arguments: { action_id: id } }));
-    expect(readText(all).choices.map((c) => c.id)).toEqual(
+    const started = text(
+      await client.callTool({ name: "start_action", arguments: { capability: "after_sales" } }),
+    );
+    expect(started).toContain("options.orders (newest first):");
+    expect(readText(started).choices.map((c) => c.id)).toEqual(
       expect.arrayContaining(["ord_delivered_old", "ord_paid"]),
     );
-    expect(all).not.toContain("more: get_context");
+    expect(started).not.toContain("more: get_context");
+    // Not only "nothing now": the reason, in a few words.
+    expect(started).toMatch(
+      /`ord_transit` .*possible: nothing now: in transit; a return is possible once delivered/,
+    );
+    // A kind already given narrows the list to the orders it can be done for.
+    const exchange = text(
+      await client.callTool({
+        name: "start_action",
+        arguments: { capability: "after_sales", patch: { kind: "exchange" } },
+      }),
+    );
+    expect(readText(exchange).choices.map((c) => c.id)).toEqual(["ord_exchange"]);
+    expect(exchange).toMatch(
+      /options\.orders \(newest first; \d+ left out that what was given does not fit\)/,
+    );
   });
 });
 

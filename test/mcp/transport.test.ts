@@ -58,7 +58,8 @@ describe("MCP transport: identity, DNS rebinding, faces", () => {
     expect(challenge).toMatch(
       /^Bearer resource_metadata="http:\/\/localhost:3000\/\.well-known\/oauth-protected-resource\/mcp"/,
     );
-    expect(challenge).toContain('scope="signpost:actions signpost:browse signpost:script"');
+    // The default faces' scopes (the script face is opt-in: ?faces=script asks for its scope).
+    expect(challenge).toContain('scope="signpost:actions signpost:browse"');
     expect(challenge).not.toContain("error=");
   });
 
@@ -119,8 +120,13 @@ describe("MCP transport: identity, DNS rebinding, faces", () => {
     expect(res.body).not.toContain("start_action");
   });
 
-  it("serves all faces by default and a subset with ?faces=", async () => {
-    const all = await w.connect(w.keys.alice);
+  it("serves the actions and browse faces by default, all with ?faces=all, a subset with ?faces=", async () => {
+    const byDefault = await w.connect(w.keys.alice);
+    const defaults = (await byDefault.listTools()).tools.map((t) => t.name);
+    // The script face is opt-in.
+    expect(defaults).not.toContain("run_script");
+    expect(defaults).toEqual(expect.arrayContaining(["start_action", "navigate"]));
+    const all = await w.connect(w.keys.alice, { faces: "all" });
     const names = (await all.listTools()).tools.map((t) => t.name).sort();
     expect(names).toEqual(
       [
@@ -161,7 +167,7 @@ describe("MCP transport: identity, DNS rebinding, faces", () => {
   });
 
   it("declares strict, described input schemas with no identity fields, page output schemas and annotations", async () => {
-    const client = await w.connect(w.keys.alice);
+    const client = await w.connect(w.keys.alice, { faces: "all" });
     const tools = (await client.listTools()).tools;
     const actionTools = ["search_capabilities", "start_action", "get_context", "advance_action"];
     actionTools.push("confirm_action", "verify_action", "recover_action", "cancel_action");

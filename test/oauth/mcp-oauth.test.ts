@@ -54,7 +54,8 @@ run("an MCP host connects by OAuth, as the person who allowed it", () => {
     expect(challenge).toContain(
       `resource_metadata="${signpost.url}/.well-known/oauth-protected-resource/mcp"`,
     );
-    expect(challenge).toMatch(/scope="signpost:actions signpost:browse signpost:script"/);
+    // The default faces' scopes: the script face is opt-in (?faces=script asks for its scope).
+    expect(challenge).toMatch(/scope="signpost:actions signpost:browse"/);
 
     const prm = await (await fetch(`${signpost.url}/.well-known/oauth-protected-resource/mcp`)).json();
     expect(prm).toMatchObject({

@@ -1,7 +1,6 @@
 import type { BackendOutcome } from "../sdk/browse-backend";
 import { capabilityFormRoute } from "../sdk/capability-form-route";
 import type { RouteDefinition } from "../sdk/define-route";
-import { link } from "../sdk/markdown";
 import { rowsTable } from "../sdk/render-helpers";
 import {
   type FilterSpec,
@@ -64,8 +63,9 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
         "Tickets",
         match.uri,
         result,
-        ["id", "subject", "status", "priority", "assignee_id", "team_id"],
-        (row) => link(`Ticket ${row.id}: ${String(row.subject ?? "")}`, `helpdesk://ticket/${row.id}`),
+        ["id", "subject", "status", "priority", "assignee_id", "team_id", "created_at"],
+        (row) => `helpdesk://ticket/${row.id}`,
+        "Most recently updated first",
       );
     },
   },

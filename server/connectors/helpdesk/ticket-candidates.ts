@@ -47,7 +47,13 @@ export async function ticketCandidates(
   }));
   if (!tickets.length) return {};
   const more = window.total > tickets.length;
-  return { tickets, ...(more ? { more_tickets: choice.listing ?? "helpdesk://tickets" } : {}) };
+  const base = choice.listing ?? "helpdesk://tickets";
+  const listing = `${base}${base.includes("?") ? "&" : "?"}q=`;
+  return {
+    tickets,
+    order_of: { tickets: "those it can act on first, then more urgent, then recently updated" },
+    ...(more ? { more_tickets: `name the ticket in ticket_id by its subject's words, or ${listing}` } : {}),
+  };
 }
 
 /** One line's worth of a ticket: enough to tell the caller's tickets apart and pick one. */
@@ -61,5 +67,7 @@ function ticketCandidate(ticket: HelpdeskTicket) {
     priority: ticket.priority,
     assignee: ticket.assignee_id ?? "unassigned",
     team: ticket.team_id ?? "none",
+    // "The oldest open ticket" is a question about this (the list is not ordered by it).
+    created: ticket.created_at.slice(0, 10),
   };
 }

@@ -32,7 +32,7 @@ export function cell(field: string, value: unknown): string {
 }
 
 /** A table of rows, with the given columns (default: the scalar keys of the first row). */
-export function rowsTable(rows: Row[], columns?: string[]): string {
+export function rowsTable(rows: Row[], columns?: string[], firstCellUri?: (index: number) => string): string {
   if (rows.length === 0) return "_(none)_";
   const cols =
     columns ??
@@ -41,7 +41,11 @@ export function rowsTable(rows: Row[], columns?: string[]): string {
       .slice(0, 8);
   return table(
     cols,
-    rows.map((row) => cols.map((col) => cell(col, row[col]))),
+    rows.map((row, i) =>
+      cols.map((col, c) =>
+        c === 0 && firstCellUri ? link(String(row[col] ?? ""), firstCellUri(i)) : cell(col, row[col]),
+      ),
+    ),
   );
 }
 

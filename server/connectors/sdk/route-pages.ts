@@ -102,12 +102,13 @@ export function listPage(
   uri: BrowseUri,
   result: ListPage<Row> | BackendOutcome,
   columns: string[],
-  rowLink: (row: Row) => string,
-  intro = "",
+  rowUri: (row: Row) => string,
+  /** How the rows are ordered, in a few words ("newest first"): a reader never has to guess. */
+  order: string,
 ): PageBody {
   if (isOutcome(result)) return outcomePage(title, result);
   const rows: Row[] = result.data;
-  // Built in reading order, so that the page's links come in the order the text shows them.
+  // Each row's first cell links to the row's page: no second list repeating the rows as links.
   const table = rowsTable(
     rows.map((row) => {
       const out: Row = {};
@@ -115,16 +116,15 @@ export function listPage(
       return out;
     }),
     columns,
+    (i) => rowUri(rows[i] ?? {}),
   );
-  const links = rows.map((row, i) => `${i + 1}. ${rowLink(row)}`).join("\n");
   return {
     title,
     outcome: "applied",
     // The note only where there is a next page to follow: elsewhere it costs a needless call.
     markdown: [
-      intro,
+      rows.length ? `${order}.` : "",
       table,
-      rows.length ? `Open:\n${links}` : "",
       pagination(uri, result),
       result.next_page ? PER_PAGE_NOTE : "",
     ]

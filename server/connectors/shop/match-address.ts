@@ -9,12 +9,13 @@ export const addressIdSchema = z
   .max(64)
   .describe("Id or label ('Office', 'Home') of one of options.addresses");
 
-/** Finds an address by id or by its label ("Office", "Home"), as people say it. */
+/**
+ * Finds an address by its id. A label ("Office", "Home") is read by the engine, from the node's
+ * options.addresses, the same way as every other choice (server/engine/choice-words.ts).
+ */
 export function matchAddress(addresses: ShopAddress[], wanted: string): ShopAddress | undefined {
   const w = wanted.trim().toLowerCase();
-  return (
-    addresses.find((a) => a.id.toLowerCase() === w) ?? addresses.find((a) => a.label.toLowerCase() === w)
-  );
+  return addresses.find((a) => a.id.toLowerCase() === w);
 }
 
 /** The whole address on one line, as a person checks it: "Office: 1 Main St, 10115 Berlin, DE". */

@@ -21,7 +21,7 @@ export const orderIdSchema = z
 export function orderNode(
   description: string,
   check?: (order: ShopOrder) => ValidationError[] | Promise<ValidationError[]>,
-  possible?: (order: ShopOrder) => string,
+  possible?: (order: ShopOrder, values: Record<string, unknown>) => string | null,
   scope: "visible" | "own" = "visible",
 ): NodeDefinition<ShopAdapter> {
   return {
@@ -32,19 +32,36 @@ export function orderNode(
       const id = values.order_id as string | undefined;
       const customer = await customerFor(adapter, actor, derived);
       // No order named: offer the user's recent orders with what this capability can do for
-      // each, so "refund my order that is on its way" needs no browsing first.
+      // each, so "refund my order that is on its way" needs no browsing first. What the patch
+      // already says (an exchange) narrows them: an order it cannot be done for is left out.
       if (!id) {
         if (!customer) return {};
         const recent = await adapter.orders({ customer_id: customer.id, per_page: CANDIDATES });
-        const orders = await Promise.all(
-          recent.data.map(async (order) => ({
-            ...orderCandidate(order),
-            possible: possible
-              ? possible(order)
-              : ((await check?.(order)) ?? []).map((e) => e.message).join("; ") || "yes",
-          })),
+        const rows = await Promise.all(
+          recent.data.map(async (order) => {
+            const can = possible
+              ? possible(order, values)
+              : // Why not, in a few words: the first clause of each refusal.
+                ((await check?.(order)) ?? []).map((e) => e.message.split(";")[0]).join("; ") || "yes";
+            return can === null ? null : { ...orderCandidate(order), possible: can };
+          }),
         );
-        return { options: { orders, ...(recent.next_page ? { more_orders: "shop://orders?page=2" } : {}) } };
+        const orders = rows.filter((r) => r !== null);
+        const left = rows.length - orders.length;
+        return {
+          options: {
+            orders,
+            order_of: {
+              orders: `newest first${left ? `; ${left} left out that what was given does not fit` : ""}`,
+            },
+            ...(recent.next_page
+              ? {
+                  more_orders:
+                    "older ones: name the order in order_id by its items' words, or shop://orders?status=",
+                }
+              : {}),
+          },
+        };
       }
       const order = await adapter.order(id);
       const reachable =

@@ -56,8 +56,13 @@ export const SHOP_ROUTES: RouteDefinition[] = [
         perPage: perPage(match.uri),
         status: filterValue(match.uri, "status"),
       });
-      return listPage("Orders", match.uri, result, ["id", "status", "total", "created_at"], (row) =>
-        link(`Order ${row.id}`, `shop://order/${row.id}`),
+      return listPage(
+        "Orders",
+        match.uri,
+        result,
+        ["id", "status", "total", "created_at"],
+        (row) => `shop://order/${row.id}`,
+        "Newest first",
       );
     },
   },
@@ -140,8 +145,13 @@ export const SHOP_ROUTES: RouteDefinition[] = [
         perPage: perPage(match.uri),
         q: match.uri.query.q,
       });
-      return listPage("Products", match.uri, result, ["id", "name", "price", "stock"], (row) =>
-        link(String(row.name ?? row.id), `shop://product/${row.id}`),
+      return listPage(
+        "Products",
+        match.uri,
+        result,
+        ["id", "name", "price", "stock"],
+        (row) => `shop://product/${row.id}`,
+        "In catalog order",
       );
     },
   },

@@ -34,7 +34,8 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     if (typeof key !== "string" || out.outcome !== "applied" || typeof out.action_id !== "string") return out;
     const next = (out.next_actions ?? []) as NextAction[];
     const ready = next.some((n) => n.tool === "confirm_action" && !n.requires_user_approval);
-    if (!ready || out.status === "failed") return out;
+    // The record was the agent's pick among several: the user says which before anything runs.
+    if (!ready || out.status === "failed" || out.ask_user) return out;
     return steps.confirmAction(ctx, { action_id: out.action_id, version: out.version, idempotency_key: key });
   }
 
@@ -44,13 +45,14 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     if (!ctx || !parsed.success || parsed.data.capability)
       return confirmWhenReady(ctx, parsed.data?.idempotency_key, await steps.startAction(ctx, raw));
     const { intent, ...rest } = parsed.data;
+    const withWords = { ...rest, intent };
     // A resend under its key: the capability it started, not whatever the words match now.
     const earlier = rest.idempotency_key ? await steps.startedWith(ctx, rest.idempotency_key) : null;
     if (earlier)
       return confirmWhenReady(
         ctx,
         rest.idempotency_key,
-        await steps.startAction(ctx, { ...rest, capability: earlier }),
+        await steps.startAction(ctx, { ...withWords, capability: earlier }),
       );
     // A record named beside the words says what they are about (its id prefix names the entity).
     const query = rest.entity_id ? `${intent?.slice(0, 430)} ${rest.entity_id}` : intent;
@@ -81,7 +83,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
         results: hits,
         next_actions: found.next_actions,
       };
-    const out = await steps.startAction(ctx, { ...rest, capability: pick.capability });
+    const out = await steps.startAction(ctx, { ...withWords, capability: pick.capability });
     const others = hits.filter((h) => h !== pick).map((h) => h.capability);
     if (others.length) out.other_matches = others;
     return confirmWhenReady(ctx, rest.idempotency_key, out);

@@ -51,7 +51,7 @@ export const startActionInputSchema = z
       .max(64)
       .regex(/^[a-z][a-z0-9_]*$/, "a capability id such as checkout")
       .optional(),
-    intent: z.string().trim().min(1).max(500).optional().describe("Or the user's words"),
+    intent: z.string().trim().min(1).max(500).optional().describe("The user's words"),
     entity_id: id("entity_id").optional(),
     patch: patch.optional(),
     idempotency_key: confirmKey,
@@ -59,8 +59,9 @@ export const startActionInputSchema = z
   })
   .strict()
   .superRefine((v, ctx) => {
-    if ((v.capability === undefined) === (v.intent === undefined))
-      ctx.addIssue({ code: "custom", message: "Give either capability or intent", path: ["capability"] });
+    // Both may come together: the capability decides, the words fill fields.
+    if (v.capability === undefined && v.intent === undefined)
+      ctx.addIssue({ code: "custom", message: "Give capability, intent or both", path: ["capability"] });
   });
 
 export const getContextInputSchema = z

@@ -16,7 +16,7 @@ export const paymentRoutes = [
     method: "POST",
     path: "/v1/payments",
     operationId: "createPayment",
-    summary: "Pay an order in full with store credit (balance) or a card",
+    summary: "Pay an order in full with store credit (balance) or a card; the bought items leave the cart",
     tag: "shop",
     idempotent: true,
     body: z.strictObject({
@@ -101,6 +101,24 @@ export const paymentRoutes = [
         tenantId,
         order.id,
       );
+      // As a shop does: what was just bought leaves the cart (the rest of the cart stays), so a
+      // later "buy my cart" does not buy it twice.
+      // Lines bought whole go first; then what was bought is taken off the larger ones.
+      db.prepare(
+        `DELETE FROM cart_items WHERE tenant_id = ? AND customer_id = ? AND product_id IN (
+           SELECT product_id FROM order_items WHERE tenant_id = ? AND order_id = ?)
+         AND quantity <= (SELECT SUM(oi.quantity) FROM order_items oi
+           WHERE oi.tenant_id = cart_items.tenant_id AND oi.order_id = ? AND oi.product_id = cart_items.product_id)`,
+      ).run(tenantId, order.customer_id, tenantId, order.id, order.id);
+      db.prepare(
+        `UPDATE cart_items SET quantity = quantity - (
+           SELECT SUM(oi.quantity) FROM order_items oi
+           WHERE oi.tenant_id = cart_items.tenant_id AND oi.order_id = ? AND oi.product_id = cart_items.product_id)
+         WHERE tenant_id = ? AND customer_id = ? AND product_id IN (
+           SELECT product_id FROM order_items WHERE tenant_id = ? AND order_id = ?)
+         AND quantity > (SELECT SUM(oi.quantity) FROM order_items oi
+           WHERE oi.tenant_id = cart_items.tenant_id AND oi.order_id = ? AND oi.product_id = cart_items.product_id)`,
+      ).run(order.id, tenantId, order.customer_id, tenantId, order.id, order.id);
       return payment;
     },
   }),

@@ -10,10 +10,10 @@ export type Agent = {
 };
 
 /** A real MCP client (SDK v2, Streamable HTTP) speaking to the running app's /mcp with an agent key. */
-export async function connectAgent(baseUrl: string, key: string): Promise<Agent> {
+export async function connectAgent(baseUrl: string, key: string, faces?: string): Promise<Agent> {
   const client = new Client({ name: "signpost-e2e-agent", version: "1.0.0" }, { capabilities: {} });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp${faces ? `?faces=${faces}` : ""}`), {
       requestInit: { headers: { Authorization: `Bearer ${key}` } },
     }),
   );

@@ -76,10 +76,16 @@ function afterSalesFacts({
   };
   if (kind === "exchange") {
     const item = derived.exchange_item as { name?: string; quantity?: number } | null;
+    // The person approves a product by its name and size ("Logo Tee (L)"), not by its id alone.
+    const replacement = derived.replacement as { name: string } | undefined;
     return {
       ...base,
-      decision: { verb: "Exchange", object: item?.name ?? "the item" },
+      decision: {
+        verb: "Exchange",
+        object: `${item?.name ?? "the item"}${replacement ? ` for ${replacement.name}` : ""}`,
+      },
       item: derived.exchange_item,
+      ...(replacement ? { replacement: replacement.name } : {}),
       replacement_product_id: values.replacement_product_id,
       amount: 0,
     };
@@ -160,9 +166,13 @@ export const afterSales = defineCapability<ShopAdapter>({
     ...SHOP_POLICY,
   },
   nodes: [
-    orderNode("The order; its state decides which after-sales paths apply", undefined, (order) => {
-      const eligible = afterSalesPaths(order).filter((p) => p.eligible);
-      return eligible.length ? eligible.map((p) => p.kind).join(", ") : "nothing now";
+    orderNode("The order; its state decides which after-sales paths apply", undefined, (order, values) => {
+      const paths = afterSalesPaths(order);
+      // A kind already given: only the orders it can be done for are offered.
+      if (typeof values.kind === "string")
+        return paths.find((p) => p.kind === values.kind)?.eligible ? "yes" : null;
+      const eligible = paths.filter((p) => p.eligible);
+      return eligible.length ? eligible.map((p) => p.kind).join(", ") : `nothing now: ${blocker(paths)}`;
     }),
     {
       id: "PATH",
@@ -347,6 +357,7 @@ export const afterSales = defineCapability<ShopAdapter>({
             code: "item_not_exchangeable",
             message: `${item.name} cannot be exchanged; ${still}`,
           });
+        let replacement: { id: string; name: string } | undefined;
         if (item?.exchangeable && !was) {
           const catalog = await adapter.products({ per_page: 100 });
           const replacements = catalog.data.filter(
@@ -372,7 +383,10 @@ export const afterSales = defineCapability<ShopAdapter>({
                 code: "out_of_stock",
                 message: `${r.name} is out of stock`,
               });
-            else options.replacement = { product_id: r.id, name: r.name };
+            else {
+              options.replacement = { product_id: r.id, name: r.name };
+              replacement = { id: r.id, name: r.name };
+            }
           }
         }
         return {
@@ -382,6 +396,7 @@ export const afterSales = defineCapability<ShopAdapter>({
           defaults: itemId ? { item_id: itemId } : {},
           derived: {
             exchange_item: item ? { id: item.id, name: item.name, quantity: item.quantity } : null,
+            ...(replacement ? { replacement } : {}),
           },
         };
       },
@@ -469,6 +484,21 @@ export const afterSales = defineCapability<ShopAdapter>({
     },
   },
 });
+
+/** Why no path applies, in a few words (the return path's reason says it for every order state). */
+function blocker(paths: AfterSalesPath[]): string {
+  const refunded = paths.find((p) => p.kind === "refund_only")?.reason === "already_refunded";
+  const reason = refunded ? "already_refunded" : paths.find((p) => p.kind === "return_refund")?.reason;
+  const words: Record<string, string> = {
+    order_not_delivered: "in transit; a return is possible once delivered",
+    order_not_paid: "not paid yet",
+    order_cancelled: "cancelled",
+    return_window_closed: "the return window is closed",
+    nothing_left_to_return: "every item was already returned",
+    already_refunded: "already refunded in full",
+  };
+  return (reason && words[reason]) ?? "no after-sales path applies";
+}
 
 /** What serves the user while no after-sales path applies: follow the parcel until it arrives. */
 function alternativesFor(order: ShopOrder): Alternative[] {

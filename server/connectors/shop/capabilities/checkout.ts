@@ -7,7 +7,14 @@ import type { ValidationError } from "../../sdk/outcome";
 import { chargeOrder, paymentByReference } from "../charge-order";
 import { addressIdSchema, matchAddress, shopAddressLine } from "../match-address";
 import { paymentNode } from "../payment-node";
-import type { ShopAdapter, ShopAddress, ShopOrder, ShopPaymentMethod, ShopQuote } from "../shop-adapter";
+import type {
+  ShopAdapter,
+  ShopAddress,
+  ShopCoupon,
+  ShopOrder,
+  ShopPaymentMethod,
+  ShopQuote,
+} from "../shop-adapter";
 import { customerFor, noCustomer } from "../shop-customer";
 import { SHOP_POLICY } from "../shop-policy";
 import { shopSummary } from "../shop-summary-fields";
@@ -36,6 +43,13 @@ const itemSchema = z
     quantity: z.number().int().min(1).max(99).describe("How many"),
   })
   .strict();
+
+/** The coupons that apply to a subtotal, as the agent offers them. */
+function eligibleCoupons(coupons: ShopCoupon[]) {
+  return coupons
+    .filter((c) => c.eligible)
+    .map((c) => ({ code: c.code, label: c.description, discount: c.discount }));
+}
 
 export const checkout = defineCapability<ShopAdapter>({
   id: "checkout",
@@ -91,9 +105,15 @@ export const checkout = defineCapability<ShopAdapter>({
         const customer = await customerFor(adapter, actor, derived);
         if (!customer) return { errors: [noCustomer] };
         const cart = await adapter.cart(customer.id);
-        const options = { cart: cart?.items ?? [] };
+        const options: Record<string, unknown> = { cart: cart?.items ?? [] };
         const items = values.items as Array<{ product_id: string; quantity: number }> | undefined;
-        if (!items) return { options };
+        // "Is there a coupon I can use?" is answered from the first step: the cart's coupons.
+        if (!items) {
+          const subtotal = cart?.subtotal ?? 0;
+          if (subtotal > 0)
+            options.available_coupons = eligibleCoupons(await adapter.coupons(customer.id, subtotal));
+          return { options };
+        }
         const errors: ValidationError[] = [];
         const lines: Line[] = [];
         const seen = new Set<string>();
@@ -132,6 +152,8 @@ export const checkout = defineCapability<ShopAdapter>({
           });
         }
         const subtotal = lines.reduce((s, l) => s + l.unit_price * l.quantity, 0);
+        if (subtotal > 0)
+          options.available_coupons = eligibleCoupons(await adapter.coupons(customer.id, subtotal));
         return { options, errors, derived: { lines, subtotal } };
       },
     },
@@ -220,11 +242,7 @@ export const checkout = defineCapability<ShopAdapter>({
         const customer = derived.customer as { id: string };
         const subtotal = derived.subtotal as number;
         const coupons = await adapter.coupons(customer.id, subtotal);
-        const options = {
-          available_coupons: coupons
-            .filter((c) => c.eligible)
-            .map((c) => ({ code: c.code, label: c.description, discount: c.discount })),
-        };
+        const options = { available_coupons: eligibleCoupons(coupons) };
         const code = values.coupon_code as string | undefined;
         if (!code) return { options, derived: { coupon: null, discount: 0 } };
         const coupon = coupons.find((c) => c.code.toLowerCase() === code.toLowerCase());

@@ -1,0 +1,70 @@
+import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capability";
+import { catchLegacyUnavailable } from "./catch-legacy-unavailable";
+import { type ChoiceRow, candidateText, choicesFor, namedInWords } from "./choice-words";
+
+/** What the answer says when the record of a change is the agent's pick among several. */
+export interface AskUser {
+  field: string;
+  message: string;
+  candidates: string[];
+}
+
+/**
+ * A change nobody approves runs at once (with a key) only on a record the user meant: the only
+ * one it can be done for, or the one their words named. When the record was picked by the agent
+ * among several that fit (another of the user's orders would take the same change), this names
+ * them so the agent asks the user first; null when the record is unambiguous. Reads the first
+ * node's own offer (its choices when no record is named): the same rows the agent was shown.
+ */
+export async function unnamedRecord(
+  capability: AnyCapability,
+  adapter: unknown,
+  actor: Actor,
+  values: Values,
+  words: { request?: string; fromWords: Record<string, string> },
+): Promise<AskUser | null> {
+  const field = capability.appliesTo.field;
+  const first = capability.nodes[0];
+  if (!field || !first?.resolve || !first.fields?.[field]) return null;
+  const chosen = values[field];
+  if (typeof chosen !== "string" || words.fromWords[field] === chosen) return null;
+  const { [field]: _, ...without } = values;
+  const offer = await first.resolve({ adapter, actor, values: without, derived: {} });
+  const eligible = choicesFor(field, offer.options ?? {}).filter((r) => possible(r));
+  if (eligible.length < 2 || !eligible.some((r) => r.value === chosen)) return null;
+  if (words.request && namedInWords(eligible, words.request)?.value === chosen) return null;
+  return {
+    field,
+    message: `${eligible.length} of the user's records would take this change and their words did not name ${chosen}: ask the user which one before confirm_action`,
+    candidates: eligible.slice(0, 10).map(candidateText),
+  };
+}
+
+/** A row the node offers as possible ("yes", or no verdict given). */
+function possible(row: ChoiceRow): boolean {
+  const verdict = row.row.possible;
+  return verdict === undefined || verdict === "yes";
+}
+
+/**
+ * unnamedRecord, where the system could not be asked: the agent asks the user rather than a
+ * change running at once on a record nobody checked was the only one.
+ */
+export async function recordToAsk(
+  capability: AnyCapability,
+  adapter: unknown,
+  actor: Actor,
+  values: Values,
+  words: { request?: string; fromWords: Record<string, string> },
+): Promise<AskUser | null> {
+  const found = await catchLegacyUnavailable(async () => ({
+    ask: await unnamedRecord(capability, adapter, actor, values, words),
+  }));
+  if ("unavailable" in found)
+    return {
+      field: capability.appliesTo.field ?? "",
+      message: "Could not check whether other records fit this change: ask the user before confirm_action",
+      candidates: [],
+    };
+  return found.ask;
+}

@@ -26,7 +26,8 @@ export type ApiAnswer =
   /** The call cannot be made as asked (a missing secret, a bad parameter): nothing was sent. */
   | { kind: "refused"; message: string };
 
-const PATH_VALUE = /^[^/\\?#\s]{1,200}$/;
+// Any characters but a separator: the value is percent-encoded as one segment.
+const PATH_VALUE = /^[^/\\]{1,200}$/;
 
 /** A control character (CR, LF, NUL, tab…): never part of a header or path value. */
 export const CONTROL = /\p{Cc}/u;

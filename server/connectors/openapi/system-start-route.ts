@@ -112,7 +112,7 @@ export function systemStartRoute(ctx: RouteContext, description: string): RouteD
         return {
           title: operationTitle(chosen),
           outcome: "rejected",
-          markdown: `**rejected:** ${missing.length ? `${missing.join(", ")} required` : "each value must be one path segment (letters, digits, _ . -)"}.\n\n${link("Try again", match.uri.uri)}`,
+          markdown: `**rejected:** ${missing.length ? `${missing.join(", ")} required` : "each value must be one path segment (no / or \\, not . or ..)"}.\n\n${link("Try again", match.uri.uri)}`,
         };
       return {
         title: operationTitle(chosen),

@@ -232,6 +232,37 @@ describe("every generated form can be submitted", () => {
     expect(sc(page).outcome, text(page)).not.toBe("rejected");
     expect(text(page)).not.toMatch(/must be a integer/);
   });
+
+  test("a path value of any kind round-trips: a negative id, a name with reserved characters (percent-encoded)", async () => {
+    // Prism's made-up ids are often the most negative integer: one segment like any other.
+    const negative = await call("submit", { uri: "forms://dcim/sites/-9007199254740991/delete", fields: {} });
+    expect(sc(negative).outcome, text(negative)).not.toBe("rejected");
+    expect(text(negative)).toContain("-9007199254740991");
+    const opened = sc(
+      await call("submit", { uri: "work://?open=0", fields: { team_gid: "Q3 team?#1" } }),
+    ) as unknown as { links: string[] };
+    expect(opened.links).toContain("work://teams/Q3%20team%3F%231/projects");
+    const before = seen.length;
+    const listing = await call("navigate", { uri: "work://teams/Q3%20team%3F%231/projects" });
+    expect(sc(listing).outcome, text(listing)).toBe("applied");
+    expect(seen.slice(before)).toEqual(["GET /teams/Q3%20team%3F%231/projects"]);
+    expect(sc(listing).links as unknown as string[]).toContain(
+      "work://teams/Q3%20team%3F%231/projects/p_981",
+    );
+    // Another spelling of the same value is the same page; a separator or a dot-segment is none.
+    const lower = await call("navigate", { uri: "work://teams/Q3%20team%3f%231/projects/p_981" });
+    expect(sc(lower).outcome, text(lower)).toBe("applied");
+    expect(seen.at(-1)).toBe("GET /teams/Q3%20team%3F%231/projects/p_981");
+    for (const uri of ["work://teams/a%2Fb/projects", "work://teams/%2E%2E/projects"]) {
+      const refused = await call("navigate", { uri });
+      expect(sc(refused).outcome, uri).toBe("not_found");
+    }
+    const slash = sc(
+      await call("submit", { uri: "work://?open=0", fields: { team_gid: "a/../b" } }),
+    ) as unknown as { outcome: string };
+    expect(slash.outcome).toBe("rejected");
+    expect(seen.slice(before).every((s) => s.startsWith("GET /teams/Q3"))).toBe(true);
+  });
 });
 
 describe("every system has a way in", () => {

@@ -9,6 +9,7 @@ import { createSignpostBrowseBackend } from "@/mcp/signpost-browse-backend";
 import type { OpenApiConnector } from "@/server/connectors/openapi/generate-openapi-connector";
 import { nestedListings, type OperationPlan } from "@/server/connectors/openapi/plan-operations";
 import { formFieldName } from "@/server/connectors/openapi/schema-form-fields";
+import { encodeSegment } from "@/server/connectors/sdk/parse-browse-uri";
 import { tenantConnectors } from "@/server/connectors/tenant-connectors";
 import { importOpenApiConnector } from "@/server/gateway/console/import-openapi-connector";
 import { createPermissionRule } from "@/server/gateway/console/manage-permissions";
@@ -126,7 +127,7 @@ function segmentFor(plan: OperationPlan, route: string): string {
   const p = plan.op.parameters.find((x) => x.in === "path" && x.name === doc);
   const value = plausibleValue(p?.schema ?? { type: "string" });
   const text = typeof value === "number" || typeof value === "string" ? String(value) : "x1";
-  return /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/.test(text) && !text.includes("..") ? text : "x1";
+  return encodeSegment(text) ?? "x1";
 }
 
 /** A form's URI with its path parameters filled, and plausible values for its other required fields. */

@@ -4,7 +4,8 @@ import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { callFor } from "@/server/connectors/openapi/api-request-capability";
 import type { OpenApiConnector } from "@/server/connectors/openapi/generate-openapi-connector";
-import { formFieldName } from "@/server/connectors/openapi/schema-form-fields";
+import { operationUrl } from "@/server/connectors/openapi/openapi-http-client";
+import { coerceFields, formFieldName } from "@/server/connectors/openapi/schema-form-fields";
 import { tenantConnectors } from "@/server/connectors/tenant-connectors";
 import { importOpenApiConnector } from "@/server/gateway/console/import-openapi-connector";
 import { createPermissionRule } from "@/server/gateway/console/manage-permissions";
@@ -286,8 +287,8 @@ describe("every system has a way in", () => {
     expect(page).toMatch(/\(Workspace\)/);
   });
 
-  test("an import with nothing usable is refused with why, nothing stored", async () => {
-    const refused = await importOpenApiConnector(
+  test("paths that carry the operation in a fragment or a query (AWS's /#Action=…) import as pages and forms that work", async () => {
+    const done = await importOpenApiConnector(
       w.db,
       cliActor("acme", "test"),
       {
@@ -295,11 +296,118 @@ describe("every system has a way in", () => {
           openapi: "3.0.3",
           info: { title: "Hash paths", version: "1" },
           paths: {
-            "/#Action=Describe": { get: { responses: ok } },
-            "/#Action=Run": { post: { responses: ok } },
+            "/#Action=DescribeThings": {
+              get: {
+                operationId: "DescribeThings",
+                parameters: [
+                  {
+                    name: "Action",
+                    in: "query",
+                    required: true,
+                    schema: { type: "string", enum: ["DescribeThings"] },
+                  },
+                  {
+                    name: "Version",
+                    in: "query",
+                    required: true,
+                    schema: { type: "string", enum: ["2016-11-15"] },
+                  },
+                ],
+                responses: ok,
+              },
+            },
+            "/#X-Amz-Target=ThingService.CountThings": {
+              post: {
+                operationId: "CountThings",
+                parameters: [
+                  {
+                    name: "X-Amz-Target",
+                    in: "header",
+                    required: true,
+                    schema: { type: "string", enum: ["ThingService.CountThings"] },
+                  },
+                ],
+                requestBody: {
+                  required: true,
+                  ...json({
+                    type: "object",
+                    required: ["domain"],
+                    properties: { domain: { type: "string" } },
+                  }),
+                },
+                responses: ok,
+              },
+            },
+            "/things?kind=red": { get: { operationId: "redThings", responses: ok } },
           },
         }),
         id: "hashes",
+        baseUrl: apiUrl,
+        readRoles: ["admin", "support"],
+        secrets: {},
+        self: { origins: [w.url], ports: [] },
+      },
+      { apply: true },
+    );
+    if (!done.ok) throw new Error(done.message);
+    expect(done.value.report.skipped).toEqual([]);
+    const before = seen.length;
+    const page = await call("navigate", { uri: "hashes://DescribeThings" });
+    expect(sc(page).outcome, text(page)).toBe("applied");
+    const red = await call("navigate", { uri: "hashes://things/red" });
+    expect(sc(red).outcome, text(red)).toBe("applied");
+    // The path sent is the document's without its fragment or query; the pairs are parameters.
+    expect(seen.slice(before).map((s) => s.replace(/Version=[^&]+&?/, "V&"))).toEqual([
+      "GET /?Action=DescribeThings&V&",
+      "GET /things?kind=red",
+    ]);
+    const form = text(await call("navigate", { uri: "hashes://CountThings/create" }));
+    expect(form).toContain("ThingService.CountThings");
+    await createPermissionRule(w.db, adminContext(), {
+      subjectType: "role",
+      subjectId: "support",
+      verb: "start",
+      pattern: "hashes://**",
+      decision: "allow",
+    });
+    const sent = await call("submit", { uri: "hashes://CountThings/create", fields: { domain: "d1" } });
+    expect(sc(sent).outcome, text(sent)).not.toBe("rejected");
+    expect(text(sent)).toMatch(/approv/i);
+    const connector = (await tenantConnectors(w.db, "acme")).find(
+      (c) => c.id === "hashes",
+    ) as OpenApiConnector;
+    const plan = connector.openapi.plans.get("CountThings");
+    if (!plan) throw new Error("no CountThings form");
+    const url = operationUrl(apiUrl, callFor(plan, coerceFields(plan.fields ?? [], { domain: "d1" })));
+    expect(String(url)).toBe(`${apiUrl}/`);
+    expect(callFor(plan, coerceFields(plan.fields ?? [], { domain: "d1" })).headers).toEqual({
+      "X-Amz-Target": "ThingService.CountThings",
+    });
+    expect(seen.slice(before).filter((s) => !s.startsWith("GET"))).toEqual([]);
+  });
+
+  test("an import with nothing usable is refused with why, nothing stored", async () => {
+    const refused = await importOpenApiConnector(
+      w.db,
+      cliActor("acme", "test"),
+      {
+        text: JSON.stringify({
+          openapi: "3.0.3",
+          info: { title: "Mixed paths", version: "1" },
+          paths: {
+            "/files/v{n}-{name}": {
+              get: {
+                parameters: [
+                  { name: "n", in: "path", required: true, schema: { type: "string" } },
+                  { name: "name", in: "path", required: true, schema: { type: "string" } },
+                ],
+                responses: ok,
+              },
+            },
+            "/#": { post: { responses: ok } },
+          },
+        }),
+        id: "mixed",
         baseUrl: apiUrl,
         readRoles: ["admin"],
         secrets: {},
@@ -312,6 +420,18 @@ describe("every system has a way in", () => {
       expect(refused.message).toMatch(
         /None of its 2 operations can become a page or a form: its path segment/,
       );
-    expect(await w.db.importedConnector.count({ where: { connector: "hashes" } })).toBe(0);
+    expect(await w.db.importedConnector.count({ where: { connector: "mixed" } })).toBe(0);
   });
 });
+
+function adminContext() {
+  return {
+    sessionId: "t",
+    tenantId: "acme",
+    tenantName: "Acme",
+    userId: w.person.adam.userId as string,
+    email: "adam@acme.test",
+    name: "Adam",
+    role: "admin" as const,
+  };
+}

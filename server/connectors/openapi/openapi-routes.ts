@@ -13,7 +13,7 @@ import type { OpenApiAdapter } from "./openapi-adapter";
 import type { ApiAnswer } from "./openapi-http-client";
 import { OPENAPI_LIMITS } from "./openapi-limits";
 import { operationKeywords, operationTitle, routeDescription } from "./operation-words";
-import { barePath, nestedListings, type OperationPlan, openLink } from "./plan-operations";
+import { barePath, type OperationPlan, openablePages, openLink } from "./plan-operations";
 import { columnsOf, cut, objectMarkdown, rowsOf, rowsTable } from "./render-api-response";
 import { byFieldName, checkFields, coerceFields, formFieldName, formFields } from "./schema-form-fields";
 
@@ -473,12 +473,14 @@ function withQuery(uri: string, query: Record<string, string>): string {
   return formatBrowseUri(uri.slice(0, at), uri.slice(at + 3).split("/"), query);
 }
 
-function detailRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
+function detailRoute(ctx: RouteContext, plan: OperationPlan, opener?: string): RouteDefinition {
   const title = operationTitle(plan);
   const needs = detailQuery(plan);
   return {
     pattern: plan.pattern,
     title,
+    // No listing links to it: the start page's form that asks for its parameters opens it.
+    ...(opener ? { example: opener } : {}),
     description: routeDescription(plan, []),
     keywords: operationKeywords(plan),
     ...(needs.length ? { submit: (match, fields) => openWithFilters(match, needs, fields, title) } : {}),
@@ -595,14 +597,14 @@ export function openApiRoutes(ctx: RouteContext): RouteDefinition[] {
   // The system's own name is a word of every page of it: "acme billing invoices" finds its listing
   // before another system's invoices.
   const named = systemWords(ctx.title);
-  const nested = nestedListings(ctx.plans.values());
+  const nested = openablePages(ctx.plans.values());
   return [...ctx.plans.values()].map((plan) => {
     const k = nested.indexOf(plan);
     const route =
       plan.kind === "listing"
         ? listingRoute(ctx, plan, k >= 0 ? openLink(ctx.scheme, k) : undefined)
         : plan.kind === "detail"
-          ? detailRoute(ctx, plan)
+          ? detailRoute(ctx, plan, k >= 0 ? openLink(ctx.scheme, k) : undefined)
           : formRoute(ctx, plan);
     return { ...route, keywords: [...new Set([...route.keywords, ...named])].slice(0, 48) };
   });

@@ -177,12 +177,22 @@ export function planOperations(
   return { plans, skipped };
 }
 
-/** The listings under path parameters, in plan order: their `?open=` number on the start page. */
-export function nestedListings(plans: Iterable<OperationPlan>): OperationPlan[] {
-  return [...plans].filter((p) => p.kind === "listing" && Object.keys(p.params).length > 0);
+/**
+ * The reads under path parameters no row of another page opens: listings under a record
+ * (`/companies/{companyId}/connections`) and detail pages no listing links to (Shinobi's
+ * `/Movie/ByID/{imdbID}`), in plan order: their `?open=` number on the start page.
+ */
+export function openablePages(plans: Iterable<OperationPlan>): OperationPlan[] {
+  const all = [...plans];
+  const opened = new Set(all.flatMap((p) => (p.kind === "listing" && p.item ? [p.item.operation] : [])));
+  return all.filter(
+    (p) =>
+      Object.keys(p.params).length > 0 &&
+      (p.kind === "listing" || (p.kind === "detail" && !opened.has(p.op.id))),
+  );
 }
 
-/** The link that opens a listing under path parameters: a form on the system's start page asking for them. */
+/** The link that opens a page under path parameters: a form on the system's start page asking for them. */
 export function openLink(scheme: string, index: number): string {
   return `${scheme}://?open=${index}`;
 }

@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -8,6 +8,7 @@ import { operationUrl } from "@/server/connectors/openapi/openapi-http-client";
 import { coerceFields, formFieldName } from "@/server/connectors/openapi/schema-form-fields";
 import { tenantConnectors } from "@/server/connectors/tenant-connectors";
 import { importOpenApiConnector } from "@/server/gateway/console/import-openapi-connector";
+import { listConnectors, updateConnectorSettings } from "@/server/gateway/console/manage-connectors";
 import { createPermissionRule } from "@/server/gateway/console/manage-permissions";
 import { cliActor } from "@/server/gateway/console/record-console-audit";
 import { allowEgressTo } from "../../helpers/allow-egress";
@@ -120,12 +121,14 @@ let w: McpWorld;
 let api: Server;
 let apiUrl: string;
 const seen: string[] = [];
+const headersSeen: IncomingHttpHeaders[] = [];
 let sam: Client;
 
 beforeAll(async () => {
   w = await createMcpWorld("sqlite");
   api = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
+    headersSeen.push(req.headers);
     res.writeHead(200, { "content-type": "application/hal+json" });
     res.end(
       JSON.stringify(
@@ -421,6 +424,105 @@ describe("every system has a way in", () => {
         /None of its 2 operations can become a page or a form: its path segment/,
       );
     expect(await w.db.importedConnector.count({ where: { connector: "mixed" } })).toBe(0);
+  });
+});
+
+describe("headers every request needs are connector settings", () => {
+  test("a required non-credential header on every operation is set once by an admin, shown on the Connectors page, sent with every request, never a form field", async () => {
+    const code = { name: "ApiIntegrationCode", in: "header", required: true, schema: { type: "string" } };
+    const user = { name: "UserName", in: "header", required: true, schema: { type: "string" } };
+    const secret = { name: "Secret", in: "header", required: true, schema: { type: "string" } };
+    const impersonate = {
+      name: "ImpersonationResourceId",
+      in: "header",
+      required: false,
+      schema: { type: "integer" },
+    };
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "Tickets desk", version: "1" },
+      paths: {
+        "/Tickets": {
+          get: { operationId: "listTickets", parameters: [code, user, secret, impersonate], responses: ok },
+          post: {
+            operationId: "createTicket",
+            parameters: [code, user, secret, impersonate],
+            requestBody: {
+              required: true,
+              ...json({ type: "object", properties: { title: { type: "string" } } }),
+            },
+            responses: ok,
+          },
+        },
+      },
+    };
+    const request = {
+      text: JSON.stringify(doc),
+      id: "desk",
+      baseUrl: apiUrl,
+      readRoles: ["admin", "support"],
+      secrets: { Secret: "desk-secret-8Hq2" },
+      self: { origins: [w.url], ports: [] },
+    };
+    const unknown = await importOpenApiConnector(
+      w.db,
+      cliActor("acme", "test"),
+      { ...request, settings: { Version: "1" } },
+      { apply: false },
+    );
+    expect(unknown).toMatchObject({ ok: false, details: { code: "unknown_setting" } });
+    const forged = await importOpenApiConnector(
+      w.db,
+      cliActor("acme", "test"),
+      { ...request, settings: { user_name: "a\r\nX-Evil: 1" } },
+      { apply: false },
+    );
+    expect(forged).toMatchObject({ ok: false, details: { code: "unknown_setting" } });
+    const done = await importOpenApiConnector(
+      w.db,
+      cliActor("acme", "test"),
+      { ...request, settings: { ApiIntegrationCode: "INT-42" } },
+      { apply: true },
+    );
+    if (!done.ok) throw new Error(done.message);
+    expect(done.value.report.settings.map((s) => [s.name, s.header])).toEqual([
+      ["api_integration_code", "ApiIntegrationCode"],
+      ["user_name", "UserName"],
+    ]);
+    expect(done.value.report.secrets.map((s) => s.name)).toEqual(["secret"]);
+    expect(done.value.settingsSet).toEqual(["api_integration_code"]);
+    // Not a field of any form (the optional header stays one).
+    const form = text(await call("navigate", { uri: "desk://Tickets/create" }));
+    expect(form).not.toMatch(/integration|user_name|secret/i);
+    expect(form).toMatch(/impersonation_resource_id/);
+    // One setting unset: nothing is sent, and the page says which and where it is set.
+    const before = seen.length;
+    const unset = await call("navigate", { uri: "desk://Tickets" });
+    expect(sc(unset).outcome).toBe("rejected");
+    expect(text(unset)).toMatch(/user_name is not set; an admin sets it on the Connectors page/);
+    expect(seen.length).toBe(before);
+    // The Connectors page lists them with their values; saving one there sends it from then on.
+    const admin = adminContext();
+    const view = (await listConnectors(w.db, admin)).find((c) => c.connector === "desk");
+    expect(view?.declaredSettings?.map((s) => s.name)).toEqual(["api_integration_code", "user_name"]);
+    expect(view?.settings).toMatchObject({ api_integration_code: "INT-42" });
+    const refused = await updateConnectorSettings(w.db, admin, "desk", {
+      baseUrl: apiUrl,
+      values: { nope: "x" },
+    });
+    expect(refused.ok).toBe(false);
+    const saved = await updateConnectorSettings(w.db, admin, "desk", {
+      baseUrl: apiUrl,
+      values: { user_name: "dispatcher@acme.test" },
+    });
+    expect(saved.ok).toBe(true);
+    const listed = await call("navigate", { uri: "desk://Tickets" });
+    expect(sc(listed).outcome, text(listed)).toBe("applied");
+    expect(headersSeen.at(-1)).toMatchObject({
+      apiintegrationcode: "INT-42",
+      username: "dispatcher@acme.test",
+      secret: "desk-secret-8Hq2",
+    });
   });
 });
 

@@ -237,6 +237,10 @@ export async function runCorpusDocument(
         : s.description.startsWith("user:password")
           ? `corpus-user:${scheme}-secret-4kP`
           : `${scheme}-secret-7Qx2vL9`;
+    // Headers the API needs with every request (an integration code): set once, as an admin would.
+    const settings = Object.fromEntries(
+      preview.value.report.settings.map((s) => [s.name, `corpus-${s.name}`]),
+    );
     const done = await importOpenApiConnector(
       w.db,
       cliActor("acme", "corpus"),
@@ -246,6 +250,7 @@ export async function runCorpusDocument(
         baseUrl,
         readRoles: ["admin", "support"],
         secrets,
+        settings,
         self: { origins: [w.url], ports: [] },
       },
       { apply: true },

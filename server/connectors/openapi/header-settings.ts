@@ -2,6 +2,8 @@ import type { ConnectorSetting } from "../sdk/define-connector";
 import type { ApiOperation } from "./api-operations";
 import { formFieldName } from "./schema-form-fields";
 
+const PROTOCOL_HEADERS = ["accept", "content-type", "authorization", "content-length", "host"];
+
 /** A header every request of a system carries, set once by an admin: a connector setting. */
 export interface HeaderSetting extends ConnectorSetting {
   /** The header as the document names it (`ApiIntegrationCode`). */
@@ -23,7 +25,14 @@ export function headerSettings(operations: ApiOperation[]): {
   if (!operations.length) return { operations, settings: [] };
   const everywhere = new Map<string, { header: string; description: string }>();
   for (const p of operations[0]?.parameters ?? [])
-    if (p.in === "header" && p.required && p.schema.default === undefined && p.schema.enum?.length !== 1)
+    if (
+      p.in === "header" &&
+      p.required &&
+      p.schema.default === undefined &&
+      p.schema.enum?.length !== 1 &&
+      // What the HTTP client itself sets (OpenAPI says such parameters are ignored): never a setting.
+      !PROTOCOL_HEADERS.includes(p.name.toLowerCase())
+    )
       everywhere.set(p.name.toLowerCase(), { header: p.name, description: p.description });
   for (const op of operations.slice(1))
     for (const key of [...everywhere.keys()])

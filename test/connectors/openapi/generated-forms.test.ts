@@ -438,15 +438,21 @@ describe("headers every request needs are connector settings", () => {
       required: false,
       schema: { type: "integer" },
     };
+    // Set by the HTTP client itself: never a setting, whatever the document says.
+    const contentType = { name: "Content-Type", in: "header", required: true, schema: { type: "string" } };
     const doc = {
       openapi: "3.0.3",
       info: { title: "Tickets desk", version: "1" },
       paths: {
         "/Tickets": {
-          get: { operationId: "listTickets", parameters: [code, user, secret, impersonate], responses: ok },
+          get: {
+            operationId: "listTickets",
+            parameters: [code, user, secret, impersonate, contentType],
+            responses: ok,
+          },
           post: {
             operationId: "createTicket",
-            parameters: [code, user, secret, impersonate],
+            parameters: [code, user, secret, impersonate, contentType],
             requestBody: {
               required: true,
               ...json({ type: "object", properties: { title: { type: "string" } } }),

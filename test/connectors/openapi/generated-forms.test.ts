@@ -427,6 +427,60 @@ describe("every system has a way in", () => {
   });
 });
 
+describe("schemas that refer to themselves", () => {
+  test("a write whose request schema refers to itself (an invoice's payments name their invoice) is prepared for approval, no crash", async () => {
+    const done = await importOpenApiConnector(
+      w.db,
+      cliActor("acme", "test"),
+      {
+        text: JSON.stringify({
+          openapi: "3.0.3",
+          info: { title: "Loops", version: "1" },
+          components: {
+            schemas: {
+              Invoice: {
+                type: "object",
+                required: ["number"],
+                properties: {
+                  number: { type: "string" },
+                  payments: { type: "array", items: { $ref: "#/components/schemas/Payment" } },
+                },
+              },
+              Payment: { type: "object", properties: { invoice: { $ref: "#/components/schemas/Invoice" } } },
+            },
+          },
+          paths: {
+            "/invoices": {
+              post: {
+                operationId: "newInvoice",
+                requestBody: { required: true, ...json({ $ref: "#/components/schemas/Invoice" }) },
+                responses: ok,
+              },
+            },
+          },
+        }),
+        id: "loops",
+        baseUrl: apiUrl,
+        readRoles: ["admin", "support"],
+        secrets: {},
+        self: { origins: [w.url], ports: [] },
+      },
+      { apply: true },
+    );
+    if (!done.ok) throw new Error(done.message);
+    await createPermissionRule(w.db, adminContext(), {
+      subjectType: "role",
+      subjectId: "support",
+      verb: "start",
+      pattern: "loops://**",
+      decision: "allow",
+    });
+    const page = await call("submit", { uri: "loops://invoices/create", fields: { number: "INV-1" } });
+    expect(sc(page).outcome, text(page)).not.toBe("rejected");
+    expect(text(page)).toMatch(/approv/i);
+  });
+});
+
 describe("headers every request needs are connector settings", () => {
   test("a required non-credential header on every operation is set once by an admin, shown on the Connectors page, sent with every request, never a form field", async () => {
     const code = { name: "ApiIntegrationCode", in: "header", required: true, schema: { type: "string" } };

@@ -83,6 +83,15 @@ function ConnectorCard({ c }: { c: ConnectorView }) {
   const client = useQueryClient();
   const [baseUrl, setBaseUrl] = useState(typeof c.settings.baseUrl === "string" ? c.settings.baseUrl : "");
   const [enabled, setEnabled] = useState(c.enabled);
+  // Headers an imported API needs with every request: set once here, shown (they are no secrets).
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    Object.fromEntries(
+      (c.declaredSettings ?? []).map((s) => [
+        s.name,
+        typeof c.settings[s.name] === "string" ? (c.settings[s.name] as string) : "",
+      ]),
+    ),
+  );
   const test = useMutation({
     mutationFn: () => apiSend<ConnectionTest>("POST", `/api/console/config/${c.connector}/test`),
   });
@@ -91,6 +100,7 @@ function ConnectorCard({ c }: { c: ConnectorView }) {
       apiSend<ConnectorSettingsUpdate>("PUT", `/api/console/config/${c.connector}/settings`, {
         baseUrl,
         enabled,
+        ...(c.declaredSettings?.length ? { values } : {}),
       }),
     // A test result from before the change no longer describes the connector.
     onSuccess: () => test.reset(),
@@ -139,6 +149,23 @@ function ConnectorCard({ c }: { c: ConnectorView }) {
               className={`${inputClass} mt-1 font-mono`}
             />
           </div>
+          {(c.declaredSettings ?? []).map((s) => (
+            <div key={s.name} className="md:col-span-2">
+              <label htmlFor={`setting-${c.connector}-${s.name}`} className={labelClass}>
+                <span className="font-mono">{s.name}</span>
+                {values[s.name] ? "" : " (not set: requests are not sent until it is)"}
+              </label>
+              <input
+                id={`setting-${c.connector}-${s.name}`}
+                type="text"
+                maxLength={500}
+                value={values[s.name] ?? ""}
+                onChange={(e) => setValues((v) => ({ ...v, [s.name]: e.target.value }))}
+                className={`${inputClass} mt-1 font-mono`}
+              />
+              <p className="mt-1 text-xs text-slate-600">{s.description}</p>
+            </div>
+          ))}
           <button
             type="submit"
             disabled={settings.isPending || !baseUrl}

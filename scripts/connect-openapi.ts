@@ -10,7 +10,8 @@ import type { AdminActor } from "@/server/gateway/console/record-console-audit";
 
 export const CONNECT_HELP = `  connect openapi <file-or-url> --id <id> --base-url <url> [--tenant <id>]
               [--read-roles admin,support] [--secret <scheme>=<value>]... [--title <title>]
-              [--idempotency-header <name>] [--read-operation <operationId>]... [--yes]
+              [--idempotency-header <name>] [--read-operation <operationId>]...
+              [--setting <name>=<value>]... [--yes]
                                        import a system from its OpenAPI (or Swagger 2.0)
                                        document; a re-import prints what changes and needs --yes`;
 
@@ -21,15 +22,15 @@ interface ConnectDeps {
   fail(message: string): never;
 }
 
-function secretsOf(pairs: string[], fail: ConnectDeps["fail"]): Record<string, string> {
+function secretsOf(pairs: string[], fail: ConnectDeps["fail"], flag = "--secret"): Record<string, string> {
   const out: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf("=");
-    if (eq < 1) fail("--secret takes <scheme>=<value> (or <scheme>=env:VARIABLE)");
+    if (eq < 1) fail(`${flag} takes <name>=<value> (or <name>=env:VARIABLE)`);
     const name = pair.slice(0, eq);
     const raw = pair.slice(eq + 1);
     const value = raw.startsWith("env:") ? process.env[raw.slice(4)] : raw;
-    if (!value) fail(`--secret ${name}: no value${raw.startsWith("env:") ? ` in ${raw.slice(4)}` : ""}`);
+    if (!value) fail(`${flag} ${name}: no value${raw.startsWith("env:") ? ` in ${raw.slice(4)}` : ""}`);
     out[name] = value;
   }
   return out;
@@ -60,6 +61,7 @@ export async function connectCommand(args: string[], deps: ConnectDeps): Promise
       title: { type: "string" },
       "idempotency-header": { type: "string" },
       "read-operation": { type: "string", multiple: true, default: [] },
+      setting: { type: "string", multiple: true, default: [] },
       yes: { type: "boolean", default: false },
     },
     strict: true,
@@ -70,6 +72,8 @@ export async function connectCommand(args: string[], deps: ConnectDeps): Promise
   if (!values.id) deps.fail("--id <id> is required (it becomes the URI scheme)");
   if (!values["base-url"]) deps.fail("--base-url <url> is required (where the API answers)");
   const secrets = secretsOf(values.secret ?? [], deps.fail);
+  // Headers the API requires on every request (an integration code): connector settings, not secrets.
+  const settings = secretsOf(values.setting ?? [], deps.fail, "--setting");
   const read = await readOpenApiSource(source);
   if (!read.ok) deps.fail(read.problem.message);
   await deps.withDb(async (db) => {
@@ -89,6 +93,7 @@ export async function connectCommand(args: string[], deps: ConnectDeps): Promise
       idempotencyHeader: values["idempotency-header"],
       readOperations: values["read-operation"] ?? [],
       secrets,
+      settings,
       self: selfAddress(),
     };
     const actor = deps.operator(tenantId);
@@ -141,6 +146,12 @@ export async function connectCommand(args: string[], deps: ConnectDeps): Promise
     if (v.report.secrets.length)
       deps.say(
         `Secrets: ${v.report.secrets.map((s) => `${s.name} (${v.secretsSet.includes(s.name) ? "set" : "not set"}: ${s.description})`).join("; ")}.`,
+      );
+    if (v.report.settings.length)
+      deps.say(
+        `Settings (headers sent with every request; --setting <name>=<value> or the Connectors page): ${v.report.settings
+          .map((s) => `${s.name} (${v.settingsSet.includes(s.name) ? "set" : "not set"}: ${s.header})`)
+          .join("; ")}.`,
       );
     if (v.secretsCleared.length)
       deps.say(`Cleared (where they would be sent changed): ${v.secretsCleared.join(", ")}.`);

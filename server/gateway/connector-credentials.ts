@@ -8,6 +8,22 @@ export interface ConnectorCredentials {
   baseUrl: string;
   /** Secret name → value, for each secret the connector declares. */
   secrets: Record<string, string>;
+  /** The connector's declared settings an admin has set (non-secret), by name. */
+  settings?: Record<string, string>;
+}
+
+/** The declared settings of a connector that its config row holds as text. */
+export function declaredSettings(
+  config: { settings: unknown } | null | undefined,
+  def: Pick<AnyConnector, "settings">,
+): Record<string, string> {
+  const stored = (config?.settings ?? {}) as Record<string, unknown>;
+  const out: Record<string, string> = {};
+  for (const { name } of def.settings ?? []) {
+    const value = stored[name];
+    if (typeof value === "string" && value !== "") out[name] = value;
+  }
+  return out;
 }
 
 export type CredentialResolver = (
@@ -69,7 +85,7 @@ export function vaultCredentials(db: Db): CredentialResolver {
       secrets[name] = value;
     }
     const baseUrl = baseUrlOf(config, def);
-    return baseUrl ? { baseUrl, secrets } : null;
+    return baseUrl ? { baseUrl, secrets, settings: declaredSettings(config, def) } : null;
   };
 }
 
@@ -93,6 +109,7 @@ export async function adapterForTenant(
   return def.createAdapter({
     baseUrl: creds.baseUrl,
     secrets: creds.secrets,
+    settings: creds.settings ?? {},
     // A connector the tenant does not have is null here, so a capability can answer not_found.
     adapterOf: async (id) =>
       among.some((c) => c.id === id) ? adapterForTenant(resolve, tenant, id, among) : null,

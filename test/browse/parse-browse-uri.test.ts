@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { matchRoute } from "@/server/browse/browse-routes";
-import { parseBrowseUri } from "@/server/connectors/sdk/parse-browse-uri";
+import { encodeSegment, parseBrowseUri, segmentValue } from "@/server/connectors/sdk/parse-browse-uri";
 
 /** navigate(uri) takes a model-controlled string: the parser is the boundary that keeps it a route. */
 describe("parseBrowseUri", () => {
@@ -13,6 +13,13 @@ describe("parseBrowseUri", () => {
       "signpost://permissions/request?target=shop%3A%2F%2Forders&verb=navigate",
       "signpost://permissions/request?target=shop%3A%2F%2Forders&verb=navigate",
     ],
+    // Any value but a separator or a dot-segment is one segment, in one canonical spelling.
+    ["shop://order/-9007199254740991", "shop://order/-9007199254740991"],
+    ["shop://order/My%20file%3f", "shop://order/My%20file%3F"],
+    ["shop://order/%6Frd_1", "shop://order/ord_1"],
+    ["shop://order/a~b", "shop://order/a%7Eb"],
+    ["shop://order/.env", "shop://order/%2Eenv"],
+    ["shop://order/%C3%A9t%C3%A9", "shop://order/%C3%A9t%C3%A9"],
   ])("accepts %s as %s", (input, canonical) => {
     const parsed = parseBrowseUri(input);
     expect(parsed.ok && parsed.value.uri).toBe(canonical);
@@ -23,8 +30,15 @@ describe("parseBrowseUri", () => {
     ["shop://../etc", "path traversal"],
     ["shop://order/..", "path traversal"],
     ["shop://order/a..b", "path traversal"],
-    ["shop://order/%2e%2e", "encoded characters are not allowed in paths"],
-    ["shop://order/ord_1%2Fx", "encoded characters are not allowed in paths"],
+    ["shop://order/%2e%2e", "path traversal"],
+    ["shop://order/a%2E%2Eb", "path traversal"],
+    ["shop://order/ord_1%2Fx", "a path segment cannot hold / or \\"],
+    ["shop://order/ord_1%5Cx", "a path segment cannot hold / or \\"],
+    ["shop://order/x%0Ay", "whitespace or control characters"],
+    ["shop://order/x%E0%A4", "malformed path encoding"],
+    ["shop://order/x%zz", 'invalid path segment "x%zz"'],
+    ["shop://order/x:y", 'invalid path segment "x:y"'],
+    [`shop://order/${"a".repeat(201)}`, "path segment too long"],
     ["shop://order//x", 'invalid path segment ""'],
     ["shop://order\\x", "whitespace or control characters"],
     ["shop://order/x y", "whitespace or control characters"],
@@ -38,6 +52,18 @@ describe("parseBrowseUri", () => {
     [`shop://${"a".repeat(1001)}`, "URI too long"],
   ])("refuses %s (%s)", (input, problem) => {
     expect(parseBrowseUri(input)).toEqual({ ok: false, problem });
+  });
+
+  it("encodeSegment and segmentValue round-trip any value a segment may stand for, and refuse the rest", () => {
+    for (const value of ["-9007199254740991", "My file?", "a#b&c=d", "100%", "été", ".env", "x*y", "ord_1"]) {
+      const segment = encodeSegment(value);
+      expect(segment, value).toMatch(/^(?:[A-Za-z0-9_-]|%[0-9A-F]{2})(?:[A-Za-z0-9_.-]|%[0-9A-F]{2})*$/);
+      expect(segmentValue(segment as string)).toBe(value);
+      const parsed = parseBrowseUri(`shop://order/${segment}`);
+      expect(parsed.ok && parsed.value.segments).toEqual(["order", segment]);
+    }
+    for (const value of ["", ".", "..", "a..b", "a/b", "a\\b", "x\ny", "a".repeat(201)])
+      expect(encodeSegment(value), JSON.stringify(value)).toBeNull();
   });
 
   it("matches routes by pattern and captures parameters", () => {

@@ -119,6 +119,32 @@ function operationName(op: OpenAPIV3.OperationObject, method: string, path: stri
   return `${method}_${path.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_|_$/g, "")}`.slice(0, 100);
 }
 
+/** Where a documented path's query or fragment starts (`/#Action=X`, `/items?kind=a`), or -1. */
+export function pathSuffixAt(path: string): number {
+  return path.search(/[?#]/);
+}
+
+/** The `name=value` pairs of a path's query or fragment, as documented (at most 10, names as parameters go). */
+export function pathPairs(path: string): Array<[string, string]> {
+  const at = pathSuffixAt(path);
+  if (at < 0) return [];
+  const out: Array<[string, string]> = [];
+  for (const pair of path.slice(at + 1).split(/[&#?]/)) {
+    const eq = pair.indexOf("=");
+    if (eq < 1) continue;
+    let name: string;
+    let value: string;
+    try {
+      name = decodeURIComponent(pair.slice(0, eq));
+      value = decodeURIComponent(pair.slice(eq + 1));
+    } catch {
+      continue;
+    }
+    if (/^[A-Za-z_][A-Za-z0-9_.-]{0,39}$/.test(name) && value.length <= 200) out.push([name, value]);
+  }
+  return out.slice(0, 10);
+}
+
 /**
  * The operations of a dereferenced document, with path-level parameters merged into each, the
  * JSON request and success-response schemas picked, and the effective security. Operations that
@@ -165,6 +191,18 @@ export function apiOperations(api: OpenAPIV3.Document): {
         skip(unsupported);
         continue;
       }
+      // A path that carries a query or a fragment (AWS's `/#Action=DescribeInstances`, `/#X-Amz-Target=…`,
+      // `/items?kind=a`): its pairs are the operation's fixed values. A pair the document declares as
+      // a parameter is that parameter; another is a query parameter with that one value.
+      for (const [name, value] of pathPairs(path))
+        if (!parameters.some((p) => p.name === name))
+          parameters.push({
+            name,
+            in: "query",
+            required: true,
+            description: `fixed by the operation's path (${name}=${value})`.slice(0, 300),
+            schema: { type: "string", enum: [value] },
+          });
       let body: ApiOperation["body"];
       const requestBody = op.requestBody as OpenAPIV3.RequestBodyObject | undefined;
       if (requestBody?.content && Object.keys(requestBody.content).length) {

@@ -155,8 +155,9 @@ function unshowable(plan: OperationPlan, values: Values, shown: DecisionSummary)
       "too_many_values",
       `The request has ${rows} values to show; a confirm screen shows at most ${SUMMARY_ROW_LIMIT}, and nothing is sent that it does not show: split it into smaller requests`,
     );
-  const rebuilt = callFor(plan, requestValues(parsed.data, plan.fields ?? []));
-  if (JSON.stringify(rebuilt) !== JSON.stringify(callFor(plan, values)))
+  // What is sent, compared: not the operation (its schemas may refer to themselves, and cannot be JSON).
+  const sent = ({ path, query, headers, body }: ApiCall) => JSON.stringify({ path, query, headers, body });
+  if (sent(callFor(plan, requestValues(parsed.data, plan.fields ?? []))) !== sent(callFor(plan, values)))
     return refuse(
       "summary_unshowable",
       "The request cannot be shown exactly as it would be sent (a value has no exact text on the confirm screen): submit the form again with plain values",

@@ -11,6 +11,7 @@ import { escapeText, link, oneLine } from "../sdk/markdown";
 import { apiOperations, type SkippedOperation } from "./api-operations";
 import type { PlannedConnector } from "./api-request-capability";
 import { credentialSchemes } from "./credential-parameters";
+import { type HeaderSetting, headerSettings } from "./header-settings";
 import { rowKey } from "./listing-rows";
 import type { LoadedOpenApi } from "./load-openapi-document";
 import { createOpenApiAdapter, type OpenApiAdapter } from "./openapi-adapter";
@@ -50,6 +51,8 @@ export interface ImportReport {
   /** The POSTs marked as reads. */
   reads: string[];
   secrets: ConnectorSecret[];
+  /** Headers every operation requires, set once by an admin as connector settings (never a form field). */
+  settings: HeaderSetting[];
   unsupportedSchemes: Array<{ name: string; why: string }>;
 }
 
@@ -121,7 +124,8 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
   const security = securityPlan(api, settings.baseUrl);
   const extracted = apiOperations(api);
   const skipped: SkippedOperation[] = [...extracted.skipped];
-  const servable = credentialSchemes(extracted.operations, security.supported).filter((op) => {
+  const fixedHeaders = headerSettings(credentialSchemes(extracted.operations, security.supported));
+  const servable = fixedHeaders.operations.filter((op) => {
     const ok =
       op.security.length === 0 ||
       op.security.some((alt) => alt.every((name) => security.supported.has(name)));
@@ -157,6 +161,7 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
       .map((p) => ({ id: p.op.id, path: p.op.path, marked: reads.has(p.op.id) })),
     reads: planned.plans.filter((p) => p.read).map((p) => p.op.id),
     secrets,
+    settings: fixedHeaders.settings,
     unsupportedSchemes: [...security.unsupported.entries()].map(([name, why]) => ({ name, why })),
   };
   const routeContext = { connectorId: settings.id, scheme: settings.id, title, plans };
@@ -164,12 +169,18 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
     (p) =>
       p.kind === "listing" && Object.keys(p.params).length === 0 && !p.op.parameters.some((x) => x.required),
   );
-  const adapterFor = (options: { baseUrl: string; secrets: Record<string, string> }) =>
+  const adapterFor = (options: {
+    baseUrl: string;
+    secrets: Record<string, string>;
+    settings?: Record<string, string>;
+  }) =>
     createOpenApiAdapter({
       connectorId: settings.id,
       title,
       baseUrl: options.baseUrl,
       secrets: options.secrets,
+      headerSettings: fixedHeaders.settings,
+      settings: options.settings ?? {},
       schemes: security.supported,
       plans,
       idempotencyHeader: settings.idempotencyHeader,
@@ -210,6 +221,7 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
     scheme: settings.id,
     description,
     secrets,
+    settings: fixedHeaders.settings.map(({ name, description }) => ({ name, description })),
     createAdapter: adapterFor,
     healthPath: "/",
     async checkConnection(options, signal) {

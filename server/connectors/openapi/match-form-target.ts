@@ -1,10 +1,11 @@
-import { parseBrowseUri } from "../sdk/parse-browse-uri";
+import { parseBrowseUri, segmentValue } from "../sdk/parse-browse-uri";
 import type { OperationPlan } from "./plan-operations";
 
 /**
  * The write form a URI names (`legacy://v1/tickets/tkt_2/update`), with the document's path
  * parameters read from it, or null. The form URI is what an imported write is granted on and
- * what its action is about, so it is parsed as strictly as any browse URI.
+ * what its action is about, so it is parsed as strictly as any browse URI; a path value is the
+ * one its segment stands for (`%2D5` and `-5` alike).
  */
 export function matchFormTarget(
   plans: Iterable<OperationPlan>,
@@ -23,7 +24,7 @@ export function matchFormTarget(
       const segment = segments[i] as string;
       const param = /^\{(.+)\}$/.exec(part)?.[1];
       if (!param) return part === segment;
-      path[plan.params[param] ?? param] = segment;
+      path[plan.params[param] ?? param] = segmentValue(segment);
       return true;
     });
     if (fits) return { plan, uri, path };

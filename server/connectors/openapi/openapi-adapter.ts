@@ -1,3 +1,4 @@
+import type { HeaderSetting } from "./header-settings";
 import { type ApiAnswer, type ApiCall, createApiClient } from "./openapi-http-client";
 import type { OperationPlan } from "./plan-operations";
 import type { SchemeAuth } from "./security-schemes";
@@ -30,6 +31,9 @@ export function createOpenApiAdapter(input: {
   schemes: Map<string, SchemeAuth>;
   plans: Map<string, OperationPlan>;
   idempotencyHeader?: string;
+  /** Headers every request carries, from the connector's settings. */
+  headerSettings?: HeaderSetting[];
+  settings?: Record<string, string>;
 }): OpenApiAdapter {
   const client = createApiClient({
     baseUrl: input.baseUrl,
@@ -43,6 +47,21 @@ export function createOpenApiAdapter(input: {
     idempotencyHeader: input.idempotencyHeader,
     plan: (operationId) => input.plans.get(operationId),
     plans: () => input.plans.values(),
-    send: (call) => client.send(call),
+    async send(call) {
+      const headers = { ...call.headers };
+      const missing: string[] = [];
+      for (const s of input.headerSettings ?? []) {
+        const value = input.settings?.[s.name];
+        if (value) headers[s.header] = value;
+        else missing.push(s.name);
+      }
+      // The API requires them on every request: nothing is sent until an admin has set them.
+      if (missing.length)
+        return {
+          kind: "refused",
+          message: `the connector setting${missing.length > 1 ? "s" : ""} ${missing.join(", ")} ${missing.length > 1 ? "are" : "is"} not set; an admin sets ${missing.length > 1 ? "them" : "it"} on the Connectors page (config://${input.connectorId})`,
+        };
+      return client.send({ ...call, headers });
+    },
   };
 }

@@ -1,6 +1,6 @@
 import { EGRESS_FAILURE, EgressError, egressFetch } from "../../egress/egress-fetch";
 import { logger } from "../../logger";
-import type { ApiOperation } from "./api-operations";
+import { type ApiOperation, pathSuffixAt } from "./api-operations";
 import { OPENAPI_LIMITS } from "./openapi-limits";
 import type { SchemeAuth } from "./security-schemes";
 
@@ -26,7 +26,8 @@ export type ApiAnswer =
   /** The call cannot be made as asked (a missing secret, a bad parameter): nothing was sent. */
   | { kind: "refused"; message: string };
 
-const PATH_VALUE = /^[^/\\?#\s]{1,200}$/;
+// Any characters but a separator: the value is percent-encoded as one segment.
+const PATH_VALUE = /^[^/\\]{1,200}$/;
 
 /** A control character (CR, LF, NUL, tab…): never part of a header or path value. */
 export const CONTROL = /\p{Cc}/u;
@@ -40,7 +41,10 @@ export function operationUrl(baseUrl: string, call: ApiCall): URL | string {
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, "");
   let problem = "";
-  const path = call.operation.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+  // A documented query or fragment (`/#Action=…`) is no part of the path sent: its pairs are parameters.
+  const documented = call.operation.path;
+  const at = pathSuffixAt(documented);
+  const path = (at < 0 ? documented : documented.slice(0, at)).replace(/\{([^}]+)\}/g, (_m, name: string) => {
     const value = call.path[name];
     if (
       typeof value !== "string" ||

@@ -25,6 +25,8 @@ export type OpenApiProblemCode =
   | "invalid_id"
   | "invalid_roles"
   | "unknown_secret"
+  /** A setting the document asks for no header by, or a value a header cannot carry. */
+  | "unknown_setting"
   | "needs_confirmation";
 
 export interface OpenApiProblem {

@@ -2,7 +2,7 @@ import { actionPage } from "../sdk/action-page";
 import type { BackendOutcome, BrowseBackend } from "../sdk/browse-backend";
 import type { PageBody, RouteDefinition, RouteMatch } from "../sdk/define-route";
 import { code, escapeText, formBlock, link, shownPrefix } from "../sdk/markdown";
-import { formatBrowseUri, SEGMENT } from "../sdk/parse-browse-uri";
+import { encodeSegment, formatBrowseUri, segmentValue } from "../sdk/parse-browse-uri";
 import { isOutcome, outcomePage, pageNumber } from "../sdk/route-pages";
 import type { ApiParameter } from "./api-operations";
 import { callFor } from "./api-request-capability";
@@ -13,7 +13,7 @@ import type { OpenApiAdapter } from "./openapi-adapter";
 import type { ApiAnswer } from "./openapi-http-client";
 import { OPENAPI_LIMITS } from "./openapi-limits";
 import { operationKeywords, operationTitle, routeDescription } from "./operation-words";
-import { barePath, nestedListings, type OperationPlan, openLink } from "./plan-operations";
+import { barePath, type OperationPlan, openablePages, openLink } from "./plan-operations";
 import { columnsOf, cut, objectMarkdown, rowsOf, rowsTable } from "./render-api-response";
 import { byFieldName, checkFields, coerceFields, formFieldName, formFields } from "./schema-form-fields";
 
@@ -25,26 +25,37 @@ export interface RouteContext {
   plans: Map<string, OperationPlan>;
 }
 
-/** A route pattern with its parameters filled, or null when a value cannot be a URI segment. */
+/**
+ * A route pattern with its parameters filled, each value as one canonical segment (a negative id
+ * as it is, `a b?` as `a%20b%3F`), or null when a value cannot be a segment (`/`, `..`, empty).
+ */
 export function fillPattern(pattern: string, values: Record<string, unknown>): string | null {
   let ok = true;
   const uri = pattern.replace(/\{([A-Za-z0-9_]+)\}/g, (_m, name: string) => {
     const value = values[name];
-    const text = typeof value === "number" ? String(value) : value;
-    if (typeof text !== "string" || !SEGMENT.test(text) || text.includes("..")) {
-      ok = false;
-      return "_";
-    }
-    return text;
+    const segment =
+      typeof value === "number" || typeof value === "string" || typeof value === "bigint"
+        ? encodeSegment(String(value))
+        : null;
+    if (segment === null) ok = false;
+    return segment ?? "_";
   });
   return ok ? uri : null;
 }
 
-/** The document's path parameters from a route match (route names → document names). */
+/** A route match's parameters as the values their segments stand for (`a%20b` → `a b`). */
+function routeValues(match: RouteMatch): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [route, segment] of Object.entries(match.params)) out[route] = segmentValue(segment);
+  return out;
+}
+
+/** The document's path parameters from a route match (route names → document names), decoded. */
 function pathValues(plan: OperationPlan, match: RouteMatch): Record<string, string> {
+  const values = routeValues(match);
   const out: Record<string, string> = {};
   for (const [route, doc] of Object.entries(plan.params))
-    if (match.params[route] !== undefined) out[doc] = match.params[route] as string;
+    if (values[route] !== undefined) out[doc] = values[route] as string;
   return out;
 }
 
@@ -353,7 +364,7 @@ function openLinks(
   const shared: Record<string, unknown> = {};
   for (const [route, doc] of routes.slice(0, -1)) {
     const mine = Object.entries(plan.params).find(([, d]) => d === doc)?.[0];
-    if (mine) shared[route] = match.params[mine];
+    if (mine) shared[route] = routeValues(match)[mine];
   }
   // What the detail page needs and this listing was given (`api-version`) goes along.
   const carried: Record<string, string> = {};
@@ -406,7 +417,8 @@ function relatedLinks(
     let complete = true;
     for (const [route, doc] of Object.entries(other.params)) {
       const mine = Object.entries(plan.params).find(([, d]) => d === doc)?.[0];
-      if (mine && match.params[mine] !== undefined) values[route] = match.params[mine] as string;
+      const value = mine ? routeValues(match)[mine] : undefined;
+      if (value !== undefined) values[route] = value;
       else complete = false;
     }
     if (!complete) continue;
@@ -461,12 +473,14 @@ function withQuery(uri: string, query: Record<string, string>): string {
   return formatBrowseUri(uri.slice(0, at), uri.slice(at + 3).split("/"), query);
 }
 
-function detailRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
+function detailRoute(ctx: RouteContext, plan: OperationPlan, opener?: string): RouteDefinition {
   const title = operationTitle(plan);
   const needs = detailQuery(plan);
   return {
     pattern: plan.pattern,
     title,
+    // No listing links to it: the start page's form that asks for its parameters opens it.
+    ...(opener ? { example: opener } : {}),
     description: routeDescription(plan, []),
     keywords: operationKeywords(plan),
     ...(needs.length ? { submit: (match, fields) => openWithFilters(match, needs, fields, title) } : {}),
@@ -492,7 +506,7 @@ function detailRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
         formsSection(ctx, plan, match),
       ];
       return {
-        title: `${title} ${Object.values(match.params).join(" ")}`.trim(),
+        title: `${title} ${Object.values(routeValues(match)).join(" ")}`.trim(),
         outcome: "applied",
         markdown: parts.filter(Boolean).join("\n\n"),
       };
@@ -583,14 +597,14 @@ export function openApiRoutes(ctx: RouteContext): RouteDefinition[] {
   // The system's own name is a word of every page of it: "acme billing invoices" finds its listing
   // before another system's invoices.
   const named = systemWords(ctx.title);
-  const nested = nestedListings(ctx.plans.values());
+  const nested = openablePages(ctx.plans.values());
   return [...ctx.plans.values()].map((plan) => {
     const k = nested.indexOf(plan);
     const route =
       plan.kind === "listing"
         ? listingRoute(ctx, plan, k >= 0 ? openLink(ctx.scheme, k) : undefined)
         : plan.kind === "detail"
-          ? detailRoute(ctx, plan)
+          ? detailRoute(ctx, plan, k >= 0 ? openLink(ctx.scheme, k) : undefined)
           : formRoute(ctx, plan);
     return { ...route, keywords: [...new Set([...route.keywords, ...named])].slice(0, 48) };
   });

@@ -1,6 +1,6 @@
 import { resourceName } from "../sdk/define-route";
 import { SEGMENT } from "../sdk/parse-browse-uri";
-import type { ApiOperation, SkippedOperation } from "./api-operations";
+import { type ApiOperation, pathPairs, pathSuffixAt, type SkippedOperation } from "./api-operations";
 import { type Pagination, paginationOf } from "./listing-pagination";
 import { type RowsShape, rowsShape } from "./listing-rows";
 import { type OperationField, operationFields } from "./schema-form-fields";
@@ -55,10 +55,36 @@ function lastParam(path: string): string | undefined {
   return /\{([^{}]+)\}[^/{}]*\/?$/.exec(path)?.[1];
 }
 
+/**
+ * The literal segments a path's query or fragment names its operation by: each pair's value, its
+ * last dotted word (`/#X-Amz-Target=SimpleWorkflowService.CountClosedWorkflowExecutions` →
+ * `CountClosedWorkflowExecutions`, `/#Action=DescribeInstances` → `DescribeInstances`).
+ */
+function suffixLiterals(path: string): string[] {
+  const at = pathSuffixAt(path);
+  if (at < 0) return [];
+  const pairs = pathPairs(path);
+  const words = pairs.length ? pairs.map(([, v]) => v.split(".").pop() ?? v) : [path.slice(at + 1)];
+  return words
+    .map((w) =>
+      w
+        .replace(/[^A-Za-z0-9_-]+/g, "-")
+        .replace(/^-+|-+$/g, "")
+        .slice(0, 80),
+    )
+    .filter((w) => SEGMENT.test(w));
+}
+
 function segmentsOf(path: string): Segment[] | string {
   const out: Segment[] = [];
   let n = 0;
-  for (const part of barePath(path).split("/").filter(Boolean)) {
+  const at = pathSuffixAt(path);
+  const suffix = suffixLiterals(path);
+  if (at >= 0 && !suffix.length)
+    return `its path's ${path[at] === "#" ? "fragment" : "query"} ${JSON.stringify(path.slice(at, at + 40))} names nothing a browse URI can hold`;
+  for (const part of barePath(at < 0 ? path : path.slice(0, at))
+    .split("/")
+    .filter(Boolean)) {
     const param = /^\{([^{}]+)\}$/.exec(part);
     if (param) {
       const name = param[1] as string;
@@ -70,6 +96,7 @@ function segmentsOf(path: string): Segment[] | string {
       return `its path segment ${JSON.stringify(part.slice(0, 40))} cannot be a browse URI segment`;
     else out.push({ literal: part });
   }
+  for (const literal of suffix) out.push({ literal });
   return out;
 }
 
@@ -150,12 +177,22 @@ export function planOperations(
   return { plans, skipped };
 }
 
-/** The listings under path parameters, in plan order: their `?open=` number on the start page. */
-export function nestedListings(plans: Iterable<OperationPlan>): OperationPlan[] {
-  return [...plans].filter((p) => p.kind === "listing" && Object.keys(p.params).length > 0);
+/**
+ * The reads under path parameters no row of another page opens: listings under a record
+ * (`/companies/{companyId}/connections`) and detail pages no listing links to (Shinobi's
+ * `/Movie/ByID/{imdbID}`), in plan order: their `?open=` number on the start page.
+ */
+export function openablePages(plans: Iterable<OperationPlan>): OperationPlan[] {
+  const all = [...plans];
+  const opened = new Set(all.flatMap((p) => (p.kind === "listing" && p.item ? [p.item.operation] : [])));
+  return all.filter(
+    (p) =>
+      Object.keys(p.params).length > 0 &&
+      (p.kind === "listing" || (p.kind === "detail" && !opened.has(p.op.id))),
+  );
 }
 
-/** The link that opens a listing under path parameters: a form on the system's start page asking for them. */
+/** The link that opens a page under path parameters: a form on the system's start page asking for them. */
 export function openLink(scheme: string, index: number): string {
   return `${scheme}://?open=${index}`;
 }

@@ -16,6 +16,7 @@ import { type OpenApiResult, problem } from "./openapi-import-problem";
 import { secretBindingChanges } from "./save-imported-connector";
 import type { SecretBindingChange } from "./secret-bindings";
 import { secretNameOf } from "./security-schemes";
+import { settingValueProblem } from "./setting-value-problem";
 
 export interface ImportRequest {
   tenantId: string;
@@ -30,6 +31,8 @@ export interface ImportRequest {
   secrets: Record<string, string>;
   /** operationIds of POSTs an admin marks as reads (pages, no approval); see the report's suggestions. */
   readOperations?: string[];
+  /** Values of the connector's settings (headers every request carries), by setting or header name. */
+  settings?: Record<string, string>;
   self: SelfAddress;
   /** The import's time and memory budget (the defaults of OPENAPI_LIMITS unless a test narrows them). */
   budget?: ImportBudget;
@@ -56,6 +59,8 @@ export interface PreparedImport {
   diff: OperationsDiff | null;
   /** Secrets to store, by vault name (values never leave the server). */
   secrets: Record<string, string>;
+  /** Connector settings to store, by setting name (non-secret; see the report's settings). */
+  settings: Record<string, string>;
   /** Secrets whose destinations or way of sending this import changes (null diff: none before). */
   secretChanges: SecretBindingChange[];
   /** Stored secrets the import clears (their binding changed, or their scheme is gone). */
@@ -154,6 +159,20 @@ export async function prepareOpenApiImport(
       return problem("unknown_secret", `--secret ${given.slice(0, 40)} needs a value of 1-4096 characters`);
     secrets[name] = value;
   }
+  const values: Record<string, string> = {};
+  for (const [given, value] of Object.entries(request.settings ?? {})) {
+    const setting = report.settings.find(
+      (s) => s.name === given || s.header.toLowerCase() === given.toLowerCase(),
+    );
+    if (!setting)
+      return problem(
+        "unknown_setting",
+        `--setting ${given.slice(0, 40)}: the document asks for no header by that name (${report.settings.map((s) => s.name).join(", ") || "it asks for none"})`,
+      );
+    const problemOf = settingValueProblem(value);
+    if (problemOf) return problem("unknown_setting", `--setting ${setting.name} ${problemOf}`);
+    values[setting.name] = value;
+  }
   const existing = await db.importedConnector.findFirst({ where: { tenantId, connector: id } });
   const document = JSON.stringify(loaded.value.document);
   const bindings = await secretBindingChanges(db, tenantId, id, {
@@ -179,6 +198,7 @@ export async function prepareOpenApiImport(
         ? diffOperations(JSON.parse(existing.document) as Record<string, unknown>, loaded.value.document)
         : null,
       secrets,
+      settings: values,
       secretChanges: bindings.changes,
       secretsToClear: bindings.clears,
     },

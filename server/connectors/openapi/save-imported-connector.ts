@@ -72,7 +72,11 @@ export async function saveImportedConnector(
     create: { tenantId, connector: id, ...data },
     update: data,
   });
-  const settings = { ...((config?.settings as Record<string, unknown>) ?? {}), baseUrl: prepared.baseUrl };
+  const settings = {
+    ...((config?.settings as Record<string, unknown>) ?? {}),
+    ...prepared.settings,
+    baseUrl: prepared.baseUrl,
+  };
   await tx.connectorConfig.upsert({
     where: { tenantId_connector: { tenantId, connector: id } },
     create: { tenantId, connector: id, settings, enabled: true },

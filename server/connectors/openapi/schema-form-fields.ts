@@ -75,12 +75,18 @@ function exampleOf(schema: Schema, given?: unknown): unknown {
 }
 
 function fromParameter(p: ApiParameter): OperationField {
+  // A required parameter the document allows one value for (AWS's `X-Amz-Target`, an `Action`)
+  // has that value as its default: shown on the form and sent when nothing else is given.
+  const fixed =
+    p.required && p.schema.default === undefined && p.schema.enum?.length === 1
+      ? { ...p.schema, default: p.schema.enum[0] }
+      : p.schema;
   return {
     name: p.name,
     param: p.name,
     where: p.in,
     required: p.required,
-    schema: p.schema,
+    schema: fixed,
     description: p.description,
     example: p.example,
   };

@@ -3,7 +3,7 @@ import { escapeText, formBlock, link, shownPrefix } from "../sdk/markdown";
 import type { ApiParameter } from "./api-operations";
 import { fillPattern, type RouteContext } from "./openapi-routes";
 import { operationTitle } from "./operation-words";
-import { nestedListings, type OperationPlan, openLink } from "./plan-operations";
+import { type OperationPlan, openablePages, openLink } from "./plan-operations";
 import { formFieldName } from "./schema-form-fields";
 
 /** Entry points one start page lists, per kind. */
@@ -23,7 +23,8 @@ function parameterOf(plan: OperationPlan, route: string): ApiParameter | undefin
 export function systemStartRoute(ctx: RouteContext, description: string): RouteDefinition {
   const plans = [...ctx.plans.values()];
   const top = plans.filter((p) => p.kind === "listing" && Object.keys(p.params).length === 0);
-  const nested = nestedListings(plans);
+  const nested = openablePages(plans);
+  const nestedListings = nested.filter((p) => p.kind === "listing");
   const pattern = `${ctx.scheme}://`;
   const fieldsOf = (plan: OperationPlan) =>
     Object.keys(plan.params).map((route) => {
@@ -60,18 +61,21 @@ export function systemStartRoute(ctx: RouteContext, description: string): RouteD
           title: operationTitle(chosen),
           outcome: "input_required",
           markdown: [
-            `${escapeText(operationTitle(chosen))} is a listing under a record (GET ${escapeText(chosen.op.path)}): give its parameters, and the answer links to it. Nothing is sent to ${escapeText(ctx.title)} by this form.`,
+            `${escapeText(operationTitle(chosen))} is a ${chosen.kind === "listing" ? "listing under a record" : "page"} (GET ${escapeText(chosen.op.path)}): give its parameters, and the answer links to it. Nothing is sent to ${escapeText(ctx.title)} by this form.`,
             formBlock(match.uri.uri, fields),
           ].join("\n\n"),
         };
       }
       const lines = top.slice(0, MAX_ENTRIES).map((p) => `- ${link(operationTitle(p), p.pattern)}`);
-      const under = nested.slice(0, MAX_ENTRIES).map(
-        (p, i) =>
-          `- ${link(operationTitle(p), openLink(ctx.scheme, i))} — under ${fieldsOf(p)
-            .map((f) => f.name)
-            .join(", ")}`,
-      );
+      const entry = (p: OperationPlan) =>
+        `- ${link(operationTitle(p), openLink(ctx.scheme, nested.indexOf(p)))} — ${p.kind === "listing" ? "under" : "by"} ${fieldsOf(
+          p,
+        )
+          .map((f) => f.name)
+          .join(", ")}`;
+      const under = nestedListings.slice(0, MAX_ENTRIES).map(entry);
+      const pagesBy = nested.filter((p) => p.kind === "detail");
+      const by = pagesBy.slice(0, MAX_ENTRIES).map(entry);
       const more = (n: number) =>
         n > MAX_ENTRIES ? `\n\n…and ${n - MAX_ENTRIES} more: \`search\` finds them by their words.` : "";
       return {
@@ -81,9 +85,12 @@ export function systemStartRoute(ctx: RouteContext, description: string): RouteD
           description,
           lines.length ? `## Listings\n\n${lines.join("\n")}${more(top.length)}` : "",
           under.length
-            ? `## Listings under a record (each asks for the record)\n\n${under.join("\n")}${more(nested.length)}`
+            ? `## Listings under a record (each asks for the record)\n\n${under.join("\n")}${more(nestedListings.length)}`
             : "",
-          !lines.length && !under.length
+          by.length
+            ? `## Pages by their parameters (each asks for them)\n\n${by.join("\n")}${more(pagesBy.length)}`
+            : "",
+          !lines.length && !under.length && !by.length
             ? "_(no listing: its pages are detail pages and forms; `search` finds them)_"
             : "",
         ]
@@ -112,7 +119,7 @@ export function systemStartRoute(ctx: RouteContext, description: string): RouteD
         return {
           title: operationTitle(chosen),
           outcome: "rejected",
-          markdown: `**rejected:** ${missing.length ? `${missing.join(", ")} required` : "each value must be one path segment (letters, digits, _ . -)"}.\n\n${link("Try again", match.uri.uri)}`,
+          markdown: `**rejected:** ${missing.length ? `${missing.join(", ")} required` : "each value must be one path segment (no / or \\, not . or ..)"}.\n\n${link("Try again", match.uri.uri)}`,
         };
       return {
         title: operationTitle(chosen),

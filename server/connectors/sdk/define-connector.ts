@@ -15,9 +15,22 @@ export interface ConnectorSecret {
   optional?: boolean;
 }
 
+/**
+ * A value the system needs with every request that is no secret (an integration code, a user
+ * name an API expects in a header): set once by an admin on the Connectors page, stored with the
+ * connector's settings, shown there, never a field an agent fills in.
+ */
+export interface ConnectorSetting {
+  /** The settings key (`a-z0-9_`). */
+  name: string;
+  description: string;
+}
+
 /** What an adapter is built from, per tenant: the system's address and the tenant's secrets. */
 export interface AdapterOptions {
   baseUrl: string;
+  /** The connector's declared settings (`settings`) an admin has set, by name. */
+  settings?: Record<string, string>;
   /** Secret name → value, for the names the connector declares; read server-side only. */
   secrets: Record<string, string>;
   /**
@@ -67,6 +80,8 @@ export interface ConnectorDefinition<A = unknown> {
   description: string;
   /** The vault secrets it needs; an adapter is built only when they are set. */
   secrets: ConnectorSecret[];
+  /** Non-secret values an admin sets once for the tenant (see ConnectorSetting). */
+  settings?: ConnectorSetting[];
   createAdapter(options: AdapterOptions): A;
   /**
    * The system's cheap, unauthenticated liveness path, probed by /api/health/ready: a system

@@ -21,6 +21,8 @@ export interface ImportSummary {
   /** Null on a first import. */
   diff: OperationsDiff | null;
   secretsSet: string[];
+  /** Connector settings this import sets (names; the Connectors page shows their values). */
+  settingsSet: string[];
   secretsCleared: string[];
   /** Secrets whose destinations (base URL, servers, token URL) or way of sending the import changes. */
   secretChanges: SecretBindingChange[];
@@ -74,6 +76,7 @@ export async function importOpenApiConnector(
     report: { ...p.report, skipped: p.report.skipped.slice(0, 50), skippedCount: p.report.skipped.length },
     diff: p.diff,
     secretsSet,
+    settingsSet: applied ? Object.keys(p.settings).sort() : [],
     secretsCleared,
     // The preview names what the import would clear, and why (where each secret would go now).
     secretChanges: p.secretChanges,
@@ -97,6 +100,7 @@ export async function importOpenApiConnector(
     arguments: {
       ...args,
       scheme_names: secretsSet,
+      setting_names: Object.keys(p.settings).sort(),
       listings: p.report.listings,
       details: p.report.details,
       forms: p.report.forms,

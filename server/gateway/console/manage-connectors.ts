@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { AnyConnector } from "../../connectors/sdk/define-connector";
+import { MAX_SETTING_VALUE, settingValueProblem } from "../../connectors/openapi/setting-value-problem";
+import type { AnyConnector, ConnectorSetting } from "../../connectors/sdk/define-connector";
 import { tenantConnectors } from "../../connectors/tenant-connectors";
 import type { Db } from "../../db/client";
 import { EGRESS_FAILURE } from "../../egress/egress-fetch";
@@ -21,6 +22,8 @@ export type ConnectorView = {
   secrets: { name: string; set: boolean; updatedAt: string | null; updatedBy: string | null }[];
   /** An imported connector's document: what a strict validator found wrong with it at import. */
   warnings?: string[];
+  /** Non-secret values the connector sends with its requests, set here (current values in `settings`). */
+  declaredSettings?: ConnectorSetting[];
 };
 
 export const connectorNameSchema = z
@@ -46,6 +49,10 @@ export const connectorSettingsInputSchema = z
         return !url || (!url.username && !url.password);
       }, "no user name or password in the address; store credentials as secrets"),
     enabled: z.boolean().optional(),
+    // The connector's declared settings (headers an imported API needs with every request).
+    values: z
+      .record(z.string().regex(/^[a-z][a-z0-9_]{0,39}$/), z.string().max(MAX_SETTING_VALUE))
+      .optional(),
   })
   .strict();
 
@@ -114,8 +121,10 @@ export async function listConnectors(db: Db, ctx: ConsoleContext): Promise<Conne
     const mine = secrets.filter((s) => s.connector === connector);
     const secretNames = new Set([...declaredSecrets(among, connector), ...mine.map((s) => s.name)]);
     const warnings = importWarnings(imported.find((i) => i.connector === connector)?.warnings);
+    const declared = among.find((c) => c.id === connector)?.settings ?? [];
     return {
       ...(warnings.length ? { warnings } : {}),
+      ...(declared.length ? { declaredSettings: declared } : {}),
       connector,
       enabled: config?.enabled ?? true,
       settings: (config?.settings as Record<string, unknown> | undefined) ?? {},
@@ -187,6 +196,18 @@ export async function updateConnectorSettings(
   const startedAt = Date.now();
   const def = await connectorOf(db, ctx.tenantId, connector);
   if (!def) return unknownConnector(connector);
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input.values ?? {})) {
+    if (!def.settings?.some((s) => s.name === name))
+      return fail(
+        "rejected",
+        `${connector} has no setting ${name} (${def.settings?.map((s) => s.name).join(", ") || "it has none"}).`,
+      );
+    // An empty value clears it; anything else is sent as a header, so it is one line.
+    const problem = value === "" ? null : settingValueProblem(value);
+    if (problem) return fail("rejected", `${name} ${problem}.`);
+    values[name] = value;
+  }
   const { tenantId } = ctx;
   const saved = await db.$transaction(async (tx) => {
     const existing = await tx.connectorConfig.findFirst({ where: { tenantId, connector } });
@@ -201,7 +222,12 @@ export async function updateConnectorSettings(
       // was entered for the old address too.
       await tx.secret.deleteMany({ where: { tenantId, connector } });
     }
-    const settings = { ...((existing?.settings as Record<string, unknown>) ?? {}), baseUrl: input.baseUrl };
+    const settings: Record<string, string> = {
+      ...((existing?.settings as Record<string, string>) ?? {}),
+      ...values,
+      baseUrl: input.baseUrl,
+    };
+    for (const [name, value] of Object.entries(values)) if (value === "") delete settings[name];
     const row = await tx.connectorConfig.upsert({
       where: { tenantId_connector: { tenantId, connector } },
       create: { tenantId, connector, settings, enabled: input.enabled ?? true },
@@ -216,6 +242,7 @@ export async function updateConnectorSettings(
     arguments: {
       baseUrl: input.baseUrl,
       ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
+      ...(Object.keys(values).length ? { values } : {}),
       origin_changed: saved.originChanged,
       // Names only. (Not under a key that contains "secret": the audit writer would redact it.)
       cleared: saved.secretsCleared,

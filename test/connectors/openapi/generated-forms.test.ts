@@ -1,12 +1,14 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { callFor } from "@/server/connectors/openapi/api-request-capability";
 import type { OpenApiConnector } from "@/server/connectors/openapi/generate-openapi-connector";
-import { formFieldName } from "@/server/connectors/openapi/schema-form-fields";
+import { operationUrl } from "@/server/connectors/openapi/openapi-http-client";
+import { coerceFields, formFieldName } from "@/server/connectors/openapi/schema-form-fields";
 import { tenantConnectors } from "@/server/connectors/tenant-connectors";
 import { importOpenApiConnector } from "@/server/gateway/console/import-openapi-connector";
+import { listConnectors, updateConnectorSettings } from "@/server/gateway/console/manage-connectors";
 import { createPermissionRule } from "@/server/gateway/console/manage-permissions";
 import { cliActor } from "@/server/gateway/console/record-console-audit";
 import { allowEgressTo } from "../../helpers/allow-egress";
@@ -119,12 +121,14 @@ let w: McpWorld;
 let api: Server;
 let apiUrl: string;
 const seen: string[] = [];
+const headersSeen: IncomingHttpHeaders[] = [];
 let sam: Client;
 
 beforeAll(async () => {
   w = await createMcpWorld("sqlite");
   api = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
+    headersSeen.push(req.headers);
     res.writeHead(200, { "content-type": "application/hal+json" });
     res.end(
       JSON.stringify(
@@ -232,6 +236,37 @@ describe("every generated form can be submitted", () => {
     expect(sc(page).outcome, text(page)).not.toBe("rejected");
     expect(text(page)).not.toMatch(/must be a integer/);
   });
+
+  test("a path value of any kind round-trips: a negative id, a name with reserved characters (percent-encoded)", async () => {
+    // Prism's made-up ids are often the most negative integer: one segment like any other.
+    const negative = await call("submit", { uri: "forms://dcim/sites/-9007199254740991/delete", fields: {} });
+    expect(sc(negative).outcome, text(negative)).not.toBe("rejected");
+    expect(text(negative)).toContain("-9007199254740991");
+    const opened = sc(
+      await call("submit", { uri: "work://?open=0", fields: { team_gid: "Q3 team?#1" } }),
+    ) as unknown as { links: string[] };
+    expect(opened.links).toContain("work://teams/Q3%20team%3F%231/projects");
+    const before = seen.length;
+    const listing = await call("navigate", { uri: "work://teams/Q3%20team%3F%231/projects" });
+    expect(sc(listing).outcome, text(listing)).toBe("applied");
+    expect(seen.slice(before)).toEqual(["GET /teams/Q3%20team%3F%231/projects"]);
+    expect(sc(listing).links as unknown as string[]).toContain(
+      "work://teams/Q3%20team%3F%231/projects/p_981",
+    );
+    // Another spelling of the same value is the same page; a separator or a dot-segment is none.
+    const lower = await call("navigate", { uri: "work://teams/Q3%20team%3f%231/projects/p_981" });
+    expect(sc(lower).outcome, text(lower)).toBe("applied");
+    expect(seen.at(-1)).toBe("GET /teams/Q3%20team%3F%231/projects/p_981");
+    for (const uri of ["work://teams/a%2Fb/projects", "work://teams/%2E%2E/projects"]) {
+      const refused = await call("navigate", { uri });
+      expect(sc(refused).outcome, uri).toBe("not_found");
+    }
+    const slash = sc(
+      await call("submit", { uri: "work://?open=0", fields: { team_gid: "a/../b" } }),
+    ) as unknown as { outcome: string };
+    expect(slash.outcome).toBe("rejected");
+    expect(seen.slice(before).every((s) => s.startsWith("GET /teams/Q3"))).toBe(true);
+  });
 });
 
 describe("every system has a way in", () => {
@@ -255,8 +290,8 @@ describe("every system has a way in", () => {
     expect(page).toMatch(/\(Workspace\)/);
   });
 
-  test("an import with nothing usable is refused with why, nothing stored", async () => {
-    const refused = await importOpenApiConnector(
+  test("paths that carry the operation in a fragment or a query (AWS's /#Action=…) import as pages and forms that work", async () => {
+    const done = await importOpenApiConnector(
       w.db,
       cliActor("acme", "test"),
       {
@@ -264,11 +299,118 @@ describe("every system has a way in", () => {
           openapi: "3.0.3",
           info: { title: "Hash paths", version: "1" },
           paths: {
-            "/#Action=Describe": { get: { responses: ok } },
-            "/#Action=Run": { post: { responses: ok } },
+            "/#Action=DescribeThings": {
+              get: {
+                operationId: "DescribeThings",
+                parameters: [
+                  {
+                    name: "Action",
+                    in: "query",
+                    required: true,
+                    schema: { type: "string", enum: ["DescribeThings"] },
+                  },
+                  {
+                    name: "Version",
+                    in: "query",
+                    required: true,
+                    schema: { type: "string", enum: ["2016-11-15"] },
+                  },
+                ],
+                responses: ok,
+              },
+            },
+            "/#X-Amz-Target=ThingService.CountThings": {
+              post: {
+                operationId: "CountThings",
+                parameters: [
+                  {
+                    name: "X-Amz-Target",
+                    in: "header",
+                    required: true,
+                    schema: { type: "string", enum: ["ThingService.CountThings"] },
+                  },
+                ],
+                requestBody: {
+                  required: true,
+                  ...json({
+                    type: "object",
+                    required: ["domain"],
+                    properties: { domain: { type: "string" } },
+                  }),
+                },
+                responses: ok,
+              },
+            },
+            "/things?kind=red": { get: { operationId: "redThings", responses: ok } },
           },
         }),
         id: "hashes",
+        baseUrl: apiUrl,
+        readRoles: ["admin", "support"],
+        secrets: {},
+        self: { origins: [w.url], ports: [] },
+      },
+      { apply: true },
+    );
+    if (!done.ok) throw new Error(done.message);
+    expect(done.value.report.skipped).toEqual([]);
+    const before = seen.length;
+    const page = await call("navigate", { uri: "hashes://DescribeThings" });
+    expect(sc(page).outcome, text(page)).toBe("applied");
+    const red = await call("navigate", { uri: "hashes://things/red" });
+    expect(sc(red).outcome, text(red)).toBe("applied");
+    // The path sent is the document's without its fragment or query; the pairs are parameters.
+    expect(seen.slice(before).map((s) => s.replace(/Version=[^&]+&?/, "V&"))).toEqual([
+      "GET /?Action=DescribeThings&V&",
+      "GET /things?kind=red",
+    ]);
+    const form = text(await call("navigate", { uri: "hashes://CountThings/create" }));
+    expect(form).toContain("ThingService.CountThings");
+    await createPermissionRule(w.db, adminContext(), {
+      subjectType: "role",
+      subjectId: "support",
+      verb: "start",
+      pattern: "hashes://**",
+      decision: "allow",
+    });
+    const sent = await call("submit", { uri: "hashes://CountThings/create", fields: { domain: "d1" } });
+    expect(sc(sent).outcome, text(sent)).not.toBe("rejected");
+    expect(text(sent)).toMatch(/approv/i);
+    const connector = (await tenantConnectors(w.db, "acme")).find(
+      (c) => c.id === "hashes",
+    ) as OpenApiConnector;
+    const plan = connector.openapi.plans.get("CountThings");
+    if (!plan) throw new Error("no CountThings form");
+    const url = operationUrl(apiUrl, callFor(plan, coerceFields(plan.fields ?? [], { domain: "d1" })));
+    expect(String(url)).toBe(`${apiUrl}/`);
+    expect(callFor(plan, coerceFields(plan.fields ?? [], { domain: "d1" })).headers).toEqual({
+      "X-Amz-Target": "ThingService.CountThings",
+    });
+    expect(seen.slice(before).filter((s) => !s.startsWith("GET"))).toEqual([]);
+  });
+
+  test("an import with nothing usable is refused with why, nothing stored", async () => {
+    const refused = await importOpenApiConnector(
+      w.db,
+      cliActor("acme", "test"),
+      {
+        text: JSON.stringify({
+          openapi: "3.0.3",
+          info: { title: "Mixed paths", version: "1" },
+          paths: {
+            "/files/v{n}-{name}": {
+              get: {
+                parameters: [
+                  { name: "n", in: "path", required: true, schema: { type: "string" } },
+                  { name: "name", in: "path", required: true, schema: { type: "string" } },
+                ],
+                responses: ok,
+              },
+            },
+            "/#": { post: { responses: ok } },
+          },
+        }),
+        id: "mixed",
         baseUrl: apiUrl,
         readRoles: ["admin"],
         secrets: {},
@@ -281,6 +423,177 @@ describe("every system has a way in", () => {
       expect(refused.message).toMatch(
         /None of its 2 operations can become a page or a form: its path segment/,
       );
-    expect(await w.db.importedConnector.count({ where: { connector: "hashes" } })).toBe(0);
+    expect(await w.db.importedConnector.count({ where: { connector: "mixed" } })).toBe(0);
   });
 });
+
+describe("schemas that refer to themselves", () => {
+  test("a write whose request schema refers to itself (an invoice's payments name their invoice) is prepared for approval, no crash", async () => {
+    const done = await importOpenApiConnector(
+      w.db,
+      cliActor("acme", "test"),
+      {
+        text: JSON.stringify({
+          openapi: "3.0.3",
+          info: { title: "Loops", version: "1" },
+          components: {
+            schemas: {
+              Invoice: {
+                type: "object",
+                required: ["number"],
+                properties: {
+                  number: { type: "string" },
+                  payments: { type: "array", items: { $ref: "#/components/schemas/Payment" } },
+                },
+              },
+              Payment: { type: "object", properties: { invoice: { $ref: "#/components/schemas/Invoice" } } },
+            },
+          },
+          paths: {
+            "/invoices": {
+              post: {
+                operationId: "newInvoice",
+                requestBody: { required: true, ...json({ $ref: "#/components/schemas/Invoice" }) },
+                responses: ok,
+              },
+            },
+          },
+        }),
+        id: "loops",
+        baseUrl: apiUrl,
+        readRoles: ["admin", "support"],
+        secrets: {},
+        self: { origins: [w.url], ports: [] },
+      },
+      { apply: true },
+    );
+    if (!done.ok) throw new Error(done.message);
+    await createPermissionRule(w.db, adminContext(), {
+      subjectType: "role",
+      subjectId: "support",
+      verb: "start",
+      pattern: "loops://**",
+      decision: "allow",
+    });
+    const page = await call("submit", { uri: "loops://invoices/create", fields: { number: "INV-1" } });
+    expect(sc(page).outcome, text(page)).not.toBe("rejected");
+    expect(text(page)).toMatch(/approv/i);
+  });
+});
+
+describe("headers every request needs are connector settings", () => {
+  test("a required non-credential header on every operation is set once by an admin, shown on the Connectors page, sent with every request, never a form field", async () => {
+    const code = { name: "ApiIntegrationCode", in: "header", required: true, schema: { type: "string" } };
+    const user = { name: "UserName", in: "header", required: true, schema: { type: "string" } };
+    const secret = { name: "Secret", in: "header", required: true, schema: { type: "string" } };
+    const impersonate = {
+      name: "ImpersonationResourceId",
+      in: "header",
+      required: false,
+      schema: { type: "integer" },
+    };
+    // Set by the HTTP client itself: never a setting, whatever the document says.
+    const contentType = { name: "Content-Type", in: "header", required: true, schema: { type: "string" } };
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "Tickets desk", version: "1" },
+      paths: {
+        "/Tickets": {
+          get: {
+            operationId: "listTickets",
+            parameters: [code, user, secret, impersonate, contentType],
+            responses: ok,
+          },
+          post: {
+            operationId: "createTicket",
+            parameters: [code, user, secret, impersonate, contentType],
+            requestBody: {
+              required: true,
+              ...json({ type: "object", properties: { title: { type: "string" } } }),
+            },
+            responses: ok,
+          },
+        },
+      },
+    };
+    const request = {
+      text: JSON.stringify(doc),
+      id: "desk",
+      baseUrl: apiUrl,
+      readRoles: ["admin", "support"],
+      secrets: { Secret: "desk-secret-8Hq2" },
+      self: { origins: [w.url], ports: [] },
+    };
+    const unknown = await importOpenApiConnector(
+      w.db,
+      cliActor("acme", "test"),
+      { ...request, settings: { Version: "1" } },
+      { apply: false },
+    );
+    expect(unknown).toMatchObject({ ok: false, details: { code: "unknown_setting" } });
+    const forged = await importOpenApiConnector(
+      w.db,
+      cliActor("acme", "test"),
+      { ...request, settings: { user_name: "a\r\nX-Evil: 1" } },
+      { apply: false },
+    );
+    expect(forged).toMatchObject({ ok: false, details: { code: "unknown_setting" } });
+    const done = await importOpenApiConnector(
+      w.db,
+      cliActor("acme", "test"),
+      { ...request, settings: { ApiIntegrationCode: "INT-42" } },
+      { apply: true },
+    );
+    if (!done.ok) throw new Error(done.message);
+    expect(done.value.report.settings.map((s) => [s.name, s.header])).toEqual([
+      ["api_integration_code", "ApiIntegrationCode"],
+      ["user_name", "UserName"],
+    ]);
+    expect(done.value.report.secrets.map((s) => s.name)).toEqual(["secret"]);
+    expect(done.value.settingsSet).toEqual(["api_integration_code"]);
+    // Not a field of any form (the optional header stays one).
+    const form = text(await call("navigate", { uri: "desk://Tickets/create" }));
+    expect(form).not.toMatch(/integration|user_name|secret/i);
+    expect(form).toMatch(/impersonation_resource_id/);
+    // One setting unset: nothing is sent, and the page says which and where it is set.
+    const before = seen.length;
+    const unset = await call("navigate", { uri: "desk://Tickets" });
+    expect(sc(unset).outcome).toBe("rejected");
+    expect(text(unset)).toMatch(/user_name is not set; an admin sets it on the Connectors page/);
+    expect(seen.length).toBe(before);
+    // The Connectors page lists them with their values; saving one there sends it from then on.
+    const admin = adminContext();
+    const view = (await listConnectors(w.db, admin)).find((c) => c.connector === "desk");
+    expect(view?.declaredSettings?.map((s) => s.name)).toEqual(["api_integration_code", "user_name"]);
+    expect(view?.settings).toMatchObject({ api_integration_code: "INT-42" });
+    const refused = await updateConnectorSettings(w.db, admin, "desk", {
+      baseUrl: apiUrl,
+      values: { nope: "x" },
+    });
+    expect(refused.ok).toBe(false);
+    const saved = await updateConnectorSettings(w.db, admin, "desk", {
+      baseUrl: apiUrl,
+      values: { user_name: "dispatcher@acme.test" },
+    });
+    expect(saved.ok).toBe(true);
+    const listed = await call("navigate", { uri: "desk://Tickets" });
+    expect(sc(listed).outcome, text(listed)).toBe("applied");
+    expect(headersSeen.at(-1)).toMatchObject({
+      apiintegrationcode: "INT-42",
+      username: "dispatcher@acme.test",
+      secret: "desk-secret-8Hq2",
+    });
+  });
+});
+
+function adminContext() {
+  return {
+    sessionId: "t",
+    tenantId: "acme",
+    tenantName: "Acme",
+    userId: w.person.adam.userId as string,
+    email: "adam@acme.test",
+    name: "Adam",
+    role: "admin" as const,
+  };
+}

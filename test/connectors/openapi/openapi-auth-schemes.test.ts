@@ -193,7 +193,7 @@ describe("security schemes applied to requests (Prism checks them)", () => {
     });
   });
 
-  test("a path parameter can never climb out of the API's path", async () => {
+  test("a path parameter can never climb out of the API's path; any other value is sent as one encoded segment", async () => {
     const loaded = await loadOpenApiDocument(
       JSON.stringify({
         openapi: "3.0.3",
@@ -218,12 +218,17 @@ describe("security schemes applied to requests (Prism checks them)", () => {
     if (!op) throw new Error("no operation");
     const a = c.createAdapter({ baseUrl: `${proxy.url}/api`, secrets: {} });
     const before = proxy.requests.length;
-    for (const name of ["..", ".", "a/b", "a\\b", "x?y=1"])
+    for (const name of ["..", ".", "a/b", "a\\b", "x\r\ny", ""])
       expect((await a.send({ operation: op, path: { name }, query: {}, headers: {} })).kind, name).toBe(
         "refused",
       );
     expect(proxy.requests.length).toBe(before);
     await a.send({ operation: op, path: { name: "%2e%2e" }, query: {}, headers: {} });
     expect(proxy.requests.at(-1)?.path).toBe("/api/files/%252e%252e");
+    // Reserved characters and a leading minus reach the API as the value, in one segment.
+    await a.send({ operation: op, path: { name: "x?y=1#z" }, query: {}, headers: {} });
+    expect(proxy.requests.at(-1)?.path).toBe("/api/files/x%3Fy%3D1%23z");
+    await a.send({ operation: op, path: { name: "-9007199254740991" }, query: {}, headers: {} });
+    expect(proxy.requests.at(-1)?.path).toBe("/api/files/-9007199254740991");
   });
 });

@@ -98,9 +98,12 @@ describe("an imported system through a real MCP client", () => {
     expect(pets.proxy.requests.slice(before).map((r) => `${r.method} ${r.path.split("?")[0]}`)).toEqual([
       "GET /pets",
     ]);
-    // Prism's made-up id for a document without examples (-9007199254740991) cannot be a URI
-    // segment: that row gets no link rather than a broken one.
-    expect(text(listing)).not.toContain("Open:");
+    // Prism's made-up id for a document without examples (-9007199254740991) is a segment like
+    // any other: the row opens its detail page, and the API is asked for that id.
+    expect(sc(listing).links).toContain("pets://pets/-9007199254740991");
+    const pet = await call("sam", "navigate", { uri: "pets://pets/-9007199254740991" });
+    expect(sc(pet).outcome, text(pet)).toBe("applied");
+    expect(pets.proxy.requests.at(-1)?.path).toBe("/pets/-9007199254740991");
 
     // Train Travel's examples have real ids: each row opens its detail page, with its forms.
     const bookings = await call("adam", "navigate", { uri: "train://bookings" });

@@ -7,8 +7,9 @@ import type { Client } from "@modelcontextprotocol/client";
 import { runBrowseTool } from "@/mcp/register-browse-tools";
 import { createSignpostBrowseBackend } from "@/mcp/signpost-browse-backend";
 import type { OpenApiConnector } from "@/server/connectors/openapi/generate-openapi-connector";
-import { nestedListings, type OperationPlan } from "@/server/connectors/openapi/plan-operations";
+import { FORM_WORD, type OperationPlan, openablePages } from "@/server/connectors/openapi/plan-operations";
 import { formFieldName } from "@/server/connectors/openapi/schema-form-fields";
+import { encodeSegment, segmentValue } from "@/server/connectors/sdk/parse-browse-uri";
 import { tenantConnectors } from "@/server/connectors/tenant-connectors";
 import { importOpenApiConnector } from "@/server/gateway/console/import-openapi-connector";
 import { createPermissionRule } from "@/server/gateway/console/manage-permissions";
@@ -100,6 +101,8 @@ export interface DocumentResult {
   listings: number;
   forms: number;
   usable?: boolean;
+  /** How usability was judged: search → listing → row → detail, or (no such pair) reads and forms. */
+  yardstick?: "listing to detail" | "reads and forms";
   usablePath?: string[];
   unusableWhy?: string;
   formResults: FormResult[];
@@ -126,7 +129,7 @@ function segmentFor(plan: OperationPlan, route: string): string {
   const p = plan.op.parameters.find((x) => x.in === "path" && x.name === doc);
   const value = plausibleValue(p?.schema ?? { type: "string" });
   const text = typeof value === "number" || typeof value === "string" ? String(value) : "x1";
-  return /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/.test(text) && !text.includes("..") ? text : "x1";
+  return encodeSegment(text) ?? "x1";
 }
 
 /** A form's URI with its path parameters filled, and plausible values for its other required fields. */
@@ -234,6 +237,10 @@ export async function runCorpusDocument(
         : s.description.startsWith("user:password")
           ? `corpus-user:${scheme}-secret-4kP`
           : `${scheme}-secret-7Qx2vL9`;
+    // Headers the API needs with every request (an integration code): set once, as an admin would.
+    const settings = Object.fromEntries(
+      preview.value.report.settings.map((s) => [s.name, `corpus-${s.name}`]),
+    );
     const done = await importOpenApiConnector(
       w.db,
       cliActor("acme", "corpus"),
@@ -243,6 +250,7 @@ export async function runCorpusDocument(
         baseUrl,
         readRoles: ["admin", "support"],
         secrets,
+        settings,
         self: { origins: [w.url], ports: [] },
       },
       { apply: true },
@@ -380,11 +388,12 @@ function asks(plan: OperationPlan): number {
 }
 
 /**
- * Usable: search finds a listing by its noun and the system's name, the listing answers with
- * rows, and a row's link opens its detail page. A listing under path parameters is opened the
- * way the search result points: the system's start page form asking for them, filled with
- * plausible values. Listings with a detail page under them are tried in the document's order,
- * at most five. A document without any detail page is not judged.
+ * Usable, for a system whose document pairs a listing with a detail page: search finds a listing
+ * by its noun and the system's name, the listing answers with rows, and a row's link opens its
+ * detail page. A listing under path parameters is opened the way the search result points: the
+ * system's start page form asking for them, filled with plausible values. Listings with a detail
+ * page under them are tried in the document's order, at most five. A system whose document has
+ * no such pair (Shinobi's lookups by name, Adyen's and AWS's POSTs) is judged by `walkReadsAndForms`.
  */
 async function walkToDetail(
   result: DocumentResult,
@@ -392,16 +401,11 @@ async function walkToDetail(
   title: string,
   call: (name: string, args: Record<string, unknown>) => Promise<unknown>,
 ): Promise<void> {
-  if (!plans.some((p) => p.kind === "detail")) return;
   const listings = plans
     .filter((p) => p.kind === "listing" && p.item)
     // As a person would start: listings that need nothing first, then those needing a filter.
     .sort((a, b) => asks(a) - asks(b));
-  if (!listings.length) {
-    result.usable = false;
-    result.unusableWhy = "no listing has a detail page under it";
-    return;
-  }
+  if (!listings.length) return walkReadsAndForms(result, plans, title, call);
   const why: string[] = [];
   for (const listing of listings.slice(0, 5)) {
     const item = plans.find((p) => p.op.id === listing.item?.operation) as OperationPlan;
@@ -411,7 +415,7 @@ async function walkToDetail(
     if (!uri && listing.pattern.includes("{")) {
       const scheme = listing.pattern.slice(0, listing.pattern.indexOf("://"));
       const opener = found.links.find(
-        (l) => l === `${scheme}://?open=${nestedListings(plans).indexOf(listing)}`,
+        (l) => l === `${scheme}://?open=${openablePages(plans).indexOf(listing)}`,
       );
       if (opener) {
         await call("navigate", { uri: opener });
@@ -419,7 +423,7 @@ async function walkToDetail(
         const filled: Record<string, string> = {};
         for (const [route, doc] of Object.entries(listing.params)) {
           filled[route] = segmentFor(listing, route);
-          fields[formFieldName(doc)] = filled[route];
+          fields[formFieldName(doc)] = segmentValue(filled[route] as string);
         }
         const opened = sc(await call("submit", { uri: opener, fields })) as unknown as { links: string[] };
         // The form answers with this listing's link, its parameters filled: no other page.
@@ -471,11 +475,102 @@ async function walkToDetail(
       continue;
     }
     result.usable = true;
+    result.yardstick = "listing to detail";
     result.usablePath = [query, uri, row];
     return;
   }
   result.usable = false;
   result.unusableWhy = why.slice(0, 2).join("; ");
+}
+
+/** The literal words of a path: what a person calls the page (`/Movie/ByID/{id}` → `Movie ByID`). */
+function wordsOf(plan: OperationPlan): string {
+  return plan.pattern
+    .slice(plan.pattern.indexOf("://") + 3)
+    .split("/")
+    .filter(
+      (s) => s && !s.startsWith("{") && !/^v\d+(\.\d+)*$/i.test(s) && !Object.values(FORM_WORD).includes(s),
+    )
+    .join(" ");
+}
+
+/**
+ * Usable, for a system whose document has no listing with a detail page under it: its reads are
+ * reachable as pages and its writes as forms. Up to five GETs spread over the document, each found
+ * by search with the system's name and its path's words, opened the way the result points (the
+ * start page's form for one under path parameters, filled with plausible values; a filter form
+ * when it asks for one) and answering; up to five write forms, each opening as a form. A system
+ * with neither is not usable.
+ */
+async function walkReadsAndForms(
+  result: DocumentResult,
+  plans: OperationPlan[],
+  title: string,
+  call: (name: string, args: Record<string, unknown>) => Promise<unknown>,
+): Promise<void> {
+  result.yardstick = "reads and forms";
+  const reads = spread(
+    plans.filter((p) => p.kind === "listing" || p.kind === "detail"),
+    5,
+  );
+  const forms = spread(
+    plans.filter((p) => p.kind === "form"),
+    5,
+  );
+  if (!reads.length && !forms.length) {
+    result.usable = false;
+    result.unusableWhy = "no page and no form";
+    return;
+  }
+  const why: string[] = [];
+  const openable = openablePages(plans);
+  for (const read of reads) {
+    const query = `${title.split(/\s+/)[0] ?? ""} ${wordsOf(read)}`.trim();
+    const found = sc(await call("search", { query })) as unknown as { links: string[] };
+    let uri: string | undefined = found.links.find((l) => l === read.pattern);
+    if (!uri && read.pattern.includes("{")) {
+      const scheme = read.pattern.slice(0, read.pattern.indexOf("://"));
+      const opener = found.links.find((l) => l === `${scheme}://?open=${openable.indexOf(read)}`);
+      if (opener) {
+        const fields: Record<string, unknown> = {};
+        const filled: Record<string, string> = {};
+        for (const [route, doc] of Object.entries(read.params)) {
+          filled[route] = segmentFor(read, route);
+          fields[formFieldName(doc)] = segmentValue(filled[route]);
+        }
+        const opened = sc(await call("submit", { uri: opener, fields })) as unknown as { links: string[] };
+        const expected = read.pattern.replace(/\{([A-Za-z0-9_]+)\}/g, (_m, r: string) => filled[r] ?? "");
+        uri = opened.links.find((l) => l === expected);
+      }
+    }
+    if (!uri) {
+      why.push(`search "${query}" did not lead to ${read.pattern}`);
+      continue;
+    }
+    let answer = await call("navigate", { uri });
+    let page = sc(answer) as unknown as { outcome: string; links: string[] };
+    if (page.outcome === "input_required") {
+      const fields: Record<string, unknown> = {};
+      for (const p of read.op.parameters)
+        if (p.in === "query" && p.required) fields[formFieldName(p.name)] = plausibleValue(p.schema);
+      const opened = sc(await call("submit", { uri, fields })) as unknown as { links: string[] };
+      const filled = opened.links.find((l) => l.startsWith(`${uri}?`));
+      if (filled) {
+        answer = await call("navigate", { uri: filled });
+        page = sc(answer) as unknown as { outcome: string; links: string[] };
+      }
+    }
+    if (page.outcome !== "applied") why.push(`${uri}: ${page.outcome} ${firstProblem(text(answer))}`);
+  }
+  for (const form of forms) {
+    const { uri } = plausibleSubmission(form);
+    const opened = await call("navigate", { uri });
+    const page = sc(opened) as unknown as { outcome: string };
+    if (page.outcome !== "input_required") why.push(`${uri}: ${page.outcome} ${firstProblem(text(opened))}`);
+  }
+  result.usable = why.length === 0;
+  if (why.length) result.unusableWhy = why.slice(0, 2).join("; ");
+  else result.usablePath = [`${reads.length} reads`, `${forms.length} forms`];
 }
 
 export interface CorpusTotals {
@@ -522,7 +617,7 @@ export function corpusTable(results: DocumentResult[]): string {
         : r.crashed
           ? `crash: ${r.crashed.slice(0, 80)}`
           : `refused: ${r.refusal?.slice(0, 100)}`
-    } | ${r.usable === undefined ? "—" : r.usable ? "yes" : `no: ${r.unusableWhy?.slice(0, 100)}`} | ${r.imported ? `${accepted} / ${r.formResults.length}${r.formResults.length < r.forms ? ` (a sample of ${r.forms})` : ""}` : "—"} | ${r.imported ? `${waiting} / ${accepted}` : "—"} |`;
+    } | ${r.usable === undefined ? "—" : r.usable ? (r.yardstick === "reads and forms" ? "yes (no listing→detail pair: reads and forms)" : "yes") : `no: ${r.unusableWhy?.slice(0, 100)}`} | ${r.imported ? `${accepted} / ${r.formResults.length}${r.formResults.length < r.forms ? ` (a sample of ${r.forms})` : ""}` : "—"} | ${r.imported ? `${waiting} / ${accepted}` : "—"} |`;
   });
   return [head, "| --- | --- | --- | --- | --- | --- | --- | --- |", ...rows].join("\n");
 }

@@ -64,14 +64,17 @@ export async function startNextHttpServer(options: {
     genReqId: (req) => String(req.headers[REQUEST_ID_HEADER] ?? ""),
     customAttributeKeys: { reqId: "request_id", responseTime: "latency_ms" },
     // Health probes, scrapes and static files: only at debug, or they drown everything else.
+    // A draining instance's 503 to the balancer's readiness checks is the plan, not an error.
     customLogLevel: (req, res, error) =>
-      error || res.statusCode >= 500
-        ? "error"
-        : res.statusCode >= 400
-          ? "warn"
-          : isQuiet(req)
-            ? "debug"
-            : "info",
+      isDraining() && isQuiet(req) && !error
+        ? "debug"
+        : error || res.statusCode >= 500
+          ? "error"
+          : res.statusCode >= 400
+            ? "warn"
+            : isQuiet(req)
+              ? "debug"
+              : "info",
     customSuccessMessage: (req, res) => `${req.method} ${routeGroup(req.url)} ${res.statusCode}`,
     customErrorMessage: (req, res) => `${req.method} ${routeGroup(req.url)} ${res.statusCode}`,
     // Method, path and status only: no headers (cookies, keys), no bodies.

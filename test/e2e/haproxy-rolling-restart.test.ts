@@ -56,9 +56,8 @@ describe.skipIf(!pgReachable || !hasHaproxy)("HAProxy in front of two instances 
       if (saved === undefined) delete process.env.SIGNPOST_MASTER_KEY;
       else process.env.SIGNPOST_MASTER_KEY = saved;
     }
-    // One first (it applies the migrations), then the second.
-    instances.push(await start());
-    instances.push(await start());
+    // Together, as a deployment starts them (the migrations are applied already: the template).
+    instances.push(...(await Promise.all([start(), start()])));
     haproxy = await startHaproxy(instances.map((i) => `127.0.0.1:${i.port}`));
     await waitForStates({ signpost1: "UP", signpost2: "UP" });
   }, 900_000);

@@ -11,7 +11,7 @@ export default defineConfig({
     maxWorkers: 2,
     // One decision per run on whether PostgreSQL variants run; the reporter prints what that cost.
     globalSetup: ["test/setup/postgres-global-setup.ts"],
-    reporters: ["default", "./test/setup/postgres-skip-reporter.ts"],
+    reporters: ["default", "./test/setup/postgres-skip-reporter.ts", "./test/setup/haproxy-skip-reporter.ts"],
     // The logger writes straight to stdout; in-process tests keep to warnings (servers a test
     // starts get their own LOG_LEVEL).
     env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" },

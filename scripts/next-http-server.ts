@@ -7,6 +7,7 @@ import type { AddressInfo, Socket } from "node:net";
 import next from "next";
 import { pinoHttp } from "pino-http";
 import { noteSelfAddress } from "@/server/egress/egress-policy";
+import { endLiveStreams, isDraining } from "@/server/gateway/draining";
 import { installRequestIds, REQUEST_ID_HEADER } from "@/server/gateway/request-id";
 import { logger } from "@/server/logger";
 import { signpostMetrics } from "@/server/metrics/signpost-metrics";
@@ -15,9 +16,10 @@ import { root } from "./next-build";
 export interface NextHttpServer {
   url: string;
   /**
-   * Stops accepting connections, ends live monitor streams (their clients reconnect elsewhere
-   * and resume from their cursor), waits up to `graceMs` for the other requests in flight, then
-   * cuts what is left and closes Next. Resolves with how many requests were cut.
+   * Stops accepting connections, ends live monitor streams with their last event (their clients
+   * reconnect elsewhere and resume from their cursor), waits up to `graceMs` for them and the
+   * other requests in flight, then cuts what is left and closes Next. Resolves with how many
+   * requests were cut.
    */
   close(graceMs: number): Promise<{ cut: number }>;
 }
@@ -62,14 +64,17 @@ export async function startNextHttpServer(options: {
     genReqId: (req) => String(req.headers[REQUEST_ID_HEADER] ?? ""),
     customAttributeKeys: { reqId: "request_id", responseTime: "latency_ms" },
     // Health probes, scrapes and static files: only at debug, or they drown everything else.
+    // A draining instance's 503 to the balancer's readiness checks is the plan, not an error.
     customLogLevel: (req, res, error) =>
-      error || res.statusCode >= 500
-        ? "error"
-        : res.statusCode >= 400
-          ? "warn"
-          : isQuiet(req)
-            ? "debug"
-            : "info",
+      isDraining() && isQuiet(req) && !error
+        ? "debug"
+        : error || res.statusCode >= 500
+          ? "error"
+          : res.statusCode >= 400
+            ? "warn"
+            : isQuiet(req)
+              ? "debug"
+              : "info",
     customSuccessMessage: (req, res) => `${req.method} ${routeGroup(req.url)} ${res.statusCode}`,
     customErrorMessage: (req, res) => `${req.method} ${routeGroup(req.url)} ${res.statusCode}`,
     // Method, path and status only: no headers (cookies, keys), no bodies.
@@ -83,16 +88,14 @@ export async function startNextHttpServer(options: {
   });
 
   const inFlight = new Set<ServerResponse>();
-  // Live monitor streams (SSE that never ends by itself), ended first at shutdown. Not every
-  // text/event-stream is one: an /mcp answer may stream too, and that one must finish.
-  const monitorStreams = new Set<ServerResponse>();
   const server = createServer((req, res) => {
     inFlight.add(res);
-    if (routeGroup(req.url) === "/api/console/stream") monitorStreams.add(res);
+    // Leaving: every answer closes its connection, so that neither a client nor the balancer
+    // keeps one open to reuse after this instance stops accepting.
+    if (isDraining()) res.setHeader("connection", "close");
     const started = performance.now();
     res.once("close", () => {
       inFlight.delete(res);
-      monitorStreams.delete(res);
       const route = routeGroup(req.url);
       metrics.httpRequests.inc({ method: req.method ?? "GET", route, status: String(res.statusCode) });
       metrics.httpRequestDuration.observe(
@@ -130,9 +133,9 @@ export async function startNextHttpServer(options: {
     async close(graceMs) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      // Live monitor streams never end by themselves: end them now; the browser reconnects
-      // (to another instance) and resumes from its Last-Event-ID.
-      for (const res of monitorStreams) res.destroy();
+      // Live monitor streams never end by themselves: they end now with a last event; the
+      // browser reconnects (to another instance) and resumes from its Last-Event-ID.
+      endLiveStreams();
       const deadline = Date.now() + graceMs;
       while (inFlight.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       const cut = inFlight.size;

@@ -1,9 +1,11 @@
 // `npx signpost serve`: Signpost alone, for production — no demo legacy service, no demo data.
 // In order: check every setting, find (or with --create make) the database, apply pending
 // migrations, refuse to start when this instance's master key is not the database's, start the
-// background jobs and the HTTP server; on SIGTERM/SIGINT stop accepting, let in-flight calls
-// finish (bounded), stop the jobs, close the database, exit 0. `npm start` runs this same
-// entry as its child (--no-migrate: it has migrated and seeded already).
+// background jobs and the HTTP server; on SIGTERM/SIGINT answer readiness with 503 for
+// SIGNPOST_DRAIN_S while still serving (the balancer takes it out of rotation), then stop
+// accepting, let in-flight calls finish (bounded), stop the jobs, close the database, exit 0.
+// `npm start` runs this same entry as its child (--no-migrate: it has migrated and seeded
+// already; no drain unless SIGNPOST_DRAIN_S is set: one instance has no balancer to leave).
 // Every line it prints is a JSON log line.
 // First: every console line, of libraries loading below too, is a JSON log line.
 import "./route-console-to-logger";
@@ -16,6 +18,7 @@ import { createDatabase, databaseExists, describeDatabase, migrationState } from
 import { databaseUrl, dataDir } from "@/server/db/database-url";
 import { PRIVATE_UMASK, tightenDataDir } from "@/server/db/tighten-data-dir";
 import { createGateway } from "@/server/gateway/create-gateway";
+import { beginDrain } from "@/server/gateway/draining";
 import { checkMasterKey } from "@/server/gateway/master-key-check";
 import { agentRateFromEnv } from "@/server/gateway/rate-limiter";
 import { masterKey, masterKeyFile } from "@/server/gateway/vault";
@@ -155,12 +158,31 @@ async function main(): Promise<void> {
   );
 
   let stopping = false;
+  let skipDrain: (() => void) | undefined;
   const shutdown = async (why: string) => {
-    if (stopping) return;
+    // A second signal while draining (Ctrl-C twice, an impatient orchestrator): stop now.
+    if (stopping) return skipDrain?.();
     stopping = true;
     const graceMs = config.SIGNPOST_SHUTDOWN_GRACE_S * 1000;
+    // 0. still serving, but readiness answers 503 until the balancer has seen it and sends
+    // nothing new here; closing the listener at once would fail the requests it still routes.
+    if (config.SIGNPOST_DRAIN_S > 0) {
+      beginDrain();
+      logger.info(
+        { event: "draining", why, drain_s: config.SIGNPOST_DRAIN_S },
+        `Leaving (${why}): readiness answers 503 for ${config.SIGNPOST_DRAIN_S} s while requests are still served…`,
+      );
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, config.SIGNPOST_DRAIN_S * 1000);
+        skipDrain = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      skipDrain = undefined;
+    }
     logger.info({ event: "shutdown", why, grace_s: config.SIGNPOST_SHUTDOWN_GRACE_S }, `Stopping (${why})…`);
-    // 1. no new connections; in-flight calls finish (bounded); monitor streams end.
+    // 1. no new connections; in-flight calls finish (bounded); monitor streams end with a last event.
     const { cut } = await http.close(graceMs);
     if (cut > 0)
       logger.warn(

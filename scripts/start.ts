@@ -146,6 +146,8 @@ async function main(): Promise<void> {
     fail(key.message, { reason: key.reason });
   }
 
+  // One instance with no balancer in front: nothing to wait for before it stops, unless asked.
+  const drainS = process.env.SIGNPOST_DRAIN_S?.trim() ? env.SIGNPOST_DRAIN_S : 0;
   let signpost: ChildProcess | undefined;
   let legacy: ChildProcess | undefined;
   let stopping = false;
@@ -154,7 +156,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ event: "shutdown", why }, `Stopping (${why})…`);
     // Signpost first: its in-flight calls still reach the legacy service while they finish.
-    await stopChild(signpost, (env.SIGNPOST_SHUTDOWN_GRACE_S + 10) * 1000);
+    await stopChild(signpost, (drainS + env.SIGNPOST_SHUTDOWN_GRACE_S + 10) * 1000);
     await stopChild(legacy, 10_000);
     logger.info({ event: "stopped" }, "Stopped.");
     process.exit(code);
@@ -249,6 +251,7 @@ async function main(): Promise<void> {
         // "localhost" the person is not signed in at), unless SIGNPOST_PUBLIC_URL says otherwise.
         SIGNPOST_PUBLIC_URL: env.SIGNPOST_PUBLIC_URL ?? consoleUrl,
         SIGNPOST_SKIP_BUILD: "1", // built above
+        SIGNPOST_DRAIN_S: String(drainS),
         NODE_NO_WARNINGS: "1", // it logs them as JSON lines itself
         NODE_ENV: dev ? "development" : "production",
         NEXT_TELEMETRY_DISABLED: "1",

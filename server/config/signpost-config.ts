@@ -166,6 +166,14 @@ export const serverConfigSchema = z.object({
       36_500,
     ).default(90),
   ),
+  SIGNPOST_DRAIN_S: unset(
+    wholeNumber(
+      "SIGNPOST_DRAIN_S",
+      "seconds after SIGTERM during which readiness answers 503 while requests are still served",
+      0,
+      3_600,
+    ).default(10),
+  ),
   SIGNPOST_SHUTDOWN_GRACE_S: unset(
     wholeNumber(
       "SIGNPOST_SHUTDOWN_GRACE_S",

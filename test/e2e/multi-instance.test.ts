@@ -58,6 +58,8 @@ describe.skipIf(!pgReachable)("several instances on one PostgreSQL behind a load
       SIGNPOST_AGENT_RATE_LIMIT: String(BUDGET),
       SIGNPOST_JOBS_INTERVAL_S: "1",
       SIGNPOST_METRICS_TOKEN: metricsToken,
+      // Short: the SIGTERM test below watches the whole drain (no balancer checks it here).
+      SIGNPOST_DRAIN_S: "2",
     };
     [a, b] = await Promise.all([
       startServeInstance({ databaseUrl: database.url, masterKey, env }),
@@ -399,14 +401,14 @@ describe.skipIf(!pgReachable)("several instances on one PostgreSQL behind a load
     expect(wrong.output()).not.toContain('"event":"listening"');
   }, 300_000);
 
-  it("SIGTERM: the instance stops accepting, ends monitor streams, lets the call in flight finish, exits 0", async () => {
+  it("SIGTERM: the instance drains (readiness 503, still serving), stops accepting, ends monitor streams with a last event, lets the call in flight finish, exits 0", async () => {
     // Support watching the live monitor on this instance: a stream that never ends by itself.
     const cookie = await signIn(b.url, "sam@acme.test");
     const monitor = await fetch(`${b.url}/api/console/stream`, { headers: { cookie } });
     expect(monitor.status).toBe(200);
     const monitorClosed = monitor.text().then(
-      () => "ended",
-      () => "cut",
+      (text) => ({ ended: true, text }),
+      (error: Error) => ({ ended: false, text: error.message }),
     );
     await legacy.injectFault({ match: "GET /v1/orders/*", mode: "latency", latency_ms: 2000, count: 1 });
     const inFlight = callTool(b.url, keys.alice as string, "get_context", {
@@ -415,10 +417,17 @@ describe.skipIf(!pgReachable)("several instances on one PostgreSQL behind a load
     });
     while ((await faultsRemaining()) > 0) await new Promise((r) => setTimeout(r, 25));
     b.child.kill("SIGTERM");
+    // Draining: out of a balancer's rotation, but still answering everything else.
+    await expect.poll(async () => (await fetch(`${b.url}/api/health/ready`)).status).toBe(503);
+    expect((await fetch(`${b.url}/api/health/live`)).status).toBe(200);
     expect(await inFlight).toMatchObject({ outcome: "applied" });
     expect(await b.exited).toBe(0);
     await expect(fetch(`${b.url}/api/health/live`)).rejects.toThrow();
-    expect(await monitorClosed).toBeTruthy();
+    // The monitor stream ended by itself with its last event, not cut off.
+    const closed = await monitorClosed;
+    expect(closed.ended, closed.text).toBe(true);
+    expect(closed.text).toMatch(/event: closing\ndata: \{"reason":"shutdown","last_seq":\d+\}\n\n$/);
+    expect(b.output()).toContain('"event":"draining"');
     expect(b.output()).toContain('"event":"stopped"');
     // Nothing had to be cut at the end of the grace period: the monitor stream was ended at
     // once, and the call in flight finished by itself.

@@ -39,8 +39,10 @@ export async function startServeInstance(options: {
   /** Resolve as soon as it exits (a start that must be refused) instead of rejecting. */
   expectExit?: boolean;
   timeoutMs?: number;
+  /** A given port (a restarted instance takes its predecessor's place behind a balancer). */
+  port?: number;
 }): Promise<ServeInstance> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), "signpost-serve-"));
   const chunks: string[] = [];
   const child = spawn(
@@ -58,6 +60,8 @@ export async function startServeInstance(options: {
         NODE_ENV: "production",
         NEXT_TELEMETRY_DISABLED: "1",
         LOG_LEVEL: "info",
+        // No balancer to leave unless the test has one: stop() does not wait out a drain.
+        SIGNPOST_DRAIN_S: "0",
         ...options.env,
       },
       stdio: ["ignore", "pipe", "pipe"],

@@ -2,6 +2,7 @@ import { parseAuditQuery, seqSchema } from "@/app/_lib/audit-query";
 import { consoleRoute, errorResponse } from "@/app/_lib/console-route";
 import { openAuditWakeups } from "@/server/gateway/audit-wakeups";
 import { latestAuditSeq, listAuditEvents } from "@/server/gateway/console/list-audit-events";
+import { liveStreamsEnding } from "@/server/gateway/draining";
 import { logger } from "@/server/logger";
 import { signpostMetrics } from "@/server/metrics/signpost-metrics";
 
@@ -18,6 +19,8 @@ const HEARTBEAT_MS = 15_000;
  * the page's backfill; otherwise it starts at the newest row. Sequence numbers are the tenant's
  * own (1, 2, 3… per tenant), so a cursor only ever means a position in this tenant's rows and
  * says nothing about another tenant. Members get only their own rows.
+ * When the instance leaves, the stream ends with a last `closing` event naming its cursor (not an
+ * aborted connection): the browser reconnects, through the balancer, to an instance that stays.
  */
 export const GET = consoleRoute({}, async ({ req, db, ctx }) => {
   const params = new URL(req.url).searchParams;
@@ -29,7 +32,9 @@ export const GET = consoleRoute({}, async ({ req, db, ctx }) => {
   const resumeFrom = lastEventId?.success ? lastEventId.data : q.after;
   let cursor = resumeFrom ?? (await latestAuditSeq(db, ctx));
   const encoder = new TextEncoder();
-  const signal = req.signal;
+  // The client going away, or this instance leaving (then the stream says so before it ends).
+  const ending = liveStreamsEnding();
+  const signal = AbortSignal.any([req.signal, ending]);
 
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -58,6 +63,8 @@ export const GET = consoleRoute({}, async ({ req, db, ctx }) => {
           }
           await wakeups.next(signal);
         }
+        if (ending.aborted && !req.signal.aborted)
+          send(`event: closing\ndata: ${JSON.stringify({ reason: "shutdown", last_seq: cursor })}\n\n`);
       } catch (error) {
         if (!signal.aborted)
           logger.error(

@@ -26,6 +26,8 @@ import {
 } from "@/server/gateway/console/notification-preferences";
 import { createGateway, type Gateway } from "@/server/gateway/create-gateway";
 import { readSecret } from "@/server/gateway/vault";
+import { type SsoConfig, ssoClientSecretRef } from "@/server/oauth/console-sso";
+import { readSignInSettings, saveSignInSettings } from "@/server/oauth/sign-in-settings";
 import { approve, checkoutToConfirmation, createWorld, idem, type World } from "../gateway/gateway-world";
 import { describeEachProvider } from "../helpers/database";
 import { peopleOfEveryRole, type Role, type Someone, type Tenant } from "./tenancy-world";
@@ -326,6 +328,41 @@ describeEachProvider("console mutations across tenants (%s)", (provider) => {
     expect(await readNotificationPreferences(w.db, people.acme.member.console)).toEqual(acmePrefs);
   });
 
+  // The company sign-in serves one tenant (SIGNPOST_SSO_TENANT): its admin's changes stay in it,
+  // and another tenant's admin cannot reach it through the same route.
+  it("sign-in settings are per tenant: the SSO tenant's admin turns passwords off and sets the secret; Acme's stay", async () => {
+    const sso: SsoConfig = {
+      SIGNPOST_SSO_ISSUER: "https://idp.globex.example",
+      SIGNPOST_SSO_CLIENT_ID: "signpost",
+      SIGNPOST_SSO_TENANT: "globex",
+      SIGNPOST_SSO_EMAIL_DOMAIN: "globex.example",
+      SIGNPOST_SSO_ROLE_CLAIM: "signpost_role",
+    };
+    const acme = people.acme.admin.console;
+    const globex = people.globex.admin.console;
+    const acmeBefore = await readSignInSettings(w.db, acme, sso);
+    expect(
+      await saveSignInSettings(w.db, globex, { sso_client_secret: "globex-client-secret" }, sso),
+    ).toMatchObject({ ok: true });
+    expect(await saveSignInSettings(w.db, globex, { password_sign_in: false }, sso)).toMatchObject({
+      ok: true,
+    });
+    // Acme's admin names nothing of Globex's: the same route refuses, and writes nothing.
+    expect(await saveSignInSettings(w.db, acme, { password_sign_in: false }, sso)).toMatchObject({
+      ok: false,
+    });
+    expect(
+      await saveSignInSettings(w.db, acme, { sso_client_secret: "acme-overwrites-globex" }, sso),
+    ).toMatchObject({ ok: false });
+    expect(await readSignInSettings(w.db, acme, sso)).toEqual(acmeBefore);
+    expect(await readSecret(w.db, ssoClientSecretRef("acme"))).toBeNull();
+    expect(await readSecret(w.db, ssoClientSecretRef("globex"))).toBe("globex-client-secret");
+    expect(await readSignInSettings(w.db, globex, sso)).toMatchObject({
+      password_sign_in: false,
+      sso: { client_secret: "vault" },
+    });
+  });
+
   it("covers every mutating console route", () => {
     const covered = new Set([
       ...cases.map((c) => c.route),
@@ -333,6 +370,7 @@ describeEachProvider("console mutations across tenants (%s)", (provider) => {
       "PUT app/api/console/config/[connector]/secrets/[name]/route.ts",
       "PUT app/api/console/config/[connector]/settings/route.ts",
       "PUT app/api/console/settings/notifications/route.ts",
+      "PUT app/api/console/settings/sign-in/route.ts",
       // Imports into the caller's own tenant only: test/connectors/openapi/console-import-route.test.ts.
       "POST app/api/console/config/import/route.ts",
       // Read-only questions sent as POST (nothing is written, nothing of another tenant named).

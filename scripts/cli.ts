@@ -2,7 +2,9 @@
 // failure; nothing here asks questions, so scripts and CI can use it. Admin changes go through
 // the same gateway functions as the console's (manage-users, manage-agents) and are audited
 // the same way, with face `cli` and no user (an operator on the server is not a Signpost user).
+import { realpathSync } from "node:fs";
 import { userInfo } from "node:os";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { applyPendingMigrations, describeMigrationReport } from "@/server/db/apply-pending-migrations";
 import { createDb, type Db } from "@/server/db/client";
@@ -23,10 +25,6 @@ import { loadOrCreateLegacyKeys, readDemoInfo, saveLegacyKeys, writeDemoInfo } f
 import { newConnectorCommand } from "./new-connector";
 import { root } from "./next-build";
 import { seedDemo } from "./seed-demo";
-
-// Everything this CLI writes (database, legacy.json, demo.json) belongs in the owner-only data
-// directory: files 0600, folders 0700.
-process.umask(PRIVATE_UMASK);
 
 const HELP = `Usage: npx signpost <command> [options]
 
@@ -56,13 +54,22 @@ ${CONNECT_HELP}
 Environment: DATABASE_URL, SIGNPOST_DATA_DIR (./data), SIGNPOST_MASTER_KEY, LEGACY_PORT (4010);
 serve reads every variable in the README's configuration table.`;
 
-function say(line: string): void {
+/** A command's refusal: the command line prints it as `signpost: <message>` and exits with 1. */
+export class CliFailure extends Error {}
+
+const toStdout = (line: string) => {
   process.stdout.write(`${line}\n`);
+};
+// Where `say` prints: stdout, or the caller's sink while runCli runs in-process (the tests run the
+// commands in their own process rather than paying a TypeScript start per command).
+let print = toStdout;
+
+function say(line: string): void {
+  print(line);
 }
 
 function fail(message: string): never {
-  process.stderr.write(`signpost: ${message}\n`);
-  process.exit(1);
+  throw new CliFailure(message);
 }
 
 const operatorName = (() => {
@@ -260,8 +267,21 @@ async function listAgents(args: string[]): Promise<void> {
   });
 }
 
-async function main(): Promise<void> {
-  const [command, ...args] = process.argv.slice(2);
+/**
+ * Runs one command (`argv` as after `npx signpost`): resolves when it is done, rejects with a
+ * CliFailure (or the error that stopped it) when it is refused. What it says goes to `sink`.
+ */
+export async function runCli(argv: string[], sink: (line: string) => void = toStdout): Promise<void> {
+  print = sink;
+  try {
+    await runCommand(argv);
+  } finally {
+    print = toStdout;
+  }
+}
+
+async function runCommand(argv: string[]): Promise<void> {
+  const [command, ...args] = argv;
   switch (command) {
     case "migrate":
       return migrate(args);
@@ -297,4 +317,22 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => fail(error instanceof Error ? error.message : String(error)));
+/** Whether this file is the program (bin/signpost.mjs runs it), not a module a test imported. */
+function isProgram(): boolean {
+  try {
+    return realpathSync(process.argv[1] ?? "") === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+// As the program: exit 1 with the reason on stderr when the command is refused.
+if (isProgram()) {
+  // Everything this CLI writes (database, legacy.json, demo.json) belongs in the owner-only data
+  // directory: files 0600, folders 0700.
+  process.umask(PRIVATE_UMASK);
+  runCli(process.argv.slice(2)).catch((error: unknown) => {
+    process.stderr.write(`signpost: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { CliFailure, runCli } from "@/scripts/cli";
 import { createDb } from "@/server/db/client";
 import { listMigrations } from "@/server/db/migrations";
 import { hashAgentKey } from "@/server/gateway/agent-keys";
@@ -15,15 +16,16 @@ import { verifyPassword } from "@/server/gateway/passwords";
 // (only when asked to create it), creates users, mints keys that are stored only as hashes, and
 // revokes them — through the console's own functions, each change audited with face `cli`;
 // `migrate` works while another process (a running server) holds the SQLite file.
+//
+// The program itself (bin/signpost.mjs → scripts/cli.ts: exit status, stdout/stderr, file modes
+// under its umask) runs as a child once per kind of outcome; the other commands run the same
+// code in this process (runCli), which spares a TypeScript start per command.
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), "signpost-cli-"));
 const env = { ...process.env, SIGNPOST_DATA_DIR: dataDir, DATABASE_URL: "", SIGNPOST_MASTER_KEY: "" };
 
-function signpost(...args: string[]) {
-  return signpostWith(env, ...args);
-}
-
+/** The real program in a child process: its exit status and everything it printed. */
 function signpostWith(environment: NodeJS.ProcessEnv, ...args: string[]) {
   const result = spawnSync(process.execPath, [join(root, "bin/signpost.mjs"), ...args], {
     cwd: root,
@@ -34,6 +36,34 @@ function signpostWith(environment: NodeJS.ProcessEnv, ...args: string[]) {
   return { status: result.status, out: `${result.stdout}${result.stderr}` };
 }
 
+/**
+ * A command run in this process with the given environment: status 0 when it finished, 1 when it
+ * was refused (as the program exits), and what it printed, the refusal as the program words it.
+ */
+async function inProcess(environment: Record<string, string>, ...args: string[]) {
+  const saved = Object.fromEntries(Object.keys(environment).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, environment);
+  const lines: string[] = [];
+  try {
+    await runCli(args, (line) => lines.push(line));
+    return { status: 0, out: lines.join("\n") };
+  } catch (error) {
+    // Only a refusal is an answer; anything else is a failure of the test.
+    if (!(error instanceof CliFailure)) throw error;
+    return { status: 1, out: [...lines, `signpost: ${error.message}`].join("\n") };
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+const cliEnv = { SIGNPOST_DATA_DIR: dataDir, DATABASE_URL: "", SIGNPOST_MASTER_KEY: "" };
+function signpost(...args: string[]) {
+  return inProcess(cliEnv, ...args);
+}
+
 describe("npx signpost", () => {
   const db = createDb(`file:${join(dataDir, "signpost.db")}`);
   afterAll(async () => {
@@ -41,38 +71,44 @@ describe("npx signpost", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("--version answers; a database that does not exist is an error unless --create", () => {
-    const version = signpost("--version");
+  it("--version answers; a database that does not exist is an error unless --create", async () => {
+    const version = signpostWith(env, "--version");
     expect(version.status).toBe(0);
     expect(version.out).toMatch(/^signpost \d+\.\d+\.\d+ \(node /);
+    // The program exits 1 and says why on stderr…
+    const refusedProgram = signpostWith(env, "migrate");
+    expect(refusedProgram.status).toBe(1);
+    expect(refusedProgram.out).toMatch(/^signpost: .*signpost\.db does not exist/m);
+    // …and so does every command that needs the database.
     for (const command of [["migrate"], ["seed"], ["list-agents"]]) {
-      const refused = signpost(...command);
+      const refused = await signpost(...command);
       expect(refused.status, command.join(" ")).toBe(1);
       expect(refused.out).toMatch(/signpost\.db does not exist/);
     }
-    const missingPostgres = signpostWith(
-      { ...env, DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/signpost_missing_${Date.now()}` },
+    const missingPostgres = await inProcess(
+      { ...cliEnv, DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/signpost_missing_${Date.now()}` },
       "migrate",
     );
     // (Only meaningful where PostgreSQL answers; elsewhere the connection error is the answer.)
     expect(missingPostgres.status).toBe(1);
   }, 300_000);
 
-  it("seeds a fresh data directory once; demo.json, the database and the keys are 0600", () => {
-    const seeded = signpost("seed", "--create");
+  it("seeds a fresh data directory once; demo.json, the database and the keys are 0600", async () => {
+    // The program, as an operator runs it: its umask makes everything it writes owner-only.
+    const seeded = signpostWith(env, "seed", "--create");
     expect(seeded.out).toContain("Seeded.");
     expect(seeded.status).toBe(0);
     // Everything the CLI writes into the data directory is owner-only (issue 8).
     for (const name of ["demo.json", "legacy.json", "master.key", "signpost.db"]) {
       expect((statSync(join(dataDir, name)).mode & 0o777).toString(8), name).toBe("600");
     }
-    const again = signpost("seed");
+    const again = await signpost("seed");
     expect(again.out).toContain("nothing seeded");
     expect(again.status).toBe(0);
   }, 300_000);
 
   it("creates a user, mints a key for them and revokes it", async () => {
-    const created = signpost(
+    const created = await signpost(
       "create-user",
       "--tenant",
       "acme",
@@ -91,29 +127,51 @@ describe("npx signpost", () => {
     expect(await verifyPassword("bob-password-1", bob.passwordHash)).toBe(true);
 
     expect(
-      signpost("create-user", "--tenant", "acme", "--email", "x@acme.test", "--name", "X", "--role", "boss")
-        .status,
+      (
+        await signpost(
+          "create-user",
+          "--tenant",
+          "acme",
+          "--email",
+          "x@acme.test",
+          "--name",
+          "X",
+          "--role",
+          "boss",
+        )
+      ).status,
     ).toBe(1);
     expect(
-      signpost("create-user", "--tenant", "nope", "--email", "y@acme.test", "--name", "Y", "--role", "member")
-        .out,
+      (
+        await signpost(
+          "create-user",
+          "--tenant",
+          "nope",
+          "--email",
+          "y@acme.test",
+          "--name",
+          "Y",
+          "--role",
+          "member",
+        )
+      ).out,
     ).toContain("--tenant-name");
 
-    const minted = signpost("mint-key", "--email", "bob@acme.test", "--name", "Bob's helper");
+    const minted = await signpost("mint-key", "--email", "bob@acme.test", "--name", "Bob's helper");
     expect(minted.status).toBe(0);
     const key = /Key \(shown once\): (\S+)/.exec(minted.out)?.[1] ?? "";
     const agent = await db.agent.findUniqueOrThrow({ where: { keyHash: hashAgentKey(key) } });
     expect(agent).toMatchObject({ userId: bob.id, tenantId: "acme", name: "Bob's helper", revokedAt: null });
     expect(readFileSync(join(dataDir, "signpost.db")).includes(Buffer.from(key))).toBe(false);
 
-    const listed = signpost("list-agents", "--tenant", "acme");
+    const listed = await signpost("list-agents", "--tenant", "acme");
     expect(listed.out).toContain(agent.keyPrefix);
     expect(listed.out).not.toContain(key);
 
-    expect(signpost("revoke-key", agent.keyPrefix).status).toBe(0);
+    expect((await signpost("revoke-key", agent.keyPrefix)).status).toBe(0);
     const revoked = await db.agent.findUniqueOrThrow({ where: { id: agent.id } });
     expect(revoked.revokedAt).not.toBeNull();
-    expect(signpost("revoke-key", "sp_nothere").status).toBe(1);
+    expect((await signpost("revoke-key", "sp_nothere")).status).toBe(1);
 
     // Issue 14: the CLI's admin changes go through the console's functions and are audited
     // like the console's: one row each, face `cli`, no Signpost user, the operator's account.
@@ -133,7 +191,7 @@ describe("npx signpost", () => {
   }, 300_000);
 
   it("creates a tenant with its first admin (audited, a generated password printed once)", async () => {
-    const created = signpost(
+    const created = await signpost(
       "create-user",
       "--tenant",
       "initech",
@@ -154,7 +212,7 @@ describe("npx signpost", () => {
     expect(rows.map((r) => r.operation)).toEqual(["tenant.created", "user.created"]);
     expect(JSON.stringify(rows)).not.toContain(password);
     // The same email again: a conflict, nothing written.
-    const again = signpost(
+    const again = await signpost(
       "create-user",
       "--tenant",
       "initech",
@@ -174,7 +232,7 @@ describe("npx signpost", () => {
 describe("npx signpost migrate while another process holds the SQLite file", () => {
   const dir = mkdtempSync(join(tmpdir(), "signpost-cli-busy-"));
   const file = join(dir, "signpost.db");
-  const busyEnv = { ...env, SIGNPOST_DATA_DIR: dir };
+  const busyEnv = { ...cliEnv, SIGNPOST_DATA_DIR: dir };
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("applies a pending migration and says how (Prisma's engine wants the file to itself), then has nothing to do", async () => {
@@ -205,12 +263,12 @@ describe("npx signpost migrate while another process holds the SQLite file", () 
     );
     try {
       await new Promise<void>((resolve) => holder.stdout?.once("data", () => resolve()));
-      const applied = signpostWith(busyEnv, "migrate");
+      const applied = await inProcess(busyEnv, "migrate");
       expect(applied.out).not.toContain("WASM_ERROR");
       expect(applied.status).toBe(0);
       expect(applied.out).toContain(`applied ${migrations.at(-1)?.name}`);
       expect(applied.out).toContain("open in another process");
-      const again = signpostWith(busyEnv, "migrate");
+      const again = await inProcess(busyEnv, "migrate");
       expect(again.status).toBe(0);
       expect(again.out).toContain(`all ${migrations.length} applied, nothing to do`);
     } finally {

@@ -224,7 +224,11 @@ describe("run_script", () => {
     }
   });
 
-  describe("containment: each attempt ends in a typed outcome, no secret leaves, the server stays healthy", () => {
+  // Each attempt may outlast the script's own 30 s wall limit (90 s each), so a slow run ends in
+  // the typed refusal it is checked for rather than in the test's timeout.
+  describe("containment: each attempt ends in a typed outcome, no secret leaves, the server stays healthy", {
+    timeout: 90_000,
+  }, () => {
     const attempts: Array<[string, string, Record<string, unknown>]> = [
       ["process.env", "return process.env", { outcome: "rejected", reason: "script_error" }],
       [
@@ -260,14 +264,17 @@ describe("run_script", () => {
         { reason: "script_memory" },
       ],
       ["deep recursion", "function f(n) { return f(n + 1) + 1 } return f(0)", { reason: "script_memory" }],
+      // The start page: a real page that asks no business system, so the 200 calls the limit
+      // lets through are cheap and the run meets the call limit well before its 30 s wall clock
+      // on a busy machine (200 order lists from the legacy service in a row did not always).
       [
         "10,000 navigate calls",
-        "for (let i = 0; i < 10000; i++) await navigate('shop://orders'); return 'all done'",
+        "for (let i = 0; i < 10000; i++) await navigate('signpost://start'); return 'all done'",
         { reason: "too_many_calls" },
       ],
       [
         "10,000 navigate calls at once",
-        "await Promise.all(Array.from({ length: 10000 }, () => navigate('shop://orders'))); return 'all done'",
+        "await Promise.all(Array.from({ length: 10000 }, () => navigate('signpost://start'))); return 'all done'",
         { reason: "too_many_calls" },
       ],
       [

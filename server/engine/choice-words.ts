@@ -31,9 +31,14 @@ const STOP = new Set(
   ),
 );
 
-/** Lower-case word tokens of a text (letters and digits of any script), stop words dropped. */
+/**
+ * Lower-case word tokens of a text (letters and digits of any script), stop words dropped, a
+ * plain English plural folded ("mugs" → "mug"; both sides of every match are folded alike).
+ */
 export function wordTokens(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => !STOP.has(t));
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+    .filter((t) => !STOP.has(t))
+    .map((t) => (t.length > 3 && t.endsWith("s") && !t.endsWith("ss") ? t.slice(0, -1) : t));
 }
 
 /** The keys a row's value for `field` may sit under, the most specific first. */

@@ -235,7 +235,7 @@ export type ItemsMatch =
  * The entries a request names for a list field: each part of it ("2 Logo Tee L", "a mug";
  * parts split at commas, "and", "&", "+") that names one row best is one entry, with the number
  * it says, else the row's own count (a cart line's quantity), else 1. A part that names no row
- * but names a list ("my cart") takes that list's rows whole. A part that fits several rows
+ * but names a list of counted lines ("my cart") takes that list's rows whole. A part that fits several rows
  * equally is returned as candidates: never a guess.
  */
 export function itemsInWords(
@@ -260,8 +260,12 @@ export function itemsInWords(
     else if (best.length > 1 && score > 0) return { kind: "several", words: part.trim(), choices: best };
     else {
       const tokens = new Set(wordTokens(part));
+      // Only a list of lines with their counts (a cart) is taken whole; never a catalog.
+      const counted = (list: string) =>
+        !!shape.count &&
+        rows.some((r) => r.list === list && typeof r.row[shape.count as string] === "number");
       for (const list of new Set(rows.map((r) => r.list)))
-        if (tokens.has(list.toLowerCase())) wholeLists.push(list);
+        if (tokens.has(list.toLowerCase()) && counted(list)) wholeLists.push(list);
     }
   }
   for (const list of wholeLists) for (const row of rows.filter((r) => r.list === list)) add(row, undefined);

@@ -21,6 +21,67 @@ import {
 
 type User = { id: string; name: string; email: string; role: string };
 
+/** The faces a key may get, as the console names them; the default is actions and browse. */
+const FACE_CHOICES = [
+  { face: "actions", label: "Actions", hint: "business actions with approvals" },
+  { face: "browse", label: "Browse", hint: "pages, links and forms" },
+  {
+    face: "script",
+    label: "Script",
+    hint: "run_script for bulk work; adds its definition to every tools/list",
+  },
+] as const;
+const DEFAULT_FACES = ["actions", "browse"];
+
+/** One key's faces: what its tools/list offers (and what its model reads before each task). */
+function AgentFacesForm({ agent }: { agent: AgentView }) {
+  const client = useQueryClient();
+  const [faces, setFaces] = useState<string[]>(agent.faces ?? DEFAULT_FACES);
+  const save = useMutation({
+    mutationFn: (next: string[] | null) =>
+      apiSend("POST", `/api/console/agents/${agent.id}/faces`, { faces: next }),
+    onSettled: () => client.invalidateQueries({ queryKey: ["agents"] }),
+  });
+  return (
+    <form
+      className="flex flex-wrap items-center gap-2 text-xs"
+      data-testid="agent-faces"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate(faces);
+      }}
+    >
+      {FACE_CHOICES.map((c) => (
+        <label key={c.face} className="flex items-center gap-1" title={c.hint}>
+          <input
+            type="checkbox"
+            name={`face-${c.face}`}
+            checked={faces.includes(c.face)}
+            onChange={(e) =>
+              setFaces((now) => (e.target.checked ? [...now, c.face] : now.filter((f) => f !== c.face)))
+            }
+          />
+          {c.label}
+        </label>
+      ))}
+      <button
+        type="submit"
+        disabled={save.isPending || faces.length === 0}
+        className={buttonClass("secondary", "sm")}
+      >
+        Save faces
+      </button>
+      {agent.faces ? null : <span className="text-slate-600">(default)</span>}
+      {save.isSuccess ? (
+        <span role="status" data-testid="faces-saved">
+          Saved.
+        </span>
+      ) : null}
+      {save.error ? <ErrorState error={save.error} /> : null}
+    </form>
+  );
+}
+
 export function AgentsView() {
   const client = useQueryClient();
   const [name, setName] = useState("");
@@ -77,7 +138,7 @@ export function AgentsView() {
       </ConfirmDialog>
       <PageHeader
         title="Agents"
-        description="Each agent acts for one person with its own key. The key is shown once when it is created; afterwards only its prefix."
+        description="Each agent acts for one person with its own key. The key is shown once when it is created; afterwards only its prefix. Faces are the tools a key's agent sees: actions and browse by default; script is opt-in."
       />
       <Card title="Create an agent">
         <form
@@ -173,7 +234,7 @@ export function AgentsView() {
           className="stack-on-phone w-full rounded-lg border border-slate-200 bg-white text-sm"
           data-testid="agents-table"
         >
-          <TableHead columns={["Agent", "Acts for", "Key", "Last used", "Created", ""]} />
+          <TableHead columns={["Agent", "Acts for", "Key", "Faces", "Last used", "Created", ""]} />
           <tbody>
             {data.data.agents.map((a) => (
               <tr key={a.id} className="border-t border-slate-200 align-top" data-testid="agent-row">
@@ -185,6 +246,13 @@ export function AgentsView() {
                 </td>
                 <td className="px-3 py-2 font-mono text-xs" data-label="Key">
                   {a.keyPrefix === "oauth" ? "connected app (OAuth)" : `${a.keyPrefix}…`}
+                </td>
+                <td className="px-3 py-2" data-label="Faces">
+                  {a.revokedAt || a.keyPrefix === "oauth" ? (
+                    <span className="text-xs text-slate-600">{a.faces?.join(", ") ?? "—"}</span>
+                  ) : (
+                    <AgentFacesForm agent={a} />
+                  )}
                 </td>
                 <td className="px-3 py-2 text-xs" data-label="Last used">
                   <Time iso={a.lastUsedAt} />

@@ -17,7 +17,7 @@ import {
 import type { RateDecision } from "@/server/gateway/rate-limiter";
 import { REQUEST_ID_HEADER } from "@/server/gateway/request-id";
 import { inSpan, remoteParent, SpanKind } from "@/server/telemetry/tracing";
-import { type Face, parseFaces } from "./faces";
+import { type Face, facesOfKey, parseFaces } from "./faces";
 import { registeredToolNames } from "./registered-tool-names";
 import { answeredResult, createToolListCache, toolsListRequestId } from "./tool-list-cache";
 
@@ -33,6 +33,8 @@ export interface AgentIdentity<Ctx> {
   context: Ctx;
   /** Shown to the SDK as `authInfo.clientId`; never an authorization input of ours. */
   clientId: string;
+  /** The faces an admin chose for this key; absent: the default faces, or those `?faces=` names. */
+  faces?: readonly Face[];
 }
 
 /**
@@ -230,6 +232,17 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
             : discovery,
         },
       );
+    }
+
+    // A key whose faces an admin chose gets those (or the ones asked for among them), only.
+    if (identity.faces) {
+      faces = facesOfKey(identity.faces, url.searchParams.has("faces") ? faces : null);
+      if (faces.length === 0)
+        return jsonRpcError(
+          403,
+          -32001,
+          `This agent key has the faces ${identity.faces.join(", ")}; an admin chooses them on the console's Agents page.`,
+        );
     }
 
     // Every JSON-RPC message costs one call (requests, notifications and responses alike, so a

@@ -257,13 +257,16 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
     // How each list is ordered (the node says), and how to narrow a longer one: by words of the
     // one meant, which start and advance read through these same choices.
     const orderOf = (choices.order_of ?? {}) as Record<string, string>;
+    // Which field each list fills, in its heading: the field's name is what a patch must carry.
+    const fieldOf = (choices.field_of ?? {}) as Record<string, string>;
     for (const [k, v] of Object.entries(choices)) {
-      if (k === "order_of") continue;
+      if (k === "order_of" || k === "field_of") continue;
       const narrow =
         typeof choices[`more_${k}`] === "string"
           ? String(choices[`more_${k}`])
           : "name the one meant by its words";
-      lines.push(...section(`options.${k}`, v, narrow, cut, orderOf[k]));
+      const heading = [fieldOf[k] && `for ${fieldOf[k]}`, orderOf[k]].filter(Boolean).join("; ");
+      lines.push(...section(`options.${k}`, v, narrow, cut, heading || undefined));
     }
   }
   const unchanged = Array.isArray(result.options_unchanged) ? (result.options_unchanged as string[]) : [];

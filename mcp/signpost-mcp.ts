@@ -212,7 +212,13 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
 
   async function authenticate(key: string) {
     const context = await identifyAgent(db, key, "actions");
-    return context ? { context, clientId: context.agentId ?? context.userId } : null;
+    return context
+      ? {
+          context,
+          clientId: context.agentId ?? context.userId,
+          ...(context.agentFaces ? { faces: context.agentFaces } : {}),
+        }
+      : null;
   }
 
   const oauthBase = options.publicUrl ?? process.env.SIGNPOST_PUBLIC_URL;

@@ -1,5 +1,5 @@
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { parseFaces } from "./faces";
+import { facesOfKey, parseFaces } from "./faces";
 // Before anything that logs (./signpost-mcp): log lines go to stderr here.
 import "./log-to-stderr";
 import { installConnectorsFromEnv } from "@/server/connectors/install-connectors";
@@ -34,7 +34,11 @@ async function main() {
       // Re-identify per connection so a revoked key stops working without a restart.
       const identity = await mcp.authenticate(key);
       if (!identity) throw new Error("agent key revoked");
-      return mcp.serverFor(identity.context, faces);
+      // The key's faces, as an admin chose them, bound what SIGNPOST_FACES may ask for (as on /mcp).
+      const asked = process.env.SIGNPOST_FACES ? faces : null;
+      const allowed = identity.faces ? facesOfKey(identity.faces, asked) : faces;
+      if (!allowed.length) throw new Error(`this agent key has the faces ${identity.faces?.join(", ")}`);
+      return mcp.serverFor(identity.context, allowed);
     },
     { onerror: (error) => logger.warn({ err: error.message }, "mcp stdio: protocol error") },
   );

@@ -9,6 +9,7 @@ import {
   effectiveApprovalStatus,
   findApproval,
 } from "./approval-ledger";
+import { isFreeText } from "./choice-words";
 import { describeInputs, fieldShapes, type InputDescription, patchJsonSchema } from "./describe-inputs";
 import type { EngineDeps } from "./engine-deps";
 import { nextActionsFor } from "./next-actions-for";
@@ -149,6 +150,11 @@ export async function respond(
   // What a missing or wrong structured field looks like: the text block shows it beside the field.
   const asked = [...state.missing, ...state.validation_errors.map((e) => e.field.split(".")[0] ?? e.field)];
   const shapes = asked.length ? fieldShapes(capability, asked) : {};
+  // A person's own text the request did not clearly give: the agent asks for it, in one line.
+  for (const node of capability.nodes)
+    for (const [field, schema] of Object.entries(node.fields ?? {}))
+      if (state.missing.includes(field) && isFreeText(field, schema, state.options))
+        shapes[field] = `the user's own words (ask them in one line: ${schema.description ?? field})`;
   if (Object.keys(shapes).length) out.field_shapes = shapes;
   if (extra.withSchema) out.patch_schema = patchJsonSchema(capability, allowed);
   return out;

@@ -31,6 +31,8 @@ export const actionStateSchema = z.object({
   recovery: z.object({ queued_at: z.string(), reason: z.string() }).nullable(),
   /** Fields whose value the user's words named (a label, the request): field → value. */
   from_words: z.record(z.string(), z.string()).optional(),
+  /** The user's request as the start gave it: later steps fill their missing fields from it too. */
+  request: z.string().max(1000).optional(),
 });
 export type ActionState = z.infer<typeof actionStateSchema>;
 

@@ -80,7 +80,9 @@ export async function advanceAction(
     else values[k] = v;
   }
   const adapter = await deps.adapterFor(capability.connector, actor);
-  const ev = await catchLegacyUnavailable(() => evaluateAction(capability, adapter, actor, values));
+  const ev = await catchLegacyUnavailable(() =>
+    evaluateAction(capability, adapter, actor, values, { request: previous.request }),
+  );
   if ("unavailable" in ev) return unavailable(ev.unavailable, { action_id: row.id, version: row.version });
   // The entity named in the patch does not exist (or is not the actor's): the action stays as it was.
   if (ev.notFound)

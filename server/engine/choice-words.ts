@@ -31,9 +31,14 @@ const STOP = new Set(
   ),
 );
 
-/** Lower-case word tokens of a text (letters and digits of any script), stop words dropped. */
+/**
+ * Lower-case word tokens of a text (letters and digits of any script), stop words dropped, a
+ * plain English plural folded ("mugs" → "mug"; both sides of every match are folded alike).
+ */
 export function wordTokens(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => !STOP.has(t));
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+    .filter((t) => !STOP.has(t))
+    .map((t) => (t.length > 3 && t.endsWith("s") && !t.endsWith("ss") ? t.slice(0, -1) : t));
 }
 
 /** The keys a row's value for `field` may sit under, the most specific first. */
@@ -112,26 +117,224 @@ export function matchSentWords(rows: ChoiceRow[], sent: string): WordsMatch {
  * Anything less (no word, a tie) names none, and the field stays for the agent to fill.
  */
 export function namedInWords(rows: ChoiceRow[], words: string): ChoiceRow | undefined {
-  const tokens = [...new Set(wordTokens(words))];
-  if (!tokens.length || !rows.length) return undefined;
-  const spread = (t: string) => rows.filter((r) => r.tokens.has(t)).length;
-  const telling = tokens.filter((t) => rows.length === 1 || spread(t) < rows.length);
-  let best: ChoiceRow | undefined;
-  let bestScore = 0;
-  let tie = false;
-  for (const row of rows) {
-    const score = telling.filter((t) => row.tokens.has(t)).length;
-    if (score > bestScore) {
-      best = row;
-      bestScore = score;
-      tie = false;
-    } else if (score === bestScore && score > 0) tie = true;
-  }
-  return bestScore > 0 && !tie ? best : undefined;
+  const { best } = bestInWords(rows, words);
+  return best.length === 1 ? best[0] : undefined;
 }
 
 /** A candidate in a few words for a message: `value` (its name). */
 export function candidateText(choice: ChoiceRow): string {
   const name = NAME_KEYS.map((k) => choice.row[k]).find((v) => typeof v === "string" && v.trim());
   return name && name !== choice.value ? `${choice.value} (${String(name).slice(0, 60)})` : choice.value;
+}
+
+/** The rows among these that the words name best (ties included), and how many telling words they hold. */
+function bestInWords(rows: ChoiceRow[], words: string): { best: ChoiceRow[]; score: number } {
+  const tokens = [...new Set(wordTokens(words))];
+  if (!tokens.length || !rows.length) return { best: [], score: 0 };
+  const spread = (t: string) => rows.filter((r) => r.tokens.has(t)).length;
+  const telling = tokens.filter((t) => rows.length === 1 || spread(t) < rows.length);
+  let best: ChoiceRow[] = [];
+  let score = 0;
+  for (const row of rows) {
+    const s = telling.filter((t) => row.tokens.has(t)).length;
+    if (s > score) {
+      best = [row];
+      score = s;
+    } else if (s === score && s > 0) best.push(row);
+  }
+  return { best, score };
+}
+
+/**
+ * A field that lists things with how many of each (`items: [{product_id, quantity}]`): the key
+ * each entry names its thing by (the first required string property) and its count (the first
+ * integer property). Undefined for any other field.
+ */
+export interface ItemShape {
+  key: string;
+  count?: string;
+}
+
+export function itemShapeOf(schema: z.ZodType): ItemShape | undefined {
+  let json: Record<string, unknown>;
+  try {
+    json = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  const item = json.type === "array" ? (json.items as Record<string, unknown> | undefined) : undefined;
+  const props = (item?.type === "object" ? item.properties : undefined) as
+    | Record<string, { type?: string }>
+    | undefined;
+  if (!props) return undefined;
+  const required = new Set((item?.required as string[] | undefined) ?? Object.keys(props));
+  const key = Object.keys(props).find((k) => required.has(k) && props[k]?.type === "string");
+  if (!key) return undefined;
+  const count = Object.keys(props).find((k) => props[k]?.type === "integer" || props[k]?.type === "number");
+  return { key, ...(count ? { count } : {}) };
+}
+
+/** Rows of every list (options or looked up) that carry `key`, once per value, the first kept; with the list each came from. */
+export function rowsCarrying(
+  key: string,
+  lists: Record<string, unknown>,
+): Array<ChoiceRow & { list: string }> {
+  const out: Array<ChoiceRow & { list: string }> = [];
+  const seen = new Set<string>();
+  for (const [list, rows] of Object.entries(lists)) {
+    if (!Array.isArray(rows) || !rows.length) continue;
+    if (
+      !rows.every(
+        (r) => r && typeof r === "object" && typeof (r as Record<string, unknown>)[key] === "string",
+      )
+    )
+      continue;
+    for (const r of rows as Record<string, unknown>[]) {
+      const value = String(r[key]);
+      if (seen.has(value)) continue;
+      seen.add(value);
+      out.push({ ...rowOf(value, r), list });
+    }
+  }
+  return out;
+}
+
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  dozen: 12,
+};
+
+/** How many a part of a request asks for: its first number ("2", "two"); undefined when it says none. */
+function countIn(part: string): number | undefined {
+  for (const t of part.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    if (/^\d{1,2}$/.test(t) && Number(t) > 0) return Number(t);
+    if (NUMBER_WORDS[t]) return NUMBER_WORDS[t];
+  }
+  return undefined;
+}
+
+export type ItemsMatch =
+  | { kind: "items"; items: Array<Record<string, unknown>> }
+  | { kind: "several"; words: string; choices: ChoiceRow[] }
+  | { kind: "none" };
+
+/**
+ * The entries a request names for a list field: each part of it ("2 Logo Tee L", "a mug";
+ * parts split at commas, "and", "&", "+") that names one row best is one entry, with the number
+ * it says, else the row's own count (a cart line's quantity), else 1. A part that names no row
+ * but names a list of counted lines ("my cart") takes that list's rows whole. A part that fits several rows
+ * equally is returned as candidates: never a guess.
+ */
+export function itemsInWords(
+  rows: Array<ChoiceRow & { list: string }>,
+  shape: ItemShape,
+  request: string,
+): ItemsMatch {
+  const items: Array<Record<string, unknown>> = [];
+  const taken = new Set<string>();
+  const wholeLists: string[] = [];
+  const add = (row: ChoiceRow, count: number | undefined) => {
+    if (taken.has(row.value)) return;
+    taken.add(row.value);
+    const own = shape.count ? row.row[shape.count] : undefined;
+    const n = count ?? (typeof own === "number" && own > 0 ? own : 1);
+    items.push({ [shape.key]: row.value, ...(shape.count ? { [shape.count]: n } : {}) });
+  };
+  for (const part of request.split(/[,;\n+&、，和]|\band\b|\bplus\b/i)) {
+    if (!part.trim()) continue;
+    const { best, score } = bestInWords(rows, part);
+    if (best.length === 1 && best[0]) add(best[0], countIn(part));
+    else if (best.length > 1 && score > 0) return { kind: "several", words: part.trim(), choices: best };
+    else {
+      const tokens = new Set(wordTokens(part));
+      // Only a list of lines with their counts (a cart) is taken whole; never a catalog.
+      const counted = (list: string) =>
+        !!shape.count &&
+        rows.some((r) => r.list === list && typeof r.row[shape.count as string] === "number");
+      for (const list of new Set(rows.map((r) => r.list)))
+        if (tokens.has(list.toLowerCase()) && counted(list)) wholeLists.push(list);
+    }
+  }
+  for (const list of wholeLists) for (const row of rows.filter((r) => r.list === list)) add(row, undefined);
+  return items.length ? { kind: "items", items } : { kind: "none" };
+}
+
+/** The option list each field takes its value from (`available_coupons` → `coupon_code`), for the answer's headings. */
+export function fieldOfLists(
+  fields: Record<string, z.ZodType>,
+  options: Record<string, unknown>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [field, schema] of Object.entries(fields)) {
+    const shape = itemShapeOf(schema);
+    if (shape) {
+      for (const row of rowsCarrying(shape.key, options)) out[row.list] ??= `${field}[].${shape.key}`;
+      continue;
+    }
+    for (const key of valueKeys(field))
+      for (const [list, rows] of Object.entries(options)) {
+        if (out[list] || !Array.isArray(rows) || !rows.length) continue;
+        if (
+          rows.every(
+            (r) => r && typeof r === "object" && typeof (r as Record<string, unknown>)[key] === "string",
+          )
+        )
+          out[list] = field;
+      }
+  }
+  return out;
+}
+
+/**
+ * A field that takes a person's own text (a resolution, a reason, a note): a string with no
+ * choices and room for a sentence (no cap, or one of 100 characters or more).
+ */
+export function isFreeText(field: string, schema: z.ZodType, options: Record<string, unknown>): boolean {
+  let json: Record<string, unknown>;
+  try {
+    json = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as Record<string, unknown>;
+  } catch {
+    return false;
+  }
+  if (json.type !== "string" || json.enum || json.format || json.pattern) return false;
+  if (typeof json.maxLength === "number" && json.maxLength < 100) return false;
+  return choicesFor(field, options, schema).length === 0;
+}
+
+/**
+ * The text a request clearly gives for a free-text field: what follows the field's name and a
+ * colon ("resolution: replaced the cable", "reason - arrived broken"), to the end of its line or
+ * sentence group; else, when `only` (the one free-text field the node needs), the one quoted
+ * span of the request. Anything less is not taken: the agent asks the user.
+ */
+export function freeTextInWords(field: string, request: string, only: boolean): string | undefined {
+  // A field name is code's (never the agent's); escaped all the same.
+  const name = field.replace(/[^\p{L}\p{N}_]/gu, "").replace(/_/g, "[ _]");
+  const labelled = new RegExp(`(?:^|[^\\p{L}])${name}\\s*(?::|=|-|is)\\s*(.+?)\\s*(?:\\n|;|$)`, "iu").exec(
+    request,
+  );
+  if (labelled?.[1]) return stripQuotes(labelled[1]);
+  if (!only) return undefined;
+  const quoted = [...request.matchAll(/"([^"]{3,})"|“([^”]{3,})”|«([^»]{3,})»/g)];
+  if (quoted.length === 1) return (quoted[0]?.[1] ?? quoted[0]?.[2] ?? quoted[0]?.[3])?.trim();
+  return undefined;
+}
+
+function stripQuotes(text: string): string {
+  const t = text.trim();
+  const m = /^["“«'](.*)["”»']$/.exec(t);
+  return (m?.[1] ?? t).trim();
 }

@@ -1,7 +1,19 @@
 import type { ZodType } from "zod";
 import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capability";
 import type { ValidationError } from "../connectors/sdk/outcome";
-import { type ChoiceRow, candidateText, choicesFor, matchSentWords, namedInWords } from "./choice-words";
+import {
+  type ChoiceRow,
+  candidateText,
+  choicesFor,
+  fieldOfLists,
+  freeTextInWords,
+  isFreeText,
+  itemShapeOf,
+  itemsInWords,
+  matchSentWords,
+  namedInWords,
+  rowsCarrying,
+} from "./choice-words";
 import { requiredFields } from "./describe-inputs";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 
@@ -60,6 +72,11 @@ export async function evaluateAction(
     // id): it is an error today, not something left pending to fail two calls later.
     errors: [...(stop.errors ?? []), ...(stop.notFound ? [] : shapeErrorsAfter(capability, i, values))],
   });
+  // Every field of the flow: a list one step offers may fill a later step's field (coupons).
+  const allFields: Record<string, ZodType> = Object.assign(
+    {},
+    ...capability.nodes.map((n) => n.fields ?? {}),
+  );
   for (let i = 0; i < capability.nodes.length; i++) {
     const node = capability.nodes[i];
     if (!node) break;
@@ -102,13 +119,20 @@ export async function evaluateAction(
           errors.push({ field: path, code: "invalid_value", message: issue?.message ?? "invalid value" });
         }
       }
-      const result = node.resolve ? await node.resolve({ adapter, actor, values: checked, derived }) : {};
+      const input = { adapter, actor, values: checked, derived };
+      const result = node.resolve ? await node.resolve(input) : {};
       const own = result.options ?? {};
+      // What the node offers, and (read once, only when words must be resolved) what it can look up.
+      let looked: Record<string, unknown[]> | undefined;
+      const lists = async () => {
+        looked ??= node.lookup ? await node.lookup(input) : {};
+        return { ...own, ...looked };
+      };
       // Words sent for a field that failed: the choice they name, or the candidates they fit.
-      const retry = wordsToChoices(fields, own, sent, errors.concat(result.errors ?? []), tried);
+      const retry = await wordsToChoices(fields, own, lists, sent, errors.concat(result.errors ?? []), tried);
       if (retry.field && retry.value !== undefined) {
         values[retry.field] = retry.value;
-        fromWords[retry.field] = retry.value;
+        fromWords[retry.field] = typeof retry.value === "string" ? retry.value : JSON.stringify(retry.value);
         restore(derived, derivedBefore);
         continue;
       }
@@ -120,6 +144,9 @@ export async function evaluateAction(
       };
       Object.assign(options, own);
       if (Object.keys(orderOf).length) options.order_of = orderOf;
+      // Which field each list fills (`available_coupons` → coupon_code): the answer names it.
+      const fieldOf = { ...(options.field_of as object | undefined), ...fieldOfLists(allFields, own) };
+      if (Object.keys(fieldOf).length) options.field_of = fieldOf;
       Object.assign(derived, result.derived ?? {});
       for (const [field, value] of Object.entries(result.defaults ?? {}))
         if (!present(values[field])) values[field] = value;
@@ -134,18 +161,39 @@ export async function evaluateAction(
       const missing = (result.required ?? requiredFields(node)).filter(
         (f) => !present(values[f]) && !errors.some((e) => e.field.split(".")[0] === f),
       );
-      // A field still missing that the user's request names among this node's choices.
+      // A field still missing that the user's request names among this node's choices (a list
+      // field: the entries it names), or a free-text field its words clearly give.
       const request = words.request;
       const named = request
-        ? missing
-            .filter((f) => !tried.has(f) && fields[f])
-            .map((f) => ({ field: f, choice: nameInRequest(choicesFor(f, own, fields[f]), request) }))
-            .find((n) => n.choice)
+        ? await fromRequest(
+            fields,
+            missing.filter((f) => !tried.has(f) && fields[f]),
+            own,
+            lists,
+            request,
+          )
         : undefined;
-      if (named?.choice) {
+      if (named && "value" in named) {
         tried.add(named.field);
-        values[named.field] = named.choice.value;
-        fromWords[named.field] = named.choice.value;
+        values[named.field] = named.value;
+        fromWords[named.field] = named.shown;
+        restore(derived, derivedBefore);
+        continue;
+      }
+      if (named && "ambiguous" in named) {
+        errors.push(named.ambiguous);
+        const at = missing.indexOf(named.ambiguous.field);
+        if (at >= 0) missing.splice(at, 1);
+      }
+      // An optional field whose choice the request names by its very value ("use SAVE5").
+      const optional =
+        request && !missing.length && !errors.length
+          ? quotedChoice(fields, values, own, request, tried)
+          : undefined;
+      if (optional) {
+        tried.add(optional.field);
+        values[optional.field] = optional.value;
+        fromWords[optional.field] = optional.value;
         restore(derived, derivedBefore);
         continue;
       }
@@ -181,34 +229,133 @@ function restore(target: Record<string, unknown>, before: Record<string, unknown
 /**
  * The first field of a node whose value was refused and is words naming one of the node's
  * choices: that choice's value to run the node with, or (several fit) an error listing them.
+ * A list field (`items: [{product_id, quantity}]`) has each refused entry's key read the same way.
  */
-function wordsToChoices(
+async function wordsToChoices(
   fields: Record<string, ZodType>,
   options: Record<string, unknown>,
+  lists: () => Promise<Record<string, unknown>>,
   sent: Values,
   errors: ValidationError[],
   tried: Set<string>,
-): { field?: string; value?: string; ambiguous?: ValidationError } {
-  for (const field of Object.keys(fields)) {
+): Promise<{ field?: string; value?: unknown; ambiguous?: ValidationError }> {
+  const ambiguous = (field: string, raw: string, choices: ChoiceRow[]): ValidationError => ({
+    field,
+    code: "ambiguous_choice",
+    message: `"${raw.slice(0, 60)}" fits ${choices.length}: ${choices
+      .slice(0, 5)
+      .map(candidateText)
+      .join(", ")}; ask the user which one`,
+  });
+  for (const [field, schema] of Object.entries(fields)) {
     const raw = sent[field];
-    if (typeof raw !== "string" || tried.has(field)) continue;
-    if (!errors.some((e) => e.field.split(".")[0] === field)) continue;
+    if (tried.has(field) || !errors.some((e) => e.field.split(".")[0] === field)) continue;
+    const shape = itemShapeOf(schema);
+    if (shape && Array.isArray(raw)) {
+      tried.add(field);
+      const refused = new Set(
+        errors
+          .map((e) => e.field.split("."))
+          .filter((p) => p[0] === field && p[2] === shape.key)
+          .map((p) => Number(p[1])),
+      );
+      if (!refused.size) continue;
+      const rows = rowsCarrying(shape.key, await lists());
+      const fixed = raw.map((entry) => (entry && typeof entry === "object" ? { ...entry } : entry));
+      let changed = false;
+      for (const index of refused) {
+        const entry = fixed[index] as Record<string, unknown> | undefined;
+        const words = entry?.[shape.key];
+        if (!entry || typeof words !== "string") continue;
+        const match = matchSentWords(rows, words);
+        if (match.kind === "several")
+          return { ambiguous: ambiguous(`${field}.${index}.${shape.key}`, words, match.choices) };
+        if (match.kind === "one" && match.choice.value !== words) {
+          entry[shape.key] = match.choice.value;
+          changed = true;
+        }
+      }
+      if (changed) return { field, value: fixed };
+      continue;
+    }
+    if (typeof raw !== "string") continue;
     tried.add(field);
-    const match = matchSentWords(choicesFor(field, options, fields[field]), raw);
+    const match = matchSentWords(choicesFor(field, { ...options, ...(await lists()) }, schema), raw);
     if (match.kind === "one" && match.choice.value !== raw) return { field, value: match.choice.value };
-    if (match.kind === "several")
-      return {
-        ambiguous: {
-          field,
-          code: "ambiguous_choice",
-          message: `"${raw.slice(0, 60)}" fits ${match.choices.length}: ${match.choices
-            .slice(0, 5)
-            .map(candidateText)
-            .join(", ")}; ask the user which one`,
-        },
-      };
+    if (match.kind === "several") return { ambiguous: ambiguous(field, raw, match.choices) };
   }
   return {};
+}
+
+/**
+ * The first missing field the user's request fills: a choice it names (a label, a method, a
+ * record), the entries of a list field it names ("2 Logo Tee L and a mug", "my cart"), or the
+ * text it clearly gives a free-text field. Several equal candidates are an error naming them.
+ */
+async function fromRequest(
+  fields: Record<string, ZodType>,
+  missing: string[],
+  options: Record<string, unknown>,
+  lists: () => Promise<Record<string, unknown>>,
+  request: string,
+): Promise<{ field: string; value: unknown; shown: string } | { ambiguous: ValidationError } | undefined> {
+  const freeText = missing.filter((f) => fields[f] && isFreeText(f, fields[f] as ZodType, options));
+  for (const field of missing) {
+    const schema = fields[field];
+    if (!schema) continue;
+    const shape = itemShapeOf(schema);
+    if (shape) {
+      const match = itemsInWords(rowsCarrying(shape.key, await lists()), shape, request);
+      if (match.kind === "several")
+        return {
+          ambiguous: {
+            field,
+            code: "ambiguous_choice",
+            message: `"${match.words.slice(0, 60)}" fits ${match.choices.length}: ${match.choices
+              .slice(0, 5)
+              .map(candidateText)
+              .join(", ")}; ask the user which one`,
+          },
+        };
+      if (match.kind === "items")
+        return {
+          field,
+          value: match.items,
+          shown: match.items
+            .map((e) => (shape.count ? `${e[shape.count]} × ${e[shape.key]}` : String(e[shape.key])))
+            .join(", "),
+        };
+      continue;
+    }
+    if (freeText.includes(field)) {
+      const text = freeTextInWords(field, request, freeText.length === 1);
+      const parsed = text === undefined ? undefined : schema.safeParse(text);
+      if (parsed?.success && typeof parsed.data === "string")
+        return { field, value: parsed.data, shown: `"${parsed.data}"` };
+      continue;
+    }
+    const choice = nameInRequest(choicesFor(field, { ...options, ...(await lists()) }, schema), request);
+    if (choice) return { field, value: choice.value, shown: choice.value };
+  }
+  return undefined;
+}
+
+/** An optional field not yet given whose choice the request names by its exact value (a coupon code). */
+function quotedChoice(
+  fields: Record<string, ZodType>,
+  values: Values,
+  options: Record<string, unknown>,
+  request: string,
+  tried: Set<string>,
+): { field: string; value: string } | undefined {
+  const said = new Set(request.toLowerCase().match(/[\p{L}\p{N}_-]+/gu) ?? []);
+  for (const [field, schema] of Object.entries(fields)) {
+    if (present(values[field]) || tried.has(field)) continue;
+    const hits = choicesFor(field, options).filter((r) => said.has(r.value.toLowerCase()));
+    if (hits.length === 1 && hits[0] && schema.safeParse(hits[0].value).success)
+      return { field, value: hits[0].value };
+  }
+  return undefined;
 }
 
 /**
@@ -217,6 +364,10 @@ function wordsToChoices(
  * take it is then refused with its reason).
  */
 function nameInRequest(rows: ChoiceRow[], request: string): ChoiceRow | undefined {
+  // A row quoted by its very value ("tkt_1") is named, whatever other words happen to fit.
+  const said = new Set(request.toLowerCase().match(/[\p{L}\p{N}_-]+/gu) ?? []);
+  const quoted = rows.filter((r) => said.has(r.value.toLowerCase()));
+  if (quoted.length === 1) return quoted[0];
   const open = rows.filter((r) => r.row.possible === undefined || r.row.possible === "yes");
   return (open.length < rows.length ? namedInWords(open, request) : undefined) ?? namedInWords(rows, request);
 }

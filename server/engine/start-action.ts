@@ -115,6 +115,9 @@ export async function startAction(
   // The record the user's words quote by its id ("ticket tkt_9") is as named as one they describe.
   const named = { ...ev.fromWords, ...quotedRecord(capability, ev.values, input.intent) };
   if (Object.keys(named).length) state.from_words = named;
+  // Kept (bounded) for the steps after this one: "ship to the office" waits for the ADDRESS node.
+  const request = input.intent?.trim().slice(0, 1000);
+  if (request) state.request = request;
   let status = statusAfterEvaluation(capability, ev, state);
   if (status === "completed" && capability.read) {
     const read = capability.read;

@@ -1,5 +1,6 @@
 import type { Actor } from "../connectors/sdk/define-capability";
 import type { Db } from "../db/client";
+import { type AgentFace, parseAgentFaces } from "./agent-faces";
 import { hashAgentKey } from "./agent-keys";
 import type { ConsoleContext } from "./console-session";
 
@@ -22,6 +23,8 @@ export interface TrustedContext {
   agentName?: string;
   /** The visible part of the agent's key (`sp_…`), for log lines: never the key. */
   agentKeyPrefix?: string;
+  /** The faces an admin chose for this agent key (the Agents page); absent: the default faces. */
+  agentFaces?: AgentFace[];
   face: Face;
   /** The HTTP request this call came with (server/gateway/request-id.ts); its audit row keeps it. */
   requestId?: string | null;
@@ -72,6 +75,7 @@ export function agentContext(
   // Last use is informative only (the console shows it to the minute); a failed write must not
   // fail the call. Written at most once a LAST_USE_RESOLUTION_MS per key: a write on every call
   // cost each call a database write (on SQLite, the file's one writer) for nothing anyone reads.
+  const faces = parseAgentFaces(agent.faces);
   const now = Date.now();
   if (!agent.lastUsedAt || now - agent.lastUsedAt.getTime() >= LAST_USE_RESOLUTION_MS)
     db.agent.update({ where: { id: agent.id }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);
@@ -85,6 +89,7 @@ export function agentContext(
     agentId: agent.id,
     agentName: agent.name,
     agentKeyPrefix: keyPrefix,
+    ...(faces ? { agentFaces: faces } : {}),
     face,
   };
 }

@@ -40,12 +40,16 @@ async function newestOrder(read: LegacyRead): Promise<Json | undefined> {
 
 async function restCheckout(agent: RestAgent): Promise<void> {
   const customer = await customerId(agent);
+  // The product as the user named it, found through the catalog (not known ahead).
+  const mug = dataOf(await agent.call("listProducts", { q: "mug" })).find((p) =>
+    /signpost mug/i.test(String(p.name)),
+  );
   const addresses = dataOf(await agent.call("listAddresses", { id: customer }));
   const office = addresses.find((a) => /office/i.test(String(a.label)));
   const created = await agent.call("createOrder", {
     body: {
       customer_id: customer,
-      items: [{ product_id: "prod_mug", quantity: 2 }],
+      items: [{ product_id: mug?.id, quantity: 2 }],
       address_id: office?.id,
       shipping_method: "standard",
       coupon_code: "SAVE5",
@@ -81,14 +85,11 @@ async function checkoutRight(read: LegacyRead): Promise<boolean> {
 const refundsOf = async (read: LegacyRead, orderId: string) =>
   ((await read(`/v1/orders/${orderId}`)).refunds ?? []) as Json[];
 
+// The user's words only: the product, count, address, method and coupon are theirs to say and
+// Signpost's to resolve through the choices it offers (no product id known ahead).
 const CHECKOUT: AgentTask = {
   intent: "Buy two of the Signpost mugs, ship to the office, pay from my balance, with coupon SAVE5",
-  facts: {
-    items: [{ product_id: "prod_mug", quantity: 2 }],
-    address_id: "Office",
-    payment_type: "balance",
-    coupon_code: "SAVE5",
-  },
+  facts: {},
 };
 
 /** The everyday tasks of issue 12, as the demo data allows them. */
@@ -242,7 +243,7 @@ export const BENCH_TASKS: BenchTask[] = [
     as: "sam",
     signpost: {
       intent: "Assign ticket tkt_9 to someone on its team",
-      facts: { ticket_id: "tkt_9" },
+      facts: {},
       picks: { assignee_id: /same_team"?:\s*true|same team/ },
     },
     async rest(agent) {
@@ -262,8 +263,9 @@ export const BENCH_TASKS: BenchTask[] = [
     title: "resolve ticket tkt_2 with a resolution",
     as: "sam",
     signpost: {
+      // The ticket is quoted in the words; the resolution is text the model writes from them.
       intent: "Resolve ticket tkt_2: the parcel was found at the depot and is on its way",
-      facts: { ticket_id: "tkt_2", resolution: "The parcel was found at the depot and is on its way." },
+      facts: { resolution: "The parcel was found at the depot and is on its way." },
     },
     async rest(agent) {
       await agent.call("updateTicket", {

@@ -40,4 +40,32 @@ describe("tools/list token budget (o200k)", () => {
     expect(visible.map((t) => t.name)).not.toContain("run_script");
     expect(tokens(visible)).toBeLessThanOrEqual(800);
   });
+
+  it("tools/list answers by the faces an admin chose for the key: script added, browse left out, ?faces= narrows within them", async () => {
+    const names = async (faces?: string) =>
+      (await (await w.connect(w.keys.adam, faces ? { faces } : {})).listTools()).tools.map((t) => t.name);
+    const agent = await w.db.agent.findFirstOrThrow({ where: { userId: w.agent.adam.userId, revokedAt: null } });
+    try {
+      await w.db.agent.update({ where: { id: agent.id }, data: { faces: "actions,script" } });
+      const chosen = await names();
+      expect(chosen).toEqual(expect.arrayContaining(["start_action", "run_script"]));
+      expect(chosen).not.toContain("navigate");
+      expect(await names("script")).toEqual(["run_script"]);
+      // A face the key does not have is not granted by asking for it.
+      expect(await names("all")).not.toContain("navigate");
+      const refused = await fetch(`${w.endpoint}?faces=browse`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${w.keys.adam}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      });
+      expect(refused.status).toBe(403);
+      expect(await refused.text()).toMatch(/has the faces actions, script; an admin chooses them/);
+    } finally {
+      await w.db.agent.update({ where: { id: agent.id }, data: { faces: null } });
+    }
+  });
 });

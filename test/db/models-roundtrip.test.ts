@@ -96,6 +96,7 @@ async function writeEveryModel(db: Db): Promise<Record<string, Record<string, un
     keyHash: "kh_1",
     keyPrefix: "sp_ab12cd34",
     oauthClientId: "https://host.example/client.json",
+    faces: "actions,script",
     revokedAt: at("2026-03-01T00:00:00.000Z"),
     lastUsedAt: at("2026-02-28T12:00:00.000Z"),
     createdAt: at("2026-01-04T00:00:00.000Z"),

@@ -354,6 +354,20 @@ run("decisions in the console: phone, live changes, notifications, guards, monit
     expect(agentsNow.agents.find((a) => a.name === "phone test agent")?.revokedAt).toBeNull();
     const stillWorks = await connectAgent(app.url, key);
     agents.push(stillWorks);
+    // The key's faces: actions and browse by default; Adam gives it the script face (opt-in).
+    const toolNames = async (agent: Agent) => (await agent.client.listTools()).tools.map((t) => t.name);
+    expect(await toolNames(stillWorks)).not.toContain("run_script");
+    const faces = row.getByTestId("agent-faces");
+    await faces.getByLabel("Script").check();
+    await faces.getByLabel("Browse").uncheck();
+    await faces.getByRole("button", { name: "Save faces" }).click();
+    await faces.getByTestId("faces-saved").waitFor();
+    const scripted = await connectAgent(app.url, key);
+    agents.push(scripted);
+    const listed = await toolNames(scripted);
+    expect(listed).toContain("run_script");
+    expect(listed).toContain("start_action");
+    expect(listed).not.toContain("navigate");
     expect((await stillWorks.call("search_capabilities", { query: "buy a mug" })).structured.outcome).toBe(
       "applied",
     );

@@ -59,7 +59,8 @@ describe("an agent that reads only the text block", () => {
     const started = text(
       await client.callTool({ name: "start_action", arguments: { capability: "after_sales" } }),
     );
-    expect(started).toContain("options.orders (newest first):");
+    // The heading names the field the list fills and how it is ordered.
+    expect(started).toContain("options.orders (for order_id; newest first):");
     expect(readText(started).choices.map((c) => c.id)).toEqual(
       expect.arrayContaining(["ord_delivered_old", "ord_paid"]),
     );
@@ -77,7 +78,7 @@ describe("an agent that reads only the text block", () => {
     );
     expect(readText(exchange).choices.map((c) => c.id)).toEqual(["ord_exchange"]);
     expect(exchange).toMatch(
-      /options\.orders \(newest first; \d+ left out that what was given does not fit\)/,
+      /options\.orders \(for order_id; newest first; \d+ left out that what was given does not fit\)/,
     );
   });
 });

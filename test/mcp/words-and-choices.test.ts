@@ -73,7 +73,7 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     const client = await w.connect(w.keys.alice);
     const first = await client.callTool({ name: "start_action", arguments: { capability: "checkout" } });
     expect(((sc(first).options as Json).available_coupons as Json[]).map((c) => c.code)).toContain("SAVE5");
-    expect(text(first)).toMatch(/^options\.available_coupons:\n- `SAVE5`/m);
+    expect(text(first)).toMatch(/^options\.available_coupons \(for coupon_code\):\n- `SAVE5`/m);
 
     const cart = (await legacy("/v1/customers/cus_alice/cart")).items as Array<{ product_id: string }>;
     expect(cart.map((i) => i.product_id).sort()).toEqual(["prod_mug", "prod_tee"]);
@@ -126,5 +126,101 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     // The summary's first line names it; its rows are not sent again.
     expect(text(refused)).toMatch(/^summary: Exchange Logo Tee \(M\) for Logo Tee \(L\)$/m);
     expect(text(refused)).not.toMatch(/Replacement: /);
+  });
+
+  it("a checkout by words: the cart (or products named with sizes and counts), the address label and the payment method, all in one start", async () => {
+    const client = await w.connect(w.keys.alice);
+    const cart = await client.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "checkout",
+        intent: "buy the items in my cart, ship to my office and pay with my balance",
+      },
+    });
+    expect(sc(cart)).toMatchObject({ status: "awaiting_approval" });
+    expect(sc(cart).from_words).toMatchObject({ address_id: "addr_alice_office", payment_type: "balance" });
+    // What the person approves is what the cart holds, quantities included.
+    expect((sc(cart).summary as { items: Json[] }).items).toEqual([
+      expect.objectContaining({ product_id: "prod_mug", quantity: 2 }),
+      expect.objectContaining({ product_id: "prod_tee", quantity: 1 }),
+    ]);
+
+    // Products named by name and size (one not in the cart), a count, a coupon by its code.
+    const named = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { intent: "buy 2 Logo Tee L and a mug, ship to office, pay by card, use coupon SAVE5" },
+      }),
+    );
+    expect(named).toMatchObject({ capability: "checkout", status: "awaiting_approval" });
+    expect((named.summary as { items: Json[] }).items).toEqual([
+      expect.objectContaining({ product_id: "prod_tee_l", quantity: 2 }),
+      expect.objectContaining({ product_id: "prod_mug", quantity: 1 }),
+    ]);
+    expect(named.summary).toMatchObject({ coupon: "SAVE5", payment_method: { type: "card" } });
+
+    // Words that fit several products are never a guess: the candidates, to ask the user.
+    const tee = await client.callTool({
+      name: "start_action",
+      arguments: { capability: "checkout", intent: "buy a tee" },
+    });
+    expect(sc(tee)).toMatchObject({ node: "ITEMS", status: "open" });
+    expect(text(tee)).toMatch(
+      /"buy a tee" fits 4: .*prod_tee_l \(Logo Tee \(L\)\).*; ask the user which one/,
+    );
+    // Each list's heading names the field it fills: the coupon's code goes in coupon_code.
+    expect(text(tee)).toMatch(/^options\.available_coupons \(for coupon_code\):$/m);
+    expect(text(tee)).toMatch(/^options\.cart \(for items\[\]\.product_id\):$/m);
+
+    // Words kept for later steps: the address and method wait for the items the agent sends.
+    const later = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { capability: "checkout", intent: "ship it to my home and pay by card" },
+      }),
+    );
+    expect(later).toMatchObject({ node: "ITEMS", missing: ["items"] });
+    const advanced = sc(
+      await client.callTool({
+        name: "advance_action",
+        arguments: {
+          action_id: later.action_id,
+          version: later.version,
+          // A product by its name in a patch is read through the same choices.
+          patch: { items: [{ product_id: "Logo Tee L", quantity: 1 }] },
+        },
+      }),
+    );
+    expect(advanced).toMatchObject({ status: "awaiting_approval" });
+    expect(advanced.summary).toMatchObject({
+      items: [expect.objectContaining({ product_id: "prod_tee_l", quantity: 1 })],
+      payment_method: { type: "card" },
+    });
+    expect(String((advanced.summary as Json).address)).toMatch(/^Home: /);
+  });
+
+  it("a free-text field is taken from words that clearly give it (and shown as sent); otherwise the answer asks for it in one line", async () => {
+    const client = await w.connect(w.keys.sam);
+    const given = await client.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "resolve_ticket",
+        intent: "resolve ticket tkt_1; resolution: refunded the second charge and told the customer",
+      },
+    });
+    expect(sc(given)).toMatchObject({ node: "CONFIRM_RESOLVE" });
+    expect(sc(given).from_words).toMatchObject({
+      ticket_id: "tkt_1",
+      resolution: '"refunded the second charge and told the customer"',
+    });
+    // What the person sees is exactly what was taken.
+    expect(text(given)).toMatch(/^ {2}- Resolution: refunded the second charge and told the customer$/m);
+
+    const notGiven = await client.callTool({
+      name: "start_action",
+      arguments: { capability: "resolve_ticket", intent: "resolve ticket tkt_1, it is done" },
+    });
+    expect(sc(notGiven)).toMatchObject({ node: "RESOLUTION", missing: ["resolution"] });
+    expect(text(notGiven)).toMatch(/^- resolution: the user's own words \(ask them in one line: /m);
   });
 });

@@ -8,7 +8,7 @@ import {
   getConsoleGateway,
 } from "@/server/gateway/console/console-gateway";
 import type { ConsoleResult } from "@/server/gateway/console/console-result";
-import { createAgent, revokeAgent } from "@/server/gateway/console/manage-agents";
+import { createAgent, revokeAgent, setAgentFaces } from "@/server/gateway/console/manage-agents";
 import {
   listConnectors,
   replaceConnectorSecret,
@@ -140,6 +140,15 @@ describeEachProvider("console mutations across tenants (%s)", (provider) => {
       make: acmeAgent,
       attempt: (who, id) => revokeAgent(w.db, who.console, id),
       state: (id) => w.db.agent.findUniqueOrThrow({ where: { id }, select: { revokedAt: true } }),
+      home: { ok: true },
+    },
+    {
+      route: "POST app/api/console/agents/[id]/faces/route.ts",
+      role: "admin",
+      make: acmeAgent,
+      // Giving another tenant's key the script face (what its agent may run).
+      attempt: (who, id) => setAgentFaces(w.db, who.console, id, { faces: ["actions", "script"] }),
+      state: (id) => w.db.agent.findUniqueOrThrow({ where: { id }, select: { faces: true } }),
       home: { ok: true },
     },
     {

@@ -54,6 +54,11 @@ export interface NodeDefinition<A> {
   /** Static list of required fields; default: every field whose schema is not optional. */
   required?: string[];
   resolve?: (input: NodeInput<A>) => Promise<NodeResult>;
+  /**
+   * Rows a person may name that the node does not show (a catalog), by list name: read only to
+   * turn the user's words into a choice (server/engine/choice-words.ts), never sent to the agent.
+   */
+  lookup?: (input: NodeInput<A>) => Promise<Record<string, unknown[]>>;
   /** A confirmation node: the action stops here until a person approves and the agent confirms. */
   requiresConfirmation?: boolean;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { revokeOAuthGrants } from "../../oauth/prisma-oauth-adapter";
+import { AGENT_FACES, type AgentFace, parseAgentFaces } from "../agent-faces";
 import { mintAgentKey } from "../agent-keys";
 import type { ConsoleContext } from "../console-session";
 import { type ConsoleResult, fail, ok } from "./console-result";
@@ -18,7 +19,14 @@ export type AgentView = {
   revokedBy: string | null;
   lastUsedAt: string | null;
   createdAt: string;
+  /** The faces an admin chose for the key; null: the default faces (actions and browse). */
+  faces: AgentFace[] | null;
 };
+
+/** The faces for one key, or null to give it the default faces again. */
+export const setAgentFacesInputSchema = z
+  .object({ faces: z.array(z.enum(AGENT_FACES)).min(1).max(AGENT_FACES.length).nullable() })
+  .strict();
 
 export const createAgentInputSchema = z
   .object({
@@ -53,6 +61,7 @@ export async function listAgents(db: Db, ctx: ConsoleContext): Promise<AgentView
     revokedBy: a.revokedById ? (revoker.get(a.revokedById) ?? null) : null,
     lastUsedAt: a.lastUsedAt?.toISOString() ?? null,
     createdAt: a.createdAt.toISOString(),
+    faces: parseAgentFaces(a.faces),
   }));
 }
 
@@ -103,6 +112,7 @@ export async function createAgent(
       revokedBy: null,
       lastUsedAt: null,
       createdAt: agent.createdAt.toISOString(),
+      faces: null,
     },
   });
 }
@@ -130,4 +140,38 @@ export async function revokeAgent(
     startedAt,
   });
   return ok({ id: agentId });
+}
+
+/**
+ * Chooses the faces an agent key's tools/list offers (the definitions its model reads before each
+ * task): a key for a bulk-work agent may add the script face, a narrow one keep actions only.
+ * A connected app's faces come from the scopes its person granted, not from here.
+ */
+export async function setAgentFaces(
+  db: Db,
+  ctx: AdminActor,
+  agentId: string,
+  input: z.infer<typeof setAgentFacesInputSchema>,
+): Promise<ConsoleResult<{ id: string; faces: AgentFace[] | null }>> {
+  const startedAt = Date.now();
+  const agent = await db.agent.findFirst({ where: { id: agentId, tenantId: ctx.tenantId } });
+  if (!agent) return fail("not_found", "No such agent.");
+  if (agent.oauthClientId)
+    return fail(
+      "conflict",
+      "A connected app's faces are the scopes its person granted; revoke it to change them.",
+    );
+  const faces = input.faces ? AGENT_FACES.filter((f) => input.faces?.includes(f)) : null;
+  await db.agent.updateMany({
+    where: { id: agentId, tenantId: ctx.tenantId },
+    data: { faces: faces ? faces.join(",") : null },
+  });
+  await recordConsoleAudit(db, ctx, {
+    operation: "agent.faces_set",
+    target: agentId,
+    arguments: { keyPrefix: agent.keyPrefix, faces: faces ?? "default" },
+    outcome: "applied",
+    startedAt,
+  });
+  return ok({ id: agentId, faces });
 }

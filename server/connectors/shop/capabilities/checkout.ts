@@ -101,6 +101,12 @@ export const checkout = defineCapability<ShopAdapter>({
           .max(20)
           .describe("Items to buy with quantities, e.g. [{product_id, quantity}]"),
       },
+      // Products the user may name that are not in the cart ("2 Logo Tee L"): the catalog's first
+      // page of 100, read only when words must become items.
+      async lookup({ adapter }) {
+        const catalog = await adapter.products({ per_page: 100 });
+        return { products: catalog.data.map((p) => ({ product_id: p.id, name: p.name })) };
+      },
       async resolve({ adapter, actor, values, derived }) {
         const customer = await customerFor(adapter, actor, derived);
         if (!customer) return { errors: [noCustomer] };

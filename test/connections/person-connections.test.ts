@@ -4,6 +4,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSignpostMcp } from "@/mcp/signpost-mcp";
 import { registerConnector, resetInstalledConnectors } from "@/server/connectors/connector-registry";
+import { tenantConnectors } from "@/server/connectors/tenant-connectors";
 import {
   cutOffConnector,
   disconnect,
@@ -11,7 +12,9 @@ import {
   listTenantConnections,
 } from "@/server/gateway/connections/connect-flow";
 import { handleConnectCallback, handleConnectStart } from "@/server/gateway/connections/connect-pages";
+import { importOpenApiConnector } from "@/server/gateway/console/import-openapi-connector";
 import { replaceConnectorSecret, updateConnectorSettings } from "@/server/gateway/console/manage-connectors";
+import { cliActor } from "@/server/gateway/console/record-console-audit";
 import { chromiumAvailable, launchChromium } from "../e2e/helpers/chromium";
 import { handleNode } from "../helpers/serve-route";
 import { createMcpWorld, type McpWorld } from "../mcp/mcp-world";
@@ -268,4 +271,53 @@ run("per-person connections to a system (sqlite)", () => {
     expect(await w.db.personConnection.count({ where: { tenantId: "acme", connector: "notes" } })).toBe(0);
     expect((await navigate("alice", "notes://mine")).structured.outcome).not.toBe("applied");
   }, 30_000);
+
+  it("an imported OpenAPI document with an authorization code scheme acts as each person the same way", async () => {
+    const document = await (await fetch(`${upstream.apiUrl}/openapi.json`)).text();
+    const imported = await importOpenApiConnector(
+      w.db,
+      cliActor("acme", "test"),
+      {
+        text: document,
+        id: "teamnotes",
+        baseUrl: upstream.apiUrl,
+        readRoles: ["admin", "member"],
+        secrets: {},
+        self: { origins: [], ports: [] },
+      },
+      { apply: true },
+    );
+    if (!imported.ok) throw new Error(JSON.stringify(imported));
+    const def = (await tenantConnectors(w.db, "acme")).find((c) => c.id === "teamnotes");
+    expect(def?.personAuth).toMatchObject({ tokenUrl: upstream.tokenUrl, scopes: ["notes:read"] });
+    expect(def?.secrets.map((x) => x.name)).toEqual(["oauth_client_secret"]);
+    const admin = { ...w.person.adam, sessionId: "s_adam", tenantName: "Acme", role: "admin" as const };
+    expect(
+      (
+        await updateConnectorSettings(w.db, admin, "teamnotes", {
+          baseUrl: upstream.apiUrl,
+          values: { oauth_client_id: UPSTREAM_CLIENT.id },
+        })
+      ).ok,
+    ).toBe(true);
+    expect(
+      (await replaceConnectorSecret(w.db, admin, "teamnotes", "oauth_client_secret", UPSTREAM_CLIENT.secret))
+        .ok,
+    ).toBe(true);
+    const listing = def?.routes.find((r) => r.pattern !== "teamnotes://" && !r.pattern.includes("{"))
+      ?.pattern as string;
+    expect(listing).toBeTruthy();
+
+    const first = await navigate("alice", listing);
+    expect(first.structured.outcome).toBe("connection_required");
+    const link = `${consoleUrl}/connect/teamnotes`;
+    expect(first.text).toContain(link);
+    await connectInChromium("alice@acme.test", "alice", link);
+    const mine = await navigate("alice", listing);
+    expect(mine.structured.outcome).toBe("applied");
+    expect(mine.text).toContain("Alice's plan for Q3");
+    // The system refuses her token from now on: the next call asks to connect again.
+    await upstream.revokeAll("alice");
+    expect((await navigate("alice", listing)).structured.outcome).toBe("connection_required");
+  }, 60_000);
 });

@@ -175,9 +175,11 @@ run("per-person connections to a system (sqlite)", () => {
       data: { accessToken: alice?.accessToken },
     });
     const moved = await navigate("adam", "notes://mine");
-    expect(moved.structured.outcome).not.toBe("applied");
+    expect(moved.structured.outcome).toBe("connection_required");
     expect(moved.text).not.toContain("Alice's");
-    await w.db.personConnection.update({ where: { id: adam?.id }, data: { accessToken: adam?.accessToken } });
+    // It was dropped, not used: Adam's own (untouched) connection is put back for the next tests.
+    expect(await w.db.personConnection.count({ where: { id: adam?.id } })).toBe(0);
+    if (adam) await w.db.personConnection.create({ data: adam });
   }, 30_000);
 
   it("refreshes an expired token once, and a second instance uses the same connection", async () => {
@@ -192,6 +194,7 @@ run("per-person connections to a system (sqlite)", () => {
     // Two instances on one database, both calling at once: one refresh, both served.
     const other = createSignpostMcp({ db: w.db, publicUrl: consoleUrl });
     const ctx = w.agent.alice;
+    const refreshesBefore = upstream.refreshes();
     const [a, b] = await Promise.all([
       w.mcp.gateway.adapterFor(ctx, "notes"),
       other.gateway.adapterFor(ctx, "notes"),

@@ -96,6 +96,10 @@ export async function startUpstreamSystem(redirectUri: string) {
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
   });
   provider.on("server_error", (_ctx, err) => console.error("upstream AS error", err));
+  let refreshes = 0;
+  provider.on("grant.success", (ctx) => {
+    if (ctx.oidc.params?.grant_type === "refresh_token") refreshes += 1;
+  });
   const callback = provider.callback();
   const tokensSeen: string[] = [];
   let served = 0;
@@ -151,6 +155,8 @@ export async function startUpstreamSystem(redirectUri: string) {
     provider,
     tokensSeen,
     served: () => served,
+    /** Refresh-token grants the authorization server answered. */
+    refreshes: () => refreshes,
     /** The person removes Signpost's access at the system: every token of theirs stops working. */
     async revokeAll(sub: string) {
       // The memory adapter has no query by account: walk the tokens Signpost used. Without its

@@ -48,8 +48,17 @@ export async function personAccessToken(input: PersonTokenInput): Promise<string
   for (;;) {
     if (!row) throw new ConnectionRequiredError(ref.connector, title, "not connected yet");
     if (!row.expiresAt || row.expiresAt.getTime() - REFRESH_MARGIN_MS > now()) {
+      let token: string;
+      try {
+        token = openToken(ref, "access", row.accessToken);
+      } catch {
+        // Sealed for another person, tenant or key (a moved or altered row): never used; connect again.
+        logger.warn({ connector: ref.connector }, "a person's sealed token does not open; dropped");
+        await dropConnection(db, ref);
+        throw new ConnectionRequiredError(ref.connector, title, "the stored connection could not be read");
+      }
       await touch(db, row, now());
-      return openToken(ref, "access", row.accessToken);
+      return token;
     }
     if (!row.refreshToken || "problem" in input.client) {
       // Expired and nothing to renew it with: the person connects again.

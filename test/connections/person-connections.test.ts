@@ -202,6 +202,7 @@ run("per-person connections to a system (sqlite)", () => {
     const after = await w.db.personConnection.findUniqueOrThrow({
       where: { tenantId_userId_connector: ref },
     });
+    expect(upstream.refreshes() - refreshesBefore).toBe(1);
     expect(after.accessToken).not.toBe(before.accessToken);
     expect(after.expiresAt?.getTime()).toBeGreaterThan(Date.now());
     const [ra, rb] = await Promise.all([

@@ -324,4 +324,23 @@ run("per-person connections to a system (sqlite)", () => {
     await upstream.revokeAll("alice");
     expect((await navigate("alice", listing)).structured.outcome).toBe("connection_required");
   }, 60_000);
+
+  it("moving the OAuth token endpoint to another origin clears the client secret; other settings keep it", async () => {
+    const admin = { ...w.person.adam, sessionId: "s_adam", tenantName: "Acme", role: "admin" as const };
+    const ref = { tenantId: "acme", connector: "teamnotes", name: "oauth_client_secret" };
+    const secretSet = async () => (await w.db.secret.count({ where: ref })) === 1;
+    expect(await secretSet()).toBe(true);
+    const kept = await updateConnectorSettings(w.db, admin, "teamnotes", {
+      baseUrl: upstream.apiUrl,
+      values: { oauth_scopes: "notes:read" },
+    });
+    expect(kept).toMatchObject({ ok: true, value: { secretsCleared: [] } });
+    expect(await secretSet()).toBe(true);
+    const moved = await updateConnectorSettings(w.db, admin, "teamnotes", {
+      baseUrl: upstream.apiUrl,
+      values: { oauth_token_url: "https://elsewhere.example/token" },
+    });
+    expect(moved).toMatchObject({ ok: true, value: { secretsCleared: ["oauth_client_secret"] } });
+    expect(await secretSet()).toBe(false);
+  });
 });

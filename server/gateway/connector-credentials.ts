@@ -1,7 +1,11 @@
 import { connectors } from "../connectors/connector-registry";
 import { LegacyUnavailableError } from "../connectors/legacy-client";
 import type { AnyConnector } from "../connectors/sdk/define-connector";
+import { ConnectionRequiredError, type PersonConnectionHandle } from "../connectors/sdk/person-auth";
 import type { Db } from "../db/client";
+import { personAccessToken } from "./connections/person-access-token";
+import { dropConnection } from "./connections/person-connections";
+import { personOAuthClient } from "./connections/person-oauth-client";
 import { type TenantRef, tenantConfigSnapshot } from "./tenant-config-snapshot";
 
 export interface ConnectorCredentials {
@@ -10,7 +14,12 @@ export interface ConnectorCredentials {
   secrets: Record<string, string>;
   /** The connector's declared settings an admin has set (non-secret), by name. */
   settings?: Record<string, string>;
+  /** For a per-person connector: the caller's own connection (see AdapterOptions.person). */
+  person?: PersonConnectionHandle;
 }
+
+/** Who a call is for: the tenant and, where a person is named (every agent and console call), the person. */
+export type CallerRef = TenantRef & { userId?: string };
 
 /** The declared settings of a connector that its config row holds as text. */
 export function declaredSettings(
@@ -27,7 +36,7 @@ export function declaredSettings(
 }
 
 export type CredentialResolver = (
-  tenant: TenantRef,
+  tenant: CallerRef,
   connector: AnyConnector,
 ) => Promise<ConnectorCredentials | null>;
 
@@ -85,7 +94,26 @@ export function vaultCredentials(db: Db): CredentialResolver {
       secrets[name] = value;
     }
     const baseUrl = baseUrlOf(config, def);
-    return baseUrl ? { baseUrl, secrets, settings: declaredSettings(config, def) } : null;
+    if (!baseUrl) return null;
+    const settings = declaredSettings(config, def);
+    if (!def.personAuth) return { baseUrl, secrets, settings };
+    // The system acts as the person: their own token, never another person's or a shared one.
+    if (!tenant.userId)
+      throw new ConnectionRequiredError(def.id, def.title, "no person is named for this call");
+    const ref = { tenantId: tenant.tenantId, userId: tenant.userId, connector: def.id };
+    const accessToken = await personAccessToken({
+      db,
+      ref,
+      title: def.title,
+      client: personOAuthClient(def, settings, secrets.oauth_client_secret ?? null),
+    });
+    const person: PersonConnectionHandle = {
+      accessToken,
+      refused: async () => {
+        await dropConnection(db, ref);
+      },
+    };
+    return { baseUrl, secrets, settings, person };
   };
 }
 
@@ -95,7 +123,7 @@ export function vaultCredentials(db: Db): CredentialResolver {
  */
 export async function adapterForTenant(
   resolve: CredentialResolver,
-  tenant: TenantRef,
+  tenant: CallerRef,
   connector: string,
   among: readonly AnyConnector[] = connectors(),
 ): Promise<unknown> {
@@ -110,6 +138,7 @@ export async function adapterForTenant(
     baseUrl: creds.baseUrl,
     secrets: creds.secrets,
     settings: creds.settings ?? {},
+    ...(creds.person ? { person: creds.person } : {}),
     // A connector the tenant does not have is null here, so a capability can answer not_found.
     adapterOf: async (id) =>
       among.some((c) => c.id === id) ? adapterForTenant(resolve, tenant, id, among) : null,

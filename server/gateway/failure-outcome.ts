@@ -1,6 +1,8 @@
 import { LegacyRejectedError, LegacyUnavailableError } from "../connectors/legacy-client";
 import type { OutcomeBase } from "../connectors/sdk/outcome";
+import { ConnectionRequiredError, UpstreamForbiddenError } from "../connectors/sdk/person-auth";
 import { logger } from "../logger";
+import { connectUrl } from "./connections/connect-url";
 import { redactText } from "./redact-secrets";
 
 /**
@@ -10,6 +12,29 @@ import { redactText } from "./redact-secrets";
  * answered without detail. Messages never carry URLs, keys or the vendor's free text.
  */
 export function failureOutcome(error: unknown, where: string): OutcomeBase & Record<string, unknown> {
+  if (error instanceof ConnectionRequiredError) {
+    // The link is Signpost's own console page: the person signs in there and consents upstream.
+    // Nothing in it identifies the person: whoever opens it connects their own account.
+    const url = connectUrl(error.connector);
+    return {
+      outcome: "connection_required",
+      reason: "connection_required",
+      message: `This needs your own ${error.title} account (${error.why}). Ask the person to open ${url} (signed in to Signpost) and connect it, then try again.`,
+      retryable: true,
+      system: { connector: error.connector, title: error.title },
+      connect_url: url,
+      next_actions: [],
+    };
+  }
+  if (error instanceof UpstreamForbiddenError)
+    return {
+      outcome: "forbidden",
+      reason: "upstream_forbidden",
+      message: `${error.title} refused this for the person's own account (HTTP 403): their rights there do not allow it. Asking again unchanged will not help.`,
+      retryable: false,
+      system: { connector: error.connector, title: error.title },
+      next_actions: [],
+    };
   if (error instanceof LegacyUnavailableError) {
     // Paths carry what the agent asked for (`?q=…`): logs get them redacted like audit rows.
     logger.warn({ where, err: redactText(error.message) }, "the business system is unavailable");

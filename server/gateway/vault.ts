@@ -155,7 +155,15 @@ export async function storedSecretValues(db: SecretStore): Promise<string[]> {
 
 /** Notes every stored value once per database handle (see vault-values.ts). */
 export function primeVault(db: SecretStore): Promise<void> {
-  return primeVaultValues(db, () => storedSecretValues(db));
+  return primeVaultValues(db, async () => {
+    const values = await storedSecretValues(db);
+    // People's upstream tokens too (sealed by the same key); imported late: that module imports this one.
+    if ("personConnection" in db) {
+      const { storedConnectionTokens } = await import("./connections/person-connections");
+      values.push(...(await storedConnectionTokens(db as unknown as Db)));
+    }
+    return values;
+  });
 }
 
 /** Which secrets a tenant has: names and timestamps, never values. */

@@ -300,6 +300,37 @@ async function writeEveryModel(db: Db): Promise<Record<string, Record<string, un
   await db.oAuthRecord.create({ data: oauthRecord });
   written.OAuthRecord = oauthRecord;
 
+  const personConnection = {
+    id: "pc_1",
+    tenantId: "acme",
+    userId: "user_1",
+    connector: "crm",
+    accessToken: '{"ciphertext":"c","nonce":"n","tag":"t"}',
+    refreshToken: '{"ciphertext":"r","nonce":"n","tag":"t"}',
+    scopes: "openid contacts:read",
+    expiresAt: at("2026-01-10T01:00:00.000Z"),
+    refreshLeaseUntil: at("2026-01-10T00:59:30.000Z"),
+    createdAt: at("2026-01-10T00:00:00.000Z"),
+    updatedAt: at("2026-01-10T00:30:00.000Z"),
+    lastUsedAt: at("2026-01-10T00:45:00.000Z"),
+  };
+  await db.personConnection.create({ data: personConnection });
+  written.PersonConnection = personConnection;
+
+  const connectAttempt = {
+    stateHash: "sh_1",
+    tenantId: "acme",
+    userId: "user_1",
+    connector: "crm",
+    codeVerifier: '{"ciphertext":"v","nonce":"n","tag":"t"}',
+    returnTo: "crm://contacts",
+    expiresAt: at("2026-01-10T00:10:00.000Z"),
+    usedAt: at("2026-01-10T00:02:00.000Z"),
+    createdAt: at("2026-01-10T00:00:00.000Z"),
+  };
+  await db.connectAttempt.create({ data: connectAttempt });
+  written.ConnectAttempt = connectAttempt;
+
   const mcpTask = {
     id: "task_1",
     tenantId: "acme",
@@ -350,6 +381,8 @@ async function readEveryModel(db: Db): Promise<Record<string, Record<string, unk
     }),
     OAuthRecord: await db.oAuthRecord.findUnique({ where: { key: "AccessToken:tok_1" } }),
     McpTask: await db.mcpTask.findUnique({ where: { id: "task_1" } }),
+    PersonConnection: await db.personConnection.findUnique({ where: { id: "pc_1" } }),
+    ConnectAttempt: await db.connectAttempt.findUnique({ where: { stateHash: "sh_1" } }),
   };
 }
 

@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { cutOffConnector, disconnect } from "@/server/gateway/connections/connect-flow";
+import { saveConnection } from "@/server/gateway/connections/person-connections";
 import {
   consolePerson,
   fromGatewayOutcome,
@@ -372,6 +374,37 @@ describeEachProvider("console mutations across tenants (%s)", (provider) => {
     });
   });
 
+  // A person's connections name no object but the connector: each call acts on the caller's own
+  // tenant (and, for Disconnect, the caller's own connection) by construction.
+  it("people's connections: Globex's Disconnect and cut-off leave Acme's connection and connector alone", async () => {
+    const acmeMember = people.acme.member;
+    await saveConnection(
+      w.db,
+      { tenantId: "acme", userId: acmeMember.userId, connector: "shop" },
+      { accessToken: "acme-member-access-token-0001", scopes: ["read"] },
+    );
+    const row = () =>
+      w.db.personConnection.findMany({ where: { tenantId: "acme" }, select: { id: true, updatedAt: true } });
+    const before = await row();
+    expect(await disconnect(w.db, people.globex.member.console, "shop")).toMatchObject({
+      ok: false,
+      status: 404,
+    });
+    expect(await disconnect(w.db, people.globex.admin.console, "shop")).toMatchObject({ ok: false });
+    expect(await cutOffConnector(w.db, people.globex.admin.console, "shop")).toMatchObject({ ok: false });
+    expect(await row()).toEqual(before);
+    expect(
+      (
+        await w.db.connectorConfig.findUniqueOrThrow({
+          where: { tenantId_connector: { tenantId: "acme", connector: "shop" } },
+        })
+      ).enabled,
+    ).toBe(true);
+    // Acme's own member disconnects their own.
+    expect(await disconnect(w.db, acmeMember.console, "shop")).toMatchObject({ ok: true });
+    expect(await row()).toEqual([]);
+  });
+
   it("covers every mutating console route", () => {
     const covered = new Set([
       ...cases.map((c) => c.route),
@@ -380,6 +413,9 @@ describeEachProvider("console mutations across tenants (%s)", (provider) => {
       "PUT app/api/console/config/[connector]/settings/route.ts",
       "PUT app/api/console/settings/notifications/route.ts",
       "PUT app/api/console/settings/sign-in/route.ts",
+      // The caller's own connection / the caller's own tenant's connector: the case above.
+      "DELETE app/api/console/connections/[connector]/route.ts",
+      "POST app/api/console/connections/[connector]/cut-off/route.ts",
       // Imports into the caller's own tenant only: test/connectors/openapi/console-import-route.test.ts.
       "POST app/api/console/config/import/route.ts",
       // Read-only questions sent as POST (nothing is written, nothing of another tenant named).

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { pageRoles, requirePageAccess } from "@/app/_lib/console-context";
+import { ConnectionsSettings } from "@/components/connections-settings";
 import { NotificationSettings } from "@/components/notification-settings";
 import { SignInSettingsCard } from "@/components/sign-in-settings";
 import { getDb } from "@/server/db/client";
@@ -20,6 +21,7 @@ export default async function SettingsPage() {
         email={ctx.email}
         role={ctx.role}
       />
+      <ConnectionsSettings isAdmin={ctx.role === "admin"} />
       {ctx.role === "admin" ? (
         <div className="max-w-2xl">
           <SignInSettingsCard initial={await readSignInSettings(getDb(), ctx, ssoConfigFromEnv())} />

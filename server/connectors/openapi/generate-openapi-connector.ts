@@ -8,6 +8,7 @@ import {
   type RecordQuery,
 } from "../sdk/define-connector";
 import { escapeText, link, oneLine } from "../sdk/markdown";
+import type { PersonConnectionHandle } from "../sdk/person-auth";
 import { apiOperations, type SkippedOperation } from "./api-operations";
 import type { PlannedConnector } from "./api-request-capability";
 import { credentialSchemes } from "./credential-parameters";
@@ -146,8 +147,13 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
   const plans = new Map(planned.plans.map((p) => [p.op.id, p]));
   const used = new Set(planned.plans.flatMap((p) => p.op.security.flat()));
   const secrets: ConnectorSecret[] = [...security.supported.values()]
-    .filter((s) => used.has(s.scheme))
+    // A per-person scheme's secret is the OAuth client's, which defineConnector declares.
+    .filter((s) => used.has(s.scheme) && s.kind !== "per_person")
     .map((s) => ({ name: s.name, description: secretDescription(s), optional: true }));
+  // The first authorization-code scheme an operation uses: the connector acts as each person.
+  const personal = [...security.supported.values()].find(
+    (s): s is Extract<typeof s, { kind: "per_person" }> => s.kind === "per_person" && used.has(s.scheme),
+  );
   const title = oneLine(settings.title ?? api.info?.title ?? settings.id).slice(0, 60) || settings.id;
   const report: ImportReport = {
     operations: extracted.operations.length + extracted.skipped.length,
@@ -173,6 +179,7 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
     baseUrl: string;
     secrets: Record<string, string>;
     settings?: Record<string, string>;
+    person?: PersonConnectionHandle;
   }) =>
     createOpenApiAdapter({
       connectorId: settings.id,
@@ -181,6 +188,7 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
       secrets: options.secrets,
       headerSettings: fixedHeaders.settings,
       settings: options.settings ?? {},
+      person: options.person,
       schemes: security.supported,
       plans,
       idempotencyHeader: settings.idempotencyHeader,
@@ -222,6 +230,16 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
     description,
     secrets,
     settings: fixedHeaders.settings.map(({ name, description }) => ({ name, description })),
+    ...(personal
+      ? {
+          personAuth: {
+            kind: "oauth_authorization_code" as const,
+            authorizationUrl: personal.authorizationUrl,
+            tokenUrl: personal.tokenUrl,
+            scopes: personal.scopes,
+          },
+        }
+      : {}),
     createAdapter: adapterFor,
     healthPath: "/",
     async checkConnection(options, signal) {

@@ -1,3 +1,4 @@
+import type { PersonConnectionHandle } from "../sdk/person-auth";
 import type { HeaderSetting } from "./header-settings";
 import { type ApiAnswer, type ApiCall, createApiClient } from "./openapi-http-client";
 import type { OperationPlan } from "./plan-operations";
@@ -34,11 +35,15 @@ export function createOpenApiAdapter(input: {
   /** Headers every request carries, from the connector's settings. */
   headerSettings?: HeaderSetting[];
   settings?: Record<string, string>;
+  /** The person's own connection, for a document whose scheme is OAuth2 authorization code. */
+  person?: PersonConnectionHandle;
 }): OpenApiAdapter {
   const client = createApiClient({
     baseUrl: input.baseUrl,
     secrets: input.secrets,
     schemes: input.schemes,
+    person: input.person,
+    system: { id: input.connectorId, title: input.title },
   });
   return {
     kind: "openapi",

@@ -1,5 +1,10 @@
 import { EGRESS_FAILURE, EgressError, egressFetch } from "../../egress/egress-fetch";
 import { logger } from "../../logger";
+import {
+  ConnectionRequiredError,
+  type PersonConnectionHandle,
+  UpstreamForbiddenError,
+} from "../sdk/person-auth";
 import { type ApiOperation, pathSuffixAt } from "./api-operations";
 import { OPENAPI_LIMITS } from "./openapi-limits";
 import type { SchemeAuth } from "./security-schemes";
@@ -73,6 +78,10 @@ export interface ApiClientOptions {
   secrets: Record<string, string>;
   schemes: Map<string, SchemeAuth>;
   timeoutMs?: number;
+  /** The person's own connection, for `per_person` schemes (the gateway resolved it). */
+  person?: PersonConnectionHandle;
+  /** The connector, named in `connection_required` and `forbidden`. */
+  system?: { id: string; title: string };
 }
 
 async function readBody(res: Response): Promise<{ body: unknown; truncated: boolean }> {
@@ -171,6 +180,7 @@ export function createApiClient(options: ApiClientOptions) {
     const usable = op.security.find((alt) =>
       alt.every((scheme) => {
         const auth = options.schemes.get(scheme);
+        if (auth?.kind === "per_person") return !!options.person;
         return !!auth && !!options.secrets[auth.name];
       }),
     );
@@ -178,6 +188,11 @@ export function createApiClient(options: ApiClientOptions) {
       return `no secret is set for ${op.security.map((alt) => alt.map((n) => options.schemes.get(n)?.name ?? n).join(" + ")).join(" or ")}; an admin sets it on the connector's config page`;
     for (const scheme of usable) {
       const auth = options.schemes.get(scheme) as SchemeAuth;
+      if (auth.kind === "per_person") {
+        personal = true;
+        headers.authorization = `Bearer ${options.person?.accessToken}`;
+        continue;
+      }
       const secret = options.secrets[auth.name] as string;
       if (auth.kind === "api_key") {
         if (auth.in === "header") headers[auth.param.toLowerCase()] = secret;
@@ -190,7 +205,11 @@ export function createApiClient(options: ApiClientOptions) {
     return null;
   }
 
+  /** Whether the request being sent carries the person's own token (set by authenticate). */
+  let personal = false;
+
   async function send(call: ApiCall): Promise<ApiAnswer> {
+    personal = false;
     const url = operationUrl(options.baseUrl, call);
     if (typeof url === "string") return { kind: "refused", message: url };
     const headers: Record<string, string> = { accept: call.operation.accept ?? "application/json" };
@@ -251,6 +270,17 @@ export function createApiClient(options: ApiClientOptions) {
     }
     if (res.status >= 200 && res.status < 300)
       return { kind: "ok", status: res.status, ...read, link: res.headers.get("link") };
+    // The person's own token: refused means the connection is gone (they connect again); 403 is
+    // their rights at the system, typed so the agent does not read it as a bad request.
+    if (personal && options.system && (res.status === 401 || res.status === 403)) {
+      if (res.status === 403) throw new UpstreamForbiddenError(options.system.id, options.system.title);
+      await options.person?.refused();
+      throw new ConnectionRequiredError(
+        options.system.id,
+        options.system.title,
+        "the system no longer accepts the connection",
+      );
+    }
     // 503 and 429 say the request was not processed; a 502 or 504 from a proxy may hide a
     // write the API did apply, so for a write those are unknown like any other 5xx.
     if (res.status === 503 || res.status === 429 || (!write && res.status >= 500))

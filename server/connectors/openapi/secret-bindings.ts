@@ -59,6 +59,7 @@ function serverOrigins(document: OpenAPIV3.Document, baseUrl: string): string[] 
 function howOf(auth: SchemeAuth): string {
   if (auth.kind === "api_key") return `API key in ${auth.in} ${auth.param}`;
   if (auth.kind === "client_credentials") return `OAuth2 client credentials, token URL ${auth.tokenUrl}`;
+  if (auth.kind === "per_person") return `OAuth2 client of people's connections, token URL ${auth.tokenUrl}`;
   return auth.kind === "basic" ? "HTTP basic" : "bearer token";
 }
 
@@ -71,8 +72,14 @@ export function secretBindings(
   const shared = [origin(baseUrl, baseUrl), ...serverOrigins(api, baseUrl)].filter((o): o is string => !!o);
   const out = new Map<string, SecretBinding>();
   for (const auth of securityPlan(api, baseUrl).supported.values()) {
-    const own = auth.kind === "client_credentials" ? [origin(auth.tokenUrl, baseUrl)] : [];
-    const origins = [...new Set([...shared, ...own.filter((o): o is string => !!o)])].sort();
+    const own =
+      auth.kind === "client_credentials" || auth.kind === "per_person"
+        ? [origin(auth.tokenUrl, baseUrl)]
+        : [];
+    // The client secret of people's connections goes to the token endpoint only, never to the API.
+    const origins = [
+      ...new Set([...(auth.kind === "per_person" ? [] : shared), ...own.filter((o): o is string => !!o)]),
+    ].sort();
     out.set(auth.name, { secret: auth.name, scheme: auth.scheme, how: howOf(auth), origins });
   }
   return out;

@@ -1,11 +1,33 @@
 import type { OpenAPIV3 } from "openapi-types";
+import { PERSON_AUTH_SECRET } from "../sdk/person-auth";
+
+function httpUrl(text: string | undefined, base: string): URL | null {
+  try {
+    const url = text ? new URL(text, base) : null;
+    return url && (url.protocol === "https:" || url.protocol === "http:") ? url : null;
+  } catch {
+    return null;
+  }
+}
 
 /** How one security scheme of the document is applied to a request, and what its secret holds. */
 export type SchemeAuth =
   | { kind: "api_key"; name: string; scheme: string; in: "header" | "query"; param: string }
   | { kind: "bearer"; name: string; scheme: string }
   | { kind: "basic"; name: string; scheme: string }
-  | { kind: "client_credentials"; name: string; scheme: string; tokenUrl: string; scopes: string[] };
+  | { kind: "client_credentials"; name: string; scheme: string; tokenUrl: string; scopes: string[] }
+  /**
+   * OAuth2 authorization code: each person connects their own account; the adapter sends the
+   * person's token. `name` is the vault secret of the OAuth client (PERSON_AUTH_SECRET).
+   */
+  | {
+      kind: "per_person";
+      name: string;
+      scheme: string;
+      authorizationUrl: string;
+      tokenUrl: string;
+      scopes: string[];
+    };
 
 export interface SecurityPlan {
   /** Schemes Signpost can apply, by the document's scheme name; `name` is the vault secret's. */
@@ -39,6 +61,8 @@ export function secretDescription(auth: SchemeAuth): string {
       return "user:password, sent as HTTP Basic";
     case "client_credentials":
       return "client_id:client_secret; Signpost fetches the access token itself";
+    case "per_person":
+      return "OAuth client secret; each person connects their own account";
   }
 }
 
@@ -71,13 +95,20 @@ export function securityPlan(api: OpenAPIV3.Document, baseUrl: string): Security
       else unsupported.set(scheme, `HTTP ${s.scheme} authentication is not supported`);
     } else if (s.type === "oauth2") {
       const cc = s.flows?.clientCredentials;
-      let tokenUrl: URL | null = null;
-      try {
-        tokenUrl = cc ? new URL(cc.tokenUrl, baseUrl) : null;
-      } catch {
-        tokenUrl = null;
-      }
-      if (cc && tokenUrl && (tokenUrl.protocol === "https:" || tokenUrl.protocol === "http:"))
+      const ac = s.flows?.authorizationCode;
+      const tokenUrl = httpUrl(cc?.tokenUrl, baseUrl);
+      const codeUrls = ac ? [httpUrl(ac.authorizationUrl, baseUrl), httpUrl(ac.tokenUrl, baseUrl)] : [];
+      if (ac && codeUrls[0] && codeUrls[1])
+        // The API expects each person's own token: they connect their account when a call needs it.
+        supported.set(scheme, {
+          kind: "per_person",
+          name: PERSON_AUTH_SECRET.name,
+          scheme,
+          authorizationUrl: codeUrls[0].href,
+          tokenUrl: codeUrls[1].href,
+          scopes: Object.keys(ac.scopes ?? {}).slice(0, 20),
+        });
+      else if (cc && tokenUrl)
         supported.set(scheme, {
           kind: "client_credentials",
           name,
@@ -85,7 +116,7 @@ export function securityPlan(api: OpenAPIV3.Document, baseUrl: string): Security
           tokenUrl: tokenUrl.href,
           scopes: Object.keys(cc.scopes ?? {}).slice(0, 20),
         });
-      // Authorization code, implicit, password: an admin pastes an access token.
+      // Implicit, password: an admin pastes an access token.
       else supported.set(scheme, { kind: "bearer", name, scheme });
     } else if (s.type === "openIdConnect") {
       supported.set(scheme, { kind: "bearer", name, scheme });

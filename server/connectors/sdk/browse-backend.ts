@@ -16,7 +16,9 @@ export type OutcomeKindLike =
   | "conflict"
   | "not_found"
   | "temporarily_unavailable"
-  | "unknown";
+  | "unknown"
+  | "connection_required"
+  | "forbidden";
 
 /** A gateway outcome as browse reads it: the fixed part plus operation-specific fields. */
 export type BackendOutcome = {

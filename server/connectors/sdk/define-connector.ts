@@ -3,6 +3,13 @@ import type { Actor, AnyCapability } from "./define-capability";
 import { patternProblem, type RouteDefinition, resourceName } from "./define-route";
 import type { NextAction } from "./outcome";
 import { FOREIGN_SCHEMES, SCHEME_PATTERN } from "./parse-browse-uri";
+import {
+  PERSON_AUTH_SECRET,
+  PERSON_AUTH_SETTINGS,
+  type PersonAuth,
+  type PersonConnectionHandle,
+  personAuthProblem,
+} from "./person-auth";
 
 /** A vault secret the connector needs: set by an admin (write-only), never shown to anyone. */
 export interface ConnectorSecret {
@@ -39,6 +46,11 @@ export interface AdapterOptions {
    * generic write of imported systems).
    */
   adapterOf?: (connectorId: string) => Promise<unknown>;
+  /**
+   * With `personAuth`: the connection of the person the call is for (their access token, fresh).
+   * The gateway builds no adapter without it; the call answers `connection_required` instead.
+   */
+  person?: PersonConnectionHandle;
 }
 
 /** An entity view: one read assembled for one business judgement, with what may be done now. */
@@ -82,6 +94,11 @@ export interface ConnectorDefinition<A = unknown> {
   secrets: ConnectorSecret[];
   /** Non-secret values an admin sets once for the tenant (see ConnectorSetting). */
   settings?: ConnectorSetting[];
+  /**
+   * Each person connects their own account (OAuth authorization code): the adapter gets
+   * `options.person`. defineConnector adds the OAuth client's settings and secret.
+   */
+  personAuth?: PersonAuth;
   createAdapter(options: AdapterOptions): A;
   /**
    * The system's cheap, unauthenticated liveness path, probed by /api/health/ready: a system
@@ -179,6 +196,10 @@ export function connectorProblem(def: AnyConnector): string | null {
   for (const key of ["secrets", "capabilities", "entities", "routes"] as const)
     if (!Array.isArray(def[key])) return `${key} must be a list (empty when there are none)`;
   if (typeof def.createAdapter !== "function") return "createAdapter must be a function";
+  if (def.personAuth !== undefined) {
+    const problem = personAuthProblem(def.personAuth);
+    if (problem) return problem;
+  }
   if (typeof def.checkConnection !== "function") return "checkConnection must be a function";
   if (typeof def.healthPath !== "string" || !/^\/(?!\/)/.test(def.healthPath))
     return "healthPath must be a path on the system, starting with a single /";
@@ -223,5 +244,15 @@ export function connectorProblem(def: AnyConnector): string | null {
 export function defineConnector<A>(def: ConnectorDefinition<A>): ConnectorDefinition<A> {
   const problem = connectorProblem(def);
   if (problem) throw new Error(`connector ${def.id}: ${problem}`);
-  return def;
+  if (!def.personAuth) return def;
+  // The OAuth client an admin sets for everyone's connections: declared once here, not by each connector.
+  const settings = def.settings ?? [];
+  const own = new Set(settings.map((s) => s.name));
+  return {
+    ...def,
+    settings: [...settings, ...PERSON_AUTH_SETTINGS.filter((s) => !own.has(s.name))],
+    secrets: def.secrets.some((s) => s.name === PERSON_AUTH_SECRET.name)
+      ? def.secrets
+      : [...def.secrets, PERSON_AUTH_SECRET],
+  };
 }

@@ -63,6 +63,8 @@ export { defineRoute } from "./define-route";
 export type { FormField } from "./markdown";
 export { code, escapeText, fieldList, formBlock, link, money, table } from "./markdown";
 export type { NextAction, ValidationError } from "./outcome";
+export type { PersonAuth, PersonConnectionHandle } from "./person-auth";
+export { ConnectionRequiredError, UpstreamForbiddenError } from "./person-auth";
 export { objectSections, rowsTable } from "./render-helpers";
 export {
   filterValue,

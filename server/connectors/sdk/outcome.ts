@@ -12,6 +12,10 @@ export const OUTCOME_KINDS = [
   "not_found",
   "temporarily_unavailable",
   "unknown",
+  // The call needs the person's own connection to the system (connect once, then retry).
+  "connection_required",
+  // The system refused the person's own token for this (their rights there).
+  "forbidden",
 ] as const;
 export type OutcomeKind = (typeof OUTCOME_KINDS)[number];
 

@@ -28,6 +28,15 @@ export function outcomePage(
   if (outcome.reason) facts.push(`Reason: ${code(outcome.reason)}`);
   if (typeof outcome.retryable === "boolean") facts.push(`Retryable: ${outcome.retryable ? "yes" : "no"}`);
   if (facts.length) lines.push(facts.join(" · "));
+  // Signpost's own connect page (built server-side from its public URL and the connector id,
+  // never from anything an agent sent): shown whole, so the agent can relay it to the person.
+  const connect = (outcome as { connect_url?: unknown }).connect_url;
+  if (
+    outcome.outcome === "connection_required" &&
+    typeof connect === "string" &&
+    /^https?:\/\/[^\s<>]+$/.test(connect)
+  )
+    lines.push(`Connect: <${connect}>`);
   if (back) lines.push(`\n${link(back.label, back.uri)}`);
   return { title, outcome: outcome.outcome, markdown: lines.join("\n") };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_SETTING_VALUE, settingValueProblem } from "../../connectors/openapi/setting-value-problem";
 import type { AnyConnector, ConnectorSetting } from "../../connectors/sdk/define-connector";
+import { PERSON_AUTH_SECRET } from "../../connectors/sdk/person-auth";
 import { tenantConnectors } from "../../connectors/tenant-connectors";
 import type { Db } from "../../db/client";
 import { EGRESS_FAILURE } from "../../egress/egress-fetch";
@@ -228,6 +229,24 @@ export async function updateConnectorSettings(
       baseUrl: input.baseUrl,
     };
     for (const [name, value] of Object.entries(values)) if (value === "") delete settings[name];
+    // The OAuth client secret of people's connections is bound to the origins it is sent to (the
+    // token and revocation endpoints): moving either drops it, like a new base URL drops the rest.
+    if (!originChanged && def.personAuth) {
+      const before = (existing?.settings ?? {}) as Record<string, string>;
+      const secretOrigins = (s: Record<string, string>) =>
+        [
+          s.oauth_token_url ?? def.personAuth?.tokenUrl,
+          s.oauth_revocation_url ?? def.personAuth?.revocationUrl,
+        ]
+          .map((u) => (u ? originOf(u) : null))
+          .join(" ");
+      if (secretOrigins(before) !== secretOrigins(settings)) {
+        const { count } = await tx.secret.deleteMany({
+          where: { tenantId, connector, name: PERSON_AUTH_SECRET.name },
+        });
+        if (count) secretsCleared = [PERSON_AUTH_SECRET.name];
+      }
+    }
     const row = await tx.connectorConfig.upsert({
       where: { tenantId_connector: { tenantId, connector } },
       create: { tenantId, connector, settings, enabled: input.enabled ?? true },

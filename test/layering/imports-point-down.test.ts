@@ -55,6 +55,7 @@ describe("imports only point down (DESIGN.md)", () => {
       "app",
       "components",
       "scripts",
+      "sdk-testing",
     ];
     expect(violations(under("server/connectors"), (t) => above.some((dir) => under(dir)(t)))).toEqual([]);
   });

@@ -197,7 +197,7 @@ export async function notAllowedNow(
   return r;
 }
 
-/** The legacy system stayed down through the retry budget. */
+/** The connector's system stayed down through the retry budget (the reason keeps its wire name). */
 export function unavailable(message: string, extra: Partial<ActionResponse> = {}): ActionResponse {
   return {
     outcome: "temporarily_unavailable",

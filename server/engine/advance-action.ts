@@ -11,7 +11,7 @@ import {
 } from "./action-store";
 import { allowedPatch, PATCHABLE, patchProblems } from "./allowed-patch";
 import { voidApprovals } from "./approval-ledger";
-import { catchLegacyUnavailable } from "./catch-legacy-unavailable";
+import { catchSystemUnavailable } from "./catch-system-unavailable";
 import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
 import { stateTooLarge } from "./state-ceiling";
@@ -80,7 +80,7 @@ export async function advanceAction(
     else values[k] = v;
   }
   const adapter = await deps.adapterFor(capability.connector, actor);
-  const ev = await catchLegacyUnavailable(() => evaluateAction(capability, adapter, actor, values));
+  const ev = await catchSystemUnavailable(() => evaluateAction(capability, adapter, actor, values));
   if ("unavailable" in ev) return unavailable(ev.unavailable, { action_id: row.id, version: row.version });
   // The entity named in the patch does not exist (or is not the actor's): the action stays as it was.
   if (ev.notFound)
@@ -101,7 +101,7 @@ export async function advanceAction(
   // A read capability that got its last input answers now, as start_action does.
   if (status === "completed" && capability.read && !input.dry_run) {
     const read = capability.read;
-    const answer = await catchLegacyUnavailable(() =>
+    const answer = await catchSystemUnavailable(() =>
       read({ adapter, actor, values: ev.values, derived: ev.derived }),
     );
     if ("unavailable" in answer)

@@ -60,6 +60,11 @@ describe("imports only point down (DESIGN.md)", () => {
     expect(violations(under("server/connectors"), (t) => above.some((dir) => under(dir)(t)))).toEqual([]);
   });
 
+  it("the SDK's public surface (signpost/sdk) is made only of files inside sdk/", () => {
+    const index = "server/connectors/sdk/index.ts";
+    expect(importsOf(index).filter((t) => !under("server/connectors/sdk")(t) && t.includes("/"))).toEqual([]);
+  });
+
   it("nothing above the connectors reaches into a connector's folder: they go through the registry", () => {
     expect(
       violations(

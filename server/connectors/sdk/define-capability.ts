@@ -67,11 +67,11 @@ export interface NodeDefinition<A, D extends object = Derived> {
   requiresConfirmation?: boolean;
 }
 
-/** What the legacy system said when the effect was sent. */
+/** What the system said when the effect was sent. */
 export type EffectResult =
   /** `entityId` names an entity the effect created (checkout: the order). */
   | { status: "applied"; externalId?: string; entityId?: string; response: unknown }
-  /** The legacy system refused for a business reason: definitely not applied. */
+  /** The system refused for a business reason: definitely not applied. */
   | { status: "rejected"; code: string; message: string }
   /** A 200 whose body shows nothing changed: definitely not applied. */
   | { status: "not_applied"; message: string }
@@ -80,7 +80,7 @@ export type EffectResult =
   /** Sent, but no answer (timeout, socket dropped): it may or may not have happened. */
   | { status: "unknown"; message: string };
 
-/** What the legacy system says really happened, looked up by action key / external id. */
+/** What the system says really happened, looked up by action key / external id. */
 export type Verification =
   | { happened: true; externalId?: string; entityId?: string; details: Record<string, unknown> }
   /** Proof of absence only (a lookup by action key that finds nothing): recovery re-sends on it. */

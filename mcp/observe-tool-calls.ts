@@ -1,5 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/server";
-import { scrubVaultValues } from "@/server/gateway/vault-values";
+import { scrubVaultValues } from "@/server/vault-values";
 import { inSpan, remoteParent } from "@/server/telemetry/tracing";
 import type { Face } from "./faces";
 

@@ -1,7 +1,7 @@
 import type { BackendOutcome, BrowseBackend } from "../server/connectors/sdk/browse-backend";
 import type { Gateway } from "../server/gateway/create-gateway";
 import { failureOutcome } from "../server/gateway/failure-outcome";
-import { redactText } from "../server/gateway/redact-secrets";
+import { redactText } from "../server/redact-secrets";
 import { type Face, type TrustedContext, withFace } from "../server/gateway/trusted-context";
 import { listSecrets } from "../server/gateway/vault";
 

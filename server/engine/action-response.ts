@@ -9,6 +9,7 @@ import {
   effectiveApprovalStatus,
   findApproval,
 } from "./approval-ledger";
+import type { ApprovalView } from "./approval-view";
 import { describeInputs, fieldShapes, type InputDescription, patchJsonSchema } from "./describe-inputs";
 import type { EngineDeps } from "./engine-deps";
 import { nextActionsFor } from "./next-actions-for";
@@ -51,21 +52,6 @@ export interface ActionResponse extends OutcomeBase {
   from_words?: Record<string, string>;
   /** The shape of each missing or wrong field that is a structure (`[{sku, quantity}]`). */
   field_shapes?: Record<string, string>;
-}
-
-/**
- * The approval as the agent sees it: its status now (an approval past its time is `expired`),
- * until when it is valid, and who decided, when and why. Never anything that could approve.
- */
-export interface ApprovalView {
-  id: string;
-  status: string;
-  version: number;
-  url: string;
-  expires_at: string;
-  decided_by: { name: string; role: string } | null;
-  decided_at: string | null;
-  reason: string | null;
 }
 
 export async function approvalView(

@@ -1,7 +1,7 @@
 import type { OutcomeBase } from "../connectors/sdk/outcome";
 import { SystemRejectedError, SystemUnavailableError } from "../connectors/sdk/system-errors";
 import { logger } from "../logger";
-import { redactText } from "./redact-secrets";
+import { redactText } from "../redact-secrets";
 
 /**
  * What an exception becomes for the caller, in every face: an outage (or a connector an admin

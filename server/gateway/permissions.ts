@@ -10,7 +10,7 @@ import {
   parsePermissionPattern,
   permissionPatternMatches,
 } from "./permission-pattern";
-import { redactText } from "./redact-secrets";
+import { redactText } from "../redact-secrets";
 import { type TenantConfigSnapshot, tenantConfigSnapshot } from "./tenant-config-snapshot";
 import type { TrustedContext } from "./trusted-context";
 

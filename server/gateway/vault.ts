@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path";
 import type { Db } from "../db/client";
 import { dataDir, type Env } from "../db/database-url";
-import { noteVaultValue, primeVaultValues } from "./vault-values";
+import { noteVaultValue, primeVaultValues } from "../vault-values";
 
 /**
  * The secret vault: connector credentials encrypted with AES-256-GCM under the master key.

@@ -3,7 +3,7 @@ import { shownSummary } from "../../connectors/sdk/decision-summary";
 import type { Db } from "../../db/client";
 import { approvalExpiresAt, effectiveApprovalStatus } from "../../engine/approval-ledger";
 import type { ConsoleContext } from "../console-session";
-import { redactSecrets, redactText } from "../redact-secrets";
+import { redactSecrets, redactText } from "../../redact-secrets";
 import { primeVault } from "../vault";
 
 const isoDate = z

@@ -158,7 +158,7 @@ describe("browse refusals: a bad filter or a legacy refusal is not an outage; co
     expect((await page(alice, "navigate", { uri: "shop://orders" })).outcome).toBe("applied");
   });
 
-  it("legacy-client: a 4xx read throws SystemRejectedError with status and code, a 404 is null, down is SystemUnavailableError", async () => {
+  it("the SDK http client: a 4xx read throws SystemRejectedError with status and code, a 404 is null, down is SystemUnavailableError", async () => {
     const http = createHttpClient({ baseUrl: w.legacy.url, apiKey: w.legacy.apiKeys.acme });
     const rejected = await http.get("/v1/orders", { status: "bogus" }).catch((e: unknown) => e);
     expect(rejected).toBeInstanceOf(SystemRejectedError);

@@ -41,7 +41,7 @@ async function untilClaimed(w: World, actionId: string, status: string) {
 }
 
 // The legacy service has no fault that answers 500; a 500 on a read is the same
-// SystemUnavailableError in the client as these (legacy-client.ts `get`).
+// SystemUnavailableError in the client as these (sdk/http-client.ts `get`).
 const readBackFaults: Array<[string, Omit<LegacyFault, "match">]> = [
   ["answers 503 (error)", { mode: "error", error_rate: 1 }],
   ["answers 503 (down)", { mode: "down" }],

@@ -4,21 +4,15 @@ import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
 import { apiSend } from "./api-client";
+import { CONSOLE_PAGES, type ConsolePage } from "./console-pages";
 
 type Role = "admin" | "support" | "member";
-type NavItem = { href: string; label: string; roles: Role[] };
+type NavItem = { href: string; label: string; roles: readonly Role[] };
 
-export const navItems: NavItem[] = [
-  { href: "/", label: "Overview", roles: ["admin", "support", "member"] },
-  { href: "/approvals", label: "Approvals", roles: ["admin", "member"] },
-  { href: "/monitor", label: "Live monitor", roles: ["admin", "support"] },
-  { href: "/actions", label: "Actions", roles: ["admin", "support", "member"] },
-  { href: "/permissions", label: "Permissions", roles: ["admin"] },
-  { href: "/agents", label: "Agents", roles: ["admin"] },
-  { href: "/config", label: "Connectors", roles: ["admin"] },
-  { href: "/catalog", label: "Catalog", roles: ["admin", "support", "member"] },
-  { href: "/settings", label: "Notifications", roles: ["admin", "support", "member"] },
-];
+/** The pages with a nav title, in table order, with the roles their pages let in. */
+export const navItems: NavItem[] = Object.values(CONSOLE_PAGES).flatMap((page: ConsolePage) =>
+  page.title ? [{ href: page.path, label: page.title, roles: page.roles }] : [],
+);
 
 export type Summary = {
   pendingApprovals: number;

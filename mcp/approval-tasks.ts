@@ -8,7 +8,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { ApprovalTask } from "@/server/gateway/approval-tasks";
-import { scrubVaultValues } from "@/server/gateway/vault-values";
+import { scrubVaultValues } from "@/server/vault-values";
 import type { ApprovalTaskPort, GatewayOutcome, GatewayPort } from "./gateway-port";
 
 /** The Tasks extension of MCP 2026-07-28 (SEP-2663). */

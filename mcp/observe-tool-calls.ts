@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/server";
-import { scrubVaultValues } from "@/server/gateway/vault-values";
 import { inSpan, remoteParent } from "@/server/telemetry/tracing";
+import { scrubVaultValues } from "@/server/vault-values";
 import type { Face } from "./faces";
 
 /** One finished MCP tool call, as the access log and the metrics see it: never its arguments. */

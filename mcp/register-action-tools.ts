@@ -11,7 +11,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { createElement } from "react";
 import { argumentBoundsErrors } from "@/server/gateway/argument-bounds";
-import { redactText } from "@/server/gateway/redact-secrets";
+import { redactText } from "@/server/redact-secrets";
 import { ConfirmationSummary } from "../components/confirmation-summary";
 import { clientDeclaresTasks, createApprovalTask } from "./approval-tasks";
 import { compactSchema } from "./compact-schema";

@@ -2,7 +2,7 @@ import type { CallToolResult, McpServer, ServerContext } from "@modelcontextprot
 import { z } from "zod";
 import type { BrowsePage } from "@/server/browse/browse-pages";
 import type { BrowseBackend, BrowseVerb } from "@/server/connectors/sdk/browse-backend";
-import { redactSecrets, redactText } from "@/server/gateway/redact-secrets";
+import { redactSecrets, redactText } from "@/server/redact-secrets";
 import type { ScriptCallAnswer, ScriptHostFunction, ScriptRun } from "@/server/script/run-script";
 import { runScriptInWorker } from "@/server/script/run-script-in-worker";
 import type { ScriptLimits } from "@/server/script/script-limits";

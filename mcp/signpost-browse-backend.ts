@@ -1,9 +1,9 @@
-import type { BackendOutcome, BrowseBackend } from "@/server/connectors/sdk/browse-backend";
-import type { Gateway } from "@/server/gateway/create-gateway";
-import { failureOutcome } from "@/server/gateway/failure-outcome";
-import { redactText } from "@/server/gateway/redact-secrets";
-import { type Face, type TrustedContext, withFace } from "@/server/gateway/trusted-context";
-import { listSecrets } from "@/server/gateway/vault";
+import type { BackendOutcome, BrowseBackend } from "../server/connectors/sdk/browse-backend";
+import type { Gateway } from "../server/gateway/create-gateway";
+import { failureOutcome } from "../server/gateway/failure-outcome";
+import { type Face, type TrustedContext, withFace } from "../server/gateway/trusted-context";
+import { listSecrets } from "../server/gateway/vault";
+import { redactText } from "../server/redact-secrets";
 
 /** How long one caller's view of its tenant's connectors is reused. */
 const CONNECTORS_FRESH_MS = 1_000;

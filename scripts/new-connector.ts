@@ -48,7 +48,7 @@ export function newConnectorCommand(args: string[], say: (line: string) => void)
     `  3. Start Signpost with it:              SIGNPOST_CONNECTORS_DIR=${relative(process.cwd(), resolve(dir)) || "."} npm start`,
   );
   say(
-    `  4. In the console's Settings, set ${id}'s base URL (the address step 1 printed) and its api_key (dev-key).`,
+    `  4. On the console's Connectors page, set ${id}'s base URL (the address step 1 printed) and its api_key (dev-key).`,
   );
   say(
     `  5. Replace the paths in ${shown}/adapter.ts with your system's, and grow the routes and capabilities.`,

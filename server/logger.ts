@@ -1,5 +1,5 @@
 import pino from "pino";
-import { redactSecrets } from "./gateway/redact-secrets";
+import { redactSecrets } from "./redact-secrets";
 
 /** The levels LOG_LEVEL accepts (pino's), lowest first; `silent` turns logging off. */
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;

@@ -1,5 +1,6 @@
 import { cookies } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
+import { CONSOLE_PAGES, type ConsolePageId } from "@/components/console-pages";
 import { getDb } from "@/server/db/client";
 import {
   type ConsoleContext,
@@ -27,17 +28,7 @@ export async function requirePageAccess(path: string, roles?: readonly ConsoleRo
   return { ctx };
 }
 
-/** Which roles may open which page: the navigation and the pages read the same table. */
-export const pageRoles = {
-  overview: ["admin", "support", "member"],
-  approvals: ["admin", "support", "member"],
-  confirm: ["admin", "support", "member"],
-  monitor: ["admin", "support"],
-  actions: ["admin", "support", "member"],
-  permissions: ["admin"],
-  agents: ["admin"],
-  config: ["admin"],
-  catalog: ["admin", "support", "member"],
-  settings: ["admin", "support", "member"],
-  search: ["admin", "support", "member"],
-} as const satisfies Record<string, readonly ConsoleRole[]>;
+/** Which roles may open which page, from the one table the nav reads too (components/console-pages.ts). */
+export const pageRoles = Object.fromEntries(
+  Object.entries(CONSOLE_PAGES).map(([id, page]) => [id, page.roles]),
+) as { [K in ConsolePageId]: (typeof CONSOLE_PAGES)[K]["roles"] };

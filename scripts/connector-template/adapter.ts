@@ -1,4 +1,4 @@
-import { createLegacyClient, type LegacyClient } from "signpost/sdk";
+import { type AdapterWrites, createHttpClient, type HttpClient } from "signpost/sdk";
 
 export interface Account {
   id: string;
@@ -9,12 +9,14 @@ export interface Account {
 
 /**
  * The one place that knows the system's HTTP API. Reads retry; writes go through
- * `sendWithRetries` in the capability, with the action key as Idempotency-Key.
+ * `sendWithRetries` on `http` in the capability, with the action key as Idempotency-Key.
+ * `http` is what the adapter states its writes go through (AdapterWrites): Signpost watches it
+ * while an effect runs, so an error after a write went out is verified, never re-sent.
  */
 export function openAdapter(options: { baseUrl: string; apiKey: string }) {
-  const http: LegacyClient = createLegacyClient(options);
+  const http: HttpClient = createHttpClient(options);
   const enc = encodeURIComponent;
-  return {
+  const adapter = {
     http,
     accounts: (page: number) =>
       http.get<{ data: Account[]; page: number; total: number; next_page: number | null }>("/v1/accounts", {
@@ -22,6 +24,7 @@ export function openAdapter(options: { baseUrl: string; apiKey: string }) {
       }),
     account: (id: string) => http.get<Account>(`/v1/accounts/${enc(id)}`),
   };
+  return adapter satisfies AdapterWrites;
 }
 
 export type Adapter = ReturnType<typeof openAdapter>;

@@ -7,7 +7,7 @@ import type { Account, Adapter } from "./adapter";
  * ACCOUNT and NOTE; CONFIRM waits for the person's approval; the effect is sent once, with the
  * action key, and verified by reading the account back.
  */
-export const exampleAddNote = defineCapability<Adapter>({
+export const exampleAddNote = defineCapability<Adapter, { account: Account }>({
   id: "example_add_note",
   connector: "example",
   title: "Add a note to an account",
@@ -60,15 +60,15 @@ export const exampleAddNote = defineCapability<Adapter>({
   ],
   summarize: ({ values, derived }) => ({
     title: "Add a note",
-    account: (derived.account as Account).name,
-    account_id: (derived.account as Account).id,
+    account: derived.account.name,
+    account_id: derived.account.id,
     text: values.text,
   }),
   effect: {
     kind: "example.note",
     description: "Add the note to the account",
     async execute({ adapter, derived, values, actionKey, attempts, timeoutMs }) {
-      const account = derived.account as Account;
+      const account = derived.account;
       const res = await sendWithRetries(
         adapter.http,
         {
@@ -87,7 +87,7 @@ export const exampleAddNote = defineCapability<Adapter>({
       });
     },
     async verify({ adapter, derived, actionKey }) {
-      const account = await adapter.account((derived.account as Account).id);
+      const account = await adapter.account(derived.account.id);
       const note = account?.notes?.find((n) => n.reference === actionKey);
       return note
         ? { happened: true, externalId: note.id, details: { note_id: note.id } }

@@ -1,44 +1,43 @@
+import { type ConnectorWorld, startConnectorWorld } from "signpost/sdk/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openAdapter } from "./adapter";
 import { startExampleDevSystem } from "./dev-system";
-import connector from "./index";
 
-// The connector against its system (the stand-in until the real one is wired up): the adapter
-// reads, and the note is added once however often the effect is retried with its action key.
+// This folder's connector in a real Signpost (database, gateway, browse), against its system:
+// the stand-in here until the real one is wired up (then give its address and key instead).
 describe("example connector", () => {
   let system: Awaited<ReturnType<typeof startExampleDevSystem>>;
+  let world: ConnectorWorld;
   beforeAll(async () => {
     system = await startExampleDevSystem({ apiKey: "test-key" });
-    // Signpost's egress policy refuses this machine's addresses unless the operator allows them:
-    // the stand-in listens on loopback, so the test allows exactly it, as an operator would.
-    process.env.SIGNPOST_EGRESS_ALLOW = new URL(system.url).host;
+    world = await startConnectorWorld(new URL(".", import.meta.url), {
+      baseUrl: system.url,
+      secrets: { api_key: "test-key" },
+    });
   });
-  afterAll(() => system.server.close());
-
-  it("reads accounts page by page", async () => {
-    const adapter = connector.createAdapter({ baseUrl: system.url, secrets: { api_key: "test-key" } });
-    const first = await adapter.accounts(1);
-    expect(first?.data).toHaveLength(5);
-    expect(first?.next_page).toBe(2);
-    expect(await adapter.account("example_404")).toBeNull();
+  afterAll(async () => {
+    await world?.close();
+    system?.server.close();
   });
 
-  it("adds a note once per action key, and verify finds it", async () => {
-    const adapter = openAdapter({ baseUrl: system.url, apiKey: "test-key" });
-    const account = await adapter.account("example_1");
-    const effect = connector.capabilities[0]?.effect;
-    const ctx = {
-      adapter,
-      actor: { tenantId: "t", userId: "u", email: "u@example.com", role: "member" as const },
-      values: { account_id: "example_1", text: "Called back" },
-      derived: { account },
-      actionKey: "act_key_1",
-      attempts: 3,
-      timeoutMs: 2000,
-    };
-    expect(await effect?.execute(ctx)).toMatchObject({ status: "applied" });
-    expect(await effect?.execute(ctx)).toMatchObject({ status: "applied" });
+  it("an agent reads the accounts page by page; another tenant gets nothing", async () => {
+    const first = await world.agent.navigate("example://accounts");
+    expect(first.links).toEqual(
+      expect.arrayContaining(["example://account/example_1", "example://accounts?page=2"]),
+    );
+    expect((await world.agent.navigate("example://account/example_404")).outcome).toBe("not_found");
+    expect((await world.stranger.navigate("example://accounts")).outcome).toBe("temporarily_unavailable");
+  });
+
+  it("a note waits for the person's approval, is added once, and verify finds it", async () => {
+    const started = await world.agent.start("example_add_note", {
+      account_id: "example_1",
+      text: "Called back",
+    });
+    const actionId = started.action_id as string;
+    expect((await world.agent.confirm(actionId)).outcome).not.toBe("applied"); // no approval yet
+    expect(await world.person.approve(actionId)).toMatchObject({ outcome: "applied" });
+    expect(await world.agent.confirm(actionId)).toMatchObject({ outcome: "applied" });
     expect(system.accounts[0]?.notes).toHaveLength(1);
-    expect(await effect?.verify(ctx)).toMatchObject({ happened: true });
+    expect(await world.agent.verify(actionId)).toMatchObject({ outcome: "applied" });
   });
 });

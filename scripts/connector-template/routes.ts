@@ -1,15 +1,16 @@
 import {
   capabilityFormRoute,
   defineRoute,
+  isOutcome,
+  type ListPage,
   link,
   listPage,
   NOT_FOUND_FOR,
   objectSections,
   outcomePage,
   pageNumber,
-  type Row,
 } from "signpost/sdk";
-import type { Adapter } from "./adapter";
+import type { Account, Adapter } from "./adapter";
 
 /** `example://` pages: the accounts listing, one account, and the note form. */
 export const EXAMPLE_ROUTES = [
@@ -21,13 +22,10 @@ export const EXAMPLE_ROUTES = [
     startPoint: true,
     async render(match, backend) {
       const page = pageNumber(match.uri);
-      const result = await backend.withAdapter<
-        Adapter,
-        { data: Row[]; page: number; next_page: number | null; total: number }
-      >("example", async (adapter) => {
+      const result = await backend.withAdapter<Adapter, ListPage<Account>>("example", async (adapter) => {
         const answer = await adapter.accounts(page);
         return {
-          data: (answer?.data ?? []) as unknown as Row[],
+          data: answer?.data ?? [],
           page,
           next_page: answer?.next_page ?? null,
           total: answer?.total ?? 0,
@@ -50,14 +48,13 @@ export const EXAMPLE_ROUTES = [
     keywords: ["account", "notes"],
     async render(match, backend) {
       const id = match.params.id ?? "";
-      const account = await backend.withAdapter<Adapter, Row | null>(
-        "example",
-        async (adapter) => (await adapter.account(id)) as unknown as Row | null,
+      const account = await backend.withAdapter<Adapter, Account | null>("example", (adapter) =>
+        adapter.account(id),
       );
       if (account === null) return NOT_FOUND_FOR("account", id);
-      if ("outcome" in account) return outcomePage(`Account ${id}`, account as never);
+      if (isOutcome(account)) return outcomePage(`Account ${id}`, account);
       return {
-        title: `Account ${String(account.name)}`,
+        title: `Account ${account.name}`,
         outcome: "applied",
         markdown: `${objectSections(account)}\n\n## Actions\n\n- ${link("Add a note", `example://account/${id}/note`)}`,
       };

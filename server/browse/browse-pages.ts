@@ -1,10 +1,10 @@
 import { connectors } from "../connectors/connector-registry";
-import { LegacyUnavailableError } from "../connectors/legacy-client";
 import type { BrowseBackend, BrowseVerb, OutcomeKindLike, Row } from "../connectors/sdk/browse-backend";
 import type { AnyConnector } from "../connectors/sdk/define-connector";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
 import { withPageScope } from "../connectors/sdk/page-scope";
 import { formatBrowseUri, parseBrowseUri } from "../connectors/sdk/parse-browse-uri";
+import { SystemUnavailableError } from "../connectors/sdk/system-errors";
 import { logger } from "../logger";
 import {
   matchRoute,
@@ -132,7 +132,7 @@ async function guarded(
     // disabled, a subclass) stays retryable.
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
     logger.error({ verb, target: backend.redact(target), err: backend.redact(detail) }, "browse page failed");
-    const outage = error instanceof LegacyUnavailableError;
+    const outage = error instanceof SystemUnavailableError;
     rendered = await renderPage(backend, uri, () => ({
       title: outage ? "Temporarily unavailable" : "Failed",
       outcome: outage ? "temporarily_unavailable" : "rejected",

@@ -124,28 +124,44 @@ export async function installConnectors(
   const typed = options.typecheck ? await typeProblems(files) : new Map<string, string>();
   for (const file of files) {
     const typeProblem = typed.get(file);
-    if (typeProblem) {
-      report.refused.push({ file, problem: typeProblem });
-      continue;
-    }
-    try {
-      const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-      const def = definitionOf(mod);
-      if (!def) {
-        report.refused.push({
-          file,
-          problem: "exports no connector (export default defineConnector({...}))",
-        });
-        continue;
-      }
-      const registered = registerConnector(def);
-      if (registered.ok) report.installed.push({ id: def.id, file });
-      else report.refused.push({ file, problem: registered.problem });
-    } catch (error) {
-      report.refused.push({ file, problem: error instanceof Error ? error.message : String(error) });
-    }
+    if (typeProblem) report.refused.push({ file, problem: typeProblem });
+    else await installEntry(file, report);
   }
   return report;
+}
+
+/** Loads one entry file and registers its connector, or says in the report why not. */
+async function installEntry(file: string, report: InstallReport): Promise<AnyConnector | null> {
+  try {
+    const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    const def = definitionOf(mod);
+    if (!def) {
+      report.refused.push({ file, problem: "exports no connector (export default defineConnector({...}))" });
+      return null;
+    }
+    const registered = registerConnector(def);
+    if (registered.ok) report.installed.push({ id: def.id, file });
+    else report.refused.push({ file, problem: registered.problem });
+    return registered.ok ? def : null;
+  } catch (error) {
+    report.refused.push({ file, problem: error instanceof Error ? error.message : String(error) });
+    return null;
+  }
+}
+
+/**
+ * Installs the one connector in `folder` (its `index.ts`), with the same checks as a start
+ * (owner, registration): the connector test kit's way in. Throws with the reason when refused.
+ */
+export async function installConnectorFolder(folder: string): Promise<AnyConnector> {
+  const absolute = resolve(folder);
+  const entry = ENTRY_NAMES.map((file) => join(absolute, file)).find((file) => existsSync(file));
+  if (!entry) throw new Error(`${absolute} has no ${ENTRY_NAMES.join(" / ")}`);
+  const report: InstallReport = { installed: [], refused: [] };
+  const problem = untrusted(absolute) ?? untrusted(entry);
+  const def = problem ? null : await installEntry(realpathSync(entry), report);
+  if (!def) throw new Error(`${entry} was not installed: ${problem ?? report.refused[0]?.problem}`);
+  return def;
 }
 
 /** The folders SIGNPOST_CONNECTORS_DIR names (separated by the platform's path delimiter or commas). */

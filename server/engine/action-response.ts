@@ -9,6 +9,7 @@ import {
   effectiveApprovalStatus,
   findApproval,
 } from "./approval-ledger";
+import type { ApprovalView } from "./approval-view";
 import { isFreeText } from "./choice-words";
 import { describeInputs, fieldShapes, type InputDescription, patchJsonSchema } from "./describe-inputs";
 import type { EngineDeps } from "./engine-deps";
@@ -52,21 +53,6 @@ export interface ActionResponse extends OutcomeBase {
   from_words?: Record<string, string>;
   /** The shape of each missing or wrong field that is a structure (`[{sku, quantity}]`). */
   field_shapes?: Record<string, string>;
-}
-
-/**
- * The approval as the agent sees it: its status now (an approval past its time is `expired`),
- * until when it is valid, and who decided, when and why. Never anything that could approve.
- */
-export interface ApprovalView {
-  id: string;
-  status: string;
-  version: number;
-  url: string;
-  expires_at: string;
-  decided_by: { name: string; role: string } | null;
-  decided_at: string | null;
-  reason: string | null;
 }
 
 export async function approvalView(
@@ -203,7 +189,7 @@ export async function notAllowedNow(
   return r;
 }
 
-/** The legacy system stayed down through the retry budget. */
+/** The connector's system stayed down through the retry budget (the reason keeps its wire name). */
 export function unavailable(message: string, extra: Partial<ActionResponse> = {}): ActionResponse {
   return {
     outcome: "temporarily_unavailable",

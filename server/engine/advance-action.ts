@@ -11,7 +11,7 @@ import {
 } from "./action-store";
 import { allowedPatch, PATCHABLE, patchProblems } from "./allowed-patch";
 import { voidApprovals } from "./approval-ledger";
-import { catchLegacyUnavailable } from "./catch-legacy-unavailable";
+import { catchSystemUnavailable } from "./catch-system-unavailable";
 import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
 import { stateTooLarge } from "./state-ceiling";
@@ -80,7 +80,7 @@ export async function advanceAction(
     else values[k] = v;
   }
   const adapter = await deps.adapterFor(capability.connector, actor);
-  const ev = await catchLegacyUnavailable(() =>
+  const ev = await catchSystemUnavailable(() =>
     evaluateAction(capability, adapter, actor, values, { request: previous.request }),
   );
   if ("unavailable" in ev) return unavailable(ev.unavailable, { action_id: row.id, version: row.version });
@@ -103,7 +103,7 @@ export async function advanceAction(
   // A read capability that got its last input answers now, as start_action does.
   if (status === "completed" && capability.read && !input.dry_run) {
     const read = capability.read;
-    const answer = await catchLegacyUnavailable(() =>
+    const answer = await catchSystemUnavailable(() =>
       read({ adapter, actor, values: ev.values, derived: ev.derived }),
     );
     if ("unavailable" in answer)

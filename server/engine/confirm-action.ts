@@ -17,7 +17,7 @@ import {
   toJson,
 } from "./action-store";
 import { effectiveApprovalStatus, findApproval, markApprovalExpired, voidApprovals } from "./approval-ledger";
-import { catchLegacyUnavailable } from "./catch-legacy-unavailable";
+import { catchSystemUnavailable } from "./catch-system-unavailable";
 import {
   actionKeyFor,
   executeEffect,
@@ -91,7 +91,7 @@ export async function confirmAction(
 
   // The connector before the claim: a disabled connector or a missing key must not leave a
   // claimed `pending` effect behind that would block every later confirm until its lease ran out.
-  const connected = await catchLegacyUnavailable(async () => ({
+  const connected = await catchSystemUnavailable(async () => ({
     adapter: await deps.adapterFor(capability.connector, actor),
   }));
   if ("unavailable" in connected)
@@ -140,7 +140,7 @@ export async function confirmAction(
     }
   }
   // Re-validate at execution time: prices, stock and states may have moved since approval.
-  const ev = await catchLegacyUnavailable(() => evaluateAction(capability, adapter, actor, state.values));
+  const ev = await catchSystemUnavailable(() => evaluateAction(capability, adapter, actor, state.values));
   if (
     "unavailable" in ev ||
     ev.notFound ||

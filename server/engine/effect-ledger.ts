@@ -1,5 +1,6 @@
-import { type LegacyClient, LegacyUnavailableError } from "../connectors/legacy-client";
 import type { Actor, AnyCapability, EffectContext, EffectResult } from "../connectors/sdk/define-capability";
+import type { AdapterWrites, HttpClient } from "../connectors/sdk/http-client";
+import { SystemUnavailableError } from "../connectors/sdk/system-errors";
 import { type ActionResponse, notFoundAction, respond, unavailable } from "./action-response";
 import { type ActionState, type ActionStatus, effectRequestSchema, parseActionState } from "./action-state";
 import {
@@ -14,7 +15,7 @@ import type { EngineDeps } from "./engine-deps";
 
 /**
  * The effect ledger: one Effect row per action, keyed by the action key, claimed (`pending`)
- * before anything is sent and settled with what the legacy system answered. It is what makes
+ * before anything is sent and settled with what the system answered. It is what makes
  * an effect happen at most once, across processes and crashes.
  */
 
@@ -76,16 +77,17 @@ export async function releaseClaim(db: EngineDeps["db"], effect: EffectRow, fres
 }
 
 /**
- * The adapter as the effect sees it, its legacy client watched: once a request other than a GET
- * has gone out through `adapter.http` (every effect sends with sendWithRetries on it), an
- * exception from the effect can no longer mean "nothing was sent".
+ * The adapter as the effect sees it, the client it states its writes go through watched
+ * (AdapterWrites.http, in the SDK): once a request other than a GET has gone out on it, an
+ * exception from the effect can no longer mean "nothing was sent". An adapter stating `http: null`
+ * (or nothing) is not watched.
  */
 function watchingWrites(adapter: unknown): { adapter: unknown; wrote: () => boolean } {
-  const http = (adapter as { http?: LegacyClient } | null)?.http;
+  const http = (adapter as Partial<AdapterWrites> | null)?.http;
   if (!adapter || typeof adapter !== "object" || typeof http?.request !== "function")
     return { adapter, wrote: () => false };
   let wrote = false;
-  const watched: LegacyClient = {
+  const watched: HttpClient = {
     ...http,
     request: (req) => {
       // Marked before it leaves: a request that throws on the way may still have arrived.
@@ -131,7 +133,7 @@ export async function executeEffect(
         message: `the write was sent, but its result could not be confirmed (${message}); verify_action will settle it`,
       };
     // A read that stayed down before any write: nothing was sent.
-    else if (err instanceof LegacyUnavailableError) result = { status: "unavailable", message };
+    else if (err instanceof SystemUnavailableError) result = { status: "unavailable", message };
     else result = { status: "unknown", message: `unexpected error after the effect was claimed: ${message}` };
   }
   return recordEffectResult(deps, capability, row, effect, result, via);
@@ -140,7 +142,7 @@ export async function executeEffect(
 /**
  * The effect could not even start (its adapter could not be had): gives the claim back as
  * confirm does for its other failures before sending. A fresh claim leaves no trace (the action
- * returns to where it was); a re-claimed one is `failed` again, as after a legacy 503.
+ * returns to where it was); a re-claimed one is `failed` again, as after a 503 from the system.
  */
 async function notStarted(
   deps: EngineDeps,
@@ -151,14 +153,14 @@ async function notStarted(
   claim: EffectClaim,
   err: unknown,
 ): Promise<ActionResponse> {
-  const legacy = err instanceof LegacyUnavailableError;
+  const down = err instanceof SystemUnavailableError;
   if (claim.fresh) {
     await releaseClaim(deps.db, effect, true);
     await deps.db.action.update({ where: { id: row.id }, data: { status: claim.statusBefore } });
-    if (legacy)
+    if (down)
       return unavailable(`${err.message}; nothing was sent`, { action_id: row.id, version: row.version });
   } else {
-    const message = legacy ? err.message : "the connector could not be prepared";
+    const message = down ? err.message : "the connector could not be prepared";
     const answer = await recordEffectResult(
       deps,
       capability,
@@ -167,13 +169,13 @@ async function notStarted(
       { status: "unavailable", message },
       via,
     );
-    if (legacy) return answer;
+    if (down) return answer;
   }
-  // Not the legacy system's doing (a bug, the database): released, then the caller's to report.
+  // Not the system's doing (a bug, the database): released, then the caller's to report.
   throw err;
 }
 
-/** What one legacy answer means for the ledger row, the action and the agent. */
+/** What one answer of the system means for the ledger row, the action and the agent. */
 interface Settlement {
   /** The ledger row's new fields; null: delete the row (definitely not applied, a changed action may try again). */
   ledger: {
@@ -226,7 +228,7 @@ function settlementOf(
         response: {
           outcome: "rejected",
           reason: "not_applied",
-          message: `The legacy system answered but changed nothing: ${result.message}`,
+          message: `The system answered but changed nothing: ${result.message}`,
           retryable: true,
         },
       };
@@ -257,7 +259,7 @@ function settlementOf(
   }
 }
 
-/** Records what the legacy system answered in the ledger, the action and its history, then answers. */
+/** Records what the system answered in the ledger, the action and its history, then answers. */
 async function recordEffectResult(
   deps: EngineDeps,
   capability: AnyCapability,

@@ -1,8 +1,8 @@
 import type { AnyCapability } from "../connectors/sdk/define-capability";
 import type { NextAction } from "../connectors/sdk/outcome";
-import type { ApprovalView } from "./action-response";
 import type { ActionState } from "./action-state";
 import type { EffectRow } from "./action-store";
+import type { ApprovalView } from "./approval-view";
 import { allPatchFields } from "./describe-inputs";
 import { recoverOffered } from "./recover-offered";
 

@@ -56,7 +56,7 @@ export async function recoverAction(
     if (await settledByRecovery(deps, row.id, effect.actionKey))
       return existingEffectOutcome(deps, capability, actor, row.id, request?.idempotency_key ?? "", 0, scope);
     const refused = await notAllowedNow(deps, capability, row, "recover_action");
-    // A verification mismatch: the ledger's "applied" was a legacy answer, so re-sending is
+    // A verification mismatch: the ledger's "applied" was the system's answer, so re-sending is
     // not recovery's call; a person settles it from the recovery queue.
     if (effect.status === "applied" && row.status === "unknown")
       refused.message = `${refused.message}. The ledger says applied but the system of record showed nothing: a person resolves it in the recovery queue`;

@@ -11,7 +11,7 @@ import {
   toJson,
 } from "./action-store";
 import { allowedPatch, patchProblems } from "./allowed-patch";
-import { catchLegacyUnavailable } from "./catch-legacy-unavailable";
+import { catchSystemUnavailable } from "./catch-system-unavailable";
 import { describeInputs } from "./describe-inputs";
 import { isUniqueViolation } from "./effect-ledger";
 import type { EngineDeps } from "./engine-deps";
@@ -87,7 +87,7 @@ export async function startAction(
     };
   Object.assign(patch, settledStartPatch(capability, input));
   const adapter = await deps.adapterFor(capability.connector, actor);
-  const ev = await catchLegacyUnavailable(() =>
+  const ev = await catchSystemUnavailable(() =>
     evaluateAction(capability, adapter, actor, patch, { request: input.intent }),
   );
   if ("unavailable" in ev) return unavailable(ev.unavailable, { capability: capability.id });
@@ -121,7 +121,7 @@ export async function startAction(
   let status = statusAfterEvaluation(capability, ev, state);
   if (status === "completed" && capability.read) {
     const read = capability.read;
-    const answer = await catchLegacyUnavailable(() =>
+    const answer = await catchSystemUnavailable(() =>
       read({ adapter, actor, values: ev.values, derived: ev.derived }),
     );
     if ("unavailable" in answer) return unavailable(answer.unavailable, { capability: capability.id });

@@ -1,5 +1,5 @@
 import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capability";
-import { catchLegacyUnavailable } from "./catch-legacy-unavailable";
+import { catchSystemUnavailable } from "./catch-system-unavailable";
 import { type ChoiceRow, candidateText, choicesFor, namedInWords } from "./choice-words";
 
 /** What the answer says when the record of a change is the agent's pick among several. */
@@ -57,7 +57,7 @@ export async function recordToAsk(
   values: Values,
   words: { request?: string; fromWords: Record<string, string> },
 ): Promise<AskUser | null> {
-  const found = await catchLegacyUnavailable(async () => ({
+  const found = await catchSystemUnavailable(async () => ({
     ask: await unnamedRecord(capability, adapter, actor, values, words),
   }));
   if ("unavailable" in found)

@@ -1,5 +1,5 @@
-import { LegacyUnavailableError } from "../connectors/legacy-client";
 import type { Actor, AnyCapability, Verification } from "../connectors/sdk/define-capability";
+import { SystemUnavailableError } from "../connectors/sdk/system-errors";
 import { logger } from "../logger";
 import { type ActionResponse, notAllowedNow, notFoundAction, respond, unavailable } from "./action-response";
 import { parseActionState } from "./action-state";
@@ -112,7 +112,7 @@ export async function verifyAction(
 
 /**
  * The ledger says applied but the system of record shows nothing. Nothing is re-sent (the
- * ledger's word is a legacy answer, and it may be the lookup that is wrong): the action becomes
+ * ledger's word is the system's answer, and it may be the lookup that is wrong): the action becomes
  * `unknown` and is queued for a person, who records what they find (`resolveRecoveryItem`).
  * A completed action was verified before and is not reopened by a later check.
  */
@@ -171,7 +171,7 @@ async function verificationMismatch(
   );
 }
 
-/** Looks the effect up at the legacy system by action key / external id. */
+/** Looks the effect up at the connector's system by action key / external id. */
 export async function lookUpEffect(
   deps: EngineDeps,
   capability: AnyCapability,
@@ -183,12 +183,12 @@ export async function lookUpEffect(
   try {
     return (await capability.effect?.verify(ctx)) ?? { happened: false, details: {} };
   } catch (err) {
-    if (err instanceof LegacyUnavailableError) return { happened: "unavailable", message: err.message };
+    if (err instanceof SystemUnavailableError) return { happened: "unavailable", message: err.message };
     throw err;
   }
 }
 
-/** Records an effect the legacy system shows as happened: ledger applied, action completed and VERIFIED. */
+/** Records an effect the system shows as happened: ledger applied, action completed and VERIFIED. */
 export async function recordVerification(
   deps: EngineDeps,
   row: ActionRow,

@@ -1,7 +1,7 @@
 import { connectors } from "../connectors/connector-registry";
-import { LegacyUnavailableError } from "../connectors/legacy-client";
 import type { AnyConnector } from "../connectors/sdk/define-connector";
 import { ConnectionRequiredError, type PersonConnectionHandle } from "../connectors/sdk/person-auth";
+import { SystemUnavailableError } from "../connectors/sdk/system-errors";
 import type { Db } from "../db/client";
 import { personAccessToken } from "./connections/person-access-token";
 import { dropConnection } from "./connections/person-connections";
@@ -41,11 +41,11 @@ export type CredentialResolver = (
 ) => Promise<ConnectorCredentials | null>;
 
 /**
- * An admin switched the tenant's connector off. It is a LegacyUnavailableError so every path that
- * already turns "the legacy system is unavailable" into a typed `temporarily_unavailable` answer
+ * An admin switched the tenant's connector off. It is a SystemUnavailableError so every path that
+ * already turns "the system is unavailable" into a typed `temporarily_unavailable` answer
  * (gateway, engine, browse) does the same here, with a message that says why.
  */
-export class ConnectorDisabledError extends LegacyUnavailableError {
+export class ConnectorDisabledError extends SystemUnavailableError {
   readonly connector: string;
   constructor(connector: string) {
     super(
@@ -56,7 +56,7 @@ export class ConnectorDisabledError extends LegacyUnavailableError {
   }
 }
 
-export { defaultLegacyUrl } from "../connectors/legacy-client";
+export { defaultLegacyUrl } from "../connectors/default-legacy-url";
 
 /**
  * The base URL a connector config row means: its settings' baseUrl, else the connector's own
@@ -128,10 +128,10 @@ export async function adapterForTenant(
   among: readonly AnyConnector[] = connectors(),
 ): Promise<unknown> {
   const def = among.find((c) => c.id === connector);
-  if (!def) throw new LegacyUnavailableError(`no connector ${connector} is installed for this tenant`);
+  if (!def) throw new SystemUnavailableError(`no connector ${connector} is installed for this tenant`);
   const creds = await resolve(tenant, def);
   if (!creds)
-    throw new LegacyUnavailableError(
+    throw new SystemUnavailableError(
       `connector ${connector} is not configured for this tenant (its address or API key is not set)`,
     );
   return def.createAdapter({

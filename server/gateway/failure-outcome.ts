@@ -1,14 +1,14 @@
-import { LegacyRejectedError, LegacyUnavailableError } from "../connectors/legacy-client";
 import type { OutcomeBase } from "../connectors/sdk/outcome";
 import { ConnectionRequiredError, UpstreamForbiddenError } from "../connectors/sdk/person-auth";
+import { SystemRejectedError, SystemUnavailableError } from "../connectors/sdk/system-errors";
 import { logger } from "../logger";
+import { redactText } from "../redact-secrets";
 import { connectUrl } from "./connections/connect-url";
-import { redactText } from "./redact-secrets";
 
 /**
  * What an exception becomes for the caller, in every face: an outage (or a connector an admin
- * disabled) is `temporarily_unavailable` and worth retrying; a legacy 4xx is `rejected` with the
- * legacy code and not worth repeating unchanged; anything else is our bug, logged in full and
+ * disabled) is `temporarily_unavailable` and worth retrying; a 4xx from the system is `rejected`
+ * with its code and not worth repeating unchanged; anything else is our bug, logged in full and
  * answered without detail. Messages never carry URLs, keys or the vendor's free text.
  */
 export function failureOutcome(error: unknown, where: string): OutcomeBase & Record<string, unknown> {
@@ -35,7 +35,7 @@ export function failureOutcome(error: unknown, where: string): OutcomeBase & Rec
       system: { connector: error.connector, title: error.title },
       next_actions: [],
     };
-  if (error instanceof LegacyUnavailableError) {
+  if (error instanceof SystemUnavailableError) {
     // Paths carry what the agent asked for (`?q=…`): logs get them redacted like audit rows.
     logger.warn({ where, err: redactText(error.message) }, "the business system is unavailable");
     return {
@@ -46,11 +46,11 @@ export function failureOutcome(error: unknown, where: string): OutcomeBase & Rec
       next_actions: [],
     };
   }
-  if (error instanceof LegacyRejectedError) {
-    // The status and code are the legacy system's fixed vocabulary (API.md); its free-text
+  if (error instanceof SystemRejectedError) {
+    // The status and code are the system's own vocabulary; its free-text
     // message and the request path stay in the log.
     logger.warn(
-      { where, err: redactText(error.message), legacy_message: redactText(error.legacyMessage) },
+      { where, err: redactText(error.message), system_message: redactText(error.systemMessage) },
       "the business system refused a request",
     );
     return {

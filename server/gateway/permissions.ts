@@ -5,12 +5,12 @@ import { RESERVED_SCHEMES } from "../connectors/sdk/define-connector";
 import { tenantConnectors } from "../connectors/tenant-connectors";
 import type { Db } from "../db/client";
 import { publishAttention } from "../engine/attention-events";
+import { redactText } from "../redact-secrets";
 import {
   canonicalPermissionTarget,
   parsePermissionPattern,
   permissionPatternMatches,
 } from "./permission-pattern";
-import { redactText } from "./redact-secrets";
 import { type TenantConfigSnapshot, tenantConfigSnapshot } from "./tenant-config-snapshot";
 import type { TrustedContext } from "./trusted-context";
 

@@ -1,9 +1,9 @@
 import { type Db, providerOfDb } from "../db/client";
 import { signpostMetrics } from "../metrics/signpost-metrics";
+import { redactSecrets, redactText } from "../redact-secrets";
 import { inSpan } from "../telemetry/tracing";
 import { notifyAuditWritten } from "./audit-wakeups";
 import { type PublishedAuditEvent, publishAuditEvent } from "./event-stream";
-import { redactSecrets, redactText } from "./redact-secrets";
 import type { TrustedContext } from "./trusted-context";
 
 // What an audit row keeps of a call's arguments. Refused calls are audited with the arguments

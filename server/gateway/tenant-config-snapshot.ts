@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
+import { noteVaultValue } from "../vault-values";
 import { decryptSecret } from "./vault";
-import { noteVaultValue } from "./vault-values";
 
 type RuleRow = Awaited<ReturnType<Db["permissionRule"]["findMany"]>>[number];
 type ConfigRow = Awaited<ReturnType<Db["connectorConfig"]["findMany"]>>[number];

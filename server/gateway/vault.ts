@@ -1,9 +1,9 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Db } from "@/server/db/client";
-import { dataDir, type Env } from "@/server/db/database-url";
-import { noteVaultValue, primeVaultValues } from "./vault-values";
+import type { Db } from "../db/client";
+import { dataDir, type Env } from "../db/database-url";
+import { noteVaultValue, primeVaultValues } from "../vault-values";
 
 /**
  * The secret vault: connector credentials encrypted with AES-256-GCM under the master key.

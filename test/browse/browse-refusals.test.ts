@@ -1,10 +1,7 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  createLegacyClient,
-  LegacyRejectedError,
-  LegacyUnavailableError,
-} from "@/server/connectors/legacy-client";
+import { createHttpClient } from "@/server/connectors/sdk/http-client";
+import { SystemRejectedError, SystemUnavailableError } from "@/server/connectors/sdk/system-errors";
 import { failureOutcome } from "@/server/gateway/failure-outcome";
 import { readSecret, setSecret } from "@/server/gateway/vault";
 import { logger } from "@/server/logger";
@@ -161,28 +158,28 @@ describe("browse refusals: a bad filter or a legacy refusal is not an outage; co
     expect((await page(alice, "navigate", { uri: "shop://orders" })).outcome).toBe("applied");
   });
 
-  it("legacy-client: a 4xx read throws LegacyRejectedError with status and code, a 404 is null, down is LegacyUnavailableError", async () => {
-    const http = createLegacyClient({ baseUrl: w.legacy.url, apiKey: w.legacy.apiKeys.acme });
+  it("the SDK http client: a 4xx read throws SystemRejectedError with status and code, a 404 is null, down is SystemUnavailableError", async () => {
+    const http = createHttpClient({ baseUrl: w.legacy.url, apiKey: w.legacy.apiKeys.acme });
     const rejected = await http.get("/v1/orders", { status: "bogus" }).catch((e: unknown) => e);
-    expect(rejected).toBeInstanceOf(LegacyRejectedError);
+    expect(rejected).toBeInstanceOf(SystemRejectedError);
     expect(rejected).toMatchObject({ status: 400, code: "invalid_request" });
-    expect(rejected).not.toBeInstanceOf(LegacyUnavailableError);
+    expect(rejected).not.toBeInstanceOf(SystemUnavailableError);
     expect(await http.get("/v1/orders/ord_nope")).toBeNull();
     await w.legacy.injectFault({ match: "GET /v1/products", mode: "down" });
-    await expect(http.get("/v1/products")).rejects.toBeInstanceOf(LegacyUnavailableError);
+    await expect(http.get("/v1/products")).rejects.toBeInstanceOf(SystemUnavailableError);
   });
 
   it("failureOutcome: only an outage is retryable; a bug is rejected/internal_error and logged, without its text", () => {
     const log = vi.spyOn(logger, "error").mockImplementation(() => {});
     const warn = vi.spyOn(logger, "warn").mockImplementation(() => {});
     try {
-      expect(failureOutcome(new LegacyUnavailableError("down"), "test")).toMatchObject({
+      expect(failureOutcome(new SystemUnavailableError("down"), "test")).toMatchObject({
         outcome: "temporarily_unavailable",
         reason: "legacy_unavailable",
         retryable: true,
       });
       const refused = failureOutcome(
-        new LegacyRejectedError("/v1/x", 422, "validation_failed", "bad"),
+        new SystemRejectedError("/v1/x", 422, "validation_failed", "bad"),
         "test",
       );
       expect(refused).toMatchObject({ outcome: "rejected", reason: "legacy_rejected", retryable: false });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { toEffectResult } from "@/server/connectors/effect-result";
-import { LegacyUnavailableError } from "@/server/connectors/legacy-client";
+import { toEffectResult } from "@/server/connectors/sdk/effect-result";
+import { SystemUnavailableError } from "@/server/connectors/sdk/system-errors";
 import { setSecret } from "@/server/gateway/vault";
 import { describeEachProvider } from "../helpers/database";
 import type { LegacyFault } from "../helpers/legacy-server";
@@ -41,7 +41,7 @@ async function untilClaimed(w: World, actionId: string, status: string) {
 }
 
 // The legacy service has no fault that answers 500; a 500 on a read is the same
-// LegacyUnavailableError in the client as these (legacy-client.ts `get`).
+// SystemUnavailableError in the client as these (sdk/http-client.ts `get`).
 const readBackFaults: Array<[string, Omit<LegacyFault, "match">]> = [
   ["answers 503 (error)", { mode: "error", error_rate: 1 }],
   ["answers 503 (down)", { mode: "down" }],
@@ -54,7 +54,7 @@ const readBackFaults: Array<[string, Omit<LegacyFault, "match">]> = [
 describe("toEffectResult", () => {
   const ok = { kind: "ok" as const, status: 200, body: { id: "x" }, replayed: false };
   it.each([
-    ["a read-back that stays down", new LegacyUnavailableError("legacy service unavailable (503)")],
+    ["a read-back that stays down", new SystemUnavailableError("legacy service unavailable (503)")],
     ["any other error while confirming", new TypeError("cannot read properties of null")],
   ])("an answered write whose check throws (%s) is unknown, never unavailable", async (_name, err) => {
     const result = await toEffectResult(ok, async () => {

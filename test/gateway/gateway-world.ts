@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { seedPeople } from "@/sdk-testing/seed-people";
 import type { Db } from "@/server/db/client";
 import type { DbProvider } from "@/server/db/database-url";
-import { mintAgentKey } from "@/server/gateway/agent-keys";
 import { createGateway, type Gateway } from "@/server/gateway/create-gateway";
-import { identifyAgent, type TrustedContext } from "@/server/gateway/trusted-context";
+import type { TrustedContext } from "@/server/gateway/trusted-context";
 import { setSecret } from "@/server/gateway/vault";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { type RunningLegacy, startLegacy } from "../helpers/legacy-server";
@@ -23,6 +23,10 @@ export interface World {
   close(): Promise<void>;
 }
 
+const TENANTS = [
+  { id: "acme", name: "Acme" },
+  { id: "globex", name: "Globex" },
+];
 const USERS = [
   { key: "alice", tenant: "acme", email: "alice@acme.test", name: "Alice", role: "member" },
   { key: "adam", tenant: "acme", email: "adam@acme.test", name: "Adam", role: "admin" },
@@ -31,42 +35,14 @@ const USERS = [
 ] as const;
 
 /**
- * A real world for gateway tests: the real legacy service over HTTP, a fresh migrated database,
+ * A real world for gateway tests (the connector kit's world, sdk-testing/, for the demo's two): the real legacy service over HTTP, a fresh migrated database,
  * tenants, users and agent keys as the seed makes them, the legacy keys in the vault.
  */
 export async function createWorld(provider: DbProvider, legacyArg?: RunningLegacy): Promise<World> {
   const legacy = legacyArg ?? (await startLegacy());
   const database = await createTestDatabase(provider);
   const db = database.db;
-  await db.tenant.create({ data: { id: "acme", name: "Acme" } });
-  await db.tenant.create({ data: { id: "globex", name: "Globex" } });
-  const keys = {} as World["keys"];
-  const person = {} as World["person"];
-  for (const u of USERS) {
-    const user = await db.user.create({
-      data: { tenantId: u.tenant, email: u.email, name: u.name, role: u.role, passwordHash: "x" },
-    });
-    const minted = mintAgentKey();
-    await db.agent.create({
-      data: {
-        tenantId: u.tenant,
-        name: `${u.name}'s agent`,
-        userId: user.id,
-        keyHash: minted.keyHash,
-        keyPrefix: minted.keyPrefix,
-      },
-    });
-    keys[u.key] = minted.key;
-    person[u.key] = {
-      kind: "person",
-      tenantId: u.tenant,
-      userId: user.id,
-      email: u.email,
-      name: u.name,
-      role: u.role,
-      face: "console",
-    };
-  }
+  const { keys, agent, person } = await seedPeople(db, TENANTS, USERS);
   for (const tenant of ["acme", "globex"] as const)
     for (const connector of ["shop", "helpdesk"]) {
       await setSecret(db, { tenantId: tenant, connector, name: "api_key", value: legacy.apiKeys[tenant] });
@@ -75,12 +51,6 @@ export async function createWorld(provider: DbProvider, legacyArg?: RunningLegac
       });
     }
   const gw = createGateway({ db });
-  const agent = {} as World["agent"];
-  for (const u of USERS) {
-    const ctx = await identifyAgent(db, `Bearer ${keys[u.key]}`);
-    if (!ctx) throw new Error(`agent of ${u.key} not identified`);
-    agent[u.key] = ctx;
-  }
   return {
     provider,
     legacy,

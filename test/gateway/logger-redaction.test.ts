@@ -46,7 +46,7 @@ describe("log lines are redacted", () => {
 
   it("a vault value the process used is scrubbed from every line, as is and base64", () => {
     const script = `
-      import { noteVaultValue } from "./server/gateway/vault-values.ts";
+      import { noteVaultValue } from "./server/vault-values.ts";
       import { logger } from "./server/logger.ts";
       noteVaultValue("Hq7vNw2Lx9Pz4Kt");
       logger.warn({ upstream: "echoed Hq7vNw2Lx9Pz4Kt back", b64: "${Buffer.from("Hq7vNw2Lx9Pz4Kt").toString("base64")}" }, "answer had Hq7vNw2Lx9Pz4Kt");

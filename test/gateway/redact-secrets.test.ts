@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSecretName, REDACTED, redactSecrets, redactText } from "@/server/gateway/redact-secrets";
+import { isSecretName, REDACTED, redactSecrets, redactText } from "@/server/redact-secrets";
 
 /**
  * The redaction corpus: text an agent could send (an argument, a URI, a note) with a secret in it,

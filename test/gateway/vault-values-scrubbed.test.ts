@@ -7,7 +7,7 @@ import { importOpenApiConnector } from "@/server/gateway/console/import-openapi-
 import { listAuditEvents } from "@/server/gateway/console/list-audit-events";
 import { cliActor } from "@/server/gateway/console/record-console-audit";
 import type { ConsoleContext } from "@/server/gateway/console-session";
-import { redactText } from "@/server/gateway/redact-secrets";
+import { redactText } from "@/server/redact-secrets";
 import { allowEgressTo } from "../helpers/allow-egress";
 import { createMcpWorld, type McpWorld, sc, text } from "../mcp/mcp-world";
 

@@ -1,4 +1,4 @@
-import { createLegacyClient, type LegacyClient, type LegacyClientOptions } from "../legacy-client";
+import { createHttpClient, type HttpClient, type HttpClientOptions } from "../sdk/http-client";
 
 export interface HelpdeskTeam {
   id: string;
@@ -35,8 +35,8 @@ function listOf<T>(body: unknown): T[] {
 }
 
 /** The helpdesk side of the legacy API. Writes go through the generic PATCH, one narrow change each. */
-export function createHelpdeskAdapter(options: LegacyClientOptions) {
-  const http: LegacyClient = createLegacyClient(options);
+export function createHelpdeskAdapter(options: HttpClientOptions) {
+  const http: HttpClient = createHttpClient(options);
   const enc = encodeURIComponent;
   return {
     http,

@@ -1,6 +1,7 @@
-import { bearerHealthCheck, defaultLegacyUrl } from "../legacy-client";
+import { defaultLegacyUrl } from "../default-legacy-url";
 import type { BrowseBackend } from "../sdk/browse-backend";
 import { defineConnector, type RecordQuery } from "../sdk/define-connector";
+import { bearerHealthCheck } from "../sdk/http-client";
 import { escapeText, link } from "../sdk/markdown";
 import { assignTicket } from "./capabilities/assign-ticket";
 import { changeTicketPriority } from "./capabilities/change-ticket-priority";

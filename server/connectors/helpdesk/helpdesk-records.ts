@@ -1,5 +1,5 @@
-import type { BackendOutcome, BrowseBackend, ListPage, Row } from "../sdk/browse-backend";
-import type { HelpdeskAdapter } from "./helpdesk-adapter";
+import type { BackendOutcome, BrowseBackend, ListPage } from "../sdk/browse-backend";
+import type { HelpdeskAdapter, HelpdeskTeammate, HelpdeskTicket } from "./helpdesk-adapter";
 import { scopedTickets } from "./scoped-tickets";
 
 /** Rows per list page: small enough that a page stays a few hundred tokens. */
@@ -9,8 +9,8 @@ const PAGE_SIZE = 10;
 export function listTickets(
   backend: BrowseBackend,
   input: { page: number; perPage?: number; status?: string; mine?: boolean; q?: string },
-): Promise<ListPage<Row> | BackendOutcome> {
-  return backend.withAdapter<HelpdeskAdapter, ListPage<Row>>("helpdesk", async (helpdesk) => {
+): Promise<ListPage<HelpdeskTicket> | BackendOutcome> {
+  return backend.withAdapter<HelpdeskAdapter, ListPage<HelpdeskTicket>>("helpdesk", async (helpdesk) => {
     const who = backend.who();
     const result = await scopedTickets(
       helpdesk,
@@ -18,7 +18,7 @@ export function listTickets(
       { ...input, perPage: input.perPage ?? PAGE_SIZE },
     );
     return {
-      data: result.data as unknown as Row[],
+      data: result.data,
       page: input.page,
       next_page: result.next_page,
       total: result.total,
@@ -26,9 +26,8 @@ export function listTickets(
   });
 }
 
-export function teammates(backend: BrowseBackend): Promise<Row[] | BackendOutcome> {
-  return backend.withAdapter<HelpdeskAdapter, Row[]>(
-    "helpdesk",
-    async (helpdesk) => (await helpdesk.teammates()) as unknown as Row[],
+export function teammates(backend: BrowseBackend): Promise<HelpdeskTeammate[] | BackendOutcome> {
+  return backend.withAdapter<HelpdeskAdapter, HelpdeskTeammate[]>("helpdesk", (helpdesk) =>
+    helpdesk.teammates(),
   );
 }

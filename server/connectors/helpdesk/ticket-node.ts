@@ -12,12 +12,15 @@ export const ticketIdSchema = z
   .regex(/^[A-Za-z0-9_-]+$/, "a ticket id such as tkt_1")
   .describe("Stable ticket id, e.g. tkt_1 (not the subject); options.tickets lists candidates");
 
+/** What the ticket node derives for the rest of a ticket capability. */
+export type TicketDerived = { ticket: HelpdeskTicket };
+
 /** The first node of every ticket capability: load the ticket, then check its state allows the change. */
 export function ticketNode(
   description: string,
   check: (ticket: HelpdeskTicket) => ValidationError[],
   choice?: TicketChoice,
-): NodeDefinition<HelpdeskAdapter> {
+): NodeDefinition<HelpdeskAdapter, TicketDerived> {
   return {
     id: "TICKET",
     description,

@@ -1,3 +1,4 @@
+import type { AdapterWrites } from "../sdk/http-client";
 import type { PersonConnectionHandle } from "../sdk/person-auth";
 import type { HeaderSetting } from "./header-settings";
 import { type ApiAnswer, type ApiCall, createApiClient } from "./openapi-http-client";
@@ -9,8 +10,13 @@ import type { SchemeAuth } from "./security-schemes";
  * generic write capability looks its operation up in) and the client that sends them with the
  * tenant's secrets. Built per call by the gateway; holds no state but OAuth2 tokens.
  */
-export interface OpenApiAdapter {
+export interface OpenApiAdapter extends AdapterWrites {
   readonly kind: "openapi";
+  /**
+   * No HttpClient: `send` answers every outcome (sent or not) as an ApiAnswer and never throws
+   * after sending, so the engine has no write to watch (AdapterWrites).
+   */
+  readonly http: null;
   connectorId: string;
   title: string;
   /** The header an admin named for the action key, used where the document declares none. */
@@ -47,6 +53,7 @@ export function createOpenApiAdapter(input: {
   });
   return {
     kind: "openapi",
+    http: null,
     connectorId: input.connectorId,
     title: input.title,
     idempotencyHeader: input.idempotencyHeader,

@@ -13,7 +13,7 @@ import {
 } from "./generate-openapi-connector";
 import { type ImportBudget, loadOpenApiOffThread } from "./load-openapi-off-thread";
 import { type OpenApiResult, problem } from "./openapi-import-problem";
-import { secretBindingChanges } from "./save-imported-connector";
+import { secretBindingChanges } from "./secret-binding-changes";
 import type { SecretBindingChange } from "./secret-bindings";
 import { secretNameOf } from "./security-schemes";
 import { settingValueProblem } from "./setting-value-problem";

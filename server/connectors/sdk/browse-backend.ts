@@ -1,5 +1,3 @@
-import type { AnyConnector } from "./define-connector";
-
 /**
  * What browse mode needs from the layers below, for one trusted caller. Browse renders pages and
  * forms; every decision (permissions, eligibility, validation, approvals) comes from these calls,
@@ -67,8 +65,8 @@ export interface BrowseBackend {
    * never shown). A system that does not answer, or has no key, comes back as a typed outcome.
    */
   withAdapter<A, T>(connector: string, run: (adapter: A) => Promise<T>): Promise<T | BackendOutcome>;
-  /** Every connector this caller's tenant has: the built-in and installed ones, then its imported ones. */
-  connectors(): Promise<readonly AnyConnector[]>;
+  // connectors(): every connector this caller's tenant has. Declared beside AnyConnector, in
+  // define-connector.ts (the interface is merged there), so this file imports nothing back.
 
   /** The entity view of the engine (what may be done now and why not), via get_context. */
   entityView(entity: string, id: string): Promise<BackendOutcome>;

@@ -20,20 +20,29 @@ export interface AnyConnectorLike {
   id: string;
 }
 
-/** What a node's `resolve` sees: the values so far (already parsed), what upstream nodes derived. */
-export interface NodeInput<A> {
+/**
+ * The facts a capability's nodes derive for later nodes, its summary and its effect, typed once
+ * by the capability (`defineCapability<Adapter, { account: Account }>`), so no reader casts.
+ */
+export type Derived = Record<string, unknown>;
+
+/**
+ * What a node's `resolve` sees: the values so far (already parsed), what upstream nodes derived
+ * (any of it may be missing: a node upstream may not have run yet).
+ */
+export interface NodeInput<A, D extends object = Derived> {
   adapter: A;
   actor: Actor;
   values: Values;
-  derived: Record<string, unknown>;
+  derived: Partial<D>;
 }
 
 /** What a node's `resolve` computes in deterministic code. */
-export interface NodeResult {
+export interface NodeResult<D extends object = Derived> {
   /** Choices and downstream facts shown to the agent (addresses, available_coupons, eligibility). */
   options?: Record<string, unknown>;
   /** Facts kept for downstream nodes, the summary and the effect; not shown as is. */
-  derived?: Record<string, unknown>;
+  derived?: Partial<D>;
   /** Values the server fills in when the agent sent none (e.g. the cheapest shipping method). */
   defaults?: Values;
   /** Fields required at this node given what is known now (overrides the static list). */
@@ -43,7 +52,7 @@ export interface NodeResult {
   notFound?: { entity: string; id: string };
 }
 
-export interface NodeDefinition<A> {
+export interface NodeDefinition<A, D extends object = Derived> {
   /** Upper-case business name of the step, e.g. `ADDRESS`; shown to agents. */
   id: string;
   description: string;
@@ -53,7 +62,7 @@ export interface NodeDefinition<A> {
   dependsOn?: string[];
   /** Static list of required fields; default: every field whose schema is not optional. */
   required?: string[];
-  resolve?: (input: NodeInput<A>) => Promise<NodeResult>;
+  resolve?: (input: NodeInput<A, D>) => Promise<NodeResult<D>>;
   /**
    * Rows a person may name that the node does not show (a catalog), by list name: read only to
    * turn the user's words into a choice (server/engine/choice-words.ts), never sent to the agent.
@@ -63,11 +72,11 @@ export interface NodeDefinition<A> {
   requiresConfirmation?: boolean;
 }
 
-/** What the legacy system said when the effect was sent. */
+/** What the system said when the effect was sent. */
 export type EffectResult =
   /** `entityId` names an entity the effect created (checkout: the order). */
   | { status: "applied"; externalId?: string; entityId?: string; response: unknown }
-  /** The legacy system refused for a business reason: definitely not applied. */
+  /** The system refused for a business reason: definitely not applied. */
   | { status: "rejected"; code: string; message: string }
   /** A 200 whose body shows nothing changed: definitely not applied. */
   | { status: "not_applied"; message: string }
@@ -76,7 +85,7 @@ export type EffectResult =
   /** Sent, but no answer (timeout, socket dropped): it may or may not have happened. */
   | { status: "unknown"; message: string };
 
-/** What the legacy system says really happened, looked up by action key / external id. */
+/** What the system says really happened, looked up by action key / external id. */
 export type Verification =
   | { happened: true; externalId?: string; entityId?: string; details: Record<string, unknown> }
   /** Proof of absence only (a lookup by action key that finds nothing): recovery re-sends on it. */
@@ -89,11 +98,12 @@ export type Verification =
    */
   | { happened: "undecided"; message: string; details: Record<string, unknown> };
 
-export interface EffectContext<A> {
+/** What the effect sees: every node has resolved (the action reached its confirmation), so `derived` is whole. */
+export interface EffectContext<A, D extends object = Derived> {
   adapter: A;
   actor: Actor;
   values: Values;
-  derived: Record<string, unknown>;
+  derived: D;
   /** The action key: sent as Idempotency-Key and `reference`; the same on every retry. */
   actionKey: string;
   /** Per-attempt deadline and retry budget from the capability's policy. */
@@ -101,17 +111,17 @@ export interface EffectContext<A> {
   attempts: number;
 }
 
-export interface EffectDefinition<A> {
+export interface EffectDefinition<A, D extends object = Derived> {
   /** Ledger kind, `domain.thing`, e.g. `shop.payment`. */
   kind: string;
   description: string;
-  execute: (ctx: EffectContext<A>) => Promise<EffectResult>;
-  verify: (ctx: EffectContext<A>) => Promise<Verification>;
+  execute: (ctx: EffectContext<A, D>) => Promise<EffectResult>;
+  verify: (ctx: EffectContext<A, D>) => Promise<Verification>;
   /**
    * Whether sending again with the same action key cannot apply twice (the system deduplicates
    * by it). Consulted only when verification is `undecided`; absent means no.
    */
-  resendable?: (ctx: EffectContext<A>) => Promise<boolean> | boolean;
+  resendable?: (ctx: EffectContext<A, D>) => Promise<boolean> | boolean;
 }
 
 export type ApprovalRule = "always" | "never" | ((summary: Record<string, unknown>) => boolean);
@@ -163,7 +173,7 @@ export interface CapabilityPolicy {
   audit: "full" | "summary";
 }
 
-export interface CapabilityDefinition<A> {
+export interface CapabilityDefinition<A, D extends object = Derived> {
   id: string;
   connector: string;
   title: string;
@@ -176,7 +186,7 @@ export interface CapabilityDefinition<A> {
   prerequisites: string[];
   sideEffects: string[];
   policy: CapabilityPolicy;
-  nodes: NodeDefinition<A>[];
+  nodes: NodeDefinition<A, D>[];
   /**
    * What a person approves: the facts at the confirmation node (what approval rules and tests
    * read) with their typed parts under `shown` (see decision-summary.ts: build them with
@@ -184,8 +194,8 @@ export interface CapabilityDefinition<A> {
    * typed parts, through render-decision-summary.ts; `now` holds context facts kept out of the
    * digest (a balance before and after).
    */
-  summarize?: (input: { values: Values; derived: Record<string, unknown> }) => Record<string, unknown>;
-  effect?: EffectDefinition<A>;
+  summarize?: (input: { values: Values; derived: D }) => Record<string, unknown>;
+  effect?: EffectDefinition<A, D>;
   /**
    * What starting it is authorized against, from the start patch, when not `capability:<id>`:
    * a capability that serves many operations (an imported system's writes) names the operation's
@@ -193,11 +203,19 @@ export interface CapabilityDefinition<A> {
    */
   permissionTarget?: (patch: Values, connectors: readonly AnyConnectorLike[]) => string;
   /** Read-only capabilities answer at once, with no confirmation. */
-  read?: (input: NodeInput<A>) => Promise<{ result: Record<string, unknown> } | { error: ValidationError }>;
+  read?: (
+    input: NodeInput<A, D>,
+  ) => Promise<{ result: Record<string, unknown> } | { error: ValidationError }>;
 }
 
-/** Declares a capability in one readable place; the identity function keeps types checked. */
-export function defineCapability<A>(definition: CapabilityDefinition<A>): CapabilityDefinition<A> {
+/**
+ * Declares a capability in one readable place; the identity function keeps types checked. `D`
+ * names the facts its nodes derive (`{ account: Account }`): resolve returns them, and the
+ * summary and the effect read them typed.
+ */
+export function defineCapability<A, D extends object = Derived>(
+  definition: CapabilityDefinition<A, D>,
+): CapabilityDefinition<A, D> {
   const ids = new Set<string>();
   for (const node of definition.nodes) {
     if (ids.has(node.id)) throw new Error(`capability ${definition.id}: duplicate node ${node.id}`);
@@ -211,4 +229,4 @@ export function defineCapability<A>(definition: CapabilityDefinition<A>): Capabi
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds capabilities of every connector's adapter type
-export type AnyCapability = CapabilityDefinition<any>;
+export type AnyCapability = CapabilityDefinition<any, any>;

@@ -256,3 +256,13 @@ export function defineConnector<A>(def: ConnectorDefinition<A>): ConnectorDefini
       : [...def.secrets, PERSON_AUTH_SECRET],
   };
 }
+
+// A connector's routes render with a BrowseBackend, and the backend lists connectors: the types
+// are mutually recursive. The method naming AnyConnector is added here, so browse-backend.ts
+// and define-route.ts never import this file back (no import cycle).
+declare module "./browse-backend" {
+  interface BrowseBackend {
+    /** Every connector this caller's tenant has: the built-in and installed ones, then its imported ones. */
+    connectors(): Promise<readonly AnyConnector[]>;
+  }
+}

@@ -3,12 +3,12 @@
  * (SIGNPOST_CONNECTORS_DIR) — builds on. Outside the source, import it as `signpost/sdk`.
  *
  * ```ts
- * import { defineConnector, defineRoute, createLegacyClient, link } from "signpost/sdk";
+ * import { defineConnector, defineRoute, createHttpClient, link } from "signpost/sdk";
  *
  * export default defineConnector({
  *   id: "crm", title: "CRM", scheme: "crm", description: "Accounts and their notes.",
  *   secrets: [{ name: "api_key", description: "The CRM's API key" }],
- *   createAdapter: ({ baseUrl, secrets }) => createLegacyClient({ baseUrl, apiKey: secrets.api_key ?? "" }),
+ *   createAdapter: ({ baseUrl, secrets }) => ({ http: createHttpClient({ baseUrl, apiKey: secrets.api_key ?? "" }) }),
  *   healthPath: "/health",
  *   checkConnection: bearerHealthCheck("/health"),
  *   capabilities: [], entities: [],
@@ -19,15 +19,6 @@
  * `npx signpost new-connector <id>` writes a complete one, with a form, a capability and tests.
  */
 
-export { toEffectResult } from "../effect-result";
-export type { LegacyClient, LegacyClientOptions, LegacyRequest, LegacyResponse } from "../legacy-client";
-export {
-  bearerHealthCheck,
-  createLegacyClient,
-  LegacyRejectedError,
-  LegacyUnavailableError,
-  sendWithRetries,
-} from "../legacy-client";
 export type { BackendOutcome, BrowseBackend, ListPage, Row } from "./browse-backend";
 export { capabilityFormRoute } from "./capability-form-route";
 export type {
@@ -60,6 +51,9 @@ export type {
 export { defineConnector } from "./define-connector";
 export type { PageBody, RouteDefinition, RouteMatch } from "./define-route";
 export { defineRoute } from "./define-route";
+export { toEffectResult } from "./effect-result";
+export type { AdapterWrites, HttpAnswer, HttpClient, HttpClientOptions, HttpRequest } from "./http-client";
+export { bearerHealthCheck, createHttpClient, sendWithRetries } from "./http-client";
 export type { FormField } from "./markdown";
 export { code, escapeText, fieldList, formBlock, link, money, table } from "./markdown";
 export type { NextAction, ValidationError } from "./outcome";
@@ -77,4 +71,5 @@ export {
   perPage,
   viewPage,
 } from "./route-pages";
+export { SystemRejectedError, SystemUnavailableError } from "./system-errors";
 export { visibleText } from "./visible-text";

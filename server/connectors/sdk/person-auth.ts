@@ -42,7 +42,7 @@ export const PERSON_AUTH_SECRET: ConnectorSecret = {
 const CONNECTION_REQUIRED = Symbol.for("signpost.ConnectionRequiredError");
 const UPSTREAM_FORBIDDEN = Symbol.for("signpost.UpstreamForbiddenError");
 
-/** By brand, like LegacyUnavailableError: a connector outside the source loads its own copy of this module. */
+/** By brand, like SystemUnavailableError: a connector outside the source loads its own copy of this module. */
 function branded(brand: symbol) {
   return (value: unknown) =>
     typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;

@@ -31,8 +31,16 @@ export function cell(field: string, value: unknown): string {
   return idLink(field, value);
 }
 
-/** A table of rows, with the given columns (default: the scalar keys of the first row). */
-export function rowsTable(rows: Row[], columns?: string[], firstCellUri?: (index: number) => string): string {
+/**
+ * A table of rows, with the given columns (default: the scalar keys of the first row). Rows may
+ * be any object type (a connector's own `Account`), read by key here so no caller casts.
+ */
+export function rowsTable(
+  records: readonly object[],
+  columns?: string[],
+  firstCellUri?: (index: number) => string,
+): string {
+  const rows = records as readonly Row[];
   if (rows.length === 0) return "_(none)_";
   const cols =
     columns ??
@@ -50,7 +58,7 @@ export function rowsTable(rows: Row[], columns?: string[], firstCellUri?: (index
 }
 
 /** Header fields of an object: scalars as a list, arrays of objects as tables beneath. */
-export function objectSections(object: Row, skip: string[] = []): string {
+export function objectSections(object: object, skip: string[] = []): string {
   const scalars: string[] = [];
   const sections: string[] = [];
   for (const [key, value] of Object.entries(object)) {

@@ -41,7 +41,7 @@ export function outcomePage(
   return { title, outcome: outcome.outcome, markdown: lines.join("\n") };
 }
 
-function pagination(uri: BrowseUri, page: ListPage<Row>): string {
+function pagination(uri: BrowseUri, page: ListPage<unknown>): string {
   const links: string[] = [];
   if (page.page > 1)
     links.push(
@@ -106,17 +106,17 @@ export function viewPage(
   };
 }
 
-export function listPage(
+export function listPage<T extends object>(
   title: string,
   uri: BrowseUri,
-  result: ListPage<Row> | BackendOutcome,
-  columns: string[],
-  rowUri: (row: Row) => string,
+  result: ListPage<T> | BackendOutcome,
+  columns: Array<keyof T & string>,
+  rowUri: (row: T) => string,
   /** How the rows are ordered, in a few words ("newest first"): a reader never has to guess. */
   order: string,
 ): PageBody {
   if (isOutcome(result)) return outcomePage(title, result);
-  const rows: Row[] = result.data;
+  const rows: T[] = result.data;
   // Each row's first cell links to the row's page: no second list repeating the rows as links.
   const table = rowsTable(
     rows.map((row) => {
@@ -125,7 +125,7 @@ export function listPage(
       return out;
     }),
     columns,
-    (i) => rowUri(rows[i] ?? {}),
+    (i) => rowUri(rows[i] as T),
   );
   return {
     title,

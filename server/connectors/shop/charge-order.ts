@@ -1,6 +1,6 @@
-import { toEffectResult } from "../effect-result";
-import { sendWithRetries } from "../legacy-client";
 import type { EffectResult, Verification } from "../sdk/define-capability";
+import { toEffectResult } from "../sdk/effect-result";
+import { sendWithRetries } from "../sdk/http-client";
 import type { ShopAdapter, ShopPayment } from "./shop-adapter";
 
 /**

@@ -1,4 +1,4 @@
-import { createLegacyClient, type LegacyClient, type LegacyClientOptions } from "../legacy-client";
+import { createHttpClient, type HttpClient, type HttpClientOptions } from "../sdk/http-client";
 
 export interface ShopCustomer {
   id: string;
@@ -114,8 +114,8 @@ function listOf<T>(body: unknown): T[] {
 }
 
 /** The shop side of the legacy API, as Signpost's capabilities and views need it. */
-export function createShopAdapter(options: LegacyClientOptions) {
-  const http: LegacyClient = createLegacyClient(options);
+export function createShopAdapter(options: HttpClientOptions) {
+  const http: HttpClient = createHttpClient(options);
   const enc = encodeURIComponent;
   return {
     http,

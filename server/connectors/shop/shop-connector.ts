@@ -1,6 +1,7 @@
-import { bearerHealthCheck, defaultLegacyUrl } from "../legacy-client";
+import { defaultLegacyUrl } from "../default-legacy-url";
 import type { BrowseBackend } from "../sdk/browse-backend";
 import { defineConnector, type RecordQuery } from "../sdk/define-connector";
+import { bearerHealthCheck } from "../sdk/http-client";
 import { link, money } from "../sdk/markdown";
 import { afterSales } from "./capabilities/after-sales";
 import { changeDeliveryAddress } from "./capabilities/change-delivery-address";

@@ -1,6 +1,6 @@
 import * as oidc from "openid-client";
-import { LegacyUnavailableError } from "../../connectors/legacy-client";
 import { ConnectionRequiredError } from "../../connectors/sdk/person-auth";
+import { SystemUnavailableError } from "../../connectors/sdk/system-errors";
 import type { Db } from "../../db/client";
 import { logger } from "../../logger";
 import {
@@ -77,7 +77,7 @@ export async function personAccessToken(input: PersonTokenInput): Promise<string
     if (took.count === 1) return refresh(input, row);
     // Another instance refreshes (or just did): wait for its result.
     if (now() - started > WAIT_MAX_MS)
-      throw new LegacyUnavailableError(`${title}: the connection is being renewed; try again shortly`);
+      throw new SystemUnavailableError(`${title}: the connection is being renewed; try again shortly`);
     await sleep(WAIT_STEP_MS);
     row = await findConnection(db, ref);
   }
@@ -102,7 +102,7 @@ async function refresh(input: PersonTokenInput, row: Row): Promise<string> {
     // Not reached or no usable answer: the lease is released and the call is retryable.
     await db.personConnection.updateMany({ where: { id: row.id }, data: { refreshLeaseUntil: null } });
     logger.warn({ connector: ref.connector, err: (error as Error).name }, "a person's token refresh failed");
-    throw new LegacyUnavailableError(`${title}: the connection could not be renewed now; try again shortly`);
+    throw new SystemUnavailableError(`${title}: the connection could not be renewed now; try again shortly`);
   }
   const saved = await saveConnection(db, ref, {
     accessToken: answer.access_token,

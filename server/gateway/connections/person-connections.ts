@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
+import { noteVaultValue } from "../../vault-values";
 import { decryptSecret, encryptSecret, type SecretRef } from "../vault";
-import { noteVaultValue } from "../vault-values";
 
 /** Whose connection: one person of one tenant to one connector's system. */
 export interface ConnectionRef {

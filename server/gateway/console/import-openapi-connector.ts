@@ -4,7 +4,7 @@ import { type ImportRequest, prepareOpenApiImport } from "../../connectors/opena
 import { saveImportedConnector } from "../../connectors/openapi/save-imported-connector";
 import type { SecretBindingChange } from "../../connectors/openapi/secret-bindings";
 import type { Db } from "../../db/client";
-import { redactText } from "../redact-secrets";
+import { redactText } from "../../redact-secrets";
 import { setSecret } from "../vault";
 import { type ConsoleResult, fail, ok } from "./console-result";
 import { type AdminActor, recordConsoleAudit } from "./record-console-audit";

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { shownSummary } from "../../connectors/sdk/decision-summary";
 import type { Db } from "../../db/client";
 import { approvalExpiresAt, effectiveApprovalStatus } from "../../engine/approval-ledger";
+import { redactSecrets, redactText } from "../../redact-secrets";
 import type { ConsoleContext } from "../console-session";
-import { redactSecrets, redactText } from "../redact-secrets";
 import { primeVault } from "../vault";
 
 const isoDate = z

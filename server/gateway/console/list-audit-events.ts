@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { type Db, providerOfDb } from "../../db/client";
 import type { DbProvider } from "../../db/database-url";
+import { redactSecrets, redactText } from "../../redact-secrets";
 import type { ConsoleContext } from "../console-session";
-import { redactSecrets, redactText } from "../redact-secrets";
 import { primeVault } from "../vault";
 
 export const auditFilterSchema = z

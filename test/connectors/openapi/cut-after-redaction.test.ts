@@ -2,8 +2,8 @@ import { describe, expect, test } from "vitest";
 import { objectMarkdown } from "@/server/connectors/openapi/render-api-response";
 import { shownPrefix } from "@/server/connectors/sdk/markdown";
 import { withPageScope } from "@/server/connectors/sdk/page-scope";
-import { redactText } from "@/server/gateway/redact-secrets";
-import { noteVaultValue } from "@/server/gateway/vault-values";
+import { redactText } from "@/server/redact-secrets";
+import { noteVaultValue } from "@/server/vault-values";
 
 /**
  * Issue 19 (held-out): text cut for a page was cut before it was redacted, so a secret that

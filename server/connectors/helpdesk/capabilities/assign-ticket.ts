@@ -1,157 +1,157 @@
 import { z } from "zod";
 import { withShown } from "../../sdk/decision-summary";
 import { defineCapability } from "../../sdk/define-capability";
-import type { HelpdeskAdapter, HelpdeskTeammate, HelpdeskTicket } from "../helpdesk-adapter";
+import type { HelpdeskAdapter, HelpdeskTeammate } from "../helpdesk-adapter";
 import { helpdeskSummary } from "../helpdesk-summary-fields";
 import { patchTicket, verifyTicket } from "../patch-ticket";
-import { HELPDESK_POLICY, ticketNode, ticketSummary } from "../ticket-node";
+import { HELPDESK_POLICY, type TicketDerived, ticketNode, ticketSummary } from "../ticket-node";
 
-export const assignTicket = defineCapability<HelpdeskAdapter>({
-  id: "assign_ticket",
-  connector: "helpdesk",
-  title: "Assign ticket",
-  description:
-    "Assigns one open support ticket to one eligible (active) teammate. Does not change status, priority or messages. Assigning to someone on another team needs approval.",
-  trigger: {
-    use: "An authorized support operator wants a ticket handled by a specific teammate (assign, hand over, reassign).",
-    avoid: "Not for closing, resolving, reopening or re-prioritizing a ticket.",
-  },
-  synonyms: [
-    "assign",
-    "reassign",
-    "hand over",
-    "give to",
-    "owner",
-    "route ticket",
-    "transfer ticket",
-    "分配",
-    "指派",
-    "转给",
-    "转交",
-    "交给",
-    "工单分配",
-  ],
-  appliesTo: { entity: "Ticket", field: "ticket_id" },
-  prerequisites: ["an open or pending ticket", "an active teammate"],
-  sideEffects: ["changes the ticket's assignee"],
-  policy: {
-    effect: "write",
-    permission: "helpdesk.ticket.assign",
-    approval: (summary) => summary.cross_team === true,
-    approvalWhen: "only when the assignee is on another team than the ticket (an admin decides)",
-    // Moving work to another team is that team's lead's call, not the requester's: an admin
-    // decides (the demo has no team-lead role).
-    approvers: { subject: false, roles: ["admin"] },
-    ...HELPDESK_POLICY,
-  },
-  nodes: [
-    ticketNode(
-      "The ticket; only open or pending tickets can be assigned",
-      (t) =>
-        t.status === "open" || t.status === "pending"
-          ? []
-          : [
-              {
-                field: "ticket_id",
-                code: "ticket_not_open",
-                message: `The ticket is ${t.status}; reopen it before assigning`,
-              },
-            ],
-      // Unassigned tickets are the ones waiting for someone.
-      { rank: (t) => (t.assignee_id ? 1 : 0), listing: "helpdesk://tickets?status=open" },
-    ),
-    {
-      id: "ASSIGNEE",
-      description: "The teammate to assign; active teammates only",
-      fields: {
-        assignee_id: z
-          .string()
-          .trim()
-          .min(1)
-          .max(64)
-          .describe("Teammate id from options.teammates, e.g. tm_sid"),
-      },
-      async resolve({ adapter, values, derived }) {
-        const ticket = derived.ticket as HelpdeskTicket;
-        const all = await adapter.teammates();
-        // Only those who can take it (active, not the current assignee), its own team first:
-        // assigning there needs no approval. Compact: one short line each in the text block.
-        const options = {
-          teammates: all
-            .filter((m) => m.active && m.id !== ticket.assignee_id)
-            .map((m) => ({
-              id: m.id,
-              name: m.name,
-              team: m.team_id,
-              same_team: m.team_id === ticket.team_id,
-            }))
-            .sort((a, b) => Number(b.same_team) - Number(a.same_team)),
-        };
-        const id = values.assignee_id as string | undefined;
-        if (!id) return { options };
-        const mate = all.find((m) => m.id === id);
-        if (!mate)
-          return {
-            options,
-            errors: [{ field: "assignee_id", code: "unknown_teammate", message: `No teammate ${id}` }],
-          };
-        if (!mate.active)
-          return {
-            options,
-            errors: [
-              {
-                field: "assignee_id",
-                code: "teammate_inactive",
-                message: `${mate.name} is inactive and cannot take tickets`,
-              },
-            ],
-          };
-        if (mate.id === ticket.assignee_id)
-          return {
-            options,
-            errors: [
-              {
-                field: "assignee_id",
-                code: "already_assigned",
-                message: `${mate.name} already has this ticket`,
-              },
-            ],
-          };
-        return { options, derived: { assignee: mate } };
-      },
+export const assignTicket = defineCapability<HelpdeskAdapter, TicketDerived & { assignee: HelpdeskTeammate }>(
+  {
+    id: "assign_ticket",
+    connector: "helpdesk",
+    title: "Assign ticket",
+    description:
+      "Assigns one open support ticket to one eligible (active) teammate. Does not change status, priority or messages. Assigning to someone on another team needs approval.",
+    trigger: {
+      use: "An authorized support operator wants a ticket handled by a specific teammate (assign, hand over, reassign).",
+      avoid: "Not for closing, resolving, reopening or re-prioritizing a ticket.",
     },
-    { id: "CONFIRM_ASSIGNMENT", description: "Assign the ticket", requiresConfirmation: true },
-  ],
-  summarize: ({ derived }) => {
-    const ticket = derived.ticket as HelpdeskTicket;
-    const mate = derived.assignee as HelpdeskTeammate;
-    return withShown(
-      {
-        ...ticketSummary(ticket),
-        from_assignee: ticket.assignee_id,
-        to_assignee: mate.id,
-        to_assignee_name: mate.name,
-        to_team: mate.team_id,
-        ticket_team: ticket.team_id,
-        cross_team: mate.team_id !== ticket.team_id,
-      },
-      helpdeskSummary("Assign the ticket"),
-    );
-  },
-  effect: {
-    kind: "helpdesk.assignment",
-    description: "Assign the ticket",
-    execute: ({ adapter, derived, actionKey, attempts, timeoutMs }) =>
-      patchTicket(
-        adapter,
-        (derived.ticket as HelpdeskTicket).id,
-        { assignee_id: (derived.assignee as HelpdeskTeammate).id },
-        actionKey,
-        { attempts, timeoutMs },
+    synonyms: [
+      "assign",
+      "reassign",
+      "hand over",
+      "give to",
+      "owner",
+      "route ticket",
+      "transfer ticket",
+      "分配",
+      "指派",
+      "转给",
+      "转交",
+      "交给",
+      "工单分配",
+    ],
+    appliesTo: { entity: "Ticket", field: "ticket_id" },
+    prerequisites: ["an open or pending ticket", "an active teammate"],
+    sideEffects: ["changes the ticket's assignee"],
+    policy: {
+      effect: "write",
+      permission: "helpdesk.ticket.assign",
+      approval: (summary) => summary.cross_team === true,
+      approvalWhen: "only when the assignee is on another team than the ticket (an admin decides)",
+      // Moving work to another team is that team's lead's call, not the requester's: an admin
+      // decides (the demo has no team-lead role).
+      approvers: { subject: false, roles: ["admin"] },
+      ...HELPDESK_POLICY,
+    },
+    nodes: [
+      ticketNode(
+        "The ticket; only open or pending tickets can be assigned",
+        (t) =>
+          t.status === "open" || t.status === "pending"
+            ? []
+            : [
+                {
+                  field: "ticket_id",
+                  code: "ticket_not_open",
+                  message: `The ticket is ${t.status}; reopen it before assigning`,
+                },
+              ],
+        // Unassigned tickets are the ones waiting for someone.
+        { rank: (t) => (t.assignee_id ? 1 : 0), listing: "helpdesk://tickets?status=open" },
       ),
-    verify: ({ adapter, derived }) =>
-      verifyTicket(adapter, (derived.ticket as HelpdeskTicket).id, {
-        assignee_id: (derived.assignee as HelpdeskTeammate).id,
-      }),
+      {
+        id: "ASSIGNEE",
+        description: "The teammate to assign; active teammates only",
+        fields: {
+          assignee_id: z
+            .string()
+            .trim()
+            .min(1)
+            .max(64)
+            .describe("Teammate id from options.teammates, e.g. tm_sid"),
+        },
+        async resolve({ adapter, values, derived }) {
+          const ticket = derived.ticket;
+          if (!ticket) return {}; // TICKET stops the action until it has one
+          const all = await adapter.teammates();
+          // Only those who can take it (active, not the current assignee), its own team first:
+          // assigning there needs no approval. Compact: one short line each in the text block.
+          const options = {
+            teammates: all
+              .filter((m) => m.active && m.id !== ticket.assignee_id)
+              .map((m) => ({
+                id: m.id,
+                name: m.name,
+                team: m.team_id,
+                same_team: m.team_id === ticket.team_id,
+              }))
+              .sort((a, b) => Number(b.same_team) - Number(a.same_team)),
+          };
+          const id = values.assignee_id as string | undefined;
+          if (!id) return { options };
+          const mate = all.find((m) => m.id === id);
+          if (!mate)
+            return {
+              options,
+              errors: [{ field: "assignee_id", code: "unknown_teammate", message: `No teammate ${id}` }],
+            };
+          if (!mate.active)
+            return {
+              options,
+              errors: [
+                {
+                  field: "assignee_id",
+                  code: "teammate_inactive",
+                  message: `${mate.name} is inactive and cannot take tickets`,
+                },
+              ],
+            };
+          if (mate.id === ticket.assignee_id)
+            return {
+              options,
+              errors: [
+                {
+                  field: "assignee_id",
+                  code: "already_assigned",
+                  message: `${mate.name} already has this ticket`,
+                },
+              ],
+            };
+          return { options, derived: { assignee: mate } };
+        },
+      },
+      { id: "CONFIRM_ASSIGNMENT", description: "Assign the ticket", requiresConfirmation: true },
+    ],
+    summarize: ({ derived }) => {
+      const ticket = derived.ticket;
+      const mate = derived.assignee;
+      return withShown(
+        {
+          ...ticketSummary(ticket),
+          from_assignee: ticket.assignee_id,
+          to_assignee: mate.id,
+          to_assignee_name: mate.name,
+          to_team: mate.team_id,
+          ticket_team: ticket.team_id,
+          cross_team: mate.team_id !== ticket.team_id,
+        },
+        helpdeskSummary("Assign the ticket"),
+      );
+    },
+    effect: {
+      kind: "helpdesk.assignment",
+      description: "Assign the ticket",
+      execute: ({ adapter, derived, actionKey, attempts, timeoutMs }) =>
+        patchTicket(adapter, derived.ticket.id, { assignee_id: derived.assignee.id }, actionKey, {
+          attempts,
+          timeoutMs,
+        }),
+      verify: ({ adapter, derived }) =>
+        verifyTicket(adapter, derived.ticket.id, {
+          assignee_id: derived.assignee.id,
+        }),
+    },
   },
-});
+);

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { withShown } from "../../sdk/decision-summary";
 import { defineCapability } from "../../sdk/define-capability";
-import type { HelpdeskAdapter, HelpdeskTicket, TicketPriority } from "../helpdesk-adapter";
+import type { HelpdeskAdapter, TicketPriority } from "../helpdesk-adapter";
 import { helpdeskSummary } from "../helpdesk-summary-fields";
 import { patchTicket, verifyTicket } from "../patch-ticket";
-import { HELPDESK_POLICY, ticketNode, ticketSummary } from "../ticket-node";
+import { HELPDESK_POLICY, type TicketDerived, ticketNode, ticketSummary } from "../ticket-node";
 
-export const changeTicketPriority = defineCapability<HelpdeskAdapter>({
+export const changeTicketPriority = defineCapability<HelpdeskAdapter, TicketDerived>({
   id: "change_ticket_priority",
   connector: "helpdesk",
   title: "Change ticket priority",
@@ -55,7 +55,8 @@ export const changeTicketPriority = defineCapability<HelpdeskAdapter>({
         priority: z.enum(["low", "normal", "high", "urgent"]).describe("low | normal | high | urgent"),
       },
       async resolve({ values, derived }) {
-        const ticket = derived.ticket as HelpdeskTicket;
+        const ticket = derived.ticket;
+        if (!ticket) return {}; // TICKET stops the action until it has one
         const p = values.priority as TicketPriority | undefined;
         if (p && p === ticket.priority)
           return {
@@ -67,7 +68,7 @@ export const changeTicketPriority = defineCapability<HelpdeskAdapter>({
     { id: "CONFIRM_PRIORITY", description: "Change the priority", requiresConfirmation: true },
   ],
   summarize: ({ values, derived }) => {
-    const ticket = derived.ticket as HelpdeskTicket;
+    const ticket = derived.ticket;
     return withShown(
       { ...ticketSummary(ticket), from_priority: ticket.priority, to_priority: values.priority },
       helpdeskSummary("Change the ticket's priority"),
@@ -77,14 +78,11 @@ export const changeTicketPriority = defineCapability<HelpdeskAdapter>({
     kind: "helpdesk.priority",
     description: "Change the ticket's priority",
     execute: ({ adapter, values, derived, actionKey, attempts, timeoutMs }) =>
-      patchTicket(
-        adapter,
-        (derived.ticket as HelpdeskTicket).id,
-        { priority: values.priority as TicketPriority },
-        actionKey,
-        { attempts, timeoutMs },
-      ),
+      patchTicket(adapter, derived.ticket.id, { priority: values.priority as TicketPriority }, actionKey, {
+        attempts,
+        timeoutMs,
+      }),
     verify: ({ adapter, values, derived }) =>
-      verifyTicket(adapter, (derived.ticket as HelpdeskTicket).id, { priority: values.priority }),
+      verifyTicket(adapter, derived.ticket.id, { priority: values.priority }),
   },
 });

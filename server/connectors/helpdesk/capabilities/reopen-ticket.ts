@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { withShown } from "../../sdk/decision-summary";
 import { defineCapability } from "../../sdk/define-capability";
-import type { HelpdeskAdapter, HelpdeskTicket } from "../helpdesk-adapter";
+import type { HelpdeskAdapter } from "../helpdesk-adapter";
 import { helpdeskSummary } from "../helpdesk-summary-fields";
 import { patchTicket, verifyTicket } from "../patch-ticket";
-import { HELPDESK_POLICY, ticketNode, ticketSummary } from "../ticket-node";
+import { HELPDESK_POLICY, type TicketDerived, ticketNode, ticketSummary } from "../ticket-node";
 
-export const reopenTicket = defineCapability<HelpdeskAdapter>({
+export const reopenTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
   id: "reopen_ticket",
   connector: "helpdesk",
   title: "Reopen ticket",
@@ -55,7 +55,7 @@ export const reopenTicket = defineCapability<HelpdeskAdapter>({
     { id: "CONFIRM_REOPEN", description: "Reopen the ticket", requiresConfirmation: true },
   ],
   summarize: ({ values, derived }) => {
-    const ticket = derived.ticket as HelpdeskTicket;
+    const ticket = derived.ticket;
     return withShown(
       { ...ticketSummary(ticket), from_status: ticket.status, to_status: "open", reason: values.reason },
       helpdeskSummary("Reopen the ticket"),
@@ -65,11 +65,10 @@ export const reopenTicket = defineCapability<HelpdeskAdapter>({
     kind: "helpdesk.reopen",
     description: "Reopen the ticket",
     execute: ({ adapter, derived, actionKey, attempts, timeoutMs }) =>
-      patchTicket(adapter, (derived.ticket as HelpdeskTicket).id, { status: "open" }, actionKey, {
+      patchTicket(adapter, derived.ticket.id, { status: "open" }, actionKey, {
         attempts,
         timeoutMs,
       }),
-    verify: ({ adapter, derived }) =>
-      verifyTicket(adapter, (derived.ticket as HelpdeskTicket).id, { status: "open" }),
+    verify: ({ adapter, derived }) => verifyTicket(adapter, derived.ticket.id, { status: "open" }),
   },
 });

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { withShown } from "../../sdk/decision-summary";
 import { defineCapability } from "../../sdk/define-capability";
-import type { HelpdeskAdapter, HelpdeskTicket } from "../helpdesk-adapter";
+import type { HelpdeskAdapter } from "../helpdesk-adapter";
 import { helpdeskSummary } from "../helpdesk-summary-fields";
 import { patchTicket, verifyTicket } from "../patch-ticket";
-import { HELPDESK_POLICY, ticketNode, ticketSummary } from "../ticket-node";
+import { HELPDESK_POLICY, type TicketDerived, ticketNode, ticketSummary } from "../ticket-node";
 
-export const resolveTicket = defineCapability<HelpdeskAdapter>({
+export const resolveTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
   id: "resolve_ticket",
   connector: "helpdesk",
   title: "Resolve ticket",
@@ -65,7 +65,7 @@ export const resolveTicket = defineCapability<HelpdeskAdapter>({
   summarize: ({ values, derived }) =>
     withShown(
       {
-        ...ticketSummary(derived.ticket as HelpdeskTicket),
+        ...ticketSummary(derived.ticket),
         to_status: "resolved",
         resolution: values.resolution,
       },
@@ -77,13 +77,13 @@ export const resolveTicket = defineCapability<HelpdeskAdapter>({
     execute: ({ adapter, values, derived, actionKey, attempts, timeoutMs }) =>
       patchTicket(
         adapter,
-        (derived.ticket as HelpdeskTicket).id,
+        derived.ticket.id,
         { status: "resolved", resolution: values.resolution as string },
         actionKey,
         { attempts, timeoutMs },
       ),
     verify: ({ adapter, values, derived }) =>
-      verifyTicket(adapter, (derived.ticket as HelpdeskTicket).id, {
+      verifyTicket(adapter, derived.ticket.id, {
         status: "resolved",
         resolution: values.resolution,
       }),

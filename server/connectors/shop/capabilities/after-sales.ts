@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { toEffectResult } from "../../effect-result";
-import { sendWithRetries } from "../../legacy-client";
 import { withShown } from "../../sdk/decision-summary";
 import { defineCapability } from "../../sdk/define-capability";
+import { toEffectResult } from "../../sdk/effect-result";
+import { sendWithRetries } from "../../sdk/http-client";
 import type { Alternative, ValidationError } from "../../sdk/outcome";
 import {
   AFTER_SALES_KINDS,

@@ -1,7 +1,7 @@
-import { toEffectResult } from "../../effect-result";
-import { sendWithRetries } from "../../legacy-client";
 import { withShown } from "../../sdk/decision-summary";
 import { defineCapability } from "../../sdk/define-capability";
+import { toEffectResult } from "../../sdk/effect-result";
+import { sendWithRetries } from "../../sdk/http-client";
 import { addressIdSchema, matchAddress } from "../match-address";
 import { orderNode } from "../order-node";
 import type { ShopAdapter, ShopAddress, ShopOrder } from "../shop-adapter";

@@ -9,7 +9,7 @@
  * parts that must be followed by something bounded. PEM blocks and card numbers are found by hand.
  */
 
-import { isSecretName, secretNameKind } from "../connectors/sdk/secret-names";
+import { isSecretName, secretNameKind } from "./connectors/sdk/secret-names";
 import { scrubVaultText } from "./vault-values";
 
 export { isSecretName, secretNameKind };

@@ -1,14 +1,15 @@
 /**
- * The HTTP client of the legacy API, shared by the shop and helpdesk adapters. It turns
- * transport behaviour into a small set of results the adapters can reason about:
+ * The HTTP client a connector's adapter talks to its system with (the demo's shop and helpdesk
+ * use it too). It turns transport behaviour into a small set of results adapters can reason about:
  * answered (ok / business error), unavailable (nothing happened), timeout or dropped
  * (sent; it may have happened). Every request goes through the egress policy.
  */
-import { EGRESS_FAILURE, EgressError, egressFetch } from "../egress/egress-fetch";
+import { EGRESS_FAILURE, EgressError, egressFetch } from "../../egress/egress-fetch";
+import { SystemRejectedError, SystemUnavailableError } from "./system-errors";
 
-export interface LegacyClientOptions {
+export interface HttpClientOptions {
   baseUrl: string;
-  /** The tenant's legacy API key, read from the vault by the gateway; never logged. */
+  /** The tenant's API key for the system, read from the vault by the gateway; never logged. */
   apiKey: string;
   /** Per-request deadline for reads and the default for writes. */
   timeoutMs?: number;
@@ -16,7 +17,7 @@ export interface LegacyClientOptions {
   readAttempts?: number;
 }
 
-export type LegacyResponse =
+export type HttpAnswer =
   | { kind: "ok"; status: number; body: unknown; replayed: boolean }
   | { kind: "error"; status: number; code: string; message: string; details?: unknown }
   /** Nothing was processed: a 503 / 502 or a refused connection. */
@@ -26,7 +27,7 @@ export type LegacyResponse =
   /** The connection dropped after sending: it may have been applied. */
   | { kind: "dropped"; message: string };
 
-export interface LegacyRequest {
+export interface HttpRequest {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
   query?: Record<string, string | number | undefined>;
@@ -36,69 +37,27 @@ export interface LegacyRequest {
 }
 
 /**
- * `instanceof` by brand, not by class identity: a connector installed from outside Signpost's
- * source loads its own copy of this module (and Next.js bundles another), and an outage it
- * throws must still read as an outage everywhere. Subclasses keep plain class checks.
+ * What an adapter states about its writes, so the engine can tell "nothing was sent" from "sent,
+ * outcome unknown" when an effect throws. `http`: the client every write of its effects goes
+ * through (createHttpClient's); the engine watches it while an effect runs, and once a request
+ * other than a GET has left, an exception means `unknown` (verify, never re-send). `null`: the
+ * adapter sends some other way, and its effects answer every outcome as an EffectResult instead
+ * of throwing after a send (an exception then counts as not sent only if it is a
+ * SystemUnavailableError).
  */
-function branded(brand: symbol) {
-  return function hasInstance(this: unknown, value: unknown): boolean {
-    if (typeof this === "function" && Function.prototype[Symbol.hasInstance].call(this, value)) return true;
-    return (
-      typeof value === "object" &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[brand] === true &&
-      Object.hasOwn(this as object, "brand") &&
-      (this as { brand?: symbol }).brand === brand
-    );
-  };
+export interface AdapterWrites {
+  readonly http: HttpClient | null;
 }
 
-const UNAVAILABLE = Symbol.for("signpost.LegacyUnavailableError");
-const REJECTED = Symbol.for("signpost.LegacyRejectedError");
-
-/** Thrown by reads when the legacy system stays unavailable through the read budget. */
-export class LegacyUnavailableError extends Error {
-  static readonly brand: symbol = UNAVAILABLE;
-  static [Symbol.hasInstance] = branded(UNAVAILABLE);
-  readonly [UNAVAILABLE] = true;
-  constructor(message: string) {
-    super(message);
-    this.name = "LegacyUnavailableError";
-  }
-}
-
-/**
- * Thrown by `get` when the legacy system answered a read with a 4xx other than 404 (a bad
- * filter, a rejected key, a validation error). It is typed so callers can tell "the system
- * said no; asking again will not help" from "the system is down" (LegacyUnavailableError)
- * and from a bug of our own. The message keeps the old `legacy <path>: <status> <code>` form.
- */
-export class LegacyRejectedError extends Error {
-  static readonly brand: symbol = REJECTED;
-  static [Symbol.hasInstance] = branded(REJECTED);
-  readonly [REJECTED] = true;
-  readonly status: number;
-  readonly code: string;
-  /** The legacy system's own explanation; not shown to agents as is (it is the vendor's text). */
-  readonly legacyMessage: string;
-  constructor(path: string, status: number, code: string, legacyMessage: string) {
-    super(`legacy ${path}: ${status} ${code}`);
-    this.name = "LegacyRejectedError";
-    this.status = status;
-    this.code = code;
-    this.legacyMessage = legacyMessage;
-  }
-}
-
-export interface LegacyClient {
-  request(req: LegacyRequest): Promise<LegacyResponse>;
+export interface HttpClient {
+  request(req: HttpRequest): Promise<HttpAnswer>;
   /**
-   * A read with retries: the body, or null on 404; throws LegacyUnavailableError when it stays
-   * down or fails (5xx) and LegacyRejectedError on any other non-2xx answer.
+   * A read with retries: the body, or null on 404; throws SystemUnavailableError when it stays
+   * down or fails (5xx) and SystemRejectedError on any other non-2xx answer.
    */
-  get<T>(path: string, query?: LegacyRequest["query"]): Promise<T | null>;
+  get<T>(path: string, query?: HttpRequest["query"]): Promise<T | null>;
   /** A read that must exist in a business sense; a 4xx other than 404 is returned as an error. */
-  read(path: string, query?: LegacyRequest["query"]): Promise<LegacyResponse>;
+  read(path: string, query?: HttpRequest["query"]): Promise<HttpAnswer>;
   /** A POST used to compute something (quotes): retried like a read, nothing is changed by it. */
   compute<T>(
     path: string,
@@ -121,13 +80,13 @@ function errorCode(err: unknown): string {
   );
 }
 
-export function createLegacyClient(options: LegacyClientOptions): LegacyClient {
+export function createHttpClient(options: HttpClientOptions): HttpClient {
   const base = options.baseUrl.replace(/\/+$/, "");
   const defaultTimeout = options.timeoutMs ?? 5000;
   const readAttempts = options.readAttempts ?? 3;
 
   const origin = new URL(base).origin;
-  async function request(req: LegacyRequest): Promise<LegacyResponse> {
+  async function request(req: HttpRequest): Promise<HttpAnswer> {
     // The key goes to the system's own origin only: a path is one (`/v1/…`), never a host
     // (`@evil.example/x`, `//evil.example`), whatever an id or a connector put in it.
     const url = /^\/(?!\/)/.test(req.path) ? new URL(base + req.path) : null;
@@ -159,7 +118,7 @@ export function createLegacyClient(options: LegacyClientOptions): LegacyClient {
     } catch (err) {
       // Refused by the egress policy or never connected: nothing was sent.
       if (err instanceof EgressError && !err.sent)
-        return { kind: "unavailable", message: `legacy service unreachable: ${EGRESS_FAILURE}` };
+        return { kind: "unavailable", message: `the system is unreachable: ${EGRESS_FAILURE}` };
       if (err instanceof EgressError && err.timedOut)
         return { kind: "timeout", message: `no answer within ${req.timeoutMs ?? defaultTimeout} ms` };
       return { kind: "dropped", message: `connection dropped: ${EGRESS_FAILURE}` };
@@ -183,45 +142,43 @@ export function createLegacyClient(options: LegacyClientOptions): LegacyClient {
       return {
         kind: "unavailable",
         status: res.status,
-        message: `legacy service unavailable (${res.status})`,
+        message: `the system is unavailable (${res.status})`,
       };
     const error = (body as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
     return {
       kind: "error",
       status: res.status,
       code: error?.code ?? `http_${res.status}`,
-      message: error?.message ?? `legacy service answered ${res.status}`,
+      message: error?.message ?? `the system answered ${res.status}`,
       details: error?.details,
     };
   }
 
   /** Repeats a request that changes nothing until it is answered; throws when it stays down. */
-  async function untilAnswered(
-    req: LegacyRequest,
-  ): Promise<Extract<LegacyResponse, { kind: "ok" | "error" }>> {
-    let last: LegacyResponse | undefined;
+  async function untilAnswered(req: HttpRequest): Promise<Extract<HttpAnswer, { kind: "ok" | "error" }>> {
+    let last: HttpAnswer | undefined;
     for (let attempt = 0; attempt < readAttempts; attempt++) {
       if (attempt > 0) await sleep(50 * 2 ** attempt);
       last = await request(req);
       if (last.kind === "ok" || last.kind === "error") return last;
     }
-    throw new LegacyUnavailableError(last && "message" in last ? last.message : "legacy service unavailable");
+    throw new SystemUnavailableError(last && "message" in last ? last.message : "the system is unavailable");
   }
 
-  const read = (path: string, query?: LegacyRequest["query"]): Promise<LegacyResponse> =>
+  const read = (path: string, query?: HttpRequest["query"]): Promise<HttpAnswer> =>
     untilAnswered({ method: "GET", path, query });
 
   return {
     request,
     read,
-    async get<T>(path: string, query?: LegacyRequest["query"]): Promise<T | null> {
+    async get<T>(path: string, query?: HttpRequest["query"]): Promise<T | null> {
       const res = await read(path, query);
       if (res.kind === "ok") return res.body as T;
       if (res.kind === "error" && res.status === 404) return null;
       if (res.kind === "error" && res.status >= 500)
-        // The legacy system failed on a read: nothing changed and a later read may work.
-        throw new LegacyUnavailableError(`legacy service failed (${res.status})`);
-      if (res.kind === "error") throw new LegacyRejectedError(path, res.status, res.code, res.message);
+        // The system failed on a read: nothing changed and a later read may work.
+        throw new SystemUnavailableError(`the system failed (${res.status})`);
+      if (res.kind === "error") throw new SystemRejectedError(path, res.status, res.code, res.message);
       return null;
     },
     async compute<T>(path: string, body: unknown) {
@@ -235,15 +192,15 @@ export function createLegacyClient(options: LegacyClientOptions): LegacyClient {
 
 /**
  * Sends one state-changing request with the action key as Idempotency-Key, retrying
- * transient failures within the attempt budget with the SAME key (the legacy system replays
+ * transient failures within the attempt budget with the SAME key (a system that deduplicates replays
  * the first answer, so a retry cannot apply twice). A timeout is not retried: it is `unknown`.
  */
 export async function sendWithRetries(
-  client: LegacyClient,
-  req: LegacyRequest & { idempotencyKey: string },
+  client: HttpClient,
+  req: HttpRequest & { idempotencyKey: string },
   budget: { attempts: number; backoffMs?: number; timeoutMs: number },
-): Promise<LegacyResponse> {
-  let last: LegacyResponse = { kind: "unavailable", message: "not sent" };
+): Promise<HttpAnswer> {
+  let last: HttpAnswer = { kind: "unavailable", message: "not sent" };
   let ambiguous = false;
   for (let attempt = 0; attempt < Math.max(1, budget.attempts); attempt++) {
     if (attempt > 0) await sleep((budget.backoffMs ?? 100) * 2 ** (attempt - 1));
@@ -263,7 +220,7 @@ export async function sendWithRetries(
 }
 
 /**
- * The demo systems' connection check: `GET <path>` with the API key as a Bearer token, never
+ * A connection check for a system that takes its key as a Bearer token: `GET <path>` with the API key as a Bearer token, never
  * following a redirect with the key (a 3xx is reported as the status it is).
  */
 export function bearerHealthCheck(path: string, secret = "api_key") {
@@ -276,13 +233,4 @@ export function bearerHealthCheck(path: string, secret = "api_key") {
     const body = (await res.json().catch(() => null)) as { ok?: unknown } | null;
     return { ok: res.ok && body?.ok === true, status: res.status };
   };
-}
-
-/**
- * Where the demo systems (shop, helpdesk) live when a tenant's settings name no address:
- * `SIGNPOST_LEGACY_URL` (set by `npm start`), else the demo service on `LEGACY_PORT`.
- * `/api/health` probes the same address, so it checks the system those connectors would call.
- */
-export function defaultLegacyUrl(): string {
-  return process.env.SIGNPOST_LEGACY_URL ?? `http://127.0.0.1:${process.env.LEGACY_PORT ?? "4010"}`;
 }

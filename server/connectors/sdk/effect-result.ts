@@ -1,12 +1,12 @@
-import type { LegacyResponse } from "./legacy-client";
-import type { EffectResult } from "./sdk/define-capability";
+import type { EffectResult } from "./define-capability";
+import type { HttpAnswer } from "./http-client";
 
 /**
- * Maps a legacy answer to the effect ledger's vocabulary. `confirm` decides whether a 200 really
+ * Maps a system's answer to the effect ledger's vocabulary. `confirm` decides whether a 200 really
  * changed something (a body that shows nothing changed is `not_applied`, never `applied`).
  */
 export async function toEffectResult(
-  res: LegacyResponse,
+  res: HttpAnswer,
   confirm: (
     body: unknown,
   ) => Promise<

@@ -121,6 +121,9 @@ async function loadRun(instanceCount: number, legacy: LegacyProcess): Promise<Ru
     const env = {
       SIGNPOST_AGENT_RATE_LIMIT: "1000000", // raised for the bench (see the top of this file)
       SIGNPOST_SKIP_BUILD: "1", // built once before the runs
+      // The demo legacy service listens on loopback, which the egress policy refuses unless
+      // allowed: without this every read that reaches it was a temporarily_unavailable.
+      SIGNPOST_EGRESS_ALLOW: new URL(legacy.url).host,
     };
     instances.push(
       ...(await Promise.all(

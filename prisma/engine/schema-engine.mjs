@@ -116,6 +116,30 @@ function wrapSqliteAdapter(adapter) {
   });
 }
 
+/**
+ * adapter-pg's executeScript splits a script at every `;`, dollar-quoted function bodies and
+ * string literals included, so a PL/pgSQL trigger could not be written plainly in a migration.
+ * PostgreSQL parses a multi-statement script itself (the simple query protocol, as Prisma's
+ * native engine sends a migration: one implicit transaction), so the script goes whole.
+ */
+function wrapPgAdapter(adapter) {
+  return new Proxy(adapter, {
+    get(target, prop, receiver) {
+      if (prop === "executeScript") {
+        return async (script) => {
+          try {
+            await target.client.query(script);
+          } catch (error) {
+            target.onError(error);
+          }
+        };
+      }
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 async function createAdapterFactory(url, shadowDatabaseUrl) {
   if (isPostgres(url)) {
     patchPgResultTypes();
@@ -124,17 +148,20 @@ async function createAdapterFactory(url, shadowDatabaseUrl) {
     return {
       provider: "postgres",
       adapterName: main.adapterName,
-      connect: () => main.connect(),
+      connect: async () => wrapPgAdapter(await main.connect()),
       // adapter-pg's own shadow database keeps the connection string, which names the main
       // database, so it would replay migrations there. Use a real throwaway database instead.
       async connectToShadowDb() {
-        if (shadowDatabaseUrl) return new PrismaPg({ connectionString: shadowDatabaseUrl }).connect();
+        if (shadowDatabaseUrl)
+          return wrapPgAdapter(await new PrismaPg({ connectionString: shadowDatabaseUrl }).connect());
         const admin = await main.connect();
         const name = `prisma_migrate_shadow_db_${globalThis.crypto.randomUUID().replaceAll("-", "")}`;
         await admin.executeScript(`CREATE DATABASE "${name}"`);
         const shadowUrl = new URL(url);
         shadowUrl.pathname = `/${name}`;
-        const shadow = await new PrismaPg({ connectionString: shadowUrl.toString() }).connect();
+        const shadow = wrapPgAdapter(
+          await new PrismaPg({ connectionString: shadowUrl.toString() }).connect(),
+        );
         const dispose = shadow.dispose.bind(shadow);
         return new Proxy(shadow, {
           get(target, prop, receiver) {

@@ -49,6 +49,16 @@ async function timed<T>(part: string, run: () => Promise<T>): Promise<{ check: C
 }
 
 let committed: { key: string; names: string[] } | undefined;
+/** Set once every committed migration was seen applied: this process's code never needs more. */
+let allApplied: string | undefined;
+/** When this instance's master key last opened the database's seal, per database. */
+const keyOpened = new Map<Db, number>();
+/**
+ * How long a master key that opened the seal is taken as still opening it: the check decrypts
+ * a stored value (a query and AES), and balancers probe every couple of seconds on every
+ * instance; a wrong key is a start-up mistake, refused before serving (master-key-check.ts).
+ */
+const KEY_CHECK_FRESH_MS = 10_000;
 
 /**
  * Whether this instance can serve (`/api/health/ready`): the database answers, this instance's
@@ -66,11 +76,21 @@ export async function checkReadiness(
   const [database, masterKey, migrations, connectors] = await Promise.all([
     timed("database", () => db.$queryRawUnsafe("SELECT 1")),
     timed("master key", async () => {
+      if (Date.now() - (keyOpened.get(db) ?? Number.NEGATIVE_INFINITY) < KEY_CHECK_FRESH_MS) return;
       const result = await checkMasterKey(db, undefined, { seal: false });
-      if (!result.ok) throw new Error(result.message);
+      if (!result.ok) {
+        keyOpened.delete(db);
+        throw new Error(result.message);
+      }
+      keyOpened.set(db, Date.now());
     }),
     timed("migrations", async () => {
       const key = `${options.provider}:${options.root}`;
+      // Applied migrations stay applied: once all were, the table is not read again.
+      if (allApplied === key) {
+        pending = 0;
+        return;
+      }
       if (committed?.key !== key)
         committed = { key, names: committedMigrations(options.provider, options.root) };
       const rows = await db.$queryRawUnsafe<{ name: string }[]>(
@@ -79,6 +99,7 @@ export async function checkReadiness(
       const applied = new Set(rows.map((r) => r.name));
       pending = committed.names.filter((name) => !applied.has(name)).length;
       if (pending > 0) throw new Error(`${pending} migration(s) not applied`);
+      allApplied = key;
     }),
     connectorHealth(db),
   ]);

@@ -103,8 +103,8 @@ type AuditEventRow = Awaited<ReturnType<Db["auditEvent"]["create"]>>;
  * On PostgreSQL one statement does both, so the lock is held only while the server runs it. As an
  * interactive transaction (upsert, round trip, insert, round trip, commit) it was held across the
  * instance's event loop: in the load run (npm run bench:load) every audit write of the tenant, on
- * every instance, queued behind a holder whose process was busy elsewhere. On SQLite (one writer,
- * one process) the transaction stays.
+ * every instance, queued behind a holder whose process was busy elsewhere. On SQLite (one writer)
+ * rows are committed in groups (below).
  */
 async function insertNumbered(db: Db, data: AuditRowData): Promise<AuditEventRow> {
   if (providerOfDb(db) === "postgres") {
@@ -128,16 +128,77 @@ async function insertNumbered(db: Db, data: AuditRowData): Promise<AuditEventRow
     if (!row) throw new Error("the audit insert returned no row");
     return { ...row, createdAt: new Date(row.createdAt) };
   }
+  return sqliteGroupCommit(db)(data);
+}
+
+/** Most rows one SQLite transaction carries: a burst is cut into commits of this size. */
+const MAX_GROUP = 64;
+
+type Waiting = { data: AuditRowData; resolve(row: AuditEventRow): void; reject(error: unknown): void };
+const groupCommits = new WeakMap<Db, (data: AuditRowData) => Promise<AuditEventRow>>();
+
+/**
+ * Group commit on SQLite (one writer): a row that arrives while a commit is in flight waits for
+ * it and then goes with every other row that waited, in one transaction, so a burst pays one
+ * commit (and one WAL sync) instead of one each. Each caller still gets its row only once that
+ * transaction committed: nothing is answered before its row is durable. A failed transaction
+ * fails every row in it, as a failed insert failed its own call before. An idle writer commits
+ * a lone row at once: no timer, no added wait.
+ */
+function sqliteGroupCommit(db: Db): (data: AuditRowData) => Promise<AuditEventRow> {
+  const known = groupCommits.get(db);
+  if (known) return known;
+  const waiting: Waiting[] = [];
+  let writing = false;
+  async function drain() {
+    writing = true;
+    while (waiting.length > 0) {
+      const group = waiting.splice(0, MAX_GROUP);
+      try {
+        const rows = await insertGroup(
+          db,
+          group.map((w) => w.data),
+        );
+        for (const [i, w] of group.entries()) w.resolve(rows[i] as AuditEventRow);
+      } catch (error) {
+        for (const w of group) w.reject(error);
+      }
+    }
+    writing = false;
+  }
+  const enqueue = (data: AuditRowData) =>
+    new Promise<AuditEventRow>((resolve, reject) => {
+      waiting.push({ data, resolve, reject });
+      if (!writing) void drain();
+    });
+  groupCommits.set(db, enqueue);
+  return enqueue;
+}
+
+/** One transaction: each tenant's counter moves once by its rows' count, then the rows, numbered in arrival order. */
+async function insertGroup(db: Db, rows: AuditRowData[]): Promise<AuditEventRow[]> {
   return db.$transaction(
     async (tx) => {
-      const counter = await tx.auditCounter.upsert({
-        where: { tenantId: data.tenantId },
-        create: { tenantId: data.tenantId, seq: 1 },
-        update: { seq: { increment: 1 } },
-      });
-      return tx.auditEvent.create({ data: { ...data, seq: counter.seq } });
-      // A burst of calls queues here (SQLite has one writer): wait for the turn rather than lose the row.
+      const count = new Map<string, number>();
+      for (const row of rows) count.set(row.tenantId, (count.get(row.tenantId) ?? 0) + 1);
+      const next = new Map<string, number>();
+      for (const [tenantId, n] of count) {
+        const counter = await tx.auditCounter.upsert({
+          where: { tenantId },
+          create: { tenantId, seq: n },
+          update: { seq: { increment: n } },
+        });
+        next.set(tenantId, counter.seq - n + 1);
+      }
+      const out: AuditEventRow[] = [];
+      for (const row of rows) {
+        const seq = next.get(row.tenantId) as number;
+        next.set(row.tenantId, seq + 1);
+        out.push(await tx.auditEvent.create({ data: { ...row, seq } }));
+      }
+      return out;
     },
+    // A burst of calls queues here (SQLite has one writer): wait for the turn rather than lose the row.
     { maxWait: 15_000, timeout: 15_000 },
   );
 }

@@ -70,7 +70,22 @@ async function structureOf(provider: DbProvider, url: string): Promise<unknown> 
       `SELECT conrelid::regclass::text AS tbl, conname, pg_get_constraintdef(oid) AS def
        FROM pg_constraint WHERE connamespace = 'public'::regnamespace ORDER BY conname`,
     );
-    return { columns: columns.rows, indexes: indexes.rows, constraints: constraints.rows };
+    // Functions and triggers too: a PL/pgSQL body (dollar-quoted, with its own semicolons) must
+    // reach the database whole through Prisma's engine shim, as it does in-process.
+    const functions = await client.query(
+      `SELECT proname, prosrc FROM pg_proc WHERE pronamespace = 'public'::regnamespace ORDER BY proname`,
+    );
+    const triggers = await client.query(
+      `SELECT tgrelid::regclass::text AS tbl, tgname, pg_get_triggerdef(oid) AS def
+       FROM pg_trigger WHERE NOT tgisinternal ORDER BY tgname`,
+    );
+    return {
+      columns: columns.rows,
+      indexes: indexes.rows,
+      constraints: constraints.rows,
+      functions: functions.rows,
+      triggers: triggers.rows,
+    };
   } finally {
     await client.end();
   }
@@ -118,7 +133,16 @@ describeEachProvider("migrations on %s", (provider) => {
       await client.end();
     }
     await migrateDeploy(viaPrisma.url);
-    expect(await structureOf(provider, direct.url)).toEqual(await structureOf(provider, viaPrisma.url));
+    const deployed = await structureOf(provider, viaPrisma.url);
+    expect(await structureOf(provider, direct.url)).toEqual(deployed);
+    if (provider === "postgres") {
+      const { functions, triggers } = deployed as { functions: { prosrc: string }[]; triggers: unknown[] };
+      // The config-version trigger's body kept its statements (adapter-pg alone would split it at `;`).
+      expect(functions.map((f) => f.prosrc).join("")).toContain(
+        '"configVersion" + 1 WHERE "id" = OLD."tenantId";',
+      );
+      expect(triggers.length).toBeGreaterThanOrEqual(4);
+    }
 
     // Prisma reads the in-process bookkeeping as its own: nothing pending, nothing drifted.
     const status = prisma(["migrate", "status"], direct.url);

@@ -45,7 +45,10 @@ describeEachProvider("exactly-once effects (%s)", (provider) => {
     expect(externalIds.size).toBe(1);
     expect(await w.db.effect.count({ where: { actionId: id } })).toBe(1);
     expect(await legacyPayments(w, await keyOf(w, id))).toHaveLength(1);
-  });
+    // Issue 22 item 5: run 13 times beside other engineers' suites (load 17-24 on 2 cores), this
+    // test never saw a second effect or payment; its 5 failures were all vitest's 30 s default
+    // timeout (30-38 s runs). 50 confirms at once is real work; it gets time for a loaded machine.
+  }, 120_000);
 
   it("transient 503s are retried within the budget with the same key", async () => {
     const id = await approvedCheckout(w);

@@ -41,13 +41,15 @@ export async function startServeInstance(options: {
   timeoutMs?: number;
   /** A given port (a restarted instance takes its predecessor's place behind a balancer). */
   port?: number;
+  /** Node's own flags before the entry (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
+  nodeArgs?: string[];
 }): Promise<ServeInstance> {
   const port = options.port ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), "signpost-serve-"));
   const chunks: string[] = [];
   const child = spawn(
     process.execPath,
-    ["--import", tsx, join(root, "scripts/serve.ts"), ...(options.args ?? [])],
+    [...(options.nodeArgs ?? []), "--import", tsx, join(root, "scripts/serve.ts"), ...(options.args ?? [])],
     {
       cwd: root,
       env: {

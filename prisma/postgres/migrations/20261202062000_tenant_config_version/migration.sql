@@ -6,9 +6,17 @@
 -- AlterTable
 ALTER TABLE "Tenant" ADD COLUMN "configVersion" INTEGER NOT NULL DEFAULT 0;
 
--- The function's body is an escaped string (\073 is a semicolon): the migration runner here splits
--- a script at every semicolon, dollar quotes included.
-CREATE FUNCTION "signpost_bump_config_version"() RETURNS trigger LANGUAGE plpgsql AS E'BEGIN\n    IF TG_OP <> ''INSERT'' THEN\n        UPDATE "Tenant" SET "configVersion" = "configVersion" + 1 WHERE "id" = OLD."tenantId"\073\n    END IF\073\n    IF TG_OP <> ''DELETE'' AND (TG_OP = ''INSERT'' OR NEW."tenantId" IS DISTINCT FROM OLD."tenantId") THEN\n        UPDATE "Tenant" SET "configVersion" = "configVersion" + 1 WHERE "id" = NEW."tenantId"\073\n    END IF\073\n    RETURN NULL\073\nEND';
+CREATE FUNCTION "signpost_bump_config_version"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP <> 'INSERT' THEN
+        UPDATE "Tenant" SET "configVersion" = "configVersion" + 1 WHERE "id" = OLD."tenantId";
+    END IF;
+    IF TG_OP <> 'DELETE' AND (TG_OP = 'INSERT' OR NEW."tenantId" IS DISTINCT FROM OLD."tenantId") THEN
+        UPDATE "Tenant" SET "configVersion" = "configVersion" + 1 WHERE "id" = NEW."tenantId";
+    END IF;
+    RETURN NULL;
+END
+$$;
 
 CREATE TRIGGER "Secret_config_version" AFTER INSERT OR UPDATE OR DELETE ON "Secret"
     FOR EACH ROW EXECUTE FUNCTION "signpost_bump_config_version"();

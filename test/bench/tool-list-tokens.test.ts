@@ -44,7 +44,9 @@ describe("tools/list token budget (o200k)", () => {
   it("tools/list answers by the faces an admin chose for the key: script added, browse left out, ?faces= narrows within them", async () => {
     const names = async (faces?: string) =>
       (await (await w.connect(w.keys.adam, faces ? { faces } : {})).listTools()).tools.map((t) => t.name);
-    const agent = await w.db.agent.findFirstOrThrow({ where: { userId: w.agent.adam.userId, revokedAt: null } });
+    const agent = await w.db.agent.findFirstOrThrow({
+      where: { userId: w.agent.adam.userId, revokedAt: null },
+    });
     try {
       await w.db.agent.update({ where: { id: agent.id }, data: { faces: "actions,script" } });
       const chosen = await names();

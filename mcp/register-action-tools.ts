@@ -115,7 +115,14 @@ async function runActionTool<Ctx>(
   }
 
   const outcome = await operation.run(context, valid);
-  return shapeResult(name, outcome, ctx, options, 0);
+  return shapeResult(
+    name,
+    outcome,
+    ctx,
+    options,
+    0,
+    typeof valid.action_id === "string" ? valid.action_id : undefined,
+  );
 }
 
 async function resumeRound<Ctx>(
@@ -176,7 +183,8 @@ async function resumeRound<Ctx>(
     });
     return shapeResult("advance_action", outcome, ctx, options, 1);
   }
-  // purpose "approve": the person was sent to the confirmation screen; try the confirm again.
+  // purpose "approve": the person was sent to the confirmation screen; "connect": to connect their
+  // own account at the system. Either way, the same call again.
   const outcome = await gateway.operations[name].run(context, args);
   return shapeResult(name, outcome, ctx, options, 1);
 }
@@ -205,6 +213,8 @@ async function shapeResult<Ctx>(
   ctx: ServerContext,
   options: ActionToolsOptions<Ctx>,
   round: number,
+  /** The action the call named, if any: a connect round is bound to it. */
+  calledActionId?: string,
 ): Promise<CallToolResult | InputRequiredResult> {
   const { gateway, context } = options;
   const caps = clientCapabilities(ctx);
@@ -231,6 +241,31 @@ async function shapeResult<Ctx>(
     });
     // A CreateTaskResult in lieu of the CallToolResult: the SDK passes a handler's resultType on.
     return task as unknown as CallToolResult;
+  }
+
+  // A call that needs the person's own account at a system they have not connected: clients that
+  // can open a URL for the person send them to Signpost's connect page (the link identifies no one:
+  // whoever opens it signs in and connects their own account); the retry is the same call again.
+  if (
+    round === 0 &&
+    caps?.elicitation?.url &&
+    outcome.outcome === "connection_required" &&
+    typeof outcome.connect_url === "string"
+  ) {
+    return inputRequired({
+      inputRequests: {
+        connection: inputRequired.elicitUrl({ message: outcome.message, url: outcome.connect_url }),
+      },
+      requestState: await options.requestState.mint(
+        {
+          agent_id: gateway.agentIdOf(context),
+          action_id: calledActionId ?? actionId ?? "",
+          version: version ?? 0,
+          purpose: "connect",
+        },
+        ctx,
+      ),
+    });
   }
 
   // Modern clients that can elicit: ask the person directly instead of bouncing through the model.

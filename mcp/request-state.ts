@@ -7,7 +7,8 @@ export interface SignpostRequestState {
   agent_id: string;
   action_id: string;
   version: number;
-  purpose: "fill" | "approve";
+  /** fill: answers for missing fields; approve: the person decided; connect: the person connected their account upstream. */
+  purpose: "fill" | "approve" | "connect";
   nonce: string;
 }
 
@@ -64,7 +65,12 @@ export function createSignpostRequestStateCodec(secret: string | Uint8Array, con
           message: "requestState belongs to another action or agent.",
         };
       }
-      if (expected.version !== undefined && state.version !== expected.version) {
+      // A connect round binds no version: the retried call carries its own, which the gateway checks.
+      if (
+        expected.version !== undefined &&
+        state.purpose !== "connect" &&
+        state.version !== expected.version
+      ) {
         return {
           ok: false,
           reason: "request_state_mismatch",

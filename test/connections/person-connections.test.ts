@@ -16,6 +16,7 @@ import { importOpenApiConnector } from "@/server/gateway/console/import-openapi-
 import { replaceConnectorSecret, updateConnectorSettings } from "@/server/gateway/console/manage-connectors";
 import { cliActor } from "@/server/gateway/console/record-console-audit";
 import { chromiumAvailable, launchChromium } from "../e2e/helpers/chromium";
+import { describeEachProvider } from "../helpers/database";
 import { handleNode } from "../helpers/serve-route";
 import { createMcpWorld, type McpWorld } from "../mcp/mcp-world";
 import { consoleSessionFor } from "../oauth/oauth-world";
@@ -28,13 +29,15 @@ import { startUpstreamSystem, UPSTREAM_CLIENT } from "./upstream-system";
 // retry then reads that person's own records at an API that checks the token's subject. Tokens
 // refresh when expired, are dropped when the system refuses them, revoked on disconnect, and
 // never reach a tool result, an audit row or a listing.
-const run = chromiumAvailable() ? describe : describe.skip;
+const run: typeof describeEachProvider = chromiumAvailable()
+  ? describeEachProvider
+  : (name, fn) => describe.skip(name, () => fn("sqlite"));
 if (!chromiumAvailable())
   console.warn("[signpost] /usr/bin/chromium missing: per-person connections SKIPPED");
 
 type Page = { text: string; structured: Record<string, unknown> };
 
-run("per-person connections to a system (sqlite)", () => {
+run("per-person connections to a system (%s)", (provider) => {
   let w: McpWorld;
   let upstream: Awaited<ReturnType<typeof startUpstreamSystem>>;
   let consoleUrl: string;
@@ -97,7 +100,7 @@ run("per-person connections to a system (sqlite)", () => {
     upstream = await startUpstreamSystem(`${consoleUrl}/connect-callback`);
     const added = registerConnector(notesConnector(upstream));
     if (!added.ok) throw new Error(added.problem);
-    w = await createMcpWorld("sqlite");
+    w = await createMcpWorld(provider);
     // The admin sets the OAuth client through the console's own functions: id in settings, secret in the vault.
     const admin = { ...w.person.adam, sessionId: "s_adam", tenantName: "Acme", role: "admin" as const };
     const set = await updateConnectorSettings(w.db, admin, "notes", {

@@ -1,5 +1,6 @@
 import type { Actor, AnyCapability, EffectContext, EffectResult } from "../connectors/sdk/define-capability";
 import type { AdapterWrites, HttpClient } from "../connectors/sdk/http-client";
+import { ConnectionRequiredError, UpstreamForbiddenError } from "../connectors/sdk/person-auth";
 import { SystemUnavailableError } from "../connectors/sdk/system-errors";
 import { type ActionResponse, notFoundAction, respond, unavailable } from "./action-response";
 import { type ActionState, type ActionStatus, effectRequestSchema, parseActionState } from "./action-state";
@@ -125,6 +126,12 @@ export async function executeEffect(
       message: "capability has no effect",
     };
   } catch (err) {
+    // The system refused the person's own token (401) or their rights (403) for this request:
+    // it answered and applied nothing, so the claim is given back like a connector that could
+    // not be prepared, and the caller answers connection_required or forbidden (never unknown,
+    // which would send a person to verify a write that was refused).
+    if (!watched.wrote() && (err instanceof ConnectionRequiredError || err instanceof UpstreamForbiddenError))
+      return notStarted(deps, capability, row, effect, via, claim, err);
     const message = (err as Error)?.message ?? String(err);
     // After a write went out, no exception tells whether it happened: verify, never re-send.
     if (watched.wrote())

@@ -18,13 +18,16 @@ export type PruneReport = {
   oauthRecords: number;
   /** Hosts' approval tasks past their keep time (MCP Tasks). */
   tasks: number;
+  /** Per-person connect attempts (state and PKCE verifier) past their expiry, used or not. */
+  connectAttempts: number;
 };
 
 /**
  * The prune job: what has outlived its use. Consumed requestState nonces past their expiry (a
  * replay of them is refused by the signature's own expiry by then), sign-in failures past the
  * throttle's window, expired console sessions, expired OAuth codes, grants, sessions and refresh
- * tokens, MCP approval tasks past their keep time, and audit rows past SIGNPOST_AUDIT_RETENTION_DAYS.
+ * tokens, MCP approval tasks past their keep time, connect attempts past their expiry (their
+ * state is refused by then anyway: deleting one answers a late callback the same way), and audit rows past SIGNPOST_AUDIT_RETENTION_DAYS.
  * Deleting what is already gone deletes nothing, so instances may run it together.
  * Audit numbering is unaffected: each tenant's counter keeps counting from where it was.
  */
@@ -38,6 +41,7 @@ export async function pruneRecords(db: Db, options: PruneOptions): Promise<Prune
   const sessions = await db.session.deleteMany({ where: { expiresAt: { lt: now } } });
   const oauthRecords = await pruneOAuthRecords(db, now);
   const tasks = await db.mcpTask.deleteMany({ where: { expiresAt: { lt: now } } });
+  const connectAttempts = await db.connectAttempt.deleteMany({ where: { expiresAt: { lt: now } } });
   let auditRows = 0;
   if (options.auditRetentionDays > 0) {
     const cutoff = new Date(now.getTime() - options.auditRetentionDays * 86_400_000);
@@ -61,5 +65,6 @@ export async function pruneRecords(db: Db, options: PruneOptions): Promise<Prune
     sessions: sessions.count,
     oauthRecords,
     tasks: tasks.count,
+    connectAttempts: connectAttempts.count,
   };
 }

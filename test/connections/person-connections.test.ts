@@ -14,8 +14,11 @@ import {
 import { handleConnectCallback, handleConnectStart } from "@/server/gateway/connections/connect-pages";
 import { importOpenApiConnector } from "@/server/gateway/console/import-openapi-connector";
 import { replaceConnectorSecret, updateConnectorSettings } from "@/server/gateway/console/manage-connectors";
+import { createPermissionRule } from "@/server/gateway/console/manage-permissions";
 import { cliActor } from "@/server/gateway/console/record-console-audit";
 import { chromiumAvailable, launchChromium } from "../e2e/helpers/chromium";
+import { approve } from "../gateway/gateway-world";
+import { describeEachProvider } from "../helpers/database";
 import { handleNode } from "../helpers/serve-route";
 import { createMcpWorld, type McpWorld } from "../mcp/mcp-world";
 import { consoleSessionFor } from "../oauth/oauth-world";
@@ -28,13 +31,15 @@ import { startUpstreamSystem, UPSTREAM_CLIENT } from "./upstream-system";
 // retry then reads that person's own records at an API that checks the token's subject. Tokens
 // refresh when expired, are dropped when the system refuses them, revoked on disconnect, and
 // never reach a tool result, an audit row or a listing.
-const run = chromiumAvailable() ? describe : describe.skip;
+const run: typeof describeEachProvider = chromiumAvailable()
+  ? describeEachProvider
+  : (name, fn) => describe.skip(name, () => fn("sqlite"));
 if (!chromiumAvailable())
   console.warn("[signpost] /usr/bin/chromium missing: per-person connections SKIPPED");
 
 type Page = { text: string; structured: Record<string, unknown> };
 
-run("per-person connections to a system (sqlite)", () => {
+run("per-person connections to a system (%s)", (provider) => {
   let w: McpWorld;
   let upstream: Awaited<ReturnType<typeof startUpstreamSystem>>;
   let consoleUrl: string;
@@ -97,7 +102,7 @@ run("per-person connections to a system (sqlite)", () => {
     upstream = await startUpstreamSystem(`${consoleUrl}/connect-callback`);
     const added = registerConnector(notesConnector(upstream));
     if (!added.ok) throw new Error(added.problem);
-    w = await createMcpWorld("sqlite");
+    w = await createMcpWorld(provider);
     // The admin sets the OAuth client through the console's own functions: id in settings, secret in the vault.
     const admin = { ...w.person.adam, sessionId: "s_adam", tenantName: "Acme", role: "admin" as const };
     const set = await updateConnectorSettings(w.db, admin, "notes", {
@@ -308,8 +313,9 @@ run("per-person connections to a system (sqlite)", () => {
       (await replaceConnectorSecret(w.db, admin, "teamnotes", "oauth_client_secret", UPSTREAM_CLIENT.secret))
         .ok,
     ).toBe(true);
-    const listing = def?.routes.find((r) => r.pattern !== "teamnotes://" && !r.pattern.includes("{"))
-      ?.pattern as string;
+    const listing = def?.routes.find(
+      (r) => r.pattern !== "teamnotes://" && !r.pattern.includes("{") && !r.pattern.endsWith("/create"),
+    )?.pattern as string;
     expect(listing).toBeTruthy();
 
     const first = await navigate("alice", listing);
@@ -320,8 +326,64 @@ run("per-person connections to a system (sqlite)", () => {
     const mine = await navigate("alice", listing);
     expect(mine.structured.outcome).toBe("applied");
     expect(mine.text).toContain("Alice's plan for Q3");
-    // The system refuses her token from now on: the next call asks to connect again.
+
+    // A write with a person's approval goes out with her own token: the note is hers at the system.
+    const rule = await createPermissionRule(
+      w.db,
+      { ...admin, email: "adam@acme.test", name: "Adam" },
+      {
+        subjectType: "role",
+        subjectId: "member",
+        verb: "start",
+        pattern: "teamnotes://notes/create",
+        decision: "allow",
+      },
+    );
+    expect(rule.ok, JSON.stringify(rule)).toBe(true);
+    const agent = await w.connect(w.keys.alice);
+    const call = async (name: string, args: Record<string, unknown>) =>
+      (
+        (await agent.callTool({ name, arguments: args })) as {
+          structuredContent: Record<string, unknown>;
+        }
+      ).structuredContent;
+    const startWrite = async (text: string) => {
+      const started = await call("submit", { uri: "teamnotes://notes/create", fields: { text } });
+      const id = (started.links as string[] | undefined)
+        ?.find((l) => /^actions:\/\/[^/]+$/.test(l))
+        ?.slice("actions://".length);
+      expect(id, JSON.stringify(started)).toBeTruthy();
+      expect((await approve(w, id as string, w.person.alice)).outcome).toBe("applied");
+      return id as string;
+    };
+    const written = await startWrite("Book the offsite");
+    expect(upstream.writes).toHaveLength(0); // nothing before the confirm
+    const confirmed = await call("confirm_action", {
+      action_id: written,
+      idempotency_key: `k-${Date.now()}`,
+    });
+    expect(confirmed.outcome, JSON.stringify(confirmed)).toBe("applied");
+    expect(upstream.writes).toEqual([expect.objectContaining({ owner: "alice", text: "Book the offsite" })]);
+    expect(await w.db.effect.findUnique({ where: { actionId: written } })).toMatchObject({
+      status: "applied",
+    });
+
+    // Approved, then the system stops accepting her token before the confirm: the write is
+    // refused there (401), answered connection_required, and nothing is left half-done — no
+    // effect row claiming it may have happened, the action still approved and confirmable later.
+    const refused = await startWrite("Cancel the offsite");
     await upstream.revokeAll("alice");
+    const answer = await call("confirm_action", { action_id: refused, idempotency_key: `k-${Date.now()}` });
+    expect(answer.outcome, JSON.stringify(answer)).toBe("connection_required");
+    expect(answer.connect_url).toBe(link);
+    expect(upstream.writes).toHaveLength(1);
+    expect(await w.db.effect.findUnique({ where: { actionId: refused } })).toBeNull();
+    expect(await w.db.action.findUniqueOrThrow({ where: { id: refused } })).toMatchObject({
+      status: "approved",
+    });
+    await agent.close();
+
+    // The system refuses her token from now on: the next call asks to connect again.
     expect((await navigate("alice", listing)).structured.outcome).toBe("connection_required");
   }, 60_000);
 

@@ -34,6 +34,23 @@ function openapiDocument(base: string) {
     security: [{ notesOAuth: ["notes:read"] }],
     paths: {
       "/notes": {
+        post: {
+          operationId: "createNote",
+          summary: "Add a note",
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["text"],
+                  properties: { text: { type: "string", maxLength: 200 } },
+                },
+              },
+            },
+          },
+          responses: { "201": { description: "the note" } },
+        },
         get: {
           operationId: "listNotes",
           summary: "List my notes",
@@ -102,6 +119,8 @@ export async function startUpstreamSystem(redirectUri: string) {
   });
   const callback = provider.callback();
   const tokensSeen: string[] = [];
+  /** Notes the API created, each with the subject of the token that created it. */
+  const writes: Array<{ id: string; owner: string; text: string }> = [];
   let served = 0;
 
   async function api(req: IncomingMessage, res: ServerResponse, path: string) {
@@ -116,6 +135,14 @@ export async function startUpstreamSystem(redirectUri: string) {
     if (!bearer || !token || token.isExpired) return json(401, { error: "invalid_token" });
     tokensSeen.push(bearer);
     const sub = String(token.accountId);
+    if (path === "/notes" && req.method === "POST") {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const { text } = JSON.parse(Buffer.concat(chunks).toString() || "{}") as { text?: string };
+      const note = { id: `n${writes.length + 100}`, owner: sub, text: String(text) };
+      writes.push(note);
+      return json(201, note);
+    }
     if (path === "/notes") return json(200, { notes: RECORDS[sub] ?? [] });
     // Only the system's own admins may read the audit: the person's rights there, not Signpost's.
     if (path === "/audit")
@@ -154,6 +181,7 @@ export async function startUpstreamSystem(redirectUri: string) {
     revocationUrl: `${origin}/as/token/revocation`,
     provider,
     tokensSeen,
+    writes,
     served: () => served,
     /** Refresh-token grants the authorization server answered. */
     refreshes: () => refreshes,

@@ -1,6 +1,9 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "@/server/db/client";
+import { importOpenApiConnector } from "@/server/gateway/console/import-openapi-connector";
+import { updateConnectorSettings } from "@/server/gateway/console/manage-connectors";
+import { cliActor } from "@/server/gateway/console/record-console-audit";
 import { insertAuditRows } from "../helpers/database";
 import { chromiumAvailable, launchChromium, screenshot } from "./helpers/chromium";
 import { type Person, pageFetch, signInAs } from "./helpers/console-page";
@@ -889,4 +892,106 @@ run("console in Chromium", () => {
       await agent.close();
     }
   }, 180_000);
+
+  it("the connect route of a per-person system: signed in, to the authorization server with PKCE and a state; signed out, to sign-in", async () => {
+    // A system where each person has their own account, added the way an admin imports one.
+    const auth = "https://auth.notes.example.test";
+    const document = JSON.stringify({
+      openapi: "3.0.3",
+      info: { title: "Team Notes", version: "1.0.0" },
+      servers: [{ url: "https://notes.example.test/api" }],
+      components: {
+        securitySchemes: {
+          notesOAuth: {
+            type: "oauth2",
+            flows: {
+              authorizationCode: {
+                authorizationUrl: `${auth}/authorize`,
+                tokenUrl: `${auth}/token`,
+                scopes: { "notes:read": "read your notes" },
+              },
+            },
+          },
+        },
+      },
+      security: [{ notesOAuth: ["notes:read"] }],
+      paths: {
+        "/notes": {
+          get: {
+            operationId: "listNotes",
+            summary: "List my notes",
+            responses: { "200": { description: "notes" } },
+          },
+        },
+      },
+    });
+    const db = createDb(app.databaseUrl);
+    try {
+      const imported = await importOpenApiConnector(
+        db,
+        cliActor("acme", "e2e"),
+        {
+          text: document,
+          id: "teamnotes",
+          baseUrl: "https://notes.example.test/api",
+          readRoles: ["admin", "member"],
+          secrets: {},
+          self: { origins: [], ports: [] },
+        },
+        { apply: true },
+      );
+      if (!imported.ok) throw new Error(JSON.stringify(imported));
+      const adam = await db.user.findFirstOrThrow({ where: { email: "adam@acme.test" } });
+      const admin = {
+        tenantId: "acme",
+        userId: adam.id,
+        email: adam.email,
+        name: adam.name,
+        sessionId: "e2e",
+        tenantName: "Acme",
+        role: "admin" as const,
+      };
+      const set = await updateConnectorSettings(db, admin, "teamnotes", {
+        baseUrl: "https://notes.example.test/api",
+        values: { oauth_client_id: "signpost-e2e" },
+      });
+      expect(set.ok).toBe(true);
+      const alice = people.find((p) => p.email === "alice@acme.test") ?? (await as("alice@acme.test"));
+      const cookie = (await alice.browser.context.cookies()).find((c) => c.name === "sp_session");
+      // Through the app's own route file (app/connect/[connector]/route.ts), served by next start.
+      const start = await fetch(`${app.url}/connect/teamnotes`, {
+        headers: { cookie: `sp_session=${cookie?.value}` },
+        redirect: "manual",
+      });
+      expect(start.status).toBe(303);
+      const to = new URL(start.headers.get("location") ?? "");
+      expect(`${to.origin}${to.pathname}`).toBe(`${auth}/authorize`);
+      expect(to.searchParams.get("client_id")).toBe("signpost-e2e");
+      expect(to.searchParams.get("response_type")).toBe("code");
+      expect(to.searchParams.get("code_challenge_method")).toBe("S256");
+      expect(to.searchParams.get("code_challenge")).toMatch(/^[\w-]{43}$/);
+      expect(to.searchParams.get("state")).toMatch(/^[\w-]{43}$/);
+      expect(to.searchParams.get("redirect_uri")).toBe(`${app.url}/connect-callback`);
+      // The state is kept only hashed, bound to Alice.
+      const attempts = await db.connectAttempt.findMany({ where: { connector: "teamnotes" } });
+      expect(attempts).toHaveLength(1);
+      expect(JSON.stringify(attempts)).not.toContain(to.searchParams.get("state"));
+      const aliceRow = await db.user.findFirstOrThrow({ where: { email: "alice@acme.test" } });
+      expect(attempts[0]?.userId).toBe(aliceRow.id);
+      // Signed out: to the console's sign-in, back to the same page after; nothing started.
+      const anonymous = await fetch(`${app.url}/connect/teamnotes`, { redirect: "manual" });
+      expect(anonymous.status).toBeGreaterThanOrEqual(300);
+      expect(anonymous.status).toBeLessThan(400);
+      expect(anonymous.headers.get("location")).toMatch(/\/sign-in\?next=%2Fconnect%2Fteamnotes$/);
+      // The callback route answers a forged state with a refusal, not a connection.
+      const forged = await fetch(`${app.url}/connect-callback?code=x&state=forged`, {
+        headers: { cookie: `sp_session=${cookie?.value}` },
+      });
+      expect(forged.status).toBe(400);
+      expect(await db.personConnection.count()).toBe(0);
+      expect(await db.connectAttempt.count({ where: { connector: "teamnotes" } })).toBe(1);
+    } finally {
+      await db.$disconnect();
+    }
+  }, 60_000);
 });

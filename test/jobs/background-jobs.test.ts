@@ -164,7 +164,7 @@ describeEachProvider("background jobs (%s)", (provider) => {
     ).toMatchObject({ status: "pending" });
   }, 120_000);
 
-  it("prune: used nonces past expiry, approval tasks past their keep time, and audit rows past the retention; 0 keeps audit rows forever", async () => {
+  it("prune: used nonces past expiry, approval tasks past their keep time, connect attempts past expiry, and audit rows past the retention; 0 keeps audit rows forever", async () => {
     const now = Date.now();
     const task = {
       tenantId: "acme",
@@ -184,6 +184,24 @@ describeEachProvider("background jobs (%s)", (provider) => {
       data: [
         { nonce: `old-${now}`, expiresAt: new Date(now - 1000) },
         { nonce: `live-${now}`, expiresAt: new Date(now + 600_000) },
+      ],
+    });
+    const attempt = {
+      tenantId: "acme",
+      userId: "u_x",
+      connector: "notes",
+      codeVerifier: "{}",
+    };
+    await w.db.connectAttempt.createMany({
+      data: [
+        { ...attempt, stateHash: `attempt-old-${now}`, expiresAt: new Date(now - 1000) },
+        {
+          ...attempt,
+          stateHash: `attempt-used-${now}`,
+          expiresAt: new Date(now - 1000),
+          usedAt: new Date(now - 5000),
+        },
+        { ...attempt, stateHash: `attempt-live-${now}`, expiresAt: new Date(now + 600_000) },
       ],
     });
     const base = {
@@ -207,6 +225,9 @@ describeEachProvider("background jobs (%s)", (provider) => {
     expect(kept.tasks).toBeGreaterThanOrEqual(1);
     expect(await w.db.mcpTask.findUnique({ where: { id: `task-old-${now}` } })).toBeNull();
     expect(await w.db.mcpTask.findUnique({ where: { id: `task-live-${now}` } })).not.toBeNull();
+    expect(kept.connectAttempts).toBeGreaterThanOrEqual(2);
+    const attempts = await w.db.connectAttempt.findMany({ where: { stateHash: { endsWith: `-${now}` } } });
+    expect(attempts.map((a) => a.stateHash)).toEqual([`attempt-live-${now}`]);
     const pruned = await pruneRecords(w.db, { auditRetentionDays: 30, batchSize: 1 });
     expect(pruned.auditRows).toBe(2);
     expect(await w.db.auditEvent.count({ where: { operation: "test.old" } })).toBe(1);

@@ -139,8 +139,16 @@ export async function confirmAction(
       throw err;
     }
   }
-  // Re-validate at execution time: prices, stock and states may have moved since approval.
-  const ev = await catchSystemUnavailable(() => evaluateAction(capability, adapter, actor, state.values));
+  // Re-validate at execution time: prices, stock and states may have moved since approval. Any
+  // throw here (the person's connection refused, a bug) comes before anything is sent: the claim
+  // is given back first, or every later confirm would find it pending and answer "unknown".
+  let ev: Awaited<ReturnType<typeof evaluateAction>> | { unavailable: string };
+  try {
+    ev = await catchSystemUnavailable(() => evaluateAction(capability, adapter, actor, state.values));
+  } catch (err) {
+    await releaseClaim(db, effect, !existing);
+    throw err;
+  }
   if (
     "unavailable" in ev ||
     ev.notFound ||

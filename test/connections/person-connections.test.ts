@@ -385,7 +385,31 @@ run("per-person connections to a system (%s)", (provider) => {
 
     // The system refuses her token from now on: the next call asks to connect again.
     expect((await navigate("alice", listing)).structured.outcome).toBe("connection_required");
-  }, 60_000);
+
+    // A host that can open a URL for the person (URL-mode elicitation over input_required): the
+    // confirm sends her to the connect page itself, she connects there, and the same call then
+    // goes through, once: the agent never relays the link nor retries by hand.
+    const opened: string[] = [];
+    const host = await w.connect(w.keys.alice, {
+      elicitationModes: { url: true },
+      elicit: async (params) => {
+        opened.push(String(params.url));
+        await connectInChromium("alice@acme.test", "alice", String(params.url));
+        return { action: "accept" };
+      },
+    });
+    const resumed = (await host.callTool({
+      name: "confirm_action",
+      arguments: { action_id: refused, idempotency_key: `k-${Date.now()}` },
+    })) as { structuredContent: Record<string, unknown> };
+    expect(opened).toEqual([link]);
+    expect(resumed.structuredContent.outcome, JSON.stringify(resumed.structuredContent)).toBe("applied");
+    expect(upstream.writes).toEqual([
+      expect.objectContaining({ owner: "alice", text: "Book the offsite" }),
+      expect.objectContaining({ owner: "alice", text: "Cancel the offsite" }),
+    ]);
+    await host.close();
+  }, 150_000);
 
   it("moving the OAuth token endpoint to another origin clears the client secret; other settings keep it", async () => {
     const admin = { ...w.person.adam, sessionId: "s_adam", tenantName: "Acme", role: "admin" as const };

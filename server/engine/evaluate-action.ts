@@ -13,6 +13,7 @@ import {
   matchSentWords,
   namedInWords,
   rowsCarrying,
+  wordTokens,
 } from "./choice-words";
 import { requiredFields } from "./describe-inputs";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
@@ -185,6 +186,20 @@ export async function evaluateAction(
         const at = missing.indexOf(named.ambiguous.field);
         if (at >= 0) missing.splice(at, 1);
       }
+      // The record of an action a person approves, when the words speak of that kind of record and
+      // exactly one of the user's is eligible ("pay my order that awaits payment"): that one, said
+      // so in from_words; the person's approval still guards it. A change nobody approves is
+      // left to the agent to ask (unnamed-record.ts).
+      const only =
+        request && !named ? onlyEligible(capability, fields, own, missing, request, tried) : undefined;
+      if (only) {
+        tried.add(only.field);
+        values[only.field] = only.value;
+        fromWords[only.field] =
+          `${only.value} (the only eligible ${capability.appliesTo.entity.toLowerCase()})`;
+        restore(derived, derivedBefore);
+        continue;
+      }
       // An optional field whose choice the request names by its very value ("use SAVE5").
       const optional =
         request && !missing.length && !errors.length
@@ -202,6 +217,27 @@ export async function evaluateAction(
     }
   }
   return stopAt(capability.nodes.length);
+}
+
+function onlyEligible(
+  capability: AnyCapability,
+  fields: Record<string, ZodType>,
+  options: Record<string, unknown>,
+  missing: string[],
+  request: string,
+  tried: Set<string>,
+): { field: string; value: string } | undefined {
+  const field = capability.appliesTo.field;
+  if (!field || !missing.includes(field) || tried.has(field) || capability.policy.approval === "never")
+    return;
+  const entity = capability.appliesTo.entity.toLowerCase();
+  const words = new Set(wordTokens(request));
+  if (!words.has(entity) && !words.has(`${entity}s`)) return;
+  const rows = choicesFor(field, options, fields[field]);
+  // Only an explicit verdict counts: rows without one say nothing about eligibility.
+  const eligible = rows.filter((r) => r.row.possible === "yes");
+  if (eligible.length !== 1 || rows.some((r) => r.row.possible === undefined)) return;
+  return { field, value: (eligible[0] as ChoiceRow).value };
 }
 
 /** Shape errors of the values sent for nodes after `index` (their business checks wait). */

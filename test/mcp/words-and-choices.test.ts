@@ -69,6 +69,27 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     expect(((await legacy("/v1/orders/ord_pending")).address as Json).label).toBe("Home");
   });
 
+  it("an approved action on the only eligible record the words speak of takes it and says so; words naming no kind of record do not", async () => {
+    const client = await w.connect(w.keys.alice);
+    const result = await client.callTool({
+      name: "start_action",
+      arguments: { capability: "pay_order", intent: "Pay my order that awaits payment" },
+    });
+    const out = sc(result);
+    expect(out.missing ?? []).not.toContain("order_id");
+    expect((out.from_words as Json).order_id).toBe("ord_pending (the only eligible order)");
+    expect(text(result)).toContain("the only eligible order");
+    // Nothing ran: the person still approves the payment.
+    expect(out.status).not.toBe("completed");
+    const vague = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { capability: "pay_order", intent: "settle it" },
+      }),
+    );
+    expect(vague.missing).toContain("order_id");
+  });
+
   it("checkout offers the cart's coupons from the first step, and paying takes what was bought out of the cart", async () => {
     const client = await w.connect(w.keys.alice);
     const first = await client.callTool({ name: "start_action", arguments: { capability: "checkout" } });

@@ -105,12 +105,23 @@ function afterSalesFacts({
       amount,
     };
   }
+  // The legacy system cancels an unshipped order refunded in full (its items go back to stock):
+  // the person approves that too, so the summary says it on every surface.
+  const cancels = kind === "refund_only" && amount === refundableOf(order);
   return {
     ...base,
-    decision: { verb: "Refund", amount, currency: "USD", to: refundTo },
+    decision: {
+      verb: cancels ? "Cancel the order and refund" : "Refund",
+      amount,
+      currency: "USD",
+      to: refundTo,
+    },
     amount_label: "Refund amount",
     refund_to: refundTo,
     ...(kind === "refund_only" ? { shipping: shippingLine(order, kind, amount) } : {}),
+    ...(cancels
+      ? { order_after: `Cancelled: ${order.id} will not ship and its items go back to stock` }
+      : {}),
     amount,
   };
 }

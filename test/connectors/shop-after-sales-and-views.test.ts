@@ -122,6 +122,21 @@ describeEachProvider(
       expect(order.status).toBe("cancelled");
     });
 
+    it("a dry run of something nothing makes possible says only why and what is possible instead", async () => {
+      const s = await w.gw.startAction(w.agent.alice, {
+        capability: "after_sales",
+        entity_id: "ord_transit",
+        dry_run: true,
+      });
+      expect(s.outcome).toBe("preview");
+      expect(s.missing).toBeUndefined();
+      const text = renderOutcomeText(s as Parameters<typeof renderOutcomeText>[0]);
+      expect(text).not.toMatch(/missing:|fix:|for real/);
+      expect(s.next_actions).toEqual([
+        expect.objectContaining({ args: { capability: "track_shipment", entity_id: "ord_transit" } }),
+      ]);
+    });
+
     it("refund-only on a paid order refunds once", async () => {
       const { v } = await run("ord_paid", { reason: "changed my mind" });
       expect(v).toMatchObject({

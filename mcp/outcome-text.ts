@@ -234,7 +234,8 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
   const message = String(result.message ?? "");
   if (errors.length)
     lines.push(
-      "fix:",
+      // A refusal nothing can fix says why, not what to fix.
+      errors.every((e) => e.refused === true) ? "why:" : "fix:",
       ...errors.map((e) =>
         message.includes(String(e.message))
           ? `- ${e.field} (${e.code})`

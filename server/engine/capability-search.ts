@@ -39,6 +39,8 @@ const GENERAL_SYNONYMS: Record<string, string[]> = {
   modifi: ["chang"],
   switch: ["chang"],
   alter: ["chang"],
+  // "send it to my home instead" asks for a change.
+  instead: ["chang"],
   edit: ["chang"],
   amend: ["chang"],
 };
@@ -53,6 +55,8 @@ function stem(word: string): string {
     w = w.slice(0, -suffix);
     // shipped, shipping → ship (as ships).
     if (/([bdgkmnprt])\1$/.test(w)) w = w.slice(0, -1);
+    // cancelling, cancelled → cancel (as cancels); travelled → travel.
+    else if (w.length > 5 && w.endsWith("ell")) w = w.slice(0, -1);
   }
   if (w.length > 4 && w.endsWith("e")) w = w.slice(0, -1);
   if (w.length > 4 && w.endsWith("y")) w = `${w.slice(0, -1)}i`;
@@ -117,6 +121,8 @@ interface IndexedDoc {
   capability: AnyCapability;
   tf: Map<string, number>;
   length: number;
+  /** Words of what the capability says it is not for, that nothing else in it says it does. */
+  notFor: Set<string>;
 }
 
 const FIELD_WEIGHTS = { title: 3, id: 3, synonyms: 2, trigger: 1.5, description: 1 } as const;
@@ -137,6 +143,11 @@ export interface CapabilityHit {
   requires_approval: boolean | "conditional";
   approval_condition?: string;
   next_actions: NextAction[];
+  /**
+   * Words of the request this capability says it is not for ("Not for … cancelling"): it ranks
+   * far lower, and a start from words never opens it.
+   */
+  not_for?: string[];
 }
 
 export interface CapabilityIndex {
@@ -176,6 +187,8 @@ const OFF_TOPIC_WEIGHT = 0.6;
  * this much of its score plus the rest in proportion to the (weighted) share it answers.
  */
 const COVERAGE_FLOOR = 0.3;
+/** A capability whose "Not for …" names a word the request asks with keeps this much of its score. */
+const NOT_FOR_WEIGHT = 0.1;
 /** A synonym's terms count this much of the word that brought them. */
 const SYNONYM_WEIGHT = 0.6;
 
@@ -229,6 +242,7 @@ export function buildCapabilityIndex(
   };
   const docs: IndexedDoc[] = capabilities.map((capability) => {
     const tf = new Map<string, number>();
+    const negatedTerms = new Set<string>();
     let length = 0;
     const count = (t: string, weight: number) => {
       tf.set(t, (tf.get(t) ?? 0) + weight);
@@ -244,7 +258,11 @@ export function buildCapabilityIndex(
           const described = objectWords(tokens);
           tokens.forEach((t, i) => {
             if (NEGATIONS.has(t.term)) negated = true;
-            if (t.stop || negated) return;
+            if (t.stop) return;
+            if (negated) {
+              negatedTerms.add(t.term);
+              return;
+            }
             // Words describing the object ("a resolved or closed ticket") say what it applies to,
             // not what it does: they count as topic words.
             count(t.term, described.has(i) ? weight * TOPIC_WEIGHT : weight);
@@ -260,7 +278,14 @@ export function buildCapabilityIndex(
     for (const synonym of capability.synonyms) add(synonym, FIELD_WEIGHTS.synonyms);
     add(capability.trigger.use, FIELD_WEIGHTS.trigger);
     add(capability.description, FIELD_WEIGHTS.description);
-    return { capability, tf, length };
+    // What it is not for: its "avoid" words (and negated description words), unless it also says
+    // it does them ("Not for cancelling an unpaid order" beside "cancels a paid one") and unless
+    // they name what it applies to (an order is no request).
+    for (const t of terms(capability.trigger.avoid)) negatedTerms.add(t);
+    const notFor = new Set(
+      [...negatedTerms].filter((t) => !tf.has(t) && !topics.has(t) && !NEGATIONS.has(t)),
+    );
+    return { capability, tf, length, notFor };
   });
   const avgLength = docs.reduce((s, d) => s + d.length, 0) / Math.max(docs.length, 1);
   const df = new Map<string, number>();
@@ -279,8 +304,12 @@ export function buildCapabilityIndex(
     weights: Map<string, number>;
     named: Set<string>;
     clauses: Array<{ terms: Set<string>; weight: number }>;
+    asked: Set<string>;
   } => {
     const weights = new Map<string, number>();
+    // The words that ask for something: of the clause that asks, not topics, not negated ("it has
+    // not shipped" asks no shipping; "it is still broken, reopen it" does not ask "still").
+    const asked = new Set<string>();
     const named = new Set<string>();
     const parts: Array<{ terms: Set<string>; weight: number }> = [];
     let own = new Set<string>();
@@ -297,7 +326,9 @@ export function buildCapabilityIndex(
       const tokens = tokensOf(clause.text, split);
       const content = tokens.filter((t) => !t.stop);
       const described = objectWords(tokens);
+      let negated = false;
       tokens.forEach((t, i) => {
+        if (NEGATIONS.has(t.term) || t.term === "t") negated = true;
         if (t.stop) return;
         for (const entity of topicEntities.get(t.term) ?? []) named.add(entity);
         const ofPrefix = prefixEntities.get(t.term);
@@ -307,18 +338,19 @@ export function buildCapabilityIndex(
         // A topic word opening a request is its verb ("order three t-shirts", "ship it home").
         const topic = (topics.has(t.term) && !(i === 0 && clause.role === "request")) || described.has(i);
         const w = role * (topic ? TOPIC_WEIGHT : 1);
+        if (!topic && !negated && !NEGATIONS.has(t.term) && role === 1) asked.add(t.term);
         put(t.term, w);
         for (const s of [...(synonyms[t.term] ?? []), ...(prefixes.get(t.term) ?? [])])
           put(s, w * SYNONYM_WEIGHT);
       });
       if (content.length > 1) for (const p of phrases(tokens, described)) put(p, role);
     }
-    return { weights, named, clauses: parts };
+    return { weights, named, clauses: parts, asked };
   };
 
   return {
     search(query, limit = 5) {
-      const { weights, named, clauses } = weigh(query);
+      const { weights, named, clauses, asked } = weigh(query);
       // Clauses that say something the catalog knows; a capability that answers more of them
       // (buy two, ship to the office, pay from my balance: all checkout) fits better than one
       // that answers a single clause (ship to the office).
@@ -341,12 +373,17 @@ export function buildCapabilityIndex(
           }
           // A capability of an entity the query does not name ("the refund ticket" names tickets).
           if (named.size && !named.has(d.capability.appliesTo.entity)) score *= OFF_TOPIC_WEIGHT;
-          return { d, score };
+          const notFor = [...asked].filter((t) => d.notFor.has(t));
+          if (notFor.length) score *= NOT_FOR_WEIGHT;
+          return { d, score, notFor };
         })
         .filter((x) => x.score > 0)
         .sort((x, y) => y.score - x.score || x.d.capability.id.localeCompare(y.d.capability.id))
         .slice(0, limit);
-      return scored.map(({ d, score }) => capabilityHit(d.capability, score));
+      return scored.map(({ d, score, notFor }) => ({
+        ...capabilityHit(d.capability, score),
+        ...(notFor.length ? { not_for: notFor } : {}),
+      }));
     },
   };
 }

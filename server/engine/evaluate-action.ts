@@ -13,6 +13,7 @@ import {
   matchSentWords,
   namedInWords,
   rowsCarrying,
+  wordTokens,
 } from "./choice-words";
 import { requiredFields } from "./describe-inputs";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
@@ -185,11 +186,41 @@ export async function evaluateAction(
         const at = missing.indexOf(named.ambiguous.field);
         if (at >= 0) missing.splice(at, 1);
       }
+      // The record of an action a person approves, when the words speak of that kind of record and
+      // exactly one of the user's is eligible ("pay my order that awaits payment"): that one, said
+      // so in from_words; the person's approval still guards it. A change nobody approves is
+      // left to the agent to ask (unnamed-record.ts).
+      const only =
+        request && !named ? onlyEligible(capability, fields, own, missing, request, tried) : undefined;
+      if (only) {
+        tried.add(only.field);
+        values[only.field] = only.value;
+        fromWords[only.field] =
+          `${only.value} (the only eligible ${capability.appliesTo.entity.toLowerCase()})`;
+        restore(derived, derivedBefore);
+        continue;
+      }
       // An optional field whose choice the request names by its very value ("use SAVE5").
       const optional =
         request && !missing.length && !errors.length
           ? quotedChoice(fields, values, own, request, tried)
           : undefined;
+      if (optional && "several" in optional) {
+        tried.add(optional.field);
+        return stopAt(i, {
+          missing,
+          errors: [
+            {
+              field: optional.field,
+              code: "ambiguous_choice",
+              message: `the words ask for one; ${optional.several.length} apply: ${optional.several
+                .slice(0, 10)
+                .map(candidateText)
+                .join("; ")}. Send ${optional.field} (or null for none)`,
+            },
+          ],
+        });
+      }
       if (optional) {
         tried.add(optional.field);
         values[optional.field] = optional.value;
@@ -202,6 +233,27 @@ export async function evaluateAction(
     }
   }
   return stopAt(capability.nodes.length);
+}
+
+function onlyEligible(
+  capability: AnyCapability,
+  fields: Record<string, ZodType>,
+  options: Record<string, unknown>,
+  missing: string[],
+  request: string,
+  tried: Set<string>,
+): { field: string; value: string } | undefined {
+  const field = capability.appliesTo.field;
+  if (!field || !missing.includes(field) || tried.has(field) || capability.policy.approval === "never")
+    return;
+  const entity = capability.appliesTo.entity.toLowerCase();
+  const words = new Set(wordTokens(request));
+  if (!words.has(entity) && !words.has(`${entity}s`)) return;
+  const rows = choicesFor(field, options, fields[field]);
+  // Only an explicit verdict counts: rows without one say nothing about eligibility.
+  const eligible = rows.filter((r) => r.row.possible === "yes");
+  if (eligible.length !== 1 || rows.some((r) => r.row.possible === undefined)) return;
+  return { field, value: (eligible[0] as ChoiceRow).value };
 }
 
 /** Shape errors of the values sent for nodes after `index` (their business checks wait). */
@@ -340,22 +392,43 @@ async function fromRequest(
   return undefined;
 }
 
-/** An optional field not yet given whose choice the request names by its exact value (a coupon code). */
+/**
+ * An optional field not yet given whose choice the request names by its exact value (a coupon
+ * code), or whose kind it asks for ("use a coupon if one applies", the first word of
+ * coupon_code): the one such choice offered, or the several to list. "No coupon" asks for none.
+ */
 function quotedChoice(
   fields: Record<string, ZodType>,
   values: Values,
   options: Record<string, unknown>,
   request: string,
   tried: Set<string>,
-): { field: string; value: string } | undefined {
-  const said = new Set(request.toLowerCase().match(/[\p{L}\p{N}_-]+/gu) ?? []);
+): { field: string; value: string } | { field: string; several: ChoiceRow[] } | undefined {
+  const words = request.toLowerCase().match(/[\p{L}\p{N}_-]+/gu) ?? [];
+  const said = new Set(words);
   for (const [field, schema] of Object.entries(fields)) {
-    if (present(values[field]) || tried.has(field)) continue;
-    const hits = choicesFor(field, options).filter((r) => said.has(r.value.toLowerCase()));
+    if (present(values[field]) || tried.has(field) || values[field] === null) continue;
+    const rows = choicesFor(field, options);
+    const hits = rows.filter((r) => said.has(r.value.toLowerCase()));
     if (hits.length === 1 && hits[0] && schema.safeParse(hits[0].value).success)
       return { field, value: hits[0].value };
+    if (hits.length || !asksForKind(words, field)) continue;
+    const open = rows.filter((r) => r.row.possible !== "no" && schema.safeParse(r.value).success);
+    if (open.length === 1 && open[0]) return { field, value: open[0].value };
+    if (open.length > 1) return { field, several: open };
   }
   return undefined;
+}
+
+const REFUSALS = new Set(["no", "not", "without", "don't", "dont", "never", "skip"]);
+
+/** The words ask for the field's kind (its name's first word: coupon_code → coupon), not refused. */
+function asksForKind(words: string[], field: string): boolean {
+  const kind = field.split("_")[0] ?? "";
+  if (kind.length < 4) return false;
+  const at = words.findIndex((w) => w === kind || w === `${kind}s`);
+  if (at < 0) return false;
+  return !words.slice(Math.max(0, at - 3), at).some((w) => REFUSALS.has(w));
 }
 
 /**

@@ -152,6 +152,23 @@ export async function startAction(
         },
       ],
     };
+  // A preview of something nothing can make possible now: only why, and what is possible instead
+  // (no "missing", no "fix", no "start it for real").
+  if (input.dry_run && onlyRefusals(ev.errors))
+    return {
+      outcome: "preview",
+      message: `Preview only, nothing was saved: ${ev.errors.map((e) => e.message).join("; ")}`,
+      retryable: false,
+      capability: capability.id,
+      validation_errors: ev.errors,
+      next_actions: ev.errors.flatMap((e) =>
+        (e.alternatives ?? []).map((a) => ({
+          tool: "start_action",
+          args: { capability: a.capability, ...(a.entity_id ? { entity_id: a.entity_id } : {}) },
+          description: a.description,
+        })),
+      ),
+    };
   if (input.dry_run)
     return {
       outcome: "preview",

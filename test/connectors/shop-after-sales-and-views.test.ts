@@ -97,6 +97,46 @@ describeEachProvider(
       ]);
     });
 
+    it("refund-only of the whole unshipped order says it cancels the order, in the summary the person approves and the agent's text", async () => {
+      const s = await w.gw.startAction(w.agent.alice, {
+        capability: "after_sales",
+        entity_id: "ord_paid",
+        patch: { kind: "refund_only", reason: "changed my mind" },
+      });
+      const summary = s.summary as Record<string, unknown>;
+      expect(summary.order_after).toMatch(/^Cancelled: ord_paid will not ship/);
+      expect(summary.decision).toMatchObject({ verb: "Cancel the order and refund" });
+      expect(renderOutcomeText(s as Parameters<typeof renderOutcomeText>[0])).toMatch(
+        /Cancel the order and refund/,
+      );
+      expect(renderOutcomeText(s as Parameters<typeof renderOutcomeText>[0])).toMatch(
+        /Cancelled: ord_paid will not ship/,
+      );
+      // What was shown is what happens.
+      await run("ord_paid", { kind: "refund_only", reason: "changed my mind" });
+      const order = (await (
+        await fetch(`${w.legacy.url}/v1/orders/ord_paid`, {
+          headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
+        })
+      ).json()) as { status: string };
+      expect(order.status).toBe("cancelled");
+    });
+
+    it("a dry run of something nothing makes possible says only why and what is possible instead", async () => {
+      const s = await w.gw.startAction(w.agent.alice, {
+        capability: "after_sales",
+        entity_id: "ord_transit",
+        dry_run: true,
+      });
+      expect(s.outcome).toBe("preview");
+      expect(s.missing).toBeUndefined();
+      const text = renderOutcomeText(s as Parameters<typeof renderOutcomeText>[0]);
+      expect(text).not.toMatch(/missing:|fix:|for real/);
+      expect(s.next_actions).toEqual([
+        expect.objectContaining({ args: { capability: "track_shipment", entity_id: "ord_transit" } }),
+      ]);
+    });
+
     it("refund-only on a paid order refunds once", async () => {
       const { v } = await run("ord_paid", { reason: "changed my mind" });
       expect(v).toMatchObject({

@@ -185,3 +185,29 @@ export const CAPABILITY_SEARCH_INDIRECT_HELD_OUT: Array<{ query: string; expecte
   { query: "客户说包裹还是没到，重新打开工单", expected: "reopen_ticket" },
   { query: "退款工單已處理好，結單", expected: "resolve_ticket" },
 ];
+
+/**
+ * Requests a capability's own "Not for …" excludes (issue 23): the excluded capability must not
+ * come first, and the right one must lead clearly. Written after the ranking change, new
+ * phrasings beside the ones a model played.
+ */
+export const CAPABILITY_SEARCH_NOT_FOR: Array<{ query: string; expected: string; never: string }> = [
+  { query: "Cancel the order I placed today", expected: "after_sales", never: "checkout" },
+  { query: "cancel a paid order", expected: "after_sales", never: "checkout" },
+  { query: "I want to cancel my order before it ships", expected: "after_sales", never: "checkout" },
+  { query: "Refund my order that hasn't shipped yet", expected: "after_sales", never: "checkout" },
+  { query: "please refund the order, it has not shipped", expected: "after_sales", never: "checkout" },
+  {
+    query: "Send my kettle order to my home address instead",
+    expected: "change_delivery_address",
+    never: "after_sales",
+  },
+  {
+    query: "deliver my order to my work address instead",
+    expected: "change_delivery_address",
+    never: "checkout",
+  },
+  { query: "track the order I paid for", expected: "track_shipment", never: "checkout" },
+  { query: "I'd like to cancelled order refunded", expected: "after_sales", never: "checkout" },
+  { query: "stop my order from shipping and refund me", expected: "after_sales", never: "checkout" },
+];

@@ -17,6 +17,7 @@ import {
   CAPABILITY_SEARCH_HELD_OUT,
   CAPABILITY_SEARCH_INDIRECT,
   CAPABILITY_SEARCH_INDIRECT_HELD_OUT,
+  CAPABILITY_SEARCH_NOT_FOR,
   CAPABILITY_SEARCH_TRADITIONAL,
 } from "./capability-search-dev-set";
 
@@ -196,10 +197,37 @@ describe("capability search (BM25 + synonyms, English and Chinese)", () => {
     );
   });
 
+  it.each(CAPABILITY_SEARCH_NOT_FOR)(
+    "counts a capability's own 'Not for …' against it: $query",
+    ({ query, expected, never }) => {
+      const hits = index.search(query, 10);
+      const match = topMatch(hits.filter((h) => !h.not_for));
+      expect(match?.hit.capability).toBe(expected);
+      expect(match?.clear).toBe(true);
+      // The excluded one ranks below, and says which words of the request it is not for.
+      const excluded = hits.find((h) => h.capability === never);
+      if (excluded) expect(hits.indexOf(excluded)).toBeGreaterThan(0);
+    },
+  );
+
+  it("marks the words a capability is not for, and not the words of a situation or a negation", () => {
+    const checkout = index.search("cancel a paid order", 10).find((h) => h.capability === "checkout");
+    expect(checkout?.not_for).toEqual(["cancel"]);
+    // "hasn't shipped" asks no shipping; "still broken" is the situation, not the request.
+    expect(
+      index.search("refund it, it has not shipped", 10).find((h) => h.capability === "after_sales")?.not_for,
+    ).toBeUndefined();
+    expect(
+      index
+        .search("the customer says it is still broken, reopen tkt_6", 10)
+        .find((h) => h.capability === "reopen_ticket")?.not_for,
+    ).toBeUndefined();
+  });
+
   it("says how clearly the best hit wins: a clear lead is right on every set, a tie is not clear", () => {
     const rows = Object.values(SETS)
       .flat()
-      .map(({ query, expected }) => ({ expected, match: topMatch(index.search(query, 10)) }));
+      .map(({ query, expected }) => ({ query, expected, match: topMatch(index.search(query, 10)) }));
     const clear = rows.filter((r) => r.match?.clear);
     const wrongClear = clear.filter((r) => r.match?.hit.capability !== r.expected);
     console.log(

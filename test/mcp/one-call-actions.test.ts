@@ -193,6 +193,21 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
     expect(await w.db.action.count()).toBe(before);
   });
 
+  it("words a capability says it is not for never start it: cancelling a paid order opens the after-sales request, not a checkout", async () => {
+    const client = await w.connect(w.keys.alice);
+    const out = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { intent: "Cancel the order I placed today" },
+      }),
+    );
+    // Started (it asks which order and which path next), as the after-sales request.
+    expect(typeof out.action_id).toBe("string");
+    const action = await w.db.action.findUniqueOrThrow({ where: { id: String(out.action_id) } });
+    expect(action.capability).toBe("after_sales");
+    expect(out.other_matches ?? []).not.toContain("checkout");
+  });
+
   it("fields no matching capability takes: a typed refusal naming them, nothing started", async () => {
     const client = await w.connect(w.keys.alice);
     const before = await w.db.action.count();

@@ -69,6 +69,64 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     expect(((await legacy("/v1/orders/ord_pending")).address as Json).label).toBe("Home");
   });
 
+  it("an approved action on the only eligible record the words speak of takes it and says so; words naming no kind of record do not", async () => {
+    const client = await w.connect(w.keys.alice);
+    const result = await client.callTool({
+      name: "start_action",
+      arguments: { capability: "pay_order", intent: "Pay my order that awaits payment" },
+    });
+    const out = sc(result);
+    expect(out.missing ?? []).not.toContain("order_id");
+    expect((out.from_words as Json).order_id).toBe("ord_pending (the only eligible order)");
+    expect(text(result)).toContain("the only eligible order");
+    // Nothing ran: the person still approves the payment.
+    expect(out.status).not.toBe("completed");
+    const vague = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { capability: "pay_order", intent: "settle it" },
+      }),
+    );
+    expect(vague.missing).toContain("order_id");
+  });
+
+  it("words asking for a coupon take the one that applies (shown as taken); words refusing one take none", async () => {
+    const client = await w.connect(w.keys.alice);
+    const patch = {
+      items: [{ product_id: "prod_mug", quantity: 2 }],
+      address_id: "Office",
+      payment_type: "balance",
+    };
+    const offered = sc(
+      await client.callTool({ name: "start_action", arguments: { capability: "checkout", patch } }),
+    );
+    const codes = ((offered.options as Json).available_coupons as Json[]).map((c) => c.code);
+    const asked = await client.callTool({
+      name: "start_action",
+      arguments: { capability: "checkout", patch, intent: "buy them and use a coupon if one applies" },
+    });
+    const out = sc(asked);
+    if (codes.length === 1) {
+      expect((out.from_words as Json).coupon_code).toBe(codes[0]);
+      expect(text(asked)).toContain(`coupon_code = ${codes[0]}`);
+    } else {
+      // Several apply: listed, none picked.
+      expect((out.validation_errors as Json[])[0]).toMatchObject({
+        field: "coupon_code",
+        code: "ambiguous_choice",
+      });
+    }
+    expect(codes.length).toBeGreaterThan(0);
+    console.log("COUPONS", JSON.stringify(codes));
+    const refused = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { capability: "checkout", patch, intent: "buy them, no coupon please" },
+      }),
+    );
+    expect((refused.from_words as Json | undefined)?.coupon_code).toBeUndefined();
+  });
+
   it("checkout offers the cart's coupons from the first step, and paying takes what was bought out of the cart", async () => {
     const client = await w.connect(w.keys.alice);
     const first = await client.callTool({ name: "start_action", arguments: { capability: "checkout" } });

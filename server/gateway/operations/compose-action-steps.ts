@@ -58,7 +58,19 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const query = rest.entity_id ? `${intent?.slice(0, 430)} ${rest.entity_id}` : intent;
     const found = await steps.searchCapabilities(ctx, { query, limit: 3 });
     if (found.outcome !== "applied") return found;
-    const hits = (found.results ?? []) as CapabilityHit[];
+    const ranked = (found.results ?? []) as CapabilityHit[];
+    // A capability whose description says it is not for what the words ask is never started.
+    const hits = ranked.filter((h) => !h.not_for?.length);
+    const closest = ranked[0];
+    if (!hits.length && closest)
+      return {
+        outcome: "rejected",
+        reason: "no_capability_fits",
+        message: `No capability does this; the closest, ${closest.capability}, is not for it (${closest.when_not_to_use})`,
+        retryable: false,
+        results: ranked,
+        next_actions: found.next_actions,
+      };
     const fields = Object.keys(rest.patch ?? {});
     const top = topMatch(hits);
     const fits = top ? fields.every((f) => top.hit.inputs.includes(f)) : false;

@@ -88,6 +88,10 @@ export const assignTicket = defineCapability<HelpdeskAdapter, TicketDerived & { 
                 same_team: m.team_id === ticket.team_id,
               }))
               .sort((a, b) => Number(b.same_team) - Number(a.same_team)),
+            // Said in the list's heading, so a teammate missing from it is not a mystery.
+            order_of: {
+              teammates: `the ticket's team first; ${all.filter((m) => !m.active).length} inactive teammate(s) and the current assignee left out`,
+            },
           };
           const id = values.assignee_id as string | undefined;
           if (!id) return { options };

@@ -105,12 +105,23 @@ function afterSalesFacts({
       amount,
     };
   }
+  // The legacy system cancels an unshipped order refunded in full (its items go back to stock):
+  // the person approves that too, so the summary says it on every surface.
+  const cancels = kind === "refund_only" && amount === refundableOf(order);
   return {
     ...base,
-    decision: { verb: "Refund", amount, currency: "USD", to: refundTo },
+    decision: {
+      verb: cancels ? "Cancel the order and refund" : "Refund",
+      amount,
+      currency: "USD",
+      to: refundTo,
+    },
     amount_label: "Refund amount",
     refund_to: refundTo,
     ...(kind === "refund_only" ? { shipping: shippingLine(order, kind, amount) } : {}),
+    ...(cancels
+      ? { order_after: `Cancelled: ${order.id} will not ship and its items go back to stock` }
+      : {}),
     amount,
   };
 }
@@ -120,10 +131,10 @@ export const afterSales = defineCapability<ShopAdapter>({
   connector: "shop",
   title: "After-sales request",
   description:
-    "One entry point for an order's after-sales intent: decides from the order's state whether refund-only (not shipped), return-and-refund or exchange (delivered), or a shipping-difference refund applies, explains why the others do not, and asks for evidence where needed.",
+    "One entry point for an order's after-sales intent: decides from the order's state whether refund-only (not shipped), return-and-refund or exchange (delivered), or a shipping-difference refund applies, explains why the others do not, and asks for evidence where needed. Refund-only cancels a paid order before it ships and refunds it in full.",
   trigger: {
     use: "The user wants money back, to return or exchange items, or complains about an order they received or paid for (refund, return, exchange, shipping overcharge).",
-    avoid: "Not for cancelling an unpaid order, changing the delivery address or tracking a parcel.",
+    avoid: "Not for an unpaid order (nothing to refund), changing the delivery address or tracking a parcel.",
   },
   synonyms: [
     "refund",

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { tenantConnectors } from "@/server/connectors/tenant-connectors";
 import { readSecret } from "@/server/gateway/vault";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { trainDocWithPastedToken } from "./train-doc-pasted-token";
 
 /**
  * `npx signpost connect openapi …` as an operator runs it (the real launcher, a child process)
@@ -19,7 +20,7 @@ import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 const run = promisify(execFile);
 // The CLI and this process read the same vault: one master key for both.
 process.env.SIGNPOST_MASTER_KEY ??= randomBytes(32).toString("hex");
-const DOC = join(process.cwd(), "node_modules/@readme/oas-examples/3.1/json/train-travel.json");
+const DOC = trainDocWithPastedToken();
 const TOKEN = "tt_cli_Qm7wX2pL9sK4vN8rT3yZ";
 let database: TestDatabase;
 let dir: string;

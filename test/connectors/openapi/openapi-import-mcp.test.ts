@@ -14,6 +14,7 @@ import {
   startRecordingProxy,
 } from "../../helpers/prism-server";
 import { createMcpWorld, type McpWorld, sc, text } from "../../mcp/mcp-world";
+import { trainDocWithPastedToken } from "./train-doc-pasted-token";
 
 /**
  * An imported system behaves like the demo ones, through a real MCP client: two real public
@@ -24,7 +25,7 @@ import { createMcpWorld, type McpWorld, sc, text } from "../../mcp/mcp-world";
 
 const EXAMPLES = join(process.cwd(), "node_modules/@readme/oas-examples");
 const PETS_DOC = join(EXAMPLES, "3.0/json/petstore-expanded.json");
-const TRAIN_DOC = join(EXAMPLES, "3.1/json/train-travel.json");
+const TRAIN_DOC = trainDocWithPastedToken();
 const TRAIN_TOKEN = "tt_live_Zr8q2VhN4mXkP7sW9yB3cD5f";
 
 let w: McpWorld;

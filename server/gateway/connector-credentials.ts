@@ -97,16 +97,27 @@ export function vaultCredentials(db: Db): CredentialResolver {
     if (!baseUrl) return null;
     const settings = declaredSettings(config, def);
     if (!def.personAuth) return { baseUrl, secrets, settings };
-    // The system acts as the person: their own token, never another person's or a shared one.
-    if (!tenant.userId)
-      throw new ConnectionRequiredError(def.id, def.title, "no person is named for this call");
-    const ref = { tenantId: tenant.tenantId, userId: tenant.userId, connector: def.id };
-    const accessToken = await personAccessToken({
-      db,
-      ref,
-      title: def.title,
-      client: personOAuthClient(def, settings, secrets.oauth_client_secret ?? null),
-    });
+    // The system acts as the person: their own token, never another person's. A document may also
+    // offer a shared credential as an alternative (basic OR the person's OAuth): when an admin set
+    // one, a person who has not connected is served through it, and the API client asks for the
+    // connection only for an operation that accepts nothing else.
+    const sharedSet = def.secrets.some((s) => s.name !== "oauth_client_secret" && secrets[s.name]);
+    let accessToken: string;
+    try {
+      if (!tenant.userId)
+        throw new ConnectionRequiredError(def.id, def.title, "no person is named for this call");
+      const ref = { tenantId: tenant.tenantId, userId: tenant.userId, connector: def.id };
+      accessToken = await personAccessToken({
+        db,
+        ref,
+        title: def.title,
+        client: personOAuthClient(def, settings, secrets.oauth_client_secret ?? null),
+      });
+    } catch (error) {
+      if (sharedSet && error instanceof ConnectionRequiredError) return { baseUrl, secrets, settings };
+      throw error;
+    }
+    const ref = { tenantId: tenant.tenantId, userId: tenant.userId as string, connector: def.id };
     const person: PersonConnectionHandle = {
       accessToken,
       refused: async () => {

@@ -184,6 +184,10 @@ export function createApiClient(options: ApiClientOptions) {
         return !!auth && !!options.secrets[auth.name];
       }),
     );
+    // Only the person's own account would do, and they have not connected it: ask them to.
+    const perPerson = (alt: string[]) => alt.some((n) => options.schemes.get(n)?.kind === "per_person");
+    if (!usable && !options.person && options.system && op.security.some(perPerson))
+      throw new ConnectionRequiredError(options.system.id, options.system.title, "not connected yet");
     if (!usable)
       return `no secret is set for ${op.security.map((alt) => alt.map((n) => options.schemes.get(n)?.name ?? n).join(" + ")).join(" or ")}; an admin sets it on the connector's config page`;
     for (const scheme of usable) {

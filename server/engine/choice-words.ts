@@ -146,7 +146,7 @@ function bestInWords(rows: ChoiceRow[], words: string): { best: ChoiceRow[]; sco
 }
 
 /**
- * A field that lists things with how many of each (`items: [{product_id, quantity}]`): the key
+ * A field that lists things with how many of each (`lines: [{item_id, quantity}]`): the key
  * each entry names its thing by (the first required string property) and its count (the first
  * integer property). Undefined for any other field.
  */
@@ -272,7 +272,7 @@ export function itemsInWords(
   return items.length ? { kind: "items", items } : { kind: "none" };
 }
 
-/** The option list each field takes its value from (`available_coupons` → `coupon_code`), for the answer's headings. */
+/** The option list each field takes its value from (`available_offers` → `offer_code`), for the answer's headings. */
 export function fieldOfLists(
   fields: Record<string, z.ZodType>,
   options: Record<string, unknown>,

@@ -73,7 +73,7 @@ export async function evaluateAction(
     // id): it is an error today, not something left pending to fail two calls later.
     errors: [...(stop.errors ?? []), ...(stop.notFound ? [] : shapeErrorsAfter(capability, i, values))],
   });
-  // Every field of the flow: a list one step offers may fill a later step's field (coupons).
+  // Every field of the flow: a list one step offers may fill a later step's field (an offer code).
   const allFields: Record<string, ZodType> = Object.assign(
     {},
     ...capability.nodes.map((n) => n.fields ?? {}),
@@ -145,7 +145,7 @@ export async function evaluateAction(
       };
       Object.assign(options, own);
       if (Object.keys(orderOf).length) options.order_of = orderOf;
-      // Which field each list fills (`available_coupons` → coupon_code): the answer names it.
+      // Which field each list fills (`available_offers` → offer_code): the answer names it.
       const fieldOf = { ...(options.field_of as object | undefined), ...fieldOfLists(allFields, own) };
       if (Object.keys(fieldOf).length) options.field_of = fieldOf;
       Object.assign(derived, result.derived ?? {});
@@ -281,7 +281,7 @@ function restore(target: Record<string, unknown>, before: Record<string, unknown
 /**
  * The first field of a node whose value was refused and is words naming one of the node's
  * choices: that choice's value to run the node with, or (several fit) an error listing them.
- * A list field (`items: [{product_id, quantity}]`) has each refused entry's key read the same way.
+ * A list field (`lines: [{item_id, quantity}]`) has each refused entry's key read the same way.
  */
 async function wordsToChoices(
   fields: Record<string, ZodType>,
@@ -393,9 +393,9 @@ async function fromRequest(
 }
 
 /**
- * An optional field not yet given whose choice the request names by its exact value (a coupon
- * code), or whose kind it asks for ("use a coupon if one applies", the first word of
- * coupon_code): the one such choice offered, or the several to list. "No coupon" asks for none.
+ * An optional field not yet given whose choice the request names by its exact value (an offer
+ * code), or whose kind it asks for ("use an offer if one applies", the first word of
+ * offer_code): the one such choice offered, or the several to list. "No offer" asks for none.
  */
 function quotedChoice(
   fields: Record<string, ZodType>,
@@ -422,7 +422,7 @@ function quotedChoice(
 
 const REFUSALS = new Set(["no", "not", "without", "don't", "dont", "never", "skip"]);
 
-/** The words ask for the field's kind (its name's first word: coupon_code → coupon), not refused. */
+/** The words ask for the field's kind (its name's first word: offer_code → offer), not refused. */
 function asksForKind(words: string[], field: string): boolean {
   const kind = field.split("_")[0] ?? "";
   if (kind.length < 4) return false;

@@ -157,13 +157,36 @@ export async function storedSecretValues(db: SecretStore): Promise<string[]> {
 export function primeVault(db: SecretStore): Promise<void> {
   return primeVaultValues(db, async () => {
     const values = await storedSecretValues(db);
-    // People's upstream tokens too (sealed by the same key); imported late: that module imports this one.
-    if ("personConnection" in db) {
-      const { storedConnectionTokens } = await import("./connections/person-connections");
-      values.push(...(await storedConnectionTokens(db as unknown as Db)));
-    }
+    // People's upstream tokens too (sealed by the same key, per person: see personTokenRef).
+    if ("personConnection" in db) values.push(...(await storedConnectionTokens(db as unknown as Db)));
     return values;
   });
+}
+
+/** Where a person's upstream token of one connector is sealed (bound to tenant, person and connector). */
+export function personTokenRef(
+  ref: { tenantId: string; userId: string; connector: string },
+  kind: "access" | "refresh" | "verifier",
+): SecretRef {
+  return { tenantId: ref.tenantId, connector: ref.connector, name: `person:${ref.userId}:${kind}` };
+}
+
+type Sealed = { ciphertext: string; nonce: string; tag: string };
+
+/** The newest people's tokens that open with this key, for scrubbing by value. */
+async function storedConnectionTokens(db: Pick<Db, "personConnection">): Promise<string[]> {
+  const rows = await db.personConnection.findMany({ take: 2_000, orderBy: { updatedAt: "desc" } });
+  const out: string[] = [];
+  for (const row of rows) {
+    try {
+      out.push(decryptSecret(personTokenRef(row, "access"), JSON.parse(row.accessToken) as Sealed));
+      if (row.refreshToken)
+        out.push(decryptSecret(personTokenRef(row, "refresh"), JSON.parse(row.refreshToken) as Sealed));
+    } catch {
+      // another key's row
+    }
+  }
+  return out;
 }
 
 /** Which secrets a tenant has: names and timestamps, never values. */

@@ -11,27 +11,9 @@ import {
   personAuthProblem,
 } from "./person-auth";
 
-/** A vault secret the connector needs: set by an admin (write-only), never shown to anyone. */
-export interface ConnectorSecret {
-  name: string;
-  description: string;
-  /**
-   * The adapter is built without it (the system offers alternatives, e.g. an API key or a
-   * token); the adapter answers the calls that need it as not configured. Default: required.
-   */
-  optional?: boolean;
-}
+export type { ConnectorSecret, ConnectorSetting } from "./connector-secret";
 
-/**
- * A value the system needs with every request that is no secret (an integration code, a user
- * name an API expects in a header): set once by an admin on the Connectors page, stored with the
- * connector's settings, shown there, never a field an agent fills in.
- */
-export interface ConnectorSetting {
-  /** The settings key (`a-z0-9_`). */
-  name: string;
-  description: string;
-}
+import type { ConnectorSecret, ConnectorSetting } from "./connector-secret";
 
 /** What an adapter is built from, per tenant: the system's address and the tenant's secrets. */
 export interface AdapterOptions {

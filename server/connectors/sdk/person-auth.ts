@@ -1,4 +1,4 @@
-import type { ConnectorSecret, ConnectorSetting } from "./define-connector";
+import type { ConnectorSecret, ConnectorSetting } from "./connector-secret";
 
 /**
  * A connector that acts as each person toward its system: the system's API expects a token

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
 import { noteVaultValue } from "../../vault-values";
-import { decryptSecret, encryptSecret, type SecretRef } from "../vault";
+import { decryptSecret, encryptSecret, personTokenRef, type SecretRef } from "../vault";
 
 /** Whose connection: one person of one tenant to one connector's system. */
 export interface ConnectionRef {
@@ -23,7 +23,7 @@ type Sealed = { ciphertext: string; nonce: string; tag: string };
  * so a sealed token copied to another person's (or tenant's) row does not open.
  */
 function tokenRef(ref: ConnectionRef, kind: "access" | "refresh" | "verifier"): SecretRef {
-  return { tenantId: ref.tenantId, connector: ref.connector, name: `person:${ref.userId}:${kind}` };
+  return personTokenRef(ref, kind);
 }
 
 export function sealToken(
@@ -96,18 +96,3 @@ export function summarize(row: {
 }
 
 /** Every token the database holds, for scrubbing by value (vault-values.ts) in a process that has not opened them. */
-export async function storedConnectionTokens(db: Pick<Db, "personConnection">): Promise<string[]> {
-  const rows = await db.personConnection.findMany({ take: 2_000, orderBy: { updatedAt: "desc" } });
-  const out: string[] = [];
-  for (const row of rows) {
-    const ref = { tenantId: row.tenantId, userId: row.userId, connector: row.connector };
-    try {
-      out.push(decryptSecret(tokenRef(ref, "access"), JSON.parse(row.accessToken) as Sealed));
-      if (row.refreshToken)
-        out.push(decryptSecret(tokenRef(ref, "refresh"), JSON.parse(row.refreshToken) as Sealed));
-    } catch {
-      // another key's row
-    }
-  }
-  return out;
-}

@@ -1,6 +1,10 @@
 import { connectors } from "../connectors/connector-registry";
 import type { AnyConnector } from "../connectors/sdk/define-connector";
-import { ConnectionRequiredError, type PersonConnectionHandle } from "../connectors/sdk/person-auth";
+import {
+  ConnectionRequiredError,
+  PERSON_AUTH_SECRET,
+  type PersonConnectionHandle,
+} from "../connectors/sdk/person-auth";
 import { SystemUnavailableError } from "../connectors/sdk/system-errors";
 import type { Db } from "../db/client";
 import { personAccessToken } from "./connections/person-access-token";
@@ -101,7 +105,7 @@ export function vaultCredentials(db: Db): CredentialResolver {
     // offer a shared credential as an alternative (basic OR the person's OAuth): when an admin set
     // one, a person who has not connected is served through it, and the API client asks for the
     // connection only for an operation that accepts nothing else.
-    const sharedSet = def.secrets.some((s) => s.name !== "oauth_client_secret" && secrets[s.name]);
+    const sharedSet = def.secrets.some((s) => s.name !== PERSON_AUTH_SECRET.name && secrets[s.name]);
     let accessToken: string;
     try {
       if (!tenant.userId)

@@ -1,17 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { McpServer, OAuthError, OAuthErrorCode } from "@modelcontextprotocol/server";
 import { type Db, getDb } from "@/server/db/client";
+import { createAgentKeyCache, readTenantRow, type TenantRow } from "@/server/gateway/agent-key-cache";
 import { consumeNonce } from "@/server/gateway/consume-nonce";
 import { createGateway, type Gateway } from "@/server/gateway/create-gateway";
 import { describeDecision } from "@/server/gateway/permissions";
 import { agentRateFromEnv, type RateLimitStore, rateLimitStoreFromEnv } from "@/server/gateway/rate-limiter";
 import { requestIdOf } from "@/server/gateway/request-id";
-import {
-  identifyAgent,
-  type TrustedContext,
-  withFace,
-  withRequestId,
-} from "@/server/gateway/trusted-context";
+import { type TrustedContext, withFace, withRequestId } from "@/server/gateway/trusted-context";
 import { masterKey } from "@/server/gateway/vault";
 import { logger } from "@/server/logger";
 import { signpostMetrics } from "@/server/metrics/signpost-metrics";
@@ -121,11 +117,10 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
     caller: TrustedContext,
     faces: Face[],
     request?: ScriptRequest,
+    /** The tenant row as read with the caller's key this call; absent: read here. */
+    tenantRow?: TenantRow | null,
   ): Promise<McpServer> {
-    const tenant = await db.tenant.findUnique({
-      where: { id: caller.tenantId },
-      select: { name: true, scriptLimits: true, configVersion: true },
-    });
+    const tenant = tenantRow !== undefined ? tenantRow : await readTenantRow(db, caller.tenantId);
     const tenantName = tenant?.name ?? caller.tenantId;
     // The stamp of the tenant's cached setup, read with the row this request reads anyway: every
     // call of this request uses the rules, settings and secrets as of (at least) this moment.
@@ -210,15 +205,23 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
     };
   }
 
+  const agentKeys = createAgentKeyCache(db);
+  /** The tenant row each identity's call read with its key (keyed by the identity's own context object). */
+  const tenantRows = new WeakMap<TrustedContext, TenantRow | null>();
+
   async function authenticate(key: string) {
-    const context = await identifyAgent(db, key, "actions");
-    return context
-      ? {
-          context,
-          clientId: context.agentId ?? context.userId,
-          ...(context.agentFaces ? { faces: context.agentFaces } : {}),
-        }
-      : null;
+    const found = await agentKeys.identify(key);
+    if (!found) return null;
+    // A context of this call's own (the cached one is shared), carrying the stamp read with it.
+    const context: TrustedContext = found.tenant
+      ? { ...found.context, tenantVersion: found.tenant.configVersion }
+      : { ...found.context };
+    tenantRows.set(context, found.tenant);
+    return {
+      context,
+      clientId: context.agentId ?? context.userId,
+      ...(context.agentFaces ? { faces: context.agentFaces } : {}),
+    };
   }
 
   const oauthBase = options.publicUrl ?? process.env.SIGNPOST_PUBLIC_URL;
@@ -234,10 +237,12 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
   const handle = createMcpHttpHandler<TrustedContext>({
     authenticate,
     createServer: (context, faces, request) =>
-      serverFor(withRequestId(context, requestIdOf(request)), faces, {
-        arrivedAt: Date.now(),
-        signal: request.signal,
-      }),
+      serverFor(
+        withRequestId(context, requestIdOf(request)),
+        faces,
+        { arrivedAt: Date.now(), signal: request.signal },
+        tenantRows.get(context),
+      ),
     createHandshakeServer: () =>
       new McpServer(
         { name: "signpost", title: "Signpost", version: "0.1.0" },

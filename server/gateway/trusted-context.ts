@@ -76,9 +76,7 @@ export function agentContext(
   // fail the call. Written at most once a LAST_USE_RESOLUTION_MS per key: a write on every call
   // cost each call a database write (on SQLite, the file's one writer) for nothing anyone reads.
   const faces = parseAgentFaces(agent.faces);
-  const now = Date.now();
-  if (!agent.lastUsedAt || now - agent.lastUsedAt.getTime() >= LAST_USE_RESOLUTION_MS)
-    db.agent.update({ where: { id: agent.id }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);
+  noteLastUse(db, agent.id, agent.lastUsedAt?.getTime() ?? null);
   return {
     kind: "agent",
     tenantId: agent.tenantId,
@@ -92,6 +90,17 @@ export function agentContext(
     ...(faces ? { agentFaces: faces } : {}),
     face,
   };
+}
+
+/**
+ * Records an agent's use unless it was recorded within LAST_USE_RESOLUTION_MS (`lastUsedAt`: the
+ * time last written, as the caller knows it); returns the time now recorded. Fire and forget.
+ */
+export function noteLastUse(db: Db, agentId: string, lastUsedAt: number | null): number | null {
+  const now = Date.now();
+  if (lastUsedAt !== null && now - lastUsedAt < LAST_USE_RESOLUTION_MS) return lastUsedAt;
+  db.agent.update({ where: { id: agentId }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);
+  return now;
 }
 
 /** A signed-in person's context, from the console session (server/gateway/console-session.ts). */

@@ -9,16 +9,16 @@ import { createWorld, type World } from "./gateway-world";
  * Issue 22: the SQL statements one MCP call sends, through the whole HTTP face (key, budget,
  * server, gateway, audit), in the steady state (the tenant's setup already cached). A change that
  * adds a query to a common call fails here: raise a budget only with a reason in the commit.
- * Audit rows are 3 statements each (the tenant's next number, the row, COMMIT); the key lookup is
- * 2 (agent, then its person); the MCP request's tenant row (name, script limits and the stamp of
- * the cached setup) is 1.
+ * Audit rows are 3 statements each (the tenant's next number, the row, COMMIT); a known agent key
+ * costs 1, the tenant row (name, script limits and the config stamp that says whether the cached
+ * key and setup still hold: agent-key-cache.ts), which the MCP request needed anyway.
  */
 const BUDGET: Record<string, number> = {
-  "tools/list": 2, // the key only: the list itself is cached per caller
-  "get_context order": 6, // key 2 + tenant 1 + audit 3
-  "navigate shop://order/{id}": 9, // key 2 + tenant 1 + two audit rows (the page, the view it shows)
-  search_capabilities: 6, // key 2 + tenant 1 + audit 3
-  "search (browse)": 9, // key 2 + tenant 1 + two audit rows; every result authorized from the cached rules
+  "tools/list": 1, // the key's tenant row only: the list itself is cached per caller
+  "get_context order": 4, // tenant 1 + audit 3
+  "navigate shop://order/{id}": 7, // tenant 1 + two audit rows (the page, the view it shows)
+  search_capabilities: 4, // tenant 1 + audit 3
+  "search (browse)": 7, // tenant 1 + two audit rows; every result authorized from the cached rules
 };
 
 describeEachProvider("database queries per MCP call (%s)", (provider) => {

@@ -63,6 +63,11 @@ function waitingMessage(actionId: string, version: number, url: string): string 
 
 const taskIdParam = z.string().min(1).max(200).describe("The task id a tools/call answered with");
 const meta = z.record(z.string(), z.unknown()).optional();
+// Built once: the handlers are registered on every request's server.
+const taskParams = z.object({ taskId: taskIdParam, _meta: meta }).strict();
+const taskUpdateParams = z
+  .object({ taskId: taskIdParam, inputResponses: z.record(z.string(), z.unknown()), _meta: meta })
+  .strict();
 
 /**
  * tasks/get, tasks/update and tasks/cancel for the approval tasks (MCP Tasks extension,
@@ -95,53 +100,37 @@ export function registerApprovalTaskHandlers<Ctx>(server: McpServer, options: Ap
     return task;
   };
 
-  server.server.setRequestHandler(
-    "tasks/get",
-    { params: z.object({ taskId: taskIdParam, _meta: meta }).strict() },
-    async (params, ctx) => {
-      requireExtension(ctx);
-      const task = await advance(await own(params.taskId));
-      return detailedTask(task);
-    },
-  );
+  server.server.setRequestHandler("tasks/get", { params: taskParams }, async (params, ctx) => {
+    requireExtension(ctx);
+    const task = await advance(await own(params.taskId));
+    return detailedTask(task);
+  });
 
-  server.server.setRequestHandler(
-    "tasks/update",
-    {
-      params: z
-        .object({ taskId: taskIdParam, inputResponses: z.record(z.string(), z.unknown()), _meta: meta })
-        .strict(),
-    },
-    async (params, ctx) => {
-      requireExtension(ctx);
-      // These tasks never ask the client for input (the person decides in the console), so
-      // every response is for a key that is not outstanding: ignored, as the spec says.
-      await own(params.taskId);
-      return {};
-    },
-  );
+  server.server.setRequestHandler("tasks/update", { params: taskUpdateParams }, async (params, ctx) => {
+    requireExtension(ctx);
+    // These tasks never ask the client for input (the person decides in the console), so
+    // every response is for a key that is not outstanding: ignored, as the spec says.
+    await own(params.taskId);
+    return {};
+  });
 
-  server.server.setRequestHandler(
-    "tasks/cancel",
-    { params: z.object({ taskId: taskIdParam, _meta: meta }).strict() },
-    async (params, ctx) => {
-      requireExtension(ctx);
-      const task = await own(params.taskId);
-      if (task.status !== "working") return {};
-      // Cancelling the wait cancels the action: the same cancel_action the agent could call,
-      // with its permission check and audit row. An action already applied cannot be cancelled;
-      // then the task completes with that answer instead.
-      if (!(await tasks.claim(context, task.id))) return {};
-      const outcome = await gateway.operations.cancel_action.run(context, { action_id: task.actionId });
-      if (outcome.outcome === "applied")
-        await tasks.finish(context, task.id, {
-          status: "cancelled",
-          statusMessage: `Cancelled: ${String(outcome.message ?? "the action was cancelled")}`,
-        });
-      else await tasks.release(context, task.id);
-      return {};
-    },
-  );
+  server.server.setRequestHandler("tasks/cancel", { params: taskParams }, async (params, ctx) => {
+    requireExtension(ctx);
+    const task = await own(params.taskId);
+    if (task.status !== "working") return {};
+    // Cancelling the wait cancels the action: the same cancel_action the agent could call,
+    // with its permission check and audit row. An action already applied cannot be cancelled;
+    // then the task completes with that answer instead.
+    if (!(await tasks.claim(context, task.id))) return {};
+    const outcome = await gateway.operations.cancel_action.run(context, { action_id: task.actionId });
+    if (outcome.outcome === "applied")
+      await tasks.finish(context, task.id, {
+        status: "cancelled",
+        statusMessage: `Cancelled: ${String(outcome.message ?? "the action was cancelled")}`,
+      });
+    else await tasks.release(context, task.id);
+    return {};
+  });
 
   /** Moves a working task on when its approval has been decided; returns it as it now stands. */
   async function advance(task: ApprovalTask): Promise<ApprovalTask> {

@@ -113,6 +113,29 @@ export const MAX_BATCH_MESSAGES = 50;
 export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
   const allowed = options.allowedHostnames ?? allowedHostnamesFromEnv();
   const toolLists = createToolListCache();
+  const sdkOptions = {
+    legacy: "stateless",
+    onerror: options.onerror,
+    maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
+  } as const;
+
+  /**
+   * What each request's server is built from, keyed by the `authInfo` object made for that
+   * request alone: the SDK hands that very object to the factory (and to the tool handlers), never
+   * one it derived from headers. The SDK's handler (its event bus, listen router and legacy leg)
+   * is then built once, not per request, while every server instance is still the request's own:
+   * the SDK connects one instance to one exchange's transport, and a shared instance would carry
+   * one caller's tools into another's call. Entries go when their request's objects do.
+   */
+  const builds = new WeakMap<AuthInfo, () => McpServer | Promise<McpServer>>();
+  const sdk = createMcpHandler(({ authInfo }) => {
+    const build = authInfo && builds.get(authInfo);
+    if (!build) throw new Error("an MCP server was asked for without a request of this handler");
+    return build();
+  }, sdkOptions);
+  const handshakeSdk = options.createHandshakeServer
+    ? createMcpHandler(options.createHandshakeServer, sdkOptions)
+    : undefined;
 
   /**
    * The HTTP request's span (a child of the caller's `traceparent` header, if any): every span of
@@ -170,22 +193,11 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
         -32600,
         `Invalid Request: a batch carries at most ${MAX_BATCH_MESSAGES} messages, this one ${parsed.value.length}; send fewer at a time.`,
       );
-    const sdkOptions = parsed ? { parsedBody: parsed.value } : {};
+    const passOn = parsed ? { parsedBody: parsed.value } : {};
 
     const authorization = request.headers.get("authorization");
-    if (!authorization && options.createHandshakeServer && parsed && isHandshakeOnly(parsed.value)) {
-      const handshake = options.createHandshakeServer;
-      const handler = createMcpHandler(() => handshake(), {
-        legacy: "stateless",
-        onerror: options.onerror,
-        maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
-      });
-      try {
-        return await handler.fetch(request, sdkOptions);
-      } finally {
-        void handler.close();
-      }
-    }
+    if (!authorization && handshakeSdk && parsed && isHandshakeOnly(parsed.value))
+      return handshakeSdk.fetch(request, passOn);
 
     const match = BEARER.exec(authorization ?? "");
     const oauth = options.oauth?.(url);
@@ -261,31 +273,24 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
     if (listed !== undefined) return Response.json({ jsonrpc: "2.0", id: listId, result: listed });
 
     let tools: ReadonlySet<string> | undefined;
-    const handler = createMcpHandler(
-      async () => {
-        const server = await options.createServer(identity.context, faces, request);
-        tools ??= registeredToolNames(server);
-        return server;
-      },
-      { legacy: "stateless", onerror: options.onerror, maxRequestBodySize: MAX_REQUEST_BODY_BYTES },
-    );
-    try {
-      const response = await handler.fetch(request, {
-        ...sdkOptions,
-        authInfo: authInfo
-          ? { ...authInfo, token: "[access token]", extra: {} }
-          : { token: "[agent key]", clientId: identity.clientId, scopes: [] },
-      });
-      const refused = tools && parsed ? refusedToolCalls(parsed.value, tools) : [];
-      if (refused.length > 0) await options.onRefusedToolCalls?.(identity.context, refused);
-      if (listKey) {
-        const result = await answeredResult(response.clone());
-        if (result !== undefined) toolLists.set(listKey, result);
-      }
-      return response;
-    } finally {
-      void handler.close();
+    const caller = identity.context;
+    // This request's own object: the key of its build (above), and what handlers see as authInfo.
+    const requestAuth: AuthInfo = authInfo
+      ? { ...authInfo, token: "[access token]", extra: {} }
+      : { token: "[agent key]", clientId: identity.clientId, scopes: [] };
+    builds.set(requestAuth, async () => {
+      const server = await options.createServer(caller, faces, request);
+      tools ??= registeredToolNames(server);
+      return server;
+    });
+    const response = await sdk.fetch(request, { ...passOn, authInfo: requestAuth });
+    const refused = tools && parsed ? refusedToolCalls(parsed.value, tools) : [];
+    if (refused.length > 0) await options.onRefusedToolCalls?.(caller, refused);
+    if (listKey) {
+      const result = await answeredResult(response.clone());
+      if (result !== undefined) toolLists.set(listKey, result);
     }
+    return response;
   }
 }
 

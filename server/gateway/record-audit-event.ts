@@ -100,54 +100,27 @@ type AuditEventRow = Awaited<ReturnType<Db["auditEvent"]["create"]>>;
  * tenant and commit in order (the counter row stays locked until the insert commits), and one
  * tenant's numbers say nothing about another's activity.
  *
- * On PostgreSQL one statement does both, so the lock is held only while the server runs it. As an
- * interactive transaction (upsert, round trip, insert, round trip, commit) it was held across the
- * instance's event loop: in the load run (npm run bench:load) every audit write of the tenant, on
- * every instance, queued behind a holder whose process was busy elsewhere. On SQLite (one writer)
- * rows are committed in groups (below).
+ * Rows are committed in groups on both providers: a row that arrives while a commit is in flight
+ * waits for it and then goes with every other row that waited, so a burst pays one commit (and one
+ * WAL sync) instead of one each, and a tenant's counter row is locked once per group, not once per
+ * row. Each caller still gets its row only once the commit that carries it is done: nothing is
+ * answered before its row is durable. A failed commit fails every row in it, as a failed insert
+ * failed its own call before. An idle writer commits a lone row at once: no timer, no added wait.
  */
-async function insertNumbered(db: Db, data: AuditRowData): Promise<AuditEventRow> {
-  if (providerOfDb(db) === "postgres") {
-    const rows = await db.$queryRaw<AuditEventRow[]>`
-      WITH counter AS (
-        INSERT INTO "AuditCounter" ("tenantId", "seq") VALUES (${data.tenantId}::text, 1)
-        ON CONFLICT ("tenantId") DO UPDATE SET "seq" = "AuditCounter"."seq" + 1
-        RETURNING "seq"
-      )
-      INSERT INTO "AuditEvent" ("tenantId", "seq", "agentId", "userId", "face", "operation",
-        "target", "capability", "arguments", "decision", "outcome", "message", "latencyMs",
-        "actionId", "actionKey", "requestId")
-      SELECT ${data.tenantId}::text, counter."seq", ${data.agentId}::text, ${data.userId}::text,
-        ${data.face}::text, ${data.operation}::text, ${data.target}::text, ${data.capability}::text,
-        ${JSON.stringify(data.arguments)}::jsonb, ${data.decision}::text, ${data.outcome}::text,
-        ${data.message}::text, ${data.latencyMs}::int, ${data.actionId}::text, ${data.actionKey}::text,
-        ${data.requestId}::text
-      FROM counter
-      RETURNING *`;
-    const [row] = rows;
-    if (!row) throw new Error("the audit insert returned no row");
-    return { ...row, createdAt: new Date(row.createdAt) };
-  }
-  return sqliteGroupCommit(db)(data);
+function insertNumbered(db: Db, data: AuditRowData): Promise<AuditEventRow> {
+  return groupCommit(db)(data);
 }
 
-/** Most rows one SQLite transaction carries: a burst is cut into commits of this size. */
+/** Most rows one commit carries: a burst is cut into commits of this size. */
 const MAX_GROUP = 64;
 
 type Waiting = { data: AuditRowData; resolve(row: AuditEventRow): void; reject(error: unknown): void };
 const groupCommits = new WeakMap<Db, (data: AuditRowData) => Promise<AuditEventRow>>();
 
-/**
- * Group commit on SQLite (one writer): a row that arrives while a commit is in flight waits for
- * it and then goes with every other row that waited, in one transaction, so a burst pays one
- * commit (and one WAL sync) instead of one each. Each caller still gets its row only once that
- * transaction committed: nothing is answered before its row is durable. A failed transaction
- * fails every row in it, as a failed insert failed its own call before. An idle writer commits
- * a lone row at once: no timer, no added wait.
- */
-function sqliteGroupCommit(db: Db): (data: AuditRowData) => Promise<AuditEventRow> {
+function groupCommit(db: Db): (data: AuditRowData) => Promise<AuditEventRow> {
   const known = groupCommits.get(db);
   if (known) return known;
+  const insertGroup = providerOfDb(db) === "postgres" ? insertGroupPostgres : insertGroupSqlite;
   const waiting: Waiting[] = [];
   let writing = false;
   async function drain() {
@@ -175,8 +148,8 @@ function sqliteGroupCommit(db: Db): (data: AuditRowData) => Promise<AuditEventRo
   return enqueue;
 }
 
-/** One transaction: each tenant's counter moves once by its rows' count, then the rows, numbered in arrival order. */
-async function insertGroup(db: Db, rows: AuditRowData[]): Promise<AuditEventRow[]> {
+/** SQLite (one writer): one transaction; each tenant's counter moves once by its rows' count, then the rows, numbered in arrival order. */
+async function insertGroupSqlite(db: Db, rows: AuditRowData[]): Promise<AuditEventRow[]> {
   return db.$transaction(
     async (tx) => {
       const count = new Map<string, number>();
@@ -201,6 +174,57 @@ async function insertGroup(db: Db, rows: AuditRowData[]): Promise<AuditEventRow[
     // A burst of calls queues here (SQLite has one writer): wait for the turn rather than lose the row.
     { maxWait: 15_000, timeout: 15_000 },
   );
+}
+
+/**
+ * PostgreSQL: one statement per tenant in the group (run side by side), which moves the tenant's
+ * counter by its rows' count and inserts them numbered in arrival order. One statement holds the
+ * counter's lock only while the server runs it: as an interactive transaction (upsert, round
+ * trip, insert, round trip, commit) the lock was held across the instance's event loop, and in
+ * the load run every audit write of the tenant, on every instance, queued behind a holder whose
+ * process was busy elsewhere.
+ */
+async function insertGroupPostgres(db: Db, rows: AuditRowData[]): Promise<AuditEventRow[]> {
+  const byTenant = new Map<string, number[]>();
+  for (const [i, row] of rows.entries())
+    byTenant.set(row.tenantId, [...(byTenant.get(row.tenantId) ?? []), i]);
+  const out: AuditEventRow[] = new Array(rows.length);
+  await Promise.all(
+    [...byTenant].map(async ([tenantId, indexes]) => {
+      const input = indexes.map((index, i) => {
+        const { tenantId: _, ...row } = rows[index] as AuditRowData;
+        return { ...row, ord: i + 1 };
+      });
+      const n = input.length;
+      const inserted = await db.$queryRaw<AuditEventRow[]>`
+        WITH counter AS (
+          INSERT INTO "AuditCounter" ("tenantId", "seq") VALUES (${tenantId}::text, ${n}::int)
+          ON CONFLICT ("tenantId") DO UPDATE SET "seq" = "AuditCounter"."seq" + ${n}::int
+          RETURNING "seq"
+        ), input AS (
+          SELECT * FROM jsonb_to_recordset(${JSON.stringify(input)}::jsonb) AS r(
+            "ord" int, "agentId" text, "userId" text, "face" text, "operation" text, "target" text,
+            "capability" text, "arguments" jsonb, "decision" text, "outcome" text, "message" text,
+            "latencyMs" int, "actionId" text, "actionKey" text, "requestId" text)
+        )
+        INSERT INTO "AuditEvent" ("tenantId", "seq", "agentId", "userId", "face", "operation",
+          "target", "capability", "arguments", "decision", "outcome", "message", "latencyMs",
+          "actionId", "actionKey", "requestId")
+        SELECT ${tenantId}::text, counter."seq" - ${n}::int + input."ord", input."agentId", input."userId",
+          input."face", input."operation", input."target", input."capability", input."arguments",
+          input."decision", input."outcome", input."message", input."latencyMs", input."actionId",
+          input."actionKey", input."requestId"
+        FROM input, counter
+        ORDER BY input."ord"
+        RETURNING *`;
+      if (inserted.length !== n) throw new Error(`the audit insert returned ${inserted.length} of ${n} rows`);
+      // RETURNING names no order: each row goes back to its caller by its number.
+      const first = Math.min(...inserted.map((r) => r.seq));
+      for (const row of inserted)
+        out[indexes[row.seq - first] as number] = { ...row, createdAt: new Date(row.createdAt) };
+    }),
+  );
+  return out;
 }
 
 /**

@@ -75,40 +75,46 @@ describeEachProvider("per-tenant audit numbers on %s", (provider) => {
 // Issue 22: on SQLite (one writer) rows that arrive while a commit is in flight go together in
 // the next transaction (group commit): a burst moves each tenant's counter once per group, not
 // once per row, and still every caller's row is numbered, stored and returned.
-it("SQLite group commit: a burst of 40 rows takes fewer counter updates than rows, numbers stay gapless", async () => {
-  const t = await createTestDatabase("sqlite");
-  try {
-    const f = await seedConsoleFixtures(t.db);
-    let counterWrites = 0;
-    const counted = createDb(t.url, {
-      onQuery: (q) => {
-        if (q.query.includes("AuditCounter") && !q.query.trimStart().startsWith("SELECT")) counterWrites++;
-      },
-    });
+describeEachProvider("audit group commit on %s", (provider) => {
+  it("a burst of 40 rows takes fewer counter updates than rows, numbers stay gapless", async () => {
+    const t = await createTestDatabase(provider);
     try {
-      const rows = await Promise.all(
-        Array.from({ length: 40 }, (_, i) =>
-          recordAuditEvent(
-            counted,
-            { tenantId: i % 2 ? "acme" : "globex", userId: i % 2 ? f.alice.id : f.gina.id, face: "actions" },
-            { operation: `burst.op_${i}`, outcome: "applied", latencyMs: 1 },
+      const f = await seedConsoleFixtures(t.db);
+      let counterWrites = 0;
+      const counted = createDb(t.url, {
+        onQuery: (q) => {
+          if (q.query.includes("AuditCounter") && !q.query.trimStart().startsWith("SELECT")) counterWrites++;
+        },
+      });
+      try {
+        const rows = await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            recordAuditEvent(
+              counted,
+              {
+                tenantId: i % 2 ? "acme" : "globex",
+                userId: i % 2 ? f.alice.id : f.gina.id,
+                face: "actions",
+              },
+              { operation: `burst.op_${i}`, outcome: "applied", latencyMs: 1 },
+            ),
           ),
-        ),
-      );
-      // Each caller got its own row back, with its own operation.
-      expect(rows.map((r) => r.operation)).toEqual(Array.from({ length: 40 }, (_, i) => `burst.op_${i}`));
-      expect(counterWrites).toBeGreaterThan(0);
-      expect(counterWrites).toBeLessThan(40);
-      const acme = await listAuditEvents(t.db, contextOf(f.sam), { afterSeq: 0, limit: 1000 });
-      expect(acme.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-      // Numbered in arrival order within the tenant.
-      expect(acme.map((e) => e.operation)).toEqual(
-        Array.from({ length: 20 }, (_, i) => `burst.op_${2 * i + 1}`),
-      );
+        );
+        // Each caller got its own row back, with its own operation.
+        expect(rows.map((r) => r.operation)).toEqual(Array.from({ length: 40 }, (_, i) => `burst.op_${i}`));
+        expect(counterWrites).toBeGreaterThan(0);
+        expect(counterWrites).toBeLessThan(40);
+        const acme = await listAuditEvents(t.db, contextOf(f.sam), { afterSeq: 0, limit: 1000 });
+        expect(acme.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+        // Numbered in arrival order within the tenant.
+        expect(acme.map((e) => e.operation)).toEqual(
+          Array.from({ length: 20 }, (_, i) => `burst.op_${2 * i + 1}`),
+        );
+      } finally {
+        await counted.$disconnect();
+      }
     } finally {
-      await counted.$disconnect();
+      await t.drop();
     }
-  } finally {
-    await t.drop();
-  }
+  });
 });

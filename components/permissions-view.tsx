@@ -27,6 +27,10 @@ export type PermissionGrammar = { schemes: string[]; capabilities: string[] };
 /** The one pattern language, as server/gateway/permission-pattern.ts reads it. */
 function PatternHelp({ grammar }: { grammar: PermissionGrammar }) {
   const code = "rounded bg-slate-100 px-1 font-mono text-xs";
+  // Examples from what is installed, so they name this tenant's systems, not a demo's.
+  const id = grammar.capabilities[0] ?? "close_account";
+  const glob = `${id.split("_")[0]}_*`;
+  const [scheme = "crm", other = scheme] = grammar.schemes;
   return (
     <details className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="pattern-help">
       <summary className="cursor-pointer font-semibold">Pattern language</summary>
@@ -37,17 +41,18 @@ function PatternHelp({ grammar }: { grammar: PermissionGrammar }) {
         <li>
           <code className={code}>capability:&lt;id&gt;</code> — one capability;{" "}
           <code className={code}>*</code> in the id is any run of characters (
-          <code className={code}>capability:track_*</code>). A bare id such as{" "}
-          <code className={code}>checkout</code> is saved as <code className={code}>capability:checkout</code>
-          . Ids: {grammar.capabilities.join(", ")}.
+          <code className={code}>capability:{glob}</code>). A bare id such as{" "}
+          <code className={code}>{id}</code> is saved as <code className={code}>capability:{id}</code>. Ids:{" "}
+          {grammar.capabilities.join(", ")}.
         </li>
         <li>
           <code className={code}>&lt;scheme&gt;://&lt;path&gt;</code> — pages and records:{" "}
           <code className={code}>*</code> is any run within one path segment (
-          <code className={code}>shop://order/*/after-sales</code>), <code className={code}>**</code> any
-          depth (<code className={code}>helpdesk://**</code>). A query is part of the target, so{" "}
-          <code className={code}>shop://*</code> also covers{" "}
-          <code className={code}>shop://orders?status=paid</code>. Schemes: {grammar.schemes.join(", ")}.
+          <code className={code}>{scheme}://&lt;entity&gt;/*</code>), <code className={code}>**</code> any
+          depth (<code className={code}>{other}://**</code>). A query is part of the target, so{" "}
+          <code className={code}>{scheme}://*</code> also covers{" "}
+          <code className={code}>{scheme}://&lt;listing&gt;?status=open</code>. Schemes:{" "}
+          {grammar.schemes.join(", ")}.
         </li>
         <li>
           <code className={code}>search:&lt;scheme&gt;</code> or <code className={code}>search:*</code> —
@@ -223,7 +228,7 @@ function RuleForm({
           id={id("pattern")}
           required
           maxLength={300}
-          placeholder="shop://order/*/after-sales"
+          placeholder="crm://account/* or capability:close_*"
           value={d.pattern}
           onChange={(e) => setD({ ...d, pattern: e.target.value })}
           className={`${inputClass} mt-1 font-mono`}
@@ -332,7 +337,7 @@ function Tester({ agents }: { agents: Agent[] }) {
             required
             value={target}
             onChange={(e) => setTarget(e.target.value)}
-            placeholder="shop://order/ord_paid/after-sales"
+            placeholder="crm://account/42 or close_account"
             className={`${inputClass} mt-1 font-mono`}
           />
         </div>

@@ -262,6 +262,7 @@ export function ActionDetailView({
                     </p>
                     <ConfirmationSummary
                       capability={a.capability}
+                      title={a.title}
                       actionId={a.id}
                       version={p.version}
                       summary={p.summary}

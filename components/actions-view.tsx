@@ -47,7 +47,7 @@ function ActionTable({ actions, testId }: { actions: ActionListItem[]; testId: s
       className="stack-on-phone w-full rounded-lg border border-slate-200 bg-white text-sm"
       data-testid={testId}
     >
-      <TableHead columns={["Action", "Amount", "Customer", "Agent", "Status", "Started"]} />
+      <TableHead columns={["Action", "Amount", "For", "Agent", "Status", "Started"]} />
       <tbody>
         {actions.map((a) => (
           <tr key={a.id} className="border-t border-slate-200 align-top" data-testid="action-row">
@@ -63,7 +63,7 @@ function ActionTable({ actions, testId }: { actions: ActionListItem[]; testId: s
             <td className="px-3 py-2 tabular-nums" data-label="Amount">
               {a.amount === null ? "—" : formatMoney(a.amount, a.currency ?? "USD")}
             </td>
-            <td className="px-3 py-2" data-label="Customer">
+            <td className="px-3 py-2" data-label="For">
               {a.userName ?? "—"}
             </td>
             <td className="px-3 py-2" data-label="Agent">
@@ -88,6 +88,8 @@ function ActionTable({ actions, testId }: { actions: ActionListItem[]; testId: s
 type RecoveryItem = {
   action_id: string;
   capability: string;
+  /** The capability's declared title. */
+  title: string;
   effect_status: string;
   action_key: string;
   kind: string;
@@ -115,7 +117,7 @@ function RecoveryTable({ items }: { items: RecoveryItem[] }) {
               </Link>
             </td>
             <td className="px-3 py-2" data-label="What">
-              {i.capability.replaceAll("_", " ")}
+              {i.title}
             </td>
             <td className="px-3 py-2" data-label="Effect">
               <Badge value={i.effect_status} />
@@ -233,7 +235,7 @@ export function ActionsView({ initial, canRecover }: { initial: ActionFilter; ca
             id="capability"
             value={filter.capability}
             onChange={(e) => setFilter({ ...filter, capability: e.target.value.trim(), page: 1 })}
-            placeholder="e.g. checkout"
+            placeholder="a capability id"
             className={`${inputClass} mt-1 sm:w-44`}
           />
         </div>

@@ -30,14 +30,14 @@ export function ApprovalsView({ initial, scope }: { initial: ApprovalView[]; sco
         title="Approvals"
         description={
           scope === "tenant"
-            ? "Charges, refunds and other side effects agents prepared in this tenant, waiting for a person. Newest first."
-            : "Charges, refunds and other side effects your agents prepared, waiting for you. Newest first."
+            ? "Changes agents prepared in this tenant (money moved, records changed), waiting for a person. Newest first."
+            : "Changes your agents prepared (money moved, records changed), waiting for you. Newest first."
         }
       />
       {pending.error ? <ErrorState error={pending.error} onRetry={() => pending.refetch()} /> : null}
       {pending.data.length === 0 ? (
         <EmptyState title="Nothing waits for approval">
-          When an agent prepares a payment or refund, it appears here.
+          When an agent prepares a change that needs your approval, it appears here.
         </EmptyState>
       ) : (
         <ul className="grid grid-cols-1 gap-4 lg:grid-cols-2" aria-label="Pending approvals">
@@ -50,6 +50,7 @@ export function ApprovalsView({ initial, scope }: { initial: ApprovalView[]; sco
             >
               <ConfirmationSummary
                 capability={a.capability}
+                title={a.title}
                 actionId={a.actionId}
                 version={a.version}
                 summary={a.summary}
@@ -97,7 +98,7 @@ export function ApprovalsView({ initial, scope }: { initial: ApprovalView[]; sco
               {decided.data.map((a) => (
                 <tr key={a.id} className="border-t border-slate-200 align-top">
                   <td className="px-3 py-2" data-label="What">
-                    {decisionSentence(a.summary) ?? a.capability.replaceAll("_", " ")}
+                    {decisionSentence(a.summary) ?? a.title}
                   </td>
                   <td className="px-3 py-2" data-label="Decision">
                     {approvalStatusLabel(a.status)}

@@ -117,6 +117,7 @@ export function ConfirmScreen({ initial, audience }: { initial: ConfirmView; aud
           <p className="mb-1 text-xs font-medium text-slate-700">The version you were looking at:</p>
           <ConfirmationSummary
             capability={latest.capability}
+            title={latest.title}
             actionId={latest.actionId}
             version={shown.version}
             summary={shown.summary}
@@ -141,6 +142,7 @@ export function ConfirmScreen({ initial, audience }: { initial: ConfirmView; aud
       ) : null}
       <ConfirmationSummary
         capability={latest.capability}
+        title={latest.title}
         actionId={latest.actionId}
         version={current.version}
         summary={current.summary}

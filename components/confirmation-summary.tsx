@@ -13,6 +13,8 @@ import { formatTime } from "./format-time";
  */
 export type ConfirmationSummaryProps = {
   capability: string;
+  /** The capability's declared title: the heading when the summary carries none of its own. */
+  title: string;
   actionId: string;
   version: number;
   summary: unknown;
@@ -66,6 +68,7 @@ function Changed(): ReactNode {
 
 export function ConfirmationSummary({
   capability,
+  title,
   actionId,
   version,
   summary,
@@ -73,7 +76,7 @@ export function ConfirmationSummary({
   request,
   changed = [],
 }: ConfirmationSummaryProps) {
-  const shown = renderSummary(summary, capability.replaceAll("_", " "));
+  const shown = renderSummary(summary, title);
   const changedSet = new Set(changed);
   return (
     <section

@@ -67,14 +67,14 @@ export function ConsoleNav({ user, summary }: { user: ConsoleUser; summary: Summ
       <search className="mb-3 block px-1">
         <form action="/search">
           <label htmlFor="global-search" className="sr-only">
-            Search orders, customers, agents and actions
+            Search records, people, agents and actions
           </label>
           <input
             id="global-search"
             name="q"
             type="search"
             maxLength={200}
-            placeholder="Search orders, customers, agents, actions…"
+            placeholder="Search records, people, agents, actions…"
             className="block w-full rounded-md border border-slate-600 bg-slate-800 px-2 py-1.5 text-sm text-white placeholder:text-slate-300 focus:outline-2 focus:outline-sky-400"
           />
         </form>

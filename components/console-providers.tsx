@@ -17,7 +17,7 @@ function LiveInvalidation() {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const source = new EventSource("/api/console/stream");
     const onEvent = () => {
-      // Coalesce bursts (a checkout writes several rows) into one refetch.
+      // Coalesce bursts (one confirmed action writes several rows) into one refetch.
       if (timer) return;
       timer = setTimeout(() => {
         timer = undefined;

@@ -39,7 +39,7 @@ export function NotificationSettings({
       ? "an approval waits for you, or an agent asks for a permission"
       : role === "support"
         ? "an approval names you (support rarely decides)"
-        : "one of your agents asks you to approve a payment, refund or other change";
+        : "one of your agents asks you to approve a change it prepared for you";
   return (
     <div className="max-w-2xl space-y-6">
       <PageHeader

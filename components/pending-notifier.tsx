@@ -67,7 +67,7 @@ export function PendingNotifier({ summary, enabled }: { summary: Summary | undef
           if (!newest) return;
           show(
             "An approval is waiting for you",
-            decisionSentence(newest.summary) ?? newest.capability.replaceAll("_", " "),
+            decisionSentence(newest.summary) ?? newest.title,
             `/confirm/${encodeURIComponent(newest.actionId)}`,
             `approval:${newest.id}`,
           );

@@ -10,6 +10,7 @@ import {
   type ToolAnnotations,
 } from "@modelcontextprotocol/server";
 import { createElement } from "react";
+import { capabilityTitle } from "@/server/connectors/connector-registry";
 import { argumentBoundsErrors } from "@/server/gateway/argument-bounds";
 import { redactText } from "@/server/redact-secrets";
 import { ConfirmationSummary } from "../components/confirmation-summary";
@@ -334,6 +335,7 @@ async function shapeResult<Ctx>(
           summary_html: (await import("react-dom/server")).renderToStaticMarkup(
             createElement(ConfirmationSummary, {
               capability: String(outcome.capability ?? ""),
+              title: capabilityTitle(String(outcome.capability ?? "")),
               actionId,
               version,
               summary: outcome.summary,

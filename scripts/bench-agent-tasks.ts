@@ -23,7 +23,7 @@ function row(cells: Array<string | number>) {
   return `| ${cells.join(" | ")} |`;
 }
 
-/** Prints the table; returns it as markdown too (the README keeps the last run's). */
+/** Prints the table; returns it as markdown too (docs/benchmarks.md keeps the last run's). */
 export async function benchAgentTasks(w: McpWorld): Promise<string> {
   const doc = await (await fetch(`${w.legacy.url}/openapi.json`)).json();
   const restDefs = tokens(await wrapOpenApiAsTools(doc));

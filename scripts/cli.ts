@@ -52,7 +52,7 @@ ${CONNECT_HELP}
   --version                            print the version
 
 Environment: DATABASE_URL, SIGNPOST_DATA_DIR (./data), SIGNPOST_MASTER_KEY, LEGACY_PORT (4010);
-serve reads every variable in the README's configuration table.`;
+serve reads every variable in docs/configuration.md.`;
 
 /** A command's refusal: the command line prints it as `signpost: <message>` and exits with 1. */
 export class CliFailure extends Error {}

@@ -100,6 +100,13 @@ async function main(): Promise<void> {
   process.env.DATABASE_URL = url;
 
   const started = Date.now();
+  // The first line says where the logins and the agent key will be, so that a person who started
+  // it without a terminal (a service, an IDE's run button, a container's log) finds them before
+  // the first start's console build (a minute or two) has even begun.
+  logger.info(
+    { event: "starting", demo_file: join(dataDir, "demo.json") },
+    `Starting the Signpost demo: when it is running, the console is at http://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${env.PORT} and the demo logins and agent keys are in ${join(dataDir, "demo.json")} (mode 0600). The first start builds the console first.`,
+  );
   // After a `git pull` that changed the schema, the generated clients (not committed) are stale.
   const generate = await runLogged("prisma generate", process.execPath, [
     join(root, "scripts/generate-clients.mjs"),

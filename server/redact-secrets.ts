@@ -68,6 +68,14 @@ const URL_PASSWORD =
 const NAME_AND_SEPARATOR =
   /(?<![A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]{0,63})(["']?[ \t]{0,3}([=:])[ \t]{0,3}(["']?))/g;
 
+/**
+ * What follows `name: ` when the text is a sentence about the credential, not the credential:
+ * a word that opens a clause (an instruction, a verb, an article), lowercase, then more words.
+ * `password: hunter2`, `token: abc then more` and `SIGNPOST_MASTER_KEY: 6f1c…` stay secrets.
+ */
+const PROSE_AFTER_COLON =
+  /^(?:set|use|see|is|are|was|were|must|should|cannot|can|will|not|the|a|an|it|its|this|that|to|for|from|in|on|with|and|or|no|none|missing|required|unset|empty|invalid|wrong|expired|needed|given)[ \t]+[a-z(<]/;
+
 /** Where an unquoted value ends. */
 const VALUE_END = /[\s&"',;<>()[\]{}|`\\#]/;
 
@@ -110,6 +118,14 @@ function redactNamedValues(text: string): string {
     const kind = secretNameKind(name);
     // In prose `key: …` is a sentence, `key=…` is still a parameter.
     if (!kind || (kind === "weak" && separator === ":" && !quote)) continue;
+    // Nor is a credential's name followed by a sentence about it ("SIGNPOST_MASTER_KEY: set it
+    // to the value…"): no secret is a word that opens a clause and has more words after it.
+    if (
+      separator === ":" &&
+      !quote &&
+      PROSE_AFTER_COLON.test(text.slice(m.index + whole.length, m.index + whole.length + 16))
+    )
+      continue;
     let start = m.index + whole.length;
     let open = quote;
     if (!quote) {
@@ -154,13 +170,31 @@ function luhn(digits: string): boolean {
 }
 
 /**
- * A payment card number: 13–19 digits, Luhn-valid, starting with 2–6 (Mastercard, Amex, Diners,
- * JCB, Visa, Discover, UnionPay, Maestro). The first digit rules out most look-alikes that pass
- * Luhn by chance (one in ten do): epoch-millisecond timestamps (1…), USPS tracking numbers (9…),
- * numbers with a leading zero.
+ * The card networks' number ranges, each with the lengths it issues. One number in ten passes
+ * Luhn by chance, so Luhn plus "starts with 2–6" took look-alikes for cards: a migration's
+ * 14-digit timestamp (`20261130135647_add_sign_in_failures`) is no network's number, since
+ * nothing issues 14 digits starting 20. Epoch-millisecond timestamps (1…), USPS tracking numbers
+ * (9…) and numbers with a leading zero match no range either.
  */
+const CARD_RANGES: ReadonlyArray<readonly [RegExp, number, number]> = [
+  [/^4/, 13, 19], // Visa (13, 16, 19; some issue the lengths between)
+  [/^(?:5[1-5]|222[1-9]|22[3-9]|2[3-6]|27[01]|2720)/, 16, 16], // Mastercard
+  [/^220[0-4]/, 16, 19], // Mir
+  [/^3[47]/, 15, 15], // American Express
+  [/^(?:30[0-5]|3095|36|3[89])/, 14, 19], // Diners Club
+  [/^35(?:2[89]|[3-8])/, 16, 19], // JCB
+  [/^(?:6011|64[4-9]|65)/, 16, 19], // Discover
+  [/^62/, 16, 19], // UnionPay
+  [/^(?:50|5[6-9]|6)/, 13, 19], // Maestro and the other 6-series
+];
+
+/** A payment card number: a network's range and length, and Luhn-valid. */
 function isCardNumber(digits: string): boolean {
-  return digits.length >= 13 && digits.length <= 19 && /^[2-6]/.test(digits) && luhn(digits);
+  return (
+    CARD_RANGES.some(
+      ([range, min, max]) => digits.length >= min && digits.length <= max && range.test(digits),
+    ) && luhn(digits)
+  );
 }
 
 /**

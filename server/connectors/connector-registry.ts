@@ -111,6 +111,14 @@ export function capabilityRegistry(): ReadonlyMap<string, AnyCapability> {
 }
 
 /**
+ * What a person reads for a capability: the title its declaration gives ("Close account"),
+ * never a guess from its id. An action whose connector is no longer installed keeps its bare id.
+ */
+export function capabilityTitle(id: string): string {
+  return capabilityRegistry().get(id)?.title ?? id;
+}
+
+/**
  * The capability registry as the engine holds it: a map that always reads the current
  * installations, so a gateway built before a connector was installed still knows its
  * capabilities (and a permission check never mistakes one for an unknown capability).

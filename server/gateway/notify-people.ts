@@ -1,4 +1,4 @@
-import { capabilityRegistry } from "../connectors/connector-registry";
+import { capabilityRegistry, capabilityTitle } from "../connectors/connector-registry";
 import { approversOf } from "../connectors/sdk/define-capability";
 import {
   escapeHtml,
@@ -64,7 +64,7 @@ export async function approvalMails(db: Db, publicUrl: string, approvalId: strin
         select: { name: true },
       })
     : null;
-  const shown = renderSummary(approval.summary, action.capability.replaceAll("_", " "));
+  const shown = renderSummary(approval.summary, capabilityTitle(action.capability));
   const sentence = shown.sentence ?? `Approve: ${shown.title}`;
   // The summary drawn by the one renderer the confirm page uses: every value neutralised there.
   const summary: MailPart = {

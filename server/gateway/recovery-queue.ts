@@ -1,3 +1,4 @@
+import { capabilityTitle } from "../connectors/connector-registry";
 import type { Outcome } from "../connectors/sdk/outcome";
 import type { Db } from "../db/client";
 import { parseActionState } from "../engine/action-state";
@@ -61,6 +62,7 @@ export async function listRecoveryQueue(db: Db, ctx: TrustedContext) {
       return {
         action_id: e.actionId,
         capability: e.action.capability,
+        title: capabilityTitle(e.action.capability),
         user_id: e.action.userId,
         agent_id: e.action.agentId,
         effect_status: e.status,

@@ -3,6 +3,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { ConfirmationSummary } from "@/components/confirmation-summary";
 import { summaryDiff } from "@/components/summary-diff";
+import { capabilityTitle } from "@/server/connectors/connector-registry";
 import { withShown } from "@/server/connectors/sdk/decision-summary";
 import { renderSummary, summaryHtml, summaryText } from "@/server/connectors/sdk/render-decision-summary";
 import { shopSummary } from "@/server/connectors/shop/shop-summary-fields";
@@ -56,6 +57,7 @@ describe("the confirm screen's summary (the same markup in the console and the M
     const html = renderToStaticMarkup(
       createElement(ConfirmationSummary, {
         capability: "checkout",
+        title: "Checkout",
         actionId: "act_1",
         version: 3,
         summary: checkout(2),
@@ -147,17 +149,42 @@ describe("one renderer, every surface (issue 19)", () => {
     // Text that spells a code point is not taken for one.
     expect(summaryText(r)).toContain("<U+003C>U+202E>");
     const html = renderToStaticMarkup(
-      createElement(ConfirmationSummary, { capability: "x", actionId: "a", version: 1, summary }),
+      createElement(ConfirmationSummary, { capability: "x", title: "X", actionId: "a", version: 1, summary }),
     );
     expect(html).toContain("acct_&lt;U+202E&gt;4321");
     expect(html).not.toMatch(/[\u202E\u200B\u2066\u061C]/);
+  });
+
+  it("a summary without typed parts is headed by the capability's declared title, not a guess from its id", () => {
+    const html = renderToStaticMarkup(
+      createElement(ConfirmationSummary, {
+        capability: "crm_close_account",
+        title: "Close a customer account",
+        actionId: "a",
+        version: 1,
+        summary: { anything: 1 },
+      }),
+    );
+    expect(html).toMatch(/data-field="title"[^>]*>Close a customer account</);
+    expect(html).not.toContain("crm close account");
+    // The id is still there for developers.
+    expect(html).toContain("<code>crm_close_account</code>");
+    // The console and the faces read titles from the declarations (an unknown id stays as it is).
+    expect(capabilityTitle("checkout")).toBe("Checkout");
+    expect(capabilityTitle("no_such_capability")).toBe("no_such_capability");
   });
 
   it("the console screen, the email and the agent's text carry the same rows", () => {
     const summary = checkout(2);
     const r = renderSummary(summary, "checkout");
     const html = renderToStaticMarkup(
-      createElement(ConfirmationSummary, { capability: "checkout", actionId: "a", version: 1, summary }),
+      createElement(ConfirmationSummary, {
+        capability: "checkout",
+        title: "Checkout",
+        actionId: "a",
+        version: 1,
+        summary,
+      }),
     );
     const text = summaryText(r);
     const mail = summaryHtml(r);

@@ -19,7 +19,7 @@ const pgReachable = postgresSkipReason() === null;
 
 /**
  * Issue 10, "Done when": two `npx signpost serve` instances on one PostgreSQL behind a small
- * round-robin balancer (in this file), sharing one legacy backend, as the README's multi-instance
+ * round-robin balancer (in this file), sharing one legacy backend, as docs/operations.md's multi-instance
  * setup describes. The instances start once for the whole file; the tests run in order (the
  * SIGKILL one leaves one instance, the last one stops that one gracefully).
  */

@@ -42,8 +42,8 @@ const under = (dir: string) => (path: string) => path === dir || path.startsWith
 const connectorFolder = (path: string) =>
   /^server\/connectors\/[^/]+\//.test(path) && !/^server\/connectors\/(sdk|openapi)\//.test(path);
 
-// DESIGN.md: app → mcp → server/gateway → server/engine, server/browse → server/connectors → db.
-describe("imports only point down (DESIGN.md)", () => {
+// docs/architecture.md: app → mcp → server/gateway → server/engine, server/browse → server/connectors → db.
+describe("imports only point down (docs/architecture.md)", () => {
   it("connectors import nothing above them", () => {
     const above = [
       "server/browse",

@@ -247,6 +247,10 @@ describe(`npm start (${postgresUrl ? "postgres" : "sqlite"})`, () => {
     // Not on a terminal: the output is JSON log lines, which name demo.json but never carry
     // the passwords or agent keys themselves (a log is not a place for credentials).
     expect(first.output()).toContain(demoPath);
+    // The very first line already says where they will be (before a build of a minute or two).
+    const firstLine = JSON.parse(first.output().split("\n")[0] as string);
+    expect(firstLine).toMatchObject({ event: "starting", demo_file: demoPath });
+    expect(firstLine.msg).toContain(`demo logins and agent keys are in ${demoPath}`);
     expect(first.output()).not.toContain(demo.agents[0].key);
     expect(first.output()).not.toContain(demo.logins[0].password);
     // The legacy admin key in demo.json works against the running legacy service.

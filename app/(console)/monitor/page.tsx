@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { pageRoles, requirePageAccess } from "@/app/_lib/console-context";
-import { EMPTY_MONITOR_FILTER, type MonitorFilter } from "@/components/monitor-filter";
-import { MonitorView } from "@/components/monitor-view";
+import { EMPTY_MONITOR_FILTER, type MonitorFilter } from "@/components/monitor/monitor-filter";
+import { MonitorView } from "@/components/monitor/monitor-view";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Live monitor" };

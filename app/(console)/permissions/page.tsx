@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { pageRoles, requirePageAccess } from "@/app/_lib/console-context";
-import { PermissionsView } from "@/components/permissions-view";
+import { PermissionsView } from "@/components/permissions/permissions-view";
 
 import { servedVocabulary } from "@/server/gateway/permission-pattern";
 

@@ -10,8 +10,8 @@ export const metadata: Metadata = { title: "Search" };
 
 const KIND_LABELS = {
   action: "Actions",
-  record: "Orders, tickets and other records",
-  person: "Customers and people",
+  record: "Records agents acted on",
+  person: "People",
   agent: "Agents",
 };
 
@@ -32,7 +32,7 @@ export default async function SearchPage({
     <div className="max-w-3xl">
       <PageHeader
         title={q ? `Search: ${q}` : "Search"}
-        description="Actions by id, the orders and tickets they act on, customers by name or email, agents by name."
+        description="Actions by id, the records they act on, people by name or email, agents by name."
       />
       <form action="/search" className="mb-6 flex gap-2">
         <label htmlFor="search-page-q" className="sr-only">
@@ -52,7 +52,7 @@ export default async function SearchPage({
       </form>
       {groups.length === 0 ? (
         <EmptyState
-          title={q ? `Nothing matches “${q}”` : "Type an order, a customer, an agent or an action id"}
+          title={q ? `Nothing matches “${q}”` : "Type a record id, a person, an agent or an action id"}
         />
       ) : (
         <div className="space-y-6" data-testid="search-results">

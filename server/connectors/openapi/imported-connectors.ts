@@ -13,7 +13,10 @@ const cache = new Map<
   string,
   { db: Db; stamp: number; installed: readonly AnyConnector[]; list: Promise<readonly AnyConnector[]> }
 >();
-/** Per tenant, the imported connectors that could not be served, with why (shown by the console and CLI). */
+/**
+ * Per tenant, the imported connectors that could not be served, with why. Neither the console nor
+ * the CLI shows it yet (the tests read it); such a connector is simply not served.
+ */
 const problems = new Map<string, Array<{ connector: string; problem: string }>>();
 
 /** Why some of a tenant's imported connectors are not served, as of the last generation. */

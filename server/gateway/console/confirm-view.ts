@@ -1,4 +1,4 @@
-import { capabilityRegistry } from "../../connectors/connector-registry";
+import { capabilityRegistry, capabilityTitle } from "../../connectors/connector-registry";
 import { approversOf } from "../../connectors/sdk/define-capability";
 import type { Db } from "../../db/client";
 import { approvalExpiresAt, effectiveApprovalStatus } from "../../engine/approval-ledger";
@@ -11,6 +11,8 @@ import { actionScope } from "./list-actions";
 export type ConfirmView = {
   actionId: string;
   capability: string;
+  /** The capability's declared title. */
+  title: string;
   actionStatus: string;
   actionVersion: number;
   node: string;
@@ -64,6 +66,7 @@ export async function confirmView(
   return {
     actionId: action.id,
     capability: action.capability,
+    title: capabilityTitle(action.capability),
     actionStatus: action.status,
     actionVersion: action.version,
     node: action.node,

@@ -1,3 +1,4 @@
+import { capabilityTitle } from "../../connectors/connector-registry";
 import type { Db } from "../../db/client";
 import type { ConsoleContext } from "../console-session";
 import { actionScope } from "./list-actions";
@@ -48,7 +49,7 @@ export async function consoleSearch(db: Db, ctx: ConsoleContext, raw: string): P
   const hits: SearchHit[] = actions.map((a) => ({
     kind: "action",
     title: `Action ${a.id}`,
-    detail: `${a.capability.replaceAll("_", " ")} · ${a.status.replaceAll("_", " ")}`,
+    detail: `${capabilityTitle(a.capability)} · ${a.status.replaceAll("_", " ")}`,
     href: `/actions/${encodeURIComponent(a.id)}`,
   }));
   // One hit per record, pointing at its newest action.
@@ -60,7 +61,7 @@ export async function consoleSearch(db: Db, ctx: ConsoleContext, raw: string): P
     hits.push({
       kind: "record",
       title: `${a.entityType ?? "Record"} ${a.entityId}`,
-      detail: `latest action: ${a.capability.replaceAll("_", " ")} · ${a.status.replaceAll("_", " ")}`,
+      detail: `latest action: ${capabilityTitle(a.capability)} · ${a.status.replaceAll("_", " ")}`,
       href: `/actions/${encodeURIComponent(a.id)}`,
     });
   }

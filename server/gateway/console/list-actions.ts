@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { capabilityTitle } from "../../connectors/connector-registry";
 import { shownSummary } from "../../connectors/sdk/decision-summary";
 import type { Db } from "../../db/client";
 import { approvalExpiresAt, effectiveApprovalStatus } from "../../engine/approval-ledger";
@@ -40,9 +41,9 @@ export type ActionListItem = {
   /** The agent that started it and the person it acts for (the customer), by name. */
   agentName: string | null;
   userName: string | null;
-  /** The money involved, from the summary (minor units), when there is any. */
-  /** The capability's own title for it (its summary's). */
+  /** The capability's own title for it: its summary's, else its declaration's. */
   title: string;
+  /** The money involved, from the summary (minor units), when there is any. */
   amount: number | null;
   currency: string | null;
   effectStatus: string | null;
@@ -63,7 +64,7 @@ function summaryAmount(
   const shown = shownSummary((state as { summary?: unknown } | null)?.summary);
   const head = shown?.headline?.value;
   return {
-    title: shown?.title ?? capability.replaceAll("_", " "),
+    title: shown?.title ?? capabilityTitle(capability),
     amount: head?.kind === "money" ? head.minor : null,
     currency: head?.kind === "money" ? head.currency : null,
   };

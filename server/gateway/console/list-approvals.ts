@@ -1,4 +1,4 @@
-import { capabilityRegistry } from "../../connectors/connector-registry";
+import { capabilityRegistry, capabilityTitle } from "../../connectors/connector-registry";
 import { approversOf } from "../../connectors/sdk/define-capability";
 import type { Db } from "../../db/client";
 import { approvalExpiresAt, effectiveApprovalStatus } from "../../engine/approval-ledger";
@@ -10,6 +10,8 @@ export type ApprovalView = {
   id: string;
   actionId: string;
   capability: string;
+  /** The capability's declared title. */
+  title: string;
   userId: string;
   userName: string | null;
   version: number;
@@ -83,6 +85,7 @@ export async function listApprovals(
       id: r.id,
       actionId: r.actionId,
       capability: r.action.capability,
+      title: capabilityTitle(r.action.capability),
       userId: r.userId,
       userName: byId.get(r.userId)?.name ?? null,
       version: r.version,

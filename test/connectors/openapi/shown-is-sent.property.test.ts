@@ -325,6 +325,7 @@ describe("what the person's screen shows is what the API receives (property)", (
         const html = renderToStaticMarkup(
           createElement(ConfirmationSummary, {
             capability: "api_request",
+            title: view.title,
             actionId,
             version: approval.version,
             summary: approval.summary,

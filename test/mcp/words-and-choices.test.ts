@@ -191,6 +191,19 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     expect(out.capability).toBe("after_sales");
   });
 
+  it("the cart page answers whether a coupon applies; the checkout preview says where the items it needs are offered", async () => {
+    const client = await w.connect(w.keys.alice);
+    const cart = text(await client.callTool({ name: "navigate", arguments: { uri: "shop://cart" } }));
+    expect(cart).toMatch(/## Coupons that apply to this cart\n\n\| code \| label \| discount \|\n.*\n\| SAVE5 \|/);
+    // 61.00 in the cart: the 300.00 and 1000.00 coupons do not apply.
+    expect(cart).not.toContain("SAVE30");
+    const preview = text(await client.callTool({ name: "navigate", arguments: { uri: "shop://checkout" } }));
+    expect(preview).toContain("needs items \\(from cart: 2 offered\\)");
+    // Each list's heading says the field it fills, not a section of its own.
+    expect(preview).toContain("### cart (for items\\[\\].product_id)");
+    expect(preview).not.toContain("### field of");
+  });
+
   it("checkout offers the cart's coupons from the first step, and paying takes what was bought out of the cart", async () => {
     const client = await w.connect(w.keys.alice);
     const first = await client.callTool({ name: "start_action", arguments: { capability: "checkout" } });

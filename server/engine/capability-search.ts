@@ -34,7 +34,22 @@ const STOP_WORDS = new Set(
 
 // Query-side synonyms every catalog shares (each key expands to stemmed terms); the connectors
 // add the words of their own business (`searchSynonyms`).
+// A key of two words is an English phrase ("call off": its words alone mean nothing of the kind).
 const GENERAL_SYNONYMS: Record<string, string[]> = {
+  // Ways of saying "cancel" that share no word with it.
+  "call off": ["cancel"],
+  "back out": ["cancel"],
+  "pull out": ["cancel"],
+  scrap: ["cancel"],
+  abort: ["cancel"],
+  revok: ["cancel"],
+  withdraw: ["cancel"],
+  annul: ["cancel"],
+  "give back": ["return"],
+  "take back": ["return"],
+  "hand over": ["assign"],
+  "mark done": ["resolv"],
+  "sort out": ["resolv"],
   updat: ["chang"],
   modifi: ["chang"],
   switch: ["chang"],
@@ -123,6 +138,8 @@ interface IndexedDoc {
   length: number;
   /** Words of what the capability says it is not for, that nothing else in it says it does. */
   notFor: Set<string>;
+  /** Words it uses only to describe its object ("reopens a resolved ticket"), never as what it does. */
+  objectOnly: Set<string>;
 }
 
 const FIELD_WEIGHTS = { title: 3, id: 3, synonyms: 2, trigger: 1.5, description: 1 } as const;
@@ -189,6 +206,8 @@ const OFF_TOPIC_WEIGHT = 0.6;
 const COVERAGE_FLOOR = 0.3;
 /** A capability whose "Not for …" names a word the request asks with keeps this much of its score. */
 const NOT_FOR_WEIGHT = 0.1;
+/** A word the request asks with, that a capability uses only to describe its object, counts this much. */
+const OBJECT_ONLY_WEIGHT = 0.3;
 /** A synonym's terms count this much of the word that brought them. */
 const SYNONYM_WEIGHT = 0.6;
 
@@ -243,6 +262,8 @@ export function buildCapabilityIndex(
   const docs: IndexedDoc[] = capabilities.map((capability) => {
     const tf = new Map<string, number>();
     const negatedTerms = new Set<string>();
+    const asObject = new Set<string>();
+    const asAction = new Set<string>();
     let length = 0;
     const count = (t: string, weight: number) => {
       tf.set(t, (tf.get(t) ?? 0) + weight);
@@ -266,6 +287,7 @@ export function buildCapabilityIndex(
             // Words describing the object ("a resolved or closed ticket") say what it applies to,
             // not what it does: they count as topic words.
             count(t.term, described.has(i) ? weight * TOPIC_WEIGHT : weight);
+            (described.has(i) ? asObject : asAction).add(t.term);
           });
           if (!negated) for (const p of phrases(tokens, described)) count(p, weight);
         }
@@ -285,7 +307,8 @@ export function buildCapabilityIndex(
     const notFor = new Set(
       [...negatedTerms].filter((t) => !tf.has(t) && !topics.has(t) && !NEGATIONS.has(t)),
     );
-    return { capability, tf, length, notFor };
+    const objectOnly = new Set([...asObject].filter((t) => !asAction.has(t)));
+    return { capability, tf, length, notFor, objectOnly };
   });
   const avgLength = docs.reduce((s, d) => s + d.length, 0) / Math.max(docs.length, 1);
   const df = new Map<string, number>();
@@ -340,10 +363,21 @@ export function buildCapabilityIndex(
         const w = role * (topic ? TOPIC_WEIGHT : 1);
         if (!topic && !negated && !NEGATIONS.has(t.term) && role === 1) asked.add(t.term);
         put(t.term, w);
-        for (const s of [...(synonyms[t.term] ?? []), ...(prefixes.get(t.term) ?? [])])
+        for (const s of [...(synonyms[t.term] ?? []), ...(prefixes.get(t.term) ?? [])]) {
           put(s, w * SYNONYM_WEIGHT);
+          // A general word for an outcome ("scrap" → cancel) asks for it as the word would.
+          if (asked.has(t.term) && GENERAL_SYNONYMS[t.term]?.includes(s)) asked.add(s);
+        }
       });
-      if (content.length > 1) for (const p of phrases(tokens, described)) put(p, role);
+      if (content.length > 1)
+        for (const p of phrases(tokens, described)) {
+          put(p, role);
+          // A phrase that means one word ("call off" → cancel) asks for it as the word would.
+          for (const s of synonyms[p] ?? []) {
+            put(s, role * SYNONYM_WEIGHT);
+            asked.add(s);
+          }
+        }
     }
     return { weights, named, clauses: parts, asked };
   };
@@ -359,9 +393,12 @@ export function buildCapabilityIndex(
       const scored = docs
         .map((d) => {
           let score = 0;
-          for (const [t, w] of weights) {
+          for (const [t, weight] of weights) {
             const f = d.tf.get(t);
             if (!f) continue;
+            // What the request asks for ("resolve …") is not what a capability's object merely is
+            // ("reopens a resolved ticket").
+            const w = asked.has(t) && d.objectOnly.has(t) ? weight * OBJECT_ONLY_WEIGHT : weight;
             score += w * idf(t) * ((f * (k1 + 1)) / (f + k1 * (1 - b + (b * d.length) / avgLength)));
           }
           if (telling.length > 1) {

@@ -338,3 +338,63 @@ function stripQuotes(text: string): string {
   const m = /^["“«'](.*)["”»']$/.exec(t);
   return (m?.[1] ?? t).trim();
 }
+
+/** Words that ask for a record by its age, and which end of it. */
+const AGE_WORDS: Record<string, "oldest" | "newest"> = {
+  oldest: "oldest",
+  earliest: "oldest",
+  newest: "newest",
+  latest: "newest",
+  last: "newest",
+};
+/** Keys a row's age may sit under (its creation time, as the node offers it). */
+const AGE_KEYS = ["created", "created_at", "placed", "placed_at", "opened_at"];
+
+export type AgeMatch =
+  | { kind: "one"; choice: ChoiceRow; said: string }
+  | { kind: "none"; said: string }
+  | undefined;
+
+/**
+ * The row a request names by its age ("the oldest open shipping ticket", "my latest order"):
+ * among the rows that can take the change, those holding every word between the age word and
+ * the record's name (`entity`) — in their own words or any of their values (status open, team
+ * shipping) — and of those the oldest or newest by the row's creation time. Undefined when the
+ * request asks for no age, the rows carry no time, or the oldest two are the same time; `none`
+ * (with the words) when no row fits those words: the caller says so, never picks another.
+ */
+export function ageInWords(rows: ChoiceRow[], request: string, entity: string): AgeMatch {
+  const words = wordTokens(request);
+  const at = words.findIndex((w) => AGE_WORDS[w]);
+  const end = AGE_WORDS[words[at] ?? ""];
+  if (!end) return undefined;
+  const ageOf = (r: ChoiceRow) => {
+    const key = AGE_KEYS.find(
+      (k) => typeof r.row[k] === "string" && /^\d{4}-\d\d-\d\d/.test(r.row[k] as string),
+    );
+    return key ? (r.row[key] as string) : undefined;
+  };
+  if (!rows.length || !rows.every(ageOf)) return undefined;
+  const noun = wordTokens(entity)[0] ?? "";
+  const stop = words.indexOf(noun, at + 1);
+  // The words describing the record: between the age word and its name, at most four.
+  const described = words.slice(at + 1, stop > at ? stop : at + 1).slice(0, 4);
+  const said = [words[at], ...described, noun].join(" ");
+  const valuesOf = (r: ChoiceRow) =>
+    new Set(
+      Object.values(r.row)
+        .filter((v): v is string => typeof v === "string")
+        .map((v) => v.toLowerCase()),
+    );
+  const fits = rows.filter(
+    (r) =>
+      (r.row.possible === undefined || r.row.possible === "yes") &&
+      described.every((w) => r.tokens.has(w) || valuesOf(r).has(w)),
+  );
+  if (!fits.length) return { kind: "none", said };
+  const sorted = [...fits].sort((a, b) => String(ageOf(a)).localeCompare(String(ageOf(b))));
+  if (end === "newest") sorted.reverse();
+  const [first, second] = sorted;
+  if (!first || (second && ageOf(second) === ageOf(first))) return undefined;
+  return { kind: "one", choice: first, said };
+}

@@ -2,6 +2,7 @@ import type { ZodType } from "zod";
 import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capability";
 import type { ValidationError } from "../connectors/sdk/outcome";
 import {
+  ageInWords,
   type ChoiceRow,
   candidateText,
   choicesFor,
@@ -146,7 +147,13 @@ export async function evaluateAction(
       Object.assign(options, own);
       if (Object.keys(orderOf).length) options.order_of = orderOf;
       // Which field each list fills (`available_offers` → offer_code): the answer names it.
-      const fieldOf = { ...(options.field_of as object | undefined), ...fieldOfLists(allFields, own) };
+      // The node's own fields first: rows keyed `id` fit any `x_id` field, and the teammates an
+      // ASSIGNEE step offers are for its assignee_id, not the ticket_id of the step before.
+      const fieldOf = {
+        ...(options.field_of as object | undefined),
+        ...fieldOfLists(allFields, own),
+        ...fieldOfLists(node.fields ?? {}, own),
+      };
       if (Object.keys(fieldOf).length) options.field_of = fieldOf;
       Object.assign(derived, result.derived ?? {});
       for (const [field, value] of Object.entries(result.defaults ?? {}))
@@ -172,6 +179,7 @@ export async function evaluateAction(
             own,
             lists,
             request,
+            capability.appliesTo.entity,
           )
         : undefined;
       if (named && "value" in named) {
@@ -350,6 +358,7 @@ async function fromRequest(
   options: Record<string, unknown>,
   lists: () => Promise<Record<string, unknown>>,
   request: string,
+  entity: string,
 ): Promise<{ field: string; value: unknown; shown: string } | { ambiguous: ValidationError } | undefined> {
   const freeText = missing.filter((f) => fields[f] && isFreeText(f, fields[f] as ZodType, options));
   for (const field of missing) {
@@ -386,7 +395,19 @@ async function fromRequest(
         return { field, value: parsed.data, shown: `"${parsed.data}"` };
       continue;
     }
-    const choice = nameInRequest(choicesFor(field, { ...options, ...(await lists()) }, schema), request);
+    const rows = choicesFor(field, { ...options, ...(await lists()) }, schema);
+    // "The oldest open shipping ticket" names one by its age, whatever else its words fit.
+    const aged = ageInWords(rows, request, entity);
+    if (aged?.kind === "one") return { field, value: aged.choice.value, shown: aged.choice.value };
+    if (aged?.kind === "none")
+      return {
+        ambiguous: {
+          field,
+          code: "no_match",
+          message: `no ${entity.toLowerCase()} that can take this fits "${aged.said}"; tell the user, or send ${field}`,
+        },
+      };
+    const choice = nameInRequest(rows, request);
     if (choice) return { field, value: choice.value, shown: choice.value };
   }
   return undefined;

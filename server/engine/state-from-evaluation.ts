@@ -63,7 +63,8 @@ export function statusAfterEvaluation(
 /** The one-line message of start/advance: where the action stopped and why. */
 export function evaluationMessage(capability: AnyCapability, ev: Evaluation, state: ActionState): string {
   if (ev.errors.length) return `Stopped at ${ev.node}: ${ev.errors.map((e) => e.message).join("; ")}`;
-  if (ev.missing.length) return `${capability.title}: ${ev.node} needs ${ev.missing.join(", ")}`;
+  if (ev.missing.length)
+    return `${capability.title}: ${ev.node} needs ${ev.missing.map((f) => withOffer(f, ev.options)).join(", ")}`;
   if (ev.atConfirmation)
     return state.requires_approval
       ? `${capability.title} is ready; ${whoApproves(capability, state.summary)} must approve it before confirm_action`
@@ -76,4 +77,18 @@ function whoApproves(capability: AnyCapability, summary: unknown): string {
   const rule = approversOf(capability, summary);
   const who = [...(rule.subject ? ["the user"] : []), ...rule.roles.map((role) => `an ${role}`)];
   return who.join(" or ") || "a person";
+}
+
+/**
+ * A missing field with where its choices are ("items, from cart: 2 offered"): "needs items" beside
+ * a full cart read as if the cart were empty.
+ */
+function withOffer(field: string, options: Record<string, unknown>): string {
+  const fieldOf = (options.field_of ?? {}) as Record<string, string>;
+  const offers = Object.entries(fieldOf)
+    .filter(([, f]) => f === field || f.startsWith(`${field}[]`))
+    .map(([list]) => [list, options[list]] as const)
+    .filter(([, rows]) => Array.isArray(rows) && rows.length)
+    .map(([list, rows]) => `${list}: ${(rows as unknown[]).length} offered`);
+  return offers.length ? `${field} (from ${offers.join("; ")})` : field;
 }

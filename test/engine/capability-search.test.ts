@@ -197,6 +197,20 @@ describe("capability search (BM25 + synonyms, English and Chinese)", () => {
     );
   });
 
+  it.each([
+    // Phrases and words that mean "cancel" and share no word with it (general English, not a
+    // connector's list): the order is called off, not bought.
+    { query: "call off the order I placed today", expected: "after_sales" },
+    { query: "scrap my order", expected: "after_sales" },
+    { query: "I want to withdraw my order", expected: "after_sales" },
+    // "resolve" asked for is not the resolved ticket reopen_ticket applies to.
+    { query: "resolve the login ticket", expected: "resolve_ticket" },
+  ])("reads what the words ask for, clearly: $query", ({ query, expected }) => {
+    const match = topMatch(index.search(query, 10).filter((h) => !h.not_for));
+    expect(match?.hit.capability).toBe(expected);
+    expect(match?.clear).toBe(true);
+  });
+
   it.each(CAPABILITY_SEARCH_NOT_FOR)(
     "counts a capability's own 'Not for …' against it: $query",
     ({ query, expected, never }) => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
+  ageInWords,
+  choicesFor,
   fieldOfLists,
   freeTextInWords,
   isFreeText,
@@ -75,5 +77,62 @@ describe("choice words", () => {
     // Two free-text fields missing: a lone quote is not taken for either.
     expect(freeTextInWords("reason", 'return it, "arrived broken"', false)).toBeUndefined();
     expect(freeTextInWords("resolution", "resolve tkt_1, it is done", true)).toBeUndefined();
+  });
+
+  it("names a record by its age among those that can take the change and fit the describing words; none fitting is said, never another picked", () => {
+    // Any connector's rows: an id key named after the field, values a person would say.
+    const offered = {
+      cases: [
+        {
+          case_id: "c1",
+          title: "Login fails",
+          state: "open",
+          queue: "web",
+          opened_at: "2026-11-01T10:00:00Z",
+          possible: "yes",
+        },
+        {
+          case_id: "c2",
+          title: "Slow page",
+          state: "open",
+          queue: "web",
+          opened_at: "2026-10-01T09:00:00Z",
+          possible: "yes",
+        },
+        {
+          case_id: "c3",
+          title: "Old invoice",
+          state: "closed",
+          queue: "billing",
+          opened_at: "2026-09-01T09:00:00Z",
+          possible: "no",
+        },
+        {
+          case_id: "c4",
+          title: "Refund",
+          state: "open",
+          queue: "billing",
+          opened_at: "2026-11-05T08:00:00Z",
+          possible: "yes",
+        },
+      ],
+    };
+    const rows = choicesFor("case_id", offered);
+    const one = (words: string) => {
+      const m = ageInWords(rows, words, "Case");
+      return m?.kind === "one" ? m.choice.value : m?.kind;
+    };
+    // The closed c3 is older but cannot take the change.
+    expect(one("escalate the oldest case")).toBe("c2");
+    expect(one("escalate the oldest open web case")).toBe("c2");
+    expect(one("close the newest billing case")).toBe("c4");
+    expect(one("my latest case")).toBe("c4");
+    expect(one("the oldest mobile case")).toBe("none");
+    expect(ageInWords(rows, "escalate the mobile case", "Case")).toBeUndefined();
+    // Two at the same time: no pick.
+    const tied = choicesFor("case_id", {
+      cases: offered.cases.map((c) => ({ ...c, opened_at: "2026-11-01T10:00:00Z" })),
+    });
+    expect(ageInWords(tied, "the oldest case", "Case")).toBeUndefined();
   });
 });

@@ -90,41 +90,118 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     expect(vague.missing).toContain("order_id");
   });
 
-  it("words asking for a coupon take the one that applies (shown as taken); words refusing one take none", async () => {
+  it("words asking for a coupon take the one that applies (shown as taken); several that apply are listed, none taken; words refusing one take none", async () => {
     const client = await w.connect(w.keys.alice);
-    const patch = {
-      items: [{ product_id: "prod_mug", quantity: 2 }],
-      address_id: "Office",
-      payment_type: "balance",
-    };
-    const offered = sc(
-      await client.callTool({ name: "start_action", arguments: { capability: "checkout", patch } }),
-    );
-    const codes = ((offered.options as Json).available_coupons as Json[]).map((c) => c.code);
+    const order = (items: Json[]) => ({ items, address_id: "Office", payment_type: "balance" });
+    // Two mugs (36.00): only SAVE5 (20.00 or more) applies.
+    const mugs = order([{ product_id: "prod_mug", quantity: 2 }]);
     const asked = await client.callTool({
       name: "start_action",
-      arguments: { capability: "checkout", patch, intent: "buy them and use a coupon if one applies" },
+      arguments: { capability: "checkout", patch: mugs, intent: "buy them and use a coupon if one applies" },
     });
-    const out = sc(asked);
-    if (codes.length === 1) {
-      expect((out.from_words as Json).coupon_code).toBe(codes[0]);
-      expect(text(asked)).toContain(`coupon_code = ${codes[0]}`);
-    } else {
-      // Several apply: listed, none picked.
-      expect((out.validation_errors as Json[])[0]).toMatchObject({
-        field: "coupon_code",
-        code: "ambiguous_choice",
-      });
-    }
-    expect(codes.length).toBeGreaterThan(0);
-    console.log("COUPONS", JSON.stringify(codes));
+    expect((sc(asked).from_words as Json).coupon_code).toBe("SAVE5");
+    expect(text(asked)).toContain("coupon_code = SAVE5");
+
+    // Two headphones (over 300.00): SAVE5 and SAVE30 both apply. Both listed, neither taken.
+    const several = await client.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "checkout",
+        patch: order([{ product_id: "prod_headphones", quantity: 2 }]),
+        intent: "buy them and use a coupon if one applies",
+      },
+    });
+    const out = sc(several);
+    expect((out.from_words as Json | undefined)?.coupon_code).toBeUndefined();
+    expect((out.validation_errors as Json[])[0]).toMatchObject({
+      field: "coupon_code",
+      code: "ambiguous_choice",
+    });
+    const message = String((out.validation_errors as Json[])[0]?.message);
+    expect(message).toContain("SAVE5");
+    expect(message).toContain("SAVE30");
+    expect(message).not.toContain("BIG100");
+    expect(out.status).not.toBe("awaiting_approval");
+
     const refused = sc(
       await client.callTool({
         name: "start_action",
-        arguments: { capability: "checkout", patch, intent: "buy them, no coupon please" },
+        arguments: { capability: "checkout", patch: mugs, intent: "buy them, no coupon please" },
       }),
     );
     expect((refused.from_words as Json | undefined)?.coupon_code).toBeUndefined();
+  });
+
+  it("a ticket named by its age is that one (the oldest open shipping ticket) and a priority change on it runs in one call; words no ticket fits are said so, nothing changes", async () => {
+    const client = await w.connect(w.keys.sam);
+    const tickets = ((await legacy("/v1/tickets?per_page=100")).data as Json[]).filter(
+      (t) => t.status === "open" && t.team_id === "shipping",
+    );
+    const oldest = [...tickets].sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)))[0];
+    expect(tickets.length).toBeGreaterThan(1);
+    const bumped = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "bump the oldest open shipping ticket to urgent", idempotency_key: "age-bump-1" },
+    });
+    expect(sc(bumped)).toMatchObject({ capability: "change_ticket_priority", status: "completed" });
+    expect((await legacy(`/v1/tickets/${oldest?.id}`)).priority).toBe("urgent");
+
+    const before = await legacy("/v1/tickets?per_page=100");
+    const none = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "resolve the oldest login ticket", idempotency_key: "age-none-1" },
+    });
+    const out = sc(none);
+    expect(out.status).toBe("open");
+    expect((out.validation_errors as Json[])[0]).toMatchObject({ field: "ticket_id", code: "no_match" });
+    expect(text(none)).toContain('fits "oldest login ticket"');
+    expect(await legacy("/v1/tickets?per_page=100")).toEqual(before);
+    // Ticket lists give the time of day (the age questions need it).
+    expect(text(none)).toMatch(/created: \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+  });
+
+  it("the teammates offered say their order and how many inactive ones are left out; an inactive teammate named is refused with why", async () => {
+    const client = await w.connect(w.keys.sam);
+    const started = await client.callTool({
+      name: "start_action",
+      arguments: { capability: "assign_ticket", entity_id: "tkt_9" },
+    });
+    const body = text(started);
+    expect(body).toMatch(
+      /^options\.teammates \(for assignee_id; the ticket's team first; 1 inactive teammate\(s\) and the current assignee left out\):$/m,
+    );
+    expect(body).not.toContain("tm_bruno");
+    const named = sc(
+      await client.callTool({
+        name: "advance_action",
+        arguments: { action_id: sc(started).action_id, version: 1, patch: { assignee_id: "tm_bruno" } },
+      }),
+    );
+    expect((named.validation_errors as Json[])[0]).toMatchObject({ code: "teammate_inactive" });
+  });
+
+  it('"call off the order" is a cancel (after-sales), never a checkout', async () => {
+    const client = await w.connect(w.keys.alice);
+    const out = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { intent: "call off the order I placed today" },
+      }),
+    );
+    expect(out.capability).toBe("after_sales");
+  });
+
+  it("the cart page answers whether a coupon applies; the checkout preview says where the items it needs are offered", async () => {
+    const client = await w.connect(w.keys.alice);
+    const cart = text(await client.callTool({ name: "navigate", arguments: { uri: "shop://cart" } }));
+    expect(cart).toMatch(/## Coupons that apply to this cart\n\n\| code \| label \| discount \|\n.*\n\| SAVE5 \|/);
+    // 61.00 in the cart: the 300.00 and 1000.00 coupons do not apply.
+    expect(cart).not.toContain("SAVE30");
+    const preview = text(await client.callTool({ name: "navigate", arguments: { uri: "shop://checkout" } }));
+    expect(preview).toContain("needs items \\(from cart: 2 offered\\)");
+    // Each list's heading says the field it fills, not a section of its own.
+    expect(preview).toContain("### cart (for items\\[\\].product_id)");
+    expect(preview).not.toContain("### field of");
   });
 
   it("checkout offers the cart's coupons from the first step, and paying takes what was bought out of the cart", async () => {

@@ -67,7 +67,7 @@ function ticketCandidate(ticket: HelpdeskTicket) {
     priority: ticket.priority,
     assignee: ticket.assignee_id ?? "unassigned",
     team: ticket.team_id ?? "none",
-    // "The oldest open ticket" is a question about this (the list is not ordered by it).
-    created: ticket.created_at.slice(0, 10),
+    // "The oldest open ticket" is a question about this, to the minute (the start reads it too).
+    created: `${ticket.created_at.slice(0, 16).replace("T", " ")} UTC`,
   };
 }

@@ -167,12 +167,16 @@ function schemaType(prop: Row | undefined, field: string): string {
 
 /** Options the server computed (addresses, payment methods, quotes, coupons, teammates…). */
 export function optionsSections(outcome: BackendOutcome): string {
-  const options = (outcome.options as Row | undefined) ?? {};
+  const { field_of, order_of, ...options } = (outcome.options as Row | undefined) ?? {};
+  // Each list's heading says which field it fills and how it is ordered (not a section of its own).
+  const fieldOf = (field_of ?? {}) as Record<string, unknown>;
+  const orderOf = (order_of ?? {}) as Record<string, unknown>;
   const parts: string[] = [];
   for (const [key, value] of Object.entries(options)) {
     if (Array.isArray(value)) {
+      const about = [fieldOf[key] && `for ${fieldOf[key]}`, orderOf[key]].filter(Boolean).join("; ");
       parts.push(
-        `### ${label(key)}\n\n${value.every((v) => v && typeof v === "object") ? rowsTable(value as Row[]) : escapeText(value.join(", "))}`,
+        `### ${label(key)}${about ? ` (${escapeText(String(about))})` : ""}\n\n${value.every((v) => v && typeof v === "object") ? rowsTable(value as Row[]) : escapeText(value.join(", "))}`,
       );
     } else if (value && typeof value === "object") {
       parts.push(`### ${label(key)}\n\n${objectSections(value as Row)}`);

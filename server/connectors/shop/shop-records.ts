@@ -63,11 +63,22 @@ export function product(backend: BrowseBackend, id: string): Promise<Row | null 
   );
 }
 
-/** The caller's own cart; null when they are not a customer of the shop. */
+/**
+ * The caller's own cart, with the coupons that apply to its subtotal (what "is there a coupon
+ * for my cart?" asks); null when they are not a customer of the shop.
+ */
 export function cart(backend: BrowseBackend): Promise<Row | null | BackendOutcome> {
   return backend.withAdapter<ShopAdapter, Row | null>("shop", async (shop) => {
     const customer = await customerId(shop, backend);
     if (!customer) return null;
-    return ((await shop.cart(customer)) as unknown as Row | null) ?? null;
+    const found = await shop.cart(customer);
+    if (!found) return null;
+    const coupons = found.items.length ? await shop.coupons(customer, found.subtotal) : [];
+    return {
+      ...found,
+      coupons: coupons
+        .filter((c) => c.eligible)
+        .map((c) => ({ code: c.code, label: c.description, discount: c.discount })),
+    } as unknown as Row;
   });
 }

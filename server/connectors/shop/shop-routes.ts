@@ -183,10 +183,17 @@ export const SHOP_ROUTES: RouteDefinition[] = [
       if (found === null) return NOT_FOUND_FOR("cart", "mine");
       if (isOutcome(found)) return outcomePage("Cart", found);
       const items = Array.isArray(found.items) ? (found.items as Row[]) : [];
+      const coupons = Array.isArray(found.coupons) ? (found.coupons as Row[]) : [];
+      // The question beside "what is in my cart" is whether a coupon applies: answered here.
+      const offers = !items.length
+        ? ""
+        : coupons.length
+          ? `\n\n## Coupons that apply to this cart\n\n${rowsTable(coupons, ["code", "label", "discount"])}\n\nAt checkout, send its code as coupon_code (or say "use a coupon" in the request).`
+          : "\n\nNo coupon applies to this cart.";
       return {
         title: "Cart",
         outcome: "applied",
-        markdown: `${rowsTable(items, ["product_id", "name", "quantity", "unit_price"])}\n\n- **Subtotal:** ${money(found.subtotal)}\n\n## Actions\n\n- ${link("Check out", "shop://checkout")}`,
+        markdown: `${rowsTable(items, ["product_id", "name", "quantity", "unit_price"])}\n\n- **Subtotal:** ${money(found.subtotal)}${offers}\n\n## Actions\n\n- ${link("Check out", "shop://checkout")}`,
       };
     },
   },

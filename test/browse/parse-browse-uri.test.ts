@@ -9,6 +9,9 @@ describe("parseBrowseUri", () => {
     ["shop://orders/", "shop://orders"],
     ["shop://orders?status=paid&page=2", "shop://orders?page=2&status=paid"],
     ["helpdesk://tickets?mine=1", "helpdesk://tickets?mine=1"],
+    // A space in a query value is the value a person typed, not a refusal.
+    ["helpdesk://tickets?q=log in", "helpdesk://tickets?q=log%20in"],
+    ["helpdesk://tickets?q=log in&mine=1", "helpdesk://tickets?mine=1&q=log%20in"],
     [
       "signpost://permissions/request?target=shop%3A%2F%2Forders&verb=navigate",
       "signpost://permissions/request?target=shop%3A%2F%2Forders&verb=navigate",
@@ -42,6 +45,10 @@ describe("parseBrowseUri", () => {
     ["shop://order//x", 'invalid path segment ""'],
     ["shop://order\\x", "whitespace or control characters"],
     ["shop://order/x y", "whitespace or control characters"],
+    ["shop://order/x y?q=a", "whitespace or control characters"],
+    ["helpdesk://tickets?q=log\tin", "whitespace or control characters"],
+    ["helpdesk://tickets?q=log\nin", "whitespace or control characters"],
+    ["helpdesk://tickets?q=log%0Ain x", "whitespace or control characters"],
     ["file:///etc/passwd", "unknown scheme file"],
     ["https://example.com", "unknown scheme https"],
     ["SHOP://orders", "not a scheme://path URI"],

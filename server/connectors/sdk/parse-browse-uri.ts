@@ -94,10 +94,14 @@ const MAX_URI = 1000;
 export function parseBrowseUri(input: string): ParsedBrowseUri {
   if (typeof input !== "string" || input.length === 0) return { ok: false, problem: "empty URI" };
   if (input.length > MAX_URI) return { ok: false, problem: "URI too long" };
+  // A plain space in the query is the value a person typed (`?q=log in`): it is taken as `%20`.
+  // Anywhere else, and any other whitespace or control character, still refuses the URI.
+  const queryAt = input.indexOf("?");
+  const spaced = queryAt === -1 ? input : input.slice(0, queryAt) + input.slice(queryAt).replace(/ /g, "%20");
   // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
-  if (/[\s\\\u0000-\u001f\u007f]/.test(input))
+  if (/[\s\\\u0000-\u001f\u007f]/.test(spaced))
     return { ok: false, problem: "whitespace or control characters" };
-  const match = /^([a-z][a-z0-9]*):\/\/([^?#]*)(?:\?([^#]*))?$/.exec(input);
+  const match = /^([a-z][a-z0-9]*):\/\/([^?#]*)(?:\?([^#]*))?$/.exec(spaced);
   if (!match) return { ok: false, problem: "not a scheme://path URI" };
   const [, scheme = "", path = "", rawQuery] = match;
   if (!SCHEME_PATTERN.test(scheme) || FOREIGN_SCHEMES.includes(scheme))
@@ -124,6 +128,8 @@ export function parseBrowseUri(input: string): ParsedBrowseUri {
       }
       if (!QUERY_KEY.test(key)) return { ok: false, problem: `invalid query key "${key.slice(0, 40)}"` };
       if (value.length > 500) return { ok: false, problem: "query value too long" };
+      // Encoded or not, a control character is never a value a person searched for.
+      if (/\p{Cc}/u.test(value)) return { ok: false, problem: "whitespace or control characters" };
       query[key] = value;
     }
   }

@@ -6,6 +6,17 @@ import { helpdeskSummary } from "../helpdesk-summary-fields";
 import { patchTicket, verifyTicket } from "../patch-ticket";
 import { HELPDESK_POLICY, type TicketDerived, ticketNode, ticketSummary } from "../ticket-node";
 
+/** The teammate list's heading: its order and who is left out of it, naming only who is. */
+export function teammatesHeading(all: HelpdeskTeammate[], assigneeId: string | null | undefined): string {
+  const inactive = all.filter((m) => !m.active && m.id !== assigneeId).length;
+  const assignee = assigneeId ? all.find((m) => m.id === assigneeId) : undefined;
+  const out = [
+    inactive > 0 ? `${inactive} inactive teammate${inactive === 1 ? "" : "s"}` : "",
+    assignee ? `the current assignee (${assignee.name})` : "",
+  ].filter(Boolean);
+  return `the ticket's team first${out.length ? `; ${out.join(" and ")} left out` : ""}`;
+}
+
 export const assignTicket = defineCapability<HelpdeskAdapter, TicketDerived & { assignee: HelpdeskTeammate }>(
   {
     id: "assign_ticket",
@@ -88,10 +99,9 @@ export const assignTicket = defineCapability<HelpdeskAdapter, TicketDerived & { 
                 same_team: m.team_id === ticket.team_id,
               }))
               .sort((a, b) => Number(b.same_team) - Number(a.same_team)),
-            // Said in the list's heading, so a teammate missing from it is not a mystery.
-            order_of: {
-              teammates: `the ticket's team first; ${all.filter((m) => !m.active).length} inactive teammate(s) and the current assignee left out`,
-            },
+            // Said in the list's heading, so a teammate missing from it is not a mystery; only
+            // what is true of this ticket (no "current assignee" left out of an unassigned one).
+            order_of: { teammates: teammatesHeading(all, ticket.assignee_id) },
           };
           const id = values.assignee_id as string | undefined;
           if (!id) return { options };

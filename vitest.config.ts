@@ -53,7 +53,10 @@ export default defineConfig({
     env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" },
     projects: [
       { extends: true, test: { name: "unit", include: UNIT_FILES, isolate: false } },
-      { extends: true, test: { name: "isolated", include: ALL_FILES, exclude: [...configDefaults.exclude, ...UNIT_FILES] } },
+      {
+        extends: true,
+        test: { name: "isolated", include: ALL_FILES, exclude: [...configDefaults.exclude, ...UNIT_FILES] },
+      },
     ],
   },
 });

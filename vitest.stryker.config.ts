@@ -9,6 +9,8 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
+    // Only the files below, in one isolated project (not the main config's unit/isolated split).
+    projects: undefined,
     include: [
       "test/gateway/trust-and-audit.test.ts",
       "test/gateway/exactly-once.test.ts",

@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { type BrowserContext, chromium, type Page, type Browser as PlaywrightBrowser } from "playwright-core";
+import { afterAll } from "vitest";
 
 /** Debian's Chromium (`apt-get install -y chromium`); override with CHROMIUM_PATH. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -31,13 +31,22 @@ export type LaunchOptions = {
   permissions?: string[];
 };
 
-/** A fresh Chromium profile per call: no cookies or cache leak between people in a test. */
+// One Chromium process per test file, started on first use and closed after the file: starting
+// Chromium with a profile measured 12–17 s at load 16 here, a fresh context in a running one 2.5 s.
+let shared: Promise<PlaywrightBrowser> | undefined;
+afterAll(async () => {
+  const browser = shared;
+  shared = undefined;
+  if (browser) await (await browser).close().catch(() => undefined);
+});
+
+/**
+ * A fresh browser context per call (a person): its own cookies, storage, cache and permissions,
+ * so nothing leaks between people in a test; the Chromium process under it is the file's one.
+ */
 export async function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
-  const dir = mkdtempSync(join(tmpdir(), "signpost-chromium-"));
-  const context = await chromium.launchPersistentContext(dir, {
-    executablePath: chromiumPath,
-    headless: true,
-    args: FLAGS,
+  shared ??= chromium.launch({ executablePath: chromiumPath, headless: true, args: FLAGS });
+  const context = await (await shared).newContext({
     viewport: options.viewport ?? { width: 1400, height: 900 },
     ...(options.phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
     ...(options.permissions ? { permissions: options.permissions } : {}),
@@ -46,7 +55,6 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Brows
     context,
     async close() {
       await context.close().catch(() => undefined);
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

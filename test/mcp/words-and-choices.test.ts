@@ -209,6 +209,24 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     expect((assign.from_words as Json).ticket_id).toBe("tkt_9");
   });
 
+  it("a search whose words name one listing clearly answers with that listing (one call); words naming no listing clearly get the link list", async () => {
+    const client = await w.connect(w.keys.alice);
+    const orders = await client.callTool({ name: "search", arguments: { query: "list my orders" } });
+    expect(text(orders)).toMatch(/^Opened \[Orders\]\(shop:\/\/orders\), the page these words name:/m);
+    expect(text(orders)).toContain("ord_delivered_old");
+    expect((sc(orders).links as unknown as string[])[0]).toBe("shop://orders");
+    const coupon = text(
+      await client.callTool({
+        name: "search",
+        arguments: { query: "is there a coupon I can use for my cart" },
+      }),
+    );
+    expect(coupon).toContain("## Coupons that apply to this cart");
+    const refund = text(await client.callTool({ name: "search", arguments: { query: "refund" } }));
+    expect(refund).not.toContain("Opened");
+    expect(refund).toContain("## Pages");
+  });
+
   it('"call off the order" is a cancel (after-sales), never a checkout', async () => {
     const client = await w.connect(w.keys.alice);
     const out = sc(

@@ -164,8 +164,8 @@ export async function evaluateAction(
       Object.assign(options, own);
       if (Object.keys(orderOf).length) options.order_of = orderOf;
       // Which field each list fills (`available_offers` → offer_code): the answer names it.
-      // The node's own fields first: rows keyed `id` fit any `x_id` field, and the teammates an
-      // ASSIGNEE step offers are for its assignee_id, not the ticket_id of the step before.
+      // The node's own fields first: rows keyed `id` fit any `x_id` field, and the people a later
+      // step offers fill that step's own field, not the record field of the step before.
       const fieldOf = {
         ...(options.field_of as object | undefined),
         ...fieldOfLists(allFields, own),

@@ -461,6 +461,10 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const routes = balancedBySystem(await readableByCaller(backend, among, ranked), 5, 2);
     const titles = new Map(among.map((c) => [c.scheme, c.title]));
     const mine = /\b(me|my|mine|assigned to me)\b/i.test(q);
+    // A query that names one listing clearly ("list my orders") is answered with that listing
+    // itself: a second call to open the page the agent would open anyway is saved.
+    const opened = await openClearListing(backend, among, routes, mine);
+    if (opened) return opened;
     if (routes.length) {
       sections.push(
         `## Pages\n\n${routes
@@ -531,6 +535,49 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     }
     return { title: `Search: ${shownQ}`, outcome: "applied", markdown: sections.join("\n\n") };
   });
+}
+
+/** How far the best listing must lead the next page (in route score) to be opened in place. */
+const OPEN_LEAD = 0.5;
+
+/**
+ * The page of the best route, rendered in the search's own answer, when it is a listing with no
+ * path parameters that a word of the query names (score ≥ 2) and that leads the next page
+ * clearly; the other pages follow in one line. Null otherwise, or when the caller may not read it
+ * or it does not answer `applied` (the link list then says where to look).
+ */
+async function openClearListing(
+  backend: BrowseBackend,
+  among: readonly AnyConnector[],
+  routes: Array<{ r: RouteDefinition; score: number }>,
+  mine: boolean,
+): Promise<{ title: string; outcome: OutcomeKindLike; markdown: string } | null> {
+  // Forms and pages under path parameters answer no "list …" question: only listings compete.
+  const listing = (r: RouteDefinition) => !r.pattern.includes("{") && !r.submit;
+  const [best, next] = routes.filter(({ r }) => listing(r));
+  if (!best || best !== routes[0] || !best.r.startPoint || best.score < 2) return null;
+  if (next && best.score - next.score < OPEN_LEAD) return null;
+  const uri = mine && best.r.example?.endsWith("?mine=1") ? best.r.example : best.r.pattern;
+  const parsed = parseBrowseUri(uri);
+  if (!parsed.ok) return null;
+  const found = matchRoute(parsed.value, among);
+  if (!found || !routeVisibleTo(found.route, backend)) return null;
+  if ((await backend.authorize("navigate", parsed.value.uri)).decision !== "allow") return null;
+  // The page opened is the answer's first link, before the rows it lists.
+  const opener = link(best.r.title, uri);
+  const page = await found.route.render(found.match, ownBackend(backend, among, parsed.value.scheme));
+  if (page.outcome !== "applied") return null;
+  const others = routes
+    .slice(1)
+    .filter(({ r }) => !r.pattern.includes("{"))
+    .map(({ r }) => link(r.title, r.pattern));
+  return {
+    title: page.title,
+    outcome: "applied",
+    markdown: `Opened ${opener}, the page these words name:\n\n${page.markdown}${
+      others.length ? `\n\nOther pages: ${others.join(", ")}` : ""
+    }`,
+  };
 }
 
 /**

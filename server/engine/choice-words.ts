@@ -80,6 +80,11 @@ export function choicesFor(field: string, options: Record<string, unknown>, sche
   return values.map((v) => rowOf(v, {}));
 }
 
+/** Rows of a plain set of values (an imported field's enum). */
+export function choicesOfValues(values: readonly string[]): ChoiceRow[] {
+  return values.map((v) => rowOf(v, {}));
+}
+
 function enumValues(schema: z.ZodType): string[] {
   try {
     const json = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as { enum?: unknown[] };
@@ -380,12 +385,6 @@ export function ageInWords(rows: ChoiceRow[], request: string, entity: string): 
   // The words describing the record: between the age word and its name, at most four.
   const described = words.slice(at + 1, stop > at ? stop : at + 1).slice(0, 4);
   const said = [words[at], ...described, noun].join(" ");
-  const valuesOf = (r: ChoiceRow) =>
-    new Set(
-      Object.values(r.row)
-        .filter((v): v is string => typeof v === "string")
-        .map((v) => v.toLowerCase()),
-    );
   const fits = rows.filter(
     (r) =>
       (r.row.possible === undefined || r.row.possible === "yes") &&
@@ -397,4 +396,39 @@ export function ageInWords(rows: ChoiceRow[], request: string, entity: string): 
   const [first, second] = sorted;
   if (!first || (second && ageOf(second) === ageOf(first))) return undefined;
   return { kind: "one", choice: first, said };
+}
+
+/** Every string value of a row, lower-case: what it says about itself (status open, team shipping). */
+function valuesOf(row: ChoiceRow): Set<string> {
+  return new Set(
+    Object.values(row.row)
+      .filter((v): v is string => typeof v === "string")
+      .map((v) => v.toLowerCase()),
+  );
+}
+
+/**
+ * The one row a request describes by what it is ("the unassigned urgent ticket"): the words right
+ * before the record's name (`entity`), as far back as each is one of a row's own words or values,
+ * held together by exactly one of the rows that can take the change. Words after the name ("…
+ * to urgent") are what to do, never what it is. Undefined when no such words, or not exactly one.
+ */
+export function describedInWords(rows: ChoiceRow[], request: string, entity: string): ChoiceRow | undefined {
+  const words = wordTokens(request);
+  const noun = wordTokens(entity)[0] ?? "";
+  const at = words.indexOf(noun);
+  if (at < 1 || !rows.length) return undefined;
+  const says = (r: ChoiceRow, w: string) => r.tokens.has(w) || valuesOf(r).has(w);
+  const described: string[] = [];
+  for (let i = at - 1; i >= 0; i--) {
+    const w = words[i] as string;
+    if (!rows.some((r) => says(r, w))) break;
+    described.unshift(w);
+  }
+  // A word every row says tells none apart ("open" among open tickets): it needs another.
+  const telling = described.filter((w) => !rows.every((r) => says(r, w)));
+  if (!telling.length) return undefined;
+  const open = rows.filter((r) => r.row.possible === undefined || r.row.possible === "yes");
+  const fits = open.filter((r) => described.every((w) => says(r, w)));
+  return fits.length === 1 ? fits[0] : undefined;
 }

@@ -6,6 +6,8 @@ import {
   type ChoiceRow,
   candidateText,
   choicesFor,
+  choicesOfValues,
+  describedInWords,
   fieldOfLists,
   freeTextInWords,
   isFreeText,
@@ -87,6 +89,9 @@ export async function evaluateAction(
     // user's request, name one of the choices it offers: the choice's value is then the value.
     const tried = new Set<string>();
     const derivedBefore = { ...derived };
+    // A re-run shows only what the node offers with the value taken (the list it was taken from
+    // is not shown again: from_words says what was taken).
+    const optionsBefore = { ...options };
     for (;;) {
       const errors: ValidationError[] = [];
       const sent: Values = { ...values };
@@ -130,12 +135,24 @@ export async function evaluateAction(
         looked ??= node.lookup ? await node.lookup(input) : {};
         return { ...own, ...looked };
       };
+      // Fields inside a field (an imported form's values): words sent, or the request, for them.
+      const inner = result.inner
+        ? innerWords(result.inner, sent, result.errors ?? [], words.request, tried)
+        : undefined;
+      if (inner) {
+        values[inner.field] = inner.value;
+        fromWords[inner.path] = inner.shown;
+        restore(derived, derivedBefore);
+        restore(options, optionsBefore);
+        continue;
+      }
       // Words sent for a field that failed: the choice they name, or the candidates they fit.
       const retry = await wordsToChoices(fields, own, lists, sent, errors.concat(result.errors ?? []), tried);
       if (retry.field && retry.value !== undefined) {
         values[retry.field] = retry.value;
         fromWords[retry.field] = typeof retry.value === "string" ? retry.value : JSON.stringify(retry.value);
         restore(derived, derivedBefore);
+        restore(options, optionsBefore);
         continue;
       }
       if (result.notFound) return stopAt(i, { notFound: result.notFound });
@@ -147,8 +164,8 @@ export async function evaluateAction(
       Object.assign(options, own);
       if (Object.keys(orderOf).length) options.order_of = orderOf;
       // Which field each list fills (`available_offers` → offer_code): the answer names it.
-      // The node's own fields first: rows keyed `id` fit any `x_id` field, and the teammates an
-      // ASSIGNEE step offers are for its assignee_id, not the ticket_id of the step before.
+      // The node's own fields first: rows keyed `id` fit any `x_id` field, and the people a later
+      // step offers fill that step's own field, not the record field of the step before.
       const fieldOf = {
         ...(options.field_of as object | undefined),
         ...fieldOfLists(allFields, own),
@@ -187,6 +204,7 @@ export async function evaluateAction(
         values[named.field] = named.value;
         fromWords[named.field] = named.shown;
         restore(derived, derivedBefore);
+        restore(options, optionsBefore);
         continue;
       }
       if (named && "ambiguous" in named) {
@@ -206,6 +224,7 @@ export async function evaluateAction(
         fromWords[only.field] =
           `${only.value} (the only eligible ${capability.appliesTo.entity.toLowerCase()})`;
         restore(derived, derivedBefore);
+        restore(options, optionsBefore);
         continue;
       }
       // An optional field whose choice the request names by its very value ("use SAVE5").
@@ -234,6 +253,7 @@ export async function evaluateAction(
         values[optional.field] = optional.value;
         fromWords[optional.field] = optional.value;
         restore(derived, derivedBefore);
+        restore(options, optionsBefore);
         continue;
       }
       if (errors.length || missing.length) return stopAt(i, { missing, errors });
@@ -252,16 +272,57 @@ function onlyEligible(
   tried: Set<string>,
 ): { field: string; value: string } | undefined {
   const field = capability.appliesTo.field;
-  if (!field || !missing.includes(field) || tried.has(field) || capability.policy.approval === "never")
+  // A read changes nothing: the only record that can answer ("where is my parcel": the one on its
+  // way) is read and named in from_words, whatever the words call it.
+  const read = capability.policy.effect === "read";
+  if (
+    !field ||
+    !missing.includes(field) ||
+    tried.has(field) ||
+    (capability.policy.approval === "never" && !read)
+  )
     return;
   const entity = capability.appliesTo.entity.toLowerCase();
   const words = new Set(wordTokens(request));
-  if (!words.has(entity) && !words.has(`${entity}s`)) return;
+  if (!read && !words.has(entity) && !words.has(`${entity}s`)) return;
   const rows = choicesFor(field, options, fields[field]);
   // Only an explicit verdict counts: rows without one say nothing about eligibility.
   const eligible = rows.filter((r) => r.row.possible === "yes");
   if (eligible.length !== 1 || rows.some((r) => r.row.possible === undefined)) return;
   return { field, value: (eligible[0] as ChoiceRow).value };
+}
+
+/**
+ * The first field inside `inner.field` that failed (a value sent that is words for one of its
+ * choices: "Sold" → sold) or is required and missing (the request names one of its choices):
+ * the field's new whole value with that choice in it. Each inner field is tried once.
+ */
+function innerWords(
+  inner: { field: string; choices: Record<string, string[]> },
+  sent: Values,
+  errors: ValidationError[],
+  request: string | undefined,
+  tried: Set<string>,
+): { field: string; value: Values; path: string; shown: string } | undefined {
+  const current = (sent[inner.field] ?? {}) as Values;
+  if (typeof current !== "object" || Array.isArray(current)) return undefined;
+  for (const error of errors) {
+    const [outer, name, ...rest] = error.field.split(".");
+    const values = name ? inner.choices[name] : undefined;
+    const path = `${outer}.${name}`;
+    if (outer !== inner.field || !name || rest.length || !values?.length || tried.has(path)) continue;
+    tried.add(path);
+    const rows = choicesOfValues(values);
+    const raw = current[name];
+    let chosen: string | undefined;
+    if (typeof raw === "string" && raw.trim()) {
+      const match = matchSentWords(rows, raw);
+      chosen = match.kind === "one" ? match.choice.value : undefined;
+    } else if (raw === undefined && request) chosen = nameInRequest(rows, request)?.value;
+    if (chosen !== undefined && chosen !== raw)
+      return { field: inner.field, value: { ...current, [name]: chosen }, path, shown: chosen };
+  }
+  return undefined;
 }
 
 /** Shape errors of the values sent for nodes after `index` (their business checks wait). */
@@ -407,7 +468,7 @@ async function fromRequest(
           message: `no ${entity.toLowerCase()} that can take this fits "${aged.said}"; tell the user, or send ${field}`,
         },
       };
-    const choice = nameInRequest(rows, request);
+    const choice = nameInRequest(rows, request) ?? describedInWords(rows, request, entity);
     if (choice) return { field, value: choice.value, shown: choice.value };
   }
   return undefined;

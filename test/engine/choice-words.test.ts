@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   ageInWords,
   choicesFor,
+  describedInWords,
   fieldOfLists,
   freeTextInWords,
   isFreeText,
@@ -134,5 +135,23 @@ describe("choice words", () => {
       cases: offered.cases.map((c) => ({ ...c, opened_at: "2026-11-01T10:00:00Z" })),
     });
     expect(ageInWords(tied, "the oldest case", "Case")).toBeUndefined();
+  });
+
+  it("names the one record the words right before its name describe by its own values; words after the name (what to do) never count", () => {
+    const rows = choicesFor("ticket_id", {
+      tickets: [
+        { id: "t1", subject: "Charged twice", priority: "high", assignee: "unassigned", possible: "yes" },
+        { id: "t2", subject: "Wrong size", priority: "urgent", assignee: "unassigned", possible: "yes" },
+        { id: "t3", subject: "Late parcel", priority: "urgent", assignee: "tm_sid", possible: "yes" },
+        { id: "t4", subject: "Old one", priority: "urgent", assignee: "unassigned", possible: "no" },
+      ],
+    });
+    const named = (words: string) => describedInWords(rows, words, "Ticket")?.value;
+    expect(named("assign the unassigned urgent ticket to Sara")).toBe("t2");
+    // Two fit: none named.
+    expect(named("assign the urgent ticket")).toBeUndefined();
+    // "to urgent" is what to do, not which ticket.
+    expect(named("set the ticket to urgent")).toBeUndefined();
+    expect(named("assign the unassigned ticket")).toBeUndefined();
   });
 });

@@ -180,6 +180,53 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     expect((named.validation_errors as Json[])[0]).toMatchObject({ code: "teammate_inactive" });
   });
 
+  it("a question one record answers is answered in one call (the only parcel on its way); a record taken from the words is not re-listed with all the others", async () => {
+    const client = await w.connect(w.keys.alice);
+    const parcel = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "Where is my parcel?" },
+    });
+    expect(sc(parcel)).toMatchObject({ capability: "track_shipment", status: "completed" });
+    expect((sc(parcel).result as Json).order_id).toBe("ord_transit");
+    expect(text(parcel)).toContain("order_id = ord_transit");
+
+    const exchange = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "Exchange the tee from my delivered order for size L" },
+    });
+    expect((sc(exchange).from_words as Json).order_id).toBe("ord_exchange");
+    expect((sc(exchange).options as Json).orders).toBeUndefined();
+    expect(text(exchange)).not.toContain("ord_delivered_old");
+
+    // Described by what it is: the one unassigned urgent ticket.
+    const sam = await w.connect(w.keys.sam);
+    const assign = sc(
+      await sam.callTool({
+        name: "start_action",
+        arguments: { intent: "Assign the unassigned urgent ticket to an active teammate of its team" },
+      }),
+    );
+    expect((assign.from_words as Json).ticket_id).toBe("tkt_9");
+  });
+
+  it("a search whose words name one listing clearly answers with that listing (one call); words naming no listing clearly get the link list", async () => {
+    const client = await w.connect(w.keys.alice);
+    const orders = await client.callTool({ name: "search", arguments: { query: "list my orders" } });
+    expect(text(orders)).toMatch(/^Opened \[Orders\]\(shop:\/\/orders\), the page these words name:/m);
+    expect(text(orders)).toContain("ord_delivered_old");
+    expect((sc(orders).links as unknown as string[])[0]).toBe("shop://orders");
+    const coupon = text(
+      await client.callTool({
+        name: "search",
+        arguments: { query: "is there a coupon I can use for my cart" },
+      }),
+    );
+    expect(coupon).toContain("## Coupons that apply to this cart");
+    const refund = text(await client.callTool({ name: "search", arguments: { query: "refund" } }));
+    expect(refund).not.toContain("Opened");
+    expect(refund).toContain("## Pages");
+  });
+
   it('"call off the order" is a cancel (after-sales), never a checkout', async () => {
     const client = await w.connect(w.keys.alice);
     const out = sc(
@@ -194,7 +241,9 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
   it("the cart page answers whether a coupon applies; the checkout preview says where the items it needs are offered", async () => {
     const client = await w.connect(w.keys.alice);
     const cart = text(await client.callTool({ name: "navigate", arguments: { uri: "shop://cart" } }));
-    expect(cart).toMatch(/## Coupons that apply to this cart\n\n\| code \| label \| discount \|\n.*\n\| SAVE5 \|/);
+    expect(cart).toMatch(
+      /## Coupons that apply to this cart\n\n\| code \| label \| discount \|\n.*\n\| SAVE5 \|/,
+    );
     // 61.00 in the cart: the 300.00 and 1000.00 coupons do not apply.
     expect(cart).not.toContain("SAVE30");
     const preview = text(await client.callTool({ name: "navigate", arguments: { uri: "shop://checkout" } }));

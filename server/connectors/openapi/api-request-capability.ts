@@ -289,7 +289,14 @@ export const apiRequest = defineCapability<OpenApiRouter>({
           ...e,
           field: `values.${e.field}`,
         }));
-        if (errors.length) return { errors };
+        // A value in people's words for a field with a fixed set ("Sold" for sold), or the
+        // request naming one, is read by the engine's words mechanism like any node's choices.
+        const choices = Object.fromEntries(
+          fields
+            .filter((f) => f.schema.enum?.every((v) => typeof v === "string"))
+            .map((f) => [f.name, (f.schema.enum ?? []) as string[]]),
+        );
+        if (errors.length) return { errors, inner: { field: "values", choices } };
         const path = shownPath(target.plan, callFor(target.plan, coerced).path);
         const shown = requestSummary(target.plan, target.adapter.title, path, coerced);
         const refusal = unshowable(target.plan, coerced, shown);

@@ -554,7 +554,11 @@ function formRoute(ctx: RouteContext, plan: OperationPlan): RouteDefinition {
         ...submitted,
         ...byFieldName(fields, "path", pathValues(plan, match)),
       });
-      const problems = checkFields(fields, values);
+      // Text for a field with a fixed set ("Urgent") goes on to the action: the engine reads it as
+      // words for one of the choices (and refuses it there when it names none).
+      const words = (name: string) =>
+        !plan.read && typeof values[name] === "string" && !!fields.find((f) => f.name === name)?.schema.enum;
+      const problems = checkFields(fields, values).filter((p) => !(p.code === "invalid" && words(p.field)));
       if (problems.length) return page(match, values, problems);
       if (plan.read) {
         const call = callFor(plan, values);

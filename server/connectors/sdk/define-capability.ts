@@ -50,6 +50,11 @@ export interface NodeResult<D extends object = Derived> {
   errors?: ValidationError[];
   /** The entity the action is about does not exist for this actor: the whole call is `not_found`. */
   notFound?: { entity: string; id: string };
+  /**
+   * Choices of fields that live inside one of the node's fields (an imported form's `values`),
+   * by inner name: the words mechanism reads them as the node's own ("Sold" → sold, the request).
+   */
+  inner?: { field: string; choices: Record<string, string[]> };
 }
 
 export interface NodeDefinition<A, D extends object = Derived> {

@@ -160,6 +160,27 @@ describe("the legacy system's own OpenAPI document, imported", () => {
     expect(text(ticket)).toMatch(/\*\*priority:\*\* high/);
   });
 
+  test("words in an imported form's values are read like any choice: 'Urgent' is the enum's urgent, shown as sent; words that fit no choice are refused", async () => {
+    const started = await call(sam, "submit", {
+      uri: "legacy://v1/tickets/tkt_2/update",
+      fields: { priority: "Urgent" },
+    });
+    const id = (sc(started).links as unknown as string[])
+      .find((l) => /^actions:\/\/[^/]+$/.test(l))
+      ?.slice(10);
+    expect(id, text(started)).toBeTruthy();
+    const context = sc(await call(sam, "get_context", { action_id: id }));
+    expect(context.status).toBe("awaiting_approval");
+    // The person approves exactly what is sent: the API's own value.
+    expect(JSON.stringify(context.summary)).toContain('"urgent"');
+    expect(JSON.stringify(context.summary)).not.toContain("Urgent");
+    const refused = await call(sam, "submit", {
+      uri: "legacy://v1/tickets/tkt_2/update",
+      fields: { priority: "very important" },
+    });
+    expect(text(refused)).toContain("priority must be one of");
+  });
+
   test("an unanswered write is unknown: never re-sent, and with no GET to read it back it waits for a person", async () => {
     await w.legacy.injectFault({
       match: "POST /v1/orders/*/refunds",

@@ -38,8 +38,14 @@ export const trackShipment = defineCapability<ShopAdapter>({
     ...SHOP_POLICY,
   },
   nodes: [
+    // "yes" for a parcel on its way (what "where is my parcel?" asks about); a delivered one can
+    // still be tracked when named, and says so.
     orderNode("The order to track", undefined, (order) =>
-      order.shipment ? `${order.shipment.carrier} ${order.shipment.status}` : "not shipped yet",
+      !order.shipment
+        ? "not shipped yet"
+        : order.shipment.status === "delivered"
+          ? `delivered (${order.shipment.carrier}); track it by naming it`
+          : "yes",
     ),
   ],
   async read({ adapter, derived }) {

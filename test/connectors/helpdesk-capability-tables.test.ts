@@ -1148,6 +1148,7 @@ interface Candidate {
   id: string;
   subject: string;
   status: string;
+  assignee: string;
   possible: string;
 }
 

@@ -257,7 +257,7 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     expect(String((advanced.summary as Json).address)).toMatch(/^Home: /);
   });
 
-  it("a free-text field is taken from words that clearly give it (and shown as sent); otherwise the answer asks for it in one line", async () => {
+  it("a free-text field is taken from words that clearly give it (and shown as sent); otherwise the answer says what to send: the request verbatim, shown as sent", async () => {
     const client = await w.connect(w.keys.sam);
     const given = await client.callTool({
       name: "start_action",
@@ -279,6 +279,9 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
       arguments: { capability: "resolve_ticket", intent: "resolve ticket tkt_1, it is done" },
     });
     expect(sc(notGiven)).toMatchObject({ node: "RESOLUTION", missing: ["resolution"] });
-    expect(text(notGiven)).toMatch(/^- resolution: the user's own words \(ask them in one line: /m);
+    // Said exactly: the user's words as written, else their request verbatim; never a made-up one.
+    expect(text(notGiven)).toMatch(
+      /^- resolution: .+: the user's words, sent and shown as written; if they gave none, their request verbatim \(never words of your own\)$/m,
+    );
   });
 });

@@ -56,9 +56,14 @@ describe("an agent that reads only the text block", () => {
 
   it("a dry run shows the same choices and eligibility as a real start, and leaves no action behind", async () => {
     const client = await w.connect(w.keys.alice);
-    const real = text(await client.callTool({ name: "start_action", arguments: { capability: "after_sales" } }));
+    const real = text(
+      await client.callTool({ name: "start_action", arguments: { capability: "after_sales" } }),
+    );
     const dry = text(
-      await client.callTool({ name: "start_action", arguments: { capability: "after_sales", dry_run: true } }),
+      await client.callTool({
+        name: "start_action",
+        arguments: { capability: "after_sales", dry_run: true },
+      }),
     );
     expect(dry).toMatch(/^preview: Preview only/);
     const rows = (shown: string) => shown.split("\n").filter((l) => l.startsWith("- `ord_"));

@@ -58,16 +58,20 @@ export const changeDeliveryAddress = defineCapability<ShopAdapter>({
     ...SHOP_POLICY,
   },
   nodes: [
-    orderNode("The order; only orders not yet shipped can change address", addressRefusals, (order, values) => {
-      const why = addressRefusals(order)[0];
-      if (why) return why.message.split(";")[0] as string;
-      // The address already asked for (by id or label): the change would change nothing.
-      const wanted = typeof values.address_id === "string" ? values.address_id.trim().toLowerCase() : "";
-      const now = order.address;
-      return now && wanted && (now.id.toLowerCase() === wanted || now.label.toLowerCase() === wanted)
-        ? `already at ${now.label}`
-        : "yes";
-    }),
+    orderNode(
+      "The order; only orders not yet shipped can change address",
+      addressRefusals,
+      (order, values) => {
+        const why = addressRefusals(order)[0];
+        if (why) return why.message.split(";")[0] as string;
+        // The address already asked for (by id or label): the change would change nothing.
+        const wanted = typeof values.address_id === "string" ? values.address_id.trim().toLowerCase() : "";
+        const now = order.address;
+        return now && wanted && (now.id.toLowerCase() === wanted || now.label.toLowerCase() === wanted)
+          ? `already at ${now.label}`
+          : "yes";
+      },
+    ),
     {
       id: "ADDRESS",
       description: "The new delivery address",

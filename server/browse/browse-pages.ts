@@ -2,7 +2,7 @@ import { connectors } from "../connectors/connector-registry";
 import type { BrowseBackend, BrowseVerb, OutcomeKindLike, Row } from "../connectors/sdk/browse-backend";
 import type { AnyConnector } from "../connectors/sdk/define-connector";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
-import { withPageScope } from "../connectors/sdk/page-scope";
+import { recordLink, withPageScope } from "../connectors/sdk/page-scope";
 import { formatBrowseUri, parseBrowseUri } from "../connectors/sdk/parse-browse-uri";
 import { SystemUnavailableError } from "../connectors/sdk/system-errors";
 import { logger } from "../logger";
@@ -479,6 +479,17 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       );
     }
 
+    // The words name exactly one page (all of them are its title's or address's words): its
+    // content comes with the answer, so "list my orders" is one call, not a search then a
+    // navigate. Bounded; the rest of it is one navigate away.
+    const named = namedPage(routes, qWords, mine);
+    const opened = named ? await openedSection(backend, named) : null;
+    if (opened) {
+      sections.unshift(opened);
+      // The page answers the words; records of the same words would repeat its rows.
+      return { title: `Search: ${shownQ}`, outcome: "applied", markdown: sections.join("\n\n") };
+    }
+
     // 2. Records: matching data across the connectors the query can be about.
     const sources = recordSources(
       among,
@@ -531,6 +542,45 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     }
     return { title: `Search: ${shownQ}`, outcome: "applied", markdown: sections.join("\n\n") };
   });
+}
+
+/** How much of a page a search answer carries (about 600 tokens): a listing's first rows. */
+const OPENED_CHARS = 2_400;
+
+/**
+ * The one page the query's words name, as a URI to open, or null: a page needing no parameters
+ * whose title or address holds every word, when no other page of the answer does (two systems
+ * with an "Orders" page: neither is opened, the list says both).
+ */
+function namedPage(routes: Array<{ r: RouteDefinition }>, qWords: string[], mine: boolean): string | null {
+  if (qWords.length === 0) return null;
+  // A page under parameters ("Order", `shop://order/{id}`) cannot be opened from words alone.
+  const naming = routes.filter(({ r }) => {
+    const own = new Set(words(`${r.title} ${r.pattern}`));
+    return !r.pattern.includes("{") && qWords.every((w) => own.has(w));
+  });
+  const only = naming.length === 1 ? naming[0]?.r : undefined;
+  if (!only) return null;
+  return mine && only.example?.endsWith("?mine=1") ? only.example : only.pattern;
+}
+
+/**
+ * The named page as a section of the search answer: opened as `navigate` opens it (the same
+ * permission check and audit row), cut at a line under OPENED_CHARS. Only a page that rendered
+ * is carried; anything else (refused, unavailable) leaves the answer as a plain search.
+ */
+async function openedSection(backend: BrowseBackend, uri: string): Promise<string | null> {
+  const page = await navigate(backend, uri);
+  if (page.outcome !== "applied") return null;
+  const body = page.markdown.replace(/^# .*\n+/, "").trimEnd();
+  let kept = body;
+  if (body.length > OPENED_CHARS) {
+    const cut = body.lastIndexOf("\n", OPENED_CHARS);
+    kept = `${body.slice(0, cut > 0 ? cut : OPENED_CHARS)}\n\n… cut here: ${link("the whole page", page.uri)}`;
+  }
+  // The page's links that the kept part shows are links of this answer too.
+  for (const l of page.links) if (kept.includes(`](${l})`)) recordLink(l);
+  return `## ${escapeText(page.title)} (opened: ${code(page.uri)})\n\n${kept}`;
 }
 
 /**

@@ -461,9 +461,16 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const routes = balancedBySystem(await readableByCaller(backend, among, ranked), 5, 2);
     const titles = new Map(among.map((c) => [c.scheme, c.title]));
     const mine = /\b(me|my|mine|assigned to me)\b/i.test(q);
-    if (routes.length) {
+    // The words name exactly one page (all of them are its title's or address's words): its
+    // content comes with the answer, so "list my orders" is one call, not a search then a
+    // navigate. Bounded; the rest of it is one navigate away.
+    const named = namedPage(routes, qWords, mine);
+    const opened = named ? await openedSection(backend, named) : null;
+    const others = opened ? routes.filter(({ r }) => named !== r.pattern && named !== r.example) : routes;
+    if (opened) sections.push(opened);
+    if (others.length) {
       sections.push(
-        `## Pages\n\n${routes
+        `## ${opened ? "Other pages" : "Pages"}\n\n${others
           .map(({ r }, i) => {
             // A listing that takes ?mine=1 opens on the caller's own records when they say "my".
             const uri = mine && r.example?.endsWith("?mine=1") ? r.example : r.pattern;
@@ -479,16 +486,8 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       );
     }
 
-    // The words name exactly one page (all of them are its title's or address's words): its
-    // content comes with the answer, so "list my orders" is one call, not a search then a
-    // navigate. Bounded; the rest of it is one navigate away.
-    const named = namedPage(routes, qWords, mine);
-    const opened = named ? await openedSection(backend, named) : null;
-    if (opened) {
-      sections.unshift(opened);
-      // The page answers the words; records of the same words would repeat its rows.
-      return { title: `Search: ${shownQ}`, outcome: "applied", markdown: sections.join("\n\n") };
-    }
+    // The page answers the words; records of the same words would repeat its rows.
+    if (opened) return { title: `Search: ${shownQ}`, outcome: "applied", markdown: sections.join("\n\n") };
 
     // 2. Records: matching data across the connectors the query can be about.
     const sources = recordSources(
@@ -578,9 +577,10 @@ async function openedSection(backend: BrowseBackend, uri: string): Promise<strin
     const cut = body.lastIndexOf("\n", OPENED_CHARS);
     kept = `${body.slice(0, cut > 0 ? cut : OPENED_CHARS)}\n\n… cut here: ${link("the whole page", page.uri)}`;
   }
-  // The page's links that the kept part shows are links of this answer too.
+  // Its own link first, then those of the rows the kept part shows: links of this answer too.
+  const heading = link(page.title, page.uri);
   for (const l of page.links) if (kept.includes(`](${l})`)) recordLink(l);
-  return `## ${escapeText(page.title)} (opened: ${code(page.uri)})\n\n${kept}`;
+  return `## ${heading} (opened here)\n\n${kept}`;
 }
 
 /**

@@ -172,7 +172,8 @@ async function browseForAnswer(
 ): Promise<AgentRun> {
   const found = await call("search", { query: task.intent });
   // The words named one page and the answer carries it: read, nothing more to open.
-  if (/^## .* \(opened: `[a-z]+:\/\/[^`]*`\)$/m.test(found.read)) return finish("finished: read a page");
+  if (/^## \[.*\]\([a-z]+:\/\/[^)]*\) \(opened here\)$/m.test(found.read))
+    return finish("finished: read a page");
   const target = found.links.find((l) => !l.startsWith("actions://"));
   if (!target) return finish("stuck: search found no page");
   await call("navigate", { uri: target });

@@ -55,7 +55,10 @@ describe("browse face: search → navigate → form → submit over MCP", () => 
     const alice = await w.connect(w.keys.alice, { faces: "browse" });
     const found = await page(alice, "search", { query: "list my orders" });
     expect(found.outcome).toBe("applied");
-    expect(found.markdown).toMatch(/^## Orders \(opened: `shop:\/\/orders`\)$/m);
+    expect(found.markdown).toMatch(/^## \[Orders\]\(shop:\/\/orders\) \(opened here\)$/m);
+    expect(found.links[0]).toBe("shop://orders");
+    // Listed once: the opened page is not in the page list again.
+    expect(found.markdown.match(/\]\(shop:\/\/orders\)/g)).toHaveLength(1);
     // The rows themselves, with their links, as navigate shows them; bounded.
     for (const id of ["ord_paid", "ord_transit", "ord_pending"]) expect(found.markdown).toContain(id);
     expect(found.links).toContain("shop://order/ord_paid");
@@ -68,7 +71,7 @@ describe("browse face: search → navigate → form → submit over MCP", () => 
     // Words naming no page by itself open nothing: the list and records, as before.
     const sam = await w.connect(w.keys.sam, { faces: "browse" });
     const login = await page(sam, "search", { query: "the login ticket" });
-    expect(login.markdown).not.toContain("(opened:");
+    expect(login.markdown).not.toContain("(opened here)");
   });
 
   it("search links a quoted id only when that record exists for the caller", async () => {

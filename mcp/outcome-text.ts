@@ -252,7 +252,9 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
   // Choices matter while something is missing or wrong; at the confirmation the summary does.
   const choices = (result.options ?? {}) as Json;
   // A refusal nothing can fix (only other capabilities, or nothing, come next) needs no choices.
-  const fixable = result.next_actions.some((n) => n.tool === "advance_action");
+  // A dry run shows the choices a real start would (it is asked to answer "which can I…?").
+  const fixable =
+    result.outcome === "preview" || result.next_actions.some((n) => n.tool === "advance_action");
   const choosing = (missing.length > 0 || errors.length > 0) && fixable;
   if (choosing || (result.outcome === "rejected" && fixable)) {
     // How each list is ordered (the node says), and how to narrow a longer one: by words of the

@@ -2,7 +2,7 @@ import { connectors } from "../connectors/connector-registry";
 import type { BrowseBackend, BrowseVerb, OutcomeKindLike, Row } from "../connectors/sdk/browse-backend";
 import type { AnyConnector } from "../connectors/sdk/define-connector";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
-import { withPageScope } from "../connectors/sdk/page-scope";
+import { recordLink, withPageScope } from "../connectors/sdk/page-scope";
 import { formatBrowseUri, parseBrowseUri } from "../connectors/sdk/parse-browse-uri";
 import { SystemUnavailableError } from "../connectors/sdk/system-errors";
 import { logger } from "../logger";
@@ -461,13 +461,17 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const routes = balancedBySystem(await readableByCaller(backend, among, ranked), 5, 2);
     const titles = new Map(among.map((c) => [c.scheme, c.title]));
     const mine = /\b(me|my|mine|assigned to me)\b/i.test(q);
-    // A query that names one listing clearly ("list my orders") is answered with that listing
-    // itself: a second call to open the page the agent would open anyway is saved.
-    const opened = await openClearListing(backend, among, routes, mine);
-    if (opened) return opened;
-    if (routes.length) {
+    // The words name exactly one page (all of them are its title's or address's words): its
+    // content comes with the answer, so "list my orders" is one call, not a search then a
+    // navigate. Bounded; the rest of it is one navigate away.
+    // Or one listing the words name clearly, by score ("is there a coupon for my cart" → the cart).
+    const named = namedPage(routes, qWords, mine) ?? clearListing(routes, mine);
+    const opened = named ? await openedSection(backend, named) : null;
+    const others = opened ? routes.filter(({ r }) => named !== r.pattern && named !== r.example) : routes;
+    if (opened) sections.push(opened);
+    if (others.length) {
       sections.push(
-        `## Pages\n\n${routes
+        `## ${opened ? "Other pages" : "Pages"}\n\n${others
           .map(({ r }, i) => {
             // A listing that takes ?mine=1 opens on the caller's own records when they say "my".
             const uri = mine && r.example?.endsWith("?mine=1") ? r.example : r.pattern;
@@ -482,6 +486,9 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
           .join("\n")}`,
       );
     }
+
+    // The page answers the words; records of the same words would repeat its rows.
+    if (opened) return { title: `Search: ${shownQ}`, outcome: "applied", markdown: sections.join("\n\n") };
 
     // 2. Records: matching data across the connectors the query can be about.
     const sources = recordSources(
@@ -541,43 +548,56 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
 const OPEN_LEAD = 0.5;
 
 /**
- * The page of the best route, rendered in the search's own answer, when it is a listing with no
- * path parameters that a word of the query names (score ≥ 2) and that leads the next page
- * clearly; the other pages follow in one line. Null otherwise, or when the caller may not read it
- * or it does not answer `applied` (the link list then says where to look).
+ * The URI of the best route when it is a start-point listing with no path parameters that a word
+ * of the query names (score ≥ 2) and that leads the next page clearly; null otherwise. Forms and
+ * pages under path parameters answer no "list …" question: only listings compete.
  */
-async function openClearListing(
-  backend: BrowseBackend,
-  among: readonly AnyConnector[],
-  routes: Array<{ r: RouteDefinition; score: number }>,
-  mine: boolean,
-): Promise<{ title: string; outcome: OutcomeKindLike; markdown: string } | null> {
-  // Forms and pages under path parameters answer no "list …" question: only listings compete.
+function clearListing(routes: Array<{ r: RouteDefinition; score: number }>, mine: boolean): string | null {
   const listing = (r: RouteDefinition) => !r.pattern.includes("{") && !r.submit;
   const [best, next] = routes.filter(({ r }) => listing(r));
   if (!best || best !== routes[0] || !best.r.startPoint || best.score < 2) return null;
   if (next && best.score - next.score < OPEN_LEAD) return null;
-  const uri = mine && best.r.example?.endsWith("?mine=1") ? best.r.example : best.r.pattern;
-  const parsed = parseBrowseUri(uri);
-  if (!parsed.ok) return null;
-  const found = matchRoute(parsed.value, among);
-  if (!found || !routeVisibleTo(found.route, backend)) return null;
-  if ((await backend.authorize("navigate", parsed.value.uri)).decision !== "allow") return null;
-  // The page opened is the answer's first link, before the rows it lists.
-  const opener = link(best.r.title, uri);
-  const page = await found.route.render(found.match, ownBackend(backend, among, parsed.value.scheme));
+  return mine && best.r.example?.endsWith("?mine=1") ? best.r.example : best.r.pattern;
+}
+
+/** How much of a page a search answer carries (about 600 tokens): a listing's first rows. */
+const OPENED_CHARS = 2_400;
+
+/**
+ * The one page the query's words name, as a URI to open, or null: a page needing no parameters
+ * whose title or address holds every word, when no other page of the answer does (two systems
+ * with an "Orders" page: neither is opened, the list says both).
+ */
+function namedPage(routes: Array<{ r: RouteDefinition }>, qWords: string[], mine: boolean): string | null {
+  if (qWords.length === 0) return null;
+  // A page under parameters ("Order", `shop://order/{id}`) cannot be opened from words alone.
+  const naming = routes.filter(({ r }) => {
+    const own = new Set(words(`${r.title} ${r.pattern}`));
+    return !r.pattern.includes("{") && qWords.every((w) => own.has(w));
+  });
+  const only = naming.length === 1 ? naming[0]?.r : undefined;
+  if (!only) return null;
+  return mine && only.example?.endsWith("?mine=1") ? only.example : only.pattern;
+}
+
+/**
+ * The named page as a section of the search answer: opened as `navigate` opens it (the same
+ * permission check and audit row), cut at a line under OPENED_CHARS. Only a page that rendered
+ * is carried; anything else (refused, unavailable) leaves the answer as a plain search.
+ */
+async function openedSection(backend: BrowseBackend, uri: string): Promise<string | null> {
+  const page = await navigate(backend, uri);
   if (page.outcome !== "applied") return null;
-  const others = routes
-    .slice(1)
-    .filter(({ r }) => !r.pattern.includes("{"))
-    .map(({ r }) => link(r.title, r.pattern));
-  return {
-    title: page.title,
-    outcome: "applied",
-    markdown: `Opened ${opener}, the page these words name:\n\n${page.markdown}${
-      others.length ? `\n\nOther pages: ${others.join(", ")}` : ""
-    }`,
-  };
+  const body = page.markdown.replace(/^# .*\n+/, "").trimEnd();
+  let kept = body;
+  if (body.length > OPENED_CHARS) {
+    const cut = body.lastIndexOf("\n", OPENED_CHARS);
+    kept = `${body.slice(0, cut > 0 ? cut : OPENED_CHARS)}\n\n… cut here: ${link("the whole page", page.uri)}`;
+  }
+  // Its own link first, then those of the rows the kept part shows: links of this answer too.
+  const heading = link(page.title, page.uri);
+  for (const l of page.links) if (kept.includes(`](${l})`)) recordLink(l);
+  return `## ${heading} (opened here)\n\n${kept}`;
 }
 
 /**

@@ -136,11 +136,14 @@ export async function respond(
   // What a missing or wrong structured field looks like: the text block shows it beside the field.
   const asked = [...state.missing, ...state.validation_errors.map((e) => e.field.split(".")[0] ?? e.field)];
   const shapes = asked.length ? fieldShapes(capability, asked) : {};
-  // A person's own text the request did not clearly give: the agent asks for it, in one line.
+  // A person's own text the request did not clearly give. Asking costs the user a turn and a
+  // guess would put words in their mouth; their request, quoted as they said it, is their words,
+  // and what is sent is what the summary (and whoever approves it) shows, byte for byte.
   for (const node of capability.nodes)
     for (const [field, schema] of Object.entries(node.fields ?? {}))
       if (state.missing.includes(field) && isFreeText(field, schema, state.options))
-        shapes[field] = `the user's own words (ask them in one line: ${schema.description ?? field})`;
+        shapes[field] =
+          `${schema.description ?? field}: the user's words, sent and shown as written; if they gave none, their request verbatim (never words of your own)`;
   if (Object.keys(shapes).length) out.field_shapes = shapes;
   if (extra.withSchema) out.patch_schema = patchJsonSchema(capability, allowed);
   return out;

@@ -171,9 +171,9 @@ async function browseForAnswer(
   finish: (stop: string) => AgentRun,
 ): Promise<AgentRun> {
   const found = await call("search", { query: task.intent });
-  // The search opened the page its words name: the answer is already read.
-  if (/^Opened \[[^\]]+\]\([^)]+\), the page these words name:/m.test(found.read))
-    return finish("finished: the search opened the page");
+  // The words named one page and the answer carries it: read, nothing more to open.
+  if (/^## \[.*\]\([a-z]+:\/\/[^)]*\) \(opened here\)$/m.test(found.read))
+    return finish("finished: read a page");
   const target = found.links.find((l) => !l.startsWith("actions://"));
   if (!target) return finish("stuck: search found no page");
   await call("navigate", { uri: target });

@@ -51,6 +51,31 @@ describe("browse face: search → navigate → form → submit over MCP", () => 
     expect(mine.links).toContain("helpdesk://tickets?mine=1");
   });
 
+  it("words that name exactly one page get its content with the search answer: 'list my orders' is one call", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const found = await page(alice, "search", { query: "list my orders" });
+    expect(found.outcome).toBe("applied");
+    expect(found.markdown).toMatch(/^## \[Orders\]\(shop:\/\/orders\) \(opened here\)$/m);
+    expect(found.links[0]).toBe("shop://orders");
+    // Listed once: the opened page is not in the page list again.
+    expect(found.markdown.match(/\]\(shop:\/\/orders\)/g)).toHaveLength(1);
+    // The rows themselves, with their links, as navigate shows them; bounded.
+    for (const id of ["ord_paid", "ord_transit", "ord_pending"]) expect(found.markdown).toContain(id);
+    expect(found.links).toContain("shop://order/ord_paid");
+    expect(found.markdown.length).toBeLessThan(3_600);
+    // Opened as navigate opens it: the same permission check, and an audit row of its own.
+    const rows = await w.db.auditEvent.findMany({
+      where: { operation: "browse.navigated", target: "shop://orders" },
+    });
+    expect(rows.length).toBeGreaterThan(0);
+    // Words naming a record, not a page, open no record page: at most the listing they name
+    // clearly (where a ticket about logins would be), never a guessed ticket.
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const login = await page(sam, "search", { query: "the login ticket" });
+    expect(login.markdown).not.toMatch(/^## \[(?!Tickets\])[^\]]*\]\([^)]*\) \(opened here\)$/m);
+    expect(login.markdown).not.toMatch(/helpdesk:\/\/ticket\/[^)]*\) \(opened here\)/);
+  });
+
   it("search links a quoted id only when that record exists for the caller", async () => {
     const alice = await w.connect(w.keys.alice, { faces: "browse" });
     expect((await page(alice, "search", { query: "ord_paid" })).links).toContain("shop://order/ord_paid");

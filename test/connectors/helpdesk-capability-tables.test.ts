@@ -1007,6 +1007,24 @@ describeEachProvider("helpdesk write capabilities, table-driven (%s, real legacy
       expect(possibleYes(out)).toHaveLength(7);
     });
 
+    it("a ticket already as asked is offered as such, not as one the change can be done for", async () => {
+      // "Bump to urgent": tkt_9 is urgent already; changing it would change nothing.
+      const urgent = await w.gw.startAction(w.agent.sam, {
+        capability: "change_ticket_priority",
+        patch: { priority: "urgent" },
+      });
+      expect(candidates(urgent).find((t) => t.id === "tkt_9")?.possible).toBe("already urgent");
+      expect(possibleYes(urgent)).not.toContain("tkt_9");
+      expect(possibleYes(urgent)).toContain("tkt_1");
+      // Assigning to the teammate who has it already: the same.
+      const taken = candidates(await startBare("assign_ticket")).find((t) => t.assignee !== "unassigned");
+      const assign = await w.gw.startAction(w.agent.sam, {
+        capability: "assign_ticket",
+        patch: { assignee_id: taken?.assignee },
+      });
+      expect(candidates(assign).find((t) => t.id === taken?.id)?.possible).toBe("already assigned to them");
+    });
+
     it("each candidate is one short line of the text block, its id copyable first", async () => {
       // The MCP face's own rendering, as the agent reads it (the types differ only by index signatures).
       const out = await startBare("assign_ticket");
@@ -1130,6 +1148,7 @@ interface Candidate {
   id: string;
   subject: string;
   status: string;
+  assignee: string;
   possible: string;
 }
 

@@ -54,6 +54,26 @@ describe("an agent that reads only the text block", () => {
     });
   });
 
+  it("a dry run shows the same choices and eligibility as a real start, and leaves no action behind", async () => {
+    const client = await w.connect(w.keys.alice);
+    const real = text(
+      await client.callTool({ name: "start_action", arguments: { capability: "after_sales" } }),
+    );
+    const dry = text(
+      await client.callTool({
+        name: "start_action",
+        arguments: { capability: "after_sales", dry_run: true },
+      }),
+    );
+    expect(dry).toMatch(/^preview: Preview only/);
+    const rows = (shown: string) => shown.split("\n").filter((l) => l.startsWith("- `ord_"));
+    expect(rows(dry).length).toBeGreaterThan(1);
+    expect(rows(dry)).toEqual(rows(real));
+    expect(dry).toMatch(/`ord_transit` .*possible: nothing now/);
+    // Nothing was saved: no action to continue or cancel.
+    expect(dry).not.toMatch(/action `/);
+  });
+
   it("a choice list of ten is shown whole with its order stated; each choice that cannot be taken says why", async () => {
     const client = await w.connect(w.keys.alice);
     const started = text(

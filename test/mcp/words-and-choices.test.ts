@@ -212,7 +212,7 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
   it("a search whose words name one listing clearly answers with that listing (one call); words naming no listing clearly get the link list", async () => {
     const client = await w.connect(w.keys.alice);
     const orders = await client.callTool({ name: "search", arguments: { query: "list my orders" } });
-    expect(text(orders)).toMatch(/^Opened \[Orders\]\(shop:\/\/orders\), the page these words name:/m);
+    expect(text(orders)).toMatch(/^## \[Orders\]\(shop:\/\/orders\) \(opened here\)$/m);
     expect(text(orders)).toContain("ord_delivered_old");
     expect((sc(orders).links as unknown as string[])[0]).toBe("shop://orders");
     const coupon = text(
@@ -223,7 +223,7 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     );
     expect(coupon).toContain("## Coupons that apply to this cart");
     const refund = text(await client.callTool({ name: "search", arguments: { query: "refund" } }));
-    expect(refund).not.toContain("Opened");
+    expect(refund).not.toContain("(opened here)");
     expect(refund).toContain("## Pages");
   });
 
@@ -383,7 +383,7 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     expect(String((advanced.summary as Json).address)).toMatch(/^Home: /);
   });
 
-  it("a free-text field is taken from words that clearly give it (and shown as sent); otherwise the answer asks for it in one line", async () => {
+  it("a free-text field is taken from words that clearly give it (and shown as sent); otherwise the answer says what to send: the request verbatim, shown as sent", async () => {
     const client = await w.connect(w.keys.sam);
     const given = await client.callTool({
       name: "start_action",
@@ -405,6 +405,9 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
       arguments: { capability: "resolve_ticket", intent: "resolve ticket tkt_1, it is done" },
     });
     expect(sc(notGiven)).toMatchObject({ node: "RESOLUTION", missing: ["resolution"] });
-    expect(text(notGiven)).toMatch(/^- resolution: the user's own words \(ask them in one line: /m);
+    // Said exactly: the user's words as written, else their request verbatim; never a made-up one.
+    expect(text(notGiven)).toMatch(
+      /^- resolution: .+: the user's words, sent and shown as written; if they gave none, their request verbatim \(never words of your own\)$/m,
+    );
   });
 });

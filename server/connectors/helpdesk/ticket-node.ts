@@ -15,11 +15,16 @@ export const ticketIdSchema = z
 /** What the ticket node derives for the rest of a ticket capability. */
 export type TicketDerived = { ticket: HelpdeskTicket };
 
-/** The first node of every ticket capability: load the ticket, then check its state allows the change. */
+/**
+ * The first node of every ticket capability: load the ticket, then check its state allows the
+ * change. `unchanged` says when a ticket is already as the fields given ask ("already urgent"):
+ * offered, such a ticket is not counted as one the change can be done for.
+ */
 export function ticketNode(
   description: string,
   check: (ticket: HelpdeskTicket) => ValidationError[],
   choice?: TicketChoice,
+  unchanged?: (ticket: HelpdeskTicket, values: Record<string, unknown>) => string | null,
 ): NodeDefinition<HelpdeskAdapter, TicketDerived> {
   return {
     id: "TICKET",
@@ -29,7 +34,13 @@ export function ticketNode(
       const id = values.ticket_id as string | undefined;
       // No ticket named: offer the caller's tickets with what this capability can do for each,
       // so "resolve the parcel ticket" needs no browsing first.
-      if (!id) return { options: await ticketCandidates(adapter, actor, check, choice) };
+      if (!id) {
+        const offered = (t: HelpdeskTicket): ValidationError[] => {
+          const same = unchanged?.(t, values);
+          return same ? [{ field: "ticket_id", code: "unchanged", message: same }] : check(t);
+        };
+        return { options: await ticketCandidates(adapter, actor, offered, choice) };
+      }
       const ticket = await adapter.ticket(id);
       if (!ticket) return { notFound: { entity: "Ticket", id } };
       return {

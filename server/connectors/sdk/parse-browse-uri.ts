@@ -128,8 +128,6 @@ export function parseBrowseUri(input: string): ParsedBrowseUri {
       }
       if (!QUERY_KEY.test(key)) return { ok: false, problem: `invalid query key "${key.slice(0, 40)}"` };
       if (value.length > 500) return { ok: false, problem: "query value too long" };
-      // Encoded or not, a control character is never a value a person searched for.
-      if (/\p{Cc}/u.test(value)) return { ok: false, problem: "whitespace or control characters" };
       query[key] = value;
     }
   }

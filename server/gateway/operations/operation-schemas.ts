@@ -39,8 +39,15 @@ const idempotencyKey = z
   .max(128)
   .regex(/^[\w.:-]+$/, "letters, digits, and _ . : -");
 
-/** On start and advance: confirm at once where nothing is missing and no person must approve. */
-const confirmKey = idempotencyKey.optional().describe("Confirm at once if complete and needing no approval");
+/**
+ * On start and advance: confirm at once where nothing is missing and no person must approve. The
+ * rule the server enforces (unnamed-record.ts) is said here, so sending a key is never a risk.
+ */
+const confirmKey = idempotencyKey
+  .optional()
+  .describe(
+    "Confirm at once if complete, needing no approval, and one record fits or was named; else nothing changes",
+  );
 
 export const startActionInputSchema = z
   .object({

@@ -47,6 +47,7 @@ export const changeTicketPriority = defineCapability<HelpdeskAdapter, TicketDeri
           : [],
       // Priority matters for work still to do: open and pending before resolved.
       { rank: (t) => (t.status === "resolved" ? 1 : 0) },
+      (t, values) => (values.priority === t.priority ? `already ${t.priority}` : null),
     ),
     {
       id: "PRIORITY",

@@ -2,11 +2,27 @@ import { withShown } from "../../sdk/decision-summary";
 import { defineCapability } from "../../sdk/define-capability";
 import { toEffectResult } from "../../sdk/effect-result";
 import { sendWithRetries } from "../../sdk/http-client";
+import type { ValidationError } from "../../sdk/outcome";
 import { addressIdSchema, matchAddress } from "../match-address";
 import { orderNode } from "../order-node";
 import type { ShopAdapter, ShopAddress, ShopOrder } from "../shop-adapter";
 import { SHOP_POLICY } from "../shop-policy";
 import { shopSummary } from "../shop-summary-fields";
+
+/** Why an order's delivery address can no longer change (none while it has not shipped). */
+function addressRefusals(order: ShopOrder): ValidationError[] {
+  if (order.status === "pending_payment" || order.status === "paid") return [];
+  return [
+    {
+      field: "order_id",
+      code: order.status === "cancelled" ? "order_cancelled" : "order_already_shipped",
+      message:
+        order.status === "cancelled"
+          ? "The order is cancelled"
+          : `The order has already ${order.status === "delivered" ? "been delivered" : "shipped"}; its delivery address can no longer change`,
+    },
+  ];
+}
 
 export const changeDeliveryAddress = defineCapability<ShopAdapter>({
   id: "change_delivery_address",
@@ -42,19 +58,19 @@ export const changeDeliveryAddress = defineCapability<ShopAdapter>({
     ...SHOP_POLICY,
   },
   nodes: [
-    orderNode("The order; only orders not yet shipped can change address", (order) =>
-      order.status === "pending_payment" || order.status === "paid"
-        ? []
-        : [
-            {
-              field: "order_id",
-              code: order.status === "cancelled" ? "order_cancelled" : "order_already_shipped",
-              message:
-                order.status === "cancelled"
-                  ? "The order is cancelled"
-                  : `The order has already ${order.status === "delivered" ? "been delivered" : "shipped"}; its delivery address can no longer change`,
-            },
-          ],
+    orderNode(
+      "The order; only orders not yet shipped can change address",
+      addressRefusals,
+      (order, values) => {
+        const why = addressRefusals(order)[0];
+        if (why) return why.message.split(";")[0] as string;
+        // The address already asked for (by id or label): the change would change nothing.
+        const wanted = typeof values.address_id === "string" ? values.address_id.trim().toLowerCase() : "";
+        const now = order.address;
+        return now && wanted && (now.id.toLowerCase() === wanted || now.label.toLowerCase() === wanted)
+          ? `already at ${now.label}`
+          : "yes";
+      },
     ),
     {
       id: "ADDRESS",

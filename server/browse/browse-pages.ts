@@ -464,7 +464,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     // The words name exactly one page (all of them are its title's or address's words): its
     // content comes with the answer, so "list my orders" is one call, not a search then a
     // navigate. Bounded; the rest of it is one navigate away.
-    // Or one listing the words name clearly, by score ("is there a coupon for my cart" → the cart).
+    // Or one listing the words name clearly by score, though not every word is its title's.
     const named = namedPage(routes, qWords, mine) ?? clearListing(routes, mine);
     const opened = named ? await openedSection(backend, named) : null;
     const others = opened ? routes.filter(({ r }) => named !== r.pattern && named !== r.example) : routes;

@@ -115,6 +115,50 @@ export interface ScriptRunOptions {
   signal?: AbortSignal;
 }
 
+/** The mutable state of one run, shared by its host functions, its slices of CPU and its loop. */
+interface Run {
+  readonly code: string;
+  readonly limits: ScriptLimits;
+  readonly meter: Float64Array | undefined;
+  readonly started: number;
+  readonly wallDeadline: number;
+  readonly calls: ScriptCall[];
+  readonly logs: string[];
+  logBytes: number;
+  logsDropped: number;
+  cpuMs: number;
+  sliceStart: number;
+  stop: Stop | null;
+  /** Calls and sleeps the script waits on: none, and an unsettled promise never settles. */
+  inFlight: number;
+  sleeps: number;
+  requested: number;
+  /** False once the run ended: late answers are dropped, never handed to a disposed engine. */
+  alive: boolean;
+  wake: () => void;
+  readonly open: Set<QuickJSDeferredPromise>;
+  /** Calls waiting for one of the CALL_CONCURRENCY slots, and how many hold one. */
+  readonly waiting: Array<() => void>;
+  running: number;
+}
+
+/** Read through a function: the callbacks that set it are invisible to the compiler's narrowing. */
+const halted = (run: Run): Stop | null => run.stop;
+
+function finish(run: Run, end: ScriptEnd, extra: Partial<ScriptRun> = {}): ScriptRun {
+  return {
+    end,
+    logs: run.logs,
+    logsDropped: run.logsDropped,
+    // A copy: calls still in flight when the run ended keep running in the gateway (and are
+    // audited there); here they are what they were when it ended.
+    calls: run.calls.map((c) => ({ ...c, outcome: c.outcome === "pending" ? "unfinished" : c.outcome })),
+    cpuMs: Math.round(run.cpuMs),
+    wallMs: Math.round(performance.now() - run.started),
+    ...extra,
+  };
+}
+
 /**
  * Runs agent JavaScript (an async function body: `return` gives the result) in a fresh QuickJS
  * WebAssembly instance that has nothing but `functions`, `console` and `sleep`: no network, files,
@@ -128,48 +172,39 @@ export async function runScript(
   options: ScriptRunOptions = {},
 ): Promise<ScriptRun> {
   const started = performance.now();
-  const wallDeadline = started + ((options.deadline ?? Date.now() + limits.wallMs) - Date.now());
   const { meter, signal } = options;
-  const calls: ScriptCall[] = [];
-  const logs: string[] = [];
-  let logBytes = 0;
-  let logsDropped = 0;
-  let cpuMs = 0;
-  let sliceStart = 0;
-  let stop: Stop | null = null;
-  // Read through a function: the callbacks that set it are invisible to the compiler's narrowing.
-  const halted = (): Stop | null => stop;
-  let inFlight = 0;
-  let sleeps = 0;
-  let requested = 0;
-  let alive = true;
-  let wake: () => void = () => undefined;
-  const open = new Set<QuickJSDeferredPromise>();
-  const waiting: Array<() => void> = [];
-  let running = 0;
-
-  const finish = (end: ScriptEnd, extra: Partial<ScriptRun> = {}): ScriptRun => ({
-    end,
-    logs,
-    logsDropped,
-    // A copy: calls still in flight when the run ended keep running in the gateway (and are
-    // audited there); here they are what they were when it ended.
-    calls: calls.map((c) => ({ ...c, outcome: c.outcome === "pending" ? "unfinished" : c.outcome })),
-    cpuMs: Math.round(cpuMs),
-    wallMs: Math.round(performance.now() - started),
-    ...extra,
-  });
-
+  const run: Run = {
+    code,
+    limits,
+    meter,
+    started,
+    wallDeadline: started + ((options.deadline ?? Date.now() + limits.wallMs) - Date.now()),
+    calls: [],
+    logs: [],
+    logBytes: 0,
+    logsDropped: 0,
+    cpuMs: 0,
+    sliceStart: 0,
+    stop: null,
+    inFlight: 0,
+    sleeps: 0,
+    requested: 0,
+    alive: true,
+    wake: () => undefined,
+    open: new Set(),
+    waiting: [],
+    running: 0,
+  };
   const cancel = () => {
-    stop ??= new Stop("cancelled", "The request was cancelled, so the script was stopped");
-    wake();
+    run.stop ??= new Stop("cancelled", "The request was cancelled, so the script was stopped");
+    run.wake();
   };
 
   let module: Awaited<ReturnType<typeof newSandboxModule>>;
   try {
     module = await newSandboxModule(limits.memoryBytes);
   } catch {
-    return finish("sandbox_unavailable", {
+    return finish(run, "sandbox_unavailable", {
       error: { message: "The script sandbox could not start; try again" },
     });
   }
@@ -179,211 +214,14 @@ export async function runScript(
   let broken = false;
   try {
     rt = module.newRuntime();
-    rt.setMemoryLimit(limits.memoryBytes);
-    // Deeper than 256 KiB, QuickJS's recursion reaches past the host's own stack.
-    rt.setMaxStackSize(256 * 1024);
-    rt.setInterruptHandler(() => {
-      if (stop) return true;
-      const now = performance.now();
-      if (cpuMs + (now - sliceStart) > limits.cpuMs)
-        stop = new Stop("script_timeout", `The script ran longer than its CPU time (${limits.cpuMs} ms)`);
-      else if (now > wallDeadline)
-        stop = new Stop("script_timeout", `The script ran longer than its wall time (${limits.wallMs} ms)`);
-      return stop !== null;
-    });
+    limitRuntime(run, rt);
     const vm = rt.newContext();
     ctx = vm;
-
-    /** Runs the script's code for a while, counting the time as its CPU (and telling the watchdog). */
-    const slice = <T>(fn: () => T): T => {
-      sliceStart = performance.now();
-      if (meter) {
-        meter[1] = cpuMs;
-        meter[0] = Date.now();
-      }
-      try {
-        return fn();
-      } finally {
-        cpuMs += performance.now() - sliceStart;
-        if (meter) {
-          meter[0] = 0;
-          meter[1] = cpuMs;
-        }
-      }
-    };
-
-    /**
-     * How a thrown value ends the run. It is read in a slice (its getters are the script's code,
-     * and count as its CPU); a limit reached meanwhile (a getter that spins) is what ended it.
-     */
-    const thrownEnd = (handle: QuickJSHandle, atEvaluation = false): ScriptRun => {
-      const error = slice(() => describeError(vm, handle, code));
-      handle.dispose();
-      const stopped = halted();
-      if (stopped) return finish(stopped.end, { error: { message: stopped.message } });
-      const end = atEvaluation && error.name === "SyntaxError" ? "syntax_error" : classify(error.message);
-      return finish(end, { error: withoutName(error) });
-    };
-
     if (signal?.aborted) cancel();
     signal?.addEventListener("abort", cancel, { once: true });
 
-    /** A promise for the script; null (and the run ends as over its memory) when the engine has no room for one. */
-    const newDeferred = (): QuickJSDeferredPromise | null => {
-      try {
-        const deferred = vm.newPromise();
-        open.add(deferred);
-        return deferred;
-      } catch {
-        stop ??= new Stop(
-          "script_memory",
-          `The script used more memory than its limit (${limits.memoryBytes} bytes)`,
-        );
-        return null;
-      }
-    };
-
-    const settle = (deferred: QuickJSDeferredPromise, json: string | null, error?: string) => {
-      // After the run, the runtime's teardown disposes what is still open.
-      if (!alive) return;
-      open.delete(deferred);
-      if (json !== null) {
-        const value = vm.newString(json);
-        deferred.resolve(value);
-        value.dispose();
-      } else {
-        const value = vm.newError(error ?? "failed");
-        deferred.reject(value);
-        value.dispose();
-      }
-      deferred.dispose();
-      wake();
-    };
-
-    /** Waits for a free slot: a script's burst of calls reaches the gateway a few at a time. */
-    const slot = async () => {
-      if (running < CALL_CONCURRENCY) {
-        running++;
-        return;
-      }
-      await new Promise<void>((resolve) => waiting.push(resolve));
-      running++;
-    };
-    const release = () => {
-      running--;
-      waiting.shift()?.();
-    };
-
-    /** Rejects on the next turn: the handle must reach the script before its deferred is disposed. */
-    const refuseLater = (deferred: QuickJSDeferredPromise, error: string) => {
-      inFlight++;
-      setImmediate(() => {
-        inFlight--;
-        settle(deferred, null, error);
-      });
-    };
-
-    const callHandle = vm.newFunction("__call", (nameHandle, argsHandle) => {
-      const name = vm.getString(nameHandle);
-      const argsJson = vm.typeof(argsHandle) === "string" ? vm.getString(argsHandle) : "[]";
-      const deferred = newDeferred();
-      if (!deferred) return vm.undefined;
-      const fn = Object.hasOwn(functions, name) ? functions[name] : undefined;
-      if (!fn) {
-        refuseLater(deferred, `${name} is not a function here`);
-        return deferred.handle;
-      }
-      if (++requested > limits.maxCalls) {
-        stop = new Stop(
-          "too_many_calls",
-          `The script made more than ${limits.maxCalls} calls; do fewer per run (or several runs)`,
-        );
-        // Left pending: the run ends at once, the script never sees this call answered.
-        return deferred.handle;
-      }
-      inFlight++;
-      void (async () => {
-        let answer: ScriptCallAnswer;
-        const began = performance.now();
-        await slot();
-        // Listed once it reaches the gateway: calls still queued when the run ends never ran.
-        const record: ScriptCall = { fn: name, target: "", outcome: "pending", ms: 0 };
-        try {
-          if (!alive) return;
-          calls.push(record);
-          const args = parseArguments(argsJson);
-          if (typeof args === "string")
-            answer = {
-              value: {
-                outcome: "rejected",
-                reason: "invalid_arguments",
-                message: `Arguments of ${name} are ${args}`,
-                retryable: false,
-                next_actions: [],
-              },
-              target: "",
-              outcome: "rejected",
-            };
-          else answer = await fn(args);
-        } catch {
-          // The host functions answer outcomes; a throw is our bug, shown without detail.
-          answer = {
-            value: { outcome: "unknown", message: "The call failed inside Signpost", next_actions: [] },
-            target: record.target,
-            outcome: "unknown",
-          };
-        } finally {
-          release();
-        }
-        record.target = answer.target;
-        record.outcome = answer.outcome;
-        record.ms = Math.round(performance.now() - began);
-        inFlight--;
-        settle(deferred, JSON.stringify(answer.value ?? null));
-      })();
-      return deferred.handle;
-    });
-
-    const logHandle = vm.newFunction("__log", (levelHandle, lineHandle) => {
-      const level = vm.getString(levelHandle);
-      const line = vm.typeof(lineHandle) === "string" ? vm.getString(lineHandle) : "";
-      const entry = level === "log" ? line : `[${level}] ${line}`;
-      if (logBytes + entry.length > limits.logBytes) {
-        logsDropped++;
-        return;
-      }
-      logBytes += entry.length;
-      logs.push(entry);
-    });
-
-    const sleepHandle = vm.newFunction("__sleep", (msHandle) => {
-      const ms = Math.min(MAX_SLEEP_MS, Math.max(0, vm.getNumber(msHandle)));
-      const deferred = newDeferred();
-      if (!deferred) return vm.undefined;
-      if (++sleeps > MAX_SLEEPS) {
-        refuseLater(deferred, `sleep: at most ${MAX_SLEEPS} per run`);
-        return deferred.handle;
-      }
-      inFlight++;
-      setTimeout(() => {
-        inFlight--;
-        settle(deferred, "null");
-      }, ms).unref();
-      return deferred.handle;
-    });
-
-    for (const [name, handle] of [
-      ["__call", callHandle],
-      ["__log", logHandle],
-      ["__sleep", sleepHandle],
-    ] as const) {
-      vm.setProp(vm.global, name, handle);
-      handle.dispose();
-    }
-    const names = vm.newString(JSON.stringify(Object.keys(functions)));
-    vm.setProp(vm.global, "__names", names);
-    names.dispose();
-    const prelude = slice(() => vm.evalCode(PRELUDE, "prelude.js"));
+    installHostFunctions(run, vm, functions);
+    const prelude = slice(run, () => vm.evalCode(PRELUDE, "prelude.js"));
     if (prelude.error) {
       prelude.error.dispose();
       throw new Error("the script prelude failed");
@@ -391,63 +229,20 @@ export async function runScript(
     serializer = prelude.value;
 
     const wrapped = `(async function () {\n${code}\n})()`;
-    const evaluated = slice(() => vm.evalCode(wrapped, FILE));
-    const early = halted();
+    const evaluated = slice(run, () => vm.evalCode(wrapped, FILE));
+    const early = halted(run);
     if (early) {
       if (evaluated.error) evaluated.error.dispose();
       else evaluated.value.dispose();
-      return finish(early.end, { error: { message: early.message } });
+      return finish(run, early.end, { error: { message: early.message } });
     }
-    if (evaluated.error) return thrownEnd(evaluated.error, true);
-    const promise = evaluated.value;
-    try {
-      for (;;) {
-        const jobs = slice(() => rt?.executePendingJobs(-1));
-        if (jobs?.error) jobs.error.dispose();
-        const stopped = halted();
-        if (stopped) return finish(stopped.end, { error: { message: stopped.message } });
-        const state = vm.getPromiseState(promise);
-        if (state.type === "fulfilled") {
-          // The result is serialized inside the sandbox (its size counts against the sandbox's
-          // memory), by the serializer the prelude captured before the script could replace it.
-          const value = state.value;
-          const serialize = serializer;
-          const serialized = slice(() => vm.callFunction(serialize, vm.undefined, value));
-          // A script that broke out of its wrapper may evaluate to a plain value: that is `promise` itself.
-          if (!state.notAPromise) value.dispose();
-          if (serialized.error) return thrownEnd(serialized.error);
-          const json = vm.typeof(serialized.value) === "string" ? vm.getString(serialized.value) : "null";
-          serialized.value.dispose();
-          return resultOf(json, limits, finish);
-        }
-        if (state.type === "rejected") return thrownEnd(state.error);
-        if (inFlight === 0)
-          return finish("script_timeout", {
-            error: {
-              message:
-                "The script awaits a promise that nothing will settle (no call or sleep is running); it was ended",
-            },
-          });
-        const remaining = wallDeadline - performance.now();
-        if (remaining <= 0)
-          return finish("script_timeout", {
-            error: { message: `The script ran longer than its wall time (${limits.wallMs} ms)` },
-          });
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          timer = setTimeout(resolve, remaining);
-        });
-        clearTimeout(timer);
-      }
-    } finally {
-      promise.dispose();
-    }
+    if (evaluated.error) return thrownEnd(run, vm, evaluated.error, true);
+    return await settleScript(run, rt, vm, evaluated.value, serializer);
   } catch (error) {
     // An engine abort (its memory exhausted past what it can report): the instance is unusable.
     broken = true;
     const message = error instanceof Error ? error.message : String(error);
-    return finish(/memory|abort|unreachable/i.test(message) ? "script_memory" : "script_error", {
+    return finish(run, /memory|abort|unreachable/i.test(message) ? "script_memory" : "script_error", {
       error: {
         message: /memory|abort|unreachable/i.test(message)
           ? `The script used more memory than its limit (${limits.memoryBytes} bytes)`
@@ -455,14 +250,14 @@ export async function runScript(
       },
     });
   } finally {
-    alive = false;
+    run.alive = false;
     signal?.removeEventListener("abort", cancel);
     if (meter) meter[0] = 0;
-    for (const resolve of waiting.splice(0)) resolve();
+    for (const resolve of run.waiting.splice(0)) resolve();
     if (!broken) {
       try {
         serializer?.dispose();
-        for (const deferred of open) deferred.dispose();
+        for (const deferred of run.open) deferred.dispose();
         ctx?.dispose();
         rt?.dispose();
       } catch {
@@ -470,6 +265,290 @@ export async function runScript(
       }
     }
   }
+}
+
+/** The engine's memory and stack caps, and the interrupt that ends a run past its CPU or wall time. */
+function limitRuntime(run: Run, rt: QuickJSRuntime): void {
+  const { limits } = run;
+  rt.setMemoryLimit(limits.memoryBytes);
+  // Deeper than 256 KiB, QuickJS's recursion reaches past the host's own stack.
+  rt.setMaxStackSize(256 * 1024);
+  rt.setInterruptHandler(() => {
+    if (run.stop) return true;
+    const now = performance.now();
+    if (run.cpuMs + (now - run.sliceStart) > limits.cpuMs)
+      run.stop = new Stop("script_timeout", `The script ran longer than its CPU time (${limits.cpuMs} ms)`);
+    else if (now > run.wallDeadline)
+      run.stop = new Stop("script_timeout", `The script ran longer than its wall time (${limits.wallMs} ms)`);
+    return run.stop !== null;
+  });
+}
+
+/** Runs the script's code for a while, counting the time as its CPU (and telling the watchdog). */
+function slice<T>(run: Run, fn: () => T): T {
+  const { meter } = run;
+  run.sliceStart = performance.now();
+  if (meter) {
+    meter[1] = run.cpuMs;
+    meter[0] = Date.now();
+  }
+  try {
+    return fn();
+  } finally {
+    run.cpuMs += performance.now() - run.sliceStart;
+    if (meter) {
+      meter[0] = 0;
+      meter[1] = run.cpuMs;
+    }
+  }
+}
+
+/**
+ * How a thrown value ends the run. It is read in a slice (its getters are the script's code,
+ * and count as its CPU); a limit reached meanwhile (a getter that spins) is what ended it.
+ */
+function thrownEnd(run: Run, vm: QuickJSContext, handle: QuickJSHandle, atEvaluation = false): ScriptRun {
+  const error = slice(run, () => describeError(vm, handle, run.code));
+  handle.dispose();
+  const stopped = halted(run);
+  if (stopped) return finish(run, stopped.end, { error: { message: stopped.message } });
+  const end = atEvaluation && error.name === "SyntaxError" ? "syntax_error" : classify(error.message);
+  return finish(run, end, { error: withoutName(error) });
+}
+
+/**
+ * Runs the script's pending jobs until its promise settles, a limit ends it, or it waits on
+ * nothing; between turns it sleeps until a call or a sleep settles (or the wall time ends).
+ */
+async function settleScript(
+  run: Run,
+  rt: QuickJSRuntime,
+  vm: QuickJSContext,
+  promise: QuickJSHandle,
+  serializer: QuickJSHandle,
+): Promise<ScriptRun> {
+  try {
+    for (;;) {
+      const jobs = slice(run, () => rt.executePendingJobs(-1));
+      if (jobs.error) jobs.error.dispose();
+      const stopped = halted(run);
+      if (stopped) return finish(run, stopped.end, { error: { message: stopped.message } });
+      const state = vm.getPromiseState(promise);
+      if (state.type === "fulfilled") {
+        // The result is serialized inside the sandbox (its size counts against the sandbox's
+        // memory), by the serializer the prelude captured before the script could replace it.
+        const value = state.value;
+        const serialized = slice(run, () => vm.callFunction(serializer, vm.undefined, value));
+        // A script that broke out of its wrapper may evaluate to a plain value: that is `promise` itself.
+        if (!state.notAPromise) value.dispose();
+        if (serialized.error) return thrownEnd(run, vm, serialized.error);
+        const json = vm.typeof(serialized.value) === "string" ? vm.getString(serialized.value) : "null";
+        serialized.value.dispose();
+        return resultOf(json, run.limits, (end, extra) => finish(run, end, extra));
+      }
+      if (state.type === "rejected") return thrownEnd(run, vm, state.error);
+      if (run.inFlight === 0)
+        return finish(run, "script_timeout", {
+          error: {
+            message:
+              "The script awaits a promise that nothing will settle (no call or sleep is running); it was ended",
+          },
+        });
+      const remaining = run.wallDeadline - performance.now();
+      if (remaining <= 0)
+        return finish(run, "script_timeout", {
+          error: { message: `The script ran longer than its wall time (${run.limits.wallMs} ms)` },
+        });
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await new Promise<void>((resolve) => {
+        run.wake = resolve;
+        timer = setTimeout(resolve, remaining);
+      });
+      clearTimeout(timer);
+    }
+  } finally {
+    promise.dispose();
+  }
+}
+
+/** A promise for the script; null (and the run ends as over its memory) when the engine has no room for one. */
+function newDeferred(run: Run, vm: QuickJSContext): QuickJSDeferredPromise | null {
+  try {
+    const deferred = vm.newPromise();
+    run.open.add(deferred);
+    return deferred;
+  } catch {
+    run.stop ??= new Stop(
+      "script_memory",
+      `The script used more memory than its limit (${run.limits.memoryBytes} bytes)`,
+    );
+    return null;
+  }
+}
+
+function settle(
+  run: Run,
+  vm: QuickJSContext,
+  deferred: QuickJSDeferredPromise,
+  json: string | null,
+  error?: string,
+) {
+  // After the run, the runtime's teardown disposes what is still open.
+  if (!run.alive) return;
+  run.open.delete(deferred);
+  if (json !== null) {
+    const value = vm.newString(json);
+    deferred.resolve(value);
+    value.dispose();
+  } else {
+    const value = vm.newError(error ?? "failed");
+    deferred.reject(value);
+    value.dispose();
+  }
+  deferred.dispose();
+  run.wake();
+}
+
+/** Waits for a free slot: a script's burst of calls reaches the gateway a few at a time. */
+async function slot(run: Run): Promise<void> {
+  if (run.running < CALL_CONCURRENCY) {
+    run.running++;
+    return;
+  }
+  await new Promise<void>((resolve) => run.waiting.push(resolve));
+  run.running++;
+}
+
+function release(run: Run): void {
+  run.running--;
+  run.waiting.shift()?.();
+}
+
+/** Rejects on the next turn: the handle must reach the script before its deferred is disposed. */
+function refuseLater(run: Run, vm: QuickJSContext, deferred: QuickJSDeferredPromise, error: string): void {
+  run.inFlight++;
+  setImmediate(() => {
+    run.inFlight--;
+    settle(run, vm, deferred, null, error);
+  });
+}
+
+/** The sandbox's only ways out, which the prelude wraps: `__call`, `__log`, `__sleep`, and `__names`. */
+function installHostFunctions(
+  run: Run,
+  vm: QuickJSContext,
+  functions: Record<string, ScriptHostFunction>,
+): void {
+  const callHandle = vm.newFunction("__call", (nameHandle, argsHandle) => {
+    const name = vm.getString(nameHandle);
+    const argsJson = vm.typeof(argsHandle) === "string" ? vm.getString(argsHandle) : "[]";
+    const deferred = newDeferred(run, vm);
+    if (!deferred) return vm.undefined;
+    const fn = Object.hasOwn(functions, name) ? functions[name] : undefined;
+    if (!fn) {
+      refuseLater(run, vm, deferred, `${name} is not a function here`);
+      return deferred.handle;
+    }
+    if (++run.requested > run.limits.maxCalls) {
+      run.stop = new Stop(
+        "too_many_calls",
+        `The script made more than ${run.limits.maxCalls} calls; do fewer per run (or several runs)`,
+      );
+      // Left pending: the run ends at once, the script never sees this call answered.
+      return deferred.handle;
+    }
+    run.inFlight++;
+    void callHost(run, vm, deferred, name, argsJson, fn);
+    return deferred.handle;
+  });
+
+  const logHandle = vm.newFunction("__log", (levelHandle, lineHandle) => {
+    const level = vm.getString(levelHandle);
+    const line = vm.typeof(lineHandle) === "string" ? vm.getString(lineHandle) : "";
+    const entry = level === "log" ? line : `[${level}] ${line}`;
+    if (run.logBytes + entry.length > run.limits.logBytes) {
+      run.logsDropped++;
+      return;
+    }
+    run.logBytes += entry.length;
+    run.logs.push(entry);
+  });
+
+  const sleepHandle = vm.newFunction("__sleep", (msHandle) => {
+    const ms = Math.min(MAX_SLEEP_MS, Math.max(0, vm.getNumber(msHandle)));
+    const deferred = newDeferred(run, vm);
+    if (!deferred) return vm.undefined;
+    if (++run.sleeps > MAX_SLEEPS) {
+      refuseLater(run, vm, deferred, `sleep: at most ${MAX_SLEEPS} per run`);
+      return deferred.handle;
+    }
+    run.inFlight++;
+    setTimeout(() => {
+      run.inFlight--;
+      settle(run, vm, deferred, "null");
+    }, ms).unref();
+    return deferred.handle;
+  });
+
+  for (const [name, handle] of [
+    ["__call", callHandle],
+    ["__log", logHandle],
+    ["__sleep", sleepHandle],
+  ] as const) {
+    vm.setProp(vm.global, name, handle);
+    handle.dispose();
+  }
+  const names = vm.newString(JSON.stringify(Object.keys(functions)));
+  vm.setProp(vm.global, "__names", names);
+  names.dispose();
+}
+
+/** One host call: waits for a slot, runs it, records it, and hands the script its answer. */
+async function callHost(
+  run: Run,
+  vm: QuickJSContext,
+  deferred: QuickJSDeferredPromise,
+  name: string,
+  argsJson: string,
+  fn: ScriptHostFunction,
+): Promise<void> {
+  let answer: ScriptCallAnswer;
+  const began = performance.now();
+  await slot(run);
+  // Listed once it reaches the gateway: calls still queued when the run ends never ran.
+  const record: ScriptCall = { fn: name, target: "", outcome: "pending", ms: 0 };
+  try {
+    if (!run.alive) return;
+    run.calls.push(record);
+    const args = parseArguments(argsJson);
+    if (typeof args === "string")
+      answer = {
+        value: {
+          outcome: "rejected",
+          reason: "invalid_arguments",
+          message: `Arguments of ${name} are ${args}`,
+          retryable: false,
+          next_actions: [],
+        },
+        target: "",
+        outcome: "rejected",
+      };
+    else answer = await fn(args);
+  } catch {
+    // The host functions answer outcomes; a throw is our bug, shown without detail.
+    answer = {
+      value: { outcome: "unknown", message: "The call failed inside Signpost", next_actions: [] },
+      target: record.target,
+      outcome: "unknown",
+    };
+  } finally {
+    release(run);
+  }
+  record.target = answer.target;
+  record.outcome = answer.outcome;
+  record.ms = Math.round(performance.now() - began);
+  run.inFlight--;
+  settle(run, vm, deferred, JSON.stringify(answer.value ?? null));
 }
 
 /** A call's arguments as the script sent them (JSON), or why they cannot be used. */

@@ -165,6 +165,12 @@ export interface CapabilityHit {
    * far lower, and a start from words never opens it.
    */
   not_for?: string[];
+  /**
+   * None of the words the request asks with is this capability's: it matched only on what the
+   * request is about ("list my orders" and a checkout both concern orders). A start from words
+   * never opens it; reads are the pages' job.
+   */
+  topic_only?: true;
 }
 
 export interface CapabilityIndex {
@@ -361,7 +367,9 @@ export function buildCapabilityIndex(
         // A topic word opening a request is its verb ("order three t-shirts", "ship it home").
         const topic = (topics.has(t.term) && !(i === 0 && clause.role === "request")) || described.has(i);
         const w = role * (topic ? TOPIC_WEIGHT : 1);
-        if (!topic && !negated && !NEGATIONS.has(t.term) && role === 1) asked.add(t.term);
+        // A record's id (its prefix and number) says what the request is about, never what it asks.
+        const id = !!ofPrefix || /^\d+$/.test(t.term);
+        if (!topic && !id && !negated && !NEGATIONS.has(t.term) && role === 1) asked.add(t.term);
         put(t.term, w);
         for (const s of [...(synonyms[t.term] ?? []), ...(prefixes.get(t.term) ?? [])]) {
           put(s, w * SYNONYM_WEIGHT);
@@ -412,14 +420,16 @@ export function buildCapabilityIndex(
           if (named.size && !named.has(d.capability.appliesTo.entity)) score *= OFF_TOPIC_WEIGHT;
           const notFor = [...asked].filter((t) => d.notFor.has(t));
           if (notFor.length) score *= NOT_FOR_WEIGHT;
-          return { d, score, notFor };
+          const topicOnly = asked.size > 0 && ![...asked].some((t) => d.tf.has(t));
+          return { d, score, notFor, topicOnly };
         })
         .filter((x) => x.score > 0)
         .sort((x, y) => y.score - x.score || x.d.capability.id.localeCompare(y.d.capability.id))
         .slice(0, limit);
-      return scored.map(({ d, score, notFor }) => ({
+      return scored.map(({ d, score, notFor, topicOnly }) => ({
         ...capabilityHit(d.capability, score),
         ...(notFor.length ? { not_for: notFor } : {}),
+        ...(topicOnly ? { topic_only: true as const } : {}),
       }));
     },
   };

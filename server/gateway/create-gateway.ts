@@ -302,9 +302,11 @@ export function createGateway(options: GatewayOptions) {
           const results = hits.slice(0, input.limit ?? 3);
           return {
             outcome: "applied",
-            message: results.length
-              ? `${results.length} capabilities match; the first fits best`
-              : "No capability matches; rephrase the intent",
+            message: !results.length
+              ? "No capability matches; rephrase the intent"
+              : results.every((r) => r.topic_only)
+                ? "No capability does what these words ask; these only concern the same kind of record. To read or list records, search and navigate the pages"
+                : `${results.length} capabilities match; the first fits best`,
             retryable: false,
             results,
             next_actions: results.flatMap((r) => r.next_actions),

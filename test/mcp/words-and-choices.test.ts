@@ -227,6 +227,22 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     expect(refund).toContain("## Pages");
   });
 
+  it('"list my orders" starts nothing: no capability does what it asks, and the answer says the pages do', async () => {
+    const client = await w.connect(w.keys.alice);
+    for (const intent of ["List my orders.", "show me my orders"]) {
+      const out = await client.callTool({ name: "start_action", arguments: { intent } });
+      expect(sc(out).outcome).toBe("rejected");
+      expect(sc(out).reason).toBe("no_capability_fits");
+      expect(sc(out).action_id).toBeUndefined();
+      expect(text(out)).toMatch(/search and navigate the pages/);
+    }
+    const found = await client.callTool({ name: "search_capabilities", arguments: { query: "list my orders" } });
+    expect(text(found)).toMatch(/No capability does what these words ask/);
+    // Words that ask for something a capability does still start it.
+    const buy = await client.callTool({ name: "start_action", arguments: { intent: "order two mugs" } });
+    expect(sc(buy).capability).toBe("checkout");
+  });
+
   it('"call off the order" is a cancel (after-sales), never a checkout', async () => {
     const client = await w.connect(w.keys.alice);
     const out = sc(

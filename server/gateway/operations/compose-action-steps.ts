@@ -59,9 +59,19 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const found = await steps.searchCapabilities(ctx, { query, limit: 3 });
     if (found.outcome !== "applied") return found;
     const ranked = (found.results ?? []) as CapabilityHit[];
-    // A capability whose description says it is not for what the words ask is never started.
-    const hits = ranked.filter((h) => !h.not_for?.length);
+    // A capability whose description says it is not for what the words ask is never started, nor
+    // one that does none of what they ask and only concerns the same kind of record.
+    const hits = ranked.filter((h) => !h.not_for?.length && !h.topic_only);
     const closest = ranked[0];
+    if (!hits.length && closest?.topic_only && !closest.not_for?.length)
+      return {
+        outcome: "rejected",
+        reason: "no_capability_fits",
+        message: `No capability does what these words ask; ${ranked.map((h) => h.capability).join(", ")} only concern the same kind of record. To read or list records, search and navigate the pages`,
+        retryable: false,
+        results: ranked,
+        next_actions: found.next_actions,
+      };
     if (!hits.length && closest)
       return {
         outcome: "rejected",

@@ -236,7 +236,10 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
       expect(sc(out).action_id).toBeUndefined();
       expect(text(out)).toMatch(/search and navigate the pages/);
     }
-    const found = await client.callTool({ name: "search_capabilities", arguments: { query: "list my orders" } });
+    const found = await client.callTool({
+      name: "search_capabilities",
+      arguments: { query: "list my orders" },
+    });
     expect(text(found)).toMatch(/No capability does what these words ask/);
     // Words that ask for something a capability does still start it.
     const buy = await client.callTool({ name: "start_action", arguments: { intent: "order two mugs" } });

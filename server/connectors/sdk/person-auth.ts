@@ -82,8 +82,7 @@ export class UpstreamForbiddenError extends Error {
 
 /** Why a per-person auth declaration is unusable, or null. */
 export function personAuthProblem(auth: PersonAuth): string | null {
-  if (auth?.kind !== "oauth_authorization_code")
-    return 'personAuth.kind must be "oauth_authorization_code"';
+  if (auth?.kind !== "oauth_authorization_code") return 'personAuth.kind must be "oauth_authorization_code"';
   for (const key of ["authorizationUrl", "tokenUrl", "revocationUrl"] as const) {
     const value = auth[key];
     if (value === undefined) continue;

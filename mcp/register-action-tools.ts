@@ -11,6 +11,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { createElement } from "react";
 import { capabilityTitle } from "@/server/connectors/connector-registry";
+import { renderSummary, summaryText } from "@/server/connectors/sdk/render-decision-summary";
 import { argumentBoundsErrors } from "@/server/gateway/argument-bounds";
 import { redactText } from "@/server/redact-secrets";
 import { ConfirmationSummary } from "../components/confirmation-summary";
@@ -184,8 +185,20 @@ async function resumeRound<Ctx>(
     });
     return shapeResult("advance_action", outcome, ctx, options, 1);
   }
-  // purpose "approve": the person was sent to the confirmation screen; "connect": to connect their
-  // own account at the system. Either way, the same call again.
+  // purpose "approve" on a start or advance that stopped at the person's approval: the person
+  // has decided on the screen, so the round finishes the flow: confirm that action at that
+  // version (the server re-checks the approval; a refusal answers as confirm does). The key is
+  // the round's own, so a host that retries this round again gets the first outcome back.
+  if (state.purpose === "approve" && name !== "confirm_action") {
+    const outcome = await gateway.operations.confirm_action.run(context, {
+      action_id: state.action_id,
+      version: state.version,
+      idempotency_key: `approved:${state.action_id}:${state.version}`,
+    });
+    return shapeResult("confirm_action", outcome, ctx, options, 1);
+  }
+  // purpose "approve" on a confirm: the person was sent to the confirmation screen; "connect": to
+  // connect their own account at the system. Either way, the same call again.
   const outcome = await gateway.operations[name].run(context, args);
   return shapeResult(name, outcome, ctx, options, 1);
 }
@@ -271,13 +284,19 @@ async function shapeResult<Ctx>(
 
   // Modern clients that can elicit: ask the person directly instead of bouncing through the model.
   if (round === 0 && caps?.elicitation && actionId && version !== undefined) {
-    if (outcome.outcome === "rejected" && outcome.reason === "approval_pending" && caps.elicitation.url) {
+    // A confirm refused for want of the approval, or a start or advance that stopped at it: the
+    // host sends the person to the screen and retries the call once they decided, and that
+    // retry confirms (resumeRound), so the model makes one call for start, approval and effect.
+    const stoppedAtApproval =
+      (outcome.outcome === "rejected" && outcome.reason === "approval_pending") ||
+      ((name === "start_action" || name === "advance_action") && waitsForApproval(outcome));
+    if (stoppedAtApproval && caps.elicitation.url) {
       const url =
         typeof outcome.approval_url === "string" ? outcome.approval_url : gateway.approvalUrl(actionId);
       return inputRequired({
         inputRequests: {
           approval: inputRequired.elicitUrl({
-            message: `Approve ${actionId} (version ${version}) in Signpost, then continue.`,
+            message: `${approvalHeadline(outcome, actionId)} Decide in Signpost, then continue.`,
             url,
           }),
         },
@@ -358,12 +377,27 @@ async function shapeResult<Ctx>(
 function waitsOnPerson(name: ActionToolName, outcome: GatewayOutcome): boolean {
   if (name === "confirm_action")
     return outcome.outcome === "rejected" && outcome.reason === "approval_pending";
-  if (name !== "start_action" || outcome.requires_confirmation !== true) return false;
+  return name === "start_action" && waitsForApproval(outcome);
+}
+
+/** At a confirmation whose approval is pending: only the person can move it on. */
+function waitsForApproval(outcome: GatewayOutcome): boolean {
+  if (outcome.requires_confirmation !== true || outcome.outcome === "rejected") return false;
   const approval = outcome.approval as { status?: string } | null | undefined;
   return (
     approval?.status === "pending" &&
     outcome.next_actions.some((next) => next.tool === "confirm_action" && next.requires_user_approval)
   );
+}
+
+/** What the host shows the person beside the link: the decision's own sentence, else the action. */
+function approvalHeadline(outcome: GatewayOutcome, actionId: string): string {
+  const summary = outcome.summary;
+  const first =
+    summary && typeof summary === "object"
+      ? summaryText(renderSummary(summary as Record<string, unknown>, "action")).split("\n")[0]
+      : undefined;
+  return first ? `${first} (${actionId}).` : `Approve ${actionId} (version ${outcome.version}).`;
 }
 
 /** The agent's name from its trusted context, when the face's context carries one. */

@@ -64,13 +64,14 @@ describe("input_required (2026-07-28 multi round-trip) with signed requestState"
     });
   });
 
-  it("confirm without approval sends the person to the confirmation screen (URL elicitation) and confirms once they approved", async () => {
-    const urls: string[] = [];
+  it("a start that stops at the person's approval sends them to the screen (URL elicitation) and, once they approved, the same call confirms: one model call", async () => {
+    const shown: Array<{ url: string; message: string }> = [];
     const client = await w.connect(w.keys.alice, {
       elicitationModes: { url: true },
       elicit: async (params) => {
-        urls.push(String(params.url));
+        shown.push({ url: String(params.url), message: String(params.message) });
         // The person opens the console link and approves there.
+        const actionId = String(params.url).split("/confirm/")[1] ?? "";
         const ctx = await w.gw.getContext(w.agent.alice, { action_id: actionId });
         const decided = await w.gw.decideApproval(w.person.alice, {
           action_id: actionId,
@@ -78,6 +79,56 @@ describe("input_required (2026-07-28 multi round-trip) with signed requestState"
           decision: "approve",
         });
         expect(decided.outcome).toBe("applied");
+        return { action: "accept" };
+      },
+    });
+    const res = await client.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "checkout",
+        patch: {
+          items: [{ product_id: "prod_mug", quantity: 1 }],
+          address_id: "Office",
+          payment_type: "balance",
+        },
+      },
+    });
+    const done = sc(res);
+    const actionId = String(done.action_id);
+    expect(shown).toHaveLength(1);
+    expect(shown[0]?.url).toBe(`http://localhost:3000/confirm/${actionId}`);
+    // The host shows the person what they decide on, in the decision's own words.
+    expect(shown[0]?.message).toMatch(/^Pay \$[\d.]+ from Store credit/);
+    // Applied and verified in the same call: the model never called confirm_action.
+    expect(done).toMatchObject({ outcome: "applied", status: "completed" });
+    const text = (res.content as Array<{ text: string }>)[0]?.text ?? "";
+    expect(text).toMatch(/^applied: /);
+    // A retry of the whole exchange gets the first outcome back, never a second charge.
+    const again = sc(
+      await client.callTool({
+        name: "confirm_action",
+        arguments: { action_id: actionId, idempotency_key: idem() },
+      }),
+    );
+    expect(again).toMatchObject({ outcome: "applied", status: "completed" });
+    expect(shown).toHaveLength(1);
+  });
+
+  it("a person who has not approved yet: the round answers not approved, and a later confirm sends them to the screen again", async () => {
+    let approveNow = false;
+    const urls: string[] = [];
+    const client = await w.connect(w.keys.alice, {
+      elicitationModes: { url: true },
+      elicit: async (params) => {
+        urls.push(String(params.url));
+        if (!approveNow) return { action: "decline" };
+        const actionId = String(params.url).split("/confirm/")[1] ?? "";
+        const ctx = await w.gw.getContext(w.agent.alice, { action_id: actionId });
+        await w.gw.decideApproval(w.person.alice, {
+          action_id: actionId,
+          version: ctx.version as number,
+          decision: "approve",
+        });
         return { action: "accept" };
       },
     });
@@ -94,15 +145,19 @@ describe("input_required (2026-07-28 multi round-trip) with signed requestState"
         },
       }),
     );
+    expect(started).toMatchObject({ outcome: "rejected", reason: "approval_pending" });
     const actionId = String(started.action_id);
+    approveNow = true;
     const confirmed = sc(
       await client.callTool({
         name: "confirm_action",
         arguments: { action_id: actionId, idempotency_key: idem() },
       }),
     );
-    expect(urls).toEqual([`http://localhost:3000/confirm/${actionId}`]);
-    // Applied, and verified with the system of record in the same call.
+    expect(urls).toEqual([
+      `http://localhost:3000/confirm/${actionId}`,
+      `http://localhost:3000/confirm/${actionId}`,
+    ]);
     expect(confirmed).toMatchObject({ outcome: "applied", status: "completed" });
   });
 

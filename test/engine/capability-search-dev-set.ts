@@ -210,4 +210,15 @@ export const CAPABILITY_SEARCH_NOT_FOR: Array<{ query: string; expected: string;
   { query: "track the order I paid for", expected: "track_shipment", never: "checkout" },
   { query: "I'd like to cancelled order refunded", expected: "after_sales", never: "checkout" },
   { query: "stop my order from shipping and refund me", expected: "after_sales", never: "checkout" },
+  // "changed my mind" is no change request (played round 2 read it as change_delivery_address).
+  {
+    query: "I changed my mind about my order",
+    expected: "after_sales",
+    never: "change_delivery_address",
+  },
+  {
+    query: "I changed my mind, I don't want the order anymore",
+    expected: "after_sales",
+    never: "change_delivery_address",
+  },
 ];

@@ -10,8 +10,16 @@
 //   call <tool> '<json>' [--wrapper]  the text blocks only (the wrapper: status and JSON body)
 //   approve <approval-id|action-id|latest> [--as email]
 //                                   approve as the person, through the console's own routes
+//   resume [--decline]              finish a call that waits on the person (host elicitation mode)
 //   log                             calls and tokens so far, Signpost and wrapper side by side
 //   stop                            stop what `start` started
+//
+// Two hosts for Signpost: `--host plain` (the default: text blocks only, no elicitation) and
+// `--host elicitation`, a host that declares URL elicitation (MCP `input_required`). When a call
+// answers input_required with a URL, the host shows the person the message and the link (the
+// model reads nothing yet) and keeps the call open; `approve latest` approves as the person and
+// then finishes that same call by retrying it with the signed requestState, as such a host does.
+// The model made one call; what it reads is the final text. The two are logged as separate modes.
 //
 // The session (URLs, the agent key, the person's password) is kept in D/play.json (default
 // /tmp/signpost-agent-play, mode 0600); every call is appended to D/calls.jsonl. Tokens are
@@ -19,7 +27,7 @@
 // JSON; each answer as the text a model reads.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -48,11 +56,27 @@ const { values: flags, positionals } = parseArgs({
     "legacy-key": { type: "string" },
     as: { type: "string", default: "alice@acme.test" },
     faces: { type: "string" },
+    host: { type: "string", default: "plain" },
+    decline: { type: "boolean", default: false },
   },
 });
 const dir = flags.dir as string;
 const sessionFile = join(dir, "play.json");
 const callsFile = join(dir, "calls.jsonl");
+/** A call the elicitation host keeps open while the person decides (one at a time, as a host). */
+const pendingFile = join(dir, "pending-call.json");
+const host = flags.host === "elicitation" ? "elicitation" : "plain";
+if (flags.host !== "plain" && flags.host !== "elicitation")
+  throw new Error(`--host plain|elicitation, not ${flags.host}`);
+/** The log's name for this Signpost host: the plain one keeps its old name. */
+const signpostMode = host === "plain" ? "signpost" : "signpost+elicitation";
+
+const pendingSchema = z.object({
+  tool: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  requestState: z.string(),
+  keys: z.array(z.string()),
+});
 
 const sessionSchema = z.object({
   url: z.string(),
@@ -147,7 +171,18 @@ async function start(): Promise<void> {
 }
 
 async function connectMcp(s: Session): Promise<Client> {
-  const client = new Client({ name: "signpost-agent-play", version: "1.0.0" }, { capabilities: {} });
+  const client =
+    host === "elicitation"
+      ? // A 2026-07-28 host that can open a URL for the person and hands input_required to us.
+        new Client(
+          { name: "signpost-agent-play", version: "1.0.0" },
+          {
+            versionNegotiation: { mode: "auto" },
+            capabilities: { elicitation: { url: {} } },
+            inputRequired: { autoFulfill: false },
+          },
+        )
+      : new Client({ name: "signpost-agent-play", version: "1.0.0" }, { capabilities: {} });
   const url = new URL(`${s.url}/mcp`);
   if (flags.faces) url.searchParams.set("faces", flags.faces);
   await client.connect(
@@ -187,7 +222,7 @@ async function listTools(): Promise<void> {
   const tools = await definitions(s, flags.wrapper as boolean);
   for (const t of tools)
     console.log(`## ${t.name}\n${t.description ?? ""}\ninput: ${JSON.stringify(t.inputSchema)}\n`);
-  const mode = flags.wrapper ? "wrapper" : "signpost";
+  const mode = flags.wrapper ? "wrapper" : signpostMode;
   logCall({ mode, kind: "definitions", tools: tools.length, tokens: jsonTokens(tools) });
   console.log(`(${tools.length} tools, ${jsonTokens(tools)} tokens)`);
 }
@@ -209,20 +244,86 @@ async function call(tool: string | undefined, json: string | undefined): Promise
       unapproved: agent.unapproved.length,
     });
   } else {
-    const client = await connectMcp(s);
-    try {
-      const r = (await client.callTool({ name: tool, arguments: args })) as {
-        content?: Array<{ type: string; text?: string }>;
-      };
-      text = (r.content ?? [])
-        .filter((c) => c.type === "text")
-        .map((c) => c.text ?? "")
-        .join("\n");
-    } finally {
-      await client.close();
+    if (existsSync(pendingFile))
+      throw new Error("a call still waits on the person: `approve latest` or `resume [--decline]` first");
+    const r = await callSignpost(s, { name: tool, arguments: args });
+    if (r.resultType === "input_required") {
+      // The host, not the model, handles this: it shows the person the link and keeps the call
+      // open. Counted as the model's call now; its text is counted when the call finishes.
+      const requests = Object.entries(r.inputRequests ?? {});
+      writeFileSync(
+        pendingFile,
+        JSON.stringify({
+          tool,
+          args,
+          requestState: r.requestState ?? "",
+          keys: requests.map(([k]) => k),
+        }),
+        { mode: 0o600 },
+      );
+      logCall({ mode: signpostMode, kind: "call", tool, tokens: 0, waits_on_person: true });
+      for (const [, req] of requests)
+        console.log(
+          `[the host shows the person, not the model] ${String(req.params?.message ?? "")}\n  open: ${String(req.params?.url ?? "(a form the host shows)")}`,
+        );
+      console.log(
+        "(the call is still open: `approve latest` approves as the person and finishes it; `resume --decline` declines)",
+      );
+      return;
     }
-    logCall({ mode: "signpost", kind: "call", tool, tokens: encode(text).length });
+    text = textOf(r);
+    logCall({ mode: signpostMode, kind: "call", tool, tokens: encode(text).length });
   }
+  console.log(text);
+}
+
+type ToolAnswer = {
+  content?: Array<{ type: string; text?: string }>;
+  resultType?: string;
+  requestState?: string;
+  inputRequests?: Record<string, { method?: string; params?: Record<string, unknown> }>;
+};
+
+const textOf = (r: ToolAnswer) =>
+  (r.content ?? [])
+    .filter((c) => c.type === "text")
+    .map((c) => c.text ?? "")
+    .join("\n");
+
+async function callSignpost(s: Session, params: Record<string, unknown>): Promise<ToolAnswer> {
+  const client = await connectMcp(s);
+  try {
+    return (await client.callTool(
+      params as { name: string; arguments: Record<string, unknown> },
+      // Only a host that declared elicitation is handed input_required (manual mode).
+      (host === "elicitation" ? { allowInputRequired: true } : undefined) as never,
+    )) as ToolAnswer;
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * The host finishes the call it kept open: the same tool and arguments again, with the signed
+ * requestState and the person's answer (accept: they decided on the screen; decline). The text
+ * is what the model reads for its one call.
+ */
+async function resume(decline: boolean): Promise<void> {
+  if (!existsSync(pendingFile)) throw new Error("no call waits on the person");
+  const pending = pendingSchema.parse(JSON.parse(readFileSync(pendingFile, "utf8")));
+  unlinkSync(pendingFile);
+  const answer = decline ? { action: "decline" } : { action: "accept" };
+  const r = await callSignpost(session(), {
+    name: pending.tool,
+    arguments: pending.args,
+    requestState: pending.requestState,
+    inputResponses: Object.fromEntries(pending.keys.map((k) => [k, answer])),
+  });
+  if (r.resultType === "input_required")
+    throw new Error(`the retried call asked again: ${JSON.stringify(r.inputRequests)}`);
+  const text = textOf(r);
+  // The same model call: its tokens are added, the call is not counted twice.
+  logCall({ mode: signpostMode, kind: "resumed", tool: pending.tool, tokens: encode(text).length });
   console.log(text);
 }
 
@@ -260,6 +361,11 @@ async function approve(which: string | undefined): Promise<void> {
     body: JSON.stringify({ decision: "approve", version }),
   });
   console.log(`${decided.status} ${await decided.text()}`);
+  // An elicitation host kept the call open for this decision: it now finishes it.
+  if (existsSync(pendingFile)) {
+    console.log("[the host retries the open call; the model reads:]");
+    await resume(false);
+  }
 }
 
 function printLog(): void {
@@ -273,10 +379,12 @@ function printLog(): void {
   const line = (cells: Array<string | number>) =>
     console.log(cells.map((c, i) => String(c)[i ? "padStart" : "padEnd"](i ? 12 : 10)).join(" "));
   line(["mode", "calls", "tokens read", "definitions", "total"]);
-  for (const mode of ["signpost", "wrapper"]) {
+  const modes = ["signpost", "signpost+elicitation", "wrapper"].filter((m) => rows.some((r) => r.mode === m));
+  for (const mode of modes) {
     const calls = rows.filter((r) => r.mode === mode && r.kind === "call");
+    const resumed = rows.filter((r) => r.mode === mode && r.kind === "resumed");
     const defs = rows.filter((r) => r.mode === mode && r.kind === "definitions").at(-1)?.tokens ?? 0;
-    const read = calls.reduce((sum, r) => sum + r.tokens, 0);
+    const read = [...calls, ...resumed].reduce((sum, r) => sum + r.tokens, 0);
     line([mode, calls.length, read, defs, read + defs]);
   }
   const unapproved = rows.reduce((sum, r) => sum + (r.unapproved ?? 0), 0);
@@ -313,13 +421,14 @@ const commands: Record<string, () => Promise<void> | void> = {
   "list-tools": listTools,
   call: () => call(rest[0], rest[1]),
   approve: () => approve(rest[0]),
+  resume: () => resume(flags.decline as boolean),
   log: printLog,
   stop,
 };
 const run = command ? commands[command] : undefined;
 if (!run) {
   console.error(
-    "usage: agent-play start|connect|list-tools|call|approve|log|stop (see the top of scripts/agent-play.ts)",
+    "usage: agent-play start|connect|list-tools|call|approve|resume|log|stop (see the top of scripts/agent-play.ts)",
   );
   process.exit(2);
 }

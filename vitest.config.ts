@@ -25,6 +25,7 @@ export const UNIT_FILES = [
   "test/engine/capability-search.test.ts",
   "test/engine/choice-words.test.ts",
   "test/engine/state-ceiling.test.ts",
+  "test/engine/options-to-send.test.ts",
   "test/gateway/agent-keys.test.ts",
   "test/gateway/passwords.test.ts",
   "test/gateway/permission-pattern.test.ts",

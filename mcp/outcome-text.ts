@@ -1,5 +1,5 @@
 import { readApproval } from "@/server/connectors/sdk/read-approval";
-import { renderSummary, summaryText } from "@/server/connectors/sdk/render-decision-summary";
+import { formatMoney, renderSummary, summaryText } from "@/server/connectors/sdk/render-decision-summary";
 import type { OutcomeLike } from "./outcome-output";
 
 type Json = Record<string, unknown>;
@@ -30,6 +30,7 @@ const RENDERED = new Set([
   "inputs",
   "options",
   "options_unchanged",
+  "money_of",
   "results",
   // Named in structuredContent for a client that wants them; the pick was a clear best.
   "other_matches",
@@ -153,6 +154,25 @@ function approvalLine(value: unknown): string | null {
   return `approval: ${a.status}${a.status === "pending" && a.expires_at ? ` until ${a.expires_at.slice(11, 16)} UTC` : ""}`;
 }
 
+/** Every value under a declared money key shown as money ("$156.50"), at any depth of a row. */
+function moneyRenderer(money: { keys?: string[]; currency?: string } | undefined) {
+  const keys = new Set(money?.keys ?? []);
+  const currency = money?.currency ?? "USD";
+  const walk = (v: unknown, depth: number): unknown => {
+    if (!keys.size || depth > 6 || !v || typeof v !== "object") return v;
+    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
+    return Object.fromEntries(
+      Object.entries(v as Json).map(([k, x]) => [
+        k,
+        keys.has(k) && typeof x === "number" && Number.isInteger(x)
+          ? formatMoney(x, currency)
+          : walk(x, depth + 1),
+      ]),
+    );
+  };
+  return (v: unknown) => walk(v, 0);
+}
+
 /** Matches worth a model's reading: those scoring at least half the best one. */
 function strongResults(results: Json[]): Json[] {
   const top = Number(results[0]?.score ?? 0);
@@ -208,6 +228,8 @@ const FINISHED_STATUSES = new Set(["completed", "cancelled"]);
  */
 export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut?: number } = {}): string {
   const cut = options.listCut ?? LIST_CUT;
+  // Money as the capability declared it (integer minor units of one currency), never bare.
+  const asMoney = moneyRenderer(result.money_of as { keys?: string[]; currency?: string } | undefined);
   const lines: string[] = [`${headline(result)}: ${result.message}`];
   const facts: string[] = [];
   if (result.action_id) facts.push(`action \`${result.action_id}\``);
@@ -234,7 +256,7 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
   const message = String(result.message ?? "");
   if (errors.length)
     lines.push(
-      // A refusal nothing can fix says why, not what to fix.
+      // A refusal nothing can fix says why, not what to fix (next_actions say what remains).
       errors.every((e) => e.refused === true) ? "why:" : "fix:",
       ...errors.map((e) =>
         message.includes(String(e.message))
@@ -262,8 +284,19 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
     const orderOf = (choices.order_of ?? {}) as Record<string, string>;
     // Which field each list fills, in its heading: the field's name is what a patch must carry.
     const fieldOf = (choices.field_of ?? {}) as Record<string, string>;
-    for (const [k, v] of Object.entries(choices)) {
+    // A list for a field already set and accepted is not what the agent chooses now: named, not
+    // re-listed (structuredContent keeps it; advance_action can still change the field).
+    const applied = new Set(Array.isArray(result.applied) ? (result.applied as string[]) : []);
+    const wrong = new Set(errors.map((e) => String(e.field).split(/[[.]/)[0]));
+    const settled: string[] = [];
+    for (const [k, raw] of Object.entries(choices)) {
       if (k === "order_of" || k === "field_of") continue;
+      const field = fieldOf[k]?.split(/[[.]/)[0];
+      if (field && applied.has(field) && !missing.includes(field) && !wrong.has(field)) {
+        settled.push(field);
+        continue;
+      }
+      const v = asMoney(raw);
       const narrow =
         typeof choices[`more_${k}`] === "string"
           ? String(choices[`more_${k}`])
@@ -271,6 +304,7 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
       const heading = [fieldOf[k] && `for ${fieldOf[k]}`, orderOf[k]].filter(Boolean).join("; ");
       lines.push(...section(`options.${k}`, v, narrow, cut, heading || undefined));
     }
+    if (settled.length) lines.push(`set already, choices not repeated: ${[...new Set(settled)].join(", ")}`);
   }
   const unchanged = Array.isArray(result.options_unchanged) ? (result.options_unchanged as string[]) : [];
   if (unchanged.length && choosing) lines.push(`options unchanged (as sent before): ${unchanged.join(", ")}`);
@@ -290,8 +324,9 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
   for (const [k, v] of Object.entries(result)) {
     if (RENDERED.has(k) || isEmpty(v)) continue;
     // When it was checked is for the record (structuredContent), not for the next step.
-    const shown =
-      k === "verification" && v && typeof v === "object" ? withoutKey(v as Json, "checked_at") : v;
+    const shown = asMoney(
+      k === "verification" && v && typeof v === "object" ? withoutKey(v as Json, "checked_at") : v,
+    );
     lines.push(...section(k, shown, more, cut));
   }
   const effect = result.effect as Json | null | undefined;

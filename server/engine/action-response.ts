@@ -1,4 +1,4 @@
-import type { AnyCapability } from "../connectors/sdk/define-capability";
+import type { AnyCapability, MoneyKeys } from "../connectors/sdk/define-capability";
 import type { OutcomeBase, ValidationError } from "../connectors/sdk/outcome";
 import { parseActionState } from "./action-state";
 import type { ActionRow } from "./action-store";
@@ -32,6 +32,8 @@ export interface ActionResponse extends OutcomeBase {
   options?: Record<string, unknown>;
   /** Option keys left out because they are as last sent. */
   options_unchanged?: string[];
+  /** The capability's money keys (integer minor units) in options, result and verification. */
+  money_of?: MoneyKeys;
   applied?: string[];
   missing?: string[];
   pending?: string[];
@@ -128,6 +130,8 @@ export async function respond(
     external_id: effect?.externalId ?? null,
     verification: state.verification,
     result: state.result,
+    // Which numbers of the rows, results and verification are money: every surface shows them so.
+    ...(capability.money ? { money_of: capability.money } : {}),
     next_actions: base.next_actions ?? nextActionsFor(capability, row, state, effect, approval),
   };
   // Where the person approves, while an approval is outstanding (faces show it as a link).
@@ -149,8 +153,11 @@ export async function respond(
   return out;
 }
 
+/** Keys of the options that say how to read the lists, not lists themselves. */
+const OPTION_META = new Set(["order_of", "field_of"]);
+
 /** Unchanged options are not sent again: an agent pays per token for every repeat. */
-function optionsToSend(
+export function optionsToSend(
   options: Record<string, unknown>,
   mode: "full" | { since: Record<string, unknown> } | undefined,
 ): Pick<ActionResponse, "options" | "options_unchanged"> {
@@ -159,9 +166,30 @@ function optionsToSend(
   const changed: Record<string, unknown> = {};
   const unchanged: string[] = [];
   for (const [key, value] of Object.entries(options)) {
-    if (JSON.stringify(value) === JSON.stringify(since[key])) unchanged.push(key);
-    else changed[key] = value;
+    if (OPTION_META.has(key)) continue;
+    const before = since[key];
+    if (JSON.stringify(value) === JSON.stringify(before)) {
+      unchanged.push(key);
+      continue;
+    }
+    // A list that grew or changed some rows: the rows the agent already has are not sent again.
+    // If a row it was shown is gone, the list goes whole, so no stale row looks still offered.
+    if (Array.isArray(value) && Array.isArray(before)) {
+      const now = new Set(value.map((row) => JSON.stringify(row)));
+      const shown = new Set(before.map((row) => JSON.stringify(row)));
+      const fresh = value.filter((row) => !shown.has(JSON.stringify(row)));
+      const kept = value.length - fresh.length;
+      if (kept > 0 && [...shown].every((row) => now.has(row))) {
+        changed[key] = fresh;
+        unchanged.push(`${key} (${kept} of its rows, as sent before)`);
+        continue;
+      }
+    }
+    changed[key] = value;
   }
+  // How to read the lists (their sort and field) goes with whichever lists are sent.
+  if (Object.keys(changed).length)
+    for (const key of OPTION_META) if (options[key] !== undefined) changed[key] = options[key];
   return { options: changed, options_unchanged: unchanged };
 }
 

@@ -67,16 +67,35 @@ function byStatus(
   }
   // Refused with alternatives: nothing the agent could send makes this possible now (the
   // entity is fixed once named), so the way forward is what is possible instead.
-  const alternatives = state.validation_errors.flatMap((e) => (e.refused ? (e.alternatives ?? []) : []));
-  if (alternatives.length)
-    return alternatives.map((a) => ({
-      tool: "start_action",
-      args: { capability: a.capability, ...(a.entity_id ? { entity_id: a.entity_id } : {}) },
-      description: a.description,
-    }));
-  // Refused with nothing possible instead: no field the agent could send fixes it, so a "Fix"
-  // would only send the model round in circles. The message says why; the user decides.
-  if (state.validation_errors.some((e) => e.refused)) return [];
+  // No field the agent could send fixes a refusal, so a "Fix" would only send the model round in
+  // circles. The action stays open though, and says so: what is possible instead, this capability
+  // for another record the user names, or ending it (an agent that is not told leaves it open).
+  if (state.validation_errors.some((e) => e.refused)) {
+    const alternatives = state.validation_errors.flatMap((e) => (e.refused ? (e.alternatives ?? []) : []));
+    const entity = capability.appliesTo.entity.toLowerCase();
+    const out: NextAction[] = [
+      ...alternatives.map((a) => ({
+        tool: "start_action" as const,
+        args: { capability: a.capability, ...(a.entity_id ? { entity_id: a.entity_id } : {}) },
+        description: a.description,
+      })),
+      ...(capability.appliesTo.field && !alternatives.some((a) => a.capability === capability.id)
+        ? [
+            {
+              tool: "start_action" as const,
+              args: { capability: capability.id },
+              description: `For another ${entity} the user names: a new action (this one cannot change its ${entity})`,
+            },
+          ]
+        : []),
+      {
+        tool: "cancel_action",
+        args: { action_id: id },
+        description: "This action stays open, refused, until cancelled: end it",
+      },
+    ];
+    return out;
+  }
   if (state.missing.length || state.validation_errors.length || !state.summary)
     return [
       {

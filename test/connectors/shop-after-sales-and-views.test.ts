@@ -88,12 +88,15 @@ describeEachProvider(
           message: expect.stringMatching(/in transit.*before shipment/),
         }),
       ]);
-      // Nothing the agent could send helps now: the way forward is what is possible instead.
+      // Nothing the agent could send helps now: the way forward is what is possible instead,
+      // another order, or ending the action (it stays open otherwise).
       expect(s.next_actions).toEqual([
         expect.objectContaining({
           tool: "start_action",
           args: { capability: "track_shipment", entity_id: "ord_transit" },
         }),
+        expect.objectContaining({ tool: "start_action", args: { capability: "after_sales" } }),
+        expect.objectContaining({ tool: "cancel_action", args: { action_id: s.action_id } }),
       ]);
     });
 
@@ -135,6 +138,68 @@ describeEachProvider(
       expect(s.next_actions).toEqual([
         expect.objectContaining({ args: { capability: "track_shipment", entity_id: "ord_transit" } }),
       ]);
+    });
+
+    it("a refusal for the order named says the action stays open and offers another order or ending it", async () => {
+      const s = await w.gw.startAction(w.agent.alice, {
+        capability: "after_sales",
+        entity_id: "ord_transit",
+      });
+      expect(s).toMatchObject({ outcome: "rejected", status: "open" });
+      expect(s.next_actions).toEqual([
+        expect.objectContaining({
+          tool: "start_action",
+          args: { capability: "track_shipment", entity_id: "ord_transit" },
+        }),
+        expect.objectContaining({ tool: "start_action", args: { capability: "after_sales" } }),
+        expect.objectContaining({ tool: "cancel_action", args: { action_id: s.action_id } }),
+      ]);
+      const text = renderOutcomeText(s as Parameters<typeof renderOutcomeText>[0]);
+      expect(text).toMatch(/stays open/);
+      expect(text).not.toMatch(/nothing is offered/);
+      // What the text offers works: the refused action ends.
+      const c = await w.gw.operations.cancel_action.run(w.agent.alice, { action_id: s.action_id });
+      expect(c).toMatchObject({ outcome: "applied", status: "cancelled" });
+    });
+
+    it("option rows show money as the capability declares it (cents in USD), never as a bare number, on every answer", async () => {
+      const text = (o: unknown) => renderOutcomeText(o as Parameters<typeof renderOutcomeText>[0]);
+      const ex = await w.gw.startAction(w.agent.alice, {
+        capability: "after_sales",
+        entity_id: "ord_exchange",
+        patch: { kind: "exchange" },
+      });
+      expect(text(ex)).toMatch(/total: \$48\.00/);
+      expect(text(ex)).toMatch(/unit_price: \$25\.00/);
+      expect(text(ex)).toMatch(/amount: \$25\.00/);
+      expect(text(ex)).not.toMatch(/(total|unit_price|amount): \d/);
+      // The typed result keeps the integers, and says which keys are money.
+      expect(ex.money_of).toMatchObject({ currency: "USD", keys: expect.arrayContaining(["amount"]) });
+      const checkout = await w.gw.startAction(w.agent.alice, { capability: "checkout" });
+      expect(text(checkout)).toMatch(/unit_price: \$18\.00/);
+      // An advance sends only the lists that changed: they are read as money too.
+      const next = await w.gw.advanceAction(w.agent.alice, {
+        action_id: checkout.action_id,
+        version: checkout.version,
+        patch: { items: [{ product_id: "prod_mug", quantity: 1 }], address_id: "addr_alice_office" },
+      });
+      expect(text(next)).toMatch(/price: \$\d+\.\d\d/);
+      expect(text(next)).not.toMatch(/price: \d/);
+      // What the system of record says afterwards, too.
+      const { v } = await run("ord_paid", { reason: "changed my mind" });
+      expect(text(v)).toMatch(/amount \$316\.00/);
+    });
+
+    it("choices for fields the words already set are named, not listed again, while another field is asked for", async () => {
+      const s = await w.gw.startAction(w.agent.alice, {
+        intent: "The tee I received is too small — exchange it for a size L.",
+      });
+      expect(s).toMatchObject({ outcome: "input_required", missing: ["reason"] });
+      const text = renderOutcomeText(s as Parameters<typeof renderOutcomeText>[0]);
+      expect(text).toMatch(/^set already, choices not repeated: .*kind/m);
+      expect(text).not.toMatch(/options\.after_sales|options\.replacements/);
+      // The typed result still has them, for a client that wants them.
+      expect(s.options).toHaveProperty("after_sales");
     });
 
     it("refund-only on a paid order refunds once", async () => {

@@ -178,6 +178,9 @@ export interface CapabilityPolicy {
   audit: "full" | "summary";
 }
 
+/** Which keys of a capability's rows are money, in integer minor units of one ISO currency. */
+export type MoneyKeys = { keys: string[]; currency: string };
+
 export interface CapabilityDefinition<A, D extends object = Derived> {
   id: string;
   connector: string;
@@ -191,6 +194,12 @@ export interface CapabilityDefinition<A, D extends object = Derived> {
   prerequisites: string[];
   sideEffects: string[];
   policy: CapabilityPolicy;
+  /**
+   * The keys of its option rows that hold money in integer minor units, and their currency: an
+   * agent reads them as money ("$156.50"), never as a bare 15650 it could take for dollars.
+   * Keys not declared are shown as they are (no surface guesses from a key's name).
+   */
+  money?: MoneyKeys;
   nodes: NodeDefinition<A, D>[];
   /**
    * What a person approves: the facts at the confirmation node (what approval rules and tests

@@ -36,6 +36,7 @@ export type {
   CapabilityPolicy,
   EffectDefinition,
   EffectResult,
+  MoneyKeys,
   NodeDefinition,
   NodeResult,
   Verification,

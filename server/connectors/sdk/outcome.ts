@@ -27,7 +27,8 @@ export type ToolName =
   | "advance_action"
   | "confirm_action"
   | "verify_action"
-  | "recover_action";
+  | "recover_action"
+  | "cancel_action";
 
 export interface NextAction {
   tool: ToolName;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { NodeDefinition } from "../sdk/define-capability";
+import { money } from "../sdk/markdown";
 import type { ShopAdapter, ShopCustomer } from "./shop-adapter";
 
 /**
@@ -50,7 +51,7 @@ export function paymentNode(
             {
               field: "payment_type",
               code: "insufficient_balance",
-              message: `Balance ${method.available} is less than the total ${total}`,
+              message: `Balance ${money(method.available)} is less than the total ${money(total)}`,
             },
           ],
         };

@@ -14,7 +14,7 @@ import {
 import { openItems, settledItems, settledSentence } from "../after-sales-items";
 import { orderNode } from "../order-node";
 import type { ShopAdapter, ShopOrder, ShopOrderItem } from "../shop-adapter";
-import { SHOP_POLICY } from "../shop-policy";
+import { SHOP_MONEY, SHOP_POLICY } from "../shop-policy";
 import { shopSummary } from "../shop-summary-fields";
 
 // Deterministic rule for "evidence where needed": claims of damage or defects need something to show.
@@ -172,6 +172,7 @@ export const afterSales = defineCapability<ShopAdapter>({
     "refunds money to the original payment method",
     "may create a return or an exchange shipment",
   ],
+  money: SHOP_MONEY,
   policy: {
     effect: "write",
     permission: "shop.order.refund",

@@ -6,7 +6,7 @@ import type { ValidationError } from "../../sdk/outcome";
 import { addressIdSchema, matchAddress } from "../match-address";
 import { orderNode } from "../order-node";
 import type { ShopAdapter, ShopAddress, ShopOrder } from "../shop-adapter";
-import { SHOP_POLICY } from "../shop-policy";
+import { SHOP_MONEY, SHOP_POLICY } from "../shop-policy";
 import { shopSummary } from "../shop-summary-fields";
 
 /** Why an order's delivery address can no longer change (none while it has not shipped). */
@@ -50,6 +50,7 @@ export const changeDeliveryAddress = defineCapability<ShopAdapter>({
   appliesTo: { entity: "Order", field: "order_id" },
   prerequisites: ["an order that has not shipped yet", "the new address saved on the account"],
   sideEffects: ["changes where the order will be delivered"],
+  money: SHOP_MONEY,
   policy: {
     effect: "write",
     permission: "shop.order.update",

@@ -16,7 +16,7 @@ import type {
   ShopQuote,
 } from "../shop-adapter";
 import { customerFor, noCustomer } from "../shop-customer";
-import { SHOP_POLICY } from "../shop-policy";
+import { SHOP_MONEY, SHOP_POLICY } from "../shop-policy";
 import { shopSummary } from "../shop-summary-fields";
 
 const SHIPPING_LABELS: Record<ShopQuote["method"], string> = {
@@ -83,6 +83,7 @@ export const checkout = defineCapability<ShopAdapter>({
   appliesTo: { entity: "Order" },
   prerequisites: ["signed in as a shop customer", "items in the cart or named products"],
   sideEffects: ["creates an order", "charges the payment method", "reserves inventory"],
+  money: SHOP_MONEY,
   policy: {
     effect: "write",
     permission: "shop.order.pay",

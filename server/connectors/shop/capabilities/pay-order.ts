@@ -7,7 +7,7 @@ import { orderNode } from "../order-node";
 import { paymentRefusals } from "../order-payability";
 import { paymentNode } from "../payment-node";
 import type { ShopAdapter, ShopOrder, ShopPaymentMethod } from "../shop-adapter";
-import { SHOP_POLICY } from "../shop-policy";
+import { SHOP_MONEY, SHOP_POLICY } from "../shop-policy";
 import { shopSummary } from "../shop-summary-fields";
 
 /**
@@ -47,6 +47,7 @@ export const payOrder = defineCapability<ShopAdapter>({
   appliesTo: { entity: "Order", field: "order_id" },
   prerequisites: ["an order of the user that awaits payment (pending_payment)"],
   sideEffects: ["charges the payment method", "the order becomes paid"],
+  money: SHOP_MONEY,
   policy: {
     effect: "write",
     permission: "shop.order.pay",

@@ -1,7 +1,7 @@
 import { defineCapability } from "../../sdk/define-capability";
 import { orderNode } from "../order-node";
 import type { ShopAdapter, ShopOrder } from "../shop-adapter";
-import { SHOP_POLICY } from "../shop-policy";
+import { SHOP_MONEY, SHOP_POLICY } from "../shop-policy";
 
 export const trackShipment = defineCapability<ShopAdapter>({
   id: "track_shipment",
@@ -30,6 +30,7 @@ export const trackShipment = defineCapability<ShopAdapter>({
   appliesTo: { entity: "Order", field: "order_id" },
   prerequisites: ["an order that has shipped"],
   sideEffects: [],
+  money: SHOP_MONEY,
   policy: {
     effect: "read",
     permission: "shop.order.read",

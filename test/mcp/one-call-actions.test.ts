@@ -120,6 +120,34 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
     expect(await w.db.effect.count({ where: { actionId: String(out.action_id) } })).toBe(0);
     const confirm = nextOf(out).find((n) => n.tool === "confirm_action");
     expect(confirm?.requires_user_approval).toBe(true);
+
+    // Once the person approved, a key on advance confirms too (a model that also had a field to
+    // change needs no separate confirm), and the tool list says so where the key is described.
+    const ctx = await w.gw.getContext(w.agent.alice, { action_id: String(out.action_id) });
+    await w.gw.decideApproval(w.person.alice, {
+      action_id: String(out.action_id),
+      version: ctx.version as number,
+      decision: "approve",
+    });
+    const done = sc(
+      await client.callTool({
+        name: "advance_action",
+        arguments: {
+          action_id: out.action_id,
+          version: ctx.version,
+          patch: {},
+          idempotency_key: "one-call-checkout-approved",
+        },
+      }),
+    );
+    expect(done).toMatchObject({ outcome: "applied", status: "completed" });
+    const { tools } = await client.listTools();
+    for (const name of ["start_action", "advance_action"]) {
+      const key = (
+        tools.find((t) => t.name === name)?.inputSchema.properties as Record<string, { description?: string }>
+      ).idempotency_key;
+      expect(key?.description).toMatch(/approved/);
+    }
   });
 
   it("advance with a key runs a change nobody approves at once on the record the user's words named; the agent's own pick among several is asked about first", async () => {

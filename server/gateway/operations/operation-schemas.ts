@@ -46,7 +46,7 @@ const idempotencyKey = z
 const confirmKey = idempotencyKey
   .optional()
   .describe(
-    "Confirm at once if complete, needing no approval, and one record fits or was named; else nothing changes",
+    "Confirm at once if complete, approved or needing none, and one record fits or was named; else nothing changes",
   );
 
 export const startActionInputSchema = z

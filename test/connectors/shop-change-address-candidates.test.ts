@@ -37,6 +37,11 @@ describeEachProvider("change_delivery_address candidates (%s, real legacy servic
     expect((await rows({ address_id: "Home" })).find((o) => o.id === atOffice?.id)?.possible).toBe("yes");
   });
 
+  it("each order says the day it was placed, so 'the order I placed today' needs no other read", async () => {
+    for (const o of (await rows()) as Array<Row & { placed?: string }>)
+      expect(o.placed).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
   it("a shipped or cancelled order says why, in a few words", async () => {
     const shipped = (await rows()).find((o) => /shipped|delivered/.test(o.possible));
     expect(shipped?.possible).toMatch(/^The order has already (shipped|been delivered)$/);

@@ -84,14 +84,14 @@ function byStatus(
             {
               tool: "start_action" as const,
               args: { capability: capability.id },
-              description: `For another ${entity} the user names: a new action (this one cannot change its ${entity})`,
+              description: `Another ${entity} the user names`,
             },
           ]
         : []),
       {
         tool: "cancel_action",
         args: { action_id: id },
-        description: "This action stays open, refused, until cancelled: end it",
+        description: "This action stays open until cancelled",
       },
     ];
     return out;

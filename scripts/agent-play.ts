@@ -145,11 +145,14 @@ async function start(): Promise<void> {
   child.stderr?.on("data", (d) => {
     output += String(d);
   });
-  const deadline = Date.now() + 300_000;
+  const deadline = Date.now() + 900_000;
   while (!output.includes("Signpost is running")) {
     if (child.exitCode !== null)
       throw new Error(`start exited with ${child.exitCode}:\n${output.slice(-3000)}`);
-    if (Date.now() > deadline) throw new Error(`not ready after 5 minutes:\n${output.slice(-3000)}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `not ready after 15 minutes (the first start builds the console; slow on a loaded machine):\n${output.slice(-3000)}`,
+      );
     await new Promise((r) => setTimeout(r, 300));
   }
   const demo = demoInfoSchema.parse(JSON.parse(readFileSync(join(dataDir, "demo.json"), "utf8")));

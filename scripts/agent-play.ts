@@ -380,7 +380,7 @@ function printLog(): void {
         .map((l) => JSON.parse(l) as { mode: string; kind: string; tokens: number; unapproved?: number })
     : [];
   const line = (cells: Array<string | number>) =>
-    console.log(cells.map((c, i) => String(c)[i ? "padStart" : "padEnd"](i ? 12 : 10)).join(" "));
+    console.log(cells.map((c, i) => String(c)[i ? "padStart" : "padEnd"](i ? 12 : 20)).join(" "));
   line(["mode", "calls", "tokens read", "definitions", "total"]);
   const modes = ["signpost", "signpost+elicitation", "wrapper"].filter((m) => rows.some((r) => r.mode === m));
   for (const mode of modes) {

@@ -18,6 +18,9 @@ import {
   withRule,
 } from "./capability-table-helpers";
 
+/** A refused action stays open: another record the user names, or ending it (cancel_action). */
+const REFUSED_NEXT = ["start_action", "cancel_action"];
+
 /** The floor every bucket of every table keeps (distinct cases, not near-duplicates). */
 const MIN_CASES = 10;
 
@@ -714,7 +717,7 @@ const afterSales: typeof checkout = {
         outcome: "rejected",
         code: "no_after_sales_available",
         says: /in transit/,
-        next: ["start_action"],
+        next: ["start_action", "start_action", "cancel_action"],
         offers: ["track_shipment"],
       },
     ],
@@ -727,24 +730,24 @@ const afterSales: typeof checkout = {
         node: "PATH",
         code: "order_already_shipped",
         says: /in transit.*only possible before shipment/,
-        next: ["start_action"],
+        next: ["start_action", "start_action", "cancel_action"],
         offers: ["track_shipment"],
       },
     ],
     [
       "return window closed",
       start("alice", "after_sales", "ord_delivered_old", { kind: "return_refund", reason: "x x x" }),
-      { outcome: "rejected", code: "return_window_closed", next: [] },
+      { outcome: "rejected", code: "return_window_closed", next: REFUSED_NEXT },
     ],
     [
       "unpaid order",
       start("alice", "after_sales", "ord_pending"),
-      { outcome: "rejected", code: "no_after_sales_available", says: /cancel/, next: [] },
+      { outcome: "rejected", code: "no_after_sales_available", says: /cancel/, next: REFUSED_NEXT },
     ],
     [
       "cancelled order",
       start("alice", "after_sales", "ord_cancelled"),
-      { outcome: "rejected", code: "no_after_sales_available", next: [] },
+      { outcome: "rejected", code: "no_after_sales_available", next: REFUSED_NEXT },
     ],
   ],
 };

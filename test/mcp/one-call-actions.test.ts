@@ -143,9 +143,11 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
     expect(done).toMatchObject({ outcome: "applied", status: "completed" });
     const { tools } = await client.listTools();
     for (const name of ["start_action", "advance_action"]) {
-      const key = (
-        tools.find((t) => t.name === name)?.inputSchema.properties as Record<string, { description?: string }>
-      ).idempotency_key;
+      const properties = (tools.find((t) => t.name === name)?.inputSchema.properties ?? {}) as Record<
+        string,
+        { description?: string }
+      >;
+      const key = properties.idempotency_key;
       expect(key?.description).toMatch(/approved/);
     }
   });

@@ -1,6 +1,6 @@
 import type { CallToolResult, McpServer, ServerContext } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import type { BrowsePage } from "@/server/browse/browse-pages";
+import type { BrowsePage } from "@/server/browse/render-page";
 import type { BrowseBackend, BrowseVerb } from "@/server/connectors/sdk/browse-backend";
 import { redactSecrets, redactText } from "@/server/redact-secrets";
 import type { ScriptCallAnswer, ScriptHostFunction, ScriptRun } from "@/server/script/run-script";

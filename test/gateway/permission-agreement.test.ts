@@ -5,7 +5,7 @@ import { PUT as putRule } from "@/app/api/console/permissions/rules/[id]/route";
 import { GET as getRules, POST as postRule } from "@/app/api/console/permissions/rules/route";
 import { POST as postTest } from "@/app/api/console/permissions/test/route";
 import { createSignpostBrowseBackend } from "@/mcp/signpost-browse-backend";
-import { navigate } from "@/server/browse/browse-pages";
+import { navigate } from "@/server/browse/navigate";
 import { mintAgentKey } from "@/server/gateway/agent-keys";
 import { createPermissionRule } from "@/server/gateway/console/manage-permissions";
 import { testPermission } from "@/server/gateway/console/test-permission";

@@ -31,6 +31,7 @@ export const UNIT_FILES = [
   "test/gateway/quoted-text-and-csv.test.ts",
   "test/gateway/redact-secrets.test.ts",
   "test/layering/imports-point-down.test.ts",
+  "test/layering/long-files-say-why.test.ts",
   "test/layering/no-business-words-above-connectors.test.ts",
   "test/start/runtime-dependencies.test.ts",
 ];

@@ -6,15 +6,13 @@ import type { Db } from "../db/client";
 import { inSpan } from "../telemetry/tracing";
 import { argumentBoundsErrors, auditCopyOfOversized, outOfBoundsOutcome } from "./argument-bounds";
 import { failureOutcome } from "./failure-outcome";
+import { askedRequest, permissionAskMessage, storePermissionRequest } from "./permission-requests";
 import {
-  askedRequest,
   authorize,
   authorizeWriteStep,
   describeDecision,
   type PermissionDecision,
   type PermissionVerb,
-  permissionAskMessage,
-  storePermissionRequest,
 } from "./permissions";
 import { type AuditActor, type AuditInput, recordAuditEvent } from "./record-audit-event";
 import type { TrustedContext } from "./trusted-context";

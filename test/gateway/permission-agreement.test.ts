@@ -1,3 +1,4 @@
+// stays-whole: one property (the checker agrees with the gateway) and its cases on one world.
 import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from "vitest";
@@ -10,7 +11,7 @@ import { mintAgentKey } from "@/server/gateway/agent-keys";
 import { createPermissionRule } from "@/server/gateway/console/manage-permissions";
 import { testPermission } from "@/server/gateway/console/test-permission";
 import { hashSessionToken } from "@/server/gateway/console-session";
-import { DENIAL_STANDS_MS, PERMISSION_REQUESTS_PER_HOUR } from "@/server/gateway/permissions";
+import { DENIAL_STANDS_MS, PERMISSION_REQUESTS_PER_HOUR } from "@/server/gateway/permission-requests";
 import { identifyAgent, type TrustedContext } from "@/server/gateway/trusted-context";
 import { describeEachProvider } from "../helpers/database";
 import { createMcpWorld, type McpWorld, sc, text } from "../mcp/mcp-world";

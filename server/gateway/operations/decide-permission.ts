@@ -1,5 +1,5 @@
 import type { GatewayOutcome } from "../gateway-pipeline";
-import { decidePermissionRequest, decidePermissionRequestInputSchema } from "../permissions";
+import { decidePermissionRequest, decidePermissionRequestInputSchema } from "../permission-requests";
 import type { TrustedContext } from "../trusted-context";
 import type { GatewayDeps } from "./gateway-deps";
 

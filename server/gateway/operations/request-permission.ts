@@ -1,5 +1,5 @@
 import type { GatewayOutcome } from "../gateway-pipeline";
-import { askedRequest, permissionAskMessage, storePermissionRequest } from "../permissions";
+import { askedRequest, permissionAskMessage, storePermissionRequest } from "../permission-requests";
 import type { TrustedContext } from "../trusted-context";
 import type { GatewayDeps } from "./gateway-deps";
 import { requestPermissionInputSchema } from "./operation-schemas";

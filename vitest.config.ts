@@ -31,7 +31,9 @@ export const UNIT_FILES = [
   "test/gateway/permission-pattern.test.ts",
   "test/gateway/quoted-text-and-csv.test.ts",
   "test/gateway/redact-secrets.test.ts",
+  "test/layering/docs-commands-exist.test.ts",
   "test/layering/imports-point-down.test.ts",
+  "test/layering/long-files-say-why.test.ts",
   "test/layering/no-business-words-above-connectors.test.ts",
   "test/start/runtime-dependencies.test.ts",
 ];

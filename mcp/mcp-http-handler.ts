@@ -1,3 +1,5 @@
+// stays-whole: one request's path through /mcp (auth, body and batch bounds, rate limit, transport) read top
+// to bottom; the helpers below are its own.
 import {
   type AuthInfo,
   bearerAuthChallengeResponse,

@@ -1,3 +1,5 @@
+// stays-whole: the action tools' one result path (text, structuredContent, elicitation, tasks); being edited
+// for answer texts.
 import {
   acceptedContent,
   type CallToolResult,

@@ -1,7 +1,10 @@
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { type BrowsePage, navigate, search, submit } from "@/server/browse/browse-pages";
 import { visibleRoutes } from "@/server/browse/browse-routes";
+import { navigate } from "@/server/browse/navigate";
+import type { BrowsePage } from "@/server/browse/render-page";
+import { search } from "@/server/browse/search";
+import { submit } from "@/server/browse/submit";
 import { connectors } from "@/server/connectors/connector-registry";
 import type { BrowseBackend, BrowseVerb } from "@/server/connectors/sdk/browse-backend";
 import { resourceName } from "@/server/connectors/sdk/define-route";

@@ -1,11 +1,11 @@
 import type { CallToolResult, McpServer, ServerContext } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import type { BrowsePage } from "@/server/browse/browse-pages";
+import type { BrowsePage } from "@/server/browse/render-page";
 import type { BrowseBackend, BrowseVerb } from "@/server/connectors/sdk/browse-backend";
 import { redactSecrets, redactText } from "@/server/redact-secrets";
-import type { ScriptCallAnswer, ScriptHostFunction, ScriptRun } from "@/server/script/run-script";
 import { runScriptInWorker } from "@/server/script/run-script-in-worker";
 import type { ScriptLimits } from "@/server/script/script-limits";
+import type { ScriptCallAnswer, ScriptHostFunction, ScriptRun } from "@/server/script/script-run";
 import { compactSchema, type RawArguments } from "./compact-schema";
 import type { ActionToolName, GatewayOutcome, GatewayPort } from "./gateway-port";
 import { runBrowseTool } from "./register-browse-tools";

@@ -1,7 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { createSignpostBrowseBackend } from "../mcp/signpost-browse-backend";
-import { type BrowsePage, navigate, search, submit } from "../server/browse/browse-pages";
+import { navigate } from "../server/browse/navigate";
+import type { BrowsePage } from "../server/browse/render-page";
+import { search } from "../server/browse/search";
+import { submit } from "../server/browse/submit";
 import { registerConnector, resetInstalledConnectors } from "../server/connectors/connector-registry";
 import { installConnectorFolder } from "../server/connectors/install-connectors";
 import type { AnyConnector } from "../server/connectors/sdk/define-connector";

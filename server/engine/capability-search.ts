@@ -1,3 +1,4 @@
+// stays-whole: one ranking (BM25, its tokenizer, stems and phrases) tuned together on the dev sets.
 import { Converter } from "opencc-js/t2cn";
 import { z } from "zod";
 import type { AnyCapability } from "../connectors/sdk/define-capability";

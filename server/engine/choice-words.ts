@@ -1,3 +1,5 @@
+// stays-whole: the one place where words become a node's choice; its matchers share one scoring (being
+// edited for answer texts).
 import { z } from "zod";
 
 /**

@@ -1,3 +1,5 @@
+// stays-whole: the node evaluation loop and the rules it applies per node, read as one pass (being edited
+// for answer texts).
 import type { ZodType } from "zod";
 import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capability";
 import type { ValidationError } from "../connectors/sdk/outcome";

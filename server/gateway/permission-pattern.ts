@@ -1,3 +1,4 @@
+// stays-whole: one grammar, one matcher: parsing a pattern and the NFA that matches it are proved together.
 import { routeTable } from "../browse/browse-routes";
 import { PERMISSION_REQUEST_ROUTE } from "../browse/signpost-routes";
 import { connectors } from "../connectors/connector-registry";

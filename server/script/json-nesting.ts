@@ -1,3 +1,6 @@
+/** Arrays and objects nested in a result or a call's arguments: far beyond any real answer. */
+export const MAX_NESTING = 64;
+
 /**
  * Whether JSON text nests arrays and objects deeper than `max`, by one linear scan (brackets
  * inside strings do not count). Checked before a parse: V8 cannot hand a value nested a few

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import type { ScriptCall, ScriptCallAnswer, ScriptHostFunction, ScriptRun } from "./run-script";
 import type { ScriptLimits } from "./script-limits";
+import type { ScriptCall, ScriptCallAnswer, ScriptHostFunction, ScriptRun } from "./script-run";
 import type { WorkerReply, WorkerRequest } from "./script-worker-protocol";
 
 /** Sandbox threads per process. */

@@ -1,5 +1,6 @@
 import { parentPort } from "node:worker_threads";
-import { runScript, type ScriptCallAnswer, type ScriptHostFunction } from "./run-script";
+import { runScript } from "./run-script";
+import type { ScriptCallAnswer, ScriptHostFunction } from "./script-run";
 import type { WorkerReply, WorkerRequest } from "./script-worker-protocol";
 
 /**

@@ -1,5 +1,5 @@
-import type { ScriptCallAnswer, ScriptRun } from "./run-script";
 import type { ScriptLimits } from "./script-limits";
+import type { ScriptCallAnswer, ScriptRun } from "./script-run";
 
 /** Server → sandbox thread: run a script, the answer to one of its calls, or stop a run. */
 export type WorkerRequest =

@@ -1,3 +1,4 @@
+// stays-whole: one flow (a person's own connection) end to end on one world and one token server.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Client } from "@modelcontextprotocol/client";

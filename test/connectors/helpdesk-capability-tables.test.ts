@@ -1,3 +1,4 @@
+// stays-whole: a table-driven test: each row one business rule of the helpdesk's capabilities.
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderOutcomeText } from "@/mcp/outcome-text";

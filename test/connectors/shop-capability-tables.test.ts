@@ -1,3 +1,4 @@
+// stays-whole: a table-driven test: each row one business rule of the shop's capabilities.
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { createWorld, type World } from "../gateway/gateway-world";
 import { describeEachProvider } from "../helpers/database";

@@ -1,3 +1,4 @@
+// stays-whole: a table-driven test: every model written and read back on each provider.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Db } from "@/server/db/client";

@@ -1,3 +1,4 @@
+// stays-whole: one browser and app started once for every decision flow.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SmtpSink, startSmtpSink } from "../helpers/smtp-sink";

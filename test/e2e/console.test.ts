@@ -1,3 +1,4 @@
+// stays-whole: one browser session walking the console, started once (Chromium and the app).
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "@/server/db/client";

@@ -1,3 +1,4 @@
+// stays-whole: one cluster of instances started once for every case.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "@/scripts/seed-demo";

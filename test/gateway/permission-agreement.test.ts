@@ -1,3 +1,4 @@
+// stays-whole: one property (the checker agrees with the gateway) and its cases on one world.
 import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from "vitest";
@@ -5,12 +6,12 @@ import { PUT as putRule } from "@/app/api/console/permissions/rules/[id]/route";
 import { GET as getRules, POST as postRule } from "@/app/api/console/permissions/rules/route";
 import { POST as postTest } from "@/app/api/console/permissions/test/route";
 import { createSignpostBrowseBackend } from "@/mcp/signpost-browse-backend";
-import { navigate } from "@/server/browse/browse-pages";
+import { navigate } from "@/server/browse/navigate";
 import { mintAgentKey } from "@/server/gateway/agent-keys";
 import { createPermissionRule } from "@/server/gateway/console/manage-permissions";
 import { testPermission } from "@/server/gateway/console/test-permission";
 import { hashSessionToken } from "@/server/gateway/console-session";
-import { DENIAL_STANDS_MS, PERMISSION_REQUESTS_PER_HOUR } from "@/server/gateway/permissions";
+import { DENIAL_STANDS_MS, PERMISSION_REQUESTS_PER_HOUR } from "@/server/gateway/permission-requests";
 import { identifyAgent, type TrustedContext } from "@/server/gateway/trusted-context";
 import { describeEachProvider } from "../helpers/database";
 import { createMcpWorld, type McpWorld, sc, text } from "../mcp/mcp-world";

@@ -1,3 +1,4 @@
+// stays-whole: one rule set (the recovery queue's guards) on one world per provider.
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { describeEachProvider } from "../helpers/database";
 import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";

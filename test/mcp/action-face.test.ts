@@ -1,3 +1,4 @@
+// stays-whole: the action face's tests over one started MCP world (a start costs more than the file).
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { approve, idem } from "../gateway/gateway-world";

@@ -1,3 +1,4 @@
+// stays-whole: one behaviour (words become choices) over one started MCP world.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 

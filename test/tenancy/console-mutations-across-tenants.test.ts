@@ -1,3 +1,4 @@
+// stays-whole: one rule (no console mutation crosses tenants) checked route by route on one world.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";

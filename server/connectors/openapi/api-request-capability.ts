@@ -1,3 +1,4 @@
+// stays-whole: one capability, one file (the generic api_request write of every imported system).
 import { z } from "zod";
 import { type DecisionSummary, decisionSummarySchema, SHOWN_KEY } from "../sdk/decision-summary";
 import { defineCapability, type EffectResult, type Verification } from "../sdk/define-capability";

@@ -17,9 +17,11 @@ import { rowKey } from "./listing-rows";
 import type { LoadedOpenApi } from "./load-openapi-document";
 import { createOpenApiAdapter, type OpenApiAdapter } from "./openapi-adapter";
 import type { ApiAnswer } from "./openapi-http-client";
-import { fillPattern, listingRows, openApiRoutes } from "./openapi-routes";
+import { openApiRoutes } from "./openapi-routes";
 import { operationKeywords } from "./operation-words";
 import { type OperationPlan, planOperations } from "./plan-operations";
+import { listingRows } from "./read-api";
+import { fillPattern } from "./route-values";
 import { secretDescription, securityPlan } from "./security-schemes";
 import { systemStartRoute } from "./system-start-route";
 

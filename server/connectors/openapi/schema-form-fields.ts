@@ -1,3 +1,5 @@
+// stays-whole: one field model of a document's schemas: derived, rendered, checked and coerced by the same
+// rules.
 import type { FormField } from "../sdk/markdown";
 import type { ValidationError } from "../sdk/outcome";
 import type { ApiOperation, ApiParameter, Schema } from "./api-operations";

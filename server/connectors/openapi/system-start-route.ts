@@ -1,9 +1,9 @@
 import type { RouteDefinition } from "../sdk/define-route";
 import { escapeText, formBlock, link, shownPrefix } from "../sdk/markdown";
 import type { ApiParameter } from "./api-operations";
-import { fillPattern, type RouteContext } from "./openapi-routes";
 import { operationTitle } from "./operation-words";
 import { type OperationPlan, openablePages, openLink } from "./plan-operations";
+import { fillPattern, type RouteContext } from "./route-values";
 import { formFieldName } from "./schema-form-fields";
 
 /** Entry points one start page lists, per kind. */

@@ -1,3 +1,4 @@
+// stays-whole: seed data of the demo legacy service, one table after another.
 import type Database from "better-sqlite3";
 import { quoteShipping, type ShippingMethod } from "../shop/quote-shipping";
 

@@ -1,3 +1,5 @@
+// stays-whole: the imported forms' tests over one started world and one recording API server (a start costs
+// more than the file).
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Client } from "@modelcontextprotocol/client";

@@ -1,3 +1,4 @@
+// stays-whole: a table of documents and the loader's answer to each.
 import { closeSync, ftruncateSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,3 +1,4 @@
+// stays-whole: one capability, one file (convention 1): its whole machine readable in one place.
 import { z } from "zod";
 import { withShown } from "../../sdk/decision-summary";
 import { defineCapability } from "../../sdk/define-capability";

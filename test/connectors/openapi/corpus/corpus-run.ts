@@ -1,3 +1,4 @@
+// stays-whole: the corpus harness: one run over real documents, read top to bottom.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -1,0 +1,51 @@
+import type { BrowseBackend } from "../connectors/sdk/browse-backend";
+import { parseBrowseUri } from "../connectors/sdk/parse-browse-uri";
+import { matchRoute, routeVisibleTo } from "./browse-routes";
+import { guarded } from "./guarded";
+import { ownBackend } from "./own-backend";
+import { type BrowsePage, echo, notFoundPage } from "./render-page";
+
+/** `navigate(uri)`: the page at a URI, a form on form routes, a not-found page otherwise. */
+export async function navigate(backend: BrowseBackend, input: string): Promise<BrowsePage> {
+  const parsed = parseBrowseUri(input);
+  if (!parsed.ok) {
+    const page = await notFoundPage(input, parsed.problem, backend);
+    const shown = echo(backend, input, 200);
+    await backend.record({
+      verb: "navigate",
+      target: shown,
+      arguments: { uri: shown },
+      outcome: "not_found",
+      message: parsed.problem,
+      latencyMs: 0,
+    });
+    return page;
+  }
+  const uri = parsed.value;
+  const among = await backend.connectors();
+  const matched = matchRoute(uri, among);
+  // A route the caller may not see answers exactly like one that does not exist.
+  const found = matched && routeVisibleTo(matched.route, backend) ? matched : null;
+  if (!found) {
+    const page = await notFoundPage(uri.uri, "no such page", backend);
+    await backend.record({
+      verb: "navigate",
+      target: uri.uri,
+      arguments: { uri: uri.uri },
+      outcome: "not_found",
+      message: "no such page",
+      latencyMs: 0,
+    });
+    return page;
+  }
+  return guarded(
+    backend,
+    {
+      verb: "navigate",
+      target: uri.uri,
+      arguments: { uri: uri.uri },
+      skipAuthorization: found.route.pattern === "signpost://permissions/request",
+    },
+    () => found.route.render(found.match, ownBackend(backend, among, uri.scheme)),
+  );
+}

@@ -1,0 +1,72 @@
+import type { BrowseBackend, OutcomeKindLike } from "../connectors/sdk/browse-backend";
+import type { AnyConnector } from "../connectors/sdk/define-connector";
+import { code, escapeText, link } from "../connectors/sdk/markdown";
+import { withPageScope } from "../connectors/sdk/page-scope";
+import { type PageBody, startPoints } from "./browse-routes";
+
+/** One browse answer: markdown for the model, plus the structured facts a host can use. */
+export interface BrowsePage {
+  uri: string;
+  title: string;
+  outcome: OutcomeKindLike;
+  markdown: string;
+  /** The links the route rendered, in order: made by `link()`, never read back out of the text. */
+  links: string[];
+}
+
+/**
+ * Renders one page in its own page scope: the body, its heading, and the links `link()` created
+ * while they were built. What is shown passes the backend's redaction once more as a whole
+ * (title, URI, text), for any echo that did not go through an escaping helper.
+ */
+export async function renderPage(
+  backend: BrowseBackend,
+  uri: string,
+  build: () => PageBody | Promise<PageBody>,
+): Promise<{ page: BrowsePage; body: PageBody }> {
+  const { value, links } = await withPageScope(backend.redact, async () => {
+    const body = await build();
+    return { body, heading: `# ${escapeText(body.title)}` };
+  });
+  const { body, heading } = value;
+  const page: BrowsePage = {
+    uri: backend.redact(uri),
+    title: backend.redact(body.title),
+    outcome: body.outcome,
+    markdown: backend.redact(`${heading}\n\n${body.markdown}\n`),
+    links,
+  };
+  return { page, body };
+}
+
+/**
+ * Start points this caller may see (admin-only pages are never offered to anyone else),
+ * bounded: those of `scheme`'s connector when it has one, else the start page's.
+ */
+export function startLinks(backend: BrowseBackend, among: readonly AnyConnector[], scheme?: string): string {
+  const own = scheme && among.some((c) => c.scheme === scheme) ? scheme : undefined;
+  const { routes, more } = startPoints(backend, among, own);
+  const lines = routes.map((r) => `- ${link(r.title, r.pattern)} — ${r.description}`);
+  if (own) lines.push(`- ${link("Start", "signpost://start")} — every system`);
+  else if (more) lines.push(`- …and ${more} more connected systems: use \`search(query)\`.`);
+  return lines.join("\n");
+}
+
+/** What the agent sent, as pages and audit rows may repeat it: redacted first, then cut. */
+export function echo(backend: BrowseBackend, input: string, max: number): string {
+  return backend.redact(input).slice(0, max);
+}
+
+export async function notFoundPage(
+  input: string,
+  problem: string,
+  backend: BrowseBackend,
+): Promise<BrowsePage> {
+  const among = await backend.connectors();
+  const { page } = await renderPage(backend, echo(backend, input, 200), () => ({
+    title: "Not found",
+    outcome: "not_found",
+    markdown: `Nothing lives at ${code(echo(backend, input, 120))} (${escapeText(problem)}).\n\nStart from one of these:\n\n${startLinks(backend, among, /^([a-z][a-z0-9]*):\/\//.exec(input)?.[1])}\n\nOr use \`search(query)\`.`,
+  }));
+  return page;
+}

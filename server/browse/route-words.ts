@@ -1,0 +1,100 @@
+import type { RouteDefinition } from "./browse-routes";
+
+/** Search's word index over the route table: a query's words, and the routes that have them. */
+
+export function words(text: string): string[] {
+  const lower = text.toLowerCase();
+  const latin = lower.match(/[a-z0-9_]+/g) ?? [];
+  const cjk = [...lower.matchAll(/[\u4e00-\u9fff]+/g)].flatMap((m) => {
+    const s = m[0];
+    const grams: string[] = [];
+    for (let i = 0; i < s.length - 1; i++) grams.push(s.slice(i, i + 2));
+    return s.length === 1 ? [s] : grams;
+  });
+  return [...latin.map((w) => (w.length > 3 && w.endsWith("s") ? w.slice(0, -1) : w)), ...cjk];
+}
+
+export const STOP = new Set([
+  "a",
+  "an",
+  "the",
+  "to",
+  "me",
+  "my",
+  "i",
+  "of",
+  "for",
+  "show",
+  "list",
+  "all",
+  "find",
+  "get",
+  "with",
+  "is",
+  "are",
+  "and",
+  "or",
+  "what",
+  "which",
+  "in",
+  "on",
+]);
+
+const routeWords = new WeakMap<RouteDefinition, { hay: Set<string>; description: Set<string> }>();
+
+/** A route's words, computed once: search runs over every route of every connector a tenant has. */
+function wordsOf(route: RouteDefinition) {
+  let cached = routeWords.get(route);
+  if (!cached) {
+    cached = {
+      hay: new Set(words(`${route.title} ${route.pattern} ${route.keywords.join(" ")}`)),
+      description: new Set(words(route.description)),
+    };
+    routeWords.set(route, cached);
+  }
+  return cached;
+}
+
+/**
+ * The route table as an inverted index, built once per table: each word with the routes that
+ * have it in their title, pattern or keywords (and, apart, in their description). A search then
+ * scores only the routes its words name, not every route of fifty connected systems.
+ */
+const indexes = new WeakMap<RouteDefinition[], Map<string, RouteDefinition[]>>();
+
+function routeIndex(table: RouteDefinition[]): Map<string, RouteDefinition[]> {
+  let index = indexes.get(table);
+  if (!index) {
+    index = new Map();
+    for (const route of table) {
+      const { hay, description } = wordsOf(route);
+      for (const word of new Set([...hay, ...description])) {
+        const list = index.get(word);
+        if (list) list.push(route);
+        else index.set(word, [route]);
+      }
+    }
+    indexes.set(table, index);
+  }
+  return index;
+}
+
+/** The routes any of the query's words name, in table order. */
+export function candidateRoutes(table: RouteDefinition[], query: string[]): RouteDefinition[] {
+  const index = routeIndex(table);
+  const found = new Set(query.flatMap((word) => index.get(word) ?? []));
+  return table.filter((route) => found.has(route));
+}
+
+export function scoreRoute(query: string[], route: RouteDefinition): number {
+  const { hay, description } = wordsOf(route);
+  let score = 0;
+  for (const word of query) {
+    if (hay.has(word)) score += 2;
+    else if (description.has(word)) score += 0.5;
+  }
+  // Listing routes answer structural queries ("orders", "tickets") before detail routes.
+  if (score > 0 && route.startPoint) score += 0.5;
+  if (score > 0 && route.pattern.includes("{")) score -= 0.25;
+  return score;
+}

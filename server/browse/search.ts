@@ -1,0 +1,234 @@
+import type { BrowseBackend, Row } from "../connectors/sdk/browse-backend";
+import type { AnyConnector } from "../connectors/sdk/define-connector";
+import { code, escapeText, link } from "../connectors/sdk/markdown";
+import { recordLink } from "../connectors/sdk/page-scope";
+import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
+import { guarded } from "./guarded";
+import { navigate } from "./navigate";
+import type { BrowsePage } from "./render-page";
+import { startLinks } from "./render-page";
+import { candidateRoutes, STOP, scoreRoute, words } from "./route-words";
+import { recordSources, searchRecords } from "./search-records";
+
+// Search: the URI structure (routes) as well as the data.
+
+/**
+ * The pages of the ranked list the caller may read. A connector whose reads are only for some
+ * roles by default (an imported system) is asked the permission question for its pages, so a
+ * member is not offered pages that would answer "permission required"; the others are read by
+ * default and pass as they are.
+ */
+async function readableByCaller<T extends { r: RouteDefinition }>(
+  backend: BrowseBackend,
+  among: readonly AnyConnector[],
+  ranked: T[],
+): Promise<T[]> {
+  const role = backend.who().role;
+  const restricted = new Set(
+    among.filter((c) => c.defaultAccess && !c.defaultAccess.read.includes(role)).map((c) => c.scheme),
+  );
+  if (restricted.size === 0) return ranked;
+  const allowed = await Promise.all(
+    ranked.map(async ({ r }) => {
+      const scheme = r.pattern.split("://")[0] ?? "";
+      if (!restricted.has(scheme)) return true;
+      return (await backend.authorize("navigate", r.pattern)).decision === "allow";
+    }),
+  );
+  return ranked.filter((_, i) => allowed[i]);
+}
+
+/**
+ * The best `count` of a ranked list with at most `perSystem` from one system while others have
+ * matches: with many systems connected, one system's five near matches do not crowd out another's
+ * one right page. Order within the answer stays the ranking's.
+ */
+function balancedBySystem<T extends { r: RouteDefinition }>(
+  ranked: T[],
+  count: number,
+  perSystem: number,
+): T[] {
+  const taken: T[] = [];
+  const per = new Map<string, number>();
+  for (const x of ranked) {
+    const scheme = x.r.pattern.split("://")[0] ?? "";
+    if ((per.get(scheme) ?? 0) >= perSystem) continue;
+    per.set(scheme, (per.get(scheme) ?? 0) + 1);
+    taken.push(x);
+    if (taken.length === count) break;
+  }
+  // Fewer systems than places: the rest go to the best pages left, whatever their system.
+  for (const x of ranked) {
+    if (taken.length >= count) break;
+    if (!taken.includes(x)) taken.push(x);
+  }
+  return ranked.filter((x) => taken.includes(x));
+}
+
+export async function search(backend: BrowseBackend, query: string, scheme?: string): Promise<BrowsePage> {
+  const target = `search:${scheme ?? "*"}`;
+  const q = query.trim().slice(0, 200);
+  // The query as the page repeats it (title, URI): what looks secret in it is not shown back.
+  const shownQ = backend.redact(q);
+  const pageUri = `search://${scheme ?? "all"}?q=${encodeURIComponent(shownQ)}`;
+  return guarded(backend, { verb: "search", target, arguments: { query: q, scheme }, pageUri }, async () => {
+    const among = await backend.connectors();
+    const schemes = [...new Set(routeTable(among).map((r) => r.pattern.split("://")[0] ?? ""))];
+    if (scheme && !schemes.includes(scheme)) {
+      return {
+        title: "Search",
+        outcome: "not_found",
+        markdown: `Unknown scheme ${code(scheme)}. Schemes: ${schemes.join(", ")}.\n\n${startLinks(backend, among)}`,
+      };
+    }
+    const qWords = words(q).filter((w) => !STOP.has(w));
+    const sections: string[] = [];
+
+    // 1. Pages: the URI structure an agent cannot guess.
+    const ranked = candidateRoutes(routeTable(among), qWords)
+      .filter((r) => routeVisibleTo(r, backend) && (!scheme || r.pattern.startsWith(`${scheme}://`)))
+      .map((r) => ({ r, score: scoreRoute(qWords, r) }))
+      .filter((x) => x.score > 0)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, 30);
+    const routes = balancedBySystem(await readableByCaller(backend, among, ranked), 5, 2);
+    const titles = new Map(among.map((c) => [c.scheme, c.title]));
+    const mine = /\b(me|my|mine|assigned to me)\b/i.test(q);
+    // The words name exactly one page (all of them are its title's or address's words): its
+    // content comes with the answer, so "list my orders" is one call, not a search then a
+    // navigate. Bounded; the rest of it is one navigate away.
+    // Or one listing the words name clearly by score, though not every word is its title's.
+    const named = namedPage(routes, qWords, mine) ?? clearListing(routes, mine);
+    const opened = named ? await openedSection(backend, named) : null;
+    const others = opened ? routes.filter(({ r }) => named !== r.pattern && named !== r.example) : routes;
+    if (opened) sections.push(opened);
+    if (others.length) {
+      sections.push(
+        `## ${opened ? "Other pages" : "Pages"}\n\n${others
+          .map(({ r }, i) => {
+            // A listing that takes ?mine=1 opens on the caller's own records when they say "my".
+            const uri = mine && r.example?.endsWith("?mine=1") ? r.example : r.pattern;
+            // The best two in full; the others by title (their page says the rest when opened).
+            const about = i < 2 || r.title === r.description ? r.description : r.title;
+            const system = titles.get(r.pattern.split("://")[0] ?? "");
+            // A page under path parameters opens from the form its route names (an imported
+            // system's start page asks for them), else it is shown as its pattern.
+            const opener = r.pattern.includes("{") && r.example && !/[{…]/.test(r.example) ? r.example : null;
+            return `- ${opener ? link(r.title, opener) : r.pattern.includes("{") ? `\`${r.pattern}\`` : link(r.title, uri)}${system ? ` (${escapeText(system)})` : ""} — ${about}`;
+          })
+          .join("\n")}`,
+      );
+    }
+
+    // The page answers the words; records of the same words would repeat its rows.
+    if (opened) return { title: `Search: ${shownQ}`, outcome: "applied", markdown: sections.join("\n\n") };
+
+    // 2. Records: matching data across the connectors the query can be about.
+    const sources = recordSources(
+      among,
+      routes.map(({ r }) => r),
+      q,
+      scheme,
+    );
+    const found = await searchRecords(backend, q, qWords, mine, sources, among, scheme);
+    // The query is about the scheme of the best page ("my orders" → shop): its records first,
+    // and others only where it has few.
+    const about = routes[0]?.r.pattern.split("://")[0];
+    const ofScheme = about ? found.filter((r) => r.includes(`](${about}://`)) : found;
+    const records =
+      about && ofScheme.length >= 3 ? ofScheme : [...ofScheme, ...found.filter((r) => !ofScheme.includes(r))];
+    if (records.length) sections.push(`## Records\n\n${records.join("\n")}`);
+
+    // 3. Capabilities: what can be done (the action face's catalog).
+    if (!scheme || scheme === "actions") {
+      const caps = await backend.searchCapabilities(q);
+      const list = Array.isArray(caps.results)
+        ? (caps.results as Row[])
+        : Array.isArray(caps.capabilities)
+          ? (caps.capabilities as Row[])
+          : [];
+      const top = list
+        .slice(0, 3)
+        .filter((c) => typeof c.capability === "string" || typeof c.id === "string");
+      if (top.length && caps.outcome === "applied") {
+        const forms: Record<string, string> = Object.assign({}, ...among.map((c) => c.forms ?? {}));
+        sections.push(
+          `## Capabilities\n\n${top
+            .map((c) => {
+              const id = String(c.capability ?? c.id);
+              const form = forms[id];
+              const trigger = (c.trigger as Row | undefined)?.use ?? c.title ?? "";
+              return `- ${code(id)} — ${escapeText(trigger)}${form ? ` (form: \`${form}\`)` : ""}`;
+            })
+            .join("\n")}`,
+        );
+      }
+    }
+
+    if (sections.length === 0) {
+      return {
+        title: `Search: ${shownQ}`,
+        outcome: "not_found",
+        // One line, not the start list again: fewer or other words, or the listings themselves.
+        markdown: `Nothing matched ${code(shownQ)}. Try fewer or other words, or ${link("the start page", "signpost://start")} for every listing.`,
+      };
+    }
+    return { title: `Search: ${shownQ}`, outcome: "applied", markdown: sections.join("\n\n") };
+  });
+}
+
+/** How far the best listing must lead the next page (in route score) to be opened in place. */
+const OPEN_LEAD = 0.5;
+
+/**
+ * The URI of the best route when it is a start-point listing with no path parameters that a word
+ * of the query names (score ≥ 2) and that leads the next page clearly; null otherwise. Forms and
+ * pages under path parameters answer no "list …" question: only listings compete.
+ */
+function clearListing(routes: Array<{ r: RouteDefinition; score: number }>, mine: boolean): string | null {
+  const listing = (r: RouteDefinition) => !r.pattern.includes("{") && !r.submit;
+  const [best, next] = routes.filter(({ r }) => listing(r));
+  if (!best || best !== routes[0] || !best.r.startPoint || best.score < 2) return null;
+  if (next && best.score - next.score < OPEN_LEAD) return null;
+  return mine && best.r.example?.endsWith("?mine=1") ? best.r.example : best.r.pattern;
+}
+
+/** How much of a page a search answer carries (about 600 tokens): a listing's first rows. */
+const OPENED_CHARS = 2_400;
+
+/**
+ * The one page the query's words name, as a URI to open, or null: a page needing no parameters
+ * whose title or address holds every word, when no other page of the answer does (two systems
+ * with an "Orders" page: neither is opened, the list says both).
+ */
+function namedPage(routes: Array<{ r: RouteDefinition }>, qWords: string[], mine: boolean): string | null {
+  if (qWords.length === 0) return null;
+  // A page under parameters ("Order", `shop://order/{id}`) cannot be opened from words alone.
+  const naming = routes.filter(({ r }) => {
+    const own = new Set(words(`${r.title} ${r.pattern}`));
+    return !r.pattern.includes("{") && qWords.every((w) => own.has(w));
+  });
+  const only = naming.length === 1 ? naming[0]?.r : undefined;
+  if (!only) return null;
+  return mine && only.example?.endsWith("?mine=1") ? only.example : only.pattern;
+}
+
+/**
+ * The named page as a section of the search answer: opened as `navigate` opens it (the same
+ * permission check and audit row), cut at a line under OPENED_CHARS. Only a page that rendered
+ * is carried; anything else (refused, unavailable) leaves the answer as a plain search.
+ */
+async function openedSection(backend: BrowseBackend, uri: string): Promise<string | null> {
+  const page = await navigate(backend, uri);
+  if (page.outcome !== "applied") return null;
+  const body = page.markdown.replace(/^# .*\n+/, "").trimEnd();
+  let kept = body;
+  if (body.length > OPENED_CHARS) {
+    const cut = body.lastIndexOf("\n", OPENED_CHARS);
+    kept = `${body.slice(0, cut > 0 ? cut : OPENED_CHARS)}\n\n… cut here: ${link("the whole page", page.uri)}`;
+  }
+  // Its own link first, then those of the rows the kept part shows: links of this answer too.
+  const heading = link(page.title, page.uri);
+  for (const l of page.links) if (kept.includes(`](${l})`)) recordLink(l);
+  return `## ${heading} (opened here)\n\n${kept}`;
+}

@@ -1,0 +1,169 @@
+import type { RouteDefinition, RouteMatch } from "../sdk/define-route";
+import { code, escapeText, link } from "../sdk/markdown";
+import { formatBrowseUri } from "../sdk/parse-browse-uri";
+import { isOutcome, outcomePage, pageNumber } from "../sdk/route-pages";
+import {
+  askForFilters,
+  detailQuery,
+  filterProblem,
+  filtersOf,
+  missingFilters,
+  openWithFilters,
+} from "./listing-filters";
+import { DEFAULT_PER_PAGE, nextPage, pagingQuery } from "./listing-pagination";
+import { rowKey } from "./listing-rows";
+import { OPENAPI_LIMITS } from "./openapi-limits";
+import { operationKeywords, operationTitle, routeDescription } from "./operation-words";
+import type { OperationPlan } from "./plan-operations";
+import { asRow, documentedValue, failurePage, listingRows, send } from "./read-api";
+import { formsSection } from "./related-links";
+import { columnsOf, cut, objectMarkdown, rowsTable } from "./render-api-response";
+import { fillPattern, pathValues, type RouteContext, routeValues, withQuery } from "./route-values";
+
+/** A listing GET as a page: its filters checked or asked for, one page of rows, links to each row and the next page. */
+export function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: string): RouteDefinition {
+  const filters = filtersOf(plan);
+  const asks = missingFilters(filters, {}).length > 0;
+  const paging = plan.pagination ?? { kind: "none" as const };
+  const title = operationTitle(plan);
+  const resource =
+    plan.op.path
+      .split("/")
+      .filter((s) => s && !s.startsWith("{"))
+      .pop() ?? "";
+  const accepted = [
+    ...filters.map((f) => f.name),
+    ...(paging.kind === "cursor" ? ["cursor"] : paging.kind === "none" ? [] : ["page"]),
+    "per_page",
+  ];
+  return {
+    pattern: plan.pattern,
+    title,
+    description: routeDescription(plan, filters),
+    keywords: operationKeywords(plan),
+    startPoint: Object.keys(plan.params).length === 0,
+    // Under path parameters: the start page's form that asks for them is where it is opened.
+    example: opener ?? (filters[0] ? `${plan.pattern}?${filters[0].name}=…` : undefined),
+    async render(match, backend) {
+      const query = match.uri.query;
+      const problem = filterProblem(filters, query);
+      if (problem)
+        return {
+          title,
+          outcome: "rejected",
+          markdown: `**rejected:** ${escapeText(problem)}.\n\nReason: \`invalid_filter\` · Retryable: no (change the filter)\n\nAccepted: ${accepted.map((k) => code(k)).join(", ")}.`,
+        };
+      const missing = missingFilters(filters, query);
+      if (missing.length) return askForFilters(plan, match, missing, title);
+      const page = pageNumber(match.uri);
+      const perPage = Math.min(
+        Math.max(Number.parseInt(query.per_page ?? "", 10) || DEFAULT_PER_PAGE, 1),
+        50,
+      );
+      const cursor =
+        query.cursor && /^[A-Za-z0-9_\-=.~+/:]{1,400}$/.test(query.cursor) ? query.cursor : undefined;
+      const upstream: Record<string, string | number | boolean> = {};
+      for (const f of filters) {
+        const documented = f.required ? documentedValue(f) : undefined;
+        const value = query[f.name] ?? (documented !== undefined ? String(documented) : undefined);
+        if (value !== undefined && value !== "") upstream[f.name] = value;
+      }
+      Object.assign(upstream, pagingQuery(paging, page, perPage, cursor));
+      const answer = await send(ctx, backend, plan, pathValues(plan, match), upstream);
+      if (isOutcome(answer)) return outcomePage(title, answer);
+      if (answer.kind !== "ok") return failurePage(ctx, title, answer);
+      const rows = listingRows(plan, answer.body, resource);
+      if (!rows) return { title, outcome: "applied", markdown: objectMarkdown(asRow(answer.body)) };
+      const shown = rows.slice(0, Math.min(perPage, OPENAPI_LIMITS.maxRows));
+      const item = plan.item ? ctx.plans.get(plan.item.operation) : undefined;
+      const key = plan.item?.key ?? "id";
+      const columns = columnsOf(
+        shown,
+        shown.some((r) => r[key] !== undefined) ? key : "id",
+        plan.rows?.columns,
+      );
+      const open = item ? openLinks(plan, item, match, shown, key) : [];
+      const next = nextPage(
+        paging,
+        { body: answer.body, link: answer.link },
+        rows.length,
+        page,
+        perPage,
+        cursor,
+      );
+      const base = { ...query };
+      delete base.page;
+      delete base.cursor;
+      const nav: string[] = [];
+      if (paging.kind !== "cursor" && page > 1)
+        nav.push(
+          link(
+            "Previous page",
+            formatBrowseUri(match.uri.scheme, match.uri.segments, { ...base, page: String(page - 1) }),
+          ),
+        );
+      if (next?.page)
+        nav.push(
+          link(
+            "Next page",
+            formatBrowseUri(match.uri.scheme, match.uri.segments, { ...base, page: String(next.page) }),
+          ),
+        );
+      if (next?.cursor)
+        nav.push(
+          link(
+            "Next page",
+            formatBrowseUri(match.uri.scheme, match.uri.segments, { ...base, cursor: next.cursor }),
+          ),
+        );
+      const parts = [
+        rowsTable(shown, columns),
+        open.length ? `Open:\n${open.join("\n")}` : "",
+        `${paging.kind === "cursor" ? "" : `Page ${page} · `}${shown.length} shown${rows.length > shown.length ? ` of ${rows.length} in this answer` : ""}${nav.length ? ` · ${nav.join(" · ")}` : ""}`,
+        answer.truncated
+          ? "_(the API's answer was larger than Signpost reads; only its start is shown)_"
+          : "",
+        formsSection(ctx, plan, match),
+      ];
+      return {
+        title,
+        outcome: "applied",
+        markdown: cut(parts.filter(Boolean).join("\n\n"), OPENAPI_LIMITS.maxPageChars + 2000),
+      };
+    },
+    ...(asks ? { submit: (match, fields) => openWithFilters(match, filters, fields, title) } : {}),
+  };
+}
+
+/** A link per row to its detail page: the listing's own parameters, then the row's id last. */
+function openLinks(
+  plan: OperationPlan,
+  item: OperationPlan,
+  match: RouteMatch,
+  rows: Record<string, unknown>[],
+  key: string,
+): string[] {
+  const routes = Object.entries(item.params);
+  const last = routes[routes.length - 1]?.[0];
+  if (!last) return [];
+  const shared: Record<string, unknown> = {};
+  for (const [route, doc] of routes.slice(0, -1)) {
+    const mine = Object.entries(plan.params).find(([, d]) => d === doc)?.[0];
+    if (mine) shared[route] = routeValues(match)[mine];
+  }
+  // What the detail page needs and this listing was given (`api-version`) goes along.
+  const carried: Record<string, string> = {};
+  for (const p of detailQuery(item)) {
+    const value = match.uri.query[p.name];
+    if (value) carried[p.name] = value;
+  }
+  const out: string[] = [];
+  rows.forEach((row, i) => {
+    const id = rowKey(row, key, plan.item?.about);
+    const filled = fillPattern(item.pattern, { ...shared, [last]: id });
+    const uri = filled && withQuery(filled, carried);
+    const label = row.name ?? row.title ?? id;
+    if (uri) out.push(`${i + 1}. ${link(String(label).slice(0, 80), uri)}`);
+  });
+  return out;
+}

@@ -1,0 +1,86 @@
+import { findEntity } from "../../connectors/connector-registry";
+import type { NextAction } from "../../connectors/sdk/outcome";
+import { adapterForTenant } from "../connector-credentials";
+import type { GatewayOutcome } from "../gateway-pipeline";
+import { actorOf, type TrustedContext } from "../trusted-context";
+import { actionTarget } from "./action-target";
+import { scopeOf, visible } from "./caller-scope";
+import type { GatewayDeps } from "./gateway-deps";
+import { getContextInputSchema } from "./operation-schemas";
+
+/** get_context: an action's state, or the view of one entity with the next actions the caller may take. */
+export function getContextOperation(deps: GatewayDeps) {
+  const { capabilities, engine, credentials, connectorsFor, pipeline } = deps;
+  return (ctx: TrustedContext | null, raw: unknown) =>
+    pipeline(
+      ctx,
+      {
+        operation: "context.read",
+        verb: "navigate",
+        schema: getContextInputSchema,
+        target: async (input, caller) =>
+          input.action_id
+            ? actionTarget(deps, caller, input.action_id)
+            : {
+                target:
+                  findEntity(input.entity ?? "", await connectorsFor(caller))?.entity.uri(
+                    String(input.entity_id),
+                  ) ?? `entity:${input.entity}`,
+              },
+        run: async (input, caller) => {
+          if (input.action_id)
+            return engine.getActionContext(
+              actorOf(caller),
+              input.action_id,
+              scopeOf(caller),
+            ) as Promise<GatewayOutcome>;
+          const id = input.entity_id as string;
+          const known = await connectorsFor(caller);
+          const found = findEntity(input.entity ?? "", known);
+          if (!found)
+            return {
+              outcome: "rejected",
+              reason: "unknown_entity",
+              // At most 20 names: fifty connected systems must not make a refusal a page long.
+              message: `No entity ${String(input.entity).slice(0, 40)}; entities: ${known
+                .flatMap((c) => c.entities.map((e) => e.name))
+                .slice(0, 20)
+                .join(", ")}`,
+              retryable: false,
+              next_actions: [],
+            };
+          const { entity } = found;
+          const view =
+            entity.roles && !entity.roles.includes(caller.role)
+              ? null
+              : await entity.view(
+                  // The connector list just read, not a second query for it.
+                  await adapterForTenant(credentials, caller, found.connector.id, known),
+                  actorOf(caller),
+                  id,
+                );
+          if (!view)
+            return {
+              outcome: "not_found",
+              reason: "entity_not_found",
+              message: `No ${input.entity} ${id}`,
+              retryable: false,
+              next_actions: [],
+            };
+          const allowedNext = view.next_actions.filter((n: NextAction) => {
+            const c = capabilities.get(String(n.args?.capability));
+            return !c || visible(caller, c);
+          });
+          return {
+            outcome: "applied",
+            message: `${view.entity} ${id}: ${view.status}`,
+            retryable: false,
+            entity: view.entity,
+            view: { ...view, next_actions: undefined },
+            next_actions: allowedNext,
+          };
+        },
+      },
+      raw,
+    );
+}

@@ -1,0 +1,62 @@
+import {
+  capabilityRegistry,
+  recordIdPrefixes,
+  searchSynonyms,
+  searchTopics,
+} from "../../connectors/connector-registry";
+import type { AnyCapability } from "../../connectors/sdk/define-capability";
+import { buildCapabilityIndex, type CapabilityIndex } from "../../engine/capability-search";
+import type { TrustedContext } from "../trusted-context";
+import { visible } from "./caller-scope";
+import type { GatewayDeps } from "./gateway-deps";
+import { searchCapabilitiesInputSchema } from "./operation-schemas";
+
+/** search_capabilities: the capabilities the caller's role may use that match the words, best first. */
+export function searchCapabilitiesOperation({ capabilities, pipeline }: GatewayDeps) {
+  // Rebuilt when a connector is installed after this gateway was made (cheap: dozens of entries).
+  let indexed: { of: ReadonlyMap<string, AnyCapability>; index: CapabilityIndex } | undefined;
+  const capabilityIndex = (): CapabilityIndex => {
+    const current = capabilityRegistry();
+    if (indexed?.of !== current)
+      indexed = {
+        of: current,
+        index: buildCapabilityIndex([...current.values()], {
+          idPrefixes: recordIdPrefixes(),
+          synonyms: searchSynonyms(),
+          topics: searchTopics(),
+        }),
+      };
+    return indexed.index;
+  };
+  return (ctx: TrustedContext | null, raw: unknown) =>
+    pipeline(
+      ctx,
+      {
+        operation: "capability.searched",
+        verb: "search",
+        schema: searchCapabilitiesInputSchema,
+        target: async () => ({ target: "capabilities" }),
+        run: async (input, caller) => {
+          const hits = capabilityIndex()
+            .search(input.query, 10)
+            .filter((h) => {
+              const c = capabilities.get(h.capability);
+              return c && visible(caller, c);
+            });
+          const results = hits.slice(0, input.limit ?? 3);
+          return {
+            outcome: "applied",
+            message: !results.length
+              ? "No capability matches; rephrase the intent"
+              : results.every((r) => r.topic_only)
+                ? "No capability does what these words ask; these only concern the same kind of record. To read or list records, search and navigate the pages"
+                : `${results.length} capabilities match; the first fits best`,
+            retryable: false,
+            results,
+            next_actions: results.flatMap((r) => r.next_actions),
+          };
+        },
+      },
+      raw,
+    );
+}

@@ -175,6 +175,7 @@ export default defineConnector({ id: "shopcopy", title: "Copy", scheme: "shop", 
     expect(listing.markdown).not.toContain("Account 1");
   });
 
+  // Builds a TypeScript program over the SDK's files: ~10 s idle, 28–45 s at load 14–24.
   it("in development a connector that does not type-check is refused, naming file, line and column", async () => {
     const dir = join(project, "dev-connectors");
     mkdirSync(join(dir, "typo"), { recursive: true });
@@ -190,7 +191,7 @@ export default defineConnector({ id: "typo", title: "Typo", scheme: "typo", desc
     expect(typed.refused[0]?.problem).toMatch(
       /type error at .*typo\/index\.ts:3:\d+: Type 'number' is not assignable/,
     );
-  });
+  }, 90_000);
 
   // A second vitest, which starts the kit's whole Signpost (database, gateway) for the scaffold's
   // start → approve → confirm test: ~15 s idle, more on a loaded machine.

@@ -1,7 +1,7 @@
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { tracingConfigured } from "../telemetry/start-tracing";
 import { inSpan, SpanKind } from "../telemetry/tracing";
+import { tracingConfigured } from "../telemetry/tracing-configured";
 import { databaseUrl, providerOf, sqliteFile } from "./database-url";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";

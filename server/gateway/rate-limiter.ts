@@ -1,4 +1,4 @@
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import pg from "pg";
 import {
   type RateLimiterAbstract,
@@ -94,23 +94,34 @@ export function createRateLimiter(
     });
     close = () => pool.end();
   } else if (store.kind === "redis") {
-    // No offline queue: while Redis is unreachable a call is counted by the insurance limiter
-    // at once instead of waiting for a reconnect.
-    const client = new Redis(store.url, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      lazyConnect: false,
-    });
-    client.on("error", (error) => logger.warn({ err: error.message }, "rate limit store: Redis error"));
-    limiter = new RateLimiterRedis({ ...options, storeClient: client, insuranceLimiter: insurance() });
-    ready = new Promise<void>((resolve) => {
-      if (client.status === "ready") resolve();
-      else client.once("ready", () => resolve());
-      // Not ready within 2 s: go on; the insurance limiter counts until Redis answers.
-      setTimeout(resolve, 2_000).unref();
+    // ioredis is loaded here only: a process that counts in PostgreSQL or memory never pays for it.
+    let client: Redis | undefined;
+    let closed = false;
+    ready = import("ioredis").then(({ Redis }) => {
+      if (closed) {
+        limiter = insurance();
+        return;
+      }
+      // No offline queue: while Redis is unreachable a call is counted by the insurance limiter
+      // at once instead of waiting for a reconnect.
+      const redis = new Redis(store.url, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        lazyConnect: false,
+      });
+      client = redis;
+      redis.on("error", (error) => logger.warn({ err: error.message }, "rate limit store: Redis error"));
+      limiter = new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: insurance() });
+      return new Promise<void>((resolve) => {
+        if (redis.status === "ready") resolve();
+        else redis.once("ready", () => resolve());
+        // Not ready within 2 s: go on; the insurance limiter counts until Redis answers.
+        setTimeout(resolve, 2_000).unref();
+      });
     });
     close = async () => {
-      client.disconnect();
+      closed = true;
+      client?.disconnect();
     };
   } else {
     limiter = new RateLimiterMemory(options);

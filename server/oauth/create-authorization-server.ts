@@ -6,6 +6,13 @@ import { AGENT_CLAIM, connectedAppOf } from "./connected-apps";
 import { handleConsent } from "./consent-page";
 import { createConsoleSso, type SsoConfig } from "./console-sso";
 import { ALL_SCOPES } from "./oauth-scopes";
+import {
+  AUTHORIZATION_SERVER_METADATA_PATH,
+  CONSENT_PATH,
+  OAUTH_PATH,
+  oauthUrls,
+  PROTECTED_RESOURCE_PATH,
+} from "./oauth-urls";
 import { outboundFetch } from "./outbound-fetch";
 import { prismaOAuthAdapter } from "./prisma-oauth-adapter";
 import { cookieKeys, signingKeys } from "./signing-keys";
@@ -24,20 +31,6 @@ export interface AuthorizationServerOptions {
 }
 
 /** Where the authorization server and the metadata documents live on Signpost's origin. */
-export const OAUTH_PATH = "/oauth";
-export const CONSENT_PATH = `${OAUTH_PATH}/consent/`;
-export const PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource/mcp";
-export const AUTHORIZATION_SERVER_METADATA_PATH = "/.well-known/oauth-authorization-server/oauth";
-
-export function oauthUrls(publicUrl: string) {
-  const base = publicUrl.replace(/\/$/, "");
-  return {
-    issuer: `${base}${OAUTH_PATH}`,
-    resource: `${base}/mcp`,
-    resourceMetadataUrl: `${base}${PROTECTED_RESOURCE_PATH}`,
-  };
-}
-
 /**
  * Signpost as the authorization server of its own MCP endpoint (MCP authorization 2026-07-28),
  * on `oidc-provider`: authorization code with PKCE (S256 only), refresh tokens that rotate,

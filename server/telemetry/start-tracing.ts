@@ -2,11 +2,7 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { egressCheckedExporter, otlpTracesUrl } from "./egress-checked-exporter";
-
-/** Whether the environment asks for traces (the standard OTLP variables). */
-export function tracingConfigured(env: Record<string, string | undefined> = process.env): boolean {
-  return !!(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
-}
+import { tracingConfigured } from "./tracing-configured";
 
 /**
  * Registers the OpenTelemetry SDK for this process: spans exported over OTLP/HTTP in batches to

@@ -11,6 +11,7 @@ export const MODERN_VERSION = "2026-07-28";
 export function rawDispatchTo(
   endpoints: string[],
   authorization: string,
+  pollIntervalMs?: number,
 ): RawClientDispatch & {
   sent: string[];
 } {
@@ -45,6 +46,12 @@ export function rawDispatchTo(
       : raw;
     const body = JSON.parse(json) as { result?: unknown; error?: { code: number; message: string } };
     if (body.error) return { kind: "error" as const, error: body.error };
+    // The host's own pace: the requester follows the task's suggested interval, so a host that
+    // polls at another pace reads it as that (the server's suggestion is asserted unchanged in
+    // test/mcp/approval-tasks.test.ts, from an answer that does not pass through here).
+    const result = body.result as Record<string, unknown> | undefined;
+    if (pollIntervalMs !== undefined && typeof result?.pollIntervalMs === "number")
+      result.pollIntervalMs = pollIntervalMs;
     return { kind: "result" as const, result: body.result as never };
   };
   return Object.assign(dispatch, { sent });
@@ -56,7 +63,15 @@ export function rawDispatchTo(
  * The SDK 2.4.0 client's own codec refuses `resultType: "task"`, so, as ext-tasks documents,
  * tools/call and tasks/* go through the host's raw dispatch.
  */
-export async function connectTaskHost(endpoints: string[], authorization: string) {
+export async function connectTaskHost(
+  endpoints: string[],
+  authorization: string,
+  /**
+   * How often this host polls a task. Hosts pick their pace; the server suggests 2 s (people
+   * take seconds to minutes), which here would only be the test waiting: 250 ms by default.
+   */
+  pollIntervalMs = 250,
+) {
   const client = new Client(
     { name: "tasks-host", version: "1.0.0" },
     { versionNegotiation: { mode: "auto" } },
@@ -66,7 +81,7 @@ export async function connectTaskHost(endpoints: string[], authorization: string
       requestInit: { headers: { Authorization: authorization } },
     }),
   );
-  const rawDispatch = rawDispatchTo(endpoints, authorization);
+  const rawDispatch = rawDispatchTo(endpoints, authorization, pollIntervalMs);
   const session = createTaskSessionFromClient(client, {
     endpointId: "signpost-test",
     rawDispatch,

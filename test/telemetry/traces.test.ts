@@ -5,8 +5,9 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { createSignpostMcp, type SignpostMcp } from "@/mcp/signpost-mcp";
 import { createDb, type Db } from "@/server/db/client";
 import { egressFetch } from "@/server/egress/egress-fetch";
-import { startTracing, tracingConfigured } from "@/server/telemetry/start-tracing";
+import { startTracing } from "@/server/telemetry/start-tracing";
 import { inSpan } from "@/server/telemetry/tracing";
+import { tracingConfigured } from "@/server/telemetry/tracing-configured";
 import { createWorld, type World } from "../gateway/gateway-world";
 import { allowEgressTo } from "../helpers/allow-egress";
 

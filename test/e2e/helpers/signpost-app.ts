@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type DemoInfo, demoInfoSchema, legacyKeysSchema } from "@/scripts/demo-files";
+import { copyMigratedSqlite } from "@/sdk-testing/test-database";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const require = createRequire(import.meta.url);
@@ -55,6 +56,9 @@ export async function startSignpostApp(
   } = {},
 ): Promise<SignpostApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "signpost-e2e-"));
+  // The embedded database starts migrated (a copy of the test template): what a first start
+  // migrates is test/start/start.test.ts's to check; here it was a Prisma CLI run per app.
+  if (!options.databaseUrl) await copyMigratedSqlite(join(dataDir, "signpost.db"));
   const [port, legacyPort] = [await freePort(), await freePort()];
   const masterKey = randomBytes(32).toString("hex");
   const password = `e2e-${randomBytes(6).toString("hex")}`;

@@ -1,5 +1,4 @@
-// stays-whole: the action tools' one result path (text, structuredContent, elicitation, tasks); being edited
-// for answer texts.
+// stays-whole: the action tools' one result path (text, structuredContent, elicitation, tasks).
 import {
   acceptedContent,
   type CallToolResult,

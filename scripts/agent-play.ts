@@ -1,3 +1,4 @@
+// stays-whole: one command-line tool whose subcommands share one session file and one way of counting.
 // `npx tsx scripts/agent-play.ts …`: play the agent by hand (or hand it to a helper who has not
 // seen the code), seeing exactly what a host shows a model, and count what it cost — for
 // Signpost and, with --wrapper, for the one-tool-per-operation wrapper of the same legacy API.

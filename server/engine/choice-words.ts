@@ -1,5 +1,4 @@
-// stays-whole: the one place where words become a node's choice; its matchers share one scoring (being
-// edited for answer texts).
+// stays-whole: the one place where words become a node's choice; its matchers share one scoring.
 import { z } from "zod";
 
 /**

@@ -1,5 +1,4 @@
-// stays-whole: the node evaluation loop and the rules it applies per node, read as one pass (being edited
-// for answer texts).
+// stays-whole: the node evaluation loop and the rules it applies per node, read as one pass.
 import type { ZodType } from "zod";
 import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capability";
 import type { ValidationError } from "../connectors/sdk/outcome";

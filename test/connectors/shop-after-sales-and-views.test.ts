@@ -1,3 +1,4 @@
+// stays-whole: one started shop world whose after-sales and record-view cases read as one story.
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { renderOutcomeText } from "@/mcp/outcome-text";
 import { createWorld, idem, type World } from "../gateway/gateway-world";

@@ -33,11 +33,23 @@ const STOP = new Set(
 );
 
 /**
+ * An English contraction's tail ("what's", "that's", "don't", "we'll"): cut before tokens are
+ * taken, or its lone letter becomes a word — "buy what's in my cart" named the size-S tee, and
+ * "the order that's on its way" the order holding it (played, round 3).
+ */
+const CONTRACTION_TAIL = /['’]\p{L}{1,2}(?![\p{L}\p{N}])/gu;
+
+/**
  * Lower-case word tokens of a text (letters and digits of any script), stop words dropped, a
  * plain English plural folded ("mugs" → "mug"; both sides of every match are folded alike).
  */
 export function wordTokens(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+  return (
+    text
+      .toLowerCase()
+      .replace(CONTRACTION_TAIL, "")
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  )
     .filter((t) => !STOP.has(t))
     .map((t) => (t.length > 3 && t.endsWith("s") && !t.endsWith("ss") ? t.slice(0, -1) : t));
 }

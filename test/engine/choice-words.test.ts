@@ -67,6 +67,23 @@ describe("choice words", () => {
     expect(itemsInWords(rows, shape, "pay from my balance").kind).toBe("none");
   });
 
+  it('a contraction\'s tail is no word: "what\'s" does not name the size-S tee, "size S" still does', () => {
+    if (!shape) throw new Error("no shape");
+    const request =
+      "Buy what's in my cart. Use a coupon if one applies, ship it to my office and pay from my balance.";
+    expect(itemsInWords(rows, shape, request)).toEqual({
+      kind: "items",
+      items: [
+        { product_id: "prod_mug", quantity: 2 },
+        { product_id: "prod_tee", quantity: 1 },
+      ],
+    });
+    expect(itemsInWords(rows, shape, "the one that’s on its way").kind).toBe("none");
+    expect(itemsInWords(rows, shape, "a Logo Tee in size S")).toMatchObject({
+      items: [{ product_id: "prod_tee_s", quantity: 1 }],
+    });
+  });
+
   it("takes free text only where the words clearly give it", () => {
     const resolution = z.string().min(10).max(2000);
     expect(isFreeText("resolution", resolution, {})).toBe(true);

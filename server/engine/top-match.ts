@@ -25,3 +25,19 @@ export function topMatch(hits: readonly CapabilityHit[], minLead: number = CLEAR
   const lead = second ? Math.max(0, 1 - second.score / best.score) : 1;
   return { hit: best, lead: Math.round(lead * 1000) / 1000, clear: lead >= minLead };
 }
+
+/** Openers before a request's verb ("please resolve …", "just pay …"). */
+const OPENERS = new Set(["please", "now", "just", "kindly"]);
+
+/**
+ * The words open with the verb the capability is named for ("Resolve ticket 2, the customer
+ * confirmed the fix" → resolve_ticket; "Pay the order that's waiting" → pay_order). Settles a near
+ * tie only in favour of the best match: the played models' "resolve" and "pay" requests lost a
+ * call each to "several capabilities match" (reopen_ticket and checkout share their other words),
+ * while no unclear query of the public dev sets opens with its best match's verb.
+ */
+export function opensWithVerbOf(words: string, capability: string): boolean {
+  const verb = capability.toLowerCase().split(/[_.-]/)[0];
+  const first = (words.toLowerCase().match(/\p{L}+/gu) ?? []).find((w) => !OPENERS.has(w));
+  return !!verb && verb.length > 2 && first === verb;
+}

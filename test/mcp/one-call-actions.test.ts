@@ -223,6 +223,20 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
     expect(await w.db.action.count()).toBe(before);
   });
 
+  it("words that open with the verb the best match is named for settle a near tie: 'Resolve ticket tkt_2 …' starts resolve_ticket, not the matches", async () => {
+    const client = await w.connect(w.keys.sam);
+    const out = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { intent: "Resolve ticket tkt_2 — the customer confirmed the fix works." },
+      }),
+    );
+    expect(out.reason).toBeUndefined();
+    const action = await w.db.action.findUniqueOrThrow({ where: { id: String(out.action_id) } });
+    expect(action.capability).toBe("resolve_ticket");
+    expect(out.other_matches).toContain("reopen_ticket");
+  });
+
   it("words a capability says it is not for never start it: cancelling a paid order opens the after-sales request, not a checkout", async () => {
     const client = await w.connect(w.keys.alice);
     const out = sc(

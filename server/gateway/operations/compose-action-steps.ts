@@ -1,6 +1,6 @@
 import type { NextAction, OutcomeBase } from "../../connectors/sdk/outcome";
 import type { CapabilityHit } from "../../engine/capability-search";
-import { topMatch } from "../../engine/top-match";
+import { opensWithVerbOf, topMatch } from "../../engine/top-match";
 import type { TrustedContext } from "../trusted-context";
 import { advanceActionInputSchema, startActionInputSchema } from "./operation-schemas";
 
@@ -20,7 +20,8 @@ interface Steps {
  * start_action and advance_action as agents call them: each composes the single-step operations,
  * so every step keeps its own permission check and audit row (a search, a start, a confirm).
  * - start_action by the user's words: search, then start the best match where it takes every
- *   field sent and leads clearly (top-match's CLEAR_LEAD) the next match that takes them too;
+ *   field sent and leads clearly (top-match's CLEAR_LEAD) the next match that takes them too,
+ *   or is that best match and the words open with the verb it is named for (opensWithVerbOf);
  *   otherwise the answer is the matches, to start one by id. A weaker match is never promoted
  *   because the best one does not take a field: with a key it could run at once, before the
  *   agent saw what was chosen. Nothing happens until confirm, so
@@ -87,7 +88,9 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     // The fields may settle a near tie, and only in favour of the best match: among the matches
     // that take them, the best must still be the best one of all and lead clearly.
     const amongFitting = topMatch(hits.filter((h) => fields.every((f) => h.inputs.includes(f))));
-    const pick = fits && amongFitting?.clear && amongFitting.hit === top?.hit ? top.hit : undefined;
+    const named = !!top && !!intent && opensWithVerbOf(intent, top.hit.capability);
+    const pick =
+      fits && (amongFitting?.clear || named) && amongFitting?.hit === top?.hit ? top?.hit : undefined;
     if (!pick)
       return {
         outcome: "rejected",

@@ -191,6 +191,15 @@ describeEachProvider(
       expect(text(v)).toMatch(/amount \$316\.00/);
     });
 
+    it("a record read with get_context shows money as its connector's capabilities on it declare it, never a bare 24900", async () => {
+      const text = (o: unknown) => renderOutcomeText(o as Parameters<typeof renderOutcomeText>[0]);
+      const read = await w.gw.getContext(w.agent.alice, { entity: "order", entity_id: "ord_transit" });
+      expect(read.outcome).toBe("applied");
+      expect(read.money_of).toMatchObject({ currency: "USD", keys: expect.arrayContaining(["unit_price"]) });
+      expect(text(read)).toMatch(/\$\d+\.\d\d/);
+      expect(text(read)).not.toMatch(/(total|unit_price|amount|price): \d/);
+    });
+
     it("choices for fields the words already set are named, not listed again, while another field is asked for", async () => {
       const s = await w.gw.startAction(w.agent.alice, {
         intent: "The tee I received is too small — exchange it for a size L.",

@@ -1,4 +1,5 @@
 import { findEntity } from "../../connectors/connector-registry";
+import type { AnyCapability, MoneyKeys } from "../../connectors/sdk/define-capability";
 import type { NextAction } from "../../connectors/sdk/outcome";
 import { adapterForTenant } from "../connector-credentials";
 import type { GatewayOutcome } from "../gateway-pipeline";
@@ -77,10 +78,34 @@ export function getContextOperation(deps: GatewayDeps) {
             retryable: false,
             entity: view.entity,
             view: { ...view, next_actions: undefined },
+            ...moneyOfEntity(capabilities, found.connector.id, entity.name),
             next_actions: allowedNext,
           };
         },
       },
       raw,
     );
+}
+
+/**
+ * A record's money as its connector's capabilities on that entity declare it (integer minor
+ * units of one currency), so its view reads "$249.00", never a bare 24900 (played, round 3).
+ * Nothing when they declare none or disagree on the currency: no guessing from key names.
+ */
+function moneyOfEntity(
+  capabilities: ReadonlyMap<string, AnyCapability>,
+  connector: string,
+  entity: string,
+): { money_of?: MoneyKeys } {
+  const declared = [...capabilities.values()]
+    .filter(
+      (c) =>
+        c.connector === connector && c.appliesTo.entity.toLowerCase() === entity.toLowerCase() && c.money,
+    )
+    .map((c) => c.money as MoneyKeys);
+  const currencies = new Set(declared.map((m) => m.currency));
+  if (currencies.size !== 1) return {};
+  return {
+    money_of: { keys: [...new Set(declared.flatMap((m) => m.keys))], currency: [...currencies][0] as string },
+  };
 }

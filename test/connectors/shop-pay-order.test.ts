@@ -186,6 +186,9 @@ describeEachProvider("pay_order through the gateway (%s, real legacy service)", 
         tool: "start_action",
         args: { capability: "track_shipment", entity_id: "ord_transit" },
       }),
+      // The refused start stays open on ORDER: the user may name another order, or drop it.
+      expect.objectContaining({ tool: "start_action", args: { capability: "pay_order" } }),
+      expect.objectContaining({ tool: "cancel_action", args: { action_id: expect.any(String) } }),
     ]);
     expect(await paymentsWhere(w, "order_id=ord_pending")).toHaveLength(0);
   });

@@ -24,12 +24,17 @@ import {
   withRule,
 } from "./capability-table-helpers";
 
-/** The floor every bucket of every table keeps (distinct cases, not near-duplicates). */
-const MIN_CASES = 8;
+/**
+ * The floor every bucket of every table keeps: what its distinct rules need today (the smallest
+ * bucket, change_ticket_priority's incomplete one, holds 7), so a row dropped without thought is
+ * seen. It is no target: a row that only repeats another's rule with another ticket or an
+ * irrelevant value does not belong here, and the floor goes down when such rows leave.
+ */
+const MIN_CASES = 7;
 
 /**
  * The helpdesk's generic PATCH /tickets/{id}, split into four narrow capabilities, each with
- * ≥10 valid, ≥10 ambiguous or incomplete, ≥10 unauthorized or stale requests. Sam is support.
+ * valid, incomplete and refused requests, one row per business rule. Sam is support.
  */
 
 type Table = Record<"valid" | "incomplete" | "refused", Row[]>;
@@ -68,40 +73,12 @@ const assign: Table = {
       },
     ],
     [
-      "shipping ticket to billing",
-      start("sam", "assign_ticket", "tkt_2", { assignee_id: "tm_bella" }),
-      {
-        ...ready,
-        status: "awaiting_approval",
-        next: ["advance_action", "confirm_action"],
-        summary: { ticket_id: "tkt_2", to_assignee: "tm_bella", to_team: "billing", cross_team: true },
-      },
-    ],
-    [
       "a pending ticket across teams",
       start("sam", "assign_ticket", "tkt_3", { assignee_id: "tm_sid" }),
       {
         ...ready,
         next: ["advance_action", "confirm_action"],
         summary: { ticket_id: "tkt_3", to_assignee: "tm_sid", to_team: "shipping", cross_team: true },
-      },
-    ],
-    [
-      "a pending ticket in its team",
-      start("sam", "assign_ticket", "tkt_4", { assignee_id: "tm_sid" }),
-      {
-        ...ready,
-        next: ["advance_action", "confirm_action"],
-        summary: { ticket_id: "tkt_4", to_assignee: "tm_sid", to_team: "shipping", cross_team: false },
-      },
-    ],
-    [
-      "unassigned urgent ticket",
-      start("sam", "assign_ticket", "tkt_9", { assignee_id: "tm_sara" }),
-      {
-        ...ready,
-        next: ["advance_action", "confirm_action"],
-        summary: { ticket_id: "tkt_9", to_assignee: "tm_sara", to_team: "shipping", cross_team: false },
       },
     ],
     [
@@ -204,7 +181,9 @@ const assign: Table = {
       { outcome: "rejected", reason: "permission_required", next: [] },
     ],
     [
-      "a member of another tenant: refused by role first (same role across tenants: test/tenancy)",
+      // The role gate is the gateway's (it authorizes before the capability runs), the same for
+      // the four capabilities: this row stands for all of them (same role across tenants: test/tenancy).
+      "a member of another tenant: refused by role first, before the ticket is looked up",
       start("gina", "assign_ticket", "tkt_1", { assignee_id: "tm_bella" }),
       { outcome: "rejected", reason: "permission_required", next: [] },
     ],
@@ -324,15 +303,6 @@ const priority: Table = {
       },
     ],
     [
-      "urgent → high",
-      start("sam", "change_ticket_priority", "tkt_9", { priority: "high" }),
-      {
-        ...ready,
-        next: ["advance_action", "confirm_action"],
-        summary: { ticket_id: "tkt_9", from_priority: "urgent", to_priority: "high" },
-      },
-    ],
-    [
       "admin",
       start("adam", "change_ticket_priority", "tkt_2", { priority: "low" }),
       {
@@ -377,11 +347,6 @@ const priority: Table = {
       { outcome: "input_required", code: "same_priority", next: ["advance_action"] },
     ],
     [
-      "not a priority",
-      start("sam", "change_ticket_priority", "tkt_1", { priority: "critical" }),
-      { outcome: "input_required", code: "invalid_value", next: ["advance_action"] },
-    ],
-    [
       "a closed ticket",
       start("sam", "change_ticket_priority", "tkt_7", { priority: "high" }),
       { outcome: "input_required", code: "ticket_closed", next: ["advance_action"] },
@@ -412,11 +377,6 @@ const priority: Table = {
     [
       "a member's agent",
       start("alice", "change_ticket_priority", "tkt_1", { priority: "urgent" }),
-      { outcome: "rejected", reason: "permission_required", next: [] },
-    ],
-    [
-      "a member of another tenant: refused by role first (same role across tenants: test/tenancy)",
-      start("gina", "change_ticket_priority", "tkt_gx_1", { priority: "urgent" }),
       { outcome: "rejected", reason: "permission_required", next: [] },
     ],
     [
@@ -489,19 +449,6 @@ const resolve: Table = {
       },
     ],
     [
-      "open shipping ticket",
-      start("sam", "resolve_ticket", "tkt_2", { resolution: "Carrier confirmed delivery tomorrow." }),
-      {
-        ...ready,
-        next: ["advance_action", "confirm_action"],
-        summary: {
-          ticket_id: "tkt_2",
-          to_status: "resolved",
-          resolution: "Carrier confirmed delivery tomorrow.",
-        },
-      },
-    ],
-    [
       "pending ticket",
       start("sam", "resolve_ticket", "tkt_3", { resolution: "Customer accepted a return label." }),
       {
@@ -512,15 +459,6 @@ const resolve: Table = {
           to_status: "resolved",
           resolution: "Customer accepted a return label.",
         },
-      },
-    ],
-    [
-      "urgent ticket",
-      start("sam", "resolve_ticket", "tkt_9", { resolution: "Exchange for size L created." }),
-      {
-        ...ready,
-        next: ["advance_action", "confirm_action"],
-        summary: { ticket_id: "tkt_9", to_status: "resolved", resolution: "Exchange for size L created." },
       },
     ],
     [
@@ -649,11 +587,6 @@ const resolve: Table = {
     [
       "a member's agent",
       start("alice", "resolve_ticket", "tkt_1", { resolution: "I fixed it myself." }),
-      { outcome: "rejected", reason: "permission_required", next: [] },
-    ],
-    [
-      "a member of another tenant: refused by role first (same role across tenants: test/tenancy)",
-      start("gina", "resolve_ticket", "tkt_1", { resolution: "I fixed it myself." }),
       { outcome: "rejected", reason: "permission_required", next: [] },
     ],
     [
@@ -843,21 +776,11 @@ const reopen: Table = {
       start("sam", "reopen_ticket", "tkt_5", { reason: "" }),
       { outcome: "input_required", missing: ["reason"], next: ["advance_action"] },
     ],
-    [
-      "an urgent open ticket",
-      start("sam", "reopen_ticket", "tkt_9", { reason: "again" }),
-      { outcome: "input_required", code: "ticket_not_resolved", next: ["advance_action"] },
-    ],
   ],
   refused: [
     [
       "a member's agent",
       start("alice", "reopen_ticket", "tkt_5", { reason: "not fixed" }),
-      { outcome: "rejected", reason: "permission_required", next: [] },
-    ],
-    [
-      "a member of another tenant: refused by role first (same role across tenants: test/tenancy)",
-      start("gina", "reopen_ticket", "tkt_5", { reason: "not fixed" }),
       { outcome: "rejected", reason: "permission_required", next: [] },
     ],
     [

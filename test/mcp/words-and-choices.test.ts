@@ -235,13 +235,36 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
       expect(sc(out).outcome).toBe("rejected");
       expect(sc(out).reason).toBe("no_capability_fits");
       expect(sc(out).action_id).toBeUndefined();
-      expect(text(out)).toMatch(/search and navigate the pages/);
+      // The reading path as one call to copy, and no capability offered to start instead.
+      expect(text(out)).toContain(`To read or list records: search ${JSON.stringify({ query: intent })}`);
+      expect(text(out)).not.toContain("start_action");
+      expect(sc(out).next_actions).toEqual([]);
     }
     const found = await client.callTool({
       name: "search_capabilities",
       arguments: { query: "list my orders" },
     });
     expect(text(found)).toMatch(/No capability does what these words ask/);
+    expect(text(found)).toContain('search {"query":"list my orders"}');
+    expect(text(found)).not.toContain("start_action");
+    // The words as the answer said: one call opens the listing.
+    const listed = text(await client.callTool({ name: "search", arguments: { query: "list my orders" } }));
+    expect(listed).toMatch(/\(opened here\)/);
+    // A key an admin gave no browse face is pointed at what it has.
+    const agent = await w.db.agent.findFirstOrThrow({
+      where: { userId: w.agent.alice.userId, revokedAt: null },
+    });
+    try {
+      await w.db.agent.update({ where: { id: agent.id }, data: { faces: "actions" } });
+      const actionsOnly = await w.connect(w.keys.alice);
+      const viaActions = text(
+        await actionsOnly.callTool({ name: "start_action", arguments: { intent: "List my orders." } }),
+      );
+      expect(viaActions).toContain("get_context");
+      expect(viaActions).not.toContain("search {");
+    } finally {
+      await w.db.agent.update({ where: { id: agent.id }, data: { faces: null } });
+    }
     // Words that ask for something a capability does still start it.
     const buy = await client.callTool({ name: "start_action", arguments: { intent: "order two mugs" } });
     expect(sc(buy).capability).toBe("checkout");

@@ -63,6 +63,7 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
     keywords: ["tickets", "support", "helpdesk", "assigned to me", "my tickets", "open tickets", "工单"],
     startPoint: true,
     example: "helpdesk://tickets?mine=1",
+    filters: TICKET_FILTERS,
     async render(match, backend) {
       const invalid = invalidFilterPage("Tickets", match.uri, TICKET_FILTERS);
       if (invalid) return invalid;

@@ -37,4 +37,28 @@ describe("helpdesk://tickets order", () => {
     // A sort the listing does not know is refused naming the ones it does.
     expect(await open("helpdesk://tickets?sort=age")).toMatch(/oldest/);
   });
+
+  it("a search that opens a listing applies the filter values its words name, one per filter", async () => {
+    await w.legacy.reset();
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const search = async (query: string) =>
+      text(await sam.callTool({ name: "search", arguments: { query } }));
+    const oldestOpen = await search("oldest open tickets");
+    expect(oldestOpen).toMatch(/^## \[Tickets\]\(helpdesk:\/\/tickets\?[^)]*\) \(opened here\)$/m);
+    const heading = /^## \[Tickets\]\(([^)]*)\)/m.exec(oldestOpen)?.[1] ?? "";
+    expect(new URL(heading.replace("helpdesk://", "http://x/")).searchParams.get("status")).toBe("open");
+    expect(new URL(heading.replace("helpdesk://", "http://x/")).searchParams.get("sort")).toBe("oldest");
+    expect(oldestOpen).toContain("Oldest first, by created_at.");
+    expect(oldestOpen).not.toMatch(/\| (pending|resolved|closed) \|/);
+    // Two values of one filter: neither is applied.
+    const either = await search("open or pending tickets");
+    expect(either).not.toMatch(/status=/);
+    // Any connector's listing that declares its filters: the shop's orders by status.
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const delivered = text(
+      await alice.callTool({ name: "search", arguments: { query: "my delivered orders" } }),
+    );
+    expect(delivered).toMatch(/\(shop:\/\/orders\?status=delivered\) \(opened here\)/);
+    expect(delivered).not.toMatch(/\| (paid|pending_payment|cancelled) \|/);
+  });
 });

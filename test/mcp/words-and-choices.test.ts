@@ -49,7 +49,10 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     expect(ask.candidates.map((c) => c.split(" ")[0])).toEqual(
       expect.arrayContaining(["ord_paid", "ord_pending"]),
     );
-    expect(text(picked)).toMatch(/^ask the user: .*before confirm_action$/m);
+    // Each candidate with what tells it apart, so the user is asked by facts, not by id alone.
+    expect(text(picked)).toMatch(/^ask the user: .*before confirm_action; they differ in status\b.*$/m);
+    expect(text(picked)).toMatch(/^- `ord_paid` \(Desk Lamp ×1, Signpost Mug ×1\) · status: paid · /m);
+    expect(text(picked)).toMatch(/^- `ord_pending` .* · status: pending_payment · /m);
     expect(((await legacy("/v1/orders/ord_paid")).address as Json).label).toBe("Office");
 
     // The user's words name the order (its kettle): the same change runs at once.

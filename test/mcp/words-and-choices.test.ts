@@ -273,6 +273,20 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     expect(sc(buy).capability).toBe("checkout");
   });
 
+  it("the detail after the ask's colon fills the one free-text field: resolve with a key runs in one call", async () => {
+    await w.legacy.reset();
+    const sam = await w.connect(w.keys.sam);
+    const out = await sam.callTool({
+      name: "start_action",
+      arguments: {
+        intent: "Resolve ticket tkt_2: customer confirmed fix works",
+        idempotency_key: "resolve-tkt-2-colon",
+      },
+    });
+    expect(sc(out).outcome).toBe("applied");
+    expect(text(out)).toMatch(/^done with: .*Resolution: customer confirmed fix works/m);
+  });
+
   it('"call off the order" is a cancel (after-sales), never a checkout', async () => {
     const client = await w.connect(w.keys.alice);
     const out = sc(

@@ -1,5 +1,6 @@
 import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { LISTED_BOUNDS } from "@/server/gateway/listed-bounds";
 
 const SAFE_INT = 9007199254740991;
 
@@ -9,7 +10,7 @@ function compact(node: unknown): unknown {
   if (!node || typeof node !== "object") return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
-    if (key === "$schema") continue;
+    if (key === "$schema" || key === LISTED_BOUNDS) continue;
     if ((key === "maximum" && value === SAFE_INT) || (key === "minimum" && value === -SAFE_INT)) continue;
     if (key === "propertyNames" && JSON.stringify(value) === '{"type":"string"}') continue;
     // Property names are strings by definition: only their other constraints say anything.
@@ -24,7 +25,7 @@ function compact(node: unknown): unknown {
       continue;
     }
     if (
-      key === "additionalProperties" &&
+      (key === "additionalProperties" || key === "items") &&
       value &&
       typeof value === "object" &&
       Object.keys(value).length === 0
@@ -107,8 +108,8 @@ const BOUNDS = new Set([
 ]);
 
 /**
- * The shape of a schema without its bounds: types, required fields, enums and
- * `additionalProperties: false` stay; lengths, patterns and ranges go. Listed for the tools whose
+ * The shape of a schema without its bounds: types, required fields, enums, the bounds a field
+ * marks as listed and `additionalProperties: false` stay; other lengths, patterns and ranges go. Listed for the tools whose
  * handler parses the strict schema itself, so every bound is still enforced and a value outside
  * one is the gateway's typed refusal naming the field: a model reads the shape, and each listed
  * regex and length cost every tools/list about a fifth of the default faces' tokens.
@@ -117,8 +118,12 @@ function shapeOnly(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(shapeOnly);
   if (!node || typeof node !== "object") return node;
   const out: Record<string, unknown> = {};
+  // A field may name bounds no model would guess, listed anyway (`.meta({ [LISTED_BOUNDS]: [...] })`):
+  // an idempotency key's 8 characters — round 3's models sent short keys and lost four calls.
+  const listedBounds = (node as Record<string, unknown>)[LISTED_BOUNDS];
+  const kept = new Set(Array.isArray(listedBounds) ? listedBounds : []);
   for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
-    if (BOUNDS.has(key)) continue;
+    if (key === LISTED_BOUNDS || (BOUNDS.has(key) && !kept.has(key))) continue;
     // Inside `properties` the keys are field names, never keywords: each one is kept.
     out[key] =
       key === "properties" && value && typeof value === "object"
@@ -132,9 +137,9 @@ function listed(schema: z.ZodType, shape = false) {
   const key = shape ? shapeKey(schema) : schema;
   let entry = listedSchemas.get(key);
   if (!entry) {
-    const input = compact(z.toJSONSchema(schema, { io: "input", target: "draft-2020-12" }));
+    const input = z.toJSONSchema(schema, { io: "input", target: "draft-2020-12" });
     entry = {
-      input: (shape ? shapeOnly(input) : input) as Record<string, unknown>,
+      input: compact(shape ? shapeOnly(input) : input) as Record<string, unknown>,
       output: compact(z.toJSONSchema(schema, { io: "output", target: "draft-2020-12" })) as Record<
         string,
         unknown

@@ -1,5 +1,6 @@
 import { readApproval } from "@/server/connectors/sdk/read-approval";
 import { formatMoney, renderSummary, summaryText } from "@/server/connectors/sdk/render-decision-summary";
+import { doneWith } from "./done-with";
 import type { OutcomeLike } from "./outcome-output";
 
 type Json = Record<string, unknown>;
@@ -247,7 +248,8 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
     );
   const more = result.action_id ? `get_context {"action_id":"${result.action_id}"}` : "see structuredContent";
 
-  if (Array.isArray(result.results) && result.results.length)
+  // Matches on the topic alone are no way forward (the message says where reading goes instead).
+  if (Array.isArray(result.results) && (result.results as Json[]).some((r) => !r.topic_only))
     lines.push(...searchResultLines(result.results as Json[]));
   const missing = Array.isArray(result.missing) ? (result.missing as string[]) : [];
   if (missing.length) lines.push(`missing: ${missing.join(", ")}`);
@@ -320,6 +322,7 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
       result.outcome !== "conflict";
     if (deciding) lines.push(...full);
     else if (!result.effect) lines.push(full[0] ?? "");
+    else if ((result.effect as Json).status === "applied") lines.push(doneWith(result.summary as Json));
   }
   for (const [k, v] of Object.entries(result)) {
     if (RENDERED.has(k) || isEmpty(v)) continue;

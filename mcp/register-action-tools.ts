@@ -25,7 +25,8 @@ import type { SignpostRequestStateCodec } from "./request-state";
 
 const DESCRIPTIONS: Record<ActionToolName, string> = {
   search_capabilities: "Find capabilities for the user's words (any language).",
-  start_action: "Start a capability, or the best match for the user's words, with every field they gave.",
+  start_action:
+    "Start a change (a capability, or the best match for the user's words) with every field they gave.",
   get_context: "Re-read an action, or view a record.",
   advance_action: "Set an action's fields at its current version.",
   confirm_action: "Execute the effect, once approved where asked.",

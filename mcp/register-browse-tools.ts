@@ -156,7 +156,7 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
     "search",
     {
       title: "Search",
-      description: "Find pages and records by words, name or id in every connected system.",
+      description: "Read or list records and pages: find them by words, name or id.",
       inputSchema: compactSchema(searchInput, { validation: "handler" }),
       outputSchema: compactPage,
       annotations: { readOnlyHint: true, openWorldHint: false },

@@ -99,7 +99,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     // navigate. Bounded; the rest of it is one navigate away.
     // Or one listing the words name clearly by score, though not every word is its title's.
     const named = namedPage(routes, qWords, mine) ?? clearListing(routes, mine);
-    const opened = named ? await openedSection(backend, named) : null;
+    const opened = named ? await openedSection(backend, withNamedFilters(named, routes, qWords)) : null;
     const others = opened ? routes.filter(({ r }) => named !== r.pattern && named !== r.example) : routes;
     if (opened) sections.push(opened);
     if (others.length) {
@@ -191,6 +191,26 @@ function clearListing(routes: Array<{ r: RouteDefinition; score: number }>, mine
   if (!best || best !== routes[0] || !best.r.startPoint || best.score < 2) return null;
   if (next && best.score - next.score < OPEN_LEAD) return null;
   return mine && best.r.example?.endsWith("?mine=1") ? best.r.example : best.r.pattern;
+}
+
+/**
+ * The opened listing with each filter whose value the words name, one value per filter ("oldest
+ * open tickets" → `?status=open&sort=oldest`): round 3's model opened the whole list by last
+ * update for "the oldest open ticket". Only word values (not 1/true); two values of one filter
+ * named ("open or pending") leave that filter out.
+ */
+function withNamedFilters(uri: string, routes: Array<{ r: RouteDefinition }>, qWords: string[]): string {
+  const route = routes.find(({ r }) => r.pattern === uri || r.example === uri)?.r;
+  if (!route?.filters) return uri;
+  const said = new Set(qWords);
+  const params: string[] = [];
+  for (const [key, values] of Object.entries(route.filters)) {
+    if (values === "free text" || uri.includes(`${key}=`)) continue;
+    const namedValues = values.filter((v) => /^[a-z_]+$/.test(v) && !/^(true|false)$/.test(v) && said.has(v));
+    if (namedValues.length === 1) params.push(`${key}=${namedValues[0]}`);
+  }
+  if (!params.length) return uri;
+  return `${uri}${uri.includes("?") ? "&" : "?"}${params.join("&")}`;
 }
 
 /** How much of a page a search answer carries (about 600 tokens): a listing's first rows. */

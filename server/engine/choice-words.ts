@@ -348,7 +348,19 @@ export function freeTextInWords(field: string, request: string, only: boolean): 
   if (!only) return undefined;
   const quoted = [...request.matchAll(/"([^"]{3,})"|“([^”]{3,})”|«([^»]{3,})»/g)];
   if (quoted.length === 1) return (quoted[0]?.[1] ?? quoted[0]?.[2] ?? quoted[0]?.[3])?.trim();
-  return undefined;
+  if (quoted.length) return undefined;
+  // What a request says after its one colon, when what comes before is the ask ("Resolve ticket
+  // tkt_2: customer confirmed fix works"): the detail, in the user's words. Round 3's model was
+  // asked for the resolution those words already gave (one call). Never a time or an address.
+  const colons = [...request.matchAll(/:(?=\s)/g)];
+  if (colons.length !== 1) return undefined;
+  const at = colons[0]?.index ?? 0;
+  const head = request.slice(0, at).trim().split(/\s+/);
+  const tail = request
+    .slice(at + 1)
+    .trim()
+    .replace(/[.!]+$/, "");
+  return head.length >= 2 && tail.split(/\s+/).length >= 2 && !/\n/.test(tail) ? tail : undefined;
 }
 
 function stripQuotes(text: string): string {

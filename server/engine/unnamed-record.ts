@@ -33,11 +33,55 @@ export async function unnamedRecord(
   const eligible = choicesFor(field, offer.options ?? {}).filter((r) => possible(r));
   if (eligible.length < 2 || !eligible.some((r) => r.value === chosen)) return null;
   if (words.request && namedInWords(eligible, words.request)?.value === chosen) return null;
+  const shown = eligible.slice(0, 10);
+  const telling = tellingKeys(shown);
   return {
     field,
-    message: `${eligible.length} of the user's records would take this change and their words did not name ${chosen}: ask the user which one before confirm_action`,
-    candidates: eligible.slice(0, 10).map(candidateText),
+    message: `${eligible.length} records would take this change and the user's words named none (${chosen} was picked): ask the user which one before confirm_action${telling.length ? `; they differ in ${telling.join(", ")}` : ""}`,
+    candidates: shown.map((r) =>
+      [candidateText(r), ...telling.map((k) => `${k}: ${fact(r.row[k])}`)].join(" · "),
+    ),
   };
+}
+
+/** Keys never worth a candidate's line: its id and name (already shown) and the verdict (all "yes"). */
+const SHOWN_KEYS = new Set([
+  "id",
+  "value",
+  "possible",
+  "name",
+  "label",
+  "title",
+  "subject",
+  "items",
+  "description",
+]);
+
+/**
+ * The row keys whose short values differ among the candidates (at most four, in the row's order):
+ * what tells them apart, so the user can be asked by status, date or address, not by id alone.
+ * Round 3's model, given "5 of the user's records…" and five ids with subjects, re-read each.
+ */
+function tellingKeys(rows: ChoiceRow[]): string[] {
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r.row)))].filter((k) => !SHOWN_KEYS.has(k));
+  return keys
+    .filter((k) => {
+      const values = rows.map((r) => fact(r.row[k]));
+      return values.every((v) => v.length <= 40) && new Set(values).size > 1;
+    })
+    .slice(0, 4);
+}
+
+/** A row value as one short fact: scalars as they are, an object by its label or name, else "—". */
+function fact(value: unknown): string {
+  if (value === null || value === undefined || value === "") return "—";
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+    return String(value);
+  if (typeof value === "object" && !Array.isArray(value)) {
+    const named = (value as Record<string, unknown>).label ?? (value as Record<string, unknown>).name;
+    if (typeof named === "string") return named;
+  }
+  return "…";
 }
 
 /** A row the node offers as possible ("yes", or no verdict given). */

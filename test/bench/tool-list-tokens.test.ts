@@ -37,7 +37,11 @@ describe("tools/list token budget (o200k)", () => {
     // confirm-at-once key added, texts cut, unions listed as type lists). Issue 23: 761 for the
     // default faces (actions and browse; the script face is opt-in), listed as their shape (the
     // gateway enforces the bounds).
+    // 787 after round 3; 799 with the idempotency key's minimum listed and the reading path named
+    // (round 3's model tried start_action to list orders): search reads and lists, a start changes.
     expect(visible.map((t) => t.name)).not.toContain("run_script");
+    expect(visible.find((t) => t.name === "search")?.description).toMatch(/^Read or list/);
+    expect(visible.find((t) => t.name === "start_action")?.description).toMatch(/^Start a change/);
     expect(tokens(visible)).toBeLessThanOrEqual(800);
   });
 

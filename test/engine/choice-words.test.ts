@@ -95,6 +95,18 @@ describe("choice words", () => {
     // Two free-text fields missing: a lone quote is not taken for either.
     expect(freeTextInWords("reason", 'return it, "arrived broken"', false)).toBeUndefined();
     expect(freeTextInWords("resolution", "resolve tkt_1, it is done", true)).toBeUndefined();
+    // The detail after the ask's one colon, for the one free-text field the node needs.
+    expect(freeTextInWords("resolution", "Resolve ticket tkt_2: customer confirmed fix works.", true)).toBe(
+      "customer confirmed fix works",
+    );
+    expect(
+      freeTextInWords("resolution", "Resolve ticket tkt_2: customer confirmed fix works", false),
+    ).toBeUndefined();
+    // Not a lone word, not after a one-word head, not with two colons, not a time.
+    expect(freeTextInWords("resolution", "resolve tkt_2: done", true)).toBeUndefined();
+    expect(freeTextInWords("resolution", "Note: customer confirmed fix works", true)).toBeUndefined();
+    expect(freeTextInWords("resolution", "resolve tkt_2: fixed: confirmed by phone", true)).toBeUndefined();
+    expect(freeTextInWords("resolution", "resolve tkt_2 at 10:30 today", true)).toBeUndefined();
   });
 
   it("names a record by its age among those that can take the change and fit the describing words; none fitting is said, never another picked", () => {

@@ -78,6 +78,27 @@ describeEachProvider("invalid tool arguments over MCP (%s)", (provider) => {
     expect(out.validation_errors?.map((e) => e.field)).toEqual(["version"]);
   });
 
+  it("an idempotency key's minimum length is listed, and a short key's refusal states the rule with an example", async () => {
+    const client = await w.connect(w.keys.alice);
+    const { tools } = await client.listTools();
+    for (const name of ["start_action", "advance_action", "confirm_action"]) {
+      const schema = tools.find((t) => t.name === name)?.inputSchema as {
+        properties: Record<string, Record<string, unknown>>;
+      };
+      expect(schema.properties.idempotency_key, name).toMatchObject({ type: "string", minLength: 8 });
+      expect(JSON.stringify(schema), name).not.toMatch(/listedBounds|maxLength|pattern/);
+    }
+    const shown = text(
+      await client.callTool({
+        name: "confirm_action",
+        arguments: { action_id: "act_x", idempotency_key: "k1" },
+      }),
+    );
+    expect(shown).toMatch(
+      /idempotency_key: too short: 8 to 128 letters, digits or _ \. : - \(e\.g\. [\w.:-]{8,}\)/,
+    );
+  });
+
   it("an identity field on start_action is rejected / unknown_field, names the field and is audited", async () => {
     const client = await w.connect(w.keys.alice);
     const before = await lastSeq();
@@ -321,7 +342,9 @@ describe("compactSchema validation modes", () => {
     expect(Object.keys(shape.properties as object)).toEqual(Object.keys(full.properties as object));
     expect(shape.additionalProperties).toBe(false);
     expect(JSON.stringify(full)).toMatch(/"pattern"|"maxLength"/);
-    expect(JSON.stringify(shape)).not.toMatch(/"pattern"|"maxLength"|"minLength"|"minimum"/);
+    expect(JSON.stringify(shape)).not.toMatch(/"pattern"|"maxLength"|"minimum"/);
+    // Only the bound a field marks as listed stays: the idempotency key's minimum.
+    expect(JSON.stringify(shape).match(/"minLength":\d+/g)).toEqual(['"minLength":8']);
     const wrong = { capability: "checkout", tenant_id: "globex" };
     expect((await strict["~standard"].validate(wrong)).issues?.length).toBeGreaterThan(0);
     expect(await handler["~standard"].validate(wrong)).toEqual({ value: wrong });

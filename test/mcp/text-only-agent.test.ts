@@ -40,6 +40,35 @@ describe("an agent that reads only the text block", () => {
     expect(run.responseTokens).toBeLessThanOrEqual(1_000);
   });
 
+  it("an applied change says what it was done with, by label, from the summary the person saw", async () => {
+    await w.legacy.reset();
+    const client = await w.connect(w.keys.alice);
+    const started = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: {
+          capability: "change_delivery_address",
+          entity_id: "ord_paid",
+          patch: { address_id: "Home" },
+        },
+      }),
+    );
+    const done = text(
+      await client.callTool({
+        name: "confirm_action",
+        arguments: { action_id: started.action_id, idempotency_key: "done-with-address-1" },
+      }),
+    );
+    expect(done).toMatch(/^applied: /);
+    expect(done).toMatch(
+      /^done with: Change the delivery address · From: Office: .* · To: Home: 42 Elm Road/m,
+    );
+    // Labels, not the ids and version stamps the summary also holds.
+    expect(done.split("\n").find((l) => l.startsWith("done with:"))).not.toMatch(
+      /addr_alice_home|T\d\d:\d\d/,
+    );
+  });
+
   it("ids are copyable as written: in backticks, never backslash-escaped", async () => {
     const client = await w.connect(w.keys.alice);
     const started = await client.callTool({ name: "start_action", arguments: { capability: "after_sales" } });
@@ -88,6 +117,11 @@ describe("an agent that reads only the text block", () => {
     // Not only "nothing now": the reason, in a few words.
     expect(started).toMatch(
       /`ord_transit` .*possible: nothing now: in transit; a return is possible once delivered/,
+    );
+    // An unpaid order: plainly nothing to refund and nothing here that cancels it (the old
+    // "cancel the order instead" named a capability that does not exist).
+    expect(started).toMatch(
+      /`ord_pending` .*possible: nothing now: not paid yet, nothing to refund; no capability here cancels an unpaid order/,
     );
     // A kind already given narrows the list to the orders it can be done for.
     const exchange = text(

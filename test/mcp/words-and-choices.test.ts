@@ -49,7 +49,10 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     expect(ask.candidates.map((c) => c.split(" ")[0])).toEqual(
       expect.arrayContaining(["ord_paid", "ord_pending"]),
     );
-    expect(text(picked)).toMatch(/^ask the user: .*before confirm_action$/m);
+    // Each candidate with what tells it apart, so the user is asked by facts, not by id alone.
+    expect(text(picked)).toMatch(/^ask the user: .*before confirm_action; they differ in status\b.*$/m);
+    expect(text(picked)).toMatch(/^- `ord_paid` \(Desk Lamp ×1, Signpost Mug ×1\) · status: paid · /m);
+    expect(text(picked)).toMatch(/^- `ord_pending` .* · status: pending_payment · /m);
     expect(((await legacy("/v1/orders/ord_paid")).address as Json).label).toBe("Office");
 
     // The user's words name the order (its kettle): the same change runs at once.
@@ -235,16 +238,53 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
       expect(sc(out).outcome).toBe("rejected");
       expect(sc(out).reason).toBe("no_capability_fits");
       expect(sc(out).action_id).toBeUndefined();
-      expect(text(out)).toMatch(/search and navigate the pages/);
+      // The reading path as one call to copy, and no capability offered to start instead.
+      expect(text(out)).toContain(`To read or list records: search ${JSON.stringify({ query: intent })}`);
+      expect(text(out)).not.toContain("start_action");
+      expect(sc(out).next_actions).toEqual([]);
     }
     const found = await client.callTool({
       name: "search_capabilities",
       arguments: { query: "list my orders" },
     });
     expect(text(found)).toMatch(/No capability does what these words ask/);
+    expect(text(found)).toContain('search {"query":"list my orders"}');
+    expect(text(found)).not.toContain("start_action");
+    // The words as the answer said: one call opens the listing.
+    const listed = text(await client.callTool({ name: "search", arguments: { query: "list my orders" } }));
+    expect(listed).toMatch(/\(opened here\)/);
+    // A key an admin gave no browse face is pointed at what it has.
+    const agent = await w.db.agent.findFirstOrThrow({
+      where: { userId: w.agent.alice.userId, revokedAt: null },
+    });
+    try {
+      await w.db.agent.update({ where: { id: agent.id }, data: { faces: "actions" } });
+      const actionsOnly = await w.connect(w.keys.alice);
+      const viaActions = text(
+        await actionsOnly.callTool({ name: "start_action", arguments: { intent: "List my orders." } }),
+      );
+      expect(viaActions).toContain("get_context");
+      expect(viaActions).not.toContain("search {");
+    } finally {
+      await w.db.agent.update({ where: { id: agent.id }, data: { faces: null } });
+    }
     // Words that ask for something a capability does still start it.
     const buy = await client.callTool({ name: "start_action", arguments: { intent: "order two mugs" } });
     expect(sc(buy).capability).toBe("checkout");
+  });
+
+  it("the detail after the ask's colon fills the one free-text field: resolve with a key runs in one call", async () => {
+    await w.legacy.reset();
+    const sam = await w.connect(w.keys.sam);
+    const out = await sam.callTool({
+      name: "start_action",
+      arguments: {
+        intent: "Resolve ticket tkt_2: customer confirmed fix works",
+        idempotency_key: "resolve-tkt-2-colon",
+      },
+    });
+    expect(sc(out).outcome).toBe("applied");
+    expect(text(out)).toMatch(/^done with: .*Resolution: customer confirmed fix works/m);
   });
 
   it('"call off the order" is a cancel (after-sales), never a checkout', async () => {

@@ -54,6 +54,8 @@ export function createHelpdeskAdapter(options: HttpClientOptions) {
       assignee_id?: string;
       team_id?: string;
       q?: string;
+      /** The legacy API's order: created_at (oldest first), -created_at, -updated_at (its default). */
+      sort?: "created_at" | "-created_at" | "-updated_at";
       page?: number;
       per_page?: number;
     }) {

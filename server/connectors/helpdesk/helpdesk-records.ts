@@ -8,7 +8,14 @@ const PAGE_SIZE = 10;
 /** Tickets this caller may see (the rule is scopedTickets'), one listing page of them. */
 export function listTickets(
   backend: BrowseBackend,
-  input: { page: number; perPage?: number; status?: string; mine?: boolean; q?: string },
+  input: {
+    page: number;
+    perPage?: number;
+    status?: string;
+    mine?: boolean;
+    q?: string;
+    sort?: "created_at" | "-created_at" | "-updated_at";
+  },
 ): Promise<ListPage<HelpdeskTicket> | BackendOutcome> {
   return backend.withAdapter<HelpdeskAdapter, ListPage<HelpdeskTicket>>("helpdesk", async (helpdesk) => {
     const who = backend.who();

@@ -36,23 +36,41 @@ function ticketFormLinks(id: string, view: BackendOutcome): Array<[string, strin
 const TICKET_FILTERS = {
   status: ["open", "pending", "resolved", "closed"],
   mine: ["1", "true", "0", "false"],
+  sort: ["oldest", "newest", "updated"],
   q: "free text",
 } as const satisfies FilterSpec;
+
+/**
+ * Each `?sort=` of the listing: the legacy API's order and the line that states it. The default
+ * line names the others: round 3's model read "most recently updated first" for "the oldest
+ * ticket" and spent calls re-reading every ticket.
+ */
+const TICKET_SORT = {
+  updated: {
+    api: "-updated_at",
+    says: "Most recently updated first (?sort=oldest or ?sort=newest orders by created_at)",
+  },
+  oldest: { api: "created_at", says: "Oldest first, by created_at" },
+  newest: { api: "-created_at", says: "Newest first, by created_at" },
+} as const;
 
 /** `helpdesk://` routes: tickets, the ticket forms, teammates. */
 export const HELPDESK_ROUTES: RouteDefinition[] = [
   {
     pattern: "helpdesk://tickets",
     title: "Tickets",
-    description: `Support tickets. Filter with ?status=${TICKET_FILTERS.status.join("|")}, ?mine=1 for tickets assigned to me, ?q= to search.`,
+    description: `Support tickets. Filter with ?status=${TICKET_FILTERS.status.join("|")}, ?mine=1 for tickets assigned to me, ?q= to search; ?sort=oldest|newest by creation (default: last updated first).`,
     keywords: ["tickets", "support", "helpdesk", "assigned to me", "my tickets", "open tickets", "工单"],
     startPoint: true,
     example: "helpdesk://tickets?mine=1",
+    filters: TICKET_FILTERS,
     async render(match, backend) {
       const invalid = invalidFilterPage("Tickets", match.uri, TICKET_FILTERS);
       if (invalid) return invalid;
       const mine = filterValue(match.uri, "mine");
+      const sort = TICKET_SORT[(filterValue(match.uri, "sort") ?? "updated") as keyof typeof TICKET_SORT];
       const result = await listTickets(backend, {
+        sort: sort.api,
         page: pageNumber(match.uri),
         perPage: perPage(match.uri),
         status: filterValue(match.uri, "status"),
@@ -65,7 +83,7 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
         result,
         ["id", "subject", "status", "priority", "assignee_id", "team_id", "created_at"],
         (row) => `helpdesk://ticket/${row.id}`,
-        "Most recently updated first",
+        sort.says,
       );
     },
   },

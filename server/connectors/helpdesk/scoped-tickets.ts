@@ -15,7 +15,14 @@ export interface TicketReader {
 export async function scopedTickets(
   helpdesk: HelpdeskAdapter,
   who: TicketReader,
-  query: { page: number; perPage: number; status?: string; mine?: boolean; q?: string },
+  query: {
+    page: number;
+    perPage: number;
+    status?: string;
+    mine?: boolean;
+    q?: string;
+    sort?: "created_at" | "-created_at" | "-updated_at";
+  },
 ): Promise<{ data: HelpdeskTicket[]; next_page: number | null; total: number }> {
   const email = who.email.toLowerCase();
   const isStaff = who.role === "admin" || who.role === "support";
@@ -27,6 +34,7 @@ export async function scopedTickets(
   const result = await helpdesk.tickets({
     status: query.status,
     q: query.q,
+    sort: query.sort,
     assignee_id: assignee,
     page: query.page,
     per_page: query.perPage,

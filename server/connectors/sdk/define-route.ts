@@ -1,5 +1,6 @@
 import type { BrowseBackend, OutcomeKindLike } from "./browse-backend";
 import type { BrowseUri } from "./parse-browse-uri";
+import type { FilterSpec } from "./route-pages";
 
 /** A rendered page before the browse layer adds its footer and link list. */
 export interface PageBody {
@@ -26,6 +27,11 @@ export interface RouteDefinition {
   startPoint?: boolean;
   /** Example query suffix for listing routes that take filters, shown in search results. */
   example?: string;
+  /**
+   * The query filters a listing takes (the same spec its render checks): a search that opens the
+   * listing applies a value the words name ("oldest open tickets" → `?status=open&sort=oldest`).
+   */
+  filters?: FilterSpec;
   /**
    * Only admins' agents may see this route. To anyone else it does not exist: navigate and
    * submit answer not_found, and search, start and not-found pages never list it.

@@ -40,7 +40,9 @@ export function afterSalesPaths(order: ShopOrder, now = new Date()): AfterSalesP
     s === "pending_payment"
       ? {
           reason: "order_not_paid",
-          message: `Nothing was paid yet; ${what} does not apply (cancel the order instead)`,
+          // No capability cancels an unpaid order: saying "cancel it instead" sent round 3's
+          // model looking for one ("cancel the order I placed today", 3 calls to the wrapper's 1).
+          message: `Nothing was paid yet; ${what} does not apply, and no capability here cancels an unpaid order`,
         }
       : s === "cancelled"
         ? { reason: "order_cancelled", message: `The order is cancelled; ${what} does not apply` }

@@ -48,6 +48,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
     keywords: ["orders", "my orders", "purchases", "order history", "bought", "订单"],
     startPoint: true,
     example: "shop://orders?status=delivered",
+    filters: ORDER_FILTERS,
     async render(match, backend) {
       const invalid = invalidFilterPage("Orders", match.uri, ORDER_FILTERS);
       if (invalid) return invalid;

@@ -3,6 +3,7 @@ import type { CapabilityHit } from "../../engine/capability-search";
 import { opensWithVerbOf, topMatch } from "../../engine/top-match";
 import type { TrustedContext } from "../trusted-context";
 import { advanceActionInputSchema, startActionInputSchema } from "./operation-schemas";
+import { readingPath } from "./reading-path";
 
 type Outcome = OutcomeBase & Record<string, unknown>;
 type Operation = (ctx: TrustedContext | null, raw: unknown) => Promise<Outcome>;
@@ -68,10 +69,10 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
       return {
         outcome: "rejected",
         reason: "no_capability_fits",
-        message: `No capability does what these words ask; ${ranked.map((h) => h.capability).join(", ")} only concern the same kind of record. To read or list records, search and navigate the pages`,
+        // Neither the matches nor their start calls: those are what sent a model to start one.
+        message: `No capability does what these words ask (${ranked.map((h) => h.capability).join(", ")} only concern the same kind of record). ${readingPath(ctx, intent ?? "")}`,
         retryable: false,
-        results: ranked,
-        next_actions: found.next_actions,
+        next_actions: [],
       };
     if (!hits.length && closest)
       return {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LISTED_BOUNDS } from "../listed-bounds";
 
 /**
  * Strict input schemas of the gateway operations. No identity fields: tenant, user, agent and
@@ -32,12 +33,17 @@ export const searchCapabilitiesInputSchema = z
   })
   .strict();
 
+/** The key's rule in words, with an example, for the refusal a model reads (zod's default names no example). */
+const KEY_RULE = "8 to 128 letters, digits or _ . : - (e.g. pay-ord-20261202)";
+
 const idempotencyKey = z
   .string()
   .trim()
-  .min(8)
-  .max(128)
-  .regex(/^[\w.:-]+$/, "letters, digits, and _ . : -");
+  .min(8, `too short: ${KEY_RULE}`)
+  .max(128, `too long: ${KEY_RULE}`)
+  .regex(/^[\w.:-]+$/, KEY_RULE)
+  // Listed even where a tool lists only its fields' shape: no model guesses a minimum of 8.
+  .meta({ [LISTED_BOUNDS]: ["minLength"] });
 
 /**
  * On start and advance: confirm at once where nothing is missing and no person must approve. The

@@ -10,6 +10,7 @@ import type { TrustedContext } from "../trusted-context";
 import { visible } from "./caller-scope";
 import type { GatewayDeps } from "./gateway-deps";
 import { searchCapabilitiesInputSchema } from "./operation-schemas";
+import { readingPath } from "./reading-path";
 
 /** search_capabilities: the capabilities the caller's role may use that match the words, best first. */
 export function searchCapabilitiesOperation({ capabilities, pipeline }: GatewayDeps) {
@@ -44,13 +45,20 @@ export function searchCapabilitiesOperation({ capabilities, pipeline }: GatewayD
               return c && visible(caller, c);
             });
           const results = hits.slice(0, input.limit ?? 3);
+          // Matches on the topic alone (no word they ask with is theirs) are not offered to start.
+          if (results.length && results.every((r) => r.topic_only))
+            return {
+              outcome: "applied",
+              message: `No capability does what these words ask (${results.map((r) => r.capability).join(", ")} only concern the same kind of record). ${readingPath(caller, input.query)}`,
+              retryable: false,
+              results,
+              next_actions: [],
+            };
           return {
             outcome: "applied",
             message: !results.length
               ? "No capability matches; rephrase the intent"
-              : results.every((r) => r.topic_only)
-                ? "No capability does what these words ask; these only concern the same kind of record. To read or list records, search and navigate the pages"
-                : `${results.length} capabilities match; the first fits best`,
+              : `${results.length} capabilities match; the first fits best`,
             retryable: false,
             results,
             next_actions: results.flatMap((r) => r.next_actions),

@@ -13,6 +13,14 @@ import {
 } from "./helpdesk-schemas";
 
 type Ticket = z.input<typeof ticketSchema>;
+
+/** The orders a ticket list can come in: by age for "the oldest ticket", by last update by default. */
+const TICKET_SORTS = ["-updated_at", "created_at", "-created_at"] as const;
+const TICKET_ORDER: Record<(typeof TICKET_SORTS)[number], string> = {
+  "-updated_at": "updated_at DESC",
+  created_at: "created_at ASC",
+  "-created_at": "created_at DESC",
+};
 const ticketSelect =
   "SELECT id, subject, description, status, priority, assignee_id, team_id, requester_email, resolution, order_id, created_at, updated_at FROM tickets";
 
@@ -45,13 +53,17 @@ export const ticketRoutes = [
     method: "GET",
     path: "/v1/tickets",
     operationId: "listTickets",
-    summary: "Tickets, most recently updated first",
+    summary: "Tickets, most recently updated first unless sort says otherwise",
     tag: "helpdesk",
     query: z.object({
       status: ticketStatusSchema.optional(),
       assignee_id: z.string().optional(),
       team_id: z.string().optional(),
       q: z.string().optional().describe("matches subject or description"),
+      sort: z
+        .enum(TICKET_SORTS)
+        .default("-updated_at")
+        .describe("created_at: oldest first; -created_at: newest first; -updated_at: last updated first"),
       ...pageQueryShape,
     }),
     response: listOf(ticketSchema),
@@ -71,7 +83,7 @@ export const ticketRoutes = [
         args.push(like, like);
       }
       const rows = db
-        .prepare(`${ticketSelect} WHERE ${where.join(" AND ")} ORDER BY updated_at DESC, id`)
+        .prepare(`${ticketSelect} WHERE ${where.join(" AND ")} ORDER BY ${TICKET_ORDER[query.sort]}, id`)
         .all(...args) as Ticket[];
       return paginate(rows, query);
     },

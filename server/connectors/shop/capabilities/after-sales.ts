@@ -507,7 +507,7 @@ function blocker(paths: AfterSalesPath[]): string {
   const reason = refunded ? "already_refunded" : paths.find((p) => p.kind === "return_refund")?.reason;
   const words: Record<string, string> = {
     order_not_delivered: "in transit; a return is possible once delivered",
-    order_not_paid: "not paid yet",
+    order_not_paid: "not paid yet, nothing to refund; no capability here cancels an unpaid order",
     order_cancelled: "cancelled",
     return_window_closed: "the return window is closed",
     nothing_left_to_return: "every item was already returned",

@@ -1,0 +1,43 @@
+import { renderSummary } from "@/server/connectors/sdk/render-decision-summary";
+
+/** A value that is an id or a version stamp, not a label a person would say. */
+const ID_LIKE = /^([a-z]+_[a-z0-9_]+|\d{4}-\d\d-\d\dT[\d:.]+Z?)$/;
+
+/**
+ * What an applied change was done with, in one line from the summary the person approved (the
+ * capability's declaration): its decision, then each choice by its label — items by name and
+ * count, the shipping, coupon, address, payment — never ids or version stamps. Round 3's model,
+ * told "done (pay_…)" and ids, could not tell the user which coupon or address was applied.
+ */
+export function doneWith(summary: unknown): string {
+  const r = renderSummary(summary, "action");
+  const parts: string[] = [];
+  const rows = r.rows;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as (typeof rows)[number];
+    if (row.depth !== 0) continue;
+    if (row.text) {
+      if (!ID_LIKE.test(row.text)) parts.push(`${row.label}: ${row.text}`);
+      continue;
+    }
+    // A list or object: each entry by its labelled facts (`Signpost Mug, 2`).
+    const entries: string[] = [];
+    let entry: string[] | null = null;
+    for (let j = i + 1; j < rows.length && (rows[j]?.depth ?? 0) > 0; j++) {
+      const nested = rows[j] as (typeof rows)[number];
+      if (nested.depth === 1 && !nested.text) {
+        entry = [];
+        entries.push("");
+      } else if (nested.depth === 1) entries.push(nested.text);
+      else if (nested.depth === 2 && entry && nested.text && !ID_LIKE.test(nested.text) && entry.length < 2) {
+        // A whole number after a name is its count ("Signpost Mug ×2").
+        entry.push(entry.length && /^\d+$/.test(nested.text) ? `×${nested.text}` : nested.text);
+        entries[entries.length - 1] = entry.join(
+          entry.length === 2 && /^×\d+$/.test(entry[1] ?? "") ? " " : ", ",
+        );
+      }
+    }
+    if (entries.length) parts.push(`${row.label}: ${entries.filter(Boolean).join("; ")}`);
+  }
+  return `done with: ${[r.sentence ?? r.title, ...parts].join(" · ")}`.slice(0, 600);
+}

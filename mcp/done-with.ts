@@ -5,9 +5,9 @@ const ID_LIKE = /^([a-z]+_[a-z0-9_]+|\d{4}-\d\d-\d\dT[\d:.]+Z?)$/;
 
 /**
  * What an applied change was done with, in one line from the summary the person approved (the
- * capability's declaration): its decision, then each choice by its label — items by name and
- * count, the shipping, coupon, address, payment — never ids or version stamps. Round 3's model,
- * told "done (pay_…)" and ids, could not tell the user which coupon or address was applied.
+ * capability's declaration): its decision, then each choice by its label — a list's entries by
+ * their labelled facts, each other field by its shown value — never ids or version stamps. Round
+ * 3's model, told "done" and ids, could not tell the user which of its choices were applied.
  */
 export function doneWith(summary: unknown): string {
   const r = renderSummary(summary, "action");

@@ -1,9 +1,8 @@
 import type { BackendOutcome } from "../sdk/browse-backend";
 import { capabilityFormRoute } from "../sdk/capability-form-route";
-import type { RouteDefinition } from "../sdk/define-route";
+import type { FilterSpec, RouteDefinition } from "../sdk/define-route";
 import { rowsTable } from "../sdk/render-helpers";
 import {
-  type FilterSpec,
   filterValue,
   invalidFilterPage,
   isOutcome,

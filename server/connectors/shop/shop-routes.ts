@@ -1,10 +1,9 @@
 import type { BackendOutcome, Row } from "../sdk/browse-backend";
 import { capabilityFormRoute } from "../sdk/capability-form-route";
-import type { RouteDefinition } from "../sdk/define-route";
+import type { FilterSpec, RouteDefinition } from "../sdk/define-route";
 import { link, money } from "../sdk/markdown";
 import { objectSections, rowsTable } from "../sdk/render-helpers";
 import {
-  type FilterSpec,
   filterValue,
   invalidFilterPage,
   isOutcome,

@@ -40,14 +40,16 @@ export function mcpNodeRoute(handler: () => FetchHandler) {
   };
 }
 
+/**
+ * The headers as this process rewrote them (req.headers, not rawHeaders): the request id and
+ * the peer stamp the diagnostics-channel hooks wrote over whatever the client sent.
+ */
 function headersOf(req: IncomingMessage): Headers {
   const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
-  // The id installRequestIds gave this request replaces whatever the client sent (rawHeaders
-  // still holds the client's).
-  const id = req.headers["x-request-id"];
-  if (typeof id === "string") headers.set("x-request-id", id);
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value !== undefined) headers.set(name, value);
+  }
   return headers;
 }
 

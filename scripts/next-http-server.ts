@@ -7,6 +7,7 @@ import type { AddressInfo, Socket } from "node:net";
 import next from "next";
 import { noteSelfAddress } from "@/server/egress/egress-policy";
 import { endLiveStreams, isDraining } from "@/server/gateway/draining";
+import { installPeerStamp } from "@/server/gateway/peer-stamp";
 import { installRequestIds, REQUEST_ID_HEADER } from "@/server/gateway/request-id";
 import { logger } from "@/server/logger";
 import { signpostMetrics } from "@/server/metrics/signpost-metrics";
@@ -85,6 +86,8 @@ export async function startNextHttpServer(options: {
   process.env.NEXT_MANUAL_SIG_HANDLE = "1";
   process.env.SIGNPOST_ROOT ??= root;
   installRequestIds();
+  // Also here, not only in instrumentation.ts: /mcp is answered before Next.js sees a request.
+  installPeerStamp();
 
   const app = next({ dev: options.dev ?? false, dir: root, hostname: options.host, port: options.port });
   await app.prepare();

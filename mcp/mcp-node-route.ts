@@ -31,7 +31,8 @@ export function mcpNodeRoute(handler: () => FetchHandler) {
       new Request(`http://${req.headers.host ?? "localhost"}${url}`, {
         method: req.method,
         headers: headersOf(req),
-        body: hasBody ? await readBounded(req) : undefined,
+        // A Buffer is a valid body; the DOM typings only name ArrayBuffer-backed views.
+        body: hasBody ? ((await readBounded(req)) as unknown as BodyInit) : undefined,
         signal: controller.signal,
       }),
     );

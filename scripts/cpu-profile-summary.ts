@@ -41,7 +41,9 @@ function mapToSources(nodes: ProfileNode[]): void {
     if (!entry || !("originalSource" in entry) || !entry.originalSource) continue;
     frame.url = entry.originalSource.replace(/^.*\[project\]\//, "").replace(/^turbopack:\/+/, "");
     frame.lineNumber = entry.originalLine;
-    if (entry.name && frame.functionName.length <= 3) frame.functionName = entry.name;
+    // Minified names (`eP`) give way to the source's; Node's typings omit the mapping's `name`.
+    const name = (entry as { name?: string }).name;
+    if (name && frame.functionName.length <= 3) frame.functionName = name;
   }
 }
 

@@ -21,7 +21,7 @@ import { REQUEST_ID_HEADER } from "@/server/gateway/request-id";
 import { inSpan, remoteParent, SpanKind } from "@/server/telemetry/tracing";
 import { type Face, facesOfKey, parseFaces } from "./faces";
 import { registeredToolNames } from "./registered-tool-names";
-import { answeredResult, createToolListCache, toolsListRequestId } from "./tool-list-cache";
+import { answeredResult, answerWithResult, createToolListCache, toolsListRequestId } from "./tool-list-cache";
 
 /** A tool call the SDK answers itself with an error, before any handler of ours runs. */
 export interface RefusedToolCall {
@@ -272,7 +272,7 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
         ? `${options.toolListKey(identity.context)}|${faces.join(",")}|${request.headers.get("mcp-protocol-version") ?? ""}`
         : null;
     const listed = listKey ? toolLists.get(listKey) : undefined;
-    if (listed !== undefined) return Response.json({ jsonrpc: "2.0", id: listId, result: listed });
+    if (listed !== undefined && listId !== null) return answerWithResult(listId, listed);
 
     let tools: ReadonlySet<string> | undefined;
     const caller = identity.context;

@@ -5,12 +5,15 @@
 // Sequential latency (p50/p99 of N calls after a warm-up) of each face's common reads over
 // Streamable HTTP with a real MCP client, then throughput with 20 and 50 agents at once (each
 // its own client and key) against the legacy service's own with as many callers; then the
-// database queries each operation makes (counted in this process on the same database).
+// database queries each operation makes (counted in this process on the same database). Each
+// latency row also says how much CPU `serve` spent per call (Linux), steadier than latency when
+// other processes share the machine.
 //
 // Flags: --calls 300 --db sqlite,postgres --agents 20,50 --per-agent 50
 //        --cpu-prof DIR (serve writes a V8 CPU profile there when it stops: where the time goes)
 //        --otlp URL (serve exports its traces there: each call's stages)
 import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -45,18 +48,33 @@ const masterKey = randomBytes(32).toString("hex");
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
 
-type Timing = { p50: number; p99: number };
+type Timing = { p50: number; p99: number; cpuMs: number | null };
 
-async function timeCalls(n: number, call: () => Promise<unknown>): Promise<Timing> {
+/**
+ * CPU time (user + system, all threads) a process has used so far, in ms, from Linux's
+ * /proc/<pid>/stat (clock ticks of 10 ms); null elsewhere. Steadier than milliseconds of latency
+ * on a shared machine: other processes' load delays a call but does not add to its CPU.
+ */
+function cpuMsOf(pid: number | undefined): number | null {
+  if (!pid || !existsSync(`/proc/${pid}/stat`)) return null;
+  const fields = (readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1] ?? "").split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** p50/p99 of n sequential calls after a warm-up, and the CPU `pid` (serve) spent per call. */
+async function timeCalls(n: number, call: () => Promise<unknown>, pid?: number): Promise<Timing> {
   for (let i = 0; i < 30; i++) await call();
   const ms: number[] = [];
+  const cpuBefore = cpuMsOf(pid);
   for (let i = 0; i < n; i++) {
     const t = performance.now();
     await call();
     ms.push(performance.now() - t);
   }
+  const cpuAfter = cpuMsOf(pid);
   ms.sort((a, b) => a - b);
-  return { p50: quantile(ms, 0.5), p99: quantile(ms, 0.99) };
+  const cpuMs = cpuBefore !== null && cpuAfter !== null ? (cpuAfter - cpuBefore) / n : null;
+  return { p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), cpuMs };
 }
 
 /** `callers` at once, `each` calls each; calls per second over the wall time. */
@@ -147,11 +165,12 @@ async function runOn(provider: DbProvider, legacy: LegacyProcess): Promise<void>
     const timings: Array<[string, Timing]> = [
       ["legacy GET /v1/orders/{id}", await timeCalls(CALLS, legacyGet)],
     ];
+    const pid = instance.child.pid;
     for (const [label, name, args] of READS)
-      timings.push([label, await timeCalls(CALLS, toolCall(agent, name, args))]);
+      timings.push([label, await timeCalls(CALLS, toolCall(agent, name, args), pid)]);
     timings.push([
       "tools/list",
-      await timeCalls(CALLS, () => agent.listTools(undefined, { timeout: 600_000 })),
+      await timeCalls(CALLS, () => agent.listTools(undefined, { timeout: 600_000 }), pid),
     ]);
     await agent.close();
     const base = timings[0]?.[1] as Timing;
@@ -160,7 +179,15 @@ async function runOn(provider: DbProvider, legacy: LegacyProcess): Promise<void>
     );
     console.log(
       table(
-        ["call", "p50 ms", "p99 ms", "overhead p50 ms", "overhead p99 ms", "× legacy p50"],
+        [
+          "call",
+          "p50 ms",
+          "p99 ms",
+          "overhead p50 ms",
+          "overhead p99 ms",
+          "× legacy p50",
+          "serve CPU ms/call",
+        ],
         timings.map(([label, t], i) => [
           label,
           t.p50.toFixed(1),
@@ -168,6 +195,7 @@ async function runOn(provider: DbProvider, legacy: LegacyProcess): Promise<void>
           i === 0 ? "" : (t.p50 - base.p50).toFixed(1),
           i === 0 ? "" : (t.p99 - base.p99).toFixed(1),
           (t.p50 / base.p50).toFixed(1),
+          t.cpuMs === null ? "" : t.cpuMs.toFixed(1),
         ]),
       ),
     );

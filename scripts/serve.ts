@@ -9,7 +9,10 @@
 // Every line it prints is a JSON log line.
 // First: every console line, of libraries loading below too, is a JSON log line.
 import "./route-console-to-logger";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseArgs } from "node:util";
+import { mcpNodeRoute } from "@/mcp/mcp-node-route";
+import { getSignpostMcp } from "@/mcp/signpost-mcp";
 import { checkServerConfig, type ServerConfig } from "@/server/config/signpost-config";
 import { installConnectorsFromEnv } from "@/server/connectors/install-connectors";
 import { applyPendingMigrations, describeMigrationReport } from "@/server/db/apply-pending-migrations";
@@ -56,6 +59,16 @@ process.on("warning", (warning) => logger.warn({ err: warning.message, name: war
 process.on("unhandledRejection", (reason) => {
   logger.error({ err: reason instanceof Error ? reason.stack : String(reason) }, "unhandled rejection");
 });
+
+type NodeRoute = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+
+/** Routes answered before Next.js, in order; false when none of them answered. */
+function firstThatAnswers(...routes: NodeRoute[]): NodeRoute {
+  return async (req, res) => {
+    for (const route of routes) if (await route(req, res)) return true;
+    return false;
+  };
+}
 
 async function prepareDatabase(url: string): Promise<void> {
   if (!(await databaseExists(url))) {
@@ -141,13 +154,17 @@ async function main(): Promise<void> {
       port: config.PORT,
       host: config.HOST,
       dev: flags.dev,
-      before: createAuthorizationServers({
-        db,
-        masterKey: masterKey(),
-        publicUrl: config.SIGNPOST_PUBLIC_URL,
-        callsPerMinute: agentRateFromEnv(),
-        sso: ssoConfigFromEnv(),
-      }),
+      before: firstThatAnswers(
+        // The process-wide MCP instance (on globalThis): the one app/mcp/route.ts would use too.
+        mcpNodeRoute(() => getSignpostMcp().handle),
+        createAuthorizationServers({
+          db,
+          masterKey: masterKey(),
+          publicUrl: config.SIGNPOST_PUBLIC_URL,
+          callsPerMinute: agentRateFromEnv(),
+          sso: ssoConfigFromEnv(),
+        }),
+      ),
     });
   } catch (error) {
     refuse(`could not listen on ${config.HOST}:${config.PORT}: ${(error as Error).message}`);

@@ -174,6 +174,10 @@ export const serverConfigSchema = z.object({
       3_600,
     ).default(10),
   ),
+  /** SQLite only: how a commit reaches the disk (server/db/client.ts says what each costs and keeps). */
+  SIGNPOST_SQLITE_SYNC: unset(
+    z.enum(["full", "normal"], "SIGNPOST_SQLITE_SYNC must be full (the default) or normal").default("full"),
+  ),
   SIGNPOST_SHUTDOWN_GRACE_S: unset(
     wholeNumber(
       "SIGNPOST_SHUTDOWN_GRACE_S",

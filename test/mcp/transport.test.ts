@@ -113,6 +113,23 @@ describe("MCP transport: identity, DNS rebinding, faces", () => {
     expect(res.status).toBe(405);
   });
 
+  it("answers a repeated tools/list from its cache with the same list, under the new request's id", async () => {
+    const list = async (id: number | string) => {
+      const res = await raw(w.endpoint, {
+        headers: { authorization: `Bearer ${w.keys.alice}`, "mcp-protocol-version": "2025-11-25" },
+        body: { ...LIST, id },
+      });
+      expect(res.status).toBe(200);
+      const json = res.body.startsWith("{") ? res.body : (res.body.match(/^data: (.*)$/m)?.[1] ?? "");
+      return JSON.parse(json) as { id: unknown; result: { tools: Array<{ name: string }> } };
+    };
+    const first = await list(7);
+    const cached = await list("again-8");
+    expect(cached.id).toBe("again-8");
+    expect(cached.result).toEqual(first.result);
+    expect(cached.result.tools.map((t) => t.name)).toContain("get_context");
+  });
+
   it("lets the handshake through without a key but nothing else", async () => {
     const res = await raw(w.endpoint, { body: INIT });
     expect(res.status).toBe(200);

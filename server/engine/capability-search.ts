@@ -89,6 +89,34 @@ interface Token {
   /** A stop word: no term of its own, but it separates an imperative verb from its object. */
   stop: boolean;
   latin: boolean;
+  /** The English word as written (before stemming); "" for Chinese. */
+  word: string;
+}
+
+/** Words that open a noun phrase: a past participle right after one describes the noun. */
+const DETERMINERS = new Set("a an the my our your his her their its this that these those".split(" "));
+/** Past participles not ending in -ed that name a state a record is in ("a paid order"). */
+const IRREGULAR_PARTICIPLES = new Set(["paid", "sent", "lost", "sold", "bought"]);
+
+/** Whether an English word is a past participle (regular -ed, or one of the irregular states). */
+function isParticiple(word: string): boolean {
+  return IRREGULAR_PARTICIPLES.has(word) || (word.length > 4 && word.endsWith("ed"));
+}
+
+/**
+ * Positions of past participles between a determiner and their noun ("my delivered tee", "the
+ * shipped order"): they name the state the record is in, not what the request asks for, so
+ * "exchange my delivered tee" asks for an exchange, not a delivery.
+ */
+function stateWords(tokens: Token[]): Set<number> {
+  const out = new Set<number>();
+  tokens.forEach((t, i) => {
+    const before = tokens[i - 1];
+    const after = tokens[i + 1];
+    if (t.stop || !t.latin || !before || !after || after.stop || !after.latin) return;
+    if (DETERMINERS.has(before.word) && isParticiple(t.word)) out.add(i);
+  });
+  return out;
 }
 
 function normalize(text: string): string {
@@ -102,9 +130,9 @@ function tokensOf(lower: string, split: ChineseSplit): Token[] {
   for (const match of lower.matchAll(/[\u3400-\u9fff\uf900-\ufaff]+|[a-z0-9]+/g)) {
     const run = match[0];
     if (CJK.test(run))
-      for (const term of chineseTerms(run, split)) out.push({ term, stop: false, latin: false });
-    else if (STOP_WORDS.has(run)) out.push({ term: run, stop: true, latin: true });
-    else out.push({ term: stem(run), stop: false, latin: true });
+      for (const term of chineseTerms(run, split)) out.push({ term, stop: false, latin: false, word: "" });
+    else if (STOP_WORDS.has(run)) out.push({ term: run, stop: true, latin: true, word: run });
+    else out.push({ term: stem(run), stop: false, latin: true, word: run });
   }
   return out;
 }
@@ -355,7 +383,9 @@ export function buildCapabilityIndex(
       parts.push({ terms: own, weight: role });
       const tokens = tokensOf(clause.text, split);
       const content = tokens.filter((t) => !t.stop);
-      const described = objectWords(tokens);
+      // Words describing the record: before a topic word ("the refund ticket") or a state it is
+      // in ("my delivered tee").
+      const described = new Set([...objectWords(tokens), ...stateWords(tokens)]);
       let negated = false;
       tokens.forEach((t, i) => {
         if (NEGATIONS.has(t.term) || t.term === "t") negated = true;

@@ -211,6 +211,28 @@ describe("capability search (BM25 + synonyms, English and Chinese)", () => {
     expect(match?.clear).toBe(true);
   });
 
+  it.each([
+    {
+      query: "Exchange my delivered tee for size L",
+      expected: "after_sales",
+      never: "change_delivery_address",
+    },
+    { query: "swap my delivered tee for a large", expected: "after_sales", never: "change_delivery_address" },
+    { query: "return the delivered kettle", expected: "after_sales", never: "change_delivery_address" },
+    { query: "track the shipped kettle", expected: "track_shipment", never: "change_delivery_address" },
+  ])(
+    "a state word before the record's noun describes it, it asks nothing: $query",
+    ({ query, expected, never }) => {
+      const hits = index.search(query, 10);
+      expect(hits[0]?.capability).toBe(expected);
+      // The capability the state word names matches only on what the request is about.
+      const described = hits.find((h) => h.capability === never);
+      if (described) expect(described.topic_only).toBe(true);
+      // "Deliver" asked for is still a delivery.
+      expect(index.search("deliver the kettle to my office")[0]?.capability).toBe("change_delivery_address");
+    },
+  );
+
   it.each(CAPABILITY_SEARCH_NOT_FOR)(
     "counts a capability's own 'Not for …' against it: $query",
     ({ query, expected, never }) => {

@@ -243,6 +243,8 @@ const COVERAGE_FLOOR = 0.3;
 const NOT_FOR_WEIGHT = 0.1;
 /** A word the request asks with, that a capability uses only to describe its object, counts this much. */
 const OBJECT_ONLY_WEIGHT = 0.3;
+/** A query word under a negation ("it has not shipped", "I don't want the order") counts this much. */
+const NEGATED_WEIGHT = 0.5;
 /** A synonym's terms count this much of the word that brought them. */
 const SYNONYM_WEIGHT = 0.6;
 
@@ -308,8 +310,16 @@ export function buildCapabilityIndex(
       for (const sentence of normalize(text).split(/[.;!?。；！？]+/)) {
         // What a capability is not for ("Does not assign, resolve or reopen") does not find it.
         let negated = false;
-        // Phrases stay inside one list entry.
-        for (const part of sentence.split(/[,:，：、()]+/)) {
+        // A negation inside parentheses ends with them: "refund-only (not shipped), return or
+        // exchange (delivered)" does not say it is not for deliveries.
+        let outside: boolean | undefined;
+        // Phrases stay inside one list entry (split keeps the separators, at odd positions).
+        for (const [k, part] of sentence.split(/([,:，：、()]+)/).entries()) {
+          if (k % 2) {
+            if (part.includes(")") && outside !== undefined) [negated, outside] = [outside, undefined];
+            if (part.includes("(")) outside = negated;
+            continue;
+          }
           const tokens = tokensOf(part, split);
           const described = objectWords(tokens);
           tokens.forEach((t, i) => {
@@ -397,7 +407,8 @@ export function buildCapabilityIndex(
         if (i > 0 && QUESTION_WORDS.has(t.term)) return;
         // A topic word opening a request is its verb ("order three t-shirts", "ship it home").
         const topic = (topics.has(t.term) && !(i === 0 && clause.role === "request")) || described.has(i);
-        const w = role * (topic ? TOPIC_WEIGHT : 1);
+        // Words under a negation say what is not wanted ("I don't want the order anymore").
+        const w = role * (topic ? TOPIC_WEIGHT : 1) * (negated ? NEGATED_WEIGHT : 1);
         // A record's id (its prefix and number) says what the request is about, never what it asks.
         const id = !!ofPrefix || /^\d+$/.test(t.term);
         if (!topic && !id && !negated && !NEGATIONS.has(t.term) && role === 1) asked.add(t.term);

@@ -33,6 +33,8 @@ export const CAPABILITY_SEARCH_DEV_SET: Array<{ query: string; expected: string 
   { query: "return the delivered kettle", expected: "after_sales" },
   { query: "return my delivered lamp, it is too big", expected: "after_sales" },
   { query: "swap the paid mug for a blue one", expected: "after_sales" },
+  { query: "return the kettle delivered last week", expected: "after_sales" },
+  { query: "refund what was delivered", expected: "after_sales" },
   // change_delivery_address
   { query: "change the delivery address of my order", expected: "change_delivery_address" },
   { query: "deliver the kettle to my office", expected: "change_delivery_address" },

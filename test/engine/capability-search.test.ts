@@ -258,6 +258,11 @@ describe("capability search (BM25 + synonyms, English and Chinese)", () => {
         .search("the customer says it is still broken, reopen tkt_6", 10)
         .find((h) => h.capability === "reopen_ticket")?.not_for,
     ).toBeUndefined();
+    // A negation in a capability's parentheses ends with them: after-sales's "refund-only (not
+    // shipped), return-and-refund or exchange (delivered)" does not make it not for deliveries.
+    const afterSales = index.search("refund the kettle delivered yesterday", 10);
+    expect(afterSales[0]?.capability).toBe("after_sales");
+    expect(afterSales[0]?.not_for).toBeUndefined();
   });
 
   it("says how clearly the best hit wins: a clear lead is right on every set, a tie is not clear", () => {

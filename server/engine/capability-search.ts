@@ -89,6 +89,34 @@ interface Token {
   /** A stop word: no term of its own, but it separates an imperative verb from its object. */
   stop: boolean;
   latin: boolean;
+  /** The English word as written (before stemming); "" for Chinese. */
+  word: string;
+}
+
+/** Words that open a noun phrase: a past participle right after one describes the noun. */
+const DETERMINERS = new Set("a an the my our your his her their its this that these those".split(" "));
+/** Past participles not ending in -ed that name a state a record is in ("a paid order"). */
+const IRREGULAR_PARTICIPLES = new Set(["paid", "sent", "lost", "sold", "bought"]);
+
+/** Whether an English word is a past participle (regular -ed, or one of the irregular states). */
+function isParticiple(word: string): boolean {
+  return IRREGULAR_PARTICIPLES.has(word) || (word.length > 4 && word.endsWith("ed"));
+}
+
+/**
+ * Positions of past participles between a determiner and their noun ("my delivered tee", "the
+ * shipped order"): they name the state the record is in, not what the request asks for, so
+ * "exchange my delivered tee" asks for an exchange, not a delivery.
+ */
+function stateWords(tokens: Token[]): Set<number> {
+  const out = new Set<number>();
+  tokens.forEach((t, i) => {
+    const before = tokens[i - 1];
+    const after = tokens[i + 1];
+    if (t.stop || !t.latin || !before || !after || after.stop || !after.latin) return;
+    if (DETERMINERS.has(before.word) && isParticiple(t.word)) out.add(i);
+  });
+  return out;
 }
 
 function normalize(text: string): string {
@@ -102,9 +130,9 @@ function tokensOf(lower: string, split: ChineseSplit): Token[] {
   for (const match of lower.matchAll(/[\u3400-\u9fff\uf900-\ufaff]+|[a-z0-9]+/g)) {
     const run = match[0];
     if (CJK.test(run))
-      for (const term of chineseTerms(run, split)) out.push({ term, stop: false, latin: false });
-    else if (STOP_WORDS.has(run)) out.push({ term: run, stop: true, latin: true });
-    else out.push({ term: stem(run), stop: false, latin: true });
+      for (const term of chineseTerms(run, split)) out.push({ term, stop: false, latin: false, word: "" });
+    else if (STOP_WORDS.has(run)) out.push({ term: run, stop: true, latin: true, word: run });
+    else out.push({ term: stem(run), stop: false, latin: true, word: run });
   }
   return out;
 }
@@ -215,6 +243,8 @@ const COVERAGE_FLOOR = 0.3;
 const NOT_FOR_WEIGHT = 0.1;
 /** A word the request asks with, that a capability uses only to describe its object, counts this much. */
 const OBJECT_ONLY_WEIGHT = 0.3;
+/** A query word under a negation ("it has not shipped", "I don't want the order") counts this much. */
+const NEGATED_WEIGHT = 0.5;
 /** A synonym's terms count this much of the word that brought them. */
 const SYNONYM_WEIGHT = 0.6;
 
@@ -280,8 +310,16 @@ export function buildCapabilityIndex(
       for (const sentence of normalize(text).split(/[.;!?。；！？]+/)) {
         // What a capability is not for ("Does not assign, resolve or reopen") does not find it.
         let negated = false;
-        // Phrases stay inside one list entry.
-        for (const part of sentence.split(/[,:，：、()]+/)) {
+        // A negation inside parentheses ends with them: "refund-only (not shipped), return or
+        // exchange (delivered)" does not say it is not for deliveries.
+        let outside: boolean | undefined;
+        // Phrases stay inside one list entry (split keeps the separators, at odd positions).
+        for (const [k, part] of sentence.split(/([,:，：、()]+)/).entries()) {
+          if (k % 2) {
+            if (part.includes(")") && outside !== undefined) [negated, outside] = [outside, undefined];
+            if (part.includes("(")) outside = negated;
+            continue;
+          }
           const tokens = tokensOf(part, split);
           const described = objectWords(tokens);
           tokens.forEach((t, i) => {
@@ -355,7 +393,9 @@ export function buildCapabilityIndex(
       parts.push({ terms: own, weight: role });
       const tokens = tokensOf(clause.text, split);
       const content = tokens.filter((t) => !t.stop);
-      const described = objectWords(tokens);
+      // Words describing the record: before a topic word ("the refund ticket") or a state it is
+      // in ("my delivered tee").
+      const described = new Set([...objectWords(tokens), ...stateWords(tokens)]);
       let negated = false;
       tokens.forEach((t, i) => {
         if (NEGATIONS.has(t.term) || t.term === "t") negated = true;
@@ -367,7 +407,8 @@ export function buildCapabilityIndex(
         if (i > 0 && QUESTION_WORDS.has(t.term)) return;
         // A topic word opening a request is its verb ("order three t-shirts", "ship it home").
         const topic = (topics.has(t.term) && !(i === 0 && clause.role === "request")) || described.has(i);
-        const w = role * (topic ? TOPIC_WEIGHT : 1);
+        // Words under a negation say what is not wanted ("I don't want the order anymore").
+        const w = role * (topic ? TOPIC_WEIGHT : 1) * (negated ? NEGATED_WEIGHT : 1);
         // A record's id (its prefix and number) says what the request is about, never what it asks.
         const id = !!ofPrefix || /^\d+$/.test(t.term);
         if (!topic && !id && !negated && !NEGATIONS.has(t.term) && role === 1) asked.add(t.term);

@@ -211,6 +211,28 @@ describe("capability search (BM25 + synonyms, English and Chinese)", () => {
     expect(match?.clear).toBe(true);
   });
 
+  it.each([
+    {
+      query: "Exchange my delivered tee for size L",
+      expected: "after_sales",
+      never: "change_delivery_address",
+    },
+    { query: "swap my delivered tee for a large", expected: "after_sales", never: "change_delivery_address" },
+    { query: "return the delivered kettle", expected: "after_sales", never: "change_delivery_address" },
+    { query: "track the shipped kettle", expected: "track_shipment", never: "change_delivery_address" },
+  ])(
+    "a state word before the record's noun describes it, it asks nothing: $query",
+    ({ query, expected, never }) => {
+      const hits = index.search(query, 10);
+      expect(hits[0]?.capability).toBe(expected);
+      // The capability the state word names matches only on what the request is about.
+      const described = hits.find((h) => h.capability === never);
+      if (described) expect(described.topic_only).toBe(true);
+      // "Deliver" asked for is still a delivery.
+      expect(index.search("deliver the kettle to my office")[0]?.capability).toBe("change_delivery_address");
+    },
+  );
+
   it.each(CAPABILITY_SEARCH_NOT_FOR)(
     "counts a capability's own 'Not for …' against it: $query",
     ({ query, expected, never }) => {
@@ -236,6 +258,11 @@ describe("capability search (BM25 + synonyms, English and Chinese)", () => {
         .search("the customer says it is still broken, reopen tkt_6", 10)
         .find((h) => h.capability === "reopen_ticket")?.not_for,
     ).toBeUndefined();
+    // A negation in a capability's parentheses ends with them: after-sales's "refund-only (not
+    // shipped), return-and-refund or exchange (delivered)" does not make it not for deliveries.
+    const afterSales = index.search("refund the kettle delivered yesterday", 10);
+    expect(afterSales[0]?.capability).toBe("after_sales");
+    expect(afterSales[0]?.not_for).toBeUndefined();
   });
 
   it("says how clearly the best hit wins: a clear lead is right on every set, a tie is not clear", () => {

@@ -252,6 +252,20 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
     expect(out.other_matches ?? []).not.toContain("checkout");
   });
 
+  it("a state word describing the record asks nothing: 'exchange my delivered tee' opens the after-sales request, not an address change", async () => {
+    const client = await w.connect(w.keys.alice);
+    const out = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { intent: "Exchange my delivered tee for size L" },
+      }),
+    );
+    expect(typeof out.action_id).toBe("string");
+    const action = await w.db.action.findUniqueOrThrow({ where: { id: String(out.action_id) } });
+    expect(action.capability).toBe("after_sales");
+    expect(out.other_matches ?? []).not.toContain("change_delivery_address");
+  });
+
   it("fields no matching capability takes: a typed refusal naming them, nothing started", async () => {
     const client = await w.connect(w.keys.alice);
     const before = await w.db.action.count();

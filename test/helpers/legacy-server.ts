@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Agent, fetch as undiciFetch } from "undici";
 import { createLegacyServer } from "@/server/legacy/create-legacy-server";
 import { allowEgressTo } from "./allow-egress";
 
@@ -35,6 +36,13 @@ export interface StartLegacyOptions {
   validateResponses?: boolean;
 }
 
+/**
+ * Admin calls (faults, reset) open a fresh connection each: on a loaded machine a pooled
+ * keep-alive socket the service had just closed gave `fetch failed: ECONNRESET` (recovery-guards,
+ * once), and a fault POST cannot be retried blindly — it might have been added.
+ */
+const freshConnections = new Agent({ pipelining: 0 });
+
 async function admin(
   url: string,
   adminKey: string,
@@ -42,7 +50,8 @@ async function admin(
   path: string,
   body?: unknown,
 ): Promise<unknown> {
-  const res = await fetch(`${url}${path}`, {
+  const res = await undiciFetch(`${url}${path}`, {
+    dispatcher: freshConnections,
     method,
     headers: { "x-admin-key": adminKey, ...(body ? { "content-type": "application/json" } : {}) },
     body: body ? JSON.stringify(body) : undefined,

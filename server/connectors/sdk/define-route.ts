@@ -1,6 +1,11 @@
 import type { BrowseBackend, OutcomeKindLike } from "./browse-backend";
 import type { BrowseUri } from "./parse-browse-uri";
-import type { FilterSpec } from "./route-pages";
+
+/**
+ * The values each query filter of a listing accepts (the listing's description names the same);
+ * `"free text"` marks a search filter such as `?q=` whose value is not checked here.
+ */
+export type FilterSpec = Record<string, readonly string[] | "free text">;
 
 /** A rendered page before the browse layer adds its footer and link list. */
 export interface PageBody {

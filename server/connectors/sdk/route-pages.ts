@@ -1,5 +1,5 @@
 import type { BackendOutcome, ListPage, Row } from "./browse-backend";
-import type { PageBody } from "./define-route";
+import type { FilterSpec, PageBody } from "./define-route";
 import { code, escapeText, link, shownPrefix } from "./markdown";
 import { type BrowseUri, formatBrowseUri } from "./parse-browse-uri";
 import { nextActionsList, objectSections, rowsTable } from "./render-helpers";
@@ -143,11 +143,7 @@ export function listPage<T extends object>(
   };
 }
 
-/**
- * The values each query filter of a listing accepts (the listing's description names the same);
- * `"free text"` marks a search filter such as `?q=` whose value is not checked here.
- */
-export type FilterSpec = Record<string, readonly string[] | "free text">;
+export type { FilterSpec };
 
 /**
  * Checks a listing's enumerated filters before anything is sent below: a value outside the

@@ -3,6 +3,7 @@ import type { AnyConnector } from "../connectors/sdk/define-connector";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
 import { recordLink } from "../connectors/sdk/page-scope";
 import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
+import { eligibilityLine } from "./eligibility-line";
 import { guarded } from "./guarded";
 import { type NarrowedListing, narrowedListing } from "./listing-words";
 import { navigate } from "./navigate";
@@ -105,6 +106,9 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       ? await openedSection(backend, narrowedListing(named, namedRoute, qWords, q), namedRoute?.title ?? "")
       : null;
     const others = opened ? routes.filter(({ r }) => named !== r.pattern && named !== r.example) : routes;
+    // "orders I can return": which ones is the capability's dry run's answer, said first.
+    const possible = await eligibilityLine(backend, q);
+    if (possible) sections.push(possible);
     if (opened) sections.push(opened);
     if (others.length) {
       sections.push(

@@ -12,6 +12,8 @@ export interface BrowsePage {
   markdown: string;
   /** The links the route rendered, in order: made by `link()`, never read back out of the text. */
   links: string[];
+  /** A listing's rows on this page, as its route counted them (not read back out of the text). */
+  rows?: number;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function renderPage(
     outcome: body.outcome,
     markdown: backend.redact(`${heading}\n\n${body.markdown}\n`),
     links,
+    ...(body.rows === undefined ? {} : { rows: body.rows }),
   };
   return { page, body };
 }

@@ -3,7 +3,9 @@ import type { AnyConnector } from "../connectors/sdk/define-connector";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
 import { recordLink } from "../connectors/sdk/page-scope";
 import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
+import { eligibilityLine } from "./eligibility-line";
 import { guarded } from "./guarded";
+import { type NarrowedListing, narrowedListing } from "./listing-words";
 import { navigate } from "./navigate";
 import type { BrowsePage } from "./render-page";
 import { startLinks } from "./render-page";
@@ -99,8 +101,14 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     // navigate. Bounded; the rest of it is one navigate away.
     // Or one listing the words name clearly by score, though not every word is its title's.
     const named = namedPage(routes, qWords, mine) ?? clearListing(routes, mine);
-    const opened = named ? await openedSection(backend, withNamedFilters(named, routes, qWords)) : null;
+    const namedRoute = routes.find(({ r }) => r.pattern === named || r.example === named)?.r;
+    const opened = named
+      ? await openedSection(backend, narrowedListing(named, namedRoute, qWords, q), namedRoute?.title ?? "")
+      : null;
     const others = opened ? routes.filter(({ r }) => named !== r.pattern && named !== r.example) : routes;
+    // "orders I can return": which ones is the capability's dry run's answer, said first.
+    const possible = await eligibilityLine(backend, q);
+    if (possible) sections.push(possible);
     if (opened) sections.push(opened);
     if (others.length) {
       sections.push(
@@ -193,26 +201,6 @@ function clearListing(routes: Array<{ r: RouteDefinition; score: number }>, mine
   return mine && best.r.example?.endsWith("?mine=1") ? best.r.example : best.r.pattern;
 }
 
-/**
- * The opened listing with each filter whose value the words name, one value per filter ("oldest
- * open tickets" → `?status=open&sort=oldest`): round 3's model opened the whole list by last
- * update for "the oldest open ticket". Only word values (not 1/true); two values of one filter
- * named ("open or pending") leave that filter out.
- */
-function withNamedFilters(uri: string, routes: Array<{ r: RouteDefinition }>, qWords: string[]): string {
-  const route = routes.find(({ r }) => r.pattern === uri || r.example === uri)?.r;
-  if (!route?.filters) return uri;
-  const said = new Set(qWords);
-  const params: string[] = [];
-  for (const [key, values] of Object.entries(route.filters)) {
-    if (values === "free text" || uri.includes(`${key}=`)) continue;
-    const namedValues = values.filter((v) => /^[a-z_]+$/.test(v) && !/^(true|false)$/.test(v) && said.has(v));
-    if (namedValues.length === 1) params.push(`${key}=${namedValues[0]}`);
-  }
-  if (!params.length) return uri;
-  return `${uri}${uri.includes("?") ? "&" : "?"}${params.join("&")}`;
-}
-
 /** How much of a page a search answer carries (about 600 tokens): a listing's first rows. */
 const OPENED_CHARS = 2_400;
 
@@ -236,11 +224,27 @@ function namedPage(routes: Array<{ r: RouteDefinition }>, qWords: string[], mine
 /**
  * The named page as a section of the search answer: opened as `navigate` opens it (the same
  * permission check and audit row), cut at a line under OPENED_CHARS. Only a page that rendered
- * is carried; anything else (refused, unavailable) leaves the answer as a plain search.
+ * is carried; anything else (refused, unavailable) leaves the answer as a plain search. Words
+ * left over from naming the listing either narrowed it (and a listing they match nowhere says so
+ * in one line with the link to all of it) or are said not to have filtered it.
  */
-async function openedSection(backend: BrowseBackend, uri: string): Promise<string | null> {
-  const page = await navigate(backend, uri);
+async function openedSection(
+  backend: BrowseBackend,
+  listing: NarrowedListing,
+  title: string,
+): Promise<string | null> {
+  const page = await navigate(backend, listing.uri);
   if (page.outcome !== "applied") return null;
+  const heading = link(page.title, page.uri);
+  const { leftover, textFilter, withoutWords } = listing;
+  if (leftover && textFilter && page.rows === 0) {
+    // "Tickets" → "No ticket matches …; all tickets: …"; a longer title is named as it is.
+    const plural = title.toLowerCase();
+    const one = /^[a-z]+s$/.test(plural)
+      ? `No ${plural.slice(0, -1)} matches`
+      : `Nothing in ${escapeText(title)} matches`;
+    return `## ${heading} (opened here)\n\n${one} ${code(leftover)}; all ${escapeText(plural)}: ${link(title, withoutWords)}`;
+  }
   const body = page.markdown.replace(/^# .*\n+/, "").trimEnd();
   let kept = body;
   if (body.length > OPENED_CHARS) {
@@ -248,7 +252,10 @@ async function openedSection(backend: BrowseBackend, uri: string): Promise<strin
     kept = `${body.slice(0, cut > 0 ? cut : OPENED_CHARS)}\n\n… cut here: ${link("the whole page", page.uri)}`;
   }
   // Its own link first, then those of the rows the kept part shows: links of this answer too.
-  const heading = link(page.title, page.uri);
   for (const l of page.links) if (kept.includes(`](${l})`)) recordLink(l);
-  return `## ${heading} (opened here)\n\n${kept}`;
+  const unused =
+    leftover && !textFilter
+      ? `${code(leftover)} did not filter this listing: it has no text filter.\n\n`
+      : "";
+  return `## ${heading} (opened here)\n\n${unused}${kept}`;
 }

@@ -172,7 +172,12 @@ export async function startAction(
   if (input.dry_run)
     return {
       outcome: "preview",
-      message: `Preview only, nothing was saved: ${evaluationMessage(capability, ev, state)}`,
+      // A read the dry run made and the system refused ("has not shipped yet") is the answer, not "done".
+      message: `Preview only, nothing was saved: ${
+        status === "rejected" && state.validation_errors.length
+          ? state.validation_errors.map((e) => e.message).join("; ")
+          : evaluationMessage(capability, ev, state)
+      }`,
       retryable: false,
       capability: capability.id,
       entity: { type: capability.appliesTo.entity, id: entityId },

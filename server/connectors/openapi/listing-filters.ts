@@ -1,6 +1,7 @@
 import type { PageBody, RouteMatch } from "../sdk/define-route";
 import { code, escapeText, formBlock, link } from "../sdk/markdown";
 import { formatBrowseUri } from "../sdk/parse-browse-uri";
+import type { FilterSpec } from "../sdk/define-route";
 import type { ApiParameter } from "./api-operations";
 import { PAGING_KEYS, pagingParams } from "./listing-pagination";
 import type { OperationPlan } from "./plan-operations";
@@ -17,6 +18,24 @@ export function filtersOf(plan: OperationPlan): ApiParameter[] {
       !(PAGING_KEYS as readonly string[]).includes(p.name) &&
       /^[A-Za-z_][A-Za-z0-9_.-]{0,39}$/.test(p.name),
   );
+}
+
+/** Names an API gives its free-text search parameter (`?q=`, `?search=`, `?query=`…). */
+const FREE_TEXT = /^(q|query|search|keywords?|term|text|search_?term|search_?query)$/i;
+
+/**
+ * The filters a search's words can fill (the route's `filters`): an enum's string values, and a
+ * string parameter named like a text search as free text. The rest need values words cannot name.
+ */
+export function searchFilters(filters: ApiParameter[]): FilterSpec {
+  const spec: Record<string, readonly string[] | "free text"> = {};
+  for (const f of filters) {
+    const t = Array.isArray(f.schema.type) ? f.schema.type[0] : f.schema.type;
+    const values = (f.schema.enum ?? []).filter((v): v is string => typeof v === "string");
+    if (values.length) spec[f.name] = values;
+    else if ((t === undefined || t === "string") && FREE_TEXT.test(f.name)) spec[f.name] = "free text";
+  }
+  return spec;
 }
 
 export function filterProblem(filters: ApiParameter[], query: Record<string, string>): string | null {

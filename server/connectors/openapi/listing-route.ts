@@ -9,6 +9,7 @@ import {
   filtersOf,
   missingFilters,
   openWithFilters,
+  searchFilters,
 } from "./listing-filters";
 import { DEFAULT_PER_PAGE, nextPage, pagingQuery } from "./listing-pagination";
 import { rowKey } from "./listing-rows";
@@ -42,6 +43,7 @@ export function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: st
     description: routeDescription(plan, filters),
     keywords: operationKeywords(plan),
     startPoint: Object.keys(plan.params).length === 0,
+    filters: searchFilters(filters),
     // Under path parameters: the start page's form that asks for them is where it is opened.
     example: opener ?? (filters[0] ? `${plan.pattern}?${filters[0].name}=…` : undefined),
     async render(match, backend) {
@@ -128,6 +130,7 @@ export function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: st
       return {
         title,
         outcome: "applied",
+        rows: shown.length,
         markdown: cut(parts.filter(Boolean).join("\n\n"), OPENAPI_LIMITS.maxPageChars + 2000),
       };
     },

@@ -1,8 +1,14 @@
 import { actionPage } from "./action-page";
-import type { BackendOutcome, BrowseBackend } from "./browse-backend";
+import type { BackendOutcome, BrowseBackend, Row } from "./browse-backend";
 import type { PageBody, RouteDefinition } from "./define-route";
 import { escapeText, link } from "./markdown";
-import { fieldsFromOutcome, formSection, optionsSections, problemsList } from "./render-helpers";
+import {
+  fieldsFromOutcome,
+  formSection,
+  objectSections,
+  optionsSections,
+  problemsList,
+} from "./render-helpers";
 import { outcomePage } from "./route-pages";
 
 // ---------------------------------------------------------------------------------------------
@@ -66,11 +72,19 @@ function capabilityFormPage(
   const parts: string[] = [];
   if (typeof preview.capability === "string") parts.push(`Capability: \`${preview.capability}\``);
   if (typeof preview.explanation === "string") parts.push(escapeText(preview.explanation));
-  if (typeof preview.message === "string") parts.push(escapeText(preview.message));
+  // A read-only capability's dry run already holds its answer (tracking events): shown, not "Preview
+  // only … done" over an empty form the agent had to submit to see it (round 3's model did).
+  const result =
+    !problems && preview.result && typeof preview.result === "object" ? (preview.result as Row) : null;
+  if (result)
+    parts.push("Read-only: the answer is below; nothing was changed and there is nothing to submit.");
+  else if (typeof preview.message === "string") parts.push(escapeText(preview.message));
   if (problems) parts.push(problemsList(problems));
+  if (result) parts.push(`## Result\n\n${objectSections(result)}`);
   const options = optionsSections(preview);
   if (options) parts.push(`## Choices\n\n${options}`);
-  parts.push(formSection(uri, fieldsFromOutcome(preview, current)));
+  const fields = fieldsFromOutcome(preview, current);
+  if (!result || fields.length) parts.push(formSection(uri, fields));
   parts.push(link(back.label, back.uri));
   return {
     title,

@@ -14,6 +14,8 @@ export interface PageBody {
   markdown: string;
   actionId?: string;
   capability?: string;
+  /** A listing's rows on this page: a search that narrowed it by words says when none match. */
+  rows?: number;
 }
 
 export interface RouteMatch {

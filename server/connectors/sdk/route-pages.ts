@@ -130,6 +130,7 @@ export function listPage<T extends object>(
   return {
     title,
     outcome: "applied",
+    rows: rows.length,
     // The note only where there is a next page to follow: elsewhere it costs a needless call.
     markdown: [
       rows.length ? `${order}.` : "",

@@ -139,6 +139,8 @@ export const SHOP_ROUTES: RouteDefinition[] = [
     keywords: ["products", "catalog", "items", "buy", "shop", "prices"],
     startPoint: true,
     example: "shop://products?q=mug",
+    // Only for search: words left after "products" narrow the catalog ("mug products" → ?q=mug).
+    filters: { q: "free text" },
     async render(match, backend) {
       const result = await listProducts(backend, {
         page: pageNumber(match.uri),

@@ -1,0 +1,69 @@
+import type { RouteDefinition } from "./browse-routes";
+import { words } from "./route-words";
+
+/**
+ * What a search's words do to the listing it opens: the filter values they name become filters,
+ * and the words left over (neither naming the page nor one of its filter values) narrow it
+ * through the listing's free-text filter when it declares one. Round 3's model searched "login
+ * ticket" and got all nine tickets with no word that nothing matched "login".
+ */
+export interface NarrowedListing {
+  /** The listing's URI with the named filters (and the free-text filter) added. */
+  uri: string;
+  /** The URI without the free-text filter: "all tickets" when the words match nothing. */
+  withoutWords: string;
+  /** The words left over, as the query spelt them ("login"); empty when every word was used. */
+  leftover: string;
+  /** The free-text filter the leftover words went to, or null when the listing has none. */
+  textFilter: string | null;
+}
+
+/**
+ * The opened listing with each filter whose value the words name, one value per filter ("oldest
+ * open tickets" → `?status=open&sort=oldest`): only word values (not 1/true); two values of one
+ * filter named ("open or pending") leave that filter out. The words left are sent as the
+ * listing's free-text value, a plain string to its own search, never a pattern.
+ */
+export function narrowedListing(
+  uri: string,
+  route: RouteDefinition | undefined,
+  qWords: string[],
+  q: string,
+): NarrowedListing {
+  const none = { uri, withoutWords: uri, leftover: "", textFilter: null };
+  if (!route) return none;
+  const said = new Set(qWords);
+  const used = new Set(
+    words(`${route.title} ${route.pattern} ${route.keywords.join(" ")} ${route.description}`),
+  );
+  const params: string[] = [];
+  let textFilter: string | null = null;
+  for (const [key, values] of Object.entries(route.filters ?? {})) {
+    if (values === "free text") {
+      textFilter ??= key;
+      continue;
+    }
+    // Every value the listing takes is a word about the listing, named once or not.
+    for (const v of values) for (const w of words(v)) used.add(w);
+    if (uri.includes(`${key}=`)) continue;
+    const namedValues = values.filter((v) => /^[a-z_]+$/.test(v) && !/^(true|false)$/.test(v) && said.has(v));
+    if (namedValues.length === 1) params.push(`${key}=${namedValues[0]}`);
+  }
+  const join = (base: string, more: string[]) =>
+    more.length ? `${base}${base.includes("?") ? "&" : "?"}${more.join("&")}` : base;
+  const withoutWords = join(uri, params);
+  // The query's own spelling of the words left ("headphones", not the stem "headphone").
+  const left = new Set(qWords.filter((w) => !used.has(w)));
+  const shown = [
+    ...new Set((q.toLowerCase().match(/[a-z0-9_]+/g) ?? []).filter((t) => words(t).some((w) => left.has(w)))),
+  ];
+  const leftover = shown.join(" ").slice(0, 100);
+  if (!leftover || !textFilter || uri.includes(`${textFilter}=`))
+    return { uri: withoutWords, withoutWords, leftover, textFilter: null };
+  return {
+    uri: join(uri, [...params, `${textFilter}=${encodeURIComponent(leftover)}`]),
+    withoutWords,
+    leftover,
+    textFilter,
+  };
+}

@@ -1,7 +1,6 @@
-import type { PageBody, RouteMatch } from "../sdk/define-route";
+import type { FilterSpec, PageBody, RouteMatch } from "../sdk/define-route";
 import { code, escapeText, formBlock, link } from "../sdk/markdown";
 import { formatBrowseUri } from "../sdk/parse-browse-uri";
-import type { FilterSpec } from "../sdk/define-route";
 import type { ApiParameter } from "./api-operations";
 import { PAGING_KEYS, pagingParams } from "./listing-pagination";
 import type { OperationPlan } from "./plan-operations";

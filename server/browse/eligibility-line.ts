@@ -3,6 +3,9 @@ import { code } from "../connectors/sdk/markdown";
 
 /** Words asking whether an action is possible ("orders I can return", "can still be refunded"). */
 const ASKS_IF_POSSIBLE = /\b(can|could|eligible|allowed|able to|still)\b/i;
+/** A polite frame is no such question: "can you find…", "could I see…" ask to read. */
+const POLITE_FRAME =
+  /\b(can|could)\s+(you|u|i|we)\s+(please\s+)?(find|show|see|get|give|list|look|tell|view|have|search|pull|check)\b|\b(can|could)\s+(you|u)\b/gi;
 
 /**
  * One line for a search that asks which records an action is possible for: no listing knows
@@ -11,7 +14,7 @@ const ASKS_IF_POSSIBLE = /\b(can|could|eligible|allowed|able to|still)\b/i;
  * words do not ask it or no capability matches them.
  */
 export async function eligibilityLine(backend: BrowseBackend, q: string): Promise<string | null> {
-  if (!ASKS_IF_POSSIBLE.test(q)) return null;
+  if (!ASKS_IF_POSSIBLE.test(q.replace(POLITE_FRAME, " "))) return null;
   const caps = await backend.searchCapabilities(q);
   if (caps.outcome !== "applied") return null;
   const list = (

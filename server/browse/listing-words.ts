@@ -1,5 +1,5 @@
 import type { RouteDefinition } from "./browse-routes";
-import { words } from "./route-words";
+import { FRAMING, words } from "./route-words";
 
 /**
  * What a search's words do to the listing it opens: the filter values they name become filters,
@@ -52,8 +52,9 @@ export function narrowedListing(
   const join = (base: string, more: string[]) =>
     more.length ? `${base}${base.includes("?") ? "&" : "?"}${more.join("&")}` : base;
   const withoutWords = join(uri, params);
-  // The query's own spelling of the words left ("headphones", not the stem "headphone").
-  const left = new Set(qWords.filter((w) => !used.has(w)));
+  // The query's own spelling of the words left ("headphones", not the stem "headphone"); words
+  // that only frame a request ("find tickets about login please") never become the text filter.
+  const left = new Set(qWords.filter((w) => !used.has(w) && !FRAMING.has(w)));
   const shown = [
     ...new Set((q.toLowerCase().match(/[a-z0-9_]+/g) ?? []).filter((t) => words(t).some((w) => left.has(w)))),
   ];

@@ -40,6 +40,21 @@ export const STOP = new Set([
   "on",
 ]);
 
+/**
+ * English words that frame a request to read rather than say what to look for: sent to a
+ * listing's text search they would match nothing ("open tickets please" found no ticket), and
+ * in a page's score they would dilute the words that name it.
+ * Compared after `words()`, so both spellings of a word are listed where its stem differs.
+ */
+export const FRAMING = new Set(
+  (
+    "about any anything are be can could do does every everything from give have having how " +
+    "it its just kind kindly let look looking me mention mentioning mentions need needs our " +
+    "please pull see some tell that their them there these this those up us want we " +
+    "what whatever where which who whose would you your"
+  ).split(" "),
+);
+
 const routeWords = new WeakMap<RouteDefinition, { hay: Set<string>; description: Set<string> }>();
 
 /** A route's words, computed once: search runs over every route of every connector a tenant has. */

@@ -9,7 +9,7 @@ import { type NarrowedListing, narrowedListing } from "./listing-words";
 import { navigate } from "./navigate";
 import type { BrowsePage } from "./render-page";
 import { startLinks } from "./render-page";
-import { candidateRoutes, STOP, scoreRoute, words } from "./route-words";
+import { candidateRoutes, FRAMING, STOP, scoreRoute, words } from "./route-words";
 import { recordSources, searchRecords } from "./search-records";
 
 // Search: the URI structure (routes) as well as the data.
@@ -83,7 +83,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
         markdown: `Unknown scheme ${code(scheme)}. Schemes: ${schemes.join(", ")}.\n\n${startLinks(backend, among)}`,
       };
     }
-    const qWords = words(q).filter((w) => !STOP.has(w));
+    const qWords = words(q).filter((w) => !STOP.has(w) && !FRAMING.has(w));
     const sections: string[] = [];
 
     // 1. Pages: the URI structure an agent cannot guess.

@@ -35,6 +35,12 @@ describe("search: words left over after naming a listing", () => {
       /^## \[Tickets\]\(helpdesk:\/\/tickets\?(q=login&status=open|status=open&q=login)\) \(opened here\)$/m,
     );
     expect(openLogin).toContain("all tickets: [Tickets](helpdesk://tickets?status=open)");
+    // Words that frame the request are not searched for: only "login" is.
+    const framed = await search("can you find tickets about login please");
+    expect(framed).toContain("(helpdesk://tickets?q=login) (opened here)");
+    // "can you …" asks to read, not whether an action is possible.
+    expect(framed).not.toContain("Whether it is possible");
+    expect(await search("show me all open tickets please")).not.toContain("q=");
     // Words that only name the listing and its values leave it whole, as before.
     expect(await search("oldest open tickets")).not.toContain("q=");
   });

@@ -1,5 +1,6 @@
 import { readApproval } from "@/server/connectors/sdk/read-approval";
 import { formatMoney, renderSummary, summaryText } from "@/server/connectors/sdk/render-decision-summary";
+import { defaultedLine } from "./defaulted-text";
 import { doneWith } from "./done-with";
 import type { OutcomeLike } from "./outcome-output";
 
@@ -39,6 +40,7 @@ const RENDERED = new Set([
   "patch_schema",
   "field_shapes",
   "from_words",
+  "defaulted",
   "ask_user",
 ]);
 
@@ -253,6 +255,8 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
         .map(([f, v]) => `${f} = ${v}`)
         .join(", ")}`,
     );
+  const defaults = defaultedLine(result.defaulted, asMoney);
+  if (defaults) lines.push(defaults);
   const more = result.action_id ? `get_context {"action_id":"${result.action_id}"}` : "see structuredContent";
 
   // Matches on the topic alone are no way forward (the message says where reading goes instead).

@@ -1,5 +1,6 @@
 import { readApproval } from "@/server/connectors/sdk/read-approval";
 import { formatMoney, renderSummary, summaryText } from "@/server/connectors/sdk/render-decision-summary";
+import { defaultedLine } from "./defaulted-text";
 import { doneWith } from "./done-with";
 import type { OutcomeLike } from "./outcome-output";
 
@@ -39,6 +40,7 @@ const RENDERED = new Set([
   "patch_schema",
   "field_shapes",
   "from_words",
+  "defaulted",
   "ask_user",
 ]);
 
@@ -155,7 +157,11 @@ function approvalLine(value: unknown): string | null {
   return `approval: ${a.status}${a.status === "pending" && a.expires_at ? ` until ${a.expires_at.slice(11, 16)} UTC` : ""}`;
 }
 
-/** Every value under a declared money key shown as money ("$156.50"), at any depth of a row. */
+/**
+ * Every value under a declared money key shown as money ("$156.50"), at any depth of a row, and
+ * a value that is itself under one (`options.max_refund`, named by `key`): round 3 read
+ * "options.max_refund: 6100" because only keys inside a value were looked at.
+ */
 function moneyRenderer(money: { keys?: string[]; currency?: string } | undefined) {
   const keys = new Set(money?.keys ?? []);
   const currency = money?.currency ?? "USD";
@@ -171,7 +177,10 @@ function moneyRenderer(money: { keys?: string[]; currency?: string } | undefined
       ]),
     );
   };
-  return (v: unknown) => walk(v, 0);
+  return (v: unknown, key?: string) =>
+    key !== undefined && keys.has(key) && typeof v === "number" && Number.isInteger(v)
+      ? formatMoney(v, currency)
+      : walk(v, 0);
 }
 
 /** Matches worth a model's reading: those scoring at least half the best one. */
@@ -246,6 +255,8 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
         .map(([f, v]) => `${f} = ${v}`)
         .join(", ")}`,
     );
+  const defaults = defaultedLine(result.defaulted, asMoney);
+  if (defaults) lines.push(defaults);
   const more = result.action_id ? `get_context {"action_id":"${result.action_id}"}` : "see structuredContent";
 
   // Matches on the topic alone are no way forward (the message says where reading goes instead).
@@ -298,7 +309,7 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
         settled.push(field);
         continue;
       }
-      const v = asMoney(raw);
+      const v = asMoney(raw, k);
       const narrow =
         typeof choices[`more_${k}`] === "string"
           ? String(choices[`more_${k}`])
@@ -329,6 +340,7 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
     // When it was checked is for the record (structuredContent), not for the next step.
     const shown = asMoney(
       k === "verification" && v && typeof v === "object" ? withoutKey(v as Json, "checked_at") : v,
+      k,
     );
     lines.push(...section(k, shown, more, cut));
   }

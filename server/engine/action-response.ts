@@ -11,6 +11,7 @@ import {
 } from "./approval-ledger";
 import type { ApprovalView } from "./approval-view";
 import { isFreeText } from "./choice-words";
+import type { Defaulted } from "./defaulted-fields";
 import { describeInputs, fieldShapes, type InputDescription, patchJsonSchema } from "./describe-inputs";
 import type { EngineDeps } from "./engine-deps";
 import { nextActionsFor } from "./next-actions-for";
@@ -53,6 +54,8 @@ export interface ActionResponse extends OutcomeBase {
   ask_user?: AskUser;
   /** Fields whose value was read from words (a label sent, or the user's request): field → value. */
   from_words?: Record<string, string>;
+  /** Fields the action filled from its default, with the choices it passed over: the agent may ask. */
+  defaulted?: Record<string, Defaulted>;
   /** The shape of each missing or wrong field that is a structure (`[{sku, quantity}]`). */
   field_shapes?: Record<string, string>;
 }

@@ -12,6 +12,7 @@ import {
 import { allowedPatch, PATCHABLE, patchProblems } from "./allowed-patch";
 import { voidApprovals } from "./approval-ledger";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
+import { withDefaulted } from "./defaulted-fields";
 import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
 import { stateTooLarge } from "./state-ceiling";
@@ -93,7 +94,10 @@ export async function advanceAction(
       retryable: false,
     });
   const state = stateFromEvaluation(capability, ev, Object.keys(input.patch), previous);
-  const fromWords = Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {};
+  const fromWords = {
+    ...(Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {}),
+    ...withDefaulted(ev),
+  };
   // What the words named stays named, unless this patch set the field again by id.
   const named = { ...previous.from_words };
   for (const field of Object.keys(input.patch)) delete named[field];

@@ -35,6 +35,8 @@ export interface Evaluation {
   notFound?: { entity: string; id: string };
   /** Fields whose value came from words (a label sent, or the user's request): field → value. */
   fromWords: Record<string, string>;
+  /** Fields a node filled from its default (nothing sent or said for them): field → value. */
+  defaulted: Record<string, unknown>;
 }
 
 /** Words the evaluation may read beside the values: the user's request, at a start. */
@@ -62,6 +64,7 @@ export async function evaluateAction(
   const derived: Record<string, unknown> = {};
   const options: Record<string, unknown> = {};
   const fromWords: Record<string, string> = {};
+  const defaulted: Record<string, unknown> = {};
   /** Where the evaluation stops: at node `i`, or past the last node ("DONE"). */
   const stopAt = (i: number, stop: Partial<Evaluation> = {}): Evaluation => ({
     nodeIndex: i,
@@ -72,6 +75,7 @@ export async function evaluateAction(
     options,
     missing: [],
     fromWords,
+    defaulted,
     ...stop,
     // A value for a later node is checked for its shape now (an unknown enum value, a malformed
     // id): it is an error today, not something left pending to fail two calls later.
@@ -175,7 +179,10 @@ export async function evaluateAction(
       if (Object.keys(fieldOf).length) options.field_of = fieldOf;
       Object.assign(derived, result.derived ?? {});
       for (const [field, value] of Object.entries(result.defaults ?? {}))
-        if (!present(values[field])) values[field] = value;
+        if (!present(values[field])) {
+          values[field] = value;
+          defaulted[field] = value;
+        }
       // A field the node rejected on business grounds does not stay as if it were accepted.
       errors.push(...(result.errors ?? []));
       const ambiguous = retry.ambiguous;

@@ -12,6 +12,7 @@ import {
 } from "./action-store";
 import { allowedPatch, patchProblems } from "./allowed-patch";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
+import { withDefaulted } from "./defaulted-fields";
 import { describeInputs } from "./describe-inputs";
 import { isUniqueViolation } from "./effect-ledger";
 import type { EngineDeps } from "./engine-deps";
@@ -193,6 +194,7 @@ export async function startAction(
       summary: state.summary,
       result: state.result,
       ...(Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {}),
+      ...withDefaulted(ev),
       next_actions: [
         {
           tool: "start_action",
@@ -257,6 +259,7 @@ export async function startAction(
         : evaluationMessage(capability, ev, state),
       retryable: false,
       ...(Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {}),
+      ...withDefaulted(ev),
       ...(askUser ? { ask_user: askUser } : {}),
     },
     { withInputs: true, options: "full" },

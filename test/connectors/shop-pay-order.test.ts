@@ -58,7 +58,7 @@ describeEachProvider("pay_order through the gateway (%s, real legacy service)", 
       requires_confirmation: true,
       status: "awaiting_approval",
       summary: {
-        title: `Pay ${(total / 100).toFixed(2)} USD for order ord_pending`,
+        title: `Pay $${(total / 100).toFixed(2)} for order ord_pending`,
         order_id: "ord_pending",
         amount: total,
         items: [expect.objectContaining({ product_id: "prod_kettle", quantity: 1 })],

@@ -1,5 +1,6 @@
 import { recordLink, redactShown } from "./page-scope";
 import { parseBrowseUri } from "./parse-browse-uri";
+import { formatMoney } from "./render-decision-summary";
 import { visibleText } from "./visible-text";
 
 /**
@@ -98,9 +99,10 @@ export function fieldList(pairs: Array<[string, unknown]>): string {
   return pairs.map(([label, value]) => `- **${label}:** ${escapeText(value)}`).join("\n");
 }
 
+/** Minor units as the action face and the decision summary show them ("$43.00"): one format everywhere. */
 export function money(cents: unknown, currency = "USD"): string {
-  if (typeof cents !== "number") return escapeText(cents);
-  return `${(cents / 100).toFixed(2)} ${currency}`;
+  if (typeof cents !== "number" || !Number.isInteger(cents)) return escapeText(cents);
+  return escapeText(formatMoney(cents, currency));
 }
 
 export interface FormField {

@@ -22,8 +22,17 @@ export function idLink(field: string, value: unknown): string {
 const MONEY_FIELD =
   /(^|_)(price|amount|total|subtotal|discount|balance|refundable|unit_price|shipping_price|shipping_difference|available)$/;
 
-export function cell(field: string, value: unknown): string {
-  if (MONEY_FIELD.test(field) && typeof value === "number") return money(value);
+/** A connector's declared money (integer minor units under these keys, one currency). */
+export type MoneyOf = { keys: string[]; currency: string };
+
+/**
+ * One value as a cell. Where the page knows the connector's declared money keys (a view's
+ * `money_of`), they alone decide which integers are money, as on the action face; without them
+ * (lists, forms) the key names above stand in.
+ */
+export function cell(field: string, value: unknown, moneyOf?: MoneyOf): string {
+  const isMoney = moneyOf ? moneyOf.keys.includes(field) : MONEY_FIELD.test(field);
+  if (isMoney && typeof value === "number" && Number.isInteger(value)) return money(value, moneyOf?.currency);
   if (Array.isArray(value)) {
     if (value.every((v) => typeof v !== "object" || v === null)) return escapeText(value.join(", "));
     return escapeText(`${value.length} item(s)`);
@@ -39,6 +48,7 @@ export function rowsTable(
   records: readonly object[],
   columns?: string[],
   firstCellUri?: (index: number) => string,
+  moneyOf?: MoneyOf,
 ): string {
   const rows = records as readonly Row[];
   if (rows.length === 0) return "_(none)_";
@@ -51,28 +61,30 @@ export function rowsTable(
     cols,
     rows.map((row, i) =>
       cols.map((col, c) =>
-        c === 0 && firstCellUri ? link(String(row[col] ?? ""), firstCellUri(i)) : cell(col, row[col]),
+        c === 0 && firstCellUri
+          ? link(String(row[col] ?? ""), firstCellUri(i))
+          : cell(col, row[col], moneyOf),
       ),
     ),
   );
 }
 
 /** Header fields of an object: scalars as a list, arrays of objects as tables beneath. */
-export function objectSections(object: object, skip: string[] = []): string {
+export function objectSections(object: object, skip: string[] = [], moneyOf?: MoneyOf): string {
   const scalars: string[] = [];
   const sections: string[] = [];
   for (const [key, value] of Object.entries(object)) {
     if (skip.includes(key) || value === undefined) continue;
     if (Array.isArray(value) && value.some((v) => v && typeof v === "object")) {
-      sections.push(`### ${label(key)}\n\n${rowsTable(value as Row[])}`);
+      sections.push(`### ${label(key)}\n\n${rowsTable(value as Row[], undefined, undefined, moneyOf)}`);
     } else if (value && typeof value === "object" && !Array.isArray(value)) {
       const inner = Object.entries(value as Row)
         .filter(([, v]) => v === null || typeof v !== "object")
-        .map(([k, v]) => `${label(k)}: ${cell(k, v)}`)
+        .map(([k, v]) => `${label(k)}: ${cell(k, v, moneyOf)}`)
         .join(" · ");
       scalars.push(`- **${label(key)}:** ${inner || "—"}`);
     } else {
-      scalars.push(`- **${label(key)}:** ${cell(key, value)}`);
+      scalars.push(`- **${label(key)}:** ${cell(key, value, moneyOf)}`);
     }
   }
   return [scalars.join("\n"), ...sections].filter(Boolean).join("\n\n");

@@ -2,7 +2,7 @@ import type { BackendOutcome, ListPage, Row } from "./browse-backend";
 import type { FilterSpec, PageBody } from "./define-route";
 import { code, escapeText, link, shownPrefix } from "./markdown";
 import { type BrowseUri, formatBrowseUri } from "./parse-browse-uri";
-import { nextActionsList, objectSections, rowsTable } from "./render-helpers";
+import { type MoneyOf, nextActionsList, objectSections, rowsTable } from "./render-helpers";
 
 /** Shared page builders for the scheme route files: lists, entity views, refusals, paging. */
 const PER_PAGE_NOTE = "Lists paginate: follow the next-page link.";
@@ -86,14 +86,18 @@ export function viewPage(
   if (view.outcome === "not_found") return NOT_FOUND_FOR(kind, id);
   if (view.outcome !== "applied" && view.outcome !== "preview") return outcomePage(`${kind} ${id}`, view);
   const entity = ((view.view ?? view.entity ?? view.order ?? view.ticket) as Row | undefined) ?? {};
-  const parts: string[] = [objectSections(entity, ["next_actions", "eligibility", "after_sales", "actions"])];
+  // The view's money as its connector's capabilities declare it: "$5.00", never a bare 500.
+  const moneyOf = readMoneyOf(view.money_of);
+  const parts: string[] = [
+    objectSections(entity, ["next_actions", "eligibility", "after_sales", "actions"], moneyOf),
+  ];
   const eligibility = (entity.eligibility ?? entity.after_sales ?? view.eligibility) as
     | Row
     | Row[]
     | undefined;
   if (eligibility) {
     parts.push(
-      `## What may be done now\n\n${Array.isArray(eligibility) ? rowsTable(eligibility) : objectSections(eligibility)}`,
+      `## What may be done now\n\n${Array.isArray(eligibility) ? rowsTable(eligibility, undefined, undefined, moneyOf) : objectSections(eligibility, [], moneyOf)}`,
     );
   }
   if (formLinks.length)
@@ -104,6 +108,12 @@ export function viewPage(
     outcome: "applied",
     markdown: parts.join("\n\n"),
   };
+}
+
+function readMoneyOf(value: unknown): MoneyOf | undefined {
+  const m = value as { keys?: unknown; currency?: unknown } | undefined;
+  if (!m || !Array.isArray(m.keys) || typeof m.currency !== "string") return undefined;
+  return { keys: m.keys.filter((k): k is string => typeof k === "string"), currency: m.currency };
 }
 
 export function listPage<T extends object>(

@@ -1,3 +1,4 @@
+import { money } from "../sdk/markdown";
 import { openItems, settledItems, settledSentence } from "./after-sales-items";
 import type { ShopOrder } from "./shop-adapter";
 
@@ -160,7 +161,7 @@ export function afterSalesPaths(order: ShopOrder, now = new Date()): AfterSalesP
       ? {
           kind: "shipping_refund",
           eligible: true,
-          message: `The shipping was overcharged by ${order.shipping_difference}; that difference can be refunded`,
+          message: `The shipping was overcharged by ${money(order.shipping_difference)}; that difference can be refunded`,
         }
       : {
           kind: "shipping_refund",

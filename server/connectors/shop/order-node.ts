@@ -85,7 +85,7 @@ function orderCandidate(order: ShopOrder) {
     id: order.id,
     status: order.shipment?.status === "in_transit" ? "shipped, in transit" : order.status,
     items: order.items.map((i) => `${i.name} ×${i.quantity}`).join(", "),
-    // Formatted (the shop is in USD cents): a bare 15650 next to "Pay 156.50 USD" reads as dollars.
+    // Formatted (the shop is in USD cents): a bare 15650 next to "Pay $156.50" reads as dollars.
     total: money(order.total),
     ship_to: order.address?.label ?? null,
     // The day it was placed: "the order I placed today" is answered from the list itself.

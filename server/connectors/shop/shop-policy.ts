@@ -1,6 +1,9 @@
 /**
  * The shop's money in option rows: integer US cents under these keys (prices, totals, what a
  * line refunds, a coupon's discount, the balance available), as the legacy API sends them.
+ * `shipping` is an order's shipping price in its totals (a string under it, a shipping method
+ * or a summary line, is not money: only integers are formatted); `max_refund` is after-sales'
+ * ceiling. Both were shown bare to agents (round 3: "shipping 1200", "max_refund: 6100").
  */
 export const SHOP_MONEY = {
   keys: [
@@ -9,8 +12,11 @@ export const SHOP_MONEY = {
     "balance",
     "discount",
     "line_total",
+    "max_refund",
     "price",
     "refundable",
+    "shipping",
+    "shipping_difference",
     "shipping_price",
     "subtotal",
     "total",

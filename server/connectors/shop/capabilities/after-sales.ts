@@ -4,6 +4,7 @@ import { withShown } from "../../sdk/decision-summary";
 import { defineCapability } from "../../sdk/define-capability";
 import { toEffectResult } from "../../sdk/effect-result";
 import { sendWithRetries } from "../../sdk/http-client";
+import { money } from "../../sdk/markdown";
 import type { Alternative, ValidationError } from "../../sdk/outcome";
 import {
   AFTER_SALES_KINDS,
@@ -290,7 +291,7 @@ export const afterSales = defineCapability<ShopAdapter>({
             errors.push({
               field: "amount",
               code: "amount_too_high",
-              message: `At most ${max} can be refunded`,
+              message: `At most ${money(max)} can be refunded`,
             });
           return {
             errors,

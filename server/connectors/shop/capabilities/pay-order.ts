@@ -75,7 +75,7 @@ export const payOrder = defineCapability<ShopAdapter>({
     const title = `Pay ${money(total)} for order ${order.id}`;
     return withShown(
       {
-        // Says which order: the tester approved checkout's "Pay 156.50 USD" believing it paid this one.
+        // Says which order: the tester approved checkout's "Pay $156.50" believing it paid this one.
         title,
         decision: {
           verb: "Pay",

@@ -1,0 +1,41 @@
+type Json = Record<string, unknown>;
+
+/**
+ * The line that says which fields the action filled from its own default (the user named none),
+ * with the other choices and their prices, so the agent can ask before the user approves:
+ * "defaults (the user named none; ask if it matters): shipping_method = standard (other choices:
+ * `express` $12.00, `same_day` $15.00)". Null when nothing was defaulted.
+ */
+export function defaultedLine(value: unknown, asMoney: (v: unknown, key?: string) => unknown): string | null {
+  if (!value || typeof value !== "object") return null;
+  const parts = Object.entries(value as Record<string, { value?: unknown; choices?: unknown[] }>).map(
+    ([field, d]) => {
+      const shown = asMoney(d.value, field);
+      const others = otherChoices(d.value, d.choices ?? [], asMoney);
+      return `${field} = ${typeof shown === "object" ? JSON.stringify(shown) : String(shown)}${
+        others.length ? ` (other choices: ${others.join(", ")})` : ""
+      }`;
+    },
+  );
+  return parts.length ? `defaults (the user named none; ask them if it matters): ${parts.join("; ")}` : null;
+}
+
+/** Each other choice by the value a patch sends, with its price when a row carries one. */
+function otherChoices(chosen: unknown, choices: unknown[], asMoney: (v: unknown) => unknown): string[] {
+  const rows = choices.filter((c): c is Json => !!c && typeof c === "object" && !Array.isArray(c));
+  if (rows.length < choices.length)
+    return choices
+      .filter((c) => c !== chosen && (typeof c === "string" || typeof c === "number"))
+      .map((c) => `\`${c}\``);
+  // The key holding the value a patch sends: the one whose value is the chosen default.
+  const key = rows.flatMap((r) => Object.keys(r).filter((k) => r[k] === chosen))[0];
+  if (!key) return [];
+  return rows
+    .filter((r) => r[key] !== chosen)
+    .slice(0, 10)
+    .map((r) => {
+      const formatted = asMoney(r) as Json;
+      const price = Object.keys(r).find((k) => typeof r[k] === "number" && formatted[k] !== r[k]);
+      return `\`${String(r[key])}\`${price ? ` ${String(formatted[price])}` : ""}`;
+    });
+}

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+
+/**
+ * A field the action filled from its own default is named as such in the agent's answer, with
+ * the other choices, so the agent can ask the user. Round 3: checkout's summary said "Shipping:
+ * Standard" though the user named no shipping method, and only the form said "the cheapest when
+ * left out".
+ */
+describe("defaults the user never named are said in the answer", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld();
+  });
+  afterAll(async () => w?.close());
+  beforeEach(async () => w.legacy.reset());
+
+  const patch = {
+    items: [{ product_id: "prod_mug", quantity: 2 }],
+    address_id: "Office",
+    payment_type: "balance",
+  };
+
+  it("checkout without a shipping method: the default, and the other methods with their prices", async () => {
+    const client = await w.connect(w.keys.alice);
+    const res = await client.callTool({ name: "start_action", arguments: { capability: "checkout", patch } });
+    expect(sc(res)).toMatchObject({
+      node: "CONFIRM_ORDER",
+      defaulted: { shipping_method: { value: "standard" } },
+    });
+    expect(text(res)).toMatch(
+      /^defaults \(the user named none; ask them if it matters\): shipping_method = standard \(other choices: `express` \$\d+\.\d\d, `same_day` \$\d+\.\d\d\)$/m,
+    );
+  });
+
+  it("named by the agent's patch or reached by advance: no default is claimed", async () => {
+    const client = await w.connect(w.keys.alice);
+    const res = await client.callTool({
+      name: "start_action",
+      arguments: { capability: "checkout", patch: { ...patch, shipping_method: "express" } },
+    });
+    expect(sc(res).defaulted).toBeUndefined();
+    expect(text(res)).not.toMatch(/^defaults/m);
+    // Filled in two steps: the answer that applied the default says so.
+    const first = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { capability: "checkout", patch: { items: patch.items, payment_type: "balance" } },
+      }),
+    );
+    const advanced = await client.callTool({
+      name: "advance_action",
+      arguments: {
+        action_id: first.action_id,
+        version: first.version,
+        patch: { address_id: "addr_alice_office" },
+      },
+    });
+    expect(text(advanced)).toMatch(/^defaults .*shipping_method = standard/m);
+  });
+});

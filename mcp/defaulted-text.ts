@@ -3,8 +3,8 @@ type Json = Record<string, unknown>;
 /**
  * The line that says which fields the action filled from its own default (the user named none),
  * with the other choices and their prices, so the agent can ask before the user approves:
- * "defaults (the user named none; ask if it matters): shipping_method = standard (other choices:
- * `express` $12.00, `same_day` $15.00)". Null when nothing was defaulted.
+ * "defaults (the user named none; ask if it matters): <field> = <value> (other choices:
+ * `<choice>` $12.00, …)". Null when nothing was defaulted.
  */
 export function defaultedLine(value: unknown, asMoney: (v: unknown, key?: string) => unknown): string | null {
   if (!value || typeof value !== "object") return null;

@@ -6,9 +6,9 @@ export type Defaulted = { value: unknown; choices?: unknown[] };
 /**
  * The fields this evaluation filled from a node's default — not from the user's words, not from
  * the agent's patch — each with the list of choices offered for it (`options.field_of` names the
- * list), so the answer can say "shipping_method: standard (default; other choices: …)" and the
- * agent can ask the user. Round 3: checkout's summary said "Shipping: Standard" although the user
- * named none, and nothing told the agent it was a default.
+ * list), so the answer can say "<field>: <value> (default; other choices: …)" and the agent can
+ * ask the user. Round 4: a checkout summary showed a shipping method the user never named, and
+ * nothing told the agent it was a default.
  */
 export function defaultedFields(ev: Evaluation): Record<string, Defaulted> | undefined {
   const fieldOf = (ev.options.field_of ?? {}) as Record<string, string>;

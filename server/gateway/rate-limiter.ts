@@ -78,19 +78,27 @@ export function createRateLimiter(
     const pool = new pg.Pool({ connectionString: store.url, max: 4 });
     // An idle connection the server dropped: the next query reconnects; no reason to crash.
     pool.on("error", (error) => logger.warn({ err: error.message }, "rate limit store: connection lost"));
-    ready = new Promise((resolve, reject) => {
-      limiter = new RateLimiterPostgres(
-        {
-          ...options,
-          storeClient: pool,
-          storeType: "pool",
-          // rate-limiter-flexible owns this table (CREATE TABLE IF NOT EXISTS, safe when
-          // instances start together) and deletes expired rows itself.
-          tableName: "signpost_rate_limits",
-          insuranceLimiter: insurance(),
-        },
-        (error?: Error) => (error ? reject(error) : resolve()),
-      );
+    const start = (tableCreated: boolean) =>
+      new Promise<void>((resolve, reject) => {
+        limiter = new RateLimiterPostgres(
+          {
+            ...options,
+            storeClient: pool,
+            storeType: "pool",
+            // rate-limiter-flexible owns this table and deletes expired rows itself.
+            tableName: "signpost_rate_limits",
+            tableCreated,
+            insuranceLimiter: insurance(),
+          },
+          (error?: Error) => (error ? reject(error) : resolve()),
+        );
+      });
+    // Its CREATE TABLE IF NOT EXISTS is not safe when instances start together: PostgreSQL
+    // answers the loser "relation already exists" (42P07), "type … already exists" (42710) or
+    // a unique violation on the type (23505). The table is there then; the loser uses it.
+    ready = start(false).catch((error: { code?: string }) => {
+      if (["42P07", "42710", "23505"].includes(error?.code ?? "")) return start(true);
+      throw error;
     });
     close = () => pool.end();
   } else if (store.kind === "redis") {

@@ -95,6 +95,24 @@ describe.each(stores)("the call budget shared through %s", (_name, reachable, st
   });
 });
 
+describe.skipIf(!pgReachable)("instances starting together on a fresh PostgreSQL", () => {
+  // The store's CREATE TABLE IF NOT EXISTS raced when two instances started at once: one got
+  // "relation signpost_rate_limits already exists" and its calls failed (a CI run, once).
+  it("all become ready on the table one of them created, and count together", async () => {
+    const fresh = await createTestDatabase("postgres");
+    const many = Array.from({ length: 8 }, () => createRateLimiter(8, { kind: "postgres", url: fresh.url }));
+    try {
+      const key = `agent_${randomBytes(6).toString("hex")}`;
+      const decisions = await Promise.all(many.map((l) => l.take(key, 1)));
+      expect(decisions).toEqual(many.map(() => ({ ok: true })));
+      expect((await many[0]?.take(key, 1))?.ok).toBe(false);
+    } finally {
+      for (const l of many) await l.close();
+      await fresh.drop();
+    }
+  });
+});
+
 describe("the store the environment picks (what /mcp uses: mcp/signpost-mcp.ts)", () => {
   it("Redis when SIGNPOST_REDIS_URL is set, else PostgreSQL when DATABASE_URL is, else this process's memory", () => {
     const postgres = "postgresql://signpost@db.internal:5432/signpost";

@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { SECURITY_HEADERS } from "./server/security-headers";
 
 const config: NextConfig = {
   // Native and server-only packages stay outside the bundle.
@@ -30,11 +31,7 @@ const config: NextConfig = {
     return [
       {
         source: "/:path*",
-        headers: [
-          { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
-          { key: "X-Frame-Options", value: "DENY" },
-          { key: "X-Content-Type-Options", value: "nosniff" },
-        ],
+        headers: Object.entries(SECURITY_HEADERS).map(([key, value]) => ({ key, value })),
       },
     ];
   },

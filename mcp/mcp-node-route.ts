@@ -1,14 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { SECURITY_HEADERS } from "@/server/security-headers";
 import { MAX_REQUEST_BODY_BYTES } from "./mcp-http-handler";
 
 type FetchHandler = (request: Request) => Promise<Response>;
-
-/** What every answer of the server carries (next.config.ts sets the same on Next's answers). */
-const SECURITY_HEADERS = {
-  "Content-Security-Policy": "frame-ancestors 'none'",
-  "X-Frame-Options": "DENY",
-  "X-Content-Type-Options": "nosniff",
-};
 
 /**
  * `/mcp` answered on the process's own node:http server, before Next.js sees the request: the

@@ -3,7 +3,7 @@ import type { AnyConnector } from "../connectors/sdk/define-connector";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
 import { recordLink } from "../connectors/sdk/page-scope";
 import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
-import { eligibilityLine } from "./eligibility-line";
+import { eligibleRecords } from "./eligible-records";
 import { guarded } from "./guarded";
 import { type NarrowedListing, narrowedListing } from "./listing-words";
 import { navigate } from "./navigate";
@@ -96,6 +96,12 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const routes = balancedBySystem(await readableByCaller(backend, among, ranked), 5, 2);
     const titles = new Map(among.map((c) => [c.scheme, c.title]));
     const mine = /\b(me|my|mine|assigned to me)\b/i.test(q);
+    // "orders I can return": which ones is the capability's dry run's answer, said first; where
+    // it checked the listing's records, that is the whole answer (the rows would repeat it).
+    const possible = await eligibleRecords(backend, q, qWords, mine, among);
+    if (possible?.answered)
+      return { title: `Search: ${shownQ}`, outcome: "applied", markdown: possible.markdown };
+    if (possible) sections.push(possible.markdown);
     // The words name exactly one page (all of them are its title's or address's words): its
     // content comes with the answer, so "list my orders" is one call, not a search then a
     // navigate. Bounded; the rest of it is one navigate away.
@@ -106,9 +112,6 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       ? await openedSection(backend, narrowedListing(named, namedRoute, qWords, q), namedRoute?.title ?? "")
       : null;
     const others = opened ? routes.filter(({ r }) => named !== r.pattern && named !== r.example) : routes;
-    // "orders I can return": which ones is the capability's dry run's answer, said first.
-    const possible = await eligibilityLine(backend, q);
-    if (possible) sections.push(possible);
     if (opened) sections.push(opened);
     if (others.length) {
       sections.push(

@@ -11,6 +11,7 @@ import type { BrowsePage } from "./render-page";
 import { startLinks } from "./render-page";
 import { candidateRoutes, FRAMING, STOP, scoreRoute, words } from "./route-words";
 import { recordSources, searchRecords } from "./search-records";
+import { sortFromWords } from "./sort-words";
 
 // Search: the URI structure (routes) as well as the data.
 
@@ -106,7 +107,14 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     // content comes with the answer, so "list my orders" is one call, not a search then a
     // navigate. Bounded; the rest of it is one navigate away.
     // Or one listing the words name clearly by score, though not every word is its title's.
-    const named = namedPage(routes, qWords, mine) ?? clearListing(routes, mine);
+    // Sort words ("cheapest first") say how to order a page, not which page it is.
+    const sorting = sortFromWords(q, undefined).used;
+    const named =
+      namedPage(
+        routes,
+        qWords.filter((w) => !sorting.has(w)),
+        mine,
+      ) ?? clearListing(routes, mine);
     const namedRoute = routes.find(({ r }) => r.pattern === named || r.example === named)?.r;
     const opened = named
       ? await openedSection(backend, narrowedListing(named, namedRoute, qWords, q), namedRoute?.title ?? "")
@@ -239,7 +247,7 @@ async function openedSection(
   const page = await navigate(backend, listing.uri);
   if (page.outcome !== "applied") return null;
   const heading = link(page.title, page.uri);
-  const { leftover, textFilter, withoutWords } = listing;
+  const { leftover, textFilter, withoutWords, unsorted } = listing;
   if (leftover && textFilter && page.rows === 0) {
     // "Tickets" → "No ticket matches …; all tickets: …"; a longer title is named as it is.
     const plural = title.toLowerCase();
@@ -256,9 +264,12 @@ async function openedSection(
   }
   // Its own link first, then those of the rows the kept part shows: links of this answer too.
   for (const l of page.links) if (kept.includes(`](${l})`)) recordLink(l);
-  const unused =
-    leftover && !textFilter
-      ? `${code(leftover)} did not filter this listing: it has no text filter.\n\n`
-      : "";
+  const unused = [
+    leftover && !textFilter ? `${code(leftover)} did not filter this listing: it has no text filter.` : "",
+    unsorted ? `${code(unsorted)} did not sort this listing: it declares no such sort.` : "",
+  ]
+    .filter(Boolean)
+    .map((line) => `${line}\n\n`)
+    .join("");
   return `## ${heading} (opened here)\n\n${unused}${kept}`;
 }

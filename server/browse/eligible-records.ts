@@ -85,11 +85,14 @@ export async function eligibleRecords(
     else possible.push(`- ${rowLink} — ${whatIsPossible(answer, capability.appliesTo.field as string)}`);
   });
   const label = entity.label.toLowerCase();
+  // The listing's next page (a link to the same listing with ?page=): not checked, and said so.
+  const base = page.uri.split("?")[0] ?? page.uri;
+  const next = page.links.find((l) => l.split("?")[0] === base && /[?&]page=\d+/.test(l));
   const scope = `${checked.length} ${label}${checked.length === 1 ? "" : "s"} of ${link(page.title, page.uri)}${ids.length > checked.length ? ` (the first ${checked.length} of ${ids.length} shown; at most ${ELIGIBILITY_CAP} are checked)` : ""}`;
   const start = JSON.stringify({ capability: id, entity_id: "…" });
   const markdown = [
     `## Where ${code(id)} is possible now`,
-    `Checked with ${code(id)}'s own dry run for ${scope}; nothing was changed.`,
+    `Checked with ${code(id)}'s own dry run for ${scope}; nothing was changed.${next ? ` Only this page: ${link("the next page", next)} was not checked.` : ""}`,
     possible.length ? `Possible:\n${possible.join("\n")}` : `Possible for none of them.`,
     not.length ? `Not possible:\n${not.join("\n")}` : "",
     possible.length ? `Start one: \`start_action ${start}\`.` : "",

@@ -149,7 +149,9 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       q,
       scheme,
     );
-    const found = await searchRecords(backend, q, qWords, mine, sources, among, scheme);
+    // Sort words are no record's text ("cheapest headphones" looks for headphones).
+    const recordWords = qWords.filter((w) => !sorting.has(w));
+    const found = await searchRecords(backend, q, recordWords, mine, sources, among, scheme);
     // The query is about the scheme of the best page ("my orders" → shop): its records first,
     // and others only where it has few.
     const about = routes[0]?.r.pattern.split("://")[0];

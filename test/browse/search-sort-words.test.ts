@@ -40,6 +40,8 @@ describe("search: sort words", () => {
     // The helpdesk's own values, by the words around them too ("first" is no ticket's text).
     const newest = await search("newest tickets first");
     expect(newest).toContain("(helpdesk://tickets?sort=newest) (opened here)");
+    // Where no listing opens, the records searched for are the other words' ("headphones").
+    expect(await search("cheapest headphones")).toContain("(shop://product/prod_headphones)");
     for (const query of ["products cheapest first", "most expensive products", "newest tickets first"])
       expect(await search(query)).not.toMatch(/[?&]q=|No \w+ matches/);
   });

@@ -65,11 +65,16 @@ export async function eligibleRecords(
       `${link(page.title, page.uri)} lists no ${entity.label.toLowerCase()} to check for ${code(id)}.`,
     );
   const checked = ids.slice(0, ELIGIBILITY_CAP);
-  const answers = await inBatches(checked, (entityId) =>
-    backend.startAction({ capability: id, entity_id: entityId, intent: q.slice(0, 500), dry_run: true }),
+  // A refusal of the check itself (no permission, system down) is the same for every record:
+  // the batches stop there, and it is said once. A record not there for this caller is its own line.
+  const failed = (a: BackendOutcome) => a.outcome !== "preview" && a.outcome !== "not_found";
+  const answers = await inBatches(
+    checked,
+    (entityId) =>
+      backend.startAction({ capability: id, entity_id: entityId, intent: q.slice(0, 500), dry_run: true }),
+    failed,
   );
-  // A refusal of the check itself (no permission, system down) is the same for every record: said once.
-  const refused = answers.find((a) => a.outcome !== "preview");
+  const refused = answers.find(failed);
   if (refused)
     return line(
       `Could not check ${code(id)} for ${escapeText(page.title)}: ${escapeText(firstClause(refused.message))}.`,
@@ -79,7 +84,9 @@ export async function eligibleRecords(
   const not: string[] = [];
   checked.forEach((entityId, i) => {
     const answer = answers[i] as BackendOutcome;
-    const errors = (answer.validation_errors ?? []) as Array<{ message?: string }>;
+    const errors = (
+      answer.outcome === "not_found" ? [{ message: answer.message }] : (answer.validation_errors ?? [])
+    ) as Array<{ message?: string }>;
     const rowLink = link(entityId, entity.uri(entityId));
     if (errors.length) not.push(`- ${rowLink} — ${escapeText(firstClause(errors[0]?.message ?? ""))}`);
     else possible.push(`- ${rowLink} — ${whatIsPossible(answer, capability.appliesTo.field as string)}`);
@@ -147,11 +154,18 @@ function idReader(entity: ConnectorEntity<unknown>): (uri: string) => string | n
   };
 }
 
-/** Runs `run` for each item, IN_FLIGHT at a time; answers in the items' order. */
-async function inBatches<T, R>(items: T[], run: (item: T) => Promise<R>): Promise<R[]> {
+/** Runs `run` for each item, IN_FLIGHT at a time, in the items' order; stops after a batch with a `stop` answer. */
+async function inBatches<T, R>(
+  items: T[],
+  run: (item: T) => Promise<R>,
+  stop: (r: R) => boolean,
+): Promise<R[]> {
   const out: R[] = [];
-  for (let i = 0; i < items.length; i += IN_FLIGHT)
-    out.push(...(await Promise.all(items.slice(i, i + IN_FLIGHT).map(run))));
+  for (let i = 0; i < items.length; i += IN_FLIGHT) {
+    const batch = await Promise.all(items.slice(i, i + IN_FLIGHT).map(run));
+    out.push(...batch);
+    if (batch.some(stop)) break;
+  }
   return out;
 }
 

@@ -103,6 +103,7 @@ describe("search: which records an action is possible for", () => {
     });
     try {
       const alice = await w.connect(w.keys.alice, { faces: "browse" });
+      const last = await w.db.auditEvent.findFirst({ where: { tenantId: "acme" }, orderBy: { seq: "desc" } });
       const answer = text(
         await alice.callTool({
           name: "search",
@@ -111,6 +112,12 @@ describe("search: which records an action is possible for", () => {
       );
       expect(answer).toContain("Could not check `after_sales`");
       expect(answer).not.toContain("Possible:");
+      // The checks stop at the first refused batch: not one refusal per order of the listing.
+      const checks = await w.db.auditEvent.count({
+        where: { tenantId: "acme", seq: { gt: last?.seq ?? 0 }, operation: "action.started" },
+      });
+      expect(checks).toBeGreaterThan(0);
+      expect(checks).toBeLessThan(8);
     } finally {
       await w.db.permissionRule.delete({ where: { id: rule.id } });
     }

@@ -1,5 +1,6 @@
 import type { RouteDefinition } from "./browse-routes";
 import { FRAMING, words } from "./route-words";
+import { sortFromWords } from "./sort-words";
 
 /**
  * What a search's words do to the listing it opens: the filter values they name become filters,
@@ -16,6 +17,8 @@ export interface NarrowedListing {
   leftover: string;
   /** The free-text filter the leftover words went to, or null when the listing has none. */
   textFilter: string | null;
+  /** Sort words the listing declares no sort for ("cheapest"), as said; empty otherwise. */
+  unsorted: string;
 }
 
 /**
@@ -30,13 +33,16 @@ export function narrowedListing(
   qWords: string[],
   q: string,
 ): NarrowedListing {
-  const none = { uri, withoutWords: uri, leftover: "", textFilter: null };
+  const none = { uri, withoutWords: uri, leftover: "", textFilter: null, unsorted: "" };
   if (!route) return none;
+  // Sort words sort (or are said not to), and are never the text filter.
+  const sort = sortFromWords(q, route.filters);
   const said = new Set(qWords);
-  const used = new Set(
-    words(`${route.title} ${route.pattern} ${route.keywords.join(" ")} ${route.description}`),
-  );
-  const params: string[] = [];
+  const used = new Set([
+    ...words(`${route.title} ${route.pattern} ${route.keywords.join(" ")} ${route.description}`),
+    ...sort.used,
+  ]);
+  const params: string[] = sort.params.filter((p) => !uri.includes(`${p.split("=")[0]}=`));
   let textFilter: string | null = null;
   for (const [key, values] of Object.entries(route.filters ?? {})) {
     if (values === "free text") {
@@ -45,7 +51,7 @@ export function narrowedListing(
     }
     // Every value the listing takes is a word about the listing, named once or not.
     for (const v of values) for (const w of words(v)) used.add(w);
-    if (uri.includes(`${key}=`)) continue;
+    if (uri.includes(`${key}=`) || params.some((p) => p.startsWith(`${key}=`))) continue;
     const namedValues = values.filter((v) => /^[a-z_]+$/.test(v) && !/^(true|false)$/.test(v) && said.has(v));
     if (namedValues.length === 1) params.push(`${key}=${namedValues[0]}`);
   }
@@ -60,11 +66,12 @@ export function narrowedListing(
   ];
   const leftover = shown.join(" ").slice(0, 100);
   if (!leftover || !textFilter || uri.includes(`${textFilter}=`))
-    return { uri: withoutWords, withoutWords, leftover, textFilter: null };
+    return { uri: withoutWords, withoutWords, leftover, textFilter: null, unsorted: sort.unsorted };
   return {
     uri: join(uri, [...params, `${textFilter}=${encodeURIComponent(leftover)}`]),
     withoutWords,
     leftover,
     textFilter,
+    unsorted: sort.unsorted,
   };
 }

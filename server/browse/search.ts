@@ -3,7 +3,7 @@ import type { AnyConnector } from "../connectors/sdk/define-connector";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
 import { recordLink } from "../connectors/sdk/page-scope";
 import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
-import { eligibilityLine } from "./eligibility-line";
+import { eligibleRecords } from "./eligible-records";
 import { guarded } from "./guarded";
 import { type NarrowedListing, narrowedListing } from "./listing-words";
 import { navigate } from "./navigate";
@@ -11,6 +11,7 @@ import type { BrowsePage } from "./render-page";
 import { startLinks } from "./render-page";
 import { candidateRoutes, FRAMING, STOP, scoreRoute, words } from "./route-words";
 import { recordSources, searchRecords } from "./search-records";
+import { sortFromWords } from "./sort-words";
 
 // Search: the URI structure (routes) as well as the data.
 
@@ -96,19 +97,29 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const routes = balancedBySystem(await readableByCaller(backend, among, ranked), 5, 2);
     const titles = new Map(among.map((c) => [c.scheme, c.title]));
     const mine = /\b(me|my|mine|assigned to me)\b/i.test(q);
+    // "orders I can return": which ones is the capability's dry run's answer, said first; where
+    // it checked the listing's records, that is the whole answer (the rows would repeat it).
+    const possible = await eligibleRecords(backend, q, qWords, mine, among);
+    if (possible?.answered)
+      return { title: `Search: ${shownQ}`, outcome: "applied", markdown: possible.markdown };
+    if (possible) sections.push(possible.markdown);
     // The words name exactly one page (all of them are its title's or address's words): its
     // content comes with the answer, so "list my orders" is one call, not a search then a
     // navigate. Bounded; the rest of it is one navigate away.
     // Or one listing the words name clearly by score, though not every word is its title's.
-    const named = namedPage(routes, qWords, mine) ?? clearListing(routes, mine);
+    // Sort words ("cheapest first") say how to order a page, not which page it is.
+    const sorting = sortFromWords(q, undefined).used;
+    const named =
+      namedPage(
+        routes,
+        qWords.filter((w) => !sorting.has(w)),
+        mine,
+      ) ?? clearListing(routes, mine);
     const namedRoute = routes.find(({ r }) => r.pattern === named || r.example === named)?.r;
     const opened = named
       ? await openedSection(backend, narrowedListing(named, namedRoute, qWords, q), namedRoute?.title ?? "")
       : null;
     const others = opened ? routes.filter(({ r }) => named !== r.pattern && named !== r.example) : routes;
-    // "orders I can return": which ones is the capability's dry run's answer, said first.
-    const possible = await eligibilityLine(backend, q);
-    if (possible) sections.push(possible);
     if (opened) sections.push(opened);
     if (others.length) {
       sections.push(
@@ -138,7 +149,9 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       q,
       scheme,
     );
-    const found = await searchRecords(backend, q, qWords, mine, sources, among, scheme);
+    // Sort words are no record's text ("cheapest headphones" looks for headphones).
+    const recordWords = qWords.filter((w) => !sorting.has(w));
+    const found = await searchRecords(backend, q, recordWords, mine, sources, among, scheme);
     // The query is about the scheme of the best page ("my orders" → shop): its records first,
     // and others only where it has few.
     const about = routes[0]?.r.pattern.split("://")[0];
@@ -236,7 +249,7 @@ async function openedSection(
   const page = await navigate(backend, listing.uri);
   if (page.outcome !== "applied") return null;
   const heading = link(page.title, page.uri);
-  const { leftover, textFilter, withoutWords } = listing;
+  const { leftover, textFilter, withoutWords, unsorted } = listing;
   if (leftover && textFilter && page.rows === 0) {
     // "Tickets" → "No ticket matches …; all tickets: …"; a longer title is named as it is.
     const plural = title.toLowerCase();
@@ -253,9 +266,12 @@ async function openedSection(
   }
   // Its own link first, then those of the rows the kept part shows: links of this answer too.
   for (const l of page.links) if (kept.includes(`](${l})`)) recordLink(l);
-  const unused =
-    leftover && !textFilter
-      ? `${code(leftover)} did not filter this listing: it has no text filter.\n\n`
-      : "";
+  const unused = [
+    leftover && !textFilter ? `${code(leftover)} did not filter this listing: it has no text filter.` : "",
+    unsorted ? `${code(unsorted)} did not sort this listing: it declares no such sort.` : "",
+  ]
+    .filter(Boolean)
+    .map((line) => `${line}\n\n`)
+    .join("");
   return `## ${heading} (opened here)\n\n${unused}${kept}`;
 }

@@ -109,6 +109,14 @@ export default defineConnector({ id: "shopcopy", title: "Copy", scheme: "shop", 
     expect(listing.links).toEqual(expect.arrayContaining(["crm://account/crm_1", "crm://accounts?page=2"]));
     const account = await page(alice, "navigate", { uri: "crm://account/crm_1" });
     expect(account.links).toContain("crm://account/crm_1/note");
+    // "Which … can I …" is answered by its own capability's dry run per listed record, like the demo's.
+    const which = await page(alice, "search", { query: "which accounts can I add a note to?" });
+    expect(which.markdown).toContain("is possible now");
+    // Only the page shown is checked, and the answer says where the rest is.
+    expect(which.markdown).toContain("[the next page](crm://accounts?page=2) was not checked");
+    expect(which.markdown).toMatch(
+      /^Not possible:\n- \[crm_\d+\]\(crm:\/\/account\/crm_\d+\) — The account is closed/m,
+    );
 
     const submitted = await page(alice, "submit", {
       uri: "crm://account/crm_1/note",

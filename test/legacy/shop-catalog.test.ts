@@ -29,6 +29,21 @@ describe("catalog and customers", () => {
     expect((await call(legacy, "GET", "/v1/products?per_page=500")).status).toBe(400);
   });
 
+  test("products sort by price either way; the sort is documented in /openapi.json", async () => {
+    const prices = async (sort: string) =>
+      ((await call(legacy, "GET", `/v1/products?sort=${sort}`)).body.data as Array<{ price: number }>).map(
+        (p) => p.price,
+      );
+    const up = await prices("price");
+    expect(up).toEqual([...up].sort((a, b) => a - b));
+    expect(await prices("-price")).toEqual([...up].reverse().sort((a, b) => b - a));
+    expect(up[0]).toBeLessThan(up[up.length - 1] as number);
+    expect((await call(legacy, "GET", "/v1/products?sort=cheapest")).status).toBe(400);
+    const doc = await fetch(`${legacy.url}/openapi.json`).then((r) => r.json());
+    const sort = doc.paths["/v1/products"].get.parameters.find((p: { name: string }) => p.name === "sort");
+    expect(sort.schema.enum).toEqual(["name", "price", "-price"]);
+  });
+
   test("customers by email, with addresses and payment methods", async () => {
     const found = await call(legacy, "GET", "/v1/customers?email=ALICE@acme.test");
     expect(found.body.data).toEqual([

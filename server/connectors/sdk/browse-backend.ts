@@ -78,6 +78,8 @@ export interface BrowseBackend {
     capability: string;
     entity_id?: string;
     patch?: Record<string, unknown>;
+    /** The user's words: a choice they name exactly is taken (as start_action takes it). */
+    intent?: string;
     dry_run?: boolean;
   }): Promise<BackendOutcome>;
   advanceAction(input: {

@@ -144,7 +144,7 @@ export function createShopAdapter(options: HttpClientOptions) {
     async product(id: string) {
       return http.get<ShopProduct>(`/v1/products/${enc(id)}`);
     },
-    async products(query: { q?: string; page?: number; per_page?: number } = {}) {
+    async products(query: { q?: string; sort?: string; page?: number; per_page?: number } = {}) {
       return (
         (await http.get<Page<ShopProduct>>("/v1/products", query)) ?? {
           data: [],

@@ -39,11 +39,12 @@ export function listOrders(
 
 export function listProducts(
   backend: BrowseBackend,
-  input: { page: number; perPage?: number; q?: string },
+  input: { page: number; perPage?: number; q?: string; sort?: string },
 ): Promise<ListPage<Row> | BackendOutcome> {
   return backend.withAdapter<ShopAdapter, ListPage<Row>>("shop", async (shop) => {
     const result = await shop.products({
       q: input.q,
+      sort: input.sort,
       page: input.page,
       per_page: input.perPage ?? PAGE_SIZE,
     });

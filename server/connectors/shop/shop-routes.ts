@@ -38,6 +38,19 @@ const ORDER_FILTERS = {
   status: ["paid", "shipped", "delivered", "pending_payment", "cancelled"],
 } as const satisfies FilterSpec;
 
+/** The catalog's filters: its text search, and its `?sort=` (the legacy API's own values). */
+const PRODUCT_FILTERS = {
+  q: "free text",
+  sort: ["price", "-price", "name"],
+} as const satisfies FilterSpec;
+
+/** The line that states each `?sort=`'s order, the default naming the others. */
+const PRODUCT_ORDER: Record<(typeof PRODUCT_FILTERS.sort)[number], string> = {
+  name: "By name (?sort=price: cheapest first; ?sort=-price: most expensive first)",
+  price: "Cheapest first",
+  "-price": "Most expensive first",
+};
+
 /** `shop://` routes: orders, products, cart, checkout and the order forms. */
 export const SHOP_ROUTES: RouteDefinition[] = [
   {
@@ -135,17 +148,23 @@ export const SHOP_ROUTES: RouteDefinition[] = [
   {
     pattern: "shop://products",
     title: "Products",
-    description: "The catalog with prices and stock. Search with ?q=.",
+    description:
+      "The catalog with prices and stock. Search with ?q=; ?sort=price (cheapest first) or ?sort=-price (most expensive first).",
     keywords: ["products", "catalog", "items", "buy", "shop", "prices"],
     startPoint: true,
     example: "shop://products?q=mug",
-    // Only for search: words left after "products" narrow the catalog ("mug products" → ?q=mug).
-    filters: { q: "free text" },
+    // Only for search: words left after "products" narrow the catalog ("mug products" → ?q=mug),
+    // sort words sort it ("cheapest products" → ?sort=price).
+    filters: PRODUCT_FILTERS,
     async render(match, backend) {
+      const invalid = invalidFilterPage("Products", match.uri, PRODUCT_FILTERS);
+      if (invalid) return invalid;
+      const sort = (filterValue(match.uri, "sort") ?? "name") as keyof typeof PRODUCT_ORDER;
       const result = await listProducts(backend, {
         page: pageNumber(match.uri),
         perPage: perPage(match.uri),
         q: match.uri.query.q,
+        sort,
       });
       return listPage(
         "Products",
@@ -153,7 +172,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
         result,
         ["id", "name", "price", "stock"],
         (row) => `shop://product/${row.id}`,
-        "In catalog order",
+        PRODUCT_ORDER[sort],
       );
     },
   },

@@ -46,6 +46,14 @@ export function requireProduct(
   return toProduct(row);
 }
 
+/** The catalog's orders: a field, `-` in front for the highest first (as tickets' `sort`). */
+const PRODUCT_SORTS = ["name", "price", "-price"] as const;
+const PRODUCT_ORDER: Record<(typeof PRODUCT_SORTS)[number], string> = {
+  name: "p.name ASC",
+  price: "p.price ASC",
+  "-price": "p.price DESC",
+};
+
 export const catalogRoutes = [
   defineRoute({
     method: "GET",
@@ -55,6 +63,10 @@ export const catalogRoutes = [
     tag: "shop",
     query: z.object({
       q: z.string().optional().describe("matches name, description or SKU"),
+      sort: z
+        .enum(PRODUCT_SORTS)
+        .default("name")
+        .describe("name: by name (default); price: cheapest first; -price: most expensive first"),
       ...pageQueryShape,
     }),
     response: listOf(productSchema),
@@ -62,7 +74,7 @@ export const catalogRoutes = [
       const like = `%${(query.q ?? "").toLowerCase()}%`;
       const rows = db
         .prepare(
-          `${productSelect} WHERE p.tenant_id = ? AND (lower(p.name) LIKE ? OR lower(p.description) LIKE ? OR lower(p.sku) LIKE ?) ORDER BY p.name`,
+          `${productSelect} WHERE p.tenant_id = ? AND (lower(p.name) LIKE ? OR lower(p.description) LIKE ? OR lower(p.sku) LIKE ?) ORDER BY ${PRODUCT_ORDER[query.sort]}, p.id`,
         )
         .all(tenantId, like, like, like) as ProductRow[];
       return paginate(rows.map(toProduct), query);

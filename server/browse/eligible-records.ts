@@ -1,0 +1,217 @@
+import type { BackendOutcome, BrowseBackend, Row } from "../connectors/sdk/browse-backend";
+import type { AnyCapability } from "../connectors/sdk/define-capability";
+import type { AnyConnector, ConnectorEntity } from "../connectors/sdk/define-connector";
+import { code, escapeText, link } from "../connectors/sdk/markdown";
+import type { RouteDefinition } from "./browse-routes";
+import { navigate } from "./navigate";
+import { scoreRoute, words } from "./route-words";
+
+/** Words asking whether an action is possible ("orders I can return", "can still be refunded"). */
+const ASKS_IF_POSSIBLE = /\b(can|could|eligible|allowed|able to|still)\b/i;
+/** A polite frame is no such question: "can you find…", "could I see…" ask to read. */
+const POLITE_FRAME =
+  /\b(can|could)\s+(you|u|i|we)\s+(please\s+)?(find|show|see|get|give|list|look|tell|view|have|search|pull|check)\b|\b(can|could)\s+(you|u)\b/gi;
+
+/**
+ * At most this many records of the listing are checked: each check is one dry run of the
+ * capability (its own connector reads, a permission check and an audit row), so one search costs
+ * a bounded number of calls to the system however long the listing is.
+ */
+export const ELIGIBILITY_CAP = 10;
+/** Dry runs in flight at once: the system is asked in small batches, not all at once. */
+const IN_FLIGHT = 4;
+/** A reason is a few words: the first clause of the capability's own message, cut here. */
+const WHY_CHARS = 140;
+
+/**
+ * The answer to "which of my orders can I still return?" in the search that asks it: the
+ * capability the words name is dry-run for each record of its listing (the rows the listing's
+ * first page shows, at most ELIGIBILITY_CAP) with the user's words, so what it says is what
+ * start_action would say — the records where it is possible, with what is possible, and in a
+ * few words why the others are not. Every check is the gateway's own dry run for this caller
+ * (permission, tenant, audit row); nothing is saved. Null when the words ask no such question or
+ * no capability applies to records; a line pointing at the dry run when records cannot be listed.
+ */
+export async function eligibleRecords(
+  backend: BrowseBackend,
+  q: string,
+  qWords: string[],
+  mine: boolean,
+  among: readonly AnyConnector[],
+): Promise<{ markdown: string; answered: boolean } | null> {
+  const line = (markdown: string) => ({ markdown, answered: false });
+  if (!ASKS_IF_POSSIBLE.test(q.replace(POLITE_FRAME, " "))) return null;
+  const caps = await backend.searchCapabilities(q);
+  if (caps.outcome !== "applied") return null;
+  const list = (
+    Array.isArray(caps.results) ? caps.results : Array.isArray(caps.capabilities) ? caps.capabilities : []
+  ) as Row[];
+  const top = list[0];
+  const id =
+    typeof top?.capability === "string" ? top.capability : typeof top?.id === "string" ? top.id : null;
+  if (!id) return null;
+  const capability = among.flatMap((c) => c.capabilities).find((c) => c.id === id);
+  const connector = among.find((c) => c.id === capability?.connector);
+  const entity = capability && connector ? entityOf(capability, connector) : undefined;
+  const listing = connector && entity ? listingOf(connector, entity, qWords, mine) : undefined;
+  if (!capability?.appliesTo.field || !entity || !listing) return line(pointer(id));
+
+  const page = await navigate(backend, listing);
+  if (page.outcome !== "applied") return line(pointer(id));
+  const idOf = idReader(entity);
+  const ids = [...new Set(page.links.map(idOf).filter((x): x is string => x !== null))];
+  if (ids.length === 0)
+    return line(
+      `${link(page.title, page.uri)} lists no ${entity.label.toLowerCase()} to check for ${code(id)}.`,
+    );
+  const checked = ids.slice(0, ELIGIBILITY_CAP);
+  // A refusal of the check itself (no permission, system down) is the same for every record:
+  // the batches stop there, and it is said once. A record not there for this caller is its own line.
+  const failed = (a: BackendOutcome) => a.outcome !== "preview" && a.outcome !== "not_found";
+  const answers = await inBatches(
+    checked,
+    (entityId) =>
+      backend.startAction({ capability: id, entity_id: entityId, intent: q.slice(0, 500), dry_run: true }),
+    failed,
+  );
+  const refused = answers.find(failed);
+  if (refused)
+    return line(
+      `Could not check ${code(id)} for ${escapeText(page.title)}: ${escapeText(firstClause(refused.message))}.`,
+    );
+
+  const possible: string[] = [];
+  const not: string[] = [];
+  checked.forEach((entityId, i) => {
+    const answer = answers[i] as BackendOutcome;
+    const errors = (
+      answer.outcome === "not_found" ? [{ message: answer.message }] : (answer.validation_errors ?? [])
+    ) as Array<{ message?: string }>;
+    const rowLink = link(entityId, entity.uri(entityId));
+    if (errors.length) not.push(`- ${rowLink} — ${escapeText(firstClause(errors[0]?.message ?? ""))}`);
+    else possible.push(`- ${rowLink} — ${whatIsPossible(answer, capability.appliesTo.field as string)}`);
+  });
+  const label = entity.label.toLowerCase();
+  // The listing's next page (a link to the same listing with ?page=): not checked, and said so.
+  const base = page.uri.split("?")[0] ?? page.uri;
+  const next = page.links.find((l) => l.split("?")[0] === base && /[?&]page=\d+/.test(l));
+  const scope = `${checked.length} ${label}${checked.length === 1 ? "" : "s"} of ${link(page.title, page.uri)}${ids.length > checked.length ? ` (the first ${checked.length} of ${ids.length} shown; at most ${ELIGIBILITY_CAP} are checked)` : ""}`;
+  const start = JSON.stringify({ capability: id, entity_id: "…" });
+  const markdown = [
+    `## Where ${code(id)} is possible now`,
+    `Checked with ${code(id)}'s own dry run for ${scope}; nothing was changed.${next ? ` Only this page: ${link("the next page", next)} was not checked.` : ""}`,
+    possible.length ? `Possible:\n${possible.join("\n")}` : `Possible for none of them.`,
+    not.length ? `Not possible:\n${not.join("\n")}` : "",
+    possible.length ? `Start one: \`start_action ${start}\`.` : "",
+  ]
+    .filter(Boolean)
+    .join("\n\n");
+  return { markdown, answered: true };
+}
+
+/** The line said when no listing can be checked: the capability's dry run answers per record. */
+function pointer(id: string): string {
+  const call = JSON.stringify({ capability: id, entity_id: "…", dry_run: true });
+  return `Whether it is possible is ${code(id)}'s to say, per record: each record's page lists the actions that apply now and why the others do not, or \`start_action ${call}\` previews one (nothing changes).`;
+}
+
+/** The connector's entity the capability applies to, by its name or label. */
+function entityOf(capability: AnyCapability, connector: AnyConnector): ConnectorEntity<unknown> | undefined {
+  const wanted = capability.appliesTo.entity.toLowerCase();
+  return connector.entities.find((e) => e.name.toLowerCase() === wanted || e.label.toLowerCase() === wanted);
+}
+
+/**
+ * The listing of the entity's records: a start-point listing (no path parameters, no form) of
+ * the connector, the one the query's words and the entity's name name best; with "my" its own
+ * records where it takes ?mine=1.
+ */
+function listingOf(
+  connector: AnyConnector,
+  entity: ConnectorEntity<unknown>,
+  qWords: string[],
+  mine: boolean,
+): string | undefined {
+  const asked = [...qWords, ...words(`${entity.name} ${entity.label}`)];
+  const best = connector.routes
+    .filter((r: RouteDefinition) => r.startPoint && !r.pattern.includes("{") && !r.submit)
+    .map((r) => ({ r, score: scoreRoute(asked, r) }))
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score)[0]?.r;
+  if (!best) return undefined;
+  return mine && best.example?.endsWith("?mine=1") ? best.example : best.pattern;
+}
+
+/** Reads a record's id back out of a link to its page (the entity's own `uri(id)`), else null. */
+function idReader(entity: ConnectorEntity<unknown>): (uri: string) => string | null {
+  const mark = "SIGNPOSTRECORDID";
+  const [prefix = "", suffix = ""] = entity.uri(mark).split(mark);
+  return (uri) => {
+    if (!uri.startsWith(prefix) || !uri.endsWith(suffix) || uri.length <= prefix.length + suffix.length)
+      return null;
+    const id = uri.slice(prefix.length, uri.length - suffix.length);
+    return /^[A-Za-z0-9_.:-]{1,64}$/.test(id) ? id : null;
+  };
+}
+
+/** Runs `run` for each item, IN_FLIGHT at a time, in the items' order; stops after a batch with a `stop` answer. */
+async function inBatches<T, R>(
+  items: T[],
+  run: (item: T) => Promise<R>,
+  stop: (r: R) => boolean,
+): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += IN_FLIGHT) {
+    const batch = await Promise.all(items.slice(i, i + IN_FLIGHT).map(run));
+    out.push(...batch);
+    if (batch.some(stop)) break;
+  }
+  return out;
+}
+
+/** The first clause of a message, without the dry run's own preamble. */
+function firstClause(message: string): string {
+  const text = message.replace(/^Preview only, nothing was saved:\s*/, "");
+  const clause = text.split(/;\s/)[0] ?? text;
+  return clause.length > WHY_CHARS ? `${clause.slice(0, WHY_CHARS - 1)}…` : clause;
+}
+
+/**
+ * What a dry run found possible, in a few words: each choice the user's words named; for each
+ * choice it still needs or filled in itself, the values its options offer (rows it marks not
+ * eligible left out); then the other fields it still needs.
+ */
+function whatIsPossible(answer: BackendOutcome, recordField: string): string {
+  const parts: string[] = [];
+  const said = new Set<string>();
+  const named = (answer.from_words ?? {}) as Row;
+  for (const [field, value] of Object.entries(named))
+    if (field !== recordField && typeof value === "string") {
+      parts.push(`${field} ${code(value)}`);
+      said.add(field);
+    }
+  const missing = Array.isArray(answer.missing) ? (answer.missing as string[]) : [];
+  const defaulted = (answer.defaulted ?? {}) as Record<string, { value?: unknown }>;
+  const open = [...missing, ...Object.keys(defaulted)].filter((f) => !said.has(f));
+  const options = (answer.options ?? {}) as Row;
+  for (const [key, field] of Object.entries((options.field_of ?? {}) as Record<string, string>)) {
+    const rows = options[key];
+    if (!open.includes(field) || said.has(field) || !Array.isArray(rows)) continue;
+    const values = (rows as Row[])
+      .filter((r) => r.eligible !== false && r.possible !== "no")
+      .map((r) => r[field] ?? r.id ?? r.value)
+      .filter((v): v is string => typeof v === "string");
+    if (!values.length || values.length > 8) continue;
+    parts.push(`${field}: ${values.map((v) => code(v)).join(" or ")}`);
+    said.add(field);
+  }
+  for (const [field, d] of Object.entries(defaulted))
+    if (!said.has(field) && typeof d?.value === "string") {
+      parts.push(`${field} ${code(d.value)}`);
+      said.add(field);
+    }
+  const rest = missing.filter((f) => !said.has(f));
+  return [parts.join(", ") || "possible", rest.length ? `needs ${rest.join(", ")}` : ""]
+    .filter(Boolean)
+    .join("; ");
+}

@@ -1,0 +1,161 @@
+import type { FilterSpec } from "../connectors/sdk/define-route";
+import { words } from "./route-words";
+
+/**
+ * Sort words of a search ("cheapest first", "most expensive", "newest", "oldest") matched to the
+ * sort a listing declares, by the names of its values: a value that is the word itself
+ * (`oldest`), or one naming what the words sort by and the same direction (`price`, `-price`,
+ * `price_desc`, `created_at`, `-created_at`). Round 4's model searched "products cheapest first"
+ * and got "No product matches `cheapest first`": sort words are never a listing's text filter.
+ */
+
+type Basis = "price" | "time";
+
+interface Ask {
+  pattern: RegExp;
+  basis: Basis;
+  descending: boolean;
+}
+
+const ASKS: Ask[] = [
+  {
+    pattern:
+      /\b(cheapest|least expensive|lowest[- ]priced?|lowest prices?|(price )?low to high|inexpensive first)\b/gi,
+    basis: "price",
+    descending: false,
+  },
+  {
+    pattern:
+      /\b(most expensive|priciest|dearest|highest[- ]priced?|highest prices?|(price )?high to low)\b/gi,
+    basis: "price",
+    descending: true,
+  },
+  {
+    pattern: /\b(newest|latest|most recent|most recently created|youngest)\b/gi,
+    basis: "time",
+    descending: true,
+  },
+  { pattern: /\b(oldest|earliest|least recent)\b/gi, basis: "time", descending: false },
+];
+
+/** Words that only place the sort ("cheapest first", "sorted by"): consumed with it. */
+const PLACING = /\b(first|last|sorted|sort|ordered)\b/gi;
+
+/** What each basis is named in a sort value (not "updated": last changed is no age). */
+const BASIS_WORDS: Record<Basis, Set<string>> = {
+  price: new Set(["price", "cost", "amount", "cheapest", "expensive", "priciest"]),
+  time: new Set([
+    "created",
+    "creation",
+    "date",
+    "time",
+    "timestamp",
+    "age",
+    "newest",
+    "oldest",
+    "latest",
+    "earliest",
+  ]),
+};
+const DESCENDING = new Set([
+  "desc",
+  "descending",
+  "high",
+  "highest",
+  "newest",
+  "latest",
+  "expensive",
+  "priciest",
+]);
+const ASCENDING = new Set(["asc", "ascending", "low", "lowest", "oldest", "earliest", "cheapest"]);
+
+/** Query keys that take a sort, and those that take only its direction (`order=asc|desc`). */
+const SORT_KEY = /^(sort|sort_?by|order_?by|orderby|sortby|ordering|sort_?order|order)$/i;
+const DIRECTION_KEY = /^(order|direction|dir|sort_?dir(ection)?|sort_?order)$/i;
+
+export interface SortFromWords {
+  /** `key=value` pairs to add to the listing's URI. */
+  params: string[];
+  /** The query's sort words after `words()`: none of them is a filter's text. */
+  used: Set<string>;
+  /** The sort words as said, when the listing declares no sort that takes them; else empty. */
+  unsorted: string;
+}
+
+/** Every word a sort ask may be made of, after `words()`: taken out of the words that name a page. */
+export const SORT_WORDS = new Set(
+  words(
+    "cheapest least expensive lowest priced price low to high inexpensive most priciest dearest highest prices newest latest recent recently created youngest oldest earliest first last sorted sort ordered",
+  ),
+);
+
+/** The sort the words ask of a listing with these filters, and the words it used. */
+export function sortFromWords(q: string, filters: FilterSpec | undefined): SortFromWords {
+  const lower = q.toLowerCase();
+  const asked = ASKS.flatMap((ask) =>
+    [...lower.matchAll(ask.pattern)].map((m) => {
+      // "newest last" is the oldest first.
+      const after = lower.slice((m.index ?? 0) + m[0].length);
+      return { ask, said: m[0], descending: /^\s+last\b/.test(after) ? !ask.descending : ask.descending };
+    }),
+  );
+  const none = { params: [], used: new Set<string>(), unsorted: "" };
+  const first = asked[0];
+  if (!first) return none;
+  const saidWords = [...asked.map((a) => a.said), ...(lower.match(PLACING) ?? [])];
+  const used = new Set(words(saidWords.join(" ")));
+  const params = sortParams(first.ask.basis, first.descending, filters ?? {});
+  return { params, used, unsorted: params.length ? "" : asked.map((a) => a.said).join(", ") };
+}
+
+/** The `key=value` pairs for one sort on a listing's filters, or none when it declares no such sort. */
+function sortParams(basis: Basis, descending: boolean, filters: FilterSpec): string[] {
+  let best: { key: string; value: string; rank: number; directed: boolean } | null = null;
+  for (const [key, values] of Object.entries(filters)) {
+    if (values === "free text" || !SORT_KEY.test(key)) continue;
+    for (const value of values) {
+      const tokens = valueTokens(value);
+      const named = tokens.filter((t) => BASIS_WORDS[basis].has(t));
+      if (!named.length) continue;
+      const down = value.startsWith("-") || tokens.some((t) => DESCENDING.has(t));
+      const directed = down || tokens.some((t) => ASCENDING.has(t));
+      // A value with no direction (`price`) sorts ascending; descending only with a direction filter.
+      if (directed ? down !== descending : descending && !directionKey(filters, key)) continue;
+      // A value that is the very word asked (`oldest`) beats one naming the field (`created_at`).
+      const rank = tokens.length === 1 && named.length === 1 ? 2 : 1;
+      if (!best || rank > best.rank) best = { key, value, rank, directed };
+    }
+  }
+  if (!best) return [];
+  const params = [`${best.key}=${encodeURIComponent(best.value)}`];
+  const dirKey = best.directed ? null : directionKey(filters, best.key);
+  if (dirKey) {
+    const values = filters[dirKey] as readonly string[];
+    const want = values.find((v) => v.toLowerCase() === (descending ? "desc" : "asc"));
+    if (want) params.push(`${dirKey}=${want}`);
+  }
+  return params;
+}
+
+/** The filter that takes only a sort direction (`asc`/`desc`), other than the sort key itself. */
+function directionKey(filters: FilterSpec, not?: string): string | null {
+  for (const [key, values] of Object.entries(filters))
+    if (
+      key !== not &&
+      values !== "free text" &&
+      DIRECTION_KEY.test(key) &&
+      values.some((v) => v.toLowerCase() === "asc") &&
+      values.some((v) => v.toLowerCase() === "desc")
+    )
+      return key;
+  return null;
+}
+
+/** A sort value's words: `-created_at` → created, at; `priceDesc` → price, desc. */
+function valueTokens(value: string): string[] {
+  return value
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}

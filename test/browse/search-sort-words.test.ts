@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sortFromWords } from "@/server/browse/sort-words";
+import { importLegacyApi } from "../connectors/openapi/import-legacy-api";
+import { createMcpWorld, type McpWorld, text } from "../mcp/mcp-world";
+
+/** The money cells of a listing's rows ("$18.00"), in the order shown, as cents. */
+const prices = (markdown: string) =>
+  [...markdown.matchAll(/\| \$(\d+)\.(\d\d) \|/g)].map((m) => Number(m[1]) * 100 + Number(m[2]));
+
+/**
+ * Sort words in a search sort the listing it opens, by the sort the listing declares, and are
+ * never its text filter: round 4's model searched "products cheapest first" and got "No product
+ * matches `cheapest first`".
+ */
+describe("search: sort words", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+    await importLegacyApi(w);
+  });
+  afterAll(async () => w?.close());
+
+  it("sort a hand-written listing that declares the sort, either way, and never filter it", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const search = async (query: string) =>
+      text(await alice.callTool({ name: "search", arguments: { query } }));
+    const cheapest = await search("products cheapest first");
+    expect(cheapest).toContain("## [Products](shop://products?sort=price) (opened here)");
+    expect(cheapest).toContain("Cheapest first.");
+    const up = prices(cheapest);
+    expect(up.length).toBeGreaterThan(3);
+    expect(up).toEqual([...up].sort((a, b) => a - b));
+    const dear = await search("most expensive products");
+    expect(dear).toContain("(shop://products?sort=-price) (opened here)");
+    expect(prices(dear)).toEqual([...up].sort((a, b) => b - a));
+    // With other words: those narrow it, the sort words sort it.
+    expect(await search("cheapest mug products")).toMatch(
+      /\(shop:\/\/products\?(q=mug&sort=price|sort=price&q=mug)\)/,
+    );
+    // The helpdesk's own values, by the words around them too ("first" is no ticket's text).
+    const newest = await search("newest tickets first");
+    expect(newest).toContain("(helpdesk://tickets?sort=newest) (opened here)");
+    // Where no listing opens, the records searched for are the other words' ("headphones").
+    expect(await search("cheapest headphones")).toContain("(shop://product/prod_headphones)");
+    for (const query of ["products cheapest first", "most expensive products", "newest tickets first"])
+      expect(await search(query)).not.toMatch(/[?&]q=|No \w+ matches/);
+  });
+
+  it("a listing that declares no such sort says so, and the words are not its filter", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const oldest = text(await alice.callTool({ name: "search", arguments: { query: "oldest orders" } }));
+    expect(oldest).toContain("(shop://orders) (opened here)");
+    expect(oldest).toContain("`oldest` did not sort this listing: it declares no such sort.");
+    expect(oldest).not.toContain("did not filter");
+  });
+
+  it("an imported listing whose parameter declares a sort enum takes sort words by the values' names", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const search = async (query: string) =>
+      text(await sam.callTool({ name: "search", arguments: { query, scheme: "legacy" } }));
+    const products = await search("products cheapest first");
+    expect(products).toContain("(legacy://v1/products?sort=price) (opened here)");
+    const tickets = await search("oldest tickets");
+    expect(tickets).toContain("(legacy://v1/tickets?sort=created_at) (opened here)");
+    const newest = await search("newest tickets first");
+    expect(newest).toContain("(legacy://v1/tickets?sort=-created_at) (opened here)");
+  });
+});
+
+describe("sortFromWords: a sort by the names of a listing's values", () => {
+  it("takes the value that is the word, or one naming the field and the direction", () => {
+    const spec = { sort: ["price_asc", "price_desc", "name"] };
+    expect(sortFromWords("cheapest first", spec).params).toEqual(["sort=price_asc"]);
+    expect(sortFromWords("priciest", spec).params).toEqual(["sort=price_desc"]);
+    expect(sortFromWords("newest", { sort: ["updated", "oldest", "newest"] }).params).toEqual([
+      "sort=newest",
+    ]);
+    // "newest last" is the oldest first.
+    expect(sortFromWords("tickets newest last", { sort: ["oldest", "newest"] }).params).toEqual([
+      "sort=oldest",
+    ]);
+    // A field with a separate direction filter.
+    expect(
+      sortFromWords("most expensive", { sort_by: ["price", "created"], order: ["asc", "desc"] }).params,
+    ).toEqual(["sort_by=price", "order=desc"]);
+    expect(sortFromWords("oldest", { orderBy: ["createdAt", "-createdAt"] }).params).toEqual([
+      "orderBy=createdAt",
+    ]);
+  });
+
+  it("uses every sort word, sorts by none a listing does not declare, and finds none in plain words", () => {
+    const none = sortFromWords("cheapest first", { q: "free text", status: ["open", "closed"] });
+    expect(none.params).toEqual([]);
+    expect(none.unsorted).toBe("cheapest");
+    expect([...none.used].sort()).toEqual(["cheapest", "first"]);
+    // Last-changed is no age: "oldest" does not sort by an update time.
+    expect(sortFromWords("oldest", { sort: ["-updated_at", "updated_at"] }).params).toEqual([]);
+    const plain = sortFromWords("my first order", { sort: ["oldest", "newest"] });
+    expect(plain.params).toEqual([]);
+    expect(plain.used.size).toBe(0);
+  });
+});

@@ -20,6 +20,7 @@ import type { RateDecision } from "@/server/gateway/rate-limiter";
 import { REQUEST_ID_HEADER } from "@/server/gateway/request-id";
 import { inSpan, remoteParent, SpanKind } from "@/server/telemetry/tracing";
 import { type Face, facesOfKey, parseFaces } from "./faces";
+import { answersLegacyInJson, serveLegacyAsJson } from "./legacy-json-leg";
 import { registeredToolNames } from "./registered-tool-names";
 import { answeredResult, answerWithResult, createToolListCache, toolsListRequestId } from "./tool-list-cache";
 
@@ -280,12 +281,23 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
     const requestAuth: AuthInfo = authInfo
       ? { ...authInfo, token: "[access token]", extra: {} }
       : { token: "[agent key]", clientId: identity.clientId, scopes: [] };
-    builds.set(requestAuth, async () => {
+    const build = async () => {
       const server = await options.createServer(caller, faces, request);
       tools ??= registeredToolNames(server);
       return server;
-    });
-    const response = await sdk.fetch(request, { ...passOn, authInfo: requestAuth });
+    };
+    let response: Response;
+    if (parsed && (await answersLegacyInJson(request, parsed.value)))
+      response = await serveLegacyAsJson(request, build, {
+        authInfo: requestAuth,
+        parsedBody: parsed.value,
+        maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
+        onerror: options.onerror,
+      });
+    else {
+      builds.set(requestAuth, build);
+      response = await sdk.fetch(request, { ...passOn, authInfo: requestAuth });
+    }
     const refused = tools && parsed ? refusedToolCalls(parsed.value, tools) : [];
     if (refused.length > 0) await options.onRefusedToolCalls?.(caller, refused);
     if (listKey) {

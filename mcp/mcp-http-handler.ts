@@ -197,10 +197,11 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
         `Invalid Request: a batch carries at most ${MAX_BATCH_MESSAGES} messages, this one ${parsed.value.length}; send fewer at a time.`,
       );
     const passOn = parsed ? { parsedBody: parsed.value } : {};
+    const forward = body.forward;
 
     const authorization = request.headers.get("authorization");
     if (!authorization && handshakeSdk && parsed && isHandshakeOnly(parsed.value))
-      return handshakeSdk.fetch(request, passOn);
+      return handshakeSdk.fetch(forward, passOn);
 
     const match = BEARER.exec(authorization ?? "");
     const oauth = options.oauth?.(url);
@@ -296,7 +297,7 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
       });
     else {
       builds.set(requestAuth, build);
-      response = await sdk.fetch(request, { ...passOn, authInfo: requestAuth });
+      response = await sdk.fetch(forward, { ...passOn, authInfo: requestAuth });
     }
     const refused = tools && parsed ? refusedToolCalls(parsed.value, tools) : [];
     if (refused.length > 0) await options.onRefusedToolCalls?.(caller, refused);
@@ -311,18 +312,20 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
 // Lifecycle messages that reveal nothing but the server's name, version and capabilities.
 const HANDSHAKE_METHODS = new Set(["initialize", "notifications/initialized", "server/discover", "ping"]);
 
-type JsonBody = { parsed?: { value: unknown } } | { refusal: Response };
+type JsonBody = { parsed?: { value: unknown }; forward: Request } | { refusal: Response };
 
 /**
  * The POST body, parsed, read at most MAX_REQUEST_BODY_BYTES (413 beyond, as the SDK answers).
  * `parsed` is absent where the SDK must answer itself (not JSON by its Content-Type, or not
- * valid JSON); the request's own body is then still unread.
+ * valid JSON); `forward` is then the request to hand it, with its body still to read. The
+ * request's own body is read, not a clone of it: a clone tees the body into two streams, and
+ * every parsed body reaches the SDK as `parsedBody`, which it does not read again.
  */
 async function readJsonBody(request: Request): Promise<JsonBody> {
-  if (!isJsonContentType(request.headers.get("content-type"))) return {};
+  if (!isJsonContentType(request.headers.get("content-type"))) return { forward: request };
   let read: Awaited<ReturnType<typeof readRequestBody>>;
   try {
-    read = await readRequestBody(request.clone(), MAX_REQUEST_BODY_BYTES);
+    read = await readRequestBody(request, MAX_REQUEST_BODY_BYTES);
   } catch {
     return { refusal: jsonRpcError(400, -32700, "Parse error: the request body could not be read") };
   }
@@ -335,10 +338,11 @@ async function readJsonBody(request: Request): Promise<JsonBody> {
       ),
     };
   try {
-    return read.text ? { parsed: { value: JSON.parse(read.text) as unknown } } : {};
+    if (read.text) return { parsed: { value: JSON.parse(read.text) as unknown }, forward: request };
   } catch {
-    return {};
+    // not JSON: the SDK answers it, from the text read here
   }
+  return { forward: new Request(request, { body: read.text }) };
 }
 
 /** The `tools/call` requests in a body that no handler of `tools` will see. */

@@ -162,6 +162,27 @@ describe("MCP transport: identity, DNS rebinding, faces", () => {
     expect((JSON.parse(data) as typeof answer).result.structuredContent.outcome).toBe("applied");
   });
 
+  it("leaves a body that is not JSON to the SDK's own answers: 400 parse error, 415 for another media type", async () => {
+    const send = (contentType: string, body: string) =>
+      fetch(w.endpoint, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${w.keys.alice}`,
+          "content-type": contentType,
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+        },
+        body,
+      });
+    const broken = await send("application/json", '{"jsonrpc":"2.0","id":1,');
+    expect(broken.status).toBe(400);
+    expect(((await broken.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    const empty = await send("application/json", "");
+    expect(empty.status).toBe(400);
+    const plain = await send("text/plain", JSON.stringify(LIST));
+    expect(plain.status).toBe(415);
+  });
+
   it("lets the handshake through without a key but nothing else", async () => {
     const res = await raw(w.endpoint, { body: INIT });
     expect(res.status).toBe(200);

@@ -31,6 +31,15 @@ export interface RefusedToolCall {
   arguments: unknown;
 }
 
+/**
+ * What one request's server must hold. `resources: false` when every message of the request is a
+ * `tools/call` or `tools/list`: such a server may leave its resources out (registering every
+ * route as a resource template was about a third of a server's build, on every tool call).
+ */
+export interface ServerScope {
+  resources: boolean;
+}
+
 /** What a valid agent key resolves to: the trusted context of every call it makes. */
 export interface AgentIdentity<Ctx> {
   context: Ctx;
@@ -61,7 +70,12 @@ export interface McpHttpHandlerOptions<Ctx> {
   /** Accept OAuth access tokens too (for the endpoint at this URL); omit for agent keys only. */
   oauth?: (endpoint: URL) => McpOAuthOptions;
   /** Builds the per-request server for this caller and face selection. */
-  createServer(context: Ctx, faces: Face[], request: Request): McpServer | Promise<McpServer>;
+  createServer(
+    context: Ctx,
+    faces: Face[],
+    request: Request,
+    scope: ServerScope,
+  ): McpServer | Promise<McpServer>;
   /**
    * The server answering the protocol handshake without a key (`initialize`, `server/discover`,
    * `ping`): name, version and capabilities only, no tools or resources. Omit to require a key
@@ -282,8 +296,9 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
     const requestAuth: AuthInfo = authInfo
       ? { ...authInfo, token: "[access token]", extra: {} }
       : { token: "[agent key]", clientId: identity.clientId, scopes: [] };
+    const scope: ServerScope = { resources: !parsed || !onlyToolMessages(parsed.value) };
     const build = async () => {
-      const server = await options.createServer(caller, faces, request);
+      const server = await options.createServer(caller, faces, request, scope);
       tools ??= registeredToolNames(server);
       return server;
     };
@@ -358,6 +373,19 @@ function refusedToolCalls(body: unknown, tools: ReadonlySet<string>): RefusedToo
       refused.push({ tool: name, reason: "arguments_not_object", arguments: { arguments: args } });
   }
   return refused;
+}
+
+const TOOL_METHODS = new Set(["tools/call", "tools/list"]);
+
+/** True when every JSON-RPC message in the body calls or lists tools. */
+function onlyToolMessages(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return (
+    messages.length > 0 &&
+    messages.every(
+      (m) => !!m && typeof m === "object" && TOOL_METHODS.has(String((m as { method?: unknown }).method)),
+    )
+  );
 }
 
 /** True when every JSON-RPC message in the body is part of the handshake. */

@@ -43,6 +43,8 @@ export function createSignpostMcpServer<Ctx>(
   deps: SignpostMcpDeps<Ctx>,
   context: Ctx,
   faces: Face[],
+  /** `resources: false`: tools only (a request that only calls or lists tools reads no resource). */
+  scope: { resources: boolean } = { resources: true },
 ): McpServer {
   const server = new McpServer(
     { name: "signpost", title: "Signpost", version: "0.1.0" },
@@ -57,7 +59,7 @@ export function createSignpostMcpServer<Ctx>(
   observeToolCalls(server, deps.observeToolCall?.(context) ?? (() => undefined), () => face);
   if (faces.includes("actions")) {
     registerActionTools(server, { gateway: deps.gateway, context, requestState: deps.requestState });
-    registerConfirmApp(server, deps.gateway, context);
+    registerConfirmApp(server, deps.gateway, context, scope);
     registerApprovalTaskHandlers(server, {
       gateway: deps.gateway,
       context,
@@ -65,7 +67,7 @@ export function createSignpostMcpServer<Ctx>(
     });
   }
   face = "browse";
-  if (faces.includes("browse")) registerBrowseTools(server, deps.browseBackend(context));
+  if (faces.includes("browse")) registerBrowseTools(server, deps.browseBackend(context), scope);
   face = "script";
   const { scriptRun } = deps;
   if (faces.includes("script") && scriptRun)

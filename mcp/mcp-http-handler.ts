@@ -20,6 +20,7 @@ import type { RateDecision } from "@/server/gateway/rate-limiter";
 import { REQUEST_ID_HEADER } from "@/server/gateway/request-id";
 import { inSpan, remoteParent, SpanKind } from "@/server/telemetry/tracing";
 import { type Face, facesOfKey, parseFaces } from "./faces";
+import { answersLegacyInJson, serveLegacyAsJson } from "./legacy-json-leg";
 import { registeredToolNames } from "./registered-tool-names";
 import { answeredResult, answerWithResult, createToolListCache, toolsListRequestId } from "./tool-list-cache";
 
@@ -28,6 +29,15 @@ export interface RefusedToolCall {
   tool: string;
   reason: "unknown_tool" | "arguments_not_object";
   arguments: unknown;
+}
+
+/**
+ * What one request's server must hold. `resources: false` when every message of the request is a
+ * `tools/call` or `tools/list`: such a server may leave its resources out (registering every
+ * route as a resource template was about a third of a server's build, on every tool call).
+ */
+export interface ServerScope {
+  resources: boolean;
 }
 
 /** What a valid agent key resolves to: the trusted context of every call it makes. */
@@ -60,7 +70,12 @@ export interface McpHttpHandlerOptions<Ctx> {
   /** Accept OAuth access tokens too (for the endpoint at this URL); omit for agent keys only. */
   oauth?: (endpoint: URL) => McpOAuthOptions;
   /** Builds the per-request server for this caller and face selection. */
-  createServer(context: Ctx, faces: Face[], request: Request): McpServer | Promise<McpServer>;
+  createServer(
+    context: Ctx,
+    faces: Face[],
+    request: Request,
+    scope: ServerScope,
+  ): McpServer | Promise<McpServer>;
   /**
    * The server answering the protocol handshake without a key (`initialize`, `server/discover`,
    * `ping`): name, version and capabilities only, no tools or resources. Omit to require a key
@@ -196,10 +211,11 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
         `Invalid Request: a batch carries at most ${MAX_BATCH_MESSAGES} messages, this one ${parsed.value.length}; send fewer at a time.`,
       );
     const passOn = parsed ? { parsedBody: parsed.value } : {};
+    const forward = body.forward;
 
     const authorization = request.headers.get("authorization");
     if (!authorization && handshakeSdk && parsed && isHandshakeOnly(parsed.value))
-      return handshakeSdk.fetch(request, passOn);
+      return handshakeSdk.fetch(forward, passOn);
 
     const match = BEARER.exec(authorization ?? "");
     const oauth = options.oauth?.(url);
@@ -280,12 +296,24 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
     const requestAuth: AuthInfo = authInfo
       ? { ...authInfo, token: "[access token]", extra: {} }
       : { token: "[agent key]", clientId: identity.clientId, scopes: [] };
-    builds.set(requestAuth, async () => {
-      const server = await options.createServer(caller, faces, request);
+    const scope: ServerScope = { resources: !parsed || !onlyToolMessages(parsed.value) };
+    const build = async () => {
+      const server = await options.createServer(caller, faces, request, scope);
       tools ??= registeredToolNames(server);
       return server;
-    });
-    const response = await sdk.fetch(request, { ...passOn, authInfo: requestAuth });
+    };
+    let response: Response;
+    if (parsed && (await answersLegacyInJson(request, parsed.value)))
+      response = await serveLegacyAsJson(request, build, {
+        authInfo: requestAuth,
+        parsedBody: parsed.value,
+        maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
+        onerror: options.onerror,
+      });
+    else {
+      builds.set(requestAuth, build);
+      response = await sdk.fetch(forward, { ...passOn, authInfo: requestAuth });
+    }
     const refused = tools && parsed ? refusedToolCalls(parsed.value, tools) : [];
     if (refused.length > 0) await options.onRefusedToolCalls?.(caller, refused);
     if (listKey) {
@@ -299,18 +327,20 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
 // Lifecycle messages that reveal nothing but the server's name, version and capabilities.
 const HANDSHAKE_METHODS = new Set(["initialize", "notifications/initialized", "server/discover", "ping"]);
 
-type JsonBody = { parsed?: { value: unknown } } | { refusal: Response };
+type JsonBody = { parsed?: { value: unknown }; forward: Request } | { refusal: Response };
 
 /**
  * The POST body, parsed, read at most MAX_REQUEST_BODY_BYTES (413 beyond, as the SDK answers).
  * `parsed` is absent where the SDK must answer itself (not JSON by its Content-Type, or not
- * valid JSON); the request's own body is then still unread.
+ * valid JSON); `forward` is then the request to hand it, with its body still to read. The
+ * request's own body is read, not a clone of it: a clone tees the body into two streams, and
+ * every parsed body reaches the SDK as `parsedBody`, which it does not read again.
  */
 async function readJsonBody(request: Request): Promise<JsonBody> {
-  if (!isJsonContentType(request.headers.get("content-type"))) return {};
+  if (!isJsonContentType(request.headers.get("content-type"))) return { forward: request };
   let read: Awaited<ReturnType<typeof readRequestBody>>;
   try {
-    read = await readRequestBody(request.clone(), MAX_REQUEST_BODY_BYTES);
+    read = await readRequestBody(request, MAX_REQUEST_BODY_BYTES);
   } catch {
     return { refusal: jsonRpcError(400, -32700, "Parse error: the request body could not be read") };
   }
@@ -323,10 +353,11 @@ async function readJsonBody(request: Request): Promise<JsonBody> {
       ),
     };
   try {
-    return read.text ? { parsed: { value: JSON.parse(read.text) as unknown } } : {};
+    if (read.text) return { parsed: { value: JSON.parse(read.text) as unknown }, forward: request };
   } catch {
-    return {};
+    // not JSON: the SDK answers it, from the text read here
   }
+  return { forward: new Request(request, { body: read.text }) };
 }
 
 /** The `tools/call` requests in a body that no handler of `tools` will see. */
@@ -342,6 +373,19 @@ function refusedToolCalls(body: unknown, tools: ReadonlySet<string>): RefusedToo
       refused.push({ tool: name, reason: "arguments_not_object", arguments: { arguments: args } });
   }
   return refused;
+}
+
+const TOOL_METHODS = new Set(["tools/call", "tools/list"]);
+
+/** True when every JSON-RPC message in the body calls or lists tools. */
+function onlyToolMessages(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return (
+    messages.length > 0 &&
+    messages.every(
+      (m) => !!m && typeof m === "object" && TOOL_METHODS.has(String((m as { method?: unknown }).method)),
+    )
+  );
 }
 
 /** True when every JSON-RPC message in the body is part of the handshake. */

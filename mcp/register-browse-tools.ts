@@ -151,7 +151,11 @@ function pageResult(page: BrowsePage) {
 }
 
 /** The browse face: three tools over markdown pages, and every route as an MCP resource. */
-export function registerBrowseTools(server: McpServer, backend: BrowseBackend): void {
+export function registerBrowseTools(
+  server: McpServer,
+  backend: BrowseBackend,
+  scope: { resources: boolean } = { resources: true },
+): void {
   server.registerTool(
     "search",
     {
@@ -194,6 +198,7 @@ export function registerBrowseTools(server: McpServer, backend: BrowseBackend): 
   // Hosts that attach resources can read the same pages: one resource (template) per route of
   // the installed connectors this caller may see (config:// only for admins, as in navigate).
   // Imported connectors' pages (possibly thousands) are reached with navigate, not listed here.
+  if (!scope.resources) return;
   for (const route of visibleRoutes(backend, connectors())) {
     const read = async (uri: URL) => {
       const page = await navigate(backend, uri.href);

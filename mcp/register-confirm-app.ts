@@ -21,21 +21,27 @@ export const approvalStatusInput = z
  * credential. Nothing here can approve — whatever reaches an MCP client may reach the model —
  * so the screen's only tool reads the approval's status (harmless to poll).
  */
-export function registerConfirmApp<Ctx>(server: McpServer, gateway: GatewayPort<Ctx>, context: Ctx): void {
-  registerAppResource(
-    server,
-    "Signpost confirmation",
-    CONFIRM_APP_URI,
-    {
-      description:
-        "Shows what an action will do, exactly as the approval page does, and opens Signpost to approve it.",
-      mimeType: RESOURCE_MIME_TYPE,
-      _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } },
-    },
-    async () => ({
-      contents: [{ uri: CONFIRM_APP_URI, mimeType: RESOURCE_MIME_TYPE, text: renderConfirmAppHtml() }],
-    }),
-  );
+export function registerConfirmApp<Ctx>(
+  server: McpServer,
+  gateway: GatewayPort<Ctx>,
+  context: Ctx,
+  scope: { resources: boolean } = { resources: true },
+): void {
+  if (scope.resources)
+    registerAppResource(
+      server,
+      "Signpost confirmation",
+      CONFIRM_APP_URI,
+      {
+        description:
+          "Shows what an action will do, exactly as the approval page does, and opens Signpost to approve it.",
+        mimeType: RESOURCE_MIME_TYPE,
+        _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } },
+      },
+      async () => ({
+        contents: [{ uri: CONFIRM_APP_URI, mimeType: RESOURCE_MIME_TYPE, text: renderConfirmAppHtml() }],
+      }),
+    );
 
   registerAppTool(
     server,

@@ -24,7 +24,7 @@ import {
 } from "./create-signpost-mcp-server";
 import type { Face } from "./faces";
 import type { GatewayPort } from "./gateway-port";
-import { createMcpHttpHandler, type McpOAuthOptions } from "./mcp-http-handler";
+import { createMcpHttpHandler, type McpOAuthOptions, type ServerScope } from "./mcp-http-handler";
 import type { ToolCallObserver } from "./observe-tool-calls";
 import type { ScriptFaceBackend } from "./register-script-tools";
 import { createSignpostRequestStateCodec, requestStateKey } from "./request-state";
@@ -119,6 +119,8 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
     request?: ScriptRequest,
     /** The tenant row as read with the caller's key this call; absent: read here. */
     tenantRow?: TenantRow | null,
+    /** What this request's server must hold; absent: everything. */
+    scope: ServerScope = { resources: true },
   ): Promise<McpServer> {
     const tenant = tenantRow !== undefined ? tenantRow : await readTenantRow(db, caller.tenantId);
     const tenantName = tenant?.name ?? caller.tenantId;
@@ -132,7 +134,7 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
       scriptRun: (ctx) => scriptRun(ctx, tenantName, tenant?.scriptLimits, request),
       observeToolCall: toolCallAccessLog,
     };
-    return createSignpostMcpServer(deps, context, faces);
+    return createSignpostMcpServer(deps, context, faces, scope);
   }
 
   /**
@@ -236,12 +238,13 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
 
   const handle = createMcpHttpHandler<TrustedContext>({
     authenticate,
-    createServer: (context, faces, request) =>
+    createServer: (context, faces, request, scope) =>
       serverFor(
         withRequestId(context, requestIdOf(request)),
         faces,
         { arrivedAt: Date.now(), signal: request.signal },
         tenantRows.get(context),
+        scope,
       ),
     createHandshakeServer: () =>
       new McpServer(

@@ -139,7 +139,8 @@ export type EgressInit = Omit<RequestInit, "redirect"> & {
 const MAX_REDIRECTS = 5;
 const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"];
 
-function log(url: URL, reason: string, error?: unknown) {
+/** Why an outbound request was refused or failed, for the server log only. */
+export function logEgress(url: URL, reason: string, error?: unknown) {
   const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
   logger.warn(
     {
@@ -179,18 +180,47 @@ function tracedFetchOnce(url: URL, init: EgressInit): Promise<Response> {
   );
 }
 
-async function fetchOnce(url: URL, init: EgressInit): Promise<Response> {
+/**
+ * Throws the EgressError of a URL the policy refuses before anything is sent (scheme, credentials,
+ * refused name, or any address it resolves to); the reason goes to the log.
+ */
+export async function assertEgressAllowed(url: URL): Promise<void> {
   let refusal: string | null;
   try {
     refusal = await egressUrlRefusal(url);
   } catch (error) {
-    log(url, "lookup failed", error);
+    logEgress(url, "lookup failed", error);
     throw new EgressError(false);
   }
   if (refusal) {
-    log(url, refusal);
+    logEgress(url, refusal);
     throw new EgressError(false);
   }
+}
+
+/**
+ * The EgressError for a request that failed in the HTTP client (fetch wraps the cause, undici's
+ * request throws it as it is), logged: whether bytes may have left, and whether the caller's
+ * deadline passed.
+ */
+export function egressFailure(url: URL, error: unknown): EgressError {
+  const e = error as { name?: string; code?: unknown; cause?: { code?: string } };
+  const code = e.cause?.code ?? (typeof e.code === "string" ? e.code : "");
+  // Nothing left this machine when the policy or the connection refused it.
+  const sent = !(
+    code === REFUSED ||
+    code === "ECONNREFUSED" ||
+    code === "ENOTFOUND" ||
+    code === "EAI_AGAIN" ||
+    code === "UND_ERR_CONNECT_TIMEOUT"
+  );
+  const timedOut = e.name === "TimeoutError" || e.name === "AbortError" || code === "UND_ERR_ABORTED";
+  logEgress(url, code === REFUSED ? "refused at connect time" : "request failed", error);
+  return new EgressError(sent, timedOut);
+}
+
+async function fetchOnce(url: URL, init: EgressInit): Promise<Response> {
+  await assertEgressAllowed(url);
   try {
     const response = await undiciFetch(url, {
       ...(init as Record<string, unknown>),
@@ -199,20 +229,7 @@ async function fetchOnce(url: URL, init: EgressInit): Promise<Response> {
     });
     return response as unknown as Response;
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause;
-    const code = cause?.code ?? "";
-    // Nothing left this machine when the policy or the connection refused it.
-    const sent = !(
-      code === REFUSED ||
-      code === "ECONNREFUSED" ||
-      code === "ENOTFOUND" ||
-      code === "EAI_AGAIN" ||
-      code === "UND_ERR_CONNECT_TIMEOUT"
-    );
-    const name = (error as { name?: string }).name;
-    const timedOut = name === "TimeoutError" || name === "AbortError";
-    log(url, code === REFUSED ? "refused at connect time" : "request failed", error);
-    throw new EgressError(sent, timedOut);
+    throw egressFailure(url, error);
   }
 }
 
@@ -239,14 +256,14 @@ export async function egressFetch(input: string | URL, init: EgressInit = {}): P
     await response.body?.cancel().catch(() => undefined);
     const method = (current.method ?? "GET").toUpperCase();
     if (mode === "error" || !location || hop >= MAX_REDIRECTS || (method !== "GET" && method !== "HEAD")) {
-      log(url, `redirect not followed (HTTP ${response.status})`);
+      logEgress(url, `redirect not followed (HTTP ${response.status})`);
       throw new EgressError(true);
     }
     let next: URL;
     try {
       next = new URL(location, url);
     } catch {
-      log(url, "redirect to an invalid URL");
+      logEgress(url, "redirect to an invalid URL");
       throw new EgressError(true);
     }
     if (next.origin !== url.origin) {

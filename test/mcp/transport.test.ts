@@ -130,6 +130,59 @@ describe("MCP transport: identity, DNS rebinding, faces", () => {
     expect(cached.result.tools.map((t) => t.name)).toContain("get_context");
   });
 
+  it("answers a 2025-era call with one JSON body; a call that asks for progress still gets an SSE stream", async () => {
+    const call = (meta?: Record<string, unknown>) =>
+      raw(w.endpoint, {
+        headers: { authorization: `Bearer ${w.keys.alice}`, "mcp-protocol-version": "2025-11-25" },
+        body: {
+          jsonrpc: "2.0",
+          id: 11,
+          method: "tools/call",
+          params: {
+            name: "search_capabilities",
+            arguments: { query: "refund my order" },
+            ...(meta ? { _meta: meta } : {}),
+          },
+        },
+      });
+    const plain = await call();
+    expect(plain.status).toBe(200);
+    expect(plain.headers["content-type"]).toMatch(/^application\/json/);
+    const answer = JSON.parse(plain.body) as {
+      id: unknown;
+      result: { structuredContent: { outcome: string } };
+    };
+    expect(answer.id).toBe(11);
+    expect(answer.result.structuredContent.outcome).toBe("applied");
+
+    const streamed = await call({ progressToken: "p-1" });
+    expect(streamed.status).toBe(200);
+    expect(streamed.headers["content-type"]).toMatch(/^text\/event-stream/);
+    const data = streamed.body.match(/^data: (\{.*"id":11.*)$/m)?.[1] ?? "";
+    expect((JSON.parse(data) as typeof answer).result.structuredContent.outcome).toBe("applied");
+  });
+
+  it("leaves a body that is not JSON to the SDK's own answers: 400 parse error, 415 for another media type", async () => {
+    const send = (contentType: string, body: string) =>
+      fetch(w.endpoint, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${w.keys.alice}`,
+          "content-type": contentType,
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+        },
+        body,
+      });
+    const broken = await send("application/json", '{"jsonrpc":"2.0","id":1,');
+    expect(broken.status).toBe(400);
+    expect(((await broken.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    const empty = await send("application/json", "");
+    expect(empty.status).toBe(400);
+    const plain = await send("text/plain", JSON.stringify(LIST));
+    expect(plain.status).toBe(415);
+  });
+
   it("lets the handshake through without a key but nothing else", async () => {
     const res = await raw(w.endpoint, { body: INIT });
     expect(res.status).toBe(200);

@@ -1,4 +1,5 @@
 import { EGRESS_FAILURE, EgressError, egressFetch } from "../../egress/egress-fetch";
+import { type EgressAnswer, egressRequest } from "../../egress/egress-request";
 import { logger } from "../../logger";
 import {
   ConnectionRequiredError,
@@ -84,25 +85,22 @@ export interface ApiClientOptions {
   system?: { id: string; title: string };
 }
 
-async function readBody(res: Response): Promise<{ body: unknown; truncated: boolean }> {
-  const reader = res.body?.getReader();
-  if (!reader) return { body: null, truncated: false };
-  const chunks: Uint8Array[] = [];
+async function readBody(res: EgressAnswer): Promise<{ body: unknown; truncated: boolean }> {
+  const chunks: Buffer[] = [];
   let total = 0;
   let truncated = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    total += chunk.byteLength;
     if (total > OPENAPI_LIMITS.maxResponseBytes) {
       truncated = true;
-      await reader.cancel();
+      // The rest is never read: the connection is closed rather than drained.
+      res.body.destroy();
       break;
     }
-    chunks.push(value);
+    chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString("utf8");
-  if (!truncated && /json/i.test(res.headers.get("content-type") ?? "")) {
+  if (!truncated && /json/i.test(res.header("content-type") ?? "")) {
     try {
       return { body: JSON.parse(text), truncated };
     } catch {
@@ -234,16 +232,16 @@ export function createApiClient(options: ApiClientOptions) {
     }
     if (refused) return { kind: "refused", message: refused };
     const write = call.operation.method !== "get";
-    // fetch checks headers before it connects (a credential's bytes included): such a refusal means
+    // The HTTP client checks headers before it connects (a credential's bytes included): such a refusal means
     // nothing left, and its text quotes the value, which may be a secret, so it is not repeated.
     try {
       new Headers(headers);
     } catch {
       return { kind: "refused", message: "a header value was refused by the HTTP client; nothing was sent" };
     }
-    let res: Response;
+    let res: EgressAnswer;
     try {
-      res = await egressFetch(url, {
+      res = await egressRequest(url, {
         method: call.operation.method.toUpperCase(),
         headers,
         body: call.body === undefined ? undefined : JSON.stringify(call.body),
@@ -273,7 +271,7 @@ export function createApiClient(options: ApiClientOptions) {
       return { kind: "unknown", message: "the API's answer broke off; the write may have happened" };
     }
     if (res.status >= 200 && res.status < 300)
-      return { kind: "ok", status: res.status, ...read, link: res.headers.get("link") };
+      return { kind: "ok", status: res.status, ...read, link: res.header("link") };
     // The person's own token: refused means the connection is gone (they connect again); 403 is
     // their rights at the system, typed so the agent does not read it as a bad request.
     if (personal && options.system && (res.status === 401 || res.status === 403)) {

@@ -5,6 +5,7 @@
  * (sent; it may have happened). Every request goes through the egress policy.
  */
 import { EGRESS_FAILURE, EgressError, egressFetch } from "../../egress/egress-fetch";
+import { type EgressAnswer, egressRequest } from "../../egress/egress-request";
 import { SystemRejectedError, SystemUnavailableError } from "./system-errors";
 
 export interface HttpClientOptions {
@@ -105,9 +106,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     };
     if (req.body !== undefined) headers["content-type"] = "application/json";
     if (req.idempotencyKey) headers["idempotency-key"] = req.idempotencyKey;
-    let res: Response;
+    let res: EgressAnswer;
     try {
-      res = await egressFetch(url, {
+      res = await egressRequest(url, {
         method: req.method,
         headers,
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
@@ -125,18 +126,19 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     }
     let body: unknown = null;
     try {
-      const text = await res.text();
+      const text = await res.body.text();
       body = text ? JSON.parse(text) : null;
     } catch (err) {
       // Headers came but the body did not: the server may have acted.
-      if (res.ok) return { kind: "dropped", message: `response body lost (${errorCode(err)})` };
+      if (res.status >= 200 && res.status < 300)
+        return { kind: "dropped", message: `response body lost (${errorCode(err)})` };
     }
     if (res.status >= 200 && res.status < 300)
       return {
         kind: "ok",
         status: res.status,
         body,
-        replayed: res.headers.get("idempotent-replayed") === "true",
+        replayed: res.header("idempotent-replayed") === "true",
       };
     if (res.status === 502 || res.status === 503 || res.status === 504)
       return {

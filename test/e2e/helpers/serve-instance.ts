@@ -43,15 +43,18 @@ export async function startServeInstance(options: {
   port?: number;
   /** Node's own flags before the entry (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
   nodeArgs?: string[];
+  /** Another checkout to run serve from (an A/B bench against another commit); default: this one. */
+  root?: string;
 }): Promise<ServeInstance> {
+  const from = options.root ?? root;
   const port = options.port ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), "signpost-serve-"));
   const chunks: string[] = [];
   const child = spawn(
     process.execPath,
-    [...(options.nodeArgs ?? []), "--import", tsx, join(root, "scripts/serve.ts"), ...(options.args ?? [])],
+    [...(options.nodeArgs ?? []), "--import", tsx, join(from, "scripts/serve.ts"), ...(options.args ?? [])],
     {
-      cwd: root,
+      cwd: from,
       env: {
         ...process.env,
         DATABASE_URL: options.databaseUrl,

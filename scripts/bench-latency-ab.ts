@@ -1,0 +1,113 @@
+// `npx tsx scripts/bench-latency-ab.ts <checkout A> <checkout B>` (env CALLS=400, DB=sqlite|postgres):
+// two commits side by side in one run. `serve` from each checkout (each with its own .next build;
+// SIGNPOST_SKIP_BUILD is set) on ONE seeded database, behind one legacy service, and every call
+// made to A then to B in turn, so the load other processes put on the machine falls on both
+// alike: on a shared 2-core machine, back-to-back runs of bench-latency swung more between runs
+// than the change being measured. Prints p50/p99 and the CPU each serve spent per call.
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { DbProvider } from "@/server/db/database-url";
+import { type ServeInstance, startServeInstance } from "../test/e2e/helpers/serve-instance";
+import { createTestDatabase } from "../test/helpers/database";
+import { seedDemo } from "./seed-demo";
+import { startLegacyProcess } from "./start-legacy-process";
+
+const [rootA, rootB] = process.argv.slice(2);
+if (!rootA || !rootB) throw new Error("usage: bench-latency-ab.ts <checkout A> <checkout B>");
+const CALLS = Number(process.env.CALLS ?? 400);
+const provider = (process.env.DB ?? "sqlite") as DbProvider;
+
+/** CPU (user + system, all threads) a process has used so far, in ms (Linux; 0 elsewhere). */
+function cpuMsOf(pid: number | undefined): number {
+  if (!pid || !existsSync(`/proc/${pid}/stat`)) return 0;
+  const fields = (readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1] ?? "").split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
+
+const masterKey = randomBytes(32).toString("hex");
+const legacy = await startLegacyProcess();
+const database = await createTestDatabase(provider);
+process.env.SIGNPOST_MASTER_KEY = masterKey;
+const seeded = await seedDemo(database.db, { legacyUrl: legacy.url, legacyApiKeys: legacy.apiKeys });
+const key = seeded?.agents.find((a) => a.user === "alice@acme.test")?.key ?? "";
+const env = {
+  SIGNPOST_AGENT_RATE_LIMIT: "1000000",
+  SIGNPOST_SKIP_BUILD: "1",
+  SIGNPOST_EGRESS_ALLOW: new URL(legacy.url).host,
+};
+const start = (root: string) =>
+  startServeInstance({ databaseUrl: database.url, masterKey, env, args: ["--no-migrate"], root });
+const instances: ServeInstance[] = [await start(rootA), await start(rootB)];
+
+async function connect(url: string): Promise<Client> {
+  const client = new Client({ name: "signpost-bench-ab", version: "1.0.0" }, { capabilities: {} });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    }),
+  );
+  return client;
+}
+const clients = await Promise.all(instances.map((i) => connect(i.url)));
+
+const CALLED: Array<[string, (c: Client) => Promise<unknown>]> = [
+  [
+    "get_context order",
+    (c) => c.callTool({ name: "get_context", arguments: { entity: "order", entity_id: "ord_paid" } }),
+  ],
+  [
+    "navigate shop://order/{id}",
+    (c) => c.callTool({ name: "navigate", arguments: { uri: "shop://order/ord_paid" } }),
+  ],
+  [
+    "search_capabilities",
+    (c) => c.callTool({ name: "search_capabilities", arguments: { query: "refund my order" } }),
+  ],
+  ["tools/list", (c) => c.listTools()],
+];
+
+const legacyMs: number[] = [];
+for (let i = 0; i < 30 + CALLS; i++) {
+  const t = performance.now();
+  const res = await fetch(`${legacy.url}/v1/orders/ord_paid`, {
+    headers: { authorization: `Bearer ${legacy.apiKeys.acme}` },
+  });
+  await res.arrayBuffer();
+  if (i >= 30) legacyMs.push(performance.now() - t);
+}
+legacyMs.sort((a, b) => a - b);
+console.log(
+  `\n${provider}, ${CALLS} calls each, A and B in turn; load ${loadavg()[0]?.toFixed(1)}; legacy GET p50 ${quantile(legacyMs, 0.5).toFixed(2)} ms, p99 ${quantile(legacyMs, 0.99).toFixed(1)} ms\nA: ${rootA}\nB: ${rootB}\n`,
+);
+console.log(
+  "| call | A p50 ms | B p50 ms | A p99 ms | B p99 ms | A serve CPU ms/call | B serve CPU ms/call |",
+);
+console.log("| --- | --- | --- | --- | --- | --- | --- |");
+for (const [label, call] of CALLED) {
+  for (let i = 0; i < 30; i++) for (const client of clients) await call(client);
+  const ms: number[][] = [[], []];
+  const cpu = [0, 0];
+  for (let i = 0; i < CALLS; i++)
+    for (const [n, client] of clients.entries()) {
+      const pid = instances[n]?.child.pid;
+      const before = cpuMsOf(pid);
+      const t = performance.now();
+      await call(client);
+      ms[n]?.push(performance.now() - t);
+      cpu[n] = (cpu[n] ?? 0) + cpuMsOf(pid) - before;
+    }
+  const [a, b] = ms.map((m) => m.sort((x, y) => x - y)) as [number[], number[]];
+  const [cpuA, cpuB] = cpu as [number, number];
+  console.log(
+    `| ${label} | ${quantile(a, 0.5).toFixed(1)} | ${quantile(b, 0.5).toFixed(1)} | ${quantile(a, 0.99).toFixed(1)} | ${quantile(b, 0.99).toFixed(1)} | ${(cpuA / CALLS).toFixed(2)} | ${(cpuB / CALLS).toFixed(2)} |`,
+  );
+}
+await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+await Promise.all(instances.map((i) => i.stop()));
+await legacy.stop();
+await database.drop();
+process.exit(0);

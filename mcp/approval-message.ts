@@ -32,8 +32,8 @@ function compact(rows: SummaryRow[], at: number, depth: number): { parts: string
 /**
  * The whole change a person is asked to approve, in one bounded paragraph for the message a host
  * shows beside the approval link: the decision's sentence, then every row of the approval
- * screen's summary ("Items: (Item Signpost Mug, Quantity 2, …); Shipping: Express; …; Ship to:
- * …; Pay with: …") — the same renderer and money text as the screen, so the model and the person
+ * screen's summary ("<Label>: <text>; <List label>: (<Label>: <text>, …), (…); …") — the same
+ * renderer and money text as the screen, so the model and the person
  * read the same facts. Past `max` characters it is cut after a whole fact and says the screen has
  * the rest; the screen is still what approves.
  */

@@ -42,8 +42,8 @@ function otherChoices(chosen: unknown, choices: unknown[], asMoney: (v: unknown)
 
 /**
  * The line under `missing` for each field only the user can choose because each choice changes
- * what is paid: "shipping_method — the user's choice, each changes what is paid; ask them:
- * `standard` $5.00 (eta_days 5), `express` $12.00 (eta_days 2)". Nothing when none is missing.
+ * what is paid: "<field> — the user's choice, each changes what is paid; ask them:
+ * `<choice>` $5.00 (<other facts of its row>), …". Nothing when none is missing.
  */
 export function paidChoiceLines(value: unknown, asMoney: (v: unknown, key?: string) => unknown): string[] {
   if (!value || typeof value !== "object") return [];

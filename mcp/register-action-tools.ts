@@ -402,7 +402,7 @@ function waitsForApproval(outcome: GatewayOutcome): boolean {
 
 /**
  * What the host shows the person beside the link: the whole change they approve, compactly (the
- * approval screen's summary: items, shipping, coupon, address, payment, amount), else the action.
+ * approval screen's summary, every row of it), else the action.
  */
 function approvalPrompt(outcome: GatewayOutcome, actionId: string): string {
   const summary = outcome.summary;

@@ -6,7 +6,7 @@ type Row = Record<string, unknown>;
 /** The choices of a field that changes the money moved: the option list they come from and its rows. */
 export interface PaidChoice {
   list?: string;
-  /** The key of each row holding the value a patch sends (`method` for shipping_method). */
+  /** The key of each row holding the value a patch sends (`tier` for plan_tier). */
   key?: string;
   rows: Row[];
 }

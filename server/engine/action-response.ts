@@ -15,7 +15,7 @@ import type { Defaulted } from "./defaulted-fields";
 import { describeInputs, fieldShapes, type InputDescription, patchJsonSchema } from "./describe-inputs";
 import type { EngineDeps } from "./engine-deps";
 import { nextActionsFor } from "./next-actions-for";
-import { type PaidChoice, paidChoicesOf } from "./paid-choices";
+import { type PaidChoice, withPaidChoices } from "./paid-choices";
 import type { AskUser } from "./unnamed-record";
 
 /** The response of every action operation: a typed outcome plus the action's business state. */
@@ -147,8 +147,7 @@ export async function respond(
   if (approval?.status === "pending") out.approval_url = deps.approvalUrl(row.id);
   if (extra.withInputs) out.inputs = describeInputs(capability);
   // Sent whole on every answer while missing (not only when options change): it is the question.
-  const paid = paidChoicesOf(capability, state.missing, state.options);
-  if (paid) out.paid_choices = paid;
+  Object.assign(out, withPaidChoices(capability, state.missing, state.options));
   // What a missing or wrong structured field looks like: the text block shows it beside the field.
   const asked = [...state.missing, ...state.validation_errors.map((e) => e.field.split(".")[0] ?? e.field)];
   const shapes = asked.length ? fieldShapes(capability, asked) : {};

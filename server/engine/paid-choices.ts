@@ -72,3 +72,13 @@ export function paidChoicesOf(
 export function declaredPaidFields(capability: AnyCapability): string[] {
   return capability.nodes.flatMap((n) => n.paidChoices ?? []);
 }
+
+/** `{ paid_choices }` for an answer while a paid choice is missing, else nothing. */
+export function withPaidChoices(
+  capability: AnyCapability,
+  missing: string[],
+  options: Record<string, unknown>,
+): { paid_choices?: Record<string, PaidChoice> } {
+  const paid = paidChoicesOf(capability, missing, options);
+  return paid ? { paid_choices: paid } : {};
+}

@@ -38,6 +38,18 @@ describe("paid choices the user never named are asked, not defaulted", () => {
     expect(text(res)).not.toMatch(/confirm_action/);
   });
 
+  it("a dry run asks the same question, priced the same way", async () => {
+    const client = await w.connect(w.keys.alice);
+    const res = await client.callTool({
+      name: "start_action",
+      arguments: { capability: "checkout", patch, dry_run: true },
+    });
+    expect(sc(res)).toMatchObject({ outcome: "preview", missing: ["shipping_method"] });
+    expect(text(res)).toMatch(
+      /^- shipping_method — the user's choice.*`standard` \$\d+\.\d\d.*`express` \$\d+\.\d\d/m,
+    );
+  });
+
   it("the user's words name the method: taken from them, no question", async () => {
     const client = await w.connect(w.keys.alice);
     const res = await client.callTool({

@@ -39,3 +39,34 @@ function otherChoices(chosen: unknown, choices: unknown[], asMoney: (v: unknown)
       return `\`${String(r[key])}\`${price ? ` ${String(formatted[price])}` : ""}`;
     });
 }
+
+/**
+ * The line under `missing` for each field only the user can choose because each choice changes
+ * what is paid: "<field> — the user's choice, each changes what is paid; ask them:
+ * `<choice>` $5.00 (<other facts of its row>), …". Nothing when none is missing.
+ */
+export function paidChoiceLines(value: unknown, asMoney: (v: unknown, key?: string) => unknown): string[] {
+  if (!value || typeof value !== "object") return [];
+  return Object.entries(value as Record<string, { rows?: unknown[] }>).map(([field, paid]) => {
+    const rows = (paid.rows ?? []).filter(
+      (r): r is Json => !!r && typeof r === "object" && !Array.isArray(r),
+    );
+    const listed = rows.slice(0, 10).map((r) => choiceText(r, asMoney(r) as Json));
+    return `${field} — the user's choice, each changes what is paid; ask them${
+      listed.length ? `: ${listed.join(", ")}${rows.length > 10 ? ` … ${rows.length - 10} more` : ""}` : ""
+    }`;
+  });
+}
+
+/** A row as `value` price (other facts): its first string is the value a patch sends. */
+function choiceText(row: Json, formatted: Json): string {
+  const key = Object.keys(row).find((k) => typeof row[k] === "string");
+  const money = Object.keys(row).filter((k) => typeof row[k] === "number" && formatted[k] !== row[k]);
+  const rest = Object.keys(row).filter(
+    (k) => k !== key && !money.includes(k) && row[k] !== null && typeof row[k] !== "object",
+  );
+  const facts = rest.map((k) => `${k} ${String(row[k])}`).join(", ");
+  return `${key ? `\`${String(row[key])}\`` : ""}${money.map((k) => ` ${String(formatted[k])}`).join("")}${
+    facts ? ` (${facts})` : ""
+  }`;
+}

@@ -1,6 +1,6 @@
 import { readApproval } from "@/server/connectors/sdk/read-approval";
 import { formatMoney, renderSummary, summaryText } from "@/server/connectors/sdk/render-decision-summary";
-import { defaultedLine } from "./defaulted-text";
+import { defaultedLine, paidChoiceLines } from "./defaulted-text";
 import { doneWith } from "./done-with";
 import type { OutcomeLike } from "./outcome-output";
 
@@ -41,6 +41,7 @@ const RENDERED = new Set([
   "field_shapes",
   "from_words",
   "defaulted",
+  "paid_choices",
   "ask_user",
 ]);
 
@@ -162,7 +163,7 @@ function approvalLine(value: unknown): string | null {
  * a value that is itself under one (`options.max_refund`, named by `key`): round 3 read
  * "options.max_refund: 6100" because only keys inside a value were looked at.
  */
-function moneyRenderer(money: { keys?: string[]; currency?: string } | undefined) {
+export function moneyRenderer(money: { keys?: string[]; currency?: string } | undefined) {
   const keys = new Set(money?.keys ?? []);
   const currency = money?.currency ?? "USD";
   const walk = (v: unknown, depth: number): unknown => {
@@ -201,7 +202,12 @@ function searchResultLines(all: Json[]): string[] {
     const sets = Object.entries((r.input_values ?? {}) as Record<string, string[]>)
       .map(([f, v]) => `; ${f}: ${v.join("|")}`)
       .join("");
-    const inputs = `inputs: ${((r.inputs ?? []) as string[]).join(", ")}${sets}`;
+    // Asked of the user before the start, with everything else: each choice changes the price.
+    const paid =
+      Array.isArray(r.user_chooses) && r.user_chooses.length
+        ? `; the user chooses (prices differ, never defaulted): ${(r.user_chooses as string[]).join(", ")}`
+        : "";
+    const inputs = `inputs: ${((r.inputs ?? []) as string[]).join(", ")}${sets}${paid}`;
     return i === 0
       ? `${i + 1}. \`${r.capability}\` ${r.title} — use: ${r.trigger} ${r.when_not_to_use} ${inputs}; ${approval}`
       : `${i + 1}. \`${r.capability}\` ${r.title} — ${inputs}; ${approval}`;
@@ -264,6 +270,9 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
     lines.push(...searchResultLines(result.results as Json[]));
   const missing = Array.isArray(result.missing) ? (result.missing as string[]) : [];
   if (missing.length) lines.push(`missing: ${missing.join(", ")}`);
+  // A choice that changes what is paid, with every choice and its price: asked once, not guessed.
+  const paidChoices = (result.paid_choices ?? {}) as Record<string, { list?: string }>;
+  lines.push(...paidChoiceLines(result.paid_choices, asMoney).map((l) => `- ${l}`));
   const errors = Array.isArray(result.validation_errors) ? (result.validation_errors as Json[]) : [];
   // An error the message already says in full is named, not repeated.
   const message = String(result.message ?? "");
@@ -304,6 +313,8 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
     const settled: string[] = [];
     for (const [k, raw] of Object.entries(choices)) {
       if (k === "order_of" || k === "field_of") continue;
+      // Listed under `missing` with its prices already.
+      if (Object.values(paidChoices).some((p) => p.list === k)) continue;
       const field = fieldOf[k]?.split(/[[.]/)[0];
       if (field && applied.has(field) && !missing.includes(field) && !wrong.has(field)) {
         settled.push(field);

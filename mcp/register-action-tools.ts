@@ -12,15 +12,19 @@ import {
 } from "@modelcontextprotocol/server";
 import { createElement } from "react";
 import { capabilityTitle } from "@/server/connectors/connector-registry";
-import { renderSummary, summaryText } from "@/server/connectors/sdk/render-decision-summary";
 import { argumentBoundsErrors } from "@/server/gateway/argument-bounds";
 import { redactText } from "@/server/redact-secrets";
 import { ConfirmationSummary } from "../components/confirmation-summary";
+import { approvalMessage } from "./approval-message";
 import { clientDeclaresTasks, createApprovalTask } from "./approval-tasks";
 import { compactSchema } from "./compact-schema";
 import { APPROVAL_META_KEY, CONFIRM_APP_URI } from "./confirm-app-html";
+import { paidChoiceLines } from "./defaulted-text";
 import type { ActionToolName, GatewayOutcome, GatewayPort } from "./gateway-port";
-import { renderOutcomeText } from "./outcome-text";
+import { moneyRenderer, renderOutcomeText } from "./outcome-text";
+
+type MoneyOf = { keys?: string[]; currency?: string } | undefined;
+
 import type { SignpostRequestStateCodec } from "./request-state";
 
 const DESCRIPTIONS: Record<ActionToolName, string> = {
@@ -298,7 +302,7 @@ async function shapeResult<Ctx>(
       return inputRequired({
         inputRequests: {
           approval: inputRequired.elicitUrl({
-            message: `${approvalHeadline(outcome, actionId)} Decide in Signpost, then continue.`,
+            message: approvalPrompt(outcome, actionId),
             url,
           }),
         },
@@ -317,7 +321,11 @@ async function shapeResult<Ctx>(
       return inputRequired({
         inputRequests: {
           fields: inputRequired.elicit({
-            message: `Signpost needs: ${Object.keys(form.properties).join(", ")}`,
+            // A paid choice comes with every choice's price: the person sees what each one costs.
+            message: [
+              `Signpost needs: ${Object.keys(form.properties).join(", ")}`,
+              ...paidChoiceLines(outcome.paid_choices, moneyRenderer(outcome.money_of as MoneyOf)),
+            ].join("\n"),
             // Built from primitive JSON Schema types only (see missingFieldsForm).
             requestedSchema: form as Parameters<typeof inputRequired.elicit>[0]["requestedSchema"],
           }),
@@ -392,14 +400,15 @@ function waitsForApproval(outcome: GatewayOutcome): boolean {
   );
 }
 
-/** What the host shows the person beside the link: the decision's own sentence, else the action. */
-function approvalHeadline(outcome: GatewayOutcome, actionId: string): string {
+/**
+ * What the host shows the person beside the link: the whole change they approve, compactly (the
+ * approval screen's summary, every row of it), else the action.
+ */
+function approvalPrompt(outcome: GatewayOutcome, actionId: string): string {
   const summary = outcome.summary;
-  const first =
-    summary && typeof summary === "object"
-      ? summaryText(renderSummary(summary as Record<string, unknown>, "action")).split("\n")[0]
-      : undefined;
-  return first ? `${first} (${actionId}).` : `Approve ${actionId} (version ${outcome.version}).`;
+  return summary && typeof summary === "object"
+    ? approvalMessage(summary, actionId)
+    : `Approve ${actionId} (version ${outcome.version}). Decide in Signpost, then continue.`;
 }
 
 /** The agent's name from its trusted context, when the face's context carries one. */
@@ -429,12 +438,26 @@ function missingFieldsForm(
         ...(Array.isArray(prop.enum) ? { enum: prop.enum } : {}),
       };
     } else if (!prop && !field.includes("[")) {
-      properties[field] = { type: "string", description: field };
+      properties[field] = { type: "string", description: field, ...paidEnum(outcome, field) };
     } else {
       return undefined; // something the form cannot express: leave it to the agent
     }
   }
   return { type: "object", properties, required: Object.keys(properties) };
+}
+
+/** A paid choice's values (under the key the engine names), so the person picks one of them. */
+function paidEnum(outcome: GatewayOutcome, field: string): { enum?: string[] } {
+  const paid = (outcome.paid_choices as Record<string, { key?: string; rows?: unknown[] }> | undefined)?.[
+    field
+  ];
+  const key = paid?.key;
+  if (!key) return {};
+  const values = (paid.rows ?? []).flatMap((r) => {
+    const v = r && typeof r === "object" ? (r as Record<string, unknown>)[key] : undefined;
+    return typeof v === "string" ? [v] : [];
+  });
+  return values.length ? { enum: values } : {};
 }
 
 /** get_context is where a cut list is read in full (other answers point to it). */

@@ -101,6 +101,7 @@ async function speedAndMemory(w: McpWorld) {
         patch: {
           items: [{ product_id: "prod_mug", quantity: 1 }],
           address_id: "Office",
+          shipping_method: "standard",
           payment_type: "balance",
         },
       }),
@@ -199,14 +200,19 @@ async function main() {
     const key = () => `bench-${randomBytes(6).toString("hex")}`;
 
     const checkoutStart = await countFlow(alice, [
-      () => ["search_capabilities", { query: "two of these mugs, ship to the office, pay from my balance" }],
+      () => [
+        "search_capabilities",
+        { query: "two of these mugs, ship to the office with standard shipping, pay from my balance" },
+      ],
       () => [
         "start_action",
         {
           capability: "checkout",
+          // The shipping method's price is the user's choice: named, never defaulted.
           patch: {
             items: [{ product_id: "prod_mug", quantity: 2 }],
             address_id: "Office",
+            shipping_method: "standard",
             payment_type: "balance",
           },
         },
@@ -243,6 +249,7 @@ async function main() {
           fields: {
             items: [{ product_id: "prod_mug", quantity: 1 }],
             address_id: "Office",
+            shipping_method: "standard",
             payment_type: "balance",
           },
         },

@@ -15,6 +15,7 @@ import type { Defaulted } from "./defaulted-fields";
 import { describeInputs, fieldShapes, type InputDescription, patchJsonSchema } from "./describe-inputs";
 import type { EngineDeps } from "./engine-deps";
 import { nextActionsFor } from "./next-actions-for";
+import { type PaidChoice, withPaidChoices } from "./paid-choices";
 import type { AskUser } from "./unnamed-record";
 
 /** The response of every action operation: a typed outcome plus the action's business state. */
@@ -56,6 +57,11 @@ export interface ActionResponse extends OutcomeBase {
   from_words?: Record<string, string>;
   /** Fields the action filled from its default, with the choices it passed over: the agent may ask. */
   defaulted?: Record<string, Defaulted>;
+  /**
+   * Missing fields only the user can choose because each choice changes what is paid, with the
+   * choices offered (rows as in `options`, money under the declared keys): the agent asks once.
+   */
+  paid_choices?: Record<string, PaidChoice>;
   /** The shape of each missing or wrong field that is a structure (`[{sku, quantity}]`). */
   field_shapes?: Record<string, string>;
 }
@@ -140,6 +146,8 @@ export async function respond(
   // Where the person approves, while an approval is outstanding (faces show it as a link).
   if (approval?.status === "pending") out.approval_url = deps.approvalUrl(row.id);
   if (extra.withInputs) out.inputs = describeInputs(capability);
+  // Sent whole on every answer while missing (not only when options change): it is the question.
+  Object.assign(out, withPaidChoices(capability, state.missing, state.options));
   // What a missing or wrong structured field looks like: the text block shows it beside the field.
   const asked = [...state.missing, ...state.validation_errors.map((e) => e.field.split(".")[0] ?? e.field)];
   const shapes = asked.length ? fieldShapes(capability, asked) : {};

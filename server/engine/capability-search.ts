@@ -5,6 +5,7 @@ import type { AnyCapability } from "../connectors/sdk/define-capability";
 import type { NextAction } from "../connectors/sdk/outcome";
 import { type ChineseSplit, chineseTerms } from "./chinese-terms";
 import { describeInputs } from "./describe-inputs";
+import { declaredPaidFields } from "./paid-choices";
 import { queryClauses } from "./query-clauses";
 
 /**
@@ -184,6 +185,11 @@ export interface CapabilityHit {
   inputs: string[];
   /** The values an input with a fixed set takes (`kind`: refund_only, exchange, …), by field. */
   input_values?: Record<string, string[]>;
+  /**
+   * Inputs only the user can choose because each choice changes what is paid (a shipping
+   * method): never defaulted, so an agent asks for them with everything else before starting.
+   */
+  user_chooses?: string[];
   side_effects: string[];
   /** `true` always, `false` never, `"conditional"` when `approval_condition` holds. */
   requires_approval: boolean | "conditional";
@@ -480,6 +486,7 @@ export function buildCapabilityIndex(
 export function capabilityHit(capability: AnyCapability, score: number): CapabilityHit {
   const rule = capability.policy.approval;
   const requiresApproval = typeof rule === "function" ? ("conditional" as const) : rule === "always";
+  const paid = declaredPaidFields(capability);
   return {
     capability: capability.id,
     title: capability.title,
@@ -490,6 +497,7 @@ export function capabilityHit(capability: AnyCapability, score: number): Capabil
     prerequisites: capability.prerequisites,
     inputs: describeInputs(capability).map((i) => i.field),
     ...enumInputs(capability),
+    ...(paid.length ? { user_chooses: paid } : {}),
     side_effects: capability.sideEffects,
     requires_approval: requiresApproval,
     ...(typeof rule === "function"

@@ -55,7 +55,8 @@ export function wordTokens(text: string): string[] {
 }
 
 /** The keys a row's value for `field` may sit under, the most specific first. */
-function valueKeys(field: string): string[] {
+/** The keys a row may hold a field's value under: delivery_speed → delivery_speed, speed. */
+export function valueKeys(field: string): string[] {
   const parts = field.split("_");
   return parts.map((_, i) => parts.slice(i).join("_"));
 }

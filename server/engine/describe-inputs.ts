@@ -23,7 +23,8 @@ export function requiredFields(node: AnyCapability["nodes"][number]): string[] {
 export function describeInputs(capability: AnyCapability): InputDescription[] {
   const out: InputDescription[] = [];
   for (const node of capability.nodes) {
-    const required = requiredFields(node);
+    // A paid choice (a shipping method and its price) is the user's to make: required, never defaulted.
+    const required = [...requiredFields(node), ...(node.paidChoices ?? [])];
     for (const [field, schema] of Object.entries(node.fields ?? {})) {
       const entry: InputDescription = { field, node: node.id, required: required.includes(field) };
       if (node.dependsOn?.length) entry.depends_on = node.dependsOn;

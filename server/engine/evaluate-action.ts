@@ -20,6 +20,7 @@ import {
   wordTokens,
 } from "./choice-words";
 import { requiredFields } from "./describe-inputs";
+import { paidChoice } from "./paid-choices";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 
 export interface Evaluation {
@@ -178,11 +179,21 @@ export async function evaluateAction(
       };
       if (Object.keys(fieldOf).length) options.field_of = fieldOf;
       Object.assign(derived, result.derived ?? {});
+      // A default never stands in for a choice that changes the money moved (a shipping method
+      // and its price): the user chooses it, so it is missing until named (paid-choices.ts).
+      const paidMissing: string[] = [];
       for (const [field, value] of Object.entries(result.defaults ?? {}))
         if (!present(values[field])) {
+          if (paidChoice(capability, field, options)) {
+            paidMissing.push(field);
+            continue;
+          }
           values[field] = value;
           defaulted[field] = value;
         }
+      for (const field of node.paidChoices ?? [])
+        if (!present(values[field]) && !paidMissing.includes(field) && paidChoice(capability, field, options))
+          paidMissing.push(field);
       // A field the node rejected on business grounds does not stay as if it were accepted.
       errors.push(...(result.errors ?? []));
       const ambiguous = retry.ambiguous;
@@ -191,7 +202,7 @@ export async function evaluateAction(
           if (errors[e]?.field.split(".")[0] === ambiguous.field) errors.splice(e, 1);
         errors.push(ambiguous);
       }
-      const missing = (result.required ?? requiredFields(node)).filter(
+      const missing = [...new Set([...(result.required ?? requiredFields(node)), ...paidMissing])].filter(
         (f) => !present(values[f]) && !errors.some((e) => e.field.split(".")[0] === f),
       );
       // A field still missing that the user's request names among this node's choices (a list

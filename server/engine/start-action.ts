@@ -17,6 +17,7 @@ import { describeInputs } from "./describe-inputs";
 import { isUniqueViolation } from "./effect-ledger";
 import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
+import { withPaidChoices } from "./paid-choices";
 import { stateTooLarge } from "./state-ceiling";
 import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
 import { canonicalJson } from "./summary-digest";
@@ -195,6 +196,9 @@ export async function startAction(
       result: state.result,
       ...(Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {}),
       ...withDefaulted(ev),
+      // The question a real start would ask, priced as money the same way.
+      ...withPaidChoices(capability, state.missing, state.options),
+      ...(capability.money ? { money_of: capability.money } : {}),
       next_actions: [
         {
           tool: "start_action",

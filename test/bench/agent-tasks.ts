@@ -78,6 +78,7 @@ async function checkoutRight(read: LegacyRead): Promise<boolean> {
     lines.length === 1 &&
     lines[0]?.product_id === "prod_mug" &&
     lines[0]?.quantity === 2 &&
+    order.shipping_method === "standard" &&
     (order.payment as Json | null)?.method === "balance"
   );
 }
@@ -85,10 +86,13 @@ async function checkoutRight(read: LegacyRead): Promise<boolean> {
 const refundsOf = async (read: LegacyRead, orderId: string) =>
   ((await read(`/v1/orders/${orderId}`)).refunds ?? []) as Json[];
 
-// The user's words only: the product, count, address, method and coupon are theirs to say and
-// Signpost's to resolve through the choices it offers (no product id known ahead).
+// The user's words only: the product, count, address, shipping, method and coupon are theirs to
+// say and Signpost's to resolve through the choices it offers (no product id known ahead). The
+// shipping method is named because its price is the user's to choose: Signpost never defaults it
+// (search_capabilities says so up front, so a real agent asks the user before starting).
 const CHECKOUT: AgentTask = {
-  intent: "Buy two of the Signpost mugs, ship to the office, pay from my balance, with coupon SAVE5",
+  intent:
+    "Buy two of the Signpost mugs, ship to the office with standard shipping, pay from my balance, with coupon SAVE5",
   facts: {},
 };
 

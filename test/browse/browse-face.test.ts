@@ -95,12 +95,15 @@ describe("browse face: search → navigate → form → submit over MCP", () => 
     const form = await page(alice, "navigate", { uri: "shop://checkout" });
     expect(form.markdown).toContain("uri: shop://checkout");
     expect(form.markdown).toMatch(/payment_type: "" {2}# required — /);
+    // Its price is the user's to choose: the form asks for it, as the action does.
+    expect(form.markdown).toMatch(/shipping_method: "" {2}# required — /);
 
     const submitted = await page(alice, "submit", {
       uri: "shop://checkout",
       fields: {
         items: [{ product_id: "prod_mug", quantity: 2 }],
         address_id: "Office",
+        shipping_method: "standard",
         payment_type: "balance",
       },
     });

@@ -22,6 +22,7 @@ describe("a rejection on the action's browse page", () => {
         fields: {
           items: [{ product_id: "prod_mug", quantity: 1 }],
           address_id: "Office",
+          shipping_method: "standard",
           payment_type: "balance",
         },
       },

@@ -184,8 +184,9 @@ describeEachProvider(
         version: checkout.version,
         patch: { items: [{ product_id: "prod_mug", quantity: 1 }], address_id: "addr_alice_office" },
       });
-      expect(text(next)).toMatch(/price: \$\d+\.\d\d/);
-      expect(text(next)).not.toMatch(/price: \d/);
+      // The shipping methods (the user's paid choice) are listed under missing, priced as money.
+      expect(text(next)).toMatch(/`standard` \$\d+\.\d\d/);
+      expect(text(next)).not.toMatch(/price: \d|`standard` \d/);
       // What the system of record says afterwards, too.
       const { v } = await run("ord_paid", { reason: "changed my mind" });
       expect(text(v)).toMatch(/amount \$316\.00/);

@@ -37,7 +37,7 @@ const MIN_CASES = 9;
  */
 
 const mug2 = { items: [{ product_id: "prod_mug", quantity: 2 }] };
-const full = { ...mug2, address_id: "Office", payment_type: "balance" };
+const full = { ...mug2, address_id: "Office", shipping_method: "standard", payment_type: "balance" };
 
 const checkout: Record<"valid" | "incomplete" | "refused", Row[]> = {
   valid: [
@@ -64,6 +64,7 @@ const checkout: Record<"valid" | "incomplete" | "refused", Row[]> = {
       start("alice", "checkout", undefined, {
         items: [{ product_id: "prod_lamp", quantity: 1 }],
         address_id: "Office",
+        shipping_method: "standard",
         coupon_code: "SAVE30",
         payment_type: "card",
       }),
@@ -106,7 +107,12 @@ const checkout: Record<"valid" | "incomplete" | "refused", Row[]> = {
     ],
     [
       "address by id",
-      start("alice", "checkout", undefined, { ...mug2, address_id: "addr_alice_home", payment_type: "card" }),
+      start("alice", "checkout", undefined, {
+        ...mug2,
+        address_id: "addr_alice_home",
+        shipping_method: "standard",
+        payment_type: "card",
+      }),
       {
         ...ready,
         next: ["advance_action", "confirm_action"],
@@ -122,7 +128,12 @@ const checkout: Record<"valid" | "incomplete" | "refused", Row[]> = {
     ],
     [
       "address label in lower case",
-      start("alice", "checkout", undefined, { ...mug2, address_id: "office", payment_type: "card" }),
+      start("alice", "checkout", undefined, {
+        ...mug2,
+        address_id: "office",
+        shipping_method: "standard",
+        payment_type: "card",
+      }),
       {
         ...ready,
         next: ["advance_action", "confirm_action"],
@@ -159,7 +170,12 @@ const checkout: Record<"valid" | "incomplete" | "refused", Row[]> = {
     ],
     [
       "an admin buying for himself",
-      start("adam", "checkout", undefined, { ...mug2, address_id: "Home", payment_type: "card" }),
+      start("adam", "checkout", undefined, {
+        ...mug2,
+        address_id: "Home",
+        shipping_method: "standard",
+        payment_type: "card",
+      }),
       {
         ...ready,
         next: ["advance_action", "confirm_action"],
@@ -214,13 +230,19 @@ const checkout: Record<"valid" | "incomplete" | "refused", Row[]> = {
       { outcome: "input_required", node: "ITEMS", missing: ["items"], next: ["advance_action"] },
     ],
     [
+      // Its price is the user's to choose: never the cheapest by default.
+      "no shipping method",
+      start("alice", "checkout", undefined, { ...mug2, address_id: "Office", payment_type: "balance" }),
+      { outcome: "input_required", node: "SHIPPING", missing: ["shipping_method"], next: ["advance_action"] },
+    ],
+    [
       "items only",
       start("alice", "checkout", undefined, mug2),
       { outcome: "input_required", node: "ADDRESS", missing: ["address_id"], next: ["advance_action"] },
     ],
     [
       "no payment method",
-      start("alice", "checkout", undefined, { ...mug2, address_id: "Office" }),
+      start("alice", "checkout", undefined, { ...mug2, address_id: "Office", shipping_method: "standard" }),
       { outcome: "input_required", node: "PAYMENT", missing: ["payment_type"], next: ["advance_action"] },
     ],
     [

@@ -21,6 +21,7 @@ const idem = (label: string) => `e2e-${label}-${Math.random().toString(36).slice
 const mugs = (quantity: number) => ({
   items: [{ product_id: "prod_mug", quantity }],
   address_id: "Office",
+  shipping_method: "standard",
   payment_type: "balance",
 });
 

@@ -105,6 +105,7 @@ run("console in Chromium", () => {
       patch: {
         items: [{ product_id: "prod_mug", quantity: 1 }],
         address_id: "Office",
+        shipping_method: "standard",
         payment_type: "balance",
       },
     });
@@ -203,6 +204,7 @@ run("console in Chromium", () => {
         patch: {
           items: [{ product_id: "prod_mug", quantity: 2 }],
           address_id: "Office",
+          shipping_method: "standard",
           payment_type: "balance",
         },
       });
@@ -619,6 +621,7 @@ run("console in Chromium", () => {
         patch: {
           items: [{ product_id: "prod_mug", quantity: 1 }],
           address_id: "Home",
+          shipping_method: "standard",
           payment_type: "balance",
         },
       });
@@ -761,6 +764,7 @@ run("console in Chromium", () => {
         patch: {
           items: [{ product_id: "prod_mug", quantity: 1 }],
           address_id: "Office",
+          shipping_method: "standard",
           payment_type: "balance",
         },
       });
@@ -816,6 +820,7 @@ run("console in Chromium", () => {
         patch: {
           items: [{ product_id: "prod_mug", quantity: 1 }],
           address_id: "Office",
+          shipping_method: "standard",
           payment_type: "balance",
         },
       });

@@ -96,6 +96,7 @@ describe.skipIf(!pgReachable)("several instances on one PostgreSQL behind a load
   const checkoutPatch = {
     items: [{ product_id: "prod_mug", quantity: 1 }],
     address_id: "Office",
+    shipping_method: "standard",
     payment_type: "card",
   };
 

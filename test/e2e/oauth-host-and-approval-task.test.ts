@@ -82,6 +82,7 @@ run("an OAuth MCP host, a person who signs in and allows, and an approval the ho
         patch: {
           items: [{ product_id: "prod_mug", quantity: 1 }],
           address_id: "Office",
+          shipping_method: "standard",
           payment_type: "balance",
         },
       });

@@ -36,7 +36,7 @@ describeEachProvider("checkout through the gateway (%s)", (provider) => {
       missing: [],
       pending: [],
       validation_errors: [],
-      applied: ["items", "address_id", "payment_type"],
+      applied: ["items", "address_id", "shipping_method", "payment_type"],
       summary: {
         amount: 4100,
         // What the person decides, in one sentence's parts, and the payment in words.
@@ -135,19 +135,30 @@ describeEachProvider("checkout through the gateway (%s)", (provider) => {
       expect.objectContaining({ field: "items.0.quantity", code: "insufficient_stock" }),
     ]);
     expect(bad.next_actions.map((n) => n.tool)).toEqual(["advance_action"]);
-    const ok = await w.gw.advanceAction(w.agent.alice, {
+    const shipping = await w.gw.advanceAction(w.agent.alice, {
       action_id: id,
       version: 2,
       patch: { items: [{ product_id: "prod_lamp", quantity: 1 }], payment_type: "card" },
     });
-    expect(ok).toMatchObject({ outcome: "applied", node: "CONFIRM_ORDER", version: 3 });
-    const coupons = (ok.options as { available_coupons: Array<{ code: string }> }).available_coupons.map(
-      (c) => c.code,
-    );
+    // The shipping method's price is the user's choice: asked, not defaulted.
+    expect(shipping).toMatchObject({
+      outcome: "input_required",
+      node: "SHIPPING",
+      missing: ["shipping_method"],
+    });
+    const ok = await w.gw.advanceAction(w.agent.alice, {
+      action_id: id,
+      version: 3,
+      patch: { shipping_method: "standard" },
+    });
+    expect(ok).toMatchObject({ outcome: "applied", node: "CONFIRM_ORDER", version: 4 });
+    const coupons = (
+      shipping.options as { available_coupons: Array<{ code: string }> }
+    ).available_coupons.map((c) => c.code);
     expect(coupons).toContain("SAVE30");
     const withCoupon = await w.gw.advanceAction(w.agent.alice, {
       action_id: id,
-      version: 3,
+      version: 4,
       patch: { coupon_code: "SAVE30" },
     });
     expect(withCoupon).toMatchObject({
@@ -202,7 +213,12 @@ describeEachProvider("checkout through the gateway (%s)", (provider) => {
     const preview = await w.gw.startAction(w.agent.alice, {
       capability: "checkout",
       dry_run: true,
-      patch: { items: [{ product_id: "prod_mug", quantity: 1 }], address_id: "Office", payment_type: "card" },
+      patch: {
+        items: [{ product_id: "prod_mug", quantity: 1 }],
+        address_id: "Office",
+        shipping_method: "standard",
+        payment_type: "card",
+      },
     });
     expect(preview).toMatchObject({ outcome: "preview", node: "CONFIRM_ORDER", requires_confirmation: true });
     expect(await w.db.action.count()).toBe(before);

@@ -72,7 +72,10 @@ let counter = 0;
 export const idem = (label = "k") =>
   `${label}-${Date.now().toString(36)}-${(counter++).toString(36)}-${randomBytes(3).toString("hex")}`;
 
-/** Starts checkout the way the article's user asks: "two of these, ship to the office, pay from my balance". */
+/**
+ * Starts checkout the way the article's user asks: "two of these, ship to the office, pay from my
+ * balance", with the shipping method they chose (a paid choice is never defaulted).
+ */
 export async function checkoutToConfirmation(
   w: World,
   ctx = w.agent.alice,
@@ -83,6 +86,7 @@ export async function checkoutToConfirmation(
     patch: {
       items: [{ product_id: "prod_mug", quantity: 2 }],
       address_id: "Office",
+      shipping_method: "standard",
       payment_type: "balance",
       ...patch,
     },

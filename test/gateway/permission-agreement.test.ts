@@ -129,6 +129,7 @@ describeEachProvider("one permission grammar, one matcher (%s)", (provider) => {
           patch: {
             items: [{ product_id: "prod_mug", quantity: 1 }],
             address_id: "Office",
+            shipping_method: "standard",
             payment_type: "balance",
           },
         },

@@ -63,6 +63,7 @@ describeEachProvider(
         patch: {
           items: [{ product_id: "prod_mug", quantity: 2 }],
           address_id: "Office",
+          shipping_method: "standard",
           payment_type: "balance",
         },
       });
@@ -144,6 +145,7 @@ describeEachProvider(
           patch: {
             items: [{ product_id: "prod_mug", quantity: 1 }],
             address_id: "Office",
+            shipping_method: "standard",
             payment_type: "balance",
           },
         },
@@ -199,6 +201,7 @@ describeEachProvider(
             patch: {
               items: [{ product_id: "prod_mug", quantity: 1 }],
               address_id: "Office",
+              shipping_method: "standard",
               payment_type: "balance",
             },
           },

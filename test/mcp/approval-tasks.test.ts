@@ -14,7 +14,12 @@ import { connectTaskHost, MODERN_VERSION } from "./tasks-client";
 
 const CHECKOUT = {
   capability: "checkout",
-  patch: { items: [{ product_id: "prod_mug", quantity: 2 }], address_id: "Office", payment_type: "balance" },
+  patch: {
+    items: [{ product_id: "prod_mug", quantity: 2 }],
+    address_id: "Office",
+    shipping_method: "standard",
+    payment_type: "balance",
+  },
 };
 
 async function balance(w: McpWorld): Promise<number> {

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 /**
- * A field the action filled from its own default is named as such in the agent's answer, with
- * the other choices, so the agent can ask the user. Round 3: checkout's summary said "Shipping:
- * Standard" though the user named no shipping method, and only the form said "the cheapest when
- * left out".
+ * A choice that changes what the user pays is never filled from a default: it is missing, and
+ * the answer lists every choice with its price so the agent asks the user once. Round 3:
+ * checkout's summary said "Shipping: Standard" though the user named no shipping method; round
+ * 4: the default was named, but the action still went to approval with a price nobody chose.
  */
-describe("defaults the user never named are said in the answer", () => {
+describe("paid choices the user never named are asked, not defaulted", () => {
   let w: McpWorld;
   beforeAll(async () => {
     w = await createMcpWorld();
@@ -21,15 +21,54 @@ describe("defaults the user never named are said in the answer", () => {
     payment_type: "balance",
   };
 
-  it("checkout without a shipping method: the default, and the other methods with their prices", async () => {
+  it("checkout without a shipping method: missing, with every method and its price; no default", async () => {
     const client = await w.connect(w.keys.alice);
     const res = await client.callTool({ name: "start_action", arguments: { capability: "checkout", patch } });
-    expect(sc(res)).toMatchObject({
-      node: "CONFIRM_ORDER",
-      defaulted: { shipping_method: { value: "standard" } },
-    });
+    const out = sc(res);
+    expect(out).toMatchObject({ node: "SHIPPING", missing: ["shipping_method"] });
+    expect(out.defaulted).toBeUndefined();
+    expect(out.summary).toBeNull();
+    expect(text(res)).toMatch(/^missing: shipping_method$/m);
+    // The choices and their prices on one line under it, not as a list the agent must read apart.
     expect(text(res)).toMatch(
-      /^defaults \(the user named none; ask them if it matters\): shipping_method = standard \(other choices: `express` \$\d+\.\d\d, `same_day` \$\d+\.\d\d\)$/m,
+      /^- shipping_method — the user's choice, each changes what is paid; ask them: `standard` \$\d+\.\d\d \(eta_days \d+\), `express` \$\d+\.\d\d \(eta_days \d+\), `same_day` \$\d+\.\d\d/m,
+    );
+    expect(text(res)).not.toMatch(/^options\.shipping_methods/m);
+    expect(text(res)).not.toMatch(/^defaults/m);
+    expect(text(res)).not.toMatch(/confirm_action/);
+  });
+
+  it("a dry run asks the same question, priced the same way", async () => {
+    const client = await w.connect(w.keys.alice);
+    const res = await client.callTool({
+      name: "start_action",
+      arguments: { capability: "checkout", patch, dry_run: true },
+    });
+    expect(sc(res)).toMatchObject({ outcome: "preview", missing: ["shipping_method"] });
+    expect(text(res)).toMatch(
+      /^- shipping_method — the user's choice.*`standard` \$\d+\.\d\d.*`express` \$\d+\.\d\d/m,
+    );
+  });
+
+  it("the user's words name the method: taken from them, no question", async () => {
+    const client = await w.connect(w.keys.alice);
+    const res = await client.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "checkout",
+        intent: "buy 2 mugs, ship to my office with express shipping, pay from my balance",
+        patch,
+      },
+    });
+    expect(sc(res)).toMatchObject({ node: "CONFIRM_ORDER", from_words: { shipping_method: "express" } });
+    expect(sc(res).paid_choices).toBeUndefined();
+  });
+
+  it("search_capabilities says up front which inputs the user must choose", async () => {
+    const client = await w.connect(w.keys.alice);
+    const res = await client.callTool({ name: "search_capabilities", arguments: { query: "buy a mug" } });
+    expect(text(res)).toMatch(
+      /`checkout`.*the user chooses \(prices differ, never defaulted\): shipping_method/,
     );
   });
 
@@ -41,7 +80,7 @@ describe("defaults the user never named are said in the answer", () => {
     });
     expect(sc(res).defaulted).toBeUndefined();
     expect(text(res)).not.toMatch(/^defaults/m);
-    // Filled in two steps: the answer that applied the default says so.
+    // Filled in two steps.
     const first = sc(
       await client.callTool({
         name: "start_action",
@@ -56,6 +95,9 @@ describe("defaults the user never named are said in the answer", () => {
         patch: { address_id: "addr_alice_office" },
       },
     });
-    expect(text(advanced)).toMatch(/^defaults .*shipping_method = standard/m);
+    // Reached by advance: the question comes then, with the prices.
+    expect(sc(advanced)).toMatchObject({ missing: ["shipping_method"] });
+    expect(text(advanced)).toMatch(/^- shipping_method — the user's choice.*`express` \$\d+\.\d\d/m);
+    expect(text(advanced)).not.toMatch(/^defaults/m);
   });
 });

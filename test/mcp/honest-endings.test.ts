@@ -101,6 +101,7 @@ describe("cancel_action: the eighth primitive", () => {
           patch: {
             items: [{ product_id: "prod_mug", quantity: 1 }],
             address_id: "Office",
+            shipping_method: "standard",
             payment_type: "balance",
           },
         },

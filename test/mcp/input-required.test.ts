@@ -1,5 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { APPROVAL_MESSAGE_MAX } from "@/mcp/approval-message";
 import { idem } from "../gateway/gateway-world";
 import { createMcpWorld, type McpWorld, sc } from "./mcp-world";
 
@@ -64,6 +65,39 @@ describe("input_required (2026-07-28 multi round-trip) with signed requestState"
     });
   });
 
+  it("a paid choice asked with a form names every choice's price; the person's pick is taken", async () => {
+    const asked: Array<Record<string, unknown>> = [];
+    const client = await w.connect(w.keys.alice, {
+      elicit: async (params) => {
+        asked.push(params);
+        return { action: "accept", content: { shipping_method: "express" } };
+      },
+    });
+    const res = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: {
+          capability: "checkout",
+          patch: {
+            items: [{ product_id: "prod_mug", quantity: 2 }],
+            address_id: "Office",
+            payment_type: "balance",
+          },
+        },
+      }),
+    );
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({
+      requestedSchema: { properties: { shipping_method: { enum: ["standard", "express", "same_day"] } } },
+    });
+    expect(String(asked[0]?.message)).toMatch(
+      /^Signpost needs: shipping_method\nshipping_method — the user's choice.*`standard` \$\d+\.\d\d.*`express` \$\d+\.\d\d/,
+    );
+    expect(res).toMatchObject({
+      summary: expect.objectContaining({ shipping_method: expect.objectContaining({ value: "express" }) }),
+    });
+  });
+
   it("a start that stops at the person's approval sends them to the screen (URL elicitation) and, once they approved, the same call confirms: one model call", async () => {
     const shown: Array<{ url: string; message: string }> = [];
     const client = await w.connect(w.keys.alice, {
@@ -87,8 +121,10 @@ describe("input_required (2026-07-28 multi round-trip) with signed requestState"
       arguments: {
         capability: "checkout",
         patch: {
-          items: [{ product_id: "prod_mug", quantity: 1 }],
+          items: [{ product_id: "prod_mug", quantity: 2 }],
           address_id: "Office",
+          shipping_method: "express",
+          coupon_code: "SAVE5",
           payment_type: "balance",
         },
       },
@@ -97,8 +133,20 @@ describe("input_required (2026-07-28 multi round-trip) with signed requestState"
     const actionId = String(done.action_id);
     expect(shown).toHaveLength(1);
     expect(shown[0]?.url).toBe(`http://localhost:3000/confirm/${actionId}`);
-    // The host shows the person what they decide on, in the decision's own words.
-    expect(shown[0]?.message).toMatch(/^Pay \$[\d.]+ from Store credit/);
+    // The host shows the person what they decide on, in the decision's own words, and the whole
+    // change the screen shows (round 4's host said only "Pay $61.00 from Store credit"): items,
+    // shipping, coupon, address, payment and amount, money as everywhere else.
+    const message = shown[0]?.message ?? "";
+    expect(message).toMatch(/^Pay \$\d+\.\d\d from Store credit/);
+    for (const fact of [
+      /Item: Signpost Mug, Quantity: 2, Unit price: \$18\.00/,
+      /Shipping: Express; Shipping price: \$\d+\.\d\d/,
+      /Coupon: SAVE5; Discount: \$5\.00/,
+      /Ship to: Office: 1 Market Street/,
+      /Pay with: Store credit/,
+    ])
+      expect(message).toMatch(fact);
+    expect(message).toMatch(/Decide in Signpost, then continue\.$/);
     // Applied and verified in the same call: the model never called confirm_action.
     expect(done).toMatchObject({ outcome: "applied", status: "completed" });
     const text = (res.content as Array<{ text: string }>)[0]?.text ?? "";
@@ -140,6 +188,7 @@ describe("input_required (2026-07-28 multi round-trip) with signed requestState"
           patch: {
             items: [{ product_id: "prod_mug", quantity: 1 }],
             address_id: "Office",
+            shipping_method: "standard",
             payment_type: "balance",
           },
         },
@@ -159,6 +208,43 @@ describe("input_required (2026-07-28 multi round-trip) with signed requestState"
       `http://localhost:3000/confirm/${actionId}`,
     ]);
     expect(confirmed).toMatchObject({ outcome: "applied", status: "completed" });
+  });
+
+  it("a large order's message stays a paragraph: cut after a whole fact, saying the screen has the rest", async () => {
+    const shown: string[] = [];
+    const client = await w.connect(w.keys.alice, {
+      elicitationModes: { url: true },
+      elicit: async (params) => {
+        shown.push(String(params.message));
+        return { action: "decline" };
+      },
+    });
+    const products = [
+      "prod_kettle",
+      "prod_hoodie",
+      "prod_tee_l",
+      "prod_tee",
+      "prod_tee_s",
+      "prod_mug",
+      "prod_backpack",
+    ];
+    await client.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "checkout",
+        patch: {
+          items: products.map((product_id) => ({ product_id, quantity: 1 })),
+          address_id: "Office",
+          shipping_method: "standard",
+          payment_type: "balance",
+        },
+      },
+    });
+    expect(shown).toHaveLength(1);
+    const message = shown[0] ?? "";
+    expect(message.length).toBeLessThanOrEqual(APPROVAL_MESSAGE_MAX);
+    expect(message).toMatch(/^Pay \$\d+\.\d\d from Store credit .*Item: Electric Kettle/);
+    expect(message).toMatch(/ …; the rest is on the screen\. Decide in Signpost, then continue\.$/);
   });
 
   it("refuses a tampered requestState with a typed rejection", async () => {

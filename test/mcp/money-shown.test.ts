@@ -75,6 +75,8 @@ describe("money is shown formatted on every face (shop flows)", () => {
     expect(answers.map(([, t]) => t).join("\n")).toMatch(/\$\d+\.\d\d/);
     expect(answers.some(([, t]) => /shipping: \$\d/.test(t))).toBe(true);
     expect(answers.some(([, t]) => /max_refund: \$\d/.test(t))).toBe(true);
+    // The checkout without a shipping method asks for it, each method priced as money.
+    expect(answers[0]?.[1]).toMatch(/^- shipping_method — .*`standard` \$\d+\.\d\d.*`express` \$\d+\.\d\d/m);
     // … and never bare.
     const bare = answers.flatMap(([what, t]) => bareMoney(t).map((b) => `${what}: ${b}`));
     expect(bare).toEqual([]);

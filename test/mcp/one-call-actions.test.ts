@@ -110,6 +110,7 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
           patch: {
             items: [{ product_id: "prod_mug", quantity: 2 }],
             address_id: "Office",
+            shipping_method: "standard",
             payment_type: "balance",
           },
           idempotency_key: "one-call-checkout-1",
@@ -303,15 +304,19 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
       arguments: {
         // Words that alone would match another capability best: the capability named decides.
         capability: "checkout",
-        intent: "two mugs, ship to the office and pay from my balance",
+        intent: "two mugs, ship to the office by express and pay from my balance",
         patch: { items: [{ product_id: "prod_mug", quantity: 2 }] },
       },
     });
     const out = sc(result);
     expect(out).toMatchObject({ capability: "checkout", status: "awaiting_approval" });
-    expect(out.from_words).toEqual({ address_id: "addr_alice_office", payment_type: "balance" });
+    expect(out.from_words).toEqual({
+      address_id: "addr_alice_office",
+      shipping_method: "express",
+      payment_type: "balance",
+    });
     expect(text(result)).toMatch(
-      /taken from the words: address_id = addr_alice_office, payment_type = balance/,
+      /taken from the words: address_id = addr_alice_office, shipping_method = express, payment_type = balance/,
     );
   });
 
@@ -325,6 +330,7 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
           patch: {
             items: [{ product_id: "prod_mug", quantity: 1 }],
             address_id: "home",
+            shipping_method: "standard",
             payment_type: "Store credit",
           },
         },

@@ -17,7 +17,7 @@ import { createMcpWorld, type McpWorld, sc } from "./mcp-world";
 type Outcome = ReturnType<typeof sc>;
 
 const CHECKOUT =
-  "{ capability: 'checkout', patch: { items: [{ product_id: 'prod_mug', quantity: 1 }], address_id: 'Office', payment_type: 'balance' } }";
+  "{ capability: 'checkout', patch: { items: [{ product_id: 'prod_mug', quantity: 1 }], address_id: 'Office', shipping_method: 'standard', payment_type: 'balance' } }";
 
 describe("run_script under attack", () => {
   let w: McpWorld;

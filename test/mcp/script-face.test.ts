@@ -109,7 +109,7 @@ describe("run_script", () => {
       alice,
       `
       const started = await startAction({ capability: "checkout", patch: {
-        items: [{ product_id: "prod_mug", quantity: 2 }], address_id: "Office", payment_type: "balance" } });
+        items: [{ product_id: "prod_mug", quantity: 2 }], address_id: "Office", shipping_method: "standard", payment_type: "balance" } });
       const confirmed = await confirmAction({ action_id: started.action_id, idempotency_key: "script-" + started.action_id });
       return { node: started.node, confirm: confirmed.outcome, reason: confirmed.reason };
       `,

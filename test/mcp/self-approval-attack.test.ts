@@ -20,6 +20,7 @@ const SCENARIOS: Record<
     patch: {
       items: [{ product_id: "prod_mug", quantity: 2 }],
       address_id: "Office",
+      shipping_method: "standard",
       payment_type: "balance",
     },
   },

@@ -96,7 +96,12 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
 
   it("words asking for a coupon take the one that applies (shown as taken); several that apply are listed, none taken; words refusing one take none", async () => {
     const client = await w.connect(w.keys.alice);
-    const order = (items: Json[]) => ({ items, address_id: "Office", payment_type: "balance" });
+    const order = (items: Json[]) => ({
+      items,
+      address_id: "Office",
+      shipping_method: "standard",
+      payment_type: "balance",
+    });
     // Two mugs (36.00): only SAVE5 (20.00 or more) applies.
     const mugs = order([{ product_id: "prod_mug", quantity: 2 }]);
     const asked = await client.callTool({
@@ -329,6 +334,7 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
           patch: {
             items: [{ product_id: "prod_mug", quantity: 2 }],
             address_id: "Office",
+            shipping_method: "standard",
             payment_type: "balance",
           },
         },
@@ -378,11 +384,15 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
       name: "start_action",
       arguments: {
         capability: "checkout",
-        intent: "buy the items in my cart, ship to my office and pay with my balance",
+        intent: "buy the items in my cart, ship to my office with standard shipping and pay with my balance",
       },
     });
     expect(sc(cart)).toMatchObject({ status: "awaiting_approval" });
-    expect(sc(cart).from_words).toMatchObject({ address_id: "addr_alice_office", payment_type: "balance" });
+    expect(sc(cart).from_words).toMatchObject({
+      address_id: "addr_alice_office",
+      shipping_method: "standard",
+      payment_type: "balance",
+    });
     // What the person approves is what the cart holds, quantities included.
     expect((sc(cart).summary as { items: Json[] }).items).toEqual([
       expect.objectContaining({ product_id: "prod_mug", quantity: 2 }),
@@ -393,7 +403,9 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     const named = sc(
       await client.callTool({
         name: "start_action",
-        arguments: { intent: "buy 2 Logo Tee L and a mug, ship to office, pay by card, use coupon SAVE5" },
+        arguments: {
+          intent: "buy 2 Logo Tee L and a mug, ship to office same day, pay by card, use coupon SAVE5",
+        },
       }),
     );
     expect(named).toMatchObject({ capability: "checkout", status: "awaiting_approval" });
@@ -401,7 +413,11 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
       expect.objectContaining({ product_id: "prod_tee_l", quantity: 2 }),
       expect.objectContaining({ product_id: "prod_mug", quantity: 1 }),
     ]);
-    expect(named.summary).toMatchObject({ coupon: "SAVE5", payment_method: { type: "card" } });
+    expect(named.summary).toMatchObject({
+      coupon: "SAVE5",
+      payment_method: { type: "card" },
+      shipping_method: { value: "same_day" },
+    });
 
     // Words that fit several products are never a guess: the candidates, to ask the user.
     const tee = await client.callTool({
@@ -420,7 +436,7 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     const later = sc(
       await client.callTool({
         name: "start_action",
-        arguments: { capability: "checkout", intent: "ship it to my home and pay by card" },
+        arguments: { capability: "checkout", intent: "ship it to my home by express and pay by card" },
       }),
     );
     expect(later).toMatchObject({ node: "ITEMS", missing: ["items"] });
@@ -439,6 +455,7 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     expect(advanced.summary).toMatchObject({
       items: [expect.objectContaining({ product_id: "prod_tee_l", quantity: 1 })],
       payment_method: { type: "card" },
+      shipping_method: { value: "express" },
     });
     expect(String((advanced.summary as Json).address)).toMatch(/^Home: /);
   });

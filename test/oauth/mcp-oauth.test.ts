@@ -116,6 +116,7 @@ run("an MCP host connects by OAuth, as the person who allowed it", () => {
         patch: {
           items: [{ product_id: "prod_mug", quantity: 1 }],
           address_id: "Office",
+          shipping_method: "standard",
           payment_type: "balance",
         },
       },

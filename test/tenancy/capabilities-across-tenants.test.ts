@@ -23,6 +23,7 @@ const capabilities: Array<{
     patch: {
       items: [{ product_id: "prod_mug", quantity: 2 }],
       address_id: "Office",
+      shipping_method: "standard",
       payment_type: "balance",
     },
   },

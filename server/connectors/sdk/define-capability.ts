@@ -67,6 +67,14 @@ export interface NodeDefinition<A, D extends object = Derived> {
   dependsOn?: string[];
   /** Static list of required fields; default: every field whose schema is not optional. */
   required?: string[];
+  /**
+   * Fields whose choice changes the money the action moves (a shipping method, a plan tier):
+   * never filled from `defaults` — the user chooses, the answer lists the choices with their
+   * prices, and search_capabilities names these fields up front so the agent asks once. A field
+   * whose offered rows differ under a declared money key is treated so even when not listed
+   * (server/engine/paid-choices.ts); declaring it is what lets an agent know before starting.
+   */
+  paidChoices?: string[];
   resolve?: (input: NodeInput<A, D>) => Promise<NodeResult<D>>;
   /**
    * Rows a person may name that the node does not show (a catalog), by list name: read only to
@@ -234,6 +242,11 @@ export function defineCapability<A, D extends object = Derived>(
   for (const node of definition.nodes) {
     if (ids.has(node.id)) throw new Error(`capability ${definition.id}: duplicate node ${node.id}`);
     ids.add(node.id);
+    for (const field of node.paidChoices ?? [])
+      if (!node.fields || !Object.hasOwn(node.fields, field))
+        throw new Error(
+          `capability ${definition.id}: node ${node.id} declares paid choice ${field}, not one of its fields`,
+        );
   }
   if (definition.policy.effect === "write" && !definition.effect)
     throw new Error(`capability ${definition.id}: a write capability needs an effect`);

@@ -66,6 +66,7 @@ export function usePagesWorld(): PagesWorld {
         patch: {
           items: [{ product_id: "prod_mug", quantity: 2 }],
           address_id: "Office",
+          shipping_method: "standard",
           payment_type: "balance",
         },
       });

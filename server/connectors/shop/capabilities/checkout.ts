@@ -201,8 +201,10 @@ export const checkout = defineCapability<ShopAdapter>({
         shipping_method: z
           .enum(["standard", "express", "same_day"])
           .optional()
-          .describe("One of options.shipping_methods; the cheapest when left out"),
+          .describe("One of options.shipping_methods, as the user chose it: each has its own price"),
       },
+      // What the user pays depends on it: never the cheapest by default, the user says which.
+      paidChoices: ["shipping_method"],
       async resolve({ adapter, values, derived }) {
         const customer = derived.customer as { id: string };
         const address = derived.address as ShopAddress;

@@ -47,7 +47,10 @@ describeEachProvider("prepared hot statements on %s", (provider) => {
 
   it("returns the audit rows exactly as Prisma reads them back (id, number, time, JSON)", async () => {
     const args = { text: "ünïcode ✓", n: 1.5, list: [1, null, { deep: true }], empty: {} };
-    const [written] = await preparedStatements(t.db).insertAuditRows([row("ps", "test.shape", args)], "test_channel");
+    const [written] = await preparedStatements(t.db).insertAuditRows(
+      [row("ps", "test.shape", args)],
+      "test_channel",
+    );
     const read = await t.db.auditEvent.findUniqueOrThrow({ where: { id: written?.id } });
     expect(written).toEqual(read);
     expect(written?.createdAt).toBeInstanceOf(Date);
@@ -106,7 +109,11 @@ describeEachProvider("prepared hot statements on %s", (provider) => {
       const actor = { tenantId: "ps", userId: null, face: "system" as const };
       await Promise.all(
         Array.from({ length: 60 }, (_, i) =>
-          recordAuditEvent(i % 2 ? other : t.db, actor, { operation: "test.race", outcome: "applied", latencyMs: 0 }),
+          recordAuditEvent(i % 2 ? other : t.db, actor, {
+            operation: "test.race",
+            outcome: "applied",
+            latencyMs: 0,
+          }),
         ),
       );
     } finally {

@@ -63,6 +63,12 @@ function recordingAdapter<F extends AdapterFactory>(
     const adapter = await connect();
     await opened?.(adapter);
     driver.adapter = adapter;
+    // After $disconnect the next use connects again: never a closed connection's statements.
+    const dispose = adapter.dispose.bind(adapter);
+    adapter.dispose = () => {
+      if (driver.adapter === adapter) driver.adapter = null;
+      return dispose();
+    };
     return adapter;
   };
   return factory;

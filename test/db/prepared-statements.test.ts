@@ -103,6 +103,22 @@ describeEachProvider("prepared hot statements on %s", (provider) => {
     }
   });
 
+  it("a client disconnected and used again runs them on its new connection", async () => {
+    const client: Db = createDb(t.url);
+    try {
+      expect((await readTenantRow(client, "ps"))?.name).toBe("Prepared");
+      await client.$disconnect();
+      expect((await readTenantRow(client, "ps"))?.name).toBe("Prepared");
+      const [written] = await preparedStatements(client).insertAuditRows(
+        [row("ps2", "test.reconnected")],
+        "c",
+      );
+      expect(written?.operation).toBe("test.reconnected");
+    } finally {
+      await client.$disconnect();
+    }
+  });
+
   it("two clients (two instances) writing one tenant at once keep its numbers gapless", async () => {
     const other: Db = createDb(t.url);
     try {

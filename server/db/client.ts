@@ -50,6 +50,8 @@ export interface DbDriver {
   provider: ReturnType<typeof providerOf>;
   adapter: Adapter | null;
   onQuery?: (query: DbQuery) => void;
+  /** A span per statement, as Prisma's queries get one (see `trace` below). */
+  trace: boolean;
 }
 
 /** The factory, telling `driver` of each adapter it opens (and running `opened` on it first). */
@@ -78,7 +80,8 @@ function recordingAdapter<F extends AdapterFactory>(
 export function createDb(url: string = databaseUrl(), options: CreateDbOptions = {}): Db {
   const provider = providerOf(url);
   const log = options.onQuery ? [{ emit: "event" as const, level: "query" as const }] : [];
-  const driver: DbDriver = { provider, adapter: null, onQuery: options.onQuery };
+  const trace = options.trace ?? tracingConfigured();
+  const driver: DbDriver = { provider, adapter: null, onQuery: options.onQuery, trace };
   const synchronous = sqliteSyncFromEnv() === "full" ? "FULL" : "NORMAL";
   const db =
     provider === "postgres"
@@ -102,7 +105,7 @@ export function createDb(url: string = databaseUrl(), options: CreateDbOptions =
       db as unknown as { $on(event: "query", cb: (e: { query: string; duration: number }) => void): void }
     ).$on("query", (e) => onQuery({ query: e.query, durationMs: e.duration }));
   drivers.set(db, driver);
-  if (!(options.trace ?? tracingConfigured())) return db;
+  if (!trace) return db;
   // Each query a span in the caller's trace (the extension runs in the caller's async context).
   const system = provider === "postgres" ? "postgresql" : "sqlite";
   const traced = db.$extends({

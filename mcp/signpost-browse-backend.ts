@@ -1,6 +1,7 @@
 import type { BackendOutcome, BrowseBackend } from "../server/connectors/sdk/browse-backend";
 import type { Gateway } from "../server/gateway/create-gateway";
 import { failureOutcome } from "../server/gateway/failure-outcome";
+import { describeDecision } from "../server/gateway/permissions";
 import { type Face, type TrustedContext, withFace } from "../server/gateway/trusted-context";
 import { listSecrets } from "../server/gateway/vault";
 import { redactText } from "../server/redact-secrets";
@@ -26,7 +27,11 @@ export function createSignpostBrowseBackend(
   options: { publicUrl: string; tenantName: string; face?: Extract<Face, "browse" | "script"> },
 ): BrowseBackend {
   const ctx = withFace(agentContext, options.face ?? "browse");
+  // The reads a page makes while it renders: the page's row records them (gateway-pipeline.ts).
+  const pageRead: TrustedContext = { ...ctx, withinAuditedPage: true };
   const db = gw.db;
+  /** The decision (with its rule) each authorized verb and target got, for the row that records it. */
+  const decisions = new Map<string, string>();
 
   async function safely<T>(run: () => Promise<T>): Promise<T | BackendOutcome> {
     try {
@@ -40,6 +45,7 @@ export function createSignpostBrowseBackend(
   return {
     async authorize(verb, target) {
       const decision = await gw.authorize(ctx, verb, target);
+      decisions.set(`${verb}\u0000${target}`, describeDecision(decision));
       if (decision.decision === "allow") return { decision: "allow" };
       return { decision: decision.decision, message: decision.message };
     },
@@ -49,6 +55,7 @@ export function createSignpostBrowseBackend(
         target: event.target,
         capability: event.capability ?? null,
         arguments: event.arguments,
+        decision: decisions.get(`${event.verb}\u0000${event.target}`) ?? null,
         outcome: event.outcome,
         message: event.message ?? null,
         latencyMs: event.latencyMs,
@@ -67,9 +74,9 @@ export function createSignpostBrowseBackend(
       return known.list;
     },
 
-    entityView: (entity, id) => gw.getContext(ctx, { entity, entity_id: id }) as Promise<BackendOutcome>,
-    action: (actionId) => gw.getContext(ctx, { action_id: actionId }) as Promise<BackendOutcome>,
-    searchCapabilities: (query) => gw.searchCapabilities(ctx, { query }) as Promise<BackendOutcome>,
+    entityView: (entity, id) => gw.getContext(pageRead, { entity, entity_id: id }) as Promise<BackendOutcome>,
+    action: (actionId) => gw.getContext(pageRead, { action_id: actionId }) as Promise<BackendOutcome>,
+    searchCapabilities: (query) => gw.searchCapabilities(pageRead, { query }) as Promise<BackendOutcome>,
     startAction: (input) => gw.startAction(ctx, input) as Promise<BackendOutcome>,
     advanceAction: (input) => gw.advanceAction(ctx, input) as Promise<BackendOutcome>,
     confirmAction: (input) => gw.confirmAction(ctx, input) as Promise<BackendOutcome>,

@@ -21,6 +21,7 @@ import type { DbProvider } from "@/server/db/database-url";
 import { createAgent } from "@/server/gateway/console/manage-agents";
 import { cliActor } from "@/server/gateway/console/record-console-audit";
 import { type ServeInstance, startServeInstance } from "../test/e2e/helpers/serve-instance";
+import { allowEgressTo } from "../test/helpers/allow-egress";
 import { countQueriesPerOperation } from "../test/helpers/count-queries";
 import { createTestDatabase, postgresAvailable } from "../test/helpers/database";
 import { buildIfNeeded } from "./next-build";
@@ -239,6 +240,8 @@ async function main(): Promise<void> {
   // SIGNPOST_SKIP_BUILD=1: measure the build already in .next (e.g. an older checkout's).
   if (process.env.SIGNPOST_SKIP_BUILD !== "1") await buildIfNeeded();
   const legacy = await startLegacyProcess();
+  // The query count runs the calls in this process: its egress policy must reach the legacy service too.
+  allowEgressTo(legacy.url);
   try {
     for (const provider of PROVIDERS) {
       if (provider === "postgres" && !(await postgresAvailable())) {

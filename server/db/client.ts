@@ -38,13 +38,39 @@ export function sqliteSyncFromEnv(value = process.env.SIGNPOST_SQLITE_SYNC): "fu
 }
 
 type SqliteAdapterFactory = InstanceType<typeof PrismaBetterSqlite3>;
+type AdapterFactory = SqliteAdapterFactory | InstanceType<typeof PrismaPg>;
+type Adapter = Awaited<ReturnType<AdapterFactory["connect"]>>;
 
-/** The factory with `PRAGMA synchronous` set on each connection it opens (a per-connection setting). */
-function withSynchronous(factory: SqliteAdapterFactory, mode: "full" | "normal"): SqliteAdapterFactory {
+/**
+ * What a client made by `createDb` runs on, for the statements it runs on the driver itself
+ * (prepared-statements.ts): the adapter Prisma opened last (null before Prisma connects), and who
+ * hears of each statement.
+ */
+export interface DbDriver {
+  provider: ReturnType<typeof providerOf>;
+  adapter: Adapter | null;
+  onQuery?: (query: DbQuery) => void;
+  /** A span per statement, as Prisma's queries get one (see `trace` below). */
+  trace: boolean;
+}
+
+/** The factory, telling `driver` of each adapter it opens (and running `opened` on it first). */
+function recordingAdapter<F extends AdapterFactory>(
+  factory: F,
+  driver: DbDriver,
+  opened?: (adapter: Adapter) => Promise<void>,
+): F {
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = await connect();
-    await adapter.executeScript(`PRAGMA synchronous = ${mode === "full" ? "FULL" : "NORMAL"}`);
+    await opened?.(adapter);
+    driver.adapter = adapter;
+    // After $disconnect the next use connects again: never a closed connection's statements.
+    const dispose = adapter.dispose.bind(adapter);
+    adapter.dispose = () => {
+      if (driver.adapter === adapter) driver.adapter = null;
+      return dispose();
+    };
     return adapter;
   };
   return factory;
@@ -54,15 +80,22 @@ function withSynchronous(factory: SqliteAdapterFactory, mode: "full" | "normal")
 export function createDb(url: string = databaseUrl(), options: CreateDbOptions = {}): Db {
   const provider = providerOf(url);
   const log = options.onQuery ? [{ emit: "event" as const, level: "query" as const }] : [];
+  const trace = options.trace ?? tracingConfigured();
+  const driver: DbDriver = { provider, adapter: null, onQuery: options.onQuery, trace };
+  const synchronous = sqliteSyncFromEnv() === "full" ? "FULL" : "NORMAL";
   const db =
     provider === "postgres"
-      ? (new PostgresClient({ adapter: new PrismaPg({ connectionString: url }), log }) as unknown as Db)
+      ? (new PostgresClient({
+          adapter: recordingAdapter(new PrismaPg({ connectionString: url }), driver),
+          log,
+        }) as unknown as Db)
       : // Busy timeout: the CLI, the app and tests may open the same file at once (WAL mode is
-        // set by the migrator and persists in the file).
+        // set by the migrator and persists in the file). `PRAGMA synchronous` is per connection.
         new SqliteClient({
-          adapter: withSynchronous(
+          adapter: recordingAdapter(
             new PrismaBetterSqlite3({ url: sqliteFile(url), timeout: 10_000 }),
-            sqliteSyncFromEnv(),
+            driver,
+            (adapter) => adapter.executeScript(`PRAGMA synchronous = ${synchronous}`),
           ),
           log,
         });
@@ -71,8 +104,8 @@ export function createDb(url: string = databaseUrl(), options: CreateDbOptions =
     (
       db as unknown as { $on(event: "query", cb: (e: { query: string; duration: number }) => void): void }
     ).$on("query", (e) => onQuery({ query: e.query, durationMs: e.duration }));
-  providers.set(db, provider);
-  if (!(options.trace ?? tracingConfigured())) return db;
+  drivers.set(db, driver);
+  if (!trace) return db;
   // Each query a span in the caller's trace (the extension runs in the caller's async context).
   const system = provider === "postgres" ? "postgresql" : "sqlite";
   const traced = db.$extends({
@@ -86,23 +119,27 @@ export function createDb(url: string = databaseUrl(), options: CreateDbOptions =
         ),
     },
   }) as unknown as Db;
-  providers.set(traced, provider);
+  drivers.set(traced, driver);
   return traced;
 }
 
-// The Db type is the SQLite client's, so which database a client talks to is recorded here
-// rather than read from the generated client's internals. On globalThis: the Next.js bundle and
-// the modules the HTTP server and jobs load themselves are separate copies of this file, and a
-// client made by one copy must be known to the other (NOTIFY, case-insensitive filters).
-const registry = globalThis as typeof globalThis & {
-  __signpostDbProviders?: WeakMap<Db, ReturnType<typeof providerOf>>;
-};
-registry.__signpostDbProviders ??= new WeakMap();
-const providers = registry.__signpostDbProviders;
+// The Db type is the SQLite client's, so which database a client talks to (and on which driver)
+// is recorded here rather than read from the generated client's internals. On globalThis: the
+// Next.js bundle and the modules the HTTP server and jobs load themselves are separate copies of
+// this file, and a client made by one copy must be known to the other (NOTIFY, case-insensitive
+// filters, prepared statements).
+const registry = globalThis as typeof globalThis & { __signpostDbDrivers?: WeakMap<Db, DbDriver> };
+registry.__signpostDbDrivers ??= new WeakMap();
+const drivers = registry.__signpostDbDrivers;
 
 /** Which database a client made by `createDb` talks to (undefined for any other object, e.g. a transaction client). */
 export function providerOfDb(db: Db): ReturnType<typeof providerOf> | undefined {
-  return providers.get(db);
+  return drivers.get(db)?.provider;
+}
+
+/** The driver beneath a client made by `createDb` (undefined for any other object). */
+export function driverOfDb(db: Db): DbDriver | undefined {
+  return drivers.get(db);
 }
 
 // Kept on globalThis so Next.js dev reloads reuse one client instead of leaking connections.

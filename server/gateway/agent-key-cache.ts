@@ -1,16 +1,14 @@
 import type { Db } from "../db/client";
+import { preparedStatements, type TenantRow } from "../db/prepared-statements";
 import { hashAgentKey } from "./agent-keys";
 import { agentContext, LAST_USE_RESOLUTION_MS, noteLastUse, type TrustedContext } from "./trusted-context";
 
 /** What an MCP call reads of its tenant every time: name, script limits and the config stamp. */
-export function readTenantRow(db: Db, tenantId: string) {
-  return db.tenant.findUnique({
-    where: { id: tenantId },
-    select: { name: true, scriptLimits: true, configVersion: true },
-  });
+export function readTenantRow(db: Db, tenantId: string): Promise<TenantRow | null> {
+  return preparedStatements(db).tenantRow(tenantId);
 }
 
-export type TenantRow = NonNullable<Awaited<ReturnType<typeof readTenantRow>>>;
+export type { TenantRow };
 
 /** A resolved agent key: who calls, and its tenant's row as read for this call. */
 export interface IdentifiedAgent {

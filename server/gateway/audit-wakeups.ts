@@ -1,5 +1,4 @@
 import pg from "pg";
-import { type Db, providerOfDb } from "../db/client";
 import { databaseUrl, providerOf } from "../db/database-url";
 import { logger } from "../logger";
 import { subscribeAuditEvents } from "./event-stream";
@@ -102,21 +101,6 @@ export function openAuditWakeups(options: AuditWakeupOptions = {}): AuditWakeups
       waiter = null;
     },
   };
-}
-
-/**
- * Tells other processes on PostgreSQL that audit row `seq` exists. Called after the insert
- * committed (or inside the writer's transaction: PostgreSQL delivers at commit), so a woken
- * listener finds the row. A failed notify costs only latency (the safety poll still finds the
- * row), so it never fails the audited operation. No-op on SQLite.
- */
-export async function notifyAuditWritten(db: Db, seq: number): Promise<void> {
-  if (providerOfDb(db) !== "postgres") return;
-  try {
-    await db.$executeRaw`SELECT pg_notify(${AUDIT_CHANNEL}, ${String(seq)})`;
-  } catch {
-    /* the safety poll covers a lost notification */
-  }
 }
 
 /**

@@ -1,8 +1,9 @@
-import { type Db, providerOfDb } from "../db/client";
+import type { Db } from "../db/client";
+import { type AuditEventRow, type AuditRowData, preparedStatements } from "../db/prepared-statements";
 import { signpostMetrics } from "../metrics/signpost-metrics";
 import { redactSecrets, redactText } from "../redact-secrets";
 import { inSpan } from "../telemetry/tracing";
-import { notifyAuditWritten } from "./audit-wakeups";
+import { AUDIT_CHANNEL } from "./audit-wakeups";
 import { type PublishedAuditEvent, publishAuditEvent } from "./event-stream";
 import type { TrustedContext } from "./trusted-context";
 
@@ -92,13 +93,10 @@ export interface AuditInput {
   actionKey?: string | null;
 }
 
-type AuditRowData = Omit<AuditEventRow, "id" | "seq" | "createdAt" | "arguments"> & { arguments: object };
-type AuditEventRow = Awaited<ReturnType<Db["auditEvent"]["create"]>>;
-
 /**
- * Inserts the row with the tenant's next number from its AuditCounter: numbers are gapless per
- * tenant and commit in order (the counter row stays locked until the insert commits), and one
- * tenant's numbers say nothing about another's activity.
+ * Inserts the row with the tenant's next number from its AuditCounter (prepared-statements.ts):
+ * numbers are gapless per tenant and commit in order (the counter row stays locked until the
+ * insert commits), and one tenant's numbers say nothing about another's activity.
  *
  * Rows are committed in groups on both providers: a row that arrives while a commit is in flight
  * waits for it and then goes with every other row that waited, so a burst pays one commit (and one
@@ -120,7 +118,7 @@ const groupCommits = new WeakMap<Db, (data: AuditRowData) => Promise<AuditEventR
 function groupCommit(db: Db): (data: AuditRowData) => Promise<AuditEventRow> {
   const known = groupCommits.get(db);
   if (known) return known;
-  const insertGroup = providerOfDb(db) === "postgres" ? insertGroupPostgres : insertGroupSqlite;
+  const statements = preparedStatements(db);
   const waiting: Waiting[] = [];
   let writing = false;
   async function drain() {
@@ -128,9 +126,10 @@ function groupCommit(db: Db): (data: AuditRowData) => Promise<AuditEventRow> {
     while (waiting.length > 0) {
       const group = waiting.splice(0, MAX_GROUP);
       try {
-        const rows = await insertGroup(
-          db,
+        // Other instances' live monitors wake on the channel (PostgreSQL NOTIFY, at the rows' commit).
+        const rows = await statements.insertAuditRows(
           group.map((w) => w.data),
+          AUDIT_CHANNEL,
         );
         for (const [i, w] of group.entries()) w.resolve(rows[i] as AuditEventRow);
       } catch (error) {
@@ -146,85 +145,6 @@ function groupCommit(db: Db): (data: AuditRowData) => Promise<AuditEventRow> {
     });
   groupCommits.set(db, enqueue);
   return enqueue;
-}
-
-/** SQLite (one writer): one transaction; each tenant's counter moves once by its rows' count, then the rows, numbered in arrival order. */
-async function insertGroupSqlite(db: Db, rows: AuditRowData[]): Promise<AuditEventRow[]> {
-  return db.$transaction(
-    async (tx) => {
-      const count = new Map<string, number>();
-      for (const row of rows) count.set(row.tenantId, (count.get(row.tenantId) ?? 0) + 1);
-      const next = new Map<string, number>();
-      for (const [tenantId, n] of count) {
-        const counter = await tx.auditCounter.upsert({
-          where: { tenantId },
-          create: { tenantId, seq: n },
-          update: { seq: { increment: n } },
-        });
-        next.set(tenantId, counter.seq - n + 1);
-      }
-      const out: AuditEventRow[] = [];
-      for (const row of rows) {
-        const seq = next.get(row.tenantId) as number;
-        next.set(row.tenantId, seq + 1);
-        out.push(await tx.auditEvent.create({ data: { ...row, seq } }));
-      }
-      return out;
-    },
-    // A burst of calls queues here (SQLite has one writer): wait for the turn rather than lose the row.
-    { maxWait: 15_000, timeout: 15_000 },
-  );
-}
-
-/**
- * PostgreSQL: one statement per tenant in the group (run side by side), which moves the tenant's
- * counter by its rows' count and inserts them numbered in arrival order. One statement holds the
- * counter's lock only while the server runs it: as an interactive transaction (upsert, round
- * trip, insert, round trip, commit) the lock was held across the instance's event loop, and in
- * the load run every audit write of the tenant, on every instance, queued behind a holder whose
- * process was busy elsewhere.
- */
-async function insertGroupPostgres(db: Db, rows: AuditRowData[]): Promise<AuditEventRow[]> {
-  const byTenant = new Map<string, number[]>();
-  for (const [i, row] of rows.entries())
-    byTenant.set(row.tenantId, [...(byTenant.get(row.tenantId) ?? []), i]);
-  const out: AuditEventRow[] = new Array(rows.length);
-  await Promise.all(
-    [...byTenant].map(async ([tenantId, indexes]) => {
-      const input = indexes.map((index, i) => {
-        const { tenantId: _, ...row } = rows[index] as AuditRowData;
-        return { ...row, ord: i + 1 };
-      });
-      const n = input.length;
-      const inserted = await db.$queryRaw<AuditEventRow[]>`
-        WITH counter AS (
-          INSERT INTO "AuditCounter" ("tenantId", "seq") VALUES (${tenantId}::text, ${n}::int)
-          ON CONFLICT ("tenantId") DO UPDATE SET "seq" = "AuditCounter"."seq" + ${n}::int
-          RETURNING "seq"
-        ), input AS (
-          SELECT * FROM jsonb_to_recordset(${JSON.stringify(input)}::jsonb) AS r(
-            "ord" int, "agentId" text, "userId" text, "face" text, "operation" text, "target" text,
-            "capability" text, "arguments" jsonb, "decision" text, "outcome" text, "message" text,
-            "latencyMs" int, "actionId" text, "actionKey" text, "requestId" text)
-        )
-        INSERT INTO "AuditEvent" ("tenantId", "seq", "agentId", "userId", "face", "operation",
-          "target", "capability", "arguments", "decision", "outcome", "message", "latencyMs",
-          "actionId", "actionKey", "requestId")
-        SELECT ${tenantId}::text, counter."seq" - ${n}::int + input."ord", input."agentId", input."userId",
-          input."face", input."operation", input."target", input."capability", input."arguments",
-          input."decision", input."outcome", input."message", input."latencyMs", input."actionId",
-          input."actionKey", input."requestId"
-        FROM input, counter
-        ORDER BY input."ord"
-        RETURNING *`;
-      if (inserted.length !== n) throw new Error(`the audit insert returned ${inserted.length} of ${n} rows`);
-      // RETURNING names no order: each row goes back to its caller by its number.
-      const first = Math.min(...inserted.map((r) => r.seq));
-      for (const row of inserted)
-        out[indexes[row.seq - first] as number] = { ...row, createdAt: new Date(row.createdAt) };
-    }),
-  );
-  return out;
 }
 
 /**
@@ -264,10 +184,7 @@ export async function recordAuditEvent(db: Db, ctx: AuditActor, input: AuditInpu
     createdAt: row.createdAt.toISOString(),
   };
   signpostMetrics().auditEvents.inc({ face: row.face, outcome: row.outcome });
-  await inSpan("signpost.publish", {}, async () => {
-    publishAuditEvent(event);
-    // Other instances' live monitors wake on this (PostgreSQL NOTIFY; a no-op on SQLite).
-    await notifyAuditWritten(db, row.seq);
-  });
+  // Other instances heard of it from the insert itself (PostgreSQL NOTIFY; nothing on SQLite).
+  await inSpan("signpost.publish", {}, async () => publishAuditEvent(event));
   return event;
 }

@@ -34,6 +34,12 @@ export interface TrustedContext {
    * call uses (tenant-config-snapshot.ts). Absent: each read checks the stamp itself.
    */
   tenantVersion?: number;
+  /**
+   * Set by browse for the reads it makes while rendering a page (the entity view, an action, the
+   * capability catalog): that page's own row is the call's record, so a read allowed and applied
+   * writes no second row; a refused or failed one still writes its own.
+   */
+  withinAuditedPage?: boolean;
 }
 
 const ROLES = new Set<Role>(["admin", "support", "member"]);

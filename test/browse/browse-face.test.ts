@@ -76,6 +76,20 @@ describe("browse face: search → navigate → form → submit over MCP", () => 
     expect(login.markdown).not.toMatch(/helpdesk:\/\/ticket\/[^)]*\) \(opened here\)/);
   });
 
+  it("navigating to a record page is one audit row, the page's, with the decision that allowed it", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const before = await w.db.auditCounter.findUniqueOrThrow({ where: { tenantId: "acme" } });
+    const shown = await page(alice, "navigate", { uri: "shop://order/ord_paid" });
+    expect(shown.outcome).toBe("applied");
+    // The page's own read of the record (get_context, allowed and answered) is recorded by the
+    // page's row: one call, one row, which names the page, the outcome and the rule that decided.
+    const rows = await w.db.auditEvent.findMany({ where: { tenantId: "acme", seq: { gt: before.seq } } });
+    expect(rows.map((r) => [r.operation, r.target, r.outcome])).toEqual([
+      ["browse.navigated", "shop://order/ord_paid", "applied"],
+    ]);
+    expect(rows[0]?.decision).toMatch(/^allow/);
+  });
+
   it("search links a quoted id only when that record exists for the caller", async () => {
     const alice = await w.connect(w.keys.alice, { faces: "browse" });
     expect((await page(alice, "search", { query: "ord_paid" })).links).toContain("shop://order/ord_paid");

@@ -2,20 +2,16 @@ import { type ChildProcess, spawn } from "node:child_process";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "@/server/db/client";
+import { preparedStatements } from "@/server/db/prepared-statements";
 import {
+  AUDIT_CHANNEL,
   type AuditWakeReason,
   DEFAULT_SAFETY_POLL_MS,
-  notifyAuditWritten,
   openAuditWakeups,
   safetyPollFromEnv,
 } from "@/server/gateway/audit-wakeups";
 import { recordAuditEvent } from "@/server/gateway/record-audit-event";
-import {
-  createTestDatabase,
-  insertAuditRows,
-  postgresSkipReason,
-  type TestDatabase,
-} from "../helpers/database";
+import { createTestDatabase, postgresSkipReason, type TestDatabase } from "../helpers/database";
 
 const now = () => performance.timeOrigin + performance.now();
 const writer = (tenantId: string) => ({ tenantId, userId: "writer", face: "system" as const });
@@ -173,24 +169,36 @@ describe.skipIf(!pgReachable)("audit wake-ups: PostgreSQL LISTEN/NOTIFY across i
       await listening(wakeups);
       const waiting = wakeups.next();
       const before = now();
-      // Written without this process's event stream: only the database can carry the news.
+      // Written without this process's event stream: only the database can carry the news (the
+      // insert statement itself notifies, at its commit).
       const written = (
-        await insertAuditRows(other, [
-          {
-            tenantId: "acme",
-            face: "system",
-            operation: "test.other_client",
-            outcome: "applied",
-            arguments: {},
-            latencyMs: 0,
-          },
-        ])
+        await preparedStatements(other).insertAuditRows(
+          [
+            {
+              tenantId: "acme",
+              agentId: null,
+              userId: null,
+              face: "system",
+              operation: "test.other_client",
+              target: null,
+              capability: null,
+              arguments: {},
+              decision: null,
+              outcome: "applied",
+              message: null,
+              latencyMs: 0,
+              actionId: null,
+              actionKey: null,
+              requestId: null,
+            },
+          ],
+          AUDIT_CHANNEL,
+        )
       )[0] as { seq: number };
-      await notifyAuditWritten(other, written.seq);
       expect(await waiting).toBe("notify");
       const latency = now() - before;
       console.log(
-        `[audit-wakeups] PostgreSQL wake, second client: ${latency.toFixed(1)} ms (insert + notify + delivery)`,
+        `[audit-wakeups] PostgreSQL wake, second client: ${latency.toFixed(1)} ms (insert with notify + delivery)`,
       );
       const seen = await database.db.auditEvent.findFirst({ where: { tenantId: "acme", seq: written.seq } });
       expect(seen?.operation).toBe("test.other_client");

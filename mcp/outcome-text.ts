@@ -223,12 +223,14 @@ function headline(result: OutcomeLike & Json): string {
     return result.outcome;
   if (result.status === "awaiting_approval") return "awaiting_approval";
   if (result.status === "rejected") return "rejected";
+  // An action refused at its start, read again: it is over, whatever the read itself did.
+  if (result.status === "refused") return "refused";
   if (result.requires_confirmation === true) return "ready";
   return result.outcome;
 }
 
 /** Where a flow really ended: a finished action, or an answer that applied (a read, a search). */
-const FINISHED_STATUSES = new Set(["completed", "cancelled"]);
+const FINISHED_STATUSES = new Set(["completed", "cancelled", "refused"]);
 
 /**
  * The text block of every action tool: compact markdown that alone is enough for the next
@@ -270,7 +272,7 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
   if (errors.length)
     lines.push(
       // A refusal nothing can fix says why, not what to fix (next_actions say what remains).
-      errors.every((e) => e.refused === true) ? "why:" : "fix:",
+      errors.every((e) => e.refused === true) || result.status === "refused" ? "why:" : "fix:",
       ...errors.map((e) =>
         message.includes(String(e.message))
           ? `- ${e.field} (${e.code})`

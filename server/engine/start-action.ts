@@ -22,6 +22,9 @@ import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from ".
 import { canonicalJson } from "./summary-digest";
 import { recordToAsk } from "./unnamed-record";
 
+/** What a refused start says of itself: the action it made is over, so nothing waits on it. */
+export const ENDED = "this action ended: nothing is held or left open, nothing to cancel";
+
 export interface StartInput {
   capability: string;
   entity_id?: string;
@@ -120,6 +123,7 @@ export async function startAction(
   const request = input.intent?.trim().slice(0, 1000);
   if (request) state.request = request;
   let status = statusAfterEvaluation(capability, ev, state);
+  let readRefused = false;
   if (status === "completed" && capability.read) {
     const read = capability.read;
     const answer = await catchSystemUnavailable(() =>
@@ -129,8 +133,17 @@ export async function startAction(
     if ("result" in answer) state.result = answer.result;
     if ("error" in answer) {
       state.validation_errors = [answer.error];
-      status = "rejected";
+      readRefused = true;
     }
+  }
+  // Refused on its record (nothing any field could change fixes it, or the read was refused):
+  // the action ends here, holding nothing, so the agent owes no cancel_action to clean it up.
+  const refused = onlyRefusals(ev.errors) || readRefused;
+  if (refused) {
+    status = "refused";
+    // Nothing more is asked for or kept for later steps: the action does not go on.
+    state.missing = [];
+    state.pending = [];
   }
   const entityId = capability.appliesTo.field
     ? ((ev.values[capability.appliesTo.field] as string | undefined) ?? null)
@@ -175,7 +188,7 @@ export async function startAction(
       outcome: "preview",
       // A read the dry run made and the system refused ("has not shipped yet") is the answer, not "done".
       message: `Preview only, nothing was saved: ${
-        status === "rejected" && state.validation_errors.length
+        status === "refused" && state.validation_errors.length
           ? state.validation_errors.map((e) => e.message).join("; ")
           : evaluationMessage(capability, ev, state)
       }`,
@@ -238,10 +251,9 @@ export async function startAction(
   });
   if (ev.atConfirmation && state.requires_approval && state.summary && state.digest)
     await openApproval(deps.db, row, state, capability.policy.approvalTtlMs);
-  const rejected = status === "rejected" || onlyRefusals(ev.errors);
   // With a key a change nobody approves would run at once: only on a record the user meant.
   const askUser =
-    input.idempotency_key && ev.atConfirmation && !state.requires_approval && !rejected
+    input.idempotency_key && ev.atConfirmation && !state.requires_approval && !refused
       ? await recordToAsk(capability, adapter, actor, ev.values, {
           request: input.intent,
           fromWords: named,
@@ -252,10 +264,10 @@ export async function startAction(
     capability,
     row,
     {
-      outcome: rejected ? "rejected" : ev.errors.length || ev.missing.length ? "input_required" : "applied",
-      reason: rejected ? state.validation_errors[0]?.code : undefined,
-      message: rejected
-        ? (state.validation_errors[0]?.message ?? "rejected")
+      outcome: refused ? "rejected" : ev.errors.length || ev.missing.length ? "input_required" : "applied",
+      reason: refused ? state.validation_errors[0]?.code : undefined,
+      message: refused
+        ? `${state.validation_errors[0]?.message ?? "Refused"} (${ENDED})`
         : evaluationMessage(capability, ev, state),
       retryable: false,
       ...(Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {}),

@@ -40,6 +40,7 @@ const RENDERED = new Set([
   "patch_schema",
   "field_shapes",
   "from_words",
+  "why_picked",
   "defaulted",
   "ask_user",
 ]);
@@ -251,10 +252,12 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
   if (facts.length) lines.push(facts.join(" · "));
   if (result.reason) lines.push(`reason: ${result.reason}`);
   const fromWords = (result.from_words ?? {}) as Record<string, string>;
+  // Why a described record was the one taken, beside it: the agent can check the pick at once.
+  const why = (result.why_picked ?? {}) as Record<string, string>;
   if (Object.keys(fromWords).length)
     lines.push(
       `taken from the words: ${Object.entries(fromWords)
-        .map(([f, v]) => `${f} = ${v}`)
+        .map(([f, v]) => `${f} = ${v}${why[f] ? ` (${why[f]})` : ""}`)
         .join(", ")}`,
     );
   const defaults = defaultedLine(result.defaulted, asMoney);

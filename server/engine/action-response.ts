@@ -54,6 +54,8 @@ export interface ActionResponse extends OutcomeBase {
   ask_user?: AskUser;
   /** Fields whose value was read from words (a label sent, or the user's request): field → value. */
   from_words?: Record<string, string>;
+  /** The record the words described: why it was picked, and why records that nearly fit were not. */
+  why_picked?: Record<string, string>;
   /** Fields the action filled from its default, with the choices it passed over: the agent may ask. */
   defaulted?: Record<string, Defaulted>;
   /** The shape of each missing or wrong field that is a structure (`[{sku, quantity}]`). */

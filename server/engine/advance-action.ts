@@ -96,6 +96,7 @@ export async function advanceAction(
   const state = stateFromEvaluation(capability, ev, Object.keys(input.patch), previous);
   const fromWords = {
     ...(Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {}),
+    ...(Object.keys(ev.whyPicked).length ? { why_picked: ev.whyPicked } : {}),
     ...withDefaulted(ev),
   };
   // What the words named stays named, unless this patch set the field again by id.

@@ -207,6 +207,7 @@ export async function startAction(
       summary: state.summary,
       result: state.result,
       ...(Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {}),
+      ...(Object.keys(ev.whyPicked).length ? { why_picked: ev.whyPicked } : {}),
       ...withDefaulted(ev),
       next_actions: [
         {
@@ -271,6 +272,7 @@ export async function startAction(
         : evaluationMessage(capability, ev, state),
       retryable: false,
       ...(Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {}),
+      ...(Object.keys(ev.whyPicked).length ? { why_picked: ev.whyPicked } : {}),
       ...withDefaulted(ev),
       ...(askUser ? { ask_user: askUser } : {}),
     },

@@ -529,7 +529,10 @@ async function fromRequest(
         [...named.tokens].filter((t) => wordTokens(request).includes(t)),
       );
     const described = describedInWords(rows, request, entity);
-    if (described) return picked(described, wordTokens(request));
+    // The words before the record's name describe it; those after say what to do ("… to urgent").
+    const said = wordTokens(request);
+    const noun = said.indexOf(wordTokens(entity)[0] ?? "");
+    if (described) return picked(described, said.slice(0, Math.max(0, noun)));
   }
   return undefined;
 }

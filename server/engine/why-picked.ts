@@ -2,10 +2,10 @@ import { type ChoiceRow, NAME_KEYS, rowAge, rowSays, wordTokens } from "./choice
 
 /**
  * Why the user's words picked this record, in a few words for the answer: the facts of the row
- * the words matched ("status open, team_id shipping"), its age when they asked by age, and, for
- * records that nearly fit, why they were not taken ("tkt_4 is older but status pending"). Played:
- * "taken from the words: ticket_id = tkt_9" followed by "already urgent" left the model unsure
- * whether the pick or the ticket was wrong. Undefined when the words matched no fact of the row.
+ * the words matched ("status open, team shipping"), its age when they asked by age, and, for
+ * records that nearly fit, why they were not taken ("<id> is older but status pending"). Played:
+ * a record taken from the words with no reason, then refused ("already urgent"), left the model
+ * unsure whether the pick or the record was wrong. Undefined when the words matched no fact.
  */
 export function whyPicked(
   rows: ChoiceRow[],

@@ -30,6 +30,7 @@ const STATUSES = [
   "unknown",
   "rejected",
   "cancelled",
+  "refused",
 ];
 
 export type ActionFilter = {

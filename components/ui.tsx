@@ -115,6 +115,8 @@ const statusTone: Record<string, keyof typeof tone> = {
   not_found: "slate",
   voided: "slate",
   cancelled: "slate",
+  // Ended at its start: nothing happened and nothing is held.
+  refused: "slate",
   revoked: "slate",
 };
 

@@ -40,6 +40,7 @@ const RENDERED = new Set([
   "patch_schema",
   "field_shapes",
   "from_words",
+  "why_picked",
   "defaulted",
   "paid_choices",
   "ask_user",
@@ -229,12 +230,14 @@ function headline(result: OutcomeLike & Json): string {
     return result.outcome;
   if (result.status === "awaiting_approval") return "awaiting_approval";
   if (result.status === "rejected") return "rejected";
+  // An action refused at its start, read again: it is over, whatever the read itself did.
+  if (result.status === "refused") return "refused";
   if (result.requires_confirmation === true) return "ready";
   return result.outcome;
 }
 
 /** Where a flow really ended: a finished action, or an answer that applied (a read, a search). */
-const FINISHED_STATUSES = new Set(["completed", "cancelled"]);
+const FINISHED_STATUSES = new Set(["completed", "cancelled", "refused"]);
 
 /**
  * The text block of every action tool: compact markdown that alone is enough for the next
@@ -255,10 +258,12 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
   if (facts.length) lines.push(facts.join(" · "));
   if (result.reason) lines.push(`reason: ${result.reason}`);
   const fromWords = (result.from_words ?? {}) as Record<string, string>;
+  // Why a described record was the one taken, beside it: the agent can check the pick at once.
+  const why = (result.why_picked ?? {}) as Record<string, string>;
   if (Object.keys(fromWords).length)
     lines.push(
       `taken from the words: ${Object.entries(fromWords)
-        .map(([f, v]) => `${f} = ${v}`)
+        .map(([f, v]) => `${f} = ${v}${why[f] ? ` (${why[f]})` : ""}`)
         .join(", ")}`,
     );
   const defaults = defaultedLine(result.defaulted, asMoney);
@@ -279,7 +284,7 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
   if (errors.length)
     lines.push(
       // A refusal nothing can fix says why, not what to fix (next_actions say what remains).
-      errors.every((e) => e.refused === true) ? "why:" : "fix:",
+      errors.every((e) => e.refused === true) || result.status === "refused" ? "why:" : "fix:",
       ...errors.map((e) =>
         message.includes(String(e.message))
           ? `- ${e.field} (${e.code})`

@@ -55,6 +55,8 @@ export interface ActionResponse extends OutcomeBase {
   ask_user?: AskUser;
   /** Fields whose value was read from words (a label sent, or the user's request): field → value. */
   from_words?: Record<string, string>;
+  /** The record the words described: why it was picked, and why records that nearly fit were not. */
+  why_picked?: Record<string, string>;
   /** Fields the action filled from its default, with the choices it passed over: the agent may ask. */
   defaulted?: Record<string, Defaulted>;
   /**
@@ -223,6 +225,12 @@ export async function notAllowedNow(
 ): Promise<ActionResponse> {
   const r = await respond(deps, capability, row, { outcome: "rejected", message: "", retryable: false });
   r.reason = "not_in_next_actions";
+  const next = r.next_actions.map((n) => n.tool).join(", ") || "nothing";
+  // An action refused at its start is over: what it lacked is no longer asked for.
+  if (row.status === "refused") {
+    r.message = `${tool} is not possible: this action ended at its start (${r.validation_errors?.[0]?.message ?? "refused"}); nothing is held or left open; next: ${next}`;
+    return r;
+  }
   // What is missing is named: the refusal says what to send, not only that it was refused.
   const lacking = [...(r.missing ?? []), ...(r.validation_errors ?? []).map((e) => e.field)];
   r.message = `${tool} is not possible while the action is ${row.status} at ${row.node}${

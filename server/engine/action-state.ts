@@ -68,9 +68,13 @@ export const ACTION_STATUSES = [
   "applied",
   "failed",
   "unknown",
+  // A person rejected the approval: the agent may still change what they objected to.
   "rejected",
   "cancelled",
   "completed",
+  // Ended at its start: the record it was started for takes nothing now (a refusal no field can
+  // fix, or a read the system refused). Nothing is held, so there is nothing to cancel.
+  "refused",
 ] as const;
 export type ActionStatus = (typeof ACTION_STATUSES)[number];
 

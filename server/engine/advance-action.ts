@@ -1,5 +1,5 @@
 import type { Actor, Values } from "../connectors/sdk/define-capability";
-import { onlyRefusals } from "../connectors/sdk/outcome";
+import { onlyRefusals, type ValidationError } from "../connectors/sdk/outcome";
 import { type ActionResponse, notAllowedNow, notFoundAction, respond, unavailable } from "./action-response";
 import { parseActionState } from "./action-state";
 import {
@@ -96,6 +96,7 @@ export async function advanceAction(
   const state = stateFromEvaluation(capability, ev, Object.keys(input.patch), previous);
   const fromWords = {
     ...(Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {}),
+    ...(Object.keys(ev.whyPicked).length ? { why_picked: ev.whyPicked } : {}),
     ...withDefaulted(ev),
   };
   // What the words named stays named, unless this patch set the field again by id.
@@ -104,6 +105,7 @@ export async function advanceAction(
   Object.assign(named, ev.fromWords);
   state.from_words = Object.keys(named).length ? named : undefined;
   let status = statusAfterEvaluation(capability, ev, state);
+  let readError: ValidationError | undefined;
   // A read capability that got its last input answers now, as start_action does.
   if (status === "completed" && capability.read && !input.dry_run) {
     const read = capability.read;
@@ -113,13 +115,16 @@ export async function advanceAction(
     if ("unavailable" in answer)
       return unavailable(answer.unavailable, { action_id: row.id, version: row.version });
     if ("result" in answer) state.result = answer.result;
+    // The record the patch named cannot be read ("not shipped yet"): the action stays open, as
+    // after any refusal an advance meets, for another record the user may name.
     if ("error" in answer) {
       state.validation_errors = [answer.error];
-      status = "rejected";
+      status = "open";
+      readError = answer.error;
     }
   }
-  const message = evaluationMessage(capability, ev, state);
-  const refused = onlyRefusals(ev.errors);
+  const message = readError ? readError.message : evaluationMessage(capability, ev, state);
+  const refused = onlyRefusals(ev.errors) || !!readError;
   const askUser =
     input.idempotency_key && ev.atConfirmation && !state.requires_approval && !refused && !input.dry_run
       ? await recordToAsk(capability, adapter, actor, ev.values, { fromWords: named })
@@ -154,7 +159,7 @@ export async function advanceAction(
   if (!Object.keys(input.patch).length && state.digest === previous.digest && ev.node === row.node)
     return respond(deps, capability, row, {
       outcome,
-      ...(refused ? { reason: ev.errors[0]?.code } : {}),
+      ...(refused ? { reason: (readError ?? ev.errors[0])?.code } : {}),
       message,
       retryable: false,
     });
@@ -209,7 +214,7 @@ export async function advanceAction(
     next,
     {
       outcome,
-      ...(refused ? { reason: ev.errors[0]?.code } : {}),
+      ...(refused ? { reason: (readError ?? ev.errors[0])?.code } : {}),
       message,
       retryable: false,
       ...fromWords,

@@ -31,7 +31,12 @@ export async function cancelAction(
         : "The effect is claimed or its outcome is unknown; verify it instead of cancelling",
     );
   if (!PATCHABLE.includes(row.status))
-    return refuse("action_finished", `The action is already ${row.status}; nothing to cancel`);
+    return refuse(
+      "action_finished",
+      row.status === "refused"
+        ? "The action already ended at its start (refused); nothing is held, nothing to cancel"
+        : `The action is already ${row.status}; nothing to cancel`,
+    );
   const updated = await db.action.updateMany({
     where: {
       id: row.id,

@@ -23,7 +23,16 @@ export interface ChoiceRow {
 }
 
 /** Keys whose values name a row as people say it (never a status: "not shipped" names no order). */
-const NAME_KEYS = ["name", "label", "title", "subject", "items", "description", "display_name", "summary"];
+export const NAME_KEYS = [
+  "name",
+  "label",
+  "title",
+  "subject",
+  "items",
+  "description",
+  "display_name",
+  "summary",
+];
 
 /** Words that never tell one row from another. */
 const STOP = new Set(
@@ -371,7 +380,7 @@ function stripQuotes(text: string): string {
 }
 
 /** Words that ask for a record by its age, and which end of it. */
-const AGE_WORDS: Record<string, "oldest" | "newest"> = {
+export const AGE_WORDS: Record<string, "oldest" | "newest"> = {
   oldest: "oldest",
   earliest: "oldest",
   newest: "newest",
@@ -399,12 +408,7 @@ export function ageInWords(rows: ChoiceRow[], request: string, entity: string): 
   const at = words.findIndex((w) => AGE_WORDS[w]);
   const end = AGE_WORDS[words[at] ?? ""];
   if (!end) return undefined;
-  const ageOf = (r: ChoiceRow) => {
-    const key = AGE_KEYS.find(
-      (k) => typeof r.row[k] === "string" && /^\d{4}-\d\d-\d\d/.test(r.row[k] as string),
-    );
-    return key ? (r.row[key] as string) : undefined;
-  };
+  const ageOf = rowAge;
   if (!rows.length || !rows.every(ageOf)) return undefined;
   const noun = wordTokens(entity)[0] ?? "";
   const stop = words.indexOf(noun, at + 1);
@@ -422,6 +426,19 @@ export function ageInWords(rows: ChoiceRow[], request: string, entity: string): 
   const [first, second] = sorted;
   if (!first || (second && ageOf(second) === ageOf(first))) return undefined;
   return { kind: "one", choice: first, said };
+}
+
+/** A row's creation time as the node offers it (ISO text), if it carries one. */
+export function rowAge(r: ChoiceRow): string | undefined {
+  const key = AGE_KEYS.find(
+    (k) => typeof r.row[k] === "string" && /^\d{4}-\d\d-\d\d/.test(r.row[k] as string),
+  );
+  return key ? (r.row[key] as string) : undefined;
+}
+
+/** Whether a row says this word of itself: in its own words or as one of its values. */
+export function rowSays(r: ChoiceRow, word: string): boolean {
+  return r.tokens.has(word) || valuesOf(r).has(word);
 }
 
 /** Every string value of a row, lower-case: what it says about itself (status open, team shipping). */

@@ -3,6 +3,7 @@ import type { ZodType } from "zod";
 import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capability";
 import type { ValidationError } from "../connectors/sdk/outcome";
 import {
+  AGE_WORDS,
   ageInWords,
   type ChoiceRow,
   candidateText,
@@ -22,6 +23,7 @@ import {
 import { requiredFields } from "./describe-inputs";
 import { paidChoice } from "./paid-choices";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
+import { whyPicked } from "./why-picked";
 
 export interface Evaluation {
   /** Index of the node the action stops at; `nodes.length` when every node passed (read capabilities). */
@@ -38,6 +40,8 @@ export interface Evaluation {
   fromWords: Record<string, string>;
   /** Fields a node filled from its default (nothing sent or said for them): field → value. */
   defaulted: Record<string, unknown>;
+  /** The record field, when the words described the record: why it was picked, in a few words. */
+  whyPicked: Record<string, string>;
 }
 
 /** Words the evaluation may read beside the values: the user's request, at a start. */
@@ -66,6 +70,7 @@ export async function evaluateAction(
   const options: Record<string, unknown> = {};
   const fromWords: Record<string, string> = {};
   const defaulted: Record<string, unknown> = {};
+  const why: Record<string, string> = {};
   /** Where the evaluation stops: at node `i`, or past the last node ("DONE"). */
   const stopAt = (i: number, stop: Partial<Evaluation> = {}): Evaluation => ({
     nodeIndex: i,
@@ -77,6 +82,7 @@ export async function evaluateAction(
     missing: [],
     fromWords,
     defaulted,
+    whyPicked: why,
     ...stop,
     // A value for a later node is checked for its shape now (an unknown enum value, a malformed
     // id): it is an error today, not something left pending to fail two calls later.
@@ -98,6 +104,17 @@ export async function evaluateAction(
     // A re-run shows only what the node offers with the value taken (the list it was taken from
     // is not shown again: from_words says what was taken).
     const optionsBefore = { ...options };
+    // Defaults this node filled: taken back on a re-run, so they follow what the words added.
+    const defaultedHere = new Set<string>();
+    const rerun = () => {
+      restore(derived, derivedBefore);
+      restore(options, optionsBefore);
+      for (const field of defaultedHere) {
+        delete values[field];
+        delete defaulted[field];
+      }
+      defaultedHere.clear();
+    };
     for (;;) {
       const errors: ValidationError[] = [];
       const sent: Values = { ...values };
@@ -148,8 +165,7 @@ export async function evaluateAction(
       if (inner) {
         values[inner.field] = inner.value;
         fromWords[inner.path] = inner.shown;
-        restore(derived, derivedBefore);
-        restore(options, optionsBefore);
+        rerun();
         continue;
       }
       // Words sent for a field that failed: the choice they name, or the candidates they fit.
@@ -157,8 +173,7 @@ export async function evaluateAction(
       if (retry.field && retry.value !== undefined) {
         values[retry.field] = retry.value;
         fromWords[retry.field] = typeof retry.value === "string" ? retry.value : JSON.stringify(retry.value);
-        restore(derived, derivedBefore);
-        restore(options, optionsBefore);
+        rerun();
         continue;
       }
       if (result.notFound) return stopAt(i, { notFound: result.notFound });
@@ -179,6 +194,24 @@ export async function evaluateAction(
       };
       if (Object.keys(fieldOf).length) options.field_of = fieldOf;
       Object.assign(derived, result.derived ?? {});
+      // A field the node would default is the user's words' first: read after the default, the
+      // words never had their say, and the answer called a kind the user asked for a default.
+      const request = words.request;
+      const toDefault = Object.keys(result.defaults ?? {}).filter(
+        (f) => !present(values[f]) && fields[f] && !tried.has(f),
+      );
+      const said =
+        request && toDefault.length
+          ? await fromRequest(fields, toDefault, own, lists, request, capability.appliesTo)
+          : undefined;
+      for (const f of toDefault) tried.add(f);
+      if (said && "value" in said) {
+        values[said.field] = said.value;
+        fromWords[said.field] = said.shown;
+        if (said.why) why[said.field] = said.why;
+        rerun();
+        continue;
+      }
       // A default never stands in for a choice that changes the money moved (a shipping method
       // and its price): the user chooses it, so it is missing until named (paid-choices.ts).
       const paidMissing: string[] = [];
@@ -190,6 +223,7 @@ export async function evaluateAction(
           }
           values[field] = value;
           defaulted[field] = value;
+          defaultedHere.add(field);
         }
       for (const field of node.paidChoices ?? [])
         if (!present(values[field]) && !paidMissing.includes(field) && paidChoice(capability, field, options))
@@ -207,7 +241,6 @@ export async function evaluateAction(
       );
       // A field still missing that the user's request names among this node's choices (a list
       // field: the entries it names), or a free-text field its words clearly give.
-      const request = words.request;
       const named = request
         ? await fromRequest(
             fields,
@@ -215,15 +248,15 @@ export async function evaluateAction(
             own,
             lists,
             request,
-            capability.appliesTo.entity,
+            capability.appliesTo,
           )
         : undefined;
       if (named && "value" in named) {
         tried.add(named.field);
         values[named.field] = named.value;
         fromWords[named.field] = named.shown;
-        restore(derived, derivedBefore);
-        restore(options, optionsBefore);
+        if (named.why) why[named.field] = named.why;
+        rerun();
         continue;
       }
       if (named && "ambiguous" in named) {
@@ -242,8 +275,7 @@ export async function evaluateAction(
         values[only.field] = only.value;
         fromWords[only.field] =
           `${only.value} (the only eligible ${capability.appliesTo.entity.toLowerCase()})`;
-        restore(derived, derivedBefore);
-        restore(options, optionsBefore);
+        rerun();
         continue;
       }
       // An optional field whose choice the request names by its very value ("use SAVE5").
@@ -271,8 +303,7 @@ export async function evaluateAction(
         tried.add(optional.field);
         values[optional.field] = optional.value;
         fromWords[optional.field] = optional.value;
-        restore(derived, derivedBefore);
-        restore(options, optionsBefore);
+        rerun();
         continue;
       }
       if (errors.length || missing.length) return stopAt(i, { missing, errors });
@@ -438,8 +469,11 @@ async function fromRequest(
   options: Record<string, unknown>,
   lists: () => Promise<Record<string, unknown>>,
   request: string,
-  entity: string,
-): Promise<{ field: string; value: unknown; shown: string } | { ambiguous: ValidationError } | undefined> {
+  record: AnyCapability["appliesTo"],
+): Promise<
+  { field: string; value: unknown; shown: string; why?: string } | { ambiguous: ValidationError } | undefined
+> {
+  const entity = record.entity;
   const freeText = missing.filter((f) => fields[f] && isFreeText(f, fields[f] as ZodType, options));
   for (const field of missing) {
     const schema = fields[field];
@@ -478,7 +512,19 @@ async function fromRequest(
     const rows = choicesFor(field, { ...options, ...(await lists()) }, schema);
     // "The oldest open shipping ticket" names one by its age, whatever else its words fit.
     const aged = ageInWords(rows, request, entity);
-    if (aged?.kind === "one") return { field, value: aged.choice.value, shown: aged.choice.value };
+    // The record picked by a description says why (a record quoted by its id needs no reason).
+    const picked = (choice: ChoiceRow, words: string[], age?: "oldest" | "newest") => ({
+      field,
+      value: choice.value,
+      shown: choice.value,
+      ...(field === record.field && !quotedIn(rows, request)
+        ? { why: whyPicked(rows, choice, words, age) }
+        : {}),
+    });
+    if (aged?.kind === "one") {
+      const [first = "", ...described] = aged.said.split(" ");
+      return picked(aged.choice, described.slice(0, -1), AGE_WORDS[first]);
+    }
     if (aged?.kind === "none")
       return {
         ambiguous: {
@@ -487,8 +533,17 @@ async function fromRequest(
           message: `no ${entity.toLowerCase()} that can take this fits "${aged.said}"; tell the user, or send ${field}`,
         },
       };
-    const choice = nameInRequest(rows, request) ?? describedInWords(rows, request, entity);
-    if (choice) return { field, value: choice.value, shown: choice.value };
+    const named = nameInRequest(rows, request);
+    if (named)
+      return picked(
+        named,
+        [...named.tokens].filter((t) => wordTokens(request).includes(t)),
+      );
+    const described = describedInWords(rows, request, entity);
+    // The words before the record's name describe it; those after say what to do ("… to urgent").
+    const said = wordTokens(request);
+    const noun = said.indexOf(wordTokens(entity)[0] ?? "");
+    if (described) return picked(described, said.slice(0, Math.max(0, noun)));
   }
   return undefined;
 }
@@ -539,9 +594,15 @@ function asksForKind(words: string[], field: string): boolean {
  */
 function nameInRequest(rows: ChoiceRow[], request: string): ChoiceRow | undefined {
   // A row quoted by its very value ("tkt_1") is named, whatever other words happen to fit.
-  const said = new Set(request.toLowerCase().match(/[\p{L}\p{N}_-]+/gu) ?? []);
-  const quoted = rows.filter((r) => said.has(r.value.toLowerCase()));
-  if (quoted.length === 1) return quoted[0];
+  const quoted = quotedIn(rows, request);
+  if (quoted) return quoted;
   const open = rows.filter((r) => r.row.possible === undefined || r.row.possible === "yes");
   return (open.length < rows.length ? namedInWords(open, request) : undefined) ?? namedInWords(rows, request);
+}
+
+/** The one row the request quotes by its very value ("tkt_1"), if any. */
+function quotedIn(rows: ChoiceRow[], request: string): ChoiceRow | undefined {
+  const said = new Set(request.toLowerCase().match(/[\p{L}\p{N}_-]+/gu) ?? []);
+  const quoted = rows.filter((r) => said.has(r.value.toLowerCase()));
+  return quoted.length === 1 ? quoted[0] : undefined;
 }

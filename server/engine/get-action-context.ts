@@ -1,6 +1,7 @@
 import type { Actor } from "../connectors/sdk/define-capability";
 import { type ActionResponse, notFoundAction, respond } from "./action-response";
-import { type ActorScope, loadActionWithCapability } from "./action-store";
+import { parseActionState } from "./action-state";
+import { type ActionRow, type ActorScope, loadActionWithCapability } from "./action-store";
 import type { EngineDeps } from "./engine-deps";
 
 /** Re-reads an action to resume it, with its inputs and the JSON Schema of the patch it accepts now. */
@@ -17,7 +18,14 @@ export async function getActionContext(
     deps,
     capability,
     row,
-    { outcome: "applied", message: `${capability.title}: ${row.status} at ${row.node}`, retryable: false },
+    { outcome: "applied", message: contextMessage(capability.title, row), retryable: false },
     { withInputs: true, withSchema: true, options: "full" },
   );
+}
+
+/** Where the action stands; one refused at its start says why, and that it is over. */
+function contextMessage(title: string, row: ActionRow): string {
+  if (row.status !== "refused") return `${title}: ${row.status} at ${row.node}`;
+  const why = parseActionState(row.state).validation_errors[0]?.message ?? "refused";
+  return `${title}: refused at ${row.node} (${why}); it ended there, nothing is held or left open`;
 }

@@ -12,7 +12,7 @@ import { recoverOffered } from "./recover-offered";
  */
 export function nextActionsFor(
   capability: AnyCapability,
-  action: { id: string; version: number; status: string },
+  action: { id: string; version: number; status: string; entityId?: string | null },
   state: ActionState,
   effect: EffectRow | null,
   approval: ApprovalView | null,
@@ -33,7 +33,7 @@ export function nextActionsFor(
 
 function byStatus(
   capability: AnyCapability,
-  action: { id: string; version: number; status: string },
+  action: { id: string; version: number; status: string; entityId?: string | null },
   state: ActionState,
   effect: EffectRow | null,
   approval: ApprovalView | null,
@@ -48,6 +48,9 @@ function byStatus(
     case "completed":
     case "cancelled":
       return [];
+    case "refused":
+      // Ended at its start: nothing is held, so no cancel; what is possible instead.
+      return insteadOf(capability, state, true);
     case "applied":
       return [verify("Check with the system of record that the change really happened")];
     case "executing":
@@ -65,36 +68,32 @@ function byStatus(
         verify("Check whether anything happened"),
       ];
   }
-  // Refused with alternatives: nothing the agent could send makes this possible now (the
-  // entity is fixed once named), so the way forward is what is possible instead.
-  // No field the agent could send fixes a refusal, so a "Fix" would only send the model round in
-  // circles. The action stays open though, and says so: what is possible instead, this capability
-  // for another record the user names, or ending it (an agent that is not told leaves it open).
+  // Refused with alternatives: nothing the agent could send makes this possible now, so a "Fix"
+  // would only send the model round in circles; the way forward is what is possible instead.
+  // Only an advance gets here (a refused start ends as `refused`): the action stays open, as
+  // the record field may still take another record the user names, or it is ended here.
   if (state.validation_errors.some((e) => e.refused)) {
-    const alternatives = state.validation_errors.flatMap((e) => (e.refused ? (e.alternatives ?? []) : []));
     const entity = capability.appliesTo.entity.toLowerCase();
-    const out: NextAction[] = [
-      ...alternatives.map((a) => ({
-        tool: "start_action" as const,
-        args: { capability: a.capability, ...(a.entity_id ? { entity_id: a.entity_id } : {}) },
-        description: a.description,
-      })),
-      ...(capability.appliesTo.field && !alternatives.some((a) => a.capability === capability.id)
+    const field = capability.appliesTo.field;
+    const another: NextAction[] =
+      field && !action.entityId
         ? [
             {
-              tool: "start_action" as const,
-              args: { capability: capability.id },
-              description: `Another ${entity} the user names`,
+              tool: "advance_action",
+              args: { action_id: id, version: action.version },
+              description: `Another ${entity} the user names (${field})`,
             },
           ]
-        : []),
+        : [];
+    return [
+      ...insteadOf(capability, state, !another.length),
+      ...another,
       {
         tool: "cancel_action",
         args: { action_id: id },
         description: "This action stays open until cancelled",
       },
     ];
-    return out;
   }
   if (state.missing.length || state.validation_errors.length || !state.summary)
     return [
@@ -144,4 +143,25 @@ function byStatus(
 function approvedBy(approval: ApprovalView | null): string {
   if (!approval?.decided_by || !approval.decided_at) return "";
   return `Approved by ${approval.decided_by.name} at ${approval.decided_at.slice(11, 16)} UTC: `;
+}
+
+/**
+ * After a refusal: the alternatives the capability named (track the parcel instead), then this
+ * capability started for another record the user names (`withAnother`, when it takes a record
+ * and no alternative is that already).
+ */
+function insteadOf(capability: AnyCapability, state: ActionState, withAnother: boolean): NextAction[] {
+  const alternatives = state.validation_errors.flatMap((e) => (e.refused ? (e.alternatives ?? []) : []));
+  const out: NextAction[] = alternatives.map((a) => ({
+    tool: "start_action" as const,
+    args: { capability: a.capability, ...(a.entity_id ? { entity_id: a.entity_id } : {}) },
+    description: a.description,
+  }));
+  if (withAnother && capability.appliesTo.field && !alternatives.some((a) => a.capability === capability.id))
+    out.push({
+      tool: "start_action",
+      args: { capability: capability.id },
+      description: `Another ${capability.appliesTo.entity.toLowerCase()} the user names`,
+    });
+  return out;
 }

@@ -23,6 +23,9 @@ import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from ".
 import { canonicalJson } from "./summary-digest";
 import { recordToAsk } from "./unnamed-record";
 
+/** What a refused start says of itself: the action it made is over, so nothing waits on it. */
+export const ENDED = "this action ended: nothing is held or left open, nothing to cancel";
+
 export interface StartInput {
   capability: string;
   entity_id?: string;
@@ -121,6 +124,7 @@ export async function startAction(
   const request = input.intent?.trim().slice(0, 1000);
   if (request) state.request = request;
   let status = statusAfterEvaluation(capability, ev, state);
+  let readRefused = false;
   if (status === "completed" && capability.read) {
     const read = capability.read;
     const answer = await catchSystemUnavailable(() =>
@@ -130,8 +134,17 @@ export async function startAction(
     if ("result" in answer) state.result = answer.result;
     if ("error" in answer) {
       state.validation_errors = [answer.error];
-      status = "rejected";
+      readRefused = true;
     }
+  }
+  // Refused on its record (nothing any field could change fixes it, or the read was refused):
+  // the action ends here, holding nothing, so the agent owes no cancel_action to clean it up.
+  const refused = onlyRefusals(ev.errors) || readRefused;
+  if (refused) {
+    status = "refused";
+    // Nothing more is asked for or kept for later steps: the action does not go on.
+    state.missing = [];
+    state.pending = [];
   }
   const entityId = capability.appliesTo.field
     ? ((ev.values[capability.appliesTo.field] as string | undefined) ?? null)
@@ -176,7 +189,7 @@ export async function startAction(
       outcome: "preview",
       // A read the dry run made and the system refused ("has not shipped yet") is the answer, not "done".
       message: `Preview only, nothing was saved: ${
-        status === "rejected" && state.validation_errors.length
+        status === "refused" && state.validation_errors.length
           ? state.validation_errors.map((e) => e.message).join("; ")
           : evaluationMessage(capability, ev, state)
       }`,
@@ -195,6 +208,7 @@ export async function startAction(
       summary: state.summary,
       result: state.result,
       ...(Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {}),
+      ...(Object.keys(ev.whyPicked).length ? { why_picked: ev.whyPicked } : {}),
       ...withDefaulted(ev),
       // The question a real start would ask, priced as money the same way.
       ...withPaidChoices(capability, state.missing, state.options),
@@ -242,10 +256,9 @@ export async function startAction(
   });
   if (ev.atConfirmation && state.requires_approval && state.summary && state.digest)
     await openApproval(deps.db, row, state, capability.policy.approvalTtlMs);
-  const rejected = status === "rejected" || onlyRefusals(ev.errors);
   // With a key a change nobody approves would run at once: only on a record the user meant.
   const askUser =
-    input.idempotency_key && ev.atConfirmation && !state.requires_approval && !rejected
+    input.idempotency_key && ev.atConfirmation && !state.requires_approval && !refused
       ? await recordToAsk(capability, adapter, actor, ev.values, {
           request: input.intent,
           fromWords: named,
@@ -256,13 +269,14 @@ export async function startAction(
     capability,
     row,
     {
-      outcome: rejected ? "rejected" : ev.errors.length || ev.missing.length ? "input_required" : "applied",
-      reason: rejected ? state.validation_errors[0]?.code : undefined,
-      message: rejected
-        ? (state.validation_errors[0]?.message ?? "rejected")
+      outcome: refused ? "rejected" : ev.errors.length || ev.missing.length ? "input_required" : "applied",
+      reason: refused ? state.validation_errors[0]?.code : undefined,
+      message: refused
+        ? `${state.validation_errors[0]?.message ?? "Refused"} (${ENDED})`
         : evaluationMessage(capability, ev, state),
       retryable: false,
       ...(Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {}),
+      ...(Object.keys(ev.whyPicked).length ? { why_picked: ev.whyPicked } : {}),
       ...withDefaulted(ev),
       ...(askUser ? { ask_user: askUser } : {}),
     },

@@ -55,4 +55,20 @@ describe("a rejection on the action's browse page", () => {
     expect(text(confirm)).toContain(reason);
     expect(await w.db.effect.count({ where: { actionId } })).toBe(0);
   });
+
+  it("a form refused on its record says why and that the action ended; its form is the page's own, never the ended action's", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const uri = "shop://order/ord_transit/after-sales";
+    const submitted = await alice.callTool({
+      name: "submit",
+      arguments: { uri, fields: { kind: "refund_only", reason: "too slow" } },
+    });
+    const markdown = text(submitted);
+    expect(sc(submitted)).toMatchObject({ outcome: "rejected" });
+    expect(markdown).toMatch(/in transit/);
+    expect(markdown).toMatch(/nothing is held or left open, nothing to cancel/);
+    // A form on an action that takes nothing more would be a dead end.
+    expect(markdown).toContain(`uri: ${uri}`);
+    expect(markdown).not.toMatch(/uri: actions:\/\//);
+  });
 });

@@ -90,14 +90,13 @@ describeEachProvider(
         }),
       ]);
       // Nothing the agent could send helps now: the way forward is what is possible instead,
-      // another order, or ending the action (it stays open otherwise).
+      // or another order; the refused start ended, so nothing is left to cancel.
       expect(s.next_actions).toEqual([
         expect.objectContaining({
           tool: "start_action",
           args: { capability: "track_shipment", entity_id: "ord_transit" },
         }),
         expect.objectContaining({ tool: "start_action", args: { capability: "after_sales" } }),
-        expect.objectContaining({ tool: "cancel_action", args: { action_id: s.action_id } }),
       ]);
     });
 
@@ -141,26 +140,68 @@ describeEachProvider(
       ]);
     });
 
-    it("a refusal for the order named says the action stays open and offers another order or ending it", async () => {
+    it("a start refused on its order ends its own action: nothing held, nothing to cancel, a clear answer on every later call", async () => {
       const s = await w.gw.startAction(w.agent.alice, {
         capability: "after_sales",
         entity_id: "ord_transit",
       });
-      expect(s).toMatchObject({ outcome: "rejected", status: "open" });
+      // Typed refusal, the reason, what is possible instead, and no cleanup call owed.
+      expect(s).toMatchObject({ outcome: "rejected", reason: "no_after_sales_available", status: "refused" });
       expect(s.next_actions).toEqual([
         expect.objectContaining({
           tool: "start_action",
           args: { capability: "track_shipment", entity_id: "ord_transit" },
         }),
         expect.objectContaining({ tool: "start_action", args: { capability: "after_sales" } }),
-        expect.objectContaining({ tool: "cancel_action", args: { action_id: s.action_id } }),
       ]);
+      expect(s.missing).toEqual([]);
       const text = renderOutcomeText(s as Parameters<typeof renderOutcomeText>[0]);
-      expect(text).toMatch(/stays open/);
-      expect(text).not.toMatch(/nothing is offered/);
-      // What the text offers works: the refused action ends.
-      const c = await w.gw.operations.cancel_action.run(w.agent.alice, { action_id: s.action_id });
-      expect(c).toMatchObject({ outcome: "applied", status: "cancelled" });
+      expect(text).toMatch(/nothing is held or left open, nothing to cancel/);
+      expect(text).not.toMatch(/stays open|cancel_action|missing:|fix:/);
+      // Not a person's rejection: it takes no patch, no approval was opened, and it is listed apart.
+      expect(s.allowed_patch).toEqual([]);
+      expect(await w.db.approval.count({ where: { actionId: s.action_id } })).toBe(0);
+      // Read again, advanced, confirmed or cancelled: each says it is over, typed, with the same ways forward.
+      const context = await w.gw.getContext(w.agent.alice, { action_id: s.action_id });
+      expect(context).toMatchObject({ outcome: "applied", status: "refused" });
+      expect(context.message).toMatch(/refused at PATH .*nothing is held or left open/);
+      expect(renderOutcomeText(context as Parameters<typeof renderOutcomeText>[0])).toMatch(/^refused: /);
+      const advanced = await w.gw.operations.advance_action.run(w.agent.alice, {
+        action_id: s.action_id,
+        version: s.version,
+        patch: { kind: "exchange" },
+      });
+      expect(advanced).toMatchObject({
+        outcome: "rejected",
+        reason: "not_in_next_actions",
+        status: "refused",
+      });
+      expect(advanced.message).toMatch(/ended at its start/);
+      expect(advanced.next_actions).toEqual(s.next_actions);
+      const cancelled = await w.gw.operations.cancel_action.run(w.agent.alice, { action_id: s.action_id });
+      expect(cancelled).toMatchObject({ outcome: "rejected", reason: "action_finished", status: "refused" });
+      expect(cancelled.message).toMatch(/nothing to cancel/);
+    });
+
+    it("an advance onto a refused order keeps the action open: another order fits the same action", async () => {
+      const s = await w.gw.startAction(w.agent.alice, { capability: "after_sales" });
+      const a = await w.gw.operations.advance_action.run(w.agent.alice, {
+        action_id: s.action_id,
+        version: s.version,
+        patch: { order_id: "ord_transit" },
+      });
+      expect(a).toMatchObject({ outcome: "rejected", reason: "no_after_sales_available", status: "open" });
+      expect(a.next_actions.map((n) => [n.tool, n.args?.capability])).toEqual([
+        ["start_action", "track_shipment"],
+        ["advance_action", undefined],
+        ["cancel_action", undefined],
+      ]);
+      const b = await w.gw.operations.advance_action.run(w.agent.alice, {
+        action_id: s.action_id,
+        version: a.version,
+        patch: { order_id: "ord_paid" },
+      });
+      expect(b).toMatchObject({ outcome: "input_required", status: "open", node: "DETAILS" });
     });
 
     it("option rows show money as the capability declares it (cents in USD), never as a bare number, on every answer", async () => {

@@ -19,8 +19,8 @@ import {
   withRule,
 } from "./capability-table-helpers";
 
-/** A refused action stays open: another record the user names, or ending it (cancel_action). */
-const REFUSED_NEXT = ["start_action", "cancel_action"];
+/** A refused start ends its action (nothing held, nothing to cancel): another record the user names. */
+const REFUSED_NEXT = ["start_action"];
 
 /**
  * The floor every bucket of every table keeps: what its distinct rules need today (the smallest
@@ -666,7 +666,8 @@ const afterSales: typeof checkout = {
         outcome: "rejected",
         code: "no_after_sales_available",
         says: /in transit/,
-        next: ["start_action", "start_action", "cancel_action"],
+        status: "refused",
+        next: ["start_action", "start_action"],
         offers: ["track_shipment"],
       },
     ],
@@ -679,7 +680,8 @@ const afterSales: typeof checkout = {
         node: "PATH",
         code: "order_already_shipped",
         says: /in transit.*only possible before shipment/,
-        next: ["start_action", "start_action", "cancel_action"],
+        status: "refused",
+        next: ["start_action", "start_action"],
         offers: ["track_shipment"],
       },
     ],

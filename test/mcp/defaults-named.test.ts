@@ -100,4 +100,28 @@ describe("paid choices the user never named are asked, not defaulted", () => {
     expect(text(advanced)).toMatch(/^- shipping_method — the user's choice.*`express` \$\d+\.\d\d/m);
     expect(text(advanced)).not.toMatch(/^defaults/m);
   });
+
+  it("a field the user's words name is taken from them, never called a default, even where the node's default is the same", async () => {
+    const client = await w.connect(w.keys.alice);
+    // Before shipment the one open path is refund-only, which the node would default; "cancel" names it.
+    const cancel = await client.callTool({
+      name: "start_action",
+      arguments: { capability: "after_sales", entity_id: "ord_paid", intent: "Cancel it, I changed my mind" },
+    });
+    expect(sc(cancel).from_words).toMatchObject({ kind: "refund_only" });
+    expect((sc(cancel).defaulted as Record<string, unknown> | undefined)?.kind).toBeUndefined();
+    expect(text(cancel)).not.toMatch(/^defaults .*kind/m);
+    expect(text(cancel)).toMatch(/^taken from the words: .*kind = refund_only/m);
+    // Words naming another choice than the default are the user's: that choice, with why it is
+    // not possible now, never the default in its place.
+    const exchange = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { capability: "after_sales", entity_id: "ord_paid", intent: "exchange it please" },
+      }),
+    );
+    expect(exchange).toMatchObject({ from_words: { kind: "exchange" }, node: "PATH" });
+    expect(exchange.defaulted).toBeUndefined();
+    expect(exchange.message).toMatch(/only after delivery.*Possible now: refund_only/);
+  });
 });

@@ -487,4 +487,38 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
       /^- resolution: .+: the user's words, sent and shown as written; if they gave none, their request verbatim \(never words of your own\)$/m,
     );
   });
+
+  it("a record the words describe says why it was the one taken, and why the records that nearly fit were not", async () => {
+    const client = await w.connect(w.keys.sam);
+    const oldest = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "bump the oldest open shipping ticket to urgent" },
+    });
+    const why = (sc(oldest).why_picked ?? {}) as Json;
+    // The facts the words matched, its age, and each older shipping ticket passed over with its reason.
+    expect(String(why.ticket_id)).toMatch(
+      /^the oldest with status open, team shipping, created \d{4}-\d\d-\d\d/,
+    );
+    expect(String(why.ticket_id)).toMatch(/tkt_\d+ is older but status (resolved|closed|pending)/);
+    expect((sc(oldest).from_words as Json).ticket_id).toMatch(/^tkt_\d+$/);
+    expect(text(oldest)).toMatch(/^taken from the words: ticket_id = tkt_\d+ \(the oldest with status open/m);
+    // Described by its subject: the fact it matched, and that it is the only one; the refusal that
+    // follows is then plainly about the ticket, not the pick.
+    const bySubject = await client.callTool({
+      name: "start_action",
+      arguments: { capability: "change_ticket_priority", intent: "make the wrong size tee ticket urgent" },
+    });
+    expect(text(bySubject)).toMatch(
+      /^taken from the words: ticket_id = tkt_9 \(fits subject "Wrong size tee"; the only one that fits\)/m,
+    );
+    expect(sc(bySubject).message).toMatch(/already urgent/);
+    // A record quoted by its id needs no reason.
+    const quoted = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { capability: "change_ticket_priority", intent: "make tkt_2 urgent" },
+      }),
+    );
+    expect(quoted.why_picked).toBeUndefined();
+  });
 });

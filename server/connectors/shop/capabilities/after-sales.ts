@@ -203,7 +203,15 @@ export const afterSales = defineCapability<ShopAdapter>({
         const order = derived.order as ShopOrder;
         const paths = afterSalesPaths(order);
         const eligible = paths.filter((p) => p.eligible);
-        const options = { after_sales: paths };
+        // In the words people use for it: before shipment, refund-only is what "cancel" means
+        // (the summary then says "Cancel the order and refund"), so "cancel it" names this path.
+        const options = {
+          after_sales: paths.map((p) =>
+            p.kind === "refund_only" && p.eligible && order.status === "paid"
+              ? { ...p, label: "Cancel and refund" }
+              : p,
+          ),
+        };
         const kind = values.kind as AfterSalesKind | undefined;
         if (!eligible.length && !kind)
           return {

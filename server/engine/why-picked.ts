@@ -1,0 +1,88 @@
+import { type ChoiceRow, NAME_KEYS, rowAge, rowSays, wordTokens } from "./choice-words";
+
+/**
+ * Why the user's words picked this record, in a few words for the answer: the facts of the row
+ * the words matched ("status open, team shipping"), its age when they asked by age, and, for
+ * records that nearly fit, why they were not taken ("<id> is older but status pending"). Played:
+ * a record taken from the words with no reason, then refused ("already urgent"), left the model
+ * unsure whether the pick or the record was wrong. Undefined when the words matched no fact.
+ */
+export function whyPicked(
+  rows: ChoiceRow[],
+  choice: ChoiceRow,
+  words: string[],
+  age?: "oldest" | "newest",
+): string | undefined {
+  const matched = [...new Set(words)].filter((w) => rowSays(choice, w));
+  const facts = factsOf(choice, matched);
+  if (!facts.length && !age) return undefined;
+  const when = age ? rowAge(choice)?.slice(0, 10) : undefined;
+  const said = [...facts, ...(when ? [`created ${when}`] : [])].join(", ");
+  const head = age ? `the ${age}${said ? ` with ${said}` : ""}` : `fits ${said}`;
+  const near = (age ? passedOverByAge(rows, choice, matched, age) : passedOver(rows, choice, matched)).slice(
+    0,
+    2,
+  );
+  return near.length ? `${head}; ${near.join("; ")}` : `${head}; the only one that fits`;
+}
+
+/** The row's facts holding the matched words: a name quoted whole, any other value by its key. */
+function factsOf(row: ChoiceRow, matched: string[]): string[] {
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(row.row)) {
+    if (typeof value !== "string" || key === "possible") continue;
+    const own = NAME_KEYS.includes(key) ? wordTokens(value) : [value.toLowerCase()];
+    if (!matched.some((w) => own.includes(w))) continue;
+    out.push(NAME_KEYS.includes(key) ? `${key} "${value.slice(0, 60)}"` : `${key} ${value}`);
+  }
+  return out.slice(0, 4);
+}
+
+/** What a row says where the picked one matched a word it lacks: "status pending". */
+function differs(row: ChoiceRow, chosen: ChoiceRow, matched: string[]): string | undefined {
+  const lacking = matched.find((w) => !rowSays(row, w));
+  if (!lacking) return undefined;
+  const key = Object.keys(chosen.row).find((k) => {
+    const v = chosen.row[k];
+    return typeof v === "string" && (v.toLowerCase() === lacking || wordTokens(v).includes(lacking));
+  });
+  const theirs = key ? row.row[key] : undefined;
+  return key && typeof theirs === "string" ? `${key} ${theirs.slice(0, 40)}` : `not "${lacking}"`;
+}
+
+/** The row's own verdict on this change, when it says it cannot take it ("already urgent"). */
+function cannot(row: ChoiceRow): string | undefined {
+  const verdict = row.row.possible;
+  return typeof verdict === "string" && verdict !== "yes" ? verdict.slice(0, 60) : undefined;
+}
+
+/** Rows the same words fit that were passed over: they cannot take the change. */
+function passedOver(rows: ChoiceRow[], chosen: ChoiceRow, matched: string[]): string[] {
+  if (!matched.length) return [];
+  return rows
+    .filter((r) => r !== chosen && matched.every((w) => rowSays(r, w)))
+    .map((r) => `${r.value} fits too but ${cannot(r) ?? "is not open to this change"}`);
+}
+
+/** Rows older (or newer) than the pick that were passed over, each with the reason. */
+function passedOverByAge(
+  rows: ChoiceRow[],
+  chosen: ChoiceRow,
+  matched: string[],
+  age: "oldest" | "newest",
+): string[] {
+  const at = rowAge(chosen) ?? "";
+  const beyond = (r: ChoiceRow) => {
+    const t = rowAge(r) ?? "";
+    return age === "oldest" ? t < at : t > at;
+  };
+  // Near ones only: those the words fit but for one word, or whole but closed to the change.
+  const near = (r: ChoiceRow) => matched.filter((w) => !rowSays(r, w)).length <= 1;
+  return rows
+    .filter((r) => r !== chosen && beyond(r) && near(r))
+    .sort((a, b) => (age === "oldest" ? -1 : 1) * String(rowAge(a)).localeCompare(String(rowAge(b))))
+    .flatMap((r) => {
+      const why = differs(r, chosen, matched) ?? cannot(r);
+      return why ? [`${r.value} is ${age === "oldest" ? "older" : "newer"} but ${why}`] : [];
+    });
+}

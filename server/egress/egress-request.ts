@@ -20,6 +20,19 @@ export interface EgressAnswer {
   body: Dispatcher.ResponseData["body"];
 }
 
+/**
+ * Headers the egress layer alone decides: the connection's own framing and target. `fetch`
+ * replaced them; `request` sends what it is given, so a `Host` taken from an imported document's
+ * header parameter would reach another virtual host behind an allowed address with the tenant's
+ * credential attached. Such a request is refused before anything is sent.
+ */
+const PROTOCOL_HEADER =
+  /^(host|connection|content-length|transfer-encoding|te|trailer|upgrade|keep-alive|expect|proxy-.*)$/i;
+
+export function isProtocolHeader(name: string): boolean {
+  return PROTOCOL_HEADER.test(name.trim());
+}
+
 function headerOf(headers: IncomingHttpHeaders) {
   return (name: string): string | null => {
     const value = headers[name.toLowerCase()];
@@ -44,6 +57,14 @@ export function egressRequest(url: URL, init: EgressRequestInit = {}): Promise<E
     { "http.request.method": method, "server.address": url.hostname, "url.path": url.pathname },
     async (span) => {
       await assertEgressAllowed(url);
+      const protocol = Object.keys(init.headers ?? {}).find(isProtocolHeader);
+      if (protocol) {
+        logEgress(
+          url,
+          `protocol header ${protocol.trim().toLowerCase().slice(0, 40)} is set by the egress layer, not the caller`,
+        );
+        throw new EgressError(false);
+      }
       const trace = outgoingTraceHeaders();
       const headers = trace.traceparent ? { ...init.headers, ...trace } : init.headers;
       let answer: Dispatcher.ResponseData;
@@ -56,6 +77,11 @@ export function egressRequest(url: URL, init: EgressRequestInit = {}): Promise<E
           dispatcher: egressDispatcher,
         });
       } catch (error) {
+        // undici refuses a header value it cannot send before writing anything.
+        if ((error as { code?: string }).code === "UND_ERR_INVALID_ARG") {
+          logEgress(url, "request refused before sending", error);
+          throw new EgressError(false);
+        }
         throw egressFailure(url, error);
       }
       span.setAttribute("http.response.status_code", answer.statusCode);

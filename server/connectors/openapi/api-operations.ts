@@ -1,4 +1,5 @@
 import type { OpenAPIV3 } from "openapi-types";
+import { isProtocolHeader } from "../../egress/egress-request";
 
 /** A JSON schema as the dereferenced document holds it (3.0 and 3.1 shapes alike). */
 export interface Schema {
@@ -175,6 +176,13 @@ export function apiOperations(api: OpenAPIV3.Document): {
           continue;
         }
         if (p.in !== "path" && p.in !== "query" && p.in !== "header") continue;
+        // The connection's own headers (Host, Connection…) are the egress layer's to set, never a
+        // value an agent fills (a chosen Host reaches another virtual host behind the address).
+        if (p.in === "header" && isProtocolHeader(String(p.name))) {
+          if (p.required && isProtocolHeader(String(p.name)))
+            unsupported = `it needs the protocol header ${String(p.name).slice(0, 40)}`;
+          continue;
+        }
         parameters.push({
           name: String(p.name),
           in: p.in,

@@ -4,9 +4,9 @@ import type { AnyConnector, ConnectorEntity } from "../connectors/sdk/define-con
 import { code, escapeText, link } from "../connectors/sdk/markdown";
 import type { RouteDefinition } from "./browse-routes";
 import { navigate } from "./navigate";
-import { scoreRoute, words } from "./route-words";
+import { ASKING, scoreRoute, words } from "./route-words";
 
-/** Words asking whether an action is possible ("orders I can return", "can still be refunded"). */
+/** Words asking whether an action is possible ("records I can <do>", "can still be <done>"). */
 const ASKS_IF_POSSIBLE = /\b(can|could|eligible|allowed|able to|still)\b/i;
 /** A polite frame is no such question: "can you find…", "could I see…" ask to read. */
 const POLITE_FRAME =
@@ -24,19 +24,26 @@ const IN_FLIGHT = 4;
 const WHY_CHARS = 140;
 
 /**
- * The answer to "which of my orders can I still return?" in the search that asks it: the
- * capability the words name is dry-run for each record of its listing (the rows the listing's
- * first page shows, at most ELIGIBILITY_CAP) with the user's words, so what it says is what
- * start_action would say — the records where it is possible, with what is possible, and in a
- * few words why the others are not. Every check is the gateway's own dry run for this caller
- * (permission, tenant, audit row); nothing is saved. Null when the words ask no such question or
- * no capability applies to records; a line pointing at the dry run when records cannot be listed.
+ * The answer to "which of my records can I still <do>?" in the search that asks it: the
+ * capability the words name is dry-run for each record of the listing the words name (the rows
+ * its first page shows, at most ELIGIBILITY_CAP) with the user's words, so what it says is what
+ * start_action would say — the records where it is possible, with what is possible, and in a few
+ * words why the others are not. Every check is the gateway's own dry run for this caller
+ * (permission, tenant, audit row); nothing is saved.
+ *
+ * Null (the search answers as any other) unless the words ask whether something is possible, a
+ * capability is named by its own words (not only by "can"/"still" or by the kind of record), and
+ * its records are those of the listing the words name: "which tickets are still open?" asks about
+ * records' state, not whether some other system's capability applies. `answered` only then: the
+ * listing checked is the one the words name (or, naming none, the listing of the entity they
+ * name); a line pointing at the dry run when records cannot be listed.
  */
 export async function eligibleRecords(
   backend: BrowseBackend,
   q: string,
   qWords: string[],
   mine: boolean,
+  named: string | null,
   among: readonly AnyConnector[],
 ): Promise<{ markdown: string; answered: boolean } | null> {
   const line = (markdown: string) => ({ markdown, answered: false });
@@ -49,15 +56,33 @@ export async function eligibleRecords(
   const top = list[0];
   const id =
     typeof top?.capability === "string" ? top.capability : typeof top?.id === "string" ? top.id : null;
-  if (!id) return null;
+  // A match on the kind of record alone, or on what the capability says it is not for, names none.
+  if (!id || top?.topic_only || top?.not_for) return null;
   const capability = among.flatMap((c) => c.capabilities).find((c) => c.id === id);
   const connector = among.find((c) => c.id === capability?.connector);
-  const entity = capability && connector ? entityOf(capability, connector) : undefined;
-  const listing = connector && entity ? listingOf(connector, entity, qWords, mine) : undefined;
-  if (!capability?.appliesTo.field || !entity || !listing) return line(pointer(id));
+  if (!capability || !connector || !namesCapability(capability, qWords)) return null;
+  const entity = entityOf(capability, connector);
+  if (!capability.appliesTo.field) return line(pointer(id, false));
+  if (!entity) return line(pointer(id, true));
+  // The listing checked is the one the words name; with none named, the entity's own listing
+  // when the words name the entity ("which of my <records> can I …").
+  const ofEntity = listingOf(connector, entity, qWords, mine);
+  const same = (a: string, b: string) => a.split("?")[0] === b.split("?")[0];
+  const namesEntity = words(`${entity.name} ${entity.label}`).some((w) => qWords.includes(w));
+  if (named ? !ofEntity || !same(named, ofEntity) : !namesEntity) return null;
+  const listing = named ?? ofEntity;
+  if (!listing) return line(pointer(id, true));
+
+  // Whether this caller may start it is one question, asked once: a caller who may not costs no
+  // dry run at all. A capability that decides its permission from its inputs is asked per record.
+  if (!capability.permissionTarget) {
+    const may = await backend.authorize("start", `capability:${id}`);
+    if (may.decision !== "allow")
+      return line(`Could not check ${code(id)}: ${escapeText(firstClause(may.message))}.`);
+  }
 
   const page = await navigate(backend, listing);
-  if (page.outcome !== "applied") return line(pointer(id));
+  if (page.outcome !== "applied") return line(pointer(id, true));
   const idOf = idReader(entity);
   const ids = [...new Set(page.links.map(idOf).filter((x): x is string => x !== null))];
   if (ids.length === 0)
@@ -88,7 +113,10 @@ export async function eligibleRecords(
       answer.outcome === "not_found" ? [{ message: answer.message }] : (answer.validation_errors ?? [])
     ) as Array<{ message?: string }>;
     const rowLink = link(entityId, entity.uri(entityId));
-    if (errors.length) not.push(`- ${rowLink} — ${escapeText(firstClause(errors[0]?.message ?? ""))}`);
+    // The listing shows the record, so "not found" means not this caller's to act on (a
+    // capability that takes only the caller's own records), never that it does not exist.
+    if (answer.outcome === "not_found") not.push(`- ${rowLink} — not available to you`);
+    else if (errors.length) not.push(`- ${rowLink} — ${escapeText(firstClause(errors[0]?.message ?? ""))}`);
     else possible.push(`- ${rowLink} — ${whatIsPossible(answer, capability.appliesTo.field as string)}`);
   });
   const label = entity.label.toLowerCase();
@@ -109,10 +137,29 @@ export async function eligibleRecords(
   return { markdown, answered: true };
 }
 
-/** The line said when no listing can be checked: the capability's dry run answers per record. */
-function pointer(id: string): string {
+/**
+ * The line said when no listing can be checked: the capability's dry run answers, per record
+ * when it takes one (`perRecord`); a capability that takes no record is never given an entity_id.
+ */
+function pointer(id: string, perRecord: boolean): string {
+  if (!perRecord) {
+    const call = JSON.stringify({ capability: id, dry_run: true });
+    return `Whether it is possible is ${code(id)}'s to say: \`start_action ${call}\` previews it (nothing changes).`;
+  }
   const call = JSON.stringify({ capability: id, entity_id: "…", dry_run: true });
   return `Whether it is possible is ${code(id)}'s to say, per record: each record's page lists the actions that apply now and why the others do not, or \`start_action ${call}\` previews one (nothing changes).`;
+}
+
+/**
+ * Whether the query names the capability by its own words (id, title, synonyms, trigger), other
+ * than the words of the question ("can", "still") and of the kind of record it applies to.
+ */
+function namesCapability(capability: AnyCapability, qWords: string[]): boolean {
+  const entityWords = new Set(words(capability.appliesTo.entity));
+  const own = new Set(
+    words(`${capability.id} ${capability.title} ${capability.synonyms.join(" ")} ${capability.trigger.use}`),
+  );
+  return qWords.some((w) => !ASKING.has(w) && !entityWords.has(w) && own.has(w));
 }
 
 /** The connector's entity the capability applies to, by its name or label. */

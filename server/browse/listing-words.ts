@@ -1,5 +1,5 @@
 import type { RouteDefinition } from "./browse-routes";
-import { FRAMING, words } from "./route-words";
+import { ASKING, FRAMING, words } from "./route-words";
 import { sortFromWords } from "./sort-words";
 
 /**
@@ -59,8 +59,9 @@ export function narrowedListing(
     more.length ? `${base}${base.includes("?") ? "&" : "?"}${more.join("&")}` : base;
   const withoutWords = join(uri, params);
   // The query's own spelling of the words left ("headphones", not the stem "headphone"); words
-  // that only frame a request ("find tickets about login please") never become the text filter.
-  const left = new Set(qWords.filter((w) => !used.has(w) && !FRAMING.has(w)));
+  // that only frame a request ("find tickets about login please") or ask whether something is
+  // possible ("… I can still buy") never become the text filter.
+  const left = new Set(qWords.filter((w) => !used.has(w) && !FRAMING.has(w) && !ASKING.has(w)));
   const shown = [
     ...new Set((q.toLowerCase().match(/[a-z0-9_]+/g) ?? []).filter((t) => words(t).some((w) => left.has(w)))),
   ];

@@ -55,6 +55,15 @@ export const FRAMING = new Set(
   ).split(" "),
 );
 
+/**
+ * Words that ask whether something is possible ("which … can I still …"): the question's frame,
+ * never what to look for, so never a listing's text filter nor the words that pick a capability.
+ * Compared after `words()`.
+ */
+export const ASKING = new Set(
+  "able allowed can cannot could eligible i may might possible still which whichever".split(" "),
+);
+
 const routeWords = new WeakMap<RouteDefinition, { hay: Set<string>; description: Set<string> }>();
 
 /** A route's words, computed once: search runs over every route of every connector a tenant has. */
@@ -108,7 +117,7 @@ export function scoreRoute(query: string[], route: RouteDefinition): number {
     if (hay.has(word)) score += 2;
     else if (description.has(word)) score += 0.5;
   }
-  // Listing routes answer structural queries ("orders", "tickets") before detail routes.
+  // Listing routes answer structural queries (a listing's name alone) before detail routes.
   if (score > 0 && route.startPoint) score += 0.5;
   if (score > 0 && route.pattern.includes("{")) score -= 0.25;
   return score;

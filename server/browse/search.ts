@@ -9,7 +9,7 @@ import { type NarrowedListing, narrowedListing } from "./listing-words";
 import { navigate } from "./navigate";
 import type { BrowsePage } from "./render-page";
 import { startLinks } from "./render-page";
-import { candidateRoutes, FRAMING, STOP, scoreRoute, words } from "./route-words";
+import { ASKING, candidateRoutes, FRAMING, STOP, scoreRoute, words } from "./route-words";
 import { recordSources, searchRecords } from "./search-records";
 import { sortFromWords } from "./sort-words";
 
@@ -97,14 +97,8 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const routes = balancedBySystem(await readableByCaller(backend, among, ranked), 5, 2);
     const titles = new Map(among.map((c) => [c.scheme, c.title]));
     const mine = /\b(me|my|mine|assigned to me)\b/i.test(q);
-    // "orders I can return": which ones is the capability's dry run's answer, said first; where
-    // it checked the listing's records, that is the whole answer (the rows would repeat it).
-    const possible = await eligibleRecords(backend, q, qWords, mine, among);
-    if (possible?.answered)
-      return { title: `Search: ${shownQ}`, outcome: "applied", markdown: possible.markdown };
-    if (possible) sections.push(possible.markdown);
     // The words name exactly one page (all of them are its title's or address's words): its
-    // content comes with the answer, so "list my orders" is one call, not a search then a
+    // content comes with the answer, so "list my <records>" is one call, not a search then a
     // navigate. Bounded; the rest of it is one navigate away.
     // Or one listing the words name clearly by score, though not every word is its title's.
     // Sort words ("cheapest first") say how to order a page, not which page it is.
@@ -112,9 +106,16 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const named =
       namedPage(
         routes,
-        qWords.filter((w) => !sorting.has(w)),
+        qWords.filter((w) => !sorting.has(w) && !ASKING.has(w)),
         mine,
       ) ?? clearListing(routes, mine);
+    // "records I can <do>": which ones is the capability's dry run's answer, said first; where
+    // it checked the very listing the words name, that is the whole answer (its rows would
+    // repeat it). Any other question leaves the listing the words name as it is.
+    const possible = await eligibleRecords(backend, q, qWords, mine, named, among);
+    if (possible?.answered)
+      return { title: `Search: ${shownQ}`, outcome: "applied", markdown: possible.markdown };
+    if (possible) sections.push(possible.markdown);
     const namedRoute = routes.find(({ r }) => r.pattern === named || r.example === named)?.r;
     const opened = named
       ? await openedSection(backend, narrowedListing(named, namedRoute, qWords, q), namedRoute?.title ?? "")
@@ -150,9 +151,10 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       scheme,
     );
     // Sort words are no record's text ("cheapest headphones" looks for headphones).
-    const recordWords = qWords.filter((w) => !sorting.has(w));
+    // Nor are the words of a question ("which … can I still …").
+    const recordWords = qWords.filter((w) => !sorting.has(w) && !ASKING.has(w));
     const found = await searchRecords(backend, q, recordWords, mine, sources, among, scheme);
-    // The query is about the scheme of the best page ("my orders" → shop): its records first,
+    // The query is about the scheme of the best page ("my <records>" → the system with that listing): its records first,
     // and others only where it has few.
     const about = routes[0]?.r.pattern.split("://")[0];
     const ofScheme = about ? found.filter((r) => r.includes(`](${about}://`)) : found;
@@ -220,11 +222,11 @@ const OPENED_CHARS = 2_400;
 /**
  * The one page the query's words name, as a URI to open, or null: a page needing no parameters
  * whose title or address holds every word, when no other page of the answer does (two systems
- * with an "Orders" page: neither is opened, the list says both).
+ * with a listing of the same title: neither is opened, the list says both).
  */
 function namedPage(routes: Array<{ r: RouteDefinition }>, qWords: string[], mine: boolean): string | null {
   if (qWords.length === 0) return null;
-  // A page under parameters ("Order", `shop://order/{id}`) cannot be opened from words alone.
+  // A page under parameters (`scheme://record/{id}`) cannot be opened from words alone.
   const naming = routes.filter(({ r }) => {
     const own = new Set(words(`${r.title} ${r.pattern}`));
     return !r.pattern.includes("{") && qWords.every((w) => own.has(w));

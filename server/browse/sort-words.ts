@@ -5,8 +5,8 @@ import { words } from "./route-words";
  * Sort words of a search ("cheapest first", "most expensive", "newest", "oldest") matched to the
  * sort a listing declares, by the names of its values: a value that is the word itself
  * (`oldest`), or one naming what the words sort by and the same direction (`price`, `-price`,
- * `price_desc`, `created_at`, `-created_at`). Round 4's model searched "products cheapest first"
- * and got "No product matches `cheapest first`": sort words are never a listing's text filter.
+ * `price_desc`, `created_at`, `-created_at`). Round 4's model searched "<listing> cheapest first"
+ * and got "nothing matches `cheapest first`": sort words are never a listing's text filter.
  */
 
 type Basis = "price" | "time";
@@ -38,8 +38,15 @@ const ASKS: Ask[] = [
   { pattern: /\b(oldest|earliest|least recent)\b/gi, basis: "time", descending: false },
 ];
 
-/** Words that only place the sort ("cheapest first", "sorted by"): consumed with it. */
-const PLACING = /\b(first|last|sorted|sort|ordered)\b/gi;
+/**
+ * Words that only place the sort, consumed with it only where they place it: "sorted by" /
+ * "sort" right before a sort ask, "sorted" right after one, and "first"/"last" right after one
+ * or closing the query ("newest tickets first"). Elsewhere they are words of their own: in
+ * "cheapest first aid kit" the text searched is "first aid kit".
+ */
+const PLACING_BEFORE = /\b(sorted|sort|ordered)(\s+by)?\s+$/;
+const PLACING_AFTER = /^\s+(sorted|ordered)\b|^\s+(first|last)\b(?=\s*([,.;!?]|$))/;
+const PLACING_END = /\b(first|last)\s*[.!?]*\s*$/;
 
 /** What each basis is named in a sort value (not "updated": last changed is no age). */
 const BASIS_WORDS: Record<Basis, Set<string>> = {
@@ -82,27 +89,26 @@ export interface SortFromWords {
   unsorted: string;
 }
 
-/** Every word a sort ask may be made of, after `words()`: taken out of the words that name a page. */
-export const SORT_WORDS = new Set(
-  words(
-    "cheapest least expensive lowest priced price low to high inexpensive most priciest dearest highest prices newest latest recent recently created youngest oldest earliest first last sorted sort ordered",
-  ),
-);
-
 /** The sort the words ask of a listing with these filters, and the words it used. */
 export function sortFromWords(q: string, filters: FilterSpec | undefined): SortFromWords {
   const lower = q.toLowerCase();
+  const placing: string[] = [];
   const asked = ASKS.flatMap((ask) =>
     [...lower.matchAll(ask.pattern)].map((m) => {
-      // "newest last" is the oldest first.
+      const before = lower.slice(0, m.index ?? 0);
       const after = lower.slice((m.index ?? 0) + m[0].length);
-      return { ask, said: m[0], descending: /^\s+last\b/.test(after) ? !ask.descending : ask.descending };
+      const placed = [before.match(PLACING_BEFORE)?.[0], after.match(PLACING_AFTER)?.[0]];
+      placing.push(...placed.filter((p): p is string => !!p));
+      // "newest last" is the oldest first.
+      const last = /^\s+last\b/.test(after.match(PLACING_AFTER)?.[0] ?? "");
+      return { ask, said: m[0], descending: last ? !ask.descending : ask.descending };
     }),
   );
   const none = { params: [], used: new Set<string>(), unsorted: "" };
   const first = asked[0];
   if (!first) return none;
-  const saidWords = [...asked.map((a) => a.said), ...(lower.match(PLACING) ?? [])];
+  const closing = lower.match(PLACING_END)?.[0];
+  const saidWords = [...asked.map((a) => a.said), ...placing, ...(closing ? [closing] : [])];
   const used = new Set(words(saidWords.join(" ")));
   const params = sortParams(first.ask.basis, first.descending, filters ?? {});
   return { params, used, unsorted: params.length ? "" : asked.map((a) => a.said).join(", ") };

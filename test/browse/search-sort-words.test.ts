@@ -68,6 +68,16 @@ describe("search: sort words", () => {
 });
 
 describe("sortFromWords: a sort by the names of a listing's values", () => {
+  it("takes first, last and sort as sort words only where they place a sort", () => {
+    const used = (q: string) => [...sortFromWords(q, undefined).used];
+    expect(used("cheapest first aid kit")).not.toContain("first");
+    expect(used("cheapest first")).toContain("first");
+    expect(used("newest tickets first")).toContain("first");
+    expect(used("sorted by newest")).toContain("sorted");
+    expect(used("sort codes, newest")).not.toContain("sort");
+    expect(used("last mile cheapest")).not.toContain("last");
+  });
+
   it("takes the value that is the word, or one naming the field and the direction", () => {
     const spec = { sort: ["price_asc", "price_desc", "name"] };
     expect(sortFromWords("cheapest first", spec).params).toEqual(["sort=price_asc"]);

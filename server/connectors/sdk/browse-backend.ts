@@ -46,8 +46,12 @@ export interface ListPage<T> {
 export type Row = Record<string, unknown>;
 
 export interface BrowseBackend {
-  /** Route permission for this caller; `ask` and `deny` become permission-denied pages. */
-  authorize(verb: BrowseVerb, target: string): Promise<Authorization>;
+  /**
+   * Route permission for this caller; `ask` and `deny` become permission-denied pages. `start` on
+   * a capability target asks once whether the caller may start it, before a search dry-runs it
+   * per record.
+   */
+  authorize(verb: BrowseVerb | "start", target: string): Promise<Authorization>;
   /** One audit row per browse operation, written before the page is returned. */
   record(event: {
     verb: BrowseVerb;

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { createDb, type Db } from "@/server/db/client";
 import { type AuditRowData, preparedStatements } from "@/server/db/prepared-statements";
 import { readTenantRow } from "@/server/gateway/agent-key-cache";
@@ -141,6 +141,28 @@ describeEachProvider("prepared hot statements on %s", (provider) => {
     );
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
     expect((await t.db.auditCounter.findUniqueOrThrow({ where: { tenantId: "ps" } })).seq).toBe(seqs.length);
+  });
+
+  it("a failing fast insert (after an effect was applied) falls back to Prisma's: the call does not throw, the row is written and numbered", async () => {
+    const statements = preparedStatements(t.db);
+    const failing = vi
+      .spyOn(statements, "insertAuditRows")
+      .mockRejectedValueOnce(
+        Object.assign(new Error("cached plan must not change result type"), { code: "0A000" }),
+      );
+    try {
+      const before = (await t.db.auditCounter.findUnique({ where: { tenantId: "ps2" } }))?.seq ?? 0;
+      const event = await recordAuditEvent(
+        t.db,
+        { tenantId: "ps2", userId: null, face: "system" },
+        { operation: "test.fallback", outcome: "applied", latencyMs: 0 },
+      );
+      expect(failing).toHaveBeenCalledTimes(1);
+      expect(event.seq).toBe(before + 1);
+      expect(await t.db.auditEvent.count({ where: { tenantId: "ps2", operation: "test.fallback" } })).toBe(1);
+    } finally {
+      failing.mockRestore();
+    }
   });
 
   // PostgreSQL only: the audit statement is named once per pooled connection and outlives schema

@@ -27,8 +27,6 @@ export function createSignpostBrowseBackend(
   options: { publicUrl: string; tenantName: string; face?: Extract<Face, "browse" | "script"> },
 ): BrowseBackend {
   const ctx = withFace(agentContext, options.face ?? "browse");
-  // The reads a page makes while it renders: the page's row records them (gateway-pipeline.ts).
-  const pageRead: TrustedContext = { ...ctx, withinAuditedPage: true };
   const db = gw.db;
   /** The decision (with its rule) each authorized verb and target got, for the row that records it. */
   const decisions = new Map<string, string>();
@@ -41,8 +39,17 @@ export function createSignpostBrowseBackend(
     }
   }
 
+  /** The engine reads, as `reader` (the caller, or the caller rendering one page). */
+  const reads = (reader: TrustedContext) => ({
+    entityView: (entity: string, id: string) =>
+      gw.getContext(reader, { entity, entity_id: id }) as Promise<BackendOutcome>,
+    action: (actionId: string) => gw.getContext(reader, { action_id: actionId }) as Promise<BackendOutcome>,
+    searchCapabilities: (query: string) =>
+      gw.searchCapabilities(reader, { query }) as Promise<BackendOutcome>,
+  });
+
   let known: { at: number; list: ReturnType<Gateway["connectorsFor"]> } | undefined;
-  return {
+  const backend: BrowseBackend = {
     async authorize(verb, target) {
       const decision = await gw.authorize(ctx, verb, target);
       decisions.set(`${verb}\u0000${target}`, describeDecision(decision));
@@ -74,9 +81,10 @@ export function createSignpostBrowseBackend(
       return known.list;
     },
 
-    entityView: (entity, id) => gw.getContext(pageRead, { entity, entity_id: id }) as Promise<BackendOutcome>,
-    action: (actionId) => gw.getContext(pageRead, { action_id: actionId }) as Promise<BackendOutcome>,
-    searchCapabilities: (query) => gw.searchCapabilities(pageRead, { query }) as Promise<BackendOutcome>,
+    ...reads(ctx),
+    // Per page, never on this shared object: a search's reads keep their own rows
+    // (gateway-pipeline.ts folds only a read of the page's own target).
+    forPage: (target) => ({ ...backend, ...reads({ ...ctx, auditedPage: target }) }),
     startAction: (input) => gw.startAction(ctx, input) as Promise<BackendOutcome>,
     advanceAction: (input) => gw.advanceAction(ctx, input) as Promise<BackendOutcome>,
     confirmAction: (input) => gw.confirmAction(ctx, input) as Promise<BackendOutcome>,
@@ -118,4 +126,5 @@ export function createSignpostBrowseBackend(
       role: ctx.role,
     }),
   };
+  return backend;
 }

@@ -46,6 +46,8 @@ export async function navigate(backend: BrowseBackend, input: string): Promise<B
       arguments: { uri: uri.uri },
       skipAuthorization: found.route.pattern === "signpost://permissions/request",
     },
-    () => found.route.render(found.match, ownBackend(backend, among, uri.scheme)),
+    // Scoped to this page: its read of the record it shows is this row's, not a row of its own.
+    () =>
+      found.route.render(found.match, ownBackend(backend.forPage?.(uri.uri) ?? backend, among, uri.scheme)),
   );
 }

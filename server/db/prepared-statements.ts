@@ -30,8 +30,8 @@ export interface PreparedStatements {
   /**
    * Inserts the rows, each numbered with its tenant's next number in the order given (gapless per
    * tenant, committed in order: the counter row is locked until the rows commit), and resolves
-   * only once they are committed. On PostgreSQL the same statement notifies the audit channel
-   * (`channel`), delivered at its commit.
+   * only once they are committed. On PostgreSQL the audit channel (`channel`) is then notified,
+   * best effort: a failed notify never fails the rows.
    */
   insertAuditRows(rows: AuditRowData[], channel: string): Promise<AuditEventRow[]>;
 }
@@ -209,12 +209,22 @@ const POSTGRES_TENANT = {
   text: `SELECT "name", "scriptLimits", "configVersion" FROM "Tenant" WHERE "id" = $1`,
 };
 
+/** What the audit statement returns, named: `*` would change its result type with the table. */
+const AUDIT_RETURNED = ["id", "tenantId", "seq", ...AUDIT_COLUMNS.filter((c) => c !== "tenantId")]
+  .map((c) => `"${c}"`)
+  .join(", ");
+
 /**
- * One statement per tenant: moves the tenant's counter by its rows' count, inserts them numbered in
- * the order given, and rings the audit channel (delivered at commit). One statement holds the
- * counter's lock only while the server runs it: as an interactive transaction the lock was held
- * across the instance's event loop, and in the load run every audit write of the tenant, on every
- * instance, queued behind a holder whose process was busy elsewhere.
+ * One statement per tenant: moves the tenant's counter by its rows' count and inserts them
+ * numbered in the order given. One statement holds the counter's lock only while the server runs
+ * it: as an interactive transaction the lock was held across the instance's event loop, and in
+ * the load run every audit write of the tenant, on every instance, queued behind a holder whose
+ * process was busy elsewhere.
+ *
+ * Its columns are listed, not `*`: it is prepared once per pooled connection, and a column added
+ * by a rolling migration would change a `*` result and fail it ("cached plan must not change
+ * result type"). The time comes back as epoch milliseconds (the column is a UTC timestamp without
+ * time zone, as Prisma writes it): a text form would follow the server's DateStyle.
  */
 const POSTGRES_AUDIT = {
   name: "signpost_audit_rows",
@@ -238,12 +248,24 @@ const POSTGRES_AUDIT = {
         input."actionKey", input."requestId"
       FROM input, counter
       ORDER BY input."ord"
-      RETURNING *
-    ), rang AS (
-      SELECT pg_notify($4::text, max("seq")::text) FROM inserted
+      RETURNING ${AUDIT_RETURNED}, "createdAt"
     )
-    SELECT inserted.*, inserted."createdAt"::text AS "createdAtUtc" FROM inserted, rang`,
+    SELECT ${AUDIT_RETURNED},
+      floor(extract(epoch FROM "createdAt") * 1000)::float8 AS "createdAtMs"
+    FROM inserted`,
 };
+
+/**
+ * Rings the audit channel after the rows committed, as its own statement: a notification that
+ * cannot be queued (a full queue) must not fail the insert and so the audited call; a lost one
+ * costs only latency (the monitor's safety poll finds the row).
+ */
+const POSTGRES_NOTIFY = { name: "signpost_audit_notify", text: "SELECT pg_notify($1::text, $2::text)" };
+
+/** SQLSTATE 0A000: a prepared statement whose result no longer matches its plan (a schema change). */
+const isStalePlan = (error: unknown) =>
+  (error as { code?: string } | null)?.code === "0A000" &&
+  /cached plan/.test(String((error as Error).message));
 
 function postgresStatements(
   connected: () => Promise<NonNullable<DbDriver["adapter"]>>,
@@ -278,22 +300,24 @@ function postgresStatements(
               return { ...row, ord: i + 1 };
             });
             const n = input.length;
-            const inserted = await query<AuditEventRow & { createdAtUtc: string }>(POSTGRES_AUDIT, [
-              tenantId,
-              n,
-              JSON.stringify(input),
-              channel,
-            ]);
+            const values = [tenantId, n, JSON.stringify(input)];
+            type Returned = Omit<AuditEventRow, "createdAt"> & { createdAtMs: number };
+            // The statement failed whole (nothing committed): once more, as a fresh unnamed
+            // statement, planned against the table as it is now.
+            const inserted = await query<Returned>(POSTGRES_AUDIT, values).catch((error) => {
+              if (!isStalePlan(error)) throw error;
+              return query<Returned>({ name: "", text: POSTGRES_AUDIT.text }, values);
+            });
             if (inserted.length !== n)
               throw new Error(`the audit insert returned ${inserted.length} of ${n} rows`);
             // RETURNING names no order: each row goes back to its caller by its number.
             const first = Math.min(...inserted.map((r) => r.seq));
-            // A timestamp without time zone that Prisma writes and reads as UTC (pg would read local time).
-            for (const { createdAtUtc, ...row } of inserted)
-              out[indexes[row.seq - first] as number] = {
-                ...row,
-                createdAt: new Date(`${createdAtUtc.replace(" ", "T")}Z`),
-              };
+            for (const { createdAtMs, ...row } of inserted)
+              out[indexes[row.seq - first] as number] = { ...row, createdAt: new Date(createdAtMs) };
+            const last = first + n - 1;
+            await query(POSTGRES_NOTIFY, [channel, String(last)]).catch(() => {
+              /* best effort: the safety poll covers a lost notification */
+            });
           }),
         );
         return out;

@@ -138,9 +138,15 @@ export function gatewayPipeline(db: Db) {
       out = failureOutcome(err, `gateway ${spec.operation}`);
     }
     trace.getActiveSpan()?.setAttribute("signpost.outcome", out.outcome);
-    // A browse page's own read, allowed and answered: the page's row (target, decision, outcome)
-    // records the call; one agent call is one row.
-    if (ctx.withinAuditedPage && decision?.decision === "allow" && out.outcome === "applied") return out;
+    // A browse page's read of its own target, allowed and answered: the page's row (target,
+    // decision, outcome) records the call; one agent call is one row.
+    if (
+      ctx.auditedPage !== undefined &&
+      ctx.auditedPage === target &&
+      decision?.decision === "allow" &&
+      out.outcome === "applied"
+    )
+      return out;
     const effect = out.effect as { action_key?: string } | null | undefined;
     await audit(ctx, {
       operation: spec.operation,

@@ -1,5 +1,6 @@
 import type { Db } from "../db/client";
 import { type AuditEventRow, type AuditRowData, preparedStatements } from "../db/prepared-statements";
+import { logger } from "../logger";
 import { signpostMetrics } from "../metrics/signpost-metrics";
 import { redactSecrets, redactText } from "../redact-secrets";
 import { inSpan } from "../telemetry/tracing";
@@ -127,10 +128,13 @@ function groupCommit(db: Db): (data: AuditRowData) => Promise<AuditEventRow> {
       const group = waiting.splice(0, MAX_GROUP);
       try {
         // Other instances' live monitors wake on the channel (PostgreSQL NOTIFY, at the rows' commit).
-        const rows = await statements.insertAuditRows(
-          group.map((w) => w.data),
-          AUDIT_CHANNEL,
-        );
+        const data = group.map((w) => w.data);
+        // The rows are written before the answer leaves, often after an effect was applied: a
+        // failure of the fast path (a statement a migration made stale, a driver change) falls
+        // back to Prisma's own insert rather than fail the call or lose its row.
+        const rows = await statements
+          .insertAuditRows(data, AUDIT_CHANNEL)
+          .catch((error) => insertWithPrisma(db, data, error));
         for (const [i, w] of group.entries()) w.resolve(rows[i] as AuditEventRow);
       } catch (error) {
         for (const w of group) w.reject(error);
@@ -145,6 +149,35 @@ function groupCommit(db: Db): (data: AuditRowData) => Promise<AuditEventRow> {
     });
   groupCommits.set(db, enqueue);
   return enqueue;
+}
+
+/** The plain Prisma insert (one transaction, each tenant's counter moved once), logged as a fallback. */
+async function insertWithPrisma(db: Db, rows: AuditRowData[], cause: unknown): Promise<AuditEventRow[]> {
+  logger.warn({ err: cause }, "audit insert fell back to Prisma");
+  return db.$transaction(
+    async (tx) => {
+      const count = new Map<string, number>();
+      for (const row of rows) count.set(row.tenantId, (count.get(row.tenantId) ?? 0) + 1);
+      const next = new Map<string, number>();
+      for (const [tenantId, n] of count) {
+        const counter = await tx.auditCounter.upsert({
+          where: { tenantId },
+          create: { tenantId, seq: n },
+          update: { seq: { increment: n } },
+        });
+        next.set(tenantId, counter.seq - n + 1);
+      }
+      const out: AuditEventRow[] = [];
+      for (const row of rows) {
+        const seq = next.get(row.tenantId) as number;
+        next.set(row.tenantId, seq + 1);
+        out.push(await tx.auditEvent.create({ data: { ...row, seq } }));
+      }
+      return out;
+    },
+    // SQLite has one writer: wait for the turn rather than lose the row.
+    { maxWait: 15_000, timeout: 15_000 },
+  );
 }
 
 /**

@@ -35,11 +35,12 @@ export interface TrustedContext {
    */
   tenantVersion?: number;
   /**
-   * Set by browse for the reads it makes while rendering a page (the entity view, an action, the
-   * capability catalog): that page's own row is the call's record, so a read allowed and applied
-   * writes no second row; a refused or failed one still writes its own.
+   * The target (URI) of the browse page being rendered, set only on the backend navigate scopes
+   * to that page: a read of that same target, allowed and applied, is recorded by the page's own
+   * row and writes no second one. Any other read (a search's, another record's) and a refused or
+   * failed one still write their own rows.
    */
-  withinAuditedPage?: boolean;
+  auditedPage?: string;
 }
 
 const ROLES = new Set<Role>(["admin", "support", "member"]);

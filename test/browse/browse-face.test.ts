@@ -90,6 +90,25 @@ describe("browse face: search → navigate → form → submit over MCP", () => 
     expect(rows[0]?.decision).toMatch(/^allow/);
   });
 
+  it("a search's own reads keep their audit rows (only navigate's read of its page is folded)", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const before = { seq: (await w.db.auditCounter.findUnique({ where: { tenantId: "acme" } }))?.seq ?? 0 };
+    await page(alice, "search", { query: "ord_paid" });
+    const rows = await w.db.auditEvent.findMany({
+      where: { tenantId: "acme", seq: { gt: before.seq } },
+      orderBy: { seq: "asc" },
+    });
+    const ops = rows.map((r) => `${r.operation} ${r.target ?? ""}`);
+    expect(ops).toContain("context.read shop://order/ord_paid");
+    expect(ops.some((o) => o.startsWith("capability.searched"))).toBe(true);
+    expect(ops.at(-1)).toMatch(/^browse\.searched/);
+    // And a navigate after it on the same session is still one row.
+    const after = rows.at(-1)?.seq ?? before.seq;
+    await page(alice, "navigate", { uri: "shop://order/ord_paid" });
+    const navigated = await w.db.auditEvent.findMany({ where: { tenantId: "acme", seq: { gt: after } } });
+    expect(navigated.map((r) => r.operation)).toEqual(["browse.navigated"]);
+  });
+
   it("search links a quoted id only when that record exists for the caller", async () => {
     const alice = await w.connect(w.keys.alice, { faces: "browse" });
     expect((await page(alice, "search", { query: "ord_paid" })).links).toContain("shop://order/ord_paid");

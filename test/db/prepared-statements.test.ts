@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { createDb, type Db } from "@/server/db/client";
 import { type AuditRowData, preparedStatements } from "@/server/db/prepared-statements";
 import { readTenantRow } from "@/server/gateway/agent-key-cache";
@@ -141,4 +142,97 @@ describeEachProvider("prepared hot statements on %s", (provider) => {
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
     expect((await t.db.auditCounter.findUniqueOrThrow({ where: { tenantId: "ps" } })).seq).toBe(seqs.length);
   });
+
+  it("a failing fast insert (after an effect was applied) falls back to Prisma's: the call does not throw, the row is written and numbered", async () => {
+    const statements = preparedStatements(t.db);
+    const failing = vi
+      .spyOn(statements, "insertAuditRows")
+      .mockRejectedValueOnce(
+        Object.assign(new Error("cached plan must not change result type"), { code: "0A000" }),
+      );
+    try {
+      const before = (await t.db.auditCounter.findUnique({ where: { tenantId: "ps2" } }))?.seq ?? 0;
+      const event = await recordAuditEvent(
+        t.db,
+        { tenantId: "ps2", userId: null, face: "system" },
+        { operation: "test.fallback", outcome: "applied", latencyMs: 0 },
+      );
+      expect(failing).toHaveBeenCalledTimes(1);
+      expect(event.seq).toBe(before + 1);
+      expect(await t.db.auditEvent.count({ where: { tenantId: "ps2", operation: "test.fallback" } })).toBe(1);
+    } finally {
+      failing.mockRestore();
+    }
+  });
+
+  // PostgreSQL only: the audit statement is named once per pooled connection and outlives schema
+  // changes and server settings made while instances run.
+  const onPostgres = provider === "postgres" ? it : it.skip;
+  const admin = async <T>(run: (c: pg.Client) => Promise<T>) => {
+    const c = new pg.Client({ connectionString: t.url });
+    await c.connect();
+    try {
+      return await run(c);
+    } finally {
+      await c.end();
+    }
+  };
+  const writeMany = (db: Db, operation: string, channel = "test_channel") =>
+    Promise.all(
+      Array.from({ length: 8 }, () =>
+        preparedStatements(db).insertAuditRows([row("ps", operation)], channel),
+      ),
+    );
+
+  onPostgres(
+    "a notification that cannot be sent (here: a channel name too long) fails neither the rows nor the call",
+    async () => {
+      const written = (await writeMany(t.db, "test.notify_fails", "x".repeat(100))).flat()[0];
+      expect(written?.operation).toBe("test.notify_fails");
+      expect(await t.db.auditEvent.count({ where: { operation: "test.notify_fails" } })).toBe(8);
+    },
+  );
+
+  onPostgres("the time reads back the same under a non-ISO DateStyle", async () => {
+    const database = new URL(t.url).pathname.slice(1);
+    await admin((c) => c.query(`ALTER DATABASE "${database}" SET DateStyle = 'SQL, DMY'`));
+    const client: Db = createDb(t.url);
+    try {
+      const started = Date.now();
+      const written = (await writeMany(client, "test.datestyle")).flat()[0];
+      expect(written?.createdAt.getTime()).toBeGreaterThanOrEqual(started - 5_000);
+      expect(written?.createdAt.getTime()).toBeLessThanOrEqual(Date.now() + 5_000);
+    } finally {
+      await client.$disconnect();
+      await admin((c) => c.query(`ALTER DATABASE "${database}" RESET DateStyle`));
+    }
+    const again = (await writeMany(t.db, "test.datestyle_reset")).flat()[0];
+    const read = await t.db.auditEvent.findUniqueOrThrow({ where: { id: again?.id } });
+    expect(again).toEqual(read);
+  });
+
+  onPostgres(
+    "a column added, or a column's type changed, by a rolling migration fails no audit write",
+    async () => {
+      const client: Db = createDb(t.url);
+      try {
+        // Prepared on the pooled connections first, then the table changes under them.
+        await writeMany(client, "test.before_migration");
+        await admin((c) => c.query(`ALTER TABLE "AuditEvent" ADD COLUMN "addedLater" text`));
+        const after = (await writeMany(client, "test.after_add_column")).flat();
+        expect(after.every((r) => r.operation === "test.after_add_column" && !("addedLater" in r))).toBe(
+          true,
+        );
+        await admin((c) => c.query(`ALTER TABLE "AuditEvent" ALTER COLUMN "message" TYPE varchar(4000)`));
+        const retyped = (await writeMany(client, "test.after_retype")).flat();
+        expect(retyped.map((r) => r.operation)).toEqual(Array(8).fill("test.after_retype"));
+        expect(await client.auditEvent.count({ where: { operation: "test.after_retype" } })).toBe(8);
+      } finally {
+        await client.$disconnect();
+        await admin((c) =>
+          c.query(`ALTER TABLE "AuditEvent" DROP COLUMN "addedLater", ALTER COLUMN "message" TYPE text`),
+        );
+      }
+    },
+  );
 });

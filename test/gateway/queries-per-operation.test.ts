@@ -28,12 +28,14 @@ const BUDGET: Record<DbProvider, Record<string, number>> = {
     // own permission check); every result authorized from the cached rules
     "search (browse)": 7,
   },
+  // Each audit row is its statement plus the NOTIFY on its own, best effort after commit: inside
+  // the insert a notify that could not be queued failed the row and the call.
   postgres: {
     "tools/list": 1,
-    "get_context order": 2,
-    "navigate shop://order/{id}": 2,
-    search_capabilities: 2,
-    "search (browse)": 3,
+    "get_context order": 3,
+    "navigate shop://order/{id}": 3,
+    search_capabilities: 3,
+    "search (browse)": 5,
   },
 };
 

@@ -78,6 +78,11 @@ export interface BrowseBackend {
   action(actionId: string): Promise<BackendOutcome>;
   /** The capability catalog via search_capabilities. */
   searchCapabilities(query: string): Promise<BackendOutcome>;
+  /**
+   * This backend for rendering the page at `target` (navigate's): its read of that same target is
+   * recorded by the page's own row instead of a second one. Every other read keeps its own row.
+   */
+  forPage?(target: string): BrowseBackend;
   startAction(input: {
     capability: string;
     entity_id?: string;

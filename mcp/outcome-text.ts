@@ -44,6 +44,7 @@ const RENDERED = new Set([
   "defaulted",
   "paid_choices",
   "ask_user",
+  "later",
 ]);
 
 /** How many entries of a list the text shows: ten answer most questions whole. */
@@ -295,6 +296,10 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
   const shapes = (result.field_shapes ?? {}) as Record<string, string>;
   if (Object.keys(shapes).length)
     lines.push("shapes:", ...Object.entries(shapes).map(([f, s]) => `- ${f}: ${s}`));
+  // Later steps' required fields, on one line: sent with this advance, the flow skips their steps.
+  const later = Object.entries((result.later ?? {}) as Record<string, string>);
+  if (later.length)
+    lines.push(`later (may go in this same advance): ${later.map(([f, n]) => `${f} (${n})`).join("; ")}`);
   const pending = Array.isArray(result.pending) ? (result.pending as string[]) : [];
   if (pending.length) lines.push(`kept for later steps: ${pending.join(", ")}`);
 

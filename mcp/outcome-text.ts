@@ -1,7 +1,9 @@
+// stays-whole: the one text renderer of every action answer, read top to bottom in the order it prints.
 import { readApproval } from "@/server/connectors/sdk/read-approval";
 import { formatMoney, renderSummary, summaryText } from "@/server/connectors/sdk/render-decision-summary";
 import { defaultedLine, paidChoiceLines } from "./defaulted-text";
 import { doneWith } from "./done-with";
+import { laterLine } from "./later-text";
 import type { OutcomeLike } from "./outcome-output";
 
 type Json = Record<string, unknown>;
@@ -296,10 +298,8 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
   const shapes = (result.field_shapes ?? {}) as Record<string, string>;
   if (Object.keys(shapes).length)
     lines.push("shapes:", ...Object.entries(shapes).map(([f, s]) => `- ${f}: ${s}`));
-  // Later steps' required fields, on one line: sent with this advance, the flow skips their steps.
-  const later = Object.entries((result.later ?? {}) as Record<string, string>);
-  if (later.length)
-    lines.push(`later (may go in this same advance): ${later.map(([f, n]) => `${f} (${n})`).join("; ")}`);
+  const later = laterLine(result.later);
+  if (later) lines.push(later);
   const pending = Array.isArray(result.pending) ? (result.pending as string[]) : [];
   if (pending.length) lines.push(`kept for later steps: ${pending.join(", ")}`);
 

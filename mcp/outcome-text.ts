@@ -1,7 +1,9 @@
+// stays-whole: the one text renderer of every action answer, read top to bottom in the order it prints.
 import { readApproval } from "@/server/connectors/sdk/read-approval";
 import { formatMoney, renderSummary, summaryText } from "@/server/connectors/sdk/render-decision-summary";
 import { defaultedLine, paidChoiceLines } from "./defaulted-text";
 import { doneWith } from "./done-with";
+import { laterLine } from "./later-text";
 import type { OutcomeLike } from "./outcome-output";
 
 type Json = Record<string, unknown>;
@@ -44,6 +46,7 @@ const RENDERED = new Set([
   "defaulted",
   "paid_choices",
   "ask_user",
+  "later",
 ]);
 
 /** How many entries of a list the text shows: ten answer most questions whole. */
@@ -295,6 +298,8 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
   const shapes = (result.field_shapes ?? {}) as Record<string, string>;
   if (Object.keys(shapes).length)
     lines.push("shapes:", ...Object.entries(shapes).map(([f, s]) => `- ${f}: ${s}`));
+  const later = laterLine(result.later);
+  if (later) lines.push(later);
   const pending = Array.isArray(result.pending) ? (result.pending as string[]) : [];
   if (pending.length) lines.push(`kept for later steps: ${pending.join(", ")}`);
 

@@ -14,6 +14,7 @@ import { isFreeText } from "./choice-words";
 import type { Defaulted } from "./defaulted-fields";
 import { describeInputs, fieldShapes, type InputDescription, patchJsonSchema } from "./describe-inputs";
 import type { EngineDeps } from "./engine-deps";
+import { laterFields } from "./later-fields";
 import { nextActionsFor } from "./next-actions-for";
 import { type PaidChoice, withPaidChoices } from "./paid-choices";
 import type { AskUser } from "./unnamed-record";
@@ -66,6 +67,11 @@ export interface ActionResponse extends OutcomeBase {
   paid_choices?: Record<string, PaidChoice>;
   /** The shape of each missing or wrong field that is a structure (`[{sku, quantity}]`). */
   field_shapes?: Record<string, string>;
+  /**
+   * While the action stops for a choice: the required fields of later steps not given yet, each
+   * with a short note. They may go in the same advance as the choice (applied in node order).
+   */
+  later?: Record<string, string>;
 }
 
 export async function approvalView(
@@ -162,6 +168,11 @@ export async function respond(
         shapes[field] =
           `${schema.description ?? field}: the user's words, sent and shown as written; if they gave none, their request verbatim (never words of your own)`;
   if (Object.keys(shapes).length) out.field_shapes = shapes;
+  // Said with the question now, not one step at a time: the agent sends what it knows at once.
+  if (row.status === "open" && (state.missing.length || state.validation_errors.length)) {
+    const later = laterFields(capability, row.node, state.values, state.options);
+    if (Object.keys(later).length) out.later = later;
+  }
   if (extra.withSchema) out.patch_schema = patchJsonSchema(capability, allowed);
   return out;
 }

@@ -209,8 +209,8 @@ export interface CapabilityHit {
   topic_only?: true;
   /**
    * The words name what the request is about (a ticket), and this capability applies to another
-   * kind of record: it matched on words alone ("the ticket about the coupon" and a checkout's
-   * coupon). A start from words never opens it.
+   * kind of record: it matched on words alone (a note on a ticket that mentions a word of another
+   * record's capability, and that capability). A start from words never opens it.
    */
   off_topic?: true;
 }

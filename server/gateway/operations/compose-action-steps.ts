@@ -83,8 +83,8 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
         results: ranked,
         next_actions: found.next_actions,
       };
-    // The best match applies to another kind of record than the words are about ("a comment on
-    // the ticket about the coupon" and a checkout's coupon): it matched on words alone, so nothing
+    // The best match applies to another kind of record than the words are about (a note on a
+    // ticket that mentions another record's words): it matched on words alone, so nothing
     // does this; a weaker match of the right record is never promoted in its place.
     if (hits.length && hits.every((h) => h.off_topic))
       return {

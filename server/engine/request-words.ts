@@ -9,9 +9,9 @@
  */
 
 // An apostrophe inside a word ("don't", "customers' rep") opens and closes nothing: single quotes
-// count only at word edges.
+// count only at word edges, and one between letters inside a quote ('we can't') does not close it.
 const QUOTED =
-  /"[^"]*"|“[^”]*”|「[^」]*」|『[^』]*』|(?<![\p{L}\p{N}])'[^']*?'(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])‘[^’]*?’(?![\p{L}\p{N}])/gu;
+  /"[^"]*"|“[^”]*”|「[^」]*」|『[^』]*』|(?<![\p{L}\p{N}])'(?:[^']|(?<=\p{L})'(?=\p{L}))*?'(?![\p{L}\p{N}])|‘(?:[^’]|(?<=\p{L})’(?=\p{L}))*?’(?![\p{L}\p{N}])/gu;
 
 /** The request's words with quotes left out and record ids cut to their prefix. */
 export function requestWords(text: string, idPrefixes: readonly string[] = []): string {

@@ -536,6 +536,12 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     expect(sc(out).next_actions).toEqual([{ tool: "search_capabilities", description: expect.any(String) }]);
     expect(text(out)).toContain("To read or list records: search");
     expect(await w.db.action.count()).toBe(before);
+    const searched = await sam.callTool({
+      name: "search_capabilities",
+      arguments: { query: "Add a comment to the ticket about the SAVE5 coupon: 'refund of 5.00 on its way'" },
+    });
+    expect(text(searched)).toMatch(/No capability does what these words ask/);
+    expect(sc(searched).next_actions).toEqual([]);
     // The same quote in any quote marks; the request's own words still choose.
     for (const quote of [
       '"refund of 5.00 on its way"',

@@ -7,6 +7,7 @@ import { type ChineseSplit, chineseTerms } from "./chinese-terms";
 import { describeInputs } from "./describe-inputs";
 import { declaredPaidFields } from "./paid-choices";
 import { queryClauses } from "./query-clauses";
+import { requestWords } from "./request-words";
 
 /**
  * Lexical capability search: BM25 over titles, triggers, descriptions and synonyms, with
@@ -206,6 +207,12 @@ export interface CapabilityHit {
    * never opens it; reads are the pages' job.
    */
   topic_only?: true;
+  /**
+   * The words name what the request is about (a ticket), and this capability applies to another
+   * kind of record: it matched on words alone (a note on a ticket that mentions a word of another
+   * record's capability, and that capability). A start from words never opens it.
+   */
+  off_topic?: true;
 }
 
 export interface CapabilityIndex {
@@ -263,6 +270,7 @@ export function buildCapabilityIndex(
   const synonyms: Record<string, string[]> = { ...GENERAL_SYNONYMS };
   for (const [word, expansion] of Object.entries(options.synonyms ?? {}))
     synonyms[word] = [...new Set([...(synonyms[word] ?? []), ...expansion])];
+  const idPrefixList = Object.keys(options.idPrefixes ?? {});
   const prefixes = new Map<string, string[]>();
   for (const [prefix, entity] of Object.entries(options.idPrefixes ?? {}))
     for (const p of terms(prefix)) prefixes.set(p, terms(entity));
@@ -440,7 +448,7 @@ export function buildCapabilityIndex(
 
   return {
     search(query, limit = 5) {
-      const { weights, named, clauses, asked } = weigh(query);
+      const { weights, named, clauses, asked } = weigh(requestWords(query, idPrefixList));
       // Clauses that say something the catalog knows; a capability that answers more of them
       // (buy two, ship to the office, pay from my balance: all checkout) fits better than one
       // that answers a single clause (ship to the office).
@@ -465,19 +473,21 @@ export function buildCapabilityIndex(
             score *= COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * (covered / total);
           }
           // A capability of an entity the query does not name ("the refund ticket" names tickets).
-          if (named.size && !named.has(d.capability.appliesTo.entity)) score *= OFF_TOPIC_WEIGHT;
+          const offTopic = named.size > 0 && !named.has(d.capability.appliesTo.entity);
+          if (offTopic) score *= OFF_TOPIC_WEIGHT;
           const notFor = [...asked].filter((t) => d.notFor.has(t));
           if (notFor.length) score *= NOT_FOR_WEIGHT;
           const topicOnly = asked.size > 0 && ![...asked].some((t) => d.tf.has(t));
-          return { d, score, notFor, topicOnly };
+          return { d, score, notFor, topicOnly, offTopic };
         })
         .filter((x) => x.score > 0)
         .sort((x, y) => y.score - x.score || x.d.capability.id.localeCompare(y.d.capability.id))
         .slice(0, limit);
-      return scored.map(({ d, score, notFor, topicOnly }) => ({
+      return scored.map(({ d, score, notFor, topicOnly, offTopic }) => ({
         ...capabilityHit(d.capability, score),
         ...(notFor.length ? { not_for: notFor } : {}),
         ...(topicOnly ? { topic_only: true as const } : {}),
+        ...(offTopic ? { off_topic: true as const } : {}),
       }));
     },
   };

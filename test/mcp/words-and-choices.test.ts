@@ -521,4 +521,62 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     );
     expect(quoted.why_picked).toBeUndefined();
   });
+
+  it("quoted text never picks the capability: a comment quoting a refund opens no after-sales; words no capability does get a short no with where to look", async () => {
+    const sam = await w.connect(w.keys.sam);
+    const before = await w.db.action.count();
+    const out = await sam.callTool({
+      name: "start_action",
+      arguments: {
+        intent:
+          "Add a comment to the ticket about the SAVE5 coupon: 'We re-applied the coupon, refund of 5.00 on its way.'",
+      },
+    });
+    expect(sc(out)).toMatchObject({ outcome: "rejected", reason: "no_capability_fits" });
+    expect(sc(out).next_actions).toEqual([{ tool: "search_capabilities", description: expect.any(String) }]);
+    expect(text(out)).toContain("To read or list records: search");
+    expect(await w.db.action.count()).toBe(before);
+    const searched = await sam.callTool({
+      name: "search_capabilities",
+      arguments: { query: "Add a comment to the ticket about the SAVE5 coupon: 'refund of 5.00 on its way'" },
+    });
+    expect(text(searched)).toMatch(/No capability does what these words ask/);
+    expect(sc(searched).next_actions).toEqual([]);
+    // The same quote in any quote marks; the request's own words still choose.
+    for (const quote of [
+      '"refund of 5.00 on its way"',
+      "“refund of 5.00 on its way”",
+      "‘refund of 5.00 on its way’",
+    ]) {
+      const found = sc(
+        await sam.callTool({
+          name: "search_capabilities",
+          arguments: { query: `Add a comment to the ticket: ${quote}` },
+        }),
+      );
+      expect((found.results as Json[]).map((r) => r.capability)).not.toContain("after_sales");
+    }
+    const resolve = sc(
+      await sam.callTool({
+        name: "start_action",
+        arguments: { intent: "Resolve ticket tkt_2: 'refund of 5.00 on its way'" },
+      }),
+    );
+    expect(resolve.capability).toBe("resolve_ticket");
+  });
+
+  it("a record's id is no word of the request: 'deliver my kettle order to my home instead' on ord_pending is an address change, not a payment", async () => {
+    const alice = await w.connect(w.keys.alice);
+    const out = sc(
+      await alice.callTool({
+        name: "start_action",
+        arguments: {
+          intent: "Please deliver my kettle order to my home address instead",
+          entity_id: "ord_pending",
+        },
+      }),
+    );
+    expect(out.reason).toBeUndefined();
+    expect(out.capability).toBe("change_delivery_address");
+  });
 });

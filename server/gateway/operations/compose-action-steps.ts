@@ -83,6 +83,17 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
         results: ranked,
         next_actions: found.next_actions,
       };
+    // The best match applies to another kind of record than the words are about (a note on a
+    // ticket that mentions another record's words): it matched on words alone, so nothing
+    // does this; a weaker match of the right record is never promoted in its place.
+    if (hits.length && hits.every((h) => h.off_topic))
+      return {
+        outcome: "rejected",
+        reason: "no_capability_fits",
+        message: `No capability does what these words ask (${hits.map((h) => h.capability).join(", ")} concern another kind of record). Search the capabilities with other words, or read: ${readingPath(ctx, intent ?? "")}`,
+        retryable: false,
+        next_actions: [{ tool: "search_capabilities", description: "Find a capability with other words" }],
+      };
     const fields = Object.keys(rest.patch ?? {});
     const top = topMatch(hits);
     const fits = top ? fields.every((f) => top.hit.inputs.includes(f)) : false;
@@ -90,8 +101,11 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     // that take them, the best must still be the best one of all and lead clearly.
     const amongFitting = topMatch(hits.filter((h) => fields.every((f) => h.inputs.includes(f))));
     const named = !!top && !!intent && opensWithVerbOf(intent, top.hit.capability);
+    // A best match of another kind of record than the words name is never started at once either.
     const pick =
-      fits && (amongFitting?.clear || named) && amongFitting?.hit === top?.hit ? top?.hit : undefined;
+      fits && (amongFitting?.clear || named) && amongFitting?.hit === top?.hit && !top?.hit.off_topic
+        ? top?.hit
+        : undefined;
     if (!pick)
       return {
         outcome: "rejected",

@@ -45,11 +45,12 @@ export function searchCapabilitiesOperation({ capabilities, pipeline }: GatewayD
               return c && visible(caller, c);
             });
           const results = hits.slice(0, input.limit ?? 3);
-          // Matches on the topic alone (no word they ask with is theirs) are not offered to start.
-          if (results.length && results.every((r) => r.topic_only))
+          // Matches on the topic alone (no word they ask with is theirs), or on words alone for
+          // another kind of record than the words name, are not offered to start.
+          if (results.length && results.every((r) => r.topic_only || r.off_topic))
             return {
               outcome: "applied",
-              message: `No capability does what these words ask (${results.map((r) => r.capability).join(", ")} only concern the same kind of record). ${readingPath(caller, input.query)}`,
+              message: `No capability does what these words ask (${results.map((r) => r.capability).join(", ")} ${results.every((r) => r.topic_only) ? "only concern the same kind of record" : "do not do it on the record they name"}). ${readingPath(caller, input.query)}`,
               retryable: false,
               results,
               next_actions: [],

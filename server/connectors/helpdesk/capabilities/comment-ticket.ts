@@ -40,9 +40,9 @@ export const commentTicket = defineCapability<HelpdeskAdapter, CommentDerived>({
   connector: "helpdesk",
   title: "Comment on ticket",
   description:
-    "Adds one comment to a ticket in the user's own words, shown to the customer unless marked internal. Does not change status, priority or assignee.",
+    "Adds one comment to a ticket, the user's text verbatim, shown to the customer unless marked internal. Does not change status, priority or assignee.",
   trigger: {
-    use: "A support operator wants a note or reply added to a ticket's thread (comment, note, reply, write on it).",
+    use: "A support operator wants a note or reply added to a ticket's thread (comment, note, reply).",
     avoid:
       "Not for resolving, reopening, assigning or re-prioritizing a ticket; not for text the user did not give.",
   },
@@ -52,7 +52,6 @@ export const commentTicket = defineCapability<HelpdeskAdapter, CommentDerived>({
     "note",
     "internal note",
     "reply",
-    "write on ticket",
     "评论",
     "备注",
     "留言",

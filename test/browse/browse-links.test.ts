@@ -142,6 +142,7 @@ describe("links come from the route, never from the data it shows", () => {
       "helpdesk://ticket/tkt_1/assign",
       "helpdesk://ticket/tkt_1/priority",
       "helpdesk://ticket/tkt_1/resolve",
+      "helpdesk://ticket/tkt_1/comment",
     ]);
     expectInert(ticket);
     // The description's line breaks are spaces: its fake table row and heading stay in its line.

@@ -488,6 +488,8 @@ describeEachProvider(
       expect(ticket.next_actions.map((n) => n.args?.capability)).toEqual([
         "change_ticket_priority",
         "reopen_ticket",
+        // Any ticket takes a comment, a resolved one too.
+        "comment_ticket",
       ]);
       // Members do not read the helpdesk.
       expect((await w.gw.getContext(w.agent.alice, { entity: "ticket", entity_id: "tkt_1" })).outcome).toBe(

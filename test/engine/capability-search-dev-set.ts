@@ -57,6 +57,11 @@ export const CAPABILITY_SEARCH_DEV_SET: Array<{ query: string; expected: string 
   { query: "reassign the support ticket to Bella", expected: "assign_ticket" },
   { query: "把这个工单分配给Sara", expected: "assign_ticket" },
   { query: "工单转给物流组", expected: "assign_ticket" },
+  // comment_ticket
+  { query: "add a comment to ticket tkt_3", expected: "comment_ticket" },
+  { query: "leave an internal note on the ticket", expected: "comment_ticket" },
+  { query: "reply to the customer on tkt_2", expected: "comment_ticket" },
+  { query: "给这个工单加个备注", expected: "comment_ticket" },
   // change_ticket_priority
   { query: "make this ticket urgent", expected: "change_ticket_priority" },
   { query: "escalate the ticket", expected: "change_ticket_priority" },

@@ -55,6 +55,12 @@ const capabilities: Array<{
     entity_id: "tkt_5",
     patch: { reason: "Discount missing again" },
   },
+  {
+    capability: "comment_ticket",
+    role: "support",
+    entity_id: "tkt_1",
+    patch: { body: "We applied the discount again." },
+  },
   // A write of Acme's imported legacy API (granted to support there); Globex has no such system.
   {
     capability: "api_request",

@@ -27,6 +27,16 @@ export interface HelpdeskTicket {
   created_at: string;
   updated_at: string;
 }
+export interface HelpdeskComment {
+  id: string;
+  ticket_id: string;
+  author: string;
+  body: string;
+  /** Internal notes are hidden from the requester; the rest is shown to the customer. */
+  internal: boolean;
+  reference: string | null;
+  created_at: string;
+}
 
 function listOf<T>(body: unknown): T[] {
   if (Array.isArray(body)) return body as T[];
@@ -48,6 +58,19 @@ export function createHelpdeskAdapter(options: HttpClientOptions) {
     },
     async ticket(id: string) {
       return http.get<HelpdeskTicket>(`/v1/tickets/${enc(id)}`);
+    },
+    /** Every comment of a ticket, oldest first, all pages (a ticket's thread is short). */
+    async comments(id: string): Promise<HelpdeskComment[]> {
+      const all: HelpdeskComment[] = [];
+      for (let page: number | null = 1; page; ) {
+        const body: unknown = await http.get<unknown>(`/v1/tickets/${enc(id)}/comments`, {
+          page,
+          per_page: 100,
+        });
+        all.push(...listOf<HelpdeskComment>(body));
+        page = (body as { next_page?: number | null } | null)?.next_page ?? null;
+      }
+      return all;
     },
     async tickets(query: {
       status?: string;

@@ -5,6 +5,7 @@ import { bearerHealthCheck } from "../sdk/http-client";
 import { escapeText, link } from "../sdk/markdown";
 import { assignTicket } from "./capabilities/assign-ticket";
 import { changeTicketPriority } from "./capabilities/change-ticket-priority";
+import { commentTicket } from "./capabilities/comment-ticket";
 import { reopenTicket } from "./capabilities/reopen-ticket";
 import { resolveTicket } from "./capabilities/resolve-ticket";
 import { createHelpdeskAdapter, type HelpdeskAdapter } from "./helpdesk-adapter";
@@ -45,7 +46,7 @@ export const helpdeskConnector = defineConnector<HelpdeskAdapter>({
   healthPath: "/health",
   defaultBaseUrl: defaultLegacyUrl,
   checkConnection: bearerHealthCheck("/v1/health"),
-  capabilities: [assignTicket, changeTicketPriority, resolveTicket, reopenTicket],
+  capabilities: [assignTicket, changeTicketPriority, resolveTicket, reopenTicket, commentTicket],
   entities: [
     {
       name: "ticket",
@@ -80,6 +81,7 @@ export const helpdeskConnector = defineConnector<HelpdeskAdapter>({
     change_ticket_priority: "helpdesk://ticket/{id}/priority",
     resolve_ticket: "helpdesk://ticket/{id}/resolve",
     reopen_ticket: "helpdesk://ticket/{id}/reopen",
+    comment_ticket: "helpdesk://ticket/{id}/comment",
   },
   searchRecords: searchHelpdesk,
 });

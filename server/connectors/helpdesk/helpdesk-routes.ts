@@ -25,6 +25,7 @@ function ticketFormLinks(id: string, view: BackendOutcome): Array<[string, strin
     ["change_ticket_priority", "Change priority", "priority"],
     ["resolve_ticket", "Resolve", "resolve"],
     ["reopen_ticket", "Reopen", "reopen"],
+    ["comment_ticket", "Add a comment", "comment"],
   ];
   return all
     .filter(([cap]) => capabilities.has(cap))
@@ -126,6 +127,13 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
         "Reopen ticket",
         "Form: reopen a resolved or closed ticket.",
         ["reopen", "again", "unresolved"],
+      ],
+      [
+        "comment",
+        "comment_ticket",
+        "Comment on ticket",
+        "Form: add a comment to a ticket, shown to the customer unless marked internal.",
+        ["comment", "note", "reply"],
       ],
     ] as Array<[string, string, string, string, string[]]>
   ).map(([path, capability, title, description, keywords]) =>

@@ -20,6 +20,9 @@ export function helpdeskSummary(title: string): SummaryDeclaration {
       to_status: { label: "Status" },
       reason: { label: "Reason" },
       resolution: { label: "Resolution" },
+      author: { label: "Author" },
+      visibility: { label: "Visible to" },
+      comment: { label: "Comment" },
     },
   };
 }

@@ -14,6 +14,8 @@ export async function ticketView(adapter: HelpdeskAdapter, ticketId: string) {
       ticket.status !== "closed" ? { eligible: true } : { eligible: false, reason: "ticket_closed" },
     resolve_ticket: open ? { eligible: true } : { eligible: false, reason: "ticket_already_resolved" },
     reopen_ticket: !open ? { eligible: true } : { eligible: false, reason: "ticket_not_resolved" },
+    // Any ticket takes a comment (a closed one too: the customer may still be told something).
+    comment_ticket: { eligible: true },
   };
   const next: NextAction[] = Object.entries(allowed)
     .filter(([, a]) => a.eligible)

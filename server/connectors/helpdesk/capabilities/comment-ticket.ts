@@ -1,0 +1,145 @@
+import { z } from "zod";
+import { withShown } from "../../sdk/decision-summary";
+import { defineCapability, type EffectResult, type Verification } from "../../sdk/define-capability";
+import { toEffectResult } from "../../sdk/effect-result";
+import { sendWithRetries } from "../../sdk/http-client";
+import type { HelpdeskAdapter } from "../helpdesk-adapter";
+import { helpdeskSummary } from "../helpdesk-summary-fields";
+import { HELPDESK_POLICY, type TicketDerived, ticketNode, ticketSummary } from "../ticket-node";
+
+/** Who writes the comment: the acting person's teammate id, else their email (never an argument). */
+type CommentDerived = TicketDerived & { author: string };
+
+/**
+ * The user's text is the comment: one pair of quote marks around all of it only delimits it
+ * ("… tkt_1: 'text'"), the rest is kept as they wrote it.
+ */
+const PAIRS: Record<string, string> = { '"': '"', "'": "'", "“": "”", "‘": "’", "«": "»" };
+function unquoted(text: string): string {
+  const open = text[0] ?? "";
+  const close = PAIRS[open];
+  if (!close || text.length < 3 || !text.endsWith(close)) return text;
+  const inner = text.slice(1, -1);
+  // Two quoted spans ("'a' and 'b'") are not one pair around it all; an apostrophe inside is kept.
+  return inner.includes(`${close} `) || inner.includes(` ${open}`) ? text : inner.trim();
+}
+const commentBody = z
+  .string()
+  .trim()
+  .transform(unquoted)
+  .pipe(z.string().min(1).max(5000))
+  .describe("The comment, exactly as the user worded it (never your own wording)");
+
+/** The comment this action wrote: the one carrying its action key as reference. */
+async function commentByKey(adapter: HelpdeskAdapter, ticketId: string, actionKey: string) {
+  return (await adapter.comments(ticketId)).find((c) => c.reference === actionKey) ?? null;
+}
+
+export const commentTicket = defineCapability<HelpdeskAdapter, CommentDerived>({
+  id: "comment_ticket",
+  connector: "helpdesk",
+  title: "Comment on ticket",
+  description:
+    "Adds one comment to a ticket, the user's text verbatim, shown to the customer unless marked internal. Does not change status, priority or assignee.",
+  trigger: {
+    use: "A support operator wants a note or reply added to a ticket's thread (comment, note, reply).",
+    avoid:
+      "Not for resolving, reopening, assigning or re-prioritizing a ticket; not for text the user did not give.",
+  },
+  synonyms: [
+    "comment",
+    "add a comment",
+    "note",
+    "internal note",
+    "reply",
+    "评论",
+    "备注",
+    "留言",
+    "回复工单",
+  ],
+  appliesTo: { entity: "Ticket", field: "ticket_id" },
+  prerequisites: ["a ticket", "the comment's text in the user's words"],
+  sideEffects: ["adds a comment to the ticket's thread (the customer sees it unless internal)"],
+  // As resolve_ticket's resolution: text the customer may read, written by the operator asking
+  // for it and shown to them before confirming; it moves no money and changes no ownership.
+  policy: { effect: "write", permission: "helpdesk.ticket.comment", approval: "never", ...HELPDESK_POLICY },
+  nodes: [
+    ticketNode("The ticket to comment on; any status takes a comment", () => [], {
+      listing: "helpdesk://tickets",
+    }),
+    {
+      id: "COMMENT",
+      description: "The comment and who sees it",
+      fields: {
+        body: commentBody,
+        internal: z
+          .boolean()
+          .default(false)
+          .describe(
+            "true for an internal note the customer does not see; default false: the customer sees it",
+          ),
+      },
+      required: ["body"],
+      async resolve({ adapter, actor }) {
+        // The author is who the credential says acts: their teammate id when they are one.
+        const email = actor.email.toLowerCase();
+        const mate = (await adapter.teammates()).find((m) => m.email.toLowerCase() === email);
+        return { derived: { author: mate?.id ?? actor.email } };
+      },
+    },
+    { id: "CONFIRM_COMMENT", description: "Add the comment", requiresConfirmation: true },
+  ],
+  summarize: ({ values, derived }) =>
+    withShown(
+      {
+        ...ticketSummary(derived.ticket),
+        author: derived.author,
+        visibility: values.internal === true ? "internal note" : "shown to the customer",
+        comment: values.body,
+      },
+      helpdeskSummary("Add the comment"),
+    ),
+  effect: {
+    kind: "helpdesk.comment",
+    description: "Add the comment",
+    async execute({ adapter, values, derived, actionKey, attempts, timeoutMs }): Promise<EffectResult> {
+      const ticketId = derived.ticket.id;
+      const res = await sendWithRetries(
+        adapter.http,
+        {
+          method: "POST",
+          path: `/v1/tickets/${encodeURIComponent(ticketId)}/comments`,
+          idempotencyKey: actionKey,
+          body: {
+            author: derived.author,
+            body: values.body,
+            internal: values.internal === true,
+            reference: actionKey,
+          },
+        },
+        { attempts, timeoutMs },
+      );
+      // Applied only when the thread holds the comment under our key: a 201 is not proof.
+      return toEffectResult(res, async () => {
+        const mine = await commentByKey(adapter, ticketId, actionKey);
+        return mine
+          ? { applied: true, externalId: mine.id }
+          : { applied: false, message: `no comment with this action's key on ticket ${ticketId}` };
+      });
+    },
+    async verify({ adapter, derived, actionKey }): Promise<Verification> {
+      const mine = await commentByKey(adapter, derived.ticket.id, actionKey);
+      if (!mine) return { happened: false, details: { status: "no_comment", ticket_id: derived.ticket.id } };
+      return {
+        happened: true,
+        externalId: mine.id,
+        details: {
+          status: "commented",
+          ticket_id: derived.ticket.id,
+          comment_id: mine.id,
+          internal: mine.internal,
+        },
+      };
+    },
+  },
+});

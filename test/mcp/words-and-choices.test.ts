@@ -522,24 +522,28 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     expect(quoted.why_picked).toBeUndefined();
   });
 
-  it("quoted text never picks the capability: a comment quoting a refund opens no after-sales; words no capability does get a short no with where to look", async () => {
+  it("quoted text never picks the capability: a comment quoting a refund is a comment, its quote verbatim; words no capability does get a short no with where to look", async () => {
     const sam = await w.connect(w.keys.sam);
+    const commented = sc(
+      await sam.callTool({
+        name: "start_action",
+        arguments: {
+          intent:
+            "Add a comment to the ticket about the SAVE5 coupon: 'We re-applied the coupon, refund of 5.00 on its way.'",
+        },
+      }),
+    );
+    expect(commented.capability).toBe("comment_ticket");
+    expect(JSON.stringify(commented)).toContain("We re-applied the coupon, refund of 5.00 on its way.");
     const before = await w.db.action.count();
-    const out = await sam.callTool({
-      name: "start_action",
-      arguments: {
-        intent:
-          "Add a comment to the ticket about the SAVE5 coupon: 'We re-applied the coupon, refund of 5.00 on its way.'",
-      },
-    });
+    // Words about a ticket that only capabilities of another kind of record match.
+    const intent = "Pay for the ticket about the SAVE5 coupon: 'refund of 5.00 on its way'";
+    const out = await sam.callTool({ name: "start_action", arguments: { intent } });
     expect(sc(out)).toMatchObject({ outcome: "rejected", reason: "no_capability_fits" });
     expect(sc(out).next_actions).toEqual([{ tool: "search_capabilities", description: expect.any(String) }]);
     expect(text(out)).toContain("To read or list records: search");
     expect(await w.db.action.count()).toBe(before);
-    const searched = await sam.callTool({
-      name: "search_capabilities",
-      arguments: { query: "Add a comment to the ticket about the SAVE5 coupon: 'refund of 5.00 on its way'" },
-    });
+    const searched = await sam.callTool({ name: "search_capabilities", arguments: { query: intent } });
     expect(text(searched)).toMatch(/No capability does what these words ask/);
     expect(sc(searched).next_actions).toEqual([]);
     // The same quote in any quote marks; the request's own words still choose.

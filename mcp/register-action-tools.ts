@@ -22,10 +22,9 @@ import { APPROVAL_META_KEY, CONFIRM_APP_URI } from "./confirm-app-html";
 import { paidChoiceLines } from "./defaulted-text";
 import type { ActionToolName, GatewayOutcome, GatewayPort } from "./gateway-port";
 import { moneyRenderer, renderOutcomeText } from "./outcome-text";
+import type { SignpostRequestStateCodec } from "./request-state";
 
 type MoneyOf = { keys?: string[]; currency?: string } | undefined;
-
-import type { SignpostRequestStateCodec } from "./request-state";
 
 const DESCRIPTIONS: Record<ActionToolName, string> = {
   search_capabilities: "Find capabilities for the user's words (any language).",

@@ -25,14 +25,14 @@ function offeredRows(field: string, options: Record<string, unknown>): PaidChoic
 }
 
 /** Rows that differ in a declared money key (two prices, two totals): choosing among them moves other money. */
-export function pricesDiffer(rows: Row[], money: MoneyKeys | undefined): boolean {
+function pricesDiffer(rows: Row[], money: MoneyKeys | undefined): boolean {
   return (money?.keys ?? []).some(
     (key) => new Set(rows.map((r) => r[key]).filter((v) => typeof v === "number")).size > 1,
   );
 }
 
 /** Whether a node of the capability declares `field` a paid choice (see NodeDefinition.paidChoices). */
-export function declaredPaid(capability: AnyCapability, field: string): boolean {
+function declaredPaid(capability: AnyCapability, field: string): boolean {
   return capability.nodes.some((n) => n.paidChoices?.includes(field));
 }
 
@@ -55,7 +55,7 @@ export function paidChoice(
 }
 
 /** For each missing field that is a paid choice, its choices: the answer lists them with their prices. */
-export function paidChoicesOf(
+function paidChoicesOf(
   capability: AnyCapability,
   missing: string[],
   options: Record<string, unknown>,

@@ -24,7 +24,7 @@ import { canonicalJson } from "./summary-digest";
 import { recordToAsk } from "./unnamed-record";
 
 /** What a refused start says of itself: the action it made is over, so nothing waits on it. */
-export const ENDED = "this action ended: nothing is held or left open, nothing to cancel";
+const ENDED = "this action ended: nothing is held or left open, nothing to cancel";
 
 export interface StartInput {
   capability: string;

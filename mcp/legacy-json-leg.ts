@@ -4,6 +4,7 @@ import {
   type McpServer,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import type { McpHttpRequest } from "./mcp-http-exchange";
 
 /**
  * Whether a 2025-era (legacy) POST can be answered with one JSON body instead of an SSE stream
@@ -15,7 +16,10 @@ import {
  * Everything else (the modern 2026-07-28 path, bodies the SDK must refuse) stays with the SDK's
  * own handler, which answers modern calls in JSON by itself unless a call emits a message first.
  */
-export async function answersLegacyInJson(request: Request, body: unknown): Promise<boolean> {
+export async function answersLegacyInJson(
+  request: Pick<McpHttpRequest, "method" | "headers">,
+  body: unknown,
+): Promise<boolean> {
   if (!(request.headers.get("accept") ?? "").includes("application/json")) return false;
   const messages = Array.isArray(body) ? body : [body];
   if (messages.length === 0) return false;
@@ -24,7 +28,8 @@ export async function answersLegacyInJson(request: Request, body: unknown): Prom
     const params = (message as { params?: { _meta?: { progressToken?: unknown } } }).params;
     if (params?._meta?.progressToken !== undefined) return false;
   }
-  return isLegacyRequest(request, body);
+  // With the body given, the SDK's classifier reads only the method and headers (no body, no clone).
+  return isLegacyRequest(request as Request, body);
 }
 
 /**

@@ -13,7 +13,6 @@ import {
   OAuthErrorCode,
   type OAuthTokenVerifier,
   originValidationResponse,
-  readRequestBody,
   verifyBearerToken,
 } from "@modelcontextprotocol/server";
 import type { RateDecision } from "@/server/gateway/rate-limiter";
@@ -21,6 +20,13 @@ import { REQUEST_ID_HEADER } from "@/server/gateway/request-id";
 import { inSpan, remoteParent, SpanKind } from "@/server/telemetry/tracing";
 import { type Face, facesOfKey, parseFaces } from "./faces";
 import { answersLegacyInJson, serveLegacyAsJson } from "./legacy-json-leg";
+import {
+  exchangeOfRequest,
+  jsonAnswer,
+  type McpAnswer,
+  type McpHttpRequest,
+  toResponse,
+} from "./mcp-http-exchange";
 import { registeredToolNames } from "./registered-tool-names";
 import { answeredResult, answerWithResult, createToolListCache, toolsListRequestId } from "./tool-list-cache";
 
@@ -73,7 +79,7 @@ export interface McpHttpHandlerOptions<Ctx> {
   createServer(
     context: Ctx,
     faces: Face[],
-    request: Request,
+    request: McpHttpRequest,
     scope: ServerScope,
   ): McpServer | Promise<McpServer>;
   /**
@@ -122,8 +128,9 @@ export const MAX_REQUEST_BODY_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE;
 export const MAX_BATCH_MESSAGES = 50;
 
 /**
- * The whole HTTP face of `/mcp`, runtime-neutral (Request → Response) so the Next route
- * and a plain node:http server in tests serve exactly the same code.
+ * The whole HTTP face of `/mcp`, runtime-neutral: `handle` (Request → Response) for the Next
+ * route and tests, `handle.answer` for the node route of `serve`, which reads node's own request
+ * and writes the handler's own answers without WHATWG objects; both run exactly the same code.
  * Order matters: DNS-rebinding checks come first (a hostile page must learn nothing),
  * then the key, then the SDK.
  */
@@ -158,7 +165,7 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
    * The HTTP request's span (a child of the caller's `traceparent` header, if any): every span of
    * this request — identify, the MCP calls, their stages, queries and connector calls — is below it.
    */
-  return function handle(request: Request): Promise<Response> {
+  function answer(request: McpHttpRequest): Promise<McpAnswer> {
     const parent = remoteParent({
       traceparent: request.headers.get("traceparent") ?? undefined,
       tracestate: request.headers.get("tracestate") ?? undefined,
@@ -177,11 +184,19 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
       },
       { parent, kind: SpanKind.SERVER },
     );
-  };
+  }
 
-  async function handleRequest(request: Request): Promise<Response> {
+  async function handle(request: Request): Promise<Response> {
+    return toResponse(await answer(exchangeOfRequest(request)));
+  }
+
+  return Object.assign(handle, { answer });
+
+  async function handleRequest(request: McpHttpRequest): Promise<McpAnswer> {
+    // The SDK's checks read only `headers.get("host")` and `headers.get("origin")`.
+    const headersOnly = request as unknown as Request;
     const rejected =
-      hostHeaderValidationResponse(request, allowed) ?? originValidationResponse(request, allowed);
+      hostHeaderValidationResponse(headersOnly, allowed) ?? originValidationResponse(headersOnly, allowed);
     if (rejected) return rejected;
 
     // Stateless: no standalone SSE stream and no sessions to delete.
@@ -215,7 +230,7 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
 
     const authorization = request.headers.get("authorization");
     if (!authorization && handshakeSdk && parsed && isHandshakeOnly(parsed.value))
-      return handshakeSdk.fetch(forward, passOn);
+      return handshakeSdk.fetch(forward(), passOn);
 
     const match = BEARER.exec(authorization ?? "");
     const oauth = options.oauth?.(url);
@@ -304,7 +319,7 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
     };
     let response: Response;
     if (parsed && (await answersLegacyInJson(request, parsed.value)))
-      response = await serveLegacyAsJson(request, build, {
+      response = await serveLegacyAsJson(forward(), build, {
         authInfo: requestAuth,
         parsedBody: parsed.value,
         maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
@@ -312,7 +327,7 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
       });
     else {
       builds.set(requestAuth, build);
-      response = await sdk.fetch(forward, { ...passOn, authInfo: requestAuth });
+      response = await sdk.fetch(forward(), { ...passOn, authInfo: requestAuth });
     }
     const refused = tools && parsed ? refusedToolCalls(parsed.value, tools) : [];
     if (refused.length > 0) await options.onRefusedToolCalls?.(caller, refused);
@@ -327,20 +342,22 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
 // Lifecycle messages that reveal nothing but the server's name, version and capabilities.
 const HANDSHAKE_METHODS = new Set(["initialize", "notifications/initialized", "server/discover", "ping"]);
 
-type JsonBody = { parsed?: { value: unknown }; forward: Request } | { refusal: Response };
+type JsonBody = { parsed?: { value: unknown }; forward: () => Request } | { refusal: McpAnswer };
 
 /**
  * The POST body, parsed, read at most MAX_REQUEST_BODY_BYTES (413 beyond, as the SDK answers).
  * `parsed` is absent where the SDK must answer itself (not JSON by its Content-Type, or not
- * valid JSON); `forward` is then the request to hand it, with its body still to read. The
+ * valid JSON); `forward` then makes the request to hand it, with its body still to read. The
  * request's own body is read, not a clone of it: a clone tees the body into two streams, and
- * every parsed body reaches the SDK as `parsedBody`, which it does not read again.
+ * every parsed body reaches the SDK as `parsedBody`, which it does not read again. `forward`
+ * makes a WHATWG Request only when called: only where the SDK serves the request.
  */
-async function readJsonBody(request: Request): Promise<JsonBody> {
-  if (!isJsonContentType(request.headers.get("content-type"))) return { forward: request };
-  let read: Awaited<ReturnType<typeof readRequestBody>>;
+async function readJsonBody(request: McpHttpRequest): Promise<JsonBody> {
+  const forward = () => request.toRequest();
+  if (!isJsonContentType(request.headers.get("content-type"))) return { forward };
+  let read: Awaited<ReturnType<McpHttpRequest["readBody"]>>;
   try {
-    read = await readRequestBody(request, MAX_REQUEST_BODY_BYTES);
+    read = await request.readBody(MAX_REQUEST_BODY_BYTES);
   } catch {
     return { refusal: jsonRpcError(400, -32700, "Parse error: the request body could not be read") };
   }
@@ -352,12 +369,13 @@ async function readJsonBody(request: Request): Promise<JsonBody> {
         `Payload Too Large: Request body must not exceed ${MAX_REQUEST_BODY_BYTES} bytes`,
       ),
     };
+  const { text } = read;
   try {
-    if (read.text) return { parsed: { value: JSON.parse(read.text) as unknown }, forward: request };
+    if (text) return { parsed: { value: JSON.parse(text) as unknown }, forward };
   } catch {
     // not JSON: the SDK answers it, from the text read here
   }
-  return { forward: new Request(request, { body: read.text }) };
+  return { forward: () => request.toRequest(text) };
 }
 
 /** The `tools/call` requests in a body that no handler of `tools` will see. */
@@ -445,9 +463,13 @@ function jsonRpcError(
   message: string,
   headers: Record<string, string> = {},
   data?: Record<string, unknown>,
-) {
-  return Response.json(
-    { jsonrpc: "2.0", error: { code, message, ...(data ? { data } : {}) }, id: null },
-    { status, headers: { ...headers, "Content-Type": "application/json" } },
+): McpAnswer {
+  const lower = Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]),
+  );
+  return jsonAnswer(
+    status,
+    JSON.stringify({ jsonrpc: "2.0", error: { code, message, ...(data ? { data } : {}) }, id: null }),
+    lower,
   );
 }

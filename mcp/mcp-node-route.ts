@@ -1,17 +1,20 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { SECURITY_HEADERS } from "@/server/security-headers";
+import { isPlainAnswer, type McpAnswer, type McpHttpRequest, type PlainAnswer } from "./mcp-http-exchange";
 import { MAX_REQUEST_BODY_BYTES } from "./mcp-http-handler";
 
-type FetchHandler = (request: Request) => Promise<Response>;
+type Answer = (request: McpHttpRequest) => Promise<McpAnswer>;
 
 /**
  * `/mcp` answered on the process's own node:http server, before Next.js sees the request: the
- * same Request → Response handler the Next route (app/mcp/route.ts) calls, without Next's router,
- * request adapters, response streaming and compression around it — those cost more than the
- * MCP call itself (a health check through Next took ~4 ms where the legacy GET beneath took 1).
+ * same handler the Next route (app/mcp/route.ts) calls, without Next's router, request adapters,
+ * response streaming and compression around it — those cost more than the MCP call itself (a
+ * health check through Next took ~4 ms where the legacy GET beneath took 1). The handler reads
+ * node's request directly and its own answers (a listed tool list, refusals) are written as they
+ * are; a WHATWG Request is built only when the SDK's transport serves the request.
  * Returns false for every other path, which Next then serves.
  */
-export function mcpNodeRoute(handler: () => FetchHandler) {
+export function mcpNodeRoute(handler: () => Answer) {
   return async function route(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const url = req.url ?? "/";
     if (url !== "/mcp" && !url.startsWith("/mcp?")) return false;
@@ -21,18 +24,60 @@ export function mcpNodeRoute(handler: () => FetchHandler) {
       if (!res.writableFinished) controller.abort();
     });
     const hasBody = req.method !== "GET" && req.method !== "HEAD";
-    const response = await handler()(
-      new Request(`http://${req.headers.host ?? "localhost"}${url}`, {
+    const body = hasBody ? await readBounded(req) : undefined;
+    const answer = await handler()(nodeExchange(req, url, body, controller.signal));
+    if (isPlainAnswer(answer)) writePlain(answer, res);
+    else await sendResponse(answer, res);
+    return true;
+  };
+}
+
+const decoder = new TextDecoder();
+
+/** Node's request as the handler reads it; the body already read (bounded) by the route. */
+function nodeExchange(
+  req: IncomingMessage,
+  url: string,
+  body: Uint8Array | undefined,
+  signal: AbortSignal,
+): McpHttpRequest {
+  const absolute = `http://${req.headers.host ?? "localhost"}${url}`;
+  return {
+    method: req.method ?? "GET",
+    url: absolute,
+    headers: {
+      // As Headers.get answers: names in any case, repeated values joined with ", ".
+      get(name) {
+        const value = req.headers[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+      },
+    },
+    signal,
+    async readBody(maxBytes) {
+      // As the SDK's readRequestBody: Content-Length first, then what arrived; UTF-8 with its
+      // TextDecoder's rules (a leading BOM dropped, bad bytes replaced).
+      if (Number(req.headers["content-length"]) > maxBytes) return { tooLarge: true };
+      if (!body) return { tooLarge: false, text: "" };
+      if (body.byteLength > maxBytes) return { tooLarge: true };
+      return { tooLarge: false, text: decoder.decode(body) };
+    },
+    toRequest: (text) =>
+      new Request(absolute, {
         method: req.method,
         headers: headersOf(req),
         // A Buffer is a valid body; the DOM typings only name ArrayBuffer-backed views.
-        body: hasBody ? ((await readBounded(req)) as unknown as BodyInit) : undefined,
-        signal: controller.signal,
+        body: text ?? (body as unknown as BodyInit | undefined),
+        signal,
       }),
-    );
-    await sendResponse(response, res);
-    return true;
   };
+}
+
+/** One of the handler's own answers, in one write. */
+function writePlain(answer: PlainAnswer, res: ServerResponse): void {
+  res.statusCode = answer.status;
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+  res.end(answer.body);
 }
 
 /**

@@ -283,7 +283,16 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
     onerror: (error) => logger.warn({ err: error.message }, "mcp: protocol error"),
   });
 
-  return { handle, serverFor, authenticate, gateway: gw, publicUrl, close: () => rateLimit.close() };
+  return {
+    handle,
+    /** The node route's entry (serve.ts): the same handler, without WHATWG Request/Response. */
+    answer: handle.answer,
+    serverFor,
+    authenticate,
+    gateway: gw,
+    publicUrl,
+    close: () => rateLimit.close(),
+  };
 }
 
 /**

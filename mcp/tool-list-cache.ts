@@ -1,3 +1,5 @@
+import { jsonAnswer, type PlainAnswer } from "./mcp-http-exchange";
+
 /**
  * The `tools/list` answers this instance has given, per caller key (agent, role, faces, protocol
  * version): the list is built from code, not data, so once built it is the same for every later
@@ -14,10 +16,8 @@ export interface ToolListCache {
  * once, not stringified again per request (the list is tens of kilobytes: serializing it took
  * ~3% of serve's CPU under a stream of cached tools/list calls).
  */
-export function answerWithResult(id: string | number, resultJson: string): Response {
-  return new Response(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}`, {
-    headers: { "content-type": "application/json" },
-  });
+export function answerWithResult(id: string | number, resultJson: string): PlainAnswer {
+  return jsonAnswer(200, `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}`);
 }
 
 /** Keys kept; the least recently used is dropped first. */

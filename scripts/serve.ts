@@ -156,7 +156,7 @@ async function main(): Promise<void> {
       dev: flags.dev,
       before: firstThatAnswers(
         // The process-wide MCP instance (on globalThis): the one app/mcp/route.ts would use too.
-        mcpNodeRoute(() => getSignpostMcp().handle),
+        mcpNodeRoute(() => getSignpostMcp().answer),
         createAuthorizationServers({
           db,
           masterKey: masterKey(),

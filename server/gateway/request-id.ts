@@ -43,7 +43,7 @@ export function installRequestIds(): void {
  * This request's id as a route handler sees it; null where this process assigns none (a test
  * calling a handler directly): then the header is the client's, and not an id of ours.
  */
-export function requestIdOf(request: Pick<Request, "headers">): string | null {
+export function requestIdOf(request: { headers: { get(name: string): string | null } }): string | null {
   if (!holder.__signpostRequestIds) return null;
   const id = request.headers.get(REQUEST_ID_HEADER);
   return id && id.length <= 128 ? id : null;

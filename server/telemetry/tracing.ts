@@ -2,6 +2,8 @@ import {
   type Attributes,
   type Context,
   context,
+  INVALID_SPAN_CONTEXT,
+  ProxyTracerProvider,
   propagation,
   ROOT_CONTEXT,
   type Span,
@@ -20,6 +22,22 @@ const tracer = () => trace.getTracer("signpost");
 
 export { SpanKind };
 
+/** The API's own no-op provider: the delegate of a proxy no SDK was registered on. */
+const NOOP_PROVIDER = new ProxyTracerProvider().getDelegate();
+/** What `fn` is handed while tracing is off: records nothing, like the no-op tracer's spans. */
+const NOT_RECORDED = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
+/**
+ * True until an SDK registers a tracer provider (start-tracing.ts, or a test's in-memory one).
+ * Then `inSpan` calls its function directly: the no-op tracer's span, the context switch around
+ * it and Next.js's wrapper of every tracer (which looks up its async storage per span) cost
+ * ~2% of serve's CPU per MCP call for spans nobody records.
+ */
+function tracingOff(): boolean {
+  const provider = trace.getTracerProvider();
+  return provider instanceof ProxyTracerProvider && provider.getDelegate() === NOOP_PROVIDER;
+}
+
 /** Runs `fn` inside a span named `name` (a child of the active one, or of `parent`); ends it however `fn` ends. */
 export async function inSpan<T>(
   name: string,
@@ -27,6 +45,7 @@ export async function inSpan<T>(
   fn: (span: Span) => Promise<T>,
   options: { parent?: Context; kind?: SpanKind } = {},
 ): Promise<T> {
+  if (tracingOff()) return fn(NOT_RECORDED);
   return tracer().startActiveSpan(
     name,
     { attributes, kind: options.kind ?? SpanKind.INTERNAL },

@@ -28,7 +28,7 @@ import {
   toResponse,
 } from "./mcp-http-exchange";
 import { registeredToolNames } from "./registered-tool-names";
-import { answeredResult, answerWithResult, createToolListCache, toolsListRequestId } from "./tool-list-cache";
+import { answeredResult, answerWithResult, createToolListCache, toolsListRequest } from "./tool-list-cache";
 
 /** A tool call the SDK answers itself with an error, before any handler of ours runs. */
 export interface RefusedToolCall {
@@ -297,13 +297,13 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
     const budget = await options.rateLimit?.(identity.context, calls);
     if (budget && !budget.ok) return rateLimited(budget, calls);
 
-    const listId = options.toolListKey && parsed ? toolsListRequestId(parsed.value) : null;
+    const list = options.toolListKey && parsed ? toolsListRequest(parsed.value, request.headers) : null;
     const listKey =
-      listId !== null && options.toolListKey
-        ? `${options.toolListKey(identity.context)}|${faces.join(",")}|${request.headers.get("mcp-protocol-version") ?? ""}`
+      list && options.toolListKey
+        ? `${options.toolListKey(identity.context)}|${faces.join(",")}|${list.shape}`
         : null;
     const listed = listKey ? toolLists.get(listKey) : undefined;
-    if (listed !== undefined && listId !== null) return answerWithResult(listId, listed);
+    if (listed !== undefined && list) return answerWithResult(list.id, listed);
 
     let tools: ReadonlySet<string> | undefined;
     const caller = identity.context;

@@ -40,28 +40,39 @@ export function createToolListCache(): ToolListCache {
   };
 }
 
-/** The id of a body that is one `tools/list` request for the first page, else null. */
-export function toolsListRequestId(body: unknown): string | number | null {
+/** Request headers the SDK's answer to a `tools/list` reads (Accept: 406 on the 2025 leg; the rest: version checks). */
+const ANSWER_HEADERS = ["accept", "mcp-protocol-version", "mcp-method", "mcp-name"];
+
+/**
+ * A body that is one `tools/list` request for the first page: its id, and what a kept answer is
+ * keyed by besides the caller — the message with its id left out, and the request headers the
+ * SDK's answer reads. A later request is answered from the cache only when it is this same
+ * request in everything but its id: one the SDK has already checked and answered 200 for
+ * (a message without `jsonrpc`, an envelope that does not match its header, an Accept the 2025
+ * transport refuses are never kept, so never answered from here either). Else null.
+ */
+export function toolsListRequest(
+  body: unknown,
+  headers: { get(name: string): string | null },
+): { id: string | number; shape: string } | null {
   if (!body || typeof body !== "object" || Array.isArray(body)) return null;
   const m = body as { method?: unknown; id?: unknown; params?: { cursor?: unknown } };
   if (m.method !== "tools/list" || m.params?.cursor !== undefined) return null;
-  return typeof m.id === "string" || typeof m.id === "number" ? m.id : null;
+  if (typeof m.id !== "string" && typeof m.id !== "number") return null;
+  const sent = ANSWER_HEADERS.map((name) => headers.get(name) ?? "").join("\n");
+  return { id: m.id, shape: `${sent}\n${JSON.stringify({ ...m, id: 0 })}` };
 }
 
-/** The `result` of a JSON-RPC answer the SDK sent (JSON, or SSE with one message), or undefined. */
+/**
+ * The `result` of a JSON answer the SDK sent, or undefined. An answer it streamed (SSE: a
+ * request that asked for progress) is not kept: a kept answer is always given as JSON, so only
+ * requests the SDK answers in JSON are answered from the cache.
+ */
 export async function answeredResult(response: Response): Promise<unknown> {
   if (response.status !== 200) return undefined;
-  const text = await response.text();
-  const type = response.headers.get("content-type") ?? "";
-  const json = type.includes("application/json")
-    ? text
-    : text
-        .split("\n")
-        .find((line) => line.startsWith("data: "))
-        ?.slice(6);
-  if (!json) return undefined;
+  if (!(response.headers.get("content-type") ?? "").includes("application/json")) return undefined;
   try {
-    return (JSON.parse(json) as { result?: unknown }).result;
+    return (JSON.parse(await response.text()) as { result?: unknown }).result;
   } catch {
     return undefined;
   }

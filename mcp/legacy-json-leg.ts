@@ -1,10 +1,21 @@
 import {
   type AuthInfo,
+  isInitializeRequest,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  isJsonContentType,
   isLegacyRequest,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
   type McpServer,
+  parseJSONRPCMessage,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Transport,
+  type TransportSendOptions,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import type { McpHttpRequest } from "./mcp-http-exchange";
+import { jsonAnswer, type McpAnswer, type McpHttpRequest, type PlainAnswer } from "./mcp-http-exchange";
 
 /**
  * Whether a 2025-era (legacy) POST can be answered with one JSON body instead of an SSE stream
@@ -32,16 +43,88 @@ export async function answersLegacyInJson(
   return isLegacyRequest(request as Request, body);
 }
 
+/** The SDK's bound on a batch (its MAX_BATCH_SIZE, not exported); the handler's own is smaller. */
+const SDK_MAX_BATCH = 100;
+
+type Extra = { authInfo: AuthInfo; request: Request };
+type ScopeResolver = (context: { request: JSONRPCRequest; authInfo?: AuthInfo }) => unknown;
+
 /**
- * One legacy exchange answered as JSON: the SDK's stateless idiom (a fresh server on a fresh
- * transport without sessions) with `enableJsonResponse`, so the answer is one body the route
- * writes at once instead of a stream read and written chunk by chunk. A finished exchange holds
- * nothing (no timers, no pending handlers) and is left to the garbage collector; closing it would
- * only build a "connection closed" error per request. A client that leaves mid-call closes it,
- * which aborts the running handler (a script run stops), as the SDK's own leg does.
+ * One JSON exchange on the SDK's Server: the transport's half of the 2025 stateless leg with
+ * `enableJsonResponse` (WebStandardStreamableHTTPServerTransport.handlePostRequest: the same
+ * checks, words, codes and answer shapes, in its order), without its WHATWG Request and Response.
+ * The server calls `setSupportedProtocolVersions` and `setScopeChallengeResolver` on connect.
+ */
+class JsonExchangeTransport implements Transport {
+  onmessage?: Transport["onmessage"];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  sessionId = undefined;
+  supportedVersions: string[] = [...SUPPORTED_PROTOCOL_VERSIONS];
+  scopeChallenge?: ScopeResolver;
+  private readonly ids = new Set<string | number>();
+  private readonly answers = new Map<string | number, JSONRPCMessage>();
+  private answered?: (answers: JSONRPCMessage[]) => void;
+  private closed = false;
+
+  setSupportedProtocolVersions(versions: string[]): void {
+    this.supportedVersions = versions;
+  }
+  setScopeChallengeResolver(resolver: ScopeResolver): void {
+    this.scopeChallenge = resolver;
+  }
+  async start(): Promise<void> {}
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.onclose?.();
+  }
+
+  /** As the SDK's JSON mode: answers collected until every request of the body has one; the rest dropped. */
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const response = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+    const id = response ? (message as { id: string | number }).id : options?.relatedRequestId;
+    if (id === undefined) {
+      if (response)
+        throw new Error(
+          "Cannot send a response on a standalone SSE stream unless resuming a previous client request",
+        );
+      return; // no standalone stream in a stateless exchange
+    }
+    if (!this.ids.has(id)) throw new Error(`No connection established for request ID: ${String(id)}`);
+    if (!response) return; // JSON mode: a notification or request about a call is not delivered
+    this.answers.set(id, message);
+    if (this.answers.size === this.ids.size)
+      this.answered?.([...this.ids].map((each) => this.answers.get(each) as JSONRPCMessage));
+  }
+
+  /** The messages dispatched; resolves with their answers in the order of the requests. */
+  dispatch(messages: JSONRPCMessage[], extra: Extra): Promise<JSONRPCMessage[]> {
+    return new Promise((resolve) => {
+      this.answered = resolve;
+      for (const message of messages) if (isJSONRPCRequest(message)) this.ids.add(message.id);
+      for (const message of messages) this.onmessage?.(message, extra as never);
+    });
+  }
+}
+
+function transportError(status: number, code: number, message: string): PlainAnswer {
+  return jsonAnswer(status, JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}
+
+/**
+ * One legacy exchange answered as JSON: the SDK's stateless idiom (a fresh server for one
+ * exchange, no sessions) with JSON answers, so the answer is one body the route writes at once.
+ * The exchange is the SDK transport's own, step for step (JsonExchangeTransport), on the request
+ * as the handler read it: building a WHATWG Request for it, a Response for the answer and reading
+ * that back cost ~8% of serve's CPU per tool call. Handlers see that request as `ctx.http.req`
+ * (method, url, headers.get, signal: all any of them, or the SDK, reads). A body whose requests
+ * a tool's scope challenge stops goes to the SDK's own transport, which answers it (none of our
+ * tools declares one). A finished exchange holds nothing and is left to the garbage collector;
+ * a client that leaves mid-call closes it, which aborts the running handler (a script run stops).
  */
 export async function serveLegacyAsJson(
-  request: Request,
+  request: McpHttpRequest,
   build: () => McpServer | Promise<McpServer>,
   options: {
     authInfo: AuthInfo;
@@ -49,13 +132,14 @@ export async function serveLegacyAsJson(
     maxRequestBodySize: number;
     onerror?: (error: Error) => void;
   },
-): Promise<Response> {
+): Promise<McpAnswer> {
   let server: McpServer;
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: true,
-    maxRequestBodySize: options.maxRequestBodySize,
-  });
+  const transport = new JsonExchangeTransport();
+  // Told to the transport's onerror, which the server wired on connect (as the SDK's transport does).
+  const refuse = (status: number, code: number, message: string, error: unknown = new Error(message)) => {
+    transport.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    return transportError(status, code, message);
+  };
   try {
     server = await build();
     await server.connect(transport);
@@ -64,20 +148,67 @@ export async function serveLegacyAsJson(
     options.onerror?.(error instanceof Error ? error : new Error(String(error)));
     return internalError(options.parsedBody);
   }
-  const answered = transport.handleRequest(request, {
-    authInfo: options.authInfo,
-    parsedBody: options.parsedBody,
-  });
+
+  const accept = request.headers.get("accept");
+  if (!accept?.includes("application/json") || !accept.includes("text/event-stream"))
+    return refuse(
+      406,
+      -32000,
+      "Not Acceptable: Client must accept both application/json and text/event-stream",
+    );
+  if (!isJsonContentType(request.headers.get("content-type")))
+    return refuse(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+  const raw = options.parsedBody;
+  if (Array.isArray(raw) && raw.length > SDK_MAX_BATCH)
+    return refuse(400, -32600, `Invalid Request: Batch must not exceed ${SDK_MAX_BATCH} messages`);
+  let messages: JSONRPCMessage[];
+  try {
+    messages = (Array.isArray(raw) ? raw : [raw]).map((message) => parseJSONRPCMessage(message));
+  } catch (error) {
+    return refuse(400, -32700, "Parse error: Invalid JSON-RPC message", error);
+  }
+  if (messages.some((message) => isInitializeRequest(message))) {
+    if (messages.length > 1)
+      return refuse(400, -32600, "Invalid Request: Only one initialization request is allowed");
+  } else {
+    const version = request.headers.get("mcp-protocol-version");
+    if (version !== null && !transport.supportedVersions.includes(version))
+      return refuse(
+        400,
+        -32000,
+        `Bad Request: Unsupported protocol version: ${version} (supported versions: ${transport.supportedVersions.join(", ")})`,
+      );
+  }
+  const requests = messages.filter((message): message is JSONRPCRequest => isJSONRPCRequest(message));
+  if (transport.scopeChallenge) {
+    try {
+      for (const message of requests)
+        if ((await transport.scopeChallenge({ request: message, authInfo: options.authInfo })) !== undefined)
+          return sdkTransport(request, build, options);
+    } catch (error) {
+      return refuse(500, -32603, "Internal server error", error);
+    }
+  }
+  // The SDK's transport hands handlers its Request; this one, the request as the handler read it.
+  const extra: Extra = { authInfo: options.authInfo, request: request as unknown as Request };
+  if (requests.length === 0) {
+    for (const message of messages) transport.onmessage?.(message, extra as never);
+    return { status: 202, headers: {}, body: null };
+  }
+  const answered = transport
+    .dispatch(messages, extra)
+    .then(
+      (answers): McpAnswer => jsonAnswer(200, JSON.stringify(answers.length === 1 ? answers[0] : answers)),
+    );
   const signal = request.signal;
-  if (!signal) return answered;
   let onAbort: (() => void) | undefined;
-  // A JSON exchange whose transport closed never resolves: the caller gets an empty answer it no
-  // longer waits for, and nothing is left pending.
-  const gone = new Promise<Response>((resolve) => {
+  // An exchange whose client left never resolves: the caller gets an empty answer it no longer
+  // waits for, and nothing is left pending.
+  const gone = new Promise<McpAnswer>((resolve) => {
     onAbort = () => {
       void transport.close().catch(() => undefined);
       void server.close().catch(() => undefined);
-      resolve(new Response(null, { status: 499 }));
+      resolve({ status: 499, headers: {}, body: null });
     };
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
@@ -89,14 +220,32 @@ export async function serveLegacyAsJson(
   }
 }
 
-function internalError(body: unknown): Response {
+/** The SDK's own JSON transport, for a body a scope challenge stops (it answers the challenge). */
+async function sdkTransport(
+  request: McpHttpRequest,
+  build: () => McpServer | Promise<McpServer>,
+  options: { authInfo: AuthInfo; parsedBody: unknown; maxRequestBodySize: number },
+): Promise<McpAnswer> {
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: options.maxRequestBodySize,
+  });
+  await (await build()).connect(transport);
+  return transport.handleRequest(request.toRequest(), {
+    authInfo: options.authInfo,
+    parsedBody: options.parsedBody,
+  });
+}
+
+function internalError(body: unknown): PlainAnswer {
   const id = (body as { id?: unknown } | null)?.id;
-  return Response.json(
-    {
+  return jsonAnswer(
+    500,
+    JSON.stringify({
       jsonrpc: "2.0",
       error: { code: -32603, message: "Internal server error" },
       id: !Array.isArray(body) && (typeof id === "string" || typeof id === "number") ? id : null,
-    },
-    { status: 500 },
+    }),
   );
 }

@@ -28,7 +28,8 @@ export interface PlainAnswer {
   status: number;
   /** Lower-case names. */
   headers: Record<string, string>;
-  body: string;
+  /** null: no body at all (a 202, a 499), as the SDK's `new Response(null)`. */
+  body: string | null;
 }
 
 export type McpAnswer = Response | PlainAnswer;

@@ -317,9 +317,9 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
       tools ??= registeredToolNames(server);
       return server;
     };
-    let response: Response;
+    let response: McpAnswer;
     if (parsed && (await answersLegacyInJson(request, parsed.value)))
-      response = await serveLegacyAsJson(forward(), build, {
+      response = await serveLegacyAsJson(request, build, {
         authInfo: requestAuth,
         parsedBody: parsed.value,
         maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
@@ -332,7 +332,7 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
     const refused = tools && parsed ? refusedToolCalls(parsed.value, tools) : [];
     if (refused.length > 0) await options.onRefusedToolCalls?.(caller, refused);
     if (listKey) {
-      const result = await answeredResult(response.clone());
+      const result = await answeredResult(response);
       if (result !== undefined) toolLists.set(listKey, result);
     }
     return response;

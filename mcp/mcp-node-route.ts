@@ -77,7 +77,8 @@ function writePlain(answer: PlainAnswer, res: ServerResponse): void {
   res.statusCode = answer.status;
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
   for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-  res.end(answer.body);
+  if (answer.body === null) res.end();
+  else res.end(answer.body);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { jsonAnswer, type PlainAnswer } from "./mcp-http-exchange";
+import { isPlainAnswer, jsonAnswer, type McpAnswer, type PlainAnswer } from "./mcp-http-exchange";
 
 /**
  * The `tools/list` answers this instance has given, per caller key (agent, role, faces, protocol
@@ -68,11 +68,14 @@ export function toolsListRequest(
  * request that asked for progress) is not kept: a kept answer is always given as JSON, so only
  * requests the SDK answers in JSON are answered from the cache.
  */
-export async function answeredResult(response: Response): Promise<unknown> {
-  if (response.status !== 200) return undefined;
-  if (!(response.headers.get("content-type") ?? "").includes("application/json")) return undefined;
+export async function answeredResult(answer: McpAnswer): Promise<unknown> {
+  if (answer.status !== 200) return undefined;
+  const plain = isPlainAnswer(answer);
+  const type = plain ? answer.headers["content-type"] : answer.headers.get("content-type");
+  if (!(type ?? "").includes("application/json")) return undefined;
   try {
-    return (JSON.parse(await response.text()) as { result?: unknown }).result;
+    const text = plain ? answer.body : await answer.clone().text();
+    return (JSON.parse(text ?? "") as { result?: unknown }).result;
   } catch {
     return undefined;
   }

@@ -108,8 +108,10 @@ class JsonExchangeTransport implements Transport {
   }
 }
 
-function transportError(status: number, code: number, message: string): PlainAnswer {
-  return jsonAnswer(status, JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+/** The SDK transport's createJsonErrorResponse. */
+function transportError(status: number, code: number, message: string, data?: string): PlainAnswer {
+  const error = data === undefined ? { code, message } : { code, message, data };
+  return jsonAnswer(status, JSON.stringify({ jsonrpc: "2.0", error, id: null }));
 }
 
 /**
@@ -135,11 +137,6 @@ export async function serveLegacyAsJson(
 ): Promise<McpAnswer> {
   let server: McpServer;
   const transport = new JsonExchangeTransport();
-  // Told to the transport's onerror, which the server wired on connect (as the SDK's transport does).
-  const refuse = (status: number, code: number, message: string, error: unknown = new Error(message)) => {
-    transport.onerror?.(error instanceof Error ? error : new Error(String(error)));
-    return transportError(status, code, message);
-  };
   try {
     server = await build();
     await server.connect(transport);
@@ -149,6 +146,51 @@ export async function serveLegacyAsJson(
     return internalError(options.parsedBody);
   }
 
+  let answered: Promise<McpAnswer>;
+  try {
+    const checked = await checkAndDispatch(request, transport, build, options);
+    if (!("pending" in checked)) return checked;
+    answered = checked.pending;
+  } catch (error) {
+    // As the SDK's transport answers anything its POST handling threw.
+    transport.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    return transportError(400, -32700, "Parse error", String(error));
+  }
+  const signal = request.signal;
+  let onAbort: (() => void) | undefined;
+  // An exchange whose client left never resolves: the caller gets an empty answer it no longer
+  // waits for, and nothing is left pending.
+  const gone = new Promise<McpAnswer>((resolve) => {
+    onAbort = () => {
+      void transport.close().catch(() => undefined);
+      void server.close().catch(() => undefined);
+      resolve({ status: 499, headers: {}, body: null });
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([answered, gone]);
+  } finally {
+    if (onAbort) signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/**
+ * handlePostRequest's checks, in its order, then the messages dispatched: a refusal, the 202 of
+ * a body without requests, or the answer to come.
+ */
+async function checkAndDispatch(
+  request: McpHttpRequest,
+  transport: JsonExchangeTransport,
+  build: () => McpServer | Promise<McpServer>,
+  options: { authInfo: AuthInfo; parsedBody: unknown; maxRequestBodySize: number },
+): Promise<McpAnswer | { pending: Promise<McpAnswer> }> {
+  // Told to the transport's onerror, which the server wired on connect (as the SDK's transport does).
+  const refuse = (status: number, code: number, message: string, error: unknown = new Error(message)) => {
+    transport.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    return transportError(status, code, message);
+  };
   const accept = request.headers.get("accept");
   if (!accept?.includes("application/json") || !accept.includes("text/event-stream"))
     return refuse(
@@ -195,29 +237,12 @@ export async function serveLegacyAsJson(
     for (const message of messages) transport.onmessage?.(message, extra as never);
     return { status: 202, headers: {}, body: null };
   }
-  const answered = transport
+  const pending = transport
     .dispatch(messages, extra)
     .then(
       (answers): McpAnswer => jsonAnswer(200, JSON.stringify(answers.length === 1 ? answers[0] : answers)),
     );
-  const signal = request.signal;
-  let onAbort: (() => void) | undefined;
-  // An exchange whose client left never resolves: the caller gets an empty answer it no longer
-  // waits for, and nothing is left pending.
-  const gone = new Promise<McpAnswer>((resolve) => {
-    onAbort = () => {
-      void transport.close().catch(() => undefined);
-      void server.close().catch(() => undefined);
-      resolve({ status: 499, headers: {}, body: null });
-    };
-    if (signal.aborted) onAbort();
-    else signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([answered, gone]);
-  } finally {
-    if (onAbort) signal.removeEventListener("abort", onAbort);
-  }
+  return { pending };
 }
 
 /** The SDK's own JSON transport, for a body a scope challenge stops (it answers the challenge). */

@@ -47,9 +47,9 @@ describe("tools/list token budget (o200k)", () => {
     // Round 7: "Confirm at once if complete, approved or needing none, …; else nothing changes"
     // read as a risk and the key was left out. It says what sending it does, and when it waits.
     for (const name of ["start_action", "advance_action"]) {
-      const key = (visible.find((t) => t.name === name)?.inputSchema.properties as Record<string, unknown>)
-        .idempotency_key as { description?: string };
-      expect(key.description).toMatch(/^Runs the change now if nothing is missing\b.*; else it waits$/);
+      const props = visible.find((t) => t.name === name)?.inputSchema.properties ?? {};
+      const key = (props as Record<string, { description?: string }>).idempotency_key;
+      expect(key?.description).toMatch(/^Runs the change now if nothing is missing\b.*; else it waits$/);
     }
   });
 

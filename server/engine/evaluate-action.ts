@@ -197,7 +197,11 @@ export async function evaluateAction(
       // A field the node would default is the user's words' first: read after the default, the
       // words never had their say, and the answer called a kind the user asked for a default.
       const request = words.request;
-      const toDefault = Object.keys(result.defaults ?? {}).filter(
+      // A field's own schema default (`internal: false`) is a default like the node's: the user
+      // did not choose it, so the answer and the person's screen say so (round 7: "Visible to:
+      // shown to the customer" read as chosen).
+      const defaults = { ...schemaDefaults(fields), ...(result.defaults ?? {}) };
+      const toDefault = Object.keys(defaults).filter(
         (f) => !present(values[f]) && fields[f] && !tried.has(f),
       );
       const said =
@@ -215,7 +219,7 @@ export async function evaluateAction(
       // A default never stands in for a choice that changes the money moved (a shipping method
       // and its price): the user chooses it, so it is missing until named (paid-choices.ts).
       const paidMissing: string[] = [];
-      for (const [field, value] of Object.entries(result.defaults ?? {}))
+      for (const [field, value] of Object.entries(defaults))
         if (!present(values[field])) {
           if (paidChoice(capability, field, options)) {
             paidMissing.push(field);
@@ -605,4 +609,14 @@ function quotedIn(rows: ChoiceRow[], request: string): ChoiceRow | undefined {
   const said = new Set(request.toLowerCase().match(/[\p{L}\p{N}_-]+/gu) ?? []);
   const quoted = rows.filter((r) => said.has(r.value.toLowerCase()));
   return quoted.length === 1 ? quoted[0] : undefined;
+}
+
+/** The values a node's field schemas give when the field is not sent (`.default(false)`). */
+function schemaDefaults(fields: Record<string, ZodType>): Values {
+  const out: Values = {};
+  for (const [field, schema] of Object.entries(fields)) {
+    const parsed = schema.safeParse(undefined);
+    if (parsed.success && parsed.data !== undefined) out[field] = parsed.data;
+  }
+  return out;
 }

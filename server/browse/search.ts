@@ -11,7 +11,7 @@ import type { BrowsePage } from "./render-page";
 import { startLinks } from "./render-page";
 import { ASKING, candidateRoutes, FRAMING, STOP, scoreRoute, words } from "./route-words";
 import { recordSources, searchRecords } from "./search-records";
-import { sortFromWords } from "./sort-words";
+import { orderAlreadyStated, sortFromWords } from "./sort-words";
 
 // Search: the URI structure (routes) as well as the data.
 
@@ -270,7 +270,9 @@ async function openedSection(
   for (const l of page.links) if (kept.includes(`](${l})`)) recordLink(l);
   const unused = [
     leftover && !textFilter ? `${code(leftover)} did not filter this listing: it has no text filter.` : "",
-    unsorted ? `${code(unsorted)} did not sort this listing: it declares no such sort.` : "",
+    unsorted && !orderAlreadyStated(unsorted, kept)
+      ? `${code(unsorted)} did not sort this listing: it declares no such sort.`
+      : "",
   ]
     .filter(Boolean)
     .map((line) => `${line}\n\n`)

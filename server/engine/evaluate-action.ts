@@ -4,6 +4,7 @@ import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capa
 import type { ValidationError } from "../connectors/sdk/outcome";
 import {
   AGE_WORDS,
+  ageAsked,
   ageInWords,
   type ChoiceRow,
   candidateText,
@@ -18,6 +19,7 @@ import {
   matchSentWords,
   namedInWords,
   rowsCarrying,
+  sortedByAge,
   wordTokens,
 } from "./choice-words";
 import { requiredFields } from "./describe-inputs";
@@ -183,6 +185,8 @@ export async function evaluateAction(
         ...(own.order_of as object | undefined),
       };
       Object.assign(options, own);
+      // "The oldest open ticket" with no one oldest (two as old): the list is in that order.
+      Object.assign(orderOf, byAgeAsked(options, own, words.request, capability.appliesTo.entity));
       if (Object.keys(orderOf).length) options.order_of = orderOf;
       // Which field each list fills (`available_offers` → offer_code): the answer names it.
       // The node's own fields first: rows keyed `id` fit any `x_id` field, and the people a later
@@ -619,4 +623,29 @@ function schemaDefaults(fields: Record<string, ZodType>): Values {
     if (parsed.success && parsed.data !== undefined) out[field] = parsed.data;
   }
   return out;
+}
+
+/**
+ * Lists of records whose rows carry their creation time, re-ordered as the user's words ask
+ * ("the oldest …", "my latest …"): `options` gets the sorted copies, the answer their order.
+ * Round 6: "oldest" in the words left the tickets in the node's order and cost a re-sort.
+ */
+function byAgeAsked(
+  options: Record<string, unknown>,
+  own: Record<string, unknown>,
+  request: string | undefined,
+  entity: string,
+): Record<string, string> {
+  const asked = request ? ageAsked(request, entity) : undefined;
+  const order: Record<string, string> = {};
+  if (!asked) return order;
+  const { end, described } = asked;
+  for (const [key, list] of Object.entries(own)) {
+    const sorted = Array.isArray(list) ? sortedByAge(list, end, described) : undefined;
+    if (!sorted) continue;
+    options[key] = sorted;
+    const those = described.length ? `; those that are ${described.join(" ")} and can take it first` : "";
+    order[key] = `${end} first by creation, as the user's words ask${those}`;
+  }
+  return order;
 }

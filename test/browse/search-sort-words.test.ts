@@ -66,7 +66,10 @@ describe("search: sort words", () => {
     await w.legacy.reset();
     const sam = await w.connect(w.keys.sam);
     const res = text(
-      await sam.callTool({ name: "start_action", arguments: { intent: "bump the oldest open ticket to urgent" } }),
+      await sam.callTool({
+        name: "start_action",
+        arguments: { intent: "bump the oldest open ticket to urgent" },
+      }),
     );
     // tkt_1 and tkt_2 were opened at the same time: both first, then the rest by age.
     expect(res).toMatch(

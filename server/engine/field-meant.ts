@@ -10,7 +10,7 @@ export interface FieldMeant {
 
 const ARTICLES = new Set(["the", "a", "an", "one", "its", "their"]);
 
-/** A name's words: `replacement_product_id` → replacement, product, id; `itemIds` → item, ids. */
+/** A name's words: `shipping_method_id` → shipping, method, id; `itemIds` → item, ids. */
 function nameWords(name: string): string[] {
   return name
     .replace(/([a-z])([A-Z])/g, "$1 $2")
@@ -34,7 +34,7 @@ function headWord(description: string): string | undefined {
 /**
  * The capability's field a patch field it does not have most likely meant, by what the
  * capability itself declares (a general rule for every connector, imported ones too): a field
- * whose name shares a word with the one sent (`address` → address_id), else the one whose
+ * whose name shares a word with the one sent (`team` → team_id), else the one whose
  * description says it *is* that thing ("body: The comment, exactly as …" for `comment`), else,
  * for a value of a person's own words, the one free-text field. Only a value the field's schema
  * takes counts, and only one clear candidate: two equally likely are no answer. Round 7's model

@@ -25,7 +25,7 @@ function otherChoices(chosen: unknown, choices: unknown[], asMoney: (v: unknown)
   const rows = choices.filter((c): c is Json => !!c && typeof c === "object" && !Array.isArray(c));
   if (rows.length < choices.length)
     return choices
-      .filter((c) => c !== chosen && (typeof c === "string" || typeof c === "number"))
+      .filter((c) => c !== chosen && ["string", "number", "boolean"].includes(typeof c))
       .map((c) => `\`${c}\``);
   // The key holding the value a patch sends: the one whose value is the chosen default.
   const key = rows.flatMap((r) => Object.keys(r).filter((k) => r[k] === chosen))[0];

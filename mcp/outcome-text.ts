@@ -277,11 +277,15 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
   if (Array.isArray(result.results) && (result.results as Json[]).some((r) => !r.topic_only))
     lines.push(...searchResultLines(result.results as Json[]));
   const missing = Array.isArray(result.missing) ? (result.missing as string[]) : [];
-  if (missing.length) lines.push(`missing: ${missing.join(", ")}`);
+  const errors = Array.isArray(result.validation_errors) ? (result.validation_errors as Json[]) : [];
+  // A record refused for this change (nothing about it can be fixed): what else the flow would
+  // need, and the choices that only explain the refusal again, are not the next step. The bench's
+  // in-transit refusal was 981 tokens against the wrapper's 381, most of them such lists.
+  const refusedOnly = errors.length > 0 && errors.every((e) => e.refused === true);
+  if (missing.length && !refusedOnly) lines.push(`missing: ${missing.join(", ")}`);
   // A choice that changes what is paid, with every choice and its price: asked once, not guessed.
   const paidChoices = (result.paid_choices ?? {}) as Record<string, { list?: string }>;
   lines.push(...paidChoiceLines(result.paid_choices, asMoney).map((l) => `- ${l}`));
-  const errors = Array.isArray(result.validation_errors) ? (result.validation_errors as Json[]) : [];
   // An error the message already says in full is named, not repeated.
   const message = String(result.message ?? "");
   if (errors.length)
@@ -326,6 +330,8 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
       // Listed under `missing` with its prices already.
       if (Object.values(paidChoices).some((p) => p.list === k)) continue;
       const field = fieldOf[k]?.split(/[[.]/)[0];
+      // After a refusal only the list to pick another record from is a way forward.
+      if (refusedOnly && !(field && wrong.has(field))) continue;
       if (field && applied.has(field) && !missing.includes(field) && !wrong.has(field)) {
         settled.push(field);
         continue;

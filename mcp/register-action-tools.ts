@@ -33,7 +33,7 @@ const DESCRIPTIONS: Record<ActionToolName, string> = {
   get_context: "Re-read an action, or view a record.",
   advance_action: "Set an action's fields at its current version.",
   confirm_action: "Execute the effect, once approved where asked.",
-  verify_action: "Check the effect with the system of record (after unknown).",
+  verify_action: "Check an unknown effect with the system of record.",
   recover_action: "Reconcile an unknown effect, when next_actions offer it.",
   cancel_action: "End an open action before its effect.",
 };

@@ -48,7 +48,7 @@ export const submitInput = z
     fields: z
       .record(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/), fieldValue)
       .refine((value) => Object.keys(value).length <= 30, "at most 30 fields")
-      .describe("By field name, as the form names it; object and list fields take JSON"),
+      .describe("As the form names them; objects and lists as JSON"),
   })
   .strict();
 

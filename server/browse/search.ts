@@ -11,7 +11,7 @@ import type { BrowsePage } from "./render-page";
 import { startLinks } from "./render-page";
 import { ASKING, candidateRoutes, FRAMING, STOP, scoreRoute, words } from "./route-words";
 import { recordSources, searchRecords } from "./search-records";
-import { sortFromWords } from "./sort-words";
+import { orderAlreadyStated, sortFromWords } from "./sort-words";
 
 // Search: the URI structure (routes) as well as the data.
 
@@ -120,6 +120,14 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const opened = named
       ? await openedSection(backend, narrowedListing(named, namedRoute, qWords, q), namedRoute?.title ?? "")
       : null;
+    // The listing the words name holds none of their records: that one line, with the link to
+    // all of it, is the answer; a list of other pages after it read as somewhere to go.
+    if (opened?.startsWith(NONE_MARK))
+      return {
+        title: `Search: ${shownQ}`,
+        outcome: "applied",
+        markdown: [...sections, opened.slice(NONE_MARK.length)].join("\n\n"),
+      };
     const others = opened ? routes.filter(({ r }) => named !== r.pattern && named !== r.example) : routes;
     if (opened) sections.push(opened);
     if (others.length) {
@@ -161,6 +169,10 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const records =
       about && ofScheme.length >= 3 ? ofScheme : [...ofScheme, ...found.filter((r) => !ofScheme.includes(r))];
     if (records.length) sections.push(`## Records\n\n${records.join("\n")}`);
+    // Words that opened no page and found no record ("login problem"): say so first, in one
+    // line with where to look, so the capabilities below do not read as the record's answer.
+    const noRecord = !records.length && !others.length ? noRecordLine(backend, shownQ, sources) : null;
+    if (noRecord) sections.push(noRecord);
 
     // 3. Capabilities: what can be done (the action face's catalog).
     if (!scheme || scheme === "actions") {
@@ -188,16 +200,31 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       }
     }
 
-    if (sections.length === 0) {
-      return {
-        title: `Search: ${shownQ}`,
-        outcome: "not_found",
-        // One line, not the start list again: fewer or other words, or the listings themselves.
-        markdown: `Nothing matched ${code(shownQ)}. Try fewer or other words, or ${link("the start page", "signpost://start")} for every listing.`,
-      };
-    }
+    // Nothing but the line that nothing matched: the same answer, as not found.
+    if (noRecord && sections.length === 1)
+      return { title: `Search: ${shownQ}`, outcome: "not_found", markdown: noRecord };
     return { title: `Search: ${shownQ}`, outcome: "applied", markdown: sections.join("\n\n") };
   });
+}
+
+/** Marks an opened listing that holds none of the words' records (never shown). */
+const NONE_MARK = "\u0000none\u0000";
+
+/**
+ * "No record matches `login problem`; look through [Tickets](…), [Orders](…) or try other words":
+ * the listings (no parameters, start points) of the systems whose records were searched.
+ */
+function noRecordLine(backend: BrowseBackend, shownQ: string, sources: readonly AnyConnector[]): string {
+  const listings = sources
+    .flatMap((c) => c.routes.filter((r) => r.startPoint && !r.pattern.includes("{") && !r.submit).slice(0, 1))
+    .filter((r) => routeVisibleTo(r, backend))
+    .slice(0, 3)
+    .map((r) => link(r.title, r.pattern));
+  // One line, not the start list again: the listings themselves, or other words.
+  const where = listings.length
+    ? `look through ${listings.join(", ")} or try other words`
+    : `try other words, or ${link("the start page", "signpost://start")} for every listing`;
+  return `No record matches ${code(shownQ)}; ${where}.`;
 }
 
 /** How far the best listing must lead the next page (in route score) to be opened in place. */
@@ -258,7 +285,7 @@ async function openedSection(
     const one = /^[a-z]+s$/.test(plural)
       ? `No ${plural.slice(0, -1)} matches`
       : `Nothing in ${escapeText(title)} matches`;
-    return `## ${heading} (opened here)\n\n${one} ${code(leftover)}; all ${escapeText(plural)}: ${link(title, withoutWords)}`;
+    return `${NONE_MARK}## ${heading} (opened here)\n\n${one} ${code(leftover)}; all ${escapeText(plural)}: ${link(title, withoutWords)}`;
   }
   const body = page.markdown.replace(/^# .*\n+/, "").trimEnd();
   let kept = body;
@@ -270,7 +297,9 @@ async function openedSection(
   for (const l of page.links) if (kept.includes(`](${l})`)) recordLink(l);
   const unused = [
     leftover && !textFilter ? `${code(leftover)} did not filter this listing: it has no text filter.` : "",
-    unsorted ? `${code(unsorted)} did not sort this listing: it declares no such sort.` : "",
+    unsorted && !orderAlreadyStated(unsorted, kept)
+      ? `${code(unsorted)} did not sort this listing: it declares no such sort.`
+      : "",
   ]
     .filter(Boolean)
     .map((line) => `${line}\n\n`)

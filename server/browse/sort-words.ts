@@ -165,3 +165,15 @@ function valueTokens(value: string): string[] {
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
 }
+
+/**
+ * Whether a page already states the order the sort words ask for ("Newest first." for "my
+ * latest order"): a listing that declares no sort but is in that order needs no "did not sort"
+ * line, which read as if the list were in another order.
+ */
+export function orderAlreadyStated(said: string, page: string): boolean {
+  const ask = ASKS.find((a) => new RegExp(a.pattern.source, "i").test(said));
+  if (!ask) return false;
+  const same = ASKS.filter((a) => a.basis === ask.basis && a.descending === ask.descending);
+  return same.some((a) => new RegExp(`(${a.pattern.source})\\s+first\\b`, "i").test(page));
+}

@@ -33,6 +33,8 @@ export const actionStateSchema = z.object({
   from_words: z.record(z.string(), z.string()).optional(),
   /** The user's request as the start gave it: later steps fill their missing fields from it too. */
   request: z.string().max(1000).optional(),
+  /** Fields the action filled from its own default: filled again (and marked) on the next step. */
+  defaulted: z.array(z.string().max(64)).max(100).optional(),
 });
 export type ActionState = z.infer<typeof actionStateSchema>;
 

@@ -76,6 +76,8 @@ export async function advanceAction(
   }
   const previous = parseActionState(row.state);
   const values: Values = { ...previous.values };
+  // A value the action defaulted is not the user's: filled again below, and still marked so.
+  for (const f of previous.defaulted ?? []) if (!(f in input.patch)) delete values[f];
   for (const [k, v] of Object.entries(input.patch)) {
     if (v === null) delete values[k];
     else values[k] = v;

@@ -1,6 +1,7 @@
 import type { AnyCapability } from "../connectors/sdk/define-capability";
 import type { ValidationError } from "../connectors/sdk/outcome";
 import { allPatchFields } from "./describe-inputs";
+import { fieldMeant } from "./field-meant";
 
 /** Statuses in which an action still takes patches (a rejected approval can be answered with a change). */
 export const PATCHABLE = ["open", "awaiting_approval", "approved", "rejected"];
@@ -18,20 +19,37 @@ export function allowedPatch(capability: AnyCapability, entityId: string | null,
   return allPatchFields(capability).filter((f) => !locked.includes(f));
 }
 
-/** One error per patch field outside `allowed`: locked (a field of this capability) or not a field at all. */
+/**
+ * One error per patch field outside `allowed`: locked (a field of this capability) or not a
+ * field at all, then with the field most likely meant, so the next call sends it there.
+ */
 export function patchProblems(
   capability: AnyCapability,
-  patch: object,
+  patch: Record<string, unknown>,
   allowed: string[],
 ): ValidationError[] {
   const known = allPatchFields(capability);
   return Object.keys(patch)
     .filter((f) => !allowed.includes(f))
-    .map((f) => ({
-      field: f,
-      code: known.includes(f) ? "field_locked" : "field_not_allowed",
-      message: known.includes(f)
-        ? `${f} cannot be changed in this action now; start a new action instead`
-        : `${f} is not a field of ${capability.id}; allowed: ${allowed.join(", ") || "none"}`,
-    }));
+    .map((f) => {
+      if (known.includes(f))
+        return {
+          field: f,
+          code: "field_locked",
+          message: `${f} cannot be changed in this action now; start a new action instead`,
+        };
+      const meant = fieldMeant(
+        capability,
+        f,
+        patch[f],
+        allowed.filter((a) => !(a in patch)),
+      );
+      return {
+        field: f,
+        code: "field_not_allowed",
+        message: meant
+          ? `${capability.id} has no field ${f}; the one meant is likely ${meant.field} (${meant.because}): send the value as ${meant.field}; nothing was taken`
+          : `${f} is not a field of ${capability.id}; allowed: ${allowed.join(", ") || "none"}`,
+      };
+    });
 }

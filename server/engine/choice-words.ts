@@ -404,28 +404,68 @@ export type AgeMatch =
  * (with the words) when no row fits those words: the caller says so, never picks another.
  */
 export function ageInWords(rows: ChoiceRow[], request: string, entity: string): AgeMatch {
-  const words = wordTokens(request);
-  const at = words.findIndex((w) => AGE_WORDS[w]);
-  const end = AGE_WORDS[words[at] ?? ""];
-  if (!end) return undefined;
+  const asked = ageAsked(request, entity);
+  if (!asked) return undefined;
+  const { end, described, said } = asked;
   const ageOf = rowAge;
   if (!rows.length || !rows.every(ageOf)) return undefined;
-  const noun = wordTokens(entity)[0] ?? "";
-  const stop = words.indexOf(noun, at + 1);
-  // The words describing the record: between the age word and its name, at most four.
-  const described = words.slice(at + 1, stop > at ? stop : at + 1).slice(0, 4);
-  const said = [words[at], ...described, noun].join(" ");
-  const fits = rows.filter(
-    (r) =>
-      (r.row.possible === undefined || r.row.possible === "yes") &&
-      described.every((w) => r.tokens.has(w) || valuesOf(r).has(w)),
-  );
+  const fits = rows.filter((r) => fitsAge(r, described));
   if (!fits.length) return { kind: "none", said };
   const sorted = [...fits].sort((a, b) => String(ageOf(a)).localeCompare(String(ageOf(b))));
   if (end === "newest") sorted.reverse();
   const [first, second] = sorted;
   if (!first || (second && ageOf(second) === ageOf(first))) return undefined;
   return { kind: "one", choice: first, said };
+}
+
+/**
+ * What a request asks by age: which end, and the words describing the record between the age
+ * word and its name (`entity`), at most four ("the oldest open shipping ticket" → open, shipping).
+ */
+export function ageAsked(
+  request: string,
+  entity: string,
+): { end: "oldest" | "newest"; described: string[]; said: string } | undefined {
+  const words = wordTokens(request);
+  const at = words.findIndex((w) => AGE_WORDS[w]);
+  const end = AGE_WORDS[words[at] ?? ""];
+  if (!end) return undefined;
+  const noun = wordTokens(entity)[0] ?? "";
+  const stop = words.indexOf(noun, at + 1);
+  const described = words.slice(at + 1, stop > at ? stop : at + 1).slice(0, 4);
+  return { end, described, said: [words[at], ...described, noun].join(" ") };
+}
+
+/** A row that can take the change and says every word describing the record. */
+function fitsAge(r: ChoiceRow, described: string[]): boolean {
+  return (
+    (r.row.possible === undefined || r.row.possible === "yes") &&
+    described.every((w) => r.tokens.has(w) || valuesOf(r).has(w))
+  );
+}
+
+/**
+ * A list of rows sorted by their creation time, that end first, the rows the described words
+ * fit (and that can take the change) ahead of the rest; undefined when a row carries no time.
+ */
+export function sortedByAge(
+  list: unknown[],
+  end: "oldest" | "newest",
+  described: string[] = [],
+): unknown[] | undefined {
+  const at = (r: unknown) =>
+    r && typeof r === "object" && !Array.isArray(r)
+      ? rowAge({ value: "", tokens: new Set(), names: [], row: r as Record<string, unknown> })
+      : undefined;
+  const rows = list.map(at);
+  if (list.length < 2 || rows.some((t) => !t)) return undefined;
+  const dir = end === "newest" ? -1 : 1;
+  const fitting = (r: unknown) =>
+    fitsAge({ value: "", tokens: new Set(), names: [], row: r as Record<string, unknown> }, described);
+  return list
+    .map((r, i) => ({ r, t: rows[i] ?? "", fit: fitting(r) }))
+    .sort((a, b) => Number(b.fit) - Number(a.fit) || dir * a.t.localeCompare(b.t))
+    .map((x) => x.r);
 }
 
 /** A row's creation time as the node offers it (ISO text), if it carries one. */

@@ -18,6 +18,7 @@ import {
 } from "./action-store";
 import { effectiveApprovalStatus, findApproval, markApprovalExpired, voidApprovals } from "./approval-ledger";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
+import { markDefaultsShown } from "./defaulted-fields";
 import {
   actionKeyFor,
   executeEffect,
@@ -153,7 +154,13 @@ export async function confirmAction(
     "unavailable" in ev ||
     ev.notFound ||
     !ev.atConfirmation ||
-    summaryDigest(capability.summarize?.({ values: ev.values, derived: ev.derived }) ?? {}) !== state.digest
+    // The stored summary marks the defaults the action chose: the same marks, the same digest.
+    summaryDigest(
+      markDefaultsShown(
+        capability.summarize?.({ values: ev.values, derived: ev.derived }) ?? {},
+        state.defaulted ?? [],
+      ),
+    ) !== state.digest
   ) {
     // Release the claim: nothing was sent.
     await releaseClaim(db, effect, !existing);

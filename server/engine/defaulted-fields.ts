@@ -1,3 +1,4 @@
+import { SHOWN_KEY } from "../connectors/sdk/decision-summary";
 import type { Evaluation } from "./evaluate-action";
 
 /** A field the action filled from its own default, with the other values its choices offered. */
@@ -16,7 +17,13 @@ export function defaultedFields(ev: Evaluation): Record<string, Defaulted> | und
   for (const [field, value] of Object.entries(ev.defaulted)) {
     if (field in ev.fromWords) continue;
     const list = Object.entries(fieldOf).find(([k, f]) => f === field && Array.isArray(ev.options[k]))?.[0];
-    out[field] = list ? { value, choices: ev.options[list] as unknown[] } : { value };
+    // A yes/no default's other choice is the other answer (`internal`: true).
+    const choices = list
+      ? (ev.options[list] as unknown[])
+      : typeof value === "boolean"
+        ? [!value]
+        : undefined;
+    out[field] = choices ? { value, choices } : { value };
   }
   return Object.keys(out).length ? out : undefined;
 }
@@ -25,4 +32,30 @@ export function defaultedFields(ev: Evaluation): Record<string, Defaulted> | und
 export function withDefaulted(ev: Evaluation): { defaulted?: Record<string, Defaulted> } {
   const defaulted = defaultedFields(ev);
   return defaulted ? { defaulted } : {};
+}
+
+/** The fields this evaluation filled from a default the user's words did not override. */
+export function defaultedNames(ev: Evaluation): string[] {
+  return Object.keys(ev.defaulted).filter((f) => !(f in ev.fromWords));
+}
+
+/** What the person's screen says beside a value the action chose itself. */
+export const DEFAULT_NOTE = "default: the user did not choose it";
+
+/**
+ * The summary with each top-level entry that shows a defaulted field (its key is the field's
+ * name, as in what is sent) marked on every surface the one renderer draws: the console's
+ * confirm page, the MCP App, the approver's email and the agent's text. Round 7: "Visible to:
+ * shown to the customer" read as the user's choice.
+ */
+export function markDefaultsShown(
+  summary: Record<string, unknown>,
+  fields: string[],
+): Record<string, unknown> {
+  const shown = summary[SHOWN_KEY] as { entries?: Array<{ key: string; note?: string }> } | undefined;
+  if (!fields.length || !Array.isArray(shown?.entries)) return summary;
+  const entries = shown.entries.map((e) =>
+    fields.includes(e.key) ? { ...e, note: e.note ? `${e.note}; ${DEFAULT_NOTE}` : DEFAULT_NOTE } : e,
+  );
+  return { ...summary, [SHOWN_KEY]: { ...shown, entries } };
 }

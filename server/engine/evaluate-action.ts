@@ -4,6 +4,7 @@ import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capa
 import type { ValidationError } from "../connectors/sdk/outcome";
 import {
   AGE_WORDS,
+  ageAsked,
   ageInWords,
   type ChoiceRow,
   candidateText,
@@ -18,6 +19,7 @@ import {
   matchSentWords,
   namedInWords,
   rowsCarrying,
+  sortedByAge,
   wordTokens,
 } from "./choice-words";
 import { requiredFields } from "./describe-inputs";
@@ -183,6 +185,8 @@ export async function evaluateAction(
         ...(own.order_of as object | undefined),
       };
       Object.assign(options, own);
+      // "The oldest open ticket" with no one oldest (two as old): the list is in that order.
+      Object.assign(orderOf, byAgeAsked(options, own, words.request, capability.appliesTo.entity));
       if (Object.keys(orderOf).length) options.order_of = orderOf;
       // Which field each list fills (`available_offers` → offer_code): the answer names it.
       // The node's own fields first: rows keyed `id` fit any `x_id` field, and the people a later
@@ -197,7 +201,11 @@ export async function evaluateAction(
       // A field the node would default is the user's words' first: read after the default, the
       // words never had their say, and the answer called a kind the user asked for a default.
       const request = words.request;
-      const toDefault = Object.keys(result.defaults ?? {}).filter(
+      // A field's own schema default (`internal: false`) is a default like the node's: the user
+      // did not choose it, so the answer and the person's screen say so (round 7: "Visible to:
+      // shown to the customer" read as chosen).
+      const defaults = { ...schemaDefaults(fields), ...(result.defaults ?? {}) };
+      const toDefault = Object.keys(defaults).filter(
         (f) => !present(values[f]) && fields[f] && !tried.has(f),
       );
       const said =
@@ -215,7 +223,7 @@ export async function evaluateAction(
       // A default never stands in for a choice that changes the money moved (a shipping method
       // and its price): the user chooses it, so it is missing until named (paid-choices.ts).
       const paidMissing: string[] = [];
-      for (const [field, value] of Object.entries(result.defaults ?? {}))
+      for (const [field, value] of Object.entries(defaults))
         if (!present(values[field])) {
           if (paidChoice(capability, field, options)) {
             paidMissing.push(field);
@@ -605,4 +613,39 @@ function quotedIn(rows: ChoiceRow[], request: string): ChoiceRow | undefined {
   const said = new Set(request.toLowerCase().match(/[\p{L}\p{N}_-]+/gu) ?? []);
   const quoted = rows.filter((r) => said.has(r.value.toLowerCase()));
   return quoted.length === 1 ? quoted[0] : undefined;
+}
+
+/** The values a node's field schemas give when the field is not sent (`.default(false)`). */
+function schemaDefaults(fields: Record<string, ZodType>): Values {
+  const out: Values = {};
+  for (const [field, schema] of Object.entries(fields)) {
+    const parsed = schema.safeParse(undefined);
+    if (parsed.success && parsed.data !== undefined) out[field] = parsed.data;
+  }
+  return out;
+}
+
+/**
+ * Lists of records whose rows carry their creation time, re-ordered as the user's words ask
+ * ("the oldest …", "my latest …"): `options` gets the sorted copies, the answer their order.
+ * Round 6: "oldest" in the words left the tickets in the node's order and cost a re-sort.
+ */
+function byAgeAsked(
+  options: Record<string, unknown>,
+  own: Record<string, unknown>,
+  request: string | undefined,
+  entity: string,
+): Record<string, string> {
+  const asked = request ? ageAsked(request, entity) : undefined;
+  const order: Record<string, string> = {};
+  if (!asked) return order;
+  const { end, described } = asked;
+  for (const [key, list] of Object.entries(own)) {
+    const sorted = Array.isArray(list) ? sortedByAge(list, end, described) : undefined;
+    if (!sorted) continue;
+    options[key] = sorted;
+    const those = described.length ? `; those that are ${described.join(" ")} and can take it first` : "";
+    order[key] = `${end} first by creation, as the user's words ask${those}`;
+  }
+  return order;
 }

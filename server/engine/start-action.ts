@@ -85,7 +85,7 @@ export async function startAction(
       next_actions: [
         {
           tool: "start_action",
-          args: { capability: capability.id },
+          args: { capability: capability.id, ...(input.entity_id ? { entity_id: input.entity_id } : {}) },
           description: "Start again with fields from allowed_patch",
         },
       ],

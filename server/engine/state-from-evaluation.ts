@@ -1,5 +1,6 @@
 import { type AnyCapability, approversOf } from "../connectors/sdk/define-capability";
 import type { ActionState, ActionStatus } from "./action-state";
+import { defaultedNames, markDefaultsShown } from "./defaulted-fields";
 import { nodeIndexOfField } from "./describe-inputs";
 import type { Evaluation } from "./evaluate-action";
 import { summaryDigest } from "./summary-digest";
@@ -23,9 +24,10 @@ export function stateFromEvaluation(
     (f) =>
       nodeIndexOfField(capability, f) > ev.nodeIndex && !ev.errors.some((e) => e.field.split(".")[0] === f),
   );
+  const defaulted = defaultedNames(ev);
   const summary =
     ev.atConfirmation && capability.summarize
-      ? capability.summarize({ values: ev.values, derived: ev.derived })
+      ? markDefaultsShown(capability.summarize({ values: ev.values, derived: ev.derived }), defaulted)
       : null;
   return {
     ...previous,
@@ -39,6 +41,7 @@ export function stateFromEvaluation(
     summary,
     digest: summary ? summaryDigest(summary) : null,
     requires_approval: summary ? approvalRequired(capability, summary) : false,
+    defaulted: defaulted.length ? defaulted : undefined,
   };
 }
 

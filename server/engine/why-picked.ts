@@ -1,4 +1,5 @@
 import { type ChoiceRow, NAME_KEYS, rowAge, rowSays, wordTokens } from "./choice-words";
+import { inSentence } from "./in-sentence";
 
 /**
  * Why the user's words picked this record, in a few words for the answer: the facts of the row
@@ -53,7 +54,8 @@ function differs(row: ChoiceRow, chosen: ChoiceRow, matched: string[]): string |
 /** The row's own verdict on this change, when it says it cannot take it ("already urgent"). */
 function cannot(row: ChoiceRow): string | undefined {
   const verdict = row.row.possible;
-  return typeof verdict === "string" && verdict !== "yes" ? verdict.slice(0, 60) : undefined;
+  // A verdict is its own sentence ("The order has …"): here it is the clause after "but".
+  return typeof verdict === "string" && verdict !== "yes" ? inSentence(verdict.slice(0, 60)) : undefined;
 }
 
 /** Rows the same words fit that were passed over: they cannot take the change. */

@@ -39,10 +39,18 @@ describe("tools/list token budget (o200k)", () => {
     // gateway enforces the bounds).
     // 787 after round 3; 799 with the idempotency key's minimum listed and the reading path named
     // (round 3's model tried start_action to list orders): search reads and lists, a start changes.
+    // 799 after round 7 with the key's text made plain (submit's and verify's texts cut to pay).
     expect(visible.map((t) => t.name)).not.toContain("run_script");
     expect(visible.find((t) => t.name === "search")?.description).toMatch(/^Read or list/);
     expect(visible.find((t) => t.name === "start_action")?.description).toMatch(/^Start a change/);
     expect(tokens(visible)).toBeLessThanOrEqual(800);
+    // Round 7: "Confirm at once if complete, approved or needing none, …; else nothing changes"
+    // read as a risk and the key was left out. It says what sending it does, and when it waits.
+    for (const name of ["start_action", "advance_action"]) {
+      const props = visible.find((t) => t.name === name)?.inputSchema.properties ?? {};
+      const key = (props as Record<string, { description?: string }>).idempotency_key;
+      expect(key?.description).toMatch(/^Runs the change now if nothing is missing\b.*; else it waits$/);
+    }
   });
 
   it("tools/list answers by the faces an admin chose for the key: script added, browse left out, ?faces= narrows within them", async () => {

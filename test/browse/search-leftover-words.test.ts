@@ -17,6 +17,29 @@ describe("search: words left over after naming a listing", () => {
   });
   afterAll(async () => w?.close());
 
+  it("an empty search is one line that says no record matched and where to look, with or without the kind's name", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const search = async (query: string) => sam.callTool({ name: "search", arguments: { query } });
+    // Round 6: "searching 'login problem' returned only 'resolve_ticket' … It never says that no ticket matched".
+    const bare = text(await search("login problem"));
+    expect(bare).toMatch(
+      /^No record matches `login problem`; look through .*\[Tickets\]\(helpdesk:\/\/tickets\).* or try other words\.$/m,
+    );
+    expect(bare.indexOf("No record matches")).toBeLessThan(bare.indexOf("## Capabilities"));
+    // With the kind named: its one line, and no list of other pages after it.
+    const named = text(await search("login problem ticket"));
+    expect(named).toContain("No ticket matches `login problem`; all tickets: [Tickets](helpdesk://tickets)");
+    expect(named).not.toContain("Other pages");
+    // Words nothing answers: the same line, as not found.
+    const none = await search("zebra");
+    expect(text(none).trim()).toMatch(
+      /^# Search: zebra\n+No record matches `zebra`; look through .* or try other words\.$/,
+    );
+    expect((none as { structuredContent?: { outcome?: string } }).structuredContent?.outcome).toBe(
+      "not_found",
+    );
+  });
+
   it("narrow the listing through its free-text filter, and say in one line when nothing matches", async () => {
     const sam = await w.connect(w.keys.sam, { faces: "browse" });
     const search = async (query: string) =>

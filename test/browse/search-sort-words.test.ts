@@ -54,6 +54,29 @@ describe("search: sort words", () => {
     expect(oldest).not.toContain("did not filter");
   });
 
+  it("a listing already in the asked order says nothing of a sort it does not declare", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const latest = text(await alice.callTool({ name: "search", arguments: { query: "my latest order" } }));
+    expect(latest).toContain("(shop://orders) (opened here)");
+    expect(latest).toContain("Newest first.");
+    expect(latest).not.toContain("did not sort");
+  });
+
+  it("a start's age words order the records it offers when no one record is the oldest", async () => {
+    await w.legacy.reset();
+    const sam = await w.connect(w.keys.sam);
+    const res = text(
+      await sam.callTool({
+        name: "start_action",
+        arguments: { intent: "bump the oldest open ticket to urgent" },
+      }),
+    );
+    // tkt_1 and tkt_2 were opened at the same time: both first, then the rest by age.
+    expect(res).toMatch(
+      /^options\.tickets \(for ticket_id; oldest first by creation, as the user's words ask; those that are open and can take it first\):\n- `tkt_[12]` .*\n- `tkt_[12]` .*\n- `tkt_9` /m,
+    );
+  });
+
   it("an imported listing whose parameter declares a sort enum takes sort words by the values' names", async () => {
     const sam = await w.connect(w.keys.sam, { faces: "browse" });
     const search = async (query: string) =>

@@ -21,7 +21,7 @@ export function helpdeskSummary(title: string): SummaryDeclaration {
       reason: { label: "Reason" },
       resolution: { label: "Resolution" },
       author: { label: "Author" },
-      visibility: { label: "Visible to" },
+      internal: { label: "Visible to" },
       comment: { label: "Comment" },
     },
   };

@@ -106,6 +106,17 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
       fits && (amongFitting?.clear || named) && amongFitting?.hit === top?.hit && !top?.hit.off_topic
         ? top?.hit
         : undefined;
+    // The words clearly mean the best match and only a field it lacks kept it from starting: its
+    // own start refuses the field (nothing is created) and names the field most likely meant.
+    const clearButFields = !fits && !!top && (top.clear || named) && !top.hit.off_topic;
+    if (!pick && clearButFields) {
+      const out = await steps.startAction(ctx, { ...withWords, capability: top.hit.capability });
+      // The by-words path's own reason: no capability the words found takes these fields.
+      if (out.reason === "field_not_allowed") out.reason = "no_capability_takes_fields";
+      const others = hits.filter((h) => h !== top.hit).map((h) => h.capability);
+      if (others.length) out.other_matches = others;
+      return out;
+    }
     if (!pick)
       return {
         outcome: "rejected",

@@ -48,11 +48,14 @@ const idempotencyKey = z
 /**
  * On start and advance: confirm at once where nothing is missing and no person must approve. The
  * rule the server enforces (unnamed-record.ts) is said here, so sending a key is never a risk.
+ * Said as what happens ("runs the change now if …; else it waits"): round 7's model read
+ * "Confirm at once if complete, approved or needing none …; else nothing changes" as a risk and
+ * left the key out, taking a call more.
  */
 const confirmKey = idempotencyKey
   .optional()
   .describe(
-    "Confirm at once if complete, approved or needing none, and one record fits or was named; else nothing changes",
+    "Runs the change now if nothing is missing, no approval is due and the record was named or the only fit; else it waits",
   );
 
 export const startActionInputSchema = z

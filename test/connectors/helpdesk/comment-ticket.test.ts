@@ -76,7 +76,7 @@ describe("comment_ticket (MCP over HTTP)", () => {
     );
     expect(started, JSON.stringify(started)).toMatchObject({
       node: "CONFIRM_COMMENT",
-      summary: { author: "sam@acme.test", visibility: "internal note" },
+      summary: { author: "sam@acme.test", internal: "internal note" },
     });
     const note = sc(
       await client.callTool({

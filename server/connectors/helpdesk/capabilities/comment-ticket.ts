@@ -94,7 +94,8 @@ export const commentTicket = defineCapability<HelpdeskAdapter, CommentDerived>({
       {
         ...ticketSummary(derived.ticket),
         author: derived.author,
-        visibility: values.internal === true ? "internal note" : "shown to the customer",
+        // Keyed as the field it shows, so a default is marked as one on every surface.
+        internal: values.internal === true ? "internal note" : "shown to the customer",
         comment: values.body,
       },
       helpdeskSummary("Add the comment"),

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { renderSummary } from "@/server/connectors/sdk/render-decision-summary";
+import { parseActionState } from "@/server/engine/action-state";
+import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+
+/**
+ * A field the action filled from its own default (a node's, or its schema's `.default()`) is
+ * marked as one in the agent's text and on the person's screen, through the one renderer, and
+ * stays marked after a later step. Round 7: comment_ticket's "Visible to: shown to the customer"
+ * read as the user's choice though nobody chose who sees the comment.
+ */
+describe("defaults the user did not choose are marked everywhere", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld();
+  });
+  afterAll(async () => w?.close());
+  beforeEach(async () => w.legacy.reset());
+
+  const screenRows = async (actionId: string) => {
+    const row = await w.db.action.findUniqueOrThrow({ where: { id: actionId } });
+    return renderSummary(parseActionState(row.state).summary, "Comment").rows;
+  };
+
+  it("a schema default (who sees a comment): named with its other choice, marked on the screen, kept marked on advance", async () => {
+    const sam = await w.connect(w.keys.sam);
+    const res = await sam.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "comment_ticket",
+        entity_id: "tkt_1",
+        patch: { body: "Your code works again" },
+      },
+    });
+    const out = sc(res);
+    expect(out.defaulted).toEqual({ internal: { value: false, choices: [true] } });
+    expect(text(res)).toMatch(
+      /^defaults \(the user named none; ask them if it matters\): internal = false \(other choices: `true`\)$/m,
+    );
+    expect(text(res)).toContain("- Visible to: shown to the customer (default: the user did not choose it)");
+    const visible = (await screenRows(String(out.action_id))).find((r) => r.label === "Visible to");
+    expect(visible).toMatchObject({
+      text: "shown to the customer",
+      note: "default: the user did not choose it",
+    });
+
+    const advanced = await sam.callTool({
+      name: "advance_action",
+      arguments: {
+        action_id: out.action_id,
+        version: out.version,
+        patch: { body: "Your code works again!" },
+      },
+    });
+    expect(text(advanced)).toContain(
+      "- Visible to: shown to the customer (default: the user did not choose it)",
+    );
+
+    // Chosen by the patch: no mark, no default claimed.
+    const chosen = await sam.callTool({
+      name: "advance_action",
+      arguments: { action_id: out.action_id, version: sc(advanced).version, patch: { internal: false } },
+    });
+    expect(sc(chosen).defaulted).toBeUndefined();
+    expect(text(chosen)).toContain("- Visible to: shown to the customer\n");
+    expect(
+      (await screenRows(String(out.action_id))).find((r) => r.label === "Visible to")?.note,
+    ).toBeUndefined();
+  });
+});

@@ -1,6 +1,7 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import type { PageBody, RouteDefinition, RouteMatch } from "../connectors/sdk/define-route";
 import { escapeText } from "../connectors/sdk/markdown";
+import { withPageScope } from "../connectors/sdk/page-scope";
 import { formatBrowseUri, parseBrowseUri } from "../connectors/sdk/parse-browse-uri";
 
 /** A filter on what state a record is in (`status`, `state`, `ticket_status`). */
@@ -23,7 +24,9 @@ export async function leftOutByStatus(
   body: PageBody,
   backend: BrowseBackend,
 ): Promise<string | null> {
-  if (body.outcome !== "applied") return null;
+  // Said once, on the first page: a reader paging on through it already knows.
+  const { page: at, cursor } = match.uri.query;
+  if (body.outcome !== "applied" || cursor || (at !== undefined && at !== "1")) return null;
   const [key, values] =
     Object.entries(route.filters ?? {}).find(
       ([k, v]) => STATUS_KEY.test(k) && v !== "free text" && match.uri.query[k] !== undefined,
@@ -33,7 +36,7 @@ export async function leftOutByStatus(
   const others = values.filter((v) => v !== chosen);
   const counted = await Promise.all(
     others.map(async (value) => {
-      const { page: _, cursor: __, ...query } = match.uri.query;
+      const { page: _, ...query } = match.uri.query;
       const target = formatBrowseUri(match.uri.scheme, match.uri.segments, {
         ...query,
         [key]: value,
@@ -43,7 +46,10 @@ export async function leftOutByStatus(
       if (!parsed.ok) return null;
       const sibling = formatBrowseUri(match.uri.scheme, match.uri.segments, { ...query, [key]: value });
       if ((await backend.authorize("navigate", sibling)).decision !== "allow") return null;
-      const page = await route.render({ uri: parsed.value, params: match.params }, backend);
+      // Its own scope: the links it makes are not links of the page shown.
+      const { value: page } = await withPageScope(backend.redact, () =>
+        route.render({ uri: parsed.value, params: match.params }, backend),
+      );
       if (page.outcome !== "applied") return null;
       if (typeof page.total !== "number") return escapeText(value);
       return page.total > 0 ? `${escapeText(value)} (${page.total})` : null;

@@ -39,6 +39,17 @@ describe("listings filtered by a status say what the filter leaves out", () => {
       "`status=paid` only; not included: shipped (1), delivered (4), pending_payment (1), cancelled (1).",
     );
     expect(await page("alice", "navigate", { uri: "shop://orders" })).not.toContain("only; ");
+    // The records counted are not links of the page: only the paid order's own row is.
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const links = (
+      await alice.callTool({ name: "navigate", arguments: { uri: "shop://orders?status=paid" } })
+    ).structuredContent as { links: string[] };
+    expect(links.links.filter((l) => l.startsWith("shop://order/"))).toEqual(["shop://order/ord_paid"]);
+    // Said once, on the first page.
+    const second = await page("alice", "navigate", {
+      uri: "shop://orders?status=delivered&per_page=1&page=2",
+    });
+    expect(second).not.toContain("only; ");
   });
 
   it("an imported listing with a status parameter says the same, from the counts its system gives", async () => {

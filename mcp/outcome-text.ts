@@ -1,6 +1,7 @@
 // stays-whole: the one text renderer of every action answer, read top to bottom in the order it prints.
 import { readApproval } from "@/server/connectors/sdk/read-approval";
 import { formatMoney, renderSummary, summaryText } from "@/server/connectors/sdk/render-decision-summary";
+import { whenText } from "@/server/connectors/sdk/when-text";
 import { defaultedLine, paidChoiceLines } from "./defaulted-text";
 import { doneWith } from "./done-with";
 import { laterLine } from "./later-text";
@@ -113,7 +114,8 @@ function entryLine(entry: unknown): string {
     // A stable order whatever the database did to the stored keys (PostgreSQL's jsonb sorts
     // them): what names the entry first, what can be done with it last.
     .sort(([a], [b]) => rank(a) - rank(b))
-    .map(([k, v]) => (BARE.has(k) ? scalar(v) : `${k}: ${scalar(v)}`))
+    // A record's time with how long ago it was: a model does not know what "today" is.
+    .map(([k, v]) => (BARE.has(k) ? scalar(v) : `${k}: ${typeof v === "string" ? whenText(v) : scalar(v)}`))
     .join(" · ");
   return `- ${idKey ? `\`${o[idKey]}\` ` : ""}${rest}`;
 }

@@ -1,5 +1,5 @@
 import type { RouteDefinition } from "./browse-routes";
-import { ASKING, FRAMING, words } from "./route-words";
+import { ASKING, CONNECTING, FRAMING, PLACING_SORT, words } from "./route-words";
 import { sortFromWords } from "./sort-words";
 
 /**
@@ -20,6 +20,9 @@ export interface NarrowedListing {
   /** Sort words the listing declares no sort for ("cheapest"), as said; empty otherwise. */
   unsorted: string;
 }
+
+/** A parameter that sorts a listing (`sort=price`, `order_by=-created_at`). */
+const SORT_PARAM = /^(sort|sort_?by|order_?by|orderby|sortby|ordering)=/i;
 
 /**
  * The opened listing with each filter whose value the words name, one value per filter ("oldest
@@ -58,10 +61,15 @@ export function narrowedListing(
   const join = (base: string, more: string[]) =>
     more.length ? `${base}${base.includes("?") ? "&" : "?"}${more.join("&")}` : base;
   const withoutWords = join(uri, params);
+  // Words that place a sort are used once the words sorted the listing ("sorted by price").
+  if (params.some((p) => SORT_PARAM.test(p))) for (const w of PLACING_SORT) used.add(w);
   // The query's own spelling of the words left ("headphones", not the stem "headphone"); words
-  // that only frame a request ("find tickets about login please") or ask whether something is
-  // possible ("… I can still buy") never become the text filter.
-  const left = new Set(qWords.filter((w) => !used.has(w) && !FRAMING.has(w) && !ASKING.has(w)));
+  // that only frame a request ("find tickets about login please"), ask whether something is
+  // possible ("… I can still buy") or only connect the others ("products by price") never
+  // become the text filter.
+  const left = new Set(
+    qWords.filter((w) => !used.has(w) && !FRAMING.has(w) && !ASKING.has(w) && !CONNECTING.has(w)),
+  );
   const shown = [
     ...new Set((q.toLowerCase().match(/[a-z0-9_]+/g) ?? []).filter((t) => words(t).some((w) => left.has(w)))),
   ];

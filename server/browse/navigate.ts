@@ -2,6 +2,7 @@ import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import { parseBrowseUri } from "../connectors/sdk/parse-browse-uri";
 import { matchRoute, routeVisibleTo } from "./browse-routes";
 import { guarded } from "./guarded";
+import { leftOutByStatus } from "./left-out-by-status";
 import { ownBackend } from "./own-backend";
 import { type BrowsePage, echo, notFoundPage } from "./render-page";
 
@@ -47,7 +48,11 @@ export async function navigate(backend: BrowseBackend, input: string): Promise<B
       skipAuthorization: found.route.pattern === "signpost://permissions/request",
     },
     // Scoped to this page: its read of the record it shows is this row's, not a row of its own.
-    () =>
-      found.route.render(found.match, ownBackend(backend.forPage?.(uri.uri) ?? backend, among, uri.scheme)),
+    async () => {
+      const scoped = ownBackend(backend.forPage?.(uri.uri) ?? backend, among, uri.scheme);
+      const body = await found.route.render(found.match, scoped);
+      const leftOut = await leftOutByStatus(found.route, found.match, body, scoped);
+      return leftOut ? { ...body, markdown: `${leftOut}\n\n${body.markdown}` } : body;
+    },
   );
 }

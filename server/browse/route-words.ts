@@ -64,6 +64,30 @@ export const ASKING = new Set(
   "able allowed can cannot could eligible i may might possible still which whichever".split(" "),
 );
 
+/**
+ * Words that only connect the others (prepositions, articles, determiners, pronouns,
+ * conjunctions, auxiliaries) or ask to see a list: they say how the words relate, never what a
+ * record's text holds, so they never become a listing's text filter. Round 5's model searched
+ * "products by price": the price sorted the listing and the filter searched for "by". Negations
+ * (without, not, no) are no connectors: they change what is looked for.
+ * Compared after `words()`.
+ */
+export const CONNECTING = new Set(
+  words(
+    "a an the this that these those each every both either neither another other such " +
+      "my mine our ours your yours his her hers its their theirs me us i we you he she it they them " +
+      "by with within for of in into on onto at to from via per over under across along among " +
+      "about around after before between through toward towards upon off out up down as than " +
+      "regarding concerning " +
+      "and or but nor so yet then also plus " +
+      "is are was were be been being am has have had do does did will shall " +
+      "all any some show list display give get fetch view browse see find search please",
+  ),
+);
+
+/** Words that only place a sort ("sorted by price"): consumed when the words sorted the listing. */
+export const PLACING_SORT = new Set(words("sort sorted sorting ordered ordering arranged ranked"));
+
 const routeWords = new WeakMap<RouteDefinition, { hay: Set<string>; description: Set<string> }>();
 
 /** A route's words, computed once: search runs over every route of every connector a tenant has. */

@@ -105,20 +105,36 @@ function isParticiple(word: string): boolean {
   return IRREGULAR_PARTICIPLES.has(word) || (word.length > 4 && word.endsWith("ed"));
 }
 
+/** Relative pronouns and the forms of "be" after them: "the order that was delivered". */
+const RELATIVES = new Set(["that", "which", "who"]);
+const BE_FORMS = new Set(["is", "are", "was", "were", "been", "be"]);
+
 /**
- * Positions of past participles between a determiner and their noun ("my delivered tee", "the
- * shipped order"): they name the state the record is in, not what the request asks for, so
- * "exchange my delivered tee" asks for an exchange, not a delivery.
+ * Positions of words naming the state a record is in, not what the request asks for: past
+ * participles between a determiner and their noun ("my delivered tee", "the shipped order"), and
+ * the word a relative clause says the record is ("the order that was delivered", "the ticket that
+ * is pending"). So "exchange my delivered tee" asks for an exchange, not a delivery.
  */
 function stateWords(tokens: Token[]): Set<number> {
   const out = new Set<number>();
   tokens.forEach((t, i) => {
     const before = tokens[i - 1];
     const after = tokens[i + 1];
-    if (t.stop || !t.latin || !before || !after || after.stop || !after.latin) return;
+    if (t.stop || !t.latin || !before) return;
+    if (before.stop && BE_FORMS.has(before.word) && RELATIVES.has(tokens[i - 2]?.word ?? "")) out.add(i);
+    if (!after || after.stop || !after.latin) return;
     if (DETERMINERS.has(before.word) && isParticiple(t.word)) out.add(i);
   });
   return out;
+}
+
+/**
+ * The position of a request's verb: its first word, or the first after words that only ask
+ * ("I want to order two mugs", "can you ship it"), never after a determiner ("my order …").
+ */
+function verbPosition(tokens: Token[]): number {
+  const i = tokens.findIndex((t) => !t.stop);
+  return tokens.slice(0, Math.max(i, 0)).some((t) => DETERMINERS.has(t.word)) ? 0 : i;
 }
 
 function normalize(text: string): string {
@@ -387,11 +403,14 @@ export function buildCapabilityIndex(
     named: Set<string>;
     clauses: Array<{ terms: Set<string>; weight: number }>;
     asked: Set<string>;
+    told: Set<string>;
   } => {
     const weights = new Map<string, number>();
     // The words that ask for something: of the clause that asks, not topics, not negated ("it has
     // not shipped" asks no shipping; "it is still broken, reopen it" does not ask "still").
     const asked = new Set<string>();
+    // The same words of the clauses that describe the situation ("my order is waiting for payment").
+    const told = new Set<string>();
     const named = new Set<string>();
     const parts: Array<{ terms: Set<string>; weight: number }> = [];
     let own = new Set<string>();
@@ -410,6 +429,7 @@ export function buildCapabilityIndex(
       // Words describing the record: before a topic word ("the refund ticket") or a state it is
       // in ("my delivered tee").
       const described = new Set([...objectWords(tokens), ...stateWords(tokens)]);
+      const verb = verbPosition(tokens);
       let negated = false;
       tokens.forEach((t, i) => {
         if (NEGATIONS.has(t.term) || t.term === "t") negated = true;
@@ -420,12 +440,12 @@ export function buildCapabilityIndex(
         // A question word inside a clause is a relative ("update where it should go"), no question.
         if (i > 0 && QUESTION_WORDS.has(t.term)) return;
         // A topic word opening a request is its verb ("order three t-shirts", "ship it home").
-        const topic = (topics.has(t.term) && !(i === 0 && clause.role === "request")) || described.has(i);
+        const topic = (topics.has(t.term) && !(i === verb && clause.role === "request")) || described.has(i);
         // Words under a negation say what is not wanted ("I don't want the order anymore").
         const w = role * (topic ? TOPIC_WEIGHT : 1) * (negated ? NEGATED_WEIGHT : 1);
         // A record's id (its prefix and number) says what the request is about, never what it asks.
         const id = !!ofPrefix || /^\d+$/.test(t.term);
-        if (!topic && !id && !negated && !NEGATIONS.has(t.term) && role === 1) asked.add(t.term);
+        if (!topic && !id && !negated && !NEGATIONS.has(t.term)) (role === 1 ? asked : told).add(t.term);
         put(t.term, w);
         for (const s of [...(synonyms[t.term] ?? []), ...(prefixes.get(t.term) ?? [])]) {
           put(s, w * SYNONYM_WEIGHT);
@@ -443,12 +463,18 @@ export function buildCapabilityIndex(
           }
         }
     }
-    return { weights, named, clauses: parts, asked };
+    return { weights, named, clauses: parts, asked, told };
   };
 
   return {
     search(query, limit = 5) {
-      const { weights, named, clauses, asked } = weigh(requestWords(query, idPrefixList));
+      const weighed = weigh(requestWords(query, idPrefixList));
+      const { weights, named, clauses } = weighed;
+      // A request the catalog knows no word of ("…, use my balance") says nothing of what is
+      // asked: the situation's words do ("my order is waiting for payment"), so a capability they
+      // fit is no mere match on the topic.
+      const known = (words: Set<string>) => [...words].some((t) => docs.some((d) => d.tf.has(t)));
+      const asked = known(weighed.asked) || !known(weighed.told) ? weighed.asked : weighed.told;
       // Clauses that say something the catalog knows; a capability that answers more of them
       // (buy two, ship to the office, pay from my balance: all checkout) fits better than one
       // that answers a single clause (ship to the office).

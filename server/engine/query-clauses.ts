@@ -34,6 +34,9 @@ const ZH_STATE = /了|已|没|不|很|太|一直|还是/;
 
 // A clause opening with a subordinator sets the scene ("before the package ships, …").
 const EN_SUBORDINATE = /^(?:before|after|if|once|until|while|unless|whenever|since|because)\b/;
+// A relative clause describes a noun of its clause ("pay my order | that is waiting for payment"):
+// its "is" states nothing about the clause, which still asks when it opens with a verb.
+const EN_RELATIVE = /\b(?:that|which|who|whose)\b.*$/;
 
 function roleOf(clause: string): ClauseRole {
   if (/[\u3400-\u9fff]/.test(clause) && !/[a-z]{3}/.test(clause)) {
@@ -42,7 +45,7 @@ function roleOf(clause: string): ClauseRole {
   }
   if (EN_SUBORDINATE.test(clause)) return "situation";
   if (EN_REQUEST.test(clause) || EN_QUESTION.test(clause)) return "request";
-  return EN_SUBJECT.test(clause) || EN_STATE.test(clause) ? "situation" : "request";
+  return EN_SUBJECT.test(clause) || EN_STATE.test(clause.replace(EN_RELATIVE, "")) ? "situation" : "request";
 }
 
 /** The clauses of a (lower-cased) query, each with its role; a lone clause is a request. */

@@ -1,4 +1,5 @@
 import type { CapabilityHit } from "./capability-search";
+import { queryClauses } from "./query-clauses";
 
 /**
  * How far ahead the best hit must be (its lead: 1 − second score / best score) to count as
@@ -30,14 +31,17 @@ export function topMatch(hits: readonly CapabilityHit[], minLead: number = CLEAR
 const OPENERS = new Set(["please", "now", "just", "kindly"]);
 
 /**
- * The words open with the verb the capability is named for ("Resolve ticket 2, the customer
- * confirmed the fix" → resolve_ticket; "Pay the order that's waiting" → pay_order). Settles a near
- * tie only in favour of the best match: the played models' "resolve" and "pay" requests lost a
- * call each to "several capabilities match" (reopen_ticket and checkout share their other words),
- * while no unclear query of the public dev sets opens with its best match's verb.
+ * A clause of the words that asks opens with the verb the capability is named for ("Resolve
+ * ticket 2, the customer confirmed the fix" → resolve_ticket; "I still owe on an order, pay it
+ * from my balance" → pay_order). Settles a near tie only in favour of the best match: the played
+ * models' "resolve" and "pay" requests lost a call each to "several capabilities match"
+ * (reopen_ticket and checkout share their other words), while no unclear query of the public dev
+ * sets opens with its best match's verb.
  */
 export function opensWithVerbOf(words: string, capability: string): boolean {
   const verb = capability.toLowerCase().split(/[_.-]/)[0];
-  const first = (words.toLowerCase().match(/\p{L}+/gu) ?? []).find((w) => !OPENERS.has(w));
-  return !!verb && verb.length > 2 && first === verb;
+  if (!verb || verb.length <= 2) return false;
+  return queryClauses(words.toLowerCase()).some(
+    (c) => c.role === "request" && (c.text.match(/\p{L}+/gu) ?? []).find((w) => !OPENERS.has(w)) === verb,
+  );
 }

@@ -1,4 +1,5 @@
 import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capability";
+import { whenText } from "../connectors/sdk/when-text";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
 import { type ChoiceRow, candidateText, choicesFor, namedInWords } from "./choice-words";
 
@@ -75,8 +76,8 @@ function tellingKeys(rows: ChoiceRow[]): string[] {
 /** A row value as one short fact: scalars as they are, an object by its label or name, else "—". */
 function fact(value: unknown): string {
   if (value === null || value === undefined || value === "") return "—";
-  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
-    return String(value);
+  if (typeof value === "string") return whenText(value);
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (typeof value === "object" && !Array.isArray(value)) {
     const named = (value as Record<string, unknown>).label ?? (value as Record<string, unknown>).name;
     if (typeof named === "string") return named;

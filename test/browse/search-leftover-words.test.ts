@@ -68,6 +68,28 @@ describe("search: words left over after naming a listing", () => {
     expect(await search("oldest open tickets")).not.toContain("q=");
   });
 
+  it("words that only connect the others are never the text filter, whatever else the words did", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const search = async (query: string) =>
+      text(await alice.callTool({ name: "search", arguments: { query } }));
+    // Round 5's model: the price sorted the listing and "by" searched it ("No product matches `by`").
+    for (const query of [
+      "products by price",
+      "show me all products sorted by price",
+      "list the products, by price",
+    ]) {
+      const found = await search(query);
+      expect(found).toContain("## [Products](shop://products?sort=price) (opened here)");
+      expect(found).not.toMatch(/[?&]q=\w|No \w+ matches|did not filter/);
+    }
+    // Beside words that say what to look for, they are left out of the filter: only "mug" is searched.
+    expect(await search("products with mug by price")).toMatch(
+      /\(shop:\/\/products\?(q=mug&sort=price|sort=price&q=mug)\) \(opened here\)/,
+    );
+    // A listing with no text filter is not said to be unfiltered by them either.
+    expect(await search("my orders from the shop")).not.toContain("did not filter");
+  });
+
   it("a listing with no free-text filter says the words did not filter it", async () => {
     const alice = await w.connect(w.keys.alice, { faces: "browse" });
     const recent = text(await alice.callTool({ name: "search", arguments: { query: "recent orders" } }));
@@ -96,5 +118,13 @@ describe("search: words left over, on an imported system's listing", () => {
     expect(found).toMatch(/\(legacy:\/\/v1\/tickets\?q=headphones\) \(opened here\)/);
     expect(found).toContain("tkt_2");
     expect(found).not.toContain("tkt_1");
+    // Connecting words are not its text either.
+    const regarding = text(
+      await sam.callTool({
+        name: "search",
+        arguments: { query: "legacy tickets regarding the headphones", scheme: "legacy" },
+      }),
+    );
+    expect(regarding).toMatch(/\(legacy:\/\/v1\/tickets\?q=headphones\) \(opened here\)/);
   });
 });

@@ -233,6 +233,34 @@ describe("capability search (BM25 + synonyms, English and Chinese)", () => {
     },
   );
 
+  it.each([
+    {
+      query: "return the kettle that was delivered",
+      expected: "after_sales",
+      never: "change_delivery_address",
+    },
+    {
+      query: "track the order that was shipped",
+      expected: "track_shipment",
+      never: "change_delivery_address",
+    },
+  ])(
+    "the state a relative clause names describes the record, it asks nothing: $query",
+    ({ query, expected, never }) => {
+      const hits = index.search(query, 10);
+      expect(hits[0]?.capability).toBe(expected);
+      expect(hits.find((h) => h.capability === never)?.topic_only).toBe(true);
+    },
+  );
+
+  it("a request whose words the catalog does not know is told by its situation: no match is then topic-only", () => {
+    const [top] = index.search("My order is waiting for payment. Use my balance.");
+    expect(top).toMatchObject({ capability: "pay_order" });
+    expect(top?.topic_only).toBeUndefined();
+    // Words the catalog knows nowhere (list, late) leave every match topic-only, as before.
+    expect(index.search("My order is late, list my orders").every((h) => h.topic_only)).toBe(true);
+  });
+
   it.each(CAPABILITY_SEARCH_NOT_FOR)(
     "counts a capability's own 'Not for …' against it: $query",
     ({ query, expected, never }) => {

@@ -165,8 +165,8 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     expect((out.validation_errors as Json[])[0]).toMatchObject({ field: "ticket_id", code: "no_match" });
     expect(text(none)).toContain('fits "oldest login ticket"');
     expect(await legacy("/v1/tickets?per_page=100")).toEqual(before);
-    // Ticket lists give the time of day (the age questions need it).
-    expect(text(none)).toMatch(/created: \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    // Ticket lists give the time of day and how long ago (the age questions need it).
+    expect(text(none)).toMatch(/created: \d{4}-\d\d-\d\d \d\d:\d\d UTC, (just now|\d+ (min|h|days) ago)/);
   });
 
   it("the teammates offered say their order and how many inactive ones are left out; an inactive teammate named is refused with why", async () => {

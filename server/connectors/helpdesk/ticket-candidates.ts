@@ -67,7 +67,8 @@ function ticketCandidate(ticket: HelpdeskTicket) {
     priority: ticket.priority,
     assignee: ticket.assignee_id ?? "unassigned",
     team: ticket.team_id ?? "none",
-    // "The oldest open ticket" is a question about this, to the minute (the start reads it too).
-    created: `${ticket.created_at.slice(0, 16).replace("T", " ")} UTC`,
+    // "The oldest open ticket" is a question about this (the start reads it too); shown to the
+    // minute with how long ago.
+    created: ticket.created_at,
   };
 }

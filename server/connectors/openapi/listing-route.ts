@@ -131,6 +131,7 @@ export function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: st
         title,
         outcome: "applied",
         rows: shown.length,
+        ...listingTotal(answer.body, rows.length, page, !!(next?.page || next?.cursor)),
         markdown: cut(parts.filter(Boolean).join("\n\n"), OPENAPI_LIMITS.maxPageChars + 2000),
       };
     },
@@ -169,4 +170,23 @@ function openLinks(
     if (uri) out.push(`${i + 1}. ${link(String(label).slice(0, 80), uri)}`);
   });
   return out;
+}
+
+/** Keys under which listing answers commonly give their record count. */
+const TOTAL_KEYS = ["total", "total_count", "totalCount", "count", "total_results", "totalResults"];
+
+/**
+ * How many records the listing has on every page: the count the answer gives at its top level
+ * (or under `meta`/`pagination`), else the rows of a first page with no next one; none otherwise.
+ */
+function listingTotal(body: unknown, rows: number, page: number, more: boolean): { total?: number } {
+  const top =
+    body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  for (const holder of [top, top.meta, top.pagination])
+    if (holder && typeof holder === "object")
+      for (const key of TOTAL_KEYS) {
+        const v = (holder as Record<string, unknown>)[key];
+        if (typeof v === "number" && Number.isInteger(v) && v >= 0) return { total: v };
+      }
+  return page === 1 && !more ? { total: rows } : {};
 }

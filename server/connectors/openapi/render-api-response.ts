@@ -1,6 +1,7 @@
 import { code, escapeText, shownPrefix, table } from "../sdk/markdown";
 import { SEGMENT } from "../sdk/parse-browse-uri";
 import { secretNameKind } from "../sdk/secret-names";
+import { isCreationKey, isTimestamp, whenText } from "../sdk/when-text";
 import { OPENAPI_LIMITS } from "./openapi-limits";
 
 type Row = Record<string, unknown>;
@@ -47,6 +48,8 @@ export function shownValue(key: string, value: unknown): string {
   if (credentialField(key) && typeof value !== "boolean") return HIDDEN;
   if (typeof value === "string") {
     if ((key === "id" || /(_id|Id)$/.test(key)) && SEGMENT.test(value)) return code(value);
+    // A time with how long ago it was: a model does not know what "today" is.
+    if (isTimestamp(value)) return escapeText(whenText(value));
     return escapeText(shownPrefix(value, 160));
   }
   if (typeof value === "number" || typeof value === "boolean") return escapeText(String(value));
@@ -74,7 +77,15 @@ export function columnsOf(rows: Row[], idKey = "id", preferred: string[] = []): 
   const keys = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([k]) => k);
   const first = [idKey, "id", "name", "title"].filter((k) => keys.includes(k));
   const documented = preferred.filter((k) => keys.includes(k));
-  return [...new Set([...first, ...documented, ...keys])].slice(0, OPENAPI_LIMITS.maxColumns);
+  const columns = [...new Set([...first, ...documented, ...keys])].slice(0, OPENAPI_LIMITS.maxColumns);
+  // When each record was created always has a column (in place of the last): "the oldest",
+  // "the newest" and "the one from today" are answered from it, not from every record's page.
+  const created = keys.find(
+    (k) => isCreationKey(k) && rows.some((r) => isTimestamp(r[k]) || typeof r[k] === "number"),
+  );
+  if (created && !columns.includes(created))
+    columns.splice(Math.min(columns.length, OPENAPI_LIMITS.maxColumns - 1), 1, created);
+  return columns;
 }
 
 export function rowsTable(rows: Row[], columns: string[]): string {

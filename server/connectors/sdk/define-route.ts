@@ -16,6 +16,8 @@ export interface PageBody {
   capability?: string;
   /** A listing's rows on this page: a search that narrowed it by words says when none match. */
   rows?: number;
+  /** A listing's records on every page, where the system says: a status filter's line counts them. */
+  total?: number;
 }
 
 export interface RouteMatch {

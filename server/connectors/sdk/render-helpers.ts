@@ -1,6 +1,7 @@
 import type { BackendOutcome, Row } from "./browse-backend";
 import { code, escapeText, type FormField, formBlock, link, money, table } from "./markdown";
 import { SEGMENT } from "./parse-browse-uri";
+import { isTimestamp, whenText } from "./when-text";
 
 /** Fields whose values are ids of entities that have pages: rendered as links. */
 const ID_LINKS: Record<string, (id: string) => string> = {
@@ -33,6 +34,8 @@ export type MoneyOf = { keys: string[]; currency: string };
 export function cell(field: string, value: unknown, moneyOf?: MoneyOf): string {
   const isMoney = moneyOf ? moneyOf.keys.includes(field) : MONEY_FIELD.test(field);
   if (isMoney && typeof value === "number" && Number.isInteger(value)) return money(value, moneyOf?.currency);
+  // A time with how long ago it was: a model does not know what "today" is.
+  if (isTimestamp(value)) return escapeText(whenText(value));
   if (Array.isArray(value)) {
     if (value.every((v) => typeof v !== "object" || v === null)) return escapeText(value.join(", "));
     return escapeText(`${value.length} item(s)`);

@@ -141,6 +141,7 @@ export function listPage<T extends object>(
     title,
     outcome: "applied",
     rows: rows.length,
+    total: result.total,
     // The note only where there is a next page to follow: elsewhere it costs a needless call.
     markdown: [
       rows.length ? `${order}.` : "",

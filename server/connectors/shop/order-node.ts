@@ -88,8 +88,9 @@ function orderCandidate(order: ShopOrder) {
     // Formatted (the shop is in USD cents): a bare 15650 next to "Pay $156.50" reads as dollars.
     total: money(order.total),
     ship_to: order.address?.label ?? null,
-    // The day it was placed: "the order I placed today" is answered from the list itself.
-    placed: order.created_at.slice(0, 10),
+    // When it was placed (shown with how long ago): "the order I placed today" is answered from
+    // the list itself.
+    placed: order.created_at,
   };
 }
 

@@ -1,0 +1,60 @@
+import type { BrowseBackend } from "../connectors/sdk/browse-backend";
+import type { PageBody, RouteDefinition, RouteMatch } from "../connectors/sdk/define-route";
+import { escapeText } from "../connectors/sdk/markdown";
+import { withPageScope } from "../connectors/sdk/page-scope";
+import { formatBrowseUri, parseBrowseUri } from "../connectors/sdk/parse-browse-uri";
+
+/** A filter on what state a record is in (`status`, `state`, `ticket_status`). */
+const STATUS_KEY = /(^|_)(status|state)$/i;
+
+/**
+ * A listing filtered by one status says in one line what the filter leaves out: every other
+ * status it declares, with how many records are in it ("`status=open` only; not included:
+ * pending (2), resolved (2), closed (2)"). Round 5's model asked for open tickets and could not
+ * tell whether tickets waiting on someone (pending) were among them; it listed every ticket to
+ * decide. A status is a literal value, and what a person counts as "open" may span several.
+ *
+ * Each other status is counted by the same route with that value and one row a page, each asked
+ * the caller's permission like a navigate to it (a status the caller may not list is not named);
+ * a count the system does not give is left out, the status still named.
+ */
+export async function leftOutByStatus(
+  route: RouteDefinition,
+  match: RouteMatch,
+  body: PageBody,
+  backend: BrowseBackend,
+): Promise<string | null> {
+  // Said once, on the first page: a reader paging on through it already knows.
+  const { page: at, cursor } = match.uri.query;
+  if (body.outcome !== "applied" || cursor || (at !== undefined && at !== "1")) return null;
+  const [key, values] =
+    Object.entries(route.filters ?? {}).find(
+      ([k, v]) => STATUS_KEY.test(k) && v !== "free text" && match.uri.query[k] !== undefined,
+    ) ?? [];
+  const chosen = key ? match.uri.query[key] : undefined;
+  if (!key || !Array.isArray(values) || !chosen || !values.includes(chosen)) return null;
+  const others = values.filter((v) => v !== chosen);
+  const counted = await Promise.all(
+    others.map(async (value) => {
+      const { page: _, ...query } = match.uri.query;
+      const target = formatBrowseUri(match.uri.scheme, match.uri.segments, {
+        ...query,
+        [key]: value,
+        per_page: "1",
+      });
+      const parsed = parseBrowseUri(target);
+      if (!parsed.ok) return null;
+      const sibling = formatBrowseUri(match.uri.scheme, match.uri.segments, { ...query, [key]: value });
+      if ((await backend.authorize("navigate", sibling)).decision !== "allow") return null;
+      // Its own scope: the links it makes are not links of the page shown.
+      const { value: page } = await withPageScope(backend.redact, () =>
+        route.render({ uri: parsed.value, params: match.params }, backend),
+      );
+      if (page.outcome !== "applied") return null;
+      if (typeof page.total !== "number") return escapeText(value);
+      return page.total > 0 ? `${escapeText(value)} (${page.total})` : null;
+    }),
+  );
+  const named = counted.filter((c): c is string => c !== null);
+  return `\`${key}=${escapeText(chosen)}\` only; ${named.length ? `not included: ${named.join(", ")}` : `no record has another ${escapeText(key)}`}.`;
+}

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importLegacyApi } from "../connectors/openapi/import-legacy-api";
+import { createMcpWorld, type McpWorld, text } from "../mcp/mcp-world";
+
+/**
+ * A listing filtered by a status says in one line which other statuses it leaves out, with how
+ * many records each holds: round 5's model read `status=open` as every ticket still to do, saw
+ * no word that pending ones (waiting on someone) were not among them, and listed every ticket to
+ * decide. Hand-written listings and imported ones, through navigate and through search.
+ */
+describe("listings filtered by a status say what the filter leaves out", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+    await importLegacyApi(w);
+  });
+  afterAll(async () => w?.close());
+
+  const page = async (who: "alice" | "sam", tool: "navigate" | "search", args: Record<string, string>) => {
+    const client = await w.connect(w.keys[who], { faces: "browse" });
+    return text(await client.callTool({ name: tool, arguments: args }));
+  };
+
+  it("the helpdesk's open tickets name the pending, resolved and closed ones left out, with counts", async () => {
+    const open = await page("sam", "navigate", { uri: "helpdesk://tickets?status=open" });
+    expect(open).toContain("`status=open` only; not included: pending (2), resolved (2), closed (2).");
+    // The same line where search opens the listing.
+    expect(await page("sam", "search", { query: "open tickets" })).toContain(
+      "`status=open` only; not included: pending (2), resolved (2), closed (2).",
+    );
+    // Other filters are kept while counting: the caller's own tickets by status.
+    const mine = await page("sam", "navigate", { uri: "helpdesk://tickets?mine=1&status=open" });
+    expect(mine).toMatch(/^`status=open` only; (not included: |no record has another status)/m);
+  });
+
+  it("a status with no record is not named; an unfiltered listing has no such line", async () => {
+    const paid = await page("alice", "navigate", { uri: "shop://orders?status=paid" });
+    expect(paid).toContain(
+      "`status=paid` only; not included: shipped (1), delivered (4), pending_payment (1), cancelled (1).",
+    );
+    expect(await page("alice", "navigate", { uri: "shop://orders" })).not.toContain("only; ");
+    // The records counted are not links of the page: only the paid order's own row is.
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const links = (
+      await alice.callTool({ name: "navigate", arguments: { uri: "shop://orders?status=paid" } })
+    ).structuredContent as { links: string[] };
+    expect(links.links.filter((l) => l.startsWith("shop://order/"))).toEqual(["shop://order/ord_paid"]);
+    // Said once, on the first page.
+    const second = await page("alice", "navigate", {
+      uri: "shop://orders?status=delivered&per_page=1&page=2",
+    });
+    expect(second).not.toContain("only; ");
+  });
+
+  it("an imported listing with a status parameter says the same, from the counts its system gives", async () => {
+    const open = await page("sam", "navigate", { uri: "legacy://v1/tickets?status=open" });
+    expect(open).toContain("`status=open` only; not included: pending (2), resolved (2), closed (2).");
+  });
+});

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { queryClauses } from "@/server/engine/query-clauses";
+
+describe("clauses that ask and clauses that describe", () => {
+  it("a clause opening with a verb asks, even when a relative clause in it states something", () => {
+    expect(queryClauses("pay my order that is waiting for payment, using my balance")).toEqual([
+      { text: "pay my order that is waiting for payment", role: "request" },
+      { text: "using my balance", role: "request" },
+    ]);
+    expect(queryClauses("refund the tee which was delivered. thanks")[0]?.role).toBe("request");
+  });
+
+  it("a clause opening with its subject, or stating what is, still describes", () => {
+    expect(queryClauses("my parcel that was sent is late, refund me").map((c) => c.role)).toEqual([
+      "situation",
+      "request",
+    ]);
+    expect(queryClauses("still broken, reopen it").map((c) => c.role)).toEqual(["situation", "request"]);
+  });
+});

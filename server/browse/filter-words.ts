@@ -1,5 +1,5 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
-import type { FilterChoice, RouteDefinition } from "../connectors/sdk/define-route";
+import type { ChoiceFilter, FilterChoice, RouteDefinition } from "../connectors/sdk/define-route";
 import { code } from "../connectors/sdk/markdown";
 import { ASKING, FRAMING, STOP, words } from "./route-words";
 
@@ -39,14 +39,29 @@ function namingWords(label: string): string[] {
   return [...new Set(tokens(label))].filter((w) => !STOP.has(w) && !FRAMING.has(w) && !ASKING.has(w));
 }
 
+/** A connector's choices, or null when they cannot be read now: the words then stay words. */
+async function readChoices(
+  spec: ChoiceFilter,
+  backend: BrowseBackend,
+): Promise<readonly FilterChoice[] | null> {
+  try {
+    const read = await spec.choices(backend);
+    return Array.isArray(read)
+      ? read.filter((c) => typeof c?.value === "string" && typeof c.label === "string")
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Labels of records read per search: a system with thousands of teams is not matched word by word. */
 const MAX_CHOICES = 500;
 
 /**
  * The filters `q` names on `route`. A choice filter's records are read only when some word is
  * `unexplained` (neither naming the listing, a filter, nor one of its declared values), once per
- * search; their labels are matched on the words not naming the listing only, so a team called "Support" never turns "support
- * tickets" into a team filter. Within one filter the longest label named wins ("shipping eu" over
+ * search; their labels are matched on the words not naming the listing only, so a team called
+ * "Support" never turns "support tickets" into a team filter. Within one filter the longest label named wins ("shipping eu" over
  * "shipping"); two values of one filter ("open or pending") leave it unfiltered; one word naming
  * values of two filters applies neither and says so.
  */
@@ -72,7 +87,7 @@ export async function namedFilters(
     let among: ReadonlySet<string>;
     if ("choices" in spec) {
       if (skip(key) || ![...unexplained].some((w) => !used.has(w))) continue;
-      choices = ((await spec.choices(backend)) ?? []).slice(0, MAX_CHOICES);
+      choices = ((await readChoices(spec, backend)) ?? []).slice(0, MAX_CHOICES);
       among = unexplained;
     } else {
       choices = spec.map((v) => ({ value: v, label: v }));

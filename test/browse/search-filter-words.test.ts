@@ -147,4 +147,22 @@ describe("narrowedListing: filter values named by words, for any listing", () =>
     await narrow(route, "support tickets about login");
     expect(reads.count).toBe(1);
   });
+
+  it("choices that cannot be read leave the words as they were", async () => {
+    const { route } = listing([]);
+    const failing: RouteDefinition = {
+      ...route,
+      filters: {
+        ...route.filters,
+        team_id: {
+          async choices() {
+            throw new Error("the helpdesk is down");
+          },
+        },
+      },
+    };
+    expect((await narrow(failing, "open tickets shipping")).uri).toBe(
+      "desk://tickets?status=open&q=shipping",
+    );
+  });
 });

@@ -50,6 +50,20 @@ describe("search: words that name a filter's value", () => {
     expect(await search("login ticket")).not.toContain("team_id=");
   });
 
+  it("an imported listing's id filter takes a record's name from the system's own listing of them", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const found = text(
+      await sam.callTool({
+        name: "search",
+        arguments: { query: "legacy tickets billing", scheme: "legacy" },
+      }),
+    );
+    expect(found).toMatch(/\(legacy:\/\/v1\/tickets\?team_id=billing\) \(opened here\)/);
+    expect(found).toContain("Filtered: team = Billing.");
+    expect(found).toContain("[tkt_1](legacy://v1/tickets/tkt_1)");
+    expect(found).not.toContain("tkt_2");
+  });
+
   it("an empty text search says which fields it searched, on hand-written and imported listings", async () => {
     const sam = await w.connect(w.keys.sam, { faces: "browse" });
     const search = async (query: string, scheme: string) =>

@@ -2,6 +2,7 @@ import type { RouteDefinition, RouteMatch } from "../sdk/define-route";
 import { code, escapeText, link } from "../sdk/markdown";
 import { formatBrowseUri } from "../sdk/parse-browse-uri";
 import { isOutcome, outcomePage, pageNumber } from "../sdk/route-pages";
+import { choiceFilters } from "./listing-choices";
 import {
   askForFilters,
   detailQuery,
@@ -26,7 +27,7 @@ import { fillPattern, pathValues, type RouteContext, routeValues, withQuery } fr
 export function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: string): RouteDefinition {
   const filters = filtersOf(plan);
   const asks = missingFilters(filters, {}).length > 0;
-  const spec = searchFilters(filters);
+  const spec = choiceFilters(ctx, filters, searchFilters(filters));
   const paging = plan.pagination ?? { kind: "none" as const };
   const title = operationTitle(plan);
   const resource =

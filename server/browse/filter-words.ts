@@ -107,7 +107,13 @@ export async function namedFilters(
           (o) => o !== h && o.words.length > h.words.length && h.words.every((w) => o.words.includes(w)),
         ),
     );
-    if (longest.length) named.set(key, longest);
+    // Values of the same words ("price", "-price"): the plain one, a direction prefix aside.
+    const plain = longest.filter(
+      (h) =>
+        !longest.some((o) => o !== h && o.words.join(" ") === h.words.join(" ")) ||
+        /^[A-Za-z0-9_ ]+$/.test(h.choice.value),
+    );
+    if (plain.length) named.set(key, plain);
   }
   // A word that names values of two filters: neither filter is taken from it.
   const owners = new Map<string, Set<string>>();

@@ -140,6 +140,9 @@ describe("narrowedListing: filter values named by words, for any listing", () =>
     expect((await narrow(route, "pending payment tickets")).uri).toBe(
       "desk://tickets?status=pending_payment",
     );
+    // Of two values with the same words, the plain one ("price", not "-price").
+    const sorted: RouteDefinition = { ...route, filters: { order_by: ["price", "-price"] } };
+    expect((await narrow(sorted, "tickets price")).uri).toBe("desk://tickets?order_by=price");
     // "all" is a value no word names on its own ("all open tickets" is the open ones).
     expect((await narrow(route, "all open tickets")).uri).toBe("desk://tickets?status=open");
   });

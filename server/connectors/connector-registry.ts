@@ -95,7 +95,9 @@ export function findEntity(
   const exact = all.find((e) => e.entity.name === name);
   if (exact) return exact;
   const lower = name.toLowerCase();
-  const spelt = all.filter((e) => [lower, lower.replace(/e?s$/, "")].includes(e.entity.name));
+  const spelt = all.filter((e) =>
+    [lower, lower.replace(/s$/, ""), lower.replace(/es$/, "")].includes(e.entity.name),
+  );
   if (spelt.length === 1) return spelt[0];
   const prefixed = id ? all.filter((e) => e.entity.idPrefix && id.startsWith(e.entity.idPrefix)) : [];
   return prefixed.length === 1 ? prefixed[0] : undefined;

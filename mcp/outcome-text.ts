@@ -215,7 +215,7 @@ function searchResultLines(all: Json[]): string[] {
         : "";
     const inputs = `inputs: ${((r.inputs ?? []) as string[]).join(", ")}${sets}${paid}`;
     return i === 0
-      ? `${i + 1}. \`${r.capability}\` ${r.title} — use: ${r.trigger} ${r.when_not_to_use} ${inputs}; ${approval}`
+      ? `${i + 1}. \`${r.capability}\` ${r.title} — ${r.record ? `record: ${r.record}; ` : ""}use: ${r.trigger} ${r.when_not_to_use} ${inputs}; ${approval}`
       : `${i + 1}. \`${r.capability}\` ${r.title} — ${inputs}; ${approval}`;
   });
   if (all.length > results.length) lines.push(`(${all.length - results.length} weaker matches left out)`);

@@ -1,4 +1,6 @@
+import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import type { RouteDefinition } from "./browse-routes";
+import { namedFilters } from "./filter-words";
 import { ASKING, CONNECTING, FRAMING, PLACING_SORT, words } from "./route-words";
 import { sortFromWords } from "./sort-words";
 
@@ -19,6 +21,10 @@ export interface NarrowedListing {
   textFilter: string | null;
   /** Sort words the listing declares no sort for ("cheapest"), as said; empty otherwise. */
   unsorted: string;
+  /** The filters the words named, as said back ("team = Shipping"). */
+  filtered: string[];
+  /** Words that name values of two filters, each said in a line: applied as neither. */
+  ambiguous: string[];
 }
 
 /** A parameter that sorts a listing (`sort=price`, `order_by=-created_at`). */
@@ -26,38 +32,44 @@ const SORT_PARAM = /^(sort|sort_?by|order_?by|orderby|sortby|ordering)=/i;
 
 /**
  * The opened listing with each filter whose value the words name, one value per filter ("oldest
- * open tickets" → `?status=open&sort=oldest`): only word values (not 1/true); two values of one
- * filter named ("open or pending") leave that filter out. The words left are sent as the
- * listing's free-text value, a plain string to its own search, never a pattern.
+ * open tickets" → `?status=open&sort=oldest`, "team shipping" → `?team_id=shipping`; the rules are
+ * namedFilters'). The words left are sent as the listing's free-text value, a plain string to its
+ * own search, never a pattern.
  */
-export function narrowedListing(
+export async function narrowedListing(
+  backend: BrowseBackend,
   uri: string,
   route: RouteDefinition | undefined,
   qWords: string[],
   q: string,
-): NarrowedListing {
-  const none = { uri, withoutWords: uri, leftover: "", textFilter: null, unsorted: "" };
+): Promise<NarrowedListing> {
+  const none = {
+    uri,
+    withoutWords: uri,
+    leftover: "",
+    textFilter: null,
+    unsorted: "",
+    filtered: [],
+    ambiguous: [],
+  };
   if (!route) return none;
   // Sort words sort (or are said not to), and are never the text filter.
   const sort = sortFromWords(q, route.filters);
-  const said = new Set(qWords);
   const used = new Set([
     ...words(`${route.title} ${route.pattern} ${route.keywords.join(" ")} ${route.description}`),
     ...sort.used,
   ]);
   const params: string[] = sort.params.filter((p) => !uri.includes(`${p.split("=")[0]}=`));
-  let textFilter: string | null = null;
-  for (const [key, values] of Object.entries(route.filters ?? {})) {
-    if (values === "free text") {
-      textFilter ??= key;
-      continue;
-    }
-    // Every value the listing takes is a word about the listing, named once or not.
-    for (const v of values) for (const w of words(v)) used.add(w);
-    if (uri.includes(`${key}=`) || params.some((p) => p.startsWith(`${key}=`))) continue;
-    const namedValues = values.filter((v) => /^[a-z_]+$/.test(v) && !/^(true|false)$/.test(v) && said.has(v));
-    if (namedValues.length === 1) params.push(`${key}=${namedValues[0]}`);
-  }
+  const textFilter = Object.entries(route.filters ?? {}).find(([, v]) => v === "free text")?.[0] ?? null;
+  const unexplained = new Set(qWords.filter((w) => !used.has(w) && !FRAMING.has(w) && !ASKING.has(w)));
+  const given = new Set([
+    ...new URLSearchParams(uri.split("?")[1] ?? "").keys(),
+    ...params.map((p) => p.split("=")[0] ?? ""),
+  ]);
+  const named = await namedFilters(backend, route, q, unexplained, (key) => given.has(key));
+  for (const w of named.used) used.add(w);
+  params.push(...named.params);
+  const said = { filtered: named.shown, ambiguous: named.ambiguous };
   const join = (base: string, more: string[]) =>
     more.length ? `${base}${base.includes("?") ? "&" : "?"}${more.join("&")}` : base;
   const withoutWords = join(uri, params);
@@ -75,12 +87,13 @@ export function narrowedListing(
   ];
   const leftover = shown.join(" ").slice(0, 100);
   if (!leftover || !textFilter || uri.includes(`${textFilter}=`))
-    return { uri: withoutWords, withoutWords, leftover, textFilter: null, unsorted: sort.unsorted };
+    return { uri: withoutWords, withoutWords, leftover, textFilter: null, unsorted: sort.unsorted, ...said };
   return {
     uri: join(uri, [...params, `${textFilter}=${encodeURIComponent(leftover)}`]),
     withoutWords,
     leftover,
     textFilter,
     unsorted: sort.unsorted,
+    ...said,
   };
 }

@@ -118,7 +118,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     if (possible) sections.push(possible.markdown);
     const namedRoute = routes.find(({ r }) => r.pattern === named || r.example === named)?.r;
     const opened = named
-      ? await openedSection(backend, narrowedListing(named, namedRoute, qWords, q), namedRoute?.title ?? "")
+      ? await openedSection(backend, await narrowedListing(backend, named, namedRoute, qWords, q), namedRoute)
       : null;
     // The listing the words name holds none of their records: that one line, with the link to
     // all of it, is the answer; a list of other pages after it read as somewhere to go.
@@ -273,19 +273,27 @@ function namedPage(routes: Array<{ r: RouteDefinition }>, qWords: string[], mine
 async function openedSection(
   backend: BrowseBackend,
   listing: NarrowedListing,
-  title: string,
+  route: RouteDefinition | undefined,
 ): Promise<string | null> {
   const page = await navigate(backend, listing.uri);
   if (page.outcome !== "applied") return null;
+  const title = route?.title ?? "";
   const heading = link(page.title, page.uri);
-  const { leftover, textFilter, withoutWords, unsorted } = listing;
+  const { leftover, textFilter, withoutWords, unsorted, filtered, ambiguous } = listing;
+  // The filters the words set, said in words (a team's name, not only its id in the address).
+  const said = [filtered.length ? `Filtered: ${filtered.map(escapeText).join(", ")}.` : "", ...ambiguous]
+    .filter(Boolean)
+    .map((line) => `${line}\n\n`)
+    .join("");
   if (leftover && textFilter && page.rows === 0) {
     // "Tickets" → "No ticket matches …; all tickets: …"; a longer title is named as it is.
     const plural = title.toLowerCase();
     const one = /^[a-z]+s$/.test(plural)
       ? `No ${plural.slice(0, -1)} matches`
       : `Nothing in ${escapeText(title)} matches`;
-    return `${NONE_MARK}## ${heading} (opened here)\n\n${one} ${code(leftover)}; all ${escapeText(plural)}: ${link(title, withoutWords)}`;
+    // What the text filter read, so "none" is final: not "maybe it only reads subjects".
+    const searched = route?.textSearches ? ` (searched: ${escapeText(route.textSearches)})` : "";
+    return `${NONE_MARK}## ${heading} (opened here)\n\n${said}${one} ${code(leftover)}${searched}; all ${escapeText(plural)}: ${link(title, withoutWords)}`;
   }
   const body = page.markdown.replace(/^# .*\n+/, "").trimEnd();
   let kept = body;
@@ -304,5 +312,5 @@ async function openedSection(
     .filter(Boolean)
     .map((line) => `${line}\n\n`)
     .join("");
-  return `## ${heading} (opened here)\n\n${unused}${kept}`;
+  return `## ${heading} (opened here)\n\n${said}${unused}${kept}`;
 }

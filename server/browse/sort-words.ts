@@ -118,7 +118,7 @@ export function sortFromWords(q: string, filters: FilterSpec | undefined): SortF
 function sortParams(basis: Basis, descending: boolean, filters: FilterSpec): string[] {
   let best: { key: string; value: string; rank: number; directed: boolean } | null = null;
   for (const [key, values] of Object.entries(filters)) {
-    if (values === "free text" || !SORT_KEY.test(key)) continue;
+    if (!Array.isArray(values) || !SORT_KEY.test(key)) continue;
     for (const value of values) {
       const tokens = valueTokens(value);
       const named = tokens.filter((t) => BASIS_WORDS[basis].has(t));
@@ -148,7 +148,7 @@ function directionKey(filters: FilterSpec, not?: string): string | null {
   for (const [key, values] of Object.entries(filters))
     if (
       key !== not &&
-      values !== "free text" &&
+      Array.isArray(values) &&
       DIRECTION_KEY.test(key) &&
       values.some((v) => v.toLowerCase() === "asc") &&
       values.some((v) => v.toLowerCase() === "desc")

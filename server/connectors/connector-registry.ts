@@ -80,16 +80,27 @@ export function resetInstalledConnectors(): void {
   installed.version++;
 }
 
-/** The entity a `get_context` name means, with its connector. */
+/**
+ * The entity a name means, as a person or a capability's `applies_to` spells it ("order",
+ * "Order", "orders"), else the one whose declared id prefix starts `id` (`ord_…` is an order):
+ * a model that names a record's kind its own way still reads the record in one call. Only a
+ * single match counts; none or two is undefined (the caller lists the kinds).
+ */
 export function findEntity(
   name: string,
   among: readonly AnyConnector[] = connectors(),
+  id?: string,
 ): { connector: AnyConnector; entity: ConnectorEntity<unknown> } | undefined {
-  for (const connector of among) {
-    const entity = connector.entities.find((e) => e.name === name);
-    if (entity) return { connector, entity };
-  }
-  return undefined;
+  const all = among.flatMap((connector) => connector.entities.map((entity) => ({ connector, entity })));
+  const exact = all.find((e) => e.entity.name === name);
+  if (exact) return exact;
+  const lower = name.toLowerCase();
+  const spelt = all.filter((e) =>
+    [lower, lower.replace(/s$/, ""), lower.replace(/es$/, "")].includes(e.entity.name),
+  );
+  if (spelt.length === 1) return spelt[0];
+  const prefixed = id ? all.filter((e) => e.entity.idPrefix && id.startsWith(e.entity.idPrefix)) : [];
+  return prefixed.length === 1 ? prefixed[0] : undefined;
 }
 
 /** Each record id prefix the connectors declare, with the entity it names (for capability search). */

@@ -282,4 +282,22 @@ export const BENCH_TASKS: BenchTask[] = [
       return ticket.status === "resolved" && typeof ticket.resolution === "string";
     },
   },
+  {
+    id: "shipping_tickets",
+    title: "list the shipping team's open tickets, oldest first",
+    as: "sam",
+    // The team by its name, as a person says it: the listing filters by the team's id.
+    signpost: { intent: "open tickets team shipping oldest first", facts: {}, question: true },
+    async rest(agent) {
+      const teams = dataOf(await agent.call("listTeams", {}));
+      const shipping = teams.find((t) => /shipping/i.test(String(t.name)));
+      await agent.call("listTickets", { status: "open", team_id: shipping?.id, sort: "created_at" });
+    },
+    async check(read, answer) {
+      const open = (await read("/v1/tickets?status=open&team_id=shipping&sort=created_at")).data as Json[];
+      // Each open shipping ticket, in order of creation (ids are word characters only).
+      const at = open.map((t) => answer.search(new RegExp(`\\b${String(t.id)}\\b`)));
+      return open.length > 0 && at.every((i, n) => i >= 0 && (n === 0 || i > (at[n - 1] ?? 0)));
+    },
+  },
 ];

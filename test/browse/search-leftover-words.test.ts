@@ -46,7 +46,9 @@ describe("search: words left over after naming a listing", () => {
       text(await sam.callTool({ name: "search", arguments: { query } }));
     const login = await search("login ticket");
     expect(login).toContain("## [Tickets](helpdesk://tickets?q=login) (opened here)");
-    expect(login).toContain("No ticket matches `login`; all tickets: [Tickets](helpdesk://tickets)");
+    expect(login).toContain(
+      "No ticket matches `login` (searched: subjects and descriptions of tickets); all tickets: [Tickets](helpdesk://tickets)",
+    );
     expect(rowIds(login)).toEqual([]);
     // Words that match narrow it, spelt as the query spelt them.
     const headphones = await search("headphones tickets");

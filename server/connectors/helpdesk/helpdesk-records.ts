@@ -1,4 +1,5 @@
 import type { BackendOutcome, BrowseBackend, ListPage } from "../sdk/browse-backend";
+import type { FilterChoice } from "../sdk/define-route";
 import type { HelpdeskAdapter, HelpdeskTeammate, HelpdeskTicket } from "./helpdesk-adapter";
 import { scopedTickets } from "./scoped-tickets";
 
@@ -12,6 +13,7 @@ export function listTickets(
     page: number;
     perPage?: number;
     status?: string;
+    team_id?: string;
     mine?: boolean;
     q?: string;
     sort?: "created_at" | "-created_at" | "-updated_at";
@@ -37,4 +39,16 @@ export function teammates(backend: BrowseBackend): Promise<HelpdeskTeammate[] | 
   return backend.withAdapter<HelpdeskAdapter, HelpdeskTeammate[]>("helpdesk", (helpdesk) =>
     helpdesk.teammates(),
   );
+}
+
+/**
+ * The teams a ticket listing filters by, named as the helpdesk names them (the teammates page
+ * shows the same teams): a search's words "team shipping" pick `?team_id=shipping`. Null when
+ * the helpdesk cannot answer now: the words then stay words.
+ */
+export async function teamChoices(backend: BrowseBackend): Promise<FilterChoice[] | null> {
+  const teams = await backend.withAdapter<HelpdeskAdapter, FilterChoice[]>("helpdesk", async (helpdesk) =>
+    (await helpdesk.teams()).map((t) => ({ value: t.id, label: t.name || t.id })),
+  );
+  return Array.isArray(teams) ? teams : null;
 }

@@ -12,7 +12,7 @@ import {
   perPage,
   viewPage,
 } from "../sdk/route-pages";
-import { listTickets, teammates } from "./helpdesk-records";
+import { listTickets, teamChoices, teammates } from "./helpdesk-records";
 
 function ticketFormLinks(id: string, view: BackendOutcome): Array<[string, string]> {
   const capabilities = new Set(
@@ -32,9 +32,13 @@ function ticketFormLinks(id: string, view: BackendOutcome): Array<[string, strin
     .map(([, label, path]) => [label, `helpdesk://ticket/${id}/${path}`]);
 }
 
-/** The ticket statuses of the legacy API (API.md), and the spellings of the `mine` switch. */
+/**
+ * The ticket statuses of the legacy API (API.md), its teams (by name, read when a search names
+ * one), and the spellings of the `mine` switch.
+ */
 const TICKET_FILTERS = {
   status: ["open", "pending", "resolved", "closed"],
+  team_id: { choices: teamChoices },
   mine: ["1", "true", "0", "false"],
   sort: ["oldest", "newest", "updated"],
   q: "free text",
@@ -59,11 +63,12 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
   {
     pattern: "helpdesk://tickets",
     title: "Tickets",
-    description: `Support tickets. Filter with ?status=${TICKET_FILTERS.status.join("|")}, ?mine=1 for tickets assigned to me, ?q= to search; ?sort=oldest|newest by creation (default: last updated first).`,
+    description: `Support tickets. Filter with ?status=${TICKET_FILTERS.status.join("|")}, ?team_id=, ?mine=1 for tickets assigned to me, ?q= to search; ?sort=oldest|newest by creation (default: last updated first).`,
     keywords: ["tickets", "support", "helpdesk", "assigned to me", "my tickets", "open tickets", "工单"],
     startPoint: true,
     example: "helpdesk://tickets?mine=1",
     filters: TICKET_FILTERS,
+    textSearches: "subjects and descriptions of tickets",
     async render(match, backend) {
       const invalid = invalidFilterPage("Tickets", match.uri, TICKET_FILTERS);
       if (invalid) return invalid;
@@ -74,6 +79,7 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
         page: pageNumber(match.uri),
         perPage: perPage(match.uri),
         status: filterValue(match.uri, "status"),
+        team_id: filterValue(match.uri, "team_id"),
         mine: mine === "1" || mine === "true",
         q: filterValue(match.uri, "q"),
       });

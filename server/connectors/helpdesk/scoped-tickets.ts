@@ -19,6 +19,7 @@ export async function scopedTickets(
     page: number;
     perPage: number;
     status?: string;
+    team_id?: string;
     mine?: boolean;
     q?: string;
     sort?: "created_at" | "-created_at" | "-updated_at";
@@ -33,6 +34,7 @@ export async function scopedTickets(
   }
   const result = await helpdesk.tickets({
     status: query.status,
+    team_id: query.team_id,
     q: query.q,
     sort: query.sort,
     assignee_id: assignee,

@@ -37,6 +37,19 @@ export function searchFilters(filters: ApiParameter[]): FilterSpec {
   return spec;
 }
 
+/**
+ * What an imported listing's free-text filter searches, as its document says it (the parameter's
+ * description, cut) or, with none, as the API's own parameter: a search that finds nothing says
+ * it, so the model reads "none" as the API's answer rather than guessing at other fields.
+ */
+export function textSearchesOf(filters: ApiParameter[], spec: FilterSpec): string | undefined {
+  const f = filters.find((p) => spec[p.name] === "free text");
+  if (!f) return undefined;
+  const said = (f.description ?? "").replace(/\s+/g, " ").trim();
+  const cut = said.length > 80 ? `${said.slice(0, 79)}…` : said;
+  return `the API's own ${f.name} parameter${cut ? `: ${cut}` : ""}`;
+}
+
 export function filterProblem(filters: ApiParameter[], query: Record<string, string>): string | null {
   const byName = new Map(filters.map((f) => [f.name, f]));
   for (const [key, value] of Object.entries(query)) {

@@ -2,6 +2,7 @@ import type { RouteDefinition, RouteMatch } from "../sdk/define-route";
 import { code, escapeText, link } from "../sdk/markdown";
 import { formatBrowseUri } from "../sdk/parse-browse-uri";
 import { isOutcome, outcomePage, pageNumber } from "../sdk/route-pages";
+import { choiceFilters } from "./listing-choices";
 import {
   askForFilters,
   detailQuery,
@@ -10,6 +11,7 @@ import {
   missingFilters,
   openWithFilters,
   searchFilters,
+  textSearchesOf,
 } from "./listing-filters";
 import { DEFAULT_PER_PAGE, nextPage, pagingQuery } from "./listing-pagination";
 import { rowKey } from "./listing-rows";
@@ -25,6 +27,7 @@ import { fillPattern, pathValues, type RouteContext, routeValues, withQuery } fr
 export function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: string): RouteDefinition {
   const filters = filtersOf(plan);
   const asks = missingFilters(filters, {}).length > 0;
+  const spec = choiceFilters(ctx, filters, searchFilters(filters));
   const paging = plan.pagination ?? { kind: "none" as const };
   const title = operationTitle(plan);
   const resource =
@@ -43,7 +46,8 @@ export function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: st
     description: routeDescription(plan, filters),
     keywords: operationKeywords(plan),
     startPoint: Object.keys(plan.params).length === 0,
-    filters: searchFilters(filters),
+    filters: spec,
+    textSearches: textSearchesOf(filters, spec),
     // Under path parameters: the start page's form that asks for them is where it is opened.
     example: opener ?? (filters[0] ? `${plan.pattern}?${filters[0].name}=…` : undefined),
     async render(match, backend) {

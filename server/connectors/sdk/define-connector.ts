@@ -194,6 +194,8 @@ export function connectorProblem(def: AnyConnector): string | null {
     if (!inScheme(def, route.pattern))
       return `route ${route.pattern} is outside the connector's scheme ${def.scheme}://`;
     if (typeof route.render !== "function") return `route ${route.pattern} has no render function`;
+    if (Object.values(route.filters ?? {}).includes("free text") && !route.textSearches?.trim())
+      return `route ${route.pattern} has a free-text filter but no textSearches (what it searches)`;
     if (patterns.has(route.pattern) || names.has(resourceName(route.pattern)))
       return `route ${route.pattern} is declared twice (or spelled like another route)`;
     patterns.add(route.pattern);

@@ -3,9 +3,27 @@ import type { BrowseUri } from "./parse-browse-uri";
 
 /**
  * The values each query filter of a listing accepts (the listing's description names the same);
- * `"free text"` marks a search filter such as `?q=` whose value is not checked here.
+ * `"free text"` marks a search filter such as `?q=` whose value is not checked here, and a
+ * `ChoiceFilter` one whose values are the system's own records (a team's id for `?team_id=`).
  */
-export type FilterSpec = Record<string, readonly string[] | "free text">;
+export type FilterSpec = Record<string, readonly string[] | "free text" | ChoiceFilter>;
+
+/** One value a filter takes, with the words a person would name it by ("shipping" → "Shipping"). */
+export interface FilterChoice {
+  value: string;
+  label: string;
+}
+
+/**
+ * A filter whose values are records of the system (teams, categories): `choices` reads them with
+ * their labels, from the same source the system's pages or capabilities already offer. A search
+ * reads them at most once, and only when its words are left over after naming the listing, so a
+ * search whose words name one ("open tickets team shipping") filters by it instead of searching
+ * its text. Null when they cannot be read now (the words then stay what they were).
+ */
+export interface ChoiceFilter {
+  choices(backend: BrowseBackend): Promise<readonly FilterChoice[] | null>;
+}
 
 /** A rendered page before the browse layer adds its footer and link list. */
 export interface PageBody {
@@ -41,6 +59,12 @@ export interface RouteDefinition {
    * listing applies a value the words name ("oldest open tickets" → `?status=open&sort=oldest`).
    */
   filters?: FilterSpec;
+  /**
+   * What the listing's free-text filter searches, as a model reads it ("subjects and descriptions
+   * of tickets"): a search it answers with no row says so, so "none" reads as final rather than
+   * as "maybe another field". Every listing with a `"free text"` filter declares it.
+   */
+  textSearches?: string;
   /**
    * Only admins' agents may see this route. To anyone else it does not exist: navigate and
    * submit answer not_found, and search, start and not-found pages never list it.

@@ -50,7 +50,14 @@ export type {
   RecordQuery,
 } from "./define-connector";
 export { defineConnector } from "./define-connector";
-export type { FilterSpec, PageBody, RouteDefinition, RouteMatch } from "./define-route";
+export type {
+  ChoiceFilter,
+  FilterChoice,
+  FilterSpec,
+  PageBody,
+  RouteDefinition,
+  RouteMatch,
+} from "./define-route";
 export { defineRoute } from "./define-route";
 export { toEffectResult } from "./effect-result";
 export type { AdapterWrites, HttpAnswer, HttpClient, HttpClientOptions, HttpRequest } from "./http-client";

@@ -185,7 +185,8 @@ export function invalidFilterPage(title: string, uri: BrowseUri, filters: Filter
   for (const [key, allowed] of Object.entries(filters)) {
     const value = uri.query[key];
     // An empty value is dropped from the canonical URI: it means "no filter".
-    if (allowed === "free text" || value === undefined || value === "" || allowed.includes(value)) continue;
+    // Free text, and a record's id (the system checks those), pass as they are.
+    if (!Array.isArray(allowed) || value === undefined || value === "" || allowed.includes(value)) continue;
     // JSON.stringify makes control characters visible instead of passing them into the page.
     const shown = escapeText(JSON.stringify(shownPrefix(value, 60, "")));
     const options = allowed

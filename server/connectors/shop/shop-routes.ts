@@ -156,6 +156,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
     // Only for search: words left after "products" narrow the catalog ("mug products" → ?q=mug),
     // sort words sort it ("cheapest products" → ?sort=price).
     filters: PRODUCT_FILTERS,
+    textSearches: "names, descriptions and SKUs of products",
     async render(match, backend) {
       const invalid = invalidFilterPage("Products", match.uri, PRODUCT_FILTERS);
       if (invalid) return invalid;

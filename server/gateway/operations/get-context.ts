@@ -24,7 +24,7 @@ export function getContextOperation(deps: GatewayDeps) {
             ? actionTarget(deps, caller, input.action_id)
             : {
                 target:
-                  findEntity(input.entity ?? "", await connectorsFor(caller))?.entity.uri(
+                  findEntity(input.entity ?? "", await connectorsFor(caller), input.entity_id)?.entity.uri(
                     String(input.entity_id),
                   ) ?? `entity:${input.entity}`,
               },
@@ -37,7 +37,7 @@ export function getContextOperation(deps: GatewayDeps) {
             ) as Promise<GatewayOutcome>;
           const id = input.entity_id as string;
           const known = await connectorsFor(caller);
-          const found = findEntity(input.entity ?? "", known);
+          const found = findEntity(input.entity ?? "", known, id);
           if (!found)
             return {
               outcome: "rejected",
@@ -64,7 +64,7 @@ export function getContextOperation(deps: GatewayDeps) {
             return {
               outcome: "not_found",
               reason: "entity_not_found",
-              message: `No ${input.entity} ${id}`,
+              message: `No ${entity.name} ${id}`,
               retryable: false,
               next_actions: [],
             };

@@ -87,7 +87,7 @@ export const getContextInputSchema = z
     // same however many are connected.
     entity: z
       .string()
-      .regex(/^[a-z][a-z0-9_]{0,39}$/, "an entity name such as the applies_to of a capability")
+      .regex(/^[A-Za-z][A-Za-z0-9_]{0,39}$/, "an entity name such as the applies_to of a capability")
       .optional(),
     entity_id: id("entity_id").optional(),
   })

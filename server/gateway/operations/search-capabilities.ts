@@ -1,5 +1,6 @@
 import {
   capabilityRegistry,
+  findEntity,
   recordIdPrefixes,
   searchSynonyms,
   searchTopics,
@@ -13,7 +14,7 @@ import { searchCapabilitiesInputSchema } from "./operation-schemas";
 import { readingPath } from "./reading-path";
 
 /** search_capabilities: the capabilities the caller's role may use that match the words, best first. */
-export function searchCapabilitiesOperation({ capabilities, pipeline }: GatewayDeps) {
+export function searchCapabilitiesOperation({ capabilities, pipeline, connectorsFor }: GatewayDeps) {
   // Rebuilt when a connector is installed after this gateway was made (cheap: dozens of entries).
   let indexed: { of: ReadonlyMap<string, AnyCapability>; index: CapabilityIndex } | undefined;
   const capabilityIndex = (): CapabilityIndex => {
@@ -44,13 +45,20 @@ export function searchCapabilitiesOperation({ capabilities, pipeline }: GatewayD
               const c = capabilities.get(h.capability);
               return c && visible(caller, c);
             });
-          const results = hits.slice(0, input.limit ?? 3);
+          const known = await connectorsFor(caller);
+          // Each capability's record, by the name get_context takes ("Order" → order): the
+          // kinds of record a model can view are then in the answer it already reads.
+          const results = hits.slice(0, input.limit ?? 3).map((h) => {
+            const record = findEntity(h.applies_to, known)?.entity.name;
+            return record ? { ...h, record } : h;
+          });
+          const kinds = known.flatMap((c) => c.entities.map((e) => e.name));
           // Matches on the topic alone (no word they ask with is theirs), or on words alone for
           // another kind of record than the words name, are not offered to start.
           if (results.length && results.every((r) => r.topic_only || r.off_topic))
             return {
               outcome: "applied",
-              message: `No capability does what these words ask (${results.map((r) => r.capability).join(", ")} ${results.every((r) => r.topic_only) ? "only concern the same kind of record" : "do not do it on the record they name"}). ${readingPath(caller, input.query)}`,
+              message: `No capability does what these words ask (${results.map((r) => r.capability).join(", ")} ${results.every((r) => r.topic_only) ? "only concern the same kind of record" : "do not do it on the record they name"}). ${readingPath(caller, input.query, kinds)}`,
               retryable: false,
               results,
               next_actions: [],

@@ -1,0 +1,140 @@
+import type { BrowseBackend } from "../connectors/sdk/browse-backend";
+import type { ChoiceFilter, FilterChoice, RouteDefinition } from "../connectors/sdk/define-route";
+import { code } from "../connectors/sdk/markdown";
+import { ASKING, FRAMING, STOP, words } from "./route-words";
+
+/**
+ * The filters a search's words name on the listing it opens: an enumerated value the listing
+ * declares ("open"), or the label of a record its choice filter offers ("shipping" → the team
+ * `shipping` for `?team_id=`). Words that name a filter value are never the text filter: Sam's
+ * "open tickets team shipping oldest first" searched the tickets' text for "team shipping" and
+ * found none, though "shipping" is a team the listing filters by.
+ */
+export interface NamedFilters {
+  /** `key=value` pairs to add to the listing's URI, one value per filter. */
+  params: string[];
+  /** The filters as the answer says them ("team = Shipping"), in the order applied. */
+  shown: string[];
+  /** Words (after `words()`) that named a filter or one of its values: never the text filter. */
+  used: Set<string>;
+  /** One markdown line per word that names values of two filters: neither is applied, nothing is guessed. */
+  ambiguous: string[];
+}
+
+/** Tokens of a value or label: `pending_payment` → pending, payment; `inProgress` → in, progres. */
+function tokens(text: string): string[] {
+  return words(text.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_\-./]+/g, " "));
+}
+
+/** A filter's name as a person says it: `team_id` → "team". */
+function filterName(key: string): string {
+  return key.replace(/_?(id|ids)$/i, "").replace(/[_-]+/g, " ") || key;
+}
+
+/** Values no word can name: switches (1/true), numbers, single letters. */
+const NOT_A_NAME = /^(true|false|yes|no|on|off|\d+|.)$/i;
+
+/** The words that name a value: a label's own words, not "the" or "all" (GitHub's `state=all`). */
+function namingWords(label: string): string[] {
+  return [...new Set(tokens(label))].filter((w) => !STOP.has(w) && !FRAMING.has(w) && !ASKING.has(w));
+}
+
+/** A connector's choices, or null when they cannot be read now: the words then stay words. */
+async function readChoices(
+  spec: ChoiceFilter,
+  backend: BrowseBackend,
+): Promise<readonly FilterChoice[] | null> {
+  try {
+    const read = await spec.choices(backend);
+    return Array.isArray(read)
+      ? read.filter((c) => typeof c?.value === "string" && typeof c.label === "string")
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Labels of records read per search: a system with thousands of teams is not matched word by word. */
+const MAX_CHOICES = 500;
+
+/**
+ * The filters `q` names on `route`. A choice filter's records are read only when some word is
+ * `unexplained` (neither naming the listing, a filter, nor one of its declared values), once per
+ * search; their labels are matched on the words not naming the listing only, so a team called
+ * "Support" never turns "support tickets" into a team filter. Within one filter the longest label named wins ("shipping eu" over
+ * "shipping"); two values of one filter ("open or pending") leave it unfiltered; one word naming
+ * values of two filters applies neither and says so.
+ */
+export async function namedFilters(
+  backend: BrowseBackend,
+  route: RouteDefinition,
+  q: string,
+  unexplained: ReadonlySet<string>,
+  skip: (key: string) => boolean,
+): Promise<NamedFilters> {
+  const said = new Set(tokens(q));
+  const used = new Set<string>();
+  const named = new Map<string, { choice: FilterChoice; words: string[] }[]>();
+  // Declared values first: a choice filter's records are read only for a word they leave.
+  const specs = Object.entries(route.filters ?? {}).sort(
+    ([, a], [, b]) => Number(!Array.isArray(a)) - Number(!Array.isArray(b)),
+  );
+  for (const [key, spec] of specs) {
+    if (spec === "free text") continue;
+    // The filter's own name ("team") is a word about the listing, whichever value follows it.
+    for (const w of tokens(filterName(key))) used.add(w);
+    let choices: readonly FilterChoice[];
+    let among: ReadonlySet<string>;
+    if ("choices" in spec) {
+      if (skip(key) || ![...unexplained].some((w) => !used.has(w))) continue;
+      choices = ((await readChoices(spec, backend)) ?? []).slice(0, MAX_CHOICES);
+      among = unexplained;
+    } else {
+      choices = spec.map((v) => ({ value: v, label: v }));
+      among = said;
+      // Every value the listing declares is a word about the listing, named once or not.
+      for (const v of choices) for (const w of [...words(v.value), ...tokens(v.value)]) used.add(w);
+    }
+    if (skip(key)) continue;
+    const hits = choices
+      .filter((c) => !NOT_A_NAME.test(c.value))
+      .map((c) => ({ choice: c, words: namingWords(c.label) }))
+      .filter((c) => c.words.length > 0 && c.words.length <= 4 && c.words.every((w) => among.has(w)));
+    // "shipping eu" names the team "Shipping EU", not also "Shipping".
+    const longest = hits.filter(
+      (h) =>
+        !hits.some(
+          (o) => o !== h && o.words.length > h.words.length && h.words.every((w) => o.words.includes(w)),
+        ),
+    );
+    // Values of the same words ("price", "-price"): the plain one, a direction prefix aside.
+    const plain = longest.filter(
+      (h) =>
+        !longest.some((o) => o !== h && o.words.join(" ") === h.words.join(" ")) ||
+        /^[A-Za-z0-9_ ]+$/.test(h.choice.value),
+    );
+    if (plain.length) named.set(key, plain);
+  }
+  // A word that names values of two filters: neither filter is taken from it.
+  const owners = new Map<string, Set<string>>();
+  for (const [key, hits] of named)
+    for (const h of hits) for (const w of h.words) owners.set(w, new Set([...(owners.get(w) ?? []), key]));
+  const ambiguous: string[] = [];
+  for (const [w, keys] of owners) {
+    if (keys.size < 2) continue;
+    const names = [...keys].map(filterName);
+    ambiguous.push(
+      `${code(w)} names a ${names.slice(0, -1).join(", ")} and a ${names.at(-1)}: not applied; add the one meant (${[...keys].map((k) => code(`?${k}=`)).join(" or ")}).`,
+    );
+  }
+  const params: string[] = [];
+  const shown: string[] = [];
+  for (const [key, hits] of named) {
+    for (const h of hits) for (const w of h.words) used.add(w);
+    const [only, other] = hits;
+    if (!only || other || only.words.some((w) => (owners.get(w)?.size ?? 0) > 1)) continue;
+    params.push(`${key}=${encodeURIComponent(only.choice.value)}`);
+    shown.push(`${filterName(key)} = ${only.choice.label}`);
+  }
+  return { params, shown, used, ambiguous };
+}

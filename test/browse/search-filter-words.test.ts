@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { narrowedListing } from "@/server/browse/listing-words";
+import { STOP, words } from "@/server/browse/route-words";
+import { helpdeskConnector } from "@/server/connectors/helpdesk/helpdesk-connector";
+import type { BrowseBackend } from "@/server/connectors/sdk/browse-backend";
+import { connectorProblem } from "@/server/connectors/sdk/define-connector";
+import type { FilterChoice, RouteDefinition } from "@/server/connectors/sdk/define-route";
+import { importLegacyApi } from "../connectors/openapi/import-legacy-api";
+import { createMcpWorld, type McpWorld, text } from "../mcp/mcp-world";
+
+/** The team_id cells of a listing's rows, in the order shown. */
+const teamCells = (markdown: string) =>
+  [...markdown.matchAll(/^\| \[tkt_\d+\].*\| `(\w+)` \| [^|]+ \|$/gm)].map((m) => m[1]);
+
+/**
+ * Words of a search that name a value of a filter the opened listing declares become that
+ * filter, said back in words, never its text search: Sam's "open tickets team shipping oldest
+ * first" answered "No ticket matches `team shipping`" though shipping is a team the tickets
+ * listing filters by. And when the text search finds nothing, the answer says what it read.
+ */
+describe("search: words that name a filter's value", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+    await importLegacyApi(w);
+  });
+  afterAll(async () => w?.close());
+
+  it("a team named by its name filters the tickets by that team, said as `team = Shipping`", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const search = async (query: string) =>
+      text(await sam.callTool({ name: "search", arguments: { query, scheme: "helpdesk" } }));
+    const shipping = await search("open tickets team shipping oldest first");
+    expect(shipping).toMatch(
+      /^## \[Tickets\]\(helpdesk:\/\/tickets\?[^)]*team_id=shipping[^)]*\) \(opened here\)$/m,
+    );
+    expect(shipping).toContain("status=open");
+    expect(shipping).toContain("sort=oldest");
+    expect(shipping).not.toMatch(/[?&]q=|No ticket matches/);
+    expect(shipping).toContain("Filtered: status = open, team = Shipping.");
+    expect(teamCells(shipping).length).toBeGreaterThan(0);
+    expect(new Set(teamCells(shipping))).toEqual(new Set(["shipping"]));
+    // The name alone, and other words beside it: those still search the text.
+    const billing = await search("billing tickets charged");
+    expect(billing).toMatch(
+      /\(helpdesk:\/\/tickets\?(q=charged&team_id=billing|team_id=billing&q=charged)\)/,
+    );
+    expect(new Set(teamCells(billing))).toEqual(new Set(["billing"]));
+    // Words naming no team leave the teams unread and the words where they were.
+    expect(await search("login ticket")).not.toContain("team_id=");
+  });
+
+  it("an imported listing's id filter takes a record's name from the system's own listing of them", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const found = text(
+      await sam.callTool({
+        name: "search",
+        arguments: { query: "legacy tickets billing", scheme: "legacy" },
+      }),
+    );
+    expect(found).toMatch(/\(legacy:\/\/v1\/tickets\?team_id=billing\) \(opened here\)/);
+    expect(found).toContain("Filtered: team = Billing.");
+    expect(found).toContain("[tkt_1](legacy://v1/tickets/tkt_1)");
+    expect(found).not.toContain("tkt_2");
+  });
+
+  it("an empty text search says which fields it searched, on hand-written and imported listings", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const search = async (query: string, scheme: string) =>
+      text(await sam.callTool({ name: "search", arguments: { query, scheme } }));
+    expect(await search("login problem ticket", "helpdesk")).toContain(
+      "No ticket matches `login problem` (searched: subjects and descriptions of tickets)",
+    );
+    expect(await search("products zzyzx", "shop")).toContain(
+      "(searched: names, descriptions and SKUs of products)",
+    );
+    // Imported: the document's own words for its text parameter.
+    expect(await search("legacy tickets login", "legacy")).toContain(
+      "(searched: the API's own q parameter: matches subject or description)",
+    );
+  });
+
+  it("a listing with a free-text filter that does not say what it searches is refused at registration", () => {
+    const routes = helpdeskConnector.routes.map((r) =>
+      r.pattern === "helpdesk://tickets" ? { ...r, textSearches: undefined } : r,
+    );
+    expect(connectorProblem({ ...helpdeskConnector, routes })).toMatch(
+      /helpdesk:\/\/tickets has a free-text filter but no textSearches/,
+    );
+    expect(connectorProblem(helpdeskConnector)).toBeNull();
+  });
+});
+
+/** A tickets-like listing whose team filter reads its choices, counting the reads. */
+function listing(teams: FilterChoice[]) {
+  const reads = { count: 0 };
+  const route: RouteDefinition = {
+    pattern: "desk://tickets",
+    title: "Support tickets",
+    description: "Tickets.",
+    keywords: ["tickets"],
+    filters: {
+      status: ["open", "closed", "pending_payment", "all"],
+      team_id: {
+        async choices() {
+          reads.count++;
+          return teams;
+        },
+      },
+      q: "free text",
+    },
+    textSearches: "subjects",
+    render: async () => ({ title: "", outcome: "applied", markdown: "" }),
+  };
+  return { route, reads };
+}
+
+// The backend reaches only the choices function, which here needs none of it.
+const backend = {} as BrowseBackend;
+const narrow = (route: RouteDefinition, q: string) =>
+  narrowedListing(
+    backend,
+    route.pattern,
+    route,
+    words(q).filter((w) => !STOP.has(w)),
+    q,
+  );
+
+describe("narrowedListing: filter values named by words, for any listing", () => {
+  it("takes a label's words, the longest label named, and a multi-word enum value", async () => {
+    const { route } = listing([
+      { value: "t_ship", label: "Shipping" },
+      { value: "t_ship_eu", label: "Shipping EU" },
+      { value: "t_cs", label: "Customer Success" },
+    ]);
+    expect((await narrow(route, "shipping eu tickets")).uri).toBe("desk://tickets?team_id=t_ship_eu");
+    const cs = await narrow(route, "customer success tickets about refunds");
+    expect(cs.uri).toBe("desk://tickets?team_id=t_cs&q=refunds");
+    expect(cs.filtered).toEqual(["team = Customer Success"]);
+    expect((await narrow(route, "pending payment tickets")).uri).toBe(
+      "desk://tickets?status=pending_payment",
+    );
+    // Of two values with the same words, the plain one ("price", not "-price").
+    const sorted: RouteDefinition = { ...route, filters: { order_by: ["price", "-price"] } };
+    expect((await narrow(sorted, "tickets price")).uri).toBe("desk://tickets?order_by=price");
+    // "all" is a value no word names on its own ("all open tickets" is the open ones).
+    expect((await narrow(route, "all open tickets")).uri).toBe("desk://tickets?status=open");
+  });
+
+  it("a word naming values of two filters applies neither and says so: no guess", async () => {
+    const { route } = listing([{ value: "t_open", label: "Open" }]);
+    const open = await narrow(route, "open tickets login");
+    expect(open.uri).toBe("desk://tickets?q=login");
+    expect(open.filtered).toEqual([]);
+    expect(open.ambiguous).toEqual([
+      "`open` names a status and a team: not applied; add the one meant (`?status=` or `?team_id=`).",
+    ]);
+  });
+
+  it("a word that names the listing is not a team, and teams are read at most once, only for words left over", async () => {
+    const { route, reads } = listing([{ value: "t_support", label: "Support" }]);
+    expect((await narrow(route, "open support tickets")).uri).toBe("desk://tickets?status=open");
+    expect(reads.count).toBe(0);
+    await narrow(route, "support tickets about login");
+    expect(reads.count).toBe(1);
+  });
+
+  it("choices that cannot be read leave the words as they were", async () => {
+    const { route } = listing([]);
+    const failing: RouteDefinition = {
+      ...route,
+      filters: {
+        ...route.filters,
+        team_id: {
+          async choices() {
+            throw new Error("the helpdesk is down");
+          },
+        },
+      },
+    };
+    expect((await narrow(failing, "open tickets shipping")).uri).toBe(
+      "desk://tickets?status=open&q=shipping",
+    );
+  });
+});

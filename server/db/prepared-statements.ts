@@ -30,8 +30,8 @@ export interface PreparedStatements {
   /**
    * Inserts the rows, each numbered with its tenant's next number in the order given (gapless per
    * tenant, committed in order: the counter row is locked until the rows commit), and resolves
-   * only once they are committed. On PostgreSQL the audit channel (`channel`) is then notified,
-   * best effort: a failed notify never fails the rows.
+   * only once they are committed. On PostgreSQL the audit channel (`channel`) is then rung, best
+   * effort and not waited for: a failed or late notify never fails or delays the rows.
    */
   insertAuditRows(rows: AuditRowData[], channel: string): Promise<AuditEventRow[]>;
 }
@@ -281,6 +281,31 @@ function postgresStatements(
     told(driver, statement.text, started);
     return result.rows;
   };
+  /**
+   * The doorbell, off the answer's path: the rows are durable before it rings, and a listener
+   * re-reads the table from its cursor whatever the bell says, so waiting for it only delayed the
+   * answer by a round trip (and the next group's commit behind it). One ring at a time: rows
+   * committed while one is on its way ring once more after it, not once each.
+   */
+  let ringing = false;
+  let rungAgain: { channel: string; last: number } | null = null;
+  const ring = (channel: string, last: number) => {
+    if (ringing) {
+      rungAgain = { channel, last };
+      return;
+    }
+    ringing = true;
+    void query(POSTGRES_NOTIFY, [channel, String(last)])
+      .catch(() => {
+        /* best effort: the safety poll covers a lost notification */
+      })
+      .finally(() => {
+        ringing = false;
+        const next = rungAgain;
+        rungAgain = null;
+        if (next) ring(next.channel, next.last);
+      });
+  };
   return {
     tenantRow: (tenantId) =>
       traced(driver, "Tenant.findUnique", async () => {
@@ -314,10 +339,7 @@ function postgresStatements(
             const first = Math.min(...inserted.map((r) => r.seq));
             for (const { createdAtMs, ...row } of inserted)
               out[indexes[row.seq - first] as number] = { ...row, createdAt: new Date(createdAtMs) };
-            const last = first + n - 1;
-            await query(POSTGRES_NOTIFY, [channel, String(last)]).catch(() => {
-              /* best effort: the safety poll covers a lost notification */
-            });
+            ring(channel, first + n - 1);
           }),
         );
         return out;

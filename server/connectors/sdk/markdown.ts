@@ -33,6 +33,8 @@ function plain(value: unknown): string {
 }
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+/** Every character escapeMarkdown may escape (`&` and `:` only before what they would start). */
+const MARKDOWN_SIGNIFICANT = /[\\`*[\]()<>|~_&:]/;
 
 /**
  * Escapes every character that could start markdown structure: `\` `` ` `` `*` `[` `]` `(` `)`
@@ -41,6 +43,8 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
  * autolinks it.
  */
 export function escapeMarkdown(text: string): string {
+  // Most data holds none of them (a status, a name, an amount): four scans saved per cell.
+  if (!MARKDOWN_SIGNIFICANT.test(text)) return text;
   return text
     .replace(/[\\`*[\]()<>|~]/g, (ch) => `\\${ch}`)
     .replace(/_+/g, (run, offset: number, all: string) =>

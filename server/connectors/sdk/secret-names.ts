@@ -75,6 +75,21 @@ function words(name: string): string[] {
  */
 export function secretNameKind(name: string): "strong" | "weak" | null {
   if (name.length > 100) return null;
+  // A pure function of the name, asked for every name in every text redacted (a page asks for
+  // the same few dozen field names on every render): remembered, within a bound.
+  const known = kinds.get(name);
+  if (known !== undefined) return known;
+  const kind = kindOf(name);
+  if (kinds.size >= MAX_REMEMBERED) kinds.clear();
+  kinds.set(name, kind);
+  return kind;
+}
+
+const kinds = new Map<string, "strong" | "weak" | null>();
+/** Names remembered at most (each at most 100 characters): then forgotten all at once. */
+const MAX_REMEMBERED = 5_000;
+
+function kindOf(name: string): "strong" | "weak" | null {
   const parts = words(name);
   if (parts.length === 0) return null;
   const joined = parts.join("");

@@ -19,6 +19,8 @@ const INVISIBLE =
 // What visibleText shows by its code point: the invisible characters, and a `<` starting `<U+`.
 const SHOWN = new RegExp(`<(?=U\\+)|${INVISIBLE.source}`, "gu");
 
+const PLAIN_ASCII = /^[\u0020-\u003b\u003d-\u007e]*$/;
+
 function codePoint(ch: string): string {
   return `<U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}>`;
 }
@@ -30,5 +32,7 @@ function codePoint(ch: string): string {
  * back to exactly one original.
  */
 export function visibleText(text: string): string {
+  // Printable ASCII but `<` holds nothing to show: not scanned with the Unicode classes.
+  if (PLAIN_ASCII.test(text)) return text;
   return text.replace(SHOWN, codePoint);
 }

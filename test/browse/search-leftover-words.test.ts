@@ -28,7 +28,9 @@ describe("search: words left over after naming a listing", () => {
     expect(bare.indexOf("No record matches")).toBeLessThan(bare.indexOf("## Capabilities"));
     // With the kind named: its one line, and no list of other pages after it.
     const named = text(await search("login problem ticket"));
-    expect(named).toContain("No ticket matches `login problem`; all tickets: [Tickets](helpdesk://tickets)");
+    expect(named).toContain(
+      "No ticket matches `login problem` (searched: subjects and descriptions of tickets); all tickets: [Tickets](helpdesk://tickets)",
+    );
     expect(named).not.toContain("Other pages");
     // Words nothing answers: the same line, as not found.
     const none = await search("zebra");

@@ -217,18 +217,18 @@ async function approvalRefusal(
     outcome: "rejected",
     reason: "approval_pending",
     // The link is on the approval line of the answer; the summary stays as the person sees it.
-    message: `Not approved yet: a person must approve version ${row.version} first; the model's word is not an approval`,
+    message: `Not approved yet: a person must approve version ${row.version} first; the model's word is not an approval. Their approval carries it out: nothing to call after it`,
     retryable: true,
     next_actions: [
       {
         tool: "get_context",
         args: { action_id: row.id },
-        description: "Check whether the user has approved yet",
+        description: "After the user approved: the result (their approval carried it out)",
       },
       {
         tool: "confirm_action",
         args: { action_id: row.id, version: row.version },
-        description: "Confirm once the user has approved",
+        description: "Not needed after the approval (it carries it out); returns the same result",
         requires_user_approval: true,
       },
     ],

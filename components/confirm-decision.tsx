@@ -12,6 +12,14 @@ export { formatTime };
 type DecisionOutcome = {
   outcome: string;
   message: string;
+  /** What carrying out the approved change gave: the approval runs it at once. */
+  result?: {
+    outcome: string;
+    reason?: string;
+    message: string;
+    external_id?: string | null;
+    next: string;
+  };
   approval?: {
     id: string;
     status: string;
@@ -59,8 +67,8 @@ function AgentWillSee({
   const text =
     status === "approved"
       ? audience === "staff"
-        ? "What the agent will see: its confirm_action for this version now runs once and returns the result. A second confirm returns the same result, never a second charge."
-        : "The agent can now carry out exactly this, once. If it tries again it gets the same result, never a second charge."
+        ? "Your approval carried out exactly this version, once. The agent's get_context or confirm_action returns this same result, never a second charge."
+        : "Your approval carried out exactly this, once. If the agent tries again it gets the same result, never a second charge."
       : audience === "staff"
         ? `What the agent will see: confirm_action is refused because you rejected it${reason ? ` (“${reason}”)` : ""}. It may prepare a new version for you.`
         : `The agent is told you said no${reason ? ` (“${reason}”)` : ""}. Nothing happens unless it prepares something new and you approve that.`;
@@ -68,6 +76,32 @@ function AgentWillSee({
     <p className="mt-2 text-sm text-slate-700" data-testid="agent-will-see">
       {text}
     </p>
+  );
+}
+
+/** What the approval's run gave: done with the system's reference, or why not and what happens next. */
+function ApprovedResult({
+  result,
+  onStale,
+}: {
+  result: NonNullable<DecisionOutcome["result"]>;
+  onStale: () => void;
+}) {
+  const done = result.outcome === "applied";
+  return (
+    <div className="mt-2 text-sm" data-testid="approved-result" data-outcome={result.outcome}>
+      <p className={done ? "text-emerald-900" : "font-semibold text-amber-900"}>
+        {done ? "Done" : result.outcome === "unknown" ? "Sent, result not known yet" : "Not done"}:{" "}
+        {result.message}
+        {done && result.external_id ? ` (reference ${result.external_id})` : ""}
+      </p>
+      <p className="mt-1 text-slate-700">{result.next}</p>
+      {result.outcome === "conflict" ? (
+        <button type="button" className={`${buttonClass("secondary", "sm")} mt-2`} onClick={onStale}>
+          Review the new version
+        </button>
+      ) : null}
+    </div>
   );
 }
 
@@ -166,11 +200,15 @@ export function ConfirmDecision(props: Props) {
             Decided in the {props.decidedVia === "cli" ? "command line" : "console"}.
           </p>
         ) : null}
-        <AgentWillSee
-          status={decided}
-          reason={decide.data ? reason : props.reason}
-          audience={props.audience}
-        />
+        {decide.data?.result ? (
+          <ApprovedResult result={decide.data.result} onStale={props.onStale} />
+        ) : (
+          <AgentWillSee
+            status={decided}
+            reason={decide.data ? reason : props.reason}
+            audience={props.audience}
+          />
+        )}
       </div>
     );
   }

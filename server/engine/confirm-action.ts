@@ -60,7 +60,10 @@ export async function confirmAction(
   const waitMs = capability.policy.timeoutMs * Math.max(1, capability.policy.retry.attempts) + 2000;
   const replay = () => existingEffectOutcome(deps, capability, actor, row.id, input.idempotency_key, waitMs);
   const existing = await db.effect.findUnique({ where: { actionId: row.id } });
-  if (existing && existing.status !== "failed") return replay();
+  // An effect applied but not verified yet (the person's approval sent it a moment ago, or a
+  // first confirm's check failed): asked once more, as the first confirm does.
+  if (existing && existing.status !== "failed")
+    return verifyAtOnce(deps, capability, actor, row.id, await replay());
   const state = parseActionState(row.state);
   const atConfirmation = capability.nodes.some((n) => n.id === row.node && n.requiresConfirmation);
   // A person's rejection is answered as such (with their reason), not as "not possible now".

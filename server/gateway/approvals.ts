@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type AnyCapability, type ApproverRule, approversOf } from "../connectors/sdk/define-capability";
-import type { Outcome } from "../connectors/sdk/outcome";
+import type { Outcome, OutcomeKind } from "../connectors/sdk/outcome";
 import type { Db } from "../db/client";
 import { parseActionState } from "../engine/action-state";
 import { recordActionEvent } from "../engine/action-store";
@@ -28,7 +28,7 @@ export type DecideApprovalInput = z.infer<typeof decideApprovalInputSchema>;
 
 /** What the person's screen shows after their approval ran the action. */
 export interface ApprovedResult {
-  outcome: string;
+  outcome: OutcomeKind;
   reason?: string;
   /** What happened, in the system's words where it answered. */
   message: string;

@@ -111,7 +111,11 @@ export async function approve(w: World, actionId: string, who: TrustedContext = 
  * mechanics (ledger, faults, retries, recovery) the tests that use this exercise. `approve` is
  * the console's whole click: decision and run.
  */
-export async function grant(w: World, actionId: string, who: TrustedContext = w.person.alice) {
+export async function grant(
+  w: Pick<World, "db" | "gw" | "person">,
+  actionId: string,
+  who: TrustedContext = w.person.alice,
+) {
   const row = await w.db.action.findUnique({ where: { id: actionId }, select: { version: true } });
   return decideApproval(w.db, who, w.gw.capabilities, {
     action_id: actionId,

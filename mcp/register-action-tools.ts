@@ -32,8 +32,7 @@ const DESCRIPTIONS: Record<ActionToolName, string> = {
     "Start a change (a capability, or the best match for the user's words) with every field they gave.",
   get_context: "Re-read an action, or view a record.",
   advance_action: "Set an action's fields at its current version.",
-  confirm_action:
-    "Execute the effect where no approval is asked (a person's approval carries it out itself).",
+  confirm_action: "Execute the effect, once approved where asked.",
   verify_action: "Check the effect with the system of record (after unknown).",
   recover_action: "Reconcile an unknown effect, when next_actions offer it.",
   cancel_action: "End an open action before its effect.",

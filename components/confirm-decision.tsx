@@ -53,19 +53,32 @@ type Props = {
   audience: "member" | "staff";
   /** Asked when a decision answered that the action moved on: the screen re-reads it and shows the change. */
   onStale: () => void;
+  /** The action's status as it stands now (carried out, unknown, still approved…). */
+  actionStatus?: string;
 };
+
+/** Action statuses after which the approved change was carried out (verified or not). */
+const CARRIED_OUT = new Set(["applied", "completed"]);
 
 function AgentWillSee({
   status,
   reason,
   audience,
+  actionStatus,
 }: {
   status: string;
   reason?: string | null;
   audience: "member" | "staff";
+  actionStatus?: string;
 }) {
-  const text =
-    status === "approved"
+  // Seen again later: the approval's run may not have carried it out (the system was down, the
+  // agent's key revoked) or its answer was lost; say where it stands, not what should have happened.
+  const notCarriedOut = status === "approved" && actionStatus !== undefined && !CARRIED_OUT.has(actionStatus);
+  const text = notCarriedOut
+    ? actionStatus === "unknown"
+      ? "It was sent, but the system's answer was lost: Signpost checks with the system, and support settles it if it cannot tell. Do not approve it again."
+      : "Approved, but not carried out yet: nothing was sent. The agent's confirm_action can still carry out exactly this, once, until the approval expires."
+    : status === "approved"
       ? audience === "staff"
         ? "Your approval carried out exactly this version, once. The agent's get_context or confirm_action returns this same result, never a second charge."
         : "Your approval carried out exactly this, once. If the agent tries again it gets the same result, never a second charge."
@@ -207,6 +220,7 @@ export function ConfirmDecision(props: Props) {
             status={decided}
             reason={decide.data ? reason : props.reason}
             audience={props.audience}
+            actionStatus={decide.data ? undefined : props.actionStatus}
           />
         )}
       </div>

@@ -833,11 +833,6 @@ run("console in Chromium", () => {
       });
       const id = String(start.structured.action_id);
       const version = Number(start.structured.version);
-      const decided = await pageFetch(alice.page, `/api/console/actions/${id}/decision`, {
-        method: "POST",
-        body: { decision: "approve", version },
-      });
-      expect(decided.status).toBe(200);
       const fault = await fetch(`${app.legacy.url}/admin/faults`, {
         method: "POST",
         headers: { "x-admin-key": app.legacy.adminKey, "content-type": "application/json" },
@@ -849,6 +844,13 @@ run("console in Chromium", () => {
         }),
       });
       expect(fault.ok).toBe(true);
+      // Her approval sends the payment into the fault; the agent's confirm finds that send.
+      const decided = await pageFetch(alice.page, `/api/console/actions/${id}/decision`, {
+        method: "POST",
+        body: { decision: "approve", version },
+      });
+      expect(decided.status).toBe(200);
+      expect(decided.text).toMatch(/"result":\{"outcome":"unknown"/);
       const confirmed = await agent.call("confirm_action", {
         action_id: id,
         version,

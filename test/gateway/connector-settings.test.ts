@@ -12,7 +12,7 @@ import type { ConsoleContext } from "@/server/gateway/console-session";
 import { readSecret } from "@/server/gateway/vault";
 import { allowEgressTo } from "../helpers/allow-egress";
 import { describeEachProvider } from "../helpers/database";
-import { approve, checkoutToConfirmation, createWorld, grant, idem, type World } from "./gateway-world";
+import { checkoutToConfirmation, createWorld, grant, idem, type World } from "./gateway-world";
 
 // Protects two findings of the security review:
 // 1. A write-only connector secret is bound to the origin it was entered for: moving baseUrl to

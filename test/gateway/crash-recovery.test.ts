@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { describeEachProvider } from "../helpers/database";
-import { approve, checkoutToConfirmation, createWorld, grant, type World } from "./gateway-world";
+import { checkoutToConfirmation, createWorld, grant, type World } from "./gateway-world";
 
 async function legacyPayments(w: World, reference: string) {
   const res = await fetch(`${w.legacy.url}/v1/payments?reference=${encodeURIComponent(reference)}`, {

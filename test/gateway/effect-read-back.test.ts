@@ -4,7 +4,7 @@ import { SystemUnavailableError } from "@/server/connectors/sdk/system-errors";
 import { setSecret } from "@/server/gateway/vault";
 import { describeEachProvider } from "../helpers/database";
 import type { LegacyFault } from "../helpers/legacy-server";
-import { approve, checkoutToConfirmation, createWorld, grant, idem, type World } from "./gateway-world";
+import { checkoutToConfirmation, createWorld, grant, idem, type World } from "./gateway-world";
 
 /**
  * After a write has been sent, nothing that goes wrong while confirming its answer may be

@@ -101,19 +101,28 @@ describeEachProvider("a person's approval applies the change (%s)", (provider) =
     }
   });
 
-  it("an admin approving under a multi-approver policy applies it as the action's own agent, not the admin", async () => {
-    // An order of another member is not Adam's; the action still acts for Alice through her agent.
-    const start = await checkoutToConfirmation(w);
+  it("where the policy names an admin, the admin's approval runs it as the requester's own agent, not as the admin", async () => {
+    await w.legacy.reset();
+    // A cross-team move: the requester (Sam) may not decide it, an admin may.
+    const start = await w.gw.startAction(w.agent.sam, {
+      capability: "assign_ticket",
+      entity_id: "tkt_1",
+      patch: { assignee_id: "tm_sid" },
+    });
+    expect(start).toMatchObject({ status: "awaiting_approval" });
     const id = start.action_id as string;
-    const asAdam = await approve(w, id, w.person.adam);
-    if (asAdam.outcome !== "applied") {
-      // Checkout's policy lets only the person it is for decide: the admin is refused, nothing runs.
-      expect(asAdam).toMatchObject({ outcome: "rejected", reason: "not_your_approval" });
-      expect(await w.db.effect.count({ where: { actionId: id } })).toBe(0);
-      return;
-    }
+    expect(await approve(w, id, w.person.sam)).toMatchObject({ reason: "not_your_approval" });
+    expect(await w.db.effect.count({ where: { actionId: id } })).toBe(0);
+    const byAdam = await approve(w, id, w.person.adam);
+    expect(byAdam).toMatchObject({ approval: { status: "approved" }, result: { outcome: "applied" } });
     const row = await w.db.auditEvent.findFirst({ where: { actionId: id, operation: "action.confirmed" } });
-    expect(row).toMatchObject({ agentId: w.agent.alice.agentId, userId: w.agent.alice.userId });
+    expect(row).toMatchObject({ agentId: w.agent.sam.agentId, userId: w.agent.sam.userId, face: "console" });
     expect(row?.arguments).toMatchObject({ approved_by: w.person.adam.userId });
+    const ticket = (await (
+      await fetch(`${w.legacy.url}/v1/tickets/tkt_1`, {
+        headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
+      })
+    ).json()) as { assignee_id: string };
+    expect(ticket.assignee_id).toBe("tm_sid");
   });
 });

@@ -12,10 +12,12 @@ const ROLES = new Set<Role>(["admin", "support", "member"]);
 export async function actionOwnerContext(
   db: Db,
   action: { tenantId: string; agentId: string | null; userId: string },
-  requestId: string | null | undefined,
+  approver: Pick<TrustedContext, "face" | "requestId">,
 ): Promise<TrustedContext | null> {
-  // The face is the console's: the click came from there; the row names the agent it acts for.
-  const face = "console" as const;
+  // The face is where the approval came from (the console, or the command line); the audit row
+  // names the agent it acts for, and the request it came with.
+  const face = approver.face === "cli" ? "cli" : "console";
+  const requestId = approver.requestId;
   if (action.agentId) {
     const agent = await findAgentWithUser(db, action.agentId);
     if (!agent || agent.tenantId !== action.tenantId || agent.userId !== action.userId) return null;

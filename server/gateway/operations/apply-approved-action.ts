@@ -50,7 +50,7 @@ export function applyApprovedActionOperation(deps: GatewayDeps) {
   ): Promise<ApprovedResult> {
     const action = await db.action.findFirst({ where: { id: approved.actionId, tenantId: person.tenantId } });
     if (!action) return { outcome: "not_found", message: `No action ${approved.actionId}`, next: "" };
-    const owner = await actionOwnerContext(db, action, person.requestId);
+    const owner = await actionOwnerContext(db, action, person);
     if (!owner)
       return {
         outcome: "rejected",

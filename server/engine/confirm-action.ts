@@ -62,8 +62,13 @@ export async function confirmAction(
   const existing = await db.effect.findUnique({ where: { actionId: row.id } });
   // An effect applied but not verified yet (the person's approval sent it a moment ago, or a
   // first confirm's check failed): asked once more, as the first confirm does.
-  if (existing && existing.status !== "failed")
-    return verifyAtOnce(deps, capability, actor, row.id, await replay());
+  if (existing && existing.status !== "failed") {
+    const answer = await replay();
+    const checked = await verifyAtOnce(deps, capability, actor, row.id, answer);
+    // Unchanged and still "applied": the sender's own check may have verified it meanwhile
+    // (verifyAtOnce found it no longer `applied`); answer as the action stands now.
+    return checked === answer && answer.status === "applied" ? replay() : checked;
+  }
   const state = parseActionState(row.state);
   const atConfirmation = capability.nodes.some((n) => n.id === row.node && n.requiresConfirmation);
   // A person's rejection is answered as such (with their reason), not as "not possible now".

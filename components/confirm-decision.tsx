@@ -12,6 +12,14 @@ export { formatTime };
 type DecisionOutcome = {
   outcome: string;
   message: string;
+  /** What carrying out the approved change gave: the approval runs it at once. */
+  result?: {
+    outcome: string;
+    reason?: string;
+    message: string;
+    external_id?: string | null;
+    next: string;
+  };
   approval?: {
     id: string;
     status: string;
@@ -45,22 +53,35 @@ type Props = {
   audience: "member" | "staff";
   /** Asked when a decision answered that the action moved on: the screen re-reads it and shows the change. */
   onStale: () => void;
+  /** The action's status as it stands now (carried out, unknown, still approved…). */
+  actionStatus?: string;
 };
+
+/** Action statuses after which the approved change was carried out (verified or not). */
+const CARRIED_OUT = new Set(["applied", "completed"]);
 
 function AgentWillSee({
   status,
   reason,
   audience,
+  actionStatus,
 }: {
   status: string;
   reason?: string | null;
   audience: "member" | "staff";
+  actionStatus?: string;
 }) {
-  const text =
-    status === "approved"
+  // Seen again later: the approval's run may not have carried it out (the system was down, the
+  // agent's key revoked) or its answer was lost; say where it stands, not what should have happened.
+  const notCarriedOut = status === "approved" && actionStatus !== undefined && !CARRIED_OUT.has(actionStatus);
+  const text = notCarriedOut
+    ? actionStatus === "unknown"
+      ? "It was sent, but the system's answer was lost: Signpost checks with the system, and support settles it if it cannot tell. Do not approve it again."
+      : "Approved, but not carried out yet: nothing was sent. The agent's confirm_action can still carry out exactly this, once, until the approval expires."
+    : status === "approved"
       ? audience === "staff"
-        ? "What the agent will see: its confirm_action for this version now runs once and returns the result. A second confirm returns the same result, never a second charge."
-        : "The agent can now carry out exactly this, once. If it tries again it gets the same result, never a second charge."
+        ? "Your approval carried out exactly this version, once. The agent's get_context or confirm_action returns this same result, never a second charge."
+        : "Your approval carried out exactly this, once. If the agent tries again it gets the same result, never a second charge."
       : audience === "staff"
         ? `What the agent will see: confirm_action is refused because you rejected it${reason ? ` (“${reason}”)` : ""}. It may prepare a new version for you.`
         : `The agent is told you said no${reason ? ` (“${reason}”)` : ""}. Nothing happens unless it prepares something new and you approve that.`;
@@ -68,6 +89,32 @@ function AgentWillSee({
     <p className="mt-2 text-sm text-slate-700" data-testid="agent-will-see">
       {text}
     </p>
+  );
+}
+
+/** What the approval's run gave: done with the system's reference, or why not and what happens next. */
+function ApprovedResult({
+  result,
+  onStale,
+}: {
+  result: NonNullable<DecisionOutcome["result"]>;
+  onStale: () => void;
+}) {
+  const done = result.outcome === "applied";
+  return (
+    <div className="mt-2 text-sm" data-testid="approved-result" data-outcome={result.outcome}>
+      <p className={done ? "text-emerald-900" : "font-semibold text-amber-900"}>
+        {done ? "Done" : result.outcome === "unknown" ? "Sent, result not known yet" : "Not done"}:{" "}
+        {result.message}
+        {done && result.external_id ? ` (reference ${result.external_id})` : ""}
+      </p>
+      <p className="mt-1 text-slate-700">{result.next}</p>
+      {result.outcome === "conflict" ? (
+        <button type="button" className={`${buttonClass("secondary", "sm")} mt-2`} onClick={onStale}>
+          Review the new version
+        </button>
+      ) : null}
+    </div>
   );
 }
 
@@ -166,11 +213,16 @@ export function ConfirmDecision(props: Props) {
             Decided in the {props.decidedVia === "cli" ? "command line" : "console"}.
           </p>
         ) : null}
-        <AgentWillSee
-          status={decided}
-          reason={decide.data ? reason : props.reason}
-          audience={props.audience}
-        />
+        {decide.data?.result ? (
+          <ApprovedResult result={decide.data.result} onStale={props.onStale} />
+        ) : (
+          <AgentWillSee
+            status={decided}
+            reason={decide.data ? reason : props.reason}
+            audience={props.audience}
+            actionStatus={decide.data ? undefined : props.actionStatus}
+          />
+        )}
       </div>
     );
   }

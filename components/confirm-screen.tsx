@@ -165,6 +165,7 @@ export function ConfirmScreen({ initial, audience }: { initial: ConfirmView; aud
         sentence={decisionSentence(current.summary)}
         audience={audience}
         onStale={() => void client.invalidateQueries({ queryKey: key })}
+        actionStatus={latest.actionStatus}
       />
     </div>
   );

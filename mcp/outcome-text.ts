@@ -388,7 +388,9 @@ export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut
     );
   const approval = approvalLine(result.approval);
   if (typeof result.approval_url === "string")
-    lines.push(`${approval ?? "approval: pending"} — the user decides; approve at: ${result.approval_url}`);
+    lines.push(
+      `${approval ?? "approval: pending"} — the user decides; their approval carries it out (nothing to call after it); approve at: ${result.approval_url}`,
+    );
   // A decided approval matters while it still decides something, not after the effect.
   else if (approval && !result.effect) lines.push(approval);
 

@@ -61,7 +61,15 @@ export async function confirmAction(
   const waitMs = capability.policy.timeoutMs * Math.max(1, capability.policy.retry.attempts) + 2000;
   const replay = () => existingEffectOutcome(deps, capability, actor, row.id, input.idempotency_key, waitMs);
   const existing = await db.effect.findUnique({ where: { actionId: row.id } });
-  if (existing && existing.status !== "failed") return replay();
+  // An effect applied but not verified yet (the person's approval sent it a moment ago, or a
+  // first confirm's check failed): asked once more, as the first confirm does.
+  if (existing && existing.status !== "failed") {
+    const answer = await replay();
+    const checked = await verifyAtOnce(deps, capability, actor, row.id, answer);
+    // Unchanged and still "applied": the sender's own check may have verified it meanwhile
+    // (verifyAtOnce found it no longer `applied`); answer as the action stands now.
+    return checked === answer && answer.status === "applied" ? replay() : checked;
+  }
   const state = parseActionState(row.state);
   const atConfirmation = capability.nodes.some((n) => n.id === row.node && n.requiresConfirmation);
   // A person's rejection is answered as such (with their reason), not as "not possible now".
@@ -224,18 +232,18 @@ async function approvalRefusal(
     outcome: "rejected",
     reason: "approval_pending",
     // The link is on the approval line of the answer; the summary stays as the person sees it.
-    message: `Not approved yet: a person must approve version ${row.version} first; the model's word is not an approval`,
+    message: `Not approved yet: a person must approve version ${row.version} first; the model's word is not an approval. Their approval carries it out: nothing to call after it`,
     retryable: true,
     next_actions: [
       {
         tool: "get_context",
         args: { action_id: row.id },
-        description: "Check whether the user has approved yet",
+        description: "After the user approved: the result (their approval carried it out)",
       },
       {
         tool: "confirm_action",
         args: { action_id: row.id, version: row.version },
-        description: "Confirm once the user has approved",
+        description: "Not needed after the approval (it carries it out); returns the same result",
         requires_user_approval: true,
       },
     ],

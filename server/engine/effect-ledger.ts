@@ -342,10 +342,16 @@ export async function existingEffectOutcome(
       retryable: false,
     });
   }
-  const sameKey = firstIdempotencyKey(effect) === idempotencyKey;
-  const prefix = sameKey
-    ? "Replay of the first confirm"
-    : "Already confirmed with another idempotency key; no second effect";
+  const first = firstIdempotencyKey(effect);
+  const sameKey = first === idempotencyKey;
+  // The person's approval ran it (the gateway confirms with the action key): say so, as the
+  // agent that comes back to confirm needs to hear that nothing was left for it to do.
+  const byApproval = !sameKey && first === effect.actionKey;
+  const prefix = byApproval
+    ? "Sent when the user approved it (their approval carries it out; no second effect)"
+    : sameKey
+      ? "Replay of the first confirm"
+      : "Already confirmed with another idempotency key; no second effect";
   const byStatus: Record<string, Pick<ActionResponse, "outcome" | "retryable">> = {
     applied: { outcome: "applied", retryable: false },
     pending: { outcome: "unknown", retryable: false },
@@ -354,7 +360,7 @@ export async function existingEffectOutcome(
   };
   return respond(deps, capability, row, {
     ...(byStatus[effect.status] ?? { outcome: "unknown", retryable: false }),
-    reason: sameKey ? "idempotent_replay" : "already_confirmed",
+    reason: byApproval ? "applied_on_approval" : sameKey ? "idempotent_replay" : "already_confirmed",
     message: `${prefix}: effect ${effect.status}${effect.externalId ? ` (${effect.externalId})` : ""}`,
   });
 }

@@ -134,7 +134,9 @@ function byStatus(
         ? `${approvedBy(approval)}${what}`
         : status === "expired"
           ? "The approval request expired before anyone approved it; confirm_action asks the user again (nothing is sent until they approve)"
-          : `Once the user approved: ${what.toLowerCase()}`,
+          : // The person's approval runs the confirm itself (the gateway's decide-approval):
+            // nothing is left for the agent to call once they approve.
+            `The user's approval carries it out (${what.toLowerCase()}); nothing to call after they approve: get_context shows the result`,
     requires_user_approval: status !== "approved",
   });
   return out;

@@ -246,6 +246,7 @@ export async function verifyAtOnce(
     const next = await recordVerification(deps, row, effect, v, "verified");
     return respond(deps, capability, next, {
       outcome: "applied",
+      ...(answer.reason ? { reason: answer.reason } : {}),
       message: `${answer.message.replace(/; verify it$/, "")}; verified at the system of record`,
       retryable: false,
       next_actions: [],

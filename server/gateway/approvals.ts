@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type AnyCapability, type ApproverRule, approversOf } from "../connectors/sdk/define-capability";
-import type { Outcome } from "../connectors/sdk/outcome";
+import type { Outcome, OutcomeKind } from "../connectors/sdk/outcome";
 import type { Db } from "../db/client";
 import { parseActionState } from "../engine/action-state";
 import { recordActionEvent } from "../engine/action-store";
@@ -26,7 +26,24 @@ export const decideApprovalInputSchema = z
   .strict();
 export type DecideApprovalInput = z.infer<typeof decideApprovalInputSchema>;
 
+/** What the person's screen shows after their approval ran the action. */
+export interface ApprovedResult {
+  outcome: OutcomeKind;
+  reason?: string;
+  /** What happened, in the system's words where it answered. */
+  message: string;
+  /** The system's reference for an applied change. */
+  external_id?: string | null;
+  /** The action's status now (completed, applied, unknown, failed, awaiting_approval…). */
+  status?: string;
+  version?: number;
+  /** What happens next, in a person's words. */
+  next: string;
+}
+
 export type ApprovalOutcome = Outcome<{
+  /** What carrying the approved action out gave (decide-approval runs it once approved). */
+  result?: ApprovedResult;
   approval?: {
     id: string;
     status: string;
@@ -211,7 +228,7 @@ export async function decideApproval(
     outcome: "applied",
     message:
       decided === "approved"
-        ? `Approved by ${by.name} at ${at}: the agent can now confirm this exact version`
+        ? `Approved by ${by.name} at ${at}`
         : `Rejected by ${by.name} at ${at}: the agent is told${input.reason ? " your reason" : ""} and cannot confirm this version`,
     retryable: false,
     action_id: action.id,

@@ -61,8 +61,8 @@ export async function identifyAgent(
   return agent ? agentContext(db, agent, agent.keyPrefix, face) : null;
 }
 
-type AgentWithUser = NonNullable<Awaited<ReturnType<typeof findAgentWithUser>>>;
-function findAgentWithUser(db: Db, id: string) {
+export type AgentWithUser = NonNullable<Awaited<ReturnType<typeof findAgentWithUser>>>;
+export function findAgentWithUser(db: Db, id: string) {
   return db.agent.findUnique({ where: { id }, include: { user: true } });
 }
 
@@ -76,14 +76,24 @@ export function agentContext(
   keyPrefix: string,
   face: Face = "actions",
 ): TrustedContext | null {
-  if (agent.revokedAt || agent.user.tenantId !== agent.tenantId) return null;
-  const role = agent.user.role as Role;
-  if (!ROLES.has(role)) return null;
+  const ctx = agentRowContext(agent, keyPrefix, face);
   // Last use is informative only (the console shows it to the minute); a failed write must not
   // fail the call. Written at most once a LAST_USE_RESOLUTION_MS per key: a write on every call
   // cost each call a database write (on SQLite, the file's one writer) for nothing anyone reads.
+  if (ctx) noteLastUse(db, agent.id, agent.lastUsedAt?.getTime() ?? null);
+  return ctx;
+}
+
+/**
+ * The context an agent row acts with, without noting a use: also what a person's approval runs
+ * the agent's action with (the agent did not call). Null when revoked, moved out of its
+ * person's tenant, or its person's role is unknown.
+ */
+export function agentRowContext(agent: AgentWithUser, keyPrefix: string, face: Face): TrustedContext | null {
+  if (agent.revokedAt || agent.user.tenantId !== agent.tenantId) return null;
+  const role = agent.user.role as Role;
+  if (!ROLES.has(role)) return null;
   const faces = parseAgentFaces(agent.faces);
-  noteLastUse(db, agent.id, agent.lastUsedAt?.getTime() ?? null);
   return {
     kind: "agent",
     tenantId: agent.tenantId,

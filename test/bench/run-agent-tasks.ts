@@ -30,18 +30,20 @@ export async function runOnSignpost(w: McpWorld, task: BenchTask, mode: ReadMode
   return runSignpostAgent(client, task.signpost, mode, {
     approve: async (actionId) => {
       const ctx = await w.gw.getContext(w.agent[task.as], { action_id: actionId });
-      const decider = (await w.gw.decideApproval(w.person[task.as], {
+      let decided = await w.gw.decideApproval(w.person[task.as], {
         action_id: actionId,
         version: ctx.version as number,
         decision: "approve",
-      })) as { outcome?: string };
+      });
       // Some approvals belong to an admin (e.g. a cross-team assignment).
-      if (decider.outcome !== "applied")
-        await w.gw.decideApproval(w.person.adam, {
+      if (decided.outcome !== "applied")
+        decided = await w.gw.decideApproval(w.person.adam, {
           action_id: actionId,
           version: ctx.version as number,
           decision: "approve",
         });
+      // What the person's screen shows: their approval carried the action out.
+      return decided.result?.outcome;
     },
     idempotencyKey: () => `bench-${randomBytes(6).toString("hex")}`,
   });

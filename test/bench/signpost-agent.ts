@@ -30,8 +30,11 @@ export interface AgentRun {
 }
 
 export interface AgentHooks {
-  /** The person approves in the console (not an agent call). */
-  approve(actionId: string): Promise<void>;
+  /**
+   * The person approves in the console (not an agent call); their approval carries the action
+   * out. Returns the outcome their screen showed (applied, unknown, …).
+   */
+  approve(actionId: string): Promise<string | undefined>;
   idempotencyKey(): string;
 }
 
@@ -143,8 +146,15 @@ export async function runSignpostAgent(
       if (confirm.needsApproval && !approved.has(actionId)) {
         if (!r.approvalUrl && !confirm.description.includes("/confirm/"))
           return finish("stuck: approval needed but no link to give the user");
-        await hooks.approve(actionId);
+        const seen = await hooks.approve(actionId);
         approved.add(actionId);
+        // The answer said the approval carries it out: the person saw it done on their screen,
+        // nothing is left to call. Anything else they saw, the agent reads and follows.
+        if (/approval carries it out/i.test(confirm.description)) {
+          if (seen === "applied") return finish("finished: applied when the person approved");
+          r = await call("get_context", { action_id: actionId });
+          continue;
+        }
       }
       r = await call("confirm_action", { ...confirm.args, idempotency_key: hooks.idempotencyKey() });
       continue;

@@ -211,23 +211,33 @@ export const execute =
     return w.gw.verifyAction(w.agent[who], { action_id: s.action_id });
   };
 
-/** A ticket changed at the legacy system between approval and confirm. */
+/**
+ * A ticket changed at the legacy system while the person reviewed it: their approval's run
+ * re-checks it and sends nothing. The answer is what their approval gave (the reason they are
+ * shown) with what the agent is offered next.
+ */
 export const ticketChangedUnderApproval =
   (who: Who, capability: string, ticket: string, patch: Record<string, unknown>, approver: Who = who): Run =>
   async (w) => {
     const s = await start(who, capability, ticket, patch)(w);
-    if (s.status === "awaiting_approval")
-      await w.gw.decideApproval(w.person[approver], {
-        action_id: s.action_id as string,
-        version: s.version as number,
-        decision: "approve",
-      });
+    const needsApproval = s.status === "awaiting_approval";
     await fetch(`${w.legacy.url}/v1/tickets/${ticket}`, {
       method: "PATCH",
       headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}`, "content-type": "application/json" },
       body: JSON.stringify({ subject: `changed ${Date.now()}` }),
     });
-    return w.gw.confirmAction(w.agent[who], { action_id: s.action_id, idempotency_key: idem() });
+    // Nobody must approve: the agent's confirm re-checks and sends nothing.
+    if (!needsApproval)
+      return w.gw.confirmAction(w.agent[who], { action_id: s.action_id, idempotency_key: idem() });
+    const d = await w.gw.decideApproval(w.person[approver], {
+      action_id: s.action_id as string,
+      version: s.version as number,
+      decision: "approve",
+    });
+    if (!d.result) return d as GatewayOutcome;
+    const now = await w.gw.getContext(w.agent[who], { action_id: s.action_id });
+    const { outcome, reason, message } = d.result;
+    return { outcome, reason, message, retryable: true, next_actions: now.next_actions };
   };
 
 export const ready: Expectation = { outcome: "applied", requires_confirmation: true };

@@ -238,7 +238,7 @@ const assign: Table = {
       },
     ],
     [
-      "the ticket changed after approval",
+      "the ticket changed while the person reviewed it",
       ticketChangedUnderApproval("sam", "assign_ticket", "tkt_3", { assignee_id: "tm_sid" }, "adam"),
       { outcome: "conflict", reason: "changed_since_approval", next: ["advance_action", "confirm_action"] },
     ],

@@ -396,24 +396,26 @@ describeEachProvider(
       expect(none.next_actions.map((n) => n.tool)).not.toContain("confirm_action");
     });
 
-    it("an item settled after approval sends the action back to the item choice, not to the same confirm", async () => {
+    it("an item settled while the person reviews sends the action back to the item choice when they approve", async () => {
       const s = await startReturn("ord_exchange", {
         item_ids: ["ord_exchange_item_1", "ord_exchange_item_2"],
       });
       expect(s.summary).toMatchObject({ amount: 4300 });
-      await w.gw.decideApproval(w.person.alice, {
-        action_id: s.action_id as string,
-        version: s.version as number,
-        decision: "approve",
-      });
       // Meanwhile the tee is exchanged by another request.
       await run("ord_exchange", {
         kind: "exchange",
         reason: "too small",
         replacement_product_id: "prod_tee_l",
       });
-      const c = await w.gw.confirmAction(w.agent.alice, { action_id: s.action_id, idempotency_key: idem() });
-      expect(c).toMatchObject({ outcome: "conflict", reason: "changed_since_approval", node: "DETAILS" });
+      // The approval's run re-checks at the system of record: nothing sent, the person told why.
+      const d = await w.gw.decideApproval(w.person.alice, {
+        action_id: s.action_id as string,
+        version: s.version as number,
+        decision: "approve",
+      });
+      expect(d.result).toMatchObject({ outcome: "conflict", reason: "changed_since_approval" });
+      const c = await w.gw.getContext(w.agent.alice, { action_id: s.action_id });
+      expect(c).toMatchObject({ node: "DETAILS" });
       expect(c.validation_errors).toEqual([expect.objectContaining({ code: "item_already_returned" })]);
       expect(c.next_actions.map((n) => n.tool)).toEqual(["advance_action"]);
       // Nothing was sent: the shop recorded only the exchange.

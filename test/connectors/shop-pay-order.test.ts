@@ -77,11 +77,14 @@ describeEachProvider("pay_order through the gateway (%s, real legacy service)", 
     expect(early).toMatchObject({ outcome: "rejected", reason: "approval_pending" });
     expect(await paymentsWhere(w, "order_id=ord_pending")).toHaveLength(0);
 
-    expect((await approve(w, id)).outcome).toBe("applied");
+    // The person's approval pays it: the agent calls nothing more.
+    expect(await approve(w, id)).toMatchObject({ outcome: "applied", result: { outcome: "applied" } });
+    expect(await paymentsWhere(w, "order_id=ord_pending")).toHaveLength(1);
     const key = idem("confirm");
     const confirmed = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: key });
     expect(confirmed).toMatchObject({
       outcome: "applied",
+      reason: "applied_on_approval",
       status: "completed",
       effect: { status: "applied" },
       verification: { status: "paid", amount: total, order_id: "ord_pending", payments: 1 },
@@ -95,15 +98,15 @@ describeEachProvider("pay_order through the gateway (%s, real legacy service)", 
     expect(balanceBefore - (await balanceOf(w))).toBe(total);
     expect(await ordersOfAlice(w)).toBe(ordersBefore);
 
-    // A retried confirm replays the first answer; another key finds it confirmed; no second charge.
+    // Every later confirm, whatever its key, finds the approval's payment; no second charge.
     const replay = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: key });
     expect(replay).toMatchObject({
       outcome: "applied",
-      reason: "idempotent_replay",
+      reason: "applied_on_approval",
       external_id: confirmed.external_id,
     });
     const other = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem("other") });
-    expect(other).toMatchObject({ outcome: "applied", reason: "already_confirmed" });
+    expect(other).toMatchObject({ outcome: "applied", reason: "applied_on_approval" });
     expect(await paymentsWhere(w, "order_id=ord_pending")).toHaveLength(1);
     expect(balanceBefore - (await balanceOf(w))).toBe(total);
     expect(await w.db.effect.count({ where: { actionId: id } })).toBe(1);
@@ -113,9 +116,8 @@ describeEachProvider("pay_order through the gateway (%s, real legacy service)", 
     expect(again).toMatchObject({ outcome: "rejected", reason: "order_already_paid" });
   });
 
-  it("an order paid elsewhere after approval is not charged again at confirm", async () => {
+  it("an order paid elsewhere while the person reviews is not charged again when they approve, and they are told why", async () => {
     const start = await startPay("ord_pending", { payment_type: "card" });
-    await approve(w, start.action_id as string);
     const { total } = await orderOf(w, "ord_pending");
     const direct = await fetch(`${w.legacy.url}/v1/payments`, {
       method: "POST",
@@ -127,6 +129,10 @@ describeEachProvider("pay_order through the gateway (%s, real legacy service)", 
       body: JSON.stringify({ order_id: "ord_pending", payment_method_id: "pm_alice_card", amount: total }),
     });
     expect(direct.status).toBe(201);
+    // The approval's run re-checks the order at the system of record: nothing is sent.
+    const decided = await approve(w, start.action_id as string);
+    expect(decided).toMatchObject({ approval: { status: "approved" }, result: { outcome: "conflict" } });
+    expect(decided.result?.next).toMatch(/Nothing was sent/);
     const confirmed = await w.gw.confirmAction(w.agent.alice, {
       action_id: start.action_id,
       idempotency_key: idem(),

@@ -264,11 +264,6 @@ run("decisions in the console: phone, live changes, notifications, guards, monit
     const start = await agent.call("start_action", { capability: "checkout", patch: mugs(1) });
     const id = String(start.structured.action_id);
     const version = Number(start.structured.version);
-    const decided = await pageFetch(phone.page, `/api/console/actions/${id}/decision`, {
-      method: "POST",
-      body: { decision: "approve", version },
-    });
-    expect(decided.status).toBe(200);
     const fault = await fetch(`${app.legacy.url}/admin/faults`, {
       method: "POST",
       headers: { "x-admin-key": app.legacy.adminKey, "content-type": "application/json" },
@@ -280,6 +275,13 @@ run("decisions in the console: phone, live changes, notifications, guards, monit
       }),
     });
     expect(fault.ok).toBe(true);
+    // Her approval sends the payment; its answer is lost: she is told it is not known yet.
+    const decided = await pageFetch(phone.page, `/api/console/actions/${id}/decision`, {
+      method: "POST",
+      body: { decision: "approve", version },
+    });
+    expect(decided.status).toBe(200);
+    expect(decided.text).toMatch(/"result":\{"outcome":"unknown"/);
     const confirmed = await agent.call("confirm_action", {
       action_id: id,
       version,

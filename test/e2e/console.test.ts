@@ -235,14 +235,21 @@ run("console in Chromium", () => {
       await screenshot(alice.page, "confirm");
       await alice.page.getByRole("button", { name: "Pay $41.00 from Store credit" }).click();
       await alice.page.getByTestId("decision-result").waitFor();
-      // A member is told in plain words (support and admins see the confirm_action wording).
-      expect(await alice.page.getByTestId("agent-will-see").textContent()).toMatch(/exactly this, once/);
+      // Her approval paid it, with no confirm_action from the agent: the screen shows the result.
+      expect(await alice.page.getByTestId("approved-result").textContent()).toMatch(
+        /^Done: .*verified at the system of record.*\(reference \S+\)/,
+      );
+      expect(await legacyPayments(`sp_${id}_v${version}`)).toHaveLength(1);
       await screenshot(alice.page, "confirm-approved");
 
       const key = idem("confirm");
       const confirmed = await agent.call("confirm_action", { action_id: id, version, idempotency_key: key });
-      // Confirm checks the system of record at once: applied and verified.
-      expect(confirmed.structured).toMatchObject({ outcome: "applied", status: "completed" });
+      // The agent's confirm finds what the approval did: applied and verified, nothing sent again.
+      expect(confirmed.structured).toMatchObject({
+        outcome: "applied",
+        status: "completed",
+        reason: "applied_on_approval",
+      });
       const again = await agent.call("confirm_action", {
         action_id: id,
         version,
@@ -826,11 +833,6 @@ run("console in Chromium", () => {
       });
       const id = String(start.structured.action_id);
       const version = Number(start.structured.version);
-      const decided = await pageFetch(alice.page, `/api/console/actions/${id}/decision`, {
-        method: "POST",
-        body: { decision: "approve", version },
-      });
-      expect(decided.status).toBe(200);
       const fault = await fetch(`${app.legacy.url}/admin/faults`, {
         method: "POST",
         headers: { "x-admin-key": app.legacy.adminKey, "content-type": "application/json" },
@@ -842,6 +844,13 @@ run("console in Chromium", () => {
         }),
       });
       expect(fault.ok).toBe(true);
+      // Her approval sends the payment into the fault; the agent's confirm finds that send.
+      const decided = await pageFetch(alice.page, `/api/console/actions/${id}/decision`, {
+        method: "POST",
+        body: { decision: "approve", version },
+      });
+      expect(decided.status).toBe(200);
+      expect(decided.text).toMatch(/"result":\{"outcome":"unknown"/);
       const confirmed = await agent.call("confirm_action", {
         action_id: id,
         version,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeEachProvider } from "../helpers/database";
-import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
+import { checkoutToConfirmation, createWorld, grant, idem, type World } from "./gateway-world";
 
 /** Payments the legacy system holds for one action key (the `reference` Signpost sends). */
 async function legacyPayments(w: World, reference: string) {
@@ -67,7 +67,7 @@ describeEachProvider("checkout through the gateway (%s)", (provider) => {
     const id = start.action_id as string;
     const early = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
     expect(early).toMatchObject({ outcome: "rejected", reason: "approval_pending" });
-    expect((await approve(w, id)).outcome).toBe("applied");
+    expect((await grant(w, id)).outcome).toBe("applied");
     const key = idem("confirm");
     const confirmed = await w.gw.confirmAction(w.agent.alice, {
       action_id: id,
@@ -174,7 +174,7 @@ describeEachProvider("checkout through the gateway (%s)", (provider) => {
   it("a change after approval voids it; a stale version is a conflict carrying the current one", async () => {
     const start = await checkoutToConfirmation(w);
     const id = start.action_id as string;
-    await approve(w, id);
+    await grant(w, id);
     const changed = await w.gw.advanceAction(w.agent.alice, {
       action_id: id,
       version: 1,
@@ -223,7 +223,7 @@ describeEachProvider("checkout through the gateway (%s)", (provider) => {
     expect(preview).toMatchObject({ outcome: "preview", node: "CONFIRM_ORDER", requires_confirmation: true });
     expect(await w.db.action.count()).toBe(before);
     const start = await checkoutToConfirmation(w);
-    await approve(w, start.action_id as string);
+    await grant(w, start.action_id as string);
     const advDry = await w.gw.advanceAction(w.agent.alice, {
       action_id: start.action_id,
       version: 1,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { describeEachProvider } from "../helpers/database";
-import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
+import { checkoutToConfirmation, createWorld, grant, idem, type World } from "./gateway-world";
 
 /**
  * Found by an outside attack: an advance_action that landed while a confirm was between its
@@ -30,7 +30,7 @@ describeEachProvider("a confirm and an advance racing (%s)", (provider) => {
   it("an advance while the confirm holds the claim is refused; the approved version is what is paid and recorded", async () => {
     const start = await checkoutToConfirmation(w);
     const id = start.action_id as string;
-    expect(await approve(w, id)).toMatchObject({ outcome: "applied" });
+    expect(await grant(w, id)).toMatchObject({ outcome: "applied" });
     // Hold confirm's re-validation between the claim and the send.
     await w.legacy.injectFault({
       match: "GET /v1/customers/*/payment-methods",
@@ -56,7 +56,7 @@ describeEachProvider("a confirm and an advance racing (%s)", (provider) => {
   it("an advance that lands first makes the confirm give its claim back: nothing is sent", async () => {
     const start = await checkoutToConfirmation(w);
     const id = start.action_id as string;
-    expect(await approve(w, id)).toMatchObject({ outcome: "applied" });
+    expect(await grant(w, id)).toMatchObject({ outcome: "applied" });
     await w.legacy.injectFault({
       match: "GET /v1/customers/*/payment-methods",
       mode: "latency",

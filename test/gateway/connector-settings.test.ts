@@ -12,7 +12,7 @@ import type { ConsoleContext } from "@/server/gateway/console-session";
 import { readSecret } from "@/server/gateway/vault";
 import { allowEgressTo } from "../helpers/allow-egress";
 import { describeEachProvider } from "../helpers/database";
-import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
+import { checkoutToConfirmation, createWorld, grant, idem, type World } from "./gateway-world";
 
 // Protects two findings of the security review:
 // 1. A write-only connector secret is bound to the origin it was entered for: moving baseUrl to
@@ -280,7 +280,7 @@ describeEachProvider("connector settings on %s", (provider) => {
       const started = await checkoutToConfirmation(w);
       expect(started.outcome).toBe("applied");
       const id = started.action_id as string;
-      expect((await approve(w, id)).outcome).toBe("applied");
+      expect((await grant(w, id)).outcome).toBe("applied");
       try {
         await updateConnectorSettings(w.db, admin, "shop", { baseUrl: w.legacy.url, enabled: false });
         const refused = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { describeEachProvider } from "../helpers/database";
-import { approve, checkoutToConfirmation, createWorld, type World } from "./gateway-world";
+import { checkoutToConfirmation, createWorld, grant, type World } from "./gateway-world";
 
 async function legacyPayments(w: World, reference: string) {
   const res = await fetch(`${w.legacy.url}/v1/payments?reference=${encodeURIComponent(reference)}`, {
@@ -22,7 +22,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function approvedCheckout(w: World) {
   const start = await checkoutToConfirmation(w);
   const id = start.action_id as string;
-  await approve(w, id);
+  await grant(w, id);
   return id;
 }
 

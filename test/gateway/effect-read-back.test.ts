@@ -4,7 +4,7 @@ import { SystemUnavailableError } from "@/server/connectors/sdk/system-errors";
 import { setSecret } from "@/server/gateway/vault";
 import { describeEachProvider } from "../helpers/database";
 import type { LegacyFault } from "../helpers/legacy-server";
-import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
+import { checkoutToConfirmation, createWorld, grant, idem, type World } from "./gateway-world";
 
 /**
  * After a write has been sent, nothing that goes wrong while confirming its answer may be
@@ -25,7 +25,7 @@ async function approvedCheckout(w: World) {
   const start = await checkoutToConfirmation(w);
   expect(start.outcome).toBe("applied");
   const id = start.action_id as string;
-  expect((await approve(w, id)).outcome).toBe("applied");
+  expect((await grant(w, id)).outcome).toBe("applied");
   return id;
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { seedPeople } from "@/sdk-testing/seed-people";
 import type { Db } from "@/server/db/client";
 import type { DbProvider } from "@/server/db/database-url";
+import { decideApproval } from "@/server/gateway/approvals";
 import { createGateway, type Gateway } from "@/server/gateway/create-gateway";
 import type { TrustedContext } from "@/server/gateway/trusted-context";
 import { setSecret } from "@/server/gateway/vault";
@@ -97,6 +98,26 @@ export async function checkoutToConfirmation(
 export async function approve(w: World, actionId: string, who: TrustedContext = w.person.alice) {
   const row = await w.db.action.findUnique({ where: { id: actionId }, select: { version: true } });
   return w.gw.decideApproval(who, {
+    action_id: actionId,
+    version: row?.version ?? 1,
+    decision: "approve",
+  });
+}
+
+/**
+ * A person's approval recorded whose run has not happened: the state a server stop between the
+ * decision's commit and the confirm it runs leaves behind. The decision is the real one
+ * (server/gateway/approvals.ts); the confirm is left to the agent's confirm_action, whose own
+ * mechanics (ledger, faults, retries, recovery) the tests that use this exercise. `approve` is
+ * the console's whole click: decision and run.
+ */
+export async function grant(
+  w: Pick<World, "db" | "gw" | "person">,
+  actionId: string,
+  who: TrustedContext = w.person.alice,
+) {
+  const row = await w.db.action.findUnique({ where: { id: actionId }, select: { version: true } });
+  return decideApproval(w.db, who, w.gw.capabilities, {
     action_id: actionId,
     version: row?.version ?? 1,
     decision: "approve",

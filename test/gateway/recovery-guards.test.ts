@@ -1,7 +1,7 @@
 // stays-whole: one rule set (the recovery queue's guards) on one world per provider.
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { describeEachProvider } from "../helpers/database";
-import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
+import { checkoutToConfirmation, createWorld, grant, idem, type World } from "./gateway-world";
 
 async function legacyPayments(w: World, reference: string) {
   const res = await fetch(`${w.legacy.url}/v1/payments?reference=${encodeURIComponent(reference)}`, {
@@ -23,7 +23,7 @@ async function approvedCheckout(w: World) {
   const start = await checkoutToConfirmation(w);
   expect(start.outcome).toBe("applied");
   const id = start.action_id as string;
-  expect((await approve(w, id)).outcome).toBe("applied");
+  expect((await grant(w, id)).outcome).toBe("applied");
   return id;
 }
 
@@ -445,8 +445,9 @@ describeEachProvider("people's decisions are all-or-nothing (%s)", (provider) =>
     // Nothing half-done blocks the retry.
     expect(
       await w.gw.decideApproval(w.person.alice, { action_id: id, version, decision: "approve" }),
-    ).toMatchObject({ outcome: "applied", approval: { status: "approved" } });
-    expect((await w.db.action.findUniqueOrThrow({ where: { id } })).status).toBe("approved");
+    ).toMatchObject({ outcome: "applied", approval: { status: "approved" }, result: { outcome: "applied" } });
+    // The approval carried it out (and it was verified at once).
+    expect((await w.db.action.findUniqueOrThrow({ where: { id } })).status).toBe("completed");
   });
 
   it("concurrent approve and reject: one decision, and the action and its history agree with it", async () => {
@@ -462,7 +463,11 @@ describeEachProvider("people's decisions are all-or-nothing (%s)", (provider) =>
     expect(winners).toHaveLength(1);
     const status = winners[0]?.approval?.status;
     expect(["approved", "rejected"]).toContain(status);
-    expect((await w.db.action.findUniqueOrThrow({ where: { id } })).status).toBe(status);
+    // An approval that won carried the action out, once; a rejection sent nothing.
+    expect((await w.db.action.findUniqueOrThrow({ where: { id } })).status).toBe(
+      status === "approved" ? "completed" : "rejected",
+    );
+    expect(await w.db.effect.count({ where: { actionId: id } })).toBe(status === "approved" ? 1 : 0);
     const events = await w.db.actionEvent.findMany({ where: { actionId: id, node: "APPROVAL" } });
     expect(events.map((e) => e.kind)).toEqual([status]);
   });

@@ -3,7 +3,7 @@ import { listApprovals } from "@/server/gateway/console/list-approvals";
 import type { PublishedAuditEvent } from "@/server/gateway/event-stream";
 import { identifyAgent } from "@/server/gateway/trusted-context";
 import { describeEachProvider } from "../helpers/database";
-import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
+import { approve, checkoutToConfirmation, createWorld, grant, idem, type World } from "./gateway-world";
 
 describeEachProvider("trusted context, tenancy, permissions, approvals, audit (%s)", (provider) => {
   let w: World;
@@ -180,9 +180,8 @@ describeEachProvider("trusted context, tenancy, permissions, approvals, audit (%
       status: "approved",
       decided_by: { name: "Alice", role: "member" },
     });
-    const confirm = seen.next_actions.find((n) => n.tool === "confirm_action");
-    expect(confirm?.description).toMatch(/^Approved by Alice at \d\d:\d\d UTC: /);
-    expect(confirm?.requires_user_approval).toBe(false);
+    // Her approval carried it out: nothing is left for the agent to call.
+    expect(seen).toMatchObject({ status: "completed", next_actions: [] });
   });
 
   it("a rejection reaches the agent with the person's reason and a consistent next step", async () => {
@@ -250,8 +249,8 @@ describeEachProvider("trusted context, tenancy, permissions, approvals, audit (%
       version: 2,
       approval: { status: "pending", version: 2 },
     });
-    // A granted approval that was not used in time is void too.
-    expect(await approve(w, id)).toMatchObject({ outcome: "applied" });
+    // A granted approval that was not used in time (its run did not happen) is void too.
+    expect(await grant(w, id)).toMatchObject({ outcome: "applied" });
     await w.db.approval.updateMany({
       where: { actionId: id, version: 2 },
       data: { expiresAt: new Date(Date.now() - 1000) },
@@ -295,6 +294,8 @@ describeEachProvider("trusted context, tenancy, permissions, approvals, audit (%
       "action.started",
       "action.advanced",
       "approval.approved",
+      // The approval's own run, then the agent's confirm that finds it done.
+      "action.confirmed",
       "action.confirmed",
       "action.verified",
     ]);
@@ -332,7 +333,7 @@ describeEachProvider("trusted context, tenancy, permissions, approvals, audit (%
   it("support works the recovery queue as a person; members and agents cannot", async () => {
     const start = await checkoutToConfirmation(w);
     const id = start.action_id as string;
-    await approve(w, id);
+    await grant(w, id);
     await w.legacy.injectFault({
       match: "POST /v1/payments",
       mode: "commit_then_timeout",

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { actionKeyFor } from "@/server/engine/effect-ledger";
 import { describeEachProvider } from "../helpers/database";
-import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
+import { checkoutToConfirmation, createWorld, grant, idem, type World } from "./gateway-world";
 
 async function legacyPayments(w: World, reference: string) {
   const res = await fetch(`${w.legacy.url}/v1/payments?reference=${encodeURIComponent(reference)}`, {
@@ -15,7 +15,7 @@ async function approvedCheckout(w: World) {
   const start = await checkoutToConfirmation(w);
   expect(start.outcome).toBe("applied");
   const id = start.action_id as string;
-  expect((await approve(w, id)).outcome).toBe("applied");
+  expect((await grant(w, id)).outcome).toBe("applied");
   return id;
 }
 

@@ -157,15 +157,20 @@ describeEachProvider("approvals a host can wait on (MCP Tasks extension) on %s",
       expect(await balance(w)).toBe(before - 4100);
       const done = await w.db.mcpTask.findUniqueOrThrow({ where: { id: row.id } });
       expect(done.status).toBe("completed");
-      // Polls reached both instances; the confirm is on record as the agent's, once.
+      // Polls reached both instances. The approval ran the confirm (as the agent's, on the
+      // person's click); the task's confirm found it done: one effect.
       const polled = host.rawDispatch.sent.filter((s) => s.startsWith("tasks/get"));
       expect(polled.some((s) => s.endsWith(w.endpoint))).toBe(true);
       expect(polled.some((s) => s.endsWith(second.endpoint))).toBe(true);
       const confirms = await w.db.auditEvent.findMany({
         where: { actionId: row.actionId, operation: "action.confirmed" },
+        orderBy: { seq: "asc" },
       });
-      expect(confirms).toHaveLength(1);
-      expect(confirms[0]?.agentId).toBe(w.agent.alice.agentId);
+      expect(confirms.map((c) => [c.face, c.agentId])).toEqual([
+        ["console", w.agent.alice.agentId],
+        ["actions", w.agent.alice.agentId],
+      ]);
+      expect(await w.db.effect.count({ where: { actionId: row.actionId } })).toBe(1);
     } finally {
       await host.close();
     }
@@ -313,10 +318,12 @@ describeEachProvider("approvals a host can wait on (MCP Tasks extension) on %s",
       for (const answer of answers.filter((a) => a.result?.status === "completed"))
         expect(answer.result?.result).toEqual(after.result?.result);
       expect(await balance(w)).toBe(before - 4100);
+      // The approval's own confirm, then the one task confirm that found it done: one effect.
       const confirms = await w.db.auditEvent.count({
         where: { actionId: row.actionId, operation: "action.confirmed" },
       });
-      expect(confirms).toBe(1);
+      expect(confirms).toBe(2);
+      expect(await w.db.effect.count({ where: { actionId: row.actionId } })).toBe(1);
       await execution.detach();
     } finally {
       await host.close();

@@ -5,10 +5,18 @@ import {
   decideApprovalInputSchema,
 } from "../approvals";
 import type { TrustedContext } from "../trusted-context";
+import { applyApprovedActionOperation } from "./apply-approved-action";
 import type { GatewayDeps } from "./gateway-deps";
 
-/** A person's decision on an approval (console session or CLI), checked and audited like every operation. */
-export function decideApprovalOperation({ db, capabilities, parseAudited, audited }: GatewayDeps) {
+/**
+ * A person's decision on an approval (console session or CLI), checked and audited like every
+ * operation. An approval that completes the decision also carries the action out at once: the
+ * person's approval is what the agent waited for, so it does not have to come back to confirm.
+ */
+export function decideApprovalOperation(deps: GatewayDeps) {
+  const { db, capabilities, parseAudited, audited } = deps;
+  const applyApproved = applyApprovedActionOperation(deps);
+
   /** A person's decision on an approval, audited `approval.approved|rejected` before the answer. */
   const auditedDecision = (
     ctx: TrustedContext,
@@ -27,7 +35,23 @@ export function decideApprovalOperation({ db, capabilities, parseAudited, audite
   async function decide(ctx: TrustedContext, raw: unknown): Promise<ApprovalOutcome> {
     const parsed = await parseAudited(ctx, "approval.decided", decideApprovalInputSchema, raw);
     if (!parsed.ok) return parsed.out as ApprovalOutcome;
-    return auditedDecision(ctx, parsed.input, () => decideApproval(db, ctx, capabilities, parsed.input));
+    const decided = await auditedDecision(ctx, parsed.input, () =>
+      decideApproval(db, ctx, capabilities, parsed.input),
+    );
+    // Only this decision's winner gets here with "approved" (the decision's update is
+    // conditional), so one click runs the confirm once; a racing agent confirm meets the ledger.
+    if (decided.outcome !== "applied" || decided.approval?.status !== "approved" || !decided.action_id)
+      return decided;
+    const result = await applyApproved(ctx, {
+      actionId: decided.action_id,
+      version: decided.approval.version,
+      approvalId: decided.approval.id,
+    });
+    return {
+      ...decided,
+      message: `${decided.message}; ${result.outcome === "applied" ? "done" : "not done"}: ${result.message}`,
+      result,
+    };
   }
 
   return decide;

@@ -88,9 +88,13 @@ describe("an approved imported write is never sent twice", () => {
   test("a DELETE applied after the deadline is unknown; its record still reads back (soft delete); recover sends nothing again and a person gets it", async () => {
     await rule("start", "notes://notes/n1/delete", "allow");
     const id = await submitted("notes://notes/n1/delete");
-    expect((await approve(w, id, w.person.sam)).outcome).toBe("applied");
-    // The API applies the DELETE at once and answers after the client's 10 s deadline.
+    // The API applies the DELETE at once and answers after the client's 10 s deadline: the
+    // person's approval sent it, and they are told it is not known yet.
     api.holdDeletesMs = 12_000;
+    const decided = await approve(w, id, w.person.sam);
+    expect(decided).toMatchObject({ outcome: "applied", result: { outcome: "unknown" } });
+    expect(decided.result?.next).toMatch(/recovery queue/);
+    // The agent's confirm finds that send, and sends nothing again.
     const confirmed = sc(await call("confirm_action", { action_id: id, idempotency_key: idem() }));
     expect(confirmed.outcome, JSON.stringify(confirmed)).toBe("unknown");
     expect(api.writes("DELETE")).toHaveLength(1);
@@ -112,8 +116,8 @@ describe("an approved imported write is never sent twice", () => {
   test("where the document declares an idempotency key, recover re-sends with the same key (the API deduplicates)", async () => {
     await rule("start", "notes://tags/t1/delete", "allow");
     const id = await submitted("notes://tags/t1/delete");
-    expect((await approve(w, id, w.person.sam)).outcome).toBe("applied");
     api.holdDeletesMs = 12_000;
+    expect((await approve(w, id, w.person.sam)).result?.outcome).toBe("unknown");
     const confirmed = sc(await call("confirm_action", { action_id: id, idempotency_key: idem() }));
     expect(confirmed.outcome, JSON.stringify(confirmed)).toBe("unknown");
     api.holdDeletesMs = 0;
@@ -171,9 +175,15 @@ describe("permissions decide on the form, at every step", () => {
   test("a deny rule on a form stops the confirm of an approved write; nothing reaches the API", async () => {
     await rule("start", "notes://notes/create", "allow");
     const id = await submitted("notes://notes/create", { text: "keep me" });
-    expect((await approve(w, id, w.person.sam)).outcome).toBe("applied");
     await rule("confirm", "notes://notes/create", "deny");
     const before = api.writes("POST").length;
+    // The person's approval runs the confirm as the agent, with the agent's rules: refused.
+    const decided = await approve(w, id, w.person.sam);
+    expect(decided).toMatchObject({
+      approval: { status: "approved" },
+      result: { outcome: "rejected", reason: "permission_denied" },
+    });
+    expect(api.writes("POST")).toHaveLength(before);
     const out = sc(await call("confirm_action", { action_id: id, idempotency_key: idem() }));
     expect(out).toMatchObject({ outcome: "rejected", reason: "permission_denied" });
     expect(api.writes("POST")).toHaveLength(before);

@@ -125,11 +125,10 @@ describe("the legacy system's own OpenAPI document, imported", () => {
       ?.slice(10);
     expect(id, text(started)).toBeTruthy();
     expect(text(started)).toContain("POST /v1/orders/ord_transit/refunds on");
-    await approve(w, id as string, w.person.sam);
-    // …and the API refuses it only once a person approved and it was sent.
-    const confirmed = sc(await call(sam, "confirm_action", { action_id: id, idempotency_key: idem() }));
-    expect(confirmed.outcome).toBe("rejected");
-    expect(String(confirmed.message)).toContain("409");
+    // …and the API refuses it only once a person approved and their approval sent it.
+    const decided = await approve(w, id as string, w.person.sam);
+    expect(decided.result?.outcome).toBe("rejected");
+    expect(String(decided.result?.message)).toContain("409");
     // Sent once, with the action's key as the API's Idempotency-Key (the document declares it);
     // refused, so no effect is recorded as applied.
     const sent = proxy.requests.filter(

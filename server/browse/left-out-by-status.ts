@@ -8,6 +8,15 @@ import { formatBrowseUri, parseBrowseUri } from "../connectors/sdk/parse-browse-
 const STATUS_KEY = /(^|_)(status|state)$/i;
 
 /**
+ * At most this many other statuses are counted, two at a time: an imported enum can declare
+ * hundreds, and each count is a call to the system on one navigate. Past it the statuses are
+ * only named (the first few), with how many more there are.
+ */
+const COUNTED = 6;
+const NAMED = 10;
+const IN_FLIGHT = 2;
+
+/**
  * A listing filtered by one status says in one line what the filter leaves out: every other
  * status it declares, with how many records are in it ("`status=open` only; not included:
  * pending (2), resolved (2), closed (2)"). Round 5's model asked for open tickets and could not
@@ -34,27 +43,33 @@ export async function leftOutByStatus(
   const chosen = key ? match.uri.query[key] : undefined;
   if (!key || !Array.isArray(values) || !chosen || !values.includes(chosen)) return null;
   const others = values.filter((v) => v !== chosen);
-  const counted = await Promise.all(
-    others.map(async (value) => {
-      const { page: _, ...query } = match.uri.query;
-      const target = formatBrowseUri(match.uri.scheme, match.uri.segments, {
-        ...query,
-        [key]: value,
-        per_page: "1",
-      });
-      const parsed = parseBrowseUri(target);
-      if (!parsed.ok) return null;
-      const sibling = formatBrowseUri(match.uri.scheme, match.uri.segments, { ...query, [key]: value });
-      if ((await backend.authorize("navigate", sibling)).decision !== "allow") return null;
-      // Its own scope: the links it makes are not links of the page shown.
-      const { value: page } = await withPageScope(backend.redact, () =>
-        route.render({ uri: parsed.value, params: match.params }, backend),
-      );
-      if (page.outcome !== "applied") return null;
-      if (typeof page.total !== "number") return escapeText(value);
-      return page.total > 0 ? `${escapeText(value)} (${page.total})` : null;
-    }),
-  );
+  if (others.length > COUNTED) {
+    const more = others.length - NAMED;
+    const shown = others.slice(0, NAMED).map(escapeText).join(", ");
+    return `\`${key}=${escapeText(chosen)}\` only; other values: ${shown}${more > 0 ? ` and ${more} more` : ""}.`;
+  }
+  const count = async (value: string): Promise<string | null> => {
+    const { page: _, ...query } = match.uri.query;
+    const target = formatBrowseUri(match.uri.scheme, match.uri.segments, {
+      ...query,
+      [key]: value,
+      per_page: "1",
+    });
+    const parsed = parseBrowseUri(target);
+    if (!parsed.ok) return null;
+    const sibling = formatBrowseUri(match.uri.scheme, match.uri.segments, { ...query, [key]: value });
+    if ((await backend.authorize("navigate", sibling)).decision !== "allow") return null;
+    // Its own scope: the links it makes are not links of the page shown.
+    const { value: page } = await withPageScope(backend.redact, () =>
+      route.render({ uri: parsed.value, params: match.params }, backend),
+    );
+    if (page.outcome !== "applied") return null;
+    if (typeof page.total !== "number") return escapeText(value);
+    return page.total > 0 ? `${escapeText(value)} (${page.total})` : null;
+  };
+  const counted: (string | null)[] = [];
+  for (let i = 0; i < others.length; i += IN_FLIGHT)
+    counted.push(...(await Promise.all(others.slice(i, i + IN_FLIGHT).map(count))));
   const named = counted.filter((c): c is string => c !== null);
   return `\`${key}=${escapeText(chosen)}\` only; ${named.length ? `not included: ${named.join(", ")}` : `no record has another ${escapeText(key)}`}.`;
 }

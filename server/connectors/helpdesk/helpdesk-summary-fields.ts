@@ -8,17 +8,18 @@ export function helpdeskSummary(title: string): SummaryDeclaration {
       ticket_id: { label: "Ticket" },
       subject: { label: "Subject" },
       ticket_version: { label: "Ticket version" },
-      // Each from_/to_ pair reads "<X> before" / "<X> after" (the SDK labels them by the to_ key).
+      // Each change says which value is before it and which after: "Assigned now: none" read as a
+      // failure once the assignment was made.
       from_assignee: { label: "Assignee before" },
-      to_assignee: { label: "Assignee" },
+      to_assignee: { label: "Assignee after" },
       to_assignee_name: { label: "New assignee's name" },
       to_team: { label: "Team" },
       ticket_team: { label: "Ticket's team" },
       cross_team: { label: "Across teams" },
       from_priority: { label: "Priority before" },
-      to_priority: { label: "Priority" },
+      to_priority: { label: "Priority after" },
       from_status: { label: "Status before" },
-      to_status: { label: "Status" },
+      to_status: { label: "Status after" },
       reason: { label: "Reason" },
       resolution: { label: "Resolution" },
       author: { label: "Author" },

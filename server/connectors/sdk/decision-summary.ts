@@ -184,39 +184,15 @@ function declaredPart(value: unknown, field: ShownField | undefined, currency: s
   return plainPart(value);
 }
 
-/**
- * A value before a change and the value after it read as such, whatever the declaration calls
- * them: a pair of keys `from_<x>`/`to_<x>` (or `<x>_before`/`<x>_after`) is labelled "<X> before"
- * and "<X> after", <X> being the after key's own label (or <x>). Round 5's model read "Assigned now:
- * none · Assignee name: Sara Shipping" after assigning a ticket as a failure: "now" meant before
- * the change, and once it is made nothing says so.
- */
-function withChangeLabels(
-  facts: Record<string, unknown>,
-  fields: Record<string, ShownField>,
-): Record<string, ShownField> {
-  const out = { ...fields };
-  for (const key of Object.keys(facts)) {
-    const from = /^from_(.+)$/.exec(key)?.[1];
-    const before = /^(.+)_before$/.exec(key)?.[1];
-    const name = from ?? before;
-    const after = from ? `to_${from}` : `${before}_after`;
-    if (!name || !(after in facts)) continue;
-    const own = fields[after]?.label.replace(/\s+(after|now|new)$/i, "").replace(/^new\s+/i, "");
-    const base = (own || name.replace(/_/g, " ")).replace(/^./, (c) => c.toUpperCase());
-    out[key] = { ...fields[key], label: `${base} before` };
-    out[after] = { ...fields[after], label: `${base} after` };
-  }
-  return out;
-}
-
 function declaredEntries(
   facts: Record<string, unknown>,
   declared: Record<string, ShownField>,
   currency: string,
   skip: ReadonlySet<string> = new Set(),
 ): SummaryEntry[] {
-  const fields = withChangeLabels(facts, declared);
+  // The declared labels as the connector wrote them: a summary is never interpreted by key names
+  // (a transfer's from_account/to_account are "Pay from"/"Pay to", not a before and an after).
+  const fields = declared;
   return Object.entries(facts)
     .filter(([key, v]) => v !== undefined && !skip.has(key) && fields[key]?.as !== "hidden")
     .map(([key, v]) => ({

@@ -8,30 +8,22 @@ const labels = (facts: Record<string, unknown>, fields = {}) =>
   );
 
 /**
- * A value before a change and the value after it say which is which in every summary, whatever a
- * connector labels them: round 5's model read "Assigned now: none · Assignee name: Sara Shipping"
- * after assigning a ticket as a failure ("now" meant before the change).
+ * A value before a change and the value after it say which is which: round 5's model read
+ * "Assigned now: none · Assignee name: Sara Shipping" after assigning a ticket as a failure. The
+ * connector declares those labels; the SDK never relabels by key names, where a transfer's
+ * from_account/to_account are "Pay from"/"Pay to", not a before and an after.
  */
 describe("decision summaries: values before and after a change", () => {
-  it("a from_/to_ pair reads '<X> before' and '<X> after', by the after key's own label", () => {
-    expect(labels({ from_owner: null, to_owner: "u_2" })).toEqual({
-      from_owner: "Owner before",
-      to_owner: "Owner after",
-    });
+  it("declared labels are shown as declared, whatever the keys are called", () => {
     expect(
       labels(
-        { from_stage: "lead", to_stage: "won" },
-        { from_stage: { label: "Stage now" }, to_stage: { label: "New stage" } },
+        { amount: 500, from_account: "acct_savings", to_account: "acct_ext_9913" },
+        { from_account: { label: "Pay from" }, to_account: { label: "Pay to" } },
       ),
-    ).toEqual({ from_stage: "Stage before", to_stage: "Stage after" });
-    expect(labels({ quota_before: 3, quota_after: 5 })).toEqual({
-      quota_before: "Quota before",
-      quota_after: "Quota after",
-    });
-    // A lone from_ or to_ key is no change pair: its label stays.
-    expect(labels({ from: "Office", to_team: "shipping" }, { to_team: { label: "Team" } })).toEqual({
-      from: "from",
-      to_team: "Team",
+    ).toEqual({ amount: "amount", from_account: "Pay from", to_account: "Pay to" });
+    expect(labels({ from_date: "2026-01-01", to_date: "2026-02-01" })).toEqual({
+      from_date: "from_date",
+      to_date: "to_date",
     });
   });
 

@@ -174,7 +174,9 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
       `${request.method} /mcp`,
       {
         "http.request.method": request.method,
-        "url.path": new URL(request.url).pathname,
+        // The URL is built from the Host header: one that is no host ("local host", a port past
+        // 65535) is refused below as the SDK refuses it, never a 500 here.
+        "url.path": URL.canParse(request.url) ? new URL(request.url).pathname : "/mcp",
         "signpost.request_id": request.headers.get(REQUEST_ID_HEADER) ?? "",
       },
       async (span) => {
@@ -204,6 +206,8 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
       return jsonRpcError(405, -32000, "Method not allowed.", { Allow: "POST" });
     }
 
+    if (!URL.canParse(request.url))
+      return jsonRpcError(400, -32600, "Invalid Request: the Host header is not a host.");
     const url = new URL(request.url);
     let faces = parseFaces(url.searchParams.get("faces"));
     if (!faces) {

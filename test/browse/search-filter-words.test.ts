@@ -50,6 +50,36 @@ describe("search: words that name a filter's value", () => {
     expect(await search("login ticket")).not.toContain("team_id=");
   });
 
+  it("a caller who may not read the teammates page learns no team through a search's words", async () => {
+    const agent = await w.db.agent.findFirstOrThrow({
+      where: { tenantId: "acme", user: { email: "sam@acme.test" } },
+    });
+    const rule = await w.db.permissionRule.create({
+      data: {
+        tenantId: "acme",
+        subjectType: "agent",
+        subjectId: agent.id,
+        verb: "navigate",
+        pattern: "helpdesk://teammates",
+        decision: "deny",
+        position: 0,
+      },
+    });
+    try {
+      const sam = await w.connect(w.keys.sam, { faces: "browse" });
+      const found = text(
+        await sam.callTool({
+          name: "search",
+          arguments: { query: "open tickets team shipping", scheme: "helpdesk" },
+        }),
+      );
+      expect(found).not.toContain("team_id=");
+      expect(found).not.toContain("team = Shipping");
+    } finally {
+      await w.db.permissionRule.delete({ where: { id: rule.id } });
+    }
+  });
+
   it("an imported listing's id filter takes a record's name from the system's own listing of them", async () => {
     const sam = await w.connect(w.keys.sam, { faces: "browse" });
     const found = text(

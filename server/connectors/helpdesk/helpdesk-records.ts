@@ -44,9 +44,13 @@ export function teammates(backend: BrowseBackend): Promise<HelpdeskTeammate[] | 
 /**
  * The teams a ticket listing filters by, named as the helpdesk names them (the teammates page
  * shows the same teams): a search's words "team shipping" pick `?team_id=shipping`. Null when
- * the helpdesk cannot answer now: the words then stay words.
+ * the caller may not read the teammates page or the helpdesk cannot answer now: the words then
+ * stay words.
  */
 export async function teamChoices(backend: BrowseBackend): Promise<FilterChoice[] | null> {
+  // The teams are what the teammates page shows: a caller who may not read it learns none of
+  // them through a search's words either.
+  if ((await backend.authorize("navigate", "helpdesk://teammates")).decision !== "allow") return null;
   const teams = await backend.withAdapter<HelpdeskAdapter, FilterChoice[]>("helpdesk", async (helpdesk) =>
     (await helpdesk.teams()).map((t) => ({ value: t.id, label: t.name || t.id })),
   );

@@ -95,3 +95,22 @@ export function egressRequest(url: URL, init: EgressRequestInit = {}): Promise<E
     { kind: SpanKind.CLIENT },
   );
 }
+
+/**
+ * The answer's body as text, read no further than `maxBytes`: null when it is larger (the rest is
+ * never buffered; the connection is closed rather than drained), so a system that answers without
+ * end cannot fill the process's memory.
+ */
+export async function readAnswerText(answer: EgressAnswer, maxBytes: number): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+    total += chunk.byteLength;
+    if (total > maxBytes) {
+      answer.body.destroy();
+      return null;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}

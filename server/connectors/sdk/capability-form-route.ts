@@ -105,9 +105,9 @@ function actionOutcomePage(
 ): PageBody {
   const actionId = outcome.action_id;
   if (outcome.outcome === "rejected" || outcome.outcome === "not_found" || outcome.outcome === "conflict") {
-    // An action refused at its start ended there (it takes no patch): its page would be a dead
+    // An action refused at its start ended there (its status says so): its page would be a dead
     // form, so the problems come with this form's own page, as the preview showed it.
-    const ended = Array.isArray(outcome.allowed_patch) && outcome.allowed_patch.length === 0;
+    const ended = outcome.status === "refused";
     if (actionId && ended && Array.isArray(outcome.validation_errors))
       return { ...capabilityFormPage(title, formUri, outcome, back, submitted, outcome), actionId };
     if (actionId && Array.isArray(outcome.validation_errors) && outcome.validation_errors.length) {

@@ -5,7 +5,7 @@
  * (sent; it may have happened). Every request goes through the egress policy.
  */
 import { EGRESS_FAILURE, EgressError, egressFetch } from "../../egress/egress-fetch";
-import { type EgressAnswer, egressRequest } from "../../egress/egress-request";
+import { type EgressAnswer, egressRequest, readAnswerText } from "../../egress/egress-request";
 import { SystemRejectedError, SystemUnavailableError } from "./system-errors";
 
 export interface HttpClientOptions {
@@ -16,7 +16,11 @@ export interface HttpClientOptions {
   timeoutMs?: number;
   /** Attempts for reads (safe to repeat). */
   readAttempts?: number;
+  /** The largest answer body read; a larger one is not buffered (default 8 MiB). */
+  maxResponseBytes?: number;
 }
+
+const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 export type HttpAnswer =
   | { kind: "ok"; status: number; body: unknown; replayed: boolean }
@@ -85,6 +89,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const base = options.baseUrl.replace(/\/+$/, "");
   const defaultTimeout = options.timeoutMs ?? 5000;
   const readAttempts = options.readAttempts ?? 3;
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 
   const origin = new URL(base).origin;
   async function request(req: HttpRequest): Promise<HttpAnswer> {
@@ -126,7 +131,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     }
     let body: unknown = null;
     try {
-      const text = await res.body.text();
+      const text = await readAnswerText(res, maxResponseBytes);
+      if (text === null) {
+        const message = `the system's answer is larger than ${maxResponseBytes} bytes; it was not read`;
+        // A write's success that cannot be read may still have been applied: verify, never re-send.
+        if (req.method !== "GET" && res.status >= 200 && res.status < 300)
+          return { kind: "dropped", message };
+        return { kind: "error", status: res.status, code: "answer_too_large", message };
+      }
       body = text ? JSON.parse(text) : null;
     } catch (err) {
       // Headers came but the body did not: the server may have acted.

@@ -18,7 +18,7 @@ import { replaceConnectorSecret, updateConnectorSettings } from "@/server/gatewa
 import { createPermissionRule } from "@/server/gateway/console/manage-permissions";
 import { cliActor } from "@/server/gateway/console/record-console-audit";
 import { chromiumAvailable, launchChromium } from "../e2e/helpers/chromium";
-import { approve } from "../gateway/gateway-world";
+import { approve, grant } from "../gateway/gateway-world";
 import { describeEachProvider } from "../helpers/database";
 import { handleNode } from "../helpers/serve-route";
 import { createMcpWorld, type McpWorld } from "../mcp/mcp-world";
@@ -348,23 +348,24 @@ run("per-person connections to a system (%s)", (provider) => {
           structuredContent: Record<string, unknown>;
         }
       ).structuredContent;
-    const startWrite = async (text: string) => {
+    const startWrite = async (text: string, decide: typeof approve = approve) => {
       const started = await call("submit", { uri: "teamnotes://notes/create", fields: { text } });
       const id = (started.links as string[] | undefined)
         ?.find((l) => /^actions:\/\/[^/]+$/.test(l))
         ?.slice("actions://".length);
       expect(id, JSON.stringify(started)).toBeTruthy();
-      expect((await approve(w, id as string, w.person.alice)).outcome).toBe("applied");
+      expect((await decide(w, id as string, w.person.alice)).outcome).toBe("applied");
       return id as string;
     };
+    // Her approval carries the write out, with her own token; the agent's later confirm replays it.
     const written = await startWrite("Book the offsite");
-    expect(upstream.writes).toHaveLength(0); // nothing before the confirm
+    expect(upstream.writes).toEqual([expect.objectContaining({ owner: "alice", text: "Book the offsite" })]);
     const confirmed = await call("confirm_action", {
       action_id: written,
       idempotency_key: `k-${Date.now()}`,
     });
     expect(confirmed.outcome, JSON.stringify(confirmed)).toBe("applied");
-    expect(upstream.writes).toEqual([expect.objectContaining({ owner: "alice", text: "Book the offsite" })]);
+    expect(upstream.writes).toHaveLength(1);
     expect(await w.db.effect.findUnique({ where: { actionId: written } })).toMatchObject({
       status: "applied",
     });
@@ -372,7 +373,7 @@ run("per-person connections to a system (%s)", (provider) => {
     // Approved, then the system stops accepting her token before the confirm: the write is
     // refused there (401), answered connection_required, and nothing is left half-done — no
     // effect row claiming it may have happened, the action still approved and confirmable later.
-    const refused = await startWrite("Cancel the offsite");
+    const refused = await startWrite("Cancel the offsite", grant);
     await upstream.revokeAll("alice");
     const answer = await call("confirm_action", { action_id: refused, idempotency_key: `k-${Date.now()}` });
     expect(answer.outcome, JSON.stringify(answer)).toBe("connection_required");

@@ -250,11 +250,20 @@ const FINISHED_STATUSES = new Set(["completed", "cancelled", "refused"]);
  * summary to approve and where, validation errors, and each allowed next call with its
  * arguments). `structuredContent` keeps the full typed result.
  */
-export function renderOutcomeText(result: OutcomeLike & Json, options: { listCut?: number } = {}): string {
+export function renderOutcomeText(
+  result: OutcomeLike & Json,
+  options: { listCut?: number; read?: boolean } = {},
+): string {
   const cut = options.listCut ?? LIST_CUT;
   // Money as the capability declared it (integer minor units of one currency), never bare.
   const asMoney = moneyRenderer(result.money_of as { keys?: string[]; currency?: string } | undefined);
-  const lines: string[] = [`${headline(result)}: ${result.message}`];
+  const head = headline(result);
+  // A read (get_context, search_capabilities) that answered changed nothing: "applied:" before
+  // it read as "something was changed" (issue 23). Its message alone; the outcome stays typed in
+  // structuredContent, and any other first word (awaiting_approval, not_found…) is kept.
+  const lines: string[] = [
+    options.read && head === "applied" ? String(result.message) : `${head}: ${result.message}`,
+  ];
   const facts: string[] = [];
   if (result.action_id) facts.push(`action \`${result.action_id}\``);
   if (result.version !== undefined) facts.push(`version ${result.version}`);

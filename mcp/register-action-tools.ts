@@ -474,7 +474,11 @@ export function toolResult(
     content: [
       {
         type: "text",
-        text: renderOutcomeText(outcome, name === "get_context" ? { listCut: FULL_LISTS } : {}),
+        text: renderOutcomeText(outcome, {
+          ...(name === "get_context" ? { listCut: FULL_LISTS } : {}),
+          // Operations that change nothing are not headed "applied".
+          read: name === "get_context" || name === "search_capabilities",
+        }),
       },
     ],
     structuredContent: outcome,

@@ -331,6 +331,26 @@ async function resume(decline: boolean): Promise<void> {
   console.log(text);
 }
 
+/** The one line the confirm page shows after a decision (components/confirm-decision.tsx). */
+function screenLine(ok: boolean, body: unknown): string {
+  const b = (body ?? {}) as {
+    message?: string;
+    error?: { message?: string };
+    result?: { outcome?: string; message?: string; external_id?: string | null };
+    approval?: { status?: string; decided_by?: { name: string; role: string } | null };
+  };
+  if (!ok) return `Not decided: ${b.error?.message ?? b.message ?? "the console refused"}`;
+  const by = b.approval?.decided_by
+    ? ` by ${b.approval.decided_by.name} (${b.approval.decided_by.role})`
+    : "";
+  const head = `${b.approval?.status === "rejected" ? "Rejected" : "Approved"}${by}.`;
+  const r = b.result;
+  if (!r) return head;
+  const done =
+    r.outcome === "applied" ? "Done" : r.outcome === "unknown" ? "Sent, result not known yet" : "Not done";
+  return `${head} ${done}: ${r.message ?? ""}${r.outcome === "applied" && r.external_id ? ` (reference ${r.external_id})` : ""}`;
+}
+
 /** Signs in as the person and approves through the console's routes, as the confirm page does. */
 async function approve(which: string | undefined): Promise<void> {
   if (!which) throw new Error("approve <approval-id|action-id|latest>");
@@ -364,7 +384,9 @@ async function approve(which: string | undefined): Promise<void> {
     headers,
     body: JSON.stringify({ decision: "approve", version }),
   });
-  console.log(`${decided.status} ${await decided.text()}`);
+  // What the person's screen says (the decision's result, as the confirm page shows it), not the
+  // route's JSON: a reader of this transcript should not take the console's answer for the model's.
+  console.log(`[the person's screen:] ${screenLine(decided.ok, await decided.json().catch(() => ({})))}`);
   // An elicitation host kept the call open for this decision: it now finishes it.
   if (existsSync(pendingFile)) {
     console.log("[the host retries the open call; the model reads:]");

@@ -46,7 +46,6 @@ export async function searchRecords(
 ): Promise<string[]> {
   const out: string[] = [];
   const who = backend.who();
-  const idLike = /^[a-z]+_[A-Za-z0-9_]+$/.test(q.trim()) ? q.trim() : undefined;
   if (!scheme || scheme === "signpost") {
     if (qWords.some((w) => who.tenantName.toLowerCase().includes(w) || who.tenantId === w)) {
       out.push(`- ${link(`${who.tenantName} (your organisation)`, "signpost://start")}`);
@@ -58,16 +57,6 @@ export async function searchRecords(
       .filter((c) => qWords.includes(c.id) || qWords.includes(c.title.toLowerCase()))
       .slice(0, 3))
       out.push(`- ${link(`${c.title} settings`, `config://${c.id}`)}`);
-  }
-  // An id with a prefix a connector declares is linked only when that record is there for this
-  // caller (looked up, never guessed from its shape).
-  for (const connector of sources) {
-    if (!idLike) continue;
-    for (const entity of connector.entities) {
-      if (!idLike.startsWith(entity.idPrefix)) continue;
-      const found = await backend.entityView(entity.name, idLike);
-      if (found.outcome === "applied") out.push(`- ${link(`${entity.label} ${idLike}`, entity.uri(idLike))}`);
-    }
   }
   const lists = await Promise.all(
     sources.map(async (connector) => {

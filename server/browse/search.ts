@@ -6,6 +6,7 @@ import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-route
 import { eligibleRecords } from "./eligible-records";
 import { guarded } from "./guarded";
 import { type NarrowedListing, narrowedListing } from "./listing-words";
+import { namedRecord } from "./named-record";
 import { navigate } from "./navigate";
 import type { BrowsePage } from "./render-page";
 import { startLinks } from "./render-page";
@@ -84,6 +85,10 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
         markdown: `Unknown scheme ${code(scheme)}. Schemes: ${schemes.join(", ")}.\n\n${startLinks(backend, among)}`,
       };
     }
+    // One record id of a declared kind: its page is the answer (issue 23: a link alone sent the
+    // model on to navigate), or navigate's word that it is not there for the caller.
+    const record = await recordAnswer(backend, namedRecord(among, q, scheme));
+    if (record) return { title: `Search: ${shownQ}`, ...record };
     const qWords = words(q).filter((w) => !STOP.has(w) && !FRAMING.has(w));
     const sections: string[] = [];
 
@@ -295,14 +300,7 @@ async function openedSection(
     const searched = route?.textSearches ? ` (searched: ${escapeText(route.textSearches)})` : "";
     return `${NONE_MARK}## ${heading} (opened here)\n\n${said}${one} ${code(leftover)}${searched}; all ${escapeText(plural)}: ${link(title, withoutWords)}`;
   }
-  const body = page.markdown.replace(/^# .*\n+/, "").trimEnd();
-  let kept = body;
-  if (body.length > OPENED_CHARS) {
-    const cut = body.lastIndexOf("\n", OPENED_CHARS);
-    kept = `${body.slice(0, cut > 0 ? cut : OPENED_CHARS)}\n\n… cut here: ${link("the whole page", page.uri)}`;
-  }
-  // Its own link first, then those of the rows the kept part shows: links of this answer too.
-  for (const l of page.links) if (kept.includes(`](${l})`)) recordLink(l);
+  const kept = cutPage(page);
   const unused = [
     leftover && !textFilter ? `${code(leftover)} did not filter this listing: it has no text filter.` : "",
     unsorted && !orderAlreadyStated(unsorted, kept)
@@ -313,4 +311,51 @@ async function openedSection(
     .map((line) => `${line}\n\n`)
     .join("");
   return `## ${heading} (opened here)\n\n${said}${unused}${kept}`;
+}
+
+/**
+ * A page's body as a search answer carries it: without its title line, cut at a line under
+ * OPENED_CHARS with the link to the whole page, and the links the kept part shows recorded as
+ * links of this answer. `keep` names a section said after the cut when it fell in the cut part.
+ */
+function cutPage(page: BrowsePage, keep?: string): string {
+  const body = page.markdown.replace(/^# .*\n+/, "").trimEnd();
+  let kept = body;
+  if (body.length > OPENED_CHARS) {
+    const cut = body.lastIndexOf("\n", OPENED_CHARS);
+    const at = cut > 0 ? cut : OPENED_CHARS;
+    const start = keep ? body.indexOf(`\n${keep}\n`) : -1;
+    const end = start >= 0 ? body.indexOf("\n## ", start + 1) : -1;
+    const section = start >= at ? `\n\n${body.slice(start + 1, end > start ? end : undefined).trim()}` : "";
+    kept = `${body.slice(0, at)}\n\n… cut here: ${link("the whole page", page.uri)}${section}`;
+  }
+  // Its own link first, then those of the rows the kept part shows: links of this answer too.
+  for (const l of page.links) if (kept.includes(`](${l})`)) recordLink(l);
+  return kept;
+}
+
+/**
+ * The answer to a search that names one record: its page opened as `navigate` opens it (the same
+ * permission check and audit row), cut as a named listing is, with the actions its page offers on
+ * it kept (the capabilities that apply to this record, not the catalog's matches for its id).
+ * A record that is not there for the caller (another tenant's, none) answers as navigate does.
+ * Null when the query names no record.
+ */
+async function recordAnswer(
+  backend: BrowseBackend,
+  uris: readonly string[],
+): Promise<Pick<BrowsePage, "outcome" | "markdown"> | null> {
+  let refused: BrowsePage | null = null;
+  // Two kinds with the same prefix (two systems): the first page that is there answers.
+  for (const uri of uris) {
+    const page = await navigate(backend, uri);
+    if (page.outcome === "applied")
+      return {
+        outcome: "applied",
+        markdown: `## ${link(page.title, page.uri)} (opened here)\n\n${cutPage(page, "## Actions")}`,
+      };
+    refused ??= page;
+  }
+  if (!refused) return null;
+  return { outcome: refused.outcome, markdown: refused.markdown.replace(/^# .*\n+/, "").trimEnd() };
 }

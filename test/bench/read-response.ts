@@ -57,10 +57,13 @@ const OUTCOMES = [
 export function readText(text: string): Reading {
   const lines = text.split("\n");
   const head = /^\**([a-z_]+)\**:?\s*[—:-]?\s*(.*)$/.exec(lines[0] ?? "");
-  const outcome = head && OUTCOMES.includes(head[1] ?? "") ? (head[1] as string) : "unknown_format";
+  const worded = head && OUTCOMES.includes(head[1] ?? "");
+  // A read that answered (get_context, search_capabilities) is headed by its message alone: no
+  // outcome word means it answered and changed nothing, as a model reads it.
+  const outcome = worded ? String(head?.[1]) : "applied";
   const reading: Reading = {
     outcome,
-    message: head?.[2] ?? "",
+    message: worded ? (head?.[2] ?? "") : (lines[0] ?? ""),
     needs: [],
     choices: [],
     next: [],

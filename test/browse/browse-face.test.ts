@@ -90,7 +90,7 @@ describe("browse face: search → navigate → form → submit over MCP", () => 
     expect(rows[0]?.decision).toMatch(/^allow/);
   });
 
-  it("a search's own reads keep their audit rows (only navigate's read of its page is folded)", async () => {
+  it("a search that names a record opens it as navigate does: its row, then the search's", async () => {
     const alice = await w.connect(w.keys.alice, { faces: "browse" });
     const before = { seq: (await w.db.auditCounter.findUnique({ where: { tenantId: "acme" } }))?.seq ?? 0 };
     await page(alice, "search", { query: "ord_paid" });
@@ -99,9 +99,11 @@ describe("browse face: search → navigate → form → submit over MCP", () => 
       orderBy: { seq: "asc" },
     });
     const ops = rows.map((r) => `${r.operation} ${r.target ?? ""}`);
-    expect(ops).toContain("context.read shop://order/ord_paid");
-    expect(ops.some((o) => o.startsWith("capability.searched"))).toBe(true);
-    expect(ops.at(-1)).toMatch(/^browse\.searched/);
+    // The page's read is folded into navigate's row, as when the agent navigates itself.
+    expect(ops).toEqual([
+      "browse.navigated shop://order/ord_paid",
+      expect.stringMatching(/^browse\.searched/),
+    ]);
     // And a navigate after it on the same session is still one row.
     const after = rows.at(-1)?.seq ?? before.seq;
     await page(alice, "navigate", { uri: "shop://order/ord_paid" });

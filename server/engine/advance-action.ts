@@ -129,7 +129,12 @@ export async function advanceAction(
   const refused = onlyRefusals(ev.errors) || !!readError;
   const askUser =
     input.idempotency_key && ev.atConfirmation && !state.requires_approval && !refused && !input.dry_run
-      ? await recordToAsk(capability, adapter, actor, ev.values, { fromWords: named })
+      ? // The user's words the action started with still name its record: without them, a record
+        // the agent sent beside those words read as its own pick on every later step.
+        await recordToAsk(capability, adapter, actor, ev.values, {
+          request: previous.request,
+          fromWords: named,
+        })
       : null;
   const outcome = refused ? "rejected" : ev.errors.length || ev.missing.length ? "input_required" : "applied";
   // Refused whole, before anything is written: the action stays at its version and state.

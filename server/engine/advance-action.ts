@@ -78,6 +78,8 @@ export async function advanceAction(
   const values: Values = { ...previous.values };
   // A value the action defaulted is not the user's: filled again below, and still marked so.
   for (const f of previous.defaulted ?? []) if (!(f in input.patch)) delete values[f];
+  // So is a reason taken from the request: filled from it again, and marked again.
+  for (const f of previous.from_request ?? []) if (!(f in input.patch)) delete values[f];
   for (const [k, v] of Object.entries(input.patch)) {
     if (v === null) delete values[k];
     else values[k] = v;

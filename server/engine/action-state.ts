@@ -35,6 +35,8 @@ export const actionStateSchema = z.object({
   request: z.string().max(1000).optional(),
   /** Fields the action filled from its own default: filled again (and marked) on the next step. */
   defaulted: z.array(z.string().max(64)).max(100).optional(),
+  /** Reasons filled with the user's request verbatim: filled again (and marked) on the next step. */
+  from_request: z.array(z.string().max(64)).max(100).optional(),
 });
 export type ActionState = z.infer<typeof actionStateSchema>;
 

@@ -78,6 +78,8 @@ export async function advanceAction(
   const values: Values = { ...previous.values };
   // A value the action defaulted is not the user's: filled again below, and still marked so.
   for (const f of previous.defaulted ?? []) if (!(f in input.patch)) delete values[f];
+  // So is a reason taken from the request: filled from it again, and marked again.
+  for (const f of previous.from_request ?? []) if (!(f in input.patch)) delete values[f];
   for (const [k, v] of Object.entries(input.patch)) {
     if (v === null) delete values[k];
     else values[k] = v;
@@ -129,7 +131,12 @@ export async function advanceAction(
   const refused = onlyRefusals(ev.errors) || !!readError;
   const askUser =
     input.idempotency_key && ev.atConfirmation && !state.requires_approval && !refused && !input.dry_run
-      ? await recordToAsk(capability, adapter, actor, ev.values, { fromWords: named })
+      ? // The user's words the action started with still name its record: without them, a record
+        // the agent sent beside those words read as its own pick on every later step.
+        await recordToAsk(capability, adapter, actor, ev.values, {
+          request: previous.request,
+          fromWords: named,
+        })
       : null;
   const outcome = refused ? "rejected" : ev.errors.length || ev.missing.length ? "input_required" : "applied";
   // Refused whole, before anything is written: the action stays at its version and state.

@@ -354,7 +354,7 @@ export function freeTextInWords(field: string, request: string, only: boolean): 
   const labelled = new RegExp(`(?:^|[^\\p{L}])${name}\\s*(?::|=|-|is)\\s*(.+?)\\s*(?:\\n|;|$)`, "iu").exec(
     request,
   );
-  if (labelled?.[1]) return stripQuotes(labelled[1]);
+  if (labelled?.[1]) return wholeQuote(labelled[1]) ?? labelled[1].trim();
   if (!only) return undefined;
   const quoted = [...request.matchAll(/"([^"]{3,})"|“([^”]{3,})”|«([^»]{3,})»/g)];
   if (quoted.length === 1) return (quoted[0]?.[1] ?? quoted[0]?.[2] ?? quoted[0]?.[3])?.trim();
@@ -366,17 +366,43 @@ export function freeTextInWords(field: string, request: string, only: boolean): 
   if (colons.length !== 1) return undefined;
   const at = colons[0]?.index ?? 0;
   const head = request.slice(0, at).trim().split(/\s+/);
-  const tail = request
-    .slice(at + 1)
-    .trim()
-    .replace(/[.!]+$/, "");
-  return head.length >= 2 && tail.split(/\s+/).length >= 2 && !/\n/.test(tail) ? tail : undefined;
+  if (head.length < 2) return undefined;
+  // Kept as written, its own closing punctuation included: "… on its way." is the user's sentence
+  // (round 8's comment lost its full stop). Quoted, it is the quote's inside, however short.
+  const tail = request.slice(at + 1).trim();
+  const quote = wholeQuote(tail);
+  if (quote !== undefined) return quote && !/\n/.test(quote) ? quote : undefined;
+  return tail.split(/\s+/).length >= 2 && !/\n/.test(tail) ? tail : undefined;
 }
 
-function stripQuotes(text: string): string {
+const QUOTE_PAIRS: Record<string, string> = {
+  '"': '"',
+  "'": "'",
+  "“": "”",
+  "‘": "’",
+  "«": "»",
+  "「": "」",
+  "『": "』",
+};
+
+/**
+ * The inside of one pair of quote marks around all of the text, exactly as written (its own
+ * full stop, "!" or "?" included): only the marks go, and the sentence's punctuation after the
+ * closing one ("'on its way'.") is the request's, not the quote's. Undefined when the text is
+ * not one quote (unquoted, or two spans: "'a' and 'b'"); an apostrophe inside ("we can't") stays.
+ */
+export function wholeQuote(text: string): string | undefined {
   const t = text.trim();
-  const m = /^["“«'](.*)["”»']$/.exec(t);
-  return (m?.[1] ?? t).trim();
+  const open = t[0] ?? "";
+  const close = QUOTE_PAIRS[open];
+  if (!close) return undefined;
+  const end = t.replace(/[.!?…]+$/u, "");
+  // The sentence's punctuation goes only when the quote closes right before it.
+  const quoted = t.endsWith(close) && t.length >= 2 ? t : end.endsWith(close) ? end : undefined;
+  if (!quoted || quoted.length < 2) return undefined;
+  const inner = quoted.slice(1, -1);
+  if (inner.includes(`${close} `) || inner.includes(` ${open}`)) return undefined;
+  return inner.trim();
 }
 
 /** Words that ask for a record by its age, and which end of it. */

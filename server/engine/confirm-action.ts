@@ -18,7 +18,7 @@ import {
 } from "./action-store";
 import { effectiveApprovalStatus, findApproval, markApprovalExpired, voidApprovals } from "./approval-ledger";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
-import { markDefaultsShown } from "./defaulted-fields";
+import { markedSummary } from "./defaulted-fields";
 import {
   actionKeyFor,
   executeEffect,
@@ -164,10 +164,10 @@ export async function confirmAction(
     !ev.atConfirmation ||
     // The stored summary marks the defaults the action chose: the same marks, the same digest.
     summaryDigest(
-      markDefaultsShown(
-        capability.summarize?.({ values: ev.values, derived: ev.derived }) ?? {},
-        state.defaulted ?? [],
-      ),
+      markedSummary(capability.summarize?.({ values: ev.values, derived: ev.derived }) ?? {}, {
+        defaulted: state.defaulted,
+        fromRequest: state.from_request,
+      }),
     ) !== state.digest
   ) {
     // Release the claim: nothing was sent.

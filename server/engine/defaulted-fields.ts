@@ -1,5 +1,6 @@
 import { SHOWN_KEY } from "../connectors/sdk/decision-summary";
 import type { Evaluation } from "./evaluate-action";
+import { REQUEST_NOTE } from "./request-as-reason";
 
 /** A field the action filled from its own default, with the other values its choices offered. */
 export type Defaulted = { value: unknown; choices?: unknown[] };
@@ -51,11 +52,27 @@ export const DEFAULT_NOTE = "default: the user did not choose it";
 export function markDefaultsShown(
   summary: Record<string, unknown>,
   fields: string[],
+  note: string = DEFAULT_NOTE,
 ): Record<string, unknown> {
   const shown = summary[SHOWN_KEY] as { entries?: Array<{ key: string; note?: string }> } | undefined;
   if (!fields.length || !Array.isArray(shown?.entries)) return summary;
   const entries = shown.entries.map((e) =>
-    fields.includes(e.key) ? { ...e, note: e.note ? `${e.note}; ${DEFAULT_NOTE}` : DEFAULT_NOTE } : e,
+    fields.includes(e.key) ? { ...e, note: e.note ? `${e.note}; ${note}` : note } : e,
   );
   return { ...summary, [SHOWN_KEY]: { ...shown, entries } };
+}
+
+/**
+ * The summary as the action shows it: defaults marked as defaults, and a reason filled with the
+ * user's request marked as taken from it (the person approving sees it was not a reason given).
+ */
+export function markedSummary(
+  summary: Record<string, unknown>,
+  marks: { defaulted?: string[]; fromRequest?: string[] },
+): Record<string, unknown> {
+  return markDefaultsShown(
+    markDefaultsShown(summary, marks.defaulted ?? []),
+    marks.fromRequest ?? [],
+    REQUEST_NOTE,
+  );
 }

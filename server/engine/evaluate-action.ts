@@ -25,6 +25,7 @@ import {
 import { requiredFields } from "./describe-inputs";
 import { paidChoice } from "./paid-choices";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
+import { REQUEST_NOTE, takesRequestAsReason } from "./request-as-reason";
 import { whyPicked } from "./why-picked";
 
 export interface Evaluation {
@@ -44,6 +45,8 @@ export interface Evaluation {
   defaulted: Record<string, unknown>;
   /** The record field, when the words described the record: why it was picked, in a few words. */
   whyPicked: Record<string, string>;
+  /** Reasons the user gave none for, filled with their request verbatim (request-as-reason.ts). */
+  fromRequest: string[];
 }
 
 /** Words the evaluation may read beside the values: the user's request, at a start. */
@@ -73,6 +76,7 @@ export async function evaluateAction(
   const fromWords: Record<string, string> = {};
   const defaulted: Record<string, unknown> = {};
   const why: Record<string, string> = {};
+  const asRequest: string[] = [];
   /** Where the evaluation stops: at node `i`, or past the last node ("DONE"). */
   const stopAt = (i: number, stop: Partial<Evaluation> = {}): Evaluation => ({
     nodeIndex: i,
@@ -85,6 +89,7 @@ export async function evaluateAction(
     fromWords,
     defaulted,
     whyPicked: why,
+    fromRequest: asRequest,
     ...stop,
     // A value for a later node is checked for its shape now (an unknown enum value, a malformed
     // id): it is an error today, not something left pending to fail two calls later.
@@ -271,6 +276,24 @@ export async function evaluateAction(
         errors.push(named.ambiguous);
         const at = missing.indexOf(named.ambiguous.field);
         if (at >= 0) missing.splice(at, 1);
+      }
+      // A reason the user gave none for: their request, verbatim, marked so on every surface.
+      const reason =
+        request && !named
+          ? missing.find(
+              (f) => !tried.has(f) && fields[f] && takesRequestAsReason(capability, f, fields[f], own),
+            )
+          : undefined;
+      if (request && reason) {
+        tried.add(reason);
+        const parsed = (fields[reason] as ZodType).safeParse(request.trim());
+        if (parsed.success && typeof parsed.data === "string") {
+          values[reason] = parsed.data;
+          fromWords[reason] = `"${parsed.data}" (${REQUEST_NOTE})`;
+          asRequest.push(reason);
+          rerun();
+          continue;
+        }
       }
       // The record of an action a person approves, when the words speak of that kind of record and
       // exactly one of the user's is eligible ("pay my order that awaits payment"): that one, said

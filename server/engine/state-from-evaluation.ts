@@ -1,6 +1,6 @@
 import { type AnyCapability, approversOf } from "../connectors/sdk/define-capability";
 import type { ActionState, ActionStatus } from "./action-state";
-import { defaultedNames, markDefaultsShown } from "./defaulted-fields";
+import { defaultedNames, markedSummary } from "./defaulted-fields";
 import { nodeIndexOfField } from "./describe-inputs";
 import type { Evaluation } from "./evaluate-action";
 import { summaryDigest } from "./summary-digest";
@@ -27,7 +27,10 @@ export function stateFromEvaluation(
   const defaulted = defaultedNames(ev);
   const summary =
     ev.atConfirmation && capability.summarize
-      ? markDefaultsShown(capability.summarize({ values: ev.values, derived: ev.derived }), defaulted)
+      ? markedSummary(capability.summarize({ values: ev.values, derived: ev.derived }), {
+          defaulted,
+          fromRequest: ev.fromRequest,
+        })
       : null;
   return {
     ...previous,
@@ -42,6 +45,7 @@ export function stateFromEvaluation(
     digest: summary ? summaryDigest(summary) : null,
     requires_approval: summary ? approvalRequired(capability, summary) : false,
     defaulted: defaulted.length ? defaulted : undefined,
+    from_request: ev.fromRequest.length ? ev.fromRequest : undefined,
   };
 }
 

@@ -10,6 +10,7 @@ import {
   itemShapeOf,
   itemsInWords,
   rowsCarrying,
+  wholeQuote,
 } from "@/server/engine/choice-words";
 
 const items = z.array(z.object({ product_id: z.string(), quantity: z.number().int() }).strict());
@@ -96,8 +97,9 @@ describe("choice words", () => {
     expect(freeTextInWords("reason", 'return it, "arrived broken"', false)).toBeUndefined();
     expect(freeTextInWords("resolution", "resolve tkt_1, it is done", true)).toBeUndefined();
     // The detail after the ask's one colon, for the one free-text field the node needs.
+    // As written: its full stop is the user's sentence's (round 8's comment lost it).
     expect(freeTextInWords("resolution", "Resolve ticket tkt_2: customer confirmed fix works.", true)).toBe(
-      "customer confirmed fix works",
+      "customer confirmed fix works.",
     );
     expect(
       freeTextInWords("resolution", "Resolve ticket tkt_2: customer confirmed fix works", false),
@@ -107,6 +109,40 @@ describe("choice words", () => {
     expect(freeTextInWords("resolution", "Note: customer confirmed fix works", true)).toBeUndefined();
     expect(freeTextInWords("resolution", "resolve tkt_2: fixed: confirmed by phone", true)).toBeUndefined();
     expect(freeTextInWords("resolution", "resolve tkt_2 at 10:30 today", true)).toBeUndefined();
+  });
+
+  it("takes quoted text exactly as written: only the quote marks go, the punctuation inside stays, the sentence's after the quote does not", () => {
+    const ask = "Add a comment to the ticket about the SAVE5 coupon: ";
+    const inner = "We re-applied the coupon, refund of 5.00 on its way.";
+    for (const [open, close] of [
+      ["'", "'"],
+      ['"', '"'],
+      ["‘", "’"],
+      ["“", "”"],
+    ] as const) {
+      expect(freeTextInWords("body", `${ask}${open}${inner}${close}`, true), open).toBe(inner);
+      // The sentence's own full stop after the quote is the request's, not the comment's.
+      expect(freeTextInWords("body", `${ask}${open}${inner.slice(0, -1)}${close}.`, true), open).toBe(
+        inner.slice(0, -1),
+      );
+      for (const end of ["!", "?"])
+        expect(freeTextInWords("body", `${ask}${open}Refund sent${end}${close}`, true), open).toBe(
+          `Refund sent${end}`,
+        );
+      // Labelled with the field's name, the same.
+      expect(freeTextInWords("body", `comment on tkt_5, body: ${open}${inner}${close}`, false), open).toBe(
+        inner,
+      );
+    }
+    // Unquoted after the ask's colon: as written too, its closing punctuation included.
+    expect(freeTextInWords("body", `${ask}${inner}`, true)).toBe(inner);
+    expect(freeTextInWords("body", `${ask}is the refund on its way?`, true)).toBe(
+      "is the refund on its way?",
+    );
+    // An apostrophe inside a single-quoted text is kept; two quoted spans are not one text.
+    expect(freeTextInWords("body", `${ask}'we can't re-apply it.'`, true)).toBe("we can't re-apply it.");
+    expect(wholeQuote("'a' and 'b'")).toBeUndefined();
+    expect(wholeQuote("no quote here.")).toBeUndefined();
   });
 
   it("names a record by its age among those that can take the change and fit the describing words; none fitting is said, never another picked", () => {

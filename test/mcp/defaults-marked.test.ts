@@ -67,4 +67,37 @@ describe("defaults the user did not choose are marked everywhere", () => {
       (await screenRows(String(out.action_id))).find((r) => r.label === "Visible to")?.note,
     ).toBeUndefined();
   });
+
+  it("a reason the user gave none for is their request verbatim, marked as taken from it in the text and on the person's screen, and a reason sent wins", async () => {
+    const alice = await w.connect(w.keys.alice);
+    // Round 8: the exchange asked for a reason "if they gave none, their request verbatim",
+    // though the agent had just sent that very request as intent.
+    const words = "The tee I received is too small — exchange it for a size L.";
+    const res = await alice.callTool({
+      name: "start_action",
+      arguments: { capability: "after_sales", intent: words },
+    });
+    const out = sc(res);
+    expect(out.missing ?? [], JSON.stringify(out)).not.toContain("reason");
+    expect((out.from_words as Record<string, string>).reason).toBe(
+      `"${words}" (taken from the request: the user gave no reason of their own)`,
+    );
+    const rows = async () => (await screenRows(String(out.action_id))).find((r) => r.label === "Reason");
+    expect(await rows()).toMatchObject({
+      text: words,
+      note: "taken from the request: the user gave no reason of their own",
+    });
+    expect(text(res)).toContain(
+      `- Reason: ${words} (taken from the request: the user gave no reason of their own)`,
+    );
+
+    // Sent by the agent: that reason, unmarked.
+    const sent = await alice.callTool({
+      name: "advance_action",
+      arguments: { action_id: out.action_id, version: out.version, patch: { reason: "too small" } },
+    });
+    expect(sc(sent).from_words ?? {}).not.toHaveProperty("reason");
+    expect(await rows()).toMatchObject({ text: "too small" });
+    expect((await rows())?.note).toBeUndefined();
+  });
 });

@@ -62,6 +62,45 @@ describe("comment_ticket (MCP over HTTP)", () => {
     expect(JSON.stringify(verified)).toContain("commented");
   });
 
+  it("a ticket the agent sent beside the user's words that name it stays named on a later advance: a corrected comment with a key runs at once", async () => {
+    const client = await w.connect(w.keys.sam);
+    const before = (await comments("acme", "tkt_5")).length;
+    // Round 8: the words describe the ticket, the agent found and sent its id, then corrected the
+    // text. The advance answered "9 records would take this change … (tkt_5 was picked)".
+    const said = "We re-applied the coupon, refund of 5.00 on its way.";
+    const started = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: {
+          capability: "comment_ticket",
+          entity_id: "tkt_5",
+          intent: `Add a comment to the ticket about the SAVE5 coupon: '${said}'`,
+        },
+      }),
+    );
+    // The quote as written, its full stop included; only the quote marks go.
+    expect(started, JSON.stringify(started)).toMatchObject({
+      node: "CONFIRM_COMMENT",
+      from_words: { body: `"${said}"` },
+      summary: { comment: said },
+    });
+    const fixed = "We re-applied the coupon; a refund of 5.00 is on its way.";
+    const out = await client.callTool({
+      name: "advance_action",
+      arguments: {
+        action_id: started.action_id,
+        version: started.version,
+        patch: { body: fixed },
+        idempotency_key: "comment-named-1",
+      },
+    });
+    expect(text(out)).not.toMatch(/ask the user|was picked/);
+    expect(sc(out), JSON.stringify(sc(out))).toMatchObject({ outcome: "applied", status: "completed" });
+    const after = await comments("acme", "tkt_5");
+    expect(after).toHaveLength(before + 1);
+    expect(after.at(-1)).toMatchObject({ body: fixed, author: "sam@acme.test" });
+  });
+
   it("an internal note stays internal, and an author in the arguments is refused, not used", async () => {
     const client = await w.connect(w.keys.sam);
     const started = sc(

@@ -1,0 +1,29 @@
+import type { ZodType } from "zod";
+import type { AnyCapability } from "../connectors/sdk/define-capability";
+import { isFreeText } from "./choice-words";
+
+/** What the agent's text and the person's screen say beside a reason filled with the request. */
+export const REQUEST_NOTE = "taken from the request: the user gave no reason of their own";
+
+/**
+ * A free-text field that is a reason (its name says reason or why, or its description opens with
+ * "Why"), of a change a person approves: when the user gave none, it takes their request
+ * verbatim — what every answer already told the agent to send ("if they gave none, their request
+ * verbatim"). Round 8's model was asked for an exchange's reason it had already sent as intent.
+ * A comment or a resolution is never filled so: it is text the customer reads, not a why, and
+ * a change nobody approves would send it unseen.
+ */
+export function takesRequestAsReason(
+  capability: AnyCapability,
+  field: string,
+  schema: ZodType,
+  options: Record<string, unknown>,
+): boolean {
+  if (capability.policy.approval === "never" || capability.policy.effect === "read") return false;
+  const named = field
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .some((w) => w === "reason" || w === "why");
+  const why = /^\s*why\b/i.test(schema.description ?? "");
+  return (named || why) && isFreeText(field, schema, options);
+}

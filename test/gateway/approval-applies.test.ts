@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { confirmView } from "@/server/gateway/console/confirm-view";
 import { describeEachProvider } from "../helpers/database";
 import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
 
@@ -203,6 +204,21 @@ describeEachProvider("a person's approval applies the change (%s)", (provider) =
     expect(out.result).toMatchObject({ outcome: "rejected", reason: "insufficient_balance" });
     expect(out.result?.next).toMatch(/^It was sent, and the system refused it: /);
     expect(out.result?.next).not.toMatch(/Nothing was sent/);
+    // The confirm screen, seen again, has the system's reason to say so too.
+    const alice = w.person.alice;
+    const view = await confirmView(
+      w.db,
+      {
+        ...alice,
+        sessionId: "s",
+        tenantName: "Acme",
+        email: "alice@acme.test",
+        name: "Alice",
+        role: "member",
+      },
+      id,
+    );
+    expect(view).toMatchObject({ actionStatus: "approved", lastError: { code: "insufficient_balance" } });
     await w.legacy.reset();
   });
 

@@ -55,29 +55,53 @@ type Props = {
   onStale: () => void;
   /** The action's status as it stands now (carried out, unknown, still approved…). */
   actionStatus?: string;
+  /** What the system answered when it last refused or failed the action (a 4xx's reason), if it did. */
+  lastError?: { code: string; message: string } | null;
 };
 
 /** Action statuses after which the approved change was carried out (verified or not). */
 const CARRIED_OUT = new Set(["applied", "completed"]);
+
+/**
+ * Where an approved action stands when the screen is seen again later: the approval's run may
+ * be in flight, refused by the system, not carried out (the system was down, the agent's key
+ * revoked) or its answer lost. Each status says what was sent, as it is.
+ */
+function approvedStanding(actionStatus: string, lastError: { message: string } | null | undefined): string {
+  switch (actionStatus) {
+    case "executing":
+      return "It is being sent to the system now; the result is not known yet. Reload in a moment to see it.";
+    case "unknown":
+      return "It was sent, but the system's answer was lost: Signpost checks with the system, and support settles it if it cannot tell. Do not approve it again.";
+    case "failed":
+      return `The system did not carry it out${lastError ? `: ${lastError.message}` : ""}. Nothing was changed there; the agent can try again until your approval expires.`;
+    case "cancelled":
+      return "The action was cancelled after your approval, so it will not be carried out; nothing was changed at the system.";
+    case "approved":
+      return lastError
+        ? `It was sent, and the system refused it: ${lastError.message}. Nothing was changed there; the agent may prepare a new version for you to approve.`
+        : "Approved, but not carried out yet: nothing was sent. The agent's confirm_action can still carry out exactly this, once, until the approval expires.";
+    default:
+      return "Approved, but not carried out: nothing was sent.";
+  }
+}
 
 function AgentWillSee({
   status,
   reason,
   audience,
   actionStatus,
+  lastError,
 }: {
   status: string;
   reason?: string | null;
   audience: "member" | "staff";
   actionStatus?: string;
+  lastError?: { message: string } | null;
 }) {
-  // Seen again later: the approval's run may not have carried it out (the system was down, the
-  // agent's key revoked) or its answer was lost; say where it stands, not what should have happened.
   const notCarriedOut = status === "approved" && actionStatus !== undefined && !CARRIED_OUT.has(actionStatus);
   const text = notCarriedOut
-    ? actionStatus === "unknown"
-      ? "It was sent, but the system's answer was lost: Signpost checks with the system, and support settles it if it cannot tell. Do not approve it again."
-      : "Approved, but not carried out yet: nothing was sent. The agent's confirm_action can still carry out exactly this, once, until the approval expires."
+    ? approvedStanding(actionStatus, lastError)
     : status === "approved"
       ? audience === "staff"
         ? "Your approval carried out exactly this version, once. The agent's get_context or confirm_action returns this same result, never a second charge."
@@ -221,6 +245,7 @@ export function ConfirmDecision(props: Props) {
             reason={decide.data ? reason : props.reason}
             audience={props.audience}
             actionStatus={decide.data ? undefined : props.actionStatus}
+            lastError={props.lastError}
           />
         )}
       </div>

@@ -166,6 +166,7 @@ export function ConfirmScreen({ initial, audience }: { initial: ConfirmView; aud
         audience={audience}
         onStale={() => void client.invalidateQueries({ queryKey: key })}
         actionStatus={latest.actionStatus}
+        lastError={latest.lastError}
       />
     </div>
   );

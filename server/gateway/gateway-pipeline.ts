@@ -6,7 +6,12 @@ import type { Db } from "../db/client";
 import { inSpan } from "../telemetry/tracing";
 import { argumentBoundsErrors, auditCopyOfOversized, outOfBoundsOutcome } from "./argument-bounds";
 import { failureOutcome } from "./failure-outcome";
-import { askedRequest, permissionAskMessage, storePermissionRequest } from "./permission-requests";
+import {
+  askedRequest,
+  type PermissionAsk,
+  permissionAskMessage,
+  storePermissionRequest,
+} from "./permission-requests";
 import {
   authorize,
   authorizeWriteStep,
@@ -38,6 +43,12 @@ export interface OperationSpec<S extends z.ZodType> {
     form?: string;
   }>;
   run: (input: z.infer<S>, ctx: TrustedContext) => Promise<GatewayOutcome>;
+  /**
+   * False when a person's click runs this as an agent (an approval carrying its action out): an
+   * `ask` rule is answered as not yet permitted, and no request is filed in the agent's name for
+   * something the agent did not ask just now. The agent's own next call asks, as always.
+   */
+  filesPermissionRequest?: false;
 }
 
 function invalidArguments(error: z.ZodError): GatewayOutcome {
@@ -113,12 +124,15 @@ export function gatewayPipeline(db: Db) {
         };
       } else if (decision.decision === "ask") {
         // A dry run (and so a browse form page) only reads: it answers the same, stores nothing.
-        const ask = await storePermissionRequest(db, ctx, {
-          verb: spec.verb,
-          target: decision.target,
-          reason: `requested by ${spec.operation}`,
-          dryRun: args.dry_run === true,
-        });
+        const ask: PermissionAsk =
+          spec.filesPermissionRequest === false
+            ? { kind: "not_stored", why: "not_the_agents_call" }
+            : await storePermissionRequest(db, ctx, {
+                verb: spec.verb,
+                target: decision.target,
+                reason: `requested by ${spec.operation}`,
+                dryRun: args.dry_run === true,
+              });
         const request = askedRequest(ask);
         out = {
           outcome: "rejected",

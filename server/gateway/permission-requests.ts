@@ -20,7 +20,11 @@ export type PermissionAsk =
   | { kind: "reused"; request: PermissionRequestRow }
   | { kind: "denied"; request: PermissionRequestRow }
   | { kind: "limited"; limit: number }
-  | { kind: "not_stored"; why: "dry_run" | "not_an_agent" | "invalid_target"; problem?: string };
+  | {
+      kind: "not_stored";
+      why: "dry_run" | "not_an_agent" | "invalid_target" | "not_the_agents_call";
+      problem?: string;
+    };
 
 /** The request an answer may name (the agent's own), or null. */
 export function askedRequest(ask: PermissionAsk): PermissionRequestRow | null {
@@ -43,9 +47,11 @@ export function permissionAskMessage(ask: PermissionAsk): string {
     case "not_stored":
       return ask.why === "dry_run"
         ? "Nothing was stored for a dry run; make the call for real to ask an admin."
-        : ask.why === "invalid_target"
-          ? `No request was stored: ${ask.problem ?? "the target is not one Signpost authorizes"}.`
-          : "Ask an admin for a rule.";
+        : ask.why === "not_the_agents_call"
+          ? "No request was stored: a person's approval ran this, not the agent; the agent's own next call asks an admin."
+          : ask.why === "invalid_target"
+            ? `No request was stored: ${ask.problem ?? "the target is not one Signpost authorizes"}.`
+            : "Ask an admin for a rule.";
   }
 }
 

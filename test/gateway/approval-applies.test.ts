@@ -1,6 +1,15 @@
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { confirmView } from "@/server/gateway/console/confirm-view";
 import { describeEachProvider } from "../helpers/database";
 import { approve, checkoutToConfirmation, createWorld, idem, type World } from "./gateway-world";
+
+/** Faults the legacy system still holds (a held request has taken its fault). */
+async function faultsLeft(w: World): Promise<number> {
+  const res = await fetch(`${w.legacy.url}/admin/faults`, { headers: { "x-admin-key": w.legacy.adminKey } });
+  const body = (await res.json()) as unknown[] | { data?: unknown[]; faults?: unknown[] };
+  return (Array.isArray(body) ? body : (body.data ?? body.faults ?? [])).length;
+}
 
 /** Payments the legacy system holds for one action key (the `reference` Signpost sends). */
 async function legacyPayments(w: World, reference: string) {
@@ -96,6 +105,20 @@ describeEachProvider("a person's approval applies the change (%s)", (provider) =
       expect(out.result?.next).toMatch(/Nothing was sent/);
       expect(await w.db.effect.count({ where: { actionId: id } })).toBe(0);
       expect(await legacyPayments(w, `sp_${id}_v1`)).toHaveLength(0);
+      // The approval that ran nothing is on record, naming the approval and the person.
+      const rows = await w.db.auditEvent.findMany({ where: { actionId: id }, orderBy: { seq: "asc" } });
+      expect(rows.map((r) => r.operation)).toEqual([
+        "action.started",
+        "approval.approved",
+        "action.confirmed",
+      ]);
+      expect(rows[2]).toMatchObject({ outcome: "rejected", userId: w.person.alice.userId });
+      expect(rows[2]?.message).toMatch(/no longer has access/);
+      expect(rows[2]?.arguments).toMatchObject({
+        reason: "agent_revoked",
+        approval_id: out.approval?.id,
+        approved_by: w.person.alice.userId,
+      });
     } finally {
       await w.db.agent.update({ where: { id: w.agent.alice.agentId as string }, data: { revokedAt: null } });
     }
@@ -124,5 +147,95 @@ describeEachProvider("a person's approval applies the change (%s)", (provider) =
       })
     ).json()) as { assignee_id: string };
     expect(ticket.assignee_id).toBe("tm_sid");
+  });
+
+  it("where the agent's confirm rule says ask, the click files no request in the agent's name and says what happens next", async () => {
+    const start = await checkoutToConfirmation(w);
+    const id = start.action_id as string;
+    const rule = await w.db.permissionRule.create({
+      data: {
+        tenantId: "acme",
+        subjectType: "agent",
+        subjectId: w.agent.alice.agentId as string,
+        verb: "confirm",
+        pattern: "*",
+        decision: "ask",
+        position: 1,
+      },
+    });
+    try {
+      const out = await approve(w, id);
+      expect(out).toMatchObject({
+        approval: { status: "approved" },
+        result: { outcome: "rejected", reason: "permission_required" },
+      });
+      expect(out.result?.next).toMatch(/Nothing was sent: .*needs an admin's permission/);
+      expect(out.result?.next).toMatch(/next confirm_action asks an admin/);
+      expect(out.result?.next).not.toMatch(/is told why/);
+      expect(await w.db.permissionRequest.count({ where: { agentId: w.agent.alice.agentId } })).toBe(0);
+      expect(await w.db.effect.count({ where: { actionId: id } })).toBe(0);
+      // The agent's own confirm asks, as the screen said.
+      const asked = await w.gw.confirmAction(w.agent.alice, { action_id: id, idempotency_key: idem() });
+      expect(asked).toMatchObject({ reason: "permission_required" });
+      expect(await w.db.permissionRequest.count({ where: { agentId: w.agent.alice.agentId } })).toBe(1);
+    } finally {
+      await w.db.permissionRule.delete({ where: { id: rule.id } });
+      await w.db.permissionRequest.deleteMany({ where: { agentId: w.agent.alice.agentId } });
+    }
+  });
+
+  it("a refusal by the system says it was sent and refused, not that nothing was sent", async () => {
+    await w.legacy.reset();
+    const start = await checkoutToConfirmation(w);
+    const id = start.action_id as string;
+    // The payment is held on its way in; meanwhile the store credit is spent elsewhere, so the
+    // system itself refuses it (409 insufficient_balance) after Signpost's own checks passed.
+    await w.legacy.injectFault({ match: "POST /v1/payments", mode: "latency", count: 1, latency_ms: 1500 });
+    const decided = approve(w, id);
+    const deadline = Date.now() + 10_000;
+    while ((await faultsLeft(w)) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const store = new Database(w.legacy.dbPath);
+    try {
+      store.prepare("UPDATE customers SET balance = 0 WHERE tenant_id = 'acme'").run();
+    } finally {
+      store.close();
+    }
+    const out = await decided;
+    expect(out.result).toMatchObject({ outcome: "rejected", reason: "insufficient_balance" });
+    expect(out.result?.next).toMatch(/^It was sent, and the system refused it: /);
+    expect(out.result?.next).not.toMatch(/Nothing was sent/);
+    // The confirm screen, seen again, has the system's reason to say so too.
+    const alice = w.person.alice;
+    const view = await confirmView(
+      w.db,
+      {
+        ...alice,
+        sessionId: "s",
+        tenantName: "Acme",
+        email: "alice@acme.test",
+        name: "Alice",
+        role: "member",
+      },
+      id,
+    );
+    expect(view).toMatchObject({ actionStatus: "approved", lastError: { code: "insufficient_balance" } });
+    await w.legacy.reset();
+  });
+
+  it("an unknown result is reported as not known yet, and that Signpost verifies it", async () => {
+    await w.legacy.reset();
+    const start = await checkoutToConfirmation(w);
+    const id = start.action_id as string;
+    await w.legacy.injectFault({
+      match: "POST /v1/payments",
+      mode: "commit_then_timeout",
+      count: 1,
+      latency_ms: 6000,
+    });
+    const out = await approve(w, id);
+    expect(out.result).toMatchObject({ outcome: "unknown" });
+    expect(out.message).not.toMatch(/not done/);
+    expect(out.message).toMatch(/; sent, result not known yet \(Signpost verifies it/);
+    await w.legacy.reset();
   });
 });

@@ -1,6 +1,7 @@
 import { capabilityRegistry, capabilityTitle } from "../../connectors/connector-registry";
 import { approversOf } from "../../connectors/sdk/define-capability";
 import type { Db } from "../../db/client";
+import { parseActionState } from "../../engine/action-state";
 import { approvalExpiresAt, effectiveApprovalStatus } from "../../engine/approval-ledger";
 import { describeApprovers, mayDecide } from "../approvals";
 import type { ConsoleContext } from "../console-session";
@@ -14,6 +15,8 @@ export type ConfirmView = {
   /** The capability's declared title. */
   title: string;
   actionStatus: string;
+  /** What the system answered when it last refused or failed the action, if it did (state.last_error). */
+  lastError: { code: string; message: string } | null;
   actionVersion: number;
   node: string;
   /** The agent that prepared it, by name, and the person it acts for. */
@@ -68,6 +71,7 @@ export async function confirmView(
     capability: action.capability,
     title: capabilityTitle(action.capability),
     actionStatus: action.status,
+    lastError: parseActionState(action.state).last_error,
     actionVersion: action.version,
     node: action.node,
     agentName: agent?.name ?? null,

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import type { Db } from "../../db/client";
+import { parseActionState } from "../../engine/action-state";
 import { actionKeyFor } from "../../engine/effect-ledger";
 import { actionOwnerContext } from "../action-owner-context";
 import type { ApprovedResult } from "../approvals";
@@ -19,20 +21,37 @@ export const approvedConfirmInputSchema = confirmActionInputSchema
   })
   .strict();
 
-/** What happens next after each outcome, for the person who approved. */
-function nextFor(out: GatewayOutcome): string {
+/**
+ * What happens next after each outcome, for the person who approved: each says what was sent,
+ * as it is (a refusal by the system was sent and refused; a permission the agent lacks sent
+ * nothing), and what happens now.
+ */
+function nextFor(out: GatewayOutcome, refusedBySystem: boolean): string {
   switch (out.outcome) {
     case "applied":
       return "Nothing else to do: the agent gets this same result when it checks, never a second one.";
     case "unknown":
       return "The system did not answer in time, so it may or may not have happened. Signpost checks with the system by this action's key; if it cannot tell, support settles it in the recovery queue. Do not approve it again.";
     case "temporarily_unavailable":
-      return "Nothing was sent. Your approval stands until it expires: the agent can try again with the same key, which never applies twice.";
+      return "The system could not be reached, so nothing was changed there. Your approval stands until it expires: the agent can try again with the same key, which never applies twice.";
     case "conflict":
       return "Nothing was sent. Review the new version; it needs your approval again.";
-    default:
-      return "Nothing was sent. The agent is told why and may prepare a new version for you to approve.";
   }
+  if (out.reason === "permission_required")
+    return "Nothing was sent: the agent that prepared it needs an admin's permission to carry this out, and has none yet. Your approval stands until it expires; the agent's next confirm_action asks an admin, and once granted it carries out exactly this, once.";
+  if (out.reason === "permission_denied")
+    return "Nothing was sent: a permission rule forbids the agent that prepared it to carry this out. Your approval stands until it expires, but nothing happens unless an admin changes that rule.";
+  if (out.reason === "not_applied")
+    return "It was sent, and the system answered but changed nothing. The agent may try again or prepare a new version for you to approve.";
+  if (refusedBySystem)
+    return `It was sent, and the system refused it: ${out.message}. Nothing was changed there; the agent may prepare a new version for you to approve.`;
+  return "Nothing was sent. The agent learns why when it checks the action, and may prepare a new version for you to approve.";
+}
+
+/** The system's own refusal of the action's last send (its last error), if there was one. */
+async function systemRefusal(db: Db, actionId: string) {
+  const row = await db.action.findUnique({ where: { id: actionId }, select: { state: true } });
+  return row ? parseActionState(row.state).last_error : null;
 }
 
 /**
@@ -43,27 +62,61 @@ function nextFor(out: GatewayOutcome): string {
  * The engine re-checks the approval, its digest and the live data before anything is sent.
  */
 export function applyApprovedActionOperation(deps: GatewayDeps) {
-  const { db, engine, pipeline } = deps;
+  const { db, engine, pipeline, audit } = deps;
   return async function applyApproved(
     person: TrustedContext,
     approved: { actionId: string; version: number; approvalId: string },
   ): Promise<ApprovedResult> {
+    const started = Date.now();
+    const args = {
+      action_id: approved.actionId,
+      version: approved.version,
+      approval_id: approved.approvalId,
+      approved_by: person.userId,
+    };
+    /** An approval that runs nothing is on record too: every approval's outcome is traceable. */
+    const notRun = async (result: ApprovedResult, actionId: string | null) => {
+      await audit(person, {
+        operation: "action.confirmed",
+        target: `action:${approved.actionId}`,
+        arguments: { ...args, reason: result.reason },
+        outcome: result.outcome,
+        message: result.message,
+        latencyMs: Date.now() - started,
+        actionId,
+      });
+      return result;
+    };
     const action = await db.action.findFirst({ where: { id: approved.actionId, tenantId: person.tenantId } });
-    if (!action) return { outcome: "not_found", message: `No action ${approved.actionId}`, next: "" };
+    if (!action)
+      return notRun(
+        {
+          outcome: "rejected",
+          reason: "not_found",
+          message: `Approved, but not carried out: no action ${approved.actionId}`,
+          next: "Nothing was sent.",
+        },
+        null,
+      );
     const owner = await actionOwnerContext(db, action, person);
     if (!owner)
-      return {
-        outcome: "rejected",
-        reason: "agent_revoked",
-        message: "Approved, but not carried out: the agent that prepared it no longer has access",
-        next: "Nothing was sent. Whoever still wants it has to prepare it again.",
-      };
+      return notRun(
+        {
+          outcome: "rejected",
+          reason: "agent_revoked",
+          message: "Approved, but not carried out: the agent that prepared it no longer has access",
+          next: "Nothing was sent. Whoever still wants it has to prepare it again.",
+        },
+        action.id,
+      );
     const out = await pipeline(
       owner,
       {
         operation: "action.confirmed",
         verb: "confirm",
         schema: approvedConfirmInputSchema,
+        // The person clicked, not the agent: no permission request is filed in its name.
+        filesPermissionRequest: false,
         target: (input, caller) => writeStepTarget(deps, caller, input.action_id),
         run: (input, caller) =>
           engine.confirm(actorOf(caller), {
@@ -80,6 +133,10 @@ export function applyApprovedActionOperation(deps: GatewayDeps) {
         approved_by: person.userId,
       },
     );
+    // A refusal the system itself answered (a 4xx) was sent: the engine records it as the
+    // action's last error, where a refusal before sending leaves none.
+    const refusedBySystem =
+      out.outcome === "rejected" && (await systemRefusal(db, action.id))?.message === out.message;
     return {
       outcome: out.outcome,
       ...(out.reason ? { reason: out.reason } : {}),
@@ -87,7 +144,7 @@ export function applyApprovedActionOperation(deps: GatewayDeps) {
       external_id: typeof out.external_id === "string" ? out.external_id : null,
       ...(typeof out.status === "string" ? { status: out.status } : {}),
       ...(typeof out.version === "number" ? { version: out.version } : {}),
-      next: nextFor(out),
+      next: nextFor(out, refusedBySystem),
     };
   };
 }

@@ -1,5 +1,6 @@
 import {
   type ApprovalOutcome,
+  type ApprovedResult,
   type DecideApprovalInput,
   decideApproval,
   decideApprovalInputSchema,
@@ -7,6 +8,14 @@ import {
 import type { TrustedContext } from "../trusted-context";
 import { applyApprovedActionOperation } from "./apply-approved-action";
 import type { GatewayDeps } from "./gateway-deps";
+
+/** How the approval's run ended, in the decision's one line: an unknown result is not "not done". */
+function resultWords(outcome: ApprovedResult["outcome"]): string {
+  if (outcome === "applied") return "done";
+  if (outcome === "unknown")
+    return "sent, result not known yet (Signpost verifies it with the system; if it cannot tell, support settles it in recovery)";
+  return "not done";
+}
 
 /**
  * A person's decision on an approval (console session or CLI), checked and audited like every
@@ -49,7 +58,7 @@ export function decideApprovalOperation(deps: GatewayDeps) {
     });
     return {
       ...decided,
-      message: `${decided.message}; ${result.outcome === "applied" ? "done" : "not done"}: ${result.message}`,
+      message: `${decided.message}; ${resultWords(result.outcome)}: ${result.message}`,
       result,
     };
   }

@@ -3,11 +3,13 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { ConfirmationSummary } from "@/components/confirmation-summary";
 import { summaryDiff } from "@/components/summary-diff";
+import { approvalMessage } from "@/mcp/approval-message";
 import { capabilityTitle } from "@/server/connectors/connector-registry";
 import { withShown } from "@/server/connectors/sdk/decision-summary";
 import { renderSummary, summaryHtml, summaryText } from "@/server/connectors/sdk/render-decision-summary";
 import { shopSummary } from "@/server/connectors/shop/shop-summary-fields";
 import { decisionSentence } from "@/server/engine/decision-sentence";
+import { DEFAULT_NOTE, markedSummary } from "@/server/engine/defaulted-fields";
 import { summaryDigest } from "@/server/engine/summary-digest";
 
 // A checkout summary as the shop connector writes it (server/connectors/shop/capabilities/checkout.ts).
@@ -194,5 +196,22 @@ describe("one renderer, every surface (issue 19)", () => {
       expect(html).toContain(escaped);
       expect(mail).toContain(escaped);
     }
+  });
+
+  it("a value the user did not choose is marked so on the screen, the email, the agent's text and the host's message", () => {
+    const summary = markedSummary(checkout(2), { defaulted: ["shipping_method"] });
+    const r = renderSummary(summary, "checkout");
+    expect(r.rows.find((row) => row.label === "Shipping")?.note).toBe(DEFAULT_NOTE);
+    const html = renderToStaticMarkup(
+      createElement(ConfirmationSummary, {
+        capability: "checkout",
+        title: "Checkout",
+        actionId: "a",
+        version: 1,
+        summary,
+      }),
+    );
+    for (const surface of [html, summaryHtml(r), summaryText(r), approvalMessage(summary, "act_1")])
+      expect(surface).toContain(`(${DEFAULT_NOTE})`);
   });
 });

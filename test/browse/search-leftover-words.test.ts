@@ -108,6 +108,10 @@ describe("search: words left over after naming a listing", () => {
     );
     expect(unassigned).toContain("| assignee_id |");
     expect(rowIds(unassigned)).toContain("tkt_1");
+    // A teammate's name the assignee column shows (`tm_sid`), with no filter for it.
+    const sid = await search("tickets assigned to sid");
+    expect(sid).not.toContain("No ticket matches");
+    expect(rowIds(sid)).toContain("tkt_2");
     // Words no row shows stay the one final line.
     expect(await search("login tickets")).toContain("No ticket matches `login`");
   });

@@ -13,6 +13,7 @@ import { startLinks } from "./render-page";
 import { ASKING, candidateRoutes, FRAMING, STOP, scoreRoute, words } from "./route-words";
 import { recordSources, searchRecords } from "./search-records";
 import { orderAlreadyStated, sortFromWords } from "./sort-words";
+import { wordsRowsShow } from "./words-rows-show";
 
 // Search: the URI structure (routes) as well as the data.
 
@@ -298,6 +299,12 @@ async function openedSection(
       : `Nothing in ${escapeText(title)} matches`;
     // What the text filter read, so "none" is final: not "maybe it only reads subjects".
     const searched = route?.textSearches ? ` (searched: ${escapeText(route.textSearches)})` : "";
+    // Unless the rows show the words in a column ("unassigned", "high"): then the listing without
+    // them is the answer, said as not filtered by them, for the model to read the column.
+    const all = await navigate(backend, withoutWords);
+    const shown = all.outcome === "applied" ? wordsRowsShow(leftover, all.markdown) : [];
+    if (shown.length)
+      return `## ${link(all.title, all.uri)} (opened here)\n\n${said}${shown.map(code).join(", ")} matched no ${escapeText(route?.textSearches ?? "text")}, and this listing has no filter for it: the rows are not narrowed by it, read their columns.\n\n${cutPage(all)}`;
     return `${NONE_MARK}## ${heading} (opened here)\n\n${said}${one} ${code(leftover)}${searched}; all ${escapeText(plural)}: ${link(title, withoutWords)}`;
   }
   const kept = cutPage(page);

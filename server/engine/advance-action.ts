@@ -9,7 +9,7 @@ import {
   recordActionEvent,
   toJson,
 } from "./action-store";
-import { allowedPatch, PATCHABLE, patchProblems } from "./allowed-patch";
+import { allowedPatch, correctedPatch, PATCHABLE, patchProblems } from "./allowed-patch";
 import { voidApprovals } from "./approval-ledger";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
 import { withDefaulted } from "./defaulted-fields";
@@ -72,6 +72,17 @@ export async function advanceAction(
       retryable: false,
     });
     r.validation_errors = problems;
+    // The same advance with each field where it was meant, first among the next steps.
+    const corrected = correctedPatch(capability, input.patch, allowed);
+    if (corrected)
+      r.next_actions = [
+        {
+          tool: "advance_action",
+          args: { action_id: row.id, version: row.version, patch: corrected },
+          description: "The same advance with each field where it was meant",
+        },
+        ...(r.next_actions ?? []).filter((n) => n.tool !== "advance_action"),
+      ];
     return r;
   }
   const previous = parseActionState(row.state);

@@ -53,3 +53,32 @@ export function patchProblems(
       };
     });
 }
+
+/**
+ * The patch with each field it lacks sent where the capability most likely meant it, for the
+ * corrected call a rejection offers (round 9's model sent `comment`, was told `body`, and the
+ * offered restart dropped its words and value); undefined when some field has no clear meaning.
+ * Nothing is taken by it: the agent sends the call, so the field it means is still its choice.
+ */
+export function correctedPatch(
+  capability: AnyCapability,
+  patch: Record<string, unknown>,
+  allowed: string[],
+): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  for (const [f, value] of Object.entries(patch)) {
+    if (allowed.includes(f)) {
+      out[f] = value;
+      continue;
+    }
+    const meant = fieldMeant(
+      capability,
+      f,
+      value,
+      allowed.filter((a) => !(a in patch)),
+    );
+    if (!meant || meant.field in out) return undefined;
+    out[meant.field] = value;
+  }
+  return out;
+}

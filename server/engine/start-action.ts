@@ -10,7 +10,7 @@ import {
   recordActionEvent,
   toJson,
 } from "./action-store";
-import { allowedPatch, patchProblems } from "./allowed-patch";
+import { allowedPatch, correctedPatch, patchProblems } from "./allowed-patch";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
 import { withDefaulted } from "./defaulted-fields";
 import { describeInputs } from "./describe-inputs";
@@ -72,7 +72,8 @@ export async function startAction(
   const patch: Values = { ...(input.patch ?? {}) };
   const allowed = allowedPatch(capability, null);
   const problems = patchProblems(capability, patch, allowed);
-  if (problems.length)
+  if (problems.length) {
+    const corrected = correctedPatch(capability, patch, allowed);
     return {
       outcome: "rejected",
       reason: "field_not_allowed",
@@ -85,11 +86,20 @@ export async function startAction(
       next_actions: [
         {
           tool: "start_action",
-          args: { capability: capability.id, ...(input.entity_id ? { entity_id: input.entity_id } : {}) },
-          description: "Start again with fields from allowed_patch",
+          // The same call with the fields where they were meant: the user's words go with it.
+          args: {
+            capability: capability.id,
+            ...(input.intent ? { intent: input.intent } : {}),
+            ...(input.entity_id ? { entity_id: input.entity_id } : {}),
+            ...(corrected ? { patch: corrected } : {}),
+          },
+          description: corrected
+            ? "The same start with each field where it was meant"
+            : "Start again with fields from allowed_patch",
         },
       ],
     };
+  }
   Object.assign(patch, settledStartPatch(capability, input));
   const adapter = await deps.adapterFor(capability.connector, actor);
   const ev = await catchSystemUnavailable(() =>

@@ -94,6 +94,28 @@ describe("search: words left over after naming a listing", () => {
     expect(await search("my orders from the shop")).not.toContain("did not filter");
   });
 
+  it("words the rows show in a column are no false 'none': the listing without them is the answer", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const search = async (query: string) =>
+      text(await sam.callTool({ name: "search", arguments: { query } }));
+    // "unassigned" is in no subject, but the rows have an assignee column: a "No ticket matches"
+    // here was a false no (two open tickets have no assignee).
+    const unassigned = await search("open unassigned tickets");
+    expect(unassigned).not.toContain("No ticket matches");
+    expect(unassigned).toContain("## [Tickets](helpdesk://tickets?status=open) (opened here)");
+    expect(unassigned).toContain(
+      "`unassigned` matched no subjects and descriptions of tickets, and this listing has no filter for it",
+    );
+    expect(unassigned).toContain("| assignee_id |");
+    expect(rowIds(unassigned)).toContain("tkt_1");
+    // A teammate's name the assignee column shows (`tm_sid`), with no filter for it.
+    const sid = await search("tickets assigned to sid");
+    expect(sid).not.toContain("No ticket matches");
+    expect(rowIds(sid)).toContain("tkt_2");
+    // Words no row shows stay the one final line.
+    expect(await search("login tickets")).toContain("No ticket matches `login`");
+  });
+
   it("a listing with no free-text filter says the words did not filter it", async () => {
     const alice = await w.connect(w.keys.alice, { faces: "browse" });
     const recent = text(await alice.callTool({ name: "search", arguments: { query: "recent orders" } }));
@@ -130,5 +152,15 @@ describe("search: words left over, on an imported system's listing", () => {
       }),
     );
     expect(regarding).toMatch(/\(legacy:\/\/v1\/tickets\?q=headphones\) \(opened here\)/);
+  });
+
+  it("an imported listing's rows that show the words in a column answer too", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const found = text(
+      await sam.callTool({ name: "search", arguments: { query: "legacy tickets urgent", scheme: "legacy" } }),
+    );
+    expect(found).not.toMatch(/No \w+ matches `urgent`|Nothing in .* matches `urgent`/);
+    expect(found).toContain("`urgent` matched no");
+    expect(found).toContain("tkt_");
   });
 });

@@ -47,4 +47,64 @@ describe("a patch field the capability lacks: the field meant", () => {
     }
     expect(await w.db.action.count()).toBe(before);
   });
+
+  it("the rejection offers the same call with each field where it was meant, the user's words kept", async () => {
+    const sam = await w.connect(w.keys.sam);
+    const intent = "add a comment to the coupon ticket";
+    const byWords = await sam.callTool({
+      name: "start_action",
+      arguments: { intent, patch: { comment: "Your SAVE5 code is fixed" } },
+    });
+    // Round 9: the offered restart was `start_action {"capability":"comment_ticket"}`: words and value gone.
+    expect(text(byWords)).toContain(
+      `start_action {"capability":"comment_ticket","intent":"${intent}","patch":{"body":"Your SAVE5 code is fixed"}}`,
+    );
+    const byId = await sam.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "comment_ticket",
+        entity_id: "tkt_1",
+        patch: { comment: "Fixed", internal: true },
+      },
+    });
+    expect(text(byId)).toContain(
+      'start_action {"capability":"comment_ticket","entity_id":"tkt_1","patch":{"body":"Fixed","internal":true}}',
+    );
+    // The corrected call does what it says.
+    const again = await sam.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "comment_ticket",
+        entity_id: "tkt_1",
+        patch: { body: "Fixed", internal: true },
+      },
+    });
+    expect(sc(again)).toMatchObject({ outcome: "applied" });
+    // On an advance too: the same advance, first among the next steps.
+    const started = sc(
+      await sam.callTool({
+        name: "start_action",
+        arguments: { capability: "comment_ticket", entity_id: "tkt_1" },
+      }),
+    ) as { action_id: string; version: number };
+    const advanced = await sam.callTool({
+      name: "advance_action",
+      arguments: { action_id: started.action_id, version: started.version, patch: { comment: "Fixed" } },
+    });
+    expect(sc(advanced)).toMatchObject({ outcome: "rejected", reason: "field_not_allowed" });
+    expect(text(advanced)).toMatch(
+      new RegExp(
+        `^next:\\n- advance_action \\{"action_id":"${started.action_id}","version":${started.version},"patch":\\{"body":"Fixed"\\}\\}`,
+        "m",
+      ),
+    );
+    // A field nothing means keeps the plain restart, which names no patch.
+    const unclear = await sam.callTool({
+      name: "start_action",
+      arguments: { capability: "comment_ticket", entity_id: "tkt_1", patch: { colour: 5 } },
+    });
+    expect(text(unclear)).toContain(
+      'start_action {"capability":"comment_ticket","entity_id":"tkt_1"} — Start again',
+    );
+  });
 });

@@ -76,6 +76,7 @@ export {
   isOutcome,
   listPage,
   NOT_FOUND_FOR,
+  noRowsLine,
   outcomePage,
   pageNumber,
   perPage,

@@ -21,6 +21,8 @@ export interface NarrowedListing {
   textFilter: string | null;
   /** Sort words the listing declares no sort for ("cheapest"), as said; empty otherwise. */
   unsorted: string;
+  /** The order the words sorted it by, with the parameters sent ("oldest first", `sort=created_at`); empty when they did not. */
+  sorted: { order: string; params: string[] } | null;
   /** The filters the words named, as said back ("team = Shipping"). */
   filtered: string[];
   /** Words that name values of two filters, each said in a line: applied as neither. */
@@ -49,6 +51,7 @@ export async function narrowedListing(
     leftover: "",
     textFilter: null,
     unsorted: "",
+    sorted: null,
     filtered: [],
     ambiguous: [],
   };
@@ -60,6 +63,7 @@ export async function narrowedListing(
     ...sort.used,
   ]);
   const params: string[] = sort.params.filter((p) => !uri.includes(`${p.split("=")[0]}=`));
+  const sorted = params.length ? { order: sort.order, params: [...params] } : null;
   const textFilter = Object.entries(route.filters ?? {}).find(([, v]) => v === "free text")?.[0] ?? null;
   const unexplained = new Set(qWords.filter((w) => !used.has(w) && !FRAMING.has(w) && !ASKING.has(w)));
   const given = new Set([
@@ -87,13 +91,22 @@ export async function narrowedListing(
   ];
   const leftover = shown.join(" ").slice(0, 100);
   if (!leftover || !textFilter || uri.includes(`${textFilter}=`))
-    return { uri: withoutWords, withoutWords, leftover, textFilter: null, unsorted: sort.unsorted, ...said };
+    return {
+      uri: withoutWords,
+      withoutWords,
+      leftover,
+      textFilter: null,
+      unsorted: sort.unsorted,
+      sorted,
+      ...said,
+    };
   return {
     uri: join(uri, [...params, `${textFilter}=${encodeURIComponent(leftover)}`]),
     withoutWords,
     leftover,
     textFilter,
     unsorted: sort.unsorted,
+    sorted,
     ...said,
   };
 }

@@ -285,7 +285,7 @@ async function openedSection(
   if (page.outcome !== "applied") return null;
   const title = route?.title ?? "";
   const heading = link(page.title, page.uri);
-  const { leftover, textFilter, withoutWords, unsorted, filtered, ambiguous } = listing;
+  const { leftover, textFilter, withoutWords, unsorted, sorted, filtered, ambiguous } = listing;
   // The filters the words set, said in words (a team's name, not only its id in the address).
   const said = [filtered.length ? `Filtered: ${filtered.map(escapeText).join(", ")}.` : "", ...ambiguous]
     .filter(Boolean)
@@ -312,6 +312,11 @@ async function openedSection(
     leftover && !textFilter ? `${code(leftover)} did not filter this listing: it has no text filter.` : "",
     unsorted && !orderAlreadyStated(unsorted, kept)
       ? `${code(unsorted)} did not sort this listing: it declares no such sort.`
+      : "",
+    // A listing that does not state its order itself (an imported one) is told it here: the
+    // rows are in the order the parameters the words set ask of the system.
+    sorted && !orderAlreadyStated(sorted.order, kept)
+      ? `${sorted.order[0]?.toUpperCase()}${sorted.order.slice(1)}: sorted by ${sorted.params.map((p) => code(decodeURIComponent(p))).join(" ")}.`
       : "",
   ]
     .filter(Boolean)

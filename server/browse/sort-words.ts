@@ -87,7 +87,15 @@ export interface SortFromWords {
   used: Set<string>;
   /** The sort words as said, when the listing declares no sort that takes them; else empty. */
   unsorted: string;
+  /** The order `params` ask for, in words ("oldest first"); empty when there are none. */
+  order: string;
 }
+
+/** Each basis and direction in the words a list's heading says it. */
+const ORDER_WORDS: Record<Basis, [string, string]> = {
+  price: ["cheapest first", "most expensive first"],
+  time: ["oldest first", "newest first"],
+};
 
 /** The sort the words ask of a listing with these filters, and the words it used. */
 export function sortFromWords(q: string, filters: FilterSpec | undefined): SortFromWords {
@@ -104,14 +112,19 @@ export function sortFromWords(q: string, filters: FilterSpec | undefined): SortF
       return { ask, said: m[0], descending: last ? !ask.descending : ask.descending };
     }),
   );
-  const none = { params: [], used: new Set<string>(), unsorted: "" };
+  const none = { params: [], used: new Set<string>(), unsorted: "", order: "" };
   const first = asked[0];
   if (!first) return none;
   const closing = lower.match(PLACING_END)?.[0];
   const saidWords = [...asked.map((a) => a.said), ...placing, ...(closing ? [closing] : [])];
   const used = new Set(words(saidWords.join(" ")));
   const params = sortParams(first.ask.basis, first.descending, filters ?? {});
-  return { params, used, unsorted: params.length ? "" : asked.map((a) => a.said).join(", ") };
+  return {
+    params,
+    used,
+    unsorted: params.length ? "" : asked.map((a) => a.said).join(", "),
+    order: params.length ? ORDER_WORDS[first.ask.basis][first.descending ? 1 : 0] : "",
+  };
 }
 
 /** The `key=value` pairs for one sort on a listing's filters, or none when it declares no such sort. */

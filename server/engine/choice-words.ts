@@ -70,7 +70,8 @@ export function valueKeys(field: string): string[] {
   return parts.map((_, i) => parts.slice(i).join("_"));
 }
 
-function rowOf(value: string, row: Record<string, unknown>): ChoiceRow {
+/** A row of a list as a choice: its value and the words it says of itself. */
+export function rowOf(value: string, row: Record<string, unknown>): ChoiceRow {
   const names: string[] = [];
   const tokens = new Set<string>();
   for (const key of NAME_KEYS) {
@@ -418,7 +419,8 @@ const AGE_KEYS = ["created", "created_at", "placed", "placed_at", "opened_at"];
 
 export type AgeMatch =
   | { kind: "one"; choice: ChoiceRow; said: string }
-  | { kind: "none"; said: string }
+  /** No row that can take the change fits; `described`: those the words fit, the asked end first. */
+  | { kind: "none"; said: string; described: ChoiceRow[] }
   | undefined;
 
 /**
@@ -427,7 +429,8 @@ export type AgeMatch =
  * the record's name (`entity`) — in their own words or any of their values (status open, team
  * shipping) — and of those the oldest or newest by the row's creation time. Undefined when the
  * request asks for no age, the rows carry no time, or the oldest two are the same time; `none`
- * (with the words) when no row fits those words: the caller says so, never picks another.
+ * (with the words, and the rows they describe that cannot take it) when no row that can take the
+ * change fits those words: the caller says so and why, never picks another.
  */
 export function ageInWords(rows: ChoiceRow[], request: string, entity: string): AgeMatch {
   const asked = ageAsked(request, entity);
@@ -435,11 +438,14 @@ export function ageInWords(rows: ChoiceRow[], request: string, entity: string): 
   const { end, described, said } = asked;
   const ageOf = rowAge;
   if (!rows.length || !rows.every(ageOf)) return undefined;
+  const byAge = (list: ChoiceRow[]) => {
+    const sorted = [...list].sort((a, b) => String(ageOf(a)).localeCompare(String(ageOf(b))));
+    return end === "newest" ? sorted.reverse() : sorted;
+  };
   const fits = rows.filter((r) => fitsAge(r, described));
-  if (!fits.length) return { kind: "none", said };
-  const sorted = [...fits].sort((a, b) => String(ageOf(a)).localeCompare(String(ageOf(b))));
-  if (end === "newest") sorted.reverse();
-  const [first, second] = sorted;
+  if (!fits.length)
+    return { kind: "none", said, described: byAge(rows.filter((r) => saysAll(r, described))) };
+  const [first, second] = byAge(fits);
   if (!first || (second && ageOf(second) === ageOf(first))) return undefined;
   return { kind: "one", choice: first, said };
 }
@@ -464,34 +470,12 @@ export function ageAsked(
 
 /** A row that can take the change and says every word describing the record. */
 function fitsAge(r: ChoiceRow, described: string[]): boolean {
-  return (
-    (r.row.possible === undefined || r.row.possible === "yes") &&
-    described.every((w) => r.tokens.has(w) || valuesOf(r).has(w))
-  );
+  return (r.row.possible === undefined || r.row.possible === "yes") && saysAll(r, described);
 }
 
-/**
- * A list of rows sorted by their creation time, that end first, the rows the described words
- * fit (and that can take the change) ahead of the rest; undefined when a row carries no time.
- */
-export function sortedByAge(
-  list: unknown[],
-  end: "oldest" | "newest",
-  described: string[] = [],
-): unknown[] | undefined {
-  const at = (r: unknown) =>
-    r && typeof r === "object" && !Array.isArray(r)
-      ? rowAge({ value: "", tokens: new Set(), names: [], row: r as Record<string, unknown> })
-      : undefined;
-  const rows = list.map(at);
-  if (list.length < 2 || rows.some((t) => !t)) return undefined;
-  const dir = end === "newest" ? -1 : 1;
-  const fitting = (r: unknown) =>
-    fitsAge({ value: "", tokens: new Set(), names: [], row: r as Record<string, unknown> }, described);
-  return list
-    .map((r, i) => ({ r, t: rows[i] ?? "", fit: fitting(r) }))
-    .sort((a, b) => Number(b.fit) - Number(a.fit) || dir * a.t.localeCompare(b.t))
-    .map((x) => x.r);
+/** A row that says every word describing the record, whether or not it can take the change. */
+export function saysAll(r: ChoiceRow, described: readonly string[]): boolean {
+  return described.every((w) => rowSays(r, w));
 }
 
 /** A row's creation time as the node offers it (ISO text), if it carries one. */

@@ -2,6 +2,7 @@
 import type { ZodType } from "zod";
 import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capability";
 import type { ValidationError } from "../connectors/sdk/outcome";
+import { byAge } from "./age-order";
 import {
   AGE_WORDS,
   ageAsked,
@@ -19,10 +20,10 @@ import {
   matchSentWords,
   namedInWords,
   rowsCarrying,
-  sortedByAge,
   wordTokens,
 } from "./choice-words";
 import { requiredFields } from "./describe-inputs";
+import { inSentence } from "./in-sentence";
 import { paidChoice } from "./paid-choices";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 import { REQUEST_NOTE, takesRequestAsReason } from "./request-as-reason";
@@ -556,14 +557,7 @@ async function fromRequest(
       const [first = "", ...described] = aged.said.split(" ");
       return picked(aged.choice, described.slice(0, -1), AGE_WORDS[first]);
     }
-    if (aged?.kind === "none")
-      return {
-        ambiguous: {
-          field,
-          code: "no_match",
-          message: `no ${entity.toLowerCase()} that can take this fits "${aged.said}"; tell the user, or send ${field}`,
-        },
-      };
+    if (aged?.kind === "none") return { ambiguous: noneCanTake(field, entity, aged.said, aged.described) };
     const named = nameInRequest(rows, request);
     if (named)
       return picked(
@@ -577,6 +571,31 @@ async function fromRequest(
     if (described) return picked(described, said.slice(0, Math.max(0, noun)));
   }
   return undefined;
+}
+
+/** How many of the records the words describe are named, with why, when none can take the change. */
+const NAMED_CANNOT = 3;
+
+/**
+ * The answer when no record that can take the change fits the user's words: the records the
+ * words do describe, each with its own verdict from the node's check ("tkt_9: already urgent"),
+ * or, when they describe none, that no record fits. Played (issue 23): "no ticket that can take
+ * this fits 'oldest open shipping ticket'" hid that the oldest open shipping ticket is already
+ * urgent, and the model went looking for another.
+ */
+function noneCanTake(field: string, entity: string, said: string, described: ChoiceRow[]): ValidationError {
+  const kind = entity.toLowerCase();
+  const next = `tell the user, or send ${field}`;
+  const first = described[0];
+  if (!first) return { field, code: "no_match", message: `no ${kind} fits "${said}"; ${next}` };
+  // A verdict's first clause is enough ("the ticket is closed"), and keeps the "; " between records.
+  const why = (r: ChoiceRow) =>
+    `${r.value}: ${typeof r.row.possible === "string" ? inSentence((r.row.possible.split(/;\s/)[0] ?? "").slice(0, 80)) : "not open to this change"}`;
+  const others = described.slice(1, NAMED_CANNOT).map(why).join("; ");
+  const rest = described.length - 1;
+  const more = rest > NAMED_CANNOT - 1 ? `; ${rest - NAMED_CANNOT + 1} more` : "";
+  const head = `the ${said} is ${why(first).replace(":", ", and cannot take this:")}${rest ? `; the other ${rest} that fit cannot either: ${others}${more}` : ""}`;
+  return { field, code: "not_possible", message: `${head}; ${next}` };
 }
 
 /**
@@ -650,8 +669,10 @@ function schemaDefaults(fields: Record<string, ZodType>): Values {
 
 /**
  * Lists of records whose rows carry their creation time, re-ordered as the user's words ask
- * ("the oldest …", "my latest …"): `options` gets the sorted copies, the answer their order.
- * Round 6: "oldest" in the words left the tickets in the node's order and cost a re-sort.
+ * ("the oldest …", "my latest …"): `options` gets the ordered copies, the answer their heading
+ * (age-order.ts: the rows and the heading from the same keys; the node's own heading kept where
+ * the words moved no row). Round 6: "oldest" in the words left the tickets in the node's order
+ * and cost a re-sort.
  */
 function byAgeAsked(
   options: Record<string, unknown>,
@@ -662,13 +683,15 @@ function byAgeAsked(
   const asked = request ? ageAsked(request, entity) : undefined;
   const order: Record<string, string> = {};
   if (!asked) return order;
-  const { end, described } = asked;
+  const nodeOrder = (own.order_of ?? {}) as Record<string, unknown>;
   for (const [key, list] of Object.entries(own)) {
-    const sorted = Array.isArray(list) ? sortedByAge(list, end, described) : undefined;
-    if (!sorted) continue;
-    options[key] = sorted;
-    const those = described.length ? `; those that are ${described.join(" ")} and can take it first` : "";
-    order[key] = `${end} first by creation, as the user's words ask${those}`;
+    const aged = Array.isArray(list) ? byAge(list, asked.end, asked.described) : undefined;
+    if (!aged) continue;
+    options[key] = aged.rows;
+    const kept = typeof nodeOrder[key] === "string" ? (nodeOrder[key] as string) : "";
+    // One row left has no order to state.
+    const says = [aged.only, aged.says || (aged.rows.length > 1 ? kept : "")].filter(Boolean).join(", ");
+    if (says) order[key] = says;
   }
   return order;
 }

@@ -71,9 +71,10 @@ describe("search: sort words", () => {
         arguments: { intent: "bump the oldest open ticket to urgent" },
       }),
     );
-    // tkt_1 and tkt_2 were opened at the same time: both first, then the rest by age.
+    // tkt_1 and tkt_2 were opened at the same time: both first, then the rest by age; only the
+    // open ones the words describe, and the heading says so.
     expect(res).toMatch(
-      /^options\.tickets \(for ticket_id; oldest first by creation, as the user's words ask; those that are open and can take it first\):\n- `tkt_[12]` .*\n- `tkt_[12]` .*\n- `tkt_9` /m,
+      /^options\.tickets \(for ticket_id; only the open ones \(\d+ others left out\), oldest first by creation\):\n- `tkt_[12]` .*\n- `tkt_[12]` .*\n- `tkt_9` .*\nnext:/m,
     );
   });
 

@@ -1,12 +1,16 @@
 import type { Actor } from "../sdk/define-capability";
+import { type OrderKey, orderedRows } from "../sdk/ordered-rows";
 import type { ValidationError } from "../sdk/outcome";
 import type { HelpdeskAdapter, HelpdeskTicket, TicketPriority } from "./helpdesk-adapter";
 import { scopedTickets } from "./scoped-tickets";
 
 /** How a ticket capability orders the tickets it offers, and where the agent finds the rest. */
 export interface TicketChoice {
-  /** Among tickets the capability can act on, lower first (assign: unassigned ones first). */
-  rank?: (ticket: HelpdeskTicket) => number;
+  /**
+   * Among tickets the capability can act on, lower first (assign: unassigned ones first), and
+   * the words the list's heading says it in ("unassigned first").
+   */
+  rank?: { says: string; of: (ticket: HelpdeskTicket) => number };
   /** The listing page with the tickets this capability is most often about. */
   listing?: string;
 }
@@ -32,16 +36,26 @@ export async function ticketCandidates(
   choice: TicketChoice = {},
 ): Promise<Record<string, unknown>> {
   const window = await scopedTickets(adapter, actor, { page: 1, perPage: WINDOW });
-  const checked = window.data.map((ticket, order) => ({ ticket, order, errors: check(ticket) }));
-  const rank = choice.rank ?? (() => 0);
-  checked.sort(
-    (a, b) =>
-      Number(a.errors.length > 0) - Number(b.errors.length > 0) ||
-      rank(a.ticket) - rank(b.ticket) ||
-      URGENCY[a.ticket.priority] - URGENCY[b.ticket.priority] ||
-      a.order - b.order,
+  type Checked = { ticket: HelpdeskTicket; errors: ValidationError[] };
+  const rank = choice.rank;
+  // The order and the heading that states it come from these same keys (ordered-rows.ts).
+  const keys: OrderKey<Checked>[] = [
+    {
+      says: "those it can act on first",
+      compare: (a, b) => Number(a.errors.length > 0) - Number(b.errors.length > 0),
+    },
+    ...(rank
+      ? [{ says: rank.says, compare: (a: Checked, b: Checked) => rank.of(a.ticket) - rank.of(b.ticket) }]
+      : []),
+    { says: "more urgent", compare: (a, b) => URGENCY[a.ticket.priority] - URGENCY[b.ticket.priority] },
+    { says: "recently updated", compare: (a, b) => b.ticket.updated_at.localeCompare(a.ticket.updated_at) },
+  ];
+  const ordered = orderedRows(
+    window.data.map((ticket) => ({ ticket, errors: check(ticket) })),
+    keys,
+    CANDIDATES,
   );
-  const tickets = checked.slice(0, CANDIDATES).map(({ ticket, errors }) => ({
+  const tickets = ordered.rows.map(({ ticket, errors }) => ({
     ...ticketCandidate(ticket),
     possible: errors.map((e) => e.message).join("; ") || "yes",
   }));
@@ -51,7 +65,7 @@ export async function ticketCandidates(
   const listing = `${base}${base.includes("?") ? "&" : "?"}q=`;
   return {
     tickets,
-    order_of: { tickets: "those it can act on first, then more urgent, then recently updated" },
+    ...(ordered.says ? { order_of: { tickets: ordered.says } } : {}),
     ...(more ? { more_tickets: `name the ticket in ticket_id by its subject's words, or ${listing}` } : {}),
   };
 }

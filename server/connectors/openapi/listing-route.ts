@@ -1,7 +1,7 @@
 import type { RouteDefinition, RouteMatch } from "../sdk/define-route";
 import { code, escapeText, link } from "../sdk/markdown";
 import { formatBrowseUri } from "../sdk/parse-browse-uri";
-import { isOutcome, outcomePage, pageNumber } from "../sdk/route-pages";
+import { isOutcome, noRowsLine, outcomePage, pageNumber } from "../sdk/route-pages";
 import { choiceFilters } from "./listing-choices";
 import {
   askForFilters,
@@ -123,7 +123,7 @@ export function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: st
           ),
         );
       const parts = [
-        rowsTable(shown, columns),
+        shown.length ? rowsTable(shown, columns) : noRowsLine(query, page),
         open.length ? `Open:\n${open.join("\n")}` : "",
         `${paging.kind === "cursor" ? "" : `Page ${page} · `}${shown.length} shown${rows.length > shown.length ? ` of ${rows.length} in this answer` : ""}${nav.length ? ` · ${nav.join(" · ")}` : ""}`,
         answer.truncated

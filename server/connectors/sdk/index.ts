@@ -64,6 +64,8 @@ export type { AdapterWrites, HttpAnswer, HttpClient, HttpClientOptions, HttpRequ
 export { bearerHealthCheck, createHttpClient, sendWithRetries } from "./http-client";
 export type { FormField } from "./markdown";
 export { code, escapeText, fieldList, formBlock, link, money, table } from "./markdown";
+export type { OrderKey } from "./ordered-rows";
+export { orderedRows } from "./ordered-rows";
 export type { NextAction, ValidationError } from "./outcome";
 export type { PersonAuth, PersonConnectionHandle } from "./person-auth";
 export { ConnectionRequiredError, UpstreamForbiddenError } from "./person-auth";
@@ -74,6 +76,7 @@ export {
   isOutcome,
   listPage,
   NOT_FOUND_FOR,
+  noRowsLine,
   outcomePage,
   pageNumber,
   perPage,

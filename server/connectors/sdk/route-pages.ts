@@ -116,6 +116,22 @@ function readMoneyOf(value: unknown): MoneyOf | undefined {
   return { keys: m.keys.filter((k): k is string => typeof k === "string"), currency: m.currency };
 }
 
+/** Query keys that page or order a listing: never the reason it is empty. */
+const NOT_A_FILTER = /^(page|per_page|cursor|sort|sort_?by|order|order_?by|ordering|direction|dir)$/i;
+
+/**
+ * The line an empty listing answers with: why there is nothing ("None with `status=closed`,
+ * `team_id=billing`.": the filters given), or that the system has none at all. A bare "(none)"
+ * left the model to wonder whether a filter, a page or the system was the cause.
+ */
+export function noRowsLine(query: Record<string, string>, page = 1): string {
+  const given = Object.entries(query)
+    .filter(([k, v]) => v !== "" && !NOT_A_FILTER.test(k))
+    .map(([k, v]) => code(`${k}=${v}`));
+  if (page > 1) return `None on page ${page}: the rows ended on an earlier page.`;
+  return given.length ? `None with ${given.join(", ")}.` : "None: the system returned no rows.";
+}
+
 export function listPage<T extends object>(
   title: string,
   uri: BrowseUri,
@@ -145,7 +161,7 @@ export function listPage<T extends object>(
     // The note only where there is a next page to follow: elsewhere it costs a needless call.
     markdown: [
       rows.length ? `${order}.` : "",
-      table,
+      rows.length ? table : noRowsLine(uri.query, pageNumber(uri)),
       pagination(uri, result),
       result.next_page ? PER_PAGE_NOTE : "",
     ]

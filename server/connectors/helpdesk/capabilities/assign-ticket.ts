@@ -70,7 +70,10 @@ export const assignTicket = defineCapability<HelpdeskAdapter, TicketDerived & { 
                 },
               ],
         // Unassigned tickets are the ones waiting for someone.
-        { rank: (t) => (t.assignee_id ? 1 : 0), listing: "helpdesk://tickets?status=open" },
+        {
+          rank: { says: "unassigned first", of: (t) => (t.assignee_id ? 1 : 0) },
+          listing: "helpdesk://tickets?status=open",
+        },
         (t, values) =>
           typeof values.assignee_id === "string" && values.assignee_id.trim().toLowerCase() === t.assignee_id
             ? "already assigned to them"

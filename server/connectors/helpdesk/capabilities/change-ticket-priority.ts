@@ -46,7 +46,7 @@ export const changeTicketPriority = defineCapability<HelpdeskAdapter, TicketDeri
           ? [{ field: "ticket_id", code: "ticket_closed", message: "The ticket is closed; reopen it first" }]
           : [],
       // Priority matters for work still to do: open and pending before resolved.
-      { rank: (t) => (t.status === "resolved" ? 1 : 0) },
+      { rank: { says: "open and pending before resolved", of: (t) => (t.status === "resolved" ? 1 : 0) } },
       (t, values) => (values.priority === t.priority ? `already ${t.priority}` : null),
     ),
     {

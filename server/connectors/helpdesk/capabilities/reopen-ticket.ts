@@ -45,7 +45,10 @@ export const reopenTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
               },
             ],
       // Resolved before closed: a resolved ticket is the one a customer comes back about.
-      { rank: (t) => (t.status === "resolved" ? 0 : 1), listing: "helpdesk://tickets?status=resolved" },
+      {
+        rank: { says: "resolved before closed", of: (t) => (t.status === "resolved" ? 0 : 1) },
+        listing: "helpdesk://tickets?status=resolved",
+      },
     ),
     {
       id: "REASON",

@@ -16,7 +16,6 @@ import { requestIdOf } from "@/server/gateway/request-id";
 import { type TrustedContext, withFace, withRequestId } from "@/server/gateway/trusted-context";
 import { masterKey } from "@/server/gateway/vault";
 import { logger } from "@/server/logger";
-import { signpostMetrics } from "@/server/metrics/signpost-metrics";
 import { identifyConnectedApp } from "@/server/oauth/connected-apps";
 import { FACE_SCOPES } from "@/server/oauth/oauth-scopes";
 import { oauthUrls } from "@/server/oauth/oauth-urls";
@@ -34,10 +33,10 @@ import type { GatewayPort } from "./gateway-port";
 import type { McpHttpRequest } from "./mcp-http-exchange";
 import { createMcpHttpHandler, type McpOAuthOptions, type ServerScope } from "./mcp-http-handler";
 import { createMcpServerPool } from "./mcp-server-pool";
-import type { ToolCallObserver } from "./observe-tool-calls";
 import type { ScriptFaceBackend } from "./register-script-tools";
 import { createSignpostRequestStateCodec, requestStateKey } from "./request-state";
 import { createSignpostBrowseBackend } from "./signpost-browse-backend";
+import { toolCallAccessLog } from "./tool-call-access-log";
 
 /**
  * Scripts one tenant may run at once in this instance: the sandbox threads' slots are shared by
@@ -63,35 +62,6 @@ export interface SignpostMcpOptions {
   callsPerMinute?: number;
   /** Where the budget is counted; default from the environment (Redis, PostgreSQL or this process). */
   rateLimitStore?: RateLimitStore;
-}
-
-/**
- * The log line of one MCP tool call, and its metrics: tool, outcome, latency, the agent's key
- * prefix and the request id. Never arguments or results: they can carry what a person typed.
- * The fields go on the HTTP request's access line where the process writes one (serve: one line
- * per call, its redaction walked once), the call's latency as `tool_latency_ms` beside the
- * request's; else (the Next route, a batch's second call) on a line of their own.
- */
-export function toolCallAccessLog(
-  context: TrustedContext,
-  request?: Pick<CallerRequest, "addToAccessLine">,
-): ToolCallObserver {
-  const metrics = signpostMetrics();
-  return (call) => {
-    metrics.toolCalls.inc({ face: call.face, tool: call.tool, outcome: call.outcome });
-    metrics.toolCallDuration.observe({ face: call.face, tool: call.tool }, call.latencyMs / 1000);
-    const fields = {
-      event: "mcp.tool_call",
-      face: call.face,
-      tool: call.tool,
-      outcome: call.outcome,
-      agent: context.agentKeyPrefix ?? null,
-      tenant: context.tenantId,
-    };
-    const latency = Math.round(call.latencyMs * 10) / 10;
-    if (request?.addToAccessLine?.({ ...fields, tool_latency_ms: latency })) return;
-    logger.info({ ...fields, latency_ms: latency, request_id: context.requestId ?? null }, "mcp tool call");
-  };
 }
 
 export function defaultPublicUrl(): string {

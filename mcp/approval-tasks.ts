@@ -33,7 +33,8 @@ export function clientDeclaresTasks(ctx: ServerContext): boolean {
 
 export interface ApprovalTaskOptions<Ctx> {
   gateway: GatewayPort<Ctx>;
-  context: Ctx;
+  /** The caller of the request a task method came in. */
+  contextOf(ctx: ServerContext): Ctx;
   /** The tool result an outcome is shown as (the same text and structure as a direct call). */
   toResult(outcome: GatewayOutcome, tool: "confirm_action"): CallToolResult;
 }
@@ -85,7 +86,7 @@ export function registerApprovalTaskHandlers<Ctx>(server: McpServer, options: Ap
   const found = options.gateway.approvalTasks;
   if (!found) return;
   const tasks: ApprovalTaskPort<Ctx> = found;
-  const { context, gateway } = options;
+  const { contextOf, gateway } = options;
 
   const requireExtension = (ctx: ServerContext) => {
     if (!clientDeclaresTasks(ctx))
@@ -93,7 +94,7 @@ export function registerApprovalTaskHandlers<Ctx>(server: McpServer, options: Ap
         requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
       });
   };
-  const own = async (taskId: string) => {
+  const own = async (context: Ctx, taskId: string) => {
     const task = await tasks.find(context, taskId);
     // The same answer for another agent's task as for none: its existence is not told.
     if (!task) throw new ProtocolError(-32602, "Failed to retrieve task: Task not found");
@@ -102,7 +103,8 @@ export function registerApprovalTaskHandlers<Ctx>(server: McpServer, options: Ap
 
   server.server.setRequestHandler("tasks/get", { params: taskParams }, async (params, ctx) => {
     requireExtension(ctx);
-    const task = await advance(await own(params.taskId));
+    const context = contextOf(ctx);
+    const task = await advance(context, await own(context, params.taskId));
     return detailedTask(task);
   });
 
@@ -110,13 +112,14 @@ export function registerApprovalTaskHandlers<Ctx>(server: McpServer, options: Ap
     requireExtension(ctx);
     // These tasks never ask the client for input (the person decides in the console), so
     // every response is for a key that is not outstanding: ignored, as the spec says.
-    await own(params.taskId);
+    await own(contextOf(ctx), params.taskId);
     return {};
   });
 
   server.server.setRequestHandler("tasks/cancel", { params: taskParams }, async (params, ctx) => {
     requireExtension(ctx);
-    const task = await own(params.taskId);
+    const context = contextOf(ctx);
+    const task = await own(context, params.taskId);
     if (task.status !== "working") return {};
     // Cancelling the wait cancels the action: the same cancel_action the agent could call,
     // with its permission check and audit row. An action already applied cannot be cancelled;
@@ -133,7 +136,7 @@ export function registerApprovalTaskHandlers<Ctx>(server: McpServer, options: Ap
   });
 
   /** Moves a working task on when its approval has been decided; returns it as it now stands. */
-  async function advance(task: ApprovalTask): Promise<ApprovalTask> {
+  async function advance(context: Ctx, task: ApprovalTask): Promise<ApprovalTask> {
     if (task.status !== "working") return task;
     const wait = await tasks.wait(context, task);
     if (wait.waiting) return task;

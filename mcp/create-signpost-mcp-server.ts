@@ -1,4 +1,4 @@
-import { McpServer } from "@modelcontextprotocol/server";
+import { McpServer, type ServerContext } from "@modelcontextprotocol/server";
 import type { BrowseBackend } from "@/server/connectors/sdk/browse-backend";
 import { registerApprovalTaskHandlers, TASKS_EXTENSION } from "./approval-tasks";
 import type { Face } from "./faces";
@@ -11,14 +11,28 @@ import { registerScriptTools, type ScriptFaceBackend } from "./register-script-t
 import { trackToolNames } from "./registered-tool-names";
 import type { SignpostRequestStateCodec } from "./request-state";
 
+/** Who one request's calls run as, and what they open: the request's own, never a server's. */
+export interface SignpostCaller<Ctx> {
+  context: Ctx;
+  browseBackend(): BrowseBackend;
+  /** Opens one script run for this caller. */
+  scriptRun(): ScriptFaceBackend<Ctx>;
+  /** Told of every finished tool call (access log, metrics); never given its arguments. */
+  observeToolCall?: ToolCallObserver;
+}
+
 export interface SignpostMcpDeps<Ctx> {
   gateway: GatewayPort<Ctx>;
-  browseBackend(context: Ctx): BrowseBackend;
-  /** Opens one script run for this caller; without it the script face has no tool. */
-  scriptRun?(context: Ctx): ScriptFaceBackend<Ctx>;
   requestState: SignpostRequestStateCodec;
-  /** Told of every finished tool call (access log, metrics); never given its arguments. */
-  observeToolCall?: (context: Ctx) => ToolCallObserver;
+  /**
+   * The caller of the request a handler serves, read from that request (`ctx`) on every call:
+   * a server may answer one request after another (see mcp-server-pool.ts), so nothing of a
+   * caller is kept in what it registered. Called without `ctx` only while building a server
+   * that lists resources (those are the caller's own routes), which is never a shared one.
+   */
+  callerOf(ctx?: ServerContext): SignpostCaller<Ctx>;
+  /** Whether the script face has its tool. */
+  scripts: boolean;
 }
 
 const INSTRUCTIONS: Record<Face, string> = {
@@ -38,10 +52,9 @@ export const SIGNPOST_CAPABILITIES = {
   extensions: { [TASKS_EXTENSION]: {} },
 };
 
-/** One MCP server instance for one caller and face selection (built per request: stateless). */
+/** One MCP server for a face selection; every handler reads its caller from its request. */
 export function createSignpostMcpServer<Ctx>(
   deps: SignpostMcpDeps<Ctx>,
-  context: Ctx,
   faces: Face[],
   /** `resources: false`: tools only (a request that only calls or lists tools reads no resource). */
   scope: { resources: boolean } = { resources: true },
@@ -53,24 +66,29 @@ export function createSignpostMcpServer<Ctx>(
       instructions: faces.map((face) => INSTRUCTIONS[face]).join(" "),
     },
   );
+  const { callerOf } = deps;
+  const contextOf = (ctx?: ServerContext) => callerOf(ctx).context;
   let face: Face = "actions";
   trackToolNames(server);
   // Always wrapped: the wrapper also scrubs every result of the vault's values.
-  observeToolCalls(server, deps.observeToolCall?.(context) ?? (() => undefined), () => face);
+  observeToolCalls(
+    server,
+    (call, ctx) => callerOf(ctx).observeToolCall?.(call),
+    () => face,
+  );
   if (faces.includes("actions")) {
-    registerActionTools(server, { gateway: deps.gateway, context, requestState: deps.requestState });
-    registerConfirmApp(server, deps.gateway, context, scope);
+    registerActionTools(server, { gateway: deps.gateway, contextOf, requestState: deps.requestState });
+    registerConfirmApp(server, deps.gateway, contextOf, scope);
     registerApprovalTaskHandlers(server, {
       gateway: deps.gateway,
-      context,
+      contextOf,
       toResult: (outcome, tool) => toolResult(outcome, undefined, tool),
     });
   }
   face = "browse";
-  if (faces.includes("browse")) registerBrowseTools(server, deps.browseBackend(context), scope);
+  if (faces.includes("browse")) registerBrowseTools(server, (ctx) => callerOf(ctx).browseBackend(), scope);
   face = "script";
-  const { scriptRun } = deps;
-  if (faces.includes("script") && scriptRun)
-    registerScriptTools(server, deps.gateway, () => scriptRun(context));
+  if (faces.includes("script") && deps.scripts)
+    registerScriptTools(server, deps.gateway, (ctx) => callerOf(ctx).scriptRun());
   return server;
 }

@@ -21,6 +21,11 @@ export interface McpHttpRequest {
   readBody(maxBytes: number): Promise<{ tooLarge: true } | { tooLarge: false; text: string }>;
   /** This request as a WHATWG Request, its body `text` when given (else the body as it came, unread). */
   toRequest(text?: string): Request;
+  /**
+   * Puts `fields` on this request's access line (one line per request, not two); false, or
+   * absent, where no access line of this process will carry them: log them on their own line.
+   */
+  addToAccessLine?(fields: Record<string, unknown>): boolean;
 }
 
 /** An answer the handler made itself (no stream): written at once, with no Response object. */

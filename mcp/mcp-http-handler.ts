@@ -44,6 +44,14 @@ export interface RefusedToolCall {
  */
 export interface ServerScope {
   resources: boolean;
+  /**
+   * True when the handler gives the server back once the exchange is over (`releaseServer`):
+   * the request is answered on the 2025 JSON leg and every message calls or lists tools. Such a
+   * server may be one that answered earlier requests, and may answer later ones: its handlers
+   * read the caller from each request (`auth`), never from the server. Never for the handshake,
+   * whose client capabilities a server keeps.
+   */
+  reusable: boolean;
 }
 
 /** What a valid agent key resolves to: the trusted context of every call it makes. */
@@ -75,13 +83,23 @@ export interface McpHttpHandlerOptions<Ctx> {
   authenticate(key: string): Promise<AgentIdentity<Ctx> | null>;
   /** Accept OAuth access tokens too (for the endpoint at this URL); omit for agent keys only. */
   oauth?: (endpoint: URL) => McpOAuthOptions;
-  /** Builds the per-request server for this caller and face selection. */
+  /**
+   * The server that answers this request for this caller and face selection. `auth` is this
+   * request's own object, the one each of its handlers is given as `ctx.http.authInfo`: where a
+   * handler finds the request's caller.
+   */
   createServer(
     context: Ctx,
     faces: Face[],
     request: McpHttpRequest,
     scope: ServerScope,
+    auth: AuthInfo,
   ): McpServer | Promise<McpServer>;
+  /**
+   * Told of a server built for a `reusable` scope once its exchange is over: it may answer a later
+   * request (never two at once). Omit and every request's server is left to the garbage collector.
+   */
+  releaseServer?: (server: McpServer) => void;
   /**
    * The server answering the protocol handshake without a key (`initialize`, `server/discover`,
    * `ping`): name, version and capabilities only, no tools or resources. Omit to require a key
@@ -315,19 +333,23 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
     const requestAuth: AuthInfo = authInfo
       ? { ...authInfo, token: "[access token]", extra: {} }
       : { token: "[agent key]", clientId: identity.clientId, scopes: [] };
-    const scope: ServerScope = { resources: !parsed || !onlyToolMessages(parsed.value) };
+    const toolsOnly = !!parsed && onlyToolMessages(parsed.value);
+    const legacyJson = !!parsed && (await answersLegacyInJson(request, parsed.value));
+    const release = legacyJson && toolsOnly ? options.releaseServer : undefined;
+    const scope: ServerScope = { resources: !toolsOnly, reusable: !!release };
     const build = async () => {
-      const server = await options.createServer(caller, faces, request, scope);
+      const server = await options.createServer(caller, faces, request, scope, requestAuth);
       tools ??= registeredToolNames(server);
       return server;
     };
     let response: McpAnswer;
-    if (parsed && (await answersLegacyInJson(request, parsed.value)))
+    if (parsed && legacyJson)
       response = await serveLegacyAsJson(request, build, {
         authInfo: requestAuth,
         parsedBody: parsed.value,
         maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
         onerror: options.onerror,
+        release,
       });
     else {
       builds.set(requestAuth, build);

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { addToAccessLine } from "@/server/access-line";
 import { SECURITY_HEADERS } from "@/server/security-headers";
 import { isPlainAnswer, type McpAnswer, type McpHttpRequest, type PlainAnswer } from "./mcp-http-exchange";
 import { MAX_REQUEST_BODY_BYTES } from "./mcp-http-handler";
@@ -69,6 +70,7 @@ function nodeExchange(
         body: text ?? (body as unknown as BodyInit | undefined),
         signal,
       }),
+    addToAccessLine: (fields) => addToAccessLine(req, fields),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import { inSpan, remoteParent } from "@/server/telemetry/tracing";
 import { scrubVaultValues } from "@/server/vault-values";
 import type { Face } from "./faces";
@@ -25,11 +25,16 @@ export function toolCallOutcome(result: unknown): string {
 
 /**
  * Wraps `server.registerTool` so every tool registered from now on reports each call to
- * `observe` (tool, outcome, latency) under the face `faceOf()` names at registration time.
- * One place for every face: the action tools, the MCP App's tool and the browse tools; also
- * where every result is scrubbed of the vault's values.
+ * `observe` (tool, outcome, latency) under the face `faceOf()` names at registration time, with
+ * the call's own request context (whose caller the call was). One place for every face: the
+ * action tools, the MCP App's tool and the browse tools; also where every result is scrubbed
+ * of the vault's values.
  */
-export function observeToolCalls(server: McpServer, observe: ToolCallObserver, faceOf: () => Face): void {
+export function observeToolCalls(
+  server: McpServer,
+  observe: (call: ToolCallRecord, ctx: ServerContext | undefined) => void,
+  faceOf: () => Face,
+): void {
   const register = server.registerTool.bind(server) as (...args: unknown[]) => unknown;
   (server as { registerTool: unknown }).registerTool = (name: string, config: unknown, handler: unknown) => {
     const face = faceOf();
@@ -46,19 +51,24 @@ export function observeToolCalls(server: McpServer, observe: ToolCallObserver, f
     );
     async function observed(...args: unknown[]): Promise<unknown> {
       const started = performance.now();
+      // The handler's last argument is the request's context (the SDK passes it to every tool).
+      const ctx = args.at(-1) as ServerContext | undefined;
       try {
         // Whatever a tool answers (pages, outcomes, script values) leaves without a vault value
         // in any encoding, whichever face or system put it there.
         const result = scrubVaultValues(await run(...args));
-        observe({
-          face,
-          tool: name,
-          outcome: toolCallOutcome(result),
-          latencyMs: performance.now() - started,
-        });
+        observe(
+          {
+            face,
+            tool: name,
+            outcome: toolCallOutcome(result),
+            latencyMs: performance.now() - started,
+          },
+          ctx,
+        );
         return result;
       } catch (error) {
-        observe({ face, tool: name, outcome: "error", latencyMs: performance.now() - started });
+        observe({ face, tool: name, outcome: "error", latencyMs: performance.now() - started }, ctx);
         throw error;
       }
     }

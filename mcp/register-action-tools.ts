@@ -70,6 +70,14 @@ const REACHES_CONFIRMATION = new Set<ActionToolName>(["start_action", "advance_a
 
 export interface ActionToolsOptions<Ctx> {
   gateway: GatewayPort<Ctx>;
+  /** The caller of the request a call came in (read per call: a server may serve many requests). */
+  contextOf(ctx: ServerContext): Ctx;
+  requestState: SignpostRequestStateCodec;
+}
+
+/** One call's options: the request's caller resolved once, at the start of the call. */
+interface CallOptions<Ctx> {
+  gateway: GatewayPort<Ctx>;
   context: Ctx;
   requestState: SignpostRequestStateCodec;
 }
@@ -92,7 +100,12 @@ export function registerActionTools<Ctx>(server: McpServer, options: ActionTools
         annotations: ANNOTATIONS[name],
         ...(REACHES_CONFIRMATION.has(name) ? { _meta: { ui: { resourceUri: CONFIRM_APP_URI } } } : {}),
       },
-      async (args: Record<string, unknown>, ctx: ServerContext) => runActionTool(name, args, ctx, options),
+      async (args: Record<string, unknown>, ctx: ServerContext) =>
+        runActionTool(name, args, ctx, {
+          gateway,
+          context: options.contextOf(ctx),
+          requestState: options.requestState,
+        }),
     );
   }
 }
@@ -101,7 +114,7 @@ async function runActionTool<Ctx>(
   name: ActionToolName,
   args: Record<string, unknown>,
   ctx: ServerContext,
-  options: ActionToolsOptions<Ctx>,
+  options: CallOptions<Ctx>,
 ): Promise<CallToolResult | InputRequiredResult> {
   const { gateway, context } = options;
   const operation = gateway.operations[name];
@@ -137,7 +150,7 @@ async function resumeRound<Ctx>(
   args: Record<string, unknown>,
   rawState: string,
   ctx: ServerContext,
-  options: ActionToolsOptions<Ctx>,
+  options: CallOptions<Ctx>,
 ): Promise<CallToolResult | InputRequiredResult> {
   const { gateway, context } = options;
   const actionId = typeof args.action_id === "string" ? args.action_id : peekActionId(rawState);
@@ -230,7 +243,7 @@ async function shapeResult<Ctx>(
   name: ActionToolName,
   outcome: GatewayOutcome,
   ctx: ServerContext,
-  options: ActionToolsOptions<Ctx>,
+  options: CallOptions<Ctx>,
   round: number,
   /** The action the call named, if any: a connect round is bound to it. */
   calledActionId?: string,

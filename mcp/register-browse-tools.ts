@@ -1,4 +1,4 @@
-import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
+import { type McpServer, ResourceTemplate, type ServerContext } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { visibleRoutes } from "@/server/browse/browse-routes";
 import { navigate } from "@/server/browse/navigate";
@@ -153,7 +153,11 @@ function pageResult(page: BrowsePage) {
 /** The browse face: three tools over markdown pages, and every route as an MCP resource. */
 export function registerBrowseTools(
   server: McpServer,
-  backend: BrowseBackend,
+  /**
+   * The browse backend of the request a call came in; without `ctx`, of the one caller a server
+   * that lists resources is built for (its routes are that caller's).
+   */
+  backendOf: (ctx?: ServerContext) => BrowseBackend,
   scope: { resources: boolean } = { resources: true },
 ): void {
   server.registerTool(
@@ -165,7 +169,8 @@ export function registerBrowseTools(
       outputSchema: compactPage,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (args: RawArguments) => pageResult(await runBrowseTool(backend, "search", args)),
+    async (args: RawArguments, ctx: ServerContext) =>
+      pageResult(await runBrowseTool(backendOf(ctx), "search", args)),
   );
   server.registerTool(
     "navigate",
@@ -176,7 +181,8 @@ export function registerBrowseTools(
       outputSchema: compactPage,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (args: RawArguments) => pageResult(await runBrowseTool(backend, "navigate", args)),
+    async (args: RawArguments, ctx: ServerContext) =>
+      pageResult(await runBrowseTool(backendOf(ctx), "navigate", args)),
   );
   server.registerTool(
     "submit",
@@ -192,13 +198,15 @@ export function registerBrowseTools(
         openWorldHint: false,
       },
     },
-    async (args: RawArguments) => pageResult(await runBrowseTool(backend, "submit", args)),
+    async (args: RawArguments, ctx: ServerContext) =>
+      pageResult(await runBrowseTool(backendOf(ctx), "submit", args)),
   );
 
   // Hosts that attach resources can read the same pages: one resource (template) per route of
   // the installed connectors this caller may see (config:// only for admins, as in navigate).
   // Imported connectors' pages (possibly thousands) are reached with navigate, not listed here.
   if (!scope.resources) return;
+  const backend = backendOf();
   for (const route of visibleRoutes(backend, connectors())) {
     const read = async (uri: URL) => {
       const page = await navigate(backend, uri.href);

@@ -3,7 +3,7 @@ import {
   registerAppResource,
   registerAppTool,
 } from "@modelcontextprotocol/ext-apps/server";
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { compactSchema } from "./compact-schema";
 import { APPROVAL_STATUS_TOOL, CONFIRM_APP_URI, renderConfirmAppHtml } from "./confirm-app-html";
@@ -24,7 +24,8 @@ export const approvalStatusInput = z
 export function registerConfirmApp<Ctx>(
   server: McpServer,
   gateway: GatewayPort<Ctx>,
-  context: Ctx,
+  /** The caller of the request a call came in. */
+  contextOf: (ctx: ServerContext) => Ctx,
   scope: { resources: boolean } = { resources: true },
 ): void {
   if (scope.resources)
@@ -56,8 +57,8 @@ export function registerConfirmApp<Ctx>(
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       _meta: { ui: { resourceUri: CONFIRM_APP_URI, visibility: ["app"] } },
     },
-    async (args: Record<string, unknown>) => {
-      const outcome = await gateway.approvalStatus(context, args);
+    async (args: Record<string, unknown>, ctx: ServerContext) => {
+      const outcome = await gateway.approvalStatus(contextOf(ctx), args);
       return { content: [{ type: "text", text: renderOutcomeText(outcome) }], structuredContent: outcome };
     },
   );

@@ -96,7 +96,8 @@ interface Awaiting {
 export function registerScriptTools<Ctx>(
   server: McpServer,
   gateway: GatewayPort<Ctx>,
-  openRun: () => ScriptFaceBackend<Ctx>,
+  /** Opens a run for the caller of the request a call came in. */
+  openRun: (ctx: ServerContext) => ScriptFaceBackend<Ctx>,
 ): void {
   server.registerTool(
     "run_script",
@@ -112,7 +113,7 @@ export function registerScriptTools<Ctx>(
       },
     },
     async (args: RawArguments, ctx: ServerContext) =>
-      scriptResult(await runScriptTool(gateway, openRun(), args, ctx.mcpReq.signal)),
+      scriptResult(await runScriptTool(gateway, openRun(ctx), args, ctx.mcpReq.signal)),
   );
 }
 

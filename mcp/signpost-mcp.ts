@@ -1,5 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { McpServer, OAuthError, OAuthErrorCode } from "@modelcontextprotocol/server";
+import {
+  type AuthInfo,
+  McpServer,
+  OAuthError,
+  OAuthErrorCode,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import { type Db, getDb } from "@/server/db/client";
 import { createAgentKeyCache, readTenantRow, type TenantRow } from "@/server/gateway/agent-key-cache";
 import { consumeNonce } from "@/server/gateway/consume-nonce";
@@ -10,7 +16,6 @@ import { requestIdOf } from "@/server/gateway/request-id";
 import { type TrustedContext, withFace, withRequestId } from "@/server/gateway/trusted-context";
 import { masterKey } from "@/server/gateway/vault";
 import { logger } from "@/server/logger";
-import { signpostMetrics } from "@/server/metrics/signpost-metrics";
 import { identifyConnectedApp } from "@/server/oauth/connected-apps";
 import { FACE_SCOPES } from "@/server/oauth/oauth-scopes";
 import { oauthUrls } from "@/server/oauth/oauth-urls";
@@ -20,15 +25,18 @@ import { createAgentRateGuard } from "./agent-rate-guard";
 import {
   createSignpostMcpServer,
   SIGNPOST_CAPABILITIES,
+  type SignpostCaller,
   type SignpostMcpDeps,
 } from "./create-signpost-mcp-server";
 import type { Face } from "./faces";
 import type { GatewayPort } from "./gateway-port";
+import type { McpHttpRequest } from "./mcp-http-exchange";
 import { createMcpHttpHandler, type McpOAuthOptions, type ServerScope } from "./mcp-http-handler";
-import type { ToolCallObserver } from "./observe-tool-calls";
+import { createMcpServerPool } from "./mcp-server-pool";
 import type { ScriptFaceBackend } from "./register-script-tools";
 import { createSignpostRequestStateCodec, requestStateKey } from "./request-state";
 import { createSignpostBrowseBackend } from "./signpost-browse-backend";
+import { toolCallAccessLog } from "./tool-call-access-log";
 
 /**
  * Scripts one tenant may run at once in this instance: the sandbox threads' slots are shared by
@@ -36,10 +44,11 @@ import { createSignpostBrowseBackend } from "./signpost-browse-backend";
  */
 const SCRIPTS_PER_TENANT = 4;
 
-/** What a script run needs of its HTTP request. */
-interface ScriptRequest {
+/** What a caller's calls need of their HTTP request: a script run its arrival and abort, the log its line. */
+interface CallerRequest {
   arrivedAt: number;
   signal: AbortSignal;
+  addToAccessLine?: McpHttpRequest["addToAccessLine"];
 }
 
 export interface SignpostMcpOptions {
@@ -53,31 +62,6 @@ export interface SignpostMcpOptions {
   callsPerMinute?: number;
   /** Where the budget is counted; default from the environment (Redis, PostgreSQL or this process). */
   rateLimitStore?: RateLimitStore;
-}
-
-/**
- * The access line of one MCP tool call, and its metrics: tool, outcome, latency, the agent's key
- * prefix and the request id. Never arguments or results: they can carry what a person typed.
- */
-export function toolCallAccessLog(context: TrustedContext): ToolCallObserver {
-  const metrics = signpostMetrics();
-  return (call) => {
-    metrics.toolCalls.inc({ face: call.face, tool: call.tool, outcome: call.outcome });
-    metrics.toolCallDuration.observe({ face: call.face, tool: call.tool }, call.latencyMs / 1000);
-    logger.info(
-      {
-        event: "mcp.tool_call",
-        face: call.face,
-        tool: call.tool,
-        outcome: call.outcome,
-        latency_ms: Math.round(call.latencyMs * 10) / 10,
-        agent: context.agentKeyPrefix ?? null,
-        tenant: context.tenantId,
-        request_id: context.requestId ?? null,
-      },
-      "mcp tool call",
-    );
-  };
 }
 
 export function defaultPublicUrl(): string {
@@ -112,29 +96,70 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
     consumeNonce(db, nonce, expiresAt),
   );
 
-  /** `request`: the HTTP request's arrival and abort signal (absent over stdio). */
-  async function serverFor(
+  /**
+   * Who one request's calls run as: the caller's context stamped with the tenant's setup, and
+   * what its calls open. `request`: the HTTP request's arrival and abort signal (absent over stdio).
+   */
+  async function callerFor(
     caller: TrustedContext,
-    faces: Face[],
-    request?: ScriptRequest,
+    request?: CallerRequest,
     /** The tenant row as read with the caller's key this call; absent: read here. */
     tenantRow?: TenantRow | null,
-    /** What this request's server must hold; absent: everything. */
-    scope: ServerScope = { resources: true },
-  ): Promise<McpServer> {
+  ): Promise<SignpostCaller<TrustedContext>> {
     const tenant = tenantRow !== undefined ? tenantRow : await readTenantRow(db, caller.tenantId);
     const tenantName = tenant?.name ?? caller.tenantId;
     // The stamp of the tenant's cached setup, read with the row this request reads anyway: every
     // call of this request uses the rules, settings and secrets as of (at least) this moment.
     const context: TrustedContext = tenant ? { ...caller, tenantVersion: tenant.configVersion } : caller;
-    const deps: SignpostMcpDeps<TrustedContext> = {
-      gateway: port,
-      requestState,
-      browseBackend: (ctx) => createSignpostBrowseBackend(gw, ctx, { publicUrl, tenantName }),
-      scriptRun: (ctx) => scriptRun(ctx, tenantName, tenant?.scriptLimits, request),
-      observeToolCall: toolCallAccessLog,
+    let browse: ReturnType<typeof createSignpostBrowseBackend> | undefined;
+    return {
+      context,
+      browseBackend: () => {
+        browse ??= createSignpostBrowseBackend(gw, context, { publicUrl, tenantName });
+        return browse;
+      },
+      scriptRun: () => scriptRun(context, tenantName, tenant?.scriptLimits, request),
+      observeToolCall: toolCallAccessLog(context, request),
     };
-    return createSignpostMcpServer(deps, context, faces, scope);
+  }
+
+  const deps = (callerOf: SignpostMcpDeps<TrustedContext>["callerOf"]): SignpostMcpDeps<TrustedContext> => ({
+    gateway: port,
+    requestState,
+    callerOf,
+    scripts: true,
+  });
+
+  /** A server of its own for one caller (stdio, the console's tool sizes, tests). */
+  async function serverFor(
+    caller: TrustedContext,
+    faces: Face[],
+    request?: CallerRequest,
+    tenantRow?: TenantRow | null,
+    /** What this server must hold; absent: everything. */
+    scope: Pick<ServerScope, "resources"> = { resources: true },
+  ): Promise<McpServer> {
+    const bound = await callerFor(caller, request, tenantRow);
+    return createSignpostMcpServer(
+      deps(() => bound),
+      faces,
+      scope,
+    );
+  }
+
+  /** Each request's caller, by the request's own AuthInfo object (what its handlers are given). */
+  const callers = new WeakMap<AuthInfo, SignpostCaller<TrustedContext>>();
+  /**
+   * Servers that answer one request after another: built once per face selection, their handlers
+   * find each call's caller from its request, and a request without one is refused (an error),
+   * never answered as someone else.
+   */
+  const pool = createMcpServerPool();
+  function callerOfRequest(ctx?: ServerContext): SignpostCaller<TrustedContext> {
+    const auth = ctx?.http?.authInfo;
+    const found = auth && callers.get(auth);
+    if (!found) throw new Error("a shared MCP server was called outside a request of /mcp");
+    return found;
   }
 
   /**
@@ -151,7 +176,7 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
     caller: TrustedContext,
     tenantName: string,
     storedLimits: unknown,
-    request?: ScriptRequest,
+    request?: CallerRequest,
   ): ScriptFaceBackend<TrustedContext> {
     const ctx = withFace(caller.requestId ? caller : withRequestId(caller, randomUUID()), "script");
     return {
@@ -238,14 +263,20 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
 
   const handle = createMcpHttpHandler<TrustedContext>({
     authenticate,
-    createServer: (context, faces, request, scope) =>
-      serverFor(
-        withRequestId(context, requestIdOf(request)),
-        faces,
-        { arrivedAt: Date.now(), signal: request.signal },
-        tenantRows.get(context),
-        scope,
-      ),
+    createServer: async (context, faces, request, scope, auth) => {
+      const caller = withRequestId(context, requestIdOf(request));
+      const http: CallerRequest = {
+        arrivedAt: Date.now(),
+        signal: request.signal,
+        addToAccessLine: request.addToAccessLine,
+      };
+      if (!scope.reusable) return serverFor(caller, faces, http, tenantRows.get(context), scope);
+      callers.set(auth, await callerFor(caller, http, tenantRows.get(context)));
+      return pool.take(faces.join(","), () =>
+        createSignpostMcpServer(deps(callerOfRequest), faces, { resources: false }),
+      );
+    },
+    releaseServer: (server) => pool.give(server),
     createHandshakeServer: () =>
       new McpServer(
         { name: "signpost", title: "Signpost", version: "0.1.0" },
@@ -288,6 +319,8 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
     /** The node route's entry (serve.ts): the same handler, without WHATWG Request/Response. */
     answer: handle.answer,
     serverFor,
+    /** Servers built for /mcp's shared pool so far (a test tells reuse from a build per request). */
+    serversBuilt: () => pool.built(),
     authenticate,
     gateway: gw,
     publicUrl,

@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import next from "next";
+import { openAccessLine, takeAccessLine } from "@/server/access-line";
 import { noteSelfAddress } from "@/server/egress/egress-policy";
 import { endLiveStreams, isDraining } from "@/server/gateway/draining";
 import { installPeerStamp } from "@/server/gateway/peer-stamp";
@@ -46,9 +47,11 @@ const isQuiet = (req: IncomingMessage) => {
  * bodies. A plain object built here, not the request and response themselves: the logger's
  * secret redaction walks every object it is given before serializers pick fields, and walking
  * a live request (its socket, server, parser…) cost more CPU than the MCP call it logged
- * (pino-http did that: ~17% of serve's samples under the latency bench).
+ * (pino-http did that: ~17% of serve's samples under the latency bench). What the request added
+ * to its line (an MCP tool call's fields: access-line.ts) goes on it: one line, not two.
  */
 function logAccess(req: IncomingMessage, res: ServerResponse, latencyMs: number): void {
+  const added = takeAccessLine(req);
   const quiet = isQuiet(req);
   // Health probes, scrapes and static files: only at debug, or they drown everything else.
   // A draining instance's 503 to the balancer's readiness checks is the plan, not an error.
@@ -62,11 +65,17 @@ function logAccess(req: IncomingMessage, res: ServerResponse, latencyMs: number)
           : quiet
             ? "debug"
             : "info";
-  if (!logger.isLevelEnabled(level)) return;
+  const requestId = String(req.headers[REQUEST_ID_HEADER] ?? "");
+  if (!logger.isLevelEnabled(level)) {
+    // The added fields were an info line of their own; they stay one where info is logged.
+    if (added && logger.isLevelEnabled("info")) logger.info({ ...added, request_id: requestId });
+    return;
+  }
   logger[level](
     {
+      ...added,
       // The id installRequestIds gave the request (X-Request-Id) before it reached us.
-      request_id: String(req.headers[REQUEST_ID_HEADER] ?? ""),
+      request_id: requestId,
       req: { method: req.method, url: req.url },
       res: { status: res.statusCode },
       latency_ms: latencyMs,
@@ -101,6 +110,7 @@ export async function startNextHttpServer(options: {
     // keeps one open to reuse after this instance stops accepting.
     if (isDraining()) res.setHeader("connection", "close");
     const started = performance.now();
+    openAccessLine(req);
     res.once("close", () => {
       inFlight.delete(res);
       const route = routeGroup(req.url);

@@ -41,7 +41,10 @@ describe("capabilities by name, and who approves them (MCP over HTTP)", () => {
 
   it("a capability's exact title starts it, in any case and spacing (demo and imported)", async () => {
     for (const name of ["After-sales request", "  after-sales   REQUEST "]) {
-      const result = await call(w.keys.alice, "start_action", { capability: name, entity_id: "ord_exchange" });
+      const result = await call(w.keys.alice, "start_action", {
+        capability: name,
+        entity_id: "ord_exchange",
+      });
       expect(sc(result), text(result)).toMatchObject({ capability: "after_sales" });
       expect(sc(result).reason).not.toBe("invalid_arguments");
     }
@@ -53,8 +56,12 @@ describe("capabilities by name, and who approves them (MCP over HTTP)", () => {
   });
 
   it("a name that is no capability's id or exact title names the nearest ones by id and title, never a dead end", async () => {
+    const actionsBefore = await w.db.action.count();
     for (const name of ["After sales request", "after_sale", "After-sales request!"]) {
-      const result = await call(w.keys.alice, "start_action", { capability: name, entity_id: "ord_exchange" });
+      const result = await call(w.keys.alice, "start_action", {
+        capability: name,
+        entity_id: "ord_exchange",
+      });
       const shown = text(result);
       expect(shown).not.toMatch(/nothing is offered/);
       expect(sc(result).action_id).toBeUndefined();
@@ -70,9 +77,11 @@ describe("capabilities by name, and who approves them (MCP over HTTP)", () => {
       } else expect(sc(result).next_actions.map((n) => n.tool)).toContain("search_capabilities");
     }
     // The imported systems' capability is found by its words too.
-    const imported = await call(w.keys.adam, "start_action", { capability: "Send a request to an imported API" });
+    const imported = await call(w.keys.adam, "start_action", {
+      capability: "Send a request to an imported API",
+    });
     expect(text(imported)).toContain("`api_request` (Send a request to an imported system)");
-    expect(await w.db.action.count()).toBe(0);
+    expect(await w.db.action.count()).toBe(actionsBefore);
   });
 
   it("a title two connectors' capabilities share is refused with both ids, starting neither", async () => {
@@ -96,7 +105,9 @@ describe("capabilities by name, and who approves them (MCP over HTTP)", () => {
       expect(text(result)).toContain("`track_shipment`");
       expect(text(result)).toContain("`track_parcel`");
       expect(text(result)).not.toMatch(/nothing is offered/);
-      expect(await w.db.action.count({ where: { capability: { in: ["track_shipment", "track_parcel"] } } })).toBe(0);
+      expect(
+        await w.db.action.count({ where: { capability: { in: ["track_shipment", "track_parcel"] } } }),
+      ).toBe(0);
     } finally {
       resetInstalledConnectors();
     }
@@ -120,7 +131,14 @@ describe("capabilities by name, and who approves them (MCP over HTTP)", () => {
     const line = (id: string) => found.split("\n").find((l) => l.includes(`\`${id}\``)) ?? "";
     expect(line("change_delivery_address")).toMatch(/no approval: a start with idempotency_key runs it/);
     expect(line("checkout")).toMatch(/approval: the user/);
-    const imported = text(await call(w.keys.adam, "search_capabilities", { query: "send a request to an imported system" }));
+    // The browse face's search lists capabilities too, with the same words.
+    const browsed = text(
+      await call(w.keys.alice, "search", { query: "exchange the tee I received for size L" }),
+    );
+    expect(browsed.split("\n").find((l) => l.includes("`after_sales`"))).toMatch(/approval: the user/);
+    const imported = text(
+      await call(w.keys.adam, "search_capabilities", { query: "send a request to an imported system" }),
+    );
     expect(imported.split("\n").find((l) => l.includes("`api_request`"))).toMatch(/approval: the user/);
   });
 

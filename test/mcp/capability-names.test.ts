@@ -188,4 +188,23 @@ describe("capabilities by name, and who approves them (MCP over HTTP)", () => {
       if (rule.ok) await deletePermissionRule(w.db, adamConsole(), rule.value.id);
     }
   });
+
+  it("a permission asked for by a capability's title is stored for its id; a title that names none is refused", async () => {
+    const sent = await call(w.keys.alice, "submit", {
+      uri: "signpost://permissions/request",
+      fields: { verb: "start", target: "After-sales request", reason: "the user wants an exchange" },
+    });
+    expect(sc(sent).outcome, text(sent)).toBe("applied");
+    const stored = await w.db.permissionRequest.findMany({
+      where: { tenantId: "acme" },
+      select: { target: true },
+    });
+    expect(stored.map((r) => r.target)).toEqual(["capability:after_sales"]);
+    const unknown = await call(w.keys.alice, "submit", {
+      uri: "signpost://permissions/request",
+      fields: { verb: "start", target: "After sales request" },
+    });
+    expect(sc(unknown).outcome).toBe("rejected");
+    expect(await w.db.permissionRequest.count({ where: { tenantId: "acme" } })).toBe(1);
+  });
 });

@@ -21,7 +21,7 @@ export function capabilityByName(
 ): { capability: AnyCapability } | { refusal: GatewayOutcome } {
   const byId = capabilities.get(name);
   if (byId) return { capability: byId };
-  const titled = [...capabilities.values()].filter((c) => folded(c.title) === folded(name));
+  const titled = titledCapabilities(name, capabilities);
   const only = titled.length === 1 ? titled[0] : undefined;
   if (only) return { capability: only };
   const quoted = JSON.stringify(name.slice(0, 64));
@@ -63,6 +63,27 @@ export function capabilityByName(
       ],
     },
   };
+}
+
+/** The capabilities whose title is `name`, case and spaces aside (exact otherwise). */
+export function titledCapabilities(
+  name: string,
+  capabilities: ReadonlyMap<string, AnyCapability>,
+): AnyCapability[] {
+  const wanted = folded(name);
+  return [...capabilities.values()].filter((c) => folded(c.title) === wanted);
+}
+
+/**
+ * A permission target that names one capability by its exact title ("After-sales request", or
+ * "capability:After-sales request"), as that capability's target; any other target as given (the
+ * permission grammar then reads it, or refuses it).
+ */
+export function targetOfTitle(target: string, capabilities: ReadonlyMap<string, AnyCapability>): string {
+  const name = target.startsWith("capability:") ? target.slice("capability:".length) : target;
+  const titled =
+    /^[\w -]+$/.test(name) && !capabilities.has(name) ? titledCapabilities(name, capabilities) : [];
+  return titled.length === 1 ? `capability:${titled[0]?.id}` : target;
 }
 
 /** "`after_sales` (After-sales request)", with its connector where titles alone do not tell them apart. */

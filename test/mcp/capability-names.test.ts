@@ -187,6 +187,25 @@ describe("capabilities by name, and who approves them (MCP over HTTP)", () => {
     } finally {
       if (rule.ok) await deletePermissionRule(w.db, adamConsole(), rule.value.id);
     }
+    // A rule that denies the start is said too, never "approval: the user" for what cannot start.
+    const deny = await createPermissionRule(w.db, adamConsole(), {
+      subjectType: "role",
+      subjectId: "member",
+      verb: "start",
+      pattern: "capability:checkout",
+      decision: "deny",
+    });
+    expect(deny.ok, JSON.stringify(deny)).toBe(true);
+    try {
+      const found = text(
+        await call(w.keys.alice, "search_capabilities", { query: "deliver my order to my home address" }),
+      );
+      expect(found.split("\n").find((l) => l.includes("`checkout`"))).toMatch(
+        /not allowed: an admin's rule denies it/,
+      );
+    } finally {
+      if (deny.ok) await deletePermissionRule(w.db, adamConsole(), deny.value.id);
+    }
   });
 
   it("a permission asked for by a capability's title is stored for its id; a title that names none is refused", async () => {

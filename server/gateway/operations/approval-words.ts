@@ -12,17 +12,17 @@ export const RUNS_ON_KEY = "no approval: a start with idempotency_key runs it";
  * it"). From the decisions the gateway will make: this caller's permission for start and confirm
  * (an admin's `ask` rule puts a person first; previewed, never consuming a grant or filing a
  * request), then the capability's approval rule (a condition on the request is said as declared).
- * Null for a capability a rule denies this caller: nothing to say before the refusal.
+ * A rule that denies this caller the start or the confirm is said as such.
  */
 export async function approvalWords(
   db: Db,
   caller: TrustedContext,
   capability: AnyCapability,
-): Promise<string | null> {
+): Promise<string> {
   const decide = (verb: PermissionVerb) =>
     authorize(db, caller, verb, capabilityTarget(capability.id), capability, { preview: true });
   const decisions = await Promise.all((["start", "confirm"] as const).map(decide));
-  if (decisions.some((d) => d.decision === "deny")) return null;
+  if (decisions.some((d) => d.decision === "deny")) return "not allowed: an admin's rule denies it";
   const permission = decisions.some((d) => d.decision === "ask") ? "an admin's permission" : null;
   const rule = capability.policy.approval;
   const person =

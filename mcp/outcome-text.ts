@@ -200,10 +200,13 @@ function strongResults(results: Json[]): Json[] {
 function searchResultLines(all: Json[]): string[] {
   const results = strongResults(all);
   const lines = results.map((r, i) => {
+    // The gateway's words for this caller (who approves, or that a key runs it), else the flag.
     const approval =
-      r.requires_approval === "conditional"
-        ? `approval: ${r.approval_condition}`
-        : `approval: ${r.requires_approval ? "always" : "never"}`;
+      typeof r.approval === "string"
+        ? r.approval
+        : r.requires_approval === "conditional"
+          ? `approval: ${r.approval_condition}`
+          : `approval: ${r.requires_approval ? "always" : "never"}`;
     // The values of a fixed-set input come with the fields, so the first value sent is a right one.
     const sets = Object.entries((r.input_values ?? {}) as Record<string, string[]>)
       .map(([f, v]) => `; ${f}: ${v.join("|")}`)
@@ -416,7 +419,9 @@ export function renderOutcomeText(
           : `- ${n.tool}${n.args && Object.keys(n.args).length ? ` ${JSON.stringify(n.args)}` : ""}${
               // The one argument the agent adds itself: a key of its own, new for a new request.
               n.tool === "confirm_action" ? " + idempotency_key" : ""
-            } — ${n.description}${n.requires_user_approval ? " (needs user approval)" : ""}`,
+            } — ${n.description}${n.requires_user_approval ? " (needs user approval)" : ""}${
+              typeof n.approval === "string" ? ` (${n.approval})` : ""
+            }`,
       );
   } else if (
     FINISHED_STATUSES.has(String(result.status)) ||

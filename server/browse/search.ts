@@ -199,7 +199,9 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
               const id = String(c.capability ?? c.id);
               const form = forms[id];
               const trigger = (c.trigger as Row | undefined)?.use ?? c.title ?? "";
-              return `- ${code(id)} — ${escapeText(trigger)}${form ? ` (form: \`${form}\`)` : ""}`;
+              // Who must approve it for this caller (the gateway's words), so a start is sent right.
+              const approval = typeof c.approval === "string" ? `; ${escapeText(c.approval)}` : "";
+              return `- ${code(id)} — ${escapeText(trigger)}${form ? ` (form: \`${form}\`)` : ""}${approval}`;
             })
             .join("\n")}`,
         );

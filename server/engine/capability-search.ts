@@ -211,6 +211,8 @@ export interface CapabilityHit {
   /** `true` always, `false` never, `"conditional"` when `approval_condition` holds. */
   requires_approval: boolean | "conditional";
   approval_condition?: string;
+  /** Who must approve it for the caller, in words (the gateway adds them; see NextAction). */
+  approval?: string;
   next_actions: NextAction[];
   /**
    * Words of the request this capability says it is not for ("Not for … cancelling"): it ranks

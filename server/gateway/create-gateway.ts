@@ -10,6 +10,7 @@ import { type PublishedAuditEvent, subscribeAuditEvents } from "./event-stream";
 import { type GatewayOutcome, gatewayPipeline } from "./gateway-pipeline";
 import { advanceActionOperation } from "./operations/advance-action";
 import { approvalStatusOperation } from "./operations/approval-status";
+import { confirmRunsOnWord } from "./operations/approval-words";
 import { cancelActionOperation } from "./operations/cancel-action";
 import { composeActionSteps } from "./operations/compose-action-steps";
 import { confirmActionOperation } from "./operations/confirm-action";
@@ -97,6 +98,11 @@ export function createGateway(options: GatewayOptions) {
     searchCapabilities,
     startAction: startActionOperation(deps),
     startedWith: (caller, key) => engine.startedWith(actorOf(caller), key),
+    confirmAllowed: async (caller, id) => {
+      const capability = capabilities.get(id);
+      return !!capability && (await confirmRunsOnWord(db, caller, capability));
+    },
+    recordFieldOf: (id) => capabilities.get(id)?.appliesTo.field ?? null,
     advanceAction: advanceActionOperation(deps),
     confirmAction,
   });

@@ -66,7 +66,8 @@ export function resolvePermissionTarget(target: string): { target: string; capab
  *
  * The target is canonicalized here, and a capability target brings its capability's roles even
  * when the caller passes none, so every face and the console's checker get the same answer for
- * the same call.
+ * the same call. `preview` answers what the call would get without consuming a grant (words that
+ * say up front whether a step will wait for a person).
  */
 export async function authorize(
   db: Db,
@@ -74,6 +75,7 @@ export async function authorize(
   verb: PermissionVerb,
   rawTarget: string,
   capabilityArg?: AnyCapability,
+  options: { preview?: boolean } = {},
 ): Promise<PermissionDecision> {
   const resolved = resolvePermissionTarget(rawTarget);
   const target = resolved.target;
@@ -98,10 +100,12 @@ export async function authorize(
       },
     });
     if (grant) {
-      const used = await db.permissionRequest.updateMany({
-        where: { id: grant.id, status: "granted" },
-        data: { status: "used" },
-      });
+      const used = options.preview
+        ? { count: 1 }
+        : await db.permissionRequest.updateMany({
+            where: { id: grant.id, status: "granted" },
+            data: { status: "used" },
+          });
       if (used.count === 1)
         return {
           decision: "allow",

@@ -319,7 +319,8 @@ const checkout: Record<"valid" | "incomplete" | "refused", Row[]> = {
     [
       "an unknown capability",
       start("alice", "checkout_everything"),
-      { outcome: "not_found", reason: "unknown_capability", next: ["search_capabilities"] },
+      // Issue 23: the nearest capability by id and title, then the search.
+      { outcome: "not_found", reason: "unknown_capability", next: ["start_action", "search_capabilities"] },
     ],
     [
       "a stale version",

@@ -31,6 +31,7 @@ export type BackendOutcome = {
     args?: Record<string, unknown>;
     description: string;
     requires_user_approval?: boolean;
+    approval?: string;
   }>;
 } & Record<string, unknown>;
 

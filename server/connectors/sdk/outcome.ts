@@ -35,6 +35,11 @@ export interface NextAction {
   args?: Record<string, unknown>;
   description: string;
   requires_user_approval?: boolean;
+  /**
+   * On a start: whether a person must approve the change, for this caller ("approval: the user",
+   * "no approval: a start with idempotency_key runs it"), as the gateway will decide it.
+   */
+  approval?: string;
 }
 
 export interface ValidationError {

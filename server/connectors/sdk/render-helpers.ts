@@ -102,15 +102,20 @@ function label(key: string): string {
   return escapeText(humanize(key));
 }
 
-/** `next_actions` of an outcome, as a short list (the action face's view of what comes next). */
+/**
+ * `next_actions` of an outcome, as a short list (the action face's view of what comes next). A
+ * start names its capability's id beside the title (a model sent the title as the id) and who
+ * must approve it, so the line is enough to call start_action.
+ */
 export function nextActionsList(outcome: BackendOutcome): string {
   const next = outcome.next_actions ?? [];
   if (next.length === 0) return "_Nothing more to do here._";
   return next
-    .map(
-      (n) =>
-        `- ${escapeText(n.description)} (${code(n.tool)}${n.requires_user_approval ? ", needs the user's approval" : ""})`,
-    )
+    .map((n) => {
+      const capability = typeof n.args?.capability === "string" ? ` ${code(n.args.capability)}` : "";
+      const approval = typeof n.approval === "string" ? `; ${escapeText(n.approval)}` : "";
+      return `- ${escapeText(n.description)} (${code(n.tool)}${capability}${n.requires_user_approval ? ", needs the user's approval" : ""}${approval})`;
+    })
     .join("\n");
 }
 

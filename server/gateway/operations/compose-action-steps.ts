@@ -15,6 +15,10 @@ interface Steps {
   confirmAction: Operation;
   /** The capability of the action the caller's key started, if any. */
   startedWith: (ctx: TrustedContext, idempotencyKey: string) => Promise<string | null>;
+  /** Whether this caller's confirm of the capability would be let through (previewed, nothing consumed). */
+  confirmAllowed: (ctx: TrustedContext, capability: string) => Promise<boolean>;
+  /** The field holding the id of the record a capability applies to, if any. */
+  recordFieldOf: (capability: string) => string | null;
 }
 
 /**
@@ -32,20 +36,44 @@ interface Steps {
  *   the key is not used and the action waits at its confirmation as without one.
  */
 export function composeActionSteps(steps: Steps): { startAction: Operation; advanceAction: Operation } {
-  async function confirmWhenReady(ctx: TrustedContext | null, key: unknown, out: Outcome): Promise<Outcome> {
-    if (typeof key !== "string" || out.outcome !== "applied" || typeof out.action_id !== "string") return out;
+  async function confirmWhenReady(
+    ctx: TrustedContext | null,
+    key: unknown,
+    out: Outcome,
+    sameCall?: "start",
+  ): Promise<Outcome> {
+    if (out.outcome !== "applied" || typeof out.action_id !== "string") return out;
     const next = (out.next_actions ?? []) as NextAction[];
     const ready = next.some((n) => n.tool === "confirm_action" && !n.requires_user_approval);
     // The record was the agent's pick among several: the user says which before anything runs.
     if (!ready || out.status === "failed" || out.ask_user) return out;
+    if (typeof key !== "string") return ctx ? waitsOnlyForKey(ctx, out, sameCall) : out;
     return steps.confirmAction(ctx, { action_id: out.action_id, version: out.version, idempotency_key: key });
+  }
+
+  /**
+   * A change ready to run that waits only because no key was sent: said plainly, so the agent
+   * confirms it (and next time sends the key at start) rather than looking for an approval that
+   * is not due. Only where this caller's confirm would be let through as well (an admin's rule
+   * may ask first). Issue 23: a model that could not tell took a call more.
+   */
+  async function waitsOnlyForKey(ctx: TrustedContext, out: Outcome, sameCall?: "start"): Promise<Outcome> {
+    if (out.status !== "open" || typeof out.capability !== "string") return out;
+    if (!(await steps.confirmAllowed(ctx, out.capability))) return out;
+    // With a key, a start runs at once only on a record the user's words named (else it asks
+    // which): the same call is offered only then.
+    const field = steps.recordFieldOf(out.capability);
+    const named =
+      !field || typeof (out.from_words as Record<string, unknown> | undefined)?.[field] === "string";
+    const also = sameCall && named ? ", as would this same call sent with an idempotency_key" : "";
+    return { ...out, message: `${out.message}; it needs no approval: confirm_action runs it${also}` };
   }
 
   async function startAction(ctx: TrustedContext | null, raw: unknown): Promise<Outcome> {
     const parsed = startActionInputSchema.safeParse(raw);
     // A bad argument, or a capability named: the start operation answers (and audits) as is.
     if (!ctx || !parsed.success || parsed.data.capability)
-      return confirmWhenReady(ctx, parsed.data?.idempotency_key, await steps.startAction(ctx, raw));
+      return confirmWhenReady(ctx, parsed.data?.idempotency_key, await steps.startAction(ctx, raw), "start");
     const { intent, ...rest } = parsed.data;
     const withWords = { ...rest, intent };
     // A resend under its key: the capability it started, not whatever the words match now.
@@ -55,6 +83,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
         ctx,
         rest.idempotency_key,
         await steps.startAction(ctx, { ...withWords, capability: earlier }),
+        "start",
       );
     // A record named beside the words says what they are about (its id prefix names the entity).
     const query = rest.entity_id ? `${intent?.slice(0, 430)} ${rest.entity_id}` : intent;
@@ -137,7 +166,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const out = await steps.startAction(ctx, { ...withWords, capability: pick.capability });
     const others = hits.filter((h) => h !== pick).map((h) => h.capability);
     if (others.length) out.other_matches = others;
-    return confirmWhenReady(ctx, rest.idempotency_key, out);
+    return confirmWhenReady(ctx, rest.idempotency_key, out, "start");
   }
 
   async function advanceAction(ctx: TrustedContext | null, raw: unknown): Promise<Outcome> {

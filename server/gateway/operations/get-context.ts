@@ -5,6 +5,7 @@ import { adapterForTenant } from "../connector-credentials";
 import type { GatewayOutcome } from "../gateway-pipeline";
 import { actorOf, type TrustedContext } from "../trusted-context";
 import { actionTarget } from "./action-target";
+import { approvalWords } from "./approval-words";
 import { scopeOf, visible } from "./caller-scope";
 import type { GatewayDeps } from "./gateway-deps";
 import { getContextInputSchema } from "./operation-schemas";
@@ -68,10 +69,20 @@ export function getContextOperation(deps: GatewayDeps) {
               retryable: false,
               next_actions: [],
             };
-          const allowedNext = view.next_actions.filter((n: NextAction) => {
-            const c = capabilities.get(String(n.args?.capability));
-            return !c || visible(caller, c);
-          });
+          // Each start says who must approve it, as this caller's calls would be decided.
+          const allowedNext = await Promise.all(
+            view.next_actions
+              .filter((n: NextAction) => {
+                const c = capabilities.get(String(n.args?.capability));
+                return !c || visible(caller, c);
+              })
+              .map(async (n: NextAction) => {
+                const c =
+                  n.tool === "start_action" ? capabilities.get(String(n.args?.capability)) : undefined;
+                const approval = c ? await approvalWords(deps.db, caller, c) : null;
+                return approval ? { ...n, approval } : n;
+              }),
+          );
           return {
             outcome: "applied",
             message: `${view.entity} ${id}: ${view.status}`,

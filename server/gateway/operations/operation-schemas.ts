@@ -60,12 +60,17 @@ const confirmKey = idempotencyKey
 
 export const startActionInputSchema = z
   .object({
+    // An id, or a capability's exact title as pages show it ("After-sales request"): bounded
+    // letters, digits, spaces, - and _, compared as text by capability-by-name.ts, never a pattern.
     capability: z
       .string()
       .trim()
       .min(1)
-      .max(64)
-      .regex(/^[a-z][a-z0-9_]*$/, "a capability id such as checkout")
+      .max(80)
+      .regex(
+        /^[\w -]+$/,
+        "a capability id such as checkout, or its exact title (letters, digits, spaces, - and _)",
+      )
       .optional(),
     intent: z.string().trim().min(1).max(500).optional().describe("The user's words"),
     entity_id: id("entity_id").optional(),

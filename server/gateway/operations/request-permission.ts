@@ -1,16 +1,19 @@
 import type { GatewayOutcome } from "../gateway-pipeline";
 import { askedRequest, permissionAskMessage, storePermissionRequest } from "../permission-requests";
 import type { TrustedContext } from "../trusted-context";
+import { targetOfTitle } from "./capability-by-name";
 import type { GatewayDeps } from "./gateway-deps";
 import { requestPermissionInputSchema } from "./operation-schemas";
 
 /** request_permission: an agent asks an admin for a route permission it lacks. */
-export function requestPermissionOperation({ db, parseAudited, audited }: GatewayDeps) {
+export function requestPermissionOperation({ db, capabilities, parseAudited, audited }: GatewayDeps) {
   async function requestPermission(ctx: TrustedContext, raw: unknown): Promise<GatewayOutcome> {
     const parsed = await parseAudited(ctx, "permission.requested", requestPermissionInputSchema, raw);
     if (!parsed.ok) return parsed.out;
-    return audited(ctx, "permission.requested", parsed.input, parsed.input.target, async () => {
-      const ask = await storePermissionRequest(db, ctx, parsed.input);
+    // A capability named by the title a page showed is asked for by its id, as start_action takes it.
+    const input = { ...parsed.input, target: targetOfTitle(parsed.input.target, capabilities) };
+    return audited(ctx, "permission.requested", parsed.input, input.target, async () => {
+      const ask = await storePermissionRequest(db, ctx, input);
       const request = askedRequest(ask);
       if (request && ask.kind !== "denied")
         return {

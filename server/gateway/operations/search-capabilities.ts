@@ -1,35 +1,14 @@
-import {
-  capabilityRegistry,
-  findEntity,
-  recordIdPrefixes,
-  searchSynonyms,
-  searchTopics,
-} from "../../connectors/connector-registry";
-import type { AnyCapability } from "../../connectors/sdk/define-capability";
-import { buildCapabilityIndex, type CapabilityIndex } from "../../engine/capability-search";
+import { findEntity } from "../../connectors/connector-registry";
 import type { TrustedContext } from "../trusted-context";
+import { approvalWords } from "./approval-words";
 import { visible } from "./caller-scope";
+import { capabilityIndex } from "./capability-index";
 import type { GatewayDeps } from "./gateway-deps";
 import { searchCapabilitiesInputSchema } from "./operation-schemas";
 import { readingPath } from "./reading-path";
 
 /** search_capabilities: the capabilities the caller's role may use that match the words, best first. */
-export function searchCapabilitiesOperation({ capabilities, pipeline, connectorsFor }: GatewayDeps) {
-  // Rebuilt when a connector is installed after this gateway was made (cheap: dozens of entries).
-  let indexed: { of: ReadonlyMap<string, AnyCapability>; index: CapabilityIndex } | undefined;
-  const capabilityIndex = (): CapabilityIndex => {
-    const current = capabilityRegistry();
-    if (indexed?.of !== current)
-      indexed = {
-        of: current,
-        index: buildCapabilityIndex([...current.values()], {
-          idPrefixes: recordIdPrefixes(),
-          synonyms: searchSynonyms(),
-          topics: searchTopics(),
-        }),
-      };
-    return indexed.index;
-  };
+export function searchCapabilitiesOperation({ db, capabilities, pipeline, connectorsFor }: GatewayDeps) {
   return (ctx: TrustedContext | null, raw: unknown) =>
     pipeline(
       ctx,
@@ -48,10 +27,16 @@ export function searchCapabilitiesOperation({ capabilities, pipeline, connectors
           const known = await connectorsFor(caller);
           // Each capability's record, by the name get_context takes ("Order" → order): the
           // kinds of record a model can view are then in the answer it already reads.
-          const results = hits.slice(0, input.limit ?? 3).map((h) => {
-            const record = findEntity(h.applies_to, known)?.entity.name;
-            return record ? { ...h, record } : h;
-          });
+          // Who must approve each, as this caller's start and confirm would be decided: a model
+          // that knows a key runs a change at once sends one (issue 23: a call less).
+          const results = await Promise.all(
+            hits.slice(0, input.limit ?? 3).map(async (h) => {
+              const record = findEntity(h.applies_to, known)?.entity.name;
+              const capability = capabilities.get(h.capability);
+              const approval = capability ? await approvalWords(db, caller, capability) : undefined;
+              return { ...h, ...(record ? { record } : {}), ...(approval ? { approval } : {}) };
+            }),
+          );
           const kinds = known.flatMap((c) => c.entities.map((e) => e.name));
           // Matches on the topic alone (no word they ask with is theirs), or on words alone for
           // another kind of record than the words name, are not offered to start.

@@ -86,7 +86,7 @@ describe("a patch field the capability lacks: the field meant", () => {
         name: "start_action",
         arguments: { capability: "comment_ticket", entity_id: "tkt_1" },
       }),
-    ) as { action_id: string; version: number };
+    ) as unknown as { action_id: string; version: number };
     const advanced = await sam.callTool({
       name: "advance_action",
       arguments: { action_id: started.action_id, version: started.version, patch: { comment: "Fixed" } },

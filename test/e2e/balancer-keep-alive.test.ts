@@ -1,7 +1,9 @@
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import { Agent, fetch } from "undici";
 import { afterEach, expect, it } from "vitest";
+import { haproxyAvailable, shippedHaproxyConfig, startHaproxy } from "./helpers/haproxy";
 import { type RoundRobinProxy, startRoundRobinProxy } from "./helpers/round-robin-proxy";
 
 /**
@@ -110,3 +112,26 @@ it("a client reusing its idle connection the moment the balancer closes it still
     await client.close();
   }
 }, 30_000);
+
+it.skipIf(!haproxyAvailable())(
+  "the shipped HAProxy config tells clients its own idle timeout, not the instance's 65 s",
+  async () => {
+    // HAProxy 2.6 drops the instance's Connection header but passed its Keep-Alive on: clients
+    // kept idle connections 63 s while HAProxy closes them after `timeout http-keep-alive`.
+    const idle = /timeout http-keep-alive (\d+)s/.exec(readFileSync(shippedHaproxyConfig, "utf8"))?.[1];
+    expect(idle).toBeDefined();
+    const backend = new URL(await signpostLikeBackend()).host;
+    const haproxy = await startHaproxy([backend, backend]);
+    const client = new Agent();
+    try {
+      const answer = await fetch(`${haproxy.url}/mcp`, { method: "POST", body: "{}", dispatcher: client });
+      await answer.text();
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("keep-alive")).toBe(`timeout=${idle}`);
+    } finally {
+      await client.close();
+      await haproxy.stop();
+    }
+  },
+  30_000,
+);

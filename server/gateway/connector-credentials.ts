@@ -10,6 +10,7 @@ import type { Db } from "../db/client";
 import { personAccessToken } from "./connections/person-access-token";
 import { dropConnection } from "./connections/person-connections";
 import { personOAuthClient } from "./connections/person-oauth-client";
+import { connectorLookups } from "./lookup-cache";
 import { type TenantRef, tenantConfigSnapshot } from "./tenant-config-snapshot";
 
 export interface ConnectorCredentials {
@@ -149,11 +150,26 @@ export async function adapterForTenant(
     throw new SystemUnavailableError(
       `connector ${connector} is not configured for this tenant (its address or API key is not set)`,
     );
+  const settings = creds.settings ?? {};
   return def.createAdapter({
     baseUrl: creds.baseUrl,
     secrets: creds.secrets,
-    settings: creds.settings ?? {},
+    settings,
     ...(creds.person ? { person: creds.person } : {}),
+    // Remembered per person: a call that names none (a background job) asks every time.
+    ...(tenant.userId
+      ? {
+          lookups: connectorLookups.scoped({
+            tenantId: tenant.tenantId,
+            connector: def.id,
+            userId: tenant.userId,
+            baseUrl: creds.baseUrl,
+            secrets: creds.secrets,
+            settings,
+            ...(creds.person ? { personToken: creds.person.accessToken } : {}),
+          }),
+        }
+      : {}),
     // A connector the tenant does not have is null here, so a capability can answer not_found.
     adapterOf: async (id) =>
       among.some((c) => c.id === id) ? adapterForTenant(resolve, tenant, id, among) : null,

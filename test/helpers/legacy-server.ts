@@ -34,6 +34,8 @@ export interface StartLegacyOptions {
   adminKey?: string;
   /** Answer 500 when a response breaks its OpenAPI schema (default true: drift fails tests). */
   validateResponses?: boolean;
+  /** Each request the service answered (method, path, status): to count what a call cost it. */
+  onRequest?: (entry: { method: string; path: string; status: number }) => void;
 }
 
 /**
@@ -76,6 +78,7 @@ export async function startLegacy(options: StartLegacyOptions = {}): Promise<Run
     apiKeys,
     adminKey,
     validateResponses: options.validateResponses ?? true,
+    ...(options.onRequest ? { onRequest: options.onRequest } : {}),
   });
   allowEgressTo(server.url);
   return {

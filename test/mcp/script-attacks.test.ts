@@ -19,6 +19,15 @@ type Outcome = ReturnType<typeof sc>;
 const CHECKOUT =
   "{ capability: 'checkout', patch: { items: [{ product_id: 'prod_mug', quantity: 1 }], address_id: 'Office', shipping_method: 'standard', payment_type: 'balance' } }";
 
+/**
+ * Wall limits here sit far above the limits and orders under test. The wall counts from the
+ * request's arrival (waiting for a thread, every host call, a navigate to the shop); the CPU
+ * meter counts the script's own slices on its thread. At load 20–30 on two cores a 3 s wall ran
+ * out first (a navigate alone took seconds), so a run that proves nothing was cut short. A limit
+ * that fails to hold is still caught: the roomy wall then stops the run, and the outcome says so.
+ */
+const ROOMY_WALL_MS = 20_000;
+
 describe("run_script under attack", () => {
   let w: McpWorld;
   let health: { url: string; close(): Promise<void> };
@@ -113,14 +122,14 @@ describe("run_script under attack", () => {
       "const a = Array.from({ length: 300000 }, (_, i) => (i * 7919) % 300000); for (;;) a.slice().sort();",
     ],
   ])("CPU time holds against %s, which QuickJS's interrupt polling misses", async (_name, code) => {
-    await limits("acme", { wallMs: 3000, cpuMs: 500 });
+    await limits("acme", { wallMs: ROOMY_WALL_MS, cpuMs: 500 });
     // A warm thread (the previous case's was ended): its start is not what is timed here.
     await run(w.keys.alice, "return 'warm'");
     const during = healthDuring(0.3);
     const spun = await run(w.keys.alice, code);
     const { out } = spun;
     expect(out).toMatchObject({ outcome: "rejected", reason: "script_timeout" });
-    // Stopped by the CPU limit (500 ms), not the wall (3 s): the message names which.
+    // Stopped by the CPU limit (500 ms), not the wall: the message names which.
     expect(out.message).toContain("CPU time (500 ms)");
     expect((out.usage as { cpu_ms: number }).cpu_ms).toBeGreaterThanOrEqual(500);
     // The server answered its health check while the script still spun.
@@ -135,24 +144,30 @@ describe("run_script under attack", () => {
   });
 
   it("two keys sleeping in scripts do not hold the sandbox: another tenant's script answers at once", async () => {
-    await limits("acme", { wallMs: 6000, cpuMs: 500 });
-    await limits("globex", { wallMs: 3000, cpuMs: 500 });
-    const hog = "await sleep(3000); return 'hog'";
+    await limits("acme", { wallMs: ROOMY_WALL_MS, cpuMs: 500 });
+    await limits("globex", { wallMs: ROOMY_WALL_MS, cpuMs: 500 });
+    // Each says when it woke / began, by the sandbox's clock: the order of those moments is the
+    // claim, not how long the answers took to travel back on a loaded machine.
+    const hog = "await sleep(3000); return ['hog', Date.now()]";
     const hogs = [run(w.keys.alice, hog), run(w.keys.adam, hog)];
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const gina = await run(w.keys.gina, "return (await navigate('shop://orders')).outcome");
-    expect(gina.out).toMatchObject({ outcome: "applied", result: "applied" });
-    // It waited behind the hogs' sleeps when a thread was held for a whole run: now it answers
+    const gina = await run(
+      w.keys.gina,
+      "const began = Date.now(); return [(await navigate('shop://orders')).outcome, began]",
+    );
+    expect(gina.out).toMatchObject({ outcome: "applied", result: ["applied", expect.any(Number)] });
+    const [, ginaBegan] = gina.out.result as [string, number];
+    // It waited behind the hogs' sleeps when a thread was held for a whole run: now it runs
     // before either hog wakes.
     for (const h of await Promise.all(hogs)) {
-      expect(h.out).toMatchObject({ outcome: "applied", result: "hog" });
-      expect(gina.at).toBeLessThan(h.at);
+      expect(h.out).toMatchObject({ outcome: "applied", result: ["hog", expect.any(Number)] });
+      expect(ginaBegan).toBeLessThan((h.out.result as [string, number])[1]);
     }
   });
 
   it("two keys spinning in scripts hold up only their own tenant's thread: another tenant's script answers at once", async () => {
-    await limits("acme", { wallMs: 5000, cpuMs: 2000 });
-    await limits("globex", { wallMs: 3000, cpuMs: 500 });
+    await limits("acme", { wallMs: ROOMY_WALL_MS, cpuMs: 2000 });
+    await limits("globex", { wallMs: ROOMY_WALL_MS, cpuMs: 500 });
     // Both threads started (two runs at once), so that no thread's start is timed below.
     await Promise.all([run(w.keys.alice, "await sleep(200)"), run(w.keys.gina, "await sleep(200)")]);
     const spinners = [run(w.keys.alice, "while (true) {}"), run(w.keys.adam, "while (true) {}")];
@@ -168,11 +183,13 @@ describe("run_script under attack", () => {
   });
 
   it("a tenant runs at most 4 scripts at once: its fifth key is refused, retryable, and others run", async () => {
-    await limits("acme", { wallMs: 6000, cpuMs: 500 });
+    // Sleeps long enough that the four are surely running when the fifth comes (on a loaded
+    // machine four calls took over a second to reach the sandbox), and still running after it.
+    await limits("acme", { wallMs: 12_000, cpuMs: 500 });
     const [fourth, fifth] = await keysIn("acme", 2);
-    const hog = "await sleep(2000); return 'hog'";
+    const hog = "await sleep(6000); return 'hog'";
     const hogs = [w.keys.alice, w.keys.adam, w.keys.sam, fourth as string].map((key) => run(key, hog));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, 2000));
     const refused = await run(fifth as string, "return 'fifth'");
     expect(refused.out).toMatchObject({ outcome: "rejected", reason: "script_busy", retryable: true });
     expect(refused.out.message).toContain("This tenant already runs 4 scripts");
@@ -182,12 +199,14 @@ describe("run_script under attack", () => {
   });
 
   it("when every sandbox slot stays taken, a run waits a bounded time and answers sandbox_busy with a retry hint", async () => {
-    const hog = "await sleep(3000); return 'hog'";
+    // 6 s: on a loaded machine sixteen runs reach their slots over seconds, and gina's answer
+    // (her 1.5 s wall) must still come while every slot is held.
+    const hog = "await sleep(6000); return 'hog'";
     const keys: string[] = [];
     // 16 slots (2 threads × 8), filled by four tenants of four keys each (the per-tenant cap).
     for (const tenant of ["t1", "t2", "t3", "t4"]) {
       keys.push(...(await keysIn(tenant, 4)));
-      await limits(tenant, { wallMs: 6000, cpuMs: 500 });
+      await limits(tenant, { wallMs: 12_000, cpuMs: 500 });
     }
     await limits("globex", { wallMs: 1500, cpuMs: 500 });
     await Promise.all(keys.map((key) => client(key)));
@@ -200,7 +219,7 @@ describe("run_script under attack", () => {
       retryable: true,
       retry_after_s: 5,
     });
-    // The wait ended with gina's own wall time (1.5 s), before the hogs' sleeps (3 s) did.
+    // The wait ended with gina's own wall time (1.5 s), before the hogs' sleeps (6 s) did.
     expect((await healthDuring(0)).status).toBe(200);
     for (const h of await Promise.all(hogs)) {
       expect(h.out).toMatchObject({ outcome: "applied", result: "hog" });
@@ -235,6 +254,8 @@ describe("run_script under attack", () => {
       "mcp-protocol-version": "2025-06-18",
     };
     const code = `await sleep(1500); return (await startAction(${CHECKOUT})).outcome`;
+    // Sam's earlier runs (the hogs above) have rows of their own: only a later one is this run's.
+    const before = await w.db.auditEvent.findFirst({ where: { tenantId: "acme" }, orderBy: { seq: "desc" } });
     await expect(
       fetch(`${w.endpoint}?faces=script`, {
         method: "POST",
@@ -248,18 +269,30 @@ describe("run_script under attack", () => {
         }),
       }),
     ).rejects.toThrow();
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // Until the run's own audit row says it ended (past its 1.5 s sleep, when it would have
+    // started the action), not a fixed wait a loaded machine can outrun.
+    const ranRow = () =>
+      w.db.auditEvent.findFirst({
+        where: { agentId: w.agent.sam.agentId, operation: "script.ran", seq: { gt: before?.seq ?? 0 } },
+        orderBy: { seq: "desc" },
+      });
+    const waitUntil = Date.now() + 20_000;
+    let ran = await ranRow();
+    while (!ran && Date.now() < waitUntil) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      ran = await ranRow();
+    }
+    // Past the script's sleep even if the row came early, so a start after it would show.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(await w.db.action.count({ where: { agentId: w.agent.sam.agentId } })).toBe(0);
-    const ran = await w.db.auditEvent.findFirst({
-      where: { agentId: w.agent.sam.agentId, operation: "script.ran" },
-      orderBy: { seq: "desc" },
-    });
     expect(ran).toMatchObject({ outcome: "rejected" });
     expect(ran?.message).toContain("cancelled");
   });
 
   it("values nested past what threads can pass end typed, at once, in both directions", async () => {
-    await limits("acme", { wallMs: 3000, cpuMs: 2000 });
+    // Building and passing 5,000 levels took over 2 s of the thread's time at load 30 (the meter
+    // is the slices' elapsed time): the claim is a typed refusal instead of a run left to time out.
+    await limits("acme", { wallMs: ROOMY_WALL_MS, cpuMs: 10_000 });
     const deepResult = await run(
       w.keys.alice,
       "let a = []; for (let i = 0; i < 5000; i++) a = [a]; return a;",
@@ -271,7 +304,7 @@ describe("run_script under attack", () => {
       "let a = []; for (let i = 0; i < 5000; i++) a = [a]; const r = await navigate(a); return [r.outcome, r.reason];",
     );
     expect(deepArgs.out).toMatchObject({ outcome: "applied", result: ["rejected", "invalid_arguments"] });
-    // Typed refusals, not the wall limit (3 s): neither run was left to time out.
+    // Typed refusals, not the wall limit: neither run was left to time out.
     for (const r of [deepResult, deepArgs]) expect(r.out.reason).not.toBe("script_timeout");
   });
 
@@ -287,7 +320,7 @@ describe("run_script under attack", () => {
       "JSON.parse = () => ({ outcome: 'forged' }); return (await navigate('shop://orders')).outcome;",
     ],
   ])("a script that replaced built-ins (%s) still gets its own result", async (_name, code) => {
-    await limits("acme", { wallMs: 3000, cpuMs: 500 });
+    await limits("acme", { wallMs: ROOMY_WALL_MS, cpuMs: 500 });
     const { out } = await run(w.keys.alice, code);
     // Its own result, not a limit: the run was not left hanging until the wall limit.
     expect(out.outcome).toBe("applied");
@@ -295,10 +328,10 @@ describe("run_script under attack", () => {
   });
 
   it("a thrown value whose getter spins is stopped at the CPU limit, and its CPU time is reported", async () => {
-    await limits("acme", { wallMs: 3000, cpuMs: 500 });
+    await limits("acme", { wallMs: ROOMY_WALL_MS, cpuMs: 500 });
     const { out } = await run(w.keys.alice, "throw { get message() { while (true) {} } }");
     expect(out).toMatchObject({ outcome: "rejected", reason: "script_timeout" });
-    // The CPU limit (500 ms) stopped it, not the wall (3 s).
+    // The CPU limit (500 ms) stopped it, not the wall.
     expect(out.message).toContain("CPU time (500 ms)");
     expect((out.usage as { cpu_ms: number }).cpu_ms).toBeGreaterThanOrEqual(500);
   });

@@ -1,4 +1,5 @@
 import type { BrowseBackend } from "./browse-backend";
+import type { CachedLookups } from "./cached-lookups";
 import type { Actor, AnyCapability } from "./define-capability";
 import { patternProblem, type RouteDefinition, resourceName } from "./define-route";
 import type { NextAction } from "./outcome";
@@ -33,6 +34,11 @@ export interface AdapterOptions {
    * The gateway builds no adapter without it; the call answers `connection_required` instead.
    */
   person?: PersonConnectionHandle;
+  /**
+   * Lookups remembered between calls for this tenant, connector, credentials and person (who the
+   * caller is in the system): see CachedLookups. Absent: no memory (ask every time).
+   */
+  lookups?: CachedLookups;
 }
 
 /** An entity view: one read assembled for one business judgement, with what may be done now. */

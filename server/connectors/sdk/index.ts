@@ -20,6 +20,7 @@
  */
 
 export type { BackendOutcome, BrowseBackend, ListPage, Row } from "./browse-backend";
+export type { CachedLookups } from "./cached-lookups";
 export { capabilityFormRoute } from "./capability-form-route";
 export type {
   DecisionSummary,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { NodeDefinition } from "../sdk/define-capability";
 import { money } from "../sdk/markdown";
-import type { ShopAdapter, ShopCustomer } from "./shop-adapter";
+import type { ShopAdapter, ShopCustomerRef } from "./shop-adapter";
 
 /**
  * The PAYMENT node checkout and pay_order share: the customer's payment methods (balance or
@@ -22,7 +22,7 @@ export function paymentNode(
         .describe("'balance' (store credit) or 'card', see options.payment_methods"),
     },
     async resolve({ adapter, values, derived }) {
-      const customer = derived.customer as ShopCustomer;
+      const customer = derived.customer as ShopCustomerRef;
       const methods = await adapter.paymentMethods(customer.id);
       const total = totalOf(derived);
       const options = {

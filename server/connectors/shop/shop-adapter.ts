@@ -1,3 +1,4 @@
+import { type CachedLookups, uncachedLookups } from "../sdk/cached-lookups";
 import { createHttpClient, type HttpClient, type HttpClientOptions } from "../sdk/http-client";
 
 export interface ShopCustomer {
@@ -6,6 +7,8 @@ export interface ShopCustomer {
   name: string;
   balance: number;
 }
+/** Who a Signpost user is in the shop: what a remembered lookup keeps (never the balance). */
+export type ShopCustomerRef = Pick<ShopCustomer, "id" | "email" | "name">;
 export interface ShopAddress {
   id: string;
   label: string;
@@ -114,14 +117,25 @@ function listOf<T>(body: unknown): T[] {
 }
 
 /** The shop side of the legacy API, as Signpost's capabilities and views need it. */
-export function createShopAdapter(options: HttpClientOptions) {
-  const http: HttpClient = createHttpClient(options);
+export function createShopAdapter(options: HttpClientOptions & { lookups?: CachedLookups }) {
+  const { lookups = uncachedLookups, ...httpOptions } = options;
+  const http: HttpClient = createHttpClient(httpOptions);
   const enc = encodeURIComponent;
   return {
     http,
-    async customerByEmail(email: string): Promise<ShopCustomer | null> {
-      const body = await http.get<unknown>("/v1/customers", { email });
-      return listOf<ShopCustomer>(body).find((c) => c.email.toLowerCase() === email.toLowerCase()) ?? null;
+    /**
+     * The customer with this email: who the caller is in the shop, which decides the orders a
+     * member may see. Every order view asks, so it is remembered (30 s at most, per tenant,
+     * credentials and person: a customer record deleted or re-addressed in the shop is seen by
+     * then). Only who they are is kept, never the balance, which every payment changes.
+     */
+    async customerByEmail(email: string): Promise<ShopCustomerRef | null> {
+      const wanted = email.toLowerCase();
+      return lookups.remember(`customer-by-email\u0000${wanted}`, async () => {
+        const body = await http.get<unknown>("/v1/customers", { email });
+        const found = listOf<ShopCustomer>(body).find((c) => c.email.toLowerCase() === wanted);
+        return found ? Object.freeze({ id: found.id, email: found.email, name: found.name }) : null;
+      });
     },
     async customer(id: string) {
       return http.get<ShopCustomer>(`/v1/customers/${enc(id)}`);

@@ -44,7 +44,8 @@ export const shopConnector = defineConnector<ShopAdapter>({
   scheme: "shop",
   description: "Orders, products, the cart, checkout and after-sales of the online shop.",
   secrets: [{ name: "api_key", description: "The shop API's key (Bearer)" }],
-  createAdapter: ({ baseUrl, secrets }) => createShopAdapter({ baseUrl, apiKey: secrets.api_key ?? "" }),
+  createAdapter: ({ baseUrl, secrets, lookups }) =>
+    createShopAdapter({ baseUrl, apiKey: secrets.api_key ?? "", ...(lookups ? { lookups } : {}) }),
   healthPath: "/health",
   defaultBaseUrl: defaultLegacyUrl,
   checkConnection: bearerHealthCheck("/v1/health"),

@@ -2,6 +2,7 @@ import {
   Agent,
   createServer,
   request as httpRequest,
+  type IncomingHttpHeaders,
   type IncomingMessage,
   type ServerResponse,
 } from "node:http";
@@ -15,12 +16,43 @@ export interface RoundRobinProxy {
 }
 
 /**
+ * Headers that describe one connection, not the message (RFC 9110 §7.6.1): a proxy never forwards
+ * them. Forwarding the instance's `Keep-Alive: timeout=65` told clients they could keep an idle
+ * connection to this proxy for 65 s while the proxy closed it after 5 s: a request sent as it
+ * closed was reset ("fetch failed", 7 of 10,000 calls of a load run; test/e2e/balancer-keep-alive).
+ */
+const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "te", "trailer", "upgrade"];
+
+function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const named = String(headers.connection ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase());
+  const out: IncomingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers))
+    if (!HOP_BY_HOP.includes(name) && !named.includes(name)) out[name] = value;
+  return out;
+}
+
+/** Node's http server answers with `Keep-Alive: timeout=<this in s>` and closes idle connections 1 s later. */
+const CLIENT_KEEP_ALIVE_MS = 65_000;
+
+/**
  * The load balancer of the multi-instance tests and the benchmark, in a few lines: each request
  * goes to the next backend in turn. A backend that refuses the connection (a stopped or killed
  * instance) is skipped for that request, as a balancer's health check would take it out; a
  * request that was already with a backend when it died gets a 502, as from a real balancer.
  */
-export async function startRoundRobinProxy(backends: string[]): Promise<RoundRobinProxy> {
+export async function startRoundRobinProxy(
+  backends: string[],
+  options: {
+    /**
+     * How long an idle client connection is kept, and advertised (`Keep-Alive`) so a client that
+     * reads it closes first (undici: 2 s before). Above clients' own idle timeouts (undici 4 s,
+     * most ≤ 60 s) for those that do not read it. Tests shorten it to meet the close quickly.
+     */
+    keepAliveTimeoutMs?: number;
+  } = {},
+): Promise<RoundRobinProxy> {
   // Idle connections are closed after 30 s, before Signpost's own keep-alive timeout (65 s)
   // closes them from its side, as a real balancer's upstream idle timeout must be: otherwise a
   // request can go out on a connection the server is just closing, and gets a 502 (ECONNRESET;
@@ -38,10 +70,10 @@ export async function startRoundRobinProxy(backends: string[]): Promise<RoundRob
     const target = new URL(req.url ?? "/", backends[index]);
     const upstream = httpRequest(
       target,
-      { method: req.method, headers: req.headers, agent: agents[index] },
+      { method: req.method, headers: endToEnd(req.headers), agent: agents[index] },
       (answer) => {
         served[index] = (served[index] ?? 0) + 1;
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
         answer.pipe(res);
         answer.on("error", () => res.destroy());
       },
@@ -64,6 +96,7 @@ export async function startRoundRobinProxy(backends: string[]): Promise<RoundRob
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => forward(req, res, Buffer.concat(chunks), 0));
   });
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? CLIENT_KEEP_ALIVE_MS;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { NodeDefinition, NodeResult } from "../sdk/define-capability";
 import { money } from "../sdk/markdown";
 import type { ValidationError } from "../sdk/outcome";
+import { afterSalesNow } from "./after-sales-eligibility";
 import type { ShopAdapter, ShopOrder } from "./shop-adapter";
 import { canSeeOrder, customerFor, isOwnOrder } from "./shop-customer";
 
@@ -99,12 +100,14 @@ export function orderBrief(order: ShopOrder) {
     id: order.id,
     status: order.status,
     total: order.total,
-    items: order.items.map((i) => ({
+    // What may be done with each line now, from the same evaluation as the order's paths.
+    items: afterSalesNow(order).items.map((i) => ({
       id: i.id,
       product_id: i.product_id,
       name: i.name,
       quantity: i.quantity,
       unit_price: i.unit_price,
+      returnable: i.returnable,
       exchangeable: i.exchangeable,
       // Only a line an earlier return or exchange settled says so (the others are all "ok").
       ...(i.status && i.status !== "ok" ? { status: i.status } : {}),

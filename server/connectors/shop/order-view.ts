@@ -69,6 +69,7 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
       subtotal: order.subtotal,
       shipping: order.shipping_price,
       discount: order.discount,
+      coupon: order.coupon_code ?? null,
       total: order.total,
       currency: "USD",
     },

@@ -2,6 +2,7 @@ import type { BackendOutcome, Row } from "../sdk/browse-backend";
 import { capabilityFormRoute } from "../sdk/capability-form-route";
 import type { FilterSpec, RouteDefinition } from "../sdk/define-route";
 import { link, money } from "../sdk/markdown";
+import { sumText } from "../sdk/render-decision-summary";
 import { objectSections, rowsTable } from "../sdk/render-helpers";
 import {
   filterValue,
@@ -14,6 +15,7 @@ import {
   perPage,
   viewPage,
 } from "../sdk/route-pages";
+import { orderSum, sumTerms } from "./order-sum";
 import { cart, listOrders, listProducts, product } from "./shop-records";
 
 /** Which forms an order offers now comes from the view's next_actions (the engine decides). */
@@ -31,6 +33,25 @@ function orderFormLinks(id: string, view: BackendOutcome): Array<[string, string
     links.push(["Change delivery address", `shop://order/${id}/address`]);
   if (capabilities.has("track_shipment")) links.push(["Track shipment", `shop://order/${id}/tracking`]);
   return links;
+}
+
+/**
+ * The order page states its totals as the arithmetic, once: "items $43.00 + shipping $5.00 −
+ * coupon SAVE5 $5.00 = $43.00" (the view's numbers stay as they are for structured readers).
+ */
+function withTotalsLine(view: BackendOutcome): BackendOutcome {
+  const order = view.view as Row | undefined;
+  const t = order?.totals as
+    | { subtotal: number; shipping: number; discount: number; total: number; coupon?: string | null }
+    | undefined;
+  if (!order || !t || typeof t.total !== "number") return view;
+  const sum = orderSum({
+    subtotal: t.subtotal,
+    shipping: t.shipping,
+    discount: t.discount,
+    coupon: t.coupon,
+  });
+  return { ...view, view: { ...order, totals: sumText(sumTerms(sum), t.total) } };
 }
 
 /** The order statuses of the legacy API (API.md); anything else it answers with a 400. */
@@ -88,7 +109,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
     async render(match, backend) {
       const id = match.params.id ?? "";
       const view = await backend.entityView("order", id);
-      return viewPage("order", id, view, orderFormLinks(id, view));
+      return viewPage("order", id, withTotalsLine(view), orderFormLinks(id, view));
     },
   },
   capabilityFormRoute(

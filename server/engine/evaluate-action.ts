@@ -229,7 +229,7 @@ export async function evaluateAction(
       // and its price): the user chooses it, so it is missing until named (paid-choices.ts).
       const paidMissing: string[] = [];
       for (const [field, value] of Object.entries(defaults))
-        if (!present(values[field])) {
+        if (!present(values[field]) && !node.optInChoices?.includes(field)) {
           if (paidChoice(capability, field, options)) {
             paidMissing.push(field);
             continue;

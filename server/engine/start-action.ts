@@ -17,7 +17,7 @@ import { describeInputs } from "./describe-inputs";
 import { isUniqueViolation } from "./effect-ledger";
 import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
-import { withPaidChoices } from "./paid-choices";
+import { withOptInChoices, withPaidChoices } from "./paid-choices";
 import { stateTooLarge } from "./state-ceiling";
 import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
 import { canonicalJson } from "./summary-digest";
@@ -212,6 +212,7 @@ export async function startAction(
       ...withDefaulted(ev),
       // The question a real start would ask, priced as money the same way.
       ...withPaidChoices(capability, state.missing, state.options),
+      ...withOptInChoices(capability, state.values, state.options),
       ...(capability.money ? { money_of: capability.money } : {}),
       next_actions: [
         {

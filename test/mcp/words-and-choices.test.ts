@@ -413,8 +413,11 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
       expect.objectContaining({ product_id: "prod_tee_l", quantity: 2 }),
       expect.objectContaining({ product_id: "prod_mug", quantity: 1 }),
     ]);
+    expect((named.summary as { sum: { terms: Json[] } }).sum.terms).toContainEqual({
+      label: "coupon SAVE5",
+      amount: -500,
+    });
     expect(named.summary).toMatchObject({
-      coupon: "SAVE5",
       payment_method: { type: "card" },
       shipping_method: { value: "same_day" },
     });
@@ -428,8 +431,10 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     expect(text(tee)).toMatch(
       /"buy a tee" fits 4: .*prod_tee_l \(Logo Tee \(L\)\).*; ask the user which one/,
     );
-    // Each list's heading names the field it fills: the coupon's code goes in coupon_code.
-    expect(text(tee)).toMatch(/^options\.available_coupons \(for coupon_code\):$/m);
+    // The coupons are named with the field they fill, as the user's choice (never the agent's).
+    expect(text(tee)).toMatch(
+      /^- coupon_code — optional, the user's choice: apply one only on their word \(or if they asked for the cheapest\): `SAVE5` \$5\.00/m,
+    );
     expect(text(tee)).toMatch(/^options\.cart \(for items\[\]\.product_id\):$/m);
 
     // Words kept for later steps: the address and method wait for the items the agent sends.

@@ -248,6 +248,8 @@ export const checkout = defineCapability<ShopAdapter>({
           .optional()
           .describe("Code of one of options.available_coupons, or null to remove"),
       },
+      // What the user pays depends on it, but it is optional: applied only on their word.
+      optInChoices: ["coupon_code"],
       async resolve({ adapter, values, derived }) {
         const customer = derived.customer as { id: string };
         const subtotal = derived.subtotal as number;

@@ -1,4 +1,4 @@
-import type { BackendOutcome, Row } from "../sdk/browse-backend";
+import type { BackendOutcome, BrowseBackend, ListPage, Row } from "../sdk/browse-backend";
 import { capabilityFormRoute } from "../sdk/capability-form-route";
 import type { FilterSpec, RouteDefinition } from "../sdk/define-route";
 import { link, money } from "../sdk/markdown";
@@ -54,6 +54,27 @@ function withTotalsLine(view: BackendOutcome): BackendOutcome {
   return { ...view, view: { ...order, totals: sumText(sumTerms(sum), t.total) } };
 }
 
+const PLACED_BY_YOU = "you (an action of this agent)";
+
+/**
+ * Marks the orders an action of this same agent placed, so "cancel the order I placed today" is
+ * unambiguous from the list itself; another agent's or tenant's never are (the gateway scopes it).
+ */
+async function placedByYou(
+  backend: BrowseBackend,
+  result: ListPage<Row> | BackendOutcome,
+): Promise<{ result: ListPage<Row> | BackendOutcome; any: boolean }> {
+  if (isOutcome(result) || !backend.createdByCaller) return { result, any: false };
+  const mine = await backend.createdByCaller(
+    "Order",
+    result.data.map((r) => String(r.id)),
+  );
+  const any = result.data.some((r) => mine[String(r.id)]);
+  if (!any) return { result, any };
+  const data = result.data.map((r) => ({ ...r, placed_by: mine[String(r.id)] ? "you" : "" }));
+  return { result: { ...result, data }, any };
+}
+
 /** The order statuses of the legacy API (API.md); anything else it answers with a 400. */
 const ORDER_FILTERS = {
   status: ["paid", "shipped", "delivered", "pending_payment", "cancelled"],
@@ -90,11 +111,12 @@ export const SHOP_ROUTES: RouteDefinition[] = [
         perPage: perPage(match.uri),
         status: filterValue(match.uri, "status"),
       });
+      const marked = await placedByYou(backend, result);
       return listPage(
         "Orders",
         match.uri,
-        result,
-        ["id", "status", "total", "created_at"],
+        marked.result,
+        ["id", "status", "total", "created_at", ...(marked.any ? ["placed_by" as const] : [])],
         (row) => `shop://order/${row.id}`,
         "Newest first",
       );
@@ -108,8 +130,15 @@ export const SHOP_ROUTES: RouteDefinition[] = [
     keywords: ["order", "order details", "refund", "return", "exchange"],
     async render(match, backend) {
       const id = match.params.id ?? "";
-      const view = await backend.entityView("order", id);
-      return viewPage("order", id, withTotalsLine(view), orderFormLinks(id, view));
+      const [view, mine] = await Promise.all([
+        backend.entityView("order", id),
+        backend.createdByCaller?.("Order", [id]) ?? Promise.resolve<Record<string, string>>({}),
+      ]);
+      const page = withTotalsLine(view);
+      const order = page.view as Row | undefined;
+      // "The order I placed": this agent's own checkout made it (from the action store).
+      const shown = order && mine[id] ? { ...page, view: { ...order, placed_by: PLACED_BY_YOU } } : page;
+      return viewPage("order", id, shown, orderFormLinks(id, view));
     },
   },
   capabilityFormRoute(

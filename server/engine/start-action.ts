@@ -12,6 +12,7 @@ import {
 } from "./action-store";
 import { allowedPatch, patchProblems } from "./allowed-patch";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
+import { createdByAgent } from "./created-by-agent";
 import { withDefaulted } from "./defaulted-fields";
 import { describeInputs } from "./describe-inputs";
 import { isUniqueViolation } from "./effect-ledger";
@@ -93,7 +94,9 @@ export async function startAction(
   Object.assign(patch, settledStartPatch(capability, input));
   const adapter = await deps.adapterFor(capability.connector, actor);
   const ev = await catchSystemUnavailable(() =>
-    evaluateAction(capability, adapter, actor, patch, { request: input.intent }),
+    evaluateAction(capability, adapter, actor, patch, { request: input.intent }, (entity, ids) =>
+      createdByAgent(deps.db, deps.capabilities, actor, entity, ids),
+    ),
   );
   if ("unavailable" in ev) return unavailable(ev.unavailable, { capability: capability.id });
   if (ev.notFound)

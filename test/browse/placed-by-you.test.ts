@@ -72,6 +72,26 @@ describe("orders this agent placed are marked (real legacy, real MCP client)", (
     expect(other).not.toContain("placed by");
   });
 
+  it("the action face: after-sales with no order named offers the orders, the one it placed marked", async () => {
+    const client = await w.connect(w.keys.alice);
+    const started = await client.callTool({
+      name: "start_action",
+      arguments: { capability: "after_sales", intent: "cancel the order I placed today" },
+    });
+    const orders = (
+      started.structuredContent as { options?: { orders?: Array<{ id: string; placed_by?: string }> } }
+    ).options?.orders;
+    expect(orders?.find((o) => o.id === placed)?.placed_by).toBe("you");
+    expect(orders?.filter((o) => o.placed_by).map((o) => o.id)).toEqual([placed]);
+    expect(text(started)).toMatch(new RegExp(`${placed}.*placed_by: you|${placed}.*\\| you \\|`));
+    // Another agent of the same person sees the same orders unmarked.
+    const other = await (await w.connect(secondKey)).callTool({
+      name: "start_action",
+      arguments: { capability: "after_sales", intent: "cancel the order I placed today" },
+    });
+    expect(JSON.stringify(other.structuredContent)).not.toContain("placed_by");
+  });
+
   it("another agent of the same person, an admin's agent of the tenant and another tenant see no mark", async () => {
     for (const key of [secondKey, w.keys.adam]) {
       const client = await w.connect(key);

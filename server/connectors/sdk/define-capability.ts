@@ -35,6 +35,11 @@ export interface NodeInput<A, D extends object = Derived> {
   actor: Actor;
   values: Values;
   derived: Partial<D>;
+  /**
+   * Which of these records of `entity` an action of this same agent created (id → when), in the
+   * actor's tenant: a node offering records marks them ("the order I placed"). Absent: none.
+   */
+  createdByAgent?: (entity: string, ids: string[]) => Promise<Record<string, string>>;
 }
 
 /** What a node's `resolve` computes in deterministic code. */

@@ -322,7 +322,9 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     const client = await w.connect(w.keys.alice);
     const first = await client.callTool({ name: "start_action", arguments: { capability: "checkout" } });
     expect(((sc(first).options as Json).available_coupons as Json[]).map((c) => c.code)).toContain("SAVE5");
-    expect(text(first)).toMatch(/^options\.available_coupons \(for coupon_code\):\n- `SAVE5`/m);
+    // Listed once, as the user's choice (not again as a plain option list).
+    expect(text(first)).toMatch(/^- coupon_code — optional, the user's choice: .*`SAVE5` \$5\.00/m);
+    expect(text(first)).not.toContain("options.available_coupons");
 
     const cart = (await legacy("/v1/customers/cus_alice/cart")).items as Array<{ product_id: string }>;
     expect(cart.map((i) => i.product_id).sort()).toEqual(["prod_mug", "prod_tee"]);

@@ -59,7 +59,7 @@ export function paidChoiceLines(value: unknown, asMoney: (v: unknown, key?: stri
 }
 
 /**
- * The line for each optional field only the user's word sets (a coupon), while choices are
+ * The line for each optional field only the user's word sets (an optional offer), while choices are
  * offered and none is set: "<field> — optional, the user's choice: apply one only on their word
  * (or if they asked for the cheapest): `<choice>` $5.00 (…)". Nothing when none is offered.
  */

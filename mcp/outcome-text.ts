@@ -302,7 +302,7 @@ export function renderOutcomeText(
   // A choice that changes what is paid, with every choice and its price: asked once, not guessed.
   const paidChoices = (result.paid_choices ?? {}) as Record<string, { list?: string }>;
   lines.push(...paidChoiceLines(result.paid_choices, asMoney).map((l) => `- ${l}`));
-  // An optional choice that changes what is paid (a coupon): the user's to take, never the agent's.
+  // An optional choice that changes what is paid (an optional offer): the user's to take, never the agent's.
   const optIn = (result.opt_in_choices ?? {}) as Record<string, { list?: string }>;
   lines.push(...optInChoiceLines(result.opt_in_choices, asMoney).map((l) => `- ${l}`));
   // An error the message already says in full is named, not repeated.

@@ -65,7 +65,7 @@ export interface ActionResponse extends OutcomeBase {
    * choices offered (rows as in `options`, money under the declared keys): the agent asks once.
    */
   paid_choices?: Record<string, PaidChoice>;
-  /** Optional fields only the user's word sets (a coupon), not set, with the choices offered. */
+  /** Optional fields only the user's word sets (an optional offer), not set, with the choices offered. */
   opt_in_choices?: Record<string, PaidChoice>;
   /** The shape of each missing or wrong field that is a structure (`[{sku, quantity}]`). */
   field_shapes?: Record<string, string>;
@@ -158,7 +158,7 @@ export async function respond(
   if (extra.withInputs) out.inputs = describeInputs(capability);
   // Sent whole on every answer while missing (not only when options change): it is the question.
   Object.assign(out, withPaidChoices(capability, state.missing, state.options));
-  // Until it is done, a coupon left unused is said to be the user's to take (never the agent's).
+  // Until it is done, an offer left unused is said to be the user's to take (never the agent's).
   if (row.status === "open" || row.status === "awaiting_approval" || row.status === "rejected")
     Object.assign(out, withOptInChoices(capability, state.values, state.options));
   // What a missing or wrong structured field looks like: the text block shows it beside the field.

@@ -207,7 +207,7 @@ export interface CapabilityHit {
    * method): never defaulted, so an agent asks for them with everything else before starting.
    */
   user_chooses?: string[];
-  /** Optional fields set only on the user's word (a coupon). */
+  /** Optional fields set only on the user's word (an optional offer). */
   user_opts_in?: string[];
   side_effects: string[];
   /** `true` always, `false` never, `"conditional"` when `approval_condition` holds. */

@@ -83,7 +83,7 @@ export function withPaidChoices(
   return paid ? { paid_choices: paid } : {};
 }
 
-/** The fields every node declares opt-in (a coupon), in node order: search_capabilities names them. */
+/** The fields every node declares opt-in (an optional offer), in node order: search_capabilities names them. */
 export function declaredOptInFields(capability: AnyCapability): string[] {
   return capability.nodes.flatMap((n) => n.optInChoices ?? []);
 }

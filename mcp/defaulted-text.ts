@@ -58,6 +58,22 @@ export function paidChoiceLines(value: unknown, asMoney: (v: unknown, key?: stri
   });
 }
 
+/**
+ * The line for each optional field only the user's word sets (an optional offer), while choices are
+ * offered and none is set: "<field> — optional, the user's choice: apply one only on their word
+ * (or if they asked for the cheapest): `<choice>` $5.00 (…)". Nothing when none is offered.
+ */
+export function optInChoiceLines(value: unknown, asMoney: (v: unknown, key?: string) => unknown): string[] {
+  if (!value || typeof value !== "object") return [];
+  return Object.entries(value as Record<string, { rows?: unknown[] }>).map(([field, offered]) => {
+    const rows = (offered.rows ?? []).filter(
+      (r): r is Json => !!r && typeof r === "object" && !Array.isArray(r),
+    );
+    const listed = rows.slice(0, 10).map((r) => choiceText(r, asMoney(r) as Json));
+    return `${field} — optional, the user's choice: apply one only on their word (or if they asked for the cheapest): ${listed.join(", ")}${rows.length > 10 ? ` … ${rows.length - 10} more` : ""}`;
+  });
+}
+
 /** A row as `value` price (other facts): its first string is the value a patch sends. */
 function choiceText(row: Json, formatted: Json): string {
   const key = Object.keys(row).find((k) => typeof row[k] === "string");

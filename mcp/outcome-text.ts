@@ -2,7 +2,7 @@
 import { readApproval } from "@/server/connectors/sdk/read-approval";
 import { formatMoney, renderSummary, summaryText } from "@/server/connectors/sdk/render-decision-summary";
 import { whenText } from "@/server/connectors/sdk/when-text";
-import { defaultedLine, paidChoiceLines } from "./defaulted-text";
+import { defaultedLine, optInChoiceLines, paidChoiceLines } from "./defaulted-text";
 import { doneWith } from "./done-with";
 import { laterLine } from "./later-text";
 import type { OutcomeLike } from "./outcome-output";
@@ -46,6 +46,7 @@ const RENDERED = new Set([
   "why_picked",
   "defaulted",
   "paid_choices",
+  "opt_in_choices",
   "ask_user",
   "later",
 ]);
@@ -216,7 +217,11 @@ function searchResultLines(all: Json[]): string[] {
       Array.isArray(r.user_chooses) && r.user_chooses.length
         ? `; the user chooses (prices differ, never defaulted): ${(r.user_chooses as string[]).join(", ")}`
         : "";
-    const inputs = `inputs: ${((r.inputs ?? []) as string[]).join(", ")}${sets}${paid}`;
+    const optional =
+      Array.isArray(r.user_opts_in) && r.user_opts_in.length
+        ? `; only on the user's word (optional): ${(r.user_opts_in as string[]).join(", ")}`
+        : "";
+    const inputs = `inputs: ${((r.inputs ?? []) as string[]).join(", ")}${sets}${paid}${optional}`;
     return i === 0
       ? `${i + 1}. \`${r.capability}\` ${r.title} — ${r.record ? `record: ${r.record}; ` : ""}use: ${r.trigger} ${r.when_not_to_use} ${inputs}; ${approval}`
       : `${i + 1}. \`${r.capability}\` ${r.title} — ${inputs}; ${approval}`;
@@ -300,6 +305,9 @@ export function renderOutcomeText(
   // A choice that changes what is paid, with every choice and its price: asked once, not guessed.
   const paidChoices = (result.paid_choices ?? {}) as Record<string, { list?: string }>;
   lines.push(...paidChoiceLines(result.paid_choices, asMoney).map((l) => `- ${l}`));
+  // An optional choice that changes what is paid (an optional offer): the user's to take, never the agent's.
+  const optIn = (result.opt_in_choices ?? {}) as Record<string, { list?: string }>;
+  lines.push(...optInChoiceLines(result.opt_in_choices, asMoney).map((l) => `- ${l}`));
   // An error the message already says in full is named, not repeated.
   const message = String(result.message ?? "");
   if (errors.length)
@@ -342,7 +350,7 @@ export function renderOutcomeText(
     for (const [k, raw] of Object.entries(choices)) {
       if (k === "order_of" || k === "field_of") continue;
       // Listed under `missing` with its prices already.
-      if (Object.values(paidChoices).some((p) => p.list === k)) continue;
+      if (Object.values({ ...paidChoices, ...optIn }).some((p) => p.list === k)) continue;
       const field = fieldOf[k]?.split(/[[.]/)[0];
       // After a refusal only the list to pick another record from is a way forward.
       if (refusedOnly && !(field && wrong.has(field))) continue;

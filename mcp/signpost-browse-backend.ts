@@ -46,6 +46,7 @@ export function createSignpostBrowseBackend(
     action: (actionId: string) => gw.getContext(reader, { action_id: actionId }) as Promise<BackendOutcome>,
     searchCapabilities: (query: string) =>
       gw.searchCapabilities(reader, { query }) as Promise<BackendOutcome>,
+    createdByCaller: (entity: string, ids: string[]) => gw.createdByAgent(reader, entity, ids),
   });
 
   let known: { at: number; list: ReturnType<Gateway["connectorsFor"]> } | undefined;

@@ -16,7 +16,7 @@ import { describeInputs, fieldShapes, type InputDescription, patchJsonSchema } f
 import type { EngineDeps } from "./engine-deps";
 import { laterFields } from "./later-fields";
 import { nextActionsFor } from "./next-actions-for";
-import { type PaidChoice, withPaidChoices } from "./paid-choices";
+import { type PaidChoice, withOptInChoices, withPaidChoices } from "./paid-choices";
 import type { AskUser } from "./unnamed-record";
 
 /** The response of every action operation: a typed outcome plus the action's business state. */
@@ -65,6 +65,8 @@ export interface ActionResponse extends OutcomeBase {
    * choices offered (rows as in `options`, money under the declared keys): the agent asks once.
    */
   paid_choices?: Record<string, PaidChoice>;
+  /** Optional fields only the user's word sets (an optional offer), not set, with the choices offered. */
+  opt_in_choices?: Record<string, PaidChoice>;
   /** The shape of each missing or wrong field that is a structure (`[{sku, quantity}]`). */
   field_shapes?: Record<string, string>;
   /**
@@ -156,6 +158,9 @@ export async function respond(
   if (extra.withInputs) out.inputs = describeInputs(capability);
   // Sent whole on every answer while missing (not only when options change): it is the question.
   Object.assign(out, withPaidChoices(capability, state.missing, state.options));
+  // Until it is done, an offer left unused is said to be the user's to take (never the agent's).
+  if (row.status === "open" || row.status === "awaiting_approval" || row.status === "rejected")
+    Object.assign(out, withOptInChoices(capability, state.values, state.options));
   // What a missing or wrong structured field looks like: the text block shows it beside the field.
   const asked = [...state.missing, ...state.validation_errors.map((e) => e.field.split(".")[0] ?? e.field)];
   const shapes = asked.length ? fieldShapes(capability, asked) : {};

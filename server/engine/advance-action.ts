@@ -12,6 +12,7 @@ import {
 import { allowedPatch, correctedPatch, PATCHABLE, patchProblems } from "./allowed-patch";
 import { voidApprovals } from "./approval-ledger";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
+import { createdByAgent } from "./created-by-agent";
 import { withDefaulted } from "./defaulted-fields";
 import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
@@ -97,7 +98,9 @@ export async function advanceAction(
   }
   const adapter = await deps.adapterFor(capability.connector, actor);
   const ev = await catchSystemUnavailable(() =>
-    evaluateAction(capability, adapter, actor, values, { request: previous.request }),
+    evaluateAction(capability, adapter, actor, values, { request: previous.request }, (entity, ids) =>
+      createdByAgent(deps.db, deps.capabilities, actor, entity, ids),
+    ),
   );
   if ("unavailable" in ev) return unavailable(ev.unavailable, { action_id: row.id, version: row.version });
   // The entity named in the patch does not exist (or is not the actor's): the action stays as it was.

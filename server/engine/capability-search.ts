@@ -5,7 +5,7 @@ import type { AnyCapability } from "../connectors/sdk/define-capability";
 import type { NextAction } from "../connectors/sdk/outcome";
 import { type ChineseSplit, chineseTerms } from "./chinese-terms";
 import { describeInputs } from "./describe-inputs";
-import { declaredPaidFields } from "./paid-choices";
+import { declaredOptInFields, declaredPaidFields } from "./paid-choices";
 import { queryClauses } from "./query-clauses";
 import { requestWords } from "./request-words";
 
@@ -207,6 +207,8 @@ export interface CapabilityHit {
    * method): never defaulted, so an agent asks for them with everything else before starting.
    */
   user_chooses?: string[];
+  /** Optional fields set only on the user's word (an optional offer). */
+  user_opts_in?: string[];
   side_effects: string[];
   /** `true` always, `false` never, `"conditional"` when `approval_condition` holds. */
   requires_approval: boolean | "conditional";
@@ -525,6 +527,7 @@ export function capabilityHit(capability: AnyCapability, score: number): Capabil
   const rule = capability.policy.approval;
   const requiresApproval = typeof rule === "function" ? ("conditional" as const) : rule === "always";
   const paid = declaredPaidFields(capability);
+  const optIn = declaredOptInFields(capability);
   return {
     capability: capability.id,
     title: capability.title,
@@ -536,6 +539,7 @@ export function capabilityHit(capability: AnyCapability, score: number): Capabil
     inputs: describeInputs(capability).map((i) => i.field),
     ...enumInputs(capability),
     ...(paid.length ? { user_chooses: paid } : {}),
+    ...(optIn.length ? { user_opts_in: optIn } : {}),
     side_effects: capability.sideEffects,
     requires_approval: requiresApproval,
     ...(typeof rule === "function"

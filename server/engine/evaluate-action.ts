@@ -1,6 +1,6 @@
 // stays-whole: the node evaluation loop and the rules it applies per node, read as one pass.
 import type { ZodType } from "zod";
-import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capability";
+import type { Actor, AnyCapability, NodeInput, Values } from "../connectors/sdk/define-capability";
 import type { ValidationError } from "../connectors/sdk/outcome";
 import { byAge } from "./age-order";
 import {
@@ -70,6 +70,7 @@ export async function evaluateAction(
   actor: Actor,
   input: Values,
   words: EvaluationWords = {},
+  createdByAgent?: NodeInput<unknown>["createdByAgent"],
 ): Promise<Evaluation> {
   const values: Values = { ...input };
   const derived: Record<string, unknown> = {};
@@ -157,7 +158,13 @@ export async function evaluateAction(
           errors.push({ field: path, code: "invalid_value", message: issue?.message ?? "invalid value" });
         }
       }
-      const input = { adapter, actor, values: checked, derived };
+      const input = {
+        adapter,
+        actor,
+        values: checked,
+        derived,
+        ...(createdByAgent ? { createdByAgent } : {}),
+      };
       const result = node.resolve ? await node.resolve(input) : {};
       const own = result.options ?? {};
       // What the node offers, and (read once, only when words must be resolved) what it can look up.
@@ -230,7 +237,7 @@ export async function evaluateAction(
       // and its price): the user chooses it, so it is missing until named (paid-choices.ts).
       const paidMissing: string[] = [];
       for (const [field, value] of Object.entries(defaults))
-        if (!present(values[field])) {
+        if (!present(values[field]) && !node.optInChoices?.includes(field)) {
           if (paidChoice(capability, field, options)) {
             paidMissing.push(field);
             continue;

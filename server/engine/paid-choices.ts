@@ -82,3 +82,26 @@ export function withPaidChoices(
   const paid = paidChoicesOf(capability, missing, options);
   return paid ? { paid_choices: paid } : {};
 }
+
+/** The fields every node declares opt-in (an optional offer), in node order: search_capabilities names them. */
+export function declaredOptInFields(capability: AnyCapability): string[] {
+  return capability.nodes.flatMap((n) => n.optInChoices ?? []);
+}
+
+/**
+ * `{ opt_in_choices }` while an opt-in field is not set and its node offers choices for it (one
+ * offer is a choice too: take it or not), else nothing. The answer says they are the user's.
+ */
+export function withOptInChoices(
+  capability: AnyCapability,
+  values: Record<string, unknown>,
+  options: Record<string, unknown>,
+): { opt_in_choices?: Record<string, PaidChoice> } {
+  const out: Record<string, PaidChoice> = {};
+  for (const field of declaredOptInFields(capability)) {
+    if (values[field] !== undefined && values[field] !== null) continue;
+    const offered = offeredRows(field, options);
+    if (offered?.rows.length) out[field] = offered;
+  }
+  return Object.keys(out).length ? { opt_in_choices: out } : {};
+}

@@ -12,12 +12,13 @@ import {
 } from "./action-store";
 import { allowedPatch, correctedPatch, patchProblems } from "./allowed-patch";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
+import { createdByAgent } from "./created-by-agent";
 import { withDefaulted } from "./defaulted-fields";
 import { describeInputs } from "./describe-inputs";
 import { isUniqueViolation } from "./effect-ledger";
 import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
-import { withPaidChoices } from "./paid-choices";
+import { withOptInChoices, withPaidChoices } from "./paid-choices";
 import { stateTooLarge } from "./state-ceiling";
 import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
 import { canonicalJson } from "./summary-digest";
@@ -103,7 +104,9 @@ export async function startAction(
   Object.assign(patch, settledStartPatch(capability, input));
   const adapter = await deps.adapterFor(capability.connector, actor);
   const ev = await catchSystemUnavailable(() =>
-    evaluateAction(capability, adapter, actor, patch, { request: input.intent }),
+    evaluateAction(capability, adapter, actor, patch, { request: input.intent }, (entity, ids) =>
+      createdByAgent(deps.db, deps.capabilities, actor, entity, ids),
+    ),
   );
   if ("unavailable" in ev) return unavailable(ev.unavailable, { capability: capability.id });
   if (ev.notFound)
@@ -222,6 +225,7 @@ export async function startAction(
       ...withDefaulted(ev),
       // The question a real start would ask, priced as money the same way.
       ...withPaidChoices(capability, state.missing, state.options),
+      ...withOptInChoices(capability, state.values, state.options),
       ...(capability.money ? { money_of: capability.money } : {}),
       next_actions: [
         {

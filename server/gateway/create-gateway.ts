@@ -4,6 +4,7 @@ import { tenantConnectors } from "../connectors/tenant-connectors";
 import type { Db } from "../db/client";
 import { type ActionEngine, createActionEngine } from "../engine/action-engine";
 import type { ActionResponse } from "../engine/action-response";
+import { createdByAgent } from "../engine/created-by-agent";
 import { approvalTasks } from "./approval-tasks";
 import { adapterForTenant, type CredentialResolver, vaultCredentials } from "./connector-credentials";
 import { type PublishedAuditEvent, subscribeAuditEvents } from "./event-stream";
@@ -143,6 +144,9 @@ export function createGateway(options: GatewayOptions) {
     authorize: (ctx: TrustedContext, verb: PermissionVerb, target: string) =>
       authorize(db, ctx, verb, target),
     requestPermission: requestPermissionOperation(deps),
+    /** Which of these records an action of this caller's agent created (id → when), in its tenant. */
+    createdByAgent: (ctx: TrustedContext, entity: string, ids: string[]) =>
+      createdByAgent(db, capabilities, ctx, entity, ids),
     decidePermissionRequest: decidePermissionOperation(deps),
     /** Writes one audit row and publishes it (for faces that run their own operations, e.g. browse). */
     recordAudit: (ctx: AuditActor, input: AuditInput) => steps.audit(ctx, input),

@@ -342,7 +342,10 @@ describeEachProvider(
         amount: 1800,
         items: [{ id: "ord_exchange_item_2", name: "Signpost Mug", quantity: 1, amount: 1800 }],
         decision: { verb: "Refund", object: "Signpost Mug ×1", amount: 1800 },
-        shipping: expect.stringMatching(/^not included: a return refunds the returned items/),
+        shipping: expect.stringMatching(
+          /^not refunded \(\$5\.00\): a return refunds the returned items only/,
+        ),
+        refund_sum: { terms: [{ label: "items", amount: 1800 }], total: 1800 },
       });
       // Naming the exchanged tee is refused with the reason and what is still open.
       const tee = await startReturn("ord_exchange", { item_ids: ["ord_exchange_item_1"] });

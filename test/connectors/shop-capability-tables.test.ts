@@ -51,8 +51,8 @@ const checkout: Record<"valid" | "incomplete" | "refused", Row[]> = {
         next: ["advance_action", "confirm_action"],
         summary: {
           amount: 4100,
-          discount: 0,
-          coupon: null,
+          // No coupon: the sum has no discount term.
+          sum: { terms: [{ label: "items" }, { label: "shipping" }] },
           shipping_method: { value: "standard" },
           payment_method: { type: "balance" },
           address: "Office: 1 Market Street, 12345 Springfield, US",
@@ -73,8 +73,9 @@ const checkout: Record<"valid" | "incomplete" | "refused", Row[]> = {
         next: ["advance_action", "confirm_action"],
         summary: {
           amount: 29800,
-          discount: 3000,
-          coupon: "SAVE30",
+          sum: {
+            terms: [{ label: "items" }, { label: "shipping" }, { label: "coupon SAVE30", amount: -3000 }],
+          },
           shipping_method: { value: "standard" },
           payment_method: { type: "card" },
           address: "Office: 1 Market Street, 12345 Springfield, US",
@@ -97,8 +98,8 @@ const checkout: Record<"valid" | "incomplete" | "refused", Row[]> = {
         next: ["advance_action", "confirm_action"],
         summary: {
           amount: 18300,
-          discount: 0,
-          coupon: null,
+          // No coupon: the sum has no discount term.
+          sum: { terms: [{ label: "items" }, { label: "shipping" }] },
           shipping_method: { value: "express" },
           payment_method: { type: "balance" },
           address: "Home: 42 Elm Road, 23456 Shelbyville, US",
@@ -118,8 +119,8 @@ const checkout: Record<"valid" | "incomplete" | "refused", Row[]> = {
         next: ["advance_action", "confirm_action"],
         summary: {
           amount: 4100,
-          discount: 0,
-          coupon: null,
+          // No coupon: the sum has no discount term.
+          sum: { terms: [{ label: "items" }, { label: "shipping" }] },
           shipping_method: { value: "standard" },
           payment_method: { type: "card" },
           address: "Home: 42 Elm Road, 23456 Shelbyville, US",
@@ -139,8 +140,8 @@ const checkout: Record<"valid" | "incomplete" | "refused", Row[]> = {
         next: ["advance_action", "confirm_action"],
         summary: {
           amount: 4100,
-          discount: 0,
-          coupon: null,
+          // No coupon: the sum has no discount term.
+          sum: { terms: [{ label: "items" }, { label: "shipping" }] },
           shipping_method: { value: "standard" },
           payment_method: { type: "card" },
           address: "Office: 1 Market Street, 12345 Springfield, US",
@@ -160,8 +161,8 @@ const checkout: Record<"valid" | "incomplete" | "refused", Row[]> = {
         next: ["advance_action", "confirm_action"],
         summary: {
           amount: 5100,
-          discount: 0,
-          coupon: null,
+          // No coupon: the sum has no discount term.
+          sum: { terms: [{ label: "items" }, { label: "shipping" }] },
           shipping_method: { value: "same_day" },
           payment_method: { type: "card" },
           address: "Office: 1 Market Street, 12345 Springfield, US",
@@ -181,8 +182,8 @@ const checkout: Record<"valid" | "incomplete" | "refused", Row[]> = {
         next: ["advance_action", "confirm_action"],
         summary: {
           amount: 4100,
-          discount: 0,
-          coupon: null,
+          // No coupon: the sum has no discount term.
+          sum: { terms: [{ label: "items" }, { label: "shipping" }] },
           shipping_method: { value: "standard" },
           payment_method: { type: "card" },
           address: "Home: 7 Oak Avenue, 12346 Springfield, US",
@@ -198,8 +199,8 @@ const checkout: Record<"valid" | "incomplete" | "refused", Row[]> = {
         next: ["start_action"],
         summary: {
           amount: 4100,
-          discount: 0,
-          coupon: null,
+          // No coupon: the sum has no discount term.
+          sum: { terms: [{ label: "items" }, { label: "shipping" }] },
           shipping_method: { value: "standard" },
           payment_method: { type: "balance" },
           address: "Office: 1 Market Street, 12345 Springfield, US",
@@ -214,8 +215,8 @@ const checkout: Record<"valid" | "incomplete" | "refused", Row[]> = {
         next: [],
         summary: {
           amount: 4100,
-          discount: 0,
-          coupon: null,
+          // No coupon: the sum has no discount term.
+          sum: { terms: [{ label: "items" }, { label: "shipping" }] },
           shipping_method: { value: "standard" },
           payment_method: { type: "balance" },
           address: "Office: 1 Market Street, 12345 Springfield, US",

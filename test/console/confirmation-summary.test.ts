@@ -22,11 +22,14 @@ const checkoutFacts = (quantity: number, balance: number) => ({
   items: [
     { product_id: "prod_mug", name: "Signpost Mug", quantity, unit_price: 1800, line_total: 1800 * quantity },
   ],
-  subtotal: 1800 * quantity,
+  sum: {
+    terms: [
+      { label: "items", amount: 1800 * quantity },
+      { label: "shipping", amount: 500 },
+    ],
+    total: 1800 * quantity + 500,
+  },
   shipping_method: { value: "standard", label: "Standard" },
-  shipping_price: 500,
-  coupon: null,
-  discount: 0,
   amount: 1800 * quantity + 500,
   currency: "USD",
   delivery_estimate: "About 5 days after payment",
@@ -77,7 +80,7 @@ describe("the confirm screen's summary (the same markup in the console and the M
       "Total to be charged $41.00",
       "Items #1 Product prod_mug Item Signpost Mug Quantity 2 Unit price $18.00 Line total $36.00",
       "Shipping Standard",
-      "Shipping price $5.00",
+      "Sum items $36.00 + shipping $5.00 = $41.00",
       "Office: 1 Market Street, 12345 Springfield, US",
       "Balance before $1,000.00",
       "Balance after $959.00",
@@ -196,6 +199,55 @@ describe("one renderer, every surface (issue 19)", () => {
       expect(html).toContain(escaped);
       expect(mail).toContain(escaped);
     }
+  });
+
+  it("the arithmetic shows once, on one line, the same on the screen, the email, the agent's text and the host's message", () => {
+    const facts = checkoutFacts(2, 100_000);
+    const summary = withShown(
+      {
+        ...facts,
+        sum: {
+          terms: [
+            { label: "items", amount: 3600 },
+            { label: "shipping", amount: 500 },
+            { label: "coupon SAVE5", amount: -500 },
+          ],
+          total: 3600,
+        },
+        amount: 3600,
+      },
+      shopSummary("Place the order and pay", "Total to be charged"),
+    );
+    const line = "items $36.00 + shipping $5.00 − coupon SAVE5 $5.00 = $36.00";
+    const r = renderSummary(summary, "checkout");
+    const html = renderToStaticMarkup(
+      createElement(ConfirmationSummary, {
+        capability: "checkout",
+        title: "Checkout",
+        actionId: "a",
+        version: 1,
+        summary,
+      }),
+    );
+    for (const surface of [html, summaryHtml(r), summaryText(r), approvalMessage(summary, "act_1")]) {
+      expect(surface).toContain(line);
+      // Once: no separate subtotal, shipping price or discount rows to add up again.
+      expect(surface.split("$5.00").length - 1).toBe(2);
+    }
+    // Terms that do not add up are never shown as if they did.
+    const wrong = withShown(
+      {
+        sum: {
+          terms: [
+            { label: "items", amount: 3600 },
+            { label: "shipping", amount: 500 },
+          ],
+          total: 3600,
+        },
+      },
+      shopSummary("x"),
+    );
+    expect(summaryText(renderSummary(wrong, "x"))).toContain("= $36.00 (the terms add up to $41.00)");
   });
 
   it("a value the user did not choose is marked so on the screen, the email, the agent's text and the host's message", () => {

@@ -22,20 +22,23 @@ const BUDGET: Record<DbProvider, Record<string, number>> = {
   sqlite: {
     "tools/list": 1, // the key's tenant row only: the list itself is cached per caller
     "get_context order": 4, // tenant 1 + audit 3
-    "navigate shop://order/{id}": 4, // tenant 1 + audit 3: the page's read of the view is the page's row
+    // tenant 1 + audit 3: the page's read of the view is the page's row; + 1: the action store,
+    // whether this agent placed the order (issue 23: "placed by you")
+    "navigate shop://order/{id}": 5,
     search_capabilities: 4, // tenant 1 + audit 3
     // tenant 1 + two audit rows: the search, and the listing it opens (a page of its own, with its
-    // own permission check); every result authorized from the cached rules
-    "search (browse)": 7,
+    // own permission check); every result authorized from the cached rules; + 1: the orders this
+    // agent placed, marked on the listing (issue 23)
+    "search (browse)": 8,
   },
   // Each audit row is its statement plus the NOTIFY on its own, best effort after commit: inside
   // the insert a notify that could not be queued failed the row and the call.
   postgres: {
     "tools/list": 1,
     "get_context order": 3,
-    "navigate shop://order/{id}": 3,
+    "navigate shop://order/{id}": 4, // + 1: whether this agent placed the order
     search_capabilities: 3,
-    "search (browse)": 5,
+    "search (browse)": 6, // + 1: the orders this agent placed
   },
 };
 

@@ -140,8 +140,8 @@ describe("input_required (2026-07-28 multi round-trip) with signed requestState"
     expect(message).toMatch(/^Pay \$\d+\.\d\d from Store credit/);
     for (const fact of [
       /Item: Signpost Mug, Quantity: 2, Unit price: \$18\.00/,
-      /Shipping: Express; Shipping price: \$\d+\.\d\d/,
-      /Coupon: SAVE5; Discount: \$5\.00/,
+      /Sum: items \$36\.00 \+ shipping \$\d+\.\d\d − coupon SAVE5 \$5\.00 = \$\d+\.\d\d/,
+      /Shipping: Express/,
       /Ship to: Office: 1 Market Street/,
       /Pay with: Store credit/,
     ])

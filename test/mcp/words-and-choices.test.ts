@@ -322,7 +322,9 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     const client = await w.connect(w.keys.alice);
     const first = await client.callTool({ name: "start_action", arguments: { capability: "checkout" } });
     expect(((sc(first).options as Json).available_coupons as Json[]).map((c) => c.code)).toContain("SAVE5");
-    expect(text(first)).toMatch(/^options\.available_coupons \(for coupon_code\):\n- `SAVE5`/m);
+    // Listed once, as the user's choice (not again as a plain option list).
+    expect(text(first)).toMatch(/^- coupon_code — optional, the user's choice: .*`SAVE5` \$5\.00/m);
+    expect(text(first)).not.toContain("options.available_coupons");
 
     const cart = (await legacy("/v1/customers/cus_alice/cart")).items as Array<{ product_id: string }>;
     expect(cart.map((i) => i.product_id).sort()).toEqual(["prod_mug", "prod_tee"]);
@@ -413,8 +415,11 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
       expect.objectContaining({ product_id: "prod_tee_l", quantity: 2 }),
       expect.objectContaining({ product_id: "prod_mug", quantity: 1 }),
     ]);
+    expect((named.summary as { sum: { terms: Json[] } }).sum.terms).toContainEqual({
+      label: "coupon SAVE5",
+      amount: -500,
+    });
     expect(named.summary).toMatchObject({
-      coupon: "SAVE5",
       payment_method: { type: "card" },
       shipping_method: { value: "same_day" },
     });
@@ -428,8 +433,10 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     expect(text(tee)).toMatch(
       /"buy a tee" fits 4: .*prod_tee_l \(Logo Tee \(L\)\).*; ask the user which one/,
     );
-    // Each list's heading names the field it fills: the coupon's code goes in coupon_code.
-    expect(text(tee)).toMatch(/^options\.available_coupons \(for coupon_code\):$/m);
+    // The coupons are named with the field they fill, as the user's choice (never the agent's).
+    expect(text(tee)).toMatch(
+      /^- coupon_code — optional, the user's choice: apply one only on their word \(or if they asked for the cheapest\): `SAVE5` \$5\.00/m,
+    );
     expect(text(tee)).toMatch(/^options\.cart \(for items\[\]\.product_id\):$/m);
 
     // Words kept for later steps: the address and method wait for the items the agent sends.

@@ -75,6 +75,11 @@ export interface BrowseBackend {
 
   /** The entity view of the engine (what may be done now and why not), via get_context. */
   entityView(entity: string, id: string): Promise<BackendOutcome>;
+  /**
+   * Which of these records of `entity` an action of this same agent created (id → when), in the
+   * caller's tenant: a list marks them ("placed by you"). Absent: nothing is marked.
+   */
+  createdByCaller?(entity: string, ids: string[]): Promise<Record<string, string>>;
   /** An action via get_context (node, options, allowed_patch, patch schema). */
   action(actionId: string): Promise<BackendOutcome>;
   /** The capability catalog via search_capabilities. */

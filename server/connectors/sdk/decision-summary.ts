@@ -18,7 +18,16 @@ export type SummaryValue =
   /** `quoted`: shown as a JSON string (`"acct_1"`), so text never reads as a number, `none` or `yes`. */
   | { kind: "text"; value: string; format?: string; quoted?: boolean }
   | { kind: "boolean"; value: boolean }
+  /**
+   * How an amount adds up, on one line: "items $36.00 + shipping $5.00 − coupon SAVE5 $5.00 =
+   * $36.00". Each term in minor units, negative to subtract. One line, so a shipping price and a
+   * discount of the same size are never read as one cancelling the other twice.
+   */
+  | { kind: "sum"; terms: SumTerm[]; total: number; currency: string }
   | { kind: "none" };
+
+/** One term of a sum: what it is and its amount in minor units (negative: subtracted). */
+export type SumTerm = { label: string; minor: number };
 
 /** One labelled value; `key` is the name the value has in what is sent (or the capability's own). */
 export type SummaryEntry = { key: string; label: string; value: SummaryValue; note?: string };
@@ -68,6 +77,12 @@ const valueSchema: z.ZodType<SummaryValue> = z.lazy(() =>
       quoted: z.boolean().optional(),
     }),
     z.object({ kind: z.literal("boolean"), value: z.boolean() }),
+    z.object({
+      kind: z.literal("sum"),
+      terms: z.array(z.object({ label: z.string().max(200), minor: z.number().int() })).max(20),
+      total: z.number().int(),
+      currency: z.string().regex(/^[A-Z]{3}$/),
+    }),
     z.object({ kind: z.literal("none") }),
   ]),
 );
@@ -134,7 +149,8 @@ export function plainPart(value: unknown, depth = 0): SummaryValue {
 /** How a capability shows one key of its summary: its label and, when it is not plain, its kind. */
 export type ShownField = {
   label: string;
-  as?: "money" | "quantity" | "address" | "choice" | "hidden";
+  /** `sum`: a value `{ terms: [{ label, amount }], total }`, money in minor units (see SummaryValue). */
+  as?: "money" | "quantity" | "address" | "choice" | "sum" | "hidden";
   /** For a list of objects (line items), how each key of an item is shown. */
   items?: Record<string, ShownField>;
 };
@@ -167,6 +183,10 @@ function declaredPart(value: unknown, field: ShownField | undefined, currency: s
     return moneyPart(value, currency);
   if (field?.as === "quantity" && typeof value === "number") return { kind: "quantity", value };
   if (field?.as === "address" && typeof value === "string") return { kind: "address", lines: [value] };
+  if (field?.as === "sum") {
+    const sum = sumPart(value, currency);
+    if (sum) return sum;
+  }
   if (field?.as === "choice" && value && typeof value === "object" && "label" in value)
     return { kind: "text", value: String((value as { label: unknown }).label) };
   if (field?.items && Array.isArray(value))
@@ -182,6 +202,18 @@ function declaredPart(value: unknown, field: ShownField | undefined, currency: s
       ),
     };
   return plainPart(value);
+}
+
+/** `{ terms: [{ label, amount }], total }` with integer amounts as a sum part; null for anything else. */
+function sumPart(value: unknown, currency: string): SummaryValue | null {
+  const v = value as { terms?: unknown; total?: unknown } | null;
+  if (!v || typeof v !== "object" || !Array.isArray(v.terms) || !Number.isInteger(v.total)) return null;
+  const terms: SumTerm[] = [];
+  for (const t of v.terms as Array<{ label?: unknown; amount?: unknown }>) {
+    if (typeof t?.label !== "string" || !Number.isInteger(t.amount)) return null;
+    terms.push({ label: t.label, minor: t.amount as number });
+  }
+  return { kind: "sum", terms, total: v.total as number, currency };
 }
 
 function declaredEntries(

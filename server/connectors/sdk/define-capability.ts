@@ -35,6 +35,11 @@ export interface NodeInput<A, D extends object = Derived> {
   actor: Actor;
   values: Values;
   derived: Partial<D>;
+  /**
+   * Which of these records of `entity` an action of this same agent created (id → when), in the
+   * actor's tenant: a node offering records marks them ("the order I placed"). Absent: none.
+   */
+  createdByAgent?: (entity: string, ids: string[]) => Promise<Record<string, string>>;
 }
 
 /** What a node's `resolve` computes in deterministic code. */
@@ -75,6 +80,12 @@ export interface NodeDefinition<A, D extends object = Derived> {
    * (server/engine/paid-choices.ts); declaring it is what lets an agent know before starting.
    */
   paidChoices?: string[];
+  /**
+   * Optional fields the user opts into (a coupon): never filled from `defaults` nor picked by the
+   * agent. While the node offers choices for one that is not set, the answer lists them as the
+   * user's choice — applied only on their word, or when they asked for the cheapest.
+   */
+  optInChoices?: string[];
   resolve?: (input: NodeInput<A, D>) => Promise<NodeResult<D>>;
   /**
    * Rows a person may name that the node does not show (a catalog), by list name: read only to
@@ -242,11 +253,15 @@ export function defineCapability<A, D extends object = Derived>(
   for (const node of definition.nodes) {
     if (ids.has(node.id)) throw new Error(`capability ${definition.id}: duplicate node ${node.id}`);
     ids.add(node.id);
-    for (const field of node.paidChoices ?? [])
-      if (!node.fields || !Object.hasOwn(node.fields, field))
-        throw new Error(
-          `capability ${definition.id}: node ${node.id} declares paid choice ${field}, not one of its fields`,
-        );
+    for (const [what, fields] of [
+      ["paid choice", node.paidChoices],
+      ["opt-in choice", node.optInChoices],
+    ] as const)
+      for (const field of fields ?? [])
+        if (!node.fields || !Object.hasOwn(node.fields, field))
+          throw new Error(
+            `capability ${definition.id}: node ${node.id} declares ${what} ${field}, not one of its fields`,
+          );
   }
   if (definition.policy.effect === "write" && !definition.effect)
     throw new Error(`capability ${definition.id}: a write capability needs an effect`);

@@ -4,6 +4,7 @@ import {
   SHOWN_KEY,
   type SummaryEntry,
   type SummaryValue,
+  type SumTerm,
   shownSummary,
 } from "./decision-summary";
 import { visibleText } from "./visible-text";
@@ -63,6 +64,21 @@ export function formatMoney(minor: number, currency = "USD"): string {
 
 const show = (text: string) => visibleText(text);
 
+/**
+ * A sum on one line: "items $36.00 + shipping $5.00 − coupon SAVE5 $5.00 = $36.00". Terms that do
+ * not add up to the total say so rather than being shown as if they did.
+ */
+export function sumText(terms: SumTerm[], total: number, currency = "USD"): string {
+  const parts = terms.map((t, i) => {
+    const amount = `${show(t.label)} ${formatMoney(Math.abs(t.minor), currency)}`;
+    return i === 0 ? `${t.minor < 0 ? "− " : ""}${amount}` : `${t.minor < 0 ? "−" : "+"} ${amount}`;
+  });
+  const added = terms.reduce((s, t) => s + t.minor, 0);
+  return `${parts.join(" ")} = ${formatMoney(total, currency)}${
+    added === total ? "" : ` (the terms add up to ${formatMoney(added, currency)})`
+  }`;
+}
+
 /** A scalar value's text; null for a value shown as nested rows (an object, a list with objects). */
 function scalarText(value: SummaryValue): string | null {
   switch (value.kind) {
@@ -84,6 +100,8 @@ function scalarText(value: SummaryValue): string | null {
       return value.value === "" ? '""' : show(value.value);
     case "boolean":
       return value.value ? "yes" : "no";
+    case "sum":
+      return sumText(value.terms, value.total, value.currency);
     case "none":
       return "none";
     case "list":

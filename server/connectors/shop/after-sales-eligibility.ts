@@ -1,6 +1,6 @@
 import { money } from "../sdk/markdown";
 import { openItems, settledItems, settledSentence } from "./after-sales-items";
-import type { ShopOrder } from "./shop-adapter";
+import type { ShopOrder, ShopOrderItem } from "./shop-adapter";
 
 export const AFTER_SALES_KINDS = ["refund_only", "return_refund", "exchange", "shipping_refund"] as const;
 export type AfterSalesKind = (typeof AFTER_SALES_KINDS)[number];
@@ -171,4 +171,30 @@ export function afterSalesPaths(order: ShopOrder, now = new Date()): AfterSalesP
         };
 
   return [refundOnly, returnRefund, exchange, shippingRefund];
+}
+
+/** A line with what may be done with it now, beside what it is. */
+export type ItemNow = ShopOrderItem & { returnable: boolean; exchangeable: boolean };
+
+/**
+ * The order's paths and each line's share of them, from one evaluation: a line is returnable
+ * or exchangeable now only when the order's path is open and the line is among those it names
+ * (not settled before; for an exchange, a product the shop exchanges). The legacy line's own
+ * `exchangeable` is the product's policy, not what may be done now: shown beside "exchange: no"
+ * it read as a contradiction (an exchanged tee said `exchangeable: true`).
+ */
+export function afterSalesNow(
+  order: ShopOrder,
+  now = new Date(),
+): { paths: AfterSalesPath[]; items: ItemNow[] } {
+  const paths = afterSalesPaths(order, now);
+  const open = (kind: AfterSalesKind) => paths.some((p) => p.kind === kind && p.eligible);
+  const unsettled = new Set(openItems(order).map((i) => i.id));
+  const items = order.items.map(({ exchangeable, status, ...line }) => ({
+    ...line,
+    returnable: open("return_refund") && unsettled.has(line.id),
+    exchangeable: open("exchange") && unsettled.has(line.id) && exchangeable,
+    ...(status ? { status } : {}),
+  }));
+  return { paths, items };
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { NodeDefinition, NodeResult } from "../sdk/define-capability";
 import { money } from "../sdk/markdown";
 import type { ValidationError } from "../sdk/outcome";
+import { afterSalesNow } from "./after-sales-eligibility";
 import type { ShopAdapter, ShopOrder } from "./shop-adapter";
 import { canSeeOrder, customerFor, isOwnOrder } from "./shop-customer";
 
@@ -28,7 +29,7 @@ export function orderNode(
     id: "ORDER",
     description,
     fields: { order_id: orderIdSchema },
-    async resolve({ adapter, actor, values, derived }): Promise<NodeResult> {
+    async resolve({ adapter, actor, values, derived, createdByAgent }): Promise<NodeResult> {
       const id = values.order_id as string | undefined;
       const customer = await customerFor(adapter, actor, derived);
       // No order named: offer the user's recent orders with what this capability can do for
@@ -37,13 +38,21 @@ export function orderNode(
       if (!id) {
         if (!customer) return {};
         const recent = await adapter.orders({ customer_id: customer.id, per_page: CANDIDATES });
+        // "The order I placed today": the ones this agent's own checkout placed say so.
+        const mine =
+          (await createdByAgent?.(
+            "Order",
+            recent.data.map((o) => o.id),
+          )) ?? {};
         const rows = await Promise.all(
           recent.data.map(async (order) => {
             const can = possible
               ? possible(order, values)
               : // Why not, in a few words: the first clause of each refusal.
                 ((await check?.(order)) ?? []).map((e) => e.message.split(";")[0]).join("; ") || "yes";
-            return can === null ? null : { ...orderCandidate(order), possible: can };
+            return can === null
+              ? null
+              : { ...orderCandidate(order), ...(mine[order.id] ? { placed_by: "you" } : {}), possible: can };
           }),
         );
         const orders = rows.filter((r) => r !== null);
@@ -99,12 +108,14 @@ export function orderBrief(order: ShopOrder) {
     id: order.id,
     status: order.status,
     total: order.total,
-    items: order.items.map((i) => ({
+    // What may be done with each line now, from the same evaluation as the order's paths.
+    items: afterSalesNow(order).items.map((i) => ({
       id: i.id,
       product_id: i.product_id,
       name: i.name,
       quantity: i.quantity,
       unit_price: i.unit_price,
+      returnable: i.returnable,
       exchangeable: i.exchangeable,
       // Only a line an earlier return or exchange settled says so (the others are all "ok").
       ...(i.status && i.status !== "ok" ? { status: i.status } : {}),

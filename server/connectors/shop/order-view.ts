@@ -1,7 +1,7 @@
 import type { Actor } from "../sdk/define-capability";
 import { money } from "../sdk/markdown";
 import type { NextAction } from "../sdk/outcome";
-import { afterSalesPaths } from "./after-sales-eligibility";
+import { afterSalesNow } from "./after-sales-eligibility";
 import { paymentRefusals } from "./order-payability";
 import type { ShopAdapter } from "./shop-adapter";
 import { canSeeOrder, customerFor, isOwnOrder } from "./shop-customer";
@@ -15,7 +15,8 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
   // Two independent reads of the legacy system, in parallel: the order's view costs one round trip.
   const [customer, order] = await Promise.all([customerFor(adapter, actor, {}), adapter.order(orderId)]);
   if (!order || !canSeeOrder(actor, customer, order)) return null;
-  const paths = afterSalesPaths(order);
+  // Lines and paths from one evaluation, so an item never says yes under an order that says no.
+  const { paths, items } = afterSalesNow(order);
   const shipped = order.status === "shipped" || order.status === "delivered";
   const addressChange =
     order.status === "pending_payment" || order.status === "paid"
@@ -63,11 +64,12 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
     entity: "Order",
     id: order.id,
     status: order.status,
-    items: order.items,
+    items,
     totals: {
       subtotal: order.subtotal,
       shipping: order.shipping_price,
       discount: order.discount,
+      coupon: order.coupon_code ?? null,
       total: order.total,
       currency: "USD",
     },

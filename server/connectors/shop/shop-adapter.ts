@@ -52,6 +52,8 @@ export interface ShopOrder {
   shipping_method: string;
   shipping_price: number;
   discount: number;
+  /** The coupon the discount came from, when one was applied. */
+  coupon_code?: string | null;
   total: number;
   address: (ShopAddress & { id: string }) | null;
   payment: { id: string; status: string; amount: number; method: string } | null;

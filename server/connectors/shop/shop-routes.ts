@@ -1,7 +1,8 @@
-import type { BackendOutcome, Row } from "../sdk/browse-backend";
+import type { BackendOutcome, BrowseBackend, ListPage, Row } from "../sdk/browse-backend";
 import { capabilityFormRoute } from "../sdk/capability-form-route";
 import type { FilterSpec, RouteDefinition } from "../sdk/define-route";
 import { link, money } from "../sdk/markdown";
+import { sumText } from "../sdk/render-decision-summary";
 import { objectSections, rowsTable } from "../sdk/render-helpers";
 import {
   filterValue,
@@ -14,6 +15,7 @@ import {
   perPage,
   viewPage,
 } from "../sdk/route-pages";
+import { orderSum, sumTerms } from "./order-sum";
 import { cart, listOrders, listProducts, product } from "./shop-records";
 
 /** Which forms an order offers now comes from the view's next_actions (the engine decides). */
@@ -31,6 +33,46 @@ function orderFormLinks(id: string, view: BackendOutcome): Array<[string, string
     links.push(["Change delivery address", `shop://order/${id}/address`]);
   if (capabilities.has("track_shipment")) links.push(["Track shipment", `shop://order/${id}/tracking`]);
   return links;
+}
+
+/**
+ * The order page states its totals as the arithmetic, once: "items $43.00 + shipping $5.00 −
+ * coupon SAVE5 $5.00 = $43.00" (the view's numbers stay as they are for structured readers).
+ */
+function withTotalsLine(view: BackendOutcome): BackendOutcome {
+  const order = view.view as Row | undefined;
+  const t = order?.totals as
+    | { subtotal: number; shipping: number; discount: number; total: number; coupon?: string | null }
+    | undefined;
+  if (!order || !t || typeof t.total !== "number") return view;
+  const sum = orderSum({
+    subtotal: t.subtotal,
+    shipping: t.shipping,
+    discount: t.discount,
+    coupon: t.coupon,
+  });
+  return { ...view, view: { ...order, totals: sumText(sumTerms(sum), t.total) } };
+}
+
+const PLACED_BY_YOU = "you (an action of this agent)";
+
+/**
+ * Marks the orders an action of this same agent placed, so "cancel the order I placed today" is
+ * unambiguous from the list itself; another agent's or tenant's never are (the gateway scopes it).
+ */
+async function placedByYou(
+  backend: BrowseBackend,
+  result: ListPage<Row> | BackendOutcome,
+): Promise<{ result: ListPage<Row> | BackendOutcome; any: boolean }> {
+  if (isOutcome(result) || !backend.createdByCaller) return { result, any: false };
+  const mine = await backend.createdByCaller(
+    "Order",
+    result.data.map((r) => String(r.id)),
+  );
+  const any = result.data.some((r) => mine[String(r.id)]);
+  if (!any) return { result, any };
+  const data = result.data.map((r) => ({ ...r, placed_by: mine[String(r.id)] ? "you" : "" }));
+  return { result: { ...result, data }, any };
 }
 
 /** The order statuses of the legacy API (API.md); anything else it answers with a 400. */
@@ -69,11 +111,12 @@ export const SHOP_ROUTES: RouteDefinition[] = [
         perPage: perPage(match.uri),
         status: filterValue(match.uri, "status"),
       });
+      const marked = await placedByYou(backend, result);
       return listPage(
         "Orders",
         match.uri,
-        result,
-        ["id", "status", "total", "created_at"],
+        marked.result,
+        ["id", "status", "total", "created_at", ...(marked.any ? ["placed_by" as const] : [])],
         (row) => `shop://order/${row.id}`,
         "Newest first",
       );
@@ -87,8 +130,15 @@ export const SHOP_ROUTES: RouteDefinition[] = [
     keywords: ["order", "order details", "refund", "return", "exchange"],
     async render(match, backend) {
       const id = match.params.id ?? "";
-      const view = await backend.entityView("order", id);
-      return viewPage("order", id, view, orderFormLinks(id, view));
+      const [view, mine] = await Promise.all([
+        backend.entityView("order", id),
+        backend.createdByCaller?.("Order", [id]) ?? Promise.resolve<Record<string, string>>({}),
+      ]);
+      const page = withTotalsLine(view);
+      const order = page.view as Row | undefined;
+      // "The order I placed": this agent's own checkout made it (from the action store).
+      const shown = order && mine[id] ? { ...page, view: { ...order, placed_by: PLACED_BY_YOU } } : page;
+      return viewPage("order", id, shown, orderFormLinks(id, view));
     },
   },
   capabilityFormRoute(

@@ -27,6 +27,8 @@ export const SHOP_SUMMARY_FIELDS: Record<string, ShownField> = {
       line_total: MONEY("Line total"),
     },
   },
+  sum: { label: "Sum", as: "sum" },
+  refund_sum: { label: "Refund", as: "sum" },
   shipping_method: { label: "Shipping", as: "choice" },
   shipping: { label: "Shipping" },
   address: { label: "Ship to", as: "address" },

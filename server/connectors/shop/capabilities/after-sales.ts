@@ -6,6 +6,7 @@ import { toEffectResult } from "../../sdk/effect-result";
 import { sendWithRetries } from "../../sdk/http-client";
 import { money } from "../../sdk/markdown";
 import type { Alternative, ValidationError } from "../../sdk/outcome";
+import { sumText } from "../../sdk/render-decision-summary";
 import {
   AFTER_SALES_KINDS,
   type AfterSalesKind,
@@ -15,6 +16,7 @@ import {
 } from "../after-sales-eligibility";
 import { openItems, settledItems, settledSentence } from "../after-sales-items";
 import { orderNode } from "../order-node";
+import { orderSum, sumTerms } from "../order-sum";
 import type { ShopAdapter, ShopOrder, ShopOrderItem } from "../shop-adapter";
 import { SHOP_MONEY, SHOP_POLICY } from "../shop-policy";
 import { shopSummary } from "../shop-summary-fields";
@@ -46,14 +48,38 @@ function itemChoice(order: ShopOrder, i: ShopOrderItem) {
 
 const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
-/** Whether the refund includes shipping, and the shop's rule that decides it, in words for the person. */
-function shippingLine(order: ShopOrder, kind: AfterSalesKind, amount: number): string {
+/** A refund-only refund's arithmetic: the order's sum less earlier refunds, on one line. */
+function refundableSum(order: ShopOrder) {
+  return orderSum({
+    subtotal: order.subtotal,
+    shipping: order.shipping_price,
+    discount: order.discount,
+    coupon: order.coupon_code,
+    refunded: order.total - refundableOf(order),
+  });
+}
+
+/**
+ * What the refund is made of, once, as a sum on one line: refund-only in full is the order's own
+ * sum (shipping included, as a term); a return is its lines less their share of the discount
+ * (shipping is not a term: it is not refunded). A partial refund-only states its part of the sum.
+ */
+function refundFacts(order: ShopOrder, kind: AfterSalesKind, amount: number, lines: number) {
   if (kind === "return_refund")
-    return `not included: a return refunds the returned items at their price less their share of the discount; the shipping (${usd(order.shipping_price)}) is not refunded`;
-  // refund_only: before shipment the whole order total can go back, shipping included.
-  return amount >= refundableOf(order)
-    ? `included: refund-only before shipment refunds the order total, shipping (${usd(order.shipping_price)}) included`
-    : `partly: ${usd(amount)} of the ${usd(refundableOf(order))} refundable, which includes the shipping (${usd(order.shipping_price)})`;
+    return {
+      refund_sum: {
+        terms: [
+          { label: "items", amount: lines },
+          ...(amount < lines ? [{ label: "their share of the discount", amount: amount - lines }] : []),
+        ],
+        total: amount,
+      },
+      shipping: `not refunded (${usd(order.shipping_price)}): a return refunds the returned items only`,
+    };
+  const whole = refundableSum(order);
+  return amount >= whole.total
+    ? { refund_sum: whole }
+    : { shipping: `partly: ${usd(amount)} of ${sumText(sumTerms(whole), whole.total)}` };
 }
 
 /** What a person approves for an after-sales request: the facts its summary shows. */
@@ -96,6 +122,10 @@ function afterSalesFacts({
   if (kind === "return_refund") {
     const items = derived.return_items as Array<{ name: string; quantity: number }>;
     const what = items.map((i) => `${i.name} ×${i.quantity}`).join(", ");
+    const lines = (items as Array<{ unit_price?: number; quantity: number }>).reduce(
+      (s, i) => s + (i.unit_price ?? 0) * i.quantity,
+      0,
+    );
     return {
       ...base,
       // The button says what goes back, not only how much: "Refund Mug ×1 $18.00 to …".
@@ -103,7 +133,7 @@ function afterSalesFacts({
       amount_label: "Refund amount",
       refund_to: refundTo,
       items,
-      shipping: shippingLine(order, kind, amount),
+      ...refundFacts(order, kind, amount, lines),
       amount,
     };
   }
@@ -120,7 +150,7 @@ function afterSalesFacts({
     },
     amount_label: "Refund amount",
     refund_to: refundTo,
-    ...(kind === "refund_only" ? { shipping: shippingLine(order, kind, amount) } : {}),
+    ...(kind === "refund_only" ? refundFacts(order, kind, amount, 0) : {}),
     ...(cancels
       ? { order_after: `Cancelled: ${order.id} will not ship and its items go back to stock` }
       : {}),

@@ -6,6 +6,7 @@ import { sendWithRetries } from "../../sdk/http-client";
 import type { ValidationError } from "../../sdk/outcome";
 import { chargeOrder, paymentByReference } from "../charge-order";
 import { addressIdSchema, matchAddress, shopAddressLine } from "../match-address";
+import { orderSum } from "../order-sum";
 import { paymentNode } from "../payment-node";
 import type {
   ShopAdapter,
@@ -247,6 +248,8 @@ export const checkout = defineCapability<ShopAdapter>({
           .optional()
           .describe("Code of one of options.available_coupons, or null to remove"),
       },
+      // What the user pays depends on it, but it is optional: applied only on their word.
+      optInChoices: ["coupon_code"],
       async resolve({ adapter, values, derived }) {
         const customer = derived.customer as { id: string };
         const subtotal = derived.subtotal as number;
@@ -305,11 +308,14 @@ export const checkout = defineCapability<ShopAdapter>({
           unit_price: l.unit_price,
           line_total: l.unit_price * l.quantity,
         })),
-        subtotal: derived.subtotal,
+        // The arithmetic once, on one line (items + shipping − coupon = total), not four rows.
+        sum: orderSum({
+          subtotal: derived.subtotal as number,
+          shipping: shipping.price,
+          discount: derived.discount as number,
+          coupon: derived.coupon as string | null,
+        }),
         shipping_method: { value: shipping.method, label: SHIPPING_LABELS[shipping.method] },
-        shipping_price: shipping.price,
-        coupon: derived.coupon ?? null,
-        discount: derived.discount,
         amount: total,
         currency: "USD",
         delivery_estimate: `About ${shipping.eta_days} ${shipping.eta_days === 1 ? "day" : "days"} after payment`,

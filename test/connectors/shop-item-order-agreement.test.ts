@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { idem } from "../gateway/gateway-world";
+import { createMcpWorld, type McpWorld, sc, text } from "../mcp/mcp-world";
+
+type Item = { id: string; status?: string; exchangeable?: boolean; returnable?: boolean };
+type Path = { eligible: boolean; reason?: string };
+
+/** The items table and the "What may be done now" list of an order page, as an agent reads them. */
+function readOrderPage(markdown: string): { items: Item[]; after_sales: Record<string, Path> } {
+  const lines = markdown.split("\n");
+  const head = lines.findIndex((l) => l.startsWith("| id | product_id |"));
+  const columns = (lines[head] ?? "").split("|").map((c) => c.trim());
+  const items: Item[] = [];
+  for (const l of lines.slice(head + 2)) {
+    if (!l.startsWith("|")) break;
+    const cells = l.split("|").map((c) => c.trim());
+    const cell = (name: string) => cells[columns.indexOf(name)];
+    const flag = (name: string) => (cell(name) === undefined ? undefined : cell(name) === "true");
+    items.push({
+      id: (cell("id") ?? "").replaceAll("`", ""),
+      status: cell("status"),
+      exchangeable: flag("exchangeable"),
+      returnable: flag("returnable"),
+    });
+  }
+  const after_sales: Record<string, Path> = {};
+  for (const m of markdown.matchAll(
+    /^- \*\*(refund only|return refund|exchange|shipping refund):\*\* eligible: (true|false)/gm,
+  ))
+    after_sales[(m[1] ?? "").replace(" ", "_")] = { eligible: m[2] === "true" };
+  return { items, after_sales };
+}
+
+/**
+ * An item's after-sales facts and its order's come from one source: an item never says it can be
+ * exchanged (or returned) under an order that says nothing can, and an order that says something
+ * can names at least one item that can. Read the way an agent reads them: over MCP, from the
+ * order page and from after_sales's order choice, before and after an exchange and a return.
+ */
+describe("item-level and order-level after-sales facts agree (real legacy, real MCP client)", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+    await w.legacy.reset();
+  });
+  afterAll(async () => w?.close());
+
+  async function done(orderId: string, patch: Record<string, unknown>) {
+    const s = await w.gw.startAction(w.agent.alice, { capability: "after_sales", entity_id: orderId, patch });
+    expect(s.outcome, JSON.stringify(s.validation_errors)).toBe("applied");
+    await w.gw.decideApproval(w.person.alice, {
+      action_id: s.action_id as string,
+      version: s.version as number,
+      decision: "approve",
+    });
+  }
+
+  function agree(where: string, items: Item[], paths: Record<string, Path>) {
+    for (const [flag, kind] of [
+      ["exchangeable", "exchange"],
+      ["returnable", "return_refund"],
+    ] as const) {
+      const itemSays = items.some((i) => i[flag] === true);
+      expect(itemSays, `${where}: items ${flag} vs order ${kind} ${JSON.stringify(paths[kind])}`).toBe(
+        paths[kind]?.eligible === true,
+      );
+      // Every item states it, yes or no: silence would leave the product's own flag to be read.
+      for (const i of items) expect(typeof i[flag], `${where} ${i.id}.${flag}`).toBe("boolean");
+    }
+    for (const i of items)
+      if (i.status === "exchanged" || i.status === "returned")
+        expect({ id: i.id, exchangeable: i.exchangeable, returnable: i.returnable }).toEqual({
+          id: i.id,
+          exchangeable: false,
+          returnable: false,
+        });
+  }
+
+  async function checkAll(label: string) {
+    const client = await w.connect(w.keys.alice);
+    const orders = [
+      "ord_pending",
+      "ord_paid",
+      "ord_transit",
+      "ord_delivered",
+      "ord_exchange",
+      "ord_shipdiff",
+      "ord_delivered_old",
+      "ord_cancelled",
+    ];
+    for (const id of orders) {
+      const page = await client.callTool({ name: "navigate", arguments: { uri: `shop://order/${id}` } });
+      const view = readOrderPage(text(page));
+      agree(`${label} ${id} page`, view.items, view.after_sales);
+      // The text an agent reads: an exchanged line's row never carries a "true".
+      for (const row of text(page)
+        .split("\n")
+        .filter((l) => /\| (exchanged|returned) \|/.test(l)))
+        expect(row, `${label} ${id}`).not.toContain("true");
+    }
+    return client;
+  }
+
+  it("on the demo's orders as seeded", async () => {
+    await checkAll("seeded");
+  });
+
+  it("after the tee is exchanged and a mug returned", async () => {
+    await done("ord_exchange", {
+      kind: "exchange",
+      reason: "too small",
+      item_id: "ord_exchange_item_1",
+      replacement_product_id: "prod_tee_l",
+    });
+    await done("ord_delivered", {
+      kind: "return_refund",
+      reason: "not needed",
+      item_ids: ["ord_delivered_item_2"],
+    });
+    const client = await checkAll("after");
+    const page = await client.callTool({ name: "navigate", arguments: { uri: "shop://order/ord_exchange" } });
+    const tee = readOrderPage(text(page)).items.find((i) => i.id === "ord_exchange_item_1");
+    expect(tee).toMatchObject({ status: "exchanged", exchangeable: false, returnable: false });
+    // The order choice after_sales shows holds the same facts as the page.
+    const started = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { capability: "after_sales", entity_id: "ord_exchange", idempotency_key: idem() },
+      }),
+    );
+    const order = started.options as {
+      order: { items: Item[] };
+      after_sales: Array<Path & { kind: string }>;
+    };
+    agree(
+      "after_sales options",
+      order.order.items,
+      Object.fromEntries(order.after_sales.map((p) => [p.kind, p])),
+    );
+  });
+});

@@ -36,7 +36,10 @@ describe("records the user's words describe (MCP over HTTP)", () => {
       const body = text(result);
       // A typed ambiguous answer, never a pick.
       expect((out.from_words as Json | undefined)?.order_id).toBeUndefined();
-      expect((out.validation_errors as Json[])[0]).toMatchObject({ field: "order_id", code: "ambiguous_choice" });
+      expect((out.validation_errors as Json[])[0]).toMatchObject({
+        field: "order_id",
+        code: "ambiguous_choice",
+      });
       expect(body).toMatch(/ask the user which one/);
       // Only the rows the words fit, each with its facts as the option lines show them.
       expect(ids((out.options as Json).orders)).toEqual(["ord_exchange", "ord_delivered"]);
@@ -77,7 +80,10 @@ describe("records the user's words describe (MCP over HTTP)", () => {
     });
     const out = sc(result);
     expect(out.status).toBe("open");
-    expect((out.validation_errors as Json[])[0]).toMatchObject({ field: "ticket_id", code: "ambiguous_choice" });
+    expect((out.validation_errors as Json[])[0]).toMatchObject({
+      field: "ticket_id",
+      code: "ambiguous_choice",
+    });
     expect(ids((out.options as Json).tickets).sort()).toEqual(["tkt_2", "tkt_4", "tkt_9"]);
     expect(text(result)).not.toMatch(/`tkt_[1356789]` .*billing/);
     expect(text(result)).toMatch(/ask the user which one/);

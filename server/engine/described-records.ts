@@ -37,7 +37,7 @@ const WHAT_TO_DO = new Set(
  * about …"): a word no record says is reported only when it could be a name, not one of these.
  */
 const FILLER = new Set(
-  "about regarding concerning which where when who whose what got get received bought ordered placed sent made has have had was were are been one ones thing item stuff some all any other just really also still yet already there here".split(
+  "about regarding concerning which where when who whose what got get received bought ordered placed sent made has have had was were are been one ones thing item stuff some all any other just really also still yet already there here their its his her them they you these those mine".split(
     " ",
   ),
 );
@@ -73,11 +73,11 @@ export function describedRecords(
   const noun = wordTokens(capability.appliesTo.entity)[0] ?? "";
   const skip = wordsOfCapability(capability, field);
   const seq = describingSequence(askPart(request), noun);
-  const said = (w: string) => rows.filter((r) => rowSays(r, w)).length;
+  const said = (w: string) => rows.filter((r) => says(r, w)).length;
   const counted = seq.filter((w) => w !== noun && !skip.has(w));
   const words = [...new Set(counted.filter((w) => said(w) > 0 && said(w) < rows.length))];
   if (!words.length) return undefined;
-  const fits = rows.filter((r) => words.every((w) => rowSays(r, w)));
+  const fits = rows.filter((r) => words.every((w) => says(r, w)));
   if (!fits.length) return undefined;
   const open = canTake(capability, rows, request);
   const eligible = fits.filter(open);
@@ -102,6 +102,28 @@ export function describedRecords(
   if (eligible.length === 1 && !unsaid.length && eligible[0])
     return { kind: "one", choice: eligible[0], words };
   return { kind: "several", choices: eligible, closed, words, unsaid };
+}
+
+/** Short values longer than this are prose (a description), not what a record is called. */
+const VALUE_CAP = 80;
+const valueWords = new WeakMap<ChoiceRow, Set<string>>();
+
+/**
+ * Whether a row says this word of itself: its own words, a whole value, or a word of any short
+ * value ("Acme Corp", "pending_payment", "EUR"): an imported row's facts sit under any key.
+ */
+function says(r: ChoiceRow, word: string): boolean {
+  if (rowSays(r, word)) return true;
+  let words = valueWords.get(r);
+  if (!words) {
+    words = new Set(
+      Object.entries(r.row)
+        .filter(([k, v]) => k !== "possible" && typeof v === "string" && v.length <= VALUE_CAP)
+        .flatMap(([, v]) => wordTokens(String(v).replace(/[_-]/g, " "))),
+    );
+    valueWords.set(r, words);
+  }
+  return words.has(word);
 }
 
 /**

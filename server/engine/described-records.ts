@@ -1,5 +1,6 @@
 import type { AnyCapability } from "../connectors/sdk/define-capability";
 import {
+  AGE_WORDS,
   type ChoiceRow,
   choicesFor,
   choicesOfValues,
@@ -154,6 +155,8 @@ function wordsOfCapability(capability: AnyCapability, recordField: string): Set<
   const add = (text: string) => {
     for (const t of wordTokens(text.replace(/[_-]/g, " "))) out.add(t);
   };
+  // Which end by age is the age reading's (choice-words.ts), never a fact a row says.
+  for (const w of Object.keys(AGE_WORDS)) out.add(w);
   add(capability.id);
   add(capability.title);
   for (const s of capability.synonyms) add(s);

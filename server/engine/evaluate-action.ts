@@ -424,7 +424,9 @@ function narrowOffer(
   const orderOf = { ...(options.order_of as Record<string, string> | undefined) };
   const keep = new Set(values);
   let cut = false;
-  for (const [list, rows] of Object.entries(own)) {
+  for (const list of Object.keys(own)) {
+    // The list as offered now (sorted as the words asked, if they did).
+    const rows = options[list];
     if (fieldOf[list] !== field || !Array.isArray(rows)) continue;
     const key = valueKeys(field).find((k) =>
       rows.every((r) => r && typeof r === "object" && typeof (r as Record<string, unknown>)[k] === "string"),
@@ -609,7 +611,8 @@ async function fromRequest(
       );
     // The record described by what it is, by words anywhere in the request: one that can take
     // the change is taken with why; several are listed to ask the user, never picked.
-    if (field === capability.appliesTo.field) {
+    // Words asking by age ("the oldest open ticket") with no one oldest keep the age's order.
+    if (field === capability.appliesTo.field && !ageAsked(request, entity)) {
       const found = describedRecords(capability, rows, request);
       if (found?.kind === "one") return picked(found.choice, found.words);
       if (found) return describedAnswer(field, entity, found);

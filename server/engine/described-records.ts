@@ -33,6 +33,9 @@ const WHAT_TO_DO = new Set(
   "to for into onto as because since so but instead than then until unless".split(" "),
 );
 
+/** Words that turn the next one into what the record is not ("not shipped", "never paid"). */
+const NEGATIONS = new Set("not no never without cannot".split(" "));
+
 /**
  * Words that sit beside a description without naming a record ("the mug I got", "the ticket
  * about …"): a word no record says is reported only when it could be a name, not one of these.
@@ -135,11 +138,23 @@ function describingSequence(text: string, noun: string): string[] {
   const raw = text.match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
   const out: string[] = [];
   let after = false;
+  let negated = false;
   for (const word of raw) {
     const lower = word.toLowerCase();
     if (after && WHAT_TO_DO.has(lower)) break;
+    // "my order that has not shipped yet" says what it is not: the next word describes nothing.
+    if (NEGATIONS.has(lower) || /n['’]t$/.test(lower)) {
+      negated = true;
+      continue;
+    }
     const [token] = wordTokens(word);
     if (!token) continue;
+    if (negated && token !== noun) {
+      // "hasn't been paid": the negation reaches past the helper words to "paid".
+      negated = FILLER.has(token) || token === "yet" || token === "ever" || token === "even";
+      continue;
+    }
+    negated = false;
     out.push(token);
     if (token === noun) after = true;
   }

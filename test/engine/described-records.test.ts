@@ -96,6 +96,14 @@ describe("records described by the user's words (any connector)", () => {
     expect(ids(ev.options.invoices)).toEqual(["inv_1", "inv_3"]);
   });
 
+  it("a word said as what the record is not describes nothing ('not overdue' is no overdue invoice)", async () => {
+    const ev = await run("remind acme of the invoice that is not overdue");
+    expect(ev.errors[0]?.message).toMatch(/\(acme\) fit 2 invoices that can take this: inv_1, inv_2/);
+    const none = await run("remind the invoice that hasn't been paid");
+    expect(none.errors).toEqual([]);
+    expect(ids(none.options.invoices)).toHaveLength(5);
+  });
+
   it("words no row says at all leave the offer whole, as before", async () => {
     const ev = await run("send a reminder for an invoice");
     expect(ev.errors).toEqual([]);

@@ -20,14 +20,16 @@ import {
   matchSentWords,
   namedInWords,
   rowsCarrying,
+  valueKeys,
   wordTokens,
 } from "./choice-words";
 import { requiredFields } from "./describe-inputs";
+import { askPart, type Described, describedRecords } from "./described-records";
 import { inSentence } from "./in-sentence";
 import { paidChoice } from "./paid-choices";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 import { REQUEST_NOTE, takesRequestAsReason } from "./request-as-reason";
-import { whyPicked } from "./why-picked";
+import { cannot, whyPicked } from "./why-picked";
 
 export interface Evaluation {
   /** Index of the node the action stops at; `nodes.length` when every node passed (read capabilities). */
@@ -223,7 +225,7 @@ export async function evaluateAction(
       );
       const said =
         request && toDefault.length
-          ? await fromRequest(fields, toDefault, own, lists, request, capability.appliesTo)
+          ? await fromRequest(fields, toDefault, own, lists, request, capability)
           : undefined;
       for (const f of toDefault) tried.add(f);
       if (said && "value" in said) {
@@ -269,7 +271,7 @@ export async function evaluateAction(
             own,
             lists,
             request,
-            capability.appliesTo,
+            capability,
           )
         : undefined;
       if (named && "value" in named) {
@@ -284,6 +286,7 @@ export async function evaluateAction(
         errors.push(named.ambiguous);
         const at = missing.indexOf(named.ambiguous.field);
         if (at >= 0) missing.splice(at, 1);
+        if (named.narrow) narrowOffer(options, own, named.ambiguous.field, named.narrow);
       }
       // A reason the user gave none for: their request, verbatim, marked so on every surface.
       const reason =
@@ -414,6 +417,39 @@ function innerWords(
   return undefined;
 }
 
+/**
+ * The node's lists for `field` cut to the rows the user's words fit (`values`), each heading
+ * saying how many of how many: the rest are no candidates, and re-reading them cost the model
+ * most of the answer (issue 23: 8 orders listed for words two fit).
+ */
+function narrowOffer(
+  options: Record<string, unknown>,
+  own: Record<string, unknown>,
+  field: string,
+  values: string[],
+): void {
+  const fieldOf = (options.field_of ?? {}) as Record<string, string>;
+  const orderOf = { ...(options.order_of as Record<string, string> | undefined) };
+  const keep = new Set(values);
+  let cut = false;
+  for (const list of Object.keys(own)) {
+    // The list as offered now (sorted as the words asked, if they did).
+    const rows = options[list];
+    if (fieldOf[list] !== field || !Array.isArray(rows)) continue;
+    const key = valueKeys(field).find((k) =>
+      rows.every((r) => r && typeof r === "object" && typeof (r as Record<string, unknown>)[k] === "string"),
+    );
+    if (!key) continue;
+    const fit = rows.filter((r) => keep.has(String((r as Record<string, unknown>)[key])));
+    if (!fit.length) continue;
+    options[list] = fit;
+    cut = true;
+    const how = `only the ${fit.length} of ${rows.length} the user's words fit`;
+    orderOf[list] = orderOf[list] ? `${orderOf[list]}; ${how}` : how;
+  }
+  if (cut) options.order_of = orderOf;
+}
+
 /** Shape errors of the values sent for nodes after `index` (their business checks wait). */
 function shapeErrorsAfter(capability: AnyCapability, index: number, values: Values): ValidationError[] {
   const errors: ValidationError[] = [];
@@ -508,10 +544,13 @@ async function fromRequest(
   options: Record<string, unknown>,
   lists: () => Promise<Record<string, unknown>>,
   request: string,
-  record: AnyCapability["appliesTo"],
+  capability: AnyCapability,
 ): Promise<
-  { field: string; value: unknown; shown: string; why?: string } | { ambiguous: ValidationError } | undefined
+  | { field: string; value: unknown; shown: string; why?: string }
+  | { ambiguous: ValidationError; narrow?: string[] }
+  | undefined
 > {
+  const record = capability.appliesTo;
   const entity = record.entity;
   const freeText = missing.filter((f) => fields[f] && isFreeText(f, fields[f] as ZodType, options));
   for (const field of missing) {
@@ -571,6 +610,14 @@ async function fromRequest(
         named,
         [...named.tokens].filter((t) => wordTokens(request).includes(t)),
       );
+    // The record described by what it is, by words anywhere in the request: one that can take
+    // the change is taken with why; several are listed to ask the user, never picked.
+    // Words asking by age ("the oldest open ticket") with no one oldest keep the age's order.
+    if (field === capability.appliesTo.field && !ageAsked(request, entity)) {
+      const found = describedRecords(capability, rows, request);
+      if (found?.kind === "one") return picked(found.choice, found.words);
+      if (found) return describedAnswer(field, entity, found);
+    }
     const described = describedInWords(rows, request, entity);
     // The words before the record's name describe it; those after say what to do ("… to urgent").
     const said = wordTokens(request);
@@ -603,6 +650,51 @@ function noneCanTake(field: string, entity: string, said: string, described: Cho
   const more = rest > NAMED_CANNOT - 1 ? `; ${rest - NAMED_CANNOT + 1} more` : "";
   const head = `the ${said} is ${why(first).replace(":", ", and cannot take this:")}${rest ? `; the other ${rest} that fit cannot either: ${others}${more}` : ""}`;
   return { field, code: "not_possible", message: `${head}; ${next}` };
+}
+
+/**
+ * The answer to words that describe several records (or only records that cannot take the
+ * change): which words, the ones that fit, those that fit but cannot take it and why, and a word
+ * no record says; typed, so the agent asks the user rather than picks. `narrow` keeps the offer
+ * to the records that fit.
+ */
+function describedAnswer(
+  field: string,
+  entity: string,
+  found: Exclude<Described, { kind: "one" }>,
+): { ambiguous: ValidationError; narrow?: string[] } {
+  const noun = entity.toLowerCase();
+  const words = `the user's words (${found.words.join(", ")})`;
+  const closed = found.closed
+    .slice(0, 3)
+    .map(
+      (r) => `${r.value} fits${found.kind === "several" ? " too" : ""} but ${cannot(r) ?? "cannot take it"}`,
+    );
+  if (found.kind === "closed")
+    return {
+      ambiguous: {
+        field,
+        code: "no_match",
+        message: `no ${noun} that can take this fits ${words}: ${closed.join("; ")}; tell the user, or send ${field}`,
+      },
+      narrow: found.closed.map((r) => r.value),
+    };
+  const unsaid = found.unsaid.length
+    ? `${found.unsaid.map((w) => `"${w}"`).join(", ")} fits no ${noun}; `
+    : "";
+  const n = found.choices.length;
+  const fit = `${n === 1 ? `fits 1 ${noun}` : `fit ${n} ${noun}s`} that can take this: ${found.choices
+    .slice(0, 10)
+    .map((r) => r.value)
+    .join(", ")}`;
+  return {
+    ambiguous: {
+      field,
+      code: "ambiguous_choice",
+      message: `${unsaid}${words} ${fit}${closed.length ? `; ${closed.join("; ")}` : ""}; ask the user which one`,
+    },
+    narrow: found.choices.map((r) => r.value),
+  };
 }
 
 /**
@@ -654,7 +746,10 @@ function nameInRequest(rows: ChoiceRow[], request: string): ChoiceRow | undefine
   const quoted = quotedIn(rows, request);
   if (quoted) return quoted;
   const open = rows.filter((r) => r.row.possible === undefined || r.row.possible === "yes");
-  return (open.length < rows.length ? namedInWords(open, request) : undefined) ?? namedInWords(rows, request);
+  // The detail after the ask's colon is a free-text value ("…: the customer got the parcel"),
+  // never the record's name: it named the resolved "Parcel damaged" ticket.
+  const asked = askPart(request);
+  return (open.length < rows.length ? namedInWords(open, asked) : undefined) ?? namedInWords(rows, asked);
 }
 
 /** The one row the request quotes by its very value ("tkt_1"), if any. */

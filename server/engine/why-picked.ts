@@ -52,8 +52,12 @@ function differs(row: ChoiceRow, chosen: ChoiceRow, matched: string[]): string |
 }
 
 /** The row's own verdict on this change, when it says it cannot take it ("already urgent"). */
-function cannot(row: ChoiceRow): string | undefined {
+export function cannot(row: ChoiceRow): string | undefined {
   const verdict = row.row.possible;
+  // A verdict that lists what the row can take (after-sales paths: "return_refund") is no
+  // clause: "… fits too but return_refund" read as nonsense.
+  if (typeof verdict === "string" && /^[\w-]+(?:,\s*[\w-]+)*$/.test(verdict) && verdict !== "yes")
+    return `only ${verdict} ${verdict.includes(",") ? "are" : "is"} possible`;
   // A verdict is its own sentence ("The order has …"): here it is the clause after "but".
   return typeof verdict === "string" && verdict !== "yes" ? inSentence(verdict.slice(0, 60)) : undefined;
 }

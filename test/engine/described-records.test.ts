@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { type Actor, defineCapability } from "@/server/connectors/sdk/define-capability";
+import { evaluateAction } from "@/server/engine/evaluate-action";
+
+/**
+ * Words that describe a record, for any connector's rows (here an invoicing system as an import
+ * would give it: no item names, a customer and a status; a change nobody approves). Several rows
+ * the words fit are listed to ask, never picked; one is taken with why; only closed ones say why.
+ */
+const actor: Actor = { tenantId: "t", userId: "u", email: "u@example.test", role: "member" };
+
+const INVOICES = [
+  { id: "inv_1", customer: "Acme Corp", status: "overdue", currency: "EUR", possible: "yes" },
+  { id: "inv_2", customer: "Acme Corp", status: "draft", currency: "EUR", possible: "yes" },
+  { id: "inv_3", customer: "Globex", status: "overdue", currency: "USD", possible: "yes" },
+  { id: "inv_4", customer: "Acme Corp", status: "paid", currency: "USD", possible: "The invoice is paid." },
+  { id: "inv_5", customer: "Initech", status: "draft", currency: "EUR" },
+];
+
+const remind = defineCapability<unknown>({
+  id: "send_reminder",
+  connector: "billing",
+  title: "Send a payment reminder",
+  description: "Reminds the customer of an invoice",
+  trigger: { use: "remind", avoid: "" },
+  synonyms: ["remind", "nudge"],
+  appliesTo: { entity: "Invoice", field: "invoice_id" },
+  prerequisites: [],
+  sideEffects: ["emails the customer"],
+  policy: {
+    effect: "write",
+    permission: "billing.remind",
+    roles: ["member"],
+    approval: "never",
+    retry: { attempts: 1, backoffMs: 0 },
+    timeoutMs: 1000,
+    audit: "full",
+  },
+  nodes: [
+    {
+      id: "INVOICE",
+      description: "The invoice",
+      fields: { invoice_id: z.string().describe("The invoice") },
+      async resolve({ values }) {
+        return values.invoice_id ? {} : { options: { invoices: INVOICES } };
+      },
+    },
+    {
+      id: "TONE",
+      description: "How firm",
+      fields: { tone: z.enum(["friendly", "firm"]).describe("friendly | firm") },
+    },
+    { id: "CONFIRM", description: "Send", requiresConfirmation: true },
+  ],
+  effect: {
+    kind: "billing.remind",
+    description: "Send",
+    execute: async () => ({ status: "applied", response: {} }),
+    verify: async () => ({ happened: false, details: {} }),
+  },
+});
+
+const run = (request: string) => evaluateAction(remind, {}, actor, {}, { request });
+const ids = (rows: unknown) => ((rows ?? []) as Array<{ id: string }>).map((r) => r.id);
+
+describe("records described by the user's words (any connector)", () => {
+  it("several open rows fit every word, wherever it stands: listed alone, asked, none picked", async () => {
+    const ev = await run("send a firm reminder for the invoice of acme in EUR");
+    expect(ev.values.invoice_id).toBeUndefined();
+    expect(ev.errors[0]).toMatchObject({ field: "invoice_id", code: "ambiguous_choice" });
+    expect(ev.errors[0]?.message).toMatch(/\(acme, eur\) fit 2 invoices that can take this: inv_1, inv_2/);
+    expect(ev.errors[0]?.message).toMatch(/ask the user which one/);
+    expect(ids(ev.options.invoices)).toEqual(["inv_1", "inv_2"]);
+    // "firm" fills the tone field: it never describes the invoice.
+    expect(ev.errors[0]?.message).not.toContain("firm");
+  });
+
+  it("one open row fits: taken, with why; a closed one the words fit too is named", async () => {
+    const ev = await run("remind acme about their overdue invoice, friendly");
+    expect(ev.fromWords.invoice_id).toBe("inv_1");
+    expect(ev.whyPicked.invoice_id).toMatch(/status overdue/);
+  });
+
+  it("only rows that cannot take it fit: no_match, with their reason; nothing picked", async () => {
+    const ev = await run("remind acme of the paid invoice");
+    expect(ev.values.invoice_id).toBeUndefined();
+    expect(ev.errors[0]).toMatchObject({ field: "invoice_id", code: "no_match" });
+    expect(ev.errors[0]?.message).toMatch(/inv_4 fits but the invoice is paid/);
+  });
+
+  it("a word no row says beside the description is said, not dropped: no pick on the rest", async () => {
+    const ev = await run("remind the umbrella overdue invoice");
+    expect(ev.values.invoice_id).toBeUndefined();
+    expect(ev.errors[0]?.message).toMatch(/"umbrella" fits no invoice/);
+    expect(ids(ev.options.invoices)).toEqual(["inv_1", "inv_3"]);
+  });
+
+  it("a word said as what the record is not describes nothing ('not overdue' is no overdue invoice)", async () => {
+    const ev = await run("remind acme of the invoice that is not overdue");
+    expect(ev.errors[0]?.message).toMatch(/\(acme\) fit 2 invoices that can take this: inv_1, inv_2/);
+    const none = await run("remind the invoice that hasn't been paid");
+    expect(none.errors).toEqual([]);
+    expect(ids(none.options.invoices)).toHaveLength(5);
+  });
+
+  it("words no row says at all leave the offer whole, as before", async () => {
+    const ev = await run("send a reminder for an invoice");
+    expect(ev.errors).toEqual([]);
+    expect(ev.missing).toEqual(["invoice_id"]);
+    expect(ids(ev.options.invoices)).toHaveLength(5);
+  });
+});

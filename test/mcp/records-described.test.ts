@@ -1,0 +1,114 @@
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+
+type Json = Record<string, unknown>;
+
+const ids = (rows: unknown) => ((rows ?? []) as Json[]).map((r) => r.id);
+
+/**
+ * Issue 23: words that describe the record ("the mug from my delivered order", "the shipping
+ * ticket") fit several of the user's records. The answer lists only those, says to ask the user,
+ * and picks none; a word no record says is said, not dropped; records the words fit that cannot
+ * take the change are named with why. Real MCP client over HTTP, gateway and legacy service.
+ */
+describe("records the user's words describe (MCP over HTTP)", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+  beforeEach(async () => w.legacy.reset());
+
+  const legacy = async (path: string) =>
+    (await (
+      await fetch(`${w.legacy.url}${path}`, { headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` } })
+    ).json()) as Json;
+
+  it("'Return the mug from my delivered order': the two eligible orders holding a mug, to ask the user; the closed one said briefly; nothing else listed", async () => {
+    const client = await w.connect(w.keys.alice);
+    for (const dry_run of [true, false]) {
+      const result = await client.callTool({
+        name: "start_action",
+        arguments: { intent: "Return the mug from my delivered order", ...(dry_run ? { dry_run } : {}) },
+      });
+      const out = sc(result);
+      const body = text(result);
+      // A typed ambiguous answer, never a pick.
+      expect((out.from_words as Json | undefined)?.order_id).toBeUndefined();
+      expect((out.validation_errors as Json[])[0]).toMatchObject({
+        field: "order_id",
+        code: "ambiguous_choice",
+      });
+      expect(body).toMatch(/ask the user which one/);
+      // Only the rows the words fit, each with its facts as the option lines show them.
+      expect(ids((out.options as Json).orders)).toEqual(["ord_exchange", "ord_delivered"]);
+      expect(body).toMatch(/^- `ord_exchange` delivered · Logo Tee \(M\) ×1, Signpost Mug ×1 · /m);
+      expect(body).toMatch(/^- `ord_delivered` delivered · Electric Kettle ×1, Signpost Mug ×2 · /m);
+      for (const other of ["ord_pending", "ord_paid", "ord_transit", "ord_shipdiff", "ord_cancelled"])
+        expect(body).not.toContain(other);
+      // The one the words fit that cannot take it: named, with why, in a few words.
+      expect(body).toMatch(/ord_delivered_old fits too but .*return window is closed/);
+      expect(encode(body).length).toBeLessThan(330);
+    }
+    expect(await w.db.action.count({ where: { capability: "after_sales", status: "completed" } })).toBe(0);
+  });
+
+  it("a word no order says is not dropped: 'the teapot from my delivered order' says teapot fits none, and picks none", async () => {
+    const client = await w.connect(w.keys.alice);
+    const result = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "Return the teapot from my delivered order" },
+    });
+    const out = sc(result);
+    expect((out.from_words as Json | undefined)?.order_id).toBeUndefined();
+    const error = (out.validation_errors as Json[])[0];
+    expect(error).toMatchObject({ field: "order_id" });
+    expect(String(error?.message)).toMatch(/"teapot" fits no order/);
+    expect(text(result)).toContain("ask the user");
+  });
+
+  it("'resolve the shipping ticket' fits three open ones: listed to ask, none resolved (it needs nobody's approval); the closed and resolved shipping tickets are not offered", async () => {
+    const sam = await w.connect(w.keys.sam);
+    const before = await legacy("/v1/tickets?per_page=100");
+    const result = await sam.callTool({
+      name: "start_action",
+      arguments: {
+        intent: "resolve the shipping ticket: the customer got the parcel in the end",
+        idempotency_key: "described-shipping-1",
+      },
+    });
+    const out = sc(result);
+    expect(out.status).toBe("open");
+    expect((out.validation_errors as Json[])[0]).toMatchObject({
+      field: "ticket_id",
+      code: "ambiguous_choice",
+    });
+    expect(ids((out.options as Json).tickets).sort()).toEqual(["tkt_2", "tkt_4", "tkt_9"]);
+    expect(text(result)).not.toMatch(/`tkt_[1356789]` .*billing/);
+    expect(text(result)).toMatch(/ask the user which one/);
+    expect(await legacy("/v1/tickets?per_page=100")).toEqual(before);
+
+    // One more word ("headphones") fits one of them: that one, with why, as before.
+    const one = await sam.callTool({
+      name: "start_action",
+      arguments: { intent: "resolve the shipping ticket about headphones" },
+    });
+    expect((sc(one).from_words as Json).ticket_id).toBe("tkt_2");
+    expect(text(one)).toMatch(/ticket_id = tkt_2 \(fits subject "Where are my headphones\?"/);
+  });
+
+  it("words that fit only tickets that cannot take the change say those and why, briefly; nothing is picked", async () => {
+    const sam = await w.connect(w.keys.sam);
+    const result = await sam.callTool({
+      name: "start_action",
+      arguments: { intent: "resolve the closed shipping ticket" },
+    });
+    const out = sc(result);
+    expect((out.from_words as Json | undefined)?.ticket_id).toBeUndefined();
+    const error = (out.validation_errors as Json[])[0];
+    expect(error).toMatchObject({ field: "ticket_id", code: "no_match" });
+    expect(String(error?.message)).toMatch(/tkt_8 fits but .*already closed/);
+    expect(text(result)).not.toContain("tkt_1");
+  });
+});

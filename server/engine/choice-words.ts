@@ -80,9 +80,11 @@ export function rowOf(value: string, row: Record<string, unknown>): ChoiceRow {
     names.push(v.trim().toLowerCase());
     for (const t of wordTokens(v)) tokens.add(t);
   }
-  // The value's own parts ("balance", "refund_only", "prod_tee_l"): a prefix shared by every
-  // row (ord_, tkt_) never tells rows apart, so it costs nothing to keep.
-  for (const t of wordTokens(value.replace(/[_-]/g, " "))) tokens.add(t);
+  // The value's own parts ("balance", "refund_only"), for a row with no name to say it by: a
+  // prefix shared by every row (ord_, tkt_) never tells rows apart, so it costs nothing to keep.
+  // A named row is named by its names (or its whole value, quoted): an id's parts are no words
+  // of the user's — "Exchange the mug" named the tee's line `ord_exchange_item_1` by "exchange".
+  if (!names.length) for (const t of wordTokens(value.replace(/[_-]/g, " "))) tokens.add(t);
   return { value, tokens, names, row };
 }
 

@@ -434,6 +434,7 @@ const afterSales: typeof checkout = {
       "exchange a tee for a smaller size",
       start("alice", "after_sales", "ord_exchange", {
         kind: "exchange",
+        item_id: "ord_exchange_item_1",
         reason: "too big",
         replacement_product_id: "prod_tee_s",
       }),
@@ -545,14 +546,24 @@ const afterSales: typeof checkout = {
       { outcome: "input_required", node: "DETAILS", missing: ["item_ids"], next: ["advance_action"] },
     ],
     [
-      "exchange without a replacement",
+      "exchange of an order with several lines: which one? (one exchangeable line is no default)",
       start("alice", "after_sales", "ord_exchange", { kind: "exchange", reason: "too big" }),
+      { outcome: "input_required", missing: ["item_id", "replacement_product_id"], next: ["advance_action"] },
+    ],
+    [
+      "exchange without a replacement",
+      start("alice", "after_sales", "ord_exchange", {
+        kind: "exchange",
+        item_id: "ord_exchange_item_1",
+        reason: "too big",
+      }),
       { outcome: "input_required", missing: ["replacement_product_id"], next: ["advance_action"] },
     ],
     [
       "replacement at another price",
       start("alice", "after_sales", "ord_exchange", {
         kind: "exchange",
+        item_id: "ord_exchange_item_1",
         reason: "too big",
         replacement_product_id: "prod_hoodie",
       }),
@@ -562,6 +573,7 @@ const afterSales: typeof checkout = {
       "replacement sold out",
       start("alice", "after_sales", "ord_exchange", {
         kind: "exchange",
+        item_id: "ord_exchange_item_1",
         reason: "too big",
         replacement_product_id: "prod_tee_xl",
       }),

@@ -343,7 +343,12 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
         arguments: {
           capability: "after_sales",
           entity_id: "ord_exchange",
-          patch: { kind: "exchange", reason: "too small", replacement_product_id: "Logo Tee" },
+          patch: {
+            kind: "exchange",
+            item_id: "ord_exchange_item_1",
+            reason: "too small",
+            replacement_product_id: "Logo Tee",
+          },
         },
       }),
     );

@@ -386,9 +386,11 @@ export const afterSales = defineCapability<ShopAdapter>({
         const settled = settledItems(order);
         const exchangeable = openItems(order).filter((i) => i.exchangeable);
         options.exchangeable_items = exchangeable.map((i) => itemChoice(order, i));
+        // The one line left of the order is the exchange; one exchangeable line beside others
+        // is not: "exchange the mug" must not become the tee's exchange by default.
         const itemId =
           (values.item_id as string | undefined) ??
-          (exchangeable.length === 1 ? exchangeable[0]?.id : undefined);
+          (openItems(order).length === 1 ? exchangeable[0]?.id : undefined);
         const item = order.items.find((i) => i.id === itemId);
         const was = item ? settled.get(item.id) : undefined;
         required.push("item_id", "replacement_product_id");

@@ -23,9 +23,13 @@ describe("search: words left over after naming a listing", () => {
     // Round 6: "searching 'login problem' returned only 'resolve_ticket' … It never says that no ticket matched".
     const bare = text(await search("login problem"));
     expect(bare).toMatch(
-      /^No record matches `login problem`; look through .*\[Tickets\]\(helpdesk:\/\/tickets\).* or try other words\.$/m,
+      /^No record matches `login problem`, nor `login` or `problem` alone; look through .*\[Tickets\]\(helpdesk:\/\/tickets\).* or try other words\.$/m,
     );
     expect(bare.indexOf("No record matches")).toBeLessThan(bare.indexOf("## Capabilities"));
+    // A word of several that some record holds alone: those records, said as holding one word.
+    const damaged = text(await search("damaged teapot"));
+    expect(damaged).toContain("## Records (none holds every word; these hold one of them)");
+    expect(damaged).toContain("Parcel damaged");
     // With the kind named: its one line, and no list of other pages after it.
     const named = text(await search("login problem ticket"));
     expect(named).toContain(

@@ -229,6 +229,12 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
   });
 }
 
+/** Every word of `said` is a word of the page (stemmed as `words()` stems both). */
+function pageSays(page: string, said: string): boolean {
+  const have = new Set(words(page.replace(/\]\([^)]*\)/g, "]")));
+  return words(said).every((w) => have.has(w));
+}
+
 /** How many words of a query that found nothing are each searched alone. */
 const WORDS_ALONE = 3;
 
@@ -333,7 +339,11 @@ async function openedSection(
   }
   const kept = cutPage(page);
   const unused = [
-    leftover && !textFilter ? `${code(leftover)} did not filter this listing: it has no text filter.` : "",
+    // Words the page itself answers ("coupons" on a cart that lists its coupons) filtered nothing
+    // but were not unused either: the line would send the model looking elsewhere.
+    leftover && !textFilter && !pageSays(kept, leftover)
+      ? `${code(leftover)} did not filter this listing: it has no text filter.`
+      : "",
     unsorted && !orderAlreadyStated(unsorted, kept)
       ? `${code(unsorted)} did not sort this listing: it declares no such sort.`
       : "",

@@ -125,6 +125,14 @@ describe("search: words left over after naming a listing", () => {
     const recent = text(await alice.callTool({ name: "search", arguments: { query: "recent orders" } }));
     expect(recent).toContain("(shop://orders) (opened here)");
     expect(recent).toContain("`recent` did not filter this listing: it has no text filter.");
+    // Words the opened page answers itself are not said to be unused (round 10: "`coupons` did
+    // not filter this listing" above the cart's own coupons).
+    const coupons = text(
+      await alice.callTool({ name: "search", arguments: { query: "coupons for my cart" } }),
+    );
+    expect(coupons).toContain("(shop://cart) (opened here)");
+    expect(coupons).toContain("SAVE5");
+    expect(coupons).not.toContain("did not filter");
     expect(rowIds(recent).length).toBeGreaterThan(3);
   });
 });

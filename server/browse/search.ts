@@ -167,17 +167,31 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     // Sort words are no record's text ("cheapest headphones" looks for headphones).
     // Nor are the words of a question ("which … can I still …").
     const recordWords = qWords.filter((w) => !sorting.has(w) && !ASKING.has(w));
-    const found = await searchRecords(backend, q, recordWords, mine, sources, among, scheme);
+    let found = await searchRecords(backend, q, recordWords, mine, sources, among, scheme);
+    // Several words that found nothing together: each alone, once, at most three (round 10's
+    // model, told nothing matched "login problem", spent its next call on "login").
+    const alone = !found.length && recordWords.length > 1 ? recordWords.slice(0, WORDS_ALONE) : null;
+    if (alone)
+      found = [
+        ...new Set(
+          (
+            await Promise.all(alone.map((w) => searchRecords(backend, w, [w], mine, sources, among, scheme)))
+          ).flat(),
+        ),
+      ].slice(0, 12);
     // The query is about the scheme of the best page ("my <records>" → the system with that listing): its records first,
     // and others only where it has few.
     const about = routes[0]?.r.pattern.split("://")[0];
     const ofScheme = about ? found.filter((r) => r.includes(`](${about}://`)) : found;
     const records =
       about && ofScheme.length >= 3 ? ofScheme : [...ofScheme, ...found.filter((r) => !ofScheme.includes(r))];
-    if (records.length) sections.push(`## Records\n\n${records.join("\n")}`);
+    if (records.length)
+      sections.push(
+        `## Records${alone ? " (none holds every word; these hold one of them)" : ""}\n\n${records.join("\n")}`,
+      );
     // Words that opened no page and found no record ("login problem"): say so first, in one
     // line with where to look, so the capabilities below do not read as the record's answer.
-    const noRecord = !records.length && !others.length ? noRecordLine(backend, shownQ, sources) : null;
+    const noRecord = !records.length && !others.length ? noRecordLine(backend, shownQ, sources, alone) : null;
     if (noRecord) sections.push(noRecord);
 
     // 3. Capabilities: what can be done (the action face's catalog).
@@ -215,6 +229,15 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
   });
 }
 
+/** Every word of `said` is a word of the page (stemmed as `words()` stems both). */
+function pageSays(page: string, said: string): boolean {
+  const have = new Set(words(page.replace(/\]\([^)]*\)/g, "]")));
+  return words(said).every((w) => have.has(w));
+}
+
+/** How many words of a query that found nothing are each searched alone. */
+const WORDS_ALONE = 3;
+
 /** Marks an opened listing that holds none of the words' records (never shown). */
 const NONE_MARK = "\u0000none\u0000";
 
@@ -222,7 +245,12 @@ const NONE_MARK = "\u0000none\u0000";
  * "No record matches `login problem`; look through [Tickets](…), [Orders](…) or try other words":
  * the listings (no parameters, start points) of the systems whose records were searched.
  */
-function noRecordLine(backend: BrowseBackend, shownQ: string, sources: readonly AnyConnector[]): string {
+function noRecordLine(
+  backend: BrowseBackend,
+  shownQ: string,
+  sources: readonly AnyConnector[],
+  alone: string[] | null,
+): string {
   const listings = sources
     .flatMap((c) => c.routes.filter((r) => r.startPoint && !r.pattern.includes("{") && !r.submit).slice(0, 1))
     .filter((r) => routeVisibleTo(r, backend))
@@ -232,7 +260,7 @@ function noRecordLine(backend: BrowseBackend, shownQ: string, sources: readonly 
   const where = listings.length
     ? `look through ${listings.join(", ")} or try other words`
     : `try other words, or ${link("the start page", "signpost://start")} for every listing`;
-  return `No record matches ${code(shownQ)}; ${where}.`;
+  return `No record matches ${code(shownQ)}${alone ? `, nor ${alone.map(code).join(" or ")} alone` : ""}; ${where}.`;
 }
 
 /** How far the best listing must lead the next page (in route score) to be opened in place. */
@@ -311,7 +339,11 @@ async function openedSection(
   }
   const kept = cutPage(page);
   const unused = [
-    leftover && !textFilter ? `${code(leftover)} did not filter this listing: it has no text filter.` : "",
+    // Words the page itself answers ("coupons" on a cart that lists its coupons) filtered nothing
+    // but were not unused either: the line would send the model looking elsewhere.
+    leftover && !textFilter && !pageSays(kept, leftover)
+      ? `${code(leftover)} did not filter this listing: it has no text filter.`
+      : "",
     unsorted && !orderAlreadyStated(unsorted, kept)
       ? `${code(unsorted)} did not sort this listing: it declares no such sort.`
       : "",

@@ -38,7 +38,9 @@ export async function unnamedRecord(
   const telling = tellingKeys(shown);
   return {
     field,
-    message: `${eligible.length} records would take this change and the user's words named none (${chosen} was picked): ask the user which one before confirm_action${telling.length ? `; they differ in ${telling.join(", ")}` : ""}`,
+    // Said as what happened: round 10's model sent the record itself and read "(… was picked)"
+    // as the server's guess.
+    message: `${chosen} was sent, but the user's words do not name it and ${eligible.length - 1} other records would take this change too: ask the user whether they mean ${chosen} before confirm_action${telling.length ? `; they differ in ${telling.join(", ")}` : ""}`,
     candidates: shown.map((r) =>
       [candidateText(r), ...telling.map((k) => `${k}: ${fact(r.row[k])}`)].join(" · "),
     ),

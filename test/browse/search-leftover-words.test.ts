@@ -23,9 +23,13 @@ describe("search: words left over after naming a listing", () => {
     // Round 6: "searching 'login problem' returned only 'resolve_ticket' … It never says that no ticket matched".
     const bare = text(await search("login problem"));
     expect(bare).toMatch(
-      /^No record matches `login problem`; look through .*\[Tickets\]\(helpdesk:\/\/tickets\).* or try other words\.$/m,
+      /^No record matches `login problem`, nor `login` or `problem` alone; look through .*\[Tickets\]\(helpdesk:\/\/tickets\).* or try other words\.$/m,
     );
     expect(bare.indexOf("No record matches")).toBeLessThan(bare.indexOf("## Capabilities"));
+    // A word of several that some record holds alone: those records, said as holding one word.
+    const damaged = text(await search("damaged teapot"));
+    expect(damaged).toContain("## Records (none holds every word; these hold one of them)");
+    expect(damaged).toContain("Parcel damaged");
     // With the kind named: its one line, and no list of other pages after it.
     const named = text(await search("login problem ticket"));
     expect(named).toContain(
@@ -121,6 +125,14 @@ describe("search: words left over after naming a listing", () => {
     const recent = text(await alice.callTool({ name: "search", arguments: { query: "recent orders" } }));
     expect(recent).toContain("(shop://orders) (opened here)");
     expect(recent).toContain("`recent` did not filter this listing: it has no text filter.");
+    // Words the opened page answers itself are not said to be unused (round 10: "`coupons` did
+    // not filter this listing" above the cart's own coupons).
+    const coupons = text(
+      await alice.callTool({ name: "search", arguments: { query: "coupons for my cart" } }),
+    );
+    expect(coupons).toContain("(shop://cart) (opened here)");
+    expect(coupons).toContain("SAVE5");
+    expect(coupons).not.toContain("did not filter");
     expect(rowIds(recent).length).toBeGreaterThan(3);
   });
 });

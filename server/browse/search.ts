@@ -8,6 +8,7 @@ import { guarded } from "./guarded";
 import { type NarrowedListing, narrowedListing } from "./listing-words";
 import { namedRecord } from "./named-record";
 import { navigate } from "./navigate";
+import { noRecordLine } from "./no-record-line";
 import type { BrowsePage } from "./render-page";
 import { startLinks } from "./render-page";
 import { ASKING, candidateRoutes, FRAMING, STOP, scoreRoute, words } from "./route-words";
@@ -240,28 +241,6 @@ const WORDS_ALONE = 3;
 
 /** Marks an opened listing that holds none of the words' records (never shown). */
 const NONE_MARK = "\u0000none\u0000";
-
-/**
- * "No record matches `login problem`; look through [Tickets](…), [Orders](…) or try other words":
- * the listings (no parameters, start points) of the systems whose records were searched.
- */
-function noRecordLine(
-  backend: BrowseBackend,
-  shownQ: string,
-  sources: readonly AnyConnector[],
-  alone: string[] | null,
-): string {
-  const listings = sources
-    .flatMap((c) => c.routes.filter((r) => r.startPoint && !r.pattern.includes("{") && !r.submit).slice(0, 1))
-    .filter((r) => routeVisibleTo(r, backend))
-    .slice(0, 3)
-    .map((r) => link(r.title, r.pattern));
-  // One line, not the start list again: the listings themselves, or other words.
-  const where = listings.length
-    ? `look through ${listings.join(", ")} or try other words`
-    : `try other words, or ${link("the start page", "signpost://start")} for every listing`;
-  return `No record matches ${code(shownQ)}${alone ? `, nor ${alone.map(code).join(" or ")} alone` : ""}; ${where}.`;
-}
 
 /** How far the best listing must lead the next page (in route score) to be opened in place. */
 const OPEN_LEAD = 0.5;

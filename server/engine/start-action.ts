@@ -10,7 +10,7 @@ import {
   recordActionEvent,
   toJson,
 } from "./action-store";
-import { allowedPatch, correctedPatch, patchProblems } from "./allowed-patch";
+import { allowedPatch, patchProblems } from "./allowed-patch";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
 import { createdByAgent } from "./created-by-agent";
 import { withDefaulted } from "./defaulted-fields";
@@ -19,6 +19,7 @@ import { isUniqueViolation } from "./effect-ledger";
 import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
 import { withOptInChoices, withPaidChoices } from "./paid-choices";
+import { startPatchRejected } from "./start-patch-rejected";
 import { stateTooLarge } from "./state-ceiling";
 import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
 import { canonicalJson } from "./summary-digest";
@@ -73,34 +74,7 @@ export async function startAction(
   const patch: Values = { ...(input.patch ?? {}) };
   const allowed = allowedPatch(capability, null);
   const problems = patchProblems(capability, patch, allowed);
-  if (problems.length) {
-    const corrected = correctedPatch(capability, patch, allowed);
-    return {
-      outcome: "rejected",
-      reason: "field_not_allowed",
-      message: problems.map((p) => p.message).join("; "),
-      retryable: false,
-      capability: capability.id,
-      allowed_patch: allowed,
-      validation_errors: problems,
-      inputs: describeInputs(capability),
-      next_actions: [
-        {
-          tool: "start_action",
-          // The same call with the fields where they were meant: the user's words go with it.
-          args: {
-            capability: capability.id,
-            ...(input.intent ? { intent: input.intent } : {}),
-            ...(input.entity_id ? { entity_id: input.entity_id } : {}),
-            ...(corrected ? { patch: corrected } : {}),
-          },
-          description: corrected
-            ? "The same start with each field where it was meant"
-            : "Start again with fields from allowed_patch",
-        },
-      ],
-    };
-  }
+  if (problems.length) return startPatchRejected(capability, input, allowed, problems);
   Object.assign(patch, settledStartPatch(capability, input));
   const adapter = await deps.adapterFor(capability.connector, actor);
   const ev = await catchSystemUnavailable(() =>

@@ -290,7 +290,7 @@ describeEachProvider(
       const s = await w.gw.startAction(w.agent.alice, {
         capability: "after_sales",
         entity_id: "ord_exchange",
-        patch: { kind: "exchange", reason: "too big" },
+        patch: { kind: "exchange", item_id: "ord_exchange_item_1", reason: "too big" },
       });
       const replacements = (s.options as { replacements: Array<{ product_id: string }> }).replacements.map(
         (r) => r.product_id,
@@ -298,6 +298,7 @@ describeEachProvider(
       expect(replacements).toEqual(expect.arrayContaining(["prod_tee_s", "prod_tee_l"]));
       const { v } = await run("ord_exchange", {
         kind: "exchange",
+        item_id: "ord_exchange_item_1",
         reason: "too big",
         replacement_product_id: "prod_tee_s",
       });
@@ -332,6 +333,7 @@ describeEachProvider(
     it("after the tee was exchanged, a return offers only the mug and refunds the mug's amount", async () => {
       await run("ord_exchange", {
         kind: "exchange",
+        item_id: "ord_exchange_item_1",
         reason: "too small",
         replacement_product_id: "prod_tee_l",
       });
@@ -408,6 +410,7 @@ describeEachProvider(
       // Meanwhile the tee is exchanged by another request.
       await run("ord_exchange", {
         kind: "exchange",
+        item_id: "ord_exchange_item_1",
         reason: "too small",
         replacement_product_id: "prod_tee_l",
       });

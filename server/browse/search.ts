@@ -308,13 +308,24 @@ async function openedSection(
       : `Nothing in ${escapeText(title)} matches`;
     // What the text filter read, so "none" is final: not "maybe it only reads subjects".
     const searched = route?.textSearches ? ` (searched: ${escapeText(route.textSearches)})` : "";
-    // Unless the rows show the words in a column ("unassigned", "high"): then the listing without
+    // Several words: each alone, at most three (round 11's model could not tell whether both had
+    // to match, and searched "login" again): the first that some row holds is the answer.
+    const each = leftover.split(" ").filter(Boolean).slice(0, WORDS_ALONE);
+    if (each.length > 1)
+      for (const word of each) {
+        const uri = `${withoutWords}${withoutWords.includes("?") ? "&" : "?"}${textFilter}=${encodeURIComponent(word)}`;
+        const alone = await navigate(backend, uri);
+        if (alone.outcome === "applied" && (alone.rows ?? 0) > 0)
+          return `## ${link(alone.title, alone.uri)} (opened here)\n\n${said}${one} every word of ${code(leftover)}${searched}; these hold ${code(word)}:\n\n${cutPage(alone)}`;
+      }
+    // None did; unless the rows show the words in a column ("unassigned", "high"): then the listing without
     // them is the answer, said as not filtered by them, for the model to read the column.
     const all = await navigate(backend, withoutWords);
     const shown = all.outcome === "applied" ? wordsRowsShow(leftover, all.markdown) : [];
     if (shown.length)
       return `## ${link(all.title, all.uri)} (opened here)\n\n${said}${shown.map(code).join(", ")} matched no ${escapeText(route?.textSearches ?? "text")}, and this listing has no filter for it: the rows are not narrowed by it, read their columns.\n\n${cutPage(all)}`;
-    return `${NONE_MARK}## ${heading} (opened here)\n\n${said}${one} ${code(leftover)}${searched}; all ${escapeText(plural)}: ${link(title, withoutWords)}`;
+    const nor = each.length > 1 ? `, nor ${each.map(code).join(" or ")} alone` : "";
+    return `${NONE_MARK}## ${heading} (opened here)\n\n${said}${one} ${code(leftover)}${nor}${searched}; all ${escapeText(plural)}: ${link(title, withoutWords)}`;
   }
   const kept = cutPage(page);
   const unused = [

@@ -33,9 +33,14 @@ describe("search: words left over after naming a listing", () => {
     // With the kind named: its one line, and no list of other pages after it.
     const named = text(await search("login problem ticket"));
     expect(named).toContain(
-      "No ticket matches `login problem` (searched: subjects and descriptions of tickets); all tickets: [Tickets](helpdesk://tickets)",
+      "No ticket matches `login problem`, nor `login` or `problem` alone (searched: subjects and descriptions of tickets); all tickets: [Tickets](helpdesk://tickets)",
     );
     expect(named).not.toContain("Other pages");
+    // One word of several that some ticket holds: those tickets, said as holding that word.
+    const teapot = text(await search("teapot headphones ticket"));
+    expect(teapot).toContain("No ticket matches every word of `teapot headphones`");
+    expect(teapot).toContain("these hold `headphones`:");
+    expect(teapot).toContain("tkt_2");
     // Words nothing answers: the same line, as not found.
     const none = await search("zebra");
     expect(text(none).trim()).toMatch(

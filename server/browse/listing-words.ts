@@ -29,6 +29,11 @@ export interface NarrowedListing {
   ambiguous: string[];
 }
 
+/** A URI with query parameters added (`a=1`, already encoded), after `?` or `&` as it needs. */
+export function withParams(base: string, more: string[]): string {
+  return more.length ? `${base}${base.includes("?") ? "&" : "?"}${more.join("&")}` : base;
+}
+
 /** A parameter that sorts a listing (`sort=price`, `order_by=-created_at`). */
 const SORT_PARAM = /^(sort|sort_?by|order_?by|orderby|sortby|ordering)=/i;
 
@@ -74,9 +79,7 @@ export async function narrowedListing(
   for (const w of named.used) used.add(w);
   params.push(...named.params);
   const said = { filtered: named.shown, ambiguous: named.ambiguous };
-  const join = (base: string, more: string[]) =>
-    more.length ? `${base}${base.includes("?") ? "&" : "?"}${more.join("&")}` : base;
-  const withoutWords = join(uri, params);
+  const withoutWords = withParams(uri, params);
   // Words that place a sort are used once the words sorted the listing ("sorted by price").
   if (params.some((p) => SORT_PARAM.test(p))) for (const w of PLACING_SORT) used.add(w);
   // The query's own spelling of the words left ("headphones", not the stem "headphone"); words
@@ -101,7 +104,7 @@ export async function narrowedListing(
       ...said,
     };
   return {
-    uri: join(uri, [...params, `${textFilter}=${encodeURIComponent(leftover)}`]),
+    uri: withParams(uri, [...params, `${textFilter}=${encodeURIComponent(leftover)}`]),
     withoutWords,
     leftover,
     textFilter,

@@ -5,7 +5,7 @@ import { recordLink } from "../connectors/sdk/page-scope";
 import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
 import { eligibleRecords } from "./eligible-records";
 import { guarded } from "./guarded";
-import { type NarrowedListing, narrowedListing } from "./listing-words";
+import { type NarrowedListing, narrowedListing, withParams } from "./listing-words";
 import { namedRecord } from "./named-record";
 import { navigate } from "./navigate";
 import { noRecordLine } from "./no-record-line";
@@ -313,8 +313,10 @@ async function openedSection(
     const each = leftover.split(" ").filter(Boolean).slice(0, WORDS_ALONE);
     if (each.length > 1)
       for (const word of each) {
-        const uri = `${withoutWords}${withoutWords.includes("?") ? "&" : "?"}${textFilter}=${encodeURIComponent(word)}`;
-        const alone = await navigate(backend, uri);
+        const alone = await navigate(
+          backend,
+          withParams(withoutWords, [`${textFilter}=${encodeURIComponent(word)}`]),
+        );
         if (alone.outcome === "applied" && (alone.rows ?? 0) > 0)
           return `## ${link(alone.title, alone.uri)} (opened here)\n\n${said}${one} every word of ${code(leftover)}${searched}; these hold ${code(word)}:\n\n${cutPage(alone)}`;
       }

@@ -51,6 +51,21 @@ describe("search: words left over after naming a listing", () => {
     );
   });
 
+  it("'my' beside topic words narrows the caller's own records by those words", async () => {
+    // Found by probing task 6: Alice's "my parcel tracking number" listed all five of her
+    // tickets ("Wrong size tee", "Charged twice?"…) under Records, as if each matched.
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const search = async (query: string) =>
+      text(await alice.callTool({ name: "search", arguments: { query } }));
+    const parcel = await search("my parcel tracking number");
+    expect(parcel).not.toContain("Wrong size tee");
+    expect(parcel).not.toContain("Charged twice");
+    // Her own ticket that holds the word is still found, and "my tickets" still lists hers.
+    expect(await search("my headphones")).toContain("tkt_2");
+    const mine = await search("my tickets");
+    expect(mine).toContain("tkt_9");
+  });
+
   it("narrow the listing through its free-text filter, and say in one line when nothing matches", async () => {
     const sam = await w.connect(w.keys.sam, { faces: "browse" });
     const search = async (query: string) =>

@@ -16,7 +16,7 @@ import { ticketView } from "./ticket-view";
 /** Words that say "tickets" rather than what a ticket is about. */
 const GENERIC = ["ticket", "assigned", "support", "helpdesk", "open"];
 
-/** Tickets the query is about: "mine", open ones, or ones whose text matches its words. */
+/** Tickets the query is about: its words matched in their text, among the caller's own ("my") or open ones. */
 async function searchHelpdesk({ words, mine }: RecordQuery, backend: BrowseBackend): Promise<string[]> {
   const topical = words.filter((w) => !GENERIC.includes(w));
   if (!mine && !topical.length && !words.includes("ticket")) return [];
@@ -24,7 +24,8 @@ async function searchHelpdesk({ words, mine }: RecordQuery, backend: BrowseBacke
     page: 1,
     mine: mine || undefined,
     status: words.includes("open") ? "open" : undefined,
-    q: topical.length && !mine ? topical.join(" ") : undefined,
+    // "my parcel" is my tickets about a parcel, never all of mine.
+    q: topical.length ? topical.join(" ") : undefined,
   });
   if ("outcome" in tickets) return [];
   return tickets.data

@@ -510,7 +510,7 @@ function valuesOf(row: ChoiceRow): Set<string> {
  * to urgent") are what to do, never what it is. Undefined when no such words, or not exactly one.
  */
 export function describedInWords(rows: ChoiceRow[], request: string, entity: string): ChoiceRow | undefined {
-  // "The not paid lamp order" describes no paid one: a word the request denies is left out.
+  // "The not paid lamp one" describes no paid one: a word the request denies is left out.
   const words = wordTokens(withoutDenied(request));
   const noun = wordTokens(entity)[0] ?? "";
   const at = words.indexOf(noun);

@@ -97,7 +97,7 @@ function askedText(request: string): string {
  * rows that do not affirm it; one no row affirms, or every row does, changes nothing. Undefined
  * when no such word fits a row, or no row fits them all: the caller answers as before.
  *
- * A row does not say the states its record has passed (a delivered order was shipped; its row
+ * A row does not say the states its record has passed (a delivered parcel was shipped; its row
  * says "delivered"), and the engine does not know a connector's lifecycle: the rows a negation
  * keeps are those it cannot rule out, never proof. So where the negation is what leaves one
  * record (the other words alone fit more that can take the change), that record is taken only

@@ -1,5 +1,6 @@
 // stays-whole: the one place where words become a node's choice; its matchers share one scoring.
 import { z } from "zod";
+import { withoutDenied } from "./negated-words";
 
 /**
  * The one place where a person's words become a choice a node offers: a label ("Office"), a
@@ -509,7 +510,8 @@ function valuesOf(row: ChoiceRow): Set<string> {
  * to urgent") are what to do, never what it is. Undefined when no such words, or not exactly one.
  */
 export function describedInWords(rows: ChoiceRow[], request: string, entity: string): ChoiceRow | undefined {
-  const words = wordTokens(request);
+  // "The not paid lamp one" describes no paid one: a word the request denies is left out.
+  const words = wordTokens(withoutDenied(request));
   const noun = wordTokens(entity)[0] ?? "";
   const at = words.indexOf(noun);
   if (at < 1 || !rows.length) return undefined;

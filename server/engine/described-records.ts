@@ -8,7 +8,9 @@ import {
   rowSays,
   wordTokens,
 } from "./choice-words";
+import { readWords, withoutDenied } from "./negated-words";
 import { requestWords } from "./request-words";
+import { cannot, whyPicked } from "./why-picked";
 
 /**
  * The records a request describes by what they are ("return the mug from my delivered order",
@@ -18,8 +20,8 @@ import { requestWords } from "./request-words";
  * several fits named none.
  */
 export type Described =
-  /** One record that can take the change fits every describing word. */
-  | { kind: "one"; choice: ChoiceRow; words: string[] }
+  /** One record that can take the change fits every describing word (`why`: with a negation). */
+  | { kind: "one"; choice: ChoiceRow; words: string[]; why?: string }
   /** Several fit (or one, beside a word no record says): the caller lists them and asks. */
   | { kind: "several"; choices: ChoiceRow[]; closed: ChoiceRow[]; words: string[]; unsaid: string[] }
   /** Only records that cannot take the change fit: the caller says those, and why. */
@@ -32,9 +34,6 @@ export type Described =
 const WHAT_TO_DO = new Set(
   "to for into onto as because since so but instead than then until unless".split(" "),
 );
-
-/** Words that turn the next one into what the record is not ("not shipped", "never paid"). */
-const NEGATIONS = new Set("not no never without cannot".split(" "));
 
 /**
  * Words that sit beside a description without naming a record ("the mug I got", "the ticket
@@ -49,9 +48,39 @@ const FILLER = new Set(
 /**
  * The part of a request that asks (what comes before the detail after its one colon: "resolve the
  * shipping ticket: the customer got the parcel" asks about a shipping ticket; "parcel" is the
- * resolution's word). Quoted text is content, never a description (request-words.ts).
+ * resolution's word). Quoted text is content, never a description (request-words.ts). Given the
+ * rows it is read against, the words it denies that a row affirms are left out: "not the lamp
+ * one" never names the lamp one.
  */
-export function askPart(request: string): string {
+export function askPart(request: string, rows: ChoiceRow[] = []): string {
+  const text = askedText(request);
+  if (!rows.length) return text;
+  return withoutDenied(text, (w) => wordTokens(w.raw).some((t) => rows.some((r) => affirms(r, t))));
+}
+
+/**
+ * Whether the request denies a word this row affirms and some other row does not ("the tee one
+ * that isn't delivered", and the tee one is delivered; "unshipped", and it is shipped): a record
+ * its words name that way is not named, the words contradict it. Read up to the first word that
+ * says what to do: "… to home, not office" denies the new value, not the record.
+ */
+export function deniedOf(request: string, row: ChoiceRow, rows: ChoiceRow[]): boolean {
+  const read = readWords(askedText(request));
+  const end = read.findIndex((w) => WHAT_TO_DO.has(w.raw.toLowerCase()));
+  const tokens = read
+    .slice(0, end < 0 ? read.length : end)
+    .flatMap((w) => wordTokens(w.raw).map((t) => (w.denied ? t : undone(t, rows))));
+  return tokens.some((t) => t && affirms(row, t) && rows.some((r) => !affirms(r, t)));
+}
+
+/** "unshipped" → "shipped", where no row says the word itself and some row affirms the rest. */
+function undone(token: string, rows: ChoiceRow[]): string | undefined {
+  if (token.length < 5 || !token.startsWith("un") || rows.some((r) => says(r, token))) return undefined;
+  const rest = token.slice(2);
+  return rows.some((r) => affirms(r, rest)) ? rest : undefined;
+}
+
+function askedText(request: string): string {
   const text = requestWords(request);
   const colons = [...text.matchAll(/:(?=\s)/g)];
   if (colons.length !== 1) return text;
@@ -64,8 +93,17 @@ export function askPart(request: string): string {
  * record field): the words that describe it are the request's words anywhere before the record's
  * name and after it up to what to do, less the capability's own words ("return", "resolve"), the
  * words that fill its other fields (their names and fixed values: "urgent", "exchange") and words
- * every row says. Undefined when no such word fits a row, or no row fits them all: the caller
- * answers as before.
+ * every row says. A word the request denies ("hasn't shipped", "not paid", "unshipped") keeps the
+ * rows that do not affirm it; one no row affirms, or every row does, changes nothing. Undefined
+ * when no such word fits a row, or no row fits them all: the caller answers as before.
+ *
+ * A row does not say the states its record has passed (a delivered parcel was shipped; its row
+ * says "delivered"), and the engine does not know a connector's lifecycle: the rows a negation
+ * keeps are those it cannot rule out, never proof. So where the negation is what leaves one
+ * record (the other words alone fit more that can take the change), that record is taken only
+ * when a person approves the change (or it only reads), with the negation in its why; for a
+ * change nobody approves it is offered as the one candidate to ask about, never named — named
+ * records are what lets such a change run at once.
  */
 export function describedRecords(
   capability: AnyCapability,
@@ -76,41 +114,82 @@ export function describedRecords(
   const field = capability.appliesTo.field ?? "";
   const noun = wordTokens(capability.appliesTo.entity)[0] ?? "";
   const skip = wordsOfCapability(capability, field);
-  const seq = describingSequence(askPart(request), noun);
   const said = (w: string) => rows.filter((r) => says(r, w)).length;
-  const counted = seq.filter((w) => w !== noun && !skip.has(w));
-  const words = [...new Set(counted.filter((w) => said(w) > 0 && said(w) < rows.length))];
-  if (!words.length) return undefined;
-  const fits = rows.filter((r) => words.every((w) => says(r, w)));
+  const affirmed = (w: string) => rows.filter((r) => affirms(r, w)).length;
+  const seq = describingSequence(askedText(request), noun).map((e) => {
+    const rest = e.denied ? undefined : undone(e.token, rows);
+    return rest ? { token: rest, denied: true } : e;
+  });
+  const counted = seq.filter((e) => e.token !== noun && !skip.has(e.token));
+  const telling = (n: number) => n > 0 && n < rows.length;
+  const words = [...new Set(counted.filter((e) => !e.denied).map((e) => e.token))].filter((w) =>
+    telling(said(w)),
+  );
+  const nots = [...new Set(counted.filter((e) => e.denied).map((e) => e.token))].filter((w) =>
+    telling(affirmed(w)),
+  );
+  if (!words.length && !nots.length) return undefined;
+  const described = rows.filter((r) => words.every((w) => says(r, w)));
+  const kept = described.filter((r) => !nots.some((w) => affirms(r, w)));
+  // Every row the other words fit is what the user says it is not ("the not paid lamp one", and
+  // the lamp one is paid): that is said, and the rows are asked about, never one picked.
+  const against = !kept.length && words.length ? nots.map((w) => `not ${w}`) : [];
+  const fits = against.length ? described : kept;
   if (!fits.length) return undefined;
   const open = canTake(capability, rows, request);
   const eligible = fits.filter(open);
   const closed = fits.filter((r) => !open(r));
+  const shown = [...words, ...(against.length ? [] : nots.map((w) => `not ${w}`))];
   // A word no record says, beside the description ("the teapot from my delivered order"), may be
-  // the name the user meant: said, never dropped while the other words pick.
+  // the name the user meant: said, never dropped while the other words pick. A denied word is no
+  // name the user meant.
+  const describes = (e: { token: string; denied: boolean } | undefined) =>
+    !!e && !e.denied && (e.token === noun || words.includes(e.token));
   const unsaid = [
-    ...new Set(
-      seq.filter(
-        (w, i) =>
-          i > 0 &&
-          w !== noun &&
-          w.length >= 3 &&
-          !skip.has(w) &&
-          !FILLER.has(w) &&
-          said(w) === 0 &&
-          [seq[i - 1], seq[i + 1]].some((n) => n !== undefined && (n === noun || words.includes(n))),
-      ),
-    ),
+    ...new Set([
+      ...seq
+        .filter(
+          (e, i) =>
+            i > 0 &&
+            !e.denied &&
+            e.token !== noun &&
+            e.token.length >= 3 &&
+            !skip.has(e.token) &&
+            !FILLER.has(e.token) &&
+            said(e.token) === 0 &&
+            (describes(seq[i - 1]) || describes(seq[i + 1])),
+        )
+        .map((e) => e.token),
+      ...against,
+    ]),
   ];
-  if (!eligible.length) return { kind: "closed", closed, words };
-  if (eligible.length === 1 && !unsaid.length && eligible[0])
-    return { kind: "one", choice: eligible[0], words };
-  return { kind: "several", choices: eligible, closed, words, unsaid };
+  if (!eligible.length) return { kind: "closed", closed, words: shown };
+  const [only] = eligible;
+  if (only && eligible.length === 1 && !unsaid.length) {
+    const byNegation = described.filter(open).length > 1;
+    const approved = capability.policy.approval === "always" || capability.policy.effect === "read";
+    if (!byNegation || approved)
+      return {
+        kind: "one",
+        choice: only,
+        words,
+        ...(nots.length ? { why: whyNot(rows, fits, only, words, nots) } : {}),
+      };
+  }
+  return { kind: "several", choices: eligible, closed, words: shown, unsaid };
 }
 
 /** Short values longer than this are prose (a description), not what a record is called. */
 const VALUE_CAP = 80;
 const valueWords = new WeakMap<ChoiceRow, Set<string>>();
+const deniedWords = new WeakMap<ChoiceRow, Set<string>>();
+
+/** A row's short string values (not its verdict), as words: "pending_payment" → "pending payment". */
+function shortValues(r: ChoiceRow): Array<[string, string]> {
+  return Object.entries(r.row)
+    .filter(([k, v]) => k !== "possible" && typeof v === "string" && v.length <= VALUE_CAP)
+    .map(([k, v]) => [k, String(v).replace(/[_-]/g, " ")]);
+}
 
 /**
  * Whether a row says this word of itself: its own words, a whole value, or a word of any short
@@ -120,42 +199,77 @@ function says(r: ChoiceRow, word: string): boolean {
   if (rowSays(r, word)) return true;
   let words = valueWords.get(r);
   if (!words) {
-    words = new Set(
-      Object.entries(r.row)
-        .filter(([k, v]) => k !== "possible" && typeof v === "string" && v.length <= VALUE_CAP)
-        .flatMap(([, v]) => wordTokens(String(v).replace(/[_-]/g, " "))),
-    );
+    words = new Set(shortValues(r).flatMap(([, v]) => wordTokens(v)));
     valueWords.set(r, words);
   }
   return words.has(word);
 }
 
 /**
- * The request's word tokens that may describe the record: every one before its name, and after it
- * those up to the first word that says what to do. Without the name, every word.
+ * Whether a row says this word as what it is, not only denied in its own words ("not_started",
+ * "Coupon not applied"): "the task that hasn't started" fits the not_started one.
  */
-function describingSequence(text: string, noun: string): string[] {
-  const raw = text.match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
-  const out: string[] = [];
+function affirms(r: ChoiceRow, word: string): boolean {
+  if (!says(r, word)) return false;
+  let denied = deniedWords.get(r);
+  if (!denied) {
+    const texts = [...r.names, ...shortValues(r).map(([, v]) => v)];
+    denied = new Set(texts.flatMap((t) => readWords(t).flatMap((w) => (w.denied ? wordTokens(w.raw) : []))));
+    deniedWords.set(r, denied);
+  }
+  return !denied.has(word);
+}
+
+/**
+ * Why a record was taken where the words deny something: the facts the positive words matched,
+ * then each denied word with what the row says in its place ('not "shipped" (status paid)'), then
+ * the records that fit too but cannot take the change.
+ */
+function whyNot(
+  rows: ChoiceRow[],
+  fits: ChoiceRow[],
+  choice: ChoiceRow,
+  words: string[],
+  nots: string[],
+): string {
+  const denied = nots.map((w) => `not "${w}"${inPlaceOf(rows, choice, w)}`).join(", ");
+  const base = words.length ? whyPicked(fits, choice, words) : undefined;
+  if (base) {
+    const [head, ...rest] = base.split("; ");
+    return [`${head}, ${denied}`, ...rest].join("; ");
+  }
+  const others = fits
+    .filter((r) => r !== choice)
+    .slice(0, 2)
+    .map((r) => `${r.value} fits too but ${cannot(r) ?? "is not open to this change"}`);
+  return [`fits ${denied}`, ...(others.length ? others : ["the only one that fits"])].join("; ");
+}
+
+/** What the row says under the key where another row says the denied word: " (status paid)". */
+function inPlaceOf(rows: ChoiceRow[], choice: ChoiceRow, word: string): string {
+  for (const r of rows) {
+    if (r === choice || !affirms(r, word)) continue;
+    const at = shortValues(r).find(([, v]) => wordTokens(v).includes(word));
+    const mine = at ? choice.row[at[0]] : undefined;
+    if (at && typeof mine === "string" && mine) return ` (${at[0]} ${mine.slice(0, 40)})`;
+  }
+  return "";
+}
+
+/**
+ * The request's word tokens that may describe the record: every one before its name, and after it
+ * those up to the first word that says what to do; each marked when the request denies it ("not
+ * shipped"). The record's name itself is never denied. Without the name, every word.
+ */
+function describingSequence(text: string, noun: string): Array<{ token: string; denied: boolean }> {
+  const out: Array<{ token: string; denied: boolean }> = [];
   let after = false;
-  let negated = false;
-  for (const word of raw) {
-    const lower = word.toLowerCase();
-    if (after && WHAT_TO_DO.has(lower)) break;
-    // "my order that has not shipped yet" says what it is not: the next word describes nothing.
-    if (NEGATIONS.has(lower) || /n['’]t$/.test(lower)) {
-      negated = true;
-      continue;
-    }
-    const [token] = wordTokens(word);
+  for (const word of readWords(text)) {
+    if (after && WHAT_TO_DO.has(word.raw.toLowerCase())) break;
+    if (word.negation) continue;
+    const [token] = wordTokens(word.raw);
     if (!token) continue;
-    if (negated && token !== noun) {
-      // "hasn't been paid": the negation reaches past the helper words to "paid".
-      negated = FILLER.has(token) || token === "yet" || token === "ever" || token === "even";
-      continue;
-    }
-    negated = false;
-    out.push(token);
+    out.push({ token, denied: word.denied && token !== noun });
     if (token === noun) after = true;
   }
   return out;
@@ -207,7 +321,8 @@ function canTake(capability: AnyCapability, rows: ChoiceRow[], request: string):
     if (typeof verdict !== "string") continue;
     const of = fieldOf(verdict);
     if (!of || named.has(of[0])) continue;
-    named.set(of[0], namedInWords(choicesOfValues(of[1]), askPart(request))?.value);
+    const values = choicesOfValues(of[1]);
+    named.set(of[0], namedInWords(values, askPart(request, values))?.value);
   }
   return (r) => {
     const verdict = r.row.possible;

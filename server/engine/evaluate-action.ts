@@ -24,7 +24,7 @@ import {
   wordTokens,
 } from "./choice-words";
 import { requiredFields } from "./describe-inputs";
-import { askPart, type Described, describedRecords } from "./described-records";
+import { askPart, type Described, deniedOf, describedRecords } from "./described-records";
 import { inSentence } from "./in-sentence";
 import { paidChoice } from "./paid-choices";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
@@ -615,7 +615,8 @@ async function fromRequest(
     // Words asking by age ("the oldest open ticket") with no one oldest keep the age's order.
     if (field === capability.appliesTo.field && !ageAsked(request, entity)) {
       const found = describedRecords(capability, rows, request);
-      if (found?.kind === "one") return picked(found.choice, found.words);
+      if (found?.kind === "one")
+        return { ...picked(found.choice, found.words), ...(found.why ? { why: found.why } : {}) };
       if (found) return describedAnswer(field, entity, found);
     }
     const described = describedInWords(rows, request, entity);
@@ -748,8 +749,12 @@ function nameInRequest(rows: ChoiceRow[], request: string): ChoiceRow | undefine
   const open = rows.filter((r) => r.row.possible === undefined || r.row.possible === "yes");
   // The detail after the ask's colon is a free-text value ("…: the customer got the parcel"),
   // never the record's name: it named the resolved "Parcel damaged" ticket.
-  const asked = askPart(request);
-  return (open.length < rows.length ? namedInWords(open, asked) : undefined) ?? namedInWords(rows, asked);
+  // Words the request denies ("not the lamp one") name nothing; a name it contradicts ("the tee
+  // one that isn't delivered", and it is) is no name: the description answers instead.
+  const asked = askPart(request, rows);
+  const named =
+    (open.length < rows.length ? namedInWords(open, asked) : undefined) ?? namedInWords(rows, asked);
+  return named && !deniedOf(request, named, rows) ? named : undefined;
 }
 
 /** The one row the request quotes by its very value ("tkt_1"), if any. */

@@ -240,3 +240,22 @@ export const CAPABILITY_SEARCH_NOT_FOR: Array<{ query: string; expected: string;
     never: "change_delivery_address",
   },
 ];
+
+/**
+ * Questions about which records a change fits, as users ask them: their asking words ("which",
+ * "still", "something", "anything") are no evidence of what to do. Played (issue 23): "Which of
+ * my orders can I still return something from?" ranked pay_order first, on "still" and
+ * "something" in its description ("what is still due on something already bought").
+ */
+export const CAPABILITY_SEARCH_QUESTIONS: Array<{ query: string; expected: string }> = [
+  { query: "Which of my orders can I still return something from?", expected: "after_sales" },
+  { query: "which orders can I still get a refund on", expected: "after_sales" },
+  { query: "is there anything I could still exchange", expected: "after_sales" },
+  { query: "what can I still send back", expected: "after_sales" },
+  { query: "which of my orders is something still owed on", expected: "pay_order" },
+  { query: "which of my orders is still unpaid", expected: "pay_order" },
+  { query: "which tickets could I still reopen", expected: "reopen_ticket" },
+  { query: "which of my orders can I still change the address of", expected: "change_delivery_address" },
+  { query: "is there something I can still track", expected: "track_shipment" },
+  { query: "which ticket should someone still take over", expected: "assign_ticket" },
+];

@@ -71,6 +71,10 @@ export const shopConnector = defineConnector<ShopAdapter>({
     pend: ["pend payment"],
     unpaid: ["pay order", "pend", "pend payment"],
     settl: ["pay order"],
+    // What is owed or due on an order already placed is paid as it is, not bought again.
+    owe: ["pay order"],
+    owed: ["pay order"],
+    due: ["pay order"],
     money: ["refund"],
     reimburs: ["refund"],
     send: ["return"],

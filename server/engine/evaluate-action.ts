@@ -26,7 +26,6 @@ import {
 import { requiredFields } from "./describe-inputs";
 import { describedAnswer } from "./described-answer";
 import { askPart, describedRecords } from "./described-records";
-import { inSentence } from "./in-sentence";
 import { paidChoice } from "./paid-choices";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 import { REQUEST_NOTE, takesRequestAsReason } from "./request-as-reason";

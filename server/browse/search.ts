@@ -2,6 +2,7 @@ import type { BrowseBackend, Row } from "../connectors/sdk/browse-backend";
 import type { AnyConnector } from "../connectors/sdk/define-connector";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
 import { recordLink } from "../connectors/sdk/page-scope";
+import { balancedBySystem } from "./balanced-by-system";
 import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
 import { eligibleRecords } from "./eligible-records";
 import { guarded } from "./guarded";
@@ -9,6 +10,7 @@ import { type NarrowedListing, narrowedListing, withParams } from "./listing-wor
 import { namedRecord } from "./named-record";
 import { navigate } from "./navigate";
 import { noRecordLine } from "./no-record-line";
+import { pageSays } from "./page-says";
 import type { BrowsePage } from "./render-page";
 import { startLinks } from "./render-page";
 import { ASKING, candidateRoutes, FRAMING, STOP, scoreRoute, words } from "./route-words";
@@ -42,33 +44,6 @@ async function readableByCaller<T extends { r: RouteDefinition }>(
     }),
   );
   return ranked.filter((_, i) => allowed[i]);
-}
-
-/**
- * The best `count` of a ranked list with at most `perSystem` from one system while others have
- * matches: with many systems connected, one system's five near matches do not crowd out another's
- * one right page. Order within the answer stays the ranking's.
- */
-function balancedBySystem<T extends { r: RouteDefinition }>(
-  ranked: T[],
-  count: number,
-  perSystem: number,
-): T[] {
-  const taken: T[] = [];
-  const per = new Map<string, number>();
-  for (const x of ranked) {
-    const scheme = x.r.pattern.split("://")[0] ?? "";
-    if ((per.get(scheme) ?? 0) >= perSystem) continue;
-    per.set(scheme, (per.get(scheme) ?? 0) + 1);
-    taken.push(x);
-    if (taken.length === count) break;
-  }
-  // Fewer systems than places: the rest go to the best pages left, whatever their system.
-  for (const x of ranked) {
-    if (taken.length >= count) break;
-    if (!taken.includes(x)) taken.push(x);
-  }
-  return ranked.filter((x) => taken.includes(x));
 }
 
 export async function search(backend: BrowseBackend, query: string, scheme?: string): Promise<BrowsePage> {
@@ -228,12 +203,6 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       return { title: `Search: ${shownQ}`, outcome: "not_found", markdown: noRecord };
     return { title: `Search: ${shownQ}`, outcome: "applied", markdown: sections.join("\n\n") };
   });
-}
-
-/** Every word of `said` is a word of the page (stemmed as `words()` stems both). */
-function pageSays(page: string, said: string): boolean {
-  const have = new Set(words(page.replace(/\]\([^)]*\)/g, "]")));
-  return words(said).every((w) => have.has(w));
 }
 
 /** How many words of a query that found nothing are each searched alone. */

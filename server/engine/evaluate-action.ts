@@ -24,12 +24,13 @@ import {
   wordTokens,
 } from "./choice-words";
 import { requiredFields } from "./describe-inputs";
+import { describedAnswer } from "./described-answer";
 import { askPart, type Described, deniedOf, describedRecords } from "./described-records";
 import { inSentence } from "./in-sentence";
 import { paidChoice } from "./paid-choices";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 import { REQUEST_NOTE, takesRequestAsReason } from "./request-as-reason";
-import { cannot, whyPicked } from "./why-picked";
+import { whyPicked } from "./why-picked";
 
 export interface Evaluation {
   /** Index of the node the action stops at; `nodes.length` when every node passed (read capabilities). */
@@ -603,7 +604,8 @@ async function fromRequest(
       const [first = "", ...described] = aged.said.split(" ");
       return picked(aged.choice, described.slice(0, -1), AGE_WORDS[first]);
     }
-    if (aged?.kind === "none") return { ambiguous: noneCanTake(field, entity, aged.said, aged.described) };
+    if (aged?.kind === "none")
+      return describedAnswer(field, entity, { kind: "aged", said: aged.said, closed: aged.described });
     const named = nameInRequest(rows, request);
     if (named)
       return picked(
@@ -626,76 +628,6 @@ async function fromRequest(
     if (described) return picked(described, said.slice(0, Math.max(0, noun)));
   }
   return undefined;
-}
-
-/** How many of the records the words describe are named, with why, when none can take the change. */
-const NAMED_CANNOT = 3;
-
-/**
- * The answer when no record that can take the change fits the user's words: the records the
- * words do describe, each with its own verdict from the node's check ("tkt_9: already urgent"),
- * or, when they describe none, that no record fits. Played (issue 23): "no ticket that can take
- * this fits 'oldest open shipping ticket'" hid that the oldest open shipping ticket is already
- * urgent, and the model went looking for another.
- */
-function noneCanTake(field: string, entity: string, said: string, described: ChoiceRow[]): ValidationError {
-  const kind = entity.toLowerCase();
-  const next = `tell the user, or send ${field}`;
-  const first = described[0];
-  if (!first) return { field, code: "no_match", message: `no ${kind} fits "${said}"; ${next}` };
-  // A verdict's first clause is enough ("the ticket is closed"), and keeps the "; " between records.
-  const why = (r: ChoiceRow) =>
-    `${r.value}: ${typeof r.row.possible === "string" ? inSentence((r.row.possible.split(/;\s/)[0] ?? "").slice(0, 80)) : "not open to this change"}`;
-  const others = described.slice(1, NAMED_CANNOT).map(why).join("; ");
-  const rest = described.length - 1;
-  const more = rest > NAMED_CANNOT - 1 ? `; ${rest - NAMED_CANNOT + 1} more` : "";
-  const head = `the ${said} is ${why(first).replace(":", ", and cannot take this:")}${rest ? `; the other ${rest} that fit cannot either: ${others}${more}` : ""}`;
-  return { field, code: "not_possible", message: `${head}; ${next}` };
-}
-
-/**
- * The answer to words that describe several records (or only records that cannot take the
- * change): which words, the ones that fit, those that fit but cannot take it and why, and a word
- * no record says; typed, so the agent asks the user rather than picks. `narrow` keeps the offer
- * to the records that fit.
- */
-function describedAnswer(
-  field: string,
-  entity: string,
-  found: Exclude<Described, { kind: "one" }>,
-): { ambiguous: ValidationError; narrow?: string[] } {
-  const noun = entity.toLowerCase();
-  const words = `the user's words (${found.words.join(", ")})`;
-  const closed = found.closed
-    .slice(0, 3)
-    .map(
-      (r) => `${r.value} fits${found.kind === "several" ? " too" : ""} but ${cannot(r) ?? "cannot take it"}`,
-    );
-  if (found.kind === "closed")
-    return {
-      ambiguous: {
-        field,
-        code: "no_match",
-        message: `no ${noun} that can take this fits ${words}: ${closed.join("; ")}; tell the user, or send ${field}`,
-      },
-      narrow: found.closed.map((r) => r.value),
-    };
-  const unsaid = found.unsaid.length
-    ? `${found.unsaid.map((w) => `"${w}"`).join(", ")} fits no ${noun}; `
-    : "";
-  const n = found.choices.length;
-  const fit = `${n === 1 ? `fits 1 ${noun}` : `fit ${n} ${noun}s`} that can take this: ${found.choices
-    .slice(0, 10)
-    .map((r) => r.value)
-    .join(", ")}`;
-  return {
-    ambiguous: {
-      field,
-      code: "ambiguous_choice",
-      message: `${unsaid}${words} ${fit}${closed.length ? `; ${closed.join("; ")}` : ""}; ask the user which one`,
-    },
-    narrow: found.choices.map((r) => r.value),
-  };
 }
 
 /**

@@ -51,15 +51,29 @@ function differs(row: ChoiceRow, chosen: ChoiceRow, matched: string[]): string |
   return key && typeof theirs === "string" ? `${key} ${theirs.slice(0, 40)}` : `not "${lacking}"`;
 }
 
-/** The row's own verdict on this change, when it says it cannot take it ("already urgent"). */
+/**
+ * The row's own verdict on this change, when it says it cannot take it ("already urgent"), as a
+ * clause for any answer that names the row: the one reading of a verdict (described-answer.ts).
+ */
 export function cannot(row: ChoiceRow): string | undefined {
   const verdict = row.row.possible;
   // A verdict that lists what the row can take (after-sales paths: "return_refund") is no
   // clause: "… fits too but return_refund" read as nonsense.
   if (typeof verdict === "string" && /^[\w-]+(?:,\s*[\w-]+)*$/.test(verdict) && verdict !== "yes")
     return `only ${verdict} ${verdict.includes(",") ? "are" : "is"} possible`;
-  // A verdict is its own sentence ("The order has …"): here it is the clause after "but".
-  return typeof verdict === "string" && verdict !== "yes" ? inSentence(verdict.slice(0, 60)) : undefined;
+  // A verdict is its own sentence ("The order has …"): here it is the clause after "but", and
+  // its first clause is enough ("the ticket is closed"), cut at a word, never inside one.
+  return typeof verdict === "string" && verdict !== "yes" ? inSentence(firstClause(verdict)) : undefined;
+}
+
+/** How long a verdict's clause may be in another answer. */
+const CLAUSE_CHARS = 80;
+
+function firstClause(verdict: string): string {
+  const clause = (verdict.split(/;\s/)[0] ?? "").trim();
+  if (clause.length <= CLAUSE_CHARS) return clause;
+  const cut = clause.slice(0, CLAUSE_CHARS);
+  return `${cut.slice(0, cut.lastIndexOf(" ") > 0 ? cut.lastIndexOf(" ") : CLAUSE_CHARS)}…`;
 }
 
 /** Rows the same words fit that were passed over: they cannot take the change. */

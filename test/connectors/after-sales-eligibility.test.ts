@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { afterSalesPaths } from "@/server/connectors/shop/after-sales-eligibility";
+import { afterSalesNow, afterSalesPaths } from "@/server/connectors/shop/after-sales-eligibility";
 import { openItems, settledItems } from "@/server/connectors/shop/after-sales-items";
 import type { ShopOrder } from "@/server/connectors/shop/shop-adapter";
 
@@ -126,5 +126,93 @@ describe("lines an earlier return or exchange settled are not offered again", ()
       { id: "ref_2", kind: "refund", amount: 100, status: "succeeded", details: null },
     ];
     expect(openItems(order).map((i) => i.id)).toEqual(["it_1", "it_2"]);
+  });
+});
+
+/**
+ * Issue 23: a line's `false` carried no reason ("returnable: false" on an in-transit order, while
+ * only the order said "a return is possible once delivered"). Each false flag now says why, in a
+ * few words: the line's own reason on the line, the order's reason once for all its lines.
+ */
+describe("every false item flag carries its reason, the order's said once", () => {
+  const until = new Date(now.getTime() + 10 * 86_400_000).toISOString();
+  const teeAndMug = (): ShopOrder => {
+    const order = delivered(3, until);
+    order.items = [
+      { id: "it_1", product_id: "prod_tee", name: "Tee", quantity: 1, unit_price: 2500, exchangeable: true },
+      { id: "it_2", product_id: "prod_mug", name: "Mug", quantity: 2, unit_price: 1800, exchangeable: false },
+    ];
+    return order;
+  };
+
+  /** Each false flag's reason: the line's own, else the order's (which must name the flag). */
+  function reasons(order: ShopOrder) {
+    const now_ = afterSalesNow(order, now);
+    for (const item of now_.items)
+      for (const flag of ["returnable", "exchangeable"] as const) {
+        if (item[flag]) continue;
+        const orders = now_.items_why_not;
+        expect(
+          item.why_not ?? (orders?.includes(flag) ? orders : undefined),
+          `${item.id}.${flag}`,
+        ).toBeTruthy();
+      }
+    return now_;
+  }
+
+  it("in transit: the order's reason once, the product's own on its line", () => {
+    const order = teeAndMug();
+    order.status = "shipped";
+    order.delivered_at = null;
+    order.returns_until = null;
+    const out = reasons(order);
+    expect(out.items_why_not).toBe("returnable, exchangeable: not delivered yet");
+    expect(out.items.map((i) => [i.id, i.returnable, i.exchangeable, i.why_not])).toEqual([
+      ["it_1", false, false, undefined],
+      ["it_2", false, false, "product not exchangeable"],
+    ]);
+  });
+
+  it("unpaid, cancelled, not shipped, window closed: each the order's few words", () => {
+    const cases: Array<[Partial<ShopOrder>, string]> = [
+      [{ status: "pending_payment", payment: null }, "not paid"],
+      [{ status: "cancelled" }, "order cancelled"],
+      [{ status: "paid" }, "not shipped yet"],
+      [{ returns_until: daysAgo(1) }, `window closed ${daysAgo(1).slice(0, 10)}`],
+      [{ returns_until: null }, "no return window"],
+    ];
+    for (const [change, words] of cases) {
+      const out = reasons({ ...teeAndMug(), ...change });
+      expect(out.items_why_not, words).toBe(`returnable, exchangeable: ${words}`);
+    }
+  });
+
+  it("delivered, one line exchanged: its own reason on it; the mug says why it is not exchangeable; nothing for the order", () => {
+    const order = teeAndMug();
+    order.refunds = [
+      { id: "exc_1", kind: "exchange", amount: 0, status: "succeeded", details: { item_id: "it_1" } },
+    ];
+    const out = reasons(order);
+    expect(out.items_why_not).toBeUndefined();
+    expect(out.items.map((i) => [i.id, i.returnable, i.exchangeable, i.why_not])).toEqual([
+      ["it_1", false, false, "already exchanged"],
+      ["it_2", true, false, "product not exchangeable"],
+    ]);
+  });
+
+  it("in transit with only the product's reason for exchange: the order's reason names returnable alone", () => {
+    const order = teeAndMug();
+    order.items = order.items.slice(1);
+    order.status = "shipped";
+    const out = reasons(order);
+    expect(out.items_why_not).toBe("returnable: not delivered yet");
+    expect(out.items[0]?.why_not).toBe("product not exchangeable");
+  });
+
+  it("open lines carry no reason", () => {
+    const out = reasons(teeAndMug());
+    expect(out.items[0]).toMatchObject({ returnable: true, exchangeable: true });
+    expect(out.items[0]?.why_not).toBeUndefined();
+    expect(out.items_why_not).toBeUndefined();
   });
 });

@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { idem } from "../gateway/gateway-world";
 import { createMcpWorld, type McpWorld, sc, text } from "../mcp/mcp-world";
 
-type Item = { id: string; status?: string; exchangeable?: boolean; returnable?: boolean };
+type Item = { id: string; status?: string; exchangeable?: boolean; returnable?: boolean; why_not?: string };
 type Path = { eligible: boolean; reason?: string };
+type Read = { items: Item[]; after_sales: Record<string, Path>; items_why_not?: string };
 
 /** The items table and the "What may be done now" list of an order page, as an agent reads them. */
-function readOrderPage(markdown: string): { items: Item[]; after_sales: Record<string, Path> } {
+function readOrderPage(markdown: string): Read {
   const lines = markdown.split("\n");
   const head = lines.findIndex((l) => l.startsWith("| id | product_id |"));
   const columns = (lines[head] ?? "").split("|").map((c) => c.trim());
@@ -21,14 +22,16 @@ function readOrderPage(markdown: string): { items: Item[]; after_sales: Record<s
       status: cell("status"),
       exchangeable: flag("exchangeable"),
       returnable: flag("returnable"),
+      why_not: cell("why_not") || undefined,
     });
   }
+  const items_why_not = /^- \*\*items why not:\*\* (.*)$/m.exec(markdown)?.[1];
   const after_sales: Record<string, Path> = {};
   for (const m of markdown.matchAll(
     /^- \*\*(refund only|return refund|exchange|shipping refund):\*\* eligible: (true|false)/gm,
   ))
     after_sales[(m[1] ?? "").replace(" ", "_")] = { eligible: m[2] === "true" };
-  return { items, after_sales };
+  return { items, after_sales, ...(items_why_not ? { items_why_not } : {}) };
 }
 
 /**
@@ -53,6 +56,27 @@ describe("item-level and order-level after-sales facts agree (real legacy, real 
       version: s.version as number,
       decision: "approve",
     });
+  }
+
+  /**
+   * Issue 23: every false flag says why — its line's own reason, or the order's said once for all
+   * lines (naming the flags it closes), never the order's reason repeated on a line.
+   */
+  function reasoned(where: string, read: Pick<Read, "items" | "items_why_not">) {
+    const once = read.items_why_not;
+    for (const i of read.items)
+      for (const flag of ["returnable", "exchangeable"] as const) {
+        if (i[flag] !== false) continue;
+        expect(
+          i.why_not ?? (once?.includes(flag) ? once : undefined),
+          `${where} ${i.id}.${flag}`,
+        ).toBeTruthy();
+      }
+    const orderWords = once?.replace(/^.*: /, "");
+    for (const i of read.items) if (orderWords) expect(i.why_not, `${where} ${i.id}`).not.toBe(orderWords);
+    for (const i of read.items)
+      if (i.status === "exchanged" || i.status === "returned")
+        expect(i.why_not, `${where} ${i.id}`).toBe(`already ${i.status}`);
   }
 
   function agree(where: string, items: Item[], paths: Record<string, Path>) {
@@ -92,11 +116,25 @@ describe("item-level and order-level after-sales facts agree (real legacy, real 
       const page = await client.callTool({ name: "navigate", arguments: { uri: `shop://order/${id}` } });
       const view = readOrderPage(text(page));
       agree(`${label} ${id} page`, view.items, view.after_sales);
+      reasoned(`${label} ${id} page`, view);
+      // The order's reason is said once above the table, on none of its rows.
+      const orderWords = view.items_why_not?.replace(/^.*: /, "");
+      const rows = text(page)
+        .split("\n")
+        .filter((l) => l.startsWith("| `"));
+      if (orderWords) for (const row of rows) expect(row, `${label} ${id}`).not.toContain(orderWords);
       // The text an agent reads: an exchanged line's row never carries a "true".
       for (const row of text(page)
         .split("\n")
-        .filter((l) => /\| (exchanged|returned) \|/.test(l)))
+        .filter((l) => /\| already (exchanged|returned) \|/.test(l)))
         expect(row, `${label} ${id}`).not.toContain("true");
+      // get_context's entity view holds the same reasons.
+      const context = sc(
+        await client.callTool({ name: "get_context", arguments: { entity: "order", entity_id: id } }),
+      ).view as Read & { after_sales: Record<string, Path> };
+      agree(`${label} ${id} get_context`, context.items, context.after_sales);
+      reasoned(`${label} ${id} get_context`, context);
+      expect(context.items_why_not, `${label} ${id}`).toBe(view.items_why_not);
     }
     return client;
   }
@@ -120,7 +158,7 @@ describe("item-level and order-level after-sales facts agree (real legacy, real 
     const client = await checkAll("after");
     const page = await client.callTool({ name: "navigate", arguments: { uri: "shop://order/ord_exchange" } });
     const tee = readOrderPage(text(page)).items.find((i) => i.id === "ord_exchange_item_1");
-    expect(tee).toMatchObject({ status: "exchanged", exchangeable: false, returnable: false });
+    expect(tee).toMatchObject({ why_not: "already exchanged", exchangeable: false, returnable: false });
     // The order choice after_sales shows holds the same facts as the page.
     const started = sc(
       await client.callTool({
@@ -129,7 +167,7 @@ describe("item-level and order-level after-sales facts agree (real legacy, real 
       }),
     );
     const order = started.options as {
-      order: { items: Item[] };
+      order: { items: Item[]; items_why_not?: string };
       after_sales: Array<Path & { kind: string }>;
     };
     agree(
@@ -137,5 +175,15 @@ describe("item-level and order-level after-sales facts agree (real legacy, real 
       order.order.items,
       Object.fromEntries(order.after_sales.map((p) => [p.kind, p])),
     );
+    reasoned("after_sales options", order.order);
+    // In transit: the order's reason once in the options, the product's own on its line.
+    const transit = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { capability: "after_sales", entity_id: "ord_transit", idempotency_key: idem() },
+      }),
+    ).options as { order: { items: Item[]; items_why_not?: string } };
+    reasoned("after_sales options ord_transit", transit.order);
+    expect(transit.order.items_why_not).toBe("returnable: not delivered yet");
   });
 });

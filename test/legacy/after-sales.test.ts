@@ -157,6 +157,43 @@ describe("exchange", () => {
   });
 });
 
+describe("an order's lines agree with their own status", () => {
+  // Issue 23: after the tee was exchanged the order still said `exchangeable: true` on it.
+  test("a line exchanged or returned is no longer exchangeable; the others keep their product's policy", async () => {
+    const lines = async () =>
+      Object.fromEntries(
+        (
+          (await call(legacy, "GET", "/v1/orders/ord_exchange")).body.items as Array<Record<string, unknown>>
+        ).map((i) => [i.product_id, { status: i.status, exchangeable: i.exchangeable }]),
+      );
+    expect(await lines()).toEqual({
+      prod_tee: { status: "ok", exchangeable: true },
+      prod_mug: { status: "ok", exchangeable: false },
+    });
+    const tee = await itemOf("ord_exchange", "prod_tee");
+    const ex = await call(legacy, "POST", "/v1/orders/ord_exchange/exchanges", {
+      body: { item_id: tee, replacement_product_id: "prod_tee_l", reason: "too small" },
+    });
+    expect(ex.status).toBe(201);
+    expect((await lines()).prod_tee).toEqual({ status: "exchanged", exchangeable: false });
+    // Listed the same way as read one by one.
+    const listed = (await call(legacy, "GET", "/v1/orders?per_page=50")).body.data as Array<{
+      id: string;
+      items: Array<{ id: string; exchangeable: boolean }>;
+    }>;
+    expect(listed.find((o) => o.id === "ord_exchange")?.items.find((i) => i.id === tee)?.exchangeable).toBe(
+      false,
+    );
+
+    await legacy.reset();
+    const returned = await call(legacy, "POST", "/v1/orders/ord_exchange/returns", {
+      body: { item_ids: [tee], reason: "fit" },
+    });
+    expect(returned.status).toBe(201);
+    expect((await lines()).prod_tee).toEqual({ status: "returned", exchangeable: false });
+  });
+});
+
 describe("shipping difference", () => {
   test("refunds up to the shipping difference, then refuses", async () => {
     const order = await call(legacy, "GET", "/v1/orders/ord_shipdiff");

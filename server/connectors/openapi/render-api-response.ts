@@ -65,6 +65,9 @@ export function shownValue(key: string, value: unknown): string {
   );
 }
 
+/** Keys that hold a record's state. */
+const STATE_KEYS = new Set(["status", "state"]);
+
 /**
  * Columns worth a table: `id` (or the given id key) first, then the item schema's scalar
  * properties in the document's order where the rows have them, then scalar fields common in the rows.
@@ -85,6 +88,10 @@ export function columnsOf(rows: Row[], idKey = "id", preferred: string[] = []): 
   );
   if (created && !columns.includes(created))
     columns.splice(Math.min(columns.length, OPENAPI_LIMITS.maxColumns - 1), 1, created);
+  // A record's state always has a column too, beside the others: a flag that says no
+  // ("exchangeable: false" on a line the system exchanged) carries its reason only beside it.
+  const state = keys.find((k) => STATE_KEYS.has(k));
+  if (state && !columns.includes(state)) columns.push(state);
   return columns;
 }
 

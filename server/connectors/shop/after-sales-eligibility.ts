@@ -118,7 +118,10 @@ export function afterSalesPaths(order: ShopOrder, now = new Date()): AfterSalesP
         };
 
   const exchangeable = open.filter((i) => i.exchangeable);
-  const exchangedBefore = order.items.some((i) => i.exchangeable && settled.has(i.id));
+  // A line exchanged before was exchangeable; a settled line's own flag may already say no.
+  const exchangedBefore = order.items.some(
+    (i) => settled.get(i.id)?.how === "exchanged" || (i.exchangeable && settled.has(i.id)),
+  );
   const exchange: AfterSalesPath =
     s !== "delivered"
       ? {
@@ -173,8 +176,32 @@ export function afterSalesPaths(order: ShopOrder, now = new Date()): AfterSalesP
   return [refundOnly, returnRefund, exchange, shippingRefund];
 }
 
-/** A line with what may be done with it now, beside what it is. */
-export type ItemNow = ShopOrderItem & { returnable: boolean; exchangeable: boolean };
+/**
+ * A line with what may be done with it now, beside what it is; `why_not` is the line's own reason
+ * when a flag is false for it alone (settled before, a product the shop does not exchange).
+ */
+export type ItemNow = Omit<ShopOrderItem, "exchangeable"> & {
+  returnable: boolean;
+  exchangeable: boolean;
+  why_not?: string;
+};
+
+/** The order's reason a path is closed to every line, in a few words. */
+function orderWords(path: AfterSalesPath | undefined, order: ShopOrder): string | undefined {
+  switch (path?.reason) {
+    case "order_not_paid":
+      return "not paid";
+    case "order_cancelled":
+      return "order cancelled";
+    case "order_not_delivered":
+      return order.status === "shipped" ? "not delivered yet" : "not shipped yet";
+    case "return_window_closed":
+      return order.returns_until ? `window closed ${day(order.returns_until)}` : "no return window";
+    default:
+      // The other reasons are the lines' own (settled, not exchangeable), said on each line.
+      return path && !path.eligible ? path.message : undefined;
+  }
+}
 
 /**
  * The order's paths and each line's share of them, from one evaluation: a line is returnable
@@ -182,19 +209,44 @@ export type ItemNow = ShopOrderItem & { returnable: boolean; exchangeable: boole
  * (not settled before; for an exchange, a product the shop exchanges). The legacy line's own
  * `exchangeable` is the product's policy, not what may be done now: shown beside "exchange: no"
  * it read as a contradiction (an exchanged tee said `exchangeable: true`).
+ *
+ * Every false flag says why (issue 23: "returnable: false" on an in-transit line left the model to
+ * find the order's message): a line's own reason on the line (`why_not`), the order's reason once
+ * for all its lines (`items_why_not`, naming the flags it closes), never repeated per line. A
+ * lasting reason wins over a passing one: a mug in transit says it is not exchangeable at all.
  */
 export function afterSalesNow(
   order: ShopOrder,
   now = new Date(),
-): { paths: AfterSalesPath[]; items: ItemNow[] } {
+): { paths: AfterSalesPath[]; items: ItemNow[]; items_why_not?: string } {
   const paths = afterSalesPaths(order, now);
-  const open = (kind: AfterSalesKind) => paths.some((p) => p.kind === kind && p.eligible);
-  const unsettled = new Set(openItems(order).map((i) => i.id));
-  const items = order.items.map(({ exchangeable, status, ...line }) => ({
-    ...line,
-    returnable: open("return_refund") && unsettled.has(line.id),
-    exchangeable: open("exchange") && unsettled.has(line.id) && exchangeable,
-    ...(status ? { status } : {}),
-  }));
-  return { paths, items };
+  const path = (kind: AfterSalesKind) => paths.find((p) => p.kind === kind);
+  const settled = settledItems(order);
+  const closedFor = { returnable: false, exchangeable: false };
+  const items = order.items.map(({ exchangeable, status, ...line }) => {
+    const how = settled.get(line.id)?.how;
+    const returnable = !how && path("return_refund")?.eligible === true;
+    const canExchange = !how && exchangeable && path("exchange")?.eligible === true;
+    const why_not = how ? `already ${how}` : exchangeable ? undefined : "product not exchangeable";
+    if (!returnable && !how) closedFor.returnable = true;
+    if (!canExchange && !why_not) closedFor.exchangeable = true;
+    return {
+      ...line,
+      returnable,
+      exchangeable: canExchange,
+      ...(status ? { status } : {}),
+      ...(why_not ? { why_not } : {}),
+    };
+  });
+  const words = {
+    returnable: closedFor.returnable ? orderWords(path("return_refund"), order) : undefined,
+    exchangeable: closedFor.exchangeable ? orderWords(path("exchange"), order) : undefined,
+  };
+  const items_why_not =
+    words.returnable && words.returnable === words.exchangeable
+      ? `returnable, exchangeable: ${words.returnable}`
+      : (["returnable", "exchangeable"] as const)
+          .flatMap((flag) => (words[flag] ? [`${flag}: ${words[flag]}`] : []))
+          .join("; ") || undefined;
+  return { paths, items, ...(items_why_not ? { items_why_not } : {}) };
 }

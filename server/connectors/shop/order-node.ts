@@ -104,12 +104,15 @@ function orderCandidate(order: ShopOrder) {
 }
 
 export function orderBrief(order: ShopOrder) {
+  const { items, items_why_not } = afterSalesNow(order);
   return {
     id: order.id,
     status: order.status,
     total: order.total,
-    // What may be done with each line now, from the same evaluation as the order's paths.
-    items: afterSalesNow(order).items.map((i) => ({
+    ...(items_why_not ? { items_why_not } : {}),
+    // What may be done with each line now, from the same evaluation as the order's paths; a false
+    // flag's reason on its line, or once above for all of them.
+    items: items.map((i) => ({
       id: i.id,
       product_id: i.product_id,
       name: i.name,
@@ -119,6 +122,7 @@ export function orderBrief(order: ShopOrder) {
       exchangeable: i.exchangeable,
       // Only a line an earlier return or exchange settled says so (the others are all "ok").
       ...(i.status && i.status !== "ok" ? { status: i.status } : {}),
+      ...(i.why_not ? { why_not: i.why_not } : {}),
     })),
     address: order.address ? { id: order.address.id, label: order.address.label } : null,
     shipment: order.shipment ? { status: order.shipment.status, carrier: order.shipment.carrier } : null,

@@ -16,7 +16,7 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
   const [customer, order] = await Promise.all([customerFor(adapter, actor, {}), adapter.order(orderId)]);
   if (!order || !canSeeOrder(actor, customer, order)) return null;
   // Lines and paths from one evaluation, so an item never says yes under an order that says no.
-  const { paths, items } = afterSalesNow(order);
+  const { paths, items, items_why_not } = afterSalesNow(order);
   const shipped = order.status === "shipped" || order.status === "delivered";
   const addressChange =
     order.status === "pending_payment" || order.status === "paid"
@@ -64,6 +64,8 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
     entity: "Order",
     id: order.id,
     status: order.status,
+    // Why the lines' false flags are false when the order is the reason: said once, not per line.
+    ...(items_why_not ? { items_why_not } : {}),
     items,
     totals: {
       subtotal: order.subtotal,

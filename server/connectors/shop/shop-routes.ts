@@ -54,6 +54,24 @@ function withTotalsLine(view: BackendOutcome): BackendOutcome {
   return { ...view, view: { ...order, totals: sumText(sumTerms(sum), t.total) } };
 }
 
+/**
+ * The order page's item rows: each false flag's reason in the last column (`why_not`), which also
+ * says a settled line's status ("already exchanged"), so the legacy's `status` column goes; a line
+ * with nothing to say leaves it empty, and no line with anything drops it. Eight columns, the
+ * table's limit; the view keeps both fields for structured readers.
+ */
+function withItemReasons(view: BackendOutcome): BackendOutcome {
+  const order = view.view as Row | undefined;
+  if (!order || !Array.isArray(order.items)) return view;
+  const rows = (order.items as Row[]).map(({ status: _status, why_not, ...line }) => ({
+    ...line,
+    why_not: typeof why_not === "string" ? why_not : "",
+  }));
+  const said = rows.some((r) => r.why_not);
+  const items = said ? rows : rows.map(({ why_not: _none, ...line }) => line);
+  return { ...view, view: { ...order, items } };
+}
+
 const PLACED_BY_YOU = "you (an action of this agent)";
 
 /**
@@ -134,7 +152,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
         backend.entityView("order", id),
         backend.createdByCaller?.("Order", [id]) ?? Promise.resolve<Record<string, string>>({}),
       ]);
-      const page = withTotalsLine(view);
+      const page = withItemReasons(withTotalsLine(view));
       const order = page.view as Row | undefined;
       // "The order I placed": this agent's own checkout made it (from the action store).
       const shown = order && mine[id] ? { ...page, view: { ...order, placed_by: PLACED_BY_YOU } } : page;

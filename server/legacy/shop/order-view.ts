@@ -138,7 +138,12 @@ export function loadOrderView(db: Database.Database, tenantId: string, id: strin
     id: row.id,
     customer_id: row.customer_id,
     status: row.status,
-    items: orderItems(db, tenantId, id).map((i) => ({ ...i, exchangeable: i.exchangeable === 1 })),
+    // A line already returned or exchanged cannot be exchanged (again): the row's flag is the
+    // product's policy when ordered, so alone it said `exchangeable: true` on an exchanged line.
+    items: orderItems(db, tenantId, id).map((i) => ({
+      ...i,
+      exchangeable: i.exchangeable === 1 && i.status === "ok",
+    })),
     subtotal: row.subtotal,
     shipping_method: row.shipping_method,
     shipping_price: row.shipping_price,

@@ -126,7 +126,9 @@ export const orderSchema = z.strictObject({
       name: z.string(),
       quantity: z.number().int(),
       unit_price: cents,
-      exchangeable: z.boolean(),
+      exchangeable: z
+        .boolean()
+        .describe("may be exchanged: an exchangeable product on a line not yet returned or exchanged"),
       status: z.enum(["ok", "returned", "exchanged"]),
     }),
   ),

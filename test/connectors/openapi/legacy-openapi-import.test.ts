@@ -210,6 +210,39 @@ describe("the legacy system's own OpenAPI document, imported", () => {
     expect(queue.map((q) => q.action_id)).toContain(id);
   });
 
+  test("the imported order agrees with itself: a line exchanged through the shop is no longer exchangeable", async () => {
+    // Issue 23: the legacy API said `exchangeable: true` on the tee it had just exchanged.
+    const started = await w.gw.startAction(w.agent.alice, {
+      capability: "after_sales",
+      entity_id: "ord_exchange",
+      patch: {
+        kind: "exchange",
+        reason: "too small",
+        item_id: "ord_exchange_item_1",
+        replacement_product_id: "prod_tee_l",
+      },
+    });
+    expect(started.outcome, JSON.stringify(started.validation_errors)).toBe("applied");
+    await approve(w, started.action_id as string);
+    const page = text(await call(sam, "navigate", { uri: "legacy://v1/orders/ord_exchange" }));
+    const lines = page.split("\n");
+    const head = lines.findIndex((l) => /^\| id \|.*\| exchangeable \|/.test(l));
+    expect(head, page).toBeGreaterThan(-1);
+    const columns = (lines[head] ?? "").split("|").map((c) => c.trim());
+    const row = (id: string) => {
+      const cells = (lines.find((l) => l.includes(id) && l.startsWith("|")) ?? "")
+        .split("|")
+        .map((c) => c.trim());
+      return {
+        status: cells[columns.indexOf("status")],
+        exchangeable: cells[columns.indexOf("exchangeable")],
+      };
+    };
+    expect(row("ord_exchange_item_1")).toEqual({ status: "exchanged", exchangeable: "false" });
+    expect(row("ord_exchange_item_2")).toEqual({ status: "ok", exchangeable: "false" });
+    await w.legacy.reset();
+  });
+
   test("cannot: scope records to the caller; so a member reads nothing until an admin allows it", async () => {
     // shop://orders shows Alice her own orders; the generated listing would show every customer's.
     const mine = await call(alice, "navigate", { uri: "shop://orders" });

@@ -1,0 +1,89 @@
+import type { ValidationError } from "../connectors/sdk/outcome";
+import type { ChoiceRow } from "./choice-words";
+import type { Described } from "./described-records";
+import { cannot } from "./why-picked";
+
+/**
+ * What the user's words left unanswered: records they describe by what they are (several, or
+ * only ones that cannot take the change), or by age ("the oldest open shipping ticket") when no
+ * record that can take the change is that one (`closed`: those the words fit, the asked end first).
+ */
+export type Unanswered =
+  | Exclude<Described, { kind: "one" }>
+  | { kind: "aged"; said: string; closed: ChoiceRow[] };
+
+/** How many records that cannot take the change are named, each with why; the rest are counted. */
+const NAMED_CANNOT = 3;
+
+/**
+ * The one answer to words that describe records without naming one that can take the change:
+ * the records they fit that can (to ask the user which), and those that cannot, each with its own
+ * verdict read one way (`cannot()`), whether the words asked by age or by description. Typed, so
+ * the agent asks or tells the user rather than picks; `narrow` keeps the offer to the records the
+ * description fits. Played (issue 23): "no ticket that can take this fits 'oldest open shipping
+ * ticket'" hid that the oldest open shipping ticket is already urgent; and two builders cut the
+ * same row's verdict two ways ("the invoice is paid" beside "the invoice is paid; reminders go …
+ * at").
+ */
+export function describedAnswer(
+  field: string,
+  entity: string,
+  found: Unanswered,
+): { ambiguous: ValidationError; narrow?: string[] } {
+  const noun = entity.toLowerCase();
+  const next = `tell the user, or send ${field}`;
+  // Either way NAMED_CANNOT are named (the one by age and two others, or the first three).
+  const left = found.closed.length - NAMED_CANNOT;
+  const more = left > 0 ? `; ${left} more` : "";
+  if (found.kind === "aged") {
+    const [first, ...others] = found.closed;
+    if (!first)
+      return { ambiguous: { field, code: "no_match", message: `no ${noun} fits "${found.said}"; ${next}` } };
+    const named = others
+      .slice(0, NAMED_CANNOT - 1)
+      .map((r) => `${r.value}: ${cannot(r) ?? "not open to this change"}`)
+      .join("; ");
+    const either = others.length
+      ? `; the other ${others.length} that fit cannot either: ${named}${more}`
+      : "";
+    return {
+      ambiguous: {
+        field,
+        code: "not_possible",
+        message: `the ${found.said} is ${first.value}, and cannot take this: ${cannot(first) ?? "not open to this change"}${either}; ${next}`,
+      },
+    };
+  }
+  const words = `the user's words (${found.words.join(", ")})`;
+  const closed = `${found.closed
+    .slice(0, NAMED_CANNOT)
+    .map(
+      (r) => `${r.value} fits${found.kind === "several" ? " too" : ""} but ${cannot(r) ?? "cannot take it"}`,
+    )
+    .join("; ")}${more}`;
+  if (found.kind === "closed")
+    return {
+      ambiguous: {
+        field,
+        code: "no_match",
+        message: `no ${noun} that can take this fits ${words}: ${closed}; ${next}`,
+      },
+      narrow: found.closed.map((r) => r.value),
+    };
+  const unsaid = found.unsaid.length
+    ? `${found.unsaid.map((w) => `"${w}"`).join(", ")} fits no ${noun}; `
+    : "";
+  const n = found.choices.length;
+  const fit = `${n === 1 ? `fits 1 ${noun}` : `fit ${n} ${noun}s`} that can take this: ${found.choices
+    .slice(0, 10)
+    .map((r) => r.value)
+    .join(", ")}`;
+  return {
+    ambiguous: {
+      field,
+      code: "ambiguous_choice",
+      message: `${unsaid}${words} ${fit}${found.closed.length ? `; ${closed}` : ""}; ask the user which one`,
+    },
+    narrow: found.choices.map((r) => r.value),
+  };
+}

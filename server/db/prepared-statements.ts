@@ -12,11 +12,15 @@ import { type Db, type DbDriver, driverOfDb } from "./client";
  * opened, and told to the client's query listener like Prisma's own.
  */
 
-/** What an MCP call reads of its tenant every time: name, script limits and the config stamp. */
+/**
+ * What an MCP call reads of its tenant every time: name, script limits and the config stamp; and
+ * of its agent, the stamp of its applied actions (null: no agent, or none of this tenant's).
+ */
 export interface TenantRow {
   name: string;
   scriptLimits: unknown;
   configVersion: number;
+  appliedActionsVersion: number | null;
 }
 
 export type AuditEventRow = Awaited<ReturnType<Db["auditEvent"]["create"]>>;
@@ -26,7 +30,8 @@ export type AuditRowData = Omit<AuditEventRow, "id" | "seq" | "createdAt" | "arg
 };
 
 export interface PreparedStatements {
-  tenantRow(tenantId: string): Promise<TenantRow | null>;
+  /** The tenant's row, with `agentId`'s applied-actions stamp when that agent is the tenant's. */
+  tenantRow(tenantId: string, agentId?: string): Promise<TenantRow | null>;
   /**
    * Inserts the rows, each numbered with its tenant's next number in the order given (gapless per
    * tenant, committed in order: the counter row is locked until the rows commit), and resolves
@@ -88,8 +93,15 @@ function told(driver: DbDriver, query: string, started: number) {
 
 // ---- SQLite ----------------------------------------------------------------------------------
 
+/** The agent's stamp as a scalar subquery: one statement, and a tenant row even with no agent. */
+const TENANT_ROW = (agentId: string, tenantId: string) =>
+  `SELECT "name", "scriptLimits", "configVersion", (SELECT "appliedActionsVersion" FROM "Agent"
+    WHERE "Agent"."id" = ${agentId} AND "Agent"."tenantId" = "Tenant"."id") AS "appliedActionsVersion"
+  FROM "Tenant" WHERE "id" = ${tenantId}`;
+
 const SQLITE = {
-  tenant: `SELECT "name", "scriptLimits", "configVersion" FROM "Tenant" WHERE "id" = ?`,
+  // Its parameters in order of appearance: the agent, then the tenant.
+  tenant: TENANT_ROW("?", "?"),
   begin: "BEGIN IMMEDIATE",
   commit: "COMMIT",
   rollback: "ROLLBACK",
@@ -124,12 +136,17 @@ function sqliteStatements(
   driver: DbDriver,
 ): PreparedStatements {
   return {
-    tenantRow: (tenantId) =>
+    tenantRow: (tenantId, agentId) =>
       traced(driver, "Tenant.findUnique", async () => {
         const { s } = sqliteConnection(await connected());
         const started = performance.now();
-        const row = s.tenant.get(tenantId) as
-          | { name: string; scriptLimits: string | null; configVersion: number }
+        const row = s.tenant.get(agentId ?? null, tenantId) as
+          | {
+              name: string;
+              scriptLimits: string | null;
+              configVersion: number;
+              appliedActionsVersion: number | null;
+            }
           | undefined;
         told(driver, SQLITE.tenant, started);
         if (!row) return null;
@@ -137,6 +154,7 @@ function sqliteStatements(
           name: row.name,
           scriptLimits: row.scriptLimits === null ? null : JSON.parse(row.scriptLimits),
           configVersion: row.configVersion,
+          appliedActionsVersion: row.appliedActionsVersion,
         };
       }),
     insertAuditRows: (rows) =>
@@ -205,8 +223,8 @@ function writeSqliteAudit(
 // ---- PostgreSQL ------------------------------------------------------------------------------
 
 const POSTGRES_TENANT = {
-  name: "signpost_tenant_row",
-  text: `SELECT "name", "scriptLimits", "configVersion" FROM "Tenant" WHERE "id" = $1`,
+  name: "signpost_tenant_agent_row",
+  text: TENANT_ROW("$2", "$1"),
 };
 
 /** What the audit statement returns, named: `*` would change its result type with the table. */
@@ -307,9 +325,9 @@ function postgresStatements(
       });
   };
   return {
-    tenantRow: (tenantId) =>
+    tenantRow: (tenantId, agentId) =>
       traced(driver, "Tenant.findUnique", async () => {
-        const [row] = await query<TenantRow>(POSTGRES_TENANT, [tenantId]);
+        const [row] = await query<TenantRow>(POSTGRES_TENANT, [tenantId, agentId ?? null]);
         return row ?? null;
       }),
     insertAuditRows: (rows, channel) =>

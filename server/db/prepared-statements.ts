@@ -34,7 +34,8 @@ export interface PreparedStatements {
   tenantRow(tenantId: string, agentId?: string): Promise<TenantRow | null>;
   /**
    * Inserts the rows, each numbered with its tenant's next number in the order given (gapless per
-   * tenant, committed in order: the counter row is locked until the rows commit), and resolves
+   * tenant, committed in order: the counter row, or SQLite's one writer, is locked until the rows
+   * commit), and resolves
    * only once they are committed. On PostgreSQL the audit channel (`channel`) is then rung, best
    * effort and not waited for: a failed or late notify never fails or delays the rows.
    */
@@ -105,10 +106,13 @@ const SQLITE = {
   begin: "BEGIN IMMEDIATE",
   commit: "COMMIT",
   rollback: "ROLLBACK",
-  counter: `INSERT INTO "AuditCounter" ("tenantId", "seq") VALUES (?, ?)
-    ON CONFLICT ("tenantId") DO UPDATE SET "seq" = "seq" + excluded."seq" RETURNING "seq"`,
+  // Numbered in the statement: the tenant's last number + 1, and a trigger moves the counter to
+  // the row's number (prisma/sqlite/…_sqlite_audit_counter_trigger). SQLite has one writer and
+  // the statement holds the write lock from its start, so no other row can take the same number.
   audit: `INSERT INTO "AuditEvent" (${AUDIT_COLUMNS.map((c) => `"${c}"`).join(", ")}, "seq", "createdAt")
-    VALUES (${AUDIT_COLUMNS.map(() => "?").join(", ")}, ?, ?) RETURNING "id"`,
+    VALUES (${AUDIT_COLUMNS.map(() => "?").join(", ")},
+      COALESCE((SELECT "seq" FROM "AuditCounter" WHERE "tenantId" = ?), 0) + 1, ?)
+    RETURNING "id", "seq"`,
 } as const;
 
 type SqliteStatements = { -readonly [K in keyof typeof SQLITE]: BetterSqlite3.Statement };
@@ -176,7 +180,11 @@ function sqliteStatements(
   };
 }
 
-/** One transaction: each tenant's counter moves once by its rows' count, then the rows, numbered in order. */
+/**
+ * One transaction: the rows, each numbered after the last of its tenant, in the order given. A lone
+ * row (the common case: a call's own row, with no other waiting) is its own statement in
+ * autocommit, durable when it returns, with no BEGIN or COMMIT around it.
+ */
 function writeSqliteAudit(
   adapter: object,
   rows: AuditRowData[],
@@ -187,29 +195,20 @@ function writeSqliteAudit(
   // The time format Prisma's adapter writes (ISO 8601 with +00:00), which its reads parse.
   const createdAt = new Date();
   const stamp = createdAt.toISOString().replace("Z", "+00:00");
+  const insert = (row: AuditRowData): AuditEventRow => {
+    const json = JSON.stringify(row.arguments);
+    const values = AUDIT_COLUMNS.map((c) => (c === "arguments" ? json : row[c]));
+    const started = performance.now();
+    const { id, seq } = s.audit.get(...values, row.tenantId, stamp) as { id: number; seq: number };
+    told(driver, SQLITE.audit, started);
+    // What a read of the row gives back (the stored JSON, parsed).
+    return { ...row, id, seq, arguments: JSON.parse(json), createdAt } as AuditEventRow;
+  };
+  if (begin && rows.length === 1) return [insert(rows[0] as AuditRowData)];
   // Started by the adapter's own BEGIN when its lock was taken.
   if (begin) s.begin.run();
   try {
-    const count = new Map<string, number>();
-    for (const row of rows) count.set(row.tenantId, (count.get(row.tenantId) ?? 0) + 1);
-    const next = new Map<string, number>();
-    for (const [tenantId, n] of count) {
-      const started = performance.now();
-      const { seq } = s.counter.get(tenantId, n) as { seq: number };
-      told(driver, SQLITE.counter, started);
-      next.set(tenantId, seq - n + 1);
-    }
-    const out = rows.map((row) => {
-      const seq = next.get(row.tenantId) as number;
-      next.set(row.tenantId, seq + 1);
-      const json = JSON.stringify(row.arguments);
-      const values = AUDIT_COLUMNS.map((c) => (c === "arguments" ? json : row[c]));
-      const started = performance.now();
-      const { id } = s.audit.get(...values, seq, stamp) as { id: number };
-      told(driver, SQLITE.audit, started);
-      // What a read of the row gives back (the stored JSON, parsed).
-      return { ...row, id, seq, arguments: JSON.parse(json), createdAt } as AuditEventRow;
-    });
+    const out = rows.map(insert);
     const started = performance.now();
     s.commit.run();
     told(driver, SQLITE.commit, started);

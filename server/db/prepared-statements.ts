@@ -35,9 +35,9 @@ export interface PreparedStatements {
   /**
    * Inserts the rows, each numbered with its tenant's next number in the order given (gapless per
    * tenant, committed in order: the counter row, or SQLite's one writer, is locked until the rows
-   * commit), and resolves
-   * only once they are committed. On PostgreSQL the audit channel (`channel`) is then rung, best
-   * effort and not waited for: a failed or late notify never fails or delays the rows.
+   * commit), and resolves only once they are committed. On PostgreSQL the audit channel
+   * (`channel`) is then rung, best effort and not waited for: a failed or late notify never fails
+   * or delays the rows.
    */
   insertAuditRows(rows: AuditRowData[], channel: string): Promise<AuditEventRow[]>;
 }
@@ -92,13 +92,16 @@ function told(driver: DbDriver, query: string, started: number) {
   driver.onQuery?.({ query, durationMs: performance.now() - started });
 }
 
-// ---- SQLite ----------------------------------------------------------------------------------
-
-/** The agent's stamp as a scalar subquery: one statement, and a tenant row even with no agent. */
+/**
+ * The tenant row, with the calling agent's applied-actions stamp as a scalar subquery: one
+ * statement, and a tenant row even with no agent (or another tenant's). Placeholders per driver.
+ */
 const TENANT_ROW = (agentId: string, tenantId: string) =>
   `SELECT "name", "scriptLimits", "configVersion", (SELECT "appliedActionsVersion" FROM "Agent"
     WHERE "Agent"."id" = ${agentId} AND "Agent"."tenantId" = "Tenant"."id") AS "appliedActionsVersion"
   FROM "Tenant" WHERE "id" = ${tenantId}`;
+
+// ---- SQLite ----------------------------------------------------------------------------------
 
 const SQLITE = {
   // Its parameters in order of appearance: the agent, then the tenant.

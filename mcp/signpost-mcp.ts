@@ -106,11 +106,13 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
     /** The tenant row as read with the caller's key this call; absent: read here. */
     tenantRow?: TenantRow | null,
   ): Promise<SignpostCaller<TrustedContext>> {
-    const tenant = tenantRow !== undefined ? tenantRow : await readTenantRow(db, caller.tenantId);
+    const tenant =
+      tenantRow !== undefined ? tenantRow : await readTenantRow(db, caller.tenantId, caller.agentId);
     const tenantName = tenant?.name ?? caller.tenantId;
-    // The stamp of the tenant's cached setup, read with the row this request reads anyway: every
-    // call of this request uses the rules, settings and secrets as of (at least) this moment.
-    const context: TrustedContext = tenant ? { ...caller, tenantVersion: tenant.configVersion } : caller;
+    // The stamps of the tenant's cached setup and the agent's applied actions, read with the row
+    // this request reads anyway: every call of this request uses the rules, settings and secrets
+    // as of (at least) this moment.
+    const context = stampedWith(caller, tenant);
     let browse: ReturnType<typeof createSignpostBrowseBackend> | undefined;
     return {
       context,
@@ -239,10 +241,8 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
   async function authenticate(key: string) {
     const found = await agentKeys.identify(key);
     if (!found) return null;
-    // A context of this call's own (the cached one is shared), carrying the stamp read with it.
-    const context: TrustedContext = found.tenant
-      ? { ...found.context, tenantVersion: found.tenant.configVersion }
-      : { ...found.context };
+    // A context of this call's own (the cached one is shared), carrying the stamps read with it.
+    const context = stampedWith(found.context, found.tenant);
     tenantRows.set(context, found.tenant);
     return {
       context,
@@ -369,4 +369,17 @@ const holder = globalThis as typeof globalThis & { __signpostMcp?: SignpostMcp }
 export function getSignpostMcp(): SignpostMcp {
   holder.__signpostMcp ??= createSignpostMcp({ db: getDb() });
   return holder.__signpostMcp;
+}
+
+/** `caller` with the stamps of the row its call read: the tenant's setup, the agent's applied actions. */
+function stampedWith(caller: TrustedContext, tenant: TenantRow | null): TrustedContext {
+  const { tenantVersion: _t, appliedActionsVersion: _a, ...rest } = caller;
+  if (!tenant) return rest;
+  return {
+    ...rest,
+    tenantVersion: tenant.configVersion,
+    ...(tenant.appliedActionsVersion !== null && caller.agentId
+      ? { appliedActionsVersion: tenant.appliedActionsVersion }
+      : {}),
+  };
 }

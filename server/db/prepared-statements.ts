@@ -12,11 +12,15 @@ import { type Db, type DbDriver, driverOfDb } from "./client";
  * opened, and told to the client's query listener like Prisma's own.
  */
 
-/** What an MCP call reads of its tenant every time: name, script limits and the config stamp. */
+/**
+ * What an MCP call reads of its tenant every time: name, script limits and the config stamp; and
+ * of its agent, the stamp of its applied actions (null: no agent, or none of this tenant's).
+ */
 export interface TenantRow {
   name: string;
   scriptLimits: unknown;
   configVersion: number;
+  appliedActionsVersion: number | null;
 }
 
 export type AuditEventRow = Awaited<ReturnType<Db["auditEvent"]["create"]>>;
@@ -26,12 +30,14 @@ export type AuditRowData = Omit<AuditEventRow, "id" | "seq" | "createdAt" | "arg
 };
 
 export interface PreparedStatements {
-  tenantRow(tenantId: string): Promise<TenantRow | null>;
+  /** The tenant's row, with `agentId`'s applied-actions stamp when that agent is the tenant's. */
+  tenantRow(tenantId: string, agentId?: string): Promise<TenantRow | null>;
   /**
    * Inserts the rows, each numbered with its tenant's next number in the order given (gapless per
-   * tenant, committed in order: the counter row is locked until the rows commit), and resolves
-   * only once they are committed. On PostgreSQL the audit channel (`channel`) is then rung, best
-   * effort and not waited for: a failed or late notify never fails or delays the rows.
+   * tenant, committed in order: the counter row, or SQLite's one writer, is locked until the rows
+   * commit), and resolves only once they are committed. On PostgreSQL the audit channel
+   * (`channel`) is then rung, best effort and not waited for: a failed or late notify never fails
+   * or delays the rows.
    */
   insertAuditRows(rows: AuditRowData[], channel: string): Promise<AuditEventRow[]>;
 }
@@ -86,17 +92,30 @@ function told(driver: DbDriver, query: string, started: number) {
   driver.onQuery?.({ query, durationMs: performance.now() - started });
 }
 
+/**
+ * The tenant row, with the calling agent's applied-actions stamp as a scalar subquery: one
+ * statement, and a tenant row even with no agent (or another tenant's). Placeholders per driver.
+ */
+const TENANT_ROW = (agentId: string, tenantId: string) =>
+  `SELECT "name", "scriptLimits", "configVersion", (SELECT "appliedActionsVersion" FROM "Agent"
+    WHERE "Agent"."id" = ${agentId} AND "Agent"."tenantId" = "Tenant"."id") AS "appliedActionsVersion"
+  FROM "Tenant" WHERE "id" = ${tenantId}`;
+
 // ---- SQLite ----------------------------------------------------------------------------------
 
 const SQLITE = {
-  tenant: `SELECT "name", "scriptLimits", "configVersion" FROM "Tenant" WHERE "id" = ?`,
+  // Its parameters in order of appearance: the agent, then the tenant.
+  tenant: TENANT_ROW("?", "?"),
   begin: "BEGIN IMMEDIATE",
   commit: "COMMIT",
   rollback: "ROLLBACK",
-  counter: `INSERT INTO "AuditCounter" ("tenantId", "seq") VALUES (?, ?)
-    ON CONFLICT ("tenantId") DO UPDATE SET "seq" = "seq" + excluded."seq" RETURNING "seq"`,
+  // Numbered in the statement: the tenant's last number + 1, and a trigger moves the counter to
+  // the row's number (prisma/sqlite/…_sqlite_audit_counter_trigger). SQLite has one writer and
+  // the statement holds the write lock from its start, so no other row can take the same number.
   audit: `INSERT INTO "AuditEvent" (${AUDIT_COLUMNS.map((c) => `"${c}"`).join(", ")}, "seq", "createdAt")
-    VALUES (${AUDIT_COLUMNS.map(() => "?").join(", ")}, ?, ?) RETURNING "id"`,
+    VALUES (${AUDIT_COLUMNS.map(() => "?").join(", ")},
+      COALESCE((SELECT "seq" FROM "AuditCounter" WHERE "tenantId" = ?), 0) + 1, ?)
+    RETURNING "id", "seq"`,
 } as const;
 
 type SqliteStatements = { -readonly [K in keyof typeof SQLITE]: BetterSqlite3.Statement };
@@ -124,12 +143,17 @@ function sqliteStatements(
   driver: DbDriver,
 ): PreparedStatements {
   return {
-    tenantRow: (tenantId) =>
+    tenantRow: (tenantId, agentId) =>
       traced(driver, "Tenant.findUnique", async () => {
         const { s } = sqliteConnection(await connected());
         const started = performance.now();
-        const row = s.tenant.get(tenantId) as
-          | { name: string; scriptLimits: string | null; configVersion: number }
+        const row = s.tenant.get(agentId ?? null, tenantId) as
+          | {
+              name: string;
+              scriptLimits: string | null;
+              configVersion: number;
+              appliedActionsVersion: number | null;
+            }
           | undefined;
         told(driver, SQLITE.tenant, started);
         if (!row) return null;
@@ -137,6 +161,7 @@ function sqliteStatements(
           name: row.name,
           scriptLimits: row.scriptLimits === null ? null : JSON.parse(row.scriptLimits),
           configVersion: row.configVersion,
+          appliedActionsVersion: row.appliedActionsVersion,
         };
       }),
     insertAuditRows: (rows) =>
@@ -158,7 +183,11 @@ function sqliteStatements(
   };
 }
 
-/** One transaction: each tenant's counter moves once by its rows' count, then the rows, numbered in order. */
+/**
+ * One transaction: the rows, each numbered after the last of its tenant, in the order given. A lone
+ * row (the common case: a call's own row, with no other waiting) is its own statement in
+ * autocommit, durable when it returns, with no BEGIN or COMMIT around it.
+ */
 function writeSqliteAudit(
   adapter: object,
   rows: AuditRowData[],
@@ -169,29 +198,20 @@ function writeSqliteAudit(
   // The time format Prisma's adapter writes (ISO 8601 with +00:00), which its reads parse.
   const createdAt = new Date();
   const stamp = createdAt.toISOString().replace("Z", "+00:00");
+  const insert = (row: AuditRowData): AuditEventRow => {
+    const json = JSON.stringify(row.arguments);
+    const values = AUDIT_COLUMNS.map((c) => (c === "arguments" ? json : row[c]));
+    const started = performance.now();
+    const { id, seq } = s.audit.get(...values, row.tenantId, stamp) as { id: number; seq: number };
+    told(driver, SQLITE.audit, started);
+    // What a read of the row gives back (the stored JSON, parsed).
+    return { ...row, id, seq, arguments: JSON.parse(json), createdAt } as AuditEventRow;
+  };
+  if (begin && rows.length === 1) return [insert(rows[0] as AuditRowData)];
   // Started by the adapter's own BEGIN when its lock was taken.
   if (begin) s.begin.run();
   try {
-    const count = new Map<string, number>();
-    for (const row of rows) count.set(row.tenantId, (count.get(row.tenantId) ?? 0) + 1);
-    const next = new Map<string, number>();
-    for (const [tenantId, n] of count) {
-      const started = performance.now();
-      const { seq } = s.counter.get(tenantId, n) as { seq: number };
-      told(driver, SQLITE.counter, started);
-      next.set(tenantId, seq - n + 1);
-    }
-    const out = rows.map((row) => {
-      const seq = next.get(row.tenantId) as number;
-      next.set(row.tenantId, seq + 1);
-      const json = JSON.stringify(row.arguments);
-      const values = AUDIT_COLUMNS.map((c) => (c === "arguments" ? json : row[c]));
-      const started = performance.now();
-      const { id } = s.audit.get(...values, seq, stamp) as { id: number };
-      told(driver, SQLITE.audit, started);
-      // What a read of the row gives back (the stored JSON, parsed).
-      return { ...row, id, seq, arguments: JSON.parse(json), createdAt } as AuditEventRow;
-    });
+    const out = rows.map(insert);
     const started = performance.now();
     s.commit.run();
     told(driver, SQLITE.commit, started);
@@ -205,8 +225,8 @@ function writeSqliteAudit(
 // ---- PostgreSQL ------------------------------------------------------------------------------
 
 const POSTGRES_TENANT = {
-  name: "signpost_tenant_row",
-  text: `SELECT "name", "scriptLimits", "configVersion" FROM "Tenant" WHERE "id" = $1`,
+  name: "signpost_tenant_agent_row",
+  text: TENANT_ROW("$2", "$1"),
 };
 
 /** What the audit statement returns, named: `*` would change its result type with the table. */
@@ -307,9 +327,9 @@ function postgresStatements(
       });
   };
   return {
-    tenantRow: (tenantId) =>
+    tenantRow: (tenantId, agentId) =>
       traced(driver, "Tenant.findUnique", async () => {
-        const [row] = await query<TenantRow>(POSTGRES_TENANT, [tenantId]);
+        const [row] = await query<TenantRow>(POSTGRES_TENANT, [tenantId, agentId ?? null]);
         return row ?? null;
       }),
     insertAuditRows: (rows, channel) =>

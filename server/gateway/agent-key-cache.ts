@@ -3,9 +3,12 @@ import { preparedStatements, type TenantRow } from "../db/prepared-statements";
 import { hashAgentKey } from "./agent-keys";
 import { agentContext, LAST_USE_RESOLUTION_MS, noteLastUse, type TrustedContext } from "./trusted-context";
 
-/** What an MCP call reads of its tenant every time: name, script limits and the config stamp. */
-export function readTenantRow(db: Db, tenantId: string): Promise<TenantRow | null> {
-  return preparedStatements(db).tenantRow(tenantId);
+/**
+ * What an MCP call reads of its tenant every time: name, script limits and the config stamp, and
+ * the calling agent's applied-actions stamp (created-by-agent.ts), in one statement.
+ */
+export function readTenantRow(db: Db, tenantId: string, agentId?: string): Promise<TenantRow | null> {
+  return preparedStatements(db).tenantRow(tenantId, agentId);
 }
 
 export type { TenantRow };
@@ -73,7 +76,7 @@ export function createAgentKeyCache(db: Db, options: { maxKeys?: number } = {}) 
     const keyHash = hashAgentKey(key);
     const cached = entries.get(keyHash);
     if (cached) {
-      const tenant = await readTenantRow(db, cached.context.tenantId);
+      const tenant = await readTenantRow(db, cached.context.tenantId, cached.context.agentId);
       if (tenant && cached.stamp === tenant.configVersion) {
         const agentId = cached.context.agentId as string;
         remember(keyHash, { ...cached, lastUsedAt: noteLastUse(db, agentId, cached.lastUsedAt) });
@@ -81,10 +84,19 @@ export function createAgentKeyCache(db: Db, options: { maxKeys?: number } = {}) 
       }
       // The stamp moved (or the entry is unconfirmed): the agent row again, read after the stamp.
       const fresh = await lookUp(keyHash);
-      if (!fresh || !tenant || fresh.context.tenantId !== cached.context.tenantId) {
+      // Another tenant (or, in theory, agent) now: its rows were not the ones just read.
+      if (
+        !fresh ||
+        !tenant ||
+        fresh.context.tenantId !== cached.context.tenantId ||
+        fresh.context.agentId !== cached.context.agentId
+      ) {
         entries.delete(keyHash);
         return fresh
-          ? { context: fresh.context, tenant: await readTenantRow(db, fresh.context.tenantId) }
+          ? {
+              context: fresh.context,
+              tenant: await readTenantRow(db, fresh.context.tenantId, fresh.context.agentId),
+            }
           : null;
       }
       remember(keyHash, { ...fresh, stamp: tenant.configVersion });
@@ -92,7 +104,7 @@ export function createAgentKeyCache(db: Db, options: { maxKeys?: number } = {}) 
     }
     const fresh = await lookUp(keyHash);
     if (!fresh) return null;
-    const tenant = await readTenantRow(db, fresh.context.tenantId);
+    const tenant = await readTenantRow(db, fresh.context.tenantId, fresh.context.agentId);
     remember(keyHash, { ...fresh, stamp: null });
     return { context: fresh.context, tenant };
   }

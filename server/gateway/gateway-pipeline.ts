@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { AnyCapability } from "../connectors/sdk/define-capability";
 import type { OutcomeBase } from "../connectors/sdk/outcome";
 import type { Db } from "../db/client";
+import { noteAgentWrote } from "../engine/created-by-agent";
 import { inSpan } from "../telemetry/tracing";
 import { argumentBoundsErrors, auditCopyOfOversized, outOfBoundsOutcome } from "./argument-bounds";
 import { failureOutcome } from "./failure-outcome";
@@ -49,6 +50,8 @@ export interface OperationSpec<S extends z.ZodType> {
    * something the agent did not ask just now. The agent's own next call asks, as always.
    */
   filesPermissionRequest?: false;
+  /** True when the operation changes no action whatever happens (a verify can, though its verb is a read). */
+  readOnly?: true;
 }
 
 function invalidArguments(error: z.ZodError): GatewayOutcome {
@@ -151,6 +154,9 @@ export function gatewayPipeline(db: Db) {
       // normalize: whatever went wrong below becomes a typed outcome (an exception is a bug, not an answer).
       out = failureOutcome(err, `gateway ${spec.operation}`);
     }
+    // Whatever a step did to the agent's actions is seen by the rest of its own call too (its
+    // stamp was read before), e.g. a script's listing right after its verify.
+    if (!spec.readOnly) noteAgentWrote(db, ctx.agentId);
     trace.getActiveSpan()?.setAttribute("signpost.outcome", out.outcome);
     // A browse page's read of its own target, allowed and answered: the page's row (target,
     // decision, outcome) records the call; one agent call is one row.

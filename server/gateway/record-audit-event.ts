@@ -97,7 +97,8 @@ export interface AuditInput {
 /**
  * Inserts the row with the tenant's next number from its AuditCounter (prepared-statements.ts):
  * numbers are gapless per tenant and commit in order (the counter row stays locked until the
- * insert commits), and one tenant's numbers say nothing about another's activity.
+ * insert commits; on SQLite the one writer's lock), and one tenant's numbers say nothing about
+ * another's activity.
  *
  * Rows are committed in groups on both providers: a row that arrives while a commit is in flight
  * waits for it and then goes with every other row that waited, so a burst pays one commit (and one

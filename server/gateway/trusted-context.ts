@@ -35,6 +35,12 @@ export interface TrustedContext {
    */
   tenantVersion?: number;
   /**
+   * The agent's Agent.appliedActionsVersion as read at the start of this call, with the same row:
+   * the stamp of the cached "which of these records did this agent create" (created-by-agent.ts).
+   * Absent: that answer is read from the action store.
+   */
+  appliedActionsVersion?: number;
+  /**
    * The target (URI) of the browse page being rendered, set only on the backend navigate scopes
    * to that page: a read of that same target, allowed and applied, is recorded by the page's own
    * row and writes no second one. Any other read (a search's, another record's) and a refused or

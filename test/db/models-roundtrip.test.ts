@@ -245,8 +245,9 @@ async function writeEveryModel(db: Db): Promise<Record<string, Record<string, un
   await db.masterKeyCheck.create({ data: sealed });
   written.MasterKeyCheck = sealed;
 
+  // On SQLite a trigger moved the counter with the rows above (…_sqlite_audit_counter_trigger).
   const counter = { tenantId: "acme", seq: 2 };
-  await db.auditCounter.create({ data: counter });
+  await db.auditCounter.upsert({ where: { tenantId: "acme" }, create: counter, update: counter });
   written.AuditCounter = counter;
 
   const secret = {

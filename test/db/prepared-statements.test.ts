@@ -42,8 +42,36 @@ describeEachProvider("prepared hot statements on %s", (provider) => {
   it("reads the tenant row as Prisma does (JSON parsed, null kept, unknown tenant null)", async () => {
     const select = { name: true, scriptLimits: true, configVersion: true } as const;
     for (const id of ["ps", "ps2"])
-      expect(await readTenantRow(t.db, id)).toEqual(await t.db.tenant.findUnique({ where: { id }, select }));
+      expect(await readTenantRow(t.db, id)).toEqual({
+        ...(await t.db.tenant.findUnique({ where: { id }, select })),
+        appliedActionsVersion: null,
+      });
     expect(await readTenantRow(t.db, "nobody")).toBeNull();
+  });
+
+  it("reads the calling agent's applied-actions stamp with it, only from the agent's own tenant", async () => {
+    const user = await t.db.user.create({
+      data: { tenantId: "ps", email: "p@ps.test", name: "P", role: "member", passwordHash: "x" },
+    });
+    const agent = await t.db.agent.create({
+      data: { tenantId: "ps", userId: user.id, name: "a", keyHash: "ps-hash", keyPrefix: "sp_ps" },
+    });
+    await t.db.action.create({
+      data: {
+        tenantId: "ps",
+        agentId: agent.id,
+        userId: user.id,
+        capability: "c",
+        node: "DONE",
+        status: "applied",
+        state: {},
+      },
+    });
+    const { appliedActionsVersion } = await t.db.agent.findUniqueOrThrow({ where: { id: agent.id } });
+    expect(appliedActionsVersion).toBe(1);
+    expect((await readTenantRow(t.db, "ps", agent.id))?.appliedActionsVersion).toBe(1);
+    expect((await readTenantRow(t.db, "ps2", agent.id))?.appliedActionsVersion).toBeNull();
+    expect((await readTenantRow(t.db, "ps", "no-such-agent"))?.appliedActionsVersion).toBeNull();
   });
 
   it("returns the audit rows exactly as Prisma reads them back (id, number, time, JSON)", async () => {

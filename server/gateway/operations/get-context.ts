@@ -18,6 +18,7 @@ export function getContextOperation(deps: GatewayDeps) {
       ctx,
       {
         operation: "context.read",
+        readOnly: true,
         verb: "navigate",
         schema: getContextInputSchema,
         target: async (input, caller) =>

@@ -14,6 +14,7 @@ export function searchCapabilitiesOperation({ db, capabilities, pipeline, connec
       ctx,
       {
         operation: "capability.searched",
+        readOnly: true,
         verb: "search",
         schema: searchCapabilitiesInputSchema,
         target: async () => ({ target: "capabilities" }),

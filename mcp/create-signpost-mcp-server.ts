@@ -3,6 +3,7 @@ import type { BrowseBackend } from "@/server/connectors/sdk/browse-backend";
 import { registerApprovalTaskHandlers, TASKS_EXTENSION } from "./approval-tasks";
 import type { Face } from "./faces";
 import type { GatewayPort } from "./gateway-port";
+import { modernServerOptions } from "./modern-json-leg";
 import { observeToolCalls, type ToolCallObserver } from "./observe-tool-calls";
 import { registerActionTools, toolResult } from "./register-action-tools";
 import { registerBrowseTools } from "./register-browse-tools";
@@ -56,14 +57,18 @@ export const SIGNPOST_CAPABILITIES = {
 export function createSignpostMcpServer<Ctx>(
   deps: SignpostMcpDeps<Ctx>,
   faces: Face[],
-  /** `resources: false`: tools only (a request that only calls or lists tools reads no resource). */
-  scope: { resources: boolean } = { resources: true },
+  /**
+   * `resources: false`: tools only (a request that only calls or lists tools reads no resource).
+   * `era: "modern"`: a server for 2026-07-28 requests on /mcp's own leg (modern-json-leg.ts).
+   */
+  scope: { resources: boolean; era?: "legacy" | "modern" } = { resources: true },
 ): McpServer {
   const server = new McpServer(
     { name: "signpost", title: "Signpost", version: "0.1.0" },
     {
       capabilities: SIGNPOST_CAPABILITIES,
       instructions: faces.map((face) => INSTRUCTIONS[face]).join(" "),
+      ...(scope.era === "modern" ? modernServerOptions() : {}),
     },
   );
   const { callerOf } = deps;

@@ -136,8 +136,8 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
     faces: Face[],
     request?: CallerRequest,
     tenantRow?: TenantRow | null,
-    /** What this server must hold; absent: everything. */
-    scope: Pick<ServerScope, "resources"> = { resources: true },
+    /** What this server must hold and the era it answers in; absent: everything, 2025. */
+    scope: Pick<ServerScope, "resources"> & Partial<Pick<ServerScope, "era">> = { resources: true },
   ): Promise<McpServer> {
     const bound = await callerFor(caller, request, tenantRow);
     return createSignpostMcpServer(
@@ -272,8 +272,9 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
       };
       if (!scope.reusable) return serverFor(caller, faces, http, tenantRows.get(context), scope);
       callers.set(auth, await callerFor(caller, http, tenantRows.get(context)));
-      return pool.take(faces.join(","), () =>
-        createSignpostMcpServer(deps(callerOfRequest), faces, { resources: false }),
+      // Kept per era too: a server answers in the era it was built for (see ServerScope.era).
+      return pool.take(`${scope.era}:${faces.join(",")}`, () =>
+        createSignpostMcpServer(deps(callerOfRequest), faces, { resources: false, era: scope.era }),
       );
     },
     releaseServer: (server) => pool.give(server),

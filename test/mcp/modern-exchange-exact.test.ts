@@ -135,8 +135,9 @@ describe("2026-07-28 requests on /mcp answer exactly as the SDK's createMcpHandl
       expect(sdk.status, what).not.toBe(500);
       expect({ ...ours, body: mask(ours.body) }, what).toEqual({ ...sdk, body: mask(sdk.body) });
     }
-    // Answered on the server kept from the recorder's calls: none was built for these.
-    expect(w.mcp.serversBuilt()).toBe(built);
+    // Answered on kept servers: the recorder's, and at most one more (a server is given back a
+    // turn of the event loop after its answer, which calls made back to back can beat).
+    expect(w.mcp.serversBuilt() - built).toBeLessThanOrEqual(1);
   });
 
   it("a retried round with the person's answers advances the action, as through the SDK", async () => {

@@ -24,6 +24,7 @@ import { resolveScriptLimits } from "@/server/script/script-limits";
 import { createAgentRateGuard } from "./agent-rate-guard";
 import {
   createSignpostMcpServer,
+  type ServerBuildScope,
   SIGNPOST_CAPABILITIES,
   type SignpostCaller,
   type SignpostMcpDeps,
@@ -31,7 +32,7 @@ import {
 import type { Face } from "./faces";
 import type { GatewayPort } from "./gateway-port";
 import type { McpHttpRequest } from "./mcp-http-exchange";
-import { createMcpHttpHandler, type McpOAuthOptions, type ServerScope } from "./mcp-http-handler";
+import { createMcpHttpHandler, type McpOAuthOptions } from "./mcp-http-handler";
 import { createMcpServerPool } from "./mcp-server-pool";
 import type { ScriptFaceBackend } from "./register-script-tools";
 import { createSignpostRequestStateCodec, requestStateKey } from "./request-state";
@@ -137,7 +138,7 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
     request?: CallerRequest,
     tenantRow?: TenantRow | null,
     /** What this server must hold and the era it answers in; absent: everything, 2025. */
-    scope: Pick<ServerScope, "resources"> & Partial<Pick<ServerScope, "era">> = { resources: true },
+    scope: ServerBuildScope = { resources: true },
   ): Promise<McpServer> {
     const bound = await callerFor(caller, request, tenantRow);
     return createSignpostMcpServer(

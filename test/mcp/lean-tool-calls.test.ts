@@ -7,7 +7,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { leanToolCallCapabilities, leanToolCalls } from "@/mcp/lean-tool-calls";
+import { isPlainToolCall, leanToolCallCapabilities, leanToolCalls } from "@/mcp/lean-tool-calls";
 import { MODERN_PROTOCOL_VERSION, modernServerOptions } from "@/mcp/modern-json-leg";
 import type { TrustedContext } from "@/server/gateway/trusted-context";
 import { createMcpWorld, type McpWorld } from "./mcp-world";
@@ -158,6 +158,9 @@ describe("tools/call without the SDK's repeated checks answers exactly as a stoc
     call(id++, "text", {}, { extra: 1 }),
     call(id++, "text", {}, { _meta: { progressToken: { not: "a token" } } }),
     call(id++, "text", {}, { task: { ttl: "soon" } }),
+    call(id++, "structured", JSON.parse('{"__proto__": {"polluted": true}, "a": 1}')),
+    call(id++, "structured", { nested: { deep: [1, { x: "y" }] } }),
+    { ...call(id++, "text", {}), extra: 1 },
     { jsonrpc: "2.0", id: id++, method: "tools/call" },
     { jsonrpc: "2.0", id: id++, method: "tools/call", params: "x" },
   ];
@@ -173,6 +176,32 @@ describe("tools/call without the SDK's repeated checks answers exactly as a stoc
     const stock = await modernAnswers(() => buildServer(false, false), messages);
     const lean = await modernAnswers(() => buildServer(true, true), messages);
     for (const [i, answer] of lean.entries()) expect(answer, JSON.stringify(messages[i])).toBe(stock[i]);
+  });
+
+  it("a call it calls plain is one the SDK's request schema accepts, and would only copy", async () => {
+    for (const era of [false, true]) {
+      const server = buildServer(false, era) as unknown as {
+        server: {
+          _negotiatedWireCodec(): {
+            validateRequest(m: string, r: unknown): { ok: boolean; value?: unknown };
+          };
+        };
+      };
+      if (era)
+        (server.server as unknown as { _negotiatedProtocolVersion: string })._negotiatedProtocolVersion =
+          MODERN_PROTOCOL_VERSION;
+      const codec = server.server._negotiatedWireCodec();
+      let plain = 0;
+      for (const message of messages) {
+        if (!isPlainToolCall(message)) continue;
+        plain++;
+        const checked = codec.validateRequest("tools/call", message);
+        expect(checked.ok, JSON.stringify(message)).toBe(true);
+        const { jsonrpc: _j, id: _i, ...rest } = message as Message;
+        expect(JSON.stringify(checked.value), JSON.stringify(message)).toBe(JSON.stringify(rest));
+      }
+      expect(plain).toBeGreaterThan(tools.length);
+    }
   });
 
   it("the server's capabilities are the same in the handshake", async () => {

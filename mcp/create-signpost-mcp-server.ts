@@ -3,6 +3,8 @@ import type { BrowseBackend } from "@/server/connectors/sdk/browse-backend";
 import { registerApprovalTaskHandlers, TASKS_EXTENSION } from "./approval-tasks";
 import type { Face } from "./faces";
 import type { GatewayPort } from "./gateway-port";
+import { leanToolCallCapabilities, leanToolCalls } from "./lean-tool-calls";
+import { modernServerOptions } from "./modern-json-leg";
 import { observeToolCalls, type ToolCallObserver } from "./observe-tool-calls";
 import { registerActionTools, toolResult } from "./register-action-tools";
 import { registerBrowseTools } from "./register-browse-tools";
@@ -52,20 +54,36 @@ export const SIGNPOST_CAPABILITIES = {
   extensions: { [TASKS_EXTENSION]: {} },
 };
 
+/** What one server is built for (see createSignpostMcpServer). */
+export interface ServerBuildScope {
+  resources: boolean;
+  era?: "legacy" | "modern";
+  sdkToolCallChecks?: boolean;
+}
+
 /** One MCP server for a face selection; every handler reads its caller from its request. */
 export function createSignpostMcpServer<Ctx>(
   deps: SignpostMcpDeps<Ctx>,
   faces: Face[],
-  /** `resources: false`: tools only (a request that only calls or lists tools reads no resource). */
-  scope: { resources: boolean } = { resources: true },
+  /**
+   * `resources: false`: tools only (a request that only calls or lists tools reads no resource).
+   * `era: "modern"`: a server for 2026-07-28 requests on /mcp's own leg (modern-json-leg.ts).
+   * `sdkToolCallChecks`: every check the SDK makes of a tool call, repeats included (see
+   * lean-tool-calls.ts), for a test that compares the two.
+   */
+  scope: ServerBuildScope = { resources: true },
 ): McpServer {
   const server = new McpServer(
     { name: "signpost", title: "Signpost", version: "0.1.0" },
     {
-      capabilities: SIGNPOST_CAPABILITIES,
+      capabilities: scope.sdkToolCallChecks
+        ? SIGNPOST_CAPABILITIES
+        : leanToolCallCapabilities(SIGNPOST_CAPABILITIES),
       instructions: faces.map((face) => INSTRUCTIONS[face]).join(" "),
+      ...(scope.era === "modern" ? modernServerOptions() : {}),
     },
   );
+  if (!scope.sdkToolCallChecks) leanToolCalls(server);
   const { callerOf } = deps;
   const contextOf = (ctx?: ServerContext) => callerOf(ctx).context;
   let face: Face = "actions";

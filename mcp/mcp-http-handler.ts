@@ -27,6 +27,7 @@ import {
   type McpHttpRequest,
   toResponse,
 } from "./mcp-http-exchange";
+import { modernToolRoute, serveModernAsJson } from "./modern-json-leg";
 import { registeredToolNames } from "./registered-tool-names";
 import { answeredResult, answerWithResult, createToolListCache, toolsListRequest } from "./tool-list-cache";
 
@@ -46,12 +47,17 @@ export interface ServerScope {
   resources: boolean;
   /**
    * True when the handler gives the server back once the exchange is over (`releaseServer`):
-   * the request is answered on the 2025 JSON leg and every message calls or lists tools. Such a
-   * server may be one that answered earlier requests, and may answer later ones: its handlers
-   * read the caller from each request (`auth`), never from the server. Never for the handshake,
-   * whose client capabilities a server keeps.
+   * every message calls or lists tools, and the request is answered on the 2025 JSON leg or is
+   * one 2026-07-28 request (modern-json-leg.ts). Such a server may be one that answered earlier
+   * requests, and may answer later ones: its handlers read the caller from each request (`auth`),
+   * never from the server. Never for the handshake, whose client capabilities a server keeps.
    */
   reusable: boolean;
+  /**
+   * The protocol era the server answers in. A server is bound to its era (a 2026-07-28 one also
+   * serves `server/discover`), so kept servers are kept per era and never answer the other.
+   */
+  era: "legacy" | "modern";
 }
 
 /** What a valid agent key resolves to: the trusted context of every call it makes. */
@@ -335,8 +341,13 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
       : { token: "[agent key]", clientId: identity.clientId, scopes: [] };
     const toolsOnly = !!parsed && onlyToolMessages(parsed.value);
     const legacyJson = !!parsed && (await answersLegacyInJson(request, parsed.value));
-    const release = legacyJson && toolsOnly ? options.releaseServer : undefined;
-    const scope: ServerScope = { resources: !toolsOnly, reusable: !!release };
+    const modern = !legacyJson && toolsOnly && parsed ? modernToolRoute(request, parsed.value) : undefined;
+    const release = (legacyJson || modern) && toolsOnly ? options.releaseServer : undefined;
+    const scope: ServerScope = {
+      resources: !toolsOnly,
+      reusable: !!release,
+      era: modern ? "modern" : "legacy",
+    };
     const build = async () => {
       const server = await options.createServer(caller, faces, request, scope, requestAuth);
       tools ??= registeredToolNames(server);
@@ -350,6 +361,16 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
         maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
         onerror: options.onerror,
         release,
+      });
+    else if (modern)
+      response = await serveModernAsJson(request, modern, build, {
+        authInfo: requestAuth,
+        onerror: options.onerror,
+        release,
+        viaSdk: () => {
+          builds.set(requestAuth, build);
+          return sdk.fetch(forward(), { ...passOn, authInfo: requestAuth });
+        },
       });
     else {
       builds.set(requestAuth, build);

@@ -24,6 +24,7 @@ import { resolveScriptLimits } from "@/server/script/script-limits";
 import { createAgentRateGuard } from "./agent-rate-guard";
 import {
   createSignpostMcpServer,
+  type ServerBuildScope,
   SIGNPOST_CAPABILITIES,
   type SignpostCaller,
   type SignpostMcpDeps,
@@ -31,7 +32,7 @@ import {
 import type { Face } from "./faces";
 import type { GatewayPort } from "./gateway-port";
 import type { McpHttpRequest } from "./mcp-http-exchange";
-import { createMcpHttpHandler, type McpOAuthOptions, type ServerScope } from "./mcp-http-handler";
+import { createMcpHttpHandler, type McpOAuthOptions } from "./mcp-http-handler";
 import { createMcpServerPool } from "./mcp-server-pool";
 import type { ScriptFaceBackend } from "./register-script-tools";
 import { createSignpostRequestStateCodec, requestStateKey } from "./request-state";
@@ -138,8 +139,8 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
     faces: Face[],
     request?: CallerRequest,
     tenantRow?: TenantRow | null,
-    /** What this server must hold; absent: everything. */
-    scope: Pick<ServerScope, "resources"> = { resources: true },
+    /** What this server must hold and the era it answers in; absent: everything, 2025. */
+    scope: ServerBuildScope = { resources: true },
   ): Promise<McpServer> {
     const bound = await callerFor(caller, request, tenantRow);
     return createSignpostMcpServer(
@@ -272,8 +273,9 @@ export function createSignpostMcp(options: SignpostMcpOptions) {
       };
       if (!scope.reusable) return serverFor(caller, faces, http, tenantRows.get(context), scope);
       callers.set(auth, await callerFor(caller, http, tenantRows.get(context)));
-      return pool.take(faces.join(","), () =>
-        createSignpostMcpServer(deps(callerOfRequest), faces, { resources: false }),
+      // Kept per era too: a server answers in the era it was built for (see ServerScope.era).
+      return pool.take(`${scope.era}:${faces.join(",")}`, () =>
+        createSignpostMcpServer(deps(callerOfRequest), faces, { resources: false, era: scope.era }),
       );
     },
     releaseServer: (server) => pool.give(server),

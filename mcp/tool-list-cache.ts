@@ -14,10 +14,11 @@ export interface ToolListCache {
 /**
  * A JSON-RPC answer with a kept result: the result's JSON is spliced in as it was serialized
  * once, not stringified again per request (the list is tens of kilobytes: serializing it took
- * ~3% of serve's CPU under a stream of cached tools/list calls).
+ * ~3% of serve's CPU under a stream of cached tools/list calls). Its members in the order the
+ * SDK's own answer has them (result, jsonrpc, id), so a kept answer is the SDK's byte for byte.
  */
 export function answerWithResult(id: string | number, resultJson: string): PlainAnswer {
-  return jsonAnswer(200, `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}`);
+  return jsonAnswer(200, `{"result":${resultJson},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);
 }
 
 /** Keys kept; the least recently used is dropped first. */

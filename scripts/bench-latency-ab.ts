@@ -1,4 +1,5 @@
-// `npx tsx scripts/bench-latency-ab.ts <checkout A> <checkout B>` (env CALLS=400, DB=sqlite|postgres):
+// `npx tsx scripts/bench-latency-ab.ts <checkout A> <checkout B>` (env CALLS=400, DB=sqlite|postgres,
+// PROTOCOL=2025|2026: the MCP revision the client speaks, 2025-11-25 by default as most hosts do):
 // two commits side by side in one run. `serve` from each checkout (each with its own .next build;
 // SIGNPOST_SKIP_BUILD is set) on ONE seeded database, behind one legacy service, and every call
 // made to A then to B in turn, so the load other processes put on the machine falls on both
@@ -18,6 +19,8 @@ const [rootA, rootB] = process.argv.slice(2);
 if (!rootA || !rootB) throw new Error("usage: bench-latency-ab.ts <checkout A> <checkout B>");
 const CALLS = Number(process.env.CALLS ?? 400);
 const provider = (process.env.DB ?? "sqlite") as DbProvider;
+/** The SDK v2 client speaks 2025-11-25 unless told to negotiate 2026-07-28 (`auto`). */
+const negotiation = process.env.PROTOCOL === "2026" ? "auto" : "legacy";
 
 /** CPU (user + system, all threads) a process has used so far, in ms (Linux; 0 elsewhere). */
 function cpuMsOf(pid: number | undefined): number {
@@ -44,7 +47,10 @@ const start = (root: string) =>
 const instances: ServeInstance[] = [await start(rootA), await start(rootB)];
 
 async function connect(url: string): Promise<Client> {
-  const client = new Client({ name: "signpost-bench-ab", version: "1.0.0" }, { capabilities: {} });
+  const client = new Client(
+    { name: "signpost-bench-ab", version: "1.0.0" },
+    { capabilities: {}, versionNegotiation: { mode: negotiation } },
+  );
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
       requestInit: { headers: { Authorization: `Bearer ${key}` } },
@@ -81,7 +87,7 @@ for (let i = 0; i < 30 + CALLS; i++) {
 }
 legacyMs.sort((a, b) => a - b);
 console.log(
-  `\n${provider}, ${CALLS} calls each, A and B in turn; load ${loadavg()[0]?.toFixed(1)}; legacy GET p50 ${quantile(legacyMs, 0.5).toFixed(2)} ms, p99 ${quantile(legacyMs, 0.99).toFixed(1)} ms\nA: ${rootA}\nB: ${rootB}\n`,
+  `\n${provider}, MCP ${negotiation === "auto" ? "2026-07-28" : "2025-11-25"}, ${CALLS} calls each, A and B in turn; load ${loadavg()[0]?.toFixed(1)}; legacy GET p50 ${quantile(legacyMs, 0.5).toFixed(2)} ms, p99 ${quantile(legacyMs, 0.99).toFixed(1)} ms\nA: ${rootA}\nB: ${rootB}\n`,
 );
 console.log(
   "| call | A p50 ms | B p50 ms | A p99 ms | B p99 ms | A serve CPU ms/call | B serve CPU ms/call |",

@@ -77,24 +77,46 @@ export function scrubVaultText(text: string): string {
   return out;
 }
 
-/** A copy of `value` whose strings (and keys) hold no vault value; the same object when none did. */
+/**
+ * A copy of `value` whose strings (and keys) hold no vault value; the same object when none did.
+ * Copy on write: nothing is allocated for the (nearly always) clean parts, so scrubbing every
+ * tool result costs no garbage.
+ */
 export function scrubVaultValues<T>(value: T, depth = 0): T {
   if (store.needles.length === 0 || depth > 40) return value;
   if (typeof value === "string") return scrubVaultText(value) as T;
   if (Array.isArray(value)) {
-    const mapped = value.map((v) => scrubVaultValues(v, depth + 1));
-    return (mapped.some((v, i) => v !== value[i]) ? mapped : value) as T;
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const next = scrubVaultValues(value[i], depth + 1);
+      if (out) out.push(next);
+      else if (next !== value[i]) {
+        out = value.slice(0, i);
+        out.push(next);
+      }
+    }
+    return (out ?? value) as T;
   }
   if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-    let changed = false;
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const source = value as Record<string, unknown>;
+    const keys = Object.keys(source);
+    let out: Record<string, unknown> | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i] as string;
+      const v = source[k];
       const key = scrubVaultText(k);
       const next = scrubVaultValues(v, depth + 1);
-      if (key !== k || next !== v) changed = true;
-      out[key] = next;
+      if (!out && (key !== k || next !== v)) {
+        // The first change: the members before it, as they were, then the rest as scrubbed.
+        out = {};
+        for (let j = 0; j < i; j++) {
+          const before = keys[j] as string;
+          out[before] = source[before];
+        }
+      }
+      if (out) out[key] = next;
     }
-    return (changed ? out : value) as T;
+    return (out ?? value) as T;
   }
   return value;
 }

@@ -1,6 +1,12 @@
-import { type AuthInfo, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import {
+  type AuthInfo,
+  isJSONRPCRequest,
+  isLegacyRequest,
+  parseJSONRPCMessage,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveLegacyAsJson } from "@/mcp/legacy-json-leg";
+import { isPlainLegacyRequest, isPlainRequest, serveLegacyAsJson } from "@/mcp/legacy-json-leg";
 import { exchangeOfRequest, toResponse } from "@/mcp/mcp-http-exchange";
 import { MAX_REQUEST_BODY_BYTES } from "@/mcp/mcp-http-handler";
 import type { TrustedContext } from "@/server/gateway/trusted-context";
@@ -136,6 +142,47 @@ describe("the 2025 JSON leg answers exactly as the SDK's own transport does", ()
         { accept: "application/json" },
       ],
       ["another Content-Type", { jsonrpc: "2.0", id: 18, method: "ping" }, { "content-type": "text/plain" }],
+      // Around the leg's own test for a plain request (isPlainRequest): what the schema refuses.
+      ["a member JSON-RPC does not have", { ...call(19, "get_context", {}), extra: 1 }],
+      ["params that are a list", { jsonrpc: "2.0", id: 20, method: "tools/call", params: [1] }],
+      ["params that are null", { jsonrpc: "2.0", id: 21, method: "tools/call", params: null }],
+      ["an id that is null", { ...call(22, "get_context", {}), id: null }],
+      ["an id that is not an integer", { ...call(23, "get_context", {}), id: 23.5 }],
+      ["another JSON-RPC version", { ...call(24, "get_context", {}), jsonrpc: "1.0" }],
+      ["a method that is not a string", { jsonrpc: "2.0", id: 25, method: 7 }],
+      ["a string id", call("twenty-six" as unknown as number, "get_context", { entity: "order" })],
+      [
+        "a call with _meta",
+        {
+          ...call(27, "get_context", { entity: "order", entity_id: "ord_paid" }),
+          params: { name: "get_context", arguments: {}, _meta: { note: "x" } },
+        },
+      ],
+      [
+        "a bad related task in _meta",
+        {
+          jsonrpc: "2.0",
+          id: 28,
+          method: "tools/call",
+          params: {
+            name: "get_context",
+            arguments: {},
+            _meta: { "io.modelcontextprotocol/related-task": { taskId: 7 } },
+          },
+        },
+      ],
+      [
+        "a batch of a plain call and a bad one",
+        [
+          call(29, "get_context", { entity: "order", entity_id: "ord_paid" }),
+          { ...call(30, "x", {}), id: null },
+        ],
+      ],
+      [
+        "a version header with spaces",
+        call(31, "search_capabilities", { query: "refund" }),
+        { "mcp-protocol-version": " 2025-06-18 " },
+      ],
     ];
     for (const [what, body, headers = {}] of cases) {
       const sdk = await viaSdk(body, headers);
@@ -143,5 +190,49 @@ describe("the 2025 JSON leg answers exactly as the SDK's own transport does", ()
       expect(leg, what).toEqual(sdk);
       expect(sdk.status, what).not.toBe(500);
     }
+  });
+
+  it("its quick tests for a plain request and a legacy one only ever say what the SDK's would", async () => {
+    const messages: unknown[] = [
+      call(1, "get_context", { entity: "order" }),
+      call("s" as unknown as number, "navigate", { uri: "x" }),
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      { jsonrpc: "2.0", id: 3, method: "tools/list", params: {} },
+      { jsonrpc: "2.0", id: 4, method: "tools/list", params: undefined },
+      { jsonrpc: "2.0", id: 5, method: "initialize", params: { protocolVersion: V } },
+      { ...call(6, "a", {}), extra: 1 },
+      { ...call(7, "a", {}), id: null },
+      { ...call(8, "a", {}), id: 8.5 },
+      { ...call(9, "a", {}), id: Number.NaN },
+      { ...call(10, "a", {}), jsonrpc: "2" },
+      { jsonrpc: "2.0", id: 11, method: "a", params: [] },
+      { jsonrpc: "2.0", id: 12, method: "a", params: null },
+      { jsonrpc: "2.0", id: 13, method: "a", params: "x" },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 14, result: {} },
+      { jsonrpc: "2.0", id: 15, method: "a", params: { _meta: { progressToken: 1 } } },
+      [call(16, "a", {})],
+      null,
+      "x",
+    ];
+    const versions = [null, V, " 2025-06-18\t", "2026-07-28", "1999-01-01", ""];
+    let plain = 0;
+    for (const message of messages) {
+      const what = JSON.stringify(message);
+      if (isPlainRequest(message)) {
+        plain++;
+        expect(isJSONRPCRequest(message), what).toBe(true);
+        expect(parseJSONRPCMessage(message), what).toEqual(message);
+      }
+      for (const version of versions) {
+        const headers = new Headers(version === null ? {} : { "mcp-protocol-version": version });
+        if (isPlainLegacyRequest({ headers }, message))
+          expect(
+            await isLegacyRequest(new Request("http://localhost/mcp", { method: "POST", headers }), message),
+            `${what} ${version}`,
+          ).toBe(true);
+      }
+    }
+    expect(plain).toBe(6);
   });
 });

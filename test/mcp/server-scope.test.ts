@@ -56,7 +56,7 @@ describe("/mcp builds each request's server for what the request asks", () => {
   it("a tool call: no resources; resources/list and a batch with a resource read: all of them", async () => {
     scopes.length = 0;
     expect(await post(call(1))).toMatchObject({ id: 1, result: { content: [{ text: "hi" }] } });
-    expect(scopes).toEqual([{ resources: false, reusable: false }]);
+    expect(scopes).toEqual([{ resources: false, reusable: false, era: "legacy" }]);
 
     expect(await post({ jsonrpc: "2.0", id: 2, method: "resources/list", params: {} })).toMatchObject({
       id: 2,
@@ -75,8 +75,8 @@ describe("/mcp builds each request's server for what the request asks", () => {
       ]),
     );
     expect(scopes.slice(1)).toEqual([
-      { resources: true, reusable: false },
-      { resources: true, reusable: false },
+      { resources: true, reusable: false, era: "legacy" },
+      { resources: true, reusable: false, era: "legacy" },
     ]);
   });
 });

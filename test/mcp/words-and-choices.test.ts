@@ -476,17 +476,19 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
         intent: "resolve ticket tkt_1; resolution: refunded the second charge and told the customer",
       },
     });
-    expect(sc(given)).toMatchObject({ node: "CONFIRM_RESOLVE" });
+    // Named and needing nobody's approval, it ran in this call (issue 23: no key needed); the
+    // answer still says what was taken from the words.
+    expect(sc(given)).toMatchObject({ node: "VERIFIED", status: "completed" });
     expect(sc(given).from_words).toMatchObject({
       ticket_id: "tkt_1",
       resolution: '"refunded the second charge and told the customer"',
     });
-    // What the person sees is exactly what was taken.
-    expect(text(given)).toMatch(/^ {2}- Resolution: refunded the second charge and told the customer$/m);
+    // What was sent is exactly what was taken.
+    expect(text(given)).toMatch(/^done with: .* · Resolution: refunded the second charge and told the customer$/m);
 
     const notGiven = await client.callTool({
       name: "start_action",
-      arguments: { capability: "resolve_ticket", intent: "resolve ticket tkt_1, it is done" },
+      arguments: { capability: "resolve_ticket", intent: "resolve ticket tkt_2, it is done" },
     });
     expect(sc(notGiven)).toMatchObject({ node: "RESOLUTION", missing: ["resolution"] });
     // Said exactly: the user's words as written, else their request verbatim; never a made-up one.

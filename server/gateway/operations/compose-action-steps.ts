@@ -55,12 +55,29 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     // The server's key is the gateway's to use, never part of the answer.
     const { server_key: made, ...out } = answer;
     if (out.outcome !== "applied" || typeof out.action_id !== "string") return out;
-    if (typeof made === "string") return confirmOnServerKey(ctx, out, made);
+    if (typeof made === "string") return { ...(await confirmOnServerKey(ctx, out, made)), ...pickedBy(out) };
     const next = (out.next_actions ?? []) as NextAction[];
     const ready = next.some((n) => n.tool === "confirm_action" && !n.requires_user_approval);
     // The record was the agent's pick among several: the user says which before anything runs.
     if (!ready || out.status === "failed" || out.ask_user || typeof key !== "string") return out;
-    return steps.confirmAction(ctx, { action_id: out.action_id, version: out.version, idempotency_key: key });
+    const done = await steps.confirmAction(ctx, {
+      action_id: out.action_id,
+      version: out.version,
+      idempotency_key: key,
+    });
+    return { ...done, ...pickedBy(out) };
+  }
+
+  /**
+   * What the start took from the words, or by default, and why: kept on the answer of the change
+   * it ran at once, which the agent had no step to read before (the confirm's answer has none).
+   */
+  function pickedBy(out: Outcome): Record<string, unknown> {
+    return Object.fromEntries(
+      ["from_words", "why_picked", "defaulted", "other_matches"].flatMap((k) =>
+        out[k] === undefined ? [] : [[k, out[k]]],
+      ),
+    );
   }
 
   /**

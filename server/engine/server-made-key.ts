@@ -138,7 +138,10 @@ async function sameRequestAnswer(
   known?: EffectRow,
 ): Promise<ActionResponse> {
   const effect = known ?? (await deps.db.effect.findUnique({ where: { actionId: row.id } }));
-  const unsettled = (row.status === "open" && !effect) || effect?.status === "pending";
+  // Waiting at its confirmation with nothing claimed (a copy sent at once has not confirmed yet,
+  // or the system refused the change and it stands open again), or claimed by a run in flight.
+  const atConfirmation = capability.nodes.some((n) => n.id === row.node && n.requiresConfirmation);
+  const unsettled = (row.status === "open" && atConfirmation && !effect) || effect?.status === "pending";
   const sameRequest = { action_id: row.id, at: at.toISOString() };
   const message = sameRequestMessage({
     ...sameRequest,

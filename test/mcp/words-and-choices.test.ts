@@ -484,7 +484,9 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
       resolution: '"refunded the second charge and told the customer"',
     });
     // What was sent is exactly what was taken.
-    expect(text(given)).toMatch(/^done with: .* · Resolution: refunded the second charge and told the customer$/m);
+    expect(text(given)).toMatch(
+      /^done with: .* · Resolution: refunded the second charge and told the customer$/m,
+    );
 
     const notGiven = await client.callTool({
       name: "start_action",

@@ -181,7 +181,7 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
     expect(picked).toMatchObject({ status: "open", ask_user: { field: "order_id" } });
     // Said as what happened: the agent sent it, the user's words did not name it.
     expect((picked.ask_user as { message: string }).message).toMatch(
-      /^ord_pending was sent, but the user's words do not name it and \d+ other records would take this change too: ask the user whether they mean ord_pending before confirm_action/,
+      /^ord_pending was sent, but the user's words do not name it and \d+ other records would take this change too: ask the user whether they mean ord_pending; on their word, confirm_action runs it/,
     );
     expect((await order("ord_pending")).address.label).toBe("Office");
 

@@ -171,7 +171,9 @@ describeEachProvider("a key the server makes for a change nobody approves (%s)",
     const out = sc(result);
     expect(out, JSON.stringify(out)).toMatchObject({ status: "open", ask_user: { field: "order_id" } });
     // What runs it, once the user said which: confirm_action (no approval is due).
-    expect(text(result)).toMatch(/ask the user whether they mean ord_pending before confirm_action/);
+    expect(text(result)).toMatch(
+      /ask the user whether they mean ord_pending; on their word, confirm_action runs it/,
+    );
     expect(await addressOf("ord_pending")).toBe("Office");
     const row = await w.db.action.findUniqueOrThrow({ where: { id: String(out.action_id) } });
     expect(row.startKey).toBeNull();

@@ -50,7 +50,9 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
       expect.arrayContaining(["ord_paid", "ord_pending"]),
     );
     // Each candidate with what tells it apart, so the user is asked by facts, not by id alone.
-    expect(text(picked)).toMatch(/^ask the user: .*before confirm_action; they differ in status\b.*$/m);
+    expect(text(picked)).toMatch(
+      /^ask the user: .*; on their word, confirm_action runs it; they differ in status\b.*$/m,
+    );
     expect(text(picked)).toMatch(/^- `ord_paid` \(Desk Lamp ×1, Signpost Mug ×1\) · status: paid · /m);
     expect(text(picked)).toMatch(/^- `ord_pending` .* · status: pending_payment · /m);
     expect(((await legacy("/v1/orders/ord_paid")).address as Json).label).toBe("Office");

@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
-import type { Actor } from "../connectors/sdk/define-capability";
+import type { Actor, Values } from "../connectors/sdk/define-capability";
 import { type ActionResponse, respond } from "./action-response";
 import { loadActionWithCapability } from "./action-store";
 import type { EngineDeps } from "./engine-deps";
-import type { StartInput } from "./start-action";
 import { canonicalJson } from "./summary-digest";
 
 // A start under a key of the agent's: stored as the key with what was asked, so a resend is the
@@ -36,7 +35,11 @@ async function earlierStart(deps: EngineDeps, actor: Actor, keyPrefix: string) {
 }
 
 /** What a start asks for, as a short digest: the capability, its record and every field sent. */
-export function requestFingerprint(input: StartInput): string {
+export function requestFingerprint(input: {
+  capability: string;
+  entity_id?: string;
+  patch?: Values;
+}): string {
   const asked = canonicalJson({
     capability: input.capability,
     entity_id: input.entity_id,

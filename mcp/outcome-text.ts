@@ -49,6 +49,8 @@ const RENDERED = new Set([
   "opt_in_choices",
   "ask_user",
   "later",
+  // A resent request's first action: the message says which and when.
+  "same_request",
 ]);
 
 /** How many entries of a list the text shows: ten answer most questions whole. */

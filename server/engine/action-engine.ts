@@ -7,7 +7,8 @@ import { type ConfirmInput, confirmAction } from "./confirm-action";
 import type { EngineDeps } from "./engine-deps";
 import { getActionContext } from "./get-action-context";
 import { recoverAction } from "./recover-action";
-import { capabilityStartedWith, type StartInput, startAction } from "./start-action";
+import { capabilityStartedWith } from "./replayed-start";
+import { type StartInput, startAction } from "./start-action";
 import { verifyAction } from "./verify-action";
 
 /**

@@ -54,6 +54,13 @@ export interface ActionResponse extends OutcomeBase {
   patch_schema?: Record<string, unknown>;
   /** The record was the agent's pick among several the change fits: ask the user first. */
   ask_user?: AskUser;
+  /**
+   * The key the server made for a change that runs on the caller's word (server-made-key.ts): the
+   * gateway confirms under it in the same call and takes it out of the answer.
+   */
+  server_key?: string;
+  /** A resent request's first action and when it came: the answer is that action's outcome. */
+  same_request?: { action_id: string; at: string };
   /** Fields whose value was read from words (a label sent, or the user's request): field → value. */
   from_words?: Record<string, string>;
   /** The record the words described: why it was picked, and why records that nearly fit were not. */

@@ -16,6 +16,7 @@ import { createdByAgent } from "./created-by-agent";
 import { withDefaulted } from "./defaulted-fields";
 import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
+import { type ServerKeyAsk, sameAdvanceLately, serverAdvanceKey } from "./server-made-key";
 import { stateTooLarge } from "./state-ceiling";
 import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
 import { recordToAsk } from "./unnamed-record";
@@ -28,6 +29,8 @@ export interface AdvanceInput {
   /** Given: the gateway confirms at once where nobody approves (see recordToAsk). */
   idempotency_key?: string;
   dry_run?: boolean;
+  /** Without a key of the agent's: the server makes one where a key would run it (as start's). */
+  serverKey?: ServerKeyAsk;
 }
 
 /**
@@ -43,6 +46,11 @@ export async function advanceAction(
   const found = await loadActionWithCapability(deps, actor, input.action_id);
   if (!found) return notFoundAction(input.action_id);
   const { row, capability } = found;
+  const serverKey =
+    input.serverKey && !input.idempotency_key && !input.dry_run ? serverAdvanceKey(input) : null;
+  // Resent after it ran the change (the action has moved on): the first outcome, not a refusal.
+  const same = serverKey ? await sameAdvanceLately(deps, capability, row, serverKey) : null;
+  if (same) return same;
   const allowed = allowedPatch(capability, row.entityId, row.status);
   if (!allowed.length) return notAllowedNow(deps, capability, row, "advance_action");
   if (input.version !== row.version)
@@ -143,8 +151,9 @@ export async function advanceAction(
   }
   const message = readError ? readError.message : evaluationMessage(capability, ev, state);
   const refused = onlyRefusals(ev.errors) || !!readError;
+  const ready = ev.atConfirmation && !state.requires_approval && !refused && !input.dry_run;
   const askUser =
-    input.idempotency_key && ev.atConfirmation && !state.requires_approval && !refused && !input.dry_run
+    (input.idempotency_key || serverKey) && ready
       ? // The user's words the action started with still name its record: without them, a record
         // the agent sent beside those words read as its own pick on every later step.
         await recordToAsk(capability, adapter, actor, ev.values, {
@@ -153,6 +162,16 @@ export async function advanceAction(
         })
       : null;
   const outcome = refused ? "rejected" : ev.errors.length || ev.missing.length ? "input_required" : "applied";
+  // Where a key of the agent's would run it, and this caller's confirm is let through: the
+  // gateway confirms under the server's key (start-action's rule).
+  const onServerKey =
+    serverKey &&
+    ready &&
+    outcome === "applied" &&
+    !askUser &&
+    (await input.serverKey?.confirmAllowed(capability))
+      ? { server_key: serverKey.confirmKey }
+      : {};
   // Refused whole, before anything is written: the action stays at its version and state.
   const tooLarge = stateTooLarge(state, input.patch);
   if (tooLarge) {
@@ -185,6 +204,7 @@ export async function advanceAction(
       ...(refused ? { reason: (readError ?? ev.errors[0])?.code } : {}),
       message,
       retryable: false,
+      ...onServerKey,
     });
   // Conditional on the version, on a status that takes patches, and on no claimed effect: a
   // confirm that already claimed the effect (it is re-checking or sending) must not have the
@@ -242,6 +262,7 @@ export async function advanceAction(
       retryable: false,
       ...fromWords,
       ...(askUser ? { ask_user: askUser } : {}),
+      ...onServerKey,
     },
     { options: { since: previous.options } },
   );

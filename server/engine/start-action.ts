@@ -1,15 +1,8 @@
-import { createHash } from "node:crypto";
 import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capability";
 import { onlyRefusals } from "../connectors/sdk/outcome";
 import { type ActionResponse, respond, unavailable } from "./action-response";
 import { emptyActionState } from "./action-state";
-import {
-  type ActionRow,
-  loadActionWithCapability,
-  openApproval,
-  recordActionEvent,
-  toJson,
-} from "./action-store";
+import { type ActionRow, openApproval, recordActionEvent, toJson } from "./action-store";
 import { allowedPatch, patchProblems } from "./allowed-patch";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
 import { createdByAgent } from "./created-by-agent";
@@ -19,10 +12,11 @@ import { isUniqueViolation } from "./effect-ledger";
 import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
 import { withOptInChoices, withPaidChoices } from "./paid-choices";
+import { replayedStart, requestFingerprint, startKeyPrefix } from "./replayed-start";
+import { type ServerKeyAsk, sameStartLately, serverStartKey } from "./server-made-key";
 import { startPatchRejected } from "./start-patch-rejected";
 import { stateTooLarge } from "./state-ceiling";
 import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
-import { canonicalJson } from "./summary-digest";
 import { recordToAsk } from "./unnamed-record";
 
 /** What a refused start says of itself: the action it made is over, so nothing waits on it. */
@@ -40,6 +34,12 @@ export interface StartInput {
   /** Given (to confirm at once): a start resent with the same key answers with the first action. */
   idempotency_key?: string;
   dry_run?: boolean;
+  /**
+   * Without a key of the agent's: a start that would run at once with one keeps a key the server
+   * makes (server-made-key.ts), so its resend within the window is this action. The gateway's
+   * alone: no tool's schema takes it.
+   */
+  serverKey?: ServerKeyAsk;
 }
 
 /**
@@ -58,6 +58,12 @@ export async function startAction(
   const startKey = keyPrefix ? `${keyPrefix}${requestFingerprint(input)}` : null;
   if (keyPrefix && startKey) {
     const earlier = await replayedStart(deps, actor, keyPrefix, startKey);
+    if (earlier) return earlier;
+  }
+  const serverKey =
+    input.serverKey && !input.idempotency_key && !input.dry_run ? serverStartKey(actor, input) : null;
+  if (serverKey) {
+    const earlier = await sameStartLately(deps, actor, serverKey);
     if (earlier) return earlier;
   }
   const capability = deps.capabilities.get(input.capability);
@@ -209,6 +215,24 @@ export async function startAction(
         },
       ],
     };
+  // With a key a change nobody approves runs at once: only on a record the user meant.
+  const keyed = !!input.idempotency_key || !!serverKey;
+  const ready = ev.atConfirmation && !state.requires_approval && !refused;
+  const askUser =
+    keyed && ready
+      ? await recordToAsk(capability, adapter, actor, ev.values, {
+          request: input.intent,
+          fromWords: named,
+        })
+      : null;
+  // Exactly where a key of the agent's would run it, and where this caller's confirm is let through.
+  const runsOnServerKey =
+    !!serverKey &&
+    ready &&
+    !ev.errors.length &&
+    !ev.missing.length &&
+    !askUser &&
+    !!(await input.serverKey?.confirmAllowed(capability));
   let row: ActionRow;
   try {
     row = await deps.db.action.create({
@@ -223,15 +247,18 @@ export async function startAction(
         version: 1,
         status,
         state: toJson(state),
-        startKey,
+        startKey: startKey ?? (runsOnServerKey ? serverKey?.startKey : null),
       },
     });
   } catch (err) {
     // The same start sent twice at once: the first one's action is the answer to both.
-    const earlier =
-      keyPrefix && startKey && isUniqueViolation(err)
+    const earlier = !isUniqueViolation(err)
+      ? null
+      : keyPrefix && startKey
         ? await replayedStart(deps, actor, keyPrefix, startKey)
-        : null;
+        : runsOnServerKey && serverKey
+          ? await sameStartLately(deps, actor, serverKey)
+          : null;
     if (earlier) return earlier;
     throw err;
   }
@@ -244,14 +271,6 @@ export async function startAction(
   });
   if (ev.atConfirmation && state.requires_approval && state.summary && state.digest)
     await openApproval(deps.db, row, state, capability.policy.approvalTtlMs);
-  // With a key a change nobody approves would run at once: only on a record the user meant.
-  const askUser =
-    input.idempotency_key && ev.atConfirmation && !state.requires_approval && !refused
-      ? await recordToAsk(capability, adapter, actor, ev.values, {
-          request: input.intent,
-          fromWords: named,
-        })
-      : null;
   return respond(
     deps,
     capability,
@@ -267,87 +286,8 @@ export async function startAction(
       ...(Object.keys(ev.whyPicked).length ? { why_picked: ev.whyPicked } : {}),
       ...withDefaulted(ev),
       ...(askUser ? { ask_user: askUser } : {}),
-    },
-    { withInputs: true, options: "full" },
-  );
-}
-
-/**
- * The capability of the action this caller's key started, if any: a start by the user's words
- * that is resent under its key goes back to that capability, whatever the search says now.
- */
-export async function capabilityStartedWith(
-  deps: EngineDeps,
-  actor: Actor,
-  idempotencyKey: string,
-): Promise<string | null> {
-  return (await earlierStart(deps, actor, startKeyPrefix(actor, idempotencyKey)))?.capability.id ?? null;
-}
-
-/** The caller's part of a start key: the key is theirs (their agent's, or theirs as a person). */
-const startKeyPrefix = (actor: Actor, idempotencyKey: string) =>
-  `${actor.agentId ?? `user:${actor.userId}`}:${idempotencyKey}#`;
-
-/** The action the caller's key started, with its capability and the whole key it was stored under. */
-async function earlierStart(deps: EngineDeps, actor: Actor, keyPrefix: string) {
-  const earlier = await deps.db.action.findFirst({
-    where: { tenantId: actor.tenantId, startKey: { startsWith: keyPrefix } },
-    select: { id: true, startKey: true },
-  });
-  const found = earlier ? await loadActionWithCapability(deps, actor, earlier.id) : null;
-  return found ? { ...found, startKey: earlier?.startKey } : null;
-}
-
-/** What a start asks for, as a short digest: the capability, its record and every field sent. */
-function requestFingerprint(input: StartInput): string {
-  const asked = canonicalJson({
-    capability: input.capability,
-    entity_id: input.entity_id,
-    // Not the words: a resend may word the request differently, and the key decides.
-    patch: input.patch ?? {},
-  });
-  return createHash("sha256").update(asked).digest("hex").slice(0, 16);
-}
-
-/**
- * A start resent with its idempotency key (the answer was lost, the agent tries again): the
- * action that key started, as it stands now, never a second one — so the confirm that follows
- * finds the first effect and replays it. The same key with another ask (another capability,
- * record or field value) is refused, naming the action the key belongs to: the first action's
- * effect must never run in answer to a different request.
- */
-async function replayedStart(
-  deps: EngineDeps,
-  actor: Actor,
-  keyPrefix: string,
-  startKey: string,
-): Promise<ActionResponse | null> {
-  const found = await earlierStart(deps, actor, keyPrefix);
-  if (!found) return null;
-  if (found.startKey !== startKey)
-    return {
-      outcome: "conflict",
-      reason: "idempotency_key_reused",
-      message: `This idempotency key already started action ${found.row.id} (${found.capability.id}${found.row.entityId ? ` for ${found.row.entityId}` : ""}) with other values; send a new key for a new request, or continue that action`,
-      retryable: false,
-      action_id: found.row.id,
-      next_actions: [
-        {
-          tool: "get_context",
-          args: { action_id: found.row.id },
-          description: "Read the action this key started",
-        },
-      ],
-    };
-  return respond(
-    deps,
-    found.capability,
-    found.row,
-    {
-      outcome: "applied",
-      reason: "idempotent_replay",
-      message: `This idempotency key already started action ${found.row.id} (now ${found.row.status}); no second action`,
-      retryable: false,
+      // The gateway confirms under it (and strips it): the change runs in this same call.
+      ...(runsOnServerKey && serverKey ? { server_key: serverKey.confirmKey } : {}),
     },
     { withInputs: true, options: "full" },
   );

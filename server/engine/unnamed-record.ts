@@ -11,11 +11,13 @@ export interface AskUser {
 }
 
 /**
- * A change nobody approves runs at once (with a key) only on a record the user meant: the only
- * one it can be done for, or the one their words named. When the record was picked by the agent
- * among several that fit (another of the user's orders would take the same change), this names
- * them so the agent asks the user first; null when the record is unambiguous. Reads the first
- * node's own offer (its choices when no record is named): the same rows the agent was shown.
+ * A change nobody approves runs at once (under the agent's key or the server's) only on a record
+ * the user meant: the only one it can be done for, or the one their words named. Otherwise the
+ * action waits, and the answer says what runs it: confirm_action, once the user said which. When
+ * the record was picked by the agent among several that fit (another of the user's orders would
+ * take the same change), this names them so the agent asks the user first; null when the record
+ * is unambiguous. Reads the first node's own offer (its choices when no record is named): the
+ * same rows the agent was shown.
  */
 export async function unnamedRecord(
   capability: AnyCapability,
@@ -40,7 +42,7 @@ export async function unnamedRecord(
     field,
     // Said as what happened: round 10's model sent the record itself and read "(… was picked)"
     // as the server's guess.
-    message: `${chosen} was sent, but the user's words do not name it and ${eligible.length - 1} other records would take this change too: ask the user whether they mean ${chosen} before confirm_action${telling.length ? `; they differ in ${telling.join(", ")}` : ""}`,
+    message: `${chosen} was sent, but the user's words do not name it and ${eligible.length - 1} other records would take this change too: ask the user whether they mean ${chosen}; on their word, confirm_action runs it${telling.length ? `; they differ in ${telling.join(", ")}` : ""}`,
     candidates: shown.map((r) =>
       [candidateText(r), ...telling.map((k) => `${k}: ${fact(r.row[k])}`)].join(" · "),
     ),
@@ -110,7 +112,8 @@ export async function recordToAsk(
   if ("unavailable" in found)
     return {
       field: capability.appliesTo.field ?? "",
-      message: "Could not check whether other records fit this change: ask the user before confirm_action",
+      message:
+        "Could not check whether other records fit this change: ask the user; on their word, confirm_action runs it",
       candidates: [],
     };
   return found.ask;

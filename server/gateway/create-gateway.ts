@@ -11,10 +11,9 @@ import { type PublishedAuditEvent, subscribeAuditEvents } from "./event-stream";
 import { type GatewayOutcome, gatewayPipeline } from "./gateway-pipeline";
 import { advanceActionOperation } from "./operations/advance-action";
 import { approvalStatusOperation } from "./operations/approval-status";
-import { confirmRunsOnWord } from "./operations/approval-words";
 import { cancelActionOperation } from "./operations/cancel-action";
 import { composeActionSteps } from "./operations/compose-action-steps";
-import { confirmActionOperation } from "./operations/confirm-action";
+import { confirmActionOperation, confirmWithServerKeyOperation } from "./operations/confirm-action";
 import { decideApprovalOperation } from "./operations/decide-approval";
 import { decidePermissionOperation } from "./operations/decide-permission";
 import type { GatewayDeps } from "./operations/gateway-deps";
@@ -99,13 +98,9 @@ export function createGateway(options: GatewayOptions) {
     searchCapabilities,
     startAction: startActionOperation(deps),
     startedWith: (caller, key) => engine.startedWith(actorOf(caller), key),
-    confirmAllowed: async (caller, id) => {
-      const capability = capabilities.get(id);
-      return !!capability && (await confirmRunsOnWord(db, caller, capability));
-    },
-    recordFieldOf: (id) => capabilities.get(id)?.appliesTo.field ?? null,
     advanceAction: advanceActionOperation(deps),
     confirmAction,
+    confirmWithServerKey: confirmWithServerKeyOperation(deps),
   });
 
   const operations = {

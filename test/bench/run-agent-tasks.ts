@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { SERVER_KEY_PREFIX } from "@/server/engine/server-made-key";
 import type { McpWorld } from "../mcp/mcp-world";
 import { BENCH_TASKS, type BenchTask, type LegacyRead } from "./agent-tasks";
 import { RestAgent } from "./rest-agent";
@@ -56,8 +57,17 @@ export function legacyReader(w: McpWorld): LegacyRead {
     ).json()) as Record<string, unknown>;
 }
 
+/**
+ * Each run starts in a new world: the legacy store as seeded, and none of the requests an earlier
+ * run made within the server's key window (server-made-key.ts), which would answer the same words
+ * "already made" about a change the reset undid.
+ */
 async function fresh(w: McpWorld, task: BenchTask) {
   await w.legacy.reset();
+  await w.db.action.updateMany({
+    where: { startKey: { startsWith: SERVER_KEY_PREFIX } },
+    data: { startKey: null },
+  });
   if (task.fault) await w.legacy.injectFault(task.fault);
 }
 

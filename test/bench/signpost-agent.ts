@@ -88,12 +88,10 @@ export async function runSignpostAgent(
 
   if (task.question) return browseForAnswer(call, task, finish);
   // The user's words straight to start_action: it searches and starts the match that takes the
-  // fields, and, given a key, confirms at once whatever needs nobody's approval.
-  let r = await call("start_action", {
-    intent: task.intent,
-    patch: task.facts,
-    idempotency_key: hooks.idempotencyKey(),
-  });
+  // fields, and confirms at once whatever needs nobody's approval on the record the words named.
+  // No key on a start or an advance, as the model-played rounds of issue 23 sent none: the server
+  // keys such a change itself. A confirm still sends one.
+  let r = await call("start_action", { intent: task.intent, patch: task.facts });
   if (!r.actionId) {
     // Nothing fitted: start what the answer offers, as a model reads the matches.
     const wanted = Object.keys(task.facts);
@@ -102,11 +100,7 @@ export async function runSignpostAgent(
     const start = starts.find((n) => fits && n.args.capability === fits.id) ?? starts[0];
     if (!start) return finish(`stuck: ${r.outcome} and no capability to start`);
     if (typeof start.args.capability !== "string") return finish("stuck: no capability named");
-    r = await call("start_action", {
-      ...start.args,
-      patch: task.facts,
-      idempotency_key: hooks.idempotencyKey(),
-    });
+    r = await call("start_action", { ...start.args, patch: task.facts });
   }
   const approved = new Set<string>();
   // Facts went with start_action; sending them again would not change the answer.
@@ -137,7 +131,7 @@ export async function runSignpostAgent(
         }
       }
       if (!Object.keys(patch).length) return finish(`stuck: nothing to send for ${r.needs.join(", ")}`);
-      r = await call("advance_action", { ...advance.args, patch, idempotency_key: hooks.idempotencyKey() });
+      r = await call("advance_action", { ...advance.args, patch });
       continue;
     }
     if (confirm) {

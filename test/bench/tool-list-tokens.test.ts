@@ -40,16 +40,24 @@ describe("tools/list token budget (o200k)", () => {
     // 787 after round 3; 799 with the idempotency key's minimum listed and the reading path named
     // (round 3's model tried start_action to list orders): search reads and lists, a start changes.
     // 799 after round 7 with the key's text made plain (submit's and verify's texts cut to pay).
+    // 800 after issue 23's server-made key: start_action says a change nobody approves runs now,
+    // and the key says what it adds (a resend past 10 minutes, a change made again), shorter.
     expect(visible.map((t) => t.name)).not.toContain("run_script");
     expect(visible.find((t) => t.name === "search")?.description).toMatch(/^Read or list/);
     expect(visible.find((t) => t.name === "start_action")?.description).toMatch(/^Start a change/);
     expect(tokens(visible)).toBeLessThanOrEqual(800);
     // Round 7: "Confirm at once if complete, approved or needing none, …; else nothing changes"
-    // read as a risk and the key was left out. It says what sending it does, and when it waits.
+    // read as a risk and the key was left out. Issue 23: the change runs at once without it too;
+    // the key is said to be optional, with what it adds.
+    expect(visible.find((t) => t.name === "start_action")?.description).toMatch(
+      /it runs now unless someone must approve\.$/,
+    );
     for (const name of ["start_action", "advance_action"]) {
       const props = visible.find((t) => t.name === name)?.inputSchema.properties ?? {};
       const key = (props as Record<string, { description?: string }>).idempotency_key;
-      expect(key?.description).toMatch(/^Runs the change now if nothing is missing\b.*; else it waits$/);
+      expect(key?.description).toMatch(
+        /^Optional: a resend returns the first outcome.*a new key repeats a change$/,
+      );
     }
   });
 

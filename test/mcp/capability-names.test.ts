@@ -129,7 +129,7 @@ describe("capabilities by name, and who approves them (MCP over HTTP)", () => {
       await call(w.keys.alice, "search_capabilities", { query: "deliver my order to my home address" }),
     );
     const line = (id: string) => found.split("\n").find((l) => l.includes(`\`${id}\``)) ?? "";
-    expect(line("change_delivery_address")).toMatch(/no approval: a start with idempotency_key runs it/);
+    expect(line("change_delivery_address")).toMatch(/no approval: start_action runs it/);
     expect(line("checkout")).toMatch(/approval: the user/);
     // The browse face's search lists capabilities too, with the same words.
     const browsed = text(
@@ -142,17 +142,15 @@ describe("capabilities by name, and who approves them (MCP over HTTP)", () => {
     expect(imported.split("\n").find((l) => l.includes("`api_request`"))).toMatch(/approval: the user/);
   });
 
-  it("a start that waits only for a key says so; the same call with a key runs it", async () => {
+  it("a start that needs no approval, on the record the words name, runs in that call: no key, no confirm_action", async () => {
+    // Not the words of the admin's-rule test below: within ten minutes they would be this request.
     const args = {
       capability: "change_delivery_address",
-      intent: "Please deliver my kettle order to my home address instead",
+      intent: "Send my kettle order to my home address instead",
     };
     const first = await call(w.keys.alice, "start_action", args);
-    expect(sc(first)).toMatchObject({ outcome: "applied", status: "open" });
-    expect(text(first)).toMatch(/needs no approval/);
-    expect(text(first)).toMatch(/idempotency_key/);
-    const again = await call(w.keys.alice, "start_action", { ...args, idempotency_key: "kettle-home-1" });
-    expect(sc(again), text(again)).toMatchObject({ status: "completed" });
+    expect(sc(first), text(first)).toMatchObject({ outcome: "applied", status: "completed" });
+    expect(text(first)).not.toMatch(/confirm_action|idempotency_key/);
   });
 
   it("an admin's rule that asks before a confirm is what the words say, not the capability's own flag", async () => {
@@ -175,13 +173,14 @@ describe("capabilities by name, and who approves them (MCP over HTTP)", () => {
       expect(page.split("\n").find((l) => l.includes("`change_delivery_address`"))).toMatch(
         /approval: an admin's permission/,
       );
-      const started = text(
+      const started = sc(
         await call(w.keys.alice, "start_action", {
           capability: "change_delivery_address",
           intent: "Please deliver my kettle order to my home address instead",
         }),
       );
-      expect(started).not.toMatch(/needs no approval/);
+      // The confirm asks an admin first: nothing runs at the start, the action waits.
+      expect(started).toMatchObject({ status: "open", effect: null });
       // Only the words changed: no permission request was filed by reading them.
       expect(await w.db.permissionRequest.count()).toBe(0);
     } finally {

@@ -124,7 +124,7 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
     expect(confirm?.requires_user_approval).toBe(true);
 
     // Once the person approved (their approval's own run had not happened: see grant), a key on
-    // advance confirms too, and the tool list says so where the key is described.
+    // advance confirms too; the tool list says the key is optional and what it adds.
     const ctx = await w.gw.getContext(w.agent.alice, { action_id: String(out.action_id) });
     await grant(w, String(out.action_id));
     const done = sc(
@@ -146,8 +146,8 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
         { description?: string }
       >;
       const key = properties.idempotency_key;
-      // It says when it runs now and that a due approval is never skipped (it waits).
-      expect(key?.description).toMatch(/no approval is due.*else it waits/);
+      // Optional: the change runs now without it too (issue 23); it says what it adds.
+      expect(key?.description).toMatch(/^Optional: a resend returns the first outcome/);
     }
   });
 
@@ -181,7 +181,7 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
     expect(picked).toMatchObject({ status: "open", ask_user: { field: "order_id" } });
     // Said as what happened: the agent sent it, the user's words did not name it.
     expect((picked.ask_user as { message: string }).message).toMatch(
-      /^ord_pending was sent, but the user's words do not name it and \d+ other records would take this change too: ask the user whether they mean ord_pending before confirm_action/,
+      /^ord_pending was sent, but the user's words do not name it and \d+ other records would take this change too: ask the user whether they mean ord_pending; on their word, confirm_action runs it/,
     );
     expect((await order("ord_pending")).address.label).toBe("Office");
 

@@ -50,7 +50,9 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
       expect.arrayContaining(["ord_paid", "ord_pending"]),
     );
     // Each candidate with what tells it apart, so the user is asked by facts, not by id alone.
-    expect(text(picked)).toMatch(/^ask the user: .*before confirm_action; they differ in status\b.*$/m);
+    expect(text(picked)).toMatch(
+      /^ask the user: .*; on their word, confirm_action runs it; they differ in status\b.*$/m,
+    );
     expect(text(picked)).toMatch(/^- `ord_paid` \(Desk Lamp ×1, Signpost Mug ×1\) · status: paid · /m);
     expect(text(picked)).toMatch(/^- `ord_pending` .* · status: pending_payment · /m);
     expect(((await legacy("/v1/orders/ord_paid")).address as Json).label).toBe("Office");
@@ -476,17 +478,21 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
         intent: "resolve ticket tkt_1; resolution: refunded the second charge and told the customer",
       },
     });
-    expect(sc(given)).toMatchObject({ node: "CONFIRM_RESOLVE" });
+    // Named and needing nobody's approval, it ran in this call (issue 23: no key needed); the
+    // answer still says what was taken from the words.
+    expect(sc(given)).toMatchObject({ node: "VERIFIED", status: "completed" });
     expect(sc(given).from_words).toMatchObject({
       ticket_id: "tkt_1",
       resolution: '"refunded the second charge and told the customer"',
     });
-    // What the person sees is exactly what was taken.
-    expect(text(given)).toMatch(/^ {2}- Resolution: refunded the second charge and told the customer$/m);
+    // What was sent is exactly what was taken.
+    expect(text(given)).toMatch(
+      /^done with: .* · Resolution: refunded the second charge and told the customer$/m,
+    );
 
     const notGiven = await client.callTool({
       name: "start_action",
-      arguments: { capability: "resolve_ticket", intent: "resolve ticket tkt_1, it is done" },
+      arguments: { capability: "resolve_ticket", intent: "resolve ticket tkt_2, it is done" },
     });
     expect(sc(notGiven)).toMatchObject({ node: "RESOLUTION", missing: ["resolution"] });
     // Said exactly: the user's words as written, else their request verbatim; never a made-up one.

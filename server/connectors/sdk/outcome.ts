@@ -37,7 +37,7 @@ export interface NextAction {
   requires_user_approval?: boolean;
   /**
    * On a start: whether a person must approve the change, for this caller ("approval: the user",
-   * "no approval: a start with idempotency_key runs it"), as the gateway will decide it.
+   * "no approval: start_action runs it"), as the gateway will decide it.
    */
   approval?: string;
 }

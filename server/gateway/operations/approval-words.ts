@@ -3,15 +3,18 @@ import type { Db } from "../../db/client";
 import { authorize, capabilityTarget, type PermissionVerb } from "../permissions";
 import type { TrustedContext } from "../trusted-context";
 
-/** The words of a change that runs on the agent's word: what sending a key does, said up front. */
-export const RUNS_ON_KEY = "no approval: a start with idempotency_key runs it";
+/**
+ * The words of a change that runs on the agent's word: its start runs it (on a record the user
+ * named or the only one it fits; else the answer says whom to ask), key or not.
+ */
+export const RUNS_ON_START = "no approval: start_action runs it";
 
 /**
  * Whether a person must approve a capability before it runs, for this caller, in the few words a
- * capability line carries ("approval: the user"; "no approval: a start with idempotency_key runs
- * it"). From the decisions the gateway will make: this caller's permission for start and confirm
- * (an admin's `ask` rule puts a person first; previewed, never consuming a grant or filing a
- * request), then the capability's approval rule (a condition on the request is said as declared).
+ * capability line carries ("approval: the user"; "no approval: start_action runs it"). From the
+ * decisions the gateway will make: this caller's permission for start and confirm (an admin's
+ * `ask` rule puts a person first; previewed, never consuming a grant or filing a request), then
+ * the capability's approval rule (a condition on the request is said as declared).
  * A rule that denies this caller the start or the confirm is said as such.
  */
 export async function approvalWords(
@@ -33,13 +36,13 @@ export async function approvalWords(
         : null;
   if (permission || person) return `approval: ${[permission, person].filter(Boolean).join(", then ")}`;
   // A read answers at its start: no key is needed for it.
-  return capability.policy.effect === "read" ? "no approval (a read)" : RUNS_ON_KEY;
+  return capability.policy.effect === "read" ? "no approval (a read)" : RUNS_ON_START;
 }
 
 /**
  * Whether a change this caller started, which the capability's rule lets run without a person,
- * is also let through by the caller's confirm permission: then only a key (or confirm_action)
- * is missing, and the answer can say so.
+ * is also let through by the caller's confirm permission: then its start (or the advance that
+ * completes it) runs it at once, under the agent's key or one the server makes (server-made-key.ts).
  */
 export async function confirmRunsOnWord(
   db: Db,

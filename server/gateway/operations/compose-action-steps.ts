@@ -1,5 +1,6 @@
 import type { NextAction, OutcomeBase } from "../../connectors/sdk/outcome";
 import type { CapabilityHit } from "../../engine/capability-search";
+import { sameRequestMessage } from "../../engine/server-made-key";
 import { opensWithVerbOf, topMatch } from "../../engine/top-match";
 import type { TrustedContext } from "../trusted-context";
 import { advanceActionInputSchema, startActionInputSchema } from "./operation-schemas";
@@ -7,19 +8,26 @@ import { readingPath } from "./reading-path";
 
 type Outcome = OutcomeBase & Record<string, unknown>;
 type Operation = (ctx: TrustedContext | null, raw: unknown) => Promise<Outcome>;
+/** A step that may keep a key of the server's where the agent sent none (server-made-key.ts). */
+type KeyedOperation = (
+  ctx: TrustedContext | null,
+  raw: unknown,
+  options?: { serverKey?: boolean },
+) => Promise<Outcome>;
 
 interface Steps {
   searchCapabilities: Operation;
-  startAction: Operation;
-  advanceAction: Operation;
+  startAction: KeyedOperation;
+  advanceAction: KeyedOperation;
   confirmAction: Operation;
+  /** confirm_action under a key the server made: its own permission check and audit row. */
+  confirmWithServerKey: Operation;
   /** The capability of the action the caller's key started, if any. */
   startedWith: (ctx: TrustedContext, idempotencyKey: string) => Promise<string | null>;
-  /** Whether this caller's confirm of the capability would be let through (previewed, nothing consumed). */
-  confirmAllowed: (ctx: TrustedContext, capability: string) => Promise<boolean>;
-  /** The field holding the id of the record a capability applies to, if any. */
-  recordFieldOf: (capability: string) => string | null;
 }
+
+/** Every start and advance asks: the engine makes the key only where one would run the change. */
+const SERVER_KEY = { serverKey: true } as const;
 
 /**
  * start_action and advance_action as agents call them: each composes the single-step operations,
@@ -28,52 +36,85 @@ interface Steps {
  *   field sent and leads clearly (top-match's CLEAR_LEAD) the next match that takes them too,
  *   or is that best match and the words open with the verb it is named for (opensWithVerbOf);
  *   otherwise the answer is the matches, to start one by id. A weaker match is never promoted
- *   because the best one does not take a field: with a key it could run at once, before the
- *   agent saw what was chosen. Nothing happens until confirm, so
- *   a wrong match costs a cancel, never an effect; the answer names the other matches.
- * - with an idempotency_key: once the action is complete and no person must approve it, confirm
- *   at once (the confirm operation, with its own permission verb). Where a person must approve,
- *   the key is not used and the action waits at its confirmation as without one.
+ *   because the best one does not take a field: it could run at once, before the agent saw what
+ *   was chosen. The answer names the other matches.
+ * - a change that is complete, needs no person's approval, whose record the user's words named
+ *   (or the only one it fits), and whose confirm this caller's permissions let through, is
+ *   confirmed at once (the confirm operation, with its own permission verb): under the agent's
+ *   idempotency_key, or without one under a key the server made from the request
+ *   (server-made-key.ts), so the same call resent within its window is the first outcome, never
+ *   a second effect. Issue 23: models left the key out and took a confirm_action more. Where a
+ *   person must approve, no key is used and the action waits at its confirmation as without one.
  */
 export function composeActionSteps(steps: Steps): { startAction: Operation; advanceAction: Operation } {
   async function confirmWhenReady(
     ctx: TrustedContext | null,
     key: unknown,
-    out: Outcome,
-    sameCall?: "start",
+    answer: Outcome,
   ): Promise<Outcome> {
+    // The server's key is the gateway's to use, never part of the answer.
+    const { server_key: made, ...out } = answer;
     if (out.outcome !== "applied" || typeof out.action_id !== "string") return out;
+    if (typeof made === "string") return { ...(await confirmOnServerKey(ctx, out, made)), ...pickedBy(out) };
     const next = (out.next_actions ?? []) as NextAction[];
     const ready = next.some((n) => n.tool === "confirm_action" && !n.requires_user_approval);
     // The record was the agent's pick among several: the user says which before anything runs.
-    if (!ready || out.status === "failed" || out.ask_user) return out;
-    if (typeof key !== "string") return ctx ? waitsOnlyForKey(ctx, out, sameCall) : out;
-    return steps.confirmAction(ctx, { action_id: out.action_id, version: out.version, idempotency_key: key });
+    if (!ready || out.status === "failed" || out.ask_user || typeof key !== "string") return out;
+    const done = await steps.confirmAction(ctx, {
+      action_id: out.action_id,
+      version: out.version,
+      idempotency_key: key,
+    });
+    return { ...done, ...pickedBy(out) };
   }
 
   /**
-   * A change ready to run that waits only because no key was sent: said plainly, so the agent
-   * confirms it (and next time sends the key at start) rather than looking for an approval that
-   * is not due. Only where this caller's confirm would be let through as well (an admin's rule
-   * may ask first). Issue 23: a model that could not tell took a call more.
+   * What the start took from the words, or by default, and why: kept on the answer of the change
+   * it ran at once, which the agent had no step to read before (the confirm's answer has none).
    */
-  async function waitsOnlyForKey(ctx: TrustedContext, out: Outcome, sameCall?: "start"): Promise<Outcome> {
-    if (out.status !== "open" || typeof out.capability !== "string") return out;
-    if (!(await steps.confirmAllowed(ctx, out.capability))) return out;
-    // With a key, a start runs at once only on a record the user's words named (else it asks
-    // which): the same call is offered only then.
-    const field = steps.recordFieldOf(out.capability);
-    const named =
-      !field || typeof (out.from_words as Record<string, unknown> | undefined)?.[field] === "string";
-    const also = sameCall && named ? ", as would this same call sent with an idempotency_key" : "";
-    return { ...out, message: `${out.message}; it needs no approval: confirm_action runs it${also}` };
+  function pickedBy(out: Outcome): Record<string, unknown> {
+    return Object.fromEntries(
+      ["from_words", "why_picked", "defaulted", "other_matches"].flatMap((k) =>
+        out[k] === undefined ? [] : [[k, out[k]]],
+      ),
+    );
+  }
+
+  /**
+   * Confirms under the server's key. The engine made it exactly where the agent's key would run
+   * the change now (or for a resend of a request whose change has not settled): the confirm runs
+   * it once, or finds the same request's run (in flight or done) and answers with it, said so.
+   */
+  async function confirmOnServerKey(ctx: TrustedContext | null, out: Outcome, key: string): Promise<Outcome> {
+    const done = await steps.confirmWithServerKey(ctx, {
+      action_id: out.action_id,
+      version: out.version,
+      idempotency_key: key,
+    });
+    const first = out.same_request as { action_id: string; at: string } | undefined;
+    if (!first) return done;
+    if (done.reason !== "idempotent_replay") return { ...done, same_request: first };
+    return {
+      ...done,
+      reason: "same_request",
+      message: sameRequestMessage({
+        ...first,
+        status: typeof done.status === "string" ? done.status : undefined,
+        effect: done.effect as { status: string; external_id: string | null } | null,
+      }),
+      same_request: first,
+    };
   }
 
   async function startAction(ctx: TrustedContext | null, raw: unknown): Promise<Outcome> {
     const parsed = startActionInputSchema.safeParse(raw);
     // A bad argument, or a capability named: the start operation answers (and audits) as is.
     if (!ctx || !parsed.success || parsed.data.capability)
-      return confirmWhenReady(ctx, parsed.data?.idempotency_key, await steps.startAction(ctx, raw), "start");
+      return confirmWhenReady(
+        ctx,
+        parsed.data?.idempotency_key,
+        await steps.startAction(ctx, raw, SERVER_KEY),
+      );
     const { intent, ...rest } = parsed.data;
     const withWords = { ...rest, intent };
     // A resend under its key: the capability it started, not whatever the words match now.
@@ -83,7 +124,6 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
         ctx,
         rest.idempotency_key,
         await steps.startAction(ctx, { ...withWords, capability: earlier }),
-        "start",
       );
     // A record named beside the words says what they are about (its id prefix names the entity).
     const query = rest.entity_id ? `${intent?.slice(0, 430)} ${rest.entity_id}` : intent;
@@ -163,15 +203,19 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
         results: hits,
         next_actions: found.next_actions,
       };
-    const out = await steps.startAction(ctx, { ...withWords, capability: pick.capability });
+    const out = await steps.startAction(ctx, { ...withWords, capability: pick.capability }, SERVER_KEY);
     const others = hits.filter((h) => h !== pick).map((h) => h.capability);
     if (others.length) out.other_matches = others;
-    return confirmWhenReady(ctx, rest.idempotency_key, out, "start");
+    return confirmWhenReady(ctx, rest.idempotency_key, out);
   }
 
   async function advanceAction(ctx: TrustedContext | null, raw: unknown): Promise<Outcome> {
     const parsed = advanceActionInputSchema.safeParse(raw);
-    return confirmWhenReady(ctx, parsed.data?.idempotency_key, await steps.advanceAction(ctx, raw));
+    return confirmWhenReady(
+      ctx,
+      parsed.data?.idempotency_key,
+      await steps.advanceAction(ctx, raw, SERVER_KEY),
+    );
   }
 
   return { startAction, advanceAction };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SERVER_CONFIRM_KEY } from "../../engine/server-made-key";
 import { LISTED_BOUNDS } from "../listed-bounds";
 
 /**
@@ -46,16 +47,16 @@ const idempotencyKey = z
   .meta({ [LISTED_BOUNDS]: ["minLength"] });
 
 /**
- * On start and advance: confirm at once where nothing is missing and no person must approve. The
- * rule the server enforces (unnamed-record.ts) is said here, so sending a key is never a risk.
- * Said as what happens ("runs the change now if …; else it waits"): round 7's model read
- * "Confirm at once if complete, approved or needing none …; else nothing changes" as a risk and
- * left the key out, taking a call more.
+ * On start and advance. A change that is complete, needs no approval and names its record runs
+ * at once with or without it (compose-action-steps.ts); without one the server keys the request
+ * for SERVER_KEY_WINDOW_MS (server-made-key.ts). So it is said as what it adds: a resend at any
+ * time is the first outcome, and a new key makes the same change again. Round 7's model read a
+ * key described as a risk and left it out; this one costs nothing left out.
  */
 const confirmKey = idempotencyKey
   .optional()
   .describe(
-    "Runs the change now if nothing is missing, no approval is due and the record was named or the only fit; else it waits",
+    "Optional: a resend returns the first outcome (keyless: within 10 min); a new key repeats a change",
   );
 
 export const startActionInputSchema = z
@@ -120,6 +121,18 @@ export const confirmActionInputSchema = z
     version: z.number().int().min(1).optional(),
     idempotency_key: idempotencyKey.describe(IDEMPOTENCY_RULE),
     dry_run: z.boolean().optional(),
+  })
+  .strict();
+
+/**
+ * The confirm the gateway sends itself, under a key it made (compose-action-steps.ts): no tool
+ * takes it, and its key is one no agent can send (server-made-key.ts), so the audit row says so.
+ */
+export const serverKeyConfirmSchema = z
+  .object({
+    action_id: id("action_id"),
+    version: z.number().int().min(1).optional(),
+    idempotency_key: z.string().regex(SERVER_CONFIRM_KEY),
   })
   .strict();
 

@@ -2,17 +2,18 @@ import { settledStartPatch } from "../../engine/start-action";
 import type { GatewayOutcome } from "../gateway-pipeline";
 import { capabilityTarget } from "../permissions";
 import { actorOf, type TrustedContext } from "../trusted-context";
+import { confirmRunsOnWord } from "./approval-words";
 import { capabilityByName } from "./capability-by-name";
 import type { GatewayDeps } from "./gateway-deps";
 import { startActionInputSchema } from "./operation-schemas";
 
 /**
  * start_action as one step, with a capability named (by id or exact title); start_action as
- * agents call it (by their words, with a key) composes this with search and confirm
+ * agents call it (by their words, with or without a key) composes this with search and confirm
  * (compose-action-steps.ts).
  */
-export function startActionOperation({ capabilities, engine, connectorsFor, pipeline }: GatewayDeps) {
-  const start = (ctx: TrustedContext | null, raw: unknown) =>
+export function startActionOperation({ capabilities, engine, connectorsFor, pipeline, db }: GatewayDeps) {
+  const start = (ctx: TrustedContext | null, raw: unknown, serverKey: boolean) =>
     pipeline(
       ctx,
       {
@@ -35,13 +36,21 @@ export function startActionOperation({ capabilities, engine, connectorsFor, pipe
           return engine.start(actorOf(caller), {
             ...input,
             capability: named.capability.id,
+            ...(serverKey
+              ? { serverKey: { confirmAllowed: (capability) => confirmRunsOnWord(db, caller, capability) } }
+              : {}),
           }) as Promise<GatewayOutcome>;
         },
       },
       raw,
     );
-  return async (ctx: TrustedContext | null, raw: unknown): Promise<GatewayOutcome> => {
-    const out = await start(ctx, raw);
+  /** `serverKey`: the composed step's ask for a key of the server's where the agent sent none (server-made-key.ts). */
+  return async (
+    ctx: TrustedContext | null,
+    raw: unknown,
+    options: { serverKey?: boolean } = {},
+  ): Promise<GatewayOutcome> => {
+    const out = await start(ctx, raw, options.serverKey === true);
     // A capability name the schema refuses (a character no id or title has): the catalog is the
     // way on, never an answer with nothing to call.
     const badName =

@@ -62,13 +62,13 @@ describe("comment_ticket (MCP over HTTP)", () => {
     expect(JSON.stringify(verified)).toContain("commented");
   });
 
-  it("a ticket the agent sent beside the user's words that name it stays named on a later advance: a corrected comment with a key runs at once", async () => {
+  it("a ticket the agent sent beside the user's words that name it: the quoted comment lands in that one call; words without the text stay named on the advance that gives it", async () => {
     const client = await w.connect(w.keys.sam);
     const before = (await comments("acme", "tkt_5")).length;
-    // Round 8: the words describe the ticket, the agent found and sent its id, then corrected the
-    // text. The advance answered "9 records would take this change … (tkt_5 was picked)".
+    // Issue 23: the words describe the ticket, the agent found and sent its id; nobody approves a
+    // comment, so the start writes it (a model took start_action, then confirm_action).
     const said = "We re-applied the coupon, refund of 5.00 on its way.";
-    const started = sc(
+    const done = sc(
       await client.callTool({
         name: "start_action",
         arguments: {
@@ -79,11 +79,26 @@ describe("comment_ticket (MCP over HTTP)", () => {
       }),
     );
     // The quote as written, its full stop included; only the quote marks go.
-    expect(started, JSON.stringify(started)).toMatchObject({
-      node: "CONFIRM_COMMENT",
+    expect(done, JSON.stringify(done)).toMatchObject({
+      status: "completed",
       from_words: { body: `"${said}"` },
       summary: { comment: said },
     });
+    expect(await comments("acme", "tkt_5")).toHaveLength(before + 1);
+
+    // Round 8: the words describe the ticket but not the text; the advance that gives it answered
+    // "9 records would take this change … (tkt_5 was picked)". The ticket stays named: it runs.
+    const started = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: {
+          capability: "comment_ticket",
+          entity_id: "tkt_5",
+          intent: "Add a comment to the ticket about the SAVE5 coupon",
+        },
+      }),
+    );
+    expect(started, JSON.stringify(started)).toMatchObject({ node: "COMMENT", missing: ["body"] });
     const fixed = "We re-applied the coupon; a refund of 5.00 is on its way.";
     const out = await client.callTool({
       name: "advance_action",
@@ -97,7 +112,7 @@ describe("comment_ticket (MCP over HTTP)", () => {
     expect(text(out)).not.toMatch(/ask the user|was picked/);
     expect(sc(out), JSON.stringify(sc(out))).toMatchObject({ outcome: "applied", status: "completed" });
     const after = await comments("acme", "tkt_5");
-    expect(after).toHaveLength(before + 1);
+    expect(after).toHaveLength(before + 2);
     expect(after.at(-1)).toMatchObject({ body: fixed, author: "sam@acme.test" });
   });
 

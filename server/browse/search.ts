@@ -135,7 +135,12 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
         outcome: "applied",
         markdown: [...sections, opened.slice(NONE_MARK.length)].join("\n\n"),
       };
-    const others = opened ? routes.filter(({ r }) => named !== r.pattern && named !== r.example) : routes;
+    // Nor is a page the opened one already names (its rows' page: "Each row's page: `…`").
+    const others = opened
+      ? routes.filter(
+          ({ r }) => named !== r.pattern && named !== r.example && !opened.includes(`\`${r.pattern}\``),
+        )
+      : routes;
     if (opened) sections.push(opened);
     if (others.length) {
       sections.push(
@@ -144,7 +149,8 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
             // A listing that takes ?mine=1 opens on the caller's own records when they say "my".
             const uri = mine && r.example?.endsWith("?mine=1") ? r.example : r.pattern;
             // The best two in full; the others by title (their page says the rest when opened).
-            const about = i < 2 || r.title === r.description ? r.description : r.title;
+            // Beside an opened page that answers the words, every other one by its title.
+            const about = (i < 2 && !opened) || r.title === r.description ? r.description : r.title;
             const system = titles.get(r.pattern.split("://")[0] ?? "");
             // A page under path parameters opens from the form its route names (an imported
             // system's start page asks for them), else it is shown as its pattern.
@@ -367,8 +373,10 @@ function cutPage(page: BrowsePage, keep?: string): string {
     const section = start >= at ? `\n\n${body.slice(start + 1, end > start ? end : undefined).trim()}` : "";
     kept = `${body.slice(0, at)}\n\n… cut here: ${link("the whole page", page.uri)}${section}`;
   }
-  // Its own link first, then those of the rows the kept part shows: links of this answer too.
-  for (const l of page.links) if (kept.includes(`](${l})`)) recordLink(l);
+  // Its own link first, then those of the rows the kept part shows (as a link, or as an id
+  // beside its listing's one row address): links of this answer too.
+  for (const l of page.links)
+    if (kept.includes(`](${l})`) || kept.includes(`\`${l.split("?")[0]?.split("/").pop()}\``)) recordLink(l);
   return kept;
 }
 

@@ -271,8 +271,8 @@ export function renderOutcomeText(
   if (result.action_id) facts.push(`action \`${result.action_id}\``);
   if (result.version !== undefined) facts.push(`version ${result.version}`);
   // The status where the first line does not already say it ("completed at VERIFIED"). The node
-  // is the capability's own name for a step: the message says the step in words
-  // ("Checkout: SHIPPING needs shipping_method"), structuredContent keeps it.
+  // is the capability's own name for a step: the message already names the step and the field
+  // it needs, and structuredContent keeps it.
   if (typeof result.status === "string" && result.status !== head && !saysWord(message, result.status))
     facts.push(String(result.status));
   if (facts.length) lines.push(facts.join(" · "));

@@ -16,3 +16,29 @@ export function rowUriPattern(ids: readonly string[], uris: readonly string[], n
   const fits = ids.every((x, i) => x !== "" && uris[i] === `${prefix}${encodeURIComponent(x)}${suffix}`);
   return fits ? `${prefix}{${name}}${suffix}` : null;
 }
+
+/**
+ * Whether markdown shows a link to `uri`: as a link, as an address in code (a page under
+ * parameters), or as a row's id in code beside its listing's one row address (rowUriPattern).
+ */
+export function showsLink(markdown: string | null, uri: string): boolean {
+  if (!markdown) return false;
+  const id = uri.split("?")[0]?.split("/").pop() ?? "";
+  return (
+    markdown.includes(`](${uri})`) ||
+    markdown.includes(`\`${uri}\``) ||
+    (!!id && markdown.includes(`\`${id}\``))
+  );
+}
+
+/**
+ * Whether an opened page already names a route: it is the page opened (`named`), or the page
+ * shows its address (a listing's "Each row's page: `…`"). A list of other pages leaves it out.
+ */
+export function namesRoute(
+  markdown: string,
+  named: string | null,
+  route: { pattern: string; example?: string },
+): boolean {
+  return route.pattern === named || route.example === named || showsLink(markdown, route.pattern);
+}

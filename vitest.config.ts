@@ -35,6 +35,7 @@ export const UNIT_FILES = [
   "test/layering/imports-point-down.test.ts",
   "test/layering/long-files-say-why.test.ts",
   "test/layering/no-business-words-above-connectors.test.ts",
+  "test/mcp/agent-summary.test.ts",
   "test/start/runtime-dependencies.test.ts",
 ];
 

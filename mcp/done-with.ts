@@ -13,11 +13,13 @@ export function doneWith(summary: unknown): string {
   const r = renderSummary(summary, "action");
   const parts: string[] = [];
   const rows = r.rows;
+  const head = r.sentence ?? r.title;
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i] as (typeof rows)[number];
     if (row.depth !== 0) continue;
     if (row.text) {
-      if (!ID_LIKE.test(row.text)) parts.push(`${row.label}: ${row.text}`);
+      // A value the decision already says ("from Store credit") is not said twice.
+      if (!ID_LIKE.test(row.text) && !head.includes(row.text)) parts.push(`${row.label}: ${row.text}`);
       continue;
     }
     // A list or object: each entry by its labelled facts (`Signpost Mug, 2`).
@@ -39,5 +41,5 @@ export function doneWith(summary: unknown): string {
     }
     if (entries.length) parts.push(`${row.label}: ${entries.filter(Boolean).join("; ")}`);
   }
-  return `done with: ${[r.sentence ?? r.title, ...parts].join(" · ")}`.slice(0, 600);
+  return `done with: ${[head, ...parts].join(" · ")}`.slice(0, 600);
 }

@@ -1,10 +1,13 @@
 // stays-whole: the one text renderer of every action answer, read top to bottom in the order it prints.
 import { readApproval } from "@/server/connectors/sdk/read-approval";
-import { formatMoney, renderSummary, summaryText } from "@/server/connectors/sdk/render-decision-summary";
+import { formatMoney } from "@/server/connectors/sdk/render-decision-summary";
 import { whenText } from "@/server/connectors/sdk/when-text";
+import { agentSummaryLines } from "./agent-summary";
 import { defaultedLine, optInChoiceLines, paidChoiceLines } from "./defaulted-text";
 import { doneWith } from "./done-with";
+import { fromWordsLine, saysWord } from "./from-words-line";
 import { laterLine } from "./later-text";
+import { nextLine } from "./next-lines";
 import type { OutcomeLike } from "./outcome-output";
 
 type Json = Record<string, unknown>;
@@ -150,15 +153,6 @@ function section(name: string, value: unknown, more: string, cut = LIST_CUT, ord
   return [`${name}: ${scalar(value)}`];
 }
 
-/**
- * The summary a person approves, in the words of the one renderer the confirm screen and the
- * email use: the decision (or title) on the first line, then every row, nested rows indented.
- */
-function summaryLines(summary: Json): string[] {
-  const [first, ...rest] = summaryText(renderSummary(summary, "action")).split("\n");
-  return [`summary: ${first ?? "ready"}`, ...rest.map((l) => `  ${l}`)];
-}
-
 function approvalLine(value: unknown): string | null {
   const a = readApproval(value);
   if (!a) return null;
@@ -274,22 +268,29 @@ export function renderOutcomeText(
   const lines: string[] = [
     options.read && head === "applied" ? String(result.message) : `${head}: ${result.message}`,
   ];
+  const message = String(result.message ?? "");
   const facts: string[] = [];
   if (result.action_id) facts.push(`action \`${result.action_id}\``);
   if (result.version !== undefined) facts.push(`version ${result.version}`);
-  if (typeof result.node === "string") facts.push(`node ${result.node}`);
-  if (typeof result.status === "string") facts.push(String(result.status));
+  // The status where the first line does not already say it ("completed at VERIFIED"). The node
+  // is the capability's own name for a step: the message already names the step and the field
+  // it needs, and structuredContent keeps it.
+  if (typeof result.status === "string" && result.status !== head && !saysWord(message, result.status))
+    facts.push(String(result.status));
   if (facts.length) lines.push(facts.join(" · "));
   if (result.reason) lines.push(`reason: ${result.reason}`);
-  const fromWords = (result.from_words ?? {}) as Record<string, string>;
-  // Why a described record was the one taken, beside it: the agent can check the pick at once.
-  const why = (result.why_picked ?? {}) as Record<string, string>;
-  if (Object.keys(fromWords).length)
-    lines.push(
-      `taken from the words: ${Object.entries(fromWords)
-        .map(([f, v]) => `${f} = ${v}${why[f] ? ` (${why[f]})` : ""}`)
-        .join(", ")}`,
-    );
+  // The summary in full where the person decides on it (see below), known here so what it says
+  // is not said twice.
+  const deciding =
+    !!result.summary &&
+    typeof result.summary === "object" &&
+    result.requires_confirmation === true &&
+    !result.effect &&
+    result.outcome !== "rejected" &&
+    result.outcome !== "conflict";
+  const decided = deciding ? agentSummaryLines(result.summary) : [];
+  const fromWords = fromWordsLine(result, decided.join("\n"));
+  if (fromWords) lines.push(fromWords);
   const defaults = defaultedLine(result.defaulted, asMoney);
   if (defaults) lines.push(defaults);
   const more = result.action_id ? `get_context {"action_id":"${result.action_id}"}` : "see structuredContent";
@@ -299,24 +300,30 @@ export function renderOutcomeText(
     lines.push(...searchResultLines(result.results as Json[]));
   const missing = Array.isArray(result.missing) ? (result.missing as string[]) : [];
   const errors = Array.isArray(result.validation_errors) ? (result.validation_errors as Json[]) : [];
+  // A cancelled or completed action needs nothing more: what it lacked when it ended is history
+  // (structuredContent keeps it), not a step.
+  const ended = result.status === "cancelled" || result.status === "completed";
   // A record refused for this change (nothing about it can be fixed): what else the flow would
   // need, and the choices that only explain the refusal again, are not the next step. The bench's
   // in-transit refusal was 981 tokens against the wrapper's 381, most of them such lists.
   const refusedOnly = errors.length > 0 && errors.every((e) => e.refused === true);
-  if (missing.length && !refusedOnly) lines.push(`missing: ${missing.join(", ")}`);
+  if (missing.length && !refusedOnly && !ended) lines.push(`missing: ${missing.join(", ")}`);
   // A choice that changes what is paid, with every choice and its price: asked once, not guessed.
   const paidChoices = (result.paid_choices ?? {}) as Record<string, { list?: string }>;
   lines.push(...paidChoiceLines(result.paid_choices, asMoney).map((l) => `- ${l}`));
   // An optional choice that changes what is paid (an optional offer): the user's to take, never the agent's.
   const optIn = (result.opt_in_choices ?? {}) as Record<string, { list?: string }>;
   lines.push(...optInChoiceLines(result.opt_in_choices, asMoney).map((l) => `- ${l}`));
-  // An error the message already says in full is named, not repeated.
-  const message = String(result.message ?? "");
-  if (errors.length)
+  // An error the message already says in full is named, not repeated; one that only names the
+  // reason code the answer gave above is not listed again.
+  const listed = errors.filter(
+    (e) => !(e.code === result.reason && message.includes(String(e.message)) && errors.length === 1),
+  );
+  if (listed.length && !ended)
     lines.push(
       // A refusal nothing can fix says why, not what to fix (next_actions say what remains).
       errors.every((e) => e.refused === true) || result.status === "refused" ? "why:" : "fix:",
-      ...errors.map((e) =>
+      ...listed.map((e) =>
         message.includes(String(e.message))
           ? `- ${e.field} (${e.code})`
           : `- ${e.field} (${e.code}): ${e.message}`,
@@ -324,12 +331,12 @@ export function renderOutcomeText(
     );
   // Beside the names, on lines of their own: a shape's commas must not read as more field names.
   const shapes = (result.field_shapes ?? {}) as Record<string, string>;
-  if (Object.keys(shapes).length)
+  if (Object.keys(shapes).length && !ended)
     lines.push("shapes:", ...Object.entries(shapes).map(([f, s]) => `- ${f}: ${s}`));
-  const later = laterLine(result.later);
+  const later = ended ? null : laterLine(result.later);
   if (later) lines.push(later);
   const pending = Array.isArray(result.pending) ? (result.pending as string[]) : [];
-  if (pending.length) lines.push(`kept for later steps: ${pending.join(", ")}`);
+  if (pending.length && !ended) lines.push(`kept for later steps: ${pending.join(", ")}`);
 
   // Choices matter while something is missing or wrong; at the confirmation the summary does.
   const choices = (result.options ?? {}) as Json;
@@ -373,19 +380,14 @@ export function renderOutcomeText(
   const unchanged = Array.isArray(result.options_unchanged) ? (result.options_unchanged as string[]) : [];
   if (unchanged.length && choosing) lines.push(`options unchanged (as sent before): ${unchanged.join(", ")}`);
   // The summary in full where the person decides on it; afterwards its headline only.
-  if (result.summary && typeof result.summary === "object") {
-    const full = summaryLines(result.summary as Json);
-    // Once the effect is under way, the effect and verification lines say what happened.
-    // A refusal (not approved yet, rejected by the person) names the summary, not all of it again.
-    const deciding =
-      result.requires_confirmation === true &&
-      !result.effect &&
-      result.outcome !== "rejected" &&
-      result.outcome !== "conflict";
-    if (deciding) lines.push(...full);
-    else if (!result.effect) lines.push(full[0] ?? "");
+  // Once the effect is under way, the effect and verification lines say what happened.
+  // A refusal (not approved yet, rejected by the person) names the summary, not all of it again.
+  if (deciding) lines.push(...decided);
+  else if (result.summary && typeof result.summary === "object") {
+    if (!result.effect) lines.push(agentSummaryLines(result.summary)[0] ?? "");
     else if ((result.effect as Json).status === "applied") lines.push(doneWith(result.summary as Json));
   }
+  const rest: string[] = [];
   for (const [k, v] of Object.entries(result)) {
     if (RENDERED.has(k) || isEmpty(v)) continue;
     // When it was checked is for the record (structuredContent), not for the next step.
@@ -393,11 +395,14 @@ export function renderOutcomeText(
       k === "verification" && v && typeof v === "object" ? withoutKey(v as Json, "checked_at") : v,
       k,
     );
-    lines.push(...section(k, shown, more, cut));
+    rest.push(...section(k, shown, more, cut));
   }
+  lines.push(...rest);
   const effect = result.effect as Json | null | undefined;
-  // The message of a verified effect already names it and its id.
-  const said = effect?.status === "applied" && message.includes(String(effect.external_id ?? "\u0000"));
+  // The message of a verified effect, or its verification's line, already names it and its id.
+  const said =
+    effect?.status === "applied" &&
+    [message, ...rest].some((l) => l.includes(String(effect.external_id ?? "\u0000")));
   if (effect?.status && !said)
     lines.push(`effect: ${effect.status}${effect.external_id ? ` (${effect.external_id})` : ""}`);
   const ask = result.ask_user as { message?: string; candidates?: string[] } | undefined;
@@ -411,7 +416,8 @@ export function renderOutcomeText(
   const approval = approvalLine(result.approval);
   if (typeof result.approval_url === "string")
     lines.push(
-      `${approval ?? "approval: pending"} — the user decides; their approval carries it out (nothing to call after it); approve at: ${result.approval_url}`,
+      // That the approval carries it out is confirm_action's own line below: said once.
+      `${approval ?? "approval: pending"} — the user decides; approve at: ${result.approval_url}`,
     );
   // A decided approval matters while it still decides something, not after the effect.
   else if (approval && !result.effect) lines.push(approval);
@@ -426,12 +432,7 @@ export function renderOutcomeText(
       lines.push(
         searching
           ? `- ${n.tool} ${JSON.stringify(n.args ?? {})}${/entity_id/.test(n.description) ? " + entity_id" : ""}`
-          : `- ${n.tool}${n.args && Object.keys(n.args).length ? ` ${JSON.stringify(n.args)}` : ""}${
-              // The one argument the agent adds itself: a key of its own, new for a new request.
-              n.tool === "confirm_action" ? " + idempotency_key" : ""
-            } — ${n.description}${n.requires_user_approval ? " (needs user approval)" : ""}${
-              typeof n.approval === "string" ? ` (${n.approval})` : ""
-            }`,
+          : nextLine(n, result),
       );
   } else if (
     FINISHED_STATUSES.has(String(result.status)) ||

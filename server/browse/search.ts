@@ -2,6 +2,7 @@ import type { BrowseBackend, Row } from "../connectors/sdk/browse-backend";
 import type { AnyConnector } from "../connectors/sdk/define-connector";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
 import { recordLink } from "../connectors/sdk/page-scope";
+import { namesRoute, showsLink } from "../connectors/sdk/row-uri-pattern";
 import { balancedBySystem } from "./balanced-by-system";
 import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
 import { eligibleRecords } from "./eligible-records";
@@ -110,7 +111,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
         outcome: "applied",
         markdown: [...sections, opened.slice(NONE_MARK.length)].join("\n\n"),
       };
-    const others = opened ? routes.filter(({ r }) => named !== r.pattern && named !== r.example) : routes;
+    const others = opened ? routes.filter(({ r }) => !namesRoute(opened, named, r)) : routes;
     if (opened) sections.push(opened);
     if (others.length) {
       sections.push(
@@ -118,8 +119,8 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
           .map(({ r }, i) => {
             // A listing that takes ?mine=1 opens on the caller's own records when they say "my".
             const uri = mine && r.example?.endsWith("?mine=1") ? r.example : r.pattern;
-            // The best two in full; the others by title (their page says the rest when opened).
-            const about = i < 2 || r.title === r.description ? r.description : r.title;
+            // The best two in full (none beside an opened page); the others by title (their page says the rest).
+            const about = (i < 2 && !opened) || r.title === r.description ? r.description : r.title;
             const system = titles.get(r.pattern.split("://")[0] ?? "");
             // A page under path parameters opens from the form its route names (an imported
             // system's start page asks for them), else it is shown as its pattern.
@@ -337,7 +338,7 @@ function cutPage(page: BrowsePage, keep?: string): string {
     kept = `${body.slice(0, at)}\n\n… cut here: ${link("the whole page", page.uri)}${section}`;
   }
   // Its own link first, then those of the rows the kept part shows: links of this answer too.
-  for (const l of page.links) if (kept.includes(`](${l})`)) recordLink(l);
+  for (const l of page.links) if (showsLink(kept, l)) recordLink(l);
   return kept;
 }
 

@@ -108,7 +108,15 @@ export function readText(text: string): Reading {
     if (section.startsWith("next") && line.startsWith("- ")) {
       const tool = /^- `?([a-z_]+)`?/.exec(line);
       if (tool) {
-        const rest = line.slice(tool[0].length).trim();
+        let rest = line.slice(tool[0].length).trim();
+        // `{action_id, version}`: the arguments named, their values the facts line's.
+        const named = /^\{([a-z_]+(?:, [a-z_]+)*)\}\s*/.exec(rest);
+        const fromFacts: Record<string, unknown> = {};
+        if (named) {
+          for (const k of (named[1] ?? "").split(", "))
+            fromFacts[k] = k === "action_id" ? actionId : k === "version" ? version : undefined;
+          rest = rest.slice(named[0].length);
+        }
         const json = balancedJson(rest);
         let args: Record<string, unknown> = {};
         try {
@@ -118,9 +126,9 @@ export function readText(text: string): Reading {
         }
         reading.next.push({
           tool: tool[1] ?? "",
-          args,
+          args: { ...fromFacts, ...args },
           description: rest.slice(json.length).replace(/^\s*[—-]\s*/, ""),
-          needsApproval: /needs (?:the )?user(?:'s)? approval/i.test(line),
+          needsApproval: /needs (?:the )?user(?:'s)? approval|user's approval carries it out/i.test(line),
         });
       }
       continue;

@@ -84,6 +84,13 @@ function markdownLinks(markdown: string): string[] {
   return [...outsideCode(markdown).matchAll(/(?<!\\)\]\(([^)\s]*)\)/g)].map((m) => m[1] as string);
 }
 
+/** A listing's row pages: each row's id (a code span in its first cell) in "Each row's page: `…`". */
+function rowLinks(markdown: string): string[] {
+  const pattern = /^Each row's page: `([^`]*)`$/m.exec(markdown)?.[1];
+  if (!pattern) return [];
+  return [...markdown.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => pattern.replace(/\{[a-z_]+\}/, m[1] as string));
+}
+
 function expectInert(p: Page): void {
   // What the data tried to link to is neither a link of the page nor a link of its text.
   for (const target of ["config://", "javascript:", "ord_other", "ord_delivered", "act_x", "ord\\_"]) {
@@ -96,8 +103,9 @@ function expectInert(p: Page): void {
       `${target} in\n${p.markdown}`,
     ).toBe(false);
   }
-  // The text's links are exactly the structured ones: nothing extra hides in the markdown.
-  expect(markdownLinks(p.markdown)).toEqual(p.links);
+  // The text's links are exactly the structured ones: nothing extra hides in the markdown. A
+  // listing's rows are links too, by their id and the one address every row opens at.
+  expect([...markdownLinks(p.markdown), ...rowLinks(p.markdown)].sort()).toEqual([...p.links].sort());
   // No raw HTML or autolink from the data, and no line break of its own (tables stay tables).
   expect(p.markdown).not.toContain("<config://");
   expect(p.markdown).not.toMatch(/^\| fake \| cell \|/m);
@@ -133,8 +141,9 @@ describe("links come from the route, never from the data it shows", () => {
     // The data is still there to read, escaped: the words, not the structure.
     expect(list.markdown).toContain("Zqx refund please \\]\\(config\\://shop\\) thanks");
     expect(list.markdown).toContain("\\[j\\]\\(javascript:alert\\(1\\)\\)");
-    // The row's id cell is the link to its page (no second list repeating the rows as links).
-    expect(list.markdown).toMatch(/^\| \[tkt_1\]\(helpdesk:\/\/ticket\/tkt_1\) \| Zqx/m);
+    // The row's id cell, and the one address every row opens at (no list repeating the rows as links).
+    expect(list.markdown).toMatch(/^\| `tkt_1` \| Zqx/m);
+    expect(list.markdown).toContain("Each row's page: `helpdesk://ticket/{id}`");
 
     const ticket = await page(sam, "navigate", { uri: "helpdesk://ticket/tkt_1" });
     expect(ticket.links).toEqual([

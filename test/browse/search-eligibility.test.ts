@@ -34,7 +34,7 @@ describe("search: which records an action is possible for", () => {
     expect(not.length).toBeGreaterThan(0);
     // Every record of the listing was checked (the demo customer has fewer than the cap).
     const listing = text(await alice.callTool({ name: "navigate", arguments: { uri: "shop://orders" } }));
-    const rows = [...listing.matchAll(/^\| \[(\w+)\]/gm)].map((m) => m[1]);
+    const rows = [...listing.matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]);
     expect(new Set([...possible, ...not])).toEqual(new Set(rows));
     // What each line says is what start_action's dry run says for that record and those words.
     for (const id of [...possible, ...not]) {

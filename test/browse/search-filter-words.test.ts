@@ -10,7 +10,7 @@ import { createMcpWorld, type McpWorld, text } from "../mcp/mcp-world";
 
 /** The team_id cells of a listing's rows, in the order shown. */
 const teamCells = (markdown: string) =>
-  [...markdown.matchAll(/^\| \[tkt_\d+\].*\| `(\w+)` \| [^|]+ \|$/gm)].map((m) => m[1]);
+  [...markdown.matchAll(/^\| `tkt_\d+` \|.*\| `(\w+)` \| [^|]+ \|$/gm)].map((m) => m[1]);
 
 /**
  * Words of a search that name a value of a filter the opened listing declares become that
@@ -90,7 +90,8 @@ describe("search: words that name a filter's value", () => {
     );
     expect(found).toMatch(/\(legacy:\/\/v1\/tickets\?team_id=billing\) \(opened here\)/);
     expect(found).toContain("Filtered: team = Billing.");
-    expect(found).toContain("[tkt_1](legacy://v1/tickets/tkt_1)");
+    expect(found).toContain("| `tkt_1` |");
+    expect(found).toContain("Each row's page: `legacy://v1/tickets/{id}`");
     expect(found).not.toContain("tkt_2");
   });
 

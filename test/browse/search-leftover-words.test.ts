@@ -3,7 +3,7 @@ import { importLegacyApi } from "../connectors/openapi/import-legacy-api";
 import { createMcpWorld, type McpWorld, text } from "../mcp/mcp-world";
 
 /** Ids in the first cells of a listing's rows, in the order shown. */
-const rowIds = (markdown: string) => [...markdown.matchAll(/^\| \[(\w+)\]/gm)].map((m) => m[1]);
+const rowIds = (markdown: string) => [...markdown.matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]);
 
 /**
  * The words of a search left after naming a listing and its filter values narrow it through the

@@ -45,7 +45,7 @@ describe("an order's totals read as one sum (real legacy, real MCP client)", () 
     expect(decided.outcome).toBe("applied");
     // The order just placed is the newest.
     const orders = text(await client.callTool({ name: "navigate", arguments: { uri: "shop://orders" } }));
-    const newest = /\[(ord_[a-z0-9]+)\]/.exec(orders)?.[1];
+    const newest = /^\| `(ord_[a-z0-9]+)` \|/m.exec(orders)?.[1];
     expect(newest).not.toBe("ord_pending");
     const page = text(
       await client.callTool({ name: "navigate", arguments: { uri: `shop://order/${newest}` } }),

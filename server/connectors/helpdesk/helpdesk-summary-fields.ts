@@ -7,7 +7,7 @@ export function helpdeskSummary(title: string): SummaryDeclaration {
     fields: {
       ticket_id: { label: "Ticket" },
       subject: { label: "Subject" },
-      ticket_version: { label: "Ticket version" },
+      ticket_version: { label: "Ticket version", internal: true },
       // Each change says which value is before it and which after: "Assigned now: none" read as a
       // failure once the assignment was made.
       from_assignee: { label: "Assignee before" },

@@ -1,7 +1,8 @@
 import type { RouteDefinition, RouteMatch } from "../sdk/define-route";
-import { code, escapeText, link } from "../sdk/markdown";
+import { code, escapeText, link, recordRowLink } from "../sdk/markdown";
 import { formatBrowseUri } from "../sdk/parse-browse-uri";
 import { isOutcome, noRowsLine, outcomePage, pageNumber } from "../sdk/route-pages";
+import { rowUriPattern } from "../sdk/row-uri-pattern";
 import { choiceFilters } from "./listing-choices";
 import {
   askForFilters,
@@ -124,7 +125,7 @@ export function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: st
         );
       const parts = [
         shown.length ? rowsTable(shown, columns) : noRowsLine(query, page),
-        open.length ? `Open:\n${open.join("\n")}` : "",
+        openSection(open, shown, columns[0]),
         `${paging.kind === "cursor" ? "" : `Page ${page} · `}${shown.length} shown${rows.length > shown.length ? ` of ${rows.length} in this answer` : ""}${nav.length ? ` · ${nav.join(" · ")}` : ""}`,
         answer.truncated
           ? "_(the API's answer was larger than Signpost reads; only its start is shown)_"
@@ -150,7 +151,7 @@ function openLinks(
   match: RouteMatch,
   rows: Record<string, unknown>[],
   key: string,
-): string[] {
+): RowPage[] {
   const routes = Object.entries(item.params);
   const last = routes[routes.length - 1]?.[0];
   if (!last) return [];
@@ -165,15 +166,39 @@ function openLinks(
     const value = match.uri.query[p.name];
     if (value) carried[p.name] = value;
   }
-  const out: string[] = [];
-  rows.forEach((row, i) => {
+  const out: RowPage[] = [];
+  for (const row of rows) {
     const id = rowKey(row, key, plan.item?.about);
     const filled = fillPattern(item.pattern, { ...shared, [last]: id });
     const uri = filled && withQuery(filled, carried);
-    const label = row.name ?? row.title ?? id;
-    if (uri) out.push(`${i + 1}. ${link(String(label).slice(0, 80), uri)}`);
-  });
+    if (uri) out.push({ id: String(id), label: String(row.name ?? row.title ?? id).slice(0, 80), uri });
+  }
   return out;
+}
+
+type RowPage = { id: string; label: string; uri: string };
+
+/**
+ * How the rows' pages are said: where each row's page is one address with the row's first cell in
+ * it, that address once (rowUriPattern), the pages still links of this page; else an "Open:"
+ * list, one link a row.
+ */
+function openSection(open: RowPage[], shown: Record<string, unknown>[], first: string | undefined): string {
+  if (!open.length) return "";
+  const cells = shown.map((r) => String(r[first ?? ""] ?? ""));
+  const pattern =
+    first && open.length === shown.length && open.every((o, i) => o.id === cells[i])
+      ? rowUriPattern(
+          open.map((o) => o.id),
+          open.map((o) => o.uri),
+          first,
+        )
+      : null;
+  if (pattern) {
+    for (const o of open) recordRowLink(o.uri);
+    return `Each row's page: ${code(pattern)}`;
+  }
+  return `Open:\n${open.map((o, i) => `${i + 1}. ${link(o.label, o.uri)}`).join("\n")}`;
 }
 
 /** Keys under which listing answers commonly give their record count. */

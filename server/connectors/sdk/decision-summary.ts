@@ -29,8 +29,18 @@ export type SummaryValue =
 /** One term of a sum: what it is and its amount in minor units (negative: subtracted). */
 export type SumTerm = { label: string; minor: number };
 
-/** One labelled value; `key` is the name the value has in what is sent (or the capability's own). */
-export type SummaryEntry = { key: string; label: string; value: SummaryValue; note?: string };
+/**
+ * One labelled value; `key` is the name the value has in what is sent (or the capability's own).
+ * `internal`: sent, but decided by nobody (a record's version stamp for a concurrency check): every
+ * person's surface shows it as it is sent; the agent's text leaves it out (it cannot act on it).
+ */
+export type SummaryEntry = {
+  key: string;
+  label: string;
+  value: SummaryValue;
+  note?: string;
+  internal?: boolean;
+};
 
 /** The verb and, for money, how much and from or to where: "Pay $55.00 from Store credit". */
 export type SummaryDecision = {
@@ -92,6 +102,7 @@ const entrySchema: z.ZodType<SummaryEntry> = z.lazy(() =>
     label: z.string().max(200),
     value: valueSchema,
     note: z.string().max(300).optional(),
+    internal: z.boolean().optional(),
   }),
 );
 export const decisionSummarySchema = z.object({
@@ -151,6 +162,8 @@ export type ShownField = {
   label: string;
   /** `sum`: a value `{ terms: [{ label, amount }], total }`, money in minor units (see SummaryValue). */
   as?: "money" | "quantity" | "address" | "choice" | "sum" | "hidden";
+  /** Sent but decided by nobody (a version stamp): on the person's screen, not in the agent's text. */
+  internal?: boolean;
   /** For a list of objects (line items), how each key of an item is shown. */
   items?: Record<string, ShownField>;
 };
@@ -231,6 +244,7 @@ function declaredEntries(
       key,
       label: fields[key]?.label ?? key,
       value: declaredPart(v, fields[key], currency),
+      ...(fields[key]?.internal ? { internal: true } : {}),
     }));
 }
 

@@ -92,6 +92,15 @@ export function link(label: string, uri: string): string {
   return `[${escapeText(label)}](${parsed.value.uri})`;
 }
 
+/**
+ * A row's page as a link of the page being rendered, where the row is shown by its id beside one
+ * address pattern (see rowUriPattern) instead of as a link: the same checks as `link()`.
+ */
+export function recordRowLink(uri: string): void {
+  const parsed = parseBrowseUri(uri);
+  if (parsed.ok && redactShown(parsed.value.uri) === parsed.value.uri) recordLink(parsed.value.uri);
+}
+
 export function table(headers: string[], rows: string[][]): string {
   if (rows.length === 0) return "_(none)_";
   const head = `| ${headers.map(escapeText).join(" | ")} |`;

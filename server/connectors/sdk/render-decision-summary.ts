@@ -27,6 +27,8 @@ export type SummaryRow = {
   text: string;
   depth: number;
   note?: string;
+  /** Declared internal (see SummaryEntry): the agent's text leaves it out, every screen shows it. */
+  internal?: boolean;
 };
 
 export type RenderedSummary = {
@@ -132,6 +134,7 @@ function rowsOf(entry: SummaryEntry, path: string, top: string, depth: number, o
     text: text ?? "",
     depth,
     ...(entry.note ? { note: show(entry.note) } : {}),
+    ...(entry.internal ? { internal: true } : {}),
   });
   if (text !== null) return;
   if (entry.value.kind === "object")

@@ -1,6 +1,7 @@
 import type { BackendOutcome, Row } from "./browse-backend";
-import { code, escapeText, type FormField, formBlock, link, money, table } from "./markdown";
+import { code, escapeText, type FormField, formBlock, link, money, recordRowLink, table } from "./markdown";
 import { SEGMENT } from "./parse-browse-uri";
+import { rowUriPattern } from "./row-uri-pattern";
 import { isTimestamp, whenText } from "./when-text";
 
 /** Fields whose values are ids of entities that have pages: rendered as links. */
@@ -46,6 +47,9 @@ export function cell(field: string, value: unknown, moneyOf?: MoneyOf): string {
 /**
  * A table of rows, with the given columns (default: the scalar keys of the first row). Rows may
  * be any object type (a connector's own `Account`), read by key here so no caller casts.
+ * `firstCellUri`: each row's page. Where every row's page is one address with the first cell in
+ * it, the first cells are copyable ids and one line under the table gives that address (see
+ * rowUriPattern); the rows' pages are still links of the page. Otherwise each first cell links.
  */
 export function rowsTable(
   records: readonly object[],
@@ -60,16 +64,25 @@ export function rowsTable(
     Object.keys(rows[0] ?? {})
       .filter((key) => rows.some((row) => row[key] === null || typeof row[key] !== "object"))
       .slice(0, 8);
-  return table(
+  const first = cols[0] ?? "";
+  const uris = firstCellUri ? rows.map((_, i) => firstCellUri(i)) : [];
+  const ids = rows.map((row) => String(row[first] ?? ""));
+  const pattern =
+    firstCellUri && ids.every((id) => SEGMENT.test(id)) ? rowUriPattern(ids, uris, first) : null;
+  if (pattern) for (const uri of uris) recordRowLink(uri);
+  const shown = table(
     cols,
     rows.map((row, i) =>
       cols.map((col, c) =>
         c === 0 && firstCellUri
-          ? link(String(row[col] ?? ""), firstCellUri(i))
+          ? pattern
+            ? code(ids[i])
+            : link(String(row[col] ?? ""), uris[i] as string)
           : cell(col, row[col], moneyOf),
       ),
     ),
   );
+  return pattern ? `${shown}\n\nEach row's page: ${code(pattern)}` : shown;
 }
 
 /** Header fields of an object: scalars as a list, arrays of objects as tables beneath. */

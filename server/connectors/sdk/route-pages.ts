@@ -88,8 +88,13 @@ export function viewPage(
   const entity = ((view.view ?? view.entity ?? view.order ?? view.ticket) as Row | undefined) ?? {};
   // The view's money as its connector's capabilities declare it: "$5.00", never a bare 500.
   const moneyOf = readMoneyOf(view.money_of);
+  // The title says the kind and the id ("Order ord_paid"): the first two lines said them again.
+  const titled = [
+    ...(String(entity.entity ?? "").toLowerCase() === kind.toLowerCase() ? ["entity"] : []),
+    ...(String(entity.id ?? "") === id ? ["id"] : []),
+  ];
   const parts: string[] = [
-    objectSections(entity, ["next_actions", "eligibility", "after_sales", "actions"], moneyOf),
+    objectSections(entity, ["next_actions", "eligibility", "after_sales", "actions", ...titled], moneyOf),
   ];
   const eligibility = (entity.eligibility ?? entity.after_sales ?? view.eligibility) as
     | Row

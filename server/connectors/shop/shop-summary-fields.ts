@@ -47,7 +47,7 @@ export const SHOP_SUMMARY_FIELDS: Record<string, ShownField> = {
   from: { label: "From" },
   to: { label: "To" },
   address_id: { label: "Address id" },
-  order_updated_at: { label: "Order version" },
+  order_updated_at: { label: "Order version", internal: true },
 };
 
 /** A shop summary's declaration: its title and headline amount, money in the facts' `currency`. */

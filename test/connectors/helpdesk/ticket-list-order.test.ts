@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpWorld, type McpWorld, text } from "../../mcp/mcp-world";
 
 /** Ids of the ticket rows in a listing, in the order shown. */
-const rowIds = (markdown: string) => [...markdown.matchAll(/^\| \[(tkt_\w+)\]/gm)].map((m) => m[1]);
+const rowIds = (markdown: string) => [...markdown.matchAll(/^\| `(tkt_\w+)` \|/gm)].map((m) => m[1]);
 
 /**
  * The ticket listing states its order and takes the order a task needs: round 3's model, asked

@@ -82,6 +82,11 @@ describe("the legacy system's own OpenAPI document, imported", () => {
     expect(sc(listing).outcome, text(listing)).toBe("applied");
     expect(text(listing)).toContain("ord_transit");
     expect(sc(listing).links).toContain("legacy://v1/orders/ord_transit");
+    // Each row by its id, the page every row opens at said once: not a second list of the rows
+    // as links (issue 23: an imported listing read each row twice).
+    expect(text(listing)).toContain("| `ord_transit` |");
+    expect(text(listing)).toContain("Each row's page: `legacy://v1/orders/{id}`");
+    expect(text(listing)).not.toContain("Open:");
     const order = await call(sam, "navigate", { uri: "legacy://v1/orders/ord_transit" });
     expect(text(order)).toMatch(/\*\*status:\*\* shipped/);
     expect(sc(order).links).toEqual(

@@ -1,0 +1,77 @@
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+
+/** o200k tokens of the text a host shows the model, counted as `npm run bench` counts them. */
+const tokens = (s: string) => encode(s).length;
+
+/**
+ * Issue 23: with a model as the agent, Signpost must read at most half the tokens the
+ * one-tool-per-operation wrapper reads. Representative answers have budgets a little over what
+ * they cost once what repeated itself was cut (ids on every next line, version stamps, one line
+ * per item field, each listing row's id twice): an answer that grows back fails here. Measured
+ * before → after that cut: start 246 → 229, summary 474 → 389, listing 479 → 371, record page
+ * 563 → 549, empty search 62 (already one line). Real MCP client over HTTP, real gateway and
+ * legacy service.
+ */
+describe("what representative answers cost a model (o200k tokens)", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+  beforeEach(async () => w.legacy.reset());
+
+  it("a checkout started by the user's words, and the summary the user approves", async () => {
+    const alice = await w.connect(w.keys.alice);
+    const started = await alice.callTool({
+      name: "start_action",
+      arguments: {
+        intent: "Buy everything in my cart. Ship it to my office and pay from my account balance.",
+      },
+    });
+    const s = sc(started);
+    const first = text(started);
+    // The id once, on the facts line; each next call names its arguments.
+    expect(first.split(String(s.action_id)).length - 1).toBe(1);
+    expect(first).toMatch(/^- advance_action \{action_id, version\} — /m);
+    expect(tokens(first)).toBeLessThanOrEqual(240);
+
+    const ready = await alice.callTool({
+      name: "advance_action",
+      arguments: {
+        action_id: s.action_id,
+        version: s.version,
+        patch: { shipping_method: "standard", payment_type: "balance" },
+      },
+    });
+    const summary = text(ready);
+    expect(summary).toMatch(/^awaiting_approval: /);
+    // Each line item on one line, every value kept.
+    expect(summary).toMatch(
+      /- #1: Product: prod_mug · Item: Signpost Mug · Quantity: 2 · Unit price: \$18\.00/,
+    );
+    expect(tokens(summary)).toBeLessThanOrEqual(400);
+  });
+
+  it("a listing of records and one record's page", async () => {
+    const alice = await w.connect(w.keys.alice);
+    const listing = text(await alice.callTool({ name: "search", arguments: { query: "my orders" } }));
+    // Each row's id once, the page every row opens at said once.
+    expect(listing).toContain("| `ord_paid` |");
+    expect(listing).toContain("Each row's page: `shop://order/{id}`");
+    expect(tokens(listing)).toBeLessThanOrEqual(390);
+    const record = text(
+      await alice.callTool({ name: "navigate", arguments: { uri: "shop://order/ord_paid" } }),
+    );
+    expect(record).toContain("ord_paid");
+    expect(tokens(record)).toBeLessThanOrEqual(556);
+  });
+
+  it("a search that finds nothing is a line, not a list of pages", async () => {
+    const sam = await w.connect(w.keys.sam);
+    const empty = text(await sam.callTool({ name: "search", arguments: { query: "login problem ticket" } }));
+    expect(empty).toMatch(/No ticket matches/);
+    expect(tokens(empty)).toBeLessThanOrEqual(70);
+  });
+});

@@ -25,8 +25,7 @@ import {
 } from "./choice-words";
 import { requiredFields } from "./describe-inputs";
 import { describedAnswer } from "./described-answer";
-import { askPart, type Described, deniedOf, describedRecords } from "./described-records";
-import { inSentence } from "./in-sentence";
+import { askPart, deniedOf, describedRecords } from "./described-records";
 import { paidChoice } from "./paid-choices";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 import { REQUEST_NOTE, takesRequestAsReason } from "./request-as-reason";

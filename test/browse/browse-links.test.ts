@@ -88,7 +88,9 @@ function markdownLinks(markdown: string): string[] {
 function rowLinks(markdown: string): string[] {
   const pattern = /^Each row's page: `([^`]*)`$/m.exec(markdown)?.[1];
   if (!pattern) return [];
-  return [...markdown.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => pattern.replace(/\{[a-z_]+\}/, m[1] as string));
+  return [...markdown.matchAll(/^\| `([^`]+)` \|/gm)].map((m) =>
+    pattern.replace(/\{[a-z_]+\}/, m[1] as string),
+  );
 }
 
 function expectInert(p: Page): void {

@@ -53,7 +53,8 @@ describe("orders this agent placed are marked (real legacy, real MCP client)", (
   });
   afterAll(async () => w?.close());
 
-  const rowOf = (page: string, id: string) => page.split("\n").find((l) => l.startsWith(`| \`${id}\` |`)) ?? "";
+  const rowOf = (page: string, id: string) =>
+    page.split("\n").find((l) => l.startsWith(`| \`${id}\` |`)) ?? "";
 
   it("the agent that placed it sees it marked in the list and on its page; nothing else is", async () => {
     const client = await w.connect(w.keys.alice);

@@ -13,7 +13,7 @@ import { allowedPatch, correctedPatch, PATCHABLE, patchProblems } from "./allowe
 import { voidApprovals } from "./approval-ledger";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
 import { createdByAgent } from "./created-by-agent";
-import { withDefaulted } from "./defaulted-fields";
+import { defaultsHold, withDefaulted } from "./defaulted-fields";
 import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
 import { type ServerKeyAsk, sameAdvanceLately, serverAdvanceKey } from "./server-made-key";
@@ -149,7 +149,7 @@ export async function advanceAction(
       readError = answer.error;
     }
   }
-  const message = readError ? readError.message : evaluationMessage(capability, ev, state);
+  let message = readError ? readError.message : evaluationMessage(capability, ev, state);
   const refused = onlyRefusals(ev.errors) || !!readError;
   const ready = ev.atConfirmation && !state.requires_approval && !refused && !input.dry_run;
   const askUser =
@@ -164,14 +164,16 @@ export async function advanceAction(
   const outcome = refused ? "rejected" : ev.errors.length || ev.missing.length ? "input_required" : "applied";
   // Where a key of the agent's would run it, and this caller's confirm is let through: the
   // gateway confirms under the server's key (start-action's rule).
-  const onServerKey =
+  const ranNow =
     serverKey &&
     ready &&
     outcome === "applied" &&
     !askUser &&
-    (await input.serverKey?.confirmAllowed(capability))
-      ? { server_key: serverKey.confirmKey }
-      : {};
+    (await input.serverKey?.confirmAllowed(capability));
+  // A default the user did not choose keeps it for the agent to ask about (defaultsHold).
+  const heldByDefaults = ranNow ? defaultsHold(ev) : null;
+  if (heldByDefaults) message = `${message}${heldByDefaults}`;
+  const onServerKey = ranNow && !heldByDefaults && serverKey ? { server_key: serverKey.confirmKey } : {};
   // Refused whole, before anything is written: the action stays at its version and state.
   const tooLarge = stateTooLarge(state, input.patch);
   if (tooLarge) {

@@ -76,3 +76,17 @@ export function markedSummary(
     REQUEST_NOTE,
   );
 }
+
+/**
+ * Why a change nobody approves does not run in the call that made it ready without the agent's
+ * key: a field the user did not choose was filled by its default. Run at once, the default would
+ * be applied before anyone could ask the user (played, issue 23: a comment went to the customer
+ * as "shown to the customer" by default, and the line saying so came after it was posted). The
+ * agent asks, then confirms (or sets the field); its own key still means "run it now".
+ */
+export function defaultsHold(ev: Evaluation): string | null {
+  const names = defaultedNames(ev);
+  return names.length
+    ? `; it needs no approval, but ${names.join(", ")} ${names.length === 1 ? "is a default" : "are defaults"} the user did not choose: ask them if it matters, then confirm_action runs it (or set it with advance_action)`
+    : null;
+}

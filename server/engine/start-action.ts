@@ -6,7 +6,7 @@ import { type ActionRow, openApproval, recordActionEvent, toJson } from "./actio
 import { allowedPatch, patchProblems } from "./allowed-patch";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
 import { createdByAgent } from "./created-by-agent";
-import { withDefaulted } from "./defaulted-fields";
+import { defaultsHold, withDefaulted } from "./defaulted-fields";
 import { describeInputs } from "./describe-inputs";
 import { isUniqueViolation } from "./effect-ledger";
 import type { EngineDeps } from "./engine-deps";
@@ -226,13 +226,16 @@ export async function startAction(
         })
       : null;
   // Exactly where a key of the agent's would run it, and where this caller's confirm is let through.
-  const runsOnServerKey =
+  const ranNow =
     !!serverKey &&
     ready &&
     !ev.errors.length &&
     !ev.missing.length &&
     !askUser &&
     !!(await input.serverKey?.confirmAllowed(capability));
+  // A default the user did not choose keeps it for the agent to ask about (defaultsHold).
+  const heldByDefaults = ranNow ? defaultsHold(ev) : null;
+  const runsOnServerKey = ranNow && !heldByDefaults;
   let row: ActionRow;
   try {
     row = await deps.db.action.create({
@@ -280,7 +283,7 @@ export async function startAction(
       reason: refused ? state.validation_errors[0]?.code : undefined,
       message: refused
         ? `${state.validation_errors[0]?.message ?? "Refused"} (${ENDED})`
-        : evaluationMessage(capability, ev, state),
+        : `${evaluationMessage(capability, ev, state)}${heldByDefaults ?? ""}`,
       retryable: false,
       ...(Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {}),
       ...(Object.keys(ev.whyPicked).length ? { why_picked: ev.whyPicked } : {}),

@@ -10,6 +10,8 @@ const SAID = "We re-applied SAVE5; the customer gets 5% off the next order.";
 const COMMENT = {
   capability: "comment_ticket",
   intent: `Add a comment to the ticket tkt_3 about the SAVE5 coupon: '${SAID}'`,
+  // Who sees it is the user's choice, said: a default holds the change (the test below).
+  patch: { internal: false },
 };
 
 /**
@@ -107,6 +109,30 @@ describeEachProvider("a key the server makes for a change nobody approves (%s)",
     const resent = sc(await client.callTool({ name: "start_action", arguments: COMMENT }));
     expect(resent).toMatchObject({ action_id: later.action_id, reason: "same_request" });
     expect(await comments("tkt_3")).toHaveLength(3);
+  });
+
+  it("a default the user did not choose holds the change for the agent to ask: nothing runs until the user's word", async () => {
+    // Round 12: "the comment went out at once as customer-visible … That line arrived only after
+    // the comment was published, so there was no chance to ask Sam."
+    const sam = await w.connect(w.keys.sam);
+    const { patch: _chosen, ...unsaid } = COMMENT;
+    const held = await sam.callTool({ name: "start_action", arguments: unsaid });
+    expect(sc(held), text(held)).toMatchObject({
+      outcome: "applied",
+      status: "open",
+      defaulted: { internal: {} },
+    });
+    expect(text(held)).toContain(
+      "internal is a default the user did not choose: ask them if it matters, then confirm_action runs it",
+    );
+    expect(await comments("tkt_3")).toHaveLength(0);
+    // The user says; the agent's advance sets it and the change runs in that call.
+    const said = await sam.callTool({
+      name: "advance_action",
+      arguments: { action_id: sc(held).action_id, version: sc(held).version, patch: { internal: false } },
+    });
+    expect(sc(said), text(said)).toMatchObject({ outcome: "applied", status: "completed" });
+    expect(await comments("tkt_3")).toHaveLength(1);
   });
 
   it("the same start sent several times at once: one action, one effect, one comment", async () => {

@@ -74,7 +74,13 @@ export function describedAnswer(
     ? `${found.unsaid.map((w) => `"${w}"`).join(", ")} fits no ${noun}; `
     : "";
   const n = found.choices.length;
-  const fit = `${n === 1 ? `fits 1 ${noun}` : `fit ${n} ${noun}s`} that can take this: ${found.choices
+  // Words that only say what the record is not ("not shipped") rule rows out by what the rows say,
+  // never by what a record went through (a delivered row does not say "shipped"): said as what
+  // they leave, each to be checked, never as records that fit (round 12: both players read
+  // "fit 5 orders" with three delivered ones as wrong).
+  const onlyNot = found.words.every((w) => w.startsWith("not "));
+  const verb = onlyNot ? (n === 1 ? "leaves" : "leave") : n === 1 ? "fits" : "fit";
+  const fit = `${verb} ${n} ${noun}${n === 1 ? "" : "s"} that can take this${onlyNot ? " (check each one's state)" : ""}: ${found.choices
     .slice(0, 10)
     .map((r) => r.value)
     .join(", ")}`;

@@ -103,7 +103,7 @@ describe("records described by the user's words (any connector)", () => {
     expect(ev.errors[0]?.message).toMatch(/\(acme, not overdue\) fits 1 invoice that can take this: inv_2/);
     expect(ev.errors[0]?.message).toMatch(/inv_4 fits too but the invoice is paid/);
     const unpaid = await run("remind the invoice that hasn't been paid");
-    expect(unpaid.errors[0]?.message).toMatch(/\(not paid\) fit 4 invoices that can take this/);
+    expect(unpaid.errors[0]?.message).toMatch(/\(not paid\) leave 4 invoices that can take this/);
     expect(ids(unpaid.options.invoices)).toEqual(["inv_1", "inv_2", "inv_3", "inv_5"]);
   });
 

@@ -90,7 +90,7 @@ describe("what the user's words say a record is not (any connector)", () => {
       expect(ev.errors[0]).toMatchObject({ field: "purchase_id", code: "ambiguous_choice" });
       // A delivered purchase was shipped, but its row does not say so: it stays a candidate.
       expect(ev.errors[0]?.message).toMatch(
-        /\(not shipped\) fit 3 purchases that can take this: pur_paid, pur_deliv, pur_deliv2/,
+        /\(not shipped\) leave 3 purchases that can take this \(check each one's state\): pur_paid, pur_deliv, pur_deliv2/,
       );
       expect(ev.errors[0]?.message).not.toContain("pur_ship");
       expect(ids(ev.options.purchases)).toEqual(["pur_paid", "pur_deliv", "pur_deliv2"]);
@@ -111,7 +111,7 @@ describe("what the user's words say a record is not (any connector)", () => {
       expect(asked.fromWords.purchase_id).toBeUndefined();
       expect(asked.errors[0]).toMatchObject({ field: "purchase_id", code: "ambiguous_choice" });
       expect(asked.errors[0]?.message).toMatch(
-        /\(not delivered\) fits 1 purchase that can take this: pur_paid/,
+        /\(not delivered\) leaves 1 purchase that can take this \(check each one's state\): pur_paid/,
       );
       expect(ids(asked.options.purchases)).toEqual(["pur_paid"]);
     }
@@ -119,14 +119,14 @@ describe("what the user's words say a record is not (any connector)", () => {
 
   it("'unshipped' is 'not shipped' when no row says the word itself", async () => {
     const ev = await run(unapproved, "credit the unshipped purchase");
-    expect(ev.errors[0]?.message).toMatch(/\(not shipped\) fit 3 purchases/);
+    expect(ev.errors[0]?.message).toMatch(/\(not shipped\) leave 3 purchases/);
   });
 
   it("'not paid': rows that do not say paid; those that cannot take it said with why", async () => {
     const ev = await run(unapproved, "credit my purchase that is not paid");
     expect(ev.values.purchase_id).toBeUndefined();
     expect(ev.errors[0]?.message).toMatch(
-      /\(not paid\) fit 2 purchases that can take this: pur_deliv, pur_deliv2/,
+      /\(not paid\) leave 2 purchases that can take this \(check each one's state\): pur_deliv, pur_deliv2/,
     );
     expect(ev.errors[0]?.message).toMatch(/pur_new fits too but not paid yet/);
     expect(ids(ev.options.purchases)).toEqual(["pur_deliv", "pur_deliv2"]);
@@ -161,7 +161,7 @@ describe("what the user's words say a record is not (any connector)", () => {
     expect(ev.fromWords.purchase_id).toBeUndefined();
     expect(ev.values.purchase_id).toBeUndefined();
     expect(ev.errors[0]?.message).toMatch(
-      /\(not lamp\) fit 2 purchases that can take this: pur_deliv, pur_deliv2/,
+      /\(not lamp\) leave 2 purchases that can take this \(check each one's state\): pur_deliv, pur_deliv2/,
     );
   });
 
@@ -211,6 +211,8 @@ describe("what the user's words say a record is not (any connector)", () => {
       ],
     } as never);
     const ev = await run(archive, "archive the task that hasn't started");
-    expect(ev.errors[0]?.message).toMatch(/\(not started\) fits 1 task that can take this: t1/);
+    expect(ev.errors[0]?.message).toMatch(
+      /\(not started\) leaves 1 task that can take this \(check each one's state\): t1/,
+    );
   });
 });

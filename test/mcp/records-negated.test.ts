@@ -39,7 +39,9 @@ describe("what the user's words say a record is not (MCP over HTTP)", () => {
       field: "order_id",
       code: "ambiguous_choice",
     });
-    expect(body).toMatch(/the user's words \(not shipped\) fit \d orders that can take this: ord_paid/);
+    expect(body).toMatch(
+      /the user's words \(not shipped\) leave \d orders that can take this \(check each one's state\): ord_paid/,
+    );
     expect(body).toMatch(/ask the user which one/);
     const listed = ids((out.options as Json).orders);
     expect(listed).toContain("ord_paid");

@@ -77,7 +77,9 @@ describeEachProvider(
       return result.content[0].text as string;
     }
 
-    const rowOf = (page: string, id: string) => page.split("\n").find((l) => l.includes(`[${id}]`)) ?? "";
+    // A listing's row opens with its id as code (its page is said once, under the table).
+    const rowOf = (page: string, id: string) =>
+      page.split("\n").find((l) => l.startsWith(`| \`${id}\` |`)) ?? "";
 
     it("an order the agent places through one instance is marked on its next read on the other", async () => {
       // B has answered this agent's list and order pages before (its cache holds them).

@@ -65,7 +65,8 @@ describe("what representative answers cost a model (o200k tokens)", () => {
       await alice.callTool({ name: "navigate", arguments: { uri: "shop://order/ord_paid" } }),
     );
     expect(record).toContain("ord_paid");
-    expect(tokens(record)).toBeLessThanOrEqual(556);
+    // 564 since each false item flag carries its reason (why_not, items_why_not: flags23).
+    expect(tokens(record)).toBeLessThanOrEqual(570);
   });
 
   it("a search that finds nothing is a line, not a list of pages", async () => {

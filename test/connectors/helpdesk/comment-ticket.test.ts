@@ -75,6 +75,8 @@ describe("comment_ticket (MCP over HTTP)", () => {
           capability: "comment_ticket",
           entity_id: "tkt_5",
           intent: `Add a comment to the ticket about the SAVE5 coupon: '${said}'`,
+          // Who sees it, as the user said (a default would hold it for the agent to ask).
+          patch: { internal: false },
         },
       }),
     );

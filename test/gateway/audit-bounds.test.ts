@@ -133,12 +133,23 @@ describeEachProvider("audit rows keep a bounded copy of arguments (%s)", (provid
       const event = await record(args);
       return { event, ms: performance.now() - startedAt };
     };
-    await timed(1_000); // warm: the first row pays for compiling the paths
-    // 8× the keys: linear work takes ~8× the time, quadratic ~64×. The bound leaves room for a
-    // loaded machine's noise, not for a quadratic step (the collision renaming once was one).
-    const small = await timed(1_000);
-    const { event, ms } = await timed(8_000);
-    expect(ms / Math.max(small.ms, 1)).toBeLessThan(24);
+    // Best of three at each size: a loaded machine only ever adds time, so the fastest run is the
+    // closest to the work itself (one slow run once pushed a linear ratio from ~8 to 30).
+    const fastest = async (n: number) => {
+      let best = await timed(n);
+      for (let i = 0; i < 2; i++) {
+        const next = await timed(n);
+        if (next.ms < best.ms) best = next;
+      }
+      return best;
+    };
+    await timed(500); // warm: the first row pays for compiling the paths
+    // 16× the keys: linear work takes ≤16× the time, quadratic ~256×. The bound sits between them
+    // (their geometric mean), far from both, so noise cannot cross it but a quadratic step (the
+    // collision renaming once was one) does.
+    const small = await fastest(500);
+    const { event, ms } = await fastest(8_000);
+    expect(ms / Math.max(small.ms, 0.5)).toBeLessThan(64);
     const row = await w.db.auditEvent.findFirstOrThrow({
       where: { tenantId: event.tenantId, seq: event.seq },
     });

@@ -9,7 +9,8 @@ const LIVE_KEYS = [["summary"], ["approvals"], ["actions"], ["action"], ["permis
 /**
  * Opens one Server-Sent Events stream per tab and invalidates the live queries when something
  * happens; react-query refetches only what is on screen. The stream resumes by itself
- * (EventSource sends Last-Event-ID), so nothing is missed across reconnects.
+ * (EventSource sends Last-Event-ID), so nothing is missed across reconnects; the gap before the
+ * first connection is covered by a refetch when it opens.
  */
 function LiveInvalidation() {
   const client = useQueryClient();
@@ -25,6 +26,10 @@ function LiveInvalidation() {
       }, 150);
     };
     source.addEventListener("audit", onEvent);
+    // The stream starts at the newest row when it connects, so whatever changed between the
+    // page's render and this moment would wait for the next poll: refetch once on every
+    // (re)connect. After that, events carry every change.
+    source.addEventListener("open", onEvent);
     return () => {
       source.close();
       if (timer) clearTimeout(timer);

@@ -25,7 +25,13 @@ export function mcpNodeRoute(handler: () => Answer) {
       if (!res.writableFinished) controller.abort();
     });
     const hasBody = req.method !== "GET" && req.method !== "HEAD";
-    const body = hasBody ? await readBounded(req) : undefined;
+    const declaredTooLarge = Number(req.headers["content-length"]) > MAX_REQUEST_BODY_BYTES;
+    const body = hasBody && !declaredTooLarge ? await readBounded(req) : undefined;
+    // A body refused for its size is left unread on the socket (reading stopped, or never
+    // began). Kept alive, that socket would take the client's next request and never answer
+    // it; the 413 closes it instead, so the client's next request goes on a fresh connection.
+    if (declaredTooLarge || (body !== undefined && body.byteLength > MAX_REQUEST_BODY_BYTES))
+      res.setHeader("connection", "close");
     const answer = await handler()(nodeExchange(req, url, body, controller.signal));
     if (isPlainAnswer(answer)) writePlain(answer, res);
     else await sendResponse(answer, res);

@@ -169,17 +169,32 @@ function approvalLine(value: unknown): string | null {
 export function moneyRenderer(money: { keys?: string[]; currency?: string } | undefined) {
   const keys = new Set(money?.keys ?? []);
   const currency = money?.currency ?? "USD";
+  // A value with no money in it is given back as it is, not copied: a record's view was rebuilt
+  // whole for every answer (a third of the text's cost for get_context) to change a few fields.
   const walk = (v: unknown, depth: number): unknown => {
     if (!keys.size || depth > 6 || !v || typeof v !== "object") return v;
-    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
-    return Object.fromEntries(
-      Object.entries(v as Json).map(([k, x]) => [
-        k,
+    if (Array.isArray(v)) {
+      let copy: unknown[] | null = null;
+      for (let i = 0; i < v.length; i++) {
+        const shown = walk(v[i], depth + 1);
+        if (shown === v[i]) continue;
+        copy ??= v.slice();
+        copy[i] = shown;
+      }
+      return copy ?? v;
+    }
+    const entries = Object.entries(v as Json);
+    let changed = false;
+    const shown = entries.map(([k, x]) => {
+      const y =
         keys.has(k) && typeof x === "number" && Number.isInteger(x)
           ? formatMoney(x, currency)
-          : walk(x, depth + 1),
-      ]),
-    );
+          : walk(x, depth + 1);
+      if (y !== x) changed = true;
+      return y;
+    });
+    // fromEntries, not assignment: a `__proto__` key stays a key.
+    return changed ? Object.fromEntries(entries.map(([k], i) => [k, shown[i]])) : v;
   };
   return (v: unknown, key?: string) =>
     key !== undefined && keys.has(key) && typeof v === "number" && Number.isInteger(v)
@@ -307,7 +322,15 @@ export function renderOutcomeText(
   // need, and the choices that only explain the refusal again, are not the next step. The bench's
   // in-transit refusal was 981 tokens against the wrapper's 381, most of them such lists.
   const refusedOnly = errors.length > 0 && errors.every((e) => e.refused === true);
-  if (missing.length && !refusedOnly && !ended) lines.push(`missing: ${missing.join(", ")}`);
+  // A patch refused for its field names changed nothing: where the action stands is as the last
+  // answer said (structuredContent keeps it); the message names the fields and the next call
+  // resends the patch (issue 23: 470 characters for "no field adress_id" before).
+  const untouched =
+    result.outcome === "rejected" &&
+    errors.length > 0 &&
+    errors.every((e) => e.code === "field_not_allowed" || e.code === "field_locked");
+  const asked = !ended && !untouched;
+  if (missing.length && !refusedOnly && asked) lines.push(`missing: ${missing.join(", ")}`);
   // A choice that changes what is paid, with every choice and its price: asked once, not guessed.
   const paidChoices = (result.paid_choices ?? {}) as Record<string, { list?: string }>;
   lines.push(...paidChoiceLines(result.paid_choices, asMoney).map((l) => `- ${l}`));
@@ -331,12 +354,12 @@ export function renderOutcomeText(
     );
   // Beside the names, on lines of their own: a shape's commas must not read as more field names.
   const shapes = (result.field_shapes ?? {}) as Record<string, string>;
-  if (Object.keys(shapes).length && !ended)
+  if (Object.keys(shapes).length && asked)
     lines.push("shapes:", ...Object.entries(shapes).map(([f, s]) => `- ${f}: ${s}`));
-  const later = ended ? null : laterLine(result.later);
+  const later = asked ? laterLine(result.later) : null;
   if (later) lines.push(later);
   const pending = Array.isArray(result.pending) ? (result.pending as string[]) : [];
-  if (pending.length && !ended) lines.push(`kept for later steps: ${pending.join(", ")}`);
+  if (pending.length && asked) lines.push(`kept for later steps: ${pending.join(", ")}`);
 
   // Choices matter while something is missing or wrong; at the confirmation the summary does.
   const choices = (result.options ?? {}) as Json;
@@ -344,8 +367,8 @@ export function renderOutcomeText(
   // A dry run shows the choices a real start would (it is asked to answer "which can I…?").
   const fixable =
     result.outcome === "preview" || result.next_actions.some((n) => n.tool === "advance_action");
-  const choosing = (missing.length > 0 || errors.length > 0) && fixable;
-  if (choosing || (result.outcome === "rejected" && fixable)) {
+  const choosing = (missing.length > 0 || errors.length > 0) && fixable && !untouched;
+  if (choosing || (result.outcome === "rejected" && fixable && !untouched)) {
     // How each list is ordered (the node says), and how to narrow a longer one: by words of the
     // one meant, which start and advance read through these same choices.
     const orderOf = (choices.order_of ?? {}) as Record<string, string>;

@@ -12,6 +12,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { createElement } from "react";
 import { capabilityTitle } from "@/server/connectors/connector-registry";
+import { approvalNextSteps } from "@/server/connectors/sdk/approval-next-steps";
 import { argumentBoundsErrors } from "@/server/gateway/argument-bounds";
 import { redactText } from "@/server/redact-secrets";
 import { ConfirmationSummary } from "../components/confirmation-summary";
@@ -390,7 +391,12 @@ async function shapeResult<Ctx>(
     }
     if (typeof outcome.approval_url !== "string") outcome.approval_url = gateway.approvalUrl(actionId);
   }
-  return toolResult(outcome, meta, name);
+  // Decided above on the engine's list (the screen, tasks, elicitation); shown as this host acts.
+  return toolResult(
+    approvalNextSteps(outcome, { opensUrls: !!caps?.elicitation?.url, readsResult: "get_context" }),
+    meta,
+    name,
+  );
 }
 
 /**

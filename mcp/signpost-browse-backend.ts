@@ -1,6 +1,7 @@
-import type { BackendOutcome, BrowseBackend } from "../server/connectors/sdk/browse-backend";
+import type { Authorization, BackendOutcome, BrowseBackend } from "../server/connectors/sdk/browse-backend";
 import type { Gateway } from "../server/gateway/create-gateway";
 import { failureOutcome } from "../server/gateway/failure-outcome";
+import type { PermissionDecision } from "../server/gateway/permission-decision";
 import { describeDecision } from "../server/gateway/permissions";
 import { type Face, type TrustedContext, withFace } from "../server/gateway/trusted-context";
 import { listSecrets } from "../server/gateway/vault";
@@ -49,14 +50,18 @@ export function createSignpostBrowseBackend(
     createdByCaller: (entity: string, ids: string[]) => gw.createdByAgent(reader, entity, ids),
   });
 
+  async function decide(...[verb, target, options]: Parameters<BrowseBackend["authorize"]>) {
+    const decision = await gw.authorize(ctx, verb, target, options);
+    // A preview decides no call: the row of the call itself records its own decision.
+    if (!options?.preview) decisions.set(`${verb}\u0000${target}`, describeDecision(decision));
+    return decision;
+  }
+  const authorization = ({ decision, message, source }: PermissionDecision): Authorization =>
+    decision === "allow" ? { decision, source: source.kind } : { decision, message, source: source.kind };
+
   let known: { at: number; list: ReturnType<Gateway["connectorsFor"]> } | undefined;
   const backend: BrowseBackend = {
-    async authorize(verb, target) {
-      const decision = await gw.authorize(ctx, verb, target);
-      decisions.set(`${verb}\u0000${target}`, describeDecision(decision));
-      if (decision.decision === "allow") return { decision: "allow" };
-      return { decision: decision.decision, message: decision.message };
-    },
+    authorize: async (verb, target, options) => authorization(await decide(verb, target, options)),
     async record(event) {
       await gw.recordAudit(ctx, {
         operation: AUDIT_OPERATION[event.verb],
@@ -84,8 +89,21 @@ export function createSignpostBrowseBackend(
 
     ...reads(ctx),
     // Per page, never on this shared object: a search's reads keep their own rows
-    // (gateway-pipeline.ts folds only a read of the page's own target).
-    forPage: (target) => ({ ...backend, ...reads({ ...ctx, auditedPage: target }) }),
+    // (gateway-pipeline.ts folds only a read of the page's own target). The page's navigate is
+    // decided here, and its read of its own target carries that decision (one call, one
+    // decision): this page's, not the last one this session made for the same address.
+    forPage: (target) => {
+      const page: TrustedContext = { ...ctx, auditedPage: target };
+      return {
+        ...backend,
+        async authorize(verb, asked, options) {
+          const decision = await decide(verb, asked, options);
+          if (verb === "navigate" && asked === target && !options?.preview) page.pageDecision = decision;
+          return authorization(decision);
+        },
+        ...reads(page),
+      };
+    },
     startAction: (input) => gw.startAction(ctx, input) as Promise<BackendOutcome>,
     advanceAction: (input) => gw.advanceAction(ctx, input) as Promise<BackendOutcome>,
     confirmAction: (input) => gw.confirmAction(ctx, input) as Promise<BackendOutcome>,

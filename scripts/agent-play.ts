@@ -23,7 +23,8 @@
 // The model made one call; what it reads is the final text. The two are logged as separate modes.
 //
 // The session (URLs, the agent key, the person's password) is kept in D/play.json (default
-// /tmp/signpost-agent-play, mode 0600); every call is appended to D/calls.jsonl. Tokens are
+// /tmp/signpost-agent-play, mode 0600); every call is appended to D/calls.jsonl with the arguments
+// the agent sent (a confusing moment is then replayed with the very words). Tokens are
 // counted as `npm run bench` counts them (o200k): definitions once per mode, as the tools'
 // JSON; each answer as the text a model reads.
 import { spawn } from "node:child_process";
@@ -244,6 +245,7 @@ async function call(tool: string | undefined, json: string | undefined): Promise
       mode: "wrapper",
       kind: "call",
       tool,
+      args,
       tokens: encode(text).length,
       unapproved: agent.unapproved.length,
     });
@@ -265,7 +267,7 @@ async function call(tool: string | undefined, json: string | undefined): Promise
         }),
         { mode: 0o600 },
       );
-      logCall({ mode: signpostMode, kind: "call", tool, tokens: 0, waits_on_person: true });
+      logCall({ mode: signpostMode, kind: "call", tool, args, tokens: 0, waits_on_person: true });
       for (const [, req] of requests)
         console.log(
           `[the host shows the person, not the model] ${String(req.params?.message ?? "")}\n  open: ${String(req.params?.url ?? "(a form the host shows)")}`,
@@ -276,7 +278,7 @@ async function call(tool: string | undefined, json: string | undefined): Promise
       return;
     }
     text = textOf(r);
-    logCall({ mode: signpostMode, kind: "call", tool, tokens: encode(text).length });
+    logCall({ mode: signpostMode, kind: "call", tool, args, tokens: encode(text).length });
   }
   console.log(text);
 }

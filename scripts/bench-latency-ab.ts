@@ -111,7 +111,7 @@ for (const [label, call] of CALLED) {
   ];
   const [a, b] = ms.map((m) => m.sort((x, y) => x - y)) as [number[], number[]];
   console.log(
-    `| ${label} | ${quantile(a, 0.5).toFixed(1)} | ${quantile(b, 0.5).toFixed(1)} | ${quantile(a, 0.99).toFixed(1)} | ${quantile(b, 0.99).toFixed(1)} | ${(cpuA / CALLS).toFixed(2)} | ${(cpuB / CALLS).toFixed(2)} |`,
+    `| ${label} | ${quantile(a, 0.5).toFixed(2)} | ${quantile(b, 0.5).toFixed(2)} | ${quantile(a, 0.99).toFixed(1)} | ${quantile(b, 0.99).toFixed(1)} | ${(cpuA / CALLS).toFixed(2)} | ${(cpuB / CALLS).toFixed(2)} |`,
   );
 }
 await Promise.all(clients.map((c) => c.close().catch(() => undefined)));

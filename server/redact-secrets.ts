@@ -6,9 +6,12 @@
  *
  * Every pattern here runs in time linear in its input: no nested or overlapping quantifiers, each
  * unbounded run anchored by a lookbehind so that it can only start where its run starts, and the
- * parts that must be followed by something bounded. PEM blocks and card numbers are found by hand.
+ * parts that must be followed by something bounded. PEM blocks are found by hand, card numbers
+ * in card-numbers.ts.
  */
 
+import { types } from "node:util";
+import { cardNumberSpans, isCardNumber } from "./card-numbers";
 import { isSecretName, secretNameKind } from "./connectors/sdk/secret-names";
 import { scrubVaultText } from "./vault-values";
 
@@ -159,185 +162,14 @@ function redactNamedValues(text: string): string {
   return from === 0 ? text : out + text.slice(from);
 }
 
-function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
-/**
- * The card networks' number ranges, each with the lengths it issues. One number in ten passes
- * Luhn by chance, so Luhn plus "starts with 2–6" took look-alikes for cards: a migration's
- * 14-digit timestamp (`20261130135647_add_sign_in_failures`) is no network's number, since
- * nothing issues 14 digits starting 20. Epoch-millisecond timestamps (1…), USPS tracking numbers
- * (9…) and numbers with a leading zero match no range either.
- */
-const CARD_RANGES: ReadonlyArray<readonly [RegExp, number, number]> = [
-  [/^4/, 13, 19], // Visa (13, 16, 19; some issue the lengths between)
-  [/^(?:5[1-5]|222[1-9]|22[3-9]|2[3-6]|27[01]|2720)/, 16, 16], // Mastercard
-  [/^220[0-4]/, 16, 19], // Mir
-  [/^3[47]/, 15, 15], // American Express
-  [/^(?:30[0-5]|3095|36|3[89])/, 14, 19], // Diners Club
-  [/^35(?:2[89]|[3-8])/, 16, 19], // JCB
-  [/^(?:6011|64[4-9]|65)/, 16, 19], // Discover
-  [/^62/, 16, 19], // UnionPay
-  [/^(?:50|5[6-9]|6)/, 13, 19], // Maestro and the other 6-series
-];
-
-/** A payment card number: a network's range and length, and Luhn-valid. */
-function isCardNumber(digits: string): boolean {
-  return (
-    CARD_RANGES.some(
-      ([range, min, max]) => digits.length >= min && digits.length <= max && range.test(digits),
-    ) && luhn(digits)
-  );
-}
-
-/**
- * The value of a decimal digit of any script (`４` full-width, `٤` Arabic-Indic, `𝟒` mathematical):
- * Unicode lays each script's digits out as consecutive runs of ten from zero, so the value is the
- * distance to the start of the run, modulo ten (the mathematical digits are five runs in a row).
- */
-const digitValues = new Map<string, number | undefined>();
-function digitValue(ch: string): number | undefined {
-  if (ch >= "0" && ch <= "9") return ch.charCodeAt(0) - 48;
-  if (ch < "\u0080") return undefined;
-  // Cached: a text of a million such digits costs a lookup each, not a walk back each.
-  if (digitValues.has(ch)) return digitValues.get(ch);
-  let value: number | undefined;
-  if (/^\p{Nd}$/u.test(ch)) {
-    let cp = ch.codePointAt(0) as number;
-    let steps = 0;
-    while (steps < 60 && /^\p{Nd}$/u.test(String.fromCodePoint(cp - 1))) {
-      cp--;
-      steps++;
-    }
-    value = steps % 10;
-  }
-  // Bounded: the cache holds at most the digits and the other characters of the texts seen.
-  if (digitValues.size < 4096) digitValues.set(ch, value);
-  return value;
-}
-
-/** Separators people put between a card's digit groups, written as one ASCII stand-in. */
-function separatorOf(ch: string): string | undefined {
-  if (" .-/".includes(ch)) return ch;
-  if (/^[\u00a0\u2007\u2009\u202f\u3000]$/.test(ch)) return " ";
-  if (/^[\u2010-\u2015\u2212\uff0d]$/.test(ch)) return "-";
-  if (ch === "\uff0e") return ".";
-  if (ch === "\uff0f") return "/";
-  return undefined;
-}
-
-/**
- * The text as the card scan reads it: every digit as an ASCII digit, every separator as one of
- * ` .-/`, anything else non-ASCII as `~`; `at[i]` is where the i-th character of the view starts
- * in the text (one more entry for the end), so what the scan finds is cut from the text itself.
- */
-function cardView(text: string): { view: string; at: number[] } {
-  let view = "";
-  const at: number[] = [];
-  let offset = 0;
-  while (offset < text.length) {
-    // A run of ASCII is its own view (its digits and separators already are): copied whole, not
-    // looked up character by character (that lookup was most of what redacting a page cost).
-    let end = offset;
-    while (end < text.length && text.charCodeAt(end) < 0x80) at.push(end++);
-    if (end > offset) {
-      view += text.slice(offset, end);
-      offset = end;
-      continue;
-    }
-    const ch = String.fromCodePoint(text.codePointAt(offset) as number);
-    const digit = digitValue(ch);
-    view += digit !== undefined ? String(digit) : (separatorOf(ch) ?? "~");
-    at.push(offset);
-    offset += ch.length;
-  }
-  at.push(offset);
-  return { view, at };
-}
-
-/**
- * Runs of digit groups joined by one separator (`4111 1111 1111 1111`, `3782-822463-10005`,
- * `4111.1111.1111.1111`), starting only where such a run starts: not inside an id (`ord_4111…`),
- * a decimal or a run already begun. A run may touch letters (`card4111…`, `…1111x`): a digit run
- * of 13 or more inside a word that is Luhn-valid and starts like a card is a card.
- */
-const DIGIT_GROUPS = /(?<![0-9_]|[0-9][ ./-])[0-9]+(?:[ ./-][0-9]+)*/g;
-
-/** Where card numbers are in the view: [start, end) pairs of view positions. */
-function cardRanges(view: string): Array<[number, number]> {
-  const ranges: Array<[number, number]> = [];
-  DIGIT_GROUPS.lastIndex = 0;
-  for (let m = DIGIT_GROUPS.exec(view); m; m = DIGIT_GROUPS.exec(view)) {
-    const run = m[0];
-    const groups = run.split(/[ ./-]/);
-    // Dots and slashes also write decimals and dates (`0.5555…`, `3.14159…`): there a window of
-    // several groups needs card-sized groups, and a long group alone counts only first in its run.
-    const strict = /[./]/.test(run);
-    const starts: number[] = [];
-    let position = m.index;
-    for (const group of groups) {
-      starts.push(position);
-      position += group.length + 1;
-    }
-    for (let i = 0; i < groups.length; i++) {
-      let digits = "";
-      let found = -1;
-      // The longest window of whole groups from i that is a card; at most 19 digits, so bounded.
-      for (let j = i; j < groups.length && digits.length + (groups[j] as string).length <= 19; j++) {
-        const group = groups[j] as string;
-        if (strict && (j > i || i > 0) && (group.length < 3 || group.length > 8)) break;
-        if (strict && j > i && ((groups[i] as string).length < 3 || (groups[i] as string).length > 8)) break;
-        digits += group;
-        if (isCardNumber(digits)) found = j;
-      }
-      if (found === -1) continue;
-      ranges.push([starts[i] as number, (starts[found] as number) + (groups[found] as string).length]);
-      i = found;
-    }
-  }
-  return ranges;
-}
-
-/** Only ASCII: the text is its own card view (every digit and separator already ASCII). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, controls included
-const ALL_ASCII = /^[\u0000-\u007f]*$/;
-
-/** ASCII digits plus every non-ASCII code unit (any of which may be part of a digit): at least the digits. */
-function possibleDigits(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if ((c >= 48 && c <= 57) || c >= 0x80) n++;
-  }
-  return n;
-}
-
 function redactCardNumbers(text: string): string {
-  if (!/\p{Nd}{4}|\p{Nd}\D\p{Nd}/u.test(text)) return text;
-  // Most text shown or recorded is ASCII: its view is itself, position for position, and building
-  // it character by character was most of what redacting a rendered page cost.
-  // No network issues fewer than 13 digits: a text with fewer holds no card (an amount, a date).
-  if (possibleDigits(text) < 13) return text;
-  const ascii = ALL_ASCII.test(text);
-  const { view, at } = ascii ? { view: text, at: null } : cardView(text);
-  const ranges = cardRanges(view);
-  if (ranges.length === 0) return text;
-  const offset = (i: number) => (at ? (at[i] as number) : i);
+  const spans = cardNumberSpans(text);
+  if (spans.length === 0) return text;
   let out = "";
   let from = 0;
-  for (const [start, end] of ranges) {
-    out += `${text.slice(from, offset(start))}${REDACTED}`;
-    from = offset(end);
+  for (const [start, end] of spans) {
+    out += `${text.slice(from, start)}${REDACTED}`;
+    from = end;
   }
   return out + text.slice(from);
 }
@@ -363,16 +195,35 @@ export function redactText(text: string): string {
 }
 
 /**
+ * An error as fields a copy can hold: its name, message and stack, the fields it was given
+ * (`code`, `status`), its cause and an AggregateError's errors. Its text is no own enumerable
+ * field, so a copy of its entries kept none of it (and a logged error lost what failed).
+ */
+function errorFields(error: Error): Record<string, unknown> {
+  const fields: Record<string, unknown> = { type: error.name, message: error.message, stack: error.stack };
+  for (const [key, v] of Object.entries(error)) if (!Object.hasOwn(fields, key)) fields[key] = v;
+  // `new Error(m, { cause })` and AggregateError's `errors` are own fields, not enumerable ones.
+  if (error.cause !== undefined) fields.cause = error.cause;
+  const { errors } = error as { errors?: unknown };
+  if (Array.isArray(errors)) fields.errors = errors;
+  return fields;
+}
+
+/**
  * A copy of `value` with secrets replaced by "[redacted]": strings through `redactText`, numbers
  * that are card numbers, and every non-boolean value under a credential-named key (or under
- * `value`, the field the secret forms send). Keys themselves are redacted as text.
+ * `value`, the field the secret forms send). Keys themselves are redacted as text. An error is
+ * copied as its fields (errorFields), its message, stack and causes redacted as text.
  */
 export function redactSecrets(value: unknown, depth = 0): unknown {
   if (depth > 12) return "[…]";
   if (typeof value === "string") return redactText(value);
-  if (typeof value === "number")
-    return Number.isInteger(value) && isCardNumber(String(value)) ? REDACTED : value;
+  if (typeof value === "number" || typeof value === "bigint")
+    return Number.isInteger(Number(value)) && isCardNumber(String(value)) ? REDACTED : value;
   if (Array.isArray(value)) return value.map((v) => redactSecrets(v, depth + 1));
+  // Another realm's errors (a vm context's) are errors too.
+  if (value instanceof Error || types.isNativeError(value))
+    return redactSecrets(errorFields(value as Error), depth + 1);
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
     // Keys that redact alike get numbered; the counter keeps that linear (a search per key was

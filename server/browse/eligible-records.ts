@@ -3,6 +3,7 @@ import type { AnyCapability } from "../connectors/sdk/define-capability";
 import type { AnyConnector, ConnectorEntity } from "../connectors/sdk/define-connector";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
 import type { RouteDefinition } from "./browse-routes";
+import type { MayNavigate } from "./navigable-routes";
 import { navigate } from "./navigate";
 import { ASKING, scoreRoute, words } from "./route-words";
 
@@ -45,6 +46,7 @@ export async function eligibleRecords(
   mine: boolean,
   named: string | null,
   among: readonly AnyConnector[],
+  may: MayNavigate,
 ): Promise<{ markdown: string; answered: boolean } | null> {
   const line = (markdown: string) => ({ markdown, answered: false });
   if (!ASKS_IF_POSSIBLE.test(q.replace(POLITE_FRAME, " "))) return null;
@@ -89,7 +91,13 @@ export async function eligibleRecords(
     return line(
       `${link(page.title, page.uri)} lists no ${entity.label.toLowerCase()} to check for ${code(id)}.`,
     );
-  const checked = ids.slice(0, ELIGIBILITY_CAP);
+  // A dry run reads each record (its state is in every reason): only records whose page the
+  // caller may open are checked, and the others are neither named nor counted.
+  const opens = await Promise.all(ids.map((entityId) => may(entity.uri(entityId))));
+  const open = ids.filter((_, i) => opens[i]);
+  if (!open.length)
+    return line(`Could not check ${code(id)} for ${escapeText(page.title)}: you may not open their pages.`);
+  const checked = open.slice(0, ELIGIBILITY_CAP);
   // A refusal of the check itself (no permission, system down) is the same for every record:
   // the batches stop there, and it is said once. A record not there for this caller is its own line.
   const failed = (a: BackendOutcome) => a.outcome !== "preview" && a.outcome !== "not_found";
@@ -123,7 +131,7 @@ export async function eligibleRecords(
   // The listing's next page (a link to the same listing with ?page=): not checked, and said so.
   const base = page.uri.split("?")[0] ?? page.uri;
   const next = page.links.find((l) => l.split("?")[0] === base && /[?&]page=\d+/.test(l));
-  const scope = `${checked.length} ${label}${checked.length === 1 ? "" : "s"} of ${link(page.title, page.uri)}${ids.length > checked.length ? ` (the first ${checked.length} of ${ids.length} shown; at most ${ELIGIBILITY_CAP} are checked)` : ""}`;
+  const scope = `${checked.length} ${label}${checked.length === 1 ? "" : "s"} of ${link(page.title, page.uri)}${open.length > checked.length ? ` (the first ${checked.length} of ${open.length} shown; at most ${ELIGIBILITY_CAP} are checked)` : ""}`;
   const start = JSON.stringify({ capability: id, entity_id: "…" });
   const markdown = [
     `## Where ${code(id)} is possible now`,

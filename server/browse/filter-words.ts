@@ -1,6 +1,8 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import type { ChoiceFilter, FilterChoice, RouteDefinition } from "../connectors/sdk/define-route";
 import { code } from "../connectors/sdk/markdown";
+import { type ReadWord, readWords } from "../connectors/sdk/negated-words";
+import { eventStem, stampedEvent } from "../connectors/sdk/record-events";
 import { ASKING, FRAMING, STOP, words } from "./route-words";
 
 /**
@@ -19,6 +21,37 @@ export interface NamedFilters {
   used: Set<string>;
   /** One markdown line per word that names values of two filters: neither is applied, nothing is guessed. */
   ambiguous: string[];
+}
+
+/** One event-time filter the words name: its parameter, as said back, and the words that named it. */
+interface Timed {
+  param: string;
+  shown: string;
+  words: string[];
+  denied: boolean;
+}
+
+/**
+ * The event-time filters the query's words name (`shipped_at` for "shipped", "shipping"): `none`
+ * where the word is denied ("not shipped"), else `any`.
+ */
+function eventTimes(route: RouteDefinition, read: ReadWord[], skip: (key: string) => boolean): Timed[] {
+  const out: Timed[] = [];
+  for (const [key, spec] of Object.entries(route.filters ?? {})) {
+    const event = spec === "event time" && !skip(key) ? stampedEvent(key) : undefined;
+    const hits = event ? read.filter((w) => !w.negation && eventStem(w.raw) === event) : [];
+    const first = hits[0];
+    // "shipped but not delivered" names two; "shipped, not shipped" says nothing.
+    if (!first || hits.some((w) => w.denied !== first.denied)) continue;
+    const value = first.denied ? "none" : "any";
+    out.push({
+      param: `${key}=${value}`,
+      shown: `${key} = ${value}`,
+      words: hits.flatMap((w) => tokens(w.raw)),
+      denied: first.denied,
+    });
+  }
+  return out;
 }
 
 /** Tokens of a value or label: `pending_payment` → pending, payment; `inProgress` → in, progres. */
@@ -72,15 +105,22 @@ export async function namedFilters(
   unexplained: ReadonlySet<string>,
   skip: (key: string) => boolean,
 ): Promise<NamedFilters> {
-  const said = new Set(tokens(q));
+  // A word the query denies ("orders not shipped") names no value: `status=shipped` is its opposite.
+  const read = readWords(q);
+  const denied = new Set(read.filter((w) => w.denied).flatMap((w) => tokens(w.raw)));
+  const said = new Set(tokens(q).filter((w) => !denied.has(w)));
   const used = new Set<string>();
   const named = new Map<string, { choice: FilterChoice; words: string[] }[]>();
+  const timed = eventTimes(route, read, skip);
+  for (const t of timed) for (const w of t.words) used.add(w);
+  // The negation itself is read here (applied, or said not to be): never a word to search for.
+  if (denied.size) for (const w of read) if (w.negation) for (const t of tokens(w.raw)) used.add(t);
   // Declared values first: a choice filter's records are read only for a word they leave.
   const specs = Object.entries(route.filters ?? {}).sort(
     ([, a], [, b]) => Number(!Array.isArray(a)) - Number(!Array.isArray(b)),
   );
   for (const [key, spec] of specs) {
-    if (spec === "free text") continue;
+    if (spec === "free text" || spec === "event time") continue;
     // The filter's own name ("team") is a word about the listing, whichever value follows it.
     for (const w of tokens(filterName(key))) used.add(w);
     let choices: readonly FilterChoice[];
@@ -88,7 +128,7 @@ export async function namedFilters(
     if ("choices" in spec) {
       if (skip(key) || ![...unexplained].some((w) => !used.has(w))) continue;
       choices = ((await readChoices(spec, backend)) ?? []).slice(0, MAX_CHOICES);
-      among = unexplained;
+      among = new Set([...unexplained].filter((w) => !denied.has(w)));
     } else {
       choices = spec.map((v) => ({ value: v, label: v }));
       among = said;
@@ -127,8 +167,19 @@ export async function namedFilters(
       `${code(w)} names a ${names.slice(0, -1).join(", ")} and a ${names.at(-1)}: not applied; add the one meant (${[...keys].map((k) => code(`?${k}=`)).join(" or ")}).`,
     );
   }
-  const params: string[] = [];
-  const shown: string[] = [];
+  // A word a value the API filters by names ("delivered" → `status=delivered`) is that filter,
+  // over every page; an event time narrows one page here, so it is for what no value says.
+  const byValue = new Set([...named.values()].flat().flatMap((h) => h.words));
+  const times = timed.filter((t) => t.denied || !t.words.some((w) => byValue.has(w)));
+  const params: string[] = times.map((t) => t.param);
+  const shown: string[] = times.map((t) => t.shown);
+  // A denied word that names a declared value, and no event a row times: said, never applied.
+  const values = specs.flatMap(([, v]) => (Array.isArray(v) ? v.flatMap((x) => tokens(x)) : []));
+  const unnamed = [...denied].filter((w) => !timed.some((t) => t.words.includes(w)) && values.includes(w));
+  if (unnamed.length)
+    ambiguous.push(
+      `${unnamed.map((w) => code(`not ${w}`)).join(", ")}: this listing cannot leave a value out; not applied.`,
+    );
   for (const [key, hits] of named) {
     for (const h of hits) for (const w of h.words) used.add(w);
     const [only, other] = hits;

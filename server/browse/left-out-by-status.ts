@@ -3,6 +3,8 @@ import type { PageBody, RouteDefinition, RouteMatch } from "../connectors/sdk/de
 import { escapeText } from "../connectors/sdk/markdown";
 import { withPageScope } from "../connectors/sdk/page-scope";
 import { formatBrowseUri, parseBrowseUri } from "../connectors/sdk/parse-browse-uri";
+import { type MayNavigate, navigableRoutes } from "./navigable-routes";
+import { namedItem } from "./records-read";
 
 /** A filter on what state a record is in (`status`, `state`, `ticket_status`). */
 const STATUS_KEY = /(^|_)(status|state)$/i;
@@ -15,6 +17,8 @@ const STATUS_KEY = /(^|_)(status|state)$/i;
 const COUNTED = 6;
 const NAMED = 10;
 const IN_FLIGHT = 2;
+/** A status holding at most this many records names it (id and title) beside its count. */
+const NAMED_ROWS = 1;
 
 /**
  * A listing filtered by one status says in one line what the filter leaves out: every other
@@ -24,7 +28,8 @@ const IN_FLIGHT = 2;
  * decide. A status is a literal value, and what a person counts as "open" may span several.
  *
  * Each other status is counted by the same route with that value and one row a page, each asked
- * the caller's permission like a navigate to it (a status the caller may not list is not named);
+ * the caller's permission like a navigate to it (a status the caller may not list is not named;
+ * a status holding one record names it by id and title);
  * a count the system does not give is left out, the status still named.
  */
 export async function leftOutByStatus(
@@ -48,12 +53,18 @@ export async function leftOutByStatus(
     const shown = others.slice(0, NAMED).map(escapeText).join(", ");
     return `\`${key}=${escapeText(chosen)}\` only; other values: ${shown}${more > 0 ? ` and ${more} more` : ""}.`;
   }
+  // Asked only when a record is to be named: most lines name none.
+  let checker: Promise<MayNavigate> | undefined;
+  const may = async (uri: string) => {
+    checker ??= backend.connectors().then((among) => navigableRoutes(backend, among));
+    return (await checker)(uri);
+  };
   const count = async (value: string): Promise<string | null> => {
     const { page: _, ...query } = match.uri.query;
     const target = formatBrowseUri(match.uri.scheme, match.uri.segments, {
       ...query,
       [key]: value,
-      per_page: "1",
+      per_page: String(NAMED_ROWS),
     });
     const parsed = parseBrowseUri(target);
     if (!parsed.ok) return null;
@@ -65,7 +76,13 @@ export async function leftOutByStatus(
     );
     if (page.outcome !== "applied") return null;
     if (typeof page.total !== "number") return escapeText(value);
-    return page.total > 0 ? `${escapeText(value)} (${page.total})` : null;
+    if (page.total <= 0) return null;
+    // A few are named: played (issue 23, round 14), "not included: pending (1)" sent the model to
+    // list the pending tickets to see whether the one left out was the one the user meant.
+    // Named only where its own page may be opened (a rule may deny one record): else counted.
+    const one = page.total <= NAMED_ROWS && page.items?.length === page.total ? page.items[0] : undefined;
+    const named = one && (!one.uri || (await may(one.uri)));
+    return `${escapeText(value)} (${page.total}${one && named ? `: ${one.title === value ? escapeText(one.id) : namedItem(one)}` : ""})`;
   };
   const counted: (string | null)[] = [];
   for (let i = 0; i < others.length; i += IN_FLIGHT)

@@ -39,17 +39,19 @@ export async function navigate(backend: BrowseBackend, input: string): Promise<B
     });
     return page;
   }
+  // Scoped to this page, its permission check included: its read of the record it shows is
+  // part of this call (this row, this decision), not a call of its own.
+  const page = backend.forPage?.(uri.uri) ?? backend;
   return guarded(
-    backend,
+    page,
     {
       verb: "navigate",
       target: uri.uri,
       arguments: { uri: uri.uri },
       skipAuthorization: found.route.pattern === "signpost://permissions/request",
     },
-    // Scoped to this page: its read of the record it shows is this row's, not a row of its own.
     async () => {
-      const scoped = ownBackend(backend.forPage?.(uri.uri) ?? backend, among, uri.scheme);
+      const scoped = ownBackend(page, among, uri.scheme);
       const body = await found.route.render(found.match, scoped);
       const leftOut = await leftOutByStatus(found.route, found.match, body, scoped);
       return leftOut ? { ...body, markdown: `${leftOut}\n\n${body.markdown}` } : body;

@@ -1,5 +1,6 @@
 import type { BrowseBackend, OutcomeKindLike } from "../connectors/sdk/browse-backend";
 import type { AnyConnector } from "../connectors/sdk/define-connector";
+import type { ListedItem } from "../connectors/sdk/define-route";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
 import { withPageScope } from "../connectors/sdk/page-scope";
 import { type PageBody, startPoints } from "./browse-routes";
@@ -14,6 +15,10 @@ export interface BrowsePage {
   links: string[];
   /** A listing's rows on this page, as its route counted them (not read back out of the text). */
   rows?: number;
+  /** A listing's records on every page, where the system says. */
+  total?: number;
+  /** A listing's rows on this page by id and title (redacted as the text is). */
+  items?: ListedItem[];
 }
 
 /**
@@ -38,6 +43,10 @@ export async function renderPage(
     markdown: backend.redact(`${heading}\n\n${body.markdown}\n`),
     links,
     ...(body.rows === undefined ? {} : { rows: body.rows }),
+    ...(body.total === undefined ? {} : { total: body.total }),
+    ...(body.items
+      ? { items: body.items.map((i) => ({ ...i, id: backend.redact(i.id), title: backend.redact(i.title) })) }
+      : {}),
   };
   return { page, body };
 }

@@ -1,3 +1,4 @@
+import { FUNCTION_WORDS } from "../function-words";
 import type { RouteDefinition } from "./browse-routes";
 
 /** Search's word index over the route table: a query's words, and the routes that have them. */
@@ -43,26 +44,22 @@ export const STOP = new Set([
 /**
  * English words that frame a request to read rather than say what to look for: sent to a
  * listing's text search they would match nothing ("open tickets please" found no ticket), and
- * in a page's score they would dilute the words that name it.
- * Compared after `words()`, so both spellings of a word are listed where its stem differs.
+ * in a page's score they would dilute the words that name it. The words a request is put in
+ * (function-words.ts), and the ones that ask to be shown. Passed through `words()`, as a query
+ * is: listed as said, "this" and "does" never matched the query's "thi" and "doe".
  */
 export const FRAMING = new Set(
-  (
-    "about any anything are be can could do does every everything from give have having how " +
-    "it its just kind kindly let look looking me mention mentioning mentions need needs our " +
-    "please pull see some tell that their them there these this those up us want we " +
-    "what whatever where which who whose would you your"
-  ).split(" "),
+  words(
+    `${FUNCTION_WORDS.join(" ")} every give having how kind kindly let look looking mention mentioning pull see tell`,
+  ),
 );
 
 /**
  * Words that ask whether something is possible ("which … can I still …"): the question's frame,
  * never what to look for, so never a listing's text filter nor the words that pick a capability.
- * Compared after `words()`.
+ * Only those beyond FRAMING's ("can", "still", "which" are function words); read after it.
  */
-export const ASKING = new Set(
-  "able allowed can cannot could eligible i may might possible still which whichever".split(" "),
-);
+export const ASKING = new Set(words("able allowed cannot eligible possible"));
 
 /**
  * Words that only connect the others (prepositions, articles, determiners, pronouns,

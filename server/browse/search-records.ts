@@ -1,9 +1,11 @@
 import { connectors } from "../connectors/connector-registry";
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
-import type { AnyConnector } from "../connectors/sdk/define-connector";
+import type { AnyConnector, RecordQuery } from "../connectors/sdk/define-connector";
 import { link } from "../connectors/sdk/markdown";
+import { withPageScope } from "../connectors/sdk/page-scope";
 import { logger } from "../logger";
 import type { RouteDefinition } from "./browse-routes";
+import type { MayNavigate } from "./navigable-routes";
 import { ownBackend } from "./own-backend";
 
 /** At most this many connectors are asked for records per search (each may call its system). */
@@ -35,6 +37,18 @@ export function recordSources(
 /** Words that make a query about settings (stemmed as `words()` does). */
 const CONFIG_WORDS = new Set(["config", "setting", "secret", "key", "credential", "connection"]);
 
+/** One record line a search may print, with the links it makes (recorded only if it is shown). */
+export interface RecordHit {
+  line: string;
+  links: string[];
+}
+
+/**
+ * Records matching the query, at most 12, each shown only where the caller may navigate to every
+ * page it links to and to every listing its connector's record search read for it (the hits
+ * are that listing's rows, whatever page they link to). A hidden hit leaves nothing: its line
+ * and its links are dropped before anything is recorded on the page, and nothing counts it.
+ */
 export async function searchRecords(
   backend: BrowseBackend,
   q: string,
@@ -42,8 +56,47 @@ export async function searchRecords(
   mine: boolean,
   sources: readonly AnyConnector[],
   among: readonly AnyConnector[],
+  may: MayNavigate,
   scheme?: string,
-): Promise<string[]> {
+): Promise<RecordHit[]> {
+  // In a scope of their own: a connector's link() would otherwise record a hidden hit's link
+  // on the search page (its structured links) before the hit is dropped.
+  const { value: groups, links } = await withPageScope(backend.redact, () =>
+    recordLines(backend, { query: q, words: qWords, mine }, sources, among, scheme),
+  );
+  const every = async (uris: readonly string[]) => (await Promise.all(uris.map(may))).every(Boolean);
+  const shown = await Promise.all(
+    groups.map(async ({ lines, listings }) => {
+      if (!(await every(listings))) return [];
+      const hits = lines.map((line) => ({ line, links: links.filter((l) => line.includes(`](${l})`)) }));
+      // Every address the line links to, made with link() or not: a page it names is a page it shows.
+      const allowed = await Promise.all(
+        hits.map((hit) => every([...new Set([...hit.links, ...linkedIn(hit.line)])])),
+      );
+      return hits.filter((_, i) => allowed[i]);
+    }),
+  );
+  const seen = new Set<string>();
+  return shown
+    .flat()
+    .filter((hit) => !seen.has(hit.line) && seen.add(hit.line))
+    .slice(0, 12);
+}
+
+/** The addresses a markdown line links to (`[label](scheme://…)`). */
+function linkedIn(line: string): string[] {
+  return [...line.matchAll(/\]\(([a-z][a-z0-9+.-]*:\/\/[^)\s]*)\)/g)].map((m) => m[1] as string);
+}
+
+/** The record lines of each source (with the listings its search read), and the browse layer's own. */
+async function recordLines(
+  backend: BrowseBackend,
+  query: RecordQuery,
+  sources: readonly AnyConnector[],
+  among: readonly AnyConnector[],
+  scheme?: string,
+): Promise<Array<{ lines: string[]; listings: string[] }>> {
+  const { words: qWords } = query;
   const out: string[] = [];
   const who = backend.who();
   if (!scheme || scheme === "signpost") {
@@ -60,19 +113,16 @@ export async function searchRecords(
   }
   const lists = await Promise.all(
     sources.map(async (connector) => {
-      if (!connector.searchRecords) return [];
+      if (!connector.searchRecords) return { lines: [], listings: [] };
       try {
-        return await connector.searchRecords(
-          { query: q, words: qWords, mine },
-          ownBackend(backend, sources, connector.scheme),
-        );
+        const lines = await connector.searchRecords(query, ownBackend(backend, sources, connector.scheme));
+        return { lines, listings: connector.searchedListings?.(query) ?? [] };
       } catch (error) {
         // One connector failing leaves its records out; the search still answers.
         logger.warn({ connector: connector.id, err: backend.redact(String(error)) }, "record search failed");
-        return [];
+        return { lines: [], listings: [] };
       }
     }),
   );
-  out.push(...lists.flat());
-  return [...new Set(out)].slice(0, 12);
+  return [{ lines: out, listings: [] }, ...lists];
 }

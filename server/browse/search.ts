@@ -1,5 +1,4 @@
 import type { BrowseBackend, Row } from "../connectors/sdk/browse-backend";
-import type { AnyConnector } from "../connectors/sdk/define-connector";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
 import { recordLink } from "../connectors/sdk/page-scope";
 import { namesRoute, showsLink } from "../connectors/sdk/row-uri-pattern";
@@ -9,43 +8,21 @@ import { eligibleRecords } from "./eligible-records";
 import { guarded } from "./guarded";
 import { type NarrowedListing, narrowedListing, withParams } from "./listing-words";
 import { namedRecord } from "./named-record";
+import { type MayNavigate, navigableRoutes } from "./navigable-routes";
 import { navigate } from "./navigate";
 import { noRecordLine } from "./no-record-line";
 import { pageSays } from "./page-says";
+import { readableByCaller } from "./readable-by-caller";
+import { recordsRead } from "./records-read";
 import type { BrowsePage } from "./render-page";
 import { startLinks } from "./render-page";
 import { ASKING, candidateRoutes, FRAMING, STOP, scoreRoute, words } from "./route-words";
 import { recordSources, searchRecords } from "./search-records";
+import { schemeOf, searchableSystems } from "./searchable-systems";
 import { orderAlreadyStated, sortFromWords } from "./sort-words";
 import { wordsRowsShow } from "./words-rows-show";
 
 // Search: the URI structure (routes) as well as the data.
-
-/**
- * The pages of the ranked list the caller may read. A connector whose reads are only for some
- * roles by default (an imported system) is asked the permission question for its pages, so a
- * member is not offered pages that would answer "permission required"; the others are read by
- * default and pass as they are.
- */
-async function readableByCaller<T extends { r: RouteDefinition }>(
-  backend: BrowseBackend,
-  among: readonly AnyConnector[],
-  ranked: T[],
-): Promise<T[]> {
-  const role = backend.who().role;
-  const restricted = new Set(
-    among.filter((c) => c.defaultAccess && !c.defaultAccess.read.includes(role)).map((c) => c.scheme),
-  );
-  if (restricted.size === 0) return ranked;
-  const allowed = await Promise.all(
-    ranked.map(async ({ r }) => {
-      const scheme = r.pattern.split("://")[0] ?? "";
-      if (!restricted.has(scheme)) return true;
-      return (await backend.authorize("navigate", r.pattern)).decision === "allow";
-    }),
-  );
-  return ranked.filter((_, i) => allowed[i]);
-}
 
 export async function search(backend: BrowseBackend, query: string, scheme?: string): Promise<BrowsePage> {
   const target = `search:${scheme ?? "*"}`;
@@ -54,8 +31,12 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
   const shownQ = backend.redact(q);
   const pageUri = `search://${scheme ?? "all"}?q=${encodeURIComponent(shownQ)}`;
   return guarded(backend, { verb: "search", target, arguments: { query: q, scheme }, pageUri }, async () => {
-    const among = await backend.connectors();
-    const schemes = [...new Set(routeTable(among).map((r) => r.pattern.split("://")[0] ?? ""))];
+    // Only the systems whose own search no rule refuses the caller are read, named or counted.
+    const every = await backend.connectors();
+    const { among, searchable } = await searchableSystems(backend, every, scheme);
+    const schemes = [...new Set(routeTable(among).map((r) => schemeOf(r.pattern)))].filter((s) =>
+      searchable(`${s}://`),
+    );
     if (scheme && !schemes.includes(scheme)) {
       return {
         title: "Search",
@@ -72,7 +53,12 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
 
     // 1. Pages: the URI structure an agent cannot guess.
     const ranked = candidateRoutes(routeTable(among), qWords)
-      .filter((r) => routeVisibleTo(r, backend) && (!scheme || r.pattern.startsWith(`${scheme}://`)))
+      .filter(
+        (r) =>
+          routeVisibleTo(r, backend) &&
+          searchable(r.pattern) &&
+          (!scheme || r.pattern.startsWith(`${scheme}://`)),
+      )
       .map((r) => ({ r, score: scoreRoute(qWords, r) }))
       .filter((x) => x.score > 0)
       .sort((a, b) => b.score - a.score)
@@ -95,13 +81,21 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     // "records I can <do>": which ones is the capability's dry run's answer, said first; where
     // it checked the very listing the words name, that is the whole answer (its rows would
     // repeat it). Any other question leaves the listing the words name as it is.
-    const possible = await eligibleRecords(backend, q, qWords, mine, named, among);
+    // A record is printed only where the caller may navigate to it: asked once per route pattern.
+    const navigable = navigableRoutes(backend, among);
+    const may: MayNavigate = async (uri) => searchable(uri) && navigable(uri);
+    const possible = await eligibleRecords(backend, q, qWords, mine, named, among, may);
     if (possible?.answered)
       return { title: `Search: ${shownQ}`, outcome: "applied", markdown: possible.markdown };
     if (possible) sections.push(possible.markdown);
     const namedRoute = routes.find(({ r }) => r.pattern === named || r.example === named)?.r;
     const opened = named
-      ? await openedSection(backend, await narrowedListing(backend, named, namedRoute, qWords, q), namedRoute)
+      ? await openedSection(
+          backend,
+          await narrowedListing(backend, named, namedRoute, qWords, q),
+          namedRoute,
+          may,
+        )
       : null;
     // The listing the words name holds none of their records: that one line, with the link to
     // all of it, is the answer; a list of other pages after it read as somewhere to go.
@@ -144,42 +138,56 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     // Sort words are no record's text ("cheapest headphones" looks for headphones).
     // Nor are the words of a question ("which … can I still …").
     const recordWords = qWords.filter((w) => !sorting.has(w) && !ASKING.has(w));
-    let found = await searchRecords(backend, q, recordWords, mine, sources, among, scheme);
+    let found = await searchRecords(backend, q, recordWords, mine, sources, among, may, scheme);
     // Several words that found nothing together: each alone, once, at most three (round 10's
     // model, told nothing matched "login problem", spent its next call on "login").
     const alone = !found.length && recordWords.length > 1 ? recordWords.slice(0, WORDS_ALONE) : null;
     if (alone)
       found = [
-        ...new Set(
+        ...new Map(
           (
-            await Promise.all(alone.map((w) => searchRecords(backend, w, [w], mine, sources, among, scheme)))
-          ).flat(),
-        ),
+            await Promise.all(
+              alone.map((w) => searchRecords(backend, w, [w], mine, sources, among, may, scheme)),
+            )
+          )
+            .flat()
+            .map((hit) => [hit.line, hit] as const),
+        ).values(),
       ].slice(0, 12);
     // The query is about the scheme of the best page ("my <records>" → the system with that listing): its records first,
     // and others only where it has few.
     const about = routes[0]?.r.pattern.split("://")[0];
-    const ofScheme = about ? found.filter((r) => r.includes(`](${about}://`)) : found;
+    const ofScheme = about ? found.filter((r) => r.line.includes(`](${about}://`)) : found;
     const records =
       about && ofScheme.length >= 3 ? ofScheme : [...ofScheme, ...found.filter((r) => !ofScheme.includes(r))];
+    // Only the shown records' links become the page's links.
+    for (const l of records.flatMap((r) => r.links)) recordLink(l);
     if (records.length)
       sections.push(
-        `## Records${alone ? " (none holds every word; these hold one of them)" : ""}\n\n${records.join("\n")}`,
+        `## Records${alone ? " (none holds every word; these hold one of them)" : ""}\n\n${records.map((r) => r.line).join("\n")}`,
       );
     // Words that opened no page and found no record ("login problem"): say so first, in one
     // line with where to look, so the capabilities below do not read as the record's answer.
-    const noRecord = !records.length && !others.length ? noRecordLine(backend, shownQ, sources, alone) : null;
+    const noRecord =
+      !records.length && !others.length
+        ? await noRecordLine(backend, shownQ, sources, alone, { query: q, words: recordWords, mine }, may)
+        : null;
     if (noRecord) sections.push(noRecord);
 
     // 3. Capabilities: what can be done (the action face's catalog).
-    if (!scheme || scheme === "actions") {
+    if ((!scheme || scheme === "actions") && searchable("actions://")) {
       const caps = await backend.searchCapabilities(q);
+      // A capability of a system the search leaves out is not offered either.
+      const leftOut = new Set(
+        every.filter((c) => !among.includes(c)).flatMap((c) => c.capabilities.map((k) => k.id)),
+      );
       const list = Array.isArray(caps.results)
         ? (caps.results as Row[])
         : Array.isArray(caps.capabilities)
           ? (caps.capabilities as Row[])
           : [];
       const top = list
+        .filter((c) => !leftOut.has(String(c.capability ?? c.id)))
         .slice(0, 3)
         .filter((c) => typeof c.capability === "string" || typeof c.id === "string");
       if (top.length && caps.outcome === "applied") {
@@ -259,6 +267,7 @@ async function openedSection(
   backend: BrowseBackend,
   listing: NarrowedListing,
   route: RouteDefinition | undefined,
+  may: MayNavigate,
 ): Promise<string | null> {
   const page = await navigate(backend, listing.uri);
   if (page.outcome !== "applied") return null;
@@ -297,6 +306,10 @@ async function openedSection(
     if (shown.length)
       return `## ${link(all.title, all.uri)} (opened here)\n\n${said}${shown.map(code).join(", ")} matched no ${escapeText(route?.textSearches ?? "text")}, and this listing has no filter for it: the rows are not narrowed by it, read their columns.\n\n${cutPage(all)}`;
     const nor = each.length > 1 ? `, nor ${each.map(code).join(" or ")} alone` : "";
+    // What was read, counted and (when few) named, so "none" is final (issue 23).
+    const read = route ? await recordsRead(route, all, withoutWords, may) : null;
+    if (read)
+      return `${NONE_MARK}## ${heading} (opened here)\n\n${said}${one} ${code(leftover)}${nor}, in ${read}`;
     return `${NONE_MARK}## ${heading} (opened here)\n\n${said}${one} ${code(leftover)}${nor}${searched}; all ${escapeText(plural)}: ${link(title, withoutWords)}`;
   }
   const kept = cutPage(page);

@@ -2,6 +2,7 @@ import type { Actor } from "../connectors/sdk/define-capability";
 import type { ActionResponse } from "./action-response";
 import type { ActorScope } from "./action-store";
 import { type AdvanceInput, advanceAction } from "./advance-action";
+import { type ApprovalRunNote, noteApprovalRun } from "./approval-run";
 import { cancelAction } from "./cancel-action";
 import { type ConfirmInput, confirmAction } from "./confirm-action";
 import type { EngineDeps } from "./engine-deps";
@@ -38,6 +39,9 @@ export function createActionEngine(options: Omit<EngineDeps, "approvalUrl"> & Pa
       verifyAction(deps, actor, actionId, scope),
     /** Ends an open action the user no longer wants; refused once its effect is claimed or done. */
     cancel: (actor: Actor, actionId: string): Promise<ActionResponse> => cancelAction(deps, actor, actionId),
+    /** Notes how a person's approval's own run of the confirm ended, when it did not carry it out. */
+    noteApprovalRun: (actionId: string, version: number, note: ApprovalRunNote): Promise<void> =>
+      noteApprovalRun(deps, actionId, version, note),
     /** Reconciles an unknown, failed or abandoned effect: verify first, then record, re-send with the same key, or queue. */
     recover: (actor: Actor, actionId: string, scope?: ActorScope): Promise<ActionResponse> =>
       recoverAction(deps, actor, actionId, scope),

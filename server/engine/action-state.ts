@@ -14,6 +14,8 @@ export const actionStateSchema = z.object({
       code: z.string(),
       message: z.string(),
       refused: z.boolean().optional(),
+      already: z.boolean().optional(),
+      closest: z.string().optional(),
       alternatives: z
         .array(
           z.object({ capability: z.string(), entity_id: z.string().optional(), description: z.string() }),

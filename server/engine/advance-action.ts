@@ -9,7 +9,15 @@ import {
   recordActionEvent,
   toJson,
 } from "./action-store";
-import { allowedPatch, correctedPatch, PATCHABLE, patchProblems } from "./allowed-patch";
+import {
+  allowedPatch,
+  correctedPatch,
+  PATCHABLE,
+  patchProblems,
+  patchWithout,
+  refusedPatchMessage,
+  resentAs,
+} from "./allowed-patch";
 import { voidApprovals } from "./approval-ledger";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
 import { createdByAgent } from "./created-by-agent";
@@ -74,24 +82,25 @@ export async function advanceAction(
     });
   const problems = patchProblems(capability, input.patch, allowed);
   if (problems.length) {
+    // The same advance with each field where it was meant, first among the next steps; else the
+    // same advance without the fields nothing means, the rest of the patch kept, said so.
+    const corrected = correctedPatch(input.patch, problems);
+    const rest = patchWithout(input.patch, problems);
+    const patch = corrected ?? (Object.keys(rest).length ? rest : undefined);
     const r = await respond(deps, capability, row, {
       outcome: "rejected",
       reason: "field_not_allowed",
-      message: problems.map((p) => p.message).join("; "),
+      message: refusedPatchMessage(problems, allowed),
       retryable: false,
     });
     r.validation_errors = problems;
-    // The same advance with each field where it was meant, first among the next steps.
-    const corrected = correctedPatch(capability, input.patch, allowed);
-    if (corrected)
-      r.next_actions = [
-        {
-          tool: "advance_action",
-          args: { action_id: row.id, version: row.version, patch: corrected },
-          description: "The same advance with each field where it was meant",
-        },
-        ...(r.next_actions ?? []).filter((n) => n.tool !== "advance_action"),
-      ];
+    const resend = patch && {
+      tool: "advance_action" as const,
+      args: { action_id: row.id, version: row.version, patch },
+      description: `The same advance ${resentAs(problems, !!corrected)}`,
+    };
+    if (resend)
+      r.next_actions = [resend, ...(r.next_actions ?? []).filter((n) => n.tool !== "advance_action")];
     return r;
   }
   const previous = parseActionState(row.state);

@@ -9,7 +9,8 @@ import { type ChoiceRow, rowAge, rowOf, saysAll } from "./choice-words";
  * the rows are not in. Played (issue 23): "those that are open shipping and can take it first"
  * headed a list whose first row was a closed ticket. `only` says which rows were kept; `says`
  * the order, "" when no key moved a row (the list keeps its own order, and its own heading).
- * Undefined when a row carries no time.
+ * Undefined when a row carries no time. A list of choices only (the words named no one record):
+ * the record they do name is picked by age alone (choice-words.ts `ageInWords`), never from here.
  */
 export function byAge(
   list: unknown[],

@@ -21,7 +21,8 @@ export function allowedPatch(capability: AnyCapability, entityId: string | null,
 
 /**
  * One error per patch field outside `allowed`: locked (a field of this capability) or not a
- * field at all, then with the field most likely meant, so the next call sends it there.
+ * field at all, then with the field most likely meant (`closest`), so the next call sends it
+ * there. The agent is told; nothing is ever moved onto the other field without its call.
  */
 export function patchProblems(
   capability: AnyCapability,
@@ -47,38 +48,59 @@ export function patchProblems(
       return {
         field: f,
         code: "field_not_allowed",
-        message: meant
-          ? `${capability.id} has no field ${f}; the one meant is likely ${meant.field} (${meant.because}): send the value as ${meant.field}; nothing was taken`
-          : `${f} is not a field of ${capability.id}; allowed: ${allowed.join(", ") || "none"}`,
+        message: `${capability.id} has no field ${f}${meant ? `; closest: ${meant.field}${meant.because ? ` (${meant.because})` : ""}` : ""}`,
+        ...(meant ? { closest: meant.field } : {}),
       };
     });
 }
 
 /**
- * The patch with each field it lacks sent where the capability most likely meant it, for the
- * corrected call a rejection offers (round 9's model sent `comment`, was told `body`, and the
- * offered restart dropped its words and value); undefined when some field has no clear meaning.
- * Nothing is taken by it: the agent sends the call, so the field it means is still its choice.
+ * The one line of a patch refused for its fields: each field and the one meant, the fields
+ * accepted, and that nothing was applied. The whole patch is refused, never the valid part
+ * applied alone: part of a change could move the action on (to a new summary, even a new
+ * approval request) on values the agent did not mean together, and would bump the version its
+ * corrected call names. So the corrected call (same version, every field it sent) just works.
+ */
+export function refusedPatchMessage(problems: ValidationError[], allowed: string[]): string {
+  return `${problems.map((p) => p.message).join("; ")}. Accepted: ${allowed.join(", ") || "none"}. Nothing was applied`;
+}
+
+/** What the call a refused patch offers does with it: each field renamed, or the fields left out. */
+export function resentAs(problems: ValidationError[], corrected: boolean): string {
+  return corrected
+    ? `with ${problems.map((p) => `${p.closest} for ${p.field}`).join(", ")}`
+    : `without ${problems.map((p) => p.field).join(", ")}`;
+}
+
+/** The patch without the fields no field of the capability means: what the agent's next call may keep. */
+export function patchWithout(
+  patch: Record<string, unknown>,
+  problems: ValidationError[],
+): Record<string, unknown> {
+  const refused = new Set(problems.map((p) => p.field));
+  return Object.fromEntries(Object.entries(patch).filter(([f]) => !refused.has(f)));
+}
+
+/**
+ * The patch with each field it lacks sent where the capability most likely meant it (the
+ * problems' `closest`), for the corrected call a rejection offers (round 9's model sent
+ * `comment`, was told `body`, and the offered restart dropped its words and value); undefined
+ * when some field has no clear meaning. Nothing is taken by it: the agent sends the call, so the
+ * field it means is still its choice.
  */
 export function correctedPatch(
-  capability: AnyCapability,
   patch: Record<string, unknown>,
-  allowed: string[],
+  problems: ValidationError[],
 ): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   for (const [f, value] of Object.entries(patch)) {
-    if (allowed.includes(f)) {
+    const problem = problems.find((p) => p.field === f);
+    if (!problem) {
       out[f] = value;
       continue;
     }
-    const meant = fieldMeant(
-      capability,
-      f,
-      value,
-      allowed.filter((a) => !(a in patch)),
-    );
-    if (!meant || meant.field in out) return undefined;
-    out[meant.field] = value;
+    if (!problem.closest || problem.closest in out) return undefined;
+    out[problem.closest] = value;
   }
   return out;
 }

@@ -3,6 +3,7 @@ import { Converter } from "opencc-js/t2cn";
 import { z } from "zod";
 import type { AnyCapability } from "../connectors/sdk/define-capability";
 import type { NextAction } from "../connectors/sdk/outcome";
+import { FUNCTION_WORDS } from "../function-words";
 import { type ChineseSplit, chineseTerms } from "./chinese-terms";
 import { describeInputs } from "./describe-inputs";
 import { declaredOptInFields, declaredPaidFields } from "./paid-choices";
@@ -29,15 +30,14 @@ import { requestWords } from "./request-words";
 /** Traditional (Taiwan, with its phrases) → simplified; simplified text passes unchanged. */
 const toSimplified = Converter({ from: "twp", to: "cn" });
 
-// With the words a question asks by ("can I still … something"): they say nothing of what to
-// do, yet one description that held "still" and "something" ranked first for every
-// question that did (issue 23: "Which of my orders can I still return something from?").
-const STOP_WORDS = new Set(
-  (
-    "a an the to my i me we our you your it its this that these those of for on in at by with and or is are be do does did can could would should will has have had was were been am please want wanna need like just some any from as so up " +
-    "still something anything everything nothing someone somebody anyone anybody there here also too really ever might may must shall if then than"
-  ).split(" "),
-);
+// The words a request is put in (function-words.ts: "can I still … something" say nothing of
+// what to do), and the ones that only join the others: no term of their own. Not the question
+// words (which, what, where, who…): here they are terms ("where is my parcel" asks to track it),
+// and a question's first word is no imperative verb (verbPosition).
+const STOP_WORDS = new Set([
+  ...FUNCTION_WORDS.filter((w) => !w.startsWith("wh")),
+  ..."a an the to of for on in at by with and or as so if then than".split(" "),
+]);
 
 // Query-side synonyms every catalog shares (each key expands to stemmed terms); the connectors
 // add the words of their own business (`searchSynonyms`).
@@ -148,10 +148,20 @@ function beforeAdverbs(tokens: Token[], i: number): number {
 /**
  * The position of a request's verb: its first word, or the first after words that only ask
  * ("I want to order two mugs", "can you ship it"), never after a determiner ("my order …").
+ * A plural is no verb (a request's verb is in its base form): "orders I can return items from"
+ * names the records first, and its verb is the next word after those that only ask.
  */
 function verbPosition(tokens: Token[]): number {
   const i = tokens.findIndex((t) => !t.stop);
-  return tokens.slice(0, Math.max(i, 0)).some((t) => DETERMINERS.has(t.word)) ? 0 : i;
+  if (tokens.slice(0, Math.max(i, 0)).some((t) => DETERMINERS.has(t.word))) return 0;
+  if (!isPlural(tokens[i])) return i;
+  const next = tokens.findIndex((t, j) => j > i && !t.stop);
+  return next === -1 || isPlural(tokens[next]) ? -1 : next;
+}
+
+/** An English word one "s" longer than its stem ("orders", "tickets"). */
+function isPlural(token: Token | undefined): boolean {
+  return !!token?.latin && token.word === `${token.term}s`;
 }
 
 function normalize(text: string): string {
@@ -449,8 +459,10 @@ export function buildCapabilityIndex(
       const content = tokens.filter((t) => !t.stop);
       // Words describing the record: before a topic word ("the refund ticket") or a state it is
       // in ("my delivered tee").
-      const described = new Set([...objectWords(tokens), ...stateWords(tokens)]);
       const verb = verbPosition(tokens);
+      const described = new Set([...objectWords(tokens), ...stateWords(tokens)]);
+      // The request's verb describes no record, wherever it stands ("orders I can return items from").
+      if (clause.role === "request") described.delete(verb);
       let negated = false;
       tokens.forEach((t, i) => {
         if (NEGATIONS.has(t.term) || t.term === "t") negated = true;

@@ -1,6 +1,7 @@
 // stays-whole: the one place where words become a node's choice; its matchers share one scoring.
 import { z } from "zod";
-import { withoutDenied } from "./negated-words";
+import { withoutDenied } from "../connectors/sdk/negated-words";
+import { recordEvents, type StatusLifecycle } from "../connectors/sdk/record-events";
 
 /**
  * The one place where a person's words become a choice a node offers: a label ("Office"), a
@@ -21,6 +22,11 @@ export interface ChoiceRow {
   names: string[];
   /** The row as offered, for candidate lists. */
   row: Record<string, unknown>;
+  /**
+   * What the record went through, by event stem (record-events.ts): its `<event>_at` stamps and,
+   * once `withLifecycle` read it, its node's declared lifecycle. Absent: unknown.
+   */
+  events?: Map<string, boolean>;
 }
 
 /** Keys whose values name a row as people say it (never a status: "not shipped" names no order). */
@@ -86,7 +92,12 @@ export function rowOf(value: string, row: Record<string, unknown>): ChoiceRow {
   // A named row is named by its names (or its whole value, quoted): an id's parts are no words
   // of the user's — "Exchange the mug" named the tee's line `ord_exchange_item_1` by "exchange".
   if (!names.length) for (const t of wordTokens(value.replace(/[_-]/g, " "))) tokens.add(t);
-  return { value, tokens, names, row };
+  return { value, tokens, names, row, events: recordEvents(row) };
+}
+
+/** The rows with what their node's lifecycle says each record went through (record-events.ts). */
+export function withLifecycle(rows: ChoiceRow[], lifecycle: StatusLifecycle | undefined): ChoiceRow[] {
+  return lifecycle ? rows.map((r) => ({ ...r, events: recordEvents(r.row, lifecycle) })) : rows;
 }
 
 /**
@@ -421,36 +432,47 @@ export const AGE_WORDS: Record<string, "oldest" | "newest"> = {
 const AGE_KEYS = ["created", "created_at", "placed", "placed_at", "opened_at"];
 
 export type AgeMatch =
-  | { kind: "one"; choice: ChoiceRow; said: string }
-  /** No row that can take the change fits; `described`: those the words fit, the asked end first. */
-  | { kind: "none"; said: string; described: ChoiceRow[] }
+  /** The one record the words name by age; `able`: whether its row says it can take the change. */
+  | { kind: "one"; choice: ChoiceRow; said: string; able: boolean }
+  /** No row says every word describing the record. */
+  | { kind: "none"; said: string }
+  /** The asked end is two rows as old: the words name no one record (a list to pick from). */
+  | { kind: "tie"; said: string; tied: ChoiceRow[] }
   | undefined;
 
 /**
  * The row a request names by its age ("the oldest open shipping ticket", "my latest order"):
- * among the rows that can take the change, those holding every word between the age word and
- * the record's name (`entity`) — in their own words or any of their values (status open, team
- * shipping) — and of those the oldest or newest by the row's creation time. Undefined when the
- * request asks for no age, the rows carry no time, or the oldest two are the same time; `none`
- * (with the words, and the rows they describe that cannot take it) when no row that can take the
- * change fits those words: the caller says so and why, never picks another.
+ * among the rows holding every word between the age word and the record's name (`entity`) — in
+ * their own words or any of their values (status open, team shipping) — the oldest or newest by
+ * the row's creation time, whether or not it can take the change (`able` says which, by its
+ * verdict): the user meant that record, so the caller takes it and its own checks answer, never
+ * a younger one that can. Undefined when the request asks for no age or the rows carry no time;
+ * `tie` when the asked end is two rows as old; `none` when no row says those words.
  */
-export function ageInWords(rows: ChoiceRow[], request: string, entity: string): AgeMatch {
+export function ageInWords(
+  rows: ChoiceRow[],
+  request: string,
+  entity: string,
+  able: (r: ChoiceRow) => boolean = openTo,
+): AgeMatch {
   const asked = ageAsked(request, entity);
   if (!asked) return undefined;
   const { end, described, said } = asked;
-  const ageOf = rowAge;
-  if (!rows.length || !rows.every(ageOf)) return undefined;
-  const byAge = (list: ChoiceRow[]) => {
-    const sorted = [...list].sort((a, b) => String(ageOf(a)).localeCompare(String(ageOf(b))));
-    return end === "newest" ? sorted.reverse() : sorted;
-  };
-  const fits = rows.filter((r) => fitsAge(r, described));
-  if (!fits.length)
-    return { kind: "none", said, described: byAge(rows.filter((r) => saysAll(r, described))) };
-  const [first, second] = byAge(fits);
-  if (!first || (second && ageOf(second) === ageOf(first))) return undefined;
-  return { kind: "one", choice: first, said };
+  if (!rows.length || !rows.every(rowAge)) return undefined;
+  const sorted = rows
+    .filter((r) => saysAll(r, described))
+    .sort((a, b) => String(rowAge(a)).localeCompare(String(rowAge(b))));
+  if (end === "newest") sorted.reverse();
+  const [first, second] = sorted;
+  if (!first) return { kind: "none", said };
+  if (second && rowAge(second) === rowAge(first))
+    return { kind: "tie", said, tied: sorted.filter((r) => rowAge(r) === rowAge(first)) };
+  return { kind: "one", choice: first, said, able: able(first) };
+}
+
+/** A row whose verdict (`possible`) says it can take the change, or that carries none. */
+export function openTo(r: ChoiceRow): boolean {
+  return r.row.possible === undefined || r.row.possible === "yes";
 }
 
 /**
@@ -469,11 +491,6 @@ export function ageAsked(
   const stop = words.indexOf(noun, at + 1);
   const described = words.slice(at + 1, stop > at ? stop : at + 1).slice(0, 4);
   return { end, described, said: [words[at], ...described, noun].join(" ") };
-}
-
-/** A row that can take the change and says every word describing the record. */
-function fitsAge(r: ChoiceRow, described: string[]): boolean {
-  return (r.row.possible === undefined || r.row.possible === "yes") && saysAll(r, described);
 }
 
 /** A row that says every word describing the record, whether or not it can take the change. */

@@ -232,7 +232,7 @@ async function approvalRefusal(
     outcome: "rejected",
     reason: "approval_pending",
     // The link is on the approval line of the answer; the summary stays as the person sees it.
-    message: `Not approved yet: a person must approve version ${row.version} first; the model's word is not an approval. Their approval carries it out: nothing to call after it`,
+    message: `Not approved yet: a person must approve version ${row.version} first; the model's word is not an approval`,
     retryable: true,
     next_actions: [
       {

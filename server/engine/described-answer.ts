@@ -5,12 +5,13 @@ import { cannot } from "./why-picked";
 
 /**
  * What the user's words left unanswered: records they describe by what they are (several, or
- * only ones that cannot take the change), or by age ("the oldest open shipping ticket") when no
- * record that can take the change is that one (`closed`: those the words fit, the asked end first).
+ * only ones that cannot take the change), or by age ("the oldest open shipping ticket"): the one
+ * record they name that way (`record`) when it cannot take the change, the records as old at the
+ * asked end (`tied`), or none when no record says those words.
  */
 export type Unanswered =
   | Exclude<Described, { kind: "one" }>
-  | { kind: "aged"; said: string; closed: ChoiceRow[] };
+  | { kind: "aged"; said: string; record?: ChoiceRow; tied?: ChoiceRow[] };
 
 /** How many records that cannot take the change are named, each with why; the rest are counted. */
 const NAMED_CANNOT = 3;
@@ -32,28 +33,32 @@ export function describedAnswer(
 ): { ambiguous: ValidationError; narrow?: string[] } {
   const noun = entity.toLowerCase();
   const next = `tell the user, or send ${field}`;
-  // Either way NAMED_CANNOT are named (the one by age and two others, or the first three).
-  const left = found.closed.length - NAMED_CANNOT;
-  const more = left > 0 ? `; ${left} more` : "";
   if (found.kind === "aged") {
-    const [first, ...others] = found.closed;
-    if (!first)
-      return { ambiguous: { field, code: "no_match", message: `no ${noun} fits "${found.said}"; ${next}` } };
-    const named = others
-      .slice(0, NAMED_CANNOT - 1)
-      .map((r) => `${r.value}: ${cannot(r) ?? "not open to this change"}`)
-      .join("; ");
-    const either = others.length
-      ? `; the other ${others.length} that fit cannot either: ${named}${more}`
-      : "";
+    // The user meant this record: said with its verdict, never another offered in its place.
+    const { record, tied } = found;
+    if (tied?.length)
+      return {
+        ambiguous: {
+          field,
+          code: "ambiguous_choice",
+          message: `the ${found.said} is one of ${tied.length} as old: ${tied
+            .slice(0, 5)
+            .map((r) => r.value)
+            .join(", ")}; ask the user which one`,
+        },
+      };
     return {
-      ambiguous: {
-        field,
-        code: "not_possible",
-        message: `the ${found.said} is ${first.value}, and cannot take this: ${cannot(first) ?? "not open to this change"}${either}; ${next}`,
-      },
+      ambiguous: record
+        ? {
+            field,
+            code: "not_possible",
+            message: `the ${found.said} is ${record.value}, and cannot take this: ${cannot(record) ?? "not open to this change"}; tell the user`,
+          }
+        : { field, code: "no_match", message: `no ${noun} fits "${found.said}"; ${next}` },
     };
   }
+  const left = found.closed.length - NAMED_CANNOT;
+  const more = left > 0 ? `; ${left} more` : "";
   const words = `the user's words (${found.words.join(", ")})`;
   const closed = `${found.closed
     .slice(0, NAMED_CANNOT)
@@ -74,11 +79,11 @@ export function describedAnswer(
     ? `${found.unsaid.map((w) => `"${w}"`).join(", ")} fits no ${noun}; `
     : "";
   const n = found.choices.length;
-  // Words that only say what the record is not ("not shipped") rule rows out by what the rows say,
-  // never by what a record went through (a delivered row does not say "shipped"): said as what
-  // they leave, each to be checked, never as records that fit (round 12: both players read
-  // "fit 5 orders" with three delivered ones as wrong).
-  const onlyNot = found.words.every((w) => w.startsWith("not "));
+  // Words that only say what the record is not ("not shipped"), where some row does not state
+  // that event (record-events.ts), rule rows out only by what the rows say: said as what they
+  // leave, each to be checked, never as records that fit (round 12: both players read "fit 5
+  // orders" with three delivered ones as wrong). Where every row states it, they fit.
+  const onlyNot = found.kind === "several" && !found.stated && found.words.every((w) => w.startsWith("not "));
   const verb = onlyNot ? (n === 1 ? "leaves" : "leave") : n === 1 ? "fits" : "fit";
   const fit = `${verb} ${n} ${noun}${n === 1 ? "" : "s"} that can take this${onlyNot ? " (check each one's state)" : ""}: ${found.choices
     .slice(0, 10)

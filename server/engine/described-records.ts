@@ -1,4 +1,7 @@
 import type { AnyCapability } from "../connectors/sdk/define-capability";
+import { readWords, withoutDenied } from "../connectors/sdk/negated-words";
+import { eventStem, stampedEvent } from "../connectors/sdk/record-events";
+import { FUNCTION_WORDS } from "../function-words";
 import {
   AGE_WORDS,
   type ChoiceRow,
@@ -8,7 +11,6 @@ import {
   rowSays,
   wordTokens,
 } from "./choice-words";
-import { readWords, withoutDenied } from "./negated-words";
 import { requestWords } from "./request-words";
 import { cannot, whyPicked } from "./why-picked";
 
@@ -23,7 +25,15 @@ export type Described =
   /** One record that can take the change fits every describing word (`why`: with a negation). */
   | { kind: "one"; choice: ChoiceRow; words: string[]; why?: string }
   /** Several fit (or one, beside a word no record says): the caller lists them and asks. */
-  | { kind: "several"; choices: ChoiceRow[]; closed: ChoiceRow[]; words: string[]; unsaid: string[] }
+  | {
+      kind: "several";
+      choices: ChoiceRow[];
+      closed: ChoiceRow[];
+      words: string[];
+      unsaid: string[];
+      /** Every row states whether it went through each denied event: the negation ruled out exactly. */
+      stated?: true;
+    }
   /** Only records that cannot take the change fit: the caller says those, and why. */
   | { kind: "closed"; closed: ChoiceRow[]; words: string[] };
 
@@ -38,10 +48,11 @@ const WHAT_TO_DO = new Set(
 /**
  * Words that sit beside a description without naming a record ("the mug I got", "the ticket
  * about …"): a word no record says is reported only when it could be a name, not one of these.
+ * With the words a request is put in (function-words.ts), read as tokens as the request is.
  */
 const FILLER = new Set(
-  "about regarding concerning which where when who whose what got get received bought ordered placed sent made has have had was were are been one ones thing item stuff some all any other just really also still yet already there here their its his her them they you these those mine".split(
-    " ",
+  wordTokens(
+    `${FUNCTION_WORDS.join(" ")} regarding concerning when yet already got get received bought ordered placed sent made one thing item stuff all other his her mine`,
   ),
 );
 
@@ -97,13 +108,13 @@ function askedText(request: string): string {
  * rows that do not affirm it; one no row affirms, or every row does, changes nothing. Undefined
  * when no such word fits a row, or no row fits them all: the caller answers as before.
  *
- * A row does not say the states its record has passed (a delivered parcel was shipped; its row
- * says "delivered"), and the engine does not know a connector's lifecycle: the rows a negation
- * keeps are those it cannot rule out, never proof. So where the negation is what leaves one
- * record (the other words alone fit more that can take the change), that record is taken only
- * when a person approves the change (or it only reads), with the negation in its why; for a
- * change nobody approves it is offered as the one candidate to ask about, never named — named
- * records are what lets such a change run at once.
+ * A row's events (its node's declared lifecycle, its `<event>_at` stamps: record-events.ts) say
+ * what it went through: a delivered order shipped though its row says "delivered". Where a row
+ * states no such event, a negation keeps what it cannot rule out, never proof. Either way, where
+ * the negation is what leaves one record (the other words alone fit more that can take the
+ * change), that record is taken only when a person approves the change (or it only reads), with
+ * the negation in its why; for a change nobody approves it is offered as the one candidate to ask
+ * about, never named — named records are what lets such a change run at once.
  */
 export function describedRecords(
   capability: AnyCapability,
@@ -176,7 +187,8 @@ export function describedRecords(
         ...(nots.length ? { why: whyNot(rows, fits, only, words, nots) } : {}),
       };
   }
-  return { kind: "several", choices: eligible, closed, words: shown, unsaid };
+  const stated = nots.length > 0 && nots.every((w) => rows.every((r) => went(r, w) !== undefined));
+  return { kind: "several", choices: eligible, closed, words: shown, unsaid, ...(stated ? { stated } : {}) };
 }
 
 /** Short values longer than this are prose (a description), not what a record is called. */
@@ -196,7 +208,7 @@ function shortValues(r: ChoiceRow): Array<[string, string]> {
  * value ("Acme Corp", "pending_payment", "EUR"): an imported row's facts sit under any key.
  */
 function says(r: ChoiceRow, word: string): boolean {
-  if (rowSays(r, word)) return true;
+  if (rowSays(r, word) || went(r, word) === true) return true;
   let words = valueWords.get(r);
   if (!words) {
     words = new Set(shortValues(r).flatMap(([, v]) => wordTokens(v)));
@@ -210,6 +222,8 @@ function says(r: ChoiceRow, word: string): boolean {
  * "Coupon not applied"): "the task that hasn't started" fits the not_started one.
  */
 function affirms(r: ChoiceRow, word: string): boolean {
+  const event = went(r, word);
+  if (event !== undefined) return event;
   if (!says(r, word)) return false;
   let denied = deniedWords.get(r);
   if (!denied) {
@@ -218,6 +232,14 @@ function affirms(r: ChoiceRow, word: string): boolean {
     deniedWords.set(r, denied);
   }
   return !denied.has(word);
+}
+
+/**
+ * Whether the record went through the event this word names (record-events.ts: a delivered
+ * order shipped), or did not; undefined when its row states no such event.
+ */
+function went(r: ChoiceRow, word: string): boolean | undefined {
+  return r.events?.get(eventStem(word));
 }
 
 /**
@@ -253,7 +275,9 @@ function inPlaceOf(rows: ChoiceRow[], choice: ChoiceRow, word: string): string {
     const mine = at ? choice.row[at[0]] : undefined;
     if (at && typeof mine === "string" && mine) return ` (${at[0]} ${mine.slice(0, 40)})`;
   }
-  return "";
+  // Said by a timestamp: the choice's own, empty ("shipped_at none").
+  const stamp = Object.keys(choice.row).find((k) => stampedEvent(k) === eventStem(word));
+  return stamp && !choice.row[stamp] ? ` (${stamp} none)` : "";
 }
 
 /**
@@ -304,7 +328,11 @@ function wordsOfCapability(capability: AnyCapability, recordField: string): Set<
  * request names one of those values ("return" → return_refund), the list must hold it: the words
  * already say which path, and an order that cannot take it is no candidate.
  */
-function canTake(capability: AnyCapability, rows: ChoiceRow[], request: string): (r: ChoiceRow) => boolean {
+export function canTake(
+  capability: AnyCapability,
+  rows: ChoiceRow[],
+  request: string,
+): (r: ChoiceRow) => boolean {
   const fixed = new Map<string, string[]>();
   for (const node of capability.nodes)
     for (const [f, schema] of Object.entries(node.fields ?? {})) {

@@ -21,11 +21,12 @@ import {
   namedInWords,
   rowsCarrying,
   valueKeys,
+  withLifecycle,
   wordTokens,
 } from "./choice-words";
 import { requiredFields } from "./describe-inputs";
 import { describedAnswer } from "./described-answer";
-import { askPart, deniedOf, describedRecords } from "./described-records";
+import { askPart, canTake, deniedOf, describedRecords } from "./described-records";
 import { paidChoice } from "./paid-choices";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 import { REQUEST_NOTE, takesRequestAsReason } from "./request-as-reason";
@@ -81,6 +82,9 @@ export async function evaluateAction(
   const defaulted: Record<string, unknown> = {};
   const why: Record<string, string> = {};
   const asRequest: string[] = [];
+  // The record the user's age words name, whose own row said it cannot take the change: its
+  // node's checks answer with the record taken; should none refuse it, that verdict does.
+  let ageRefused: ValidationError | undefined;
   /** Where the evaluation stops: at node `i`, or past the last node ("DONE"). */
   const stopAt = (i: number, stop: Partial<Evaluation> = {}): Evaluation => ({
     nodeIndex: i,
@@ -97,7 +101,10 @@ export async function evaluateAction(
     ...stop,
     // A value for a later node is checked for its shape now (an unknown enum value, a malformed
     // id): it is an error today, not something left pending to fail two calls later.
-    errors: [...(stop.errors ?? []), ...(stop.notFound ? [] : shapeErrorsAfter(capability, i, values))],
+    errors: heldByVerdict(
+      [...(stop.errors ?? []), ...(stop.notFound ? [] : shapeErrorsAfter(capability, i, values))],
+      stop.notFound ? undefined : ageRefused,
+    ),
   });
   // Every field of the flow: a list one step offers may fill a later step's field (an offer code).
   const allFields: Record<string, ZodType> = Object.assign(
@@ -279,6 +286,7 @@ export async function evaluateAction(
         values[named.field] = named.value;
         fromWords[named.field] = named.shown;
         if (named.why) why[named.field] = named.why;
+        if (named.refused) ageRefused = named.refused;
         rerun();
         continue;
       }
@@ -378,6 +386,8 @@ function onlyEligible(
   const words = new Set(wordTokens(request));
   if (!read && !words.has(entity) && !words.has(`${entity}s`)) return;
   const rows = choicesFor(field, options, fields[field]);
+  // "My oldest order" with two as old names neither: the only eligible one would stand in for it.
+  if (ageInWords(rows, request, capability.appliesTo.entity)?.kind === "tie") return;
   // Only an explicit verdict counts: rows without one say nothing about eligibility.
   const eligible = rows.filter((r) => r.row.possible === "yes");
   if (eligible.length !== 1 || rows.some((r) => r.row.possible === undefined)) return;
@@ -546,7 +556,7 @@ async function fromRequest(
   request: string,
   capability: AnyCapability,
 ): Promise<
-  | { field: string; value: unknown; shown: string; why?: string }
+  | { field: string; value: unknown; shown: string; why?: string; refused?: ValidationError }
   | { ambiguous: ValidationError; narrow?: string[] }
   | undefined
 > {
@@ -587,9 +597,15 @@ async function fromRequest(
         return { field, value: parsed.data, shown: `"${parsed.data}"` };
       continue;
     }
-    const rows = choicesFor(field, { ...options, ...(await lists()) }, schema);
-    // "The oldest open shipping ticket" names one by its age, whatever else its words fit.
-    const aged = ageInWords(rows, request, entity);
+    // What each record went through, where its node declares the states they pass.
+    const rows = withLifecycle(
+      choicesFor(field, { ...options, ...(await lists()) }, schema),
+      capability.nodes.find((n) => n.fields?.[field])?.lifecycle,
+    );
+    // "The oldest open shipping ticket" names one by its age, whatever else its words fit, and
+    // whether or not it can take the change: that record is taken, and its checks say (issue 23:
+    // a newer one that could was changed instead, with no approval asked).
+    const aged = ageInWords(rows, request, entity, canTake(capability, rows, request));
     // The record picked by a description says why (a record quoted by its id needs no reason).
     const picked = (choice: ChoiceRow, words: string[], age?: "oldest" | "newest") => ({
       field,
@@ -601,11 +617,21 @@ async function fromRequest(
     });
     if (aged?.kind === "one") {
       const [first = "", ...described] = aged.said.split(" ");
-      return picked(aged.choice, described.slice(0, -1), AGE_WORDS[first]);
+      const refused = aged.able
+        ? undefined
+        : describedAnswer(field, entity, { kind: "aged", said: aged.said, record: aged.choice }).ambiguous;
+      return {
+        ...picked(aged.choice, described.slice(0, -1), AGE_WORDS[first]),
+        ...(refused ? { refused } : {}),
+      };
     }
-    if (aged?.kind === "none")
-      return describedAnswer(field, entity, { kind: "aged", said: aged.said, closed: aged.described });
-    const named = nameInRequest(rows, request);
+    if (aged?.kind === "none") return describedAnswer(field, entity, { kind: "aged", said: aged.said });
+    // Two as old at the asked end: the words name no one record, so neither does any other
+    // reading of them (the only one of the two that can take it, a younger one that fits): the
+    // list, in the age's order, is for the user to pick from. A record quoted by its id still is.
+    const named = aged?.kind === "tie" ? quotedIn(rows, request) : nameInRequest(rows, request);
+    if (aged?.kind === "tie" && !named)
+      return describedAnswer(field, entity, { kind: "aged", said: aged.said, tied: aged.tied });
     if (named)
       return picked(
         named,
@@ -686,6 +712,14 @@ function nameInRequest(rows: ChoiceRow[], request: string): ChoiceRow | undefine
   const named =
     (open.length < rows.length ? namedInWords(open, asked) : undefined) ?? namedInWords(rows, asked);
   return named && !deniedOf(request, named, rows) ? named : undefined;
+}
+
+/**
+ * A stop's errors, with the age-named record's own verdict when nothing else refused it: a node
+ * that does not re-check the record it is given never runs a change its offer said it cannot take.
+ */
+function heldByVerdict(errors: ValidationError[], verdict: ValidationError | undefined): ValidationError[] {
+  return verdict && !errors.length ? [verdict] : errors;
 }
 
 /** The one row the request quotes by its very value ("tkt_1"), if any. */

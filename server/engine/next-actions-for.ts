@@ -159,11 +159,16 @@ function insteadOf(capability: AnyCapability, state: ActionState, withAnother: b
     args: { capability: a.capability, ...(a.entity_id ? { entity_id: a.entity_id } : {}) },
     description: a.description,
   }));
+  const entity = capability.appliesTo.entity.toLowerCase();
+  // Already so: the same change elsewhere, or another value of what was asked, is what remains.
+  const already = state.validation_errors.find((e) => e.already && e.field !== capability.appliesTo.field);
   if (withAnother && capability.appliesTo.field && !alternatives.some((a) => a.capability === capability.id))
     out.push({
       tool: "start_action",
       args: { capability: capability.id },
-      description: `Another ${capability.appliesTo.entity.toLowerCase()} the user names`,
+      description: already
+        ? `Another ${entity}, or another ${already.field}, the user names`
+        : `Another ${entity} the user names`,
     });
   return out;
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Actor, Values } from "../connectors/sdk/define-capability";
 import { type ActionResponse, respond } from "./action-response";
-import { loadActionWithCapability } from "./action-store";
+import { earlierStart } from "./earlier-start";
 import type { EngineDeps } from "./engine-deps";
 import { canonicalJson } from "./summary-digest";
 
@@ -17,22 +17,15 @@ export async function capabilityStartedWith(
   actor: Actor,
   idempotencyKey: string,
 ): Promise<string | null> {
-  return (await earlierStart(deps, actor, startKeyPrefix(actor, idempotencyKey)))?.capability.id ?? null;
+  return (
+    (await earlierStart(deps, actor, { startsWith: startKeyPrefix(actor, idempotencyKey) }))?.capability.id ??
+    null
+  );
 }
 
 /** The caller's part of a start key: the key is theirs (their agent's, or theirs as a person). */
 export const startKeyPrefix = (actor: Actor, idempotencyKey: string) =>
   `${actor.agentId ?? `user:${actor.userId}`}:${idempotencyKey}#`;
-
-/** The action the caller's key started, with its capability and the whole key it was stored under. */
-async function earlierStart(deps: EngineDeps, actor: Actor, keyPrefix: string) {
-  const earlier = await deps.db.action.findFirst({
-    where: { tenantId: actor.tenantId, startKey: { startsWith: keyPrefix } },
-    select: { id: true, startKey: true },
-  });
-  const found = earlier ? await loadActionWithCapability(deps, actor, earlier.id) : null;
-  return found ? { ...found, startKey: earlier?.startKey } : null;
-}
 
 /** What a start asks for, as a short digest: the capability, its record and every field sent. */
 export function requestFingerprint(input: {
@@ -62,7 +55,7 @@ export async function replayedStart(
   keyPrefix: string,
   startKey: string,
 ): Promise<ActionResponse | null> {
-  const found = await earlierStart(deps, actor, keyPrefix);
+  const found = await earlierStart(deps, actor, { startsWith: keyPrefix });
   if (!found) return null;
   if (found.startKey !== startKey)
     return {

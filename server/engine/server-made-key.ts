@@ -3,7 +3,8 @@ import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capa
 import { whenText } from "../connectors/sdk/when-text";
 import { type ActionResponse, respond } from "./action-response";
 import { parseActionState } from "./action-state";
-import { type ActionRow, type EffectRow, loadActionWithCapability } from "./action-store";
+import type { ActionRow, EffectRow } from "./action-store";
+import { earlierStart } from "./earlier-start";
 import { firstIdempotencyKey } from "./effect-ledger";
 import type { EngineDeps } from "./engine-deps";
 import { canonicalJson } from "./summary-digest";
@@ -75,14 +76,9 @@ export function serverAdvanceKey(input: { action_id: string; version: number; pa
   return { startKey: null, confirmKey: `${SERVER_KEY_PREFIX}${asked}` };
 }
 
-/** Ended with nothing run: such an action has no outcome to repeat, and the same request may start anew. */
-const ENDED_UNRUN = new Set(["cancelled", "refused"]);
-
 /**
  * The action this caller's same start made within the window, answered as it stands; null when
- * there is none. A keyed action past its window (or ended with nothing run) gives its key up, so
- * the request starts anew; conditionally, so two such starts at once free it once and the unique
- * key admits one new action between them. Nothing of a request outlives its action's row.
+ * there is none (earlierStart: past its window, or ended with nothing run, a key is given up).
  */
 export async function sameStartLately(
   deps: EngineDeps,
@@ -90,21 +86,8 @@ export async function sameStartLately(
   key: ServerKey,
 ): Promise<ActionResponse | null> {
   if (!key.startKey) return null;
-  const earlier = await deps.db.action.findFirst({
-    where: { tenantId: actor.tenantId, startKey: key.startKey },
-    select: { id: true, createdAt: true, status: true },
-  });
-  if (!earlier) return null;
-  const found =
-    Date.now() - earlier.createdAt.getTime() < SERVER_KEY_WINDOW_MS && !ENDED_UNRUN.has(earlier.status)
-      ? await loadActionWithCapability(deps, actor, earlier.id)
-      : null;
-  if (found) return sameRequestAnswer(deps, found.capability, found.row, key, found.row.createdAt);
-  await deps.db.action.updateMany({
-    where: { id: earlier.id, startKey: key.startKey },
-    data: { startKey: null },
-  });
-  return null;
+  const found = await earlierStart(deps, actor, key.startKey, SERVER_KEY_WINDOW_MS);
+  return found ? sameRequestAnswer(deps, found.capability, found.row, key, found.row.createdAt) : null;
 }
 
 /**

@@ -1,5 +1,4 @@
 import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capability";
-import { onlyRefusals } from "../connectors/sdk/outcome";
 import { type ActionResponse, respond, unavailable } from "./action-response";
 import { emptyActionState } from "./action-state";
 import { type ActionRow, openApproval, recordActionEvent, toJson } from "./action-store";
@@ -9,6 +8,7 @@ import { createdByAgent } from "./created-by-agent";
 import { defaultsHold, withDefaulted } from "./defaulted-fields";
 import { describeInputs } from "./describe-inputs";
 import { isUniqueViolation } from "./effect-ledger";
+import { alreadySo, endsAtStart } from "./ends-at-start";
 import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
 import { withOptInChoices, withPaidChoices } from "./paid-choices";
@@ -130,12 +130,15 @@ export async function startAction(
       readRefused = true;
     }
   }
-  // Refused on its record (nothing any field could change fixes it, or the read was refused):
-  // the action ends here, holding nothing, so the agent owes no cancel_action to clean it up.
-  const refused = onlyRefusals(ev.errors) || readRefused;
+  // Nothing the agent could send carries out what the start asked (refused, its record cannot
+  // take the change, or it is already so: endsAtStart), or the read was refused: the action ends
+  // here, holding nothing, so the agent owes no cancel_action to clean it up.
+  const ends = endsAtStart(capability, ev.errors, [...sentFields, ...Object.keys(named)]);
+  const refused = ends || readRefused;
   if (refused) {
     status = "refused";
-    // Nothing more is asked for or kept for later steps: the action does not go on.
+    // Nothing more is asked for or kept for later steps: the action does not go on (its text
+    // then lists no choices either: nothing on it is to be fixed).
     state.missing = [];
     state.pending = [];
   }
@@ -162,7 +165,7 @@ export async function startAction(
     };
   // A preview of something nothing can make possible now: only why, and what is possible instead
   // (no "missing", no "fix", no "start it for real").
-  if (input.dry_run && onlyRefusals(ev.errors))
+  if (input.dry_run && ends)
     return {
       outcome: "preview",
       message: `Preview only, nothing was saved: ${ev.errors.map((e) => e.message).join("; ")}`,
@@ -282,7 +285,7 @@ export async function startAction(
       outcome: refused ? "rejected" : ev.errors.length || ev.missing.length ? "input_required" : "applied",
       reason: refused ? state.validation_errors[0]?.code : undefined,
       message: refused
-        ? `${state.validation_errors[0]?.message ?? "Refused"} (${ENDED})`
+        ? `${state.validation_errors[0]?.message ?? "Refused"}${alreadySo(ev.errors) ? ": nothing to change" : ""} (${ENDED})`
         : `${evaluationMessage(capability, ev, state)}${heldByDefaults ?? ""}`,
       retryable: false,
       ...(Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {}),

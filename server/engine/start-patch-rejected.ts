@@ -1,13 +1,14 @@
 import type { AnyCapability, Values } from "../connectors/sdk/define-capability";
 import type { ValidationError } from "../connectors/sdk/outcome";
 import type { ActionResponse } from "./action-response";
-import { correctedPatch } from "./allowed-patch";
+import { correctedPatch, patchWithout, refusedPatchMessage, resentAs } from "./allowed-patch";
 import { describeInputs } from "./describe-inputs";
 
 /**
  * A start whose patch holds fields the capability lacks: nothing is created, and the next step is
  * the same call with each field where it was meant and the user's words kept (round 9's offered
- * restart dropped both), or, when a field means nothing clear, a start from allowed_patch.
+ * restart dropped both), or, when a field means nothing clear, the same call without it (the
+ * rest of the patch kept, the field named).
  */
 export function startPatchRejected(
   capability: AnyCapability,
@@ -15,11 +16,13 @@ export function startPatchRejected(
   allowed: string[],
   problems: ValidationError[],
 ): ActionResponse {
-  const corrected = correctedPatch(capability, input.patch ?? {}, allowed);
+  const corrected = correctedPatch(input.patch ?? {}, problems);
+  const rest = patchWithout(input.patch ?? {}, problems);
+  const patch = corrected ?? (Object.keys(rest).length ? rest : undefined);
   return {
     outcome: "rejected",
     reason: "field_not_allowed",
-    message: problems.map((p) => p.message).join("; "),
+    message: refusedPatchMessage(problems, allowed),
     retryable: false,
     capability: capability.id,
     allowed_patch: allowed,
@@ -32,11 +35,9 @@ export function startPatchRejected(
           capability: capability.id,
           ...(input.intent ? { intent: input.intent } : {}),
           ...(input.entity_id ? { entity_id: input.entity_id } : {}),
-          ...(corrected ? { patch: corrected } : {}),
+          ...(patch ? { patch } : {}),
         },
-        description: corrected
-          ? "The same start with each field where it was meant"
-          : "Start again with fields from allowed_patch",
+        description: `The same start ${resentAs(problems, !!corrected)}`,
       },
     ],
   };

@@ -74,7 +74,7 @@ export function evaluationMessage(capability: AnyCapability, ev: Evaluation, sta
     return `${capability.title}: ${ev.node} needs ${ev.missing.map((f) => withOffer(f, ev.options)).join(", ")}`;
   if (ev.atConfirmation)
     return state.requires_approval
-      ? `${capability.title} is ready; ${whoApproves(capability, state.summary)} must approve it before confirm_action`
+      ? `${capability.title} is ready; ${whoApproves(capability, state.summary)} must approve it`
       : `${capability.title} is ready to confirm`;
   return `${capability.title} done`;
 }

@@ -136,8 +136,8 @@ export function createGateway(options: GatewayOptions) {
      * The same function the pipeline enforces with: it canonicalizes the target and applies a
      * capability target's role defaults.
      */
-    authorize: (ctx: TrustedContext, verb: PermissionVerb, target: string) =>
-      authorize(db, ctx, verb, target),
+    authorize: (ctx: TrustedContext, verb: PermissionVerb, target: string, options?: { preview?: boolean }) =>
+      authorize(db, ctx, verb, target, undefined, options),
     requestPermission: requestPermissionOperation(deps),
     /** Which of these records an action of this caller's agent created (id → when), in its tenant. */
     createdByAgent: (ctx: TrustedContext, entity: string, ids: string[]) =>

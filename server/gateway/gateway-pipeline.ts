@@ -7,6 +7,7 @@ import { noteAgentWrote } from "../engine/created-by-agent";
 import { inSpan } from "../telemetry/tracing";
 import { argumentBoundsErrors, auditCopyOfOversized, outOfBoundsOutcome } from "./argument-bounds";
 import { failureOutcome } from "./failure-outcome";
+import type { PermissionDecision } from "./permission-decision";
 import {
   askedRequest,
   type PermissionAsk,
@@ -17,8 +18,8 @@ import {
   authorize,
   authorizeWriteStep,
   describeDecision,
-  type PermissionDecision,
   type PermissionVerb,
+  resolvePermissionTarget,
 } from "./permissions";
 import { type AuditActor, type AuditInput, recordAuditEvent } from "./record-audit-event";
 import type { TrustedContext } from "./trusted-context";
@@ -115,6 +116,16 @@ export function gatewayPipeline(db: Db) {
           target = subject.form;
           return authorizeWriteStep(db, ctx, spec.verb, subject.form, capability);
         }
+        // A browse page's read of its own target, in the navigate that allowed the page: one
+        // call, one decision (trusted-context.ts), so a one-time grant is not asked for twice.
+        const page = ctx.pageDecision;
+        if (
+          page?.decision === "allow" &&
+          spec.verb === "navigate" &&
+          ctx.auditedPage === target &&
+          page.target === resolvePermissionTarget(target).target
+        )
+          return page;
         return authorize(db, ctx, spec.verb, target, capability);
       });
       if (decision.decision === "deny") {

@@ -3,6 +3,7 @@ import type { AnyCapability } from "../connectors/sdk/define-capability";
 import { RESERVED_SCHEMES } from "../connectors/sdk/define-connector";
 import { tenantConnectors } from "../connectors/tenant-connectors";
 import type { Db } from "../db/client";
+import type { PermissionDecision } from "./permission-decision";
 import { canonicalPermissionTarget, permissionPatternMatches } from "./permission-pattern";
 import { type TenantConfigSnapshot, tenantConfigSnapshot } from "./tenant-config-snapshot";
 import type { TrustedContext } from "./trusted-context";
@@ -17,15 +18,6 @@ export const PERMISSION_VERBS = [
   "script",
 ] as const;
 export type PermissionVerb = (typeof PERMISSION_VERBS)[number];
-
-export interface PermissionDecision {
-  decision: "allow" | "deny" | "ask";
-  /** What decided: a rule id, a one-time grant, or the defaults. */
-  source: { kind: "rule"; ruleId: string } | { kind: "grant"; requestId: string } | { kind: "default" };
-  /** The canonical target that was decided on (what a permission request must name). */
-  target: string;
-  message: string;
-}
 
 /** The target string a capability operation is authorized against. */
 export function capabilityTarget(capabilityId: string): string {

@@ -3,6 +3,7 @@ import type { Db } from "../db/client";
 import { type AgentFace, parseAgentFaces } from "./agent-faces";
 import { hashAgentKey } from "./agent-keys";
 import type { ConsoleContext } from "./console-session";
+import type { PermissionDecision } from "./permission-decision";
 
 export type Role = "admin" | "support" | "member";
 export type Face = "actions" | "browse" | "script" | "console" | "cli" | "system";
@@ -47,6 +48,13 @@ export interface TrustedContext {
    * failed one still write their own rows.
    */
   auditedPage?: string;
+  /**
+   * The decision that allowed that page's navigate, once it is made. The page's read of its own
+   * target is part of the same call and is decided by it, not asked again: a one-time grant the
+   * navigate used allows the page it was given for, record included (asked twice, the read found
+   * the grant used and the page never showed).
+   */
+  pageDecision?: PermissionDecision;
 }
 
 const ROLES = new Set<Role>(["admin", "support", "member"]);

@@ -116,6 +116,18 @@ export async function runSignpostAgent(
     // Not possible now, and the answer says what is instead: tell the user, start nothing.
     if (r.outcome === "rejected" && r.next.some((n) => n.tool === "start_action"))
       return finish(`finished: rejected${r.reason ? ` (${r.reason})` : ""}`);
+    // The person's approval at the link carries the change out (a host that opens no URL lists no
+    // confirm then; the message says nothing is to be called): the agent gives the user the link,
+    // and reads the result only when they approved.
+    const awaitedId = /approval at the link carries it out/i.test(r.message) ? String(r.actionId ?? "") : "";
+    if (!confirm && awaitedId && !approved.has(awaitedId)) {
+      if (!r.approvalUrl) return finish("stuck: approval needed but no link to give the user");
+      const seen = await hooks.approve(awaitedId);
+      approved.add(awaitedId);
+      if (seen === "applied") return finish("finished: applied when the person approved");
+      r = await call("get_context", { action_id: awaitedId });
+      continue;
+    }
     if (r.needs.length && advance) {
       const patch: Record<string, unknown> = {};
       for (const field of r.needs) {

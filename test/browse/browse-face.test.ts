@@ -1,5 +1,7 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { approvalCarries } from "@/server/connectors/sdk/approval-next-steps";
+import { escapeText } from "@/server/connectors/sdk/markdown";
 import { idem } from "../gateway/gateway-world";
 import { createMcpWorld, type McpWorld, sc, text } from "../mcp/mcp-world";
 
@@ -146,6 +148,10 @@ describe("browse face: search → navigate → form → submit over MCP", () => 
     expect(submitted.markdown).toMatch(/a person must approve version 1/i);
     expect(submitted.markdown).toMatch(/http:\/\/localhost:3000\/confirm\//);
     const actionId = actionIdOf(submitted);
+    // The person's approval at the link carries it out (issue 23): said in the action face's
+    // words, from the one place both faces take them, and no confirm is offered to the agent.
+    expect(submitted.markdown).toContain(escapeText(approvalCarries(`navigate actions://${actionId}`)));
+    expect(submitted.markdown).not.toMatch(/confirm_action|Confirm \\\(form\\\)/);
 
     // Before approval the confirm form is refused with the reason.
     const early = await page(alice, "submit", {

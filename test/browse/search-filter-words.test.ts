@@ -100,7 +100,7 @@ describe("search: words that name a filter's value", () => {
     const search = async (query: string, scheme: string) =>
       text(await sam.callTool({ name: "search", arguments: { query, scheme } }));
     expect(await search("login problem ticket", "helpdesk")).toContain(
-      "No ticket matches `login problem`, nor `login` or `problem` alone (searched: subjects and descriptions of tickets)",
+      "No ticket matches `login problem`, nor `login` or `problem` alone, in all 9 tickets you can see (searched: subjects and descriptions of tickets)",
     );
     expect(await search("products zzyzx", "shop")).toContain(
       "(searched: names, descriptions and SKUs of products)",

@@ -26,11 +26,12 @@ import {
 
 /**
  * The floor every bucket of every table keeps: what its distinct rules need today (the smallest
- * bucket, change_ticket_priority's incomplete one, holds 7), so a row dropped without thought is
+ * bucket, change_ticket_priority's incomplete one, holds 6 since a start on a ticket that cannot
+ * take the change, or is already so, ends as refused), so a row dropped without thought is
  * seen. It is no target: a row that only repeats another's rule with another ticket or an
  * irrelevant value does not belong here, and the floor goes down when such rows leave.
  */
-const MIN_CASES = 7;
+const MIN_CASES = 6;
 
 /**
  * The helpdesk's generic PATCH /tickets/{id}, split into four narrow capabilities, each with
@@ -139,6 +140,11 @@ const assign: Table = {
       { outcome: "input_required", node: "ASSIGNEE", missing: ["assignee_id"], next: ["advance_action"] },
     ],
     [
+      "already theirs, given at advance (the action's own question: open for another teammate)",
+      startThenAdvance("sam", "assign_ticket", "tkt_2", {}, { assignee_id: "tm_sid" }),
+      { outcome: "input_required", code: "already_assigned", status: "open", next: ["advance_action"] },
+    ],
+    [
       "an unknown teammate",
       start("sam", "assign_ticket", "tkt_1", { assignee_id: "tm_nobody" }),
       { outcome: "input_required", code: "unknown_teammate", next: ["advance_action"] },
@@ -147,21 +153,6 @@ const assign: Table = {
       "an inactive teammate",
       start("sam", "assign_ticket", "tkt_1", { assignee_id: "tm_bruno" }),
       { outcome: "input_required", code: "teammate_inactive", next: ["advance_action"] },
-    ],
-    [
-      "already theirs",
-      start("sam", "assign_ticket", "tkt_2", { assignee_id: "tm_sid" }),
-      { outcome: "input_required", code: "already_assigned", next: ["advance_action"] },
-    ],
-    [
-      "a resolved ticket",
-      start("sam", "assign_ticket", "tkt_5", { assignee_id: "tm_bella" }),
-      { outcome: "input_required", code: "ticket_not_open", next: ["advance_action"] },
-    ],
-    [
-      "a closed ticket",
-      start("sam", "assign_ticket", "tkt_7", { assignee_id: "tm_bella" }),
-      { outcome: "input_required", code: "ticket_not_open", next: ["advance_action"] },
     ],
     [
       "a number for the assignee",
@@ -175,6 +166,27 @@ const assign: Table = {
     ],
   ],
   refused: [
+    [
+      "a closed ticket",
+      start("sam", "assign_ticket", "tkt_7", { assignee_id: "tm_bella" }),
+      { outcome: "rejected", status: "refused", code: "ticket_not_open", next: ["start_action"] },
+    ],
+    [
+      "a resolved ticket",
+      start("sam", "assign_ticket", "tkt_5", { assignee_id: "tm_bella" }),
+      { outcome: "rejected", status: "refused", code: "ticket_not_open", next: ["start_action"] },
+    ],
+    [
+      "already theirs",
+      start("sam", "assign_ticket", "tkt_2", { assignee_id: "tm_sid" }),
+      {
+        outcome: "rejected",
+        status: "refused",
+        code: "already_assigned",
+        says: /nothing to change/,
+        next: ["start_action"],
+      },
+    ],
     [
       "a member's agent",
       start("alice", "assign_ticket", "tkt_1", { assignee_id: "tm_bella" }),
@@ -342,14 +354,9 @@ const priority: Table = {
       { outcome: "input_required", missing: ["priority"], next: ["advance_action"] },
     ],
     [
-      "the same priority",
-      start("sam", "change_ticket_priority", "tkt_1", { priority: "high" }),
-      { outcome: "input_required", code: "same_priority", next: ["advance_action"] },
-    ],
-    [
-      "a closed ticket",
-      start("sam", "change_ticket_priority", "tkt_7", { priority: "high" }),
-      { outcome: "input_required", code: "ticket_closed", next: ["advance_action"] },
+      "the same priority, given at advance (the action's own question: open for another)",
+      startThenAdvance("sam", "change_ticket_priority", "tkt_1", {}, { priority: "high" }),
+      { outcome: "input_required", code: "same_priority", status: "open", next: ["advance_action"] },
     ],
     [
       "no ticket",
@@ -374,6 +381,22 @@ const priority: Table = {
     ],
   ],
   refused: [
+    [
+      "a closed ticket",
+      start("sam", "change_ticket_priority", "tkt_7", { priority: "high" }),
+      { outcome: "rejected", status: "refused", code: "ticket_closed", next: ["start_action"] },
+    ],
+    [
+      "the same priority",
+      start("sam", "change_ticket_priority", "tkt_1", { priority: "high" }),
+      {
+        outcome: "rejected",
+        status: "refused",
+        code: "same_priority",
+        says: /already high: nothing to change/,
+        next: ["start_action"],
+      },
+    ],
     [
       "a member's agent",
       start("alice", "change_ticket_priority", "tkt_1", { priority: "urgent" }),
@@ -548,19 +571,19 @@ const resolve: Table = {
       { outcome: "input_required", node: "RESOLUTION", missing: ["resolution"], next: ["advance_action"] },
     ],
     [
+      "a resolved ticket picked at advance (open for another ticket)",
+      startThenAdvance("sam", "resolve_ticket", undefined, {}, { ticket_id: "tkt_5" }),
+      {
+        outcome: "input_required",
+        code: "ticket_already_resolved",
+        status: "open",
+        next: ["advance_action"],
+      },
+    ],
+    [
       "too short to explain anything",
       start("sam", "resolve_ticket", "tkt_1", { resolution: "done" }),
       { outcome: "input_required", code: "invalid_value", next: ["advance_action"] },
-    ],
-    [
-      "already resolved",
-      start("sam", "resolve_ticket", "tkt_5", { resolution: "Resolved again somehow." }),
-      { outcome: "input_required", code: "ticket_already_resolved", next: ["advance_action"] },
-    ],
-    [
-      "closed",
-      start("sam", "resolve_ticket", "tkt_7", { resolution: "Resolved again somehow." }),
-      { outcome: "input_required", code: "ticket_already_resolved", next: ["advance_action"] },
     ],
     [
       "no ticket",
@@ -584,6 +607,16 @@ const resolve: Table = {
     ],
   ],
   refused: [
+    [
+      "closed",
+      start("sam", "resolve_ticket", "tkt_7", { resolution: "Resolved again somehow." }),
+      { outcome: "rejected", status: "refused", code: "ticket_already_resolved", next: ["start_action"] },
+    ],
+    [
+      "already resolved",
+      start("sam", "resolve_ticket", "tkt_5", { resolution: "Resolved again somehow." }),
+      { outcome: "rejected", status: "refused", code: "ticket_already_resolved", next: ["start_action"] },
+    ],
     [
       "a member's agent",
       start("alice", "resolve_ticket", "tkt_1", { resolution: "I fixed it myself." }),
@@ -737,19 +770,14 @@ const reopen: Table = {
   ],
   incomplete: [
     [
-      "an open ticket",
-      start("sam", "reopen_ticket", "tkt_1", { reason: "again" }),
-      { outcome: "input_required", code: "ticket_not_resolved", next: ["advance_action"] },
-    ],
-    [
-      "a pending ticket",
-      start("sam", "reopen_ticket", "tkt_3", { reason: "again" }),
-      { outcome: "input_required", code: "ticket_not_resolved", next: ["advance_action"] },
-    ],
-    [
       "no reason",
       start("sam", "reopen_ticket", "tkt_5"),
       { outcome: "input_required", node: "REASON", missing: ["reason"], next: ["advance_action"] },
+    ],
+    [
+      "an open ticket picked at advance (open for another ticket)",
+      startThenAdvance("sam", "reopen_ticket", undefined, {}, { ticket_id: "tkt_1" }),
+      { outcome: "input_required", code: "ticket_not_resolved", status: "open", next: ["advance_action"] },
     ],
     [
       "a one-letter reason",
@@ -778,6 +806,16 @@ const reopen: Table = {
     ],
   ],
   refused: [
+    [
+      "a pending ticket",
+      start("sam", "reopen_ticket", "tkt_3", { reason: "again" }),
+      { outcome: "rejected", status: "refused", code: "ticket_not_resolved", next: ["start_action"] },
+    ],
+    [
+      "an open ticket",
+      start("sam", "reopen_ticket", "tkt_1", { reason: "again" }),
+      { outcome: "rejected", status: "refused", code: "ticket_not_resolved", next: ["start_action"] },
+    ],
     [
       "a member's agent",
       start("alice", "reopen_ticket", "tkt_5", { reason: "not fixed" }),

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumAvailable } from "./helpers/chromium";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeInChromium } from "./helpers/chromium";
 import { type Person, signInAs } from "./helpers/console-page";
 import { connectAgent } from "./helpers/mcp-agent";
 import { type SignpostApp, startSignpostApp } from "./helpers/signpost-app";
@@ -7,11 +7,7 @@ import { type SignpostApp, startSignpostApp } from "./helpers/signpost-app";
 // Issue 13's "done when", in real Chromium against an `npm start`-style server: an admin connects
 // a system with one console form (the demo legacy service's own OpenAPI document, by URL), sets
 // its key on the new card, and an agent can search and navigate it at once, no restart.
-const run = chromiumAvailable() ? describe : describe.skip;
-if (!chromiumAvailable())
-  console.warn(
-    "[signpost e2e] /usr/bin/chromium missing (apt-get install -y chromium): add-system e2e SKIPPED",
-  );
+const run = describeInChromium("add-system e2e");
 
 run("Add a system in the console", () => {
   let app: SignpostApp;

@@ -1,8 +1,8 @@
 // stays-whole: one browser and app started once for every decision flow.
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { type SmtpSink, startSmtpSink } from "../helpers/smtp-sink";
-import { chromiumAvailable, screenshot } from "./helpers/chromium";
+import { describeInChromium, screenshot } from "./helpers/chromium";
 import { type Person, pageFetch, signInAs } from "./helpers/console-page";
 import { type Agent, connectAgent } from "./helpers/mcp-agent";
 import { sidewaysOverflow, VIEWPORTS } from "./helpers/page-checks";
@@ -11,11 +11,7 @@ import { type SignpostApp, startSignpostApp } from "./helpers/signpost-app";
 // The decisions people make in the console, in real Chromium against an `npm start`-style app
 // that emails through a local SMTP sink: approving on a phone, seeing what the agent changed,
 // notifications, the guards on destructive clicks, the monitor's tools. One app for the file.
-const run = chromiumAvailable() ? describe : describe.skip;
-if (!chromiumAvailable())
-  console.warn(
-    "[signpost e2e] /usr/bin/chromium missing (apt-get install -y chromium): decision e2e SKIPPED",
-  );
+const run = describeInChromium("decision e2e");
 
 const idem = (label: string) => `e2e-${label}-${Math.random().toString(36).slice(2, 10)}`;
 const mugs = (quantity: number) => ({

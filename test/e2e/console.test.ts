@@ -1,12 +1,12 @@
 // stays-whole: one browser session walking the console, started once (Chromium and the app).
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createDb } from "@/server/db/client";
 import { importOpenApiConnector } from "@/server/gateway/console/import-openapi-connector";
 import { updateConnectorSettings } from "@/server/gateway/console/manage-connectors";
 import { cliActor } from "@/server/gateway/console/record-console-audit";
 import { insertAuditRows } from "../helpers/database";
-import { chromiumAvailable, launchChromium, screenshot } from "./helpers/chromium";
+import { describeInChromium, launchChromium, screenshot } from "./helpers/chromium";
 import { type Person, pageFetch, signInAs } from "./helpers/console-page";
 import { connectAgent } from "./helpers/mcp-agent";
 import { type SignpostApp, startSignpostApp } from "./helpers/signpost-app";
@@ -14,9 +14,7 @@ import { type SignpostApp, startSignpostApp } from "./helpers/signpost-app";
 const idem = (label: string) => `e2e-${label}-${Math.random().toString(36).slice(2, 10)}`;
 
 // Browser end-to-end tests of the console in real Chromium against an `npm start`-style server.
-const run = chromiumAvailable() ? describe : describe.skip;
-if (!chromiumAvailable())
-  console.warn("[signpost e2e] /usr/bin/chromium missing (apt-get install -y chromium): console e2e SKIPPED");
+const run = describeInChromium("console e2e");
 
 run("console in Chromium", () => {
   let app: SignpostApp;

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { connectTaskHost } from "../mcp/tasks-client";
 import { connectWithOAuth, MemoryOAuthProvider, startHostSide } from "../oauth/oauth-world";
-import { type Browser, chromiumAvailable, launchChromium, screenshot } from "./helpers/chromium";
+import { type Browser, describeInChromium, launchChromium, screenshot } from "./helpers/chromium";
 import { sidewaysOverflow, VIEWPORTS } from "./helpers/page-checks";
 import { type SignpostApp, startSignpostApp } from "./helpers/signpost-app";
 
@@ -11,8 +11,7 @@ import { type SignpostApp, startSignpostApp } from "./helpers/signpost-app";
 // password and clicks Allow in real Chromium; the token lists tools and starts a checkout as
 // her. The host waits on the approval as an MCP task; Alice opens the approval link on her
 // phone, signs in, lands on the decision and approves; the task completes verified.
-const run = chromiumAvailable() ? describe : describe.skip;
-if (!chromiumAvailable()) console.warn("[signpost e2e] /usr/bin/chromium missing: OAuth host e2e SKIPPED");
+const run = describeInChromium("OAuth host e2e");
 
 run("an OAuth MCP host, a person who signs in and allows, and an approval the host waits on", () => {
   let app: SignpostApp;

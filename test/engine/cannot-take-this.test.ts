@@ -73,12 +73,23 @@ const run = async (request: string) => {
   return ev.errors[0];
 };
 
+/**
+ * Age words name the record they describe whether or not it can take the change (issue 23: a
+ * younger one that could was changed instead): it is taken, and its node's checks answer. This
+ * node does not re-check the invoice it is given, so the row's own verdict holds it back.
+ */
+const byAge = async (request: string) => {
+  const ev = await evaluateAction(remind, {}, actor, {}, { request });
+  return { taken: ev.values.invoice_id, error: ev.errors[0] };
+};
+
 describe("the records the words describe cannot take this: one answer, one reading of each verdict", () => {
-  it("by age: the oldest is named with its verdict's first clause, the others that fit with theirs, the rest counted", async () => {
-    const error = await run("remind the oldest paid invoice of acme");
+  it("by age: the oldest is named and taken, and its verdict's first clause says why nothing runs; no other is offered in its place", async () => {
+    const { taken, error } = await byAge("remind the oldest paid invoice of acme");
+    expect(taken).toBe("inv_2");
     expect(error).toMatchObject({ field: "invoice_id", code: "not_possible" });
     expect(error?.message).toBe(
-      "the oldest paid invoice is inv_2, and cannot take this: the invoice is paid; the other 3 that fit cannot either: inv_3: the invoice is paid; inv_4: the invoice is paid; 1 more; tell the user, or send invoice_id",
+      "the oldest paid invoice is inv_2, and cannot take this: the invoice is paid; tell the user",
     );
   });
 
@@ -90,9 +101,11 @@ describe("the records the words describe cannot take this: one answer, one readi
     );
   });
 
-  it("a verdict that lists what a row can take reads as a clause by either way", async () => {
-    const byAge = await run("remind the newest settled invoice");
-    expect(byAge?.message).toMatch(
+  it("a verdict that lists what a row can take: taken when the words ask for one of those, refused as a clause when they ask for another", async () => {
+    expect(await byAge("remind the newest settled invoice")).toEqual({ taken: "inv_5", error: undefined });
+    const firm = await byAge("remind the newest settled invoice, firm tone");
+    expect(firm.taken).toBe("inv_5");
+    expect(firm.error?.message).toMatch(
       /^the newest settled invoice is inv_5, and cannot take this: only friendly is possible;/,
     );
   });

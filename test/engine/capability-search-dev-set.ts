@@ -258,4 +258,10 @@ export const CAPABILITY_SEARCH_QUESTIONS: Array<{ query: string; expected: strin
   { query: "which of my orders can I still change the address of", expected: "change_delivery_address" },
   { query: "is there something I can still track", expected: "track_shipment" },
   { query: "which ticket should someone still take over", expected: "assign_ticket" },
+  // Opening on the records' plural, which no request opens with as its verb. Played (round 16):
+  // "orders I can return items from" ranked checkout first, "orders" read as the verb "order".
+  { query: "orders I can return items from", expected: "after_sales" },
+  { query: "orders I could still exchange something from", expected: "after_sales" },
+  { query: "tickets I could still reopen", expected: "reopen_ticket" },
+  { query: "orders where I can still change the address", expected: "change_delivery_address" },
 ];

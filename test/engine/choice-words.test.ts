@@ -145,7 +145,7 @@ describe("choice words", () => {
     expect(wholeQuote("no quote here.")).toBeUndefined();
   });
 
-  it("names a record by its age among those that can take the change and fit the describing words; none fitting is said, never another picked", () => {
+  it("names the record its age words describe, whether or not it can take the change (its verdict said with it); none fitting is said, a tie names none", () => {
     // Any connector's rows: an id key named after the field, values a person would say.
     const offered = {
       cases: [
@@ -186,10 +186,11 @@ describe("choice words", () => {
     const rows = choicesFor("case_id", offered);
     const one = (words: string) => {
       const m = ageInWords(rows, words, "Case");
-      return m?.kind === "one" ? m.choice.value : m?.kind;
+      return m?.kind === "one" ? `${m.choice.value}${m.able ? "" : " (cannot)"}` : m?.kind;
     };
-    // The closed c3 is older but cannot take the change.
-    expect(one("escalate the oldest case")).toBe("c2");
+    // Issue 23: the closed c3 is the oldest case; the user meant it, so it is named (with its
+    // verdict for the caller to say), never the younger c2 that could take the change.
+    expect(one("escalate the oldest case")).toBe("c3 (cannot)");
     expect(one("escalate the oldest open web case")).toBe("c2");
     expect(one("close the newest billing case")).toBe("c4");
     expect(one("my latest case")).toBe("c4");
@@ -199,7 +200,7 @@ describe("choice words", () => {
     const tied = choicesFor("case_id", {
       cases: offered.cases.map((c) => ({ ...c, opened_at: "2026-11-01T10:00:00Z" })),
     });
-    expect(ageInWords(tied, "the oldest case", "Case")).toBeUndefined();
+    expect(ageInWords(tied, "the oldest case", "Case")?.kind).toBe("tie");
   });
 
   it("names the one record the words right before its name describe by its own values; words after the name (what to do) never count", () => {

@@ -96,6 +96,12 @@ describe("records described by the user's words (any connector)", () => {
     expect(ids(ev.options.invoices)).toEqual(["inv_1", "inv_3"]);
   });
 
+  it("a word a request is put in ('anything', 'could') is no name beside the description (function-words.ts)", async () => {
+    const ev = await run("remind acme of anything overdue, could you");
+    expect(ev.fromWords.invoice_id).toBe("inv_1");
+    expect(ev.errors).toEqual([]);
+  });
+
   it("a word said as what the record is not keeps the rows that do not say it ('not overdue' is no overdue invoice); a negation alone names none", async () => {
     const ev = await run("remind acme of the invoice that is not overdue");
     // The negation leaves one that can take it, but nobody approves a reminder: asked, not named.

@@ -23,9 +23,38 @@ export async function serveRoute(
     const handle = route[method];
     return handle ? handle(request) : new Response(null, { status: 405 });
   };
-  const server = createServer((req, res) => {
-    void handleNode(handler, req, res);
-  });
+  return listen((req, res) => void handleNode(handler, req, res), options);
+}
+
+/**
+ * Serves a route of `serve`'s own node:http server (such as mcp/mcp-node-route.ts, which answers
+ * `/mcp` in production before Next.js) on a real port; a path it does not answer is a 404.
+ */
+export function serveNodeRoute(
+  route: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>,
+  options: { port?: number; host?: string } = {},
+): Promise<{ url: string; close(): Promise<void> }> {
+  return listen((req, res) => {
+    route(req, res)
+      .then((answered) => {
+        if (!answered) res.writeHead(404).end();
+      })
+      .catch((error: unknown) => {
+        if (!res.headersSent) res.writeHead(500).end();
+        else res.end();
+        console.error(`serve-node-route: ${error instanceof Error ? error.message : String(error)}`);
+      });
+  }, options);
+}
+
+async function listen(
+  listener: (req: IncomingMessage, res: ServerResponse) => void,
+  options: { port?: number; host?: string },
+): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer(listener);
+  // As serve (scripts/next-http-server.ts): Node's default of 5 s let a client's next call on a
+  // kept-alive connection meet the server closing it (ECONNRESET on a loaded machine).
+  server.keepAliveTimeout = 65_000;
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
   const { port } = server.address() as AddressInfo;

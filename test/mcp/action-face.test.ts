@@ -76,12 +76,12 @@ describeEachProvider(
       });
       // Nothing executed yet: the text says what it waits for, not "applied".
       expect(text(started)).toMatch(/^awaiting_approval: /);
-      // The text alone says the next call, its arguments (by name: their values are the facts
-      // line's, said once), and that the user approves first.
+      // The text alone says what comes next (arguments by name: their values are the facts
+      // line's, said once): the user approves at the link, which carries it out. This host opens
+      // no URL, so confirm_action is no step of the agent's (approval-next-steps.ts).
       expect(text(started)).toContain(`action \`${s.action_id}\` · version 1`);
-      expect(text(started)).toMatch(
-        /^- confirm_action \{action_id, version\} \+ idempotency_key — The user's approval carries it out\b.*$/m,
-      );
+      expect(text(started)).toMatch(/their approval at the link carries it out: nothing to call now/);
+      expect(text(started)).not.toMatch(/confirm_action/);
       // The confirmation node links the MCP App; its _meta holds what the screen shows and the
       // console page where Alice decides — nothing that could approve.
       expect(started._meta).toMatchObject({ ui: { resourceUri: "ui://signpost/confirm" } });

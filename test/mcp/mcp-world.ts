@@ -1,13 +1,13 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import * as mcpRoute from "@/app/mcp/route";
+import { mcpNodeRoute } from "@/mcp/mcp-node-route";
 import { createSignpostMcp, type SignpostMcp } from "@/mcp/signpost-mcp";
 import type { DbProvider } from "@/server/db/database-url";
 import { createWorld, type World } from "../gateway/gateway-world";
-import { serveRoute, serveThisMcp } from "../helpers/serve-route";
+import { serveNodeRoute, serveThisMcp } from "../helpers/serve-route";
 
 export interface McpWorld extends World {
   mcp: SignpostMcp;
-  /** Base URL of a real port serving the app's own route file, app/mcp/route.ts. */
+  /** Base URL of a real port answering /mcp as `serve` does (mcp/mcp-node-route.ts). */
   url: string;
   /** `${url}/mcp` */
   endpoint: string;
@@ -31,7 +31,9 @@ export async function createMcpWorld(provider: DbProvider = "sqlite"): Promise<M
   const mcp = createSignpostMcp({ db: world.db, publicUrl: "http://localhost:3000" });
   // The route serves the process-wide instance: this world's, on this world's database.
   const restore = serveThisMcp(mcp);
-  const server = await serveRoute(mcpRoute);
+  // /mcp as `serve` answers it in production: on node:http, before Next.js (the Next route file
+  // hands the same handler a WHATWG Request; test/mcp/node-route-answers.test.ts holds the two to the same answers).
+  const server = await serveNodeRoute(mcpNodeRoute(() => mcp.answer));
   const endpoint = `${server.url}/mcp`;
   const clients: Client[] = [];
 

@@ -1,14 +1,15 @@
-import { createServer, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { Agent, request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as mcpRoute from "@/app/mcp/route";
 import { MAX_REQUEST_BODY_BYTES } from "@/mcp/mcp-http-handler";
-import { mcpNodeRoute } from "@/mcp/mcp-node-route";
 import { createSignpostMcp } from "@/mcp/signpost-mcp";
+import { serveRoute } from "../helpers/serve-route";
 import { createMcpWorld, type McpWorld } from "./mcp-world";
 
 // serve answers /mcp on node's own request and writes the handler's own answers (a listed tool
-// list, refusals) without WHATWG Request/Response (mcp/mcp-node-route.ts); the Next route and
-// every other test go through Request â†’ Response. Both must answer byte for byte alike.
+// list, refusals) without WHATWG Request/Response (mcp/mcp-node-route.ts), as every MCP test
+// world does; the Next route (`next start`, `next dev`) goes through Request â†’ Response. Both
+// must answer byte for byte alike.
 
 type Raw = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
 
@@ -64,22 +65,18 @@ const LEGACY = { "mcp-protocol-version": "2025-11-25" };
 
 describe("/mcp on serve's node route answers exactly as the SDK path (Request â†’ Response) does", () => {
   let w: McpWorld;
-  let server: Server;
+  let nextRoute: Awaited<ReturnType<typeof serveRoute>>;
   let nodeEndpoint: string;
+  let requestEndpoint: string;
   beforeAll(async () => {
     w = await createMcpWorld("sqlite");
-    const route = mcpNodeRoute(() => w.mcp.answer);
-    server = createServer((req, res) => {
-      void route(req, res).then((answered) => {
-        if (!answered) res.writeHead(404).end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    nodeEndpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    // The world serves /mcp as serve does (node route); the Next route file beside it, same instance.
+    nodeEndpoint = w.endpoint;
+    nextRoute = await serveRoute(mcpRoute);
+    requestEndpoint = `${nextRoute.url}/mcp`;
   });
   afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise<void>((resolve) => server?.close(() => resolve()));
+    await nextRoute?.close();
     await w?.close();
   });
 
@@ -110,7 +107,7 @@ describe("/mcp on serve's node route answers exactly as the SDK path (Request â†
   };
 
   const both = async (init: Parameters<typeof raw>[1], query = "") => {
-    const viaRequest = await raw(`${w.endpoint}${query}`, init);
+    const viaRequest = await raw(`${requestEndpoint}${query}`, init);
     const viaNode = await raw(`${nodeEndpoint}${query}`, init);
     return { viaRequest, viaNode };
   };
@@ -208,6 +205,50 @@ describe("/mcp on serve's node route answers exactly as the SDK path (Request â†
       const { viaRequest, viaNode } = await both(init, query);
       expect(answerOf(viaNode), what).toEqual(answerOf(viaRequest));
       expect(viaNode.status, what).not.toBe(500);
+    }
+  });
+
+  it("after a body refused for its size, the client's next calls on its kept-alive connections are answered", async () => {
+    // One socket, kept alive, as a host's HTTP client pools it: a refused body left unread on it
+    // once made its next request wait forever (the server no longer read that socket).
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const headers = { authorization: `Bearer ${w.keys.alice}`, ...LEGACY };
+    const call = (body: Buffer | string, chunked = false) =>
+      new Promise<number>((resolve, reject) => {
+        const target = new URL(nodeEndpoint);
+        const req = httpRequest(
+          {
+            agent,
+            host: target.hostname,
+            port: target.port,
+            path: target.pathname,
+            method: "POST",
+            timeout: 10_000,
+            headers: {
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+              ...headers,
+              ...(chunked ? {} : { "content-length": String(Buffer.byteLength(body)) }),
+            },
+          },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on("timeout", () => req.destroy(new Error("no answer in 10 s")));
+        // A refused upload may meet the closed socket: the answer, read before, is what counts.
+        req.on("error", (error) => (req.writableFinished ? undefined : reject(error)));
+        if (chunked) for (let i = 0; i < 5; i++) req.write(Buffer.alloc(MAX_REQUEST_BODY_BYTES / 4, 32));
+        req.end(chunked ? undefined : body);
+      });
+    try {
+      for (const chunked of [false, true]) {
+        expect(await call(Buffer.alloc(MAX_REQUEST_BODY_BYTES + 1, 32), chunked)).toBe(413);
+        for (const id of [40, 41, 42]) expect(await call(LIST(id))).toBe(200);
+      }
+    } finally {
+      agent.destroy();
     }
   });
 

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { grant } from "../gateway/gateway-world";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
-type Next = { tool: string; args?: Record<string, unknown>; requires_user_approval?: boolean };
+type Next = {
+  tool: string;
+  args?: Record<string, unknown>;
+  description?: string;
+  requires_user_approval?: boolean;
+};
 const nextOf = (out: { next_actions: unknown }) => out.next_actions as Next[];
 
 const RESOLUTION = "The parcel was found at the depot and is on its way.";
@@ -120,8 +125,9 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
     );
     expect(out).toMatchObject({ outcome: "applied", capability: "checkout", status: "awaiting_approval" });
     expect(await w.db.effect.count({ where: { actionId: String(out.action_id) } })).toBe(0);
-    const confirm = nextOf(out).find((n) => n.tool === "confirm_action");
-    expect(confirm?.requires_user_approval).toBe(true);
+    // The person's approval carries it out: on this host (no URL elicitation) no confirm is offered.
+    expect(nextOf(out).map((n) => n.tool)).not.toContain("confirm_action");
+    expect(String(out.message)).toMatch(/approval at the link carries it out: nothing to call now/);
 
     // Once the person approved (their approval's own run had not happened: see grant), a key on
     // advance confirms too; the tool list says the key is optional and what it adds.

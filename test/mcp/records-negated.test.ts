@@ -26,7 +26,7 @@ describe("what the user's words say a record is not (MCP over HTTP)", () => {
       await fetch(`${w.legacy.url}${path}`, { headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` } })
     ).json()) as Json;
 
-  it("'Refund my order that hasn't shipped yet': only the orders whose rows do not say shipped, to ask; short", async () => {
+  it("'Refund my order that hasn't shipped yet': a delivered order shipped, so the one unshipped refundable order goes to the person's approval in one call, saying why", async () => {
     const client = await w.connect(w.keys.alice);
     const result = await client.callTool({
       name: "start_action",
@@ -34,23 +34,39 @@ describe("what the user's words say a record is not (MCP over HTTP)", () => {
     });
     const out = sc(result);
     const body = text(result);
-    expect((out.from_words as Json | undefined)?.order_id).toBeUndefined();
-    expect((out.validation_errors as Json[])[0]).toMatchObject({
-      field: "order_id",
-      code: "ambiguous_choice",
+    expect(out.status).toBe("awaiting_approval");
+    expect((out.from_words as Json).order_id).toBe("ord_paid");
+    expect(body).toMatch(/order_id = ord_paid \(fits not "shipped"/);
+    expect(body).not.toMatch(/ord_exchange|ord_shipdiff|ord_delivered\b/);
+    expect(body).not.toMatch(/ask the user which one/);
+    expect(out.validation_errors ?? []).toEqual([]);
+    // ~400 tokens with the summary to approve: the listing of four orders to ask about is gone.
+    expect(encode(body).length).toBeLessThan(450);
+  });
+
+  it("a change nobody approves on a negation alone ('deliver my order that hasn't shipped to my home') does not run at once, even with a key", async () => {
+    const client = await w.connect(w.keys.alice);
+    const before = await legacy("/v1/orders/ord_paid");
+    const result = await client.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "change_delivery_address",
+        intent: "deliver my order that hasn't shipped to my home",
+        idempotency_key: "negated-address-1",
+      },
     });
+    const out = sc(result);
+    const body = text(result);
+    expect(out.status).not.toBe("applied");
+    expect((out.from_words as Json | undefined)?.order_id).toBeUndefined();
+    // Only orders that did not ship are offered to ask about: never a delivered one.
+    expect(body).not.toMatch(/ord_exchange|ord_shipdiff|ord_delivered\b|ord_transit/);
+    // Every order states whether it shipped: the two that did not fit, with no hedge to check.
     expect(body).toMatch(
-      /the user's words \(not shipped\) leave \d orders that can take this \(check each one's state\): ord_paid/,
+      /the user's words \(not shipped\) fit 2 orders that can take this: ord_pending, ord_paid;/,
     );
     expect(body).toMatch(/ask the user which one/);
-    const listed = ids((out.options as Json).orders);
-    expect(listed).toContain("ord_paid");
-    // The shipped one, and those that cannot take a refund, are not offered.
-    for (const other of ["ord_transit", "ord_pending", "ord_cancelled", "ord_delivered_old"])
-      expect(listed).not.toContain(other);
-    expect(body).not.toMatch(/^- `ord_transit`/m);
-    // Was ~600 tokens with every order listed.
-    expect(encode(body).length).toBeLessThan(450);
+    expect(await legacy("/v1/orders/ord_paid")).toEqual(before);
   });
 
   it("'Refund my order that was never delivered': the one that can take it is started on, with the negation as why (a person approves the refund)", async () => {

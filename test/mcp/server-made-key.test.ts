@@ -109,6 +109,20 @@ describeEachProvider("a key the server makes for a change nobody approves (%s)",
     const resent = sc(await client.callTool({ name: "start_action", arguments: COMMENT }));
     expect(resent).toMatchObject({ action_id: later.action_id, reason: "same_request" });
     expect(await comments("tkt_3")).toHaveLength(3);
+    // The agent's own key has no window (earlier-start.ts: one lookup, the window optional): its
+    // resend, however late, is its first action, and the key is never given up.
+    await w.db.action.update({
+      where: { id: String(own.action_id) },
+      data: { createdAt: new Date(Date.now() - 11 * 60_000) },
+    });
+    const ownLate = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { ...COMMENT, idempotency_key: "comment-twice-1" },
+      }),
+    );
+    expect(ownLate).toMatchObject({ action_id: own.action_id, reason: "idempotent_replay" });
+    expect(await comments("tkt_3")).toHaveLength(3);
   });
 
   it("a default the user did not choose holds the change for the agent to ask: nothing runs until the user's word", async () => {

@@ -132,7 +132,7 @@ describe("an agent that reads only the text block", () => {
     );
     expect(readText(exchange).choices.map((c) => c.id)).toEqual(["ord_exchange"]);
     expect(exchange).toMatch(
-      /options\.orders \(for order_id; newest first; \d+ left out that what was given does not fit\)/,
+      /options\.orders \(for order_id; newest first; \d+ left out: not possible with the fields given\)/,
     );
   });
 });

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumAvailable, launchChromium } from "../e2e/helpers/chromium";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeInChromium, launchChromium } from "../e2e/helpers/chromium";
 import { createWorld, type World } from "../gateway/gateway-world";
 import {
   connectWithOAuth,
@@ -14,8 +14,7 @@ import {
 // Signpost's authorization server from /mcp's 401, identifies itself by a Client ID Metadata
 // Document served on https by the test, a person signed in to the console allows it in real
 // Chromium, and the token acts as that person on /mcp.
-const run = chromiumAvailable() ? describe : describe.skip;
-if (!chromiumAvailable()) console.warn("[signpost oauth] /usr/bin/chromium missing: OAuth e2e SKIPPED");
+const run = describeInChromium("OAuth e2e");
 
 run("an MCP host connects by OAuth, as the person who allowed it", () => {
   let world: World;

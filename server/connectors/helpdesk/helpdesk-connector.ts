@@ -16,10 +16,24 @@ import { ticketView } from "./ticket-view";
 /** Words that say "tickets" rather than what a ticket is about. */
 const GENERIC = ["ticket", "assigned", "support", "helpdesk", "open"];
 
+/** Whether a record search looks through tickets at all: topic words, "my" or "ticket". */
+const searchesTickets = ({ words, mine }: RecordQuery) =>
+  mine || words.includes("ticket") || words.some((w) => !GENERIC.includes(w));
+
+/** The tickets listing a record search looks through: the caller's own ("my") or open ones, or all. */
+function searchedTickets(query: RecordQuery): string[] {
+  if (!searchesTickets(query)) return [];
+  const filters = [query.mine ? "mine=1" : "", query.words.includes("open") ? "status=open" : ""].filter(
+    Boolean,
+  );
+  return [`helpdesk://tickets${filters.length ? `?${filters.join("&")}` : ""}`];
+}
+
 /** Tickets the query is about: its words matched in their text, among the caller's own ("my") or open ones. */
-async function searchHelpdesk({ words, mine }: RecordQuery, backend: BrowseBackend): Promise<string[]> {
+async function searchHelpdesk(query: RecordQuery, backend: BrowseBackend): Promise<string[]> {
+  const { words, mine } = query;
   const topical = words.filter((w) => !GENERIC.includes(w));
-  if (!mine && !topical.length && !words.includes("ticket")) return [];
+  if (!searchesTickets(query)) return [];
   const tickets = await listTickets(backend, {
     page: 1,
     mine: mine || undefined,
@@ -85,4 +99,5 @@ export const helpdeskConnector = defineConnector<HelpdeskAdapter>({
     comment_ticket: "helpdesk://ticket/{id}/comment",
   },
   searchRecords: searchHelpdesk,
+  searchedListings: searchedTickets,
 });

@@ -289,6 +289,10 @@ export const apiRequest = defineCapability<OpenApiRouter>({
         ].map((e) => ({
           ...e,
           field: `values.${e.field}`,
+          // The form page shows its fields; an action's answer names them with the unknown one.
+          ...(e.code === "unknown_field" && !e.refused
+            ? { message: `${e.message}; accepted: ${fields.map((f) => f.name).join(", ")}` }
+            : {}),
         }));
         // A value in people's words for a field with a fixed set ("Sold" for sold), or the
         // request naming one, is read by the engine's words mechanism like any node's choices.

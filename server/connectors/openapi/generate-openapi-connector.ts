@@ -261,6 +261,11 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
     routes: [systemStartRoute(routeContext, description), ...openApiRoutes(routeContext)],
     defaultAccess: { read: settings.readRoles, start: [] },
     searchRecords,
+    // The system's own search looks through the listing it asks; its rows are this route's.
+    searchedListings: ({ words }) => {
+      const search = searchPlan(planned.plans, words);
+      return search ? [search.plan.pattern] : [];
+    },
   });
   return Object.assign(definition, { openapi: { plans, report } });
 }

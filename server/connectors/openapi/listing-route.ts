@@ -28,7 +28,12 @@ import { fillPattern, pathValues, type RouteContext, routeValues, withQuery } fr
 export function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: string): RouteDefinition {
   const filters = filtersOf(plan);
   const asks = missingFilters(filters, {}).length > 0;
-  const spec = choiceFilters(ctx, filters, searchFilters(filters));
+  // Row keys timing an event (`shipped_at`) the API does not filter by: narrowed here, per page.
+  const stamps = (plan.rows?.stamps ?? []).filter((k) => !filters.some((f) => f.name === k));
+  const spec = {
+    ...choiceFilters(ctx, filters, searchFilters(filters)),
+    ...Object.fromEntries(stamps.map((k) => [k, "event time" as const])),
+  };
   const paging = plan.pagination ?? { kind: "none" as const };
   const title = operationTitle(plan);
   const resource =
@@ -38,6 +43,7 @@ export function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: st
       .pop() ?? "";
   const accepted = [
     ...filters.map((f) => f.name),
+    ...stamps,
     ...(paging.kind === "cursor" ? ["cursor"] : paging.kind === "none" ? [] : ["page"]),
     "per_page",
   ];
@@ -52,8 +58,13 @@ export function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: st
     // Under path parameters: the start page's form that asks for them is where it is opened.
     example: opener ?? (filters[0] ? `${plan.pattern}?${filters[0].name}=…` : undefined),
     async render(match, backend) {
-      const query = match.uri.query;
-      const problem = filterProblem(filters, query);
+      const { query, timed } = splitTimed(match.uri.query, stamps);
+      const problem =
+        filterProblem(filters, query) ??
+        Object.entries(timed)
+          .filter(([, v]) => v !== "any" && v !== "none")
+          .map(([k]) => `${k} takes any or none`)[0] ??
+        null;
       if (problem)
         return {
           title,
@@ -81,7 +92,14 @@ export function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: st
       if (answer.kind !== "ok") return failurePage(ctx, title, answer);
       const rows = listingRows(plan, answer.body, resource);
       if (!rows) return { title, outcome: "applied", markdown: objectMarkdown(asRow(answer.body)) };
-      const shown = rows.slice(0, Math.min(perPage, OPENAPI_LIMITS.maxRows));
+      const kept = rows.filter((r) => Object.entries(timed).every(([k, v]) => (v === "any") === went(r[k])));
+      const shown = kept.slice(0, Math.min(perPage, OPENAPI_LIMITS.maxRows));
+      // Said, because the API's page was narrowed here: its other pages may hold more.
+      const narrowed = Object.keys(timed).length
+        ? `${Object.entries(timed)
+            .map(([k, v]) => code(`${k}=${v}`))
+            .join(", ")} applied here, to this page's rows (the API has no such filter).`
+        : "";
       const item = plan.item ? ctx.plans.get(plan.item.operation) : undefined;
       const key = plan.item?.key ?? "id";
       const columns = columnsOf(
@@ -98,7 +116,7 @@ export function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: st
         perPage,
         cursor,
       );
-      const base = { ...query };
+      const base = { ...match.uri.query };
       delete base.page;
       delete base.cursor;
       const nav: string[] = [];
@@ -124,7 +142,8 @@ export function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: st
           ),
         );
       const parts = [
-        shown.length ? rowsTable(shown, columns) : noRowsLine(query, page),
+        narrowed,
+        shown.length ? rowsTable(shown, columns) : noRowsLine(match.uri.query, page),
         openSection(open, shown, columns[0]),
         `${paging.kind === "cursor" ? "" : `Page ${page} · `}${shown.length} shown${rows.length > shown.length ? ` of ${rows.length} in this answer` : ""}${nav.length ? ` · ${nav.join(" · ")}` : ""}`,
         answer.truncated
@@ -136,12 +155,39 @@ export function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: st
         title,
         outcome: "applied",
         rows: shown.length,
-        ...listingTotal(answer.body, rows.length, page, !!(next?.page || next?.cursor)),
+        // Each row by its id and the first of its words a person names it by.
+        items: shown.map((r) => {
+          const id = String(r[columns[0] ?? ""] ?? "");
+          const uri = open.find((o) => o.id === id)?.uri;
+          return {
+            id,
+            title: String(r.name ?? r.title ?? r.subject ?? r[columns[1] ?? ""] ?? ""),
+            ...(uri ? { uri } : {}),
+          };
+        }),
+        // Rows narrowed here (event times) are not the API's total.
+        ...(narrowed ? {} : listingTotal(answer.body, rows.length, page, !!(next?.page || next?.cursor))),
         markdown: cut(parts.filter(Boolean).join("\n\n"), OPENAPI_LIMITS.maxPageChars + 2000),
       };
     },
     ...(asks ? { submit: (match, fields) => openWithFilters(match, filters, fields, title) } : {}),
   };
+}
+
+/** The query without the event-time keys (`shipped_at=none`), and those apart: Signpost applies them, not the API. */
+function splitTimed(
+  all: Record<string, string>,
+  stamps: string[],
+): { query: Record<string, string>; timed: Record<string, string> } {
+  const query: Record<string, string> = {};
+  const timed: Record<string, string> = {};
+  for (const [k, v] of Object.entries(all)) (stamps.includes(k) ? timed : query)[k] = v;
+  return { query, timed };
+}
+
+/** Whether a row's event time says it happened: any value but null or empty. */
+function went(value: unknown): boolean {
+  return value !== null && value !== undefined && value !== "";
 }
 
 /** A link per row to its detail page: the listing's own parameters, then the row's id last. */

@@ -1,3 +1,4 @@
+import { stampedEvent } from "../sdk/record-events";
 import type { Schema } from "./api-operations";
 
 type Row = Record<string, unknown>;
@@ -8,6 +9,11 @@ export interface RowsShape {
   at: string[];
   /** The item schema's scalar properties, in the document's order: the columns worth showing. */
   columns: string[];
+  /**
+   * Those that time an event and may be empty (`shipped_at`, null until it ships): what the record
+   * went through (record-events.ts), offered as `"event time"` filters.
+   */
+  stamps?: string[];
 }
 
 type Open = Schema & { oneOf?: Schema[]; anyOf?: Schema[] };
@@ -44,6 +50,18 @@ function scalarColumns(item: Open): string[] {
     .slice(0, 40);
 }
 
+/** A property the document lets be null or left out: an event that may not have happened. */
+function mayBeEmpty(item: Open, key: string): boolean {
+  const p = (item.properties?.[key] ?? {}) as Open;
+  const nullType = (s: Open) => s.type === "null" || (Array.isArray(s.type) && s.type.includes("null"));
+  return (
+    !(item.required ?? []).includes(key) ||
+    p.nullable === true ||
+    nullType(p) ||
+    [...(p.anyOf ?? []), ...(p.oneOf ?? [])].some((s) => nullType(s as Open))
+  );
+}
+
 /**
  * Follows the response schema to its array of records, wherever it is (the body itself, `data`,
  * `items`, HAL's `_embedded.<name>`, a nested envelope), breadth first and at most four objects
@@ -60,7 +78,14 @@ export function rowsShape(response: Schema | undefined): RowsShape | undefined {
     seen.add(schema);
     if (isArray(schema)) {
       const item = flat(schema.items);
-      if (isObject(item) || !item.type) return { at, columns: scalarColumns(item) };
+      if (isObject(item) || !item.type) {
+        const columns = scalarColumns(item);
+        // From every property: a nullable one (`anyOf` with null) is no column, yet times an event.
+        const stamps = Object.keys(item.properties ?? {}).filter(
+          (k) => stampedEvent(k) && mayBeEmpty(item, k),
+        );
+        return { at, columns, ...(stamps.length ? { stamps } : {}) };
+      }
       continue;
     }
     if (!isObject(schema) || at.length >= 4) continue;

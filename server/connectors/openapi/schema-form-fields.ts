@@ -1,5 +1,6 @@
 // stays-whole: one field model of a document's schemas: derived, rendered, checked and coerced by the same
 // rules.
+import { closestField } from "../sdk/closest-field";
 import type { FormField } from "../sdk/markdown";
 import type { ValidationError } from "../sdk/outcome";
 import type { ApiOperation, ApiParameter, Schema } from "./api-operations";
@@ -339,14 +340,18 @@ function checkValue(name: string, schema: Schema, value: unknown, depth = 0): st
 export function checkFields(fields: OperationField[], values: Record<string, unknown>): ValidationError[] {
   const errors: ValidationError[] = [];
   const known = new Map(fields.map((f) => [f.name, f]));
+  // A name the form lacks is the agent's to correct (another name fixes it): named with the
+  // field it most likely meant, by the document's names and descriptions, never sent in its place.
   for (const name of Object.keys(values))
-    if (!known.has(name))
+    if (!known.has(name)) {
+      const meant = closestField(name, values[name], fields);
       errors.push({
         field: name.slice(0, 60),
         code: "unknown_field",
-        message: `${name.slice(0, 60)} is not a field of this form`,
-        refused: true,
+        message: `${name.slice(0, 60)} is not a field of this form${meant ? `; closest: ${meant.field}${meant.because ? ` (${meant.because})` : ""}` : ""}`,
+        ...(meant ? { closest: meant.field } : {}),
       });
+    }
   for (const field of fields) {
     const value = values[field.name];
     if (value === undefined || value === "") {

@@ -1,3 +1,4 @@
+import { approvalNextSteps } from "./approval-next-steps";
 import type { BackendOutcome, BrowseBackend, Row } from "./browse-backend";
 import type { PageBody } from "./define-route";
 import { escapeText, type FormField, fieldList, link } from "./markdown";
@@ -13,9 +14,13 @@ import {
 import { summaryMarkdown } from "./summary-markdown";
 
 /** An action as a page: where it stands, its summary, the next form, approval link. */
-export function actionPage(outcome: BackendOutcome, backend: BrowseBackend): PageBody {
-  const actionId = String(outcome.action_id ?? "");
+export function actionPage(answer: BackendOutcome, backend: BrowseBackend): PageBody {
+  const actionId = String(answer.action_id ?? "");
   const uri = `actions://${actionId}`;
+  // A browse agent opens no URL for its person: their approval at the link carries the action
+  // out, said in the action face's words, and the confirm it would make is not offered.
+  const outcome = approvalNextSteps(answer, { opensUrls: false, readsResult: `navigate ${uri}` });
+  const carried = (outcome.next_actions ?? []).length < (answer.next_actions ?? []).length;
   const parts: string[] = [];
   parts.push(
     fieldList([
@@ -43,13 +48,13 @@ export function actionPage(outcome: BackendOutcome, backend: BrowseBackend): Pag
   const options = optionsSections(outcome);
   if (options) parts.push(`## Choices\n\n${options}`);
   const next = outcome.next_actions ?? [];
-  if (outcome.requires_confirmation === true && next.some((n) => n.tool === "confirm_action")) {
+  if (outcome.requires_confirmation === true && carried) {
     const url =
       typeof outcome.approval_url === "string"
         ? outcome.approval_url
         : backend.consoleUrl(`/confirm/${actionId}`);
     parts.push(
-      `## Confirmation\n\nThis action is at its confirmation step. A person must approve version ${escapeText(outcome.version)} before anything happens: ${url}\n\nAfter approval, confirm it with the \`confirm_action\` tool (an idempotency key is required).`,
+      `## Confirmation\n\nA person must approve version ${escapeText(outcome.version)} before anything happens: ${url}`,
     );
   }
   const allowed = Array.isArray(outcome.allowed_patch) ? (outcome.allowed_patch as string[]) : [];

@@ -35,7 +35,13 @@ export type BackendOutcome = {
   }>;
 } & Record<string, unknown>;
 
-export type Authorization = { decision: "allow" } | { decision: "deny" | "ask"; message: string };
+export type Authorization = ({ decision: "allow" } | { decision: "deny" | "ask"; message: string }) & {
+  /**
+   * What decided: an admin's rule, a one-time grant (the call itself uses it up; a preview leaves
+   * it), or the defaults (a system's read roles). Absent: not said.
+   */
+  source?: "rule" | "grant" | "default";
+};
 
 export interface ListPage<T> {
   data: T[];
@@ -50,9 +56,14 @@ export interface BrowseBackend {
   /**
    * Route permission for this caller; `ask` and `deny` become permission-denied pages. `start` on
    * a capability target asks once whether the caller may start it, before a search dry-runs it
-   * per record.
+   * per record. `preview` answers what the call would get without using up a one-time grant
+   * (a search deciding whether to show a record the grant is for leaves it to the navigate).
    */
-  authorize(verb: BrowseVerb | "start", target: string): Promise<Authorization>;
+  authorize(
+    verb: BrowseVerb | "start",
+    target: string,
+    options?: { preview?: boolean },
+  ): Promise<Authorization>;
   /** One audit row per browse operation, written before the page is returned. */
   record(event: {
     verb: BrowseVerb;
@@ -85,7 +96,9 @@ export interface BrowseBackend {
   /** The capability catalog via search_capabilities. */
   searchCapabilities(query: string): Promise<BackendOutcome>;
   /**
-   * This backend for rendering the page at `target` (navigate's): its read of that same target is
+   * This backend for the page at `target` (navigate's), its permission check included: its read
+   * of that same target is part of the page's call, decided by the page's navigate decision (a
+   * one-time grant allows the page once, not once for the page and again for its record) and
    * recorded by the page's own row instead of a second one. Every other read keeps its own row.
    */
   forPage?(target: string): BrowseBackend;

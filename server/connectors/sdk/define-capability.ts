@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ValidationError } from "./outcome";
+import type { StatusLifecycle } from "./record-events";
 
 /**
  * The person an action is done for, as the gateway established it from a credential.
@@ -94,6 +95,12 @@ export interface NodeDefinition<A, D extends object = Derived> {
   lookup?: (input: NodeInput<A>) => Promise<Record<string, unknown[]>>;
   /** A confirmation node: the action stops here until a person approves and the agent confirms. */
   requiresConfirmation?: boolean;
+  /**
+   * The states the records this node offers pass, in order (`statusLifecycle`, record-events.ts):
+   * what lets "the order that hasn't shipped" leave out a delivered one, whose row says only
+   * "delivered". Rows' own `<event>_at` timestamps are read without it.
+   */
+  lifecycle?: StatusLifecycle;
 }
 
 /** What the system said when the effect was sent. */

@@ -138,6 +138,14 @@ export interface ConnectorDefinition<A = unknown> {
    * connector that fails here is left out of the results, never failing the search.
    */
   searchRecords?(query: RecordQuery, backend: BrowseBackend): Promise<string[]>;
+  /**
+   * The listings whose records `searchRecords` looks through for this query, as URIs of this
+   * connector's listing routes with the filters it applied and without the words (`?status=open`,
+   * never `?q=`). A search that found nothing opens each (with the caller's permissions) to say
+   * how many records it read, in which fields (the route's `textSearches`), and, when they are
+   * few, which: so "none" reads as final. Name only listings whose every record was searched.
+   */
+  searchedListings?(query: RecordQuery): string[];
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds connectors of every adapter type

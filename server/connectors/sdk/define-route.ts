@@ -3,10 +3,13 @@ import type { BrowseUri } from "./parse-browse-uri";
 
 /**
  * The values each query filter of a listing accepts (the listing's description names the same);
- * `"free text"` marks a search filter such as `?q=` whose value is not checked here, and a
- * `ChoiceFilter` one whose values are the system's own records (a team's id for `?team_id=`).
+ * `"free text"` marks a search filter such as `?q=` whose value is not checked here, a
+ * `ChoiceFilter` one whose values are the system's own records (a team's id for `?team_id=`), and
+ * `"event time"` a row key timing an event (`shipped_at`, record-events.ts): `?shipped_at=none`
+ * keeps the rows that did not go through it (yet), `=any` those that did; a search's words naming
+ * the event ("not shipped", "delivered") set it.
  */
-export type FilterSpec = Record<string, readonly string[] | "free text" | ChoiceFilter>;
+export type FilterSpec = Record<string, readonly string[] | "free text" | "event time" | ChoiceFilter>;
 
 /** One value a filter takes, with the words a person would name it by ("shipping" → "Shipping"). */
 export interface FilterChoice {
@@ -36,6 +39,19 @@ export interface PageBody {
   rows?: number;
   /** A listing's records on every page, where the system says: a status filter's line counts them. */
   total?: number;
+  /**
+   * A listing's rows on this page by id and title: a search that found nothing names them when
+   * the caller can see only a few, so "none" can be checked without another call.
+   */
+  items?: ListedItem[];
+}
+
+/** One row of a listing as an empty search names it: its id and a few words of its title. */
+export interface ListedItem {
+  id: string;
+  title: string;
+  /** The row's own page, where it has one: a line naming the row names it only if that page may be opened. */
+  uri?: string;
 }
 
 export interface RouteMatch {

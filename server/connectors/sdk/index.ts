@@ -55,6 +55,7 @@ export type {
   ChoiceFilter,
   FilterChoice,
   FilterSpec,
+  ListedItem,
   PageBody,
   RouteDefinition,
   RouteMatch,
@@ -70,6 +71,8 @@ export { orderedRows } from "./ordered-rows";
 export type { NextAction, ValidationError } from "./outcome";
 export type { PersonAuth, PersonConnectionHandle } from "./person-auth";
 export { ConnectionRequiredError, UpstreamForbiddenError } from "./person-auth";
+export type { StatusLifecycle } from "./record-events";
+export { statusLifecycle } from "./record-events";
 export { objectSections, rowsTable } from "./render-helpers";
 export {
   filterValue,

@@ -53,6 +53,18 @@ export interface ValidationError {
    */
   refused?: boolean;
   /**
+   * With a field the form or capability does not have: the one it most likely meant, by the
+   * fields' names, spelling and descriptions (closest-field.ts). Named for the agent's next call;
+   * never applied in its place.
+   */
+  closest?: string;
+  /**
+   * What was asked for is already so (the order already goes there, the ticket is already
+   * urgent): nothing would change. Not a wrong value: where the user asked for it, the action
+   * ends instead of waiting for another value (see the engine's endsAtStart).
+   */
+  already?: boolean;
+  /**
    * With a refusal: what is possible instead (track the parcel; return it once delivered).
    * They become the action's next_actions, so a flow that cannot go on ends with a way forward.
    */

@@ -163,6 +163,12 @@ export function listPage<T extends object>(
     outcome: "applied",
     rows: rows.length,
     total: result.total,
+    // Each row by its first column (its id) and the next one (its subject, name or status).
+    items: rows.map((row) => ({
+      id: String((row as Row)[columns[0] ?? ""] ?? ""),
+      title: String((row as Row)[columns[1] ?? ""] ?? ""),
+      uri: rowUri(row),
+    })),
     // The note only where there is a next page to follow: elsewhere it costs a needless call.
     markdown: [
       rows.length ? `${order}.` : "",

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import type { NodeDefinition, NodeResult } from "../sdk/define-capability";
+import type { NodeDefinition, NodeInput, NodeResult } from "../sdk/define-capability";
 import { money } from "../sdk/markdown";
 import type { ValidationError } from "../sdk/outcome";
+import { statusLifecycle } from "../sdk/record-events";
 import { afterSalesNow } from "./after-sales-eligibility";
 import type { ShopAdapter, ShopOrder } from "./shop-adapter";
 import { canSeeOrder, customerFor, isOwnOrder } from "./shop-customer";
@@ -29,7 +30,9 @@ export function orderNode(
     id: "ORDER",
     description,
     fields: { order_id: orderIdSchema },
-    async resolve({ adapter, actor, values, derived, createdByAgent }): Promise<NodeResult> {
+    lifecycle: ORDER_LIFECYCLE,
+    async resolve(input): Promise<NodeResult> {
+      const { adapter, actor, values, derived } = input;
       const id = values.order_id as string | undefined;
       const customer = await customerFor(adapter, actor, derived);
       // No order named: offer the user's recent orders with what this capability can do for
@@ -37,33 +40,16 @@ export function orderNode(
       // already says (an exchange) narrows them: an order it cannot be done for is left out.
       if (!id) {
         if (!customer) return {};
-        const recent = await adapter.orders({ customer_id: customer.id, per_page: CANDIDATES });
-        // "The order I placed today": the ones this agent's own checkout placed say so.
-        const mine =
-          (await createdByAgent?.(
-            "Order",
-            recent.data.map((o) => o.id),
-          )) ?? {};
-        const rows = await Promise.all(
-          recent.data.map(async (order) => {
-            const can = possible
-              ? possible(order, values)
-              : // Why not, in a few words: the first clause of each refusal.
-                ((await check?.(order)) ?? []).map((e) => e.message.split(";")[0]).join("; ") || "yes";
-            return can === null
-              ? null
-              : { ...orderCandidate(order), ...(mine[order.id] ? { placed_by: "you" } : {}), possible: can };
-          }),
-        );
-        const orders = rows.filter((r) => r !== null);
+        const { rows, more } = await offered(input, customer.id);
+        const orders = rows.filter((r) => r.possible !== null);
         const left = rows.length - orders.length;
         return {
           options: {
             orders,
             order_of: {
-              orders: `newest first${left ? `; ${left} left out that what was given does not fit` : ""}`,
+              orders: `newest first${left ? `; ${left} left out: not possible with the fields given` : ""}`,
             },
-            ...(recent.next_page
+            ...(more
               ? {
                   more_orders:
                     "older ones: name the order in order_id by its items' words, or shop://orders?status=",
@@ -82,8 +68,49 @@ export function orderNode(
         errors: check ? await check(order) : [],
       };
     },
+    // The user's words read every recent order, those left out of the offer too ("my oldest
+    // order" is the oldest, not the oldest one what was given fits): taken, its checks answer.
+    async lookup(input): Promise<Record<string, unknown[]>> {
+      const customer = await customerFor(input.adapter, input.actor, input.derived);
+      if (!customer || input.values.order_id) return {};
+      const { rows } = await offered(input, customer.id);
+      return { orders: rows.map((r) => ({ ...r, possible: r.possible ?? LEFT_OUT })) };
+    },
   };
+
+  /** The customer's recent orders, each with this capability's verdict (null: left out of the offer). */
+  async function offered({ adapter, values, createdByAgent }: NodeInput<ShopAdapter>, customerId: string) {
+    const recent = await adapter.orders({ customer_id: customerId, per_page: CANDIDATES });
+    // "The order I placed today": the ones this agent's own checkout placed say so.
+    const mine =
+      (await createdByAgent?.(
+        "Order",
+        recent.data.map((o) => o.id),
+      )) ?? {};
+    const rows = await Promise.all(
+      recent.data.map(async (order) => ({
+        ...orderCandidate(order),
+        ...(mine[order.id] ? { placed_by: "you" } : {}),
+        possible: possible
+          ? possible(order, values)
+          : // Why not, in a few words: the first clause of each refusal.
+            ((await check?.(order)) ?? []).map((e) => e.message.split(";")[0]).join("; ") || "yes",
+      })),
+    );
+    return { rows, more: !!recent.next_page };
+  }
 }
+
+/**
+ * What an order went through, by its status: a delivered order was paid and shipped, so "my order
+ * that hasn't shipped" never means it; the shop cancels only orders not yet shipped.
+ */
+const ORDER_LIFECYCLE = statusLifecycle("status", ["pending_payment", "paid", "shipped", "delivered"], {
+  cancelled: "paid",
+});
+
+/** The verdict of an order what was given (an exchange) cannot be done for. */
+const LEFT_OUT = "not open to what was given";
 
 /** How many recent orders the ORDER node offers when none is named. */
 const CANDIDATES = 10;

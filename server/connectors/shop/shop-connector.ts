@@ -15,8 +15,28 @@ import { SHOP_ROUTES } from "./shop-routes";
 
 const ORDER_STATUSES = ["pending_payment", "paid", "shipped", "delivered", "cancelled"];
 
+/** The order status the query names, if any. */
+function statusNamed(query: string): string | undefined {
+  const lower = query.toLowerCase();
+  return ORDER_STATUSES.find((s) => lower.includes(s.replace("_", " ")) || lower.includes(s));
+}
+
+/** Orders are looked through (by status, not by words) only when the query is about orders. */
+const searchesOrders = ({ query, words }: RecordQuery) =>
+  Boolean(statusNamed(query)) || words.includes("order");
+
+/** The listings a record search looks through: the catalog always, orders when asked about. */
+function searchedShop(query: RecordQuery): string[] {
+  const status = statusNamed(query.query);
+  return [
+    "shop://products",
+    ...(searchesOrders(query) ? [`shop://orders${status ? `?status=${status}` : ""}`] : []),
+  ];
+}
+
 /** Products named in the query, and orders when it names an order status or says "order". */
-async function searchShop({ query, words }: RecordQuery, backend: BrowseBackend): Promise<string[]> {
+async function searchShop(record: RecordQuery, backend: BrowseBackend): Promise<string[]> {
+  const { query, words } = record;
   const out: string[] = [];
   const products = await listProducts(backend, { page: 1, q: words.join(" ") || query });
   if (!("outcome" in products)) {
@@ -25,9 +45,8 @@ async function searchShop({ query, words }: RecordQuery, backend: BrowseBackend)
         `- ${link(`Product ${String(p.name)}`, `shop://product/${p.id}`)} — ${p.price !== undefined ? money(Number(p.price)) : ""}`,
       );
   }
-  const lower = query.toLowerCase();
-  const status = ORDER_STATUSES.find((s) => lower.includes(s.replace("_", " ")) || lower.includes(s));
-  if (status || words.includes("order")) {
+  const status = statusNamed(query);
+  if (searchesOrders(record)) {
     const orders = await listOrders(backend, { page: 1, status });
     if (!("outcome" in orders)) {
       for (const o of orders.data.slice(0, 5))
@@ -113,4 +132,5 @@ export const shopConnector = defineConnector<ShopAdapter>({
     pay_order: "shop://order/{id}/pay",
   },
   searchRecords: searchShop,
+  searchedListings: searchedShop,
 });

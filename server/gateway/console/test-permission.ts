@@ -1,8 +1,9 @@
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import type { ConsoleContext } from "../console-session";
+import type { PermissionDecision } from "../permission-decision";
 import { canonicalPermissionTarget, servedVocabulary } from "../permission-pattern";
-import { authorizeAsEnforced, PERMISSION_VERBS, type PermissionDecision } from "../permissions";
+import { authorizeAsEnforced, PERMISSION_VERBS } from "../permissions";
 import type { Role, TrustedContext } from "../trusted-context";
 import { type ConsoleResult, fail, ok } from "./console-result";
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { parseActionState } from "../../engine/action-state";
+import type { ApprovalRunNote } from "../../engine/approval-run";
 import { actionKeyFor } from "../../engine/effect-ledger";
 import { actionOwnerContext } from "../action-owner-context";
 import type { ApprovedResult } from "../approvals";
@@ -46,6 +47,46 @@ function nextFor(out: GatewayOutcome, refusedBySystem: boolean): string {
   if (refusedBySystem)
     return `It was sent, and the system refused it: ${out.message}. Nothing was changed there; the agent may prepare a new version for you to approve.`;
   return "Nothing was sent. The agent learns why when it checks the action, and may prepare a new version for you to approve.";
+}
+
+/**
+ * The same outcome for the agent, as get_context's one line (and confirm_action as it now is):
+ * the agent was told its person's approval carries it out and that nothing is to be called, so
+ * this is where it learns the run did not. Each next step is the one the outcome leaves: a
+ * missing permission is asked for by the agent's own confirm_action; a rule that forbids it
+ * leaves nothing to call; an unanswered send is verified; the rest the action's own steps say.
+ */
+function agentNote(out: GatewayOutcome, refusedBySystem: boolean): ApprovalRunNote {
+  const ended = `the approval's run ended ${out.reason ?? out.outcome}`;
+  switch (out.outcome) {
+    case "unknown":
+      return {
+        line: `${ended}: sent, result not known yet; verify_action asks the system by the action key`,
+      };
+    case "temporarily_unavailable":
+      return {
+        line: `${ended}: the system was not reached, nothing changed there; confirm_action retries with the same key`,
+      };
+    case "conflict":
+      return {
+        line: `${ended}: nothing was sent, what was approved no longer matches the system; the user approves the new version`,
+      };
+  }
+  if (out.reason === "permission_required")
+    return {
+      line: `${ended}: nothing was sent; confirm_action asks an admin for this agent's permission`,
+      confirm:
+        "Asks an admin for the permission; once granted, the same call carries out the approved version once",
+    };
+  if (out.reason === "permission_denied")
+    return {
+      line: `${ended}: nothing was sent, a rule forbids this agent; nothing to call: tell the user an admin must change the rule`,
+      confirm: null,
+    };
+  if (out.reason === "not_applied") return { line: `${ended}: sent, the system changed nothing` };
+  return {
+    line: `${ended}: ${refusedBySystem ? "sent and refused by the system" : "nothing was sent"} (${out.message})`,
+  };
 }
 
 /** The system's own refusal of the action's last send (its last error), if there was one. */
@@ -137,6 +178,13 @@ export function applyApprovedActionOperation(deps: GatewayDeps) {
     // action's last error, where a refusal before sending leaves none.
     const refusedBySystem =
       out.outcome === "rejected" && (await systemRefusal(db, action.id))?.message === out.message;
+    // The version the run left the action at: a conflict made a new one, whose answers say it.
+    if (out.outcome !== "applied")
+      await engine.noteApprovalRun(
+        action.id,
+        typeof out.version === "number" ? out.version : approved.version,
+        agentNote(out, refusedBySystem),
+      );
     return {
       outcome: out.outcome,
       ...(out.reason ? { reason: out.reason } : {}),

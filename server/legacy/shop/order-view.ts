@@ -95,6 +95,7 @@ export interface OrderPaymentRow {
   status: string;
   amount: number;
   method: "balance" | "card";
+  created_at: string;
 }
 
 export function orderPayment(
@@ -104,7 +105,7 @@ export function orderPayment(
 ): OrderPaymentRow | undefined {
   return db
     .prepare(
-      "SELECT id, payment_method_id, status, amount, method FROM payments WHERE tenant_id = ? AND order_id = ? AND status = 'succeeded' ORDER BY created_at DESC LIMIT 1",
+      "SELECT id, payment_method_id, status, amount, method, created_at FROM payments WHERE tenant_id = ? AND order_id = ? AND status = 'succeeded' ORDER BY created_at DESC LIMIT 1",
     )
     .get(tenantId, orderId) as OrderPaymentRow | undefined;
 }
@@ -121,13 +122,14 @@ export function touchOrder(db: Database.Database, tenantId: string, orderId: str
 export function loadOrderView(db: Database.Database, tenantId: string, id: string): Order {
   const row = requireOrderRow(db, tenantId, id);
   const payment = orderPayment(db, tenantId, id);
-  const shipment = db
+  const shipped = db
     .prepare(
-      "SELECT id, carrier, tracking_number, status FROM shipments WHERE tenant_id = ? AND order_id = ?",
+      "SELECT id, carrier, tracking_number, status, created_at FROM shipments WHERE tenant_id = ? AND order_id = ?",
     )
     .get(tenantId, id) as
-    | { id: string; carrier: string; tracking_number: string; status: string }
+    | { id: string; carrier: string; tracking_number: string; status: string; created_at: string }
     | undefined;
+  const { created_at: shippedAt = null, ...shipment } = shipped ?? {};
   const refunds = (
     db
       .prepare(`${refundSelect} WHERE tenant_id = ? AND order_id = ? ORDER BY created_at, id`)
@@ -154,7 +156,7 @@ export function loadOrderView(db: Database.Database, tenantId: string, id: strin
     payment: payment
       ? { id: payment.id, status: payment.status, amount: payment.amount, method: payment.method }
       : null,
-    shipment: shipment ?? null,
+    shipment: shipped ? (shipment as NonNullable<Order["shipment"]>) : null,
     shipping_difference: row.shipping_difference,
     refunded,
     refundable: payment ? Math.max(0, row.total - refunded) : 0,
@@ -162,6 +164,9 @@ export function loadOrderView(db: Database.Database, tenantId: string, id: strin
     reference: row.reference,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    // When each event happened, from the payment's and the shipment's own records.
+    paid_at: payment?.created_at ?? null,
+    shipped_at: shippedAt,
     delivered_at: row.delivered_at,
     returns_until: returnsUntil(row.delivered_at),
   };

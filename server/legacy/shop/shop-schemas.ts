@@ -159,6 +159,8 @@ export const orderSchema = z.strictObject({
   reference: z.string().nullable(),
   created_at: timestamp,
   updated_at: timestamp,
+  paid_at: timestamp.nullable().describe("when the payment succeeded; null until paid"),
+  shipped_at: timestamp.nullable().describe("when the parcel went to the carrier; null until shipped"),
   delivered_at: timestamp.nullable(),
   returns_until: timestamp
     .nullable()

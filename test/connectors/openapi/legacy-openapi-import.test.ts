@@ -185,6 +185,36 @@ describe("the legacy system's own OpenAPI document, imported", () => {
     expect(text(refused)).toContain("priority must be one of");
   });
 
+  test("a field the imported form lacks is named with the one meant and the fields accepted; on the action it stays fixable (issue 23)", async () => {
+    const uri = "legacy://v1/tickets/tkt_2/update";
+    const misspelt = await call(sam, "submit", { uri, fields: { priorty: "high" } });
+    expect(sc(misspelt).outcome).toBe("rejected");
+    expect(text(misspelt)).toMatch(/`priorty`: priorty is not a field of this form; closest: priority\n/);
+    expect(sc(misspelt).links as unknown as string[]).not.toEqual(
+      expect.arrayContaining([expect.stringMatching(/^actions:\/\//)]),
+    );
+    // The same slip inside an open action's values: the action says which field, and the agent
+    // may fix it (it was refused outright, which offered only another operation or a cancel).
+    const started = await call(sam, "submit", { uri, fields: { priority: "high" } });
+    const id = (sc(started).links as unknown as string[])
+      .find((l) => /^actions:\/\/[^/]+$/.test(l))
+      ?.slice(10);
+    const { version } = sc(await call(sam, "get_context", { action_id: id }));
+    const advanced = await call(sam, "advance_action", {
+      action_id: id,
+      version,
+      patch: { values: { id: "tkt_2", priorty: "low" } },
+    });
+    expect(sc(advanced).validation_errors).toEqual([
+      expect.objectContaining({
+        field: "values.priorty",
+        closest: "priority",
+        message: expect.stringMatching(/; accepted: id, subject, description, status, priority,/),
+      }),
+    ]);
+    expect(sc(advanced).next_actions.map((n) => n.tool)).toContain("advance_action");
+  });
+
   test("an unanswered write is unknown: never re-sent, and with no GET to read it back it waits for a person", async () => {
     await w.legacy.injectFault({
       match: "POST /v1/orders/*/refunds",

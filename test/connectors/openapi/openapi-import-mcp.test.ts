@@ -141,6 +141,23 @@ describe("an imported system through a real MCP client", () => {
       );
     expect(await pagesFound("alice")).toEqual([]);
     expect(await pagesFound("sam")).toContain("pets://pets");
+    // A one-time grant is for one navigate of the page: a search that names the page opens it
+    // with that navigate (found by review: the search's check of the page, before opening it,
+    // used the grant up, so the page did not open).
+    const grant = await w.db.permissionRequest.create({
+      data: {
+        tenantId: "acme",
+        agentId: w.agent.alice.agentId as string,
+        verb: "navigate",
+        target: "pets://pets",
+        status: "granted",
+        grantMode: "once",
+      },
+    });
+    const opened = text(await call("alice", "search", { query: "pets" }));
+    expect(opened).toMatch(/\]\(pets:\/\/pets\) \(opened here\)/);
+    expect((await w.db.permissionRequest.findUniqueOrThrow({ where: { id: grant.id } })).status).toBe("used");
+    expect(sc(await call("alice", "navigate", { uri: "pets://pets" })).outcome).toBe("rejected");
     // Changed like any rule: the admin lets members read the pets listing.
     const rule = await createPermissionRule(w.db, adamConsole(), {
       subjectType: "role",

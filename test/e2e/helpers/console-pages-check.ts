@@ -26,7 +26,9 @@ export type PageCheck = {
   title: string;
   scrollWidth: number;
   innerWidth: number;
+  /** Empty for a light check (axe not run). */
   axe: AxeFinding[];
+  light: boolean;
 };
 
 export type PagesWorld = {
@@ -37,8 +39,18 @@ export type PagesWorld = {
   people: Person[];
   /** A path as a screenshot name (the action id replaced by `id`). */
   slug(path: string): string;
-  /** Checks every page at both sizes and asserts at the end, so one run names every failure. */
-  checkAll(person: Person, role: string, pages: { path: string; status: number }[]): Promise<void>;
+  /**
+   * Checks every page at both sizes and asserts at the end, so one run names every failure.
+   * `light`: the phone only, without axe or a screenshot, for a role's view of a page whose
+   * components another role's full check already ran axe on: what differs by role is content
+   * (a column, a button), and on a phone that shows as sideways scrolling, which is still checked.
+   */
+  checkAll(
+    person: Person,
+    role: string,
+    pages: { path: string; status: number }[],
+    options?: { light?: boolean },
+  ): Promise<void>;
 };
 
 /**
@@ -52,8 +64,12 @@ export function usePagesWorld(): PagesWorld {
     people: [] as Person[],
     slug: (path: string) =>
       path === "/" ? "overview" : path.replace(/^\//, "").replaceAll("/", "-").replace(world.actionId, "id"),
-    checkAll: (person: Person, role: string, pages: { path: string; status: number }[]) =>
-      checkAll(world as PagesWorld, results, person, role, pages),
+    checkAll: (
+      person: Person,
+      role: string,
+      pages: { path: string; status: number }[],
+      options: { light?: boolean } = {},
+    ) => checkAll(world as PagesWorld, results, person, role, pages, options.light ?? false),
   } as PagesWorld;
 
   beforeAll(async () => {
@@ -82,7 +98,7 @@ export function usePagesWorld(): PagesWorld {
     // The numbers behind the report: one line per page and size.
     for (const r of results)
       console.log(
-        `[pages] ${r.role.padEnd(7)} ${r.viewport.padEnd(7)} ${String(r.status).padEnd(4)} ${r.path.padEnd(36)} width ${r.scrollWidth}/${r.innerWidth} axe ${r.axe.map((a) => `${a.id}×${a.nodes}`).join(",") || "0"} · ${r.title}`,
+        `[pages] ${r.role.padEnd(7)} ${r.viewport.padEnd(7)} ${String(r.status).padEnd(4)} ${r.path.padEnd(36)} width ${r.scrollWidth}/${r.innerWidth} axe ${r.light ? "-" : r.axe.map((a) => `${a.id}×${a.nodes}`).join(",") || "0"} · ${r.title}`,
       );
   }, 60_000);
   return world;
@@ -94,6 +110,7 @@ async function check(
   role: string,
   viewport: ViewportName,
   path: string,
+  light: boolean,
 ): Promise<PageCheck> {
   await page.setViewportSize(VIEWPORTS[viewport]);
   const response = await page.goto(`${world.app.url}${path}`);
@@ -101,8 +118,8 @@ async function check(
   await settled(page);
   const { scrollWidth, innerWidth } = await sidewaysOverflow(page);
   // axe at both sizes: the phone has its own top bar, menu button and tables shown as cards.
-  const axe = await seriousAxeViolations(page);
-  await screenshot(page, `${role}-${world.slug(path)}-${viewport}`);
+  const axe = light ? [] : await seriousAxeViolations(page);
+  if (!light) await screenshot(page, `${role}-${world.slug(path)}-${viewport}`);
   return {
     role,
     viewport,
@@ -112,6 +129,7 @@ async function check(
     scrollWidth,
     innerWidth,
     axe,
+    light,
   };
 }
 
@@ -121,11 +139,12 @@ async function checkAll(
   person: Person,
   role: string,
   pages: { path: string; status: number }[],
+  light: boolean,
 ): Promise<void> {
   const mine: PageCheck[] = [];
-  for (const viewport of ["desktop", "phone"] as const)
+  for (const viewport of light ? (["phone"] as const) : (["desktop", "phone"] as const))
     for (const { path } of pages) {
-      const result = await check(world, person.page, role, viewport, path);
+      const result = await check(world, person.page, role, viewport, path, light);
       results.push(result);
       mine.push(result);
     }

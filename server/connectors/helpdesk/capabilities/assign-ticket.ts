@@ -137,6 +137,7 @@ export const assignTicket = defineCapability<HelpdeskAdapter, TicketDerived & { 
                   field: "assignee_id",
                   code: "already_assigned",
                   message: `${mate.name} already has this ticket`,
+                  already: true,
                 },
               ],
             };

@@ -61,7 +61,14 @@ export const changeTicketPriority = defineCapability<HelpdeskAdapter, TicketDeri
         const p = values.priority as TicketPriority | undefined;
         if (p && p === ticket.priority)
           return {
-            errors: [{ field: "priority", code: "same_priority", message: `The ticket is already ${p}` }],
+            errors: [
+              {
+                field: "priority",
+                code: "same_priority",
+                message: `The ticket is already ${p}`,
+                already: true,
+              },
+            ],
           };
         return { options: { current_priority: ticket.priority } };
       },

@@ -44,6 +44,7 @@ export const resolveTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
                 field: "ticket_id",
                 code: "ticket_already_resolved",
                 message: `The ticket is already ${t.status}`,
+                already: true,
               },
             ],
       { listing: "helpdesk://tickets?status=open" },

@@ -113,6 +113,7 @@ export const changeDeliveryAddress = defineCapability<ShopAdapter>({
                 field: "address_id",
                 code: "same_address",
                 message: `The order already goes to ${address.label}`,
+                already: true,
               },
             ],
           };

@@ -2,7 +2,9 @@
  * Which words of a text a negation denies ("hasn't shipped yet", "not paid", "never delivered",
  * "without the lamp", "not shipped or delivered"): read alike from a person's request and from a
  * record's own words (a status "not_started", a subject "Coupon not applied"), so a word a row
- * says only as denied is never what the row affirms. Plain English reading, no connector words.
+ * says only as denied is never what the row affirms. Plain English reading, no connector words;
+ * here, below the engine and browse, so a start's words and a search's ("orders not shipped") are
+ * read alike.
  */
 
 /** One word of a text, where it stands, and whether a negation denies it. */

@@ -1,0 +1,22 @@
+/**
+ * English words that only put a request ("can I still …", "please show me which …", "is there
+ * anything …") or fill it ("just", "really", "some"), never say what it is about. One list for
+ * every reader of a request's words (capability search, the records a request describes, browse
+ * search), each adding its own few: it was kept three times, and a ranking bug fixed in one copy
+ * ("still", "something", issue 23) stood in the others.
+ *
+ * Written as said: each reader passes it through its own tokenizer, so a word it stems ("this",
+ * "does") is compared the way that reader spells it.
+ */
+export const FUNCTION_WORDS: readonly string[] =
+  // Who asks, and whom.
+  (
+    "i me my we us our you your it its this that these those they them their there here " +
+    // Asking and wanting.
+    "can could would should will shall may might must please want wanna need like " +
+    "do does did be is am are was were been has have had " +
+    "which whichever what whatever where who whose about from up " +
+    // Filling.
+    "some any something anything everything nothing someone somebody anyone anybody " +
+    "just really also too ever still"
+  ).split(" ");

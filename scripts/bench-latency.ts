@@ -4,7 +4,9 @@
 // database (SQLite, then PostgreSQL when reachable); the demo legacy service runs as another.
 // Sequential latency (p50/p99 of N calls after a warm-up) of each face's common reads over
 // Streamable HTTP with a real MCP client, then throughput with 20 and 50 agents at once (each
-// its own client and key) against the legacy service's own with as many callers; then the
+// its own client and key) against the legacy service's own with as many callers; the same GET
+// through a bare Node.js forwarding process (reference-proxy.ts) is printed beside both, the floor
+// any gateway in its own process pays on this machine; then the
 // database queries each operation makes (counted in this process on the same database). Each
 // latency row also says how much CPU `serve` spent per call (Linux), steadier than latency when
 // other processes share the machine.
@@ -29,6 +31,7 @@ import { allowEgressTo } from "../test/helpers/allow-egress";
 import { countQueriesPerOperation } from "../test/helpers/count-queries";
 import { createTestDatabase, postgresAvailable } from "../test/helpers/database";
 import { buildIfNeeded } from "./next-build";
+import { startReferenceProxy } from "./reference-proxy";
 import { seedDemo } from "./seed-demo";
 import { type LegacyProcess, startLegacyProcess } from "./start-legacy-process";
 
@@ -131,7 +134,11 @@ function table(header: string[], rows: Array<Array<string | number>>): string {
   return [line(header), line(widths.map(() => "---")), ...rows.map(line)].join("\n");
 }
 
-async function runOn(provider: DbProvider, legacy: LegacyProcess): Promise<void> {
+async function runOn(
+  provider: DbProvider,
+  legacy: LegacyProcess,
+  proxy: { url: string; pid: number | undefined },
+): Promise<void> {
   const database = await createTestDatabase(provider);
   let instance: ServeInstance | undefined;
   try {
@@ -164,16 +171,20 @@ async function runOn(provider: DbProvider, legacy: LegacyProcess): Promise<void>
       nodeArgs: flags["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${flags["cpu-prof"]}`] : [],
       args: ["--no-migrate"],
     });
-    const legacyGet = async () => {
-      const res = await fetch(`${legacy.url}/v1/orders/ord_paid`, {
+    const legacyGetVia = (base: string) => async () => {
+      const res = await fetch(`${base}/v1/orders/ord_paid`, {
         headers: { authorization: `Bearer ${legacy.apiKeys.acme}` },
       });
-      if (res.status !== 200) throw new Error(`legacy answered ${res.status}`);
+      if (res.status !== 200) throw new Error(`${base} answered ${res.status}`);
       await res.arrayBuffer();
     };
+    const legacyGet = legacyGetVia(legacy.url);
+    const proxyGet = legacyGetVia(proxy.url);
     const agent = await mcpClient(instance.url, aliceKey);
     const timings: Array<[string, Timing]> = [
       ["legacy GET /v1/orders/{id}", await timeCalls(CALLS, legacyGet)],
+      // The floor of any Node.js gateway here: the same GET through a bare forwarding process.
+      ["the same GET through a bare Node proxy", await timeCalls(CALLS, proxyGet, proxy.pid)],
     ];
     const pid = instance.child.pid;
     for (const [label, name, args] of READS)
@@ -206,7 +217,7 @@ async function runOn(provider: DbProvider, legacy: LegacyProcess): Promise<void>
           "overhead p50 ms",
           "overhead p99 ms",
           "× legacy p50",
-          "serve CPU ms/call",
+          "serve (or proxy) CPU ms/call",
         ],
         timings.map(([label, t], i) => [
           label,
@@ -226,6 +237,10 @@ async function runOn(provider: DbProvider, legacy: LegacyProcess): Promise<void>
         Array.from({ length: count }, () => legacyGet),
         PER_AGENT,
       );
+      const proxyRate = await throughput(
+        Array.from({ length: count }, () => proxyGet),
+        PER_AGENT,
+      );
       const clients = await Promise.all(keys.slice(0, count).map((k) => mcpClient(instance?.url ?? "", k)));
       const get = clients.map((c) => toolCall(c, "get_context", { entity: "order", entity_id: "ord_paid" }));
       for (const call of get) await call(); // each client's first call outside the clock
@@ -234,13 +249,25 @@ async function runOn(provider: DbProvider, legacy: LegacyProcess): Promise<void>
       tput.push([
         `${count} agents × ${PER_AGENT}`,
         legacyRate.toFixed(0),
+        proxyRate.toFixed(0),
+        `${((100 * proxyRate) / legacyRate).toFixed(0)}%`,
         signpostRate.toFixed(0),
         `${((100 * signpostRate) / legacyRate).toFixed(0)}%`,
       ]);
     }
 
     console.log(
-      `\n${table(["throughput (calls/s)", "legacy GET", "Signpost get_context", "Signpost / legacy"], tput)}\n`,
+      `\n${table(
+        [
+          "throughput (calls/s)",
+          "legacy GET",
+          "bare Node proxy",
+          "proxy / legacy",
+          "Signpost get_context",
+          "Signpost / legacy",
+        ],
+        tput,
+      )}\n`,
     );
     const queries = await countQueriesPerOperation(database.url, aliceKey);
     console.log(
@@ -261,15 +288,17 @@ async function main(): Promise<void> {
   const legacy = await startLegacyProcess();
   // The query count runs the calls in this process: its egress policy must reach the legacy service too.
   allowEgressTo(legacy.url);
+  const proxy = await startReferenceProxy(legacy.url);
   try {
     for (const provider of PROVIDERS) {
       if (provider === "postgres" && !(await postgresAvailable())) {
         console.log("\nlatency on PostgreSQL SKIPPED: PostgreSQL is not reachable\n");
         continue;
       }
-      await runOn(provider, legacy);
+      await runOn(provider, legacy, proxy);
     }
   } finally {
+    await proxy.stop();
     await legacy.stop();
   }
 }

@@ -1,5 +1,6 @@
 import { McpServer, type ServerContext } from "@modelcontextprotocol/server";
 import type { BrowseBackend } from "@/server/connectors/sdk/browse-backend";
+import { deliverAgentNews } from "./agent-news";
 import { registerApprovalTaskHandlers, TASKS_EXTENSION } from "./approval-tasks";
 import type { Face } from "./faces";
 import type { GatewayPort } from "./gateway-port";
@@ -39,7 +40,7 @@ export interface SignpostMcpDeps<Ctx> {
 
 const INSTRUCTIONS: Record<Face, string> = {
   actions:
-    "Actions: search_capabilities → start_action (send every known field in patch) → a person approves → confirm_action → verify_action. Only call what next_actions lists; cancel_action ends an open action the user gave up.",
+    "Actions: start_action with the user's words and every field they gave (search_capabilities lists what exists) → where asked, a person approves at the link, which carries it out → your next call's answer brings the result. Only call what next_actions lists; cancel_action ends an open action the user gave up.",
   browse: "Browse: search or navigate signpost://start, follow links, submit forms.",
   script: "Script: run_script chains many of these calls in one sandboxed JavaScript run.",
 };
@@ -94,6 +95,8 @@ export function createSignpostMcpServer<Ctx>(
     (call, ctx) => callerOf(ctx).observeToolCall?.(call),
     () => face,
   );
+  // Inside the observer: the news is scrubbed of vault values and timed with the call it rides on.
+  deliverAgentNews(server, deps.gateway, contextOf);
   if (faces.includes("actions")) {
     registerActionTools(server, { gateway: deps.gateway, contextOf, requestState: deps.requestState });
     registerConfirmApp(server, deps.gateway, contextOf, scope);

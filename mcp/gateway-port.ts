@@ -42,6 +42,11 @@ export interface GatewayPort<Ctx> {
   agentIdOf(ctx: Ctx): string;
   /** Hosts' waits on a person's approval (MCP Tasks extension); absent: no call answers with a task. */
   approvalTasks?: ApprovalTaskPort<Ctx>;
+  /**
+   * What a person decided on the caller's actions since it last heard (each action's state as
+   * get_context reads it), taken once; `about`: the action this call answers about, not repeated.
+   */
+  agentNews?(ctx: Ctx, about?: string): Promise<GatewayOutcome[]>;
 }
 
 /** The stored side of approval tasks, each read scoped to the caller's own tasks. */

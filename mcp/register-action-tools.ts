@@ -31,7 +31,7 @@ const DESCRIPTIONS: Record<ActionToolName, string> = {
   search_capabilities: "Find capabilities for the user's words (any language).",
   // Said up front (issue 23): a start that needs nobody's approval is the change, key or not.
   start_action:
-    "Start a change (a capability or the best match for the user's words) with every field they gave; it runs now unless someone must approve.",
+    "Start a change from the user's words (no search needed) or a capability with every field they gave; it runs now unless someone must approve.",
   get_context: "Re-read an action, or view a record.",
   advance_action: "Set an action's fields at its current version.",
   confirm_action: "Execute the effect, once approved where asked.",

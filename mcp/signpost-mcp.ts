@@ -81,6 +81,8 @@ export function gatewayPort(gw: Gateway): GatewayPort<TrustedContext> {
     approvalUrl: gw.approvalUrl,
     agentIdOf: gw.agentIdOf,
     approvalTasks: gw.approvalTasks,
+    agentNews: (ctx, about) =>
+      gw.agentNews(ctx, about) as ReturnType<NonNullable<GatewayPort<TrustedContext>["agentNews"]>>,
   };
 }
 

@@ -10,6 +10,7 @@ import { adapterForTenant, type CredentialResolver, vaultCredentials } from "./c
 import { type PublishedAuditEvent, subscribeAuditEvents } from "./event-stream";
 import { type GatewayOutcome, gatewayPipeline } from "./gateway-pipeline";
 import { advanceActionOperation } from "./operations/advance-action";
+import { agentNewsOperation } from "./operations/agent-news";
 import { approvalStatusOperation } from "./operations/approval-status";
 import { cancelActionOperation } from "./operations/cancel-action";
 import { composeActionSteps } from "./operations/compose-action-steps";
@@ -127,6 +128,8 @@ export function createGateway(options: GatewayOptions) {
     verifyAction,
     recoverAction,
     decideApproval: decideApprovalOperation(deps),
+    /** What a person decided on the caller's actions since it last heard, as get_context reads it. */
+    agentNews: agentNewsOperation(db, getContext),
     approvalStatus: approvalStatusOperation(deps),
     listRecoveryQueue: (ctx: TrustedContext) => listRecoveryQueue(db, ctx),
     resolveRecovery: resolveRecoveryOperation(deps),

@@ -1,5 +1,6 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
+import { NEWS_HEADING } from "@/mcp/agent-news";
 import { type Reading, readStructured, readText } from "./read-response";
 
 /** What the user said, as a model would map it onto a capability's inputs. */
@@ -65,13 +66,17 @@ export async function runSignpostAgent(
       content?: Array<{ type: string; text?: string }>;
       structuredContent?: unknown;
     };
-    const text = (result.content ?? []).map((c) => c.text ?? "").join("\n");
+    const blocks = (result.content ?? []).map((c) => c.text ?? "");
+    const text = blocks.join("\n");
+    // News of other actions (a person's decisions since the last call) is told apart by its
+    // heading, as a model does: the answer's own action and steps are the rest.
+    const answer = blocks.filter((b) => !b.startsWith(NEWS_HEADING)).join("\n");
     let reading: Reading;
-    if (mode === "text") reading = readText(text);
+    if (mode === "text") reading = { ...readText(answer), read: text };
     else {
       reading = readStructured(result.structuredContent);
       // Such hosts show the text block too (browse pages live there).
-      const fromText = readText(text);
+      const fromText = readText(answer);
       reading.choices.push(...fromText.choices);
       if (!reading.links.length) reading.links = fromText.links;
       reading.read = `${text}\n${reading.read}`;

@@ -13,7 +13,7 @@ interface AwaitingApproval {
  * action face, `navigate actions://…` on the browse face (which has no get_context).
  */
 export function approvalCarries(readsResult: string): string {
-  return `their approval at the link carries it out: nothing to call now (${readsResult} shows the result later)`;
+  return `their approval at the link carries it out: nothing to call now (your next call's answer brings the result, whatever you call; ${readsResult} reads it at once)`;
 }
 
 /**

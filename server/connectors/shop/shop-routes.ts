@@ -274,9 +274,10 @@ export const SHOP_ROUTES: RouteDefinition[] = [
       if (isOutcome(found)) return outcomePage("Cart", found);
       const items = Array.isArray(found.items) ? (found.items as Row[]) : [];
       const coupons = Array.isArray(found.coupons) ? (found.coupons as Row[]) : [];
-      // The question beside "what is in my cart" is whether a coupon applies: answered here.
+      // The question beside "what is in my cart" is whether a coupon applies: answered here, an
+      // empty cart included (round 17: silence there sent the model on to search "coupons").
       const offers = !items.length
-        ? ""
+        ? "\n\nThe cart is empty: no coupon applies to it now."
         : coupons.length
           ? `\n\n## Coupons that apply to this cart\n\n${rowsTable(coupons, ["code", "label", "discount"])}\n\nAt checkout, send its code as coupon_code (or say "use a coupon" in the request).`
           : "\n\nNo coupon applies to this cart.";

@@ -6,6 +6,7 @@ import {
   decideApprovalInputSchema,
 } from "../approvals";
 import type { TrustedContext } from "../trusted-context";
+import { leaveAgentNews } from "./agent-news";
 import { applyApprovedActionOperation } from "./apply-approved-action";
 import type { GatewayDeps } from "./gateway-deps";
 
@@ -47,15 +48,20 @@ export function decideApprovalOperation(deps: GatewayDeps) {
     const decided = await auditedDecision(ctx, parsed.input, () =>
       decideApproval(db, ctx, capabilities, parsed.input),
     );
+    if (decided.outcome !== "applied" || !decided.action_id) return decided;
     // Only this decision's winner gets here with "approved" (the decision's update is
     // conditional), so one click runs the confirm once; a racing agent confirm meets the ledger.
-    if (decided.outcome !== "applied" || decided.approval?.status !== "approved" || !decided.action_id)
+    if (decided.approval?.status !== "approved") {
+      await leaveAgentNews(db, ctx.tenantId, decided.action_id);
       return decided;
+    }
     const result = await applyApproved(ctx, {
       actionId: decided.action_id,
       version: decided.approval.version,
       approvalId: decided.approval.id,
     });
+    // The agent was told "nothing to call now": its next call brings how this ended.
+    await leaveAgentNews(db, ctx.tenantId, decided.action_id);
     return {
       ...decided,
       message: `${decided.message}; ${resultWords(result.outcome)}: ${result.message}`,

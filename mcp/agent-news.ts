@@ -1,0 +1,57 @@
+import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
+import { ACTION_TOOLS, type GatewayPort } from "./gateway-port";
+import { toolResult } from "./register-action-tools";
+
+/** How the news block begins: told apart from the answer it comes with. */
+export const NEWS_HEADING = "A person decided since your last call:";
+
+/** The tools a model reads the answers of; an MCP App's own tools feed a screen, never the model. */
+const READ_BY_THE_MODEL = new Set<string>([...ACTION_TOOLS, "search", "navigate", "submit", "run_script"]);
+
+/** The action a result (or, failing that, its call) is about: its news is in the answer already. */
+function actionAbout(result: unknown, args: unknown): string | undefined {
+  const answered = (result as { structuredContent?: { action_id?: unknown } } | undefined)?.structuredContent
+    ?.action_id;
+  if (typeof answered === "string") return answered;
+  const asked = (args as { action_id?: unknown } | undefined)?.action_id;
+  return typeof asked === "string" ? asked : undefined;
+}
+
+/**
+ * Wraps `server.registerTool` so every model-read tool registered from now on brings, with its
+ * answer, what a person decided on the caller's actions since its last call: a text block after it,
+ * each action as get_context shows it. A plain host cannot keep a call open while the person
+ * approves, so the agent was told "nothing to call now": this is where it learns how it ended,
+ * without a call of its own to ask.
+ */
+export function deliverAgentNews<Ctx>(
+  server: McpServer,
+  gateway: GatewayPort<Ctx>,
+  contextOf: (ctx?: ServerContext) => Ctx,
+): void {
+  const news = gateway.agentNews;
+  if (!news) return;
+  const register = server.registerTool.bind(server) as (...args: unknown[]) => unknown;
+  (server as { registerTool: unknown }).registerTool = (name: string, config: unknown, handler: unknown) => {
+    if (!READ_BY_THE_MODEL.has(name)) return register(name, config, handler);
+    const run = handler as (...args: unknown[]) => Promise<unknown>;
+    return register(name, config, async (...args: unknown[]) => {
+      const result = await run(...args);
+      // A task or an elicitation answer has no text for the model yet: the news waits for one that has.
+      const shaped = result as { content?: unknown[] };
+      if (!Array.isArray(shaped.content)) return result;
+      const ctx = args.at(-1) as ServerContext | undefined;
+      const decided = await news(contextOf(ctx), actionAbout(result, args.length > 1 ? args[0] : undefined));
+      if (decided.length === 0) return result;
+      const told = decided.map((outcome) => {
+        const block = toolResult(outcome, undefined, "get_context").content[0];
+        return block?.type === "text" ? block.text : "";
+      });
+      return {
+        ...shaped,
+        // After the answer: a client that reads only the first block still reads the answer.
+        content: [...shaped.content, { type: "text", text: `${NEWS_HEADING}\n${told.join("\n\n")}` }],
+      };
+    });
+  };
+}

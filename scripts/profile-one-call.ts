@@ -1,5 +1,5 @@
 // `npx tsx scripts/profile-one-call.ts <dir> [get_context|navigate|search_capabilities|tools/list]`
-// (env CALLS=2000, PROTOCOL=2025|2026): a V8 CPU profile of `serve` answering one kind of call
+// (env CALLS=2000, PROTOCOL=2025|2026, DB=sqlite|postgres): a V8 CPU profile of `serve` answering one kind of call
 // over and over, written to <dir> when it stops; read it with cpu-profile-summary.ts. A bench's
 // profile mixes every call it makes; this one is the call being worked on, and nothing else.
 import { randomBytes } from "node:crypto";
@@ -25,7 +25,7 @@ if (!call) throw new Error(`unknown call ${which}`);
 
 const masterKey = randomBytes(32).toString("hex");
 const legacy = await startLegacyProcess();
-const database = await createTestDatabase("sqlite");
+const database = await createTestDatabase(process.env.DB === "postgres" ? "postgres" : "sqlite");
 process.env.SIGNPOST_MASTER_KEY = masterKey;
 const seeded = await seedDemo(database.db, { legacyUrl: legacy.url, legacyApiKeys: legacy.apiKeys });
 const key = seeded?.agents.find((a) => a.user === "alice@acme.test")?.key ?? "";

@@ -80,7 +80,9 @@ describeEachProvider(
       // line's, said once): the user approves at the link, which carries it out. This host opens
       // no URL, so confirm_action is no step of the agent's (approval-next-steps.ts).
       expect(text(started)).toContain(`action \`${s.action_id}\` · version 1`);
-      expect(text(started)).toMatch(/their approval at the link carries it out: nothing to call now/);
+      expect(text(started)).toMatch(
+        /their approval at the link carries it out and shows them the result: nothing to call now/,
+      );
       expect(text(started)).not.toMatch(/confirm_action/);
       // The confirmation node links the MCP App; its _meta holds what the screen shows and the
       // console page where Alice decides — nothing that could approve.

@@ -33,7 +33,7 @@ describe("news of a person's decisions with the agent's next call (MCP over HTTP
     const started = await alice.callTool({ name: "start_action", arguments: CHECKOUT });
     const s = sc(started);
     expect(s.status).toBe("awaiting_approval");
-    expect(text(started)).toMatch(/nothing to call now \(your next call's answer brings the result/);
+    expect(text(started)).toMatch(/nothing to call now \(your next call's answer brings it too/);
     expect(await approve(w, String(s.action_id))).toMatchObject({ outcome: "applied" });
 
     // Sam's agent hears nothing of Alice's action.

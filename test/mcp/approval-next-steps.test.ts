@@ -34,7 +34,9 @@ describe("next steps while the person decides, per host (MCP over HTTP, real gat
     expect(s.next_actions.map((n) => n.tool)).not.toContain("confirm_action");
     expect(t).toMatch(/approve at: http:\/\/localhost:3000\/confirm\//);
     // Said once, in the message: no step to call (round 14: a listed read was called at once).
-    expect(t).toMatch(/their approval at the link carries it out: nothing to call now/);
+    expect(t).toMatch(
+      /their approval at the link carries it out and shows them the result: nothing to call now/,
+    );
     expect(t).not.toMatch(/^- get_context/m);
     expect(t.match(/carries it out/g)).toHaveLength(1);
     // The MCP Apps screen still comes with it.

@@ -127,7 +127,9 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
     expect(await w.db.effect.count({ where: { actionId: String(out.action_id) } })).toBe(0);
     // The person's approval carries it out: on this host (no URL elicitation) no confirm is offered.
     expect(nextOf(out).map((n) => n.tool)).not.toContain("confirm_action");
-    expect(String(out.message)).toMatch(/approval at the link carries it out: nothing to call now/);
+    expect(String(out.message)).toMatch(
+      /approval at the link carries it out and shows them the result: nothing to call now/,
+    );
 
     // Once the person approved (their approval's own run had not happened: see grant), a key on
     // advance confirms too; the tool list says the key is optional and what it adds.

@@ -9,11 +9,14 @@ interface AwaitingApproval {
 /**
  * What an agent is told once about an approval its person makes at the link, in every face:
  * the person's approval runs the confirm itself (the gateway's decide-approval), so nothing is
- * left to call. `readsResult` is how this face reads the result later: `get_context` on the
+ * left to call; the agent's next call brings the result anyway (mcp/agent-news.ts), and the person
+ * saw it on their screen. Round 18's model read the action after every approval while the text
+ * said "get_context reads it at once": the read is named for when the user asks, no sooner.
+ * `readsResult` is how this face reads the result: `get_context` on the
  * action face, `navigate actions://…` on the browse face (which has no get_context).
  */
 export function approvalCarries(readsResult: string): string {
-  return `their approval at the link carries it out: nothing to call now (your next call's answer brings the result, whatever you call; ${readsResult} reads it at once)`;
+  return `their approval at the link carries it out and shows them the result: nothing to call now (your next call's answer brings it too, whatever you call; ${readsResult} only if the user asks)`;
 }
 
 /**

@@ -3,28 +3,16 @@
 // authorization) to one upstream with the same `fetch` Signpost's connectors use, and answers
 // its status and body. No protocol, no audit, no permissions: what is left is the extra process
 // hop itself (two more socket writes and reads, one more HTTP parse each way). Bench-only.
-import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:http";
-import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
-
-const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+import { spawnAnnouncingProcess } from "./spawn-announcing-process";
 
 /** The proxy as its own process (as `serve` is), forwarding to `upstream`. */
 export async function startReferenceProxy(
   upstream: string,
 ): Promise<{ url: string; pid: number | undefined; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, ["--import", tsx, import.meta.filename, upstream], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /"url":"(http:[^"]+)"/.exec(seen);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`the reference proxy exited with ${code}`)));
+  const { child, url } = await spawnAnnouncingProcess(import.meta.filename, {
+    name: "the reference proxy",
+    args: [upstream],
   });
   return {
     url,

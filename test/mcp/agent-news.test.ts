@@ -1,17 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { NEWS_HEADING } from "@/mcp/agent-news";
 import { approve } from "../gateway/gateway-world";
+import { mugCheckout } from "../helpers/mug-checkout";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
-const CHECKOUT = {
-  capability: "checkout",
-  patch: {
-    items: [{ product_id: "prod_mug", quantity: 1 }],
-    address_id: "Office",
-    shipping_method: "standard",
-    payment_type: "balance",
-  },
-};
+const CHECKOUT = mugCheckout();
 
 const NEWS = new RegExp(NEWS_HEADING);
 

@@ -1,16 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { approve, idem } from "../gateway/gateway-world";
+import { mugCheckout } from "../helpers/mug-checkout";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
-const CHECKOUT = {
-  capability: "checkout",
-  patch: {
-    items: [{ product_id: "prod_mug", quantity: 1 }],
-    address_id: "Office",
-    shipping_method: "standard",
-    payment_type: "balance",
-  },
-};
+const CHECKOUT = mugCheckout();
 
 /**
  * The next steps of an answer waiting on the person's approval name only calls this host should

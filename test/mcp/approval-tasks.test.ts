@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { createSignpostMcp } from "@/mcp/signpost-mcp";
 import { describeEachProvider } from "../helpers/database";
+import { mugCheckout } from "../helpers/mug-checkout";
 import { handleNode } from "../helpers/serve-route";
 import { createMcpWorld, type McpWorld, sc } from "./mcp-world";
 import { connectTaskHost, MODERN_VERSION } from "./tasks-client";
@@ -12,15 +13,7 @@ import { connectTaskHost, MODERN_VERSION } from "./tasks-client";
 // the polls alternate between two Signpost instances on one database (SQLite, and PostgreSQL
 // as several instances run in production).
 
-const CHECKOUT = {
-  capability: "checkout",
-  patch: {
-    items: [{ product_id: "prod_mug", quantity: 2 }],
-    address_id: "Office",
-    shipping_method: "standard",
-    payment_type: "balance",
-  },
-};
+const CHECKOUT = mugCheckout(2);
 
 async function balance(w: McpWorld): Promise<number> {
   const res = await fetch(`${w.legacy.url}/v1/customers/cus_alice`, {

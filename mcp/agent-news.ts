@@ -1,4 +1,6 @@
 import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
+import { logger } from "@/server/logger";
+import { redactText } from "@/server/redact-secrets";
 import { ACTION_TOOLS, type GatewayPort } from "./gateway-port";
 import { toolResult } from "./register-action-tools";
 
@@ -41,7 +43,14 @@ export function deliverAgentNews<Ctx>(
       const shaped = result as { content?: unknown[] };
       if (!Array.isArray(shaped.content)) return result;
       const ctx = args.at(-1) as ServerContext | undefined;
-      const decided = await news(contextOf(ctx), actionAbout(result, args.length > 1 ? args[0] : undefined));
+      // The call has run: a failure to read the news never costs its answer (the flags stay for the next call).
+      const decided = await news(
+        contextOf(ctx),
+        actionAbout(result, args.length > 1 ? args[0] : undefined),
+      ).catch((error: unknown) => {
+        logger.warn({ err: redactText(String(error)), tool: name }, "news of decisions not read");
+        return [];
+      });
       if (decided.length === 0) return result;
       const told = decided.map((outcome) => {
         const block = toolResult(outcome, undefined, "get_context").content[0];

@@ -1,4 +1,6 @@
 import type { Db } from "../../db/client";
+import { logger } from "../../logger";
+import { redactText } from "../../redact-secrets";
 import type { GatewayOutcome } from "../gateway-pipeline";
 import type { TrustedContext } from "../trusted-context";
 
@@ -14,12 +16,24 @@ const MAX_QUIET = 10_000;
  * call reads with its tenant row, so each instance asks for news only after it moved.
  */
 export async function leaveAgentNews(db: Db, tenantId: string, actionId: string): Promise<void> {
-  const action = await db.action.findFirst({ where: { id: actionId, tenantId }, select: { agentId: true } });
-  if (!action?.agentId) return;
-  await db.$transaction([
-    db.action.update({ where: { id: actionId }, data: { agentNotice: true } }),
-    db.agent.update({ where: { id: action.agentId }, data: { appliedActionsVersion: { increment: 1 } } }),
-  ]);
+  try {
+    const action = await db.action.findFirst({
+      where: { id: actionId, tenantId },
+      select: { agentId: true },
+    });
+    if (!action?.agentId) return;
+    await db.$transaction([
+      db.action.update({ where: { id: actionId }, data: { agentNotice: true } }),
+      db.agent.update({ where: { id: action.agentId }, data: { appliedActionsVersion: { increment: 1 } } }),
+    ]);
+  } catch (error) {
+    // The decision and its run stand, on record: the person is not told it failed because the
+    // news did not get stored. The agent still reads the action with get_context.
+    logger.warn(
+      { err: redactText(String(error)), action: actionId },
+      "news of a decision not left for its agent",
+    );
+  }
 }
 
 /**

@@ -51,17 +51,17 @@ export function decideApprovalOperation(deps: GatewayDeps) {
     if (decided.outcome !== "applied" || !decided.action_id) return decided;
     // Only this decision's winner gets here with "approved" (the decision's update is
     // conditional), so one click runs the confirm once; a racing agent confirm meets the ledger.
-    if (decided.approval?.status !== "approved") {
-      await leaveAgentNews(db, ctx.tenantId, decided.action_id);
-      return decided;
-    }
-    const result = await applyApproved(ctx, {
-      actionId: decided.action_id,
-      version: decided.approval.version,
-      approvalId: decided.approval.id,
-    });
+    const approval = decided.approval?.status === "approved" ? decided.approval : null;
+    const result = approval
+      ? await applyApproved(ctx, {
+          actionId: decided.action_id,
+          version: approval.version,
+          approvalId: approval.id,
+        })
+      : null;
     // The agent was told "nothing to call now": its next call brings how this ended.
     await leaveAgentNews(db, ctx.tenantId, decided.action_id);
+    if (!result) return decided;
     return {
       ...decided,
       message: `${decided.message}; ${resultWords(result.outcome)}: ${result.message}`,

@@ -11,6 +11,7 @@ import {
   rowSays,
   wordTokens,
 } from "./choice-words";
+import { dayOf } from "./day-words";
 import { requestWords } from "./request-words";
 import { cannot, whyPicked } from "./why-picked";
 
@@ -208,7 +209,7 @@ function shortValues(r: ChoiceRow): Array<[string, string]> {
  * value ("Acme Corp", "pending_payment", "EUR"): an imported row's facts sit under any key.
  */
 function says(r: ChoiceRow, word: string): boolean {
-  if (rowSays(r, word) || went(r, word) === true) return true;
+  if (rowSays(r, word) || went(r, word) === true || dayOf(r, word) === true) return true;
   let words = valueWords.get(r);
   if (!words) {
     words = new Set(shortValues(r).flatMap(([, v]) => wordTokens(v)));
@@ -222,7 +223,7 @@ function says(r: ChoiceRow, word: string): boolean {
  * "Coupon not applied"): "the task that hasn't started" fits the not_started one.
  */
 function affirms(r: ChoiceRow, word: string): boolean {
-  const event = went(r, word);
+  const event = went(r, word) ?? dayOf(r, word);
   if (event !== undefined) return event;
   if (!says(r, word)) return false;
   let denied = deniedWords.get(r);

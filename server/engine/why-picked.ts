@@ -1,4 +1,6 @@
-import { type ChoiceRow, NAME_KEYS, rowAge, rowSays, wordTokens } from "./choice-words";
+import { whenText } from "../connectors/sdk/when-text";
+import { type ChoiceRow, NAME_KEYS, rowSays as ownWords, rowAge, wordTokens } from "./choice-words";
+import { dayOf } from "./day-words";
 import { inSentence } from "./in-sentence";
 
 /**
@@ -15,7 +17,9 @@ export function whyPicked(
   age?: "oldest" | "newest",
 ): string | undefined {
   const matched = [...new Set(words)].filter((w) => rowSays(choice, w));
-  const facts = factsOf(choice, matched);
+  // A day word ("today") is said by the row's creation time: shown with how long ago it was.
+  const dated = matched.some((w) => dayOf(choice, w)) ? rowAge(choice) : undefined;
+  const facts = [...factsOf(choice, matched), ...(dated ? [`created ${whenText(dated)}`] : [])];
   if (!facts.length && !age) return undefined;
   const when = age ? rowAge(choice)?.slice(0, 10) : undefined;
   const said = [...facts, ...(when ? [`created ${when}`] : [])].join(", ");
@@ -25,6 +29,11 @@ export function whyPicked(
     2,
   );
   return near.length ? `${head}; ${near.join("; ")}` : `${head}; the only one that fits`;
+}
+
+/** Whether a row says this word of itself, its creation time included ("today"). */
+function rowSays(row: ChoiceRow, word: string): boolean {
+  return ownWords(row, word) || dayOf(row, word) === true;
 }
 
 /** The row's facts holding the matched words: a name quoted whole, any other value by its key. */

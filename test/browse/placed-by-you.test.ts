@@ -77,7 +77,7 @@ describe("orders this agent placed are marked (real legacy, real MCP client)", (
     const client = await w.connect(w.keys.alice);
     const started = await client.callTool({
       name: "start_action",
-      arguments: { capability: "after_sales", intent: "cancel the order I placed today" },
+      arguments: { capability: "after_sales", intent: "cancel one of my orders" },
     });
     const orders = (
       started.structuredContent as { options?: { orders?: Array<{ id: string; placed_by?: string }> } }
@@ -88,7 +88,7 @@ describe("orders this agent placed are marked (real legacy, real MCP client)", (
     // Another agent of the same person sees the same orders unmarked.
     const other = await (await w.connect(secondKey)).callTool({
       name: "start_action",
-      arguments: { capability: "after_sales", intent: "cancel the order I placed today" },
+      arguments: { capability: "after_sales", intent: "cancel one of my orders" },
     });
     expect(JSON.stringify(other.structuredContent)).not.toContain("placed_by");
   });

@@ -1,5 +1,6 @@
 // stays-whole: one behaviour (words become choices) over one started MCP world.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { mugCheckout } from "../helpers/mug-checkout";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 type Json = Record<string, unknown>;
@@ -303,6 +304,58 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
       }),
     );
     expect(out.capability).toBe("after_sales");
+  });
+
+  it('"the order I placed today" is the one created within the last 24 hours; two such are asked about, never picked', async () => {
+    const client = await w.connect(w.keys.alice);
+    const placeOne = async (key: string) => {
+      const out = sc(
+        await client.callTool({
+          name: "start_action",
+          arguments: { ...mugCheckout(), idempotency_key: key },
+        }),
+      );
+      await approve(String(out.action_id));
+      const done = await w.gw.getContext(w.agent.alice, { action_id: String(out.action_id) });
+      return String(
+        (done.effect as Json | undefined)?.order_id ?? JSON.stringify(done).match(/ord_[0-9a-f]{12}/)?.[0],
+      );
+    };
+    // No order of Alice's is from today yet (the newest seeded one is a day old): nothing picked.
+    const none = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { intent: "Cancel the order I placed today" },
+      }),
+    );
+    expect((none.from_words as Json | undefined)?.order_id).toBeUndefined();
+    const first = await placeOne("today-order-1");
+    expect(first).toMatch(/^ord_[0-9a-f]{12}$/);
+    const one = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "Cancel the order I placed today" },
+    });
+    expect((sc(one).from_words as Json).order_id).toBe(first);
+    // Why it is that one: its time, with how long ago it was.
+    expect(text(one)).toMatch(
+      new RegExp(
+        `^taken from the words: order_id = ${first} \\(fits created \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC, (just now|\\d+ min ago)`,
+        "m",
+      ),
+    );
+    expect(sc(one).status).toBe("awaiting_approval");
+    // A second order today: the words fit both, the user is asked.
+    const second = await placeOne("today-order-2");
+    const two = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { intent: "Cancel the order I placed today" },
+      }),
+    );
+    expect((two.from_words as Json | undefined)?.order_id).toBeUndefined();
+    expect(String(two.message)).toContain(first);
+    expect(String(two.message)).toContain(second);
+    expect(String(two.message)).toMatch(/ask the user which one/);
   });
 
   it("the cart page answers whether a coupon applies; the checkout preview says where the items it needs are offered", async () => {

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { withoutDenied } from "../connectors/sdk/negated-words";
 import { recordEvents, type StatusLifecycle } from "../connectors/sdk/record-events";
+import { pricedInWords } from "./price-words";
 
 /**
  * The one place where a person's words become a choice a node offers: a label ("Office"), a
@@ -298,6 +299,14 @@ export function itemsInWords(
   };
   for (const part of request.split(/[,;\n+&、，和]|\band\b|\bplus\b/i)) {
     if (!part.trim()) continue;
+    // "The cheapest product": the one its price names, whatever else its words hold.
+    const said = wordTokens(part);
+    // "…in my cart" prices the cart's rows only.
+    const listed = rows.filter((r) => said.includes(r.list.toLowerCase()));
+    const priced = pricedInWords(listed.length ? listed : rows, part, said);
+    if (priced?.kind === "one") add(priced.choice, countIn(part));
+    else if (priced?.kind === "tie") return { kind: "several", words: part.trim(), choices: priced.choices };
+    if (priced) continue;
     const { best, score } = bestInWords(rows, part);
     if (best.length === 1 && best[0]) add(best[0], countIn(part));
     else if (best.length > 1 && score > 0) return { kind: "several", words: part.trim(), choices: best };

@@ -27,6 +27,7 @@ import {
 import { requiredFields } from "./describe-inputs";
 import { describedAnswer } from "./described-answer";
 import { askPart, canTake, deniedOf, describedRecords } from "./described-records";
+import { laterChoicesInWords } from "./later-choices";
 import { paidChoice } from "./paid-choices";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 import { REQUEST_NOTE, takesRequestAsReason } from "./request-as-reason";
@@ -356,7 +357,17 @@ export async function evaluateAction(
         rerun();
         continue;
       }
-      if (errors.length || missing.length) return stopAt(i, { missing, errors });
+      if (errors.length || missing.length) {
+        // What the words already say for a later step goes in now, as an advance would send it.
+        if (request)
+          for (const [field, value] of Object.entries(
+            laterChoicesInWords(capability, i, values, options, request),
+          )) {
+            values[field] = value;
+            fromWords[field] = value;
+          }
+        return stopAt(i, { missing, errors });
+      }
       break;
     }
   }

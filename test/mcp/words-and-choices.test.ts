@@ -522,6 +522,54 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     expect(String((advanced.summary as Json).address)).toMatch(/^Home: /);
   });
 
+  it("'the cheapest product' is named by its price, later steps' choices the words name are taken at the start, and an empty cart offers the catalog cheapest first", async () => {
+    const client = await w.connect(w.keys.alice);
+    const cheapest = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: {
+          intent: "Buy one of the cheapest product in the shop, ship it home, pay from my balance.",
+        },
+      }),
+    );
+    expect(cheapest).toMatchObject({
+      capability: "checkout",
+      node: "SHIPPING",
+      missing: ["shipping_method"],
+    });
+    // The payment step is later than shipping: its method is taken now, shown as taken.
+    expect(cheapest.from_words).toMatchObject({
+      items: "1 × prod_mug",
+      address_id: "addr_alice_home",
+      payment_type: "balance",
+    });
+    // Three tees share the lowest price among tees (the XL is sold out): the user picks.
+    const tee = await client.callTool({
+      name: "start_action",
+      arguments: { capability: "checkout", intent: "buy the cheapest tee" },
+    });
+    expect(text(tee)).toMatch(/"buy the cheapest tee" fits 3: .*; ask the user which one/);
+    expect(text(tee)).not.toContain("prod_tee_xl");
+    // Words that name no later step's choice take none.
+    const none = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { capability: "checkout", intent: "buy a mug" },
+      }),
+    );
+    expect((none.from_words as Json | undefined)?.payment_type).toBeUndefined();
+
+    for (const product of ["prod_mug", "prod_tee"])
+      await fetch(`${w.legacy.url}/v1/customers/cus_alice/cart/items/${product}`, {
+        method: "DELETE",
+        headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
+      });
+    const empty = await client.callTool({ name: "start_action", arguments: { capability: "checkout" } });
+    expect(text(empty)).toMatch(/^options\.products \(for items\[\]\.product_id; cheapest first\b/m);
+    expect(text(empty)).toMatch(/^- `prod_mug` Signpost Mug · unit_price: \$18\.00$/m);
+    expect(text(empty)).toMatch(/^- `prod_tee_xl` .*possible: sold out$/m);
+  });
+
   it("a free-text field is taken from words that clearly give it (and shown as sent); otherwise the answer says what to send: the request verbatim, shown as sent", async () => {
     const client = await w.connect(w.keys.sam);
     const given = await client.callTool({

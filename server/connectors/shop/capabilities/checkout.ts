@@ -14,6 +14,7 @@ import type {
   ShopCoupon,
   ShopOrder,
   ShopPaymentMethod,
+  ShopProduct,
   ShopQuote,
 } from "../shop-adapter";
 import { customerFor, noCustomer } from "../shop-customer";
@@ -50,6 +51,22 @@ function eligibleCoupons(coupons: ShopCoupon[]) {
   return coupons
     .filter((c) => c.eligible)
     .map((c) => ({ code: c.code, label: c.description, discount: c.discount }));
+}
+
+/** How many products an empty cart's first step offers (the cheapest). */
+const OFFERED_PRODUCTS = 8;
+
+/**
+ * A product as a choice for items: its price (as the cart's lines carry it), and a sold-out one
+ * says so, so "the cheapest" never names what cannot be bought.
+ */
+function productChoice(p: ShopProduct) {
+  return {
+    product_id: p.id,
+    name: p.name,
+    unit_price: p.price,
+    ...(p.stock > 0 ? {} : { possible: "sold out" }),
+  };
 }
 
 export const checkout = defineCapability<ShopAdapter>({
@@ -103,11 +120,11 @@ export const checkout = defineCapability<ShopAdapter>({
           .max(20)
           .describe("Items to buy with quantities, e.g. [{product_id, quantity}]"),
       },
-      // Products the user may name that are not in the cart ("2 Logo Tee L"): the catalog's first
-      // page of 100, read only when words must become items.
+      // Products the user may name that are not in the cart ("2 Logo Tee L", "the cheapest
+      // one"): the catalog's first page of 100, read only when words must become items.
       async lookup({ adapter }) {
         const catalog = await adapter.products({ per_page: 100 });
-        return { products: catalog.data.map((p) => ({ product_id: p.id, name: p.name })) };
+        return { products: catalog.data.map(productChoice) };
       },
       async resolve({ adapter, actor, values, derived }) {
         const customer = await customerFor(adapter, actor, derived);
@@ -120,6 +137,15 @@ export const checkout = defineCapability<ShopAdapter>({
           const subtotal = cart?.subtotal ?? 0;
           if (subtotal > 0)
             options.available_coupons = eligibleCoupons(await adapter.coupons(customer.id, subtotal));
+          // An empty cart leaves nothing to choose from: the catalog's cheapest few are offered
+          // (round 20: "ITEMS needs items" with no list sent the model to search the catalog).
+          else {
+            const catalog = await adapter.products({ sort: "price", per_page: OFFERED_PRODUCTS });
+            options.products = catalog.data.map(productChoice);
+            options.order_of = {
+              products: `cheapest first${catalog.next_page ? "; more: name one by its words, or shop://products" : ""}`,
+            };
+          }
           return { options };
         }
         const errors: ValidationError[] = [];

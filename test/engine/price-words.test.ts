@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { rowOf, wordTokens } from "../../server/engine/choice-words";
+import { pricedInWords } from "../../server/engine/price-words";
+
+const rows = [
+  rowOf("p_lamp", { product_id: "p_lamp", name: "Desk Lamp", unit_price: 3200 }),
+  rowOf("p_mug", { product_id: "p_mug", name: "Mug", unit_price: 1800 }),
+  rowOf("p_tee_s", { product_id: "p_tee_s", name: "Tee (S)", unit_price: 2500 }),
+  rowOf("p_tee_m", { product_id: "p_tee_m", name: "Tee (M)", unit_price: 2500 }),
+  rowOf("p_cup", { product_id: "p_cup", name: "Cup", unit_price: 900, possible: "sold out" }),
+];
+const priced = (part: string) => pricedInWords(rows, part, wordTokens(part));
+
+describe("a thing named by its price", () => {
+  it("the cheapest or dearest of what can be taken; among the things the other words name", () => {
+    expect(priced("one of the cheapest products")).toMatchObject({ kind: "one", choice: { value: "p_mug" } });
+    expect(priced("the most expensive thing")).toMatchObject({ kind: "one", choice: { value: "p_lamp" } });
+    expect(priced("the priciest tee")?.kind).toBe("tie");
+  });
+
+  it("two at that price are a tie for the user; words with no price end are not read here", () => {
+    const tie = priced("the cheapest tee");
+    expect(tie?.kind === "tie" && tie.choices.map((c) => c.value)).toEqual(["p_tee_s", "p_tee_m"]);
+    expect(priced("a mug")).toBeUndefined();
+    expect(pricedInWords([rowOf("x", { name: "X" })], "the cheapest", ["cheapest"])).toBeUndefined();
+  });
+});

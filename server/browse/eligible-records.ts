@@ -2,6 +2,7 @@ import type { BackendOutcome, BrowseBackend, Row } from "../connectors/sdk/brows
 import type { AnyCapability } from "../connectors/sdk/define-capability";
 import type { AnyConnector, ConnectorEntity } from "../connectors/sdk/define-connector";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
+import { REQUEST_NOTE } from "../connectors/sdk/request-note";
 import type { RouteDefinition } from "./browse-routes";
 import type { MayNavigate } from "./navigable-routes";
 import { navigate } from "./navigate";
@@ -240,8 +241,10 @@ function whatIsPossible(answer: BackendOutcome, recordField: string): string {
   const parts: string[] = [];
   const said = new Set<string>();
   const named = (answer.from_words ?? {}) as Row;
+  // A reason filled with the user's question is no choice of theirs: said, it repeated the
+  // question on every possible row (~25 tokens each).
   for (const [field, value] of Object.entries(named))
-    if (field !== recordField && typeof value === "string") {
+    if (field !== recordField && typeof value === "string" && !value.endsWith(`(${REQUEST_NOTE})`)) {
       parts.push(`${field} ${code(value)}`);
       said.add(field);
     }

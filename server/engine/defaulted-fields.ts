@@ -1,6 +1,6 @@
 import { SHOWN_KEY } from "../connectors/sdk/decision-summary";
+import { REQUEST_NOTE } from "../connectors/sdk/request-note";
 import type { Evaluation } from "./evaluate-action";
-import { REQUEST_NOTE } from "./request-as-reason";
 
 /** A field the action filled from its own default, with the other values its choices offered. */
 export type Defaulted = { value: unknown; choices?: unknown[] };

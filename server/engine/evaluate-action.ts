@@ -2,6 +2,7 @@
 import type { ZodType } from "zod";
 import type { Actor, AnyCapability, NodeInput, Values } from "../connectors/sdk/define-capability";
 import type { ValidationError } from "../connectors/sdk/outcome";
+import { REQUEST_NOTE } from "../connectors/sdk/request-note";
 import { byAge } from "./age-order";
 import {
   AGE_WORDS,
@@ -30,7 +31,7 @@ import { askPart, canTake, deniedOf, describedRecords } from "./described-record
 import { laterChoicesInWords } from "./later-choices";
 import { paidChoice } from "./paid-choices";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
-import { REQUEST_NOTE, takesRequestAsReason } from "./request-as-reason";
+import { takesRequestAsReason } from "./request-as-reason";
 import { whyPicked } from "./why-picked";
 
 export interface Evaluation {

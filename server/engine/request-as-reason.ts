@@ -2,9 +2,6 @@ import type { ZodType } from "zod";
 import type { AnyCapability } from "../connectors/sdk/define-capability";
 import { isFreeText } from "./choice-words";
 
-/** What the agent's text and the person's screen say beside a reason filled with the request. */
-export const REQUEST_NOTE = "taken from the request: the user gave no reason of their own";
-
 /**
  * A free-text field that is a reason (its name says reason or why, or its description opens with
  * "Why"), of a change a person approves: when the user gave none, it takes their request

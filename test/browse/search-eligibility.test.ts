@@ -52,6 +52,8 @@ describe("search: which records an action is possible for", () => {
         expect(line).toContain(why);
       }
     }
+    // The question is no reason the user gave: never repeated on the rows as a choice.
+    expect(answer).not.toContain("taken from the request");
     // The one possible path of an order that is not yet shipped is said, as the dry run says it.
     expect(answer).toMatch(/^- \[ord_paid\]\(shop:\/\/order\/ord_paid\) — .*refund_only/m);
     // A question that asks nothing of the kind stays a plain search.

@@ -570,6 +570,24 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     expect(text(empty)).toMatch(/^- `prod_tee_xl` .*possible: sold out$/m);
   });
 
+  it("a named order shows what the capability reads: a payment its lines and total, an after-sales request what each line may take", async () => {
+    const client = await w.connect(w.keys.alice);
+    const pay = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "Pay my order that is waiting for payment." },
+    });
+    expect(sc(pay)).toMatchObject({ capability: "pay_order", missing: ["payment_type"] });
+    expect(text(pay)).toMatch(
+      /^options\.order: id ord_pending, status pending_payment, items Electric Kettle ×1, total \$156\.50, ship_to Office$/m,
+    );
+    expect(text(pay)).not.toMatch(/returnable|exchangeable/);
+    const exchange = await client.callTool({
+      name: "start_action",
+      arguments: { capability: "after_sales", entity_id: "ord_exchange", patch: { kind: "exchange" } },
+    });
+    expect(text(exchange)).toMatch(/exchangeable: true/);
+  });
+
   it("a free-text field is taken from words that clearly give it (and shown as sent); otherwise the answer says what to send: the request verbatim, shown as sent", async () => {
     const client = await w.connect(w.keys.sam);
     const given = await client.callTool({

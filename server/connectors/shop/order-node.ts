@@ -25,6 +25,8 @@ export function orderNode(
   check?: (order: ShopOrder) => ValidationError[] | Promise<ValidationError[]>,
   possible?: (order: ShopOrder, values: Record<string, unknown>) => string | null,
   scope: "visible" | "own" = "visible",
+  /** What the order shows once named: its lines' after-sales flags only where they decide. */
+  view: "plain" | "after_sales" = "plain",
 ): NodeDefinition<ShopAdapter> {
   return {
     id: "ORDER",
@@ -64,7 +66,7 @@ export function orderNode(
       if (!order || !reachable) return { notFound: { entity: "Order", id } };
       return {
         derived: { order },
-        options: { order: orderBrief(order) },
+        options: { order: view === "after_sales" ? orderBrief(order) : plainOrder(order) },
         errors: check ? await check(order) : [],
       };
     },
@@ -127,6 +129,19 @@ function orderCandidate(order: ShopOrder) {
     // When it was placed (shown with how long ago): "the order I placed today" is answered from
     // the list itself.
     placed: order.created_at,
+  };
+}
+
+/**
+ * An order as a payment, a parcel or an address change needs it: what it is, not what may be
+ * returned. Round 20: paying an order showed each line's returnable and exchangeable flags (~90
+ * tokens) the payment never reads.
+ */
+function plainOrder(order: ShopOrder) {
+  const { placed: _placed, ...what } = orderCandidate(order);
+  return {
+    ...what,
+    shipment: order.shipment ? { status: order.shipment.status, carrier: order.shipment.carrier } : null,
   };
 }
 

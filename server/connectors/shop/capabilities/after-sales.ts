@@ -213,14 +213,20 @@ export const afterSales = defineCapability<ShopAdapter>({
     ...SHOP_POLICY,
   },
   nodes: [
-    orderNode("The order; its state decides which after-sales paths apply", undefined, (order, values) => {
-      const paths = afterSalesPaths(order);
-      // A kind already given: only the orders it can be done for are offered.
-      if (typeof values.kind === "string")
-        return paths.find((p) => p.kind === values.kind)?.eligible ? "yes" : null;
-      const eligible = paths.filter((p) => p.eligible);
-      return eligible.length ? eligible.map((p) => p.kind).join(", ") : `nothing now: ${blocker(paths)}`;
-    }),
+    orderNode(
+      "The order; its state decides which after-sales paths apply",
+      undefined,
+      (order, values) => {
+        const paths = afterSalesPaths(order);
+        // A kind already given: only the orders it can be done for are offered.
+        if (typeof values.kind === "string")
+          return paths.find((p) => p.kind === values.kind)?.eligible ? "yes" : null;
+        const eligible = paths.filter((p) => p.eligible);
+        return eligible.length ? eligible.map((p) => p.kind).join(", ") : `nothing now: ${blocker(paths)}`;
+      },
+      "visible",
+      "after_sales",
+    ),
     {
       id: "PATH",
       description: "Which after-sales path: only the eligible ones can be chosen",

@@ -271,7 +271,8 @@ function countIn(part: string): number | undefined {
 }
 
 export type ItemsMatch =
-  | { kind: "items"; items: Array<Record<string, unknown>> }
+  /** `why`: how entries named by their price were picked, for the answer. */
+  | { kind: "items"; items: Array<Record<string, unknown>>; why?: string }
   | { kind: "several"; words: string; choices: ChoiceRow[] }
   | { kind: "none" };
 
@@ -290,6 +291,7 @@ export function itemsInWords(
   const items: Array<Record<string, unknown>> = [];
   const taken = new Set<string>();
   const wholeLists: string[] = [];
+  const whys: string[] = [];
   const add = (row: ChoiceRow, count: number | undefined) => {
     if (taken.has(row.value)) return;
     taken.add(row.value);
@@ -304,8 +306,13 @@ export function itemsInWords(
     // "…in my cart" prices the cart's rows only.
     const listed = rows.filter((r) => said.includes(r.list.toLowerCase()));
     const priced = pricedInWords(listed.length ? listed : rows, part, said);
-    if (priced?.kind === "one") add(priced.choice, countIn(part));
-    else if (priced?.kind === "tie") return { kind: "several", words: part.trim(), choices: priced.choices };
+    if (priced?.kind === "one") {
+      add(priced.choice, countIn(part));
+      // By its name (the value is beside it already): "Signpost Mug: the cheapest of 9 available".
+      const name = NAME_KEYS.map((k) => priced.choice.row[k]).find((v) => typeof v === "string" && v.trim());
+      whys.push(`${String(name ?? priced.choice.value).slice(0, 60)}: ${priced.why}`);
+    } else if (priced?.kind === "tie")
+      return { kind: "several", words: part.trim(), choices: priced.choices };
     if (priced) continue;
     const { best, score } = bestInWords(rows, part);
     if (best.length === 1 && best[0]) add(best[0], countIn(part));
@@ -321,7 +328,8 @@ export function itemsInWords(
     }
   }
   for (const list of wholeLists) for (const row of rows.filter((r) => r.list === list)) add(row, undefined);
-  return items.length ? { kind: "items", items } : { kind: "none" };
+  if (!items.length) return { kind: "none" };
+  return whys.length ? { kind: "items", items, why: whys.join("; ") } : { kind: "items", items };
 }
 
 /** The option list each field takes its value from (`available_offers` → `offer_code`), for the answer's headings. */

@@ -596,6 +596,7 @@ async function fromRequest(
         return {
           field,
           value: match.items,
+          ...(match.why ? { why: match.why } : {}),
           shown: match.items
             .map((e) => (shape.count ? `${e[shape.count]} × ${e[shape.key]}` : String(e[shape.key])))
             .join(", "),

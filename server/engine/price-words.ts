@@ -16,7 +16,8 @@ const PRICE_ENDS: Record<string, "low" | "high"> = {
 const PRICE_KEYS = ["unit_price", "price"];
 
 export type PriceMatch =
-  | { kind: "one"; choice: ChoiceRow }
+  /** `why`: how it was picked, in a few words ("the cheapest of 9 available"). */
+  | { kind: "one"; choice: ChoiceRow; why: string }
   | { kind: "tie"; choices: ChoiceRow[] }
   | undefined;
 
@@ -40,7 +41,10 @@ export function pricedInWords(rows: ChoiceRow[], part: string, tokens: string[])
   const prices = named.map((r) => priceOf(r) as number);
   const want = end === "low" ? Math.min(...prices) : Math.max(...prices);
   const at = named.filter((r) => priceOf(r) === want);
-  return at.length === 1 && at[0] ? { kind: "one", choice: at[0] } : { kind: "tie", choices: at };
+  // Said with the pick: round 21's model checked the catalog again when the answer named the
+  // mug with no word of how it was chosen.
+  const why = `the ${end === "low" ? "cheapest" : "dearest"} of ${named.length} available`;
+  return at.length === 1 && at[0] ? { kind: "one", choice: at[0], why } : { kind: "tie", choices: at };
 }
 
 /** "most expensive", "least expensive": the two-word ends. */

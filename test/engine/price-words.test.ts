@@ -13,7 +13,11 @@ const priced = (part: string) => pricedInWords(rows, part, wordTokens(part));
 
 describe("a thing named by its price", () => {
   it("the cheapest or dearest of what can be taken; among the things the other words name", () => {
-    expect(priced("one of the cheapest products")).toMatchObject({ kind: "one", choice: { value: "p_mug" } });
+    expect(priced("one of the cheapest products")).toMatchObject({
+      kind: "one",
+      choice: { value: "p_mug" },
+      why: "the cheapest of 4 available",
+    });
     expect(priced("the most expensive thing")).toMatchObject({ kind: "one", choice: { value: "p_lamp" } });
     expect(priced("the priciest tee")?.kind).toBe("tie");
   });

@@ -537,6 +537,8 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
       node: "SHIPPING",
       missing: ["shipping_method"],
     });
+    // How the item was picked is said with it.
+    expect((cheapest.why_picked as Json).items).toBe("Signpost Mug: the cheapest of 9 available");
     // The payment step is later than shipping: its method is taken now, shown as taken.
     expect(cheapest.from_words).toMatchObject({
       items: "1 × prod_mug",

@@ -21,9 +21,19 @@ export function whyPicked(
   const dated = matched.some((w) => dayOf(choice, w)) ? rowAge(choice) : undefined;
   const facts = [...factsOf(choice, matched), ...(dated ? [`created ${whenText(dated)}`] : [])];
   if (!facts.length && !age) return undefined;
-  const when = age ? rowAge(choice)?.slice(0, 10) : undefined;
+  // Its time with how long ago: "created 2026-12-04" beside "the oldest" read as a contradiction
+  // to round 22's model (the only open shipping ticket left was a new one), and it re-listed them.
+  const created = age ? rowAge(choice) : undefined;
+  const when = created ? whenText(created) : undefined;
   const said = [...facts, ...(when ? [`created ${when}`] : [])].join(", ");
-  const head = age ? `the ${age}${said ? ` with ${said}` : ""}` : `fits ${said}`;
+  // The oldest of one is the only one that fits: said so, not as an age it was picked by.
+  const alone =
+    age && matched.length > 0 && rows.filter((r) => matched.every((w) => rowSays(r, w))).length === 1;
+  const head = alone
+    ? `the only one with ${said}`
+    : age
+      ? `the ${age}${said ? ` with ${said}` : ""}`
+      : `fits ${said}`;
   const near = (age ? passedOverByAge(rows, choice, matched, age) : passedOver(rows, choice, matched)).slice(
     0,
     2,

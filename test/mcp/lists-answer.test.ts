@@ -142,8 +142,10 @@ describe("a list states its order truly, and a record the words name that cannot
     expect(sc(bumped)).toMatchObject({ status: "refused", reason: "same_priority" });
     expect((sc(bumped).from_words as Json).ticket_id).toBe("tkt_9");
     expect(body.split("\n")[0]).toMatch(/already urgent: nothing to change/);
+    // The only open shipping ticket left is said to be the only one (with its time and how long
+    // ago), not "the oldest" beside today's date.
     expect(body).toMatch(
-      /taken from the words: ticket_id = tkt_9 \(the oldest with status open, team shipping/,
+      /taken from the words: ticket_id = tkt_9 \(the only one with status open, team shipping, created \d{4}-\d\d-\d\d \d\d:\d\d UTC, (just now|\d+ \w+ ago)[;)]/,
     );
     expect(body).not.toContain("no ticket that can take this fits");
     expect(await tickets()).toEqual(before);

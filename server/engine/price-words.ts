@@ -15,8 +15,8 @@ const PRICE_ENDS: Record<string, "low" | "high"> = {
 /** Keys a row's price may sit under, as a number (the system's own unit: cents, or units). */
 const PRICE_KEYS = ["unit_price", "price"];
 
+/** The row a price names, with `why` in a few words ("the cheapest of 9 available"), or a tie. */
 export type PriceMatch =
-  /** `why`: how it was picked, in a few words ("the cheapest of 9 available"). */
   | { kind: "one"; choice: ChoiceRow; why: string }
   | { kind: "tie"; choices: ChoiceRow[] }
   | undefined;

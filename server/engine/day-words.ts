@@ -12,6 +12,45 @@ import { type ChoiceRow, rowAge } from "./choice-words";
  */
 const REACH_H: Record<string, number> = { today: 24, tonight: 24, yesterday: 48 };
 
+/**
+ * A day word dates the record only where it says when the record came to be: right after a word
+ * of its making ("the order I placed today", "the ticket opened yesterday", "from today") or as
+ * its owner ("today's order"). Elsewhere it says when to act: "make the printer ticket urgent
+ * today" names no ticket by its age (a review found it picked the newer of two printer tickets).
+ */
+export const MADE_WORDS = [
+  "placed",
+  "ordered",
+  "bought",
+  "purchased",
+  "made",
+  "created",
+  "opened",
+  "submitted",
+  "filed",
+  "raised",
+  "logged",
+  "started",
+  "from",
+];
+// Built from the list above, code's own words (never from a request).
+const MADE = new RegExp(
+  `\\b(?:${MADE_WORDS.join("|")})\\s+(today|tonight|yesterday)\\b|\\b(today|tonight|yesterday)['’]s\\b`,
+  "giu",
+);
+
+/** The day words that date a record in this request (see MADE). */
+export function datingWords(request: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of request.toLowerCase().matchAll(MADE)) out.add((m[1] ?? m[2]) as string);
+  return out;
+}
+
+/** Whether this word is a day word (dated or not). */
+export function isDayWord(word: string): boolean {
+  return word in REACH_H;
+}
+
 /** A clock skew between the record's system and ours that still counts as now. */
 const SKEW_MS = 5 * 60_000;
 

@@ -11,7 +11,7 @@ import {
   rowSays,
   wordTokens,
 } from "./choice-words";
-import { dayOf } from "./day-words";
+import { datingWords, dayOf, isDayWord, MADE_WORDS } from "./day-words";
 import { requestWords } from "./request-words";
 import { cannot, whyPicked } from "./why-picked";
 
@@ -53,7 +53,7 @@ const WHAT_TO_DO = new Set(
  */
 const FILLER = new Set(
   wordTokens(
-    `${FUNCTION_WORDS.join(" ")} regarding concerning when yet already got get received bought ordered placed sent made one thing item stuff all other his her mine`,
+    `${FUNCTION_WORDS.join(" ")} ${MADE_WORDS.join(" ")} regarding concerning when yet already got get received sent one thing item stuff all other his her mine`,
   ),
 );
 
@@ -128,10 +128,14 @@ export function describedRecords(
   const skip = wordsOfCapability(capability, field);
   const said = (w: string) => rows.filter((r) => says(r, w)).length;
   const affirmed = (w: string) => rows.filter((r) => affirms(r, w)).length;
-  const seq = describingSequence(askedText(request), noun).map((e) => {
-    const rest = e.denied ? undefined : undone(e.token, rows);
-    return rest ? { token: rest, denied: true } : e;
-  });
+  // A day word describes the record only where it dates it ("placed today"), not when to act.
+  const dating = datingWords(request);
+  const seq = describingSequence(askedText(request), noun)
+    .filter((e) => !isDayWord(e.token) || dating.has(e.token))
+    .map((e) => {
+      const rest = e.denied ? undefined : undone(e.token, rows);
+      return rest ? { token: rest, denied: true } : e;
+    });
   const counted = seq.filter((e) => e.token !== noun && !skip.has(e.token));
   const telling = (n: number) => n > 0 && n < rows.length;
   const words = [...new Set(counted.filter((e) => !e.denied).map((e) => e.token))].filter((w) =>
@@ -177,7 +181,10 @@ export function describedRecords(
   ];
   if (!eligible.length) return { kind: "closed", closed, words: shown };
   const [only] = eligible;
-  if (only && eligible.length === 1 && !unsaid.length) {
+  // A day reaches further back than the person's own day may (their zone is unknown): where it
+  // fits other records too, even ones that cannot take the change, the user is asked which.
+  const dayFuzzy = words.some(isDayWord) && described.length > 1;
+  if (only && eligible.length === 1 && !unsaid.length && !dayFuzzy) {
     const byNegation = described.filter(open).length > 1;
     const approved = capability.policy.approval === "always" || capability.policy.effect === "read";
     if (!byNegation || approved)

@@ -12,8 +12,9 @@ const present = (v: unknown) => v !== undefined && v !== null && !(typeof v === 
  *
  * Only a field's own fixed values (its enum) are read: a later step's offered rows are not known
  * before it runs. A value is taken only when the words name exactly one (a word in several values
- * names none), and never by a word that also describes a record offered now ("open" of an open
- * ticket is which ticket, not a later status). The values go where an advance would put them; the
+ * names none) with all of its words, next to a word of the field's own kind ("pay", "ship"), and
+ * never by a word that also describes a record offered now ("open" of an open ticket is which
+ * ticket, not a later status). Anything less is left to the step itself. The values go where an advance would put them; the
  * engine applies them in node order and checks them there, and the answer shows them as taken.
  */
 export function laterChoicesInWords(
@@ -34,12 +35,39 @@ export function laterChoicesInWords(
       const asked = askPart(request, rows);
       const named = namedInWords(rows, asked);
       if (!named) continue;
-      const said = wordTokens(asked).filter((t) => named.tokens.has(t));
+      const words = wordTokens(asked);
+      const said = words.filter((t) => named.tokens.has(t));
       if (said.some((t) => offered.has(t))) continue;
+      // Every word of the value, next to a word of the field's own ("pay … balance", "ship it
+      // same day"): a review found "buy a gift card" setting payment_type card and "the same mug
+      // again" setting same_day shipping, words of a value used in another sense.
+      if (![...named.tokens].every((t) => words.includes(t))) continue;
+      if (!nearCue(words, named.tokens, field)) continue;
       out[field] = named.value;
     }
   }
   return out;
+}
+
+/** How far apart the field's cue and the value's word may be, in words. */
+const CUE_REACH = 4;
+
+/**
+ * Whether a word of the value sits within a few words of a word that names the field's kind
+ * (sharing its first three letters and more with the field name's first word: pay → payment,
+ * ship → shipping, priority → priority).
+ */
+function nearCue(words: string[], value: Set<string>, field: string): boolean {
+  const kind = (field.split("_")[0] ?? "").toLowerCase();
+  const cue = (t: string) => t.length >= 3 && commonPrefix(t, kind) >= 3;
+  const cues = words.flatMap((t, i) => (cue(t) ? [i] : []));
+  return words.some((t, i) => value.has(t) && cues.some((c) => c !== i && Math.abs(c - i) <= CUE_REACH));
+}
+
+function commonPrefix(a: string, b: string): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
 }
 
 /** Every word of the rows offered now (their string values): what describes a record here. */

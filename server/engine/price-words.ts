@@ -1,4 +1,12 @@
-import type { ChoiceRow } from "./choice-words";
+/**
+ * What a price reading needs of a choice row (choice-words.ts's ChoiceRow has it): its value, its
+ * own words and the row as offered. Kept structural so choice-words can read prices through here.
+ */
+export interface PricedRow {
+  value: string;
+  tokens: Set<string>;
+  row: Record<string, unknown>;
+}
 
 /**
  * Words that ask for a thing by its price ("the cheapest product", "the priciest lamp"), and
@@ -12,32 +20,40 @@ const PRICE_ENDS: Record<string, "low" | "high"> = {
   dearest: "high",
 };
 
-/** Keys a row's price may sit under, as a number (the system's own unit: cents, or units). */
-const PRICE_KEYS = ["unit_price", "price"];
+/** Words that turn the price down ("not the cheapest", "anything but the priciest"). */
+const NEGATION = /\b(?:not|no|never|except|but|other than)\b/i;
+
+/** A key a row's price sits under: `price`, or any `…_price` (a line's price per unit). */
+const PRICE_KEY = /^(?:\w+_)?price$/;
 
 /** The row a price names, with `why` in a few words ("the cheapest of 9 available"), or a tie. */
-export type PriceMatch =
-  | { kind: "one"; choice: ChoiceRow; why: string }
-  | { kind: "tie"; choices: ChoiceRow[] }
+export type PriceMatch<R extends PricedRow> =
+  | { kind: "one"; choice: R; why: string }
+  | { kind: "tie"; choices: R[] }
   | undefined;
 
 /**
  * The row a part of a request names by its price: among the rows its other words name best (all
  * rows when they name none), those that can be taken (a sold-out product cannot), the cheapest or
- * dearest. Two at that price are a tie, for the user to pick from; undefined when the words ask
- * for no price end or the rows carry no price. `tokens`: the part's words, as choice-words reads them.
+ * dearest. Two at that price are a tie, for the user to pick from, and so are the named rows when
+ * none can be taken; undefined when the words ask for no price end, turn it down ("not the
+ * cheapest"), or the rows carry no price. `tokens`: the part's words, as choice-words reads them.
  */
-export function pricedInWords(rows: ChoiceRow[], part: string, tokens: string[]): PriceMatch {
+export function pricedInWords<R extends PricedRow>(rows: R[], part: string, tokens: string[]): PriceMatch<R> {
   const end = tokens.map((t) => PRICE_ENDS[t]).find(Boolean) ?? mostExpensive(part);
   if (!end) return undefined;
-  const open = rows.filter(
-    (r) => (r.row.possible === undefined || r.row.possible === "yes") && priceOf(r) !== undefined,
-  );
-  if (!open.length) return undefined;
-  // "the cheapest tee": the tees; words no row holds ("product", "shop") narrow nothing.
-  const score = (r: ChoiceRow) => tokens.filter((t) => r.tokens.has(t)).length;
-  const top = Math.max(...open.map(score));
-  const named = open.filter((r) => score(r) === top);
+  // "Not the cheapest one": a price the words turn down names nothing.
+  if (NEGATION.test(part)) return undefined;
+  const priced = rows.filter((r) => priceOf(r) !== undefined);
+  if (!priced.length) return undefined;
+  // "the cheapest tee": the tees; words no row holds ("product", "shop") narrow nothing. The
+  // words narrow first: "the cheapest headphones", all sold out, never names the mug instead.
+  const score = (r: R) => tokens.filter((t) => r.tokens.has(t)).length;
+  const top = Math.max(...priced.map(score));
+  const named = priced
+    .filter((r) => score(r) === top)
+    .filter((r) => r.row.possible === undefined || r.row.possible === "yes");
+  if (!named.length) return { kind: "tie", choices: priced.filter((r) => score(r) === top) };
   const prices = named.map((r) => priceOf(r) as number);
   const want = end === "low" ? Math.min(...prices) : Math.max(...prices);
   const at = named.filter((r) => priceOf(r) === want);
@@ -56,10 +72,9 @@ function mostExpensive(part: string): "high" | "low" | undefined {
       : undefined;
 }
 
-function priceOf(r: ChoiceRow): number | undefined {
-  for (const key of PRICE_KEYS) {
-    const v = r.row[key];
-    if (typeof v === "number" && Number.isFinite(v)) return v;
-  }
+/** The row's price, as a number in the system's own unit (cents, or units). */
+function priceOf(r: PricedRow): number | undefined {
+  for (const [key, v] of Object.entries(r.row))
+    if (PRICE_KEY.test(key) && typeof v === "number" && Number.isFinite(v)) return v;
   return undefined;
 }

@@ -26,6 +26,10 @@ describe("a thing named by its price", () => {
     const tie = priced("the cheapest tee");
     expect(tie?.kind === "tie" && tie.choices.map((c) => c.value)).toEqual(["p_tee_s", "p_tee_m"]);
     expect(priced("a mug")).toBeUndefined();
+    // The words narrow before stock does: the sold-out cup is asked about, never the mug instead.
+    expect(priced("the cheapest cup")).toMatchObject({ kind: "tie", choices: [{ value: "p_cup" }] });
+    // A price turned down names nothing.
+    expect(priced("not the cheapest one")).toBeUndefined();
     expect(pricedInWords([rowOf("x", { name: "X" })], "the cheapest", ["cheapest"])).toBeUndefined();
   });
 });

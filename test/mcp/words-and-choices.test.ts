@@ -552,6 +552,17 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     });
     expect(text(tee)).toMatch(/"buy the cheapest tee" fits 3: .*; ask the user which one/);
     expect(text(tee)).not.toContain("prod_tee_xl");
+    // A value's word in another sense is no choice: "same" is no same-day shipping, a card
+    // declined is no card payment.
+    const other = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { intent: "buy the same mug again, my card was declined last time" },
+      }),
+    );
+    expect(String((other.from_words as Json).items)).toMatch(/× prod_mug$/);
+    expect((other.from_words as Json).shipping_method).toBeUndefined();
+    expect((other.from_words as Json).payment_type).toBeUndefined();
     // Words that name no later step's choice take none.
     const none = sc(
       await client.callTool({

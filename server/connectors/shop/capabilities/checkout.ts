@@ -8,13 +8,13 @@ import { chargeOrder, paymentByReference } from "../charge-order";
 import { addressIdSchema, matchAddress, shopAddressLine } from "../match-address";
 import { orderSum } from "../order-sum";
 import { paymentNode } from "../payment-node";
+import { OFFERED_PRODUCTS, productChoice } from "../product-choice";
 import type {
   ShopAdapter,
   ShopAddress,
   ShopCoupon,
   ShopOrder,
   ShopPaymentMethod,
-  ShopProduct,
   ShopQuote,
 } from "../shop-adapter";
 import { customerFor, noCustomer } from "../shop-customer";
@@ -51,22 +51,6 @@ function eligibleCoupons(coupons: ShopCoupon[]) {
   return coupons
     .filter((c) => c.eligible)
     .map((c) => ({ code: c.code, label: c.description, discount: c.discount }));
-}
-
-/** How many products an empty cart's first step offers (the cheapest). */
-const OFFERED_PRODUCTS = 8;
-
-/**
- * A product as a choice for items: its price (as the cart's lines carry it), and a sold-out one
- * says so, so "the cheapest" never names what cannot be bought.
- */
-function productChoice(p: ShopProduct) {
-  return {
-    product_id: p.id,
-    name: p.name,
-    unit_price: p.price,
-    ...(p.stock > 0 ? {} : { possible: "sold out" }),
-  };
 }
 
 export const checkout = defineCapability<ShopAdapter>({

@@ -167,8 +167,14 @@ export function namedInWords(rows: ChoiceRow[], words: string): ChoiceRow | unde
 
 /** A candidate in a few words for a message: `value` (its name). */
 export function candidateText(choice: ChoiceRow): string {
+  const name = rowName(choice);
+  return name && name !== choice.value ? `${choice.value} (${name.slice(0, 60)})` : choice.value;
+}
+
+/** The name a row goes by as offered (its first name key with text), if any. */
+function rowName(choice: ChoiceRow): string | undefined {
   const name = NAME_KEYS.map((k) => choice.row[k]).find((v) => typeof v === "string" && v.trim());
-  return name && name !== choice.value ? `${choice.value} (${String(name).slice(0, 60)})` : choice.value;
+  return name === undefined ? undefined : String(name);
 }
 
 /** The rows among these that the words name best (ties included), and how many telling words they hold. */
@@ -309,8 +315,7 @@ export function itemsInWords(
     if (priced?.kind === "one") {
       add(priced.choice, countIn(part));
       // By its name (the value is beside it already): "Signpost Mug: the cheapest of 9 available".
-      const name = NAME_KEYS.map((k) => priced.choice.row[k]).find((v) => typeof v === "string" && v.trim());
-      whys.push(`${String(name ?? priced.choice.value).slice(0, 60)}: ${priced.why}`);
+      whys.push(`${(rowName(priced.choice) ?? priced.choice.value).slice(0, 60)}: ${priced.why}`);
     } else if (priced?.kind === "tie")
       return { kind: "several", words: part.trim(), choices: priced.choices };
     if (priced) continue;

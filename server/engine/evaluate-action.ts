@@ -30,6 +30,7 @@ import { describedAnswer } from "./described-answer";
 import { askPart, canTake, deniedOf, describedRecords } from "./described-records";
 import { laterChoicesInWords } from "./later-choices";
 import { paidChoice } from "./paid-choices";
+import { present } from "./present-value";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 import { takesRequestAsReason } from "./request-as-reason";
 import { whyPicked } from "./why-picked";
@@ -58,10 +59,6 @@ export interface Evaluation {
 /** Words the evaluation may read beside the values: the user's request, at a start. */
 export interface EvaluationWords {
   request?: string;
-}
-
-function present(v: unknown): boolean {
-  return v !== undefined && v !== null && !(typeof v === "string" && v.trim() === "");
 }
 
 /**

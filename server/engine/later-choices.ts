@@ -1,8 +1,7 @@
 import type { AnyCapability, Values } from "../connectors/sdk/define-capability";
 import { choicesFor, namedInWords, wordTokens } from "./choice-words";
 import { askPart } from "./described-records";
-
-const present = (v: unknown) => v !== undefined && v !== null && !(typeof v === "string" && v.trim() === "");
+import { present } from "./present-value";
 
 /**
  * The fixed choices of later steps that the user's request names, taken while the action stops at
@@ -14,8 +13,9 @@ const present = (v: unknown) => v !== undefined && v !== null && !(typeof v === 
  * before it runs. A value is taken only when the words name exactly one (a word in several values
  * names none) with all of its words, next to a word of the field's own kind ("pay", "ship"), and
  * never by a word that also describes a record offered now ("open" of an open ticket is which
- * ticket, not a later status). Anything less is left to the step itself. The values go where an advance would put them; the
- * engine applies them in node order and checks them there, and the answer shows them as taken.
+ * ticket, not a later status). Anything less is left to the step itself. The values go where an
+ * advance would put them; the engine applies them in node order and checks them there, and the
+ * answer shows them as taken.
  */
 export function laterChoicesInWords(
   capability: AnyCapability,

@@ -2,13 +2,12 @@ import { z } from "zod";
 import type { AnyCapability, Values } from "../connectors/sdk/define-capability";
 import { isFreeText } from "./choice-words";
 import { requiredFields } from "./describe-inputs";
+import { present } from "./present-value";
 
 /** How long one field's note may be: the whole line stays a few dozen tokens for any capability. */
 const NOTE_CUT = 70;
 /** How many later fields are named: a long flow names its next few, not its every step. */
 const FIELDS_CUT = 6;
-
-const present = (v: unknown) => v !== undefined && v !== null && !(typeof v === "string" && v.trim() === "");
 
 /**
  * The required fields of the nodes after the one the action stopped at, not given yet, each

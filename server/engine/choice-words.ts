@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { withoutDenied } from "../connectors/sdk/negated-words";
 import { recordEvents, type StatusLifecycle } from "../connectors/sdk/record-events";
+import { countIn } from "./number-words";
 import { pricedInWords } from "./price-words";
 
 /**
@@ -249,33 +250,6 @@ export function rowsCarrying(
   return out;
 }
 
-const NUMBER_WORDS: Record<string, number> = {
-  a: 1,
-  an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  dozen: 12,
-};
-
-/** How many a part of a request asks for: its first number ("2", "two"); undefined when it says none. */
-function countIn(part: string): number | undefined {
-  for (const t of part.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-    if (/^\d{1,2}$/.test(t) && Number(t) > 0) return Number(t);
-    if (NUMBER_WORDS[t]) return NUMBER_WORDS[t];
-  }
-  return undefined;
-}
-
 export type ItemsMatch =
   /** `why`: how entries named by their price were picked, for the answer. */
   | { kind: "items"; items: Array<Record<string, unknown>>; why?: string }
@@ -316,6 +290,11 @@ export function itemsInWords(
       add(priced.choice, countIn(part));
       // By its name (the value is beside it already): "Signpost Mug: the cheapest of 9 available".
       whys.push(`${(rowName(priced.choice) ?? priced.choice.value).slice(0, 60)}: ${priced.why}`);
+    } else if (priced?.kind === "some") {
+      // "The two cheapest products": two different products, one of each.
+      for (const choice of priced.choices) add(choice, 1);
+      const names = priced.choices.map((c) => (rowName(c) ?? c.value).slice(0, 60));
+      whys.push(`${names.join(", ")}: ${priced.why}`);
     } else if (priced?.kind === "tie")
       return { kind: "several", words: part.trim(), choices: priced.choices };
     if (priced) continue;

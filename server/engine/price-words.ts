@@ -1,3 +1,5 @@
+import { countOfWord } from "./number-words";
+
 /**
  * What a price reading needs of a choice row (choice-words.ts's ChoiceRow has it): its value, its
  * own words and the row as offered. Kept structural so choice-words can read prices through here.
@@ -26,9 +28,13 @@ const NEGATION = /\b(?:not|no|never|except|but|other than)\b/i;
 /** A key a row's price sits under: `price`, or any `…_price` (a line's price per unit). */
 const PRICE_KEY = /^(?:\w+_)?price$/;
 
-/** The row a price names, with `why` in a few words ("the cheapest of 9 available"), or a tie. */
+/**
+ * The row a price names, with `why` in a few words ("the cheapest of 9 available"); the rows
+ * "the two cheapest" name (`some`, different rows); or a tie for the user to break.
+ */
 export type PriceMatch<R extends PricedRow> =
   | { kind: "one"; choice: R; why: string }
+  | { kind: "some"; choices: R[]; why: string }
   | { kind: "tie"; choices: R[] }
   | undefined;
 
@@ -54,13 +60,41 @@ export function pricedInWords<R extends PricedRow>(rows: R[], part: string, toke
     .filter((r) => score(r) === top)
     .filter((r) => r.row.possible === undefined || r.row.possible === "yes");
   if (!named.length) return { kind: "tie", choices: priced.filter((r) => score(r) === top) };
-  const prices = named.map((r) => priceOf(r) as number);
-  const want = end === "low" ? Math.min(...prices) : Math.max(...prices);
-  const at = named.filter((r) => priceOf(r) === want);
+  const ranked = [...named].sort((a, b) =>
+    end === "low"
+      ? (priceOf(a) as number) - (priceOf(b) as number)
+      : (priceOf(b) as number) - (priceOf(a) as number),
+  );
   // Said with the pick: round 21's model checked the catalog again when the answer named the
   // mug with no word of how it was chosen.
-  const why = `the ${end === "low" ? "cheapest" : "dearest"} of ${named.length} available`;
+  const endWord = end === "low" ? "cheapest" : "dearest";
+  // "The two cheapest products" are two different ones, not two of the cheapest (a review found
+  // 2 × the mug); "two of the cheapest" keeps its count for the one row, where the caller reads it.
+  const many = rankedCount(part);
+  if (many && many > 1) {
+    if (ranked.length < many) return { kind: "tie", choices: ranked };
+    // A price shared across the cut ("the two cheapest" of 18, 25, 25) is the user's to break.
+    const edge = priceOf(ranked[many - 1] as R);
+    const past = ranked.slice(many).filter((r) => priceOf(r) === edge);
+    if (past.length) return { kind: "tie", choices: ranked.filter((r) => priceOf(r) === edge) };
+    return {
+      kind: "some",
+      choices: ranked.slice(0, many),
+      why: `the ${many} ${endWord} of ${named.length} available`,
+    };
+  }
+  const want = priceOf(ranked[0] as R);
+  const at = ranked.filter((r) => priceOf(r) === want);
+  const why = `the ${endWord} of ${named.length} available`;
   return at.length === 1 && at[0] ? { kind: "one", choice: at[0], why } : { kind: "tie", choices: at };
+}
+
+/** The count right before the price end: "the two cheapest", "3 most expensive"; not "two of the cheapest". */
+function rankedCount(part: string): number | undefined {
+  const m = /([\p{L}\p{N}]+)\s+(?:(?:most|least)\s+expensive|cheapest|lowest|priciest|dearest)\b/iu.exec(
+    part,
+  );
+  return m?.[1] ? countOfWord(m[1]) : undefined;
 }
 
 /** "most expensive", "least expensive": the two-word ends. */

@@ -33,3 +33,28 @@ describe("a thing named by its price", () => {
     expect(pricedInWords([rowOf("x", { name: "X" })], "the cheapest", ["cheapest"])).toBeUndefined();
   });
 });
+
+describe("a count of things named by their price", () => {
+  const more = [...rows, rowOf("p_pen", { product_id: "p_pen", name: "Pen", unit_price: 500 })];
+  const many = (part: string) => pricedInWords(more, part, wordTokens(part));
+
+  it("'the two cheapest' are two different rows, cheapest first; 'two of the cheapest' is not read as a count here", () => {
+    expect(many("the two cheapest products")).toMatchObject({
+      kind: "some",
+      choices: [{ value: "p_pen" }, { value: "p_mug" }],
+      why: "the 2 cheapest of 5 available",
+    });
+    expect(many("the 3 most expensive things")).toMatchObject({
+      kind: "some",
+      choices: [{ value: "p_lamp" }, {}, {}],
+    });
+    expect(many("two of the cheapest products")).toMatchObject({ kind: "one", choice: { value: "p_pen" } });
+  });
+
+  it("a price shared across the cut, or fewer rows than asked, is the user's to break", () => {
+    const tie = many("the three cheapest");
+    expect(tie?.kind === "tie" && tie.choices.map((c) => c.value)).toEqual(["p_tee_s", "p_tee_m"]);
+    expect(many("the four cheapest")).toMatchObject({ kind: "some" });
+    expect(many("the six cheapest")?.kind).toBe("tie");
+  });
+});

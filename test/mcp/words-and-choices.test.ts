@@ -552,6 +552,21 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     });
     expect(text(tee)).toMatch(/"buy the cheapest tee" fits 3: .*; ask the user which one/);
     expect(text(tee)).not.toContain("prod_tee_xl");
+    // "The two priciest" are two different products, one of each (a review found 2 × the mug);
+    // "the two cheapest" share the second price among three tees: the user picks.
+    const two = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { capability: "checkout", intent: "buy the two most expensive products in the shop" },
+      }),
+    );
+    expect((two.from_words as Json).items).toBe("1 × prod_lamp, 1 × prod_headphones");
+    const cheapTwo = await client.callTool({
+      name: "start_action",
+      arguments: { capability: "checkout", intent: "buy the two cheapest products" },
+    });
+    expect(text(cheapTwo)).toMatch(/fits 3: .*prod_tee.*; ask the user which one/);
+    expect((two.why_picked as Json).items).toMatch(/^Desk Lamp, .*Headphones: the 2 dearest of 9 available$/);
     // A value's word in another sense is no choice: "same" is no same-day shipping, a card
     // declined is no card payment.
     const other = sc(

@@ -1,0 +1,34 @@
+/** Small counts as a person writes them: digits, or the words up to a dozen. */
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  dozen: 12,
+};
+
+/** The count one word says ("2", "two"), or undefined. */
+export function countOfWord(word: string): number | undefined {
+  const t = word.toLowerCase();
+  if (/^\d{1,2}$/.test(t) && Number(t) > 0) return Number(t);
+  return NUMBER_WORDS[t];
+}
+
+/** How many a part of a request asks for: its first number ("2", "two"); undefined when it says none. */
+export function countIn(part: string): number | undefined {
+  for (const t of part.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    const n = countOfWord(t);
+    if (n) return n;
+  }
+  return undefined;
+}

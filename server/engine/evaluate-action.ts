@@ -28,6 +28,7 @@ import {
 import { requiredFields } from "./describe-inputs";
 import { describedAnswer } from "./described-answer";
 import { askPart, canTake, deniedOf, describedRecords } from "./described-records";
+import { flagInWords } from "./flag-words";
 import { laterChoicesInWords } from "./later-choices";
 import { paidChoice } from "./paid-choices";
 import { present } from "./present-value";
@@ -231,7 +232,7 @@ export async function evaluateAction(
       );
       const said =
         request && toDefault.length
-          ? await fromRequest(fields, toDefault, own, lists, request, capability)
+          ? await fromRequest(fields, toDefault, own, lists, request, capability, givenTexts(values))
           : undefined;
       for (const f of toDefault) tried.add(f);
       if (said && "value" in said) {
@@ -564,6 +565,7 @@ async function fromRequest(
   lists: () => Promise<Record<string, unknown>>,
   request: string,
   capability: AnyCapability,
+  given: string[] = [],
 ): Promise<
   | { field: string; value: unknown; shown: string; why?: string; refused?: ValidationError }
   | { ambiguous: ValidationError; narrow?: string[] }
@@ -600,6 +602,9 @@ async function fromRequest(
         };
       continue;
     }
+    // "An internal note": a yes/no field its name's words set (flag-words.ts).
+    const flag = flagInWords(field, schema, request, given);
+    if (flag !== undefined) return { field, value: flag, shown: String(flag) };
     if (freeText.includes(field)) {
       const text = freeTextInWords(field, request, freeText.length === 1);
       const parsed = text === undefined ? undefined : schema.safeParse(text);
@@ -740,6 +745,11 @@ function quotedIn(rows: ChoiceRow[], request: string): ChoiceRow | undefined {
 }
 
 /** The values a node's field schemas give when the field is not sent (`.default(false)`). */
+/** The texts the action's fields already hold: their words are the values', not settings. */
+function givenTexts(values: Values): string[] {
+  return Object.values(values).filter((v): v is string => typeof v === "string");
+}
+
 function schemaDefaults(fields: Record<string, ZodType>): Values {
   const out: Values = {};
   for (const [field, schema] of Object.entries(fields)) {

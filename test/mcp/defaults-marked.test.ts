@@ -68,6 +68,43 @@ describe("defaults the user did not choose are marked everywhere", () => {
     ).toBeUndefined();
   });
 
+  it("a yes/no field the words name is the user's choice, not a default: 'an internal note' is internal; a quoted body's words set nothing", async () => {
+    const sam = await w.connect(w.keys.sam);
+    // New tasks, round 25: "Add an internal note to tkt_3" answered internal = false (default),
+    // shown to the customer; only the model's dry run kept the note from the customer.
+    const note = sc(
+      await sam.callTool({
+        name: "start_action",
+        arguments: { intent: "Add an internal note to tkt_3: 'Waiting for the warehouse to confirm stock.'" },
+      }),
+    );
+    expect(note.from_words).toMatchObject({ ticket_id: "tkt_3", internal: "true" });
+    expect(note.defaulted).toBeUndefined();
+    const refused = sc(
+      await sam.callTool({
+        name: "start_action",
+        arguments: {
+          capability: "comment_ticket",
+          intent: "Comment on tkt_1, not internal: 'Your code works again'",
+          dry_run: true,
+        },
+      }),
+    );
+    expect(refused.from_words).toMatchObject({ internal: "false" });
+    // "internal" inside the quoted comment is the comment's word: the default stays, said as one.
+    const quoted = sc(
+      await sam.callTool({
+        name: "start_action",
+        arguments: {
+          capability: "comment_ticket",
+          intent: "Comment on tkt_1: 'Our internal review found the charge; refund on its way.'",
+          dry_run: true,
+        },
+      }),
+    );
+    expect(quoted.defaulted).toEqual({ internal: { value: false, choices: [true] } });
+  });
+
   it("a reason the user gave none for is their request verbatim, marked as taken from it in the text and on the person's screen, and a reason sent wins", async () => {
     const alice = await w.connect(w.keys.alice);
     // Round 8: the exchange asked for a reason "if they gave none, their request verbatim",

@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { wordTokens } from "./choice-words";
+
+/**
+ * A yes/no field the user's words name: "add an internal note" sets `internal`, "don't make it
+ * internal" clears it. Played (issue 23, new tasks): "Add an internal note to tkt_3" answered
+ * `internal = false (default)`, "shown to the customer", and only the model's dry run kept the
+ * note from the customer. The field is named by every word of its name (`notify_customer`:
+ * "notify … customer", within a few words), never inside text the user quoted or the text a field
+ * already holds (a comment's body that says "internal" is the body's word, not a setting).
+ * Undefined when the field is no yes/no or the words do not name it: the default stays, said as one.
+ */
+export function flagInWords(
+  field: string,
+  schema: z.ZodType,
+  request: string,
+  given: string[],
+): boolean | undefined {
+  if (!isFlag(schema)) return undefined;
+  const name = field
+    .toLowerCase()
+    .split("_")
+    .filter((w) => w.length >= 3 && !LEADS.has(w));
+  if (!name.length) return undefined;
+  let text = request.replace(QUOTED, " ");
+  for (const value of given) if (value.length >= 8) text = text.split(value).join(" ");
+  const words = wordTokens(text.replace(/n't\b/gi, " not"));
+  const at = name.map((w) => words.findIndex((t) => sameWord(t, w)));
+  if (at.some((i) => i < 0)) return undefined;
+  if (Math.max(...at) - Math.min(...at) > NAME_REACH) return undefined;
+  const first = Math.min(...at);
+  const refused = words.slice(Math.max(0, first - REFUSAL_REACH), first).some((t) => REFUSALS.has(t));
+  return !refused;
+}
+
+/** Words a yes/no field's name starts with that no one says ("is_internal", "has_gift_wrap"). */
+const LEADS = new Set(["is", "has", "should", "with", "use"]);
+/** Text in quotes, opened after a space, colon or bracket (never a "don't" apostrophe). */
+const QUOTED = /(^|[\s:(])(["'“‘«])[^"'”’»]*["'”’»](?=$|[\s.,;:!?)])/g;
+/** How far apart the words of one field name may be ("notify the customer"). */
+const NAME_REACH = 3;
+/** How far before the name a refusal turns it down ("not internal", "don't make it internal"). */
+const REFUSAL_REACH = 3;
+const REFUSALS = new Set(["not", "no", "without", "never", "non", "nor"]);
+
+/** The same word, or one of its forms ("internally", "notifying"): a shared stem of 4 letters and more. */
+function sameWord(said: string, word: string): boolean {
+  if (said === word) return true;
+  if (said.length < 4 || word.length < 4) return false;
+  let n = 0;
+  while (n < said.length && n < word.length && said[n] === word[n]) n++;
+  return n >= Math.max(4, word.length - 2);
+}
+
+function isFlag(schema: z.ZodType): boolean {
+  try {
+    return (
+      (z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as { type?: unknown }).type ===
+      "boolean"
+    );
+  } catch {
+    return false;
+  }
+}

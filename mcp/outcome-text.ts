@@ -256,6 +256,8 @@ function headline(result: OutcomeLike & Json): string {
   if (result.status === "rejected") return "rejected";
   // An action refused at its start, read again: it is over, whatever the read itself did.
   if (result.status === "refused") return "refused";
+  // Round 25: "ready: After-sales request cancelled" read as still live.
+  if (result.status === "cancelled") return "cancelled";
   if (result.requires_confirmation === true) return "ready";
   return result.outcome;
 }

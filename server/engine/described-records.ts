@@ -226,6 +226,33 @@ function says(r: ChoiceRow, word: string): boolean {
 }
 
 /**
+ * Whether the words that describe the record contradict this row: a word among them that another
+ * row says and this one does not ("the mug from my kettle order", and this order has no kettle).
+ * Played (round 25): "Exchange the mug from my kettle order for a Logo Tee in size S" named the
+ * tee-and-mug order by the replacement's words; its tee's exchange went to approval.
+ */
+export function contradicts(
+  capability: AnyCapability,
+  rows: ChoiceRow[],
+  request: string,
+  row: ChoiceRow,
+): boolean {
+  const noun = wordTokens(capability.appliesTo.entity)[0] ?? "";
+  const skip = wordsOfCapability(capability, capability.appliesTo.field ?? "");
+  const dating = datingWords(request);
+  return describingSequence(askedText(request), noun).some(
+    (e) =>
+      !e.denied &&
+      e.token !== noun &&
+      !skip.has(e.token) &&
+      !FILLER.has(e.token) &&
+      (!isDayWord(e.token) || dating.has(e.token)) &&
+      !says(row, e.token) &&
+      rows.some((r) => r !== row && says(r, e.token)),
+  );
+}
+
+/**
  * Whether a row says this word as what it is, not only denied in its own words ("not_started",
  * "Coupon not applied"): "the task that hasn't started" fits the not_started one.
  */

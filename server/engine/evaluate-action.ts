@@ -27,7 +27,7 @@ import {
 } from "./choice-words";
 import { requiredFields } from "./describe-inputs";
 import { describedAnswer } from "./described-answer";
-import { askPart, canTake, deniedOf, describedRecords } from "./described-records";
+import { askPart, canTake, contradicts, deniedOf, describedRecords } from "./described-records";
 import { flagInWords } from "./flag-words";
 import { laterChoicesInWords } from "./later-choices";
 import { paidChoice } from "./paid-choices";
@@ -644,7 +644,7 @@ async function fromRequest(
     // Two as old at the asked end: the words name no one record, so neither does any other
     // reading of them (the only one of the two that can take it, a younger one that fits): the
     // list, in the age's order, is for the user to pick from. A record quoted by its id still is.
-    const named = aged?.kind === "tie" ? quotedIn(rows, request) : nameInRequest(rows, request);
+    const named = aged?.kind === "tie" ? quotedIn(rows, request) : nameInRequest(rows, request, capability);
     if (aged?.kind === "tie" && !named)
       return describedAnswer(field, entity, { kind: "aged", said: aged.said, tied: aged.tied });
     if (named)
@@ -714,7 +714,11 @@ function asksForKind(words: string[], field: string): boolean {
  * when only one kettle order can take the change), then among all (a named record that cannot
  * take it is then refused with its reason).
  */
-function nameInRequest(rows: ChoiceRow[], request: string): ChoiceRow | undefined {
+function nameInRequest(
+  rows: ChoiceRow[],
+  request: string,
+  capability?: AnyCapability,
+): ChoiceRow | undefined {
   // A row quoted by its very value ("tkt_1") is named, whatever other words happen to fit.
   const quoted = quotedIn(rows, request);
   if (quoted) return quoted;
@@ -726,7 +730,8 @@ function nameInRequest(rows: ChoiceRow[], request: string): ChoiceRow | undefine
   const asked = askPart(request, rows);
   const named =
     (open.length < rows.length ? namedInWords(open, asked) : undefined) ?? namedInWords(rows, asked);
-  return named && !deniedOf(request, named, rows) ? named : undefined;
+  if (!named || deniedOf(request, named, rows)) return undefined;
+  return capability && contradicts(capability, rows, request, named) ? undefined : named;
 }
 
 /**
@@ -744,12 +749,12 @@ function quotedIn(rows: ChoiceRow[], request: string): ChoiceRow | undefined {
   return quoted.length === 1 ? quoted[0] : undefined;
 }
 
-/** The values a node's field schemas give when the field is not sent (`.default(false)`). */
 /** The texts the action's fields already hold: their words are the values', not settings. */
 function givenTexts(values: Values): string[] {
   return Object.values(values).filter((v): v is string => typeof v === "string");
 }
 
+/** The values a node's field schemas give when the field is not sent (`.default(false)`). */
 function schemaDefaults(fields: Record<string, ZodType>): Values {
   const out: Values = {};
   for (const [field, schema] of Object.entries(fields)) {

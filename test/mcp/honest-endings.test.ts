@@ -115,6 +115,8 @@ describe("cancel_action: the eighth primitive", () => {
     const result = await client.callTool({ name: "cancel_action", arguments: { action_id: id } });
     expect(sc(result)).toMatchObject({ outcome: "applied", status: "cancelled", next_actions: [] });
     expect(text(result)).toMatch(/next: none/);
+    // Its first word says it ended (round 25: "ready: … cancelled" read as still live).
+    expect(text(result)).toMatch(/^cancelled: /);
     const approvals = await w.db.approval.findMany({ where: { actionId: id } });
     expect(approvals.map((a) => a.status)).toEqual(["voided"]);
     const audit = await w.db.auditEvent.findFirst({ where: { operation: "action.cancelled", actionId: id } });

@@ -185,6 +185,10 @@ export const afterSales = defineCapability<ShopAdapter>({
     "defective",
     "complaint",
     "after sales",
+    // Round 25: "can I get the shipping cost back?" tied with changing the address ("shipping").
+    "shipping refund",
+    "shipping cost back",
+    "refund the shipping",
     "退款",
     "退货",
     "退货退款",

@@ -8,15 +8,21 @@ type Json = Record<string, unknown>;
  */
 export function defaultedLine(value: unknown, asMoney: (v: unknown, key?: string) => unknown): string | null {
   if (!value || typeof value !== "object") return null;
-  const parts = Object.entries(value as Record<string, { value?: unknown; choices?: unknown[] }>).map(
-    ([field, d]) => {
-      const shown = asMoney(d.value, field);
-      const others = otherChoices(d.value, d.choices ?? [], asMoney);
-      return `${field} = ${typeof shown === "object" ? JSON.stringify(shown) : String(shown)}${
-        others.length ? ` (other choices: ${others.join(", ")})` : ""
-      }`;
-    },
-  );
+  const parts = Object.entries(
+    value as Record<string, { value?: unknown; choices?: unknown[]; rule?: string }>,
+  ).map(([field, d]) => {
+    const shown = asMoney(d.value, field);
+    const others = otherChoices(d.value, d.choices ?? [], asMoney);
+    // A money value a patch sends in minor units is said as sent too (round 25: a model sent
+    // 12 for $12.00, and read "Refund $0.12"); and how the value was chosen, where known.
+    const sent = shown !== d.value && typeof d.value === "number" ? `sent as ${d.value}` : "";
+    const notes = [d.rule ?? "", sent, others.length ? `other choices: ${others.join(", ")}` : ""].filter(
+      Boolean,
+    );
+    return `${field} = ${typeof shown === "object" ? JSON.stringify(shown) : String(shown)}${
+      notes.length ? ` (${notes.join("; ")})` : ""
+    }`;
+  });
   return parts.length ? `defaults (the user named none; ask them if it matters): ${parts.join("; ")}` : null;
 }
 

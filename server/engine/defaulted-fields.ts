@@ -3,7 +3,7 @@ import { REQUEST_NOTE } from "../connectors/sdk/request-note";
 import type { Evaluation } from "./evaluate-action";
 
 /** A field the action filled from its own default, with the other values its choices offered. */
-export type Defaulted = { value: unknown; choices?: unknown[] };
+export type Defaulted = { value: unknown; choices?: unknown[]; rule?: string };
 
 /**
  * The fields this evaluation filled from a node's default — not from the user's words, not from
@@ -24,7 +24,8 @@ export function defaultedFields(ev: Evaluation): Record<string, Defaulted> | und
       : typeof value === "boolean"
         ? [!value]
         : undefined;
-    out[field] = choices ? { value, choices } : { value };
+    const rule = ev.defaultRules?.[field];
+    out[field] = { value, ...(choices ? { choices } : {}), ...(rule ? { rule } : {}) };
   }
   return Object.keys(out).length ? out : undefined;
 }

@@ -51,6 +51,8 @@ export interface Evaluation {
   fromWords: Record<string, string>;
   /** Fields a node filled from its default (nothing sent or said for them): field → value. */
   defaulted: Record<string, unknown>;
+  /** How a defaulted field's value was chosen, from its schema ("the full refundable amount"). */
+  defaultRules: Record<string, string>;
   /** The record field, when the words described the record: why it was picked, in a few words. */
   whyPicked: Record<string, string>;
   /** Reasons the user gave none for, filled with their request verbatim (request-as-reason.ts). */
@@ -80,6 +82,7 @@ export async function evaluateAction(
   const options: Record<string, unknown> = {};
   const fromWords: Record<string, string> = {};
   const defaulted: Record<string, unknown> = {};
+  const defaultRules: Record<string, string> = {};
   const why: Record<string, string> = {};
   const asRequest: string[] = [];
   // The record the user's age words name, whose own row said it cannot take the change: its
@@ -96,6 +99,7 @@ export async function evaluateAction(
     missing: [],
     fromWords,
     defaulted,
+    defaultRules,
     whyPicked: why,
     fromRequest: asRequest,
     ...stop,
@@ -254,6 +258,9 @@ export async function evaluateAction(
           values[field] = value;
           defaulted[field] = value;
           defaultedHere.add(field);
+          // Round 25: "amount = $7.00" with no word of why read as a guess; it is the most refundable.
+          const rule = defaultRule(fields[field]);
+          if (rule) defaultRules[field] = rule;
         }
       for (const field of node.paidChoices ?? [])
         if (!present(values[field]) && !paidMissing.includes(field) && paidChoice(capability, field, options))
@@ -644,7 +651,7 @@ async function fromRequest(
     // Two as old at the asked end: the words name no one record, so neither does any other
     // reading of them (the only one of the two that can take it, a younger one that fits): the
     // list, in the age's order, is for the user to pick from. A record quoted by its id still is.
-    const named = aged?.kind === "tie" ? quotedIn(rows, request) : nameInRequest(rows, request, capability);
+    const named = aged?.kind === "tie" ? quotedIn(rows, request) : nameInRequest(rows, request, field === record.field ? capability : undefined);
     if (aged?.kind === "tie" && !named)
       return describedAnswer(field, entity, { kind: "aged", said: aged.said, tied: aged.tied });
     if (named)
@@ -747,6 +754,12 @@ function quotedIn(rows: ChoiceRow[], request: string): ChoiceRow | undefined {
   const said = new Set(request.toLowerCase().match(/[\p{L}\p{N}_-]+/gu) ?? []);
   const quoted = rows.filter((r) => said.has(r.value.toLowerCase()));
   return quoted.length === 1 ? quoted[0] : undefined;
+}
+
+/** How a field's default is chosen, as its schema says it: "… (default: the full refundable amount)". */
+function defaultRule(schema: ZodType | undefined): string | undefined {
+  const rule = /\(default: ([^)]{3,80})\)/.exec(schema?.description ?? "")?.[1];
+  return rule?.trim();
 }
 
 /** The texts the action's fields already hold: their words are the values', not settings. */

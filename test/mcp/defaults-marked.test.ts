@@ -105,6 +105,20 @@ describe("defaults the user did not choose are marked everywhere", () => {
     expect(quoted.defaulted).toEqual({ internal: { value: false, choices: [true] } });
   });
 
+  it("'can I get the shipping cost back?' opens the after-sales request on the order it names, not a tie with the address change", async () => {
+    const intent = "My backpack order arrived a week late; can I get the shipping cost back?";
+    const res = await (await w.connect(w.keys.alice)).callTool({
+      name: "start_action",
+      arguments: { intent },
+    });
+    const out = sc(res);
+    const action = await w.db.action.findUniqueOrThrow({ where: { id: String(out.action_id) } });
+    expect(action.capability).toBe("after_sales");
+    expect(out.from_words).toMatchObject({ order_id: "ord_shipdiff", kind: "shipping_refund" });
+    // The default amount says how it was chosen, and how a patch sends it (cents).
+    expect(text(res)).toContain("amount = $7.00 (the full refundable amount; sent as 700)");
+  });
+
   it("a reason the user gave none for is their request verbatim, marked as taken from it in the text and on the person's screen, and a reason sent wins", async () => {
     const alice = await w.connect(w.keys.alice);
     // Round 8: the exchange asked for a reason "if they gave none, their request verbatim",

@@ -277,16 +277,6 @@ describe("actions in fewer calls (MCP over HTTP)", () => {
     expect(out.other_matches ?? []).not.toContain("change_delivery_address");
   });
 
-  it("'can I get the shipping cost back?' opens the after-sales request on the order it names, not a tie with the address change", async () => {
-    const intent = "My backpack order arrived a week late; can I get the shipping cost back?";
-    const out = sc(
-      await (await w.connect(w.keys.alice)).callTool({ name: "start_action", arguments: { intent } }),
-    );
-    const action = await w.db.action.findUniqueOrThrow({ where: { id: String(out.action_id) } });
-    expect(action.capability).toBe("after_sales");
-    expect(out.from_words).toMatchObject({ order_id: "ord_shipdiff" });
-  });
-
   it("fields no matching capability takes: a typed refusal naming them, nothing started", async () => {
     const client = await w.connect(w.keys.alice);
     const before = await w.db.action.count();

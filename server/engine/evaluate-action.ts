@@ -29,6 +29,7 @@ import { requiredFields } from "./describe-inputs";
 import { describedAnswer } from "./described-answer";
 import { askPart, canTake, contradicts, deniedOf, describedRecords } from "./described-records";
 import { flagInWords } from "./flag-words";
+import { idListInWords } from "./id-list-words";
 import { laterChoicesInWords } from "./later-choices";
 import { paidChoice } from "./paid-choices";
 import { present } from "./present-value";
@@ -609,6 +610,9 @@ async function fromRequest(
         };
       continue;
     }
+    // "Return the mugs from my kettle order": the lines a list-of-ids field's words name.
+    const ids = idListInWords(field, schema, { ...options, ...(await lists()) }, request, entity);
+    if (ids) return { field, value: ids, shown: ids.join(", ") };
     // "An internal note": a yes/no field its name's words set (flag-words.ts).
     const flag = flagInWords(field, schema, request, given);
     if (flag !== undefined) return { field, value: flag, shown: String(flag) };
@@ -651,7 +655,10 @@ async function fromRequest(
     // Two as old at the asked end: the words name no one record, so neither does any other
     // reading of them (the only one of the two that can take it, a younger one that fits): the
     // list, in the age's order, is for the user to pick from. A record quoted by its id still is.
-    const named = aged?.kind === "tie" ? quotedIn(rows, request) : nameInRequest(rows, request, field === record.field ? capability : undefined);
+    const named =
+      aged?.kind === "tie"
+        ? quotedIn(rows, request)
+        : nameInRequest(rows, request, field === record.field ? capability : undefined);
     if (aged?.kind === "tie" && !named)
       return describedAnswer(field, entity, { kind: "aged", said: aged.said, tied: aged.tied });
     if (named)

@@ -12,9 +12,11 @@ export interface QueryClause {
   role: ClauseRole;
 }
 
-// Punctuation and the conjunctions that join clauses ("…late and I want…", "…but nothing…").
+// Punctuation and the conjunctions that join clauses ("…late and I want…", "…but nothing…"). A
+// dash joins clauses too: "Return the mugs from my kettle order — they arrived chipped" read as
+// one request, and its "arrived" made tracking the parcel the best match (round 25).
 const CLAUSE_BREAK =
-  /[,.;:!?，。；：！？、\n]+|\s+(?:and|but|so|because|since|then|though|although|as)\s+|但是|所以|因为|然后/;
+  /[,.;:!?，。；：！？、\n]+|\s+[-–—]+\s+|[–—]+|\s+(?:and|but|so|because|since|then|though|although|as)\s+|但是|所以|因为|然后/;
 
 // Words that make a clause a request: wanting, asking, or a question.
 const EN_REQUEST =

@@ -17,4 +17,13 @@ describe("clauses that ask and clauses that describe", () => {
     ]);
     expect(queryClauses("still broken, reopen it").map((c) => c.role)).toEqual(["situation", "request"]);
   });
+
+  it("a dash joins two clauses; a hyphen inside a word does not", () => {
+    expect(queryClauses("return the mugs from my kettle order — they arrived chipped")).toEqual([
+      { text: "return the mugs from my kettle order", role: "request" },
+      { text: "they arrived chipped", role: "situation" },
+    ]);
+    expect(queryClauses("refund it - it never came").map((c) => c.role)).toEqual(["request", "situation"]);
+    expect(queryClauses("exchange my t-shirt for the same-day one")).toHaveLength(1);
+  });
 });

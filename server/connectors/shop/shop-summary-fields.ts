@@ -20,11 +20,14 @@ export const SHOP_SUMMARY_FIELDS: Record<string, ShownField> = {
   items: {
     label: "Items",
     items: {
+      // A returned line's refund: "amount: 3600" reached the person's screen as bare cents.
+      id: { label: "Line" },
       product_id: { label: "Product" },
       name: { label: "Item" },
       quantity: { label: "Quantity", as: "quantity" },
       unit_price: MONEY("Unit price"),
       line_total: MONEY("Line total"),
+      amount: MONEY("Refund"),
     },
   },
   sum: { label: "Sum", as: "sum" },

@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { choicesFor, namedInWords, wordTokens } from "./choice-words";
+import { askPart } from "./described-records";
+
+/**
+ * The ids a request names for a list-of-ids field (`item_ids`), read through the rows the node
+ * offers for one id (`item_id`): each part of the ask ("the kettle and the mug") that names one
+ * row. Played (round 25): "Return the mugs from my kettle order — they arrived chipped" took the
+ * order and the kind and still answered "DETAILS needs item_ids" with the mug's line in plain view.
+ *
+ * The phrase that says which record the things come from ("from my kettle order") describes the
+ * record, not the things: its words are left out. A part that names no row, or several equally,
+ * names nothing; undefined when no part names one, and the field stays the user's to give.
+ */
+export function idListInWords(
+  field: string,
+  schema: z.ZodType,
+  options: Record<string, unknown>,
+  request: string,
+  entity: string,
+): string[] | undefined {
+  if (!field.endsWith("s") || !isIdList(schema)) return undefined;
+  const rows = choicesFor(field.slice(0, -1), options);
+  if (rows.length < 2) return undefined;
+  const noun = wordTokens(entity)[0];
+  let asked = askPart(request, rows);
+  if (noun) asked = asked.replace(new RegExp(`\\b(?:from|in|of|on)\\b[^,.;:!?]*?\\b${noun}s?\\b`, "gi"), " ");
+  const ids: string[] = [];
+  for (const part of asked.split(/[,;&+]|\band\b|\bplus\b/i)) {
+    const named = part.trim() ? namedInWords(rows, part) : undefined;
+    if (named && !ids.includes(named.value)) ids.push(named.value);
+  }
+  return ids.length && schema.safeParse(ids).success ? ids : undefined;
+}
+
+function isIdList(schema: z.ZodType): boolean {
+  try {
+    const json = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as {
+      type?: unknown;
+      items?: { type?: unknown; enum?: unknown };
+    };
+    return json.type === "array" && json.items?.type === "string" && !json.items.enum;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+
+type Json = Record<string, unknown>;
+
+/**
+ * The lines a request names for a list-of-ids field are taken from its words. Round 25: "Return
+ * the mugs from my kettle order — they arrived chipped" took the order and the kind, then asked
+ * for item_ids with the mug's line in plain view; the dash kept "arrived" in the request, which
+ * made tracking the parcel the best match.
+ */
+describe("a list of lines named by the user's words", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld();
+  });
+  afterAll(async () => w?.close());
+  beforeEach(async () => w.legacy.reset());
+
+  it("'the mugs from my kettle order' is the mug line, not the kettle's; the refund per line is money on the person's screen", async () => {
+    const alice = await w.connect(w.keys.alice);
+    const res = await alice.callTool({
+      name: "start_action",
+      arguments: { intent: "Return the mugs from my kettle order — they arrived chipped." },
+    });
+    const out = sc(res);
+    expect(out).toMatchObject({ capability: "after_sales", status: "awaiting_approval" });
+    expect(out.from_words).toMatchObject({
+      order_id: "ord_delivered",
+      kind: "return_refund",
+      item_ids: "ord_delivered_item_2",
+    });
+    expect(text(res)).toContain("Item: Signpost Mug · Quantity: 2 · Refund: $36.00");
+  });
+
+  it("each part names its line; a part that names several, or none, names nothing", async () => {
+    const alice = await w.connect(w.keys.alice);
+    const both = sc(
+      await alice.callTool({
+        name: "start_action",
+        arguments: { intent: "Return the kettle and the mug from my delivered order, both broken" },
+      }),
+    );
+    expect((both.from_words as Json).item_ids).toBe("ord_delivered_item_1, ord_delivered_item_2");
+    const vague = sc(
+      await alice.callTool({
+        name: "start_action",
+        arguments: {
+          capability: "after_sales",
+          entity_id: "ord_delivered",
+          intent: "return something from it",
+        },
+      }),
+    );
+    expect((vague.from_words as Json | undefined)?.item_ids).toBeUndefined();
+  });
+});

@@ -14,7 +14,7 @@ export function defaultedLine(value: unknown, asMoney: (v: unknown, key?: string
     const shown = asMoney(d.value, field);
     const others = otherChoices(d.value, d.choices ?? [], asMoney);
     // A money value a patch sends in minor units is said as sent too (round 25: a model sent
-    // 12 for $12.00, and read "Refund $0.12"); and how the value was chosen, where known.
+    // 12 for $12.00 and read $0.12 back); and how the value was chosen, where known.
     const sent = shown !== d.value && typeof d.value === "number" ? `sent as ${d.value}` : "";
     const notes = [d.rule ?? "", sent, others.length ? `other choices: ${others.join(", ")}` : ""].filter(
       Boolean,

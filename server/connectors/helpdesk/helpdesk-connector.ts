@@ -11,6 +11,7 @@ import { resolveTicket } from "./capabilities/resolve-ticket";
 import { createHelpdeskAdapter, type HelpdeskAdapter } from "./helpdesk-adapter";
 import { listTickets } from "./helpdesk-records";
 import { HELPDESK_ROUTES } from "./helpdesk-routes";
+import { raisedInsteadLine } from "./scoped-tickets";
 import { ticketView } from "./ticket-view";
 
 /** Words that say "tickets" rather than what a ticket is about. */
@@ -42,12 +43,17 @@ async function searchHelpdesk(query: RecordQuery, backend: BrowseBackend): Promi
     q: topical.length ? topical.join(" ") : undefined,
   });
   if ("outcome" in tickets) return [];
-  return tickets.data
+  const lines = tickets.data
     .slice(0, 5)
     .map(
       (t) =>
         `- ${link(`Ticket ${t.id}: ${String(t.subject ?? "")}`, `helpdesk://ticket/${t.id}`)} — ${escapeText(t.status)}`,
     );
+  // "my …" read as the tickets they raised says so above them, in the first hit (shown only
+  // with it); none found: the search says none.
+  const [first, ...rest] = lines;
+  if (!tickets.raisedInstead || !first) return lines;
+  return [`- ${raisedInsteadLine(lines.length)}\n${first}`, ...rest];
 }
 
 /** The demo helpdesk: tickets, teammates and the narrow ticket changes. */

@@ -6,7 +6,10 @@ import { scopedTickets } from "./scoped-tickets";
 /** Rows per list page: small enough that a page stays a few hundred tokens. */
 const PAGE_SIZE = 10;
 
-/** Tickets this caller may see (the rule is scopedTickets'), one listing page of them. */
+/**
+ * Tickets this caller may see (the rule is scopedTickets'), one listing page of them;
+ * `raisedInstead` when "mine" was read as the tickets they raised (raisedInsteadLine says so).
+ */
 export function listTickets(
   backend: BrowseBackend,
   input: {
@@ -18,21 +21,25 @@ export function listTickets(
     q?: string;
     sort?: "created_at" | "-created_at" | "-updated_at";
   },
-): Promise<ListPage<HelpdeskTicket> | BackendOutcome> {
-  return backend.withAdapter<HelpdeskAdapter, ListPage<HelpdeskTicket>>("helpdesk", async (helpdesk) => {
-    const who = backend.who();
-    const result = await scopedTickets(
-      helpdesk,
-      { email: who.userEmail, role: who.role },
-      { ...input, perPage: input.perPage ?? PAGE_SIZE },
-    );
-    return {
-      data: result.data,
-      page: input.page,
-      next_page: result.next_page,
-      total: result.total,
-    };
-  });
+): Promise<(ListPage<HelpdeskTicket> & { raisedInstead?: true }) | BackendOutcome> {
+  return backend.withAdapter<HelpdeskAdapter, ListPage<HelpdeskTicket> & { raisedInstead?: true }>(
+    "helpdesk",
+    async (helpdesk) => {
+      const who = backend.who();
+      const result = await scopedTickets(
+        helpdesk,
+        { email: who.userEmail, role: who.role },
+        { ...input, perPage: input.perPage ?? PAGE_SIZE },
+      );
+      return {
+        data: result.data,
+        page: input.page,
+        next_page: result.next_page,
+        total: result.total,
+        ...(result.raisedInstead ? { raisedInstead: result.raisedInstead } : {}),
+      };
+    },
+  );
 }
 
 export function teammates(backend: BrowseBackend): Promise<HelpdeskTeammate[] | BackendOutcome> {

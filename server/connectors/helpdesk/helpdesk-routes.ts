@@ -13,6 +13,7 @@ import {
   viewPage,
 } from "../sdk/route-pages";
 import { listTickets, teamChoices, teammates } from "./helpdesk-records";
+import { raisedInsteadLine } from "./scoped-tickets";
 
 function ticketFormLinks(id: string, view: BackendOutcome): Array<[string, string]> {
   const capabilities = new Set(
@@ -83,7 +84,7 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
         mine: mine === "1" || mine === "true",
         q: filterValue(match.uri, "q"),
       });
-      return listPage(
+      const page = listPage(
         "Tickets",
         match.uri,
         result,
@@ -91,6 +92,9 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
         (row) => `helpdesk://ticket/${row.id}`,
         sort.says,
       );
+      // "mine" read as the tickets they raised is said first, whatever the rows: never silently.
+      if (isOutcome(result) || !result.raisedInstead) return page;
+      return { ...page, markdown: `${raisedInsteadLine(result.data.length)}\n\n${page.markdown}` };
     },
   },
   {

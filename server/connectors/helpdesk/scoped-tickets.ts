@@ -24,7 +24,13 @@ export async function scopedTickets(
     q?: string;
     sort?: "created_at" | "-created_at" | "-updated_at";
   },
-): Promise<{ data: HelpdeskTicket[]; next_page: number | null; total: number }> {
+): Promise<{
+  data: HelpdeskTicket[];
+  next_page: number | null;
+  total: number;
+  /** "mine" was asked by someone no ticket can be assigned to: these are the tickets they raised. */
+  raisedInstead?: true;
+}> {
   const email = who.email.toLowerCase();
   const isStaff = who.role === "admin" || who.role === "support";
   let assignee: string | undefined;
@@ -41,8 +47,20 @@ export async function scopedTickets(
     page: query.page,
     per_page: query.perPage,
   });
-  const ownOnly = !isStaff || (query.mine && !assignee);
+  const raisedInstead = query.mine && !assignee;
+  const ownOnly = !isStaff || raisedInstead;
   if (!ownOnly) return result;
   const data = result.data.filter((t) => String(t.requester_email ?? "").toLowerCase() === email);
-  return { data, next_page: null, total: data.length };
+  return { data, next_page: null, total: data.length, ...(raisedInstead ? { raisedInstead: true } : {}) };
+}
+
+/**
+ * What a "mine" answer says when the caller is no helpdesk teammate, in one line above the rows:
+ * Sam (support, no teammate) read tickets he only raised as assigned to him and spent three
+ * calls finding out why.
+ */
+export function raisedInsteadLine(count: number): string {
+  return count
+    ? "No ticket is assigned to you: you are not a helpdesk teammate. These are the tickets you raised."
+    : "No ticket is assigned to you: you are not a helpdesk teammate, and you raised none.";
 }

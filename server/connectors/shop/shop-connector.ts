@@ -9,6 +9,7 @@ import { checkout } from "./capabilities/checkout";
 import { payOrder } from "./capabilities/pay-order";
 import { trackShipment } from "./capabilities/track-shipment";
 import { orderView } from "./order-view";
+import { shippedTracking } from "./shipped-tracking";
 import { createShopAdapter, type ShopAdapter } from "./shop-adapter";
 import { listOrders, listProducts } from "./shop-records";
 import { SHOP_ROUTES } from "./shop-routes";
@@ -49,8 +50,13 @@ async function searchShop(record: RecordQuery, backend: BrowseBackend): Promise<
   if (searchesOrders(record)) {
     const orders = await listOrders(backend, { page: 1, status });
     if (!("outcome" in orders)) {
-      for (const o of orders.data.slice(0, 5))
-        out.push(`- ${link(`Order ${o.id} (${String(o.status)})`, `shop://order/${o.id}`)}`);
+      // An order on its way says its tracking, as its row in the orders listing does.
+      for (const o of orders.data.slice(0, 5)) {
+        const tracking = shippedTracking(o);
+        out.push(
+          `- ${link(`Order ${o.id} (${String(o.status)}${tracking ? `, ${tracking}` : ""})`, `shop://order/${o.id}`)}`,
+        );
+      }
     }
   }
   return out;

@@ -1,4 +1,5 @@
 import type { BackendOutcome, BrowseBackend, ListPage, Row } from "../sdk/browse-backend";
+import { cartShipping } from "./cart-shipping";
 import type { ShopAdapter } from "./shop-adapter";
 
 /** Rows per list page: small enough that a page stays a few hundred tokens. */
@@ -66,7 +67,8 @@ export function product(backend: BrowseBackend, id: string): Promise<Row | null 
 
 /**
  * The caller's own cart, with the coupons that apply to its subtotal (what "is there a coupon
- * for my cart?" asks); null when they are not a customer of the shop.
+ * for my cart?" asks) and what shipping it would cost to each saved address (what "what would
+ * it cost?" asks); null when they are not a customer of the shop.
  */
 export function cart(backend: BrowseBackend): Promise<Row | null | BackendOutcome> {
   return backend.withAdapter<ShopAdapter, Row | null>("shop", async (shop) => {
@@ -74,12 +76,35 @@ export function cart(backend: BrowseBackend): Promise<Row | null | BackendOutcom
     if (!customer) return null;
     const found = await shop.cart(customer);
     if (!found) return null;
-    const coupons = found.items.length ? await shop.coupons(customer, found.subtotal) : [];
+    const [coupons, shipping] = await Promise.all([
+      found.items.length ? shop.coupons(customer, found.subtotal) : [],
+      cartShipping(shop, customer, found.items),
+    ]);
     return {
       ...found,
+      shipping,
       coupons: coupons
         .filter((c) => c.eligible)
         .map((c) => ({ code: c.code, label: c.description, discount: c.discount })),
     } as unknown as Row;
+  });
+}
+
+/**
+ * The caller's own customer record: name, store credit, saved addresses and payment methods
+ * (what "how much store credit do I have?" asks). Whose it is comes from the caller's email,
+ * never from the page's address, so no one else's is reachable; null when they are no customer.
+ */
+export function account(backend: BrowseBackend): Promise<Row | null | BackendOutcome> {
+  return backend.withAdapter<ShopAdapter, Row | null>("shop", async (shop) => {
+    const id = await customerId(shop, backend);
+    if (!id) return null;
+    const [customer, addresses, paymentMethods] = await Promise.all([
+      shop.customer(id),
+      shop.addresses(id),
+      shop.paymentMethods(id),
+    ]);
+    if (!customer) return null;
+    return { ...customer, addresses, payment_methods: paymentMethods } as unknown as Row;
   });
 }

@@ -16,6 +16,8 @@ import {
   viewPage,
 } from "../sdk/route-pages";
 import { orderSum, sumTerms } from "./order-sum";
+import { PROFILE_ROUTE } from "./profile-route";
+import { shippedTracking } from "./shipped-tracking";
 import { cart, listOrders, listProducts, product } from "./shop-records";
 
 /** Which forms an order offers now comes from the view's next_actions (the engine decides). */
@@ -72,6 +74,41 @@ function withItemReasons(view: BackendOutcome): BackendOutcome {
   return { ...view, view: { ...order, items } };
 }
 
+/**
+ * The order page's fulfilment on one line with its shipment's carrier, tracking number and
+ * status: the view nests the shipment one level deeper than a page line shows, so a model
+ * asked for the tracking number opened the tracking form for it. The view keeps its shape.
+ */
+function withShipmentLine(view: BackendOutcome): BackendOutcome {
+  const order = view.view as Row | undefined;
+  const fulfilment = order?.fulfilment as Row | undefined;
+  const shipment = fulfilment?.shipment as Row | null | undefined;
+  if (!order || !fulfilment || !shipment) return view;
+  const { shipment: _nested, delivered_at, ...rest } = fulfilment;
+  const line = {
+    ...rest,
+    carrier: shipment.carrier,
+    tracking_number: shipment.tracking_number,
+    shipment_status: shipment.status,
+    delivered_at,
+  };
+  return { ...view, view: { ...order, fulfilment: line } };
+}
+
+/**
+ * A shipped order's status cell carries its carrier and tracking number ("shipped · UPS
+ * 1Z999AA11001"): "which of my orders are on their way, and what's the tracking number?" in
+ * one read. The listing already has the shipment; no column is added, so other rows stay as short.
+ */
+function withTracking(result: ListPage<Row> | BackendOutcome): ListPage<Row> | BackendOutcome {
+  if (isOutcome(result)) return result;
+  const data = result.data.map((r) => {
+    const tracking = shippedTracking(r);
+    return tracking ? { ...r, status: `${String(r.status)} · ${tracking}` } : r;
+  });
+  return { ...result, data };
+}
+
 const PLACED_BY_YOU = "you (an action of this agent)";
 
 /**
@@ -111,7 +148,12 @@ const PRODUCT_ORDER: Record<(typeof PRODUCT_FILTERS.sort)[number], string> = {
   "-price": "Most expensive first",
 };
 
-/** `shop://` routes: orders, products, cart, checkout and the order forms. */
+/**
+ * `shop://` routes: orders, the profile (account), cart, products, checkout and the order forms. The start
+ * page offers a connector's first three start points: orders, the profile and the cart, the
+ * caller's own things; the catalog is the one record search always reads (any product's words
+ * land on it), so it is the one left to search.
+ */
 export const SHOP_ROUTES: RouteDefinition[] = [
   {
     pattern: "shop://orders",
@@ -129,8 +171,8 @@ export const SHOP_ROUTES: RouteDefinition[] = [
         perPage: perPage(match.uri),
         status: filterValue(match.uri, "status"),
       });
-      const marked = await placedByYou(backend, result);
-      return listPage(
+      const marked = await placedByYou(backend, withTracking(result));
+      const page = listPage(
         "Orders",
         match.uri,
         marked.result,
@@ -138,6 +180,45 @@ export const SHOP_ROUTES: RouteDefinition[] = [
         (row) => `shop://order/${row.id}`,
         "Newest first",
       );
+      // Each row named by its status alone (what a status line names it by), tracking aside.
+      const statuses = isOutcome(result) ? [] : result.data.map((r) => String(r.status));
+      return {
+        ...page,
+        items: page.items?.map((item, i) => ({ ...item, title: statuses[i] ?? item.title })),
+      };
+    },
+  },
+  PROFILE_ROUTE,
+  {
+    pattern: "shop://cart",
+    title: "Cart",
+    description: "What is in your cart now, and the link to check out.",
+    keywords: ["cart", "basket", "checkout", "购物车"],
+    startPoint: true,
+    async render(_match, backend) {
+      const found = await cart(backend);
+      if (found === null) return NOT_FOUND_FOR("cart", "mine");
+      if (isOutcome(found)) return outcomePage("Cart", found);
+      const items = Array.isArray(found.items) ? (found.items as Row[]) : [];
+      const coupons = Array.isArray(found.coupons) ? (found.coupons as Row[]) : [];
+      // The question beside "what is in my cart" is whether a coupon applies: answered here, an
+      // empty cart included (round 17: silence there sent the model on to search "coupons").
+      const offers = !items.length
+        ? "\n\nThe cart is empty: no coupon applies to it now."
+        : coupons.length
+          ? `\n\n## Coupons that apply to this cart\n\n${rowsTable(coupons, ["code", "label", "discount"])}\n\nAt checkout, send its code as coupon_code (or say "use a coupon" in the request).`
+          : "\n\nNo coupon applies to this cart.";
+      // Beside the subtotal, what each shipping method adds (and how soon): "what would my cart
+      // cost?" is answered here, not after a checkout form that prices shipping only later.
+      const shipping = Array.isArray(found.shipping) ? (found.shipping as Row[]) : [];
+      const shipped = shipping.length
+        ? `\n\n## Shipping for these items (price · delivery, by address)\n\n${rowsTable(shipping)}`
+        : "";
+      return {
+        title: "Cart",
+        outcome: "applied",
+        markdown: `${rowsTable(items, ["product_id", "name", "quantity", "unit_price"])}\n\n- **Subtotal:** ${money(found.subtotal)}${shipped}${offers}\n\n## Actions\n\n- ${link("Check out", "shop://checkout")}`,
+      };
     },
   },
   {
@@ -152,7 +233,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
         backend.entityView("order", id),
         backend.createdByCaller?.("Order", [id]) ?? Promise.resolve<Record<string, string>>({}),
       ]);
-      const page = withItemReasons(withTotalsLine(view));
+      const page = withItemReasons(withShipmentLine(withTotalsLine(view)));
       const order = page.view as Row | undefined;
       // "The order I placed": this agent's own checkout made it (from the action store).
       const shown = order && mine[id] ? { ...page, view: { ...order, placed_by: PLACED_BY_YOU } } : page;
@@ -259,32 +340,6 @@ export const SHOP_ROUTES: RouteDefinition[] = [
         title: String(found.name ?? `Product ${id}`),
         outcome: "applied",
         markdown: `${objectSections(found)}\n\n## Actions\n\n- ${link("Buy (checkout form)", "shop://checkout")}\n- ${link("All products", "shop://products")}`,
-      };
-    },
-  },
-  {
-    pattern: "shop://cart",
-    title: "Cart",
-    description: "What is in your cart now, and the link to check out.",
-    keywords: ["cart", "basket", "checkout", "购物车"],
-    startPoint: true,
-    async render(_match, backend) {
-      const found = await cart(backend);
-      if (found === null) return NOT_FOUND_FOR("cart", "mine");
-      if (isOutcome(found)) return outcomePage("Cart", found);
-      const items = Array.isArray(found.items) ? (found.items as Row[]) : [];
-      const coupons = Array.isArray(found.coupons) ? (found.coupons as Row[]) : [];
-      // The question beside "what is in my cart" is whether a coupon applies: answered here, an
-      // empty cart included (round 17: silence there sent the model on to search "coupons").
-      const offers = !items.length
-        ? "\n\nThe cart is empty: no coupon applies to it now."
-        : coupons.length
-          ? `\n\n## Coupons that apply to this cart\n\n${rowsTable(coupons, ["code", "label", "discount"])}\n\nAt checkout, send its code as coupon_code (or say "use a coupon" in the request).`
-          : "\n\nNo coupon applies to this cart.";
-      return {
-        title: "Cart",
-        outcome: "applied",
-        markdown: `${rowsTable(items, ["product_id", "name", "quantity", "unit_price"])}\n\n- **Subtotal:** ${money(found.subtotal)}${offers}\n\n## Actions\n\n- ${link("Check out", "shop://checkout")}`,
       };
     },
   },

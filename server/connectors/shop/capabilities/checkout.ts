@@ -212,7 +212,7 @@ export const checkout = defineCapability<ShopAdapter>({
         shipping_method: z
           .enum(["standard", "express", "same_day"])
           .optional()
-          .describe("One of options.shipping_methods, as the user chose it: each has its own price"),
+          .describe("One of options.shipping_methods, as the user chose it (priced once the address is set)"),
       },
       // What the user pays depends on it: never the cheapest by default, the user says which.
       paidChoices: ["shipping_method"],

@@ -237,6 +237,8 @@ export interface CapabilityHit {
   /** Optional fields set only on the user's word (an optional offer). */
   user_opts_in?: string[];
   side_effects: string[];
+  /** The capability only reads (tracking a parcel): words that ask to find something may start it. */
+  read?: true;
   /** `true` always, `false` never, `"conditional"` when `approval_condition` holds. */
   requires_approval: boolean | "conditional";
   approval_condition?: string;
@@ -570,6 +572,7 @@ export function capabilityHit(capability: AnyCapability, score: number): Capabil
     ...(paid.length ? { user_chooses: paid } : {}),
     ...(optIn.length ? { user_opts_in: optIn } : {}),
     side_effects: capability.sideEffects,
+    ...(capability.policy.effect === "read" ? { read: true as const } : {}),
     requires_approval: requiresApproval,
     ...(typeof rule === "function"
       ? { approval_condition: capability.policy.approvalWhen ?? "depends on the request; the flow says" }

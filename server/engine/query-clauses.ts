@@ -38,7 +38,7 @@ const ZH_STATE = /了|已|没|不|很|太|一直|还是/;
 const EN_SUBORDINATE = /^(?:before|after|if|once|until|while|unless|whenever|since|because)\b/;
 // A relative clause describes a noun of its clause ("pay my order | that is waiting for payment"):
 // its "is" states nothing about the clause, which still asks when it opens with a verb.
-const EN_RELATIVE = /\b(?:that|which|who|whose)\b.*$/;
+const EN_RELATIVE = /\b(?:that|which|who|whose|where)\b.*$/;
 
 function roleOf(clause: string): ClauseRole {
   if (/[\u3400-\u9fff]/.test(clause) && !/[a-z]{3}/.test(clause)) {
@@ -50,8 +50,28 @@ function roleOf(clause: string): ClauseRole {
   return EN_SUBJECT.test(clause) || EN_STATE.test(clause.replace(EN_RELATIVE, "")) ? "situation" : "request";
 }
 
-/** The clauses of a (lower-cased) query, each with its role; a lone clause is a request. */
+/**
+ * The clauses of a (lower-cased) query, each with its role; a lone clause is a request. What
+ * follows the one colon after an ask is its detail ("resolve the parcel ticket: refunded it"),
+ * read as situation: its "refunded" made the after-sales request the best match.
+ */
 export function queryClauses(lowerText: string): QueryClause[] {
+  const colons = [...lowerText.matchAll(/:(?=\s)/g)];
+  const at = colons.length === 1 ? (colons[0]?.index ?? -1) : -1;
+  if (at > 0 && lowerText.slice(0, at).trim().split(/\s+/).length >= 2) {
+    const detail = clausesOf(lowerText.slice(at + 1)).map((c) => ({
+      text: c.text,
+      role: "situation" as const,
+    }));
+    const ask = clausesOf(lowerText.slice(0, at));
+    // Only after an ask: "it arrived broken: send a new one" asks after its colon.
+    if (detail.length && ask.some((c) => c.role === "request")) return [...ask, ...detail];
+  }
+  const clauses = clausesOf(lowerText);
+  return clauses.length === 1 ? clauses.map((c) => ({ text: c.text, role: "request" as const })) : clauses;
+}
+
+function clausesOf(lowerText: string): QueryClause[] {
   // A question mark ends its clause and makes it a question even without a question word.
   const parts = lowerText
     .replace(/[?？]/g, "\u0001,")
@@ -62,5 +82,5 @@ export function queryClauses(lowerText: string): QueryClause[] {
     const text = p.replaceAll("\u0001", "").trim();
     return { text, role: p.includes("\u0001") ? ("request" as const) : roleOf(text) };
   });
-  return clauses.length === 1 ? clauses.map((c) => ({ text: c.text, role: "request" as const })) : clauses;
+  return clauses;
 }

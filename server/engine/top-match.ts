@@ -45,3 +45,21 @@ export function opensWithVerbOf(words: string, capability: string): boolean {
     (c) => c.role === "request" && (c.text.match(/\p{L}+/gu) ?? []).find((w) => !OPENERS.has(w)) === verb,
   );
 }
+
+/** Verbs that ask to find or show, never to change: "find the ticket about …", "show my orders". */
+const READ_VERBS = new Set(["find", "show", "list", "display", "look", "view", "search", "locate"]);
+
+/**
+ * Every clause that asks opens with a verb that only reads ("Find the ticket about a login
+ * problem and tell me its status" is no resolve): played, such words started a change whose
+ * description shared "problem". "Find the tee ticket and resolve it" asks for a change too.
+ */
+export function asksOnlyToRead(words: string): boolean {
+  const asks = queryClauses(words.toLowerCase()).filter((c) => c.role === "request");
+  const reads = (text: string) => {
+    const words = (text.match(/\p{L}+/gu) ?? []).filter((w) => !OPENERS.has(w));
+    // "Tell me its status" reads; "tell the customer …" is a message to send.
+    return READ_VERBS.has(words[0] ?? "") || (words[0] === "tell" && words[1] === "me");
+  };
+  return asks.length > 0 && asks.every((c) => reads(c.text));
+}

@@ -46,14 +46,24 @@ function rowSays(row: ChoiceRow, word: string): boolean {
   return ownWords(row, word) || dayOf(row, word) === true;
 }
 
-/** The row's facts holding the matched words: a name quoted whole, any other value by its key. */
+/**
+ * The row's facts holding the matched words: a name, or a phrase (a description's first words),
+ * quoted; any other value by its key. A phrase is quoted only for a word no fact before it said
+ * (round 24: "fits subject 'Coupon not applied'" left out the SAVE5 its description holds, and
+ * the model opened the ticket to check).
+ */
 function factsOf(row: ChoiceRow, matched: string[]): string[] {
   const out: string[] = [];
+  const said = new Set<string>();
   for (const [key, value] of Object.entries(row.row)) {
     if (typeof value !== "string" || key === "possible") continue;
-    const own = NAME_KEYS.includes(key) ? wordTokens(value) : [value.toLowerCase()];
-    if (!matched.some((w) => own.includes(w))) continue;
-    out.push(NAME_KEYS.includes(key) ? `${key} "${value.slice(0, 60)}"` : `${key} ${value}`);
+    const named = NAME_KEYS.includes(key);
+    const phrase = !named && value.includes(" ");
+    const own = named || phrase ? wordTokens(value) : [value.toLowerCase()];
+    const hits = matched.filter((w) => own.includes(w));
+    if (!hits.length || (phrase && hits.every((w) => said.has(w)))) continue;
+    for (const w of hits) said.add(w);
+    out.push(named || phrase ? `${key} "${value.slice(0, 60)}"` : `${key} ${value}`);
   }
   return out.slice(0, 4);
 }

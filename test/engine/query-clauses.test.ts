@@ -18,6 +18,17 @@ describe("clauses that ask and clauses that describe", () => {
     expect(queryClauses("still broken, reopen it").map((c) => c.role)).toEqual(["situation", "request"]);
   });
 
+  it("what follows the one colon after an ask is its detail; after a situation, the colon asks", () => {
+    expect(queryClauses("resolve the ticket where the parcel was lost: refunded it")).toEqual([
+      { text: "resolve the ticket where the parcel was lost", role: "request" },
+      { text: "refunded it", role: "situation" },
+    ]);
+    expect(queryClauses("my coupon failed at checkout: refund me").map((c) => c.role)).toEqual([
+      "situation",
+      "request",
+    ]);
+  });
+
   it("a dash joins two clauses; a hyphen inside a word does not", () => {
     expect(queryClauses("return the mugs from my kettle order — they arrived chipped")).toEqual([
       { text: "return the mugs from my kettle order", role: "request" },

@@ -21,6 +21,8 @@ const CANDIDATES = 10;
 const WINDOW = 100;
 /** A subject is the customer's words: one short line of them is enough to tell tickets apart. */
 const SUBJECT_CHARS = 60;
+/** A description's first words, for the user's words to match (a short value is read as words). */
+const DESCRIPTION_CHARS = 80;
 
 const URGENCY: Record<TicketPriority, number> = { urgent: 0, high: 1, normal: 2, low: 3 };
 
@@ -34,6 +36,7 @@ export async function ticketCandidates(
   actor: Actor,
   check: (ticket: HelpdeskTicket) => ValidationError[],
   choice: TicketChoice = {},
+  forWords = false,
 ): Promise<Record<string, unknown>> {
   const window = await scopedTickets(adapter, actor, { page: 1, perPage: WINDOW });
   type Checked = { ticket: HelpdeskTicket; errors: ValidationError[] };
@@ -53,12 +56,16 @@ export async function ticketCandidates(
   const ordered = orderedRows(
     window.data.map((ticket) => ({ ticket, errors: check(ticket) })),
     keys,
-    CANDIDATES,
+    forWords ? WINDOW : CANDIDATES,
   );
   const tickets = ordered.rows.map(({ ticket, errors }) => ({
     ...ticketCandidate(ticket),
+    // Read only to match the user's words, never shown (the node's lookup): "the ticket about
+    // the SAVE5 coupon" names the one whose description says SAVE5, whatever its subject says.
+    ...(forWords ? { description: oneLine(ticket.description, DESCRIPTION_CHARS) } : {}),
     possible: errors.map((e) => e.message).join("; ") || "yes",
   }));
+  if (forWords) return tickets.length ? { tickets } : {};
   if (!tickets.length) return {};
   const more = window.total > tickets.length;
   const base = choice.listing ?? "helpdesk://tickets";
@@ -73,10 +80,9 @@ export async function ticketCandidates(
 /** One line's worth of a ticket: enough to tell the caller's tickets apart and pick one. */
 function ticketCandidate(ticket: HelpdeskTicket) {
   // Newlines or runs of spaces from the customer would break the one-line rendering.
-  const subject = ticket.subject.replace(/\s+/g, " ").trim();
   return {
     id: ticket.id,
-    subject: subject.length > SUBJECT_CHARS ? `${subject.slice(0, SUBJECT_CHARS - 1)}…` : subject,
+    subject: oneLine(ticket.subject, SUBJECT_CHARS),
     status: ticket.status,
     priority: ticket.priority,
     assignee: ticket.assignee_id ?? "unassigned",
@@ -85,4 +91,10 @@ function ticketCandidate(ticket: HelpdeskTicket) {
     // minute with how long ago.
     created: ticket.created_at,
   };
+}
+
+/** Text on one line, cut to `chars` with an ellipsis (newlines and runs of spaces would break a row). */
+function oneLine(text: string, chars: number): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > chars ? `${line.slice(0, chars - 1)}…` : line;
 }

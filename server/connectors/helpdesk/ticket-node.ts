@@ -34,13 +34,7 @@ export function ticketNode(
       const id = values.ticket_id as string | undefined;
       // No ticket named: offer the caller's tickets with what this capability can do for each,
       // so "resolve the parcel ticket" needs no browsing first.
-      if (!id) {
-        const offered = (t: HelpdeskTicket): ValidationError[] => {
-          const same = unchanged?.(t, values);
-          return same ? [{ field: "ticket_id", code: "unchanged", message: same }] : check(t);
-        };
-        return { options: await ticketCandidates(adapter, actor, offered, choice) };
-      }
+      if (!id) return { options: await ticketCandidates(adapter, actor, offered(values), choice) };
       const ticket = await adapter.ticket(id);
       if (!ticket) return { notFound: { entity: "Ticket", id } };
       return {
@@ -58,7 +52,24 @@ export function ticketNode(
         errors: check(ticket),
       };
     },
+    // What the user's words may name beyond the few offered: every ticket of the window, with
+    // its description's first words (round 24: "the ticket about the SAVE5 coupon" matched only
+    // "coupon" of a subject, and the model opened the ticket to check).
+    async lookup({ adapter, actor, values }) {
+      return (await ticketCandidates(adapter, actor, offered(values), choice, true)) as Record<
+        string,
+        unknown[]
+      >;
+    },
   };
+
+  /** Each ticket's verdict for this change: already as asked, or the capability's own check. */
+  function offered(values: Record<string, unknown>) {
+    return (t: HelpdeskTicket): ValidationError[] => {
+      const same = unchanged?.(t, values);
+      return same ? [{ field: "ticket_id", code: "unchanged", message: same }] : check(t);
+    };
+  }
 }
 
 /** What the person approved includes the ticket's version: a ticket changed meanwhile voids it. */

@@ -1,7 +1,7 @@
 import type { NextAction, OutcomeBase } from "../../connectors/sdk/outcome";
 import type { CapabilityHit } from "../../engine/capability-search";
 import { sameRequestMessage } from "../../engine/server-made-key";
-import { opensWithVerbOf, topMatch } from "../../engine/top-match";
+import { asksOnlyToRead, opensWithVerbOf, topMatch } from "../../engine/top-match";
 import type { TrustedContext } from "../trusted-context";
 import { advanceActionInputSchema, startActionInputSchema } from "./operation-schemas";
 import { readingPath } from "./reading-path";
@@ -165,6 +165,16 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
       };
     const fields = Object.keys(rest.patch ?? {});
     const top = topMatch(hits);
+    // Words that only ask to find or show start no change (a resolve started for "find the
+    // ticket about a login problem"): reading is where they go.
+    if (intent && top && !top.hit.read && asksOnlyToRead(intent))
+      return {
+        outcome: "rejected",
+        reason: "no_capability_fits",
+        message: `These words ask to find or show, not to change anything: nothing was started. ${readingPath(ctx, intent)}`,
+        retryable: false,
+        next_actions: [],
+      };
     const fits = top ? fields.every((f) => top.hit.inputs.includes(f)) : false;
     // The fields may settle a near tie, and only in favour of the best match: among the matches
     // that take them, the best must still be the best one of all and lead clearly.

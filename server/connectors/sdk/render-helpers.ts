@@ -95,8 +95,7 @@ export function objectSections(object: object, skip: string[] = [], moneyOf?: Mo
       sections.push(`### ${label(key)}\n\n${rowsTable(value as Row[], undefined, undefined, moneyOf)}`);
     } else if (value && typeof value === "object" && !Array.isArray(value)) {
       const inner = Object.entries(value as Row)
-        .filter(([, v]) => v === null || typeof v !== "object")
-        .map(([k, v]) => `${label(k)}: ${cell(k, v, moneyOf)}`)
+        .map(([k, v]) => innerPart(k, v, moneyOf))
         .join(" · ");
       scalars.push(`- **${label(key)}:** ${inner || "—"}`);
     } else {
@@ -104,6 +103,25 @@ export function objectSections(object: object, skip: string[] = [], moneyOf?: Mo
     }
   }
   return [scalars.join("\n"), ...sections].filter(Boolean).join("\n\n");
+}
+
+/**
+ * One entry of an object inside a page's object, on its line: a value as a cell, an object one
+ * level further by its scalars ("shipment: carrier UPS, tracking number 1Z…"), a list by its
+ * values or its count. Round 25: a nested object was dropped whole, and the order page lost its
+ * shipment's tracking number on every connector's pages alike.
+ */
+function innerPart(key: string, value: unknown, moneyOf?: MoneyOf): string {
+  const scalar = (v: unknown) => v === null || typeof v !== "object";
+  if (scalar(value)) return `${label(key)}: ${cell(key, value, moneyOf)}`;
+  if (Array.isArray(value))
+    return value.every(scalar)
+      ? `${label(key)}: ${value.map((v) => cell(key, v, moneyOf)).join(", ") || "—"}`
+      : `${label(key)}: ${value.length} ${value.length === 1 ? "entry" : "entries"}`;
+  const parts = Object.entries(value as Row)
+    .filter(([, v]) => scalar(v))
+    .map(([k, v]) => `${label(k)} ${cell(k, v, moneyOf)}`);
+  return `${label(key)}: ${parts.join(", ") || "—"}`;
 }
 
 export function humanize(key: string): string {

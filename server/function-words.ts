@@ -18,5 +18,8 @@ export const FUNCTION_WORDS: readonly string[] =
     "which whichever what whatever where who whose about from up " +
     // Filling.
     "some any something anything everything nothing someone somebody anyone anybody " +
-    "just really also too ever still"
+    "just really also too ever still " +
+    // Asking how much is left ("how much store credit do I have left?"): round 26 read "much
+    // left" as words to filter the profile by.
+    "how much many left remaining"
   ).split(" ");

@@ -58,18 +58,28 @@ const STOP = new Set(
 const CONTRACTION_TAIL = /['’]\p{L}{1,2}(?![\p{L}\p{N}])/gu;
 
 /**
+ * Sizes as people say them and as labels write them ("a large one", "Tee (L)"): round 28's
+ * "swap my tee for a large one" found no size L among the replacements.
+ */
+const SIZE_WORDS: Record<string, string> = { small: "s", medium: "m", large: "l" };
+/** A size said as what is wrong ("it is too small") names no size to take: it is dropped. */
+const SIZE_COMPLAINT = /\b(?:too|so|very)\s+(?:small|large|big)\b/g;
+
+/**
  * Lower-case word tokens of a text (letters and digits of any script), stop words dropped, a
- * plain English plural folded ("mugs" → "mug"; both sides of every match are folded alike).
+ * plain English plural folded ("mugs" → "mug"; both sides of every match are folded alike), a
+ * size word folded to its letter.
  */
 export function wordTokens(text: string): string[] {
   return (
     text
       .toLowerCase()
       .replace(CONTRACTION_TAIL, "")
+      .replace(SIZE_COMPLAINT, " ")
       .match(/[\p{L}\p{N}]+/gu) ?? []
   )
     .filter((t) => !STOP.has(t))
-    .map((t) => (t.length > 3 && t.endsWith("s") && !t.endsWith("ss") ? t.slice(0, -1) : t));
+    .map((t) => SIZE_WORDS[t] ?? (t.length > 3 && t.endsWith("s") && !t.endsWith("ss") ? t.slice(0, -1) : t));
 }
 
 /** The keys a row's value for `field` may sit under, the most specific first. */

@@ -47,9 +47,8 @@ const WHAT_TO_DO = new Set(
 );
 
 /**
- * Words that sit beside a description without naming a record ("the mug I got", "the ticket
- * about …"): a word no record says is reported only when it could be a name, not one of these.
- * With the words a request is put in (function-words.ts), read as tokens as the request is.
+ * Words beside a description that name no record ("the mug I got"): a word no record says is
+ * reported only when it could be a name. With function-words.ts, read as the request is.
  */
 const FILLER = new Set(
   wordTokens(
@@ -226,10 +225,9 @@ function says(r: ChoiceRow, word: string): boolean {
 }
 
 /**
- * Whether the words that describe the record contradict this row: a word among them that another
- * row says and this one does not ("the mug from my kettle order", and this order has no kettle).
- * Played (round 25): "Exchange the mug from my kettle order for a Logo Tee in size S" named the
- * tee-and-mug order by the replacement's words; its tee's exchange went to approval.
+ * Whether the words that describe the record contradict this row: a word another row says and
+ * this one does not. Round 25: "Exchange the mug from my kettle order for a Logo Tee in size S"
+ * named the tee-and-mug order by the replacement's words; its tee's exchange went to approval.
  */
 export function contradicts(
   capability: AnyCapability,
@@ -318,13 +316,16 @@ function inPlaceOf(rows: ChoiceRow[], choice: ChoiceRow, word: string): string {
 /**
  * The request's word tokens that may describe the record: every one before its name, and after it
  * those up to the first word that says what to do; each marked when the request denies it ("not
- * shipped"). The record's name itself is never denied. Without the name, every word.
+ * shipped"). The record's name itself is never denied. Without the name, up to what to do.
  */
 function describingSequence(text: string, noun: string): Array<{ token: string; denied: boolean }> {
   const out: Array<{ token: string; denied: boolean }> = [];
+  const words = readWords(text);
+  const named = words.some((w) => wordTokens(w.raw)[0] === noun);
   let after = false;
-  for (const word of readWords(text)) {
-    if (after && WHAT_TO_DO.has(word.raw.toLowerCase())) break;
+  for (const word of words) {
+    // Round 28: "swap my tee for a large one" asked which order ("large" is no order's word).
+    if ((after || (!named && out.length > 0)) && WHAT_TO_DO.has(word.raw.toLowerCase())) break;
     if (word.negation) continue;
     const [token] = wordTokens(word.raw);
     if (!token) continue;

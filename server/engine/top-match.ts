@@ -63,3 +63,24 @@ export function asksOnlyToRead(words: string): boolean {
   };
   return asks.length > 0 && asks.every((c) => reads(c.text));
 }
+
+/** A question about where something stands ("has it shipped yet?", "where is …"): it asks to know. */
+const STATUS_QUESTION = /^(?:has|have|did|is|are|was|were|where|when)\b/;
+
+/**
+ * Among matches near the best (within its clear lead), the one the words settle: the only one
+ * named for the verb the request opens with ("Pay for the kettle order with my card": pay_order,
+ * not checkout), or, when every ask is a question about where something stands, the only one
+ * that reads ("My lamp order: has it shipped yet?": tracking, not an after-sales request). Round
+ * 28's model lost a call to "several capabilities match" on each. Undefined: the matches stand.
+ */
+export function settleNearTie(words: string, hits: readonly CapabilityHit[]): CapabilityHit | undefined {
+  const best = hits[0]?.score ?? 0;
+  const near = hits.filter((h) => !h.off_topic && h.score > 0 && h.score >= best * (1 - CLEAR_LEAD));
+  const byVerb = near.filter((h) => opensWithVerbOf(words, h.capability));
+  if (byVerb.length === 1) return byVerb[0];
+  const asks = queryClauses(words.toLowerCase()).filter((c) => c.role === "request");
+  if (!asks.length || !asks.every((c) => STATUS_QUESTION.test(c.text))) return undefined;
+  const reads = near.filter((h) => h.read);
+  return reads.length === 1 ? reads[0] : undefined;
+}

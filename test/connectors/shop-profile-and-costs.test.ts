@@ -59,10 +59,14 @@ describe("shop: profile, tracking and cart costs, each in one read", () => {
       /^- \*\*fulfilment:\*\* shipping method: express · carrier: UPS · tracking number: 1Z999AA11001 · shipment status: in_transit · delivered at: —$/m,
     );
     const orders = await alice("navigate", { uri: "shop://orders" });
-    expect(orders).toMatch(/^\| `ord_transit` \| shipped · UPS 1Z999AA11001 \| \$261\.00 \|/m);
+    expect(orders).toMatch(
+      /^\| `ord_transit` \| shipped · UPS 1Z999AA11001 \| Wireless Headphones ×1 \| \$261\.00 \|/m,
+    );
     // Only an order on its way carries it, in its status cell: no column for the other rows.
-    expect(orders).toMatch(/^\| `ord_delivered` \| delivered \| \$194\.00 \|/m);
-    expect(orders).toMatch(/^\| id \| status \| total \| created_at \|$/m);
+    expect(orders).toMatch(
+      /^\| `ord_delivered` \| delivered \| Electric Kettle ×1, Signpost Mug ×2 \| \$194\.00 \|/m,
+    );
+    expect(orders).toMatch(/^\| id \| status \| items \| total \| created_at \|$/m);
     // A search's order lines say it too.
     const search = await alice("search", {
       query: "which of my orders are on their way, and what is the tracking number?",

@@ -60,7 +60,9 @@ describe("what representative answers cost a model (o200k tokens)", () => {
     // Each row's id once, the page every row opens at said once.
     expect(listing).toContain("| `ord_paid` |");
     expect(listing).toContain("Each row's page: `shop://order/{id}`");
-    expect(tokens(listing)).toBeLessThanOrEqual(390);
+    // 454 since each row says what the order holds (rounds 26 and 28: "my lamp order", "the
+    // kettle order" cost a model three reads of single orders each); 390 before.
+    expect(tokens(listing)).toBeLessThanOrEqual(460);
     const record = text(
       await alice.callTool({ name: "navigate", arguments: { uri: "shop://order/ord_paid" } }),
     );

@@ -57,10 +57,11 @@ export async function scopedTickets(
 /**
  * What a "mine" answer says when the caller is no helpdesk teammate, in one line above the rows:
  * Sam (support, no teammate) read tickets he only raised as assigned to him and spent three
- * calls finding out why.
+ * calls finding out why; told only "you are not a helpdesk teammate", round 26's model still
+ * opened the start page and the teammates to be sure.
  */
 export function raisedInsteadLine(count: number): string {
   return count
-    ? "No ticket is assigned to you: you are not a helpdesk teammate. These are the tickets you raised."
-    : "No ticket is assigned to you: you are not a helpdesk teammate, and you raised none.";
+    ? "No ticket is assigned to you: tickets go to helpdesk teammates, and you are not one (nothing more to look up). These are the tickets you raised."
+    : "No ticket is assigned to you: tickets go to helpdesk teammates, and you are not one (nothing more to look up); you raised none.";
 }

@@ -104,9 +104,21 @@ function withTracking(result: ListPage<Row> | BackendOutcome): ListPage<Row> | B
   if (isOutcome(result)) return result;
   const data = result.data.map((r) => {
     const tracking = shippedTracking(r);
-    return tracking ? { ...r, status: `${String(r.status)} · ${tracking}` } : r;
+    const row = { ...r, items: itemsText(r) };
+    return tracking ? { ...row, status: `${String(r.status)} · ${tracking}` } : row;
   });
   return { ...result, data };
+}
+
+/**
+ * What an order holds, in a few words ("Desk Lamp ×1, Signpost Mug ×1"): people name an order by
+ * it ("my lamp order", "the kettle order"). Rounds 26 and 28: the listing showed no items and no
+ * text filter, and each model opened orders one by one to find the lamp or the kettle.
+ */
+function itemsText(order: Row): string {
+  const items = Array.isArray(order.items) ? (order.items as Row[]) : [];
+  const text = items.map((i) => `${String(i.name)} ×${String(i.quantity)}`).join(", ");
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 
 const PLACED_BY_YOU = "you (an action of this agent)";
@@ -176,7 +188,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
         "Orders",
         match.uri,
         marked.result,
-        ["id", "status", "total", "created_at", ...(marked.any ? ["placed_by" as const] : [])],
+        ["id", "status", "items", "total", "created_at", ...(marked.any ? ["placed_by" as const] : [])],
         (row) => `shop://order/${row.id}`,
         "Newest first",
       );

@@ -1,7 +1,7 @@
 import type { NextAction, OutcomeBase } from "../../connectors/sdk/outcome";
 import type { CapabilityHit } from "../../engine/capability-search";
 import { sameRequestMessage } from "../../engine/server-made-key";
-import { asksOnlyToRead, opensWithVerbOf, topMatch } from "../../engine/top-match";
+import { asksOnlyToRead, opensWithVerbOf, settleNearTie, topMatch } from "../../engine/top-match";
 import type { TrustedContext } from "../trusted-context";
 import { advanceActionInputSchema, startActionInputSchema } from "./operation-schemas";
 import { readingPath } from "./reading-path";
@@ -184,7 +184,9 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const pick =
       fits && (amongFitting?.clear || named) && amongFitting?.hit === top?.hit && !top?.hit.off_topic
         ? top?.hit
-        : undefined;
+        : !fields.length && intent
+          ? settleNearTie(intent, hits)
+          : undefined;
     // The words clearly mean the best match and only a field it lacks kept it from starting: its
     // own start refuses the field (nothing is created) and names the field most likely meant.
     const clearButFields = !fits && !!top && (top.clear || named) && !top.hit.off_topic;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpWorld, type McpWorld, text } from "../../mcp/mcp-world";
 
 const SAID =
-  "No ticket is assigned to you: you are not a helpdesk teammate. These are the tickets you raised.";
+  "No ticket is assigned to you: tickets go to helpdesk teammates, and you are not one (nothing more to look up). These are the tickets you raised.";
 
 /**
  * "mine" asked by someone no ticket can be assigned to says what it answered instead: Sam
@@ -28,7 +28,7 @@ describe("helpdesk://tickets?mine=1 for a caller who is no teammate", () => {
 
     const none = await call("navigate", { uri: "helpdesk://tickets?mine=1&status=open" });
     expect(none).toContain(
-      "No ticket is assigned to you: you are not a helpdesk teammate, and you raised none.",
+      "No ticket is assigned to you: tickets go to helpdesk teammates, and you are not one (nothing more to look up); you raised none.",
     );
     expect(none).not.toContain(SAID);
 

@@ -52,6 +52,12 @@ export const commentTicket = defineCapability<HelpdeskAdapter, CommentDerived>({
     "note",
     "internal note",
     "reply",
+    // Round 28: "Tell the customer on the kettle refund ticket that …" found nothing.
+    "tell the customer",
+    "let the customer know",
+    "reply to the customer",
+    "write to the customer",
+    "message the customer",
     "评论",
     "备注",
     "留言",

@@ -46,6 +46,12 @@ function itemChoice(order: ShopOrder, i: ShopOrderItem) {
   };
 }
 
+/** The words people use for a path, beside its name. */
+const PATH_LABELS: Partial<Record<AfterSalesKind, string>> = {
+  return_refund: "Return and refund (send the items)",
+  exchange: "Exchange (swap)",
+};
+
 const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 /** A refund-only refund's arithmetic: the order's sum less earlier refunds, on one line. */
@@ -245,11 +251,15 @@ export const afterSales = defineCapability<ShopAdapter>({
         const eligible = paths.filter((p) => p.eligible);
         // In the words people use for it: before shipment, refund-only is what "cancel" means
         // (the summary then says "Cancel the order and refund"), so "cancel it" names this path.
+        // "Send back the backpack" is a return, "swap my tee" an exchange (round 28: both asked
+        // for the kind the words had named).
         const options = {
           after_sales: paths.map((p) =>
             p.kind === "refund_only" && p.eligible && order.status === "paid"
               ? { ...p, label: "Cancel and refund" }
-              : p,
+              : PATH_LABELS[p.kind]
+                ? { ...p, label: PATH_LABELS[p.kind] }
+                : p,
           ),
         };
         const kind = values.kind as AfterSalesKind | undefined;

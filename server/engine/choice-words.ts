@@ -196,8 +196,11 @@ function bestInWords(rows: ChoiceRow[], words: string): { best: ChoiceRow[]; sco
   const telling = tokens.filter((t) => rows.length === 1 || spread(t) < rows.length);
   let best: ChoiceRow[] = [];
   let score = 0;
+  // A lone letter (a size: "L", "a large one") tells less than a word: "a large mug" is the mug,
+  // not the tee in L (a review found them tied).
+  const weight = (t: string) => (t.length === 1 ? 0.5 : 1);
   for (const row of rows) {
-    const s = telling.filter((t) => row.tokens.has(t)).length;
+    const s = telling.filter((t) => row.tokens.has(t)).reduce((n, t) => n + weight(t), 0);
     if (s > score) {
       best = [row];
       score = s;

@@ -96,7 +96,7 @@ function askedText(request: string): string {
   const colons = [...text.matchAll(/:(?=\s)/g)];
   if (colons.length !== 1) return text;
   const head = text.slice(0, colons[0]?.index ?? 0);
-  return head.trim().split(/\s+/).length >= 2 ? head : text;
+  return head.trim().split(/\s+/).length >= 3 ? head : text;
 }
 
 /**

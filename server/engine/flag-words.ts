@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { wordTokens } from "./choice-words";
+import { askPart } from "./described-records";
 
 /**
  * A yes/no field the user's words name: "add an internal note" sets `internal`, "don't make it
@@ -22,15 +23,33 @@ export function flagInWords(
     .split("_")
     .filter((w) => w.length >= 3 && !LEADS.has(w));
   if (!name.length) return undefined;
-  let text = request.replace(QUOTED, " ");
+  // The ask, not its detail: after the one colon comes the text a field holds ("Comment on tkt_3:
+  // our internal team is checking" set internal, a review found), quoted or not.
+  let text = askPart(request).replace(QUOTED, " ");
   for (const value of given) if (value.length >= 8) text = text.split(value).join(" ");
   const words = wordTokens(text.replace(/n't\b/gi, " not"));
   const at = name.map((w) => words.findIndex((t) => sameWord(t, w)));
   if (at.some((i) => i < 0)) return undefined;
   if (Math.max(...at) - Math.min(...at) > NAME_REACH) return undefined;
-  const first = Math.min(...at);
-  const refused = words.slice(Math.max(0, first - REFUSAL_REACH), first).some((t) => REFUSALS.has(t));
-  return !refused;
+  return !refusedBefore(text, name[0] as string);
+}
+
+/**
+ * Whether a refusal stands right before the name, in its own phrase: "not internal", "don't make
+ * it internal"; never one a comma or dash ends ("Not a reply, an internal note" is internal: the
+ * review found it shown to the customer, its "not" read as the note's).
+ */
+function refusedBefore(text: string, word: string): boolean {
+  const raw = text.toLowerCase().replace(/n't\b/g, " not");
+  const tokens = raw.match(/[\p{L}\p{N}]+|[,.;:!?()\u2013\u2014-]/gu) ?? [];
+  const at = tokens.findIndex((t) => sameWord(t, word));
+  if (at < 0) return false;
+  for (let i = at - 1; i >= Math.max(0, at - 1 - REFUSAL_REACH); i--) {
+    const t = tokens[i] as string;
+    if (/^[,.;:!?()\u2013\u2014-]$/.test(t)) return false;
+    if (REFUSALS.has(t)) return true;
+  }
+  return false;
 }
 
 /** Words a yes/no field's name starts with that no one says ("is_internal", "has_gift_wrap"). */

@@ -24,7 +24,19 @@ export function idListInWords(
   if (rows.length < 2) return undefined;
   const noun = wordTokens(entity)[0];
   let asked = askPart(request, rows);
-  if (noun) asked = asked.replace(new RegExp(`\\b(?:from|in|of|on)\\b[^,.;:!?]*?\\b${noun}s?\\b`, "gi"), " ");
+  // The words that say which record ("my kettle order", "the order for the kettle") are the
+  // record's, wherever they stand: a review found "find my kettle order and return the mugs"
+  // returning the kettle too.
+  if (noun)
+    asked = asked
+      .replace(new RegExp(`\\b(?:from|in|of|on|for)\\b[^,.;:!?]*?\\b${noun}s?\\b`, "gi"), " ")
+      .replace(
+        new RegExp(
+          `(?:[\\p{L}\\p{N}'’-]+\\s+){0,3}${noun}s?\\b(?:\\s+(?:for|with)\\s+(?:the\\s+|my\\s+|a\\s+)?[\\p{L}\\p{N}-]+)?`,
+          "giu",
+        ),
+        " ",
+      );
   const ids: string[] = [];
   for (const part of asked.split(/[,;&+]|\band\b|\bplus\b/i)) {
     const named = part.trim() ? namedInWords(rows, part) : undefined;

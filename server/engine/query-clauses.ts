@@ -58,7 +58,8 @@ function roleOf(clause: string): ClauseRole {
 export function queryClauses(lowerText: string): QueryClause[] {
   const colons = [...lowerText.matchAll(/:(?=\s)/g)];
   const at = colons.length === 1 ? (colons[0]?.index ?? -1) : -1;
-  if (at > 0 && lowerText.slice(0, at).trim().split(/\s+/).length >= 2) {
+  // Three words at least make an ask ("resolve ticket tkt_2"); "small problem:" is a topic.
+  if (at > 0 && lowerText.slice(0, at).trim().split(/\s+/).length >= 3) {
     const detail = clausesOf(lowerText.slice(at + 1)).map((c) => ({
       text: c.text,
       role: "situation" as const,

@@ -7,6 +7,13 @@ const flag = z.boolean().default(false);
 describe("a yes/no field named by the user's words", () => {
   it("every word of its name, near each other, sets it; a refusal before it clears it", () => {
     expect(flagInWords("internal", flag, "add an internal note to tkt_3", [])).toBe(true);
+    // A review: the "not" of another phrase, and a field's text after the ask's colon.
+    expect(
+      flagInWords("internal", flag, "Not a reply, an internal note on tkt_3: waiting for stock", []),
+    ).toBe(true);
+    expect(
+      flagInWords("internal", flag, "Comment on tkt_3: our internal team is checking", []),
+    ).toBeUndefined();
     expect(flagInWords("notify_customer", flag, "close it and notify the customer", [])).toBe(true);
     expect(flagInWords("internal", flag, "don't make it internal", [])).toBe(false);
     expect(flagInWords("is_internal", flag, "a note, not internal", [])).toBe(false);

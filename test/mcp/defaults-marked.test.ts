@@ -103,6 +103,22 @@ describe("defaults the user did not choose are marked everywhere", () => {
       }),
     );
     expect(quoted.defaulted).toEqual({ internal: { value: false, choices: [true] } });
+    // A review: the body after the ask's colon says "internal" (a default stays), and the "not"
+    // of another phrase does not turn an internal note into one the customer sees.
+    const body = sc(
+      await sam.callTool({
+        name: "start_action",
+        arguments: { intent: "Comment on tkt_3: our internal team is checking", dry_run: true },
+      }),
+    );
+    expect(body.defaulted).toEqual({ internal: { value: false, choices: [true] } });
+    const notReply = sc(
+      await sam.callTool({
+        name: "start_action",
+        arguments: { intent: "Not a reply, an internal note on tkt_3: waiting for stock", dry_run: true },
+      }),
+    );
+    expect(notReply.from_words).toMatchObject({ internal: "true" });
   });
 
   it("'can I get the shipping cost back?' opens the after-sales request on the order it names, not a tie with the address change", async () => {

@@ -53,5 +53,14 @@ describe("a list of lines named by the user's words", () => {
       }),
     );
     expect((vague.from_words as Json | undefined)?.item_ids).toBeUndefined();
+    // A review: the words that say which order never name its lines, wherever they stand.
+    for (const intent of [
+      "Find my kettle order and return the mugs",
+      "I want a large refund for my kettle order",
+    ]) {
+      const out = sc(await alice.callTool({ name: "start_action", arguments: { intent, dry_run: true } }));
+      const ids = String((out.from_words as Json | undefined)?.item_ids ?? "");
+      expect(ids).not.toContain("ord_delivered_item_1");
+    }
   });
 });

@@ -33,6 +33,14 @@ describe("everyday words start the change they name", () => {
     expect(back.from_words).toMatchObject({ order_id: "ord_shipdiff", kind: "return_refund" });
     const swap = sc(await start(w.keys.alice, "Swap my tee for a large one."));
     expect(swap.status).toBe("awaiting_approval");
+    // A size letter tells less than a word: "a large mug" is the mug, not the tee in L (a review).
+    const mug = sc(
+      await (await w.connect(w.keys.alice)).callTool({
+        name: "start_action",
+        arguments: { capability: "checkout", intent: "Buy a large mug", dry_run: true },
+      }),
+    );
+    expect((mug.from_words as Json).items).toBe("1 × prod_mug");
     expect(swap.from_words).toMatchObject({
       order_id: "ord_exchange",
       kind: "exchange",

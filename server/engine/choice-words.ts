@@ -300,7 +300,9 @@ export function itemsInWords(
     const listed = rows.filter((r) => said.includes(r.list.toLowerCase()));
     const priced = pricedInWords(listed.length ? listed : rows, part, said);
     if (priced?.kind === "one") {
-      add(priced.choice, countIn(part));
+      // One unless the words count: never the cart line's own quantity (a review: "buy the
+      // cheapest product" took 2 × the mug the cart held two of).
+      add(priced.choice, countIn(part) ?? 1);
       // By its name (the value is beside it already): "Signpost Mug: the cheapest of 9 available".
       whys.push(`${(rowName(priced.choice) ?? priced.choice.value).slice(0, 60)}: ${priced.why}`);
     } else if (priced?.kind === "some") {

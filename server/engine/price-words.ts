@@ -91,10 +91,11 @@ export function pricedInWords<R extends PricedRow>(rows: R[], part: string, toke
 
 /** The count right before the price end: "the two cheapest", "3 most expensive"; not "two of the cheapest". */
 function rankedCount(part: string): number | undefined {
-  const m = /([\p{L}\p{N}]+)\s+(?:(?:most|least)\s+expensive|cheapest|lowest|priciest|dearest)\b/iu.exec(
-    part,
-  );
-  return m?.[1] ? countOfWord(m[1]) : undefined;
+  const end = "(?:(?:most|least)\\s+expensive|cheapest|lowest|priciest|dearest)";
+  const before = new RegExp(`([\\p{L}\\p{N}]+)\\s+${end}\\b`, "iu").exec(part)?.[1];
+  // "The cheapest two products" counts after the end too (a review found 2 × the mug).
+  const after = new RegExp(`\\b${end}\\s+([\\p{L}\\p{N}]+)`, "iu").exec(part)?.[1];
+  return (before && countOfWord(before)) || (after && countOfWord(after)) || undefined;
 }
 
 /** "most expensive", "least expensive": the two-word ends. */

@@ -44,6 +44,10 @@ describe("a count of things named by their price", () => {
       choices: [{ value: "p_pen" }, { value: "p_mug" }],
       why: "the 2 cheapest of 5 available",
     });
+    expect(many("the cheapest two products")).toMatchObject({
+      kind: "some",
+      choices: [{ value: "p_pen" }, { value: "p_mug" }],
+    });
     expect(many("the 3 most expensive things")).toMatchObject({
       kind: "some",
       choices: [{ value: "p_lamp" }, {}, {}],

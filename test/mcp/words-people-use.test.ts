@@ -41,6 +41,14 @@ describe("everyday words start the change they name", () => {
       }),
     );
     expect((mug.from_words as Json).items).toBe("1 × prod_mug");
+    // A thing named by its price is one of it, not the cart line's quantity (the cart holds 2 mugs).
+    const cheapest = sc(
+      await (await w.connect(w.keys.alice)).callTool({
+        name: "start_action",
+        arguments: { capability: "checkout", intent: "Buy the cheapest product", dry_run: true },
+      }),
+    );
+    expect((cheapest.from_words as Json).items).toBe("1 × prod_mug");
     expect(swap.from_words).toMatchObject({
       order_id: "ord_exchange",
       kind: "exchange",

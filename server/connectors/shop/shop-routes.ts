@@ -96,11 +96,12 @@ function withShipmentLine(view: BackendOutcome): BackendOutcome {
 }
 
 /**
- * A shipped order's status cell carries its carrier and tracking number ("shipped · UPS
- * 1Z999AA11001"): "which of my orders are on their way, and what's the tracking number?" in
- * one read. The listing already has the shipment; no column is added, so other rows stay as short.
+ * The facts a listing row needs beyond the order's own columns: what it holds (itemsText), and for
+ * a shipped order its carrier and tracking number in the status cell ("shipped · UPS
+ * 1Z999AA11001"), so "which of my orders are on their way, and what's the tracking number?" is
+ * one read.
  */
-function withTracking(result: ListPage<Row> | BackendOutcome): ListPage<Row> | BackendOutcome {
+function withRowFacts(result: ListPage<Row> | BackendOutcome): ListPage<Row> | BackendOutcome {
   if (isOutcome(result)) return result;
   const data = result.data.map((r) => {
     const tracking = shippedTracking(r);
@@ -183,7 +184,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
         perPage: perPage(match.uri),
         status: filterValue(match.uri, "status"),
       });
-      const marked = await placedByYou(backend, withTracking(result));
+      const marked = await placedByYou(backend, withRowFacts(result));
       const page = listPage(
         "Orders",
         match.uri,

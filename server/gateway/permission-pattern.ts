@@ -379,6 +379,27 @@ export function canonicalPermissionTarget(
   input: string,
   vocabulary: PermissionVocabulary = servedVocabulary(),
 ): CanonicalTarget {
+  // Every call canonicalizes its target, mostly one an earlier call already did (the same order,
+  // the same page): a pure function of the text and the vocabulary, whose object is new whenever
+  // the served connectors change, so its answers are kept with it.
+  let known = canonicalized.get(vocabulary);
+  if (!known) {
+    known = new Map();
+    canonicalized.set(vocabulary, known);
+  }
+  const hit = known.get(input);
+  if (hit) return hit;
+  const canonical = canonicalize(input, vocabulary);
+  if (known.size >= MAX_CANONICALIZED) known.clear();
+  known.set(input, canonical);
+  return canonical;
+}
+
+/** Targets whose canonical form each vocabulary keeps (all dropped at once past this). */
+const MAX_CANONICALIZED = 2000;
+const canonicalized = new WeakMap<PermissionVocabulary, Map<string, CanonicalTarget>>();
+
+function canonicalize(input: string, vocabulary: PermissionVocabulary): CanonicalTarget {
   const raw = input.trim();
   if (raw === "") return { ok: false, problem: "the target is empty" };
   if (raw === "capabilities") return { ok: true, target: raw };

@@ -29,8 +29,17 @@ function currentSelfPorts(): Set<number> {
   const ports = new Set(selfPorts);
   const port = Number(process.env.PORT);
   if (Number.isInteger(port) && port > 0) ports.add(port);
-  if (process.env.SIGNPOST_PUBLIC_URL) noteSelfAddress({ origin: process.env.SIGNPOST_PUBLIC_URL });
+  notePublicUrl();
   return ports;
+}
+
+let notedPublicUrl: string | undefined;
+
+/** SIGNPOST_PUBLIC_URL among Signpost's own origins: parsed once per value, not per request. */
+function notePublicUrl(url = process.env.SIGNPOST_PUBLIC_URL): void {
+  if (!url || url === notedPublicUrl) return;
+  noteSelfAddress({ origin: url });
+  notedPublicUrl = url;
 }
 
 let cached: { text: string; entries: EgressAllowEntry[] } | null = null;
@@ -58,11 +67,21 @@ function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   return compatible ? new ipaddr.IPv4(parsed.toByteArray().slice(12)) : parsed;
 }
 
+/** How many answers each memo below keeps (all dropped at once past this). */
+const MAX_DECIDED = 1000;
+
 /** A literal IP address in a URL host (`[::ffff:7f00:1]`, `127.0.0.1`), else null. */
 export function literalAddress(host: string): string | null {
+  // Asked for every request's host, mostly the same few: kept (a pure function of the text).
+  const known = literals.get(host);
+  if (known !== undefined) return known;
   const bare = normalizeHost(host);
-  return ipaddr.IPv4.isValidFourPartDecimal(bare) || ipaddr.IPv6.isValid(bare) ? bare : null;
+  const literal = ipaddr.IPv4.isValidFourPartDecimal(bare) || ipaddr.IPv6.isValid(bare) ? bare : null;
+  if (literals.size >= MAX_DECIDED) literals.clear();
+  literals.set(host, literal);
+  return literal;
 }
+const literals = new Map<string, string | null>();
 
 /**
  * Only globally routable unicast is reachable by default: ipaddr.js names every special range
@@ -116,8 +135,34 @@ function localAddress(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
  * operator allowed the host: a connector pointed at Signpost would call its own API.
  */
 export function egressRefusal(host: string, address: string, port: number, protocol: string): string | null {
+  // Every connector request asks this for the same few destinations; parsing the address and
+  // copying the port set took ~0.05 ms a request. An answer stands while what it was decided on
+  // does: the variables, Signpost's own ports and origins (sets that only grow) and the
+  // interface list (re-read every minute).
+  notePublicUrl();
+  const basis = `${process.env.SIGNPOST_EGRESS_ALLOW}\u0000${process.env.PORT}\u0000${selfPorts.size}\u0000${selfOrigins.size}`;
+  const local = interfaceAddresses();
+  if (decided?.basis !== basis || decided.interfaces !== local)
+    decided = { basis, interfaces: local, answers: new Map() };
+  const key = `${protocol}\u0000${host}\u0000${address}\u0000${port}`;
+  const known = decided.answers.get(key);
+  if (known !== undefined) return known;
+  const answer = decideRefusal(host, address, port, protocol, currentSelfPorts());
+  if (decided.answers.size >= MAX_DECIDED) decided.answers.clear();
+  decided.answers.set(key, answer);
+  return answer;
+}
+
+let decided: { basis: string; interfaces: Set<string>; answers: Map<string, string | null> } | null = null;
+
+function decideRefusal(
+  host: string,
+  address: string,
+  port: number,
+  protocol: string,
+  ports: Set<number>,
+): string | null {
   const name = normalizeHost(host);
-  const ports = currentSelfPorts();
   const parsed = parseAddress(address);
   if (!parsed) return `"${address}" is not an IP address`;
   const origin = `${protocol}//${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}${

@@ -9,18 +9,43 @@ export interface InputDescription {
   description?: string;
 }
 
+type CapabilityNode = AnyCapability["nodes"][number];
+
+/**
+ * Read once per node and capability: both follow from definitions that never change once loaded,
+ * and a schema refusing `undefined` costs zod 10–20 µs to say so (its issues are built), for every
+ * field of every capability a search lists, each call.
+ */
+const requiredOf = new WeakMap<CapabilityNode, readonly string[]>();
+const inputsOf = new WeakMap<AnyCapability, readonly InputDescription[]>();
+
 /** A node's declared required fields; by default every field whose schema does not accept undefined. */
-export function requiredFields(node: AnyCapability["nodes"][number]): string[] {
-  return (
-    node.required ??
-    Object.entries(node.fields ?? {})
-      .filter(([, schema]) => !schema.safeParse(undefined).success)
-      .map(([field]) => field)
-  );
+export function requiredFields(node: CapabilityNode): readonly string[] {
+  let required = requiredOf.get(node);
+  if (!required) {
+    required = Object.freeze([
+      ...(node.required ??
+        Object.entries(node.fields ?? {})
+          .filter(([, schema]) => !schema.safeParse(undefined).success)
+          .map(([field]) => field)),
+    ]);
+    requiredOf.set(node, required);
+  }
+  return required;
 }
 
 /** The whole flow's inputs up front, so an agent can send everything it already knows in one patch. */
 export function describeInputs(capability: AnyCapability): InputDescription[] {
+  let inputs = inputsOf.get(capability);
+  if (!inputs) {
+    inputs = readInputs(capability);
+    inputsOf.set(capability, inputs);
+  }
+  // Each answer's own entries: an outcome is the caller's to change.
+  return inputs.map((entry) => ({ ...entry }));
+}
+
+function readInputs(capability: AnyCapability): InputDescription[] {
   const out: InputDescription[] = [];
   for (const node of capability.nodes) {
     // A paid choice (a shipping method and its price) is the user's to make: required, never defaulted.

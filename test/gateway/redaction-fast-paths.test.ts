@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { escapeMarkdown } from "@/server/connectors/sdk/markdown";
 import { visibleText } from "@/server/connectors/sdk/visible-text";
 import { REDACTED, redactText } from "@/server/redact-secrets";
+import { noteVaultValue } from "@/server/vault-values";
 
 // Issue 22: redaction, escaping and the invisible-character scan run on every cell of every page,
 // every audit row and every log line, so each now returns early where its patterns cannot match
@@ -46,6 +47,24 @@ describe("redaction and escaping fast paths", () => {
     expect(redactText("key lk_acme_0123456789")).toBe(`key ${REDACTED}`);
     expect(redactText("password=hunter2")).toBe(`password=${REDACTED}`);
     expect(redactText('"api_key": "abc123"')).toBe(`"api_key": "${REDACTED}"`);
+  });
+
+  it("short texts: the shortest secrets are still found, words come out as they went in", () => {
+    // The shortest of each kind, at or just past the length the early return trusts (11).
+    expect(redactText("lk_01234567")).toBe(REDACTED);
+    expect(redactText("pwd=x")).toBe(`pwd=${REDACTED}`);
+    expect(redactText("pin=1234")).toBe(`pin=${REDACTED}`);
+    expect(redactText("pwd:x")).toBe(`pwd:${REDACTED}`);
+    expect(redactText("a://b:c@d")).toBe(`a://b:${REDACTED}@d`);
+    expect(redactText("4222222222222")).toBe(REDACTED);
+    for (const text of ["POST", "/mcp", "applied", "request_id", "get_contex", "lk_0123456"])
+      expect(redactText(text)).toBe(text);
+  });
+
+  it("a short text that holds a vault value is still scrubbed", () => {
+    noteVaultValue("s3cr3tv8");
+    expect(redactText("s3cr3tv8")).toBe(REDACTED);
+    expect(redactText("x s3cr3tv8")).toBe(`x ${REDACTED}`);
   });
 
   it("escaping and showing invisible characters still apply where a character needs it", () => {

@@ -183,18 +183,24 @@ export function moneyRenderer(money: { keys?: string[]; currency?: string } | un
       }
       return copy ?? v;
     }
-    const entries = Object.entries(v as Json);
-    let changed = false;
-    const shown = entries.map(([k, x]) => {
+    // Values are read by key and copied only once one changes: a [key, value] pair per field of
+    // every nested object was most of this walk's cost, for views that mostly hold no money.
+    const names = Object.keys(v);
+    const record = v as Json;
+    let shown: unknown[] | null = null;
+    for (let i = 0; i < names.length; i++) {
+      const k = names[i] as string;
+      const x = record[k];
       const y =
         keys.has(k) && typeof x === "number" && Number.isInteger(x)
           ? formatMoney(x, currency)
           : walk(x, depth + 1);
-      if (y !== x) changed = true;
-      return y;
-    });
+      if (y === x) continue;
+      shown ??= names.map((name) => record[name]);
+      shown[i] = y;
+    }
     // fromEntries, not assignment: a `__proto__` key stays a key.
-    return changed ? Object.fromEntries(entries.map(([k], i) => [k, shown[i]])) : v;
+    return shown ? Object.fromEntries(names.map((k, i) => [k, (shown as unknown[])[i]])) : v;
   };
   return (v: unknown, key?: string) =>
     key !== undefined && keys.has(key) && typeof v === "number" && Number.isInteger(v)

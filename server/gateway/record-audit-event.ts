@@ -103,8 +103,10 @@ export interface AuditInput {
  * Rows are committed in groups on both providers: a row that arrives while a commit is in flight
  * waits for it and then goes with every other row that waited, so a burst pays one commit (and one
  * WAL sync) instead of one each, and a tenant's counter row is locked once per group, not once per
- * row. Each caller still gets its row only once the commit that carries it is done: nothing is
- * answered before its row is durable. A failed commit fails every row in it, as a failed insert
+ * row. A commit waits for the end of the event loop's current turn, so rows of calls answered
+ * together go together on SQLite too, whose statements run synchronously. Each caller still gets
+ * its row only once the commit that carries it is done: nothing is answered before its row is
+ * durable. A failed commit fails every row in it, as a failed insert
  * failed its own call before. An idle writer commits a lone row at once: no timer, no added wait.
  */
 function insertNumbered(db: Db, data: AuditRowData): Promise<AuditEventRow> {
@@ -126,6 +128,11 @@ function groupCommit(db: Db): (data: AuditRowData) => Promise<AuditEventRow> {
   async function drain() {
     writing = true;
     while (waiting.length > 0) {
+      // The rest of this turn of the event loop first: the calls answered in it (their responses
+      // arrived together) bring their rows to the same commit. SQLite's statements run
+      // synchronously, so without this wait no other row could join a commit in flight, and each
+      // row paid its own (~30 µs of the main thread's CPU alone, ~10 µs in a group of twenty).
+      await new Promise((resolve) => setImmediate(resolve));
       const group = waiting.splice(0, MAX_GROUP);
       try {
         // Other instances' live monitors wake on the channel (PostgreSQL NOTIFY, at the rows' commit).

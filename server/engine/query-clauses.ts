@@ -85,11 +85,25 @@ function askDecides(clauses: Array<QueryClause & { question: boolean }>): QueryC
   return clauses.map((c) => ({ text: c.text, role: asks && c.question ? "situation" : c.role }));
 }
 
-/** A clause that asks to know, not for something done: "did it ship", "where is it?"; never "can you …?". */
-function isQuestion(clause: string, marked: boolean): boolean {
+/**
+ * A clause (lower-case, without its mark; `marked`: a question mark ended it) that asks to know,
+ * not for something done: "did it ship", "where is it?"; never "can you …?".
+ */
+export function isQuestion(clause: string, marked: boolean): boolean {
   if (/[\u3400-\u9fff]/.test(clause) && !/[a-z]{3}/.test(clause))
     return !ZH_ASK.test(clause) && (marked || ZH_QUESTION.test(clause));
   return !EN_REQUEST.test(clause) && (marked || EN_QUESTION.test(clause));
+}
+
+/** A question word that picks its subject ("which order shipped?"): the words after it describe it. */
+const EN_PICKING = /^(?:which|what|whose)\b/;
+
+/**
+ * A question whose words after its subject ask about that subject ("did the lamp order ship?",
+ * "is my order paid?"), not pick it ("which order shipped?").
+ */
+export function asksAboutSubject(clause: string, marked: boolean): boolean {
+  return isQuestion(clause, marked) && !EN_PICKING.test(clause);
 }
 
 function clausesOf(lowerText: string): QueryClause[] {

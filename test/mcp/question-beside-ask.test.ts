@@ -25,4 +25,17 @@ describe("a question beside an ask (MCP over HTTP, real gateway and legacy servi
     expect(sc(out).from_words as Json).toMatchObject({ order_id: "ord_shipdiff", kind: "return_refund" });
     expect(sc(out).status).toBe("awaiting_approval");
   });
+
+  it("'Did the lamp order ship? I want to cancel it' cancels the lamp order: what a question asks never unnames it", async () => {
+    // A regression: the question's "ship" was read as describing the order ("the shipped lamp
+    // order"), which the unshipped lamp order contradicted, so "lamp" named none and all 8 were listed.
+    for (const intent of [
+      "Did the lamp order ship? I want to cancel it",
+      "Has my lamp order shipped yet? Cancel it please.",
+    ]) {
+      const out = sc(await start(intent));
+      expect(out.capability).toBe("after_sales");
+      expect(out.from_words as Json).toMatchObject({ order_id: "ord_paid", kind: "refund_only" });
+    }
+  });
 });

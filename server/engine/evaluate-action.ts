@@ -587,7 +587,8 @@ async function fromRequest(
     if (!schema) continue;
     const shape = itemShapeOf(schema);
     if (shape) {
-      const match = itemsInWords(rowsCarrying(shape.key, await lists()), shape, request);
+      const names = capability.nodes.find((n) => n.fields?.[field])?.listNames;
+      const match = itemsInWords(rowsCarrying(shape.key, await lists(), names), shape, request);
       if (match.kind === "several")
         return {
           ambiguous: {

@@ -95,6 +95,13 @@ export function isQuestion(clause: string, marked: boolean): boolean {
   return !EN_REQUEST.test(clause) && (marked || EN_QUESTION.test(clause));
 }
 
+/** The clauses of a (lower-cased) query that ask to know ("where is my order", "did it ship"), wherever they stand. */
+export function questionClauses(lowerText: string): string[] {
+  return questionsOf(lowerText)
+    .filter((c) => c.question)
+    .map((c) => c.text);
+}
+
 /** A question word that picks its subject ("which order shipped?"): the words after it describe it. */
 const EN_PICKING = /^(?:which|what|whose)\b/;
 

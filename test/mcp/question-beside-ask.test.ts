@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createMcpWorld, type McpWorld, sc } from "./mcp-world";
+import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 type Json = Record<string, unknown>;
 
@@ -19,11 +19,13 @@ describe("a question beside an ask (MCP over HTTP, real gateway and legacy servi
   const start = async (intent: string) =>
     (await w.connect(w.keys.alice)).callTool({ name: "start_action", arguments: { intent } });
 
-  it("'Where is my backpack order? I want to return it' starts the return", async () => {
+  it("'Where is my backpack order? I want to return it' starts the return, which says where the order stands", async () => {
     const out = await start("Where is my backpack order? I want to return it");
     expect(sc(out).capability).toBe("after_sales");
     expect(sc(out).from_words as Json).toMatchObject({ order_id: "ord_shipdiff", kind: "return_refund" });
     expect(sc(out).status).toBe("awaiting_approval");
+    // The question is answered by what the change shows: where the order stands, beside why it was taken.
+    expect(text(out)).toMatch(/order_id = ord_shipdiff \([^\n]*status delivered/);
   });
 
   it("'Did the lamp order ship? I want to cancel it' cancels the lamp order: what a question asks never unnames it", async () => {

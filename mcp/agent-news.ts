@@ -1,7 +1,7 @@
 import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import { logger } from "@/server/logger";
 import { redactText } from "@/server/redact-secrets";
-import { ACTION_TOOLS, type GatewayPort } from "./gateway-port";
+import { ACTION_TOOLS, type GatewayOutcome, type GatewayPort } from "./gateway-port";
 import { toolResult } from "./register-action-tools";
 
 /** How the news block begins: told apart from the answer it comes with. */
@@ -10,19 +10,34 @@ export const NEWS_HEADING = "A person decided since your last call:";
 /** The tools a model reads the answers of; an MCP App's own tools feed a screen, never the model. */
 const READ_BY_THE_MODEL = new Set<string>([...ACTION_TOOLS, "search", "navigate", "submit", "run_script"]);
 
-/** The action a result (or, failing that, its call) is about: its news is in the answer already. */
-function actionAbout(result: unknown, args: unknown): string | undefined {
-  const answered = (result as { structuredContent?: { action_id?: unknown } } | undefined)?.structuredContent
-    ?.action_id;
-  if (typeof answered === "string") return answered;
-  const asked = (args as { action_id?: unknown } | undefined)?.action_id;
-  return typeof asked === "string" ? asked : undefined;
+/**
+ * The action whose state a result shows (its id and its status), whose news is in the answer
+ * already. A call that only names an action is not about it: a confirm refused for its arguments
+ * says nothing of how the approved change ended, and taking its news there lost it for good.
+ */
+function actionShown(result: unknown): string | undefined {
+  const shown = (result as { structuredContent?: { action_id?: unknown; status?: unknown } } | undefined)
+    ?.structuredContent;
+  return typeof shown?.action_id === "string" && typeof shown.status === "string"
+    ? shown.action_id
+    : undefined;
+}
+
+/**
+ * One decided action, briefly: how it ended, what it made (its verification, result or error)
+ * and any step left, as get_context says them; not the summary the agent read before the
+ * person decided ("done with: …" repeated ~60 tokens of it per action).
+ */
+function briefly(outcome: GatewayOutcome): string {
+  const { summary: _read, ...rest } = outcome as GatewayOutcome & { summary?: unknown };
+  const block = toolResult(rest as GatewayOutcome, undefined, "get_context").content[0];
+  return block?.type === "text" ? block.text : "";
 }
 
 /**
  * Wraps `server.registerTool` so every model-read tool registered from now on brings, with its
  * answer, what a person decided on the caller's actions since its last call: a text block after it,
- * each action as get_context shows it. A plain host cannot keep a call open while the person
+ * each action as get_context shows it, briefly. A plain host cannot keep a call open while the person
  * approves, so the agent was told "nothing to call now": this is where it learns how it ended,
  * without a call of its own to ask.
  */
@@ -44,18 +59,12 @@ export function deliverAgentNews<Ctx>(
       if (!Array.isArray(shaped.content)) return result;
       const ctx = args.at(-1) as ServerContext | undefined;
       // The call has run: a failure to read the news never costs its answer (the flags stay for the next call).
-      const decided = await news(
-        contextOf(ctx),
-        actionAbout(result, args.length > 1 ? args[0] : undefined),
-      ).catch((error: unknown) => {
+      const decided = await news(contextOf(ctx), actionShown(result)).catch((error: unknown) => {
         logger.warn({ err: redactText(String(error)), tool: name }, "news of decisions not read");
         return [];
       });
       if (decided.length === 0) return result;
-      const told = decided.map((outcome) => {
-        const block = toolResult(outcome, undefined, "get_context").content[0];
-        return block?.type === "text" ? block.text : "";
-      });
+      const told = decided.map(briefly);
       return {
         ...shaped,
         // After the answer: a client that reads only the first block still reads the answer.

@@ -238,12 +238,20 @@ export function itemShapeOf(schema: z.ZodType): ItemShape | undefined {
   return { key, ...(count ? { count } : {}) };
 }
 
-/** Rows of every list (options or looked up) that carry `key`, once per value, the first kept; with the list each came from. */
+/** A row of a named list: the list it came from, and the words that name that list. */
+export type ListedRow = ChoiceRow & { list: string; listWords: string[] };
+
+/**
+ * Rows of every list (options or looked up) that carry `key`, once per value, the first kept;
+ * with the list each came from and the words naming it: its name and the `names` its node
+ * declares for it (NodeDefinition.listNames: the cart is a basket too).
+ */
 export function rowsCarrying(
   key: string,
   lists: Record<string, unknown>,
-): Array<ChoiceRow & { list: string }> {
-  const out: Array<ChoiceRow & { list: string }> = [];
+  names: Record<string, readonly string[]> = {},
+): ListedRow[] {
+  const out: ListedRow[] = [];
   const seen = new Set<string>();
   for (const [list, rows] of Object.entries(lists)) {
     if (!Array.isArray(rows) || !rows.length) continue;
@@ -253,11 +261,12 @@ export function rowsCarrying(
       )
     )
       continue;
+    const listWords = [...new Set(wordTokens([list, ...(names[list] ?? [])].join(" ")))];
     for (const r of rows as Record<string, unknown>[]) {
       const value = String(r[key]);
       if (seen.has(value)) continue;
       seen.add(value);
-      out.push({ ...rowOf(value, r), list });
+      out.push({ ...rowOf(value, r), list, listWords });
     }
   }
   return out;
@@ -276,11 +285,7 @@ export type ItemsMatch =
  * but names a list of counted lines ("my cart") takes that list's rows whole. A part that fits several rows
  * equally is returned as candidates: never a guess.
  */
-export function itemsInWords(
-  rows: Array<ChoiceRow & { list: string }>,
-  shape: ItemShape,
-  request: string,
-): ItemsMatch {
+export function itemsInWords(rows: ListedRow[], shape: ItemShape, request: string): ItemsMatch {
   const items: Array<Record<string, unknown>> = [];
   const taken = new Set<string>();
   const wholeLists: string[] = [];
@@ -292,12 +297,16 @@ export function itemsInWords(
     const n = count ?? (typeof own === "number" && own > 0 ? own : 1);
     items.push({ [shape.key]: row.value, ...(shape.count ? { [shape.count]: n } : {}) });
   };
+  // Only a list of lines with their counts (a cart) is taken whole, or alone; never a catalog.
+  const counted = (list: string) =>
+    !!shape.count && rows.some((r) => r.list === list && typeof r.row[shape.count as string] === "number");
   for (const part of request.split(/[,;\n+&、，和]|\band\b|\bplus\b/i)) {
     if (!part.trim()) continue;
     // "The cheapest product": the one its price names, whatever else its words hold.
     const said = wordTokens(part);
-    // "…in my cart" prices the cart's rows only.
-    const listed = rows.filter((r) => said.includes(r.list.toLowerCase()));
+    // "…in my cart" prices the cart's rows only; "the cheapest product" is no catalog's list
+    // (a row in both is kept under its first list: the catalog's copy of a cart line is gone).
+    const listed = rows.filter((r) => counted(r.list) && r.listWords.some((w) => said.includes(w)));
     const priced = pricedInWords(listed.length ? listed : rows, part, said);
     if (priced?.kind === "one") {
       // One unless the words count: never the cart line's own quantity (a review: "buy the
@@ -318,12 +327,9 @@ export function itemsInWords(
     else if (best.length > 1 && score > 0) return { kind: "several", words: part.trim(), choices: best };
     else {
       const tokens = new Set(wordTokens(part));
-      // Only a list of lines with their counts (a cart) is taken whole; never a catalog.
-      const counted = (list: string) =>
-        !!shape.count &&
-        rows.some((r) => r.list === list && typeof r.row[shape.count as string] === "number");
-      for (const list of new Set(rows.map((r) => r.list)))
-        if (tokens.has(list.toLowerCase()) && counted(list)) wholeLists.push(list);
+      for (const r of rows)
+        if (!wholeLists.includes(r.list) && r.listWords.some((w) => tokens.has(w)) && counted(r.list))
+          wholeLists.push(r.list);
     }
   }
   for (const list of wholeLists) for (const row of rows.filter((r) => r.list === list)) add(row, undefined);

@@ -2,6 +2,7 @@ import type { AnyCapability } from "../connectors/sdk/define-capability";
 import { readWords, withoutDenied } from "../connectors/sdk/negated-words";
 import { eventStem, stampedEvent } from "../connectors/sdk/record-events";
 import { FUNCTION_WORDS } from "../function-words";
+import { askedAfterName } from "./asked-after-name";
 import {
   AGE_WORDS,
   type ChoiceRow,
@@ -38,10 +39,7 @@ export type Described =
   /** Only records that cannot take the change fit: the caller says those, and why. */
   | { kind: "closed"; closed: ChoiceRow[]; words: string[] };
 
-/**
- * After the record's name, these start what to do with it ("… to urgent", "… for size L",
- * "… because it broke"), never what it is.
- */
+/** After the record's name these start what to do ("… to urgent", "… because it broke"), not what it is. */
 const WHAT_TO_DO = new Set(
   "to for into onto as because since so but instead than then until unless".split(" "),
 );
@@ -315,18 +313,20 @@ function inPlaceOf(rows: ChoiceRow[], choice: ChoiceRow, word: string): string {
 
 /**
  * The request's word tokens that may describe the record: every one before its name, and after it
- * those up to the first word that says what to do; each marked when the request denies it ("not
- * shipped"). The record's name itself is never denied. Without the name, up to what to do.
+ * those up to the first word that says what to do, less what a question asks of it
+ * (asked-after-name.ts); each marked when the request denies it ("not shipped"). The record's
+ * name itself is never denied. Without the name, up to what to do.
  */
 function describingSequence(text: string, noun: string): Array<{ token: string; denied: boolean }> {
   const out: Array<{ token: string; denied: boolean }> = [];
   const words = readWords(text);
   const named = words.some((w) => wordTokens(w.raw)[0] === noun);
+  const asked = askedAfterName(text, words, noun);
   let after = false;
-  for (const word of words) {
+  for (const [i, word] of words.entries()) {
     // Round 28: "swap my tee for a large one" asked which order ("large" is no order's word).
     if ((after || (!named && out.length > 0)) && WHAT_TO_DO.has(word.raw.toLowerCase())) break;
-    if (word.negation) continue;
+    if (word.negation || asked.has(i)) continue;
     const [token] = wordTokens(word.raw);
     if (!token) continue;
     out.push({ token, denied: word.denied && token !== noun });

@@ -35,7 +35,7 @@ import { paidChoice } from "./paid-choices";
 import { present } from "./present-value";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 import { takesRequestAsReason } from "./request-as-reason";
-import { whyPicked } from "./why-picked";
+import { whereItStands, whyPicked } from "./why-picked";
 
 export interface Evaluation {
   /** Index of the node the action stops at; `nodes.length` when every node passed (read capabilities). */
@@ -587,7 +587,8 @@ async function fromRequest(
     if (!schema) continue;
     const shape = itemShapeOf(schema);
     if (shape) {
-      const match = itemsInWords(rowsCarrying(shape.key, await lists()), shape, request);
+      const names = capability.nodes.find((n) => n.fields?.[field])?.listNames;
+      const match = itemsInWords(rowsCarrying(shape.key, await lists(), names), shape, request);
       if (match.kind === "several")
         return {
           ambiguous: {
@@ -624,10 +625,8 @@ async function fromRequest(
       continue;
     }
     // What each record went through, where its node declares the states they pass.
-    const rows = withLifecycle(
-      choicesFor(field, { ...options, ...(await lists()) }, schema),
-      capability.nodes.find((n) => n.fields?.[field])?.lifecycle,
-    );
+    const lifecycle = capability.nodes.find((n) => n.fields?.[field])?.lifecycle;
+    const rows = withLifecycle(choicesFor(field, { ...options, ...(await lists()) }, schema), lifecycle);
     // "The oldest open shipping ticket" names one by its age, whatever else its words fit, and
     // whether or not it can take the change: that record is taken, and its checks say (issue 23:
     // a newer one that could was changed instead, with no approval asked).
@@ -637,8 +636,11 @@ async function fromRequest(
       field,
       value: choice.value,
       shown: choice.value,
-      ...(field === record.field && !quotedIn(rows, request)
-        ? { why: whyPicked(rows, choice, words, age) }
+      ...(field === record.field
+        ? whyWithState(
+            quotedIn(rows, request) ? undefined : whyPicked(rows, choice, words, age),
+            whereItStands(choice, lifecycle, request, entity),
+          )
         : {}),
     });
     if (aged?.kind === "one") {
@@ -754,6 +756,12 @@ function nameInRequest(
  */
 function heldByVerdict(errors: ValidationError[], verdict: ValidationError | undefined): ValidationError[] {
   return verdict && !errors.length ? [verdict] : errors;
+}
+
+/** Why a record was taken, and where it stands when a question asked (why-picked.ts). */
+function whyWithState(why: string | undefined, stands: string | undefined): { why?: string } {
+  const said = [why, stands].filter(Boolean).join("; ");
+  return said ? { why: said } : {};
 }
 
 /** The one row the request quotes by its very value ("tkt_1"), if any. */

@@ -32,3 +32,25 @@ export function countIn(part: string): number | undefined {
   }
   return undefined;
 }
+
+/** Places in an order as a person writes them ("second", "3rd"): up to the tenth. */
+const ORDINAL_WORDS: Record<string, number> = {
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  fifth: 5,
+  sixth: 6,
+  seventh: 7,
+  eighth: 8,
+  ninth: 9,
+  tenth: 10,
+};
+
+/** The place one word says ("second", "2nd"), or undefined: "the second cheapest" is no count. */
+export function placeOfWord(word: string): number | undefined {
+  const t = word.toLowerCase();
+  const written = /^(\d{1,2})(?:st|nd|rd|th)$/.exec(t)?.[1];
+  if (written && Number(written) > 0) return Number(written);
+  return ORDINAL_WORDS[t];
+}

@@ -1,4 +1,4 @@
-import { countOfWord } from "./number-words";
+import { countOfWord, placeOfWord } from "./number-words";
 
 /**
  * What a price reading needs of a choice row (choice-words.ts's ChoiceRow has it): its value, its
@@ -71,7 +71,10 @@ export function pricedInWords<R extends PricedRow>(rows: R[], part: string, toke
   // "The two cheapest products" are two different ones, not two of the cheapest (a review found
   // 2 × the mug); "two of the cheapest" keeps its count for the one row, where the caller reads it.
   const many = rankedCount(part);
-  if (many && many > 1) {
+  // "2 cheapest mugs" where the words name one mug: two of it (the caller reads the count), not
+  // "fits 1: the mug; ask which one".
+  const one = ranked.length === 1 && top > 0;
+  if (many && many > 1 && !one) {
     if (ranked.length < many) return { kind: "tie", choices: ranked };
     // A price shared across the cut ("the two cheapest" of 18, 25, 25) is the user's to break.
     const edge = priceOf(ranked[many - 1] as R);
@@ -83,19 +86,38 @@ export function pricedInWords<R extends PricedRow>(rows: R[], part: string, toke
       why: `the ${many} ${endWord} of ${named.length} available`,
     };
   }
-  const want = priceOf(ranked[0] as R);
+  // "The second cheapest", "the 3rd most expensive": that place in the order (played: "the
+  // second cheapest product" took the cheapest). Past what can be taken, the rows to ask about.
+  const place = rankedPlace(part) ?? 1;
+  if (place > ranked.length) return { kind: "tie", choices: ranked };
+  const want = priceOf(ranked[place - 1] as R);
   const at = ranked.filter((r) => priceOf(r) === want);
-  const why = `the ${endWord} of ${named.length} available`;
+  const why = `the ${place > 1 ? `${ordinal(place)} ` : ""}${endWord} of ${named.length} available`;
   return at.length === 1 && at[0] ? { kind: "one", choice: at[0], why } : { kind: "tie", choices: at };
 }
 
+/** A price end as written, its two-word forms included. */
+const PRICE_END = "(?:(?:most|least)\\s+expensive|cheapest|lowest|priciest|dearest)";
+
 /** The count right before the price end: "the two cheapest", "3 most expensive"; not "two of the cheapest". */
 function rankedCount(part: string): number | undefined {
-  const end = "(?:(?:most|least)\\s+expensive|cheapest|lowest|priciest|dearest)";
-  const before = new RegExp(`([\\p{L}\\p{N}]+)\\s+${end}\\b`, "iu").exec(part)?.[1];
+  const before = new RegExp(`([\\p{L}\\p{N}]+)\\s+${PRICE_END}\\b`, "iu").exec(part)?.[1];
   // "The cheapest two products" counts after the end too (a review found 2 × the mug).
-  const after = new RegExp(`\\b${end}\\s+([\\p{L}\\p{N}]+)`, "iu").exec(part)?.[1];
+  const after = new RegExp(`\\b${PRICE_END}\\s+([\\p{L}\\p{N}]+)`, "iu").exec(part)?.[1];
   return (before && countOfWord(before)) || (after && countOfWord(after)) || undefined;
+}
+
+/** The place right before the price end: "the second cheapest", "2nd most expensive". */
+function rankedPlace(part: string): number | undefined {
+  const before = new RegExp(`([\\p{L}\\p{N}]+)\\s+${PRICE_END}\\b`, "iu").exec(part)?.[1];
+  return before ? placeOfWord(before) : undefined;
+}
+
+/** 2 → "2nd", as the answer says a place. */
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th");
+  return `${n}${suffix}`;
 }
 
 /** "most expensive", "least expensive": the two-word ends. */

@@ -23,7 +23,9 @@ const EN_REQUEST =
   /\b(?:want|wanna|need|needs|like|rather|please|pls|let|help|can you|could you|would you|will you|i'd|must|should)\b/;
 const EN_QUESTION =
   /^(?:where|when|what|what's|whats|how|why|which|who|has|have|did|does|do|is|are|was|will|can|could)\b/;
-const ZH_REQUEST = /要|想|请|帮|麻烦|申请|希望|能否|能不能|可以|给我|吗|哪|什么|何时|怎么|多久|是否|？/;
+// Chinese asking (wanting, please, help, can it be…) and questioning (吗, where, what, when, how…).
+const ZH_ASK = /要|想|请|帮|麻烦|申请|希望|能否|能不能|可以|给我/;
+const ZH_QUESTION = /吗|哪|什么|何时|怎么|多久|是否|？/;
 
 // A clause that opens with a subject (a pronoun or determiner) or states what is ("is late",
 // "was broken") describes; one that opens with a verb ("refund me", "hand it to Sid") asks.
@@ -42,7 +44,7 @@ const EN_RELATIVE = /\b(?:that|which|who|whose|where)\b.*$/;
 
 function roleOf(clause: string): ClauseRole {
   if (/[\u3400-\u9fff]/.test(clause) && !/[a-z]{3}/.test(clause)) {
-    if (ZH_REQUEST.test(clause)) return "request";
+    if (ZH_ASK.test(clause) || ZH_QUESTION.test(clause)) return "request";
     return ZH_STATE.test(clause) ? "situation" : "request";
   }
   if (EN_SUBORDINATE.test(clause)) return "situation";
@@ -72,7 +74,50 @@ export function queryClauses(lowerText: string): QueryClause[] {
   return clauses.length === 1 ? clauses.map((c) => ({ text: c.text, role: "request" as const })) : clauses;
 }
 
+/**
+ * A question beside an ask that is none ("where is my backpack order? | I want to return it")
+ * is the situation the ask is made in: the ask decides what to do, and the question is answered
+ * by what that shows (the return's answer says where the order stands). Played: tracking was
+ * started, and the return asked for was never offered. Where every ask is a question, they ask.
+ */
+function askDecides(clauses: Array<QueryClause & { question: boolean }>): QueryClause[] {
+  const asks = clauses.some((c) => c.role === "request" && !c.question);
+  return clauses.map((c) => ({ text: c.text, role: asks && c.question ? "situation" : c.role }));
+}
+
+/**
+ * A clause (lower-case, without its mark; `marked`: a question mark ended it) that asks to know,
+ * not for something done: "did it ship", "where is it?"; never "can you …?".
+ */
+export function isQuestion(clause: string, marked: boolean): boolean {
+  if (/[\u3400-\u9fff]/.test(clause) && !/[a-z]{3}/.test(clause))
+    return !ZH_ASK.test(clause) && (marked || ZH_QUESTION.test(clause));
+  return !EN_REQUEST.test(clause) && (marked || EN_QUESTION.test(clause));
+}
+
+/** The clauses of a (lower-cased) query that ask to know ("where is my order", "did it ship"), wherever they stand. */
+export function questionClauses(lowerText: string): string[] {
+  return questionsOf(lowerText)
+    .filter((c) => c.question)
+    .map((c) => c.text);
+}
+
+/** A question word that picks its subject ("which order shipped?"): the words after it describe it. */
+const EN_PICKING = /^(?:which|what|whose)\b/;
+
+/**
+ * A question whose words after its subject ask about that subject ("did the lamp order ship?",
+ * "is my order paid?"), not pick it ("which order shipped?").
+ */
+export function asksAboutSubject(clause: string, marked: boolean): boolean {
+  return isQuestion(clause, marked) && !EN_PICKING.test(clause);
+}
+
 function clausesOf(lowerText: string): QueryClause[] {
+  return askDecides(questionsOf(lowerText));
+}
+
+function questionsOf(lowerText: string): Array<QueryClause & { question: boolean }> {
   // A question mark ends its clause and makes it a question even without a question word.
   const parts = lowerText
     .replace(/[?？]/g, "\u0001,")
@@ -81,7 +126,8 @@ function clausesOf(lowerText: string): QueryClause[] {
     .filter((p) => p && p !== "\u0001");
   const clauses = parts.map((p) => {
     const text = p.replaceAll("\u0001", "").trim();
-    return { text, role: p.includes("\u0001") ? ("request" as const) : roleOf(text) };
+    const marked = p.includes("\u0001");
+    return { text, role: marked ? ("request" as const) : roleOf(text), question: isQuestion(text, marked) };
   });
   return clauses;
 }

@@ -1,7 +1,9 @@
+import type { StatusLifecycle } from "../connectors/sdk/record-events";
 import { whenText } from "../connectors/sdk/when-text";
 import { type ChoiceRow, NAME_KEYS, rowSays as ownWords, rowAge, wordTokens } from "./choice-words";
 import { dayOf } from "./day-words";
 import { inSentence } from "./in-sentence";
+import { questionClauses } from "./query-clauses";
 
 /**
  * Why the user's words picked this record, in a few words for the answer: the facts of the row
@@ -39,6 +41,25 @@ export function whyPicked(
     2,
   );
   return near.length ? `${head}; ${near.join("; ")}` : `${head}; the only one that fits`;
+}
+
+/**
+ * Where the picked record stands ("status delivered"), when the request asks a question about it
+ * beside what it asks done ("Where is my backpack order? I want to return it"): the change is
+ * started, and its answer answers the question too, with no read of its own. The state is the
+ * one its node's lifecycle declares; undefined when none, or no question names the record.
+ */
+export function whereItStands(
+  choice: ChoiceRow,
+  lifecycle: StatusLifecycle | undefined,
+  request: string,
+  entity: string,
+): string | undefined {
+  const state = lifecycle ? choice.row[lifecycle.key] : undefined;
+  if (!lifecycle || typeof state !== "string" || !state) return undefined;
+  const noun = wordTokens(entity)[0] ?? "";
+  const asked = questionClauses(request.toLowerCase()).some((q) => wordTokens(q).includes(noun));
+  return asked ? `${lifecycle.key} ${state.slice(0, 60)}` : undefined;
 }
 
 /** Whether a row says this word of itself, its creation time included ("today"). */

@@ -62,3 +62,31 @@ describe("a count of things named by their price", () => {
     expect(many("the six cheapest")?.kind).toBe("tie");
   });
 });
+
+describe("a thing named by its place in the price order", () => {
+  const more = [...rows, rowOf("p_pen", { product_id: "p_pen", name: "Pen", unit_price: 500 })];
+  const ranked = (part: string) => pricedInWords(more, part, wordTokens(part));
+
+  it("'the second cheapest', 'the 2nd most expensive': that place, said with the pick", () => {
+    expect(ranked("the second cheapest product")).toMatchObject({
+      kind: "one",
+      choice: { value: "p_mug" },
+      why: "the 2nd cheapest of 5 available",
+    });
+    expect(ranked("the 4th priciest thing")).toMatchObject({ kind: "one", choice: { value: "p_mug" } });
+    // Two at that place's price are the user's to break.
+    const tie = ranked("the third cheapest");
+    expect(tie?.kind === "tie" && tie.choices.map((c) => c.value)).toEqual(["p_tee_s", "p_tee_m"]);
+    expect(ranked("the second most expensive")?.kind).toBe("tie");
+    // Past the end of what can be taken: the rows, to ask about.
+    expect(ranked("the ninth cheapest")?.kind).toBe("tie");
+  });
+
+  it("a count before the price word of the one thing the words name is how many of it", () => {
+    // "2 cheapest mugs" when the words name one mug: two of it, never "fits 1, ask which".
+    expect(pricedInWords(rows, "2 cheapest mugs", wordTokens("2 cheapest mugs"))).toMatchObject({
+      kind: "one",
+      choice: { value: "p_mug" },
+    });
+  });
+});

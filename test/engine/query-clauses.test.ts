@@ -38,3 +38,27 @@ describe("clauses that ask and clauses that describe", () => {
     expect(queryClauses("exchange my t-shirt for the same-day one")).toHaveLength(1);
   });
 });
+
+describe("a question beside an ask", () => {
+  it("is the situation the ask decides in: 'where is my order? I want to return it' asks to return", () => {
+    expect(queryClauses("where is my backpack order? i want to return it")).toEqual([
+      { text: "where is my backpack order", role: "situation" },
+      { text: "i want to return it", role: "request" },
+    ]);
+    expect(queryClauses("did the lamp order ship? cancel it").map((c) => c.role)).toEqual([
+      "situation",
+      "request",
+    ]);
+  });
+
+  it("asks when every ask is a question, and a polite question ('can you …?') is an ask", () => {
+    expect(queryClauses("where is my order? when will it arrive?").map((c) => c.role)).toEqual([
+      "request",
+      "request",
+    ]);
+    expect(queryClauses("has it shipped? can you cancel it?").map((c) => c.role)).toEqual([
+      "situation",
+      "request",
+    ]);
+  });
+});

@@ -82,4 +82,25 @@ describe("news of a person's decisions with the agent's next call (MCP over HTTP
     const after = await alice.callTool({ name: "search_capabilities", arguments: { query: "pay" } });
     expect(text(after)).not.toMatch(NEWS);
   });
+
+  it("a call that names the approved action but does not show it (refused arguments) still brings it, briefly", async () => {
+    const alice = await w.connect(w.keys.alice);
+    const s = sc(await alice.callTool({ name: "start_action", arguments: CHECKOUT }));
+    await approve(w, String(s.action_id));
+    // The model's very next call: a confirm with its arguments wrong. Its answer says nothing of
+    // how the approved change ended, so the news is not "already in the answer".
+    const next = await alice.callTool({ name: "confirm_action", arguments: { action_id: s.action_id } });
+    expect(sc(next).reason).toBe("invalid_arguments");
+    const news = text(next).slice(text(next).indexOf(NEWS_HEADING));
+    expect(news).toMatch(NEWS);
+    expect(news).toContain(`action \`${s.action_id}\``);
+    expect(news).toMatch(/Checkout: completed/);
+    expect(news).toMatch(/order_id ord_/);
+    // Briefly: how it ended and what it made, not the summary the agent read before the approval.
+    expect(news).not.toMatch(/done with:/);
+    expect(news.length).toBeLessThan(400);
+    // Once.
+    const after = await alice.callTool({ name: "search_capabilities", arguments: { query: "pay" } });
+    expect(text(after)).not.toMatch(NEWS);
+  });
 });

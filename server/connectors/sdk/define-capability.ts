@@ -93,6 +93,12 @@ export interface NodeDefinition<A, D extends object = Derived> {
    * turn the user's words into a choice (server/engine/choice-words.ts), never sent to the agent.
    */
   lookup?: (input: NodeInput<A>) => Promise<Record<string, unknown[]>>;
+  /**
+   * Other words people use for a list this node offers or looks up, by list name (`cart`:
+   * basket): where the user's words name a list ("buy my basket"), these name it as its own
+   * name does. The connector's words, never the engine's.
+   */
+  listNames?: Record<string, string[]>;
   /** A confirmation node: the action stops here until a person approves and the agent confirms. */
   requiresConfirmation?: boolean;
   /**

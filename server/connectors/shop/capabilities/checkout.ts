@@ -72,6 +72,7 @@ export const checkout = defineCapability<ShopAdapter>({
     "place order",
     "check out",
     "cart",
+    "basket",
     "下单",
     "购买",
     "买",
@@ -104,8 +105,8 @@ export const checkout = defineCapability<ShopAdapter>({
           .max(20)
           .describe("Items to buy with quantities, e.g. [{product_id, quantity}]"),
       },
-      // Products the user may name that are not in the cart ("2 Logo Tee L", "the cheapest
-      // one"): the catalog's first page of 100, read only when words must become items.
+      listNames: { cart: ["basket", "trolley"] }, // what people call the cart too ("buy my basket")
+      // Products named beyond the cart ("2 Logo Tee L"): the catalog's first 100, read only for words.
       async lookup({ adapter }) {
         const catalog = await adapter.products({ per_page: 100 });
         return { products: catalog.data.map(productChoice) };

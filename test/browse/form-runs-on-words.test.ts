@@ -78,6 +78,29 @@ describe("a form's submit runs a change where start_action by words would (MCP o
     expect(await w.db.effect.count({ where: { action: { capability: "change_delivery_address" } } })).toBe(1);
   });
 
+  it("where a search finds the form, it says the user's words go with it; the form's submit with them alone is the one call", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const found = text(
+      await alice.callTool({
+        name: "search",
+        arguments: { query: "change the delivery address of my kettle order to home" },
+      }),
+    );
+    expect(found).toMatch(
+      /`change_delivery_address` — .*\(form: `shop:\/\/order\/\{id\}\/address`; send the user's request as user_words\)/,
+    );
+    expect(found).toMatch(/`checkout` — .*\(form: `shop:\/\/checkout`\);/);
+    // The words fill the address from its label, name the order, and run the change.
+    const out = text(
+      await alice.callTool({
+        name: "submit",
+        arguments: { uri: ADDRESS, fields: { user_words: "Ship my kettle order to my home address" } },
+      }),
+    );
+    expect(out).toMatch(/Status:\*\* completed/);
+    expect(await addressOf("ord_pending")).toBe("addr_alice_home");
+  });
+
   it("a record the words quote by id runs at once too (a ticket's priority)", async () => {
     const sam = await w.connect(w.keys.sam, { faces: "browse" });
     const out = text(

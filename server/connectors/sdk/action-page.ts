@@ -91,7 +91,9 @@ export function actionPage(
     parts.push(formSection(uri, fields));
   }
   const pageLinks: string[] = [link("This action", uri)];
-  if (next.some((n) => n.tool === "confirm_action")) pageLinks.push(link("Confirm (form)", `${uri}/confirm`));
+  // The line on why it waits already names the confirm form.
+  if (!waits && next.some((n) => n.tool === "confirm_action"))
+    pageLinks.push(link("Confirm (form)", `${uri}/confirm`));
   if (next.some((n) => n.tool === "verify_action"))
     pageLinks.push(link("Verify with the business system", `${uri}/verify`));
   parts.push(`## Next\n\n${nextActionsList(outcome)}\n\n${pageLinks.map((l) => `- ${l}`).join("\n")}`);

@@ -2,6 +2,7 @@ import type { BrowseBackend, Row } from "../connectors/sdk/browse-backend";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
 import { recordLink } from "../connectors/sdk/page-scope";
 import { namesRoute, showsLink } from "../connectors/sdk/row-uri-pattern";
+import { USER_WORDS } from "../connectors/sdk/user-words-field";
 import { balancedBySystem } from "./balanced-by-system";
 import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
 import { eligibleRecords } from "./eligible-records";
@@ -200,7 +201,10 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
               const trigger = (c.trigger as Row | undefined)?.use ?? c.title ?? "";
               // Who must approve it for this caller (the gateway's words), so a start is sent right.
               const approval = typeof c.approval === "string" ? `; ${escapeText(c.approval)}` : "";
-              return `- ${code(id)} — ${escapeText(trigger)}${form ? ` (form: \`${form}\`)` : ""}${approval}`;
+              // A change that may run without a person runs from its form in one submit when the
+              // user's words go with it (user-words-field.ts): said here, where the form is found.
+              const words = form && c.read !== true && c.requires_approval !== true;
+              return `- ${code(id)} — ${escapeText(trigger)}${form ? ` (form: \`${form}\`${words ? `; send the user's request as ${USER_WORDS}` : ""})` : ""}${approval}`;
             })
             .join("\n")}`,
         );

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { AnyCapability } from "../connectors/sdk/define-capability";
+import { type FieldType, fieldType } from "../connectors/sdk/field-type";
 
 export interface InputDescription {
   field: string;
@@ -7,6 +8,26 @@ export interface InputDescription {
   required: boolean;
   depends_on?: string[];
   description?: string;
+  /**
+   * The field's type as a form shows it (`array<string>`, `integer`, `enum`), from its schema:
+   * every face that renders a form types it from here, not from the field's name.
+   */
+  type: string;
+  /** An enum's values, as they are sent. */
+  values?: string[];
+}
+
+/** A field schema's form type, read once per schema (every start describes the whole flow). */
+const typeOfSchema = new WeakMap<z.ZodType, FieldType>();
+
+/** The form type of one field's zod schema (see fieldType). */
+export function schemaFieldType(schema: z.ZodType): FieldType {
+  const known = typeOfSchema.get(schema);
+  if (known) return known;
+  const json = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as Record<string, unknown>;
+  const typed = fieldType(json);
+  typeOfSchema.set(schema, typed);
+  return typed;
 }
 
 type CapabilityNode = AnyCapability["nodes"][number];
@@ -51,7 +72,9 @@ function readInputs(capability: AnyCapability): InputDescription[] {
     // A paid choice (a shipping method and its price) is the user's to make: required, never defaulted.
     const required = [...requiredFields(node), ...(node.paidChoices ?? [])];
     for (const [field, schema] of Object.entries(node.fields ?? {})) {
-      const entry: InputDescription = { field, node: node.id, required: required.includes(field) };
+      const { type, values } = schemaFieldType(schema);
+      const entry: InputDescription = { field, node: node.id, required: required.includes(field), type };
+      if (values) entry.values = values;
       if (node.dependsOn?.length) entry.depends_on = node.dependsOn;
       if (schema.description) entry.description = schema.description;
       out.push(entry);

@@ -1,6 +1,7 @@
 // stays-whole: one field model of a document's schemas: derived, rendered, checked and coerced by the same
 // rules.
 import { closestField } from "../sdk/closest-field";
+import { fieldType } from "../sdk/field-type";
 import type { FormField } from "../sdk/markdown";
 import type { ValidationError } from "../sdk/outcome";
 import type { ApiOperation, ApiParameter, Schema } from "./api-operations";
@@ -44,16 +45,9 @@ export function formFieldName(name: string, taken: ReadonlySet<string> = new Set
   return candidate;
 }
 
+/** A schema's type as forms show it: the one reading every form uses (sdk/field-type.ts). */
 function typeOf(schema: Schema): string {
-  const t = Array.isArray(schema.type) ? schema.type.find((x) => x !== "null") : schema.type;
-  if (schema.enum) return "enum";
-  if (t === "array") {
-    const items = (schema.items ?? {}) as Schema;
-    return `array<${typeOf(items)}>`;
-  }
-  if (t) return t;
-  if (schema.properties) return "object";
-  return "any";
+  return fieldType(schema as Record<string, unknown>).type;
 }
 
 /** The bounds and format of a schema in words: `format email · 1–80 characters · at most 100`. */
@@ -402,7 +396,9 @@ export function coerceFields(
       out[field.name] = structuredClone(field.schema.default);
     const value = out[field.name];
     if (typeof value !== "string") continue;
-    const t = typeOf({ ...field.schema, enum: undefined });
+    const shown = typeOf({ ...field.schema, enum: undefined });
+    // A union that may be a structure (`object|string`) takes JSON text as the structure it names.
+    const t = shown.includes("|") && /object|array/.test(shown) ? "any" : shown;
     if ((t === "integer" || t === "number") && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(value.trim()))
       out[field.name] = Number(value.trim());
     else if (t === "boolean" && (value === "true" || value === "false")) out[field.name] = value === "true";

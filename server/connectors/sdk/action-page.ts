@@ -2,6 +2,7 @@ import { approvalNextSteps } from "./approval-next-steps";
 import type { BackendOutcome, BrowseBackend, Row } from "./browse-backend";
 import type { PageBody } from "./define-route";
 import { escapeText, type FormField, fieldList, link } from "./markdown";
+import { notRunYet, type SubmittedWords, waitsForConfirm } from "./not-run-yet";
 import { readApproval } from "./read-approval";
 import {
   fieldsFromOutcome,
@@ -13,8 +14,15 @@ import {
 } from "./render-helpers";
 import { summaryMarkdown } from "./summary-markdown";
 
-/** An action as a page: where it stands, its summary, the next form, approval link. */
-export function actionPage(answer: BackendOutcome, backend: BrowseBackend): PageBody {
+/**
+ * An action as a page: where it stands, its summary, the next form, approval link. `afterSubmit`:
+ * the page answers a capability form's submit (the form, with its choices, was just read).
+ */
+export function actionPage(
+  answer: BackendOutcome,
+  backend: BrowseBackend,
+  options: { afterSubmit?: SubmittedWords } = {},
+): PageBody {
   const actionId = String(answer.action_id ?? "");
   const uri = `actions://${actionId}`;
   // A browse agent opens no URL for its person: their approval at the link carries the action
@@ -45,9 +53,15 @@ export function actionPage(answer: BackendOutcome, backend: BrowseBackend): Page
   }
   const approval = approvalSection(outcome.approval);
   if (approval) parts.push(approval);
-  const options = optionsSections(outcome);
-  if (options) parts.push(`## Choices\n\n${options}`);
   const next = outcome.next_actions ?? [];
+  // Complete, and only the agent's confirm left: why it did not run, and the one call that runs it.
+  const waits = waitsForConfirm(outcome);
+  if (waits) parts.push(notRunYet(outcome, actionId, options.afterSubmit));
+  // Right after a form's submit that stopped at its confirmation, the choices and the fields are
+  // what the agent just sent from: said again they cost tokens and read as still to be filled.
+  const lean = !!options.afterSubmit && waits;
+  const choices = lean ? "" : optionsSections(outcome);
+  if (choices) parts.push(`## Choices\n\n${choices}`);
   if (outcome.requires_confirmation === true && carried) {
     const url =
       typeof outcome.approval_url === "string"
@@ -58,7 +72,12 @@ export function actionPage(answer: BackendOutcome, backend: BrowseBackend): Page
     );
   }
   const allowed = Array.isArray(outcome.allowed_patch) ? (outcome.allowed_patch as string[]) : [];
-  if (allowed.length && outcome.version !== undefined && next.some((n) => n.tool === "advance_action")) {
+  if (
+    !lean &&
+    allowed.length &&
+    outcome.version !== undefined &&
+    next.some((n) => n.tool === "advance_action")
+  ) {
     const fields: FormField[] = [
       {
         name: "version",
@@ -72,7 +91,9 @@ export function actionPage(answer: BackendOutcome, backend: BrowseBackend): Page
     parts.push(formSection(uri, fields));
   }
   const pageLinks: string[] = [link("This action", uri)];
-  if (next.some((n) => n.tool === "confirm_action")) pageLinks.push(link("Confirm (form)", `${uri}/confirm`));
+  // The line on why it waits already names the confirm form.
+  if (!waits && next.some((n) => n.tool === "confirm_action"))
+    pageLinks.push(link("Confirm (form)", `${uri}/confirm`));
   if (next.some((n) => n.tool === "verify_action"))
     pageLinks.push(link("Verify with the business system", `${uri}/verify`));
   parts.push(`## Next\n\n${nextActionsList(outcome)}\n\n${pageLinks.map((l) => `- ${l}`).join("\n")}`);

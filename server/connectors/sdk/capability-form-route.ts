@@ -10,11 +10,15 @@ import {
   problemsList,
 } from "./render-helpers";
 import { outcomePage } from "./route-pages";
+import { runsOnWords, USER_WORDS, userWordsField, userWordsProblem } from "./user-words-field";
 
 // ---------------------------------------------------------------------------------------------
 // Capability forms: a form route is a face of a capability's nodes. Navigating previews the
 // capability for the entity (dry run: nothing changes); submitting starts it with the fields as
 // the patch; the action page then carries the form of whatever node comes next.
+// A change nobody must approve carries one more field, the user's words (USER_WORDS): they go to
+// the start as its `intent`, so a submit runs the change at once exactly where start_action by
+// those words would (the engine's own check: the words name the record, or it is the only one).
 // ---------------------------------------------------------------------------------------------
 
 interface CapabilityForm {
@@ -37,16 +41,40 @@ export function capabilityFormRoute(
         entity_id: entityId,
         dry_run: true,
       });
-      return capabilityFormPage(base.title, match.uri.uri, preview, form.back(match.params));
+      const words = await runsOnWords(backend, form.capability);
+      return capabilityFormPage(
+        base.title,
+        match.uri.uri,
+        preview,
+        form.back(match.params),
+        {},
+        undefined,
+        words,
+      );
     },
     async submit(match, fields, backend) {
       const entityId = form.entity ? match.params[form.entity.param] : undefined;
+      const { [USER_WORDS]: said, ...patch } = fields;
+      const words = await runsOnWords(backend, form.capability);
+      // Taken on every form (as start_action takes words for any capability); shown where it decides.
+      const problem = userWordsProblem(said);
+      if (problem)
+        return {
+          title: base.title,
+          outcome: "rejected",
+          markdown: `### Problems\n\n- **${USER_WORDS}:** ${problem}\n\nNothing was started: submit \`${escapeText(match.uri.uri)}\` again with it fixed.`,
+        };
+      const intent = typeof said === "string" && said.trim() ? said.trim() : undefined;
       const outcome = await backend.startAction({
         capability: form.capability,
         entity_id: entityId,
-        patch: fields,
+        patch,
+        ...(intent ? { intent } : {}),
       });
-      return actionOutcomePage(base.title, match.uri.uri, outcome, fields, form.back(match.params), backend);
+      return actionOutcomePage(base.title, match.uri.uri, outcome, fields, form.back(match.params), backend, {
+        words,
+        said: !!intent,
+      });
     },
   };
 }
@@ -58,6 +86,7 @@ function capabilityFormPage(
   back: { label: string; uri: string },
   current: Record<string, unknown> = {},
   problems?: BackendOutcome,
+  words = false,
 ): PageBody {
   // A refusal that names its problems (validation errors) keeps the form: the agent sees why.
   const refusalWithProblems = problems !== undefined && preview.outcome === "rejected";
@@ -84,6 +113,8 @@ function capabilityFormPage(
   const options = optionsSections(preview);
   if (options) parts.push(`## Choices\n\n${options}`);
   const fields = fieldsFromOutcome(preview, current);
+  // Only on the capability's own form: an action's later step keeps the words of its start.
+  if (words && !uri.startsWith("actions://")) fields.push(userWordsField(current[USER_WORDS]));
   if (!result || fields.length) parts.push(formSection(uri, fields));
   parts.push(link(back.label, back.uri));
   return {
@@ -102,6 +133,7 @@ function actionOutcomePage(
   submitted: Record<string, unknown>,
   back: { label: string; uri: string },
   backend: BrowseBackend,
+  said: { words: boolean; said: boolean },
 ): PageBody {
   const actionId = outcome.action_id;
   if (outcome.outcome === "rejected" || outcome.outcome === "not_found" || outcome.outcome === "conflict") {
@@ -109,7 +141,10 @@ function actionOutcomePage(
     // form, so the problems come with this form's own page, as the preview showed it.
     const ended = outcome.status === "refused";
     if (actionId && ended && Array.isArray(outcome.validation_errors))
-      return { ...capabilityFormPage(title, formUri, outcome, back, submitted, outcome), actionId };
+      return {
+        ...capabilityFormPage(title, formUri, outcome, back, submitted, outcome, said.words),
+        actionId,
+      };
     if (actionId && Array.isArray(outcome.validation_errors) && outcome.validation_errors.length) {
       return {
         ...capabilityFormPage(title, `actions://${actionId}`, outcome, back, submitted, outcome),
@@ -117,11 +152,11 @@ function actionOutcomePage(
       };
     }
     if (!actionId && Array.isArray(outcome.validation_errors)) {
-      return capabilityFormPage(title, formUri, outcome, back, submitted, outcome);
+      return capabilityFormPage(title, formUri, outcome, back, submitted, outcome, said.words);
     }
     return { ...outcomePage(title, outcome, back), actionId };
   }
-  const page = actionPage(outcome, backend);
+  const page = actionPage(outcome, backend, { afterSubmit: said });
   return {
     ...page,
     title: `${title}: ${page.title}`,

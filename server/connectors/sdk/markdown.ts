@@ -140,8 +140,13 @@ export function formBlock(uri: string, fields: FormField[]): string {
   for (const field of fields) {
     const value =
       field.value === undefined || field.value === null ? '""' : plain(JSON.stringify(field.value));
-    const parts = [field.required ? "required" : "optional", plain(field.type), plain(field.description)];
-    if (field.options?.length) {
+    const parts = [field.required ? "required" : "optional", plain(field.type)];
+    if (field.description) parts.push(plain(field.description));
+    // Values the description already lists (`low | normal | high`) are not listed twice.
+    const listed = field.options?.every((o) =>
+      new RegExp(`\\b${escapeRegExp(o.value)}\\b`).test(field.description),
+    );
+    if (field.options?.length && !listed) {
       parts.push(
         `one of: ${field.options.map((o) => plain(o.label && o.label !== o.value ? `${o.value} (${o.label})` : o.value)).join(", ")}`,
       );
@@ -149,4 +154,8 @@ export function formBlock(uri: string, fields: FormField[]): string {
     lines.push(`  ${plain(field.name)}: ${value}  # ${parts.join(" — ")}`);
   }
   return ["```yaml", ...lines, "```"].join("\n");
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -1,4 +1,5 @@
 import type { BackendOutcome, Row } from "./browse-backend";
+import { type FieldType, fieldType } from "./field-type";
 import { code, escapeText, type FormField, formBlock, link, money, recordRowLink, table } from "./markdown";
 import { SEGMENT } from "./parse-browse-uri";
 import { rowUriPattern } from "./row-uri-pattern";
@@ -166,9 +167,10 @@ export function problemsList(outcome: BackendOutcome): string {
 }
 
 /**
- * Form fields from an action or capability preview: `inputs` (field, required, description)
- * narrowed to `allowed_patch` when present, typed from `patch_schema` when the engine gives one,
- * current values from `values`/`applied_values`.
+ * Form fields from an action or capability preview: `inputs` (field, required, description, type)
+ * narrowed to `allowed_patch` when present, typed from `patch_schema` when the engine gives one
+ * and otherwise from the type each input carries (its capability's schema), current values from
+ * `values`/`applied_values`.
  */
 export function fieldsFromOutcome(
   outcome: BackendOutcome,
@@ -189,31 +191,27 @@ export function fieldsFromOutcome(
     if (allowed && !allowed.includes(name) && !allowed.includes(base)) continue;
     if (fields.some((f) => f.name === base)) continue;
     const prop = schema[base];
+    const typed = prop ? fieldType(prop) : inputType(input, name);
     fields.push({
       name: base,
-      type: schemaType(prop, name),
+      type: typed.type,
       required: input.required === true,
       description: String(input.description ?? prop?.description ?? humanize(base)),
       value: values[base],
-      options: Array.isArray(prop?.enum)
-        ? (prop.enum as unknown[]).map((v) => ({ value: String(v) }))
-        : undefined,
+      options: typed.values?.map((v) => ({ value: v })),
     });
   }
   return fields;
 }
 
-function schemaType(prop: Row | undefined, field: string): string {
-  if (!prop) return field.includes("[]") ? "array" : "string";
-  if (Array.isArray(prop.enum)) return "enum";
-  if (prop.type === "array") {
-    const items = prop.items as Row | undefined;
-    if (items?.type === "object" && items.properties) {
-      return `array<{${Object.keys(items.properties as Row).join(", ")}}>`;
-    }
-    return `array<${String(items?.type ?? "any")}>`;
-  }
-  return String(prop.type ?? "string");
+/** The type an input carries (the engine's, from the capability's schema); a list for `field[]…`. */
+function inputType(input: Row, name: string): FieldType {
+  if (typeof input.type === "string")
+    return {
+      type: input.type,
+      values: Array.isArray(input.values) ? input.values.map((v) => String(v)) : undefined,
+    };
+  return { type: name.includes("[]") ? "array" : "string" };
 }
 
 /** Options the server computed (addresses, payment methods, quotes, coupons, teammates…). */

@@ -1,0 +1,52 @@
+import type { BackendOutcome } from "./browse-backend";
+import { code, escapeText } from "./markdown";
+import { USER_WORDS } from "./user-words-field";
+
+/** What a capability form's submit carried: whether the form takes the user's words, and whether they came. */
+export interface SubmittedWords {
+  words: boolean;
+  said: boolean;
+}
+
+/**
+ * A change that is complete and waits only for the agent's own confirm (no person approves it):
+ * it did not run at its start because its record was the agent's pick among several, the caller's
+ * confirm needs a permission, or a default the user did not choose holds it.
+ */
+export function waitsForConfirm(outcome: BackendOutcome): boolean {
+  const none = (v: unknown) => !Array.isArray(v) || v.length === 0;
+  return (
+    outcome.outcome === "applied" &&
+    outcome.status === "open" &&
+    outcome.requires_confirmation === true &&
+    none(outcome.missing) &&
+    none(outcome.validation_errors) &&
+    (outcome.next_actions ?? []).some((n) => n.tool === "confirm_action" && !n.requires_user_approval)
+  );
+}
+
+/**
+ * Why such a change did not run, in one line, and the one call that runs it: a model read "ready
+ * to confirm" after a form's submit, then the whole action again, before its confirm_action.
+ * The why is the engine's own (the records the change fits, to ask the user about).
+ */
+export function notRunYet(outcome: BackendOutcome, actionId: string, submitted?: SubmittedWords): string {
+  const ask = outcome.ask_user as { message?: unknown; candidates?: unknown } | undefined;
+  const why =
+    typeof ask?.message === "string"
+      ? escapeText(ask.message)
+      : "it is ready, and runs when this agent confirms it";
+  const candidates = Array.isArray(ask?.candidates)
+    ? ask.candidates.map((c) => `- ${escapeText(String(c))}`)
+    : [];
+  const call = `confirm_action ${JSON.stringify({ action_id: actionId, version: outcome.version, idempotency_key: "<a new key>" })}`;
+  const lines = [
+    `**Not run yet:** ${why}`,
+    ...candidates,
+    `One call runs it: ${code(call)} (or submit ${code(`actions://${actionId}/confirm`)} with \`idempotency_key\`).`,
+  ];
+  // Said where it would have decided: a form that takes the user's words got none.
+  if (submitted?.words && !submitted.said && typeof ask?.message === "string")
+    lines.push(`With the user's request in \`${USER_WORDS}\`, a submit decides this itself.`);
+  return lines.join("\n");
+}

@@ -28,6 +28,7 @@ import {
 import { requiredFields } from "./describe-inputs";
 import { describedAnswer } from "./described-answer";
 import { askPart, canTake, contradicts, deniedOf, describedRecords } from "./described-records";
+import { everyCovered, everyWhy } from "./every-described";
 import { flagInWords } from "./flag-words";
 import { idListInWords } from "./id-list-words";
 import { laterChoicesInWords } from "./later-choices";
@@ -673,6 +674,10 @@ async function fromRequest(
       const found = describedRecords(capability, rows, request);
       if (found?.kind === "one")
         return { ...picked(found.choice, found.words), ...(found.why ? { why: found.why } : {}) };
+      // "Every unassigned open ticket": each one is named; this action takes the first, the answer the rest.
+      const every = found?.kind === "several" ? everyCovered(capability, rows, request, found) : undefined;
+      if (found && every?.[0])
+        return { ...picked(every[0], found.words), why: everyWhy(capability, every, request) };
       if (found) return describedAnswer(field, entity, found);
     }
     const described = describedInWords(rows, request, entity);

@@ -33,6 +33,7 @@ import { flagInWords } from "./flag-words";
 import { idListInWords } from "./id-list-words";
 import { laterChoicesInWords } from "./later-choices";
 import { paidChoice } from "./paid-choices";
+import { partialLineInWords } from "./partial-line-words";
 import { present } from "./present-value";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 import { takesRequestAsReason } from "./request-as-reason";
@@ -611,8 +612,12 @@ async function fromRequest(
         };
       continue;
     }
-    // "Return the mugs from my kettle order": the lines a list-of-ids field's words name.
-    const ids = idListInWords(field, schema, { ...options, ...(await lists()) }, request, entity);
+    // "Return the mugs from my kettle order": the lines a list-of-ids field's words name; "one of
+    // the two mugs", where an id takes the whole line, is said at once and takes nothing.
+    const lines = { ...options, ...(await lists()) };
+    const partial = partialLineInWords(capability, field, schema, lines, request);
+    if (partial) return { ambiguous: partial };
+    const ids = idListInWords(field, schema, lines, request, entity);
     if (ids) return { field, value: ids, shown: ids.join(", ") };
     // "An internal note": a yes/no field its name's words set (flag-words.ts).
     const flag = flagInWords(field, schema, request, given);

@@ -299,6 +299,9 @@ export const afterSales = defineCapability<ShopAdapter>({
       id: "DETAILS",
       description: "The reason, and what the chosen path needs (items, evidence, replacement, amount)",
       dependsOn: ["order_id", "kind"],
+      // The shop's return takes whole lines (item ids, no quantity): "one of the two mugs" is
+      // said at once, not discovered on the approval screen (issue 23 played).
+      wholeLines: { item_ids: "a return takes whole lines (no quantity)" },
       fields: {
         reason: z.string().trim().min(3).max(500).describe("Why, in the user's words"),
         item_ids: z
@@ -307,7 +310,7 @@ export const afterSales = defineCapability<ShopAdapter>({
           .max(20)
           .optional()
           .describe(
-            "return_refund: the order item ids the user wants to return, from options.returnable_items (asked when more than one is open; never all by default)",
+            "return_refund: the order item ids the user wants to return, from options.returnable_items; each returns its whole line, no part of one (asked when more than one is open; never all by default)",
           ),
         evidence: z
           .array(z.string().trim().min(1).max(500))

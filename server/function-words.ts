@@ -1,4 +1,11 @@
 /**
+ * Words that take a described set whole ("every unassigned open ticket", "all my delivered
+ * orders", "each of the open tickets"): each record that fits the whole description is one the
+ * user's words name (engine/every-described.ts). Function words too: they say which, never what.
+ */
+export const EVERY_WORDS: readonly string[] = ["every", "each", "all"];
+
+/**
  * English words that only put a request ("can I still …", "please show me which …", "is there
  * anything …") or fill it ("just", "really", "some"), never say what it is about. One list for
  * every reader of a request's words (capability search, the records a request describes, browse
@@ -19,6 +26,7 @@ export const FUNCTION_WORDS: readonly string[] =
     // Filling.
     "some any something anything everything nothing someone somebody anyone anybody " +
     "just really also too ever still " +
+    `${EVERY_WORDS.join(" ")} ` +
     // Asking how much is left ("how much store credit do I have left?"): round 26 read "much
     // left" as words to filter the profile by.
     "how much many left remaining"

@@ -18,6 +18,7 @@ import { laterFields } from "./later-fields";
 import { nextActionsFor } from "./next-actions-for";
 import { type PaidChoice, withOptInChoices, withPaidChoices } from "./paid-choices";
 import type { AskUser } from "./unnamed-record";
+import { wholeLinesShape } from "./whole-lines-shape";
 
 /** The response of every action operation: a typed outcome plus the action's business state. */
 export interface ActionResponse extends OutcomeBase {
@@ -171,6 +172,9 @@ export async function respond(
   // What a missing or wrong structured field looks like: the text block shows it beside the field.
   const asked = [...state.missing, ...state.validation_errors.map((e) => e.field.split(".")[0] ?? e.field)];
   const shapes = asked.length ? fieldShapes(capability, asked) : {};
+  // A list of ids that each take a whole line says per line what goes (whole-lines-shape.ts).
+  for (const [field, shape] of Object.entries(shapes))
+    if (shape === "[string]") shapes[field] = wholeLinesShape(capability, field, state.options) ?? shape;
   // A person's own text the request did not clearly give. Asking costs the user a turn and a
   // guess would put words in their mouth; their request, quoted as they said it, is their words,
   // and what is sent is what the summary (and whoever approves it) shows, byte for byte.

@@ -212,7 +212,7 @@ function shortValues(r: ChoiceRow): Array<[string, string]> {
  * Whether a row says this word of itself: its own words, a whole value, or a word of any short
  * value ("Acme Corp", "pending_payment", "EUR"): an imported row's facts sit under any key.
  */
-function says(r: ChoiceRow, word: string): boolean {
+export function says(r: ChoiceRow, word: string): boolean {
   if (rowSays(r, word) || went(r, word) === true || dayOf(r, word) === true) return true;
   let words = valueWords.get(r);
   if (!words) {

@@ -28,10 +28,12 @@ import {
 import { requiredFields } from "./describe-inputs";
 import { describedAnswer } from "./described-answer";
 import { askPart, canTake, contradicts, deniedOf, describedRecords } from "./described-records";
+import { everyCovered, everyWhy } from "./every-described";
 import { flagInWords } from "./flag-words";
 import { idListInWords } from "./id-list-words";
 import { laterChoicesInWords } from "./later-choices";
 import { paidChoice } from "./paid-choices";
+import { partialLineInWords } from "./partial-line-words";
 import { present } from "./present-value";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 import { takesRequestAsReason } from "./request-as-reason";
@@ -611,8 +613,12 @@ async function fromRequest(
         };
       continue;
     }
-    // "Return the mugs from my kettle order": the lines a list-of-ids field's words name.
-    const ids = idListInWords(field, schema, { ...options, ...(await lists()) }, request, entity);
+    // "Return the mugs from my kettle order": the lines a list-of-ids field's words name; "one of
+    // the two mugs", where an id takes the whole line, is said at once and takes nothing.
+    const lines = { ...options, ...(await lists()) };
+    const partial = partialLineInWords(capability, field, schema, lines, request);
+    if (partial) return { ambiguous: partial };
+    const ids = idListInWords(field, schema, lines, request, entity);
     if (ids) return { field, value: ids, shown: ids.join(", ") };
     // "An internal note": a yes/no field its name's words set (flag-words.ts).
     const flag = flagInWords(field, schema, request, given);
@@ -675,6 +681,10 @@ async function fromRequest(
       const found = describedRecords(capability, rows, request);
       if (found?.kind === "one")
         return { ...picked(found.choice, found.words), ...(found.why ? { why: found.why } : {}) };
+      // "Every unassigned open ticket": each one is named; this action takes the first, the answer the rest.
+      const every = found?.kind === "several" ? everyCovered(capability, rows, request, found) : undefined;
+      if (found && every?.[0])
+        return { ...picked(every[0], found.words), why: everyWhy(capability, every, request) };
       if (found) return describedAnswer(field, entity, found);
     }
     const described = describedInWords(rows, request, entity);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { choicesFor, namedInWords, wordTokens } from "./choice-words";
+import { type ChoiceRow, choicesFor, namedInWords, wordTokens } from "./choice-words";
 import { askPart } from "./described-records";
 
 /**
@@ -19,6 +19,24 @@ export function idListInWords(
   request: string,
   entity: string,
 ): string[] | undefined {
+  const ids = [
+    ...new Set((idListParts(field, schema, options, request, entity) ?? []).map((p) => p.row.value)),
+  ];
+  return ids.length && schema.safeParse(ids).success ? ids : undefined;
+}
+
+/**
+ * Each part of the ask that names one row of a list-of-ids field, with its words ("return one of
+ * the two mugs": the mug's line, and the words that count it); undefined when the field is no
+ * such list. What idListInWords reads, and partial-line-words.ts.
+ */
+export function idListParts(
+  field: string,
+  schema: z.ZodType,
+  options: Record<string, unknown>,
+  request: string,
+  entity: string,
+): Array<{ part: string; row: ChoiceRow }> | undefined {
   if (!field.endsWith("s") || !isIdList(schema)) return undefined;
   const rows = choicesFor(field.slice(0, -1), options);
   if (rows.length < 2) return undefined;
@@ -26,10 +44,17 @@ export function idListInWords(
   let asked = askPart(request, rows);
   // The words that say which record ("my kettle order", "the order for the kettle") are the
   // record's, wherever they stand: a review found "find my kettle order and return the mugs"
-  // returning the kettle too.
+  // returning the kettle too. From the preposition nearest the record's name: "one of the two
+  // mugs from my kettle order" lost the mugs with the record's words.
   if (noun)
     asked = asked
-      .replace(new RegExp(`\\b(?:from|in|of|on|for)\\b[^,.;:!?]*?\\b${noun}s?\\b`, "gi"), " ")
+      .replace(
+        new RegExp(
+          `\\b(?:from|in|of|on|for)\\b(?:(?!\\b(?:from|in|of|on|for)\\b)[^,.;:!?])*?\\b${noun}s?\\b`,
+          "gi",
+        ),
+        " ",
+      )
       .replace(
         new RegExp(
           `(?:[\\p{L}\\p{N}'’-]+\\s+){0,3}${noun}s?\\b(?:\\s+(?:for|with)\\s+(?:the\\s+|my\\s+|a\\s+)?[\\p{L}\\p{N}-]+)?`,
@@ -37,12 +62,12 @@ export function idListInWords(
         ),
         " ",
       );
-  const ids: string[] = [];
+  const out: Array<{ part: string; row: ChoiceRow }> = [];
   for (const part of asked.split(/[,;&+]|\band\b|\bplus\b/i)) {
-    const named = part.trim() ? namedInWords(rows, part) : undefined;
-    if (named && !ids.includes(named.value)) ids.push(named.value);
+    const row = part.trim() ? namedInWords(rows, part) : undefined;
+    if (row) out.push({ part, row });
   }
-  return ids.length && schema.safeParse(ids).success ? ids : undefined;
+  return out;
 }
 
 function isIdList(schema: z.ZodType): boolean {

@@ -1,7 +1,15 @@
 import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capability";
 import { whenText } from "../connectors/sdk/when-text";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
-import { type ChoiceRow, candidateText, choicesFor, namedInWords } from "./choice-words";
+import {
+  type ChoiceRow,
+  candidateText,
+  choicesFor,
+  namedInWords,
+  withLifecycle,
+  wordTokens,
+} from "./choice-words";
+import { everyCovered, everyDescription } from "./every-described";
 
 /** What the answer says when the record of a change is the agent's pick among several. */
 export interface AskUser {
@@ -36,6 +44,13 @@ export async function unnamedRecord(
   const eligible = choicesFor(field, offer.options ?? {}).filter((r) => possible(r));
   if (eligible.length < 2 || !eligible.some((r) => r.value === chosen)) return null;
   if (words.request && namedInWords(eligible, words.request)?.value === chosen) return null;
+  // "Every unassigned open ticket" names each ticket the whole description fits (every-described.ts),
+  // read from the same rows a start's words are (the node's offer and its lookup).
+  if (words.request && everyDescription(words.request, wordTokens(capability.appliesTo.entity)[0] ?? "")) {
+    const looked = (await first.lookup?.({ adapter, actor, values: without, derived: {} })) ?? {};
+    const rows = withLifecycle(choicesFor(field, { ...offer.options, ...looked }), first.lifecycle);
+    if (everyCovered(capability, rows, words.request)?.some((r) => r.value === chosen)) return null;
+  }
   const shown = eligible.slice(0, 10);
   const telling = tellingKeys(shown);
   return {

@@ -286,6 +286,30 @@ describeEachProvider(
       expect((v.verification as { amount: number }).amount).toBe(approved.amount);
     });
 
+    it("a damage claim needs at least one photo or file: an empty list is refused naming the field, and 'chipped' is a damage claim", async () => {
+      // Issue 23 played: the form says evidence is required when claiming damage, yet a draft
+      // was accepted with "Photos or files: 0".
+      const empty = await w.gw.startAction(w.agent.alice, {
+        capability: "after_sales",
+        entity_id: "ord_delivered",
+        patch: { reason: "the kettle arrived damaged", item_ids: ["ord_delivered_item_1"], evidence: [] },
+      });
+      expect(empty).toMatchObject({ outcome: "input_required", status: "open" });
+      expect(empty.validation_errors).toEqual([
+        expect.objectContaining({
+          field: "evidence",
+          code: "evidence_required",
+          message: expect.stringMatching(/at least one photo/),
+        }),
+      ]);
+      const chipped = await w.gw.startAction(w.agent.alice, {
+        capability: "after_sales",
+        entity_id: "ord_delivered",
+        patch: { reason: "the mugs arrived chipped", item_ids: ["ord_delivered_item_2"] },
+      });
+      expect(chipped).toMatchObject({ outcome: "input_required", missing: ["evidence"] });
+    });
+
     it("exchange of a delivered tee for another size", async () => {
       const s = await w.gw.startAction(w.agent.alice, {
         capability: "after_sales",

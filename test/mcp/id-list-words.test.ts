@@ -24,13 +24,23 @@ describe("a list of lines named by the user's words", () => {
       arguments: { intent: "Return the mugs from my kettle order — they arrived chipped." },
     });
     const out = sc(res);
-    expect(out).toMatchObject({ capability: "after_sales", status: "awaiting_approval" });
+    // "Chipped" claims damage: the photo or file the shop asks for comes first.
+    expect(out).toMatchObject({ capability: "after_sales", status: "open", missing: ["evidence"] });
     expect(out.from_words).toMatchObject({
       order_id: "ord_delivered",
       kind: "return_refund",
       item_ids: "ord_delivered_item_2",
     });
-    expect(text(res)).toContain("Item: Signpost Mug · Quantity: 2 · Refund: $36.00");
+    const ready = await alice.callTool({
+      name: "advance_action",
+      arguments: {
+        action_id: out.action_id,
+        version: out.version,
+        patch: { evidence: ["photo of the chips"] },
+      },
+    });
+    expect(sc(ready).status).toBe("awaiting_approval");
+    expect(text(ready)).toContain("Item: Signpost Mug · Quantity: 2 · Refund: $36.00");
   });
 
   it("each part names its line; a part that names several, or none, names nothing", async () => {

@@ -99,6 +99,14 @@ export interface NodeDefinition<A, D extends object = Derived> {
    * name does. The connector's words, never the engine's.
    */
   listNames?: Record<string, string[]>;
+  /**
+   * List-of-ids fields whose ids each take a whole line (an order's items: the ids carry no
+   * quantity), with what the system says of it ("a return takes whole lines"). Where the user's
+   * words count fewer of a line than it holds ("one of the two mugs"), the answer says so at once
+   * and takes nothing (server/engine/partial-line-words.ts); the field's shape shows per line what
+   * goes. A list-of-ids field whose rows carry a quantity is read so even when not declared.
+   */
+  wholeLines?: Record<string, string>;
   /** A confirmation node: the action stops here until a person approves and the agent confirms. */
   requiresConfirmation?: boolean;
   /**
@@ -269,6 +277,7 @@ export function defineCapability<A, D extends object = Derived>(
     for (const [what, fields] of [
       ["paid choice", node.paidChoices],
       ["opt-in choice", node.optInChoices],
+      ["whole-lines field", Object.keys(node.wholeLines ?? {})],
     ] as const)
       for (const field of fields ?? [])
         if (!node.fields || !Object.hasOwn(node.fields, field))

@@ -23,7 +23,24 @@ import { shopSummary } from "../shop-summary-fields";
 
 // Deterministic rule for "evidence where needed": claims of damage or defects need something to show.
 const NEEDS_EVIDENCE =
-  /damag|broken|break|defect|faulty|crack|scratch|torn|stain|wrong item|坏|破|损|瑕疵|裂|错/i;
+  /damag|broken|break|defect|faulty|crack|scratch|torn|stain|chip|\bdent|shatter|smash|leak|wrong item|坏|破|损|瑕疵|裂|错/i;
+
+/**
+ * What a reason claiming damage asks of `evidence`: missing until given (the agent asks), and an
+ * empty list refused naming the field. Played (issue 23): the field says "required when claiming
+ * damage or defects", yet a draft with `evidence: []` went to approval with "Photos or files: 0".
+ */
+function evidenceFor(reason: string, evidence: unknown, required: string[], errors: ValidationError[]) {
+  const claim = reason.match(NEEDS_EVIDENCE)?.[0];
+  if (!claim) return;
+  if (evidence === undefined) required.push("evidence");
+  else if (Array.isArray(evidence) && evidence.length === 0)
+    errors.push({
+      field: "evidence",
+      code: "evidence_required",
+      message: `The reason claims damage or a defect ("${claim}…"): evidence needs at least one photo URL or description; ask the user for one`,
+    });
+}
 
 function refundableOf(order: ShopOrder): number {
   const refunded = order.refunds?.reduce((s, r) => s + r.amount, 0) ?? 0;
@@ -299,6 +316,9 @@ export const afterSales = defineCapability<ShopAdapter>({
       id: "DETAILS",
       description: "The reason, and what the chosen path needs (items, evidence, replacement, amount)",
       dependsOn: ["order_id", "kind"],
+      // The shop's return takes whole lines (item ids, no quantity): "one of the two mugs" is
+      // said at once, not discovered on the approval screen (issue 23 played).
+      wholeLines: { item_ids: "a return takes whole lines (no quantity)" },
       fields: {
         reason: z.string().trim().min(3).max(500).describe("Why, in the user's words"),
         item_ids: z
@@ -307,7 +327,7 @@ export const afterSales = defineCapability<ShopAdapter>({
           .max(20)
           .optional()
           .describe(
-            "return_refund: the order item ids the user wants to return, from options.returnable_items (asked when more than one is open; never all by default)",
+            "return_refund: the order item ids the user wants to return, from options.returnable_items; each returns its whole line, no part of one (asked when more than one is open; never all by default)",
           ),
         evidence: z
           .array(z.string().trim().min(1).max(500))
@@ -385,7 +405,7 @@ export const afterSales = defineCapability<ShopAdapter>({
                 message: `${settledSentence(item, was)}; ${still}`,
               });
           }
-          if (NEEDS_EVIDENCE.test(reason)) required.push("evidence");
+          evidenceFor(reason, values.evidence, required, errors);
           const items = open.filter((i) => ids?.includes(i.id));
           return {
             errors,
@@ -414,7 +434,7 @@ export const afterSales = defineCapability<ShopAdapter>({
         const item = order.items.find((i) => i.id === itemId);
         const was = item ? settled.get(item.id) : undefined;
         required.push("item_id", "replacement_product_id");
-        if (NEEDS_EVIDENCE.test(reason)) required.push("evidence");
+        evidenceFor(reason, values.evidence, required, errors);
         const still = `still exchangeable: ${exchangeable.map((i) => `${i.id} (${i.name})`).join(", ") || "none"}`;
         if (itemId && !item)
           errors.push({

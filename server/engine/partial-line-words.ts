@@ -1,0 +1,83 @@
+import type { z } from "zod";
+import type { AnyCapability } from "../connectors/sdk/define-capability";
+import { money } from "../connectors/sdk/markdown";
+import type { ValidationError } from "../connectors/sdk/outcome";
+import type { ChoiceRow } from "./choice-words";
+import { idListParts } from "./id-list-words";
+import { countOfWord } from "./number-words";
+
+/** Where a line says how many it holds, the most usual first. */
+const QUANTITY_KEYS = ["quantity", "qty", "count"];
+
+/** How many a line holds, where its row says (`quantity`), else undefined. */
+export function lineHolds(row: ChoiceRow): number | undefined {
+  for (const key of QUANTITY_KEYS) {
+    const n = row.row[key];
+    if (typeof n === "number" && Number.isInteger(n) && n > 0) return n;
+  }
+  return undefined;
+}
+
+/** A line as people read it: "Signpost Mug ×2 ($36.00)", its money keys as money. */
+export function lineText(row: ChoiceRow, capability: AnyCapability): string {
+  const name = row.row.name ?? row.row.label ?? row.row.title ?? row.value;
+  const holds = lineHolds(row);
+  const keys = capability.money?.keys ?? [];
+  // The line's money as a whole (what goes with it), not a price per unit.
+  const key = Object.keys(row.row).find(
+    (k) => keys.includes(k) && !k.startsWith("unit") && typeof row.row[k] === "number",
+  );
+  const amount = key ? ` (${money(row.row[key], capability.money?.currency)})` : "";
+  return `${String(name)}${holds ? ` ×${holds}` : ""}${amount}`;
+}
+
+/** What the system says of a field's whole lines (the node's `wholeLines`), or the plain rule. */
+export function wholeLinesRule(capability: AnyCapability, field: string): string {
+  const declared = capability.nodes.find((n) => n.fields?.[field])?.wholeLines?.[field];
+  return declared ?? `${field} takes whole lines`;
+}
+
+/**
+ * How many of a thing a part of the ask counts, where it says: "one of the two mugs" 1, "a single
+ * mug" 1, "3 mugs" 3; "the mugs", "both", "a mug" none ("a" is how English names a thing, not a
+ * count: "I want a refund for the mugs").
+ */
+function counted(part: string): number | undefined {
+  const words = part.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  for (const w of words) {
+    if (w === "single") return 1;
+    if (w === "a" || w === "an") continue;
+    const n = countOfWord(w);
+    if (n) return n;
+  }
+  return undefined;
+}
+
+/**
+ * Words that count fewer of a line than it holds, for a list-of-ids field whose ids take whole
+ * lines ("return one of the two mugs", and the mug line holds 2): a typed stop naming the field,
+ * with what the line holds and its amount, and that no part of a line can be chosen, so the agent
+ * asks the user before anything is taken. Played (issue 23): the draft showed `item_ids:
+ * [string]`; the model learnt both mugs ($36.00) would go back only on the approval summary, then
+ * spent three dry runs looking for a quantity field. Undefined when no part counts less.
+ */
+export function partialLineInWords(
+  capability: AnyCapability,
+  field: string,
+  schema: z.ZodType,
+  options: Record<string, unknown>,
+  request: string,
+): ValidationError | undefined {
+  const parts = idListParts(field, schema, options, request, capability.appliesTo.entity) ?? [];
+  for (const { part, row } of parts) {
+    const holds = lineHolds(row);
+    const asked = counted(part);
+    if (!holds || !asked || asked >= holds) continue;
+    return {
+      field,
+      code: "whole_lines_only",
+      message: `${wholeLinesRule(capability, field)}: ${row.value} is ${lineText(row, capability)} and goes whole or not at all; the user's words ask for ${asked} of ${holds}, and no part of a line can be chosen: ask the user whether the whole line should go (${field}: ["${row.value}"])`,
+    };
+  }
+  return undefined;
+}

@@ -94,6 +94,8 @@ export interface ShopPayment {
   status: string;
   amount: number;
   method: string;
+  /** Which of the customer's payment methods paid (its label is on the customer's methods). */
+  payment_method_id?: string;
   reference?: string | null;
 }
 export interface ShopRefund {

@@ -40,6 +40,11 @@ export interface PageBody {
   /** A listing's records on every page, where the system says: a status filter's line counts them. */
   total?: number;
   /**
+   * The fields a listing's rows hold that its table does not show (`?columns=` adds them): a
+   * search whose words name one adds it, so the fact asked about is in the first answer.
+   */
+  moreColumns?: string[];
+  /**
    * A listing's rows on this page by id and title: a search that found nothing names them when
    * the caller can see only a few, so "none" can be checked without another call.
    */

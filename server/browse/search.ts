@@ -2,6 +2,7 @@ import type { BrowseBackend, Row } from "../connectors/sdk/browse-backend";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
 import { recordLink } from "../connectors/sdk/page-scope";
 import { namesRoute, showsLink } from "../connectors/sdk/row-uri-pattern";
+import { addressedListing } from "./addressed-listing";
 import { balancedBySystem } from "./balanced-by-system";
 import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
 import { eligibleRecords } from "./eligible-records";
@@ -52,13 +53,12 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const sections: string[] = [];
 
     // 1. Pages: the URI structure an agent cannot guess.
+    const visible = (r: RouteDefinition) =>
+      routeVisibleTo(r, backend) &&
+      searchable(r.pattern) &&
+      (!scheme || r.pattern.startsWith(`${scheme}://`));
     const ranked = candidateRoutes(routeTable(among), qWords)
-      .filter(
-        (r) =>
-          routeVisibleTo(r, backend) &&
-          searchable(r.pattern) &&
-          (!scheme || r.pattern.startsWith(`${scheme}://`)),
-      )
+      .filter(visible)
       .map((r) => ({ r, score: scoreRoute(qWords, r) }))
       .filter((x) => x.score > 0)
       .sort((a, b) => b.score - a.score)
@@ -72,12 +72,17 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     // Or one listing the words name clearly by score, though not every word is its title's.
     // Sort words ("cheapest first") say how to order a page, not which page it is.
     const sorting = sortFromWords(q, undefined).used;
+    // Or the one listing that filters by an email address the words hold.
+    const addressed = addressedListing(routeTable(among), q, visible);
     const named =
       namedPage(
         routes,
         qWords.filter((w) => !sorting.has(w) && !ASKING.has(w)),
         mine,
-      ) ?? clearListing(routes, mine);
+      ) ??
+      clearListing(routes, mine) ??
+      addressed?.pattern ??
+      null;
     // "records I can <do>": which ones is the capability's dry run's answer, said first; where
     // it checked the very listing the words name, that is the whole answer (its rows would
     // repeat it). Any other question leaves the listing the words name as it is.
@@ -88,7 +93,9 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     if (possible?.answered)
       return { title: `Search: ${shownQ}`, outcome: "applied", markdown: possible.markdown };
     if (possible) sections.push(possible.markdown);
-    const namedRoute = routes.find(({ r }) => r.pattern === named || r.example === named)?.r;
+    const namedRoute =
+      routes.find(({ r }) => r.pattern === named || r.example === named)?.r ??
+      (addressed?.pattern === named ? addressed : undefined);
     const opened = named
       ? await openedSection(
           backend,

@@ -20,6 +20,7 @@ export async function scopedTickets(
     perPage: number;
     status?: string;
     team_id?: string;
+    requester_email?: string;
     mine?: boolean;
     q?: string;
     sort?: "created_at" | "-created_at" | "-updated_at";
@@ -41,6 +42,7 @@ export async function scopedTickets(
   const result = await helpdesk.tickets({
     status: query.status,
     team_id: query.team_id,
+    requester_email: query.requester_email,
     q: query.q,
     sort: query.sort,
     assignee_id: assignee,

@@ -21,6 +21,7 @@ import { ASKING, candidateRoutes, FRAMING, STOP, scoreRoute, words } from "./rou
 import { recordSources, searchRecords } from "./search-records";
 import { schemeOf, searchableSystems } from "./searchable-systems";
 import { orderAlreadyStated, sortFromWords } from "./sort-words";
+import { widenedListing } from "./widened-listing";
 import { wordsRowsShow } from "./words-rows-show";
 
 // Search: the URI structure (routes) as well as the data.
@@ -272,17 +273,23 @@ function namedPage(routes: Array<{ r: RouteDefinition }>, qWords: string[], mine
  */
 async function openedSection(
   backend: BrowseBackend,
-  listing: NarrowedListing,
+  narrowed: NarrowedListing,
   route: RouteDefinition | undefined,
   may: MayNavigate,
 ): Promise<string | null> {
-  const page = await navigate(backend, listing.uri);
-  if (page.outcome !== "applied") return null;
+  const opened = await navigate(backend, narrowed.uri);
+  if (opened.outcome !== "applied") return null;
+  // Words naming a field the rows hold beyond the table show it as a column.
+  const { listing, page, said: widened } = await widenedListing(backend, narrowed, opened);
   const title = route?.title ?? "";
   const heading = link(page.title, page.uri);
   const { leftover, textFilter, withoutWords, unsorted, sorted, filtered, ambiguous } = listing;
   // The filters the words set, said in words (a team's name, not only its id in the address).
-  const said = [filtered.length ? `Filtered: ${filtered.map(escapeText).join(", ")}.` : "", ...ambiguous]
+  const said = [
+    filtered.length ? `Filtered: ${filtered.map(escapeText).join(", ")}.` : "",
+    ...ambiguous,
+    widened,
+  ]
     .filter(Boolean)
     .map((line) => `${line}\n\n`)
     .join("");

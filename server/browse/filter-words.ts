@@ -63,11 +63,11 @@ export function emailAddresses(q: string): string[] {
 }
 
 /**
- * The address filter (`"email address"`) one address in the words sets ("tickets from
+ * The address filter (`"email address"`) one address in the words sets ("raised by
  * alice@acme.test" → `?requester_email=alice%40acme.test`), sent as a plain value the system
  * compares whole. With two such filters the one whose name the words say; none when the words
  * hold several addresses or name neither. Issue 23: the address was searched as text in
- * subjects, found nothing, and the model opened all nine tickets to read their requesters.
+ * subjects, found nothing, and the model opened every record to read who raised it.
  */
 function addressFilters(route: RouteDefinition, q: string, skip: (key: string) => boolean): Timed[] {
   const keys = Object.entries(route.filters ?? {})

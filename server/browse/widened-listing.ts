@@ -7,8 +7,8 @@ import { columnsWordsName } from "./words-rows-show";
 
 /**
  * The listing a search opens, with the columns its words name added: a word naming a field the
- * rows hold beyond the table ("coupon", "requester", "payment") shows that field
- * (`?columns=coupon_code`) instead of being searched for as text or said not to filter. The
+ * rows hold beyond the table ("requester", "category") shows that field
+ * (`?columns=requester_email`) instead of being searched for as text or said not to filter. The
  * fields are the listing's own (`moreColumns` of the page without the words' text), so nothing
  * an agent sent becomes a column name. Returns the page and listing unchanged when no word names one.
  */

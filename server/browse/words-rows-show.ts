@@ -20,10 +20,10 @@ export function wordsRowsShow(leftover: string, markdown: string): string[] {
 
 /**
  * The fields a listing's rows hold beyond its table (its `moreColumns`) that the query's words
- * name by their own name's words ("coupon" → `coupon_code`, "requester" → `requester_email`),
+ * name by their own name's words ("requester" → `requester_email`, "category" → `category_id`),
  * read by the same stems as the table's words, and the words that named them: a search adds
- * those columns, so "did I use a coupon on any order?" is answered by the listing it opens
- * (issue 23: the model opened orders one at a time for a field the rows held). Names shorter
+ * those columns, so a question about that field is answered by the listing it opens (issue 23:
+ * the model opened records one at a time for a field the rows held). Names shorter
  * than three letters and `id` name nothing on their own.
  */
 export function columnsWordsName(
@@ -42,7 +42,7 @@ export function columnsWordsName(
   return { columns, words: [...named] };
 }
 
-/** A field's name as words: `coupon_code` → "coupon code"; `id` and one- or two-letter parts left out. */
+/** A field's name as words: `requester_email` → "requester email"; `id` and one- or two-letter parts left out. */
 function fieldWords(field: string): string {
   return field
     .replace(/([a-z])([A-Z])/g, "$1 $2")

@@ -20,7 +20,10 @@ export async function widenedListing(
   const same = { listing, page, said: "" };
   if (!listing.leftover || page.outcome !== "applied") return same;
   // The text filter may have left no rows to read fields from: the fields of the unfiltered page.
-  const plain = listing.uri === listing.withoutWords ? page : await navigate(backend, listing.withoutWords);
+  const plain =
+    listing.uri === listing.withoutWords || (page.rows ?? 0) > 0
+      ? page
+      : await navigate(backend, listing.withoutWords);
   const named = columnsWordsName(listing.leftover, plain.moreColumns ?? []);
   if (!named.columns.length) return same;
   const naming = new Set(named.words);

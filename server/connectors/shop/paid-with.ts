@@ -9,14 +9,12 @@ import type { ShopAdapter, ShopOrder } from "./shop-adapter";
  */
 export async function paidWith(adapter: ShopAdapter, order: ShopOrder): Promise<string | null> {
   if (!order.payment) return null;
-  const paid = order.payment.id;
   try {
-    const [payments, methods] = await Promise.all([
-      adapter.paymentsByOrder(order.id),
-      adapter.paymentMethods(order.customer_id),
-    ]);
-    const methodId = payments.find((p) => p.id === paid)?.payment_method_id;
-    return methods.find((m) => m.id === methodId)?.label ?? null;
+    return await adapter.paymentMethodLabel({
+      id: order.payment.id,
+      order_id: order.id,
+      customer_id: order.customer_id,
+    });
   } catch {
     // The label adds to a view that stands without it: a failed read of it never hides the order.
     return null;

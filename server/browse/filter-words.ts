@@ -54,6 +54,42 @@ function eventTimes(route: RouteDefinition, read: ReadWord[], skip: (key: string
   return out;
 }
 
+/** An email address as the words hold it, found whole: Signpost's own pattern, never the agent's. */
+const EMAIL_ADDRESS = /[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/gi;
+
+/** The email addresses a query holds, lower-cased, each once. */
+export function emailAddresses(q: string): string[] {
+  return [...new Set((q.match(EMAIL_ADDRESS) ?? []).map((a) => a.toLowerCase()))];
+}
+
+/**
+ * The address filter (`"email address"`) one address in the words sets ("raised by
+ * alice@acme.test" → `?requester_email=alice%40acme.test`), sent as a plain value the system
+ * compares whole. With two such filters the one whose name the words say; none when the words
+ * hold several addresses or name neither. Issue 23: the address was searched as text in
+ * subjects, found nothing, and the model opened every record to read who raised it.
+ */
+function addressFilters(route: RouteDefinition, q: string, skip: (key: string) => boolean): Timed[] {
+  const keys = Object.entries(route.filters ?? {})
+    .filter(([k, spec]) => spec === "email address" && !skip(k))
+    .map(([k]) => k);
+  const addresses = emailAddresses(q);
+  const address = addresses[0];
+  if (!keys.length || !address || addresses.length > 1) return [];
+  const said = new Set(tokens(q.replace(EMAIL_ADDRESS, " ")));
+  const named = keys.filter((k) => tokens(filterName(k)).some((w) => w !== "email" && said.has(w)));
+  const key = keys.length === 1 ? keys[0] : named.length === 1 ? named[0] : undefined;
+  if (!key) return [];
+  return [
+    {
+      param: `${key}=${encodeURIComponent(address)}`,
+      shown: `${filterName(key)} = ${address}`,
+      words: [...tokens(address), ...tokens(filterName(key))],
+      denied: false,
+    },
+  ];
+}
+
 /** Tokens of a value or label: `pending_payment` → pending, payment; `inProgress` → in, progres. */
 function tokens(text: string): string[] {
   return words(text.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_\-./]+/g, " "));
@@ -112,7 +148,8 @@ export async function namedFilters(
   const used = new Set<string>();
   const named = new Map<string, { choice: FilterChoice; words: string[] }[]>();
   const timed = eventTimes(route, read, skip);
-  for (const t of timed) for (const w of t.words) used.add(w);
+  const addressed = addressFilters(route, q, skip);
+  for (const t of [...timed, ...addressed]) for (const w of t.words) used.add(w);
   // The negation itself is read here (applied, or said not to be): never a word to search for.
   if (denied.size) for (const w of read) if (w.negation) for (const t of tokens(w.raw)) used.add(t);
   // Declared values first: a choice filter's records are read only for a word they leave.
@@ -120,7 +157,7 @@ export async function namedFilters(
     ([, a], [, b]) => Number(!Array.isArray(a)) - Number(!Array.isArray(b)),
   );
   for (const [key, spec] of specs) {
-    if (spec === "free text" || spec === "event time") continue;
+    if (spec === "free text" || spec === "event time" || spec === "email address") continue;
     // The filter's own name ("team") is a word about the listing, whichever value follows it.
     for (const w of tokens(filterName(key))) used.add(w);
     let choices: readonly FilterChoice[];
@@ -171,8 +208,8 @@ export async function namedFilters(
   // over every page; an event time narrows one page here, so it is for what no value says.
   const byValue = new Set([...named.values()].flat().flatMap((h) => h.words));
   const times = timed.filter((t) => t.denied || !t.words.some((w) => byValue.has(w)));
-  const params: string[] = times.map((t) => t.param);
-  const shown: string[] = times.map((t) => t.shown);
+  const params: string[] = [...addressed, ...times].map((t) => t.param);
+  const shown: string[] = [...addressed, ...times].map((t) => t.shown);
   // A denied word that names a declared value, and no event a row times: said, never applied.
   const values = specs.flatMap(([, v]) => (Array.isArray(v) ? v.flatMap((x) => tokens(x)) : []));
   const unnamed = [...denied].filter((w) => !timed.some((t) => t.words.includes(w)) && values.includes(w));

@@ -17,6 +17,8 @@ export interface BrowsePage {
   rows?: number;
   /** A listing's records on every page, where the system says. */
   total?: number;
+  /** Fields a listing's rows hold beyond its table (see PageBody). */
+  moreColumns?: string[];
   /** A listing's rows on this page by id and title (redacted as the text is). */
   items?: ListedItem[];
 }
@@ -44,6 +46,7 @@ export async function renderPage(
     links,
     ...(body.rows === undefined ? {} : { rows: body.rows }),
     ...(body.total === undefined ? {} : { total: body.total }),
+    ...(body.moreColumns ? { moreColumns: body.moreColumns.map((c) => backend.redact(c)) } : {}),
     ...(body.items
       ? { items: body.items.map((i) => ({ ...i, id: backend.redact(i.id), title: backend.redact(i.title) })) }
       : {}),

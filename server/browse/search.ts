@@ -3,6 +3,7 @@ import { code, escapeText, link } from "../connectors/sdk/markdown";
 import { recordLink } from "../connectors/sdk/page-scope";
 import { namesRoute, showsLink } from "../connectors/sdk/row-uri-pattern";
 import { USER_WORDS } from "../connectors/sdk/user-words-field";
+import { addressedListing } from "./addressed-listing";
 import { balancedBySystem } from "./balanced-by-system";
 import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
 import { eligibleRecords } from "./eligible-records";
@@ -21,6 +22,7 @@ import { ASKING, candidateRoutes, FRAMING, STOP, scoreRoute, words } from "./rou
 import { recordSources, searchRecords } from "./search-records";
 import { schemeOf, searchableSystems } from "./searchable-systems";
 import { orderAlreadyStated, sortFromWords } from "./sort-words";
+import { widenedListing } from "./widened-listing";
 import { wordsRowsShow } from "./words-rows-show";
 
 // Search: the URI structure (routes) as well as the data.
@@ -53,13 +55,12 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const sections: string[] = [];
 
     // 1. Pages: the URI structure an agent cannot guess.
+    const visible = (r: RouteDefinition) =>
+      routeVisibleTo(r, backend) &&
+      searchable(r.pattern) &&
+      (!scheme || r.pattern.startsWith(`${scheme}://`));
     const ranked = candidateRoutes(routeTable(among), qWords)
-      .filter(
-        (r) =>
-          routeVisibleTo(r, backend) &&
-          searchable(r.pattern) &&
-          (!scheme || r.pattern.startsWith(`${scheme}://`)),
-      )
+      .filter(visible)
       .map((r) => ({ r, score: scoreRoute(qWords, r) }))
       .filter((x) => x.score > 0)
       .sort((a, b) => b.score - a.score)
@@ -73,12 +74,17 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     // Or one listing the words name clearly by score, though not every word is its title's.
     // Sort words ("cheapest first") say how to order a page, not which page it is.
     const sorting = sortFromWords(q, undefined).used;
+    // Or the one listing that filters by an email address the words hold.
+    const addressed = addressedListing(routeTable(among), q, visible);
     const named =
       namedPage(
         routes,
         qWords.filter((w) => !sorting.has(w) && !ASKING.has(w)),
         mine,
-      ) ?? clearListing(routes, mine);
+      ) ??
+      clearListing(routes, mine) ??
+      addressed?.pattern ??
+      null;
     // "records I can <do>": which ones is the capability's dry run's answer, said first; where
     // it checked the very listing the words name, that is the whole answer (its rows would
     // repeat it). Any other question leaves the listing the words name as it is.
@@ -89,7 +95,9 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     if (possible?.answered)
       return { title: `Search: ${shownQ}`, outcome: "applied", markdown: possible.markdown };
     if (possible) sections.push(possible.markdown);
-    const namedRoute = routes.find(({ r }) => r.pattern === named || r.example === named)?.r;
+    const namedRoute =
+      routes.find(({ r }) => r.pattern === named || r.example === named)?.r ??
+      (addressed?.pattern === named ? addressed : undefined);
     const opened = named
       ? await openedSection(
           backend,
@@ -269,17 +277,23 @@ function namedPage(routes: Array<{ r: RouteDefinition }>, qWords: string[], mine
  */
 async function openedSection(
   backend: BrowseBackend,
-  listing: NarrowedListing,
+  narrowed: NarrowedListing,
   route: RouteDefinition | undefined,
   may: MayNavigate,
 ): Promise<string | null> {
-  const page = await navigate(backend, listing.uri);
-  if (page.outcome !== "applied") return null;
+  const opened = await navigate(backend, narrowed.uri);
+  if (opened.outcome !== "applied") return null;
+  // Words naming a field the rows hold beyond the table show it as a column.
+  const { listing, page, said: widened } = await widenedListing(backend, narrowed, opened);
   const title = route?.title ?? "";
   const heading = link(page.title, page.uri);
   const { leftover, textFilter, withoutWords, unsorted, sorted, filtered, ambiguous } = listing;
   // The filters the words set, said in words (a team's name, not only its id in the address).
-  const said = [filtered.length ? `Filtered: ${filtered.map(escapeText).join(", ")}.` : "", ...ambiguous]
+  const said = [
+    filtered.length ? `Filtered: ${filtered.map(escapeText).join(", ")}.` : "",
+    ...ambiguous,
+    widened,
+  ]
     .filter(Boolean)
     .map((line) => `${line}\n\n`)
     .join("");

@@ -15,6 +15,46 @@ export function wordsRowsShow(leftover: string, markdown: string): string[] {
     .split("\n")
     .filter((line) => line.startsWith("|"))
     .join("\n");
-  const shown = new Set(stemmedWords(table, { unnegated: true }).values());
-  return [...stemmedWords(leftover, { unnegated: true })].filter(([, s]) => shown.has(s)).map(([w]) => w);
+  return shownIn(leftover, table).map(({ word }) => word);
+}
+
+/**
+ * The fields a listing's rows hold beyond its table (its `moreColumns`) that the query's words
+ * name by their own name's words ("requester" → `requester_email`, "category" → `category_id`),
+ * read by the same stems as the table's words, and the words that named them: a search adds
+ * those columns, so a question about that field is answered by the listing it opens (issue 23:
+ * the model opened records one at a time for a field the rows held). Names shorter
+ * than three letters and `id` name nothing on their own.
+ */
+export function columnsWordsName(
+  leftover: string,
+  fields: readonly string[],
+): { columns: string[]; words: string[] } {
+  const columns: string[] = [];
+  const named = new Set<string>();
+  for (const field of fields) {
+    const own = fieldWords(field);
+    const hits = shownIn(leftover, own);
+    if (!hits.length) continue;
+    columns.push(field);
+    for (const h of hits) named.add(h.word);
+  }
+  return { columns, words: [...named] };
+}
+
+/** A field's name as words: `requester_email` → "requester email"; `id` and one- or two-letter parts left out. */
+function fieldWords(field: string): string {
+  return field
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w.length >= 3 && w.toLowerCase() !== "id")
+    .join(" ");
+}
+
+/** The words of `leftover` whose stems `text` holds, as the query spelt them. */
+function shownIn(leftover: string, text: string): Array<{ word: string }> {
+  const shown = new Set(stemmedWords(text, { unnegated: true }).values());
+  return [...stemmedWords(leftover, { unnegated: true })]
+    .filter(([, s]) => shown.has(s))
+    .map(([word]) => ({ word }));
 }

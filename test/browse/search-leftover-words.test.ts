@@ -84,7 +84,7 @@ describe("search: words left over after naming a listing", () => {
       const sam = await w.connect(w.keys.sam, { faces: "browse" });
       const bare = text(await sam.callTool({ name: "search", arguments: { query: "login problem" } }));
       expect(bare).toMatch(
-        /^- all 12 tickets you can see \(searched: subjects and descriptions of tickets\); narrow \[Tickets\]\(helpdesk:\/\/tickets\) by status, team_id, mine$/m,
+        /^- all 12 tickets you can see \(searched: subjects and descriptions of tickets\); narrow \[Tickets\]\(helpdesk:\/\/tickets\) by status, team_id, requester_email, mine$/m,
       );
       expect(bare).not.toContain("tkt_extra");
     } finally {

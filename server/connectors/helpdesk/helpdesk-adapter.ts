@@ -76,6 +76,8 @@ export function createHelpdeskAdapter(options: HttpClientOptions) {
       status?: string;
       assignee_id?: string;
       team_id?: string;
+      /** Tickets raised from this address, compared whole by the API (never a pattern). */
+      requester_email?: string;
       q?: string;
       /** The legacy API's order: created_at (oldest first), -created_at, -updated_at (its default). */
       sort?: "created_at" | "-created_at" | "-updated_at";

@@ -17,6 +17,7 @@ export function listTickets(
     perPage?: number;
     status?: string;
     team_id?: string;
+    requester_email?: string;
     mine?: boolean;
     q?: string;
     sort?: "created_at" | "-created_at" | "-updated_at";

@@ -35,11 +35,13 @@ function ticketFormLinks(id: string, view: BackendOutcome): Array<[string, strin
 
 /**
  * The ticket statuses of the legacy API (API.md), its teams (by name, read when a search names
- * one), and the spellings of the `mine` switch.
+ * one), who raised a ticket (an email address a search's words hold), and the spellings of the
+ * `mine` switch.
  */
 const TICKET_FILTERS = {
   status: ["open", "pending", "resolved", "closed"],
   team_id: { choices: teamChoices },
+  requester_email: "email address",
   mine: ["1", "true", "0", "false"],
   sort: ["oldest", "newest", "updated"],
   q: "free text",
@@ -64,7 +66,7 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
   {
     pattern: "helpdesk://tickets",
     title: "Tickets",
-    description: `Support tickets. Filter with ?status=${TICKET_FILTERS.status.join("|")}, ?team_id=, ?mine=1 for tickets assigned to me, ?q= to search; ?sort=oldest|newest by creation (default: last updated first).`,
+    description: `Support tickets. Filter with ?status=${TICKET_FILTERS.status.join("|")}, ?team_id=, ?requester_email= (who raised it), ?mine=1 for tickets assigned to me, ?q= to search; ?sort=oldest|newest by creation (default: last updated first).`,
     keywords: ["tickets", "support", "helpdesk", "assigned to me", "my tickets", "open tickets", "工单"],
     startPoint: true,
     example: "helpdesk://tickets?mine=1",
@@ -81,6 +83,7 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
         perPage: perPage(match.uri),
         status: filterValue(match.uri, "status"),
         team_id: filterValue(match.uri, "team_id"),
+        requester_email: filterValue(match.uri, "requester_email"),
         mine: mine === "1" || mine === "true",
         q: filterValue(match.uri, "q"),
       });

@@ -20,6 +20,7 @@ export async function scopedTickets(
     perPage: number;
     status?: string;
     team_id?: string;
+    requester_email?: string;
     mine?: boolean;
     q?: string;
     sort?: "created_at" | "-created_at" | "-updated_at";
@@ -38,20 +39,29 @@ export async function scopedTickets(
     const teammates = await helpdesk.teammates();
     assignee = teammates.find((t) => t.email.toLowerCase() === email)?.id;
   }
+  const raisedInstead = query.mine && !assignee;
+  const ownOnly = !isStaff || raisedInstead;
+  const raised = raisedInstead ? { raisedInstead: true as const } : {};
+  // Someone else's tickets asked for by one who sees only their own: none, without asking.
+  if (ownOnly && query.requester_email && query.requester_email.toLowerCase() !== email)
+    return { data: [], next_page: null, total: 0, ...raised };
+  // The caller's own tickets are the API's requester filter, so its pages and totals count only
+  // theirs (a page filtered here after the fact counted other people's tickets in its total).
   const result = await helpdesk.tickets({
     status: query.status,
     team_id: query.team_id,
+    requester_email: ownOnly ? email : query.requester_email,
     q: query.q,
     sort: query.sort,
     assignee_id: assignee,
     page: query.page,
     per_page: query.perPage,
   });
-  const raisedInstead = query.mine && !assignee;
-  const ownOnly = !isStaff || raisedInstead;
   if (!ownOnly) return result;
+  // Kept as a guard: were the API to ignore the filter, no one else's ticket is shown.
   const data = result.data.filter((t) => String(t.requester_email ?? "").toLowerCase() === email);
-  return { data, next_page: null, total: data.length, ...(raisedInstead ? { raisedInstead: true } : {}) };
+  if (data.length === result.data.length) return { ...result, ...raised };
+  return { data, next_page: null, total: data.length, ...raised };
 }
 
 /**

@@ -22,17 +22,23 @@ export function filtersOf(plan: OperationPlan): ApiParameter[] {
 /** Names an API gives its free-text search parameter (`?q=`, `?search=`, `?query=`…). */
 const FREE_TEXT = /^(q|query|search|keywords?|term|text|search_?term|search_?query)$/i;
 
+/** A parameter that takes one email address (`requester_email`, `userEmail`, `format: email`). */
+const EMAIL_NAME = /(^|[_.-])email$|[a-z]Email$|^email$/i;
+
 /**
- * The filters a search's words can fill (the route's `filters`): an enum's string values, and a
- * string parameter named like a text search as free text. The rest need values words cannot name.
+ * The filters a search's words can fill (the route's `filters`): an enum's string values, a
+ * string parameter named like a text search as free text, and one that takes an email address
+ * as that (an address the words hold sets it). The rest need values words cannot name.
  */
 export function searchFilters(filters: ApiParameter[]): FilterSpec {
-  const spec: Record<string, readonly string[] | "free text"> = {};
+  const spec: Record<string, readonly string[] | "free text" | "email address"> = {};
   for (const f of filters) {
     const t = Array.isArray(f.schema.type) ? f.schema.type[0] : f.schema.type;
     const values = (f.schema.enum ?? []).filter((v): v is string => typeof v === "string");
+    const text = t === undefined || t === "string";
     if (values.length) spec[f.name] = values;
-    else if ((t === undefined || t === "string") && FREE_TEXT.test(f.name)) spec[f.name] = "free text";
+    else if (text && FREE_TEXT.test(f.name)) spec[f.name] = "free text";
+    else if (text && (f.schema.format === "email" || EMAIL_NAME.test(f.name))) spec[f.name] = "email address";
   }
   return spec;
 }

@@ -1,4 +1,5 @@
 import type { RouteDefinition, RouteMatch } from "../sdk/define-route";
+import { askedColumns, moreColumnsLine, rowFields } from "../sdk/listing-columns";
 import { code, escapeText, link, recordRowLink } from "../sdk/markdown";
 import { formatBrowseUri } from "../sdk/parse-browse-uri";
 import { isOutcome, noRowsLine, outcomePage, pageNumber } from "../sdk/route-pages";
@@ -58,7 +59,10 @@ export function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: st
     // Under path parameters: the start page's form that asks for them is where it is opened.
     example: opener ?? (filters[0] ? `${plan.pattern}?${filters[0].name}=…` : undefined),
     async render(match, backend) {
-      const { query, timed } = splitTimed(match.uri.query, stamps);
+      // `?columns=` widens the table, as on every listing, unless the API has a filter of that name.
+      const widen = filters.some((f) => f.name === "columns") ? undefined : match.uri.query.columns;
+      const { columns: _widen, ...sent } = match.uri.query;
+      const { query, timed } = splitTimed(widen === undefined ? match.uri.query : sent, stamps);
       const problem =
         filterProblem(filters, query) ??
         Object.entries(timed)
@@ -102,11 +106,22 @@ export function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: st
         : "";
       const item = plan.item ? ctx.plans.get(plan.item.operation) : undefined;
       const key = plan.item?.key ?? "id";
-      const columns = columnsOf(
+      const curated = columnsOf(
         shown,
         shown.some((r) => r[key] !== undefined) ? key : "id",
         plan.rows?.columns,
       );
+      // What the rows hold beyond the curated columns: added when asked, else named in one line.
+      const fields = rowFields(shown);
+      const asked = shown.length ? askedColumns(widen, fields.all, fields.top) : { columns: [] };
+      if ("problem" in asked)
+        return {
+          title,
+          outcome: "rejected",
+          markdown: `**rejected:** ${asked.problem}\n\nReason: \`invalid_columns\` · Retryable: no (change the columns)`,
+        };
+      const columns = [...curated, ...asked.columns.filter((c) => !curated.includes(c))];
+      const hidden = fields.top.filter((f) => !columns.some((c) => c === f || c.startsWith(`${f}.`)));
       const open = item ? openLinks(plan, item, match, shown, key) : [];
       const next = nextPage(
         paging,
@@ -145,6 +160,7 @@ export function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: st
         narrowed,
         shown.length ? rowsTable(shown, columns) : noRowsLine(match.uri.query, page),
         openSection(open, shown, columns[0]),
+        moreColumnsLine(hidden),
         `${paging.kind === "cursor" ? "" : `Page ${page} · `}${shown.length} shown${rows.length > shown.length ? ` of ${rows.length} in this answer` : ""}${nav.length ? ` · ${nav.join(" · ")}` : ""}`,
         answer.truncated
           ? "_(the API's answer was larger than Signpost reads; only its start is shown)_"
@@ -155,6 +171,7 @@ export function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: st
         title,
         outcome: "applied",
         rows: shown.length,
+        ...(hidden.length ? { moreColumns: hidden } : {}),
         // Each row by its id and the first of its words a person names it by.
         items: shown.map((r) => {
           const id = String(r[columns[0] ?? ""] ?? "");

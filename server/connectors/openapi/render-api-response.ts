@@ -1,3 +1,4 @@
+import { fieldValue, objectCell } from "../sdk/listing-columns";
 import { code, escapeText, shownPrefix, table } from "../sdk/markdown";
 import { SEGMENT } from "../sdk/parse-browse-uri";
 import { secretNameKind } from "../sdk/secret-names";
@@ -95,10 +96,11 @@ export function columnsOf(rows: Row[], idKey = "id", preferred: string[] = []): 
   return columns;
 }
 
+/** Rows as a table; a column one level down (`payment.method`) or an object one by its parts. */
 export function rowsTable(rows: Row[], columns: string[]): string {
   return table(
     columns,
-    rows.map((row) => columns.map((c) => shownValue(c, row[c]))),
+    rows.map((row) => columns.map((c) => objectCell(c, fieldValue(row, c), shownValue))),
   );
 }
 

@@ -7,9 +7,13 @@ import type { BrowseUri } from "./parse-browse-uri";
  * `ChoiceFilter` one whose values are the system's own records (a team's id for `?team_id=`), and
  * `"event time"` a row key timing an event (`shipped_at`, record-events.ts): `?shipped_at=none`
  * keeps the rows that did not go through it (yet), `=any` those that did; a search's words naming
- * the event ("not shipped", "delivered") set it.
+ * the event ("not shipped", "delivered") set it. `"email address"` marks a filter the system
+ * compares with one address whole (`?requester_email=`): an address a search's words hold sets it.
  */
-export type FilterSpec = Record<string, readonly string[] | "free text" | "event time" | ChoiceFilter>;
+export type FilterSpec = Record<
+  string,
+  readonly string[] | "free text" | "event time" | "email address" | ChoiceFilter
+>;
 
 /** One value a filter takes, with the words a person would name it by ("shipping" → "Shipping"). */
 export interface FilterChoice {
@@ -39,6 +43,11 @@ export interface PageBody {
   rows?: number;
   /** A listing's records on every page, where the system says: a status filter's line counts them. */
   total?: number;
+  /**
+   * The fields a listing's rows hold that its table does not show (`?columns=` adds them): a
+   * search whose words name one adds it, so the fact asked about is in the first answer.
+   */
+  moreColumns?: string[];
   /**
    * A listing's rows on this page by id and title: a search that found nothing names them when
    * the caller can see only a few, so "none" can be checked without another call.

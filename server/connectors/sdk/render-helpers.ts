@@ -1,5 +1,6 @@
 import type { BackendOutcome, Row } from "./browse-backend";
 import { type FieldType, fieldType } from "./field-type";
+import { objectCell } from "./listing-columns";
 import { code, escapeText, type FormField, formBlock, link, money, recordRowLink, table } from "./markdown";
 import { SEGMENT } from "./parse-browse-uri";
 import { rowUriPattern } from "./row-uri-pattern";
@@ -34,6 +35,11 @@ export type MoneyOf = { keys: string[]; currency: string };
  * (lists, forms) the key names above stand in.
  */
 export function cell(field: string, value: unknown, moneyOf?: MoneyOf): string {
+  // A column one level down (`payment.amount`) is money, a time or an id by its own last name.
+  if (field.includes(".")) return cell(field.slice(field.lastIndexOf(".") + 1), value, moneyOf);
+  // An object in a cell by its parts ("method card · amount $48.00"), not "[object Object]".
+  if (value && typeof value === "object" && !Array.isArray(value))
+    return objectCell(field, value, (k, v) => cell(k, v, moneyOf));
   const isMoney = moneyOf ? moneyOf.keys.includes(field) : MONEY_FIELD.test(field);
   if (isMoney && typeof value === "number" && Number.isInteger(value)) return money(value, moneyOf?.currency);
   // A time with how long ago it was: a model does not know what "today" is.

@@ -1,5 +1,6 @@
 import type { BackendOutcome, ListPage, Row } from "./browse-backend";
 import type { FilterSpec, PageBody } from "./define-route";
+import { askedColumns, fieldValue, moreColumnsLine, rowFields } from "./listing-columns";
 import { code, escapeText, link, shownPrefix } from "./markdown";
 import { type BrowseUri, formatBrowseUri } from "./parse-browse-uri";
 import { type MoneyOf, nextActionsList, objectSections, rowsTable } from "./render-helpers";
@@ -121,8 +122,11 @@ function readMoneyOf(value: unknown): MoneyOf | undefined {
   return { keys: m.keys.filter((k): k is string => typeof k === "string"), currency: m.currency };
 }
 
-/** Query keys that page or order a listing: never the reason it is empty. */
-const NOT_A_FILTER = /^(page|per_page|cursor|sort|sort_?by|order|order_?by|ordering|direction|dir)$/i;
+/** Query keys that page, order or widen a listing: never the reason it is empty. */
+const NOT_A_FILTER = /^(page|per_page|cursor|sort|sort_?by|order|order_?by|ordering|direction|dir|columns)$/i;
+
+/** What every listing takes beside its filters: its page, its page size, the columns it adds. */
+const LISTING_KEYS = ["page", "per_page", "columns"];
 
 /**
  * The line an empty listing answers with: why there is nothing ("None with `status=closed`,
@@ -148,14 +152,20 @@ export function listPage<T extends object>(
 ): PageBody {
   if (isOutcome(result)) return outcomePage(title, result);
   const rows: T[] = result.data;
+  // The fields the rows hold beyond the curated columns: `?columns=` shows them, one line names them.
+  const fields = rowFields(rows);
+  const asked = rows.length ? askedColumns(uri.query.columns, fields.all, fields.top) : { columns: [] };
+  if ("problem" in asked) return columnsRefusal(title, uri, asked.problem);
+  const shown: string[] = [...columns, ...asked.columns.filter((c) => !(columns as string[]).includes(c))];
+  const hidden = fields.top.filter((f) => !shown.some((c) => c === f || c.startsWith(`${f}.`)));
   // Each row's first cell links to the row's page: no second list repeating the rows as links.
   const table = rowsTable(
     rows.map((row) => {
       const out: Row = {};
-      for (const col of columns) out[col] = row[col];
+      for (const col of shown) out[col] = fieldValue(row, col);
       return out;
     }),
-    columns,
+    shown,
     (i) => rowUri(rows[i] as T),
   );
   return {
@@ -163,6 +173,7 @@ export function listPage<T extends object>(
     outcome: "applied",
     rows: rows.length,
     total: result.total,
+    ...(hidden.length ? { moreColumns: hidden } : {}),
     // Each row by its first column (its id) and the next one (its subject, name or status).
     items: rows.map((row) => ({
       id: String((row as Row)[columns[0] ?? ""] ?? ""),
@@ -173,11 +184,26 @@ export function listPage<T extends object>(
     markdown: [
       rows.length ? `${order}.` : "",
       rows.length ? table : noRowsLine(uri.query, pageNumber(uri)),
+      moreColumnsLine(hidden),
       pagination(uri, result),
       result.next_page ? PER_PAGE_NOTE : "",
     ]
       .filter(Boolean)
       .join("\n\n"),
+  };
+}
+
+/** A `?columns=` naming no field of the rows: refused, with the fields there are and the way back. */
+function columnsRefusal(title: string, uri: BrowseUri, problem: string): PageBody {
+  const { columns: _asked, ...rest } = uri.query;
+  return {
+    title,
+    outcome: "rejected",
+    markdown: [
+      `**rejected:** ${problem}`,
+      "Reason: `invalid_columns` · Retryable: no (change the columns)",
+      link(title, formatBrowseUri(uri.scheme, uri.segments, rest)),
+    ].join("\n\n"),
   };
 }
 
@@ -194,14 +220,14 @@ export function invalidFilterPage(title: string, uri: BrowseUri, filters: Filter
     markdown: [
       `**rejected:** ${problem}`,
       "Reason: `invalid_filter` · Retryable: no (change the filter)",
-      `Accepted: ${[...Object.keys(filters), "page", "per_page"].map((k) => `\`${k}\``).join(", ")}.`,
+      `Accepted: ${[...Object.keys(filters), ...LISTING_KEYS].map((k) => `\`${k}\``).join(", ")}.`,
       link(`All ${title.toLowerCase()}`, listing),
     ].join("\n\n"),
   });
   // A misspelt filter (`?stauts=paid`) silently ignored would list everything and look like an
   // answer; a page number out of range silently clamped would show another page than asked.
   for (const key of Object.keys(uri.query)) {
-    if (Object.hasOwn(filters, key) || key === "page" || key === "per_page") continue;
+    if (Object.hasOwn(filters, key) || LISTING_KEYS.includes(key)) continue;
     return refuse(`${escapeText(JSON.stringify(shownPrefix(key, 40, "")))} is not a filter of this listing.`);
   }
   const page = uri.query.page;

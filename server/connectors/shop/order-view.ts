@@ -3,6 +3,7 @@ import { money } from "../sdk/markdown";
 import type { NextAction } from "../sdk/outcome";
 import { afterSalesNow } from "./after-sales-eligibility";
 import { paymentRefusals } from "./order-payability";
+import { paidWith } from "./paid-with";
 import type { ShopAdapter } from "./shop-adapter";
 import { canSeeOrder, customerFor, isOwnOrder } from "./shop-customer";
 
@@ -15,6 +16,7 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
   // Two independent reads of the legacy system, in parallel: the order's view costs one round trip.
   const [customer, order] = await Promise.all([customerFor(adapter, actor, {}), adapter.order(orderId)]);
   if (!order || !canSeeOrder(actor, customer, order)) return null;
+  const paidBy = await paidWith(adapter, order);
   // Lines and paths from one evaluation, so an item never says yes under an order that says no.
   const { paths, items, items_why_not } = afterSalesNow(order);
   const shipped = order.status === "shipped" || order.status === "delivered";
@@ -76,7 +78,8 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
       currency: "USD",
     },
     address: order.address,
-    payment: order.payment,
+    // Which method paid, by its label beside its type: "which card did I use?" is answered here.
+    payment: order.payment && paidBy ? { ...order.payment, paid_with: paidBy } : order.payment,
     fulfilment: {
       shipping_method: order.shipping_method,
       shipment: order.shipment,

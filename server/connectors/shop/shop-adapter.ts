@@ -94,6 +94,8 @@ export interface ShopPayment {
   status: string;
   amount: number;
   method: string;
+  /** Which of the customer's payment methods paid (its label is on the customer's methods). */
+  payment_method_id?: string;
   reference?: string | null;
 }
 export interface ShopRefund {
@@ -217,6 +219,21 @@ export function createShopAdapter(options: HttpClientOptions & { lookups?: Cache
     },
     async paymentsByOrder(orderId: string): Promise<ShopPayment[]> {
       return listOf<ShopPayment>(await http.get<unknown>("/v1/payments", { order_id: orderId }));
+    },
+    /**
+     * The label of the method that made a payment ("Visa •••• 4242"): the payments list names the
+     * method, the customer's methods its label. Remembered per payment like the customer: a
+     * payment made never changes its method, so a steady caller's order view costs no more reads.
+     */
+    async paymentMethodLabel(payment: { id: string; order_id: string; customer_id: string }) {
+      return lookups.remember(`payment-method-label\u0000${payment.id}`, async () => {
+        const [payments, methods] = await Promise.all([
+          this.paymentsByOrder(payment.order_id),
+          this.paymentMethods(payment.customer_id),
+        ]);
+        const methodId = payments.find((p) => p.id === payment.id)?.payment_method_id;
+        return methods.find((m) => m.id === methodId)?.label ?? null;
+      });
     },
     async refundsByReference(reference: string): Promise<ShopRefund[]> {
       return listOf<ShopRefund>(await http.get<unknown>("/v1/refunds", { reference }));

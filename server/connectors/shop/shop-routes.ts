@@ -96,16 +96,19 @@ function withShipmentLine(view: BackendOutcome): BackendOutcome {
 }
 
 /**
- * The facts a listing row needs beyond the order's own columns: what it holds (itemsText), and for
+ * The facts a listing row needs beyond the order's own columns: what it holds (itemsText), for
  * a shipped order its carrier and tracking number in the status cell ("shipped · UPS
  * 1Z999AA11001"), so "which of my orders are on their way, and what's the tracking number?" is
- * one read.
+ * one read, and for an unpaid one what is owed ("pending_payment · $156.50 due"): issue 23's
+ * model asked "do I still owe money?" and opened the order to be sure the total was the amount due.
  */
 function withRowFacts(result: ListPage<Row> | BackendOutcome): ListPage<Row> | BackendOutcome {
   if (isOutcome(result)) return result;
   const data = result.data.map((r) => {
     const tracking = shippedTracking(r);
     const row = { ...r, items: itemsText(r) };
+    if (r.status === "pending_payment" && typeof r.total === "number")
+      return { ...row, status: `pending_payment · ${money(r.total)} due` };
     return tracking ? { ...row, status: `${String(r.status)} · ${tracking}` } : row;
   });
   return { ...result, data };

@@ -59,6 +59,11 @@ export const ticketRoutes = [
       status: ticketStatusSchema.optional(),
       assignee_id: z.string().optional(),
       team_id: z.string().optional(),
+      requester_email: z
+        .string()
+        .max(300)
+        .optional()
+        .describe("the requester's email address, exactly (any letter case)"),
       q: z.string().optional().describe("matches subject or description"),
       sort: z
         .enum(TICKET_SORTS)
@@ -76,6 +81,10 @@ export const ticketRoutes = [
           where.push(`${field} = ?`);
           args.push(value);
         }
+      }
+      if (query.requester_email) {
+        where.push("lower(requester_email) = lower(?)");
+        args.push(query.requester_email);
       }
       if (query.q) {
         where.push("(lower(subject) LIKE ? OR lower(description) LIKE ?)");

@@ -1,0 +1,46 @@
+import type { BrowseBackend } from "../connectors/sdk/browse-backend";
+import { code } from "../connectors/sdk/markdown";
+import { type NarrowedListing, withParams } from "./listing-words";
+import { navigate } from "./navigate";
+import type { BrowsePage } from "./render-page";
+import { columnsWordsName } from "./words-rows-show";
+
+/**
+ * The listing a search opens, with the columns its words name added: a word naming a field the
+ * rows hold beyond the table ("requester", "category") shows that field
+ * (`?columns=requester_email`) instead of being searched for as text or said not to filter. The
+ * fields are the listing's own (`moreColumns` of the page without the words' text), so nothing
+ * an agent sent becomes a column name. Returns the page and listing unchanged when no word names one.
+ */
+export async function widenedListing(
+  backend: BrowseBackend,
+  listing: NarrowedListing,
+  page: BrowsePage,
+): Promise<{ listing: NarrowedListing; page: BrowsePage; said: string }> {
+  const same = { listing, page, said: "" };
+  if (!listing.leftover || page.outcome !== "applied") return same;
+  // The text filter may have left no rows to read fields from: the fields of the unfiltered page.
+  const plain =
+    listing.uri === listing.withoutWords || (page.rows ?? 0) > 0
+      ? page
+      : await navigate(backend, listing.withoutWords);
+  const named = columnsWordsName(listing.leftover, plain.moreColumns ?? []);
+  if (!named.columns.length) return same;
+  const naming = new Set(named.words);
+  const leftover = listing.leftover
+    .split(" ")
+    .filter((w) => w && !naming.has(w))
+    .join(" ");
+  const columns = `columns=${named.columns.slice(0, 6).map(encodeURIComponent).join(",")}`;
+  const withoutWords = withParams(listing.withoutWords, [columns]);
+  const text =
+    leftover && listing.textFilter ? [`${listing.textFilter}=${encodeURIComponent(leftover)}`] : [];
+  const uri = withParams(withoutWords, text);
+  const widened = await navigate(backend, uri);
+  if (widened.outcome !== "applied") return same;
+  return {
+    listing: { ...listing, uri, withoutWords, leftover, textFilter: text.length ? listing.textFilter : null },
+    page: widened,
+    said: `Columns added for your words: ${named.columns.map(code).join(", ")}.`,
+  };
+}

@@ -308,6 +308,17 @@ describeEachProvider(
         patch: { reason: "the mugs arrived chipped", item_ids: ["ord_delivered_item_2"] },
       });
       expect(chipped).toMatchObject({ outcome: "input_required", missing: ["evidence"] });
+      // A word holding a claim's letters is no claim: whole words only.
+      const stainless = await w.gw.startAction(w.agent.alice, {
+        capability: "after_sales",
+        entity_id: "ord_delivered",
+        dry_run: true,
+        patch: {
+          reason: "the stainless kettle is too loud for breakfast",
+          item_ids: ["ord_delivered_item_1"],
+        },
+      });
+      expect(stainless.missing ?? []).not.toContain("evidence");
     });
 
     it("exchange of a delivered tee for another size", async () => {

@@ -21,9 +21,11 @@ import type { ShopAdapter, ShopOrder, ShopOrderItem } from "../shop-adapter";
 import { SHOP_MONEY, SHOP_POLICY } from "../shop-policy";
 import { shopSummary } from "../shop-summary-fields";
 
-// Deterministic rule for "evidence where needed": claims of damage or defects need something to show.
+// Deterministic rule for "evidence where needed": claims of damage or defects need something to
+// show. Whole words with their endings, never a word's inside: "a stainless kettle", "the
+// breakfast mugs" or "a chipotle sauce" claim nothing.
 const NEEDS_EVIDENCE =
-  /damag|broken|break|defect|faulty|crack|scratch|torn|stain|chip|\bdent|shatter|smash|leak|wrong item|坏|破|损|瑕疵|裂|错/i;
+  /\b(?:damag(?:e|ed|es|ing)|broken|break(?:s|ing)?|defect(?:s|ive)?|faulty|crack(?:s|ed)?|scratch(?:es|ed)?|torn|stain(?:s|ed)?|chip(?:s|ped)?|dent(?:s|ed)?|shatter(?:s|ed)?|smash(?:ed)?|leak(?:s|ed|ing|y)?|wrong item)\b|坏|破|损|瑕疵|裂|错/i;
 
 /**
  * What a reason claiming damage asks of `evidence`: missing until given (the agent asks), and an

@@ -180,9 +180,9 @@ describe("a form's submit runs a change where start_action by words would (MCP o
           uri: "shop://order/ord_delivered/after-sales",
           fields: {
             kind: "return_refund",
-            reason: "It leaks",
+            reason: "It is too loud",
             item_ids: ["ord_delivered_item_1"],
-            user_words: "Return the kettle from order ord_delivered, it leaks",
+            user_words: "Return the kettle from order ord_delivered, it is too loud",
           },
         },
       }),

@@ -91,7 +91,7 @@ describe("form fields are typed from the capability's schema (MCP over HTTP)", (
       name: "submit",
       arguments: {
         uri: "shop://order/ord_delivered/after-sales",
-        fields: { kind: "return_refund", reason: "It leaks", item_ids: ["ord_delivered_item_1"] },
+        fields: { kind: "return_refund", reason: "It is too loud", item_ids: ["ord_delivered_item_1"] },
       },
     });
     expect(text(out)).not.toMatch(/expected array/);

@@ -37,7 +37,9 @@ describe("'every …' names each record the description fits (MCP over HTTP)", (
     expect(out.capability).toBe("assign_ticket");
     expect((out.from_words as Json).ticket_id).toBe("tkt_9");
     // The set the words cover, by id, with how to start the rest: no listing call, no question.
-    expect(body).toContain('"every unassigned open ticket" covers 2: tkt_9 (this action), tkt_1; start each other one');
+    expect(body).toContain(
+      '"every unassigned open ticket" covers 2: tkt_9 (this action), tkt_1; start each other one',
+    );
     expect(body).not.toMatch(/ask the user|fits no ticket/);
     // This action runs at once once the assignee is given: its record is named.
     const done = sc(
@@ -50,7 +52,12 @@ describe("'every …' names each record the description fits (MCP over HTTP)", (
     expect(done.status).toBe("completed");
     const other = await sam.callTool({
       name: "start_action",
-      arguments: { capability: "assign_ticket", entity_id: "tkt_1", intent: SAID, patch: { assignee_id: "tm_bella" } },
+      arguments: {
+        capability: "assign_ticket",
+        entity_id: "tkt_1",
+        intent: SAID,
+        patch: { assignee_id: "tm_bella" },
+      },
     });
     expect(sc(other).ask_user).toBeUndefined();
     expect(sc(other).status).toBe("completed");
@@ -65,7 +72,12 @@ describe("'every …' names each record the description fits (MCP over HTTP)", (
     const assigned = sc(
       await sam.callTool({
         name: "start_action",
-        arguments: { capability: "assign_ticket", entity_id: "tkt_2", intent: SAID, patch: { assignee_id: "tm_sara" } },
+        arguments: {
+          capability: "assign_ticket",
+          entity_id: "tkt_2",
+          intent: SAID,
+          patch: { assignee_id: "tm_sara" },
+        },
       }),
     );
     expect(assigned.status).not.toBe("completed");
@@ -75,7 +87,12 @@ describe("'every …' names each record the description fits (MCP over HTTP)", (
     const shipping = sc(
       await sam.callTool({
         name: "start_action",
-        arguments: { capability: "assign_ticket", entity_id: "tkt_9", intent: billing, patch: { assignee_id: "tm_sid" } },
+        arguments: {
+          capability: "assign_ticket",
+          entity_id: "tkt_9",
+          intent: billing,
+          patch: { assignee_id: "tm_sid" },
+        },
       }),
     );
     expect(shipping.status).not.toBe("completed");

@@ -54,7 +54,11 @@ describe("a return takes whole lines (MCP over HTTP)", () => {
     expect((both.from_words as Json).item_ids).toBe("ord_delivered_item_2");
     const vague = await alice.callTool({
       name: "start_action",
-      arguments: { capability: "after_sales", entity_id: "ord_delivered", intent: "return something from it" },
+      arguments: {
+        capability: "after_sales",
+        entity_id: "ord_delivered",
+        intent: "return something from it",
+      },
     });
     expect(text(vague)).toContain(
       "- item_ids: [string]: a return takes whole lines (no quantity), each id all of its line: ord_delivered_item_1 = Electric Kettle ×1 ($150.00), ord_delivered_item_2 = Signpost Mug ×2 ($36.00)",

@@ -65,6 +65,19 @@ describe("every ask of the words is said (MCP over HTTP, real gateway and legacy
     expect(found).toEqual(expect.arrayContaining(["change_ticket_priority", "assign_ticket"]));
   });
 
+  it("clauses that fill the one capability started are no other ask: 'Buy everything in my cart. Ship it to my office and pay from my account balance.'", async () => {
+    // Alone, "ship it to my office" matches a delivery address change best; the purchase takes its address too.
+    const client = await w.connect(w.keys.alice);
+    const out = await client.callTool({
+      name: "start_action",
+      arguments: {
+        intent: "Buy everything in my cart. Ship it to my office and pay from my account balance.",
+      },
+    });
+    expect(sc(out).capability).toBe("checkout");
+    expect(sc(out).also_asked).toBeUndefined();
+  });
+
   it("one ask says nothing more: 'Make tkt_2 high priority'", async () => {
     const client = await w.connect(w.keys.sam);
     const out = await client.callTool({

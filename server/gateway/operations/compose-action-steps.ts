@@ -235,7 +235,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     if (!intent || typeof out.action_id !== "string" || typeof out.capability !== "string") return out;
     const entity = out.entity as { type: string; id: string } | undefined;
     const asks = await otherAsks(intent, { capability: out.capability, entity }, async (query) => {
-      const found = await steps.searchCapabilities(ctx, { query, limit: 3 });
+      const found = await steps.searchCapabilities(ctx, { query, limit: 10 });
       return found.outcome === "applied" ? ((found.results ?? []) as CapabilityHit[]) : [];
     });
     if (!asks.length) return out;

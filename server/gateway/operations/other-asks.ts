@@ -1,7 +1,7 @@
 import type { NextAction } from "../../connectors/sdk/outcome";
 import type { CapabilityHit } from "../../engine/capability-search";
 import { queryClauses } from "../../engine/query-clauses";
-import { asksOnlyToRead, CLEAR_LEAD } from "../../engine/top-match";
+import { asksOnlyToRead } from "../../engine/top-match";
 import { POINTING_WORDS } from "../../function-words";
 
 /**
@@ -27,10 +27,10 @@ const POINTING = new Set(POINTING_WORDS);
  * The asks of `intent` besides the one the started capability does. Issue 23: "make X high
  * priority and give it to Y" changed the priority and answered "flow finished", the assignment
  * silently dropped. Each clause that asks (clause splitter) is scored alone (the capability
- * search); one the started capability fits about as well as its best match (within the clear
- * lead) is what the action does. Only words with an ask the action does are read so: where no
+ * search); one the started capability matches on a word it asks with (no mere topic match) is
+ * what the action does. Only words with an ask the action does are read so: where no
  * single ask is the started capability's, it answered the words as a whole (several clauses
- * filling one checkout), and nothing is said to be left. A clause that only reads ("find …") sets
+ * filling one purchase), and nothing is said to be left. A clause that only reads ("find …") sets
  * the scene for the change, no ask of its own.
  */
 export async function otherAsks(
@@ -54,9 +54,9 @@ export async function otherAsks(
         (h) => !h.not_for?.length && !h.topic_only && !h.off_topic,
       );
       const best = hits[0];
-      const done = hits.some(
-        (h) => h.capability === started.capability && h.score >= (best?.score ?? 0) * (1 - CLEAR_LEAD),
-      );
+      // The started capability does some of what these words ask (not only their topic): "ship
+      // it to my office" beside "buy everything in my cart" is the purchase's own address.
+      const done = hits.some((h) => h.capability === started.capability);
       return { words, best, done, record, named };
     }),
   );
@@ -87,7 +87,7 @@ export function otherAskCalls(asks: readonly OtherAsk[]): NextAction[] {
             args: {
               capability: a.capability,
               ...(a.entity_id ? { entity_id: a.entity_id } : {}),
-              // "give it to Sid" alone names no record; the whole request named it.
+              // "give it to Y" alone names no record; the whole request named it.
               intent: a.pointed ? `${a.words} (${a.entity_id})` : a.words,
             },
             description: `also asked: "${a.words}"`,

@@ -26,6 +26,9 @@ export function nextArgsText(args: Json | undefined, actionId: unknown, version:
 
 /** One allowed next call of an action answer: its tool, arguments, what it does and who decides. */
 export function nextLine(n: Next, result: OutcomeLike): string {
+  // Another ask of the user's words this action does not do: what it asked, then its one call.
+  if (typeof n.description === "string" && n.description.startsWith("also asked: "))
+    return `- ${n.description} → ${n.tool} ${JSON.stringify(n.args ?? {})}`;
   return `- ${n.tool}${nextArgsText(n.args, result.action_id, result.version)}${
     // The one argument the agent adds itself: a key of its own, new for a new request.
     n.tool === "confirm_action" ? " + idempotency_key" : ""
@@ -35,4 +38,15 @@ export function nextLine(n: Next, result: OutcomeLike): string {
       ? " (needs user approval)"
       : ""
   }${typeof (n as Json).approval === "string" ? ` (${(n as Json).approval})` : ""}`;
+}
+
+/**
+ * The asks of the user's words that no capability does (gateway other-asks.ts): said as not
+ * done, so an answer that ends its flow never reads as the whole request done.
+ */
+export function notDoneLines(result: OutcomeLike): string[] {
+  const asks = Array.isArray(result.also_asked) ? (result.also_asked as Json[]) : [];
+  return asks
+    .filter((a) => typeof a.words === "string" && !a.capability)
+    .map((a) => `not done: "${a.words}" (no capability does it; tell the user)`);
 }

@@ -7,7 +7,7 @@ import { defaultedLine, optInChoiceLines, paidChoiceLines } from "./defaulted-te
 import { doneWith } from "./done-with";
 import { fromWordsLine, saysWord } from "./from-words-line";
 import { laterLine } from "./later-text";
-import { nextLine } from "./next-lines";
+import { nextLine, notDoneLines } from "./next-lines";
 import type { OutcomeLike } from "./outcome-output";
 
 type Json = Record<string, unknown>;
@@ -54,6 +54,8 @@ const RENDERED = new Set([
   "later",
   // A resent request's first action: the message says which and when.
   "same_request",
+  // Each other ask is a next line, or a "not done" line.
+  "also_asked",
 ]);
 
 /** How many entries of a list the text shows: ten answer most questions whole. */
@@ -453,6 +455,8 @@ export function renderOutcomeText(
   // A decided approval matters while it still decides something, not after the effect.
   else if (approval && !result.effect) lines.push(approval);
 
+  const notDone = notDoneLines(result);
+  lines.push(...notDone);
   if (result.next_actions.length) {
     lines.push("next:");
     const searching = Array.isArray(result.results) && result.results.length > 0;
@@ -465,7 +469,8 @@ export function renderOutcomeText(
           ? `- ${n.tool} ${JSON.stringify(n.args ?? {})}${/entity_id/.test(n.description) ? " + entity_id" : ""}`
           : nextLine(n, result),
       );
-  } else if (
+  } else if (notDone.length) lines.push("next: nothing more is offered; tell the user what was not done");
+  else if (
     FINISHED_STATUSES.has(String(result.status)) ||
     (result.outcome === "applied" && !result.action_id)
   )

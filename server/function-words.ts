@@ -31,3 +31,18 @@ export const FUNCTION_WORDS: readonly string[] =
     // left" as words to filter the profile by.
     "how much many left remaining"
   ).split(" ");
+
+/**
+ * Words that point back at the record a request already named ("… and give it to Sid", "… and
+ * refund them"): a second ask holding one is about the same record as the first.
+ */
+export const POINTING_WORDS: readonly string[] = [
+  "it",
+  "its",
+  "them",
+  "this",
+  "that",
+  "these",
+  "those",
+  "它",
+];

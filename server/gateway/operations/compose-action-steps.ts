@@ -4,6 +4,7 @@ import { sameRequestMessage } from "../../engine/server-made-key";
 import { asksOnlyToRead, opensWithVerbOf, settleNearTie, topMatch } from "../../engine/top-match";
 import type { TrustedContext } from "../trusted-context";
 import { advanceActionInputSchema, startActionInputSchema } from "./operation-schemas";
+import { otherAskCalls, otherAsks } from "./other-asks";
 import { readingPath } from "./reading-path";
 
 type Outcome = OutcomeBase & Record<string, unknown>;
@@ -218,7 +219,28 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const out = await steps.startAction(ctx, { ...withWords, capability: pick.capability }, SERVER_KEY);
     const others = hits.filter((h) => h !== pick).map((h) => h.capability);
     if (others.length) out.other_matches = others;
-    return confirmWhenReady(ctx, rest.idempotency_key, out);
+    return withOtherAsks(ctx, intent, await confirmWhenReady(ctx, rest.idempotency_key, out));
+  }
+
+  /**
+   * The started action's answer, with what else the words asked and the call that does each:
+   * the action still runs (the user asked for it), but its answer never ends the flow with the
+   * rest of the request unsaid (other-asks.ts).
+   */
+  async function withOtherAsks(
+    ctx: TrustedContext,
+    intent: string | undefined,
+    out: Outcome,
+  ): Promise<Outcome> {
+    if (!intent || typeof out.action_id !== "string" || typeof out.capability !== "string") return out;
+    const entity = out.entity as { type: string; id: string } | undefined;
+    const asks = await otherAsks(intent, { capability: out.capability, entity }, async (query) => {
+      const found = await steps.searchCapabilities(ctx, { query, limit: 10 });
+      return found.outcome === "applied" ? ((found.results ?? []) as CapabilityHit[]) : [];
+    });
+    if (!asks.length) return out;
+    const said = asks.map(({ pointed: _, ...a }) => a);
+    return { ...out, also_asked: said, next_actions: [...(out.next_actions ?? []), ...otherAskCalls(asks)] };
   }
 
   async function advanceAction(ctx: TrustedContext | null, raw: unknown): Promise<Outcome> {

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+
+type Json = Record<string, unknown>;
+
+/**
+ * Words that ask for two things ("Make tkt_2 high priority and give it to Sara") start the one
+ * capability that does the first; the answer says what else they asked and the one call that does
+ * it, never "flow finished" as if all were done (issue 23: the assignment was silently dropped).
+ */
+describe("every ask of the words is said (MCP over HTTP, real gateway and legacy service)", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld();
+  });
+  afterAll(async () => w?.close());
+  beforeEach(async () => w.legacy.reset());
+
+  it("'Make tkt_2 high priority and give it to Sara.' changes the priority and names the assignment's call", async () => {
+    const client = await w.connect(w.keys.sam);
+    const out = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "Make tkt_2 high priority and give it to Sara." },
+    });
+    expect(sc(out).capability).toBe("change_ticket_priority");
+    expect(sc(out).also_asked).toEqual([
+      { words: "give it to Sara", capability: "assign_ticket", entity_id: "tkt_2" },
+    ]);
+    const next = sc(out).next_actions as Json[];
+    expect(next).toContainEqual(
+      expect.objectContaining({
+        tool: "start_action",
+        args: { capability: "assign_ticket", entity_id: "tkt_2", intent: "give it to Sara (tkt_2)" },
+      }),
+    );
+    expect(text(out)).toContain(
+      'also asked: "give it to Sara" → start_action {"capability":"assign_ticket","entity_id":"tkt_2","intent":"give it to Sara (tkt_2)"}',
+    );
+    expect(text(out)).not.toMatch(/flow finished/);
+    // The call named does the rest, as it stands: the words it sends name the record.
+    const call = next.find((n) => n.tool === "start_action") as { args: Json };
+    const rest = await client.callTool({ name: "start_action", arguments: call.args });
+    expect(sc(rest)).toMatchObject({ outcome: "applied", status: "completed", capability: "assign_ticket" });
+    expect(sc(rest).from_words).toMatchObject({ assignee_id: "tm_sara" });
+  });
+
+  it("an ask no capability does is said as not done, never as a finished flow", async () => {
+    const client = await w.connect(w.keys.sam);
+    const out = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "Make tkt_2 high priority and sing me a song" },
+    });
+    expect(sc(out).also_asked).toEqual([{ words: "sing me a song" }]);
+    expect(text(out)).toContain('not done: "sing me a song"');
+    expect(text(out)).not.toMatch(/flow finished/);
+  });
+
+  it("search_capabilities with the same words lists both capabilities", async () => {
+    const client = await w.connect(w.keys.sam);
+    const out = await client.callTool({
+      name: "search_capabilities",
+      arguments: { query: "Make tkt_2 high priority and give it to Sara." },
+    });
+    const found = (sc(out).results as Json[]).map((r) => r.capability);
+    expect(found).toEqual(expect.arrayContaining(["change_ticket_priority", "assign_ticket"]));
+  });
+
+  it("clauses that fill the one capability started are no other ask: 'Buy everything in my cart. Ship it to my office and pay from my account balance.'", async () => {
+    // Alone, "ship it to my office" matches a delivery address change best; the purchase takes its address too.
+    const client = await w.connect(w.keys.alice);
+    const out = await client.callTool({
+      name: "start_action",
+      arguments: {
+        intent: "Buy everything in my cart. Ship it to my office and pay from my account balance.",
+      },
+    });
+    expect(sc(out).capability).toBe("checkout");
+    expect(sc(out).also_asked).toBeUndefined();
+  });
+
+  it("one ask says nothing more: 'Make tkt_2 high priority'", async () => {
+    const client = await w.connect(w.keys.sam);
+    const out = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "Make tkt_2 high priority" },
+    });
+    expect(sc(out).also_asked).toBeUndefined();
+  });
+});

@@ -8,6 +8,7 @@ import { balancedBySystem } from "./balanced-by-system";
 import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
 import { eligibleRecords } from "./eligible-records";
 import { guarded } from "./guarded";
+import { listingRowsShow } from "./listing-rows-show";
 import { type NarrowedListing, narrowedListing, withParams } from "./listing-words";
 import { namedRecord } from "./named-record";
 import { type MayNavigate, navigableRoutes } from "./navigable-routes";
@@ -25,8 +26,7 @@ import { orderAlreadyStated, sortFromWords } from "./sort-words";
 import { widenedListing } from "./widened-listing";
 import { wordsRowsShow } from "./words-rows-show";
 
-// Search: the URI structure (routes) as well as the data.
-
+// Search: the URI structure (routes) and the data.
 export async function search(backend: BrowseBackend, query: string, scheme?: string): Promise<BrowsePage> {
   const target = `search:${scheme ?? "*"}`;
   const q = query.trim().slice(0, 200);
@@ -84,7 +84,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       ) ??
       clearListing(routes, mine) ??
       addressed?.pattern ??
-      null;
+      (await listingRowsShow(backend, routes, qWords, mine));
     // "records I can <do>": which ones is the capability's dry run's answer, said first; where
     // it checked the very listing the words name, that is the whole answer (its rows would
     // repeat it). Any other question leaves the listing the words name as it is.

@@ -16,6 +16,7 @@ export const actionStateSchema = z.object({
       refused: z.boolean().optional(),
       already: z.boolean().optional(),
       closest: z.string().optional(),
+      closest_either: z.array(z.string()).max(5).optional(),
       alternatives: z
         .array(
           z.object({ capability: z.string(), entity_id: z.string().optional(), description: z.string() }),

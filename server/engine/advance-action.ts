@@ -9,15 +9,7 @@ import {
   recordActionEvent,
   toJson,
 } from "./action-store";
-import {
-  allowedPatch,
-  correctedPatch,
-  PATCHABLE,
-  patchProblems,
-  patchWithout,
-  refusedPatchMessage,
-  resentAs,
-} from "./allowed-patch";
+import { allowedPatch, PATCHABLE, patchProblems, refusedPatchMessage, resentPatches } from "./allowed-patch";
 import { voidApprovals } from "./approval-ledger";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
 import { createdByAgent } from "./created-by-agent";
@@ -82,11 +74,9 @@ export async function advanceAction(
     });
   const problems = patchProblems(capability, input.patch, allowed);
   if (problems.length) {
-    // The same advance with each field where it was meant, first among the next steps; else the
-    // same advance without the fields nothing means, the rest of the patch kept, said so.
-    const corrected = correctedPatch(input.patch, problems);
-    const rest = patchWithout(input.patch, problems);
-    const patch = corrected ?? (Object.keys(rest).length ? rest : undefined);
+    // The same advance with each field where it was meant (one per field where several are
+    // close), first among the next steps; only a field nothing means is left out, said so.
+    const resent = resentPatches(input.patch, problems).filter((p) => Object.keys(p.patch).length);
     const r = await respond(deps, capability, row, {
       outcome: "rejected",
       reason: "field_not_allowed",
@@ -94,13 +84,13 @@ export async function advanceAction(
       retryable: false,
     });
     r.validation_errors = problems;
-    const resend = patch && {
+    const resend = resent.map(({ patch, resent }) => ({
       tool: "advance_action" as const,
       args: { action_id: row.id, version: row.version, patch },
-      description: `The same advance ${resentAs(problems, !!corrected)}`,
-    };
-    if (resend)
-      r.next_actions = [resend, ...(r.next_actions ?? []).filter((n) => n.tool !== "advance_action")];
+      description: `The same advance ${resent}`,
+    }));
+    if (resend.length)
+      r.next_actions = [...resend, ...(r.next_actions ?? []).filter((n) => n.tool !== "advance_action")];
     return r;
   }
   const previous = parseActionState(row.state);

@@ -1,7 +1,7 @@
 import type { AnyCapability } from "../connectors/sdk/define-capability";
 import type { ValidationError } from "../connectors/sdk/outcome";
 import { allPatchFields } from "./describe-inputs";
-import { fieldMeant } from "./field-meant";
+import { fieldsMeant } from "./field-meant";
 
 /** Statuses in which an action still takes patches (a rejected approval can be answered with a change). */
 export const PATCHABLE = ["open", "awaiting_approval", "approved", "rejected"];
@@ -39,17 +39,24 @@ export function patchProblems(
           code: "field_locked",
           message: `${f} cannot be changed in this action now; start a new action instead`,
         };
-      const meant = fieldMeant(
+      const close = fieldsMeant(
         capability,
         f,
         patch[f],
         allowed.filter((a) => !(a in patch)),
       );
+      const meant = close.length === 1 ? close[0] : undefined;
+      const named = meant
+        ? `; closest: ${meant.field}${meant.because ? ` (${meant.because})` : ""}`
+        : close.length
+          ? `; closest: ${close.map((c) => c.field).join(" or ")}`
+          : "";
       return {
         field: f,
         code: "field_not_allowed",
-        message: `${capability.id} has no field ${f}${meant ? `; closest: ${meant.field}${meant.because ? ` (${meant.because})` : ""}` : ""}`,
+        message: `${capability.id} has no field ${f}${named}`,
         ...(meant ? { closest: meant.field } : {}),
+        ...(close.length > 1 ? { closest_either: close.map((c) => c.field) } : {}),
       };
     });
 }
@@ -65,42 +72,45 @@ export function refusedPatchMessage(problems: ValidationError[], allowed: string
   return `${problems.map((p) => p.message).join("; ")}. Accepted: ${allowed.join(", ") || "none"}. Nothing was applied`;
 }
 
-/** What the call a refused patch offers does with it: each field renamed, or the fields left out. */
-export function resentAs(problems: ValidationError[], corrected: boolean): string {
-  return corrected
-    ? `with ${problems.map((p) => `${p.closest} for ${p.field}`).join(", ")}`
-    : `without ${problems.map((p) => p.field).join(", ")}`;
-}
-
-/** The patch without the fields no field of the capability means: what the agent's next call may keep. */
-export function patchWithout(
-  patch: Record<string, unknown>,
-  problems: ValidationError[],
-): Record<string, unknown> {
-  const refused = new Set(problems.map((p) => p.field));
-  return Object.fromEntries(Object.entries(patch).filter(([f]) => !refused.has(f)));
-}
-
 /**
- * The patch with each field it lacks sent where the capability most likely meant it (the
- * problems' `closest`), for the corrected call a rejection offers (round 9's model sent
- * `comment`, was told `body`, and the offered restart dropped its words and value); undefined
- * when some field has no clear meaning. Nothing is taken by it: the agent sends the call, so the
- * field it means is still its choice.
+ * The calls a refused patch offers, each with what it does: every field renamed where one field
+ * is close (its value kept), one call per close field where several are (the agent chooses;
+ * nothing is guessed), and only a field no field is close to left out. Issue 23 played: items
+ * sent to after_sales was offered "without items", losing which item to return.
  */
-export function correctedPatch(
+export function resentPatches(
   patch: Record<string, unknown>,
   problems: ValidationError[],
-): Record<string, unknown> | undefined {
-  const out: Record<string, unknown> = {};
+): { patch: Record<string, unknown>; resent: string }[] {
+  let out = [{ patch: {} as Record<string, unknown>, renamed: [] as string[], dropped: [] as string[] }];
   for (const [f, value] of Object.entries(patch)) {
     const problem = problems.find((p) => p.field === f);
-    if (!problem) {
-      out[f] = value;
+    const names = !problem ? [f] : problem.closest ? [problem.closest] : (problem.closest_either ?? []);
+    if (!names.length) {
+      for (const o of out) o.dropped.push(f);
       continue;
     }
-    if (!problem.closest || problem.closest in out) return undefined;
-    out[problem.closest] = value;
+    // A field already sent under the name meant keeps that value; this one is left out. Each
+    // field with several close names multiplies the calls: four at most.
+    out = out
+      .flatMap((o) => {
+        const free = names.filter((n) => !(n in o.patch));
+        if (!free.length) return [{ ...o, dropped: [...o.dropped, f] }];
+        return free.map((n) => ({
+          patch: { ...o.patch, [n]: value },
+          renamed: problem ? [...o.renamed, `${n} for ${f}`] : o.renamed,
+          dropped: o.dropped,
+        }));
+      })
+      .slice(0, 4);
   }
-  return out;
+  return out.map((o) => ({
+    patch: o.patch,
+    resent: [
+      o.renamed.length ? `with ${o.renamed.join(", ")}` : "",
+      o.dropped.length ? `without ${o.dropped.join(", ")}` : "",
+    ]
+      .filter(Boolean)
+      .join(", "),
+  }));
 }

@@ -338,7 +338,11 @@ export function checkFields(fields: OperationField[], values: Record<string, unk
   // field it most likely meant, by the document's names and descriptions, never sent in its place.
   for (const name of Object.keys(values))
     if (!known.has(name)) {
-      const meant = closestField(name, values[name], fields);
+      const meant = closestField(
+        name,
+        values[name],
+        fields.map((f) => ({ name: f.name, description: f.description, list: f.schema.type === "array" })),
+      );
       errors.push({
         field: name.slice(0, 60),
         code: "unknown_field",

@@ -5,6 +5,8 @@ export interface FieldCandidate {
   description?: string;
   /** Whether the field takes the value sent under the other name (absent: not checked). */
   takes?: (value: unknown) => boolean;
+  /** The field takes a list (absent: one value), to send a list under another name to a list. */
+  list?: boolean;
 }
 
 /** The field a misnamed one most likely meant, and why, in words for the answer. */
@@ -68,9 +70,22 @@ function misspelt(sent: string, word: string): boolean {
 }
 
 /**
- * The one field a name the form or capability lacks most likely meant, by what the fields
- * declare (a rule for every connector, imported ones too, not a table of synonyms), in this
- * order, each counting only when exactly one field fits it:
+ * The one field a name the form or capability lacks most likely meant: closeFields' answer when
+ * it is one field; none when it is none or several (the agent is told, nothing is guessed).
+ */
+export function closestField(
+  sent: string,
+  value: unknown,
+  candidates: readonly FieldCandidate[],
+): ClosestField | undefined {
+  const found = closeFields(sent, value, candidates);
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/**
+ * The fields a name the form or capability lacks most likely meant, by what the fields declare
+ * (a rule for every connector, imported ones too, not a table of synonyms), in this order, each
+ * counting only when exactly one field fits it:
  *
  * 1. the names share a word (`team` → team_id; `ticket` → ticket_id);
  * 2. each word sent is a slip of a word of the field's name (`adress_id` → address_id,
@@ -78,23 +93,27 @@ function misspelt(sent: string, word: string): boolean {
  * 3. the field's description says it *is* what was sent ("body: The comment, exactly as …" for
  *    `comment`), or a slip of it.
  *
- * Only a field that takes the value counts (where `takes` is given). Two equally likely fields
- * are no answer: the agent is told the fields accepted instead, and nothing is guessed.
+ * Only a field that takes the value counts (where `takes` is given). Then, when no field takes
+ * it, the names alone: a shared word still says which field it is (`items: [{item_id, quantity}]`
+ * is item_ids, the list field, whatever shape its lines have: issue 23 played, where dropping it
+ * lost which item to return). Two or more equally close fields are all returned, none chosen.
  */
-export function closestField(
+export function closeFields(
   sent: string,
   value: unknown,
   candidates: readonly FieldCandidate[],
-): ClosestField | undefined {
-  const fits = candidates.filter((c) => c.name !== sent && (!c.takes || c.takes(value)));
+): ClosestField[] {
+  const others = candidates.filter((c) => c.name !== sent);
+  const fits = others.filter((c) => !c.takes || c.takes(value));
   const said = nameWords(sent).filter((w) => w !== "id");
-  if (!said.length) return undefined;
+  if (!said.length) return [];
   const only = (list: FieldCandidate[]) => (list.length === 1 ? list[0] : undefined);
   const own = (c: FieldCandidate) => nameWords(c.name).filter((w) => w !== "id");
-  const byName = only(fits.filter((c) => own(c).some((w) => said.includes(w))));
-  if (byName) return { field: byName.name };
+  const named = (c: FieldCandidate) => own(c).some((w) => said.includes(w));
+  const byName = only(fits.filter(named));
+  if (byName) return [{ field: byName.name }];
   const bySpelling = only(fits.filter((c) => said.every((s) => own(c).some((w) => misspelt(s, w)))));
-  if (bySpelling) return { field: bySpelling.name };
+  if (bySpelling) return [{ field: bySpelling.name }];
   const byDescription = only(
     fits.filter((c) => {
       const head = c.description ? headWord(c.description) : undefined;
@@ -102,6 +121,13 @@ export function closestField(
     }),
   );
   if (byDescription?.description)
-    return { field: byDescription.name, because: `"${firstClause(byDescription.description)}"` };
-  return undefined;
+    return [{ field: byDescription.name, because: `"${firstClause(byDescription.description)}"` }];
+  // The names alone, narrowed to the fields that take the value, else to those of its shape.
+  const all = others.filter(named);
+  const taking = all.filter((c) => c.takes?.(value));
+  // An object has no shape to tell a list field from a single one: it narrows nothing.
+  const shapeless = typeof value === "object" && value !== null && !Array.isArray(value);
+  const shaped = shapeless ? [] : all.filter((c) => !!c.list === Array.isArray(value));
+  const close = taking.length ? taking : shaped.length ? shaped : all;
+  return close.map((c) => ({ field: c.name }));
 }

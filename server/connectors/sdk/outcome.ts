@@ -58,6 +58,8 @@ export interface ValidationError {
    * never applied in its place.
    */
   closest?: string;
+  /** Two or more fields equally close to the name sent: all named, none chosen for the agent. */
+  closest_either?: string[];
   /**
    * What was asked for is already so (the order already goes there, the ticket is already
    * urgent): nothing would change. Not a wrong value: where the user asked for it, the action

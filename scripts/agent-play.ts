@@ -37,6 +37,7 @@ import { parseArgs } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { z } from "zod";
+import { renderSummary, summaryText } from "../server/connectors/sdk/render-decision-summary";
 import { jsonTokens } from "../test/bench/json-tokens";
 import { wrapOpenApiAsTools } from "../test/bench/openapi-tool-wrapper";
 import { RestAgent } from "../test/bench/rest-agent";
@@ -378,9 +379,15 @@ async function approve(which: string | undefined): Promise<void> {
   if (which === "latest" && !found) throw new Error(`no pending approval for ${flags.as}`);
   const view = (await (
     await fetch(`${s.url}/api/console/actions/${encodeURIComponent(actionId)}/confirmation`, { headers })
-  ).json()) as { confirmation?: { approval?: { version?: number; status?: string } } };
+  ).json()) as {
+    confirmation?: { title?: string; approval?: { version?: number; status?: string; summary?: unknown } };
+  };
   const version = view.confirmation?.approval?.version;
   if (!version) throw new Error(`no approval to decide on action ${actionId}: ${JSON.stringify(view)}`);
+  // What the person reads before deciding (the confirm page's summary, by the same renderer): a
+  // player judges the approval on this, not on what the agent was told.
+  const shown = renderSummary(view.confirmation?.approval?.summary, view.confirmation?.title ?? actionId);
+  console.log(`[the person's screen, before deciding:]\n${summaryText(shown)}`);
   const decided = await fetch(`${s.url}/api/console/actions/${encodeURIComponent(actionId)}/decision`, {
     method: "POST",
     headers,

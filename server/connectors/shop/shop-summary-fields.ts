@@ -39,6 +39,7 @@ export const SHOP_SUMMARY_FIELDS: Record<string, ShownField> = {
   delivery_estimate: { label: "Delivery" },
   refund_to: { label: "Money goes to" },
   coupon: { label: "Coupon" },
+  cart: { label: "Your cart" },
   reason: { label: "Reason" },
   kind: { label: "What", as: "choice" },
   order_id: { label: "Order" },

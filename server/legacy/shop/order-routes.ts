@@ -62,6 +62,12 @@ export const orderRoutes = [
       address_id: z.string().min(1),
       shipping_method: shippingMethodSchema,
       coupon_code: z.string().min(1).optional(),
+      from_cart: z
+        .boolean()
+        .optional()
+        .describe(
+          "true when these items are the customer's cart being checked out: paying the order then takes them off the cart. Otherwise the cart is left as it is",
+        ),
       reference: referenceField,
     }),
     response: orderSchema,
@@ -119,8 +125,8 @@ export const orderRoutes = [
       const at = now.toISOString();
       db.prepare(
         `INSERT INTO orders (tenant_id, id, customer_id, status, address_id, address_json, shipping_method, shipping_price,
-          subtotal, discount, coupon_code, total, shipping_difference, reference, created_at, updated_at, delivered_at)
-         VALUES (?,?,?,'pending_payment',?,?,?,?,?,?,?,?,0,?,?,?,NULL)`,
+          subtotal, discount, coupon_code, total, shipping_difference, reference, created_at, updated_at, delivered_at, from_cart)
+         VALUES (?,?,?,'pending_payment',?,?,?,?,?,?,?,?,0,?,?,?,NULL,?)`,
       ).run(
         tenantId,
         id,
@@ -136,6 +142,7 @@ export const orderRoutes = [
         body.reference ?? null,
         at,
         at,
+        body.from_cart ? 1 : 0,
       );
       const insertItem = db.prepare(
         "INSERT INTO order_items (tenant_id, id, order_id, product_id, name, quantity, unit_price, exchangeable, position) VALUES (?,?,?,?,?,?,?,?,?)",

@@ -24,6 +24,8 @@ export interface OrderRow {
   created_at: string;
   updated_at: string;
   delivered_at: string | null;
+  /** 1 when the order is the customer's cart checked out: paying it takes its items off the cart. */
+  from_cart: 0 | 1;
 }
 
 /** Returns and exchanges are accepted this long after delivery (the shop's policy). */

@@ -1,3 +1,4 @@
+import type Database from "better-sqlite3";
 import { z } from "zod";
 import { defineRoute } from "../http/define-route";
 import { LegacyError, notFound, ruleViolation } from "../http/legacy-error";
@@ -16,7 +17,8 @@ export const paymentRoutes = [
     method: "POST",
     path: "/v1/payments",
     operationId: "createPayment",
-    summary: "Pay an order in full with store credit (balance) or a card; the bought items leave the cart",
+    summary:
+      "Pay an order in full with store credit (balance) or a card; an order placed from the cart (from_cart) takes its items off the cart",
     tag: "shop",
     idempotent: true,
     body: z.strictObject({
@@ -101,24 +103,10 @@ export const paymentRoutes = [
         tenantId,
         order.id,
       );
-      // As a shop does: what was just bought leaves the cart (the rest of the cart stays), so a
-      // later "buy my cart" does not buy it twice.
-      // Lines bought whole go first; then what was bought is taken off the larger ones.
-      db.prepare(
-        `DELETE FROM cart_items WHERE tenant_id = ? AND customer_id = ? AND product_id IN (
-           SELECT product_id FROM order_items WHERE tenant_id = ? AND order_id = ?)
-         AND quantity <= (SELECT SUM(oi.quantity) FROM order_items oi
-           WHERE oi.tenant_id = cart_items.tenant_id AND oi.order_id = ? AND oi.product_id = cart_items.product_id)`,
-      ).run(tenantId, order.customer_id, tenantId, order.id, order.id);
-      db.prepare(
-        `UPDATE cart_items SET quantity = quantity - (
-           SELECT SUM(oi.quantity) FROM order_items oi
-           WHERE oi.tenant_id = cart_items.tenant_id AND oi.order_id = ? AND oi.product_id = cart_items.product_id)
-         WHERE tenant_id = ? AND customer_id = ? AND product_id IN (
-           SELECT product_id FROM order_items WHERE tenant_id = ? AND order_id = ?)
-         AND quantity > (SELECT SUM(oi.quantity) FROM order_items oi
-           WHERE oi.tenant_id = cart_items.tenant_id AND oi.order_id = ? AND oi.product_id = cart_items.product_id)`,
-      ).run(order.id, tenantId, order.customer_id, tenantId, order.id, order.id);
+      // As a shop does: a cart checked out leaves the cart, so a later "buy my cart" does not buy
+      // it twice. Only then: an order of two mugs placed beside a cart holding two mugs is not
+      // that cart, and emptying it would change what the customer did not ask to change.
+      if (order.from_cart) takeOffCart(db, tenantId, order.customer_id, order.id);
       return payment;
     },
   }),
@@ -163,3 +151,22 @@ export const paymentRoutes = [
     },
   }),
 ];
+
+/** What a paid cart order bought leaves the cart: lines bought whole go, larger ones shrink. */
+function takeOffCart(db: Database.Database, tenantId: string, customerId: string, orderId: string): void {
+  db.prepare(
+    `DELETE FROM cart_items WHERE tenant_id = ? AND customer_id = ? AND product_id IN (
+       SELECT product_id FROM order_items WHERE tenant_id = ? AND order_id = ?)
+     AND quantity <= (SELECT SUM(oi.quantity) FROM order_items oi
+       WHERE oi.tenant_id = cart_items.tenant_id AND oi.order_id = ? AND oi.product_id = cart_items.product_id)`,
+  ).run(tenantId, customerId, tenantId, orderId, orderId);
+  db.prepare(
+    `UPDATE cart_items SET quantity = quantity - (
+       SELECT SUM(oi.quantity) FROM order_items oi
+       WHERE oi.tenant_id = cart_items.tenant_id AND oi.order_id = ? AND oi.product_id = cart_items.product_id)
+     WHERE tenant_id = ? AND customer_id = ? AND product_id IN (
+       SELECT product_id FROM order_items WHERE tenant_id = ? AND order_id = ?)
+     AND quantity > (SELECT SUM(oi.quantity) FROM order_items oi
+       WHERE oi.tenant_id = cart_items.tenant_id AND oi.order_id = ? AND oi.product_id = cart_items.product_id)`,
+  ).run(orderId, tenantId, customerId, tenantId, orderId, orderId);
+}

@@ -52,6 +52,7 @@ CREATE TABLE IF NOT EXISTS orders (
   subtotal INTEGER NOT NULL, discount INTEGER NOT NULL, coupon_code TEXT,
   total INTEGER NOT NULL, shipping_difference INTEGER NOT NULL DEFAULT 0 CHECK (shipping_difference >= 0),
   reference TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, delivered_at TEXT,
+  from_cart INTEGER NOT NULL DEFAULT 0 CHECK (from_cart IN (0, 1)),
   PRIMARY KEY (tenant_id, id)
 );
 CREATE INDEX IF NOT EXISTS orders_by_reference ON orders (tenant_id, reference);

@@ -16,6 +16,10 @@ export function openLegacyStore(dbPath: string, apiKeys: LegacyApiKeys): Databas
   db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = ON");
   db.exec(legacySchemaSql);
+  // A store made before orders knew whether they came from the cart: its orders did not.
+  const orderColumns = db.prepare("PRAGMA table_info(orders)").all() as Array<{ name: string }>;
+  if (!orderColumns.some((c) => c.name === "from_cart"))
+    db.exec("ALTER TABLE orders ADD COLUMN from_cart INTEGER NOT NULL DEFAULT 0 CHECK (from_cart IN (0, 1))");
   const tenants = db.prepare("SELECT COUNT(*) AS n FROM tenants").get() as { n: number };
   if (tenants.n === 0) {
     db.transaction(() => seedDemoData(db, apiKeys))();

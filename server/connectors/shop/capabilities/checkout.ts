@@ -5,18 +5,13 @@ import { toEffectResult } from "../../sdk/effect-result";
 import { sendWithRetries } from "../../sdk/http-client";
 import type { ValidationError } from "../../sdk/outcome";
 import { chargeOrder, paymentByReference } from "../charge-order";
+import { eligibleCoupons } from "../eligible-coupons";
+import { isWholeCart } from "../is-whole-cart";
 import { addressIdSchema, matchAddress, shopAddressLine } from "../match-address";
 import { orderSum } from "../order-sum";
 import { paymentNode } from "../payment-node";
 import { OFFERED_PRODUCTS, productChoice } from "../product-choice";
-import type {
-  ShopAdapter,
-  ShopAddress,
-  ShopCoupon,
-  ShopOrder,
-  ShopPaymentMethod,
-  ShopQuote,
-} from "../shop-adapter";
+import type { ShopAdapter, ShopAddress, ShopOrder, ShopPaymentMethod, ShopQuote } from "../shop-adapter";
 import { customerFor, noCustomer } from "../shop-customer";
 import { SHOP_MONEY, SHOP_POLICY } from "../shop-policy";
 import { shopSummary } from "../shop-summary-fields";
@@ -45,13 +40,6 @@ const itemSchema = z
     quantity: z.number().int().min(1).max(99).describe("How many"),
   })
   .strict();
-
-/** The coupons that apply to a subtotal, as the agent offers them. */
-function eligibleCoupons(coupons: ShopCoupon[]) {
-  return coupons
-    .filter((c) => c.eligible)
-    .map((c) => ({ code: c.code, label: c.description, discount: c.discount }));
-}
 
 export const checkout = defineCapability<ShopAdapter>({
   id: "checkout",
@@ -85,7 +73,12 @@ export const checkout = defineCapability<ShopAdapter>({
   ],
   appliesTo: { entity: "Order" },
   prerequisites: ["signed in as a shop customer", "items in the cart or named products"],
-  sideEffects: ["creates an order", "charges the payment method", "reserves inventory"],
+  sideEffects: [
+    "creates an order",
+    "charges the payment method",
+    "reserves inventory",
+    "takes the items off the cart when they are the whole cart",
+  ],
   money: SHOP_MONEY,
   policy: {
     effect: "write",
@@ -173,7 +166,9 @@ export const checkout = defineCapability<ShopAdapter>({
         const subtotal = lines.reduce((s, l) => s + l.unit_price * l.quantity, 0);
         if (subtotal > 0)
           options.available_coupons = eligibleCoupons(await adapter.coupons(customer.id, subtotal));
-        return { options, errors, derived: { lines, subtotal } };
+        // Only the whole cart, line for line, leaves the cart once paid (the person's screen says so).
+        const from_cart = isWholeCart(lines, cart?.items ?? []);
+        return { options, errors, derived: { lines, subtotal, from_cart } };
       },
     },
     {
@@ -332,6 +327,7 @@ export const checkout = defineCapability<ShopAdapter>({
         delivery_estimate: `About ${shipping.eta_days} ${shipping.eta_days === 1 ? "day" : "days"} after payment`,
         address: shopAddressLine(address),
         payment_method: { type: method.type, label: method.label },
+        ...(derived.from_cart ? { cart: "these are its items: they leave the cart once paid" } : {}),
         // The balance as it is now: shown for context, not part of what is approved (a charge
         // elsewhere must not void this approval; the PAYMENT node re-checks it at confirm).
         ...(balance === null ? {} : { now: { balance_before: balance, balance_after: balance - total } }),
@@ -357,6 +353,7 @@ export const checkout = defineCapability<ShopAdapter>({
             address_id: (derived.address as ShopAddress).id,
             shipping_method: values.shipping_method,
             ...(derived.coupon ? { coupon_code: derived.coupon } : {}),
+            ...(derived.from_cart ? { from_cart: true } : {}),
             reference: actionKey,
           },
         },

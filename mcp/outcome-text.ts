@@ -240,7 +240,11 @@ function searchResultLines(all: Json[]): string[] {
       Array.isArray(r.user_opts_in) && r.user_opts_in.length
         ? `; only on the user's word (optional): ${(r.user_opts_in as string[]).join(", ")}`
         : "";
-    const inputs = `inputs: ${((r.inputs ?? []) as string[]).join(", ")}${sets}${paid}${optional}`;
+    // Who sees it or what happens, settled by the words or asked: known before the start.
+    const settings = Object.entries((r.set_by_words ?? {}) as Record<string, string>)
+      .map(([f, line]) => `; ${f}: ${line}`)
+      .join("");
+    const inputs = `inputs: ${((r.inputs ?? []) as string[]).join(", ")}${sets}${paid}${optional}${settings}`;
     return i === 0
       ? `${i + 1}. \`${r.capability}\` ${r.title} — ${r.record ? `record: ${r.record}; ` : ""}use: ${r.trigger} ${r.when_not_to_use} ${inputs}; ${approval}`
       : `${i + 1}. \`${r.capability}\` ${r.title} — ${inputs}; ${approval}`;

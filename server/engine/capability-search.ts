@@ -9,6 +9,7 @@ import { describeInputs } from "./describe-inputs";
 import { declaredOptInFields, declaredPaidFields } from "./paid-choices";
 import { queryClauses } from "./query-clauses";
 import { requestWords } from "./request-words";
+import { saidByLine } from "./said-by-words";
 
 /**
  * Lexical capability search: BM25 over titles, triggers, descriptions and synonyms, with
@@ -236,6 +237,12 @@ export interface CapabilityHit {
   user_chooses?: string[];
   /** Optional fields set only on the user's word (an optional offer). */
   user_opts_in?: string[];
+  /**
+   * Fields whose default decides who sees data or what happens, each in one line: the words that
+   * set it, and the default with what it means (said-by-words.ts), so an agent knows before
+   * starting whether the user's words settle it.
+   */
+  set_by_words?: Record<string, string>;
   side_effects: string[];
   /** The capability only reads (tracking a parcel): words that ask to find something may start it. */
   read?: true;
@@ -571,6 +578,7 @@ export function capabilityHit(capability: AnyCapability, score: number): Capabil
     ...enumInputs(capability),
     ...(paid.length ? { user_chooses: paid } : {}),
     ...(optIn.length ? { user_opts_in: optIn } : {}),
+    ...settingLines(capability),
     side_effects: capability.sideEffects,
     ...(capability.policy.effect === "read" ? { read: true as const } : {}),
     requires_approval: requiresApproval,
@@ -587,6 +595,15 @@ export function capabilityHit(capability: AnyCapability, score: number): Capabil
       },
     ],
   };
+}
+
+/** The entry's line per consequential field (NodeDefinition.saidBy), with its schema's default. */
+function settingLines(capability: AnyCapability): { set_by_words?: Record<string, string> } {
+  const lines: Record<string, string> = {};
+  for (const node of capability.nodes)
+    for (const [field, words] of Object.entries(node.saidBy ?? {}))
+      lines[field] = saidByLine(words, node.fields?.[field]?.safeParse(undefined).data);
+  return Object.keys(lines).length ? { set_by_words: lines } : {};
 }
 
 const enumCache = new WeakMap<AnyCapability, Record<string, string[]>>();

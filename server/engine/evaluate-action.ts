@@ -37,6 +37,7 @@ import { partialLineInWords } from "./partial-line-words";
 import { present } from "./present-value";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 import { takesRequestAsReason } from "./request-as-reason";
+import { fieldWordsOf, saidByWords } from "./said-by-words";
 import { whereItStands, whyPicked } from "./why-picked";
 
 export interface Evaluation {
@@ -620,6 +621,13 @@ async function fromRequest(
     if (partial) return { ambiguous: partial };
     const ids = idListInWords(field, schema, lines, request, entity);
     if (ids) return { field, value: ids, shown: ids.join(", ") };
+    // A consequential field's declared words ("reply to the customer": internal false); words
+    // naming two of its values take none, and a change nobody approves then waits for the user.
+    const declared = fieldWordsOf(capability, field);
+    const setting = declared ? saidByWords(declared, request, given) : undefined;
+    if (setting && "value" in setting && schema.safeParse(setting.value).success)
+      return { field, value: setting.value, shown: String(setting.value) };
+    if (setting) continue;
     // "An internal note": a yes/no field its name's words set (flag-words.ts).
     const flag = flagInWords(field, schema, request, given);
     if (flag !== undefined) return { field, value: flag, shown: String(flag) };

@@ -78,6 +78,44 @@ describe("every ask of the words is said (MCP over HTTP, real gateway and legacy
     expect(sc(out).also_asked).toBeUndefined();
   });
 
+  it("'set tkt_3 to high priority and add a note that the priority was raised': the note is another ask, though its text shares the priority's words", async () => {
+    const client = await w.connect(w.keys.sam);
+    const out = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "set tkt_3 to high priority and add a note that the priority was raised" },
+    });
+    expect(sc(out).capability).toBe("change_ticket_priority");
+    expect(sc(out).also_asked).toEqual([
+      expect.objectContaining({
+        words: "add a note that the priority was raised",
+        capability: "comment_ticket",
+      }),
+    ]);
+  });
+
+  it("'set tkt_3 to high priority and add a note that the bank confirmed': the note is named with its call", async () => {
+    const client = await w.connect(w.keys.sam);
+    const out = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "set tkt_3 to high priority and add a note that the bank confirmed" },
+    });
+    expect(sc(out).also_asked).toEqual([
+      expect.objectContaining({ words: "add a note that the bank confirmed", capability: "comment_ticket" }),
+    ]);
+  });
+
+  it("'resolve tkt_4 and resolve tkt_5': the same capability on another record is another ask", async () => {
+    const client = await w.connect(w.keys.sam);
+    const out = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "resolve tkt_4 and resolve tkt_5" },
+    });
+    expect(sc(out).capability).toBe("resolve_ticket");
+    expect(sc(out).also_asked).toEqual([
+      { words: "resolve tkt_5", capability: "resolve_ticket", entity_id: "tkt_5" },
+    ]);
+  });
+
   it("one ask says nothing more: 'Make tkt_2 high priority'", async () => {
     const client = await w.connect(w.keys.sam);
     const out = await client.callTool({

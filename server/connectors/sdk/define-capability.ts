@@ -87,6 +87,13 @@ export interface NodeDefinition<A, D extends object = Derived> {
    * user's choice — applied only on their word, or when they asked for the cheapest.
    */
   optInChoices?: string[];
+  /**
+   * Fields with a default that decides who sees data or what happens (a comment's `internal`),
+   * with the words that name each value. search_capabilities states them and the default up front;
+   * a start by words takes a value its words name, and where they name none (or several), a
+   * change nobody approves is held for the agent to ask, never run on the default.
+   */
+  saidBy?: Record<string, FieldWords>;
   resolve?: (input: NodeInput<A, D>) => Promise<NodeResult<D>>;
   /**
    * Rows a person may name that the node does not show (a catalog), by list name: read only to
@@ -115,6 +122,14 @@ export interface NodeDefinition<A, D extends object = Derived> {
    * "delivered". Rows' own `<event>_at` timestamps are read without it.
    */
   lifecycle?: StatusLifecycle;
+}
+
+/** The words that name each value of a consequential field, and what its default means. */
+export interface FieldWords {
+  /** Each value with the phrases a person says for it ("internal note" → true). */
+  values: Array<{ value: string | boolean; words: string[] }>;
+  /** What the default does, in a few words ("the customer sees it"). */
+  defaultMeans: string;
 }
 
 /** What the system said when the effect was sent. */
@@ -278,6 +293,7 @@ export function defineCapability<A, D extends object = Derived>(
       ["paid choice", node.paidChoices],
       ["opt-in choice", node.optInChoices],
       ["whole-lines field", Object.keys(node.wholeLines ?? {})],
+      ["said-by-words field", Object.keys(node.saidBy ?? {})],
     ] as const)
       for (const field of fields ?? [])
         if (!node.fields || !Object.hasOwn(node.fields, field))

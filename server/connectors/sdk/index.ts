@@ -37,6 +37,7 @@ export type {
   CapabilityPolicy,
   EffectDefinition,
   EffectResult,
+  FieldWords,
   MoneyKeys,
   NodeDefinition,
   NodeResult,

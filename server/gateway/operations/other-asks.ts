@@ -50,16 +50,24 @@ export async function otherAsks(
       const points = (clause.text.match(/\p{L}+/gu) ?? []).some((w) => POINTING.has(w));
       const record = named ?? (points ? started.entity?.id : undefined);
       // The record's id beside the words names its kind, as start_action by words reads it.
-      const hits = (await search(record && !named ? `${words} ${record}` : words)).filter(
-        (h) => !h.not_for?.length && !h.topic_only && !h.off_topic,
-      );
-      const best = hits[0];
-      // The started capability does some of what these words ask (not only their topic): "ship
-      // it to my office" beside "buy everything in my cart" is the purchase's own address.
-      const done = hits.some((h) => h.capability === started.capability);
-      return { words, best, done, record, named };
+      const fitting = async (text: string) =>
+        (await search(record && !named ? `${text} ${record}` : text)).filter(
+          (h) => !h.not_for?.length && !h.topic_only && !h.off_topic,
+        );
+      const hits = await fitting(words);
+      // What the ask is, read without the text it carries ("add a note that the priority was
+      // raised" is a note, whatever its text says).
+      const head = askHead(words);
+      const headHits = head ? await fitting(head) : [];
+      const asked = headHits.length ? headHits : hits;
+      const best = asked[0];
+      return { words, best, done: covers(started, hits, best, record, named), record, named };
     }),
   );
+  // An action that has not settled its record yet ("resolve tkt_4 and resolve tkt_5" quotes two)
+  // does one of them: the first ask's record; an ask of the same capability on another is another.
+  const first = started.entity?.id ? undefined : read.find((r) => r.done && r.named)?.named;
+  for (const r of read) if (first && r.done && r.named && r.named !== first) r.done = false;
   if (!read.some((r) => r.done)) return [];
   return read
     .filter((r) => !r.done)
@@ -75,6 +83,39 @@ export async function otherAsks(
         ...(record !== named ? { pointed: true as const } : {}),
       };
     });
+}
+
+/**
+ * Whether the started action does what one ask's words ask, not merely shares a word with it:
+ * the ask names no other record than the action's ("resolve tkt_5" beside "resolve tkt_4" is a
+ * second resolve), and the capability that ran is the ask's own best match. One exception keeps
+ * a detail of the action its own: where the action makes a new record and the ask names none,
+ * its words matching the started capability suffice ("ship it to my office" beside "buy
+ * everything in my cart" is the purchase's address, not an address change).
+ */
+function covers(
+  started: { capability: string; entity?: { type: string; id: string | null } },
+  hits: CapabilityHit[],
+  best: CapabilityHit | undefined,
+  record: string | undefined,
+  named: string | undefined,
+): boolean {
+  if (named && started.entity?.id && named !== started.entity.id) return false;
+  if (!hits.some((h) => h.capability === started.capability)) return false;
+  if (!record && !started.entity?.id) return true;
+  return best?.capability === started.capability;
+}
+
+/**
+ * The ask without the text it carries for a field: what comes before its colon, its quote, or the
+ * "that …"/"saying …" that opens a message ("add a note that the bank confirmed" → "add a note").
+ * Null when nothing is cut, or too little would be left to ask anything.
+ */
+function askHead(words: string): string | null {
+  const cut = /:\s|\s["'“‘«]|\s(?:that|saying|to say)\s/i.exec(words);
+  if (!cut) return null;
+  const head = words.slice(0, cut.index).trim();
+  return head.split(/\s+/).length >= 2 ? head : null;
 }
 
 /** The one call that does each other ask, for the answer's next steps. */

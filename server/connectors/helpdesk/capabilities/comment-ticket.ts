@@ -86,6 +86,29 @@ export const commentTicket = defineCapability<HelpdeskAdapter, CommentDerived>({
           ),
       },
       required: ["body"],
+      // Who reads it is the user's word: "note" alone says neither (played: the model dry-ran
+      // "add an internal note" to learn whether the words were taken).
+      saidBy: {
+        internal: {
+          values: [
+            { value: true, words: ["internal note", "internal comment", "private note", "internally"] },
+            {
+              value: false,
+              words: [
+                "reply",
+                "tell the customer",
+                "let the customer know",
+                "write to the customer",
+                "message the customer",
+                "ask the customer",
+                "to the customer",
+                "for the customer",
+              ],
+            },
+          ],
+          defaultMeans: "the customer sees it",
+        },
+      },
       async resolve({ adapter, actor }) {
         // The author is who the credential says acts: their teammate id when they are one.
         const email = actor.email.toLowerCase();

@@ -17,6 +17,7 @@ import type { EngineDeps } from "./engine-deps";
 import { laterFields } from "./later-fields";
 import { nextActionsFor } from "./next-actions-for";
 import { type PaidChoice, withOptInChoices, withPaidChoices } from "./paid-choices";
+import { takesRequestAsReason, wordsHoldReason } from "./request-as-reason";
 import type { AskUser } from "./unnamed-record";
 import { wholeLinesShape } from "./whole-lines-shape";
 
@@ -182,7 +183,13 @@ export async function respond(
     for (const [field, schema] of Object.entries(node.fields ?? {}))
       if (state.missing.includes(field) && isFreeText(field, schema, state.options))
         shapes[field] =
-          `${schema.description ?? field}: the user's words, sent and shown as written; if they gave none, their request verbatim (never words of your own)`;
+          // A reason their words had none for (they said what, not why): sending their request
+          // again would fill it with no why at all, so the one way is to ask them.
+          state.request &&
+          !wordsHoldReason(state.request) &&
+          takesRequestAsReason(capability, field, schema, state.options)
+            ? `${schema.description ?? field}: their words say no why; ask the user, send their answer as written (never words of your own)`
+            : `${schema.description ?? field}: the user's words, sent and shown as written; if they gave none, their request verbatim (never words of your own)`;
   if (Object.keys(shapes).length) out.field_shapes = shapes;
   // Said with the question now, not one step at a time: the agent sends what it knows at once.
   if (row.status === "open" && (state.missing.length || state.validation_errors.length)) {

@@ -36,7 +36,7 @@ import { paidChoice } from "./paid-choices";
 import { partialLineInWords } from "./partial-line-words";
 import { present } from "./present-value";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
-import { takesRequestAsReason } from "./request-as-reason";
+import { takesRequestAsReason, wordsHoldReason } from "./request-as-reason";
 import { whereItStands, whyPicked } from "./why-picked";
 
 export interface Evaluation {
@@ -306,9 +306,10 @@ export async function evaluateAction(
         if (at >= 0) missing.splice(at, 1);
         if (named.narrow) narrowOffer(options, own, named.ambiguous.field, named.narrow);
       }
-      // A reason the user gave none for: their request, verbatim, marked so on every surface.
+      // A reason their words give: their request, verbatim, said to be their own words on every
+      // surface. Words that give no why leave it missing: asked, never filled and hedged.
       const reason =
-        request && !named
+        request && !named && wordsHoldReason(request)
           ? missing.find(
               (f) => !tried.has(f) && fields[f] && takesRequestAsReason(capability, f, fields[f], own),
             )

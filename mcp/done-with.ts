@@ -42,7 +42,7 @@ export function doneWith(summary: unknown, said = ""): string | null {
     }
     if (entries.length) parts.push(`${row.label}: ${entries.filter(Boolean).join("; ")}`);
   }
-  // The first line already says the decision ("Refund $7.00 to …: done"): not said twice.
+  // The first line already says the decision ("Pay $55.00 from …: done"): not said twice.
   const shown = said.includes(head) ? parts : [head, ...parts];
   return shown.length ? `done with: ${shown.join(" · ")}`.slice(0, 600) : null;
 }

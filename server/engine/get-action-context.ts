@@ -36,7 +36,7 @@ function contextMessage(capability: AnyCapability, row: ActionRow): string {
   const title = capability.title;
   if (row.status === "completed" || row.status === "applied") {
     const what = whatWasDone(capability, parseActionState(row.state).summary);
-    return `${what}: done${row.status === "completed" ? ", verified at the system of record" : ""}`;
+    return `${what}: done${row.status === "completed" ? " and verified" : ""}`;
   }
   if (row.status !== "refused") return `${title}: ${row.status} at ${row.node}`;
   const why = parseActionState(row.state).validation_errors[0]?.message ?? "refused";

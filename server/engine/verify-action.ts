@@ -76,7 +76,7 @@ export async function verifyAction(
     return respond(deps, capability, next, {
       outcome: "applied",
       // What moved, as the person approved it, first (what-was-done.ts).
-      message: `${whatWasDone(capability, parseActionState(next.state).summary)}: done, verified at the system of record`,
+      message: `${whatWasDone(capability, parseActionState(next.state).summary)}: done and verified`,
       retryable: false,
       next_actions: [],
     });

@@ -12,7 +12,8 @@ const LATE = "I was charged express shipping on my backpack order but it came la
  * host): a reason filled from the user's words says they are their words and nothing that invites
  * asking; words with no why leave the reason to ask; the approval screen and the result say what
  * money moved, where; the waiting answer names the one call that shows the result, and that call
- * answers with it in its first line — no longer than before (waiting 301 tokens, get_context 119).
+ * answers with it in its first line — no longer than before (without the random ids: waiting 269
+ * tokens, get_context 93).
  */
 describe("approved money, in words a model and a person read right (MCP over HTTP, real gateway)", () => {
   let w: McpWorld;
@@ -63,7 +64,7 @@ describe("approved money, in words a model and a person read right (MCP over HTT
     const naming = waiting.split("\n").filter((l) => /get_context/.test(l));
     expect(naming).toHaveLength(1);
     expect(naming[0]).toMatch(/nothing to call now; afterwards get_context shows the result/);
-    expect(encode(waiting).length).toBeLessThanOrEqual(301);
+    expect(encode(waiting.replaceAll(id, "")).length).toBeLessThanOrEqual(269);
 
     // Before: the approval screen's heading is the money sentence.
     expect((await screen(id)).rendered.sentence).toBe("Refund $7.00 to Visa •••• 4242");
@@ -73,11 +74,10 @@ describe("approved money, in words a model and a person read right (MCP over HTT
     expect(decided.result?.message).toMatch(/^Refund \$7\.00 to Visa •••• 4242/);
 
     const read = text(await alice.callTool({ name: "get_context", arguments: { action_id: id } }));
-    expect(read.split("\n")[0]).toBe(
-      "Refund $7.00 to Visa •••• 4242: done, verified at the system of record",
-    );
-    expect(encode(read).length).toBeLessThanOrEqual(119);
+    expect(read.split("\n")[0]).toBe("Refund $7.00 to Visa •••• 4242: done and verified");
+    // Counted without the random ids (the action's, 14–16 tokens; the refund's, ~10): before, 93.
+    expect(encode(read.replaceAll(id, "").replace(/re_[0-9a-f]+/g, "")).length).toBeLessThanOrEqual(93);
     const verified = text(await alice.callTool({ name: "verify_action", arguments: { action_id: id } }));
-    expect(verified.split("\n")[0]).toMatch(/^applied: Refund \$7\.00 to Visa •••• 4242: done/);
+    expect(verified.split("\n")[0]).toBe("applied: Refund $7.00 to Visa •••• 4242: done and verified");
   });
 });

@@ -268,10 +268,13 @@ export const afterSales = defineCapability<ShopAdapter>({
           .enum(AFTER_SALES_KINDS)
           .describe("refund_only | return_refund | exchange | shipping_refund; see options.after_sales"),
       },
-      async resolve({ adapter, values, derived }) {
-        const order = derived.order as ShopOrder;
+      async resolve({ adapter, values, derived: upstream }) {
+        const order = upstream.order as ShopOrder;
         const paths = afterSalesPaths(order);
         const eligible = paths.filter((p) => p.eligible);
+        // Where a refund goes, by the method's label, on every pass (a pass that only defaults
+        // the kind too): the summary must read the same when confirm re-evaluates it.
+        const derived = { paid_with: await paidWith(adapter, order) };
         // In the words people use for it: before shipment, refund-only is what "cancel" means
         // (the summary then says "Cancel the order and refund"), so "cancel it" names this path.
         // "Send back the backpack" is a return, "swap my tee" an exchange (round 28: both asked
@@ -289,6 +292,7 @@ export const afterSales = defineCapability<ShopAdapter>({
         if (!eligible.length && !kind)
           return {
             options,
+            derived,
             errors: [
               {
                 field: "order_id",
@@ -300,11 +304,14 @@ export const afterSales = defineCapability<ShopAdapter>({
             ],
           };
         if (!kind)
-          return eligible.length === 1 ? { options, defaults: { kind: eligible[0]?.kind } } : { options };
+          return eligible.length === 1
+            ? { options, derived, defaults: { kind: eligible[0]?.kind } }
+            : { options, derived };
         const path = paths.find((p) => p.kind === kind) as AfterSalesPath;
         if (!path.eligible)
           return {
             options,
+            derived,
             errors: [
               {
                 field: "kind",
@@ -315,7 +322,7 @@ export const afterSales = defineCapability<ShopAdapter>({
               },
             ],
           };
-        return { options, derived: { paid_with: await paidWith(adapter, order) } };
+        return { options, derived };
       },
     },
     {

@@ -8,8 +8,9 @@ const ID_LIKE = /^([a-z]+_[a-z0-9_]+|\d{4}-\d\d-\d\dT[\d:.]+Z?)$/;
  * capability's declaration): its decision, then each choice by its label — a list's entries by
  * their labelled facts, each other field by its shown value — never ids or version stamps. Round
  * 3's model, told "done" and ids, could not tell the user which of its choices were applied.
+ * `said`: the answer's message, whose words are not repeated; null when nothing is left to say.
  */
-export function doneWith(summary: unknown): string {
+export function doneWith(summary: unknown, said = ""): string | null {
   const r = renderSummary(summary, "action");
   const parts: string[] = [];
   const rows = r.rows;
@@ -41,5 +42,7 @@ export function doneWith(summary: unknown): string {
     }
     if (entries.length) parts.push(`${row.label}: ${entries.filter(Boolean).join("; ")}`);
   }
-  return `done with: ${[head, ...parts].join(" · ")}`.slice(0, 600);
+  // The first line already says the decision ("Pay $55.00 from …: done"): not said twice.
+  const shown = said.includes(head) ? parts : [head, ...parts];
+  return shown.length ? `done with: ${shown.join(" · ")}`.slice(0, 600) : null;
 }

@@ -422,7 +422,10 @@ export function renderOutcomeText(
   if (deciding) lines.push(...decided);
   else if (result.summary && typeof result.summary === "object") {
     if (!result.effect) lines.push(agentSummaryLines(result.summary)[0] ?? "");
-    else if ((result.effect as Json).status === "applied") lines.push(doneWith(result.summary as Json));
+    else if ((result.effect as Json).status === "applied") {
+      const done = doneWith(result.summary as Json, message);
+      if (done) lines.push(done);
+    }
   }
   const rest: string[] = [];
   for (const [k, v] of Object.entries(result)) {

@@ -13,6 +13,7 @@ import {
   toJson,
 } from "./action-store";
 import type { EngineDeps } from "./engine-deps";
+import { whatWasDone } from "./what-was-done";
 
 /**
  * The effect ledger: one Effect row per action, keyed by the action key, claimed (`pending`)
@@ -199,6 +200,7 @@ interface Settlement {
 /** Business refusals and no-op answers definitely did not apply; timeouts and dropped connections may have. */
 function settlementOf(
   capability: AnyCapability,
+  summary: unknown,
   result: EffectResult,
   requiresApproval: boolean,
   via: "confirmed" | "recovered",
@@ -216,7 +218,8 @@ function settlementOf(
         lastError: null,
         response: {
           outcome: "applied",
-          message: `${capability.effect?.description ?? "Effect"}: done (${result.externalId ?? "no external id"}); verify it`,
+          // What moved, as the person approved it, in the first words (what-was-done.ts).
+          message: `${whatWasDone(capability, summary)}: done (${result.externalId ?? "no external id"}); verify it`,
           retryable: false,
         },
       };
@@ -277,7 +280,7 @@ async function recordEffectResult(
 ): Promise<ActionResponse> {
   const { db } = deps;
   const state = parseActionState(row.state);
-  const settled = settlementOf(capability, result, state.requires_approval, via);
+  const settled = settlementOf(capability, state.summary, result, state.requires_approval, via);
   state.last_error = settled.lastError;
   if (result.status === "applied") state.recovery = null;
   // A recovery that still cannot tell what happened leaves the action to a person.

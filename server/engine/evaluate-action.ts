@@ -307,7 +307,8 @@ export async function evaluateAction(
         if (at >= 0) missing.splice(at, 1);
         if (named.narrow) narrowOffer(options, own, named.ambiguous.field, named.narrow);
       }
-      // A reason the user gave none for: their request, verbatim, marked so on every surface.
+      // A reason: their request, verbatim, said to be their own words on every surface (with or
+      // without a why in it: asking "why?" costs the user a turn for a field the shop only keeps).
       const reason =
         request && !named
           ? missing.find(

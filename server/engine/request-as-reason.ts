@@ -8,7 +8,8 @@ import { isFreeText } from "./choice-words";
  * verbatim — what every answer already told the agent to send ("if they gave none, their request
  * verbatim"). Round 8's model was asked for an exchange's reason it had already sent as intent.
  * A comment or a resolution is never filled so: it is text the customer reads, not a why, and
- * a change nobody approves would send it unseen.
+ * a change nobody approves would send it unseen. It is marked as the user's own words and nothing
+ * more: a hedge ("the user gave no reason of their own") read as "ask for a reason" (issue 23).
  */
 export function takesRequestAsReason(
   capability: AnyCapability,

@@ -15,6 +15,7 @@ import { effectContext } from "./effect-ledger";
 import type { EngineDeps } from "./engine-deps";
 import { queueUndecided } from "./queue-undecided";
 import { recoverOffered } from "./recover-offered";
+import { whatWasDone } from "./what-was-done";
 
 /**
  * Asks the system of record what really happened and records it: an effect found there becomes
@@ -74,7 +75,8 @@ export async function verifyAction(
     const next = await recordVerification(deps, row, effect, v, "verified");
     return respond(deps, capability, next, {
       outcome: "applied",
-      message: `Verified: ${capability.effect?.description ?? "effect"} happened`,
+      // What moved, as the person approved it, first (what-was-done.ts).
+      message: `${whatWasDone(capability, parseActionState(next.state).summary)}: done and verified`,
       retryable: false,
       next_actions: [],
     });

@@ -26,7 +26,9 @@ describe("news of a person's decisions with the agent's next call (MCP over HTTP
     const started = await alice.callTool({ name: "start_action", arguments: CHECKOUT });
     const s = sc(started);
     expect(s.status).toBe("awaiting_approval");
-    expect(text(started)).toMatch(/nothing to call now \(your next call's answer brings it too/);
+    expect(text(started)).toMatch(
+      /nothing to call now; afterwards get_context shows the result \(any next call brings it too\)/,
+    );
     expect(await approve(w, String(s.action_id))).toMatchObject({ outcome: "applied" });
 
     // Sam's agent hears nothing of Alice's action.
@@ -43,7 +45,7 @@ describe("news of a person's decisions with the agent's next call (MCP over HTTP
     expect(blocks).toHaveLength(2);
     expect(blocks[1]).toMatch(NEWS);
     expect(blocks[1]).toContain(`action \`${s.action_id}\``);
-    expect(blocks[1]).toMatch(/Checkout: completed/);
+    expect(blocks[1]).toMatch(/^Pay \$[0-9.,]+ from .*: done and verified$/m);
     // The answer itself comes first and whole (a client reading one block reads it), its structured part untouched.
     expect(blocks[0]).toMatch(/after_sales|refund/i);
     expect(blocks[0]).not.toMatch(NEWS);
@@ -78,7 +80,7 @@ describe("news of a person's decisions with the agent's next call (MCP over HTTP
     await approve(w, String(approved.action_id));
     const read = await alice.callTool({ name: "get_context", arguments: { action_id: approved.action_id } });
     expect(text(read)).not.toMatch(NEWS);
-    expect(text(read)).toMatch(/Checkout: completed/);
+    expect(text(read)).toMatch(/^Pay \$[0-9.,]+ from .*: done and verified$/m);
     const after = await alice.callTool({ name: "search_capabilities", arguments: { query: "pay" } });
     expect(text(after)).not.toMatch(NEWS);
   });
@@ -94,7 +96,7 @@ describe("news of a person's decisions with the agent's next call (MCP over HTTP
     const news = text(next).slice(text(next).indexOf(NEWS_HEADING));
     expect(news).toMatch(NEWS);
     expect(news).toContain(`action \`${s.action_id}\``);
-    expect(news).toMatch(/Checkout: completed/);
+    expect(news).toMatch(/^Pay \$[0-9.,]+ from .*: done and verified$/m);
     expect(news).toMatch(/order_id ord_/);
     // Briefly: how it ended and what it made, not the summary the agent read before the approval.
     expect(news).not.toMatch(/done with:/);

@@ -135,7 +135,7 @@ describe("defaults the user did not choose are marked everywhere", () => {
     expect(text(res)).toContain("amount = $7.00 (the full refundable amount; sent as 700)");
   });
 
-  it("a reason the user gave none for is their request verbatim, marked as taken from it in the text and on the person's screen, and a reason sent wins", async () => {
+  it("a reason the user's words give is their request verbatim, said to be their own words in the text and on the person's screen, and a reason sent wins", async () => {
     const alice = await w.connect(w.keys.alice);
     // Round 8: the exchange asked for a reason "if they gave none, their request verbatim",
     // though the agent had just sent that very request as intent.
@@ -146,17 +146,13 @@ describe("defaults the user did not choose are marked everywhere", () => {
     });
     const out = sc(res);
     expect(out.missing ?? [], JSON.stringify(out)).not.toContain("reason");
-    expect((out.from_words as Record<string, string>).reason).toBe(
-      `"${words}" (taken from the request: the user gave no reason of their own)`,
-    );
+    expect((out.from_words as Record<string, string>).reason).toBe(`"${words}" (the user's own words)`);
     const rows = async () => (await screenRows(String(out.action_id))).find((r) => r.label === "Reason");
     expect(await rows()).toMatchObject({
       text: words,
-      note: "taken from the request: the user gave no reason of their own",
+      note: "the user's own words",
     });
-    expect(text(res)).toContain(
-      `- Reason: ${words} (taken from the request: the user gave no reason of their own)`,
-    );
+    expect(text(res)).toContain(`- Reason: ${words} (the user's own words)`);
 
     // Sent by the agent: that reason, unmarked.
     const sent = await alice.callTool({

@@ -59,10 +59,9 @@ describe("an agent that reads only the text block", () => {
         arguments: { action_id: started.action_id, idempotency_key: "done-with-address-1" },
       }),
     );
-    expect(done).toMatch(/^applied: /);
-    expect(done).toMatch(
-      /^done with: Change the delivery address · From: Office: .* · To: Home: 42 Elm Road/m,
-    );
+    // What was done comes first; "done with" adds the choices, not the decision again.
+    expect(done).toMatch(/^applied: Change the delivery address: done /);
+    expect(done).toMatch(/^done with: From: Office: .* · To: Home: 42 Elm Road/m);
     // Labels, not the ids and version stamps the summary also holds.
     expect(done.split("\n").find((l) => l.startsWith("done with:"))).not.toMatch(
       /addr_alice_home|T\d\d:\d\d/,

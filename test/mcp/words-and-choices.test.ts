@@ -343,7 +343,8 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
         "m",
       ),
     );
-    expect(sc(one).status).toBe("awaiting_approval");
+    // "Cancel the order" says what, not why: the reason is the user's to give (issue 23).
+    expect(sc(one).missing).toEqual(["reason"]);
     // A second order today: the words fit both, the user is asked.
     const second = await placeOne("today-order-2");
     const two = sc(

@@ -11,12 +11,14 @@ interface AwaitingApproval {
  * the person's approval runs the confirm itself (the gateway's decide-approval), so nothing is
  * left to call; the agent's next call brings the result anyway (mcp/agent-news.ts), and the person
  * saw it on their screen. Round 18's model read the action after every approval while the text
- * said "get_context reads it at once": the read is named for when the user asks, no sooner.
+ * said "get_context reads it at once": the read is named for after the approval, no sooner, and
+ * as the one call that shows the result (a careful model makes one; issue 23: "whatever you call"
+ * named none, and it guessed confirm_action, refused for its missing key).
  * `readsResult` is how this face reads the result: `get_context` on the
  * action face, `navigate actions://…` on the browse face (which has no get_context).
  */
 export function approvalCarries(readsResult: string): string {
-  return `their approval at the link carries it out and shows them the result: nothing to call now (your next call's answer brings it too, whatever you call; ${readsResult} only if the user asks)`;
+  return `their approval at the link carries it out and shows them the result: nothing to call now; afterwards ${readsResult} shows the result (any next call brings it too)`;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { parseActionState } from "../../engine/action-state";
 import type { ApprovalRunNote } from "../../engine/approval-run";
 import { actionKeyFor } from "../../engine/effect-ledger";
+import { whatWasDone } from "../../engine/what-was-done";
 import { actionOwnerContext } from "../action-owner-context";
 import type { ApprovedResult } from "../approvals";
 import type { GatewayOutcome } from "../gateway-pipeline";
@@ -185,10 +186,18 @@ export function applyApprovedActionOperation(deps: GatewayDeps) {
         typeof out.version === "number" ? out.version : approved.version,
         agentNote(out, refusedBySystem),
       );
+    // Carried out: what moved, as the person approved it ("Refund $7.00 to Visa •••• 4242"),
+    // beside which the screen says "Done" and the reference. The effect's own words ("Submit the
+    // after-sales request: done") read as a request filed, not money moved (issue 23).
+    const capability = deps.capabilities.get(action.capability);
+    const message =
+      out.outcome === "applied" && capability
+        ? `${whatWasDone(capability, parseActionState(action.state).summary)}${out.status === "completed" ? "; verified at the system of record" : ""}`
+        : out.message;
     return {
       outcome: out.outcome,
       ...(out.reason ? { reason: out.reason } : {}),
-      message: out.message,
+      message,
       external_id: typeof out.external_id === "string" ? out.external_id : null,
       ...(typeof out.status === "string" ? { status: out.status } : {}),
       ...(typeof out.version === "number" ? { version: out.version } : {}),

@@ -17,6 +17,7 @@ import {
 import { openItems, settledItems, settledSentence } from "../after-sales-items";
 import { orderNode } from "../order-node";
 import { orderSum, sumTerms } from "../order-sum";
+import { paidWith } from "../paid-with";
 import type { ShopAdapter, ShopOrder, ShopOrderItem } from "../shop-adapter";
 import { SHOP_MONEY, SHOP_POLICY } from "../shop-policy";
 import { shopSummary } from "../shop-summary-fields";
@@ -117,8 +118,11 @@ function afterSalesFacts({
 }): Record<string, unknown> & { title: string; amount_label?: string } {
   const order = derived.order as ShopOrder;
   const kind = values.kind as AfterSalesKind;
-  // Refunds go back the way the order was paid (the legacy system credits the balance itself).
-  const refundTo = order.payment?.method === "balance" ? "Store credit" : "the card the order was paid with";
+  // Refunds go back the way the order was paid (the legacy system credits the balance itself),
+  // named by the method's label ("Visa •••• 4242"): the person sees where the money goes.
+  const refundTo =
+    (derived.paid_with as string | null | undefined) ??
+    (order.payment?.method === "balance" ? "Store credit" : "the card the order was paid with");
   const base = {
     title: KIND_LABELS[kind],
     order_id: order.id,
@@ -264,10 +268,13 @@ export const afterSales = defineCapability<ShopAdapter>({
           .enum(AFTER_SALES_KINDS)
           .describe("refund_only | return_refund | exchange | shipping_refund; see options.after_sales"),
       },
-      async resolve({ values, derived }) {
-        const order = derived.order as ShopOrder;
+      async resolve({ adapter, values, derived: upstream }) {
+        const order = upstream.order as ShopOrder;
         const paths = afterSalesPaths(order);
         const eligible = paths.filter((p) => p.eligible);
+        // Where a refund goes, by the method's label, on every pass (a pass that only defaults
+        // the kind too): the summary must read the same when confirm re-evaluates it.
+        const derived = { paid_with: await paidWith(adapter, order) };
         // In the words people use for it: before shipment, refund-only is what "cancel" means
         // (the summary then says "Cancel the order and refund"), so "cancel it" names this path.
         // "Send back the backpack" is a return, "swap my tee" an exchange (round 28: both asked
@@ -285,6 +292,7 @@ export const afterSales = defineCapability<ShopAdapter>({
         if (!eligible.length && !kind)
           return {
             options,
+            derived,
             errors: [
               {
                 field: "order_id",
@@ -296,11 +304,14 @@ export const afterSales = defineCapability<ShopAdapter>({
             ],
           };
         if (!kind)
-          return eligible.length === 1 ? { options, defaults: { kind: eligible[0]?.kind } } : { options };
+          return eligible.length === 1
+            ? { options, derived, defaults: { kind: eligible[0]?.kind } }
+            : { options, derived };
         const path = paths.find((p) => p.kind === kind) as AfterSalesPath;
         if (!path.eligible)
           return {
             options,
+            derived,
             errors: [
               {
                 field: "kind",
@@ -311,7 +322,7 @@ export const afterSales = defineCapability<ShopAdapter>({
               },
             ],
           };
-        return { options };
+        return { options, derived };
       },
     },
     {

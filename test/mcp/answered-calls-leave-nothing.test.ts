@@ -44,7 +44,7 @@ describe("an answered read leaves nothing behind", () => {
         delay?: number,
         ...rest: unknown[]
       ) => {
-        const timer = realSetTimeout(fn, delay, ...rest);
+        const timer = realSetTimeout(fn, delay, ...rest) as unknown as NodeJS.Timeout;
         // A connector request's deadline (server/egress/request-deadline.ts); undici's own
         // keep-alive timers and the SDK's are not about a read's answer.
         if (new Error().stack?.includes("request-deadline")) armed.push({ delay: delay ?? 0, timer });

@@ -27,7 +27,7 @@ import {
   type McpHttpRequest,
   toResponse,
 } from "./mcp-http-exchange";
-import { modernToolRoute, serveModernAsJson } from "./modern-json-leg";
+import { MODERN_PROTOCOL_VERSION, modernToolRoute, serveModernAsJson } from "./modern-json-leg";
 import { registeredToolNames } from "./registered-tool-names";
 import { answeredResult, answerWithResult, createToolListCache, toolsListRequest } from "./tool-list-cache";
 
@@ -340,8 +340,17 @@ export function createMcpHttpHandler<Ctx>(options: McpHttpHandlerOptions<Ctx>) {
       ? { ...authInfo, token: "[access token]", extra: {} }
       : { token: "[agent key]", clientId: identity.clientId, scopes: [] };
     const toolsOnly = !!parsed && onlyToolMessages(parsed.value);
-    const legacyJson = !!parsed && (await answersLegacyInJson(request, parsed.value));
-    const modern = !legacyJson && toolsOnly && parsed ? modernToolRoute(request, parsed.value) : undefined;
+    // A request naming the modern revision is classified once: a modern route is one the SDK's
+    // classifier called modern, so never legacy (its isLegacyRequest is the same classifier).
+    const namesModern = request.headers.get("mcp-protocol-version") === MODERN_PROTOCOL_VERSION;
+    const modernFirst =
+      namesModern && toolsOnly && parsed ? modernToolRoute(request, parsed.value) : undefined;
+    const legacyJson = !modernFirst && !!parsed && (await answersLegacyInJson(request, parsed.value));
+    const modern = namesModern
+      ? modernFirst
+      : !legacyJson && toolsOnly && parsed
+        ? modernToolRoute(request, parsed.value)
+        : undefined;
     const release = (legacyJson || modern) && toolsOnly ? options.releaseServer : undefined;
     const scope: ServerScope = {
       resources: !toolsOnly,

@@ -1,5 +1,6 @@
 import { EGRESS_FAILURE, EgressError, egressFetch } from "../../egress/egress-fetch";
 import { type EgressAnswer, egressRequest } from "../../egress/egress-request";
+import { requestDeadline } from "../../egress/request-deadline";
 import { logger } from "../../logger";
 import {
   ConnectionRequiredError,
@@ -239,36 +240,42 @@ export function createApiClient(options: ApiClientOptions) {
     } catch {
       return { kind: "refused", message: "a header value was refused by the HTTP client; nothing was sent" };
     }
+    // The deadline covers the answer's body too; cleared once it is read (or the read failed).
+    const deadline = requestDeadline(options.timeoutMs ?? OPENAPI_LIMITS.timeoutMs);
     let res: EgressAnswer;
-    try {
-      res = await egressRequest(url, {
-        method: call.operation.method.toUpperCase(),
-        headers,
-        body: call.body === undefined ? undefined : JSON.stringify(call.body),
-        // A redirect could carry the credentials to another origin: never followed.
-        redirect: "manual",
-        signal: AbortSignal.timeout(options.timeoutMs ?? OPENAPI_LIMITS.timeoutMs),
-      });
-    } catch (error) {
-      // Refused by the egress policy or never connected: nothing was sent. The words are the same
-      // for every cause (the reason is in the server log); which address is named.
-      const sent = !(error instanceof EgressError) || error.sent;
-      if (!sent || !write)
-        return {
-          kind: "unavailable",
-          message: `the API at ${where(options.baseUrl)} did not answer: ${EGRESS_FAILURE}`,
-        };
-      return {
-        kind: "unknown",
-        message: `no answer from the API at ${where(options.baseUrl)} (${EGRESS_FAILURE}); the write may have happened`,
-      };
-    }
     let read: { body: unknown; truncated: boolean };
     try {
-      read = await readBody(res);
-    } catch {
-      if (!write) return { kind: "unavailable", message: "the API's answer broke off" };
-      return { kind: "unknown", message: "the API's answer broke off; the write may have happened" };
+      try {
+        res = await egressRequest(url, {
+          method: call.operation.method.toUpperCase(),
+          headers,
+          body: call.body === undefined ? undefined : JSON.stringify(call.body),
+          // A redirect could carry the credentials to another origin: never followed.
+          redirect: "manual",
+          signal: deadline.signal,
+        });
+      } catch (error) {
+        // Refused by the egress policy or never connected: nothing was sent. The words are the same
+        // for every cause (the reason is in the server log); which address is named.
+        const sent = !(error instanceof EgressError) || error.sent;
+        if (!sent || !write)
+          return {
+            kind: "unavailable",
+            message: `the API at ${where(options.baseUrl)} did not answer: ${EGRESS_FAILURE}`,
+          };
+        return {
+          kind: "unknown",
+          message: `no answer from the API at ${where(options.baseUrl)} (${EGRESS_FAILURE}); the write may have happened`,
+        };
+      }
+      try {
+        read = await readBody(res);
+      } catch {
+        if (!write) return { kind: "unavailable", message: "the API's answer broke off" };
+        return { kind: "unknown", message: "the API's answer broke off; the write may have happened" };
+      }
+    } finally {
+      deadline.clear();
     }
     if (res.status >= 200 && res.status < 300)
       return { kind: "ok", status: res.status, ...read, link: res.header("link") };

@@ -6,6 +6,7 @@
  */
 import { EGRESS_FAILURE, EgressError, egressFetch } from "../../egress/egress-fetch";
 import { type EgressAnswer, egressRequest, readAnswerText } from "../../egress/egress-request";
+import { requestDeadline } from "../../egress/request-deadline";
 import { SystemRejectedError, SystemUnavailableError } from "./system-errors";
 
 export interface HttpClientOptions {
@@ -111,6 +112,21 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     };
     if (req.body !== undefined) headers["content-type"] = "application/json";
     if (req.idempotencyKey) headers["idempotency-key"] = req.idempotencyKey;
+    // The deadline covers the answer's body too; cleared once it is read (or the read failed).
+    const deadline = requestDeadline(req.timeoutMs ?? defaultTimeout);
+    try {
+      return await answerOf(req, url, headers, deadline.signal);
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  async function answerOf(
+    req: HttpRequest,
+    url: URL,
+    headers: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<HttpAnswer> {
     let res: EgressAnswer;
     try {
       res = await egressRequest(url, {
@@ -119,7 +135,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
         // A redirect would carry the key elsewhere: answered as the 3xx it is.
         redirect: "manual",
-        signal: AbortSignal.timeout(req.timeoutMs ?? defaultTimeout),
+        signal,
       });
     } catch (err) {
       // Refused by the egress policy or never connected: nothing was sent.

@@ -147,7 +147,9 @@ describe("every false item flag carries its reason, the order's said once", () =
 
   /** The flags a reason names before its words ("returnable, exchangeable: …"), each reason of a list. */
   const named = (reasons: string | undefined) =>
-    (reasons ?? "").split("; ").flatMap((r) => (r.includes(": ") ? (r.split(": ")[0] ?? "").split(", ") : []));
+    (reasons ?? "")
+      .split("; ")
+      .flatMap((r) => (r.includes(": ") ? (r.split(": ")[0] ?? "").split(", ") : []));
 
   /**
    * Each false flag's reason names that flag: the line's own, else the order's. A line's reason
@@ -158,7 +160,8 @@ describe("every false item flag carries its reason, the order's said once", () =
     const now_ = afterSalesNow(order, now);
     for (const item of now_.items) {
       if (item.why_not) expect(named(item.why_not).length, item.id).toBeGreaterThan(0);
-      for (const flag of named(item.why_not)) expect(item[flag as "returnable"], `${item.id}.${flag}`).toBe(false);
+      for (const flag of named(item.why_not))
+        expect(item[flag as "returnable"], `${item.id}.${flag}`).toBe(false);
       for (const flag of ["returnable", "exchangeable"] as const) {
         if (item[flag]) continue;
         expect(

@@ -70,12 +70,14 @@ describe("item-level and order-level after-sales facts agree (real legacy, real 
       (r ?? "").split("; ").flatMap((x) => (x.includes(": ") ? (x.split(": ")[0] ?? "").split(", ") : []));
     for (const i of read.items) {
       if (i.why_not) expect(flags(i.why_not).length, `${where} ${i.id}: ${i.why_not}`).toBeGreaterThan(0);
-      for (const flag of flags(i.why_not)) expect(i[flag as "returnable"], `${where} ${i.id}.${flag}`).toBe(false);
+      for (const flag of flags(i.why_not))
+        expect(i[flag as "returnable"], `${where} ${i.id}.${flag}`).toBe(false);
       for (const flag of ["returnable", "exchangeable"] as const) {
         if (i[flag] !== false) continue;
-        expect(flags(i.why_not).includes(flag) || flags(once).includes(flag), `${where} ${i.id}.${flag}`).toBe(
-          true,
-        );
+        expect(
+          flags(i.why_not).includes(flag) || flags(once).includes(flag),
+          `${where} ${i.id}.${flag}`,
+        ).toBe(true);
       }
     }
     const orderWords = once?.replace(/^.*: /, "");

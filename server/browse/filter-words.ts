@@ -21,6 +21,15 @@ export interface NamedFilters {
   used: Set<string>;
   /** One markdown line per word that names values of two filters: neither is applied, nothing is guessed. */
   ambiguous: string[];
+  /** Declared values the words deny ("not delivered" → status delivered): left out of the rows (left-out-rows.ts). */
+  excluded: Excluded[];
+}
+
+/** One enumerated filter's values the words deny, with the words that denied them. */
+export interface Excluded {
+  key: string;
+  values: string[];
+  said: string[];
 }
 
 /** One event-time filter the words name: its parameter, as said back, and the words that named it. */
@@ -210,13 +219,17 @@ export async function namedFilters(
   const times = timed.filter((t) => t.denied || !t.words.some((w) => byValue.has(w)));
   const params: string[] = [...addressed, ...times].map((t) => t.param);
   const shown: string[] = [...addressed, ...times].map((t) => t.shown);
-  // A denied word that names a declared value, and no event a row times: said, never applied.
-  const values = specs.flatMap(([, v]) => (Array.isArray(v) ? v.flatMap((x) => tokens(x)) : []));
-  const unnamed = [...denied].filter((w) => !timed.some((t) => t.words.includes(w)) && values.includes(w));
-  if (unnamed.length)
-    ambiguous.push(
-      `${unnamed.map((w) => code(`not ${w}`)).join(", ")}: this listing cannot leave a value out; not applied.`,
-    );
+  // A denied word that names a declared value, and no event a row times: the value is left out
+  // of the rows (left-out-rows.ts), or said not to be. Played: "my orders not yet delivered"
+  // answered "cannot leave a value out" and the model filtered all eight rows by hand.
+  const excluded: Excluded[] = [];
+  for (const [key, spec] of specs) {
+    if (!Array.isArray(spec) || skip(key)) continue;
+    const said = [...denied].filter((w) => !timed.some((t) => t.words.includes(w)));
+    const values = spec.filter((v) => !NOT_A_NAME.test(v) && tokens(v).some((t) => said.includes(t)));
+    if (values.length && values.length < spec.length)
+      excluded.push({ key, values, said: said.filter((w) => values.some((v) => tokens(v).includes(w))) });
+  }
   for (const [key, hits] of named) {
     for (const h of hits) for (const w of h.words) used.add(w);
     const [only, other] = hits;
@@ -224,5 +237,5 @@ export async function namedFilters(
     params.push(`${key}=${encodeURIComponent(only.choice.value)}`);
     shown.push(`${filterName(key)} = ${only.choice.label}`);
   }
-  return { params, shown, used, ambiguous };
+  return { params, shown, used, ambiguous, excluded };
 }

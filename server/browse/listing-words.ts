@@ -1,6 +1,6 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import type { RouteDefinition } from "./browse-routes";
-import { namedFilters } from "./filter-words";
+import { type Excluded, namedFilters } from "./filter-words";
 import { ASKING, CONNECTING, FRAMING, PLACING_SORT, words } from "./route-words";
 import { sortFromWords } from "./sort-words";
 
@@ -27,6 +27,8 @@ export interface NarrowedListing {
   filtered: string[];
   /** Words that name values of two filters, each said in a line: applied as neither. */
   ambiguous: string[];
+  /** Declared values the words deny: left out of the rows where the listing is complete. */
+  excluded: Excluded[];
 }
 
 /** A URI with query parameters added (`a=1`, already encoded), after `?` or `&` as it needs. */
@@ -59,6 +61,7 @@ export async function narrowedListing(
     sorted: null,
     filtered: [],
     ambiguous: [],
+    excluded: [],
   };
   if (!route) return none;
   // Sort words sort (or are said not to), and are never the text filter.
@@ -78,7 +81,7 @@ export async function narrowedListing(
   const named = await namedFilters(backend, route, q, unexplained, (key) => given.has(key));
   for (const w of named.used) used.add(w);
   params.push(...named.params);
-  const said = { filtered: named.shown, ambiguous: named.ambiguous };
+  const said = { filtered: named.shown, ambiguous: named.ambiguous, excluded: named.excluded };
   const withoutWords = withParams(uri, params);
   // Words that place a sort are used once the words sorted the listing ("sorted by price").
   if (params.some((p) => SORT_PARAM.test(p))) for (const w of PLACING_SORT) used.add(w);

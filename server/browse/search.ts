@@ -8,6 +8,7 @@ import { balancedBySystem } from "./balanced-by-system";
 import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
 import { eligibleRecords } from "./eligible-records";
 import { guarded } from "./guarded";
+import { shapedListing } from "./left-out-rows";
 import { listingRowsShow } from "./listing-rows-show";
 import { type NarrowedListing, narrowedListing, withParams } from "./listing-words";
 import { namedRecord } from "./named-record";
@@ -23,7 +24,6 @@ import { ASKING, candidateRoutes, FRAMING, STOP, scoreRoute, words } from "./rou
 import { recordSources, searchRecords } from "./search-records";
 import { schemeOf, searchableSystems } from "./searchable-systems";
 import { orderAlreadyStated, sortFromWords } from "./sort-words";
-import { widenedListing } from "./widened-listing";
 import { wordsRowsShow } from "./words-rows-show";
 
 // Search: the URI structure (routes) and the data.
@@ -283,8 +283,8 @@ async function openedSection(
 ): Promise<string | null> {
   const opened = await navigate(backend, narrowed.uri);
   if (opened.outcome !== "applied") return null;
-  // Words naming a field the rows hold beyond the table show it as a column.
-  const { listing, page, said: widened } = await widenedListing(backend, narrowed, opened);
+  // Words naming a field the rows hold beyond the table show it as a column; values they deny go.
+  const { listing, page, said: widened } = await shapedListing(backend, narrowed, opened, route);
   const title = route?.title ?? "";
   const heading = link(page.title, page.uri);
   const { leftover, textFilter, withoutWords, unsorted, sorted, filtered, ambiguous } = listing;

@@ -38,6 +38,7 @@ import { present } from "./present-value";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 import { takesRequestAsReason } from "./request-as-reason";
 import { fieldWordsOf, saidByWords } from "./said-by-words";
+import { unusedFieldErrors } from "./unused-fields";
 import { whereItStands, whyPicked } from "./why-picked";
 
 export interface Evaluation {
@@ -270,7 +271,7 @@ export async function evaluateAction(
         if (!present(values[field]) && !paidMissing.includes(field) && paidChoice(capability, field, options))
           paidMissing.push(field);
       // A field the node rejected on business grounds does not stay as if it were accepted.
-      errors.push(...(result.errors ?? []));
+      errors.push(...(result.errors ?? []), ...unusedFieldErrors(node, checked));
       const ambiguous = retry.ambiguous;
       if (ambiguous) {
         for (let e = errors.length - 1; e >= 0; e--)

@@ -145,18 +145,31 @@ describe("every false item flag carries its reason, the order's said once", () =
     return order;
   };
 
-  /** Each false flag's reason: the line's own, else the order's (which must name the flag). */
+  /** The flags a reason names before its words ("returnable, exchangeable: …"), each reason of a list. */
+  const named = (reasons: string | undefined) =>
+    (reasons ?? "")
+      .split("; ")
+      .flatMap((r) => (r.includes(": ") ? (r.split(": ")[0] ?? "").split(", ") : []));
+
+  /**
+   * Each false flag's reason names that flag: the line's own, else the order's. A line's reason
+   * names only flags false on it (played: "product not exchangeable" beside "returnable: false"
+   * on a lamp not shipped yet read as why it could not be returned).
+   */
   function reasons(order: ShopOrder) {
     const now_ = afterSalesNow(order, now);
-    for (const item of now_.items)
+    for (const item of now_.items) {
+      if (item.why_not) expect(named(item.why_not).length, item.id).toBeGreaterThan(0);
+      for (const flag of named(item.why_not))
+        expect(item[flag as "returnable"], `${item.id}.${flag}`).toBe(false);
       for (const flag of ["returnable", "exchangeable"] as const) {
         if (item[flag]) continue;
-        const orders = now_.items_why_not;
         expect(
-          item.why_not ?? (orders?.includes(flag) ? orders : undefined),
+          named(item.why_not).includes(flag) || named(now_.items_why_not).includes(flag),
           `${item.id}.${flag}`,
-        ).toBeTruthy();
+        ).toBe(true);
       }
+    }
     return now_;
   }
 
@@ -169,7 +182,7 @@ describe("every false item flag carries its reason, the order's said once", () =
     expect(out.items_why_not).toBe("returnable, exchangeable: not delivered yet");
     expect(out.items.map((i) => [i.id, i.returnable, i.exchangeable, i.why_not])).toEqual([
       ["it_1", false, false, undefined],
-      ["it_2", false, false, "product not exchangeable"],
+      ["it_2", false, false, "exchangeable: product not exchangeable"],
     ]);
   });
 
@@ -195,8 +208,8 @@ describe("every false item flag carries its reason, the order's said once", () =
     const out = reasons(order);
     expect(out.items_why_not).toBeUndefined();
     expect(out.items.map((i) => [i.id, i.returnable, i.exchangeable, i.why_not])).toEqual([
-      ["it_1", false, false, "already exchanged"],
-      ["it_2", true, false, "product not exchangeable"],
+      ["it_1", false, false, "returnable, exchangeable: already exchanged"],
+      ["it_2", true, false, "exchangeable: product not exchangeable"],
     ]);
   });
 
@@ -206,7 +219,7 @@ describe("every false item flag carries its reason, the order's said once", () =
     order.status = "shipped";
     const out = reasons(order);
     expect(out.items_why_not).toBe("returnable: not delivered yet");
-    expect(out.items[0]?.why_not).toBe("product not exchangeable");
+    expect(out.items[0]?.why_not).toBe("exchangeable: product not exchangeable");
   });
 
   it("open lines carry no reason", () => {

@@ -114,6 +114,13 @@ export interface NodeDefinition<A, D extends object = Derived> {
    * goes. A list-of-ids field whose rows carry a quantity is read so even when not declared.
    */
   wholeLines?: Record<string, string>;
+  /**
+   * Fields only some values of a choice use (`item_ids` only for `kind: return_refund`): `field`
+   * is the choosing field, `takes` maps each such field to the values that use it. A field sent
+   * beside a value that does not use it is refused, naming the values that take it, never dropped
+   * in silence (a refund-only dry run with `item_ids` showed the whole order refunded).
+   */
+  usedOnlyWhen?: { field: string; takes: Record<string, readonly string[]> };
   /** A confirmation node: the action stops here until a person approves and the agent confirms. */
   requiresConfirmation?: boolean;
   /**

@@ -178,7 +178,9 @@ export function afterSalesPaths(order: ShopOrder, now = new Date()): AfterSalesP
 
 /**
  * A line with what may be done with it now, beside what it is; `why_not` is the line's own reason
- * when a flag is false for it alone (settled before, a product the shop does not exchange).
+ * when a flag is false for it alone (settled before, a product the shop does not exchange), led by
+ * the flags it explains ("exchangeable: product not exchangeable"): a flag false for the order's
+ * reason is said once in `items_why_not`, never under another flag's reason.
  */
 export type ItemNow = Omit<ShopOrderItem, "exchangeable"> & {
   returnable: boolean;
@@ -227,7 +229,13 @@ export function afterSalesNow(
     const how = settled.get(line.id)?.how;
     const returnable = !how && path("return_refund")?.eligible === true;
     const canExchange = !how && exchangeable && path("exchange")?.eligible === true;
-    const why_not = how ? `already ${how}` : exchangeable ? undefined : "product not exchangeable";
+    // Each reason names the column it explains: "product not exchangeable" alone beside
+    // "returnable: false" read as the reason the lamp could not be returned (it had not shipped).
+    const why_not = how
+      ? `returnable, exchangeable: already ${how}`
+      : exchangeable
+        ? undefined
+        : "exchangeable: product not exchangeable";
     if (!returnable && !how) closedFor.returnable = true;
     if (!canExchange && !why_not) closedFor.exchangeable = true;
     return {

@@ -32,6 +32,9 @@ export const SHOP_SUMMARY_FIELDS: Record<string, ShownField> = {
   },
   sum: { label: "Sum", as: "sum" },
   refund_sum: { label: "Refund", as: "sum" },
+  refund_part: { label: "Refund" },
+  // What the order becomes once approved: cancelled, or still shipping with every item.
+  order_after: { label: "Order after" },
   shipping_method: { label: "Shipping", as: "choice" },
   shipping: { label: "Shipping" },
   address: { label: "Ship to", as: "address" },

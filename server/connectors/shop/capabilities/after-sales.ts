@@ -103,9 +103,15 @@ function refundFacts(order: ShopOrder, kind: AfterSalesKind, amount: number, lin
       shipping: `not refunded (${usd(order.shipping_price)}): a return refunds the returned items only`,
     };
   const whole = refundableSum(order);
-  return amount >= whole.total
-    ? { refund_sum: whole }
-    : { shipping: `partly: ${usd(amount)} of ${sumText(sumTerms(whole), whole.total)}` };
+  if (amount >= whole.total) return { refund_sum: whole };
+  // A part of the payment, not a line nor the shipping: it said "Shipping: partly: $18.00 of …"
+  // and nothing of the items, so the model could not tell the user whether the mug still ships
+  // (issue 23, played). It says what it refunds and what happens to the order.
+  const items = order.items.map((i) => `${i.name} ×${i.quantity}`).join(", ");
+  return {
+    refund_part: `${usd(amount)} of the ${usd(whole.total)} refundable (${sumText(sumTerms(whole), whole.total)}); ${usd(whole.total - amount)} stays paid`,
+    order_after: `Not cancelled: ${order.id} still ships with all its items (${items})${order.coupon_code ? `; coupon ${order.coupon_code} stays applied` : ""}; nothing is taken off the order`,
+  };
 }
 
 /** What a person approves for an after-sales request: the facts its summary shows. */
@@ -332,6 +338,18 @@ export const afterSales = defineCapability<ShopAdapter>({
       // The shop's return takes whole lines (item ids, no quantity): "one of the two mugs" is
       // said at once, not discovered on the approval screen (issue 23 played).
       wholeLines: { item_ids: "a return takes whole lines (no quantity)" },
+      // Each path sends only its own fields: `item_ids` beside refund-only was dropped and the
+      // dry run showed the whole order cancelled (issue 23, played); now it is refused.
+      usedOnlyWhen: {
+        field: "kind",
+        takes: {
+          item_ids: ["return_refund"],
+          item_id: ["exchange"],
+          replacement_product_id: ["exchange"],
+          evidence: ["return_refund", "exchange"],
+          amount: ["refund_only", "shipping_refund"],
+        },
+      },
       fields: {
         reason: z.string().trim().min(3).max(500).describe("Why, in the user's words"),
         item_ids: z

@@ -1,0 +1,83 @@
+import type { BrowseBackend } from "../connectors/sdk/browse-backend";
+import type { RouteDefinition } from "../connectors/sdk/define-route";
+import { code } from "../connectors/sdk/markdown";
+import type { Excluded } from "./filter-words";
+import type { NarrowedListing } from "./listing-words";
+import type { BrowsePage } from "./render-page";
+import { widenedListing } from "./widened-listing";
+
+/** A table row's cells, split on unescaped pipes, each trimmed. */
+function cells(line: string): string[] {
+  return line
+    .trim()
+    .replace(/^\|/, "")
+    .replace(/(?<!\\)\|$/, "")
+    .split(/(?<!\\)\|/)
+    .map((c) => c.trim());
+}
+
+/** A cell's value as the system holds it: code fences and escapes off, what follows " · " aside. */
+function cellValue(cell: string): string {
+  return (cell.split(" · ")[0] ?? "").replace(/`/g, "").replace(/\\(.)/g, "$1").trim();
+}
+
+/**
+ * The opened listing without the rows holding a value the words deny ("my orders not yet
+ * delivered" → no `delivered` row), said in one line. Only where the listing is complete (every
+ * row on this page, the system's total says so): the rows it left are then every record with
+ * another value. A listing with more pages is not cut (the rows of its other pages are unread);
+ * the line says so and which values to filter by instead. The filter's column must be in the
+ * table, else nothing is cut. Works on whatever table a route rendered, hand-written or imported.
+ */
+export function withoutValues(
+  page: BrowsePage,
+  excluded: readonly Excluded[],
+  declared: (key: string) => readonly string[],
+): { page: BrowsePage; said: string } {
+  let markdown = page.markdown;
+  let rows = page.rows;
+  const said: string[] = [];
+  for (const { key, values, said: words } of excluded) {
+    const denied = words.map((w) => code(`not ${w}`)).join(", ");
+    const others = declared(key).filter((v) => !values.includes(v));
+    const instead = others.map((v) => code(`?${key}=${v}`)).join(", ");
+    const lines = markdown.split("\n");
+    const head = lines.findIndex((l, i) => l.startsWith("|") && lines[i + 1]?.startsWith("| ---"));
+    const column = head >= 0 ? cells(lines[head] ?? "").indexOf(key) : -1;
+    const complete = typeof page.total === "number" && page.rows === page.total;
+    if (column < 0 || !complete) {
+      said.push(
+        `${denied}: not applied (${column < 0 ? `the rows do not show ${code(key)}` : "the listing has more than one page"}, and it takes one ${code(key)} at a time): filter by ${instead}.`,
+      );
+      continue;
+    }
+    let end = head + 2;
+    while (end < lines.length && lines[end]?.startsWith("|")) end++;
+    const body = lines.slice(head + 2, end);
+    const kept = body.filter((l) => !values.includes(cellValue(cells(l)[column] ?? "")));
+    const gone = body.length - kept.length;
+    markdown = [...lines.slice(0, head + 2), ...kept, ...lines.slice(end)].join("\n");
+    rows = (rows ?? body.length) - gone;
+    said.push(
+      `${denied}: ${gone} ${values.map((v) => code(`${key} ${v}`)).join(", ")} row${gone === 1 ? "" : "s"} left out here; the ${kept.length} shown are every row with another ${code(key)} (all ${page.total} fit on this page; the listing itself takes one ${code(key)} at a time).`,
+    );
+  }
+  return { page: { ...page, markdown, ...(rows === undefined ? {} : { rows }) }, said: said.join("\n\n") };
+}
+
+/** The listing a search opens as the words shape it: the columns they name, the values they deny left out. */
+export async function shapedListing(
+  backend: BrowseBackend,
+  narrowed: NarrowedListing,
+  opened: BrowsePage,
+  route: RouteDefinition | undefined,
+): Promise<{ listing: NarrowedListing; page: BrowsePage; said: string }> {
+  const wide = await widenedListing(backend, narrowed, opened);
+  if (!narrowed.excluded.length || wide.page.outcome !== "applied") return wide;
+  const declared = (key: string) => {
+    const spec = route?.filters?.[key];
+    return Array.isArray(spec) ? spec : [];
+  };
+  const cut = withoutValues(wide.page, narrowed.excluded, declared);
+  return { ...wide, page: cut.page, said: [wide.said, cut.said].filter(Boolean).join("\n\n") };
+}

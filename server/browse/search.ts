@@ -7,6 +7,7 @@ import { addressedListing } from "./addressed-listing";
 import { balancedBySystem } from "./balanced-by-system";
 import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
 import { eligibleRecords } from "./eligible-records";
+import { eventListing } from "./event-listing";
 import { guarded } from "./guarded";
 import { listingRowsShow } from "./listing-rows-show";
 import { type NarrowedListing, narrowedListing, withParams } from "./listing-words";
@@ -14,7 +15,6 @@ import { namedRecord } from "./named-record";
 import { type MayNavigate, navigableRoutes } from "./navigable-routes";
 import { navigate } from "./navigate";
 import { noRecordLine } from "./no-record-line";
-import { pageSays } from "./page-says";
 import { readableByCaller } from "./readable-by-caller";
 import { recordsRead } from "./records-read";
 import type { BrowsePage } from "./render-page";
@@ -23,6 +23,7 @@ import { ASKING, candidateRoutes, FRAMING, STOP, scoreRoute, words } from "./rou
 import { recordSources, searchRecords } from "./search-records";
 import { schemeOf, searchableSystems } from "./searchable-systems";
 import { orderAlreadyStated, sortFromWords } from "./sort-words";
+import { unfilteredWordsLine } from "./unfiltered-words-line";
 import { widenedListing } from "./widened-listing";
 import { wordsRowsShow } from "./words-rows-show";
 
@@ -84,7 +85,8 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       ) ??
       clearListing(routes, mine) ??
       addressed?.pattern ??
-      (await listingRowsShow(backend, routes, qWords, mine));
+      (await listingRowsShow(backend, routes, qWords, mine)) ??
+      (await eventListing(backend, routes, q, mine));
     // "records I can <do>": which ones is the capability's dry run's answer, said first; where
     // it checked the very listing the words name, that is the whole answer (its rows would
     // repeat it). Any other question leaves the listing the words name as it is.
@@ -104,6 +106,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
           await narrowedListing(backend, named, namedRoute, qWords, q),
           namedRoute,
           may,
+          q,
         )
       : null;
     // The listing the words name holds none of their records: that one line, with the link to
@@ -280,11 +283,12 @@ async function openedSection(
   narrowed: NarrowedListing,
   route: RouteDefinition | undefined,
   may: MayNavigate,
+  q: string,
 ): Promise<string | null> {
   const opened = await navigate(backend, narrowed.uri);
   if (opened.outcome !== "applied") return null;
   // Words naming a field the rows hold beyond the table show it as a column.
-  const { listing, page, said: widened } = await widenedListing(backend, narrowed, opened);
+  const { listing, page, said: widened } = await widenedListing(backend, narrowed, opened, q);
   const title = route?.title ?? "";
   const heading = link(page.title, page.uri);
   const { leftover, textFilter, withoutWords, unsorted, sorted, filtered, ambiguous } = listing;
@@ -332,11 +336,7 @@ async function openedSection(
   }
   const kept = cutPage(page);
   const unused = [
-    // Words the page itself answers ("coupons" on a cart that lists its coupons) filtered nothing
-    // but were not unused either: the line would send the model looking elsewhere.
-    leftover && !textFilter && !pageSays(kept, leftover)
-      ? `${code(leftover)} did not filter this listing: it has no text filter.`
-      : "",
+    textFilter ? "" : unfilteredWordsLine(leftover, kept),
     unsorted && !orderAlreadyStated(unsorted, kept)
       ? `${code(unsorted)} did not sort this listing: it declares no such sort.`
       : "",

@@ -6,6 +6,7 @@ import { USER_WORDS } from "../connectors/sdk/user-words-field";
 import { addressedListing } from "./addressed-listing";
 import { balancedBySystem } from "./balanced-by-system";
 import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
+import { clearListing } from "./clear-listing";
 import { eligibleRecords } from "./eligible-records";
 import { eventListing } from "./event-listing";
 import { guarded } from "./guarded";
@@ -51,7 +52,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     // One record id of a declared kind: its page is the answer (issue 23: a link alone sent the
     // model on to navigate), or navigate's word that it is not there for the caller.
     const record = await recordAnswer(backend, namedRecord(among, q, scheme));
-    if (record) return { title: `Search: ${shownQ}`, ...record };
+    if (record) return { title: `Search: ${shownQ}`, ...record, answer: record.markdown };
     const qWords = words(q).filter((w) => !STOP.has(w) && !FRAMING.has(w));
     const sections: string[] = [];
 
@@ -95,7 +96,12 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const may: MayNavigate = async (uri) => searchable(uri) && navigable(uri);
     const possible = await eligibleRecords(backend, q, qWords, mine, named, among, may);
     if (possible?.answered)
-      return { title: `Search: ${shownQ}`, outcome: "applied", markdown: possible.markdown };
+      return {
+        title: `Search: ${shownQ}`,
+        outcome: "applied",
+        markdown: possible.markdown,
+        answer: possible.markdown,
+      };
     if (possible) sections.push(possible.markdown);
     const namedRoute =
       routes.find(({ r }) => r.pattern === named || r.example === named)?.r ??
@@ -138,7 +144,13 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     }
 
     // The page answers the words; records of the same words would repeat its rows.
-    if (opened) return { title: `Search: ${shownQ}`, outcome: "applied", markdown: sections.join("\n\n") };
+    if (opened)
+      return {
+        title: `Search: ${shownQ}`,
+        outcome: "applied",
+        markdown: sections.join("\n\n"),
+        answer: opened,
+      };
 
     // 2. Records: matching data across the connectors the query can be about.
     const sources = recordSources(
@@ -234,22 +246,6 @@ const WORDS_ALONE = 3;
 
 /** Marks an opened listing that holds none of the words' records (never shown). */
 const NONE_MARK = "\u0000none\u0000";
-
-/** How far the best listing must lead the next page (in route score) to be opened in place. */
-const OPEN_LEAD = 0.5;
-
-/**
- * The URI of the best route when it is a start-point listing with no path parameters that a word
- * of the query names (score ≥ 2) and that leads the next page clearly; null otherwise. Forms and
- * pages under path parameters answer no "list …" question: only listings compete.
- */
-function clearListing(routes: Array<{ r: RouteDefinition; score: number }>, mine: boolean): string | null {
-  const listing = (r: RouteDefinition) => !r.pattern.includes("{") && !r.submit;
-  const [best, next] = routes.filter(({ r }) => listing(r));
-  if (!best || best !== routes[0] || !best.r.startPoint || best.score < 2) return null;
-  if (next && best.score - next.score < OPEN_LEAD) return null;
-  return mine && best.r.example?.endsWith("?mine=1") ? best.r.example : best.r.pattern;
-}
 
 /** How much of a page a search answer carries (about 600 tokens): a listing's first rows. */
 const OPENED_CHARS = 2_400;

@@ -7,6 +7,7 @@ import type { GatewayPort } from "./gateway-port";
 import { leanToolCallCapabilities, leanToolCalls } from "./lean-tool-calls";
 import { modernServerOptions } from "./modern-json-leg";
 import { observeToolCalls, type ToolCallObserver } from "./observe-tool-calls";
+import { questionRead } from "./question-read";
 import { registerActionTools, toolResult } from "./register-action-tools";
 import { registerBrowseTools } from "./register-browse-tools";
 import { registerConfirmApp } from "./register-confirm-app";
@@ -98,7 +99,17 @@ export function createSignpostMcpServer<Ctx>(
   // Inside the observer: the news is scrubbed of vault values and timed with the call it rides on.
   deliverAgentNews(server, deps.gateway, contextOf);
   if (faces.includes("actions")) {
-    registerActionTools(server, { gateway: deps.gateway, contextOf, requestState: deps.requestState });
+    registerActionTools(server, {
+      gateway: deps.gateway,
+      contextOf,
+      requestState: deps.requestState,
+      ...(faces.includes("browse")
+        ? {
+            readFirst: (ctx: ServerContext, query: string) =>
+              questionRead(callerOf(ctx).browseBackend(), query),
+          }
+        : {}),
+    });
     registerConfirmApp(server, deps.gateway, contextOf, scope);
     registerApprovalTaskHandlers(server, {
       gateway: deps.gateway,

@@ -23,6 +23,7 @@ import { APPROVAL_META_KEY, CONFIRM_APP_URI } from "./confirm-app-html";
 import { paidChoiceLines } from "./defaulted-text";
 import type { ActionToolName, GatewayOutcome, GatewayPort } from "./gateway-port";
 import { moneyRenderer, renderOutcomeText } from "./outcome-text";
+import { withReadFirst } from "./question-read";
 import type { SignpostRequestStateCodec } from "./request-state";
 
 type MoneyOf = { keys?: string[]; currency?: string } | undefined;
@@ -75,6 +76,11 @@ export interface ActionToolsOptions<Ctx> {
   /** The caller of the request a call came in (read per call: a server may serve many requests). */
   contextOf(ctx: ServerContext): Ctx;
   requestState: SignpostRequestStateCodec;
+  /**
+   * The read that answers words that only ask (mcp/question-read.ts), shown before the
+   * capabilities search_capabilities finds; absent where the caller has no browse face.
+   */
+  readFirst?: (ctx: ServerContext, query: string) => Promise<string | null>;
 }
 
 /** One call's options: the request's caller resolved once, at the start of the call. */
@@ -82,6 +88,7 @@ interface CallOptions<Ctx> {
   gateway: GatewayPort<Ctx>;
   context: Ctx;
   requestState: SignpostRequestStateCodec;
+  readFirst?: ActionToolsOptions<Ctx>["readFirst"];
 }
 
 /** The action face: eight thin adapters over the gateway operations. */
@@ -107,6 +114,7 @@ export function registerActionTools<Ctx>(server: McpServer, options: ActionTools
           gateway,
           context: options.contextOf(ctx),
           requestState: options.requestState,
+          readFirst: options.readFirst,
         }),
     );
   }
@@ -136,6 +144,14 @@ async function runActionTool<Ctx>(
     return resumeRound(name, valid, rawState, ctx, options);
   }
 
+  // A question's answer is a read: the page that answers it comes first, in the same call.
+  if (name === "search_capabilities" && options.readFirst && typeof valid.query === "string") {
+    const [found, read] = await Promise.all([
+      operation.run(context, valid),
+      options.readFirst(ctx, valid.query),
+    ]);
+    return withReadFirst(toolResult(found, undefined, name), read);
+  }
   const outcome = await operation.run(context, valid);
   return shapeResult(
     name,

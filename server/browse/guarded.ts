@@ -4,7 +4,7 @@ import { formatBrowseUri } from "../connectors/sdk/parse-browse-uri";
 import { SystemUnavailableError } from "../connectors/sdk/system-errors";
 import { logger } from "../logger";
 import type { PageBody } from "./browse-routes";
-import { type BrowsePage, renderPage } from "./render-page";
+import { type AnsweringBody, type BrowsePage, renderPage } from "./render-page";
 
 function permissionDeniedBody(
   backend: BrowseBackend,
@@ -37,7 +37,7 @@ interface GuardedCall {
 export async function guarded(
   backend: BrowseBackend,
   call: GuardedCall,
-  build: () => Promise<PageBody>,
+  build: () => Promise<AnsweringBody>,
 ): Promise<BrowsePage> {
   const { verb, target, skipAuthorization = false } = call;
   const uri = call.pageUri ?? target;

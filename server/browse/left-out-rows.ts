@@ -71,8 +71,9 @@ export async function shapedListing(
   narrowed: NarrowedListing,
   opened: BrowsePage,
   route: RouteDefinition | undefined,
+  query = "",
 ): Promise<{ listing: NarrowedListing; page: BrowsePage; said: string }> {
-  const wide = await widenedListing(backend, narrowed, opened);
+  const wide = await widenedListing(backend, narrowed, opened, query);
   if (!narrowed.excluded.length || wide.page.outcome !== "applied") return wide;
   const declared = (key: string) => {
     const spec = route?.filters?.[key];

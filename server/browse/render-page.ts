@@ -21,7 +21,16 @@ export interface BrowsePage {
   moreColumns?: string[];
   /** A listing's rows on this page by id and title (redacted as the text is). */
   items?: ListedItem[];
+  /**
+   * A search's section that answers the words itself (a page or record opened in place), apart
+   * from the links beside it: what the action face's search shows first when the words ask a
+   * question (mcp/question-read.ts).
+   */
+  answer?: string;
 }
+
+/** A page's body, and for a search the section of it that answers the words (BrowsePage.answer). */
+export type AnsweringBody = PageBody & { answer?: string };
 
 /**
  * Renders one page in its own page scope: the body, its heading, and the links `link()` created
@@ -31,7 +40,7 @@ export interface BrowsePage {
 export async function renderPage(
   backend: BrowseBackend,
   uri: string,
-  build: () => PageBody | Promise<PageBody>,
+  build: () => AnsweringBody | Promise<AnsweringBody>,
 ): Promise<{ page: BrowsePage; body: PageBody }> {
   const { value, links } = await withPageScope(backend.redact, async () => {
     const body = await build();
@@ -50,6 +59,7 @@ export async function renderPage(
     ...(body.items
       ? { items: body.items.map((i) => ({ ...i, id: backend.redact(i.id), title: backend.redact(i.title) })) }
       : {}),
+    ...(body.answer ? { answer: backend.redact(body.answer) } : {}),
   };
   return { page, body };
 }

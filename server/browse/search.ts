@@ -6,7 +6,9 @@ import { USER_WORDS } from "../connectors/sdk/user-words-field";
 import { addressedListing } from "./addressed-listing";
 import { balancedBySystem } from "./balanced-by-system";
 import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
+import { clearListing } from "./clear-listing";
 import { eligibleRecords } from "./eligible-records";
+import { eventListing } from "./event-listing";
 import { guarded } from "./guarded";
 import { shapedListing } from "./left-out-rows";
 import { listingRowsShow } from "./listing-rows-show";
@@ -15,7 +17,6 @@ import { namedRecord } from "./named-record";
 import { type MayNavigate, navigableRoutes } from "./navigable-routes";
 import { navigate } from "./navigate";
 import { noRecordLine } from "./no-record-line";
-import { pageSays } from "./page-says";
 import { readableByCaller } from "./readable-by-caller";
 import { recordsRead } from "./records-read";
 import type { BrowsePage } from "./render-page";
@@ -24,6 +25,7 @@ import { ASKING, candidateRoutes, FRAMING, STOP, scoreRoute, words } from "./rou
 import { recordSources, searchRecords } from "./search-records";
 import { schemeOf, searchableSystems } from "./searchable-systems";
 import { orderAlreadyStated, sortFromWords } from "./sort-words";
+import { unfilteredWordsLine } from "./unfiltered-words-line";
 import { wordsRowsShow } from "./words-rows-show";
 
 // Search: the URI structure (routes) and the data.
@@ -50,7 +52,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     // One record id of a declared kind: its page is the answer (issue 23: a link alone sent the
     // model on to navigate), or navigate's word that it is not there for the caller.
     const record = await recordAnswer(backend, namedRecord(among, q, scheme));
-    if (record) return { title: `Search: ${shownQ}`, ...record };
+    if (record) return { title: `Search: ${shownQ}`, ...record, answer: record.markdown };
     const qWords = words(q).filter((w) => !STOP.has(w) && !FRAMING.has(w));
     const sections: string[] = [];
 
@@ -84,7 +86,8 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       ) ??
       clearListing(routes, mine) ??
       addressed?.pattern ??
-      (await listingRowsShow(backend, routes, qWords, mine));
+      (await listingRowsShow(backend, routes, qWords, mine)) ??
+      (await eventListing(backend, routes, q, mine));
     // "records I can <do>": which ones is the capability's dry run's answer, said first; where
     // it checked the very listing the words name, that is the whole answer (its rows would
     // repeat it). Any other question leaves the listing the words name as it is.
@@ -93,7 +96,12 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const may: MayNavigate = async (uri) => searchable(uri) && navigable(uri);
     const possible = await eligibleRecords(backend, q, qWords, mine, named, among, may);
     if (possible?.answered)
-      return { title: `Search: ${shownQ}`, outcome: "applied", markdown: possible.markdown };
+      return {
+        title: `Search: ${shownQ}`,
+        outcome: "applied",
+        markdown: possible.markdown,
+        answer: possible.markdown,
+      };
     if (possible) sections.push(possible.markdown);
     const namedRoute =
       routes.find(({ r }) => r.pattern === named || r.example === named)?.r ??
@@ -104,6 +112,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
           await narrowedListing(backend, named, namedRoute, qWords, q),
           namedRoute,
           may,
+          q,
         )
       : null;
     // The listing the words name holds none of their records: that one line, with the link to
@@ -135,7 +144,13 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     }
 
     // The page answers the words; records of the same words would repeat its rows.
-    if (opened) return { title: `Search: ${shownQ}`, outcome: "applied", markdown: sections.join("\n\n") };
+    if (opened)
+      return {
+        title: `Search: ${shownQ}`,
+        outcome: "applied",
+        markdown: sections.join("\n\n"),
+        answer: opened,
+      };
 
     // 2. Records: matching data across the connectors the query can be about.
     const sources = recordSources(
@@ -232,22 +247,6 @@ const WORDS_ALONE = 3;
 /** Marks an opened listing that holds none of the words' records (never shown). */
 const NONE_MARK = "\u0000none\u0000";
 
-/** How far the best listing must lead the next page (in route score) to be opened in place. */
-const OPEN_LEAD = 0.5;
-
-/**
- * The URI of the best route when it is a start-point listing with no path parameters that a word
- * of the query names (score ≥ 2) and that leads the next page clearly; null otherwise. Forms and
- * pages under path parameters answer no "list …" question: only listings compete.
- */
-function clearListing(routes: Array<{ r: RouteDefinition; score: number }>, mine: boolean): string | null {
-  const listing = (r: RouteDefinition) => !r.pattern.includes("{") && !r.submit;
-  const [best, next] = routes.filter(({ r }) => listing(r));
-  if (!best || best !== routes[0] || !best.r.startPoint || best.score < 2) return null;
-  if (next && best.score - next.score < OPEN_LEAD) return null;
-  return mine && best.r.example?.endsWith("?mine=1") ? best.r.example : best.r.pattern;
-}
-
 /** How much of a page a search answer carries (about 600 tokens): a listing's first rows. */
 const OPENED_CHARS = 2_400;
 
@@ -280,11 +279,12 @@ async function openedSection(
   narrowed: NarrowedListing,
   route: RouteDefinition | undefined,
   may: MayNavigate,
+  q: string,
 ): Promise<string | null> {
   const opened = await navigate(backend, narrowed.uri);
   if (opened.outcome !== "applied") return null;
   // Words naming a field the rows hold beyond the table show it as a column; values they deny go.
-  const { listing, page, said: widened } = await shapedListing(backend, narrowed, opened, route);
+  const { listing, page, said: widened } = await shapedListing(backend, narrowed, opened, route, q);
   const title = route?.title ?? "";
   const heading = link(page.title, page.uri);
   const { leftover, textFilter, withoutWords, unsorted, sorted, filtered, ambiguous } = listing;
@@ -332,11 +332,7 @@ async function openedSection(
   }
   const kept = cutPage(page);
   const unused = [
-    // Words the page itself answers ("coupons" on a cart that lists its coupons) filtered nothing
-    // but were not unused either: the line would send the model looking elsewhere.
-    leftover && !textFilter && !pageSays(kept, leftover)
-      ? `${code(leftover)} did not filter this listing: it has no text filter.`
-      : "",
+    textFilter ? "" : unfilteredWordsLine(leftover, kept),
     unsorted && !orderAlreadyStated(unsorted, kept)
       ? `${code(unsorted)} did not sort this listing: it declares no such sort.`
       : "",

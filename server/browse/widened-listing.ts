@@ -1,5 +1,6 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import { code } from "../connectors/sdk/markdown";
+import { asksWhen, eventTimeColumns } from "./event-time-columns";
 import { type NarrowedListing, withParams } from "./listing-words";
 import { navigate } from "./navigate";
 import type { BrowsePage } from "./render-page";
@@ -10,26 +11,35 @@ import { columnsWordsName } from "./words-rows-show";
  * rows hold beyond the table ("requester", "category") shows that field
  * (`?columns=requester_email`) instead of being searched for as text or said not to filter. The
  * fields are the listing's own (`moreColumns` of the page without the words' text), so nothing
- * an agent sent becomes a column name. Returns the page and listing unchanged when no word names one.
+ * an agent sent becomes a column name. Words asking when an event happened ("when was it
+ * delivered") add the field holding its time, though the event's word also set a filter
+ * (event-time-columns.ts). Returns the page and listing unchanged when no word names one.
  */
 export async function widenedListing(
   backend: BrowseBackend,
   listing: NarrowedListing,
   page: BrowsePage,
+  query = "",
 ): Promise<{ listing: NarrowedListing; page: BrowsePage; said: string }> {
   const same = { listing, page, said: "" };
-  if (!listing.leftover || page.outcome !== "applied") return same;
+  if (page.outcome !== "applied" || !(listing.leftover || asksWhen(query))) return same;
   // The text filter may have left no rows to read fields from: the fields of the unfiltered page.
   const plain =
     listing.uri === listing.withoutWords || (page.rows ?? 0) > 0
       ? page
       : await navigate(backend, listing.withoutWords);
-  const named = columnsWordsName(listing.leftover, plain.moreColumns ?? []);
+  const fields = plain.moreColumns ?? [];
+  const byName = columnsWordsName(listing.leftover, fields);
+  const byEvent = eventTimeColumns(query, fields);
+  const named = {
+    columns: [...new Set([...byEvent.columns, ...byName.columns])],
+    words: [...byName.words, ...byEvent.words],
+  };
   if (!named.columns.length) return same;
-  const naming = new Set(named.words);
+  const naming = new Set(named.words.map((w) => w.toLowerCase()));
   const leftover = listing.leftover
     .split(" ")
-    .filter((w) => w && !naming.has(w))
+    .filter((w) => w && !naming.has(w.toLowerCase()))
     .join(" ");
   const columns = `columns=${named.columns.slice(0, 6).map(encodeURIComponent).join(",")}`;
   const withoutWords = withParams(listing.withoutWords, [columns]);

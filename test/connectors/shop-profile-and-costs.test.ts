@@ -74,15 +74,22 @@ describe("shop: profile, tracking and cart costs, each in one read", () => {
     expect(search).toContain("[Order ord_transit \\(shipped, UPS 1Z999AA11001\\)](shop://order/ord_transit)");
   });
 
-  it("the cart lists each shipping method's price and delivery days, per saved address", async () => {
+  it("the cart lists each shipping method's price, delivery days and the total, per saved address", async () => {
     await w.legacy.reset();
     const alice = await as(w.keys.alice);
     const cart = await alice("navigate", { uri: "shop://cart" });
-    expect(cart).toContain("## Shipping for these items (price · delivery, by address)");
+    expect(cart).toContain(
+      "## What it costs with shipping (shipping · delivery · total before coupons, by address)",
+    );
     expect(cart).toMatch(/^\| method \| Home \\\(Shelbyville\\\) \| Office \\\(Springfield\\\) \|$/m);
-    expect(cart).toMatch(/^\| standard \| \$5\.00 · 5 days \| \$5\.00 · 5 days \|$/m);
-    expect(cart).toMatch(/^\| express \| \$12\.00 · 2 days \| \$12\.00 · 2 days \|$/m);
+    // The subtotal ($61.00) with each price: "what would it cost with shipping" read off one cell.
+    expect(cart).toMatch(
+      /^\| standard \| \$5\.00 · 5 days · \$66\.00 in all \| \$5\.00 · 5 days · \$66\.00 in all \|$/m,
+    );
+    expect(cart).toMatch(
+      /^\| express \| \$12\.00 · 2 days · \$73\.00 in all \| \$12\.00 · 2 days · \$73\.00 in all \|$/m,
+    );
     // Same-day delivery only inside the warehouse city.
-    expect(cart).toMatch(/^\| same_day \| — \| \$15\.00 · same day \|$/m);
+    expect(cart).toMatch(/^\| same_day \| — \| \$15\.00 · same day · \$76\.00 in all \|$/m);
   });
 });

@@ -8,7 +8,8 @@ const DAYS = (n: number) => (n === 0 ? "same day" : n === 1 ? "1 day" : `${n} da
 
 /**
  * What shipping these items would cost, one row per method and one column per saved address
- * ("$12.00 · 2 days"): prices depend on the items and the address, so "what would my cart
+ * ("$12.00 · 2 days · $73.00 in all", the subtotal with it: "what would my cart cost with
+ * shipping to my home?" is then read off one cell, issue 23, no sum left to the model): prices depend on the items and the address, so "what would my cart
  * cost?" needs them beside the subtotal (a model read the cart and the checkout form and found
  * "each has its own price" but no price). A method an address cannot have is "—". Empty when
  * the customer has no address or the shop quotes none.
@@ -17,6 +18,8 @@ export async function cartShipping(
   shop: ShopAdapter,
   customerId: string,
   items: Array<{ product_id: string; quantity: number }>,
+  /** The items' subtotal in minor units, added to each price; absent: prices alone. */
+  subtotal?: number,
 ): Promise<Array<Record<string, string>>> {
   if (!items.length) return [];
   const addresses = (await shop.addresses(customerId)).slice(0, MAX_ADDRESSES);
@@ -44,7 +47,11 @@ export async function cartShipping(
       const row: Record<string, string> = { method };
       for (const { column, quotes } of quoted) {
         const quote = quotes.find((x) => x.method === method);
-        row[column] = quote ? `${money(quote.price)} · ${DAYS(quote.eta_days)}` : "—";
+        const total =
+          typeof subtotal === "number" && Number.isInteger(quote?.price)
+            ? ` · ${money(subtotal + (quote?.price ?? 0))} in all`
+            : "";
+        row[column] = quote ? `${money(quote.price)} · ${DAYS(quote.eta_days)}${total}` : "—";
       }
       return row;
     });

@@ -78,7 +78,7 @@ export function cart(backend: BrowseBackend): Promise<Row | null | BackendOutcom
     if (!found) return null;
     const [coupons, shipping] = await Promise.all([
       found.items.length ? shop.coupons(customer, found.subtotal) : [],
-      cartShipping(shop, customer, found.items),
+      cartShipping(shop, customer, found.items, found.subtotal),
     ]);
     return {
       ...found,

@@ -228,7 +228,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
       // cost?" is answered here, not after a checkout form that prices shipping only later.
       const shipping = Array.isArray(found.shipping) ? (found.shipping as Row[]) : [];
       const shipped = shipping.length
-        ? `\n\n## Shipping for these items (price · delivery, by address)\n\n${rowsTable(shipping)}`
+        ? `\n\n## What it costs with shipping (shipping · delivery · total before coupons, by address)\n\n${rowsTable(shipping)}`
         : "";
       return {
         title: "Cart",

@@ -1,0 +1,20 @@
+import type { RouteDefinition } from "./browse-routes";
+
+/** How far the best listing must lead the next page (in route score) to be opened in place. */
+const OPEN_LEAD = 0.5;
+
+/**
+ * The URI of the best route when it is a start-point listing with no path parameters that a word
+ * of the query names (score ≥ 2) and that leads the next page clearly; null otherwise. Forms and
+ * pages under path parameters answer no "list …" question: only listings compete.
+ */
+export function clearListing(
+  routes: Array<{ r: RouteDefinition; score: number }>,
+  mine: boolean,
+): string | null {
+  const listing = (r: RouteDefinition) => !r.pattern.includes("{") && !r.submit;
+  const [best, next] = routes.filter(({ r }) => listing(r));
+  if (!best || best !== routes[0] || !best.r.startPoint || best.score < 2) return null;
+  if (next && best.score - next.score < OPEN_LEAD) return null;
+  return mine && best.r.example?.endsWith("?mine=1") ? best.r.example : best.r.pattern;
+}

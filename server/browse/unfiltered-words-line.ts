@@ -1,0 +1,42 @@
+import { code } from "../connectors/sdk/markdown";
+import { pageSays } from "./page-says";
+import { stemmedWords } from "./stemmed-words";
+
+/** How many rows a line names by id. */
+const ROWS_NAMED = 5;
+
+/**
+ * The line for words a listing without a text filter could not narrow by: the rows whose cells
+ * show them, by id, when some do ("`backpack` is in row `ord_shipdiff`": issue 23's model had the
+ * backpack's order among four and no word which it was); else that they filtered nothing. Empty
+ * when the page says every word itself (the cart's "coupons"). Cells are compared by stems
+ * (stemmed-words.ts), never as patterns; a row's id is its first cell.
+ */
+export function unfilteredWordsLine(leftover: string, page: string): string {
+  if (!leftover) return "";
+  const rows = rowsShowing(leftover, page);
+  if (rows.length)
+    return `${code(leftover)} filtered nothing (no text filter); the rows that show it: ${rows.map(code).join(", ")}.`;
+  return pageSays(page, leftover)
+    ? ""
+    : `${code(leftover)} did not filter this listing: it has no text filter.`;
+}
+
+/** The ids of the table rows whose cells hold every word of `leftover` that some row holds. */
+function rowsShowing(leftover: string, page: string): string[] {
+  const lines = page.split("\n");
+  // A table's header is the line above its separator (`| --- |`): no row.
+  const headers = new Set(lines.flatMap((line, i) => (/^\|\s*:?-{3}/.test(line) ? [i - 1, i] : [])));
+  const table = lines.filter((line, i) => line.startsWith("|") && !headers.has(i));
+  const rows = table.map((line) => ({
+    id: (line.split("|")[1] ?? "")
+      .trim()
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+      .replaceAll("`", ""),
+    stems: new Set(stemmedWords(line).values()),
+  }));
+  const asked = [...stemmedWords(leftover).values()].filter((s) => rows.some((r) => r.stems.has(s)));
+  if (!asked.length) return [];
+  const showing = rows.filter((r) => asked.every((s) => r.stems.has(s)));
+  return showing.length > ROWS_NAMED || showing.length === rows.length ? [] : showing.map((r) => r.id);
+}

@@ -41,7 +41,7 @@ export const ACTIONS_ROUTES: RouteDefinition[] = [
           actionId,
         };
       }
-      return actionPage(outcome, backend);
+      return actionPage(outcome, backend, { sent: true });
     },
   },
   {

@@ -1,4 +1,5 @@
 import type { BrowseBackend, Row } from "../connectors/sdk/browse-backend";
+import { fieldsKey, formFieldsLine } from "../connectors/sdk/form-fields-line";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
 import { recordLink } from "../connectors/sdk/page-scope";
 import { namesRoute, showsLink } from "../connectors/sdk/row-uri-pattern";
@@ -6,6 +7,7 @@ import { USER_WORDS } from "../connectors/sdk/user-words-field";
 import { addressedListing } from "./addressed-listing";
 import { balancedBySystem } from "./balanced-by-system";
 import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
+import { capabilitiesSection, firstFormFields } from "./capabilities-section";
 import { clearListing } from "./clear-listing";
 import { eligibleRecords } from "./eligible-records";
 import { eventListing } from "./event-listing";
@@ -125,21 +127,32 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       };
     const others = opened ? routes.filter(({ r }) => !namesRoute(opened, named, r)) : routes;
     if (opened) sections.push(opened);
+    let fieldsShown = false;
     if (others.length) {
+      // The best form's line carries its fields: it is submitted from here, not opened first.
+      const form = await firstFormFields(
+        backend,
+        others.map(({ r }) => r),
+      );
+      fieldsShown = !!form;
       sections.push(
         `## ${opened ? "Other pages" : "Pages"}\n\n${others
           .map(({ r }, i) => {
             // A listing that takes ?mine=1 opens on the caller's own records when they say "my".
             const uri = mine && r.example?.endsWith("?mine=1") ? r.example : r.pattern;
             // The best two in full (none beside an opened page); the others by title (their page says the rest).
-            const about = (i < 2 && !opened) || r.title === r.description ? r.description : r.title;
+            // A form shown with its fields is said by its title: its fields say the rest.
+            const about =
+              ((i < 2 && !opened) || r.title === r.description) && form?.index !== i
+                ? r.description
+                : r.title;
             const system = titles.get(r.pattern.split("://")[0] ?? "");
             // A page under path parameters opens from the form its route names (an imported
             // system's start page asks for them), else it is shown as its pattern.
             const opener = r.pattern.includes("{") && r.example && !/[{…]/.test(r.example) ? r.example : null;
-            return `- ${opener ? link(r.title, opener) : r.pattern.includes("{") ? `\`${r.pattern}\`` : link(r.title, uri)}${system ? ` (${escapeText(system)})` : ""} — ${about}`;
+            return `- ${opener ? link(r.title, opener) : r.pattern.includes("{") ? `\`${r.pattern}\`` : link(r.title, uri)}${system ? ` (${escapeText(system)})` : ""} — ${about}${form?.index === i ? ` — ${formFieldsLine(form.fields)}` : ""}`;
           })
-          .join("\n")}`,
+          .join("\n")}${form ? `\n${fieldsKey(form.fields.some((f) => f.name === USER_WORDS))}` : ""}`,
       );
     }
 
@@ -214,24 +227,8 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
         .filter((c) => !leftOut.has(String(c.capability ?? c.id)))
         .slice(0, 3)
         .filter((c) => typeof c.capability === "string" || typeof c.id === "string");
-      if (top.length && caps.outcome === "applied") {
-        const forms: Record<string, string> = Object.assign({}, ...among.map((c) => c.forms ?? {}));
-        sections.push(
-          `## Capabilities\n\n${top
-            .map((c) => {
-              const id = String(c.capability ?? c.id);
-              const form = forms[id];
-              const trigger = (c.trigger as Row | undefined)?.use ?? c.title ?? "";
-              // Who must approve it for this caller (the gateway's words), so a start is sent right.
-              const approval = typeof c.approval === "string" ? `; ${escapeText(c.approval)}` : "";
-              // A change that may run without a person runs from its form in one submit when the
-              // user's words go with it (user-words-field.ts): said here, where the form is found.
-              const words = form && c.read !== true && c.requires_approval !== true;
-              return `- ${code(id)} — ${escapeText(trigger)}${form ? ` (form: \`${form}\`${words ? `; send the user's request as ${USER_WORDS}` : ""})` : ""}${approval}`;
-            })
-            .join("\n")}`,
-        );
-      }
+      if (top.length && caps.outcome === "applied")
+        sections.push(await capabilitiesSection(backend, among, top, fieldsShown));
     }
 
     // Nothing but the line that nothing matched: the same answer, as not found.

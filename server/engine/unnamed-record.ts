@@ -14,6 +14,8 @@ import { everyCovered, everyDescription } from "./every-described";
 /** What the answer says when the record of a change is the agent's pick among several. */
 export interface AskUser {
   field: string;
+  /** The record that was sent (the agent's pick): a page offering the user's words names it. */
+  record: string;
   message: string;
   candidates: string[];
 }
@@ -55,6 +57,7 @@ export async function unnamedRecord(
   const telling = tellingKeys(shown);
   return {
     field,
+    record: chosen,
     // Said as what happened: round 10's model sent the record itself and read "(… was picked)"
     // as the server's guess.
     message: `${chosen} was sent, but the user's words do not name it and ${eligible.length - 1} other records would take this change too: ask the user whether they mean ${chosen}; on their word, confirm_action runs it${telling.length ? `; they differ in ${telling.join(", ")}` : ""}`,
@@ -127,6 +130,7 @@ export async function recordToAsk(
   if ("unavailable" in found)
     return {
       field: capability.appliesTo.field ?? "",
+      record: String(values[capability.appliesTo.field ?? ""] ?? ""),
       message:
         "Could not check whether other records fit this change: ask the user; on their word, confirm_action runs it",
       candidates: [],

@@ -208,7 +208,8 @@ describe("browse face: search → navigate → form → submit over MCP", () => 
       fields: { reason: "changed my mind" },
     });
     expect(done.markdown).toContain("awaiting_approval");
-    expect(done.markdown).toContain("refund_only");
+    // The kind the paid order allows, as the brief summary names it for the person (issue 23).
+    expect(done.markdown).toMatch(/What:\*\* Refund without a return/);
 
     // The form on an in-transit order explains the refusal instead of offering refund-only.
     const refused = await page(alice, "submit", {

@@ -1,6 +1,7 @@
 import type { BackendOutcome } from "../sdk/browse-backend";
 import { capabilityFormRoute } from "../sdk/capability-form-route";
 import type { FilterSpec, RouteDefinition } from "../sdk/define-route";
+import { withFormFields } from "../sdk/form-links";
 import { rowsTable } from "../sdk/render-helpers";
 import {
   filterValue,
@@ -108,7 +109,7 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
     async render(match, backend) {
       const id = match.params.id ?? "";
       const view = await backend.entityView("ticket", id);
-      return viewPage("ticket", id, view, ticketFormLinks(id, view));
+      return viewPage("ticket", id, view, await withFormFields(backend, ticketFormLinks(id, view)));
     },
   },
   ...(

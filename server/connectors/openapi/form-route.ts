@@ -8,6 +8,7 @@ import { API_REQUEST } from "./api-request-names";
 import type { OpenApiAdapter } from "./openapi-adapter";
 import type { ApiAnswer } from "./openapi-http-client";
 import { OPENAPI_LIMITS } from "./openapi-limits";
+import { operationLineFields } from "./operation-line-fields";
 import { operationKeywords, operationTitle, routeDescription } from "./operation-words";
 import type { OperationPlan } from "./plan-operations";
 import { asRow, failurePage, listingRows } from "./read-api";
@@ -46,6 +47,10 @@ export function formRoute(ctx: RouteContext, plan: OperationPlan): RouteDefiniti
     title,
     description: routeDescription(plan, []),
     keywords: operationKeywords(plan),
+    // Beside every link to the form, so it is submitted without being opened first.
+    async fields() {
+      return operationLineFields(plan);
+    },
     async render(match) {
       return page(match, byFieldName(fields, "path", pathValues(plan, match)));
     },
@@ -87,7 +92,7 @@ export function formRoute(ctx: RouteContext, plan: OperationPlan): RouteDefiniti
       });
       if (outcome.outcome === "rejected" && !outcome.action_id)
         return outcomePage(title, outcome, { label: title, uri: match.uri.uri });
-      const shown = actionPage(outcome, backend);
+      const shown = actionPage(outcome, backend, { sent: true });
       return {
         ...shown,
         title: `${title}: ${shown.title}`,

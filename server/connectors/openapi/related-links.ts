@@ -1,5 +1,7 @@
 import type { RouteMatch } from "../sdk/define-route";
+import { fieldsKey, formFieldsLine } from "../sdk/form-fields-line";
 import { link } from "../sdk/markdown";
+import { operationLineFields } from "./operation-line-fields";
 import { operationTitle } from "./operation-words";
 import { barePath, type OperationPlan } from "./plan-operations";
 import { fillPattern, type RouteContext, routeValues } from "./route-values";
@@ -10,6 +12,8 @@ export function relatedLinks(
   plan: OperationPlan,
   match: RouteMatch,
   kinds: OperationPlan["kind"][],
+  /** Said after a page's link (a form's fields). */
+  after: (other: OperationPlan) => string = () => "",
 ): string[] {
   const prefix = barePath(plan.op.path).replace(/\/+$/, "");
   const out: string[] = [];
@@ -29,15 +33,24 @@ export function relatedLinks(
     }
     if (!complete) continue;
     const uri = fillPattern(other.pattern, values);
-    if (uri) out.push(`- ${link(operationTitle(other), uri)}`);
+    if (uri) out.push(`- ${link(operationTitle(other), uri)}${after(other)}`);
     if (out.length >= 12) break;
   }
   return out;
 }
 
 export function formsSection(ctx: RouteContext, plan: OperationPlan, match: RouteMatch): string {
-  const forms = relatedLinks(ctx, plan, match, ["form"]);
-  return forms.length ? `## Actions (each waits for a person's approval)\n\n${forms.join("\n")}` : "";
+  // Each form with its fields: submitted from this page, not opened first to learn them.
+  const forms = relatedLinks(
+    ctx,
+    plan,
+    match,
+    ["form"],
+    (form) => ` — ${formFieldsLine(operationLineFields(form))}`,
+  );
+  return forms.length
+    ? `## Actions (each waits for a person's approval)\n\n${forms.join("\n")}\n${fieldsKey(false)}`
+    : "";
 }
 
 /** Links from fields that name another resource by id (`customer_id` → that customer's page). */

@@ -16,12 +16,13 @@ import { summaryMarkdown } from "./summary-markdown";
 
 /**
  * An action as a page: where it stands, its summary, the next form, approval link. `afterSubmit`:
- * the page answers a capability form's submit (the form, with its choices, was just read).
+ * the page answers a capability form's submit (the form, with its choices, was just read);
+ * `sent`: it answers a submit of any form (an imported write, an action's next step).
  */
 export function actionPage(
   answer: BackendOutcome,
   backend: BrowseBackend,
-  options: { afterSubmit?: SubmittedWords } = {},
+  options: { afterSubmit?: SubmittedWords; sent?: boolean } = {},
 ): PageBody {
   const actionId = String(answer.action_id ?? "");
   const uri = `actions://${actionId}`;
@@ -42,8 +43,20 @@ export function actionPage(
   parts.push(`**${outcome.outcome}:** ${escapeText(outcome.message)}`);
   const problems = Array.isArray(outcome.validation_errors) && outcome.validation_errors.length > 0;
   if (problems) parts.push(problemsList(outcome));
+  // The submit that left it with a person: what to tell them (the sentence, the amounts), not the
+  // choices it was filled from, nor a form for details already sent (round: 945–1,139 tokens of
+  // an after-sales return's answer were the tables and the form again). `navigate` the action
+  // reads it whole.
+  const withPerson =
+    (!!options.afterSubmit || options.sent === true) &&
+    outcome.status === "awaiting_approval" &&
+    readApproval(outcome.approval)?.status === "pending";
   if (outcome.summary && typeof outcome.summary === "object") {
-    parts.push(`## Summary\n\n${summaryMarkdown(outcome.summary)}`);
+    parts.push(
+      withPerson
+        ? `## Summary (in brief: the person's screen shows every line)\n\n${summaryMarkdown(outcome.summary, true)}`
+        : `## Summary\n\n${summaryMarkdown(outcome.summary)}`,
+    );
   }
   if (outcome.result && typeof outcome.result === "object") {
     parts.push(`## Result\n\n${objectSections(outcome.result as Row)}`);
@@ -59,7 +72,7 @@ export function actionPage(
   if (waits) parts.push(notRunYet(outcome, actionId, options.afterSubmit));
   // Right after a form's submit that stopped at its confirmation, the choices and the fields are
   // what the agent just sent from: said again they cost tokens and read as still to be filled.
-  const lean = !!options.afterSubmit && waits;
+  const lean = (!!options.afterSubmit && waits) || withPerson;
   const choices = lean ? "" : optionsSections(outcome);
   if (choices) parts.push(`## Choices\n\n${choices}`);
   if (outcome.requires_confirmation === true && carried) {

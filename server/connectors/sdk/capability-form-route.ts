@@ -1,7 +1,9 @@
 import { actionPage } from "./action-page";
 import type { BackendOutcome, BrowseBackend, Row } from "./browse-backend";
 import type { PageBody, RouteDefinition } from "./define-route";
+import { capabilityFormFields } from "./form-fields-line";
 import { escapeText, link } from "./markdown";
+import type { SubmittedWords } from "./not-run-yet";
 import {
   fieldsFromOutcome,
   formSection,
@@ -34,6 +36,15 @@ export function capabilityFormRoute(
 ): RouteDefinition {
   return {
     ...base,
+    capability: form.capability,
+    // The record the form is about comes from its URI, never from a field.
+    async fields(backend) {
+      const bound = form.entity
+        ? (await backend.connectors()).flatMap((c) => c.capabilities).find((c) => c.id === form.capability)
+            ?.appliesTo.field
+        : undefined;
+      return capabilityFormFields(backend, form.capability, bound);
+    },
     async render(match, backend) {
       const entityId = form.entity ? match.params[form.entity.param] : undefined;
       const preview = await backend.startAction({
@@ -74,6 +85,7 @@ export function capabilityFormRoute(
       return actionOutcomePage(base.title, match.uri.uri, outcome, fields, form.back(match.params), backend, {
         words,
         said: !!intent,
+        form: match.uri.uri,
       });
     },
   };
@@ -133,7 +145,7 @@ function actionOutcomePage(
   submitted: Record<string, unknown>,
   back: { label: string; uri: string },
   backend: BrowseBackend,
-  said: { words: boolean; said: boolean },
+  said: SubmittedWords,
 ): PageBody {
   const actionId = outcome.action_id;
   if (outcome.outcome === "rejected" || outcome.outcome === "not_found" || outcome.outcome === "conflict") {

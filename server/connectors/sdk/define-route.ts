@@ -1,4 +1,5 @@
 import type { BrowseBackend, OutcomeKindLike } from "./browse-backend";
+import type { LineField } from "./form-fields-line";
 import type { BrowseUri } from "./parse-browse-uri";
 
 /**
@@ -96,6 +97,14 @@ export interface RouteDefinition {
    */
   adminOnly?: boolean;
   render(match: RouteMatch, backend: BrowseBackend): Promise<PageBody>;
+  /**
+   * A form route's fields (form-fields-line.ts), shown in one line beside every link to it: a
+   * model submits from the link without opening the form first. Absent: the link says nothing
+   * of them (the form lists them).
+   */
+  fields?(backend: BrowseBackend): Promise<readonly LineField[] | null>;
+  /** The capability a form route starts (capabilityFormRoute's): a link to it stands for that next step. */
+  capability?: string;
   /** Present on form routes: `submit(uri, fields)` lands here. */
   submit?(match: RouteMatch, fields: Record<string, unknown>, backend: BrowseBackend): Promise<PageBody>;
 }

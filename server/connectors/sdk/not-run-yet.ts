@@ -6,6 +6,8 @@ import { USER_WORDS } from "./user-words-field";
 export interface SubmittedWords {
   words: boolean;
   said: boolean;
+  /** The form that was submitted: the one call that runs the change resends it with the words. */
+  form?: string;
 }
 
 /**
@@ -31,7 +33,7 @@ export function waitsForConfirm(outcome: BackendOutcome): boolean {
  * The why is the engine's own (the records the change fits, to ask the user about).
  */
 export function notRunYet(outcome: BackendOutcome, actionId: string, submitted?: SubmittedWords): string {
-  const ask = outcome.ask_user as { message?: unknown; candidates?: unknown } | undefined;
+  const ask = outcome.ask_user as { message?: unknown; candidates?: unknown; record?: unknown } | undefined;
   const why =
     typeof ask?.message === "string"
       ? escapeText(ask.message)
@@ -40,13 +42,20 @@ export function notRunYet(outcome: BackendOutcome, actionId: string, submitted?:
     ? ask.candidates.map((c) => `- ${escapeText(String(c))}`)
     : [];
   const call = `confirm_action ${JSON.stringify({ action_id: actionId, version: outcome.version, idempotency_key: "<a new key>" })}`;
-  const lines = [
-    `**Not run yet:** ${why}`,
-    ...candidates,
-    `One call runs it: ${code(call)} (or submit ${code(`actions://${actionId}/confirm`)} with \`idempotency_key\`).`,
-  ];
-  // Said where it would have decided: a form that takes the user's words got none.
-  if (submitted?.words && !submitted.said && typeof ask?.message === "string")
-    lines.push(`With the user's request in \`${USER_WORDS}\`, a submit decides this itself.`);
-  return lines.join("\n");
+  const confirm = `One call runs it: ${code(call)} (or submit ${code(`actions://${actionId}/confirm`)} with \`idempotency_key\`).`;
+  // A form that takes the user's words got none, where they decide: the one-call fix first (round
+  // with Sam: "set the kettle refund ticket to high priority" named it by subject, yet the model,
+  // told only to ask the user, asked and confirmed: two calls and a question more).
+  if (submitted?.words && !submitted.said && typeof ask?.message === "string") {
+    const record =
+      typeof ask.record === "string" && ask.record ? `name ${escapeText(ask.record)}` : "name this record";
+    const form = submitted.form ? `submit ${code(submitted.form)} again` : "submit the form again";
+    return [
+      `**Not run yet:** no \`${USER_WORDS}\` came with it. If the user's words ${record}, ${form} with the same fields and \`${USER_WORDS}\`: their request, verbatim; it then runs at once.`,
+      `Otherwise: ${why}`,
+      ...candidates,
+      confirm,
+    ].join("\n");
+  }
+  return [`**Not run yet:** ${why}`, ...candidates, confirm].join("\n");
 }

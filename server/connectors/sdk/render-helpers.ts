@@ -148,13 +148,19 @@ function label(key: string): string {
 export function nextActionsList(outcome: BackendOutcome): string {
   const next = outcome.next_actions ?? [];
   if (next.length === 0) return "_Nothing more to do here._";
-  return next
-    .map((n) => {
-      const capability = typeof n.args?.capability === "string" ? ` ${code(n.args.capability)}` : "";
-      const approval = typeof n.approval === "string" ? `; ${escapeText(n.approval)}` : "";
-      return `- ${escapeText(n.description)} (${code(n.tool)}${capability}${n.requires_user_approval ? ", needs the user's approval" : ""}${approval})`;
-    })
-    .join("\n");
+  return next.map((n) => `- ${escapeText(n.description)} (${nextStepWords(n)})`).join("\n");
+}
+
+type NextStep = NonNullable<BackendOutcome["next_actions"]>[number];
+
+/**
+ * One next step's call and who approves it: `` `start_action` `x`; no approval: … ``. Beside a
+ * form's line the tool's name is plain (`` start_action `x` ``): a token less on each form.
+ */
+export function nextStepWords(n: NextStep, tool: "code" | "plain" = "code"): string {
+  const capability = typeof n.args?.capability === "string" ? ` ${code(n.args.capability)}` : "";
+  const approval = typeof n.approval === "string" ? `; ${escapeText(n.approval)}` : "";
+  return `${tool === "code" ? code(n.tool) : escapeText(n.tool)}${capability}${n.requires_user_approval ? ", needs the user's approval" : ""}${approval}`;
 }
 
 export function validationErrors(outcome: BackendOutcome): Array<{ field: string; message: string }> {

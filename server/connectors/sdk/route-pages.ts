@@ -1,9 +1,10 @@
 import type { BackendOutcome, ListPage, Row } from "./browse-backend";
 import type { FilterSpec, PageBody } from "./define-route";
+import { type FormLink, formLinkLines } from "./form-links";
 import { askedColumns, fieldValue, moreColumnsLine, rowFields } from "./listing-columns";
 import { code, escapeText, link, shownPrefix } from "./markdown";
 import { type BrowseUri, formatBrowseUri } from "./parse-browse-uri";
-import { type MoneyOf, nextActionsList, objectSections, rowsTable } from "./render-helpers";
+import { type MoneyOf, nextActionsList, nextStepWords, objectSections, rowsTable } from "./render-helpers";
 
 /** Shared page builders for the scheme route files: lists, entity views, refusals, paging. */
 const PER_PAGE_NOTE = "Lists paginate: follow the next-page link.";
@@ -82,7 +83,8 @@ export function viewPage(
   kind: string,
   id: string,
   view: BackendOutcome,
-  formLinks: Array<[string, string]>,
+  /** The forms that apply now; with their fields (withFormFields), they are submitted from here. */
+  formLinks: ReadonlyArray<[string, string] | FormLink>,
 ): PageBody {
   if (view.outcome === "not_found") return NOT_FOUND_FOR(kind, id);
   if (view.outcome !== "applied" && view.outcome !== "preview") return outcomePage(`${kind} ${id}`, view);
@@ -106,9 +108,17 @@ export function viewPage(
       `## What may be done now\n\n${Array.isArray(eligibility) ? rowsTable(eligibility, undefined, undefined, moneyOf) : objectSections(eligibility, [], moneyOf)}`,
     );
   }
-  if (formLinks.length)
-    parts.push(`## Actions\n\n${formLinks.map(([label, uri]) => `- ${link(label, uri)}`).join("\n")}`);
-  parts.push(`## Next (action face)\n\n${nextActionsList(view)}`);
+  // A next step a form here starts is said on the form's line (one line per form, not two).
+  const next = view.next_actions ?? [];
+  const forms: FormLink[] = formLinks.map((f) => {
+    const form = Array.isArray(f) ? { label: f[0], uri: f[1] } : f;
+    const step = next.find((n) => form.capability && n.args?.capability === form.capability);
+    return step ? { ...form, start: nextStepWords(step, "plain") } : form;
+  });
+  const rest = next.filter((n) => !forms.some((f) => f.capability && n.args?.capability === f.capability));
+  if (forms.length) parts.push(`## Actions\n\n${formLinkLines(forms)}`);
+  if (rest.length || !forms.length)
+    parts.push(`## Next (action face)\n\n${nextActionsList({ ...view, next_actions: rest })}`);
   return {
     title: `${kind.charAt(0).toUpperCase()}${kind.slice(1)} ${id}`,
     outcome: "applied",

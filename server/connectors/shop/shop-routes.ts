@@ -1,6 +1,7 @@
 import type { BackendOutcome, BrowseBackend, ListPage, Row } from "../sdk/browse-backend";
 import { capabilityFormRoute } from "../sdk/capability-form-route";
 import type { FilterSpec, RouteDefinition } from "../sdk/define-route";
+import { formLinkLines, withFormFields } from "../sdk/form-links";
 import { link, money } from "../sdk/markdown";
 import { sumText } from "../sdk/render-decision-summary";
 import { objectSections, rowsTable } from "../sdk/render-helpers";
@@ -233,7 +234,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
       return {
         title: "Cart",
         outcome: "applied",
-        markdown: `${rowsTable(items, ["product_id", "name", "quantity", "unit_price"])}\n\n- **Subtotal:** ${money(found.subtotal)}${shipped}${offers}\n\n## Actions\n\n- ${link("Check out", "shop://checkout")}`,
+        markdown: `${rowsTable(items, ["product_id", "name", "quantity", "unit_price"])}\n\n- **Subtotal:** ${money(found.subtotal)}${shipped}${offers}\n\n## Actions\n\n${formLinkLines(await withFormFields(backend, [["Check out", "shop://checkout"]]))}`,
       };
     },
   },
@@ -253,7 +254,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
       const order = page.view as Row | undefined;
       // "The order I placed": this agent's own checkout made it (from the action store).
       const shown = order && mine[id] ? { ...page, view: { ...order, placed_by: PLACED_BY_YOU } } : page;
-      return viewPage("order", id, shown, orderFormLinks(id, view));
+      return viewPage("order", id, shown, await withFormFields(backend, orderFormLinks(id, view)));
     },
   },
   capabilityFormRoute(
@@ -355,7 +356,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
       return {
         title: String(found.name ?? `Product ${id}`),
         outcome: "applied",
-        markdown: `${objectSections(found)}\n\n## Actions\n\n- ${link("Buy (checkout form)", "shop://checkout")}\n- ${link("All products", "shop://products")}`,
+        markdown: `${objectSections(found)}\n\n## Actions\n\n- ${link("All products", "shop://products")}\n${formLinkLines(await withFormFields(backend, [["Buy (checkout form)", "shop://checkout"]]))}`,
       };
     },
   },

@@ -1,0 +1,52 @@
+import type { BrowseBackend, Row } from "../connectors/sdk/browse-backend";
+import type { AnyConnector } from "../connectors/sdk/define-connector";
+import type { RouteDefinition } from "../connectors/sdk/define-route";
+import { fieldsKey, formFieldsLine, type LineField } from "../connectors/sdk/form-fields-line";
+import { routeFields } from "../connectors/sdk/form-links";
+import { code, escapeText } from "../connectors/sdk/markdown";
+import { USER_WORDS } from "../connectors/sdk/user-words-field";
+
+/**
+ * A search's capabilities, each with the form it is filled in on, the first such form with its
+ * fields unless the answer's pages already listed a form's (`fieldsShown`): a model that found the
+ * form here opened it only to learn its fields before submitting (issue 23). One form's fields,
+ * the best match's, keep the answer short.
+ */
+export async function capabilitiesSection(
+  backend: BrowseBackend,
+  among: readonly AnyConnector[],
+  top: readonly Row[],
+  fieldsShown: boolean,
+): Promise<string> {
+  const forms: Record<string, string> = Object.assign({}, ...among.map((c) => c.forms ?? {}));
+  const routes = among.flatMap((c) => c.routes);
+  const first = fieldsShown
+    ? null
+    : await firstFormFields(
+        backend,
+        top.map((c) => routes.find((r) => r.pattern === forms[String(c.capability ?? c.id)])),
+      );
+  const lines = top.map((c, i) => {
+    const id = String(c.capability ?? c.id);
+    const form = forms[id];
+    const trigger = (c.trigger as Row | undefined)?.use ?? c.title ?? "";
+    // Who must approve it for this caller (the gateway's words), so a start is sent right.
+    const approval = typeof c.approval === "string" ? `; ${escapeText(c.approval)}` : "";
+    const fields = first?.index === i ? `, ${formFieldsLine(first.fields)}` : "";
+    return `- ${code(id)} — ${escapeText(trigger)}${form ? ` (form: ${code(form)}${fields})` : ""}${approval}`;
+  });
+  if (first) lines.push(fieldsKey(first.fields.some((f) => f.name === USER_WORDS)));
+  return `## Capabilities\n\n${lines.join("\n")}`;
+}
+
+/** The first of these routes that is a form declaring its fields: its place and fields. */
+export async function firstFormFields(
+  backend: BrowseBackend,
+  routes: ReadonlyArray<RouteDefinition | undefined>,
+): Promise<{ index: number; fields: readonly LineField[] } | null> {
+  for (const [index, route] of routes.entries()) {
+    const fields = await routeFields(backend, route);
+    if (fields) return { index, fields };
+  }
+  return null;
+}

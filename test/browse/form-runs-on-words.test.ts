@@ -86,9 +86,12 @@ describe("a form's submit runs a change where start_action by words would (MCP o
         arguments: { query: "change the delivery address of my kettle order to home" },
       }),
     );
-    expect(found).toMatch(
-      /`change_delivery_address` — .*\(form: `shop:\/\/order\/\{id\}\/address`; send the user's request as user_words\)/,
+    // The best form's line carries its fields, user_words among them, and the line saying what they do.
+    expect(found).toContain(
+      "- `shop://order/{id}/address` (Shop) — Change delivery address — `address_id* · user_words`",
     );
+    expect(found).toMatch(/^Submit from the line \(\* required; user_words: the user's request verbatim/m);
+    expect(found).toMatch(/`change_delivery_address` — .*\(form: `shop:\/\/order\/\{id\}\/address`\)/);
     expect(found).toMatch(/`checkout` — .*\(form: `shop:\/\/checkout`\);/);
     // The words fill the address from its label, name the order, and run the change.
     const out = text(
@@ -125,15 +128,16 @@ describe("a form's submit runs a change where start_action by words would (MCP o
       const out = await alice.callTool({ name: "submit", arguments: { uri: ADDRESS, fields } });
       const markdown = text(out);
       expect(markdown).toMatch(/Status:\*\* open/);
-      expect(markdown).toMatch(
-        /\*\*Not run yet:\*\* ord_pending was sent, but the user's words do not name it and 1 other/,
-      );
+      expect(markdown).toMatch(/ord_pending was sent, but the user's words do not name it and 1 other/);
       // The candidates to ask the user about, then the call.
       expect(markdown).toMatch(/^- ord_paid /m);
       expect(markdown).toMatch(
         /One call runs it: `confirm_action \{"action_id":"[a-z0-9]+","version":1,"idempotency_key":"<a new key>"\}`/,
       );
-      expect(markdown.includes("With the user's request in `user_words`")).toBe(!("user_words" in fields));
+      // Without the words, the one call that runs it with them comes first (form-links-carry-fields.test.ts).
+      expect(markdown.includes("If the user's words name ord_pending, submit")).toBe(
+        !("user_words" in fields),
+      );
       // What was just sent from is not said again: no choices, no form with the fields emptied.
       expect(markdown).not.toContain("## Choices");
       expect(markdown).not.toContain("```yaml");

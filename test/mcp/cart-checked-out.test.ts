@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { approve } from "../gateway/gateway-world";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 type CartItem = { product_id: string; quantity: number };
@@ -36,14 +37,7 @@ describe("a checkout takes its items off the cart only when it is the cart (real
         patch: { items, address_id: "Office", shipping_method: "standard", payment_type: "balance" },
       },
     });
-    const actionId = sc(started).action_id as string;
-    const ctx = await w.gw.getContext(w.agent.alice, { action_id: actionId });
-    const decided = await w.gw.decideApproval(w.person.alice, {
-      action_id: actionId,
-      version: ctx.version as number,
-      decision: "approve",
-    });
-    expect(decided.outcome).toBe("applied");
+    expect((await approve(w, sc(started).action_id as string)).outcome).toBe("applied");
     return text(started);
   };
 

@@ -4,7 +4,7 @@ import type { BrowseBackend } from "@/server/connectors/sdk/browse-backend";
 import { queryClauses, questionClauses } from "@/server/engine/query-clauses";
 
 /**
- * Whether the words only ask to know ("what would my cart cost with shipping?", "when was it
+ * Whether the words only ask to know ("what would it cost with shipping?", "when was it
  * delivered?", "which address is the office one?"): every clause that asks is a question, none
  * an imperative ("… and buy it"). Pure grammar (query-clauses.ts), no business words.
  */
@@ -18,9 +18,9 @@ export function onlyAsks(query: string): boolean {
 /**
  * The read that answers a question, for search_capabilities: the page or record the browse
  * search opens for the same words (its own permission check and audit row), or null when the
- * words do not only ask, or no page answers them. Issue 23 (set D): "what would everything in my
- * cart cost with shipping to my home?" got only checkout, and the model went through its steps to
- * read a price the cart's page states.
+ * words do not only ask, or no page answers them. Issue 23 (set D, task 1): a question about a
+ * price got only the capability that places the purchase, and the model went through its steps
+ * to read a price a page already states.
  */
 export async function questionRead(backend: BrowseBackend, query: string): Promise<string | null> {
   if (!onlyAsks(query)) return null;

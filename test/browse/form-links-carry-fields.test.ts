@@ -154,9 +154,9 @@ describe("links to forms carry their fields; a submit needs no navigate first (M
     );
     expect(out).toMatch(/Status:\*\* awaiting_approval/);
     expect(out).toMatch(/the user must approve it/);
-    expect(out).toContain("**Refund Electric Kettle ×1 $150.00 to the card the order was paid with**");
+    expect(out).toContain("**Refund Electric Kettle ×1 $150.00 to Visa •••• 4242**");
     expect(out).toMatch(/Refund amount:\*\* \$150\.00/);
-    expect(out).toMatch(/navigate actions\\:\/\/[a-z0-9]+ only if the user asks/);
+    expect(out).toMatch(/afterwards navigate actions\\:\/\/[a-z0-9]+ shows the result/);
     expect(out).not.toContain("## Choices");
     expect(out).not.toContain("```yaml");
     // The person's screen shows each line; the agent's answer does not repeat them.

@@ -64,7 +64,8 @@ describe("what representative answers cost a model (o200k tokens)", () => {
     // kettle order" cost a model three reads of single orders each); 390 before. 516 since one
     // line names the fields the rows hold beyond the table (?columns=; issue 23's model opened
     // orders one by one for payment and coupon) and an unpaid row says what is due: one line.
-    expect(tokens(listing)).toBeLessThanOrEqual(520);
+    // 557 since stop 42's merge (form lines beside links, the words' time column): measured, not cut.
+    expect(tokens(listing)).toBeLessThanOrEqual(560);
     const record = text(
       await alice.callTool({ name: "navigate", arguments: { uri: "shop://order/ord_paid" } }),
     );
@@ -72,7 +73,9 @@ describe("what representative answers cost a model (o200k tokens)", () => {
     // 564 since each false item flag carries its reason (why_not, items_why_not: flags23); 575
     // since the payment names the method that paid by its label ("paid with: Visa •••• 4242"); 585
     // since a line's reason names the flag it explains ("exchangeable: product not exchangeable").
-    expect(tokens(record)).toBeLessThanOrEqual(585);
+    // 632 since stop 42's form lines: each form's fields beside its link (a submit needs no
+    // navigate of the form first: one call less per change).
+    expect(tokens(record)).toBeLessThanOrEqual(635);
   });
 
   it("a search that finds nothing is a line, not a list of pages", async () => {
@@ -86,7 +89,8 @@ describe("what representative answers cost a model (o200k tokens)", () => {
     expect(tokens(empty)).toBeLessThanOrEqual(140);
     const bare = text(await sam.callTool({ name: "search", arguments: { query: "login problem" } }));
     expect(bare).toMatch(/^- all 9 tickets you can see/m);
-    expect(tokens(bare)).toBeLessThanOrEqual(260);
+    // 283 since stop 42's merge (the search's best form carries its fields): measured, not cut.
+    expect(tokens(bare)).toBeLessThanOrEqual(285);
     // A search that finds records is as it was (55 tokens).
     const found = text(await sam.callTool({ name: "search", arguments: { query: "headphones" } }));
     expect(found).toContain("tkt_2");

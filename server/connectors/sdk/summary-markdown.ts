@@ -35,7 +35,7 @@ const isListEntry = (r: SummaryRow) => r.kind === "object" && /\.\d+$/.test(r.pa
  * A list entry whose parts are all values, said in a few words by their kinds (never by key
  * names, so any capability's list reads so): what it is called (its last text part; parts before
  * it are ids), how many (its quantities, "×2") and what it costs (its last money part: a line's
- * total after its unit price) — "Signpost Mug ×2 · Line total: $36.00". An entry of none of these
+ * total after its unit price) — "Widget ×2 · Line total: $36.00". An entry of none of these
  * keeps its first parts as they are. Null for an entry with a nested list or object.
  */
 function entryLine(parts: readonly SummaryRow[]): string | null {

@@ -9,7 +9,7 @@ type Choices = Record<string, { list?: string }>;
  * The choices that are the user's (a price each, or an optional offer such as a coupon) on an
  * action's page, in the action face's words, escaped: on every page, the brief one that leaves the
  * action with a person too, so an offer that applies reaches the user before they approve without
- * it (issue 23: a checkout started with its items named was approved at $48, its $5 coupon unsaid).
+ * it (issue 23: a purchase started with its items named went to approval at $48, its $5 offer unsaid).
  * `setAt`: where no form follows, the one submit that sets one on the user's word. `lists`: the
  * option lists these lines already name, for the choices section to leave out.
  */

@@ -13,6 +13,8 @@ import {
 import { createElement } from "react";
 import { capabilityTitle } from "@/server/connectors/connector-registry";
 import { approvalNextSteps } from "@/server/connectors/sdk/approval-next-steps";
+import { paidChoiceLines } from "@/server/connectors/sdk/choice-lines";
+import { moneyRenderer } from "@/server/connectors/sdk/money-renderer";
 import { argumentBoundsErrors } from "@/server/gateway/argument-bounds";
 import { redactText } from "@/server/redact-secrets";
 import { ConfirmationSummary } from "../components/confirmation-summary";
@@ -20,9 +22,8 @@ import { approvalMessage } from "./approval-message";
 import { clientDeclaresTasks, createApprovalTask } from "./approval-tasks";
 import { compactSchema } from "./compact-schema";
 import { APPROVAL_META_KEY, CONFIRM_APP_URI } from "./confirm-app-html";
-import { paidChoiceLines } from "./defaulted-text";
 import type { ActionToolName, GatewayOutcome, GatewayPort } from "./gateway-port";
-import { moneyRenderer, renderOutcomeText } from "./outcome-text";
+import { renderOutcomeText } from "./outcome-text";
 import { withReadFirst } from "./question-read";
 import type { SignpostRequestStateCodec } from "./request-state";
 

@@ -36,7 +36,9 @@ export function withoutValues(
 ): { page: BrowsePage; said: string } {
   let markdown = page.markdown;
   let rows = page.rows;
+  let items = page.items;
   const said: string[] = [];
+  const cut: Array<{ gone: number; denied: string }> = [];
   for (const { key, values, said: words } of excluded) {
     const denied = words.map((w) => code(`not ${w}`)).join(", ");
     const others = declared(key).filter((v) => !values.includes(v));
@@ -56,13 +58,39 @@ export function withoutValues(
     const body = lines.slice(head + 2, end);
     const kept = body.filter((l) => !values.includes(cellValue(cells(l)[column] ?? "")));
     const gone = body.length - kept.length;
+    // The rows' own list (by id, the table's first cell) loses the same rows as the table.
+    const goneIds = new Set(body.filter((l) => !kept.includes(l)).map((l) => cellValue(cells(l)[0] ?? "")));
+    items = items?.filter((i) => !goneIds.has(i.id));
+    cut.push({ gone, denied });
     markdown = [...lines.slice(0, head + 2), ...kept, ...lines.slice(end)].join("\n");
     rows = (rows ?? body.length) - gone;
     said.push(
       `${denied}: ${gone} ${values.map((v) => code(`${key} ${v}`)).join(", ")} row${gone === 1 ? "" : "s"} left out here; the ${kept.length} shown are every row with another ${code(key)} (all ${page.total} fit on this page; the listing itself takes one ${code(key)} at a time).`,
     );
   }
-  return { page: { ...page, markdown, ...(rows === undefined ? {} : { rows }) }, said: said.join("\n\n") };
+  markdown = withCutFooter(markdown, rows, cut);
+  return {
+    page: { ...page, markdown, ...(rows === undefined ? {} : { rows }), ...(items ? { items } : {}) },
+    said: said.join("\n\n"),
+  };
+}
+
+/**
+ * The listing's footer ("Page 1 · 8 in all") as the cut page stands: how many rows it shows, how
+ * many the words left out, then the system's count, so the footer and the line above agree (issue
+ * 23: "8 in all" under four rows read as four rows missing).
+ */
+function withCutFooter(
+  markdown: string,
+  rows: number | undefined,
+  cut: ReadonlyArray<{ gone: number; denied: string }>,
+): string {
+  if (!cut.length || rows === undefined) return markdown;
+  const left = cut.map((c) => `${c.gone} left out (${c.denied})`).join(", ");
+  return markdown.replace(
+    /^Page (\d+) · (\d+) in all/m,
+    (_all, page: string, total: string) => `Page ${page} · ${rows} shown, ${left} · ${total} in all`,
+  );
 }
 
 /** The listing a search opens as the words shape it: the columns they name, the values they deny left out. */

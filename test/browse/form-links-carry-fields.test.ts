@@ -155,12 +155,15 @@ describe("links to forms carry their fields; a submit needs no navigate first (M
     expect(out).toMatch(/Status:\*\* awaiting_approval/);
     expect(out).toMatch(/the user must approve it/);
     expect(out).toContain("**Refund Electric Kettle ×1 $150.00 to Visa •••• 4242**");
-    expect(out).toMatch(/Refund amount:\*\* \$150\.00/);
+    // The amount is in the sentence above; the headline does not say it again.
+    expect(out).not.toContain("Refund amount");
     expect(out).toMatch(/afterwards navigate actions\\:\/\/[a-z0-9]+ shows the result/);
     expect(out).not.toContain("## Choices");
     expect(out).not.toContain("```yaml");
-    // The person's screen shows each line; the agent's answer does not repeat them.
-    expect(out).not.toContain("Unit price");
+    // The person's screen shows each line's parts; the agent's answer says each line in a few
+    // words (what, how many, its price), not part by part.
+    expect(out).toMatch(/^ {2}- Electric Kettle ×1 · Unit price: \$150\.00$/m);
+    expect(out).not.toContain("#1");
     expect(encode(out).length).toBeLessThan(500);
     // Read whole when asked for.
     const id = /actions:\/\/([a-z0-9]+)/.exec(out)?.[1] ?? "";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { moneyRenderer } from "@/mcp/outcome-text";
+import { moneyRenderer } from "@/server/connectors/sdk/money-renderer";
 
 /**
  * The answer's text shows declared money keys as money at any depth. A record's view passes

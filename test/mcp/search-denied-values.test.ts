@@ -31,6 +31,10 @@ describe("search leaves out the values its words deny (MCP over HTTP, real legac
       /`not delivered`: 4 `status delivered` rows left out here; the 4 shown are every row with another `status`/,
     );
     expect(statuses(t)).toEqual(["pending_payment", "paid", "shipped", "cancelled"]);
+    // The footer counts what is shown and what was left out, as the line above does (it said
+    // "8 in all" under four rows).
+    expect(t).toContain("Page 1 · 4 shown, 4 left out (`not delivered`) · 8 in all");
+    expect(t).not.toMatch(/^Page 1 · 8 in all/m);
   });
 
   it("tickets not resolved: the same rule on the helpdesk's own listing", async () => {
@@ -39,5 +43,11 @@ describe("search leaves out the values its words deny (MCP over HTTP, real legac
     expect(t).toMatch(/`not resolved`: \d+ `status resolved` rows? left out here/);
     expect(statuses(t).length).toBeGreaterThan(0);
     expect(statuses(t)).not.toContain("resolved");
+    // Shown and left out add up to the system's count, on the footer as on the line above.
+    const footer = /^Page 1 · (\d+) shown, (\d+) left out \(`not resolved`\) · (\d+) in all/m.exec(t);
+    expect(footer).not.toBeNull();
+    const [shown, left, total] = (footer ?? []).slice(1).map(Number);
+    expect(shown).toBe(statuses(t).length);
+    expect((shown ?? 0) + (left ?? 0)).toBe(total);
   });
 });

@@ -13,6 +13,7 @@ import {
   problemsList,
 } from "./render-helpers";
 import { summaryMarkdown } from "./summary-markdown";
+import { userChoicesSection } from "./user-choices-section";
 
 /**
  * An action as a page: where it stands, its summary, the next form, approval link. `afterSubmit`:
@@ -51,6 +52,9 @@ export function actionPage(
     (!!options.afterSubmit || options.sent === true) &&
     outcome.status === "awaiting_approval" &&
     readApproval(outcome.approval)?.status === "pending";
+  // The brief page has no form: its choices line says the submit that sets one.
+  const userChoices = userChoicesSection(outcome, withPerson ? uri : undefined);
+  if (userChoices.markdown) parts.push(userChoices.markdown);
   if (outcome.summary && typeof outcome.summary === "object") {
     parts.push(
       withPerson
@@ -64,7 +68,11 @@ export function actionPage(
   if (outcome.verification && typeof outcome.verification === "object") {
     parts.push(`## Verification\n\n${objectSections(outcome.verification as Row)}`);
   }
-  const approval = approvalSection(outcome.approval);
+  // Left with a person, the pending approval is said on the confirmation line (below): one line
+  // where a section of two said it again (the tokens the brief page's choices and items cost).
+  const confirms = outcome.requires_confirmation === true && carried;
+  const pendingUntil = withPerson && confirms ? readApproval(outcome.approval)?.expires_at : undefined;
+  const approval = pendingUntil ? null : approvalSection(outcome.approval);
   if (approval) parts.push(approval);
   const next = outcome.next_actions ?? [];
   // Complete, and only the agent's confirm left: why it did not run, and the one call that runs it.
@@ -73,15 +81,15 @@ export function actionPage(
   // Right after a form's submit that stopped at its confirmation, the choices and the fields are
   // what the agent just sent from: said again they cost tokens and read as still to be filled.
   const lean = (!!options.afterSubmit && waits) || withPerson;
-  const choices = lean ? "" : optionsSections(outcome);
+  const choices = lean ? "" : optionsSections(outcome, userChoices.lists);
   if (choices) parts.push(`## Choices\n\n${choices}`);
-  if (outcome.requires_confirmation === true && carried) {
+  if (confirms) {
     const url =
       typeof outcome.approval_url === "string"
         ? outcome.approval_url
         : backend.consoleUrl(`/confirm/${actionId}`);
     parts.push(
-      `## Confirmation\n\nA person must approve version ${escapeText(outcome.version)} before anything happens: ${url}`,
+      `## Confirmation\n\nA person must approve version ${escapeText(outcome.version)} before anything happens${pendingUntil ? ` (pending until ${escapeText(pendingUntil.slice(11, 16))} UTC)` : ""}: ${url}`,
     );
   }
   const allowed = Array.isArray(outcome.allowed_patch) ? (outcome.allowed_patch as string[]) : [];

@@ -26,6 +26,8 @@ export type SummaryRow = {
   /** The value's text; empty for a row that only heads nested rows (an object, a list). */
   text: string;
   depth: number;
+  /** The kind of value it shows (money, quantity, text…; a list or an object heads rows). */
+  kind: SummaryValue["kind"];
   note?: string;
   /** Declared internal (see SummaryEntry): the agent's text leaves it out, every screen shows it. */
   internal?: boolean;
@@ -147,6 +149,7 @@ function rowsOf(entry: SummaryEntry, path: string, top: string, depth: number, o
     label: show(entry.label),
     text: text ?? "",
     depth,
+    kind: entry.value.kind,
     ...(entry.note ? { note: show(entry.note) } : {}),
     ...(entry.internal ? { internal: true } : {}),
   });

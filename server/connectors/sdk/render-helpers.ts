@@ -226,14 +226,18 @@ function inputType(input: Row, name: string): FieldType {
   return { type: name.includes("[]") ? "array" : "string" };
 }
 
-/** Options the server computed (addresses, payment methods, quotes, coupons, teammates…). */
-export function optionsSections(outcome: BackendOutcome): string {
+/**
+ * Options the server computed (addresses, payment methods, quotes, coupons, teammates…), but the
+ * lists in `skip` (said already, as the user's choices, on lines of their own).
+ */
+export function optionsSections(outcome: BackendOutcome, skip: readonly string[] = []): string {
   const { field_of, order_of, ...options } = (outcome.options as Row | undefined) ?? {};
   // Each list's heading says which field it fills and how it is ordered (not a section of its own).
   const fieldOf = (field_of ?? {}) as Record<string, unknown>;
   const orderOf = (order_of ?? {}) as Record<string, unknown>;
   const parts: string[] = [];
   for (const [key, value] of Object.entries(options)) {
+    if (skip.includes(key)) continue;
     if (Array.isArray(value)) {
       const about = [fieldOf[key] && `for ${fieldOf[key]}`, orderOf[key]].filter(Boolean).join("; ");
       parts.push(

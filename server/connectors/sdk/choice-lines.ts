@@ -1,0 +1,60 @@
+type Json = Record<string, unknown>;
+type AsMoney = (v: unknown, key?: string) => unknown;
+
+/**
+ * How a line writes a value a patch sends and the words around it: plain on the action face's
+ * text, escaped on a browse page (where no value may become structure).
+ */
+export interface ChoiceStyle {
+  code(value: string): string;
+  text(value: string): string;
+}
+
+const PLAIN: ChoiceStyle = { code: (v) => `\`${v}\``, text: (v) => v };
+
+/**
+ * The line under `missing` for each field only the user can choose because each choice changes
+ * what is paid: "<field> — the user's choice, each changes what is paid; ask them:
+ * `<choice>` $5.00 (<other facts of its row>), …". Nothing when none is missing.
+ */
+export function paidChoiceLines(value: unknown, asMoney: AsMoney, style: ChoiceStyle = PLAIN): string[] {
+  if (!value || typeof value !== "object") return [];
+  return Object.entries(value as Record<string, { rows?: unknown[] }>).map(([field, paid]) => {
+    const rows = (paid.rows ?? []).filter(
+      (r): r is Json => !!r && typeof r === "object" && !Array.isArray(r),
+    );
+    const listed = rows.slice(0, 10).map((r) => choiceText(r, asMoney(r) as Json, style));
+    return `${style.text(field)} — the user's choice, each changes what is paid; ask them${
+      listed.length ? `: ${listed.join(", ")}${rows.length > 10 ? ` … ${rows.length - 10} more` : ""}` : ""
+    }`;
+  });
+}
+
+/**
+ * The line for each optional field only the user's word sets (an optional offer), while choices are
+ * offered and none is set: "<field> — optional, the user's choice: apply one only on their word
+ * (or if they asked for the cheapest): `<choice>` $5.00 (…)". Nothing when none is offered.
+ */
+export function optInChoiceLines(value: unknown, asMoney: AsMoney, style: ChoiceStyle = PLAIN): string[] {
+  if (!value || typeof value !== "object") return [];
+  return Object.entries(value as Record<string, { rows?: unknown[] }>).map(([field, offered]) => {
+    const rows = (offered.rows ?? []).filter(
+      (r): r is Json => !!r && typeof r === "object" && !Array.isArray(r),
+    );
+    const listed = rows.slice(0, 10).map((r) => choiceText(r, asMoney(r) as Json, style));
+    return `${style.text(field)} — optional, the user's choice: apply one only on their word (or if they asked for the cheapest): ${listed.join(", ")}${rows.length > 10 ? ` … ${rows.length - 10} more` : ""}`;
+  });
+}
+
+/** A row as `value` price (other facts): its first string is the value a patch sends. */
+function choiceText(row: Json, formatted: Json, style: ChoiceStyle): string {
+  const key = Object.keys(row).find((k) => typeof row[k] === "string");
+  const money = Object.keys(row).filter((k) => typeof row[k] === "number" && formatted[k] !== row[k]);
+  const rest = Object.keys(row).filter(
+    (k) => k !== key && !money.includes(k) && row[k] !== null && typeof row[k] !== "object",
+  );
+  const facts = rest.map((k) => `${k} ${String(row[k])}`).join(", ");
+  return `${key ? style.code(String(row[key])) : ""}${money.map((k) => ` ${style.text(String(formatted[k]))}`).join("")}${
+    facts ? ` (${style.text(facts)})` : ""
+  }`;
+}

@@ -5,12 +5,13 @@
 // shows where each answer stands. `--show` prints each Signpost answer too.
 import { randomBytes } from "node:crypto";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
-import { createMcpWorld, sc, text } from "../test/mcp/mcp-world";
 
 process.env.SIGNPOST_MASTER_KEY ??= randomBytes(32).toString("hex");
 process.env.SIGNPOST_AGENT_RATE_LIMIT ??= "0";
 // The table is the output: the server's per-call log lines would bury it.
 process.env.LOG_LEVEL ??= "warn";
+// Imported after the line above: the logger reads its level when it loads.
+const { createMcpWorld, sc, text } = await import("../test/mcp/mcp-world");
 
 /** Random ids and the test server's port held still, as test/mcp/answer-token-budget.test.ts does. */
 const tokens = (s: string) =>
@@ -106,6 +107,24 @@ try {
     await call(sam, "search_capabilities", { query: "assign ticket to a teammate" }),
     0,
   );
+  // The answers test/mcp/answer-token-budget.test.ts holds to a budget, counted the same way.
+  const start = await call(alice, "start_action", {
+    intent: "Buy everything in my cart. Ship it to my office and pay from my account balance.",
+  });
+  await add("start_action by words (checkout)", start, 0);
+  const ready = await call(alice, "advance_action", {
+    action_id: sc(start).action_id,
+    version: sc(start).version,
+    patch: { shipping_method: "standard", payment_type: "balance" },
+  });
+  await add("advance_action to the summary", ready, 0);
+  await add(
+    'search "login problem ticket" (none)',
+    await call(sam, "search", { query: "login problem ticket" }),
+    0,
+  );
+  await add('search "login problem" (none)', await call(sam, "search", { query: "login problem" }), 0);
+  await add('search "headphones"', await call(sam, "search", { query: "headphones" }), 0);
   const width = Math.max(...rows.map((r) => r[0].length));
   console.log(`\n| answer${" ".repeat(width - 6)} | signpost | wrapper JSON |`);
   console.log(`|${"-".repeat(width + 2)}|----------|--------------|`);

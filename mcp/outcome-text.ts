@@ -119,13 +119,23 @@ function entryLine(entry: unknown): string {
   if (!entry || typeof entry !== "object") return `- ${scalar(entry)}`;
   const o = entry as Json;
   const idKey = idKeyOf(o);
+  // A yes/no choice says so in a word, and its reason's code only where no message words it.
+  const verdict = typeof o.eligible === "boolean";
   const rest = Object.entries(o)
-    .filter(([k, v]) => k !== idKey && !isEmpty(v))
+    .filter(([k, v]) => k !== idKey && !isEmpty(v) && !(verdict && k === "reason" && !isEmpty(o.message)))
     // A stable order whatever the database did to the stored keys (PostgreSQL's jsonb sorts
     // them): what names the entry first, what can be done with it last.
     .sort(([a], [b]) => rank(a) - rank(b))
     // A record's time with how long ago it was: a model does not know what "today" is.
-    .map(([k, v]) => (BARE.has(k) ? scalar(v) : `${k}: ${typeof v === "string" ? whenText(v) : scalar(v)}`))
+    .map(([k, v]) =>
+      verdict && k === "eligible"
+        ? v
+          ? "eligible"
+          : "not eligible"
+        : BARE.has(k)
+          ? scalar(v)
+          : `${k}: ${typeof v === "string" ? whenText(v) : scalar(v)}`,
+    )
     .join(" · ");
   return `- ${idKey ? `\`${o[idKey]}\` ` : ""}${rest}`;
 }

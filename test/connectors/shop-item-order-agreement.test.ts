@@ -28,9 +28,9 @@ function readOrderPage(markdown: string): Read {
   const items_why_not = /^- \*\*items why not:\*\* (.*)$/m.exec(markdown)?.[1];
   const after_sales: Record<string, Path> = {};
   for (const m of markdown.matchAll(
-    /^- \*\*(refund only|return refund|exchange|shipping refund):\*\* eligible: (true|false)/gm,
+    /^- \*\*(refund only|return refund|exchange|shipping refund):\*\* (yes|no)\b/gm,
   ))
-    after_sales[(m[1] ?? "").replace(" ", "_")] = { eligible: m[2] === "true" };
+    after_sales[(m[1] ?? "").replace(" ", "_")] = { eligible: m[2] === "yes" };
   return { items, after_sales, ...(items_why_not ? { items_why_not } : {}) };
 }
 

@@ -1,7 +1,9 @@
+import { fieldLines } from "../sdk/field-lines";
 import { fieldValue, objectCell } from "../sdk/listing-columns";
 import { code, escapeText, shownPrefix, table } from "../sdk/markdown";
 import { SEGMENT } from "../sdk/parse-browse-uri";
 import { secretNameKind } from "../sdk/secret-names";
+import { verdictText } from "../sdk/verdict-text";
 import { isCreationKey, isTimestamp, whenText } from "../sdk/when-text";
 import { OPENAPI_LIMITS } from "./openapi-limits";
 
@@ -109,30 +111,33 @@ export function rowsTable(rows: Row[], columns: string[]): string {
  * lists of objects as small tables; cut to the page budget with a note saying so.
  */
 export function objectMarkdown(object: Row): string {
-  const lines: string[] = [];
+  // Empty fields and equal times share a line, a yes/no is a word (issue 23), as on every page.
+  const lines = fieldLines();
   const sections: string[] = [];
   for (const [key, value] of Object.entries(object).slice(0, 60)) {
     const label = escapeText(key);
     if (credentialField(key) && value !== null && typeof value === "object") {
-      lines.push(`- **${label}:** ${HIDDEN}`);
+      lines.add(label, HIDDEN);
     } else if (Array.isArray(value) && value.some(isRow)) {
       const rows = (value as unknown[]).filter(isRow);
       const shown = rows.slice(0, 5);
       sections.push(
         `### ${label}\n\n${rowsTable(shown, columnsOf(shown))}${rows.length > shown.length ? `\n\n…and ${rows.length - shown.length} more` : ""}`,
       );
+    } else if (verdictText(value) !== null) {
+      lines.add(label, verdictText(value) as string);
     } else if (isRow(value)) {
       const inner = Object.entries(value)
         .filter(([, v]) => v === null || typeof v !== "object" || Array.isArray(v))
         .slice(0, 8)
         .map(([k, v]) => `${escapeText(k)}: ${shownValue(k, v)}`)
         .join(" · ");
-      lines.push(`- **${label}:** ${inner || "—"}`);
+      lines.add(label, inner || "—");
     } else {
-      lines.push(`- **${label}:** ${shownValue(key, value)}`);
+      lines.add(label, shownValue(key, value), credentialField(key) ? undefined : value);
     }
   }
-  return cut([lines.join("\n"), ...sections].filter(Boolean).join("\n\n"));
+  return cut([lines.text(), ...sections].filter(Boolean).join("\n\n"));
 }
 
 /** Text cut to the page budget at a line boundary, saying that it was. */

@@ -1,9 +1,11 @@
 import type { BackendOutcome, Row } from "./browse-backend";
+import { fieldLines } from "./field-lines";
 import { type FieldType, fieldType } from "./field-type";
 import { objectCell } from "./listing-columns";
 import { code, escapeText, type FormField, formBlock, link, money, recordRowLink, table } from "./markdown";
 import { SEGMENT } from "./parse-browse-uri";
 import { rowUriPattern } from "./row-uri-pattern";
+import { verdictText } from "./verdict-text";
 import { isTimestamp, whenText } from "./when-text";
 
 /** Fields whose values are ids of entities that have pages: rendered as links. */
@@ -92,24 +94,38 @@ export function rowsTable(
   return pattern ? `${shown}\n\nEach row's page: ${code(pattern)}` : shown;
 }
 
-/** Header fields of an object: scalars as a list, arrays of objects as tables beneath. */
-export function objectSections(object: object, skip: string[] = [], moneyOf?: MoneyOf): string {
-  const scalars: string[] = [];
+/**
+ * Header fields of an object: scalars as a list, arrays of objects as tables beneath; empty
+ * fields and equal times share a line (field-lines.ts). `offered`: the capabilities a form linked
+ * on the page starts; a plain "yes" for one of them is that link said again, and is left out (a
+ * "no", or a yes with a condition, stays).
+ */
+export function objectSections(
+  object: object,
+  skip: string[] = [],
+  moneyOf?: MoneyOf,
+  offered: ReadonlySet<string> = new Set(),
+): string {
+  const lines = fieldLines();
   const sections: string[] = [];
+  const linked = (key: string, value: unknown) => offered.has(key) && verdictText(value) === "yes";
   for (const [key, value] of Object.entries(object)) {
-    if (skip.includes(key) || value === undefined) continue;
+    if (skip.includes(key) || value === undefined || linked(key, value)) continue;
     if (Array.isArray(value) && value.some((v) => v && typeof v === "object")) {
       sections.push(`### ${label(key)}\n\n${rowsTable(value as Row[], undefined, undefined, moneyOf)}`);
+    } else if (verdictText(value) !== null) {
+      lines.add(label(key), verdictText(value) as string);
     } else if (value && typeof value === "object" && !Array.isArray(value)) {
-      const inner = Object.entries(value as Row)
-        .map(([k, v]) => innerPart(k, v, moneyOf))
-        .join(" · ");
-      scalars.push(`- **${label(key)}:** ${inner || "—"}`);
+      const entries = Object.entries(value as Row);
+      const unsaid = entries.filter(([k, v]) => !linked(k, v));
+      // Every entry a link below already says: nothing left for this line to say.
+      if (entries.length && !unsaid.length) continue;
+      lines.add(label(key), unsaid.map(([k, v]) => innerPart(k, v, moneyOf)).join(" · ") || "—");
     } else {
-      scalars.push(`- **${label(key)}:** ${cell(key, value, moneyOf)}`);
+      lines.add(label(key), cell(key, value, moneyOf), value);
     }
   }
-  return [scalars.join("\n"), ...sections].filter(Boolean).join("\n\n");
+  return [lines.text(), ...sections].filter(Boolean).join("\n\n");
 }
 
 /**
@@ -125,6 +141,8 @@ function innerPart(key: string, value: unknown, moneyOf?: MoneyOf): string {
     return value.every(scalar)
       ? `${label(key)}: ${value.map((v) => cell(key, v, moneyOf)).join(", ") || "—"}`
       : `${label(key)}: ${value.length} ${value.length === 1 ? "entry" : "entries"}`;
+  const verdict = verdictText(value);
+  if (verdict !== null) return `${label(key)}: ${verdict}`;
   const parts = Object.entries(value as Row)
     .filter(([, v]) => scalar(v))
     .map(([k, v]) => `${label(k)} ${cell(k, v, moneyOf)}`);

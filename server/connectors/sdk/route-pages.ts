@@ -96,8 +96,17 @@ export function viewPage(
     ...(String(entity.entity ?? "").toLowerCase() === kind.toLowerCase() ? ["entity"] : []),
     ...(String(entity.id ?? "") === id ? ["id"] : []),
   ];
+  // The capabilities the forms below start: the view's plain "yes" for one is not said twice.
+  const offered = new Set(
+    formLinks.flatMap((f) => (!Array.isArray(f) && f.capability ? [f.capability] : [])),
+  );
   const parts: string[] = [
-    objectSections(entity, ["next_actions", "eligibility", "after_sales", "actions", ...titled], moneyOf),
+    objectSections(
+      entity,
+      ["next_actions", "eligibility", "after_sales", "actions", ...titled],
+      moneyOf,
+      offered,
+    ),
   ];
   const eligibility = (entity.eligibility ?? entity.after_sales ?? view.eligibility) as
     | Row

@@ -2,7 +2,9 @@
  * Points in time as lists show them to a model. A model does not know what time it is, so a bare
  * date ("placed: 2026-12-03") does not say which of two orders was placed a minute ago: round 5's
  * model could not tell "the order I placed today" from an old one. Each time is shown to the
- * minute in UTC with how long ago it was: `2026-12-03 06:42 UTC, 4 min ago`.
+ * minute in UTC with how long ago it was: `2026-12-03 06:42 UTC, 4 min ago`. Two days and more
+ * away, the day does (`2026-11-28, 7 days ago`): the minute of a week-old order answered no
+ * question and cost five tokens on every row of a listing (issue 23); a listing states its order.
  */
 
 /** An ISO 8601 date-time with its zone, as systems send `created_at`: 2026-12-03T06:42:10.123Z. */
@@ -25,12 +27,19 @@ export function isCreationKey(key: string): boolean {
   );
 }
 
-/** `2026-12-03 06:42 UTC, 4 min ago`; a value that is no date-time is returned as it is. */
+/** A day and more: the unit `age` counts in days from, where the minute no longer matters. */
+const DAYS = 48 * 60;
+
+/**
+ * `2026-12-03 06:42 UTC, 4 min ago`, or `2026-11-28, 7 days ago` two days and more away; a value
+ * that is no date-time is returned as it is.
+ */
 export function whenText(value: string, now: number = Date.now()): string {
   if (!isTimestamp(value)) return value;
   const at = Date.parse(value);
   const utc = new Date(at).toISOString();
-  return `${utc.slice(0, 10)} ${utc.slice(11, 16)} UTC, ${age(now - at)}`;
+  const far = Math.round(Math.abs(now - at) / 60_000) >= DAYS;
+  return `${utc.slice(0, 10)}${far ? "" : ` ${utc.slice(11, 16)} UTC`}, ${age(now - at)}`;
 }
 
 /** How long ago (or, for a time to come, how soon) in the one unit that reads best. */
@@ -40,7 +49,7 @@ function age(ms: number): string {
   const span =
     minutes < 60
       ? `${minutes} min`
-      : minutes < 48 * 60
+      : minutes < DAYS
         ? `${Math.round(minutes / 60)} h`
         : `${Math.round(minutes / (24 * 60))} days`;
   return ms >= 0 ? `${span} ago` : `in ${span}`;

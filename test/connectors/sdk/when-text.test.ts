@@ -3,11 +3,14 @@ import { isCreationKey, isTimestamp, whenText } from "@/server/connectors/sdk/wh
 
 describe("times as lists show them", () => {
   const now = Date.parse("2026-12-03T06:45:00Z");
-  it("to the minute in UTC, with how long ago (or how soon) in one unit", () => {
+  it("to the minute in UTC within two days, the day beyond, with how long ago (or how soon) in one unit", () => {
     expect(whenText("2026-12-03T06:44:40.123Z", now)).toBe("2026-12-03 06:44 UTC, just now");
     expect(whenText("2026-12-03T06:41:00Z", now)).toBe("2026-12-03 06:41 UTC, 4 min ago");
     expect(whenText("2026-12-02T06:45:00Z", now)).toBe("2026-12-02 06:45 UTC, 24 h ago");
-    expect(whenText("2026-11-30T06:45:00Z", now)).toBe("2026-11-30 06:45 UTC, 3 days ago");
+    expect(whenText("2026-12-01T06:46:00Z", now)).toBe("2026-12-01 06:46 UTC, 48 h ago");
+    expect(whenText("2026-12-01T06:45:00Z", now)).toBe("2026-12-01, 2 days ago");
+    expect(whenText("2026-11-30T06:45:00Z", now)).toBe("2026-11-30, 3 days ago");
+    expect(whenText("2026-12-06T06:45:00Z", now)).toBe("2026-12-06, in 3 days");
     expect(whenText("2026-12-03T08:45:00+01:00", now)).toBe("2026-12-03 07:45 UTC, in 1 h");
   });
 

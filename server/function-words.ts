@@ -46,3 +46,9 @@ export const POINTING_WORDS: readonly string[] = [
   "those",
   "它",
 ];
+
+/**
+ * The "'s" after a word (either apostrophe), dropped before text is cut into words: a
+ * possessive's "s" is no word of its own, and taken as one it matched a query's one-letter word.
+ */
+export const POSSESSIVE = /(?<=[\p{L}\p{N}])['’]s\b/gu;

@@ -3,6 +3,7 @@ import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import type { AnyConnector, RecordQuery } from "../connectors/sdk/define-connector";
 import { link } from "../connectors/sdk/markdown";
 import { withPageScope } from "../connectors/sdk/page-scope";
+import { textHoldsWord } from "../connectors/sdk/words-search";
 import { logger } from "../logger";
 import type { RouteDefinition } from "./browse-routes";
 import type { MayNavigate } from "./navigable-routes";
@@ -100,7 +101,8 @@ async function recordLines(
   const out: string[] = [];
   const who = backend.who();
   if (!scheme || scheme === "signpost") {
-    if (qWords.some((w) => who.tenantName.toLowerCase().includes(w) || who.tenantId === w)) {
+    // By whole words: a one-letter word ("M", a size) is inside most organisations' names.
+    if (qWords.some((w) => textHoldsWord(who.tenantName, w) || who.tenantId === w)) {
       out.push(`- ${link(`${who.tenantName} (your organisation)`, "signpost://start")}`);
     }
   }

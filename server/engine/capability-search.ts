@@ -3,7 +3,7 @@ import { Converter } from "opencc-js/t2cn";
 import { z } from "zod";
 import type { AnyCapability } from "../connectors/sdk/define-capability";
 import type { NextAction } from "../connectors/sdk/outcome";
-import { FUNCTION_WORDS } from "../function-words";
+import { FUNCTION_WORDS, POSSESSIVE } from "../function-words";
 import { type ChineseSplit, chineseTerms } from "./chinese-terms";
 import { describeInputs } from "./describe-inputs";
 import { declaredOptInFields, declaredPaidFields } from "./paid-choices";
@@ -166,7 +166,11 @@ function isPlural(token: Token | undefined): boolean {
 }
 
 function normalize(text: string): string {
-  return (CJK.test(text) ? toSimplified(text) : text).toLowerCase().replace(/_/g, " ");
+  // A possessive's "s" is no term: catalog text ("the user's text") matched a query's one-letter word.
+  return (CJK.test(text) ? toSimplified(text) : text)
+    .toLowerCase()
+    .replace(/_/g, " ")
+    .replace(POSSESSIVE, "");
 }
 
 /** The tokens of already normalized text, in order. */

@@ -48,6 +48,12 @@ function listOf<T>(body: unknown): T[] {
 export function createHelpdeskAdapter(options: HttpClientOptions) {
   const http: HttpClient = createHttpClient(options);
   const enc = encodeURIComponent;
+  /** One page of a ticket's comments, oldest first, as the API pages them. */
+  async function commentsPage(id: string, page: number, perPage: number) {
+    const body = await http.get<unknown>(`/v1/tickets/${enc(id)}/comments`, { page, per_page: perPage });
+    const b = body as { total?: number; next_page?: number | null } | null;
+    return { data: listOf<HelpdeskComment>(body), total: b?.total ?? 0, next_page: b?.next_page ?? null };
+  }
   return {
     http,
     async teams(): Promise<HelpdeskTeam[]> {
@@ -71,6 +77,23 @@ export function createHelpdeskAdapter(options: HttpClientOptions) {
         page = (body as { next_page?: number | null } | null)?.next_page ?? null;
       }
       return all;
+    },
+    commentsPage,
+    /**
+     * The newest `n` comments, oldest of them first, and how many there are in all: at most three
+     * pages read, however long the thread (the API pages oldest first and has no reverse order).
+     */
+    async lastComments(id: string, n: number): Promise<{ comments: HelpdeskComment[]; total: number }> {
+      const first = await commentsPage(id, 1, n);
+      if (first.total <= n) return { comments: first.data, total: first.total };
+      const start = first.total - n;
+      const from = Math.floor(start / n) + 1;
+      const to = Math.ceil(first.total / n);
+      const pages = await Promise.all(
+        Array.from({ length: to - from + 1 }, (_, i) => commentsPage(id, from + i, n)),
+      );
+      const skipped = start - (from - 1) * n;
+      return { comments: pages.flatMap((p) => p.data).slice(skipped, skipped + n), total: first.total };
     },
     async tickets(query: {
       status?: string;

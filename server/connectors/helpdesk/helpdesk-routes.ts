@@ -15,6 +15,8 @@ import {
 } from "../sdk/route-pages";
 import { listTickets, teamChoices, teammates } from "./helpdesk-records";
 import { raisedInsteadLine } from "./scoped-tickets";
+import { withEarlierCommentsLine } from "./ticket-comment-rows";
+import { TICKET_COMMENTS_ROUTE } from "./ticket-comments-route";
 
 function ticketFormLinks(id: string, view: BackendOutcome): Array<[string, string]> {
   const capabilities = new Set(
@@ -104,14 +106,17 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
   {
     pattern: "helpdesk://ticket/{id}",
     title: "Ticket",
-    description: "One ticket: status, priority, assignee and team, and the actions that apply now.",
+    description:
+      "One ticket: status, priority, assignee and team, its newest comments, and the actions that apply now.",
     keywords: ["ticket", "support request"],
     async render(match, backend) {
       const id = match.params.id ?? "";
       const view = await backend.entityView("ticket", id);
-      return viewPage("ticket", id, view, await withFormFields(backend, ticketFormLinks(id, view)));
+      const forms = await withFormFields(backend, ticketFormLinks(id, view));
+      return withEarlierCommentsLine(view, (shown) => viewPage("ticket", id, shown, forms));
     },
   },
+  TICKET_COMMENTS_ROUTE,
   ...(
     [
       [

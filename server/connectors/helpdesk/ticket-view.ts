@@ -1,11 +1,18 @@
 import type { NextAction } from "../sdk/outcome";
 import type { HelpdeskAdapter } from "./helpdesk-adapter";
+import { COMMENTS_SHOWN, commentRows, commentsUri } from "./ticket-comment-rows";
 
-/** The Ticket view: the ticket, its assignee and team, and which of the narrow changes apply now. */
+/**
+ * The Ticket view: the ticket, its assignee and team, its newest comments (what the customer was
+ * told lives there, not in the resolution alone), and which of the narrow changes apply now.
+ */
 export async function ticketView(adapter: HelpdeskAdapter, ticketId: string) {
   const ticket = await adapter.ticket(ticketId);
   if (!ticket) return null;
-  const mates = await adapter.teammates();
+  const [mates, thread] = await Promise.all([
+    adapter.teammates(),
+    adapter.lastComments(ticketId, COMMENTS_SHOWN),
+  ]);
   const assignee = mates.find((m) => m.id === ticket.assignee_id) ?? null;
   const open = ticket.status === "open" || ticket.status === "pending";
   const allowed = {
@@ -24,12 +31,20 @@ export async function ticketView(adapter: HelpdeskAdapter, ticketId: string) {
       args: { capability, entity_id: ticket.id },
       description: capability.replace(/_/g, " "),
     }));
+  const earlier = thread.total - thread.comments.length;
   return {
     entity: "Ticket",
     ...ticket,
     assignee: assignee ? { id: assignee.id, name: assignee.name, team_id: assignee.team_id } : null,
     version: ticket.updated_at,
-    allowed,
+    // What may be done is the next actions (the page's forms); only what may not is said, with why:
+    // the whole table of flags cost every read of a ticket ~50 tokens to say the same twice.
+    not_now: Object.fromEntries(
+      Object.entries(allowed).flatMap(([capability, a]) => ("reason" in a ? [[capability, a.reason]] : [])),
+    ),
+    // "none" said, not left out: an absent list reads as "not shown", and a model went looking.
+    comments: thread.comments.length ? commentRows(thread.comments, mates, ticket.requester_email) : "none",
+    ...(earlier > 0 ? { earlier_comments: { count: earlier, read_at: commentsUri(ticket.id) } } : {}),
     next_actions: next,
   };
 }

@@ -9,6 +9,7 @@ import {
 } from "../sdk/define-connector";
 import { escapeText, link, oneLine } from "../sdk/markdown";
 import type { PersonConnectionHandle } from "../sdk/person-auth";
+import { recordText, searchByWords } from "../sdk/words-search";
 import { apiOperations, type SkippedOperation } from "./api-operations";
 import type { PlannedConnector } from "./api-request-capability";
 import { credentialSchemes } from "./credential-parameters";
@@ -201,17 +202,25 @@ export function generateOpenApiConnector(loaded: LoadedOpenApi, settings: Import
     if (!search) return [];
     // The words that name the listing are not what the records hold ("mug products" → `mug`).
     const named = new Set(operationKeywords(search.plan).map(stem));
-    const text = (words.filter((w) => !named.has(stem(w))).join(" ") || query).slice(0, 100);
-    const answer = await backend.withAdapter<OpenApiAdapter, ApiAnswer>(settings.id, (adapter) =>
-      adapter.send({
-        operation: search.plan.op,
-        path: {},
-        query: search.param ? { [search.param]: text } : {},
-        headers: {},
-      }),
-    );
-    if (!answer || typeof answer !== "object" || (answer as ApiAnswer).kind !== "ok") return [];
-    const rows = listingRows(search.plan, (answer as Extract<ApiAnswer, { kind: "ok" }>).body) ?? [];
+    const asked = words.filter((w) => !named.has(stem(w)));
+    const ask = async (text: string) => {
+      const answer = await backend.withAdapter<OpenApiAdapter, ApiAnswer>(settings.id, (adapter) =>
+        adapter.send({
+          operation: search.plan.op,
+          path: {},
+          query: search.param ? { [search.param]: text.slice(0, 100) } : {},
+          headers: {},
+        }),
+      );
+      if (!answer || typeof answer !== "object" || (answer as ApiAnswer).kind !== "ok") return null;
+      return listingRows(search.plan, (answer as Extract<ApiAnswer, { kind: "ok" }>).body) ?? [];
+    };
+    // Without a text parameter the listing is read as it is; with one, the words are matched as
+    // searchByWords says (a system's filter is often one substring: "blue cap m" finds nothing).
+    const rows =
+      search.param && asked.length
+        ? await searchByWords(asked, ask, (row) => recordText(row))
+        : ((await ask(asked.join(" ") || query)) ?? []);
     const item = search.plan.item ? plans.get(search.plan.item.operation) : undefined;
     return rows.slice(0, 5).map((row) => {
       const id = rowKey(row, search.plan.item?.key ?? "id", search.plan.item?.about);

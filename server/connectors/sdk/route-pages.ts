@@ -43,7 +43,8 @@ export function outcomePage(
   return { title, outcome: outcome.outcome, markdown: lines.join("\n") };
 }
 
-function pagination(uri: BrowseUri, page: ListPage<unknown>): string {
+/** The line under a listing page: where it is, how many in all, and the links to the pages beside it. */
+export function pagination(uri: BrowseUri, page: ListPage<unknown>): string {
   const links: string[] = [];
   if (page.page > 1)
     links.push(

@@ -11,7 +11,7 @@ import { trackShipment } from "./capabilities/track-shipment";
 import { orderView } from "./order-view";
 import { shippedTracking } from "./shipped-tracking";
 import { createShopAdapter, type ShopAdapter } from "./shop-adapter";
-import { listOrders, listProducts } from "./shop-records";
+import { CATALOG_WORDS, listOrders, listProducts } from "./shop-records";
 import { SHOP_ROUTES } from "./shop-routes";
 
 const ORDER_STATUSES = ["pending_payment", "paid", "shipped", "delivered", "cancelled"];
@@ -39,13 +39,15 @@ function searchedShop(query: RecordQuery): string[] {
 async function searchShop(record: RecordQuery, backend: BrowseBackend): Promise<string[]> {
   const { query, words } = record;
   const out: string[] = [];
-  const products = await listProducts(backend, { page: 1, q: words.join(" ") || query });
-  if (!("outcome" in products)) {
-    for (const p of products.data.slice(0, 5))
-      out.push(
-        `- ${link(`Product ${String(p.name)}`, `shop://product/${p.id}`)} — ${p.price !== undefined ? money(Number(p.price)) : ""}`,
-      );
-  }
+  // The catalog's listing matches the words as listProducts says (one by one when together
+  // they find nothing); the words that name the catalog are no product's text.
+  const about = words.filter((w) => !CATALOG_WORDS.has(w));
+  const page = await listProducts(backend, { page: 1, q: (about.length ? about : words).join(" ") || query });
+  const products = "outcome" in page ? [] : page.data;
+  for (const p of products.slice(0, 5))
+    out.push(
+      `- ${link(`Product ${String(p.name)}`, `shop://product/${p.id}`)} — ${p.price !== undefined ? money(Number(p.price)) : ""}`,
+    );
   const status = statusNamed(query);
   if (searchesOrders(record)) {
     const orders = await listOrders(backend, { page: 1, status });

@@ -1,4 +1,5 @@
 import type { BackendOutcome, BrowseBackend, ListPage, Row } from "../sdk/browse-backend";
+import { searchByWords, textTokens } from "../sdk/words-search";
 import { cartShipping } from "./cart-shipping";
 import type { ShopAdapter } from "./shop-adapter";
 
@@ -13,6 +14,25 @@ const isStaff = (backend: BrowseBackend) => {
 async function customerId(shop: ShopAdapter, backend: BrowseBackend): Promise<string | null> {
   return (await shop.customerByEmail(backend.who().userEmail))?.id ?? null;
 }
+
+/** Rows read per word when words are matched one by one: enough for the words to pick from. */
+const WORDS_PAGE = 50;
+
+/** Words that name the catalog, not what a product's text holds ("logo tee L products"). */
+export const CATALOG_WORDS = new Set(["product", "catalog", "catalogue"]);
+
+/**
+ * Sizes as people say them and as the catalog writes them ("Logo Tee (L)", SKU "TEE-XL"): the
+ * shop's own vocabulary, so it lives here and not in the search that uses it.
+ */
+const SIZE_WORDS: Record<string, string[]> = {
+  "extra small": ["xs"],
+  small: ["s"],
+  medium: ["m"],
+  large: ["l"],
+  "extra large": ["xl"],
+  "x large": ["xl"],
+};
 
 /** Orders this caller may see: members their own, support and admins the tenant's. */
 export function listOrders(
@@ -49,6 +69,20 @@ export function listProducts(
       page: input.page,
       per_page: input.perPage ?? PAGE_SIZE,
     });
+    // The catalog's `q` is one substring: words that found nothing together ("logo tee l" is not
+    // in "Logo Tee (L)") are matched one by one, as whole words, sizes as the shop writes them.
+    const words = textTokens(input.q ?? "").filter((w) => !CATALOG_WORDS.has(w));
+    if (!result.data.length && input.page === 1 && words.length > 1) {
+      const rows = await searchByWords(
+        words,
+        async (q) => (await shop.products({ q, sort: input.sort, page: 1, per_page: WORDS_PAGE })).data,
+        (p) => `${p.name} ${p.sku} ${p.description}`,
+        SIZE_WORDS,
+        true,
+      );
+      const shown = rows.slice(0, input.perPage ?? PAGE_SIZE) as unknown as Row[];
+      return { data: shown, page: 1, next_page: null, total: shown.length };
+    }
     return {
       data: result.data as unknown as Row[],
       page: result.page,

@@ -748,6 +748,16 @@ export function seedDemoData(db: Database.Database, apiKeys: LegacyApiKeys, now:
     ["acme", "cmt_2", "tkt_1", "tm_bella", "Card processor shows one capture and one authorisation.", 1, 1],
     ["acme", "cmt_3", "tkt_3", "tm_bella", "Asked the customer whether the kettle is unused.", 0, 2],
     ["acme", "cmt_4", "tkt_9", "alice@acme.test", "Size L please.", 0, 0],
+    ["acme", "cmt_5", "tkt_6", "tm_sid", "Carrier confirmed the damage; claim filed.", 1, 19],
+    [
+      "acme",
+      "cmt_6",
+      "tkt_6",
+      "tm_sid",
+      "Sorry about the crushed box! A replacement ships today; no need to return the damaged one.",
+      0,
+      19,
+    ],
     ["globex", "cmt_gx_1", "tkt_gx_1", "gina@globex.test", "It is the left hinge.", 0, 1],
   ];
   for (const c of comments) {

@@ -109,6 +109,13 @@ describe("the legacy system's own OpenAPI document, imported", () => {
     );
   });
 
+  test("can: a record search naming a product and its size finds that variant (issue 23), the system's filter being one substring", async () => {
+    const found = text(await call(sam, "search", { query: "logo tee L products" }));
+    expect(found).toContain("Logo Tee \\(L\\)](legacy://v1/products/prod_tee_l)");
+    expect(found).not.toMatch(/legacy:\/\/v1\/products\/prod_tee(_s|_xl)?\)/);
+    expect(found).not.toContain("none holds every word");
+  });
+
   test("cannot (hand-written only): refuse up front what the business refuses; the API says it after approval", async () => {
     // The shop's after_sales knows a parcel in transit cannot be refunded and offers tracking.
     const shop = sc(

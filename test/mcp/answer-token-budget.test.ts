@@ -107,9 +107,11 @@ describe("what representative answers cost a model (o200k tokens)", () => {
     expect(ticket).toMatch(/^- \*\*created at, updated at, version:\*\* /m);
     expect(ticket).toMatch(/^- \*\*assignee id, resolution, assignee:\*\* —$/m);
     // What the forms below do is not said again; what may not be done is, with why.
-    expect(ticket).toMatch(/^- \*\*allowed:\*\* reopen ticket: no — ticket_not_resolved$/m);
+    expect(ticket).toMatch(/^- \*\*not now:\*\* reopen ticket: ticket_not_resolved$/m);
     expect(ticket).toContain("(helpdesk://ticket/tkt_9/assign)");
-    expect(tokens(ticket)).toBeLessThanOrEqual(360);
+    // 400 since the ticket shows its comments (set F: "what did we tell the customer…" could not
+    // be answered from the page): tkt_9's one comment is a table of ~45 tokens.
+    expect(tokens(ticket)).toBeLessThanOrEqual(400);
     const tickets = text(await sam.callTool({ name: "navigate", arguments: { uri: "helpdesk://tickets" } }));
     expect(tickets).toMatch(/^\| `tkt_8` \|.*\| 20\d\d-\d\d-\d\d, \d+ days ago \|$/m);
     expect(tokens(tickets)).toBeLessThanOrEqual(475);

@@ -765,7 +765,8 @@ export function seedDemoData(db: Database.Database, apiKeys: LegacyApiKeys, now:
       "INSERT INTO ticket_comments (tenant_id, id, ticket_id, author, body, internal, reference, created_at) VALUES (?,?,?,?,?,?,?,?)",
       ...c.slice(0, 6),
       null,
-      at(c[6], 1),
+      // An hour after its ticket was opened, but never later than now (a ticket opened today).
+      at(c[6], c[6] > 0 ? 1 : 0),
     );
   }
 }

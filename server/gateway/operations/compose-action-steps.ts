@@ -289,7 +289,10 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const named = Object.entries((out.from_words ?? {}) as Record<string, string>).filter(
       ([, v]) => v === alternative.args?.entity_id,
     );
-    const fromWords = { ...Object.fromEntries(named), ...((started.from_words ?? {}) as Record<string, string>) };
+    const fromWords = {
+      ...Object.fromEntries(named),
+      ...((started.from_words ?? {}) as Record<string, string>),
+    };
     return {
       ...started,
       ...(Object.keys(fromWords).length ? { from_words: fromWords } : {}),

@@ -1,4 +1,4 @@
-import type { Actor } from "../connectors/sdk/define-capability";
+import type { Actor, AnyCapability } from "../connectors/sdk/define-capability";
 import type { ActionResponse } from "./action-response";
 import type { ActorScope } from "./action-store";
 import { type AdvanceInput, advanceAction } from "./advance-action";
@@ -10,6 +10,7 @@ import { getActionContext } from "./get-action-context";
 import { recoverAction } from "./recover-action";
 import { capabilityStartedWith } from "./replayed-start";
 import { type StartInput, startAction } from "./start-action";
+import { startsAllowed } from "./starts-allowed";
 import { verifyAction } from "./verify-action";
 
 /**
@@ -22,6 +23,9 @@ export function createActionEngine(options: Omit<EngineDeps, "approvalUrl"> & Pa
   return {
     /** Creates an action, applying the optional first patch in node order; never executes an effect. */
     start: (actor: Actor, input: StartInput): Promise<ActionResponse> => startAction(deps, actor, input),
+    /** Which of these capabilities a start on this record would go on with (nothing is saved). */
+    startsAllowed: (actor: Actor, capabilities: readonly AnyCapability[], recordId: string) =>
+      startsAllowed(deps, actor, capabilities, recordId),
     /** The capability of the action the caller's idempotency key started, if any. */
     startedWith: (actor: Actor, idempotencyKey: string): Promise<string | null> =>
       capabilityStartedWith(deps, actor, idempotencyKey),

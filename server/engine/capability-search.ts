@@ -448,6 +448,7 @@ export function buildCapabilityIndex(
     clauses: Array<{ terms: Set<string>; weight: number }>;
     asked: Set<string>;
     told: Set<string>;
+    states: Set<string>;
   } => {
     const weights = new Map<string, number>();
     // The words that ask for something: of the clause that asks, not topics, not negated ("it has
@@ -455,6 +456,8 @@ export function buildCapabilityIndex(
     const asked = new Set<string>();
     // The same words of the clauses that describe the situation ("my order is waiting for payment").
     const told = new Set<string>();
+    // The words that say what state the record is in ("my unpaid order", "a paid order").
+    const states = new Set<string>();
     const named = new Set<string>();
     const parts: Array<{ terms: Set<string>; weight: number }> = [];
     let own = new Set<string>();
@@ -492,6 +495,7 @@ export function buildCapabilityIndex(
         // A record's id (its prefix and number) says what the request is about, never what it asks.
         const id = !!ofPrefix || /^\d+$/.test(t.term);
         if (!topic && !id && !negated && !NEGATIONS.has(t.term)) (role === 1 ? asked : told).add(t.term);
+        if (described.has(i) && !topics.has(t.term) && !negated) states.add(t.term);
         put(t.term, w);
         for (const s of [...(synonyms[t.term] ?? []), ...(prefixes.get(t.term) ?? [])]) {
           put(s, w * SYNONYM_WEIGHT);
@@ -509,7 +513,7 @@ export function buildCapabilityIndex(
           }
         }
     }
-    return { weights, named, clauses: parts, asked, told };
+    return { weights, named, clauses: parts, asked, told, states };
   };
 
   return {
@@ -547,7 +551,9 @@ export function buildCapabilityIndex(
           // A capability of an entity the query does not name ("the refund ticket" names tickets).
           const offTopic = named.size > 0 && !named.has(d.capability.appliesTo.entity);
           if (offTopic) score *= OFF_TOPIC_WEIGHT;
-          const notFor = [...asked].filter((t) => d.notFor.has(t));
+          // What it is not for, asked ("cancel" of a checkout) or said of the record ("my unpaid
+          // order" of a refund whose "Not for an unpaid order" says so).
+          const notFor = [...new Set([...asked, ...weighed.states])].filter((t) => d.notFor.has(t));
           if (notFor.length) score *= NOT_FOR_WEIGHT;
           const topicOnly = asked.size > 0 && ![...asked].some((t) => d.tf.has(t));
           return { d, score, notFor, topicOnly, offTopic };

@@ -29,6 +29,7 @@ import {
   startActionInputSchema,
   verifyActionInputSchema,
 } from "./operations/operation-schemas";
+import { possibleOnRecordOperation } from "./operations/possible-on-record";
 import { reconcileEffectOperation } from "./operations/reconcile-effect";
 import { recoverActionOperation } from "./operations/recover-action";
 import { requestPermissionOperation } from "./operations/request-permission";
@@ -102,6 +103,7 @@ export function createGateway(options: GatewayOptions) {
     advanceAction: advanceActionOperation(deps),
     confirmAction,
     confirmWithServerKey: confirmWithServerKeyOperation(deps),
+    possibleOn: possibleOnRecordOperation(deps),
   });
 
   const operations = {

@@ -92,7 +92,8 @@ describe("a form's submit runs a change where start_action by words would (MCP o
     );
     expect(found).toMatch(/^Submit from the line \(\* required; user_words: the user's request verbatim/m);
     expect(found).toMatch(/`change_delivery_address` — .*\(form: `shop:\/\/order\/\{id\}\/address`\)/);
-    expect(found).toMatch(/`checkout` — .*\(form: `shop:\/\/checkout`\);/);
+    // Every capability line names its form (the third match on "order" alone is cancel_unpaid_order now).
+    expect(found).toMatch(/`cancel_unpaid_order` — .*\(form: `shop:\/\/order\/\{id\}\/cancel`\);/);
     // The words fill the address from its label, name the order, and run the change.
     const out = text(
       await alice.callTool({

@@ -708,7 +708,14 @@ const afterSales: typeof checkout = {
     [
       "unpaid order",
       start("alice", "after_sales", "ord_pending"),
-      { outcome: "rejected", code: "no_after_sales_available", says: /cancel/, next: REFUSED_NEXT },
+      // Nothing to refund: the refusal points at the capability that cancels it, no money moved.
+      {
+        outcome: "rejected",
+        code: "no_after_sales_available",
+        says: /cancel_unpaid_order cancels it/,
+        next: ["start_action", "start_action"],
+        offers: ["cancel_unpaid_order"],
+      },
     ],
     [
       "cancelled order",

@@ -117,10 +117,10 @@ describe("an agent that reads only the text block", () => {
     expect(started).toMatch(
       /`ord_transit` .*possible: nothing now: in transit; a return is possible once delivered/,
     );
-    // An unpaid order: plainly nothing to refund and nothing here that cancels it (the old
-    // "cancel the order instead" named a capability that does not exist).
+    // An unpaid order: plainly nothing to refund, and the capability that cancels it by its id
+    // (the old "cancel the order instead" named none, and sent a model looking for one).
     expect(started).toMatch(
-      /`ord_pending` .*possible: nothing now: not paid yet, nothing to refund; no capability here cancels an unpaid order/,
+      /`ord_pending` .*possible: nothing now: not paid yet, nothing to refund; cancel_unpaid_order cancels it/,
     );
     // A kind already given narrows the list to the orders it can be done for.
     const exchange = text(

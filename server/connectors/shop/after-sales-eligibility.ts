@@ -41,9 +41,9 @@ export function afterSalesPaths(order: ShopOrder, now = new Date()): AfterSalesP
     s === "pending_payment"
       ? {
           reason: "order_not_paid",
-          // No capability cancels an unpaid order: saying "cancel it instead" sent round 3's
-          // model looking for one ("cancel the order I placed today", 3 calls to the wrapper's 1).
-          message: `Nothing was paid yet; ${what} does not apply, and no capability here cancels an unpaid order`,
+          // Named by its id: "cancel it instead" alone sent round 3's model looking for a
+          // capability ("cancel the order I placed today", 3 calls to the wrapper's 1).
+          message: `Nothing was paid yet; ${what} does not apply (cancel_unpaid_order cancels it)`,
         }
       : s === "cancelled"
         ? { reason: "order_cancelled", message: `The order is cancelled; ${what} does not apply` }

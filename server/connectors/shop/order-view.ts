@@ -2,6 +2,7 @@ import type { Actor } from "../sdk/define-capability";
 import { money } from "../sdk/markdown";
 import type { NextAction } from "../sdk/outcome";
 import { afterSalesNow } from "./after-sales-eligibility";
+import { orderApprovals } from "./order-approvals";
 import { paymentRefusals } from "./order-payability";
 import { paidWith } from "./paid-with";
 import type { ShopAdapter } from "./shop-adapter";
@@ -56,6 +57,13 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
       args: { capability: "change_delivery_address", entity_id: order.id },
       description: "Change the delivery address (not shipped yet)",
     });
+  // Nothing paid, nothing to refund: cancelling runs at once (a paid order's cancel is after-sales').
+  if (order.status === "pending_payment")
+    next.push({
+      tool: "start_action",
+      args: { capability: "cancel_unpaid_order", entity_id: order.id },
+      description: "Cancel this unpaid order (no money moves)",
+    });
   if (shipped)
     next.push({
       tool: "start_action",
@@ -94,7 +102,7 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
     ),
     change_delivery_address: addressChange,
     pay_order: payment,
-    requires_approval: eligible.length > 0,
+    approval: orderApprovals(next),
     created_at: order.created_at,
     updated_at: order.updated_at,
     next_actions: next,

@@ -4,6 +4,7 @@ import { defineConnector, type RecordQuery } from "../sdk/define-connector";
 import { bearerHealthCheck } from "../sdk/http-client";
 import { link, money } from "../sdk/markdown";
 import { afterSales } from "./capabilities/after-sales";
+import { cancelUnpaidOrder } from "./capabilities/cancel-unpaid-order";
 import { changeDeliveryAddress } from "./capabilities/change-delivery-address";
 import { checkout } from "./capabilities/checkout";
 import { payOrder } from "./capabilities/pay-order";
@@ -76,7 +77,7 @@ export const shopConnector = defineConnector<ShopAdapter>({
   healthPath: "/health",
   defaultBaseUrl: defaultLegacyUrl,
   checkConnection: bearerHealthCheck("/v1/health"),
-  capabilities: [checkout, payOrder, afterSales, changeDeliveryAddress, trackShipment],
+  capabilities: [checkout, payOrder, afterSales, changeDeliveryAddress, cancelUnpaidOrder, trackShipment],
   entities: [
     {
       name: "order",
@@ -103,6 +104,14 @@ export const shopConnector = defineConnector<ShopAdapter>({
     owed: ["pay order"],
     due: ["pay order"],
     money: ["refund"],
+    // A paid order's cancel is a refund (after_sales); "unpaid", "waiting for payment" say when
+    // it is not (cancel_unpaid_order), and a bare "cancel my order" finds after_sales first.
+    cancel: ["refund", "cancel order"],
+    "call off": ["refund", "cancel order"],
+    scrap: ["refund", "cancel order"],
+    withdraw: ["refund", "cancel order"],
+    // "I don't need it anymore" of an order: before it is paid, it is dropped.
+    anymor: ["unpaid"],
     reimburs: ["refund"],
     send: ["return"],
     broken: ["return", "damag"],
@@ -138,6 +147,7 @@ export const shopConnector = defineConnector<ShopAdapter>({
     change_delivery_address: "shop://order/{id}/address",
     track_shipment: "shop://order/{id}/tracking",
     pay_order: "shop://order/{id}/pay",
+    cancel_unpaid_order: "shop://order/{id}/cancel",
   },
   searchRecords: searchShop,
   searchedListings: searchedShop,

@@ -34,6 +34,8 @@ function orderFormLinks(id: string, view: BackendOutcome): Array<[string, string
     links.push(["After-sales (refund, return, exchange)", `shop://order/${id}/after-sales`]);
   if (capabilities.has("change_delivery_address"))
     links.push(["Change delivery address", `shop://order/${id}/address`]);
+  if (capabilities.has("cancel_unpaid_order"))
+    links.push(["Cancel this unpaid order", `shop://order/${id}/cancel`]);
   if (capabilities.has("track_shipment")) links.push(["Track shipment", `shop://order/${id}/tracking`]);
   return links;
 }
@@ -55,6 +57,15 @@ function withTotalsLine(view: BackendOutcome): BackendOutcome {
     coupon: t.coupon,
   });
   return { ...view, view: { ...order, totals: sumText(sumTerms(sum), t.total) } };
+}
+
+/** A change's "eligible: true" line goes from the page: its link under Actions says it (the view keeps it). */
+function withoutEligibleLines(view: BackendOutcome): BackendOutcome {
+  const order = view.view as Row | undefined;
+  if (!order) return view;
+  const open = (v: unknown) =>
+    !!v && typeof v === "object" && Object.keys(v).join() === "eligible" && (v as Row).eligible === true;
+  return { ...view, view: Object.fromEntries(Object.entries(order).filter(([, v]) => !open(v))) };
 }
 
 /**
@@ -250,7 +261,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
         backend.entityView("order", id),
         backend.createdByCaller?.("Order", [id]) ?? Promise.resolve<Record<string, string>>({}),
       ]);
-      const page = withItemReasons(withShipmentLine(withTotalsLine(view)));
+      const page = withoutEligibleLines(withItemReasons(withShipmentLine(withTotalsLine(view))));
       const order = page.view as Row | undefined;
       // "The order I placed": this agent's own checkout made it (from the action store).
       const shown = order && mine[id] ? { ...page, view: { ...order, placed_by: PLACED_BY_YOU } } : page;
@@ -294,6 +305,19 @@ export const SHOP_ROUTES: RouteDefinition[] = [
     },
     {
       capability: "pay_order",
+      entity: { name: "order", param: "id" },
+      back: (p) => ({ label: `Back to order ${p.id}`, uri: `shop://order/${p.id}` }),
+    },
+  ),
+  capabilityFormRoute(
+    {
+      pattern: "shop://order/{id}/cancel",
+      title: "Cancel unpaid order",
+      description: "Form: cancel an order not paid yet (no money moves; a paid order is after-sales').",
+      keywords: ["cancel", "cancel order", "unpaid", "don't need it anymore", "取消订单"],
+    },
+    {
+      capability: "cancel_unpaid_order",
       entity: { name: "order", param: "id" },
       back: (p) => ({ label: `Back to order ${p.id}`, uri: `shop://order/${p.id}` }),
     },

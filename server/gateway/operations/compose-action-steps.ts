@@ -25,6 +25,11 @@ interface Steps {
   confirmWithServerKey: Operation;
   /** The capability of the action the caller's key started, if any. */
   startedWith: (ctx: TrustedContext, idempotencyKey: string) => Promise<string | null>;
+  /** What the caller may start on the record given or quoted now (possible-on-record.ts). */
+  possibleOn: (
+    ctx: TrustedContext,
+    named: { entityId?: string; words?: string },
+  ) => Promise<{ id: string; next: NextAction[] } | null>;
 }
 
 /** Every start and advance asks: the engine makes the key only where one would run the change. */
@@ -136,34 +141,34 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const hits = ranked.filter((h) => !h.not_for?.length && !h.topic_only);
     const closest = ranked[0];
     if (!hits.length && closest?.topic_only && !closest.not_for?.length)
-      return {
+      return withPossible(ctx, rest.entity_id, intent, {
         outcome: "rejected",
         reason: "no_capability_fits",
         // Neither the matches nor their start calls: those are what sent a model to start one.
         message: `No capability does what these words ask (${ranked.map((h) => h.capability).join(", ")} only concern the same kind of record). ${readingPath(ctx, intent ?? "")}`,
         retryable: false,
         next_actions: [],
-      };
+      });
     if (!hits.length && closest)
-      return {
+      return withPossible(ctx, rest.entity_id, intent, {
         outcome: "rejected",
         reason: "no_capability_fits",
         message: `No capability does this; the closest, ${closest.capability}, is not for it (${closest.when_not_to_use})`,
         retryable: false,
         results: ranked,
         next_actions: found.next_actions,
-      };
+      });
     // The best match applies to another kind of record than the words are about (a note on a
     // ticket that mentions another record's words): it matched on words alone, so nothing
     // does this; a weaker match of the right record is never promoted in its place.
     if (hits.length && hits.every((h) => h.off_topic))
-      return {
+      return withPossible(ctx, rest.entity_id, intent, {
         outcome: "rejected",
         reason: "no_capability_fits",
         message: `No capability does what these words ask (${hits.map((h) => h.capability).join(", ")} concern another kind of record). Search the capabilities with other words, or read: ${readingPath(ctx, intent ?? "")}`,
         retryable: false,
         next_actions: [{ tool: "search_capabilities", description: "Find a capability with other words" }],
-      };
+      });
     const fields = Object.keys(rest.patch ?? {});
     const top = topMatch(hits);
     // Words that only ask to find or show start no change (a resolve started for "find the
@@ -216,10 +221,83 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
         results: hits,
         next_actions: found.next_actions,
       };
-    const out = await steps.startAction(ctx, { ...withWords, capability: pick.capability }, SERVER_KEY);
-    const others = hits.filter((h) => h !== pick).map((h) => h.capability);
+    const first = await steps.startAction(ctx, { ...withWords, capability: pick.capability }, SERVER_KEY);
+    const out = (await insteadOfRefused(ctx, withWords, first, hits)) ?? first;
+    const others = hits.filter((h) => h.capability !== out.capability).map((h) => h.capability);
     if (others.length) out.other_matches = others;
     return withOtherAsks(ctx, intent, await confirmWhenReady(ctx, rest.idempotency_key, out));
+  }
+
+  /**
+   * A refusal of words no capability does, on a record the start names (entity_id, or the one id
+   * the words quote): what can be started there now, one call each, in place of its matches and
+   * their calls (which did not fit). Issue 23 (played): "No capability does what these words ask"
+   * alone left the model nothing to tell the user.
+   */
+  async function withPossible(
+    ctx: TrustedContext,
+    entityId: string | undefined,
+    words: string | undefined,
+    refusal: Outcome,
+  ): Promise<Outcome> {
+    const on = await steps.possibleOn(ctx, { entityId, words });
+    if (!on) return refusal;
+    const { results: _matches, ...rest } = refusal;
+    return {
+      ...rest,
+      message: on.next.length
+        ? `No capability does what these words ask on ${on.id}; possible there now (one call each): see next`
+        : `No capability does what these words ask on ${on.id}, and nothing can be started there now. ${readingPath(ctx, words ?? "")}`,
+      next_actions: on.next,
+    };
+  }
+
+  /**
+   * A start its record refused ("cancel my order" on a paid order, where the words matched the
+   * cancel of unpaid ones as well as the refund that cancels a paid one), whose refusal names
+   * exactly one other capability for that record that the same words found: that one is started
+   * instead, with the same words and record, under its own rules (an approval it needs is still
+   * asked for; a change that runs at once still does only on a record the user meant). The
+   * answer says what was refused first. Nothing else is ever tried: a weaker match that no
+   * refusal points at is not promoted.
+   */
+  async function insteadOfRefused(
+    ctx: TrustedContext,
+    withWords: Record<string, unknown>,
+    out: Outcome,
+    hits: CapabilityHit[],
+  ): Promise<Outcome | null> {
+    if (out.status !== "refused" || typeof out.capability !== "string") return null;
+    const found = new Set(hits.map((h) => h.capability));
+    const pointed = ((out.next_actions ?? []) as NextAction[]).filter(
+      (n) =>
+        n.tool === "start_action" &&
+        typeof n.args?.capability === "string" &&
+        typeof n.args.entity_id === "string" &&
+        n.args.capability !== out.capability &&
+        found.has(n.args.capability),
+    );
+    const [alternative] = pointed;
+    if (pointed.length !== 1 || !alternative?.args) return null;
+    const started = await steps.startAction(
+      ctx,
+      { ...withWords, capability: alternative.args.capability, entity_id: alternative.args.entity_id },
+      SERVER_KEY,
+    );
+    const why = ((out.validation_errors ?? []) as Array<{ message?: string }>)[0]?.message ?? out.message;
+    // The record the words named stays named by them (its id is passed only so it is the same one).
+    const named = Object.entries((out.from_words ?? {}) as Record<string, string>).filter(
+      ([, v]) => v === alternative.args?.entity_id,
+    );
+    const fromWords = {
+      ...Object.fromEntries(named),
+      ...((started.from_words ?? {}) as Record<string, string>),
+    };
+    return {
+      ...started,
+      ...(Object.keys(fromWords).length ? { from_words: fromWords } : {}),
+      instead_of: `${out.capability}, refused: ${why.split(/[;:]/)[0]}`,
+    };
   }
 
   /**

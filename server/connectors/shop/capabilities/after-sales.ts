@@ -619,7 +619,7 @@ function blocker(paths: AfterSalesPath[]): string {
   const reason = refunded ? "already_refunded" : paths.find((p) => p.kind === "return_refund")?.reason;
   const words: Record<string, string> = {
     order_not_delivered: "in transit; a return is possible once delivered",
-    order_not_paid: "not paid yet, nothing to refund; no capability here cancels an unpaid order",
+    order_not_paid: "not paid yet, nothing to refund; cancel_unpaid_order cancels it",
     order_cancelled: "cancelled",
     return_window_closed: "the return window is closed",
     nothing_left_to_return: "every item was already returned",
@@ -628,8 +628,19 @@ function blocker(paths: AfterSalesPath[]): string {
   return (reason && words[reason]) ?? "no after-sales path applies";
 }
 
-/** What serves the user while no after-sales path applies: follow the parcel until it arrives. */
+/**
+ * What serves the user while no after-sales path applies: an unpaid order is cancelled without a
+ * refund; a parcel is followed until it arrives.
+ */
 function alternativesFor(order: ShopOrder): Alternative[] {
+  if (order.status === "pending_payment")
+    return [
+      {
+        capability: "cancel_unpaid_order",
+        entity_id: order.id,
+        description: "Cancel the unpaid order (no money moves)",
+      },
+    ];
   return order.shipment && order.status === "shipped"
     ? [
         {

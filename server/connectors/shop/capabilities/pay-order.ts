@@ -35,6 +35,8 @@ export const payOrder = defineCapability<ShopAdapter>({
     "outstanding",
     "pay existing",
     "payment due",
+    // "My order is waiting for payment. Use my balance": the order exists, the balance pays it.
+    "pay with balance",
     "owe",
     "待付款",
     "待支付",

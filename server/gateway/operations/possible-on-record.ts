@@ -1,0 +1,56 @@
+import { findEntity } from "../../connectors/connector-registry";
+import type { NextAction } from "../../connectors/sdk/outcome";
+import { authorize, capabilityTarget } from "../permissions";
+import { actorOf, type TrustedContext } from "../trusted-context";
+import { approvalWords } from "./approval-words";
+import { visible } from "./caller-scope";
+import type { GatewayDeps } from "./gateway-deps";
+
+/**
+ * What this caller may start on a record now, one call each: the capabilities of the record's
+ * kind (by the id prefix its connector declares) that the caller's role and permissions let it
+ * start, and whose start the record's state allows (the engine's startsAllowed). A refusal then
+ * says what is possible instead of only "no". An id of no known kind gives nothing.
+ */
+export function possibleOnRecordOperation({ db, engine, capabilities, connectorsFor }: GatewayDeps) {
+  return async (
+    ctx: TrustedContext,
+    named: { entityId?: string; words?: string },
+  ): Promise<{ id: string; next: NextAction[] } | null> => {
+    const known = await connectorsFor(ctx);
+    const entities = known.flatMap((c) => c.entities.filter((e) => e.idPrefix).map((e) => ({ c, e })));
+    const kindOf = (id: string) => {
+      const kinds = entities.filter(({ e }) => id.startsWith(e.idPrefix as string));
+      return kinds.length === 1 ? kinds[0] : undefined;
+    };
+    // The record given, else the one id the words quote ("… on ord_7").
+    const quoted = [...new Set(named.words?.match(/[A-Za-z0-9][\w-]{2,63}/g) ?? [])].filter((w) => kindOf(w));
+    const id = named.entityId ?? (quoted.length === 1 ? quoted[0] : undefined);
+    const kind = id ? kindOf(id) : undefined;
+    if (!id || !kind) return null;
+    const candidates = [...capabilities.values()].filter(
+      (c) =>
+        c.appliesTo.field && findEntity(c.appliesTo.entity, [kind.c])?.entity === kind.e && visible(ctx, c),
+    );
+    const permitted = (
+      await Promise.all(
+        candidates.map(async (c) => {
+          const d = await authorize(db, ctx, "start", capabilityTarget(c.id), c, { preview: true });
+          return d.decision === "allow" ? c : null;
+        }),
+      )
+    ).filter((c) => c !== null);
+    const allowed = await engine.startsAllowed(actorOf(ctx), permitted, id);
+    const next = await Promise.all(
+      allowed.map(
+        async (c): Promise<NextAction> => ({
+          tool: "start_action",
+          args: { capability: c.id, entity_id: id },
+          description: c.title,
+          approval: await approvalWords(db, ctx, c),
+        }),
+      ),
+    );
+    return { id, next };
+  };
+}

@@ -1,5 +1,6 @@
 import type { AnyCapability, FieldWords } from "../connectors/sdk/define-capability";
 import { FUNCTION_WORDS } from "../function-words";
+import { straightApostrophes } from "./straight-apostrophes";
 
 /** The declared words of `field` (NodeDefinition.saidBy), or undefined where none are declared. */
 export function fieldWordsOf(capability: AnyCapability, field: string): FieldWords | undefined {
@@ -69,15 +70,10 @@ function askTokens(request: string, given: string[]): string[] {
   let text = request;
   for (const value of given)
     if (value.length >= 8) text = text.replace(new RegExp(escapeRegExp(value), "gi"), " ");
-  text = straight(text).replace(QUOTED, "$1 ");
+  text = straightApostrophes(text).replace(QUOTED, "$1 ");
   const cut = BODY_START.exec(text);
   if (cut) text = text.slice(0, cut.index);
   return text.toLowerCase().match(TOKEN) ?? [];
-}
-
-/** Apostrophes as one mark, and "n't" as the refusal it is ("don’t" → "do not"). */
-function straight(text: string): string {
-  return text.replace(/[’ʼ＇]/g, "'").replace(/n't\b/gi, " not");
 }
 
 /**

@@ -72,6 +72,15 @@ describe("words take a field's exposing value only when they ask for it (MCP ove
     expect(await comments("tkt_3")).toEqual([expect.objectContaining({ internal: true })]);
   });
 
+  it("a curly “don’t” refuses a field's own name as a straight one does", async () => {
+    const sam = await w.connect(w.keys.sam);
+    const out = await sam.callTool({
+      name: "start_action",
+      arguments: { intent: `Add a note on tkt_3 and don’t make it internal: ${BODY}` },
+    });
+    expect(sc(out).from_words, text(out)).toMatchObject({ internal: "false" });
+  });
+
   it("an ask addressed to the customer still replies at once, curly apostrophes and all", async () => {
     const sam = await w.connect(w.keys.sam);
     const out = await sam.callTool({

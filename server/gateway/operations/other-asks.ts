@@ -155,11 +155,11 @@ export function otherAskCalls(asks: readonly OtherAsk[], more = 0): NextAction[]
   const rest: NextAction[] = more
     ? [{ tool: "start_action", description: `and ${more} more asks: start each by its words` }]
     : [];
-  return asks.flatMap((a) =>
+  const calls = asks.flatMap((a): NextAction[] =>
     a.capability
       ? [
           {
-            tool: "start_action" as const,
+            tool: "start_action",
             args: {
               capability: a.capability,
               ...(a.entity_id ? { entity_id: a.entity_id } : {}),
@@ -170,5 +170,6 @@ export function otherAskCalls(asks: readonly OtherAsk[], more = 0): NextAction[]
           },
         ]
       : [],
-  ).concat(rest);
+  );
+  return [...calls, ...rest];
 }

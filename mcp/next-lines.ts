@@ -1,3 +1,4 @@
+import { code, escapeText } from "@/server/connectors/sdk/markdown";
 import type { OutcomeLike } from "./outcome-output";
 
 type Json = Record<string, unknown>;
@@ -27,8 +28,9 @@ export function nextArgsText(args: Json | undefined, actionId: unknown, version:
 /** One allowed next call of an action answer: its tool, arguments, what it does and who decides. */
 export function nextLine(n: Next, result: OutcomeLike): string {
   // Another ask of the user's words this action does not do: what it asked, then its one call.
+  // Both echo the user's words: inert on one line, so no line break or link in them forges a line.
   if (typeof n.description === "string" && n.description.startsWith("also asked: "))
-    return `- ${n.description} → ${n.tool} ${JSON.stringify(n.args ?? {})}`;
+    return `- ${escapeText(n.description)} → ${n.tool} ${code(n.args ?? {})}`;
   return `- ${n.tool}${nextArgsText(n.args, result.action_id, result.version)}${
     // The one argument the agent adds itself: a key of its own, new for a new request.
     n.tool === "confirm_action" ? " + idempotency_key" : ""
@@ -48,5 +50,5 @@ export function notDoneLines(result: OutcomeLike): string[] {
   const asks = Array.isArray(result.also_asked) ? (result.also_asked as Json[]) : [];
   return asks
     .filter((a) => typeof a.words === "string" && !a.capability)
-    .map((a) => `not done: "${a.words}" (no capability does it; tell the user)`);
+    .map((a) => `not done: "${escapeText(a.words)}" (no capability does it; tell the user)`);
 }

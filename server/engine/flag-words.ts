@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { wordTokens } from "./choice-words";
 import { askPart } from "./described-records";
+import { straightApostrophes } from "./straight-apostrophes";
 
 /**
  * A yes/no field the user's words name: "add an internal note" sets `internal`, "don't make it
@@ -25,8 +26,8 @@ export function flagInWords(
   if (!name.length) return undefined;
   // The ask, not its detail: after the one colon comes the text a field holds ("Comment on tkt_3:
   // our internal team is checking" set internal, a review found), quoted or not.
-  let text = askPart(request).replace(QUOTED, " ");
-  for (const value of given) if (value.length >= 8) text = text.split(value).join(" ");
+  let text = askPart(straightApostrophes(request)).replace(QUOTED, " ");
+  for (const value of given) if (value.length >= 8) text = text.split(straightApostrophes(value)).join(" ");
   const words = wordTokens(text.replace(/n't\b/gi, " not"));
   const at = name.map((w) => words.findIndex((t) => sameWord(t, w)));
   if (at.some((i) => i < 0)) return undefined;

@@ -1,5 +1,6 @@
 import type { AnyCapability, FieldWords } from "../connectors/sdk/define-capability";
-import { askPart } from "./described-records";
+import { FUNCTION_WORDS } from "../function-words";
+import { straightApostrophes } from "./straight-apostrophes";
 
 /** The declared words of `field` (NodeDefinition.saidBy), or undefined where none are declared. */
 export function fieldWordsOf(capability: AnyCapability, field: string): FieldWords | undefined {
@@ -16,40 +17,42 @@ export function saidByFields(capability: AnyCapability): Array<[string, FieldWor
 }
 
 /**
- * The value of a consequential field the user's words name by one of its declared phrases
+ * The value of a consequential field the user's words ask for by one of its declared phrases
  * ("add an internal note" → internal true; "reply to the customer" → false). `several` when they
- * name more than one value: no value is taken, and a change nobody approves waits for the user's
- * word (defaultsHold). Undefined when no phrase is said: the field's own name may still be
- * (flag-words.ts). Read in the ask, never in quoted text or a value a field already holds (a
- * comment's body that says "reply" is the body's word); a phrase right after a refusal ("not an
- * internal note") names nothing.
+ * lean to more than one value (a phrase of one, a hint of another: "an internal note for the
+ * customer"): no value is taken, and a change nobody approves waits for the user's word
+ * (defaultsHold). Undefined when no phrase is asked: the field's own name may still be
+ * (flag-words.ts), else the default holds the change the same way.
+ *
+ * A security review found a note posted to the customer at once on "add a note to the customer's
+ * ticket": a loose phrase matched inside other words, and a value taken from words is never held.
+ * So a phrase asks only (1) in the ask, never in the message it carries (quoted text, what follows
+ * its colon or "saying"), (2) as whole words that end there: "customer's", "customer success" are
+ * other nouns, (3) not after a refusal ("don’t", "nothing", "not", curly apostrophes read as
+ * straight ones), (4) as an ask, not a statement ("we reply to the customer" only leans). Where in
+ * doubt, no value is taken: the safe side is asking, never the value that shows data.
  */
 export function saidByWords(
   words: FieldWords,
   request: string,
   given: string[] = [],
 ): { value: string | boolean } | { several: true } | undefined {
-  let text = ` ${askPart(request).replace(QUOTED, " ").toLowerCase().replace(/n't\b/g, " not")} `;
-  for (const value of given) if (value.length >= 8) text = text.split(value.toLowerCase()).join(" ");
-  const flat = text.replace(/[^\p{L}\p{N}]+/gu, " ");
-  const named = new Set<string | boolean>();
-  for (const { value, words: phrases } of words.values)
-    if (phrases.some((p) => saysPhrase(flat, p.toLowerCase()))) named.add(value);
-  if (named.size > 1) return { several: true };
-  const [value] = [...named];
-  return value === undefined ? undefined : { value };
-}
-
-/** The phrase said as whole words, and not right after a refusal ("not", "no", "without"). */
-function saysPhrase(flat: string, phrase: string): boolean {
-  const needle = ` ${phrase.replace(/[^\p{L}\p{N}]+/gu, " ").trim()} `;
-  let at = flat.indexOf(needle);
-  while (at >= 0) {
-    const before = flat.slice(0, at).trim().split(" ").slice(-REFUSAL_REACH);
-    if (!before.some((w) => REFUSALS.has(w))) return true;
-    at = flat.indexOf(needle, at + 1);
+  const tokens = askTokens(request, given);
+  const asked = new Set<string | boolean>();
+  const leaning = new Set<string | boolean>();
+  for (const { value, words: phrases, hints = [] } of words.values) {
+    for (const phrase of phrases) {
+      const said = phraseIn(tokens, phrase);
+      if (said === "asked") asked.add(value);
+      else if (said) leaning.add(value);
+    }
+    for (const hint of hints) if (phraseIn(tokens, hint)) leaning.add(value);
   }
-  return false;
+  const [value, ...more] = [...asked];
+  const others = [...leaning].filter((v) => v !== value);
+  if (more.length || (value !== undefined && others.length)) return { several: true };
+  if (value === undefined) return leaning.size > 1 ? { several: true } : undefined;
+  return { value };
 }
 
 /** The entry's line for a field: the words naming each value, what happens otherwise, and the default. */
@@ -58,7 +61,79 @@ export function saidByLine(words: FieldWords, fallback: unknown): string {
   return `from words (${named}), else asked; default ${String(fallback)} = ${words.defaultMeans}`;
 }
 
+/**
+ * The ask's words, lower-cased, as tokens (words keep their apostrophe: "customer's" is not
+ * "customer"; marks are tokens of their own): without the text a field already holds, quoted
+ * text, and the message after the ask's colon, "saying …" or an opening quote left unclosed.
+ */
+function askTokens(request: string, given: string[]): string[] {
+  let text = request;
+  for (const value of given)
+    if (value.length >= 8) text = text.replace(new RegExp(escapeRegExp(value), "gi"), " ");
+  text = straightApostrophes(text).replace(QUOTED, "$1 ");
+  const cut = BODY_START.exec(text);
+  if (cut) text = text.slice(0, cut.index);
+  return text.toLowerCase().match(TOKEN) ?? [];
+}
+
+/**
+ * How a phrase stands in the ask: "asked" (said as an ask), "said" (stated by a subject: "we reply
+ * to the customer" leans to its value, asks nothing), or null: not said as whole words ending
+ * there, or refused.
+ */
+function phraseIn(tokens: string[], phrase: string): "asked" | "said" | null {
+  const needle = phrase.toLowerCase().match(TOKEN) ?? [];
+  let best: "asked" | "said" | null = null;
+  for (let at = 0; at + needle.length <= tokens.length; at++) {
+    if (!needle.length || needle.some((t, i) => tokens[at + i] !== t)) continue;
+    if (!endsThere(tokens[at + needle.length])) continue;
+    if (refused(tokens, at)) continue;
+    const before = tokens[at - 1] ?? "";
+    if (!STATING.has(before) && !/'(?:ll|d)$/.test(before)) return "asked";
+    best = "said";
+  }
+  return best;
+}
+
+/** The phrase ends where the next token is a mark, an id, a function word, or nothing. */
+function endsThere(next: string | undefined): boolean {
+  if (next === undefined || !/[\p{L}\p{N}]/u.test(next)) return true;
+  return /[\p{N}_]/u.test(next) || FOLLOWING.has(next);
+}
+
+/** A refusal within a few words before, in the same phrase (a mark ends it: "Not a reply, a note"). */
+function refused(tokens: string[], at: number): boolean {
+  for (let i = at - 1; i >= Math.max(0, at - REFUSAL_REACH); i--) {
+    const t = tokens[i] as string;
+    if (!/[\p{L}\p{N}]/u.test(t)) return false;
+    if (REFUSALS.has(t)) return true;
+  }
+  return false;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Words and marks; a word keeps an apostrophe inside it ("customer's", "it's"). */
+const TOKEN = /[\p{L}\p{N}_]+(?:'[\p{L}]+)*|[^\s\p{L}\p{N}_]/gu;
 /** Text in quotes, opened after a space, colon or bracket (never a "don't" apostrophe). */
 const QUOTED = /(^|[\s:(])(["'“‘«])[^"'”’»]*["'”’»](?=$|[\s.,;:!?)])/g;
-const REFUSALS = new Set(["not", "no", "without", "never", "nor"]);
-const REFUSAL_REACH = 2;
+/** Where the message a comment carries starts: its colon, "saying …", an unclosed opening quote. */
+const BODY_START =
+  /:(?=\s|$)|\s(?:saying|that says|which says|to say|with the text|with the words|reading)\b|(?:^|\s)["“‘«']/i;
+const REFUSALS = new Set(["not", "no", "without", "never", "nor", "nothing", "nobody", "none", "neither"]);
+const REFUSAL_REACH = 3;
+/** Who states rather than asks, right before the phrase: "we reply …", "they will tell …". */
+const STATING = new Set(
+  "i we they he she it will would should could shall must might may did does has have had was were is are".split(
+    " ",
+  ),
+);
+/** Words that may follow a phrase that ends there: function words and prepositions, never a noun. */
+const FOLLOWING = new Set([
+  ...FUNCTION_WORDS,
+  ..."the a an on in at of for to with by via and or then once when after before today now again back directly immediately asap publicly privately know".split(
+    " ",
+  ),
+]);

@@ -16,6 +16,9 @@ describe("a yes/no field named by the user's words", () => {
     ).toBeUndefined();
     expect(flagInWords("notify_customer", flag, "close it and notify the customer", [])).toBe(true);
     expect(flagInWords("internal", flag, "don't make it internal", [])).toBe(false);
+    // A curly apostrophe, as phones type it, refuses as the straight one does (security review).
+    expect(flagInWords("internal", flag, "don’t make it internal", [])).toBe(false);
+    expect(flagInWords("notify_customer", flag, "close it, don’t notify the customer", [])).toBe(false);
     expect(flagInWords("is_internal", flag, "a note, not internal", [])).toBe(false);
   });
 

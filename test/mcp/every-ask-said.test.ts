@@ -34,7 +34,7 @@ describe("every ask of the words is said (MCP over HTTP, real gateway and legacy
       }),
     );
     expect(text(out)).toContain(
-      'also asked: "give it to Sara" → start_action {"capability":"assign_ticket","entity_id":"tkt_2","intent":"give it to Sara (tkt_2)"}',
+      'also asked: "give it to Sara" → start_action `{"capability":"assign_ticket","entity_id":"tkt_2","intent":"give it to Sara (tkt_2)"}`',
     );
     expect(text(out)).not.toMatch(/flow finished/);
     // The call named does the rest, as it stands: the words it sends name the record.

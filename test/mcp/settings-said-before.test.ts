@@ -37,7 +37,7 @@ describe("fields that decide who sees data are said before the start (MCP over H
       .split("\n")
       .find((l) => l.includes("`comment_ticket`"));
     expect(line).toContain(
-      'internal: from words ("internal note" = true, "reply" = false), else asked; default false = the customer sees it',
+      'internal: from words ("internal note" = true, "reply to the customer" = false), else asked; default false = the customer sees it',
     );
   });
 

@@ -133,8 +133,15 @@ export interface NodeDefinition<A, D extends object = Derived> {
 
 /** The words that name each value of a consequential field, and what its default means. */
 export interface FieldWords {
-  /** Each value with the phrases a person says for it ("internal note" → true). */
-  values: Array<{ value: string | boolean; words: string[] }>;
+  /**
+   * Each value with the phrases that ask for it ("internal note" → true; the first is shown), and
+   * optional hints: words that lean to it but ask nothing ("note", "for the customer"). A phrase
+   * is taken only as an ask (server/engine/said-by-words.ts); a phrase or hint of another value
+   * beside it takes neither, and a change nobody approves waits for the user. Phrases for the
+   * value that shows data name the audience and the act ("reply to the customer"), never a bare
+   * word or preposition that also fits other nouns ("the customer's ticket").
+   */
+  values: Array<{ value: string | boolean; words: string[]; hints?: string[] }>;
   /** What the default does, in a few words ("the customer sees it"). */
   defaultMeans: string;
 }

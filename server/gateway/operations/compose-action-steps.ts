@@ -312,13 +312,17 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
   ): Promise<Outcome> {
     if (!intent || typeof out.action_id !== "string" || typeof out.capability !== "string") return out;
     const entity = out.entity as { type: string; id: string } | undefined;
-    const asks = await otherAsks(intent, { capability: out.capability, entity }, async (query) => {
+    const { asks, more } = await otherAsks(intent, { capability: out.capability, entity }, async (query) => {
       const found = await steps.searchCapabilities(ctx, { query, limit: 10 });
       return found.outcome === "applied" ? ((found.results ?? []) as CapabilityHit[]) : [];
     });
-    if (!asks.length) return out;
+    if (!asks.length && !more) return out;
     const said = asks.map(({ pointed: _, ...a }) => a);
-    return { ...out, also_asked: said, next_actions: [...(out.next_actions ?? []), ...otherAskCalls(asks)] };
+    return {
+      ...out,
+      ...(said.length ? { also_asked: said } : {}),
+      next_actions: [...(out.next_actions ?? []), ...otherAskCalls(asks, more)],
+    };
   }
 
   async function advanceAction(ctx: TrustedContext | null, raw: unknown): Promise<Outcome> {

@@ -37,15 +37,26 @@ export async function otherAsks(
   intent: string,
   started: { capability: string; entity?: { type: string; id: string } },
   search: Search,
-): Promise<OtherAsk[]> {
-  const lower = intent.toLowerCase();
-  const asks = queryClauses(lower).filter((c) => c.role === "request" && !asksOnlyToRead(c.text));
-  if (asks.length < 2) return [];
+): Promise<{ asks: OtherAsk[]; more: number }> {
+  const { lower, original } = lowerWithOffsets(intent);
+  const all = queryClauses(lower).filter((c) => c.role === "request" && !asksOnlyToRead(c.text));
+  if (all.length < 2) return { asks: [], more: 0 };
+  // Each ask read costs up to two audited searches, run at once: a review sent 31 asks in one
+  // start and got 31 searches and 30 next steps. The first few are read; the rest said as a count.
+  const asks = all.slice(0, MAX_OTHER_ASKS + 1);
+  const more = all.length - asks.length;
+  // The words as the user wrote them (the splitter reads them lower-cased, and lower-casing may
+  // change a text's length: "İ" is two characters lower-cased, so offsets are mapped), in order.
+  let from = 0;
+  const written = asks.map((clause) => {
+    const at = lower.indexOf(clause.text, from);
+    if (at < 0) return clause.text;
+    from = at + clause.text.length;
+    return intent.slice(original(at), original(from));
+  });
   const read = await Promise.all(
-    asks.map(async (clause) => {
-      // The words as the user wrote them (the splitter reads them lower-cased).
-      const at = lower.indexOf(clause.text);
-      const words = at >= 0 ? intent.slice(at, at + clause.text.length) : clause.text;
+    asks.map(async (clause, i) => {
+      const words = written[i] ?? clause.text;
       const named = words.match(ID_SHAPE)?.[0];
       const points = (clause.text.match(/\p{L}+/gu) ?? []).some((w) => POINTING.has(w));
       const record = named ?? (points ? started.entity?.id : undefined);
@@ -68,8 +79,8 @@ export async function otherAsks(
   // does one of them: the first ask's record; an ask of the same capability on another is another.
   const first = started.entity?.id ? undefined : read.find((r) => r.done && r.named)?.named;
   for (const r of read) if (first && r.done && r.named && r.named !== first) r.done = false;
-  if (!read.some((r) => r.done)) return [];
-  return read
+  if (!read.some((r) => r.done)) return { asks: [], more: 0 };
+  const others = read
     .filter((r) => !r.done)
     .map(({ words, best, record, named }) => {
       if (!best) return { words };
@@ -83,6 +94,27 @@ export async function otherAsks(
         ...(record !== named ? { pointed: true as const } : {}),
       };
     });
+  return { asks: others, more };
+}
+
+/** How many asks besides the started one are read and named, each with its call. */
+const MAX_OTHER_ASKS = 3;
+
+/**
+ * The text lower-cased, with the offset in the original text of each offset in the lower-cased
+ * one: a character may lower-case to more than one ("İ" → "i̇"), so one index does not serve both.
+ */
+function lowerWithOffsets(text: string): { lower: string; original: (at: number) => number } {
+  const starts: number[] = [];
+  let lower = "";
+  let offset = 0;
+  for (const ch of text) {
+    const low = ch.toLowerCase();
+    for (let i = 0; i < low.length; i++) starts.push(offset);
+    lower += low;
+    offset += ch.length;
+  }
+  return { lower, original: (at) => (at >= starts.length ? text.length : (starts[at] as number)) };
 }
 
 /**
@@ -118,13 +150,16 @@ function askHead(words: string): string | null {
   return head.split(/\s+/).length >= 2 ? head : null;
 }
 
-/** The one call that does each other ask, for the answer's next steps. */
-export function otherAskCalls(asks: readonly OtherAsk[]): NextAction[] {
-  return asks.flatMap((a) =>
+/** The one call that does each other ask, for the answer's next steps, and one line for the rest. */
+export function otherAskCalls(asks: readonly OtherAsk[], more = 0): NextAction[] {
+  const rest: NextAction[] = more
+    ? [{ tool: "start_action", description: `and ${more} more asks: start each by its words` }]
+    : [];
+  const calls = asks.flatMap((a): NextAction[] =>
     a.capability
       ? [
           {
-            tool: "start_action" as const,
+            tool: "start_action",
             args: {
               capability: a.capability,
               ...(a.entity_id ? { entity_id: a.entity_id } : {}),
@@ -136,4 +171,5 @@ export function otherAskCalls(asks: readonly OtherAsk[]): NextAction[] {
         ]
       : [],
   );
+  return [...calls, ...rest];
 }

@@ -87,23 +87,41 @@ export const commentTicket = defineCapability<HelpdeskAdapter, CommentDerived>({
       },
       required: ["body"],
       // Who reads it is the user's word: "note" alone says neither (played: the model dry-ran
-      // "add an internal note" to learn whether the words were taken).
+      // "add an internal note" to learn whether the words were taken). Shown to the customer only
+      // on an ask addressed to them: "add a note to the customer's ticket" was posted publicly at
+      // once (security review); loose words are hints, and hints of both sides hold the comment.
       saidBy: {
         internal: {
           values: [
-            { value: true, words: ["internal note", "internal comment", "private note", "internally"] },
+            {
+              value: true,
+              words: [
+                "internal note",
+                "internal comment",
+                "internal remark",
+                "private note",
+                "private comment",
+                "private remark",
+                "internally",
+              ],
+              hints: ["internal", "private", "privately", "confidential", "note", "remark"],
+            },
             {
               value: false,
               words: [
-                "reply",
+                "reply to the customer",
+                "respond to the customer",
+                "answer the customer",
+                "write back to the customer",
+                "write to the customer",
                 "tell the customer",
                 "let the customer know",
-                "write to the customer",
                 "message the customer",
+                "email the customer",
                 "ask the customer",
-                "to the customer",
-                "for the customer",
+                "reply publicly",
               ],
+              hints: ["reply", "respond", "to the customer", "for the customer", "public", "publicly"],
             },
           ],
           defaultMeans: "the customer sees it",

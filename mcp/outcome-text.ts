@@ -178,7 +178,7 @@ function approvalLine(value: unknown): string | null {
 /** Matches worth a model's reading: those scoring at least half the best one. */
 function strongResults(results: Json[]): Json[] {
   const top = Number(results[0]?.score ?? 0);
-  return results.filter((r) => Number(r.score ?? 0) >= top / 2);
+  return results.filter((r) => Number(r.score ?? 0) >= top / 2 || r.another_ask === true);
 }
 
 /** The best match in full; the others in one line each (id, title, inputs). */
@@ -212,7 +212,7 @@ function searchResultLines(all: Json[]): string[] {
     const inputs = `inputs: ${((r.inputs ?? []) as string[]).join(", ")}${sets}${paid}${optional}${settings}`;
     return i === 0
       ? `${i + 1}. \`${r.capability}\` ${r.title} — ${r.record ? `record: ${r.record}; ` : ""}use: ${r.trigger} ${r.when_not_to_use} ${inputs}; ${approval}`
-      : `${i + 1}. \`${r.capability}\` ${r.title} — ${inputs}; ${approval}`;
+      : `${i + 1}. \`${r.capability}\` ${r.title}${r.another_ask === true ? " (for another ask of the words)" : ""} — ${inputs}; ${approval}`;
   });
   if (all.length > results.length) lines.push(`(${all.length - results.length} weaker matches left out)`);
   return lines;

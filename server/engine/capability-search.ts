@@ -273,6 +273,11 @@ export interface CapabilityHit {
    * record's capability, and that capability). A start from words never opens it.
    */
   off_topic?: true;
+  /**
+   * The best match of one ask of words that ask several things ("make it high priority and give
+   * it to …"), listed beside the best match of the whole however it scores against it.
+   */
+  another_ask?: true;
 }
 
 export interface CapabilityIndex {

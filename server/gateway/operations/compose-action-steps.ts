@@ -135,7 +135,9 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const query = rest.entity_id ? `${intent?.slice(0, 430)} ${rest.entity_id}` : intent;
     const found = await steps.searchCapabilities(ctx, { query, limit: 3 });
     if (found.outcome !== "applied") return found;
-    const ranked = (found.results ?? []) as CapabilityHit[];
+    // One start is one capability: the best matches of the words' other asks are said after it
+    // runs (otherAsks), not weighed against it here.
+    const ranked = ((found.results ?? []) as CapabilityHit[]).filter((h) => !h.another_ask);
     // A capability whose description says it is not for what the words ask is never started, nor
     // one that does none of what they ask and only concerns the same kind of record.
     const hits = ranked.filter((h) => !h.not_for?.length && !h.topic_only);
@@ -314,7 +316,9 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const entity = out.entity as { type: string; id: string } | undefined;
     const { asks, more } = await otherAsks(intent, { capability: out.capability, entity }, async (query) => {
       const found = await steps.searchCapabilities(ctx, { query, limit: 10 });
-      return found.outcome === "applied" ? ((found.results ?? []) as CapabilityHit[]) : [];
+      return found.outcome === "applied"
+        ? ((found.results ?? []) as CapabilityHit[]).filter((h) => !h.another_ask)
+        : [];
     });
     if (!asks.length && !more) return out;
     const said = asks.map(({ pointed: _, ...a }) => a);

@@ -57,20 +57,22 @@ describe("what is possible on a record (MCP over HTTP, real gateway and legacy s
     expect(listing.next_actions).toEqual([]);
   });
 
-  it("the order page says which changes wait for the user's approval and which run at once", async () => {
+  it("the order page says which changes wait for the user's approval and which run at once, once, beside each form", async () => {
     const alice = await w.connect(w.keys.alice);
     const paid = text(
       await alice.callTool({ name: "navigate", arguments: { uri: "shop://order/ord_paid" } }),
     );
-    expect(paid).toContain(
-      "- **approval:** after_sales needs the user's approval; change_delivery_address runs at once",
+    // Each form's line says its own rule; no page-wide line restates it (set F's model read a
+    // page-wide "requires approval: true" as true of every form).
+    expect(paid).toMatch(/^- \[After-sales .*\(start_action `after_sales`; approval: the user\)$/m);
+    expect(paid).toMatch(
+      /^- \[Change delivery address\].*\(start_action `change_delivery_address`; no approval: start_action runs it\)$/m,
     );
-    expect(paid).not.toMatch(/requires approval/);
+    expect(paid).not.toMatch(/requires approval|\*\*approval:\*\*/);
     const pending = text(
       await alice.callTool({ name: "navigate", arguments: { uri: "shop://order/ord_pending" } }),
     );
-    expect(pending).toContain(
-      "- **approval:** pay_order needs the user's approval; change_delivery_address, cancel_unpaid_order run at once",
-    );
+    expect(pending).toMatch(/\(start_action `pay_order`; approval: the user\)$/m);
+    expect(pending).toMatch(/\(start_action `cancel_unpaid_order`; no approval: start_action runs it\)$/m);
   });
 });

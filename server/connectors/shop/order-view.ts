@@ -2,7 +2,6 @@ import type { Actor } from "../sdk/define-capability";
 import { money } from "../sdk/markdown";
 import type { NextAction } from "../sdk/outcome";
 import { afterSalesNow } from "./after-sales-eligibility";
-import { orderApprovals } from "./order-approvals";
 import { paymentRefusals } from "./order-payability";
 import { paidWith } from "./paid-with";
 import type { ShopAdapter } from "./shop-adapter";
@@ -102,7 +101,6 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
     ),
     change_delivery_address: addressChange,
     pay_order: payment,
-    approval: orderApprovals(next),
     created_at: order.created_at,
     updated_at: order.updated_at,
     next_actions: next,

@@ -99,6 +99,21 @@ describeEachProvider("invalid tool arguments over MCP (%s)", (provider) => {
     );
   });
 
+  it("a field that is merely unknown is named as unknown, with no word of credentials", async () => {
+    const client = await w.connect(w.keys.alice);
+    const res = await client.callTool({
+      name: "get_context",
+      arguments: { entity_type: "order", entity_id: "ord_paid" },
+    });
+    const out = sc(res) as Outcome;
+    expect(out.validation_errors).toContainEqual(
+      expect.objectContaining({ field: "entity_type", code: "unknown_field" }),
+    );
+    const said = out.validation_errors?.find((e) => e.field === "entity_type")?.message ?? "";
+    expect(said).toMatch(/not a field of this call/);
+    expect(said).not.toMatch(/credential/);
+  });
+
   it("an identity field on start_action is rejected / unknown_field, names the field and is audited", async () => {
     const client = await w.connect(w.keys.alice);
     const before = await lastSeq();

@@ -3,6 +3,7 @@
 import { optInChoiceLines, paidChoiceLines } from "@/server/connectors/sdk/choice-lines";
 import { moneyRenderer } from "@/server/connectors/sdk/money-renderer";
 import { readApproval } from "@/server/connectors/sdk/read-approval";
+import { verdictText } from "@/server/connectors/sdk/verdict-text";
 import { whenText } from "@/server/connectors/sdk/when-text";
 import { agentSummaryLines } from "./agent-summary";
 import { defaultedLine } from "./defaulted-text";
@@ -152,7 +153,9 @@ function section(name: string, value: unknown, more: string, cut = LIST_CUT, ord
   if (typeof value === "object") {
     const o = value as Json;
     const flat = Object.values(o).every((x) => typeof x !== "object" || x === null);
-    if (flat) return [`${name}: ${scalar(o)}`];
+    // A yes/no answer in its few words, as pages say it ("no — Not shipped yet …"), not
+    // "eligible false, reason order_not_delivered, message Not shipped yet …".
+    if (flat) return [`${name}: ${verdictText(o) ?? scalar(o)}`];
     return [
       `${name}:`,
       ...Object.entries(o)
@@ -160,11 +163,25 @@ function section(name: string, value: unknown, more: string, cut = LIST_CUT, ord
         .flatMap(([k, v]) =>
           Array.isArray(v) && v.some((x) => x && typeof x === "object")
             ? section(`  ${k}`, v, more, cut).map((l, i) => (i === 0 ? l : `  ${l}`))
-            : [`  ${k}: ${scalar(v)}`],
+            : [`  ${k}: ${nestedValue(v)}`],
         ),
     ];
   }
   return [`${name}: ${scalar(value)}`];
+}
+
+/**
+ * One value of a section's object: a yes/no answer in words, an object of them one per key
+ * ("refund_only: yes; exchange: no — …"), a time with how long ago, else the value.
+ */
+function nestedValue(v: unknown): string {
+  const verdict = verdictText(v);
+  if (verdict) return verdict;
+  if (v && typeof v === "object" && !Array.isArray(v)) {
+    const each = Object.entries(v).map(([k, x]) => [k, verdictText(x)] as const);
+    if (each.length && each.every(([, t]) => t)) return each.map(([k, t]) => `${k}: ${t}`).join("; ");
+  }
+  return typeof v === "string" ? whenText(v) : scalar(v);
 }
 
 function approvalLine(value: unknown): string | null {

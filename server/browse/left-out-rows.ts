@@ -2,24 +2,11 @@ import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import type { RouteDefinition } from "../connectors/sdk/define-route";
 import { code } from "../connectors/sdk/markdown";
 import type { Excluded } from "./filter-words";
+import { heldValues } from "./held-values";
 import type { NarrowedListing } from "./listing-words";
 import type { BrowsePage } from "./render-page";
+import { cells, cellValue } from "./table-cells";
 import { widenedListing } from "./widened-listing";
-
-/** A table row's cells, split on unescaped pipes, each trimmed. */
-function cells(line: string): string[] {
-  return line
-    .trim()
-    .replace(/^\|/, "")
-    .replace(/(?<!\\)\|$/, "")
-    .split(/(?<!\\)\|/)
-    .map((c) => c.trim());
-}
-
-/** A cell's value as the system holds it: code fences and escapes off, what follows " · " aside. */
-function cellValue(cell: string): string {
-  return (cell.split(" · ")[0] ?? "").replace(/`/g, "").replace(/\\(.)/g, "$1").trim();
-}
 
 /**
  * The opened listing without the rows holding a value the words deny ("my orders not yet
@@ -101,12 +88,17 @@ export async function shapedListing(
   route: RouteDefinition | undefined,
   query = "",
 ): Promise<{ listing: NarrowedListing; page: BrowsePage; said: string }> {
-  const wide = await widenedListing(backend, narrowed, opened, query);
-  if (!narrowed.excluded.length || wide.page.outcome !== "applied") return wide;
+  const widened = await widenedListing(backend, narrowed, opened, query);
+  // Words naming a value a field of the rows holds, which the listing cannot filter by.
+  const held = await heldValues(backend, widened.listing, widened.page, route);
+  const wide = held
+    ? { listing: held.listing, page: held.page, said: [widened.said, held.said].filter(Boolean).join("\n\n") }
+    : widened;
+  if (!wide.listing.excluded.length || wide.page.outcome !== "applied") return wide;
   const declared = (key: string) => {
     const spec = route?.filters?.[key];
     return Array.isArray(spec) ? spec : [];
   };
-  const cut = withoutValues(wide.page, narrowed.excluded, declared);
+  const cut = withoutValues(wide.page, wide.listing.excluded, declared);
   return { ...wide, page: cut.page, said: [wide.said, cut.said].filter(Boolean).join("\n\n") };
 }

@@ -9,7 +9,7 @@ import { present } from "./present-value";
  * What a start stopped at its record node says when not one record offered there can take the
  * change (every option ineligible): the one offered record is to be judged by its own checks (its
  * refusal names what is possible instead), several are refused in one line, counted by state.
- * Played: "ORDER needs order_id (from orders: 9 offered)" where all nine were paid or cancelled
+ * Played: "needs <record field> (9 offered)" where all nine were paid or cancelled
  * left an open action the model had to cancel; a record refused by its words' fit alone hid the
  * capability its own check names.
  */

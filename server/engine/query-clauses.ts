@@ -39,8 +39,9 @@ const ZH_STATE = /了|已|没|不|很|太|一直|还是/;
 // A clause opening with a subordinator sets the scene ("before the package ships, …").
 const EN_SUBORDINATE = /^(?:before|after|if|once|until|while|unless|whenever|since|because)\b/;
 // A relative clause describes a noun of its clause ("pay my order | that is waiting for payment"):
-// its "is" states nothing about the clause, which still asks when it opens with a verb.
-const EN_RELATIVE = /\b(?:that|which|who|whose|where)\b.*$/;
+// its "is" states nothing about the clause, which still asks when it opens with a verb. So does a
+// free relative ("pay | whatever I still owe"): played, its "still" made the ask a situation.
+const EN_RELATIVE = /\b(?:that|which|who|whose|where|whatever|whichever)\b.*$/;
 
 function roleOf(clause: string): ClauseRole {
   if (/[\u3400-\u9fff]/.test(clause) && !/[a-z]{3}/.test(clause)) {

@@ -11,6 +11,7 @@ import { isUniqueViolation } from "./effect-ledger";
 import { alreadySo, endsAtStart } from "./ends-at-start";
 import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
+import { noneCanTake } from "./none-can-take";
 import { withOptInChoices, withPaidChoices } from "./paid-choices";
 import { replayedStart, requestFingerprint, startKeyPrefix } from "./replayed-start";
 import { type ServerKeyAsk, sameStartLately, serverStartKey } from "./server-made-key";
@@ -83,12 +84,30 @@ export async function startAction(
   if (problems.length) return startPatchRejected(capability, input, allowed, problems);
   Object.assign(patch, settledStartPatch(capability, input));
   const adapter = await deps.adapterFor(capability.connector, actor);
-  const ev = await catchSystemUnavailable(() =>
-    evaluateAction(capability, adapter, actor, patch, { request: input.intent }, (entity, ids) =>
-      createdByAgent(deps.db, deps.capabilities, actor, entity, ids),
-    ),
-  );
+  const evaluate = (values: Values) =>
+    catchSystemUnavailable(() =>
+      evaluateAction(capability, adapter, actor, values, { request: input.intent }, (entity, ids) =>
+        createdByAgent(deps.db, deps.capabilities, actor, entity, ids),
+      ),
+    );
+  let ev = await evaluate(patch);
   if ("unavailable" in ev) return unavailable(ev.unavailable, { capability: capability.id });
+  // Not one record offered can take the change: the start ends here, saying why (none-can-take.ts).
+  const none = noneCanTake(capability, ev, input.intent ?? "");
+  const recordField = capability.appliesTo.field;
+  if (none && "refused" in none) ev.errors = [none.refused];
+  if (none && "only" in none && recordField) {
+    // The one record offered is judged by its own checks, which name what it can take instead.
+    const own = await evaluate({ ...patch, [recordField]: none.only });
+    if ("unavailable" in own) return unavailable(own.unavailable, { capability: capability.id });
+    if (own.errors.some((e) => e.field === recordField)) {
+      own.fromWords = {
+        ...ev.fromWords,
+        [recordField]: `${none.only} (the only ${capability.appliesTo.entity.toLowerCase()} offered)`,
+      };
+      ev = own;
+    }
+  }
   if (ev.notFound)
     return {
       outcome: "not_found",

@@ -19,18 +19,22 @@ const NAMED = 10;
 const IN_FLIGHT = 2;
 /** A status holding at most this many records names it (id and title) beside its count. */
 const NAMED_ROWS = 1;
+/** A status counted and found to hold no record (not the same as one that could not be counted). */
+const EMPTY = Symbol("empty");
 
 /**
- * A listing filtered by one status says in one line what the filter leaves out: every other
- * status it declares, with how many records are in it ("`status=open` only; not included:
- * pending (2), resolved (2), closed (2)"). Round 5's model asked for open tickets and could not
+ * What a listing filtered by one status leaves out, for its "Filtered:" line: every other
+ * status it declares, with how many records are in it ("not included: pending (2), resolved (2),
+ * closed (2)"), or null where nothing true can be said. Round 5's model asked for open tickets and could not
  * tell whether tickets waiting on someone (pending) were among them; it listed every ticket to
  * decide. A status is a literal value, and what a person counts as "open" may span several.
  *
  * Each other status is counted by the same route with that value and one row a page, each asked
  * the caller's permission like a navigate to it (a status the caller may not list is not named;
  * a status holding one record names it by id and title);
- * a count the system does not give is left out, the status still named.
+ * a count the system does not give is left out, the status still named. "No record has another
+ * status" only when every other one was counted empty: a count refused or failed proves nothing
+ * (a played model was told so of orders whose other statuses it had simply not counted).
  */
 export async function leftOutByStatus(
   route: RouteDefinition,
@@ -51,7 +55,7 @@ export async function leftOutByStatus(
   if (others.length > COUNTED) {
     const more = others.length - NAMED;
     const shown = others.slice(0, NAMED).map(escapeText).join(", ");
-    return `\`${key}=${escapeText(chosen)}\` only; other values: ${shown}${more > 0 ? ` and ${more} more` : ""}.`;
+    return `other values: ${shown}${more > 0 ? ` and ${more} more` : ""}`;
   }
   // Asked only when a record is to be named: most lines name none.
   let checker: Promise<MayNavigate> | undefined;
@@ -59,7 +63,7 @@ export async function leftOutByStatus(
     checker ??= backend.connectors().then((among) => navigableRoutes(backend, among));
     return (await checker)(uri);
   };
-  const count = async (value: string): Promise<string | null> => {
+  const count = async (value: string): Promise<string | typeof EMPTY | null> => {
     const { page: _, ...query } = match.uri.query;
     const target = formatBrowseUri(match.uri.scheme, match.uri.segments, {
       ...query,
@@ -76,7 +80,7 @@ export async function leftOutByStatus(
     );
     if (page.outcome !== "applied") return null;
     if (typeof page.total !== "number") return escapeText(value);
-    if (page.total <= 0) return null;
+    if (page.total <= 0) return EMPTY;
     // A few are named: played (issue 23, round 14), "not included: pending (1)" sent the model to
     // list the pending tickets to see whether the one left out was the one the user meant.
     // Named only where its own page may be opened (a rule may deny one record): else counted.
@@ -84,9 +88,10 @@ export async function leftOutByStatus(
     const named = one && (!one.uri || (await may(one.uri)));
     return `${escapeText(value)} (${page.total}${one && named ? `: ${one.title === value ? escapeText(one.id) : namedItem(one)}` : ""})`;
   };
-  const counted: (string | null)[] = [];
+  const counted: (string | typeof EMPTY | null)[] = [];
   for (let i = 0; i < others.length; i += IN_FLIGHT)
     counted.push(...(await Promise.all(others.slice(i, i + IN_FLIGHT).map(count))));
-  const named = counted.filter((c): c is string => c !== null);
-  return `\`${key}=${escapeText(chosen)}\` only; ${named.length ? `not included: ${named.join(", ")}` : `no record has another ${escapeText(key)}`}.`;
+  const named = counted.filter((c): c is string => typeof c === "string");
+  if (named.length) return `not included: ${named.join(", ")}`;
+  return counted.every((c) => c === EMPTY) ? `no record has another ${escapeText(key)}` : null;
 }

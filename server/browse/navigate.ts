@@ -1,8 +1,8 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import { parseBrowseUri } from "../connectors/sdk/parse-browse-uri";
 import { matchRoute, routeVisibleTo } from "./browse-routes";
+import { filteredLine } from "./filtered-line";
 import { guarded } from "./guarded";
-import { leftOutByStatus } from "./left-out-by-status";
 import { ownBackend } from "./own-backend";
 import { type BrowsePage, echo, notFoundPage } from "./render-page";
 
@@ -53,8 +53,8 @@ export async function navigate(backend: BrowseBackend, input: string): Promise<B
     async () => {
       const scoped = ownBackend(page, among, uri.scheme);
       const body = await found.route.render(found.match, scoped);
-      const leftOut = await leftOutByStatus(found.route, found.match, body, scoped);
-      return leftOut ? { ...body, markdown: `${leftOut}\n\n${body.markdown}` } : body;
+      const filtered = await filteredLine(found.route, found.match, body, scoped);
+      return filtered ? { ...body, markdown: `${filtered}\n\n${body.markdown}` } : body;
     },
   );
 }

@@ -11,6 +11,7 @@ import { capabilitiesSection, firstFormFields } from "./capabilities-section";
 import { clearListing } from "./clear-listing";
 import { eligibleRecords } from "./eligible-records";
 import { eventListing } from "./event-listing";
+import { withFilterWords } from "./filtered-line";
 import { guarded } from "./guarded";
 import { shapedListing } from "./left-out-rows";
 import { listingRowsShow } from "./listing-rows-show";
@@ -286,8 +287,10 @@ async function openedSection(
   const heading = link(page.title, page.uri);
   const { leftover, textFilter, withoutWords, unsorted, sorted, filtered, ambiguous } = listing;
   // The filters the words set, said in words (a team's name, not only its id in the address).
+  // Where the page states its filters, that one line names them in the words (withFilterWords).
+  const worded = withFilterWords(page.markdown, filtered);
   const said = [
-    filtered.length ? `Filtered: ${filtered.map(escapeText).join(", ")}.` : "",
+    filtered.length && !worded ? `Filtered: ${filtered.map(escapeText).join(", ")}.` : "",
     ...ambiguous,
     widened,
   ]
@@ -327,7 +330,7 @@ async function openedSection(
       return `${NONE_MARK}## ${heading} (opened here)\n\n${said}${one} ${code(leftover)}${nor}, in ${read}`;
     return `${NONE_MARK}## ${heading} (opened here)\n\n${said}${one} ${code(leftover)}${nor}${searched}; all ${escapeText(plural)}: ${link(title, withoutWords)}`;
   }
-  const kept = cutPage(page);
+  const kept = cutPage(worded ? { ...page, markdown: worded } : page);
   const unused = [
     textFilter ? "" : unfilteredWordsLine(leftover, kept),
     unsorted && !orderAlreadyStated(unsorted, kept)

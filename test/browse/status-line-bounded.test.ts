@@ -38,7 +38,7 @@ describe("a status filter's 'not included' line is bounded work", () => {
 
   it("a few statuses are counted, two at a time", async () => {
     const r = await run(5);
-    expect(r.line).toBe("`status=s0` only; not included: s1 (3), s2 (3), s3 (3), s4 (3).");
+    expect(r.line).toBe("not included: s1 (3), s2 (3), s3 (3), s4 (3)");
     expect(r.renders).toBe(4);
     expect(r.maxInFlight).toBeLessThanOrEqual(2);
   });
@@ -46,8 +46,6 @@ describe("a status filter's 'not included' line is bounded work", () => {
   it("hundreds of statuses are named, the first few, and never counted", async () => {
     const r = await run(200);
     expect(r.renders).toBe(0);
-    expect(r.line).toBe(
-      "`status=s0` only; other values: s1, s2, s3, s4, s5, s6, s7, s8, s9, s10 and 189 more.",
-    );
+    expect(r.line).toBe("other values: s1, s2, s3, s4, s5, s6, s7, s8, s9, s10 and 189 more");
   });
 });

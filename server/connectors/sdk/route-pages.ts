@@ -169,6 +169,12 @@ export function listPage<T extends object>(
   rowUri: (row: T) => string,
   /** How the rows are ordered, in a few words ("newest first"): a reader never has to guess. */
   order: string,
+  /**
+   * The connector's declared money (integer minor units under these keys): every money column
+   * of a row shows as money, one added by `?columns=` too, not only those whose names look like
+   * money (a played listing read "refunded 8900" beside "total $89.00").
+   */
+  moneyOf?: MoneyOf,
 ): PageBody {
   if (isOutcome(result)) return outcomePage(title, result);
   const rows: T[] = result.data;
@@ -187,6 +193,7 @@ export function listPage<T extends object>(
     }),
     shown,
     (i) => rowUri(rows[i] as T),
+    moneyOf,
   );
   return {
     title,

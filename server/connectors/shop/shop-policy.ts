@@ -3,7 +3,8 @@
  * line refunds, a coupon's discount, the balance available), as the legacy API sends them.
  * `shipping` is an order's shipping price in its totals (a string under it, a shipping method
  * or a summary line, is not money: only integers are formatted); `max_refund` is after-sales'
- * ceiling. Both were shown bare to agents (round 3: "shipping 1200", "max_refund: 6100").
+ * ceiling. Both were shown bare to agents (round 3: "shipping 1200", "max_refund: 6100"); so was
+ * an order's `refunded` in a listing ("8900" beside "$12.00"). Listings read these keys too.
  */
 export const SHOP_MONEY = {
   keys: [
@@ -15,6 +16,7 @@ export const SHOP_MONEY = {
     "max_refund",
     "price",
     "refundable",
+    "refunded",
     "shipping",
     "shipping_difference",
     "shipping_price",

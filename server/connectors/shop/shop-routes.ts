@@ -19,6 +19,7 @@ import {
 import { orderSum, sumTerms } from "./order-sum";
 import { PROFILE_ROUTE } from "./profile-route";
 import { shippedTracking } from "./shipped-tracking";
+import { SHOP_MONEY } from "./shop-policy";
 import { cart, listOrders, listProducts, product } from "./shop-records";
 
 /** Which forms an order offers now comes from the view's next_actions (the engine decides). */
@@ -207,6 +208,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
         ["id", "status", "items", "total", "created_at", ...(marked.any ? ["placed_by" as const] : [])],
         (row) => `shop://order/${row.id}`,
         "Newest first",
+        SHOP_MONEY,
       );
       // Each row named by its status alone (what a status line names it by), tracking aside.
       const statuses = isOutcome(result) ? [] : result.data.map((r) => String(r.status));
@@ -229,8 +231,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
       if (isOutcome(found)) return outcomePage("Cart", found);
       const items = Array.isArray(found.items) ? (found.items as Row[]) : [];
       const coupons = Array.isArray(found.coupons) ? (found.coupons as Row[]) : [];
-      // The question beside "what is in my cart" is whether a coupon applies: answered here, an
-      // empty cart included (round 17: silence there sent the model on to search "coupons").
+      // Whether a coupon applies, an empty cart too (round 17: silence sent the model to search).
       const offers = !items.length
         ? "\n\nThe cart is empty: no coupon applies to it now."
         : coupons.length
@@ -364,6 +365,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
         ["id", "name", "price", "stock"],
         (row) => `shop://product/${row.id}`,
         PRODUCT_ORDER[sort],
+        SHOP_MONEY,
       );
     },
   },

@@ -1,0 +1,42 @@
+import type { BrowseBackend } from "../connectors/sdk/browse-backend";
+import type { PageBody, RouteDefinition, RouteMatch } from "../connectors/sdk/define-route";
+import { escapeText } from "../connectors/sdk/markdown";
+import { leftOutByStatus } from "./left-out-by-status";
+
+/** Filters that order rows rather than choose them: not said as filters. */
+const ORDERING = /^(sort|order|order_by|sort_by)$/i;
+
+/**
+ * The one line every listing opens with when its address applied filters: "Filtered: status =
+ * delivered, team_id = billing", then what a status filter leaves out where it was counted.
+ * Each listing says it the same way, whichever connector draws it: a played model saw the line
+ * on one listing and none on another filtered by a team, and could not tell it was filtered.
+ * Only what the address applied is said: the system filtered, so the page knows no more.
+ */
+export async function filteredLine(
+  route: RouteDefinition,
+  match: RouteMatch,
+  body: PageBody,
+  backend: BrowseBackend,
+): Promise<string | null> {
+  if (body.outcome !== "applied") return null;
+  const applied = Object.keys(route.filters ?? {})
+    .filter((k) => !ORDERING.test(k) && match.uri.query[k] !== undefined && match.uri.query[k] !== "")
+    .map((k) => `${escapeText(k)} = ${escapeText(match.uri.query[k])}`);
+  if (!applied.length) return null;
+  const leftOut = await leftOutByStatus(route, match, body, backend);
+  return `Filtered: ${applied.join(", ")}${leftOut ? `; ${leftOut}` : ""}.`;
+}
+
+/**
+ * A page's "Filtered:" line with the filters named in the words that set them ("team =
+ * Billing", not only its id), or null where the page has none: search says the line once.
+ */
+export function withFilterWords(markdown: string, words: string[]): string | null {
+  const line = /^Filtered: [^;\n]*?(;[^\n]*|\.)$/m;
+  if (!words.length || !line.test(markdown)) return null;
+  return markdown.replace(
+    line,
+    (_all, tail: string) => `Filtered: ${words.map(escapeText).join(", ")}${tail}`,
+  );
+}

@@ -1,0 +1,40 @@
+import type { Client } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld, text } from "./mcp-world";
+
+/** The cells of one column of the first markdown table in a page. */
+function column(page: string, name: string): string[] {
+  const rows = page.split("\n").filter((l) => l.startsWith("| "));
+  const head = (rows[0] ?? "").split("|").map((c) => c.trim());
+  const at = head.indexOf(name);
+  return rows.slice(2).map((r) => (r.split("|")[at] ?? "").trim());
+}
+
+/**
+ * Every money column of a listing row reads as money, one added by `?columns=` or by a search's
+ * words too: played, an orders listing showed `refunded` as 8900 (cents) beside `total` $89.00,
+ * because listings took money from a list of names rather than from what the connector declares.
+ */
+describe("a listing's money columns are shown as money, by the connector's declaration", () => {
+  let w: McpWorld;
+  let alice: Client;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+    alice = await w.connect(w.keys.alice, { faces: "browse" });
+  }, 120_000);
+  afterAll(async () => w?.close());
+
+  const call = async (name: string, args: Record<string, unknown>) =>
+    text(await alice.callTool({ name, arguments: args }));
+
+  it("an added `refunded` column reads in dollars like the total beside it", async () => {
+    const listed = await call("navigate", { uri: "shop://orders?columns=refunded,subtotal" });
+    const refunded = column(listed, "refunded");
+    expect(refunded.length).toBeGreaterThan(0);
+    for (const c of [...refunded, ...column(listed, "subtotal"), ...column(listed, "total")])
+      expect(c).toMatch(/^\$\d+\.\d\d$/);
+    // The same where a search's words add the column.
+    const searched = await call("search", { query: "refunded orders" });
+    for (const c of column(searched, "refunded")) expect(c).toMatch(/^\$\d+\.\d\d$/);
+  });
+});

@@ -35,6 +35,7 @@ const capabilities: Array<{
     patch: { address_id: "Home" },
   },
   { capability: "pay_order", role: "member", entity_id: "ord_pending", patch: { payment_type: "balance" } },
+  { capability: "cancel_unpaid_order", role: "member", entity_id: "ord_pending" },
   { capability: "track_shipment", role: "member", entity_id: "ord_transit" },
   { capability: "assign_ticket", role: "support", entity_id: "tkt_1", patch: { assignee_id: "tm_bella" } },
   {

@@ -269,73 +269,33 @@ export const SHOP_ROUTES: RouteDefinition[] = [
       return viewPage("order", id, shown, await withFormFields(backend, orderFormLinks(id, view)));
     },
   },
-  capabilityFormRoute(
-    {
-      pattern: "shop://order/{id}/after-sales",
-      title: "After-sales",
-      description:
-        "Form: refund, return-and-refund, exchange or shipping-difference refund — the one that fits the order's state.",
-      keywords: ["after-sales", "refund", "return", "exchange", "money back", "退款", "退货", "换货"],
-    },
-    {
-      capability: "after_sales",
-      entity: { name: "order", param: "id" },
-      back: (p) => ({ label: `Back to order ${p.id}`, uri: `shop://order/${p.id}` }),
-    },
-  ),
-  capabilityFormRoute(
-    {
-      pattern: "shop://order/{id}/address",
-      title: "Change delivery address",
-      description: "Form: change where an order is delivered (only before it ships).",
-      keywords: ["address", "delivery address", "ship to", "change address"],
-    },
-    {
-      capability: "change_delivery_address",
-      entity: { name: "order", param: "id" },
-      back: (p) => ({ label: `Back to order ${p.id}`, uri: `shop://order/${p.id}` }),
-    },
-  ),
-  capabilityFormRoute(
-    {
-      pattern: "shop://order/{id}/pay",
-      title: "Pay order",
-      description:
-        "Form: pay an existing order that awaits payment (balance or card); places no new order, ends at a confirmation a person approves.",
-      keywords: ["pay", "pay order", "pending payment", "unpaid", "settle", "付款", "待付款"],
-    },
-    {
-      capability: "pay_order",
-      entity: { name: "order", param: "id" },
-      back: (p) => ({ label: `Back to order ${p.id}`, uri: `shop://order/${p.id}` }),
-    },
-  ),
-  capabilityFormRoute(
-    {
-      pattern: "shop://order/{id}/cancel",
-      title: "Cancel unpaid order",
-      description: "Form: cancel an order not paid yet (no money moves; a paid order is after-sales').",
-      keywords: ["cancel", "cancel order", "unpaid", "don't need it anymore", "取消订单"],
-    },
-    {
-      capability: "cancel_unpaid_order",
-      entity: { name: "order", param: "id" },
-      back: (p) => ({ label: `Back to order ${p.id}`, uri: `shop://order/${p.id}` }),
-    },
-  ),
-  capabilityFormRoute(
-    {
-      pattern: "shop://order/{id}/tracking",
-      title: "Track shipment",
-      description: "Tracking of a shipped order (read-only: submit with no fields to look it up).",
-      keywords: ["tracking", "where is my order", "shipment", "parcel", "delivery status"],
-    },
-    {
-      capability: "track_shipment",
-      entity: { name: "order", param: "id" },
-      back: (p) => ({ label: `Back to order ${p.id}`, uri: `shop://order/${p.id}` }),
-    },
-  ),
+  orderForm("after-sales", "after_sales", {
+    title: "After-sales",
+    description:
+      "Form: refund, return-and-refund, exchange or shipping-difference refund — the one that fits the order's state.",
+    keywords: ["after-sales", "refund", "return", "exchange", "money back", "退款", "退货", "换货"],
+  }),
+  orderForm("address", "change_delivery_address", {
+    title: "Change delivery address",
+    description: "Form: change where an order is delivered (only before it ships).",
+    keywords: ["address", "delivery address", "ship to", "change address"],
+  }),
+  orderForm("pay", "pay_order", {
+    title: "Pay order",
+    description:
+      "Form: pay an existing order that awaits payment (balance or card); places no new order, ends at a confirmation a person approves.",
+    keywords: ["pay", "pay order", "pending payment", "unpaid", "settle", "付款", "待付款"],
+  }),
+  orderForm("cancel", "cancel_unpaid_order", {
+    title: "Cancel unpaid order",
+    description: "Form: cancel an order not paid yet (no money moves; a paid order is after-sales').",
+    keywords: ["cancel", "cancel order", "unpaid", "don't need it anymore", "取消订单"],
+  }),
+  orderForm("tracking", "track_shipment", {
+    title: "Track shipment",
+    description: "Tracking of a shipped order (read-only: submit with no fields to look it up).",
+    keywords: ["tracking", "where is my order", "shipment", "parcel", "delivery status"],
+  }),
   {
     pattern: "shop://products",
     title: "Products",
@@ -398,3 +358,19 @@ export const SHOP_ROUTES: RouteDefinition[] = [
     { capability: "checkout", back: () => ({ label: "Back to cart", uri: "shop://cart" }) },
   ),
 ];
+
+/** A form on one order (`shop://order/{id}/<path>`) that starts `capability` on it, back to the order. */
+function orderForm(
+  path: string,
+  capability: string,
+  page: Omit<RouteDefinition, "render" | "submit" | "pattern">,
+): RouteDefinition {
+  return capabilityFormRoute(
+    { pattern: `shop://order/{id}/${path}`, ...page },
+    {
+      capability,
+      entity: { name: "order", param: "id" },
+      back: (p) => ({ label: `Back to order ${p.id}`, uri: `shop://order/${p.id}` }),
+    },
+  );
+}

@@ -40,6 +40,9 @@ describe("cancel an unpaid order (MCP over HTTP, real gateway and legacy service
     expect(s.capability).toBe("cancel_unpaid_order");
     expect(s.status).toBe("completed");
     expect(text(out)).toMatch(/verified at the system of record/);
+    // The summary's total as money, as the capability declares it, never bare cents.
+    expect(text(out)).toMatch(/total: \$\d+\.\d\d/i);
+    expect(text(out)).not.toMatch(/total: \d/i);
     expect(await statusOf("ord_pending")).toBe("cancelled");
     // No refund: nothing was paid.
     expect((await legacy("orders/ord_pending")).refunds ?? []).toEqual([]);

@@ -1,4 +1,5 @@
 import type { ShownField, SummaryDeclaration } from "../sdk/decision-summary";
+import { SHOP_MONEY } from "./shop-policy";
 
 const MONEY = (label: string): ShownField => ({ label, as: "money" });
 
@@ -8,6 +9,14 @@ const MONEY = (label: string): ShownField => ({ label, as: "money" });
  * that knows what its numbers are, so no renderer has to guess from a key's name.
  */
 export const SHOP_SUMMARY_FIELDS: Record<string, ShownField> = {
+  // Every key the shop declares money is money here too, unless declared below: a summary's
+  // `total` reached the agent as bare cents ("total: 15650") when only this list was kept.
+  ...Object.fromEntries(
+    SHOP_MONEY.keys.map((key) => [
+      key,
+      MONEY(`${key[0]?.toUpperCase()}${key.slice(1).replaceAll("_", " ")}`),
+    ]),
+  ),
   title: { label: "Title", as: "hidden" },
   amount_label: { label: "Amount label", as: "hidden" },
   currency: { label: "Currency", as: "hidden" },

@@ -15,9 +15,14 @@ const READ_BY_THE_MODEL = new Set<string>([...ACTION_TOOLS, "search", "navigate"
  * already. A call that only names an action is not about it: a confirm refused for its arguments
  * says nothing of how the approved change ended, and taking its news there lost it for good.
  */
-function actionShown(result: unknown): string | undefined {
-  const shown = (result as { structuredContent?: { action_id?: unknown; status?: unknown } } | undefined)
-    ?.structuredContent;
+function actionShown(result: unknown, tool: string): string | undefined {
+  const shown = (
+    result as { structuredContent?: { action_id?: unknown; status?: unknown; uri?: unknown } } | undefined
+  )?.structuredContent;
+  // An action's own page, opened, shows where it stands now: its news read twice cost ~60 tokens.
+  const page =
+    tool === "navigate" && typeof shown?.uri === "string" ? /^actions:\/\/([^/?#]+)$/.exec(shown.uri) : null;
+  if (page?.[1]) return page[1];
   return typeof shown?.action_id === "string" && typeof shown.status === "string"
     ? shown.action_id
     : undefined;
@@ -59,7 +64,7 @@ export function deliverAgentNews<Ctx>(
       if (!Array.isArray(shaped.content)) return result;
       const ctx = args.at(-1) as ServerContext | undefined;
       // The call has run: a failure to read the news never costs its answer (the flags stay for the next call).
-      const decided = await news(contextOf(ctx), actionShown(result)).catch((error: unknown) => {
+      const decided = await news(contextOf(ctx), actionShown(result, name)).catch((error: unknown) => {
         logger.warn({ err: redactText(String(error)), tool: name }, "news of decisions not read");
         return [];
       });

@@ -105,7 +105,7 @@ describe("links to forms carry their fields; a submit needs no navigate first (M
       },
     });
     expect(sc(out).outcome).toBe("applied");
-    expect(text(out)).toMatch(/Status:\*\* completed/);
+    expect(text(out)).toMatch(/ · completed · version/);
     const comments = (await legacy("tickets/tkt_1/comments")) as unknown as {
       data?: Array<{ body: string; internal: boolean }>;
     };
@@ -137,7 +137,7 @@ describe("links to forms carry their fields; a submit needs no navigate first (M
         },
       }),
     );
-    expect(again).toMatch(/Status:\*\* completed/);
+    expect(again).toMatch(/ · completed · version/);
     expect((await legacy("tickets/tkt_3")).priority).toBe("high");
   });
 

@@ -23,7 +23,8 @@ describe("a form's submit runs a change where start_action by words would (MCP o
       })
     ).json()) as Record<string, unknown>;
   const addressOf = async (order: string) => ((await legacy(`orders/${order}`)).address as { id: string }).id;
-  const actionIdIn = (markdown: string) => /actions:\/\/([A-Za-z0-9_-]+)/.exec(markdown)?.[1] ?? "";
+  const actionIdIn = (markdown: string) =>
+    /(?:actions:\/\/|Action )([A-Za-z0-9_-]+)/.exec(markdown)?.[1] ?? "";
   const ADDRESS = "shop://order/ord_pending/address";
 
   it("shows the field on changes nobody must approve, and not where a person always decides", async () => {
@@ -52,7 +53,7 @@ describe("a form's submit runs a change where start_action by words would (MCP o
     });
     const markdown = text(out);
     expect(sc(out).outcome).toBe("applied");
-    expect(markdown).toMatch(/Status:\*\* completed/);
+    expect(markdown).toMatch(/ · completed · version/);
     expect(markdown).toMatch(/verified at the system of record/);
     expect(markdown).toContain("_Nothing more to do here._");
     expect(await addressOf("ord_pending")).toBe("addr_alice_home");
@@ -101,7 +102,7 @@ describe("a form's submit runs a change where start_action by words would (MCP o
         arguments: { uri: ADDRESS, fields: { user_words: "Ship my kettle order to my home address" } },
       }),
     );
-    expect(out).toMatch(/Status:\*\* completed/);
+    expect(out).toMatch(/ · completed · version/);
     expect(await addressOf("ord_pending")).toBe("addr_alice_home");
   });
 
@@ -116,7 +117,7 @@ describe("a form's submit runs a change where start_action by words would (MCP o
         },
       }),
     );
-    expect(out).toMatch(/Status:\*\* completed/);
+    expect(out).toMatch(/ · completed · version/);
     expect((await legacy("tickets/tkt_3")).priority).toBe("urgent");
   });
 

@@ -145,7 +145,7 @@ describe("cancel an unpaid order (MCP over HTTP, real gateway and legacy service
         },
       }),
     );
-    expect(submitted).toMatch(/Status:\*\* completed/);
+    expect(submitted).toMatch(/ · completed · version/);
     expect(await statusOf("ord_pending")).toBe("cancelled");
   });
 });

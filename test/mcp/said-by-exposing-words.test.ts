@@ -58,7 +58,7 @@ describe("words take a field's exposing value only when they ask for it (MCP ove
         fields: { body: BODY, user_words: `Add a note to the customer's ticket tkt_3: '${BODY}'` },
       },
     });
-    expect(text(out)).not.toMatch(/Status:\*\* completed/);
+    expect(text(out)).not.toMatch(/ · completed · version/);
     expect(await comments("tkt_3")).toEqual([]);
   });
 

@@ -32,14 +32,21 @@ export function actionPage(
   const outcome = approvalNextSteps(answer, { opensUrls: false, readsResult: `navigate ${uri}` });
   const carried = (outcome.next_actions ?? []).length < (answer.next_actions ?? []).length;
   const parts: string[] = [];
+  // An action that ended (done, cancelled, refused) is read for what happened: its choices, the
+  // step it stopped at and the link to itself are history. Round H's model read 760–827 tokens
+  // to learn that an approved checkout and refund were done, most of them the options it had
+  // chosen from.
+  const ended = ENDED.has(String(outcome.status));
   parts.push(
-    fieldList([
-      ["Action", actionId],
-      ["Capability", outcome.capability],
-      ["Node", outcome.node],
-      ["Status", outcome.status],
-      ["Version", outcome.version],
-    ]),
+    ended
+      ? `${escapeText(outcome.capability)} · ${escapeText(outcome.status)} · version ${escapeText(outcome.version)}`
+      : fieldList([
+          ["Action", actionId],
+          ["Capability", outcome.capability],
+          ["Node", outcome.node],
+          ["Status", outcome.status],
+          ["Version", outcome.version],
+        ]),
   );
   parts.push(`**${outcome.outcome}:** ${escapeText(outcome.message)}`);
   const problems = Array.isArray(outcome.validation_errors) && outcome.validation_errors.length > 0;
@@ -59,7 +66,7 @@ export function actionPage(
     parts.push(
       withPerson
         ? `## Summary (in brief: the person's screen shows every line)\n\n${summaryMarkdown(outcome.summary, true)}`
-        : `## Summary\n\n${summaryMarkdown(outcome.summary)}`,
+        : `## Summary\n\n${summaryMarkdown(outcome.summary, ended)}`,
     );
   }
   if (outcome.result && typeof outcome.result === "object") {
@@ -80,7 +87,7 @@ export function actionPage(
   if (waits) parts.push(notRunYet(outcome, actionId, options.afterSubmit));
   // Right after a form's submit that stopped at its confirmation, the choices and the fields are
   // what the agent just sent from: said again they cost tokens and read as still to be filled.
-  const lean = (!!options.afterSubmit && waits) || withPerson;
+  const lean = (!!options.afterSubmit && waits) || withPerson || ended;
   const choices = lean ? "" : optionsSections(outcome, userChoices.lists);
   if (choices) parts.push(`## Choices\n\n${choices}`);
   if (confirms) {
@@ -111,13 +118,17 @@ export function actionPage(
     ];
     parts.push(formSection(uri, fields));
   }
-  const pageLinks: string[] = [link("This action", uri)];
+  const pageLinks: string[] = ended ? [] : [link("This action", uri)];
   // The line on why it waits already names the confirm form.
   if (!waits && next.some((n) => n.tool === "confirm_action"))
     pageLinks.push(link("Confirm (form)", `${uri}/confirm`));
   if (next.some((n) => n.tool === "verify_action"))
     pageLinks.push(link("Verify with the business system", `${uri}/verify`));
-  parts.push(`## Next\n\n${nextActionsList(outcome)}\n\n${pageLinks.map((l) => `- ${l}`).join("\n")}`);
+  parts.push(
+    ["## Next", nextActionsList(outcome), pageLinks.map((l) => `- ${l}`).join("\n")]
+      .filter(Boolean)
+      .join("\n\n"),
+  );
   return {
     title: `Action ${actionId}`,
     outcome: outcome.outcome,
@@ -126,6 +137,9 @@ export function actionPage(
     capability: typeof outcome.capability === "string" ? outcome.capability : undefined,
   };
 }
+
+/** Where an action has ended: nothing in it can be chosen or advanced any more. */
+const ENDED = new Set(["completed", "cancelled", "refused"]);
 
 /** Where the person's decision stands, naming who decided and why (a rejection's reason). */
 function approvalSection(value: unknown): string | null {

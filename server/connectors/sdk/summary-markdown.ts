@@ -21,7 +21,9 @@ export function summaryMarkdown(summary: unknown, brief = false): string {
     const said = [head, row.text ? md(row.text) : ""].filter(Boolean).join(" ");
     return `${"  ".repeat(row.depth)}- ${said}${row.note ? ` (${md(row.note)})` : ""}`;
   };
-  const rows = brief ? briefRows(r.rows) : r.rows;
+  // Declared internal (a record's version stamp): sent, decided by nobody, left out of agent text.
+  const own = r.rows.filter((row) => !row.internal);
+  const rows = brief ? briefRows(own) : own;
   lines.push(...rows.map(line));
   if (brief) return lines.join("\n");
   if (r.now.length) lines.push("", "Now (for context, not approved):", "", ...r.now.map(line));

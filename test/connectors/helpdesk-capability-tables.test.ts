@@ -982,7 +982,7 @@ describeEachProvider("helpdesk write capabilities, table-driven (%s, real legacy
       const taken = candidates(await startBare("assign_ticket")).find((t) => t.assignee !== "unassigned");
       const assign = await w.gw.startAction(w.agent.sam, {
         capability: "assign_ticket",
-        patch: { assignee_id: taken?.assignee },
+        patch: { assignee_id: typeof taken?.assignee === "object" ? taken.assignee.value : undefined },
       });
       expect(candidates(assign).find((t) => t.id === taken?.id)?.possible).toBe("already assigned to them");
     });
@@ -1121,7 +1121,8 @@ interface Candidate {
   id: string;
   subject: string;
   status: string;
-  assignee: string;
+  /** "unassigned", or the teammate as the text names them: `{value: id, label: name}`. */
+  assignee: string | { value: string; label: string };
   possible: string;
 }
 

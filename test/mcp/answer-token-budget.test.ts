@@ -105,7 +105,8 @@ describe("what representative answers cost a model (o200k tokens)", () => {
     );
     // `version` is the ticket's update time, and a new ticket's creation time: one line.
     expect(ticket).toMatch(/^- \*\*created at, updated at, version:\*\* /m);
-    expect(ticket).toMatch(/^- \*\*assignee id, resolution, assignee:\*\* —$/m);
+    // The assignee's name is on its id's line (the view's `assignee` object no longer says it again).
+    expect(ticket).toMatch(/^- \*\*assignee id, resolution:\*\* —$/m);
     // What the forms below do is not said again; what may not be done is, with why.
     expect(ticket).toMatch(/^- \*\*not now:\*\* reopen ticket: ticket_not_resolved$/m);
     expect(ticket).toContain("(helpdesk://ticket/tkt_9/assign)");
@@ -114,7 +115,9 @@ describe("what representative answers cost a model (o200k tokens)", () => {
     expect(tokens(ticket)).toBeLessThanOrEqual(400);
     const tickets = text(await sam.callTool({ name: "navigate", arguments: { uri: "helpdesk://tickets" } }));
     expect(tickets).toMatch(/^\| `tkt_8` \|.*\| 20\d\d-\d\d-\d\d, \d+ days ago \|$/m);
-    expect(tokens(tickets)).toBeLessThanOrEqual(475);
+    // 480 since each assignee shows by name beside its id, "Bella Billing (`tm_bella`)": 464 →
+    // 478, two tokens a row, where "who handles the refund ticket?" cost a ~400-token page read.
+    expect(tokens(tickets)).toBeLessThanOrEqual(480);
 
     const alice = await w.connect(w.keys.alice);
     const started = await alice.callTool({

@@ -1,5 +1,6 @@
 import type { BackendOutcome, BrowseBackend, ListPage } from "../sdk/browse-backend";
 import type { FilterChoice } from "../sdk/define-route";
+import type { ReferenceNames } from "../sdk/reference-labels";
 import type { HelpdeskAdapter, HelpdeskTeammate, HelpdeskTicket } from "./helpdesk-adapter";
 import { scopedTickets } from "./scoped-tickets";
 
@@ -63,4 +64,30 @@ export async function teamChoices(backend: BrowseBackend): Promise<FilterChoice[
     (await helpdesk.teams()).map((t) => ({ value: t.id, label: t.name || t.id })),
   );
   return Array.isArray(teams) ? teams : null;
+}
+
+/**
+ * How helpdesk rows name the teammates and teams they point at (`assignee_id`, `team_id`): by
+ * the names the teammates page shows, read once per listing. A caller who may not read the
+ * teammates page learns no name here either; the ids then stay ids.
+ */
+export function helpdeskReferences(backend: BrowseBackend): Record<string, ReferenceNames> {
+  let allowed: Promise<boolean> | undefined;
+  const mayRead = () => {
+    allowed ??= backend.authorize("navigate", "helpdesk://teammates").then((a) => a.decision === "allow");
+    return allowed;
+  };
+  const named = (read: (helpdesk: HelpdeskAdapter) => Promise<Array<{ id: string; name: string }>>) =>
+    (async () => {
+      if (!(await mayRead())) return null;
+      const rows = await backend.withAdapter<HelpdeskAdapter, Array<{ id: string; name: string }>>(
+        "helpdesk",
+        read,
+      );
+      return Array.isArray(rows) ? new Map(rows.map((r) => [r.id, r.name])) : null;
+    }) satisfies ReferenceNames;
+  return {
+    assignee_id: named((helpdesk) => helpdesk.teammates()),
+    team_id: named((helpdesk) => helpdesk.teams()),
+  };
 }

@@ -1,7 +1,13 @@
-import type { BackendOutcome } from "../sdk/browse-backend";
+import type { BackendOutcome, Row } from "../sdk/browse-backend";
 import { capabilityFormRoute } from "../sdk/capability-form-route";
 import type { FilterSpec, RouteDefinition } from "../sdk/define-route";
 import { withFormFields } from "../sdk/form-links";
+import {
+  askedColumnNames,
+  labelledValue,
+  type ReferenceNames,
+  referenceLabels,
+} from "../sdk/reference-labels";
 import { rowsTable } from "../sdk/render-helpers";
 import {
   filterValue,
@@ -13,27 +19,26 @@ import {
   perPage,
   viewPage,
 } from "../sdk/route-pages";
-import { listTickets, teamChoices, teammates } from "./helpdesk-records";
+import { helpdeskReferences, listTickets, teamChoices, teammates } from "./helpdesk-records";
 import { raisedInsteadLine } from "./scoped-tickets";
 import { withEarlierCommentsLine } from "./ticket-comment-rows";
 import { TICKET_COMMENTS_ROUTE } from "./ticket-comments-route";
+import { ticketFormLinks } from "./ticket-form-links";
 
-function ticketFormLinks(id: string, view: BackendOutcome): Array<[string, string]> {
-  const capabilities = new Set(
-    (view.next_actions ?? [])
-      .map((n) => (n.args && typeof n.args.capability === "string" ? n.args.capability : undefined))
-      .filter(Boolean) as string[],
-  );
-  const all: Array<[string, string, string]> = [
-    ["assign_ticket", "Assign to a teammate", "assign"],
-    ["change_ticket_priority", "Change priority", "priority"],
-    ["resolve_ticket", "Resolve", "resolve"],
-    ["reopen_ticket", "Reopen", "reopen"],
-    ["comment_ticket", "Add a comment", "comment"],
-  ];
-  return all
-    .filter(([cap]) => capabilities.has(cap))
-    .map(([, label, path]) => [label, `helpdesk://ticket/${id}/${path}`]);
+/**
+ * The ticket page names its assignee on the `assignee_id` line, "Bella Billing (`tm_bella`)", as
+ * listings do; the view's `assignee` object said the same id again with the name (the view keeps it).
+ */
+function withAssigneeNamed(view: BackendOutcome): BackendOutcome {
+  const ticket = view.view as Row | undefined;
+  const mate = ticket?.assignee as { id?: unknown; name?: unknown } | null | undefined;
+  if (!ticket || !("assignee" in ticket)) return view;
+  const { assignee: _named, ...rest } = ticket;
+  const names =
+    mate && typeof mate.id === "string" && typeof mate.name === "string"
+      ? new Map([[mate.id, mate.name]])
+      : undefined;
+  return { ...view, view: { ...rest, assignee_id: labelledValue(rest.assignee_id, names) } };
 }
 
 /**
@@ -90,13 +95,31 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
         mine: mine === "1" || mine === "true",
         q: filterValue(match.uri, "q"),
       });
+      const columns = [
+        "id",
+        "subject",
+        "status",
+        "priority",
+        "assignee_id",
+        "team_id",
+        "created_at",
+      ] as const;
+      const references = isOutcome(result)
+        ? {}
+        : await referenceLabels(
+            result.data,
+            [...columns, ...askedColumnNames(match.uri.query.columns)],
+            helpdeskReferences(backend),
+          );
       const page = listPage(
         "Tickets",
         match.uri,
         result,
-        ["id", "subject", "status", "priority", "assignee_id", "team_id", "created_at"],
+        [...columns],
         (row) => `helpdesk://ticket/${row.id}`,
         sort.says,
+        undefined,
+        { references, mainText: "description" },
       );
       // "mine" read as the tickets they raised is said first, whatever the rows: never silently.
       if (isOutcome(result) || !result.raisedInstead) return page;
@@ -113,7 +136,9 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
       const id = match.params.id ?? "";
       const view = await backend.entityView("ticket", id);
       const forms = await withFormFields(backend, ticketFormLinks(id, view));
-      return withEarlierCommentsLine(view, (shown) => viewPage("ticket", id, shown, forms));
+      return withEarlierCommentsLine(withAssigneeNamed(view), (shown) =>
+        viewPage("ticket", id, shown, forms),
+      );
     },
   },
   TICKET_COMMENTS_ROUTE,
@@ -174,11 +199,12 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
     async render(_match, backend) {
       const result = await teammates(backend);
       if (isOutcome(result)) return outcomePage("Teammates", result);
-      return {
-        title: "Teammates",
-        outcome: "applied",
-        markdown: rowsTable(result, ["id", "name", "email", "team_id", "active"]),
-      };
+      const columns = ["id", "name", "email", "team_id", "active"];
+      const { team_id: teams } = await referenceLabels(result, columns, {
+        team_id: helpdeskReferences(backend).team_id as ReferenceNames,
+      });
+      const rows = result.map((m) => ({ ...m, team_id: labelledValue(m.team_id, teams) }));
+      return { title: "Teammates", outcome: "applied", markdown: rowsTable(rows, columns) };
     },
   },
 ];

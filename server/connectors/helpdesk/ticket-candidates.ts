@@ -1,6 +1,7 @@
 import type { Actor } from "../sdk/define-capability";
 import { type OrderKey, orderedRows } from "../sdk/ordered-rows";
 import type { ValidationError } from "../sdk/outcome";
+import { labelledValue } from "../sdk/reference-labels";
 import type { HelpdeskAdapter, HelpdeskTicket, TicketPriority } from "./helpdesk-adapter";
 import { scopedTickets } from "./scoped-tickets";
 
@@ -38,7 +39,10 @@ export async function ticketCandidates(
   choice: TicketChoice = {},
   forWords = false,
 ): Promise<Record<string, unknown>> {
-  const window = await scopedTickets(adapter, actor, { page: 1, perPage: WINDOW });
+  const [window, names] = await Promise.all([
+    scopedTickets(adapter, actor, { page: 1, perPage: WINDOW }),
+    referenceNames(adapter),
+  ]);
   type Checked = { ticket: HelpdeskTicket; errors: ValidationError[] };
   const rank = choice.rank;
   // The order and the heading that states it come from these same keys (ordered-rows.ts).
@@ -59,7 +63,7 @@ export async function ticketCandidates(
     forWords ? WINDOW : CANDIDATES,
   );
   const tickets = ordered.rows.map(({ ticket, errors }) => ({
-    ...ticketCandidate(ticket),
+    ...ticketCandidate(ticket, names),
     // Read only to match the user's words, never shown (the node's lookup): "the ticket about
     // the SAVE5 coupon" names the one whose description says SAVE5, whatever its subject says.
     ...(forWords ? { description: oneLine(ticket.description, DESCRIPTION_CHARS) } : {}),
@@ -77,16 +81,33 @@ export async function ticketCandidates(
   };
 }
 
-/** One line's worth of a ticket: enough to tell the caller's tickets apart and pick one. */
-function ticketCandidate(ticket: HelpdeskTicket) {
+/** Teammates' and teams' names by id; none when the helpdesk cannot say now (the ids then stand). */
+async function referenceNames(adapter: HelpdeskAdapter): Promise<ReferenceMaps> {
+  const byId = (rows: Array<{ id: string; name: string }>) => new Map(rows.map((r) => [r.id, r.name]));
+  const [mates, teams] = await Promise.all([
+    adapter.teammates().then(byId, () => new Map<string, string>()),
+    adapter.teams().then(byId, () => new Map<string, string>()),
+  ]);
+  return { mates, teams };
+}
+type ReferenceMaps = { mates: ReadonlyMap<string, string>; teams: ReadonlyMap<string, string> };
+
+/**
+ * One line's worth of a ticket: enough to tell the caller's tickets apart and pick one. Its
+ * assignee and team as `{value, label}` where the name says more than the id (reference-labels.ts):
+ * the text reads "Bella Billing (tm_bella)", so "who handles the refund ticket" is answered from
+ * the offered rows, and `value` is the id to send. A name is not read as the ticket's words (a
+ * teammate "Sid Shipping" would make "the shipping ticket" fit every ticket Sid has).
+ */
+function ticketCandidate(ticket: HelpdeskTicket, names: ReferenceMaps) {
   // Newlines or runs of spaces from the customer would break the one-line rendering.
   return {
     id: ticket.id,
     subject: oneLine(ticket.subject, SUBJECT_CHARS),
     status: ticket.status,
     priority: ticket.priority,
-    assignee: ticket.assignee_id ?? "unassigned",
-    team: ticket.team_id ?? "none",
+    assignee: ticket.assignee_id ? labelledValue(ticket.assignee_id, names.mates) : "unassigned",
+    team: ticket.team_id ? labelledValue(ticket.team_id, names.teams) : "none",
     // "The oldest open ticket" is a question about this (the start reads it too); shown to the
     // minute with how long ago.
     created: ticket.created_at,

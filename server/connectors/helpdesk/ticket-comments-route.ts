@@ -1,9 +1,18 @@
 import type { RouteDefinition } from "../sdk/define-route";
+import { withFormFields } from "../sdk/form-links";
 import { link } from "../sdk/markdown";
 import { rowsTable } from "../sdk/render-helpers";
-import { isOutcome, NOT_FOUND_FOR, outcomePage, pageNumber, pagination } from "../sdk/route-pages";
+import {
+  isOutcome,
+  NOT_FOUND_FOR,
+  outcomePage,
+  pageNumber,
+  pagination,
+  partActionsSection,
+} from "../sdk/route-pages";
 import type { HelpdeskAdapter } from "./helpdesk-adapter";
 import { COMMENTS_SHOWN, commentRows } from "./ticket-comment-rows";
+import { ticketFormLinks } from "./ticket-form-links";
 
 /**
  * Every comment of one ticket, a page at a time, oldest first as the helpdesk pages them: the
@@ -42,6 +51,11 @@ export const TICKET_COMMENTS_ROUTE: RouteDefinition = {
     });
     if (isOutcome(result)) return outcomePage(`Ticket ${id} comments`, result);
     const back = link(`Ticket ${id}`, `helpdesk://ticket/${id}`);
+    // Adding to the thread is offered where it is read, with the form's fields.
+    const actions = partActionsSection(
+      ticket,
+      await withFormFields(backend, ticketFormLinks(id, ticket, ["comment_ticket"])),
+    );
     return {
       title: `Ticket ${id} comments`,
       outcome: "applied",
@@ -55,7 +69,10 @@ export const TICKET_COMMENTS_ROUTE: RouteDefinition = {
           next_page: result.next,
         }),
         back,
-      ].join("\n\n"),
+        actions,
+      ]
+        .filter(Boolean)
+        .join("\n\n"),
     };
   },
 };

@@ -74,7 +74,10 @@ export type { PersonAuth, PersonConnectionHandle } from "./person-auth";
 export { ConnectionRequiredError, UpstreamForbiddenError } from "./person-auth";
 export type { StatusLifecycle } from "./record-events";
 export { statusLifecycle } from "./record-events";
+export type { ReferenceLabels, ReferenceNames } from "./reference-labels";
+export { askedColumnNames, labelledValue, referenceLabels } from "./reference-labels";
 export { objectSections, rowsTable } from "./render-helpers";
+export type { ListingOptions } from "./route-pages";
 export {
   filterValue,
   invalidFilterPage,
@@ -84,6 +87,7 @@ export {
   noRowsLine,
   outcomePage,
   pageNumber,
+  partActionsSection,
   perPage,
   viewPage,
 } from "./route-pages";

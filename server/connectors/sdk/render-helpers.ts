@@ -4,6 +4,7 @@ import { type FieldType, fieldType } from "./field-type";
 import { objectCell } from "./listing-columns";
 import { code, escapeText, type FormField, formBlock, link, money, recordRowLink, table } from "./markdown";
 import { SEGMENT } from "./parse-browse-uri";
+import { isLabelledValue } from "./reference-labels";
 import { rowUriPattern } from "./row-uri-pattern";
 import { verdictText } from "./verdict-text";
 import { isTimestamp, whenText } from "./when-text";
@@ -39,6 +40,8 @@ export type MoneyOf = { keys: string[]; currency: string };
 export function cell(field: string, value: unknown, moneyOf?: MoneyOf): string {
   // A column one level down (`payment.amount`) is money, a time or an id by its own last name.
   if (field.includes(".")) return cell(field.slice(field.lastIndexOf(".") + 1), value, moneyOf);
+  // Another record by its name, its id beside it to send (reference-labels.ts).
+  if (isLabelledValue(value)) return `${escapeText(value.label)} (${idLink(field, value.value)})`;
   // An object in a cell by its parts ("method card · amount $48.00"), not "[object Object]".
   if (value && typeof value === "object" && !Array.isArray(value))
     return objectCell(field, value, (k, v) => cell(k, v, moneyOf));
@@ -71,7 +74,9 @@ export function rowsTable(
   const cols =
     columns ??
     Object.keys(rows[0] ?? {})
-      .filter((key) => rows.some((row) => row[key] === null || typeof row[key] !== "object"))
+      .filter((key) =>
+        rows.some((row) => row[key] === null || typeof row[key] !== "object" || isLabelledValue(row[key])),
+      )
       .slice(0, 8);
   const first = cols[0] ?? "";
   const uris = firstCellUri ? rows.map((_, i) => firstCellUri(i)) : [];
@@ -115,7 +120,7 @@ export function objectSections(
       sections.push(`### ${label(key)}\n\n${rowsTable(value as Row[], undefined, undefined, moneyOf)}`);
     } else if (verdictText(value) !== null) {
       lines.add(label(key), verdictText(value) as string);
-    } else if (value && typeof value === "object" && !Array.isArray(value)) {
+    } else if (value && typeof value === "object" && !Array.isArray(value) && !isLabelledValue(value)) {
       const entries = Object.entries(value as Row);
       const unsaid = entries.filter(([k, v]) => !linked(k, v));
       // Every entry a link below already says: nothing left for this line to say.

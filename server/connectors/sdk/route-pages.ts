@@ -4,6 +4,7 @@ import { type FormLink, formLinkLines } from "./form-links";
 import { askedColumns, fieldValue, moreColumnsLine, rowFields } from "./listing-columns";
 import { code, escapeText, link, shownPrefix } from "./markdown";
 import { type BrowseUri, formatBrowseUri } from "./parse-browse-uri";
+import { labelledValue, type ReferenceLabels } from "./reference-labels";
 import { type MoneyOf, nextActionsList, nextStepWords, objectSections, rowsTable } from "./render-helpers";
 
 /** Shared page builders for the scheme route files: lists, entity views, refusals, paging. */
@@ -118,13 +119,8 @@ export function viewPage(
       `## What may be done now\n\n${Array.isArray(eligibility) ? rowsTable(eligibility, undefined, undefined, moneyOf) : objectSections(eligibility, [], moneyOf)}`,
     );
   }
-  // A next step a form here starts is said on the form's line (one line per form, not two).
   const next = view.next_actions ?? [];
-  const forms: FormLink[] = formLinks.map((f) => {
-    const form = Array.isArray(f) ? { label: f[0], uri: f[1] } : f;
-    const step = next.find((n) => form.capability && n.args?.capability === form.capability);
-    return step ? { ...form, start: nextStepWords(step, "plain") } : form;
-  });
+  const forms = formsStarting(view, formLinks);
   const rest = next.filter((n) => !forms.some((f) => f.capability && n.args?.capability === f.capability));
   if (forms.length) parts.push(`## Actions\n\n${formLinkLines(forms)}`);
   if (rest.length || !forms.length)
@@ -134,6 +130,36 @@ export function viewPage(
     outcome: "applied",
     markdown: parts.join("\n\n"),
   };
+}
+
+/**
+ * The forms, each with the next step of the record's view it starts said on its line (one line
+ * per form, not a form and a next step saying the same).
+ */
+function formsStarting(
+  view: BackendOutcome,
+  formLinks: ReadonlyArray<[string, string] | FormLink>,
+): FormLink[] {
+  const next = view.next_actions ?? [];
+  return formLinks.map((f) => {
+    const form = Array.isArray(f) ? { label: f[0], uri: f[1] } : f;
+    const step = next.find((n) => form.capability && n.args?.capability === form.capability);
+    return step ? { ...form, start: nextStepWords(step, "plain") } : form;
+  });
+}
+
+/**
+ * A page about part of a record (its comments, its lines) ends with the forms that add to or
+ * change that part, as the record's own page offers its forms: issue 23's model read a ticket's
+ * comments page, found no way to add one, and searched the capabilities for it (two calls).
+ * `view` is the record's view (its next_actions say which forms apply now); "" when none does.
+ */
+export function partActionsSection(
+  view: BackendOutcome,
+  formLinks: ReadonlyArray<[string, string] | FormLink>,
+): string {
+  const forms = formsStarting(view, formLinks);
+  return forms.length ? `## Actions\n\n${formLinkLines(forms)}` : "";
 }
 
 function readMoneyOf(value: unknown): MoneyOf | undefined {
@@ -175,6 +201,7 @@ export function listPage<T extends object>(
    * money (a played listing read "refunded 8900" beside "total $89.00").
    */
   moneyOf?: MoneyOf,
+  options: ListingOptions = {},
 ): PageBody {
   if (isOutcome(result)) return outcomePage(title, result);
   const rows: T[] = result.data;
@@ -182,13 +209,20 @@ export function listPage<T extends object>(
   const fields = rowFields(rows);
   const asked = rows.length ? askedColumns(uri.query.columns, fields.all, fields.top) : { columns: [] };
   if ("problem" in asked) return columnsRefusal(title, uri, asked.problem);
-  const shown: string[] = [...columns, ...asked.columns.filter((c) => !(columns as string[]).includes(c))];
+  const listed: string[] = [...columns, ...asked.columns.filter((c) => !(columns as string[]).includes(c))];
+  const about = aboutColumn(options.mainText, rows, listed);
+  // The excerpt beside the row's title (its second column), where a reader looks for what it is.
+  const shown = about ? [...listed.slice(0, 2), about, ...listed.slice(2)] : listed;
   const hidden = fields.top.filter((f) => !shown.some((c) => c === f || c.startsWith(`${f}.`)));
+  const references = options.references ?? {};
   // Each row's first cell links to the row's page: no second list repeating the rows as links.
   const table = rowsTable(
     rows.map((row) => {
       const out: Row = {};
-      for (const col of shown) out[col] = fieldValue(row, col);
+      for (const col of shown) {
+        const value = fieldValue(row, col);
+        out[col] = col === about ? excerpt(value) : labelledValue(value, references[col]);
+      }
       return out;
     }),
     shown,
@@ -218,6 +252,42 @@ export function listPage<T extends object>(
       .filter(Boolean)
       .join("\n\n"),
   };
+}
+
+/** What a listing declares beyond its columns (listPage's last argument). */
+export interface ListingOptions {
+  /**
+   * Columns holding other records' ids, with those records' names (referenceLabels reads them):
+   * each cell shows the name with the id beside it, "Bella Billing (`tm_bella`)".
+   */
+  references?: ReferenceLabels;
+  /**
+   * The field holding a row's own words (a ticket's description, a product's): a short listing
+   * shows the start of it beside the title. Issue 23: "which tickets are pending, and what are
+   * they about?" showed subjects only, and the model listed them again with the descriptions.
+   */
+  mainText?: string;
+}
+
+/** Rows few enough that one line of each one's text is worth its tokens (≤ ~20 a row). */
+const SHORT_LISTING = 5;
+/** Characters of a row's text a short listing shows: a sentence, enough to tell what it is about. */
+const EXCERPT_CHARS = 70;
+
+/** The main text column a short listing adds, unless the table already shows it or no row has it. */
+function aboutColumn(mainText: string | undefined, rows: readonly object[], shown: readonly string[]) {
+  if (!mainText || !rows.length || rows.length > SHORT_LISTING || shown.includes(mainText)) return undefined;
+  return rows.some((r) => typeof fieldValue(r, mainText) === "string") ? mainText : undefined;
+}
+
+/** A text on one line, cut at a word near EXCERPT_CHARS with an ellipsis. */
+function excerpt(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  const line = value.replace(/\s+/g, " ").trim();
+  if (line.length <= EXCERPT_CHARS) return line;
+  const cut = line.slice(0, EXCERPT_CHARS);
+  const space = cut.lastIndexOf(" ");
+  return `${space > EXCERPT_CHARS / 2 ? cut.slice(0, space) : cut}…`;
 }
 
 /** A `?columns=` naming no field of the rows: refused, with the fields there are and the way back. */

@@ -1,4 +1,5 @@
 import type { BackendOutcome, BrowseBackend, ListPage, Row } from "../sdk/browse-backend";
+import type { ReferenceNames } from "../sdk/reference-labels";
 import { searchByWords, textTokens } from "../sdk/words-search";
 import { cartShipping } from "./cart-shipping";
 import type { ShopAdapter } from "./shop-adapter";
@@ -56,6 +57,32 @@ export function listOrders(
       total: result.total,
     };
   });
+}
+
+/** Customers a page names at most (one listing page's orders are ten, from a few customers). */
+const NAMED_CUSTOMERS = 10;
+
+/**
+ * How order rows name their customer (`customer_id`, shown when `?columns=` asks): by the
+ * customer's name, read only for the ids on the page. A member's rows are all their own; staff
+ * read every customer's orders and so may read their names. An id the shop cannot name stays an id.
+ */
+export function customerNames(backend: BrowseBackend): ReferenceNames {
+  return async (ids) => {
+    const named = await backend.withAdapter<ShopAdapter, Array<[string, string]>>("shop", async (shop) =>
+      (
+        await Promise.all(
+          ids.slice(0, NAMED_CUSTOMERS).map((id) =>
+            shop.customer(id).then(
+              (c): Array<[string, string]> => (c?.name ? [[id, c.name]] : []),
+              () => [],
+            ),
+          ),
+        )
+      ).flat(),
+    );
+    return Array.isArray(named) ? new Map(named) : null;
+  };
 }
 
 export function listProducts(

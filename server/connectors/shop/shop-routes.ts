@@ -3,6 +3,7 @@ import { capabilityFormRoute } from "../sdk/capability-form-route";
 import type { FilterSpec, RouteDefinition } from "../sdk/define-route";
 import { formLinkLines, withFormFields } from "../sdk/form-links";
 import { link, money } from "../sdk/markdown";
+import { askedColumnNames, referenceLabels } from "../sdk/reference-labels";
 import { sumText } from "../sdk/render-decision-summary";
 import { objectSections, rowsTable } from "../sdk/render-helpers";
 import {
@@ -20,7 +21,7 @@ import { orderSum, sumTerms } from "./order-sum";
 import { PROFILE_ROUTE } from "./profile-route";
 import { shippedTracking } from "./shipped-tracking";
 import { SHOP_MONEY } from "./shop-policy";
-import { cart, listOrders, listProducts, product } from "./shop-records";
+import { cart, customerNames, listOrders, listProducts, product } from "./shop-records";
 
 /** Which forms an order offers now comes from the view's next_actions (the engine decides). */
 function orderFormLinks(id: string, view: BackendOutcome): Array<[string, string]> {
@@ -201,14 +202,25 @@ export const SHOP_ROUTES: RouteDefinition[] = [
         status: filterValue(match.uri, "status"),
       });
       const marked = await placedByYou(backend, withRowFacts(result));
+      const columns = ["id", "status", "items", "total", "created_at", ...(marked.any ? ["placed_by"] : [])];
+      const references = isOutcome(marked.result)
+        ? {}
+        : await referenceLabels(
+            marked.result.data,
+            [...columns, ...askedColumnNames(match.uri.query.columns)],
+            {
+              customer_id: customerNames(backend),
+            },
+          );
       const page = listPage(
         "Orders",
         match.uri,
         marked.result,
-        ["id", "status", "items", "total", "created_at", ...(marked.any ? ["placed_by" as const] : [])],
+        columns,
         (row) => `shop://order/${row.id}`,
         "Newest first",
         SHOP_MONEY,
+        { references },
       );
       // Each row named by its status alone (what a status line names it by), tracking aside.
       const statuses = isOutcome(result) ? [] : result.data.map((r) => String(r.status));

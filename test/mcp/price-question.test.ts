@@ -66,4 +66,23 @@ describe("a price question is answered before anything is paid (MCP over HTTP, r
       total: 6800,
     });
   });
+
+  it("the checkout form's page says the same, every amount as money", async () => {
+    const page = text(
+      await (await w.connect(w.keys.alice)).callTool({
+        name: "submit",
+        arguments: {
+          uri: "shop://checkout",
+          fields: {
+            items: [{ product_id: "prod_mug", quantity: 2 }],
+            address_id: "Office",
+            shipping_method: "standard",
+          },
+        },
+      }),
+    );
+    expect(page).toContain(
+      "### to pay\n\n- **subtotal:** $36.00\n- **shipping:** $5.00\n- **total:** $41.00",
+    );
+  });
 });

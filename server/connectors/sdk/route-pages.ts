@@ -4,7 +4,14 @@ import { type FormLink, formLinkLines } from "./form-links";
 import { askedColumns, fieldValue, moreColumnsLine, rowFields } from "./listing-columns";
 import { code, escapeText, link, shownPrefix } from "./markdown";
 import { type BrowseUri, formatBrowseUri } from "./parse-browse-uri";
-import { type MoneyOf, nextActionsList, nextStepWords, objectSections, rowsTable } from "./render-helpers";
+import {
+  type MoneyOf,
+  nextActionsList,
+  nextStepWords,
+  objectSections,
+  readMoneyOf,
+  rowsTable,
+} from "./render-helpers";
 
 /** Shared page builders for the scheme route files: lists, entity views, refusals, paging. */
 const PER_PAGE_NOTE = "Lists paginate: follow the next-page link.";
@@ -134,12 +141,6 @@ export function viewPage(
     outcome: "applied",
     markdown: parts.join("\n\n"),
   };
-}
-
-function readMoneyOf(value: unknown): MoneyOf | undefined {
-  const m = value as { keys?: unknown; currency?: unknown } | undefined;
-  if (!m || !Array.isArray(m.keys) || typeof m.currency !== "string") return undefined;
-  return { keys: m.keys.filter((k): k is string => typeof k === "string"), currency: m.currency };
 }
 
 /** Query keys that page, order or widen a listing: never the reason it is empty. */

@@ -4,6 +4,7 @@ import { withoutDenied } from "../connectors/sdk/negated-words";
 import { recordEvents, type StatusLifecycle } from "../connectors/sdk/record-events";
 import { countIn } from "./number-words";
 import { pricedInWords } from "./price-words";
+import { toldMessage } from "./told-content";
 
 /**
  * The one place where a person's words become a choice a node offers: a label ("Office"), a
@@ -400,7 +401,7 @@ export function freeTextInWords(field: string, request: string, only: boolean): 
   // tkt_2: customer confirmed fix works"): the detail, in the user's words. Round 3's model was
   // asked for the resolution those words already gave (one call). Never a time or an address.
   const colons = [...request.matchAll(/:(?=\s)/g)];
-  if (colons.length !== 1) return undefined;
+  if (colons.length !== 1) return colons.length ? undefined : toldMessage(request);
   const at = colons[0]?.index ?? 0;
   const head = request.slice(0, at).trim().split(/\s+/);
   if (head.length < 2) return undefined;

@@ -50,6 +50,7 @@ export function pricedInWords<R extends PricedRow>(rows: R[], part: string, toke
   if (!end) return undefined;
   // "Not the cheapest one": a price the words turn down names nothing.
   if (NEGATION.test(part)) return undefined;
+  if (pricesSomethingElse(rows, tokens)) return undefined;
   const priced = rows.filter((r) => priceOf(r) !== undefined);
   if (!priced.length) return undefined;
   // "the cheapest tee": the tees; words no row holds ("product", "shop") narrow nothing. The
@@ -94,6 +95,29 @@ export function pricedInWords<R extends PricedRow>(rows: R[], part: string, toke
   const at = ranked.filter((r) => priceOf(r) === want);
   const why = `the ${place > 1 ? `${ordinal(place)} ` : ""}${endWord} of ${named.length} available`;
   return at.length === 1 && at[0] ? { kind: "one", choice: at[0], why } : { kind: "tie", choices: at };
+}
+
+/** Words for any thing a list holds ("the cheapest product", "the two priciest items"). */
+const THING_WORDS = new Set(["product", "item", "thing", "one", "article", "piece", "stuff"]);
+/** Words between a price end and its noun that say nothing of which noun ("the cheapest available tee"). */
+const FILLERS = new Set(["available", "possible", "single", "other", "new", "just"]);
+
+/**
+ * Whether the price end qualifies a noun that is none of the rows' ("the cheapest way to ship my
+ * cart", "the cheapest shipping"): then it asks about something else, and names no row. Played
+ * (issue 23): "what's the cheapest way to ship my cart …?" bought one mug, the cheapest line of
+ * the cart, instead of the cart. The noun is the word after the end (past a count and fillers);
+ * none ("the two cheapest"), a word of a row, of its list's name, or a word for any thing, is the
+ * rows'.
+ */
+function pricesSomethingElse<R extends PricedRow>(rows: R[], tokens: string[]): boolean {
+  const at = tokens.findIndex((t) => PRICE_ENDS[t] || t === "expensive");
+  if (at < 0) return false;
+  const noun = tokens.slice(at + 1).find((t) => !countOfWord(t) && !placeOfWord(t) && !FILLERS.has(t));
+  if (!noun || THING_WORDS.has(noun)) return false;
+  return !rows.some(
+    (r) => r.tokens.has(noun) || (r as { listWords?: string[] }).listWords?.some((w) => w === noun),
+  );
 }
 
 /** A price end as written, its two-word forms included. */

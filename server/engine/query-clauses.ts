@@ -5,6 +5,8 @@
  * counts its words less. Pure grammar (English and Chinese function words), no business words.
  */
 
+import { toldContent } from "./told-content";
+
 export type ClauseRole = "request" | "situation";
 
 export interface QueryClause {
@@ -69,10 +71,29 @@ export function queryClauses(lowerText: string): QueryClause[] {
     }));
     const ask = clausesOf(lowerText.slice(0, at));
     // Only after an ask: "it arrived broken: send a new one" asks after its colon.
-    if (detail.length && ask.some((c) => c.role === "request")) return [...ask, ...detail];
+    if (detail.length && ask.some((c) => c.role === "request")) return withMessages([...ask, ...detail]);
   }
   const clauses = clausesOf(lowerText);
-  return clauses.length === 1 ? clauses.map((c) => ({ text: c.text, role: "request" as const })) : clauses;
+  return withMessages(
+    clauses.length === 1 ? clauses.map((c) => ({ text: c.text, role: "request" as const })) : clauses,
+  );
+}
+
+/**
+ * An ask to tell someone something ("tell the customer … that a new tracking number is coming")
+ * is the ask to its "that"; the message after it is detail, as after an ask's colon: what it
+ * says is not what to do (told-content.ts).
+ */
+function withMessages(clauses: QueryClause[]): QueryClause[] {
+  return clauses.flatMap((c) => {
+    const told = c.role === "request" ? toldContent(c.text) : undefined;
+    return told
+      ? [
+          { text: told.ask, role: "request" as const },
+          { text: told.content, role: "situation" as const },
+        ]
+      : [c];
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { AnyCapability, FieldWords } from "../connectors/sdk/define-capability";
 import { FUNCTION_WORDS } from "../function-words";
 import { straightApostrophes } from "./straight-apostrophes";
+import { toldContent } from "./told-content";
 
 /** The declared words of `field` (NodeDefinition.saidBy), or undefined where none are declared. */
 export function fieldWordsOf(capability: AnyCapability, field: string): FieldWords | undefined {
@@ -64,7 +65,8 @@ export function saidByLine(words: FieldWords, fallback: unknown): string {
 /**
  * The ask's words, lower-cased, as tokens (words keep their apostrophe: "customer's" is not
  * "customer"; marks are tokens of their own): without the text a field already holds, quoted
- * text, and the message after the ask's colon, "saying …" or an opening quote left unclosed.
+ * text, and the message after the ask's colon, "saying …", an ask's "that" (told-content.ts) or an
+ * opening quote left unclosed.
  */
 function askTokens(request: string, given: string[]): string[] {
   let text = request;
@@ -73,6 +75,8 @@ function askTokens(request: string, given: string[]): string[] {
   text = straightApostrophes(text).replace(QUOTED, "$1 ");
   const cut = BODY_START.exec(text);
   if (cut) text = text.slice(0, cut.index);
+  // "Tell the customer … that …": what follows is the message, which asks nothing of who sees it.
+  text = toldContent(text)?.ask ?? text;
   return text.toLowerCase().match(TOKEN) ?? [];
 }
 

@@ -34,6 +34,20 @@ describe("a thing named by its price", () => {
   });
 });
 
+describe("a price end that qualifies something else", () => {
+  it("'the cheapest way to ship', 'the cheapest shipping' price no row; a thing, a row's word or no noun does", () => {
+    for (const part of [
+      "what's the cheapest way to ship my things",
+      "the cheapest shipping",
+      "cheapest delivery",
+    ])
+      expect(priced(part), part).toBeUndefined();
+    expect(priced("the cheapest available mug")).toMatchObject({ kind: "one", choice: { value: "p_mug" } });
+    expect(priced("the cheapest item")).toMatchObject({ kind: "one", choice: { value: "p_mug" } });
+    expect(priced("buy the cheapest")).toMatchObject({ kind: "one", choice: { value: "p_mug" } });
+  });
+});
+
 describe("a count of things named by their price", () => {
   const more = [...rows, rowOf("p_pen", { product_id: "p_pen", name: "Pen", unit_price: 500 })];
   const many = (part: string) => pricedInWords(more, part, wordTokens(part));

@@ -29,6 +29,17 @@ describe("clauses that ask and clauses that describe", () => {
     ]);
   });
 
+  it("what an ask to tell someone says after its 'that' is its detail, not what to do", () => {
+    expect(
+      queryClauses("tell the customer on the headphones ticket that a new tracking number is coming today"),
+    ).toEqual([
+      { text: "tell the customer on the headphones ticket", role: "request" },
+      { text: "a new tracking number is coming today", role: "situation" },
+    ]);
+    // A relative "that" describes the record and stays in the ask.
+    expect(queryClauses("reply to the ticket that is about the lamp")).toHaveLength(1);
+  });
+
   it("a dash joins two clauses; a hyphen inside a word does not", () => {
     expect(queryClauses("return the mugs from my kettle order — they arrived chipped")).toEqual([
       { text: "return the mugs from my kettle order", role: "request" },

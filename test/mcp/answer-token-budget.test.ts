@@ -45,7 +45,9 @@ describe("what representative answers cost a model (o200k tokens)", () => {
     // The id once, on the facts line; each next call names its arguments.
     expect(first.split(String(s.action_id)).length - 1).toBe(1);
     expect(first).toMatch(/^- advance_action \{action_id, version\} — /m);
-    expect(tokens(first)).toBeLessThanOrEqual(240);
+    // 250 since each shipping method says the order's total beside its price (issue 23: "what
+    // would it cost in total?" took one more advance only to read the sum).
+    expect(tokens(first)).toBeLessThanOrEqual(250);
 
     const ready = await alice.callTool({
       name: "advance_action",

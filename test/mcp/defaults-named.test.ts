@@ -29,9 +29,10 @@ describe("paid choices the user never named are asked, not defaulted", () => {
     expect(out.defaulted).toBeUndefined();
     expect(out.summary).toBeNull();
     expect(text(res)).toMatch(/^missing: shipping_method$/m);
-    // The choices and their prices on one line under it, not as a list the agent must read apart.
+    // The choices and their prices on one line under it, not as a list the agent must read apart;
+    // each with the order's total, so "what would it cost?" needs no further step (issue 23).
     expect(text(res)).toMatch(
-      /^- shipping_method — the user's choice, each changes what is paid; ask them: `standard` \$\d+\.\d\d \(eta_days \d+\), `express` \$\d+\.\d\d \(eta_days \d+\), `same_day` \$\d+\.\d\d/m,
+      /^- shipping_method — the user's choice, each changes what is paid; ask them: `standard` \$\d+\.\d\d, total \$\d+\.\d\d \(eta_days \d+\), `express` \$\d+\.\d\d, total \$\d+\.\d\d \(eta_days \d+\), `same_day` \$\d+\.\d\d/m,
     );
     expect(text(res)).not.toMatch(/^options\.shipping_methods/m);
     expect(text(res)).not.toMatch(/^defaults/m);

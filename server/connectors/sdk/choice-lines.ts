@@ -46,7 +46,11 @@ export function optInChoiceLines(value: unknown, asMoney: AsMoney, style: Choice
   });
 }
 
-/** A row as `value` price (other facts): its first string is the value a patch sends. */
+/**
+ * A row as `value` price, other money by name (other facts): its first string is the value a
+ * patch sends, its first money its price. Further money is named ("`express` $12.00, total
+ * $73.00"): two bare amounts side by side read as two prices.
+ */
 function choiceText(row: Json, formatted: Json, style: ChoiceStyle): string {
   const key = Object.keys(row).find((k) => typeof row[k] === "string");
   const money = Object.keys(row).filter((k) => typeof row[k] === "number" && formatted[k] !== row[k]);
@@ -54,7 +58,10 @@ function choiceText(row: Json, formatted: Json, style: ChoiceStyle): string {
     (k) => k !== key && !money.includes(k) && row[k] !== null && typeof row[k] !== "object",
   );
   const facts = rest.map((k) => `${k} ${String(row[k])}`).join(", ");
-  return `${key ? style.code(String(row[key])) : ""}${money.map((k) => ` ${style.text(String(formatted[k]))}`).join("")}${
-    facts ? ` (${style.text(facts)})` : ""
-  }`;
+  const amounts = money
+    .map((k, i) =>
+      i === 0 ? ` ${style.text(String(formatted[k]))}` : `, ${style.text(`${k} ${formatted[k]}`)}`,
+    )
+    .join("");
+  return `${key ? style.code(String(row[key])) : ""}${amounts}${facts ? ` (${style.text(facts)})` : ""}`;
 }

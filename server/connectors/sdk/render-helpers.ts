@@ -32,6 +32,13 @@ const MONEY_FIELD =
 /** A connector's declared money (integer minor units under these keys, one currency). */
 export type MoneyOf = { keys: string[]; currency: string };
 
+/** An answer's `money_of`, when it is one. */
+export function readMoneyOf(value: unknown): MoneyOf | undefined {
+  const m = value as { keys?: unknown; currency?: unknown } | undefined;
+  if (!m || !Array.isArray(m.keys) || typeof m.currency !== "string") return undefined;
+  return { keys: m.keys.filter((k): k is string => typeof k === "string"), currency: m.currency };
+}
+
 /**
  * One value as a cell. Where the page knows the connector's declared money keys (a view's
  * `money_of`), they alone decide which integers are money, as on the action face; without them
@@ -258,18 +265,20 @@ export function optionsSections(outcome: BackendOutcome, skip: readonly string[]
   // Each list's heading says which field it fills and how it is ordered (not a section of its own).
   const fieldOf = (field_of ?? {}) as Record<string, unknown>;
   const orderOf = (order_of ?? {}) as Record<string, unknown>;
+  // The capability's declared money, as the action face reads it (a sum's `shipping` is money).
+  const moneyOf = readMoneyOf(outcome.money_of);
   const parts: string[] = [];
   for (const [key, value] of Object.entries(options)) {
     if (skip.includes(key)) continue;
     if (Array.isArray(value)) {
       const about = [fieldOf[key] && `for ${fieldOf[key]}`, orderOf[key]].filter(Boolean).join("; ");
       parts.push(
-        `### ${label(key)}${about ? ` (${escapeText(String(about))})` : ""}\n\n${value.every((v) => v && typeof v === "object") ? rowsTable(value as Row[]) : escapeText(value.join(", "))}`,
+        `### ${label(key)}${about ? ` (${escapeText(String(about))})` : ""}\n\n${value.every((v) => v && typeof v === "object") ? rowsTable(value as Row[], undefined, undefined, moneyOf) : escapeText(value.join(", "))}`,
       );
     } else if (value && typeof value === "object") {
-      parts.push(`### ${label(key)}\n\n${objectSections(value as Row)}`);
+      parts.push(`### ${label(key)}\n\n${objectSections(value as Row, [], moneyOf)}`);
     } else {
-      parts.push(`- **${label(key)}:** ${cell(key, value)}`);
+      parts.push(`- **${label(key)}:** ${cell(key, value, moneyOf)}`);
     }
   }
   return parts.join("\n\n");

@@ -5,7 +5,14 @@ import { askedColumns, fieldValue, moreColumnsLine, rowFields } from "./listing-
 import { code, escapeText, link, shownPrefix } from "./markdown";
 import { type BrowseUri, formatBrowseUri } from "./parse-browse-uri";
 import { labelledValue, type ReferenceLabels } from "./reference-labels";
-import { type MoneyOf, nextActionsList, nextStepWords, objectSections, rowsTable } from "./render-helpers";
+import {
+  type MoneyOf,
+  nextActionsList,
+  nextStepWords,
+  objectSections,
+  readMoneyOf,
+  rowsTable,
+} from "./render-helpers";
 
 /** Shared page builders for the scheme route files: lists, entity views, refusals, paging. */
 const PER_PAGE_NOTE = "Lists paginate: follow the next-page link.";
@@ -160,12 +167,6 @@ export function partActionsSection(
 ): string {
   const forms = formsStarting(view, formLinks);
   return forms.length ? `## Actions\n\n${formLinkLines(forms)}` : "";
-}
-
-function readMoneyOf(value: unknown): MoneyOf | undefined {
-  const m = value as { keys?: unknown; currency?: unknown } | undefined;
-  if (!m || !Array.isArray(m.keys) || typeof m.currency !== "string") return undefined;
-  return { keys: m.keys.filter((k): k is string => typeof k === "string"), currency: m.currency };
 }
 
 /** Query keys that page, order or widen a listing: never the reason it is empty. */

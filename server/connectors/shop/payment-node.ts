@@ -8,10 +8,17 @@ import type { ShopAdapter, ShopCustomerRef } from "./shop-adapter";
  * card, with the legacy system's labels), and a balance too small for the total is refused here,
  * before anyone is asked to approve. Needs `derived.customer` (the customer who pays) upstream;
  * `totalOf` says what is due. Derives `total` and, once chosen, `payment_method`.
+ *
+ * `partsOf`, where what is due adds up from parts (items, shipping, a discount: money keys),
+ * shows them with the total as `options.to_pay` while the method is asked: the method changes
+ * none of it, and "what would it cost in total?" is then answered before anything is paid
+ * (issue 23: the answer asked for payment_type with no total, and the model advanced only to
+ * read it).
  */
 export function paymentNode(
   description: string,
   totalOf: (derived: Record<string, unknown>) => number,
+  partsOf?: (derived: Record<string, unknown>) => Record<string, number>,
 ): NodeDefinition<ShopAdapter> {
   return {
     id: "PAYMENT",
@@ -27,6 +34,7 @@ export function paymentNode(
       const total = totalOf(derived);
       const options = {
         payment_methods: methods.map((m) => ({ type: m.type, label: m.label, available: m.available })),
+        ...(partsOf ? { to_pay: { ...partsOf(derived), total } } : {}),
       };
       const type = values.payment_type as string | undefined;
       if (!type) return { options, derived: { total } };

@@ -69,7 +69,7 @@ export const changeDeliveryAddress = defineCapability<ShopAdapter>({
         const wanted = typeof values.address_id === "string" ? values.address_id.trim().toLowerCase() : "";
         const now = order.address;
         return now && wanted && (now.id.toLowerCase() === wanted || now.label.toLowerCase() === wanted)
-          ? `already at ${now.label}`
+          ? `already addressed to ${now.label}`
           : "yes";
       },
     ),

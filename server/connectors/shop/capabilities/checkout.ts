@@ -11,6 +11,7 @@ import { addressIdSchema, matchAddress, shopAddressLine } from "../match-address
 import { orderSum } from "../order-sum";
 import { paymentNode } from "../payment-node";
 import { OFFERED_PRODUCTS, productChoice } from "../product-choice";
+import { shippingNode } from "../shipping-node";
 import type { ShopAdapter, ShopAddress, ShopOrder, ShopPaymentMethod, ShopQuote } from "../shop-adapter";
 import { customerFor, noCustomer } from "../shop-customer";
 import { SHOP_MONEY, SHOP_POLICY } from "../shop-policy";
@@ -164,11 +165,12 @@ export const checkout = defineCapability<ShopAdapter>({
           });
         }
         const subtotal = lines.reduce((s, l) => s + l.unit_price * l.quantity, 0);
-        if (subtotal > 0)
-          options.available_coupons = eligibleCoupons(await adapter.coupons(customer.id, subtotal));
+        const coupons = subtotal > 0 ? eligibleCoupons(await adapter.coupons(customer.id, subtotal)) : [];
+        if (subtotal > 0) options.available_coupons = coupons;
         // Only the whole cart, line for line, leaves the cart once paid (the person's screen says so).
         const from_cart = isWholeCart(lines, cart?.items ?? []);
-        return { options, errors, derived: { lines, subtotal, from_cart } };
+        // The coupons go down to SHIPPING, whose totals take off the one given.
+        return { options, errors, derived: { lines, subtotal, from_cart, coupons } };
       },
     },
     {
@@ -200,47 +202,7 @@ export const checkout = defineCapability<ShopAdapter>({
         return { options, derived: { address } };
       },
     },
-    {
-      id: "SHIPPING",
-      description: "Shipping method; prices depend on the items and the address",
-      dependsOn: ["items", "address_id"],
-      fields: {
-        shipping_method: z
-          .enum(["standard", "express", "same_day"])
-          .optional()
-          .describe("One of options.shipping_methods, as the user chose it (priced once the address is set)"),
-      },
-      // What the user pays depends on it: never the cheapest by default, the user says which.
-      paidChoices: ["shipping_method"],
-      async resolve({ adapter, values, derived }) {
-        const customer = derived.customer as { id: string };
-        const address = derived.address as ShopAddress;
-        const lines = derived.lines as Line[];
-        const res = await adapter.quotes({
-          customer_id: customer.id,
-          address_id: address.id,
-          items: lines.map((l) => ({ product_id: l.product_id, quantity: l.quantity })),
-        });
-        if (!res.ok) return { errors: [{ field: "shipping_method", code: res.code, message: res.message }] };
-        const quotes = [...res.quotes].sort((a, b) => a.price - b.price);
-        const options = { shipping_methods: quotes };
-        const cheapest = quotes[0];
-        const wanted = (values.shipping_method as string | undefined) ?? cheapest?.method;
-        const quote = quotes.find((q) => q.method === wanted);
-        if (!quote)
-          return {
-            options,
-            errors: [
-              {
-                field: "shipping_method",
-                code: "shipping_method_unavailable",
-                message: `${wanted} is not available for this address; choose one of ${quotes.map((q) => q.method).join(", ")}`,
-              },
-            ],
-          };
-        return { options, defaults: { shipping_method: quote.method }, derived: { shipping: quote } };
-      },
-    },
+    shippingNode(),
     {
       id: "COUPON",
       description: "Optional coupon; the coupons available depend on the total",
@@ -287,6 +249,12 @@ export const checkout = defineCapability<ShopAdapter>({
       "How to pay: account balance or card",
       (derived) =>
         (derived.subtotal as number) + (derived.shipping as ShopQuote).price - (derived.discount as number),
+      // How it adds up, shown while the payment method is asked (which changes none of it).
+      (derived) => ({
+        subtotal: derived.subtotal as number,
+        shipping: (derived.shipping as ShopQuote).price,
+        ...(derived.discount ? { discount: derived.discount as number } : {}),
+      }),
     ),
     {
       id: "CONFIRM_ORDER",

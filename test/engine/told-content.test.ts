@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { toldContent, toldMessage } from "@/server/engine/told-content";
+
+describe("what an ask to tell someone asks them to be told", () => {
+  it("is what follows the 'that' that opens a clause, after a verb of telling and whom", () => {
+    expect(
+      toldContent("Tell the customer on the headphones ticket that a new tracking number is coming today."),
+    ).toEqual({
+      ask: "Tell the customer on the headphones ticket",
+      content: "a new tracking number is coming today.",
+    });
+    expect(toldContent("please let the customer know on tkt_3 that it’s checked")?.content).toBe(
+      "it’s checked",
+    );
+    expect(toldContent("Reply to the customer that we shipped a new one")?.ask).toBe("Reply to the customer");
+  });
+
+  it("a relative 'that' (a verb or 'is' after it) is no message; nor is any 'that' without a verb of telling", () => {
+    expect(toldContent("tell the customer on the ticket that was escalated that we are on it")?.content).toBe(
+      "we are on it",
+    );
+    expect(toldContent("tell the customer on the ticket that was escalated")).toBeUndefined();
+    expect(toldContent("resolve the ticket that the customer opened")).toBeUndefined();
+    expect(toldContent("add a note that the parcel is lost")).toBeUndefined();
+  });
+
+  it("is taken as the message only when it speaks to the person, on one line, in more than a word", () => {
+    expect(toldMessage("Tell the customer on tkt_2 that a new tracking number is coming today.")).toBe(
+      "A new tracking number is coming today.",
+    );
+    // Said of the person it goes to, it would reach them in the third person: theirs to word.
+    expect(toldMessage("Tell the customer on tkt_3 that their refund was approved.")).toBeUndefined();
+    expect(toldMessage("Tell the customer that it\nis done")).toBeUndefined();
+    expect(toldMessage("Tell the customer that yes")).toBeUndefined();
+  });
+});

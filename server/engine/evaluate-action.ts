@@ -25,6 +25,7 @@ import {
   withLifecycle,
   wordTokens,
 } from "./choice-words";
+import { withClosedChoices } from "./closed-choice";
 import { requiredFields } from "./describe-inputs";
 import { describedAnswer } from "./described-answer";
 import { askPart, canTake, contradicts, deniedOf, describedRecords } from "./described-records";
@@ -280,7 +281,10 @@ export async function evaluateAction(
         if (!present(values[field]) && !paidMissing.includes(field) && paidChoice(capability, field, options))
           paidMissing.push(field);
       // A field the node rejected on business grounds does not stay as if it were accepted.
-      errors.push(...(result.errors ?? []), ...unusedFieldErrors(node, checked));
+      errors.push(
+        ...withClosedChoices(capability, fields, own, values, result.errors ?? []),
+        ...unusedFieldErrors(node, checked),
+      );
       const ambiguous = retry.ambiguous;
       if (ambiguous) {
         for (let e = errors.length - 1; e >= 0; e--)

@@ -11,6 +11,7 @@ import { isUniqueViolation } from "./effect-ledger";
 import { alreadySo, endsAtStart } from "./ends-at-start";
 import type { EngineDeps } from "./engine-deps";
 import { type Evaluation, evaluateAction } from "./evaluate-action";
+import { anotherChoiceStart } from "./next-actions-for";
 import { noneCanTake } from "./none-can-take";
 import { withOptInChoices, withPaidChoices } from "./paid-choices";
 import { replayedStart, requestFingerprint, startKeyPrefix } from "./replayed-start";
@@ -192,13 +193,16 @@ export async function startAction(
       retryable: false,
       capability: capability.id,
       validation_errors: ev.errors,
-      next_actions: ev.errors.flatMap((e) =>
-        (e.alternatives ?? []).map((a) => ({
-          tool: "start_action",
-          args: { capability: a.capability, ...(a.entity_id ? { entity_id: a.entity_id } : {}) },
-          description: a.description,
-        })),
-      ),
+      next_actions: [
+        ...ev.errors.flatMap((e) =>
+          (e.alternatives ?? []).map((a) => ({
+            tool: "start_action" as const,
+            args: { capability: a.capability, ...(a.entity_id ? { entity_id: a.entity_id } : {}) },
+            description: a.description,
+          })),
+        ),
+        ...anotherChoiceStart(capability, ev.errors, ev.values),
+      ],
     };
   if (input.dry_run)
     return {

@@ -60,6 +60,11 @@ export interface ActionResponse extends OutcomeBase {
    * gateway confirms under it in the same call and takes it out of the answer.
    */
   server_key?: string;
+  /**
+   * The user's words that set fields of the action (words-that-set.ts): the gateway reads them (a
+   * clause made of them asks nothing of its own) and takes them out of the answer.
+   */
+  field_words?: string[];
   /** A resent request's first action and when it came: the answer is that action's outcome. */
   same_request?: { action_id: string; at: string };
   /** Fields whose value was read from words (a label sent, or the user's request): field → value. */

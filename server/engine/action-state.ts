@@ -15,6 +15,7 @@ export const actionStateSchema = z.object({
       message: z.string(),
       refused: z.boolean().optional(),
       already: z.boolean().optional(),
+      choice_closed: z.boolean().optional(),
       closest: z.string().optional(),
       closest_either: z.array(z.string()).max(5).optional(),
       alternatives: z

@@ -90,8 +90,11 @@ export function valueKeys(field: string): string[] {
   return parts.map((_, i) => parts.slice(i).join("_"));
 }
 
-/** A row of a list as a choice: its value and the words it says of itself. */
-export function rowOf(value: string, row: Record<string, unknown>): ChoiceRow {
+/**
+ * A row of a list as a choice: its value and the words it says of itself, with the other words
+ * its connector declares for the value (`also`: NodeDefinition.valueWords).
+ */
+export function rowOf(value: string, row: Record<string, unknown>, also: readonly string[] = []): ChoiceRow {
   const names: string[] = [];
   const tokens = new Set<string>();
   for (const key of NAME_KEYS) {
@@ -105,6 +108,11 @@ export function rowOf(value: string, row: Record<string, unknown>): ChoiceRow {
   // A named row is named by its names (or its whole value, quoted): an id's parts are no words
   // of the user's — "Exchange the mug" named the tee's line `ord_exchange_item_1` by "exchange".
   if (!names.length) for (const t of wordTokens(value.replace(/[_-]/g, " "))) tokens.add(t);
+  for (const name of also) {
+    if (!name.trim()) continue;
+    names.push(name.trim().toLowerCase());
+    for (const t of wordTokens(name)) tokens.add(t);
+  }
   return { value, tokens, names, row, events: recordEvents(row) };
 }
 
@@ -113,22 +121,32 @@ export function withLifecycle(rows: ChoiceRow[], lifecycle: StatusLifecycle | un
   return lifecycle ? rows.map((r) => ({ ...r, events: recordEvents(r.row, lifecycle) })) : rows;
 }
 
+/** Other words for each value of one field, as its node declares them (NodeDefinition.valueWords). */
+export type ValueWords = Readonly<Record<string, readonly string[]>>;
+
 /**
  * The rows a node's options offer for `field`: the first list of objects whose rows carry the
  * field's value key, else the field's enum (from its schema). Empty when the node offers none.
+ * `said`: the other words the connector declares for each value, named as the row's own.
  */
-export function choicesFor(field: string, options: Record<string, unknown>, schema?: z.ZodType): ChoiceRow[] {
+export function choicesFor(
+  field: string,
+  options: Record<string, unknown>,
+  schema?: z.ZodType,
+  said: ValueWords = {},
+): ChoiceRow[] {
   const keys = valueKeys(field);
+  const also = (value: string) => (Object.hasOwn(said, value) ? said[value] : undefined);
   for (const key of keys) {
     for (const list of Object.values(options)) {
       if (!Array.isArray(list) || !list.length) continue;
       const rows = list.filter((r): r is Record<string, unknown> => !!r && typeof r === "object");
       if (rows.length !== list.length || !rows.every((r) => typeof r[key] === "string")) continue;
-      return rows.map((r) => rowOf(String(r[key]), r));
+      return rows.map((r) => rowOf(String(r[key]), r, also(String(r[key]))));
     }
   }
   const values = schema ? enumValues(schema) : [];
-  return values.map((v) => rowOf(v, {}));
+  return values.map((v) => rowOf(v, {}, also(v)));
 }
 
 /** Rows of a plain set of values (an imported field's enum). */

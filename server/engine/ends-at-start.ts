@@ -8,8 +8,10 @@ import type { ValidationError } from "../connectors/sdk/outcome";
  *
  * - it ends when nothing the agent could send carries out that request: a refusal (`refused`:
  *   nothing any field could change makes it possible now); the record the start named cannot
- *   take the change (an error on the capability's record field: its state refuses it); or
- *   what the start asked for is already so (`already`: nothing would change);
+ *   take the change (an error on the capability's record field: its state refuses it); the
+ *   choice it was given cannot be taken now (`choice_closed`: sold out; the user chooses again
+ *   from the ones its message names); or what the start asked for is already so (`already`:
+ *   nothing would change);
  * - it stays open when a different value would fix it: a wrong or unknown value (no choice
  *   matches it), which is the agent's to correct, and "already so" on a field the start did not
  *   give (a default the action chose itself), as the user asked for no such value.
@@ -29,7 +31,9 @@ export function endsAtStart(
     errors.every((e) => {
       if (e.refused) return true;
       const field = e.field.split(/[[.]/)[0] ?? e.field;
-      return gave.has(field) && (e.already === true || (!!record && field === record));
+      return (
+        gave.has(field) && (e.already === true || e.choice_closed === true || (!!record && field === record))
+      );
     })
   );
 }

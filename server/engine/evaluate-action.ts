@@ -25,6 +25,7 @@ import {
   withLifecycle,
   wordTokens,
 } from "./choice-words";
+import { withClosedChoices } from "./closed-choice";
 import { requiredFields } from "./describe-inputs";
 import { describedAnswer } from "./described-answer";
 import { askPart, canTake, contradicts, deniedOf, describedRecords } from "./described-records";
@@ -39,6 +40,7 @@ import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 import { takesRequestAsReason } from "./request-as-reason";
 import { fieldWordsOf, saidByWords } from "./said-by-words";
 import { unusedFieldErrors } from "./unused-fields";
+import { valueWordsOf } from "./value-words";
 import { whereItStands, whyPicked } from "./why-picked";
 
 export interface Evaluation {
@@ -202,7 +204,15 @@ export async function evaluateAction(
         continue;
       }
       // Words sent for a field that failed: the choice they name, or the candidates they fit.
-      const retry = await wordsToChoices(fields, own, lists, sent, errors.concat(result.errors ?? []), tried);
+      const retry = await wordsToChoices(
+        capability,
+        fields,
+        own,
+        lists,
+        sent,
+        errors.concat(result.errors ?? []),
+        tried,
+      );
       if (retry.field && retry.value !== undefined) {
         values[retry.field] = retry.value;
         fromWords[retry.field] = typeof retry.value === "string" ? retry.value : JSON.stringify(retry.value);
@@ -271,7 +281,10 @@ export async function evaluateAction(
         if (!present(values[field]) && !paidMissing.includes(field) && paidChoice(capability, field, options))
           paidMissing.push(field);
       // A field the node rejected on business grounds does not stay as if it were accepted.
-      errors.push(...(result.errors ?? []), ...unusedFieldErrors(node, checked));
+      errors.push(
+        ...withClosedChoices(capability, fields, own, values, result.errors ?? []),
+        ...unusedFieldErrors(node, checked),
+      );
       const ambiguous = retry.ambiguous;
       if (ambiguous) {
         for (let e = errors.length - 1; e >= 0; e--)
@@ -511,6 +524,7 @@ function restore(target: Record<string, unknown>, before: Record<string, unknown
  * A list field (`lines: [{item_id, quantity}]`) has each refused entry's key read the same way.
  */
 async function wordsToChoices(
+  capability: AnyCapability,
   fields: Record<string, ZodType>,
   options: Record<string, unknown>,
   lists: () => Promise<Record<string, unknown>>,
@@ -559,7 +573,8 @@ async function wordsToChoices(
     }
     if (typeof raw !== "string") continue;
     tried.add(field);
-    const match = matchSentWords(choicesFor(field, { ...options, ...(await lists()) }, schema), raw);
+    const said = valueWordsOf(capability, field);
+    const match = matchSentWords(choicesFor(field, { ...options, ...(await lists()) }, schema, said), raw);
     if (match.kind === "one" && match.choice.value !== raw) return { field, value: match.choice.value };
     if (match.kind === "several") return { ambiguous: ambiguous(field, raw, match.choices) };
   }
@@ -642,7 +657,10 @@ async function fromRequest(
     }
     // What each record went through, where its node declares the states they pass.
     const lifecycle = capability.nodes.find((n) => n.fields?.[field])?.lifecycle;
-    const rows = withLifecycle(choicesFor(field, { ...options, ...(await lists()) }, schema), lifecycle);
+    const rows = withLifecycle(
+      choicesFor(field, { ...options, ...(await lists()) }, schema, valueWordsOf(capability, field)),
+      lifecycle,
+    );
     // "The oldest open shipping ticket" names one by its age, whatever else its words fit, and
     // whether or not it can take the change: that record is taken, and its checks say (issue 23:
     // a newer one that could was changed instead, with no approval asked).

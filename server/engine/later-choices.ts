@@ -2,6 +2,7 @@ import type { AnyCapability, Values } from "../connectors/sdk/define-capability"
 import { choicesFor, namedInWords, wordTokens } from "./choice-words";
 import { askPart } from "./described-records";
 import { present } from "./present-value";
+import { valueWordsOf } from "./value-words";
 
 /**
  * The fixed choices of later steps that the user's request names, taken while the action stops at
@@ -30,7 +31,7 @@ export function laterChoicesInWords(
     if (node.requiresConfirmation) break;
     for (const [field, schema] of Object.entries(node.fields ?? {})) {
       if (present(values[field]) || field in out) continue;
-      const rows = choicesFor(field, {}, schema);
+      const rows = choicesFor(field, {}, schema, valueWordsOf(capability, field));
       if (rows.length < 2) continue;
       const asked = askPart(request, rows);
       const named = namedInWords(rows, asked);
@@ -38,10 +39,15 @@ export function laterChoicesInWords(
       const words = wordTokens(asked);
       const said = words.filter((t) => named.tokens.has(t));
       if (said.some((t) => offered.has(t))) continue;
-      // Every word of the value, next to a word of the field's own ("pay … balance", "ship it
-      // same day"): a review found "buy a gift card" setting payment_type card and "the same mug
+      // Every word of the value, or of one of the other names its connector declares for it
+      // ("store credit"), next to a word of the field's own ("pay … balance", "ship it same
+      // day"): a review found "buy a gift card" setting payment_type card and "the same mug
       // again" setting same_day shipping, words of a value used in another sense.
-      if (![...named.tokens].every((t) => words.includes(t))) continue;
+      const whole = (name: string) => {
+        const own = wordTokens(name);
+        return own.length > 0 && own.every((t) => words.includes(t));
+      };
+      if (![named.value.replace(/[_-]/g, " "), ...named.names].some(whole)) continue;
       if (!nearCue(words, named.tokens, field)) continue;
       out[field] = named.value;
     }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { AnyCapability, Values } from "../connectors/sdk/define-capability";
+import { listPointersSaid } from "../connectors/sdk/list-pointers";
 import { isFreeText } from "./choice-words";
 import { requiredFields } from "./describe-inputs";
 import { present } from "./present-value";
@@ -47,6 +48,10 @@ function noteOf(field: string, schema: z.ZodType, options: Record<string, unknow
     // A schema JSON Schema cannot express: its description alone says what it is.
   }
   const choices = Array.isArray(json.enum) ? json.enum.map(String).join(" | ") : undefined;
-  const note = choices ?? schema.description ?? (typeof json.type === "string" ? json.type : "value");
+  // A later step's list is not in this answer: its description says when it comes instead.
+  const described =
+    schema.description &&
+    listPointersSaid(schema.description, (list) => Object.hasOwn(options, list), "listed at its step");
+  const note = choices ?? (described || (typeof json.type === "string" ? json.type : "value"));
   return note.length > NOTE_CUT ? `${note.slice(0, NOTE_CUT - 1)}…` : note;
 }

@@ -1,5 +1,5 @@
 import type { AnyCapability } from "../connectors/sdk/define-capability";
-import type { NextAction } from "../connectors/sdk/outcome";
+import type { NextAction, ValidationError } from "../connectors/sdk/outcome";
 import type { ActionState } from "./action-state";
 import type { EffectRow } from "./action-store";
 import type { ApprovalView } from "./approval-view";
@@ -159,6 +159,8 @@ function insteadOf(capability: AnyCapability, state: ActionState, withAnother: b
     args: { capability: a.capability, ...(a.entity_id ? { entity_id: a.entity_id } : {}) },
     description: a.description,
   }));
+  const again = anotherChoiceStart(capability, state.validation_errors, state.values);
+  if (again.length) return [...out, ...again];
   const entity = capability.appliesTo.entity.toLowerCase();
   // Already so: the same change elsewhere, or another value of what was asked, is what remains.
   const already = state.validation_errors.find((e) => e.already && e.field !== capability.appliesTo.field);
@@ -171,4 +173,26 @@ function insteadOf(capability: AnyCapability, state: ActionState, withAnother: b
         : `Another ${entity} the user names`,
     });
   return out;
+}
+
+/**
+ * After a start refused for a choice that cannot be taken (`choice_closed`: sold out): the same
+ * start on the same record, with the choice the user makes among those the refusal names.
+ */
+export function anotherChoiceStart(
+  capability: AnyCapability,
+  errors: readonly ValidationError[],
+  values: Record<string, unknown>,
+): NextAction[] {
+  const closed = [...new Set(errors.filter((e) => e.choice_closed).map((e) => e.field))];
+  if (!closed.length) return [];
+  const field = capability.appliesTo.field;
+  const id = field ? values[field] : undefined;
+  return [
+    {
+      tool: "start_action",
+      args: { capability: capability.id, ...(typeof id === "string" ? { entity_id: id } : {}) },
+      description: `Again with the user's choice of ${closed.join(", ")} (one that can be taken)`,
+    },
+  ];
 }

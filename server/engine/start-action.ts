@@ -10,7 +10,8 @@ import { describeInputs } from "./describe-inputs";
 import { isUniqueViolation } from "./effect-ledger";
 import { alreadySo, endsAtStart } from "./ends-at-start";
 import type { EngineDeps } from "./engine-deps";
-import { evaluateAction } from "./evaluate-action";
+import { type Evaluation, evaluateAction } from "./evaluate-action";
+import { anotherChoiceStart } from "./next-actions-for";
 import { noneCanTake } from "./none-can-take";
 import { withOptInChoices, withPaidChoices } from "./paid-choices";
 import { replayedStart, requestFingerprint, startKeyPrefix } from "./replayed-start";
@@ -19,6 +20,7 @@ import { startPatchRejected } from "./start-patch-rejected";
 import { stateTooLarge } from "./state-ceiling";
 import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
 import { recordToAsk } from "./unnamed-record";
+import { wordsThatSet } from "./words-that-set";
 
 /** What a refused start says of itself: the action it made is over, so nothing waits on it. */
 const ENDED = "this action ended: nothing is held or left open, nothing to cancel";
@@ -191,13 +193,16 @@ export async function startAction(
       retryable: false,
       capability: capability.id,
       validation_errors: ev.errors,
-      next_actions: ev.errors.flatMap((e) =>
-        (e.alternatives ?? []).map((a) => ({
-          tool: "start_action",
-          args: { capability: a.capability, ...(a.entity_id ? { entity_id: a.entity_id } : {}) },
-          description: a.description,
-        })),
-      ),
+      next_actions: [
+        ...ev.errors.flatMap((e) =>
+          (e.alternatives ?? []).map((a) => ({
+            tool: "start_action" as const,
+            args: { capability: a.capability, ...(a.entity_id ? { entity_id: a.entity_id } : {}) },
+            description: a.description,
+          })),
+        ),
+        ...anotherChoiceStart(capability, ev.errors, ev.values),
+      ],
     };
   if (input.dry_run)
     return {
@@ -311,6 +316,7 @@ export async function startAction(
       ...(Object.keys(ev.whyPicked).length ? { why_picked: ev.whyPicked } : {}),
       ...withDefaulted(ev),
       ...(askUser ? { ask_user: askUser } : {}),
+      ...fieldWords(capability, ev, input.intent),
       // The gateway confirms under it (and strips it): the change runs in this same call.
       ...(runsOnServerKey && serverKey ? { server_key: serverKey.confirmKey } : {}),
     },
@@ -339,4 +345,10 @@ function quotedRecord(capability: AnyCapability, values: Values, intent?: string
   if (!field || typeof value !== "string" || !intent) return {};
   const escaped = value.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&");
   return new RegExp(`(^|[^\\w])${escaped}($|[^\\w])`, "i").test(intent) ? { [field]: value } : {};
+}
+
+/** The request's words that set fields, for the gateway (see ActionResponse.field_words). */
+function fieldWords(capability: AnyCapability, ev: Evaluation, intent?: string): { field_words?: string[] } {
+  const words = intent ? wordsThatSet(capability, ev, intent) : [];
+  return words.length ? { field_words: words } : {};
 }

@@ -571,16 +571,6 @@ const afterSales: typeof checkout = {
       { outcome: "input_required", code: "not_a_replacement", next: ["advance_action"] },
     ],
     [
-      "replacement sold out",
-      start("alice", "after_sales", "ord_exchange", {
-        kind: "exchange",
-        item_id: "ord_exchange_item_1",
-        reason: "too big",
-        replacement_product_id: "prod_tee_xl",
-      }),
-      { outcome: "input_required", code: "out_of_stock", next: ["advance_action"] },
-    ],
-    [
       "refund more than was paid",
       start("alice", "after_sales", "ord_paid", { reason: "x x x", amount: 99_999_999 }),
       { outcome: "input_required", code: "amount_too_high", next: ["advance_action"] },
@@ -673,6 +663,23 @@ const afterSales: typeof checkout = {
         start("alice", "after_sales", "ord_paid"),
       ),
       { outcome: "rejected", reason: "permission_required", next: [] },
+    ],
+    [
+      // The user's choice cannot be taken: refused with the ones that can, nothing held open.
+      "replacement sold out",
+      start("alice", "after_sales", "ord_exchange", {
+        kind: "exchange",
+        item_id: "ord_exchange_item_1",
+        reason: "too big",
+        replacement_product_id: "prod_tee_xl",
+      }),
+      {
+        outcome: "rejected",
+        code: "out_of_stock",
+        says: /out of stock; can be taken instead: prod_tee_l/,
+        status: "refused",
+        next: ["start_action"],
+      },
     ],
     [
       "in transit: nothing applies yet",

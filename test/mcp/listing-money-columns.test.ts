@@ -37,4 +37,17 @@ describe("a listing's money columns are shown as money, by the connector's decla
     const searched = await call("search", { query: "refunded orders" });
     for (const c of column(searched, "refunded")) expect(c).toMatch(/^\$\d+\.\d\d$/);
   });
+
+  it("the shipping a customer overpaid says by its name which way it is owed, in the listing and the order's page", async () => {
+    // Played: `shipping_difference: $7.00` was read as owed by the customer; the shop owes it.
+    const listed = await call("navigate", { uri: "shop://orders?columns=shipping_owed_to_customer" });
+    const ids = column(listed, "id");
+    const owed = column(listed, "shipping_owed_to_customer");
+    expect(owed[ids.indexOf("`ord_shipdiff`")]).toBe("$7.00");
+    expect(listed).not.toContain("shipping_difference");
+    const page = await call("navigate", { uri: "shop://order/ord_shipdiff" });
+    expect(page).toContain(
+      "**shipping refund:** yes — The customer overpaid shipping by $7.00; the shop owes it back, as a shipping refund",
+    );
+  });
 });

@@ -39,11 +39,7 @@ export function capabilityFormRoute(
     capability: form.capability,
     // The record the form is about comes from its URI, never from a field.
     async fields(backend) {
-      const bound = form.entity
-        ? (await backend.connectors()).flatMap((c) => c.capabilities).find((c) => c.id === form.capability)
-            ?.appliesTo.field
-        : undefined;
-      return capabilityFormFields(backend, form.capability, bound);
+      return capabilityFormFields(backend, form.capability, await boundField(backend, form));
     },
     async render(match, backend) {
       const entityId = form.entity ? match.params[form.entity.param] : undefined;
@@ -82,13 +78,44 @@ export function capabilityFormRoute(
         patch,
         ...(intent ? { intent } : {}),
       });
-      return actionOutcomePage(base.title, match.uri.uri, outcome, fields, form.back(match.params), backend, {
-        words,
-        said: !!intent,
-        form: match.uri.uri,
-      });
+      // The field the URI fills, for a form shown again after a start that ended (not a field to send).
+      const bound = outcome.status === "refused" ? await boundField(backend, form) : undefined;
+      return actionOutcomePage(
+        base.title,
+        match.uri.uri,
+        outcome,
+        fields,
+        form.back(match.params),
+        backend,
+        { words, said: !!intent, form: match.uri.uri },
+        bound,
+      );
     },
   };
+}
+
+/**
+ * The form again after a start refused for a choice that cannot be taken: every field but the one
+ * the URI fills (the ended action takes no patch), and only the lists of the refused fields (the
+ * rest was as the user's words or fields set it).
+ */
+function anotherChoiceForm(outcome: BackendOutcome, errors: Row[], bound?: string): BackendOutcome {
+  const inputs = Array.isArray(outcome.inputs) ? (outcome.inputs as Row[]) : [];
+  const fields = inputs.map((i) => String(i.field ?? "")).filter((f) => f && f !== bound);
+  const refused = new Set(errors.map((e) => String(e.field)));
+  const { field_of, order_of, ...lists } = (outcome.options as Row | undefined) ?? {};
+  const fieldOf = (field_of ?? {}) as Record<string, string>;
+  const options = Object.fromEntries(
+    Object.entries(lists).filter(([list]) => refused.has(String(fieldOf[list] ?? ""))),
+  );
+  return { ...outcome, allowed_patch: fields, options: { ...options, field_of, order_of } };
+}
+
+/** The capability's record field, where the form's URI names the record (never a field to send). */
+async function boundField(backend: BrowseBackend, form: CapabilityForm): Promise<string | undefined> {
+  if (!form.entity) return undefined;
+  const capabilities = (await backend.connectors()).flatMap((c) => c.capabilities);
+  return capabilities.find((c) => c.id === form.capability)?.appliesTo.field;
 }
 
 function capabilityFormPage(
@@ -146,15 +173,21 @@ function actionOutcomePage(
   back: { label: string; uri: string },
   backend: BrowseBackend,
   said: SubmittedWords,
+  bound?: string,
 ): PageBody {
   const actionId = outcome.action_id;
   if (outcome.outcome === "rejected" || outcome.outcome === "not_found" || outcome.outcome === "conflict") {
     // An action refused at its start ended there (its status says so): its page would be a dead
     // form, so the problems come with this form's own page, as the preview showed it.
     const ended = outcome.status === "refused";
-    if (actionId && ended && Array.isArray(outcome.validation_errors))
+    const errors = Array.isArray(outcome.validation_errors) ? (outcome.validation_errors as Row[]) : null;
+    // Refused only for a choice that cannot be taken (sold out): the same form, with what was
+    // sent, is the way on with the user's other choice (the ended action takes no patch).
+    const again = !!errors?.length && errors.every((e) => e.choice_closed === true);
+    const form = again ? anotherChoiceForm(outcome, errors, bound) : outcome;
+    if (actionId && ended && errors)
       return {
-        ...capabilityFormPage(title, formUri, outcome, back, submitted, outcome, said.words),
+        ...capabilityFormPage(title, formUri, form, back, submitted, outcome, said.words),
         actionId,
       };
     if (actionId && Array.isArray(outcome.validation_errors) && outcome.validation_errors.length) {

@@ -107,6 +107,14 @@ export interface NodeDefinition<A, D extends object = Derived> {
    */
   listNames?: Record<string, string[]>;
   /**
+   * Other words people use for the values of a field with choices, by field and value
+   * (`payment_type`: `balance` is "store credit", "account balance"): a value sent as those words,
+   * or a request saying them, is that value, as the value's own name is (an offered row's label
+   * or name, an enum value). The connector's words, never the engine's; words two values share
+   * name neither.
+   */
+  valueWords?: Record<string, Record<string, readonly string[]>>;
+  /**
    * List-of-ids fields whose ids each take a whole line (an order's items: the ids carry no
    * quantity), with what the system says of it ("a return takes whole lines"). Where the user's
    * words count fewer of a line than it holds ("one of the two mugs"), the answer says so at once
@@ -308,6 +316,7 @@ export function defineCapability<A, D extends object = Derived>(
       ["opt-in choice", node.optInChoices],
       ["whole-lines field", Object.keys(node.wholeLines ?? {})],
       ["said-by-words field", Object.keys(node.saidBy ?? {})],
+      ["value-words field", Object.keys(node.valueWords ?? {})],
     ] as const)
       for (const field of fields ?? [])
         if (!node.fields || !Object.hasOwn(node.fields, field))

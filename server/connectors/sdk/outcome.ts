@@ -67,6 +67,13 @@ export interface ValidationError {
    */
   already?: boolean;
   /**
+   * The value is one of the choices the node offers, and that choice's own row says it cannot be
+   * taken now (sold out): the message names why and the choices that can be. Not a wrong value
+   * but the user's choice, so a start given it ends at once (nothing held, the engine's
+   * endsAtStart) for the user to choose again; an advance keeps its action open.
+   */
+  choice_closed?: boolean;
+  /**
    * With a refusal: what is possible instead (track the parcel; return it once delivered).
    * They become the action's next_actions, so a flow that cannot go on ends with a way forward.
    */

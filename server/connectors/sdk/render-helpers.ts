@@ -1,6 +1,7 @@
 import type { BackendOutcome, Row } from "./browse-backend";
 import { fieldLines } from "./field-lines";
 import { type FieldType, fieldType } from "./field-type";
+import { listPointersSaid } from "./list-pointers";
 import { objectCell } from "./listing-columns";
 import { code, escapeText, type FormField, formBlock, link, money, recordRowLink, table } from "./markdown";
 import { SEGMENT } from "./parse-browse-uri";
@@ -78,11 +79,16 @@ export function rowsTable(
 ): string {
   const rows = records as readonly Row[];
   if (rows.length === 0) return "_(none)_";
+  // Every row's keys, the first row's first: a key only some rows carry (a sold-out choice's
+  // `possible`) is a column too, or the one fact that tells those rows apart is lost.
   const cols =
     columns ??
-    Object.keys(rows[0] ?? {})
+    [...new Set(rows.flatMap((row) => Object.keys(row)))]
       .filter((key) =>
-        rows.some((row) => row[key] === null || typeof row[key] !== "object" || isLabelledValue(row[key])),
+        rows.some(
+          (row) =>
+            row[key] === null || (key in row && (typeof row[key] !== "object" || isLabelledValue(row[key]))),
+        ),
       )
       .slice(0, 8);
   const first = cols[0] ?? "";
@@ -226,6 +232,11 @@ export function fieldsFromOutcome(
     ...current,
   };
   const fields: FormField[] = [];
+  const shown = (outcome.options as Row | undefined) ?? {};
+  const given = new Set([
+    ...(Array.isArray(outcome.applied) ? (outcome.applied as string[]) : []),
+    ...Object.keys(values).filter((k) => values[k] !== undefined && values[k] !== null && values[k] !== ""),
+  ]);
   for (const input of inputs) {
     const name = String(input.field ?? "");
     if (!name) continue;
@@ -238,12 +249,27 @@ export function fieldsFromOutcome(
       name: base,
       type: typed.type,
       required: input.required === true,
-      description: String(input.description ?? prop?.description ?? humanize(base)),
+      description: listPointersSaid(
+        String(input.description ?? prop?.description ?? humanize(base)),
+        (list) => Object.hasOwn(shown, list),
+        given.has(base) ? "set already" : whenListed(input, given),
+      ),
       value: values[base],
       options: typed.values?.map((v) => ({ value: v })),
     });
   }
   return fields;
+}
+
+/** When a field's list comes: once the fields its step depends on that are not given yet are sent. */
+function whenListed(input: Row, given: ReadonlySet<string>): string {
+  const after = (Array.isArray(input.depends_on) ? (input.depends_on as string[]) : []).filter(
+    (f) => !given.has(f),
+  );
+  const once = after.length
+    ? `once ${after.join(" and ")} ${after.length > 1 ? "are" : "is"} sent`
+    : "at its step";
+  return `listed ${once}`;
 }
 
 /** The type an input carries (the engine's, from the capability's schema); a list for `field[]…`. */

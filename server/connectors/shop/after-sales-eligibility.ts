@@ -164,7 +164,7 @@ export function afterSalesPaths(order: ShopOrder, now = new Date()): AfterSalesP
       ? {
           kind: "shipping_refund",
           eligible: true,
-          message: `The shipping was overcharged by ${money(order.shipping_difference)}; that difference can be refunded`,
+          message: `The customer overpaid shipping by ${money(order.shipping_difference)}; the shop owes it back, as a shipping refund`,
         }
       : {
           kind: "shipping_refund",

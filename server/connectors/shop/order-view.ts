@@ -96,7 +96,10 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
     after_sales: Object.fromEntries(
       paths.map((p) => [
         p.kind,
-        p.eligible ? { eligible: true } : { eligible: false, reason: p.reason, message: p.message },
+        p.eligible
+          ? // A shipping refund says how much shipping the customer overpaid: the shop owes it.
+            { eligible: true, ...(p.kind === "shipping_refund" ? { message: p.message } : {}) }
+          : { eligible: false, reason: p.reason, message: p.message },
       ]),
     ),
     change_delivery_address: addressChange,

@@ -28,6 +28,15 @@ export function paymentNode(
         .enum(["balance", "card"])
         .describe("'balance' (store credit) or 'card', see options.payment_methods"),
     },
+    // What people call each method; the rows' own labels ("Store credit", "Visa •••• 4242") name
+    // them too. Played: "from my store credit" was read as an ask nothing does, and a patch of
+    // "account balance" or "credit card" was refused as no method.
+    valueWords: {
+      payment_type: {
+        balance: ["balance", "store credit", "account balance", "shop credit", "credit balance", "wallet"],
+        card: ["card", "credit card", "debit card", "bank card"],
+      },
+    },
     async resolve({ adapter, values, derived }) {
       const customer = derived.customer as ShopCustomerRef;
       const methods = await adapter.paymentMethods(customer.id);

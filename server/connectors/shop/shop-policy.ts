@@ -20,6 +20,7 @@ export const SHOP_MONEY = {
     "shipping",
     "shipping_difference",
     "shipping_price",
+    "shipping_owed_to_customer",
     "subtotal",
     "total",
     "unit_price",

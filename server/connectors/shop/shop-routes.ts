@@ -118,9 +118,11 @@ function withShipmentLine(view: BackendOutcome): BackendOutcome {
  */
 function withRowFacts(result: ListPage<Row> | BackendOutcome): ListPage<Row> | BackendOutcome {
   if (isOutcome(result)) return result;
-  const data = result.data.map((r) => {
+  const data = result.data.map(({ shipping_difference, ...r }) => {
     const tracking = shippedTracking(r);
-    const row = { ...r, items: itemsText(r) };
+    // Which way the money goes, in the column's name: the legacy's "shipping_difference: $7.00"
+    // was read as owed by the customer (played); it is shipping they paid and may get back.
+    const row = { ...r, items: itemsText(r), shipping_owed_to_customer: shipping_difference };
     if (r.status === "pending_payment" && typeof r.total === "number")
       return { ...row, status: `pending_payment · ${money(r.total)} due` };
     return tracking ? { ...row, status: `${String(r.status)} · ${tracking}` } : row;

@@ -227,7 +227,8 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const out = (await insteadOfRefused(ctx, withWords, first, hits)) ?? first;
     const others = hits.filter((h) => h.capability !== out.capability).map((h) => h.capability);
     if (others.length) out.other_matches = others;
-    return withOtherAsks(ctx, intent, await confirmWhenReady(ctx, rest.idempotency_key, out));
+    const setWords = Array.isArray(out.field_words) ? (out.field_words as string[]) : [];
+    return withOtherAsks(ctx, intent, await confirmWhenReady(ctx, rest.idempotency_key, out), setWords);
   }
 
   /**
@@ -311,15 +312,17 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     ctx: TrustedContext,
     intent: string | undefined,
     out: Outcome,
+    setWords: readonly string[],
   ): Promise<Outcome> {
     if (!intent || typeof out.action_id !== "string" || typeof out.capability !== "string") return out;
     const entity = out.entity as { type: string; id: string } | undefined;
-    const { asks, more } = await otherAsks(intent, { capability: out.capability, entity }, async (query) => {
+    const search = async (query: string) => {
       const found = await steps.searchCapabilities(ctx, { query, limit: 10 });
       return found.outcome === "applied"
         ? ((found.results ?? []) as CapabilityHit[]).filter((h) => !h.another_ask)
         : [];
-    });
+    };
+    const { asks, more } = await otherAsks(intent, { capability: out.capability, entity }, search, setWords);
     if (!asks.length && !more) return out;
     const said = asks.map(({ pointed: _, ...a }) => a);
     return {
@@ -338,5 +341,12 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     );
   }
 
-  return { startAction, advanceAction };
+  return {
+    // The words that set fields are the gateway's to read (withOtherAsks), never part of the answer.
+    startAction: async (ctx, raw) => {
+      const { field_words: _read, ...out } = await startAction(ctx, raw);
+      return out;
+    },
+    advanceAction,
+  };
 }

@@ -1,5 +1,6 @@
 import type { NextAction } from "../../connectors/sdk/outcome";
 import type { CapabilityHit } from "../../engine/capability-search";
+import { wordTokens } from "../../engine/choice-words";
 import { queryClauses } from "../../engine/query-clauses";
 import { asksOnlyToRead } from "../../engine/top-match";
 import { POINTING_WORDS } from "../../function-words";
@@ -37,6 +38,7 @@ export async function otherAsks(
   intent: string,
   started: { capability: string; entity?: { type: string; id: string } },
   search: Search,
+  setWords: readonly string[] = [],
 ): Promise<{ asks: OtherAsk[]; more: number }> {
   const { lower, original } = lowerWithOffsets(intent);
   const all = queryClauses(lower).filter((c) => c.role === "request" && !asksOnlyToRead(c.text));
@@ -72,7 +74,10 @@ export async function otherAsks(
       const headHits = head ? await fitting(head) : [];
       const asked = headHits.length ? headHits : hits;
       const best = asked[0];
-      return { words, best, done: covers(started, hits, best, record, named), record, named };
+      // Words no capability does that set a field of the action ("…, from my store credit": its
+      // payment method) are the action's own detail, not an ask left undone.
+      const done = covers(started, hits, best, record, named) || (!best && setsField(words, setWords));
+      return { words, best, done, record, named };
     }),
   );
   // An action that has not settled its record yet ("resolve tkt_4 and resolve tkt_5" quotes two)
@@ -95,6 +100,17 @@ export async function otherAsks(
       };
     });
   return { asks: others, more };
+}
+
+/**
+ * Whether a clause is made of the words that set the action's fields: at least half of its words
+ * are (what is left is how it is said: "use", "pay it").
+ */
+function setsField(words: string, setWords: readonly string[]): boolean {
+  if (!setWords.length) return false;
+  const own = wordTokens(words);
+  const set = own.filter((t) => setWords.includes(t));
+  return set.length > 0 && set.length * 2 >= own.length;
 }
 
 /** How many asks besides the started one are read and named, each with its call. */

@@ -486,18 +486,22 @@ export const afterSales = defineCapability<ShopAdapter>({
             message: `${item.name} cannot be exchanged; ${still}`,
           });
         let replacement: { id: string; name: string } | undefined;
-        if (item?.exchangeable && !was) {
+        // The replacements of the line chosen, or of the only line that can be exchanged while
+        // none is: the form's field points at this list, so the list is there when it does.
+        const swapped = item ?? (exchangeable.length === 1 ? exchangeable[0] : undefined);
+        if (swapped?.exchangeable && !was) {
           const catalog = await adapter.products({ per_page: 100 });
           const replacements = catalog.data.filter(
-            (p) => p.price === item.unit_price && p.id !== item.product_id && p.exchangeable,
+            (p) => p.price === swapped.unit_price && p.id !== swapped.product_id && p.exchangeable,
           );
+          // A sold-out one says so as its verdict: the engine refuses it naming the others.
           options.replacements = replacements.map((p) => ({
             product_id: p.id,
             name: p.name,
-            in_stock: p.stock > 0,
+            possible: p.stock > 0 ? "yes" : "out of stock",
           }));
           const wanted = values.replacement_product_id as string | undefined;
-          if (wanted) {
+          if (wanted && item) {
             const r = replacements.find((p) => p.id === wanted);
             if (!r)
               errors.push({

@@ -17,6 +17,15 @@ export function words(text: string): string[] {
   return [...latin.map((w) => (w.length > 3 && w.endsWith("s") ? w.slice(0, -1) : w)), ...cjk];
 }
 
+/** The query's own spelling of the chosen words (as `words()` reads them), in its order, once each: "headphones", not "headphone". */
+export function speltIn(q: string, chosen: ReadonlySet<string>): string {
+  return [
+    ...new Set(
+      (q.toLowerCase().match(/[a-z0-9_]+/g) ?? []).filter((t) => words(t).some((w) => chosen.has(w))),
+    ),
+  ].join(" ");
+}
+
 export const STOP = new Set([
   "a",
   "an",

@@ -113,8 +113,8 @@ export function searchHitFound(
 /** How each way of finding says it found one record. */
 const FOUND_AS = {
   filter: "its one row",
-  row: "the one row showing them",
-  search: "the one record holding them",
+  row: "the one row showing every word",
+  search: "the one record holding every word",
 };
 
 /**

@@ -109,10 +109,11 @@ export async function openedSection(
   }
   // Words that fit one row by its text, not asking for a list: that record's page is the answer
   // (issue 23: the model opened the one row next), before any of the listing's links are recorded.
+  // Not where the words shaped the listing (a column they asked for, values kept or left out):
+  // that listing answers them ("when did it ship": the record's page may not show the time).
+  const shaped = Boolean(widened) || ambiguous.length > 0;
   const record =
-    ambiguous.length || !mayOpenRecord
-      ? null
-      : await oneRecord(backend, listingRowFound(listing, page, route, q));
+    shaped || !mayOpenRecord ? null : await oneRecord(backend, listingRowFound(listing, page, route, q));
   if (record) return { record: true, markdown: record };
   const kept = cutPage(worded ? { ...page, markdown: worded } : page);
   const unused = [

@@ -142,6 +142,12 @@ export function candidateRoutes(table: RouteDefinition[], query: string[]): Rout
   return table.filter((route) => found.has(route));
 }
 
+/** Whether a route's own words (title, address, keywords, description) hold every word of the query. */
+export function routeHoldsEvery(query: readonly string[], route: RouteDefinition): boolean {
+  const { hay, description } = wordsOf(route);
+  return query.length > 0 && query.every((w) => hay.has(w) || description.has(w));
+}
+
 export function scoreRoute(query: string[], route: RouteDefinition): number {
   const { hay, description } = wordsOf(route);
   let score = 0;

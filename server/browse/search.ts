@@ -1,13 +1,11 @@
 import type { BrowseBackend, Row } from "../connectors/sdk/browse-backend";
-import { fieldsKey, formFieldsLine } from "../connectors/sdk/form-fields-line";
-import { code, escapeText, link } from "../connectors/sdk/markdown";
+import { code } from "../connectors/sdk/markdown";
 import { recordLink } from "../connectors/sdk/page-scope";
 import { namesRoute } from "../connectors/sdk/row-uri-pattern";
-import { USER_WORDS } from "../connectors/sdk/user-words-field";
 import { addressedListing } from "./addressed-listing";
 import { balancedBySystem } from "./balanced-by-system";
 import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
-import { capabilitiesSection, firstFormFields } from "./capabilities-section";
+import { capabilitiesSection } from "./capabilities-section";
 import { clearListing } from "./clear-listing";
 import { eligibleRecords } from "./eligible-records";
 import { eventListing } from "./event-listing";
@@ -19,10 +17,11 @@ import { type MayNavigate, navigableRoutes } from "./navigable-routes";
 import { noRecordLine } from "./no-record-line";
 import { oneRecord, searchHitFound } from "./one-record";
 import { NONE_MARK, openedSection, WORDS_ALONE } from "./opened-section";
+import { pagesSection } from "./pages-section";
 import { readableByCaller } from "./readable-by-caller";
 import { recordAnswer } from "./record-answer";
 import { type BrowsePage, startLinks } from "./render-page";
-import { ASKING, candidateRoutes, FRAMING, STOP, scoreRoute, words } from "./route-words";
+import { ASKING, candidateRoutes, FRAMING, routeHoldsEvery, STOP, scoreRoute, words } from "./route-words";
 import { recordSources, searchRecords } from "./search-records";
 import { schemeOf, searchableSystems } from "./searchable-systems";
 import { sortFromWords } from "./sort-words";
@@ -134,44 +133,17 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
         markdown: [...sections, opened.slice(NONE_MARK.length)].join("\n\n"),
       };
     const others = opened ? routes.filter(({ r }) => !namesRoute(opened, named, r)) : routes;
-    if (opened) sections.push(opened);
-    let fieldsShown = false;
-    if (others.length) {
-      // The best form's line carries its fields: it is submitted from here, not opened first.
-      const form = await firstFormFields(
-        backend,
-        others.map(({ r }) => r),
-      );
-      fieldsShown = !!form;
-      sections.push(
-        `## ${opened ? "Other pages" : "Pages"}\n\n${others
-          .map(({ r }, i) => {
-            // A listing that takes ?mine=1 opens on the caller's own records when they say "my".
-            const uri = mine && r.example?.endsWith("?mine=1") ? r.example : r.pattern;
-            // The best two in full (none beside an opened page); the others by title (their page says the rest).
-            // A form shown with its fields is said by its title: its fields say the rest.
-            const about =
-              ((i < 2 && !opened) || r.title === r.description) && form?.index !== i
-                ? r.description
-                : r.title;
-            const system = titles.get(r.pattern.split("://")[0] ?? "");
-            // A page under path parameters opens from the form its route names (an imported
-            // system's start page asks for them), else it is shown as its pattern.
-            const opener = r.pattern.includes("{") && r.example && !/[{…]/.test(r.example) ? r.example : null;
-            return `- ${opener ? link(r.title, opener) : r.pattern.includes("{") ? `\`${r.pattern}\`` : link(r.title, uri)}${system ? ` (${escapeText(system)})` : ""} — ${about}${form?.index === i ? ` — ${formFieldsLine(form.fields)}` : ""}`;
-          })
-          .join("\n")}${form ? `\n${fieldsKey(form.fields.some((f) => f.name === USER_WORDS))}` : ""}`,
-      );
-    }
-
+    const pagesOf = () => pagesSection(backend, others, { opened: !!opened, mine, titles });
     // The page answers the words; records of the same words would repeat its rows.
-    if (opened)
+    if (opened) {
+      const pages = await pagesOf();
       return {
         title: `Search: ${shownQ}`,
         outcome: "applied",
-        markdown: sections.join("\n\n"),
+        markdown: [...sections, opened, ...(pages ? [pages.markdown] : [])].join("\n\n"),
         answer: opened,
       };
+    }
 
     // 2. Records: matching data across the connectors the query can be about.
     const sources = recordSources(
@@ -206,10 +178,16 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const records =
       about && ofScheme.length >= 3 ? ofScheme : [...ofScheme, ...found.filter((r) => !ofScheme.includes(r))];
     // One record the words fit (not each word alone): its page is the answer, not its line.
-    const one = alone || possible ? null : searchHitFound(records, among, q, recordWords);
+    // Not where a page holds every word too ("refund" names a form as well as a record's text).
+    const pageFits = routes.some(({ r }) => routeHoldsEvery(recordWords, r));
+    const one = alone || possible || pageFits ? null : searchHitFound(records, among, q, recordWords);
     const onePage = await oneRecord(backend, one);
     if (onePage)
       return { title: `Search: ${shownQ}`, outcome: "applied", markdown: onePage, answer: onePage };
+    // Built after the one record's page had its chance: its links are this answer's only if shown.
+    const pages = await pagesOf();
+    if (pages) sections.push(pages.markdown);
+    const fieldsShown = !!pages?.fieldsShown;
     // Only the shown records' links become the page's links.
     for (const l of records.flatMap((r) => r.links)) recordLink(l);
     if (records.length)

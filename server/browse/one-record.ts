@@ -28,7 +28,7 @@ export interface FoundRecord {
   words: string;
   /** The listing it was found in, where one is known. */
   listing?: { title: string; uri: string };
-  /** By the listing's text filter (its one row), by the one row whose cells show the words, or by the systems' record search. */
+  /** By the listing's text filter (its one row), the one row whose cells show every word, or the systems' record search. */
   by: "filter" | "row" | "search";
 }
 
@@ -50,7 +50,8 @@ export function asksForList(q: string, titles: readonly string[]): boolean {
 /**
  * The one record an opened listing's words found: its text filter left one row of one in all,
  * or (a listing without one) one row of a complete listing shows every word in its cells. The
- * row's own page must be known; a listing with more pages than this one, or named in the plural, finds none.
+ * row's own page must be known; a listing with more pages than this one, or named in the
+ * plural, finds none.
  */
 export function listingRowFound(
   listing: NarrowedListing,
@@ -80,7 +81,8 @@ export function listingRowFound(
 /**
  * The one record the systems' record search found for the words (not each word alone): a hit
  * linking one page, a record's page (its route takes the record's id), with nothing said beside
- * it, and the query naming no listing in the plural. `searched` are the words the search sent (as `words()` reads them).
+ * it, and the query naming no listing in the plural. `searched`: the words the search sent, as
+ * `words()` reads them.
  */
 export function searchHitFound(
   hits: readonly RecordHit[],
@@ -97,14 +99,8 @@ export function searchHitFound(
     return parsed.ok ? matchRoute(parsed.value, among)?.route : undefined;
   };
   if (!route(uri)?.pattern.includes("{")) return null;
-  const listings = routeTable(among).filter((r) => !r.pattern.includes("{"));
-  if (
-    asksForList(
-      q,
-      listings.map((r) => r.title),
-    )
-  )
-    return null;
+  const listings = routeTable(among).flatMap((r) => (r.pattern.includes("{") ? [] : [r.title]));
+  if (asksForList(q, listings)) return null;
   const read = hit.listings.length === 1 ? hit.listings[0] : undefined;
   const title = read ? route(read)?.title : undefined;
   return { uri, words: spelt, ...(read && title ? { listing: { title, uri: read } } : {}), by: "search" };

@@ -104,7 +104,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const namedRoute =
       routes.find(({ r }) => r.pattern === named || r.example === named)?.r ??
       (addressed?.pattern === named ? addressed : undefined);
-    // Not beside the capability's answer of which records it can take: the listing stays.
+    // Beside the capability's answer of which records it can take (`possible`), a listing stays one.
     const section = named
       ? await openedSection(
           backend,

@@ -125,6 +125,21 @@ try {
   );
   await add('search "login problem" (none)', await call(sam, "search", { query: "login problem" }), 0);
   await add('search "headphones"', await call(sam, "search", { query: "headphones" }), 0);
+  // Words that fit one record open its page in the search's answer (before: the search, then a navigate).
+  await add(
+    'search "charged twice ticket" (one record)',
+    await call(sam, "search", { query: "charged twice ticket" }),
+    await rest("/v1/tickets?q=charged%20twice", "/v1/tickets/tkt_1", "/v1/tickets/tkt_1/comments"),
+  );
+  await add(
+    'search "headphones order" (one record)',
+    await call(alice, "search", { query: "headphones order" }),
+    await rest(
+      "/v1/customers?email=alice%40acme.test",
+      "/v1/orders?customer_id=cus_alice&per_page=100",
+      "/v1/orders/ord_transit",
+    ),
+  );
   const width = Math.max(...rows.map((r) => r[0].length));
   console.log(`\n| answer${" ".repeat(width - 6)} | signpost | wrapper JSON |`);
   console.log(`|${"-".repeat(width + 2)}|----------|--------------|`);

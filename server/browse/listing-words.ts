@@ -1,7 +1,7 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import type { RouteDefinition } from "./browse-routes";
 import { type Excluded, namedFilters } from "./filter-words";
-import { ASKING, CONNECTING, FRAMING, PLACING_SORT, words } from "./route-words";
+import { ASKING, CONNECTING, FRAMING, PLACING_SORT, speltIn, words } from "./route-words";
 import { sortFromWords } from "./sort-words";
 
 /**
@@ -92,10 +92,7 @@ export async function narrowedListing(
   const left = new Set(
     qWords.filter((w) => !used.has(w) && !FRAMING.has(w) && !ASKING.has(w) && !CONNECTING.has(w)),
   );
-  const shown = [
-    ...new Set((q.toLowerCase().match(/[a-z0-9_]+/g) ?? []).filter((t) => words(t).some((w) => left.has(w)))),
-  ];
-  const leftover = shown.join(" ").slice(0, 100);
+  const leftover = speltIn(q, left).slice(0, 100);
   if (!leftover || !textFilter || uri.includes(`${textFilter}=`))
     return {
       uri: withoutWords,

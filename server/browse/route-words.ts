@@ -17,6 +17,15 @@ export function words(text: string): string[] {
   return [...latin.map((w) => (w.length > 3 && w.endsWith("s") ? w.slice(0, -1) : w)), ...cjk];
 }
 
+/** The query's own spelling of the chosen words (as `words()` reads them), in its order, once each: "headphones", not "headphone". */
+export function speltIn(q: string, chosen: ReadonlySet<string>): string {
+  return [
+    ...new Set(
+      (q.toLowerCase().match(/[a-z0-9_]+/g) ?? []).filter((t) => words(t).some((w) => chosen.has(w))),
+    ),
+  ].join(" ");
+}
+
 export const STOP = new Set([
   "a",
   "an",
@@ -131,6 +140,12 @@ export function candidateRoutes(table: RouteDefinition[], query: string[]): Rout
   const index = routeIndex(table);
   const found = new Set(query.flatMap((word) => index.get(word) ?? []));
   return table.filter((route) => found.has(route));
+}
+
+/** Whether a route's own words (title, address, keywords, description) hold every word of the query. */
+export function routeHoldsEvery(query: readonly string[], route: RouteDefinition): boolean {
+  const { hay, description } = wordsOf(route);
+  return query.length > 0 && query.every((w) => hay.has(w) || description.has(w));
 }
 
 export function scoreRoute(query: string[], route: RouteDefinition): number {

@@ -42,6 +42,8 @@ const CONFIG_WORDS = new Set(["config", "setting", "secret", "key", "credential"
 export interface RecordHit {
   line: string;
   links: string[];
+  /** The listings its connector's record search read for it (none for the browse layer's own lines). */
+  listings: string[];
 }
 
 /**
@@ -69,7 +71,11 @@ export async function searchRecords(
   const shown = await Promise.all(
     groups.map(async ({ lines, listings }) => {
       if (!(await every(listings))) return [];
-      const hits = lines.map((line) => ({ line, links: links.filter((l) => line.includes(`](${l})`)) }));
+      const hits = lines.map((line) => ({
+        line,
+        links: links.filter((l) => line.includes(`](${l})`)),
+        listings,
+      }));
       // Every address the line links to, made with link() or not: a page it names is a page it shows.
       const allowed = await Promise.all(
         hits.map((hit) => every([...new Set([...hit.links, ...linkedIn(hit.line)])])),

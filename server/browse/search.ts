@@ -1,35 +1,30 @@
 import type { BrowseBackend, Row } from "../connectors/sdk/browse-backend";
-import { fieldsKey, formFieldsLine } from "../connectors/sdk/form-fields-line";
-import { code, escapeText, link } from "../connectors/sdk/markdown";
+import { code } from "../connectors/sdk/markdown";
 import { recordLink } from "../connectors/sdk/page-scope";
-import { namesRoute, showsLink } from "../connectors/sdk/row-uri-pattern";
-import { USER_WORDS } from "../connectors/sdk/user-words-field";
+import { namesRoute } from "../connectors/sdk/row-uri-pattern";
 import { addressedListing } from "./addressed-listing";
 import { balancedBySystem } from "./balanced-by-system";
 import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
-import { capabilitiesSection, firstFormFields } from "./capabilities-section";
+import { capabilitiesSection } from "./capabilities-section";
 import { clearListing } from "./clear-listing";
 import { eligibleRecords } from "./eligible-records";
 import { eventListing } from "./event-listing";
-import { withFilterWords } from "./filtered-line";
 import { guarded } from "./guarded";
-import { shapedListing } from "./left-out-rows";
 import { listingRowsShow } from "./listing-rows-show";
-import { type NarrowedListing, narrowedListing, withParams } from "./listing-words";
+import { narrowedListing } from "./listing-words";
 import { namedRecord } from "./named-record";
 import { type MayNavigate, navigableRoutes } from "./navigable-routes";
-import { navigate } from "./navigate";
 import { noRecordLine } from "./no-record-line";
+import { oneRecord, searchHitFound } from "./one-record";
+import { NONE_MARK, openedSection, WORDS_ALONE } from "./opened-section";
+import { pagesSection } from "./pages-section";
 import { readableByCaller } from "./readable-by-caller";
-import { recordsRead } from "./records-read";
-import type { BrowsePage } from "./render-page";
-import { startLinks } from "./render-page";
-import { ASKING, candidateRoutes, FRAMING, STOP, scoreRoute, words } from "./route-words";
+import { recordAnswer } from "./record-answer";
+import { type BrowsePage, startLinks } from "./render-page";
+import { ASKING, candidateRoutes, FRAMING, routeHoldsEvery, STOP, scoreRoute, words } from "./route-words";
 import { recordSources, searchRecords } from "./search-records";
 import { schemeOf, searchableSystems } from "./searchable-systems";
-import { orderAlreadyStated, sortFromWords } from "./sort-words";
-import { unfilteredWordsLine } from "./unfiltered-words-line";
-import { wordsRowsShow } from "./words-rows-show";
+import { sortFromWords } from "./sort-words";
 
 // Search: the URI structure (routes) and the data.
 export async function search(backend: BrowseBackend, query: string, scheme?: string): Promise<BrowsePage> {
@@ -109,15 +104,26 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const namedRoute =
       routes.find(({ r }) => r.pattern === named || r.example === named)?.r ??
       (addressed?.pattern === named ? addressed : undefined);
-    const opened = named
+    // Beside the capability's answer of which records it can take (`possible`), a listing stays one.
+    const section = named
       ? await openedSection(
           backend,
           await narrowedListing(backend, named, namedRoute, qWords, q),
           namedRoute,
           may,
           q,
+          !possible,
         )
       : null;
+    // The words fit one row of the listing by its text: that record's page is the whole answer.
+    if (section?.record)
+      return {
+        title: `Search: ${shownQ}`,
+        outcome: "applied",
+        markdown: section.markdown,
+        answer: section.markdown,
+      };
+    const opened = section?.markdown ?? null;
     // The listing the words name holds none of their records: that one line, with the link to
     // all of it, is the answer; a list of other pages after it read as somewhere to go.
     if (opened?.startsWith(NONE_MARK))
@@ -127,44 +133,17 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
         markdown: [...sections, opened.slice(NONE_MARK.length)].join("\n\n"),
       };
     const others = opened ? routes.filter(({ r }) => !namesRoute(opened, named, r)) : routes;
-    if (opened) sections.push(opened);
-    let fieldsShown = false;
-    if (others.length) {
-      // The best form's line carries its fields: it is submitted from here, not opened first.
-      const form = await firstFormFields(
-        backend,
-        others.map(({ r }) => r),
-      );
-      fieldsShown = !!form;
-      sections.push(
-        `## ${opened ? "Other pages" : "Pages"}\n\n${others
-          .map(({ r }, i) => {
-            // A listing that takes ?mine=1 opens on the caller's own records when they say "my".
-            const uri = mine && r.example?.endsWith("?mine=1") ? r.example : r.pattern;
-            // The best two in full (none beside an opened page); the others by title (their page says the rest).
-            // A form shown with its fields is said by its title: its fields say the rest.
-            const about =
-              ((i < 2 && !opened) || r.title === r.description) && form?.index !== i
-                ? r.description
-                : r.title;
-            const system = titles.get(r.pattern.split("://")[0] ?? "");
-            // A page under path parameters opens from the form its route names (an imported
-            // system's start page asks for them), else it is shown as its pattern.
-            const opener = r.pattern.includes("{") && r.example && !/[{…]/.test(r.example) ? r.example : null;
-            return `- ${opener ? link(r.title, opener) : r.pattern.includes("{") ? `\`${r.pattern}\`` : link(r.title, uri)}${system ? ` (${escapeText(system)})` : ""} — ${about}${form?.index === i ? ` — ${formFieldsLine(form.fields)}` : ""}`;
-          })
-          .join("\n")}${form ? `\n${fieldsKey(form.fields.some((f) => f.name === USER_WORDS))}` : ""}`,
-      );
-    }
-
+    const pagesOf = () => pagesSection(backend, others, { opened: !!opened, mine, titles });
     // The page answers the words; records of the same words would repeat its rows.
-    if (opened)
+    if (opened) {
+      const pages = await pagesOf();
       return {
         title: `Search: ${shownQ}`,
         outcome: "applied",
-        markdown: sections.join("\n\n"),
+        markdown: [...sections, opened, ...(pages ? [pages.markdown] : [])].join("\n\n"),
         answer: opened,
       };
+    }
 
     // 2. Records: matching data across the connectors the query can be about.
     const sources = recordSources(
@@ -198,6 +177,17 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const ofScheme = about ? found.filter((r) => r.line.includes(`](${about}://`)) : found;
     const records =
       about && ofScheme.length >= 3 ? ofScheme : [...ofScheme, ...found.filter((r) => !ofScheme.includes(r))];
+    // One record the words fit (not each word alone): its page is the answer, not its line.
+    // Not where a page holds every word too ("refund" names a form as well as a record's text).
+    const pageFits = routes.some(({ r }) => routeHoldsEvery(recordWords, r));
+    const one = alone || possible || pageFits ? null : searchHitFound(records, among, q, recordWords);
+    const onePage = await oneRecord(backend, one);
+    if (onePage)
+      return { title: `Search: ${shownQ}`, outcome: "applied", markdown: onePage, answer: onePage };
+    // Built after the one record's page had its chance: its links are this answer's only if shown.
+    const pages = await pagesOf();
+    if (pages) sections.push(pages.markdown);
+    const fieldsShown = !!pages?.fieldsShown;
     // Only the shown records' links become the page's links.
     for (const l of records.flatMap((r) => r.links)) recordLink(l);
     if (records.length)
@@ -239,15 +229,6 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
   });
 }
 
-/** How many words of a query that found nothing are each searched alone. */
-const WORDS_ALONE = 3;
-
-/** Marks an opened listing that holds none of the words' records (never shown). */
-const NONE_MARK = "\u0000none\u0000";
-
-/** How much of a page a search answer carries (about 600 tokens): a listing's first rows. */
-const OPENED_CHARS = 2_400;
-
 /**
  * The one page the query's words name, as a URI to open, or null: a page needing no parameters
  * whose title or address holds every word, when no other page of the answer does (two systems
@@ -263,134 +244,4 @@ function namedPage(routes: Array<{ r: RouteDefinition }>, qWords: string[], mine
   const only = naming.length === 1 ? naming[0]?.r : undefined;
   if (!only) return null;
   return mine && only.example?.endsWith("?mine=1") ? only.example : only.pattern;
-}
-
-/**
- * The named page as a section of the search answer: opened as `navigate` opens it (the same
- * permission check and audit row), cut at a line under OPENED_CHARS. Only a page that rendered
- * is carried; anything else (refused, unavailable) leaves the answer as a plain search. Words
- * left over from naming the listing either narrowed it (and a listing they match nowhere says so
- * in one line with the link to all of it) or are said not to have filtered it.
- */
-async function openedSection(
-  backend: BrowseBackend,
-  narrowed: NarrowedListing,
-  route: RouteDefinition | undefined,
-  may: MayNavigate,
-  q: string,
-): Promise<string | null> {
-  const opened = await navigate(backend, narrowed.uri);
-  if (opened.outcome !== "applied") return null;
-  // Words naming a field the rows hold beyond the table show it as a column; values they deny go.
-  const { listing, page, said: widened } = await shapedListing(backend, narrowed, opened, route, q);
-  const title = route?.title ?? "";
-  const heading = link(page.title, page.uri);
-  const { leftover, textFilter, withoutWords, unsorted, sorted, filtered, ambiguous } = listing;
-  // The filters the words set, said in words (a team's name, not only its id in the address).
-  // Where the page states its filters, that one line names them in the words (withFilterWords).
-  const worded = withFilterWords(page.markdown, filtered);
-  const said = [
-    filtered.length && !worded ? `Filtered: ${filtered.map(escapeText).join(", ")}.` : "",
-    ...ambiguous,
-    widened,
-  ]
-    .filter(Boolean)
-    .map((line) => `${line}\n\n`)
-    .join("");
-  if (leftover && textFilter && page.rows === 0) {
-    // "Tickets" → "No ticket matches …; all tickets: …"; a longer title is named as it is.
-    const plural = title.toLowerCase();
-    const one = /^[a-z]+s$/.test(plural)
-      ? `No ${plural.slice(0, -1)} matches`
-      : `Nothing in ${escapeText(title)} matches`;
-    // What the text filter read, so "none" is final: not "maybe it only reads subjects".
-    const searched = route?.textSearches ? ` (searched: ${escapeText(route.textSearches)})` : "";
-    // Several words: each alone, at most three (round 11's model could not tell whether both had
-    // to match, and searched "login" again): the first that some row holds is the answer.
-    const each = leftover.split(" ").filter(Boolean).slice(0, WORDS_ALONE);
-    if (each.length > 1)
-      for (const word of each) {
-        const alone = await navigate(
-          backend,
-          withParams(withoutWords, [`${textFilter}=${encodeURIComponent(word)}`]),
-        );
-        if (alone.outcome === "applied" && (alone.rows ?? 0) > 0)
-          return `## ${link(alone.title, alone.uri)} (opened here)\n\n${said}${one} every word of ${code(leftover)}${searched}; these hold ${code(word)}:\n\n${cutPage(alone)}`;
-      }
-    // None did; unless the rows show the words in a column ("unassigned", "high"): then the listing without
-    // them is the answer, said as not filtered by them, for the model to read the column.
-    const all = await navigate(backend, withoutWords);
-    const shown = all.outcome === "applied" ? wordsRowsShow(leftover, all.markdown) : [];
-    if (shown.length)
-      return `## ${link(all.title, all.uri)} (opened here)\n\n${said}${shown.map(code).join(", ")} matched no ${escapeText(route?.textSearches ?? "text")}, and this listing has no filter for it: the rows are not narrowed by it, read their columns.\n\n${cutPage(all)}`;
-    const nor = each.length > 1 ? `, nor ${each.map(code).join(" or ")} alone` : "";
-    // What was read, counted and (when few) named, so "none" is final (issue 23).
-    const read = route ? await recordsRead(route, all, withoutWords, may) : null;
-    if (read)
-      return `${NONE_MARK}## ${heading} (opened here)\n\n${said}${one} ${code(leftover)}${nor}, in ${read}`;
-    return `${NONE_MARK}## ${heading} (opened here)\n\n${said}${one} ${code(leftover)}${nor}${searched}; all ${escapeText(plural)}: ${link(title, withoutWords)}`;
-  }
-  const kept = cutPage(worded ? { ...page, markdown: worded } : page);
-  const unused = [
-    textFilter ? "" : unfilteredWordsLine(leftover, kept),
-    unsorted && !orderAlreadyStated(unsorted, kept)
-      ? `${code(unsorted)} did not sort this listing: it declares no such sort.`
-      : "",
-    // A listing that does not state its order itself (an imported one) is told it here: the
-    // rows are in the order the parameters the words set ask of the system.
-    sorted && !orderAlreadyStated(sorted.order, kept)
-      ? `${sorted.order[0]?.toUpperCase()}${sorted.order.slice(1)}: sorted by ${sorted.params.map((p) => code(decodeURIComponent(p))).join(" ")}.`
-      : "",
-  ]
-    .filter(Boolean)
-    .map((line) => `${line}\n\n`)
-    .join("");
-  return `## ${heading} (opened here)\n\n${said}${unused}${kept}`;
-}
-
-/**
- * A page's body as a search answer carries it: without its title line, cut at a line under
- * OPENED_CHARS with the link to the whole page, and the links the kept part shows recorded as
- * links of this answer. `keep` names a section said after the cut when it fell in the cut part.
- */
-function cutPage(page: BrowsePage, keep?: string): string {
-  const body = page.markdown.replace(/^# .*\n+/, "").trimEnd();
-  let kept = body;
-  if (body.length > OPENED_CHARS) {
-    const cut = body.lastIndexOf("\n", OPENED_CHARS);
-    const at = cut > 0 ? cut : OPENED_CHARS;
-    const start = keep ? body.indexOf(`\n${keep}\n`) : -1;
-    const end = start >= 0 ? body.indexOf("\n## ", start + 1) : -1;
-    const section = start >= at ? `\n\n${body.slice(start + 1, end > start ? end : undefined).trim()}` : "";
-    kept = `${body.slice(0, at)}\n\n… cut here: ${link("the whole page", page.uri)}${section}`;
-  }
-  // Its own link first, then those of the rows the kept part shows: links of this answer too.
-  for (const l of page.links) if (showsLink(kept, l)) recordLink(l);
-  return kept;
-}
-
-/**
- * The answer to a search that names one record: its page opened as `navigate` opens it (the same
- * permission check and audit row), cut as a named listing is, with the actions its page offers on
- * it kept (the capabilities that apply to this record, not the catalog's matches for its id).
- * A record that is not there for the caller (another tenant's, none) answers as navigate does.
- * Null when the query names no record.
- */
-async function recordAnswer(
-  backend: BrowseBackend,
-  uris: readonly string[],
-): Promise<Pick<BrowsePage, "outcome" | "markdown"> | null> {
-  let refused: BrowsePage | null = null;
-  // Two kinds with the same prefix (two systems): the first page that is there answers.
-  for (const uri of uris) {
-    const page = await navigate(backend, uri);
-    if (page.outcome === "applied")
-      return {
-        outcome: "applied",
-        markdown: `## ${link(page.title, page.uri)} (opened here)\n\n${cutPage(page, "## Actions")}`,
-      };
-    refused ??= page;
-  }
-  if (!refused) return null;
-  return { outcome: refused.outcome, markdown: refused.markdown.replace(/^# .*\n+/, "").trimEnd() };
 }

@@ -24,19 +24,37 @@ export function unfilteredWordsLine(leftover: string, page: string): string {
 
 /** The ids of the table rows whose cells hold every word of `leftover` that some row holds. */
 function rowsShowing(leftover: string, page: string): string[] {
-  const lines = page.split("\n");
-  // A table's header is the line above its separator (`| --- |`): no row.
-  const headers = new Set(lines.flatMap((line, i) => (/^\|\s*:?-{3}/.test(line) ? [i - 1, i] : [])));
-  const table = lines.filter((line, i) => line.startsWith("|") && !headers.has(i));
-  const rows = table.map((line) => ({
-    id: (line.split("|")[1] ?? "")
-      .trim()
-      .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
-      .replaceAll("`", ""),
-    stems: new Set(stemmedWords(line).values()),
-  }));
+  const rows = tableRows(page);
   const asked = [...stemmedWords(leftover).values()].filter((s) => rows.some((r) => r.stems.has(s)));
   if (!asked.length) return [];
   const showing = rows.filter((r) => asked.every((s) => r.stems.has(s)));
   return showing.length > ROWS_NAMED || showing.length === rows.length ? [] : showing.map((r) => r.id);
+}
+
+/**
+ * The ids of the table rows whose cells hold every word of `leftover`, not only those some row
+ * holds: a row found by all the words (one-record.ts), by the same stems as rowsShowing.
+ */
+export function rowsHoldingEvery(leftover: string, page: string): string[] {
+  const asked = [...stemmedWords(leftover).values()];
+  if (!asked.length) return [];
+  return tableRows(page)
+    .filter((r) => asked.every((s) => r.stems.has(s)))
+    .map((r) => r.id);
+}
+
+/** A page's table rows (its header and separator lines are none), each by its id and its cells' stems. */
+function tableRows(page: string): Array<{ id: string; stems: Set<string> }> {
+  const lines = page.split("\n");
+  // A table's header is the line above its separator (`| --- |`): no row.
+  const headers = new Set(lines.flatMap((line, i) => (/^\|\s*:?-{3}/.test(line) ? [i - 1, i] : [])));
+  return lines
+    .filter((line, i) => line.startsWith("|") && !headers.has(i))
+    .map((line) => ({
+      id: (line.split("|")[1] ?? "")
+        .trim()
+        .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+        .replaceAll("`", ""),
+      stems: new Set(stemmedWords(line).values()),
+    }));
 }

@@ -159,8 +159,11 @@ describe("links come from the route, never from the data it shows", () => {
     // The description's line breaks are spaces: its fake table row and heading stay in its line.
     expect(ticket.markdown).toMatch(/- \*\*description:\*\* line one \\\[evil\\\]/);
 
+    // The one ticket the word fits: its page, after the listing that found it (issue 23), and
+    // the links are the listing's, the ticket's and those its route made: none from its text.
     const found = await page(sam, "search", { query: "zqx" });
-    expect(found.links).toEqual(["helpdesk://ticket/tkt_1"]);
+    expect(found.markdown).toContain("(helpdesk://ticket/tkt_1) (opened here)");
+    expect(found.links).toEqual(["helpdesk://tickets", "helpdesk://ticket/tkt_1", ...ticket.links]);
     expectInert(found);
   });
 

@@ -155,4 +155,13 @@ describe("what representative answers cost a model (o200k tokens)", () => {
     expect(found).toContain("tkt_2");
     expect(tokens(found)).toBeLessThanOrEqual(60);
   });
+
+  it("words that fit one record answer with its page: one call, fewer tokens than the two it replaces", async () => {
+    // Issue 23: "charged twice ticket" was a listing of one row (271) and then that ticket's
+    // page (437): 708 in two calls. Now its page after one line of where it was found: 484.
+    const sam = await w.connect(w.keys.sam);
+    const one = text(await sam.callTool({ name: "search", arguments: { query: "charged twice ticket" } }));
+    expect(one).toContain("(helpdesk://ticket/tkt_1) (opened here)");
+    expect(tokens(one)).toBeLessThanOrEqual(500);
+  });
 });

@@ -1,0 +1,127 @@
+import type { BrowseBackend } from "../connectors/sdk/browse-backend";
+import type { AnyConnector } from "../connectors/sdk/define-connector";
+import type { RouteDefinition } from "../connectors/sdk/define-route";
+import { code, link } from "../connectors/sdk/markdown";
+import { parseBrowseUri } from "../connectors/sdk/parse-browse-uri";
+import { matchRoute, routeTable } from "./browse-routes";
+import type { NarrowedListing } from "./listing-words";
+import { navigate } from "./navigate";
+import { pageSays } from "./page-says";
+import { openedRecord } from "./record-answer";
+import type { BrowsePage } from "./render-page";
+import { speltIn, words } from "./route-words";
+import type { RecordHit } from "./search-records";
+import { rowsHoldingEvery } from "./unfiltered-words-line";
+
+/**
+ * Issue 23: a search whose words fit one record by its text answered a listing of one row, and
+ * the model's next call opened that row. Such a record's page is the answer instead, said after
+ * one line of where the words found it. Only where exactly one record fits every word and the
+ * words do not ask for a list; any doubt leaves the listing as it is.
+ */
+
+/** A record a search's words fit alone, and where they found it. */
+export interface FoundRecord {
+  /** The record's page. */
+  uri: string;
+  /** The words that found it, as the query spelt them: its page must say every one. */
+  words: string;
+  /** The listing it was found in, where one is known. */
+  listing?: { title: string; uri: string };
+  /** By the listing's text filter (its one row), the one row whose cells show every word, or the systems' record search. */
+  by: "filter" | "row" | "search";
+}
+
+/** Words that ask for every record of a kind, whatever their number. */
+const LIST_WORDS = new Set(["list", "all", "every"]);
+
+/**
+ * Whether the words ask for a list: "list", "all" or "every", or a listing's noun said in the
+ * plural ("which tickets …" of Tickets, "orders with …" of Orders). A word ending in -ss or -us
+ * ("address", "status") is no plural. Read from the query as spelt, its titles as search reads them.
+ */
+export function asksForList(q: string, titles: readonly string[]): boolean {
+  const nouns = new Set(titles.flatMap((t) => words(t)));
+  return (q.toLowerCase().match(/[a-z0-9_]+/g) ?? []).some(
+    (t) => LIST_WORDS.has(t) || (t.length > 3 && /[^su]s$/.test(t) && nouns.has(t.slice(0, -1))),
+  );
+}
+
+/**
+ * The one record an opened listing's words found: its text filter left one row of one in all,
+ * or (a listing without one) one row of a complete listing shows every word in its cells. The
+ * row's own page must be known; a listing with more pages than this one, or named in the
+ * plural, finds none.
+ */
+export function listingRowFound(
+  listing: NarrowedListing,
+  page: BrowsePage,
+  route: RouteDefinition | undefined,
+  q: string,
+): FoundRecord | null {
+  const { leftover, textFilter } = listing;
+  if (!leftover || !route || page.outcome !== "applied" || asksForList(q, [route.title])) return null;
+  const complete = typeof page.total === "number" && page.rows === page.total;
+  if (!complete) return null;
+  const ids = textFilter
+    ? page.rows === 1
+      ? (page.items ?? []).map((i) => i.id)
+      : []
+    : rowsHoldingEvery(leftover, page.markdown);
+  const only = ids.length === 1 ? page.items?.find((i) => i.id === ids[0]) : undefined;
+  if (!only?.uri) return null;
+  return {
+    uri: only.uri,
+    words: leftover,
+    listing: { title: page.title, uri: page.uri },
+    by: textFilter ? "filter" : "row",
+  };
+}
+
+/**
+ * The one record the systems' record search found for the words (not each word alone): a hit
+ * linking one page, a record's page (its route takes the record's id), with nothing said beside
+ * it, and the query naming no listing in the plural. `searched`: the words the search sent, as
+ * `words()` reads them.
+ */
+export function searchHitFound(
+  hits: readonly RecordHit[],
+  among: readonly AnyConnector[],
+  q: string,
+  searched: readonly string[],
+): FoundRecord | null {
+  const spelt = speltIn(q, new Set(searched));
+  const [hit, other] = hits;
+  const uri = hit?.links.length === 1 ? hit.links[0] : undefined;
+  if (!hit || other || !uri || !spelt || hit.line.includes("\n")) return null;
+  const route = (u: string) => {
+    const parsed = parseBrowseUri(u);
+    return parsed.ok ? matchRoute(parsed.value, among)?.route : undefined;
+  };
+  if (!route(uri)?.pattern.includes("{")) return null;
+  const listings = routeTable(among).flatMap((r) => (r.pattern.includes("{") ? [] : [r.title]));
+  if (asksForList(q, listings)) return null;
+  const read = hit.listings.length === 1 ? hit.listings[0] : undefined;
+  const title = read ? route(read)?.title : undefined;
+  return { uri, words: spelt, ...(read && title ? { listing: { title, uri: read } } : {}), by: "search" };
+}
+
+/** How each way of finding says it found one record. */
+const FOUND_AS = {
+  filter: "its one row",
+  row: "the one row showing every word",
+  search: "the one record holding every word",
+};
+
+/**
+ * The found record's page, opened as `navigate` opens it (the same permission check and audit
+ * row) and carried as a record a search names is, after the line of where the words found it;
+ * null (the listing stays the answer) where it does not open or its page does not say every word.
+ */
+export async function oneRecord(backend: BrowseBackend, found: FoundRecord | null): Promise<string | null> {
+  if (!found) return null;
+  const page = await navigate(backend, found.uri);
+  if (page.outcome !== "applied" || !pageSays(page.markdown, found.words)) return null;
+  const where = found.listing ? ` in ${link(found.listing.title, found.listing.uri)}` : "";
+  return `Found by ${code(found.words)}${where}: ${FOUND_AS[found.by]}.\n\n${openedRecord(page)}`;
+}

@@ -1,0 +1,134 @@
+import type { BrowseBackend } from "../connectors/sdk/browse-backend";
+import type { RouteDefinition } from "../connectors/sdk/define-route";
+import { code, escapeText, link } from "../connectors/sdk/markdown";
+import { cutPage } from "./cut-page";
+import { withFilterWords } from "./filtered-line";
+import { shapedListing } from "./left-out-rows";
+import { type NarrowedListing, withParams } from "./listing-words";
+import type { MayNavigate } from "./navigable-routes";
+import { navigate } from "./navigate";
+import { listingRowFound, oneRecord } from "./one-record";
+import { recordsRead } from "./records-read";
+import { orderAlreadyStated } from "./sort-words";
+import { unfilteredWordsLine } from "./unfiltered-words-line";
+import { wordsRowsShow } from "./words-rows-show";
+
+/** How many words of a query that found nothing are each searched alone. */
+export const WORDS_ALONE = 3;
+
+/** Marks an opened listing that holds none of the words' records (never shown). */
+export const NONE_MARK = "\u0000none\u0000";
+
+/**
+ * The opened listing as the search shows it, or the page of the one record its words fit by its
+ * text (`record`: then it is the whole answer, one-record.ts).
+ */
+export interface OpenedSection {
+  markdown: string;
+  record: boolean;
+}
+
+/**
+ * The named page as a section of the search answer: opened as `navigate` opens it (the same
+ * permission check and audit row), cut at a line under OPENED_CHARS. Only a page that rendered
+ * is carried; anything else (refused, unavailable) leaves the answer as a plain search. Words
+ * left over from naming the listing either narrowed it (and a listing they match nowhere says so
+ * in one line with the link to all of it) or are said not to have filtered it; where they fit
+ * one row by its text, that record's page answers instead (`mayOpenRecord`: one-record.ts).
+ */
+export async function openedSection(
+  backend: BrowseBackend,
+  narrowed: NarrowedListing,
+  route: RouteDefinition | undefined,
+  may: MayNavigate,
+  q: string,
+  mayOpenRecord = true,
+): Promise<OpenedSection | null> {
+  const opened = await navigate(backend, narrowed.uri);
+  if (opened.outcome !== "applied") return null;
+  // Words naming a field the rows hold beyond the table show it as a column; values they deny go.
+  const { listing, page, said: widened } = await shapedListing(backend, narrowed, opened, route, q);
+  const title = route?.title ?? "";
+  const heading = link(page.title, page.uri);
+  const { leftover, textFilter, withoutWords, unsorted, sorted, filtered, ambiguous } = listing;
+  // The filters the words set, said in words (a team's name, not only its id in the address).
+  // Where the page states its filters, that one line names them in the words (withFilterWords).
+  const worded = withFilterWords(page.markdown, filtered);
+  const said = [
+    filtered.length && !worded ? `Filtered: ${filtered.map(escapeText).join(", ")}.` : "",
+    ...ambiguous,
+    widened,
+  ]
+    .filter(Boolean)
+    .map((line) => `${line}\n\n`)
+    .join("");
+  if (leftover && textFilter && page.rows === 0) {
+    // "Tickets" → "No ticket matches …; all tickets: …"; a longer title is named as it is.
+    const plural = title.toLowerCase();
+    const one = /^[a-z]+s$/.test(plural)
+      ? `No ${plural.slice(0, -1)} matches`
+      : `Nothing in ${escapeText(title)} matches`;
+    // What the text filter read, so "none" is final: not "maybe it only reads subjects".
+    const searched = route?.textSearches ? ` (searched: ${escapeText(route.textSearches)})` : "";
+    // Several words: each alone, at most three (round 11's model could not tell whether both had
+    // to match, and searched "login" again): the first that some row holds is the answer.
+    const each = leftover.split(" ").filter(Boolean).slice(0, WORDS_ALONE);
+    if (each.length > 1)
+      for (const word of each) {
+        const alone = await navigate(
+          backend,
+          withParams(withoutWords, [`${textFilter}=${encodeURIComponent(word)}`]),
+        );
+        if (alone.outcome === "applied" && (alone.rows ?? 0) > 0)
+          return {
+            record: false,
+            markdown: `## ${link(alone.title, alone.uri)} (opened here)\n\n${said}${one} every word of ${code(leftover)}${searched}; these hold ${code(word)}:\n\n${cutPage(alone)}`,
+          };
+      }
+    // None did; unless the rows show the words in a column ("unassigned", "high"): then the listing without
+    // them is the answer, said as not filtered by them, for the model to read the column.
+    const all = await navigate(backend, withoutWords);
+    const shown = all.outcome === "applied" ? wordsRowsShow(leftover, all.markdown) : [];
+    if (shown.length)
+      return {
+        record: false,
+        markdown: `## ${link(all.title, all.uri)} (opened here)\n\n${said}${shown.map(code).join(", ")} matched no ${escapeText(route?.textSearches ?? "text")}, and this listing has no filter for it: the rows are not narrowed by it, read their columns.\n\n${cutPage(all)}`,
+      };
+    const nor = each.length > 1 ? `, nor ${each.map(code).join(" or ")} alone` : "";
+    // What was read, counted and (when few) named, so "none" is final (issue 23).
+    const read = route ? await recordsRead(route, all, withoutWords, may) : null;
+    if (read)
+      return {
+        record: false,
+        markdown: `${NONE_MARK}## ${heading} (opened here)\n\n${said}${one} ${code(leftover)}${nor}, in ${read}`,
+      };
+    return {
+      record: false,
+      markdown: `${NONE_MARK}## ${heading} (opened here)\n\n${said}${one} ${code(leftover)}${nor}${searched}; all ${escapeText(plural)}: ${link(title, withoutWords)}`,
+    };
+  }
+  // Words that fit one row by its text, not asking for a list: that record's page is the answer
+  // (issue 23: the model opened the one row next), before any of the listing's links are recorded.
+  // Not where the words shaped the listing (a column they asked for, values kept or left out):
+  // that listing answers them ("when did it ship": the record's page may not show the time).
+  const shaped = Boolean(widened) || ambiguous.length > 0;
+  const record =
+    shaped || !mayOpenRecord ? null : await oneRecord(backend, listingRowFound(listing, page, route, q));
+  if (record) return { record: true, markdown: record };
+  const kept = cutPage(worded ? { ...page, markdown: worded } : page);
+  const unused = [
+    textFilter ? "" : unfilteredWordsLine(leftover, kept),
+    unsorted && !orderAlreadyStated(unsorted, kept)
+      ? `${code(unsorted)} did not sort this listing: it declares no such sort.`
+      : "",
+    // A listing that does not state its order itself (an imported one) is told it here: the
+    // rows are in the order the parameters the words set ask of the system.
+    sorted && !orderAlreadyStated(sorted.order, kept)
+      ? `${sorted.order[0]?.toUpperCase()}${sorted.order.slice(1)}: sorted by ${sorted.params.map((p) => code(decodeURIComponent(p))).join(" ")}.`
+      : "",
+  ]
+    .filter(Boolean)
+    .map((line) => `${line}\n\n`)
+    .join("");
+  return { record: false, markdown: `## ${heading} (opened here)\n\n${said}${unused}${kept}` };
+}

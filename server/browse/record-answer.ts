@@ -1,0 +1,34 @@
+import type { BrowseBackend } from "../connectors/sdk/browse-backend";
+import { link } from "../connectors/sdk/markdown";
+import { cutPage } from "./cut-page";
+import { navigate } from "./navigate";
+import type { BrowsePage } from "./render-page";
+
+/**
+ * A record's page as a search carries it: headed by its link, cut as a named listing is, with
+ * the actions its page offers on it kept (the capabilities that apply to this record, not the
+ * catalog's matches for the words).
+ */
+export function openedRecord(page: BrowsePage): string {
+  return `## ${link(page.title, page.uri)} (opened here)\n\n${cutPage(page, "## Actions")}`;
+}
+
+/**
+ * The answer to a search that names one record: its page opened as `navigate` opens it (the same
+ * permission check and audit row), as openedRecord carries it. A record that is not there for
+ * the caller (another tenant's, none) answers as navigate does. Null when the query names no record.
+ */
+export async function recordAnswer(
+  backend: BrowseBackend,
+  uris: readonly string[],
+): Promise<Pick<BrowsePage, "outcome" | "markdown"> | null> {
+  let refused: BrowsePage | null = null;
+  // Two kinds with the same prefix (two systems): the first page that is there answers.
+  for (const uri of uris) {
+    const page = await navigate(backend, uri);
+    if (page.outcome === "applied") return { outcome: "applied", markdown: openedRecord(page) };
+    refused ??= page;
+  }
+  if (!refused) return null;
+  return { outcome: refused.outcome, markdown: refused.markdown.replace(/^# .*\n+/, "").trimEnd() };
+}

@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importLegacyApi } from "../connectors/openapi/import-legacy-api";
+import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+
+/** Ids in the first cells of a listing's rows, in the order shown. */
+const rowIds = (markdown: string) => [...markdown.matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]);
+
+/**
+ * Issue 23: "What did the customer say on the charged-twice ticket?" took a search (a listing of
+ * one row) and a navigate to that row. Words that fit exactly one record by its text answer with
+ * its page, as navigate opens it, after one line of where they found it: one call. Two records,
+ * or a list asked for, stay a listing.
+ */
+describe("search: words that fit one record open its page", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+
+  const audited = async (after: number) =>
+    (
+      await w.db.auditEvent.findMany({
+        where: { tenantId: "acme", seq: { gt: after } },
+        orderBy: { seq: "asc" },
+      })
+    ).map((r) => `${r.operation} ${r.target ?? ""}`);
+  const seq = async () => (await w.db.auditCounter.findUnique({ where: { tenantId: "acme" } }))?.seq ?? 0;
+
+  it("a ticket found by its subject's words: its page, comments and actions, audited as navigate", async () => {
+    const sam = await w.connect(w.keys.sam);
+    const before = await seq();
+    const res = await sam.callTool({ name: "search", arguments: { query: "charged twice ticket" } });
+    const answer = text(res);
+    expect(sc(res).outcome).toBe("applied");
+    expect(answer).toContain(
+      "Found by `charged twice` in [Tickets](helpdesk://tickets?q=charged%20twice): its one row.",
+    );
+    expect(answer).toContain("## [Ticket tkt_1](helpdesk://ticket/tkt_1) (opened here)");
+    // What the customer said and what was noted internally: on the page, not one call away.
+    expect(answer).toContain("I only clicked pay once.");
+    expect(answer).toContain("Card processor shows one capture and one authorisation.");
+    expect(answer).toContain("[Add a comment](helpdesk://ticket/tkt_1/comment)");
+    // Not the listing's rows, nor the other pages the words matched.
+    expect(answer).not.toContain("| id | subject |");
+    expect(answer).not.toContain("## Other pages");
+    const links = (sc(res) as unknown as { links: string[] }).links;
+    expect(links).toContain("helpdesk://ticket/tkt_1");
+    expect(links).toContain("helpdesk://ticket/tkt_1/comment");
+    expect(await audited(before)).toContain("browse.navigated helpdesk://ticket/tkt_1");
+    // Without the kind's name, found by the systems' record search: the same page.
+    const bare = text(await sam.callTool({ name: "search", arguments: { query: "kettle refund" } }));
+    expect(bare).toContain(
+      "Found by `kettle refund` in [Tickets](helpdesk://tickets): the one record holding every word.",
+    );
+    expect(bare).toContain("## [Ticket tkt_3](helpdesk://ticket/tkt_3) (opened here)");
+    expect(bare).toContain("- **status:** pending");
+    expect(bare).toContain("Bella Billing");
+  });
+
+  it("an order found by its items' words: its page", async () => {
+    const alice = await w.connect(w.keys.alice);
+    const res = await alice.callTool({ name: "search", arguments: { query: "headphones order" } });
+    const answer = text(res);
+    expect(sc(res).outcome).toBe("applied");
+    expect(answer).toContain(
+      "Found by `headphones` in [Orders](shop://orders): the one row showing every word.",
+    );
+    expect(answer).toContain("## [Order ord_transit](shop://order/ord_transit) (opened here)");
+    expect(answer).toContain("Wireless Headphones");
+    expect(answer).toContain("[Track shipment](shop://order/ord_transit/tracking)");
+    expect(rowIds(answer)).not.toContain("ord_paid");
+  });
+
+  it("two records that fit stay a listing, and so does a list asked for", async () => {
+    const alice = await w.connect(w.keys.alice);
+    const kettle = text(await alice.callTool({ name: "search", arguments: { query: "kettle order" } }));
+    expect(kettle).toContain("## [Orders](shop://orders) (opened here)");
+    expect(kettle).toContain("the rows that show it: `ord_pending`, `ord_delivered`.");
+    expect(kettle).not.toContain("Found by");
+    const sam = await w.connect(w.keys.sam);
+    // A product and a ticket both hold the word.
+    const both = text(await sam.callTool({ name: "search", arguments: { query: "kettle" } }));
+    expect(both).toContain("## Records");
+    expect(both).not.toContain("(opened here)");
+    // One ticket holds the word, but so do a form's words: which was meant is not known.
+    const refund = text(await sam.callTool({ name: "search", arguments: { query: "refund" } }));
+    expect(refund).toContain("## Records");
+    expect(refund).toContain("after-sales");
+    expect(refund).not.toContain("(opened here)");
+    // "tickets", "which …s", "list": the listing, though one row fits.
+    for (const query of [
+      "tickets about charged twice",
+      "which tickets mention charged twice",
+      "list charged twice ticket",
+    ]) {
+      const listed = text(await sam.callTool({ name: "search", arguments: { query } }));
+      expect(listed, query).toContain("## [Tickets](helpdesk://tickets?q=charged%20twice) (opened here)");
+      expect(rowIds(listed), query).toEqual(["tkt_1"]);
+      expect(listed, query).not.toContain("Found by");
+    }
+  });
+
+  it("the record's page is navigate's: a record the caller may not open leaves the listing", async () => {
+    const rule = await w.db.permissionRule.create({
+      data: {
+        tenantId: "acme",
+        subjectType: "agent",
+        subjectId: w.agent.sam.agentId ?? null,
+        verb: "navigate",
+        pattern: "helpdesk://ticket/tkt_1",
+        decision: "deny",
+        position: -50,
+      },
+    });
+    try {
+      const sam = await w.connect(w.keys.sam);
+      const answer = text(
+        await sam.callTool({ name: "search", arguments: { query: "charged twice ticket" } }),
+      );
+      expect(answer).not.toContain("I only clicked pay once.");
+      expect(answer).not.toContain("(helpdesk://ticket/tkt_1) (opened here)");
+    } finally {
+      await w.db.permissionRule.delete({ where: { id: rule.id } });
+    }
+  });
+});
+
+describe("search: words that fit one record of an imported system", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+    await importLegacyApi(w);
+  });
+  afterAll(async () => w?.close());
+
+  it("its listing's free-text parameter leaves one row: that record's page", async () => {
+    const sam = await w.connect(w.keys.sam);
+    const answer = text(
+      await sam.callTool({
+        name: "search",
+        arguments: { query: "legacy ticket headphones", scheme: "legacy" },
+      }),
+    );
+    expect(answer).toMatch(
+      /^Found by `headphones` in \[[^\]]+\]\(legacy:\/\/v1\/tickets\?q=headphones\): its one row\.$/m,
+    );
+    expect(answer).toMatch(/\(legacy:\/\/v1\/tickets\/tkt_2\) \(opened here\)/);
+    expect(answer).toContain("Where are my headphones?");
+    // Said in the plural, the listing.
+    const listed = text(
+      await sam.callTool({
+        name: "search",
+        arguments: { query: "legacy tickets headphones", scheme: "legacy" },
+      }),
+    );
+    expect(listed).toMatch(/\(legacy:\/\/v1\/tickets\?q=headphones\) \(opened here\)/);
+  });
+});

@@ -32,10 +32,10 @@ describe("a column of another record's ids shows each by its name, the id beside
   it("the words naming a ticket answer who handles it, in the one search", async () => {
     const sam = await w.connect(w.keys.sam);
     const found = text(await sam.callTool({ name: "search", arguments: { query: "kettle refund ticket" } }));
-    expect(row(found, "tkt_3")).toMatchObject({
-      assignee_id: "Bella Billing (`tm_bella`)",
-      team_id: "`billing`",
-    });
+    // The words fit one ticket: its page is the answer, and it names who handles it.
+    expect(found).toContain("## [Ticket tkt_3](helpdesk://ticket/tkt_3) (opened here)");
+    expect(found).toContain("Bella Billing");
+    expect(found).not.toMatch(/assignee[^\n]*: `?tm_bella`?$/m);
     const listing = text(await sam.callTool({ name: "navigate", arguments: { uri: "helpdesk://tickets" } }));
     expect(row(listing, "tkt_2").assignee_id).toBe("Sid Shipping (`tm_sid`)");
     // An unassigned ticket stays empty; no name is made up.

@@ -291,6 +291,9 @@ export function rowsCarrying(
   return out;
 }
 
+/** Words that turn a part of a request into what not to take. */
+const NEGATED = /\b(?:no|not|nothing|none|never|without|except|don['’]?t)\b/i;
+
 export type ItemsMatch =
   /** `why`: how entries named by their price were picked, for the answer. */
   | { kind: "items"; items: Array<Record<string, unknown>>; why?: string }
@@ -319,8 +322,12 @@ export function itemsInWords(rows: ListedRow[], shape: ItemShape, request: strin
   // Only a list of lines with their counts (a cart) is taken whole, or alone; never a catalog.
   const counted = (list: string) =>
     !!shape.count && rows.some((r) => r.list === list && typeof r.row[shape.count as string] === "number");
-  for (const part of request.split(/[,;\n+&、，和]|\band\b|\bplus\b/i)) {
+  // Sentences are parts too: "Buy one mug. Nothing else from the cart." is two asks.
+  for (const part of request.split(/[,;\n+&、，和]|[.!?](?=\s|$)|\b(?:and|but|plus)\b/i)) {
     if (!part.trim()) continue;
+    // A part that says what NOT to take names nothing to take: "nothing else from the cart" took
+    // the whole cart (set H: a tee the user had excluded reached the approval screen).
+    if (NEGATED.test(part)) continue;
     // "The cheapest product": the one its price names, whatever else its words hold.
     const said = wordTokens(part);
     // "…in my cart" prices the cart's rows only; "the cheapest product" is no catalog's list

@@ -66,6 +66,16 @@ describe("choice words", () => {
     const tee = itemsInWords(rows, shape, "a tee");
     expect(tee.kind).toBe("several");
     expect(itemsInWords(rows, shape, "pay from my balance").kind).toBe("none");
+    // What not to take is never taken: the cart named to exclude it, a product after "not".
+    for (const request of [
+      "Buy one mug, express to my office, pay with my card. Nothing else from the cart.",
+      "buy a mug but not the tee from my cart",
+      "Buy a mug. Don't include my cart.",
+    ])
+      expect(itemsInWords(rows, shape, request), request).toEqual({
+        kind: "items",
+        items: [{ product_id: "prod_mug", quantity: 1 }],
+      });
   });
 
   it('a contraction\'s tail is no word: "what\'s" does not name the size-S tee, "size S" still does', () => {

@@ -9,7 +9,6 @@
 // get_context's throughput with AGENTS agents at once (each its own key), A, B and the legacy GET
 // in turn for ROUNDS rounds: the best round of each, and each serve's CPU per call over them all.
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { DbProvider } from "@/server/db/database-url";
@@ -17,6 +16,7 @@ import { createAgent } from "@/server/gateway/console/manage-agents";
 import { cliActor } from "@/server/gateway/console/record-console-audit";
 import { type ServeInstance, startServeInstance } from "../test/e2e/helpers/serve-instance";
 import { createTestDatabase } from "../test/helpers/database";
+import { processCpuMs } from "./process-cpu-ms";
 import { seedDemo } from "./seed-demo";
 import { startLegacyProcess } from "./start-legacy-process";
 
@@ -30,12 +30,8 @@ const AGENTS = Number(process.env.AGENTS ?? 20);
 const PER_AGENT = Number(process.env.PER_AGENT ?? 50);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 
-/** CPU (user + system, all threads) a process has used so far, in ms (Linux; 0 elsewhere). */
-function cpuMsOf(pid: number | undefined): number {
-  if (!pid || !existsSync(`/proc/${pid}/stat`)) return 0;
-  const fields = (readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1] ?? "").split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
+/** CPU (all threads) a process has used so far, in ms (Linux; 0 elsewhere). */
+const cpuMsOf = (pid: number | undefined): number => processCpuMs(pid) ?? 0;
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
 

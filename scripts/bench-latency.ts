@@ -2,8 +2,8 @@
 // agent, measured from outside over HTTP, next to the direct legacy call beneath it, in one run.
 // The production server (`serve`, not the dev server) runs as its own process on a fresh seeded
 // database (SQLite, then PostgreSQL when reachable); the demo legacy service runs as another.
-// Sequential latency (p50/p99 of N calls after a warm-up) of each face's common reads over
-// Streamable HTTP with a real MCP client, then throughput with 20 and 50 agents at once (each
+// Sequential latency (p50/p99 of N calls after a warm-up, every row's calls interleaved with the
+// others': see timeRows) of each face's common reads over Streamable HTTP with a real MCP client, then throughput with 20 and 50 agents at once (each
 // its own client and key) against the legacy service's own with as many callers; the same GET
 // through a bare Node.js forwarding process (reference-proxy.ts) is printed beside both, the floor
 // any gateway in its own process pays on this machine; then the
@@ -19,7 +19,6 @@
 //        --cpu-prof DIR (serve writes a V8 CPU profile there when it stops: where the time goes)
 //        --otlp URL (serve exports its traces there: each call's stages)
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -31,6 +30,7 @@ import { allowEgressTo } from "../test/helpers/allow-egress";
 import { countQueriesPerOperation } from "../test/helpers/count-queries";
 import { createTestDatabase, postgresAvailable } from "../test/helpers/database";
 import { buildIfNeeded } from "./next-build";
+import { processCpuMs } from "./process-cpu-ms";
 import { startReferenceProxy } from "./reference-proxy";
 import { seedDemo } from "./seed-demo";
 import { type LegacyProcess, startLegacyProcess } from "./start-legacy-process";
@@ -60,31 +60,44 @@ const quantile = (sorted: number[], q: number) =>
 
 type Timing = { p50: number; p99: number; cpuMs: number | null };
 
-/**
- * CPU time (user + system, all threads) a process has used so far, in ms, from Linux's
- * /proc/<pid>/stat (clock ticks of 10 ms); null elsewhere. Steadier than milliseconds of latency
- * on a shared machine: other processes' load delays a call but does not add to its CPU.
- */
-function cpuMsOf(pid: number | undefined): number | null {
-  if (!pid || !existsSync(`/proc/${pid}/stat`)) return null;
-  const fields = (readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1] ?? "").split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
+/** One row of the latency table: a call, and the process whose CPU it is charged (serve, the proxy). */
+type Row = { label: string; call: () => Promise<unknown>; pid?: number };
 
-/** p50/p99 of n sequential calls after a warm-up, and the CPU `pid` (serve) spent per call. */
-async function timeCalls(n: number, call: () => Promise<unknown>, pid?: number): Promise<Timing> {
-  for (let i = 0; i < 30; i++) await call();
-  const ms: number[] = [];
-  const cpuBefore = cpuMsOf(pid);
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await call();
-    ms.push(performance.now() - t);
-  }
-  const cpuAfter = cpuMsOf(pid);
-  ms.sort((a, b) => a - b);
-  const cpuMs = cpuBefore !== null && cpuAfter !== null ? (cpuAfter - cpuBefore) / n : null;
-  return { p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), cpuMs };
+/** Rounds each row's calls are spread over (see timeRows). */
+const ROUNDS = 10;
+
+/**
+ * p50/p99 of `n` sequential calls of each row, and the CPU its process spent per call. The rows'
+ * calls are interleaved: after a warm-up of every row, each round makes n/ROUNDS calls of each
+ * row in turn (the first row of a round moving on by one each round), so every row is measured
+ * across the same stretch of the run. Measured one row after the other, the rows compared two
+ * moments: the machine's load (other sessions' suites on these 2 cores) and serve's own warm-up
+ * (JIT, heap) drifted between the 2025-11-25 rows and the 2026-07-28 ones measured after them,
+ * by more than a protocol changes.
+ */
+async function timeRows(rows: Row[], n: number): Promise<Timing[]> {
+  for (let warm = 0; warm < 30; warm++) for (const row of rows) await row.call();
+  const ms = rows.map((): number[] => []);
+  const cpu = rows.map(() => 0);
+  const per = Math.max(1, Math.round(n / ROUNDS));
+  for (let round = 0; round < ROUNDS; round++)
+    for (let k = 0; k < rows.length; k++) {
+      const i = (k + round) % rows.length;
+      const row = rows[i] as Row;
+      const before = processCpuMs(row.pid);
+      for (let c = 0; c < per; c++) {
+        const t = performance.now();
+        await row.call();
+        ms[i]?.push(performance.now() - t);
+      }
+      const after = processCpuMs(row.pid);
+      if (before !== null && after !== null) cpu[i] = (cpu[i] ?? 0) + after - before;
+    }
+  return rows.map((row, i) => {
+    const sorted = (ms[i] ?? []).sort((a, b) => a - b);
+    const cpuMs = processCpuMs(row.pid) === null ? null : (cpu[i] ?? 0) / sorted.length;
+    return { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), cpuMs };
+  });
 }
 
 /** `callers` at once, `each` calls each; calls per second over the wall time. */
@@ -181,32 +194,33 @@ async function runOn(
     const legacyGet = legacyGetVia(legacy.url);
     const proxyGet = legacyGetVia(proxy.url);
     const agent = await mcpClient(instance.url, aliceKey);
-    const timings: Array<[string, Timing]> = [
-      ["legacy GET /v1/orders/{id}", await timeCalls(CALLS, legacyGet)],
-      // The floor of any Node.js gateway here: the same GET through a bare forwarding process.
-      ["the same GET through a bare Node proxy", await timeCalls(CALLS, proxyGet, proxy.pid)],
-    ];
+    const modern = MODERN_ROWS ? await mcpClient(instance.url, aliceKey, true) : undefined;
     const pid = instance.child.pid;
-    for (const [label, name, args] of READS)
-      timings.push([label, await timeCalls(CALLS, toolCall(agent, name, args), pid)]);
-    timings.push([
-      "tools/list",
-      await timeCalls(CALLS, () => agent.listTools(undefined, { timeout: 600_000 }), pid),
-    ]);
-    await agent.close();
-    if (MODERN_ROWS) {
-      const modern = await mcpClient(instance.url, aliceKey, true);
+    const rows: Row[] = [
+      { label: "legacy GET /v1/orders/{id}", call: legacyGet },
+      // The floor of any Node.js gateway here: the same GET through a bare forwarding process.
+      { label: "the same GET through a bare Node proxy", call: proxyGet, pid: proxy.pid },
+    ];
+    const eras: Array<[Client, string]> = [
+      [agent, ""],
+      ...(modern ? [[modern, " (2026-07-28)"] as [Client, string]] : []),
+    ];
+    for (const [client, era] of eras) {
       for (const [label, name, args] of READS)
-        timings.push([`${label} (2026-07-28)`, await timeCalls(CALLS, toolCall(modern, name, args), pid)]);
-      timings.push([
-        "tools/list (2026-07-28)",
-        await timeCalls(CALLS, () => modern.listTools(undefined, { timeout: 600_000 }), pid),
-      ]);
-      await modern.close();
+        rows.push({ label: `${label}${era}`, call: toolCall(client, name, args), pid });
+      rows.push({
+        label: `tools/list${era}`,
+        call: () => client.listTools(undefined, { timeout: 600_000 }),
+        pid,
+      });
     }
+    const measured = await timeRows(rows, CALLS);
+    const timings = rows.map((row, i): [string, Timing] => [row.label, measured[i] as Timing]);
+    await agent.close();
+    await modern?.close();
     const base = timings[0]?.[1] as Timing;
     console.log(
-      `\nlatency over HTTP, serve on ${provider}, MCP 2025-11-25 unless named, ${CALLS} sequential calls each after a warm-up, ${cpus().length} cores (load ${loadavg()[0]?.toFixed(1)})\n`,
+      `\nlatency over HTTP, serve on ${provider}, MCP 2025-11-25 unless named, ${CALLS} sequential calls each after a warm-up, the rows interleaved in ${ROUNDS} rounds, ${cpus().length} cores (load ${loadavg()[0]?.toFixed(1)})\n`,
     );
     console.log(
       table(

@@ -157,18 +157,55 @@ function cardRanges(view: string): Array<[number, number]> {
   return ranges;
 }
 
-/** Only ASCII: the text is its own card view (every digit and separator already ASCII). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, controls included
-const ALL_ASCII = /^[\u0000-\u007f]*$/;
+/** The code units `separatorOf` reads as a separator: the view writes them as one of ` .-/`. */
+const NON_ASCII_SEPARATORS = new Set([
+  0xa0, 0x2007, 0x2009, 0x202f, 0x3000, 0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0x2015, 0x2212, 0xff0d,
+  0xff0e, 0xff0f,
+]);
 
-/** ASCII digits plus every non-ASCII code unit (any of which may be part of a digit): at least the digits. */
-function possibleDigits(text: string): number {
-  let n = 0;
+/** Whether a code point is a decimal digit (of any script), remembered: pages repeat their characters. */
+const isDigitPoint = new Map<number, boolean>();
+function digitPoint(cp: number): boolean {
+  let known = isDigitPoint.get(cp);
+  if (known === undefined) {
+    known = /^\p{Nd}$/u.test(String.fromCodePoint(cp));
+    // Bounded: at most the characters of the texts seen.
+    if (isDigitPoint.size < 4096) isDigitPoint.set(cp, known);
+  }
+  return known;
+}
+
+/**
+ * One pass over the text: its digits (of any script), and whether its card view differs from the
+ * text anywhere the scan can see — a digit that is not ASCII, or a separator that is not ASCII
+ * right after an ASCII digit (where it could join or end a digit group). Any other character that
+ * is not ASCII is `~` in the view, which the scan reads exactly as it reads the character itself:
+ * neither a digit nor one of ` .-/`. Where the view makes no difference, the text is scanned as it
+ * is, at its own offsets: building the view was a third of redacting a rendered order page, whose
+ * `·` and `—` sit beside words, not digits.
+ */
+function digitScan(text: string): { digits: number; viewMatters: boolean } {
+  let digits = 0;
+  let viewMatters = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if ((c >= 48 && c <= 57) || c >= 0x80) n++;
+    if (c < 0x80) {
+      if (c >= 48 && c <= 57) digits++;
+      continue;
+    }
+    if (NON_ASCII_SEPARATORS.has(c)) {
+      const before = text.charCodeAt(i - 1);
+      if (before >= 48 && before <= 57) viewMatters = true;
+      continue;
+    }
+    const cp = text.codePointAt(i) as number;
+    if (digitPoint(cp)) {
+      digits++;
+      viewMatters = true;
+    }
+    if (cp > 0xffff) i++;
   }
-  return n;
+  return { digits, viewMatters };
 }
 
 /**
@@ -176,12 +213,10 @@ function possibleDigits(text: string): number {
  * Any script's digits and separators count (`４１１１ １１１１ …`), read through an ASCII view of it.
  */
 export function cardNumberSpans(text: string): Array<[number, number]> {
-  if (!/\p{Nd}{4}|\p{Nd}\D\p{Nd}/u.test(text)) return [];
-  // Most text shown or recorded is ASCII: its view is itself, position for position, and building
-  // it character by character was most of what redacting a rendered page cost.
   // No network issues fewer than 13 digits: a text with fewer holds no card (an amount, a date).
-  if (possibleDigits(text) < 13) return [];
-  if (ALL_ASCII.test(text)) return cardRanges(text);
+  const { digits, viewMatters } = digitScan(text);
+  if (digits < 13) return [];
+  if (!viewMatters) return cardRanges(text);
   const { view, at } = cardView(text);
   return cardRanges(view).map(([start, end]) => [at[start] as number, at[end] as number]);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { cardNumberSpans } from "@/server/card-numbers";
 import { escapeMarkdown } from "@/server/connectors/sdk/markdown";
 import { visibleText } from "@/server/connectors/sdk/visible-text";
 import { REDACTED, redactText } from "@/server/redact-secrets";
@@ -25,6 +26,51 @@ describe("redaction and escaping fast paths", () => {
     }
     // Positions after a character of two code units still cut exactly the card.
     expect(redactText("😀 4111111111111111 end")).toBe(`😀 ${REDACTED} end`);
+  });
+
+  it("a page's text is scanned as it is only where its view would read the same", () => {
+    // Each character as the card view writes it: separators as theirs, other non-ASCII as `~`.
+    const viewOf = (text: string) =>
+      text
+        .replace(/[\u2010-\u2015\u2212]/g, "-")
+        .replace(/\u00a0/g, " ")
+        .replace(/\u0664/g, "4")
+        .replace(/\u0661/g, "1")
+        .replace(/[^ -~]/g, "~");
+    const parts = [
+      "4111",
+      "1111",
+      " ",
+      "-",
+      "—",
+      "−",
+      "\u00a0",
+      "·",
+      "é",
+      "٤",
+      "١",
+      "x",
+      "_",
+      "12",
+      ".",
+      "/",
+    ];
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed;
+    };
+    for (let n = 0; n < 3000; n++) {
+      let text = "";
+      const length = 4 + (next() % 14);
+      for (let i = 0; i < length; i++) text += parts[next() % parts.length];
+      // Every character here is one code unit: the view's offsets are the text's.
+      expect(cardNumberSpans(text), text).toEqual(cardNumberSpans(viewOf(text)));
+    }
+    // A dash beside a digit joins groups; beside a word it joins nothing.
+    expect(redactText("4111—1111—1111—1111")).toBe(REDACTED);
+    expect(redactText("card — 4111 1111 1111 1111 — paid")).toBe(`card — ${REDACTED} — paid`);
+    expect(redactText("· 4111 1111 1111 1111 ·")).toBe(`· ${REDACTED} ·`);
   });
 
   it("a card in non-ASCII digits, and one of exactly 13 digits, are still found", () => {
@@ -72,6 +118,12 @@ describe("redaction and escaping fast paths", () => {
     expect(escapeMarkdown("a*b")).toBe("a\\*b");
     expect(escapeMarkdown("see https://x")).toBe("see https\\://x");
     expect(escapeMarkdown("_lead")).toBe("\\_lead");
+    // `:` and `&` start nothing by themselves: only before `//` or an entity are they escaped.
+    expect(escapeMarkdown("returnable: not shipped yet")).toBe("returnable: not shipped yet");
+    expect(escapeMarkdown("fish & chips")).toBe("fish & chips");
+    expect(escapeMarkdown("a&amp;b")).toBe("a\\&amp;b");
+    expect(escapeMarkdown("a &#39; b")).toBe("a \\&#39; b");
+    expect(escapeMarkdown("shop://x")).toBe("shop\\://x");
     expect(visibleText("plain words 123")).toBe("plain words 123");
     expect(visibleText("<U+0041>")).toBe("<U+003C>U+0041>");
     expect(visibleText("a\u202eb")).toBe("a<U+202E>b");

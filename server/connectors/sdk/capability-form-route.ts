@@ -1,7 +1,8 @@
 import { actionPage } from "./action-page";
 import type { BackendOutcome, BrowseBackend, Row } from "./browse-backend";
+import type { AnyConnector } from "./define-connector";
 import type { PageBody, RouteDefinition } from "./define-route";
-import { capabilityFormFields } from "./form-fields-line";
+import { capabilityFormFields, type LineField } from "./form-fields-line";
 import { escapeText, link } from "./markdown";
 import type { SubmittedWords } from "./not-run-yet";
 import {
@@ -34,12 +35,27 @@ export function capabilityFormRoute(
   base: Omit<RouteDefinition, "render" | "submit">,
   form: CapabilityForm,
 ): RouteDefinition {
+  // The fields follow from the capability's definition alone: worked out once per list of
+  // connectors (a tenant's, until its setup changes), not on every page that links the form.
+  const fieldsOf = new WeakMap<readonly AnyConnector[], Promise<readonly LineField[] | null>>();
   return {
     ...base,
     capability: form.capability,
-    // The record the form is about comes from its URI, never from a field.
     async fields(backend) {
-      return capabilityFormFields(backend, form.capability, await boundField(backend, form));
+      const among = await backend.connectors();
+      let fields = fieldsOf.get(among);
+      if (!fields) {
+        // The record the form is about comes from its URI, never from a field.
+        const bound = form.entity
+          ? among.flatMap((c) => c.capabilities).find((c) => c.id === form.capability)?.appliesTo.field
+          : undefined;
+        fields = capabilityFormFields(backend, form.capability, bound).then((found) =>
+          found ? Object.freeze(found) : found,
+        );
+        fieldsOf.set(among, fields);
+        fields.catch(() => fieldsOf.delete(among));
+      }
+      return fields;
     },
     async render(match, backend) {
       const entityId = form.entity ? match.params[form.entity.param] : undefined;

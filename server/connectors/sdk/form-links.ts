@@ -26,12 +26,24 @@ export async function routeAt(backend: BrowseBackend, uri: string): Promise<Rout
   const { scheme, segments } = parsed.value;
   const connector = (await backend.connectors()).find((c) => c.scheme === scheme);
   for (const route of connector?.routes ?? []) {
-    const path = route.pattern.split("://")[1] ?? "";
-    const parts = path === "" ? [] : path.split("/");
+    const parts = patternParts(route);
     if (parts.length !== segments.length) continue;
     if (parts.every((p, i) => (p.startsWith("{") && p.endsWith("}")) || p === segments[i])) return route;
   }
   return null;
+}
+
+const partsOf = new WeakMap<RouteDefinition, readonly string[]>();
+
+/** A route's pattern as path parts (`shop://order/{id}` → `order`, `{id}`), split once per route. */
+function patternParts(route: RouteDefinition): readonly string[] {
+  let parts = partsOf.get(route);
+  if (!parts) {
+    const path = route.pattern.split("://")[1] ?? "";
+    parts = path === "" ? [] : path.split("/");
+    partsOf.set(route, parts);
+  }
+  return parts;
 }
 
 /** The fields of the form a route answers, where it says them. */

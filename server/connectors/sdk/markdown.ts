@@ -33,8 +33,11 @@ function plain(value: unknown): string {
 }
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-/** Every character escapeMarkdown may escape (`&` and `:` only before what they would start). */
-const MARKDOWN_SIGNIFICANT = /[\\`*[\]()<>|~_&:]/;
+/**
+ * What escapeMarkdown may escape: its characters, `&` only before an entity and `:` only before
+ * `//` (a page's `name: value` text holds many a `:` that starts nothing).
+ */
+const MARKDOWN_SIGNIFICANT = /[\\`*[\]()<>|~_]|:\/\/|&#?[A-Za-z0-9]{1,32};/;
 
 /**
  * Escapes every character that could start markdown structure: `\` `` ` `` `*` `[` `]` `(` `)`

@@ -69,7 +69,14 @@ export function segmentValue(segment: string): string {
   }
 }
 
+/** A segment that is its own canonical form: plain characters, not starting with `.` (nor `..`). */
+const CANONICAL_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
+
 function canonicalSegment(raw: string): { ok: true; segment: string } | { ok: false; problem: string } {
+  // Most segments are ids and route words already in canonical form: nothing to decode, check or
+  // encode (each link of a page is parsed, and this was most of a parse).
+  if (raw.length <= MAX_SEGMENT_VALUE && CANONICAL_SEGMENT.test(raw) && !raw.includes(".."))
+    return { ok: true, segment: raw };
   if (!RAW_SEGMENT.test(raw)) return { ok: false, problem: `invalid path segment "${raw.slice(0, 40)}"` };
   let value: string;
   try {

@@ -76,7 +76,11 @@ export async function otherAsks(
       const best = asked[0];
       // Words no capability does that set a field of the action ("…, from my store credit": its
       // payment method) are the action's own detail, not an ask left undone.
-      const done = covers(started, hits, best, record, named) || (!best && setsField(words, setWords));
+      // A clause whose every word sets a field is detail even where another capability's words
+      // fit it too ("Buy one mug, express to my office": not an address change).
+      const done =
+        covers(started, hits, best, record, named) ||
+        (best ? setsEveryWord(words, setWords) : setsField(words, setWords));
       return { words, best, done, record, named };
     }),
   );
@@ -111,6 +115,12 @@ function setsField(words: string, setWords: readonly string[]): boolean {
   const own = wordTokens(words);
   const set = own.filter((t) => setWords.includes(t));
   return set.length > 0 && set.length * 2 >= own.length;
+}
+
+/** Whether every word of a clause sets one of the action's fields. */
+function setsEveryWord(words: string, setWords: readonly string[]): boolean {
+  const own = wordTokens(words);
+  return own.length > 0 && own.every((t) => setWords.includes(t));
 }
 
 /** How many asks besides the started one are read and named, each with its call. */

@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+
+/**
+ * Set H, task 2 (issue 23): "Buy one mug, express to my office, pay with my card. Nothing else
+ * from the cart." started a checkout of the mug AND the cart's tee ($55, where the user asked for
+ * $30), and answered `also asked: "express to my office" → change_delivery_address`. What the
+ * user excludes is never taken, and a clause whose words all set the started action's fields is
+ * its detail, not another ask. Real MCP client, gateway and legacy shop.
+ */
+describe("a request's own details and exclusions (MCP over HTTP)", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld();
+  });
+  afterAll(async () => w?.close());
+  beforeEach(async () => w.legacy.reset());
+
+  it("'nothing else from the cart' takes only what was named; 'express to my office' is the checkout's own", async () => {
+    const alice = await w.connect(w.keys.alice);
+    const res = await alice.callTool({
+      name: "start_action",
+      arguments: {
+        intent: "Buy one mug, express to my office, pay with my card. Nothing else from the cart.",
+      },
+    });
+    const out = sc(res);
+    expect(out.capability).toBe("checkout");
+    // Only the mug: the cart's tee was excluded by the words.
+    expect(out.from_words).toMatchObject({ items: "1 × prod_mug", shipping_method: "express" });
+    expect(out.also_asked).toBeUndefined();
+    expect(text(res)).not.toContain("change_delivery_address");
+    // A real second ask in the same words is still said.
+    const two = await alice.callTool({
+      name: "start_action",
+      arguments: {
+        intent:
+          "Buy one mug, express to my office, pay with my card, and change the address of my kettle order to home.",
+      },
+    });
+    expect(text(two)).toContain("change_delivery_address");
+  });
+});

@@ -231,7 +231,10 @@ function searchResultLines(all: Json[]): string[] {
       ? `${i + 1}. \`${r.capability}\` ${r.title} — ${r.record ? `record: ${r.record}; ` : ""}use: ${r.trigger} ${r.when_not_to_use} ${inputs}; ${approval}`
       : `${i + 1}. \`${r.capability}\` ${r.title}${r.another_ask === true ? " (for another ask of the words)" : ""} — ${inputs}; ${approval}`;
   });
-  if (all.length > results.length) lines.push(`(${all.length - results.length} weaker matches left out)`);
+  // Named, not counted: "(4 weaker matches left out)" even under `limit: 5` hid them for good, and
+  // a model looking for what does not exist (set I: a ticket moved to a team) could not tell.
+  const weaker = all.filter((r) => !results.includes(r)).map((r) => `\`${r.capability}\``);
+  if (weaker.length) lines.push(`weaker matches: ${weaker.join(", ")}`);
   return lines;
 }
 

@@ -2,6 +2,7 @@
 
 import { optInChoiceLines, paidChoiceLines } from "@/server/connectors/sdk/choice-lines";
 import { moneyRenderer } from "@/server/connectors/sdk/money-renderer";
+import { ENDED_STATUSES } from "@/server/connectors/sdk/outcome";
 import { readApproval } from "@/server/connectors/sdk/read-approval";
 import { verdictText } from "@/server/connectors/sdk/verdict-text";
 import { whenText } from "@/server/connectors/sdk/when-text";
@@ -260,7 +261,6 @@ function headline(result: OutcomeLike & Json): string {
 }
 
 /** Where a flow really ended: a finished action, or an answer that applied (a read, a search). */
-const FINISHED_STATUSES = new Set(["completed", "cancelled", "refused"]);
 
 /**
  * The text block of every action tool: compact markdown that alone is enough for the next
@@ -462,10 +462,7 @@ export function renderOutcomeText(
           : nextLine(n, result),
       );
   } else if (notDone.length) lines.push("next: nothing more is offered; tell the user what was not done");
-  else if (
-    FINISHED_STATUSES.has(String(result.status)) ||
-    (result.outcome === "applied" && !result.action_id)
-  )
+  else if (ENDED_STATUSES.has(String(result.status)) || (result.outcome === "applied" && !result.action_id))
     lines.push("next: none (flow finished)");
   else lines.push("next: nothing is offered; act on the message above (fix the arguments, or tell the user)");
   return lines.join("\n");

@@ -41,7 +41,8 @@ export async function ticketCandidates(
 ): Promise<Record<string, unknown>> {
   const [window, names] = await Promise.all([
     scopedTickets(adapter, actor, { page: 1, perPage: WINDOW }),
-    referenceNames(adapter),
+    // Read to match the user's words, the rows are never shown: no names to look up for them.
+    forWords ? NO_NAMES : referenceNames(adapter),
   ]);
   type Checked = { ticket: HelpdeskTicket; errors: ValidationError[] };
   const rank = choice.rank;
@@ -91,6 +92,7 @@ async function referenceNames(adapter: HelpdeskAdapter): Promise<ReferenceMaps> 
   return { mates, teams };
 }
 type ReferenceMaps = { mates: ReadonlyMap<string, string>; teams: ReadonlyMap<string, string> };
+const NO_NAMES: ReferenceMaps = { mates: new Map(), teams: new Map() };
 
 /**
  * One line's worth of a ticket: enough to tell the caller's tickets apart and pick one. Its

@@ -3,6 +3,7 @@ import type { BackendOutcome, BrowseBackend, Row } from "./browse-backend";
 import type { PageBody } from "./define-route";
 import { escapeText, type FormField, fieldList, link } from "./markdown";
 import { notRunYet, type SubmittedWords, waitsForConfirm } from "./not-run-yet";
+import { ENDED_STATUSES } from "./outcome";
 import { readApproval } from "./read-approval";
 import {
   fieldsFromOutcome,
@@ -36,7 +37,7 @@ export function actionPage(
   // step it stopped at and the link to itself are history. Round H's model read 760–827 tokens
   // to learn that an approved checkout and refund were done, most of them the options it had
   // chosen from.
-  const ended = ENDED.has(String(outcome.status));
+  const ended = ENDED_STATUSES.has(String(outcome.status));
   parts.push(
     ended
       ? `${escapeText(outcome.capability)} · ${escapeText(outcome.status)} · version ${escapeText(outcome.version)}`
@@ -137,9 +138,6 @@ export function actionPage(
     capability: typeof outcome.capability === "string" ? outcome.capability : undefined,
   };
 }
-
-/** Where an action has ended: nothing in it can be chosen or advanced any more. */
-const ENDED = new Set(["completed", "cancelled", "refused"]);
 
 /** Where the person's decision stands, naming who decided and why (a rejection's reason). */
 function approvalSection(value: unknown): string | null {

@@ -88,6 +88,9 @@ export interface Alternative {
 }
 
 /** Whether an evaluation stopped on refusals only (see `ValidationError.refused`). */
+/** Where an action has ended: nothing in it can be chosen, advanced or confirmed any more. */
+export const ENDED_STATUSES: ReadonlySet<string> = new Set(["completed", "cancelled", "refused"]);
+
 export function onlyRefusals(errors: readonly ValidationError[]): boolean {
   return errors.length > 0 && errors.every((e) => e.refused === true);
 }

@@ -79,8 +79,7 @@ export async function otherAsks(
       // A clause whose every word sets a field is detail even where another capability's words
       // fit it too ("Buy one mug, express to my office": not an address change).
       const done =
-        covers(started, hits, best, record, named) ||
-        (best ? setsEveryWord(words, setWords) : setsField(words, setWords));
+        covers(started, hits, best, record, named) || settingShare(words, setWords) >= (best ? 1 : 0.5);
       return { words, best, done, record, named };
     }),
   );
@@ -107,20 +106,12 @@ export async function otherAsks(
 }
 
 /**
- * Whether a clause is made of the words that set the action's fields: at least half of its words
- * are (what is left is how it is said: "use", "pay it").
+ * The share of a clause's words that set the action's fields: half is enough where no capability
+ * fits it (what is left is how it is said: "use", "pay it"), all where another's words fit too.
  */
-function setsField(words: string, setWords: readonly string[]): boolean {
-  if (!setWords.length) return false;
+function settingShare(words: string, setWords: readonly string[]): number {
   const own = wordTokens(words);
-  const set = own.filter((t) => setWords.includes(t));
-  return set.length > 0 && set.length * 2 >= own.length;
-}
-
-/** Whether every word of a clause sets one of the action's fields. */
-function setsEveryWord(words: string, setWords: readonly string[]): boolean {
-  const own = wordTokens(words);
-  return own.length > 0 && own.every((t) => setWords.includes(t));
+  return own.length ? own.filter((t) => setWords.includes(t)).length / own.length : 0;
 }
 
 /** How many asks besides the started one are read and named, each with its call. */

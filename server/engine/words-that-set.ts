@@ -18,22 +18,36 @@ export function wordsThatSet(capability: AnyCapability, ev: Evaluation, request:
   const out = new Set<string>();
   for (const field of Object.keys(ev.fromWords)) {
     if (ev.fromRequest.includes(field)) continue;
-    const value = ev.values[field];
-    // A list of ids ("item_ids") names its rows by the one-id key (`item_id`).
-    const list = Array.isArray(value);
-    const key = list && field.endsWith("s") ? field.slice(0, -1) : field;
-    const chosen = new Set((list ? value : [value]).filter((v): v is string => typeof v === "string"));
-    if (!chosen.size) continue;
-    const rows = choicesFor(
-      key,
-      ev.options,
-      list ? undefined : schemas[field],
-      valueWordsOf(capability, field),
-    );
-    for (const row of rows) {
-      if (!chosen.has(row.value)) continue;
-      for (const t of row.tokens) if (said.has(t)) out.add(t);
+    for (const { key, chosen, schema } of chosenValues(field, ev.values[field], schemas[field])) {
+      for (const row of choicesFor(key, ev.options, schema, valueWordsOf(capability, field))) {
+        if (!chosen.has(row.value)) continue;
+        for (const t of row.tokens) if (said.has(t)) out.add(t);
+      }
     }
   }
   return [...out];
+}
+
+/**
+ * The ids a field's value chose, under the key its choices' rows carry them: one value under the
+ * field's own name; a list of ids ("item_ids") under the one-id key (`item_id`); a list of rows
+ * (`items: [{product_id, quantity}]`) under each of their id keys ("Only the mugs" names the
+ * purchase's product, set I).
+ */
+function chosenValues(
+  field: string,
+  value: unknown,
+  schema: ZodType | undefined,
+): Array<{ key: string; chosen: Set<string>; schema?: ZodType }> {
+  if (!Array.isArray(value))
+    return typeof value === "string" ? [{ key: field, chosen: new Set([value]), schema }] : [];
+  const ids = value.filter((v): v is string => typeof v === "string");
+  const byKey = new Map<string, Set<string>>();
+  if (ids.length) byKey.set(field.endsWith("s") ? field.slice(0, -1) : field, new Set(ids));
+  for (const row of value) {
+    if (!row || typeof row !== "object") continue;
+    for (const [k, v] of Object.entries(row))
+      if (k.endsWith("_id") && typeof v === "string") byKey.set(k, (byKey.get(k) ?? new Set()).add(v));
+  }
+  return [...byKey].map(([key, chosen]) => ({ key, chosen }));
 }

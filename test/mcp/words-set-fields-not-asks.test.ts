@@ -40,4 +40,25 @@ describe("a request's own details and exclusions (MCP over HTTP)", () => {
     });
     expect(text(two)).toContain("change_delivery_address");
   });
+
+  it("'Only the mugs' narrows the purchase, no return of mugs (set I, task 2)", async () => {
+    const alice = await w.connect(w.keys.alice);
+    const res = await alice.callTool({
+      name: "start_action",
+      arguments: {
+        intent: "Buy two mugs, standard shipping to my home, pay from my store credit. Only the mugs.",
+      },
+    });
+    const out = sc(res);
+    expect(out.capability).toBe("checkout");
+    expect(out.from_words).toMatchObject({ items: "2 × prod_mug" });
+    expect(out.also_asked).toBeUndefined();
+    expect(text(res)).not.toContain("after_sales");
+    // "Just the lamp" after a purchase of a lamp reads the same way.
+    const lamp = await alice.callTool({
+      name: "start_action",
+      arguments: { intent: "Buy one desk lamp, standard to my office, pay by card. Just the lamp, please." },
+    });
+    expect(text(lamp)).not.toContain("also asked");
+  });
 });

@@ -28,7 +28,7 @@ export function getContextOperation(deps: GatewayDeps) {
                 target:
                   findEntity(input.entity ?? "", await connectorsFor(caller), input.entity_id)?.entity.uri(
                     String(input.entity_id),
-                  ) ?? `entity:${input.entity}`,
+                  ) ?? `entity:${input.entity ?? ""}`,
               },
         run: async (input, caller) => {
           if (input.action_id)
@@ -45,7 +45,7 @@ export function getContextOperation(deps: GatewayDeps) {
               outcome: "rejected",
               reason: "unknown_entity",
               // At most 20 names: fifty connected systems must not make a refusal a page long.
-              message: `No entity ${String(input.entity).slice(0, 40)}; entities: ${known
+              message: `${input.entity ? `No entity ${input.entity.slice(0, 40)}` : `No entity's ids look like ${id.slice(0, 40)}: name it in entity`}; entities: ${known
                 .flatMap((c) => c.entities.map((e) => e.name))
                 .slice(0, 20)
                 .join(", ")}`,

@@ -101,8 +101,10 @@ export const getContextInputSchema = z
   .superRefine((v, ctx) => {
     const byAction = v.action_id !== undefined;
     const byEntity = v.entity !== undefined || v.entity_id !== undefined;
-    if (byAction === byEntity || (byEntity && (!v.entity || !v.entity_id)))
-      ctx.addIssue({ code: "custom", message: "Give either action_id, or entity and entity_id", path: [] });
+    // The entity may be left out: the id's prefix names it (ord_… is an order), as a model
+    // that read the id expects (issue 23: `{"entity_id":"ord_transit"}` was a wasted call).
+    if (byAction === byEntity || (byEntity && !v.entity_id))
+      ctx.addIssue({ code: "custom", message: "Give either action_id, or entity_id (and entity)", path: [] });
   });
 
 export const advanceActionInputSchema = z

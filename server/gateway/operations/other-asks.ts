@@ -110,9 +110,14 @@ export async function otherAsks(
  * fits it (what is left is how it is said: "use", "pay it"), all where another's words fit too.
  */
 function settingShare(words: string, setWords: readonly string[]): number {
-  const own = wordTokens(words);
+  // "Only the mugs", "just the lamp": words that narrow what the action takes say which, not
+  // what (set I: "Only the mugs" after a purchase of mugs was offered as a return of mugs).
+  const own = wordTokens(words).filter((t) => !NARROWING.has(t));
   return own.length ? own.filter((t) => setWords.includes(t)).length / own.length : 0;
 }
+
+/** Words that narrow a clause to what it names: "only", "just", "nothing else", "no other". */
+const NARROWING = new Set(["only", "just", "solely", "nothing", "else", "no", "other", "except"]);
 
 /** How many asks besides the started one are read and named, each with its call. */
 const MAX_OTHER_ASKS = 3;

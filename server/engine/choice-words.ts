@@ -301,6 +301,14 @@ export type ItemsMatch =
   | { kind: "none" };
 
 /**
+ * A request's parts, each one thing it says: split at commas, "and", "&", "+", "but" and
+ * sentence ends ("Buy one mug. Nothing else from the cart." is two).
+ */
+export function requestParts(request: string): string[] {
+  return request.split(/[,;\n+&、，和]|[.!?](?=\s|$)|\b(?:and|but|plus)\b/i);
+}
+
+/**
  * The entries a request names for a list field: each part of it ("2 Logo Tee L", "a mug";
  * parts split at commas, "and", "&", "+") that names one row best is one entry, with the number
  * it says, else the row's own count (a cart line's quantity), else 1. A part that names no row
@@ -323,7 +331,7 @@ export function itemsInWords(rows: ListedRow[], shape: ItemShape, request: strin
   const counted = (list: string) =>
     !!shape.count && rows.some((r) => r.list === list && typeof r.row[shape.count as string] === "number");
   // Sentences are parts too: "Buy one mug. Nothing else from the cart." is two asks.
-  for (const part of request.split(/[,;\n+&、，和]|[.!?](?=\s|$)|\b(?:and|but|plus)\b/i)) {
+  for (const part of requestParts(request)) {
     if (!part.trim()) continue;
     // A part that says what NOT to take names nothing to take: "nothing else from the cart" took
     // the whole cart (set H: a tee the user had excluded reached the approval screen).

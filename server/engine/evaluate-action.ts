@@ -36,6 +36,7 @@ import { laterChoicesInWords } from "./later-choices";
 import { paidChoice } from "./paid-choices";
 import { partialLineInWords } from "./partial-line-words";
 import { present } from "./present-value";
+import { pricedFieldInWords } from "./priced-field";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 import { takesRequestAsReason } from "./request-as-reason";
 import { fieldWordsOf, saidByWords } from "./said-by-words";
@@ -691,6 +692,9 @@ async function fromRequest(
     // Two as old at the asked end: the words name no one record, so neither does any other
     // reading of them (the only one of the two that can take it, a younger one that fits): the
     // list, in the age's order, is for the user to pick from. A record quoted by its id still is.
+    // "The cheapest shipping": a one-value choice the words name by its price.
+    const priced = field === record.field ? undefined : pricedFieldInWords(field, rows, request);
+    if (priced) return { field, value: priced.choice.value, shown: priced.choice.value, why: priced.why };
     const named =
       aged?.kind === "tie"
         ? quotedIn(rows, request)

@@ -34,4 +34,18 @@ describe("price places and counts in the words (MCP over HTTP, real gateway and 
     for (const intent of ["Buy 2 cheapest mugs", "Buy 2 of the cheapest mugs"])
       expect((sc(await preview(intent)).from_words as Json).items).toBe("2 × prod_mug");
   });
+
+  it("'the cheapest shipping' picks the cheapest method, said so; the lamp is still the lamp (set J, task 2)", async () => {
+    const lamp = await preview("Buy one Desk Lamp, the cheapest shipping to my office, pay from my balance.");
+    const words = sc(lamp).from_words as Json;
+    expect(words).toMatchObject({ items: "1 × prod_lamp", shipping_method: "standard" });
+    expect(text(lamp)).toContain("cheapest of 3 available");
+    expect(text(lamp)).not.toContain("missing: shipping_method");
+    // "Ship it the fastest" names no price end: the method stays the user's choice.
+    const fast = await preview("Buy one Desk Lamp, ship it express to my office, pay by card.");
+    expect((sc(fast).from_words as Json).shipping_method).toBe("express");
+    // A price end turned down names nothing.
+    const notCheapest = await preview("Buy one Desk Lamp, not the cheapest shipping, to my office, by card.");
+    expect((sc(notCheapest).from_words as Json | undefined)?.shipping_method).toBeUndefined();
+  });
 });

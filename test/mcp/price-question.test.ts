@@ -26,24 +26,31 @@ describe("a price question is answered before anything is paid (MCP over HTTP, r
       arguments: { capability: "checkout", intent, ...(patch ? { patch } : {}) },
     });
 
-  it("'the cheapest way to ship my cart' is the cart, each method said with the order's total", async () => {
+  it("'the cheapest way to ship my cart' is the cart at the cheapest method, with the order's total", async () => {
     const out = await checkout(
       "What's the cheapest way to ship my cart to my office, and what would it cost in total?",
     );
     const s = sc(out);
-    // "Cheapest" asks about the way to ship, not which of the cart's lines to buy.
+    // "Cheapest" asks about the way to ship, not which of the cart's lines to buy: the cheapest
+    // method is taken, said so, and the total as it stands answers "what would it cost".
     expect(s.from_words).toMatchObject({
       items: "2 × prod_mug, 1 × prod_tee",
       address_id: "addr_alice_office",
+      shipping_method: "standard",
     });
-    expect(s.missing).toEqual(["shipping_method"]);
-    const methods = (s.options as { shipping_methods: Json[] }).shipping_methods;
+    expect(s.missing).toEqual(["payment_type"]);
+    expect((s.options as Json).to_pay).toEqual({ subtotal: 6100, shipping: 500, total: 6600 });
+    expect(text(out)).toContain("shipping_method = standard (the cheapest of 3 available)");
+    expect(text(out)).toContain("options.to_pay: subtotal $61.00, shipping $5.00, total $66.00");
+    // Asked without a price end, each method is said with the order's total.
+    const each = sc(await checkout("How much would it cost to ship my cart to my office?"));
+    expect(each.missing).toEqual(["shipping_method"]);
+    const methods = (each.options as { shipping_methods: Json[] }).shipping_methods;
     expect(methods.map((m) => [m.method, m.price, m.total])).toEqual([
       ["standard", 500, 6600],
       ["express", 1200, 7300],
       ["same_day", 1500, 7600],
     ]);
-    expect(text(out)).toContain("`standard` $5.00, total $66.00 (eta_days 5)");
     console.info(`price question, first answer: ${encode(text(out)).length} tokens`);
   });
 

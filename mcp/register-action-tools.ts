@@ -34,8 +34,9 @@ const DESCRIPTIONS: Record<ActionToolName, string> = {
   // Said up front (issue 23): a start that needs nobody's approval is the change, key or not.
   start_action:
     "Start a change from the user's words (no search needed) or a capability with every field they gave; it runs now unless someone must approve.",
-  get_context: "Re-read an action, or view a record.",
-  advance_action: "Set an action's fields at its current version.",
+  get_context: "Read an action or a record.",
+  // Played (set J): a rewrite by advance sent the comment, which the model meant to confirm after.
+  advance_action: "Set fields; once complete it runs unless someone must approve.",
   confirm_action: "Execute the effect, once approved where asked.",
   verify_action: "Check an unknown effect with the system of record.",
   recover_action: "Reconcile an unknown effect, when next_actions offer it.",

@@ -4,7 +4,7 @@ import { pricedInWords } from "./price-words";
 /**
  * The choice of a one-value field that the request names by its price ("the cheapest shipping",
  * "ship it the cheapest way", "the priciest plan"): in the part of the request that speaks of the
- * field (a word of its name: shipping_method → "shipping", or "ship"), the row at that price end
+ * field (a word of its name: delivery_mode → "delivery", or "deliver"), the row at that price end
  * among those that can be taken, with why. Played (set J): "Buy one Desk Lamp, the cheapest
  * shipping to my office" asked the user to choose a shipping method the words had chosen. A tie,
  * a price the words turn down, or rows without prices name nothing: the field is asked as before.
@@ -18,7 +18,7 @@ export function pricedFieldInWords(
   if (!own.length || !rows.length) return undefined;
   for (const part of requestParts(request)) {
     const tokens = wordTokens(part);
-    // "ship" speaks of shipping_method as "shipping" does: either starts the other.
+    // "deliver" speaks of delivery_mode as "delivery" does: either starts the other.
     const aboutField = tokens.some(
       (t) => t.length >= 4 && own.some((w) => w.startsWith(t) || t.startsWith(w)),
     );

@@ -31,8 +31,8 @@ export function wordsThatSet(capability: AnyCapability, ev: Evaluation, request:
 /**
  * The ids a field's value chose, under the key its choices' rows carry them: one value under the
  * field's own name; a list of ids ("item_ids") under the one-id key (`item_id`); a list of rows
- * (`items: [{product_id, quantity}]`) under each of their id keys ("Only the mugs" names the
- * purchase's product, set I).
+ * (`[{thing_id, count}]`) under each of their id keys ("Only the mugs" names the
+ * purchase's own line, set I).
  */
 function chosenValues(
   field: string,

@@ -44,6 +44,8 @@ describe("tools/list token budget (o200k)", () => {
     // and the key says what it adds (a resend past 10 minutes, a change made again), shorter.
     // 800 after round 17: start_action says the user's words need no search before it (the model
     // searched first in 3 of its 11 starts), paid for by one comma less.
+    // 799 after set J: advance_action says a complete change runs (a model rewrote a comment by
+    // advance and was surprised it was sent), paid for by get_context's shorter text.
     expect(visible.map((t) => t.name)).not.toContain("run_script");
     expect(visible.find((t) => t.name === "search")?.description).toMatch(/^Read or list/);
     expect(visible.find((t) => t.name === "start_action")?.description).toMatch(/^Start a change/);

@@ -101,7 +101,8 @@ function askedText(request: string): string {
  * What a request says of the record of `capability` among `rows` (the node's choices for the
  * record field): the words that describe it are the request's words anywhere before the record's
  * name and after it up to what to do, less the capability's own words ("return", "resolve"), the
- * words that fill its other fields (their names and fixed values: "urgent", "exchange") and words
+ * words that fill its other fields (their names and fixed values: "urgent", "exchange"), unless
+ * they sit in the record's name phrase ("every urgent ticket": what-to-do-words.ts), and words
  * every row says. A word the request denies ("hasn't shipped", "not paid", "unshipped") keeps the
  * rows that do not affirm it; one no row affirms, or every row does, changes nothing. Undefined
  * when no such word fits a row, or no row fits them all: the caller answers as before.

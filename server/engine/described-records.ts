@@ -121,7 +121,6 @@ export function describedRecords(
   request: string,
 ): Described | undefined {
   if (rows.length < 2) return undefined;
-  const field = capability.appliesTo.field ?? "";
   const noun = wordTokens(capability.appliesTo.entity)[0] ?? "";
   const said = (w: string) => rows.filter((r) => says(r, w)).length;
   const skip = whatToDoWords(capability, askedText(request), (w) => rows.some((r) => says(r, w)));

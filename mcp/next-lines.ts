@@ -43,12 +43,17 @@ export function nextLine(n: Next, result: OutcomeLike): string {
 }
 
 /**
- * The asks of the user's words that no capability does (gateway other-asks.ts): said as not
- * done, so an answer that ends its flow never reads as the whole request done.
+ * The asks of the user's words that no capability does, or whose capability cannot take their
+ * record now (gateway other-asks.ts): said as not done, so an answer that ends its flow never
+ * reads as the whole request done.
  */
 export function notDoneLines(result: OutcomeLike): string[] {
   const asks = Array.isArray(result.also_asked) ? (result.also_asked as Json[]) : [];
   return asks
-    .filter((a) => typeof a.words === "string" && !a.capability)
-    .map((a) => `not done: "${escapeText(a.words)}" (no capability does it; tell the user)`);
+    .filter((a) => typeof a.words === "string" && (!a.capability || a.not_now))
+    .map((a) =>
+      a.capability
+        ? `not done: "${escapeText(a.words)}" (${escapeText(String(a.capability))} cannot take ${escapeText(String(a.entity_id))} now; tell the user)`
+        : `not done: "${escapeText(a.words)}" (no capability does it; tell the user)`,
+    );
 }

@@ -4,7 +4,6 @@ import { eventStem, stampedEvent } from "../connectors/sdk/record-events";
 import { FUNCTION_WORDS } from "../function-words";
 import { askedAfterName } from "./asked-after-name";
 import {
-  AGE_WORDS,
   type ChoiceRow,
   choicesFor,
   choicesOfValues,
@@ -14,6 +13,7 @@ import {
 } from "./choice-words";
 import { datingWords, dayOf, isDayWord, MADE_WORDS } from "./day-words";
 import { requestWords } from "./request-words";
+import { whatToDoWords } from "./what-to-do-words";
 import { cannot, whyPicked } from "./why-picked";
 
 /**
@@ -101,7 +101,8 @@ function askedText(request: string): string {
  * What a request says of the record of `capability` among `rows` (the node's choices for the
  * record field): the words that describe it are the request's words anywhere before the record's
  * name and after it up to what to do, less the capability's own words ("return", "resolve"), the
- * words that fill its other fields (their names and fixed values: "urgent", "exchange") and words
+ * words that fill its other fields (their names and fixed values: "urgent", "exchange"), unless
+ * they sit in the record's name phrase ("every urgent ticket": what-to-do-words.ts), and words
  * every row says. A word the request denies ("hasn't shipped", "not paid", "unshipped") keeps the
  * rows that do not affirm it; one no row affirms, or every row does, changes nothing. Undefined
  * when no such word fits a row, or no row fits them all: the caller answers as before.
@@ -120,10 +121,9 @@ export function describedRecords(
   request: string,
 ): Described | undefined {
   if (rows.length < 2) return undefined;
-  const field = capability.appliesTo.field ?? "";
   const noun = wordTokens(capability.appliesTo.entity)[0] ?? "";
-  const skip = wordsOfCapability(capability, field);
   const said = (w: string) => rows.filter((r) => says(r, w)).length;
+  const skip = whatToDoWords(capability, askedText(request), (w) => rows.some((r) => says(r, w)));
   const affirmed = (w: string) => rows.filter((r) => affirms(r, w)).length;
   // A day word describes the record only where it dates it ("placed today"), not when to act.
   const dating = datingWords(request);
@@ -234,7 +234,7 @@ export function contradicts(
   row: ChoiceRow,
 ): boolean {
   const noun = wordTokens(capability.appliesTo.entity)[0] ?? "";
-  const skip = wordsOfCapability(capability, capability.appliesTo.field ?? "");
+  const skip = whatToDoWords(capability, askedText(request), (w) => rows.some((r) => says(r, w)));
   const dating = datingWords(request);
   return describingSequence(askedText(request), noun).some(
     (e) =>
@@ -332,29 +332,6 @@ function describingSequence(text: string, noun: string): Array<{ token: string; 
     out.push({ token, denied: word.denied && token !== noun });
     if (token === noun) after = true;
   }
-  return out;
-}
-
-/**
- * Words that say what to do rather than which record: the capability's own (its id, title and
- * synonyms) and those of its other fields (their names, their fixed values).
- */
-function wordsOfCapability(capability: AnyCapability, recordField: string): Set<string> {
-  const out = new Set<string>();
-  const add = (text: string) => {
-    for (const t of wordTokens(text.replace(/[_-]/g, " "))) out.add(t);
-  };
-  // Which end by age is the age reading's (choice-words.ts), never a fact a row says.
-  for (const w of Object.keys(AGE_WORDS)) out.add(w);
-  add(capability.id);
-  add(capability.title);
-  for (const s of capability.synonyms) add(s);
-  for (const node of capability.nodes)
-    for (const [f, schema] of Object.entries(node.fields ?? {})) {
-      if (f === recordField) continue;
-      add(f);
-      for (const r of choicesFor(f, {}, schema)) add(r.value);
-    }
   return out;
 }
 

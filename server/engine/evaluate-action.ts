@@ -28,11 +28,12 @@ import {
 import { withClosedChoices } from "./closed-choice";
 import { requiredFields } from "./describe-inputs";
 import { describedAnswer } from "./described-answer";
-import { askPart, canTake, contradicts, deniedOf, describedRecords } from "./described-records";
+import { askPart, canTake, contradicts, deniedOf, describedRecords, says } from "./described-records";
 import { everyCovered, everyWhy } from "./every-described";
 import { flagInWords } from "./flag-words";
 import { idListInWords } from "./id-list-words";
 import { laterChoicesInWords } from "./later-choices";
+import { namePhrase } from "./name-phrase";
 import { paidChoice } from "./paid-choices";
 import { partialLineInWords } from "./partial-line-words";
 import { present } from "./present-value";
@@ -252,7 +253,7 @@ export async function evaluateAction(
       );
       const said =
         request && toDefault.length
-          ? await fromRequest(fields, toDefault, own, lists, request, capability, givenTexts(values))
+          ? await fromRequest(fields, toDefault, own, lists, request, capability, givenTexts(values), options)
           : undefined;
       for (const f of toDefault) tried.add(f);
       if (said && "value" in said) {
@@ -305,6 +306,8 @@ export async function evaluateAction(
             lists,
             request,
             capability,
+            [],
+            options,
           )
         : undefined;
       if (named && "value" in named) {
@@ -595,6 +598,7 @@ async function fromRequest(
   request: string,
   capability: AnyCapability,
   given: string[] = [],
+  known: Record<string, unknown> = {},
 ): Promise<
   | { field: string; value: unknown; shown: string; why?: string; refused?: ValidationError }
   | { ambiguous: ValidationError; narrow?: string[] }
@@ -603,6 +607,13 @@ async function fromRequest(
   const record = capability.appliesTo;
   const entity = record.entity;
   const freeText = missing.filter((f) => fields[f] && isFreeText(f, fields[f] as ZodType, options));
+  // The record's rows as the steps before offered them (`known`), to tell its name phrase by;
+  // where none were offered (the record was sent), the phrase runs back to "the"/"every".
+  const ownWords = async (recordField: string, text: string) => {
+    const records = choicesFor(recordField, { ...known, ...options, ...(await lists()) });
+    const noun = wordTokens(entity)[0] ?? "";
+    return namePhrase(text, noun, (w) => records.length < 2 || records.some((r) => says(r, w))).rest;
+  };
   for (const field of missing) {
     const schema = fields[field];
     if (!schema) continue;
@@ -662,10 +673,13 @@ async function fromRequest(
       choicesFor(field, { ...options, ...(await lists()) }, schema, valueWordsOf(capability, field)),
       lifecycle,
     );
+    // The words naming the record ("every urgent ticket") describe it, never another field's new
+    // value: issue 23 set the priority to "urgent" from them (name-phrase.ts).
+    const own = field === record.field || !record.field ? request : await ownWords(record.field, request);
     // "The oldest open shipping ticket" names one by its age, whatever else its words fit, and
     // whether or not it can take the change: that record is taken, and its checks say (issue 23:
     // a newer one that could was changed instead, with no approval asked).
-    const aged = ageInWords(rows, request, entity, canTake(capability, rows, request));
+    const aged = ageInWords(rows, own, entity, canTake(capability, rows, own));
     // The record picked by a description says why (a record quoted by its id needs no reason).
     const picked = (choice: ChoiceRow, words: string[], age?: "oldest" | "newest") => ({
       field,
@@ -698,7 +712,7 @@ async function fromRequest(
     const named =
       aged?.kind === "tie"
         ? quotedIn(rows, request)
-        : nameInRequest(rows, request, field === record.field ? capability : undefined);
+        : nameInRequest(rows, own, field === record.field ? capability : undefined);
     if (aged?.kind === "tie" && !named)
       return describedAnswer(field, entity, { kind: "aged", said: aged.said, tied: aged.tied });
     if (named)
@@ -719,7 +733,7 @@ async function fromRequest(
         return { ...picked(every[0], found.words), why: everyWhy(capability, every, request) };
       if (found) return describedAnswer(field, entity, found);
     }
-    const described = describedInWords(rows, request, entity);
+    const described = describedInWords(rows, own, entity);
     // The words before the record's name describe it; those after say what to do ("… to urgent").
     const said = wordTokens(request);
     const noun = said.indexOf(wordTokens(entity)[0] ?? "");

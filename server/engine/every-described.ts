@@ -3,6 +3,7 @@ import { EVERY_WORDS, FUNCTION_WORDS } from "../function-words";
 import { type ChoiceRow, wordTokens } from "./choice-words";
 import { MADE_WORDS } from "./day-words";
 import { askPart, type Described, describedRecords, says } from "./described-records";
+import { whatToDoWords } from "./what-to-do-words";
 
 const EVERY = new Set(EVERY_WORDS);
 /** Words that end a description before the record's name: what comes next is another thing's. */
@@ -28,9 +29,14 @@ export interface EveryDescription {
  * "Every unassigned open ticket", "all my delivered orders", "each of the open tickets": one of
  * EVERY_WORDS taking the record's name (`noun`), with only describing words between (a preposition
  * or a comma between them makes it another thing's: "all the mugs from my order" is about mugs,
- * not orders), and after the name those up to what to do. Undefined when no such phrase.
+ * not orders), and after the name those up to what to do: a word of AFTER_NAME_ENDS or one of
+ * `whatToDo` (the capability's words: "… high priority"). Undefined when no such phrase.
  */
-export function everyDescription(text: string, noun: string): EveryDescription | undefined {
+export function everyDescription(
+  text: string,
+  noun: string,
+  whatToDo: ReadonlySet<string> = new Set(),
+): EveryDescription | undefined {
   const raw = text.toLowerCase().match(/[\p{L}\p{N}'’_-]+|[.,;:!?—–()]/gu) ?? [];
   for (let i = 0; i < raw.length; i++) {
     if (!EVERY.has(raw[i] ?? "") || raw[i - 1] === "not") continue;
@@ -45,8 +51,12 @@ export function everyDescription(text: string, noun: string): EveryDescription |
           let k = j + 1;
           k < raw.length && !AFTER_NAME_ENDS.has(raw[k] ?? "") && /[\p{L}\p{N}]/u.test(raw[k] ?? "");
           k++
-        )
-          words.push(...wordTokens(raw[k] ?? ""));
+        ) {
+          const tokens = wordTokens(raw[k] ?? "");
+          // "Make every urgent ticket high priority": the new value is what to do, not which.
+          if (tokens.some((t) => whatToDo.has(t))) break;
+          words.push(...tokens);
+        }
         return { words: words.filter((t) => !FILLER.has(t)), said };
       }
       if (BEFORE_NAME_ENDS.has(w) || !/[\p{L}\p{N}]/u.test(w)) break;
@@ -72,7 +82,12 @@ export function everyCovered(
   found?: Described,
 ): ChoiceRow[] | undefined {
   const noun = wordTokens(capability.appliesTo.entity)[0] ?? "";
-  const every = everyDescription(askPart(request, rows), noun);
+  const asked = askPart(request, rows);
+  const every = everyDescription(
+    asked,
+    noun,
+    whatToDoWords(capability, asked, (w) => rows.some((r) => says(r, w))),
+  );
   if (!every?.words.length) return undefined;
   const described = found ?? describedRecords(capability, rows, request);
   if (!described || described.kind === "closed") return undefined;

@@ -45,12 +45,27 @@ const EN_SUBORDINATE = /^(?:before|after|if|once|until|while|unless|whenever|sin
 // free relative ("pay | whatever I still owe"): played, its "still" made the ask a situation.
 const EN_RELATIVE = /\b(?:that|which|who|whose|where|whatever|whichever)\b.*$/;
 
+// "I don't need them", "we no longer want it": a want the speaker denies of themselves is why
+// they ask, never an ask (issue 23: "…, I don't need them" was offered as a cancel of the
+// delivered order). What is left of the clause is read as any other: "I don't want it, please
+// take it back" still asks by its "please".
+const EN_UNWANTED =
+  /^(?:i|we)\s+(?:really\s+|just\s+|simply\s+)?(?:do\s+not|don['’]?t|did\s+not|didn['’]?t|no\s+longer|never)\s+(?:really\s+)?(?:want|need|like)\b/;
+
+// The same in Chinese, said of oneself ("我不需要了", "我们不想要了"); a bare "不要…" tells someone
+// not to do something, which asks.
+const ZH_UNWANTED = /^我们?(?:真的|已经|再也|也)?(?:不再|不|没)(?:太)?(?:需要|想要|要|想)/;
+
 function roleOf(clause: string): ClauseRole {
   if (/[\u3400-\u9fff]/.test(clause) && !/[a-z]{3}/.test(clause)) {
+    const unwanted = ZH_UNWANTED.exec(clause);
+    if (unwanted && !ZH_ASK.test(clause.slice(unwanted[0].length))) return "situation";
     if (ZH_ASK.test(clause) || ZH_QUESTION.test(clause)) return "request";
     return ZH_STATE.test(clause) ? "situation" : "request";
   }
   if (EN_SUBORDINATE.test(clause)) return "situation";
+  const unwanted = EN_UNWANTED.exec(clause);
+  if (unwanted && !EN_REQUEST.test(clause.slice(unwanted[0].length))) return "situation";
   if (EN_REQUEST.test(clause) || EN_QUESTION.test(clause)) return "request";
   return EN_SUBJECT.test(clause) || EN_STATE.test(clause.replace(EN_RELATIVE, "")) ? "situation" : "request";
 }

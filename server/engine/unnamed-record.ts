@@ -9,7 +9,8 @@ import {
   withLifecycle,
   wordTokens,
 } from "./choice-words";
-import { everyCovered, everyDescription } from "./every-described";
+import { describedRecords } from "./described-records";
+import { everyCovered } from "./every-described";
 
 /** What the answer says when the record of a change is the agent's pick among several. */
 export interface AskUser {
@@ -46,25 +47,81 @@ export async function unnamedRecord(
   const eligible = choicesFor(field, offer.options ?? {}).filter((r) => possible(r));
   if (eligible.length < 2 || !eligible.some((r) => r.value === chosen)) return null;
   if (words.request && namedInWords(eligible, words.request)?.value === chosen) return null;
-  // "Every unassigned open ticket" names each ticket the whole description fits (every-described.ts),
-  // read from the same rows a start's words are (the node's offer and its lookup).
-  if (words.request && everyDescription(words.request, wordTokens(capability.appliesTo.entity)[0] ?? "")) {
-    const looked = (await first.lookup?.({ adapter, actor, values: without, derived: {} })) ?? {};
-    const rows = withLifecycle(choicesFor(field, { ...offer.options, ...looked }), first.lifecycle);
-    if (everyCovered(capability, rows, words.request)?.some((r) => r.value === chosen)) return null;
+  // The records the words describe ("every urgent ticket"), read from the same rows a start's
+  // words are (the node's offer and its lookup): the one they fit is named; where they fit
+  // several, only those are the ones to ask about, never a record the description excludes.
+  const described = words.request
+    ? await describedAmong(
+        capability,
+        first,
+        { adapter, actor, values: without, derived: {} },
+        offer,
+        words.request,
+      )
+    : undefined;
+  if (described?.named.includes(chosen)) return null;
+  const fitting = described?.fits.length ? eligible.filter((r) => described.fits.includes(r.value)) : [];
+  const among = fitting.some((r) => r.value === chosen) ? fitting : [];
+  if (described?.fits.length && !among.length) {
+    const others = eligible.filter((r) => r.value !== chosen && described.fits.includes(r.value));
+    if (others.length)
+      return ask(field, chosen, [...eligible.filter((r) => r.value === chosen), ...others], "describe");
   }
-  const shown = eligible.slice(0, 10);
+  return ask(field, chosen, among.length ? among : eligible, among.length ? "fit" : "take");
+}
+
+/**
+ * What the answer says: the record sent, and the others the user may mean, told apart by what
+ * differs. `how`: the others are all that could take the change ("take"), the ones the user's
+ * description fits too ("fit"), or the ones it fits instead of the record sent ("describe").
+ */
+function ask(field: string, chosen: string, rows: ChoiceRow[], how: "take" | "fit" | "describe"): AskUser {
+  const n = rows.length - 1;
+  const what = {
+    take: `the user's words do not name it and ${n} other records would take this change too`,
+    // Only it, yet not named: a word of theirs no record says, or only what it is not.
+    fit: n
+      ? `the user's words fit ${n} other ${n === 1 ? "record" : "records"} too`
+      : "the user's words do not name it for certain",
+    describe: `the user's words describe ${n === 1 ? "another record" : `${n} other records`} instead`,
+  }[how];
+  const shown = rows.slice(0, 10);
   const telling = tellingKeys(shown);
   return {
     field,
     record: chosen,
     // Said as what happened: round 10's model sent the record itself and read "(… was picked)"
     // as the server's guess.
-    message: `${chosen} was sent, but the user's words do not name it and ${eligible.length - 1} other records would take this change too: ask the user whether they mean ${chosen}; on their word, confirm_action runs it${telling.length ? `; they differ in ${telling.join(", ")}` : ""}`,
+    message: `${chosen} was sent, but ${what}: ask the user whether they mean ${chosen}; on their word, confirm_action runs it${telling.length ? `; they differ in ${telling.join(", ")}` : ""}`,
     candidates: shown.map((r) =>
       [candidateText(r), ...telling.map((k) => `${k}: ${fact(r.row[k])}`)].join(" · "),
     ),
   };
+}
+
+/**
+ * The records the request describes among the node's rows (its offer and its lookup): `named`,
+ * those its words name (the one it fits, or each a described set takes whole: every-described.ts),
+ * and `fits`, every one the description fits. Undefined when the words describe none.
+ */
+async function describedAmong(
+  capability: AnyCapability,
+  node: AnyCapability["nodes"][number],
+  input: Parameters<NonNullable<AnyCapability["nodes"][number]["resolve"]>>[0],
+  offer: { options?: Record<string, unknown> },
+  request: string,
+): Promise<{ named: string[]; fits: string[] } | undefined> {
+  const field = capability.appliesTo.field ?? "";
+  const looked = (await node.lookup?.(input)) ?? {};
+  const rows = withLifecycle(choicesFor(field, { ...offer.options, ...looked }), node.lifecycle);
+  const found = describedRecords(capability, rows, request);
+  if (!found) return undefined;
+  if (found.kind === "one") return { named: [found.choice.value], fits: [found.choice.value] };
+  const fits = (found.kind === "several" ? [...found.choices, ...found.closed] : found.closed).map(
+    (r) => r.value,
+  );
+  const every = found.kind === "several" ? everyCovered(capability, rows, request, found) : undefined;
+  return { named: every?.map((r) => r.value) ?? [], fits };
 }
 
 /** Keys never worth a candidate's line: its id and name (already shown) and the verdict (all "yes"). */

@@ -73,3 +73,28 @@ describe("a question beside an ask", () => {
     ]);
   });
 });
+
+describe("a want the speaker denies of themselves", () => {
+  it("is their reason, not an ask: 'I don't need them', 'I no longer want it', '我不需要了'", () => {
+    const roles = (q: string) => queryClauses(q).map((c) => c.role);
+    expect(roles("i want to send back the two mugs from my kettle order, i don't need them.")).toEqual([
+      "request",
+      "situation",
+    ]);
+    expect(roles("i want to return it, i don’t want it anymore")).toEqual(["request", "situation"]);
+    expect(roles("refund the lamp, we no longer need it")).toEqual(["request", "situation"]);
+    expect(roles("我要退货，我不需要了")).toEqual(["request", "situation"]);
+  });
+
+  it("still asks where the rest of the clause asks, and a want said is an ask", () => {
+    const roles = (q: string) => queryClauses(q).map((c) => c.role);
+    expect(roles("i don't want it, please take it back")).toEqual(["situation", "request"]);
+    expect(roles("i don't need the lamp, can you cancel it")).toEqual(["situation", "request"]);
+    expect(roles("i want to return the mugs. i also want to cancel my kettle order")).toEqual([
+      "request",
+      "request",
+    ]);
+    // "不要发货" tells someone not to ship: an ask.
+    expect(roles("我要退货，不要发货")).toEqual(["request", "request"]);
+  });
+});

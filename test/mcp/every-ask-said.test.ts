@@ -104,15 +104,15 @@ describe("every ask of the words is said (MCP over HTTP, real gateway and legacy
     ]);
   });
 
-  it("'resolve tkt_4 and resolve tkt_5': the same capability on another record is another ask", async () => {
+  it("'resolve tkt_4 and resolve tkt_2': the same capability on another record is another ask", async () => {
     const client = await w.connect(w.keys.sam);
     const out = await client.callTool({
       name: "start_action",
-      arguments: { intent: "resolve tkt_4 and resolve tkt_5" },
+      arguments: { intent: "resolve tkt_4 and resolve tkt_2" },
     });
     expect(sc(out).capability).toBe("resolve_ticket");
     expect(sc(out).also_asked).toEqual([
-      { words: "resolve tkt_5", capability: "resolve_ticket", entity_id: "tkt_5" },
+      { words: "resolve tkt_2", capability: "resolve_ticket", entity_id: "tkt_2" },
     ]);
   });
 

@@ -28,7 +28,7 @@ interface Steps {
   /** What the caller may start on the record given or quoted now (possible-on-record.ts). */
   possibleOn: (
     ctx: TrustedContext,
-    named: { entityId?: string; words?: string },
+    named: { entityId?: string; words?: string; only?: readonly string[] },
   ) => Promise<{ id: string; next: NextAction[] } | null>;
 }
 
@@ -322,7 +322,18 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
         ? ((found.results ?? []) as CapabilityHit[]).filter((h) => !h.another_ask)
         : [];
     };
-    const { asks, more } = await otherAsks(intent, { capability: out.capability, entity }, search, setWords);
+    const read = await otherAsks(intent, { capability: out.capability, entity }, search, setWords);
+    const { more } = read;
+    // A call on a record is offered only where its capability can take that record now (the
+    // check a start makes, one evaluation per ask): a cancel of unpaid orders was offered on a
+    // delivered, paid one (issue 23). Otherwise the ask is said as not possible there now.
+    const asks = await Promise.all(
+      read.asks.map(async (a) => {
+        if (!a.capability || !a.entity_id) return a;
+        const on = await steps.possibleOn(ctx, { entityId: a.entity_id, only: [a.capability] });
+        return on && !on.next.length ? { ...a, not_now: true as const } : a;
+      }),
+    );
     if (!asks.length && !more) return out;
     const said = asks.map(({ pointed: _, ...a }) => a);
     return {

@@ -15,6 +15,8 @@ export interface OtherAsk {
   entity_id?: string;
   /** The record came from a pointing word ("it"): the call's words name it, as the user's did. */
   pointed?: true;
+  /** The capability cannot take the record now (its start would refuse it): no call is offered. */
+  not_now?: true;
 }
 
 /** Searches capabilities for words, as the caller may see them (the search operation, audited). */
@@ -178,7 +180,7 @@ export function otherAskCalls(asks: readonly OtherAsk[], more = 0): NextAction[]
     ? [{ tool: "start_action", description: `and ${more} more asks: start each by its words` }]
     : [];
   const calls = asks.flatMap((a): NextAction[] =>
-    a.capability
+    a.capability && !a.not_now
       ? [
           {
             tool: "start_action",

@@ -10,12 +10,13 @@ import type { GatewayDeps } from "./gateway-deps";
  * What this caller may start on a record now, one call each: the capabilities of the record's
  * kind (by the id prefix its connector declares) that the caller's role and permissions let it
  * start, and whose start the record's state allows (the engine's startsAllowed). A refusal then
- * says what is possible instead of only "no". An id of no known kind gives nothing.
+ * says what is possible instead of only "no". An id of no known kind gives nothing. `only`: these
+ * capabilities alone are weighed (one evaluation each), as for a call about to be offered.
  */
 export function possibleOnRecordOperation({ db, engine, capabilities, connectorsFor }: GatewayDeps) {
   return async (
     ctx: TrustedContext,
-    named: { entityId?: string; words?: string },
+    named: { entityId?: string; words?: string; only?: readonly string[] },
   ): Promise<{ id: string; next: NextAction[] } | null> => {
     const known = await connectorsFor(ctx);
     const entities = known.flatMap((c) => c.entities.filter((e) => e.idPrefix).map((e) => ({ c, e })));
@@ -30,7 +31,10 @@ export function possibleOnRecordOperation({ db, engine, capabilities, connectors
     if (!id || !kind) return null;
     const candidates = [...capabilities.values()].filter(
       (c) =>
-        c.appliesTo.field && findEntity(c.appliesTo.entity, [kind.c])?.entity === kind.e && visible(ctx, c),
+        c.appliesTo.field &&
+        (!named.only || named.only.includes(c.id)) &&
+        findEntity(c.appliesTo.entity, [kind.c])?.entity === kind.e &&
+        visible(ctx, c),
     );
     const permitted = (
       await Promise.all(

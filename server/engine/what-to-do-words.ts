@@ -1,0 +1,36 @@
+import type { AnyCapability } from "../connectors/sdk/define-capability";
+import { AGE_WORDS, choicesFor, wordTokens } from "./choice-words";
+import { namePhrase } from "./name-phrase";
+
+/**
+ * Words of a request that say what to do rather than which record: the capability's own (its id,
+ * title and synonyms) and those of its other fields (their names, their fixed values), less the
+ * words in the record's name phrase (`says`: some record says the word). "Every urgent ticket"
+ * describes tickets by "urgent", though it is also a priority the change sets and a synonym of
+ * changing it (issue 23: the described ticket was named by nothing).
+ */
+export function whatToDoWords(
+  capability: AnyCapability,
+  request: string,
+  says: (token: string) => boolean,
+): Set<string> {
+  const out = new Set<string>();
+  const add = (text: string) => {
+    for (const t of wordTokens(text.replace(/[_-]/g, " "))) out.add(t);
+  };
+  // Which end by age is the age reading's (choice-words.ts), never a fact a row says.
+  for (const w of Object.keys(AGE_WORDS)) out.add(w);
+  add(capability.id);
+  add(capability.title);
+  for (const s of capability.synonyms) add(s);
+  const recordField = capability.appliesTo.field ?? "";
+  for (const node of capability.nodes)
+    for (const [f, schema] of Object.entries(node.fields ?? {})) {
+      if (f === recordField) continue;
+      add(f);
+      for (const r of choicesFor(f, {}, schema)) add(r.value);
+    }
+  const noun = wordTokens(capability.appliesTo.entity)[0] ?? "";
+  for (const t of namePhrase(request, noun, says).tokens) out.delete(t);
+  return out;
+}

@@ -69,8 +69,9 @@ export const setTicketStatus = defineCapability<HelpdeskAdapter, TicketDerived>(
       },
       valueWords: {
         status: {
-          pending: ["on hold", "hold", "waiting", "awaiting", "paused"],
-          open: ["off hold", "active", "unpause", "back to open"],
+          pending: ["on hold", "waiting", "awaiting", "paused"],
+          // "Off hold" shares "hold" with "on hold" (a word two values share names neither).
+          open: ["take off", "resume", "unpause"],
         },
       },
       async resolve({ values, derived }) {

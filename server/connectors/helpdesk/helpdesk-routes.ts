@@ -190,7 +190,7 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
         "team",
         "move_ticket_to_team",
         "Move ticket to team",
-        "Form: move an open or pending ticket to another team (an admin approves).",
+        "Form: move a ticket to another team's queue (an admin approves).",
         ["team", "move", "transfer"],
       ],
     ] as Array<[string, string, string, string, string[]]>

@@ -20,7 +20,7 @@ export const setTicketStatus = defineCapability<HelpdeskAdapter, TicketDerived>(
   connector: "helpdesk",
   title: "Set ticket status",
   description:
-    "Sets one open or pending ticket to open or pending (on hold, waiting for the customer). Resolving is resolve_ticket's, reopening reopen_ticket's.",
+    "Sets one open or pending ticket to open or pending (on hold, waiting on the customer). Changes nothing else.",
   trigger: {
     use: "A support operator wants a ticket on hold, pending (waiting on the customer), or off hold back to open.",
     avoid:

@@ -4,7 +4,7 @@ import { withoutDenied } from "../connectors/sdk/negated-words";
 import { recordEvents, type StatusLifecycle } from "../connectors/sdk/record-events";
 import { countIn } from "./number-words";
 import { pricedInWords } from "./price-words";
-import { toldMessage } from "./told-content";
+import { toldContent, toldMessage } from "./told-content";
 
 /**
  * The one place where a person's words become a choice a node offers: a label ("Office"), a
@@ -441,6 +441,9 @@ export function freeTextInWords(field: string, request: string, only: boolean): 
   // Kept as written, its own closing punctuation included: "… on its way." is the user's sentence
   // (round 8's comment lost its full stop). Quoted, it is the quote's inside, however short.
   const tail = request.slice(at + 1).trim();
+  // "On the tee ticket: tell the customer we've sent an L, and …": the detail is itself an ask
+  // to tell, and only its message is the text (the whole tail was posted to the customer once).
+  if (toldContent(tail)) return toldMessage(tail);
   const quote = wholeQuote(tail);
   if (quote !== undefined) return quote && !/\n/.test(quote) ? quote : undefined;
   return tail.split(/\s+/).length >= 2 && !/\n/.test(tail) ? tail : undefined;

@@ -12,6 +12,8 @@ export type ClauseRole = "request" | "situation";
 export interface QueryClause {
   text: string;
   role: ClauseRole;
+  /** The message an ask to tell carries (the clause before it): that ask's words, not a scene. */
+  told?: true;
 }
 
 // Punctuation and the conjunctions that join clauses ("…late and I want…", "…but nothing…"). A
@@ -40,6 +42,9 @@ const ZH_STATE = /了|已|没|不|很|太|一直|还是/;
 
 // A clause opening with a subordinator sets the scene ("before the package ships, …").
 const EN_SUBORDINATE = /^(?:before|after|if|once|until|while|unless|whenever|since|because)\b/;
+// A clause opening with a preposition names what the asks are about ("On the tee ticket: tell
+// the customer …, and set it to pending"): a topic, no ask of its own.
+const EN_TOPIC = /^(?:on|about|regarding|re|concerning)\b/;
 // A relative clause describes a noun of its clause ("pay my order | that is waiting for payment"):
 // its "is" states nothing about the clause, which still asks when it opens with a verb. So does a
 // free relative ("pay | whatever I still owe"): played, its "still" made the ask a situation.
@@ -67,6 +72,7 @@ function roleOf(clause: string): ClauseRole {
   const unwanted = EN_UNWANTED.exec(clause);
   if (unwanted && !EN_REQUEST.test(clause.slice(unwanted[0].length))) return "situation";
   if (EN_REQUEST.test(clause) || EN_QUESTION.test(clause)) return "request";
+  if (EN_TOPIC.test(clause)) return "situation";
   return EN_SUBJECT.test(clause) || EN_STATE.test(clause.replace(EN_RELATIVE, "")) ? "situation" : "request";
 }
 
@@ -105,7 +111,9 @@ function withMessages(clauses: QueryClause[]): QueryClause[] {
     return told
       ? [
           { text: told.ask, role: "request" as const },
-          { text: told.content, role: "situation" as const },
+          { text: told.content.toLowerCase(), role: "situation" as const, told: true as const },
+          // What follows the message is another ask ("…, and set it to pending"): its own clause.
+          ...(told.otherAsk ? clausesOf(told.otherAsk.toLowerCase()) : []),
         ]
       : [c];
   });

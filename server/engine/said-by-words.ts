@@ -74,7 +74,10 @@ function askTokens(request: string, given: string[]): string[] {
     if (value.length >= 8) text = text.replace(new RegExp(escapeRegExp(value), "gi"), " ");
   text = straightApostrophes(text).replace(QUOTED, "$1 ");
   const cut = BODY_START.exec(text);
-  if (cut) text = text.slice(0, cut.index);
+  // After a colon, an ask to tell ("On tkt_9: tell the customer we've sent an L") is still the
+  // ask: only its message is the body.
+  const toldAfter = cut?.[0].startsWith(":") ? toldContent(text.slice(cut.index + 1).trim())?.ask : undefined;
+  if (cut) text = `${text.slice(0, cut.index)}${toldAfter ? ` ${toldAfter}` : ""}`;
   // "Tell the customer … that …": what follows is the message, which asks nothing of who sees it.
   text = toldContent(text)?.ask ?? text;
   return text.toLowerCase().match(TOKEN) ?? [];

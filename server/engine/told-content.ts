@@ -12,8 +12,10 @@
 export interface ToldContent {
   /** The ask, to its "that" (lower-case as given, or as written). */
   ask: string;
-  /** The message, as written, from the word after "that" to the end of the text. */
+  /** The message, as written, from the word after "that" to where another ask begins (or the end). */
   content: string;
+  /** What follows the message when another ask begins there (", and set it to pending"), as written. */
+  otherAsk?: string;
 }
 
 /** Verbs (and verb phrases) that ask to tell a person something. */
@@ -27,23 +29,78 @@ const SUBJECT =
 /** How many words may name whom (and on what) before the message's "that". */
 const WHOM_REACH = 12;
 
+/**
+ * Without "that", a message opens where a speaker's own pronoun follows whom ("tell the customer
+ * we've sent an L"): the ones a person named as whom ("the customer", "them") never are.
+ */
+const SPEAKER = /^(?:we|we've|we're|we'll|we'd|i|i've|i'm|i'll|i'd|our|you|you're|you'll|you've|your)$/i;
+
+/** Words that make what follows the verb of telling a clause of its own, not whom. */
+const CLAUSAL = /^(?:and|but|or|so|because|is|are|was|were|has|have|had|will|would|can|could)$/i;
+
 export function toldContent(text: string): ToldContent | undefined {
   const opened = TELLING.exec(text.trimStart());
   if (!opened) return undefined;
   const lead = text.length - text.trimStart().length + opened[0].length;
   const rest = text.slice(lead);
-  let words = 0;
-  for (const m of rest.matchAll(/\S+/g)) {
-    if (++words > WHOM_REACH + 1) return undefined;
+  const words = [...rest.matchAll(/\S+/g)].slice(0, WHOM_REACH + 1);
+  const bare = (w: string) => w.replace(/[’]/g, "'").replace(/[,;:.!?]+$/, "");
+  const message = (askEnd: number, from: number) => ({
+    ask: text.slice(0, lead + askEnd).trim(),
+    ...toldUntilOtherAsk(rest.slice(from)),
+  });
+  // "that" and a clause with its own subject first; a speaker's pronoun right after whom else.
+  for (const [i, m] of words.entries()) {
     if (m[0].toLowerCase() !== "that") continue;
-    const after = rest.slice((m.index ?? 0) + m[0].length);
-    const next = /^\s+(\S+)/.exec(after)?.[1]?.replace(/[’]/g, "'");
-    if (!next || !SUBJECT.test(next.replace(/[,;:.!?]+$/, ""))) continue;
-    const content = after.trim();
-    return { ask: text.slice(0, lead + (m.index ?? 0)).trim(), content };
+    const next = words[i + 1]?.[0];
+    if (next && SUBJECT.test(bare(next))) return message(m.index ?? 0, (m.index ?? 0) + m[0].length);
+  }
+  for (const [i, m] of words.entries()) {
+    // Whom is a few words with no clause of their own: "the customer … is lost and we …" is not.
+    if (CLAUSAL.test(bare(m[0])) || /[,;:.!?]$/.test(m[0])) return undefined;
+    const next = words[i + 1];
+    if (next && SPEAKER.test(bare(next[0]))) return message(next.index ?? 0, next.index ?? 0);
   }
   return undefined;
 }
+
+/**
+ * Where a message told in reported speech ends: at a clause that is an order to the agent. Told
+ * speech is declarative ("we've sent an L", "the parcel is lost and we will refund it": a clause
+ * with its own subject is the message); an order to the one being told turns into "to …" ("tell
+ * them to send the M back"). So a bare imperative after a clause break — a verb, no subject, then
+ * its object ("…, and set it to pending", "and then close the ticket", "; also assign it to
+ * Bella") — is addressed to the agent: another ask, never words the customer reads. A verb in the
+ * past ("and shipped it today") states; one word alone ("and escalate") is too little to tell.
+ */
+function toldUntilOtherAsk(told: string): { content: string; otherAsk?: string } {
+  for (const m of told.matchAll(BREAK)) {
+    const at = m.index ?? 0;
+    const clause = told.slice(at + m[0].length).replace(JOINERS, "");
+    const [verb = "", object = ""] = clause.split(/\s+/, 2).map((w) =>
+      w
+        .toLowerCase()
+        .replace(/[’]/g, "'")
+        .replace(/[,;:.!?]+$/, ""),
+    );
+    if (NOT_A_VERB.test(verb) || /ed$/.test(verb) || !OBJECT.test(object)) continue;
+    const content = told.slice(0, at).trim();
+    if (content) return { content, otherAsk: clause.trim() };
+  }
+  return { content: told.trim() };
+}
+
+/** A clause break: a mark, or a space before a word that joins clauses. */
+const BREAK = /[,;.]\s+|\s+(?=(?:and|then|also)\s)/gi;
+/** The words that join an ask to the one before it ("and then", "also", "please"). */
+const JOINERS = /^\s*(?:(?:and|then|also|please|afterwards|after that)\s+)*/i;
+
+/** First words that are no verb of an order: subjects, modals, adverbs, and past forms that state. */
+const NOT_A_VERB =
+  /^(?:a|an|the|we|we've|we're|we'll|i|i've|i'm|i'll|you|you're|your|our|my|he|she|they|their|his|her|it|it's|its|this|that|these|those|there|there's|will|would|can|could|should|may|might|must|shall|is|are|was|were|be|been|has|have|had|hopefully|also|then|and|so|sorry|thanks|thank|not|no|sent|gave|took|got|found|told|left|kept|brought|bought|paid|made|said|did|went|came|lost|sold)$|^$/;
+
+/** What an order's verb acts on: the record pointed at, a named one, or a person. */
+const OBJECT = /^(?:it|them|this|that|these|those|the|its|him|her|me|us|[a-z][a-z0-9]*_[a-z0-9]+)$/;
 
 /** Words by which a message would speak of the person it is sent to: theirs to word, not ours. */
 const THIRD_PERSON = /\b(?:they|them|their|theirs|themselves|he|him|his|himself|she|her|hers|herself)\b/i;
@@ -51,12 +108,16 @@ const THIRD_PERSON = /\b(?:they|them|their|theirs|themselves|he|him|his|himself|
 /**
  * The message an ask to tell someone gives ("tell the customer on tkt_2 that a new tracking
  * number is coming today": "A new tracking number is coming today."), as written, its first
- * letter made a sentence's capital and nothing else changed. Not when it speaks of the person it
+ * letter made a sentence's capital (and a full stop where another ask was cut off) and nothing
+ * else changed. Not when it speaks of the person it
  * goes to ("that their refund was approved" would reach them as "Their refund…"), spans lines,
  * or is a single word: the user words it then.
  */
 export function toldMessage(request: string): string | undefined {
-  const told = toldContent(request)?.content;
-  if (!told || /\n/.test(told) || told.split(/\s+/).length < 2 || THIRD_PERSON.test(told)) return undefined;
-  return `${told[0]?.toUpperCase() ?? ""}${told.slice(1)}`;
+  const told = toldContent(request);
+  const text = told?.content;
+  if (!text || /\n/.test(text) || text.split(/\s+/).length < 2 || THIRD_PERSON.test(text)) return undefined;
+  // Cut before another ask, the sentence the comma left open ends with a full stop.
+  const end = told.otherAsk && /[\p{L}\p{N})]$/u.test(text) ? "." : "";
+  return `${text[0]?.toUpperCase() ?? ""}${text.slice(1)}${end}`;
 }

@@ -154,6 +154,8 @@ describe("links come from the route, never from the data it shows", () => {
       "helpdesk://ticket/tkt_1/priority",
       "helpdesk://ticket/tkt_1/resolve",
       "helpdesk://ticket/tkt_1/comment",
+      "helpdesk://ticket/tkt_1/status",
+      "helpdesk://ticket/tkt_1/team",
     ]);
     expectInert(ticket);
     // The description's line breaks are spaces: its fake table row and heading stay in its line.

@@ -47,7 +47,9 @@ describe("a short listing says what each row is about", () => {
     expect(found).not.toMatch(/More columns[^\n]*description/);
     // Measured before → after: 308 → 337 (two rows' sentences, and their assignees' names);
     // the three open tickets 248 → 284. The model's second listing cost ~330.
-    expect(encode(found).length).toBeLessThanOrEqual(345);
+    // 360 since "pending" also names the form that sets a ticket pending (set_ticket_status):
+    // its other-pages line carries the form's field.
+    expect(encode(found).length).toBeLessThanOrEqual(360);
   });
 
   it("a listing of more than five rows shows no excerpt, and offers the text as a column", async () => {

@@ -34,7 +34,19 @@ describe("clauses that ask and clauses that describe", () => {
       queryClauses("tell the customer on the headphones ticket that a new tracking number is coming today"),
     ).toEqual([
       { text: "tell the customer on the headphones ticket", role: "request" },
-      { text: "a new tracking number is coming today", role: "situation" },
+      { text: "a new tracking number is coming today", role: "situation", told: true },
+    ]);
+    // An order to the agent after the message is an ask of its own; a topic opener asks nothing.
+    expect(
+      queryClauses("on the tee ticket: tell the customer we've sent an l, and set it to pending").map((c) => [
+        c.text,
+        c.role,
+      ]),
+    ).toEqual([
+      ["on the tee ticket", "situation"],
+      ["tell the customer", "request"],
+      ["we've sent an l", "situation"],
+      ["set it to pending", "request"],
     ]);
     // A relative "that" describes the record and stays in the ask.
     expect(queryClauses("reply to the ticket that is about the lamp")).toHaveLength(1);

@@ -33,4 +33,27 @@ describe("what an ask to tell someone asks them to be told", () => {
     expect(toldMessage("Tell the customer that it\nis done")).toBeUndefined();
     expect(toldMessage("Tell the customer that yes")).toBeUndefined();
   });
+
+  it("ends where an order to the agent begins: told speech is declarative, an imperative is another ask", () => {
+    expect(toldContent("tell the customer we've sent an L, and set it to pending.")).toEqual({
+      ask: "tell the customer",
+      content: "we've sent an L",
+      otherAsk: "set it to pending.",
+    });
+    expect(
+      toldContent("tell the customer that the L is on its way and then close the ticket")?.otherAsk,
+    ).toBe("close the ticket");
+    expect(toldContent("tell them that it shipped; also assign it to Bella")?.content).toBe("it shipped");
+    // A clause with its own subject, or a verb in the past, is still what the customer is told.
+    expect(toldContent("tell the customer that the parcel is lost and we will refund it")).toEqual({
+      ask: "tell the customer",
+      content: "the parcel is lost and we will refund it",
+    });
+    expect(
+      toldContent("tell the customer that we packed the L and shipped it today")?.otherAsk,
+    ).toBeUndefined();
+    // Without "that", the message opens at the speaker's pronoun after whom, never mid-clause.
+    expect(toldContent("tell the customer the parcel is lost and we will refund it")).toBeUndefined();
+    expect(toldMessage("tell the customer we've sent an L, and set it to pending.")).toBe("We've sent an L.");
+  });
 });

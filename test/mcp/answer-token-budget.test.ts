@@ -113,8 +113,10 @@ describe("what representative answers cost a model (o200k tokens)", () => {
     expect(ticket).toMatch(/^- \*\*not now:\*\* reopen ticket: ticket_not_resolved$/m);
     expect(ticket).toContain("(helpdesk://ticket/tkt_9/assign)");
     // 400 since the ticket shows its comments (set F: "what did we tell the customer…" could not
-    // be answered from the page): tkt_9's one comment is a table of ~45 tokens.
-    expect(tokens(ticket)).toBeLessThanOrEqual(400);
+    // be answered from the page): tkt_9's one comment is a table of ~45 tokens. 475 since an open
+    // ticket offers two more forms (set its status, move it to a team: ~36 tokens a line), where
+    // asking for either found no capability at all (issue 23: 4 calls, then nothing done).
+    expect(tokens(ticket)).toBeLessThanOrEqual(475);
     const tickets = text(await sam.callTool({ name: "navigate", arguments: { uri: "helpdesk://tickets" } }));
     expect(tickets).toMatch(/^\| `tkt_8` \|.*\| 20\d\d-\d\d-\d\d, \d+ days ago \|$/m);
     // 480 since each assignee shows by name beside its id, "Bella Billing (`tm_bella`)": 464 →
@@ -162,6 +164,7 @@ describe("what representative answers cost a model (o200k tokens)", () => {
     const sam = await w.connect(w.keys.sam);
     const one = text(await sam.callTool({ name: "search", arguments: { query: "charged twice ticket" } }));
     expect(one).toContain("(helpdesk://ticket/tkt_1) (opened here)");
-    expect(tokens(one)).toBeLessThanOrEqual(500);
+    // 565 since the page offers the status and team forms (~36 tokens each; see above).
+    expect(tokens(one)).toBeLessThanOrEqual(565);
   });
 });

@@ -64,4 +64,43 @@ describe("'tell the customer … that …' is a public comment on the ticket, in
     expect(s, text(out)).toMatchObject({ capability: "comment_ticket", status: "open", missing: ["body"] });
     expect(await comments("tkt_2")).toEqual([]);
   });
+
+  /**
+   * Issue 23, played: "On the wrong size tee ticket: tell the customer we've sent an L, and set
+   * it to pending." posted the whole instruction to the customer and never said the status was
+   * left. Told speech ends where an order to the agent begins; that order is named as also asked.
+   */
+  it("the message stops where another ask begins; that ask is named with its call", async () => {
+    const all = async (id: string) =>
+      (
+        (await (
+          await fetch(`${w.legacy.url}/v1/tickets/${id}/comments?per_page=100`, {
+            headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
+          })
+        ).json()) as { data: Comment[] }
+      ).data.map((c) => c.body);
+    for (const intent of [
+      "On the wrong size tee ticket: tell the customer we've sent an L, and set it to pending.",
+      "Tell the customer on the wrong size tee ticket that we have sent an L, and then put it on hold",
+    ]) {
+      await w.legacy.reset();
+      const out = await start(intent);
+      const s = sc(out);
+      expect(s, text(out)).toMatchObject({ capability: "comment_ticket", status: "completed" });
+      expect(await all("tkt_9")).toContainEqual(expect.stringMatching(/^We('ve| have) sent an L\.$/));
+      expect(s.also_asked, text(out)).toEqual([
+        expect.objectContaining({ capability: "set_ticket_status", entity_id: "tkt_9" }),
+      ]);
+      expect(text(out)).toMatch(/also asked: .*→ start_action .*set_ticket_status/);
+    }
+  });
+
+  it("a clause with its own subject is part of the message, not another ask", async () => {
+    const out = await start(
+      "Tell the customer on the wrong size tee ticket that the parcel is lost and we will refund it",
+    );
+    expect(sc(out), text(out)).toMatchObject({ capability: "comment_ticket", status: "completed" });
+    expect(sc(out).also_asked).toBeUndefined();
+    expect(text(out)).toContain("The parcel is lost and we will refund it");
+  });
 });

@@ -62,6 +62,8 @@ const capabilities: Array<{
     entity_id: "tkt_1",
     patch: { body: "We applied the discount again." },
   },
+  { capability: "set_ticket_status", role: "support", entity_id: "tkt_1", patch: { status: "pending" } },
+  { capability: "move_ticket_to_team", role: "support", entity_id: "tkt_1", patch: { team_id: "shipping" } },
   // A write of Acme's imported legacy API (granted to support there); Globex has no such system.
   {
     capability: "api_request",

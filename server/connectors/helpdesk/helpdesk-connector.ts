@@ -6,8 +6,10 @@ import { escapeText, link } from "../sdk/markdown";
 import { assignTicket } from "./capabilities/assign-ticket";
 import { changeTicketPriority } from "./capabilities/change-ticket-priority";
 import { commentTicket } from "./capabilities/comment-ticket";
+import { moveTicketToTeam } from "./capabilities/move-ticket-to-team";
 import { reopenTicket } from "./capabilities/reopen-ticket";
 import { resolveTicket } from "./capabilities/resolve-ticket";
+import { setTicketStatus } from "./capabilities/set-ticket-status";
 import { createHelpdeskAdapter, type HelpdeskAdapter } from "./helpdesk-adapter";
 import { listTickets } from "./helpdesk-records";
 import { HELPDESK_ROUTES } from "./helpdesk-routes";
@@ -67,7 +69,15 @@ export const helpdeskConnector = defineConnector<HelpdeskAdapter>({
   healthPath: "/health",
   defaultBaseUrl: defaultLegacyUrl,
   checkConnection: bearerHealthCheck("/v1/health"),
-  capabilities: [assignTicket, changeTicketPriority, resolveTicket, reopenTicket, commentTicket],
+  capabilities: [
+    assignTicket,
+    changeTicketPriority,
+    resolveTicket,
+    reopenTicket,
+    commentTicket,
+    setTicketStatus,
+    moveTicketToTeam,
+  ],
   entities: [
     {
       name: "ticket",
@@ -103,6 +113,8 @@ export const helpdeskConnector = defineConnector<HelpdeskAdapter>({
     resolve_ticket: "helpdesk://ticket/{id}/resolve",
     reopen_ticket: "helpdesk://ticket/{id}/reopen",
     comment_ticket: "helpdesk://ticket/{id}/comment",
+    set_ticket_status: "helpdesk://ticket/{id}/status",
+    move_ticket_to_team: "helpdesk://ticket/{id}/team",
   },
   searchRecords: searchHelpdesk,
   searchedListings: searchedTickets,

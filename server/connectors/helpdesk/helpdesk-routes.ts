@@ -179,6 +179,20 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
         "Form: add a comment to a ticket, shown to the customer unless marked internal.",
         ["comment", "note", "reply"],
       ],
+      [
+        "status",
+        "set_ticket_status",
+        "Set ticket status",
+        "Form: set an open or pending ticket to open or pending (on hold).",
+        ["status", "pending", "on hold"],
+      ],
+      [
+        "team",
+        "move_ticket_to_team",
+        "Move ticket to team",
+        "Form: move a ticket to another team's queue (an admin approves).",
+        ["team", "move", "transfer"],
+      ],
     ] as Array<[string, string, string, string, string[]]>
   ).map(([path, capability, title, description, keywords]) =>
     capabilityFormRoute(

@@ -13,6 +13,7 @@ export function helpdeskSummary(title: string): SummaryDeclaration {
       from_assignee: { label: "Assignee before" },
       to_assignee: { label: "Assignee after" },
       to_assignee_name: { label: "New assignee's name" },
+      from_team: { label: "Team before" },
       to_team: { label: "Team" },
       ticket_team: { label: "Ticket's team" },
       cross_team: { label: "Across teams" },

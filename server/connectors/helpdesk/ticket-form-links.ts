@@ -7,6 +7,8 @@ const TICKET_FORMS: ReadonlyArray<readonly [capability: string, label: string, p
   ["resolve_ticket", "Resolve", "resolve"],
   ["reopen_ticket", "Reopen", "reopen"],
   ["comment_ticket", "Add a comment", "comment"],
+  ["set_ticket_status", "Set status", "status"],
+  ["move_ticket_to_team", "Move to a team", "team"],
 ];
 
 /**

@@ -3,6 +3,7 @@ import type { CapabilityHit } from "../../engine/capability-search";
 import { sameRequestMessage } from "../../engine/server-made-key";
 import { asksOnlyToRead, opensWithVerbOf, settleNearTie, topMatch } from "../../engine/top-match";
 import type { TrustedContext } from "../trusted-context";
+import { firstOfSeveralAsks } from "./first-ask";
 import { advanceActionInputSchema, startActionInputSchema } from "./operation-schemas";
 import { otherAskCalls, otherAsks } from "./other-asks";
 import { readingPath } from "./reading-path";
@@ -187,13 +188,19 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     // The fields may settle a near tie, and only in favour of the best match: among the matches
     // that take them, the best must still be the best one of all and lead clearly.
     const amongFitting = topMatch(hits.filter((h) => fields.every((f) => h.inputs.includes(f))));
-    const named = !!top && !!intent && opensWithVerbOf(intent, top.hit.capability);
+    // Several asks whose matches tie: the one asked first starts (the rest are named), before
+    // a later ask's verb settles the tie for itself.
+    const firstAsk =
+      !fields.length && intent && top && !top.clear
+        ? await firstOfSeveralAsks(intent, hits, searchAlone(ctx))
+        : undefined;
+    const named = !firstAsk && !!top && !!intent && opensWithVerbOf(intent, top.hit.capability);
     // A best match of another kind of record than the words name is never started at once either.
     const pick =
       fits && (amongFitting?.clear || named) && amongFitting?.hit === top?.hit && !top?.hit.off_topic
         ? top?.hit
         : !fields.length && intent
-          ? settleNearTie(intent, hits)
+          ? (firstAsk ?? settleNearTie(intent, hits))
           : undefined;
     // The words clearly mean the best match and only a field it lacks kept it from starting: its
     // own start refuses the field (nothing is created) and names the field most likely meant.
@@ -303,6 +310,16 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     };
   }
 
+  /** One ask's words searched alone, as the caller may see capabilities (audited). */
+  function searchAlone(ctx: TrustedContext | null) {
+    return async (query: string) => {
+      const found = await steps.searchCapabilities(ctx, { query, limit: 10 });
+      return found.outcome === "applied"
+        ? ((found.results ?? []) as CapabilityHit[]).filter((h) => !h.another_ask)
+        : [];
+    };
+  }
+
   /**
    * The started action's answer, with what else the words asked and the call that does each:
    * the action still runs (the user asked for it), but its answer never ends the flow with the
@@ -316,13 +333,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
   ): Promise<Outcome> {
     if (!intent || typeof out.action_id !== "string" || typeof out.capability !== "string") return out;
     const entity = out.entity as { type: string; id: string } | undefined;
-    const search = async (query: string) => {
-      const found = await steps.searchCapabilities(ctx, { query, limit: 10 });
-      return found.outcome === "applied"
-        ? ((found.results ?? []) as CapabilityHit[]).filter((h) => !h.another_ask)
-        : [];
-    };
-    const read = await otherAsks(intent, { capability: out.capability, entity }, search, setWords);
+    const read = await otherAsks(intent, { capability: out.capability, entity }, searchAlone(ctx), setWords);
     const { more } = read;
     // A call on a record is offered only where its capability can take that record now (the
     // check a start makes, one evaluation per ask): a cancel of unpaid orders was offered on a

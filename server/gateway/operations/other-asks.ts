@@ -43,7 +43,14 @@ export async function otherAsks(
   setWords: readonly string[] = [],
 ): Promise<{ asks: OtherAsk[]; more: number }> {
   const { lower, original } = lowerWithOffsets(intent);
-  const all = queryClauses(lower).filter((c) => c.role === "request" && !asksOnlyToRead(c.text));
+  const clauses = queryClauses(lower);
+  // An ask to tell is named with the message it carries: "tell the customer" alone, started
+  // again, would ask the user for the text they already gave.
+  const all = clauses.flatMap((c, i) => {
+    if (c.role !== "request" || asksOnlyToRead(c.text)) return [];
+    const told = clauses[i + 1]?.told ? clauses[i + 1] : undefined;
+    return [{ ...c, ...(told ? { through: told.text } : {}) }];
+  });
   if (all.length < 2) return { asks: [], more: 0 };
   // Each ask read costs up to two audited searches, run at once: a review sent 31 asks in one
   // start and got 31 searches and 30 next steps. The first few are read; the rest said as a count.
@@ -56,6 +63,8 @@ export async function otherAsks(
     const at = lower.indexOf(clause.text, from);
     if (at < 0) return clause.text;
     from = at + clause.text.length;
+    const end = clause.through ? lower.indexOf(clause.through, from) : -1;
+    if (clause.through && end >= 0) from = end + clause.through.length;
     return intent.slice(original(at), original(from));
   });
   const read = await Promise.all(

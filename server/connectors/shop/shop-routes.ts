@@ -98,13 +98,12 @@ function withShipmentLine(view: BackendOutcome): BackendOutcome {
   const fulfilment = order?.fulfilment as Row | undefined;
   const shipment = fulfilment?.shipment as Row | null | undefined;
   if (!order || !fulfilment || !shipment) return view;
-  const { shipment: _nested, delivered_at, ...rest } = fulfilment;
+  const { shipment: _nested, ...rest } = fulfilment;
   const line = {
     ...rest,
     carrier: shipment.carrier,
     tracking_number: shipment.tracking_number,
     shipment_status: shipment.status,
-    delivered_at,
   };
   return { ...view, view: { ...order, fulfilment: line } };
 }

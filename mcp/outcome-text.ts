@@ -5,7 +5,7 @@ import { moneyRenderer } from "@/server/connectors/sdk/money-renderer";
 import { ENDED_STATUSES } from "@/server/connectors/sdk/outcome";
 import { readApproval } from "@/server/connectors/sdk/read-approval";
 import { verdictText } from "@/server/connectors/sdk/verdict-text";
-import { whenText } from "@/server/connectors/sdk/when-text";
+import { isTimestamp, whenText } from "@/server/connectors/sdk/when-text";
 import { agentSummaryLines } from "./agent-summary";
 import { defaultedLine } from "./defaulted-text";
 import { doneWith } from "./done-with";
@@ -85,10 +85,13 @@ function scalar(v: unknown): string {
     // {value, label}: what the person reads, and the value to send.
     if (typeof o.label === "string" && "value" in o && Object.keys(o).length === 2)
       return `${o.label} (${scalar(o.value)})`;
-    return Object.entries(o)
-      .filter(([, x]) => !isEmpty(x))
-      .map(([k, x]) => `${k} ${scalar(x)}`)
-      .join(", ");
+    // A time one level down reads as one at the top (`dates: paid 2026-12-02, 3 days ago; …`):
+    // its own comma then asks for another separator between the parts.
+    const parts = Object.entries(o).filter(([, x]) => !isEmpty(x));
+    const timed = parts.some(([, x]) => isTimestamp(x));
+    return parts
+      .map(([k, x]) => `${k} ${typeof x === "string" ? whenText(x) : scalar(x)}`)
+      .join(timed ? "; " : ", ");
   }
   return "";
 }

@@ -1,6 +1,7 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import type { RouteDefinition } from "../connectors/sdk/define-route";
 import { code } from "../connectors/sdk/markdown";
+import { amountRows } from "./amount-rows";
 import type { Excluded } from "./filter-words";
 import { heldValues } from "./held-values";
 import type { NarrowedListing } from "./listing-words";
@@ -94,11 +95,18 @@ export async function shapedListing(
   const wide = held
     ? { listing: held.listing, page: held.page, said: [widened.said, held.said].filter(Boolean).join("\n\n") }
     : widened;
-  if (!wide.listing.excluded.length || wide.page.outcome !== "applied") return wide;
+  // An amount the words bound ("under $30"): the rows whose money column passes it.
+  const amounted = await amountRows(backend, wide.listing, wide.page, query);
+  const priced = {
+    ...wide,
+    page: amounted.page,
+    said: [amounted.said, wide.said].filter(Boolean).join("\n\n"),
+  };
+  if (!priced.listing.excluded.length || priced.page.outcome !== "applied") return priced;
   const declared = (key: string) => {
     const spec = route?.filters?.[key];
     return Array.isArray(spec) ? spec : [];
   };
-  const cut = withoutValues(wide.page, wide.listing.excluded, declared);
-  return { ...wide, page: cut.page, said: [wide.said, cut.said].filter(Boolean).join("\n\n") };
+  const cut = withoutValues(priced.page, priced.listing.excluded, declared);
+  return { ...priced, page: cut.page, said: [priced.said, cut.said].filter(Boolean).join("\n\n") };
 }

@@ -1,4 +1,5 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
+import { type AmountBound, amountWords } from "./amount-words";
 import type { RouteDefinition } from "./browse-routes";
 import { type Excluded, namedFilters } from "./filter-words";
 import { ASKING, CONNECTING, FRAMING, PLACING_SORT, speltIn, words } from "./route-words";
@@ -29,6 +30,8 @@ export interface NarrowedListing {
   ambiguous: string[];
   /** Declared values the words deny: left out of the rows where the listing is complete. */
   excluded: Excluded[];
+  /** The amount the words bound ("under $30"): the rows' money column is compared with it (amount-rows.ts). */
+  amount: AmountBound | null;
 }
 
 /** A URI with query parameters added (`a=1`, already encoded), after `?` or `&` as it needs. */
@@ -62,13 +65,17 @@ export async function narrowedListing(
     filtered: [],
     ambiguous: [],
     excluded: [],
+    amount: null,
   };
   if (!route) return none;
+  // "under 30 dollars" compares an amount: its words (the number too) are never text to match.
+  const amount = amountWords(q);
   // Sort words sort (or are said not to), and are never the text filter.
   const sort = sortFromWords(q, route.filters);
   const used = new Set([
     ...words(`${route.title} ${route.pattern} ${route.keywords.join(" ")} ${route.description}`),
     ...sort.used,
+    ...(amount?.words ?? []),
   ]);
   const params: string[] = sort.params.filter((p) => !uri.includes(`${p.split("=")[0]}=`));
   const sorted = params.length ? { order: sort.order, params: [...params] } : null;
@@ -81,7 +88,7 @@ export async function narrowedListing(
   const named = await namedFilters(backend, route, q, unexplained, (key) => given.has(key));
   for (const w of named.used) used.add(w);
   params.push(...named.params);
-  const said = { filtered: named.shown, ambiguous: named.ambiguous, excluded: named.excluded };
+  const said = { filtered: named.shown, ambiguous: named.ambiguous, excluded: named.excluded, amount };
   const withoutWords = withParams(uri, params);
   // Words that place a sort are used once the words sorted the listing ("sorted by price").
   if (params.some((p) => SORT_PARAM.test(p))) for (const w of PLACING_SORT) used.add(w);

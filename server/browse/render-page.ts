@@ -19,6 +19,8 @@ export interface BrowsePage {
   total?: number;
   /** Fields a listing's rows hold beyond its table (see PageBody). */
   moreColumns?: string[];
+  /** The table's money columns (PageBody's). */
+  moneyColumns?: string[];
   /** A listing's rows on this page by id and title (redacted as the text is). */
   items?: ListedItem[];
   /**
@@ -56,6 +58,7 @@ export async function renderPage(
     ...(body.rows === undefined ? {} : { rows: body.rows }),
     ...(body.total === undefined ? {} : { total: body.total }),
     ...(body.moreColumns ? { moreColumns: body.moreColumns.map((c) => backend.redact(c)) } : {}),
+    ...(body.moneyColumns ? { moneyColumns: body.moneyColumns } : {}),
     ...(body.items
       ? { items: body.items.map((i) => ({ ...i, id: backend.redact(i.id), title: backend.redact(i.title) })) }
       : {}),

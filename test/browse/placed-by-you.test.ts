@@ -59,10 +59,12 @@ describe("orders this agent placed are marked (real legacy, real MCP client)", (
   it("the agent that placed it sees it marked in the list and on its page; nothing else is", async () => {
     const client = await w.connect(w.keys.alice);
     const list = text(await client.callTool({ name: "navigate", arguments: { uri: "shop://orders" } }));
-    expect(list).toContain("| placed_by |");
-    expect(rowOf(list, placed)).toMatch(/\| you \|$/);
+    // One line above the rows, not a column that read "—" (as if not hers) on every other order.
+    expect(list).toContain(`Your orders. Placed through this assistant: \`${placed}\`. Newest first.`);
+    expect(list).not.toContain("placed_by");
+    expect(rowOf(list, placed)).not.toBe("");
     // The seeded orders were not placed by this agent, the one it refunded included.
-    expect(rowOf(list, "ord_paid")).not.toContain("you");
+    expect(list).not.toMatch(/Placed through this assistant:[^\n]*ord_paid/);
     const page = text(
       await client.callTool({ name: "navigate", arguments: { uri: `shop://order/${placed}` } }),
     );
@@ -98,6 +100,7 @@ describe("orders this agent placed are marked (real legacy, real MCP client)", (
       const client = await w.connect(key);
       const list = text(await client.callTool({ name: "navigate", arguments: { uri: "shop://orders" } }));
       expect(list).not.toContain("placed_by");
+      expect(list).not.toContain("Placed through");
       const page = text(
         await client.callTool({ name: "navigate", arguments: { uri: `shop://order/${placed}` } }),
       );

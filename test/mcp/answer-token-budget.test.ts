@@ -63,7 +63,9 @@ describe("what representative answers cost a model (o200k tokens)", () => {
     expect(summary).toMatch(
       /- #1: Product: prod_mug · Item: Signpost Mug · Quantity: 2 · Unit price: \$18\.00/,
     );
-    expect(tokens(summary)).toBeLessThanOrEqual(400);
+    // 403 since the whole cart's line names its items (issue 23: "these are its items" named
+    // none, and the model read the cart for them: one call).
+    expect(tokens(summary)).toBeLessThanOrEqual(405);
   });
 
   it("a listing of records and one record's page", async () => {
@@ -94,7 +96,9 @@ describe("what representative answers cost a model (o200k tokens)", () => {
     expect(record).toMatch(/^- \*\*pay order:\*\* no — Order ord_paid is already paid/m);
     expect(record).toMatch(/^- \*\*created at, updated at:\*\* /m);
     expect(record).not.toMatch(/eligible: (true|false)|change delivery address:\*\* yes/);
-    expect(tokens(record)).toBeLessThanOrEqual(560);
+    // 564 since the order says when it was paid (shipped, delivered, returns until where
+    // present: issue 23's model started a tracking action to learn when an order shipped).
+    expect(tokens(record)).toBeLessThanOrEqual(570);
   });
 
   it("a ticket's page, the tickets listing and an action's context say each fact once", async () => {

@@ -51,7 +51,8 @@ describe("a checkout takes its items off the cart only when it is the cart (real
 
   it("the whole cart checked out: the screen says its items leave the cart, and once paid they do", async () => {
     const shown = await buyAndApprove(await cart());
-    expect(shown).toContain("Your cart: these are its items: they leave the cart once paid");
+    // The line names what the cart held: played, "these are its items" sent the model to read the cart.
+    expect(shown).toContain("Your cart: all of it (Signpost Mug ×2, Logo Tee (M) ×1), emptied once paid");
     expect(await cart()).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { BackendOutcome, Row } from "../sdk/browse-backend";
+import type { BackendOutcome, BrowseBackend, Row } from "../sdk/browse-backend";
 import { capabilityFormRoute } from "../sdk/capability-form-route";
 import type { FilterSpec, RouteDefinition } from "../sdk/define-route";
 import { withFormFields } from "../sdk/form-links";
@@ -69,6 +69,12 @@ const TICKET_SORT = {
   newest: { api: "-created_at", says: "Newest first, by created_at" },
 } as const;
 
+/** Whether the caller reads only the tickets they raised (scopedTickets' rule for who is not staff). */
+function ownTicketsOnly(backend: BrowseBackend): boolean {
+  const { role } = backend.who();
+  return role !== "admin" && role !== "support";
+}
+
 /** `helpdesk://` routes: tickets, the ticket forms, teammates. */
 export const HELPDESK_ROUTES: RouteDefinition[] = [
   {
@@ -117,7 +123,11 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
         result,
         [...columns],
         (row) => `helpdesk://ticket/${row.id}`,
-        sort.says,
+        // Whose tickets every row is, where the caller sees only those they raised (staff see
+        // the tenant's, never called "yours"; a "mine" read as raised says so in its own line).
+        ownTicketsOnly(backend) && !(!isOutcome(result) && result.raisedInstead)
+          ? `Tickets you raised. ${sort.says}`
+          : sort.says,
         undefined,
         { references, mainText: "description" },
       );

@@ -50,6 +50,11 @@ export interface PageBody {
    */
   moreColumns?: string[];
   /**
+   * The columns of a listing's table that hold money (the connector's declared money keys, as
+   * listPage shows them): a search's words that bound an amount ("under $30") compare one.
+   */
+  moneyColumns?: string[];
+  /**
    * A listing's rows on this page by id and title: a search that found nothing names them when
    * the caller can see only a few, so "none" can be checked without another call.
    */

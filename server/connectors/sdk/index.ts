@@ -72,6 +72,7 @@ export { orderedRows } from "./ordered-rows";
 export type { NextAction, ValidationError } from "./outcome";
 export type { PersonAuth, PersonConnectionHandle } from "./person-auth";
 export { ConnectionRequiredError, UpstreamForbiddenError } from "./person-auth";
+export { recordDates } from "./record-dates";
 export type { StatusLifecycle } from "./record-events";
 export { statusLifecycle } from "./record-events";
 export type { ReferenceLabels, ReferenceNames } from "./reference-labels";

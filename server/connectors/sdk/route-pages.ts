@@ -214,6 +214,7 @@ export function listPage<T extends object>(
   const about = aboutColumn(options.mainText, rows, listed);
   // The excerpt beside the row's title (its second column), where a reader looks for what it is.
   const shown = about ? [...listed.slice(0, 2), about, ...listed.slice(2)] : listed;
+  const moneyShown = moneyOf ? shown.filter((c) => moneyOf.keys.includes(c)) : [];
   const hidden = fields.top.filter((f) => !shown.some((c) => c === f || c.startsWith(`${f}.`)));
   const references = options.references ?? {};
   // Each row's first cell links to the row's page: no second list repeating the rows as links.
@@ -236,6 +237,7 @@ export function listPage<T extends object>(
     rows: rows.length,
     total: result.total,
     ...(hidden.length ? { moreColumns: hidden } : {}),
+    ...(moneyShown.length ? { moneyColumns: moneyShown } : {}),
     // Each row by its first column (its id) and the next one (its subject, name or status).
     items: rows.map((row) => ({
       id: String((row as Row)[columns[0] ?? ""] ?? ""),

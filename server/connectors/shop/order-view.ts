@@ -1,6 +1,7 @@
 import type { Actor } from "../sdk/define-capability";
 import { money } from "../sdk/markdown";
 import type { NextAction } from "../sdk/outcome";
+import { recordDates } from "../sdk/record-dates";
 import { afterSalesNow } from "./after-sales-eligibility";
 import { paymentRefusals } from "./order-payability";
 import { paidWith } from "./paid-with";
@@ -69,10 +70,14 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
       args: { capability: "track_shipment", entity_id: order.id },
       description: "Track the shipment",
     });
+  const dates = recordDates(order as unknown as Record<string, unknown>);
   return {
     entity: "Order",
     id: order.id,
     status: order.status,
+    // When it was paid, shipped, delivered, and until when it may be returned: "when did it
+    // ship?" is answered by the order, not by a tracking action (issue 23).
+    ...(dates ? { dates } : {}),
     // Why the lines' false flags are false when the order is the reason: said once, not per line.
     ...(items_why_not ? { items_why_not } : {}),
     items,
@@ -90,7 +95,6 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
     fulfilment: {
       shipping_method: order.shipping_method,
       shipment: order.shipment,
-      delivered_at: order.delivered_at ?? null,
     },
     refunds: order.refunds,
     after_sales: Object.fromEntries(

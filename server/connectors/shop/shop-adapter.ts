@@ -70,6 +70,9 @@ export interface ShopOrder {
   }>;
   created_at: string;
   updated_at: string;
+  /** When the payment succeeded and the parcel went to the carrier; null until then. */
+  paid_at?: string | null;
+  shipped_at?: string | null;
   delivered_at?: string | null;
   /** When the shop stops accepting returns and exchanges for this order (its policy, not ours). */
   returns_until?: string | null;

@@ -7,7 +7,8 @@ import type { ShopAdapter } from "./shop-adapter";
 /** Rows per list page: small enough that a page stays a few hundred tokens. */
 const PAGE_SIZE = 10;
 
-const isStaff = (backend: BrowseBackend) => {
+/** Support and admins read every customer's records; anyone else only their own. */
+export const isStaff = (backend: BrowseBackend) => {
   const { role } = backend.who();
   return role === "admin" || role === "support";
 };

@@ -2,7 +2,7 @@ import type { BackendOutcome, BrowseBackend, ListPage, Row } from "../sdk/browse
 import { capabilityFormRoute } from "../sdk/capability-form-route";
 import type { FilterSpec, RouteDefinition } from "../sdk/define-route";
 import { formLinkLines, withFormFields } from "../sdk/form-links";
-import { link, money } from "../sdk/markdown";
+import { code, link, money } from "../sdk/markdown";
 import { askedColumnNames, referenceLabels } from "../sdk/reference-labels";
 import { sumText } from "../sdk/render-decision-summary";
 import { objectSections, rowsTable } from "../sdk/render-helpers";
@@ -21,7 +21,7 @@ import { orderSum, sumTerms } from "./order-sum";
 import { PROFILE_ROUTE } from "./profile-route";
 import { shippedTracking } from "./shipped-tracking";
 import { SHOP_MONEY } from "./shop-policy";
-import { cart, customerNames, listOrders, listProducts, product } from "./shop-records";
+import { cart, customerNames, isStaff, listOrders, listProducts, product } from "./shop-records";
 
 /** Which forms an order offers now comes from the view's next_actions (the engine decides). */
 function orderFormLinks(id: string, view: BackendOutcome): Array<[string, string]> {
@@ -98,13 +98,12 @@ function withShipmentLine(view: BackendOutcome): BackendOutcome {
   const fulfilment = order?.fulfilment as Row | undefined;
   const shipment = fulfilment?.shipment as Row | null | undefined;
   if (!order || !fulfilment || !shipment) return view;
-  const { shipment: _nested, delivered_at, ...rest } = fulfilment;
+  const { shipment: _nested, ...rest } = fulfilment;
   const line = {
     ...rest,
     carrier: shipment.carrier,
     tracking_number: shipment.tracking_number,
     shipment_status: shipment.status,
-    delivered_at,
   };
   return { ...view, view: { ...order, fulfilment: line } };
 }
@@ -144,22 +143,32 @@ function itemsText(order: Row): string {
 const PLACED_BY_YOU = "you (an action of this agent)";
 
 /**
- * Marks the orders an action of this same agent placed, so "cancel the order I placed today" is
- * unambiguous from the list itself; another agent's or tenant's never are (the gateway scopes it).
+ * The orders on this page an action of this same agent placed, for one line above the rows
+ * ("Placed through this assistant: `ord_…`"), so "cancel the order I placed today" is answered by
+ * the list itself; another agent's or tenant's never are (the gateway scopes it). Not a column:
+ * played (issue 23), `placed_by` read "you" on one row and "—" on every other, and the model
+ * asked for `customer_id` to be sure the other orders were the customer's own.
  */
-async function placedByYou(
-  backend: BrowseBackend,
-  result: ListPage<Row> | BackendOutcome,
-): Promise<{ result: ListPage<Row> | BackendOutcome; any: boolean }> {
-  if (isOutcome(result) || !backend.createdByCaller) return { result, any: false };
-  const mine = await backend.createdByCaller(
-    "Order",
-    result.data.map((r) => String(r.id)),
-  );
-  const any = result.data.some((r) => mine[String(r.id)]);
-  if (!any) return { result, any };
-  const data = result.data.map((r) => ({ ...r, placed_by: mine[String(r.id)] ? "you" : "" }));
-  return { result: { ...result, data }, any };
+async function placedHere(backend: BrowseBackend, result: ListPage<Row> | BackendOutcome): Promise<string[]> {
+  if (isOutcome(result) || !backend.createdByCaller) return [];
+  const ids = result.data.map((r) => String(r.id));
+  const mine = await backend.createdByCaller("Order", ids);
+  return ids.filter((id) => mine[id]);
+}
+
+/**
+ * What the orders listing says above its rows: whose orders they are where the caller sees only
+ * their own (a member; staff read every customer's, never called "yours"), the ones this agent
+ * placed, and the order.
+ */
+function ordersHeading(own: boolean, placed: readonly string[]): string {
+  return [
+    own ? "Your orders" : "",
+    placed.length ? `Placed through this assistant: ${placed.map(code).join(", ")}` : "",
+    "Newest first",
+  ]
+    .filter(Boolean)
+    .join(". ");
 }
 
 /** The order statuses of the legacy API (API.md); anything else it answers with a 400. */
@@ -203,24 +212,21 @@ export const SHOP_ROUTES: RouteDefinition[] = [
         perPage: perPage(match.uri),
         status: filterValue(match.uri, "status"),
       });
-      const marked = await placedByYou(backend, withRowFacts(result));
-      const columns = ["id", "status", "items", "total", "created_at", ...(marked.any ? ["placed_by"] : [])];
-      const references = isOutcome(marked.result)
+      const rows = withRowFacts(result);
+      const placed = await placedHere(backend, rows);
+      const columns = ["id", "status", "items", "total", "created_at"];
+      const references = isOutcome(rows)
         ? {}
-        : await referenceLabels(
-            marked.result.data,
-            [...columns, ...askedColumnNames(match.uri.query.columns)],
-            {
-              customer_id: customerNames(backend),
-            },
-          );
+        : await referenceLabels(rows.data, [...columns, ...askedColumnNames(match.uri.query.columns)], {
+            customer_id: customerNames(backend),
+          });
       const page = listPage(
         "Orders",
         match.uri,
-        marked.result,
+        rows,
         columns,
         (row) => `shop://order/${row.id}`,
-        "Newest first",
+        ordersHeading(!isStaff(backend), placed),
         SHOP_MONEY,
         { references },
       );

@@ -16,6 +16,7 @@ import type { ShopAdapter, ShopAddress, ShopOrder, ShopPaymentMethod, ShopQuote 
 import { customerFor, noCustomer } from "../shop-customer";
 import { SHOP_MONEY, SHOP_POLICY } from "../shop-policy";
 import { shopSummary } from "../shop-summary-fields";
+import { wholeCartLine } from "../whole-cart-line";
 
 const SHIPPING_LABELS: Record<ShopQuote["method"], string> = {
   standard: "Standard",
@@ -295,7 +296,8 @@ export const checkout = defineCapability<ShopAdapter>({
         delivery_estimate: `About ${shipping.eta_days} ${shipping.eta_days === 1 ? "day" : "days"} after payment`,
         address: shopAddressLine(address),
         payment_method: { type: method.type, label: method.label },
-        ...(derived.from_cart ? { cart: "these are its items: they leave the cart once paid" } : {}),
+        // Its items named: "these are its items" sent a played model to read the cart for them.
+        ...(derived.from_cart ? { cart: wholeCartLine(derived.lines as Line[]) } : {}),
         // The balance as it is now: shown for context, not part of what is approved (a charge
         // elsewhere must not void this approval; the PAYMENT node re-checks it at confirm).
         ...(balance === null ? {} : { now: { balance_before: balance, balance_after: balance - total } }),

@@ -1,0 +1,99 @@
+import type { BrowseBackend } from "../connectors/sdk/browse-backend";
+import { code } from "../connectors/sdk/markdown";
+import { boundText, withinBound } from "./amount-words";
+import { type NarrowedListing, withParams } from "./listing-words";
+import { navigate } from "./navigate";
+import type { BrowsePage } from "./render-page";
+import { words } from "./route-words";
+import { cells, cellValue, firstTable } from "./table-cells";
+
+/** Rows a listing shows at most on one page (listPage's and imported listings' `per_page` ceiling). */
+const WHOLE_PAGE = 50;
+
+/** A money cell's amount ("$1,234.50" → 1234.5), or null when it holds none. */
+function cellAmount(cell: string): number | null {
+  const number = /-?\d[\d,]*(?:\.\d+)?/.exec(cellValue(cell))?.[0];
+  return number === undefined ? null : Number(number.replace(/,/g, ""));
+}
+
+/** An amount written as a cell of the column writes one ("$89.00" → "$30.00"). */
+function writtenLike(sample: string, amount: number): string {
+  const digits = /\.(\d+)/.exec(sample)?.[1]?.length ?? 0;
+  const text = amount.toLocaleString("en-US", {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+  return /\d/.test(sample) ? sample.replace(/\d[\d,]*(?:\.\d+)?/, text) : text;
+}
+
+/**
+ * The money column the words compare: one they name ("total", "price"), else the table's first
+ * (the listing's main amount). Only columns the listing declares as money.
+ */
+function comparedColumn(names: readonly string[], money: readonly string[], q: string): string | undefined {
+  const said = new Set(words(q));
+  const columns = names.filter((n) => money.includes(n));
+  return columns.find((c) => words(c.replace(/[_.-]+/g, " ")).every((w) => said.has(w))) ?? columns[0];
+}
+
+/**
+ * The opened listing with only the rows whose money column passes the bound the words set
+ * ("under 30 dollars" → price under $30.00), said in one line. Applied here, to the rows read:
+ * a listing with more pages is read once more with its fullest page, and where even that is not
+ * all of it the line says which rows it read. A listing with no money column says the bound was
+ * not applied, never reads its number as text.
+ */
+export async function amountRows(
+  backend: BrowseBackend,
+  listing: NarrowedListing,
+  opened: BrowsePage,
+  q: string,
+): Promise<{ page: BrowsePage; said: string }> {
+  const bound = listing.amount;
+  if (!bound || opened.outcome !== "applied") return { page: opened, said: "" };
+  const complete = (p: BrowsePage) => typeof p.total !== "number" || p.rows === p.total;
+  const fuller =
+    complete(opened) || /[?&]per_page=/.test(opened.uri)
+      ? opened
+      : await navigate(backend, withParams(opened.uri, [`per_page=${WHOLE_PAGE}`]));
+  const page = fuller.outcome === "applied" ? fuller : opened;
+  const lines = page.markdown.split("\n");
+  const table = firstTable(lines);
+  const column = table ? comparedColumn(table.names, page.moneyColumns ?? [], q) : undefined;
+  if (!table || !column)
+    return {
+      page: opened,
+      said: `${code(bound.phrase)}: not applied (this listing shows no amount of money).`,
+    };
+  const at = table.names.indexOf(column);
+  const body = lines.slice(table.head + 2, table.end);
+  const kept = body.filter((l) => {
+    const amount = cellAmount(cells(l)[at] ?? "");
+    return amount !== null && withinBound(amount, bound);
+  });
+  const goneIds = new Set(body.filter((l) => !kept.includes(l)).map((l) => cellValue(cells(l)[0] ?? "")));
+  const sample = cells(body[0] ?? "")[at] ?? "";
+  const said = `${column} ${boundText(bound, (n) => writtenLike(cellValue(sample), n))}`;
+  const read = complete(page)
+    ? `all ${body.length} rows read`
+    : `this page's ${body.length} rows of ${page.total} read; the next pages are not`;
+  const markdown = [
+    ...lines.slice(0, table.head),
+    ...(kept.length ? [...lines.slice(table.head, table.head + 2), ...kept] : ["_(none)_"]),
+    ...lines.slice(table.end),
+  ]
+    .join("\n")
+    .replace(
+      /^Page (\d+) · (\d+) in all/m,
+      (_all, n: string, total: string) => `Page ${n} · ${kept.length} shown · ${total} in all`,
+    );
+  return {
+    page: {
+      ...page,
+      markdown,
+      rows: kept.length,
+      ...(page.items ? { items: page.items.filter((i) => !goneIds.has(i.id)) } : {}),
+    },
+    said: `Filtered: ${said} (${read}).`,
+  };
+}

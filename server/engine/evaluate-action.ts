@@ -706,15 +706,16 @@ async function fromRequest(
     // Two as old at the asked end: the words name no one record, so neither does any other
     // reading of them (the only one of the two that can take it, a younger one that fits): the
     // list, in the age's order, is for the user to pick from. A record quoted by its id still is.
-    // "The cheapest shipping": a one-value choice the words name by its price.
-    const priced = field === record.field ? undefined : pricedFieldInWords(field, rows, request);
-    if (priced) return { field, value: priced.choice.value, shown: priced.choice.value, why: priced.why };
     const named =
       aged?.kind === "tie"
         ? quotedIn(rows, request)
         : nameInRequest(rows, own, field === record.field ? capability : undefined);
     if (aged?.kind === "tie" && !named)
       return describedAnswer(field, entity, { kind: "aged", said: aged.said, tied: aged.tied });
+    // "The cheapest shipping": a one-value choice the words name by its price, where they name
+    // none by its own words ("the cheapest mug, express shipping" is express).
+    const priced = named || field === record.field ? undefined : pricedFieldInWords(field, rows, request);
+    if (priced) return { field, value: priced.choice.value, shown: priced.choice.value, why: priced.why };
     if (named)
       return picked(
         named,

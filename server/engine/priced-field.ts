@@ -19,15 +19,15 @@ export function pricedFieldInWords(
   for (const part of requestParts(request)) {
     const tokens = wordTokens(part);
     // "deliver" speaks of delivery_mode as "delivery" does: either starts the other.
-    const aboutField = tokens.some(
-      (t) => t.length >= 4 && own.some((w) => w.startsWith(t) || t.startsWith(w)),
-    );
-    if (!aboutField) continue;
-    // The part's words are the field's here: the price end qualifies its noun ("shipping"), which
-    // no row's own words hold, so each row is read as holding them.
-    const said = new Set(tokens);
+    const nouns = tokens.filter((t) => t.length >= 4 && own.some((w) => w.startsWith(t) || t.startsWith(w)));
+    if (!nouns.length) continue;
+    // The price end qualifies the field's noun ("shipping"), which no row's own words hold: each
+    // row is read as holding the noun, and only it, so a row the part names ("express") still
+    // stands out, and a price end on another noun ("the cheapest mug") names no row here.
+    // "The cheapest way to ship", "the cheapest option": a noun for any choice is the field's too.
+    const held = [...nouns, ...tokens.filter((t) => ANY_CHOICE.has(t))];
     const match = pricedInWords(
-      rows.map((r) => ({ ...r, tokens: new Set([...r.tokens, ...said]) })),
+      rows.map((r) => ({ ...r, tokens: new Set([...r.tokens, ...held]) })),
       part,
       tokens,
     );
@@ -37,3 +37,6 @@ export function pricedFieldInWords(
   }
   return undefined;
 }
+
+/** Nouns for any choice of a field ("the cheapest way", "the priciest option"). */
+const ANY_CHOICE = new Set(["way", "option", "choice"]);

@@ -41,7 +41,11 @@ describe("price places and counts in the words (MCP over HTTP, real gateway and 
     expect(words).toMatchObject({ items: "1 × prod_lamp", shipping_method: "standard" });
     expect(text(lamp)).toContain("cheapest of 3 available");
     expect(text(lamp)).not.toContain("missing: shipping_method");
-    // "Ship it the fastest" names no price end: the method stays the user's choice.
+    // A method the words name wins over a price end on another noun (a review: "the cheapest
+    // mug with express shipping" took standard).
+    const mug = await preview("Buy the cheapest mug with express shipping to my office, pay by card.");
+    expect(sc(mug).from_words as Json).toMatchObject({ shipping_method: "express" });
+    // Named by its own word, no price end: that method.
     const fast = await preview("Buy one Desk Lamp, ship it express to my office, pay by card.");
     expect((sc(fast).from_words as Json).shipping_method).toBe("express");
     // A price end turned down names nothing.

@@ -28,6 +28,8 @@ const SCENARIOS: Record<
   pay_order: { who: "alice", entity_id: "ord_pending", patch: { payment_type: "balance" } },
   // Across teams (billing → shipping): the policy asks an admin.
   assign_ticket: { who: "sam", entity_id: "tkt_1", patch: { assignee_id: "tm_sid" } },
+  // Moving work to another team is that team's lead's call: an admin approves.
+  move_ticket_to_team: { who: "sam", entity_id: "tkt_1", patch: { team_id: "shipping" } },
   // A write of an imported system (the legacy API's own document), granted to members.
   api_request: {
     who: "alice",
@@ -129,7 +131,8 @@ describeEachProvider(
         expect(everything).not.toMatch(/apt_|approval_token|sp_session/);
         expect(everything).not.toContain(w.keys[scenario.who]);
         // The only decision path is a person's: the policy's approver approves, then one confirm applies.
-        const approver = capability === "assign_ticket" ? w.person.adam : w.person[scenario.who];
+        const byAdmin = capability === "assign_ticket" || capability === "move_ticket_to_team";
+        const approver = byAdmin ? w.person.adam : w.person[scenario.who];
         const row = await w.db.action.findUniqueOrThrow({ where: { id: actionId } });
         expect(
           await w.gw.decideApproval(approver, {

@@ -20,9 +20,11 @@ export const setTicketStatus = defineCapability<HelpdeskAdapter, TicketDerived>(
   connector: "helpdesk",
   title: "Set ticket status",
   description:
-    "Sets one open or pending ticket to open or pending (on hold, waiting on the customer). Changes nothing else.",
+    "Sets one open or pending ticket to open or pending (on hold, waiting). Changes nothing else.",
   trigger: {
-    use: "A support operator wants a ticket on hold, pending (waiting on the customer), or off hold back to open.",
+    // No "customer" or "reply" here: those are a comment's words ("reply to the customer" tied
+    // with this capability when it said "waiting on the customer").
+    use: "A support operator wants a ticket on hold or pending (waiting), or off hold back to open.",
     avoid:
       "Not for resolving or closing (resolve_ticket), nor for resolved or closed tickets (reopen_ticket).",
   },
@@ -33,8 +35,8 @@ export const setTicketStatus = defineCapability<HelpdeskAdapter, TicketDerived>(
     "mark as pending",
     "on hold",
     "off hold",
-    "waiting on customer",
-    "awaiting reply",
+    "put on hold",
+    "waiting",
     "挂起",
     "待处理",
     "等待客户",

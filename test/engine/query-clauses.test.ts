@@ -109,4 +109,12 @@ describe("a want the speaker denies of themselves", () => {
     // "不要发货" tells someone not to ship: an ask.
     expect(roles("我要退货，不要发货")).toEqual(["request", "request"]);
   });
+
+  it("a topic is a preposition before a record's phrase; 're-assign' and 'on second thought' ask", () => {
+    const roles = (q: string) => queryClauses(q).map((c) => c.role);
+    expect(roles("on the tee ticket: tell the customer we sent an l")[0]).toBe("situation");
+    expect(roles("re-assign tkt_1 to bella and make it urgent")).toEqual(["request", "request"]);
+    expect(roles("on second thought, refund it")).toContain("request");
+  });
 });
+

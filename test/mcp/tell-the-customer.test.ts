@@ -70,7 +70,7 @@ describe("'tell the customer … that …' is a public comment on the ticket, in
    * it to pending." posted the whole instruction to the customer and never said the status was
    * left. Told speech ends where an order to the agent begins; that order is named as also asked.
    */
-  it("the message stops where another ask begins; that ask is named with its call", async () => {
+  it("words that ask more than the message: the text is cut where another ask begins, held for a check, the other ask named", async () => {
     const all = async (id: string) =>
       (
         (await (
@@ -82,17 +82,38 @@ describe("'tell the customer … that …' is a public comment on the ticket, in
     for (const intent of [
       "On the wrong size tee ticket: tell the customer we've sent an L, and set it to pending.",
       "Tell the customer on the wrong size tee ticket that we have sent an L, and then put it on hold",
+      // A review: the cut missed "and mark as pending"; held, the agent sees the text before it is sent.
+      "Tell the customer on tkt_9 that we've sent an L and mark as pending",
     ]) {
       await w.legacy.reset();
+      const before = await all("tkt_9");
       const out = await start(intent);
       const s = sc(out);
-      expect(s, text(out)).toMatchObject({ capability: "comment_ticket", status: "completed" });
-      expect(await all("tkt_9")).toContainEqual(expect.stringMatching(/^We('ve| have) sent an L\.$/));
-      expect(s.also_asked, text(out)).toEqual([
-        expect.objectContaining({ capability: "set_ticket_status", entity_id: "tkt_9" }),
-      ]);
-      expect(text(out)).toMatch(/also asked: .*→ start_action .*set_ticket_status/);
+      // Nothing reached the customer from words that ask more than the message.
+      expect(await all("tkt_9")).toEqual(before);
+      if (s.capability === "comment_ticket") {
+        // The comment started first: held, its text shown for the agent to check.
+        expect(s.status, text(out)).not.toBe("completed");
+        expect(text(out)).toContain("not sent yet: the words ask more than this");
+      } else {
+        // The status change started first and ran; the message is the other ask, with its words.
+        expect(s, text(out)).toMatchObject({ capability: "set_ticket_status", status: "completed" });
+        expect(s.also_asked, text(out)).toEqual([expect.objectContaining({ capability: "comment_ticket" })]);
+      }
     }
+    // The cut text, confirmed, is what the customer reads.
+    await w.legacy.reset();
+    const held = sc(await start("On tkt_9: tell the customer we've sent an L, and set it to pending."));
+    expect(held.from_words).toMatchObject({ body: '"We\'ve sent an L."' });
+    const sam = await w.connect(w.keys.sam);
+    const done = sc(
+      await sam.callTool({
+        name: "confirm_action",
+        arguments: { action_id: held.action_id, version: held.version, idempotency_key: "told-l-0001" },
+      }),
+    );
+    expect(done).toMatchObject({ outcome: "applied", status: "completed" });
+    expect(await all("tkt_9")).toContainEqual("We've sent an L.");
   });
 
   it("a clause with its own subject is part of the message, not another ask", async () => {

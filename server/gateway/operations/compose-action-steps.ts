@@ -4,6 +4,7 @@ import { sameRequestMessage } from "../../engine/server-made-key";
 import { asksOnlyToRead, opensWithVerbOf, settleNearTie, topMatch } from "../../engine/top-match";
 import type { TrustedContext } from "../trusted-context";
 import { firstOfSeveralAsks } from "./first-ask";
+import { HELD_TEXT, textHeldForCheck } from "./held-text";
 import { advanceActionInputSchema, startActionInputSchema } from "./operation-schemas";
 import { otherAskCalls, otherAsks } from "./other-asks";
 import { readingPath } from "./reading-path";
@@ -58,10 +59,12 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     ctx: TrustedContext | null,
     key: unknown,
     answer: Outcome,
+    intent?: string,
   ): Promise<Outcome> {
     // The server's key is the gateway's to use, never part of the answer.
     const { server_key: made, ...out } = answer;
     if (out.outcome !== "applied" || typeof out.action_id !== "string") return out;
+    if (textHeldForCheck(intent, out)) return { ...out, message: `${out.message}${HELD_TEXT}` };
     if (typeof made === "string") return { ...(await confirmOnServerKey(ctx, out, made)), ...pickedBy(out) };
     const next = (out.next_actions ?? []) as NextAction[];
     const ready = next.some((n) => n.tool === "confirm_action" && !n.requires_user_approval);
@@ -121,6 +124,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
         ctx,
         parsed.data?.idempotency_key,
         await steps.startAction(ctx, raw, SERVER_KEY),
+        parsed.data?.intent,
       );
     const { intent, ...rest } = parsed.data;
     const withWords = { ...rest, intent };
@@ -131,6 +135,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
         ctx,
         rest.idempotency_key,
         await steps.startAction(ctx, { ...withWords, capability: earlier }),
+        intent,
       );
     // A record named beside the words says what they are about (its id prefix names the entity).
     const query = rest.entity_id ? `${intent?.slice(0, 430)} ${rest.entity_id}` : intent;
@@ -235,7 +240,12 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const others = hits.filter((h) => h.capability !== out.capability).map((h) => h.capability);
     if (others.length) out.other_matches = others;
     const setWords = Array.isArray(out.field_words) ? (out.field_words as string[]) : [];
-    return withOtherAsks(ctx, intent, await confirmWhenReady(ctx, rest.idempotency_key, out), setWords);
+    return withOtherAsks(
+      ctx,
+      intent,
+      await confirmWhenReady(ctx, rest.idempotency_key, out, intent),
+      setWords,
+    );
   }
 
   /**

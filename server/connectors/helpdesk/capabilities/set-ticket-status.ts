@@ -35,7 +35,6 @@ export const setTicketStatus = defineCapability<HelpdeskAdapter, TicketDerived>(
     "mark as pending",
     "on hold",
     "off hold",
-    "put on hold",
     "waiting",
     "挂起",
     "待处理",

@@ -1,0 +1,28 @@
+import type { OutcomeBase } from "../../connectors/sdk/outcome";
+import { queryClauses } from "../../engine/query-clauses";
+
+/** Said after the message of a change held for its text to be checked. */
+export const HELD_TEXT =
+  " — not sent yet: the words ask more than this, so check the text taken from them (fix it with advance_action), then confirm_action";
+
+/**
+ * Whether a change that would run at once waits for the agent's confirm instead: text the user's
+ * words gave (a comment's body, shown quoted in from_words) where those words ask more than one
+ * thing. Where one ask ends and the text begins is read from the words, and a misreading would
+ * post an instruction to the agent where a customer reads it (a review: "tell the customer we've
+ * sent an L and mark as pending" posted "We've sent an L and mark as pending" at once) or drop a
+ * part of the message. One ask with its text runs at once as before.
+ */
+export function textHeldForCheck(
+  intent: string | undefined,
+  out: OutcomeBase & Record<string, unknown>,
+): boolean {
+  if (!intent) return false;
+  const words = out.from_words;
+  const quoted =
+    !!words &&
+    typeof words === "object" &&
+    Object.values(words as Record<string, unknown>).some((v) => typeof v === "string" && v.startsWith('"'));
+  if (!quoted) return false;
+  return queryClauses(intent.toLowerCase()).filter((c) => c.role === "request").length > 1;
+}

@@ -1,6 +1,6 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import { code } from "../connectors/sdk/markdown";
-import { boundText, withinBound } from "./amount-words";
+import { boundText, currencyIn, withinBound } from "./amount-words";
 import { type NarrowedListing, withParams } from "./listing-words";
 import { navigate } from "./navigate";
 import type { BrowsePage } from "./render-page";
@@ -51,7 +51,8 @@ export async function amountRows(
 ): Promise<{ page: BrowsePage; said: string }> {
   const bound = listing.amount;
   if (!bound || opened.outcome !== "applied") return { page: opened, said: "" };
-  const complete = (p: BrowsePage) => typeof p.total !== "number" || p.rows === p.total;
+  // A page that states no total may have more: only a stated total read whole is all of it.
+  const complete = (p: BrowsePage) => typeof p.total === "number" && p.rows === p.total;
   const fuller =
     complete(opened) || /[?&]per_page=/.test(opened.uri)
       ? opened
@@ -67,6 +68,13 @@ export async function amountRows(
     };
   const at = table.names.indexOf(column);
   const body = lines.slice(table.head + 2, table.end);
+  // "Under 30 euros" against amounts in dollars compares nothing the user meant: said, not applied.
+  const shownIn = currencyIn(cellValue(cells(body[0] ?? "")[at] ?? ""));
+  if (bound.currency && shownIn && bound.currency !== shownIn)
+    return {
+      page: opened,
+      said: `${code(bound.phrase)}: not applied (${column} is in ${shownIn}, the words say ${bound.currency}).`,
+    };
   const kept = body.filter((l) => {
     const amount = cellAmount(cells(l)[at] ?? "");
     return amount !== null && withinBound(amount, bound);
@@ -76,7 +84,9 @@ export async function amountRows(
   const said = `${column} ${boundText(bound, (n) => writtenLike(cellValue(sample), n))}`;
   const read = complete(page)
     ? `all ${body.length} rows read`
-    : `this page's ${body.length} rows of ${page.total} read; the next pages are not`;
+    : typeof page.total === "number"
+      ? `this page's ${body.length} rows of ${page.total} read; the next pages are not`
+      : `this page's ${body.length} rows read; more may follow`;
   const markdown = [
     ...lines.slice(0, table.head),
     ...(kept.length ? [...lines.slice(table.head, table.head + 2), ...kept] : ["_(none)_"]),

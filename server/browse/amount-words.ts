@@ -17,6 +17,22 @@ export interface AmountBound {
   words: string[];
   /** The bound as the query spelt it ("under 30 dollars"), for a line saying it was not applied. */
   phrase: string;
+  /** The currency the words named ("30 euros": EUR), where they named one. */
+  currency?: string;
+}
+
+/** The currency a sign or word names. */
+const CURRENCIES: ReadonlyArray<[RegExp, string]> = [
+  [/\$|dollar|usd|bucks/, "USD"],
+  [/€|euro|eur/, "EUR"],
+  [/£|pound|gbp/, "GBP"],
+  [/¥|yen|jpy/, "JPY"],
+];
+
+/** The currency a text names by its sign or word ("$18.00", "30 euros", "18.00 EUR"), if any. */
+export function currencyIn(text: string): string | undefined {
+  const lower = text.toLowerCase();
+  return CURRENCIES.find(([pattern]) => pattern.test(lower))?.[1];
 }
 
 const SIGN = "[$€£¥]";
@@ -61,7 +77,7 @@ export function amountWords(q: string): AmountBound | null {
     const [phrase, s1, w1 = "", c1, , s2, w2 = "", c2, u2] = between;
     if (isMoney(text, between.index + phrase.length, s1 ?? s2, u2)) {
       const [low, high] = [amountOf(w1, c1), amountOf(w2, c2)].sort((a, b) => a - b);
-      return { min: low, max: high, words: words(phrase), phrase };
+      return { min: low, max: high, words: words(phrase), phrase, currency: currencyIn(phrase) };
     }
   }
   const bound: AmountBound = { words: [], phrase: "" };
@@ -76,7 +92,9 @@ export function amountWords(q: string): AmountBound | null {
     bound.words.push(...words(phrase));
     bound.phrase = bound.phrase ? `${bound.phrase}, ${phrase}` : phrase;
   }
-  return bound.words.length ? bound : null;
+  if (!bound.words.length) return null;
+  const currency = currencyIn(bound.phrase);
+  return currency ? { ...bound, currency } : bound;
 }
 
 /** Whether an amount passes the bound. */

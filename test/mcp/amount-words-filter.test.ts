@@ -59,6 +59,14 @@ describe("amount words filter a listing by its money column (real MCP client)", 
     for (const t of totals) expect(dollars(t)).toBeGreaterThan(200);
   });
 
+  it("a bound in another currency than the column's is said, not applied (a review: '30 euros' read as $30.00)", async () => {
+    const page = await search("products under 30 euros");
+    expect(page).toContain("not applied (price is in USD, the words say EUR)");
+    expect(page).not.toContain("Filtered: price under");
+    expect(amountWords("under €30")?.currency).toBe("EUR");
+    expect(amountWords("under 30")?.currency).toBeUndefined();
+  });
+
   it("words naming a money column compare that one", async () => {
     const page = await search("my orders with a subtotal under $50");
     expect(page).toContain("Filtered: subtotal under $50.00");

@@ -20,6 +20,17 @@ export type TicketDerived = { ticket: HelpdeskTicket };
  * change. `unchanged` says when a ticket is already as the fields given ask ("already urgent"):
  * offered, such a ticket is not counted as one the change can be done for.
  */
+/**
+ * The check of a change made only to work still to do: an open or pending ticket; a resolved or
+ * closed one is refused, saying it is reopened first (`doing`: "before assigning").
+ */
+export function openTicketOnly(doing: string): (ticket: HelpdeskTicket) => ValidationError[] {
+  return (t) =>
+    t.status === "open" || t.status === "pending"
+      ? []
+      : [{ field: "ticket_id", code: "ticket_not_open", message: `The ticket is ${t.status}; ${doing}` }];
+}
+
 export function ticketNode(
   description: string,
   check: (ticket: HelpdeskTicket) => ValidationError[],

@@ -4,7 +4,13 @@ import { defineCapability } from "../../sdk/define-capability";
 import type { HelpdeskAdapter, HelpdeskTeammate } from "../helpdesk-adapter";
 import { helpdeskSummary } from "../helpdesk-summary-fields";
 import { patchTicket, verifyTicket } from "../patch-ticket";
-import { HELPDESK_POLICY, type TicketDerived, ticketNode, ticketSummary } from "../ticket-node";
+import {
+  HELPDESK_POLICY,
+  openTicketOnly,
+  type TicketDerived,
+  ticketNode,
+  ticketSummary,
+} from "../ticket-node";
 
 /** The teammate list's heading: its order and who is left out of it, naming only who is. */
 export function teammatesHeading(all: HelpdeskTeammate[], assigneeId: string | null | undefined): string {
@@ -59,16 +65,7 @@ export const assignTicket = defineCapability<HelpdeskAdapter, TicketDerived & { 
     nodes: [
       ticketNode(
         "The ticket; only open or pending tickets can be assigned",
-        (t) =>
-          t.status === "open" || t.status === "pending"
-            ? []
-            : [
-                {
-                  field: "ticket_id",
-                  code: "ticket_not_open",
-                  message: `The ticket is ${t.status}; reopen it before assigning`,
-                },
-              ],
+        openTicketOnly("reopen it before assigning"),
         // Unassigned tickets are the ones waiting for someone.
         {
           rank: { says: "unassigned first", of: (t) => (t.assignee_id ? 1 : 0) },

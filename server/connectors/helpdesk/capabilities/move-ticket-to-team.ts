@@ -4,7 +4,13 @@ import { defineCapability } from "../../sdk/define-capability";
 import type { HelpdeskAdapter, HelpdeskTeam, HelpdeskTeammate } from "../helpdesk-adapter";
 import { helpdeskSummary } from "../helpdesk-summary-fields";
 import { patchTicket, verifyTicket } from "../patch-ticket";
-import { HELPDESK_POLICY, type TicketDerived, ticketNode, ticketSummary } from "../ticket-node";
+import {
+  HELPDESK_POLICY,
+  openTicketOnly,
+  type TicketDerived,
+  ticketNode,
+  ticketSummary,
+} from "../ticket-node";
 
 /**
  * The team it goes to, and the assignee it keeps. A ticket's assignee is one of its team (every
@@ -51,16 +57,7 @@ export const moveTicketToTeam = defineCapability<HelpdeskAdapter, MoveDerived>({
   nodes: [
     ticketNode(
       "The ticket; only open or pending tickets move between teams",
-      (t) =>
-        t.status === "open" || t.status === "pending"
-          ? []
-          : [
-              {
-                field: "ticket_id",
-                code: "ticket_not_open",
-                message: `The ticket is ${t.status}; reopen it before moving it`,
-              },
-            ],
+      openTicketOnly("reopen it before moving it"),
       { listing: "helpdesk://tickets?status=open" },
       (t, values) =>
         typeof values.team_id === "string" && values.team_id === t.team_id ? "already on that team" : null,

@@ -4,7 +4,13 @@ import { defineCapability } from "../../sdk/define-capability";
 import type { HelpdeskAdapter } from "../helpdesk-adapter";
 import { helpdeskSummary } from "../helpdesk-summary-fields";
 import { patchTicket, verifyTicket } from "../patch-ticket";
-import { HELPDESK_POLICY, type TicketDerived, ticketNode, ticketSummary } from "../ticket-node";
+import {
+  HELPDESK_POLICY,
+  openTicketOnly,
+  type TicketDerived,
+  ticketNode,
+  ticketSummary,
+} from "../ticket-node";
 
 /**
  * The statuses an agent sets on work still to do. `resolved` is resolve_ticket's (it records the
@@ -19,8 +25,7 @@ export const setTicketStatus = defineCapability<HelpdeskAdapter, TicketDerived>(
   id: "set_ticket_status",
   connector: "helpdesk",
   title: "Set ticket status",
-  description:
-    "Sets one open or pending ticket to open or pending (on hold, waiting). Changes nothing else.",
+  description: "Sets one open or pending ticket to open or pending (on hold, waiting). Changes nothing else.",
   trigger: {
     // No "customer" or "reply" here: those are a comment's words ("reply to the customer" tied
     // with this capability when it said "waiting on the customer").
@@ -49,16 +54,7 @@ export const setTicketStatus = defineCapability<HelpdeskAdapter, TicketDerived>(
   nodes: [
     ticketNode(
       "The ticket; only open or pending tickets take this status change",
-      (t) =>
-        t.status === "open" || t.status === "pending"
-          ? []
-          : [
-              {
-                field: "ticket_id",
-                code: "ticket_not_open",
-                message: `The ticket is ${t.status}; reopen_ticket brings it back first`,
-              },
-            ],
+      openTicketOnly("reopen_ticket brings it back first"),
       { listing: "helpdesk://tickets?status=open" },
       (t, values) => (values.status === t.status ? `already ${t.status}` : null),
     ),

@@ -176,10 +176,16 @@ export async function namedFilters(
       choices = ((await readChoices(spec, backend)) ?? []).slice(0, MAX_CHOICES);
       among = new Set([...unexplained].filter((w) => !denied.has(w)));
     } else {
-      choices = spec.map((v) => ({ value: v, label: v }));
+      const declared = spec.map((v) => ({ value: v, label: v }));
       among = said;
       // Every value the listing declares is a word about the listing, named once or not.
-      for (const v of choices) for (const w of [...words(v.value), ...tokens(v.value)]) used.add(w);
+      for (const v of declared) for (const w of [...words(v.value), ...tokens(v.value)]) used.add(w);
+      // The words people use for a value name it too ("waiting on the customer" → pending); theirs
+      // are used only where they name it (below).
+      const phrases = Object.entries(route.valueWords?.[key] ?? {}).flatMap(([value, said]) =>
+        spec.includes(value) ? said.map((label) => ({ value, label })) : [],
+      );
+      choices = [...declared, ...phrases];
     }
     if (skip(key)) continue;
     const hits = choices
@@ -199,7 +205,10 @@ export async function namedFilters(
         !longest.some((o) => o !== h && o.words.join(" ") === h.words.join(" ")) ||
         /^[A-Za-z0-9_ ]+$/.test(h.choice.value),
     );
-    if (plain.length) named.set(key, plain);
+    // One value named twice ("pending, waiting on the customer") is one value.
+    const distinct = plain.filter((h, i) => plain.findIndex((o) => o.choice.value === h.choice.value) === i);
+    for (const h of plain) if (!distinct.includes(h)) for (const w of h.words) used.add(w);
+    if (distinct.length) named.set(key, distinct);
   }
   // A word that names values of two filters: neither filter is taken from it.
   const owners = new Map<string, Set<string>>();
@@ -235,7 +244,10 @@ export async function namedFilters(
     const [only, other] = hits;
     if (!only || other || only.words.some((w) => (owners.get(w)?.size ?? 0) > 1)) continue;
     params.push(`${key}=${encodeURIComponent(only.choice.value)}`);
-    shown.push(`${filterName(key)} = ${only.choice.label}`);
+    // A value named by people's words for it is said with them: "status = pending (on hold)".
+    const { value, label } = only.choice;
+    const spelt = Array.isArray(route.filters?.[key]) && label !== value ? `${value} (${label})` : label;
+    shown.push(`${filterName(key)} = ${spelt}`);
   }
   return { params, shown, used, ambiguous, excluded };
 }

@@ -103,12 +103,22 @@ function wordsOf(route: RouteDefinition) {
   let cached = routeWords.get(route);
   if (!cached) {
     cached = {
-      hay: new Set(words(`${route.title} ${route.pattern} ${route.keywords.join(" ")}`)),
+      // People's words for a filter value ("waiting on the customer") name the listing too.
+      hay: new Set(
+        words(`${route.title} ${route.pattern} ${route.keywords.join(" ")} ${valuePhrases(route)}`),
+      ),
       description: new Set(words(route.description)),
     };
     routeWords.set(route, cached);
   }
   return cached;
+}
+
+/** Every phrase a route declares for its filter values, as one text. */
+function valuePhrases(route: RouteDefinition): string {
+  return Object.values(route.valueWords ?? {})
+    .flatMap((byValue) => Object.values(byValue).flat())
+    .join(" ");
 }
 
 /**

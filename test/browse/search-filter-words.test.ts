@@ -51,6 +51,26 @@ describe("search: words that name a filter's value", () => {
     expect(await search("login ticket")).not.toContain("team_id=");
   });
 
+  it("people's words for a status apply it, said with them (set K: 'waiting on the customer' is pending)", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const page = text(
+      await sam.callTool({
+        name: "search",
+        arguments: { query: "Which tickets are waiting on the customer?" },
+      }),
+    );
+    expect(page).toMatch(/\(helpdesk:\/\/tickets\?status=pending\)/);
+    expect(page).toMatch(/^Filtered: status = pending \\?\(waiting on the customer\\?\)/m);
+    expect(page).not.toMatch(/[?&]q=|No ticket matches/);
+    expect(page).toContain("| pending |");
+    expect(page).not.toMatch(/\| (open|resolved|closed) \|/);
+    // Named both ways, one value.
+    const both = text(
+      await sam.callTool({ name: "search", arguments: { query: "pending tickets on hold" } }),
+    );
+    expect(both).toMatch(/tickets\?status=pending\)/);
+  });
+
   it("a caller who may not read the teammates page learns no team through a search's words", async () => {
     const agent = await w.db.agent.findFirstOrThrow({
       where: { tenantId: "acme", user: { email: "sam@acme.test" } },

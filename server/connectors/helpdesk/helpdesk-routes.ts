@@ -55,6 +55,11 @@ const TICKET_FILTERS = {
   q: "free text",
 } as const satisfies FilterSpec;
 
+/** What people call the statuses a listing filters by (filter-words.ts reads them). */
+const TICKET_STATUS_WORDS = {
+  status: { pending: ["on hold", "waiting on the customer", "awaiting the customer"] },
+};
+
 /**
  * Each `?sort=` of the listing: the legacy API's order and the line that states it. The default
  * line names the others: round 3's model read "most recently updated first" for "the oldest
@@ -85,6 +90,7 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
     startPoint: true,
     example: "helpdesk://tickets?mine=1",
     filters: TICKET_FILTERS,
+    valueWords: TICKET_STATUS_WORDS,
     textSearches: "subjects and descriptions of tickets",
     async render(match, backend) {
       const invalid = invalidFilterPage("Tickets", match.uri, TICKET_FILTERS);

@@ -91,6 +91,13 @@ export interface RouteDefinition {
    */
   filters?: FilterSpec;
   /**
+   * The words people use for a declared filter value, by filter and value (`status: { pending:
+   * ["on hold", "waiting on the customer"] }`): a search whose words say one applies that value,
+   * as if they had named it. Played (set K): "which tickets are waiting on the customer?" read
+   * every ticket; nothing said that `pending` is that.
+   */
+  valueWords?: Record<string, Record<string, readonly string[]>>;
+  /**
    * What the listing's free-text filter searches, as a model reads it ("subjects and descriptions
    * of tickets"): a search it answers with no row says so, so "none" reads as final rather than
    * as "maybe another field". Every listing with a `"free text"` filter declares it.

@@ -64,7 +64,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     // The server's key is the gateway's to use, never part of the answer.
     const { server_key: made, ...out } = answer;
     if (out.outcome !== "applied" || typeof out.action_id !== "string") return out;
-    if (textHeldForCheck(intent, out)) return { ...out, message: `${out.message}${HELD_TEXT}` };
+    if (await heldForText(ctx, intent, out)) return { ...out, message: `${out.message}${HELD_TEXT}` };
     if (typeof made === "string") return { ...(await confirmOnServerKey(ctx, out, made)), ...pickedBy(out) };
     const next = (out.next_actions ?? []) as NextAction[];
     const ready = next.some((n) => n.tool === "confirm_action" && !n.requires_user_approval);
@@ -318,6 +318,19 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
       ...(Object.keys(fromWords).length ? { from_words: fromWords } : {}),
       instead_of: `${out.capability}, refused: ${why.split(/[;:]/)[0]}`,
     };
+  }
+
+  /**
+   * Whether a change with text taken from words that ask more waits for the agent's check
+   * (held-text.ts): words with several asking clauses, of which the other-asks reading finds one
+   * this action does not do ("resolve tkt_1; resolution: …" is one ask with its text).
+   */
+  async function heldForText(ctx: TrustedContext | null, intent: string | undefined, out: Outcome) {
+    if (!ctx || !intent || !textHeldForCheck(intent, out) || typeof out.capability !== "string") return false;
+    const entity = out.entity as { type: string; id: string } | undefined;
+    const setWords = Array.isArray(out.field_words) ? (out.field_words as string[]) : [];
+    const read = await otherAsks(intent, { capability: out.capability, entity }, searchAlone(ctx), setWords);
+    return read.asks.length > 0 || read.more > 0;
   }
 
   /** One ask's words searched alone, as the caller may see capabilities (audited). */

@@ -11,7 +11,8 @@ export const HELD_TEXT =
  * thing. Where one ask ends and the text begins is read from the words, and a misreading would
  * post an instruction to the agent where a customer reads it (a review: "tell the customer we've
  * sent an L and mark as pending" posted "We've sent an L and mark as pending" at once) or drop a
- * part of the message. One ask with its text runs at once as before.
+ * part of the message. One ask with its text runs at once as before. This is the cheap first
+ * reading; the gateway confirms it with the other-asks reading before holding.
  */
 export function textHeldForCheck(
   intent: string | undefined,

@@ -46,7 +46,8 @@ const EN_SUBORDINATE = /^(?:before|after|if|once|until|while|unless|whenever|sin
 // the customer …, and set it to pending"): a topic, no ask of its own.
 // Only a preposition before a record's phrase ("on the …", "about my …", "regarding tkt_4"): "re-assign"
 // and "on second thought, refund it" ask (a review: "re-assign tkt_1 …" was read as a topic).
-const EN_TOPIC = /^(?:on|about|regarding|concerning)\s+(?:the|my|our|your|this|that|[a-z][a-z0-9]*_[a-z0-9]+)\b/;
+const EN_TOPIC =
+  /^(?:on|about|regarding|concerning)\s+(?:the|my|our|your|this|that|[a-z][a-z0-9]*_[a-z0-9]+)\b/;
 // A relative clause describes a noun of its clause ("pay my order | that is waiting for payment"):
 // its "is" states nothing about the clause, which still asks when it opens with a verb. So does a
 // free relative ("pay | whatever I still owe"): played, its "still" made the ask a situation.

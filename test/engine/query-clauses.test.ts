@@ -117,4 +117,3 @@ describe("a want the speaker denies of themselves", () => {
     expect(roles("on second thought, refund it")).toContain("request");
   });
 });
-

@@ -54,6 +54,13 @@ describe("a request's own details and exclusions (MCP over HTTP)", () => {
     expect(out.from_words).toMatchObject({ items: "2 × prod_mug" });
     expect(out.also_asked).toBeUndefined();
     expect(text(res)).not.toContain("after_sales");
+    // A count beside what is bought is the purchase's too (set K: "… and one mug" → after_sales).
+    const two = await alice.callTool({
+      name: "start_action",
+      arguments: { intent: "Buy a Logo Tee in size L and one mug, express to my home, pay by card." },
+    });
+    expect(sc(two).capability).toBe("checkout");
+    expect(text(two)).not.toContain("also asked");
     // "Just the lamp" after a purchase of a lamp reads the same way.
     const lamp = await alice.callTool({
       name: "start_action",

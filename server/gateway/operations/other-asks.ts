@@ -1,6 +1,7 @@
 import type { NextAction } from "../../connectors/sdk/outcome";
 import type { CapabilityHit } from "../../engine/capability-search";
 import { wordTokens } from "../../engine/choice-words";
+import { countOfWord } from "../../engine/number-words";
 import { queryClauses } from "../../engine/query-clauses";
 import { asksOnlyToRead } from "../../engine/top-match";
 import { POINTING_WORDS } from "../../function-words";
@@ -123,7 +124,8 @@ export async function otherAsks(
 function settingShare(words: string, setWords: readonly string[]): number {
   // "Only the mugs", "just the lamp": words that narrow what the action takes say which, not
   // what (set I: "Only the mugs" after a purchase of mugs was offered as a return of mugs).
-  const own = wordTokens(words).filter((t) => !NARROWING.has(t));
+  // A count ("one mug", "2 tees") says how many of what the action takes, not what.
+  const own = wordTokens(words).filter((t) => !NARROWING.has(t) && !countOfWord(t));
   return own.length ? own.filter((t) => setWords.includes(t)).length / own.length : 0;
 }
 

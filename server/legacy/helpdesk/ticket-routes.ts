@@ -158,7 +158,7 @@ export const ticketRoutes = [
       requireTicket(db, tenantId, params.id);
       const rows = db
         .prepare(
-          "SELECT id, ticket_id, author, body, internal, reference, created_at FROM ticket_comments WHERE tenant_id = ? AND ticket_id = ? ORDER BY created_at, id",
+          "SELECT id, ticket_id, author, body, internal, reference, created_at FROM ticket_comments WHERE tenant_id = ? AND ticket_id = ? ORDER BY created_at, rowid",
         )
         .all(tenantId, params.id) as (Omit<z.input<typeof commentSchema>, "internal"> & {
         internal: number;

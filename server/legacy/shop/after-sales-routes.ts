@@ -340,7 +340,7 @@ export const afterSalesRoutes = [
         }
       }
       const rows = db
-        .prepare(`${refundSelect} WHERE ${where.join(" AND ")} ORDER BY created_at DESC, id`)
+        .prepare(`${refundSelect} WHERE ${where.join(" AND ")} ORDER BY created_at DESC, rowid DESC`)
         .all(...args) as Parameters<typeof toRefund>[0][];
       return paginate(rows.map(toRefund), query);
     },

@@ -196,7 +196,7 @@ export const orderRoutes = [
         args.push(query.reference);
       }
       const ids = db
-        .prepare(`SELECT id FROM orders WHERE ${where.join(" AND ")} ORDER BY created_at DESC, id`)
+        .prepare(`SELECT id FROM orders WHERE ${where.join(" AND ")} ORDER BY created_at DESC, rowid DESC`)
         .all(...args) as { id: string }[];
       const page = paginate(ids, query);
       return { ...page, data: page.data.map((r) => loadOrderView(db, tenantId, r.id)) };

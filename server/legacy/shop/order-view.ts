@@ -107,7 +107,7 @@ export function orderPayment(
 ): OrderPaymentRow | undefined {
   return db
     .prepare(
-      "SELECT id, payment_method_id, status, amount, method, created_at FROM payments WHERE tenant_id = ? AND order_id = ? AND status = 'succeeded' ORDER BY created_at DESC LIMIT 1",
+      "SELECT id, payment_method_id, status, amount, method, created_at FROM payments WHERE tenant_id = ? AND order_id = ? AND status = 'succeeded' ORDER BY created_at DESC, rowid DESC LIMIT 1",
     )
     .get(tenantId, orderId) as OrderPaymentRow | undefined;
 }
@@ -134,7 +134,7 @@ export function loadOrderView(db: Database.Database, tenantId: string, id: strin
   const { created_at: shippedAt = null, ...shipment } = shipped ?? {};
   const refunds = (
     db
-      .prepare(`${refundSelect} WHERE tenant_id = ? AND order_id = ? ORDER BY created_at, id`)
+      .prepare(`${refundSelect} WHERE tenant_id = ? AND order_id = ? ORDER BY created_at, rowid`)
       .all(tenantId, id) as RefundRow[]
   ).map(toRefund);
   const refunded = refunds.reduce((sum, r) => sum + r.amount, 0);

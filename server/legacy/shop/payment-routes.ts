@@ -130,7 +130,7 @@ export const paymentRoutes = [
         args.push(query.order_id);
       }
       const rows = db
-        .prepare(`${paymentSelect} WHERE ${where.join(" AND ")} ORDER BY created_at DESC, id`)
+        .prepare(`${paymentSelect} WHERE ${where.join(" AND ")} ORDER BY created_at DESC, rowid DESC`)
         .all(...args) as Payment[];
       return paginate(rows, query);
     },

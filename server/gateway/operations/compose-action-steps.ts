@@ -268,7 +268,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
   }
 
   /**
-   * A start the words alone did not prefer (pick-by-record.ts, pick-by-fields.ts): started without
+   * A start the words alone did not prefer (the fields', pick-by-fields.ts): started without
    * a key of the server's or the agent's, so nothing runs at once, nor on a resend under the key
    * (a resend starts it afresh, to the same stop); it stops at its confirmation or its missing
    * fields, and the answer says why it was picked, naming the best match by the words.

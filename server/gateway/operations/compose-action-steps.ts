@@ -5,8 +5,11 @@ import { asksOnlyToRead, opensWithVerbOf, settleNearTie, topMatch } from "../../
 import type { TrustedContext } from "../trusted-context";
 import { firstOfSeveralAsks } from "./first-ask";
 import { HELD_TEXT, textHeldForCheck } from "./held-text";
+import { insteadOfRefused } from "./instead-of-refused";
 import { advanceActionInputSchema, startActionInputSchema } from "./operation-schemas";
 import { otherAskCalls, otherAsks } from "./other-asks";
+import { pickByFields } from "./pick-by-fields";
+import { type PickedBeyondWords, type PossibleOn, pickByRecord } from "./pick-by-record";
 import { readingPath } from "./reading-path";
 
 type Outcome = OutcomeBase & Record<string, unknown>;
@@ -28,10 +31,7 @@ interface Steps {
   /** The capability of the action the caller's key started, if any. */
   startedWith: (ctx: TrustedContext, idempotencyKey: string) => Promise<string | null>;
   /** What the caller may start on the record given or quoted now (possible-on-record.ts). */
-  possibleOn: (
-    ctx: TrustedContext,
-    named: { entityId?: string; words?: string; only?: readonly string[] },
-  ) => Promise<{ id: string; next: NextAction[] } | null>;
+  possibleOn: PossibleOn;
 }
 
 /** Every start and advance asks: the engine makes the key only where one would run the change. */
@@ -42,10 +42,17 @@ const SERVER_KEY = { serverKey: true } as const;
  * so every step keeps its own permission check and audit row (a search, a start, a confirm).
  * - start_action by the user's words: search, then start the best match where it takes every
  *   field sent and leads clearly (top-match's CLEAR_LEAD) the next match that takes them too,
- *   or is that best match and the words open with the verb it is named for (opensWithVerbOf);
- *   otherwise the answer is the matches, to start one by id. A weaker match is never promoted
- *   because the best one does not take a field: it could run at once, before the agent saw what
- *   was chosen. The answer names the other matches.
+ *   or is that best match and the words open with the verb it is named for (opensWithVerbOf).
+ *   The answer names the other matches.
+ * - a near tie the record settles: where the start names a record (entity_id, or the one id the
+ *   words quote), the matches near the best whose start that record refuses now drop out
+ *   (possibleOn, one evaluation per near-tied match); a best left leading clearly starts under
+ *   the rules below. Only in favour of the best: it is never dropped (pick-by-record.ts).
+ * - fields the best match does not take: the only match that takes every field sent (or the
+ *   clear leader of those that do) is started, never run at once: no key of the server's or the
+ *   agent's, no confirm; it stops at its confirmation or its missing fields, and `picked_because`
+ *   says it takes the fields sent and names the best match by the words (pick-by-fields.ts).
+ *   Otherwise the answer is the matches, to start one by id.
  * - a change that is complete, needs no person's approval, whose record the user's words named
  *   (or the only one it fits), and whose confirm this caller's permissions let through, is
  *   confirmed at once (the confirm operation, with its own permission verb): under the agent's
@@ -84,7 +91,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
    */
   function pickedBy(out: Outcome): Record<string, unknown> {
     return Object.fromEntries(
-      ["from_words", "why_picked", "defaulted", "other_matches"].flatMap((k) =>
+      ["from_words", "why_picked", "defaulted", "other_matches", "picked_because"].flatMap((k) =>
         out[k] === undefined ? [] : [[k, out[k]]],
       ),
     );
@@ -207,10 +214,19 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
         : !fields.length && intent
           ? (firstAsk ?? settleNearTie(intent, hits))
           : undefined;
+    // Past the words: the record named settles a near tie (its refusing matches drop out), or
+    // the fields sent mean the one match that takes them all (pick-by-record.ts, pick-by-fields.ts).
+    const beyond = pick
+      ? undefined
+      : fits
+        ? await pickByRecord(steps.possibleOn, ctx, { entityId: rest.entity_id, words: intent }, hits, fields)
+        : pickByFields(hits, fields);
+    // What the words alone did not prefer is started for the agent to check, never run at once.
+    if (beyond && beyond.hit !== top?.hit) return startForCheck(ctx, withWords, beyond, hits);
     // The words clearly mean the best match and only a field it lacks kept it from starting: its
     // own start refuses the field (nothing is created) and names the field most likely meant.
     const clearButFields = !fits && !!top && (top.clear || named) && !top.hit.off_topic;
-    if (!pick && clearButFields) {
+    if (!pick && !beyond && clearButFields) {
       const out = await steps.startAction(ctx, { ...withWords, capability: top.hit.capability });
       // The by-words path's own reason: no capability the words found takes these fields.
       if (out.reason === "field_not_allowed") out.reason = "no_capability_takes_fields";
@@ -218,7 +234,8 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
       if (others.length) out.other_matches = others;
       return out;
     }
-    if (!pick)
+    const chosen = pick ?? beyond?.hit;
+    if (!chosen)
       return {
         outcome: "rejected",
         reason: !hits.length
@@ -235,10 +252,12 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
         results: hits,
         next_actions: found.next_actions,
       };
-    const first = await steps.startAction(ctx, { ...withWords, capability: pick.capability }, SERVER_KEY);
-    const out = (await insteadOfRefused(ctx, withWords, first, hits)) ?? first;
+    const first = await steps.startAction(ctx, { ...withWords, capability: chosen.capability }, SERVER_KEY);
+    const startKeyed = (c: TrustedContext, r: unknown) => steps.startAction(c, r, SERVER_KEY);
+    const out = (await insteadOfRefused(startKeyed, ctx, withWords, first, hits)) ?? first;
     const others = hits.filter((h) => h.capability !== out.capability).map((h) => h.capability);
     if (others.length) out.other_matches = others;
+    if (beyond && out.capability === chosen.capability) out.picked_because = beyond.because;
     const setWords = Array.isArray(out.field_words) ? (out.field_words as string[]) : [];
     return withOtherAsks(
       ctx,
@@ -246,6 +265,34 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
       await confirmWhenReady(ctx, rest.idempotency_key, out, intent),
       setWords,
     );
+  }
+
+  /**
+   * A start the words alone did not prefer (the fields', pick-by-fields.ts): started without
+   * a key of the server's or the agent's, so nothing runs at once, nor on a resend under the key
+   * (a resend starts it afresh, to the same stop); it stops at its confirmation or its missing
+   * fields, and the answer says why it was picked, naming the best match by the words.
+   */
+  async function startForCheck(
+    ctx: TrustedContext,
+    withWords: Record<string, unknown>,
+    picked: PickedBeyondWords,
+    hits: readonly CapabilityHit[],
+  ): Promise<Outcome> {
+    const { idempotency_key: _key, ...unkeyed } = withWords;
+    const { server_key: _made, ...out } = await steps.startAction(ctx, {
+      ...unkeyed,
+      capability: picked.hit.capability,
+    });
+    const others = hits.filter((h) => h.capability !== picked.hit.capability).map((h) => h.capability);
+    const said = {
+      ...out,
+      picked_because: picked.because,
+      ...(others.length ? { other_matches: others } : {}),
+    };
+    const setWords = Array.isArray(out.field_words) ? (out.field_words as string[]) : [];
+    const intent = typeof withWords.intent === "string" ? withWords.intent : undefined;
+    return withOtherAsks(ctx, intent, said, setWords);
   }
 
   /**
@@ -269,54 +316,6 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
         ? `No capability does what these words ask on ${on.id}; possible there now (one call each): see next`
         : `No capability does what these words ask on ${on.id}, and nothing can be started there now. ${readingPath(ctx, words ?? "")}`,
       next_actions: on.next,
-    };
-  }
-
-  /**
-   * A start its record refused ("cancel my order" on a paid order, where the words matched the
-   * cancel of unpaid ones as well as the refund that cancels a paid one), whose refusal names
-   * exactly one other capability for that record that the same words found: that one is started
-   * instead, with the same words and record, under its own rules (an approval it needs is still
-   * asked for; a change that runs at once still does only on a record the user meant). The
-   * answer says what was refused first. Nothing else is ever tried: a weaker match that no
-   * refusal points at is not promoted.
-   */
-  async function insteadOfRefused(
-    ctx: TrustedContext,
-    withWords: Record<string, unknown>,
-    out: Outcome,
-    hits: CapabilityHit[],
-  ): Promise<Outcome | null> {
-    if (out.status !== "refused" || typeof out.capability !== "string") return null;
-    const found = new Set(hits.map((h) => h.capability));
-    const pointed = ((out.next_actions ?? []) as NextAction[]).filter(
-      (n) =>
-        n.tool === "start_action" &&
-        typeof n.args?.capability === "string" &&
-        typeof n.args.entity_id === "string" &&
-        n.args.capability !== out.capability &&
-        found.has(n.args.capability),
-    );
-    const [alternative] = pointed;
-    if (pointed.length !== 1 || !alternative?.args) return null;
-    const started = await steps.startAction(
-      ctx,
-      { ...withWords, capability: alternative.args.capability, entity_id: alternative.args.entity_id },
-      SERVER_KEY,
-    );
-    const why = ((out.validation_errors ?? []) as Array<{ message?: string }>)[0]?.message ?? out.message;
-    // The record the words named stays named by them (its id is passed only so it is the same one).
-    const named = Object.entries((out.from_words ?? {}) as Record<string, string>).filter(
-      ([, v]) => v === alternative.args?.entity_id,
-    );
-    const fromWords = {
-      ...Object.fromEntries(named),
-      ...((started.from_words ?? {}) as Record<string, string>),
-    };
-    return {
-      ...started,
-      ...(Object.keys(fromWords).length ? { from_words: fromWords } : {}),
-      instead_of: `${out.capability}, refused: ${why.split(/[;:]/)[0]}`,
     };
   }
 

@@ -12,12 +12,14 @@ import type { GatewayDeps } from "./gateway-deps";
  * start, and whose start the record's state allows (the engine's startsAllowed). A refusal then
  * says what is possible instead of only "no". An id of no known kind gives nothing. `only`: these
  * capabilities alone are weighed (one evaluation each), as for a call about to be offered.
+ * `weighed`: the capabilities of the record's kind that were asked about, so one missing from
+ * `next` is known to be unable to take the record now, not merely about another kind of record.
  */
 export function possibleOnRecordOperation({ db, engine, capabilities, connectorsFor }: GatewayDeps) {
   return async (
     ctx: TrustedContext,
     named: { entityId?: string; words?: string; only?: readonly string[] },
-  ): Promise<{ id: string; next: NextAction[] } | null> => {
+  ): Promise<{ id: string; next: NextAction[]; weighed: string[] } | null> => {
     const known = await connectorsFor(ctx);
     const entities = known.flatMap((c) => c.entities.filter((e) => e.idPrefix).map((e) => ({ c, e })));
     const kindOf = (id: string) => {
@@ -55,6 +57,6 @@ export function possibleOnRecordOperation({ db, engine, capabilities, connectors
         }),
       ),
     );
-    return { id, next };
+    return { id, next, weighed: candidates.map((c) => c.id) };
   };
 }

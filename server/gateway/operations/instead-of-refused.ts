@@ -1,0 +1,54 @@
+import type { NextAction, OutcomeBase } from "../../connectors/sdk/outcome";
+import type { CapabilityHit } from "../../engine/capability-search";
+import type { TrustedContext } from "../trusted-context";
+
+type Outcome = OutcomeBase & Record<string, unknown>;
+
+/**
+ * A start its record refused ("cancel my order" on a paid order, where the words matched the
+ * cancel of unpaid ones as well as the refund that cancels a paid one), whose refusal names
+ * exactly one other capability for that record that the same words found: that one is started
+ * instead, with the same words and record, under its own rules (an approval it needs is still
+ * asked for; a change that runs at once still does only on a record the user meant). The
+ * answer says what was refused first. Nothing else is ever tried: a weaker match that no
+ * refusal points at is not promoted.
+ */
+export async function insteadOfRefused(
+  start: (ctx: TrustedContext, raw: unknown) => Promise<Outcome>,
+  ctx: TrustedContext,
+  withWords: Record<string, unknown>,
+  out: Outcome,
+  hits: readonly CapabilityHit[],
+): Promise<Outcome | null> {
+  if (out.status !== "refused" || typeof out.capability !== "string") return null;
+  const found = new Set(hits.map((h) => h.capability));
+  const pointed = ((out.next_actions ?? []) as NextAction[]).filter(
+    (n) =>
+      n.tool === "start_action" &&
+      typeof n.args?.capability === "string" &&
+      typeof n.args.entity_id === "string" &&
+      n.args.capability !== out.capability &&
+      found.has(n.args.capability),
+  );
+  const [alternative] = pointed;
+  if (pointed.length !== 1 || !alternative?.args) return null;
+  const started = await start(ctx, {
+    ...withWords,
+    capability: alternative.args.capability,
+    entity_id: alternative.args.entity_id,
+  });
+  const why = ((out.validation_errors ?? []) as Array<{ message?: string }>)[0]?.message ?? out.message;
+  // The record the words named stays named by them (its id is passed only so it is the same one).
+  const named = Object.entries((out.from_words ?? {}) as Record<string, string>).filter(
+    ([, v]) => v === alternative.args?.entity_id,
+  );
+  const fromWords = {
+    ...Object.fromEntries(named),
+    ...((started.from_words ?? {}) as Record<string, string>),
+  };
+  return {
+    ...started,
+    ...(Object.keys(fromWords).length ? { from_words: fromWords } : {}),
+    instead_of: `${out.capability}, refused: ${why.split(/[;:]/)[0]}`,
+  };
+}

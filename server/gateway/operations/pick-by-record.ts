@@ -1,0 +1,54 @@
+import type { NextAction } from "../../connectors/sdk/outcome";
+import type { CapabilityHit } from "../../engine/capability-search";
+import { CLEAR_LEAD, topMatch } from "../../engine/top-match";
+import type { TrustedContext } from "../trusted-context";
+
+/** What the caller may start on the record given or quoted now (possible-on-record.ts). */
+export type PossibleOn = (
+  ctx: TrustedContext,
+  named: { entityId?: string; words?: string; only?: readonly string[] },
+) => Promise<{ id: string; next: NextAction[]; weighed: string[] } | null>;
+
+export interface PickedBeyondWords {
+  hit: CapabilityHit;
+  /** Said on the answer: why this one, and which match the words alone preferred. */
+  because: string;
+}
+
+/**
+ * A near tie of the words that the record the start names settles (entity_id, or the one id the
+ * words quote): the matches near the best whose start that record refuses now drop out, and the
+ * best is judged again against the rest. Issue 23 (played): a change that a record could take
+ * tied with one it could not, and was answered "several capabilities match".
+ * - Only in favour of the best match, as the verb and the fields settle ties (top-match.ts): the
+ *   best is never dropped, so a weaker match is never started for words that meant another; a
+ *   best the record refuses too starts as it would if clear, and its refusal says why.
+ * - Bounded: only the near-tied matches are weighed (one evaluation each, the check a start
+ *   makes). A match of no kind or another kind is not weighed and stays in the tie; a record of
+ *   no known kind settles nothing.
+ * Undefined: the tie stands (the best must take every field sent and lead clearly).
+ */
+export async function pickByRecord(
+  possibleOn: PossibleOn,
+  ctx: TrustedContext,
+  named: { entityId?: string; words?: string },
+  hits: readonly CapabilityHit[],
+  fields: readonly string[],
+): Promise<PickedBeyondWords | undefined> {
+  const [best] = hits;
+  if (!best || best.off_topic || !fields.every((f) => best.inputs.includes(f))) return undefined;
+  const near = hits.filter(
+    (h) => h !== best && !h.off_topic && h.score > 0 && h.score >= best.score * (1 - CLEAR_LEAD),
+  );
+  if (!near.length) return undefined;
+  const on = await possibleOn(ctx, { ...named, only: near.map((h) => h.capability) });
+  if (!on) return undefined;
+  const possible = new Set(on.next.map((n) => n.args?.capability));
+  const out = near.filter((h) => on.weighed.includes(h.capability) && !possible.has(h.capability));
+  const left = topMatch(hits.filter((h) => !out.includes(h)));
+  if (!out.length || !left?.clear || left.hit !== best) return undefined;
+  return {
+    hit: best,
+    because: `${out.map((h) => h.capability).join(", ")} cannot be started on ${on.id} now, which leaves ${best.capability} the clear match of the words`,
+  };
+}

@@ -117,6 +117,20 @@ function namingWords(label: string): string[] {
   return [...new Set(tokens(label))].filter((w) => !STOP.has(w) && !FRAMING.has(w) && !ASKING.has(w));
 }
 
+/**
+ * How a value the words named is said back: the shortest of people's words for it that named it
+ * and do not hold the value's own ("gloss (shiny coat)"; "gloss finish" says no more than
+ * `gloss`), the first the connector lists among equals, else its own label.
+ */
+function saidAs(value: string, hits: ReadonlyArray<{ choice: FilterChoice; words: string[] }>): string {
+  const own = namingWords(value);
+  const theirs = hits
+    .filter((h) => h.choice.value === value && h.choice.label !== value)
+    .filter((h) => !own.length || !own.every((w) => h.words.includes(w)))
+    .sort((a, b) => a.words.length - b.words.length)[0];
+  return theirs?.choice.label ?? hits.find((h) => h.choice.value === value)?.choice.label ?? value;
+}
+
 /** A connector's choices, or null when they cannot be read now: the words then stay words. */
 async function readChoices(
   spec: ChoiceFilter,
@@ -205,10 +219,32 @@ export async function namedFilters(
         !longest.some((o) => o !== h && o.words.join(" ") === h.words.join(" ")) ||
         /^[A-Za-z0-9_ ]+$/.test(h.choice.value),
     );
-    // One value named twice ("pending, waiting on the customer") is one value.
-    const distinct = plain.filter((h, i) => plain.findIndex((o) => o.choice.value === h.choice.value) === i);
-    for (const h of plain) if (!distinct.includes(h)) for (const w of h.words) used.add(w);
+    // One value named twice ("gloss, shiny coat") is one value, said back in the fewest of
+    // people's words that named it ("shiny coat", not "painted with a shiny coat"). Its words
+    // are all the words that named it.
+    const distinct = plain
+      .filter((h, i) => plain.findIndex((o) => o.choice.value === h.choice.value) === i)
+      .map((h) => ({
+        choice: { ...h.choice, label: saidAs(h.choice.value, hits) },
+        words: [...new Set(plain.filter((o) => o.choice.value === h.choice.value).flatMap((o) => o.words))],
+      }));
+    for (const h of plain) for (const w of h.words) used.add(w);
     if (distinct.length) named.set(key, distinct);
+  }
+  // A value whose words all lie inside another filter's longer value yields to it: "paid with a
+  // voucher" names how it was paid (a method's phrase), not a status `paid` (set K; its words are
+  // used there).
+  const every = [...named].flatMap(([key, hits]) => hits.map((h) => ({ key, words: h.words })));
+  for (const [key, hits] of named) {
+    const kept = hits.filter(
+      (h) =>
+        !every.some(
+          (o) =>
+            o.key !== key && o.words.length > h.words.length && h.words.every((w) => o.words.includes(w)),
+        ),
+    );
+    if (kept.length) named.set(key, kept);
+    else named.delete(key);
   }
   // A word that names values of two filters: neither filter is taken from it.
   const owners = new Map<string, Set<string>>();

@@ -22,10 +22,32 @@ export async function filteredLine(
   if (body.outcome !== "applied") return null;
   const applied = Object.keys(route.filters ?? {})
     .filter((k) => !ORDERING.test(k) && match.uri.query[k] !== undefined && match.uri.query[k] !== "")
-    .map((k) => `${escapeText(k)} = ${escapeText(match.uri.query[k])}`);
+    .map((k) => `${escapeText(k)} = ${escapeText(saidWith(route, k, match.uri.query[k] ?? ""))}`);
   if (!applied.length) return null;
   const leftOut = await leftOutByStatus(route, match, body, backend);
   return `Filtered: ${applied.join(", ")}${leftOut ? `; ${leftOut}` : ""}.`;
+}
+
+/**
+ * A declared value with the first of people's words for it that says more than the value
+ * ("gloss (shiny coat)"): set K's model read a bare value on a filtered listing and did not take
+ * it for what people call it. Other values as they are.
+ */
+function saidWith(route: RouteDefinition, key: string, value: string): string {
+  const own = new Set(
+    value
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean),
+  );
+  const theirs = route.valueWords?.[key]?.[value]?.find(
+    (w) =>
+      !w
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .some((t) => own.has(t)),
+  );
+  return theirs ? `${value} (${theirs})` : value;
 }
 
 /**

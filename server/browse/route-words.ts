@@ -96,29 +96,69 @@ export const CONNECTING = new Set(
 /** Words that only place a sort ("sorted by price"): consumed when the words sorted the listing. */
 export const PLACING_SORT = new Set(words("sort sorted sorting ordered ordering arranged ranked"));
 
-const routeWords = new WeakMap<RouteDefinition, { hay: Set<string>; description: Set<string> }>();
+/** A route's words: what names it (title, address, keywords), its description, and its filter values. */
+interface RouteWords {
+  hay: Set<string>;
+  description: Set<string>;
+  /** The words that name the route's records ("widget"): its title's and keywords', no value's. */
+  noun: Set<string>;
+  /** Each filter value as words name it: a declared value ("in_stock") or people's words for one ("shiny coat"). */
+  values: string[][];
+}
+
+const routeWords = new WeakMap<RouteDefinition, RouteWords>();
 
 /** A route's words, computed once: search runs over every route of every connector a tenant has. */
-function wordsOf(route: RouteDefinition) {
+function wordsOf(route: RouteDefinition): RouteWords {
   let cached = routeWords.get(route);
   if (!cached) {
+    const values = filterValues(route);
+    const valueWords = new Set(values.flat());
     cached = {
-      // People's words for a filter value ("waiting on the customer") name the listing too.
-      hay: new Set(
-        words(`${route.title} ${route.pattern} ${route.keywords.join(" ")} ${valuePhrases(route)}`),
-      ),
+      hay: new Set(words(`${route.title} ${route.pattern} ${route.keywords.join(" ")}`)),
       description: new Set(words(route.description)),
+      noun: new Set(
+        words(`${route.title} ${route.keywords.join(" ")}`).filter((w) => !valueWords.has(w) && !STOP.has(w)),
+      ),
+      values,
     };
     routeWords.set(route, cached);
   }
   return cached;
 }
 
-/** Every phrase a route declares for its filter values, as one text. */
-function valuePhrases(route: RouteDefinition): string {
-  return Object.values(route.valueWords ?? {})
-    .flatMap((byValue) => Object.values(byValue).flat())
-    .join(" ");
+/** Filters that sort the rows rather than say which: their values name no record. */
+const ORDERING = /^(sort|sort_?by|order|order_?by|orderby|ordering)$/i;
+
+/**
+ * Each value a route's filters declare, and each phrase it declares people use for one
+ * (`valueWords`), as the words that name it: `in_stock` → in, stock; "with a shiny coat" →
+ * shiny, coat.
+ */
+function filterValues(route: RouteDefinition): string[][] {
+  const naming = (text: string) =>
+    words(text.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_\-./]+/g, " ")).filter(
+      (w) => !STOP.has(w) && !FRAMING.has(w) && !ASKING.has(w),
+    );
+  const out: string[][] = [];
+  for (const [key, spec] of Object.entries(route.filters ?? {})) {
+    if (!Array.isArray(spec) || ORDERING.test(key)) continue;
+    for (const value of spec as readonly string[]) out.push(naming(value));
+    for (const [value, said] of Object.entries(route.valueWords?.[key] ?? {}))
+      if (spec.includes(value)) for (const phrase of said) out.push(naming(phrase));
+  }
+  return out.filter((w) => w.length > 0);
+}
+
+/**
+ * The query's words that name a filter value of the route, every word of the value said, where
+ * the query also names the route's records by another word: "widgets with a shiny coat" names
+ * the listing's finish filter; "shiny coat" alone names no listing of widgets.
+ */
+function valueWordsNamed(query: readonly string[], own: RouteWords): Set<string> {
+  const said = new Set(query);
+  const named = new Set(own.values.filter((v) => v.every((w) => said.has(w))).flat());
+  return query.some((w) => own.noun.has(w) && !named.has(w)) ? named : new Set();
 }
 
 /**
@@ -154,15 +194,25 @@ export function candidateRoutes(table: RouteDefinition[], query: string[]): Rout
 
 /** Whether a route's own words (title, address, keywords, description) hold every word of the query. */
 export function routeHoldsEvery(query: readonly string[], route: RouteDefinition): boolean {
-  const { hay, description } = wordsOf(route);
-  return query.length > 0 && query.every((w) => hay.has(w) || description.has(w));
+  const own = wordsOf(route);
+  const named = valueWordsNamed(query, own);
+  return query.length > 0 && query.every((w) => own.hay.has(w) || own.description.has(w) || named.has(w));
 }
 
+/**
+ * How well a route's words fit the query's. A filter value the query names whole, beside a word
+ * for the route's records, counts as the route's own words, and one more: a listing the words
+ * name both by its records and by one of its values wins over a page that only holds a word
+ * (set K: such words opened an account page whose keywords held the value's words, not the
+ * listing filtered by them).
+ */
 export function scoreRoute(query: string[], route: RouteDefinition): number {
-  const { hay, description } = wordsOf(route);
-  let score = 0;
+  const own = wordsOf(route);
+  const { hay, description } = own;
+  const named = valueWordsNamed(query, own);
+  let score = named.size ? 1 : 0;
   for (const word of query) {
-    if (hay.has(word)) score += 2;
+    if (hay.has(word) || named.has(word)) score += 2;
     else if (description.has(word)) score += 0.5;
   }
   // Listing routes answer structural queries (a listing's name alone) before detail routes.

@@ -148,6 +148,25 @@ describe("payments", () => {
     );
   });
 
+  test("orders filter by how they were paid: store credit, card, and an unpaid order by neither", async () => {
+    const ids = async (method: string) =>
+      (await call(legacy, "GET", `/v1/orders?customer_id=cus_alice&payment_method=${method}`)).body.data
+        .map((o: { id: string }) => o.id)
+        .sort();
+    expect(await ids("balance")).toEqual(["ord_exchange"]);
+    const card = await ids("card");
+    expect(card).toContain("ord_paid");
+    expect(card).not.toContain("ord_exchange");
+    expect(card).not.toContain("ord_pending");
+    // Paid from the balance now: it is listed with the orders the balance paid.
+    const order = await call(legacy, "GET", "/v1/orders/ord_pending");
+    await call(legacy, "POST", "/v1/payments", {
+      body: { order_id: "ord_pending", payment_method_id: "pm_alice_balance", amount: order.body.total },
+    });
+    expect(await ids("balance")).toEqual(["ord_exchange", "ord_pending"]);
+    expect((await call(legacy, "GET", "/v1/orders?payment_method=cash")).status).toBe(400);
+  });
+
   test("insufficient balance, wrong amount and an unpayable order are refused without effect", async () => {
     const order = await call(legacy, "POST", "/v1/orders", {
       body: {

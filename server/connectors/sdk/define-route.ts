@@ -94,7 +94,11 @@ export interface RouteDefinition {
    * The words people use for a declared filter value, by filter and value (`status: { pending:
    * ["on hold", "waiting on the customer"] }`): a search whose words say one applies that value,
    * as if they had named it. Played (set K): "which tickets are waiting on the customer?" read
-   * every ticket; nothing said that `pending` is that.
+   * every ticket; nothing said that `pending` is that. A value's words (its own or these) rank the
+   * listing in search only beside a word for its records ("orders … store credit", not "store
+   * credit" alone), and then above a page that merely holds them; a filtered listing says the
+   * value with the first of these that says more than it ("pending (on hold)"). Write phrases,
+   * not a word two values share ("store credit", "credit card", never "credit").
    */
   valueWords?: Record<string, Record<string, readonly string[]>>;
   /**

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { NodeDefinition } from "../sdk/define-capability";
 import { money } from "../sdk/markdown";
+import { PAYMENT_WORDS } from "./payment-words";
 import type { ShopAdapter, ShopCustomerRef } from "./shop-adapter";
 
 /**
@@ -29,14 +30,8 @@ export function paymentNode(
         .describe("'balance' (store credit) or 'card', see options.payment_methods"),
     },
     // What people call each method; the rows' own labels ("Store credit", "Visa •••• 4242") name
-    // them too. Played: "from my store credit" was read as an ask nothing does, and a patch of
-    // "account balance" or "credit card" was refused as no method.
-    valueWords: {
-      payment_type: {
-        balance: ["balance", "store credit", "account balance", "shop credit", "credit balance", "wallet"],
-        card: ["card", "credit card", "debit card", "bank card"],
-      },
-    },
+    // them too.
+    valueWords: { payment_type: PAYMENT_WORDS },
     async resolve({ adapter, values, derived }) {
       const customer = derived.customer as ShopCustomerRef;
       const methods = await adapter.paymentMethods(customer.id);

@@ -200,6 +200,8 @@ export function createShopAdapter(options: HttpClientOptions & { lookups?: Cache
     async orders(query: {
       customer_id?: string;
       status?: string;
+      /** How it was paid: `balance` (store credit) or `card`. */
+      payment_method?: string;
       reference?: string;
       page?: number;
       per_page?: number;

@@ -39,7 +39,7 @@ const SIZE_WORDS: Record<string, string[]> = {
 /** Orders this caller may see: members their own, support and admins the tenant's. */
 export function listOrders(
   backend: BrowseBackend,
-  input: { page: number; perPage?: number; status?: string },
+  input: { page: number; perPage?: number; status?: string; paymentMethod?: string },
 ): Promise<ListPage<Row> | BackendOutcome> {
   return backend.withAdapter<ShopAdapter, ListPage<Row>>("shop", async (shop) => {
     const staff = isStaff(backend);
@@ -48,6 +48,7 @@ export function listOrders(
     const result = await shop.orders({
       customer_id: customer ?? undefined,
       status: input.status,
+      payment_method: input.paymentMethod,
       page: input.page,
       per_page: input.perPage ?? PAGE_SIZE,
     });

@@ -1,9 +1,8 @@
-import type { BackendOutcome, BrowseBackend, ListPage, Row } from "../sdk/browse-backend";
+import type { BackendOutcome, Row } from "../sdk/browse-backend";
 import { capabilityFormRoute } from "../sdk/capability-form-route";
 import type { FilterSpec, RouteDefinition } from "../sdk/define-route";
 import { formLinkLines, withFormFields } from "../sdk/form-links";
-import { code, link, money } from "../sdk/markdown";
-import { askedColumnNames, referenceLabels } from "../sdk/reference-labels";
+import { link, money } from "../sdk/markdown";
 import { sumText } from "../sdk/render-decision-summary";
 import { objectSections, rowsTable } from "../sdk/render-helpers";
 import {
@@ -18,10 +17,10 @@ import {
   viewPage,
 } from "../sdk/route-pages";
 import { orderSum, sumTerms } from "./order-sum";
+import { ORDERS_ROUTE } from "./orders-route";
 import { PROFILE_ROUTE } from "./profile-route";
-import { shippedTracking } from "./shipped-tracking";
 import { SHOP_MONEY } from "./shop-policy";
-import { cart, customerNames, isStaff, listOrders, listProducts, product } from "./shop-records";
+import { cart, listProducts, product } from "./shop-records";
 
 /** Which forms an order offers now comes from the view's next_actions (the engine decides). */
 function orderFormLinks(id: string, view: BackendOutcome): Array<[string, string]> {
@@ -108,73 +107,7 @@ function withShipmentLine(view: BackendOutcome): BackendOutcome {
   return { ...view, view: { ...order, fulfilment: line } };
 }
 
-/**
- * The facts a listing row needs beyond the order's own columns: what it holds (itemsText), for
- * a shipped order its carrier and tracking number in the status cell ("shipped · UPS
- * 1Z999AA11001"), so "which of my orders are on their way, and what's the tracking number?" is
- * one read, and for an unpaid one what is owed ("pending_payment · $156.50 due"): issue 23's
- * model asked "do I still owe money?" and opened the order to be sure the total was the amount due.
- */
-function withRowFacts(result: ListPage<Row> | BackendOutcome): ListPage<Row> | BackendOutcome {
-  if (isOutcome(result)) return result;
-  const data = result.data.map(({ shipping_difference, ...r }) => {
-    const tracking = shippedTracking(r);
-    // Which way the money goes, in the column's name: the legacy's "shipping_difference: $7.00"
-    // was read as owed by the customer (played); it is shipping they paid and may get back.
-    const row = { ...r, items: itemsText(r), shipping_owed_to_customer: shipping_difference };
-    if (r.status === "pending_payment" && typeof r.total === "number")
-      return { ...row, status: `pending_payment · ${money(r.total)} due` };
-    return tracking ? { ...row, status: `${String(r.status)} · ${tracking}` } : row;
-  });
-  return { ...result, data };
-}
-
-/**
- * What an order holds, in a few words ("Desk Lamp ×1, Signpost Mug ×1"): people name an order by
- * it ("my lamp order", "the kettle order"). Rounds 26 and 28: the listing showed no items and no
- * text filter, and each model opened orders one by one to find the lamp or the kettle.
- */
-function itemsText(order: Row): string {
-  const items = Array.isArray(order.items) ? (order.items as Row[]) : [];
-  const text = items.map((i) => `${String(i.name)} ×${String(i.quantity)}`).join(", ");
-  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
-}
-
 const PLACED_BY_YOU = "you (an action of this agent)";
-
-/**
- * The orders on this page an action of this same agent placed, for one line above the rows
- * ("Placed through this assistant: `ord_…`"), so "cancel the order I placed today" is answered by
- * the list itself; another agent's or tenant's never are (the gateway scopes it). Not a column:
- * played (issue 23), `placed_by` read "you" on one row and "—" on every other, and the model
- * asked for `customer_id` to be sure the other orders were the customer's own.
- */
-async function placedHere(backend: BrowseBackend, result: ListPage<Row> | BackendOutcome): Promise<string[]> {
-  if (isOutcome(result) || !backend.createdByCaller) return [];
-  const ids = result.data.map((r) => String(r.id));
-  const mine = await backend.createdByCaller("Order", ids);
-  return ids.filter((id) => mine[id]);
-}
-
-/**
- * What the orders listing says above its rows: whose orders they are where the caller sees only
- * their own (a member; staff read every customer's, never called "yours"), the ones this agent
- * placed, and the order.
- */
-function ordersHeading(own: boolean, placed: readonly string[]): string {
-  return [
-    own ? "Your orders" : "",
-    placed.length ? `Placed through this assistant: ${placed.map(code).join(", ")}` : "",
-    "Newest first",
-  ]
-    .filter(Boolean)
-    .join(". ");
-}
-
-/** The order statuses of the legacy API (API.md); anything else it answers with a 400. */
-const ORDER_FILTERS = {
-  status: ["paid", "shipped", "delivered", "pending_payment", "cancelled"],
-} as const satisfies FilterSpec;
 
 /** The catalog's filters: its text search, and its `?sort=` (the legacy API's own values). */
 const PRODUCT_FILTERS = {
@@ -196,48 +129,7 @@ const PRODUCT_ORDER: Record<(typeof PRODUCT_FILTERS.sort)[number], string> = {
  * land on it), so it is the one left to search.
  */
 export const SHOP_ROUTES: RouteDefinition[] = [
-  {
-    pattern: "shop://orders",
-    title: "Orders",
-    description: `Your orders, newest first, with status and total. Filter with ?status=${ORDER_FILTERS.status.join("|")}.`,
-    keywords: ["orders", "my orders", "purchases", "order history", "bought", "订单"],
-    startPoint: true,
-    example: "shop://orders?status=delivered",
-    filters: ORDER_FILTERS,
-    async render(match, backend) {
-      const invalid = invalidFilterPage("Orders", match.uri, ORDER_FILTERS);
-      if (invalid) return invalid;
-      const result = await listOrders(backend, {
-        page: pageNumber(match.uri),
-        perPage: perPage(match.uri),
-        status: filterValue(match.uri, "status"),
-      });
-      const rows = withRowFacts(result);
-      const placed = await placedHere(backend, rows);
-      const columns = ["id", "status", "items", "total", "created_at"];
-      const references = isOutcome(rows)
-        ? {}
-        : await referenceLabels(rows.data, [...columns, ...askedColumnNames(match.uri.query.columns)], {
-            customer_id: customerNames(backend),
-          });
-      const page = listPage(
-        "Orders",
-        match.uri,
-        rows,
-        columns,
-        (row) => `shop://order/${row.id}`,
-        ordersHeading(!isStaff(backend), placed),
-        SHOP_MONEY,
-        { references },
-      );
-      // Each row named by its status alone (what a status line names it by), tracking aside.
-      const statuses = isOutcome(result) ? [] : result.data.map((r) => String(r.status));
-      return {
-        ...page,
-        items: page.items?.map((item, i) => ({ ...item, title: statuses[i] ?? item.title })),
-      };
-    },
-  },
+  ORDERS_ROUTE,
   PROFILE_ROUTE,
   {
     pattern: "shop://cart",

@@ -15,6 +15,7 @@ import {
   itemsInputSchema,
   orderSchema,
   orderStatusSchema,
+  paymentTypeSchema,
   referenceField,
   shippingMethodSchema,
 } from "./shop-schemas";
@@ -176,6 +177,9 @@ export const orderRoutes = [
     query: z.object({
       customer_id: z.string().optional(),
       status: orderStatusSchema.optional(),
+      payment_method: paymentTypeSchema
+        .optional()
+        .describe("how the order was paid: balance (store credit) or card; unpaid orders match neither"),
       reference: z.string().optional().describe("the reference given when the order was created"),
       ...pageQueryShape,
     }),
@@ -190,6 +194,13 @@ export const orderRoutes = [
       if (query.status) {
         where.push("status = ?");
         args.push(query.status);
+      }
+      if (query.payment_method) {
+        // The payment that paid it (an order takes one: paid, it is no longer payable).
+        where.push(
+          "EXISTS (SELECT 1 FROM payments p WHERE p.tenant_id = orders.tenant_id AND p.order_id = orders.id AND p.status = 'succeeded' AND p.method = ?)",
+        );
+        args.push(query.payment_method);
       }
       if (query.reference) {
         where.push("reference = ?");

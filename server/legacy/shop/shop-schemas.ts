@@ -50,9 +50,12 @@ export const addressInputSchema = z.strictObject({
     .describe("ISO 3166-1 alpha-2, e.g. US"),
 });
 
+/** How a payment was made: from the customer's store credit (`balance`) or by card. */
+export const paymentTypeSchema = z.enum(["balance", "card"]);
+
 export const paymentMethodSchema = z.strictObject({
   id,
-  type: z.enum(["balance", "card"]),
+  type: paymentTypeSchema,
   label: z.string(),
   available: cents.nullable().describe("for balance: spendable cents; null for cards"),
 });

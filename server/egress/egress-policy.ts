@@ -25,6 +25,16 @@ export function noteSelfAddress(address: { port?: number; origin?: string }): vo
   }
 }
 
+/**
+ * A listener that closed: its port is no longer Signpost's, and the system may give it to another
+ * service (a connector's) that must then be reachable. Tests start and close many listeners in one
+ * process, whose ports the system hands out again.
+ */
+export function forgetSelfPort(port: number): void {
+  selfPorts.delete(port);
+  decided = null;
+}
+
 function currentSelfPorts(): Set<number> {
   const ports = new Set(selfPorts);
   const port = Number(process.env.PORT);
@@ -137,7 +147,7 @@ function localAddress(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
 export function egressRefusal(host: string, address: string, port: number, protocol: string): string | null {
   // Every connector request asks this for the same few destinations; parsing the address and
   // copying the port set took ~0.05 ms a request. An answer stands while what it was decided on
-  // does: the variables, Signpost's own ports and origins (sets that only grow) and the
+  // does: the variables, Signpost's own ports and origins (a forgotten port clears it) and the
   // interface list (re-read every minute).
   notePublicUrl();
   const basis = `${process.env.SIGNPOST_EGRESS_ALLOW}\u0000${process.env.PORT}\u0000${selfPorts.size}\u0000${selfOrigins.size}`;

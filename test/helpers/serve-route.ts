@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import type { SignpostMcp } from "@/mcp/signpost-mcp";
-import { noteSelfAddress } from "@/server/egress/egress-policy";
+import { forgetSelfPort, noteSelfAddress } from "@/server/egress/egress-policy";
 
 type Handler = (request: Request) => Promise<Response>;
 /** A Next.js route module as the app exports it: one handler per HTTP method. */
@@ -64,7 +64,11 @@ async function listen(
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(() => {
+          // The system may give the port to the next test's legacy service in this process.
+          forgetSelfPort(port);
+          resolve();
+        });
       }),
   };
 }

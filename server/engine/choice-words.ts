@@ -23,6 +23,12 @@ export interface ChoiceRow {
   tokens: Set<string>;
   /** Whole names the row goes by (label, name, title, subject), lower-case. */
   names: string[];
+  /**
+   * Words the row holds only as part of a declared phrase of several words ("shop credit"), with
+   * those phrases: such a word names the row only beside the rest of one of its phrases ("in the
+   * shop" names no way to pay). Absent when none.
+   */
+  phraseOnly?: Map<string, string[][]>;
   /** The row as offered, for candidate lists. */
   row: Record<string, unknown>;
   /**
@@ -108,12 +114,20 @@ export function rowOf(value: string, row: Record<string, unknown>, also: readonl
   // A named row is named by its names (or its whole value, quoted): an id's parts are no words
   // of the user's — "Exchange the mug" named the tee's line `ord_exchange_item_1` by "exchange".
   if (!names.length) for (const t of wordTokens(value.replace(/[_-]/g, " "))) tokens.add(t);
+  // A declared word names the row alone; a declared phrase's words name it together.
+  const phrases: string[][] = [];
   for (const name of also) {
     if (!name.trim()) continue;
     names.push(name.trim().toLowerCase());
-    for (const t of wordTokens(name)) tokens.add(t);
+    const words = wordTokens(name);
+    if (words.length > 1) phrases.push(words);
+    else for (const t of words) tokens.add(t);
   }
-  return { value, tokens, names, row, events: recordEvents(row) };
+  const phraseOnly = new Map<string, string[][]>();
+  for (const words of phrases)
+    for (const t of words) if (!tokens.has(t)) phraseOnly.set(t, [...(phraseOnly.get(t) ?? []), words]);
+  for (const t of phraseOnly.keys()) tokens.add(t);
+  return { value, tokens, names, row, events: recordEvents(row), ...(phraseOnly.size ? { phraseOnly } : {}) };
 }
 
 /** The rows with what their node's lifecycle says each record went through (record-events.ts). */
@@ -180,6 +194,7 @@ export function matchSentWords(rows: ChoiceRow[], sent: string): WordsMatch {
   if (exact.length === 1 && exact[0]) return { kind: "one", choice: exact[0] };
   const words = wordTokens(wanted);
   if (!words.length) return { kind: "none" };
+  // A value sent for the field is all about it: a phrase's word alone ("credit") may name a row.
   const holding = (exact.length ? exact : rows).filter((r) => words.every((w) => r.tokens.has(w)));
   if (holding.length === 1 && holding[0]) return { kind: "one", choice: holding[0] };
   return holding.length ? { kind: "several", choices: holding } : { kind: "none" };
@@ -208,10 +223,17 @@ function rowName(choice: ChoiceRow): string | undefined {
 }
 
 /** The rows among these that the words name best (ties included), and how many telling words they hold. */
+/** Whether the row holds `word` among these words: a phrase's word only beside the rest of it. */
+function holdsWord(row: ChoiceRow, word: string, among: readonly string[]): boolean {
+  if (!row.tokens.has(word)) return false;
+  const phrases = row.phraseOnly?.get(word);
+  return !phrases || phrases.some((p) => p.every((w) => among.includes(w)));
+}
+
 function bestInWords(rows: ChoiceRow[], words: string): { best: ChoiceRow[]; score: number } {
   const tokens = [...new Set(wordTokens(words))];
   if (!tokens.length || !rows.length) return { best: [], score: 0 };
-  const spread = (t: string) => rows.filter((r) => r.tokens.has(t)).length;
+  const spread = (t: string) => rows.filter((r) => holdsWord(r, t, tokens)).length;
   const telling = tokens.filter((t) => rows.length === 1 || spread(t) < rows.length);
   let best: ChoiceRow[] = [];
   let score = 0;
@@ -219,7 +241,7 @@ function bestInWords(rows: ChoiceRow[], words: string): { best: ChoiceRow[]; sco
   // not the tee in L (a review found them tied).
   const weight = (t: string) => (t.length === 1 ? 0.5 : 1);
   for (const row of rows) {
-    const s = telling.filter((t) => row.tokens.has(t)).reduce((n, t) => n + weight(t), 0);
+    const s = telling.filter((t) => holdsWord(row, t, tokens)).reduce((n, t) => n + weight(t), 0);
     if (s > score) {
       best = [row];
       score = s;

@@ -9,6 +9,8 @@ import {
   isFreeText,
   itemShapeOf,
   itemsInWords,
+  matchSentWords,
+  namedInWords,
   rowsCarrying,
   wholeQuote,
 } from "@/server/engine/choice-words";
@@ -229,5 +231,28 @@ describe("choice words", () => {
     // "to urgent" is what to do, not which ticket.
     expect(named("set the ticket to urgent")).toBeUndefined();
     expect(named("assign the unassigned ticket")).toBeUndefined();
+  });
+});
+
+describe("declared phrases name a row only whole", () => {
+  // As a connector declares them (NodeDefinition.valueWords): a word alone, or a phrase.
+  const rows = choicesFor("payment_type", {}, z.enum(["balance", "card"]), {
+    balance: ["balance", "store credit", "shop credit", "account balance", "wallet"],
+    card: ["card", "credit card", "debit card"],
+  });
+
+  it("a phrase's word alone names nothing: 'in the shop' is no way to pay", () => {
+    expect(namedInWords(rows, "the cheapest thing in the shop that's in stock")).toBeUndefined();
+    expect(namedInWords(rows, "what would my account look like")).toBeUndefined();
+  });
+
+  it("the whole phrase, or a word declared alone, names its row", () => {
+    expect(namedInWords(rows, "pay from my shop credit")?.value).toBe("balance");
+    expect(namedInWords(rows, "use my store credit")?.value).toBe("balance");
+    expect(namedInWords(rows, "pay with my credit card")?.value).toBe("card");
+    expect(namedInWords(rows, "from my wallet")?.value).toBe("balance");
+    // A value sent for the field is all about it: a phrase's word alone may name its rows.
+    expect(matchSentWords(rows, "shop credit")).toMatchObject({ kind: "one", choice: { value: "balance" } });
+    expect(matchSentWords(rows, "credit")).toMatchObject({ kind: "several" });
   });
 });

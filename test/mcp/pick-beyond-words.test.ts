@@ -141,8 +141,11 @@ describe("start_action by words: the record and the fields settle the pick (MCP 
         "What's the cheapest thing in the shop that's in stock, and what would it cost with standard shipping to my office? Don't buy it.",
     });
     const s = sc(out);
-    expect(s).toMatchObject({ capability: "checkout", status: "awaiting_approval" });
-    expect(text(out)).toMatch(/items \$18\.00 \+ shipping \$5\.00 = \$23\.00/);
+    // The price is said before anything is asked; "in the shop" names no way to pay (a word of
+    // the declared phrase "shop credit" alone), so the start waits on how to pay.
+    expect(s).toMatchObject({ capability: "checkout", outcome: "input_required", missing: ["payment_type"] });
+    expect(s.from_words).not.toHaveProperty("payment_type");
+    expect(text(out)).toMatch(/subtotal \$18\.00, shipping \$5\.00, total \$23\.00/);
     expect(await w.db.effect.count({ where: { actionId: String(s.action_id) } })).toBe(0);
     expect(await legacy("orders")).toEqual(before);
   });

@@ -201,15 +201,24 @@ export function tokenize(text: string, split: ChineseSplit = DEFAULT_SPLIT): str
 function phrases(tokens: Token[], described: Set<number> = new Set()): string[] {
   const out: string[] = [];
   let previous: string | undefined;
+  // A phrasal verb split by its object ("send the tee back", "call the order off") is the verb
+  // and its particle too, within a few words.
+  const verb = verbPosition(tokens);
   tokens.forEach((t, i) => {
     if (!t.latin || described.has(i)) previous = undefined;
     else if (!t.stop) {
       if (previous) out.push(`${previous} ${t.term}`);
       previous = t.term;
     }
+    const head = tokens[verb];
+    const split = head?.latin && PARTICLES.has(t.word) && i - verb > 1 && i - verb <= 5;
+    if (split && out.at(-1) !== `${head.term} ${t.term}`) out.push(`${head.term} ${t.term}`);
   });
   return out;
 }
+
+/** Particles that make a phrasal verb with the request's verb. */
+const PARTICLES = new Set(["back", "off", "out", "over", "up"]);
 
 interface IndexedDoc {
   capability: AnyCapability;

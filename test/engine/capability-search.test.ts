@@ -167,6 +167,20 @@ describe("capability search (BM25 + synonyms, English and Chinese)", () => {
     expect(r3).toBeGreaterThanOrEqual(0.95);
   });
 
+  it("sent to an address is a redirect, sent back a return, the particle split from its verb or not (set K)", () => {
+    const lead = (q: string) => {
+      const [a, b] = index.search(q);
+      return { top: a?.capability, clear: !!a && (b?.score ?? 0) < a.score / 2 };
+    };
+    for (const q of [
+      "Send my kettle order to my home instead",
+      "Send my paid lamp order to my office instead",
+    ])
+      expect(lead(q), q).toEqual({ top: "change_delivery_address", clear: true });
+    for (const q of ["send the tee back", "I want to send back the two mugs", "send the broken kettle back"])
+      expect(lead(q), q).toEqual({ top: "after_sales", clear: true });
+  });
+
   it("reports recall@1 and @3 per set; the indirect held-out set reaches recall@1 ≥ 0.75", () => {
     const lines = Object.entries(SETS).map(([name, set]) => {
       const { r1, r3, misses } = recall(set);

@@ -39,7 +39,7 @@ describe("start_action by words: the record and the fields settle the pick (MCP 
       }),
     ).results ?? []) as Array<{ capability: string; score: number }>;
 
-  const redirect = "Send my kettle order to my home instead";
+  const redirect = "Ship my kettle order home instead";
 
   it("a near tie whose weaker match the record refuses starts the best, by the rules for running at once", async () => {
     // The words alone tie: a return matches nearly as well as the redirect.
@@ -55,7 +55,7 @@ describe("start_action by words: the record and the fields settle the pick (MCP 
     // The one id the words quote names the record as well.
     await w.legacy.reset();
     const quoted = await start(w.keys.alice, {
-      intent: "Send my kettle order ord_pending to my home instead",
+      intent: "Ship my kettle order ord_pending home instead",
     });
     expect(sc(quoted)).toMatchObject({ capability: "change_delivery_address", status: "completed" });
     expect(text(quoted)).toMatch(/^picked_because: after_sales cannot be started on ord_pending now/m);
@@ -67,7 +67,7 @@ describe("start_action by words: the record and the fields settle the pick (MCP 
     // Paid, not shipped: both a redirect and a cancel-and-refund can start there.
     const paid = sc(
       await start(w.keys.alice, {
-        intent: "Send my paid lamp order to my office instead",
+        intent: "Ship my lamp order home instead",
         entity_id: "ord_paid",
       }),
     );

@@ -113,12 +113,17 @@ export const shopConnector = defineConnector<ShopAdapter>({
     // "I don't need it anymore" of an order: before it is paid, it is dropped.
     anymor: ["unpaid"],
     reimburs: ["refund"],
-    send: ["return"],
+    // Sent back is returned; sent to an address is delivered there ("send my order to my home
+    // instead" tied with a return when "send" alone meant return).
+    "send back": ["return"],
     broken: ["return", "damag"],
     damag: ["return"],
     defect: ["return"],
     swap: ["exchang"],
     replac: ["exchang"],
+    replacement: ["exchang"],
+    // Crushed, smashed or cracked on arrival is damaged.
+    crush: ["damag"],
     size: ["exchang"],
     where: ["track"],
     packag: ["shipment", "track"],

@@ -40,6 +40,9 @@ export const changeDeliveryAddress = defineCapability<ShopAdapter>({
     "ship to",
     "wrong address",
     "redirect",
+    // Sent or delivered to another address: "send my order to my home instead" (set K).
+    "send to",
+    "deliver to",
     "deliver elsewhere",
     "改地址",
     "修改地址",

@@ -46,15 +46,19 @@ const AMOUNT = String.raw`(${SIGN}\s?)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?(
 const COUNTS_OTHER = /^\s*(?!and\b|or\b|in\b|for\b|each\b|apiece\b|only\b|please\b|total\b)[a-z]/;
 
 /** The comparison words before an amount: which side each bounds, and whether the amount itself is kept. */
-const COMPARISONS: ReadonlyArray<{ pattern: string; side: "max" | "min"; strict: boolean }> = [
+const COMPARISONS: ReadonlyArray<{ pattern: string; side: "max" | "min"; strict: boolean; counts?: true }> = [
   { pattern: "under|below|beneath|less than|lower than|cheaper than", side: "max", strict: true },
-  { pattern: "at most|up to|no more than|not more than|max(?:imum)?(?: of)?", side: "max", strict: false },
+  { pattern: "at most|no more than|not more than", side: "max", strict: false },
+  // Words that as often bound how many rows to show ("list my orders, up to 20"): money only
+  // with a sign or a currency word.
+  { pattern: "up to|max(?:imum)?(?: of)?", side: "max", strict: false, counts: true },
   {
     pattern: "over|above|more than|greater than|higher than|pricier than|more expensive than",
     side: "min",
     strict: true,
   },
-  { pattern: "at least|no less than|not less than|min(?:imum)?(?: of)?", side: "min", strict: false },
+  { pattern: "at least|no less than|not less than", side: "min", strict: false },
+  { pattern: "min(?:imum)?(?: of)?", side: "min", strict: false, counts: true },
 ];
 
 const amountOf = (whole: string, cents: string | undefined) =>
@@ -86,6 +90,7 @@ export function amountWords(q: string): AmountBound | null {
     const found = new RegExp(String.raw`\b(?:${c.pattern})\s+${AMOUNT}`).exec(text);
     if (!found) continue;
     const [phrase, sign, whole = "", cents, unit] = found;
+    if (c.counts && !sign && !unit) continue;
     if (!isMoney(text, found.index + phrase.length, sign, unit)) continue;
     bound[c.side] = amountOf(whole, cents);
     bound[c.side === "max" ? "maxStrict" : "minStrict"] = c.strict;

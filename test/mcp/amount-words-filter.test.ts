@@ -78,6 +78,11 @@ describe("amount words filter a listing by its money column (real MCP client)", 
     expect(amountWords("30 mugs")).toBeNull();
     expect(amountWords("tickets over 3 days old")).toBeNull();
     expect(amountWords("at least €1,200.50")).toMatchObject({ min: 1200.5, minStrict: false });
-    expect(amountWords("up to 25")).toMatchObject({ max: 25, maxStrict: false });
+    expect(amountWords("up to $25")).toMatchObject({ max: 25, maxStrict: false });
+    expect(amountWords("at most 25")).toMatchObject({ max: 25, maxStrict: false });
+    // As often how many rows to show: a bare number after these is no money.
+    expect(amountWords("list my orders, up to 20")).toBeNull();
+    expect(amountWords("show a maximum of 10")).toBeNull();
+    expect(amountWords("up to 25 euros")).toMatchObject({ max: 25, currency: "EUR" });
   });
 });

@@ -169,7 +169,7 @@ describe("links come from the route, never from the data it shows", () => {
     expectInert(found);
   });
 
-  it("an address label spelling links: the checkout's next step links only to the cart's products, the action and the cart", async () => {
+  it("an address label spelling links: the checkout's next step links only to the action and the cart", async () => {
     const alice = await w.connect(w.keys.alice, { faces: "browse" });
     const submitted = await page(alice, "submit", {
       uri: "shop://checkout",
@@ -177,12 +177,8 @@ describe("links come from the route, never from the data it shows", () => {
     });
     const actionId = /actions:\/\/([A-Za-z0-9_-]+)/.exec(submitted.markdown)?.[1];
     expect(actionId, submitted.markdown).toBeDefined();
-    expect(submitted.links).toEqual([
-      "shop://product/prod_mug",
-      "shop://product/prod_tee",
-      `actions://${actionId}`,
-      "shop://cart",
-    ]);
+    // The products the items were picked from are not re-listed once they are set.
+    expect(submitted.links).toEqual([`actions://${actionId}`, "shop://cart"]);
     expectInert(submitted);
     // The address row is one table row with four cells whatever its text holds.
     const row = submitted.markdown.split("\n").find((line) => line.includes("Zqx"));

@@ -13,6 +13,7 @@ import {
   optionsSections,
   problemsList,
 } from "./render-helpers";
+import { listsNotRepeated, notRepeatedLine, settledOnSubmit } from "./settled-on-submit";
 import { summaryMarkdown } from "./summary-markdown";
 import { userChoicesSection } from "./user-choices-section";
 
@@ -89,8 +90,14 @@ export function actionPage(
   // Right after a form's submit that stopped at its confirmation, the choices and the fields are
   // what the agent just sent from: said again they cost tokens and read as still to be filled.
   const lean = (!!options.afterSubmit && waits) || withPerson || ended;
-  const choices = lean ? "" : optionsSections(outcome, userChoices.lists);
+  // Still open after a submit: only what is left to choose, and the fields still to send.
+  const submitted = !lean && (!!options.afterSubmit || options.sent === true) && !problems;
+  const settled = submitted ? settledOnSubmit(outcome) : new Set<string>();
+  const unrepeated = submitted ? listsNotRepeated(outcome, settled) : [];
+  const choices = lean ? "" : optionsSections(outcome, [...userChoices.lists, ...unrepeated]);
   if (choices) parts.push(`## Choices\n\n${choices}`);
+  const leftOut = notRepeatedLine(settled, unrepeated, uri);
+  if (leftOut) parts.push(leftOut);
   if (confirms) {
     const url =
       typeof outcome.approval_url === "string"
@@ -115,7 +122,7 @@ export function actionPage(
         description: "the version shown above (stale versions are refused)",
         value: outcome.version,
       },
-      ...fieldsFromOutcome(outcome),
+      ...fieldsFromOutcome(outcome).filter((f) => !settled.has(f.name)),
     ];
     parts.push(formSection(uri, fields));
   }

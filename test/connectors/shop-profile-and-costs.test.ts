@@ -51,12 +51,12 @@ describe("shop: profile, tracking and cart costs, each in one read", () => {
     expect(await sam("navigate", { uri: "shop://profile/cus_alice" })).not.toContain("Alice");
   });
 
-  it("a shipped order shows its carrier, tracking number and status on its page and its row", async () => {
+  it("a shipped order shows its carrier, tracking number, status and last scan on its page and its row", async () => {
     await w.legacy.reset();
     const alice = await as(w.keys.alice);
     const order = await alice("navigate", { uri: "shop://order/ord_transit" });
     expect(order).toMatch(
-      /^- \*\*fulfilment:\*\* shipping method: express · carrier: UPS · tracking number: 1Z999AA11001 · shipment status: in_transit$/m,
+      /^- \*\*fulfilment:\*\* shipping method: express · carrier: UPS · tracking number: 1Z999AA11001 · shipment status: in_transit · last scan: Arrived at destination depot, Shelbyville depot, [^\n]+$/m,
     );
     const orders = await alice("navigate", { uri: "shop://orders" });
     expect(orders).toMatch(

@@ -8,7 +8,8 @@ import { createWorld, type World } from "./gateway-world";
  * Issue 22: the legacy requests one order view costs, through the whole MCP face. It was two GETs
  * every time: the shop customer the caller is (which decides which orders a member may see) and
  * the order. The customer is now remembered per tenant, connector, credentials and person, for
- * 30 s at most (server/gateway/lookup-cache.ts): a steady caller costs the order alone.
+ * 30 s at most (server/gateway/lookup-cache.ts): a steady caller costs the order alone. A shipped
+ * order (on its way) costs one more, its tracking, for the last scan its view shows (issue 23).
  */
 describe("legacy requests per order view", () => {
   let w: World;
@@ -68,6 +69,19 @@ describe("legacy requests per order view", () => {
       const shown = await view();
       expect(shown.outcome).toBe("applied");
       expect(seen).toEqual(["GET /v1/orders/ord_paid"]);
+    }
+  });
+
+  it("a shipped order's view costs one more GET, its tracking (its last scan, issue 23)", async () => {
+    for (const view of [
+      () => call(w.keys.alice, "get_context", { entity: "order", entity_id: "ord_transit" }),
+      () => call(w.keys.alice, "navigate", { uri: "shop://order/ord_transit" }),
+    ]) {
+      await view();
+      seen.length = 0;
+      expect((await view()).outcome).toBe("applied");
+      // The order and its tracking are read in turn (the tracking only once the order says shipped).
+      expect(seen).toEqual(["GET /v1/orders/ord_transit", "GET /v1/orders/ord_transit/tracking"]);
     }
   });
 

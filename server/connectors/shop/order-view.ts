@@ -3,6 +3,7 @@ import { money } from "../sdk/markdown";
 import type { NextAction } from "../sdk/outcome";
 import { recordDates } from "../sdk/record-dates";
 import { afterSalesNow } from "./after-sales-eligibility";
+import { lastScan } from "./last-scan";
 import { paymentRefusals } from "./order-payability";
 import { paidWith } from "./paid-with";
 import type { ShopAdapter } from "./shop-adapter";
@@ -17,7 +18,8 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
   // Two independent reads of the legacy system, in parallel: the order's view costs one round trip.
   const [customer, order] = await Promise.all([customerFor(adapter, actor, {}), adapter.order(orderId)]);
   if (!order || !canSeeOrder(actor, customer, order)) return null;
-  const paidBy = await paidWith(adapter, order);
+  // The paying method's label and, for an order on its way, its latest scan: both read apart.
+  const [paidBy, scan] = await Promise.all([paidWith(adapter, order), lastScan(adapter, order)]);
   // Lines and paths from one evaluation, so an item never says yes under an order that says no.
   const { paths, items, items_why_not } = afterSalesNow(order);
   const shipped = order.status === "shipped" || order.status === "delivered";
@@ -95,6 +97,8 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
     fulfilment: {
       shipping_method: order.shipping_method,
       shipment: order.shipment,
+      // "Where is it now?" is answered by the order: its latest scan (issue 23).
+      ...(scan ? { last_scan: scan } : {}),
     },
     refunds: order.refunds,
     after_sales: Object.fromEntries(

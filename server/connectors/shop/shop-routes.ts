@@ -88,8 +88,8 @@ function withItemReasons(view: BackendOutcome): BackendOutcome {
 }
 
 /**
- * The order page's fulfilment on one line with its shipment's carrier, tracking number and
- * status: the view nests the shipment one level deeper than a page line shows, so a model
+ * The order page's fulfilment on one line with its shipment's carrier, tracking number,
+ * status and, on its way, its latest scan: the view nests the shipment one level deeper than a page line shows, so a model
  * asked for the tracking number opened the tracking form for it. The view keeps its shape.
  */
 function withShipmentLine(view: BackendOutcome): BackendOutcome {
@@ -97,12 +97,14 @@ function withShipmentLine(view: BackendOutcome): BackendOutcome {
   const fulfilment = order?.fulfilment as Row | undefined;
   const shipment = fulfilment?.shipment as Row | null | undefined;
   if (!order || !fulfilment || !shipment) return view;
-  const { shipment: _nested, ...rest } = fulfilment;
+  const { shipment: _nested, last_scan, ...rest } = fulfilment;
+  // The latest scan (an order on its way) after the status it details: "in_transit, last scan: …".
   const line = {
     ...rest,
     carrier: shipment.carrier,
     tracking_number: shipment.tracking_number,
     shipment_status: shipment.status,
+    ...(last_scan ? { last_scan } : {}),
   };
   return { ...view, view: { ...order, fulfilment: line } };
 }

@@ -7,8 +7,8 @@ import { balancedBySystem } from "./balanced-by-system";
 import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
 import { capabilitiesSection } from "./capabilities-section";
 import { clearListing } from "./clear-listing";
+import { columnsListing } from "./columns-listing";
 import { eligibleRecords } from "./eligible-records";
-import { eventListing } from "./event-listing";
 import { guarded } from "./guarded";
 import { listingRowsShow } from "./listing-rows-show";
 import { narrowedListing } from "./listing-words";
@@ -85,7 +85,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       clearListing(routes, mine) ??
       addressed?.pattern ??
       (await listingRowsShow(backend, routes, qWords, mine)) ??
-      (await eventListing(backend, routes, q, mine));
+      (await columnsListing(backend, routes, q, qWords, mine));
     // "records I can <do>": which ones is the capability's dry run's answer, said first; where
     // it checked the very listing the words name, that is the whole answer (its rows would
     // repeat it). Any other question leaves the listing the words name as it is.

@@ -6,6 +6,9 @@ import { navigate } from "./navigate";
 import type { BrowsePage } from "./render-page";
 import { columnsWordsName } from "./words-rows-show";
 
+/** How many columns a search's words add at most. */
+const COLUMNS_ADDED = 3;
+
 /**
  * The listing a search opens, with the columns its words name added: a word naming a field the
  * rows hold beyond the table ("requester", "category") shows that field
@@ -32,7 +35,8 @@ export async function widenedListing(
   const byName = columnsWordsName(listing.leftover, fields);
   const byEvent = eventTimeColumns(query, fields);
   const named = {
-    columns: [...new Set([...byEvent.columns, ...byName.columns])],
+    // Bounded: a few columns answer the words; more would crowd the table they were asked of.
+    columns: [...new Set([...byEvent.columns, ...byName.columns])].slice(0, COLUMNS_ADDED),
     words: [...byName.words, ...byEvent.words],
   };
   if (!named.columns.length) return same;
@@ -41,7 +45,7 @@ export async function widenedListing(
     .split(" ")
     .filter((w) => w && !naming.has(w.toLowerCase()))
     .join(" ");
-  const columns = `columns=${named.columns.slice(0, 6).map(encodeURIComponent).join(",")}`;
+  const columns = `columns=${named.columns.map(encodeURIComponent).join(",")}`;
   const withoutWords = withParams(listing.withoutWords, [columns]);
   const text =
     leftover && listing.textFilter ? [`${listing.textFilter}=${encodeURIComponent(leftover)}`] : [];

@@ -42,12 +42,19 @@ export function columnsWordsName(
   return { columns, words: [...named] };
 }
 
-/** A field's name as words: `requester_email` → "requester email"; `id` and one- or two-letter parts left out. */
+/**
+ * Words of a field's name that nearly every listing's records have (`id`, `status`, `name`,
+ * `total`…): a query holding one ("status of my tickets", "order total") asks about what the
+ * table shows already, so they name no column to add.
+ */
+const GENERIC = new Set(["id", "status", "name", "title", "total", "type", "created", "updated"]);
+
+/** A field's name as words: `requester_email` → "requester email"; generic and one- or two-letter parts left out. */
 function fieldWords(field: string): string {
   return field
     .replace(/([a-z])([A-Z])/g, "$1 $2")
     .split(/[^A-Za-z0-9]+/)
-    .filter((w) => w.length >= 3 && w.toLowerCase() !== "id")
+    .filter((w) => w.length >= 3 && !GENERIC.has(w.toLowerCase()))
     .join(" ");
 }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { columnsWordsName } from "@/server/browse/words-rows-show";
 import { createMcpWorld, type McpWorld, text } from "../mcp/mcp-world";
 
 /** Ids in the first cells of a listing's rows, in the order shown. */
@@ -24,5 +25,48 @@ describe("search: words that name a listing's fields", () => {
     expect(rowIds(found)).toHaveLength(9);
     expect(found).not.toContain("No ticket matches");
     expect(found).toMatch(/^\| `tkt_1` \|.*\| alice@acme\.test \|$/m);
+  });
+
+  // Issue 23: "my orders coupon" answered five record lines with no coupon (a form taking
+  // `coupon_code` outranked the listing), and the model navigated twice more to read it.
+  it.each(["my orders coupon", "which of my orders used a coupon"])(
+    "%s: the listing opens with the field the words name, in one call",
+    async (query) => {
+      const alice = await w.connect(w.keys.alice, { faces: "browse" });
+      const found = text(await alice.callTool({ name: "search", arguments: { query } }));
+      expect(found).toContain("(shop://orders?columns=coupon_code) (opened here)");
+      expect(found).toContain("Columns added for your words: `coupon_code`.");
+      expect(found).not.toContain("## Records");
+      expect(found).toMatch(/^\| `ord_paid` \|.*\| SAVE30 \|$/m);
+      expect(rowIds(found)).toContain("ord_pending");
+    },
+  );
+
+  it("a word naming only the records adds no column", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const found = text(await alice.callTool({ name: "search", arguments: { query: "my orders" } }));
+    expect(found).toContain("(opened here)");
+    expect(found).not.toContain("Columns added for your words");
+  });
+
+  it("at most three columns are added, however many the words name", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const query = "my orders coupon discount subtotal shipment refundable";
+    const found = text(await alice.callTool({ name: "search", arguments: { query } }));
+    // Five fields named (coupon_code, discount, subtotal, shipment, refundable): three shown.
+    const added = found.match(/^Columns added for your words: (.*)\.$/m)?.[1]?.split(", ") ?? [];
+    expect(added).toHaveLength(3);
+    expect(found).toMatch(
+      /^\| id \| status \| items \| total \| created_at \| [a-z_]+ \| [a-z_]+ \| [a-z_]+ \|$/m,
+    );
+  });
+
+  it("generic words every listing has name no column", () => {
+    const fields = ["status_reason", "total_due", "display_name", "coupon_code", "discount"];
+    expect(columnsWordsName("status total name", fields).columns).toEqual([]);
+    expect(columnsWordsName("coupon discount", fields)).toEqual({
+      columns: ["coupon_code", "discount"],
+      words: ["coupon", "discount"],
+    });
   });
 });

@@ -1,14 +1,7 @@
 import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capability";
 import { whenText } from "../connectors/sdk/when-text";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
-import {
-  type ChoiceRow,
-  candidateText,
-  choicesFor,
-  namedInWords,
-  withLifecycle,
-  wordTokens,
-} from "./choice-words";
+import { type ChoiceRow, candidateText, choicesFor, namedInWords, withLifecycle } from "./choice-words";
 import { describedRecords } from "./described-records";
 import { everyCovered } from "./every-described";
 

@@ -182,9 +182,14 @@ export function describedRecords(
   // fits other records too, even ones that cannot take the change, the user is asked which.
   const dayFuzzy = words.some(isDayWord) && described.length > 1;
   if (only && eligible.length === 1 && !unsaid.length && !dayFuzzy) {
-    const byNegation = described.filter(open).length > 1;
+    const takers = described.filter(open);
+    const byNegation = takers.length > 1;
     const approved = capability.policy.approval === "always" || capability.policy.effect === "read";
-    if (!byNegation || approved)
+    // A pick by what the words deny runs at once only where every record that could take the
+    // change states that event (its lifecycle or stamp), so the denial is read from facts, never
+    // guessed: "my unpaid order" among a paid and an awaiting-payment one (set M asked twice).
+    const factual = nots.every((w) => takers.every((r) => went(r, w) !== undefined));
+    if (!byNegation || approved || factual)
       return {
         kind: "one",
         choice: only,
@@ -302,7 +307,10 @@ function whyNot(
 function inPlaceOf(rows: ChoiceRow[], choice: ChoiceRow, word: string): string {
   for (const r of rows) {
     if (r === choice || !affirms(r, word)) continue;
-    const at = shortValues(r).find(([, v]) => wordTokens(v).includes(word));
+    // An id that holds the word ("ord_paid") says nothing of the record's state.
+    const at = shortValues(r).find(
+      ([k, v]) => k !== "id" && !k.endsWith("_id") && wordTokens(v).includes(word),
+    );
     const mine = at ? choice.row[at[0]] : undefined;
     if (at && typeof mine === "string" && mine) return ` (${at[0]} ${mine.slice(0, 40)})`;
   }

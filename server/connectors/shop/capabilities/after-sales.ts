@@ -129,6 +129,9 @@ function afterSalesFacts({
   const refundTo =
     (derived.paid_with as string | null | undefined) ??
     (order.payment?.method === "balance" ? "Store credit" : "the card the order was paid with");
+  // Always back to how the order was paid (there is no other destination): said so, since a user
+  // asks for "back to how I paid" and set M's model looked for a field to choose it.
+  const refundLine = `${refundTo} (how the order was paid)`;
   const base = {
     title: KIND_LABELS[kind],
     order_id: order.id,
@@ -166,7 +169,7 @@ function afterSalesFacts({
       // The button says what goes back, not only how much: "Refund Mug ×1 $18.00 to …".
       decision: { verb: "Refund", object: what.slice(0, 200), amount, currency: "USD", to: refundTo },
       amount_label: "Refund amount",
-      refund_to: refundTo,
+      refund_to: refundLine,
       items,
       ...refundFacts(order, kind, amount, lines),
       amount,
@@ -184,7 +187,7 @@ function afterSalesFacts({
       to: refundTo,
     },
     amount_label: "Refund amount",
-    refund_to: refundTo,
+    refund_to: refundLine,
     ...(kind === "refund_only" ? refundFacts(order, kind, amount, 0) : {}),
     ...(cancels
       ? { order_after: `Cancelled: ${order.id} will not ship and its items go back to stock` }

@@ -223,17 +223,21 @@ function rowName(choice: ChoiceRow): string | undefined {
 }
 
 /** The rows among these that the words name best (ties included), and how many telling words they hold. */
-/** Whether the row holds `word` among these words: a phrase's word only beside the rest of it. */
+/**
+ * Whether the row holds `word` in these words (in order): a phrase's word only where the whole
+ * phrase stands in them, word after word ("take the note off it" is no "take off hold").
+ */
 function holdsWord(row: ChoiceRow, word: string, among: readonly string[]): boolean {
   if (!row.tokens.has(word)) return false;
   const phrases = row.phraseOnly?.get(word);
-  return !phrases || phrases.some((p) => p.every((w) => among.includes(w)));
+  return !phrases || phrases.some((p) => among.some((_, i) => p.every((w, j) => among[i + j] === w)));
 }
 
 function bestInWords(rows: ChoiceRow[], words: string): { best: ChoiceRow[]; score: number } {
-  const tokens = [...new Set(wordTokens(words))];
+  const said = wordTokens(words);
+  const tokens = [...new Set(said)];
   if (!tokens.length || !rows.length) return { best: [], score: 0 };
-  const spread = (t: string) => rows.filter((r) => holdsWord(r, t, tokens)).length;
+  const spread = (t: string) => rows.filter((r) => holdsWord(r, t, said)).length;
   const telling = tokens.filter((t) => rows.length === 1 || spread(t) < rows.length);
   let best: ChoiceRow[] = [];
   let score = 0;
@@ -241,7 +245,7 @@ function bestInWords(rows: ChoiceRow[], words: string): { best: ChoiceRow[]; sco
   // not the tee in L (a review found them tied).
   const weight = (t: string) => (t.length === 1 ? 0.5 : 1);
   for (const row of rows) {
-    const s = telling.filter((t) => holdsWord(row, t, tokens)).reduce((n, t) => n + weight(t), 0);
+    const s = telling.filter((t) => holdsWord(row, t, said)).reduce((n, t) => n + weight(t), 0);
     if (s > score) {
       best = [row];
       score = s;

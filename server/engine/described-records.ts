@@ -182,14 +182,12 @@ export function describedRecords(
   // fits other records too, even ones that cannot take the change, the user is asked which.
   const dayFuzzy = words.some(isDayWord) && described.length > 1;
   if (only && eligible.length === 1 && !unsaid.length && !dayFuzzy) {
-    const takers = described.filter(open);
-    const byNegation = takers.length > 1;
+    // A negation alone never names the record of a change nobody approves: its reading has no
+    // sense of what the denial belongs to ("not the one I haven't paid for", "I never said it was
+    // unpaid", "— no wait, the paid one"), and a review ran such words on the excluded record.
+    const byNegation = described.filter(open).length > 1;
     const approved = capability.policy.approval === "always" || capability.policy.effect === "read";
-    // A pick by what the words deny runs at once only where every record that could take the
-    // change states that event (its lifecycle or stamp), so the denial is read from facts, never
-    // guessed: "my unpaid order" among a paid and an awaiting-payment one (set M asked twice).
-    const factual = nots.every((w) => takers.every((r) => went(r, w) !== undefined));
-    if (!byNegation || approved || factual)
+    if (!byNegation || approved)
       return {
         kind: "one",
         choice: only,

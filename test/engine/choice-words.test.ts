@@ -246,6 +246,16 @@ describe("declared phrases name a row only whole", () => {
     expect(namedInWords(rows, "what would my account look like")).toBeUndefined();
   });
 
+  it("a phrase names its row only word after word: 'take the note off it' is no 'take off hold'", () => {
+    const status = choicesFor("status", {}, z.enum(["open", "pending"]), {
+      open: ["take off hold", "reopen"],
+      pending: ["on hold", "waiting on the customer"],
+    });
+    expect(namedInWords(status, "Keep tkt_4 on hold and take the kettle note off it")?.value).toBe("pending");
+    expect(namedInWords(status, "take it off hold")?.value).toBe("open");
+    expect(namedInWords(status, "please take off hold the ticket")?.value).toBe("open");
+  });
+
   it("the whole phrase, or a word declared alone, names its row", () => {
     expect(namedInWords(rows, "pay from my shop credit")?.value).toBe("balance");
     expect(namedInWords(rows, "use my store credit")?.value).toBe("balance");

@@ -8,9 +8,8 @@ import { evaluateAction } from "@/server/engine/evaluate-action";
  * Rows state the events their records went through (issue 23): "Refund my order that hasn't
  * shipped yet" left three delivered orders to ask about, because a delivered row says
  * "delivered", not "shipped". A node's declared lifecycle and a row's `<event>_at` stamps (an
- * imported record's `sent_at: null`) now say it, for any connector. A negation names the record
- * of a change nobody approves only where every record that could take it states that event (set
- * M: "my unpaid order" was asked about twice with one unpaid order to take it).
+ * imported record's `sent_at: null`) now say it, for any connector; a negation alone still never
+ * names the record of a change nobody approves.
  */
 const actor: Actor = { tenantId: "t", userId: "u", email: "u@example.test", role: "member" };
 
@@ -114,7 +113,7 @@ describe("records matched by the events their timestamps state (an imported syst
     expect(ev.fromWords.invoice_id).toBe("inv_3");
   });
 
-  it("a change nobody approves: the one record every row's stamps say was not sent is named, with why; several are asked about", async () => {
+  it("a change nobody approves: the rows that were not sent fit exactly and are asked about, none named", async () => {
     const ev = await evaluateAction(
       noteInvoice,
       {},
@@ -122,8 +121,10 @@ describe("records matched by the events their timestamps state (an imported syst
       {},
       { request: "note on the Acme invoice that wasn't sent" },
     );
-    expect(ev.fromWords.invoice_id).toBe("inv_2");
-    expect(ev.whyPicked.invoice_id).toMatch(/not "sent" \(sent_at none\)/);
+    expect(ev.fromWords.invoice_id).toBeUndefined();
+    expect(ev.errors[0]?.message).toMatch(
+      /\(acme, not sent\) fits 1 invoice that can take this: inv_2;.*ask the user/,
+    );
     const all = await evaluateAction(
       noteInvoice,
       {},

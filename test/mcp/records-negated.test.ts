@@ -69,17 +69,20 @@ describe("what the user's words say a record is not (MCP over HTTP)", () => {
     expect(await legacy("/v1/orders/ord_paid")).toEqual(before);
   });
 
-  it("a change nobody approves on what every order states ('my unpaid order'): the one it leaves that can take it runs, saying why (set M)", async () => {
+  it("a change nobody approves on a negation the words may not mean ('not the one I haven't paid for'): nothing runs, the user is asked", async () => {
     const client = await w.connect(w.keys.alice);
-    const result = await client.callTool({
-      name: "start_action",
-      arguments: { intent: "Change the delivery address of my unpaid order to my home." },
-    });
-    expect(sc(result)).toMatchObject({ outcome: "applied", status: "completed" });
-    expect(text(result)).toMatch(
-      /order_id = ord_pending \(fits not "paid" \(status pending_payment\); ord_cancelled fits too but the order is cancelled\)/,
-    );
-    expect(((await legacy("/v1/orders/ord_pending")).address as Json).id).toBe("addr_alice_home");
+    const before = await legacy("/v1/orders/ord_pending");
+    // A review found a pick by what the words deny ran the change on the record they excluded.
+    for (const intent of [
+      "Change the delivery address of my order (not the one I haven't paid for) to my home.",
+      "I never said it was unpaid; change the delivery address of my order to my home.",
+      "Change the delivery address of my unpaid order to my home.",
+    ]) {
+      const out = sc(await client.callTool({ name: "start_action", arguments: { intent } }));
+      expect(out.status, intent).not.toBe("completed");
+      expect(out.outcome, intent).not.toBe("applied");
+    }
+    expect(await legacy("/v1/orders/ord_pending")).toEqual(before);
   });
 
   it("'Refund my order that was never delivered': the one that can take it is started on, with the negation as why (a person approves the refund)", async () => {

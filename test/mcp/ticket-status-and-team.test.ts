@@ -67,6 +67,10 @@ describe("setting a ticket's status and moving it to another team (MCP over HTTP
     const back = await start({ intent: "Take the wrong size tee ticket off hold" });
     expect(sc(back).from_words, text(back)).toMatchObject({ ticket_id: "tkt_9", status: "open" });
     expect((await ticket("tkt_9")).status).toBe("open");
+    // A review: words of a phrase scattered through the request ("take … off") set it open.
+    const kept = await start({ intent: "Keep tkt_4 on hold and take the kettle note off it" });
+    expect(sc(kept).from_words, text(kept)).not.toMatchObject({ status: "open" });
+    expect((await ticket("tkt_4")).status).toBe("pending");
   });
 
   it("by id: a pending ticket back to open; already so, resolved or another tenant's: refused or not found", async () => {

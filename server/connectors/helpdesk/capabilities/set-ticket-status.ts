@@ -67,8 +67,9 @@ export const setTicketStatus = defineCapability<HelpdeskAdapter, TicketDerived>(
       valueWords: {
         status: {
           pending: ["on hold", "waiting", "awaiting", "paused"],
-          // "Off hold" shares "hold" with "on hold" (a word two values share names neither).
-          open: ["take off", "resume", "unpause"],
+          // A phrase counts only word after word: "off hold" is open ("hold" alone, shared with
+          // "on hold", names neither), "take … off" only as "take off".
+          open: ["take off", "off hold", "resume", "unpause"],
         },
       },
       async resolve({ values, derived }) {

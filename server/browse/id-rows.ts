@@ -32,7 +32,7 @@ function rowsHolding(page: BrowsePage, field: string, id: string): Set<string> {
   return new Set(rows.filter((r) => heldValue(r[at] ?? "") === id).map((r) => cellValue(r[0] ?? "")));
 }
 
-/** The one listing of other records the words name by its title ("tickets"), never the id's own kind's. */
+/** The one listing of other records the words name by its title ("<records>"), never the id's own kind's. */
 function listingNamed(
   routes: readonly RouteDefinition[],
   nouns: ReadonlySet<string>,
@@ -48,8 +48,8 @@ function listingNamed(
 }
 
 /**
- * Issue 23: "which tickets are about order ord_paid?" opened the orders (the id's own kind), then
- * no ticket's text held the id; the rows' own field did. Where the words quote one record id of a
+ * Issue 23: "which <records> are about <kind> <id>?" opened the id's own kind's listing, then no
+ * record's text held the id; the rows' own field did. Where the words quote one record id of a
  * declared kind beside the noun of another listing's records, that listing answers, narrowed to
  * the rows whose own fields (shown or `moreColumns`) hold exactly that id, with the column shown
  * and one line saying so and how many rows were read (the bounded read of amount-rows.ts). A
@@ -70,7 +70,7 @@ export async function idRows(
   const nouns = new Set(restWords.filter((w) => !CONNECTING.has(w) && !own.has(w)));
   const route = nouns.size ? listingNamed(routeTable(among).filter(visible), nouns, own) : null;
   if (!route) return null;
-  // The listing's own filters the other words name ("open tickets …") still apply.
+  // The listing's own filters the other words name ("open <records> …") still apply.
   const listing = await narrowedListing(backend, route.pattern, route, restWords, rest);
   // Words neither naming the listing, its filters nor the id's kind: not this question.
   if (words(listing.leftover).some((w) => !own.has(w))) return null;

@@ -5,7 +5,7 @@ import { ASKING, FRAMING, STOP, words } from "./route-words";
 const QUOTES = /^[`'"(]+|[`'"),.;:?!]+$/g;
 
 /**
- * The one record id of a declared kind a query quotes (`ord_transit`, "tickets about ord_1?"),
+ * The one record id of a declared kind a query quotes (`ab_1`, "<records> about ab_1?"),
  * with the kinds it may be (the longest declared prefix first) and the query's other tokens; null
  * when it quotes none or several. The id's shape only: whether the record exists is not asked here.
  */
@@ -29,7 +29,7 @@ export function quotedId(
   return { id, kinds: matching, rest: tokens.filter((t) => t !== id) };
 }
 
-/** The words that name a kind of record itself ("order"), as `words()` reads them. */
+/** The words that name a kind of record itself (its label and name), as `words()` reads them. */
 export function kindWords(kinds: readonly ConnectorEntity<unknown>[]): Set<string> {
   return new Set(kinds.flatMap((e) => words(`${e.label} ${e.name}`)));
 }

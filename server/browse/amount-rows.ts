@@ -10,6 +10,30 @@ import { cells, cellValue, firstTable } from "./table-cells";
 /** Rows a listing shows at most on one page (listPage's and imported listings' `per_page` ceiling). */
 const WHOLE_PAGE = 50;
 
+/** A page that states no total may have more: only a stated total read whole is all of it. */
+function complete(page: BrowsePage): boolean {
+  return typeof page.total === "number" && page.rows === page.total;
+}
+
+/**
+ * The opened listing as fully as one bounded read gives it: as it is when it is all there (or
+ * already asked for a page size), else read once more with its fullest page.
+ */
+export async function fullestPage(backend: BrowseBackend, opened: BrowsePage): Promise<BrowsePage> {
+  if (complete(opened) || /[?&]per_page=/.test(opened.uri)) return opened;
+  const fuller = await navigate(backend, withParams(opened.uri, [`per_page=${WHOLE_PAGE}`]));
+  return fuller.outcome === "applied" ? fuller : opened;
+}
+
+/** Which of a listing's rows were read, as a line says it ("all 9 rows read"). */
+export function rowsRead(page: BrowsePage, read: number): string {
+  return complete(page)
+    ? `all ${read} rows read`
+    : typeof page.total === "number"
+      ? `this page's ${read} rows of ${page.total} read; the next pages are not`
+      : `this page's ${read} rows read; more may follow`;
+}
+
 /** A money cell's amount ("$1,234.50" → 1234.5), or null when it holds none. */
 function cellAmount(cell: string): number | null {
   const number = /-?\d[\d,]*(?:\.\d+)?/.exec(cellValue(cell))?.[0];
@@ -51,13 +75,7 @@ export async function amountRows(
 ): Promise<{ page: BrowsePage; said: string }> {
   const bound = listing.amount;
   if (!bound || opened.outcome !== "applied") return { page: opened, said: "" };
-  // A page that states no total may have more: only a stated total read whole is all of it.
-  const complete = (p: BrowsePage) => typeof p.total === "number" && p.rows === p.total;
-  const fuller =
-    complete(opened) || /[?&]per_page=/.test(opened.uri)
-      ? opened
-      : await navigate(backend, withParams(opened.uri, [`per_page=${WHOLE_PAGE}`]));
-  const page = fuller.outcome === "applied" ? fuller : opened;
+  const page = await fullestPage(backend, opened);
   const lines = page.markdown.split("\n");
   const table = firstTable(lines);
   const column = table ? comparedColumn(table.names, page.moneyColumns ?? [], q) : undefined;
@@ -82,11 +100,7 @@ export async function amountRows(
   const goneIds = new Set(body.filter((l) => !kept.includes(l)).map((l) => cellValue(cells(l)[0] ?? "")));
   const sample = cells(body[0] ?? "")[at] ?? "";
   const said = `${column} ${boundText(bound, (n) => writtenLike(cellValue(sample), n))}`;
-  const read = complete(page)
-    ? `all ${body.length} rows read`
-    : typeof page.total === "number"
-      ? `this page's ${body.length} rows of ${page.total} read; the next pages are not`
-      : `this page's ${body.length} rows read; more may follow`;
+  const read = rowsRead(page, body.length);
   const markdown = [
     ...lines.slice(0, table.head),
     ...(kept.length ? [...lines.slice(table.head, table.head + 2), ...kept] : ["_(none)_"]),

@@ -10,6 +10,7 @@ import { clearListing } from "./clear-listing";
 import { columnsListing } from "./columns-listing";
 import { eligibleRecords } from "./eligible-records";
 import { guarded } from "./guarded";
+import { idRows } from "./id-rows";
 import { listingRowsShow } from "./listing-rows-show";
 import { narrowedListing } from "./listing-words";
 import { namedRecord } from "./named-record";
@@ -59,6 +60,9 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       routeVisibleTo(r, backend) &&
       searchable(r.pattern) &&
       (!scheme || r.pattern.startsWith(`${scheme}://`));
+    // One id quoted beside another listing's noun ("tickets about ord_1"): that listing's rows holding it.
+    const held = await idRows(backend, among, q, visible);
+    if (held) return { title: `Search: ${shownQ}`, outcome: "applied", markdown: held, answer: held };
     const ranked = candidateRoutes(routeTable(among), qWords)
       .filter(visible)
       .map((r) => ({ r, score: scoreRoute(qWords, r) }))

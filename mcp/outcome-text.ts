@@ -444,8 +444,10 @@ export function renderOutcomeText(
   const approval = approvalLine(result.approval);
   if (typeof result.approval_url === "string")
     lines.push(
-      // That the approval carries it out is confirm_action's own line below: said once.
-      `${approval ?? "approval: pending"} — the user decides; approve at: ${result.approval_url}`,
+      // That the approval carries it out is confirm_action's own line below: said once. Who the
+      // approver is, the message says ("an admin must approve it"; set N: "the user decides" beside it
+      // sent the model to a person who could not decide).
+      `${approval ?? "approval: pending"} — its approver decides; approve at: ${result.approval_url}`,
     );
   // A decided approval matters while it still decides something, not after the effect.
   else if (approval && !result.effect) lines.push(approval);

@@ -123,6 +123,9 @@ describe("setting a ticket's status and moving it to another team (MCP over HTTP
     expect(s.from_words).toMatchObject({ ticket_id: "tkt_3", team_id: "shipping" });
     // The assignee the move removes is said before anyone approves.
     expect(text(out)).toMatch(/Bella Billing is not on Shipping/);
+    // Who decides is said once, as the approver (set N: "the user decides" sent Sam to approve).
+    expect(text(out)).toMatch(/an admin must approve it/);
+    expect(text(out)).not.toMatch(/the user decides/);
     expect((await ticket("tkt_3")).team_id).toBe("billing");
     const decided = await w.gw.decideApproval(w.person.adam, {
       action_id: s.action_id as string,

@@ -5,7 +5,7 @@ import { type SmtpSink, startSmtpSink } from "../helpers/smtp-sink";
 import { describeInChromium, screenshot } from "./helpers/chromium";
 import { type Person, pageFetch, signInAs } from "./helpers/console-page";
 import { type Agent, connectAgent } from "./helpers/mcp-agent";
-import { sidewaysOverflow, VIEWPORTS } from "./helpers/page-checks";
+import { settled, sidewaysOverflow, VIEWPORTS } from "./helpers/page-checks";
 import { type SignpostApp, startSignpostApp } from "./helpers/signpost-app";
 
 // The decisions people make in the console, in real Chromium against an `npm start`-style app
@@ -380,6 +380,8 @@ run("decisions in the console: phone, live changes, notifications, guards, monit
 
     // Deleting a rule asks first too.
     await adam.page.goto(`${app.url}/permissions`);
+    // The rules load in the page's script: a click before it runs was lost under load (CI).
+    await settled(adam.page);
     const form = adam.page.getByRole("form", { name: "Add rule" });
     await form.getByLabel("Verb").selectOption("submit");
     await form.getByLabel("URI or capability pattern").fill("helpdesk://**");

@@ -230,8 +230,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
       const out = await steps.startAction(ctx, { ...withWords, capability: top.hit.capability });
       // The by-words path's own reason: no capability the words found takes these fields.
       if (out.reason === "field_not_allowed") out.reason = "no_capability_takes_fields";
-      const others = hits.filter((h) => h !== top.hit).map((h) => h.capability);
-      if (others.length) out.other_matches = others;
+      Object.assign(out, otherMatches(hits, top.hit.capability));
       return out;
     }
     const chosen = pick ?? beyond?.hit;
@@ -255,8 +254,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const first = await steps.startAction(ctx, { ...withWords, capability: chosen.capability }, SERVER_KEY);
     const startKeyed = (c: TrustedContext, r: unknown) => steps.startAction(c, r, SERVER_KEY);
     const out = (await insteadOfRefused(startKeyed, ctx, withWords, first, hits)) ?? first;
-    const others = hits.filter((h) => h.capability !== out.capability).map((h) => h.capability);
-    if (others.length) out.other_matches = others;
+    Object.assign(out, otherMatches(hits, out.capability));
     if (beyond && out.capability === chosen.capability) out.picked_because = beyond.because;
     const setWords = Array.isArray(out.field_words) ? (out.field_words as string[]) : [];
     return withOtherAsks(
@@ -284,12 +282,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
       ...unkeyed,
       capability: picked.hit.capability,
     });
-    const others = hits.filter((h) => h.capability !== picked.hit.capability).map((h) => h.capability);
-    const said = {
-      ...out,
-      picked_because: picked.because,
-      ...(others.length ? { other_matches: others } : {}),
-    };
+    const said = { ...out, picked_because: picked.because, ...otherMatches(hits, picked.hit.capability) };
     const setWords = Array.isArray(out.field_words) ? (out.field_words as string[]) : [];
     const intent = typeof withWords.intent === "string" ? withWords.intent : undefined;
     return withOtherAsks(ctx, intent, said, setWords);
@@ -393,4 +386,10 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     },
     advanceAction,
   };
+}
+
+/** The matches besides the one started, named on its answer (none: no key). */
+function otherMatches(hits: readonly CapabilityHit[], started: unknown): { other_matches?: string[] } {
+  const others = hits.filter((h) => h.capability !== started).map((h) => h.capability);
+  return others.length ? { other_matches: others } : {};
 }

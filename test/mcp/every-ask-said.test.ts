@@ -65,6 +65,18 @@ describe("every ask of the words is said (MCP over HTTP, real gateway and legacy
     expect(found).toEqual(expect.arrayContaining(["change_ticket_priority", "assign_ticket"]));
   });
 
+  it("a search whose two asks each have their own best leads with them, not with a match of neither (set O)", async () => {
+    const client = await w.connect(w.keys.sam);
+    const out = await client.callTool({
+      name: "search_capabilities",
+      arguments: { query: "assign ticket to agent and change priority" },
+    });
+    const found = (sc(out).results as Json[]).map((r) => r.capability);
+    expect(found.slice(0, 2)).toEqual(["assign_ticket", "change_ticket_priority"]);
+    expect(text(out)).toMatch(/^1\. `assign_ticket`/m);
+    expect(text(out)).toMatch(/^2\. `change_ticket_priority` .*\(for another ask of the words\)/m);
+  });
+
   it("clauses that fill the one capability started are no other ask: 'Buy everything in my cart. Ship it to my office and pay from my account balance.'", async () => {
     // Alone, "ship it to my office" matches a delivery address change best; the purchase takes its address too.
     const client = await w.connect(w.keys.alice);

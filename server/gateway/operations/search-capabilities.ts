@@ -26,12 +26,10 @@ export function searchCapabilitiesOperation({ db, capabilities, pipeline, connec
             const c = capabilities.get(h.capability);
             return c !== undefined && visible(caller, c);
           };
-          const whole = capabilityIndex().search(input.query, 10).filter(mayUse);
           const limit = input.limit ?? 3;
-          const hits = [
-            ...whole.slice(0, limit),
-            ...otherAskBests(input.query, whole.slice(0, limit), mayUse),
-          ];
+          const asks = askBests(input.query, mayUse);
+          const ranked = askLed(capabilityIndex().search(input.query, 10).filter(mayUse), asks);
+          const hits = [...ranked.slice(0, limit), ...otherAskBests(asks, ranked.slice(0, limit))];
           const known = await connectorsFor(caller);
           // Each capability's record, by the name get_context takes ("Order" → order): the
           // kinds of record a model can view are then in the answer it already reads.
@@ -75,28 +73,56 @@ export function searchCapabilitiesOperation({ db, capabilities, pipeline, connec
 const MAX_ASKS = 3;
 
 /**
- * The best match of each ask when the words ask several things, where the whole query's best
- * matches do not hold it already. Issue 23: "make tkt_2 high priority and give it to Sara" ranked
- * the assignment fourth (its words are a clause of the query, the priority change the rest), so
- * an agent saw one capability for two asks. Only capabilities an ask is for are added (no
- * "not for", topic-only or off-topic match).
+ * The best match of each ask, in the order asked, when the words ask several things (none when
+ * they ask one). Only capabilities an ask is for count (no "not for", topic-only or off-topic
+ * match). Two asks may share a best ("refund the mug and the kettle").
  */
-function otherAskBests(
-  query: string,
-  whole: readonly CapabilityHit[],
-  mayUse: (h: CapabilityHit) => boolean,
-): CapabilityHit[] {
+function askBests(query: string, mayUse: (h: CapabilityHit) => boolean): CapabilityHit[] {
   const asks = queryClauses(query.toLowerCase())
     .filter((c) => c.role === "request" && !asksOnlyToRead(c.text))
     .slice(0, MAX_ASKS);
   if (asks.length < 2) return [];
-  const seen = new Set(whole.map((h) => h.capability));
-  const added: CapabilityHit[] = [];
-  for (const ask of asks) {
+  return asks.flatMap((ask) => {
     const best = capabilityIndex()
       .search(ask.text, 3)
       .find((h) => mayUse(h) && !h.not_for?.length && !h.topic_only && !h.off_topic);
-    if (!best || seen.has(best.capability)) continue;
+    return best ? [best] : [];
+  });
+}
+
+/**
+ * The whole query's matches, led by the asks' own bests when its best match is the best of no
+ * ask. Set O: "assign ticket to agent and change priority" scored the ticket status change first
+ * on the two asks' words mixed (each ask alone: the assignment, the priority change), and the model
+ * guessed the priority field. A lead that is some ask's best stays ("buy my cart, ship it to the
+ * office": the purchase, which takes its address too), and so does one matched about as well as
+ * the asks alone.
+ */
+function askLed(whole: CapabilityHit[], asks: readonly CapabilityHit[]): CapabilityHit[] {
+  const lead = whole[0];
+  if (!lead || asks.length < 2 || asks.some((a) => a.capability === lead.capability)) return whole;
+  const led = asks.filter((a, i) => asks.findIndex((o) => o.capability === a.capability) === i);
+  // Only a lead far weaker than every ask's own best yields: "mark the ticket as pending" splits
+  // at "as" into asks matched worse than the whole words are.
+  if (led.length < 2 || led.some((a) => a.score < 2 * lead.score)) return whole;
+  const first = led[0] as CapabilityHit;
+  return [
+    first,
+    ...led.slice(1).map((h) => ({ ...h, another_ask: true as const })),
+    ...whole.filter((h) => !led.some((a) => a.capability === h.capability)),
+  ];
+}
+
+/**
+ * The best match of each ask not among the matches shown. Issue 23: "make tkt_2 high priority and
+ * give it to Sara" ranked the assignment fourth (its words are a clause of the query, the priority
+ * change the rest), so an agent saw one capability for two asks.
+ */
+function otherAskBests(asks: readonly CapabilityHit[], shown: readonly CapabilityHit[]): CapabilityHit[] {
+  const seen = new Set(shown.map((h) => h.capability));
+  const added: CapabilityHit[] = [];
+  for (const best of asks) {
+    if (seen.has(best.capability)) continue;
     seen.add(best.capability);
     added.push({ ...best, another_ask: true });
   }

@@ -21,15 +21,23 @@ export interface NamedFilters {
   used: Set<string>;
   /** One markdown line per word that names values of two filters: neither is applied, nothing is guessed. */
   ambiguous: string[];
-  /** Declared values the words deny ("not delivered" → status delivered): left out of the rows (left-out-rows.ts). */
+  /**
+   * Declared values the words deny ("not delivered" → status delivered), or the others of a filter
+   * the words name two values of ("high or urgent"): left out of the rows (left-out-rows.ts).
+   */
   excluded: Excluded[];
 }
 
-/** One enumerated filter's values the words deny, with the words that denied them. */
+/**
+ * One enumerated filter's values left out of the rows: those the words deny (`said`: the words
+ * that denied them), or, with `kept`, every value but the several the words name (`kept`, in the
+ * order named; `said`: how they were named).
+ */
 export interface Excluded {
   key: string;
   values: string[];
   said: string[];
+  kept?: string[];
 }
 
 /** One event-time filter the words name: its parameter, as said back, and the words that named it. */
@@ -278,7 +286,19 @@ export async function namedFilters(
   for (const [key, hits] of named) {
     for (const h of hits) for (const w of h.words) used.add(w);
     const [only, other] = hits;
-    if (!only || other || only.words.some((w) => (owners.get(w)?.size ?? 0) > 1)) continue;
+    if (!only || only.words.some((w) => (owners.get(w)?.size ?? 0) > 1)) continue;
+    // Several values of one declared filter ("high or urgent"): the API takes one at a time, so
+    // the rows of the others are left out where the listing is whole (left-out-rows.ts). Played:
+    // "the high or urgent tickets" listed every ticket, and the model filtered them by eye.
+    const declared = route.filters?.[key];
+    if (other) {
+      if (Array.isArray(declared) && !excluded.some((e) => e.key === key)) {
+        const kept = hits.map((h) => h.choice.value);
+        const values = declared.filter((v) => !kept.includes(v));
+        if (values.length) excluded.push({ key, values, said: hits.map((h) => h.choice.label), kept });
+      }
+      continue;
+    }
     params.push(`${key}=${encodeURIComponent(only.choice.value)}`);
     // A value named by people's words for it is said with them: "status = pending (on hold)".
     const { value, label } = only.choice;

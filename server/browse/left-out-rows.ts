@@ -11,7 +11,8 @@ import { widenedListing } from "./widened-listing";
 
 /**
  * The opened listing without the rows holding a value the words deny ("my orders not yet
- * delivered" → no `delivered` row), said in one line. Only where the listing is complete (every
+ * delivered" → no `delivered` row), or any value but the several they name ("high or urgent"),
+ * said in one line. Only where the listing is complete (every
  * row on this page, the system's total says so): the rows it left are then every record with
  * another value. A listing with more pages is not cut (the rows of its other pages are unread);
  * the line says so and which values to filter by instead. The filter's column must be in the
@@ -27,9 +28,9 @@ export function withoutValues(
   let items = page.items;
   const said: string[] = [];
   const cut: Array<{ gone: number; denied: string }> = [];
-  for (const { key, values, said: words } of excluded) {
-    const denied = words.map((w) => code(`not ${w}`)).join(", ");
-    const others = declared(key).filter((v) => !values.includes(v));
+  for (const { key, values, said: words, kept: named } of excluded) {
+    const denied = named ? code(words.join(" or ")) : words.map((w) => code(`not ${w}`)).join(", ");
+    const others = named ?? declared(key).filter((v) => !values.includes(v));
     const instead = others.map((v) => code(`?${key}=${v}`)).join(", ");
     const lines = markdown.split("\n");
     const head = lines.findIndex((l, i) => l.startsWith("|") && lines[i + 1]?.startsWith("| ---"));
@@ -53,7 +54,7 @@ export function withoutValues(
     markdown = [...lines.slice(0, head + 2), ...kept, ...lines.slice(end)].join("\n");
     rows = (rows ?? body.length) - gone;
     said.push(
-      `${denied}: ${gone} ${values.map((v) => code(`${key} ${v}`)).join(", ")} row${gone === 1 ? "" : "s"} left out here; the ${kept.length} shown are every row with another ${code(key)} (all ${page.total} fit on this page; the listing itself takes one ${code(key)} at a time).`,
+      `${denied}: ${gone} ${values.map((v) => code(`${key} ${v}`)).join(", ")} row${gone === 1 ? "" : "s"} left out here; the ${kept.length} shown are every row with ${named ? `${code(key)} ${named.join(" or ")}` : `another ${code(key)}`} (all ${page.total} fit on this page; the listing itself takes one ${code(key)} at a time).`,
     );
   }
   markdown = withCutFooter(markdown, rows, cut);

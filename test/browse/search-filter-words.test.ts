@@ -101,6 +101,25 @@ describe("search: words that name a filter's value", () => {
     }
   });
 
+  it("a teammate named by their first name, or nobody, filters the tickets by assignee (set O)", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const search = async (query: string) =>
+      text(await sam.callTool({ name: "search", arguments: { query, scheme: "helpdesk" } }));
+    const sara = await search("tickets assigned to Sara");
+    expect(sara).toMatch(/\(helpdesk:\/\/tickets\?assignee_id=tm_sara\) \(opened here\)$/m);
+    expect(sara).not.toMatch(/not narrowed/);
+    const rows = [...sara.matchAll(/^\| `(tkt_\d+)` \|/gm)].map((m) => m[1]);
+    expect(rows.sort()).toEqual(["tkt_4", "tkt_8"]);
+    const nobody = await search("Which open tickets have nobody assigned, oldest first?");
+    expect(nobody).toMatch(/\(helpdesk:\/\/tickets\?[^)]*assignee_id=none[^)]*\) \(opened here\)$/m);
+    expect(nobody).toContain("status=open");
+    const open = [...nobody.matchAll(/^\| `(tkt_\d+)` \|/gm)].map((m) => m[1]);
+    expect(open).toEqual(["tkt_1", "tkt_9"]);
+    // A priority is a value the listing filters by too.
+    const urgent = await search("urgent tickets");
+    expect(urgent).toMatch(/\(helpdesk:\/\/tickets\?priority=urgent\) \(opened here\)$/m);
+  });
+
   it("an imported listing's id filter takes a record's name from the system's own listing of them", async () => {
     const sam = await w.connect(w.keys.sam, { faces: "browse" });
     const found = text(

@@ -84,7 +84,7 @@ describe("search: words left over after naming a listing", () => {
       const sam = await w.connect(w.keys.sam, { faces: "browse" });
       const bare = text(await sam.callTool({ name: "search", arguments: { query: "login problem" } }));
       expect(bare).toMatch(
-        /^- all 12 tickets you can see \(searched: subjects and descriptions of tickets\); narrow \[Tickets\]\(helpdesk:\/\/tickets\) by status, team_id, requester_email, mine$/m,
+        /^- all 12 tickets you can see \(searched: subjects and descriptions of tickets\); narrow \[Tickets\]\(helpdesk:\/\/tickets\) by status, priority, assignee_id, team_id, requester_email, mine$/m,
       );
       expect(bare).not.toContain("tkt_extra");
     } finally {
@@ -186,19 +186,18 @@ describe("search: words left over after naming a listing", () => {
     const sam = await w.connect(w.keys.sam, { faces: "browse" });
     const search = async (query: string) =>
       text(await sam.callTool({ name: "search", arguments: { query } }));
-    // "unassigned" is in no subject, but the rows have an assignee column: a "No ticket matches"
-    // here was a false no (two open tickets have no assignee).
+    // "unassigned" is in no subject, but it names whom the rows are assigned to: a "No ticket
+    // matches" here was a false no (two open tickets have no assignee). The listing now filters
+    // by assignee, nobody included (set O), so the words are that filter.
     const unassigned = await search("open unassigned tickets");
     expect(unassigned).not.toContain("No ticket matches");
-    expect(unassigned).toContain("## [Tickets](helpdesk://tickets?status=open) (opened here)");
-    expect(unassigned).toContain(
-      "`unassigned` matched no subjects and descriptions of tickets, and this listing has no filter for it",
-    );
+    expect(unassigned).toContain("## [Tickets](helpdesk://tickets?assignee_id=none&status=open) (opened here)");
     expect(unassigned).toContain("| assignee_id |");
-    expect(rowIds(unassigned)).toContain("tkt_1");
-    // A teammate's name the assignee column shows (`tm_sid`), with no filter for it.
+    expect(rowIds(unassigned).sort()).toEqual(["tkt_1", "tkt_9"]);
+    // A teammate's first name is the assignee filter too.
     const sid = await search("tickets assigned to sid");
     expect(sid).not.toContain("No ticket matches");
+    expect(sid).toContain("(helpdesk://tickets?assignee_id=tm_sid) (opened here)");
     expect(rowIds(sid)).toContain("tkt_2");
     // Words no row shows stay the one final line.
     expect(await search("login tickets")).toContain("No ticket matches `login`");
@@ -264,14 +263,15 @@ describe("search: words left over, on an imported system's listing", () => {
     expect(found).not.toContain("tkt_gx");
   });
 
-  it("an imported listing's rows that show the words in a column answer too", async () => {
+  it("an imported listing's enumerated filter is taken from the words that name its value", async () => {
+    // Before the legacy API filtered tickets by priority, "urgent" was a value the rows showed.
     const sam = await w.connect(w.keys.sam, { faces: "browse" });
     const found = text(
       await sam.callTool({ name: "search", arguments: { query: "legacy tickets urgent", scheme: "legacy" } }),
     );
     expect(found).not.toMatch(/No \w+ matches `urgent`|Nothing in .* matches `urgent`/);
-    expect(found).toContain("`urgent` matched no");
-    expect(found).toContain("tkt_");
+    expect(found).toContain("(legacy://v1/tickets?priority=urgent) (opened here)");
+    expect(rowIds(found)).toEqual(["tkt_9"]);
   });
 
   it("an imported record's empty event time (`delivered_at: null`) is an event it did not go through: 'not delivered' leaves those rows, never `status=delivered`", async () => {

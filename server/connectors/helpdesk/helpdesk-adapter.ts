@@ -97,6 +97,8 @@ export function createHelpdeskAdapter(options: HttpClientOptions) {
     },
     async tickets(query: {
       status?: string;
+      priority?: string;
+      /** A teammate's id, or `none`: tickets nobody is assigned. */
       assignee_id?: string;
       team_id?: string;
       /** Tickets raised from this address, compared whole by the API (never a pattern). */

@@ -17,6 +17,8 @@ export function listTickets(
     page: number;
     perPage?: number;
     status?: string;
+    priority?: string;
+    assignee_id?: string;
     team_id?: string;
     requester_email?: string;
     mine?: boolean;
@@ -65,6 +67,33 @@ export async function teamChoices(backend: BrowseBackend): Promise<FilterChoice[
   );
   return Array.isArray(teams) ? teams : null;
 }
+
+/**
+ * Whom a ticket listing filters by (`?assignee_id=`): each teammate by their name and their first
+ * name, and `none` by people's words for a ticket nobody has. Set O: "tickets assigned to Sara"
+ * and "open tickets nobody is assigned" listed every ticket, "not narrowed", and the model
+ * filtered the rows by eye. Null, as for teams, when the caller may not read the teammates page.
+ */
+export async function assigneeChoices(backend: BrowseBackend): Promise<FilterChoice[] | null> {
+  if ((await backend.authorize("navigate", "helpdesk://teammates")).decision !== "allow") return null;
+  const people = await backend.withAdapter<HelpdeskAdapter, FilterChoice[]>("helpdesk", async (helpdesk) =>
+    (await helpdesk.teammates()).flatMap((t) => {
+      const name = t.name || t.id;
+      const first = name.split(/\s+/)[0] ?? name;
+      return first === name
+        ? [{ value: t.id, label: name }]
+        : [
+            { value: t.id, label: name },
+            { value: t.id, label: first },
+          ];
+    }),
+  );
+  if (!Array.isArray(people)) return null;
+  return [...people, ...UNASSIGNED_WORDS.map((label) => ({ value: "none", label }))];
+}
+
+/** What people call a ticket nobody is assigned (`?assignee_id=none`). */
+const UNASSIGNED_WORDS = ["unassigned", "nobody", "no one", "no assignee"];
 
 /**
  * How helpdesk rows name the teammates and teams they point at (`assignee_id`, `team_id`): by

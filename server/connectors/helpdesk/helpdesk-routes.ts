@@ -19,7 +19,7 @@ import {
   perPage,
   viewPage,
 } from "../sdk/route-pages";
-import { helpdeskReferences, listTickets, teamChoices, teammates } from "./helpdesk-records";
+import { assigneeChoices, helpdeskReferences, listTickets, teamChoices, teammates } from "./helpdesk-records";
 import { raisedInsteadLine } from "./scoped-tickets";
 import { withEarlierCommentsLine } from "./ticket-comment-rows";
 import { TICKET_COMMENTS_ROUTE } from "./ticket-comments-route";
@@ -42,12 +42,14 @@ function withAssigneeNamed(view: BackendOutcome): BackendOutcome {
 }
 
 /**
- * The ticket statuses of the legacy API (API.md), its teams (by name, read when a search names
- * one), who raised a ticket (an email address a search's words hold), and the spellings of the
- * `mine` switch.
+ * The ticket statuses and priorities of the legacy API (API.md), its teams and assignees (by
+ * name, read when a search names one; `none` for nobody), who raised a ticket (an email address
+ * a search's words hold), and the spellings of the `mine` switch.
  */
 const TICKET_FILTERS = {
   status: ["open", "pending", "resolved", "closed"],
+  priority: ["low", "normal", "high", "urgent"],
+  assignee_id: { choices: assigneeChoices },
   team_id: { choices: teamChoices },
   requester_email: "email address",
   mine: ["1", "true", "0", "false"],
@@ -85,7 +87,7 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
   {
     pattern: "helpdesk://tickets",
     title: "Tickets",
-    description: `Support tickets. Filter with ?status=${TICKET_FILTERS.status.join("|")}, ?team_id=, ?requester_email= (who raised it), ?mine=1 for tickets assigned to me, ?q= to search; ?sort=oldest|newest by creation (default: last updated first).`,
+    description: `Support tickets. Filter with ?status=${TICKET_FILTERS.status.join("|")}, ?priority=${TICKET_FILTERS.priority.join("|")}, ?assignee_id= (a teammate, or none), ?team_id=, ?requester_email= (who raised it), ?mine=1 for tickets assigned to me, ?q= to search; ?sort=oldest|newest by creation (default: last updated first).`,
     keywords: ["tickets", "support", "helpdesk", "assigned to me", "my tickets", "open tickets", "工单"],
     startPoint: true,
     example: "helpdesk://tickets?mine=1",
@@ -102,6 +104,8 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
         page: pageNumber(match.uri),
         perPage: perPage(match.uri),
         status: filterValue(match.uri, "status"),
+        priority: filterValue(match.uri, "priority"),
+        assignee_id: filterValue(match.uri, "assignee_id"),
         team_id: filterValue(match.uri, "team_id"),
         requester_email: filterValue(match.uri, "requester_email"),
         mine: mine === "1" || mine === "true",

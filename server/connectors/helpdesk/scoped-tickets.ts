@@ -19,6 +19,9 @@ export async function scopedTickets(
     page: number;
     perPage: number;
     status?: string;
+    priority?: string;
+    /** A teammate's id, or `none`; "mine" names the caller instead. */
+    assignee_id?: string;
     team_id?: string;
     requester_email?: string;
     mine?: boolean;
@@ -34,7 +37,7 @@ export async function scopedTickets(
 }> {
   const email = who.email.toLowerCase();
   const isStaff = who.role === "admin" || who.role === "support";
-  let assignee: string | undefined;
+  let assignee = query.assignee_id;
   if (query.mine) {
     const teammates = await helpdesk.teammates();
     assignee = teammates.find((t) => t.email.toLowerCase() === email)?.id;
@@ -49,6 +52,7 @@ export async function scopedTickets(
   // theirs (a page filtered here after the fact counted other people's tickets in its total).
   const result = await helpdesk.tickets({
     status: query.status,
+    priority: query.priority,
     team_id: query.team_id,
     requester_email: ownOnly ? email : query.requester_email,
     q: query.q,

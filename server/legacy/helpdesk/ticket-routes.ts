@@ -8,6 +8,7 @@ import {
   commentInputSchema,
   commentSchema,
   ticketPatchSchema,
+  ticketPrioritySchema,
   ticketSchema,
   ticketStatusSchema,
 } from "./helpdesk-schemas";
@@ -57,7 +58,8 @@ export const ticketRoutes = [
     tag: "helpdesk",
     query: z.object({
       status: ticketStatusSchema.optional(),
-      assignee_id: z.string().optional(),
+      assignee_id: z.string().optional().describe("a teammate's id, or `none`: tickets nobody is assigned"),
+      priority: ticketPrioritySchema.optional(),
       team_id: z.string().optional(),
       requester_email: z
         .string()
@@ -75,9 +77,10 @@ export const ticketRoutes = [
     handler: ({ db, tenantId, query }) => {
       const where = ["tenant_id = ?"];
       const args: string[] = [tenantId];
-      for (const field of ["status", "assignee_id", "team_id"] as const) {
+      for (const field of ["status", "priority", "assignee_id", "team_id"] as const) {
         const value = query[field];
-        if (value) {
+        if (field === "assignee_id" && value === "none") where.push("assignee_id IS NULL");
+        else if (value) {
           where.push(`${field} = ?`);
           args.push(value);
         }

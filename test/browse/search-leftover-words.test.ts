@@ -191,7 +191,9 @@ describe("search: words left over after naming a listing", () => {
     // by assignee, nobody included (set O), so the words are that filter.
     const unassigned = await search("open unassigned tickets");
     expect(unassigned).not.toContain("No ticket matches");
-    expect(unassigned).toContain("## [Tickets](helpdesk://tickets?assignee_id=none&status=open) (opened here)");
+    expect(unassigned).toContain(
+      "## [Tickets](helpdesk://tickets?assignee_id=none&status=open) (opened here)",
+    );
     expect(unassigned).toContain("| assignee_id |");
     expect(rowIds(unassigned).sort()).toEqual(["tkt_1", "tkt_9"]);
     // A teammate's first name is the assignee filter too.

@@ -31,9 +31,9 @@ describe("start_action by words: the record and the fields settle the pick (MCP 
   };
   const start = async (key: string, args: Json) =>
     (await w.connect(key)).callTool({ name: "start_action", arguments: args });
-  const search = async (query: string) =>
+  const search = async (query: string, key = w.keys.alice) =>
     (sc(
-      await (await w.connect(w.keys.alice)).callTool({
+      await (await w.connect(key)).callTool({
         name: "search_capabilities",
         arguments: { query, limit: 3 },
       }),
@@ -60,6 +60,19 @@ describe("start_action by words: the record and the fields settle the pick (MCP 
     expect(sc(quoted)).toMatchObject({ capability: "change_delivery_address", status: "completed" });
     expect(text(quoted)).toMatch(/^picked_because: after_sales cannot be started on ord_pending now/m);
     expect(await addressOf("ord_pending")).toBe("addr_alice_home");
+  });
+
+  it("a record the words describe settles the tie as an id would: the match that can take it runs", async () => {
+    // Set N (played): "back to open" tied a status change with a reopen; tkt_3 is pending, so
+    // only the status change can take it, and the model had to search and start again.
+    const words = "Put the kettle refund ticket back to open.";
+    const [best, second] = await search(words, w.keys.sam);
+    expect([best?.capability, second?.capability]).toEqual(["set_ticket_status", "reopen_ticket"]);
+    expect((await legacy("tickets/tkt_3")).status).toBe("pending");
+    const out = sc(await start(w.keys.sam, { intent: words }));
+    expect(out).toMatchObject({ capability: "set_ticket_status", status: "completed" });
+    expect(String(out.picked_because)).toContain("reopen_ticket cannot be started on tkt_3 now");
+    expect((await legacy("tickets/tkt_3")).status).toBe("open");
   });
 
   it("the tie stands where the record takes both, or where it refuses the best: a weaker match is never started", async () => {

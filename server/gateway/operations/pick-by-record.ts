@@ -6,7 +6,7 @@ import type { TrustedContext } from "../trusted-context";
 /** What the caller may start on the record given or quoted now (possible-on-record.ts). */
 export type PossibleOn = (
   ctx: TrustedContext,
-  named: { entityId?: string; words?: string; only?: readonly string[] },
+  named: { entityId?: string; words?: string; only?: readonly string[]; describedFor?: readonly string[] },
 ) => Promise<{ id: string; next: NextAction[]; weighed: string[] } | null>;
 
 export interface PickedBeyondWords {
@@ -16,15 +16,17 @@ export interface PickedBeyondWords {
 }
 
 /**
- * A near tie of the words that the record the start names settles (entity_id, or the one id the
- * words quote): the matches near the best whose start that record refuses now drop out, and the
- * best is judged again against the rest. Issue 23 (played): a change that a record could take
- * tied with one it could not, and was answered "several capabilities match".
+ * A near tie of the words that the record the start names settles (entity_id, the one id the
+ * words quote, or the one record the words describe among the best's own choices, else a near
+ * match's): the matches near the best whose start that record refuses now drop out, and the best
+ * is judged again against the rest. Issue 23 (played): a change that a record could take tied
+ * with one it could not, and was answered "several capabilities match"; set N's "Put the kettle
+ * refund ticket back to open" named its (pending) ticket by words only, which a reopen cannot take.
  * - Only in favour of the best match, as the verb and the fields settle ties (top-match.ts): the
  *   best is never dropped, so a weaker match is never started for words that meant another; a
  *   best the record refuses too starts as it would if clear, and its refusal says why.
  * - Bounded: only the near-tied matches are weighed (one evaluation each, the check a start
- *   makes). A match of no kind or another kind is not weighed and stays in the tie; a record of
+ *   makes; a record described by words costs one more per match read until one names it). A match of no kind or another kind is not weighed and stays in the tie; a record of
  *   no known kind settles nothing.
  * Undefined: the tie stands (the best must take every field sent and lead clearly).
  */
@@ -41,7 +43,11 @@ export async function pickByRecord(
     (h) => h !== best && !h.off_topic && h.score > 0 && h.score >= best.score * (1 - CLEAR_LEAD),
   );
   if (!near.length) return undefined;
-  const on = await possibleOn(ctx, { ...named, only: near.map((h) => h.capability) });
+  const on = await possibleOn(ctx, {
+    ...named,
+    only: near.map((h) => h.capability),
+    describedFor: [best, ...near].map((h) => h.capability),
+  });
   if (!on) return undefined;
   const possible = new Set(on.next.map((n) => n.args?.capability));
   const out = near.filter((h) => on.weighed.includes(h.capability) && !possible.has(h.capability));

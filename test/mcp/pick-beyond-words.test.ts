@@ -75,6 +75,14 @@ describe("start_action by words: the record and the fields settle the pick (MCP 
     expect((await legacy("tickets/tkt_3")).status).toBe("open");
   });
 
+  it("a described record that refuses the best leaves the tie, saying which match can take it", async () => {
+    // The reverse of the kettle ticket: tkt_7 is closed, so only the reopen can take it.
+    const out = sc(await start(w.keys.sam, { intent: "Put the invoice copy ticket back to open." }));
+    expect(out).toMatchObject({ outcome: "rejected", reason: "ambiguous_intent" });
+    expect(String(out.message)).toMatch(/On tkt_7 now: set_ticket_status cannot start, reopen_ticket can$/);
+    expect((await legacy("tickets/tkt_7")).status).toBe("closed");
+  });
+
   it("the tie stands where the record takes both, or where it refuses the best: a weaker match is never started", async () => {
     const before = await w.db.action.count();
     // Paid, not shipped: both a redirect and a cancel-and-refund can start there.
@@ -88,6 +96,10 @@ describe("start_action by words: the record and the fields settle the pick (MCP 
     // Delivered: the redirect cannot start, a return can; the words meant the redirect more.
     const delivered = sc(await start(w.keys.alice, { intent: redirect, entity_id: "ord_delivered" }));
     expect(delivered).toMatchObject({ outcome: "rejected", reason: "ambiguous_intent" });
+    // It says which the record can take now, so the next call (or what the user is told) is right.
+    expect(String(delivered.message)).toMatch(
+      /On ord_delivered now: change_delivery_address cannot start, after_sales can$/,
+    );
     expect(await w.db.action.count()).toBe(before);
   });
 

@@ -37,7 +37,7 @@ describe("the brief answer waiting for a person offers the user's choices and na
     expect(out).toMatch(/Status:\*\* awaiting_approval/);
     expect(out).toContain("**Pay $48.00 from Store credit**");
     expect(out).toContain(
-      "- coupon_code — optional, not applied: say the saving in your reply; do not stop to ask; only on the user's word (or if they asked for the cheapest): `SAVE5` $5.00",
+      "- coupon_code — optional: offer it in your reply, don't stop to ask; apply only on their word (or if they asked for the cheapest): `SAVE5` $5.00",
     );
     const id = /actions\\?:\/\/([a-z0-9]+)/.exec(out)?.[1] ?? "";
     expect(out).toContain(`On their word: submit \`actions://${id}\` with \`version\` 1 and \`coupon_code\``);
@@ -66,7 +66,7 @@ describe("the brief answer waiting for a person offers the user's choices and na
     });
     expect(sc(started).status).toBe("awaiting_approval");
     expect(text(started)).toMatch(
-      /^- coupon_code — optional, not applied: say the saving in your reply; .*`SAVE5` \$5\.00/m,
+      /^- coupon_code — optional: offer it in your reply, don't stop to ask; .*`SAVE5` \$5\.00/m,
     );
   });
 

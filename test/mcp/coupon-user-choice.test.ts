@@ -4,10 +4,10 @@ import { defineCapability } from "@/server/connectors/sdk/define-capability";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 const USER_CHOICE =
-  "- coupon_code — optional, not applied: say the saving in your reply; do not stop to ask; only on the user's word (or if they asked for the cheapest): `SAVE5` $5.00";
+  "- coupon_code — optional: offer it in your reply, don't stop to ask; apply only on their word (or if they asked for the cheapest): `SAVE5` $5.00";
 /** While fields are still asked for, the offer rides on that question (sets L, M, N: one call more each). */
 const WITH_QUESTION =
-  "- coupon_code — optional, not applied: offer it in the same question as the missing fields, never alone; only on the user's word (or if they asked for the cheapest): `SAVE5` $5.00";
+  "- coupon_code — optional: ask with the missing fields; apply only on their word (or if they asked for the cheapest): `SAVE5` $5.00";
 
 /**
  * A coupon changes what is paid, so like a shipping method it is the user's choice; unlike one it

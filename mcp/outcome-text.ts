@@ -1,6 +1,6 @@
 // stays-whole: the one text renderer of every action answer, read top to bottom in the order it prints.
 
-import { optInChoiceLines, paidChoiceLines } from "@/server/connectors/sdk/choice-lines";
+import { asksMore, optInChoiceLines, paidChoiceLines } from "@/server/connectors/sdk/choice-lines";
 import { moneyRenderer } from "@/server/connectors/sdk/money-renderer";
 import { ENDED_STATUSES } from "@/server/connectors/sdk/outcome";
 import { readApproval } from "@/server/connectors/sdk/read-approval";
@@ -338,7 +338,9 @@ export function renderOutcomeText(
   lines.push(...paidChoiceLines(result.paid_choices, asMoney).map((l) => `- ${l}`));
   // An optional choice that changes what is paid (an optional offer): the user's to take, never the agent's.
   const optIn = (result.opt_in_choices ?? {}) as Record<string, { list?: string }>;
-  lines.push(...optInChoiceLines(result.opt_in_choices, asMoney).map((l) => `- ${l}`));
+  lines.push(
+    ...optInChoiceLines(result.opt_in_choices, asMoney, undefined, asksMore(result)).map((l) => `- ${l}`),
+  );
   // An error the message already says in full is named, not repeated; one that only names the
   // reason code the answer gave above is not listed again.
   const listed = errors.filter(

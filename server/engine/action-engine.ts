@@ -7,6 +7,7 @@ import { cancelAction } from "./cancel-action";
 import { type ConfirmInput, confirmAction } from "./confirm-action";
 import type { EngineDeps } from "./engine-deps";
 import { getActionContext } from "./get-action-context";
+import { recordInWords } from "./record-in-words";
 import { recoverAction } from "./recover-action";
 import { capabilityStartedWith } from "./replayed-start";
 import { type StartInput, startAction } from "./start-action";
@@ -26,6 +27,9 @@ export function createActionEngine(options: Omit<EngineDeps, "approvalUrl"> & Pa
     /** Which of these capabilities a start on this record would go on with (nothing is saved). */
     startsAllowed: (actor: Actor, capabilities: readonly AnyCapability[], recordId: string) =>
       startsAllowed(deps, actor, capabilities, recordId),
+    /** The record a start of this capability would take from the words, if one (nothing is saved). */
+    recordInWords: (actor: Actor, capability: AnyCapability, words: string) =>
+      recordInWords(deps, actor, capability, words),
     /** The capability of the action the caller's idempotency key started, if any. */
     startedWith: (actor: Actor, idempotencyKey: string): Promise<string | null> =>
       capabilityStartedWith(deps, actor, idempotencyKey),

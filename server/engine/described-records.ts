@@ -54,6 +54,11 @@ const FILLER = new Set(
   ),
 );
 
+/** The words a capability says of what it does (its description and when to use it). */
+function purposeWords(capability: AnyCapability): Set<string> {
+  return new Set(wordTokens(`${capability.description} ${capability.trigger.use}`));
+}
+
 /**
  * The part of a request that asks (what comes before the detail after its one colon: "resolve the
  * shipping ticket: the customer got the parcel" asks about a shipping ticket; "parcel" is the
@@ -155,7 +160,9 @@ export function describedRecords(
   const shown = [...words, ...(against.length ? [] : nots.map((w) => `not ${w}`))];
   // A word no record says, beside the description ("the teapot from my delivered order"), may be
   // the name the user meant: said, never dropped while the other words pick. A denied word is no
-  // name the user meant.
+  // name the user meant, nor one the capability says of what it does (set M: "the shipping
+  // difference on my backpack order" asked which order for "difference", its description's word).
+  const doing = purposeWords(capability);
   const describes = (e: { token: string; denied: boolean } | undefined) =>
     !!e && !e.denied && (e.token === noun || words.includes(e.token));
   const unsaid = [
@@ -169,6 +176,7 @@ export function describedRecords(
             e.token.length >= 3 &&
             !skip.has(e.token) &&
             !FILLER.has(e.token) &&
+            !doing.has(e.token) &&
             said(e.token) === 0 &&
             (describes(seq[i - 1]) || describes(seq[i + 1])),
         )

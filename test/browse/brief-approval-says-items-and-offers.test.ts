@@ -37,7 +37,7 @@ describe("the brief answer waiting for a person offers the user's choices and na
     expect(out).toMatch(/Status:\*\* awaiting_approval/);
     expect(out).toContain("**Pay $48.00 from Store credit**");
     expect(out).toContain(
-      "- coupon_code — optional, the user's choice: apply one only on their word (or if they asked for the cheapest): `SAVE5` $5.00",
+      "- coupon_code — optional: offer it in your reply, don't stop to ask; apply only on their word (or if they asked for the cheapest): `SAVE5` $5.00",
     );
     const id = /actions\\?:\/\/([a-z0-9]+)/.exec(out)?.[1] ?? "";
     expect(out).toContain(`On their word: submit \`actions://${id}\` with \`version\` 1 and \`coupon_code\``);
@@ -65,7 +65,9 @@ describe("the brief answer waiting for a person offers the user's choices and na
       arguments: { capability: "checkout", intent: WORDS, patch: NAMED },
     });
     expect(sc(started).status).toBe("awaiting_approval");
-    expect(text(started)).toMatch(/^- coupon_code — optional, the user's choice: .*`SAVE5` \$5\.00/m);
+    expect(text(started)).toMatch(
+      /^- coupon_code — optional: offer it in your reply, don't stop to ask; .*`SAVE5` \$5\.00/m,
+    );
   });
 
   it("another capability's list reads the same way: the returned line by name, count and price", async () => {

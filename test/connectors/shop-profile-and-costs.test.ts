@@ -56,7 +56,7 @@ describe("shop: profile, tracking and cart costs, each in one read", () => {
     const alice = await as(w.keys.alice);
     const order = await alice("navigate", { uri: "shop://order/ord_transit" });
     expect(order).toMatch(
-      /^- \*\*fulfilment:\*\* shipping method: express · carrier: UPS · tracking number: 1Z999AA11001 · shipment status: in_transit · last scan: Arrived at destination depot, Shelbyville depot, [^\n]+$/m,
+      /^- \*\*fulfilment:\*\* shipping method: express · carrier: UPS · tracking number: 1Z999AA11001 · shipment status: in_transit · latest scan: Arrived at destination depot, Shelbyville depot, [^\n]+$/m,
     );
     const orders = await alice("navigate", { uri: "shop://orders" });
     expect(orders).toMatch(

@@ -4,13 +4,19 @@ import { defineCapability } from "@/server/connectors/sdk/define-capability";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 const USER_CHOICE =
-  "- coupon_code — optional, the user's choice: apply one only on their word (or if they asked for the cheapest): `SAVE5` $5.00";
+  "- coupon_code — optional: offer it in your reply, don't stop to ask; apply only on their word (or if they asked for the cheapest): `SAVE5` $5.00";
+/** While fields are still asked for, the offer rides on that question (sets L, M, N: one call more each). */
+const WITH_QUESTION =
+  "- coupon_code — optional: ask with the missing fields; apply only on their word (or if they asked for the cheapest): `SAVE5` $5.00";
 
 /**
  * A coupon changes what is paid, so like a shipping method it is the user's choice; unlike one it
  * is optional. The connector declares it so (optInChoices on its node): the agent reads that the
  * coupons offered are the user's to take, from search to the approval, and none is applied on
  * the model's own pick. Read as an agent reads it: the text block over a real MCP client.
+ * Sets L, M and N: told "apply one only on their word", the played models stopped a ready checkout
+ * to ask, then advanced with the coupon; the line now says how to offer it without a call of its
+ * own: with the question the missing fields need, or, with nothing left to ask, in the reply.
  */
 describe("a coupon offered at checkout is the user's choice (real legacy, real MCP client)", () => {
   let w: McpWorld;
@@ -49,6 +55,27 @@ describe("a coupon offered at checkout is the user's choice (real legacy, real M
       arguments: { action_id: sc(started).action_id as string },
     });
     expect(text(ctx)).toContain(USER_CHOICE);
+  });
+
+  it("while a field is still missing, the offer goes with that question, and both come back in one advance", async () => {
+    const client = await w.connect(w.keys.alice);
+    const { payment_type: _asked, ...rest } = patch;
+    const started = await client.callTool({
+      name: "start_action",
+      arguments: { capability: "checkout", patch: rest },
+    });
+    expect(sc(started)).toMatchObject({ status: "open", missing: ["payment_type"] });
+    expect(text(started)).toContain(WITH_QUESTION);
+    const done = await client.callTool({
+      name: "advance_action",
+      arguments: {
+        action_id: sc(started).action_id,
+        version: sc(started).version,
+        patch: { payment_type: "balance", coupon_code: "SAVE5" },
+      },
+    });
+    expect(sc(done).status).toBe("awaiting_approval");
+    expect(text(done)).toContain("coupon SAVE5 $5.00");
   });
 
   it("once the user named one, it is theirs: no longer offered as a question", async () => {

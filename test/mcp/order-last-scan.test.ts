@@ -20,26 +20,32 @@ describe("an order on its way says its last scan", () => {
     const page = text(
       await alice.callTool({ name: "navigate", arguments: { uri: "shop://order/ord_transit" } }),
     );
-    // On the fulfilment line, after the status it details.
-    expect(page).toMatch(new RegExp(`shipment status: in_transit · last scan: ${SCAN.source}`));
+    // On the fulfilment line, after the status it details, said to be the latest and read now
+    // (set N: a model shown a "last scan" tracked the parcel again to be sure it was current).
+    expect(page).toMatch(
+      new RegExp(
+        `shipment status: in_transit · latest scan: ${SCAN.source}[^\n]*(read from the carrier just now)`,
+      ),
+    );
     const context = await alice.callTool({
       name: "get_context",
       arguments: { entity: "order", entity_id: "ord_transit" },
     });
-    const fulfilment = (sc(context).view as { fulfilment: { last_scan?: string } }).fulfilment;
-    expect(fulfilment.last_scan).toMatch(SCAN);
+    const fulfilment = (sc(context).view as { fulfilment: { latest_scan?: string } }).fulfilment;
+    expect(fulfilment.latest_scan).toMatch(SCAN);
     expect(text(context)).toMatch(SCAN);
+    expect(JSON.stringify(sc(context).next_actions)).toContain("the latest is on this order");
 
     const paidPage = text(
       await alice.callTool({ name: "navigate", arguments: { uri: "shop://order/ord_paid" } }),
     );
-    expect(paidPage).not.toMatch(/last_scan|last scan/i);
+    expect(paidPage).not.toMatch(/latest_scan|last scan/i);
     const paid = await alice.callTool({
       name: "get_context",
       arguments: { entity: "order", entity_id: "ord_paid" },
     });
     expect((sc(paid).view as { fulfilment: Record<string, unknown> }).fulfilment).not.toHaveProperty(
-      "last_scan",
+      "latest_scan",
     );
   });
 
@@ -50,14 +56,14 @@ describe("an order on its way says its last scan", () => {
       const page = await alice.callTool({ name: "navigate", arguments: { uri: "shop://order/ord_transit" } });
       expect(sc(page).outcome).toBe("applied");
       expect(text(page)).toMatch(/tracking number: 1Z999AA\d+ · shipment status: in_transit/);
-      expect(text(page)).not.toMatch(/last scan/);
+      expect(text(page)).not.toMatch(/latest scan/);
       const context = await alice.callTool({
         name: "get_context",
         arguments: { entity: "order", entity_id: "ord_transit" },
       });
       expect(sc(context).outcome).toBe("applied");
       expect((sc(context).view as { fulfilment: Record<string, unknown> }).fulfilment).not.toHaveProperty(
-        "last_scan",
+        "latest_scan",
       );
     } finally {
       await w.legacy.clearFaults();

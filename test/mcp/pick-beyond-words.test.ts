@@ -31,9 +31,9 @@ describe("start_action by words: the record and the fields settle the pick (MCP 
   };
   const start = async (key: string, args: Json) =>
     (await w.connect(key)).callTool({ name: "start_action", arguments: args });
-  const search = async (query: string) =>
+  const search = async (query: string, key = w.keys.alice) =>
     (sc(
-      await (await w.connect(w.keys.alice)).callTool({
+      await (await w.connect(key)).callTool({
         name: "search_capabilities",
         arguments: { query, limit: 3 },
       }),
@@ -62,6 +62,27 @@ describe("start_action by words: the record and the fields settle the pick (MCP 
     expect(await addressOf("ord_pending")).toBe("addr_alice_home");
   });
 
+  it("a record the words describe settles the tie as an id would: the match that can take it runs", async () => {
+    // Set N (played): "back to open" tied a status change with a reopen; tkt_3 is pending, so
+    // only the status change can take it, and the model had to search and start again.
+    const words = "Put the kettle refund ticket back to open.";
+    const [best, second] = await search(words, w.keys.sam);
+    expect([best?.capability, second?.capability]).toEqual(["set_ticket_status", "reopen_ticket"]);
+    expect((await legacy("tickets/tkt_3")).status).toBe("pending");
+    const out = sc(await start(w.keys.sam, { intent: words }));
+    expect(out).toMatchObject({ capability: "set_ticket_status", status: "completed" });
+    expect(String(out.picked_because)).toContain("reopen_ticket cannot be started on tkt_3 now");
+    expect((await legacy("tickets/tkt_3")).status).toBe("open");
+  });
+
+  it("a described record that refuses the best leaves the tie, saying which match can take it", async () => {
+    // The reverse of the kettle ticket: tkt_7 is closed, so only the reopen can take it.
+    const out = sc(await start(w.keys.sam, { intent: "Put the invoice copy ticket back to open." }));
+    expect(out).toMatchObject({ outcome: "rejected", reason: "ambiguous_intent" });
+    expect(String(out.message)).toMatch(/On tkt_7 now: set_ticket_status cannot start, reopen_ticket can$/);
+    expect((await legacy("tickets/tkt_7")).status).toBe("closed");
+  });
+
   it("the tie stands where the record takes both, or where it refuses the best: a weaker match is never started", async () => {
     const before = await w.db.action.count();
     // Paid, not shipped: both a redirect and a cancel-and-refund can start there.
@@ -75,6 +96,10 @@ describe("start_action by words: the record and the fields settle the pick (MCP 
     // Delivered: the redirect cannot start, a return can; the words meant the redirect more.
     const delivered = sc(await start(w.keys.alice, { intent: redirect, entity_id: "ord_delivered" }));
     expect(delivered).toMatchObject({ outcome: "rejected", reason: "ambiguous_intent" });
+    // It says which the record can take now, so the next call (or what the user is told) is right.
+    expect(String(delivered.message)).toMatch(
+      /On ord_delivered now: change_delivery_address cannot start, after_sales can$/,
+    );
     expect(await w.db.action.count()).toBe(before);
   });
 

@@ -68,6 +68,38 @@ describe("records the user's words describe (MCP over HTTP)", () => {
     expect(text(result)).toContain("ask the user");
   });
 
+  it("a word the capability says of what it does names no record: 'the shipping difference on my backpack order', with a second (unpaid) backpack order, takes the one that can, saying why not the other", async () => {
+    // Set M: the backpack order just placed fits the words too; the start asked which, though
+    // only the delivered one can take a shipping refund (a person approves it before it runs).
+    const placed = await fetch(`${w.legacy.url}/v1/orders`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${w.legacy.apiKeys.acme}`,
+        "content-type": "application/json",
+        "idempotency-key": "second-backpack-0001",
+      },
+      body: JSON.stringify({
+        customer_id: "cus_alice",
+        items: [{ product_id: "prod_backpack", quantity: 1 }],
+        address_id: "addr_alice_home",
+        shipping_method: "express",
+      }),
+    });
+    const second = String(((await placed.json()) as Json).id);
+    const client = await w.connect(w.keys.alice);
+    const result = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "Refund me the shipping difference on my backpack order." },
+    });
+    const out = sc(result);
+    expect(out).toMatchObject({ capability: "after_sales", status: "awaiting_approval" });
+    expect((out.from_words as Json).order_id).toBe("ord_shipdiff");
+    expect(text(result)).toMatch(
+      new RegExp(`order_id = ord_shipdiff \\(.*${second} fits too but nothing now: not paid yet`),
+    );
+    expect(text(result)).not.toMatch(/ask the user/);
+  });
+
   it("'resolve the shipping ticket' fits three open ones: listed to ask, none resolved (it needs nobody's approval); the closed and resolved shipping tickets are not offered", async () => {
     const sam = await w.connect(w.keys.sam);
     const before = await legacy("/v1/tickets?per_page=100");

@@ -378,7 +378,7 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     const first = await client.callTool({ name: "start_action", arguments: { capability: "checkout" } });
     expect(((sc(first).options as Json).available_coupons as Json[]).map((c) => c.code)).toContain("SAVE5");
     // Listed once, as the user's choice (not again as a plain option list).
-    expect(text(first)).toMatch(/^- coupon_code — optional, the user's choice: .*`SAVE5` \$5\.00/m);
+    expect(text(first)).toMatch(/^- coupon_code — optional: ask with the missing fields; .*`SAVE5` \$5\.00/m);
     expect(text(first)).not.toContain("options.available_coupons");
 
     const cart = (await legacy("/v1/customers/cus_alice/cart")).items as Array<{ product_id: string }>;
@@ -491,7 +491,7 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     );
     // The coupons are named with the field they fill, as the user's choice (never the agent's).
     expect(text(tee)).toMatch(
-      /^- coupon_code — optional, the user's choice: apply one only on their word \(or if they asked for the cheapest\): `SAVE5` \$5\.00/m,
+      /^- coupon_code — optional: ask with the missing fields; apply only on their word \(or if they asked for the cheapest\): `SAVE5` \$5\.00/m,
     );
     expect(text(tee)).toMatch(/^options\.cart \(for items\[\]\.product_id\):$/m);
 

@@ -31,19 +31,38 @@ export function paidChoiceLines(value: unknown, asMoney: AsMoney, style: ChoiceS
 }
 
 /**
- * The line for each optional field only the user's word sets (an optional offer), while choices are
- * offered and none is set: "<field> — optional, the user's choice: apply one only on their word
- * (or if they asked for the cheapest): `<choice>` $5.00 (…)". Nothing when none is offered.
+ * The line for each optional field only the user's word sets (an optional offer), while choices
+ * are offered and none is set: "<field> — optional: <how>; apply only on their word (or if they
+ * asked for the cheapest): `<choice>` $5.00 (…)". Nothing when none is offered. Sets L, M and N:
+ * "the user's choice: apply one only on their word" made the played models stop a ready checkout
+ * to ask, then advance with the coupon (a call and a new approval each time). Nothing is applied
+ * unasked and the user approves the amount on their own screen, so the offer rides on what the
+ * agent does anyway: asked with the missing fields (`asking`: asksMore) and sent in that advance,
+ * or, with nothing left to ask, offered in its reply (the user may still take it before approving).
  */
-export function optInChoiceLines(value: unknown, asMoney: AsMoney, style: ChoiceStyle = PLAIN): string[] {
+export function optInChoiceLines(
+  value: unknown,
+  asMoney: AsMoney,
+  style: ChoiceStyle = PLAIN,
+  asking = false,
+): string[] {
   if (!value || typeof value !== "object") return [];
+  const how = asking ? "ask with the missing fields" : "offer it in your reply, don't stop to ask";
   return Object.entries(value as Record<string, { rows?: unknown[] }>).map(([field, offered]) => {
     const rows = (offered.rows ?? []).filter(
       (r): r is Json => !!r && typeof r === "object" && !Array.isArray(r),
     );
     const listed = rows.slice(0, 10).map((r) => choiceText(r, asMoney(r) as Json, style));
-    return `${style.text(field)} — optional, the user's choice: apply one only on their word (or if they asked for the cheapest): ${listed.join(", ")}${rows.length > 10 ? ` … ${rows.length - 10} more` : ""}`;
+    return `${style.text(field)} — optional: ${style.text(how)}; apply only on their word (or if they asked for the cheapest): ${listed.join(", ")}${rows.length > 10 ? ` … ${rows.length - 10} more` : ""}`;
   });
+}
+
+/**
+ * Whether an answer still asks something of the agent before its action can go on (fields
+ * missing, a choice to make): an optional offer is then asked with it (optInChoiceLines).
+ */
+export function asksMore(answer: { outcome?: unknown; status?: unknown }): boolean {
+  return answer.outcome === "input_required" && answer.status !== "refused";
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { BackendOutcome } from "./browse-backend";
-import { optInChoiceLines, paidChoiceLines } from "./choice-lines";
+import { asksMore, optInChoiceLines, paidChoiceLines } from "./choice-lines";
 import { code, escapeText } from "./markdown";
 import { moneyRenderer } from "./money-renderer";
 
@@ -21,7 +21,7 @@ export function userChoicesSection(
   const style = { code: (v: string) => code(v), text: (v: string) => escapeText(v) };
   const lines = [
     ...paidChoiceLines(outcome.paid_choices, asMoney, style),
-    ...optInChoiceLines(outcome.opt_in_choices, asMoney, style),
+    ...optInChoiceLines(outcome.opt_in_choices, asMoney, style, asksMore(outcome)),
   ];
   const chosen = {
     ...((outcome.paid_choices ?? {}) as Choices),

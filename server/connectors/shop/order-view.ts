@@ -70,7 +70,7 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
     next.push({
       tool: "start_action",
       args: { capability: "track_shipment", entity_id: order.id },
-      description: "Track the shipment",
+      description: scan ? "Every scan of the shipment (the latest is on this order)" : "Track the shipment",
     });
   const dates = recordDates(order as unknown as Record<string, unknown>);
   return {
@@ -97,8 +97,9 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
     fulfilment: {
       shipping_method: order.shipping_method,
       shipment: order.shipment,
-      // "Where is it now?" is answered by the order: its latest scan (issue 23).
-      ...(scan ? { last_scan: scan } : {}),
+      // "Where is it now?" is answered by the order: its latest scan (issue 23), named as the
+      // latest, not "last" (set N: a model tracked the parcel again to be sure it was current).
+      ...(scan ? { latest_scan: scan } : {}),
     },
     refunds: order.refunds,
     after_sales: Object.fromEntries(

@@ -97,14 +97,14 @@ function withShipmentLine(view: BackendOutcome): BackendOutcome {
   const fulfilment = order?.fulfilment as Row | undefined;
   const shipment = fulfilment?.shipment as Row | null | undefined;
   if (!order || !fulfilment || !shipment) return view;
-  const { shipment: _nested, last_scan, ...rest } = fulfilment;
-  // The latest scan (an order on its way) after the status it details: "in_transit, last scan: …".
+  const { shipment: _nested, latest_scan, ...rest } = fulfilment;
+  // The latest scan (an order on its way) after the status it details: "in_transit, latest scan: …".
   const line = {
     ...rest,
     carrier: shipment.carrier,
     tracking_number: shipment.tracking_number,
     shipment_status: shipment.status,
-    ...(last_scan ? { last_scan } : {}),
+    ...(latest_scan ? { latest_scan } : {}),
   };
   return { ...view, view: { ...order, fulfilment: line } };
 }

@@ -9,7 +9,7 @@ import { insteadOfRefused } from "./instead-of-refused";
 import { advanceActionInputSchema, startActionInputSchema } from "./operation-schemas";
 import { otherAskCalls, otherAsks } from "./other-asks";
 import { pickByFields } from "./pick-by-fields";
-import { type PickedBeyondWords, type PossibleOn, pickByRecord } from "./pick-by-record";
+import { narrowedTie, type PickedBeyondWords, type PossibleOn, pickByRecord } from "./pick-by-record";
 import { readingPath } from "./reading-path";
 
 type Outcome = OutcomeBase & Record<string, unknown>;
@@ -214,13 +214,16 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
         : !fields.length && intent
           ? (firstAsk ?? settleNearTie(intent, hits))
           : undefined;
-    // Past the words: the record named settles a near tie (its refusing matches drop out), or
-    // the fields sent mean the one match that takes them all (pick-by-record.ts, pick-by-fields.ts).
-    const beyond = pick
-      ? undefined
-      : fits
+    // Past the words: the record named settles a near tie (its refusing matches drop out; one
+    // refusing the best narrows the tie to the starts it can take), or the fields sent mean the
+    // one match that takes them all (pick-by-record.ts, pick-by-fields.ts).
+    const byRecord =
+      !pick && fits
         ? await pickByRecord(steps.possibleOn, ctx, { entityId: rest.entity_id, words: intent }, hits, fields)
-        : pickByFields(hits, fields);
+        : undefined;
+    const tie = byRecord && !("hit" in byRecord) ? byRecord : undefined;
+    const beyond =
+      byRecord && "hit" in byRecord ? byRecord : pick || fits ? undefined : pickByFields(hits, fields);
     // What the words alone did not prefer is started for the agent to check, never run at once.
     if (beyond && beyond.hit !== top?.hit) return startForCheck(ctx, withWords, beyond, hits);
     // The words clearly mean the best match and only a field it lacks kept it from starting: its
@@ -234,8 +237,8 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
       return out;
     }
     const chosen = pick ?? beyond?.hit;
-    if (!chosen)
-      return {
+    if (!chosen) {
+      const none: Outcome = {
         outcome: "rejected",
         reason: !hits.length
           ? "no_capability_matches"
@@ -251,6 +254,8 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
         results: hits,
         next_actions: found.next_actions,
       };
+      return tie ? narrowedTie(none, tie) : none;
+    }
     const first = await steps.startAction(ctx, { ...withWords, capability: chosen.capability }, SERVER_KEY);
     const startKeyed = (c: TrustedContext, r: unknown) => steps.startAction(c, r, SERVER_KEY);
     const out = (await insteadOfRefused(startKeyed, ctx, withWords, first, hits)) ?? first;

@@ -14,11 +14,23 @@ import type { GatewayDeps } from "./gateway-deps";
  * capabilities alone are weighed (one evaluation each), as for a call about to be offered.
  * `weighed`: the capabilities of the record's kind that were asked about, so one missing from
  * `next` is known to be unable to take the record now, not merely about another kind of record.
+ * `describedFor`: without an id, the record the words describe ("the kettle refund ticket"), read
+ * against these capabilities' own choices in turn (the first that names one), as their start would.
  */
 export function possibleOnRecordOperation({ db, engine, capabilities, connectorsFor }: GatewayDeps) {
+  /** The record the words describe through the first of these capabilities whose choices they fit. */
+  async function described(ctx: TrustedContext, words?: string, by?: readonly string[]) {
+    for (const id of words ? (by ?? []) : []) {
+      const c = capabilities.get(id);
+      const found =
+        c && visible(ctx, c) ? await engine.recordInWords(actorOf(ctx), c, words as string) : null;
+      if (found) return found;
+    }
+    return undefined;
+  }
   return async (
     ctx: TrustedContext,
-    named: { entityId?: string; words?: string; only?: readonly string[] },
+    named: { entityId?: string; words?: string; only?: readonly string[]; describedFor?: readonly string[] },
   ): Promise<{ id: string; next: NextAction[]; weighed: string[] } | null> => {
     const known = await connectorsFor(ctx);
     const entities = known.flatMap((c) => c.entities.filter((e) => e.idPrefix).map((e) => ({ c, e })));
@@ -28,7 +40,9 @@ export function possibleOnRecordOperation({ db, engine, capabilities, connectors
     };
     // The record given, else the one id the words quote ("… on ord_7").
     const quoted = [...new Set(named.words?.match(/[A-Za-z0-9][\w-]{2,63}/g) ?? [])].filter((w) => kindOf(w));
-    const id = named.entityId ?? (quoted.length === 1 ? quoted[0] : undefined);
+    const id =
+      named.entityId ??
+      (quoted.length === 1 ? quoted[0] : await described(ctx, named.words, named.describedFor));
     const kind = id ? kindOf(id) : undefined;
     if (!id || !kind) return null;
     const candidates = [...capabilities.values()].filter(

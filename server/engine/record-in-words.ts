@@ -1,0 +1,36 @@
+import type { Actor, AnyCapability } from "../connectors/sdk/define-capability";
+import { catchSystemUnavailable } from "./catch-system-unavailable";
+import { createdByAgent } from "./created-by-agent";
+import type { EngineDeps } from "./engine-deps";
+import { evaluateAction } from "./evaluate-action";
+
+/**
+ * The record a start of this capability would take from the user's words ("the kettle refund
+ * ticket", "the order you placed"): the one its record choices and the words fit, read with the
+ * very evaluation a start runs, saving nothing. A capability's choices hold the records it can take, so a record named
+ * here is one it can take now. Null: the words name none of them (or several), or the system
+ * cannot be asked now.
+ */
+export async function recordInWords(
+  deps: EngineDeps,
+  actor: Actor,
+  capability: AnyCapability,
+  words: string,
+): Promise<string | null> {
+  const field = capability.appliesTo.field;
+  if (!field || !words.trim()) return null;
+  try {
+    const adapter = await deps.adapterFor(capability.connector, actor);
+    const ev = await catchSystemUnavailable(() =>
+      evaluateAction(capability, adapter, actor, {}, { request: words }, (entity, ids) =>
+        createdByAgent(deps.db, deps.capabilities, actor, entity, ids),
+      ),
+    );
+    if ("unavailable" in ev || ev.notFound || ev.fromWords[field] === undefined) return null;
+    const id = ev.values[field];
+    return typeof id === "string" ? id : null;
+  } catch {
+    // A connector without its credentials, or a bug in one capability: no record is named.
+    return null;
+  }
+}

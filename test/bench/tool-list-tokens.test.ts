@@ -46,6 +46,10 @@ describe("tools/list token budget (o200k)", () => {
     // searched first in 3 of its 11 starts), paid for by one comma less.
     // 799 after set J: advance_action says a complete change runs (a model rewrote a comment by
     // advance and was surprised it was sent), paid for by get_context's shorter text.
+    // 800 after set O: start_action says the words alone find the record and fields (models
+    // searched capabilities, then opened the record for its ids, before a start that needed
+    // neither), no longer "or a capability with every field they gave"; paid for by the key's
+    // text ("keyless: 10 min") and search_capabilities' "(any language)" (it still reads any).
     expect(visible.map((t) => t.name)).not.toContain("run_script");
     expect(visible.find((t) => t.name === "search")?.description).toMatch(/^Read or list/);
     expect(visible.find((t) => t.name === "start_action")?.description).toMatch(/^Start a change/);

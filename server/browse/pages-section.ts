@@ -17,11 +17,15 @@ export async function pagesSection(
   { opened, mine, titles }: { opened: boolean; mine: boolean; titles: ReadonlyMap<string, string> },
 ): Promise<{ markdown: string; fieldsShown: boolean } | null> {
   if (!pages.length) return null;
-  // The best form's line carries its fields: it is submitted from here, not opened first.
-  const form = await firstFormFields(
-    backend,
-    pages.map(({ r }) => r),
-  );
+  // The best form's line carries its fields: it is submitted from here, not opened first. Not
+  // beside an opened page, which answered the words: there the others are only where else to
+  // look, by title (set O: a read of Sara's tickets carried the assign form's fields and their key).
+  const form = opened
+    ? null
+    : await firstFormFields(
+        backend,
+        pages.map(({ r }) => r),
+      );
   const lines = pages.map(({ r }, i) => {
     // A listing that takes ?mine=1 opens on the caller's own records when they say "my".
     const uri = mine && r.example?.endsWith("?mine=1") ? r.example : r.pattern;

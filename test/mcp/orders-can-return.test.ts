@@ -51,4 +51,16 @@ describe("orders listing: what can be returned now, in one read", () => {
     expect(found).toMatch(/Columns added for your words: .*`can_return`/);
     expect(row(found, "ord_delivered_old").can_return).toMatch(/^no · window ended/);
   });
+
+  it("'which can I still return, and until when?': each possible order with its date and items", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const query = "Which of my delivered orders can I still return something from, and until when?";
+    const found = text(await alice.callTool({ name: "search", arguments: { query } }));
+    expect(found).toMatch(
+      /ord_delivered\]\(shop:\/\/order\/ord_delivered\) — kind `return_refund` \(Items can be returned for a refund until \d{4}-\d\d-\d\d: Electric Kettle, Signpost Mug\)/,
+    );
+    expect(found).toMatch(
+      /ord_delivered_old\]\(shop:\/\/order\/ord_delivered_old\) — The return window closed on/,
+    );
+  });
 });

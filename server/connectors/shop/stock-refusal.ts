@@ -27,7 +27,8 @@ export async function stockRefusal(
     ? `in stock: ${same.map((p) => `${p.name} \`${p.id}\``).join(", ")}`
     : "no other variant in stock";
   return {
-    field: `items.${index}.quantity`,
+    // Sold out, the product is what the user chooses again; short, how many.
+    field: `items.${index}.${available > 0 ? "quantity" : "product_id"}`,
     code: "insufficient_stock",
     message: `${product.name} is ${short}; ${instead}`,
     choice_closed: true,

@@ -243,15 +243,16 @@ function whatIsPossible(answer: BackendOutcome, recordField: string): string {
   const named = (answer.from_words ?? {}) as Row;
   // A reason filled with the user's question is no choice of theirs: said, it repeated the
   // question on every possible row (~25 tokens each).
+  const options = (answer.options ?? {}) as Row;
   for (const [field, value] of Object.entries(named))
     if (field !== recordField && typeof value === "string" && !value.endsWith(`(${REQUEST_NOTE})`)) {
-      parts.push(`${field} ${code(value)}`);
+      const why = choiceMessage(options, field, value);
+      parts.push(`${field} ${code(value)}${why ? ` (${escapeText(why)})` : ""}`);
       said.add(field);
     }
   const missing = Array.isArray(answer.missing) ? (answer.missing as string[]) : [];
   const defaulted = (answer.defaulted ?? {}) as Record<string, { value?: unknown }>;
   const open = [...missing, ...Object.keys(defaulted)].filter((f) => !said.has(f));
-  const options = (answer.options ?? {}) as Row;
   for (const [key, field] of Object.entries((options.field_of ?? {}) as Record<string, string>)) {
     const rows = options[key];
     if (!open.includes(field) || said.has(field) || !Array.isArray(rows)) continue;
@@ -272,4 +273,21 @@ function whatIsPossible(answer: BackendOutcome, recordField: string): string {
   return [parts.join(", ") || "possible", rest.length ? `needs ${rest.join(", ")}` : ""]
     .filter(Boolean)
     .join("; ");
+}
+
+/**
+ * What the capability's own row for the chosen value says of it now (an option row's `message`:
+ * "… until 2026-12-30: <items>"), its first clause: issue 23's "which can I still <do>, and until
+ * when?" got "kind `…`; needs item_ids" per record and opened each one for the date and the items.
+ */
+function choiceMessage(options: Row, field: string, value: string): string | undefined {
+  const lists = Object.entries((options.field_of ?? {}) as Record<string, string>)
+    .filter(([, f]) => f === field)
+    .map(([key]) => options[key]);
+  for (const rows of lists) {
+    if (!Array.isArray(rows)) continue;
+    const row = (rows as Row[]).find((r) => r[field] === value && r.eligible !== false);
+    if (typeof row?.message === "string") return firstClause(row.message);
+  }
+  return undefined;
 }

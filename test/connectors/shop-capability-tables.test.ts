@@ -258,7 +258,14 @@ const checkout: Record<"valid" | "incomplete" | "refused", Row[]> = {
     [
       "sold out",
       start("alice", "checkout", undefined, { ...full, items: [{ product_id: "prod_tee_xl", quantity: 1 }] }),
-      { outcome: "input_required", code: "insufficient_stock", next: ["advance_action"] },
+      // A sold-out line the start was given ends it (nothing held), naming the variants in stock.
+      {
+        outcome: "rejected",
+        code: "insufficient_stock",
+        says: /sold out; in stock: /,
+        status: "refused",
+        next: ["start_action"],
+      },
     ],
     [
       "an address the user does not have",
@@ -614,7 +621,7 @@ const afterSales: typeof checkout = {
     ],
     [
       "an unknown patch field",
-      start("alice", "after_sales", "ord_paid", { refund_to: "my other card" }),
+      start("alice", "after_sales", "ord_paid", { payout_account: "my other card" }),
       { outcome: "rejected", reason: "field_not_allowed", next: ["start_action"] },
     ],
     [

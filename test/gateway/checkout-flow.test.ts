@@ -120,7 +120,8 @@ describeEachProvider("checkout through the gateway (%s)", (provider) => {
     const start = await w.gw.startAction(w.agent.alice, { capability: "checkout" });
     expect(start).toMatchObject({ outcome: "input_required", node: "ITEMS", missing: ["items"] });
     const id = start.action_id as string;
-    // Not enough stock: stops at ITEMS, the address waits in pending.
+    // Sold out: stops at ITEMS (an advance keeps the action open), the address waits in pending;
+    // the product is what the user chooses again.
     const bad = await w.gw.advanceAction(w.agent.alice, {
       action_id: id,
       version: 1,
@@ -133,7 +134,11 @@ describeEachProvider("checkout through the gateway (%s)", (provider) => {
       version: 2,
     });
     expect(bad.validation_errors).toEqual([
-      expect.objectContaining({ field: "items.0.quantity", code: "insufficient_stock" }),
+      expect.objectContaining({
+        field: "items.0.product_id",
+        code: "insufficient_stock",
+        choice_closed: true,
+      }),
     ]);
     expect(bad.next_actions.map((n) => n.tool)).toEqual(["advance_action"]);
     const shipping = await w.gw.advanceAction(w.agent.alice, {

@@ -4,7 +4,9 @@ import { code, money } from "../sdk/markdown";
 import { askedColumnNames, referenceLabels } from "../sdk/reference-labels";
 import { filterValue, invalidFilterPage, isOutcome, listPage, pageNumber, perPage } from "../sdk/route-pages";
 import { PAYMENT_WORDS } from "./payment-words";
+import { returnableNow } from "./returnable-now";
 import { shippedTracking } from "./shipped-tracking";
+import type { ShopOrder } from "./shop-adapter";
 import { SHOP_MONEY } from "./shop-policy";
 import { customerNames, isStaff, listOrders } from "./shop-records";
 
@@ -17,15 +19,20 @@ import { customerNames, isStaff, listOrders } from "./shop-records";
  */
 function withRowFacts(result: ListPage<Row> | BackendOutcome): ListPage<Row> | BackendOutcome {
   if (isOutcome(result)) return result;
-  const data = result.data.map(({ shipping_difference, ...r }) => {
+  const data = result.data.map(({ shipping_difference, refundable, ...r }) => {
     const tracking = shippedTracking(r);
     // Which way the money goes, in the column's name: the legacy's "shipping_difference: $7.00"
     // was read as owed by the customer (played); it is shipping they paid and may get back.
+    // `refundable` is the paid money not yet refunded, whatever the return window says: issue 23
+    // read "refundable $23.00" on an order whose window had ended as a contradiction.
     const row = {
       ...r,
       items: itemsText(r),
       payment_method: paymentMethodText(r),
       shipping_owed_to_customer: shipping_difference,
+      paid_not_refunded: refundable,
+      // What can be returned now and until when, or why nothing can: one column answers it.
+      can_return: returnableNow(r as unknown as ShopOrder),
     };
     if (r.status === "pending_payment" && typeof r.total === "number")
       return { ...row, status: `pending_payment · ${money(r.total)} due` };

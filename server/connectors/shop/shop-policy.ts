@@ -14,6 +14,7 @@ export const SHOP_MONEY = {
     "discount",
     "line_total",
     "max_refund",
+    "paid_not_refunded",
     "price",
     "refundable",
     "refunded",

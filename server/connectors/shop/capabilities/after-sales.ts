@@ -18,6 +18,8 @@ import { openItems, settledItems, settledSentence } from "../after-sales-items";
 import { orderNode } from "../order-node";
 import { orderSum, sumTerms } from "../order-sum";
 import { paidWith } from "../paid-with";
+import { PAYMENT_WORDS } from "../payment-words";
+import { askedRefundTo, refundDestinationLine, refundToSchema } from "../refund-destination";
 import type { ShopAdapter, ShopOrder, ShopOrderItem } from "../shop-adapter";
 import { SHOP_MONEY, SHOP_POLICY } from "../shop-policy";
 import { shopSummary } from "../shop-summary-fields";
@@ -130,8 +132,9 @@ function afterSalesFacts({
     (derived.paid_with as string | null | undefined) ??
     (order.payment?.method === "balance" ? "Store credit" : "the card the order was paid with");
   // Always back to how the order was paid (there is no other destination): said so, since a user
-  // asks for "back to how I paid" and set M's model looked for a field to choose it.
-  const refundLine = `${refundTo} (how the order was paid)`;
+  // asks for "back to how I paid" and set M's model looked for a field to choose it; another
+  // destination the user asked for is said impossible on the same line.
+  const refundLine = refundDestinationLine(refundTo, order, askedRefundTo(values));
   const base = {
     title: KIND_LABELS[kind],
     order_id: order.id,
@@ -388,7 +391,10 @@ export const afterSales = defineCapability<ShopAdapter>({
           .min(1)
           .optional()
           .describe("refund_only / shipping_refund: cents to refund (default: the full refundable amount)"),
+        refund_to: refundToSchema,
       },
+      // "Store credit" sent as the value is `balance`, as the payment forms read it.
+      valueWords: { refund_to: PAYMENT_WORDS },
       async resolve({ adapter, values, derived }) {
         const order = derived.order as ShopOrder;
         const kind = values.kind as AfterSalesKind;

@@ -16,6 +16,7 @@ import type { ShopAdapter, ShopAddress, ShopOrder, ShopPaymentMethod, ShopQuote 
 import { customerFor, noCustomer } from "../shop-customer";
 import { SHOP_MONEY, SHOP_POLICY } from "../shop-policy";
 import { shopSummary } from "../shop-summary-fields";
+import { stockRefusal } from "../stock-refusal";
 import { wholeCartLine } from "../whole-cart-line";
 
 const SHIPPING_LABELS: Record<ShopQuote["method"], string> = {
@@ -153,11 +154,7 @@ export const checkout = defineCapability<ShopAdapter>({
           const stock = await adapter.inventory(item.product_id);
           const available = stock?.available ?? product.stock;
           if (available < item.quantity)
-            errors.push({
-              field: `items.${i}.quantity`,
-              code: "insufficient_stock",
-              message: `Only ${available} of ${product.name} in stock`,
-            });
+            errors.push(await stockRefusal(adapter, i, product, available, item.quantity));
           lines.push({
             product_id: product.id,
             name: product.name,

@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { PAYMENT_WORDS } from "./payment-words";
+import type { ShopOrder } from "./shop-adapter";
+
+/**
+ * Where the user asked a refund to go ("to my store credit" → `balance`): kept only to be said
+ * back, never sent. The shop refunds to how the order was paid and takes no other destination,
+ * so an ask for another one is said on the summary's money line, where the agent and the approver
+ * read it before approving. Issue 23: "refund it to my store credit" went to the card and nothing
+ * said store credit was impossible.
+ */
+export const refundToSchema = z
+  .enum(["balance", "card"])
+  .optional()
+  .describe(
+    "Only if the user named where the refund should go (balance = store credit): it always goes back to how the order was paid; another destination is said on the summary, never carried out",
+  );
+
+type Method = keyof typeof PAYMENT_WORDS;
+const NAMES: Record<Method, string> = { balance: "store credit", card: "a card" };
+
+const said = (text: string, phrase: string) =>
+  new RegExp(`(^|[^\\p{L}])${phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}s?($|[^\\p{L}])`, "iu").test(text);
+
+/**
+ * The destination the user asked for: the field as sent, else the one payment method the reason
+ * (the user's own words where the start took them) names by its words; none where both or neither.
+ * A reason is read because a field nobody must fill is never read from the words by the engine,
+ * and a default would be shown as a choice the user did not make.
+ */
+export function askedRefundTo(values: Record<string, unknown>): Method | undefined {
+  if (values.refund_to === "balance" || values.refund_to === "card") return values.refund_to;
+  const reason = typeof values.reason === "string" ? values.reason : "";
+  const named = (Object.keys(PAYMENT_WORDS) as Method[]).filter((m) =>
+    PAYMENT_WORDS[m].some((w) => said(reason, w)),
+  );
+  return named.length === 1 ? named[0] : undefined;
+}
+
+/**
+ * The summary's "money goes to" line: the paying method's label, and, where the user asked for
+ * another destination, that it cannot go there.
+ */
+export function refundDestinationLine(refundTo: string, order: ShopOrder, asked: Method | undefined): string {
+  const paid = order.payment?.method;
+  return asked && paid && asked !== paid
+    ? `${refundTo} — not ${NAMES[asked]} as asked: a refund can only go back to how the order was paid`
+    : `${refundTo} (how the order was paid)`;
+}

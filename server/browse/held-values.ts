@@ -82,6 +82,14 @@ export async function heldValues(
   const fields = (page.moreColumns ?? []).filter((f) => !(f in filters) && !NOT_A_VALUE_FIELD.test(f));
   if (!fields.length) return null;
   const asked = new Map([...stemmedWords(listing.leftover)].map(([w, s]) => [s, w]));
+  // A word a shown column already holds is answered by the page as it is: a field that repeats
+  // it (`can_return` names the items the `items` column shows) would keep only its rows and leave
+  // out rows the word fits (set O: "kettle order" dropped the unpaid kettle order).
+  const shownTable = firstTable(page.markdown.split("\n"));
+  if (shownTable)
+    for (const line of page.markdown.split("\n").slice(shownTable.head + 2, shownTable.end))
+      for (const cell of cells(line)) for (const s of stems(cellValue(cell))) asked.delete(s);
+  if (!asked.size) return null;
   // A value filter whose word shares a stem with a field's name: it may have said how, not which.
   const fieldStems = new Map(fields.map((f) => [f, stems(f.replace(/_/g, " "))]));
   const familyOf = (param: string) => {

@@ -30,6 +30,8 @@ describe("a day word names a record only where it dates it", () => {
   const capability = {
     id: "change_ticket_priority",
     title: "Change ticket priority",
+    description: "Change a ticket's priority",
+    trigger: { use: "A ticket needs a higher or lower priority" },
     synonyms: ["bump", "escalate"],
     appliesTo: { entity: "Ticket", field: "ticket_id" },
     policy: { approval: "never", effect: "write" },

@@ -13,7 +13,7 @@ export const refundToSchema = z
   .enum(["balance", "card"])
   .optional()
   .describe(
-    "Only if the user named where the refund should go (balance = store credit): it always goes back to how the order was paid; another destination is said on the summary, never carried out",
+    "Only if the user named one (balance = store credit); a refund always goes back to how the order was paid",
   );
 
 type Method = keyof typeof PAYMENT_WORDS;

@@ -44,6 +44,38 @@ describe("every ask of the words is said (MCP over HTTP, real gateway and legacy
     expect(sc(rest).from_words).toMatchObject({ assignee_id: "tm_sara" });
   });
 
+  it("the other ask started by the model's own fragment runs: the user's words named its record a moment before (sets O, P)", async () => {
+    const client = await w.connect(w.keys.sam);
+    const fragment = {
+      capability: "change_ticket_priority",
+      entity_id: "tkt_1",
+      intent: "raise it to urgent",
+    };
+    // Alone, the fragment names no ticket: the change waits for the user's word.
+    const alone = await client.callTool({ name: "start_action", arguments: fragment });
+    expect(sc(alone).status).not.toBe("completed");
+    expect(text(alone)).toMatch(/ask the user/);
+    await client.callTool({ name: "cancel_action", arguments: { action_id: sc(alone).action_id } });
+    // After a start whose words named tkt_1 (the assignment), the same fragment runs at once.
+    const first = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "Give the charged twice ticket to Bella and raise it to urgent." },
+    });
+    expect(sc(first)).toMatchObject({ capability: "assign_ticket", status: "completed" });
+    const second = await client.callTool({ name: "start_action", arguments: fragment });
+    expect(sc(second)).toMatchObject({
+      outcome: "applied",
+      status: "completed",
+      capability: "change_ticket_priority",
+    });
+    // Another agent's earlier start names nothing for this one.
+    const other = await (await w.connect(w.keys.adam)).callTool({
+      name: "start_action",
+      arguments: { capability: "change_ticket_priority", entity_id: "tkt_1", intent: "make it low" },
+    });
+    expect(sc(other).status).not.toBe("completed");
+  });
+
   it("an ask no capability does is said as not done, never as a finished flow", async () => {
     const client = await w.connect(w.keys.sam);
     const out = await client.callTool({

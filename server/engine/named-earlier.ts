@@ -1,0 +1,35 @@
+import type { Actor } from "../connectors/sdk/define-capability";
+import type { EngineDeps } from "./engine-deps";
+
+/** How far back a start's words still name their record for this agent's next starts. */
+const WINDOW_MS = 10 * 60_000;
+
+/** Starts read back at most: the agent's latest on this record. */
+const LOOKED_AT = 5;
+
+/**
+ * Whether the user's words named `record` in a start this agent made on it within the last ten
+ * minutes (its `from_words`). Sets O and P: words asking two things ("give the charged twice
+ * ticket to Bella and raise it to urgent") were started as two actions, the second by the model's
+ * own fragment ("raise it to urgent") with the record's id: the first start had read the record
+ * from the user's words, yet the second asked the user which ticket. Only the same agent's starts
+ * count, on the same record, by the words the server itself read; an agent's id alone never does.
+ */
+export async function namedEarlier(deps: EngineDeps, actor: Actor, record: string): Promise<boolean> {
+  if (!actor.agentId) return false;
+  const rows = await deps.db.action.findMany({
+    where: {
+      tenantId: actor.tenantId,
+      agentId: actor.agentId,
+      entityId: record,
+      createdAt: { gte: new Date(Date.now() - WINDOW_MS) },
+    },
+    orderBy: { createdAt: "desc" },
+    take: LOOKED_AT,
+    select: { state: true },
+  });
+  return rows.some((r) => {
+    const named = (r.state as { from_words?: Record<string, unknown> } | null)?.from_words;
+    return !!named && Object.values(named).includes(record);
+  });
+}

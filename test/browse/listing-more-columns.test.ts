@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importLegacyApi } from "../connectors/openapi/import-legacy-api";
+import { row } from "../helpers/table-row";
 import { createMcpWorld, type McpWorld, text } from "../mcp/mcp-world";
-
-/** The cells of the row whose first cell is `id`, by the table's header. */
-function row(markdown: string, id: string): Record<string, string> {
-  const lines = markdown.split("\n").filter((l) => l.startsWith("| "));
-  const head = (lines[0] ?? "").split(" | ").map((c) => c.replace(/^\| |\s\|$/g, "").trim());
-  const line = lines.find((l) => l.startsWith(`| \`${id}\` |`)) ?? "";
-  const cells = line.split(" | ").map((c) => c.replace(/^\| |\s\|$/g, "").trim());
-  return Object.fromEntries(head.map((h, i) => [h, cells[i] ?? ""]));
-}
 
 /**
  * Issue 23: a listing's curated columns dropped facts its rows held (payment, discount, coupon,

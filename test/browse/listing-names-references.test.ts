@@ -2,16 +2,8 @@ import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { labelledValue, referenceLabels } from "@/server/connectors/sdk/reference-labels";
 import { rowsTable } from "@/server/connectors/sdk/render-helpers";
+import { row } from "../helpers/table-row";
 import { createMcpWorld, type McpWorld, sc, text } from "../mcp/mcp-world";
-
-/** The cells of the row whose first cell is `id`, by the table's header. */
-function row(markdown: string, id: string): Record<string, string> {
-  const lines = markdown.split("\n").filter((l) => l.startsWith("| "));
-  const head = (lines[0] ?? "").split(" | ").map((c) => c.replace(/^\| |\s\|$/g, "").trim());
-  const line = lines.find((l) => l.startsWith(`| \`${id}\` |`)) ?? "";
-  const cells = line.split(" | ").map((c) => c.replace(/^\| |\s\|$/g, "").trim());
-  return Object.fromEntries(head.map((h, i) => [h, cells[i] ?? ""]));
-}
 
 /**
  * Issue 23: the tickets listing showed `assignee_id tm_bella`, so "who is handling the refund

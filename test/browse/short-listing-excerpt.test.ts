@@ -2,16 +2,8 @@ import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseBrowseUri } from "@/server/connectors/sdk/parse-browse-uri";
 import { listPage } from "@/server/connectors/sdk/route-pages";
+import { row } from "../helpers/table-row";
 import { createMcpWorld, type McpWorld, text } from "../mcp/mcp-world";
-
-/** The cells of the row whose first cell is `id`, by the table's header. */
-function row(markdown: string, id: string): Record<string, string> {
-  const lines = markdown.split("\n").filter((l) => l.startsWith("| "));
-  const head = (lines[0] ?? "").split(" | ").map((c) => c.replace(/^\| |\s\|$/g, "").trim());
-  const line = lines.find((l) => l.startsWith(`| \`${id}\` |`)) ?? "";
-  const cells = line.split(" | ").map((c) => c.replace(/^\| |\s\|$/g, "").trim());
-  return Object.fromEntries(head.map((h, i) => [h, cells[i] ?? ""]));
-}
 
 const header = (markdown: string) => markdown.split("\n").find((l) => l.startsWith("| id |")) ?? "";
 

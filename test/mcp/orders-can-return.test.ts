@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { row } from "../helpers/table-row";
 import { createMcpWorld, type McpWorld, text } from "./mcp-world";
-
-/** The cells of the row whose first cell is `id`, by the table's header. */
-function row(markdown: string, id: string): Record<string, string> {
-  const lines = markdown.split("\n").filter((l) => l.startsWith("| "));
-  const head = (lines[0] ?? "").split(" | ").map((c) => c.replace(/^\| |\s\|$/g, "").trim());
-  const line = lines.find((l) => l.startsWith(`| \`${id}\` |`)) ?? "";
-  const cells = line.split(" | ").map((c) => c.replace(/^\| |\s\|$/g, "").trim());
-  return Object.fromEntries(head.map((h, i) => [h, cells[i] ?? ""]));
-}
 
 /**
  * Issue 23: "which of my delivered orders can I still return something from, and until when?"

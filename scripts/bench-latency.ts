@@ -134,6 +134,28 @@ const toolCall = (client: Client, name: string, args: Record<string, unknown>) =
     throw new Error(`${name} failed: ${JSON.stringify(result.content).slice(0, 300)}`);
 };
 
+/**
+ * One MCP request as a host's HTTP layer sends it on the 2025-11-25 leg (stateless: no session),
+ * its JSON answer read whole; no client SDK. Throws unless it answered 200 with a result.
+ */
+function rawCall(baseUrl: string, key: string, method: string, params: Record<string, unknown>) {
+  let id = 0;
+  return async () => {
+    const res = await fetch(`${baseUrl}/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
+    });
+    const body = (await res.json()) as { result?: unknown };
+    if (res.status !== 200 || !body.result) throw new Error(`${method} answered ${res.status}`);
+  };
+}
+
 const READS: Array<[string, string, Record<string, unknown>]> = [
   ["get_context order", "get_context", { entity: "order", entity_id: "ord_paid" }],
   ["navigate shop://order/{id}", "navigate", { uri: "shop://order/ord_paid" }],
@@ -214,6 +236,23 @@ async function runOn(
         pid,
       });
     }
+    // The same two calls as one JSON-RPC POST each, without a client SDK: what of a row is the
+    // server's and what the client's own work (its schema checks of the answer, its transport).
+    rows.push(
+      {
+        label: "get_context order, bare JSON-RPC POST",
+        call: rawCall(instance.url, aliceKey, "tools/call", {
+          name: "get_context",
+          arguments: { entity: "order", entity_id: "ord_paid" },
+        }),
+        pid,
+      },
+      {
+        label: "tools/list, bare JSON-RPC POST",
+        call: rawCall(instance.url, aliceKey, "tools/list", {}),
+        pid,
+      },
+    );
     const measured = await timeRows(rows, CALLS);
     const timings = rows.map((row, i): [string, Timing] => [row.label, measured[i] as Timing]);
     await agent.close();

@@ -7,13 +7,17 @@ const WINDOW_MS = 10 * 60_000;
 /** Starts read back at most: the agent's latest on this record. */
 const LOOKED_AT = 5;
 
+/** Ended so that its record was not the one meant: cancelled, refused, declined by the person. */
+const NOT_MEANT = ["cancelled", "refused", "rejected"];
+
 /**
- * Whether the user's words named `record` in a start this agent made on it within the last ten
- * minutes (its `from_words`). Sets O and P: words asking two things ("give the charged twice
- * ticket to Bella and raise it to urgent") were started as two actions, the second by the model's
- * own fragment ("raise it to urgent") with the record's id: the first start had read the record
- * from the user's words, yet the second asked the user which ticket. Only the same agent's starts
- * count, on the same record, by the words the server itself read; an agent's id alone never does.
+ * Whether the user's words named `record` in a start this agent's person made on it within the
+ * last ten minutes (its `from_words`, in the field its capability applies to), and that start did
+ * not end cancelled, refused or declined. Sets O and P: words asking two things ("give the charged
+ * twice ticket to Bella and raise it to urgent") were started as two actions, the second by the
+ * model's own fragment ("raise it to urgent") with the record's id: the first start had read the
+ * record from the user's words, yet the second asked the user which ticket. Asked only where the
+ * second start's own words name or describe no other record (unnamedRecord).
  */
 export async function namedEarlier(deps: EngineDeps, actor: Actor, record: string): Promise<boolean> {
   if (!actor.agentId) return false;
@@ -21,15 +25,18 @@ export async function namedEarlier(deps: EngineDeps, actor: Actor, record: strin
     where: {
       tenantId: actor.tenantId,
       agentId: actor.agentId,
+      userId: actor.userId,
       entityId: record,
+      status: { notIn: NOT_MEANT },
       createdAt: { gte: new Date(Date.now() - WINDOW_MS) },
     },
     orderBy: { createdAt: "desc" },
     take: LOOKED_AT,
-    select: { state: true },
+    select: { capability: true, state: true },
   });
   return rows.some((r) => {
+    const field = deps.capabilities.get(r.capability)?.appliesTo.field;
     const named = (r.state as { from_words?: Record<string, unknown> } | null)?.from_words;
-    return !!named && Object.values(named).includes(record);
+    return !!field && named?.[field] === record;
   });
 }

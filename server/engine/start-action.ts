@@ -250,7 +250,8 @@ export async function startAction(
     keyed && ready
       ? await recordToAsk(capability, adapter, actor, ev.values, {
           request: input.intent,
-          fromWords: await withNamedEarlier(deps, actor, capability, ev.values, named),
+          fromWords: named,
+          namedBefore: (record) => namedEarlier(deps, actor, record),
         })
       : null;
   // Exactly where a key of the agent's would run it, and where this caller's confirm is let through.
@@ -352,21 +353,4 @@ function quotedRecord(capability: AnyCapability, values: Values, intent?: string
 function fieldWords(capability: AnyCapability, ev: Evaluation, intent?: string): { field_words?: string[] } {
   const words = intent ? wordsThatSet(capability, ev, intent) : [];
   return words.length ? { field_words: words } : {};
-}
-
-/**
- * The records the user's words named for this start: those of its own words, and its record where
- * the user's words named it in this agent's start on it moments ago (namedEarlier).
- */
-async function withNamedEarlier(
-  deps: EngineDeps,
-  actor: Actor,
-  capability: AnyCapability,
-  values: Values,
-  named: Record<string, string>,
-): Promise<Record<string, string>> {
-  const field = capability.appliesTo.field;
-  const record = field ? values[field] : undefined;
-  if (!field || typeof record !== "string" || named[field] === record) return named;
-  return (await namedEarlier(deps, actor, record)) ? { ...named, [field]: record } : named;
 }

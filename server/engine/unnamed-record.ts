@@ -5,6 +5,16 @@ import { type ChoiceRow, candidateText, choicesFor, namedInWords, withLifecycle 
 import { describedRecords } from "./described-records";
 import { everyCovered } from "./every-described";
 
+/**
+ * The words a start was given: the request, the records read from them, and (a start's) whether
+ * the user's words named a record in this agent's start on it moments before (namedEarlier).
+ */
+export interface UserWords {
+  request?: string;
+  fromWords: Record<string, string>;
+  namedBefore?: (record: string) => Promise<boolean>;
+}
+
 /** What the answer says when the record of a change is the agent's pick among several. */
 export interface AskUser {
   field: string;
@@ -28,7 +38,7 @@ export async function unnamedRecord(
   adapter: unknown,
   actor: Actor,
   values: Values,
-  words: { request?: string; fromWords: Record<string, string> },
+  words: UserWords,
 ): Promise<AskUser | null> {
   const field = capability.appliesTo.field;
   const first = capability.nodes[0];
@@ -39,7 +49,8 @@ export async function unnamedRecord(
   const offer = await first.resolve({ adapter, actor, values: without, derived: {} });
   const eligible = choicesFor(field, offer.options ?? {}).filter((r) => possible(r));
   if (eligible.length < 2 || !eligible.some((r) => r.value === chosen)) return null;
-  if (words.request && namedInWords(eligible, words.request)?.value === chosen) return null;
+  const inWords = words.request ? namedInWords(eligible, words.request)?.value : undefined;
+  if (inWords === chosen) return null;
   // The records the words describe ("every urgent ticket"), read from the same rows a start's
   // words are (the node's offer and its lookup): the one they fit is named; where they fit
   // several, only those are the ones to ask about, never a record the description excludes.
@@ -53,6 +64,14 @@ export async function unnamedRecord(
       )
     : undefined;
   if (described?.named.includes(chosen)) return null;
+  // Words naming or describing no other record: the record the user's words named in this
+  // agent's start on it moments before is named (namedEarlier). Never over words that point
+  // elsewhere ("raise the headphones ticket to urgent" sent with another ticket's id).
+  const elsewhere =
+    (inWords !== undefined && inWords !== chosen) ||
+    !!described?.named.some((v) => v !== chosen) ||
+    (!!described?.fits.length && !described.fits.includes(chosen));
+  if (!elsewhere && (await words.namedBefore?.(chosen))) return null;
   const fitting = described?.fits.length ? eligible.filter((r) => described.fits.includes(r.value)) : [];
   const among = fitting.some((r) => r.value === chosen) ? fitting : [];
   if (described?.fits.length && !among.length) {
@@ -172,7 +191,7 @@ export async function recordToAsk(
   adapter: unknown,
   actor: Actor,
   values: Values,
-  words: { request?: string; fromWords: Record<string, string> },
+  words: UserWords,
 ): Promise<AskUser | null> {
   const found = await catchSystemUnavailable(async () => ({
     ask: await unnamedRecord(capability, adapter, actor, values, words),

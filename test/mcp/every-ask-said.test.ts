@@ -68,12 +68,42 @@ describe("every ask of the words is said (MCP over HTTP, real gateway and legacy
       status: "completed",
       capability: "change_ticket_priority",
     });
+    // Words that point at another record are never overruled by the earlier start.
+    for (const intent of ["raise the headphones ticket to urgent", "make tkt_2 urgent"]) {
+      const elsewhere = await client.callTool({
+        name: "start_action",
+        arguments: { capability: "change_ticket_priority", entity_id: "tkt_1", intent },
+      });
+      expect(sc(elsewhere).status, intent).not.toBe("completed");
+      await client.callTool({ name: "cancel_action", arguments: { action_id: sc(elsewhere).action_id } });
+    }
     // Another agent's earlier start names nothing for this one.
     const other = await (await w.connect(w.keys.adam)).callTool({
       name: "start_action",
       arguments: { capability: "change_ticket_priority", entity_id: "tkt_1", intent: "make it low" },
     });
     expect(sc(other).status).not.toBe("completed");
+  });
+
+  it("an earlier start the user cancelled names no record for the next one", async () => {
+    const client = await w.connect(w.keys.sam);
+    const first = await client.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "assign_ticket",
+        intent: "Give the wrong size tee ticket to Sid",
+        dry_run: false,
+      },
+    });
+    const id = sc(first).action_id as string;
+    if (sc(first).status !== "completed")
+      await client.callTool({ name: "cancel_action", arguments: { action_id: id } });
+    else await w.db.action.update({ where: { id }, data: { status: "cancelled" } });
+    const next = await client.callTool({
+      name: "start_action",
+      arguments: { capability: "change_ticket_priority", entity_id: "tkt_9", intent: "make it low" },
+    });
+    expect(sc(next).status).not.toBe("completed");
   });
 
   it("an ask no capability does is said as not done, never as a finished flow", async () => {

@@ -55,9 +55,7 @@ const idempotencyKey = z
  */
 const confirmKey = idempotencyKey
   .optional()
-  .describe(
-    "Optional: a resend returns the first outcome (keyless: 10 min); a new key repeats a change",
-  );
+  .describe("Optional: a resend returns the first outcome (keyless: 10 min); a new key repeats a change");
 
 export const startActionInputSchema = z
   .object({

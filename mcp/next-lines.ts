@@ -44,8 +44,9 @@ export function nextLine(n: Next, result: OutcomeLike): string {
 
 /**
  * The asks of the user's words that no capability does, or whose capability cannot take their
- * record now (gateway other-asks.ts): said as not done, so an answer that ends its flow never
- * reads as the whole request done.
+ * record now (gateway other-asks.ts), or that a refused start ended before (`unread`: its later
+ * steps may have taken them, "express to my home"): said as not done, so an answer that ends its
+ * flow never reads as the whole request done.
  */
 export function notDoneLines(result: OutcomeLike): string[] {
   const asks = Array.isArray(result.also_asked) ? (result.also_asked as Json[]) : [];
@@ -54,6 +55,8 @@ export function notDoneLines(result: OutcomeLike): string[] {
     .map((a) =>
       a.capability
         ? `not done: "${escapeText(a.words)}" (${escapeText(String(a.capability))} cannot take ${escapeText(String(a.entity_id))} now; tell the user)`
-        : `not done: "${escapeText(a.words)}" (no capability does it; tell the user)`,
+        : a.unread
+          ? `not done: "${escapeText(a.words)}" (the start ended before it)`
+          : `not done: "${escapeText(a.words)}" (no capability does it; tell the user)`,
     );
 }

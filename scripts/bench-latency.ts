@@ -151,8 +151,11 @@ function rawCall(baseUrl: string, key: string, method: string, params: Record<st
       },
       body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
     });
-    const body = (await res.json()) as { result?: unknown };
-    if (res.status !== 200 || !body.result) throw new Error(`${method} answered ${res.status}`);
+    const body = (await res.json()) as { result?: { isError?: boolean } };
+    if (res.status !== 200 || !body.result || body.result.isError)
+      throw new Error(
+        `${method} answered ${res.status}${body.result?.isError ? " with an error result" : ""}`,
+      );
   };
 }
 

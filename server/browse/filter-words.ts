@@ -154,6 +154,19 @@ async function readChoices(
   }
 }
 
+/** Words that set what follows apart from what is asked for (negations aside: readWords). */
+const SETS_APART = ["except", "excluding", "besides", "other than", "apart from", "instead of"];
+
+/** Whether a negation, or words that set apart, stand before `at` in `q`. */
+function apartBefore(q: string, read: readonly ReadWord[], at: number): boolean {
+  if (read.some((w) => w.negation && w.at < at)) return true;
+  const before = ` ${q
+    .slice(0, at)
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")} `;
+  return SETS_APART.some((phrase) => before.includes(` ${phrase} `));
+}
+
 /** Labels of records read per search: a system with thousands of teams is not matched word by word. */
 const MAX_CHOICES = 500;
 
@@ -161,9 +174,13 @@ const MAX_CHOICES = 500;
  * The filters `q` names on `route`. A choice filter's records are read only when some word is
  * `unexplained` (neither naming the listing, a filter, nor one of its declared values), once per
  * search; their labels are matched on the words not naming the listing only, so a team called
- * "Support" never turns "support tickets" into a team filter. Within one filter the longest label named wins ("shipping eu" over
- * "shipping"); two values of one filter ("open or pending") leave it unfiltered; one word naming
- * values of two filters applies neither and says so.
+ * "Support" never turns "support tickets" into a team filter, and never where the words set
+ * something apart ("not assigned to Sara": a negation denies one word, so the name after it would
+ * be the opposite filter). Within one filter the longest label named wins ("shipping eu" over
+ * "shipping"); two values of one declared filter ("open or pending") leave the API's filter off and
+ * keep their rows where the listing is whole (left-out-rows.ts), unless the words set values
+ * apart ("other than high or urgent"); one word naming values of two filters applies neither and
+ * says so.
  */
 export async function namedFilters(
   backend: BrowseBackend,
@@ -175,6 +192,13 @@ export async function namedFilters(
   // A word the query denies ("orders not shipped") names no value: `status=shipped` is its opposite.
   const read = readWords(q);
   const denied = new Set(read.filter((w) => w.denied).flatMap((w) => tokens(w.raw)));
+  // Words that set values apart before them ("not assigned to Sara", "other than high or urgent"):
+  // a value after them is never applied as the one meant. A negation denies one word only
+  // ("assigned"), so a record's name after it would be taken as the filter: its opposite.
+  const setApart = (named: readonly string[]) => {
+    const first = read.find((w) => tokens(w.raw).some((t) => named.includes(t)));
+    return !!first && apartBefore(q, read, first.at);
+  };
   const said = new Set(tokens(q).filter((w) => !denied.has(w)));
   const used = new Set<string>();
   const named = new Map<string, { choice: FilterChoice; words: string[] }[]>();
@@ -213,7 +237,8 @@ export async function namedFilters(
     const hits = choices
       .filter((c) => !NOT_A_NAME.test(c.value))
       .map((c) => ({ choice: c, words: namingWords(c.label) }))
-      .filter((c) => c.words.length > 0 && c.words.length <= 4 && c.words.every((w) => among.has(w)));
+      .filter((c) => c.words.length > 0 && c.words.length <= 4 && c.words.every((w) => among.has(w)))
+      .filter((c) => !("choices" in spec) || !setApart(c.words));
     // "shipping eu" names the team "Shipping EU", not also "Shipping".
     const longest = hits.filter(
       (h) =>
@@ -292,7 +317,11 @@ export async function namedFilters(
     // "the high or urgent tickets" listed every ticket, and the model filtered them by eye.
     const declared = route.filters?.[key];
     if (other) {
-      if (Array.isArray(declared) && !excluded.some((e) => e.key === key)) {
+      if (
+        Array.isArray(declared) &&
+        !setApart(hits.flatMap((h) => h.words)) &&
+        !excluded.some((e) => e.key === key)
+      ) {
         const kept = hits.map((h) => h.choice.value);
         const values = declared.filter((v) => !kept.includes(v));
         if (values.length) excluded.push({ key, values, said: hits.map((h) => h.choice.label), kept });

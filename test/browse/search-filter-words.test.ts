@@ -120,6 +120,23 @@ describe("search: words that name a filter's value", () => {
     expect(urgent).toMatch(/\(helpdesk:\/\/tickets\?priority=urgent\) \(opened here\)$/m);
   });
 
+  it("words that set a value apart never apply it: 'not assigned to Sara', 'other than high or urgent' (review)", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const search = async (query: string) =>
+      text(await sam.callTool({ name: "search", arguments: { query, scheme: "helpdesk" } }));
+    const notSara = await search("tickets not assigned to Sara");
+    expect(notSara).not.toContain("assignee_id=tm_sara");
+    expect(notSara).not.toContain("Filtered: assignee = Sara");
+    for (const query of ["tickets other than high or urgent", "tickets except high or urgent ones"]) {
+      const apart = await search(query);
+      expect(apart, query).not.toMatch(/the \d+ shown are every row with `priority` high or urgent/);
+      expect(apart, query).not.toContain("priority=");
+    }
+    // After the values, a negation is about something else: the two values keep their rows.
+    const kept = await search("the high or urgent tickets that are not resolved");
+    expect(kept).toMatch(/^`high or urgent`: \d+ `priority low`, `priority normal` rows? left out here/m);
+  });
+
   it("an imported listing's id filter takes a record's name from the system's own listing of them", async () => {
     const sam = await w.connect(w.keys.sam, { faces: "browse" });
     const found = text(

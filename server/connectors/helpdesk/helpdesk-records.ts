@@ -93,7 +93,7 @@ export async function assigneeChoices(backend: BrowseBackend): Promise<FilterCho
 }
 
 /** What people call a ticket nobody is assigned (`?assignee_id=none`). */
-const UNASSIGNED_WORDS = ["unassigned", "nobody", "no one", "no assignee"];
+const UNASSIGNED_WORDS = ["unassigned", "nobody"];
 
 /**
  * How helpdesk rows name the teammates and teams they point at (`assignee_id`, `team_id`): by

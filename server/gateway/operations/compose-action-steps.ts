@@ -342,8 +342,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
 
   /**
    * The started action's answer, with what else the words asked and the call that does each: it
-   * never ends the flow with the rest of the request unsaid (other-asks.ts). A refused start never
-   * read its later steps, so words detailing them are no ask "nothing does" (issue 23, sold out).
+   * never ends the flow with the rest of the request unsaid (other-asks.ts; a refused start's: unread).
    */
   async function withOtherAsks(
     ctx: TrustedContext,
@@ -359,8 +358,9 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     // check a start makes, one evaluation per ask): a cancel of unpaid orders was offered on a
     // delivered, paid one (issue 23). Otherwise the ask is said as not possible there now.
     const asks = await Promise.all(
-      (out.status === "refused" ? read.asks.filter((a) => a.capability) : read.asks).map(async (a) => {
-        if (!a.capability || !a.entity_id) return a;
+      read.asks.map(async (a) => {
+        if (!a.capability) return out.status === "refused" ? { ...a, unread: true as const } : a;
+        if (!a.entity_id) return a;
         const on = await steps.possibleOn(ctx, { entityId: a.entity_id, only: [a.capability] });
         return on && !on.next.length ? { ...a, not_now: true as const } : a;
       }),

@@ -3,7 +3,7 @@ import { wordTokens } from "./choice-words";
 import { asksAboutSubject } from "./query-clauses";
 
 /** A mark that ends a clause, between two words. */
-const CLAUSE_MARK = /[,.;:!?！？。，；]|\s[-–—]+\s|[–—]/;
+export const CLAUSE_MARK = /[,.;:!?！？。，；]|\s[-–—]+\s|[–—]/;
 
 /**
  * The words a question asks about the record after its name ("did the lamp order | ship?", "has

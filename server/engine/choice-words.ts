@@ -1,7 +1,7 @@
 // stays-whole: the one place where words become a node's choice; its matchers share one scoring.
 import { z } from "zod";
 import { withoutDenied } from "../connectors/sdk/negated-words";
-import { recordEvents, type StatusLifecycle } from "../connectors/sdk/record-events";
+import { recordEvents, type StatusLifecycle, stateOf } from "../connectors/sdk/record-events";
 import { countIn } from "./number-words";
 import { pricedInWords } from "./price-words";
 import { toldContent, toldMessage } from "./told-content";
@@ -36,6 +36,11 @@ export interface ChoiceRow {
    * once `withLifecycle` read it, its node's declared lifecycle. Absent: unknown.
    */
   events?: Map<string, boolean>;
+  /**
+   * What people call the state the record is in, as its lifecycle declares it (StatusLifecycle.words),
+   * each word or phrase as its tokens joined by a space ("waiting payment"). Absent: none declared.
+   */
+  stateWords?: Set<string>;
 }
 
 /** Keys whose values name a row as people say it (never a status: "not shipped" names no order). */
@@ -130,9 +135,18 @@ export function rowOf(value: string, row: Record<string, unknown>, also: readonl
   return { value, tokens, names, row, events: recordEvents(row), ...(phraseOnly.size ? { phraseOnly } : {}) };
 }
 
-/** The rows with what their node's lifecycle says each record went through (record-events.ts). */
+/**
+ * The rows with what their node's lifecycle says each record went through (record-events.ts), and
+ * what people call the state each is in.
+ */
 export function withLifecycle(rows: ChoiceRow[], lifecycle: StatusLifecycle | undefined): ChoiceRow[] {
-  return lifecycle ? rows.map((r) => ({ ...r, events: recordEvents(r.row, lifecycle) })) : rows;
+  if (!lifecycle) return rows;
+  return rows.map((r) => {
+    const state = stateOf(lifecycle, r.row[lifecycle.key]);
+    const said = (state !== undefined && lifecycle.words?.[state]) || [];
+    const stateWords = new Set(said.map((w) => wordTokens(w).join(" ")).filter(Boolean));
+    return { ...r, events: recordEvents(r.row, lifecycle), ...(stateWords.size ? { stateWords } : {}) };
+  });
 }
 
 /** Other words for each value of one field, as its node declares them (NodeDefinition.valueWords). */

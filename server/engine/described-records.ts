@@ -2,7 +2,6 @@ import type { AnyCapability } from "../connectors/sdk/define-capability";
 import { readWords, withoutDenied } from "../connectors/sdk/negated-words";
 import { eventStem, stampedEvent } from "../connectors/sdk/record-events";
 import { FUNCTION_WORDS } from "../function-words";
-import { askedAfterName } from "./asked-after-name";
 import {
   type ChoiceRow,
   choicesFor,
@@ -12,6 +11,7 @@ import {
   wordTokens,
 } from "./choice-words";
 import { datingWords, dayOf, isDayWord, MADE_WORDS } from "./day-words";
+import { describingSequence, statePhrases, WHAT_TO_DO } from "./describing-sequence";
 import { requestWords } from "./request-words";
 import { whatToDoWords } from "./what-to-do-words";
 import { cannot, whyPicked } from "./why-picked";
@@ -38,11 +38,6 @@ export type Described =
     }
   /** Only records that cannot take the change fit: the caller says those, and why. */
   | { kind: "closed"; closed: ChoiceRow[]; words: string[] };
-
-/** After the record's name these start what to do ("… to urgent", "… because it broke"), not what it is. */
-const WHAT_TO_DO = new Set(
-  "to for into onto as because since so but instead than then until unless".split(" "),
-);
 
 /**
  * Words beside a description that name no record ("the mug I got"): a word no record says is
@@ -132,7 +127,7 @@ export function describedRecords(
   const affirmed = (w: string) => rows.filter((r) => affirms(r, w)).length;
   // A day word describes the record only where it dates it ("placed today"), not when to act.
   const dating = datingWords(request);
-  const seq = describingSequence(askedText(request), noun)
+  const seq = describingSequence(askedText(request), noun, statePhrases(rows))
     .filter((e) => !isDayWord(e.token) || dating.has(e.token))
     .map((e) => {
       const rest = e.denied ? undefined : undone(e.token, rows);
@@ -172,6 +167,7 @@ export function describedRecords(
           (e, i) =>
             i > 0 &&
             !e.denied &&
+            !e.predicate &&
             e.token !== noun &&
             e.token.length >= 3 &&
             !skip.has(e.token) &&
@@ -224,7 +220,8 @@ function shortValues(r: ChoiceRow): Array<[string, string]> {
  * value ("Acme Corp", "pending_payment", "EUR"): an imported row's facts sit under any key.
  */
 export function says(r: ChoiceRow, word: string): boolean {
-  if (rowSays(r, word) || went(r, word) === true || dayOf(r, word) === true) return true;
+  if (rowSays(r, word) || r.stateWords?.has(word) || went(r, word) === true || dayOf(r, word) === true)
+    return true;
   let words = valueWords.get(r);
   if (!words) {
     words = new Set(shortValues(r).flatMap(([, v]) => wordTokens(v)));
@@ -247,7 +244,7 @@ export function contradicts(
   const noun = wordTokens(capability.appliesTo.entity)[0] ?? "";
   const skip = whatToDoWords(capability, askedText(request), (w) => rows.some((r) => says(r, w)));
   const dating = datingWords(request);
-  return describingSequence(askedText(request), noun).some(
+  return describingSequence(askedText(request), noun, statePhrases(rows)).some(
     (e) =>
       !e.denied &&
       e.token !== noun &&
@@ -323,30 +320,6 @@ function inPlaceOf(rows: ChoiceRow[], choice: ChoiceRow, word: string): string {
   // Said by a timestamp: the choice's own, empty ("shipped_at none").
   const stamp = Object.keys(choice.row).find((k) => stampedEvent(k) === eventStem(word));
   return stamp && !choice.row[stamp] ? ` (${stamp} none)` : "";
-}
-
-/**
- * The request's word tokens that may describe the record: every one before its name, and after it
- * those up to the first word that says what to do, less what a question asks of it
- * (asked-after-name.ts); each marked when the request denies it ("not shipped"). The record's
- * name itself is never denied. Without the name, up to what to do.
- */
-function describingSequence(text: string, noun: string): Array<{ token: string; denied: boolean }> {
-  const out: Array<{ token: string; denied: boolean }> = [];
-  const words = readWords(text);
-  const named = words.some((w) => wordTokens(w.raw)[0] === noun);
-  const asked = askedAfterName(text, words, noun);
-  let after = false;
-  for (const [i, word] of words.entries()) {
-    // Round 28: "swap my tee for a large one" asked which order ("large" is no order's word).
-    if ((after || (!named && out.length > 0)) && WHAT_TO_DO.has(word.raw.toLowerCase())) break;
-    if (word.negation || asked.has(i)) continue;
-    const [token] = wordTokens(word.raw);
-    if (!token) continue;
-    out.push({ token, denied: word.denied && token !== noun });
-    if (token === noun) after = true;
-  }
-  return out;
 }
 
 /**

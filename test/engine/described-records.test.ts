@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type Actor, defineCapability } from "@/server/connectors/sdk/define-capability";
+import { type Actor, type AnyCapability, defineCapability } from "@/server/connectors/sdk/define-capability";
+import { statusLifecycle } from "@/server/connectors/sdk/record-events";
 import { evaluateAction } from "@/server/engine/evaluate-action";
 
 /**
@@ -118,5 +119,45 @@ describe("records described by the user's words (any connector)", () => {
     expect(ev.errors).toEqual([]);
     expect(ev.missing).toEqual(["invoice_id"]);
     expect(ids(ev.options.invoices)).toHaveLength(5);
+  });
+
+  it("what the clause says happened to the record after its name is no name of it: 'the acme invoice in EUR bounced twice' takes the one it describes", async () => {
+    // Set P: "… my delivered kettle order stopped working" asked which order for "stopped".
+    const ev = await run("the overdue acme invoice in EUR bounced twice, send a friendly reminder");
+    expect(ev.fromWords.invoice_id).toBe("inv_1");
+    const relative = await run("the overdue acme invoice that never reached them, send a friendly reminder");
+    expect(relative.fromWords.invoice_id).toBe("inv_1");
+    // A word in the name itself still asks.
+    const named = await run("the overdue acme umbrella invoice bounced, send a friendly reminder");
+    expect(named.fromWords.invoice_id).toBeUndefined();
+    expect(named.errors[0]?.message).toMatch(/"umbrella" fits no invoice/);
+  });
+
+  it("a state's words its lifecycle declares describe the record in that state, phrase whole: 'that is still waiting for payment'", async () => {
+    // Set P: "my order that's waiting for payment" listed all eight orders.
+    const [first, ...rest] = remind.nodes;
+    const withWords = {
+      ...remind,
+      nodes: [
+        {
+          ...first,
+          lifecycle: statusLifecycle(
+            "status",
+            ["draft", "overdue", "paid"],
+            {},
+            {
+              overdue: ["waiting for payment", "past due"],
+            },
+          ),
+        },
+        ...rest,
+      ],
+    } as AnyCapability;
+    const request = "remind acme of the invoice that is still waiting for payment, friendly";
+    const ev = await evaluateAction(withWords, {}, actor, {}, { request });
+    expect(ev.fromWords.invoice_id).toBe("inv_1");
+    // Undeclared, the same words name none (and "payment" alone is no state).
+    expect((await run(request)).fromWords.invoice_id).toBeUndefined();
+    expect(() => statusLifecycle("status", ["a", "b"], {}, { c: ["x"] })).toThrow(/words for c/);
   });
 });

@@ -147,4 +147,51 @@ describe("records the user's words describe (MCP over HTTP)", () => {
     expect(text(result)).toMatch(/nothing is held or left open/);
     expect(text(result)).not.toContain("tkt_1");
   });
+
+  it("what happened to the order after its name is no word naming it: 'my delivered kettle order stopped working' takes ord_delivered, for the user to approve", async () => {
+    // Set P: "stopped" (the clause's verb) fit no order and the start asked which one.
+    const client = await w.connect(w.keys.alice);
+    const result = await client.callTool({
+      name: "start_action",
+      arguments: {
+        intent: "The kettle from my delivered kettle order stopped working, I want to return it.",
+      },
+    });
+    const out = sc(result);
+    expect(out).toMatchObject({ capability: "after_sales", status: "awaiting_approval" });
+    expect((out.from_words as Json).order_id).toBe("ord_delivered");
+    expect(text(result)).not.toMatch(/fits no order|ask the user which one/);
+    // A word in the order's name still asks ("my teapot order").
+    const named = await client.callTool({
+      name: "start_action",
+      arguments: {
+        intent: "The kettle from my delivered teapot order stopped working, I want to return it.",
+      },
+    });
+    expect((sc(named).from_words as Json | undefined)?.order_id).toBeUndefined();
+    expect(text(named)).toMatch(/"teapot" fits no order/);
+  });
+
+  it("a relative clause stating the order's state describes it by the words the shop declares for that status: 'my order that's waiting for payment'", async () => {
+    // Set P: all eight orders were listed; only ord_pending waits for payment.
+    const client = await w.connect(w.keys.alice);
+    const result = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "Change the address of my order that's waiting for payment to my home." },
+    });
+    const out = sc(result);
+    expect(out).toMatchObject({ capability: "change_delivery_address", status: "completed" });
+    expect((out.from_words as Json).order_id).toBe("ord_pending");
+    const order = await legacy("/v1/orders/ord_pending");
+    expect(order.address_id ?? (order.address as Json | undefined)?.id).toBe("addr_alice_home");
+    // "Still on its way": the one shipped order, whose address can no longer change; none other taken.
+    const onItsWay = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: { intent: "Change the address of my order that is still on its way to my home." },
+      }),
+    );
+    expect(String((onItsWay.from_words as Json | undefined)?.order_id)).toMatch(/^ord_transit\b/);
+    expect(onItsWay).toMatchObject({ status: "refused" });
+  });
 });

@@ -24,23 +24,39 @@ export interface StatusLifecycle {
    * from: the events after that one never happened; those up to it may have (unknown).
    */
   off: Readonly<Record<string, string>>;
+  /**
+   * What people call a state besides its name, a word or a phrase read word after word
+   * (`pending_payment`: "waiting for payment"): only a record in that state says them, so "my
+   * order that's waiting for payment" describes it. Absent: the states' names alone.
+   */
+  words?: Readonly<Record<string, readonly string[]>>;
 }
 
 /**
  * Declares a status lifecycle: `statusLifecycle("status", ["pending_payment", "paid", "shipped",
  * "delivered"], { cancelled: "paid" })` — a delivered order was paid and shipped; a cancelled one
  * never shipped (it was cancelled by `paid` at the latest), and whether it was paid is not said.
+ * `words`: what people call each state besides its name (StatusLifecycle.words).
  */
 export function statusLifecycle(
   key: string,
   order: readonly string[],
   off: Readonly<Record<string, string>> = {},
+  words: Readonly<Record<string, readonly string[]>> = {},
 ): StatusLifecycle {
   if (!key || order.length < 2) throw new Error("statusLifecycle: a key and at least two ordered states");
   for (const [state, from] of Object.entries(off))
     if (!order.includes(from))
       throw new Error(`statusLifecycle: ${state} leaves from ${from}, not on the line`);
-  return { key, order: [...order], off: { ...off } };
+  for (const state of Object.keys(words))
+    if (!order.includes(state) && !Object.hasOwn(off, state))
+      throw new Error(`statusLifecycle: words for ${state}, not one of its states`);
+  return {
+    key,
+    order: [...order],
+    off: { ...off },
+    ...(Object.keys(words).length ? { words: { ...words } } : {}),
+  };
 }
 
 /** Past forms no suffix rule reaches. */
@@ -108,7 +124,7 @@ export function recordEvents(
 }
 
 /** The declared state a row's value is (or starts with: "shipped, in transit" is shipped). */
-function stateOf(lifecycle: StatusLifecycle, value: unknown): string | undefined {
+export function stateOf(lifecycle: StatusLifecycle, value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
   const v = value.toLowerCase();
   const states = [...lifecycle.order, ...Object.keys(lifecycle.off)].sort((a, b) => b.length - a.length);

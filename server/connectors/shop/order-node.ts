@@ -105,11 +105,20 @@ export function orderNode(
 
 /**
  * What an order went through, by its status: a delivered order was paid and shipped, so "my order
- * that hasn't shipped" never means it; the shop cancels only orders not yet shipped.
+ * that hasn't shipped" never means it; the shop cancels only orders not yet shipped. And what
+ * people call each status: "my order that's waiting for payment" is the pending_payment one
+ * (set P listed all eight orders for it).
  */
-const ORDER_LIFECYCLE = statusLifecycle("status", ["pending_payment", "paid", "shipped", "delivered"], {
-  cancelled: "paid",
-});
+const ORDER_LIFECYCLE = statusLifecycle(
+  "status",
+  ["pending_payment", "paid", "shipped", "delivered"],
+  { cancelled: "paid" },
+  {
+    pending_payment: ["waiting for payment", "awaiting payment", "waiting to be paid", "payment due"],
+    shipped: ["on its way", "on the way", "in transit", "out for delivery"],
+    delivered: ["arrived"],
+  },
+);
 
 /** The verdict of an order what was given (an exchange) cannot be done for. */
 const LEFT_OUT = "not open to what was given";

@@ -1,0 +1,93 @@
+import { type ReadWord, readWords } from "../connectors/sdk/negated-words";
+import { askedAfterName, CLAUSE_MARK } from "./asked-after-name";
+import { type ChoiceRow, wordTokens } from "./choice-words";
+import { opensPredicate } from "./predicate-start";
+
+/** After the record's name these start what to do ("… to urgent", "… because it broke"), not what it is. */
+export const WHAT_TO_DO = new Set(
+  "to for into onto as because since so but instead than then until unless".split(" "),
+);
+
+/** One word (or declared phrase) of the words that may describe the record. */
+export interface Describing {
+  token: string;
+  denied: boolean;
+  /** In what the clause says happened to the record ("… order stopped working"): no name of it. */
+  predicate?: true;
+}
+
+/** The several-word phrases the rows' states go by ("waiting payment"), as tokens. */
+export function statePhrases(rows: ChoiceRow[]): string[][] {
+  const all = new Set(rows.flatMap((r) => [...(r.stateWords ?? [])]));
+  return [...all].map((p) => p.split(" ")).filter((p) => p.length > 1);
+}
+
+/**
+ * The request's word tokens that may describe the record: every one before its name, and after it
+ * those up to the first word that says what to do, less what a question asks of it
+ * (asked-after-name.ts); each marked when the request denies it ("not shipped"). The record's
+ * name itself is never denied. Without the name, up to what to do. A state's declared phrase
+ * (`phrases`: "waiting for payment") is one entry, read whole before its "for" could end the
+ * description. After the name, a verb form opens what happened to it (predicate-start.ts): its
+ * words to the clause's end are marked, described by but never naming the record.
+ */
+export function describingSequence(text: string, noun: string, phrases: string[][] = []): Describing[] {
+  const out: Describing[] = [];
+  const words = readWords(text);
+  const named = words.some((w) => wordTokens(w.raw)[0] === noun);
+  const asked = askedAfterName(text, words, noun);
+  let after = false;
+  let predicate = false;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] as ReadWord;
+    const prev = words[i - 1];
+    if (prev && CLAUSE_MARK.test(text.slice(prev.at + prev.raw.length, word.at))) predicate = false;
+    if (after && !asked.has(i) && opensPredicate(word.raw)) predicate = true;
+    const mark = predicate ? { predicate: true as const } : {};
+    const phrase = word.negation || asked.has(i) ? undefined : phraseAt(text, words, i, phrases);
+    if (phrase) {
+      out.push({ token: phrase.tokens.join(" "), denied: word.denied, ...mark });
+      i = phrase.end - 1;
+      continue;
+    }
+    // Round 28: "swap my tee for a large one" asked which order ("large" is no order's word).
+    if ((after || (!named && out.length > 0)) && WHAT_TO_DO.has(word.raw.toLowerCase())) break;
+    if (word.negation || asked.has(i)) continue;
+    const [token] = wordTokens(word.raw);
+    if (!token) continue;
+    out.push({ token, denied: word.denied && token !== noun, ...mark });
+    if (token === noun) after = true;
+  }
+  return out;
+}
+
+/**
+ * The declared phrase whose tokens the words from `start` say one after another, words with no
+ * token ("for", "on") between them, in one clause; with the index after its last word.
+ */
+function phraseAt(
+  text: string,
+  words: ReadWord[],
+  start: number,
+  phrases: string[][],
+): { tokens: string[]; end: number } | undefined {
+  for (const tokens of phrases) {
+    let j = start;
+    let k = 0;
+    while (k < tokens.length && j < words.length) {
+      const word = words[j] as ReadWord;
+      const prev = words[j - 1];
+      if (j > start && prev && CLAUSE_MARK.test(text.slice(prev.at + prev.raw.length, word.at))) break;
+      const own = wordTokens(word.raw);
+      if (!own.length && j > start) {
+        j++;
+        continue;
+      }
+      if (own.length !== 1 || own[0] !== tokens[k]) break;
+      k++;
+      j++;
+    }
+    if (k === tokens.length) return { tokens, end: j };
+  }
+  return undefined;
+}

@@ -64,14 +64,14 @@ export async function unnamedRecord(
       )
     : undefined;
   if (described?.named.includes(chosen)) return null;
-  // Words naming or describing no other record: the record the user's words named in this
-  // agent's start on it moments before is named (namedEarlier). Never over words that point
+  // Words (some: with none the agent picked) naming or describing no other record: the record the
+  // user's words named in this agent's start on it moments before is named (namedEarlier). Never over words that point
   // elsewhere ("raise the headphones ticket to urgent" sent with another ticket's id).
   const elsewhere =
     (inWords !== undefined && inWords !== chosen) ||
     !!described?.named.some((v) => v !== chosen) ||
     (!!described?.fits.length && !described.fits.includes(chosen));
-  if (!elsewhere && (await words.namedBefore?.(chosen))) return null;
+  if (words.request && !elsewhere && (await words.namedBefore?.(chosen))) return null;
   const fitting = described?.fits.length ? eligible.filter((r) => described.fits.includes(r.value)) : [];
   const among = fitting.some((r) => r.value === chosen) ? fitting : [];
   if (described?.fits.length && !among.length) {

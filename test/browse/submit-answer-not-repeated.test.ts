@@ -34,8 +34,10 @@ describe("a submit's answer does not repeat what was just sent", () => {
     expect(form).toContain("replacement_product_id:");
     expect(form).not.toMatch(/^ {2}kind:/m);
     expect(form).not.toMatch(/^ {2}item_id:/m);
-    // 925 tokens before; the order and its items stay as context.
-    expect(encode(out).length).toBeLessThan(750);
+    // 925 tokens before; the order and its items stay as context. 760 since stop 47: the form
+    // lists after-sales' optional `refund_to` too (~10 tokens; the answer's ids and times move it
+    // by a few tokens from run to run).
+    expect(encode(out).length).toBeLessThan(760);
 
     const id = /actions:\/\/([A-Za-z0-9_-]+)/.exec(out)?.[1];
     const whole = text(await alice.callTool({ name: "navigate", arguments: { uri: `actions://${id}` } }));

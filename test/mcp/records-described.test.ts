@@ -194,15 +194,4 @@ describe("records the user's words describe (MCP over HTTP)", () => {
     expect(String((onItsWay.from_words as Json | undefined)?.order_id)).toMatch(/^ord_transit\b/);
     expect(onItsWay).toMatchObject({ status: "refused" });
   });
-
-  it("'my express order' is an order shipped express: the one that can take a shipping refund is taken, the other said (set Q)", async () => {
-    const client = await w.connect(w.keys.alice);
-    const out = await client.callTool({
-      name: "start_action",
-      arguments: { intent: "Refund me the shipping difference on my express order." },
-    });
-    expect(sc(out)).toMatchObject({ capability: "after_sales", status: "awaiting_approval" });
-    expect(sc(out).from_words as Json).toMatchObject({ order_id: "ord_shipdiff", kind: "shipping_refund" });
-    expect(text(out)).toMatch(/ord_transit fits too but nothing now/);
-  });
 });

@@ -135,11 +135,6 @@ function orderCandidate(order: ShopOrder) {
     // Formatted (the shop is in USD cents): a bare 15650 next to "Pay $156.50" reads as dollars.
     total: money(order.total),
     ship_to: order.address?.label ?? null,
-    // A faster than standard delivery, by name: "my express order" (set Q listed all eight orders
-    // for it). Standard, most orders' own, is left unsaid.
-    ...(order.shipping_method && order.shipping_method !== "standard"
-      ? { shipping: order.shipping_method }
-      : {}),
     // When it was placed (shown with how long ago): "the order I placed today" is answered from
     // the list itself.
     placed: order.created_at,

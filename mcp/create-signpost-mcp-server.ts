@@ -118,7 +118,11 @@ export function createSignpostMcpServer<Ctx>(
     });
   }
   face = "browse";
-  if (faces.includes("browse")) registerBrowseTools(server, (ctx) => callerOf(ctx).browseBackend(), scope);
+  if (faces.includes("browse"))
+    registerBrowseTools(server, (ctx) => callerOf(ctx).browseBackend(), {
+      ...scope,
+      startsChanges: faces.includes("actions"),
+    });
   face = "script";
   if (faces.includes("script") && deps.scripts)
     registerScriptTools(server, deps.gateway, (ctx) => callerOf(ctx).scriptRun());

@@ -13,6 +13,7 @@ import type { ValidationError } from "@/server/connectors/sdk/outcome";
 import { SCHEME_PATTERN } from "@/server/connectors/sdk/parse-browse-uri";
 import { argumentBoundsErrors, auditCopyOfOversized } from "@/server/gateway/argument-bounds";
 import { zodErrors } from "@/server/gateway/validation-errors";
+import { asksForChange, CHANGE_REQUEST_LINE } from "./change-request-line";
 import { compactSchema, type RawArguments } from "./compact-schema";
 import { pageOutputSchema } from "./outcome-output";
 
@@ -158,7 +159,8 @@ export function registerBrowseTools(
    * that lists resources is built for (its routes are that caller's).
    */
   backendOf: (ctx?: ServerContext) => BrowseBackend,
-  scope: { resources: boolean } = { resources: true },
+  /** `startsChanges`: the caller has the action face, so a search asking for a change names start_action. */
+  scope: { resources: boolean; startsChanges?: boolean } = { resources: true },
 ): void {
   server.registerTool(
     "search",
@@ -169,8 +171,15 @@ export function registerBrowseTools(
       outputSchema: compactPage,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (args: RawArguments, ctx: ServerContext) =>
-      pageResult(await runBrowseTool(backendOf(ctx), "search", args)),
+    async (args: RawArguments, ctx: ServerContext) => {
+      const page = await runBrowseTool(backendOf(ctx), "search", args);
+      const query = typeof args.query === "string" ? args.query : "";
+      return pageResult(
+        scope.startsChanges && page.outcome !== "rejected" && asksForChange(query)
+          ? { ...page, markdown: `${CHANGE_REQUEST_LINE}\n\n${page.markdown}` }
+          : page,
+      );
+    },
   );
   server.registerTool(
     "navigate",

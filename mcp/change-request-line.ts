@@ -3,13 +3,13 @@ import { asksOnlyToRead } from "@/server/engine/top-match";
 import { capabilityIndex } from "@/server/gateway/operations/capability-index";
 import { onlyAsks } from "./question-read";
 
-/** Openers before a request's verb ("please order …", "just buy …"). */
+/** Openers before a request's verb ("please buy …", "just pay …"). */
 const OPENERS = new Set(["please", "now", "just", "kindly"]);
 
 /**
  * What an imperative's object opens with: a determiner, a possessive, a pronoun, a number. Else a
- * record's id or a name (capitalized as written): "order Hoodie and mug", "assign tkt_2 to Sara".
- * A noun's next word is none of these ("refund policy", "status of ticket tkt_2").
+ * record's id or a name (capitalized as written): "buy Widget and gadget", "assign tkt_2 to Sara".
+ * A noun's next word is none of these ("return policy", "status of tkt_2").
  */
 const OBJECT_OPENERS = new Set(
   "a an the my our your his her their its this these those it them me us all both every each some one two three".split(
@@ -24,10 +24,10 @@ export const CHANGE_REQUEST_LINE =
 /**
  * Whether a search's words ask for a change rather than to read: no question, no find or show,
  * and the verb their first ask opens with is, alone, the best match of the same capability the
- * whole words match best ("order a hoodie and a mug …, pay by card": the purchase both ways;
- * "tickets opened by Alice" opens with no capability's verb). Only a classifier of the words:
+ * whole words match best ("buy a widget and a gadget …, pay by card": the purchase both ways;
+ * "items opened by Alice" opens with no capability's verb). Only a classifier of the words:
  * nothing is named or started, so what the caller may use is not read here. Set Q: a purchase's
- * words sent to search opened the orders listing filtered by "card"; the model then searched the
+ * words sent to search opened a listing filtered by "card"; the model then searched the
  * capabilities and started: two calls a start by the words makes alone.
  */
 export function asksForChange(query: string): boolean {

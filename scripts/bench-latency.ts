@@ -25,7 +25,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import type { DbProvider } from "@/server/db/database-url";
 import { createAgent } from "@/server/gateway/console/manage-agents";
 import { cliActor } from "@/server/gateway/console/record-console-audit";
-import { type ServeInstance, startServeInstance } from "../test/e2e/helpers/serve-instance";
+import { postMcp, type ServeInstance, startServeInstance } from "../test/e2e/helpers/serve-instance";
 import { allowEgressTo } from "../test/helpers/allow-egress";
 import { countQueriesPerOperation } from "../test/helpers/count-queries";
 import { createTestDatabase, postgresAvailable } from "../test/helpers/database";
@@ -139,18 +139,8 @@ const toolCall = (client: Client, name: string, args: Record<string, unknown>) =
  * its JSON answer read whole; no client SDK. Throws unless it answered 200 with a result.
  */
 function rawCall(baseUrl: string, key: string, method: string, params: Record<string, unknown>) {
-  let id = 0;
   return async () => {
-    const res = await fetch(`${baseUrl}/mcp`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${key}`,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-11-25",
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
-    });
+    const res = await postMcp(baseUrl, key, [{ method, params }]);
     const body = (await res.json()) as { result?: { isError?: boolean } };
     if (res.status !== 200 || !body.result || body.result.isError)
       throw new Error(

@@ -216,11 +216,13 @@ export function matchSentWords(rows: ChoiceRow[], sent: string): WordsMatch {
 
 /**
  * The one row the user's request names, if it names one: each row scores the request's words it
- * holds that not every row holds (a word in every row tells none apart); the single best wins.
+ * holds that not every row holds (a word in every row tells none apart), a word it denies or sets
+ * apart aside; the single best wins.
  * Anything less (no word, a tie) names none, and the field stays for the agent to fill.
  */
 export function namedInWords(rows: ChoiceRow[], words: string): ChoiceRow | undefined {
-  const { best } = bestInWords(rows, words);
+  // "to my home instead of the office", "not the office": a word set apart names no row to take.
+  const { best } = bestInWords(rows, withoutDenied(words));
   return best.length === 1 ? best[0] : undefined;
 }
 

@@ -795,7 +795,11 @@ function nameInRequest(
   // A row quoted by its very value ("tkt_1") is named, whatever other words happen to fit.
   const quoted = quotedIn(rows, request);
   if (quoted) return quoted;
-  const open = rows.filter((r) => r.row.possible === undefined || r.row.possible === "yes");
+  // A path the node marks not eligible is not open either: "money back" names the one refund a
+  // delivered order still allows, not the one that ended at shipping (issue 23, set R).
+  const open = rows.filter(
+    (r) => (r.row.possible === undefined || r.row.possible === "yes") && r.row.eligible !== false,
+  );
   // The detail after the ask's colon is a free-text value ("…: the customer got the parcel"),
   // never the record's name: it named the resolved "Parcel damaged" ticket.
   // Words the request denies ("not the lamp one") name nothing; a name it contradicts ("the tee

@@ -19,7 +19,15 @@ export interface ReadWord {
   denied: boolean;
 }
 
-const NEGATIONS = new Set("not no never without cannot non neither nor".split(" "));
+const NEGATIONS = new Set("not no never without cannot non neither nor except excluding".split(" "));
+
+/**
+ * Words that set the next thing apart when they follow a word ("instead of the office", "rather
+ * than the card", "other than high"): the thing after them is what is not meant, as after "not".
+ * Played (issue 23): "send it to my home instead of the office" named both labels and took neither.
+ * "besides" and "apart from" are left out: they as often mean "as well as".
+ */
+const APART_AFTER: Record<string, string[]> = { of: ["instead"], than: ["rather", "other"] };
 
 /** "hasn't", "isn’t", and the same typed without the apostrophe ("isnt", "dont", "cant"). */
 const CONTRACTED = /n['’]t$|^(?:is|was|has|have|had|does|do|did|are|were|ca|could|wo|would|should|need)nt$/;
@@ -30,7 +38,7 @@ const CONTRACTED = /n['’]t$|^(?:is|was|has|have|had|does|do|did|are|were|ca|co
  * ("can't I …" denies "I", which describes nothing, never the words after it).
  */
 const REACH = new Set(
-  "a an the my our your his her their its this these those any some one ones be been being is are was were yet ever even really actually fully quite still in on at of by with from about for into have has had got contain contains include includes hold holds do does did".split(
+  "a an the my our your his her their its this these those any some one ones be been being is are was were yet ever even really actually fully quite still in on at of by with from about for into to have has had got contain contains include includes hold holds do does did".split(
     " ",
   ),
 );
@@ -46,6 +54,7 @@ const PIECES = /[\p{L}\p{N}]+(?:['’]\p{L}+)?|[,.;:!?()[\]—–]|(?<=\s)-(?=\s
 export function readWords(text: string): ReadWord[] {
   const out: ReadWord[] = [];
   let state: "none" | "reaching" | "denied" = "none";
+  let previous = "";
   for (const m of text.matchAll(PIECES)) {
     const raw = m[0];
     if (!/[\p{L}\p{N}]/u.test(raw)) {
@@ -54,7 +63,9 @@ export function readWords(text: string): ReadWord[] {
     }
     const lower = raw.toLowerCase();
     const at = m.index ?? 0;
-    if (NEGATIONS.has(lower) || CONTRACTED.test(lower)) {
+    const apart = APART_AFTER[lower]?.includes(previous) === true;
+    previous = lower;
+    if (NEGATIONS.has(lower) || CONTRACTED.test(lower) || apart) {
       out.push({ raw, at, negation: true, denied: false });
       state = "reaching";
       continue;

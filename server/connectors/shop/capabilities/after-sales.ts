@@ -68,10 +68,17 @@ function itemChoice(order: ShopOrder, i: ShopOrderItem) {
   };
 }
 
-/** The words people use for a path, beside its name. */
+/**
+ * The words people use for a path, beside its name. "Money back" is said of every refund: mostly
+ * one of them is open for an order (before shipping, or once delivered), and the words take the
+ * open one (played, issue 23: "the mug arrived chipped, I'd like my money back" asked the path);
+ * "shipping … back" is the shipping refund. No label holds "return" but the return's own.
+ */
 const PATH_LABELS: Partial<Record<AfterSalesKind, string>> = {
-  return_refund: "Return and refund (send the items)",
+  refund_only: "Refund only, nothing sent (money back)",
+  return_refund: "Return and refund (send the items back, money back)",
   exchange: "Exchange (swap)",
+  shipping_refund: "Shipping refund (shipping money back)",
 };
 
 const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
@@ -294,7 +301,7 @@ export const afterSales = defineCapability<ShopAdapter>({
         const options = {
           after_sales: paths.map((p) =>
             p.kind === "refund_only" && p.eligible && order.status === "paid"
-              ? { ...p, label: "Cancel and refund" }
+              ? { ...p, label: "Cancel and refund (money back)" }
               : PATH_LABELS[p.kind]
                 ? { ...p, label: PATH_LABELS[p.kind] }
                 : p,

@@ -21,14 +21,14 @@ describe("a form's fields follow the tenant's connectors", () => {
     expect(first?.map((f) => f.name)).toEqual(["address_id", "user_words"]);
     expect(await route.fields(backendOn(installed))).toEqual(first);
 
-    // The same capability, now always approved by a person: its form takes no user_words.
+    // The same capability, now a read: its form takes no user_words (they fill a change's fields).
     const approved = installed.map((c) =>
       c === shop
         ? {
             ...c,
             capabilities: c.capabilities.map((cap) =>
               cap.id === "change_delivery_address"
-                ? { ...cap, policy: { ...cap.policy, approval: "always" as const } }
+                ? { ...cap, policy: { ...cap.policy, effect: "read" as const } }
                 : cap,
             ),
           }

@@ -74,8 +74,8 @@ describe("links to forms carry their fields; a submit needs no navigate first (M
       /\(shop:\/\/order\/ord_delivered\/after-sales\) — `kind\*: refund_only\/return_refund\/exchange\/shipping_refund · reason\* · item_ids: array<string>/,
     );
     expect(page).not.toMatch(/order_id\*/);
-    // A change a person always approves takes no user_words.
-    expect(page).not.toContain("user_words");
+    // A change a person always approves takes user_words too: they fill the fields they name.
+    expect(page).toMatch(/after-sales\) — `[^`]*· user_words`/);
   });
 
   it("a search's best form carries its fields once", async () => {
@@ -157,7 +157,9 @@ describe("links to forms carry their fields; a submit needs no navigate first (M
     expect(out).toContain("**Refund Electric Kettle ×1 $150.00 to Visa •••• 4242**");
     // The amount is in the sentence above; the headline does not say it again.
     expect(out).not.toContain("Refund amount");
-    expect(out).toMatch(/afterwards navigate actions\\:\/\/[a-z0-9]+ shows the result/);
+    expect(out).toMatch(
+      /nothing to call now or after \\\(your next call brings the result; navigate actions\\:\/\/[a-z0-9]+ reads it sooner/,
+    );
     expect(out).not.toContain("## Choices");
     expect(out).not.toContain("```yaml");
     // The person's screen shows each line's parts; the agent's answer says each line in a few

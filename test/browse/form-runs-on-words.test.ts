@@ -27,7 +27,7 @@ describe("a form's submit runs a change where start_action by words would (MCP o
     /(?:actions:\/\/|Action )([A-Za-z0-9_-]+)/.exec(markdown)?.[1] ?? "";
   const ADDRESS = "shop://order/ord_pending/address";
 
-  it("shows the field on changes nobody must approve, and not where a person always decides", async () => {
+  it("shows the field on every change: it runs one nobody must approve, and fills one a person approves", async () => {
     const alice = await w.connect(w.keys.alice, { faces: "browse" });
     const sam = await w.connect(w.keys.sam, { faces: "browse" });
     const page = async (c: typeof alice, uri: string) =>
@@ -37,8 +37,12 @@ describe("a form's submit runs a change where start_action by words would (MCP o
     );
     for (const form of ["priority", "assign", "comment", "resolve"])
       expect(await page(sam, `helpdesk://ticket/tkt_2/${form}`), form).toContain("user_words:");
-    expect(await page(alice, "shop://order/ord_delivered/after-sales")).not.toContain("user_words");
-    expect(await page(alice, "shop://checkout")).not.toContain("user_words");
+    // Where a person always decides, the words fill the fields they name, and the person approves
+    // (set R: a model read the checkout form and searched the catalogue before its submit).
+    for (const uri of ["shop://order/ord_delivered/after-sales", "shop://checkout"])
+      expect(await page(alice, uri), uri).toMatch(
+        /^ {2}user_words: "" {2}# optional — string — the user's request, verbatim \(never your words\): it fills the fields it names \(send the rest\); a person approves before anything happens$/m,
+      );
   });
 
   it("the user's words name the record: the submit runs the change and its answer is the result", async () => {

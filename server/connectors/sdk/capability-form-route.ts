@@ -13,15 +13,16 @@ import {
   problemsList,
 } from "./render-helpers";
 import { outcomePage } from "./route-pages";
-import { runsOnWords, USER_WORDS, userWordsField, userWordsProblem } from "./user-words-field";
+import { USER_WORDS, userWordsField, userWordsProblem, userWordsUse } from "./user-words-field";
 
 // ---------------------------------------------------------------------------------------------
 // Capability forms: a form route is a face of a capability's nodes. Navigating previews the
 // capability for the entity (dry run: nothing changes); submitting starts it with the fields as
 // the patch; the action page then carries the form of whatever node comes next.
-// A change nobody must approve carries one more field, the user's words (USER_WORDS): they go to
-// the start as its `intent`, so a submit runs the change at once exactly where start_action by
-// those words would (the engine's own check: the words name the record, or it is the only one).
+// Every change's form carries one more field, the user's words (USER_WORDS): they go to the start
+// as its `intent`, filling the fields they name, and a change nobody must approve runs at once
+// exactly where start_action by those words would (the engine's own check: the words name the
+// record, or it is the only one).
 // ---------------------------------------------------------------------------------------------
 
 interface CapabilityForm {
@@ -64,7 +65,7 @@ export function capabilityFormRoute(
         entity_id: entityId,
         dry_run: true,
       });
-      const words = await runsOnWords(backend, form.capability);
+      const words = await userWordsUse(backend, form.capability);
       return capabilityFormPage(
         base.title,
         match.uri.uri,
@@ -78,8 +79,8 @@ export function capabilityFormRoute(
     async submit(match, fields, backend) {
       const entityId = form.entity ? match.params[form.entity.param] : undefined;
       const { [USER_WORDS]: said, ...patch } = fields;
-      const words = await runsOnWords(backend, form.capability);
-      // Taken on every form (as start_action takes words for any capability); shown where it decides.
+      const use = await userWordsUse(backend, form.capability);
+      // Taken on every form, as start_action takes words for any capability.
       const problem = userWordsProblem(said);
       if (problem)
         return {
@@ -103,7 +104,7 @@ export function capabilityFormRoute(
         fields,
         form.back(match.params),
         backend,
-        { words, said: !!intent, form: match.uri.uri },
+        { words: use === "runs", use, said: !!intent, form: match.uri.uri },
         bound,
       );
     },
@@ -141,7 +142,7 @@ function capabilityFormPage(
   back: { label: string; uri: string },
   current: Record<string, unknown> = {},
   problems?: BackendOutcome,
-  words = false,
+  words: "runs" | "fills" | null = null,
 ): PageBody {
   // A refusal that names its problems (validation errors) keeps the form: the agent sees why.
   const refusalWithProblems = problems !== undefined && preview.outcome === "rejected";
@@ -169,7 +170,7 @@ function capabilityFormPage(
   if (options) parts.push(`## Choices\n\n${options}`);
   const fields = fieldsFromOutcome(preview, current);
   // Only on the capability's own form: an action's later step keeps the words of its start.
-  if (words && !uri.startsWith("actions://")) fields.push(userWordsField(current[USER_WORDS]));
+  if (words && !uri.startsWith("actions://")) fields.push(userWordsField(current[USER_WORDS], words));
   if (!result || fields.length) parts.push(formSection(uri, fields));
   parts.push(link(back.label, back.uri));
   return {
@@ -203,7 +204,7 @@ function actionOutcomePage(
     const form = again ? anotherChoiceForm(outcome, errors, bound) : outcome;
     if (actionId && ended && errors)
       return {
-        ...capabilityFormPage(title, formUri, form, back, submitted, outcome, said.words),
+        ...capabilityFormPage(title, formUri, form, back, submitted, outcome, said.use),
         actionId,
       };
     if (actionId && Array.isArray(outcome.validation_errors) && outcome.validation_errors.length) {
@@ -213,7 +214,7 @@ function actionOutcomePage(
       };
     }
     if (!actionId && Array.isArray(outcome.validation_errors)) {
-      return capabilityFormPage(title, formUri, outcome, back, submitted, outcome, said.words);
+      return capabilityFormPage(title, formUri, outcome, back, submitted, outcome, said.use);
     }
     return { ...outcomePage(title, outcome, back), actionId };
   }

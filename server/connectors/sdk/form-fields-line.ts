@@ -2,7 +2,7 @@ import type { BrowseBackend } from "./browse-backend";
 import { describeInputs, schemaDefault } from "./capability-inputs";
 import type { AnyCapability } from "./define-capability";
 import { code } from "./markdown";
-import { runsOnWords, USER_WORDS } from "./user-words-field";
+import { USER_WORDS, userWordsUse } from "./user-words-field";
 
 /**
  * A form's fields as a link to it shows them, in one line: a model read every form before
@@ -48,7 +48,7 @@ export function formFieldsLine(fields: readonly LineField[]): string {
 
 /** What a list of forms' lines says once: how to read them, and what the user's words do. */
 export function fieldsKey(words: boolean): string {
-  return `Submit from the line (* required${words ? `; ${USER_WORDS}: the user's request verbatim, so a change needing no approval runs at once` : ""}).`;
+  return `Submit from the line (* required${words ? `; ${USER_WORDS}: the user's request verbatim: it fills fields, and runs a change needing no approval at once` : ""}).`;
 }
 
 /** Slashes between values (a span shows `|` escaped), commas where a value holds a slash. */
@@ -90,7 +90,7 @@ export async function capabilityFormFields(
       ...defaultOf(capability, input.field),
       ...(input.description ? { description: input.description } : {}),
     }));
-  if (await runsOnWords(backend, capabilityId))
+  if (await userWordsUse(backend, capabilityId))
     fields.push({ name: USER_WORDS, required: false, type: "string" });
   return fields;
 }

@@ -4,7 +4,10 @@ import { USER_WORDS } from "./user-words-field";
 
 /** What a capability form's submit carried: whether the form takes the user's words, and whether they came. */
 export interface SubmittedWords {
+  /** The words decide whether the change runs at once (no person must approve it). */
   words: boolean;
+  /** What the form's words do (user-words-field.ts), to show the field again. */
+  use?: "runs" | "fills" | null;
   said: boolean;
   /** The form that was submitted: the one call that runs the change resends it with the words. */
   form?: string;

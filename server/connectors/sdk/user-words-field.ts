@@ -8,28 +8,34 @@ export const USER_WORDS = "user_words";
 const MAX_WORDS = 500;
 
 /**
- * Whether a capability's form takes the user's words: a change whose policy lets it run without a
- * person (approval `never`, or a rule that depends on the request). There the words decide
- * whether submit runs it at once, as they decide it for start_action by words (issue 23: a form
- * without them always stopped at "ready to confirm", one confirm_action more than by words).
- * A change a person always approves gains nothing from them: their approval decides, so its
- * form does not show the field. Reads are answered at once anyway.
+ * What the user's words do on a capability's form: `runs` where the change may run without a
+ * person (approval `never`, or a rule that depends on the request): the words then decide whether
+ * submit runs it at once, as they decide it for start_action (issue 23: a form without them always
+ * stopped at "ready to confirm"); `fills` where a person always approves: the words fill the fields
+ * they name and the person's approval decides (set R: a model read the checkout form and searched
+ * the catalogue for ids, two calls before a submit the words alone made); null for a read.
  */
-export async function runsOnWords(backend: BrowseBackend, capabilityId: string): Promise<boolean> {
+export async function userWordsUse(
+  backend: BrowseBackend,
+  capabilityId: string,
+): Promise<"runs" | "fills" | null> {
   const capability = (await backend.connectors())
     .flatMap((c) => c.capabilities)
     .find((c) => c.id === capabilityId);
-  return !!capability && capability.policy.effect !== "read" && capability.policy.approval !== "always";
+  if (!capability || capability.policy.effect === "read") return null;
+  return capability.policy.approval === "always" ? "fills" : "runs";
 }
 
-/** The field as every such form shows it: what to put there, and what it changes. */
-export function userWordsField(value: unknown): FormField {
+/** The field as every change's form shows it: what to put there, and what it changes. */
+export function userWordsField(value: unknown, use: "runs" | "fills"): FormField {
   return {
     name: USER_WORDS,
     type: "string",
     required: false,
     description:
-      "the user's request, verbatim (never your words): if it names this record, or it is the only one, a change needing no approval runs on submit; else it waits for confirm_action",
+      use === "runs"
+        ? "the user's request, verbatim (never your words): it fills the fields it names; if it names this record, or it is the only one, a change needing no approval runs on submit; else it waits for confirm_action"
+        : "the user's request, verbatim (never your words): it fills the fields it names (send the rest); a person approves before anything happens",
     value,
   };
 }

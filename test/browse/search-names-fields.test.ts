@@ -57,7 +57,7 @@ describe("search: words that name a listing's fields", () => {
     const added = found.match(/^Columns added for your words: (.*)\.$/m)?.[1]?.split(", ") ?? [];
     expect(added).toHaveLength(3);
     expect(found).toMatch(
-      /^\| id \| status \| items \| total \| created_at \| [a-z_]+ \| [a-z_]+ \| [a-z_]+ \|$/m,
+      /^\| id \| status \| items \| total \| ship_to \| created_at \| [a-z_]+ \| [a-z_]+ \| [a-z_]+ \|$/m,
     );
   });
 

@@ -68,7 +68,7 @@ describe("search: how an order was paid, in people's words", () => {
     expect(orderRows(balance)).toEqual(["ord_exchange"]);
     const all = await open("shop://orders");
     expect(orderRows(all).length).toBe(8);
-    expect(all).toMatch(/^\| id \| status \| items \| total \| created_at \|$/m);
+    expect(all).toMatch(/^\| id \| status \| items \| total \| ship_to \| created_at \|$/m);
     // Offered, not shown: one word on the line of more columns.
     expect(all).toMatch(/^More columns .*\bpayment_method\b/m);
     expect(await open("shop://orders?payment_method=store_credit")).toMatch(/invalid_filter/);

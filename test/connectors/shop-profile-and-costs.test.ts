@@ -66,7 +66,7 @@ describe("shop: profile, tracking and cart costs, each in one read", () => {
     expect(orders).toMatch(
       /^\| `ord_delivered` \| delivered \| Electric Kettle ×1, Signpost Mug ×2 \| \$194\.00 \|/m,
     );
-    expect(orders).toMatch(/^\| id \| status \| items \| total \| created_at \|$/m);
+    expect(orders).toMatch(/^\| id \| status \| items \| total \| ship_to \| created_at \|$/m);
     // A search's order lines say it too.
     const search = await alice("search", {
       query: "which of my orders are on their way, and what is the tracking number?",

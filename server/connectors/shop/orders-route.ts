@@ -33,12 +33,22 @@ function withRowFacts(result: ListPage<Row> | BackendOutcome): ListPage<Row> | B
       paid_not_refunded: refundable,
       // What can be returned now and until when, or why nothing can: one column answers it.
       can_return: returnableNow(r as unknown as ShopOrder),
+      // Where it goes, by the address's label: set R's models asked "which orders went to my
+      // office" and re-read the listing with the whole address object for it (one call more).
+      ship_to: shipTo(r),
     };
     if (r.status === "pending_payment" && typeof r.total === "number")
       return { ...row, status: `pending_payment · ${money(r.total)} due` };
     return tracking ? { ...row, status: `${String(r.status)} · ${tracking}` } : row;
   });
   return { ...result, data };
+}
+
+/** The label of the address an order ships to ("Office"), or its first line where it has none. */
+function shipTo(order: Row): string | null {
+  const address = order.address as Row | null | undefined;
+  const label = address?.label ?? address?.line1;
+  return typeof label === "string" && label.trim() ? label : null;
 }
 
 /**
@@ -118,7 +128,8 @@ function withPaid(names: readonly string[]): string[] {
 
 /**
  * `shop://orders`: the caller's orders (a member's own, staff every customer's), newest first,
- * each with what it holds, its status (tracking or what is due beside it) and total, filtered by
+ * each with what it holds, its status (tracking or what is due beside it), total and where it
+ * ships, filtered by
  * status and by how it was paid.
  */
 export const ORDERS_ROUTE: RouteDefinition = {
@@ -144,7 +155,7 @@ export const ORDERS_ROUTE: RouteDefinition = {
     // How each was paid where the page is filtered by it: always, it cost the default page 5%
     // (26 tokens of 529 on the demo, 7 more a store-credit row), and the filter answers which.
     const paid = filterValue(match.uri, "payment_method") ? ["payment_method"] : [];
-    const columns = ["id", "status", "items", "total", ...paid, "created_at"];
+    const columns = ["id", "status", "items", "total", ...paid, "ship_to", "created_at"];
     const references = isOutcome(rows)
       ? {}
       : await referenceLabels(rows.data, [...columns, ...askedColumnNames(match.uri.query.columns)], {

@@ -63,7 +63,7 @@ describe("approved money, in words a model and a person read right (MCP over HTT
     // One line names the one call that shows the result.
     const naming = waiting.split("\n").filter((l) => /get_context/.test(l));
     expect(naming).toHaveLength(1);
-    expect(naming[0]).toMatch(/nothing to call now; afterwards get_context shows the result/);
+    expect(naming[0]).toMatch(/nothing to call now or after \(your next call brings the result/);
     expect(encode(waiting.replaceAll(id, "")).length).toBeLessThanOrEqual(269);
 
     // Before: the approval screen's heading is the money sentence.

@@ -13,12 +13,15 @@ interface AwaitingApproval {
  * saw it on their screen. Round 18's model read the action after every approval while the text
  * said "get_context reads it at once": the read is named for after the approval, no sooner, and
  * as the one call that shows the result (a careful model makes one; issue 23: "whatever you call"
- * named none, and it guessed confirm_action, refused for its missing key).
+ * named none, and it guessed confirm_action, refused for its missing key). Sets P–R: told
+ * "afterwards get_context shows the result", models read it after every approval, though the
+ * person's screen had shown it and the next call brings it: the read is named only for a user
+ * who asks before then.
  * `readsResult` is how this face reads the result: `get_context` on the
  * action face, `navigate actions://…` on the browse face (which has no get_context).
  */
 export function approvalCarries(readsResult: string): string {
-  return `their approval at the link carries it out and shows them the result: nothing to call now; afterwards ${readsResult} shows the result (any next call brings it too)`;
+  return `their approval at the link carries it out and shows them the result: nothing to call now or after (your next call brings the result; ${readsResult} reads it sooner if the user asks)`;
 }
 
 /**

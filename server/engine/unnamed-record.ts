@@ -13,6 +13,13 @@ export interface UserWords {
   request?: string;
   fromWords: Record<string, string>;
   namedBefore?: (record: string) => Promise<boolean>;
+  /**
+   * Told the record the request names or describes, where it was sent as an id: the start keeps
+   * it as named by the words, so this agent's next start on it by a fragment ("then set it to
+   * pending") finds it named (namedEarlier). Set S: the first start came with the ticket's id and
+   * words naming it, so nothing said the words had named it, and the second start asked.
+   */
+  named?: (record: string) => void;
 }
 
 /** What the answer says when the record of a change is the agent's pick among several. */
@@ -50,7 +57,10 @@ export async function unnamedRecord(
   const eligible = choicesFor(field, offer.options ?? {}).filter((r) => possible(r));
   if (eligible.length < 2 || !eligible.some((r) => r.value === chosen)) return null;
   const inWords = words.request ? namedInWords(eligible, words.request)?.value : undefined;
-  if (inWords === chosen) return null;
+  if (inWords === chosen) {
+    words.named?.(chosen);
+    return null;
+  }
   // The records the words describe ("every urgent ticket"), read from the same rows a start's
   // words are (the node's offer and its lookup): the one they fit is named; where they fit
   // several, only those are the ones to ask about, never a record the description excludes.
@@ -63,7 +73,10 @@ export async function unnamedRecord(
         words.request,
       )
     : undefined;
-  if (described?.named.includes(chosen)) return null;
+  if (described?.named.includes(chosen)) {
+    words.named?.(chosen);
+    return null;
+  }
   // Words (some: with none the agent picked) naming or describing no other record: the record the
   // user's words named in this agent's start on it moments before is named (namedEarlier). Never over words that point
   // elsewhere ("raise the headphones ticket to urgent" sent with another ticket's id).

@@ -85,6 +85,44 @@ describe("every ask of the words is said (MCP over HTTP, real gateway and legacy
     expect(sc(other).status).not.toBe("completed");
   });
 
+  it("an earlier start sent with the record's id counts as named where its words named that record too (set S)", async () => {
+    const client = await w.connect(w.keys.sam);
+    const reply = await client.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "comment_ticket",
+        entity_id: "tkt_2",
+        intent: "Reply to the customer on the headphones ticket: 'The carrier says it arrives tomorrow.'",
+        patch: { body: "The carrier says it arrives tomorrow.", internal: false },
+        idempotency_key: "set-s-reply-1",
+      },
+    });
+    expect(sc(reply).status).toBe("completed");
+    const pending = await client.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "set_ticket_status",
+        entity_id: "tkt_2",
+        intent: "Then set the ticket to pending.",
+        patch: { status: "pending" },
+        idempotency_key: "set-s-pending-1",
+      },
+    });
+    expect(sc(pending)).toMatchObject({ status: "completed", capability: "set_ticket_status" });
+    // Sent with an id its words did not name, the earlier start names nothing.
+    const other = await client.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "comment_ticket",
+        entity_id: "tkt_9",
+        intent: "Tell the customer we are on it.",
+        patch: { body: "We are on it.", internal: false },
+        idempotency_key: "set-s-reply-2",
+      },
+    });
+    expect(sc(other).status).not.toBe("completed");
+  });
+
   it("an earlier start the user cancelled names no record for the next one", async () => {
     const client = await w.connect(w.keys.sam);
     const first = await client.callTool({

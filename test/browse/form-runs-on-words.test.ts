@@ -127,6 +127,9 @@ describe("a form's submit runs a change where start_action by words would (MCP o
 
   it("without the user's words, or with words that name no record, it waits: one line why, and the one call that runs it", async () => {
     const alice = await w.connect(w.keys.alice);
+    // The tests above started changes on ord_pending by words naming it, minutes ago: those words
+    // would name it for this agent's next start (named-earlier.ts). This one is a new conversation.
+    await w.db.action.deleteMany({ where: { entityId: "ord_pending" } });
     for (const fields of [
       { address_id: "Home" },
       { address_id: "Home", user_words: "change the delivery address to my home" },

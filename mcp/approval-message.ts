@@ -52,3 +52,13 @@ export function approvalMessage(summary: unknown, actionId: string, max = APPROV
   const at = Math.max(room.lastIndexOf("; "), room.lastIndexOf(", "));
   return `${head} ${at > 0 ? room.slice(0, at) : ""}${cut}${end}`;
 }
+
+/**
+ * What a host shows the person beside the approval link, on every face: the whole change they
+ * approve, compactly (the approval screen's summary, every row of it), else the action.
+ */
+export function approvalPrompt(summary: unknown, actionId: string, version: number): string {
+  return summary && typeof summary === "object"
+    ? approvalMessage(summary, actionId)
+    : `Approve ${actionId} (version ${version}). Decide in Signpost, then continue.`;
+}

@@ -122,6 +122,11 @@ export function createSignpostMcpServer<Ctx>(
     registerBrowseTools(server, (ctx) => callerOf(ctx).browseBackend(), {
       ...scope,
       startsChanges: faces.includes("actions"),
+      // Rounds bound to the agent as the action face binds its own.
+      approvals: {
+        requestState: deps.requestState,
+        agentIdOf: (ctx) => deps.gateway.agentIdOf(contextOf(ctx)),
+      },
     });
   face = "script";
   if (faces.includes("script") && deps.scripts)

@@ -2,8 +2,6 @@
 import {
   acceptedContent,
   type CallToolResult,
-  CLIENT_CAPABILITIES_META_KEY,
-  type ClientCapabilities,
   type InputRequiredResult,
   inputRequired,
   type McpServer,
@@ -18,14 +16,15 @@ import { moneyRenderer } from "@/server/connectors/sdk/money-renderer";
 import { argumentBoundsErrors } from "@/server/gateway/argument-bounds";
 import { redactText } from "@/server/redact-secrets";
 import { ConfirmationSummary } from "../components/confirmation-summary";
-import { approvalMessage } from "./approval-message";
+import { approvalPrompt } from "./approval-message";
 import { clientDeclaresTasks, createApprovalTask } from "./approval-tasks";
+import { clientCapabilities } from "./client-capabilities";
 import { compactSchema } from "./compact-schema";
 import { APPROVAL_META_KEY, CONFIRM_APP_URI } from "./confirm-app-html";
 import type { ActionToolName, GatewayOutcome, GatewayPort } from "./gateway-port";
 import { renderOutcomeText } from "./outcome-text";
 import { withReadFirst } from "./question-read";
-import type { SignpostRequestStateCodec } from "./request-state";
+import { peekActionId, type SignpostRequestStateCodec } from "./request-state";
 
 type MoneyOf = { keys?: string[]; currency?: string } | undefined;
 
@@ -244,24 +243,6 @@ async function resumeRound<Ctx>(
   return shapeResult(name, outcome, ctx, options, 1);
 }
 
-/** The action id is inside the signed payload; read it without trusting it (verify decides). */
-function peekActionId(rawState: string): string | undefined {
-  try {
-    const body = rawState.split(".")[1] ?? "";
-    const json = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as {
-      p?: { action_id?: unknown };
-    };
-    return typeof json.p?.action_id === "string" ? json.p.action_id : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function clientCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-}
-
 async function shapeResult<Ctx>(
   name: ActionToolName,
   outcome: GatewayOutcome,
@@ -337,7 +318,7 @@ async function shapeResult<Ctx>(
       return inputRequired({
         inputRequests: {
           approval: inputRequired.elicitUrl({
-            message: approvalPrompt(outcome, actionId),
+            message: approvalPrompt(outcome.summary, actionId, version),
             url,
           }),
         },
@@ -438,17 +419,6 @@ function waitsForApproval(outcome: GatewayOutcome): boolean {
     approval?.status === "pending" &&
     outcome.next_actions.some((next) => next.tool === "confirm_action" && next.requires_user_approval)
   );
-}
-
-/**
- * What the host shows the person beside the link: the whole change they approve, compactly (the
- * approval screen's summary, every row of it), else the action.
- */
-function approvalPrompt(outcome: GatewayOutcome, actionId: string): string {
-  const summary = outcome.summary;
-  return summary && typeof summary === "object"
-    ? approvalMessage(summary, actionId)
-    : `Approve ${actionId} (version ${outcome.version}). Decide in Signpost, then continue.`;
 }
 
 /** The agent's name from its trusted context, when the face's context carries one. */

@@ -1,4 +1,10 @@
-import { type McpServer, ResourceTemplate, type ServerContext } from "@modelcontextprotocol/server";
+import {
+  type CallToolResult,
+  type InputRequiredResult,
+  type McpServer,
+  ResourceTemplate,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { visibleRoutes } from "@/server/browse/browse-routes";
 import { navigate } from "@/server/browse/navigate";
@@ -13,6 +19,7 @@ import type { ValidationError } from "@/server/connectors/sdk/outcome";
 import { SCHEME_PATTERN } from "@/server/connectors/sdk/parse-browse-uri";
 import { argumentBoundsErrors, auditCopyOfOversized } from "@/server/gateway/argument-bounds";
 import { zodErrors } from "@/server/gateway/validation-errors";
+import { approvalRequest, type BrowseApprovals, resumedSubmit } from "./browse-approval-round";
 import { asksForChange, CHANGE_REQUEST_LINE } from "./change-request-line";
 import { compactSchema, type RawArguments } from "./compact-schema";
 import { pageOutputSchema } from "./outcome-output";
@@ -144,6 +151,27 @@ export async function runBrowseTool(
   return submit(backend, parsed.data.uri, parsed.data.fields);
 }
 
+/**
+ * A submit as the MCP tool makes it: a host that opens URLs for its person is asked to open the
+ * approval screen where the submit left an action waiting on them, and its retry (carrying the
+ * signed requestState) answers the action's page without submitting again. Arguments are checked
+ * first, as every submit's: a wrong one never spends a round's state.
+ */
+async function submitTool(
+  backend: BrowseBackend,
+  args: RawArguments,
+  ctx: ServerContext,
+  approvals: BrowseApprovals,
+): Promise<CallToolResult | InputRequiredResult> {
+  const parsed = parseArguments(submitInput, args);
+  if (!("data" in parsed)) return pageResult(await invalidArgumentsPage(backend, "submit", args, parsed));
+  const rawState = ctx.mcpReq.requestState<string>();
+  if (typeof rawState === "string" && rawState !== "")
+    return pageResult(await resumedSubmit(backend, parsed.data.uri, rawState, ctx, approvals));
+  const page = await submit(backend, parsed.data.uri, parsed.data.fields);
+  return (await approvalRequest(page, ctx, approvals)) ?? pageResult(page);
+}
+
 function pageResult(page: BrowsePage) {
   return {
     content: [{ type: "text" as const, text: page.markdown }],
@@ -159,8 +187,12 @@ export function registerBrowseTools(
    * that lists resources is built for (its routes are that caller's).
    */
   backendOf: (ctx?: ServerContext) => BrowseBackend,
-  /** `startsChanges`: the caller has the action face, so a search asking for a change names start_action. */
-  scope: { resources: boolean; startsChanges?: boolean } = { resources: true },
+  /**
+   * `startsChanges`: the caller has the action face, so a search asking for a change names
+   * start_action. `approvals`: a submit waiting on a person's approval keeps the call open on
+   * hosts that open URLs (browse-approval-round.ts); absent, every host gets the page.
+   */
+  scope: { resources: boolean; startsChanges?: boolean; approvals?: BrowseApprovals } = { resources: true },
 ): void {
   server.registerTool(
     "search",
@@ -208,7 +240,9 @@ export function registerBrowseTools(
       },
     },
     async (args: RawArguments, ctx: ServerContext) =>
-      pageResult(await runBrowseTool(backendOf(ctx), "submit", args)),
+      scope.approvals
+        ? submitTool(backendOf(ctx), args, ctx, scope.approvals)
+        : pageResult(await runBrowseTool(backendOf(ctx), "submit", args)),
   );
 
   // Hosts that attach resources can read the same pages: one resource (template) per route of

@@ -86,6 +86,19 @@ export function createSignpostRequestStateCodec(secret: string | Uint8Array, con
   };
 }
 
+/** The action id is inside the signed payload; read it without trusting it (verify decides). */
+export function peekActionId(rawState: string): string | undefined {
+  try {
+    const body = rawState.split(".")[1] ?? "";
+    const json = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as {
+      p?: { action_id?: unknown };
+    };
+    return typeof json.p?.action_id === "string" ? json.p.action_id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export type SignpostRequestStateCodec = ReturnType<typeof createSignpostRequestStateCodec>;
 
 /** A stable key for every instance: from `SIGNPOST_REQUEST_STATE_KEY`, else derived from a master secret. */

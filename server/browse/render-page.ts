@@ -1,6 +1,6 @@
 import type { BrowseBackend, OutcomeKindLike } from "../connectors/sdk/browse-backend";
 import type { AnyConnector } from "../connectors/sdk/define-connector";
-import type { ListedItem } from "../connectors/sdk/define-route";
+import type { AwaitingApproval, ListedItem } from "../connectors/sdk/define-route";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
 import { withPageScope } from "../connectors/sdk/page-scope";
 import { type PageBody, startPoints } from "./browse-routes";
@@ -29,6 +29,8 @@ export interface BrowsePage {
    * question (mcp/question-read.ts).
    */
   answer?: string;
+  /** The action this page leaves waiting on a person's approval (PageBody's), for the host. */
+  awaitingApproval?: AwaitingApproval;
 }
 
 /** A page's body, and for a search the section of it that answers the words (BrowsePage.answer). */
@@ -63,6 +65,9 @@ export async function renderPage(
       ? { items: body.items.map((i) => ({ ...i, id: backend.redact(i.id), title: backend.redact(i.title) })) }
       : {}),
     ...(body.answer ? { answer: backend.redact(body.answer) } : {}),
+    ...(body.awaitingApproval
+      ? { awaitingApproval: { ...body.awaitingApproval, url: backend.redact(body.awaitingApproval.url) } }
+      : {}),
   };
   return { page, body };
 }

@@ -1,6 +1,6 @@
 import { approvalNextSteps } from "./approval-next-steps";
 import type { BackendOutcome, BrowseBackend, Row } from "./browse-backend";
-import type { PageBody } from "./define-route";
+import type { AwaitingApproval, PageBody } from "./define-route";
 import { escapeText, type FormField, fieldList, link } from "./markdown";
 import { notRunYet, type SubmittedWords, waitsForConfirm } from "./not-run-yet";
 import { ENDED_STATUSES } from "./outcome";
@@ -98,11 +98,14 @@ export function actionPage(
   if (choices) parts.push(`## Choices\n\n${choices}`);
   const leftOut = notRepeatedLine(settled, unrepeated, uri);
   if (leftOut) parts.push(leftOut);
+  let awaitingApproval: AwaitingApproval | undefined;
   if (confirms) {
     const url =
       typeof outcome.approval_url === "string"
         ? outcome.approval_url
         : backend.consoleUrl(`/confirm/${actionId}`);
+    if (typeof outcome.version === "number")
+      awaitingApproval = { actionId, version: outcome.version, url, summary: outcome.summary };
     parts.push(
       `## Confirmation\n\nA person must approve version ${escapeText(outcome.version)} before anything happens${pendingUntil ? ` (pending until ${escapeText(pendingUntil.slice(11, 16))} UTC)` : ""}: ${url}`,
     );
@@ -143,6 +146,7 @@ export function actionPage(
     markdown: parts.join("\n\n"),
     actionId,
     capability: typeof outcome.capability === "string" ? outcome.capability : undefined,
+    ...(awaitingApproval ? { awaitingApproval } : {}),
   };
 }
 

@@ -40,6 +40,11 @@ export interface PageBody {
   markdown: string;
   actionId?: string;
   capability?: string;
+  /**
+   * Set where the page is an action left waiting on a person's approval: a host that opens URLs
+   * for its person sends them to `url` and keeps the call open (mcp/browse-approval-round.ts).
+   */
+  awaitingApproval?: AwaitingApproval;
   /** A listing's rows on this page: a search that narrowed it by words says when none match. */
   rows?: number;
   /** A listing's records on every page, where the system says: a status filter's line counts them. */
@@ -59,6 +64,16 @@ export interface PageBody {
    * the caller can see only a few, so "none" can be checked without another call.
    */
   items?: ListedItem[];
+}
+
+/** An action waiting on a person's approval of this version, and where they decide. */
+export interface AwaitingApproval {
+  actionId: string;
+  version: number;
+  /** The approval screen on Signpost's console (what the page's confirmation line links). */
+  url: string;
+  /** What the person approves (the action's decision summary), for the host's line beside the link. */
+  summary?: unknown;
 }
 
 /** One row of a listing as an empty search names it: its id and a few words of its title. */

@@ -53,6 +53,7 @@ export type {
 } from "./define-connector";
 export { defineConnector } from "./define-connector";
 export type {
+  AwaitingApproval,
   ChoiceFilter,
   FilterChoice,
   FilterSpec,

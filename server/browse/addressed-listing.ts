@@ -1,12 +1,14 @@
+import { takesEmailAddress } from "../connectors/sdk/define-route";
+import { emailAddresses } from "./address-words";
 import type { RouteDefinition } from "./browse-routes";
-import { emailAddresses } from "./filter-words";
 import { STOP, words } from "./route-words";
 
 /**
  * The one listing a search for an email address opens when its words name no page: the only
  * start-point listing among `routes` the caller may search that filters by an address
- * (`"email address"`), which the words then set (filter-words.ts). Issue 23: "alice@acme.test"
- * found nothing, and the model opened every record to read who raised each. Of several, the
+ * (`"email address"`, or a choice filter of addresses), which the words then set
+ * (address-words.ts). Issue 23: a customer's bare address found nothing, and the model opened
+ * every record to read who raised each. Of several, the
  * one the other words name by its title or address. Null when the query holds no address, or
  * when no listing, or no one listing, fits (the answer then lists pages as before).
  */
@@ -21,7 +23,7 @@ export function addressedListing(
       r.startPoint &&
       !r.pattern.includes("{") &&
       !r.submit &&
-      Object.values(r.filters ?? {}).includes("email address") &&
+      Object.values(r.filters ?? {}).some(takesEmailAddress) &&
       searchable(r),
   );
   if (taking.length <= 1) return taking[0] ?? null;

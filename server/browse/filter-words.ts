@@ -1,8 +1,15 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
-import type { ChoiceFilter, FilterChoice, RouteDefinition } from "../connectors/sdk/define-route";
+import {
+  type ChoiceFilter,
+  type FilterChoice,
+  type RouteDefinition,
+  takesEmailAddress,
+} from "../connectors/sdk/define-route";
 import { code } from "../connectors/sdk/markdown";
 import { type ReadWord, readWords } from "../connectors/sdk/negated-words";
 import { eventStem, stampedEvent } from "../connectors/sdk/record-events";
+import { addressFilters, localPartChoices } from "./address-words";
+import { filterName, NOT_A_NAME, tokens } from "./filter-tokens";
 import { ASKING, FRAMING, STOP, words } from "./route-words";
 
 /**
@@ -19,7 +26,10 @@ export interface NamedFilters {
   shown: string[];
   /** Words (after `words()`) that named a filter or one of its values: never the text filter. */
   used: Set<string>;
-  /** One markdown line per word that names values of two filters: neither is applied, nothing is guessed. */
+  /**
+   * One markdown line per word that names values of two filters, or two records of one ("jo" in
+   * two requesters' addresses): neither is applied, nothing is guessed.
+   */
   ambiguous: string[];
   /**
    * Declared values the words deny ("not delivered" → status delivered), or the others of a filter
@@ -71,55 +81,6 @@ function eventTimes(route: RouteDefinition, read: ReadWord[], skip: (key: string
   return out;
 }
 
-/** An email address as the words hold it, found whole: Signpost's own pattern, never the agent's. */
-const EMAIL_ADDRESS = /[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/gi;
-
-/** The email addresses a query holds, lower-cased, each once. */
-export function emailAddresses(q: string): string[] {
-  return [...new Set((q.match(EMAIL_ADDRESS) ?? []).map((a) => a.toLowerCase()))];
-}
-
-/**
- * The address filter (`"email address"`) one address in the words sets ("raised by
- * alice@acme.test" → `?requester_email=alice%40acme.test`), sent as a plain value the system
- * compares whole. With two such filters the one whose name the words say; none when the words
- * hold several addresses or name neither. Issue 23: the address was searched as text in
- * subjects, found nothing, and the model opened every record to read who raised it.
- */
-function addressFilters(route: RouteDefinition, q: string, skip: (key: string) => boolean): Timed[] {
-  const keys = Object.entries(route.filters ?? {})
-    .filter(([k, spec]) => spec === "email address" && !skip(k))
-    .map(([k]) => k);
-  const addresses = emailAddresses(q);
-  const address = addresses[0];
-  if (!keys.length || !address || addresses.length > 1) return [];
-  const said = new Set(tokens(q.replace(EMAIL_ADDRESS, " ")));
-  const named = keys.filter((k) => tokens(filterName(k)).some((w) => w !== "email" && said.has(w)));
-  const key = keys.length === 1 ? keys[0] : named.length === 1 ? named[0] : undefined;
-  if (!key) return [];
-  return [
-    {
-      param: `${key}=${encodeURIComponent(address)}`,
-      shown: `${filterName(key)} = ${address}`,
-      words: [...tokens(address), ...tokens(filterName(key))],
-      denied: false,
-    },
-  ];
-}
-
-/** Tokens of a value or label: `pending_payment` → pending, payment; `inProgress` → in, progres. */
-function tokens(text: string): string[] {
-  return words(text.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_\-./]+/g, " "));
-}
-
-/** A filter's name as a person says it: `team_id` → "team". */
-function filterName(key: string): string {
-  return key.replace(/_?(id|ids)$/i, "").replace(/[_-]+/g, " ") || key;
-}
-
-/** Values no word can name: switches (1/true), numbers, single letters. */
-const NOT_A_NAME = /^(true|false|yes|no|on|off|\d+|.)$/i;
-
 /** The words that name a value: a label's own words, not "the" or "all" (GitHub's `state=all`). */
 function namingWords(label: string): string[] {
   return [...new Set(tokens(label))].filter((w) => !STOP.has(w) && !FRAMING.has(w) && !ASKING.has(w));
@@ -167,6 +128,21 @@ function apartBefore(q: string, read: readonly ReadWord[], at: number): boolean 
   return SETS_APART.some((phrase) => before.includes(` ${phrase} `));
 }
 
+/** A line for each word naming several of one filter's records: which, and that none is applied. */
+function sharedWordLines(
+  key: string,
+  hits: ReadonlyArray<{ choice: FilterChoice; words: string[] }>,
+): string[] {
+  const shared = [...new Set(hits.flatMap((h) => h.words))].filter(
+    (w) => hits.filter((h) => h.words.includes(w)).length > 1,
+  );
+  return shared.map((w) => {
+    const values = hits.filter((h) => h.words.includes(w)).map((h) => h.choice.value);
+    const listed = values.slice(0, 5).map(code).join(", ");
+    return `${code(w)} names ${values.length} ${filterName(key)}s (${listed}${values.length > 5 ? ", …" : ""}): not applied; add the one meant (${code(`?${key}=`)}).`;
+  });
+}
+
 /** Labels of records read per search: a system with thousands of teams is not matched word by word. */
 const MAX_CHOICES = 500;
 
@@ -179,8 +155,9 @@ const MAX_CHOICES = 500;
  * be the opposite filter). Within one filter the longest label named wins ("shipping eu" over
  * "shipping"); two values of one declared filter ("open or pending") leave the API's filter off and
  * keep their rows where the listing is whole (left-out-rows.ts), unless the words set values
- * apart ("other than high or urgent"); one word naming values of two filters applies neither and
- * says so.
+ * apart ("other than high or urgent"); one word naming values of two filters, or two records of
+ * one, applies neither and says so. An address filter's records are named by the words before
+ * their `@` (localPartChoices), and the filter is set first, as a whole address sets it.
  */
 export async function namedFilters(
   backend: BrowseBackend,
@@ -204,6 +181,9 @@ export async function namedFilters(
   const named = new Map<string, { choice: FilterChoice; words: string[] }[]>();
   const timed = eventTimes(route, read, skip);
   const addressed = addressFilters(route, q, skip);
+  // Words a record's label named: the next choice filter's records are still read for them, so
+  // a word naming records of two filters is said (below) whichever filter was read first.
+  const byRecord = new Set<string>();
   for (const t of [...timed, ...addressed]) for (const w of t.words) used.add(w);
   // The negation itself is read here (applied, or said not to be): never a word to search for.
   if (denied.size) for (const w of read) if (w.negation) for (const t of tokens(w.raw)) used.add(t);
@@ -213,13 +193,17 @@ export async function namedFilters(
   );
   for (const [key, spec] of specs) {
     if (spec === "free text" || spec === "event time" || spec === "email address") continue;
-    // The filter's own name ("team") is a word about the listing, whichever value follows it.
-    for (const w of tokens(filterName(key))) used.add(w);
+    // The filter's own name ("team") is a word about the listing, whichever value follows it;
+    // an address filter's ("requester") only where it is set: else it names the rows' field.
+    const own = tokens(filterName(key));
+    if (!takesEmailAddress(spec)) for (const w of own) used.add(w);
     let choices: readonly FilterChoice[];
     let among: ReadonlySet<string>;
     if ("choices" in spec) {
-      if (skip(key) || ![...unexplained].some((w) => !used.has(w))) continue;
-      choices = ((await readChoices(spec, backend)) ?? []).slice(0, MAX_CHOICES);
+      const set = skip(key) || addressed.some((t) => t.param.startsWith(`${key}=`));
+      if (set || ![...unexplained].some((w) => !used.has(w) || byRecord.has(w))) continue;
+      const read = ((await readChoices(spec, backend)) ?? []).slice(0, MAX_CHOICES);
+      choices = spec.emailAddresses ? localPartChoices(read) : read;
       among = new Set([...unexplained].filter((w) => !denied.has(w)));
     } else {
       const declared = spec.map((v) => ({ value: v, label: v }));
@@ -246,9 +230,11 @@ export async function namedFilters(
           (o) => o !== h && o.words.length > h.words.length && h.words.every((w) => o.words.includes(w)),
         ),
     );
-    // Values of the same words ("price", "-price"): the plain one, a direction prefix aside.
+    // Declared values of the same words ("price", "-price"): the plain one, a direction prefix
+    // aside. Two records of the same words (two addresses "jo…") are both named: said below.
     const plain = longest.filter(
       (h) =>
+        "choices" in spec ||
         !longest.some((o) => o !== h && o.words.join(" ") === h.words.join(" ")) ||
         /^[A-Za-z0-9_ ]+$/.test(h.choice.value),
     );
@@ -262,6 +248,8 @@ export async function namedFilters(
         words: [...new Set(plain.filter((o) => o.choice.value === h.choice.value).flatMap((o) => o.words))],
       }));
     for (const h of plain) for (const w of h.words) used.add(w);
+    if ("choices" in spec) for (const h of plain) for (const w of h.words) byRecord.add(w);
+    if (plain.length) for (const w of own) used.add(w);
     if (distinct.length) named.set(key, distinct);
   }
   // A value whose words all lie inside another filter's longer value yields to it: "paid with a
@@ -286,9 +274,9 @@ export async function namedFilters(
   const ambiguous: string[] = [];
   for (const [w, keys] of owners) {
     if (keys.size < 2) continue;
-    const names = [...keys].map(filterName);
+    const names = [...keys].map((k) => `${/^[aeiou]/i.test(k) ? "an" : "a"} ${filterName(k)}`);
     ambiguous.push(
-      `${code(w)} names a ${names.slice(0, -1).join(", ")} and a ${names.at(-1)}: not applied; add the one meant (${[...keys].map((k) => code(`?${k}=`)).join(" or ")}).`,
+      `${code(w)} names ${names.slice(0, -1).join(", ")} and ${names.at(-1)}: not applied; add the one meant (${[...keys].map((k) => code(`?${k}=`)).join(" or ")}).`,
     );
   }
   // A word a value the API filters by names ("delivered" → `status=delivered`) is that filter,
@@ -316,6 +304,9 @@ export async function namedFilters(
     // the rows of the others are left out where the listing is whole (left-out-rows.ts). Played:
     // "the high or urgent tickets" listed every ticket, and the model filtered them by eye.
     const declared = route.filters?.[key];
+    // One word naming two of a filter's records (two requesters "jo…", two people "Lee"):
+    // neither, and said, as for a word naming values of two filters.
+    if (other && !Array.isArray(declared)) ambiguous.push(...sharedWordLines(key, hits));
     if (other) {
       if (
         Array.isArray(declared) &&
@@ -328,11 +319,18 @@ export async function namedFilters(
       }
       continue;
     }
-    params.push(`${key}=${encodeURIComponent(only.choice.value)}`);
+    const param = `${key}=${encodeURIComponent(only.choice.value)}`;
     // A value named by people's words for it is said with them: "status = pending (on hold)".
     const { value, label } = only.choice;
-    const spelt = Array.isArray(route.filters?.[key]) && label !== value ? `${value} (${label})` : label;
-    shown.push(`${filterName(key)} = ${spelt}`);
+    const spelt = Array.isArray(declared) && label !== value ? `${value} (${label})` : label;
+    // Whose records they are comes first, however the address was named (a whole one is first).
+    if (takesEmailAddress(declared)) {
+      params.unshift(param);
+      shown.unshift(`${filterName(key)} = ${value}`);
+    } else {
+      params.push(param);
+      shown.push(`${filterName(key)} = ${spelt}`);
+    }
   }
   return { params, shown, used, ambiguous, excluded };
 }

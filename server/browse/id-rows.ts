@@ -1,5 +1,6 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import type { AnyConnector } from "../connectors/sdk/define-connector";
+import { takesEmailAddress } from "../connectors/sdk/define-route";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
 import { fullestPage, rowsRead } from "./amount-rows";
 import { type RouteDefinition, routeTable } from "./browse-routes";
@@ -89,7 +90,7 @@ export async function idRows(
   const filters = route.filters ?? {};
   const byFilter = (field: string) => {
     const spec = filters[field];
-    return Array.isArray(spec) ? spec.includes(id) : typeof spec === "object";
+    return Array.isArray(spec) ? spec.includes(id) : typeof spec === "object" && !takesEmailAddress(spec);
   };
   const declared = Object.keys(filters).find(
     (f) => byFilter(f) && words(f.replace(/_/g, " ")).some((w) => own.has(w)),

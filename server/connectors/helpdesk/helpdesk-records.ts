@@ -1,6 +1,7 @@
 import type { BackendOutcome, BrowseBackend, ListPage } from "../sdk/browse-backend";
 import type { FilterChoice } from "../sdk/define-route";
 import type { ReferenceNames } from "../sdk/reference-labels";
+import { isOutcome } from "../sdk/route-pages";
 import type { HelpdeskAdapter, HelpdeskTeammate, HelpdeskTicket } from "./helpdesk-adapter";
 import { scopedTickets } from "./scoped-tickets";
 
@@ -90,6 +91,22 @@ export async function assigneeChoices(backend: BrowseBackend): Promise<FilterCho
   );
   if (!Array.isArray(people)) return null;
   return [...people, ...UNASSIGNED_WORDS.map((label) => ({ value: "none", label }))];
+}
+
+/** Tickets read for who raised them: the latest page, whatever the helpdesk holds. */
+const REQUESTERS_READ = 100;
+
+/**
+ * Who raised the tickets a listing filters by (`?requester_email=`): the addresses on the latest
+ * tickets the caller may see (the listing's own rule, so a customer's are only theirs), read when
+ * a search's words are left over; the search names one by the words before its `@`. Issue 23
+ * (set S): "Alice open tickets" searched subjects for "alice" and read as "she has none".
+ */
+export async function requesterChoices(backend: BrowseBackend): Promise<FilterChoice[] | null> {
+  const latest = await listTickets(backend, { page: 1, perPage: REQUESTERS_READ, sort: "-updated_at" });
+  if (isOutcome(latest)) return null;
+  const addresses = new Set(latest.data.map((t) => String(t.requester_email ?? "").toLowerCase()));
+  return [...addresses].filter(Boolean).map((a) => ({ value: a, label: a }));
 }
 
 /** What people call a ticket nobody is assigned (`?assignee_id=none`). */

@@ -19,7 +19,14 @@ import {
   perPage,
   viewPage,
 } from "../sdk/route-pages";
-import { assigneeChoices, helpdeskReferences, listTickets, teamChoices, teammates } from "./helpdesk-records";
+import {
+  assigneeChoices,
+  helpdeskReferences,
+  listTickets,
+  requesterChoices,
+  teamChoices,
+  teammates,
+} from "./helpdesk-records";
 import { raisedInsteadLine } from "./scoped-tickets";
 import { withEarlierCommentsLine } from "./ticket-comment-rows";
 import { TICKET_COMMENTS_ROUTE } from "./ticket-comments-route";
@@ -44,14 +51,15 @@ function withAssigneeNamed(view: BackendOutcome): BackendOutcome {
 /**
  * The ticket statuses and priorities of the legacy API (API.md), its teams and assignees (by
  * name, read when a search names one; `none` for nobody), who raised a ticket (an email address
- * a search's words hold), and the spellings of the `mine` switch.
+ * a search's words hold, or a word of one before its `@`: "Alice's tickets"), and the spellings
+ * of the `mine` switch.
  */
 const TICKET_FILTERS = {
   status: ["open", "pending", "resolved", "closed"],
   priority: ["low", "normal", "high", "urgent"],
   assignee_id: { choices: assigneeChoices },
   team_id: { choices: teamChoices },
-  requester_email: "email address",
+  requester_email: { choices: requesterChoices, emailAddresses: true },
   mine: ["1", "true", "0", "false"],
   sort: ["oldest", "newest", "updated"],
   q: "free text",

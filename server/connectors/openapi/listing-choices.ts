@@ -83,3 +83,32 @@ export function choiceFilters(ctx: RouteContext, filters: ApiParameter[], spec: 
   }
   return { ...spec, ...out };
 }
+
+/**
+ * An imported listing's address filters (`requester_email`, listing-filters.ts) as choices too:
+ * the addresses its own first page's rows hold under the filter's name, read only when a
+ * search's words are left over, so "tickets from jo" filters by jo@… as the hand-written
+ * helpdesk does. Only a listing with no path to fill and no filter it must be given reads them.
+ */
+export function addressChoices(plan: OperationPlan, ctx: RouteContext, spec: FilterSpec): FilterSpec {
+  if (Object.keys(plan.params).length || missingFilters(filtersOf(plan), {}).length) return spec;
+  const out: Record<string, ChoiceFilter> = {};
+  for (const [name, kind] of Object.entries(spec)) {
+    if (kind !== "email address") continue;
+    out[name] = {
+      emailAddresses: true,
+      async choices(backend) {
+        if ((await backend.authorize("navigate", plan.pattern)).decision !== "allow") return null;
+        const paging = plan.pagination ?? { kind: "none" as const };
+        const query = pagingQuery(paging, 1, CHOICES_PER_PAGE, undefined);
+        const answer = await send(ctx, backend, plan, {}, query);
+        if (isOutcome(answer) || answer.kind !== "ok") return null;
+        return (listingRows(plan, answer.body, resourceOf(plan)) ?? []).flatMap((row): FilterChoice[] => {
+          const value = row[name];
+          return typeof value === "string" && value.includes("@") ? [{ value, label: value }] : [];
+        });
+      },
+    };
+  }
+  return { ...spec, ...out };
+}

@@ -4,7 +4,7 @@ import { code, escapeText, link, recordRowLink } from "../sdk/markdown";
 import { formatBrowseUri } from "../sdk/parse-browse-uri";
 import { isOutcome, noRowsLine, outcomePage, pageNumber } from "../sdk/route-pages";
 import { rowUriPattern } from "../sdk/row-uri-pattern";
-import { choiceFilters } from "./listing-choices";
+import { addressChoices, choiceFilters } from "./listing-choices";
 import {
   askForFilters,
   detailQuery,
@@ -32,7 +32,7 @@ export function listingRoute(ctx: RouteContext, plan: OperationPlan, opener?: st
   // Row keys timing an event (`shipped_at`) the API does not filter by: narrowed here, per page.
   const stamps = (plan.rows?.stamps ?? []).filter((k) => !filters.some((f) => f.name === k));
   const spec = {
-    ...choiceFilters(ctx, filters, searchFilters(filters)),
+    ...addressChoices(plan, ctx, choiceFilters(ctx, filters, searchFilters(filters))),
     ...Object.fromEntries(stamps.map((k) => [k, "event time" as const])),
   };
   const paging = plan.pagination ?? { kind: "none" as const };

@@ -9,7 +9,8 @@ import type { BrowseUri } from "./parse-browse-uri";
  * `"event time"` a row key timing an event (`shipped_at`, record-events.ts): `?shipped_at=none`
  * keeps the rows that did not go through it (yet), `=any` those that did; a search's words naming
  * the event ("not shipped", "delivered") set it. `"email address"` marks a filter the system
- * compares with one address whole (`?requester_email=`): an address a search's words hold sets it.
+ * compares with one address whole (`?requester_email=`): an address a search's words hold sets it
+ * (a `ChoiceFilter` of `emailAddresses` also takes a word naming one of its addresses).
  */
 export type FilterSpec = Record<
   string,
@@ -31,6 +32,19 @@ export interface FilterChoice {
  */
 export interface ChoiceFilter {
   choices(backend: BrowseBackend): Promise<readonly FilterChoice[] | null>;
+  /**
+   * The values are email addresses (`?requester_email=`): an address the words hold sets the
+   * filter whole, as for an `"email address"` filter, and a word of the part before the `@` of
+   * one the choices read names it ("jo" → jo@…; "jo.b" holds "jo"). The domain never
+   * names anyone: it is everyone's. Issue 23 (set S): "<name> open tickets" searched subjects for
+   * the name, found none, and read as "they have no tickets".
+   */
+  emailAddresses?: true;
+}
+
+/** Whether a filter takes one email address: `"email address"`, or a choice filter of addresses. */
+export function takesEmailAddress(spec: FilterSpec[string] | undefined): boolean {
+  return spec === "email address" || (typeof spec === "object" && "choices" in spec && !!spec.emailAddresses);
 }
 
 /** A rendered page before the browse layer adds its footer and link list. */

@@ -1013,6 +1013,7 @@ describeEachProvider("helpdesk write capabilities, table-driven (%s, real legacy
         "assign_ticket",
         "resolve_ticket",
         "reopen_ticket",
+        "close_ticket",
         "change_ticket_priority",
         "set_ticket_status",
         "move_ticket_to_team",

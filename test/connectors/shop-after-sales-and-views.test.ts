@@ -532,6 +532,8 @@ describeEachProvider(
       expect(ticket.next_actions.map((n) => n.args?.capability)).toEqual([
         "change_ticket_priority",
         "reopen_ticket",
+        // Only a resolved ticket is closed (an open one is resolved first, with its resolution).
+        "close_ticket",
         // Any ticket takes a comment, a resolved one too.
         "comment_ticket",
       ]);

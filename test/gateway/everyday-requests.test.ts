@@ -42,7 +42,10 @@ const HELPDESK: Case[] = [
   ["Add a comment to tkt_3: 'we are on it'", "comment_ticket"],
   ["Leave a note on the ticket that is pending saying we called the customer", "comment_ticket"],
   ["Resolve ticket tkt_2, the customer confirmed the fix", "resolve_ticket"],
-  ["Close the ticket that is solved", "resolve_ticket"],
+  // A ticket said to be solved is resolved already: closing it is close_ticket's.
+  ["Close the ticket that is solved", "close_ticket"],
+  // Closing an open ticket needs its resolution: resolve_ticket is started instead.
+  ["Close the charged twice ticket, we refunded the second charge", "resolve_ticket"],
   ["Mark the login ticket as done", "resolve_ticket"],
   ["Reopen tkt_5, the problem is back", "reopen_ticket"],
   ["The customer says it is still broken, reopen the ticket", "reopen_ticket"],

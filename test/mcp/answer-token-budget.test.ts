@@ -119,14 +119,18 @@ describe("what representative answers cost a model (o200k tokens)", () => {
     // The assignee's name is on its id's line (the view's `assignee` object no longer says it again).
     expect(ticket).toMatch(/^- \*\*assignee id, resolution:\*\* —$/m);
     // What the forms below do is not said again; what may not be done is, with why.
-    expect(ticket).toMatch(/^- \*\*not now:\*\* reopen ticket: ticket_not_resolved$/m);
+    // An open ticket is not closed (close_ticket takes resolved ones): said, as resolving comes first.
+    expect(ticket).toMatch(
+      /^- \*\*not now:\*\* reopen ticket: ticket_not_resolved · close ticket: ticket_not_resolved$/m,
+    );
     expect(ticket).toContain("(helpdesk://ticket/tkt_9/assign)");
     // 400 since the ticket shows its comments (set F: "what did we tell the customer…" could not
     // be answered from the page): tkt_9's one comment is a table of ~45 tokens. 475 since an open
     // ticket offers two more forms (set its status, move it to a team: ~36 tokens a line), where
     // asking for either found no capability at all (issue 23: 4 calls, then nothing done).
-    // 480 since the forms' key says user_words fill fields (set R).
-    expect(tokens(ticket)).toBeLessThanOrEqual(480);
+    // 480 since the forms' key says user_words fill fields (set R). 488 since an open ticket says
+    // it is not closed as it is (close_ticket: set S's "close" of a resolved ticket found nothing).
+    expect(tokens(ticket)).toBeLessThanOrEqual(488);
     const tickets = text(await sam.callTool({ name: "navigate", arguments: { uri: "helpdesk://tickets" } }));
     expect(tickets).toMatch(/^\| `tkt_8` \|.*\| 20\d\d-\d\d-\d\d, \d+ days ago \|$/m);
     // 480 since each assignee shows by name beside its id, "Bella Billing (`tm_bella`)": 464 →
@@ -177,7 +181,8 @@ describe("what representative answers cost a model (o200k tokens)", () => {
     const one = text(await sam.callTool({ name: "search", arguments: { query: "charged twice ticket" } }));
     expect(one).toContain("(helpdesk://ticket/tkt_1) (opened here)");
     // 565 since the page offers the status and team forms (~36 tokens each; see above).
-    // 567 since the forms' key says user_words fill fields (set R).
-    expect(tokens(one)).toBeLessThanOrEqual(568);
+    // 567 since the forms' key says user_words fill fields (set R). 575 since an open ticket says
+    // it is not closed as it is (close_ticket; see above).
+    expect(tokens(one)).toBeLessThanOrEqual(576);
   });
 });

@@ -50,7 +50,9 @@ describe("setting a ticket's status and moving it to another team (MCP over HTTP
       expect(await first(q), q).toBe("move_ticket_to_team");
     for (const [q, cap] of [
       ["resolve the ticket", "resolve_ticket"],
-      ["close the ticket", "resolve_ticket"],
+      // A resolved ticket is closed by close_ticket; one still open is resolved with a resolution.
+      ["close the ticket", "close_ticket"],
+      ["close this open ticket, we fixed it", "resolve_ticket"],
       ["reopen the ticket", "reopen_ticket"],
       ["make tkt_2 urgent", "change_ticket_priority"],
       ["assign it to Bella", "assign_ticket"],

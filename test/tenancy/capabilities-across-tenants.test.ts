@@ -56,6 +56,7 @@ const capabilities: Array<{
     entity_id: "tkt_5",
     patch: { reason: "Discount missing again" },
   },
+  { capability: "close_ticket", role: "support", entity_id: "tkt_5" },
   {
     capability: "comment_ticket",
     role: "support",

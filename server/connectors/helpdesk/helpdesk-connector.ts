@@ -5,6 +5,7 @@ import { bearerHealthCheck } from "../sdk/http-client";
 import { escapeText, link } from "../sdk/markdown";
 import { assignTicket } from "./capabilities/assign-ticket";
 import { changeTicketPriority } from "./capabilities/change-ticket-priority";
+import { closeTicket } from "./capabilities/close-ticket";
 import { commentTicket } from "./capabilities/comment-ticket";
 import { moveTicketToTeam } from "./capabilities/move-ticket-to-team";
 import { reopenTicket } from "./capabilities/reopen-ticket";
@@ -74,6 +75,7 @@ export const helpdeskConnector = defineConnector<HelpdeskAdapter>({
     changeTicketPriority,
     resolveTicket,
     reopenTicket,
+    closeTicket,
     commentTicket,
     setTicketStatus,
     moveTicketToTeam,
@@ -112,6 +114,7 @@ export const helpdeskConnector = defineConnector<HelpdeskAdapter>({
     change_ticket_priority: "helpdesk://ticket/{id}/priority",
     resolve_ticket: "helpdesk://ticket/{id}/resolve",
     reopen_ticket: "helpdesk://ticket/{id}/reopen",
+    close_ticket: "helpdesk://ticket/{id}/close",
     comment_ticket: "helpdesk://ticket/{id}/comment",
     set_ticket_status: "helpdesk://ticket/{id}/status",
     move_ticket_to_team: "helpdesk://ticket/{id}/team",

@@ -201,6 +201,13 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
         ["reopen", "again", "unresolved"],
       ],
       [
+        "close",
+        "close_ticket",
+        "Close ticket",
+        "Form: close a resolved ticket, keeping its resolution.",
+        ["close", "archive"],
+      ],
+      [
         "comment",
         "comment_ticket",
         "Comment on ticket",

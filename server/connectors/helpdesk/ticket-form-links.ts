@@ -6,6 +6,7 @@ const TICKET_FORMS: ReadonlyArray<readonly [capability: string, label: string, p
   ["change_ticket_priority", "Change priority", "priority"],
   ["resolve_ticket", "Resolve", "resolve"],
   ["reopen_ticket", "Reopen", "reopen"],
+  ["close_ticket", "Close", "close"],
   ["comment_ticket", "Add a comment", "comment"],
   ["set_ticket_status", "Set status", "status"],
   ["move_ticket_to_team", "Move to a team", "team"],

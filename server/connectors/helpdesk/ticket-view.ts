@@ -21,6 +21,14 @@ export async function ticketView(adapter: HelpdeskAdapter, ticketId: string) {
       ticket.status !== "closed" ? { eligible: true } : { eligible: false, reason: "ticket_closed" },
     resolve_ticket: open ? { eligible: true } : { eligible: false, reason: "ticket_already_resolved" },
     reopen_ticket: !open ? { eligible: true } : { eligible: false, reason: "ticket_not_resolved" },
+    // Only a resolved ticket: an open one is resolved first, with its resolution.
+    close_ticket:
+      ticket.status === "resolved"
+        ? { eligible: true }
+        : {
+            eligible: false,
+            reason: ticket.status === "closed" ? "ticket_already_closed" : "ticket_not_resolved",
+          },
     set_ticket_status: open ? { eligible: true } : { eligible: false, reason: "ticket_not_open" },
     move_ticket_to_team: open ? { eligible: true } : { eligible: false, reason: "ticket_not_open" },
     // Any ticket takes a comment (a closed one too: the customer may still be told something).

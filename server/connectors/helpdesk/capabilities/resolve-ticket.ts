@@ -12,8 +12,11 @@ export const resolveTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
   title: "Resolve ticket",
   description: "Marks one open or pending ticket resolved, with the resolution that explains what was done.",
   trigger: {
-    use: "A support operator has solved the customer's problem and wants the ticket marked resolved or closed with a resolution.",
-    avoid: "Not for tickets already resolved or closed; not without a resolution.",
+    // "Close" is this capability's word for an open ticket (closing it needs the resolution);
+    // a resolved ticket is closed by close_ticket, which keeps the resolution it has.
+    use: "A support operator has solved the customer's problem on an open or pending ticket and wants it marked resolved, or closed, with a resolution.",
+    avoid:
+      "Not for tickets already resolved or closed (close_ticket closes a resolved one); not without a resolution.",
   },
   synonyms: [
     "resolve",

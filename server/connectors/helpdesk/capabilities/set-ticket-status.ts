@@ -15,8 +15,9 @@ import {
 /**
  * The statuses an agent sets on work still to do. `resolved` is resolve_ticket's (it records the
  * resolution the customer is told); `closed` is not offered: the legacy PATCH would take it, but
- * a ticket closed here would skip the resolution resolve_ticket requires ("close the ticket" is
- * resolve_ticket's word), and reopen_ticket brings resolved and closed ones back with a reason.
+ * an open ticket closed here would skip the resolution resolve_ticket requires. A resolved ticket
+ * is closed by close_ticket (its resolution kept), and reopen_ticket brings resolved and closed
+ * ones back with a reason.
  */
 const SETTABLE = ["open", "pending"] as const;
 type Settable = (typeof SETTABLE)[number];
@@ -31,7 +32,7 @@ export const setTicketStatus = defineCapability<HelpdeskAdapter, TicketDerived>(
     // with this capability when it said "waiting on the customer").
     use: "A support operator wants a ticket on hold or pending (waiting), or off hold back to open.",
     avoid:
-      "Not for resolving or closing (resolve_ticket), nor for resolved or closed tickets (reopen_ticket).",
+      "Not for resolving or closing an open ticket (resolve_ticket), nor for closing a resolved one (close_ticket), nor for resolved or closed tickets (reopen_ticket).",
   },
   synonyms: [
     "status",

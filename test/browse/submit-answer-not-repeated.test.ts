@@ -36,8 +36,9 @@ describe("a submit's answer does not repeat what was just sent", () => {
     expect(form).not.toMatch(/^ {2}item_id:/m);
     // 925 tokens before; the order and its items stay as context. 760 since stop 47: the form
     // lists after-sales' optional `refund_to` too (~10 tokens; the answer's ids and times move it
-    // by a few tokens from run to run).
-    expect(encode(out).length).toBeLessThan(760);
+    // by a few tokens from run to run). 770 since set R: the after-sales paths say "money back"
+    // as people do (~4 tokens; 760 was reached in one run).
+    expect(encode(out).length).toBeLessThan(770);
 
     const id = /actions:\/\/([A-Za-z0-9_-]+)/.exec(out)?.[1];
     const whole = text(await alice.callTool({ name: "navigate", arguments: { uri: `actions://${id}` } }));

@@ -104,6 +104,16 @@ export function orderNode(
 }
 
 /**
+ * What people call each status, for the ORDER node's words and the orders listing's filter alike:
+ * set T's "orders waiting for payment" searched the listing and filtered nothing.
+ */
+export const ORDER_STATUS_WORDS = {
+  pending_payment: ["waiting for payment", "awaiting payment", "waiting to be paid", "payment due"],
+  shipped: ["on its way", "on the way", "in transit", "out for delivery"],
+  delivered: ["arrived"],
+};
+
+/**
  * What an order went through, by its status: a delivered order was paid and shipped, so "my order
  * that hasn't shipped" never means it; the shop cancels only orders not yet shipped. And what
  * people call each status: "my order that's waiting for payment" is the pending_payment one
@@ -113,11 +123,7 @@ const ORDER_LIFECYCLE = statusLifecycle(
   "status",
   ["pending_payment", "paid", "shipped", "delivered"],
   { cancelled: "paid" },
-  {
-    pending_payment: ["waiting for payment", "awaiting payment", "waiting to be paid", "payment due"],
-    shipped: ["on its way", "on the way", "in transit", "out for delivery"],
-    delivered: ["arrived"],
-  },
+  ORDER_STATUS_WORDS,
 );
 
 /** The verdict of an order what was given (an exchange) cannot be done for. */

@@ -3,6 +3,7 @@ import type { FilterSpec, RouteDefinition } from "../sdk/define-route";
 import { code, money } from "../sdk/markdown";
 import { askedColumnNames, referenceLabels } from "../sdk/reference-labels";
 import { filterValue, invalidFilterPage, isOutcome, listPage, pageNumber, perPage } from "../sdk/route-pages";
+import { ORDER_STATUS_WORDS } from "./order-node";
 import { PAYMENT_WORDS } from "./payment-words";
 import { returnableNow } from "./returnable-now";
 import { shippedTracking } from "./shipped-tracking";
@@ -115,10 +116,12 @@ const ORDER_FILTERS = {
 /**
  * What people call the ways an order was paid (filter-words.ts reads them), each with "paid" and
  * "pay" too: "orders I paid with store credit" names how they were paid, not the status `paid`
- * (the longer words win), and "pay" is no word left over to look for in the rows.
+ * (the longer words win), and "pay" is no word left over to look for in the rows. And what people
+ * call each status ("waiting for payment", "on its way"), as the ORDER node reads them.
  */
-const ORDER_PAYMENT_WORDS = {
+const ORDER_VALUE_WORDS = {
   payment_method: { balance: withPaid(PAYMENT_WORDS.balance), card: withPaid(PAYMENT_WORDS.card) },
+  status: ORDER_STATUS_WORDS,
 };
 
 /** The names first (a filter is said back in the first of its fewest words), then "paid with …", "pay with …". */
@@ -140,7 +143,7 @@ export const ORDERS_ROUTE: RouteDefinition = {
   startPoint: true,
   example: "shop://orders?status=delivered",
   filters: ORDER_FILTERS,
-  valueWords: ORDER_PAYMENT_WORDS,
+  valueWords: ORDER_VALUE_WORDS,
   async render(match, backend) {
     const invalid = invalidFilterPage("Orders", match.uri, ORDER_FILTERS);
     if (invalid) return invalid;

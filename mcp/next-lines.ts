@@ -60,3 +60,18 @@ export function notDoneLines(result: OutcomeLike): string[] {
           : `not done: "${escapeText(a.words)}" (no capability does it; tell the user)`,
     );
 }
+
+/**
+ * The other asks of the user's words this same call ran (gateway other-asks-run.ts), each on one
+ * line: the words, the action that did them and how it ended, so the answer says the whole
+ * request's outcome and no call is left to make for them.
+ */
+export function alsoDoneLines(result: OutcomeLike): string[] {
+  const done = Array.isArray(result.also_done) ? (result.also_done as Json[]) : [];
+  return done
+    .filter((d) => typeof d.words === "string" && typeof d.action_id === "string")
+    .map(
+      (d) =>
+        `also ${d.status === "completed" ? "done" : escapeText(String(d.status))}: "${escapeText(d.words as string)}" → ${escapeText(String(d.capability))} ${code(d.action_id)}: ${escapeText(String(d.message ?? ""))}`,
+    );
+}

@@ -11,7 +11,7 @@ import { defaultedLine } from "./defaulted-text";
 import { doneWith } from "./done-with";
 import { fromWordsLine, saysWord } from "./from-words-line";
 import { laterLine } from "./later-text";
-import { nextLine, notDoneLines } from "./next-lines";
+import { alsoDoneLines, nextLine, notDoneLines } from "./next-lines";
 import type { OutcomeLike } from "./outcome-output";
 
 type Json = Record<string, unknown>;
@@ -34,6 +34,7 @@ const RENDERED = new Set([
   "allowed_patch",
   "validation_errors",
   "requires_confirmation",
+  "requires_approval",
   "summary",
   "approval",
   "approval_url",
@@ -58,8 +59,9 @@ const RENDERED = new Set([
   "later",
   // A resent request's first action: the message says which and when.
   "same_request",
-  // Each other ask is a next line, or a "not done" line.
+  // Each other ask is a next line, or a "not done" line; one this call ran, an "also done" line.
   "also_asked",
+  "also_done",
 ]);
 
 /** How many entries of a list the text shows: ten answer most questions whole. */
@@ -454,6 +456,7 @@ export function renderOutcomeText(
   // A decided approval matters while it still decides something, not after the effect.
   else if (approval && !result.effect) lines.push(approval);
 
+  lines.push(...alsoDoneLines(result));
   const notDone = notDoneLines(result);
   lines.push(...notDone);
   if (result.next_actions.length) {

@@ -44,6 +44,8 @@ export interface ActionResponse extends OutcomeBase {
   allowed_patch?: string[];
   validation_errors?: ValidationError[];
   requires_confirmation?: boolean;
+  /** A dry run's: whether a person must approve the change as it stands. */
+  requires_approval?: boolean;
   summary?: Record<string, unknown> | null;
   approval?: ApprovalView | null;
   approval_url?: string;

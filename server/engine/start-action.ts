@@ -226,6 +226,9 @@ export async function startAction(
       allowed_patch: allowedPatch(capability, entityId),
       validation_errors: state.validation_errors,
       requires_confirmation: ev.atConfirmation,
+      // Whether a person must approve it as it stands: a start made for another ask is tried only
+      // where nobody must (gateway other-asks-run.ts), never opening an approval it then voids.
+      requires_approval: state.requires_approval,
       summary: state.summary,
       result: state.result,
       ...(Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {}),

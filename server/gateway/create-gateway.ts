@@ -104,6 +104,7 @@ export function createGateway(options: GatewayOptions) {
     confirmAction,
     confirmWithServerKey: confirmWithServerKeyOperation(deps),
     possibleOn: possibleOnRecordOperation(deps),
+    cancelAction,
   });
 
   const operations = {

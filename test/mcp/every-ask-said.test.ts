@@ -16,32 +16,28 @@ describe("every ask of the words is said (MCP over HTTP, real gateway and legacy
   afterAll(async () => w?.close());
   beforeEach(async () => w.legacy.reset());
 
-  it("'Make tkt_2 high priority and give it to Sara.' changes the priority and names the assignment's call", async () => {
+  it("'Make tkt_2 high priority and give it to Sara.' changes the priority and, in the same call, assigns it", async () => {
     const client = await w.connect(w.keys.sam);
     const out = await client.callTool({
       name: "start_action",
       arguments: { intent: "Make tkt_2 high priority and give it to Sara." },
     });
-    expect(sc(out).capability).toBe("change_ticket_priority");
-    expect(sc(out).also_asked).toEqual([
-      { words: "give it to Sara", capability: "assign_ticket", entity_id: "tkt_2" },
+    expect(sc(out)).toMatchObject({ capability: "change_ticket_priority", status: "completed" });
+    // The other ask needs nobody's approval: the call the agent would make next ran here
+    // (other-asks-run.ts), and the answer says so on one line.
+    expect(sc(out).also_done).toEqual([
+      expect.objectContaining({ words: "give it to Sara", capability: "assign_ticket", status: "completed" }),
     ]);
-    const next = sc(out).next_actions as Json[];
-    expect(next).toContainEqual(
-      expect.objectContaining({
-        tool: "start_action",
-        args: { capability: "assign_ticket", entity_id: "tkt_2", intent: "give it to Sara (tkt_2)" },
-      }),
-    );
-    expect(text(out)).toContain(
-      'also asked: "give it to Sara" → start_action `{"capability":"assign_ticket","entity_id":"tkt_2","intent":"give it to Sara (tkt_2)"}`',
-    );
-    expect(text(out)).not.toMatch(/flow finished/);
-    // The call named does the rest, as it stands: the words it sends name the record.
-    const call = next.find((n) => n.tool === "start_action") as { args: Json };
-    const rest = await client.callTool({ name: "start_action", arguments: call.args });
-    expect(sc(rest)).toMatchObject({ outcome: "applied", status: "completed", capability: "assign_ticket" });
-    expect(sc(rest).from_words).toMatchObject({ assignee_id: "tm_sara" });
+    expect(sc(out).also_asked).toBeUndefined();
+    expect(text(out)).toMatch(/^also done: "give it to Sara" → assign_ticket `[a-z0-9]+`: /m);
+    // Every ask done: the flow is finished, said so after the line of the second.
+    expect(text(out)).not.toMatch(/also asked/);
+    const ticket = (await (
+      await fetch(`${w.legacy.url}/v1/tickets/tkt_2`, {
+        headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
+      })
+    ).json()) as Json;
+    expect(ticket).toMatchObject({ priority: "high", assignee_id: "tm_sara" });
   });
 
   it("the other ask started by the model's own fragment runs: the user's words named its record a moment before (sets O, P)", async () => {
@@ -59,7 +55,7 @@ describe("every ask of the words is said (MCP over HTTP, real gateway and legacy
     // After a start whose words named tkt_1 (the assignment), the same fragment runs at once.
     const first = await client.callTool({
       name: "start_action",
-      arguments: { intent: "Give the charged twice ticket to Bella and raise it to urgent." },
+      arguments: { intent: "Give the charged twice ticket to Bella." },
     });
     expect(sc(first)).toMatchObject({ capability: "assign_ticket", status: "completed" });
     const second = await client.callTool({ name: "start_action", arguments: fragment });

@@ -7,10 +7,11 @@ import { firstOfSeveralAsks } from "./first-ask";
 import { HELD_TEXT, textHeldForCheck } from "./held-text";
 import { insteadOfRefused } from "./instead-of-refused";
 import { advanceActionInputSchema, startActionInputSchema } from "./operation-schemas";
-import { otherAskCalls, otherAsks } from "./other-asks";
+import { otherAsks } from "./other-asks";
 import { pickByFields } from "./pick-by-fields";
 import { narrowedTie, type PickedBeyondWords, type PossibleOn, pickByRecord } from "./pick-by-record";
 import { readingPath } from "./reading-path";
+import { searchAskAlone, withOtherAsksOf } from "./with-other-asks";
 
 type Outcome = OutcomeBase & Record<string, unknown>;
 type Operation = (ctx: TrustedContext | null, raw: unknown) => Promise<Outcome>;
@@ -28,6 +29,8 @@ interface Steps {
   confirmAction: Operation;
   /** confirm_action under a key the server made: its own permission check and audit row. */
   confirmWithServerKey: Operation;
+  /** cancel_action: a start made for another ask that did not run at once (other-asks-run.ts). */
+  cancelAction: Operation;
   /** The capability of the action the caller's key started, if any. */
   startedWith: (ctx: TrustedContext, idempotencyKey: string) => Promise<string | null>;
   /** What the caller may start on the record given or quoted now (possible-on-record.ts). */
@@ -330,48 +333,18 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     return read.asks.length > 0 || read.more > 0;
   }
 
-  /** One ask's words searched alone, as the caller may see capabilities (audited). */
-  function searchAlone(ctx: TrustedContext | null) {
-    return async (query: string) => {
-      const found = await steps.searchCapabilities(ctx, { query, limit: 10 });
-      return found.outcome === "applied"
-        ? ((found.results ?? []) as CapabilityHit[]).filter((h) => !h.another_ask)
-        : [];
-    };
-  }
+  const searchAlone = (ctx: TrustedContext | null) => searchAskAlone(steps.searchCapabilities, ctx);
 
-  /**
-   * The started action's answer, with what else the words asked and the call that does each: it
-   * never ends the flow with the rest of the request unsaid (other-asks.ts; a refused start's: unread).
-   */
-  async function withOtherAsks(
+  /** The answer with the words' other asks: run where they need nobody, else each with its call. */
+  function withOtherAsks(
     ctx: TrustedContext,
     intent: string | undefined,
     out: Outcome,
     setWords: readonly string[],
-  ): Promise<Outcome> {
-    if (!intent || typeof out.action_id !== "string" || typeof out.capability !== "string") return out;
-    const entity = out.entity as { type: string; id: string } | undefined;
-    const read = await otherAsks(intent, { capability: out.capability, entity }, searchAlone(ctx), setWords);
-    const { more } = read;
-    // A call on a record is offered only where its capability can take that record now (the
-    // check a start makes, one evaluation per ask): a cancel of unpaid orders was offered on a
-    // delivered, paid one (issue 23). Otherwise the ask is said as not possible there now.
-    const asks = await Promise.all(
-      read.asks.map(async (a) => {
-        if (!a.capability) return out.status === "refused" ? { ...a, unread: true as const } : a;
-        if (!a.entity_id) return a;
-        const on = await steps.possibleOn(ctx, { entityId: a.entity_id, only: [a.capability] });
-        return on && !on.next.length ? { ...a, not_now: true as const } : a;
-      }),
+  ) {
+    return withOtherAsksOf(steps, ctx, intent, out, setWords, async (args) =>
+      confirmWhenReady(ctx, undefined, await steps.startAction(ctx, args, SERVER_KEY), String(args.intent)),
     );
-    if (!asks.length && !more) return out;
-    const said = asks.map(({ pointed: _, ...a }) => a);
-    return {
-      ...out,
-      ...(said.length ? { also_asked: said } : {}),
-      next_actions: [...(out.next_actions ?? []), ...otherAskCalls(asks, more)],
-    };
   }
 
   async function advanceAction(ctx: TrustedContext | null, raw: unknown): Promise<Outcome> {

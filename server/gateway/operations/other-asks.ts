@@ -18,6 +18,8 @@ export interface OtherAsk {
   pointed?: true;
   /** The capability cannot take the record now (its start would refuse it): no call is offered. */
   not_now?: true;
+  /** Its capability may need nobody's approval (never, or on a condition): it may run in the same call (other-asks-run.ts). */
+  unapproved?: true;
 }
 
 /** Searches capabilities for words, as the caller may see them (the search operation, audited). */
@@ -104,12 +106,14 @@ export async function otherAsks(
     .filter((r) => !r.done)
     .map(({ words, best, record, named }) => {
       if (!best) return { words };
+      const alone = best.requires_approval !== true ? { unapproved: true as const } : {};
       // A pointing word means the started record only where the capability is for its kind.
       const sameKind = !record || record !== started.entity?.id || best.applies_to === started.entity.type;
-      if (!record || !sameKind) return { words, capability: best.capability };
+      if (!record || !sameKind) return { words, capability: best.capability, ...alone };
       return {
         words,
         capability: best.capability,
+        ...alone,
         entity_id: record,
         ...(record !== named ? { pointed: true as const } : {}),
       };

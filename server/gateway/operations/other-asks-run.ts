@@ -1,0 +1,72 @@
+import type { GatewayOutcome } from "../gateway-pipeline";
+import type { OtherAsk } from "./other-asks";
+
+/** One other ask this call ran: its words, the action that did it and how that ended. */
+export interface AlsoDone {
+  words: string;
+  capability: string;
+  action_id: string;
+  status: string;
+  message: string;
+}
+
+/** What running the other asks needs: the start the agent's own call would make, and a cancel. */
+export interface AskRunner {
+  /** start_action with these arguments as the agent would call it (composed: key of the server's, confirm). */
+  start(args: Record<string, unknown>): Promise<GatewayOutcome>;
+  cancel(actionId: string): Promise<unknown>;
+}
+
+/** Asks run in one call at most: the rest keep their one call each. */
+const MAX_RUN = 3;
+
+/**
+ * The other asks of words whose first change ran at once, each run in the same call where it can
+ * run at once too: its capability needs nobody's approval, and the start the agent would make
+ * next (`also asked … → start_action {…}`) runs it, under the engine's own rules (the record the
+ * user's words named, or the only one). Sets O–T: "assign the ticket to Sara and set it to
+ * pending" took a call per ask, where the legacy API's one PATCH did both. Each is previewed
+ * first (a dry run: nothing saved) and started only where no person must approve it as it stands;
+ * a start that then stops anyway (a field missing, the record the agent's pick) is cancelled, so
+ * nothing is left half-started, and the ask stays offered as its one call. Asks run in order.
+ */
+export async function runOtherAsks(
+  asks: readonly OtherAsk[],
+  runner: AskRunner,
+): Promise<{ done: AlsoDone[]; left: OtherAsk[] }> {
+  const done: AlsoDone[] = [];
+  const left: OtherAsk[] = [];
+  for (const ask of asks) {
+    if (!ask.capability || ask.not_now || !ask.unapproved || done.length >= MAX_RUN) {
+      left.push(ask);
+      continue;
+    }
+    const args = {
+      capability: ask.capability,
+      ...(ask.entity_id ? { entity_id: ask.entity_id } : {}),
+      intent: ask.pointed ? `${ask.words} (${ask.entity_id})` : ask.words,
+    };
+    // A capability approved on a condition ("across teams") is previewed first: a start that
+    // stops at a person's approval would open one (and mail its approvers) only to void it.
+    const preview = await runner.start({ ...args, dry_run: true });
+    if (preview.outcome !== "preview" || preview.requires_approval !== false) {
+      left.push(ask);
+      continue;
+    }
+    const out = await runner.start(args);
+    const id = typeof out.action_id === "string" ? out.action_id : undefined;
+    if (id && (out.status === "completed" || out.status === "failed")) {
+      done.push({
+        words: ask.words,
+        capability: ask.capability,
+        action_id: id,
+        status: out.status,
+        message: String(out.message ?? ""),
+      });
+      continue;
+    }
+    if (id && out.status !== "refused" && out.status !== "cancelled") await runner.cancel(id);
+    left.push(ask);
+  }
+  return { done, left };
+}

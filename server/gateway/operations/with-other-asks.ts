@@ -1,0 +1,71 @@
+import type { OutcomeBase } from "../../connectors/sdk/outcome";
+import type { CapabilityHit } from "../../engine/capability-search";
+import type { TrustedContext } from "../trusted-context";
+import { otherAskCalls, otherAsks } from "./other-asks";
+import { runOtherAsks } from "./other-asks-run";
+import type { PossibleOn } from "./pick-by-record";
+
+type Outcome = OutcomeBase & Record<string, unknown>;
+type Operation = (ctx: TrustedContext | null, raw: unknown) => Promise<Outcome>;
+
+/** The single steps the other asks are read and run with (compose-action-steps.ts's). */
+export interface OtherAskSteps {
+  searchCapabilities: Operation;
+  possibleOn: PossibleOn;
+  cancelAction: Operation;
+}
+
+/** One ask's words searched alone, as the caller may see capabilities (audited). */
+export function searchAskAlone(search: Operation, ctx: TrustedContext | null) {
+  return async (query: string): Promise<CapabilityHit[]> => {
+    const found = await search(ctx, { query, limit: 10 });
+    return found.outcome === "applied"
+      ? ((found.results ?? []) as CapabilityHit[]).filter((h) => !h.another_ask)
+      : [];
+  };
+}
+
+/**
+ * The started action's answer, with what else the words asked: where the first change ran, each
+ * other ask that needs nobody runs in this same call (other-asks-run.ts, through `start`, the call
+ * the agent would make next); the rest are said with the call that does each. It never ends the
+ * flow with the rest of the request unsaid (other-asks.ts; a refused start's: unread).
+ */
+export async function withOtherAsksOf(
+  steps: OtherAskSteps,
+  ctx: TrustedContext,
+  intent: string | undefined,
+  out: Outcome,
+  setWords: readonly string[],
+  start: (args: Record<string, unknown>) => Promise<Outcome>,
+): Promise<Outcome> {
+  if (!intent || typeof out.action_id !== "string" || typeof out.capability !== "string") return out;
+  const entity = out.entity as { type: string; id: string } | undefined;
+  const search = searchAskAlone(steps.searchCapabilities, ctx);
+  const read = await otherAsks(intent, { capability: out.capability, entity }, search, setWords);
+  const { more } = read;
+  // A call on a record is offered only where its capability can take that record now (the
+  // check a start makes, one evaluation per ask): a cancel of unpaid orders was offered on a
+  // delivered, paid one (issue 23). Otherwise the ask is said as not possible there now.
+  const asks = await Promise.all(
+    read.asks.map(async (a) => {
+      if (!a.capability) return out.status === "refused" ? { ...a, unread: true as const } : a;
+      if (!a.entity_id) return a;
+      const on = await steps.possibleOn(ctx, { entityId: a.entity_id, only: [a.capability] });
+      return on && !on.next.length ? { ...a, not_now: true as const } : a;
+    }),
+  );
+  if (!asks.length && !more) return out;
+  // The first change ran: the others that need nobody run now too, as the agent's next call would.
+  const { done, left } =
+    out.status === "completed"
+      ? await runOtherAsks(asks, { start, cancel: (id) => steps.cancelAction(ctx, { action_id: id }) })
+      : { done: [], left: asks };
+  const said = left.map(({ pointed: _, unapproved: __, ...a }) => a);
+  return {
+    ...out,
+    ...(done.length ? { also_done: done } : {}),
+    ...(said.length ? { also_asked: said } : {}),
+    next_actions: [...(out.next_actions ?? []), ...otherAskCalls(left, more)],
+  };
+}

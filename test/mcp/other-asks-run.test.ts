@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+
+type Json = Record<string, unknown>;
+
+/**
+ * Words that ask two changes nobody approves ("assign the headphones ticket to Sara and set it
+ * to pending") run both in the one call, where the first ran at once (sets O–T: a call per ask,
+ * where the legacy API's one PATCH did both). An ask whose start would stop is not left started.
+ */
+describe("other asks run in the same call where they need nobody (MCP over HTTP)", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld();
+  });
+  afterAll(async () => w?.close());
+  beforeEach(async () => w.legacy.reset());
+
+  const legacy = async (path: string) =>
+    (await (
+      await fetch(`${w.legacy.url}/v1/${path}`, {
+        headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
+      })
+    ).json()) as Json;
+  const ticket = (id: string) => legacy(`tickets/${id}`);
+  const openActions = async () =>
+    w.db.action.findMany({ where: { status: { notIn: ["completed", "cancelled", "refused", "failed"] } } });
+
+  it("'Assign the headphones ticket to Sara and set it to pending.': one call, both done", async () => {
+    const sam = await w.connect(w.keys.sam);
+    const before = (await openActions()).length;
+    const out = await sam.callTool({
+      name: "start_action",
+      arguments: { intent: "Assign the headphones ticket to Sara and set it to pending." },
+    });
+    expect(sc(out).status).toBe("completed");
+    const done = sc(out).also_done as Json[];
+    expect(done).toHaveLength(1);
+    expect(done[0]).toMatchObject({ status: "completed" });
+    expect(text(out)).toMatch(/^also done: ".+" → (assign_ticket|set_ticket_status) `[a-z0-9]+`: /m);
+    expect(sc(out).also_asked).toBeUndefined();
+    expect(text(out)).not.toContain("also asked");
+    const after = await ticket("tkt_2");
+    expect(after).toMatchObject({ status: "pending", assignee_id: "tm_sara" });
+    expect((await openActions()).length).toBe(before);
+  });
+
+  it("an ask a person must approve is not run: it stays offered as its one call", async () => {
+    const sam = await w.connect(w.keys.sam);
+    // Another team's ticket: moving it asks an admin's approval (the helpdesk's policy).
+    const out = await sam.callTool({
+      name: "start_action",
+      arguments: { intent: "Set the headphones ticket to pending and move it to the billing team." },
+    });
+    expect(sc(out).status).toBe("completed");
+    expect(sc(out).also_done).toBeUndefined();
+    expect(text(out)).toContain("also asked");
+    expect((await ticket("tkt_2")).team_id).toBe("shipping");
+  });
+
+  it("nothing else runs where the first change waits on a person", async () => {
+    const alice = await w.connect(w.keys.alice);
+    const out = await alice.callTool({
+      name: "start_action",
+      arguments: { intent: "Pay my unpaid kettle order with my card and send it to my home." },
+    });
+    expect(sc(out).status).not.toBe("completed");
+    expect(sc(out).also_done).toBeUndefined();
+    expect(((await legacy("orders/ord_pending")).address as { id: string }).id).toBe("addr_alice_office");
+  });
+});

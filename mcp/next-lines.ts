@@ -1,4 +1,5 @@
 import { code, escapeText } from "@/server/connectors/sdk/markdown";
+import { doneWith } from "./done-with";
 import type { OutcomeLike } from "./outcome-output";
 
 type Json = Record<string, unknown>;
@@ -70,8 +71,10 @@ export function alsoDoneLines(result: OutcomeLike): string[] {
   const done = Array.isArray(result.also_done) ? (result.also_done as Json[]) : [];
   return done
     .filter((d) => typeof d.words === "string" && typeof d.action_id === "string")
-    .map(
-      (d) =>
-        `also ${d.status === "completed" ? "done" : escapeText(String(d.status))}: "${escapeText(d.words as string)}" → ${escapeText(String(d.capability))} ${code(d.action_id)}: ${escapeText(String(d.message ?? ""))}`,
-    );
+    .map((d) => {
+      const message = String(d.message ?? "");
+      // Done with what ("New assignee's name: …"): the values taken, which "done (id)" does not say.
+      const what = d.status === "completed" && d.summary ? doneWith(d.summary, message) : null;
+      return `also ${d.status === "completed" ? "done" : escapeText(String(d.status))}: "${escapeText(d.words as string)}" → ${escapeText(String(d.capability))} ${code(d.action_id)}: ${escapeText(message)}${what ? `; ${escapeText(what)}` : ""}`;
+    });
 }

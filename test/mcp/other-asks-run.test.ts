@@ -39,6 +39,8 @@ describe("other asks run in the same call where they need nobody (MCP over HTTP)
     expect(done[0]).toMatchObject({ status: "completed" });
     expect(text(out)).toMatch(/^also done: ".+" → (assign_ticket|set_ticket_status) `[a-z0-9]+`: /m);
     expect(sc(out).also_asked).toBeUndefined();
+    // The line says what the other change was done with, not only the record.
+    expect(text(out)).toMatch(/^also done: .*done with: .*(Sara Shipping|pending)/m);
     expect(text(out)).not.toContain("also asked");
     const after = await ticket("tkt_2");
     expect(after).toMatchObject({ status: "pending", assignee_id: "tm_sara" });

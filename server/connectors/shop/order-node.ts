@@ -105,10 +105,12 @@ export function orderNode(
 
 /**
  * What people call each status, for the ORDER node's words and the orders listing's filter alike:
- * set T's "orders waiting for payment" searched the listing and filtered nothing.
+ * set T's "orders waiting for payment" searched the listing and filtered nothing. "Unpaid" is the
+ * waiting one: read as a negation ("not paid") it also fits a cancelled order, and set U's "send
+ * my unpaid order home" asked the user twice about the one order it could be.
  */
 export const ORDER_STATUS_WORDS = {
-  pending_payment: ["waiting for payment", "awaiting payment", "waiting to be paid", "payment due"],
+  pending_payment: ["unpaid", "waiting for payment", "awaiting payment", "waiting to be paid", "payment due"],
   shipped: ["on its way", "on the way", "in transit", "out for delivery"],
   delivered: ["arrived"],
 };

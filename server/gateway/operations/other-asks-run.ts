@@ -8,6 +8,8 @@ export interface AlsoDone {
   action_id: string;
   status: string;
   message: string;
+  /** What the person would have approved, as the action's own answer carries it (done with …). */
+  summary?: unknown;
 }
 
 /** What running the other asks needs: the start the agent's own call would make, and a cancel. */
@@ -62,6 +64,8 @@ export async function runOtherAsks(
         action_id: id,
         status: out.status,
         message: String(out.message ?? ""),
+        // Set U: "assign … done (tkt_9)" did not say to whom, and the model read the action for it.
+        ...(out.summary ? { summary: out.summary } : {}),
       });
       continue;
     }

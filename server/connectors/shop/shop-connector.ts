@@ -45,10 +45,17 @@ async function searchShop(record: RecordQuery, backend: BrowseBackend): Promise<
   const about = words.filter((w) => !CATALOG_WORDS.has(w));
   const page = await listProducts(backend, { page: 1, q: (about.length ? about : words).join(" ") || query });
   const products = "outcome" in page ? [] : page.data;
-  for (const p of products.slice(0, 5))
+  // Each with its price and whether it can be bought now: set U's "which sizes of the tee are in
+  // stock?" found the four sizes with prices only, and the model opened the catalog for stock.
+  for (const p of products.slice(0, 5)) {
+    const facts = [
+      p.price !== undefined ? money(Number(p.price)) : "",
+      typeof p.stock === "number" ? (p.stock > 0 ? `${p.stock} in stock` : "sold out") : "",
+    ];
     out.push(
-      `- ${link(`Product ${String(p.name)}`, `shop://product/${p.id}`)} — ${p.price !== undefined ? money(Number(p.price)) : ""}`,
+      `- ${link(`Product ${String(p.name)}`, `shop://product/${p.id}`)} — ${facts.filter(Boolean).join(" · ")}`,
     );
+  }
   const status = statusNamed(query);
   if (searchesOrders(record)) {
     const orders = await listOrders(backend, { page: 1, status });

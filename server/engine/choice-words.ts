@@ -1,6 +1,6 @@
 // stays-whole: the one place where words become a node's choice; its matchers share one scoring.
 import { z } from "zod";
-import { withoutDenied } from "../connectors/sdk/negated-words";
+import { withoutDenied, withoutDeniedCarried } from "../connectors/sdk/negated-words";
 import { recordEvents, type StatusLifecycle, stateOf } from "../connectors/sdk/record-events";
 import { countIn } from "./number-words";
 import { pricedInWords } from "./price-words";
@@ -221,8 +221,10 @@ export function matchSentWords(rows: ChoiceRow[], sent: string): WordsMatch {
  * Anything less (no word, a tie) names none, and the field stays for the agent to fill.
  */
 export function namedInWords(rows: ChoiceRow[], words: string): ChoiceRow | undefined {
-  // "to my home instead of the office", "not the office": a word set apart names no row to take.
-  const { best } = bestInWords(rows, withoutDenied(words));
+  // "to my home instead of the office", "not the office": a word set apart names no row to take;
+  // "don't ship it to my home": a denied verb passes its denial to the row word after it.
+  const holds = (raw: string) => wordTokens(raw).some((t) => rows.some((r) => r.tokens.has(t)));
+  const { best } = bestInWords(rows, withoutDeniedCarried(words, holds));
   return best.length === 1 ? best[0] : undefined;
 }
 

@@ -29,6 +29,16 @@ const NEGATIONS = new Set("not no never without cannot non neither nor except ex
  */
 const APART_AFTER: Record<string, string[]> = { of: ["instead"], than: ["rather", "other"] };
 
+/**
+ * "except", "excluding" (and "other than") set apart only where the clause denies nothing yet:
+ * after "no", "nothing", "not", "don't"… they mean "only" ("nothing other than home", "no address except home", "don't send
+ * anything except the mug"), and the thing after them is the one meant.
+ */
+const ONLY_AFTER_NEGATION = new Set(["except", "excluding"]);
+
+/** Words that empty a clause as a negation does, so an "except" after them means "only". */
+const EMPTY = new Set("nothing none nobody noone nowhere".split(" "));
+
 /** "hasn't", "isn’t", and the same typed without the apostrophe ("isnt", "dont", "cant"). */
 const CONTRACTED = /n['’]t$|^(?:is|was|has|have|had|does|do|did|are|were|ca|could|wo|would|should|need)nt$/;
 
@@ -55,17 +65,29 @@ export function readWords(text: string): ReadWord[] {
   const out: ReadWord[] = [];
   let state: "none" | "reaching" | "denied" = "none";
   let previous = "";
+  // The clause so far denies something: an "except" in it then means "only" (ONLY_AFTER_NEGATION).
+  let clauseDenies = false;
   for (const m of text.matchAll(PIECES)) {
     const raw = m[0];
     if (!/[\p{L}\p{N}]/u.test(raw)) {
       state = "none";
+      clauseDenies = false;
       continue;
     }
     const lower = raw.toLowerCase();
     const at = m.index ?? 0;
     const apart = APART_AFTER[lower]?.includes(previous) === true;
+    const only =
+      clauseDenies && (ONLY_AFTER_NEGATION.has(lower) || (lower === "than" && previous === "other"));
     previous = lower;
+    if (only) {
+      out.push({ raw, at, negation: false, denied: false });
+      state = "none";
+      continue;
+    }
+    if (EMPTY.has(lower)) clauseDenies = true;
     if (NEGATIONS.has(lower) || CONTRACTED.test(lower) || apart) {
+      clauseDenies = true;
       out.push({ raw, at, negation: true, denied: false });
       state = "reaching";
       continue;
@@ -93,3 +115,40 @@ export function withoutDenied(text: string, cut: (w: ReadWord) => boolean = () =
       out = `${out.slice(0, w.at)}${" ".repeat(w.raw.length)}${out.slice(w.at + w.raw.length)}`;
   return out;
 }
+
+/**
+ * withoutDenied, where a negation that denies a word `holds` says no choice has (a verb: "don't
+ * ship", "do not want", "never deliver") carries on to the first word in the same clause that one
+ * has: "don't ship it to my home" does not name home; "don't ship it to the office, send it home"
+ * names home (a mark ends the clause). Played: "Don't ship my order to my home" took home.
+ */
+export function withoutDeniedCarried(text: string, holds: (word: string) => boolean): string {
+  const read = readWords(text);
+  const carried = new Set<number>();
+  for (let i = 0; i < read.length; i++) {
+    const w = read[i] as ReadWord;
+    if (!w.denied || holds(w.raw)) continue;
+    for (let j = i + 1; j < read.length; j++) {
+      const next = read[j] as ReadWord;
+      const prev = read[j - 1] as ReadWord;
+      if (next.negation || CLAUSE_END.test(text.slice(prev.at + prev.raw.length, next.at))) break;
+      if (next.denied || TURNS.has(next.raw.toLowerCase())) break;
+      if (holds(next.raw)) {
+        carried.add(j);
+        break;
+      }
+    }
+  }
+  let out = withoutDenied(text);
+  for (const j of [...carried].reverse()) {
+    const w = read[j] as ReadWord;
+    out = `${out.slice(0, w.at)}${" ".repeat(w.raw.length)}${out.slice(w.at + w.raw.length)}`;
+  }
+  return out;
+}
+
+/** Words after which a clause says what is meant instead: a denial carries no further. */
+const TURNS = new Set("but except excluding instead rather than only just".split(" "));
+
+/** A mark between two words that ends what a negation reaches (as PIECES reads them). */
+const CLAUSE_END = /[,.;:!?()[\]—–]|\s-\s/;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { legacyJson } from "../helpers/legacy-json";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 type Json = Record<string, unknown>;
@@ -32,11 +33,7 @@ describe("every ask of the words is said (MCP over HTTP, real gateway and legacy
     expect(text(out)).toMatch(/^also done: "give it to Sara" → assign_ticket `[a-z0-9]+`: /m);
     // Every ask done: the flow is finished, said so after the line of the second.
     expect(text(out)).not.toMatch(/also asked/);
-    const ticket = (await (
-      await fetch(`${w.legacy.url}/v1/tickets/tkt_2`, {
-        headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
-      })
-    ).json()) as Json;
+    const ticket = await legacyJson(w.legacy, "tickets/tkt_2");
     expect(ticket).toMatchObject({ priority: "high", assignee_id: "tm_sara" });
   });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { legacyJson } from "../helpers/legacy-json";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 type Json = Record<string, unknown>;
@@ -16,12 +17,7 @@ describe("other asks run in the same call where they need nobody (MCP over HTTP)
   afterAll(async () => w?.close());
   beforeEach(async () => w.legacy.reset());
 
-  const legacy = async (path: string) =>
-    (await (
-      await fetch(`${w.legacy.url}/v1/${path}`, {
-        headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
-      })
-    ).json()) as Json;
+  const legacy = (path: string) => legacyJson(w.legacy, path);
   const ticket = (id: string) => legacy(`tickets/${id}`);
   const openActions = async () =>
     w.db.action.findMany({ where: { status: { notIn: ["completed", "cancelled", "refused", "failed"] } } });

@@ -73,7 +73,7 @@ export function alsoDoneLines(result: OutcomeLike): string[] {
     .filter((d) => typeof d.words === "string" && typeof d.action_id === "string")
     .map((d) => {
       const message = String(d.message ?? "");
-      // Done with what ("New assignee's name: …"): the values taken, which "done (id)" does not say.
+      // Done with what (the summary's values taken), which "done (id)" does not say.
       const what = d.status === "completed" && d.summary ? doneWith(d.summary, message) : null;
       return `also ${d.status === "completed" ? "done" : escapeText(String(d.status))}: "${escapeText(d.words as string)}" → ${escapeText(String(d.capability))} ${code(d.action_id)}: ${escapeText(message)}${what ? `; ${escapeText(what)}` : ""}`;
     });

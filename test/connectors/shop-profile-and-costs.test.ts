@@ -67,11 +67,14 @@ describe("shop: profile, tracking and cart costs, each in one read", () => {
       /^\| `ord_delivered` \| delivered \| Electric Kettle ×1, Signpost Mug ×2 \| \$194\.00 \|/m,
     );
     expect(orders).toMatch(/^\| id \| status \| items \| total \| ship_to \| created_at \|$/m);
-    // A search's order lines say it too.
+    // A search's order lines say it too, and "on their way" opens the shipped ones, each with it.
     const search = await alice("search", {
       query: "which of my orders are on their way, and what is the tracking number?",
     });
-    expect(search).toContain("[Order ord_transit \\(shipped, UPS 1Z999AA11001\\)](shop://order/ord_transit)");
+    expect(search).toContain("(shop://orders?status=shipped) (opened here)");
+    expect(search).toMatch(/^\| `ord_transit` \| shipped · UPS 1Z999AA11001 \|/m);
+    const records = await alice("search", { query: "headphones order tracking number" });
+    expect(records).toContain("UPS 1Z999AA11001");
   });
 
   it("the cart lists each shipping method's price, delivery days and the total, per saved address", async () => {

@@ -28,12 +28,6 @@ describe("words that set a label apart, and money back for what arrived", () => 
     expect((out.from_words as Json | undefined)?.address_id).toBe(address);
   });
 
-  it("'my unpaid order' is the one waiting for payment, not also the cancelled one (set U)", async () => {
-    const out = sc(await start({ intent: "Send my unpaid order to my home address instead of the office." }));
-    expect(out.from_words).toMatchObject({ order_id: "ord_pending", address_id: "addr_alice_home" });
-    expect(out.validation_errors ?? []).toEqual([]);
-  });
-
   it("two labels with none set apart still ask", async () => {
     const out = await start({
       capability: "change_delivery_address",

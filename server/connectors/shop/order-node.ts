@@ -105,12 +105,12 @@ export function orderNode(
 
 /**
  * What people call each status, for the ORDER node's words and the orders listing's filter alike:
- * set T's "orders waiting for payment" searched the listing and filtered nothing. "Unpaid" is the
- * waiting one: read as a negation ("not paid") it also fits a cancelled order, and set U's "send
- * my unpaid order home" asked the user twice about the one order it could be.
+ * set T's "orders waiting for payment" searched the listing and filtered nothing. "Unpaid" is not
+ * one of them: it stays a negation ("not paid"), which alone never runs a change nobody approves
+ * (a review: "I never said it was unpaid; change …" ran on the waiting order when it was).
  */
 export const ORDER_STATUS_WORDS = {
-  pending_payment: ["unpaid", "waiting for payment", "awaiting payment", "waiting to be paid", "payment due"],
+  pending_payment: ["waiting for payment", "awaiting payment", "waiting to be paid", "payment due"],
   shipped: ["on its way", "on the way", "in transit", "out for delivery"],
   delivered: ["arrived"],
 };

@@ -1,6 +1,6 @@
 import { type InputRequiredResult, inputRequired, type ServerContext } from "@modelcontextprotocol/server";
 import { navigate } from "@/server/browse/navigate";
-import { type BrowsePage, echo, renderPage } from "@/server/browse/render-page";
+import { type BrowsePage, recordRefusal, renderPage } from "@/server/browse/render-page";
 import type { BrowseBackend } from "@/server/connectors/sdk/browse-backend";
 import { escapeText, link } from "@/server/connectors/sdk/markdown";
 import { approvalPrompt } from "./approval-message";
@@ -83,14 +83,9 @@ async function refusedStatePage(
   actionId: string | undefined,
   refusal: { reason: string; message: string },
 ): Promise<BrowsePage> {
-  const shown = echo(backend, uri, 200);
-  await backend.record({
-    verb: "submit",
-    target: shown,
-    arguments: { uri: shown },
+  const shown = await recordRefusal(backend, "submit", uri, {
     outcome: "rejected",
     message: refusal.message,
-    latencyMs: 0,
   });
   const { page } = await renderPage(backend, shown, () => ({
     title: "Request state refused",

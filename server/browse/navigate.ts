@@ -4,22 +4,14 @@ import { matchRoute, routeVisibleTo } from "./browse-routes";
 import { filteredLine } from "./filtered-line";
 import { guarded } from "./guarded";
 import { ownBackend } from "./own-backend";
-import { type BrowsePage, echo, notFoundPage } from "./render-page";
+import { type BrowsePage, notFoundPage, recordRefusal } from "./render-page";
 
 /** `navigate(uri)`: the page at a URI, a form on form routes, a not-found page otherwise. */
 export async function navigate(backend: BrowseBackend, input: string): Promise<BrowsePage> {
   const parsed = parseBrowseUri(input);
   if (!parsed.ok) {
     const page = await notFoundPage(input, parsed.problem, backend);
-    const shown = echo(backend, input, 200);
-    await backend.record({
-      verb: "navigate",
-      target: shown,
-      arguments: { uri: shown },
-      outcome: "not_found",
-      message: parsed.problem,
-      latencyMs: 0,
-    });
+    await recordRefusal(backend, "navigate", input, { outcome: "not_found", message: parsed.problem });
     return page;
   }
   const uri = parsed.value;

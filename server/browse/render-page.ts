@@ -1,4 +1,4 @@
-import type { BrowseBackend, OutcomeKindLike } from "../connectors/sdk/browse-backend";
+import type { BrowseBackend, BrowseVerb, OutcomeKindLike } from "../connectors/sdk/browse-backend";
 import type { AnyConnector } from "../connectors/sdk/define-connector";
 import type { AwaitingApproval, ListedItem } from "../connectors/sdk/define-route";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
@@ -88,6 +88,29 @@ export function startLinks(backend: BrowseBackend, among: readonly AnyConnector[
 /** What the agent sent, as pages and audit rows may repeat it: redacted first, then cut. */
 export function echo(backend: BrowseBackend, input: string, max: number): string {
   return backend.redact(input).slice(0, max);
+}
+
+/**
+ * The audit row of a browse call refused before any route ran (a URI that names nothing, a
+ * request state that does not verify): its target and arguments are the URI as `echo` shows it.
+ * Returns that shown URI, for the page that answers the call.
+ */
+export async function recordRefusal(
+  backend: BrowseBackend,
+  verb: BrowseVerb,
+  uri: string,
+  refusal: { outcome: OutcomeKindLike; message: string },
+): Promise<string> {
+  const shown = echo(backend, uri, 200);
+  await backend.record({
+    verb,
+    target: shown,
+    arguments: { uri: shown },
+    outcome: refusal.outcome,
+    message: refusal.message,
+    latencyMs: 0,
+  });
+  return shown;
 }
 
 export async function notFoundPage(

@@ -4,7 +4,7 @@ import { parseBrowseUri } from "../connectors/sdk/parse-browse-uri";
 import { matchRoute, routeVisibleTo } from "./browse-routes";
 import { guarded } from "./guarded";
 import { ownBackend } from "./own-backend";
-import { type BrowsePage, echo, notFoundPage, renderPage } from "./render-page";
+import { type BrowsePage, notFoundPage, recordRefusal, renderPage } from "./render-page";
 
 /** `submit(uri, fields)`: starts or advances the capability behind the form. */
 export async function submit(
@@ -14,15 +14,7 @@ export async function submit(
 ): Promise<BrowsePage> {
   const parsed = parseBrowseUri(input);
   const notFound = async (target: string, problem: string) => {
-    const shown = echo(backend, target, 200);
-    await backend.record({
-      verb: "submit",
-      target: shown,
-      arguments: { uri: shown },
-      outcome: "not_found",
-      message: problem,
-      latencyMs: 0,
-    });
+    await recordRefusal(backend, "submit", target, { outcome: "not_found", message: problem });
     return notFoundPage(target, problem, backend);
   };
   if (!parsed.ok) return notFound(input, parsed.problem);

@@ -228,6 +228,24 @@ export function namedInWords(rows: ChoiceRow[], words: string): ChoiceRow | unde
   return best.length === 1 ? best[0] : undefined;
 }
 
+/**
+ * The other rows these words name as well as `chosen` or better, each by a telling word `chosen`
+ * does not hold: "my headphones ticket about the parcel" ties the parcel ticket with the
+ * headphones one, each by its own word, so the words name neither for certain; "my kettle order"
+ * ties two kettle orders by the same word, and names no other row than the one that holds it.
+ */
+export function namedBeside(rows: ChoiceRow[], chosen: string, words: string): ChoiceRow[] {
+  const holds = (raw: string) => wordTokens(raw).some((t) => rows.some((r) => r.tokens.has(t)));
+  const kept = withoutDeniedCarried(words, holds);
+  const { best } = bestInWords(rows, kept);
+  const own = rows.find((r) => r.value === chosen);
+  if (!own) return [];
+  const said = wordTokens(kept);
+  return best.filter(
+    (r) => r.value !== chosen && said.some((t) => holdsWord(r, t, said) && !holdsWord(own, t, said)),
+  );
+}
+
 /** A candidate in a few words for a message: `value` (its name). */
 export function candidateText(choice: ChoiceRow): string {
   const name = rowName(choice);

@@ -1,7 +1,14 @@
 import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capability";
 import { whenText } from "../connectors/sdk/when-text";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
-import { type ChoiceRow, candidateText, choicesFor, namedInWords, withLifecycle } from "./choice-words";
+import {
+  type ChoiceRow,
+  candidateText,
+  choicesFor,
+  namedBeside,
+  namedInWords,
+  withLifecycle,
+} from "./choice-words";
 import { describedRecords } from "./described-records";
 import { everyCovered } from "./every-described";
 
@@ -58,6 +65,19 @@ export async function unnamedRecord(
   if (eligible.length < 2 || !eligible.some((r) => r.value === chosen)) return null;
   const inWords = words.request ? namedInWords(eligible, words.request)?.value : undefined;
   if (inWords === chosen) {
+    // Named among the records that can take the change, yet maybe not the record the words
+    // mean: one that cannot take it may hold their other word (the user meant that one, and
+    // the change cannot be done for it), so the user is asked.
+    const beside = await namedElsewhere(
+      first,
+      { adapter, actor, values: without, derived: {} },
+      offer,
+      field,
+      chosen,
+      words.request ?? "",
+    );
+    if (beside.length)
+      return ask(field, chosen, [...eligible.filter((r) => r.value === chosen), ...beside], "describe");
     words.named?.(chosen);
     return null;
   }
@@ -147,6 +167,20 @@ async function describedAmong(
   );
   const every = found.kind === "several" ? everyCovered(capability, rows, request, found) : undefined;
   return { named: every?.map((r) => r.value) ?? [], fits };
+}
+
+/** The rows (the offer's and the lookup's, eligible or not) the words name beside `chosen`. */
+async function namedElsewhere(
+  node: AnyCapability["nodes"][number],
+  input: Parameters<NonNullable<AnyCapability["nodes"][number]["resolve"]>>[0],
+  offer: { options?: Record<string, unknown> },
+  field: string,
+  chosen: string,
+  request: string,
+): Promise<ChoiceRow[]> {
+  const looked = (await node.lookup?.(input)) ?? {};
+  const rows = withLifecycle(choicesFor(field, { ...offer.options, ...looked }), node.lifecycle);
+  return namedBeside(rows, chosen, request);
 }
 
 /** Keys never worth a candidate's line: its id and name (already shown) and the verdict (all "yes"). */

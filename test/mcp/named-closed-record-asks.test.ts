@@ -16,9 +16,10 @@ describe("words naming a record that cannot take the change never name another o
   afterAll(async () => w?.close());
   beforeEach(async () => w.legacy.reset());
 
-  // Proved, not fixed yet: `it.fails` until unnamedRecord weighs the rows that cannot take the
-  // change ("my kettle order home", one kettle order closed, must still run: pick-beyond-words).
-  it.fails("a reopen sent with the parcel ticket asks, and the next fragment on it asks too", async () => {
+  // Proved by the review, fixed by namedBeside: a record that cannot take the change holding a
+  // word of the request the sent record lacks. "My kettle order home" (two kettle orders, one
+  // delivered) still runs: both hold the same word (pick-beyond-words).
+  it("a reopen sent with the parcel ticket asks, and the next fragment on it asks too", async () => {
     const sam = await w.connect(w.keys.sam);
     const start = async (capability: string, intent: string) =>
       sam.callTool({

@@ -1,5 +1,4 @@
 import { code, escapeText } from "@/server/connectors/sdk/markdown";
-import { doneWith } from "./done-with";
 import type { OutcomeLike } from "./outcome-output";
 
 type Json = Record<string, unknown>;
@@ -41,40 +40,4 @@ export function nextLine(n: Next, result: OutcomeLike): string {
       ? " (needs user approval)"
       : ""
   }${typeof (n as Json).approval === "string" ? ` (${(n as Json).approval})` : ""}`;
-}
-
-/**
- * The asks of the user's words that no capability does, or whose capability cannot take their
- * record now (gateway other-asks.ts), or that a refused start ended before (`unread`: its later
- * steps may have taken them, "express to my home"): said as not done, so an answer that ends its
- * flow never reads as the whole request done.
- */
-export function notDoneLines(result: OutcomeLike): string[] {
-  const asks = Array.isArray(result.also_asked) ? (result.also_asked as Json[]) : [];
-  return asks
-    .filter((a) => typeof a.words === "string" && (!a.capability || a.not_now))
-    .map((a) =>
-      a.capability
-        ? `not done: "${escapeText(a.words)}" (${escapeText(String(a.capability))} cannot take ${escapeText(String(a.entity_id))} now; tell the user)`
-        : a.unread
-          ? `not done: "${escapeText(a.words)}" (the start ended before it)`
-          : `not done: "${escapeText(a.words)}" (no capability does it; tell the user)`,
-    );
-}
-
-/**
- * The other asks of the user's words this same call ran (gateway other-asks-run.ts), each on one
- * line: the words, the action that did them and how it ended, so the answer says the whole
- * request's outcome and no call is left to make for them.
- */
-export function alsoDoneLines(result: OutcomeLike): string[] {
-  const done = Array.isArray(result.also_done) ? (result.also_done as Json[]) : [];
-  return done
-    .filter((d) => typeof d.words === "string" && typeof d.action_id === "string")
-    .map((d) => {
-      const message = String(d.message ?? "");
-      // Done with what (the summary's values taken), which "done (id)" does not say.
-      const what = d.status === "completed" && d.summary ? doneWith(d.summary, message) : null;
-      return `also ${d.status === "completed" ? "done" : escapeText(String(d.status))}: "${escapeText(d.words as string)}" → ${escapeText(String(d.capability))} ${code(d.action_id)}: ${escapeText(message)}${what ? `; ${escapeText(what)}` : ""}`;
-    });
 }

@@ -1,17 +1,18 @@
 // stays-whole: the one text renderer of every action answer, read top to bottom in the order it prints.
 
 import { asksMore, optInChoiceLines, paidChoiceLines } from "@/server/connectors/sdk/choice-lines";
+import { doneWith } from "@/server/connectors/sdk/done-with";
 import { moneyRenderer } from "@/server/connectors/sdk/money-renderer";
+import { alsoDoneLines, notDoneLines } from "@/server/connectors/sdk/other-asks-lines";
 import { ENDED_STATUSES } from "@/server/connectors/sdk/outcome";
 import { readApproval } from "@/server/connectors/sdk/read-approval";
 import { verdictText } from "@/server/connectors/sdk/verdict-text";
 import { isTimestamp, whenText } from "@/server/connectors/sdk/when-text";
 import { agentSummaryLines } from "./agent-summary";
 import { defaultedLine } from "./defaulted-text";
-import { doneWith } from "./done-with";
 import { fromWordsLine, saysWord } from "./from-words-line";
 import { laterLine } from "./later-text";
-import { alsoDoneLines, nextLine, notDoneLines } from "./next-lines";
+import { nextLine } from "./next-lines";
 import type { OutcomeLike } from "./outcome-output";
 
 type Json = Record<string, unknown>;

@@ -66,4 +66,45 @@ describe("other asks run in the same call where they need nobody (MCP over HTTP)
     expect(sc(out).also_done).toBeUndefined();
     expect(((await legacy("orders/ord_pending")).address as { id: string }).id).toBe("addr_alice_office");
   });
+
+  it("a start naming its capability (a form's submit with the user's words) reads the other asks too", async () => {
+    // Set V: "Move the charged twice ticket to the shipping team and give it to Sara." sent to the
+    // team form with the user's words said nothing of Sara; named, the start now says it.
+    const sam = await w.connect(w.keys.sam);
+    const words = "Set the headphones ticket to pending and lower it to low priority.";
+    const out = await sam.callTool({
+      name: "start_action",
+      arguments: { capability: "set_ticket_status", entity_id: "tkt_2", intent: words },
+    });
+    expect(sc(out).status).toBe("completed");
+    expect(text(out)).toMatch(/^also done: ".+" → change_ticket_priority /m);
+    expect(await ticket("tkt_2")).toMatchObject({ status: "pending", priority: "low" });
+    // A form's submit: the page says the ask a person must approve, with its one call.
+    const page = await sam.callTool({
+      name: "submit",
+      arguments: {
+        uri: "helpdesk://ticket/tkt_1/team",
+        fields: {
+          team_id: "shipping",
+          user_words: "Move the charged twice ticket to the shipping team and give it to Sara.",
+        },
+      },
+    });
+    expect(text(page)).toMatch(
+      /^also asked: "[^"\n]*Sara[^"\n]*" → start_action `\{"capability":"assign_ticket"/m,
+    );
+    expect(text(page)).not.toMatch(/^- also asked/m);
+    // A preview (dry run) reads no other ask: nothing is started from it.
+    const preview = await sam.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "set_ticket_status",
+        entity_id: "tkt_9",
+        intent: words.replace("headphones", "wrong size"),
+        dry_run: true,
+      },
+    });
+    expect(sc(preview).also_done).toBeUndefined();
+    expect(sc(preview).also_asked).toBeUndefined();
+  });
 });

@@ -3,6 +3,7 @@ import type { BackendOutcome, BrowseBackend, Row } from "./browse-backend";
 import type { AwaitingApproval, PageBody } from "./define-route";
 import { escapeText, type FormField, fieldList, link } from "./markdown";
 import { notRunYet, type SubmittedWords, waitsForConfirm } from "./not-run-yet";
+import { alsoAskedLines, alsoDoneLines, notDoneLines } from "./other-asks-lines";
 import { ENDED_STATUSES } from "./outcome";
 import { readApproval } from "./read-approval";
 import {
@@ -129,6 +130,10 @@ export function actionPage(
     ];
     parts.push(formSection(uri, fields));
   }
+  // The rest of the user's words: what this call also did, what it could not, and the one call
+  // of each ask left (set V: a form's submit said nothing of "and give it to Sara").
+  const asks = [...alsoDoneLines(outcome), ...notDoneLines(outcome), ...alsoAskedLines(outcome)];
+  if (asks.length) parts.push(asks.join("\n"));
   const pageLinks: string[] = ended ? [] : [link("This action", uri)];
   // The line on why it waits already names the confirm form.
   if (!waits && next.some((n) => n.tool === "confirm_action"))

@@ -1,4 +1,4 @@
-import { renderSummary } from "@/server/connectors/sdk/render-decision-summary";
+import { renderSummary } from "./render-decision-summary";
 
 /** A value that is an id or a version stamp, not a label a person would say. */
 const ID_LIKE = /^([a-z]+_[a-z0-9_]+|\d{4}-\d\d-\d\dT[\d:.]+Z?)$/;

@@ -182,7 +182,8 @@ function label(key: string): string {
  * must approve it, so the line is enough to call start_action.
  */
 export function nextActionsList(outcome: BackendOutcome): string {
-  const next = outcome.next_actions ?? [];
+  // Another ask of the user's words is said on its own line with its call (other-asks-lines.ts).
+  const next = (outcome.next_actions ?? []).filter((n) => !n.description.startsWith("also asked: "));
   if (next.length === 0) return "_Nothing more to do here._";
   return next.map((n) => `- ${escapeText(n.description)} (${nextStepWords(n)})`).join("\n");
 }

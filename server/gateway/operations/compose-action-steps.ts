@@ -128,14 +128,16 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
 
   async function startAction(ctx: TrustedContext | null, raw: unknown): Promise<Outcome> {
     const parsed = startActionInputSchema.safeParse(raw);
-    // A bad argument, or a capability named: the start operation answers (and audits) as is.
-    if (!ctx || !parsed.success || parsed.data.capability)
-      return confirmWhenReady(
-        ctx,
-        parsed.data?.idempotency_key,
-        await steps.startAction(ctx, raw, SERVER_KEY),
-        parsed.data?.intent,
-      );
+    // A bad argument, or a capability named: the start operation answers (and audits) as is,
+    // with the words' other asks as a start found by them has (set V: a form's submit with the
+    // user's words, "move it to shipping and give it to Sara", left the second ask unsaid).
+    if (!ctx || !parsed.success || parsed.data.capability) {
+      const started = await steps.startAction(ctx, raw, SERVER_KEY);
+      const out = await confirmWhenReady(ctx, parsed.data?.idempotency_key, started, parsed.data?.intent);
+      if (!ctx || !parsed.data?.intent || parsed.data.dry_run) return out;
+      const setWords = Array.isArray(started.field_words) ? (started.field_words as string[]) : [];
+      return withOtherAsks(ctx, parsed.data.intent, out, setWords);
+    }
     const { intent, ...rest } = parsed.data;
     const withWords = { ...rest, intent };
     // A resend under its key: the capability it started, not whatever the words match now.

@@ -123,6 +123,19 @@ function refundFacts(order: ShopOrder, kind: AfterSalesKind, amount: number, lin
   };
 }
 
+/**
+ * What cancelling the whole order does, naming its items where it holds more than one: the shop
+ * cancels an order before it ships whole, never item by item (set V: "refund the lamp from my lamp
+ * order" read "Cancel the order", and two models tried items and amounts, five calls, to learn
+ * that the lamp alone cannot be taken off). The person approving reads the same line.
+ */
+function cancelledWhole(order: ShopOrder): string {
+  const several = order.items.length > 1 || order.items.some((i) => i.quantity > 1);
+  if (!several) return `Cancelled: ${order.id} will not ship and its items go back to stock`;
+  const items = order.items.map((i) => `${i.name} ×${i.quantity}`).join(", ");
+  return `Cancelled: ${order.id} will not ship and all its items (${items}) go back to stock; an order not yet shipped is cancelled whole, never item by item (one item alone comes back by a return once delivered)`;
+}
+
 /** What a person approves for an after-sales request: the facts its summary shows. */
 function afterSalesFacts({
   values,
@@ -199,9 +212,7 @@ function afterSalesFacts({
     amount_label: "Refund amount",
     refund_to: refundLine,
     ...(kind === "refund_only" ? refundFacts(order, kind, amount, 0) : {}),
-    ...(cancels
-      ? { order_after: `Cancelled: ${order.id} will not ship and its items go back to stock` }
-      : {}),
+    ...(cancels ? { order_after: cancelledWhole(order) } : {}),
     amount,
   };
 }
@@ -301,7 +312,7 @@ export const afterSales = defineCapability<ShopAdapter>({
         const options = {
           after_sales: paths.map((p) =>
             p.kind === "refund_only" && p.eligible && order.status === "paid"
-              ? { ...p, label: "Cancel and refund (money back)" }
+              ? { ...p, label: "Cancel and refund the whole order (money back)" }
               : PATH_LABELS[p.kind]
                 ? { ...p, label: PATH_LABELS[p.kind] }
                 : p,

@@ -439,6 +439,12 @@ export function fieldOfLists(
   options: Record<string, unknown>,
 ): Record<string, string> {
   const out: Record<string, string> = {};
+  // A list the field's own description names ("from options.returnable_items") is that field's:
+  // rows keyed `id` fit `item_id` as well as `item_ids`, and the return's list was headed "for
+  // item_id", the exchange's field (set V).
+  for (const [field, schema] of Object.entries(fields))
+    for (const [, list] of (schema.description ?? "").matchAll(/\boptions\.([a-z][a-z0-9_]*)/g))
+      if (list && Array.isArray(options[list])) out[list] ??= field;
   for (const [field, schema] of Object.entries(fields)) {
     const shape = itemShapeOf(schema);
     if (shape) {

@@ -362,7 +362,8 @@ describeEachProvider(
       // A model that reads only the text block learns the field and the choices from it.
       const text = renderOutcomeText(s as Parameters<typeof renderOutcomeText>[0]);
       expect(text).toMatch(/missing: item_ids/);
-      expect(text).toMatch(/options\.returnable_items/);
+      // The list is the field's own (its description names it): its choices stand on its line.
+      expect(text).toMatch(/item_ids: .*ord_delivered_item_1 = Electric Kettle ×1/);
       expect(text).toMatch(/ord_delivered_item_2/);
       expect(s.summary ?? null).toBeNull();
     });

@@ -42,6 +42,16 @@ describe("choice words", () => {
       catalog: "items[].product_id",
       available_coupons: "coupon_code",
     });
+    // Rows keyed `id` fit both fields: the list a field's description names is that field's.
+    const two = {
+      item_ids: z.array(z.string()).optional().describe("the ids to return, from options.returnable_items"),
+      item_id: z.string().optional().describe("the id to swap, from options.exchangeable_items"),
+    };
+    const rowsOf = [{ id: "line_1", name: "Kettle" }];
+    expect(fieldOfLists(two, { returnable_items: rowsOf, exchangeable_items: rowsOf })).toEqual({
+      returnable_items: "item_ids",
+      exchangeable_items: "item_id",
+    });
   });
 
   it("names entries by name and size with their counts; a list named whole takes its rows and counts; ties are candidates", () => {

@@ -12,6 +12,8 @@ export interface BrowseApprovals {
   requestState: SignpostRequestStateCodec;
   /** The agent a round is bound to: the same id the action face binds its rounds to. */
   agentIdOf(ctx: ServerContext): string;
+  /** Whether the caller's own person may decide the action (else the page says who decides). */
+  mayApprove(ctx: ServerContext, actionId: string): Promise<boolean>;
 }
 
 /**
@@ -27,6 +29,7 @@ export async function approvalRequest(
 ): Promise<InputRequiredResult | null> {
   const waiting = page.awaitingApproval;
   if (!waiting || !clientCapabilities(ctx)?.elicitation?.url) return null;
+  if (!(await approvals.mayApprove(ctx, waiting.actionId))) return null;
   return inputRequired({
     inputRequests: {
       approval: inputRequired.elicitUrl({

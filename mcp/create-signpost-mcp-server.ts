@@ -126,6 +126,8 @@ export function createSignpostMcpServer<Ctx>(
       approvals: {
         requestState: deps.requestState,
         agentIdOf: (ctx) => deps.gateway.agentIdOf(contextOf(ctx)),
+        mayApprove: (ctx, actionId) =>
+          deps.gateway.mayApprove?.(contextOf(ctx), actionId) ?? Promise.resolve(true),
       },
     });
   face = "script";

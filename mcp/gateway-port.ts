@@ -38,6 +38,11 @@ export interface GatewayPort<Ctx> {
   approvalStatus(ctx: Ctx, input: Record<string, unknown>): Promise<GatewayOutcome>;
   /** The console page where a signed-in person can approve this action. */
   approvalUrl(actionId: string): string;
+  /**
+   * Whether the person the caller acts for may decide this action's approval: a host that opens
+   * the approval screen for its person is sent there only then (another's approval is said).
+   */
+  mayApprove?(ctx: Ctx, actionId: string): Promise<boolean>;
   /** Ids for binding signed request state. */
   agentIdOf(ctx: Ctx): string;
   /** Hosts' waits on a person's approval (MCP Tasks extension); absent: no call answers with a task. */

@@ -304,6 +304,12 @@ async function shapeResult<Ctx>(
     });
   }
 
+  // A host that opens URLs opens only its own person's approvals: another's (an admin's) is said.
+  // Asked only of an answer waiting on an approval (two reads), the one case it changes.
+  const awaits = outcome.status === "awaiting_approval" || outcome.reason === "approval_pending";
+  const opensUrls =
+    !!caps?.elicitation?.url &&
+    (!awaits || !actionId || !gateway.mayApprove || (await gateway.mayApprove(context, actionId)));
   // Modern clients that can elicit: ask the person directly instead of bouncing through the model.
   if (round === 0 && caps?.elicitation && actionId && version !== undefined) {
     // A confirm refused for want of the approval, or a start or advance that stopped at it: the
@@ -312,7 +318,7 @@ async function shapeResult<Ctx>(
     const stoppedAtApproval =
       (outcome.outcome === "rejected" && outcome.reason === "approval_pending") ||
       ((name === "start_action" || name === "advance_action") && waitsForApproval(outcome));
-    if (stoppedAtApproval && caps.elicitation.url) {
+    if (stoppedAtApproval && opensUrls) {
       const url =
         typeof outcome.approval_url === "string" ? outcome.approval_url : gateway.approvalUrl(actionId);
       return inputRequired({
@@ -394,11 +400,7 @@ async function shapeResult<Ctx>(
     if (typeof outcome.approval_url !== "string") outcome.approval_url = gateway.approvalUrl(actionId);
   }
   // Decided above on the engine's list (the screen, tasks, elicitation); shown as this host acts.
-  return toolResult(
-    approvalNextSteps(outcome, { opensUrls: !!caps?.elicitation?.url, readsResult: "get_context" }),
-    meta,
-    name,
-  );
+  return toolResult(approvalNextSteps(outcome, { opensUrls, readsResult: "get_context" }), meta, name);
 }
 
 /**

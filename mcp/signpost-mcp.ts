@@ -80,6 +80,7 @@ export function gatewayPort(gw: Gateway): GatewayPort<TrustedContext> {
       gw.approvalStatus(ctx, input) as ReturnType<GatewayPort<TrustedContext>["approvalStatus"]>,
     approvalUrl: gw.approvalUrl,
     agentIdOf: gw.agentIdOf,
+    mayApprove: gw.mayApprove,
     approvalTasks: gw.approvalTasks,
     agentNews: (ctx, about) =>
       gw.agentNews(ctx, about) as ReturnType<NonNullable<GatewayPort<TrustedContext>["agentNews"]>>,

@@ -74,6 +74,25 @@ export function mayDecide(
   return rule.roles.includes(ctx.role);
 }
 
+/**
+ * Whether the person an agent acts for may decide its action's pending approval themselves: a
+ * host that opens the approval screen for its person (URL elicitation) sends them there only
+ * then. Set V: a support agent's host opened an admin's approval for him, and the model read
+ * only that a call waited, never that an admin decides.
+ */
+export async function callerMayDecide(
+  db: Db,
+  capabilities: ReadonlyMap<string, AnyCapability>,
+  ctx: TrustedContext,
+  actionId: string,
+): Promise<boolean> {
+  const action = await db.action.findFirst({ where: { id: actionId, tenantId: ctx.tenantId } });
+  if (!action) return false;
+  const approval = await findApproval(db, action.id, action.version);
+  const rule = approversOf(capabilities.get(action.capability), approval?.summary);
+  return mayDecide({ kind: "person", userId: ctx.userId, role: ctx.role }, action, rule);
+}
+
 /** Who may decide, in words: "Alice (the person it is for)", "an admin". */
 export function describeApprovers(rule: ApproverRule, subjectName: string): string {
   const who: string[] = [];

@@ -6,6 +6,7 @@ import { type ActionEngine, createActionEngine } from "../engine/action-engine";
 import type { ActionResponse } from "../engine/action-response";
 import { createdByAgent } from "../engine/created-by-agent";
 import { approvalTasks } from "./approval-tasks";
+import { callerMayDecide } from "./approvals";
 import { adapterForTenant, type CredentialResolver, vaultCredentials } from "./connector-credentials";
 import { type PublishedAuditEvent, subscribeAuditEvents } from "./event-stream";
 import { type GatewayOutcome, gatewayPipeline } from "./gateway-pipeline";
@@ -156,6 +157,8 @@ export function createGateway(options: GatewayOptions) {
     connectorsFor,
     approvalUrl,
     agentIdOf: (ctx: TrustedContext) => ctx.agentId ?? `user:${ctx.userId}`,
+    /** Whether the caller's own person may decide this action's pending approval. */
+    mayApprove: (ctx: TrustedContext, actionId: string) => callerMayDecide(db, capabilities, ctx, actionId),
     /** Hosts' waits on a person's approval (MCP Tasks), kept in the database for every instance. */
     approvalTasks: approvalTasks(db),
   };

@@ -161,7 +161,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const hits = ranked.filter((h) => !h.not_for?.length && !h.topic_only);
     const closest = ranked[0];
     if (!hits.length && closest?.topic_only && !closest.not_for?.length)
-      return withPossible(ctx, rest.entity_id, intent, {
+      return withPossible(ctx, rest.entity_id, intent, ranked, {
         outcome: "rejected",
         reason: "no_capability_fits",
         // Neither the matches nor their start calls: those are what sent a model to start one.
@@ -170,7 +170,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
         next_actions: [],
       });
     if (!hits.length && closest)
-      return withPossible(ctx, rest.entity_id, intent, {
+      return withPossible(ctx, rest.entity_id, intent, ranked, {
         outcome: "rejected",
         reason: "no_capability_fits",
         message: `No capability does this; the closest, ${closest.capability}, is not for it (${closest.when_not_to_use})`,
@@ -182,7 +182,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     // ticket that mentions another record's words): it matched on words alone, so nothing
     // does this; a weaker match of the right record is never promoted in its place.
     if (hits.length && hits.every((h) => h.off_topic))
-      return withPossible(ctx, rest.entity_id, intent, {
+      return withPossible(ctx, rest.entity_id, intent, [], {
         outcome: "rejected",
         reason: "no_capability_fits",
         message: `No capability does what these words ask (${hits.map((h) => h.capability).join(", ")} concern another kind of record). Search the capabilities with other words, or read: ${readingPath(ctx, intent ?? "")}`,
@@ -308,9 +308,13 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     ctx: TrustedContext,
     entityId: string | undefined,
     words: string | undefined,
+    about: readonly CapabilityHit[],
     refusal: Outcome,
   ): Promise<Outcome> {
-    const on = await steps.possibleOn(ctx, { entityId, words });
+    // Without an id, the record the words describe among the choices of the capabilities about
+    // its kind (set W: "take the mug off my lamp order" was refused naming no order at all).
+    const describedFor = about.map((h) => h.capability);
+    const on = await steps.possibleOn(ctx, { entityId, words, describedFor, kin: true });
     if (!on) return refusal;
     const { results: _matches, ...rest } = refusal;
     return {

@@ -6,7 +6,14 @@ import type { TrustedContext } from "../trusted-context";
 /** What the caller may start on the record given or quoted now (possible-on-record.ts). */
 export type PossibleOn = (
   ctx: TrustedContext,
-  named: { entityId?: string; words?: string; only?: readonly string[]; describedFor?: readonly string[] },
+  named: {
+    entityId?: string;
+    words?: string;
+    only?: readonly string[];
+    describedFor?: readonly string[];
+    /** Then through every other capability about the same kind of record. */
+    kin?: boolean;
+  },
 ) => Promise<{ id: string; next: NextAction[]; weighed: string[] } | null>;
 
 export interface PickedBeyondWords {

@@ -18,9 +18,20 @@ import type { GatewayDeps } from "./gateway-deps";
  * against these capabilities' own choices in turn (the first that names one), as their start would.
  */
 export function possibleOnRecordOperation({ db, engine, capabilities, connectorsFor }: GatewayDeps) {
-  /** The record the words describe through the first of these capabilities whose choices they fit. */
-  async function described(ctx: TrustedContext, words?: string, by?: readonly string[]) {
-    for (const id of words ? (by ?? []) : []) {
+  /**
+   * The record the words describe through the first of these capabilities whose choices they fit;
+   * `kin`: then through the others about the same kind of record (a refusal's: "take the mug off
+   * my lamp order" matched only changes whose choices leave the paid lamp order out).
+   */
+  async function described(ctx: TrustedContext, words?: string, by?: readonly string[], kin?: boolean) {
+    const first = by ?? [];
+    const kinds = new Set(first.map((id) => capabilities.get(id)?.appliesTo.entity));
+    const others = kin
+      ? [...capabilities.values()]
+          .filter((c) => kinds.has(c.appliesTo.entity) && !first.includes(c.id))
+          .map((c) => c.id)
+      : [];
+    for (const id of words ? [...first, ...others] : []) {
       const c = capabilities.get(id);
       const found =
         c && visible(ctx, c) ? await engine.recordInWords(actorOf(ctx), c, words as string) : null;
@@ -30,7 +41,13 @@ export function possibleOnRecordOperation({ db, engine, capabilities, connectors
   }
   return async (
     ctx: TrustedContext,
-    named: { entityId?: string; words?: string; only?: readonly string[]; describedFor?: readonly string[] },
+    named: {
+      entityId?: string;
+      words?: string;
+      only?: readonly string[];
+      describedFor?: readonly string[];
+      kin?: boolean;
+    },
   ): Promise<{ id: string; next: NextAction[]; weighed: string[] } | null> => {
     const known = await connectorsFor(ctx);
     const entities = known.flatMap((c) => c.entities.filter((e) => e.idPrefix).map((e) => ({ c, e })));
@@ -42,7 +59,7 @@ export function possibleOnRecordOperation({ db, engine, capabilities, connectors
     const quoted = [...new Set(named.words?.match(/[A-Za-z0-9][\w-]{2,63}/g) ?? [])].filter((w) => kindOf(w));
     const id =
       named.entityId ??
-      (quoted.length === 1 ? quoted[0] : await described(ctx, named.words, named.describedFor));
+      (quoted.length === 1 ? quoted[0] : await described(ctx, named.words, named.describedFor, named.kin));
     const kind = id ? kindOf(id) : undefined;
     if (!id || !kind) return null;
     const candidates = [...capabilities.values()].filter(

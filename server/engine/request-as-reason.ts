@@ -8,7 +8,8 @@ import { isFreeText } from "./choice-words";
  * verbatim — what every answer already told the agent to send ("if they gave none, their request
  * verbatim"). Round 8's model was asked for an exchange's reason it had already sent as intent.
  * A comment or a resolution is never filled so: it is text the customer reads, not a why, and
- * a change nobody approves would send it unseen. It is marked as the user's own words and nothing
+ * a change nobody approves would send it unseen (a reason it only keeps, NodeDefinition.keptOnly,
+ * is filled). It is marked as the user's own words and nothing
  * more: a hedge ("the user gave no reason of their own") read as "ask for a reason" (issue 23).
  */
 export function takesRequestAsReason(
@@ -17,7 +18,11 @@ export function takesRequestAsReason(
   schema: ZodType,
   options: Record<string, unknown>,
 ): boolean {
-  if (capability.policy.approval === "never" || capability.policy.effect === "read") return false;
+  if (capability.policy.effect === "read") return false;
+  // Unseen by a person before it runs, a reason is taken only where nothing sends it on (set W:
+  // "reopen the invoice copy ticket" stopped at "needs reason" for text the helpdesk never gets).
+  const kept = capability.nodes.some((n) => n.keptOnly?.includes(field));
+  if (capability.policy.approval === "never" && !kept) return false;
   const named = field
     .toLowerCase()
     .split(/[^a-z]+/)

@@ -129,6 +129,12 @@ export interface NodeDefinition<A, D extends object = Derived> {
    * in silence (a refund-only dry run with `item_ids` showed the whole order refunded).
    */
   usedOnlyWhen?: { field: string; takes: Record<string, readonly string[]> };
+  /**
+   * Fields kept with the action (its summary, the audit) and never sent to the system: a reason
+   * among them takes the user's request verbatim when they gave none, even for a change nobody
+   * approves, as nobody outside reads it (request-as-reason.ts).
+   */
+  keptOnly?: readonly string[];
   /** A confirmation node: the action stops here until a person approves and the agent confirms. */
   requiresConfirmation?: boolean;
   /**

@@ -34,8 +34,10 @@ export function notDoneLines(result: Json): string[] {
 export function alsoDoneLines(result: Json): string[] {
   const done = Array.isArray(result.also_done) ? (result.also_done as Json[]) : [];
   return done
-    .filter((d) => typeof d.words === "string" && typeof d.action_id === "string")
+    .filter((d) => typeof d.words === "string")
     .map((d) => {
+      if (typeof d.action_id !== "string")
+        return `${escapeText(String(d.status))}: "${escapeText(d.words as string)}" → ${escapeText(String(d.capability))}: ${escapeText(String(d.message ?? ""))}; nothing to change`;
       const message = String(d.message ?? "");
       // Done with what (the summary's values taken), which "done (id)" does not say.
       const what = d.status === "completed" && d.summary ? doneWith(d.summary, message) : null;

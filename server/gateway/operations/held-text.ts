@@ -1,4 +1,5 @@
 import type { OutcomeBase } from "../../connectors/sdk/outcome";
+import { REQUEST_NOTE } from "../../connectors/sdk/request-note";
 import { queryClauses } from "../../engine/query-clauses";
 
 /** Said after the message of a change held for its text to be checked. */
@@ -23,7 +24,11 @@ export function textHeldForCheck(
   const quoted =
     !!words &&
     typeof words === "object" &&
-    Object.values(words as Record<string, unknown>).some((v) => typeof v === "string" && v.startsWith('"'));
+    Object.values(words as Record<string, unknown>).some(
+      // The request whole, as a reason it only keeps (request-as-reason.ts): no reading of where
+      // an ask ends made it, so there is nothing to check.
+      (v) => typeof v === "string" && v.startsWith('"') && !v.endsWith(`(${REQUEST_NOTE})`),
+    );
   if (!quoted) return false;
   return queryClauses(intent.toLowerCase()).filter((c) => c.role === "request").length > 1;
 }

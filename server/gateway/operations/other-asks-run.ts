@@ -5,7 +5,8 @@ import type { OtherAsk } from "./other-asks";
 export interface AlsoDone {
   words: string;
   capability: string;
-  action_id: string;
+  /** Absent where nothing was started: what the words ask is already so. */
+  action_id?: string;
   status: string;
   message: string;
   /** What the person would have approved, as the action's own answer carries it (done with …). */
@@ -51,6 +52,13 @@ export async function runOtherAsks(
     // A capability approved on a condition ("across teams") is previewed first: a start that
     // stops at a person's approval would open one (and mail its approvers) only to void it.
     const preview = await runner.start({ ...args, dry_run: true });
+    // Already so ("give it to Bella", who has it): said as done, with nothing started (set W: the
+    // ask was offered as a call, which answered "nothing to change").
+    const already = alreadySo(preview);
+    if (already) {
+      done.push({ words: ask.words, capability: ask.capability, status: "already so", message: already });
+      continue;
+    }
     if (preview.outcome !== "preview" || preview.requires_approval !== false) {
       left.push(ask);
       continue;
@@ -73,4 +81,12 @@ export async function runOtherAsks(
     left.push(ask);
   }
   return { done, left };
+}
+
+/** What a refused preview says is already so (its error marked `already`), or null. */
+function alreadySo(preview: GatewayOutcome): string | null {
+  if (!Array.isArray(preview.validation_errors)) return null;
+  const errors = preview.validation_errors as Array<{ already?: boolean; message?: string }>;
+  const said = errors.find((e) => e.already === true);
+  return said && errors.every((e) => e.already === true) ? String(said.message ?? "already so") : null;
 }

@@ -87,6 +87,13 @@ export const assignTicket = defineCapability<HelpdeskAdapter, TicketDerived & { 
             .max(64)
             .describe("Teammate id from options.teammates, e.g. tm_sid"),
         },
+        // Whom the words may name beyond those offered: the current assignee and inactive
+        // teammates, whose own checks below then say why not (set W: "give it to Bella", who had
+        // it, was read as naming nobody, and the model asked who).
+        async lookup({ adapter }) {
+          const all = await adapter.teammates();
+          return { teammates: all.map((m) => ({ id: m.id, name: m.name, team: m.team_id })) };
+        },
         async resolve({ adapter, values, derived }) {
           const ticket = derived.ticket;
           if (!ticket) return {}; // TICKET stops the action until it has one

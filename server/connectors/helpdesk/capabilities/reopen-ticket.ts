@@ -54,6 +54,8 @@ export const reopenTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
       id: "REASON",
       description: "Why it needs more work",
       fields: { reason: z.string().trim().min(3).max(1000).describe("Why the ticket is reopened") },
+      // Shown in the summary and kept in the audit; the helpdesk is only told the new status.
+      keptOnly: ["reason"],
     },
     { id: "CONFIRM_REOPEN", description: "Reopen the ticket", requiresConfirmation: true },
   ],

@@ -10,7 +10,7 @@ import { navigate } from "./navigate";
 import { listingRowFound, oneRecord } from "./one-record";
 import { recordsRead } from "./records-read";
 import { orderAlreadyStated } from "./sort-words";
-import { unfilteredWordsLine } from "./unfiltered-words-line";
+import { rowsShownOnly, unfilteredWordsLine } from "./unfiltered-words-line";
 import { wordsRowsShow } from "./words-rows-show";
 
 /** How many words of a query that found nothing are each searched alone. */
@@ -115,9 +115,11 @@ export async function openedSection(
   const record =
     shaped || !mayOpenRecord ? null : await oneRecord(backend, listingRowFound(listing, page, route, q));
   if (record) return { record: true, markdown: record };
-  const kept = cutPage(worded ? { ...page, markdown: worded } : page);
+  const whole = cutPage(worded ? { ...page, markdown: worded } : page);
+  const only = textFilter ? null : rowsShownOnly(leftover, whole, page.uri);
+  const kept = only?.markdown ?? whole;
   const unused = [
-    textFilter ? "" : unfilteredWordsLine(leftover, kept),
+    only?.line ?? (textFilter ? "" : unfilteredWordsLine(leftover, kept)),
     unsorted && !orderAlreadyStated(unsorted, kept)
       ? `${code(unsorted)} did not sort this listing: it declares no such sort.`
       : "",

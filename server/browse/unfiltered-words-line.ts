@@ -22,6 +22,37 @@ export function unfilteredWordsLine(leftover: string, page: string): string {
     : `${code(leftover)} did not filter this listing: it has no text filter.`;
 }
 
+/**
+ * The listing cut to the rows whose cells show the words, where a few of its rows do (the line
+ * for it, and the page with only those rows), else null: the words asked for those rows, and the
+ * others cost tokens to read past (set W: "kettle order" showed all eight orders to name two).
+ * `all` is the listing's own address, said for the rest.
+ */
+export function rowsShownOnly(
+  leftover: string,
+  page: string,
+  all: string,
+): { line: string; markdown: string } | null {
+  if (!leftover) return null;
+  const rows = tableRows(page);
+  const showing = new Set(rowsShowing(leftover, page));
+  if (!showing.size) return null;
+  const lines = page.split("\n");
+  const headers = new Set(lines.flatMap((line, i) => (/^\|\s*:?-{3}/.test(line) ? [i - 1, i] : [])));
+  let row = 0;
+  const markdown = lines
+    .filter((line, i) => {
+      if (!line.startsWith("|") || headers.has(i)) return true;
+      const id = rows[row++]?.id ?? "";
+      return showing.has(id);
+    })
+    .join("\n");
+  return {
+    line: `${code(leftover)} is no filter here (no text filter): only the ${showing.size} of its ${rows.length} rows that show it; all of them: ${code(all)}.`,
+    markdown,
+  };
+}
+
 /** The ids of the table rows whose cells hold every word of `leftover` that some row holds. */
 function rowsShowing(leftover: string, page: string): string[] {
   const rows = tableRows(page);

@@ -28,8 +28,8 @@ export function createActionEngine(options: Omit<EngineDeps, "approvalUrl"> & Pa
     startsAllowed: (actor: Actor, capabilities: readonly AnyCapability[], recordId: string) =>
       startsAllowed(deps, actor, capabilities, recordId),
     /** The record a start of this capability would take from the words, if one (nothing is saved). */
-    recordInWords: (actor: Actor, capability: AnyCapability, words: string) =>
-      recordInWords(deps, actor, capability, words),
+    recordInWords: (actor: Actor, capability: AnyCapability, words: string, described?: boolean) =>
+      recordInWords(deps, actor, capability, words, described),
     /** The capability of the action the caller's idempotency key started, if any. */
     startedWith: (actor: Actor, idempotencyKey: string): Promise<string | null> =>
       capabilityStartedWith(deps, actor, idempotencyKey),

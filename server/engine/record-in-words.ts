@@ -16,6 +16,8 @@ export async function recordInWords(
   actor: Actor,
   capability: AnyCapability,
   words: string,
+  /** Only a record the words describe (why it was picked said), never the only one it can take. */
+  described = false,
 ): Promise<string | null> {
   const field = capability.appliesTo.field;
   if (!field || !words.trim()) return null;
@@ -27,6 +29,7 @@ export async function recordInWords(
       ),
     );
     if ("unavailable" in ev || ev.notFound || ev.fromWords[field] === undefined) return null;
+    if (described && !ev.whyPicked[field]) return null;
     const id = ev.values[field];
     return typeof id === "string" ? id : null;
   } catch {

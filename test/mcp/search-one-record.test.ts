@@ -76,7 +76,11 @@ describe("search: words that fit one record open its page", () => {
     const alice = await w.connect(w.keys.alice);
     const kettle = text(await alice.callTool({ name: "search", arguments: { query: "kettle order" } }));
     expect(kettle).toContain("## [Orders](shop://orders) (opened here)");
-    expect(kettle).toContain("the rows that show it: `ord_pending`, `ord_delivered`.");
+    // Only the rows that show the word (set W: all eight were shown to name two).
+    expect(kettle).toContain(
+      "`kettle` is no filter here (no text filter): only the 2 of its 8 rows that show it",
+    );
+    expect(rowIds(kettle)).toEqual(["ord_pending", "ord_delivered"]);
     expect(kettle).not.toContain("Found by");
     const sam = await w.connect(w.keys.sam);
     // A product and a ticket both hold the word.

@@ -33,8 +33,10 @@ export function possibleOnRecordOperation({ db, engine, capabilities, connectors
       : [];
     for (const id of words ? [...first, ...others] : []) {
       const c = capabilities.get(id);
+      // A refusal's (`kin`): only a record the words describe, never the only one a capability
+      // can take ("list my orders" named the one order a payment could take).
       const found =
-        c && visible(ctx, c) ? await engine.recordInWords(actorOf(ctx), c, words as string) : null;
+        c && visible(ctx, c) ? await engine.recordInWords(actorOf(ctx), c, words as string, kin) : null;
       if (found) return found;
     }
     return undefined;

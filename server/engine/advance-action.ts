@@ -155,10 +155,12 @@ export async function advanceAction(
     (input.idempotency_key || serverKey) && ready
       ? // The user's words the action started with still name its record: without them, a record
         // the agent sent beside those words read as its own pick on every later step.
-        await recordToAsk(capability, adapter, actor, ev.values, {
-          request: previous.request,
-          fromWords: named,
-        })
+        (
+          await recordToAsk(capability, adapter, actor, ev.values, {
+            request: previous.request,
+            fromWords: named,
+          })
+        ).ask
       : null;
   const outcome = refused ? "rejected" : ev.errors.length || ev.missing.length ? "input_required" : "applied";
   // Where a key of the agent's would run it, and this caller's confirm is let through: the

@@ -249,20 +249,17 @@ export async function startAction(
   // With a key a change nobody approves runs at once: only on a record the user meant.
   const keyed = !!input.idempotency_key || !!serverKey;
   const ready = ev.atConfirmation && !state.requires_approval && !refused;
-  let wordsNamed: string | undefined;
-  const askUser =
+  const check =
     keyed && ready
       ? await recordToAsk(capability, adapter, actor, ev.values, {
           request: input.intent,
           fromWords: named,
           namedBefore: (record) => namedEarlier(deps, actor, record),
-          named: (record) => {
-            wordsNamed = record;
-          },
         })
-      : null;
-  // A record sent by id that the words name too is kept as named by them (UserWords.named).
-  if (wordsNamed && recordField) state.from_words = { ...state.from_words, [recordField]: wordsNamed };
+      : { ask: null };
+  const askUser = check.ask;
+  // A record sent by id that the words name too is kept as named by them (RecordCheck.named).
+  if (check.named && recordField) state.from_words = { ...state.from_words, [recordField]: check.named };
   // Exactly where a key of the agent's would run it, and where this caller's confirm is let through.
   const ranNow =
     !!serverKey &&

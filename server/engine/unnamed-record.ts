@@ -20,13 +20,18 @@ export interface UserWords {
   request?: string;
   fromWords: Record<string, string>;
   namedBefore?: (record: string) => Promise<boolean>;
-  /**
-   * Told the record the request names or describes, where it was sent as an id: the start keeps
-   * it as named by the words, so this agent's next start on it by a fragment ("then set it to
-   * pending") finds it named (namedEarlier). Set S: the first start came with the ticket's id and
-   * words naming it, so nothing said the words had named it, and the second start asked.
-   */
-  named?: (record: string) => void;
+}
+
+/**
+ * What the check found: `ask`, the record was the agent's pick (null: it may run); `named`, the
+ * record sent as an id is the one the request names or describes. A start keeps that as named by
+ * the words, so this agent's next start on it by a fragment ("then set it to pending") finds it
+ * named (namedEarlier). Set S: the first start came with the ticket's id and words naming it,
+ * nothing said the words had named it, and the second start asked.
+ */
+export interface RecordCheck {
+  ask: AskUser | null;
+  named?: string;
 }
 
 /** What the answer says when the record of a change is the agent's pick among several. */
@@ -53,16 +58,16 @@ export async function unnamedRecord(
   actor: Actor,
   values: Values,
   words: UserWords,
-): Promise<AskUser | null> {
+): Promise<RecordCheck> {
   const field = capability.appliesTo.field;
   const first = capability.nodes[0];
-  if (!field || !first?.resolve || !first.fields?.[field]) return null;
+  if (!field || !first?.resolve || !first.fields?.[field]) return { ask: null };
   const chosen = values[field];
-  if (typeof chosen !== "string" || words.fromWords[field] === chosen) return null;
+  if (typeof chosen !== "string" || words.fromWords[field] === chosen) return { ask: null };
   const { [field]: _, ...without } = values;
   const offer = await first.resolve({ adapter, actor, values: without, derived: {} });
   const eligible = choicesFor(field, offer.options ?? {}).filter((r) => possible(r));
-  if (eligible.length < 2 || !eligible.some((r) => r.value === chosen)) return null;
+  if (eligible.length < 2 || !eligible.some((r) => r.value === chosen)) return { ask: null };
   const inWords = words.request ? namedInWords(eligible, words.request)?.value : undefined;
   if (inWords === chosen) {
     // Named among the records that can take the change, yet maybe not the record the words
@@ -77,9 +82,10 @@ export async function unnamedRecord(
       words.request ?? "",
     );
     if (beside.length)
-      return ask(field, chosen, [...eligible.filter((r) => r.value === chosen), ...beside], "describe");
-    words.named?.(chosen);
-    return null;
+      return {
+        ask: ask(field, chosen, [...eligible.filter((r) => r.value === chosen), ...beside], "describe"),
+      };
+    return { ask: null, named: chosen };
   }
   // The records the words describe ("every urgent ticket"), read from the same rows a start's
   // words are (the node's offer and its lookup): the one they fit is named; where they fit
@@ -93,10 +99,7 @@ export async function unnamedRecord(
         words.request,
       )
     : undefined;
-  if (described?.named.includes(chosen)) {
-    words.named?.(chosen);
-    return null;
-  }
+  if (described?.named.includes(chosen)) return { ask: null, named: chosen };
   // Words (some: with none the agent picked) naming or describing no other record: the record the
   // user's words named in this agent's start on it moments before is named (namedEarlier). Never over words that point
   // elsewhere ("raise the headphones ticket to urgent" sent with another ticket's id).
@@ -104,15 +107,17 @@ export async function unnamedRecord(
     (inWords !== undefined && inWords !== chosen) ||
     !!described?.named.some((v) => v !== chosen) ||
     (!!described?.fits.length && !described.fits.includes(chosen));
-  if (words.request && !elsewhere && (await words.namedBefore?.(chosen))) return null;
+  if (words.request && !elsewhere && (await words.namedBefore?.(chosen))) return { ask: null };
   const fitting = described?.fits.length ? eligible.filter((r) => described.fits.includes(r.value)) : [];
   const among = fitting.some((r) => r.value === chosen) ? fitting : [];
   if (described?.fits.length && !among.length) {
     const others = eligible.filter((r) => r.value !== chosen && described.fits.includes(r.value));
     if (others.length)
-      return ask(field, chosen, [...eligible.filter((r) => r.value === chosen), ...others], "describe");
+      return {
+        ask: ask(field, chosen, [...eligible.filter((r) => r.value === chosen), ...others], "describe"),
+      };
   }
-  return ask(field, chosen, among.length ? among : eligible, among.length ? "fit" : "take");
+  return { ask: ask(field, chosen, among.length ? among : eligible, among.length ? "fit" : "take") };
 }
 
 /**
@@ -239,17 +244,19 @@ export async function recordToAsk(
   actor: Actor,
   values: Values,
   words: UserWords,
-): Promise<AskUser | null> {
+): Promise<RecordCheck> {
   const found = await catchSystemUnavailable(async () => ({
-    ask: await unnamedRecord(capability, adapter, actor, values, words),
+    check: await unnamedRecord(capability, adapter, actor, values, words),
   }));
   if ("unavailable" in found)
     return {
-      field: capability.appliesTo.field ?? "",
-      record: String(values[capability.appliesTo.field ?? ""] ?? ""),
-      message:
-        "Could not check whether other records fit this change: ask the user; on their word, confirm_action runs it",
-      candidates: [],
+      ask: {
+        field: capability.appliesTo.field ?? "",
+        record: String(values[capability.appliesTo.field ?? ""] ?? ""),
+        message:
+          "Could not check whether other records fit this change: ask the user; on their word, confirm_action runs it",
+        candidates: [],
+      },
     };
-  return found.ask;
+  return found.check;
 }

@@ -42,8 +42,20 @@ const MADE = new RegExp(
 /** The day words that date a record in this request (see MADE). */
 export function datingWords(request: string): Set<string> {
   const out = new Set<string>();
-  for (const m of request.toLowerCase().matchAll(MADE)) out.add((m[1] ?? m[2]) as string);
+  for (const m of justMadeAsToday(request).toLowerCase().matchAll(MADE)) out.add((m[1] ?? m[2]) as string);
   return out;
+}
+
+// Built from MADE_WORDS, code's own words (never from a request).
+const JUST_MADE = new RegExp(`\\bjust\\s+(${MADE_WORDS.filter((w) => w !== "from").join("|")})\\b`, "giu");
+
+/**
+ * "The order I just placed" read as "placed today": minutes ago is within today's reach, and two
+ * records made today are still asked about, never picked (set X: the order placed a minute before
+ * was not taken from the words, and the model picked it from the list).
+ */
+export function justMadeAsToday(request: string): string {
+  return request.replace(JUST_MADE, "$1 today");
 }
 
 /** Whether this word is a day word (dated or not). */

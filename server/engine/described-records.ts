@@ -10,7 +10,7 @@ import {
   rowSays,
   wordTokens,
 } from "./choice-words";
-import { datingWords, dayOf, isDayWord, MADE_WORDS } from "./day-words";
+import { datingWords, dayOf, isDayWord, justMadeAsToday, MADE_WORDS } from "./day-words";
 import { describingSequence, statePhrases, WHAT_TO_DO } from "./describing-sequence";
 import { requestWords } from "./request-words";
 import { whatToDoWords } from "./what-to-do-words";
@@ -90,7 +90,7 @@ function undone(token: string, rows: ChoiceRow[]): string | undefined {
 }
 
 function askedText(request: string): string {
-  const text = requestWords(request);
+  const text = requestWords(justMadeAsToday(request));
   const colons = [...text.matchAll(/:(?=\s)/g)];
   if (colons.length !== 1) return text;
   const head = text.slice(0, colons[0]?.index ?? 0);

@@ -152,7 +152,8 @@ const assign: Table = {
     [
       "an inactive teammate",
       start("sam", "assign_ticket", "tkt_1", { assignee_id: "tm_bruno" }),
-      { outcome: "input_required", code: "teammate_inactive", next: ["advance_action"] },
+      // The user's choice, closed: the start ends, nothing held (set X: a model cancelled it).
+      { outcome: "rejected", status: "refused", code: "teammate_inactive", next: ["start_action"] },
     ],
     [
       "a number for the assignee",

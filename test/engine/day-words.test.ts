@@ -19,6 +19,12 @@ describe("day words: how far back 'today' and 'yesterday' may reach, for a perso
     expect(dayOf(hoursAgo(-1), "today", now)).toBe(false);
   });
 
+  it("'just placed' dates the record as today does (set X); 'just' alone dates nothing", () => {
+    expect([...datingWords("Cancel the order I just placed.")]).toEqual(["today"]);
+    expect([...datingWords("I just bought it")]).toEqual(["today"]);
+    expect([...datingWords("just cancel my order")]).toEqual([]);
+  });
+
   it("no answer for a word that is no day word, or a row with no creation time to tell by", () => {
     expect(dayOf(hoursAgo(1), "order", now)).toBeUndefined();
     expect(dayOf(rowOf("ord_y", { id: "ord_y", status: "paid" }), "today", now)).toBeUndefined();

@@ -46,6 +46,8 @@ describe("a kept reason, and asks already so (MCP over HTTP)", () => {
     expect(text(bella)).toContain("Bella Billing already has this ticket: nothing to change");
     const bruno = await start("Assign the kettle refund ticket to Bruno.");
     expect(text(bruno)).toContain("Bruno Billing is inactive and cannot take tickets");
+    // Set X: the start ends (nothing held), so no action is left for the agent to cancel.
+    expect(sc(bruno).status).toBe("refused");
     expect((await legacyJson(w.legacy, "tickets/tkt_3")).assignee_id).toBe("tm_bella");
   });
 });

@@ -15,19 +15,19 @@ describe("teammatesHeading", () => {
   const team = [mate("tm_bella"), mate("tm_sid"), mate("tm_old", false)];
 
   it("an unassigned ticket leaves out no current assignee (the replay read 'Assigned now: none' beside one)", () => {
-    expect(teammatesHeading(team, null)).toBe("the ticket's team first; 1 inactive teammate left out");
+    expect(teammatesHeading(team, null)).toBe("the ticket's team first; inactive (Old) left out");
   });
 
   it("names the current assignee it leaves out", () => {
     expect(teammatesHeading(team, "tm_sid")).toBe(
-      "the ticket's team first; 1 inactive teammate and the current assignee (Sid) left out",
+      "the ticket's team first; inactive (Old) and the current assignee (Sid) left out",
     );
   });
 
   it("says nothing is left out when nothing is", () => {
     expect(teammatesHeading([mate("tm_bella")], undefined)).toBe("the ticket's team first");
     expect(teammatesHeading([mate("tm_bella"), mate("tm_a", false), mate("tm_b", false)], null)).toBe(
-      "the ticket's team first; 2 inactive teammates left out",
+      "the ticket's team first; inactive (A, B) left out",
     );
   });
 });

@@ -12,12 +12,15 @@ import {
   ticketSummary,
 } from "../ticket-node";
 
-/** The teammate list's heading: its order and who is left out of it, naming only who is. */
+/**
+ * The teammate list's heading: its order and who is left out of it, by name (set X: "1 inactive
+ * teammate left out" sent a model searching for Bruno, to learn he was the one).
+ */
 export function teammatesHeading(all: HelpdeskTeammate[], assigneeId: string | null | undefined): string {
-  const inactive = all.filter((m) => !m.active && m.id !== assigneeId).length;
+  const inactive = all.filter((m) => !m.active && m.id !== assigneeId).map((m) => m.name);
   const assignee = assigneeId ? all.find((m) => m.id === assigneeId) : undefined;
   const out = [
-    inactive > 0 ? `${inactive} inactive teammate${inactive === 1 ? "" : "s"}` : "",
+    inactive.length ? `inactive (${inactive.join(", ")})` : "",
     assignee ? `the current assignee (${assignee.name})` : "",
   ].filter(Boolean);
   return `the ticket's team first${out.length ? `; ${out.join(" and ")} left out` : ""}`;
@@ -130,6 +133,8 @@ export const assignTicket = defineCapability<HelpdeskAdapter, TicketDerived & { 
                   field: "assignee_id",
                   code: "teammate_inactive",
                   message: `${mate.name} is inactive and cannot take tickets`,
+                  // The user's choice, not a wrong value: a start given it ends, nothing held.
+                  choice_closed: true,
                 },
               ],
             };

@@ -50,4 +50,13 @@ describe("a kept reason, and asks already so (MCP over HTTP)", () => {
     expect(sc(bruno).status).toBe("refused");
     expect((await legacyJson(w.legacy, "tickets/tkt_3")).assignee_id).toBe("tm_bella");
   });
+
+  it("a ticket with nobody on it says so in its view (set X: the line was left out)", async () => {
+    const sam = await w.connect(w.keys.sam);
+    const view = await sam.callTool({
+      name: "get_context",
+      arguments: { entity: "ticket", entity_id: "tkt_1" },
+    });
+    expect(text(view)).toMatch(/^ {2}assignee: none \(unassigned\)$/m);
+  });
 });

@@ -1,5 +1,6 @@
 import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capability";
 import { whenText } from "../connectors/sdk/when-text";
+import { POINTING_WORDS } from "../function-words";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
 import {
   type ChoiceRow,
@@ -8,9 +9,11 @@ import {
   namedBeside,
   namedInWords,
   withLifecycle,
+  wordTokens,
 } from "./choice-words";
 import { describedRecords } from "./described-records";
 import { everyCovered } from "./every-described";
+import { queryClauses } from "./query-clauses";
 
 /**
  * The words a start was given: the request, the records read from them, and (a start's) whether
@@ -75,6 +78,7 @@ export async function unnamedRecord(
       field,
       chosen,
       words.request ?? "",
+      capability.appliesTo.entity,
     );
     if (beside.length)
       return ask(field, chosen, [...eligible.filter((r) => r.value === chosen), ...beside], "describe");
@@ -169,7 +173,13 @@ async function describedAmong(
   return { named: every?.map((r) => r.value) ?? [], fits };
 }
 
-/** The rows (the offer's and the lookup's, eligible or not) the words name beside `chosen`. */
+/**
+ * The rows (the offer's and the lookup's, eligible or not) the words name beside `chosen`, read
+ * from the clauses that may name a record: those that ask, and those that describe one (a
+ * pointing word, the record's kind, a word of the record sent: "…, it's the one about X"). A
+ * clause that only says how things stand ("the invoice is sent") names none to change (review
+ * 49: such a clause made a record that cannot take the change, beside the one named, ask).
+ */
 async function namedElsewhere(
   node: AnyCapability["nodes"][number],
   input: Parameters<NonNullable<AnyCapability["nodes"][number]["resolve"]>>[0],
@@ -177,11 +187,25 @@ async function namedElsewhere(
   field: string,
   chosen: string,
   request: string,
+  entity: string,
 ): Promise<ChoiceRow[]> {
   const looked = (await node.lookup?.(input)) ?? {};
   const rows = withLifecycle(choicesFor(field, { ...offer.options, ...looked }), node.lifecycle);
-  return namedBeside(rows, chosen, request);
+  const own = rows.find((r) => r.value === chosen);
+  const kind = entity
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/\s+/)
+    .pop();
+  const describes = (text: string) =>
+    (text.match(/\p{L}+/gu) ?? []).some((w) => DESCRIBING.has(w) || w === kind || w === `${kind}s`) ||
+    (!!own && wordTokens(text).some((t) => own.tokens.has(t)));
+  const kept = queryClauses(request.toLowerCase()).filter((c) => c.role === "request" || describes(c.text));
+  return namedBeside(rows, chosen, kept.length ? kept.map((c) => c.text).join(". ") : request);
 }
+
+/** Words by which a clause describes a record rather than how things stand. */
+const DESCRIBING = new Set([...POINTING_WORDS, "which", "one", "about"]);
 
 /** Keys never worth a candidate's line: its id and name (already shown) and the verdict (all "yes"). */
 const SHOWN_KEYS = new Set([

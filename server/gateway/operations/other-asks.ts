@@ -115,7 +115,10 @@ export async function otherAsks(
       // mean that one: the ask keeps its call, with no record and never run at once (review 49).
       if (points && !named && started.entity && pointsPast(lower, spans, doneAt, i, started.entity))
         return { words, capability: best.capability };
-      const alone = best.requires_approval !== true ? { unapproved: true as const } : {};
+      // Only an ask made for now may run in this call: a question ("should we …?") or an ask
+      // for later ("tomorrow …") keeps its call for the user to say (review 49).
+      const now = !LATER.test(words) && !/^\s*\?/.test(lower.slice(Math.max(spans[i]?.end ?? 0, 0)));
+      const alone = best.requires_approval !== true && now ? { unapproved: true as const } : {};
       // A pointing word means the started record only where the capability is for its kind.
       const sameKind = !record || record !== started.entity?.id || best.applies_to === started.entity.type;
       if (!record || !sameKind) return { words, capability: best.capability, ...alone };
@@ -170,6 +173,10 @@ function settingShare(words: string, setWords: readonly string[]): number {
   const own = wordTokens(words).filter((t) => !NARROWING.has(t) && !countOfWord(t));
   return own.length ? own.filter((t) => setWords.includes(t)).length / own.length : 0;
 }
+
+/** Words that put an ask off to later or make it hang on something: not an ask for now. */
+const LATER =
+  /\b(tomorrow|tonight|later|next|after|afterwards|when|whenever|once|if|unless|until|till|eventually|someday)\b/i;
 
 /** Words that narrow a clause to what it names: "only", "just", "nothing else", "no other". */
 const NARROWING = new Set(["only", "just", "solely", "nothing", "else", "no", "other", "except"]);

@@ -175,10 +175,11 @@ async function describedAmong(
 
 /**
  * The rows (the offer's and the lookup's, eligible or not) the words name beside `chosen`, read
- * from the clauses that may name a record: those that ask, and those that describe one (a
- * pointing word, the record's kind, a word of the record sent: "…, it's the one about X"). A
- * clause that only says how things stand ("the invoice is sent") names none to change (review
- * 49: such a clause made a record that cannot take the change, beside the one named, ask).
+ * from the clauses that may name its record: those holding a word of the record sent, and those
+ * not asking that describe one (a pointing word, the record's kind: "…, it's the one about X").
+ * A clause that only says how things stand ("the invoice is sent"), or asks another change of
+ * another record, names none to change (review 49: each made a record that cannot take the
+ * change, beside the one named, ask).
  */
 async function namedElsewhere(
   node: AnyCapability["nodes"][number],
@@ -197,10 +198,14 @@ async function namedElsewhere(
     .toLowerCase()
     .split(/\s+/)
     .pop();
+  const holdsOwn = (text: string) => !!own && wordTokens(text).some((t) => own.tokens.has(t));
   const describes = (text: string) =>
-    (text.match(/\p{L}+/gu) ?? []).some((w) => DESCRIBING.has(w) || w === kind || w === `${kind}s`) ||
-    (!!own && wordTokens(text).some((t) => own.tokens.has(t)));
-  const kept = queryClauses(request.toLowerCase()).filter((c) => c.role === "request" || describes(c.text));
+    (text.match(/\p{L}+/gu) ?? []).some((w) => DESCRIBING.has(w) || w === kind || w === `${kind}s`);
+  // The clauses naming the sent record and those describing one; another ask ("… and close the
+  // other one") names its own record, not another meaning of these words.
+  const kept = queryClauses(request.toLowerCase()).filter(
+    (c) => holdsOwn(c.text) || (c.role !== "request" && describes(c.text)),
+  );
   return namedBeside(rows, chosen, kept.length ? kept.map((c) => c.text).join(". ") : request);
 }
 

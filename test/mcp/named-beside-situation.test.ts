@@ -23,6 +23,13 @@ describe("words about how things stand never make a named record ask (MCP over H
       "tkt_1",
       "Raise the charged twice ticket to urgent because the invoice copy is wrong",
     ],
+    // Another ask's record is that ask's, not another meaning of this one's words.
+    ["set_ticket_status", "tkt_2", "Set the headphones ticket to pending and close the coupon ticket"],
+    [
+      "set_ticket_status",
+      "tkt_2",
+      "Set the headphones ticket to pending and reopen the parcel damaged ticket",
+    ],
   ];
   for (const [capability, entity_id, intent] of runs)
     it(`"${intent}" runs on ${entity_id} at once`, async () => {
@@ -48,4 +55,19 @@ describe("words about how things stand never make a named record ask (MCP over H
       expect(sc(out).status, text(out)).not.toBe("completed");
       expect(text(out)).toContain("ask the user whether they mean tkt_2");
     });
+
+  // Proved, not fixed: an id the words quote for a record that cannot take the change is no
+  // word namedBeside weighs, so the sent record runs where the user's words named two.
+  it.fails("a closed record's id beside the sent record's words asks", async () => {
+    const sam = await w.connect(w.keys.sam);
+    const out = await sam.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "set_ticket_status",
+        entity_id: "tkt_2",
+        intent: "Set the headphones ticket tkt_8 to pending",
+      },
+    });
+    expect(sc(out).status, text(out)).not.toBe("completed");
+  });
 });

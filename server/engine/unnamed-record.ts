@@ -1,5 +1,6 @@
 import type { Actor, AnyCapability, Values } from "../connectors/sdk/define-capability";
 import { whenText } from "../connectors/sdk/when-text";
+import { POINTING_WORDS } from "../function-words";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
 import {
   type ChoiceRow,
@@ -8,9 +9,11 @@ import {
   namedBeside,
   namedInWords,
   withLifecycle,
+  wordTokens,
 } from "./choice-words";
 import { describedRecords } from "./described-records";
 import { everyCovered } from "./every-described";
+import { queryClauses } from "./query-clauses";
 
 /**
  * The words a start was given: the request, the records read from them, and (a start's) whether
@@ -80,6 +83,7 @@ export async function unnamedRecord(
       field,
       chosen,
       words.request ?? "",
+      capability.appliesTo.entity,
     );
     if (beside.length)
       return {
@@ -174,7 +178,14 @@ async function describedAmong(
   return { named: every?.map((r) => r.value) ?? [], fits };
 }
 
-/** The rows (the offer's and the lookup's, eligible or not) the words name beside `chosen`. */
+/**
+ * The rows (the offer's and the lookup's, eligible or not) the words name beside `chosen`, read
+ * from the clauses that may name its record: those holding a word of the record sent, and those
+ * not asking that describe one (a pointing word, the record's kind: "…, it's the one about X").
+ * A clause that only says how things stand ("the invoice is sent"), or asks another change of
+ * another record, names none to change (review 49: each made a record that cannot take the
+ * change, beside the one named, ask).
+ */
 async function namedElsewhere(
   node: AnyCapability["nodes"][number],
   input: Parameters<NonNullable<AnyCapability["nodes"][number]["resolve"]>>[0],
@@ -182,11 +193,29 @@ async function namedElsewhere(
   field: string,
   chosen: string,
   request: string,
+  entity: string,
 ): Promise<ChoiceRow[]> {
   const looked = (await node.lookup?.(input)) ?? {};
   const rows = withLifecycle(choicesFor(field, { ...offer.options, ...looked }), node.lifecycle);
-  return namedBeside(rows, chosen, request);
+  const own = rows.find((r) => r.value === chosen);
+  const kind = entity
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/\s+/)
+    .pop();
+  const holdsOwn = (text: string) => !!own && wordTokens(text).some((t) => own.tokens.has(t));
+  const describes = (text: string) =>
+    (text.match(/\p{L}+/gu) ?? []).some((w) => DESCRIBING.has(w) || w === kind || w === `${kind}s`);
+  // The clauses naming the sent record and those describing one; another ask ("… and close the
+  // other one") names its own record, not another meaning of these words.
+  const kept = queryClauses(request.toLowerCase()).filter(
+    (c) => holdsOwn(c.text) || (c.role !== "request" && describes(c.text)),
+  );
+  return namedBeside(rows, chosen, kept.length ? kept.map((c) => c.text).join(". ") : request);
 }
+
+/** Words by which a clause describes a record rather than how things stand. */
+const DESCRIBING = new Set([...POINTING_WORDS, "which", "one", "about"]);
 
 /** Keys never worth a candidate's line: its id and name (already shown) and the verdict (all "yes"). */
 const SHOWN_KEYS = new Set([

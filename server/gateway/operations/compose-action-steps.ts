@@ -11,7 +11,7 @@ import { otherAsks } from "./other-asks";
 import { pickByFields } from "./pick-by-fields";
 import { narrowedTie, type PickedBeyondWords, type PossibleOn, pickByRecord } from "./pick-by-record";
 import { readingPath } from "./reading-path";
-import { searchAskAlone, withOtherAsksOf } from "./with-other-asks";
+import { carriedTexts, searchAskAlone, withOtherAsksOf } from "./with-other-asks";
 
 type Outcome = OutcomeBase & Record<string, unknown>;
 type Operation = (ctx: TrustedContext | null, raw: unknown) => Promise<Outcome>;
@@ -134,9 +134,12 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     if (!ctx || !parsed.success || parsed.data.capability) {
       const started = await steps.startAction(ctx, raw, SERVER_KEY);
       const out = await confirmWhenReady(ctx, parsed.data?.idempotency_key, started, parsed.data?.intent);
-      if (!ctx || !parsed.data?.intent || parsed.data.dry_run) return out;
+      // A resend under the agent's key is the first start's answer: its other asks ran with it
+      // (review 49: past the server's window, a resend ran them again), as a resend by words.
+      if (!ctx || !parsed.data?.intent || parsed.data.dry_run || started.reason === "idempotent_replay")
+        return out;
       const setWords = Array.isArray(started.field_words) ? (started.field_words as string[]) : [];
-      return withOtherAsks(ctx, parsed.data.intent, out, setWords);
+      return withOtherAsks(ctx, parsed.data.intent, out, setWords, carriedTexts(parsed.data.patch));
     }
     const { intent, ...rest } = parsed.data;
     const withWords = { ...rest, intent };
@@ -272,6 +275,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
       intent,
       await confirmWhenReady(ctx, rest.idempotency_key, out, intent),
       setWords,
+      carriedTexts(rest.patch),
     );
   }
 
@@ -295,7 +299,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const said = { ...out, picked_because: picked.because, ...otherMatches(hits, picked.hit.capability) };
     const setWords = Array.isArray(out.field_words) ? (out.field_words as string[]) : [];
     const intent = typeof withWords.intent === "string" ? withWords.intent : undefined;
-    return withOtherAsks(ctx, intent, said, setWords);
+    return withOtherAsks(ctx, intent, said, setWords, carriedTexts(withWords.patch));
   }
 
   /**
@@ -347,9 +351,17 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     intent: string | undefined,
     out: Outcome,
     setWords: readonly string[],
+    carried: readonly string[] = [],
   ) {
-    return withOtherAsksOf(steps, ctx, intent, out, setWords, async (args) =>
-      confirmWhenReady(ctx, undefined, await steps.startAction(ctx, args, SERVER_KEY), String(args.intent)),
+    return withOtherAsksOf(
+      steps,
+      ctx,
+      intent,
+      out,
+      setWords,
+      async (args) =>
+        confirmWhenReady(ctx, undefined, await steps.startAction(ctx, args, SERVER_KEY), String(args.intent)),
+      carried,
     );
   }
 

@@ -62,8 +62,11 @@ export async function otherAsks(
   // The words as the user wrote them (the splitter reads them lower-cased, and lower-casing may
   // change a text's length: "İ" is two characters lower-cased, so offsets are mapped), in order.
   let from = 0;
+  // Where each ask stands in the lower-cased words (-1: not found), to read what comes between.
+  const spans: { at: number; end: number }[] = [];
   const written = asks.map((clause) => {
     const at = lower.indexOf(clause.text, from);
+    spans.push({ at, end: at < 0 ? -1 : at + clause.text.length });
     if (at < 0) return clause.text;
     from = at + clause.text.length;
     const end = clause.through ? lower.indexOf(clause.through, from) : -1;
@@ -94,7 +97,7 @@ export async function otherAsks(
       // fit it too ("Buy one mug, express to my office": not an address change).
       const done =
         covers(started, hits, best, record, named) || settingShare(words, setWords) >= (best ? 1 : 0.5);
-      return { words, best, done, record, named };
+      return { words, best, done, record, named, points };
     }),
   );
   // An action that has not settled its record yet ("resolve tkt_4 and resolve tkt_5" quotes two)
@@ -102,11 +105,20 @@ export async function otherAsks(
   const first = started.entity?.id ? undefined : read.find((r) => r.done && r.named)?.named;
   for (const r of read) if (first && r.done && r.named && r.named !== first) r.done = false;
   if (!read.some((r) => r.done)) return { asks: [], more: 0 };
+  const doneAt = read.findIndex((r) => r.done);
   const others = read
+    .map((r, i) => ({ ...r, i }))
     .filter((r) => !r.done)
-    .map(({ words, best, record, named }) => {
+    .map(({ words, best, record, named, points, i }) => {
       if (!best) return { words };
-      const alone = best.requires_approval !== true ? { unapproved: true as const } : {};
+      // "It" past another record the words name ("do X to A, and as for B, give it to Y") may
+      // mean that one: the ask keeps its call, with no record and never run at once (review 49).
+      if (points && !named && started.entity && pointsPast(lower, spans, doneAt, i, started.entity))
+        return { words, capability: best.capability };
+      // Only an ask made for now may run in this call: a question ("should we …?") or an ask
+      // for later ("tomorrow …") keeps its call for the user to say (review 49).
+      const now = !LATER.test(words) && !/^\s*\?/.test(lower.slice(Math.max(spans[i]?.end ?? 0, 0)));
+      const alone = best.requires_approval !== true && now ? { unapproved: true as const } : {};
       // A pointing word means the started record only where the capability is for its kind.
       const sameKind = !record || record !== started.entity?.id || best.applies_to === started.entity.type;
       if (!record || !sameKind) return { words, capability: best.capability, ...alone };
@@ -122,6 +134,35 @@ export async function otherAsks(
 }
 
 /**
+ * Whether the words before the pointing ask `i` (after the started change's own ask, or from the
+ * start where the ask comes first) name another record than the started one: a word of its kind
+ * (the last word of its type's name, "case" for a SupportCase) or another record's id. Unsure (an
+ * ask not found in the words) counts as naming one.
+ */
+function pointsPast(
+  lower: string,
+  spans: readonly { at: number; end: number }[],
+  doneAt: number,
+  i: number,
+  entity: { type: string; id: string },
+): boolean {
+  const ask = spans[i];
+  const own = spans[doneAt];
+  if (!ask || ask.at < 0 || !own || own.end < 0) return true;
+  const gap = lower.slice(i > doneAt ? own.end : 0, ask.at);
+  const kind = entity.type
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/\s+/)
+    .pop();
+  const ids = gap.match(new RegExp(ID_SHAPE.source, "gi")) ?? [];
+  return (
+    (!!kind && new RegExp(`\\b${kind}s?\\b`).test(gap)) ||
+    ids.some((id) => id.toLowerCase() !== entity.id.toLowerCase())
+  );
+}
+
+/**
  * The share of a clause's words that set the action's fields: half is enough where no capability
  * fits it (what is left is how it is said: "use", "pay it"), all where another's words fit too.
  */
@@ -132,6 +173,10 @@ function settingShare(words: string, setWords: readonly string[]): number {
   const own = wordTokens(words).filter((t) => !NARROWING.has(t) && !countOfWord(t));
   return own.length ? own.filter((t) => setWords.includes(t)).length / own.length : 0;
 }
+
+/** Words that put an ask off to later or make it hang on something: not an ask for now. */
+const LATER =
+  /\b(tomorrow|tonight|later|next|after|afterwards|when|whenever|once|if|unless|until|till|eventually|someday)\b/i;
 
 /** Words that narrow a clause to what it names: "only", "just", "nothing else", "no other". */
 const NARROWING = new Set(["only", "just", "solely", "nothing", "else", "no", "other", "except"]);

@@ -38,17 +38,21 @@ export async function withOtherAsksOf(
   out: Outcome,
   setWords: readonly string[],
   start: (args: Record<string, unknown>) => Promise<Outcome>,
+  carried: readonly string[] = [],
 ): Promise<Outcome> {
   if (!intent || typeof out.action_id !== "string" || typeof out.capability !== "string") return out;
   const entity = out.entity as { type: string; id: string } | undefined;
   const search = searchAskAlone(steps.searchCapabilities, ctx);
   const read = await otherAsks(intent, { capability: out.capability, entity }, search, setWords);
   const { more } = read;
+  // Words the action carries as its text are that text, never an ask (review 49: a reply whose
+  // text was "we will … give it to Y" handed the record to Y in the same call).
+  const asked = read.asks.filter((a) => !carried.some((t) => holdsWords(t, a.words)));
   // A call on a record is offered only where its capability can take that record now (the
   // check a start makes, one evaluation per ask): a cancel of unpaid orders was offered on a
   // delivered, paid one (issue 23). Otherwise the ask is said as not possible there now.
   const asks = await Promise.all(
-    read.asks.map(async (a) => {
+    asked.map(async (a) => {
       if (!a.capability) return out.status === "refused" ? { ...a, unread: true as const } : a;
       if (!a.entity_id) return a;
       const on = await steps.possibleOn(ctx, { entityId: a.entity_id, only: [a.capability] });
@@ -68,4 +72,26 @@ export async function withOtherAsksOf(
     ...(said.length ? { also_asked: said } : {}),
     next_actions: [...(out.next_actions ?? []), ...otherAskCalls(left, more)],
   };
+}
+
+/** The words in lower case, each run of what is not a letter or a digit one space. */
+const bare = (text: string) =>
+  ` ${text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim()} `;
+
+/** Whether `text` holds `words` whole, case and punctuation aside. */
+function holdsWords(text: string, words: string): boolean {
+  const said = bare(words);
+  return said.trim() !== "" && bare(text).includes(said);
+}
+
+/**
+ * The texts a start carries in its own fields as sent (a comment's body, a form's text field):
+ * the user's text, whose words are what the action writes, not what else it asks.
+ */
+export function carriedTexts(patch: unknown): string[] {
+  if (!patch || typeof patch !== "object") return [];
+  return Object.values(patch).filter((v): v is string => typeof v === "string" && /\s/.test(v.trim()));
 }

@@ -109,7 +109,9 @@ describeEachProvider(
       const summary = s.summary as Record<string, unknown>;
       expect(summary.order_after).toMatch(/^Cancelled: ord_paid will not ship/);
       // Two items: the line says both go and that no item is taken off alone (set V).
-      expect(summary.order_after).toMatch(/Desk Lamp ×1, Signpost Mug ×1.*cancelled whole, never item by item/);
+      expect(summary.order_after).toMatch(
+        /Desk Lamp ×1, Signpost Mug ×1.*cancelled whole, never item by item/,
+      );
       expect(summary.decision).toMatchObject({ verb: "Cancel the order and refund" });
       expect(renderOutcomeText(s as Parameters<typeof renderOutcomeText>[0])).toMatch(
         /Cancel the order and refund/,

@@ -193,7 +193,11 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
         next_actions: [{ tool: "search_capabilities", description: "Find a capability with other words" }],
       });
     const fields = Object.keys(rest.patch ?? {});
-    const top = topMatch(hits);
+    // Matches of another kind of record than the words name are no rivals of a best of that kind
+    // (set Y: "put the wrong size tee ticket on pending" tied a ticket's status with an order's
+    // payment, on "pending").
+    const rivals = hits[0] && !hits[0].off_topic ? hits.filter((h) => !h.off_topic) : hits;
+    const top = topMatch(rivals);
     // Words that only ask to find or show start no change (a resolve started for "find the
     // ticket about a login problem"): reading is where they go.
     if (intent && top && !top.hit.read && asksOnlyToRead(intent))
@@ -207,7 +211,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const fits = top ? fields.every((f) => top.hit.inputs.includes(f)) : false;
     // The fields may settle a near tie, and only in favour of the best match: among the matches
     // that take them, the best must still be the best one of all and lead clearly.
-    const amongFitting = topMatch(hits.filter((h) => fields.every((f) => h.inputs.includes(f))));
+    const amongFitting = topMatch(rivals.filter((h) => fields.every((f) => h.inputs.includes(f))));
     // Several asks whose matches tie: the one asked first starts (the rest are named), before
     // a later ask's verb settles the tie for itself.
     const firstAsk =

@@ -25,10 +25,23 @@ export function textHeldForCheck(
     !!words &&
     typeof words === "object" &&
     Object.values(words as Record<string, unknown>).some(
-      // The request whole, as a reason it only keeps (request-as-reason.ts): no reading of where
-      // an ask ends made it, so there is nothing to check.
-      (v) => typeof v === "string" && v.startsWith('"') && !v.endsWith(`(${REQUEST_NOTE})`),
+      // The request whole, as a reason it only keeps (request-as-reason.ts), or text the user put
+      // in quotes themselves (set Y: "… and add an internal note: 'Carrier escalation opened.'"):
+      // no reading of where an ask ends made it, so there is nothing to check.
+      (v) =>
+        typeof v === "string" &&
+        v.startsWith('"') &&
+        !v.endsWith(`(${REQUEST_NOTE})`) &&
+        !quotedByUser(intent, v.slice(1, v.lastIndexOf('"'))),
     );
   if (!quoted) return false;
   return queryClauses(intent.toLowerCase()).filter((c) => c.role === "request").length > 1;
+}
+
+/** Whether the request holds this text whole between quote marks of the user's own. */
+function quotedByUser(intent: string, text: string): boolean {
+  if (!text.trim()) return false;
+  const opens = ['"', "'", "\u201c", "\u2018"];
+  const closes = ['"', "'", "\u201d", "\u2019"];
+  return opens.some((o) => closes.some((c) => intent.includes(`${o}${text}${c}`)));
 }

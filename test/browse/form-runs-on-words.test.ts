@@ -96,8 +96,6 @@ describe("a form's submit runs a change where start_action by words would (MCP o
       "- `shop://order/{id}/address` (Shop) — Change delivery address — `address_id* · user_words`",
     );
     expect(found).toMatch(/^Submit from the line \(\* required; user_words: the user's request verbatim/m);
-    // Set X: a form was opened before each submit the words alone would have filled.
-    expect(found).toContain("no need to open the form first");
     expect(found).toMatch(/`change_delivery_address` — .*\(form: `shop:\/\/order\/\{id\}\/address`\)/);
     // Every capability line names its form (the third match on "order" alone is cancel_unpaid_order now).
     expect(found).toMatch(/`cancel_unpaid_order` — .*\(form: `shop:\/\/order\/\{id\}\/cancel`\);/);

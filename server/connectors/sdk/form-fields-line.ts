@@ -46,12 +46,9 @@ export function formFieldsLine(fields: readonly LineField[]): string {
   return code(shown.join(" · "));
 }
 
-/**
- * What a list of forms' lines says once: how to read them, and what the user's words do. Set X:
- * models read a form before each submit (a call) to fill what the words alone would have filled.
- */
+/** What a list of forms' lines says once: how to read them, and what the user's words do. */
 export function fieldsKey(words: boolean): string {
-  return `Submit from the line (* required${words ? `; ${USER_WORDS}: the user's request verbatim: it fills the fields it names (no need to open the form first), and runs a change needing no approval at once` : ""}).`;
+  return `Submit from the line (* required${words ? `; ${USER_WORDS}: the user's request verbatim: it fills fields, and runs a change needing no approval at once` : ""}).`;
 }
 
 /** Slashes between values (a span shows `|` escaped), commas where a value holds a slash. */

@@ -107,4 +107,19 @@ describe("other asks run in the same call where they need nobody (MCP over HTTP)
     expect(sc(preview).also_done).toBeUndefined();
     expect(sc(preview).also_asked).toBeUndefined();
   });
+
+  it("an ask whose best match cannot take the record is offered as the one that can, never said undone (set Z)", async () => {
+    const alice = await w.connect(w.keys.alice);
+    const out = await alice.callTool({
+      name: "start_action",
+      arguments: { intent: "Ship my kettle order to my home instead, and pay for it by card." },
+    });
+    expect(sc(out).status).toBe("completed");
+    expect(text(out)).not.toContain("not done");
+    expect(text(out)).toMatch(
+      /^- also asked: "pay for it by card" → start_action `\{"capability":"pay_order","entity_id":"ord_pending"/m,
+    );
+    // Offered, not run: the payment waits for the person's approval on its own start.
+    expect((await legacy("orders/ord_pending")).status).toBe("pending_payment");
+  });
 });

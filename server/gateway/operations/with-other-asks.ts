@@ -56,7 +56,11 @@ export async function withOtherAsksOf(
       if (!a.capability) return out.status === "refused" ? { ...a, unread: true as const } : a;
       if (!a.entity_id) return a;
       const on = await steps.possibleOn(ctx, { entityId: a.entity_id, only: [a.capability] });
-      return on && !on.next.length ? { ...a, not_now: true as const } : a;
+      if (!on || on.next.length) return a;
+      const instead = await anotherThatTakes(steps, ctx, search, a.words, a.entity_id, a.capability);
+      // Offered as its call, never run here: its own approval was not weighed.
+      if (instead) return { words: a.words, capability: instead, entity_id: a.entity_id };
+      return { ...a, not_now: true as const };
     }),
   );
   if (!asks.length && !more) return out;
@@ -72,6 +76,27 @@ export async function withOtherAsksOf(
     ...(said.length ? { also_asked: said } : {}),
     next_actions: [...(out.next_actions ?? []), ...otherAskCalls(left, more)],
   };
+}
+
+/**
+ * Another match of an ask's words that can take its record now, where the best cannot: set Z's
+ * "…, and pay for it by card" matched a checkout first, and the answer told the user the order
+ * could not be paid, though paying it could.
+ */
+async function anotherThatTakes(
+  steps: OtherAskSteps,
+  ctx: TrustedContext,
+  search: (query: string) => Promise<CapabilityHit[]>,
+  words: string,
+  record: string,
+  best: string,
+): Promise<string | undefined> {
+  const others = (await search(`${words} ${record}`))
+    .filter((h) => h.capability !== best && !h.not_for?.length && !h.topic_only && !h.off_topic)
+    .map((h) => h.capability);
+  if (!others.length) return undefined;
+  const on = await steps.possibleOn(ctx, { entityId: record, only: others });
+  return others.find((c) => on?.next.some((n) => n.args?.capability === c));
 }
 
 /** The words in lower case, each run of what is not a letter or a digit one space. */

@@ -5,6 +5,7 @@ import { actorOf, type TrustedContext } from "../trusted-context";
 import { approvalWords } from "./approval-words";
 import { visible } from "./caller-scope";
 import type { GatewayDeps } from "./gateway-deps";
+import type { PossibleOn } from "./pick-by-record";
 
 /**
  * What this caller may start on a record now, one call each: the capabilities of the record's
@@ -41,16 +42,7 @@ export function possibleOnRecordOperation({ db, engine, capabilities, connectors
     }
     return undefined;
   }
-  return async (
-    ctx: TrustedContext,
-    named: {
-      entityId?: string;
-      words?: string;
-      only?: readonly string[];
-      describedFor?: readonly string[];
-      kin?: boolean;
-    },
-  ): Promise<{ id: string; next: NextAction[]; weighed: string[] } | null> => {
+  const possibleOn: PossibleOn = async (ctx, named) => {
     const known = await connectorsFor(ctx);
     const entities = known.flatMap((c) => c.entities.filter((e) => e.idPrefix).map((e) => ({ c, e })));
     const kindOf = (id: string) => {
@@ -92,4 +84,5 @@ export function possibleOnRecordOperation({ db, engine, capabilities, connectors
     );
     return { id, next, weighed: candidates.map((c) => c.id) };
   };
+  return possibleOn;
 }

@@ -53,13 +53,17 @@ describe("links to forms carry their fields; a submit needs no navigate first (M
       await sam.callTool({ name: "navigate", arguments: { uri: "helpdesk://ticket/tkt_3" } }),
     );
     expect(page).toContain(
-      "- [Change priority](helpdesk://ticket/tkt_3/priority) — `priority*: low/normal/high/urgent · user_words` (start_action `change_ticket_priority`; no approval",
+      "- [change_ticket_priority](helpdesk://ticket/tkt_3/priority) `priority*: low/normal/high/urgent` · no approval\n",
     );
     expect(page).toContain(
-      "(helpdesk://ticket/tkt_3/comment) — `body* · internal: boolean, default false: the customer sees it · user_words`",
+      "(helpdesk://ticket/tkt_3/comment) `body* · internal: boolean, default false: the customer sees it` · no approval",
     );
-    expect(page).toMatch(/\(helpdesk:\/\/ticket\/tkt_3\/assign\) — `assignee_id\* · user_words`/);
-    expect(page).toMatch(/^Submit from the line \(\* required; user_words: the user's request verbatim/m);
+    expect(page).toMatch(/\(helpdesk:\/\/ticket\/tkt_3\/assign\) `assignee_id\*` · approval: /);
+    // Every form takes the user's words: said once, under the lines, with what they do.
+    expect(page).not.toMatch(/^- .*user_words/m);
+    expect(page).toMatch(
+      /^Submit a line's form \(\* required\) with user_words: the user's request verbatim; it fills fields, and runs a change needing no approval at once \(or start_action the line's capability with entity_id\)\.$/m,
+    );
     // The ticket the URI names is no field; each next step is said once, on its form's line.
     expect(page).not.toMatch(/ticket_id/);
     expect(page).not.toContain("Next (action face)");
@@ -71,11 +75,14 @@ describe("links to forms carry their fields; a submit needs no navigate first (M
       await alice.callTool({ name: "navigate", arguments: { uri: "shop://order/ord_delivered" } }),
     );
     expect(page).toMatch(
-      /\(shop:\/\/order\/ord_delivered\/after-sales\) — `kind\*: refund_only\/return_refund\/exchange\/shipping_refund · reason\* · item_ids: array<string>/,
+      /\(shop:\/\/order\/ord_delivered\/after-sales\) `kind\*: refund_only\/return_refund\/exchange\/shipping_refund · reason\* · item_ids: array<string>/,
     );
     expect(page).not.toMatch(/order_id\*/);
     // A change a person always approves takes user_words too: they fill the fields they name.
-    expect(page).toMatch(/after-sales\) — `[^`]*· user_words`/);
+    expect(page).toMatch(
+      /^- \[after_sales\]\(shop:\/\/order\/ord_delivered\/after-sales\) `[^`]*` · approval: the user$/m,
+    );
+    expect(page).toMatch(/^Submit a line's form \(\* required\) with user_words/m);
   });
 
   it("a search's best form carries its fields once", async () => {

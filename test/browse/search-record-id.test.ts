@@ -21,7 +21,7 @@ describe("search: a query that is one record id", () => {
     expect(sc(res).outcome).toBe("applied");
     expect(answer).toContain("## [Order ord_transit](shop://order/ord_transit) (opened here)");
     expect(answer).toContain("- **status:** shipped");
-    expect(answer).toContain("[Track shipment](shop://order/ord_transit/tracking)");
+    expect(answer).toContain("[track_shipment](shop://order/ord_transit/tracking)");
     // The catalog's matches for the id's words (checkout…) do not apply to this order.
     expect(answer).not.toContain("`checkout`");
     expect((sc(res) as unknown as { links: string[] }).links).toContain("shop://order/ord_transit/tracking");

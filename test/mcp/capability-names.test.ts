@@ -113,15 +113,14 @@ describe("capabilities by name, and who approves them (MCP over HTTP)", () => {
     }
   });
 
-  it("a record page shows each capability's id beside its title, and whether a person must approve it", async () => {
+  it("a record page names each form by its capability's id, and whether a person must approve it", async () => {
     const delivered = text(await call(w.keys.alice, "navigate", { uri: "shop://order/ord_exchange" }));
-    const afterSales = delivered.split("\n").find((l) => l.includes("`after_sales`"));
-    expect(afterSales).toContain("`after_sales`");
-    expect(afterSales).toMatch(/approval: the user/);
+    const afterSales = delivered.split("\n").find((l) => l.startsWith("- [after_sales]("));
+    expect(afterSales).toMatch(/approval: the user$/);
     const pending = text(await call(w.keys.alice, "navigate", { uri: "shop://order/ord_pending" }));
-    const address = pending.split("\n").find((l) => l.includes("`change_delivery_address`"));
-    expect(address).toMatch(/no approval/);
-    expect(pending.split("\n").find((l) => l.includes("`pay_order`"))).toMatch(/approval: the user/);
+    const address = pending.split("\n").find((l) => l.startsWith("- [change_delivery_address]("));
+    expect(address).toMatch(/ · no approval$/);
+    expect(pending.split("\n").find((l) => l.startsWith("- [pay_order]("))).toMatch(/approval: the user$/);
   });
 
   it("search says up front which capabilities run on the agent's word and which wait for a person", async () => {
@@ -170,7 +169,7 @@ describe("capabilities by name, and who approves them (MCP over HTTP)", () => {
       expect(line).not.toMatch(/no approval/);
       expect(line).toMatch(/approval: an admin's permission/);
       const page = text(await call(w.keys.alice, "navigate", { uri: "shop://order/ord_pending" }));
-      expect(page.split("\n").find((l) => l.includes("`change_delivery_address`"))).toMatch(
+      expect(page.split("\n").find((l) => l.startsWith("- [change_delivery_address]("))).toMatch(
         /approval: an admin's permission/,
       );
       const started = sc(

@@ -46,8 +46,15 @@ export function formFieldsLine(fields: readonly LineField[]): string {
   return code(shown.join(" · "));
 }
 
-/** What a list of forms' lines says once: how to read them, and what the user's words do. */
-export function fieldsKey(words: boolean): string {
+/**
+ * What a list of forms' lines says once: how to read them, and what the user's words do.
+ * `everyLine`: every form takes the user's words and its line does not repeat the field; `tool`:
+ * the action face's call that starts a line's capability, said once for all.
+ */
+export function fieldsKey(words: boolean, everyLine = false, tool?: string): string {
+  const or = tool ? ` (or ${tool} the line's capability with entity_id)` : "";
+  if (everyLine)
+    return `Submit a line's form (* required) with ${USER_WORDS}: the user's request verbatim; it fills fields, and runs a change needing no approval at once${or}.`;
   return `Submit from the line (* required${words ? `; ${USER_WORDS}: the user's request verbatim: it fills fields, and runs a change needing no approval at once` : ""}).`;
 }
 

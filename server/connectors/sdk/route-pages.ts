@@ -5,14 +5,7 @@ import { askedColumns, fieldValue, moreColumnsLine, rowFields } from "./listing-
 import { code, escapeText, link, shownPrefix } from "./markdown";
 import { type BrowseUri, formatBrowseUri } from "./parse-browse-uri";
 import { labelledValue, type ReferenceLabels } from "./reference-labels";
-import {
-  type MoneyOf,
-  nextActionsList,
-  nextStepWords,
-  objectSections,
-  readMoneyOf,
-  rowsTable,
-} from "./render-helpers";
+import { type MoneyOf, nextActionsList, objectSections, readMoneyOf, rowsTable } from "./render-helpers";
 
 /** Shared page builders for the scheme route files: lists, entity views, refusals, paging. */
 const PER_PAGE_NOTE = "Lists paginate: follow the next-page link.";
@@ -151,8 +144,19 @@ function formsStarting(
   return formLinks.map((f) => {
     const form = Array.isArray(f) ? { label: f[0], uri: f[1] } : f;
     const step = next.find((n) => form.capability && n.args?.capability === form.capability);
-    return step ? { ...form, start: nextStepWords(step, "plain") } : form;
+    return step ? { ...form, start: approvalOnLine(step), tool: step.tool } : form;
   });
+}
+
+/**
+ * Who approves a form's change, as its line says it: "no approval" (the lines' last one says the
+ * change then runs at once), else the step's own words ("approval: an admin").
+ */
+function approvalOnLine(step: NonNullable<BackendOutcome["next_actions"]>[number]): string {
+  const words = typeof step.approval === "string" ? step.approval : "";
+  if (/^no approval:/.test(words)) return "no approval";
+  if (words) return escapeText(words);
+  return step.requires_user_approval ? "needs the user's approval" : "no approval";
 }
 
 /**

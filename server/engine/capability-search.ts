@@ -202,16 +202,19 @@ function phrases(tokens: Token[], described: Set<number> = new Set()): string[] 
   const out: string[] = [];
   let previous: string | undefined;
   // A phrasal verb split by its object ("send the tee back", "call the order off") is the verb
-  // and its particle too, within a few words.
+  // and its particle too, within a few words; the words naming the record do not count ("hand the
+  // change delivery address ticket from Sara over").
   const verb = verbPosition(tokens);
+  let naming = 0;
   tokens.forEach((t, i) => {
+    if (described.has(i) && i > verb) naming++;
     if (!t.latin || described.has(i)) previous = undefined;
     else if (!t.stop) {
       if (previous) out.push(`${previous} ${t.term}`);
       previous = t.term;
     }
     const head = tokens[verb];
-    const split = head?.latin && PARTICLES.has(t.word) && i - verb > 1 && i - verb <= 5;
+    const split = head?.latin && PARTICLES.has(t.word) && i - verb > 1 && i - verb - naming <= 5;
     if (split && out.at(-1) !== `${head.term} ${t.term}`) out.push(`${head.term} ${t.term}`);
   });
   return out;
@@ -226,6 +229,8 @@ interface IndexedDoc {
   length: number;
   /** Words of what the capability says it is not for, that nothing else in it says it does. */
   notFor: Set<string>;
+  /** Of those, the words it says them of its records with ("Not for closed tickets"), not of acts. */
+  notForRecords: Set<string>;
   /** Words it uses only to describe its object ("reopens a resolved ticket"), never as what it does. */
   objectOnly: Set<string>;
 }
@@ -387,6 +392,8 @@ export function buildCapabilityIndex(
   const docs: IndexedDoc[] = capabilities.map((capability) => {
     const tf = new Map<string, number>();
     const negatedTerms = new Set<string>();
+    // Negated words describing the record ("not for closed tickets"), not an act ("does not change").
+    const negatedObjects = new Set<string>();
     const asObject = new Set<string>();
     const asAction = new Set<string>();
     let length = 0;
@@ -415,6 +422,7 @@ export function buildCapabilityIndex(
             if (t.stop) return;
             if (negated) {
               negatedTerms.add(t.term);
+              if (described.has(i)) negatedObjects.add(t.term);
               return;
             }
             // Words describing the object ("a resolved or closed ticket") say what it applies to,
@@ -437,11 +445,16 @@ export function buildCapabilityIndex(
     // it does them ("Not for cancelling an unpaid order" beside "cancels a paid one") and unless
     // they name what it applies to (an order is no request).
     for (const t of terms(capability.trigger.avoid)) negatedTerms.add(t);
+    for (const part of normalize(capability.trigger.avoid).split(/[.;!?。；！？,:，：、()]+/)) {
+      const tokens = tokensOf(part, split);
+      for (const i of objectWords(tokens)) negatedObjects.add((tokens[i] as Token).term);
+    }
     const notFor = new Set(
       [...negatedTerms].filter((t) => !tf.has(t) && !topics.has(t) && !NEGATIONS.has(t)),
     );
+    const notForRecords = new Set([...notFor].filter((t) => negatedObjects.has(t)));
     const objectOnly = new Set([...asObject].filter((t) => !asAction.has(t)));
-    return { capability, tf, length, notFor, objectOnly };
+    return { capability, tf, length, notFor, notForRecords, objectOnly };
   });
   const avgLength = docs.reduce((s, d) => s + d.length, 0) / Math.max(docs.length, 1);
   const df = new Map<string, number>();
@@ -463,6 +476,7 @@ export function buildCapabilityIndex(
     asked: Set<string>;
     told: Set<string>;
     states: Set<string>;
+    naming: Set<string>;
   } => {
     const weights = new Map<string, number>();
     // The words that ask for something: of the clause that asks, not topics, not negated ("it has
@@ -470,8 +484,11 @@ export function buildCapabilityIndex(
     const asked = new Set<string>();
     // The same words of the clauses that describe the situation ("my order is waiting for payment").
     const told = new Set<string>();
-    // The words that say what state the record is in ("my unpaid order", "a paid order").
+    // The words that say what state the record is in ("a paid order", "the ticket that is open").
     const states = new Set<string>();
+    // The other words describing the record: its name ("the change delivery address ticket"), or
+    // a state no participle says ("my unpaid order").
+    const naming = new Set<string>();
     const named = new Set<string>();
     const parts: Array<{ terms: Set<string>; weight: number }> = [];
     let own = new Set<string>();
@@ -490,7 +507,8 @@ export function buildCapabilityIndex(
       // Words describing the record: before a topic word ("the refund ticket") or a state it is
       // in ("my delivered tee").
       const verb = verbPosition(tokens);
-      const described = new Set([...objectWords(tokens), ...stateWords(tokens)]);
+      const stated = stateWords(tokens);
+      const described = new Set([...objectWords(tokens), ...stated]);
       // The request's verb describes no record, wherever it stands ("orders I can return items from").
       if (clause.role === "request") described.delete(verb);
       let negated = false;
@@ -509,7 +527,8 @@ export function buildCapabilityIndex(
         // A record's id (its prefix and number) says what the request is about, never what it asks.
         const id = !!ofPrefix || /^\d+$/.test(t.term);
         if (!topic && !id && !negated && !NEGATIONS.has(t.term)) (role === 1 ? asked : told).add(t.term);
-        if (described.has(i) && !topics.has(t.term) && !negated) states.add(t.term);
+        if (described.has(i) && !topics.has(t.term) && !negated)
+          (stated.has(i) || isParticiple(t.word) ? states : naming).add(t.term);
         put(t.term, w);
         for (const s of [...(synonyms[t.term] ?? []), ...(prefixes.get(t.term) ?? [])]) {
           put(s, w * SYNONYM_WEIGHT);
@@ -527,7 +546,7 @@ export function buildCapabilityIndex(
           }
         }
     }
-    return { weights, named, clauses: parts, asked, told, states };
+    return { weights, named, clauses: parts, asked, told, states, naming };
   };
 
   return {
@@ -566,14 +585,30 @@ export function buildCapabilityIndex(
           const offTopic = named.size > 0 && !named.has(d.capability.appliesTo.entity);
           if (offTopic) score *= OFF_TOPIC_WEIGHT;
           // What it is not for, asked ("cancel" of a checkout) or said of the record ("my unpaid
-          // order" of a refund whose "Not for an unpaid order" says so).
-          const notFor = [...new Set([...asked, ...weighed.states])].filter((t) => d.notFor.has(t));
+          // order" of a refund whose "Not for an unpaid order" says so). A word naming the record
+          // ("the change delivery address ticket") counts only where the capability says it of its
+          // records, never against an act it does not do ("Does not change status").
+          const notFor = [
+            ...new Set([
+              ...asked,
+              ...weighed.states,
+              ...[...weighed.naming].filter((t) => d.notForRecords.has(t)),
+            ]),
+          ].filter((t) => d.notFor.has(t));
           if (notFor.length) score *= NOT_FOR_WEIGHT;
           const topicOnly = asked.size > 0 && ![...asked].some((t) => d.tf.has(t));
           return { d, score, notFor, topicOnly, offTopic };
         })
         .filter((x) => x.score > 0)
-        .sort((x, y) => y.score - x.score || x.d.capability.id.localeCompare(y.d.capability.id))
+        // A match that does something the words ask comes before those that only concern the same
+        // kind of record (or are not for it), before the limit cuts: words naming the record ("the
+        // change delivery address ticket") score for capabilities of its title, that do none of it.
+        .sort(
+          (x, y) =>
+            Number(x.topicOnly || x.notFor.length > 0) - Number(y.topicOnly || y.notFor.length > 0) ||
+            y.score - x.score ||
+            x.d.capability.id.localeCompare(y.d.capability.id),
+        )
         .slice(0, limit);
       return scored.map(({ d, score, notFor, topicOnly, offTopic }) => ({
         ...capabilityHit(d.capability, score),

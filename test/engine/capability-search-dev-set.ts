@@ -265,3 +265,24 @@ export const CAPABILITY_SEARCH_QUESTIONS: Array<{ query: string; expected: strin
   { query: "tickets I could still reopen", expected: "reopen_ticket" },
   { query: "orders where I can still change the address", expected: "change_delivery_address" },
 ];
+
+/**
+ * A record named by its title ("the change delivery address ticket", a ticket's subject): its
+ * words name the record, not what is asked. Played: "Hand the change delivery address ticket from
+ * Sara over to Sid." found only the capabilities of its title's words, and assign_ticket (whose
+ * "Does not change status, priority or messages" the title's "change" ruled out) was cut by the
+ * limit. The expected capability comes first, and is neither topic-only nor "not for" the words.
+ */
+export const CAPABILITY_SEARCH_RECORD_TITLES: Array<{ query: string; expected: string }> = [
+  { query: "Hand the change delivery address ticket from Sara over to Sid.", expected: "assign_ticket" },
+  { query: "Reassign the change delivery address ticket to Sid", expected: "assign_ticket" },
+  { query: "Give the change delivery address ticket from Sara to Sid.", expected: "assign_ticket" },
+  { query: "Reassign the track shipment ticket to Sid", expected: "assign_ticket" },
+  { query: "Assign the priority change ticket to Bella", expected: "assign_ticket" },
+  { query: "Give the status change ticket to Sara", expected: "assign_ticket" },
+  { query: "Assign the urgent reopen request ticket to Bella", expected: "assign_ticket" },
+  { query: "Close the cancel order ticket", expected: "close_ticket" },
+  { query: "Resolve the cancel order ticket, the customer got a refund", expected: "resolve_ticket" },
+  { query: "Resolve the change delivery address ticket", expected: "resolve_ticket" },
+  { query: "Comment on the priority change ticket: called the customer", expected: "comment_ticket" },
+];

@@ -19,6 +19,7 @@ import {
   CAPABILITY_SEARCH_INDIRECT_HELD_OUT,
   CAPABILITY_SEARCH_NOT_FOR,
   CAPABILITY_SEARCH_QUESTIONS,
+  CAPABILITY_SEARCH_RECORD_TITLES,
   CAPABILITY_SEARCH_TRADITIONAL,
 } from "./capability-search-dev-set";
 
@@ -293,6 +294,31 @@ describe("capability search (BM25 + synonyms, English and Chinese)", () => {
       if (excluded) expect(hits.indexOf(excluded)).toBeGreaterThan(0);
     },
   );
+
+  it.each(CAPABILITY_SEARCH_RECORD_TITLES)(
+    "reads a record's title as the record, not what is asked: $query",
+    ({ query, expected }) => {
+      // As a start by words searches: three matches, before the topic-only ones are dropped.
+      const [best] = index.search(query, 3);
+      expect(best?.capability).toBe(expected);
+      expect(best?.topic_only).toBeUndefined();
+      expect(best?.not_for).toBeUndefined();
+    },
+  );
+
+  it("still counts a state said of the record against a capability not for it", () => {
+    // A participle ("the closed ticket") against any "not for"; another word describing the record
+    // ("the unpaid order") where the capability says it of its records ("Not for an unpaid order").
+    const notFor = (query: string, id: string) =>
+      index.search(query, 10).find((h) => h.capability === id)?.not_for;
+    expect(notFor("make the closed ticket urgent", "change_ticket_priority")).toEqual(["clos"]);
+    expect(notFor("refund the unpaid order", "after_sales")).toEqual(["unpaid"]);
+    // Ranked below what the words ask ("change" of the record's title is no act assign_ticket
+    // is not for): the limit cuts topic-only matches first.
+    const hits = index.search("Reassign the change delivery address ticket to Sid", 10);
+    const firstAside = hits.findIndex((h) => h.topic_only || h.not_for);
+    expect(hits.slice(firstAside).every((h) => h.topic_only || h.not_for)).toBe(true);
+  });
 
   it("marks the words a capability is not for, and not the words of a situation or a negation", () => {
     const checkout = index.search("cancel a paid order", 10).find((h) => h.capability === "checkout");

@@ -185,8 +185,12 @@ export async function namedFilters(
   // a word naming records of two filters is said (below) whichever filter was read first.
   const byRecord = new Set<string>();
   for (const t of [...timed, ...addressed]) for (const w of t.words) used.add(w);
-  // The negation itself is read here (applied, or said not to be): never a word to search for.
-  if (denied.size) for (const w of read) if (w.negation) for (const t of tokens(w.raw)) used.add(t);
+  // The negation itself is read here (applied, or said not to be): never a word to search for,
+  // unless the word right after it is text no filter reads (textNegations, below).
+  const negations = denied.size
+    ? new Set(read.flatMap((w) => (w.negation ? tokens(w.raw) : [])).filter((t) => !used.has(t)))
+    : new Set<string>();
+  for (const t of negations) used.add(t);
   // Declared values first: a choice filter's records are read only for a word they leave.
   const specs = Object.entries(route.filters ?? {}).sort(
     ([, a], [, b]) => Number(!Array.isArray(a)) - Number(!Array.isArray(b)),
@@ -332,5 +336,29 @@ export async function namedFilters(
       shown.push(`${filterName(key)} = ${spelt}`);
     }
   }
+  for (const t of textNegations(read, used, unexplained, negations)) used.delete(t);
   return { params, shown, used, ambiguous, excluded };
+}
+
+/**
+ * The negations that are a record's own words, not a filter: each right before the word it
+ * denies ("Code not applied", "never arrived", "no refund"), where that word names no filter,
+ * value or event here and is left for the text. Dropped, the text filter searched `code applied`
+ * for a record titled "Code not applied", which no text says (played: the listing of the one row
+ * holding the first word, and the model opened that row next). A negation reaching past other
+ * words ("not about login") or denying a value ("not resolved") stays read, never searched for.
+ */
+function textNegations(
+  read: readonly ReadWord[],
+  used: ReadonlySet<string>,
+  unexplained: ReadonlySet<string>,
+  negations: ReadonlySet<string>,
+): string[] {
+  return read.flatMap((w, i) => {
+    const next = read[i + 1];
+    if (!w.negation || !next?.denied) return [];
+    const denied = tokens(next.raw);
+    const text = denied.length > 0 && denied.every((t) => unexplained.has(t) && !used.has(t));
+    return text ? tokens(w.raw).filter((t) => negations.has(t)) : [];
+  });
 }

@@ -30,6 +30,8 @@ export interface FoundRecord {
   listing?: { title: string; uri: string };
   /** By the listing's text filter (its one row), the one row whose cells show every word, or the systems' record search. */
   by: "filter" | "row" | "search";
+  /** The words asked, where `words` are the part of them that found it (none held them all). */
+  asked?: string;
 }
 
 /** Words that ask for every record of a kind, whatever their number. */
@@ -79,6 +81,27 @@ export function listingRowFound(
 }
 
 /**
+ * The one record one word of several found alone, where no row held them all (the text filter's
+ * each-word fallback, opened-section.ts): a complete listing of one row whose cells show that
+ * word, as listingRowFound takes one; `asked`, the words searched first, is said with it. A
+ * listing of several rows stays the answer.
+ */
+export function wordRowFound(
+  page: BrowsePage,
+  route: RouteDefinition | undefined,
+  q: string,
+  word: string,
+  asked: string,
+): FoundRecord | null {
+  if (!route || page.outcome !== "applied" || asksForList(q, [route.title])) return null;
+  if (page.rows !== 1 || page.total !== 1) return null;
+  const only = page.items?.length === 1 ? page.items[0] : undefined;
+  const [shows, other] = rowsHoldingEvery(word, page.markdown);
+  if (!only?.uri || other || shows !== only.id) return null;
+  return { uri: only.uri, words: word, asked, listing: { title: page.title, uri: page.uri }, by: "filter" };
+}
+
+/**
  * The one record the systems' record search found for the words (not each word alone): a hit
  * linking one page, a record's page (its route takes the record's id), with nothing said beside
  * it, and the query naming no listing in the plural. `searched`: the words the search sent, as
@@ -107,7 +130,7 @@ export function searchHitFound(
 }
 
 /** How each way of finding says it found one record. */
-const FOUND_AS = {
+const FOUND_AS: Record<FoundRecord["by"], string> = {
   filter: "its one row",
   row: "the one row showing every word",
   search: "the one record holding every word",
@@ -123,5 +146,7 @@ export async function oneRecord(backend: BrowseBackend, found: FoundRecord | nul
   const page = await navigate(backend, found.uri);
   if (page.outcome !== "applied" || !pageSays(page.markdown, found.words)) return null;
   const where = found.listing ? ` in ${link(found.listing.title, found.listing.uri)}` : "";
-  return `Found by ${code(found.words)}${where}: ${FOUND_AS[found.by]}.\n\n${openedRecord(page)}`;
+  // Found by part of the words: which part, and that the rest found nothing with it.
+  const part = found.asked ? ` alone, not every word of ${code(found.asked)},` : "";
+  return `Found by ${code(found.words)}${part}${where}: ${FOUND_AS[found.by]}.\n\n${openedRecord(page)}`;
 }

@@ -1,13 +1,14 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import type { RouteDefinition } from "../connectors/sdk/define-route";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
+import { readWords } from "../connectors/sdk/negated-words";
 import { cutPage } from "./cut-page";
 import { withFilterWords } from "./filtered-line";
 import { shapedListing } from "./left-out-rows";
 import { type NarrowedListing, withParams } from "./listing-words";
 import type { MayNavigate } from "./navigable-routes";
 import { navigate } from "./navigate";
-import { listingRowFound, oneRecord } from "./one-record";
+import { listingRowFound, oneRecord, wordRowFound } from "./one-record";
 import { recordsRead } from "./records-read";
 import { orderAlreadyStated } from "./sort-words";
 import { rowsShownOnly, unfilteredWordsLine } from "./unfiltered-words-line";
@@ -15,6 +16,14 @@ import { wordsRowsShow } from "./words-rows-show";
 
 /** How many words of a query that found nothing are each searched alone. */
 export const WORDS_ALONE = 3;
+
+/**
+ * The words of a query that found nothing together, each to search alone: at most WORDS_ALONE,
+ * and never a negation ("not" alone is in most texts; it is searched with the word it denies).
+ */
+export function wordsAlone(said: readonly string[]): string[] {
+  return said.filter((w) => w && !readWords(w)[0]?.negation).slice(0, WORDS_ALONE);
+}
 
 /** Marks an opened listing that holds none of the words' records (never shown). */
 export const NONE_MARK = "\u0000none\u0000";
@@ -62,6 +71,11 @@ export async function openedSection(
     .filter(Boolean)
     .map((line) => `${line}\n\n`)
     .join("");
+  // Words that fit one row by its text, not asking for a list: that record's page is the answer
+  // (issue 23: the model opened the one row next), before any of the listing's links are recorded.
+  // Not where the words shaped the listing (a column they asked for, values kept or left out):
+  // that listing answers them ("when did it ship": the record's page may not show the time).
+  const mayOpen = mayOpenRecord && !widened && ambiguous.length === 0;
   if (leftover && textFilter && page.rows === 0) {
     // "Tickets" → "No ticket matches …; all tickets: …"; a longer title is named as it is.
     const plural = title.toLowerCase();
@@ -72,19 +86,25 @@ export async function openedSection(
     const searched = route?.textSearches ? ` (searched: ${escapeText(route.textSearches)})` : "";
     // Several words: each alone, at most three (round 11's model could not tell whether both had
     // to match, and searched "login" again): the first that some row holds is the answer.
-    const each = leftover.split(" ").filter(Boolean).slice(0, WORDS_ALONE);
-    if (each.length > 1)
-      for (const word of each) {
-        const alone = await navigate(
-          backend,
-          withParams(withoutWords, [`${textFilter}=${encodeURIComponent(word)}`]),
-        );
-        if (alone.outcome === "applied" && (alone.rows ?? 0) > 0)
-          return {
-            record: false,
-            markdown: `## ${link(alone.title, alone.uri)} (opened here)\n\n${said}${one} every word of ${code(leftover)}${searched}; these hold ${code(word)}:\n\n${cutPage(alone)}`,
-          };
-      }
+    const spelt = leftover.split(" ").filter(Boolean);
+    const each = wordsAlone(spelt);
+    const tried = each.length > 1 || each.length < spelt.length ? each : [];
+    for (const word of tried) {
+      const alone = await navigate(
+        backend,
+        withParams(withoutWords, [`${textFilter}=${encodeURIComponent(word)}`]),
+      );
+      if (alone.outcome !== "applied" || !(alone.rows ?? 0)) continue;
+      // One row, showing the word that found it: its page, said as found by that word alone.
+      // Played: a listing of the one row holding a title's first word, and the model opened it next.
+      const found = mayOpen ? wordRowFound(alone, route, q, word, leftover) : null;
+      const record = await oneRecord(backend, found);
+      if (record) return { record: true, markdown: record };
+      return {
+        record: false,
+        markdown: `## ${link(alone.title, alone.uri)} (opened here)\n\n${said}${one} every word of ${code(leftover)}${searched}; these hold ${code(word)}:\n\n${cutPage(alone)}`,
+      };
+    }
     // None did; unless the rows show the words in a column ("unassigned", "high"): then the listing without
     // them is the answer, said as not filtered by them, for the model to read the column.
     const all = await navigate(backend, withoutWords);
@@ -94,7 +114,7 @@ export async function openedSection(
         record: false,
         markdown: `## ${link(all.title, all.uri)} (opened here)\n\n${said}${shown.map(code).join(", ")} matched no ${escapeText(route?.textSearches ?? "text")}, and this listing has no filter for it: the rows are not narrowed by it, read their columns.\n\n${cutPage(all)}`,
       };
-    const nor = each.length > 1 ? `, nor ${each.map(code).join(" or ")} alone` : "";
+    const nor = tried.length ? `, nor ${tried.map(code).join(" or ")} alone` : "";
     // What was read, counted and (when few) named, so "none" is final (issue 23).
     const read = route ? await recordsRead(route, all, withoutWords, may) : null;
     if (read)
@@ -107,13 +127,7 @@ export async function openedSection(
       markdown: `${NONE_MARK}## ${heading} (opened here)\n\n${said}${one} ${code(leftover)}${nor}${searched}; all ${escapeText(plural)}: ${link(title, withoutWords)}`,
     };
   }
-  // Words that fit one row by its text, not asking for a list: that record's page is the answer
-  // (issue 23: the model opened the one row next), before any of the listing's links are recorded.
-  // Not where the words shaped the listing (a column they asked for, values kept or left out):
-  // that listing answers them ("when did it ship": the record's page may not show the time).
-  const shaped = Boolean(widened) || ambiguous.length > 0;
-  const record =
-    shaped || !mayOpenRecord ? null : await oneRecord(backend, listingRowFound(listing, page, route, q));
+  const record = mayOpen ? await oneRecord(backend, listingRowFound(listing, page, route, q)) : null;
   if (record) return { record: true, markdown: record };
   const whole = cutPage(worded ? { ...page, markdown: worded } : page);
   const only = textFilter ? null : rowsShownOnly(leftover, whole, page.uri);

@@ -17,7 +17,7 @@ import { namedRecord } from "./named-record";
 import { type MayNavigate, navigableRoutes } from "./navigable-routes";
 import { noRecordLine } from "./no-record-line";
 import { oneRecord, searchHitFound } from "./one-record";
-import { NONE_MARK, openedSection, WORDS_ALONE } from "./opened-section";
+import { NONE_MARK, openedSection, wordsAlone } from "./opened-section";
 import { pagesSection } from "./pages-section";
 import { readableByCaller } from "./readable-by-caller";
 import { recordAnswer } from "./record-answer";
@@ -162,7 +162,9 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     let found = await searchRecords(backend, q, recordWords, mine, sources, among, may, scheme);
     // Several words that found nothing together: each alone, once, at most three (round 10's
     // model, told nothing matched "login problem", spent its next call on "login").
-    const alone = !found.length && recordWords.length > 1 ? recordWords.slice(0, WORDS_ALONE) : null;
+    // A negation is searched with the word it denies, never alone.
+    const each = !found.length && recordWords.length > 1 ? wordsAlone(recordWords) : [];
+    const alone = each.length ? each : null;
     if (alone)
       found = [
         ...new Map(

@@ -105,6 +105,51 @@ describe("search: words that fit one record open its page", () => {
     }
   });
 
+  it("a record named by its title's words with a negation: its page, by those words", async () => {
+    const sam = await w.connect(w.keys.sam);
+    // Played: `coupon applied` (the "not" dropped) matched no subject; the one ticket holding
+    // `coupon` was listed, and the model navigated to it next.
+    const res = await sam.callTool({ name: "search", arguments: { query: "coupon not applied ticket" } });
+    const answer = text(res);
+    expect(sc(res).outcome).toBe("applied");
+    expect(answer).toContain(
+      "Found by `coupon not applied` in [Tickets](helpdesk://tickets?q=coupon%20not%20applied): its one row.",
+    );
+    expect(answer).toContain("## [Ticket tkt_5](helpdesk://ticket/tkt_5) (opened here)");
+    expect(answer).toContain("[Reopen](helpdesk://ticket/tkt_5/reopen)");
+    expect(answer).not.toContain("| id | subject |");
+  });
+
+  it("one row found by part of the words: its page, said as found by that part; several stay a listing", async () => {
+    const sam = await w.connect(w.keys.sam);
+    // No text says "coupon never applied"; `coupon` alone finds one ticket, its subject showing it.
+    const one = text(
+      await sam.callTool({ name: "search", arguments: { query: "coupon never applied ticket" } }),
+    );
+    expect(one).toContain(
+      "Found by `coupon` alone, not every word of `coupon never applied`, in [Tickets](helpdesk://tickets?q=coupon): its one row.",
+    );
+    expect(one).toContain("## [Ticket tkt_5](helpdesk://ticket/tkt_5) (opened here)");
+    expect(one).toContain("## Actions");
+    expect(one).not.toContain("| id | subject |");
+    // `delivery` alone holds two tickets: the listing, as before.
+    const two = text(
+      await sam.callTool({ name: "search", arguments: { query: "delivery never came ticket" } }),
+    );
+    expect(two).toContain(
+      "No ticket matches every word of `delivery never came` (searched: subjects and descriptions of tickets); these hold `delivery`:",
+    );
+    expect(rowIds(two).sort()).toEqual(["tkt_4", "tkt_8"]);
+    expect(two).not.toContain("Found by");
+    // Asked in the plural: the listing, though one row holds the word.
+    const listed = text(
+      await sam.callTool({ name: "search", arguments: { query: "tickets coupon never applied" } }),
+    );
+    expect(listed).toContain("these hold `coupon`:");
+    expect(rowIds(listed)).toEqual(["tkt_5"]);
+    expect(listed).not.toContain("Found by");
+  });
+
   it("the record's page is navigate's: a record the caller may not open leaves the listing", async () => {
     const rule = await w.db.permissionRule.create({
       data: {

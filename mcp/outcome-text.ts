@@ -2,15 +2,17 @@
 
 import { asksMore, optInChoiceLines, paidChoiceLines } from "@/server/connectors/sdk/choice-lines";
 import { doneWith } from "@/server/connectors/sdk/done-with";
+import { fromWordsLine } from "@/server/connectors/sdk/from-words-line";
 import { moneyRenderer } from "@/server/connectors/sdk/money-renderer";
 import { alsoDoneLines, notDoneLines } from "@/server/connectors/sdk/other-asks-lines";
 import { ENDED_STATUSES } from "@/server/connectors/sdk/outcome";
 import { readApproval } from "@/server/connectors/sdk/read-approval";
+import { saysWord } from "@/server/connectors/sdk/says-word";
+import { shownCandidates } from "@/server/connectors/sdk/shown-candidates";
 import { verdictText } from "@/server/connectors/sdk/verdict-text";
 import { isTimestamp, whenText } from "@/server/connectors/sdk/when-text";
 import { agentSummaryLines } from "./agent-summary";
 import { defaultedLine } from "./defaulted-text";
-import { fromWordsLine, saysWord } from "./from-words-line";
 import { laterLine } from "./later-text";
 import { nextLine } from "./next-lines";
 import type { OutcomeLike } from "./outcome-output";
@@ -438,14 +440,19 @@ export function renderOutcomeText(
     [message, ...rest].some((l) => l.includes(String(effect.external_id ?? "\u0000")));
   if (effect?.status && !said)
     lines.push(`effect: ${effect.status}${effect.external_id ? ` (${effect.external_id})` : ""}`);
-  const ask = result.ask_user as { message?: string; candidates?: string[] } | undefined;
-  if (ask?.message)
+  const ask = result.ask_user as { message?: string; record?: string; candidates?: string[] } | undefined;
+  if (ask?.message) {
+    // The record sent and a few others, as the browse face lists them; the rest are counted.
+    const shown = shownCandidates(ask);
     lines.push(
       `ask the user: ${ask.message}`,
-      ...(ask.candidates ?? []).map(
-        (c) => `- \`${c.split(" ")[0]}\`${c.includes(" ") ? c.slice(c.indexOf(" ")) : ""}`,
-      ),
+      ...shown.lines.map((c) => `- \`${c.split(" ")[0]}\`${c.includes(" ") ? c.slice(c.indexOf(" ")) : ""}`),
     );
+    if (shown.more)
+      lines.push(
+        `- and ${shown.more} more${shown.listed ? ` (structuredContent ask_user.candidates lists ${shown.listed === shown.more ? "them" : shown.listed})` : ""}`,
+      );
+  }
   const approval = approvalLine(result.approval);
   if (typeof result.approval_url === "string")
     lines.push(

@@ -43,7 +43,13 @@ export interface AskUser {
   /** The record that was sent (the agent's pick): a page offering the user's words names it. */
   record: string;
   message: string;
+  /** The record sent and the others (at most ten in all), each with what tells it apart. */
   candidates: string[];
+  /**
+   * How many other records the message counts, listed or not: a face shows the sent one and a
+   * few of these, and says how many more (shown-candidates.ts).
+   */
+  others: number;
 }
 
 /**
@@ -139,7 +145,10 @@ function ask(field: string, chosen: string, rows: ChoiceRow[], how: "take" | "fi
       : "the user's words do not name it for certain",
     describe: `the user's words describe ${n === 1 ? "another record" : `${n} other records`} instead`,
   }[how];
-  const shown = rows.slice(0, 10);
+  // The record sent is always among those listed, however far down the node's order it comes.
+  const first = rows.slice(0, 10);
+  const sent = rows.find((r) => r.value === chosen);
+  const shown = sent && !first.includes(sent) ? [...first.slice(0, 9), sent] : first;
   const telling = tellingKeys(shown);
   return {
     field,
@@ -150,6 +159,7 @@ function ask(field: string, chosen: string, rows: ChoiceRow[], how: "take" | "fi
     candidates: shown.map((r) =>
       [candidateText(r), ...telling.map((k) => `${k}: ${fact(r.row[k])}`)].join(" · "),
     ),
+    others: n,
   };
 }
 
@@ -285,6 +295,7 @@ export async function recordToAsk(
         message:
           "Could not check whether other records fit this change: ask the user; on their word, confirm_action runs it",
         candidates: [],
+        others: 0,
       },
     };
   return found.check;

@@ -1,6 +1,7 @@
 import { approvalNextSteps } from "./approval-next-steps";
 import type { BackendOutcome, BrowseBackend, Row } from "./browse-backend";
 import type { AwaitingApproval, PageBody } from "./define-route";
+import { fromWordsLine } from "./from-words-line";
 import { escapeText, type FormField, fieldList, link } from "./markdown";
 import { notRunYet, type SubmittedWords, waitsForConfirm } from "./not-run-yet";
 import { alsoAskedLines, alsoDoneLines, notDoneLines } from "./other-asks-lines";
@@ -62,14 +63,25 @@ export function actionPage(
     (!!options.afterSubmit || options.sent === true) &&
     outcome.status === "awaiting_approval" &&
     readApproval(outcome.approval)?.status === "pending";
+  const summary =
+    outcome.summary && typeof outcome.summary === "object"
+      ? summaryMarkdown(outcome.summary, withPerson || ended)
+      : "";
+  // What a submit's words (or a label sent for a record) set, and why that record: the action
+  // face's line. Compared with the summary as shown, escapes aside.
+  const fromWords =
+    options.afterSubmit || options.sent === true
+      ? fromWordsLine(outcome, summary.replace(/\\(.)/g, "$1"), escapeText)
+      : null;
+  if (fromWords) parts.push(fromWords);
   // The brief page has no form: its choices line says the submit that sets one.
   const userChoices = userChoicesSection(outcome, withPerson ? uri : undefined);
   if (userChoices.markdown) parts.push(userChoices.markdown);
-  if (outcome.summary && typeof outcome.summary === "object") {
+  if (summary) {
     parts.push(
       withPerson
-        ? `## Summary (in brief: the person's screen shows every line)\n\n${summaryMarkdown(outcome.summary, true)}`
-        : `## Summary\n\n${summaryMarkdown(outcome.summary, ended)}`,
+        ? `## Summary (in brief: the person's screen shows every line)\n\n${summary}`
+        : `## Summary\n\n${summary}`,
     );
   }
   if (outcome.result && typeof outcome.result === "object") {

@@ -2,6 +2,7 @@ import { actionPage } from "./action-page";
 import type { BackendOutcome, BrowseBackend, Row } from "./browse-backend";
 import type { AnyConnector } from "./define-connector";
 import type { PageBody, RouteDefinition } from "./define-route";
+import { entityListing } from "./entity-listing";
 import { capabilityFormFields, type LineField } from "./form-fields-line";
 import { escapeText, link } from "./markdown";
 import type { SubmittedWords } from "./not-run-yet";
@@ -104,7 +105,16 @@ export function capabilityFormRoute(
         fields,
         form.back(match.params),
         backend,
-        { words: use === "runs", use, said: !!intent, form: match.uri.uri },
+        {
+          words: use === "runs",
+          use,
+          said: !!intent,
+          form: match.uri.uri,
+          // Read only where the answer asks the user among records: where the rest of them are.
+          ...(outcome.ask_user
+            ? { listing: entityListing(await backend.connectors(), form.capability) }
+            : {}),
+        },
         bound,
       );
     },

@@ -1,5 +1,6 @@
 import type { BackendOutcome } from "./browse-backend";
 import { code, escapeText } from "./markdown";
+import { shownCandidates } from "./shown-candidates";
 import { USER_WORDS } from "./user-words-field";
 
 /** What a capability form's submit carried: whether the form takes the user's words, and whether they came. */
@@ -11,6 +12,8 @@ export interface SubmittedWords {
   said: boolean;
   /** The form that was submitted: the one call that runs the change resends it with the words. */
   form?: string;
+  /** The listing of the records the form's change applies to: where the ones not listed are. */
+  listing?: string;
 }
 
 /**
@@ -36,14 +39,20 @@ export function waitsForConfirm(outcome: BackendOutcome): boolean {
  * The why is the engine's own (the records the change fits, to ask the user about).
  */
 export function notRunYet(outcome: BackendOutcome, actionId: string, submitted?: SubmittedWords): string {
-  const ask = outcome.ask_user as { message?: unknown; candidates?: unknown; record?: unknown } | undefined;
+  const ask = outcome.ask_user as
+    | { message?: unknown; candidates?: unknown; record?: unknown; others?: unknown }
+    | undefined;
   const why =
     typeof ask?.message === "string"
       ? escapeText(ask.message)
       : "it is ready, and runs when this agent confirms it";
-  const candidates = Array.isArray(ask?.candidates)
-    ? ask.candidates.map((c) => `- ${escapeText(String(c))}`)
-    : [];
+  // The record sent and a few others to ask the user by; the rest counted, with where they are.
+  const shown = shownCandidates(ask);
+  const candidates = shown.lines.map((c) => `- ${escapeText(c)}`);
+  if (shown.more)
+    candidates.push(
+      `- and ${shown.more} more${submitted?.listing ? `, among the records at ${code(submitted.listing)}` : ""}`,
+    );
   const call = `confirm_action ${JSON.stringify({ action_id: actionId, version: outcome.version, idempotency_key: "<a new key>" })}`;
   const confirm = `One call runs it: ${code(call)} (or submit ${code(`actions://${actionId}/confirm`)} with \`idempotency_key\`).`;
   // A form that takes the user's words got none, where they decide: the one-call fix first (round

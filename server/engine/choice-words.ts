@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { withoutDenied, withoutDeniedCarried } from "../connectors/sdk/negated-words";
 import { recordEvents, type StatusLifecycle, stateOf } from "../connectors/sdk/record-events";
+import { maskQuotes, QUOTED, quoteMarks } from "./mask-quotes";
 import { countIn } from "./number-words";
 import { pricedInWords } from "./price-words";
 import { toldContent, toldMessage } from "./told-content";
@@ -501,20 +502,38 @@ export function freeTextInWords(field: string, request: string, only: boolean): 
   // What a request says after its one colon, when what comes before is the ask ("Resolve ticket
   // tkt_2: customer confirmed fix works"): the detail, in the user's words. Round 3's model was
   // asked for the resolution those words already gave (one call). Never a time or an address.
-  const colons = [...request.matchAll(/:(?=\s)/g)];
-  if (colons.length !== 1) return colons.length ? undefined : toldMessage(request);
+  // A colon inside a quote is the quote's ("note: 'called at 10: no answer'"; mask-quotes.ts).
+  const { masked, unmask } = maskQuotes(request);
+  const colons = [...masked.matchAll(/:(?=\s)/g)];
+  if (colons.length > 1) return undefined;
+  // No colon: the one quote in single marks ("add a note saying 'on its way'"), or a message told.
+  if (!colons.length) return loneQuote(request) ?? toldMessage(request);
   const at = colons[0]?.index ?? 0;
-  const head = request.slice(0, at).trim().split(/\s+/);
+  const head = masked.slice(0, at).trim().split(/\s+/);
   if (head.length < 2) return undefined;
+  // The one quote that opens the detail is the text, whole; what follows it is another ask
+  // ("note: 'called, no answer' and give it to Y": the note's text is the quote's alone).
+  const detail = masked.slice(at + 1).trimStart();
+  const [opening, ...others] = quoteMarks(detail);
+  if (opening && !others.length && detail.startsWith(opening)) {
+    const quote = wholeQuote(unmask(opening));
+    return quote && !/\n/.test(quote) ? quote : undefined;
+  }
   // Kept as written, its own closing punctuation included: "… on its way." is the user's sentence
   // (round 8's comment lost its full stop). Quoted, it is the quote's inside, however short.
-  const tail = request.slice(at + 1).trim();
+  const tail = unmask(masked.slice(at + 1)).trim();
   // "On the tee ticket: tell the customer we've sent an L, and …": the detail is itself an ask
   // to tell, and only its message is the text (the whole tail was posted to the customer once).
   if (toldContent(tail)) return toldMessage(tail);
   const quote = wholeQuote(tail);
   if (quote !== undefined) return quote && !/\n/.test(quote) ? quote : undefined;
   return tail.split(/\s+/).length >= 2 && !/\n/.test(tail) ? tail : undefined;
+}
+
+/** The inside of the one quote of the words (of three characters or more), in any marks. */
+function loneQuote(words: string): string | undefined {
+  const quotes = [...words.matchAll(QUOTED)].map((q) => q[0].slice(1, -1)).filter((t) => t.length >= 3);
+  return quotes.length === 1 ? quotes[0]?.trim() : undefined;
 }
 
 const QUOTE_PAIRS: Record<string, string> = {

@@ -5,14 +5,18 @@
  * counts its words less. Pure grammar (English and Chinese function words), no business words.
  */
 
-import { toldContent } from "./told-content";
+import { maskQuotes, onlyQuoted } from "./mask-quotes";
+import { toldContent, toldUntilOtherAsk } from "./told-content";
 
 export type ClauseRole = "request" | "situation";
 
 export interface QueryClause {
   text: string;
   role: ClauseRole;
-  /** The message an ask to tell carries (the clause before it): that ask's words, not a scene. */
+  /**
+   * The text the ask before it carries: the message an ask to tell gives, or text the user quoted
+   * for it (a note's body). That ask's words, not a scene.
+   */
   told?: true;
 }
 
@@ -82,20 +86,37 @@ function roleOf(clause: string): ClauseRole {
 /**
  * The clauses of a (lower-cased) query, each with its role; a lone clause is a request. What
  * follows the one colon after an ask is its detail ("resolve the parcel ticket: refunded it"),
- * read as situation: its "refunded" made the after-sales request the best match.
+ * read as situation: its "refunded" made the after-sales request the best match. Text the user
+ * quotes is one piece, never cut (mask-quotes.ts), and stays with the ask it follows.
  */
 export function queryClauses(lowerText: string): QueryClause[] {
+  const { masked, unmask } = maskQuotes(lowerText);
+  return clausesRead(masked).map((c) => ({ ...c, text: unmask(c.text) }));
+}
+
+/** The clauses of a query whose quotes are masked. */
+function clausesRead(lowerText: string): QueryClause[] {
   const colons = [...lowerText.matchAll(/:(?=\s)/g)];
   const at = colons.length === 1 ? (colons[0]?.index ?? -1) : -1;
   // Three words at least make an ask ("resolve ticket tkt_2"); "small problem:" is a topic.
   if (at > 0 && lowerText.slice(0, at).trim().split(/\s+/).length >= 3) {
-    const detail = clausesOf(lowerText.slice(at + 1)).map((c) => ({
-      text: c.text,
-      role: "situation" as const,
-    }));
+    const after = lowerText.slice(at + 1);
     const ask = clausesOf(lowerText.slice(0, at));
     // Only after an ask: "it arrived broken: send a new one" asks after its colon.
-    if (detail.length && ask.some((c) => c.role === "request")) return withMessages([...ask, ...detail]);
+    if (ask.some((c) => c.role === "request")) {
+      // A quote after the colon is the text the ask carries ("add a note: '…'"), as a message
+      // told is; an order to the agent after it is another ask ("…', and set it to pending").
+      if (onlyQuoted(after.trimStart().slice(0, 1))) {
+        const { content, otherAsk } = toldUntilOtherAsk(after);
+        return withMessages([
+          ...ask,
+          { text: content, role: "situation", told: true },
+          ...(otherAsk ? clausesOf(otherAsk) : []),
+        ]);
+      }
+      const detail = clausesOf(after).map((c) => ({ text: c.text, role: "situation" as const }));
+      if (detail.length) return withMessages([...ask, ...detail]);
+    }
   }
   const clauses = clausesOf(lowerText);
   return withMessages(
@@ -145,9 +166,10 @@ export function isQuestion(clause: string, marked: boolean): boolean {
 
 /** The clauses of a (lower-cased) query that ask to know ("where is my order", "did it ship"), wherever they stand. */
 export function questionClauses(lowerText: string): string[] {
-  return questionsOf(lowerText)
+  const { masked, unmask } = maskQuotes(lowerText);
+  return questionsOf(masked)
     .filter((c) => c.question)
-    .map((c) => c.text);
+    .map((c) => unmask(c.text));
 }
 
 /** A question word that picks its subject ("which order shipped?"): the words after it describe it. */
@@ -161,8 +183,16 @@ export function asksAboutSubject(clause: string, marked: boolean): boolean {
   return isQuestion(clause, marked) && !EN_PICKING.test(clause);
 }
 
+/**
+ * The clauses of masked text. A quote standing alone after an ask ("add a note — 'on its way'")
+ * is the text that ask carries, no ask of its own.
+ */
 function clausesOf(lowerText: string): QueryClause[] {
-  return askDecides(questionsOf(lowerText));
+  return askDecides(questionsOf(lowerText)).map((c, i, all) =>
+    i > 0 && all[i - 1]?.role === "request" && onlyQuoted(c.text)
+      ? { text: c.text, role: "situation", told: true }
+      : c,
+  );
 }
 
 function questionsOf(lowerText: string): Array<QueryClause & { question: boolean }> {

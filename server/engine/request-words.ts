@@ -7,11 +7,7 @@
  *   is a name, not a word of the request (an id that reads "pending" asks for no payment).
  * The whole text still fills a capability's free-text field once the capability is chosen.
  */
-
-// An apostrophe inside a word ("don't", "customers' rep") opens and closes nothing: single quotes
-// count only at word edges, and one between letters inside a quote ('we can't') does not close it.
-const QUOTED =
-  /"[^"]*"|“[^”]*”|「[^」]*」|『[^』]*』|(?<![\p{L}\p{N}])'(?:[^']|(?<=\p{L})'(?=\p{L}))*?'(?![\p{L}\p{N}])|‘(?:[^’]|(?<=\p{L})’(?=\p{L}))*?’(?![\p{L}\p{N}])/gu;
+import { QUOTED } from "./mask-quotes";
 
 /** The request's words with quotes left out and record ids cut to their prefix. */
 export function requestWords(text: string, idPrefixes: readonly string[] = []): string {

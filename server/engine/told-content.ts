@@ -9,6 +9,8 @@
  * relative ("the ticket that was escalated"), never the message; the first one that opens a
  * clause is.
  */
+import { maskQuotes, onlyQuoted, quoteMarks } from "./mask-quotes";
+
 export interface ToldContent {
   /** The ask, to its "that" (lower-case as given, or as written). */
   ask: string;
@@ -38,7 +40,21 @@ const SPEAKER = /^(?:we|we've|we're|we'll|we'd|i|i've|i'm|i'll|i'd|our|you|you'r
 /** Words that make what follows the verb of telling a clause of its own, not whom. */
 const CLAUSAL = /^(?:and|but|or|so|because|is|are|was|were|has|have|had|will|would|can|could)$/i;
 
-export function toldContent(text: string): ToldContent | undefined {
+export function toldContent(written: string): ToldContent | undefined {
+  // What the user quotes is told whole: no "that", comma or "and" inside it cuts the message.
+  const { masked: text, unmask } = maskQuotes(written);
+  const told = toldIn(text);
+  if (!told) return undefined;
+  const { ask, content, otherAsk } = told;
+  return {
+    ask: unmask(ask),
+    content: unmask(content),
+    ...(otherAsk !== undefined ? { otherAsk: unmask(otherAsk) } : {}),
+  };
+}
+
+/** The told content of text whose quotes are masked. */
+function toldIn(text: string): ToldContent | undefined {
   const opened = TELLING.exec(text.trimStart());
   if (!opened) return undefined;
   const lead = text.length - text.trimStart().length + opened[0].length;
@@ -53,13 +69,16 @@ export function toldContent(text: string): ToldContent | undefined {
   for (const [i, m] of words.entries()) {
     if (m[0].toLowerCase() !== "that") continue;
     const next = words[i + 1]?.[0];
-    if (next && SUBJECT.test(bare(next))) return message(m.index ?? 0, (m.index ?? 0) + m[0].length);
+    if (next && (SUBJECT.test(bare(next)) || onlyQuoted(bare(next))))
+      return message(m.index ?? 0, (m.index ?? 0) + m[0].length);
   }
   for (const [i, m] of words.entries()) {
     // Whom is a few words with no clause of their own: "the customer … is lost and we …" is not.
     if (CLAUSAL.test(bare(m[0])) || /[,;:.!?]$/.test(m[0])) return undefined;
     const next = words[i + 1];
-    if (next && SPEAKER.test(bare(next[0]))) return message(next.index ?? 0, next.index ?? 0);
+    // The user's own quote after whom is the message too ("tell the customer 'sent, sorry'").
+    if (next && (SPEAKER.test(bare(next[0])) || onlyQuoted(bare(next[0]))))
+      return message(next.index ?? 0, next.index ?? 0);
   }
   return undefined;
 }
@@ -72,8 +91,9 @@ export function toldContent(text: string): ToldContent | undefined {
  * its object ("…, and set it to pending", "and then close the ticket", "; also assign it to
  * Bella") — is addressed to the agent: another ask, never words the customer reads. A verb in the
  * past ("and shipped it today") states; one word alone ("and escalate") is too little to tell.
+ * Quotes in `told` are masked by the caller (mask-quotes.ts): a quote's own commas cut nothing.
  */
-function toldUntilOtherAsk(told: string): { content: string; otherAsk?: string } {
+export function toldUntilOtherAsk(told: string): { content: string; otherAsk?: string } {
   for (const m of told.matchAll(BREAK)) {
     const at = m.index ?? 0;
     const clause = told.slice(at + m[0].length).replace(JOINERS, "");
@@ -116,8 +136,21 @@ const THIRD_PERSON = /\b(?:they|them|their|theirs|themselves|he|him|his|himself|
 export function toldMessage(request: string): string | undefined {
   const told = toldContent(request);
   const text = told?.content;
+  // A quote the user wrote is their own words, exactly: its inside, as it stands.
+  const quoted = text && quoteInside(text);
+  if (quoted) return quoted;
   if (!text || /\n/.test(text) || text.split(/\s+/).length < 2 || THIRD_PERSON.test(text)) return undefined;
   // Cut before another ask, the sentence the comma left open ends with a full stop.
   const end = told.otherAsk && /[\p{L}\p{N})]$/u.test(text) ? "." : "";
   return `${text[0]?.toUpperCase() ?? ""}${text.slice(1)}${end}`;
+}
+
+/** The inside of a text that is one quote (a sentence's mark after it aside), on one line; else undefined. */
+function quoteInside(text: string): string | undefined {
+  const { masked, unmask } = maskQuotes(text);
+  const [mark, ...more] = quoteMarks(masked);
+  if (!mark || more.length || !/^[.!?]*$/.test(masked.trim().slice(1)) || !masked.trim().startsWith(mark))
+    return undefined;
+  const inside = unmask(mark).slice(1, -1).trim();
+  return inside && !/\n/.test(inside) ? inside : undefined;
 }

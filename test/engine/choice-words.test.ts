@@ -167,6 +167,27 @@ describe("choice words", () => {
     expect(wholeQuote("no quote here.")).toBeUndefined();
   });
 
+  it("a quote is the text whole: its own colon is no second colon, and what follows it is another ask", () => {
+    // Played (demo): the note's quote held a comma and more; the text is the quote, all of it.
+    expect(
+      freeTextInWords("body", "add an internal note (tkt_9): 'Customer wants L: check stock.'", true),
+    ).toBe("Customer wants L: check stock.");
+    expect(
+      freeTextInWords(
+        "body",
+        "add an internal note: 'Customer wants L, check stock.' and give it to Sid",
+        true,
+      ),
+    ).toBe("Customer wants L, check stock.");
+    // Two quotes after the colon are not one text: the detail stays as written.
+    expect(freeTextInWords("body", "add a note: 'a' and 'b'", true)).toBe("'a' and 'b'");
+    // Without a colon, the one quote in single marks ("saying '…'"), as in double marks.
+    expect(
+      freeTextInWords("body", "add an internal note saying ‘Customer wants L, check stock.’", true),
+    ).toBe("Customer wants L, check stock.");
+    expect(freeTextInWords("body", "add a note saying 'not yet' and 'later on'", true)).toBeUndefined();
+  });
+
   it("names the record its age words describe, whether or not it can take the change (its verdict said with it); none fitting is said, a tie names none", () => {
     // Any connector's rows: an id key named after the field, values a person would say.
     const offered = {

@@ -117,3 +117,46 @@ describe("a want the speaker denies of themselves", () => {
     expect(roles("on second thought, refund it")).toContain("request");
   });
 });
+
+describe("text the user quotes", () => {
+  // Played (demo, Sam): "… and add an internal note: 'Customer wants L, check stock.'" was cut at
+  // the quote's comma, and the note was offered as an ask without its text.
+  it("is one piece, never cut by its commas, colons, full stops or 'and', and stays with its ask", () => {
+    for (const quote of [
+      "'customer wants l, check stock.'",
+      '"customer wants l, check stock."',
+      "‘customer wants l, check stock.’",
+      "“customer wants l, check stock.”",
+      "'refund sent and ticket closed.'",
+      "'l wanted: check stock? then call.'",
+    ])
+      expect(
+        queryClauses(`give the wrong size tee ticket to sid and add an internal note: ${quote}`),
+      ).toEqual([
+        { text: "give the wrong size tee ticket to sid", role: "request" },
+        { text: "add an internal note", role: "request" },
+        { text: quote, role: "situation", told: true },
+      ]);
+  });
+
+  it("an order to the agent after the quote is an ask of its own; a quote without a colon stays in its ask", () => {
+    expect(
+      queryClauses("add an internal note: 'customer wants l, check stock.' and give the tee ticket to sid"),
+    ).toEqual([
+      { text: "add an internal note", role: "request" },
+      { text: "'customer wants l, check stock.'", role: "situation", told: true },
+      { text: "give the tee ticket to sid", role: "request" },
+    ]);
+    expect(queryClauses("assign it to sid and add a note saying 'the parcel is lost, sorry'")).toEqual([
+      { text: "assign it to sid", role: "request" },
+      // Its "is" is the quote's: the ask still asks.
+      { text: "add a note saying 'the parcel is lost, sorry'", role: "request" },
+    ]);
+    // Split off by a mark, the quote is still the text of the ask before it.
+    expect(queryClauses("add a note — 'on its way, sorry' — then close it").map((c) => c.role)).toEqual([
+      "request",
+      "situation",
+      "request",
+    ]);
+  });
+});

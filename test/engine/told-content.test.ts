@@ -57,3 +57,22 @@ describe("what an ask to tell someone asks them to be told", () => {
     expect(toldMessage("tell the customer we've sent an L, and set it to pending.")).toBe("We've sent an L.");
   });
 });
+
+describe("a message the user quotes", () => {
+  it("is told whole: a comma and an order inside the quote cut nothing", () => {
+    expect(toldContent("tell the customer that 'we sent it, and set it aside for you' and close it")).toEqual(
+      {
+        ask: "tell the customer",
+        content: "'we sent it, and set it aside for you'",
+        otherAsk: "close it",
+      },
+    );
+    // A quote right after whom is the message too, told as written, inside its marks.
+    expect(toldContent("tell the customer 'sent, and sorry' and then close it")?.content).toBe(
+      "'sent, and sorry'",
+    );
+    expect(toldMessage("tell the customer on tkt_9 ‘we sent it, sorry for their wait’.")).toBe(
+      "we sent it, sorry for their wait",
+    );
+  });
+});

@@ -1,5 +1,5 @@
 import type { GatewayOutcome } from "../gateway-pipeline";
-import type { OtherAsk } from "./other-asks";
+import { askIntent, type OtherAsk } from "./other-asks";
 
 /** One other ask this call ran: its words, the action that did it and how that ended. */
 export interface AlsoDone {
@@ -47,7 +47,7 @@ export async function runOtherAsks(
     const args = {
       capability: ask.capability,
       ...(ask.entity_id ? { entity_id: ask.entity_id } : {}),
-      intent: ask.pointed ? `${ask.words} (${ask.entity_id})` : ask.words,
+      intent: askIntent(ask),
     };
     // A capability approved on a condition ("across teams") is previewed first: a start that
     // stops at a person's approval would open one (and mail its approvers) only to void it.

@@ -3,6 +3,7 @@ import type { CapabilityHit } from "../../engine/capability-search";
 import { wordTokens } from "../../engine/choice-words";
 import { countOfWord } from "../../engine/number-words";
 import { queryClauses } from "../../engine/query-clauses";
+import { requestWords } from "../../engine/request-words";
 import { asksOnlyToRead } from "../../engine/top-match";
 import { POINTING_WORDS } from "../../function-words";
 
@@ -76,8 +77,13 @@ export async function otherAsks(
   const read = await Promise.all(
     asks.map(async (clause, i) => {
       const words = written[i] ?? clause.text;
-      const named = words.match(ID_SHAPE)?.[0];
-      const points = (clause.text.match(/\p{L}+/gu) ?? []).some((w) => POINTING.has(w));
+      // The ask's own words: an id or an "it" inside the text it quotes ("add a note: 'sent it to
+      // abc_5'") names no record of the ask.
+      const own = requestWords(words);
+      const named = own.match(ID_SHAPE)?.[0];
+      const points =
+        (requestWords(clause.text).match(/\p{L}+/gu) ?? []).some((w) => POINTING.has(w)) ||
+        (!named && !!started.entity && leavesRecordUnsaid(askHead(own) ?? own, started.entity.type));
       const record = named ?? (points ? started.entity?.id : undefined);
       // The record's id beside the words names its kind, as start_action by words reads it.
       const fitting = async (text: string) =>
@@ -117,7 +123,8 @@ export async function otherAsks(
         return { words, capability: best.capability };
       // Only an ask made for now may run in this call: a question ("should we …?") or an ask
       // for later ("tomorrow …") keeps its call for the user to say (review 49).
-      const now = !LATER.test(words) && !/^\s*\?/.test(lower.slice(Math.max(spans[i]?.end ?? 0, 0)));
+      const now =
+        !LATER.test(requestWords(words)) && !/^\s*\?/.test(lower.slice(Math.max(spans[i]?.end ?? 0, 0)));
       const alone = best.requires_approval !== true && now ? { unapproved: true as const } : {};
       // A pointing word means the started record only where the capability is for its kind.
       const sameKind = !record || record !== started.entity?.id || best.applies_to === started.entity.type;
@@ -150,17 +157,63 @@ function pointsPast(
   const own = spans[doneAt];
   if (!ask || ask.at < 0 || !own || own.end < 0) return true;
   const gap = lower.slice(i > doneAt ? own.end : 0, ask.at);
-  const kind = entity.type
-    .replace(/([a-z])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/\s+/)
-    .pop();
+  const kind = kindWord(entity.type);
   const ids = gap.match(new RegExp(ID_SHAPE.source, "gi")) ?? [];
   return (
     (!!kind && new RegExp(`\\b${kind}s?\\b`).test(gap)) ||
     ids.some((id) => id.toLowerCase() !== entity.id.toLowerCase())
   );
 }
+
+/** The word a record's kind is called by: the last word of its type's name ("case" for a SupportCase). */
+function kindWord(type: string): string | undefined {
+  return type
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/\s+/)
+    .pop();
+}
+
+/**
+ * Whether an ask's words (without the text it carries) leave its record unsaid, as a second ask
+ * of one sentence does ("give the blue case to Y and add an internal note: '…'", "… and make
+ * urgent"): the record is the one the sentence is about, as a pointing word would make it. Not
+ * where its words pick any thing (a determiner, "other", "one", the record's kind: "close the
+ * blue case", "set the priority …"): those stay unread, as before.
+ */
+function leavesRecordUnsaid(head: string, type: string): boolean {
+  const words = head.toLowerCase().match(/\p{L}+/gu) ?? [];
+  const kind = kindWord(type);
+  // English grammar: words with no determiners (Chinese) say nothing of what they pick.
+  return (
+    words.length > 0 &&
+    !/[\u3400-\u9fff]/.test(head) &&
+    !ID_SHAPE.test(head) &&
+    !words.some((w) => PICKING.has(w) || (!!kind && (w === kind || w === `${kind}s`)))
+  );
+}
+
+/** Words that pick a thing already there (a record, or a field of one): the ask names what it acts on. */
+const PICKING = new Set([
+  "the",
+  "my",
+  "our",
+  "your",
+  "his",
+  "her",
+  "their",
+  "other",
+  "another",
+  "one",
+  "ones",
+  "both",
+  "all",
+  "each",
+  "every",
+  "which",
+  "same",
+  ...POINTING_WORDS,
+]);
 
 /**
  * The share of a clause's words that set the action's fields: half is enough where no capability
@@ -234,6 +287,19 @@ function askHead(words: string): string | null {
   return head.split(/\s+/).length >= 2 ? head : null;
 }
 
+/**
+ * The words a call for an ask starts with. "give it to Y" alone names no record (the whole
+ * request named it): its id is said beside the ask, before the text the ask carries, which stays
+ * the words' end ("add an internal note (abc_9): '…'"; said after the quote, the id was posted in
+ * the note's body).
+ */
+export function askIntent(ask: OtherAsk): string {
+  if (!ask.pointed || !ask.entity_id) return ask.words;
+  const at = /:\s|\s["'“‘«「『]|\s(?:saying|to say)\s/i.exec(ask.words)?.index ?? -1;
+  if (at <= 0) return `${ask.words} (${ask.entity_id})`;
+  return `${ask.words.slice(0, at)} (${ask.entity_id})${ask.words.slice(at)}`;
+}
+
 /** The one call that does each other ask, for the answer's next steps, and one line for the rest. */
 export function otherAskCalls(asks: readonly OtherAsk[], more = 0): NextAction[] {
   const rest: NextAction[] = more
@@ -247,8 +313,7 @@ export function otherAskCalls(asks: readonly OtherAsk[], more = 0): NextAction[]
             args: {
               capability: a.capability,
               ...(a.entity_id ? { entity_id: a.entity_id } : {}),
-              // "give it to Y" alone names no record; the whole request named it.
-              intent: a.pointed ? `${a.words} (${a.entity_id})` : a.words,
+              intent: askIntent(a),
             },
             description: `also asked: "${a.words}"`,
           },

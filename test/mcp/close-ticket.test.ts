@@ -101,7 +101,7 @@ describe("closing a resolved ticket (MCP over HTTP)", () => {
   it("the ticket page offers the Close form on a resolved ticket only; submitted, it closes", async () => {
     const browse = await w.connect(w.keys.sam, { faces: "browse" });
     const page = async (uri: string) => text(await browse.callTool({ name: "navigate", arguments: { uri } }));
-    expect(await page("helpdesk://ticket/tkt_6")).toContain("[Close](helpdesk://ticket/tkt_6/close)");
+    expect(await page("helpdesk://ticket/tkt_6")).toContain("[close_ticket](helpdesk://ticket/tkt_6/close)");
     expect(await page("helpdesk://ticket/tkt_1")).not.toContain("helpdesk://ticket/tkt_1/close");
     expect(await page("helpdesk://ticket/tkt_7")).not.toContain("helpdesk://ticket/tkt_7/close");
     const submitted = await browse.callTool({

@@ -87,7 +87,7 @@ describe("/mcp in the running Next.js app", () => {
       expect((view.structuredContent as { outcome: string }).outcome).toBe("applied");
       const page = await client.callTool({ name: "navigate", arguments: { uri: "shop://order/ord_paid" } });
       expect((page.content as Array<{ text: string }>)[0]?.text).toContain(
-        "[After-sales \\(refund, return, exchange\\)](shop://order/ord_paid/after-sales)",
+        "[after_sales](shop://order/ord_paid/after-sales)",
       );
       // The script sandbox loads its WebAssembly engine inside the built app, too.
       const script = await client.callTool({

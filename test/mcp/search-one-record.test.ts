@@ -40,7 +40,7 @@ describe("search: words that fit one record open its page", () => {
     // What the customer said and what was noted internally: on the page, not one call away.
     expect(answer).toContain("I only clicked pay once.");
     expect(answer).toContain("Card processor shows one capture and one authorisation.");
-    expect(answer).toContain("[Add a comment](helpdesk://ticket/tkt_1/comment)");
+    expect(answer).toContain("[comment_ticket](helpdesk://ticket/tkt_1/comment)");
     // Not the listing's rows, nor the other pages the words matched.
     expect(answer).not.toContain("| id | subject |");
     expect(answer).not.toContain("## Other pages");
@@ -68,7 +68,7 @@ describe("search: words that fit one record open its page", () => {
     );
     expect(answer).toContain("## [Order ord_transit](shop://order/ord_transit) (opened here)");
     expect(answer).toContain("Wireless Headphones");
-    expect(answer).toContain("[Track shipment](shop://order/ord_transit/tracking)");
+    expect(answer).toContain("[track_shipment](shop://order/ord_transit/tracking)");
     expect(rowIds(answer)).not.toContain("ord_paid");
   });
 
@@ -116,7 +116,7 @@ describe("search: words that fit one record open its page", () => {
       "Found by `coupon not applied` in [Tickets](helpdesk://tickets?q=coupon%20not%20applied): its one row.",
     );
     expect(answer).toContain("## [Ticket tkt_5](helpdesk://ticket/tkt_5) (opened here)");
-    expect(answer).toContain("[Reopen](helpdesk://ticket/tkt_5/reopen)");
+    expect(answer).toContain("[reopen_ticket](helpdesk://ticket/tkt_5/reopen)");
     expect(answer).not.toContain("| id | subject |");
   });
 

@@ -358,8 +358,11 @@ export function rowsCarrying(
 const NEGATED = /\b(?:no|not|nothing|none|never|without|except|don['’]?t)\b/i;
 
 export type ItemsMatch =
-  /** `why`: how entries named by their price were picked, for the answer. */
-  | { kind: "items"; items: Array<Record<string, unknown>>; why?: string }
+  /**
+   * `why`: how entries named by their price were picked, for the answer; `shown`: the entries as
+   * the answer says them ("1 × prod_hoodie (Hoodie (M))").
+   */
+  | { kind: "items"; items: Array<Record<string, unknown>>; why?: string; shown: string }
   | { kind: "several"; words: string; choices: ChoiceRow[] }
   | { kind: "none" };
 
@@ -383,12 +386,20 @@ export function itemsInWords(rows: ListedRow[], shape: ItemShape, request: strin
   const taken = new Set<string>();
   const wholeLists: string[] = [];
   const whys: string[] = [];
-  const add = (row: ChoiceRow, count: number | undefined) => {
+  const shown: string[] = [];
+  const requested = new Set(wordTokens(request));
+  const add = (row: ChoiceRow, count: number | undefined, priced = false) => {
     if (taken.has(row.value)) return;
     taken.add(row.value);
     const own = shape.count ? row.row[shape.count] : undefined;
     const n = count ?? (typeof own === "number" && own > 0 ? own : 1);
     items.push({ [shape.key]: row.value, ...(shape.count ? { [shape.count]: n } : {}) });
+    // The row's name where it says what the words did not (set AB: "a Hoodie" took the one
+    // hoodie, a size M, and the model searched the catalogue to learn which it was).
+    const name = rowName(row);
+    // A row picked by its price is named by its why already.
+    const more = !priced && name !== undefined && wordTokens(name).some((w) => !requested.has(w));
+    shown.push(`${shape.count ? `${n} × ` : ""}${row.value}${more ? ` (${name.slice(0, 60)})` : ""}`);
   };
   // Only a list of lines with their counts (a cart) is taken whole, or alone; never a catalog.
   const counted = (list: string) =>
@@ -408,12 +419,12 @@ export function itemsInWords(rows: ListedRow[], shape: ItemShape, request: strin
     if (priced?.kind === "one") {
       // One unless the words count: never the cart line's own quantity (a review: "buy the
       // cheapest product" took 2 × the mug the cart held two of).
-      add(priced.choice, countIn(part) ?? 1);
+      add(priced.choice, countIn(part) ?? 1, true);
       // By its name (the value is beside it already): "Signpost Mug: the cheapest of 9 available".
       whys.push(`${(rowName(priced.choice) ?? priced.choice.value).slice(0, 60)}: ${priced.why}`);
     } else if (priced?.kind === "some") {
       // "The two cheapest products": two different products, one of each.
-      for (const choice of priced.choices) add(choice, 1);
+      for (const choice of priced.choices) add(choice, 1, true);
       const names = priced.choices.map((c) => (rowName(c) ?? c.value).slice(0, 60));
       whys.push(`${names.join(", ")}: ${priced.why}`);
     } else if (priced?.kind === "tie")
@@ -431,7 +442,8 @@ export function itemsInWords(rows: ListedRow[], shape: ItemShape, request: strin
   }
   for (const list of wholeLists) for (const row of rows.filter((r) => r.list === list)) add(row, undefined);
   if (!items.length) return { kind: "none" };
-  return whys.length ? { kind: "items", items, why: whys.join("; ") } : { kind: "items", items };
+  const found = { kind: "items" as const, items, shown: shown.join(", ") };
+  return whys.length ? { ...found, why: whys.join("; ") } : found;
 }
 
 /** The option list each field takes its value from (`available_offers` → `offer_code`), for the answer's headings. */

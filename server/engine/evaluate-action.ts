@@ -637,9 +637,7 @@ async function fromRequest(
           field,
           value: match.items,
           ...(match.why ? { why: match.why } : {}),
-          shown: match.items
-            .map((e) => (shape.count ? `${e[shape.count]} × ${e[shape.key]}` : String(e[shape.key])))
-            .join(", "),
+          shown: match.shown,
         };
       continue;
     }

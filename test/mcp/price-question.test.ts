@@ -34,7 +34,8 @@ describe("a price question is answered before anything is paid (MCP over HTTP, r
     // "Cheapest" asks about the way to ship, not which of the cart's lines to buy: the cheapest
     // method is taken, said so, and the total as it stands answers "what would it cost".
     expect(s.from_words).toMatchObject({
-      items: "2 × prod_mug, 1 × prod_tee",
+      // Each line by its name where the words did not say it (set AB: "a Hoodie" was a size M).
+      items: "2 × prod_mug (Signpost Mug), 1 × prod_tee (Logo Tee (M))",
       address_id: "addr_alice_office",
       shipping_method: "standard",
     });

@@ -576,7 +576,7 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
         arguments: { intent: "buy the same mug again, my card was declined last time" },
       }),
     );
-    expect(String((other.from_words as Json).items)).toMatch(/× prod_mug$/);
+    expect(String((other.from_words as Json).items)).toMatch(/× prod_mug \(Signpost Mug\)$/);
     expect((other.from_words as Json).shipping_method).toBeUndefined();
     expect((other.from_words as Json).payment_type).toBeUndefined();
     // Words that name no later step's choice take none.

@@ -40,7 +40,7 @@ describe("everyday words start the change they name", () => {
         arguments: { capability: "checkout", intent: "Buy a large mug", dry_run: true },
       }),
     );
-    expect((mug.from_words as Json).items).toBe("1 × prod_mug");
+    expect((mug.from_words as Json).items).toBe("1 × prod_mug (Signpost Mug)");
     // A thing named by its price is one of it, not the cart line's quantity (the cart holds 2 mugs).
     const cheapest = sc(
       await (await w.connect(w.keys.alice)).callTool({

@@ -27,7 +27,7 @@ describe("a request's own details and exclusions (MCP over HTTP)", () => {
     const out = sc(res);
     expect(out.capability).toBe("checkout");
     // Only the mug: the cart's tee was excluded by the words.
-    expect(out.from_words).toMatchObject({ items: "1 × prod_mug", shipping_method: "express" });
+    expect(out.from_words).toMatchObject({ items: "1 × prod_mug (Signpost Mug)", shipping_method: "express" });
     expect(out.also_asked).toBeUndefined();
     expect(text(res)).not.toContain("change_delivery_address");
     // A real second ask in the same words is still said.
@@ -51,7 +51,7 @@ describe("a request's own details and exclusions (MCP over HTTP)", () => {
     });
     const out = sc(res);
     expect(out.capability).toBe("checkout");
-    expect(out.from_words).toMatchObject({ items: "2 × prod_mug" });
+    expect(out.from_words).toMatchObject({ items: "2 × prod_mug (Signpost Mug)" });
     expect(out.also_asked).toBeUndefined();
     expect(text(res)).not.toContain("after_sales");
     // A count beside what is bought is the purchase's too (set K: "… and one mug" → after_sales).

@@ -56,7 +56,7 @@ describe("choice words", () => {
 
   it("names entries by name and size with their counts; a list named whole takes its rows and counts; ties are candidates", () => {
     if (!shape) throw new Error("no shape");
-    expect(itemsInWords(rows, shape, "buy 2 Logo Tee L and a mug, ship to the office")).toEqual({
+    expect(itemsInWords(rows, shape, "buy 2 Logo Tee L and a mug, ship to the office")).toMatchObject({
       kind: "items",
       items: [
         { product_id: "prod_tee_l", quantity: 2 },
@@ -66,7 +66,7 @@ describe("choice words", () => {
     expect(itemsInWords(rows, shape, "two Signpost mugs please")).toMatchObject({
       items: [{ product_id: "prod_mug", quantity: 2 }],
     });
-    expect(itemsInWords(rows, shape, "everything in my cart")).toEqual({
+    expect(itemsInWords(rows, shape, "everything in my cart")).toMatchObject({
       kind: "items",
       items: [
         { product_id: "prod_mug", quantity: 2 },
@@ -84,7 +84,7 @@ describe("choice words", () => {
       "buy a mug but not the tee from my cart",
       "Buy a mug. Don't include my cart.",
     ])
-      expect(itemsInWords(rows, shape, request), request).toEqual({
+      expect(itemsInWords(rows, shape, request), request).toMatchObject({
         kind: "items",
         items: [{ product_id: "prod_mug", quantity: 1 }],
       });
@@ -94,7 +94,7 @@ describe("choice words", () => {
     if (!shape) throw new Error("no shape");
     const request =
       "Buy what's in my cart. Use a coupon if one applies, ship it to my office and pay from my balance.";
-    expect(itemsInWords(rows, shape, request)).toEqual({
+    expect(itemsInWords(rows, shape, request)).toMatchObject({
       kind: "items",
       items: [
         { product_id: "prod_mug", quantity: 2 },

@@ -215,7 +215,10 @@ function phrases(tokens: Token[], described: Set<number> = new Set()): string[] 
     }
     const head = tokens[verb];
     const split = head?.latin && PARTICLES.has(t.word) && i - verb > 1 && i - verb - naming <= 5;
-    if (split && out.at(-1) !== `${head.term} ${t.term}`) out.push(`${head.term} ${t.term}`);
+    // So is a verb and what it makes its object ("mark the headphones ticket as pending": "mark
+    // as pending", which "mark" alone, the resolve's word too, tied with resolving).
+    const made = head?.latin && t.latin && !t.stop && tokens[i - 1]?.word === "as" && i - verb > 2;
+    if ((split || made) && out.at(-1) !== `${head.term} ${t.term}`) out.push(`${head.term} ${t.term}`);
   });
   return out;
 }

@@ -18,13 +18,20 @@ export interface QueryClause {
    * for it (a note's body). That ask's words, not a scene.
    */
   told?: true;
+  /**
+   * What follows the one colon after an ask: its detail ("resolve the headphones ticket: parcel
+   * found"), the words that ask carries (a resolution), read as situation.
+   */
+  detail?: true;
 }
 
 // Punctuation and the conjunctions that join clauses ("…late and I want…", "…but nothing…"). A
 // dash joins clauses too: "Return the mugs from my kettle order — they arrived chipped" read as
-// one request, and its "arrived" made tracking the parcel the best match (round 25).
+// one request, and its "arrived" made tracking the parcel the best match (round 25). "As" joins
+// clauses only before one's subject ("refund me as it never came"); "mark the ticket as pending"
+// is one ask, its "as" saying what to mark it (played: cut there, "pending" was an ask alone).
 const CLAUSE_BREAK =
-  /[,.;:!?，。；：！？、\n]+|\s+[-–—]+\s+|[–—]+|\s+(?:and|but|so|because|since|then|though|although|as)\s+|但是|所以|因为|然后/;
+  /[,.;:!?，。；：！？、\n]+|\s+[-–—]+\s+|[–—]+|\s+(?:and|but|so|because|since|then|though|although)\s+|\s+as\s+(?=(?:i|we|you|he|she|they|it|my|our|your|his|her|their|its|the|this|that|these|those|there)\s)|但是|所以|因为|然后/;
 
 // Words that make a clause a request: wanting, asking, or a question.
 const EN_REQUEST =
@@ -114,8 +121,16 @@ function clausesRead(lowerText: string): QueryClause[] {
           ...(otherAsk ? clausesOf(otherAsk) : []),
         ]);
       }
-      const detail = clausesOf(after).map((c) => ({ text: c.text, role: "situation" as const }));
-      if (detail.length) return withMessages([...ask, ...detail]);
+      // An order to the agent after the detail is another ask, as after a quote ("resolve the
+      // headphones ticket: parcel found, and assign the tee ticket to Sid"): played, it was read
+      // as the resolution's text, and the assignment was never said.
+      const { content, otherAsk } = toldUntilOtherAsk(after);
+      const detail = clausesOf(content).map((c) => ({
+        text: c.text,
+        role: "situation" as const,
+        detail: true as const,
+      }));
+      if (detail.length) return withMessages([...ask, ...detail, ...(otherAsk ? clausesOf(otherAsk) : [])]);
     }
   }
   const clauses = clausesOf(lowerText);

@@ -32,6 +32,11 @@ export const SERVER_CONFIRM_KEY = /^server-made\/[0-9a-f]{16}$/;
 export interface ServerKeyAsk {
   /** Whether this caller's confirm of the capability is let through (previewed, nothing consumed). */
   confirmAllowed(capability: AnyCapability): Promise<boolean>;
+  /**
+   * The request's words as the user sent them, where the start reads only one ask of them: the
+   * request the key is made for, so another request sharing that ask is not taken for a resend.
+   */
+  request?: string;
 }
 
 /** A key the server made for one request. */
@@ -56,11 +61,17 @@ const digest = (asked: unknown) =>
  */
 export function serverStartKey(
   actor: Actor,
-  input: { capability: string; intent?: string; entity_id?: string; patch?: Values },
+  input: {
+    capability: string;
+    intent?: string;
+    entity_id?: string;
+    patch?: Values;
+    serverKey?: ServerKeyAsk;
+  },
 ): ServerKey {
   const asked = digest({
     capability: input.capability,
-    intent: input.intent?.trim() ?? null,
+    intent: (input.serverKey?.request ?? input.intent)?.trim() ?? null,
     entity_id: input.entity_id ?? null,
     patch: input.patch ?? {},
   });

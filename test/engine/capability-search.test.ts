@@ -182,6 +182,17 @@ describe("capability search (BM25 + synonyms, English and Chinese)", () => {
       expect(lead(q), q).toEqual({ top: "after_sales", clear: true });
   });
 
+  it("'mark X as Y' asks for Y: its verb and what it makes the record, past the record's name", () => {
+    // Played: "mark" alone is the resolve's word too ("mark resolved"), and the two tied.
+    const lead = (q: string) => {
+      const [a, b] = index.search(q);
+      return { top: a?.capability, clear: !!a && (b?.score ?? 0) < a.score / 2 };
+    };
+    for (const q of ["Mark the headphones ticket as pending.", "mark the wrong size tee ticket as pending"])
+      expect(lead(q), q).toEqual({ top: "set_ticket_status", clear: true });
+    expect(lead("mark the headphones ticket as resolved")).toEqual({ top: "resolve_ticket", clear: true });
+  });
+
   it("reports recall@1 and @3 per set; the indirect held-out set reaches recall@1 ≥ 0.75", () => {
     const lines = Object.entries(SETS).map(([name, set]) => {
       const { r1, r3, misses } = recall(set);

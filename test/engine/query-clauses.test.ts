@@ -21,11 +21,39 @@ describe("clauses that ask and clauses that describe", () => {
   it("what follows the one colon after an ask is its detail; after a situation, the colon asks", () => {
     expect(queryClauses("resolve the ticket where the parcel was lost: refunded it")).toEqual([
       { text: "resolve the ticket where the parcel was lost", role: "request" },
-      { text: "refunded it", role: "situation" },
+      { text: "refunded it", role: "situation", detail: true },
     ]);
     expect(queryClauses("my coupon failed at checkout: refund me").map((c) => c.role)).toEqual([
       "situation",
       "request",
+    ]);
+  });
+
+  it("an order to the agent after an ask's detail is an ask of its own, as after a quote", () => {
+    // Played: the assignment was read as the resolution's text, and never said.
+    expect(
+      queryClauses(
+        "resolve the headphones ticket: parcel found, and assign the wrong size tee ticket to sid",
+      ),
+    ).toEqual([
+      { text: "resolve the headphones ticket", role: "request" },
+      { text: "parcel found", role: "situation", detail: true },
+      { text: "assign the wrong size tee ticket to sid", role: "request" },
+    ]);
+    // A detail that states ("…, and we shipped it") stays the detail.
+    expect(
+      queryClauses("resolve ticket 2: the customer confirmed the fix, and we sent it").map((c) => c.role),
+    ).toEqual(["request", "situation", "situation"]);
+  });
+
+  it("'as' joins two clauses only before a subject: 'mark the ticket as pending' is one ask", () => {
+    expect(queryClauses("mark the headphones ticket as pending and give it to sara")).toEqual([
+      { text: "mark the headphones ticket as pending", role: "request" },
+      { text: "give it to sara", role: "request" },
+    ]);
+    expect(queryClauses("refund me as the parcel never came")).toEqual([
+      { text: "refund me", role: "request" },
+      { text: "the parcel never came", role: "situation" },
     ]);
   });
 

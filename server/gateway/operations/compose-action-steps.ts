@@ -3,23 +3,28 @@ import type { CapabilityHit } from "../../engine/capability-search";
 import { sameRequestMessage } from "../../engine/server-made-key";
 import { asksOnlyToRead, opensWithVerbOf, settleNearTie, topMatch } from "../../engine/top-match";
 import type { TrustedContext } from "../trusted-context";
-import { firstOfSeveralAsks } from "./first-ask";
+import { firstOfSeparateAsks, firstOfSeveralAsks } from "./first-ask";
 import { HELD_TEXT, textHeldForCheck } from "./held-text";
 import { insteadOfRefused } from "./instead-of-refused";
 import { advanceActionInputSchema, startActionInputSchema } from "./operation-schemas";
 import { otherAsks } from "./other-asks";
+import { ownAskWords } from "./own-ask-words";
 import { pickByFields } from "./pick-by-fields";
 import { narrowedTie, type PickedBeyondWords, type PossibleOn, pickByRecord } from "./pick-by-record";
 import { readingPath } from "./reading-path";
-import { carriedTexts, searchAskAlone, withOtherAsksOf } from "./with-other-asks";
+import { type AskReading, carriedTexts, searchAskAlone, withOtherAsksOf } from "./with-other-asks";
+import { withPossible } from "./with-possible";
 
 type Outcome = OutcomeBase & Record<string, unknown>;
 type Operation = (ctx: TrustedContext | null, raw: unknown) => Promise<Outcome>;
-/** A step that may keep a key of the server's where the agent sent none (server-made-key.ts). */
+/**
+ * A step that may keep a key of the server's where the agent sent none (server-made-key.ts),
+ * made for `request` where the start reads one ask of those words.
+ */
 type KeyedOperation = (
   ctx: TrustedContext | null,
   raw: unknown,
-  options?: { serverKey?: boolean },
+  options?: { serverKey?: boolean; request?: string },
 ) => Promise<Outcome>;
 
 interface Steps {
@@ -70,11 +75,13 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     key: unknown,
     answer: Outcome,
     intent?: string,
+    reading: AskReading = {},
   ): Promise<Outcome> {
     // The server's key is the gateway's to use, never part of the answer.
     const { server_key: made, ...out } = answer;
     if (out.outcome !== "applied" || typeof out.action_id !== "string") return out;
-    if (await heldForText(ctx, intent, out)) return { ...out, message: `${out.message}${HELD_TEXT}` };
+    if (await heldForText(ctx, intent, out, reading))
+      return { ...out, message: `${out.message}${HELD_TEXT}` };
     if (typeof made === "string") return { ...(await confirmOnServerKey(ctx, out, made)), ...pickedBy(out) };
     const next = (out.next_actions ?? []) as NextAction[];
     const ready = next.some((n) => n.tool === "confirm_action" && !n.requires_user_approval);
@@ -164,7 +171,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const hits = ranked.filter((h) => !h.not_for?.length && !h.topic_only);
     const closest = ranked[0];
     if (!hits.length && closest?.topic_only && !closest.not_for?.length)
-      return withPossible(ctx, rest.entity_id, intent, ranked, {
+      return withPossible(steps.possibleOn, ctx, rest.entity_id, intent, ranked, {
         outcome: "rejected",
         reason: "no_capability_fits",
         // Neither the matches nor their start calls: those are what sent a model to start one.
@@ -173,7 +180,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
         next_actions: [],
       });
     if (!hits.length && closest)
-      return withPossible(ctx, rest.entity_id, intent, ranked, {
+      return withPossible(steps.possibleOn, ctx, rest.entity_id, intent, ranked, {
         outcome: "rejected",
         reason: "no_capability_fits",
         message: `No capability does this; the closest, ${closest.capability}, is not for it (${closest.when_not_to_use})`,
@@ -185,7 +192,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     // ticket that mentions another record's words): it matched on words alone, so nothing
     // does this; a weaker match of the right record is never promoted in its place.
     if (hits.length && hits.every((h) => h.off_topic))
-      return withPossible(ctx, rest.entity_id, intent, [], {
+      return withPossible(steps.possibleOn, ctx, rest.entity_id, intent, [], {
         outcome: "rejected",
         reason: "no_capability_fits",
         message: `No capability does what these words ask (${hits.map((h) => h.capability).join(", ")} concern another kind of record). Search the capabilities with other words, or read: ${readingPath(ctx, intent ?? "")}`,
@@ -213,19 +220,23 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     // that take them, the best must still be the best one of all and lead clearly.
     const amongFitting = topMatch(rivals.filter((h) => fields.every((f) => h.inputs.includes(f))));
     // Several asks whose matches tie: the one asked first starts (the rest are named), before
-    // a later ask's verb settles the tie for itself.
+    // a later ask's verb settles the tie for itself; so does a first ask on a record of its own
+    // beside a later one's on another, whatever the whole words lead with (first-ask.ts).
+    const search = searchAlone(ctx);
     const firstAsk =
-      !fields.length && intent && top && !top.clear
-        ? await firstOfSeveralAsks(intent, hits, searchAlone(ctx))
+      !fields.length && intent && top
+        ? ((top.clear ? undefined : await firstOfSeveralAsks(intent, hits, search)) ??
+          (await firstOfSeparateAsks(intent, top.hit, search)))
         : undefined;
     const named = !firstAsk && !!top && !!intent && opensWithVerbOf(intent, top.hit.capability);
     // A best match of another kind of record than the words name is never started at once either.
     const pick =
-      fits && (amongFitting?.clear || named) && amongFitting?.hit === top?.hit && !top?.hit.off_topic
+      firstAsk ??
+      (fits && (amongFitting?.clear || named) && amongFitting?.hit === top?.hit && !top?.hit.off_topic
         ? top?.hit
         : !fields.length && intent
-          ? (firstAsk ?? settleNearTie(intent, hits))
-          : undefined;
+          ? settleNearTie(intent, hits)
+          : undefined);
     // Past the words: the record named settles a near tie (its refusing matches drop out; one
     // refusing the best narrows the tie to the starts it can take), or the fields sent mean the
     // one match that takes them all (pick-by-record.ts, pick-by-fields.ts).
@@ -268,18 +279,25 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
       };
       return tie ? narrowedTie(none, tie) : none;
     }
-    const first = await steps.startAction(ctx, { ...withWords, capability: chosen.capability }, SERVER_KEY);
-    const startKeyed = (c: TrustedContext, r: unknown) => steps.startAction(c, r, SERVER_KEY);
-    const out = (await insteadOfRefused(startKeyed, ctx, withWords, first, hits)) ?? first;
+    // Words that ask several things, each on a record it names: the start reads its own ask's.
+    const own = intent && !fields.length ? await ownAskWords(intent, chosen, search) : undefined;
+    const asked = own ? { ...withWords, intent: own.words } : withWords;
+    // Its key is the whole request's: another request sharing the ask is no resend of this one.
+    const keyed = own ? { ...SERVER_KEY, request: intent } : SERVER_KEY;
+    const first = await steps.startAction(ctx, { ...asked, capability: chosen.capability }, keyed);
+    const startKeyed = (c: TrustedContext, r: unknown) => steps.startAction(c, r, keyed);
+    const out = (await insteadOfRefused(startKeyed, ctx, asked, first, hits)) ?? first;
     Object.assign(out, otherMatches(hits, out.capability));
     if (beyond && out.capability === chosen.capability) out.picked_because = beyond.because;
     const setWords = Array.isArray(out.field_words) ? (out.field_words as string[]) : [];
+    const reading = { search, askedAs: chosen.capability, ownAsk: own?.index };
     return withOtherAsks(
       ctx,
       intent,
-      await confirmWhenReady(ctx, rest.idempotency_key, out, intent),
+      await confirmWhenReady(ctx, rest.idempotency_key, out, intent, reading),
       setWords,
       carriedTexts(rest.patch),
+      reading,
     );
   }
 
@@ -307,43 +325,21 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
   }
 
   /**
-   * A refusal of words no capability does, on a record the start names (entity_id, or the one id
-   * the words quote): what can be started there now, one call each, in place of its matches and
-   * their calls (which did not fit). Issue 23 (played): "No capability does what these words ask"
-   * alone left the model nothing to tell the user.
-   */
-  async function withPossible(
-    ctx: TrustedContext,
-    entityId: string | undefined,
-    words: string | undefined,
-    about: readonly CapabilityHit[],
-    refusal: Outcome,
-  ): Promise<Outcome> {
-    // Without an id, the record the words describe among the choices of the capabilities about
-    // its kind (set W: "take the mug off my lamp order" was refused naming no order at all).
-    const describedFor = about.map((h) => h.capability);
-    const on = await steps.possibleOn(ctx, { entityId, words, describedFor, kin: true });
-    if (!on) return refusal;
-    const { results: _matches, ...rest } = refusal;
-    return {
-      ...rest,
-      message: on.next.length
-        ? `No capability does what these words ask on ${on.id}; possible there now (one call each): see next`
-        : `No capability does what these words ask on ${on.id}, and nothing can be started there now. ${readingPath(ctx, words ?? "")}`,
-      next_actions: on.next,
-    };
-  }
-
-  /**
    * Whether a change with text taken from words that ask more waits for the agent's check
    * (held-text.ts): words with several asking clauses, of which the other-asks reading finds one
    * this action does not do ("resolve tkt_1; resolution: …" is one ask with its text).
    */
-  async function heldForText(ctx: TrustedContext | null, intent: string | undefined, out: Outcome) {
+  async function heldForText(
+    ctx: TrustedContext | null,
+    intent: string | undefined,
+    out: Outcome,
+    { search, askedAs, ownAsk }: AskReading = {},
+  ) {
     if (!ctx || !intent || !textHeldForCheck(intent, out) || typeof out.capability !== "string") return false;
     const entity = out.entity as { type: string; id: string } | undefined;
     const setWords = Array.isArray(out.field_words) ? (out.field_words as string[]) : [];
-    const read = await otherAsks(intent, { capability: out.capability, entity }, searchAlone(ctx), setWords);
+    const started = { capability: out.capability, entity, askedAs, ownAsk };
+    const read = await otherAsks(intent, started, search ?? searchAlone(ctx), setWords);
     return read.asks.length > 0 || read.more > 0;
   }
 
@@ -356,6 +352,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     out: Outcome,
     setWords: readonly string[],
     carried: readonly string[] = [],
+    reading: AskReading = {},
   ) {
     return withOtherAsksOf(
       steps,
@@ -366,6 +363,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
       async (args) =>
         confirmWhenReady(ctx, undefined, await steps.startAction(ctx, args, SERVER_KEY), String(args.intent)),
       carried,
+      reading,
     );
   }
 

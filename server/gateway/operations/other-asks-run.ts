@@ -32,6 +32,8 @@ const MAX_RUN = 3;
  * first (a dry run: nothing saved) and started only where no person must approve it as it stands;
  * a start that then stops anyway (a field missing, the record the agent's pick) is cancelled, so
  * nothing is left half-started, and the ask stays offered as its one call. Asks run in order.
+ * A preview its record refuses, naming the one start that takes that record, offers that start
+ * instead ("close the headphones ticket", open: resolve it), never a call that would be refused.
  */
 export async function runOtherAsks(
   asks: readonly OtherAsk[],
@@ -40,7 +42,10 @@ export async function runOtherAsks(
   const done: AlsoDone[] = [];
   const left: OtherAsk[] = [];
   for (const ask of asks) {
-    if (!ask.capability || ask.not_now || !ask.unapproved || done.length >= MAX_RUN) {
+    const runs = !!ask.unapproved && done.length < MAX_RUN;
+    // An ask that does not run is previewed only where its words name no record yet: its record
+    // may refuse it and name the start that takes it (set by words alone, nothing is saved).
+    if (!ask.capability || ask.not_now || (!runs && ask.entity_id)) {
       left.push(ask);
       continue;
     }
@@ -59,8 +64,10 @@ export async function runOtherAsks(
       done.push({ words: ask.words, capability: ask.capability, status: "already so", message: already });
       continue;
     }
-    if (preview.outcome !== "preview" || preview.requires_approval !== false) {
-      left.push(ask);
+    if (!runs || preview.outcome !== "preview" || preview.requires_approval !== false) {
+      // Its record refused it and named the one start that takes it ("close" of an open ticket:
+      // resolve it): that call is offered, never run here (its own approval was not weighed).
+      left.push({ ...ask, ...(insteadOffered(preview, ask.capability) ?? {}) });
       continue;
     }
     const out = await runner.start(args);
@@ -81,6 +88,29 @@ export async function runOtherAsks(
     left.push(ask);
   }
   return { done, left };
+}
+
+/**
+ * The one start a refused preview names on its record, where its refusal names one (a start
+ * of another capability with the record's id); undefined otherwise.
+ */
+function insteadOffered(
+  preview: GatewayOutcome,
+  capability: string,
+): { capability: string; entity_id: string } | undefined {
+  const errors = Array.isArray(preview.validation_errors)
+    ? (preview.validation_errors as Array<{ refused?: boolean }>)
+    : [];
+  if (!errors.some((e) => e.refused === true)) return undefined;
+  const starts = (preview.next_actions ?? []).flatMap((n) =>
+    n.tool === "start_action" &&
+    typeof n.args?.capability === "string" &&
+    n.args.capability !== capability &&
+    typeof n.args.entity_id === "string"
+      ? [{ capability: n.args.capability, entity_id: n.args.entity_id }]
+      : [],
+  );
+  return starts.length === 1 ? starts[0] : undefined;
 }
 
 /** What a refused preview says is already so (its error marked `already`), or null. */

@@ -2,10 +2,9 @@ import type { NextAction } from "../../connectors/sdk/outcome";
 import type { CapabilityHit } from "../../engine/capability-search";
 import { wordTokens } from "../../engine/choice-words";
 import { countOfWord } from "../../engine/number-words";
-import { queryClauses } from "../../engine/query-clauses";
 import { requestWords } from "../../engine/request-words";
-import { asksOnlyToRead } from "../../engine/top-match";
 import { POINTING_WORDS } from "../../function-words";
+import { askSpans } from "./ask-spans";
 
 /**
  * An ask of the user's words that the started action does not do: the capability its own words
@@ -26,8 +25,21 @@ export interface OtherAsk {
 /** Searches capabilities for words, as the caller may see them (the search operation, audited). */
 type Search = (query: string) => Promise<CapabilityHit[]>;
 
+/** The action a start made, as the other asks of its words are read against it. */
+export interface StartedAsk {
+  capability: string;
+  entity?: { type: string; id: string };
+  /** The capability its words matched, where that one's refusal started this one instead (instead-of-refused.ts). */
+  askedAs?: string;
+  /**
+   * The ask whose words alone the start read (own-ask-words.ts, its index among askSpans'): that
+   * ask is the one it does, and every other is another, on the record its own words name.
+   */
+  ownAsk?: number;
+}
+
 /** A record id as written: a prefix, an underscore and the rest ("abc_2", "xyz_late"). */
-const ID_SHAPE = /\b[a-z][a-z0-9]*_[a-z0-9]+\b/i;
+export const ID_SHAPE = /\b[a-z][a-z0-9]*_[a-z0-9]+\b/i;
 const POINTING = new Set(POINTING_WORDS);
 
 /**
@@ -42,47 +54,25 @@ const POINTING = new Set(POINTING_WORDS);
  */
 export async function otherAsks(
   intent: string,
-  started: { capability: string; entity?: { type: string; id: string } },
+  started: StartedAsk,
   search: Search,
   setWords: readonly string[] = [],
 ): Promise<{ asks: OtherAsk[]; more: number }> {
-  const { lower, original } = lowerWithOffsets(intent);
-  const clauses = queryClauses(lower);
-  // An ask to tell is named with the message it carries: "tell the customer" alone, started
-  // again, would ask the user for the text they already gave.
-  const all = clauses.flatMap((c, i) => {
-    if (c.role !== "request" || asksOnlyToRead(c.text)) return [];
-    const told = clauses[i + 1]?.told ? clauses[i + 1] : undefined;
-    return [{ ...c, ...(told ? { through: told.text } : {}) }];
-  });
+  const { lower, asks: all } = askSpans(intent);
   if (all.length < 2) return { asks: [], more: 0 };
   // Each ask read costs up to two audited searches, run at once: a review sent 31 asks in one
   // start and got 31 searches and 30 next steps. The first few are read; the rest said as a count.
   const asks = all.slice(0, MAX_OTHER_ASKS + 1);
   const more = all.length - asks.length;
-  // The words as the user wrote them (the splitter reads them lower-cased, and lower-casing may
-  // change a text's length: "İ" is two characters lower-cased, so offsets are mapped), in order.
-  let from = 0;
-  // Where each ask stands in the lower-cased words (-1: not found), to read what comes between.
-  const spans: { at: number; end: number }[] = [];
-  const written = asks.map((clause) => {
-    const at = lower.indexOf(clause.text, from);
-    spans.push({ at, end: at < 0 ? -1 : at + clause.text.length });
-    if (at < 0) return clause.text;
-    from = at + clause.text.length;
-    const end = clause.through ? lower.indexOf(clause.through, from) : -1;
-    if (clause.through && end >= 0) from = end + clause.through.length;
-    return intent.slice(original(at), original(from));
-  });
+  const spans = asks.map(({ at, end }) => ({ at, end }));
   const read = await Promise.all(
-    asks.map(async (clause, i) => {
-      const words = written[i] ?? clause.text;
+    asks.map(async ({ clause, words }, i) => {
       // The ask's own words: an id or an "it" inside the text it quotes ("add a note: 'sent it to
       // abc_5'") names no record of the ask.
       const own = requestWords(words);
       const named = own.match(ID_SHAPE)?.[0];
       const points =
-        (requestWords(clause.text).match(/\p{L}+/gu) ?? []).some((w) => POINTING.has(w)) ||
+        pointsBack(requestWords(clause.text)) ||
         (!named && !!started.entity && leavesRecordUnsaid(askHead(own) ?? own, started.entity.type));
       const record = named ?? (points ? started.entity?.id : undefined);
       // The record's id beside the words names its kind, as start_action by words reads it.
@@ -102,7 +92,10 @@ export async function otherAsks(
       // A clause whose every word sets a field is detail even where another capability's words
       // fit it too ("Buy one mug, express to my office": not an address change).
       const done =
-        covers(started, hits, best, record, named) || settingShare(words, setWords) >= (best ? 1 : 0.5);
+        started.ownAsk !== undefined
+          ? started.ownAsk === i
+          : covers(started, [...hits, ...headHits], best, record, named) ||
+            settingShare(words, setWords) >= (best ? 1 : 0.5);
       return { words, best, done, record, named, points };
     }),
   );
@@ -166,7 +159,7 @@ function pointsPast(
 }
 
 /** The word a record's kind is called by: the last word of its type's name ("case" for a SupportCase). */
-function kindWord(type: string): string | undefined {
+export function kindWord(type: string): string | undefined {
   return type
     .replace(/([a-z])([A-Z])/g, "$1 $2")
     .toLowerCase()
@@ -238,23 +231,6 @@ const NARROWING = new Set(["only", "just", "solely", "nothing", "else", "no", "o
 const MAX_OTHER_ASKS = 3;
 
 /**
- * The text lower-cased, with the offset in the original text of each offset in the lower-cased
- * one: a character may lower-case to more than one ("İ" → "i̇"), so one index does not serve both.
- */
-function lowerWithOffsets(text: string): { lower: string; original: (at: number) => number } {
-  const starts: number[] = [];
-  let lower = "";
-  let offset = 0;
-  for (const ch of text) {
-    const low = ch.toLowerCase();
-    for (let i = 0; i < low.length; i++) starts.push(offset);
-    lower += low;
-    offset += ch.length;
-  }
-  return { lower, original: (at) => (at >= starts.length ? text.length : (starts[at] as number)) };
-}
-
-/**
  * Whether the started action does what one ask's words ask, not merely shares a word with it:
  * the ask names no other record than the action's ("resolve tkt_5" beside "resolve tkt_4" is a
  * second resolve), and the capability that ran is the ask's own best match. One exception keeps
@@ -263,25 +239,61 @@ function lowerWithOffsets(text: string): { lower: string; original: (at: number)
  * everything in my cart" is the purchase's address, not an address change).
  */
 function covers(
-  started: { capability: string; entity?: { type: string; id: string | null } },
+  started: StartedAsk,
   hits: CapabilityHit[],
   best: CapabilityHit | undefined,
   record: string | undefined,
   named: string | undefined,
 ): boolean {
   if (named && started.entity?.id && named !== started.entity.id) return false;
-  if (!hits.some((h) => h.capability === started.capability)) return false;
+  // A start made in place of the one its words matched (its refusal named it) does that ask:
+  // "close the headphones ticket", open, is resolved instead (played: the assignment asked
+  // beside it went unsaid).
+  const does = (c: string | undefined) => c === started.capability || (!!c && c === started.askedAs);
+  if (!hits.some((h) => does(h.capability))) return false;
   if (!record && !started.entity?.id) return true;
-  return best?.capability === started.capability;
+  return does(best?.capability);
 }
+
+/**
+ * Whether an ask's words point back at a record named before ("give it to Sara", "move that to
+ * billing"). A relative pronoun describes its own noun ("cancel my order that is waiting for
+ * payment"), no record named before: played, that order's cancel was offered on the order the
+ * first ask changed.
+ */
+export function pointsBack(words: string): boolean {
+  const tokens = words.toLowerCase().match(/\p{L}+/gu) ?? [];
+  return tokens.some(
+    (w, i) => POINTING.has(w) && !(RELATIVES.has(w) && i > 0 && RELATIVE_NEXT.has(tokens[i + 1] ?? "")),
+  );
+}
+
+/** Pointing words that also open a relative clause, after the noun it describes. */
+const RELATIVES = new Set(["that", "which"]);
+/** Words a relative clause opens with after its pronoun: a verb of being or having, or an adverb. */
+const RELATIVE_VERBS =
+  "is are was were has have had hasn haven isn wasn didn did does doesn still never just already";
+/**
+ * The same, or the relative clause's own subject ("the order that I paid"). Not for where a
+ * message begins: "add a note that we sent it" carries a message, so a subject after "that" does
+ * not keep it from being cut there (MESSAGE_OPENS).
+ */
+const RELATIVE_NEXT = new Set(`${RELATIVE_VERBS} i we you they he she`.split(" "));
+/** Where the text an ask carries begins: its colon, its quote, or a "that"/"saying" opening a message. */
+const MESSAGE_OPENS = new RegExp(
+  `:\\s|\\s["'“‘«]|\\s(?:that(?!\\s+(?:${RELATIVE_VERBS.replaceAll(" ", "|")})\\b)|saying|to say)\\s`,
+  "i",
+);
 
 /**
  * The ask without the text it carries for a field: what comes before its colon, its quote, or the
  * "that …"/"saying …" that opens a message ("add a note that the bank confirmed" → "add a note").
+ * A relative "that" describes the record, no message ("cancel my order that is waiting for
+ * payment": played, "cancel my order" alone matched the refund of a paid one).
  * Null when nothing is cut, or too little would be left to ask anything.
  */
-function askHead(words: string): string | null {
-  const cut = /:\s|\s["'“‘«]|\s(?:that|saying|to say)\s/i.exec(words);
+export function askHead(words: string): string | null {
+  const cut = MESSAGE_OPENS.exec(words);
   if (!cut) return null;
   const head = words.slice(0, cut.index).trim();
   return head.split(/\s+/).length >= 2 ? head : null;

@@ -13,7 +13,7 @@ import { startActionInputSchema } from "./operation-schemas";
  * (compose-action-steps.ts).
  */
 export function startActionOperation({ capabilities, engine, connectorsFor, pipeline, db }: GatewayDeps) {
-  const start = (ctx: TrustedContext | null, raw: unknown, serverKey: boolean) =>
+  const start = (ctx: TrustedContext | null, raw: unknown, serverKey: { request?: string } | null) =>
     pipeline(
       ctx,
       {
@@ -37,20 +37,32 @@ export function startActionOperation({ capabilities, engine, connectorsFor, pipe
             ...input,
             capability: named.capability.id,
             ...(serverKey
-              ? { serverKey: { confirmAllowed: (capability) => confirmRunsOnWord(db, caller, capability) } }
+              ? {
+                  serverKey: {
+                    confirmAllowed: (capability) => confirmRunsOnWord(db, caller, capability),
+                    ...(serverKey.request ? { request: serverKey.request } : {}),
+                  },
+                }
               : {}),
           }) as Promise<GatewayOutcome>;
         },
       },
       raw,
     );
-  /** `serverKey`: the composed step's ask for a key of the server's where the agent sent none (server-made-key.ts). */
+  /**
+   * `serverKey`: the composed step's ask for a key of the server's where the agent sent none
+   * (server-made-key.ts); `request`: the words it is made for, where the start reads one ask of them.
+   */
   return async (
     ctx: TrustedContext | null,
     raw: unknown,
-    options: { serverKey?: boolean } = {},
+    options: { serverKey?: boolean; request?: string } = {},
   ): Promise<GatewayOutcome> => {
-    const out = await start(ctx, raw, options.serverKey === true);
+    const out = await start(
+      ctx,
+      raw,
+      options.serverKey === true ? (options.request ? { request: options.request } : {}) : null,
+    );
     // A capability name the schema refuses (a character no id or title has): the catalog is the
     // way on, never an answer with nothing to call.
     const badName =

@@ -1,7 +1,7 @@
 import type { OutcomeBase } from "../../connectors/sdk/outcome";
 import type { CapabilityHit } from "../../engine/capability-search";
 import type { TrustedContext } from "../trusted-context";
-import { otherAskCalls, otherAsks } from "./other-asks";
+import { otherAskCalls, otherAsks, type StartedAsk } from "./other-asks";
 import { runOtherAsks } from "./other-asks-run";
 import type { PossibleOn } from "./pick-by-record";
 
@@ -15,14 +15,32 @@ export interface OtherAskSteps {
   cancelAction: Operation;
 }
 
-/** One ask's words searched alone, as the caller may see capabilities (audited). */
+/**
+ * One ask's words searched alone, as the caller may see capabilities (audited). Each text is
+ * searched once per function made: one start's readings of its asks share their searches.
+ */
 export function searchAskAlone(search: Operation, ctx: TrustedContext | null) {
-  return async (query: string): Promise<CapabilityHit[]> => {
-    const found = await search(ctx, { query, limit: 10 });
-    return found.outcome === "applied"
-      ? ((found.results ?? []) as CapabilityHit[]).filter((h) => !h.another_ask)
-      : [];
+  const done = new Map<string, Promise<CapabilityHit[]>>();
+  return (query: string): Promise<CapabilityHit[]> => {
+    const key = query.trim().toLowerCase();
+    const known = done.get(key);
+    if (known) return known;
+    const found = (async () => {
+      const out = await search(ctx, { query, limit: 10 });
+      return out.outcome === "applied"
+        ? ((out.results ?? []) as CapabilityHit[]).filter((h) => !h.another_ask)
+        : [];
+    })();
+    done.set(key, found);
+    return found;
   };
+}
+
+/** How a start's words were read: its searches, and what it was started for (other-asks.ts). */
+export interface AskReading {
+  search?: (query: string) => Promise<CapabilityHit[]>;
+  askedAs?: string;
+  ownAsk?: number;
 }
 
 /**
@@ -39,11 +57,17 @@ export async function withOtherAsksOf(
   setWords: readonly string[],
   start: (args: Record<string, unknown>) => Promise<Outcome>,
   carried: readonly string[] = [],
+  reading: AskReading = {},
 ): Promise<Outcome> {
   if (!intent || typeof out.action_id !== "string" || typeof out.capability !== "string") return out;
-  const entity = out.entity as { type: string; id: string } | undefined;
-  const search = searchAskAlone(steps.searchCapabilities, ctx);
-  const read = await otherAsks(intent, { capability: out.capability, entity }, search, setWords);
+  const started: StartedAsk = {
+    capability: out.capability,
+    entity: out.entity as { type: string; id: string } | undefined,
+    ...(reading.askedAs && reading.askedAs !== out.capability ? { askedAs: reading.askedAs } : {}),
+    ...(reading.ownAsk !== undefined ? { ownAsk: reading.ownAsk } : {}),
+  };
+  const search = reading.search ?? searchAskAlone(steps.searchCapabilities, ctx);
+  const read = await otherAsks(intent, started, search, setWords);
   const { more } = read;
   // Words the action carries as its text are that text, never an ask (review 49: a reply whose
   // text was "we will … give it to Y" handed the record to Y in the same call).

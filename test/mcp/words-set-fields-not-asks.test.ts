@@ -27,7 +27,10 @@ describe("a request's own details and exclusions (MCP over HTTP)", () => {
     const out = sc(res);
     expect(out.capability).toBe("checkout");
     // Only the mug: the cart's tee was excluded by the words.
-    expect(out.from_words).toMatchObject({ items: "1 × prod_mug (Signpost Mug)", shipping_method: "express" });
+    expect(out.from_words).toMatchObject({
+      items: "1 × prod_mug (Signpost Mug)",
+      shipping_method: "express",
+    });
     expect(out.also_asked).toBeUndefined();
     expect(text(res)).not.toContain("change_delivery_address");
     // A real second ask in the same words is still said.

@@ -1,4 +1,5 @@
 // stays-whole: the node evaluation loop and the rules it applies per node, read as one pass.
+
 import type { ZodType } from "zod";
 import type { Actor, AnyCapability, NodeInput, Values } from "../connectors/sdk/define-capability";
 import type { ValidationError } from "../connectors/sdk/outcome";
@@ -40,6 +41,7 @@ import { present } from "./present-value";
 import { pricedFieldInWords } from "./priced-field";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 import { takesRequestAsReason } from "./request-as-reason";
+import { requestWords } from "./request-words";
 import { fieldWordsOf, saidByWords } from "./said-by-words";
 import { unusedFieldErrors } from "./unused-fields";
 import { valueWordsOf } from "./value-words";
@@ -673,7 +675,10 @@ async function fromRequest(
     );
     // The words naming the record ("every urgent ticket") describe it, never another field's new
     // value: issue 23 set the priority to "urgent" from them (name-phrase.ts).
-    const own = field === record.field || !record.field ? request : await ownWords(record.field, request);
+    // Text the user quotes is content (a note's body, a resolution), never what names the record:
+    // "assign it and add a note: 'check the headphones ticket'" ran both on that ticket (review 50).
+    const nameWords = field === record.field ? requestWords(request) : request;
+    const own = field === record.field || !record.field ? nameWords : await ownWords(record.field, nameWords);
     // "The oldest open shipping ticket" names one by its age, whatever else its words fit, and
     // whether or not it can take the change: that record is taken, and its checks say (issue 23:
     // a newer one that could was changed instead, with no approval asked).
@@ -685,8 +690,8 @@ async function fromRequest(
       shown: choice.value,
       ...(field === record.field
         ? whyWithState(
-            quotedIn(rows, request) ? undefined : whyPicked(rows, choice, words, age),
-            whereItStands(choice, lifecycle, request, entity),
+            quotedIn(rows, nameWords) ? undefined : whyPicked(rows, choice, words, age),
+            whereItStands(choice, lifecycle, nameWords, entity),
           )
         : {}),
     });
@@ -706,35 +711,35 @@ async function fromRequest(
     // list, in the age's order, is for the user to pick from. A record quoted by its id still is.
     const named =
       aged?.kind === "tie"
-        ? quotedIn(rows, request)
+        ? quotedIn(rows, nameWords)
         : nameInRequest(rows, own, field === record.field ? capability : undefined);
     if (aged?.kind === "tie" && !named)
       return describedAnswer(field, entity, { kind: "aged", said: aged.said, tied: aged.tied });
     // "The cheapest shipping": a one-value choice the words name by its price, where they name
     // none by its own words ("the cheapest mug, express shipping" is express).
-    const priced = named || field === record.field ? undefined : pricedFieldInWords(field, rows, request);
+    const priced = named || field === record.field ? undefined : pricedFieldInWords(field, rows, nameWords);
     if (priced) return { field, value: priced.choice.value, shown: priced.choice.value, why: priced.why };
     if (named)
       return picked(
         named,
-        [...named.tokens].filter((t) => wordTokens(request).includes(t)),
+        [...named.tokens].filter((t) => wordTokens(nameWords).includes(t)),
       );
     // The record described by what it is, by words anywhere in the request: one that can take
     // the change is taken with why; several are listed to ask the user, never picked.
     // Words asking by age ("the oldest open ticket") with no one oldest keep the age's order.
-    if (field === capability.appliesTo.field && !ageAsked(request, entity)) {
-      const found = describedRecords(capability, rows, request);
+    if (field === capability.appliesTo.field && !ageAsked(nameWords, entity)) {
+      const found = describedRecords(capability, rows, nameWords);
       if (found?.kind === "one")
         return { ...picked(found.choice, found.words), ...(found.why ? { why: found.why } : {}) };
       // "Every unassigned open ticket": each one is named; this action takes the first, the answer the rest.
-      const every = found?.kind === "several" ? everyCovered(capability, rows, request, found) : undefined;
+      const every = found?.kind === "several" ? everyCovered(capability, rows, nameWords, found) : undefined;
       if (found && every?.[0])
-        return { ...picked(every[0], found.words), why: everyWhy(capability, every, request) };
+        return { ...picked(every[0], found.words), why: everyWhy(capability, every, nameWords) };
       if (found) return describedAnswer(field, entity, found);
     }
     const described = describedInWords(rows, own, entity);
     // The words before the record's name describe it; those after say what to do ("… to urgent").
-    const said = wordTokens(request);
+    const said = wordTokens(nameWords);
     const noun = said.indexOf(wordTokens(entity)[0] ?? "");
     if (described) return picked(described, said.slice(0, Math.max(0, noun)));
   }

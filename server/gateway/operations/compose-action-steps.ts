@@ -11,6 +11,7 @@ import { otherAsks } from "./other-asks";
 import { ownAskWords } from "./own-ask-words";
 import { pickByFields } from "./pick-by-fields";
 import { narrowedTie, type PickedBeyondWords, type PossibleOn, pickByRecord } from "./pick-by-record";
+import { HELD_RECORD, recordHeld } from "./points-at-nothing-said";
 import { readingPath } from "./reading-path";
 import { type AskReading, carriedTexts, searchAskAlone, withOtherAsksOf } from "./with-other-asks";
 import { withPossible } from "./with-possible";
@@ -82,6 +83,8 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     if (out.outcome !== "applied" || typeof out.action_id !== "string") return out;
     if (await heldForText(ctx, intent, out, reading))
       return { ...out, message: `${out.message}${HELD_TEXT}` };
+    if (ctx && intent && (await recordHeld(intent, out, reading.ownAsk, reading.search ?? searchAlone(ctx))))
+      return { ...out, message: `${out.message}${HELD_RECORD}` };
     if (typeof made === "string") return { ...(await confirmOnServerKey(ctx, out, made)), ...pickedBy(out) };
     const next = (out.next_actions ?? []) as NextAction[];
     const ready = next.some((n) => n.tool === "confirm_action" && !n.requires_user_approval);

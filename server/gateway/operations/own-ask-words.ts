@@ -30,7 +30,11 @@ export async function askAlone(words: string, search: Search): Promise<Capabilit
  */
 export function namesOwnRecord(ask: AskSpan, appliesTo: string): boolean {
   const own = requestWords(ask.clause.text);
-  if (pointsBack(own)) return false;
+  return !pointsBack(own) && namesRecordIn(own, appliesTo);
+}
+
+/** Whether words (quotes left out) name a record of this kind: its id, its kind's word, or "the … one". */
+export function namesRecordIn(own: string, appliesTo: string): boolean {
   const kind = kindWord(appliesTo);
   const words = own.toLowerCase().match(/\p{L}+/gu) ?? [];
   return (

@@ -1,0 +1,51 @@
+import type { CapabilityHit } from "../../engine/capability-search";
+import { requestWords } from "../../engine/request-words";
+import { askSpans } from "./ask-spans";
+import { pointsBack } from "./other-asks";
+import { askAlone, namesOwnRecord, namesRecordIn } from "./own-ask-words";
+
+/** Said after the message of a change held because its ask names no record of its own. */
+export const HELD_RECORD =
+  " — not run yet: its own words point back at a record nothing before them names (another ask's record was taken), so check the record, then confirm_action";
+
+/**
+ * Whether the started change's record was read from another ask's words: words that ask several
+ * things, where the started ask points back ("resolve it") at a record nothing before it names, and
+ * its words outside quotes name none. Review 50: "Resolve it: '… the tee ticket …' and assign the
+ * headphones ticket to Sara" resolved the headphones ticket at once, named only by the assignment.
+ * Such a change waits for the agent's check, never runs at once on a record its ask did not name.
+ */
+export async function pointsAtNothingSaid(
+  intent: string,
+  started: { capability: string; entity?: { type: string; id: string | null } },
+  search: (query: string) => Promise<CapabilityHit[]>,
+): Promise<boolean> {
+  const { lower, asks: all } = askSpans(intent);
+  const asks = all.slice(0, 4);
+  if (asks.length < 2 || !started.entity?.id) return false;
+  const read = await Promise.all(asks.map((a) => askAlone(a.words, search)));
+  const index = read.findIndex((hits) => hits[0]?.capability === started.capability);
+  const own = asks[index];
+  if (!own) return false;
+  const appliesTo = started.entity.type;
+  if (namesOwnRecord(own, appliesTo) || !pointsBack(requestWords(own.clause.text))) return false;
+  // A record said before the ask, in an ask or not ("I don't want tkt_2 to wait, make it …").
+  return own.at < 0 || !namesRecordIn(requestWords(lower.slice(0, own.at)), appliesTo);
+}
+
+/** Whether a start by words that would run at once is held: its record read from another ask's words. */
+export async function recordHeld(
+  intent: string,
+  out: Record<string, unknown>,
+  ownAsk: number | undefined,
+  search: (query: string) => Promise<CapabilityHit[]>,
+): Promise<boolean> {
+  // A start reading its own ask's words (own-ask-words.ts) took a record those words name.
+  if (ownAsk !== undefined || typeof out.capability !== "string") return false;
+  const entity = out.entity as { type: string; id: string | null } | undefined;
+  // Only a record read from the words: one the agent sent (entity_id) is its pick, as before.
+  const fromWords = Object.values((out.from_words ?? {}) as Record<string, unknown>);
+  if (!entity?.id || !fromWords.some((v) => typeof v === "string" && v.startsWith(entity.id ?? "")))
+    return false;
+  return pointsAtNothingSaid(intent, { capability: out.capability, entity }, search);
+}

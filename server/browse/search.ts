@@ -165,18 +165,17 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     // A negation is searched with the word it denies, never alone.
     const each = !found.length && recordWords.length > 1 ? wordsAlone(recordWords) : [];
     const alone = each.length ? each : null;
-    if (alone)
-      found = [
-        ...new Map(
-          (
-            await Promise.all(
-              alone.map((w) => searchRecords(backend, w, [w], mine, sources, among, may, scheme)),
-            )
-          )
-            .flat()
-            .map((hit) => [hit.line, hit] as const),
-        ).values(),
-      ].slice(0, 12);
+    // Which of the words alone found records, and which none: the heading says both (set AC:
+    // "none holds every word" of "Logo Tee sizes stock" sent the model to list the products
+    // again, unsure the tees shown were all of them).
+    let aloneFound: string[] = [];
+    if (alone) {
+      const hits = await Promise.all(
+        alone.map((w) => searchRecords(backend, w, [w], mine, sources, among, may, scheme)),
+      );
+      aloneFound = alone.filter((_, i) => hits[i]?.length);
+      found = [...new Map(hits.flat().map((hit) => [hit.line, hit] as const)).values()].slice(0, 12);
+    }
     // The query is about the scheme of the best page ("my <records>" → the system with that listing): its records first,
     // and others only where it has few.
     const about = routes[0]?.r.pattern.split("://")[0];
@@ -198,7 +197,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     for (const l of records.flatMap((r) => r.links)) recordLink(l);
     if (records.length)
       sections.push(
-        `## Records${alone ? " (none holds every word; these hold one of them)" : ""}\n\n${records.map((r) => r.line).join("\n")}`,
+        `## Records${alone ? ` (${aloneHeading(alone, aloneFound)})` : ""}\n\n${records.map((r) => r.line).join("\n")}`,
       );
     // Words that opened no page and found no record ("login problem"): say so first, in one
     // line with where to look, so the capabilities below do not read as the record's answer.
@@ -250,4 +249,14 @@ function namedPage(routes: Array<{ r: RouteDefinition }>, qWords: string[], mine
   const only = naming.length === 1 ? naming[0]?.r : undefined;
   if (!only) return null;
   return mine && only.example?.endsWith("?mine=1") ? only.example : only.pattern;
+}
+
+/**
+ * What the words searched alone found: "none holds every word; found by `logo`, `tee`; `sizes`
+ * found nothing", so a reader knows which words the rows answer and which no record holds.
+ */
+function aloneHeading(words: readonly string[], found: readonly string[]): string {
+  const none = words.filter((w) => !found.includes(w));
+  const by = found.map((w) => code(w)).join(", ");
+  return `none holds every word; found by ${by}${none.length ? `; ${none.map((w) => code(w)).join(", ")} found nothing` : ""}`;
 }

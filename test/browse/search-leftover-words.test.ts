@@ -44,9 +44,12 @@ describe("search: words left over after naming a listing", () => {
     expect(Number(line?.[1])).toBe(6);
     expect(line?.[0]).toContain("tkt_9 Wrong size tee");
     for (const other of ["tkt_5", "tkt_6", "tkt_7", "tkt_gx"]) expect(hers).not.toContain(other);
-    // A word of several that some record holds alone: those records, said as holding one word.
+    // A word of several that some record holds alone: those records, said with the words that
+    // found them and those that found nothing (set AC: the model listed the records again, unsure).
     const damaged = text(await search("damaged teapot"));
-    expect(damaged).toContain("## Records (none holds every word; these hold one of them)");
+    expect(damaged).toContain(
+      "## Records (none holds every word; found by `damaged`; `teapot` found nothing)",
+    );
     expect(damaged).toContain("Parcel damaged");
     // With the kind named: its one line, and no list of other pages after it.
     const named = text(await search("login problem ticket"));

@@ -5,7 +5,7 @@ import { recordEvents, type StatusLifecycle, stateOf } from "../connectors/sdk/r
 import { maskQuotes, QUOTED, quoteMarks } from "./mask-quotes";
 import { countIn } from "./number-words";
 import { pricedInWords } from "./price-words";
-import { toldContent, toldMessage } from "./told-content";
+import { toldContent, toldMessage, toldUntilOtherAsk } from "./told-content";
 
 /**
  * The one place where a person's words become a choice a node offers: a label ("Office"), a
@@ -533,12 +533,16 @@ export function freeTextInWords(field: string, request: string, only: boolean): 
   }
   // Kept as written, its own closing punctuation included: "… on its way." is the user's sentence
   // (round 8's comment lost its full stop). Quoted, it is the quote's inside, however short.
-  const tail = unmask(masked.slice(at + 1)).trim();
+  const whole = unmask(masked.slice(at + 1)).trim();
   // "On the tee ticket: tell the customer we've sent an L, and …": the detail is itself an ask
   // to tell, and only its message is the text (the whole tail was posted to the customer once).
-  if (toldContent(tail)) return toldMessage(tail);
-  const quote = wholeQuote(tail);
+  if (toldContent(whole)) return toldMessage(whole);
+  // Else up to another ask after it, its own full stop kept ("resolution: sent an L. Also give it
+  // to Sara": the review found the assignment in the resolution's text, also offered as an ask).
+  const quote = wholeQuote(whole);
   if (quote !== undefined) return quote && !/\n/.test(quote) ? quote : undefined;
+  const cut = toldUntilOtherAsk(whole).content;
+  const tail = whole[cut.length] === "." ? `${cut}.` : cut;
   return tail.split(/\s+/).length >= 2 && !/\n/.test(tail) ? tail : undefined;
 }
 

@@ -39,6 +39,17 @@ describe("two asks on two records: each on the record its own words name (MCP ov
     expect(await ticket("tkt_2")).toMatchObject({ status: "pending", assignee_id: "tm_sara" });
   });
 
+  it("a detail after the colon ends where the next ask begins: 'Resolve the tee ticket: sent an L. Also give it to Sara'", async () => {
+    // Review 50: the resolution read "sent an L. Also give it to Sara", while the assignment was
+    // also offered as its own ask.
+    const out = await start(w.keys.sam, "Resolve the tee ticket: sent an L. Also give it to Sara");
+    const summary = JSON.stringify(sc(out).summary);
+    expect(summary).toContain("sent an L.");
+    expect(summary).not.toContain("Sara");
+    expect(text(out)).toMatch(/also asked: "give it to Sara" → start_action `\{"capability":"assign_ticket"/);
+    expect((await ticket("tkt_9")).status).toBe("open");
+  });
+
   it("one ask two capabilities fit about as well still says so", async () => {
     const out = await start(w.keys.sam, "Mark the headphones ticket");
     expect(sc(out).reason).toBe("ambiguous_intent");

@@ -167,6 +167,11 @@ export function kindWord(type: string): string | undefined {
     .pop();
 }
 
+/** Whether a word is the kind's word, one or several ("ticket", "tickets"). */
+export function isKindWord(word: string, kind: string | undefined): boolean {
+  return !!kind && (word === kind || word === `${kind}s`);
+}
+
 /**
  * Whether an ask's words (without the text it carries) leave its record unsaid, as a second ask
  * of one sentence does ("give the blue case to Y and add an internal note: '…'", "… and make
@@ -182,7 +187,7 @@ function leavesRecordUnsaid(head: string, type: string): boolean {
     words.length > 0 &&
     !/[\u3400-\u9fff]/.test(head) &&
     !ID_SHAPE.test(head) &&
-    !words.some((w) => PICKING.has(w) || (!!kind && (w === kind || w === `${kind}s`)))
+    !words.some((w) => PICKING.has(w) || isKindWord(w, kind))
   );
 }
 

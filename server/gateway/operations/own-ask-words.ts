@@ -1,7 +1,7 @@
 import type { CapabilityHit } from "../../engine/capability-search";
 import { requestWords } from "../../engine/request-words";
 import { type AskSpan, askSpans } from "./ask-spans";
-import { askHead, ID_SHAPE, kindWord, pointsBack } from "./other-asks";
+import { askHead, ID_SHAPE, isKindWord, kindWord, pointsBack } from "./other-asks";
 
 /** Searches capabilities for words, as the caller may see them (the search operation, audited). */
 type Search = (query: string) => Promise<CapabilityHit[]>;
@@ -37,11 +37,7 @@ export function namesOwnRecord(ask: AskSpan, appliesTo: string): boolean {
 export function namesRecordIn(own: string, appliesTo: string): boolean {
   const kind = kindWord(appliesTo);
   const words = own.toLowerCase().match(/\p{L}+/gu) ?? [];
-  return (
-    ID_SHAPE.test(own) ||
-    ONE_NAMED.test(own) ||
-    (!!kind && words.some((w, i) => i > 0 && (w === kind || w === `${kind}s`)))
-  );
+  return ID_SHAPE.test(own) || ONE_NAMED.test(own) || words.some((w, i) => i > 0 && isKindWord(w, kind));
 }
 
 /** "One" standing for a record its words describe ("the headphones one"), never a count ("one mug"). */

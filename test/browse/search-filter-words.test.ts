@@ -71,6 +71,16 @@ describe("search: words that name a filter's value", () => {
     expect(both).toMatch(/tickets\?status=pending\)/);
   });
 
+  it("a word people use for two statuses keeps both, said once (set AD: 'the oldest unresolved ticket' found nothing)", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const page = text(await sam.callTool({ name: "search", arguments: { query: "oldest unresolved ticket" } }));
+    expect(page).toMatch(/\(helpdesk:\/\/tickets\?sort=oldest\)/);
+    expect(page).not.toMatch(/[?&]q=|found nothing|No ticket matches/);
+    expect(page).toContain("`unresolved`: 4 ");
+    expect(page).toMatch(/\| (open|pending) \|/);
+    expect(page).not.toMatch(/\| (resolved|closed) \|/);
+  });
+
   it("a caller who may not read the teammates page learns no team through a search's words", async () => {
     const agent = await w.db.agent.findFirstOrThrow({
       where: { tenantId: "acme", user: { email: "sam@acme.test" } },

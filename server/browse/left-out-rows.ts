@@ -29,7 +29,9 @@ export function withoutValues(
   const said: string[] = [];
   const cut: Array<{ gone: number; denied: string }> = [];
   for (const { key, values, said: words, kept: named } of excluded) {
-    const denied = named ? code([...new Set(words)].join(" or ")) : words.map((w) => code(`not ${w}`)).join(", ");
+    const denied = named
+      ? code([...new Set(words)].join(" or "))
+      : words.map((w) => code(`not ${w}`)).join(", ");
     const others = named ?? declared(key).filter((v) => !values.includes(v));
     const instead = others.map((v) => code(`?${key}=${v}`)).join(", ");
     const lines = markdown.split("\n");

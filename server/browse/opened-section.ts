@@ -35,6 +35,8 @@ export const NONE_MARK = "\u0000none\u0000";
 export interface OpenedSection {
   markdown: string;
   record: boolean;
+  /** The words' text found the rows shown (a record, or rows its text filter kept). */
+  byText?: boolean;
 }
 
 /**
@@ -99,9 +101,10 @@ export async function openedSection(
       // Played: a listing of the one row holding a title's first word, and the model opened it next.
       const found = mayOpen ? wordRowFound(alone, route, q, word, leftover) : null;
       const record = await oneRecord(backend, found);
-      if (record) return { record: true, markdown: record };
+      if (record) return { record: true, byText: true, markdown: record };
       return {
         record: false,
+        byText: true,
         markdown: `## ${link(alone.title, alone.uri)} (opened here)\n\n${said}${one} every word of ${code(leftover)}${searched}; these hold ${code(word)}:\n\n${cutPage(alone)}`,
       };
     }
@@ -128,7 +131,8 @@ export async function openedSection(
     };
   }
   const record = mayOpen ? await oneRecord(backend, listingRowFound(listing, page, route, q)) : null;
-  if (record) return { record: true, markdown: record };
+  const byText = !!(leftover && textFilter);
+  if (record) return { record: true, byText, markdown: record };
   const whole = cutPage(worded ? { ...page, markdown: worded } : page);
   const only = textFilter ? null : rowsShownOnly(leftover, whole, page.uri);
   const kept = only?.markdown ?? whole;
@@ -146,5 +150,5 @@ export async function openedSection(
     .filter(Boolean)
     .map((line) => `${line}\n\n`)
     .join("");
-  return { record: false, markdown: `## ${heading} (opened here)\n\n${said}${unused}${kept}` };
+  return { record: false, byText, markdown: `## ${heading} (opened here)\n\n${said}${unused}${kept}` };
 }

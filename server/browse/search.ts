@@ -28,6 +28,10 @@ import { schemeOf, searchableSystems } from "./searchable-systems";
 import { sortFromWords } from "./sort-words";
 
 // Search: the URI structure (routes) and the data.
+/** The line before records found beyond the caller's own ("my" read as theirs found none). */
+const NOT_YOURS = (own: string) =>
+  `None of yours (${code(own)}) holds these words; found among every one you may read:`;
+
 export async function search(backend: BrowseBackend, query: string, scheme?: string): Promise<BrowsePage> {
   const target = `search:${scheme ?? "*"}`;
   const q = query.trim().slice(0, 200);
@@ -109,16 +113,25 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       routes.find(({ r }) => r.pattern === named || r.example === named)?.r ??
       (addressed?.pattern === named ? addressed : undefined);
     // Beside the capability's answer of which records it can take (`possible`), a listing stays one.
-    const section = named
-      ? await openedSection(
-          backend,
-          await narrowedListing(backend, named, namedRoute, qWords, q),
-          namedRoute,
-          may,
-          q,
-          !possible,
-        )
-      : null;
+    const open = async (uri: string) =>
+      openedSection(
+        backend,
+        await narrowedListing(backend, uri, namedRoute, qWords, q),
+        namedRoute,
+        may,
+        q,
+        !possible,
+      );
+    let section = named ? await open(named) : null;
+    // "my" opened the caller's own records, and none of theirs holds the words: "my" was the
+    // record's own words (played: "where are my headphones ticket", a ticket's subject, answered
+    // "no ticket matches" among the one assigned to the caller). Every record they may read is
+    // searched, and the answer says so.
+    const own = namedRoute?.example;
+    if (mine && section?.markdown.startsWith(NONE_MARK) && own === named && own?.endsWith("?mine=1")) {
+      const every = await open(own.slice(0, -"?mine=1".length));
+      if (every?.byText) section = { ...every, markdown: `${NOT_YOURS(own)}\n\n${every.markdown}` };
+    }
     // The words fit one row of the listing by its text: that record's page is the whole answer.
     if (section?.record)
       return {

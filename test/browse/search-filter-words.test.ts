@@ -73,7 +73,9 @@ describe("search: words that name a filter's value", () => {
 
   it("a word people use for two statuses keeps both, said once (set AD: 'the oldest unresolved ticket' found nothing)", async () => {
     const sam = await w.connect(w.keys.sam, { faces: "browse" });
-    const page = text(await sam.callTool({ name: "search", arguments: { query: "oldest unresolved ticket" } }));
+    const page = text(
+      await sam.callTool({ name: "search", arguments: { query: "oldest unresolved ticket" } }),
+    );
     expect(page).toMatch(/\(helpdesk:\/\/tickets\?sort=oldest\)/);
     expect(page).not.toMatch(/[?&]q=|found nothing|No ticket matches/);
     expect(page).toContain("`unresolved`: 4 ");

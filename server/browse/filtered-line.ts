@@ -31,7 +31,7 @@ export async function filteredLine(
 /**
  * A declared value with the first of people's words for it that says more than the value
  * ("gloss (shiny coat)"): set K's model read a bare value on a filtered listing and did not take
- * it for what people call it. Other values as they are.
+ * it for what people call it. Other values as they are; a word naming several glosses none.
  */
 function saidWith(route: RouteDefinition, key: string, value: string): string {
   const own = new Set(
@@ -40,8 +40,11 @@ function saidWith(route: RouteDefinition, key: string, value: string): string {
       .split(/[^a-z0-9]+/)
       .filter(Boolean),
   );
-  const theirs = route.valueWords?.[key]?.[value]?.find(
+  const words = route.valueWords?.[key] ?? {};
+  const shared = (w: string) => Object.entries(words).some(([v, said]) => v !== value && said.includes(w));
+  const theirs = words[value]?.find(
     (w) =>
+      !shared(w) &&
       !w
         .toLowerCase()
         .split(/[^a-z0-9]+/)

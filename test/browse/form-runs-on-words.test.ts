@@ -39,10 +39,17 @@ describe("a form's submit runs a change where start_action by words would (MCP o
       expect(await page(sam, `helpdesk://ticket/tkt_2/${form}`), form).toContain("user_words:");
     // Where a person always decides, the words fill the fields they name, and the person approves
     // (set R: a model read the checkout form and searched the catalogue before its submit).
-    for (const uri of ["shop://order/ord_delivered/after-sales", "shop://checkout"])
-      expect(await page(alice, uri), uri).toMatch(
-        /^ {2}user_words: "" {2}# optional — string — the user's request, verbatim \(never your words\): it fills the fields it names \(send the rest\); a person approves before anything happens$/m,
+    // Set AD: the models still searched the catalog for ids; the form says first that the words
+    // alone fill what they name, by name or label.
+    for (const uri of ["shop://order/ord_delivered/after-sales", "shop://checkout"]) {
+      const form = await page(alice, uri);
+      expect(form, uri).toMatch(
+        /^ {2}user_words: "" {2}# optional — string — the user's request, verbatim \(never your words\); a person approves before anything happens$/m,
       );
+      expect(form, uri).toContain(
+        "`user_words` alone (the user's request, verbatim) fills every field it names, by name or label (no ids needed)",
+      );
+    }
   });
 
   it("the user's words name the record: the submit runs the change and its answer is the result", async () => {

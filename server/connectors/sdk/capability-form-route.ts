@@ -181,7 +181,14 @@ function capabilityFormPage(
   const fields = fieldsFromOutcome(preview, current);
   // Only on the capability's own form: an action's later step keeps the words of its start.
   if (words && !uri.startsWith("actions://")) fields.push(userWordsField(current[USER_WORDS], words));
-  if (!result || fields.length) parts.push(formSection(uri, fields));
+  if (!result || fields.length)
+    parts.push(
+      formSection(
+        uri,
+        fields,
+        fields.some((f) => f.name === USER_WORDS),
+      ),
+    );
   parts.push(link(back.label, back.uri));
   return {
     title,

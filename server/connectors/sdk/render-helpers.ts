@@ -7,6 +7,7 @@ import { code, escapeText, type FormField, formBlock, link, money, recordRowLink
 import { SEGMENT } from "./parse-browse-uri";
 import { isLabelledValue } from "./reference-labels";
 import { rowUriPattern } from "./row-uri-pattern";
+import { USER_WORDS } from "./user-words-field";
 import { verdictText } from "./verdict-text";
 import { isTimestamp, whenText } from "./when-text";
 
@@ -311,6 +312,14 @@ export function optionsSections(outcome: BackendOutcome, skip: readonly string[]
   return parts.join("\n\n");
 }
 
-export function formSection(uri: string, fields: FormField[]): string {
-  return `## Form\n\nSubmit with \`submit(uri, fields)\`; send only the fields you want to set.\n\n${formBlock(uri, fields)}`;
+/**
+ * The form block. `byWords`: the form takes the user's words, which fill what they name by its
+ * name or label (a product, an address, a teammate) — said first, as the shortest way: set AD's
+ * models read the checkout form, then searched the catalog twice for the ids the words named.
+ */
+export function formSection(uri: string, fields: FormField[], byWords = false): string {
+  const how = byWords
+    ? `Submit with \`submit(uri, fields)\`: \`${USER_WORDS}\` alone (the user's request, verbatim) fills every field it names, by name or label (no ids needed), and the answer asks for the rest; or send the fields you want to set.`
+    : "Submit with `submit(uri, fields)`; send only the fields you want to set.";
+  return `## Form\n\n${how}\n\n${formBlock(uri, fields)}`;
 }

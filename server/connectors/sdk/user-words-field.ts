@@ -34,8 +34,8 @@ export function userWordsField(value: unknown, use: "runs" | "fills"): FormField
     required: false,
     description:
       use === "runs"
-        ? "the user's request, verbatim (never your words): it fills the fields it names; if it names this record, or it is the only one, a change needing no approval runs on submit; else it waits for confirm_action"
-        : "the user's request, verbatim (never your words): it fills the fields it names (send the rest); a person approves before anything happens",
+        ? "the user's request, verbatim (never your words); if it names this record, or it is the only one, a change needing no approval runs on submit; else it waits for confirm_action"
+        : "the user's request, verbatim (never your words); a person approves before anything happens",
     value,
   };
 }

@@ -10,7 +10,7 @@ import { type ReadWord, readWords } from "../connectors/sdk/negated-words";
 import { eventStem, stampedEvent } from "../connectors/sdk/record-events";
 import { addressFilters, localPartChoices } from "./address-words";
 import { filterName, NOT_A_NAME, tokens } from "./filter-tokens";
-import { ASKING, FRAMING, STOP, words } from "./route-words";
+import { ASKING, CONNECTING, FRAMING, STOP, words } from "./route-words";
 
 /**
  * The filters a search's words name on the listing it opens: an enumerated value the listing
@@ -36,6 +36,14 @@ export interface NamedFilters {
    * the words name two values of ("high or urgent"): left out of the rows (left-out-rows.ts).
    */
   excluded: Excluded[];
+  /**
+   * Words (after `words()`) a negation denies that no filter, value or event reads, and that are
+   * no record's own words with their negation ("code not applied"): "not about login".
+   * Never the text filter, which finds rows holding a word, never rows without it (issue 23: it
+   * listed the one row the words said not to); the rows holding them are left out where the
+   * listing is whole (without-denied-words.ts).
+   */
+  denied: Set<string>;
 }
 
 /**
@@ -336,29 +344,52 @@ export async function namedFilters(
       shown.push(`${filterName(key)} = ${spelt}`);
     }
   }
-  for (const t of textNegations(read, used, unexplained, negations)) used.delete(t);
-  return { params, shown, used, ambiguous, excluded };
+  const kept = textNegations(read, used, unexplained, negations);
+  for (const t of kept.negations) used.delete(t);
+  const deniedText = new Set(
+    [...denied].filter((t) => unexplained.has(t) && !used.has(t) && !kept.words.has(t)),
+  );
+  // "the login one": "one" stands for the record the denied word describes, no word of its text.
+  for (const [i, w] of read.entries())
+    if (w.denied && tokens(w.raw).some((t) => deniedText.has(t)) && ONE.test(read[i + 1]?.raw ?? ""))
+      used.add("one");
+  for (const t of deniedText) used.add(t);
+  return { params, shown, used, ambiguous, excluded, denied: deniedText };
 }
 
+/** A word standing for a record already described ("the login one", "the blue ones"). */
+const ONE = /^ones?$/i;
+
 /**
- * The negations that are a record's own words, not a filter: each right before the word it
- * denies ("Code not applied", "never arrived", "no refund"), where that word names no filter,
- * value or event here and is left for the text. Dropped, the text filter searched `code applied`
- * for a record titled "Code not applied", which no text says (played: the listing of the one row
- * holding the first word, and the model opened that row next). A negation reaching past other
- * words ("not about login") or denying a value ("not resolved") stays read, never searched for.
+ * The negations that are a record's own words, not a filter: each right before the word it denies
+ * and after another word of the text ("Code not applied", "parcel never arrived"), or "no" ("no
+ * refund"), where that word names no filter, value or event here and is left for the text. Dropped,
+ * the text filter searched `code applied` for a record titled "Code not applied", which no text
+ * says (played: the listing of the one row holding the first word, and the model opened that row
+ * next). A negation reaching past other words ("not about login") or denying a value ("not
+ * resolved") stays read, never searched for. Returns those negations' words and the words they
+ * keep.
  */
 function textNegations(
   read: readonly ReadWord[],
   used: ReadonlySet<string>,
   unexplained: ReadonlySet<string>,
   negations: ReadonlySet<string>,
-): string[] {
-  return read.flatMap((w, i) => {
+): { negations: string[]; words: Set<string> } {
+  const words = new Set<string>();
+  const kept = read.flatMap((w, i) => {
     const next = read[i + 1];
     if (!w.negation || !next?.denied) return [];
     const denied = tokens(next.raw);
     const text = denied.length > 0 && denied.every((t) => unexplained.has(t) && !used.has(t));
-    return text ? tokens(w.raw).filter((t) => negations.has(t)) : [];
+    // Inside the record's words (after one of them), or "no" naming what a record lacks; after the
+    // listing's own word it sets the word apart ("<records> except login", "<records> without X").
+    const before = tokens(read[i - 1]?.raw ?? "");
+    const inside =
+      before.length > 0 && before.every((t) => unexplained.has(t) && !used.has(t) && !CONNECTING.has(t));
+    if (!text || !(inside || /^no$/i.test(w.raw))) return [];
+    for (const t of denied) words.add(t);
+    return tokens(w.raw).filter((t) => negations.has(t));
   });
+  return { negations: kept, words };
 }

@@ -73,8 +73,8 @@ export async function idRows(
   if (!route) return null;
   // The listing's own filters the other words name ("open <records> …") still apply.
   const listing = await narrowedListing(backend, route.pattern, route, restWords, rest);
-  // Words neither naming the listing, its filters nor the id's kind: not this question.
-  if (words(listing.leftover).some((w) => !own.has(w))) return null;
+  // Words neither naming the listing, its filters nor the id's kind (or denied): not this question.
+  if (listing.denied.length || words(listing.leftover).some((w) => !own.has(w))) return null;
   const filtered = listing.filtered.length
     ? `Filtered: ${listing.filtered.map(escapeText).join(", ")}.\n\n`
     : "";

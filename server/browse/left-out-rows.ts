@@ -8,6 +8,7 @@ import type { NarrowedListing } from "./listing-words";
 import type { BrowsePage } from "./render-page";
 import { cells, cellValue } from "./table-cells";
 import { widenedListing } from "./widened-listing";
+import { withoutDeniedWords } from "./without-denied-words";
 
 /**
  * The opened listing without the rows holding a value the words deny ("my orders not yet
@@ -22,12 +23,14 @@ export function withoutValues(
   page: BrowsePage,
   excluded: readonly Excluded[],
   declared: (key: string) => readonly string[],
+  before: ReadonlyArray<{ gone: number; denied: string }> = [],
+  whole = typeof page.total === "number" && page.rows === page.total,
 ): { page: BrowsePage; said: string } {
   let markdown = page.markdown;
   let rows = page.rows;
   let items = page.items;
   const said: string[] = [];
-  const cut: Array<{ gone: number; denied: string }> = [];
+  const cut: Array<{ gone: number; denied: string }> = [...before];
   for (const { key, values, said: words, kept: named } of excluded) {
     const denied = named
       ? code([...new Set(words)].join(" or "))
@@ -37,8 +40,7 @@ export function withoutValues(
     const lines = markdown.split("\n");
     const head = lines.findIndex((l, i) => l.startsWith("|") && lines[i + 1]?.startsWith("| ---"));
     const column = head >= 0 ? cells(lines[head] ?? "").indexOf(key) : -1;
-    const complete = typeof page.total === "number" && page.rows === page.total;
-    if (column < 0 || !complete) {
+    if (column < 0 || !whole) {
       said.push(
         `${denied}: not applied (${column < 0 ? `the rows do not show ${code(key)}` : "the listing has more than one page"}, and it takes one ${code(key)} at a time): filter by ${instead}.`,
       );
@@ -67,9 +69,10 @@ export function withoutValues(
 }
 
 /**
- * The listing's footer ("Page 1 · 8 in all") as the cut page stands: how many rows it shows, how
- * many the words left out, then the system's count, so the footer and the line above agree (issue
- * 23: "8 in all" under four rows read as four rows missing).
+ * The listing's footer ("Page 1 · 8 in all", or "Page 1 · 5 shown · 8 in all" after an amount)
+ * as the cut page stands: how many rows it shows, how many the words left out, then the system's
+ * count, so the footer and the line above agree (issue 23: "8 in all" under four rows read as
+ * four rows missing).
  */
 function withCutFooter(
   markdown: string,
@@ -79,7 +82,7 @@ function withCutFooter(
   if (!cut.length || rows === undefined) return markdown;
   const left = cut.map((c) => `${c.gone} left out (${c.denied})`).join(", ");
   return markdown.replace(
-    /^Page (\d+) · (\d+) in all/m,
+    /^Page (\d+) · (?:\d+ shown · )?(\d+) in all/m,
     (_all, page: string, total: string) => `Page ${page} · ${rows} shown, ${left} · ${total} in all`,
   );
 }
@@ -105,11 +108,21 @@ export async function shapedListing(
     page: amounted.page,
     said: [amounted.said, wide.said].filter(Boolean).join("\n\n"),
   };
-  if (!priced.listing.excluded.length || priced.page.outcome !== "applied") return priced;
+  // Words denied that only text could match ("not about login"): the rows holding them go,
+  // where the listing read before any amount was whole.
+  const whole = typeof wide.page.total === "number" && wide.page.rows === wide.page.total;
+  const worded = withoutDeniedWords(priced.page, priced.listing.denied, whole, route);
+  const before = worded.cut ? [worded.cut] : [];
+  const said = [priced.said, worded.said].filter(Boolean).join("\n\n");
+  if (!priced.listing.excluded.length || priced.page.outcome !== "applied") {
+    const markdown = withCutFooter(worded.page.markdown, worded.page.rows, before);
+    return { ...priced, page: { ...worded.page, markdown }, said };
+  }
   const declared = (key: string) => {
     const spec = route?.filters?.[key];
     return Array.isArray(spec) ? spec : [];
   };
-  const cut = withoutValues(priced.page, priced.listing.excluded, declared);
-  return { ...priced, page: cut.page, said: [priced.said, cut.said].filter(Boolean).join("\n\n") };
+  // The values' rows are cut from the same whole listing, counted with the words' on the footer.
+  const cut = withoutValues(worded.page, priced.listing.excluded, declared, before, whole);
+  return { ...priced, page: cut.page, said: [said, cut.said].filter(Boolean).join("\n\n") };
 }

@@ -30,6 +30,12 @@ export interface NarrowedListing {
   ambiguous: string[];
   /** Declared values the words deny: left out of the rows where the listing is complete. */
   excluded: Excluded[];
+  /**
+   * Words the query denies that only text could match ("not about login"), as it spelt them:
+   * never the text filter; the rows holding them are left out where the listing is whole
+   * (without-denied-words.ts).
+   */
+  denied: string[];
   /** The amount the words bound ("under $30"): the rows' money column is compared with it (amount-rows.ts). */
   amount: AmountBound | null;
 }
@@ -65,6 +71,7 @@ export async function narrowedListing(
     filtered: [],
     ambiguous: [],
     excluded: [],
+    denied: [],
     amount: null,
   };
   if (!route) return none;
@@ -88,7 +95,17 @@ export async function narrowedListing(
   const named = await namedFilters(backend, route, q, unexplained, (key) => given.has(key));
   for (const w of named.used) used.add(w);
   params.push(...named.params);
-  const said = { filtered: named.shown, ambiguous: named.ambiguous, excluded: named.excluded, amount };
+  // A denied word only text could match: the rows holding it go, never the rows found by it.
+  const denied = speltIn(q, new Set([...named.denied].filter((w) => !CONNECTING.has(w))))
+    .split(" ")
+    .filter(Boolean);
+  const said = {
+    filtered: named.shown,
+    ambiguous: named.ambiguous,
+    excluded: named.excluded,
+    denied,
+    amount,
+  };
   const withoutWords = withParams(uri, params);
   // Words that place a sort are used once the words sorted the listing ("sorted by price").
   if (params.some((p) => SORT_PARAM.test(p))) for (const w of PLACING_SORT) used.add(w);

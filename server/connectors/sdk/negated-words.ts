@@ -43,12 +43,13 @@ const EMPTY = new Set("nothing none nobody noone nowhere".split(" "));
 const CONTRACTED = /n['’]t$|^(?:is|was|has|have|had|does|do|did|are|were|ca|could|wo|would|should|need)nt$/;
 
 /**
- * Words a negation reaches past to the word it denies: "hasn't been paid", "not in transit",
- * "not yet shipped", "not the lamp one", "doesn't have the mug". Any other word is the one denied
- * ("can't I …" denies "I", which describes nothing, never the words after it).
+ * Words a negation reaches past to the word it denies: "hasn't been paid", "not in transit", "not
+ * yet shipped", "not the lamp one", "doesn't have the mug", "not mentioning refunds". Any other
+ * word is the one denied ("can't I …" denies "I", which describes nothing, never the words after
+ * it).
  */
 const REACH = new Set(
-  "a an the my our your his her their its this these those any some one ones be been being is are was were yet ever even really actually fully quite still in on at of by with from about for into to have has had got contain contains include includes hold holds do does did".split(
+  "a an the my our your his her their its this these those any some one ones be been being is are was were yet ever even really actually fully quite still in on at of by with from about for into to have has had got contain contains include includes hold holds do does did having containing including holding mention mentions mentioning involving".split(
     " ",
   ),
 );

@@ -6,6 +6,7 @@ import type { NextAction } from "../connectors/sdk/outcome";
 import { FUNCTION_WORDS, POSSESSIVE } from "../function-words";
 import { type ChineseSplit, chineseTerms } from "./chinese-terms";
 import { describeInputs } from "./describe-inputs";
+import { existingRecordsNamed, overExisting } from "./existing-record-words";
 import { declaredOptInFields, declaredPaidFields } from "./paid-choices";
 import { queryClauses } from "./query-clauses";
 import { requestWords } from "./request-words";
@@ -375,6 +376,13 @@ export function buildCapabilityIndex(
         if (terms(c.appliesTo.entity).join(" ") === terms(entity).join(" "))
           prefixEntities.set(p, c.appliesTo.entity);
   const topics = new Set(topicEntities.keys());
+  // Each entity by the last word of its name, its head noun ("order" of Order): what "my kettle
+  // order" names as a record already there.
+  const entityNames = new Map<string, string>();
+  for (const c of capabilities) {
+    const head = terms(c.appliesTo.entity).at(-1);
+    if (head) entityNames.set(head, c.appliesTo.entity);
+  }
   /**
    * Positions of the words right before a topic word that describe it ("the refund ticket", "a
    * resolved or closed ticket", "退款订单"), unless they open the text (an imperative verb:
@@ -480,6 +488,8 @@ export function buildCapabilityIndex(
     told: Set<string>;
     states: Set<string>;
     naming: Set<string>;
+    existing: Set<string>;
+    verbs: Set<string>;
   } => {
     const weights = new Map<string, number>();
     // The words that ask for something: of the clause that asks, not topics, not negated ("it has
@@ -493,6 +503,10 @@ export function buildCapabilityIndex(
     // a state no participle says ("my unpaid order").
     const naming = new Set<string>();
     const named = new Set<string>();
+    // The entities the words name a record of that is already there ("my kettle order"), and the
+    // verbs the asking clauses open with ("pay").
+    const existing = new Set<string>();
+    const verbs = new Set<string>();
     const parts: Array<{ terms: Set<string>; weight: number }> = [];
     let own = new Set<string>();
     const put = (t: string, w: number) => {
@@ -510,6 +524,11 @@ export function buildCapabilityIndex(
       // Words describing the record: before a topic word ("the refund ticket") or a state it is
       // in ("my delivered tee").
       const verb = verbPosition(tokens);
+      for (const entity of existingRecordsNamed(tokens, verb, (t) => entityNames.get(t)))
+        existing.add(entity);
+      const head = tokens[verb];
+      if (clause.role === "request" && head?.latin && !head.stop && !topics.has(head.term))
+        verbs.add(head.term);
       const stated = stateWords(tokens);
       const described = new Set([...objectWords(tokens), ...stated]);
       // The request's verb describes no record, wherever it stands ("orders I can return items from").
@@ -549,7 +568,7 @@ export function buildCapabilityIndex(
           }
         }
     }
-    return { weights, named, clauses: parts, asked, told, states, naming };
+    return { weights, named, clauses: parts, asked, told, states, naming, existing, verbs };
   };
 
   return {
@@ -566,42 +585,42 @@ export function buildCapabilityIndex(
       // that answers a single clause (ship to the office).
       const telling = clauses.filter((c) => docs.some((d) => [...c.terms].some((t) => d.tf.has(t))));
       const total = telling.reduce((sum, c) => sum + c.weight, 0);
-      const scored = docs
-        .map((d) => {
-          let score = 0;
-          for (const [t, weight] of weights) {
-            const f = d.tf.get(t);
-            if (!f) continue;
-            // What the request asks for ("resolve …") is not what a capability's object merely is
-            // ("reopens a resolved ticket").
-            const w = asked.has(t) && d.objectOnly.has(t) ? weight * OBJECT_ONLY_WEIGHT : weight;
-            score += w * idf(t) * ((f * (k1 + 1)) / (f + k1 * (1 - b + (b * d.length) / avgLength)));
-          }
-          if (telling.length > 1) {
-            const covered = telling.reduce(
-              (sum, c) => sum + ([...c.terms].some((t) => d.tf.has(t)) ? c.weight : 0),
-              0,
-            );
-            score *= COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * (covered / total);
-          }
-          // A capability of an entity the query does not name ("the refund ticket" names tickets).
-          const offTopic = named.size > 0 && !named.has(d.capability.appliesTo.entity);
-          if (offTopic) score *= OFF_TOPIC_WEIGHT;
-          // What it is not for, asked ("cancel" of a checkout) or said of the record ("my unpaid
-          // order" of a refund whose "Not for an unpaid order" says so). A word naming the record
-          // ("the change delivery address ticket") counts only where the capability says it of its
-          // records, never against an act it does not do ("Does not change status").
-          const notFor = [
-            ...new Set([
-              ...asked,
-              ...weighed.states,
-              ...[...weighed.naming].filter((t) => d.notForRecords.has(t)),
-            ]),
-          ].filter((t) => d.notFor.has(t));
-          if (notFor.length) score *= NOT_FOR_WEIGHT;
-          const topicOnly = asked.size > 0 && ![...asked].some((t) => d.tf.has(t));
-          return { d, score, notFor, topicOnly, offTopic };
-        })
+      const matched = docs.map((d) => {
+        let score = 0;
+        for (const [t, weight] of weights) {
+          const f = d.tf.get(t);
+          if (!f) continue;
+          // What the request asks for ("resolve …") is not what a capability's object merely is
+          // ("reopens a resolved ticket").
+          const w = asked.has(t) && d.objectOnly.has(t) ? weight * OBJECT_ONLY_WEIGHT : weight;
+          score += w * idf(t) * ((f * (k1 + 1)) / (f + k1 * (1 - b + (b * d.length) / avgLength)));
+        }
+        if (telling.length > 1) {
+          const covered = telling.reduce(
+            (sum, c) => sum + ([...c.terms].some((t) => d.tf.has(t)) ? c.weight : 0),
+            0,
+          );
+          score *= COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * (covered / total);
+        }
+        // A capability of an entity the query does not name ("the refund ticket" names tickets).
+        const offTopic = named.size > 0 && !named.has(d.capability.appliesTo.entity);
+        if (offTopic) score *= OFF_TOPIC_WEIGHT;
+        // What it is not for, asked ("cancel" of a checkout) or said of the record ("my unpaid
+        // order" of a refund whose "Not for an unpaid order" says so). A word naming the record
+        // ("the change delivery address ticket") counts only where the capability says it of its
+        // records, never against an act it does not do ("Does not change status").
+        const notFor = [
+          ...new Set([
+            ...asked,
+            ...weighed.states,
+            ...[...weighed.naming].filter((t) => d.notForRecords.has(t)),
+          ]),
+        ].filter((t) => d.notFor.has(t));
+        if (notFor.length) score *= NOT_FOR_WEIGHT;
+        const topicOnly = asked.size > 0 && ![...asked].some((t) => d.tf.has(t));
+        return { d, score, notFor, topicOnly, offTopic };
+      });
+      const scored = overExisting(matched, weighed)
         .filter((x) => x.score > 0)
         // A match that does something the words ask comes before those that only concern the same
         // kind of record (or are not for it), before the limit cuts: words naming the record ("the

@@ -286,3 +286,67 @@ export const CAPABILITY_SEARCH_RECORD_TITLES: Array<{ query: string; expected: s
   { query: "Resolve the change delivery address ticket", expected: "resolve_ticket" },
   { query: "Comment on the priority change ticket: called the customer", expected: "comment_ticket" },
 ];
+
+/**
+ * Words naming a record of the user's already there ("my kettle order", "the order that's waiting
+ * for payment") with a verb a capability does on such records: that capability, not one that
+ * makes a new record, even where a word names a field only the new record's capability takes
+ * ("use a coupon"). Played (issue 23): "Pay for my kettle order from my store credit, and use a
+ * coupon if one applies." started a second checkout of a kettle. `never` must rank below, at
+ * less than half the expected one's score.
+ */
+export const CAPABILITY_SEARCH_EXISTING_RECORD: Array<{ query: string; expected: string; never: string }> = [
+  {
+    query: "Pay for my kettle order from my store credit, and use a coupon if one applies.",
+    expected: "pay_order",
+    never: "checkout",
+  },
+  { query: "Pay for my kettle order from my store credit", expected: "pay_order", never: "checkout" },
+  {
+    query: "pay the order that's waiting for payment, use a coupon if possible",
+    expected: "pay_order",
+    never: "checkout",
+  },
+  {
+    query: "please pay the kettle order with my balance and a coupon code",
+    expected: "pay_order",
+    never: "checkout",
+  },
+  {
+    query: "I want to pay my order now, with the coupon if it works",
+    expected: "pay_order",
+    never: "checkout",
+  },
+  { query: "pay my kettle order, use the SAVE5 coupon code", expected: "pay_order", never: "checkout" },
+  {
+    query: "pay for the kettle order with my card and a discount coupon",
+    expected: "pay_order",
+    never: "checkout",
+  },
+  {
+    query: "complete the payment of my kettle order and add a coupon",
+    expected: "pay_order",
+    never: "checkout",
+  },
+  {
+    query: "change the address of my kettle order and use a coupon",
+    expected: "change_delivery_address",
+    never: "checkout",
+  },
+  // The helpdesk: a note on a ticket of the user's whose words name a checkout's coupon.
+  {
+    query: "comment on my headphones ticket that the coupon code failed at checkout",
+    expected: "comment_ticket",
+    never: "checkout",
+  },
+  {
+    query: "add a comment to the checkout ticket that the coupon code and shipping method were wrong",
+    expected: "comment_ticket",
+    never: "checkout",
+  },
+  {
+    query: "add a note to my refund ticket saying the customer paid by card with a coupon",
+    expected: "comment_ticket",
+    never: "checkout",
+  },
+];

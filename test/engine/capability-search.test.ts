@@ -14,6 +14,7 @@ import {
 import { CLEAR_LEAD, topMatch } from "@/server/engine/top-match";
 import {
   CAPABILITY_SEARCH_DEV_SET,
+  CAPABILITY_SEARCH_EXISTING_RECORD,
   CAPABILITY_SEARCH_HELD_OUT,
   CAPABILITY_SEARCH_INDIRECT,
   CAPABILITY_SEARCH_INDIRECT_HELD_OUT,
@@ -60,6 +61,7 @@ const SETS: Record<string, Intent[]> = {
   "indirect (dev)": CAPABILITY_SEARCH_INDIRECT,
   "held-out": CAPABILITY_SEARCH_HELD_OUT,
   "indirect, held-out": CAPABILITY_SEARCH_INDIRECT_HELD_OUT,
+  "existing record named (dev)": CAPABILITY_SEARCH_EXISTING_RECORD,
 };
 
 describe("capability search (BM25 + synonyms, English and Chinese)", () => {

@@ -124,8 +124,12 @@ describe("capabilities by name, and who approves them (MCP over HTTP)", () => {
   });
 
   it("search says up front which capabilities run on the agent's word and which wait for a person", async () => {
+    // A new order to deliver: "deliver my order …" names the order there is, and ranks a checkout
+    // among the weaker matches (no line of its own).
     const found = text(
-      await call(w.keys.alice, "search_capabilities", { query: "deliver my order to my home address" }),
+      await call(w.keys.alice, "search_capabilities", {
+        query: "buy a mug and deliver it to my home address",
+      }),
     );
     const line = (id: string) => found.split("\n").find((l) => l.includes(`\`${id}\``)) ?? "";
     expect(line("change_delivery_address")).toMatch(/no approval: start_action runs it/);
@@ -196,7 +200,9 @@ describe("capabilities by name, and who approves them (MCP over HTTP)", () => {
     expect(deny.ok, JSON.stringify(deny)).toBe(true);
     try {
       const found = text(
-        await call(w.keys.alice, "search_capabilities", { query: "deliver my order to my home address" }),
+        await call(w.keys.alice, "search_capabilities", {
+          query: "buy a mug and deliver it to my home address",
+        }),
       );
       expect(found.split("\n").find((l) => l.includes("`checkout`"))).toMatch(
         /not allowed: an admin's rule denies it/,

@@ -166,11 +166,16 @@ describe("two asks on two records: each on the record its own words name (MCP ov
   it("as Alice: 'Pay for my kettle order by card and cancel my lamp order': the cancel is the lamp order's", async () => {
     // Played before the fix: a verb settled the tie on the cancel of unpaid orders, read from the
     // whole words: it cancelled the kettle order the user asked to pay, and said nothing else.
+    // The first ask names the kettle order with its verb (pay), so paying it starts, waiting for
+    // the user; the cancel is said with its own words, never on the kettle order.
     const out = await start(w.keys.alice, "Pay for my kettle order by card and cancel my lamp order");
-    expect(sc(out)).toMatchObject({ capability: "after_sales", entity: { type: "Order", id: "ord_paid" } });
-    expect(sc(out).status).not.toBe("completed");
+    expect(sc(out), text(out)).toMatchObject({
+      capability: "pay_order",
+      entity: { type: "Order", id: "ord_pending" },
+      status: "awaiting_approval",
+    });
     expect(sc(out).also_asked).toEqual([
-      expect.objectContaining({ words: "Pay for my kettle order by card" }),
+      expect.objectContaining({ words: "cancel my lamp order", capability: "after_sales" }),
     ]);
     expect((await order("ord_pending")).status).toBe("pending_payment");
     expect((await order("ord_paid")).status).toBe("paid");

@@ -10,19 +10,22 @@ type Json = Record<string, unknown>;
 /**
  * The asks of the user's words that no capability does, or whose capability cannot take their
  * record now (gateway other-asks.ts), or that a refused start ended before (`unread`: its later
- * steps may have taken them, "express to my home"): said as not done, so an answer that ends its
- * flow never reads as the whole request done.
+ * steps may have taken them, "express to my home"), or that name a field only another capability
+ * takes (`taken_by`, gateway fields-elsewhere.ts: "use a coupon" of a payment): said as not done,
+ * so an answer that ends its flow never reads as the whole request done.
  */
 export function notDoneLines(result: Json): string[] {
   const asks = Array.isArray(result.also_asked) ? (result.also_asked as Json[]) : [];
   return asks
     .filter((a) => typeof a.words === "string" && (!a.capability || a.not_now))
     .map((a) =>
-      a.capability
-        ? `not done: "${escapeText(a.words)}" (${escapeText(String(a.capability))} cannot take ${escapeText(String(a.entity_id))} now; tell the user)`
-        : a.unread
-          ? `not done: "${escapeText(a.words)}" (the start ended before it)`
-          : `not done: "${escapeText(a.words)}" (no capability does it; tell the user)`,
+      typeof a.taken_by === "string"
+        ? `not done: "${escapeText(a.words as string)}" — ${escapeText(String(result.capability))} takes no ${escapeText(String(a.field))} (only ${escapeText(a.taken_by)} does${a.new_record ? `, when it makes a new ${escapeText(String(a.new_record))}` : ""})`
+        : a.capability
+          ? `not done: "${escapeText(a.words)}" (${escapeText(String(a.capability))} cannot take ${escapeText(String(a.entity_id))} now; tell the user)`
+          : a.unread
+            ? `not done: "${escapeText(a.words)}" (the start ended before it)`
+            : `not done: "${escapeText(a.words)}" (no capability does it; tell the user)`,
     );
 }
 

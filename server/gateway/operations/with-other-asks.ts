@@ -1,6 +1,7 @@
 import type { OutcomeBase } from "../../connectors/sdk/outcome";
 import type { CapabilityHit } from "../../engine/capability-search";
 import type { TrustedContext } from "../trusted-context";
+import { fieldsElsewhere } from "./fields-elsewhere";
 import { otherAskCalls, otherAsks, type StartedAsk } from "./other-asks";
 import { runOtherAsks } from "./other-asks-run";
 import type { PossibleOn } from "./pick-by-record";
@@ -71,7 +72,16 @@ export async function withOtherAsksOf(
   const { more } = read;
   // Words the action carries as its text are that text, never an ask (review 49: a reply whose
   // text was "we will … give it to Y" handed the record to Y in the same call).
-  const asked = read.asks.filter((a) => !carried.some((t) => holdsWords(t, a.words)));
+  const unsaid = read.asks.filter((a) => !carried.some((t) => holdsWords(t, a.words)));
+  // Words naming a field only another capability takes are said as not done by this one (an ask
+  // that is only that field is no call to start the other): fields-elsewhere.ts.
+  const { asks: asked, elsewhere } =
+    out.status === "refused"
+      ? { asks: unsaid, elsewhere: [] }
+      : await fieldsElsewhere(intent, out.capability, unsaid, setWords, search, [
+          ...carried,
+          ...takenTexts(out),
+        ]);
   // A call on a record is offered only where its capability can take that record now (the
   // check a start makes, one evaluation per ask): a cancel of unpaid orders was offered on a
   // delivered, paid one (issue 23). Otherwise the ask is said as not possible there now.
@@ -87,13 +97,13 @@ export async function withOtherAsksOf(
       return { ...a, not_now: true as const };
     }),
   );
-  if (!asks.length && !more) return out;
+  if (!asks.length && !more && !elsewhere.length) return out;
   // The first change ran: the others that need nobody run now too, as the agent's next call would.
   const { done, left } =
     out.status === "completed"
       ? await runOtherAsks(asks, { start, cancel: (id) => steps.cancelAction(ctx, { action_id: id }) })
       : { done: [], left: asks };
-  const said = left.map(({ pointed: _, unapproved: __, ...a }) => a);
+  const said = [...left.map(({ pointed: _, unapproved: __, ...a }) => a), ...elsewhere];
   return {
     ...out,
     ...(done.length ? { also_done: done } : {}),
@@ -121,6 +131,15 @@ async function anotherThatTakes(
   if (!others.length) return undefined;
   const on = await steps.possibleOn(ctx, { entityId: record, only: others });
   return others.find((c) => on?.next.some((n) => n.args?.capability === c));
+}
+
+/** The texts the start took from the words for its own fields (from_words shows them quoted). */
+function takenTexts(out: Outcome): string[] {
+  const words = out.from_words;
+  if (!words || typeof words !== "object") return [];
+  return Object.values(words as Record<string, unknown>).filter(
+    (v): v is string => typeof v === "string" && v.startsWith('"'),
+  );
 }
 
 /** The words in lower case, each run of what is not a letter or a digit one space. */

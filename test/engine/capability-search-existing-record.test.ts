@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import {
+  capabilityRegistry,
+  recordIdPrefixes,
+  searchSynonyms,
+  searchTopics,
+} from "@/server/connectors/connector-registry";
+import { buildCapabilityIndex } from "@/server/engine/capability-search";
+import { CAPABILITY_SEARCH_EXISTING_RECORD } from "./capability-search-dev-set";
+
+const index = buildCapabilityIndex([...capabilityRegistry().values()], {
+  idPrefixes: recordIdPrefixes(),
+  synonyms: searchSynonyms(),
+  topics: searchTopics(),
+});
+
+describe("a record of the user's named with a verb done on it (capability search)", () => {
+  it.each(CAPABILITY_SEARCH_EXISTING_RECORD)(
+    "the capability of that record comes first, not one making a new record: $query",
+    ({ query, expected, never }) => {
+      const hits = index.search(query, 10);
+      expect(hits[0]?.capability, hits.map((h) => `${h.capability} ${h.score}`).join(", ")).toBe(expected);
+      const other = hits.find((h) => h.capability === never);
+      if (other) expect(other.score).toBeLessThan((hits[0]?.score ?? 0) / 2);
+    },
+  );
+
+  it("an order to make ('place an order', 'order the same mug') is still a checkout", () => {
+    for (const q of [
+      "place an order for the mug and pay with my balance",
+      "order the same mug again and ship it to my home",
+      "Order the same kettle as my last order",
+      "Buy two of the item in my cart and ship it to the office",
+    ])
+      expect(index.search(q, 3)[0]?.capability, q).toBe("checkout");
+  });
+});

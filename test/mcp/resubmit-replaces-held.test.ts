@@ -42,7 +42,7 @@ describe("a re-submit with the user's words replaces the change held for them (M
     expect(held).toMatch(/Status:\*\* open/);
     // One line says the re-submit with the words takes this one's place: nothing to cancel by hand.
     expect(held).toContain(
-      "with the same fields and `user_words`: their request, verbatim; it then runs at once and replaces this action (nothing to cancel).",
+      "with the same fields and `user_words`: their request, verbatim; it then runs at once and replaces this one.",
     );
     const heldId = actionIdIn(held);
 

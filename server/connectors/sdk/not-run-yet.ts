@@ -64,7 +64,7 @@ export function notRunYet(outcome: BackendOutcome, actionId: string, submitted?:
       typeof ask.record === "string" && ask.record ? `name ${escapeText(ask.record)}` : "name this record";
     const form = submitted.form ? `submit ${code(submitted.form)} again` : "submit the form again";
     return [
-      `**Not run yet:** no \`${USER_WORDS}\` came with it. If the user's words ${record}, ${form} with the same fields and \`${USER_WORDS}\`: their request, verbatim; it then runs at once and replaces this action (nothing to cancel).`,
+      `**Not run yet:** no \`${USER_WORDS}\` came with it. If the user's words ${record}, ${form} with the same fields and \`${USER_WORDS}\`: their request, verbatim; it then runs at once and replaces this one.`,
       `Otherwise: ${why}`,
       ...candidates,
       confirm,

@@ -5,6 +5,7 @@ import type { BrowseBackend } from "@/server/connectors/sdk/browse-backend";
 import { escapeText, link } from "@/server/connectors/sdk/markdown";
 import { approvalPrompt } from "./approval-message";
 import { clientCapabilities } from "./client-capabilities";
+import { declinedInHost } from "./declined-in-host";
 import { peekActionId, type SignpostRequestStateCodec } from "./request-state";
 
 /** What a browse submit needs to keep a call open while a person approves (URL elicitation hosts). */
@@ -14,6 +15,12 @@ export interface BrowseApprovals {
   agentIdOf(ctx: ServerContext): string;
   /** Whether the caller's own person may decide the action (else the page says who decides). */
   mayApprove(ctx: ServerContext, actionId: string): Promise<boolean>;
+  /** The person declined the approval in the host: withdrawn while it waits at that version. */
+  decline?(
+    ctx: ServerContext,
+    actionId: string,
+    version: number,
+  ): Promise<{ outcome: string; message: string }>;
 }
 
 /**
@@ -49,14 +56,19 @@ export async function approvalRequest(
   });
 }
 
+/** An action page's outcome line (action-page.ts): `**applied:** …`. */
+const OUTCOME_LINE = /^\*\*[a-z_]+:\*\* .*$/m;
+
 /** An action id as the gateway makes them: anything else read from an unverified state is not linked. */
 const ACTION_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 /**
  * The host's retry of a submit that waited on the person: nothing is submitted again. The person's
- * approval carried the change out (or they declined, or have not decided yet), so the answer is
- * the action's page. A state that is altered, expired, spent, another agent's or minted for
- * anything but an approval is a `rejected` page, audited as the submit it came with.
+ * approval carried the change out (or they have not decided yet), so the answer is the action's
+ * page; where they declined the screen in the host, the approval is withdrawn first (the action
+ * cancelled, nothing moves) and the page says so. A state that is altered, expired, spent,
+ * another agent's or minted for anything but an approval is a `rejected` page, audited as the
+ * submit it came with.
  */
 export async function resumedSubmit(
   backend: BrowseBackend,
@@ -73,7 +85,23 @@ export async function resumedSubmit(
     action_id: actionId ?? "",
     version: typeof current?.version === "number" ? current.version : undefined,
   });
-  if (verified.ok && verified.state.purpose === "approve") return navigate(backend, `actions://${actionId}`);
+  if (verified.ok && verified.state.purpose === "approve") {
+    // Declined in the host: withdrawn (the action cancelled), said first on the action's page.
+    const withdrawn =
+      declinedInHost(ctx) && approvals.decline
+        ? await approvals.decline(ctx, verified.state.action_id, verified.state.version)
+        : null;
+    const page = await navigate(backend, `actions://${actionId}`);
+    if (!withdrawn) return page;
+    // In place of the page's own outcome line ("cancelled at …"): one line, what the decline did.
+    const line = `**${withdrawn.outcome}:** ${escapeText(withdrawn.message)}`;
+    return {
+      ...page,
+      markdown: OUTCOME_LINE.test(page.markdown)
+        ? page.markdown.replace(OUTCOME_LINE, () => line)
+        : `${line}\n\n${page.markdown}`,
+    };
+  }
   const refusal = verified.ok
     ? { reason: "request_state_mismatch", message: "requestState was not minted for an approval." }
     : verified;

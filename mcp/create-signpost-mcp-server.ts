@@ -118,6 +118,7 @@ export function createSignpostMcpServer<Ctx>(
     });
   }
   face = "browse";
+  const declineApproval = deps.gateway.declineApproval?.bind(deps.gateway);
   if (faces.includes("browse"))
     registerBrowseTools(server, (ctx) => callerOf(ctx).browseBackend(), {
       ...scope,
@@ -128,6 +129,12 @@ export function createSignpostMcpServer<Ctx>(
         agentIdOf: (ctx) => deps.gateway.agentIdOf(contextOf(ctx)),
         mayApprove: (ctx, actionId) =>
           deps.gateway.mayApprove?.(contextOf(ctx), actionId) ?? Promise.resolve(true),
+        ...(declineApproval
+          ? {
+              decline: (ctx: ServerContext, actionId: string, version: number) =>
+                declineApproval(contextOf(ctx), { action_id: actionId, version }),
+            }
+          : {}),
       },
     });
   face = "script";

@@ -43,6 +43,11 @@ export interface GatewayPort<Ctx> {
    * the approval screen for its person is sent there only then (another's approval is said).
    */
   mayApprove?(ctx: Ctx, actionId: string): Promise<boolean>;
+  /**
+   * The person declined, in the host, the approval it opened for them: withdrawn (the action
+   * cancelled) while it still waits at that version; absent: a decline leaves it pending.
+   */
+  declineApproval?(ctx: Ctx, input: { action_id: string; version: number }): Promise<GatewayOutcome>;
   /** Ids for binding signed request state. */
   agentIdOf(ctx: Ctx): string;
   /** Hosts' waits on a person's approval (MCP Tasks extension); absent: no call answers with a task. */

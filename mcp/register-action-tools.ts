@@ -21,6 +21,7 @@ import { clientDeclaresTasks, createApprovalTask } from "./approval-tasks";
 import { clientCapabilities } from "./client-capabilities";
 import { compactSchema } from "./compact-schema";
 import { APPROVAL_META_KEY, CONFIRM_APP_URI } from "./confirm-app-html";
+import { declinedInHost } from "./declined-in-host";
 import type { ActionToolName, GatewayOutcome, GatewayPort } from "./gateway-port";
 import { renderOutcomeText } from "./outcome-text";
 import { withReadFirst } from "./question-read";
@@ -224,6 +225,15 @@ async function resumeRound<Ctx>(
       patch: answers,
     });
     return shapeResult("advance_action", outcome, ctx, options, 1);
+  }
+  // Declined in the host: the pending approval is withdrawn and the action cancelled (only while
+  // it still waits at that version), said as such; nothing moves (declined-in-host.ts).
+  if (state.purpose === "approve" && declinedInHost(ctx) && gateway.declineApproval) {
+    const outcome = await gateway.declineApproval(context, {
+      action_id: state.action_id,
+      version: state.version,
+    });
+    return shapeResult("cancel_action", outcome, ctx, options, 1);
   }
   // purpose "approve" on a start or advance that stopped at the person's approval: the person
   // has decided on the screen, so the round finishes the flow: confirm that action at that

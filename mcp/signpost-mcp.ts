@@ -81,6 +81,10 @@ export function gatewayPort(gw: Gateway): GatewayPort<TrustedContext> {
     approvalUrl: gw.approvalUrl,
     agentIdOf: gw.agentIdOf,
     mayApprove: gw.mayApprove,
+    declineApproval: (ctx, input) =>
+      gw.declineApproval(ctx, input) as ReturnType<
+        NonNullable<GatewayPort<TrustedContext>["declineApproval"]>
+      >,
     approvalTasks: gw.approvalTasks,
     agentNews: (ctx, about) =>
       gw.agentNews(ctx, about) as ReturnType<NonNullable<GatewayPort<TrustedContext>["agentNews"]>>,

@@ -11,7 +11,8 @@
 //   call <tool> '<json>' [--wrapper]  the text blocks only (the wrapper: status and JSON body)
 //   approve <approval-id|action-id|latest> [--as email]
 //                                   approve as the person, through the console's own routes
-//   resume [--decline]              finish a call that waits on the person (host elicitation mode)
+//   resume [--decline]              finish a call that waits on the person (host elicitation mode;
+//                                   --decline: the person declines, which withdraws the approval)
 //   log                             calls and tokens so far, Signpost and wrapper side by side
 //   stop                            stop what `start` started
 //
@@ -274,7 +275,7 @@ async function call(tool: string | undefined, json: string | undefined): Promise
           `[the host shows the person, not the model] ${String(req.params?.message ?? "")}\n  open: ${String(req.params?.url ?? "(a form the host shows)")}`,
         );
       console.log(
-        "(the call is still open: `approve latest` approves as the person and finishes it; `resume --decline` declines)",
+        "(the call is still open: `approve latest` approves as the person and finishes it; `resume --decline` declines, withdrawing the approval)",
       );
       return;
     }
@@ -312,8 +313,8 @@ async function callSignpost(s: Session, params: Record<string, unknown>): Promis
 
 /**
  * The host finishes the call it kept open: the same tool and arguments again, with the signed
- * requestState and the person's answer (accept: they decided on the screen; decline). The text
- * is what the model reads for its one call.
+ * requestState and the person's answer (accept: they decided on the screen; decline: withdrawn,
+ * the action cancelled). The text is what the model reads for its one call.
  */
 async function resume(decline: boolean): Promise<void> {
   if (!existsSync(pendingFile)) throw new Error("no call waits on the person");

@@ -3,10 +3,11 @@ import type { ActionResponse } from "./action-response";
 import type { ActorScope } from "./action-store";
 import { type AdvanceInput, advanceAction } from "./advance-action";
 import { type ApprovalRunNote, noteApprovalRun } from "./approval-run";
-import { cancelAction } from "./cancel-action";
+import { type CancelWhen, cancelAction } from "./cancel-action";
 import { type ConfirmInput, confirmAction } from "./confirm-action";
 import type { EngineDeps } from "./engine-deps";
 import { getActionContext } from "./get-action-context";
+import { heldForWords } from "./held-for-words";
 import { recordInWords } from "./record-in-words";
 import { recoverAction } from "./recover-action";
 import { capabilityStartedWith } from "./replayed-start";
@@ -45,8 +46,14 @@ export function createActionEngine(options: Omit<EngineDeps, "approvalUrl"> & Pa
     /** Asks the system of record what really happened and records it. */
     verify: (actor: Actor, actionId: string, scope?: ActorScope): Promise<ActionResponse> =>
       verifyAction(deps, actor, actionId, scope),
-    /** Ends an open action the user no longer wants; refused once its effect is claimed or done. */
-    cancel: (actor: Actor, actionId: string): Promise<ActionResponse> => cancelAction(deps, actor, actionId),
+    /**
+     * Ends an open action the user no longer wants; refused once its effect is claimed or done.
+     * `when`: only in the one state it names (replaced while held for words; declined in a host).
+     */
+    cancel: (actor: Actor, actionId: string, when?: CancelWhen): Promise<ActionResponse> =>
+      cancelAction(deps, actor, actionId, when),
+    /** The caller's earlier actions held only for the user's words that this one takes the place of. */
+    heldForWords: (actor: Actor, actionId: string): Promise<string[]> => heldForWords(deps, actor, actionId),
     /** Notes how a person's approval's own run of the confirm ended, when it did not carry it out. */
     noteApprovalRun: (actionId: string, version: number, note: ApprovalRunNote): Promise<void> =>
       noteApprovalRun(deps, actionId, version, note),

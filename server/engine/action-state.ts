@@ -41,6 +41,12 @@ export const actionStateSchema = z.object({
   defaulted: z.array(z.string().max(64)).max(100).optional(),
   /** Reasons filled with the user's request verbatim: filled again (and marked) on the next step. */
   from_request: z.array(z.string().max(64)).max(100).optional(),
+  /**
+   * Held at its start only because the user's words did not name its record (ask_user): nothing
+   * ran, so this agent's next start of the same capability on the record takes its place
+   * (held-for-words.ts).
+   */
+  held_for_words: z.boolean().optional(),
 });
 export type ActionState = z.infer<typeof actionStateSchema>;
 

@@ -258,6 +258,8 @@ export async function startAction(
         })
       : { ask: null };
   const askUser = check.ask;
+  // Held for the user's word on its record: a start of the same change that follows replaces it.
+  if (askUser) state.held_for_words = true;
   // A record sent by id that the words name too is kept as named by them (RecordCheck.named).
   if (check.named && recordField) state.from_words = { ...state.from_words, [recordField]: check.named };
   // Exactly where a key of the agent's would run it, and where this caller's confirm is let through.

@@ -18,6 +18,7 @@ import { composeActionSteps } from "./operations/compose-action-steps";
 import { confirmActionOperation, confirmWithServerKeyOperation } from "./operations/confirm-action";
 import { decideApprovalOperation } from "./operations/decide-approval";
 import { decidePermissionOperation } from "./operations/decide-permission";
+import { declineApprovalOperation } from "./operations/decline-approval";
 import type { GatewayDeps } from "./operations/gateway-deps";
 import { getContextOperation } from "./operations/get-context";
 import {
@@ -33,6 +34,7 @@ import {
 import { possibleOnRecordOperation } from "./operations/possible-on-record";
 import { reconcileEffectOperation } from "./operations/reconcile-effect";
 import { recoverActionOperation } from "./operations/recover-action";
+import { replaceHeldOperation } from "./operations/replace-held";
 import { requestPermissionOperation } from "./operations/request-permission";
 import { resolveRecoveryOperation } from "./operations/resolve-recovery";
 import { searchCapabilitiesOperation } from "./operations/search-capabilities";
@@ -106,6 +108,7 @@ export function createGateway(options: GatewayOptions) {
     confirmWithServerKey: confirmWithServerKeyOperation(deps),
     possibleOn: possibleOnRecordOperation(deps),
     cancelAction,
+    replaceHeld: replaceHeldOperation(deps),
   });
 
   const operations = {
@@ -132,6 +135,8 @@ export function createGateway(options: GatewayOptions) {
     verifyAction,
     recoverAction,
     decideApproval: decideApprovalOperation(deps),
+    /** The person declined an approval in their MCP host: withdrawn, the action cancelled. */
+    declineApproval: declineApprovalOperation(deps),
     /** What a person decided on the caller's actions since it last heard, as get_context reads it. */
     agentNews: agentNewsOperation(db, getContext),
     approvalStatus: approvalStatusOperation(deps),

@@ -131,7 +131,7 @@ describe("links to forms carry their fields; a submit needs no navigate first (M
       }),
     );
     expect(waiting).toContain(
-      "**Not run yet:** no `user_words` came with it. If the user's words name tkt_3, submit `helpdesk://ticket/tkt_3/priority` again with the same fields and `user_words`: their request, verbatim; it then runs at once.",
+      "**Not run yet:** no `user_words` came with it. If the user's words name tkt_3, submit `helpdesk://ticket/tkt_3/priority` again with the same fields and `user_words`: their request, verbatim; it then runs at once and replaces this one.",
     );
     expect(waiting).toMatch(/^Otherwise: tkt_3 was sent, but the user's words do not name it/m);
     expect((await legacy("tickets/tkt_3")).priority).toBe("normal");

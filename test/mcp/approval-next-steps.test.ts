@@ -102,14 +102,15 @@ describe("next steps while the person decides, per host (MCP over HTTP, real gat
     const client = await w.connect(w.keys.alice, {
       elicitationModes: { url: true },
       elicit: async (params) => {
-        if (!approveNow) return { action: "decline" };
+        // Closed without deciding (a decline would withdraw it: declined-approval-withdrawn.test.ts).
+        if (!approveNow) return { action: "cancel" };
         const actionId = String(params.url).split("/confirm/")[1] ?? "";
         await approve(w, actionId);
         return { action: "accept" };
       },
     });
-    // The person declined the first time: the answer's next call is confirm_action, said as what
-    // it does on this host (not "not needed").
+    // The person closed the screen the first time: the answer's next call is confirm_action, said
+    // as what it does on this host (not "not needed").
     const declined = await client.callTool({ name: "start_action", arguments: CHECKOUT });
     const s = sc(declined);
     expect(s).toMatchObject({ outcome: "rejected", reason: "approval_pending" });

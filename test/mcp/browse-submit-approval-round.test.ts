@@ -120,12 +120,13 @@ describe("a browse submit waiting on a person's approval, on a URL elicitation h
     expect(text(forged)).toMatch(/Reason: `invalid_request_state`/);
     expect(text(forged)).toContain(`[Re-read the action](actions://${actionId})`);
 
-    // Declined (or not decided yet): the action as it stands, still waiting on the person.
+    // Dismissed (or not decided yet): the action as it stands, still waiting on the person (a
+    // decline withdraws it: declined-approval-withdrawn.test.ts).
     const waiting = await callManual(client, {
       name: "submit",
       arguments: CHECKOUT,
       requestState: state,
-      inputResponses: { approval: { action: "decline" } },
+      inputResponses: { approval: { action: "cancel" } },
     });
     expect(waiting.resultType).not.toBe("input_required");
     expect(sc(waiting)).toMatchObject({ uri: `actions://${actionId}` });

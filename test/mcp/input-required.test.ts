@@ -162,14 +162,16 @@ describe("input_required (2026-07-28 multi round-trip) with signed requestState"
     expect(shown).toHaveLength(1);
   });
 
-  it("a person who has not approved yet: the round answers not approved, and a later confirm sends them to the screen again", async () => {
+  it("a person who closed the screen without deciding: the round answers not approved, and a later confirm sends them to the screen again", async () => {
     let approveNow = false;
     const urls: string[] = [];
     const client = await w.connect(w.keys.alice, {
       elicitationModes: { url: true },
       elicit: async (params) => {
         urls.push(String(params.url));
-        if (!approveNow) return { action: "decline" };
+        // Dismissed, not declined: still theirs to decide (a decline withdraws the approval,
+        // declined-approval-withdrawn.test.ts).
+        if (!approveNow) return { action: "cancel" };
         const actionId = String(params.url).split("/confirm/")[1] ?? "";
         const ctx = await w.gw.getContext(w.agent.alice, { action_id: actionId });
         await w.gw.decideApproval(w.person.alice, {

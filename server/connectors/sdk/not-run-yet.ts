@@ -57,13 +57,14 @@ export function notRunYet(outcome: BackendOutcome, actionId: string, submitted?:
   const confirm = `One call runs it: ${code(call)} (or submit ${code(`actions://${actionId}/confirm`)} with \`idempotency_key\`).`;
   // A form that takes the user's words got none, where they decide: the one-call fix first (round
   // with Sam: "set the kettle refund ticket to high priority" named it by subject, yet the model,
-  // told only to ask the user, asked and confirmed: two calls and a question more).
+  // told only to ask the user, asked and confirmed: two calls and a question more). The re-submit
+  // takes this held action's place (the gateway's replace-held.ts): said, so no model cancels it.
   if (submitted?.words && !submitted.said && typeof ask?.message === "string") {
     const record =
       typeof ask.record === "string" && ask.record ? `name ${escapeText(ask.record)}` : "name this record";
     const form = submitted.form ? `submit ${code(submitted.form)} again` : "submit the form again";
     return [
-      `**Not run yet:** no \`${USER_WORDS}\` came with it. If the user's words ${record}, ${form} with the same fields and \`${USER_WORDS}\`: their request, verbatim; it then runs at once.`,
+      `**Not run yet:** no \`${USER_WORDS}\` came with it. If the user's words ${record}, ${form} with the same fields and \`${USER_WORDS}\`: their request, verbatim; it then runs at once and replaces this one.`,
       `Otherwise: ${why}`,
       ...candidates,
       confirm,

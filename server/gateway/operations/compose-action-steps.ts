@@ -41,6 +41,8 @@ interface Steps {
   startedWith: (ctx: TrustedContext, idempotencyKey: string) => Promise<string | null>;
   /** What the caller may start on the record given or quoted now (possible-on-record.ts). */
   possibleOn: PossibleOn;
+  /** The kept start's answer, its earlier held-for-words actions replaced (replace-held.ts). */
+  replaceHeld?: (ctx: TrustedContext | null, out: Outcome) => Promise<Outcome>;
 }
 
 /** Every start and advance asks: the engine makes the key only where one would run the change. */
@@ -381,9 +383,10 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
 
   return {
     // The words that set fields are the gateway's to read (withOtherAsks), never part of the answer.
+    // The start the agent called (never a try of another ask's) takes its held actions' place.
     startAction: async (ctx, raw) => {
       const { field_words: _read, ...out } = await startAction(ctx, raw);
-      return out;
+      return steps.replaceHeld ? steps.replaceHeld(ctx, out) : out;
     },
     advanceAction,
   };

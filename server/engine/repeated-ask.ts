@@ -113,18 +113,19 @@ export function repeatedRecord(
     let stop = 1;
     while (stop < words.length && stop <= PHRASE_REACH && !PREPOSITIONS.has(low(words[stop]))) stop++;
     if (stop < 2) return undefined;
+    const ofKind = (w: string) => isOne(w) || heads.has(w) || w === kind;
     let at = stop - 1;
-    while (at > 1 && !isOne(low(words[at])) && !heads.has(singular(low(words[at])))) at--;
-    known = isOne(low(words[at])) || heads.has(singular(low(words[at])));
+    while (at > 1 && !ofKind(singular(low(words[at])))) at--;
+    known = ofKind(singular(low(words[at])));
     end = known ? at : stop - 1;
     noun = singular(low(words[end]));
   } else return undefined;
   const recordEnd = words[end] as Token;
   const record = middle.slice(first.at, recordEnd.end);
   const own = middle.slice(recordEnd.end).trim();
-  // Joined by "and" alone, the record must be of the ask's kind: "assign X to Sara and the
-  // customer's sister" is no repeat.
-  if (!marked && !known) return undefined;
+  // The record must be of the ask's kind ("refund my order and the shipping too" names no other
+  // order), unless the ask named its own by an id or "it" and the clause is marked as a repeat.
+  if (!known && (!marked || heads.size > 0 || ID.test(first.word))) return undefined;
   const found = askRecord(head, { id: ID.test(first.word) ? first.word : undefined, noun, kind });
   if (!found) return undefined;
   if (sameWords(head.slice(found.at, found.end), record)) return undefined;
@@ -205,8 +206,10 @@ function askNouns(head: string): Set<string> {
 
 /**
  * Where the ask names its record: an id (of the clause's id's kind first), the phrase ending in
- * the noun the clause names ("the headphones ticket") or the kind's, a phrase of a determiner and
- * the words before a preposition or the end ("my lamp order"), or "it".
+ * the noun the clause names ("the headphones ticket") or the kind's, or "it". For a clause naming
+ * its record by an id or "one" (no noun of its own), also a phrase of a determiner and the words
+ * before a preposition or the end ("my lamp order"): never for a noun the ask does not say ("give
+ * it to the billing team, and the tee ticket too": the team is no ticket).
  */
 function askRecord(head: string, want: { id?: string; noun?: string; kind?: string }): AskRecord | undefined {
   const words = tokens(head);
@@ -219,13 +222,13 @@ function askRecord(head: string, want: { id?: string; noun?: string; kind?: stri
     if (phrase) return phrase;
   }
   if (ids[0]) return { at: ids[0].at, end: ids[0].end };
-  const phrase = phraseEndingIn(
+  const it = words.find((t) => /^(?:it|them)$/i.test(t.word));
+  if (it) return { at: it.at, end: it.end };
+  if (want.noun && !isOne(want.noun)) return undefined;
+  return phraseEndingIn(
     words,
     (_, next) => !next || PREPOSITIONS.has(next) || CLAUSAL.has(next) || DETERMINERS.has(next),
   );
-  if (phrase) return phrase;
-  const it = words.find((t) => /^(?:it|them)$/i.test(t.word));
-  return it ? { at: it.at, end: it.end } : undefined;
 }
 
 /** The first phrase of a determiner and words whose last word ends it (`ends`: that word, and the next). */

@@ -56,6 +56,13 @@ describe("an ask said again on another record, with no verb of its own", () => {
     expect(
       repeatedRecord("the tee ticket arrived broken", "Assign the headphones ticket to Sara", "and"),
     ).toBeUndefined();
+    // Another kind of thing than the ask's record is no other record of it.
+    expect(repeatedRecord("the shipping too", "Refund my order", "and")).toBeUndefined();
+    expect(repeatedRecord("ord_2 too", "Give tkt_2 to Sid", "and")).toBeUndefined();
+    // Named by "it", the ask's record is of the kind the caller knows, never another phrase of it.
+    expect(said("the tee ticket too", "Give it to the billing team", "and", "ticket")).toBe(
+      "Give the tee ticket to the billing team",
+    );
   });
 
   it("words that pick no record by themselves are said as unclear", () => {

@@ -227,7 +227,9 @@ function askRecord(head: string, want: { id?: string; noun?: string; kind?: stri
   if (want.noun && !isOne(want.noun)) return undefined;
   return phraseEndingIn(
     words,
-    (_, next) => !next || PREPOSITIONS.has(next) || CLAUSAL.has(next) || DETERMINERS.has(next),
+    // A past form after it states ("has my lamp order | shipped"): the phrase ends before it.
+    (_, next) =>
+      !next || PREPOSITIONS.has(next) || CLAUSAL.has(next) || DETERMINERS.has(next) || /ed$/.test(next),
   );
 }
 

@@ -38,7 +38,11 @@ export function askSpans(intent: string, kind?: string): { lower: string; asks: 
   let said: number | undefined;
   clauses.forEach((clause, i) => {
     const repeats = !!clause.repeats && said !== undefined;
-    if (!repeats && (clause.role !== "request" || asksOnlyToRead(clause.text))) return;
+    if (!repeats && (clause.role !== "request" || asksOnlyToRead(clause.text))) {
+      // "…, find the tee ticket and the lamp one": what follows a reading says no change again.
+      if (clause.role === "request" && !clause.repeats) said = undefined;
+      return;
+    }
     const joint = from;
     const at = lower.indexOf(clause.text, from);
     if (at < 0) {

@@ -541,7 +541,7 @@ export function freeTextInWords(field: string, request: string, only: boolean): 
   // to Sara": the review found the assignment in the resolution's text, also offered as an ask).
   const quote = wholeQuote(whole);
   if (quote !== undefined) return quote && !/\n/.test(quote) ? quote : undefined;
-  const cut = toldUntilOtherAsk(whole).content;
+  const cut = toldUntilOtherAsk(whole, unmask(masked.slice(0, at))).content;
   const tail = whole[cut.length] === "." ? `${cut}.` : cut;
   return tail.split(/\s+/).length >= 2 && !/\n/.test(tail) ? tail : undefined;
 }

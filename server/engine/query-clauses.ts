@@ -5,7 +5,9 @@
  * counts its words less. Pure grammar (English and Chinese function words), no business words.
  */
 
+import { POINTING_WORDS } from "../function-words";
 import { maskQuotes, onlyQuoted } from "./mask-quotes";
+import { repeatedRecord } from "./repeated-ask";
 import { toldContent, toldUntilOtherAsk } from "./told-content";
 
 export type ClauseRole = "request" | "situation";
@@ -23,6 +25,11 @@ export interface QueryClause {
    * found"), the words that ask carries (a resolution), read as situation.
    */
   detail?: true;
+  /**
+   * It says the ask before it again on another record, with no verb of its own ("…, and the tee
+   * ticket too", "same for the late delivery ticket"; repeated-ask.ts): an ask, whatever its role.
+   */
+  repeats?: true;
 }
 
 // Punctuation and the conjunctions that join clauses ("…late and I want…", "…but nothing…"). A
@@ -98,7 +105,36 @@ function roleOf(clause: string): ClauseRole {
  */
 export function queryClauses(lowerText: string): QueryClause[] {
   const { masked, unmask } = maskQuotes(lowerText);
-  return clausesRead(masked).map((c) => ({ ...c, text: unmask(c.text) }));
+  return withRepeats(masked, clausesRead(masked)).map((c) => ({ ...c, text: unmask(c.text) }));
+}
+
+/**
+ * The clauses, each that says the ask before it again on another record marked (repeated-ask.ts):
+ * "assign the headphones ticket to sara, | and the tee ticket too". What joins it to the clause
+ * before ("and", cut off by the split) is read from the text between them.
+ */
+function withRepeats(masked: string, clauses: QueryClause[]): QueryClause[] {
+  let ask: string | undefined;
+  let from = 0;
+  return clauses.map((c, i) => {
+    const at = masked.indexOf(c.text, from);
+    const before = at >= 0 ? masked.slice(from, at) : "";
+    if (at >= 0) from = at + c.text.length;
+    if (c.told || c.detail) return c;
+    const repeated = ask ? repeatedRecord(c.text, ask, before) : undefined;
+    // "…, and the wrong size tee ticket, give it to sara": the record the next ask points back
+    // at, said before it (review 49), no repeat of the ask before.
+    const next = clauses[i + 1];
+    const topic = !repeated?.marked && next?.role === "request" && pointsBackIn(next.text);
+    if (repeated && !topic) return { ...c, repeats: true as const };
+    if (c.role === "request") ask = c.text;
+    return c;
+  });
+}
+
+/** Whether a clause's words point back at a record said before ("give it to sara"). */
+function pointsBackIn(text: string): boolean {
+  return (text.match(/\p{L}+/gu) ?? []).some((w) => POINTING_WORDS.includes(w));
 }
 
 /** The clauses of a query whose quotes are masked. */
@@ -114,7 +150,7 @@ function clausesRead(lowerText: string): QueryClause[] {
       // A quote after the colon is the text the ask carries ("add a note: '…'"), as a message
       // told is; an order to the agent after it is another ask ("…', and set it to pending").
       if (onlyQuoted(after.trimStart().slice(0, 1))) {
-        const { content, otherAsk } = toldUntilOtherAsk(after);
+        const { content, otherAsk } = toldUntilOtherAsk(after, lowerText.slice(0, at));
         return withMessages([
           ...ask,
           { text: content, role: "situation", told: true },
@@ -124,7 +160,7 @@ function clausesRead(lowerText: string): QueryClause[] {
       // An order to the agent after the detail is another ask, as after a quote ("resolve the
       // headphones ticket: parcel found, and assign the tee ticket to Sid"): played, it was read
       // as the resolution's text, and the assignment was never said.
-      const { content, otherAsk } = toldUntilOtherAsk(after);
+      const { content, otherAsk } = toldUntilOtherAsk(after, lowerText.slice(0, at));
       const detail = clausesOf(content).map((c) => ({
         text: c.text,
         role: "situation" as const,

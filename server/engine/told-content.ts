@@ -10,6 +10,7 @@
  * clause is.
  */
 import { maskQuotes, onlyQuoted, quoteMarks } from "./mask-quotes";
+import { repeatedRecord } from "./repeated-ask";
 
 export interface ToldContent {
   /** The ask, to its "that" (lower-case as given, or as written). */
@@ -63,7 +64,7 @@ function toldIn(text: string): ToldContent | undefined {
   const bare = (w: string) => w.replace(/[’]/g, "'").replace(/[,;:.!?]+$/, "");
   const message = (askEnd: number, from: number) => ({
     ask: text.slice(0, lead + askEnd).trim(),
-    ...toldUntilOtherAsk(rest.slice(from)),
+    ...toldUntilOtherAsk(rest.slice(from), text.slice(0, lead + askEnd)),
   });
   // "that" and a clause with its own subject first; a speaker's pronoun right after whom else.
   for (const [i, m] of words.entries()) {
@@ -93,10 +94,17 @@ function toldIn(text: string): ToldContent | undefined {
  * past ("and shipped it today") states; one word alone ("and escalate") is too little to tell.
  * Quotes in `told` are masked by the caller (mask-quotes.ts): a quote's own commas cut nothing.
  */
-export function toldUntilOtherAsk(told: string): { content: string; otherAsk?: string } {
+export function toldUntilOtherAsk(told: string, ask?: string): { content: string; otherAsk?: string } {
   for (const m of told.matchAll(BREAK)) {
     const at = m.index ?? 0;
     const clause = told.slice(at + m[0].length).replace(JOINERS, "");
+    // The ask said again on another record ("resolve X: refund issued, and the charged twice one
+    // as well"): where `ask` is given, that clause is an ask too, not the text (repeated-ask.ts).
+    const next = told.slice(at + m[0].length).split(/[,;.](?:\s|$)|\s+and\s+/)[0] ?? "";
+    if (ask && repeatedRecord(next, ask, m[0])) {
+      const content = told.slice(0, at).trim();
+      if (content) return { content, otherAsk: clause.trim() };
+    }
     const [verb = "", object = ""] = clause.split(/\s+/, 2).map((w) =>
       w
         .toLowerCase()

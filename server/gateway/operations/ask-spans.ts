@@ -1,4 +1,5 @@
 import { type QueryClause, queryClauses } from "../../engine/query-clauses";
+import { repeatAsk, repeatedRecord } from "../../engine/repeated-ask";
 import { asksOnlyToRead } from "../../engine/top-match";
 
 /** One ask of the user's words: its clause, and its words as the user wrote them. */
@@ -12,8 +13,15 @@ export interface AskSpan {
   /** Where its clause stands in the lower-cased words (-1: not found), and where its words end. */
   at: number;
   end: number;
-  /** Where its words end in the words as written (-1: not found). */
+  /** Where its words begin and end in the words as written (-1: not found). */
+  writtenAt: number;
   writtenEnd: number;
+  /**
+   * It says an ask before it again on another record ("…, and the tee ticket too"): its `words`
+   * are that ask's, said on its record ("Assign the tee ticket to Sara"; repeated-ask.ts). `of`:
+   * the index of the ask it repeats; `unclear`: its words pick no record ("the other one").
+   */
+  repeats?: { of: number; unclear: boolean };
 }
 
 /**
@@ -21,19 +29,29 @@ export interface AskSpan {
  * the scene), each with the words the user wrote for it. Lower-casing may change a text's length
  * ("İ" is two characters lower-cased), so offsets are mapped back to the words as written.
  */
-export function askSpans(intent: string): { lower: string; asks: AskSpan[] } {
+export function askSpans(intent: string, kind?: string): { lower: string; asks: AskSpan[] } {
   const { lower, original } = lowerWithOffsets(intent);
   const clauses = queryClauses(lower);
   let from = 0;
   const asks: AskSpan[] = [];
+  // The last ask said with a verb of its own: the one a clause that repeats an ask says again.
+  let said: number | undefined;
   clauses.forEach((clause, i) => {
-    if (clause.role !== "request" || asksOnlyToRead(clause.text)) return;
+    const repeats = !!clause.repeats && said !== undefined;
+    if (!repeats && (clause.role !== "request" || asksOnlyToRead(clause.text))) {
+      // "…, find the tee ticket and the lamp one": what follows a reading says no change again.
+      if (clause.role === "request" && !clause.repeats) said = undefined;
+      return;
+    }
+    const joint = from;
     const at = lower.indexOf(clause.text, from);
     if (at < 0) {
-      asks.push({ clause, words: clause.text, at, end: -1, writtenEnd: -1 });
+      if (!repeats) said = asks.length;
+      asks.push({ clause, words: clause.text, at, end: -1, writtenAt: -1, writtenEnd: -1 });
       return;
     }
     from = at + clause.text.length;
+    const clauseEnd = from;
     // The run of clauses it carries after it: each is its text, never an ask of its own.
     for (let j = i + 1; clauses[j]?.told || clauses[j]?.detail; j++) {
       const text = (clauses[j] as QueryClause).text;
@@ -41,10 +59,47 @@ export function askSpans(intent: string): { lower: string; asks: AskSpan[] } {
       if (end < 0) break;
       from = end + text.length;
     }
-    const writtenEnd = original(from);
-    asks.push({ clause, words: intent.slice(original(at), writtenEnd), at, end: from, writtenEnd });
+    const [writtenAt, writtenEnd] = [original(at), original(from)];
+    const span = { clause, words: intent.slice(writtenAt, writtenEnd), at, end: from, writtenAt, writtenEnd };
+    if (!repeats) {
+      said = asks.length;
+      asks.push(span);
+      return;
+    }
+    const written = {
+      clause: intent.slice(writtenAt, original(clauseEnd)),
+      carried: intent.slice(original(clauseEnd), writtenEnd),
+      joint: intent.slice(original(joint), writtenAt),
+    };
+    asks.push({ ...span, ...repeatedWords(asks, said as number, written, kind) });
   });
   return { lower, asks };
+}
+
+/**
+ * The words of a clause that says ask `of` again on the record it names: that ask's words on its
+ * record ("…, and the tee ticket too" → "Assign the tee ticket to Sara"), or the clause's own
+ * where they cannot be put so (said as they are: never dropped). Where the ask ends at its record
+ * ("Assign the headphones ticket and the tee ticket to Sara", "Resolve X and the charged twice
+ * one: refund issued"), what follows the clause's record is said of both: the ask's words take it.
+ */
+function repeatedWords(
+  asks: AskSpan[],
+  of: number,
+  written: { clause: string; carried: string; joint: string },
+  kind: string | undefined,
+): Pick<AskSpan, "words" | "repeats"> {
+  const source = asks[of] as AskSpan;
+  const record = repeatedRecord(written.clause, source.words, written.joint, kind);
+  if (!record) return { words: written.clause.trim(), repeats: { of, unclear: true } };
+  const repeats = { of, unclear: record.unclear };
+  const tail = `${record.own ? ` ${record.own}` : ""}${written.carried}`;
+  if (record.shared && tail.trim()) {
+    source.words = `${source.words.trimEnd()}${tail}`;
+    const words = repeatAsk(source.words, { ...record, own: "" }, kind);
+    return { words: words ?? written.clause.trim(), repeats };
+  }
+  return { words: repeatAsk(source.words, record, kind) ?? written.clause.trim(), repeats };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { CapabilityHit } from "../../engine/capability-search";
 import { queryClauses } from "../../engine/query-clauses";
 import { asksOnlyToRead, CLEAR_LEAD, topMatch } from "../../engine/top-match";
 import { askSpans } from "./ask-spans";
+import { kindWord } from "./other-asks";
 import { askAlone, namesOwnRecord } from "./own-ask-words";
 
 /**
@@ -44,7 +45,7 @@ export async function firstOfSeparateAsks(
   lead: CapabilityHit,
   search: (query: string) => Promise<CapabilityHit[]>,
 ): Promise<CapabilityHit | undefined> {
-  const asks = askSpans(intent).asks.slice(0, 4);
+  const asks = askSpans(intent, kindWord(lead.applies_to)).asks.slice(0, 4);
   const [first] = asks;
   if (asks.length < 2 || !first) return undefined;
   const alone = topMatch(await askAlone(first.words, search));

@@ -45,7 +45,7 @@ export async function runOtherAsks(
     const runs = !!ask.unapproved && done.length < MAX_RUN;
     // An ask that does not run is previewed only where its words name no record yet: its record
     // may refuse it and name the start that takes it (set by words alone, nothing is saved).
-    if (!ask.capability || ask.not_now || (!runs && ask.entity_id)) {
+    if (!ask.capability || ask.not_now || ask.unclear || (!runs && ask.entity_id)) {
       left.push(ask);
       continue;
     }

@@ -20,6 +20,8 @@ export interface OtherAsk {
   not_now?: true;
   /** Its capability may need nobody's approval (never, or on a condition): it may run in the same call (other-asks-run.ts). */
   unapproved?: true;
+  /** It says an ask again on a record its words do not pick ("and the other one too"): the user says which; never run. */
+  unclear?: true;
 }
 
 /** Searches capabilities for words, as the caller may see them (the search operation, audited). */
@@ -58,7 +60,7 @@ export async function otherAsks(
   search: Search,
   setWords: readonly string[] = [],
 ): Promise<{ asks: OtherAsk[]; more: number }> {
-  const { lower, asks: all } = askSpans(intent);
+  const { lower, asks: all } = askSpans(intent, started.entity && kindWord(started.entity.type));
   if (all.length < 2) return { asks: [], more: 0 };
   // Each ask read costs up to two audited searches, run at once: a review sent 31 asks in one
   // start and got 31 searches and 30 next steps. The first few are read; the rest said as a count.
@@ -66,14 +68,16 @@ export async function otherAsks(
   const more = all.length - asks.length;
   const spans = asks.map(({ at, end }) => ({ at, end }));
   const read = await Promise.all(
-    asks.map(async ({ clause, words }, i) => {
+    asks.map(async ({ clause, words, repeats }, i) => {
       // The ask's own words: an id or an "it" inside the text it quotes ("add a note: 'sent it to
       // abc_5'") names no record of the ask.
       const own = requestWords(words);
       const named = own.match(ID_SHAPE)?.[0];
+      // An ask said again names another record than the one it repeats: never the started one.
       const points =
-        pointsBack(requestWords(clause.text)) ||
-        (!named && !!started.entity && leavesRecordUnsaid(askHead(own) ?? own, started.entity.type));
+        !repeats &&
+        (pointsBack(requestWords(clause.text)) ||
+          (!named && !!started.entity && leavesRecordUnsaid(askHead(own) ?? own, started.entity.type)));
       const record = named ?? (points ? started.entity?.id : undefined);
       // The record's id beside the words names its kind, as start_action by words reads it.
       const fitting = async (text: string) =>
@@ -94,11 +98,15 @@ export async function otherAsks(
       const done =
         started.ownAsk !== undefined
           ? started.ownAsk === i
-          : covers(started, [...hits, ...headHits], best, record, named) ||
-            settingShare(words, setWords) >= (best ? 1 : 0.5);
-      return { words, best, done, record, named, points };
+          : !repeats &&
+            (covers(started, [...hits, ...headHits], best, record, named) ||
+              settingShare(words, setWords) >= (best ? 1 : 0.5));
+      return { words, best, done, record, named, points, repeats };
     }),
   );
+  // An ask said again that no capability's words fit alone is still the ask it repeats: its call
+  // is that one's ("…, same for the late delivery ticket" is a priority change too).
+  for (const r of read) if (r.repeats && !r.best) r.best = read[r.repeats.of]?.best;
   // An action that has not settled its record yet ("resolve tkt_4 and resolve tkt_5" quotes two)
   // does one of them: the first ask's record; an ask of the same capability on another is another.
   const first = started.entity?.id ? undefined : read.find((r) => r.done && r.named)?.named;
@@ -108,8 +116,10 @@ export async function otherAsks(
   const others = read
     .map((r, i) => ({ ...r, i }))
     .filter((r) => !r.done)
-    .map(({ words, best, record, named, points, i }) => {
+    .map(({ words, best, record, named, points, repeats, i }): OtherAsk => {
       if (!best) return { words };
+      // "And the other one too": which record is the user's to say; its call is offered, never run.
+      if (repeats?.unclear) return { words, capability: best.capability, unclear: true };
       // "It" past another record the words name ("do X to A, and as for B, give it to Y") may
       // mean that one: the ask keeps its call, with no record and never run at once (review 49).
       if (points && !named && started.entity && pointsPast(lower, spans, doneAt, i, started.entity))
@@ -317,6 +327,9 @@ export function askIntent(ask: OtherAsk): string {
   return `${ask.words.slice(0, at)} (${ask.entity_id})${ask.words.slice(at)}`;
 }
 
+/** Said of an ask said again on a record its words do not pick: the agent asks, never guesses. */
+const UNCLEAR = " (its words pick no record: ask the user which, then start it with that record's entity_id)";
+
 /** The one call that does each other ask, for the answer's next steps, and one line for the rest. */
 export function otherAskCalls(asks: readonly OtherAsk[], more = 0): NextAction[] {
   const rest: NextAction[] = more
@@ -332,7 +345,7 @@ export function otherAskCalls(asks: readonly OtherAsk[], more = 0): NextAction[]
               ...(a.entity_id ? { entity_id: a.entity_id } : {}),
               intent: askIntent(a),
             },
-            description: `also asked: "${a.words}"`,
+            description: `also asked: "${a.words}"${a.unclear ? UNCLEAR : ""}`,
           },
         ]
       : [],

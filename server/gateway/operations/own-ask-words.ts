@@ -60,7 +60,7 @@ export async function ownAskWords(
   chosen: Pick<CapabilityHit, "capability" | "applies_to">,
   search: Search,
 ): Promise<{ words: string; index: number } | undefined> {
-  const asks = askSpans(intent).asks.slice(0, MAX_ASKS);
+  const asks = askSpans(intent, kindWord(chosen.applies_to)).asks.slice(0, MAX_ASKS);
   if (asks.length < 2) return undefined;
   const read = await Promise.all(asks.map((a) => askAlone(a.words, search)));
   const bests = read.map((hits) => hits[0]);
@@ -77,6 +77,6 @@ export async function ownAskWords(
   );
   if (!others.length) return undefined;
   // The first ask keeps the scene set before it ("The customer called back. Resolve …").
-  const words = index === 0 ? intent.slice(0, own.writtenEnd) : own.words;
+  const words = index === 0 ? `${intent.slice(0, own.writtenAt)}${own.words}` : own.words;
   return { words: words.trim(), index };
 }

@@ -1,7 +1,7 @@
 import type { CapabilityHit } from "../../engine/capability-search";
 import { requestWords } from "../../engine/request-words";
 import { askSpans } from "./ask-spans";
-import { pointsBack } from "./other-asks";
+import { kindWord, pointsBack } from "./other-asks";
 import { askAlone, namesOwnRecord, namesRecordIn } from "./own-ask-words";
 
 /** Said after the message of a change held because its ask names no record of its own. */
@@ -20,7 +20,7 @@ export async function pointsAtNothingSaid(
   started: { capability: string; entity?: { type: string; id: string | null } },
   search: (query: string) => Promise<CapabilityHit[]>,
 ): Promise<boolean> {
-  const { lower, asks: all } = askSpans(intent);
+  const { lower, asks: all } = askSpans(intent, started.entity?.type && kindWord(started.entity.type));
   const asks = all.slice(0, 4);
   if (asks.length < 2 || !started.entity?.id) return false;
   const read = await Promise.all(asks.map((a) => askAlone(a.words, search)));

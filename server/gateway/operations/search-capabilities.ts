@@ -79,7 +79,9 @@ const MAX_ASKS = 3;
  */
 function askBests(query: string, mayUse: (h: CapabilityHit) => boolean): CapabilityHit[] {
   const asks = queryClauses(query.toLowerCase())
-    .filter((c) => c.role === "request" && !asksOnlyToRead(c.text))
+    // An ask said again on another record ("same for the late delivery ticket") has the best of
+    // the ask it repeats: its record's words alone would search for something else.
+    .filter((c) => c.role === "request" && !c.repeats && !asksOnlyToRead(c.text))
     .slice(0, MAX_ASKS);
   if (asks.length < 2) return [];
   return asks.flatMap((ask) => {

@@ -7,6 +7,7 @@
 
 import { POINTING_WORDS } from "../function-words";
 import { maskQuotes, onlyQuoted } from "./mask-quotes";
+import { countOfWord } from "./number-words";
 import { repeatedRecord } from "./repeated-ask";
 import { toldContent, toldUntilOtherAsk } from "./told-content";
 
@@ -94,6 +95,9 @@ function roleOf(clause: string): ClauseRole {
   if (unwanted && !EN_REQUEST.test(clause.slice(unwanted[0].length))) return "situation";
   if (EN_REQUEST.test(clause) || EN_QUESTION.test(clause)) return "request";
   if (EN_TOPIC.test(clause)) return "situation";
+  // A count opens a noun phrase, the next of a list the ask before it takes ("order one backpack |
+  // and one tee in size s"): played (set AD), it was offered as an exchange of a tee.
+  if (countOfWord(/^[\p{L}\p{N}]+/u.exec(clause)?.[0] ?? "")) return "situation";
   return EN_SUBJECT.test(clause) || EN_STATE.test(clause.replace(EN_RELATIVE, "")) ? "situation" : "request";
 }
 

@@ -18,6 +18,13 @@ describe("clauses that ask and clauses that describe", () => {
     expect(queryClauses("still broken, reopen it").map((c) => c.role)).toEqual(["situation", "request"]);
   });
 
+  it("a count opens a noun phrase, the next of a list the ask before it takes (set AD)", () => {
+    expect(
+      queryClauses("order one travel backpack and one logo tee in size s, send them home").map((c) => c.role),
+    ).toEqual(["request", "situation", "request"]);
+    expect(queryClauses("buy a mug and 2 tees").map((c) => c.role)).toEqual(["request", "situation"]);
+  });
+
   it("what follows the one colon after an ask is its detail; after a situation, the colon asks", () => {
     expect(queryClauses("resolve the ticket where the parcel was lost: refunded it")).toEqual([
       { text: "resolve the ticket where the parcel was lost", role: "request" },

@@ -15,6 +15,8 @@ describe("orders listing: statuses in people's words", () => {
   it.each([
     ["my orders awaiting payment", "pending_payment"],
     ["which of my orders are waiting for payment", "pending_payment"],
+    // Set AE: "unpaid" searched as text and matched nothing.
+    ["my unpaid orders", "pending_payment"],
     ["orders on their way", "shipped"],
   ])("%s → ?status=%s", async (query, status) => {
     const alice = await w.connect(w.keys.alice, { faces: "browse" });

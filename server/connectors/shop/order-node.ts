@@ -110,7 +110,7 @@ export function orderNode(
  * (a review: "I never said it was unpaid; change …" ran on the waiting order when it was).
  */
 export const ORDER_STATUS_WORDS = {
-  pending_payment: ["waiting for payment", "awaiting payment", "waiting to be paid", "payment due", "unpaid", "not paid yet"],
+  pending_payment: ["waiting for payment", "awaiting payment", "waiting to be paid", "payment due"],
   shipped: ["on its way", "on the way", "in transit", "out for delivery"],
   delivered: ["arrived"],
 };

@@ -124,6 +124,7 @@ function withRepeats(masked: string, clauses: QueryClause[]): QueryClause[] {
     const at = masked.indexOf(c.text, from);
     const before = at >= 0 ? masked.slice(from, at) : "";
     if (at >= 0) from = at + c.text.length;
+    const marked = /^\s*[?？]/.test(masked.slice(from));
     if (c.told || c.detail) return c;
     const repeated = ask ? repeatedRecord(c.text, ask, before) : undefined;
     // "…, and the wrong size tee ticket, give it to sara": the record the next ask points back
@@ -131,9 +132,21 @@ function withRepeats(masked: string, clauses: QueryClause[]): QueryClause[] {
     const next = clauses[i + 1];
     const topic = !repeated?.marked && next?.role === "request" && pointsBackIn(next.text);
     if (repeated && !topic) return { ...c, repeats: true as const };
-    if (c.role === "request") ask = c.text;
+    // A question asks for nothing done: nothing to say again ("is the headphones ticket assigned
+    // to sara? and the tee ticket too" ran an assignment of the tee ticket; review 51).
+    if (c.role === "request") ask = isQuestion(c.text, marked) ? undefined : c.text;
     return c;
   });
+}
+
+/**
+ * Whether the words only ask to know ("is the headphones ticket assigned to sara?"): a question,
+ * and no clause asking for something done. Such words ask for no change (review 51: the question
+ * reassigned the ticket at once).
+ */
+export function onlyAsksToKnow(lowerText: string): boolean {
+  const clauses = questionsOf(maskQuotes(lowerText).masked);
+  return clauses.some((c) => c.question) && clauses.every((c) => c.question || c.role !== "request");
 }
 
 /** Whether a clause's words point back at a record said before ("give it to sara"). */

@@ -15,12 +15,13 @@ import { namedEarlier } from "./named-earlier";
 import { anotherChoiceStart } from "./next-actions-for";
 import { noneCanTake } from "./none-can-take";
 import { withOptInChoices, withPaidChoices } from "./paid-choices";
+import { onlyAsksToKnow } from "./query-clauses";
 import { replayedStart, requestFingerprint, startKeyPrefix } from "./replayed-start";
 import { type ServerKeyAsk, sameStartLately, serverStartKey } from "./server-made-key";
 import { startPatchRejected } from "./start-patch-rejected";
 import { stateTooLarge } from "./state-ceiling";
 import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
-import { recordToAsk } from "./unnamed-record";
+import { questionOnly, recordToAsk } from "./unnamed-record";
 import { wordsThatSet } from "./words-that-set";
 
 /** What a refused start says of itself: the action it made is over, so nothing waits on it. */
@@ -254,10 +255,22 @@ export async function startAction(
       ? await recordToAsk(capability, adapter, actor, ev.values, {
           request: input.intent,
           fromWords: named,
-          namedBefore: (record) => namedEarlier(deps, actor, record),
+          namedBefore: (record, wordless) =>
+            namedEarlier(deps, actor, record, wordless ? capability.id : undefined),
         })
       : { ask: null };
-  const askUser = check.ask;
+  // Words that only ask to know ("Is the headphones ticket assigned to Sara?") ask for no change:
+  // it waits for the user's word (review 51: the question reassigned the ticket at once).
+  const record = recordField ? ev.values[recordField] : undefined;
+  const askUser =
+    check.ask ??
+    (keyed &&
+    ready &&
+    recordField &&
+    typeof record === "string" &&
+    onlyAsksToKnow(input.intent?.toLowerCase() ?? "")
+      ? questionOnly(recordField, record)
+      : null);
   // Held for the user's word on its record: a start of the same change that follows replaces it.
   if (askUser) state.held_for_words = true;
   // A record sent by id that the words name too is kept as named by them (RecordCheck.named).

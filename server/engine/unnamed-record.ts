@@ -22,7 +22,8 @@ import { queryClauses } from "./query-clauses";
 export interface UserWords {
   request?: string;
   fromWords: Record<string, string>;
-  namedBefore?: (record: string) => Promise<boolean>;
+  /** `wordless`: this start brought no words, so only a start of the same change counts. */
+  namedBefore?: (record: string, wordless: boolean) => Promise<boolean>;
 }
 
 /**
@@ -117,7 +118,10 @@ export async function unnamedRecord(
     (inWords !== undefined && inWords !== chosen) ||
     !!described?.named.some((v) => v !== chosen) ||
     (!!described?.fits.length && !described.fits.includes(chosen));
-  if (words.request && !elsewhere && (await words.namedBefore?.(chosen))) return { ask: null };
+  // With no words at all, only this agent's start of the same change counts: the same ask made
+  // again with the user's answer (set AE: "give the charged twice ticket to Bruno" was refused,
+  // Bruno being inactive; the form sent with Bella, the user's pick, asked which ticket).
+  if (!elsewhere && (await words.namedBefore?.(chosen, !words.request))) return { ask: null };
   const fitting = described?.fits.length ? eligible.filter((r) => described.fits.includes(r.value)) : [];
   const among = fitting.some((r) => r.value === chosen) ? fitting : [];
   if (described?.fits.length && !among.length) {
@@ -299,4 +303,15 @@ export async function recordToAsk(
       },
     };
   return found.check;
+}
+
+/** A change whose words only asked to know: held for the user's word, never run on a question. */
+export function questionOnly(field: string, record: string): AskUser {
+  return {
+    field,
+    record,
+    message: `the user's words ask a question, not for this change, so nothing ran on ${record}: answer them; if they then want it, confirm_action runs it`,
+    candidates: [],
+    others: 0,
+  };
 }

@@ -17,9 +17,16 @@ const NOT_MEANT = ["cancelled", "refused", "rejected"];
  * twice ticket to Bella and raise it to urgent") were started as two actions, the second by the
  * model's own fragment ("raise it to urgent") with the record's id: the first start had read the
  * record from the user's words, yet the second asked the user which ticket. Asked only where the
- * second start's own words name or describe no other record (unnamedRecord).
+ * second start's own words name or describe no other record (unnamedRecord); for a start with no
+ * words, only this agent's refused start of the same `capability` counts (the same change, made
+ * again with the user's answer to what the system refused).
  */
-export async function namedEarlier(deps: EngineDeps, actor: Actor, record: string): Promise<boolean> {
+export async function namedEarlier(
+  deps: EngineDeps,
+  actor: Actor,
+  record: string,
+  capability?: string,
+): Promise<boolean> {
   if (!actor.agentId) return false;
   const rows = await deps.db.action.findMany({
     where: {
@@ -27,7 +34,10 @@ export async function namedEarlier(deps: EngineDeps, actor: Actor, record: strin
       agentId: actor.agentId,
       userId: actor.userId,
       entityId: record,
-      status: { notIn: NOT_MEANT },
+      // With no words, only the same change the system refused (its record named by the user's
+      // words: "assign it to Bruno", who is inactive) made again with the user's answer. Set AE:
+      // the assignment to Bella, sent without words, asked which ticket.
+      ...(capability ? { capability, status: "refused" } : { status: { notIn: NOT_MEANT } }),
       createdAt: { gte: new Date(Date.now() - WINDOW_MS) },
     },
     orderBy: { createdAt: "desc" },

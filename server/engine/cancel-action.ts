@@ -111,6 +111,6 @@ function onlyWhen(when: CancelWhen | undefined, version: number) {
       `The approval of version ${when.declinedVersion} no longer waits (the action is ${status}, version ${version}); nothing was withdrawn`,
     event: "declined_in_host",
     message: (title: string) =>
-      `Declined by the person in their host: the approval is withdrawn and ${title} cancelled; nothing was executed`,
+      `Declined in the host, as its MCP client reported: the approval is withdrawn and ${title} cancelled; nothing was executed`,
   };
 }

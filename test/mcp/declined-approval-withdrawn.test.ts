@@ -48,7 +48,7 @@ describe("a declined approval elicitation withdraws the approval (MCP over HTTP)
     const out = sc(res);
     expect(out).toMatchObject({ outcome: "applied", status: "cancelled", next_actions: [] });
     expect(text(res).split("\n")[0]).toBe(
-      "cancelled: Declined by the person in their host: the approval is withdrawn and Checkout cancelled; nothing was executed",
+      "cancelled: Declined in the host, as its MCP client reported: the approval is withdrawn and Checkout cancelled; nothing was executed",
     );
     await withdrawn(String(out.action_id));
   });
@@ -62,7 +62,7 @@ describe("a declined approval elicitation withdraws the approval (MCP over HTTP)
     const page = text(res);
     // The page's one outcome line is what the decline did.
     expect(page).toMatch(
-      /^# Action \w+\n\ncheckout · cancelled · version 2\n\n\*\*applied:\*\* Declined by the person in their host: the approval is withdrawn and Checkout cancelled; nothing was executed\n/,
+      /^# Action \w+\n\ncheckout · cancelled · version 2\n\n\*\*applied:\*\* Declined in the host, as its MCP client reported: the approval is withdrawn and Checkout cancelled; nothing was executed\n/,
     );
     expect(page.match(/^\*\*applied:\*\*/gm)).toHaveLength(1);
     expect(page).not.toMatch(/Status:\*\* pending/);

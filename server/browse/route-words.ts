@@ -89,7 +89,10 @@ export const CONNECTING = new Set(
       "regarding concerning " +
       "and or but nor so yet then also plus " +
       "is are was were be been being am has have had do does did will shall " +
-      "all any some show list display give get fetch view browse see find search please",
+      "all any some show list display give get fetch view browse see find search please " +
+      // A comparison asks of the rows, never of their text (set AE: "which team has more open
+      // tickets" searched `more`, and found none).
+      "more fewer less most least vs versus compared compare",
   ),
 );
 

@@ -53,10 +53,13 @@ describe("a ticket's comments are read on its page and in its view", () => {
       await sam.callTool({ name: "navigate", arguments: { uri: "helpdesk://ticket/tkt_1" } }),
     );
     expect(tkt1).toMatch(/\| customer \| customer \| I only clicked pay once\. \|/);
+    // Set AF: two comments stamped the same minute; the order is said, so "the last message" is read.
+    expect(tkt1).toMatch(/Card processor[^\n]*\|\n\nOldest first: the last row is the latest\.\n\n## /);
     const quiet = text(
       await sam.callTool({ name: "navigate", arguments: { uri: "helpdesk://ticket/tkt_5" } }),
     );
     expect(quiet).toContain("- **comments:** none");
+    expect(quiet).not.toContain("Oldest first");
   });
 
   it("a long thread shows its newest ten, newest last, and where the earlier ones are read", async () => {
@@ -70,7 +73,7 @@ describe("a ticket's comments are read on its page and in its view", () => {
     );
     expect(shown).toEqual(Array.from({ length: 10 }, (_, i) => `note ${i + 3}`));
     expect(page).toMatch(
-      /\| note 12 \|\n\n4 earlier comments: \[read them, oldest first\]\(helpdesk:\/\/ticket\/tkt_1\/comments\)\n/,
+      /\| note 12 \|\n\nOldest first: the last row is the latest\. 4 earlier comments: \[read them, oldest first\]\(helpdesk:\/\/ticket\/tkt_1\/comments\)\n/,
     );
     const view = text(
       await sam.callTool({ name: "get_context", arguments: { entity: "ticket", entity_id: "tkt_1" } }),

@@ -28,7 +28,7 @@ import {
   teammates,
 } from "./helpdesk-records";
 import { raisedInsteadLine } from "./scoped-tickets";
-import { withEarlierCommentsLine } from "./ticket-comment-rows";
+import { withCommentsLine } from "./ticket-comment-rows";
 import { TICKET_COMMENTS_ROUTE } from "./ticket-comments-route";
 import { ticketFormLinks } from "./ticket-form-links";
 
@@ -169,9 +169,7 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
       const id = match.params.id ?? "";
       const view = await backend.entityView("ticket", id);
       const forms = await withFormFields(backend, ticketFormLinks(id, view));
-      return withEarlierCommentsLine(withAssigneeNamed(view), (shown) =>
-        viewPage("ticket", id, shown, forms),
-      );
+      return withCommentsLine(withAssigneeNamed(view), (shown) => viewPage("ticket", id, shown, forms));
     },
   },
   TICKET_COMMENTS_ROUTE,

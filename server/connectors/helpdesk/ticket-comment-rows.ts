@@ -32,19 +32,22 @@ export function commentRows(
 }
 
 /**
- * A ticket page's view without its `earlier_comments`, and the line that says them under the
- * comments as a link (a view's values are escaped as data, so an address there is not followable).
+ * A ticket page's view without its `earlier_comments`, with the line under the comments that
+ * says their order (set AF: two comments stamped the same minute left "what was the last
+ * message?" to a guess) and the earlier ones as a link (a view's values are escaped as data, so
+ * an address there is not followable).
  */
-export function withEarlierCommentsLine(
-  view: BackendOutcome,
-  page: (view: BackendOutcome) => PageBody,
-): PageBody {
+export function withCommentsLine(view: BackendOutcome, page: (view: BackendOutcome) => PageBody): PageBody {
   const record = view.view as Row | undefined;
-  const earlier = record?.earlier_comments as { count?: unknown; read_at?: unknown } | undefined;
-  if (!record || !earlier || typeof earlier.read_at !== "string") return page(view);
+  if (!record || !Array.isArray(record.comments)) return page(view);
+  const earlier = record.earlier_comments as { count?: unknown; read_at?: unknown } | undefined;
   const { earlier_comments: _said, ...rest } = record;
   const body = page({ ...view, view: rest });
-  const line = `${Number(earlier.count)} earlier comments: ${link("read them, oldest first", earlier.read_at)}`;
+  const order = "Oldest first: the last row is the latest.";
+  const line =
+    earlier && typeof earlier.read_at === "string"
+      ? `${order} ${Number(earlier.count)} earlier comments: ${link("read them, oldest first", earlier.read_at)}`
+      : order;
   // Right under the comments table, which ends the record's part (the sections come after it).
   const at = body.markdown.indexOf("\n\n## ");
   const markdown =

@@ -112,8 +112,9 @@ describe("search: words that fit one record open its page", () => {
     const res = await sam.callTool({ name: "search", arguments: { query: "coupon not applied ticket" } });
     const answer = text(res);
     expect(sc(res).outcome).toBe("applied");
+    // Found by every word, the ticket's own among them (a page of coupons is named by `coupon` too).
     expect(answer).toContain(
-      "Found by `coupon not applied` in [Tickets](helpdesk://tickets?q=coupon%20not%20applied): its one row.",
+      "Found by `coupon not applied ticket` in [Tickets](helpdesk://tickets): the one record holding every word.",
     );
     expect(answer).toContain("## [Ticket tkt_5](helpdesk://ticket/tkt_5) (opened here)");
     expect(answer).toContain("[reopen_ticket](helpdesk://ticket/tkt_5/reopen)");

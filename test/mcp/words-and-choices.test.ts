@@ -364,8 +364,9 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     expect(cart).toMatch(
       /## Coupons that apply to this cart\n\n\| code \| label \| discount \|\n.*\n\| SAVE5 \|/,
     );
-    // 61.00 in the cart: the 300.00 and 1000.00 coupons do not apply.
-    expect(cart).not.toContain("SAVE30");
+    // 61.00 in the cart: the 300.00 and 1000.00 coupons do not apply, each said with what it needs.
+    expect(cart).not.toMatch(/^\| SAVE30 \|/m);
+    expect(cart).toContain("Not yet: SAVE30 (needs $239.00 more), BIG100 (needs $939.00 more).");
     const preview = text(await client.callTool({ name: "navigate", arguments: { uri: "shop://checkout" } }));
     expect(preview).toContain("needs items \\(from cart: 2 offered\\)");
     // Each list's heading says the field it fills, not a section of its own.

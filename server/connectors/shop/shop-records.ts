@@ -129,8 +129,8 @@ export function product(backend: BrowseBackend, id: string): Promise<Row | null 
 }
 
 /**
- * The caller's own cart, with the coupons that apply to its subtotal (what "is there a coupon
- * for my cart?" asks) and what shipping it would cost to each saved address (what "what would
+ * The caller's own cart, with the coupons that apply to its subtotal and what the others still
+ * need (what "is there a coupon for my cart?" asks) and what shipping it would cost to each saved address (what "what would
  * it cost?" asks); null when they are not a customer of the shop.
  */
 export function cart(backend: BrowseBackend): Promise<Row | null | BackendOutcome> {
@@ -140,7 +140,7 @@ export function cart(backend: BrowseBackend): Promise<Row | null | BackendOutcom
     const found = await shop.cart(customer);
     if (!found) return null;
     const [coupons, shipping] = await Promise.all([
-      found.items.length ? shop.coupons(customer, found.subtotal) : [],
+      shop.coupons(customer, found.subtotal),
       cartShipping(shop, customer, found.items, found.subtotal),
     ]);
     return {
@@ -149,6 +149,16 @@ export function cart(backend: BrowseBackend): Promise<Row | null | BackendOutcom
       coupons: coupons
         .filter((c) => c.eligible)
         .map((c) => ({ code: c.code, label: c.description, discount: c.discount })),
+      // The rest, with what each still needs (set AF: "do I have coupons I could use?" left the
+      // model unsure which others exist and why they did not apply).
+      coupons_not_yet: coupons
+        .filter((c) => !c.eligible)
+        .map((c) => ({
+          code: c.code,
+          label: c.description,
+          discount: c.discount,
+          needs: c.min_subtotal - found.subtotal,
+        })),
     } as unknown as Row;
   });
 }

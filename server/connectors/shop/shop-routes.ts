@@ -16,6 +16,7 @@ import {
   perPage,
   viewPage,
 } from "../sdk/route-pages";
+import { COUPONS_ROUTE } from "./coupons-route";
 import { orderSum, sumTerms } from "./order-sum";
 import { ORDERS_ROUTE } from "./orders-route";
 import { PROFILE_ROUTE } from "./profile-route";
@@ -145,12 +146,17 @@ export const SHOP_ROUTES: RouteDefinition[] = [
       if (isOutcome(found)) return outcomePage("Cart", found);
       const items = Array.isArray(found.items) ? (found.items as Row[]) : [];
       const coupons = Array.isArray(found.coupons) ? (found.coupons as Row[]) : [];
-      // Whether a coupon applies, an empty cart too (round 17: silence sent the model to search).
+      const notYet = Array.isArray(found.coupons_not_yet) ? (found.coupons_not_yet as Row[]) : [];
+      // Whether a coupon applies, an empty cart too (round 17: silence sent the model to search),
+      // and what each other one still needs, so "which coupons could I use?" is answered whole.
+      const others = notYet.length
+        ? ` Not yet: ${notYet.map((c) => `${c.code} (needs ${money(c.needs)} more)`).join(", ")}.`
+        : "";
       const offers = !items.length
         ? "\n\nThe cart is empty: no coupon applies to it now."
         : coupons.length
-          ? `\n\n## Coupons that apply to this cart\n\n${rowsTable(coupons, ["code", "label", "discount"])}\n\nAt checkout, send its code as coupon_code (or say "use a coupon" in the request).`
-          : "\n\nNo coupon applies to this cart.";
+          ? `\n\n## Coupons that apply to this cart\n\n${rowsTable(coupons, ["code", "label", "discount"])}\n\nAt checkout, send its code as coupon_code (or say "use a coupon" in the request).${others}`
+          : `\n\nNo coupon applies to this cart.${others}`;
       // Beside the subtotal, what each shipping method adds (and how soon): "what would my cart
       // cost?" is answered here, not after a checkout form that prices shipping only later.
       const shipping = Array.isArray(found.shipping) ? (found.shipping as Row[]) : [];
@@ -164,6 +170,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
       };
     },
   },
+  COUPONS_ROUTE,
   {
     pattern: "shop://order/{id}",
     title: "Order",

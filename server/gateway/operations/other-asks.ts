@@ -5,6 +5,7 @@ import { countOfWord } from "../../engine/number-words";
 import { requestWords } from "../../engine/request-words";
 import { POINTING_WORDS } from "../../function-words";
 import { askSpans } from "./ask-spans";
+import { saysKindBare } from "./says-kind-bare";
 
 /**
  * An ask of the user's words that the started action does not do: the capability its own words
@@ -74,10 +75,15 @@ export async function otherAsks(
       const own = requestWords(words);
       const named = own.match(ID_SHAPE)?.[0];
       // An ask said again names another record than the one it repeats: never the started one.
+      // "The ticket" said bare points back as "it" does (says-kind-bare.ts).
+      const ownHead = askHead(own) ?? own;
+      const kind = started.entity && kindWord(started.entity.type);
       const points =
         !repeats &&
         (pointsBack(requestWords(clause.text)) ||
-          (!named && !!started.entity && leavesRecordUnsaid(askHead(own) ?? own, started.entity.type)));
+          (!named &&
+            !!started.entity &&
+            (leavesRecordUnsaid(ownHead, started.entity.type) || saysKindBare(ownHead, kind))));
       const record = named ?? (points ? started.entity?.id : undefined);
       // The record's id beside the words names its kind, as start_action by words reads it.
       const fitting = async (text: string) =>

@@ -3,7 +3,7 @@ import type { FilterSpec, RouteDefinition } from "../sdk/define-route";
 import { code, money } from "../sdk/markdown";
 import { askedColumnNames, referenceLabels } from "../sdk/reference-labels";
 import { filterValue, invalidFilterPage, isOutcome, listPage, pageNumber, perPage } from "../sdk/route-pages";
-import { ORDER_STATUS_WORDS } from "./order-node";
+import { ORDER_LIFECYCLE, ORDER_STATUS_WORDS } from "./order-node";
 import { PAYMENT_WORDS } from "./payment-words";
 import { returnableNow } from "./returnable-now";
 import { shippedTracking } from "./shipped-tracking";
@@ -146,6 +146,7 @@ export const ORDERS_ROUTE: RouteDefinition = {
   example: "shop://orders?status=delivered",
   filters: ORDER_FILTERS,
   valueWords: ORDER_VALUE_WORDS,
+  lifecycle: ORDER_LIFECYCLE,
   async render(match, backend) {
     const invalid = invalidFilterPage("Orders", match.uri, ORDER_FILTERS);
     if (invalid) return invalid;

@@ -3,7 +3,7 @@ import { Converter } from "opencc-js/t2cn";
 import { z } from "zod";
 import type { AnyCapability } from "../connectors/sdk/define-capability";
 import type { NextAction } from "../connectors/sdk/outcome";
-import { FUNCTION_WORDS, POSSESSIVE } from "../function-words";
+import { CONTRACTION, FUNCTION_WORDS, POSSESSIVE } from "../function-words";
 import { type ChineseSplit, chineseTerms } from "./chinese-terms";
 import { describeInputs } from "./describe-inputs";
 import { existingRecordsNamed, newRecordsAsked, overExisting, overNew } from "./existing-record-words";
@@ -172,7 +172,8 @@ function normalize(text: string): string {
   return (CJK.test(text) ? toSimplified(text) : text)
     .toLowerCase()
     .replace(/_/g, " ")
-    .replace(POSSESSIVE, "");
+    .replace(POSSESSIVE, "")
+    .replace(CONTRACTION, "");
 }
 
 /** The tokens of already normalized text, in order. */

@@ -83,12 +83,11 @@ export async function narrowedListing(
   const amount = amountWords(q);
   // Sort words sort (or are said not to), and are never the text filter.
   const sort = sortFromWords(q, route.filters);
-  // "in the last 3 days" bounds a time column: its words (and "new", where no filter takes it) are no text.
+  // "in the last 3 days" bounds a time column: its words and "new" are no text (a declared value
+  // they name, "closed", still sets its filter: namedFilters reads those from the query itself).
   const window = timeWindow(q);
-  const isValue = (w: string) =>
-    Object.values(route.filters ?? {}).some((v) => Array.isArray(v) && v.includes(w));
   const used = new Set([
-    ...(window ? [...window.words, ...(isValue("new") ? [] : ["new"])] : []),
+    ...(window ? [...window.words, "new"] : []),
     ...words(`${route.title} ${route.pattern} ${route.keywords.join(" ")} ${route.description}`),
     ...sort.used,
     ...(amount?.words ?? []),

@@ -94,6 +94,24 @@ describe("time-window words filter a listing by its time column (real MCP client
     expect(page).toContain("Page 1 · 0 shown · ");
   });
 
+  it("text that found rows the window leaves out says so, never that no ticket matches the text", async () => {
+    const page = await search("tickets about delivery opened more than a year ago");
+    const before = bound(page, "before");
+    expect(createdIn(0, before)).toEqual([]);
+    expect(page).toContain("Filtered: q = delivery.");
+    expect(page).toMatch(
+      /Created more than a year ago \(`created_at` before [^)]+\): no row; [1-9]\d* left out\./,
+    );
+    expect(page).not.toContain("No ticket matches");
+  });
+
+  it("an event word that is a filter's value stays that filter; a window on a time the rows lack is said not applied", async () => {
+    const page = await search("tickets closed this week");
+    expect(page).toContain("Filtered: status = closed");
+    expect(page).toContain("`this week`: not applied (this listing shows no time the records were closed).");
+    for (const status of column(page, "status")) expect(status).toBe("closed");
+  });
+
   it("text words are searched as before, and their rows keep the day alone", async () => {
     const page = await search("tickets about late delivery");
     expect(page).toContain("Filtered: q = late delivery.");

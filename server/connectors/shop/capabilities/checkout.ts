@@ -62,8 +62,6 @@ export const checkout = defineCapability<ShopAdapter>({
     "pay",
     "place order",
     "check out",
-    "cart",
-    "basket",
     "下单",
     "购买",
     "买",

@@ -62,6 +62,8 @@ export const checkout = defineCapability<ShopAdapter>({
     "pay",
     "place order",
     "check out",
+    "cart",
+    "basket",
     "下单",
     "购买",
     "买",

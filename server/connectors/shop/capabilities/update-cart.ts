@@ -73,16 +73,12 @@ export const updateCart = defineCapability<ShopAdapter>({
   connector: "shop",
   title: "Change cart",
   description:
-    "Change what is in the user's own cart: add a product, set how many of it, or take it out (quantity 0). Buys nothing and moves no money.",
+    "Change what is in the user's own cart: put something in, set how many of it, or remove it (quantity 0). Moves no money.",
   trigger: {
-    use: "The user wants a product added to or removed from their cart, or a different quantity of it there.",
-    avoid: "Not for buying what is in the cart (that is checkout). Not for changing an order already placed.",
+    use: "The user wants something put in or removed from their cart, or a different quantity of it there.",
+    avoid: "Not for paying for the cart (that is checkout).",
   },
   synonyms: [
-    "cart",
-    "basket",
-    "remove",
-    "add",
     "add to cart",
     "remove from cart",
     "cart quantity",

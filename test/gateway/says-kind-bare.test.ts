@@ -30,6 +30,14 @@ describe("'the <kind>' said bare points back at the record the sentence is about
       "close the tickets",
       "close a ticket",
       "cancel the order",
+      // Review 52: descriptions no list of describing words held.
+      "set the ticket Bella has to pending",
+      "set the ticket below to pending",
+      "set the ticket here to pending",
+      "set the ticket mentioned earlier to pending",
+      "set the ticket waiting on the customer to open",
+      "close the ticket Adam raised",
+      "move the ticket Alice wrote yesterday to billing",
     ])
       expect(saysKindBare(head, "ticket"), head).toBe(false);
   });

@@ -72,4 +72,24 @@ describe("'the <kind>' said bare in another ask is the started record (MCP over 
     expect(text(out)).not.toContain('"entity_id":"tkt_2","intent":"give the ticket about');
     expect(await ticket("tkt_2")).toMatchObject({ status: "pending", assignee_id: "tm_sid" });
   });
+
+  // Review 52: each of these set tkt_2 pending at once, a change on a record the user did not
+  // mean, or one they only suggested, or one that hung on something.
+  it.each([
+    "Make the headphones ticket high priority and set the ticket Bella has to pending",
+    "Make the headphones ticket high priority and set the ticket mentioned earlier to pending",
+    "Make the headphones ticket high priority; as for the charged twice one, set the ticket to pending",
+    "Make the headphones ticket high priority. Should we set the ticket to pending, or leave it open?",
+    "Make the headphones ticket high priority, and maybe set the ticket to pending",
+    "Make the headphones ticket high priority, and if you can't, set the ticket to pending",
+  ])("never run on the started record: %s", async (intent) => {
+    const sam = await w.connect(w.keys.sam);
+    const out = await sam.callTool({
+      name: "start_action",
+      arguments: { capability: "change_ticket_priority", entity_id: "tkt_2", intent },
+    });
+    expect(sc(out).status, text(out)).toBe("completed");
+    expect(sc(out).also_done, text(out)).toBeUndefined();
+    expect(await ticket("tkt_2")).toMatchObject({ status: "open", priority: "high" });
+  });
 });

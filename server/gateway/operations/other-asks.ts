@@ -132,8 +132,16 @@ export async function otherAsks(
         return { words, capability: best.capability };
       // Only an ask made for now may run in this call: a question ("should we …?") or an ask
       // for later ("tomorrow …") keeps its call for the user to say (review 49).
+      // Review 52: nor one its sentence asks as a question ("should we set it to pending, or
+      // leave it open?"), nor one said with a hedge or a condition before it ("maybe …", "and if
+      // you can't, …").
+      const span = spans[i];
+      const sentence = span && span.end >= 0 ? lower.slice(span.end).match(/[.!?]/)?.[0] : undefined;
+      const lead = span && span.at >= 0 ? lower.slice(Math.max(spans[i - 1]?.end ?? 0, 0), span.at) : "";
       const now =
-        !LATER.test(requestWords(words)) && !/^\s*\?/.test(lower.slice(Math.max(spans[i]?.end ?? 0, 0)));
+        !LATER.test(requestWords(words)) &&
+        sentence !== "?" &&
+        !HEDGED.test(`${lead} ${requestWords(words)}`);
       const alone = best.requires_approval !== true && now ? { unapproved: true as const } : {};
       // A pointing word means the started record only where the capability is for its kind.
       const sameKind = !record || record !== started.entity?.id || best.applies_to === started.entity.type;
@@ -170,6 +178,8 @@ function pointsPast(
   const ids = gap.match(new RegExp(ID_SHAPE.source, "gi")) ?? [];
   return (
     (!!kind && new RegExp(`\\b${kind}s?\\b`).test(gap)) ||
+    // Review 52: "as for the charged twice one, set the ticket to pending" names another by "one".
+    /\b(?:the|that|this)\s+(?:[\p{L}\p{N}_]+\s+){1,4}one\b/u.test(gap) ||
     ids.some((id) => id.toLowerCase() !== entity.id.toLowerCase())
   );
 }
@@ -244,6 +254,9 @@ function settingShare(words: string, setWords: readonly string[]): number {
 /** Words that put an ask off to later or make it hang on something: not an ask for now. */
 const LATER =
   /\b(tomorrow|tonight|later|next|after|afterwards|when|whenever|once|if|unless|until|till|eventually|someday)\b/i;
+
+/** Words that make an ask a suggestion or hang it on something: never run on its own. */
+const HEDGED = /\b(if|unless|maybe|perhaps|possibly|probably|should|whether|in case|or not)\b/i;
 
 /** Words that narrow a clause to what it names: "only", "just", "nothing else", "no other". */
 const NARROWING = new Set(["only", "just", "solely", "nothing", "else", "no", "other", "except"]);

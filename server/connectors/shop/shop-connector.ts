@@ -109,11 +109,7 @@ export const shopConnector = defineConnector<ShopAdapter>({
     purchas: ["checkout", "buy"],
     pay: ["checkout", "payment"],
     order: ["checkout"],
-    // The cart is bought at checkout and changed by update_cart: the word alone names neither
-    // (issue 23: "take the tee out of my cart" found only checkout); what is asked of it decides.
-    "take out": ["remov", "empti"],
-    "out cart": ["remov", "empti"],
-    remov: ["updat"],
+    cart: ["checkout"],
     basket: ["cart"],
     // An order that waits for its payment is paid as it is (pay_order), not bought again.
     pend: ["pend payment"],

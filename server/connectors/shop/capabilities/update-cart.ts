@@ -71,18 +71,22 @@ async function quantityRefusals(
 export const updateCart = defineCapability<ShopAdapter>({
   id: "update_cart",
   connector: "shop",
-  title: "Change cart",
+  // Its own words are what is done to the cart (add, out of it, remove, a quantity), never a bare
+  // "change" (a delivery address's) or "take" (an item off an order): "cart" alone names
+  // checkout, which buys it (issue 23: "Take the tee out of my cart" found only checkout).
+  title: "Remove from cart or set quantity",
   description:
-    "Change what is in the user's own cart: put something in, set how many of it, or remove it (quantity 0). Moves no money.",
+    "Add a product to the user's own cart, set how many of it, or remove it (quantity 0). Buys nothing and moves no money.",
   trigger: {
-    use: "The user wants something put in or removed from their cart, or a different quantity of it there.",
-    avoid: "Not for paying for the cart (that is checkout).",
+    use: "The user wants a product added to their cart or removed from it, or a different quantity of it there.",
+    avoid: "Not for paying for the cart (that is checkout), nor for an order already placed.",
   },
   synonyms: [
     "add to cart",
     "remove from cart",
+    "out of cart",
+    "delete from cart",
     "cart quantity",
-    "change cart",
     "empty cart",
     "加入购物车",
     "加购",

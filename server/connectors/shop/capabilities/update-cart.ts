@@ -71,9 +71,10 @@ async function quantityRefusals(
 export const updateCart = defineCapability<ShopAdapter>({
   id: "update_cart",
   connector: "shop",
-  // Its own words are what is done to the cart (add, out of it, remove, a quantity), never a bare
-  // "change" (a delivery address's) or "take" (an item off an order): "cart" alone names
-  // checkout, which buys it (issue 23: "Take the tee out of my cart" found only checkout).
+  // Its own words are what is done to the cart (out of it, remove, delete, a quantity): "cart"
+  // alone names checkout, which buys it (issue 23: "Take the tee out of my cart" found only
+  // checkout). No bare "change" (a delivery address's), "take" (an item off an order) nor a title
+  // opening with "add" (a ticket's note): those words alone keep naming what they named.
   title: "Remove from cart or set quantity",
   description:
     "Add a product to the user's own cart, set how many of it, or remove it (quantity 0). Buys nothing and moves no money.",

@@ -73,26 +73,6 @@ describe("'the <kind>' said bare in another ask is the started record (MCP over 
     expect(await ticket("tkt_2")).toMatchObject({ status: "pending", assignee_id: "tm_sid" });
   });
 
-  it("'… Then resolve the ticket with '…'': the resolve runs on the started ticket, with its text", async () => {
-    const sam = await w.connect(w.keys.sam);
-    const out = await sam.callTool({
-      name: "start_action",
-      arguments: {
-        capability: "comment_ticket",
-        entity_id: "tkt_1",
-        intent:
-          "Tell the customer on the charged twice ticket: 'We've refunded the duplicate charge.' Then resolve the ticket with 'Duplicate charge refunded.'",
-        patch: { body: "We've refunded the duplicate charge.", internal: false },
-      },
-    });
-    expect(sc(out).status, text(out)).toBe("completed");
-    expect(sc(out).also_done as Json[], text(out)).toHaveLength(1);
-    expect(await ticket("tkt_1")).toMatchObject({
-      status: "resolved",
-      resolution: "Duplicate charge refunded.",
-    });
-  });
-
   // Review 52: each of these set tkt_2 pending at once, a change on a record the user did not
   // mean, or one they only suggested, or one that hung on something.
   it.each([

@@ -14,20 +14,8 @@
 export function saysKindBare(head: string, kind: string | undefined): boolean {
   if (!kind) return false;
   const tokens = head.toLowerCase().match(/[\p{L}\p{N}_#]+|[,;]/gu) ?? [];
-  return tokens.some(
-    (w, i) =>
-      w === "the" && tokens[i + 1] === kind && (ends(tokens[i + 2]) || carries(tokens[i + 2], tokens[i + 3])),
-  );
+  return tokens.some((w, i) => w === "the" && tokens[i + 1] === kind && ends(tokens[i + 2]));
 }
-
-/**
- * Words opening the text the ask carries, as the head's last word (its text is cut off after
- * them): "then resolve the ticket with '…'" (set AH: offered on no record, the model added it).
- */
-const OPENS_TEXT = new Set(["with", "saying", "that", "reading"]);
-
-const carries = (next: string | undefined, after: string | undefined) =>
-  next !== undefined && OPENS_TEXT.has(next) && after === undefined;
 
 /** Words after "the <kind>" that say what is done to it, never which one it is. */
 const DOING = new Set([",", ";", "to", "as", "and", "then", "too", "now", "please"]);

@@ -58,7 +58,12 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     // model on to navigate), or navigate's word that it is not there for the caller.
     const record = await recordAnswer(backend, namedRecord(among, q, scheme));
     if (record) return { title: `Search: ${shownQ}`, ...record, answer: record.markdown };
-    const qWords = words(q).filter((w) => !STOP.has(w) && !FRAMING.has(w));
+    // A time window's words ("over the last week") say when, never which page or record:
+    // scored, "over" left the listing short of its lead (issue 23 review).
+    // Its event ("shipped") still names what the rows are.
+    const phrase = timeWindow(q)?.phrase;
+    const windowWords = new Set(phrase ? words(phrase) : []);
+    const qWords = words(q).filter((w) => !STOP.has(w) && !FRAMING.has(w) && !windowWords.has(w));
     const sections: string[] = [];
 
     // 1. Pages: the URI structure an agent cannot guess.

@@ -22,16 +22,26 @@ const DAY = 24 * 60 * 60_000;
 export function windowColumn(
   page: BrowsePage,
   window: TimeWindow,
-  q: string,
+  _q: string,
 ): { name: string; added: boolean } | null {
   const table = firstTable(page.markdown.split("\n"));
   const shown = table?.names ?? [];
   const fields = [...shown, ...(page.moreColumns ?? []).filter((f) => !shown.includes(f))];
-  // The window's own words name no event ("last" is no `last_login_at`).
-  const named = namedEventColumns(window.event || q.toLowerCase().replace(window.phrase, " "), fields);
+  // Only the participle right before the window names its event ("shipped in the last week"):
+  // a verb elsewhere in the words ("orders that haven't shipped, in the last week" read
+  // `shipped_at` from the whole query) is no column of the window's.
+  const named = window.event ? namedEventColumns(window.event, fields) : { columns: [] };
   const name =
     named.columns[0] ?? (window.event && !named.columns.length ? undefined : fields.find(isCreationKey));
   return name ? { name, added: !shown.includes(name) } : null;
+}
+
+/** The window holding the moments outside a one-bound window, or null for a two-bound one. */
+function outside(window: TimeWindow): TimeWindow | null {
+  const { since, before, ...rest } = window;
+  if (since !== undefined && before === undefined) return { ...rest, before: since };
+  if (before !== undefined && since === undefined) return { ...rest, since: before };
+  return null;
 }
 
 /**
@@ -81,6 +91,19 @@ export function timeWindowRows(
       page,
       said: `${code(spelt)}: not applied (this listing shows no ${window.event ? `time the records were ${window.event}` : "time the records were created"}).`,
     };
+  // A denied window ("not opened in the last 3 days") keeps the rows outside it: on the
+  // record's creation that is the other side of its one bound. On another event ("haven't
+  // shipped this week") a row outside the window may still be one that shipped in it, or never
+  // did: not applied, and said so, rather than a count that is not the answer.
+  if (window.negated) {
+    const other = outside(window);
+    if (!other || !isCreationKey(column))
+      return {
+        page,
+        said: `${code(spelt)}: not applied (the words deny it${window.event ? ` with ${code(window.event)}` : ""}, and ${code(column)} alone cannot tell which rows were not ${window.event || "created"} ${spelt}).`,
+      };
+    return timeWindowRows(page, full, { ...other, negated: false, phrase: `not ${spelt}` }, column, route);
+  }
   const body = lines.slice(table.head + 2, table.end);
   const unsure: string[] = [];
   const kept = body.filter((l) => {
@@ -98,25 +121,47 @@ export function timeWindowRows(
   const dayOnly = unsure.length
     ? ` ${unsure.length} of them show${unsure.length === 1 ? "s" : ""} only a day holding the bound: open ${unsure.length === 1 ? "it" : "them"} to tell.`
     : "";
+  // The page size asked for is not always the one shown (an imported listing shows at most its
+  // own number of an answer's rows): the rows read are the ones the page shows, and a next-page
+  // link sized by the ask would skip the rows between (issue 23 review: 20 shown of 50, then
+  // page=2&per_page=50).
+  const read = body.length;
+  const asked = Number(new URLSearchParams(full.uri.split("?")[1] ?? "").get("per_page") ?? 0);
+  const short = asked > read;
+  const nextLink = /\s*·\s*\[Next page\]\(([^)\s]+)\)/;
+  const skipping = short ? nextLink.exec(full.markdown)?.[1] : undefined;
   const markdown = [
     ...lines.slice(0, table.head),
     ...(kept.length ? [...lines.slice(table.head, table.head + 2), ...kept] : ["_(none)_"]),
     ...lines.slice(table.end),
   ]
     .join("\n")
+    .replace(skipping ? nextLink : /$^/, "")
     .replace(
       /^Page (\d+) · (?:\d+ shown · )?(\d+) in all/m,
       (_all, n: string, total: string) => `Page ${n} · ${kept.length} shown · ${total} in all`,
+    )
+    .replace(
+      /^(Page \d+ · )?\d+ shown(?: of (\d+) in this answer)?(?=$| · (?!\d+ in all))/m,
+      (_all, at: string | undefined, answer: string | undefined) =>
+        `${at ?? ""}${kept.length} shown of ${read} read${answer ? ` (${answer} in the API's answer)` : ""}`,
     );
-  const line = `${eventLabel(column)} ${spelt} (${code(column)} ${boundsText(window)}; ${rowsRead(full, full.rows ?? body.length)}): ${count}; ${gone} left out.${dayOnly}`;
+  const skipped = skipping
+    ? ` The page shows ${read} of the ${asked} rows asked for (${code(`per_page=${asked}`)}), so its next-page link would skip rows: left out; read on with ${code(`per_page=${read}`)} and ${code("page=2")}.`
+    : "";
+  const said = /^not /.test(spelt)
+    ? `Not ${eventLabel(column).toLowerCase()} ${spelt.slice(4)}`
+    : `${eventLabel(column)} ${spelt}`;
+  const line = `${said} (${code(column)} ${boundsText(window)}; ${rowsRead(full, read)}): ${count}; ${gone} left out.${dayOnly}${skipped}`;
   return {
     page: {
       ...page,
       markdown,
       rows: kept.length,
       ...(page.items ? { items: page.items.filter((i) => !goneIds.has(i.id)) } : {}),
+      ...(skipping ? { links: page.links.filter((l) => l !== skipping) } : {}),
     },
-    said: whole ? line : `${line} ${notWhole(full, route)}`,
+    said: whole ? line : `${line} ${notWhole(full, route, isCreationKey(column))}`,
   };
 }
 
@@ -124,9 +169,11 @@ export function timeWindowRows(
  * What a window applied to one page of a longer listing leaves unsaid, and how to narrow: its
  * newest-first sort (the window's rows then come first) or filters, never the words' text.
  */
-function notWhole(full: BrowsePage, route: RouteDefinition | undefined): string {
+function notWhole(full: BrowsePage, route: RouteDefinition | undefined, created: boolean): string {
   const set = new URLSearchParams(full.uri.split("?")[1] ?? "");
-  const newest = sortFromWords("newest", route?.filters).params.filter(
+  // A newest-first sort orders rows by their creation: it brings a window on another time
+  // (`updated_at`) no nearer.
+  const newest = (created ? sortFromWords("newest", route?.filters).params : []).filter(
     (p) => !set.has(p.split("=")[0] ?? ""),
   );
   const others = Object.entries(route?.filters ?? {})

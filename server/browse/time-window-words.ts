@@ -22,6 +22,11 @@ export interface TimeWindow {
    * "delivered"), or "" for none: then the record's creation is meant.
    */
   event: string;
+  /**
+   * Whether the words deny the window ("not opened in the last 3 days", "haven't shipped this
+   * week"): the rows meant are the ones outside it, or none the window can tell.
+   */
+  negated: boolean;
 }
 
 const MINUTE = 60_000;
@@ -107,6 +112,23 @@ const FORMS: Form[] = [
   },
 ];
 
+/**
+ * A denial right before the window or its event ("not", "never", "haven't", "wasn't been"):
+ * issue 23 review, "tickets not opened in the last 3 days" kept exactly the ones opened in it.
+ */
+const NEGATION =
+  /\b(?:not|never|cannot|\w+n['’]t|(?:do|did|does|have|has|had|is|are|was|were|ca|wo)nt)\s+(?:(?:been|be|yet|ever|even|get|got|being)\s+)*$/;
+
+/**
+ * Whether an "-ed" word can be a past participle naming an event: "speed", "need", "bed", "red"
+ * are not (issue 23 review: "tickets about speed in the last week" lost "speed" from the text
+ * search as the window's event). "-eed" words are participles only as a few verbs ("agreed").
+ */
+function isParticiple(word: string): boolean {
+  if (word.length < 5) return false;
+  return !/eed$/.test(word) || /(?:agreed|freed|guaranteed|decreed|refereed)$/.test(word);
+}
+
 /** The time window the words set, or null: a number or unit alone ("3 days") sets none. */
 export function timeWindow(q: string, now: number = Date.now()): TimeWindow | null {
   const text = q.toLowerCase();
@@ -115,13 +137,17 @@ export function timeWindow(q: string, now: number = Date.now()): TimeWindow | nu
     if (!m) continue;
     // "over 3 days" without "ago"/"old" is a window only after "older"/"more than": "over" alone
     // reads as within ("over the last week" is the first form).
-    if (/^over\b/.test(m[0]) && !/\b(ago|old)$/.test(m[0])) continue;
+    if (/^over\b/.test(m[0]) && !/\b(ago|old|last|past)\b/.test(m[0])) continue;
     const { since, before } = form.window(m, now);
     const phrase = m[0].trim();
     // "<records> updated in the last day": a past participle right before the window names its event.
-    const event = /\b([a-z]+ed)\s*$/.exec(text.slice(0, m.index))?.[1] ?? "";
+    const prior = text.slice(0, m.index);
+    const participle = /\b([a-z]+ed)\s*$/.exec(prior);
+    const event = participle?.[1] && isParticiple(participle[1]) ? participle[1] : "";
+    const head = event && participle ? prior.slice(0, participle.index) : prior;
     return {
       event,
+      negated: NEGATION.test(head),
       ...(since === undefined ? {} : { since: floorMinute(since) }),
       ...(before === undefined ? {} : { before: floorMinute(before) }),
       phrase,

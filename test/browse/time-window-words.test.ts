@@ -114,3 +114,100 @@ describe("time-window rows", () => {
     expect(same).toBe(page);
   });
 });
+
+/**
+ * Issue 23 review: a window's event is the participle right before it only when it is one
+ * ("speed" is not), a denial before it is read, and "over the last week" is a window.
+ */
+describe("time-window words: events, denials, 'over the last'", () => {
+  it("'over the last week' sets a window; 'over 3 days' alone still sets none", () => {
+    expect(timeWindow("tickets over the last week", NOW)?.since).toBe(at("2026-12-02T10:30:00Z"));
+    expect(timeWindow("over the past 2 days", NOW)?.since).toBe(at("2026-12-07T10:30:00Z"));
+    expect(timeWindow("over 3 days", NOW)).toBeNull();
+  });
+
+  it("an '-ed' word that is no participle is no event, and stays out of the window's words", () => {
+    const w = timeWindow("tickets about speed in the last week", NOW);
+    expect(w?.event).toBe("");
+    expect(w?.words).not.toContain("speed");
+    expect(timeWindow("orders shipped in the last week", NOW)?.event).toBe("shipped");
+  });
+
+  it("a denial before the window or its event is read", () => {
+    expect(timeWindow("orders that haven't shipped in the last week", NOW)).toMatchObject({
+      event: "shipped",
+      negated: true,
+    });
+    expect(timeWindow("my orders not shipped this month", NOW)).toMatchObject({ negated: true });
+    expect(timeWindow("tickets not opened in the last 3 days", NOW)).toMatchObject({ negated: true });
+    expect(timeWindow("tickets opened in the last 3 days", NOW)?.negated).toBe(false);
+    expect(timeWindow("events in the last week", NOW)?.negated).toBe(false);
+  });
+});
+
+function timed(names: string[], rows: string[][], footer: string, uri: string): BrowsePage {
+  const table = [
+    `| ${names.join(" | ")} |`,
+    `| ${names.map(() => "---").join(" | ")} |`,
+    ...rows.map((r) => `| ${r.join(" | ")} |`),
+  ].join("\n");
+  return {
+    uri,
+    title: "Things",
+    outcome: "applied",
+    markdown: `# Things\n\n${table}\n\n${footer}\n`,
+    links: [],
+    rows: rows.length,
+  };
+}
+
+describe("time-window rows: denials and pages shorter than asked", () => {
+  const rows = [
+    ["a", "2026-12-08 09:00 UTC, 1 day ago"],
+    ["b", "2026-11-20 09:00 UTC, 19 days ago"],
+  ];
+
+  it("a denied window on the record's creation keeps the rows outside it", () => {
+    const w = timeWindow("tickets not opened in the last 3 days", NOW);
+    if (!w) throw new Error("no window");
+    const page = { ...timed(["id", "created_at"], rows, "Page 1 · 2 in all", "x://t"), total: 2 };
+    const { page: cut, said } = timeWindowRows(page, page, w, "created_at", undefined);
+    expect(cut.markdown).toContain("| b |");
+    expect(cut.markdown).not.toContain("| a |");
+    expect(said).toContain("before 2026-12-06 10:30 UTC");
+    expect(said).toContain("1 row; 1 left out.");
+  });
+
+  it("a denied window on another event is said not applied, never counted", () => {
+    const w = timeWindow("orders that haven't shipped in the last week", NOW);
+    if (!w) throw new Error("no window");
+    const page = { ...timed(["id", "shipped_at"], rows, "Page 1 · 2 in all", "x://o"), total: 2 };
+    const { page: same, said } = timeWindowRows(page, page, w, "shipped_at", undefined);
+    expect(same).toBe(page);
+    expect(said).toContain("`in the last week`: not applied (the words deny it");
+    expect(said).not.toMatch(/\d+ left out/);
+  });
+
+  it("reads the rows the page shows, not the page size asked; drops a next link that would skip rows", () => {
+    const w = timeWindow("things updated in the last 3 days", NOW);
+    if (!w) throw new Error("no window");
+    const next = "x://things?per_page=50&page=2";
+    const page = timed(
+      ["id", "updated_at"],
+      rows,
+      `Page 1 · 2 shown of 5 in this answer · [Next page](${next})`,
+      "x://things?per_page=50",
+    );
+    page.links = [next];
+    const route = { filters: { sort: ["created_at", "-created_at"] } } as unknown as Parameters<
+      typeof timeWindowRows
+    >[4];
+    const { page: cut, said } = timeWindowRows(page, page, w, "updated_at", route);
+    expect(said).toContain("this page's 2 rows read");
+    expect(said).toContain("The page shows 2 of the 50 rows asked for");
+    expect(said).not.toContain("created_at");
+    expect(cut.markdown).not.toContain("Next page");
+    expect(cut.links).toEqual([]);
+    expect(cut.markdown).toContain("Page 1 · 1 shown of 2 read (5 in the API's answer)");
+  });
+});

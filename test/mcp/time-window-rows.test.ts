@@ -128,4 +128,42 @@ describe("time-window words filter a listing by its time column (real MCP client
     expect(ids(both).sort()).toEqual(createdIn(since).filter((id) => found.includes(id)));
     expect(both).not.toContain("No ticket matches");
   });
+
+  // Issue 23 review: denials, "over the last", and an "-ed" word that is no event.
+  it("'not opened in the last 3 days' keeps the tickets created before the bound", async () => {
+    const page = await search("tickets not opened in the last 3 days");
+    const before = bound(page, "before");
+    expect(Math.abs(Date.now() - 3 * DAY - before)).toBeLessThan(5 * MINUTE);
+    const expected = createdIn(0, before);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(ids(page).sort()).toEqual(expected);
+    expect(page).toContain("Not created in the last 3 days (`created_at` before ");
+  });
+
+  it("'orders that haven't shipped in the last week' does not count shipments in the window", async () => {
+    for (const query of [
+      "orders that haven't shipped in the last week",
+      "my orders not shipped this month",
+    ]) {
+      const page = await search(query);
+      expect(page).toMatch(/`(in the last week|this month)`: not applied \(the words deny it with `shipped`/);
+      expect(page).not.toMatch(/Shipped (in the last week|this month) \(/);
+      // The rows not shipped are shown, never an empty page from the window.
+      expect(ids(page).length).toBeGreaterThan(0);
+    }
+  });
+
+  it("'over the last week' opens the listing with the window set", async () => {
+    const page = await search("tickets over the last week");
+    const since = bound(page, "since");
+    expect(Math.abs(Date.now() - 7 * DAY - since)).toBeLessThan(5 * MINUTE);
+    expect(ids(page).sort()).toEqual(createdIn(since));
+    expect(page).not.toContain("found nothing");
+  });
+
+  it("an '-ed' word that is no event ('speed') stays text, never the window's event", async () => {
+    const page = await search("tickets about speed in the last week");
+    expect(page).toContain("q=speed");
+    expect(page).not.toContain("records were speed");
+  });
 });

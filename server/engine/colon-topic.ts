@@ -1,0 +1,29 @@
+/**
+ * Whether the words before a colon are the topic of the ask after it, not an ask of their own:
+ * "jo's billing problem: set the case to pending" names (or describes) which record the
+ * order after the colon is about. Review: the words before the colon were read as the ask and the
+ * order after it as their detail; their best match ("problem": resolving) ran on the record the
+ * sentence had started with. Pure English grammar, no business words: after the colon an order
+ * to the agent opens (a verb and its object: told-content.ts), and before it none does: no verb
+ * before its object, nor a verb before a record's id ("resolve ticket tkt_2: …" asks). Where the
+ * words after the colon are no order ("resolve the ticket: parcel found", "add a note: '…'"),
+ * they are the text the ask before carries, as before.
+ */
+import { opensOrder } from "./told-content";
+
+/** A record id as written: a prefix, an underscore and the rest ("abc_2"). */
+const ID = /^[a-z][a-z0-9]*_[a-z0-9]+$/i;
+/** A possessive or a contraction ("jo's", "it's"): a noun phrase or a statement, never an order's verb; "let's" asks. */
+const POSSESSIVE = /^(?!let['’]s$)[\p{L}\p{N}_]+['’]s$/u;
+
+/** Whether `before` (one clause, lower-case) is the topic of the order `after` its colon opens. */
+export function colonTopic(before: string, after: string): boolean {
+  if (!opensOrder(after) || opensOrder(before)) return false;
+  const words = before
+    .trim()
+    .split(/\s+/)
+    .map((w) => w.replace(/[,;:.!?]+$/, ""));
+  const first = words[0] ?? "";
+  // A verb before a record's id orders too, its object said by a bare kind ("resolve ticket tkt_2: …").
+  return ID.test(first) || POSSESSIVE.test(first) || !words.slice(1).some((w) => ID.test(w));
+}

@@ -20,10 +20,16 @@ const POSSESSIVE = /^(?!let['’]s$)[\p{L}\p{N}_]+['’]s$/u;
 export function colonTopic(before: string, after: string): boolean {
   if (!opensOrder(after) || opensOrder(before)) return false;
   const words = before
-    .trim()
+    .replace(POLITE, "")
     .split(/\s+/)
     .map((w) => w.replace(/[,;:.!?]+$/, ""));
   const first = words[0] ?? "";
-  // A verb before a record's id orders too, its object said by a bare kind ("resolve ticket tkt_2: …").
-  return ID.test(first) || POSSESSIVE.test(first) || !words.slice(1).some((w) => ID.test(w));
+  if (ID.test(first) || POSSESSIVE.test(first) || !opensOrder(`${first} it`)) return true;
+  // A verb before a new thing ("add a note: …") or a record's id ("resolve ticket abc_2: …") asks.
+  return !DETERMINER.test(words[1] ?? "") && !words.slice(1).some((w) => ID.test(w));
 }
+
+/** Words before an order's verb that only join it or ask politely ("and then", "please"). */
+const POLITE = /^\s*(?:(?:and|then|also|please|kindly|just|now)\s+)*/;
+/** Words that open what a verb makes or takes besides those an order's object opens with. */
+const DETERMINER = /^(?:a|an|some|any|every|each|all|both|no|one|two|three|\d+)$/;

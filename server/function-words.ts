@@ -52,3 +52,9 @@ export const POINTING_WORDS: readonly string[] = [
  * possessive's "s" is no word of its own, and taken as one it matched a query's one-letter word.
  */
 export const POSSESSIVE = /(?<=[\p{L}\p{N}])['’]s\b/gu;
+
+/**
+ * A contraction's tail ("I've", "we're", "you'll", "I'd", "I'm"): no word of its own. Set AG:
+ * "the most expensive thing I've ever ordered" searched records for `ve`.
+ */
+export const CONTRACTION = /(?<=\p{L})['’](?:ve|re|ll|d|m)\b/gu;

@@ -11,6 +11,7 @@ import { eventStem, stampedEvent } from "../connectors/sdk/record-events";
 import { addressFilters, localPartChoices } from "./address-words";
 import { filterName, NOT_A_NAME, tokens } from "./filter-tokens";
 import { ASKING, CONNECTING, FRAMING, STOP, words } from "./route-words";
+import { wentThrough } from "./went-through";
 
 /**
  * The filters a search's words name on the listing it opens: an enumerated value the listing
@@ -304,7 +305,8 @@ export async function namedFilters(
   for (const [key, spec] of specs) {
     if (!Array.isArray(spec) || skip(key)) continue;
     const said = [...denied].filter((w) => !timed.some((t) => t.words.includes(w)));
-    const values = spec.filter((v) => !NOT_A_NAME.test(v) && tokens(v).some((t) => said.includes(t)));
+    const denying = spec.filter((v) => !NOT_A_NAME.test(v) && tokens(v).some((t) => said.includes(t)));
+    const values = spec.filter((v) => denying.includes(v) || wentThrough(route, key, denying, v));
     if (values.length && values.length < spec.length)
       excluded.push({ key, values, said: said.filter((w) => values.some((v) => tokens(v).includes(w))) });
   }

@@ -1,4 +1,4 @@
-import { FUNCTION_WORDS, POSSESSIVE } from "../function-words";
+import { CONTRACTION, FUNCTION_WORDS, POSSESSIVE } from "../function-words";
 import type { RouteDefinition } from "./browse-routes";
 
 /** Search's word index over the route table: a query's words, and the routes that have them. */
@@ -6,7 +6,7 @@ import type { RouteDefinition } from "./browse-routes";
 export function words(text: string): string[] {
   // A possessive's "s" is no word: "a ticket's priority" made every such page a match for a
   // query's one-letter word (a size "S", a grade), as the pages' text held the letter too.
-  const lower = text.toLowerCase().replace(POSSESSIVE, "");
+  const lower = text.toLowerCase().replace(POSSESSIVE, "").replace(CONTRACTION, "");
   const latin = lower.match(/[a-z0-9_]+/g) ?? [];
   const cjk = [...lower.matchAll(/[\u4e00-\u9fff]+/g)].flatMap((m) => {
     const s = m[0];

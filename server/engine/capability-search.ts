@@ -3,10 +3,11 @@ import { Converter } from "opencc-js/t2cn";
 import { z } from "zod";
 import type { AnyCapability } from "../connectors/sdk/define-capability";
 import type { NextAction } from "../connectors/sdk/outcome";
-import { FUNCTION_WORDS, POSSESSIVE } from "../function-words";
+import { CONTRACTION, FUNCTION_WORDS, POSSESSIVE } from "../function-words";
 import { type ChineseSplit, chineseTerms } from "./chinese-terms";
 import { describeInputs } from "./describe-inputs";
-import { existingRecordsNamed, overExisting } from "./existing-record-words";
+import { existingRecordsNamed, newRecordsAsked, overExisting, overNew } from "./existing-record-words";
+import { countOfWord } from "./number-words";
 import { declaredOptInFields, declaredPaidFields } from "./paid-choices";
 import { queryClauses } from "./query-clauses";
 import { requestWords } from "./request-words";
@@ -171,7 +172,8 @@ function normalize(text: string): string {
   return (CJK.test(text) ? toSimplified(text) : text)
     .toLowerCase()
     .replace(/_/g, " ")
-    .replace(POSSESSIVE, "");
+    .replace(POSSESSIVE, "")
+    .replace(CONTRACTION, "");
 }
 
 /** The tokens of already normalized text, in order. */
@@ -490,6 +492,7 @@ export function buildCapabilityIndex(
     naming: Set<string>;
     existing: Set<string>;
     verbs: Set<string>;
+    making: Set<string>;
   } => {
     const weights = new Map<string, number>();
     // The words that ask for something: of the clause that asks, not topics, not negated ("it has
@@ -507,6 +510,8 @@ export function buildCapabilityIndex(
     // verbs the asking clauses open with ("pay").
     const existing = new Set<string>();
     const verbs = new Set<string>();
+    // The entities a request asks to make, its verb their name ("order two mugs").
+    const making = new Set<string>();
     const parts: Array<{ terms: Set<string>; weight: number }> = [];
     let own = new Set<string>();
     const put = (t: string, w: number) => {
@@ -526,6 +531,14 @@ export function buildCapabilityIndex(
       const verb = verbPosition(tokens);
       for (const entity of existingRecordsNamed(tokens, verb, (t) => entityNames.get(t)))
         existing.add(entity);
+      if (clause.role === "request")
+        for (const entity of newRecordsAsked(
+          tokens,
+          verb,
+          (t) => entityNames.get(t),
+          (w) => !!countOfWord(w),
+        ))
+          making.add(entity);
       const head = tokens[verb];
       if (clause.role === "request" && head?.latin && !head.stop && !topics.has(head.term))
         verbs.add(head.term);
@@ -568,7 +581,7 @@ export function buildCapabilityIndex(
           }
         }
     }
-    return { weights, named, clauses: parts, asked, told, states, naming, existing, verbs };
+    return { weights, named, clauses: parts, asked, told, states, naming, existing, verbs, making };
   };
 
   return {
@@ -620,7 +633,7 @@ export function buildCapabilityIndex(
         const topicOnly = asked.size > 0 && ![...asked].some((t) => d.tf.has(t));
         return { d, score, notFor, topicOnly, offTopic };
       });
-      const scored = overExisting(matched, weighed)
+      const scored = overNew(overExisting(matched, weighed), weighed.making)
         .filter((x) => x.score > 0)
         // A match that does something the words ask comes before those that only concern the same
         // kind of record (or are not for it), before the limit cuts: words naming the record ("the

@@ -80,3 +80,47 @@ export function overExisting<M extends Matched>(
     m.d.capability.appliesTo.field ? m : { ...m, score: m.score * NEW_RECORD_WEIGHT },
   );
 }
+
+/** Words after a record's name used as the request's verb that say how many to make ("order two …"). */
+const MAKING_NEXT = new Set("a an another some more".split(" "));
+
+/**
+ * The entities whose name the request opens with as its verb, followed by how many ("order two
+ * tees", "order a mug", "order 3 mugs"): a new record of that kind is asked for. Set AG: "Order
+ * two Logo Tees in size M, express to my office, …" ranked the after-sales request (exchange
+ * sizes) and the delivery-address change over the checkout, as "order" matched every capability
+ * of orders alike.
+ */
+export function newRecordsAsked(
+  words: readonly RecordWord[],
+  verb: number,
+  entityOf: (term: string) => string | undefined,
+  isCount: (word: string) => boolean,
+): Set<string> {
+  const head = words[verb];
+  const entity = head?.latin ? entityOf(head.term) : undefined;
+  const next = words[verb + 1]?.word ?? "";
+  return entity && (MAKING_NEXT.has(next) || isCount(next)) ? new Set([entity]) : new Set();
+}
+
+/**
+ * Where the words ask to make a record of a kind (newRecordsAsked) and a capability makes one,
+ * the capabilities that change a record of that kind already there keep NEW_RECORD_WEIGHT of
+ * their score: the mirror of overExisting.
+ */
+export function overNew<M extends Matched>(matched: M[], making: ReadonlySet<string>): M[] {
+  if (!making.size) return matched;
+  const makes = matched.some(
+    ({ d, score, notFor }) =>
+      score > 0 &&
+      !d.capability.appliesTo.field &&
+      making.has(d.capability.appliesTo.entity) &&
+      !notFor.length,
+  );
+  if (!makes) return matched;
+  return matched.map((m) =>
+    m.d.capability.appliesTo.field && making.has(m.d.capability.appliesTo.entity)
+      ? { ...m, score: m.score * NEW_RECORD_WEIGHT }
+      : m,
+  );
+}

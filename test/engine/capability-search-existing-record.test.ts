@@ -34,4 +34,28 @@ describe("a record of the user's named with a verb done on it (capability search
     ])
       expect(index.search(q, 3)[0]?.capability, q).toBe("checkout");
   });
+
+  // Set AG: "order" as the verb matched every capability of orders alike, and "in size M" (an
+  // exchange's words) or "to my office" (an address change's) decided.
+  it("a request opening with a record's name and how many ('order two …') makes a new one", () => {
+    for (const q of [
+      "Order two Logo Tees in size M",
+      "Order two Logo Tees in size M, express to my office, pay by card, and use a coupon if one applies.",
+      "Order two mugs, express to my office",
+      "order a Hoodie in size M and ship it to my home",
+      "order 3 mugs to the office",
+      "Order another kettle, the same as last time",
+    ]) {
+      const hits = index.search(q, 10);
+      expect(hits[0]?.capability, `${q}: ${hits.map((h) => `${h.capability} ${h.score}`).join(", ")}`).toBe(
+        "checkout",
+      );
+    }
+    // An order already there, named as the subject, keeps its capabilities.
+    for (const [q, want] of [
+      ["Order arrived broken, I want my money back", "after_sales"],
+      ["order ord_paid: send it to my office instead", "change_delivery_address"],
+    ] as const)
+      expect(index.search(q, 3)[0]?.capability, q).toBe(want);
+  });
 });

@@ -1,6 +1,7 @@
 import type { BrowseBackend, OutcomeKindLike } from "./browse-backend";
 import type { LineField } from "./form-fields-line";
 import type { BrowseUri } from "./parse-browse-uri";
+import type { StatusLifecycle } from "./record-events";
 
 /**
  * The values each query filter of a listing accepts (the listing's description names the same);
@@ -130,6 +131,13 @@ export interface RouteDefinition {
    * not a word two values share ("store credit", "credit card", never "credit").
    */
   valueWords?: Record<string, Record<string, readonly string[]>>;
+  /**
+   * The states a record of this listing passes, in order (`statusLifecycle`): a record in a later
+   * state went through the earlier ones, so words denying an event ("not shipped") leave out the
+   * rows past it too (a delivered order shipped). Set AG: "which of my orders haven't shipped
+   * yet" left out the one row whose status said shipped and kept the delivered ones.
+   */
+  lifecycle?: StatusLifecycle;
   /**
    * What the listing's free-text filter searches, as a model reads it ("subjects and descriptions
    * of tickets"): a search it answers with no row says so, so "none" reads as final rather than

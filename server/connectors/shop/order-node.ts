@@ -121,7 +121,7 @@ export const ORDER_STATUS_WORDS = {
  * people call each status: "my order that's waiting for payment" is the pending_payment one
  * (set P listed all eight orders for it).
  */
-const ORDER_LIFECYCLE = statusLifecycle(
+export const ORDER_LIFECYCLE = statusLifecycle(
   "status",
   ["pending_payment", "paid", "shipped", "delivered"],
   { cancelled: "paid" },

@@ -3,7 +3,7 @@ import type { FilterSpec, RouteDefinition } from "../sdk/define-route";
 import { code, money } from "../sdk/markdown";
 import { askedColumnNames, referenceLabels } from "../sdk/reference-labels";
 import { filterValue, invalidFilterPage, isOutcome, listPage, pageNumber, perPage } from "../sdk/route-pages";
-import { ORDER_STATUS_WORDS } from "./order-node";
+import { ORDER_LIFECYCLE, ORDER_STATUS_WORDS } from "./order-node";
 import { PAYMENT_WORDS } from "./payment-words";
 import { returnableNow } from "./returnable-now";
 import { shippedTracking } from "./shipped-tracking";
@@ -29,6 +29,7 @@ function withRowFacts(result: ListPage<Row> | BackendOutcome): ListPage<Row> | B
     const row = {
       ...r,
       items: itemsText(r),
+      item_prices: itemPrices(r),
       payment_method: paymentMethodText(r),
       shipping_owed_to_customer: shipping_difference,
       paid_not_refunded: refundable,
@@ -73,6 +74,16 @@ function itemsText(order: Row): string {
   const items = Array.isArray(order.items) ? (order.items as Row[]) : [];
   const text = items.map((i) => `${String(i.name)} ×${String(i.quantity)}`).join(", ");
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+/**
+ * Each item's unit price ("Desk Lamp $320.00 ×1; Signpost Mug $18.00 ×1"): a column `?columns=`
+ * asks for, not shown by default. Set AG: "what's the most expensive thing I've ever ordered?"
+ * read the totals, then opened orders one by one for their items' prices (4–5 calls).
+ */
+function itemPrices(order: Row): string {
+  const items = Array.isArray(order.items) ? (order.items as Row[]) : [];
+  return items.map((i) => `${String(i.name)} ${money(i.unit_price)} ×${String(i.quantity)}`).join("; ");
 }
 
 /**
@@ -146,6 +157,7 @@ export const ORDERS_ROUTE: RouteDefinition = {
   example: "shop://orders?status=delivered",
   filters: ORDER_FILTERS,
   valueWords: ORDER_VALUE_WORDS,
+  lifecycle: ORDER_LIFECYCLE,
   async render(match, backend) {
     const invalid = invalidFilterPage("Orders", match.uri, ORDER_FILTERS);
     if (invalid) return invalid;

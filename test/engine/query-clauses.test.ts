@@ -215,6 +215,11 @@ describe("text the user quotes", () => {
       "request",
       "situation",
     ]);
+    // A quote cut out of the words leaves "add a note: give …": the note is still the ask.
+    expect(queryClauses("add an internal note: give the ticket to sid").map((c) => c.role)).toEqual([
+      "request",
+      "situation",
+    ]);
     expect(queryClauses("resolve the headphones ticket: parcel found").map((c) => c.role)).toEqual([
       "request",
       "situation",

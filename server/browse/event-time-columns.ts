@@ -57,6 +57,20 @@ export function eventTimeColumns(
 ): { columns: string[]; words: string[] } {
   const asked = ASKS_WHEN.exec(query);
   if (!asked) return { columns: [], words: [] };
+  const named = namedEventColumns(query, fields);
+  if (!named.columns.length) return named;
+  return { columns: named.columns, words: [...named.words, ...asked[0].toLowerCase().split(/\s+/)] };
+}
+
+/**
+ * The time fields among `fields` whose event the words name ("delivered" → `delivered_at`,
+ * "opened" → `created_at`), and the words that named them, whether or not they ask "when": a
+ * time window ("opened in the last 3 days") compares the rows' cells of that field.
+ */
+export function namedEventColumns(
+  query: string,
+  fields: readonly string[],
+): { columns: string[]; words: string[] } {
   const said = eventStems(query);
   const columns: string[] = [];
   const named = new Set<string>();
@@ -70,6 +84,5 @@ export function eventTimeColumns(
       named.add(word);
     }
   }
-  if (!columns.length) return { columns: [], words: [] };
-  return { columns, words: [...named, ...asked[0].toLowerCase().split(/\s+/)] };
+  return { columns, words: [...named] };
 }

@@ -1,12 +1,14 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import type { RouteDefinition } from "../connectors/sdk/define-route";
 import { code } from "../connectors/sdk/markdown";
-import { amountRows } from "./amount-rows";
+import { amountRows, fullestPage } from "./amount-rows";
 import type { Excluded } from "./filter-words";
 import { heldValues } from "./held-values";
-import type { NarrowedListing } from "./listing-words";
+import { type NarrowedListing, withParams } from "./listing-words";
+import { navigate } from "./navigate";
 import type { BrowsePage } from "./render-page";
 import { cells, cellValue } from "./table-cells";
+import { timeWindowRows, windowColumn } from "./time-window-rows";
 import { widenedListing } from "./widened-listing";
 import { withoutDeniedWords } from "./without-denied-words";
 
@@ -101,12 +103,19 @@ export async function shapedListing(
   const wide = held
     ? { listing: held.listing, page: held.page, said: [widened.said, held.said].filter(Boolean).join("\n\n") }
     : widened;
+  // A time window the words set ("in the last 3 days"): its column added where the table lacks
+  // it, the fullest page read once for it and any amount, then the rows of each kept.
+  const window = wide.listing.window;
+  const column = window ? windowColumn(wide.page, window, query) : null;
+  const base = column?.added ? await withColumn(backend, wide.page, column.name) : wide.page;
+  const full = window ? await fullestPage(backend, base) : base;
   // An amount the words bound ("under $30"): the rows whose money column passes it.
-  const amounted = await amountRows(backend, wide.listing, wide.page, query);
+  const amounted = await amountRows(backend, wide.listing, full, query);
+  const timed = window ? timeWindowRows(amounted.page, full, window, column?.name ?? null, route) : null;
   const priced = {
     ...wide,
-    page: amounted.page,
-    said: [amounted.said, wide.said].filter(Boolean).join("\n\n"),
+    page: timed?.page ?? amounted.page,
+    said: [timed?.said, amounted.said, wide.said].filter(Boolean).join("\n\n"),
   };
   // Words denied that only text could match ("not about login"): the rows holding them go,
   // where the listing read before any amount was whole.
@@ -125,4 +134,14 @@ export async function shapedListing(
   // The values' rows are cut from the same whole listing, counted with the words' on the footer.
   const cut = withoutValues(worded.page, priced.listing.excluded, declared, before, whole);
   return { ...priced, page: cut.page, said: [said, cut.said].filter(Boolean).join("\n\n") };
+}
+
+/** The page read again with one more of its fields as a column (`?columns=`), or as it was. */
+async function withColumn(backend: BrowseBackend, page: BrowsePage, field: string): Promise<BrowsePage> {
+  const had = /([?&])columns=([^&]*)/.exec(page.uri);
+  const uri = had
+    ? page.uri.replace(had[0], `${had[1]}columns=${had[2]},${encodeURIComponent(field)}`)
+    : withParams(page.uri, [`columns=${encodeURIComponent(field)}`]);
+  const read = await navigate(backend, uri);
+  return read.outcome === "applied" ? read : page;
 }

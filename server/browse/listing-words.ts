@@ -4,6 +4,7 @@ import type { RouteDefinition } from "./browse-routes";
 import { type Excluded, namedFilters } from "./filter-words";
 import { ASKING, CONNECTING, FRAMING, PLACING_SORT, speltIn, words } from "./route-words";
 import { sortFromWords } from "./sort-words";
+import { type TimeWindow, timeWindow } from "./time-window-words";
 
 /**
  * What a search's words do to the listing it opens: the filter values they name become filters,
@@ -38,6 +39,8 @@ export interface NarrowedListing {
   denied: string[];
   /** The amount the words bound ("under $30"): the rows' money column is compared with it (amount-rows.ts). */
   amount: AmountBound | null;
+  /** The time window the words set ("in the last 3 days"): the rows' time column is compared with it (time-window-rows.ts). */
+  window: TimeWindow | null;
 }
 
 /** A URI with query parameters added (`a=1`, already encoded), after `?` or `&` as it needs. */
@@ -73,13 +76,18 @@ export async function narrowedListing(
     excluded: [],
     denied: [],
     amount: null,
+    window: null,
   };
   if (!route) return none;
   // "under 30 dollars" compares an amount: its words (the number too) are never text to match.
   const amount = amountWords(q);
   // Sort words sort (or are said not to), and are never the text filter.
   const sort = sortFromWords(q, route.filters);
+  // "in the last 3 days" bounds a time column: its words and "new" are no text (a declared value
+  // they name, "closed", still sets its filter: namedFilters reads those from the query itself).
+  const window = timeWindow(q);
   const used = new Set([
+    ...(window ? [...window.words, "new"] : []),
     ...words(`${route.title} ${route.pattern} ${route.keywords.join(" ")} ${route.description}`),
     ...sort.used,
     ...(amount?.words ?? []),
@@ -105,6 +113,7 @@ export async function narrowedListing(
     excluded: named.excluded,
     denied,
     amount,
+    window,
   };
   const withoutWords = withParams(uri, params);
   // Words that place a sort are used once the words sorted the listing ("sorted by price").

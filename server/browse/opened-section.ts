@@ -78,7 +78,8 @@ export async function openedSection(
   // Not where the words shaped the listing (a column they asked for, values kept or left out):
   // that listing answers them ("when did it ship": the record's page may not show the time).
   const mayOpen = mayOpenRecord && !widened && ambiguous.length === 0;
-  if (leftover && textFilter && page.rows === 0) {
+  // Only where the text found nothing: rows it found that a window or bound left out are said there.
+  if (leftover && textFilter && page.rows === 0 && !opened.rows) {
     // "Tickets" → "No ticket matches …; all tickets: …"; a longer title is named as it is.
     const plural = title.toLowerCase();
     const one = /^[a-z]+s$/.test(plural)

@@ -1,4 +1,5 @@
 import type { BrowseBackend, Row } from "../connectors/sdk/browse-backend";
+import { withExactTimes } from "../connectors/sdk/exact-times";
 import { code } from "../connectors/sdk/markdown";
 import { recordLink } from "../connectors/sdk/page-scope";
 import { namesRoute } from "../connectors/sdk/row-uri-pattern";
@@ -26,6 +27,7 @@ import { ASKING, candidateRoutes, FRAMING, routeHoldsEvery, STOP, scoreRoute, wo
 import { recordSources, searchRecords } from "./search-records";
 import { schemeOf, searchableSystems } from "./searchable-systems";
 import { sortFromWords } from "./sort-words";
+import { timeWindow } from "./time-window-words";
 
 // Search: the URI structure (routes) and the data.
 /** The line before records found beyond the caller's own ("my" read as theirs found none). */
@@ -113,14 +115,17 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       routes.find(({ r }) => r.pattern === named || r.example === named)?.r ??
       (addressed?.pattern === named ? addressed : undefined);
     // Beside the capability's answer of which records it can take (`possible`), a listing stays one.
-    const open = async (uri: string) =>
-      openedSection(
-        backend,
-        await narrowedListing(backend, uri, namedRoute, qWords, q),
-        namedRoute,
-        may,
-        q,
-        !possible,
+    // A listing a time window filters shows its rows' times to the minute (exact-times.ts).
+    const open = (uri: string) =>
+      withExactTimes(!!timeWindow(q), async () =>
+        openedSection(
+          backend,
+          await narrowedListing(backend, uri, namedRoute, qWords, q),
+          namedRoute,
+          may,
+          q,
+          !possible,
+        ),
       );
     let section = named ? await open(named) : null;
     // "my" opened the caller's own records, and none of theirs holds the words: "my" was the

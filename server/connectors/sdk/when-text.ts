@@ -5,7 +5,10 @@
  * minute in UTC with how long ago it was: `2026-12-03 06:42 UTC, 4 min ago`. Two days and more
  * away, the day does (`2026-11-28, 7 days ago`): the minute of a week-old order answered no
  * question and cost five tokens on every row of a listing (issue 23); a listing states its order.
+ * A listing filtered by a time window shows every minute (exact-times.ts).
  */
+
+import { exactTimes } from "./exact-times";
 
 /** An ISO 8601 date-time with its zone, as systems send `created_at`: 2026-12-03T06:42:10.123Z. */
 const ISO_TIME = /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d{1,9})?)?(?:Z|[+-]\d\d:?\d\d)$/i;
@@ -38,7 +41,8 @@ export function whenText(value: string, now: number = Date.now()): string {
   if (!isTimestamp(value)) return value;
   const at = Date.parse(value);
   const utc = new Date(at).toISOString();
-  const far = Math.round(Math.abs(now - at) / 60_000) >= DAYS;
+  // Inside a time-window filter every row shows its minute: the window's bound is one.
+  const far = Math.round(Math.abs(now - at) / 60_000) >= DAYS && !exactTimes();
   return `${utc.slice(0, 10)}${far ? "" : ` ${utc.slice(11, 16)} UTC`}, ${age(now - at)}`;
 }
 

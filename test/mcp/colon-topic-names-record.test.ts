@@ -51,6 +51,23 @@ describe("words before a colon name the record the ask after it is about (MCP ov
     expect(await ticket("tkt_2")).toMatchObject({ status: "open" });
   });
 
+  // The same where no verb and object follow the colon: the words before it were read as the
+  // ask ("problem": resolving), and that match ran on the started ticket.
+  it("a match that only fits the topic's words never runs: 'Lamp order problem: mark as pending'", async () => {
+    const { out } = await start(
+      "Make the headphones ticket high priority. Lamp order problem: mark as pending",
+    );
+    expect(sc(out).status, text(out)).toBe("completed");
+    expect(sc(out).also_done, text(out)).toBeUndefined();
+    expect(text(out)).not.toContain("resolve_ticket");
+    const call = (sc(out).next_actions as Json[]).find((n) => n.tool === "start_action");
+    expect(call?.args, text(out)).toEqual({
+      capability: "set_ticket_status",
+      intent: "Lamp order problem: mark as pending",
+    });
+    expect(await ticket("tkt_2")).toMatchObject({ status: "open", priority: "high" });
+  });
+
   it("a record named by a possessive alone is no ask: nothing offered on the started ticket", async () => {
     const { out } = await start("Make the headphones ticket high priority. Alice's lamp order problem.");
     expect(sc(out).status, text(out)).toBe("completed");

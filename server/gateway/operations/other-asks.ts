@@ -1,6 +1,7 @@
 import type { NextAction } from "../../connectors/sdk/outcome";
 import type { CapabilityHit } from "../../engine/capability-search";
 import { wordTokens } from "../../engine/choice-words";
+import { topicBeforeColon } from "../../engine/colon-topic";
 import { countOfWord } from "../../engine/number-words";
 import { requestWords } from "../../engine/request-words";
 import { POINTING_WORDS } from "../../function-words";
@@ -69,7 +70,8 @@ export async function otherAsks(
   const more = all.length - asks.length;
   const spans = asks.map(({ at, end }) => ({ at, end }));
   const read = await Promise.all(
-    asks.map(async ({ clause, words, repeats, topic }, i) => {
+    asks.map(async ({ clause, words: said, repeats, topic: saidTopic }, i) => {
+      const { words, topic } = saidTopic ? { words: said, topic: saidTopic } : topicBeforeColon(said);
       // The ask's own words: an id or an "it" inside the text it quotes ("add a note: 'sent it to
       // abc_5'") names no record of the ask.
       const own = requestWords(words);

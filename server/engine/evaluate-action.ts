@@ -27,6 +27,7 @@ import {
   wordTokens,
 } from "./choice-words";
 import { withClosedChoices } from "./closed-choice";
+import { countInWords } from "./count-words";
 import { requiredFields } from "./describe-inputs";
 import { describedAnswer } from "./described-answer";
 import { askPart, canTake, contradicts, deniedOf, describedRecords, says } from "./described-records";
@@ -310,6 +311,7 @@ export async function evaluateAction(
             capability,
             [],
             options,
+            values,
           )
         : undefined;
       if (named && "value" in named) {
@@ -601,6 +603,7 @@ async function fromRequest(
   capability: AnyCapability,
   given: string[] = [],
   known: Record<string, unknown> = {},
+  chosen: Values = {},
 ): Promise<
   | { field: string; value: unknown; shown: string; why?: string; refused?: ValidationError }
   | { ambiguous: ValidationError; narrow?: string[] }
@@ -646,6 +649,10 @@ async function fromRequest(
     // "Return the mugs from my kettle order": the lines a list-of-ids field's words name; "one of
     // the two mugs", where an id takes the whole line, is said at once and takes nothing.
     const lines = { ...options, ...(await lists()) };
+    // "3 of them", "take it out": a declared count of the thing another field holds (count-words.ts).
+    const count = countInWords(capability, field, request, chosen, lines);
+    if (count !== undefined && schema.safeParse(count).success)
+      return { field, value: count, shown: String(count) };
     const partial = partialLineInWords(capability, field, schema, lines, request);
     if (partial) return { ambiguous: partial };
     const ids = idListInWords(field, schema, lines, request, entity);

@@ -92,4 +92,20 @@ describe("'the <kind>' said bare in another ask is the started record (MCP over 
     expect(sc(out).also_done, text(out)).toBeUndefined();
     expect(await ticket("tkt_2")).toMatchObject({ status: "open", priority: "high" });
   });
+
+  it("'close the ticket with 'Invoice copy' as its subject' is never offered on the started ticket (review 52b)", async () => {
+    const sam = await w.connect(w.keys.sam);
+    const out = await sam.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "change_ticket_priority",
+        entity_id: "tkt_2",
+        intent:
+          "Make the headphones ticket high priority and close the ticket with 'Invoice copy' as its subject",
+      },
+    });
+    expect(sc(out).status, text(out)).toBe("completed");
+    expect(text(out)).not.toMatch(/"entity_id":"tkt_2","intent":"close the ticket/);
+    expect(await ticket("tkt_2")).toMatchObject({ status: "open", priority: "high" });
+  });
 });

@@ -135,6 +135,14 @@ export interface NodeDefinition<A, D extends object = Derived> {
    * approves, as nobody outside reads it (request-as-reason.ts).
    */
   keptOnly?: readonly string[];
+  /**
+   * Integer fields that count the thing another field of the node names (`quantity` of
+   * `product_id`), with the connector's words for none of it (`none`: "remove") and for more on
+   * top of what it holds (`more`: "add"): the request's number said with the thing ("3 mugs")
+   * fills the count, a `none` phrase 0 (or what is left: "remove one" of two), a `more` phrase
+   * what the chosen row holds under the field's name plus the number (server/engine/count-words.ts).
+   */
+  counts?: Record<string, { of: string; none?: readonly string[]; more?: readonly string[] }>;
   /** A confirmation node: the action stops here until a person approves and the agent confirms. */
   requiresConfirmation?: boolean;
   /**
@@ -323,6 +331,7 @@ export function defineCapability<A, D extends object = Derived>(
       ["whole-lines field", Object.keys(node.wholeLines ?? {})],
       ["said-by-words field", Object.keys(node.saidBy ?? {})],
       ["value-words field", Object.keys(node.valueWords ?? {})],
+      ["count field", Object.keys(node.counts ?? {})],
     ] as const)
       for (const field of fields ?? [])
         if (!node.fields || !Object.hasOwn(node.fields, field))

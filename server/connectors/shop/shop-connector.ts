@@ -9,6 +9,7 @@ import { changeDeliveryAddress } from "./capabilities/change-delivery-address";
 import { checkout } from "./capabilities/checkout";
 import { payOrder } from "./capabilities/pay-order";
 import { trackShipment } from "./capabilities/track-shipment";
+import { updateCart } from "./capabilities/update-cart";
 import { orderView } from "./order-view";
 import { shippedTracking } from "./shipped-tracking";
 import { createShopAdapter, type ShopAdapter } from "./shop-adapter";
@@ -84,7 +85,15 @@ export const shopConnector = defineConnector<ShopAdapter>({
   healthPath: "/health",
   defaultBaseUrl: defaultLegacyUrl,
   checkConnection: bearerHealthCheck("/v1/health"),
-  capabilities: [checkout, payOrder, afterSales, changeDeliveryAddress, cancelUnpaidOrder, trackShipment],
+  capabilities: [
+    checkout,
+    payOrder,
+    afterSales,
+    changeDeliveryAddress,
+    cancelUnpaidOrder,
+    trackShipment,
+    updateCart,
+  ],
   entities: [
     {
       name: "order",
@@ -155,6 +164,7 @@ export const shopConnector = defineConnector<ShopAdapter>({
   ],
   forms: {
     checkout: "shop://checkout",
+    update_cart: "shop://cart/change",
     after_sales: "shop://order/{id}/after-sales",
     change_delivery_address: "shop://order/{id}/address",
     track_shipment: "shop://order/{id}/tracking",

@@ -110,6 +110,12 @@ function withShipmentLine(view: BackendOutcome): BackendOutcome {
   return { ...view, view: { ...order, fulfilment: line } };
 }
 
+/** What the cart page offers: change it (issue 23: a removal found only checkout), or buy it. */
+const CART_ACTIONS: Array<[string, string]> = [
+  ["Change the cart (add, set quantity, remove)", "shop://cart/change"],
+  ["Check out", "shop://checkout"],
+];
+
 const PLACED_BY_YOU = "you (an action of this agent)";
 
 /** The catalog's filters: its text search, and its `?sort=` (the legacy API's own values). */
@@ -166,7 +172,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
       return {
         title: "Cart",
         outcome: "applied",
-        markdown: `${rowsTable(items, ["product_id", "name", "quantity", "unit_price"])}\n\n- **Subtotal:** ${money(found.subtotal)}${shipped}${offers}\n\n## Actions\n\n${formLinkLines(await withFormFields(backend, [["Check out", "shop://checkout"]]))}`,
+        markdown: `${rowsTable(items, ["product_id", "name", "quantity", "unit_price"])}\n\n- **Subtotal:** ${money(found.subtotal)}${shipped}${offers}\n\n## Actions\n\n${formLinkLines(await withFormFields(backend, CART_ACTIONS))}`,
       };
     },
   },
@@ -267,6 +273,16 @@ export const SHOP_ROUTES: RouteDefinition[] = [
       };
     },
   },
+  capabilityFormRoute(
+    {
+      pattern: "shop://cart/change",
+      title: "Change cart",
+      description:
+        "Form: add a product to your cart, set how many, or take it out (quantity 0); buys nothing, no approval.",
+      keywords: ["add to cart", "remove from cart", "cart quantity", "change cart", "加入购物车"],
+    },
+    { capability: "update_cart", back: () => ({ label: "Back to cart", uri: "shop://cart" }) },
+  ),
   capabilityFormRoute(
     {
       pattern: "shop://checkout",

@@ -49,11 +49,11 @@ export const checkout = defineCapability<ShopAdapter>({
   connector: "shop",
   title: "Checkout",
   description:
-    "Buy items: choose items and quantities, the delivery address, shipping, an optional coupon and the payment method, then pay after the user approves.",
+    "Buy items: choose items and quantities, the delivery address, shipping, an optional coupon and the payment method, then pay after the user approves (its cost is shown first).",
   trigger: {
     use: "The user wants to buy or order items (from the cart or named products) and pay for them.",
     avoid:
-      "Not for paying an existing unpaid order (pending payment): that is pay_order, which places no second order. Not for changing, cancelling, refunding or tracking an existing order.",
+      "Not for paying an existing unpaid order (pending payment): that is pay_order, which places no second order. Not for changing, cancelling, refunding or tracking an existing order. Not to take out of the cart, remove or delete (that is update_cart).",
   },
   synonyms: [
     "buy",

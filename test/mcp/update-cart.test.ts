@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+
+type Json = Record<string, unknown>;
+
+/**
+ * Issue 23 (set AG, task 7): "Take the tee out of my cart" searched for a capability that changes
+ * the cart and found only checkout; the model gave up after two calls, where the REST wrapper did
+ * it in one. update_cart sets a product's quantity in the caller's own cart (0 removes it), from
+ * the user's words in one start_action, with no approval (it buys nothing) and typed refusals.
+ * Alice's cart: 2 × prod_mug, 1 × prod_tee. Real MCP client, gateway and legacy service.
+ */
+describe("changing the caller's cart in one call", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+  beforeEach(async () => w.legacy.reset());
+
+  const cartOf = async (customer: string) => {
+    const res = await fetch(`${w.legacy.url}/v1/customers/${customer}/cart`, {
+      headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
+    });
+    const body = (await res.json()) as { items: Array<{ product_id: string; quantity: number }> };
+    return Object.fromEntries(body.items.map((i) => [i.product_id, i.quantity]));
+  };
+  const start = async (intent: string) =>
+    (await w.connect(w.keys.alice)).callTool({ name: "start_action", arguments: { intent } });
+
+  it.each([
+    ["Take the tee out of my cart", { prod_mug: 2 }],
+    ["remove the mug from my cart", { prod_tee: 1 }],
+  ])("'%s' changes the cart at once, as the words say", async (intent, after) => {
+    const others = await cartOf("cus_adam");
+    const result = await start(intent);
+    const s = sc(result);
+    expect(s, text(result)).toMatchObject({ capability: "update_cart", status: "completed" });
+    expect(await cartOf("cus_alice")).toEqual(after);
+    // Nobody else's cart moved.
+    expect(await cartOf("cus_adam")).toEqual(others);
+  });
+
+  // "add" is a ticket's word too (a comment), and "want … in my cart" has no verb of its own:
+  // near checkout's "cart", the start offers both and runs neither; named, the change runs.
+  it.each([
+    ["I want 3 mugs in my cart", { prod_mug: 3, prod_tee: 1 }],
+    ["add one hoodie to my cart", { prod_mug: 2, prod_tee: 1, prod_hoodie: 1 }],
+  ])(
+    "'%s' offers the change beside checkout and starts neither; named, the change runs",
+    async (intent, after) => {
+      const result = await start(intent);
+      expect(sc(result).status, text(result)).not.toBe("completed");
+      expect(text(result)).toContain("update_cart");
+      expect(await cartOf("cus_alice")).toEqual({ prod_mug: 2, prod_tee: 1 });
+      expect(await w.db.action.count({ where: { capability: "checkout" } })).toBe(0);
+      const named = await (await w.connect(w.keys.alice)).callTool({
+        name: "start_action",
+        arguments: { capability: "update_cart", intent },
+      });
+      expect(sc(named), text(named)).toMatchObject({ capability: "update_cart", status: "completed" });
+      expect(await cartOf("cus_alice")).toEqual(after);
+    },
+  );
+
+  it("removing what is not in the cart is refused, saying what the cart holds; nothing changes", async () => {
+    const result = await start("remove the hoodie from my cart");
+    const s = sc(result);
+    expect(s, text(result)).toMatchObject({ outcome: "rejected", reason: "not_in_cart" });
+    expect(text(result)).toContain("Hoodie (M) is not in your cart");
+    expect(text(result)).toContain("Signpost Mug ×2");
+    expect(await cartOf("cus_alice")).toEqual({ prod_mug: 2, prod_tee: 1 });
+  });
+
+  it("more than the stock is refused with how many there are; nothing changes", async () => {
+    const result = await (await w.connect(w.keys.alice)).callTool({
+      name: "start_action",
+      arguments: { capability: "update_cart", intent: "I want 50 hoodies in my cart" },
+    });
+    const s = sc(result);
+    expect(s, text(result)).toMatchObject({ reason: "insufficient_stock" });
+    expect(text(result)).toContain("Only 15 of Hoodie (M) in stock (asked 50)");
+    expect(await cartOf("cus_alice")).toEqual({ prod_mug: 2, prod_tee: 1 });
+  });
+
+  it("the cart changed is always the caller's own: no argument reaches another customer's", async () => {
+    const before = await cartOf("cus_adam");
+    const alice = await w.connect(w.keys.alice);
+    const result = await alice.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "update_cart",
+        patch: { product_id: "prod_hoodie", quantity: 2, customer_id: "cus_adam" },
+      },
+    });
+    expect(sc(result).status, text(result)).not.toBe("completed");
+    expect(await cartOf("cus_adam")).toEqual(before);
+    // Without the stray field it is Alice's cart that changes, never Adam's.
+    const ok = await alice.callTool({
+      name: "start_action",
+      arguments: { capability: "update_cart", patch: { product_id: "prod_hoodie", quantity: 2 } },
+    });
+    expect(sc(ok), text(ok)).toMatchObject({ status: "completed" });
+    expect(await cartOf("cus_alice")).toEqual({ prod_mug: 2, prod_tee: 1, prod_hoodie: 2 });
+    expect(await cartOf("cus_adam")).toEqual(before);
+  });
+
+  it("the cart page offers the change; search for a removal finds it, and buying the cart still finds checkout", async () => {
+    const alice = await w.connect(w.keys.alice);
+    const cart = text(await alice.callTool({ name: "navigate", arguments: { uri: "shop://cart" } }));
+    expect(cart).toContain("shop://cart/change");
+    const found = async (query: string) =>
+      sc(await alice.callTool({ name: "search_capabilities", arguments: { query } })) as Json;
+    const first = (r: Json) => ((r.capabilities ?? r.results) as Json[] | undefined)?.[0]?.capability;
+    expect(first(await found("remove item from cart"))).toBe("update_cart");
+    expect(first(await found("Buy what's in my cart"))).toBe("checkout");
+  });
+});

@@ -385,6 +385,13 @@ export function buildCapabilityIndex(
     const head = terms(c.appliesTo.entity).at(-1);
     if (head) entityNames.set(head, c.appliesTo.entity);
   }
+  // The words of what the capabilities do (their ids, titles and synonyms), not the records'
+  // names: "order a cancellation" asks an act, "order a kettle" a thing.
+  const actTerms = new Set(
+    capabilities
+      .flatMap((c) => terms([c.id, c.title, ...c.synonyms].join(" ")))
+      .filter((t) => !entityNames.has(t)),
+  );
   /**
    * Positions of the words right before a topic word that describe it ("the refund ticket", "a
    * resolved or closed ticket", "退款订单"), unless they open the text (an imperative verb:
@@ -537,6 +544,8 @@ export function buildCapabilityIndex(
           verb,
           (t) => entityNames.get(t),
           (w) => !!countOfWord(w),
+          (t) => actTerms.has(t),
+          (w) => prefixEntities.has(w.term) || /\d/.test(w.word),
         ))
           making.add(entity);
       const head = tokens[verb];

@@ -96,12 +96,27 @@ export function newRecordsAsked(
   verb: number,
   entityOf: (term: string) => string | undefined,
   isCount: (word: string) => boolean,
+  isAct: (term: string) => boolean,
+  isId: (word: RecordWord) => boolean,
 ): Set<string> {
   const head = words[verb];
   const entity = head?.latin ? entityOf(head.term) : undefined;
   const next = words[verb + 1]?.word ?? "";
-  return entity && (MAKING_NEXT.has(next) || isCount(next)) ? new Set([entity]) : new Set();
+  const thing = words[verb + 2];
+  if (!entity || !(MAKING_NEXT.has(next) || isCount(next)) || !thing) return new Set();
+  // Review 52b: what follows the count is a thing to make, not an act on one there ("order a
+  // cancellation of …", "order a return"), nor the record's own number ("order 2 arrived
+  // broken"); and no record id is named ("… of ord_pending").
+  const act = thing.latin && isAct(thing.term);
+  const told = /ed$/.test(thing.word) || SAYS_WHAT_HAPPENED.has(thing.word);
+  const id = words.some((w, i) => i > verb + 1 && isId(w) && !isCount(w.word));
+  return act || told || id ? new Set() : new Set([entity]);
 }
+
+/** Words after "order 2" that say what happened to it: it is the subject, no order to make. */
+const SAYS_WHAT_HAPPENED = new Set(
+  "never was is has had came still hasn wasn isn didn did does got".split(" "),
+);
 
 /**
  * Where the words ask to make a record of a kind (newRecordsAsked) and a capability makes one,

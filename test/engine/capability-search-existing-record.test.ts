@@ -55,6 +55,12 @@ describe("a record of the user's named with a verb done on it (capability search
     for (const [q, want] of [
       ["Order arrived broken, I want my money back", "after_sales"],
       ["order ord_paid: send it to my office instead", "change_delivery_address"],
+      // Review 52b: an act on one there, or the record's own number, is no order to make.
+      ["order a cancellation of ord_pending", "cancel_unpaid_order"],
+      ["order a replacement for the broken mug from ord_delivered", "after_sales"],
+      ["order 2 arrived broken", "after_sales"],
+      ["order a return for the kettle", "after_sales"],
+      ["order 2 arrived broken, I want my money back", "after_sales"],
     ] as const)
       expect(index.search(q, 3)[0]?.capability, q).toBe(want);
   });

@@ -6,10 +6,11 @@
  */
 
 import { POINTING_WORDS } from "../function-words";
+import { colonTopic } from "./colon-topic";
 import { maskQuotes, onlyQuoted } from "./mask-quotes";
 import { countOfWord } from "./number-words";
 import { repeatedRecord } from "./repeated-ask";
-import { toldContent, toldUntilOtherAsk } from "./told-content";
+import { opensOrder, toldContent, toldUntilOtherAsk } from "./told-content";
 
 export type ClauseRole = "request" | "situation";
 
@@ -31,6 +32,11 @@ export interface QueryClause {
    * ticket too", "same for the late delivery ticket"; repeated-ask.ts): an ask, whatever its role.
    */
   repeats?: true;
+  /**
+   * Words before a colon that say which record the order after it is about ("jo's billing
+   * problem: set the case to pending"; colon-topic.ts): a situation, never an ask of its own.
+   */
+  topic?: true;
 }
 
 // Punctuation and the conjunctions that join clauses ("…late and I want…", "…but nothing…"). A
@@ -98,8 +104,20 @@ function roleOf(clause: string): ClauseRole {
   // A count opens a noun phrase, the next of a list the ask before it takes ("order one backpack |
   // and one tee in size s"): played (set AD), it was offered as an exchange of a tee.
   if (countOfWord(/^[\p{L}\p{N}]+/u.exec(clause)?.[0] ?? "")) return "situation";
+  if (EN_POSSESSIVE.test(clause)) return "situation";
+  // A verb and its object open an order, whatever state the object's words then say ("give the
+  // case jo is handling to kim", "set the case still unassigned to pending"): in a review
+  // their "is" and "still" made each a situation, and the ask went unsaid.
+  if (opensOrder(clause) && !EN_NOT_ORDER_VERB.test(clause)) return "request";
   return EN_SUBJECT.test(clause) || EN_STATE.test(clause.replace(EN_RELATIVE, "")) ? "situation" : "request";
 }
+
+// A possessive opens a noun phrase, never an order ("jo's billing problem"): the record it
+// names, no ask (a review: its "problem" was read as resolving); "let's" asks.
+const EN_POSSESSIVE = /^(?!let['’]s\b)[\p{L}\p{N}_]+['’]s\b/u;
+// A first word that says how things stand, not what to do: an adverb ("apparently the parcel is
+// lost"; not "apply", "supply") or a verb said of someone ("seems the …", "says the …").
+const EN_NOT_ORDER_VERB = /^(?:\p{L}+(?<!pp)ly|\p{L}+[^s\P{L}]s)\b/u;
 
 /**
  * The clauses of a (lower-cased) query, each with its role; a lone clause is a request. What
@@ -125,7 +143,7 @@ function withRepeats(masked: string, clauses: QueryClause[]): QueryClause[] {
     const before = at >= 0 ? masked.slice(from, at) : "";
     if (at >= 0) from = at + c.text.length;
     const marked = /^\s*[?？]/.test(masked.slice(from));
-    if (c.told || c.detail) return c;
+    if (c.told || c.detail || c.topic) return c;
     const repeated = ask ? repeatedRecord(c.text, ask, before) : undefined;
     // "…, and the wrong size tee ticket, give it to sara": the record the next ask points back
     // at, said before it (review 49), no repeat of the ask before.
@@ -162,8 +180,9 @@ function clausesRead(lowerText: string): QueryClause[] {
   if (at > 0 && lowerText.slice(0, at).trim().split(/\s+/).length >= 3) {
     const after = lowerText.slice(at + 1);
     const ask = clausesOf(lowerText.slice(0, at));
-    // Only after an ask: "it arrived broken: send a new one" asks after its colon.
-    if (ask.some((c) => c.role === "request")) {
+    // Only after an ask: "it arrived broken: send a new one" asks after its colon. Nor where the
+    // words right before the colon are the topic of an order after it: that order is an ask.
+    if (ask.some((c) => c.role === "request") && !colonTopic(ask.at(-1)?.text ?? "", after)) {
       // A quote after the colon is the text the ask carries ("add a note: '…'"), as a message
       // told is; an order to the agent after it is another ask ("…', and set it to pending").
       if (onlyQuoted(after.trimStart().slice(0, 1))) {
@@ -188,8 +207,24 @@ function clausesRead(lowerText: string): QueryClause[] {
   }
   const clauses = clausesOf(lowerText);
   return withMessages(
-    clauses.length === 1 ? clauses.map((c) => ({ text: c.text, role: "request" as const })) : clauses,
+    clauses.length === 1
+      ? clauses.map((c) => ({ text: c.text, role: "request" as const }))
+      : withTopics(lowerText, clauses),
   );
+}
+
+/** The clauses, each right before a colon that is the topic of the order after it marked so (colon-topic.ts). */
+function withTopics(lowerText: string, clauses: QueryClause[]): QueryClause[] {
+  let from = 0;
+  return clauses.map((c) => {
+    const at = lowerText.indexOf(c.text, from);
+    if (at < 0) return c;
+    from = at + c.text.length;
+    const colon = /^\s*:\s/.exec(lowerText.slice(from));
+    return colon && colonTopic(c.text, lowerText.slice(from + colon[0].length))
+      ? { text: c.text, role: "situation" as const, topic: true as const }
+      : c;
+  });
 }
 
 /**

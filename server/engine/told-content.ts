@@ -105,17 +105,29 @@ export function toldUntilOtherAsk(told: string, ask?: string): { content: string
       const content = told.slice(0, at).trim();
       if (content) return { content, otherAsk: clause.trim() };
     }
-    const [verb = "", object = ""] = clause.split(/\s+/, 2).map((w) =>
+    if (!opensOrder(clause)) continue;
+    const content = told.slice(0, at).trim();
+    if (content) return { content, otherAsk: clause.trim() };
+  }
+  return { content: told.trim() };
+}
+
+/**
+ * Whether a clause opens with an order to the agent: a verb, no subject, then its object ("set
+ * it to pending", "and then close the ticket", "assign abc_4 to Kim"). A first word that is no
+ * verb of an order (a subject, a modal, a past form that states: "shipped it today") opens none.
+ */
+export function opensOrder(clause: string): boolean {
+  const [verb = "", object = ""] = clause
+    .replace(JOINERS, "")
+    .split(/\s+/, 2)
+    .map((w) =>
       w
         .toLowerCase()
         .replace(/[’]/g, "'")
         .replace(/[,;:.!?]+$/, ""),
     );
-    if (NOT_A_VERB.test(verb) || /ed$/.test(verb) || !OBJECT.test(object)) continue;
-    const content = told.slice(0, at).trim();
-    if (content) return { content, otherAsk: clause.trim() };
-  }
-  return { content: told.trim() };
+  return !NOT_A_VERB.test(verb) && !/ed$/.test(verb) && OBJECT.test(object);
 }
 
 /** A clause break: a mark, or a space before a word that joins clauses. */

@@ -194,4 +194,50 @@ describe("text the user quotes", () => {
       "request",
     ]);
   });
+
+  // A review: the words before the colon were read as the ask, the order after it as their text.
+  it("words before a colon that only name a record are the topic of the order after it", () => {
+    expect(
+      queryClauses(
+        "make the headphones ticket high priority. alice's lamp order problem: set the ticket to pending",
+      ),
+    ).toEqual([
+      { text: "make the headphones ticket high priority", role: "request" },
+      { text: "alice's lamp order problem", role: "situation", topic: true },
+      { text: "set the ticket to pending", role: "request" },
+    ]);
+    expect(queryClauses("lamp order problem: set it to pending").map((c) => [c.role, !!c.topic])).toEqual([
+      ["situation", true],
+      ["request", false],
+    ]);
+    // An ask before the colon keeps what follows as its text, an order or not.
+    expect(queryClauses("resolve ticket tkt_2: set it aside").map((c) => c.role)).toEqual([
+      "request",
+      "situation",
+    ]);
+    // A quote cut out of the words leaves "add a note: give …": the note is still the ask.
+    expect(queryClauses("add an internal note: give the ticket to sid").map((c) => c.role)).toEqual([
+      "request",
+      "situation",
+    ]);
+    expect(queryClauses("resolve the headphones ticket: parcel found").map((c) => c.role)).toEqual([
+      "request",
+      "situation",
+    ]);
+  });
+
+  it("a verb and its object ask, whatever state the object's words say; a possessive opens no ask", () => {
+    expect(queryClauses("pay, and give the ticket sara is handling to bella").map((c) => c.role)).toEqual([
+      "request",
+      "request",
+    ]);
+    expect(queryClauses("apparently the parcel is lost, refund me").map((c) => c.role)).toEqual([
+      "situation",
+      "request",
+    ]);
+    expect(queryClauses("alice's lamp order problem, resolve it").map((c) => c.role)).toEqual([
+      "situation",
+      "request",
+    ]);
+  });
 });

@@ -22,6 +22,11 @@ export interface AskSpan {
    * the index of the ask it repeats; `unclear`: its words pick no record ("the other one").
    */
   repeats?: { of: number; unclear: boolean };
+  /**
+   * The words before its colon that say which record it is about, as written ("Jo's billing
+   * problem: set the case to pending"; colon-topic.ts): its record is theirs, not the sentence's.
+   */
+  topic?: string;
 }
 
 /**
@@ -36,8 +41,17 @@ export function askSpans(intent: string, kind?: string): { lower: string; asks: 
   const asks: AskSpan[] = [];
   // The last ask said with a verb of its own: the one a clause that repeats an ask says again.
   let said: number | undefined;
+  // The topic said right before the clause read now, as written.
+  let topic: string | undefined;
   clauses.forEach((clause, i) => {
     const repeats = !!clause.repeats && said !== undefined;
+    const about = topic;
+    topic = undefined;
+    if (clause.topic) {
+      const t = lower.indexOf(clause.text, from);
+      if (t >= 0) topic = intent.slice(original(t), original(t + clause.text.length));
+      return;
+    }
     if (!repeats && (clause.role !== "request" || asksOnlyToRead(clause.text))) {
       // "…, find the tee ticket and the lamp one": what follows a reading says no change again.
       if (clause.role === "request" && !clause.repeats) said = undefined;
@@ -47,7 +61,15 @@ export function askSpans(intent: string, kind?: string): { lower: string; asks: 
     const at = lower.indexOf(clause.text, from);
     if (at < 0) {
       if (!repeats) said = asks.length;
-      asks.push({ clause, words: clause.text, at, end: -1, writtenAt: -1, writtenEnd: -1 });
+      asks.push({
+        clause,
+        words: clause.text,
+        at,
+        end: -1,
+        writtenAt: -1,
+        writtenEnd: -1,
+        ...(about ? { topic: about } : {}),
+      });
       return;
     }
     from = at + clause.text.length;
@@ -60,7 +82,15 @@ export function askSpans(intent: string, kind?: string): { lower: string; asks: 
       from = end + text.length;
     }
     const [writtenAt, writtenEnd] = [original(at), original(from)];
-    const span = { clause, words: intent.slice(writtenAt, writtenEnd), at, end: from, writtenAt, writtenEnd };
+    const span = {
+      clause,
+      words: intent.slice(writtenAt, writtenEnd),
+      at,
+      end: from,
+      writtenAt,
+      writtenEnd,
+      ...(about ? { topic: about } : {}),
+    };
     if (!repeats) {
       said = asks.length;
       asks.push(span);

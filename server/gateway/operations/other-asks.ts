@@ -1,6 +1,7 @@
 import type { NextAction } from "../../connectors/sdk/outcome";
 import type { CapabilityHit } from "../../engine/capability-search";
 import { wordTokens } from "../../engine/choice-words";
+import { topicBeforeColon } from "../../engine/colon-topic";
 import { countOfWord } from "../../engine/number-words";
 import { requestWords } from "../../engine/request-words";
 import { POINTING_WORDS } from "../../function-words";
@@ -69,17 +70,22 @@ export async function otherAsks(
   const more = all.length - asks.length;
   const spans = asks.map(({ at, end }) => ({ at, end }));
   const read = await Promise.all(
-    asks.map(async ({ clause, words, repeats }, i) => {
+    asks.map(async ({ clause, words: said, repeats, topic: saidTopic }, i) => {
+      const { words, topic } = saidTopic ? { words: said, topic: saidTopic } : topicBeforeColon(said);
       // The ask's own words: an id or an "it" inside the text it quotes ("add a note: 'sent it to
       // abc_5'") names no record of the ask.
       const own = requestWords(words);
-      const named = own.match(ID_SHAPE)?.[0];
+      // Its topic ("Jo's billing problem: set the case to pending") says which record it
+      // is about: the one its id names, else one its words pick, never the sentence's (a review).
+      const ownId = own.match(ID_SHAPE)?.[0];
+      const named = ownId ?? topic?.match(ID_SHAPE)?.[0];
       // An ask said again names another record than the one it repeats: never the started one.
       // "The ticket" said bare points back as "it" does (says-kind-bare.ts).
       const ownHead = askHead(own) ?? own;
       const kind = started.entity && kindWord(started.entity.type);
       const points =
         !repeats &&
+        !topic &&
         (pointsBack(requestWords(clause.text)) ||
           (!named &&
             !!started.entity &&
@@ -87,7 +93,7 @@ export async function otherAsks(
       const record = named ?? (points ? started.entity?.id : undefined);
       // The record's id beside the words names its kind, as start_action by words reads it.
       const fitting = async (text: string) =>
-        (await search(record && !named ? `${text} ${record}` : text)).filter(
+        (await search(record && !ownId ? `${text} ${record}` : text)).filter(
           (h) => !h.not_for?.length && !h.topic_only && !h.off_topic,
         );
       const hits = await fitting(words);
@@ -107,7 +113,7 @@ export async function otherAsks(
           : !repeats &&
             (covers(started, [...hits, ...headHits], best, record, named) ||
               settingShare(words, setWords) >= (best ? 1 : 0.5));
-      return { words, best, done, record, named, points, repeats };
+      return { words, best, done, record, named, points, repeats, topic };
     }),
   );
   // An ask said again that no capability's words fit alone is still the ask it repeats: its call
@@ -122,8 +128,13 @@ export async function otherAsks(
   const others = read
     .map((r, i) => ({ ...r, i }))
     .filter((r) => !r.done)
-    .map(({ words, best, record, named, points, repeats, i }): OtherAsk => {
+    .map(({ words: own, best, record, named, points, repeats, topic, i }): OtherAsk => {
+      // Said with its topic, so that the call's words pick the record the user's did.
+      const words = topic ? `${topic}: ${own}` : own;
       if (!best) return { words };
+      // A topic that names no record by its id leaves which one to the words: the call is
+      // offered with them and no record, never run here on a guess.
+      if (topic && !named) return { words, capability: best.capability };
       // "And the other one too": which record is the user's to say; its call is offered, never run.
       if (repeats?.unclear) return { words, capability: best.capability, unclear: true };
       // "It" past another record the words name ("do X to A, and as for B, give it to Y") may
@@ -213,6 +224,8 @@ function leavesRecordUnsaid(head: string, type: string): boolean {
     words.length > 0 &&
     !/[\u3400-\u9fff]/.test(head) &&
     !ID_SHAPE.test(head) &&
+    // A possessive picks as "my" does ("Jo's order"): a review saw it pinned to the started record.
+    !/\p{L}['’]s\b/u.test(head) &&
     !words.some((w) => PICKING.has(w) || isKindWord(w, kind))
   );
 }

@@ -42,6 +42,9 @@ export function countInWords(
   const naming = row ? parts.find((p) => wordTokens(p).some((t) => row.tokens.has(t))) : undefined;
   const part = naming ?? request;
   const said = wordTokens(part);
+  // A number no count reads whole ("-3", "1e9", "2.5") is no count: the agent asks (review 52c:
+  // "add -3 mugs" set five, "add 1e9 mugs" three).
+  if (/-\s*\d|\d[eE][+-]?\d|\d[.,]\d/.test(part)) return undefined;
   const n = saidCount(part);
   if ((rule.none ?? []).some((p) => saysPhrase(said, p))) return n !== undefined && n < held ? held - n : 0;
   if ((rule.more ?? []).some((p) => saysPhrase(said, p))) return held + (n ?? 1);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { approve } from "../gateway/gateway-world";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 type Json = Record<string, unknown>;
@@ -7,10 +8,11 @@ type Json = Record<string, unknown>;
  * Issue 23 (set AG, task 7): "Take the tee out of my cart" searched for a capability that changes
  * the cart and found only checkout; the model gave up after two calls, where the REST wrapper did
  * it in one. update_cart sets a product's quantity in the caller's own cart (0 removes it), from
- * the user's words in one start_action, with no approval (it buys nothing) and typed refusals.
+ * the user's words in one start_action, once the user approves it on their own screen (review
+ * 52c: words that never asked for it ran it when it needed nobody), with typed refusals.
  * Alice's cart: 2 × prod_mug, 1 × prod_tee. Real MCP client, gateway and legacy service.
  */
-describe("changing the caller's cart in one call", () => {
+describe("changing the caller's cart in one call, on the user's approval", () => {
   let w: McpWorld;
   beforeAll(async () => {
     w = await createMcpWorld("sqlite");
@@ -25,17 +27,23 @@ describe("changing the caller's cart in one call", () => {
     const body = (await res.json()) as { items: Array<{ product_id: string; quantity: number }> };
     return Object.fromEntries(body.items.map((i) => [i.product_id, i.quantity]));
   };
+  /** The action waits for the user, the cart untouched; the user's approval runs it. */
+  const approved = async (result: Awaited<ReturnType<typeof start>>, before: Json) => {
+    const s = sc(result);
+    expect(s, text(result)).toMatchObject({ capability: "update_cart", status: "awaiting_approval" });
+    expect(await cartOf("cus_alice")).toEqual(before);
+    const decided = await approve(w, String(s.action_id));
+    expect(decided.result?.outcome, JSON.stringify(decided)).toBe("applied");
+  };
   const start = async (intent: string) =>
     (await w.connect(w.keys.alice)).callTool({ name: "start_action", arguments: { intent } });
 
   it.each([
     ["Take the tee out of my cart", { prod_mug: 2 }],
     ["remove the mug from my cart", { prod_tee: 1 }],
-  ])("'%s' changes the cart at once, as the words say", async (intent, after) => {
+  ])("'%s' changes the cart as the words say, once the user approves", async (intent, after) => {
     const others = await cartOf("cus_adam");
-    const result = await start(intent);
-    const s = sc(result);
-    expect(s, text(result)).toMatchObject({ capability: "update_cart", status: "completed" });
+    await approved(await start(intent), { prod_mug: 2, prod_tee: 1 });
     expect(await cartOf("cus_alice")).toEqual(after);
     // Nobody else's cart moved.
     expect(await cartOf("cus_adam")).toEqual(others);
@@ -58,7 +66,7 @@ describe("changing the caller's cart in one call", () => {
         name: "start_action",
         arguments: { capability: "update_cart", intent },
       });
-      expect(sc(named), text(named)).toMatchObject({ capability: "update_cart", status: "completed" });
+      await approved(named, { prod_mug: 2, prod_tee: 1 });
       expect(await cartOf("cus_alice")).toEqual(after);
     },
   );
@@ -100,7 +108,7 @@ describe("changing the caller's cart in one call", () => {
       name: "start_action",
       arguments: { capability: "update_cart", patch: { product_id: "prod_hoodie", quantity: 2 } },
     });
-    expect(sc(ok), text(ok)).toMatchObject({ status: "completed" });
+    await approved(ok, { prod_mug: 2, prod_tee: 1 });
     expect(await cartOf("cus_alice")).toEqual({ prod_mug: 2, prod_tee: 1, prod_hoodie: 2 });
     expect(await cartOf("cus_adam")).toEqual(before);
   });
@@ -115,4 +123,30 @@ describe("changing the caller's cart in one call", () => {
     expect(first(await found("remove item from cart"))).toBe("update_cart");
     expect(first(await found("Buy what's in my cart"))).toBe("checkout");
   });
+
+  // Review 52c: each ran at once when the change needed nobody; now nothing moves before the
+  // user's own approval, whose screen shows the line and the count.
+  it.each([
+    [{ intent: "should I remove the mug from my cart?" }],
+    [{ intent: "remove the mug from Adam's cart" }],
+    [{ capability: "update_cart", intent: "don't remove the mug" }],
+  ])("words that did not ask for it change nothing: %j", async (args) => {
+    const adam = await cartOf("cus_adam");
+    const result = await (await w.connect(w.keys.alice)).callTool({ name: "start_action", arguments: args });
+    expect(sc(result).status, text(result)).not.toBe("completed");
+    expect(await cartOf("cus_alice")).toEqual({ prod_mug: 2, prod_tee: 1 });
+    expect(await cartOf("cus_adam")).toEqual(adam);
+  });
+
+  it.each(["add -3 mugs to my cart", "add 1e9 mugs to my cart", "add 2.5 mugs to my cart"])(
+    "a number no count reads whole is never taken as one: %s",
+    async (intent) => {
+      const result = await (await w.connect(w.keys.alice)).callTool({
+        name: "start_action",
+        arguments: { capability: "update_cart", intent },
+      });
+      expect(sc(result).status, text(result)).not.toBe("awaiting_approval");
+      expect(await cartOf("cus_alice")).toEqual({ prod_mug: 2, prod_tee: 1 });
+    },
+  );
 });

@@ -102,9 +102,11 @@ export const updateCart = defineCapability<ShopAdapter>({
   policy: {
     effect: "write",
     permission: "shop.cart.update",
-    // It buys nothing: checkout, which pays, is where a person approves. The engine still runs
-    // it at once only on the product the user's words named, else it asks.
-    approval: "never",
+    // It buys nothing, yet a person approves it: review 52c found words that did not ask for it
+    // ran it at once ("should I remove the mug from my cart?", "remove the mug from Adam's cart"
+    // on the caller's own, "don't remove the mug" with the capability named). The person's
+    // screen shows exactly the line and the count; nothing the model says changes a cart.
+    approval: "always",
     audit: "full",
     ...SHOP_POLICY,
   },

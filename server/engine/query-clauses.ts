@@ -163,9 +163,17 @@ function withRepeats(masked: string, clauses: QueryClause[]): QueryClause[] {
  * reassigned the ticket at once).
  */
 export function onlyAsksToKnow(lowerText: string): boolean {
-  const clauses = questionsOf(maskQuotes(lowerText).masked);
+  // "Should I …?" asks the agent's advice, not for the change (review 52c: "should I set the
+  // ticket to pending?" set it), though it stays an ask another change's words may offer.
+  const clauses = questionsOf(maskQuotes(lowerText).masked).map((c) => ({
+    ...c,
+    question: c.question || (c.marked && SEEKS_ADVICE.test(c.text)),
+  }));
   return clauses.some((c) => c.question) && clauses.every((c) => c.question || c.role !== "request");
 }
+
+/** A question asking whether to do something ("should we …?"), never an order to do it. */
+const SEEKS_ADVICE = /^(?:(?:so|and|but|then)\s+)?(?:should|shall|must)\s+(?:i|we)\b/;
 
 /** Whether a clause's words point back at a record said before ("give it to sara"). */
 function pointsBackIn(text: string): boolean {
@@ -298,7 +306,7 @@ function clausesOf(lowerText: string): QueryClause[] {
   );
 }
 
-function questionsOf(lowerText: string): Array<QueryClause & { question: boolean }> {
+function questionsOf(lowerText: string): Array<QueryClause & { question: boolean; marked: boolean }> {
   // A question mark ends its clause and makes it a question even without a question word.
   const parts = lowerText
     .replace(/[?？]/g, "\u0001,")
@@ -308,7 +316,12 @@ function questionsOf(lowerText: string): Array<QueryClause & { question: boolean
   const clauses = parts.map((p) => {
     const text = p.replaceAll("\u0001", "").trim();
     const marked = p.includes("\u0001");
-    return { text, role: marked ? ("request" as const) : roleOf(text), question: isQuestion(text, marked) };
+    return {
+      text,
+      role: marked ? ("request" as const) : roleOf(text),
+      question: isQuestion(text, marked),
+      marked,
+    };
   });
   return clauses;
 }

@@ -1,3 +1,4 @@
+import { countOfWord } from "../number-words";
 import { words } from "./route-words";
 
 /**
@@ -35,22 +36,8 @@ const DAY = 24 * HOUR;
 
 const UNIT = "(minute|min|hour|hr|day|week|month|year)s?";
 const COUNT = "(\\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|couple of)";
-const NUMBERS: Record<string, number> = {
-  a: 1,
-  an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  twelve: 12,
-  "couple of": 2,
-};
+/** The count a window's words say: the shared count words, "couple of", or digits. */
+const countOf = (word: string): number => (word === "couple of" ? 2 : (countOfWord(word) ?? Number(word)));
 
 /** A moment `count` units before `now` (months and years by the calendar). */
 function back(now: number, count: number, unit: string): number {
@@ -90,12 +77,12 @@ const FORMS: Form[] = [
     pattern: new RegExp(
       `\\b(?:(?:in|within|during|over|from|for)\\s+)?(?:the\\s+)?(?:last|past)\\s+(?:${COUNT}\\s+)?${UNIT}\\b`,
     ),
-    window: (m, now) => ({ since: back(now, m[1] ? (NUMBERS[m[1]] ?? Number(m[1])) : 1, m[2] ?? "day") }),
+    window: (m, now) => ({ since: back(now, m[1] ? countOf(m[1]) : 1, m[2] ?? "day") }),
   },
   {
     // "older than 2 weeks", "more than 3 days ago", "over a month old"
     pattern: new RegExp(`\\b(?:older than|more than|over)\\s+${COUNT}\\s+${UNIT}(?:\\s+(?:ago|old))?\\b`),
-    window: (m, now) => ({ before: back(now, NUMBERS[m[1] ?? ""] ?? Number(m[1]), m[2] ?? "day") }),
+    window: (m, now) => ({ before: back(now, countOf(m[1] ?? ""), m[2] ?? "day") }),
   },
   {
     pattern: /\b(?:since|from)\s+yesterday\b/,

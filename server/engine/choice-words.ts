@@ -2,8 +2,8 @@
 import { z } from "zod";
 import { withoutDenied, withoutDeniedCarried } from "../connectors/sdk/negated-words";
 import { recordEvents, type StatusLifecycle, stateOf } from "../connectors/sdk/record-events";
+import { countIn } from "../number-words";
 import { maskQuotes, QUOTED, quoteMarks } from "./mask-quotes";
-import { countIn } from "./number-words";
 import { pricedInWords } from "./price-words";
 import { toldContent, toldMessage, toldUntilOtherAsk } from "./told-content";
 

@@ -1,6 +1,6 @@
 import type { AnyCapability, Values } from "../connectors/sdk/define-capability";
+import { countOfWord } from "../number-words";
 import { choicesFor, requestParts, wordTokens } from "./choice-words";
-import { countOfWord } from "./number-words";
 
 /** A count said as a number ("2", "two"), never "a"/"an", which only says which thing. */
 function saidCount(part: string): number | undefined {

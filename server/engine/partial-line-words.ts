@@ -2,9 +2,9 @@ import type { z } from "zod";
 import type { AnyCapability } from "../connectors/sdk/define-capability";
 import { money } from "../connectors/sdk/markdown";
 import type { ValidationError } from "../connectors/sdk/outcome";
+import { countOfWord } from "../number-words";
 import type { ChoiceRow } from "./choice-words";
 import { idListParts } from "./id-list-words";
-import { countOfWord } from "./number-words";
 
 /** Where a line says how many it holds, the most usual first. */
 const QUANTITY_KEYS = ["quantity", "qty", "count"];

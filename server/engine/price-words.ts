@@ -1,4 +1,4 @@
-import { countOfWord, placeOfWord } from "./number-words";
+import { countOfWord, placeOfWord } from "../number-words";
 
 /**
  * What a price reading needs of a choice row (choice-words.ts's ChoiceRow has it): its value, its

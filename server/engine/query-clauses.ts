@@ -6,9 +6,9 @@
  */
 
 import { POINTING_WORDS } from "../function-words";
+import { countOfWord } from "../number-words";
 import { colonTopic } from "./colon-topic";
 import { maskQuotes, onlyQuoted } from "./mask-quotes";
-import { countOfWord } from "./number-words";
 import { repeatedRecord } from "./repeated-ask";
 import { opensOrder, toldContent, toldUntilOtherAsk } from "./told-content";
 

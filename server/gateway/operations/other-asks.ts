@@ -2,9 +2,9 @@ import type { NextAction } from "../../connectors/sdk/outcome";
 import type { CapabilityHit } from "../../engine/capability-search";
 import { wordTokens } from "../../engine/choice-words";
 import { topicBeforeColon } from "../../engine/colon-topic";
-import { countOfWord } from "../../engine/number-words";
 import { requestWords } from "../../engine/request-words";
 import { POINTING_WORDS } from "../../function-words";
+import { countOfWord } from "../../number-words";
 import { askSpans } from "./ask-spans";
 import { saysKindBare } from "./says-kind-bare";
 

@@ -45,6 +45,8 @@ export function countInWords(
   // A number no count reads whole ("-3", "1e9", "2.5") is no count: the agent asks (review 52c:
   // "add -3 mugs" set five, "add 1e9 mugs" three).
   if (/-\s*\d|\d[eE][+-]?\d|\d[.,]\d/.test(part)) return undefined;
+  // Nor where the words deny it ("don't remove the mug"): review 52c read "remove" past its "don't".
+  if (/\b(?:not|never|don['’]?t|dont|no longer)\b/.test(part.toLowerCase())) return undefined;
   const n = saidCount(part);
   if ((rule.none ?? []).some((p) => saysPhrase(said, p))) return n !== undefined && n < held ? held - n : 0;
   if ((rule.more ?? []).some((p) => saysPhrase(said, p))) return held + (n ?? 1);

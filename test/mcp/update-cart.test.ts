@@ -149,4 +149,13 @@ describe("changing the caller's cart in one call, on the user's approval", () =>
       expect(await cartOf("cus_alice")).toEqual({ prod_mug: 2, prod_tee: 1 });
     },
   );
+
+  it("'don't remove the mug', the capability named, sets no count from 'remove': the agent asks", async () => {
+    const result = await (await w.connect(w.keys.alice)).callTool({
+      name: "start_action",
+      arguments: { capability: "update_cart", intent: "don't remove the mug" },
+    });
+    expect(sc(result).status, text(result)).not.toBe("awaiting_approval");
+    expect(await cartOf("cus_alice")).toEqual({ prod_mug: 2, prod_tee: 1 });
+  });
 });

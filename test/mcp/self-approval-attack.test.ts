@@ -26,6 +26,8 @@ const SCENARIOS: Record<
   },
   after_sales: { who: "alice", entity_id: "ord_paid", patch: { reason: "changed my mind" } },
   pay_order: { who: "alice", entity_id: "ord_pending", patch: { payment_type: "balance" } },
+  // The caller's own cart: the user approves (review 52c).
+  update_cart: { who: "alice", patch: { product_id: "prod_tee", quantity: 0 } },
   // Across teams (billing → shipping): the policy asks an admin.
   assign_ticket: { who: "sam", entity_id: "tkt_1", patch: { assignee_id: "tm_sid" } },
   // Moving work to another team is that team's lead's call: an admin approves.

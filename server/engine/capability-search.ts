@@ -9,7 +9,7 @@ import { type ChineseSplit, chineseTerms } from "./chinese-terms";
 import { describeInputs } from "./describe-inputs";
 import { existingRecordsNamed, newRecordsAsked, overExisting, overNew } from "./existing-record-words";
 import { declaredOptInFields, declaredPaidFields } from "./paid-choices";
-import { queryClauses } from "./query-clauses";
+import { type QueryClause, queryClauses } from "./query-clauses";
 import { requestWords } from "./request-words";
 import { saidByLine } from "./said-by-words";
 
@@ -165,6 +165,26 @@ function verbPosition(tokens: Token[]): number {
 /** An English word one "s" longer than its stem ("orders", "tickets"). */
 function isPlural(token: Token | undefined): boolean {
   return !!token?.latin && token.word === `${token.term}s`;
+}
+
+/**
+ * The clauses of the words with ids cut to their prefix, each with the role its clause has where
+ * the ids are whole: "comment on abc_2: …" read as "comment on abc: …" named no record, and the
+ * clause reader took the words before the colon for a topic (review 52c: the comment was lost).
+ */
+function withRolesOf(cut: QueryClause[], whole: QueryClause[]): QueryClause[] {
+  if (cut.length !== whole.length) return cut;
+  return cut.map((c, i) => {
+    const w = whole[i] as QueryClause;
+    const { topic: _t, detail: _d, told: _o, ...text } = c;
+    return {
+      ...text,
+      role: w.role,
+      ...(w.topic ? { topic: true } : {}),
+      ...(w.detail ? { detail: true } : {}),
+      ...(w.told ? { told: true } : {}),
+    };
+  });
 }
 
 function normalize(text: string): string {
@@ -489,6 +509,7 @@ export function buildCapabilityIndex(
   /** Each query term with its weight: what is asked for counts fully, topic and situation less. */
   const weigh = (
     query: string,
+    uncut: string = query,
   ): {
     weights: Map<string, number>;
     named: Set<string>;
@@ -525,7 +546,7 @@ export function buildCapabilityIndex(
       own.add(t);
       weights.set(t, Math.max(weights.get(t) ?? 0, w));
     };
-    const clauses = queryClauses(normalize(query));
+    const clauses = withRolesOf(queryClauses(normalize(query)), queryClauses(normalize(uncut)));
     const mixed = clauses.some((c) => c.role === "situation") && clauses.some((c) => c.role === "request");
     for (const clause of clauses) {
       const role = mixed && clause.role === "situation" ? SITUATION_WEIGHT : 1;
@@ -595,7 +616,7 @@ export function buildCapabilityIndex(
 
   return {
     search(query, limit = 5) {
-      const weighed = weigh(requestWords(query, idPrefixList));
+      const weighed = weigh(requestWords(query, idPrefixList), requestWords(query));
       const { weights, named, clauses } = weighed;
       // A request the catalog knows no word of ("…, use my balance") says nothing of what is
       // asked: the situation's words do ("my order is waiting for payment"), so a capability they

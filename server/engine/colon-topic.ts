@@ -33,7 +33,11 @@ export function namesOnly(before: string): boolean {
     .split(/\s+/)
     .map((w) => w.replace(/[,;:.!?]+$/, ""));
   const first = words[0] ?? "";
-  if (ID.test(first) || POSSESSIVE.test(first) || !opensOrder(`${first} it`)) return true;
+  if (ID.test(first) || POSSESSIVE.test(first)) return true;
+  // Words that name a record's id after their first ask about it, whatever word opens them
+  // ("comment on abc_2: …", "note for abc_9: …"): review 52c found such asks read as topics.
+  if (words.slice(1).some((w) => ID.test(w) || /\d/.test(w))) return false;
+  if (!opensOrder(`${first} it`)) return true;
   // A verb before a new thing ("add a note: …") or a record's id ("resolve ticket abc_2: …") asks.
   return !DETERMINER.test(words[1] ?? "") && !words.slice(1).some((w) => ID.test(w));
 }

@@ -95,4 +95,30 @@ describe("words before a colon name the record the ask after it is about (MCP ov
     expect(call?.args, text(out)).toEqual({ capability, intent: intent.slice(intent.indexOf(" and ") + 5) });
     expect(await ticket("tkt_2")).toMatchObject({ status: "open", priority: "high", assignee_id: "tm_sid" });
   });
+
+  // Review 52c: words naming a record's id before the colon are the ask, whatever word opens them;
+  // read as topics, each answered "no capability does what these words ask" (search sees the id
+  // cut to its prefix, so the roles come from the words with the id whole).
+  it.each([
+    ["Comment on tkt_2: please resend the tracking link", "comment_ticket"],
+    ["Note for tkt_9: please send the L size", "comment_ticket"],
+    ["Resolve tkt_1: refund the duplicate charge", "resolve_ticket"],
+    ["Reply on tkt_3: please send the kettle back", "comment_ticket"],
+  ])("%s: starts %s", async (intent, capability) => {
+    const sam = await w.connect(w.keys.sam);
+    const out = await sam.callTool({ name: "start_action", arguments: { intent, dry_run: true } });
+    expect(sc(out).capability, text(out)).toBe(capability);
+  });
+
+  // Review 52d: a second ask naming a record before its colon and ordering after it ran what the
+  // words before the colon matched ("problem": a resolve) on that record, with the order as its
+  // resolution. Which of the two is the ask is a guess: it is offered, never run in the call.
+  it("'… Problem with tkt_1: set it to pending' runs nothing on tkt_1", async () => {
+    const { out } = await start(
+      "Make the headphones ticket high priority. Problem with tkt_1: set it to pending",
+    );
+    expect(sc(out).status, text(out)).toBe("completed");
+    expect(sc(out).also_done, text(out)).toBeUndefined();
+    expect(await ticket("tkt_1")).toMatchObject({ status: "open" });
+  });
 });

@@ -3,6 +3,7 @@ import type { CapabilityHit } from "../../engine/capability-search";
 import { wordTokens } from "../../engine/choice-words";
 import { topicBeforeColon } from "../../engine/colon-topic";
 import { requestWords } from "../../engine/request-words";
+import { opensOrder } from "../../engine/told-content";
 import { POINTING_WORDS } from "../../function-words";
 import { countOfWord } from "../../number-words";
 import { askSpans } from "./ask-spans";
@@ -149,10 +150,23 @@ export async function otherAsks(
       const span = spans[i];
       const sentence = span && span.end >= 0 ? lower.slice(span.end).match(/[.!?]/)?.[0] : undefined;
       const lead = span && span.at >= 0 ? lower.slice(Math.max(spans[i - 1]?.end ?? 0, 0), span.at) : "";
+      // Nor one whose words name something before a colon and order after it ("problem with
+      // abc_1: set it to pending"): which of the two is the ask is a guess (review 52d: its
+      // "problem" resolved abc_1 with "set it to pending" as the resolution).
+      const colon = /:\s/.exec(words);
+      const ordersAfterColon =
+        !!colon &&
+        opensOrder(
+          words
+            .slice(colon.index + 1)
+            .trim()
+            .toLowerCase(),
+        );
       const now =
         !LATER.test(requestWords(words)) &&
         sentence !== "?" &&
-        !HEDGED.test(`${lead} ${requestWords(words)}`);
+        !HEDGED.test(`${lead} ${requestWords(words)}`) &&
+        !ordersAfterColon;
       const alone = best.requires_approval !== true && now ? { unapproved: true as const } : {};
       // A pointing word means the started record only where the capability is for its kind.
       const sameKind = !record || record !== started.entity?.id || best.applies_to === started.entity.type;

@@ -546,7 +546,9 @@ export function buildCapabilityIndex(
       own.add(t);
       weights.set(t, Math.max(weights.get(t) ?? 0, w));
     };
-    const clauses = withRolesOf(queryClauses(normalize(query)), queryClauses(normalize(uncut)));
+    // The words with ids whole are read a second time only where an id was cut (a hot path).
+    const cut = queryClauses(normalize(query));
+    const clauses = uncut === query ? cut : withRolesOf(cut, queryClauses(normalize(uncut)));
     const mixed = clauses.some((c) => c.role === "situation") && clauses.some((c) => c.role === "request");
     for (const clause of clauses) {
       const role = mixed && clause.role === "situation" ? SITUATION_WEIGHT : 1;

@@ -5,7 +5,7 @@ import { type NarrowedListing, withParams } from "./listing-words";
 import { navigate } from "./navigate";
 import type { BrowsePage } from "./render-page";
 import { words } from "./route-words";
-import { cells, cellValue, firstTable } from "./table-cells";
+import { cells, cellValue, firstTable, withKeptRows } from "./table-cells";
 
 /** Rows a listing shows at most on one page (listPage's and imported listings' `per_page` ceiling). */
 const WHOLE_PAGE = 50;
@@ -97,27 +97,11 @@ export async function amountRows(
     const amount = cellAmount(cells(l)[at] ?? "");
     return amount !== null && withinBound(amount, bound);
   });
-  const goneIds = new Set(body.filter((l) => !kept.includes(l)).map((l) => cellValue(cells(l)[0] ?? "")));
   const sample = cells(body[0] ?? "")[at] ?? "";
   const said = `${column} ${boundText(bound, (n) => writtenLike(cellValue(sample), n))}`;
   const read = rowsRead(page, body.length);
-  const markdown = [
-    ...lines.slice(0, table.head),
-    ...(kept.length ? [...lines.slice(table.head, table.head + 2), ...kept] : ["_(none)_"]),
-    ...lines.slice(table.end),
-  ]
-    .join("\n")
-    .replace(
-      /^Page (\d+) · (\d+) in all/m,
-      (_all, n: string, total: string) => `Page ${n} · ${kept.length} shown · ${total} in all`,
-    );
   return {
-    page: {
-      ...page,
-      markdown,
-      rows: kept.length,
-      ...(page.items ? { items: page.items.filter((i) => !goneIds.has(i.id)) } : {}),
-    },
+    page: withKeptRows(page, table, kept),
     said: `Filtered: ${said} (${read}).`,
   };
 }

@@ -21,3 +21,34 @@ export function firstTable(lines: readonly string[]): { head: number; names: str
   while (end < lines.length && lines[end]?.startsWith("|")) end++;
   return { head, names: cells(lines[head] ?? ""), end };
 }
+
+/**
+ * The page with only the `kept` rows of its first table (`_(none)_` where none is), the footer
+ * counting them ("Page 1 · 3 shown · 8 in all"), and its items without the rows left out: what
+ * a filter applied to the rows read (amounts, time windows) shows.
+ */
+export function withKeptRows<P extends { markdown: string; items?: Array<{ id: string }> }>(
+  page: P,
+  table: { head: number; end: number },
+  kept: readonly string[],
+): P & { rows: number } {
+  const lines = page.markdown.split("\n");
+  const body = lines.slice(table.head + 2, table.end);
+  const goneIds = new Set(body.filter((l) => !kept.includes(l)).map((l) => cellValue(cells(l)[0] ?? "")));
+  const markdown = [
+    ...lines.slice(0, table.head),
+    ...(kept.length ? [...lines.slice(table.head, table.head + 2), ...kept] : ["_(none)_"]),
+    ...lines.slice(table.end),
+  ]
+    .join("\n")
+    .replace(
+      /^Page (\d+) · (?:\d+ shown · )?(\d+) in all/m,
+      (_all, n: string, total: string) => `Page ${n} · ${kept.length} shown · ${total} in all`,
+    );
+  return {
+    ...page,
+    markdown,
+    rows: kept.length,
+    ...(page.items ? { items: page.items.filter((i) => !goneIds.has(i.id)) } : {}),
+  };
+}

@@ -5,7 +5,7 @@ import { rowsRead } from "./amount-rows";
 import { namedEventColumns } from "./event-time-columns";
 import type { BrowsePage } from "./render-page";
 import { sortFromWords } from "./sort-words";
-import { cells, cellValue, firstTable } from "./table-cells";
+import { cells, cellValue, firstTable, withKeptRows } from "./table-cells";
 import { boundsText, inWindow, type TimeWindow } from "./time-window-words";
 
 /** Filters a line names to narrow a listing by, at most. */
@@ -115,7 +115,6 @@ export function timeWindowRows(
     return true;
   });
   const gone = body.length - kept.length;
-  const goneIds = new Set(body.filter((l) => !kept.includes(l)).map((l) => cellValue(cells(l)[0] ?? "")));
   const whole = typeof full.total === "number" && full.rows === full.total;
   const count = kept.length ? `${kept.length} row${kept.length === 1 ? "" : "s"}` : "no row";
   const dayOnly = unsure.length
@@ -130,17 +129,9 @@ export function timeWindowRows(
   const short = asked > read;
   const nextLink = /\s*·\s*\[Next page\]\(([^)\s]+)\)/;
   const skipping = short ? nextLink.exec(full.markdown)?.[1] : undefined;
-  const markdown = [
-    ...lines.slice(0, table.head),
-    ...(kept.length ? [...lines.slice(table.head, table.head + 2), ...kept] : ["_(none)_"]),
-    ...lines.slice(table.end),
-  ]
-    .join("\n")
+  const cut = withKeptRows(page, table, kept);
+  const markdown = cut.markdown
     .replace(skipping ? nextLink : /$^/, "")
-    .replace(
-      /^Page (\d+) · (?:\d+ shown · )?(\d+) in all/m,
-      (_all, n: string, total: string) => `Page ${n} · ${kept.length} shown · ${total} in all`,
-    )
     .replace(
       /^(Page \d+ · )?\d+ shown(?: of (\d+) in this answer)?(?=$| · (?!\d+ in all))/m,
       (_all, at: string | undefined, answer: string | undefined) =>
@@ -155,11 +146,9 @@ export function timeWindowRows(
   const line = `${said} (${code(column)} ${boundsText(window)}; ${rowsRead(full, read)}): ${count}; ${gone} left out.${dayOnly}${skipped}`;
   return {
     page: {
-      ...page,
+      ...cut,
       markdown,
-      rows: kept.length,
-      ...(page.items ? { items: page.items.filter((i) => !goneIds.has(i.id)) } : {}),
-      ...(skipping ? { links: page.links.filter((l) => l !== skipping) } : {}),
+      ...(skipping ? { links: cut.links.filter((l) => l !== skipping) } : {}),
     },
     said: whole ? line : `${line} ${notWhole(full, route, isCreationKey(column))}`,
   };

@@ -77,6 +77,7 @@ describe("time-window words filter a listing by its time column (real MCP client
     const monday = new Date(since);
     expect(monday.getUTCDay()).toBe(1);
     expect(monday.getUTCHours() * 60 + monday.getUTCMinutes()).toBe(0);
+    // The stated bound is this week's Monday (no timing: a date within the last seven days).
     expect(Date.now() - since).toBeLessThan(7 * DAY);
     expect(ids(page).sort()).toEqual(createdIn(since));
     expect(page).toContain("Created this week (`created_at` since ");

@@ -25,7 +25,8 @@
 //
 // The session (URLs, the agent key, the person's password) is kept in D/play.json (default
 // /tmp/signpost-agent-play, mode 0600); every call is appended to D/calls.jsonl with the arguments
-// the agent sent (a confusing moment is then replayed with the very words). Tokens are
+// the agent sent and the text it read (a confusing moment is then replayed with the very words,
+// and a round's tokens can be traced to the answers that spent them). Tokens are
 // counted as `npm run bench` counts them (o200k): definitions once per mode, as the tools'
 // JSON; each answer as the text a model reads.
 import { spawn } from "node:child_process";
@@ -250,6 +251,7 @@ async function call(tool: string | undefined, json: string | undefined): Promise
       args,
       tokens: encode(text).length,
       unapproved: agent.unapproved.length,
+      text,
     });
   } else {
     if (existsSync(pendingFile))
@@ -280,7 +282,7 @@ async function call(tool: string | undefined, json: string | undefined): Promise
       return;
     }
     text = textOf(r);
-    logCall({ mode: signpostMode, kind: "call", tool, args, tokens: encode(text).length });
+    logCall({ mode: signpostMode, kind: "call", tool, args, tokens: encode(text).length, text });
   }
   console.log(text);
 }
@@ -331,7 +333,7 @@ async function resume(decline: boolean): Promise<void> {
     throw new Error(`the retried call asked again: ${JSON.stringify(r.inputRequests)}`);
   const text = textOf(r);
   // The same model call: its tokens are added, the call is not counted twice.
-  logCall({ mode: signpostMode, kind: "resumed", tool: pending.tool, tokens: encode(text).length });
+  logCall({ mode: signpostMode, kind: "resumed", tool: pending.tool, tokens: encode(text).length, text });
   console.log(text);
 }
 

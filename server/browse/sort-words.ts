@@ -17,6 +17,9 @@ interface Ask {
   descending: boolean;
 }
 
+/** Verbs for a record's coming into being, as "most recently …" says them. */
+const CREATED = "(?:created|opened|placed|raised|filed|submitted|added|made)";
+
 const ASKS: Ask[] = [
   {
     pattern:
@@ -31,7 +34,12 @@ const ASKS: Ask[] = [
     descending: true,
   },
   {
-    pattern: /\b(newest|latest|most recent|most recently created|youngest)\b/gi,
+    // "most recently opened", "opened most recently": a record's coming into being, never its
+    // last change ("most recently updated" is no age, so it stays unsorted here).
+    pattern: new RegExp(
+      `\\b(newest|latest|most recent|most recently ${CREATED}|${CREATED} most recently|youngest)\\b`,
+      "gi",
+    ),
     basis: "time",
     descending: true,
   },

@@ -46,6 +46,22 @@ describe("search: sort words", () => {
       expect(await search(query)).not.toMatch(/[?&]q=|No \w+ matches/);
   });
 
+  it("'most recently opened' sorts by creation, either word order; 'most recently updated' does not", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const search = async (query: string) =>
+      text(await sam.callTool({ name: "search", arguments: { query } }));
+    for (const query of ["most recently opened ticket", "which ticket was opened most recently"]) {
+      const page = await search(query);
+      // The imported copy of the same API may answer first: either listing, newest first.
+      expect(page, query).toMatch(/tickets\?sort=(newest|-created_at)\) \(opened here\)/);
+      expect(page, query).not.toMatch(/`opened` matched no/);
+    }
+    expect(await search("most recently updated ticket")).not.toMatch(/sort=(newest|-created_at)/);
+    expect(sortFromWords("tickets raised most recently", { sort: ["newest", "oldest"] }).params).toEqual([
+      "sort=newest",
+    ]);
+  });
+
   it("a listing that declares no such sort says so, and the words are not its filter", async () => {
     const alice = await w.connect(w.keys.alice, { faces: "browse" });
     const oldest = text(await alice.callTool({ name: "search", arguments: { query: "oldest orders" } }));

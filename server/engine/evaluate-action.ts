@@ -30,6 +30,7 @@ import { withClosedChoices } from "./closed-choice";
 import { countInWords } from "./count-words";
 import { requiredFields } from "./describe-inputs";
 import { describedAnswer } from "./described-answer";
+import { detailAsAsk } from "./detail-as-ask";
 import { askPart, canTake, contradicts, deniedOf, describedRecords, says } from "./described-records";
 import { everyCovered, everyWhy } from "./every-described";
 import { flagInWords } from "./flag-words";
@@ -86,9 +87,10 @@ export async function evaluateAction(
   adapter: unknown,
   actor: Actor,
   input: Values,
-  words: EvaluationWords = {},
+  said: EvaluationWords = {},
   createdByAgent?: NodeInput<unknown>["createdByAgent"],
 ): Promise<Evaluation> {
+  const words: EvaluationWords = { request: detailAsAsk(capability, said.request) };
   const values: Values = { ...input };
   const derived: Record<string, unknown> = {};
   const options: Record<string, unknown> = {};

@@ -306,13 +306,19 @@ function clausesOf(lowerText: string): QueryClause[] {
   );
 }
 
+/**
+ * A clause of courtesy alone ("…, please", "thanks!") asks nothing: set AI's "buy the whole cart,
+ * please" answered `not done: "please" (no capability does it)`.
+ */
+const COURTESY_ONLY = /^\s*(?:please|pls|thanks|thank you|thx|cheers|ok|okay|kindly)(?:\s+(?:so much|a lot|very much))?[\s.!]*$/;
+
 function questionsOf(lowerText: string): Array<QueryClause & { question: boolean; marked: boolean }> {
   // A question mark ends its clause and makes it a question even without a question word.
   const parts = lowerText
     .replace(/[?？]/g, "\u0001,")
     .split(CLAUSE_BREAK)
     .map((p) => p.trim())
-    .filter((p) => p && p !== "\u0001");
+    .filter((p) => p && p !== "\u0001" && !COURTESY_ONLY.test(p.replaceAll("\u0001", "")));
   const clauses = parts.map((p) => {
     const text = p.replaceAll("\u0001", "").trim();
     const marked = p.includes("\u0001");

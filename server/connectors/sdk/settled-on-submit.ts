@@ -12,6 +12,9 @@ export function settledOnSubmit(outcome: BackendOutcome): Set<string> {
   const values = (outcome.values as Row | undefined) ?? {};
   const held = [
     ...(Array.isArray(outcome.applied) ? (outcome.applied as unknown[]) : []),
+    // Sent for a later step and kept for it (set AI: the form asked for the shipping and payment
+    // just sent, and the agent sent them again).
+    ...(Array.isArray(outcome.pending) ? (outcome.pending as unknown[]) : []),
     ...Object.keys(values).filter((k) => values[k] !== undefined && values[k] !== null && values[k] !== ""),
   ].map(base);
   const open = new Set(

@@ -133,7 +133,11 @@ describe("links to forms carry their fields; a submit needs no navigate first (M
     expect(waiting).toContain(
       "**Not run yet:** no `user_words` came with it. If the user's words name tkt_3, submit `helpdesk://ticket/tkt_3/priority` again with the same fields and `user_words`: their request, verbatim; it then runs at once and replaces this one.",
     );
-    expect(waiting).toMatch(/^Otherwise: tkt_3 was sent, but the user's words do not name it/m);
+    // No words came: the others are counted, not listed (set AI: a 500-token answer to a slip).
+    expect(waiting).toMatch(
+      /^Otherwise ask the user whether they mean tkt_3 \(\d+ other records would take this change too, at `helpdesk:\/\/tickets[^`]*`\); on their word, one call runs it: `confirm_action/m,
+    );
+    expect(waiting).not.toMatch(/^- tkt_\d/m);
     expect((await legacy("tickets/tkt_3")).priority).toBe("normal");
     const again = text(
       await sam.callTool({

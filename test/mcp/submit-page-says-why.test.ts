@@ -55,7 +55,7 @@ describe("a form's submit says why, in brief (MCP over HTTP)", () => {
     expect(text(started)).toContain(`\n${LINE}\n`);
   });
 
-  it("a comment sent without the words lists the ticket sent and three others, says how many more and where", async () => {
+  it("a comment sent without the words counts the others and says where they are; the action face lists four", async () => {
     const sam = await w.connect(w.keys.sam);
     const fields = { body: "Customer wants L, check stock.", internal: true };
     const out = await sam.callTool({
@@ -63,21 +63,19 @@ describe("a form's submit says why, in brief (MCP over HTTP)", () => {
       arguments: { uri: "helpdesk://ticket/tkt_9/comment", fields },
     });
     const page = text(out);
-    // Still: the record was not named by the words, the cheaper path (the words resent), asking
-    // the user, and the one call that runs it.
+    // Still: the cheaper path (the words resent) first, then asking the user, and the one call
+    // that runs it.
     expect(page).toContain(
       "If the user's words name tkt_9, submit `helpdesk://ticket/tkt_9/comment` again with the same fields and `user_words`",
     );
+    // No words came, so no words were read: the others are counted with where they are, not
+    // listed (set AI: a slip's answer was 500 tokens, most of them unrelated records).
     expect(page).toContain(
-      "tkt_9 was sent, but the user's words do not name it and 8 other records would take this change too: ask the user whether they mean tkt_9",
+      "Otherwise ask the user whether they mean tkt_9 (8 other records would take this change too, at `helpdesk://tickets`); on their word, one call runs it: `confirm_action {",
     );
-    expect(page).toMatch(/^One call runs it: `confirm_action \{"action_id":"[a-z0-9]+","version":1,/m);
-    const rows = page.match(/^- tkt_\d+ .*$/gm) ?? [];
-    expect(rows).toHaveLength(4);
-    expect(rows[0]).toMatch(/^- tkt_9 \\\(Wrong size tee\\\) · status: open/);
-    expect(page).toContain("\n- and 5 more, among the records at `helpdesk://tickets`\nOne call runs it:");
-    // 662 tokens with every ticket listed (as played); 520 measured with four.
-    expect(tokens(page)).toBeLessThanOrEqual(525);
+    expect(page.match(/^- tkt_\d+ .*$/gm) ?? []).toHaveLength(0);
+    // 662 tokens with every ticket listed (as played), 520 with four.
+    expect(tokens(page)).toBeLessThanOrEqual(420);
 
     // The action face: the same records, the same count; its data keeps every one listed.
     const started = await sam.callTool({
@@ -86,7 +84,8 @@ describe("a form's submit says why, in brief (MCP over HTTP)", () => {
     });
     const said = text(started);
     const listed = (said.match(/^- `tkt_\d+` .*$/gm) ?? []).map((l) => l.slice(3, 8));
-    expect(listed).toEqual(rows.map((r) => r.slice(2, 7)));
+    expect(listed).toHaveLength(4);
+    expect(listed[0]).toBe("tkt_9");
     expect(said).toContain("\n- and 5 more (structuredContent ask_user.candidates lists them)\n");
     const ask = sc(started).ask_user as Json;
     expect(ask).toMatchObject({ record: "tkt_9", others: 8 });

@@ -63,11 +63,16 @@ export function notRunYet(outcome: BackendOutcome, actionId: string, submitted?:
     const record =
       typeof ask.record === "string" && ask.record ? `name ${escapeText(ask.record)}` : "name this record";
     const form = submitted.form ? `submit ${code(submitted.form)} again` : "submit the form again";
+    // No words came, so none were read: the others the change fits are only counted, with where
+    // they are (set AI: the list of three unrelated tickets made a 500-token answer to a slip).
+    const others = typeof ask.others === "number" && ask.others > 0 ? ask.others : 0;
+    const where = others
+      ? ` (${others} other ${others === 1 ? "record" : "records"} would take this change too${submitted.listing ? `, at ${code(submitted.listing)}` : ""})`
+      : "";
+    const whom = typeof ask.record === "string" && ask.record ? escapeText(ask.record) : "this record";
     return [
       `**Not run yet:** no \`${USER_WORDS}\` came with it. If the user's words ${record}, ${form} with the same fields and \`${USER_WORDS}\`: their request, verbatim; it then runs at once and replaces this one.`,
-      `Otherwise: ${why}`,
-      ...candidates,
-      confirm,
+      `Otherwise ask the user whether they mean ${whom}${where}; on their word, ${confirm.charAt(0).toLowerCase()}${confirm.slice(1)}`,
     ].join("\n");
   }
   return [`**Not run yet:** ${why}`, ...candidates, confirm].join("\n");

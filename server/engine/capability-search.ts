@@ -241,9 +241,37 @@ function phrases(tokens: Token[], described: Set<number> = new Set()): string[] 
     // So is a verb and what it makes its object ("mark the headphones ticket as pending": "mark
     // as pending", which "mark" alone, the resolve's word too, tied with resolving).
     const made = head?.latin && t.latin && !t.stop && tokens[i - 1]?.word === "as" && i - verb > 2;
-    if ((split || made) && out.at(-1) !== `${head.term} ${t.term}`) out.push(`${head.term} ${t.term}`);
+    // And a verb and where it puts its object ("add one hoodie to my cart": "add cart", as a
+    // synonym "add to cart" reads; set AI's "put two tees in my cart" was offered as a checkout).
+    const placed = head?.latin && t.latin && !t.stop && i - verb > 2 && placedAt(tokens, i);
+    const phrase = `${placed ? placingVerb(head.term) : head?.term} ${t.term}`;
+    if ((split || made || placed) && out.at(-1) !== phrase) out.push(phrase);
   });
   return out;
+}
+
+/** Prepositions of where a thing is put, and the words that may stand between one and its noun. */
+const DESTINATIONS = new Set(["to", "into", "in", "onto"]);
+
+/** The verb-and-destination phrases of a clause's tokens ("add one hoodie to my cart": "add cart"). */
+function placedPhrases(tokens: Token[]): string[] {
+  const verb = verbPosition(tokens);
+  const head = tokens[verb];
+  if (!head?.latin || head.stop) return [];
+  return tokens.flatMap((t, i) =>
+    t.latin && !t.stop && i - verb > 1 && placedAt(tokens, i) ? [`${placingVerb(head.term)} ${t.term}`] : [],
+  );
+}
+
+/** Verbs that put a thing somewhere, read as adding it there ("put a mug in my cart": "add cart"). */
+const PUTTING = new Set(["put", "place", "pop", "stick", "throw"]);
+const placingVerb = (term: string) => (PUTTING.has(term) ? "add" : term);
+
+/** Whether the word at `i` is the noun right after a destination ("… to my cart"). */
+function placedAt(tokens: Token[], i: number): boolean {
+  let j = i - 1;
+  while (j >= 0 && DETERMINERS.has(tokens[j]?.word ?? "")) j--;
+  return j >= 0 && DESTINATIONS.has(tokens[j]?.word ?? "");
 }
 
 /** Particles that make a phrasal verb with the request's verb. */
@@ -259,6 +287,12 @@ interface IndexedDoc {
   notForRecords: Set<string>;
   /** Words it uses only to describe its object ("reopens a resolved ticket"), never as what it does. */
   objectOnly: Set<string>;
+  /**
+   * Phrases of what it is not for whose words it also says it does ("Not to put into the cart"
+   * of a checkout, whose own words hold "cart"): "put two tees in my cart" is not for it, "buy two
+   * mugs and put them on my card" still is.
+   */
+  notForPhrases: Set<string>;
 }
 
 const FIELD_WEIGHTS = { title: 3, id: 3, synonyms: 2, trigger: 1.5, description: 1 } as const;
@@ -484,17 +518,23 @@ export function buildCapabilityIndex(
     // What it is not for: its "avoid" words (and negated description words), unless it also says
     // it does them ("Not for cancelling an unpaid order" beside "cancels a paid one") and unless
     // they name what it applies to (an order is no request).
-    for (const t of terms(capability.trigger.avoid)) negatedTerms.add(t);
+    // A part saying a verb and where it puts its object ("put into the cart"), a phrase the
+    // capability does not say, is not for that phrase only: its words alone stay free ("put them
+    // on my card" may still buy).
+    const notForPhrases = new Set<string>();
     for (const part of normalize(capability.trigger.avoid).split(/[.;!?。；！？,:，：、()]+/)) {
       const tokens = tokensOf(part, split);
       for (const i of objectWords(tokens)) negatedObjects.add((tokens[i] as Token).term);
+      const own = placedPhrases(tokens.filter((t) => !NEGATIONS.has(t.term))).filter((p) => !tf.has(p));
+      for (const p of own) notForPhrases.add(p);
+      if (!own.length) for (const t of terms(part)) negatedTerms.add(t);
     }
     const notFor = new Set(
       [...negatedTerms].filter((t) => !tf.has(t) && !topics.has(t) && !NEGATIONS.has(t)),
     );
     const notForRecords = new Set([...notFor].filter((t) => negatedObjects.has(t)));
     const objectOnly = new Set([...asObject].filter((t) => !asAction.has(t)));
-    return { capability, tf, length, notFor, notForRecords, objectOnly };
+    return { capability, tf, length, notFor, notForRecords, objectOnly, notForPhrases };
   });
   const avgLength = docs.reduce((s, d) => s + d.length, 0) / Math.max(docs.length, 1);
   const df = new Map<string, number>();
@@ -521,6 +561,7 @@ export function buildCapabilityIndex(
     existing: Set<string>;
     verbs: Set<string>;
     making: Set<string>;
+    phrased: Set<string>;
   } => {
     const weights = new Map<string, number>();
     // The words that ask for something: of the clause that asks, not topics, not negated ("it has
@@ -534,6 +575,8 @@ export function buildCapabilityIndex(
     // a state no participle says ("my unpaid order").
     const naming = new Set<string>();
     const named = new Set<string>();
+    // The phrases of the clauses that ask, not negated: what a capability's "not for" phrase meets.
+    const phrased = new Set<string>();
     // The entities the words name a record of that is already there ("my kettle order"), and the
     // verbs the asking clauses open with ("pay").
     const existing = new Set<string>();
@@ -606,6 +649,10 @@ export function buildCapabilityIndex(
       if (content.length > 1)
         for (const p of phrases(tokens, described)) {
           put(p, role);
+          if (clause.role === "request" && !negated) phrased.add(p);
+          // "put a mug in my cart" asks to add, as "add a mug to my cart" does.
+          if (p.startsWith("add ") && PUTTING.has(tokens[verb]?.term ?? ""))
+            put("add", role * SYNONYM_WEIGHT);
           // A phrase that means one word ("call off" → cancel) asks for it as the word would.
           for (const s of synonyms[p] ?? []) {
             put(s, role * SYNONYM_WEIGHT);
@@ -613,7 +660,7 @@ export function buildCapabilityIndex(
           }
         }
     }
-    return { weights, named, clauses: parts, asked, told, states, naming, existing, verbs, making };
+    return { weights, named, clauses: parts, asked, told, states, naming, existing, verbs, making, phrased };
   };
 
   return {
@@ -655,12 +702,15 @@ export function buildCapabilityIndex(
         // ("the change delivery address ticket") counts only where the capability says it of its
         // records, never against an act it does not do ("Does not change status").
         const notFor = [
-          ...new Set([
-            ...asked,
-            ...weighed.states,
-            ...[...weighed.naming].filter((t) => d.notForRecords.has(t)),
-          ]),
-        ].filter((t) => d.notFor.has(t));
+          ...[
+            ...new Set([
+              ...asked,
+              ...weighed.states,
+              ...[...weighed.naming].filter((t) => d.notForRecords.has(t)),
+            ]),
+          ].filter((t) => d.notFor.has(t)),
+          ...[...weighed.phrased].filter((p) => d.notForPhrases.has(p)),
+        ];
         if (notFor.length) score *= NOT_FOR_WEIGHT;
         const topicOnly = asked.size > 0 && ![...asked].some((t) => d.tf.has(t));
         return { d, score, notFor, topicOnly, offTopic };

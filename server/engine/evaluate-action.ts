@@ -30,8 +30,8 @@ import { withClosedChoices } from "./closed-choice";
 import { countInWords } from "./count-words";
 import { requiredFields } from "./describe-inputs";
 import { describedAnswer } from "./described-answer";
-import { detailAsAsk } from "./detail-as-ask";
 import { askPart, canTake, contradicts, deniedOf, describedRecords, says } from "./described-records";
+import { detailAsAsk } from "./detail-as-ask";
 import { everyCovered, everyWhy } from "./every-described";
 import { flagInWords } from "./flag-words";
 import { idListInWords } from "./id-list-words";
@@ -817,10 +817,15 @@ function nameInRequest(
   // Words the request denies ("not the lamp one") name nothing; a name it contradicts ("the tee
   // one that isn't delivered", and it is) is no name: the description answers instead.
   const asked = askPart(request, rows);
-  const named =
-    (open.length < rows.length ? namedInWords(open, asked) : undefined) ?? namedInWords(rows, asked);
-  if (!named || deniedOf(request, named, rows)) return undefined;
-  return capability && contradicts(capability, rows, request, named) ? undefined : named;
+  const fitting = (row: ChoiceRow | undefined) =>
+    row && !deniedOf(request, row, rows) && !(capability && contradicts(capability, rows, request, row))
+      ? row
+      : undefined;
+  // An open row the words contradict is not named where another row fits them whole: "two Logo
+  // Tees in size L" named the cart's size-M tee first, the words' size contradicted it, and the
+  // size-L tee they name was never read (set AI).
+  const first = open.length < rows.length ? namedInWords(open, asked) : undefined;
+  return fitting(first) ?? fitting(namedInWords(rows, asked));
 }
 
 /**

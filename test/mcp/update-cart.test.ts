@@ -52,8 +52,8 @@ describe("changing the caller's cart in one call, on the user's approval", () =>
   // "add" is a ticket's word too (a comment), and "want … in my cart" has no verb of its own:
   // near checkout's "cart", the start offers both and runs neither; named, the change runs.
   it.each([
+    // "add one hoodie to my cart" starts the change itself now (below).
     ["I want 3 mugs in my cart", { prod_mug: 3, prod_tee: 1 }],
-    ["add one hoodie to my cart", { prod_mug: 2, prod_tee: 1, prod_hoodie: 1 }],
   ])(
     "'%s' offers the change beside checkout and starts neither; named, the change runs",
     async (intent, after) => {
@@ -158,4 +158,34 @@ describe("changing the caller's cart in one call, on the user's approval", () =>
     expect(sc(result).status, text(result)).not.toBe("awaiting_approval");
     expect(await cartOf("cus_alice")).toEqual({ prod_mug: 2, prod_tee: 1 });
   });
+
+  it.each([
+    ["Put two Logo Tees in size L in my cart.", { prod_mug: 2, prod_tee: 1, prod_tee_l: 2 }],
+    ["add one hoodie to my cart", { prod_mug: 2, prod_tee: 1, prod_hoodie: 1 }],
+    ["put the mug back in my cart", undefined],
+  ])(
+    "words that put something into the cart start the cart change, not a checkout: %s",
+    async (intent, after) => {
+      // Set AI: "put two Logo Tees in size L in my cart" was offered as a checkout first, and the
+      // cart's size-M tee, which the words' size contradicts, hid the size-L tee they name.
+      const result = await start(intent);
+      expect(sc(result).capability, text(result)).toBe("update_cart");
+      if (!after) return;
+      await approved(result, { prod_mug: 2, prod_tee: 1 });
+      expect(await cartOf("cus_alice")).toEqual(after);
+    },
+  );
+
+  it.each(["buy two mugs and put them on my card", "add the SAVE5 coupon and buy my cart"])(
+    "words that only say 'put' or 'add' elsewhere still buy: %s",
+    async (intent) => {
+      const hits = sc(
+        await (await w.connect(w.keys.alice)).callTool({
+          name: "search_capabilities",
+          arguments: { query: intent },
+        }),
+      ).results as Array<{ capability: string }>;
+      expect(hits[0]?.capability).toBe("checkout");
+    },
+  );
 });

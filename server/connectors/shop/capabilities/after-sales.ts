@@ -225,7 +225,8 @@ export const afterSales = defineCapability<ShopAdapter>({
     "One entry point for an order's after-sales intent: decides from the order's state whether refund-only (not shipped), return-and-refund or exchange (delivered), or a shipping-difference refund applies, explains why the others do not, and asks for evidence where needed. Refund-only cancels a paid order before it ships and refunds it in full.",
   trigger: {
     use: "The user wants money back, to cancel a paid order (changed their mind), to return or exchange items, or complains about an order they received or paid for (refund, cancel, return, exchange, shipping overcharge).",
-    avoid: "Not for an unpaid order (nothing to refund), changing the delivery address or tracking a parcel.",
+    avoid:
+      "Not for an unpaid order (nothing to refund), changing the delivery address or tracking a parcel. Not to add to the cart.",
   },
   synonyms: [
     "refund",

@@ -149,7 +149,8 @@ describe("a form's submit runs a change where start_action by words would (MCP o
       if ("user_words" in fields) {
         expect(markdown).toMatch(/ord_pending was sent, but the user's words do not name it and 1 other/);
         expect(markdown).toMatch(/^- ord_paid /m);
-      } else expect(markdown).toMatch(/ask the user whether they mean ord_pending \(1 other record would take/);
+      } else
+        expect(markdown).toMatch(/ask the user whether they mean ord_pending \(1 other record would take/);
       expect(markdown).toMatch(
         /one call runs it: `confirm_action \{"action_id":"[a-z0-9]+","version":1,"idempotency_key":"<a new key>"\}`/i,
       );

@@ -90,12 +90,20 @@ function undone(token: string, rows: ChoiceRow[]): string | undefined {
 }
 
 function askedText(request: string): string {
-  const text = requestWords(justMadeAsToday(request));
+  const text = requestWords(justMadeAsToday(request)).replace(POINTED_QUESTION, "$1");
   const colons = [...text.matchAll(/:(?=\s)/g)];
   if (colons.length !== 1) return text;
   const head = text.slice(0, colons[0]?.index ?? 0);
   return head.trim().split(/\s+/).length >= 3 ? head : text;
 }
+
+/**
+ * A question about a record named before it ("…, has it shipped yet?", "… — is it paid?"): its
+ * words are what is asked, never what the record is. "My lamp order, has it shipped yet?" read
+ * "shipped" as describing the order, which the lamp order contradicted, and another one answered.
+ */
+const POINTED_QUESTION =
+  /(^|[,;.!?—–]\s*)(?:and\s+|but\s+|so\s+)?(?:has|have|is|are|was|were|did|does|do|will|would|can|could)\s+(?:it|they|this|that|these|those)\b[^,;.!?]*\??/gi;
 
 /**
  * What a request says of the record of `capability` among `rows` (the node's choices for the

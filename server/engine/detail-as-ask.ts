@@ -22,9 +22,10 @@ function takesText(capability: AnyCapability): boolean {
  * person's text carries none, so there they are more of the ask: played (issue 23, set AI), "Buy
  * the whole cart: ship to my office with standard shipping and pay by card" took the items only,
  * and asked for the address, shipping and payment the user had just named — even where the agent
- * had also sent them as fields.
+ * had also sent them as fields. Read so for the fields other than the record's: the words before a
+ * colon still name the record ("My lamp order: has it shipped yet?").
  */
-export function detailAsAsk(capability: AnyCapability, request: string | undefined): string | undefined {
+export function detailAsAsk(capability: AnyCapability, request: string): string {
   if (!request || takesText(capability)) return request;
   return request.replace(/:(?=\s)/g, ",");
 }

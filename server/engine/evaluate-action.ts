@@ -87,10 +87,9 @@ export async function evaluateAction(
   adapter: unknown,
   actor: Actor,
   input: Values,
-  said: EvaluationWords = {},
+  words: EvaluationWords = {},
   createdByAgent?: NodeInput<unknown>["createdByAgent"],
 ): Promise<Evaluation> {
-  const words: EvaluationWords = { request: detailAsAsk(capability, said.request) };
   const values: Values = { ...input };
   const derived: Record<string, unknown> = {};
   const options: Record<string, unknown> = {};
@@ -396,7 +395,7 @@ export async function evaluateAction(
         // What the words already say for a later step goes in now, as an advance would send it.
         if (request)
           for (const [field, value] of Object.entries(
-            laterChoicesInWords(capability, i, values, options, request),
+            laterChoicesInWords(capability, i, values, options, detailAsAsk(capability, request)),
           )) {
             values[field] = value;
             fromWords[field] = value;
@@ -437,7 +436,13 @@ function onlyEligible(
   // Only an explicit verdict counts: rows without one say nothing about eligibility.
   const eligible = rows.filter((r) => r.row.possible === "yes");
   if (eligible.length !== 1 || rows.some((r) => r.row.possible === undefined)) return;
-  return { field, value: (eligible[0] as ChoiceRow).value };
+  const only = eligible[0] as ChoiceRow;
+  // Not where the words name another record, one that cannot answer: "My lamp order, has it
+  // shipped yet?" read the order on its way (set AI review: the question's "shipped" contradicted
+  // the lamp order, and the one shipped order answered for it).
+  const named = namedInWords(rows, askPart(request, rows));
+  if (named && named !== only) return;
+  return { field, value: only.value };
 }
 
 /**
@@ -686,7 +691,9 @@ async function fromRequest(
     // value: issue 23 set the priority to "urgent" from them (name-phrase.ts).
     // Text the user quotes is content (a note's body, a resolution), never what names the record:
     // "assign it and add a note: 'check the headphones ticket'" ran both on that ticket (review 50).
-    const nameWords = field === record.field ? requestWords(request) : request;
+    // The words after a colon fill the other fields where no field takes them as text
+    // (detail-as-ask.ts); the record's name stays before it ("My lamp order: has it shipped?").
+    const nameWords = field === record.field ? requestWords(request) : detailAsAsk(capability, request);
     const own = field === record.field || !record.field ? nameWords : await ownWords(record.field, nameWords);
     // "The oldest open shipping ticket" names one by its age, whatever else its words fit, and
     // whether or not it can take the change: that record is taken, and its checks say (issue 23:

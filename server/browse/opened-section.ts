@@ -10,6 +10,7 @@ import type { MayNavigate } from "./navigable-routes";
 import { navigate } from "./navigate";
 import { listingRowFound, oneRecord, wordRowFound } from "./one-record";
 import { recordsRead } from "./records-read";
+import { relatingWords } from "./relating-words";
 import { orderAlreadyStated } from "./sort-words";
 import { rowsShownOnly, unfilteredWordsLine } from "./unfiltered-words-line";
 import { wordsRowsShow } from "./words-rows-show";
@@ -46,6 +47,7 @@ export interface OpenedSection {
  * left over from naming the listing either narrowed it (and a listing they match nowhere says so
  * in one line with the link to all of it) or are said not to have filtered it; where they fit
  * one row by its text, that record's page answers instead (`mayOpenRecord`: one-record.ts).
+ * Words that matched nothing and only related the others (relating-words.ts) are said not used.
  */
 export async function openedSection(
   backend: BrowseBackend,
@@ -55,10 +57,27 @@ export async function openedSection(
   q: string,
   mayOpenRecord = true,
 ): Promise<OpenedSection | null> {
-  const opened = await navigate(backend, narrowed.uri);
-  if (opened.outcome !== "applied") return null;
+  const first = await navigate(backend, narrowed.uri);
+  if (first.outcome !== "applied") return null;
+  // The text matched no row, and each of its words only relates the others or counts their rows
+  // ("tickets handled by Sara", "number of resolved tickets": relating-words.ts): they did not
+  // say which rows, the other words did (the listing, its filters, a status, a window). Those
+  // rows are the answer, with a line that the words matched nothing; the text filter's emptiness
+  // is no answer to the question ("No ticket matches `handled`" sent the model to list them).
+  // A word of what the records are about ("login tickets") keeps the honest "no record matches".
+  const unmatched =
+    narrowed.leftover && narrowed.textFilter && !first.rows
+      ? narrowed.leftover.split(" ").filter(Boolean)
+      : [];
+  const relating =
+    unmatched.length > 0 && relatingWords(q, narrowed.leftover).length === unmatched.length
+      ? await navigate(backend, narrowed.withoutWords)
+      : null;
+  const unused = relating?.outcome === "applied";
+  const opened = unused && relating ? relating : first;
+  const fromWords = unused ? { ...narrowed, uri: narrowed.withoutWords, textFilter: null } : narrowed;
   // Words naming a field the rows hold beyond the table show it as a column; values they deny go.
-  const { listing, page, said: widened } = await shapedListing(backend, narrowed, opened, route, q);
+  const { listing, page, said: widened } = await shapedListing(backend, fromWords, opened, route, q);
   const title = route?.title ?? "";
   const heading = link(page.title, page.uri);
   const { leftover, textFilter, withoutWords, unsorted, sorted, filtered, ambiguous } = listing;
@@ -131,14 +150,21 @@ export async function openedSection(
       markdown: `${NONE_MARK}## ${heading} (opened here)\n\n${said}${one} ${code(leftover)}${nor}${searched}; all ${escapeText(plural)}: ${link(title, withoutWords)}`,
     };
   }
-  const record = mayOpen ? await oneRecord(backend, listingRowFound(listing, page, route, q)) : null;
+  // Words not used are no row's words either: no record is opened by them.
+  const record =
+    mayOpen && !unused ? await oneRecord(backend, listingRowFound(listing, page, route, q)) : null;
   const byText = !!(leftover && textFilter);
   if (record) return { record: true, byText, markdown: record };
   const whole = cutPage(worded ? { ...page, markdown: worded } : page);
-  const only = textFilter ? null : rowsShownOnly(leftover, whole, page.uri);
+  const only = textFilter || unused ? null : rowsShownOnly(leftover, whole, page.uri);
   const kept = only?.markdown ?? whole;
-  const unused = [
-    only?.line ?? (textFilter ? "" : unfilteredWordsLine(leftover, kept)),
+  // Only the words still left once columns were named ("requester") are said not used.
+  const notUsed =
+    unused && leftover
+      ? `${leftover.split(" ").map(code).join(", ")} matched nothing${route?.textSearches ? ` (searched: ${escapeText(route.textSearches)})` : ""}: not used to narrow these rows.`
+      : "";
+  const lines = [
+    notUsed || only?.line || (textFilter || unused ? "" : unfilteredWordsLine(leftover, kept)),
     unsorted && !orderAlreadyStated(unsorted, kept)
       ? `${code(unsorted)} did not sort this listing: it declares no such sort.`
       : "",
@@ -151,5 +177,5 @@ export async function openedSection(
     .filter(Boolean)
     .map((line) => `${line}\n\n`)
     .join("");
-  return { record: false, byText, markdown: `## ${heading} (opened here)\n\n${said}${unused}${kept}` };
+  return { record: false, byText, markdown: `## ${heading} (opened here)\n\n${said}${lines}${kept}` };
 }

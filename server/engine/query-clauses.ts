@@ -310,7 +310,8 @@ function clausesOf(lowerText: string): QueryClause[] {
  * A clause of courtesy alone ("…, please", "thanks!") asks nothing: set AI's "buy the whole cart,
  * please" answered `not done: "please" (no capability does it)`.
  */
-const COURTESY_ONLY = /^\s*(?:please|pls|thanks|thank you|thx|cheers|ok|okay|kindly)(?:\s+(?:so much|a lot|very much))?[\s.!]*$/;
+const COURTESY_ONLY =
+  /^\s*(?:please|pls|thanks|thank you|thx|cheers|ok|okay|kindly)(?:\s+(?:so much|a lot|very much))?[\s.!]*$/;
 
 function questionsOf(lowerText: string): Array<QueryClause & { question: boolean; marked: boolean }> {
   // A question mark ends its clause and makes it a question even without a question word.

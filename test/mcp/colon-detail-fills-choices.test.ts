@@ -30,7 +30,10 @@ describe("words after a colon fill a capability that carries no text (MCP over H
   it("the checkout form's submit with these words does the same", async () => {
     const alice = await w.connect(w.keys.alice, { faces: "browse" });
     const page = text(
-      await alice.callTool({ name: "submit", arguments: { uri: "shop://checkout", fields: { user_words: words } } }),
+      await alice.callTool({
+        name: "submit",
+        arguments: { uri: "shop://checkout", fields: { user_words: words } },
+      }),
     );
     expect(page).toContain("**Status:** awaiting_approval");
     expect(page).toContain("**Ship to:** Office");

@@ -23,6 +23,7 @@ import { askedRefundTo, refundDestinationLine, refundToSchema } from "../refund-
 import type { ShopAdapter, ShopOrder, ShopOrderItem } from "../shop-adapter";
 import { SHOP_MONEY, SHOP_POLICY } from "../shop-policy";
 import { shopSummary } from "../shop-summary-fields";
+import { partOfWholeOrder } from "../whole-order-only";
 
 // Deterministic rule for "evidence where needed": claims of damage or defects need something to
 // show. Whole words with their endings, never a word's inside: "a stainless kettle", "the
@@ -429,6 +430,13 @@ export const afterSales = defineCapability<ShopAdapter>({
               code: "amount_too_high",
               message: `At most ${money(max)} can be refunded`,
             });
+          // Part of an order that is only cancelled whole: refused before the user is asked to
+          // approve the whole order's cancellation, which is not what they asked for.
+          const part =
+            kind === "refund_only"
+              ? partOfWholeOrder(order, values, amount >= max ? max : undefined)
+              : undefined;
+          if (part) errors.splice(0, errors.length, part);
           return {
             errors,
             required,

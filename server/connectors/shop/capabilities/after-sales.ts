@@ -19,7 +19,12 @@ import { orderNode } from "../order-node";
 import { orderSum, sumTerms } from "../order-sum";
 import { paidWith } from "../paid-with";
 import { PAYMENT_WORDS } from "../payment-words";
-import { askedRefundTo, refundDestinationLine, refundToSchema } from "../refund-destination";
+import {
+  askedRefundTo,
+  refundDestinationLine,
+  refundDestinationStop,
+  refundToSchema,
+} from "../refund-destination";
 import type { ShopAdapter, ShopOrder, ShopOrderItem } from "../shop-adapter";
 import { SHOP_MONEY, SHOP_POLICY } from "../shop-policy";
 import { shopSummary } from "../shop-summary-fields";
@@ -46,6 +51,10 @@ function evidenceFor(reason: string, evidence: unknown, required: string[], erro
       code: "evidence_required",
       message: `The reason claims damage or a defect ("${claim}…"): evidence needs at least one photo URL or description; ask the user for one`,
     });
+}
+
+function pushDefined(errors: ValidationError[], error: ValidationError | undefined) {
+  if (error) errors.push(error);
 }
 
 function refundableOf(order: ShopOrder): number {
@@ -437,6 +446,7 @@ export const afterSales = defineCapability<ShopAdapter>({
               ? partOfWholeOrder(order, values, amount >= max ? max : undefined)
               : undefined;
           if (part) errors.splice(0, errors.length, part);
+          else pushDefined(errors, refundDestinationStop(order, derived.paid_with as string | null, values));
           return {
             errors,
             required,
@@ -472,6 +482,7 @@ export const afterSales = defineCapability<ShopAdapter>({
               });
           }
           evidenceFor(reason, values.evidence, required, errors);
+          pushDefined(errors, refundDestinationStop(order, derived.paid_with as string | null, values));
           const items = open.filter((i) => ids?.includes(i.id));
           return {
             errors,

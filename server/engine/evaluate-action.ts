@@ -287,9 +287,14 @@ export async function evaluateAction(
         if (!present(values[field]) && !paidMissing.includes(field) && paidChoice(capability, field, options))
           paidMissing.push(field);
       // A field the node rejected on business grounds does not stay as if it were accepted.
+      // The node's own word on a field is the one said: beside it, "kind X does not use it" sent
+      // the agent to a value the node had just said cannot serve the user either.
+      const ownErrors = result.errors ?? [];
       errors.push(
-        ...withClosedChoices(capability, fields, own, values, result.errors ?? []),
-        ...unusedFieldErrors(node, checked),
+        ...withClosedChoices(capability, fields, own, values, ownErrors),
+        ...unusedFieldErrors(node, checked).filter(
+          (e) => !ownErrors.some((o) => (o.field.split(/[[.]/)[0] ?? o.field) === e.field),
+        ),
       );
       const ambiguous = retry.ambiguous;
       if (ambiguous) {

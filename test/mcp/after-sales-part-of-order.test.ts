@@ -23,7 +23,10 @@ describe("after-sales on part of an unshipped order (MCP over HTTP, real legacy 
       }),
     );
 
-  it("item_ids beside refund-only is refused naming the kind that takes it, never dropped into a whole-order refund", async () => {
+  // Changed on purpose (branch after-sales-ask): item_ids beside refund-only on this unshipped order
+  // used to be told "set kind to return_refund", which it cannot take either; it now says the
+  // order is cancelled whole or not at all, and the start ends there.
+  it("item_ids beside refund-only on the unshipped order: refused as one item, never dropped into a whole-order refund", async () => {
     const result = await start({
       kind: "refund_only",
       item_ids: ["ord_paid_item_2"],
@@ -31,13 +34,12 @@ describe("after-sales on part of an unshipped order (MCP over HTTP, real legacy 
     });
     const s = sc(result);
     const t = text(result);
-    // A dry run answers "preview" whatever it found: what counts is that it is not ready.
-    expect(t, t).toMatch(/^preview: Preview only, nothing was saved: Stopped at DETAILS/);
+    expect(t, t).toMatch(/^preview: Preview only, nothing was saved: ord_paid has not shipped/);
     expect(s.validation_errors).toContainEqual(
-      expect.objectContaining({ field: "item_ids", code: "field_not_used" }),
+      expect.objectContaining({ field: "item_ids", code: "whole_order_only", refused: true }),
     );
-    expect(t).toMatch(/kind refund_only does not use item_ids \(only return_refund takes it\)/);
-    expect(t).not.toMatch(/Cancel the order and refund/);
+    expect(t).toMatch(/Signpost Mug alone cannot be cancelled now/);
+    expect(t).not.toMatch(/does not use item_ids|Cancel the order and refund/);
   });
 
   it("every path's foreign field is refused the same way (amount on a return, replacement on a refund)", async () => {

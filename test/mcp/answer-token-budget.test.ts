@@ -105,7 +105,9 @@ describe("what representative answers cost a model (o200k tokens)", () => {
     // present: issue 23's model started a tracking action to learn when an order shipped).
     // 577 since every change's form line takes user_words (set R: they fill the fields they name).
     // 556 since user_words is said once under the form lines, not on each (set AA).
-    expect(tokens(record)).toBeLessThanOrEqual(560);
+    // 567 since refund-only says it cancels the whole order, no single item before delivery (a
+    // model took "yes" for the lamp alone and started a request the user had to decline).
+    expect(tokens(record)).toBeLessThanOrEqual(570);
   });
 
   it("a ticket's page, the tickets listing and an action's context say each fact once", async () => {

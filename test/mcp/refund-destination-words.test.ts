@@ -22,11 +22,14 @@ describe("after-sales: a refund destination the shop cannot use (MCP over HTTP)"
       }),
     );
 
-  it("store credit asked, card paid: said on the money line before approval", async () => {
+  // Changed on purpose (branch after-sales-ask): said on the approval's money line, the person
+  // declined it; the request now stops before approval and asks (refund-destination-asked-first).
+  it("store credit asked, card paid: asked before any approval, never put on the money line", async () => {
     const t = await start("Cancel my lamp order and refund it to my store credit.");
     expect(t).toMatch(
-      /Money goes to: Visa •••• 4242 — not store credit as asked: a refund can only go back to how the order was paid/,
+      /the money can only go back to how ord_paid was paid \(Visa •••• 4242\), not to store credit as the user asked; ask the user/,
     );
+    expect(t).not.toMatch(/Money goes to/);
   });
 
   it("no destination named, or the one it was paid with: the plain line, no default shown", async () => {

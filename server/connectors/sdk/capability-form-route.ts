@@ -9,6 +9,7 @@ import type { SubmittedWords } from "./not-run-yet";
 import {
   fieldsFromOutcome,
   formSection,
+  nextActionsList,
   objectSections,
   optionsSections,
   problemsList,
@@ -153,6 +154,7 @@ function capabilityFormPage(
   current: Record<string, unknown> = {},
   problems?: BackendOutcome,
   words: "runs" | "fills" | null = null,
+  next?: string,
 ): PageBody {
   // A refusal that names its problems (validation errors) keeps the form: the agent sees why.
   const refusalWithProblems = problems !== undefined && preview.outcome === "rejected";
@@ -189,6 +191,7 @@ function capabilityFormPage(
         fields.some((f) => f.name === USER_WORDS),
       ),
     );
+  if (next) parts.push(next);
   parts.push(link(back.label, back.uri));
   return {
     title,
@@ -218,10 +221,26 @@ function actionOutcomePage(
     // Refused only for a choice that cannot be taken (sold out): the same form, with what was
     // sent, is the way on with the user's other choice (the ended action takes no patch).
     const again = !!errors?.length && errors.every((e) => e.choice_closed === true);
-    const form = again ? anotherChoiceForm(outcome, errors, bound) : outcome;
+    // Refused with nothing any field could change: its choices would be read for nothing (a
+    // thousand tokens of them, played); what is possible instead is the way on.
+    const closed = ended && !!errors?.length && errors.every((e) => e.refused === true);
+    const form = again
+      ? anotherChoiceForm(outcome, errors, bound)
+      : closed
+        ? { ...outcome, options: {} }
+        : outcome;
     if (actionId && ended && errors)
       return {
-        ...capabilityFormPage(title, formUri, form, back, submitted, outcome, said.use),
+        ...capabilityFormPage(
+          title,
+          formUri,
+          form,
+          back,
+          submitted,
+          outcome,
+          said.use,
+          closed && outcome.next_actions?.length ? `## Next\n\n${nextActionsList(outcome)}` : undefined,
+        ),
         actionId,
       };
     if (actionId && Array.isArray(outcome.validation_errors) && outcome.validation_errors.length) {

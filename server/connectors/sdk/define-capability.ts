@@ -126,7 +126,8 @@ export interface NodeDefinition<A, D extends object = Derived> {
    * Fields only some values of a choice use (`item_ids` only for `kind: return_refund`): `field`
    * is the choosing field, `takes` maps each such field to the values that use it. A field sent
    * beside a value that does not use it is refused, naming the values that take it, never dropped
-   * in silence (a refund-only dry run with `item_ids` showed the whole order refunded).
+   * in silence (a refund-only dry run with `item_ids` showed the whole order refunded). Where the
+   * node's own check refuses such a field with its reason, that is said instead.
    */
   usedOnlyWhen?: { field: string; takes: Record<string, readonly string[]> };
   /**

@@ -209,9 +209,17 @@ export function validationErrors(outcome: BackendOutcome): Array<{ field: string
     .map((e) => ({ field: String(e.field ?? ""), message: String(e.message ?? e.code ?? "invalid") }));
 }
 
+/**
+ * The problems, each by its field; one the page's message already says whole is named, not said
+ * again (a refusal's three sentences read twice on one page).
+ */
 export function problemsList(outcome: BackendOutcome): string {
   const errors = validationErrors(outcome);
-  const lines = errors.map((e) => `- **${escapeText(e.field)}:** ${escapeText(e.message)}`);
+  const said = typeof outcome.message === "string" ? outcome.message : "";
+  const lines = errors.map(
+    (e) =>
+      `- **${escapeText(e.field)}:** ${e.message.length > 40 && said.includes(e.message) ? "said above" : escapeText(e.message)}`,
+  );
   if (lines.length === 0) lines.push(`- ${escapeText(outcome.message)}`);
   return `### Problems\n\n${lines.join("\n")}`;
 }

@@ -113,7 +113,9 @@ export function afterSalesPaths(order: ShopOrder, now = new Date()): AfterSalesP
             message:
               s === "shipped"
                 ? "The order is still in transit: a return is possible once it is delivered"
-                : "Not shipped yet: use refund-only instead of a return",
+                : // Not "use refund-only instead": that sent a model wanting one item back to a
+                  // cancellation of the whole order (refund-only's own line says it is whole).
+                  "Not shipped yet: a return is possible once delivered",
           }),
         };
 

@@ -8,6 +8,7 @@ import { paymentRefusals } from "./order-payability";
 import { paidWith } from "./paid-with";
 import type { ShopAdapter } from "./shop-adapter";
 import { canSeeOrder, customerFor, isOwnOrder } from "./shop-customer";
+import { wholeOrderWords } from "./whole-order-only";
 
 /**
  * The Order view: everything needed for one business judgement in one read — items, payment,
@@ -106,8 +107,15 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
       paths.map((p) => [
         p.kind,
         p.eligible
-          ? // A shipping refund says how much shipping the customer overpaid: the shop owes it.
-            { eligible: true, ...(p.kind === "shipping_refund" ? { message: p.message } : {}) }
+          ? // A shipping refund says how much shipping the customer overpaid: the shop owes it;
+            // refund-only before shipment, that it cancels the whole order (never one item).
+            {
+              eligible: true,
+              ...(p.kind === "shipping_refund" ? { message: p.message } : {}),
+              ...(p.kind === "refund_only" && wholeOrderWords(order)
+                ? { message: wholeOrderWords(order) }
+                : {}),
+            }
           : { eligible: false, reason: p.reason, message: p.message },
       ]),
     ),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ValidationError } from "../sdk/outcome";
 import { PAYMENT_WORDS } from "./payment-words";
 import type { ShopOrder } from "./shop-adapter";
 
@@ -35,6 +36,30 @@ export function askedRefundTo(values: Record<string, unknown>): Method | undefin
     PAYMENT_WORDS[m].some((w) => said(reason, w)),
   );
   return named.length === 1 ? named[0] : undefined;
+}
+
+/**
+ * A destination the user asked for that the refund cannot go to, as the stop that asks them:
+ * the person approving was shown "not store credit as asked" and declined (played), so the
+ * request waits before approval, naming where the money can go, until the agent sends the
+ * destination the user accepted. Where only the field asked it, clearing it is the same answer;
+ * where the user's words asked it, the words would ask again, so the paying method is sent.
+ */
+export function refundDestinationStop(
+  order: ShopOrder,
+  paidLabel: string | null | undefined,
+  values: Record<string, unknown>,
+): ValidationError | undefined {
+  const asked = askedRefundTo(values);
+  const paid = order.payment?.method;
+  if (!asked || !paid || asked === paid || !(paid in NAMES)) return undefined;
+  const label = paidLabel ?? NAMES[paid as Method];
+  const wordsAsk = askedRefundTo({ reason: values.reason }) === asked;
+  return {
+    field: "refund_to",
+    code: "refund_destination_unavailable",
+    message: `the money can only go back to how ${order.id} was paid (${label}), not to ${NAMES[asked]} as the user asked; ask the user whether ${label} is fine, then send refund_to: "${paid}"${wordsAsk ? "" : " (or refund_to: null)"}; nothing was requested yet`,
+  };
 }
 
 /**

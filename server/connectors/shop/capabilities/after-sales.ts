@@ -19,10 +19,16 @@ import { orderNode } from "../order-node";
 import { orderSum, sumTerms } from "../order-sum";
 import { paidWith } from "../paid-with";
 import { PAYMENT_WORDS } from "../payment-words";
-import { askedRefundTo, refundDestinationLine, refundToSchema } from "../refund-destination";
+import {
+  askedRefundTo,
+  refundDestinationLine,
+  refundDestinationStop,
+  refundToSchema,
+} from "../refund-destination";
 import type { ShopAdapter, ShopOrder, ShopOrderItem } from "../shop-adapter";
 import { SHOP_MONEY, SHOP_POLICY } from "../shop-policy";
 import { shopSummary } from "../shop-summary-fields";
+import { partOfWholeOrder } from "../whole-order-only";
 
 // Deterministic rule for "evidence where needed": claims of damage or defects need something to
 // show. Whole words with their endings, never a word's inside: "a stainless kettle", "the
@@ -45,6 +51,10 @@ function evidenceFor(reason: string, evidence: unknown, required: string[], erro
       code: "evidence_required",
       message: `The reason claims damage or a defect ("${claim}…"): evidence needs at least one photo URL or description; ask the user for one`,
     });
+}
+
+function pushDefined(errors: ValidationError[], error: ValidationError | undefined) {
+  if (error) errors.push(error);
 }
 
 function refundableOf(order: ShopOrder): number {
@@ -430,6 +440,14 @@ export const afterSales = defineCapability<ShopAdapter>({
               code: "amount_too_high",
               message: `At most ${money(max)} can be refunded`,
             });
+          // Part of an order that is only cancelled whole: refused before the user is asked to
+          // approve the whole order's cancellation, which is not what they asked for.
+          const part =
+            kind === "refund_only"
+              ? partOfWholeOrder(order, values, amount >= max ? max : undefined)
+              : undefined;
+          if (part) errors.splice(0, errors.length, part);
+          else pushDefined(errors, refundDestinationStop(order, derived.paid_with as string | null, values));
           return {
             errors,
             required,
@@ -465,6 +483,7 @@ export const afterSales = defineCapability<ShopAdapter>({
               });
           }
           evidenceFor(reason, values.evidence, required, errors);
+          pushDefined(errors, refundDestinationStop(order, derived.paid_with as string | null, values));
           const items = open.filter((i) => ids?.includes(i.id));
           return {
             errors,

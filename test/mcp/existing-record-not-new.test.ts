@@ -69,4 +69,11 @@ describe("a record of the user's named with its verb: that capability, the rest 
     expect(sc(out), text(out)).toMatchObject({ capability: "comment_ticket" });
     expect(text(out)).not.toContain("not done");
   });
+
+  it("words naming the record ('the coupon not applied ticket') are no field of another capability", async () => {
+    // Set AJ: the close ran, then said 'not done: "coupon" — close_ticket takes no coupon_code'.
+    const out = await call(w.keys.sam, "start_action", { intent: "Close the coupon not applied ticket." });
+    expect(sc(out), text(out)).toMatchObject({ capability: "close_ticket", status: "completed" });
+    expect(text(out)).not.toContain("not done");
+  });
 });

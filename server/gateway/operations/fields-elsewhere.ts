@@ -3,6 +3,7 @@ import { describeInputs } from "../../connectors/sdk/capability-inputs";
 import type { AnyCapability } from "../../connectors/sdk/define-capability";
 import { type CapabilityHit, tokenize } from "../../engine/capability-search";
 import { wordTokens } from "../../engine/choice-words";
+import { namePhrase } from "../../engine/name-phrase";
 import { queryClauses } from "../../engine/query-clauses";
 import { askHead, kindWord, type OtherAsk } from "./other-asks";
 
@@ -154,7 +155,14 @@ export async function fieldsElsewhere(
   texts: readonly string[] = [],
 ): Promise<{ asks: OtherAsk[]; elsewhere: FieldElsewhere[] }> {
   const started = capabilityRegistry().get(startedId);
-  const found = started ? namedFields(intent, started, setWords) : new Map<string, string[]>();
+  // The words naming the record ("close the coupon not applied ticket") say which record, never
+  // a field of another capability: set AJ's close was followed by "not done: coupon".
+  const naming = started
+    ? namePhrase(intent.toLowerCase(), wordTokens(started.appliesTo.entity)[0] ?? "", () => true).tokens
+    : new Set<string>();
+  const found = started
+    ? namedFields(intent, started, [...setWords, ...naming])
+    : new Map<string, string[]>();
   // Words of a text the action carries (a note's body) are that text.
   for (const [field, words] of found) if (texts.some((t) => holds(t, words))) found.delete(field);
   // Words the started capability's own words fit ("the full amount" of a payment) are its own.

@@ -267,11 +267,30 @@ function placedPhrases(tokens: Token[]): string[] {
 const PUTTING = new Set(["put", "place", "pop", "stick", "throw"]);
 const placingVerb = (term: string) => (PUTTING.has(term) ? "add" : term);
 
-/** Whether the word at `i` is the noun right after a destination ("… to my cart"). */
+/** Prepositions: one after a destination's noun makes that phrase no destination. */
+const PREPOSITIONS = new Set([
+  ...DESTINATIONS,
+  "on",
+  "with",
+  "by",
+  "using",
+  "via",
+  "for",
+  "from",
+  "at",
+  "of",
+]);
+
+/**
+ * Whether the word at `i` is the noun of the clause's last phrase, and that phrase a destination
+ * ("… to my cart"): in "put everything in my cart into an order" (review 53) the cart is where the
+ * things are, and in "put the mugs in my cart on my card" no destination is said.
+ */
 function placedAt(tokens: Token[], i: number): boolean {
   let j = i - 1;
   while (j >= 0 && DETERMINERS.has(tokens[j]?.word ?? "")) j--;
-  return j >= 0 && DESTINATIONS.has(tokens[j]?.word ?? "");
+  if (j < 0 || !DESTINATIONS.has(tokens[j]?.word ?? "")) return false;
+  return !tokens.slice(i + 1).some((t) => PREPOSITIONS.has(t.word));
 }
 
 /** Particles that make a phrasal verb with the request's verb. */
@@ -650,9 +669,6 @@ export function buildCapabilityIndex(
         for (const p of phrases(tokens, described)) {
           put(p, role);
           if (clause.role === "request" && !negated) phrased.add(p);
-          // "put a mug in my cart" asks to add, as "add a mug to my cart" does.
-          if (p.startsWith("add ") && PUTTING.has(tokens[verb]?.term ?? ""))
-            put("add", role * SYNONYM_WEIGHT);
           // A phrase that means one word ("call off" → cancel) asks for it as the word would.
           for (const s of synonyms[p] ?? []) {
             put(s, role * SYNONYM_WEIGHT);

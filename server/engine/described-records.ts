@@ -99,11 +99,13 @@ function askedText(request: string): string {
 
 /**
  * A question about a record named before it ("…, has it shipped yet?", "… — is it paid?"): its
- * words are what is asked, never what the record is. "My lamp order, has it shipped yet?" read
+ * words are what is asked, never what the record is: "My lamp order, has it shipped yet?" read
  * "shipped" as describing the order, which the lamp order contradicted, and another one answered.
+ * Only after the words that name it (a request opening "Can they refund …" asks), and never one
+ * that names it ("…, is it the kettle one?").
  */
 const POINTED_QUESTION =
-  /(^|[,;.!?—–]\s*)(?:and\s+|but\s+|so\s+)?(?:has|have|is|are|was|were|did|does|do|will|would|can|could)\s+(?:it|they|this|that|these|those)\b[^,;.!?]*\??/gi;
+  /([,;.!?—–]\s*)(?:and\s+|but\s+|so\s+)?(?:has|have|is|are|was|were|did|does|do|will|would|can|could)\s+(?:it|they|this|that|these|those)\b(?!\s+(?:the|a|an|my|your|our|their|one|ones)\b)[^,;.!?]*\??/gi;
 
 /**
  * What a request says of the record of `capability` among `rows` (the node's choices for the

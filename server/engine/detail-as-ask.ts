@@ -16,16 +16,38 @@ function takesText(capability: AnyCapability): boolean {
 }
 
 /**
- * The request as a capability's choices read it. The words after an ask's colon are the text it
- * carries ("resolve the shipping ticket: the customer got the parcel"), and the readers of
- * records and choices leave them out (described-records.ts). A capability with no field for a
- * person's text carries none, so there they are more of the ask: played (issue 23, set AI), "Buy
- * the whole cart: ship to my office with standard shipping and pay by card" took the items only,
- * and asked for the address, shipping and payment the user had just named — even where the agent
- * had also sent them as fields. Read so for the fields other than the record's: the words before a
- * colon still name the record ("My lamp order: has it shipped yet?").
+ * A statement: a finite verb said of something ("nobody is home", "the customer asked …", "it went
+ * to my home", "I'll be home", "my address changed"). Directives have none ("ship to my office
+ * with standard shipping and pay by card"); what an "if" or "when" makes a condition of ("use a
+ * coupon if one applies") is left out first.
+ */
+const FINITE =
+  /\b(?:is|are|was|were|am|isn't|aren't|wasn't|weren't|has|have|had|hasn't|haven't|does|did|do|doesn't|didn't|don't|will|would|can|could|should|shall|may|might|must|won't|can't|went|gave|said|says|asked|told|got|came|left|took|found|knew|thought|felt|saw|wants|needs|seems|looks)\b|['’](?:s|re|ve|ll|d|m)\b|\b\p{L}{3,}ed\b/iu;
+const CONDITION = /\b(?:if|when|unless|once|in case)\b[^,;.]*/gi;
+
+/** Whether words after an ask's colon are more of the ask: directives, no statement of fact. */
+function directs(detail: string): boolean {
+  const text = detail.replace(CONDITION, " ");
+  return /\p{L}/u.test(text) && !FINITE.test(text);
+}
+
+/**
+ * The request as a capability's choices read it, for the fields other than the record's (the
+ * words before a colon name the record: "My lamp order: has it shipped yet?"). After an ask's one
+ * colon come either the text it carries ("resolve the shipping ticket: the customer got the
+ * parcel"), which the readers of records and choices leave out (described-records.ts), or more
+ * of the ask. A capability with no field for a person's text carries none: there, words that only
+ * direct are more of the ask (played, set AI: "Buy the whole cart: ship to my office with standard
+ * shipping and pay by card" took the items only and asked again for what the user had named),
+ * and a statement is why, read for nothing (review 53: "Change the delivery address of my kettle
+ * order: nobody is home to sign for it" moved it home at once; "Add a mug to my cart: I gave 3
+ * away" counted three).
  */
 export function detailAsAsk(capability: AnyCapability, request: string): string {
-  if (!request || takesText(capability)) return request;
-  return request.replace(/:(?=\s)/g, ",");
+  const colons = [...request.matchAll(/:(?=\s)/g)];
+  if (colons.length !== 1 || takesText(capability)) return request;
+  const at = colons[0]?.index ?? 0;
+  const [ask, detail] = [request.slice(0, at), request.slice(at + 1)];
+  if (ask.trim().split(/\s+/).length < 3) return request;
+  return directs(detail) ? `${ask},${detail}` : ask;
 }

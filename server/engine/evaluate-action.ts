@@ -662,7 +662,7 @@ async function fromRequest(
     // the two mugs", where an id takes the whole line, is said at once and takes nothing.
     const lines = { ...options, ...(await lists()) };
     // "3 of them", "take it out": a declared count of the thing another field holds (count-words.ts).
-    const count = countInWords(capability, field, request, chosen, lines);
+    const count = countInWords(capability, field, detailAsAsk(capability, request), chosen, lines);
     if (count !== undefined && schema.safeParse(count).success)
       return { field, value: count, shown: String(count) };
     const partial = partialLineInWords(capability, field, schema, lines, request);

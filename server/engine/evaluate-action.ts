@@ -703,7 +703,10 @@ async function fromRequest(
     // "The oldest open shipping ticket" names one by its age, whatever else its words fit, and
     // whether or not it can take the change: that record is taken, and its checks say (issue 23:
     // a newer one that could was changed instead, with no approval asked).
-    const aged = ageInWords(rows, own, entity, canTake(capability, rows, own));
+    // An age said after the ask's colon is no description of the record ("…the lamp order: last
+    // time it went to my home" named the newest order, review 53).
+    const agedWords = field === record.field ? askPart(own) : own;
+    const aged = ageInWords(rows, agedWords, entity, canTake(capability, rows, agedWords));
     // The record picked by a description says why (a record quoted by its id needs no reason).
     const picked = (choice: ChoiceRow, words: string[], age?: "oldest" | "newest") => ({
       field,

@@ -18,8 +18,8 @@ function takesText(capability: AnyCapability): boolean {
 /**
  * A statement: a finite verb said of something ("nobody is home", "the customer asked …", "it went
  * to my home", "I'll be home", "my address changed"). Directives have none ("ship to my office
- * with standard shipping and pay by card"); what an "if" or "when" makes a condition of ("use a
- * coupon if one applies") is left out first.
+ * with standard shipping and pay by card"); what an "if" or "when" makes a condition of ("use one
+ * if it applies") is left out first.
  */
 const FINITE =
   /\b(?:is|are|was|were|am|isn't|aren't|wasn't|weren't|has|have|had|hasn't|haven't|does|did|do|doesn't|didn't|don't|will|would|can|could|should|shall|may|might|must|won't|can't|went|gave|said|says|asked|told|got|came|left|took|found|knew|thought|felt|saw|wants|needs|seems|looks)\b|['’](?:s|re|ve|ll|d|m)\b|\b\p{L}{3,}ed\b/iu;

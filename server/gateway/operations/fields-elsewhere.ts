@@ -155,8 +155,9 @@ export async function fieldsElsewhere(
   texts: readonly string[] = [],
 ): Promise<{ asks: OtherAsk[]; elsewhere: FieldElsewhere[] }> {
   const started = capabilityRegistry().get(startedId);
-  // The words naming the record ("close the coupon not applied ticket") say which record, never
-  // a field of another capability: set AJ's close was followed by "not done: coupon".
+  // The words naming the record (a ticket named by its subject) say which record, never a field
+  // of another capability: set AJ's close of a ticket whose subject held such a field's word was
+  // followed by that word said as not done.
   const naming = started
     ? namePhrase(intent.toLowerCase(), wordTokens(started.appliesTo.entity)[0] ?? "", () => true).tokens
     : new Set<string>();

@@ -73,10 +73,10 @@ export const updateCart = defineCapability<ShopAdapter>({
   connector: "shop",
   // Its own words are what is done to the cart (out of it, remove, delete, a quantity): "cart"
   // alone names checkout, which buys it (issue 23: "Take the tee out of my cart" found only
-  // checkout). No bare "change" (a delivery address's) nor "take" (an item off an order). Its title
-  // says adding too (set AJ: "Remove from cart or set quantity is ready" read wrong for an add);
-  // "add a note" still finds a ticket's comment, "add to cart" this.
-  title: "Add to cart, remove or set quantity",
+  // checkout). No bare "change" (a delivery address's), "take" (an item off an order) nor "add" in
+  // its title ("add" alone names a ticket's note); it opens with setting a quantity, which adding
+  // is (set AJ: "Remove from cart or set quantity is ready" read wrong for an add).
+  title: "Set a cart quantity or remove from cart",
   description:
     "Add a product to the user's own cart, set how many of it, or remove it (quantity 0). Buys nothing and moves no money.",
   trigger: {

@@ -91,7 +91,15 @@ describe("capability search (BM25 + synonyms, English and Chinese)", () => {
       capability: "checkout",
       side_effects: expect.arrayContaining(["charges the payment method"]),
     });
-    expect(top?.inputs).toEqual(["items", "address_id", "shipping_method", "coupon_code", "payment_type"]);
+    // from_cart: whether the items leave the cart once paid ("buy the tees from my cart").
+    expect(top?.inputs).toEqual([
+      "items",
+      "from_cart",
+      "address_id",
+      "shipping_method",
+      "coupon_code",
+      "payment_type",
+    ]);
   });
 
   it("an id in the query points at its entity through the prefix its connector declares", () => {

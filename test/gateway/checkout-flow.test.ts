@@ -276,6 +276,7 @@ describeEachProvider("checkout through the gateway (%s)", (provider) => {
     const schema = ctx.patch_schema as { properties: Record<string, unknown>; additionalProperties: boolean };
     expect(Object.keys(schema.properties)).toEqual([
       "items",
+      "from_cart",
       "address_id",
       "shipping_method",
       "coupon_code",

@@ -9,7 +9,9 @@ import { createWorld, type World } from "./gateway-world";
  * every time: the shop customer the caller is (which decides which orders a member may see) and
  * the order. The customer is now remembered per tenant, connector, credentials and person, for
  * 30 s at most (server/gateway/lookup-cache.ts): a steady caller costs the order alone. A shipped
- * order (on its way) costs one more, its tracking, for the last scan its view shows (issue 23).
+ * order (on its way) costs two more, read at once: its tracking, for the last scan its view shows
+ * (issue 23), and its method's shipping quote, for the date it should arrive ("when will my
+ * headphones arrive?" read the tracking too, hoping for one).
  */
 describe("legacy requests per order view", () => {
   let w: World;
@@ -72,7 +74,7 @@ describe("legacy requests per order view", () => {
     }
   });
 
-  it("a shipped order's view costs one more GET, its tracking (its last scan, issue 23)", async () => {
+  it("a shipped order's view costs its tracking (its last scan, issue 23) and its quote (when it should arrive)", async () => {
     for (const view of [
       () => call(w.keys.alice, "get_context", { entity: "order", entity_id: "ord_transit" }),
       () => call(w.keys.alice, "navigate", { uri: "shop://order/ord_transit" }),
@@ -80,8 +82,12 @@ describe("legacy requests per order view", () => {
       await view();
       seen.length = 0;
       expect((await view()).outcome).toBe("applied");
-      // The order and its tracking are read in turn (the tracking only once the order says shipped).
-      expect(seen).toEqual(["GET /v1/orders/ord_transit", "GET /v1/orders/ord_transit/tracking"]);
+      // The order first, then its tracking and its quote at once (only once the order says shipped).
+      expect(seen[0]).toBe("GET /v1/orders/ord_transit");
+      expect(seen.slice(1).sort()).toEqual([
+        "GET /v1/orders/ord_transit/tracking",
+        "POST /v1/shipping/quotes",
+      ]);
     }
   });
 

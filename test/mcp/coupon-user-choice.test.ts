@@ -38,7 +38,8 @@ describe("a coupon offered at checkout is the user's choice (real legacy, real M
     const found = text(
       await client.callTool({ name: "search_capabilities", arguments: { query: "buy two mugs" } }),
     );
-    expect(found).toMatch(/`checkout`.*only on the user's word \(optional\): coupon_code/);
+    // Beside from_cart, the other optional choice that is the user's ("from my cart").
+    expect(found).toMatch(/`checkout`.*only on the user's word \(optional\): from_cart, coupon_code;/);
 
     const started = await client.callTool({
       name: "start_action",

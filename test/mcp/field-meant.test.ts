@@ -149,7 +149,7 @@ describe("a patch field the capability lacks: the field meant", () => {
     // it is not said again (470 characters before, and no field named).
     expect(text(misspelt)).toBe(
       [
-        "rejected: checkout has no field adress_id; closest: address_id. Accepted: items, address_id, shipping_method, coupon_code, payment_type. Nothing was applied",
+        "rejected: checkout has no field adress_id; closest: address_id. Accepted: items, from_cart, address_id, shipping_method, coupon_code, payment_type. Nothing was applied",
         `action \`${started.action_id}\` · version ${started.version} · open`,
         "reason: field_not_allowed",
         "next:",

@@ -3,6 +3,7 @@ import { money } from "../sdk/markdown";
 import type { NextAction } from "../sdk/outcome";
 import { recordDates } from "../sdk/record-dates";
 import { afterSalesNow } from "./after-sales-eligibility";
+import { expectedDelivery } from "./expected-delivery";
 import { lastScan } from "./last-scan";
 import { paymentRefusals } from "./order-payability";
 import { paidWith } from "./paid-with";
@@ -19,8 +20,13 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
   // Two independent reads of the legacy system, in parallel: the order's view costs one round trip.
   const [customer, order] = await Promise.all([customerFor(adapter, actor, {}), adapter.order(orderId)]);
   if (!order || !canSeeOrder(actor, customer, order)) return null;
-  // The paying method's label and, for an order on its way, its latest scan: both read apart.
-  const [paidBy, scan] = await Promise.all([paidWith(adapter, order), lastScan(adapter, order)]);
+  // The paying method's label and, for an order on its way, its latest scan and when it should
+  // arrive: each read apart, at once.
+  const [paidBy, scan, expected] = await Promise.all([
+    paidWith(adapter, order),
+    lastScan(adapter, order),
+    expectedDelivery(adapter, order),
+  ]);
   // Lines and paths from one evaluation, so an item never says yes under an order that says no.
   const { paths, items, items_why_not } = afterSalesNow(order);
   const shipped = order.status === "shipped" || order.status === "delivered";
@@ -101,6 +107,8 @@ export async function orderView(adapter: ShopAdapter, actor: Actor, orderId: str
       // "Where is it now?" is answered by the order: its latest scan (issue 23), named as the
       // latest, not "last" (set N: a model tracked the parcel again to be sure it was current).
       ...(scan ? { latest_scan: scan } : {}),
+      // "When will it arrive?" is answered here too: the quoted days, said as quoted (no carrier date).
+      ...(expected ? { expected_delivery: expected } : {}),
     },
     refunds: order.refunds,
     after_sales: Object.fromEntries(

@@ -98,14 +98,16 @@ function withShipmentLine(view: BackendOutcome): BackendOutcome {
   const fulfilment = order?.fulfilment as Row | undefined;
   const shipment = fulfilment?.shipment as Row | null | undefined;
   if (!order || !fulfilment || !shipment) return view;
-  const { shipment: _nested, latest_scan, ...rest } = fulfilment;
-  // The latest scan (an order on its way) after the status it details: "in_transit, latest scan: …".
+  const { shipment: _nested, latest_scan, expected_delivery, ...rest } = fulfilment;
+  // The latest scan (an order on its way) after the status it details: "in_transit, latest scan: …",
+  // then when it should arrive.
   const line = {
     ...rest,
     carrier: shipment.carrier,
     tracking_number: shipment.tracking_number,
     shipment_status: shipment.status,
     ...(latest_scan ? { latest_scan } : {}),
+    ...(expected_delivery ? { expected_delivery } : {}),
   };
   return { ...view, view: { ...order, fulfilment: line } };
 }

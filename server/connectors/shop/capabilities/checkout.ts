@@ -4,8 +4,11 @@ import { defineCapability } from "../../sdk/define-capability";
 import { toEffectResult } from "../../sdk/effect-result";
 import { sendWithRetries } from "../../sdk/http-client";
 import type { ValidationError } from "../../sdk/outcome";
+import { cartAfterLine } from "../cart-after-line";
 import { chargeOrder, paymentByReference } from "../charge-order";
 import { eligibleCoupons } from "../eligible-coupons";
+import { FROM_CART_WORDS, fromCartField } from "../from-cart-field";
+import { fromCartRefusals } from "../from-cart-refusals";
 import { isWholeCart } from "../is-whole-cart";
 import { addressIdSchema, matchAddress, shopAddressLine } from "../match-address";
 import { orderSum } from "../order-sum";
@@ -17,7 +20,6 @@ import { customerFor, noCustomer } from "../shop-customer";
 import { SHOP_MONEY, SHOP_POLICY } from "../shop-policy";
 import { shopSummary } from "../shop-summary-fields";
 import { stockRefusal } from "../stock-refusal";
-import { wholeCartLine } from "../whole-cart-line";
 
 const SHIPPING_LABELS: Record<ShopQuote["method"], string> = {
   standard: "Standard",
@@ -80,7 +82,7 @@ export const checkout = defineCapability<ShopAdapter>({
     "creates an order",
     "charges the payment method",
     "reserves inventory",
-    "takes the items off the cart when they are the whole cart",
+    "takes the bought items out of the cart once paid when they are the whole cart, or when bought from it (from_cart)",
   ],
   money: SHOP_MONEY,
   policy: {
@@ -100,7 +102,12 @@ export const checkout = defineCapability<ShopAdapter>({
           .min(1)
           .max(20)
           .describe("Items to buy with quantities, e.g. [{product_id, quantity}]"),
+        // The user's words decide ("buy the tees from my cart"); unsaid, only the whole cart
+        // leaves the cart. Never filled by a default: the cart changes only on their word.
+        from_cart: fromCartField,
       },
+      optInChoices: ["from_cart"],
+      saidBy: { from_cart: FROM_CART_WORDS },
       listNames: { cart: ["basket", "trolley"] }, // what people call the cart too ("buy my basket")
       // Products named beyond the cart ("2 Logo Tee L"): the catalog's first 100, read only for words.
       async lookup({ adapter }) {
@@ -165,10 +172,28 @@ export const checkout = defineCapability<ShopAdapter>({
         const subtotal = lines.reduce((s, l) => s + l.unit_price * l.quantity, 0);
         const coupons = subtotal > 0 ? eligibleCoupons(await adapter.coupons(customer.id, subtotal)) : [];
         if (subtotal > 0) options.available_coupons = coupons;
-        // Only the whole cart, line for line, leaves the cart once paid (the person's screen says so).
-        const from_cart = isWholeCart(lines, cart?.items ?? []);
-        // The coupons go down to SHIPPING, whose totals take off the one given.
-        return { options, errors, derived: { lines, subtotal, from_cart, coupons } };
+        // The whole cart, line for line, leaves the cart once paid unless the user said otherwise;
+        // part of it, only when bought from it (the person's screen says what goes and what stays).
+        const cartItems = cart?.items ?? [];
+        const wholeCart = isWholeCart(lines, cartItems);
+        const said = values.from_cart as boolean | undefined;
+        if (said === true) errors.push(...fromCartRefusals(lines, cartItems));
+        const from_cart = said ?? wholeCart;
+        // What the person's screen says of the cart: what leaves it, or that all of it stays though
+        // the order is all of it ("keep my cart"); an order beside the cart says nothing of it.
+        const cart_line = from_cart
+          ? cartAfterLine(lines, cartItems)
+          : wholeCart
+            ? "stays as it is (you keep it, though this order is all of it)"
+            : null;
+        // The coupons go down to SHIPPING, whose totals take off the one given. `defaults` only
+        // lets the user's words be read for from_cart; an opt-in field is never filled from it.
+        return {
+          options,
+          errors,
+          defaults: { from_cart: wholeCart },
+          derived: { lines, subtotal, from_cart, cart_line, coupons },
+        };
       },
     },
     {
@@ -294,7 +319,7 @@ export const checkout = defineCapability<ShopAdapter>({
         address: shopAddressLine(address),
         payment_method: { type: method.type, label: method.label },
         // Its items named: "these are its items" sent a played model to read the cart for them.
-        ...(derived.from_cart ? { cart: wholeCartLine(derived.lines as Line[]) } : {}),
+        ...(derived.cart_line ? { cart: derived.cart_line as string } : {}),
         // The balance as it is now: shown for context, not part of what is approved (a charge
         // elsewhere must not void this approval; the PAYMENT node re-checks it at confirm).
         ...(balance === null ? {} : { now: { balance_before: balance, balance_after: balance - total } }),

@@ -1,4 +1,5 @@
 import { defineCapability } from "../../sdk/define-capability";
+import { expectedDelivery } from "../expected-delivery";
 import { orderNode } from "../order-node";
 import type { ShopAdapter, ShopOrder } from "../shop-adapter";
 import { SHOP_MONEY, SHOP_POLICY } from "../shop-policy";
@@ -51,10 +52,16 @@ export const trackShipment = defineCapability<ShopAdapter>({
   ],
   async read({ adapter, derived }) {
     const order = derived.order as ShopOrder;
-    const res = await adapter.tracking(order.id);
+    // The date the order page says, said here too: "when does it arrive?" asked of the tracking.
+    const [res, expected] = await Promise.all([adapter.tracking(order.id), expectedDelivery(adapter, order)]);
     if (res.kind === "ok")
       return {
-        result: { order_id: order.id, order_status: order.status, ...(res.body as Record<string, unknown>) },
+        result: {
+          order_id: order.id,
+          order_status: order.status,
+          ...(res.body as Record<string, unknown>),
+          ...(expected ? { expected_delivery: expected } : {}),
+        },
       };
     if (res.kind === "error" && res.code === "not_shipped")
       return {

@@ -581,6 +581,7 @@ export function buildCapabilityIndex(
     verbs: Set<string>;
     making: Set<string>;
     phrased: Set<string>;
+    asks: number;
   } => {
     const weights = new Map<string, number>();
     // The words that ask for something: of the clause that asks, not topics, not negated ("it has
@@ -676,7 +677,21 @@ export function buildCapabilityIndex(
           }
         }
     }
-    return { weights, named, clauses: parts, asked, told, states, naming, existing, verbs, making, phrased };
+    const asks = clauses.filter((c) => c.role === "request").length;
+    return {
+      weights,
+      named,
+      clauses: parts,
+      asked,
+      told,
+      states,
+      naming,
+      existing,
+      verbs,
+      making,
+      phrased,
+      asks,
+    };
   };
 
   return {
@@ -725,7 +740,9 @@ export function buildCapabilityIndex(
               ...[...weighed.naming].filter((t) => d.notForRecords.has(t)),
             ]),
           ].filter((t) => d.notFor.has(t)),
-          ...[...weighed.phrased].filter((p) => d.notForPhrases.has(p)),
+          // Only where the words ask one thing: "exchange my tee for a size L and put it in the
+          // cart" is an exchange first (review 53b), its cart phrase another ask.
+          ...(weighed.asks <= 1 ? [...weighed.phrased].filter((p) => d.notForPhrases.has(p)) : []),
         ];
         if (notFor.length) score *= NOT_FOR_WEIGHT;
         const topicOnly = asked.size > 0 && ![...asked].some((t) => d.tf.has(t));

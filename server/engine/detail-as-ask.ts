@@ -44,10 +44,25 @@ function directs(detail: string): boolean {
  * away" counted three).
  */
 export function detailAsAsk(capability: AnyCapability, request: string): string {
+  if (takesText(capability)) return request;
+  // Read so only where a person approves every change the capability makes: a misread there is on
+  // their screen before anything happens (review 53b: "…kettle order: anything but home" moved it
+  // home at once, "…: Bella off sick" assigned Bella).
+  if (capability.policy.approval !== "always") return askWithoutStatement(request, false);
+  return askWithoutStatement(request, true);
+}
+
+/**
+ * The request with the words after its one colon read as more of the ask where they only direct
+ * (and `directives` allows it), else without them where they state something (a reason: "…: last
+ * time it went to my home" names no record by "last"); as written otherwise.
+ */
+export function askWithoutStatement(request: string, directives = true): string {
   const colons = [...request.matchAll(/:(?=\s)/g)];
-  if (colons.length !== 1 || takesText(capability)) return request;
+  if (colons.length !== 1) return request;
   const at = colons[0]?.index ?? 0;
   const [ask, detail] = [request.slice(0, at), request.slice(at + 1)];
   if (ask.trim().split(/\s+/).length < 3) return request;
-  return directs(detail) ? `${ask},${detail}` : ask;
+  if (!directs(detail)) return ask;
+  return directives ? `${ask},${detail}` : request;
 }

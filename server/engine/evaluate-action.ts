@@ -2,6 +2,7 @@
 
 import type { ZodType } from "zod";
 import type { Actor, AnyCapability, NodeInput, Values } from "../connectors/sdk/define-capability";
+import { withoutDenied } from "../connectors/sdk/negated-words";
 import type { ValidationError } from "../connectors/sdk/outcome";
 import { REQUEST_NOTE } from "../connectors/sdk/request-note";
 import { byAge } from "./age-order";
@@ -31,7 +32,7 @@ import { countInWords } from "./count-words";
 import { requiredFields } from "./describe-inputs";
 import { describedAnswer } from "./described-answer";
 import { askPart, canTake, contradicts, deniedOf, describedRecords, says } from "./described-records";
-import { detailAsAsk } from "./detail-as-ask";
+import { askWithoutStatement, detailAsAsk } from "./detail-as-ask";
 import { everyCovered, everyWhy } from "./every-described";
 import { flagInWords } from "./flag-words";
 import { idListInWords } from "./id-list-words";
@@ -705,7 +706,7 @@ async function fromRequest(
     // a newer one that could was changed instead, with no approval asked).
     // An age said after the ask's colon is no description of the record ("…the lamp order: last
     // time it went to my home" named the newest order, review 53).
-    const agedWords = field === record.field ? askPart(own) : own;
+    const agedWords = field === record.field ? askWithoutStatement(own, false) : own;
     const aged = ageInWords(rows, agedWords, entity, canTake(capability, rows, agedWords));
     // The record picked by a description says why (a record quoted by its id needs no reason).
     const picked = (choice: ChoiceRow, words: string[], age?: "oldest" | "newest") => ({
@@ -859,7 +860,13 @@ function whyWithState(why: string | undefined, stands: string | undefined): { wh
 
 /** The one row the request quotes by its very value ("tkt_1"), if any. */
 function quotedIn(rows: ChoiceRow[], request: string): ChoiceRow | undefined {
-  const said = new Set(request.toLowerCase().match(/[\p{L}\p{N}_-]+/gu) ?? []);
+  // A value the words refuse is no value quoted ("not urgent", "anything but pending": review 53b
+  // found a change nobody approves set to it at once).
+  const said = new Set(
+    withoutDenied(request)
+      .toLowerCase()
+      .match(/[\p{L}\p{N}_-]+/gu) ?? [],
+  );
   const quoted = rows.filter((r) => said.has(r.value.toLowerCase()));
   return quoted.length === 1 ? quoted[0] : undefined;
 }

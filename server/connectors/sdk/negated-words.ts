@@ -19,7 +19,9 @@ export interface ReadWord {
   denied: boolean;
 }
 
-const NEGATIONS = new Set("not no never without cannot non neither nor except excluding".split(" "));
+const NEGATIONS = new Set(
+  "not no never without cannot non neither nor except excluding avoid avoiding".split(" "),
+);
 
 /**
  * Words that set the next thing apart when they follow a word ("instead of the office", "rather
@@ -27,7 +29,12 @@ const NEGATIONS = new Set("not no never without cannot non neither nor except ex
  * Played (issue 23): "send it to my home instead of the office" named both labels and took neither.
  * "besides" and "apart from" are left out: they as often mean "as well as".
  */
-const APART_AFTER: Record<string, string[]> = { of: ["instead"], than: ["rather", "other"] };
+const APART_AFTER: Record<string, string[]> = {
+  of: ["instead"],
+  than: ["rather", "other"],
+  // "anything but home", "anyone but Bella" (review 53b: each took what it refused).
+  but: ["anything", "anyone", "anybody", "anywhere", "everything", "everyone", "everybody", "all"],
+};
 
 /**
  * "except", "excluding" (and "other than") set apart only where the clause denies nothing yet:

@@ -20,6 +20,20 @@ function lineWords(order: ShopOrder): Map<string, string[]> {
   return new Map(order.items.map((i) => [i.id, of(i).filter((w) => count.get(w) === 1)]));
 }
 
+/**
+ * Where an ask's first clause ends: a mark, or a word opening a reason or a second thought ("but",
+ * save in "all but the mug", which keeps the mug).
+ */
+const ASK_ENDS =
+  /[,;:.!?]|\s(?:because|since|as|so|though|although)\s|(?<!\b(?:all|everything|anything))\sbut\s/i;
+
+/** Words that ask something of an order's lines (to go, or to stay). */
+const ACTS = new Set(
+  "cancel cancelled canceling cancelling refund refunded return returned drop remove stop keep keeping want only except excluding without leave but".split(
+    " ",
+  ),
+);
+
 const isOrder = (t: string | undefined) => t === "order" || t === "orders";
 
 /**
@@ -35,7 +49,13 @@ export function partOfOrderWords(
   words: string,
 ): { asked: ShopOrderItem[]; kept: ShopOrderItem[] } | undefined {
   if (order.items.length < 2) return undefined;
-  const tokens = (words.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) as string[];
+  // The ask is its first clause: what follows a break is why or what else ("Cancel the lamp
+  // order, I no longer need the lamp" asks for the whole order; review 53b found it refused).
+  const ask = words.split(ASK_ENDS)[0] ?? words;
+  const tokens = (ask.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) as string[];
+  // Words that ask nothing of the order are a reason ("the lamp is too big for my desk", the
+  // text after a colon): they name no line to go (review 53b: such a whole-order cancel was refused).
+  if (!tokens.some((t) => ACTS.has(t))) return undefined;
   const names = lineWords(order);
   const lineAt = (t: string | undefined) =>
     t === undefined

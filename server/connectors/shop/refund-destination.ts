@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { withoutDeniedCarried } from "../sdk/negated-words";
 import type { ValidationError } from "../sdk/outcome";
 import { PAYMENT_WORDS } from "./payment-words";
 import type { ShopOrder } from "./shop-adapter";
@@ -31,12 +32,27 @@ const said = (text: string, phrase: string) =>
  */
 export function askedRefundTo(values: Record<string, unknown>): Method | undefined {
   if (values.refund_to === "balance" || values.refund_to === "card") return values.refund_to;
-  const reason = typeof values.reason === "string" ? values.reason : "";
-  const named = (Object.keys(PAYMENT_WORDS) as Method[]).filter((m) =>
-    PAYMENT_WORDS[m].some((w) => said(reason, w)),
-  );
+  const named = namedIn(affirmed(reason(values)));
   return named.length === 1 ? named[0] : undefined;
 }
+
+/**
+ * The destinations the user's words refuse ("not to store credit", "anything but store credit",
+ * "don't refund it to my card"): review 53b found them read as asked, and a refund reached
+ * approval going where the user had said no.
+ */
+export function refusedRefundTo(values: Record<string, unknown>): Method[] {
+  const words = reason(values);
+  const kept = namedIn(affirmed(words));
+  return namedIn(words).filter((m) => !kept.includes(m));
+}
+
+const reason = (values: Record<string, unknown>) => (typeof values.reason === "string" ? values.reason : "");
+const namedIn = (text: string) =>
+  (Object.keys(PAYMENT_WORDS) as Method[]).filter((m) => PAYMENT_WORDS[m].some((w) => said(text, w)));
+const PAYMENT_TOKENS = new Set(Object.values(PAYMENT_WORDS).flatMap((ws) => ws.flatMap((w) => w.split(" "))));
+/** The words less those a negation denies (a verb's denial carried to the payment word after it). */
+const affirmed = (text: string) => withoutDeniedCarried(text, (w) => PAYMENT_TOKENS.has(w.toLowerCase()));
 
 /**
  * A destination the user asked for that the refund cannot go to, as the stop that asks them:
@@ -52,6 +68,19 @@ export function refundDestinationStop(
 ): ValidationError | undefined {
   const asked = askedRefundTo(values);
   const paid = order.payment?.method;
+  if (
+    paid &&
+    paid in NAMES &&
+    values.refund_to === undefined &&
+    refusedRefundTo(values).includes(paid as Method)
+  ) {
+    const label = paidLabel ?? NAMES[paid as Method];
+    return {
+      field: "refund_to",
+      code: "refund_destination_unavailable",
+      message: `the money can only go back to how ${order.id} was paid (${label}), which the user's words refuse; ask the user whether ${label} is fine, then send refund_to: "${paid}"; nothing was requested yet`,
+    };
+  }
   if (!asked || !paid || asked === paid || !(paid in NAMES)) return undefined;
   const label = paidLabel ?? NAMES[paid as Method];
   const wordsAsk = askedRefundTo({ reason: values.reason }) === asked;

@@ -100,7 +100,9 @@ export async function narrowedListing(
     ...new URLSearchParams(uri.split("?")[1] ?? "").keys(),
     ...params.map((p) => p.split("=")[0] ?? ""),
   ]);
-  const named = await namedFilters(backend, route, q, unexplained, (key) => given.has(key));
+  // A sort ask's words name no filter value ("most urgent first" ranks; it keeps every priority).
+  const unsorted = sort.said.reduce((text, said) => text.replace(new RegExp(`\\b${said}\\b`, "gi"), " "), q);
+  const named = await namedFilters(backend, route, unsorted, unexplained, (key) => given.has(key));
   for (const w of named.used) used.add(w);
   params.push(...named.params);
   // A denied word only text could match: the rows holding it go, never the rows found by it.

@@ -9,7 +9,7 @@ import { words } from "./route-words";
  * and got "nothing matches `cheapest first`": sort words are never a listing's text filter.
  */
 
-type Basis = "price" | "time";
+type Basis = "price" | "time" | "rank";
 
 interface Ask {
   pattern: RegExp;
@@ -44,6 +44,18 @@ const ASKS: Ask[] = [
     descending: true,
   },
   { pattern: /\b(oldest|earliest|least recent)\b/gi, basis: "time", descending: false },
+  // "most urgent first" ranks; its "urgent" is no filter value (set AK: it filtered the tickets to
+  // the urgent ones, none, and the answer read as no open tickets at all).
+  {
+    pattern: /\b(most urgent|highest priority|most important|top priority|most severe)\b/gi,
+    basis: "rank",
+    descending: true,
+  },
+  {
+    pattern: /\b(least urgent|lowest priority|least important|least severe)\b/gi,
+    basis: "rank",
+    descending: false,
+  },
 ];
 
 /**
@@ -59,6 +71,7 @@ const PLACING_END = /\b(first|last)\s*[.!?]*\s*$/;
 /** What each basis is named in a sort value (not "updated": last changed is no age). */
 const BASIS_WORDS: Record<Basis, Set<string>> = {
   price: new Set(["price", "cost", "amount", "cheapest", "expensive", "priciest"]),
+  rank: new Set(["priority", "urgency", "severity", "rank", "importance"]),
   time: new Set([
     "created",
     "creation",
@@ -97,12 +110,15 @@ export interface SortFromWords {
   unsorted: string;
   /** The order `params` ask for, in words ("oldest first"); empty when there are none. */
   order: string;
+  /** The sort asks as said ("most urgent"): never a filter's value either. */
+  said: string[];
 }
 
 /** Each basis and direction in the words a list's heading says it. */
 const ORDER_WORDS: Record<Basis, [string, string]> = {
   price: ["cheapest first", "most expensive first"],
   time: ["oldest first", "newest first"],
+  rank: ["least urgent first", "most urgent first"],
 };
 
 /** The sort the words ask of a listing with these filters, and the words it used. */
@@ -120,7 +136,7 @@ export function sortFromWords(q: string, filters: FilterSpec | undefined): SortF
       return { ask, said: m[0], descending: last ? !ask.descending : ask.descending };
     }),
   );
-  const none = { params: [], used: new Set<string>(), unsorted: "", order: "" };
+  const none = { params: [], used: new Set<string>(), unsorted: "", order: "", said: [] };
   const first = asked[0];
   if (!first) return none;
   const closing = lower.match(PLACING_END)?.[0];
@@ -132,6 +148,7 @@ export function sortFromWords(q: string, filters: FilterSpec | undefined): SortF
     used,
     unsorted: params.length ? "" : asked.map((a) => a.said).join(", "),
     order: params.length ? ORDER_WORDS[first.ask.basis][first.descending ? 1 : 0] : "",
+    said: asked.map((a) => a.said),
   };
 }
 

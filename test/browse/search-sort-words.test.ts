@@ -62,6 +62,20 @@ describe("search: sort words", () => {
     ]);
   });
 
+  it("'most urgent first' ranks and filters nothing: the open billing ticket is shown, said unsorted", async () => {
+    // Set AK: "urgent" filtered the tickets to the urgent ones, none, and read as no open ticket.
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const page = text(
+      await sam.callTool({
+        name: "search",
+        arguments: { query: "open tickets on the billing team, most urgent first" },
+      }),
+    );
+    expect(page).not.toMatch(/priority=urgent/);
+    expect(page).toContain("`tkt_1`");
+    expect(page).toContain("`most urgent` did not sort this listing");
+  });
+
   it("a listing that declares no such sort says so, and the words are not its filter", async () => {
     const alice = await w.connect(w.keys.alice, { faces: "browse" });
     const oldest = text(await alice.callTool({ name: "search", arguments: { query: "oldest orders" } }));

@@ -230,6 +230,16 @@ export function namedInWords(rows: ChoiceRow[], words: string): ChoiceRow | unde
 }
 
 /**
+ * The rows these words name alike, where they name several and no one of them (two lamp orders
+ * for "my lamp order"): at most `max`, else none (the words then name too little to list).
+ */
+export function namedAlike(rows: ChoiceRow[], words: string, max = 10): ChoiceRow[] {
+  const holds = (raw: string) => wordTokens(raw).some((t) => rows.some((r) => r.tokens.has(t)));
+  const { best } = bestInWords(rows, withoutDeniedCarried(words, holds));
+  return best.length > 1 && best.length <= max ? best : [];
+}
+
+/**
  * The other rows these words name as well as `chosen` or better, each by a telling word `chosen`
  * does not hold: "my headphones ticket about the parcel" ties the parcel ticket with the
  * headphones one, each by its own word, so the words name neither for certain; "my kettle order"

@@ -21,6 +21,7 @@ import {
   itemShapeOf,
   itemsInWords,
   matchSentWords,
+  namedAlike,
   namedInWords,
   rowsCarrying,
   valueKeys,
@@ -761,6 +762,23 @@ async function fromRequest(
       if (found && every?.[0])
         return { ...picked(every[0], found.words), why: everyWhy(capability, every, nameWords) };
       if (found) return describedAnswer(field, entity, found);
+      // Several that can take the change, named alike by the words ("my lamp order", two lamp
+      // orders): those few are listed to ask the user, not every record (set AK: nine orders).
+      const open = rows.filter(
+        (r) => (r.row.possible === undefined || r.row.possible === "yes") && r.row.eligible !== false,
+      );
+      const alike = open.length > 2 ? namedAlike(open, askPart(own, open)) : [];
+      if (alike.length && alike.length < open.length)
+        return describedAnswer(field, entity, {
+          kind: "several",
+          choices: alike,
+          closed: [],
+          words: [...new Set(alike.flatMap((r) => [...r.tokens]))].filter((t) =>
+            wordTokens(askPart(own, open)).includes(t),
+          ),
+          unsaid: [],
+          stated: true,
+        });
     }
     const described = describedInWords(rows, own, entity);
     // The words before the record's name describe it; those after say what to do ("… to urgent").

@@ -706,8 +706,12 @@ async function fromRequest(
     // whether or not it can take the change: that record is taken, and its checks say (issue 23:
     // a newer one that could was changed instead, with no approval asked).
     // An age said after the ask's colon is no description of the record ("…the lamp order: last
-    // time it went to my home" named the newest order, review 53).
-    const agedWords = field === record.field ? askWithoutStatement(own, false) : own;
+    // time it went to my home" named the newest order, review 53), nor where the words before it
+    // name one ("Track my headphones order: latest one", review 53c); "Track my order: the latest
+    // one" asks by age.
+    const before = askPart(own, rows);
+    const agedWords =
+      field !== record.field ? own : namedInWords(rows, before) ? before : askWithoutStatement(own, false);
     const aged = ageInWords(rows, agedWords, entity, canTake(capability, rows, agedWords));
     // The record picked by a description says why (a record quoted by its id needs no reason).
     const picked = (choice: ChoiceRow, words: string[], age?: "oldest" | "newest") => ({

@@ -19,9 +19,7 @@ export interface ReadWord {
   denied: boolean;
 }
 
-const NEGATIONS = new Set(
-  "not no never without cannot non neither nor except excluding avoid avoiding".split(" "),
-);
+const NEGATIONS = new Set("not no never without cannot non neither nor except excluding avoid".split(" "));
 
 /**
  * Words that set the next thing apart when they follow a word ("instead of the office", "rather
@@ -80,6 +78,8 @@ export function readWords(text: string): ReadWord[] {
     if (!/[\p{L}\p{N}]/u.test(raw)) {
       state = "none";
       clauseDenies = false;
+      // A mark ends what a word before it sets apart ("show everything, but urgent first").
+      previous = "";
       continue;
     }
     const lower = raw.toLowerCase();

@@ -21,15 +21,15 @@ function lineWords(order: ShopOrder): Map<string, string[]> {
 }
 
 /**
- * Where an ask's first clause ends: a mark, or a word opening a reason or a second thought ("but",
- * save in "all but the mug", which keeps the mug).
+ * Where a clause ends: a mark, a word opening a reason, or before a "but" (save in "all but the
+ * mug", which keeps the mug): "cancel the lamp but let me have the mug" asks for the lamp.
  */
-const ASK_ENDS =
-  /[,;:.!?]|\s(?:because|since|as|so|though|although)\s|(?<!\b(?:all|everything|anything))\sbut\s/i;
+const CLAUSES =
+  /[,;:.!?]|\s(?:because|since|as|so|though|although)\s|(?<!\b(?:all|everything|anything))\s(?=but\s)/i;
 
 /** Words that ask something of an order's lines (to go, or to stay). */
 const ACTS = new Set(
-  "cancel cancelled canceling cancelling refund refunded return returned drop remove stop keep keeping want only except excluding without leave but".split(
+  "cancel cancelled canceling cancelling refund refunded return returned drop remove stop keep keeping only just not except excluding without leave".split(
     " ",
   ),
 );
@@ -49,13 +49,15 @@ export function partOfOrderWords(
   words: string,
 ): { asked: ShopOrderItem[]; kept: ShopOrderItem[] } | undefined {
   if (order.items.length < 2) return undefined;
-  // The ask is its first clause: what follows a break is why or what else ("Cancel the lamp
-  // order, I no longer need the lamp" asks for the whole order; review 53b found it refused).
-  const ask = words.split(ASK_ENDS)[0] ?? words;
-  const tokens = (ask.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) as string[];
-  // Words that ask nothing of the order are a reason ("the lamp is too big for my desk", the
-  // text after a colon): they name no line to go (review 53b: such a whole-order cancel was refused).
-  if (!tokens.some((t) => ACTS.has(t))) return undefined;
+  // Only the clauses that ask something of the lines: one with no such word is a reason or a
+  // greeting ("Cancel the lamp order, I no longer need the lamp" asks for the whole order, review
+  // 53b; "Hi, please cancel the lamp …", "…, but keep the mug" still ask, review 53c).
+  const wordsOf = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) as string[];
+  const asking = words
+    .split(CLAUSES)
+    .filter((c) => wordsOf(c).some((t) => ACTS.has(t)) || /\b(?:all|everything)\s+but\b/i.test(c));
+  if (!asking.length) return undefined;
+  const tokens = wordsOf(asking.join(" "));
   const names = lineWords(order);
   const lineAt = (t: string | undefined) =>
     t === undefined

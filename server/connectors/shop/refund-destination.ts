@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { withoutDeniedCarried } from "../sdk/negated-words";
+import { withoutDenied } from "../sdk/negated-words";
 import type { ValidationError } from "../sdk/outcome";
 import { PAYMENT_WORDS } from "./payment-words";
 import type { ShopOrder } from "./shop-adapter";
@@ -50,9 +50,25 @@ export function refusedRefundTo(values: Record<string, unknown>): Method[] {
 const reason = (values: Record<string, unknown>) => (typeof values.reason === "string" ? values.reason : "");
 const namedIn = (text: string) =>
   (Object.keys(PAYMENT_WORDS) as Method[]).filter((m) => PAYMENT_WORDS[m].some((w) => said(text, w)));
-const PAYMENT_TOKENS = new Set(Object.values(PAYMENT_WORDS).flatMap((ws) => ws.flatMap((w) => w.split(" "))));
-/** The words less those a negation denies (a verb's denial carried to the payment word after it). */
-const affirmed = (text: string) => withoutDeniedCarried(text, (w) => PAYMENT_TOKENS.has(w.toLowerCase()));
+/**
+ * The words less those a negation denies, and less a way to pay a denied verb of moving money
+ * sends the money to ("don't refund it to my card"); a denied verb of anything else refuses no
+ * way to pay ("I don't mind getting store credit", "don't forget to refund it to my card": review
+ * 53c found both read as refusals).
+ */
+const affirmed = (text: string) =>
+  withoutDenied(
+    text.replace(CARRIED_DENIAL, (m, lead: string) => `${lead}${" ".repeat(m.length - lead.length)}`),
+  );
+const CARRIED_DENIAL = new RegExp(
+  `(\\b(?:don['’]?t|do not|never|not)\\s+(?:refund|send|put|pay|return|give|move|transfer|credit)\\b(?:\\s+[\\w']+){0,4}?\\s+(?:to|on|onto|into)\\s+(?:my\\s+|the\\s+|your\\s+)?)(?:${Object.values(
+    PAYMENT_WORDS,
+  )
+    .flat()
+    .sort((a, b) => b.length - a.length)
+    .join("|")})`,
+  "gi",
+);
 
 /**
  * A destination the user asked for that the refund cannot go to, as the stop that asks them:

@@ -76,4 +76,13 @@ describe("a record of the user's named with its verb: that capability, the rest 
     expect(sc(out), text(out)).toMatchObject({ capability: "close_ticket", status: "completed" });
     expect(text(out)).not.toContain("not done");
   });
+
+  it("a relative clause naming the record ('that's waiting for payment') is no field of another capability", async () => {
+    // Set AL: the address change ran, then said 'not done: "payment"'.
+    const out = await call(w.keys.alice, "start_action", {
+      intent: "Send my kettle order that's waiting for payment to my home instead of the office.",
+    });
+    expect(sc(out), text(out)).toMatchObject({ capability: "change_delivery_address", status: "completed" });
+    expect(text(out)).not.toContain("not done");
+  });
 });

@@ -90,4 +90,15 @@ describe("words take a field's exposing value only when they ask for it (MCP ove
     expect(sc(out), text(out)).toMatchObject({ status: "completed", from_words: { internal: "false" } });
     expect(await comments("tkt_3")).toEqual([expect.objectContaining({ internal: false })]);
   });
+
+  it("a note 'for the team' is internal, and runs at once", async () => {
+    // Set AL: it was held as shown to the customer by default.
+    const sam = await w.connect(w.keys.sam);
+    const out = await sam.callTool({
+      name: "start_action",
+      arguments: { capability: "comment_ticket", intent: `Add a note for the team on tkt_3: '${BODY}'` },
+    });
+    expect(sc(out), text(out)).toMatchObject({ status: "completed", from_words: { internal: "true" } });
+    expect(await comments("tkt_3")).toEqual([expect.objectContaining({ internal: true })]);
+  });
 });

@@ -158,8 +158,12 @@ export async function fieldsElsewhere(
   // The words naming the record (a ticket named by its subject) say which record, never a field
   // of another capability: set AJ's close of a ticket whose subject held such a field's word was
   // followed by that word said as not done.
+  const noun = started ? (wordTokens(started.appliesTo.entity)[0] ?? "") : "";
   const naming = started
-    ? namePhrase(intent.toLowerCase(), wordTokens(started.appliesTo.entity)[0] ?? "", () => true).tokens
+    ? new Set([
+        ...namePhrase(intent.toLowerCase(), noun, () => true).tokens,
+        ...relativeClauseWords(intent.toLowerCase(), noun),
+      ])
     : new Set<string>();
   const found = started
     ? namedFields(intent, started, [...setWords, ...naming])
@@ -223,4 +227,18 @@ async function fieldTaker(
 function line(words: string, field: string, taker: AnyCapability): FieldElsewhere {
   const kind = taker.appliesTo.field ? undefined : kindWord(taker.appliesTo.entity);
   return { words, field, taken_by: taker.id, ...(kind ? { new_record: kind } : {}) };
+}
+
+/**
+ * The words of a relative clause right after the record's noun ("my kettle order that's waiting
+ * for payment to my home"): they say which record, up to a mark or a word that says where or how
+ * it changes. Set AL: "waiting for payment" was said as a payment not done.
+ */
+function relativeClauseWords(intent: string, noun: string): string[] {
+  if (!noun) return [];
+  const m = new RegExp(
+    `\\b${noun}s?\\s+(?:that|which|who)(?:['’]s|\\s+is|\\s+are|\\s+was|\\s+were)?\\s+([^,.;:!?]*?)(?=\\s+(?:to|instead|into|onto|back)\\b|[,.;:!?]|$)`,
+    "i",
+  ).exec(intent);
+  return m?.[1] ? wordTokens(m[1]) : [];
 }

@@ -102,6 +102,12 @@ export const commentTicket = defineCapability<HelpdeskAdapter, CommentDerived>({
                 "private note",
                 "private comment",
                 "private remark",
+                // A note "for the team" is the team's to read (set AL: it was shown to the customer
+                // by default, and "team" tied the note with moving the ticket to a team).
+                "note for the team",
+                "comment for the team",
+                "team note",
+                "staff note",
                 "internally",
               ],
               hints: ["internal", "private", "privately", "confidential", "note", "remark"],

@@ -28,6 +28,7 @@ import {
   teammates,
 } from "./helpdesk-records";
 import { raisedInsteadLine } from "./scoped-tickets";
+import { COUNTED_STATUSES, teammateTicketCounts } from "./teammate-ticket-counts";
 import { withCommentsLine } from "./ticket-comment-rows";
 import { TICKET_COMMENTS_ROUTE } from "./ticket-comments-route";
 import { ticketFormLinks } from "./ticket-form-links";
@@ -245,7 +246,8 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
   {
     pattern: "helpdesk://teammates",
     title: "Teammates",
-    description: "Support teammates and their teams (who tickets can be assigned to).",
+    description:
+      "Support teammates and their teams (who tickets can be assigned to), with how many tickets each has by status.",
     keywords: ["teammates", "team", "agents", "staff", "who", "assignee"],
     startPoint: true,
     async render(_match, backend) {
@@ -255,8 +257,18 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
       const { team_id: teams } = await referenceLabels(result, columns, {
         team_id: helpdeskReferences(backend).team_id as ReferenceNames,
       });
-      const rows = result.map((m) => ({ ...m, team_id: labelledValue(m.team_id, teams) }));
-      return { title: "Teammates", outcome: "applied", markdown: rowsTable(rows, columns) };
+      const tally = await teammateTicketCounts(backend, result);
+      const rows = result.map((m) => ({
+        ...m,
+        team_id: labelledValue(m.team_id, teams),
+        ...(tally?.counts.get(m.id) ?? {}),
+      }));
+      const shown = tally ? [...columns, ...COUNTED_STATUSES] : columns;
+      return {
+        title: "Teammates",
+        outcome: "applied",
+        markdown: `${tally ? `${tally.line}\n\n` : ""}${rowsTable(rows, shown)}`,
+      };
     },
   },
 ];

@@ -599,6 +599,8 @@ export const AGE_WORDS: Record<string, "oldest" | "newest"> = {
   newest: "newest",
   latest: "newest",
   last: "newest",
+  // "my most recent order" (review 53b: it read the order on its way).
+  recent: "newest",
 };
 /** Keys a row's age may sit under (its creation time, as the node offers it). */
 const AGE_KEYS = ["created", "created_at", "placed", "placed_at", "opened_at"];
@@ -658,7 +660,8 @@ export function ageAsked(
   const words = wordTokens(request);
   const at = words.findIndex((w) => AGE_WORDS[w]);
   const end = AGE_WORDS[words[at] ?? ""];
-  if (!end) return undefined;
+  // "least recent" is not read as an age here (its why would say "the newest").
+  if (!end || (words[at] === "recent" && words[at - 1] === "least")) return undefined;
   const noun = wordTokens(entity)[0] ?? "";
   const stop = words.indexOf(noun, at + 1);
   const described = words.slice(at + 1, stop > at ? stop : at + 1).slice(0, 4);

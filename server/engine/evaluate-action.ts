@@ -439,7 +439,8 @@ function onlyEligible(
   if (!read && !words.has(entity) && !words.has(`${entity}s`)) return;
   const rows = choicesFor(field, options, fields[field]);
   // "My oldest order" with two as old names neither: the only eligible one would stand in for it.
-  if (ageInWords(rows, request, capability.appliesTo.entity)?.kind === "tie") return;
+  const aged = ageInWords(rows, request, capability.appliesTo.entity);
+  if (aged?.kind === "tie") return;
   // Only an explicit verdict counts: rows without one say nothing about eligibility.
   const eligible = rows.filter((r) => r.row.possible === "yes");
   if (eligible.length !== 1 || rows.some((r) => r.row.possible === undefined)) return;
@@ -449,6 +450,9 @@ function onlyEligible(
   // the lamp order, and the one shipped order answered for it).
   const named = namedInWords(rows, askPart(request, rows));
   if (named && named !== only) return;
+  // Nor for the one the words name by age ("Where is my most recent order?" read the order on its
+  // way where the newest has not shipped: review 53b).
+  if (aged?.kind === "one" && aged.choice !== only) return;
   return { field, value: only.value };
 }
 

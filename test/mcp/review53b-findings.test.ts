@@ -9,8 +9,7 @@ type Json = Record<string, unknown>;
  * refund-destination stops got wrong, found through the real MCP client. Each test states what
  * the user's words mean; every one of them failed at 6869a81. Left open (the note says so): "Buy
  * the whole cart: same address as my headphones order" takes the headphones as the items (held
- * for the person's approval), "Where is my most recent order?" tracks the order on its way, and
- * "put two tees in my cart" sets two where "add two" adds two.
+ * for the person's approval), and "put two tees in my cart" sets two where "add two" adds two.
  */
 describe("review 53b findings (MCP over HTTP)", () => {
   let w: McpWorld;
@@ -141,5 +140,10 @@ describe("review 53b findings (MCP over HTTP)", () => {
   it("'Exchange my tee for a size L and put it in the cart' is still the exchange", async () => {
     const out = await start("alice", "Exchange my tee for a size L and put it in the cart");
     expect(sc(out).capability, text(out)).toBe("after_sales");
+  });
+
+  it("'Where is my most recent order?' never tracks an older order", async () => {
+    const out = await start("alice", "Where is my most recent order?");
+    expect(String(from(out).order_id ?? ""), text(out)).not.toContain("ord_transit");
   });
 });

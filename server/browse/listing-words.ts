@@ -101,7 +101,11 @@ export async function narrowedListing(
     ...params.map((p) => p.split("=")[0] ?? ""),
   ]);
   // A sort ask's words name no filter value ("most urgent first" ranks; it keeps every priority).
-  const unsorted = sort.said.reduce((text, said) => text.replace(new RegExp(`\\b${said}\\b`, "gi"), " "), q);
+  // Blanked where they stand, as written: no word of the query becomes a pattern.
+  const unsorted = sort.said.reduce((text, said) => {
+    const at = text.toLowerCase().indexOf(said.toLowerCase());
+    return at < 0 ? text : `${text.slice(0, at)}${" ".repeat(said.length)}${text.slice(at + said.length)}`;
+  }, q);
   const named = await namedFilters(backend, route, unsorted, unexplained, (key) => given.has(key));
   for (const w of named.used) used.add(w);
   params.push(...named.params);

@@ -45,11 +45,10 @@ function directs(detail: string): boolean {
  */
 export function detailAsAsk(capability: AnyCapability, request: string): string {
   if (takesText(capability)) return request;
-  // Read so only where a person approves every change the capability makes: a misread there is on
-  // their screen before anything happens (review 53b: "…kettle order: anything but home" moved it
-  // home at once, "…: Bella off sick" assigned Bella).
-  if (capability.policy.approval !== "always") return askWithoutStatement(request, false);
-  return askWithoutStatement(request, true);
+  // Directives are read only where a person approves every change the capability makes: a misread
+  // there is on their screen before anything happens (review 53b: "…kettle order: anything but
+  // home" moved it home at once, "…: Bella off sick" assigned Bella).
+  return askWithoutStatement(request, capability.policy.approval === "always");
 }
 
 /**

@@ -775,14 +775,15 @@ async function fromRequest(
       const open = rows.filter(
         (r) => (r.row.possible === undefined || r.row.possible === "yes") && r.row.eligible !== false,
       );
-      const alike = open.length > 2 ? namedAlike(open, askPart(own, open)) : [];
+      const asked = open.length > 2 ? askPart(own, open) : "";
+      const alike = asked ? namedAlike(open, asked) : [];
       if (alike.length && alike.length < open.length)
         return describedAnswer(field, entity, {
           kind: "several",
           choices: alike,
           closed: [],
           words: [...new Set(alike.flatMap((r) => [...r.tokens]))].filter((t) =>
-            wordTokens(askPart(own, open)).includes(t),
+            wordTokens(asked).includes(t),
           ),
           unsaid: [],
           stated: true,

@@ -4,11 +4,11 @@ import type { HelpdeskTeammate } from "./helpdesk-adapter";
 import { listTickets } from "./helpdesk-records";
 
 /** The ticket statuses counted per teammate, in their lifecycle's order. */
-const STATUSES = ["open", "pending", "resolved", "closed"] as const;
+export const COUNTED_STATUSES = ["open", "pending", "resolved", "closed"] as const;
 /** Tickets read for the counts: the helpdesk's own page cap. */
 const READ = 100;
 
-export type TeammateCounts = Record<(typeof STATUSES)[number], number>;
+export type TeammateCounts = Record<(typeof COUNTED_STATUSES)[number], number>;
 
 /**
  * How many of the tickets this caller may see each teammate has, by status, and the line that
@@ -30,7 +30,8 @@ export async function teammateTicketCounts(
   for (const t of page.data) {
     const own = t.assignee_id ? counts.get(t.assignee_id) : undefined;
     if (!t.assignee_id) unassigned++;
-    if (own && (STATUSES as readonly string[]).includes(t.status)) own[t.status as keyof TeammateCounts]++;
+    if (own && (COUNTED_STATUSES as readonly string[]).includes(t.status))
+      own[t.status as keyof TeammateCounts]++;
   }
   const seen = page.next_page
     ? `the first ${page.data.length} of the tickets you can see`
@@ -40,5 +41,3 @@ export async function teammateTicketCounts(
     line: `Tickets assigned to each, by status (of ${seen}; ${unassigned} unassigned).`,
   };
 }
-
-export const COUNTED_STATUSES = STATUSES;

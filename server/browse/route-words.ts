@@ -83,6 +83,9 @@ export const ASKING = new Set(words("able allowed cannot eligible possible"));
 export const CONNECTING = new Set(
   words(
     "a an the this that these those each every both either neither another other such " +
+      // A pro-form stands for the noun before it ("the closed ones"): as a text filter, "ones"
+      // found the ticket about headphones.
+      "one ones " +
       "my mine our ours your yours his her hers its their theirs me us i we you he she it they them " +
       "by with within for of in into on onto at to from via per over under across along among " +
       "about around after before between through toward towards upon off out up down as than " +

@@ -414,12 +414,31 @@ export function itemsInWords(rows: ListedRow[], shape: ItemShape, request: strin
   // Only a list of lines with their counts (a cart) is taken whole, or alone; never a catalog.
   const counted = (list: string) =>
     !!shape.count && rows.some((r) => r.list === list && typeof r.row[shape.count as string] === "number");
+  // What the words set apart ("everything in my cart but the mugs", "… except the tee") is no
+  // part to take, and a list taken whole leaves it out (a review: the mugs reached the approval).
+  const kept = withoutDenied(request);
+  const apart = deniedText(request, kept);
+  const left = apart ? bestInWords(rows, apart) : { best: [], score: 0 };
+  const setApart = new Set(left.score > 0 ? left.best.map((r) => r.value) : []);
+  // A part that names no row but a counted list ("my cart") takes that list whole.
+  const takeWholeLists = (part: string) => {
+    const tokens = new Set(wordTokens(part));
+    for (const r of rows)
+      if (!wholeLists.includes(r.list) && r.listWords.some((w) => tokens.has(w)) && counted(r.list))
+        wholeLists.push(r.list);
+  };
   // Sentences are parts too: "Buy one mug. Nothing else from the cart." is two asks.
-  for (const part of requestParts(request)) {
+  for (const part of requestParts(kept)) {
     if (!part.trim()) continue;
     // A part that says what NOT to take names nothing to take: "nothing else from the cart" took
     // the whole cart (set H: a tee the user had excluded reached the approval screen).
-    if (NEGATED.test(part)) continue;
+    // The words before the negation still ask ("buy my whole cart except the tee").
+    const negation = NEGATED.exec(part);
+    if (negation) {
+      const before = part.slice(0, negation.index);
+      if (before.trim() && !NEGATED.test(before)) takeWholeLists(before);
+      continue;
+    }
     // "The cheapest product": the one its price names, whatever else its words hold.
     const said = wordTokens(part);
     // "…in my cart" prices the cart's rows only; "the cheapest product" is no catalog's list
@@ -443,17 +462,21 @@ export function itemsInWords(rows: ListedRow[], shape: ItemShape, request: strin
     const { best, score } = bestInWords(rows, part);
     if (best.length === 1 && best[0]) add(best[0], countIn(part));
     else if (best.length > 1 && score > 0) return { kind: "several", words: part.trim(), choices: best };
-    else {
-      const tokens = new Set(wordTokens(part));
-      for (const r of rows)
-        if (!wholeLists.includes(r.list) && r.listWords.some((w) => tokens.has(w)) && counted(r.list))
-          wholeLists.push(r.list);
-    }
+    else takeWholeLists(part);
   }
-  for (const list of wholeLists) for (const row of rows.filter((r) => r.list === list)) add(row, undefined);
+  for (const list of wholeLists)
+    for (const row of rows.filter((r) => r.list === list && !setApart.has(r.value))) add(row, undefined);
   if (!items.length) return { kind: "none" };
   const found = { kind: "items" as const, items, shown: shown.join(", ") };
   return whys.length ? { ...found, why: whys.join("; ") } : found;
+}
+
+/** The words withoutDenied blanked in `text` (`kept`), in order, or "" where none were. */
+function deniedText(text: string, kept: string): string {
+  const out: string[] = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu))
+    if (kept.slice(m.index, m.index + m[0].length).trim() === "") out.push(m[0]);
+  return out.join(" ");
 }
 
 /** The option list each field takes its value from (`available_offers` → `offer_code`), for the answer's headings. */

@@ -35,6 +35,19 @@ const APART_AFTER: Record<string, string[]> = {
 };
 
 /**
+ * Words that take a set whole: a "but" a few words after one sets apart ("all my orders but the
+ * cancelled ones", "every ticket but the closed ones"), as right after "all" (review: the orders
+ * listing filtered to the cancelled ones it was asked to leave out).
+ */
+const WHOLE = new Set("all every each everything anything everyone anyone".split(" "));
+
+/** How far after a WHOLE word a "but" still sets apart from it. */
+const WHOLE_REACH = 4;
+
+/** Words that after "but" open a clause or turn to what is meant: then "but" is a conjunction. */
+const BUT_GOES_ON = new Set("i we you he she they it there only just also not please then".split(" "));
+
+/**
  * "except", "excluding" (and "other than") set apart only where the clause denies nothing yet:
  * after "no", "nothing", "not", "don't"… they mean "only" ("nothing other than home", "no address except home", "don't send
  * anything except the mug"), and the thing after them is the one meant.
@@ -73,18 +86,25 @@ export function readWords(text: string): ReadWord[] {
   let previous = "";
   // The clause so far denies something: an "except" in it then means "only" (ONLY_AFTER_NEGATION).
   let clauseDenies = false;
-  for (const m of text.matchAll(PIECES)) {
+  // Words read since this clause's last WHOLE word (Infinity: none yet).
+  let sinceWhole = Number.POSITIVE_INFINITY;
+  const pieces = [...text.matchAll(PIECES)];
+  for (const [i, m] of pieces.entries()) {
     const raw = m[0];
     if (!/[\p{L}\p{N}]/u.test(raw)) {
       state = "none";
       clauseDenies = false;
       // A mark ends what a word before it sets apart ("show everything, but urgent first").
       previous = "";
+      sinceWhole = Number.POSITIVE_INFINITY;
       continue;
     }
     const lower = raw.toLowerCase();
     const at = m.index ?? 0;
-    const apart = APART_AFTER[lower]?.includes(previous) === true;
+    const apart =
+      APART_AFTER[lower]?.includes(previous) === true ||
+      (lower === "but" && sinceWhole <= WHOLE_REACH && setsApartAfter(pieces[i + 1]?.[0]));
+    sinceWhole = WHOLE.has(lower) ? 0 : sinceWhole + 1;
     const only =
       clauseDenies && (ONLY_AFTER_NEGATION.has(lower) || (lower === "than" && previous === "other"));
     previous = lower;
@@ -110,6 +130,11 @@ export function readWords(text: string): ReadWord[] {
     out.push({ raw, at, negation: false, denied: false });
   }
   return out;
+}
+
+/** A "but" followed by this piece sets apart: a word that neither opens a clause nor turns. */
+function setsApartAfter(next: string | undefined): boolean {
+  return !!next && /[\p{L}\p{N}]/u.test(next) && !BUT_GOES_ON.has(next.toLowerCase());
 }
 
 /**

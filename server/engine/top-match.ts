@@ -1,3 +1,4 @@
+import { withoutDenied } from "../connectors/sdk/negated-words";
 import type { CapabilityHit } from "./capability-search";
 import { queryClauses } from "./query-clauses";
 
@@ -68,6 +69,27 @@ export function asksOnlyToRead(words: string): boolean {
 const STATUS_QUESTION = /^(?:has|have|did|is|are|was|were|where|when)\b/;
 
 /**
+ * The words set one of the match's fixed input values: the value after "as", "to", "into" or
+ * "be", or ending a clause ("Mark the charged twice ticket as urgent", "make tkt_1 urgent"). Set
+ * AM: "mark … as urgent" tied the priority change with resolving and the status change, which
+ * share "mark"; only the priority takes "urgent". A value that describes the record ("the urgent
+ * ticket") or that the words deny sets nothing.
+ */
+function setsInputValue(words: string, hit: CapabilityHit): boolean {
+  const said = withoutDenied(words.toLowerCase());
+  return Object.values(hit.input_values ?? {})
+    .flat()
+    .some((value) => {
+      const phrase = value.toLowerCase().replace(/[_-]+/g, " ").trim();
+      if (!/^[a-z0-9 ]{2,40}$/.test(phrase)) return false;
+      const spelt = phrase.replace(/ /g, "[\\s_-]+");
+      return new RegExp(`\\b(?:as|to|into|be)\\s+(?:an?\\s+)?${spelt}\\b|\\b${spelt}\\s*(?:[.!?;,]|$)`).test(
+        said,
+      );
+    });
+}
+
+/**
  * Among matches near the best (within its clear lead), the one the words settle: the only one
  * named for the verb the request opens with ("Pay for the kettle order with my card": pay_order,
  * not checkout), or, when every ask is a question about where something stands, the only one
@@ -79,6 +101,8 @@ export function settleNearTie(words: string, hits: readonly CapabilityHit[]): Ca
   const near = hits.filter((h) => !h.off_topic && h.score > 0 && h.score >= best * (1 - CLEAR_LEAD));
   const byVerb = near.filter((h) => opensWithVerbOf(words, h.capability));
   if (byVerb.length === 1) return byVerb[0];
+  const bySetValue = near.filter((h) => setsInputValue(words, h));
+  if (bySetValue.length === 1) return bySetValue[0];
   const asks = queryClauses(words.toLowerCase()).filter((c) => c.role === "request");
   if (!asks.length || !asks.every((c) => STATUS_QUESTION.test(c.text))) return undefined;
   const reads = near.filter((h) => h.read);

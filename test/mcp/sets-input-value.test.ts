@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+
+/**
+ * Words that set one of a capability's fixed values settle a near tie for it (set AM: "Mark the
+ * charged twice ticket as urgent." answered "several capabilities match" with resolving and the
+ * status change, which share "mark"; only the priority change takes "urgent"). A value that
+ * describes the record, or that the words deny, settles nothing.
+ */
+describe("a fixed value the words set picks its capability (MCP over HTTP)", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+  beforeEach(async () => w.legacy.reset());
+
+  const start = async (intent: string) =>
+    (await w.connect(w.keys.sam)).callTool({ name: "start_action", arguments: { intent } });
+  const priority = async (id: string) => {
+    const res = await fetch(`${w.legacy.url}/v1/tickets/${id}`, {
+      headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
+    });
+    return ((await res.json()) as { priority: string }).priority;
+  };
+
+  it("'mark … as urgent' changes the priority in one call", async () => {
+    const out = await start("Mark the charged twice ticket as urgent.");
+    expect(sc(out).capability, text(out)).toBe("change_ticket_priority");
+    expect(sc(out).status, text(out)).toBe("completed");
+    expect(await priority("tkt_1")).toBe("urgent");
+  });
+
+  it.each(["Don't mark tkt_1 as urgent", "Sara should take the urgent ticket"])(
+    "a denied or describing value changes nothing: %s",
+    async (intent) => {
+      const out = await start(intent);
+      expect(sc(out).capability, text(out)).not.toBe("change_ticket_priority");
+      expect(await priority("tkt_1")).toBe("high");
+    },
+  );
+});

@@ -2,6 +2,7 @@ import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import type { RouteDefinition } from "../connectors/sdk/define-route";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
 import { readWords } from "../connectors/sdk/negated-words";
+import { countsPerValue } from "./counts-per-value";
 import { cutPage } from "./cut-page";
 import { withFilterWords } from "./filtered-line";
 import { shapedListing } from "./left-out-rows";
@@ -163,7 +164,9 @@ export async function openedSection(
     unused && leftover
       ? `${leftover.split(" ").map(code).join(", ")} matched nothing${route?.textSearches ? ` (searched: ${escapeText(route.textSearches)})` : ""}: not used to narrow these rows.`
       : "";
+  const perValue = await countsPerValue(backend, route, page.uri, q);
   const lines = [
+    perValue ?? "",
     notUsed || only?.line || (textFilter || unused ? "" : unfilteredWordsLine(leftover, kept)),
     unsorted && !orderAlreadyStated(unsorted, kept)
       ? `${code(unsorted)} did not sort this listing: it declares no such sort.`

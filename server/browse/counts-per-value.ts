@@ -1,0 +1,81 @@
+import type { BrowseBackend } from "../connectors/sdk/browse-backend";
+import type { FilterChoice, FilterSpec, RouteDefinition } from "../connectors/sdk/define-route";
+import { escapeText } from "../connectors/sdk/markdown";
+import { formatBrowseUri, parseBrowseUri } from "../connectors/sdk/parse-browse-uri";
+import { navigate } from "./navigate";
+
+/** "each team", "per team", "by team", "every assignee": a count is asked for each value of a thing. */
+const PER =
+  /(?<!\b(?:sort|sorted|order|ordered|rank|ranked|group)\s)\b(?:each|per|every|by)\s+(\p{L}{3,40})\b/giu;
+
+/** Filters that say how to read a listing, never what its records are. */
+const NOT_A_THING = new Set(["q", "sort", "mine", "page", "per_page", "columns", "cursor"]);
+
+/**
+ * At most this many values are counted, two at a time: each count is one call to the system,
+ * as a navigate to the listing with that value (the caller's permission asked, audited).
+ */
+const COUNTED = 8;
+const IN_FLIGHT = 2;
+
+/**
+ * The count of the listing's records for every value of the filter the words ask a count per
+ * ("How many open tickets does each team have?", "open tickets by team"), with the listing's
+ * other filters kept, zero counts included: set AM's models read the open tickets' team column,
+ * then the teammates page to learn whether a team with none existed. Only a filter with a known
+ * set of values (declared, or read by its `choices`) and at most COUNTED of them; null otherwise
+ * or where a count could not be had (nothing said beats a count that is wrong).
+ */
+export async function countsPerValue(
+  backend: BrowseBackend,
+  route: RouteDefinition | undefined,
+  uri: string,
+  q: string,
+): Promise<string | null> {
+  const filters = route?.filters;
+  if (!filters || route.pattern.includes("{")) return null;
+  const parsed = parseBrowseUri(uri);
+  if (!parsed.ok) return null;
+  const { scheme, segments, query } = parsed.value;
+  for (const m of q.matchAll(PER)) {
+    const word = (m[1] ?? "").toLowerCase().replace(/(?:es|s)$/, "");
+    const key = Object.keys(filters).find(
+      (k) => !NOT_A_THING.has(k) && query[k] === undefined && k.toLowerCase().split("_")[0] === word,
+    );
+    const spec = key ? filters[key] : undefined;
+    if (!key || !spec) continue;
+    const values = await valuesOf(spec, backend);
+    if (!values || !values.length || values.length > COUNTED) return null;
+    const { page: _page, cursor: _cursor, ...kept } = query;
+    const count = async (v: FilterChoice) => {
+      const page = await navigate(
+        backend,
+        formatBrowseUri(scheme, segments, { ...kept, [key]: v.value, per_page: "1" }),
+      );
+      return page.outcome === "applied" && typeof page.total === "number" ? page.total : null;
+    };
+    const counts: Array<number | null> = [];
+    for (let i = 0; i < values.length; i += IN_FLIGHT)
+      counts.push(...(await Promise.all(values.slice(i, i + IN_FLIGHT).map(count))));
+    if (counts.some((c) => c === null)) return null;
+    const each = values.map((v, i) => {
+      const name =
+        v.label && v.label !== v.value
+          ? `${escapeText(v.label)} (${escapeText(v.value)})`
+          : escapeText(v.value);
+      return `${name} ${counts[i]}`;
+    });
+    return `Per ${escapeText(key)}, every one of its ${values.length} values, with this listing's filters: ${each.join(", ")}.`;
+  }
+  return null;
+}
+
+/** The values a filter takes, as declared or read by its choices; null where not known. */
+async function valuesOf(
+  spec: FilterSpec[string],
+  backend: BrowseBackend,
+): Promise<readonly FilterChoice[] | null> {
+  if (Array.isArray(spec)) return spec.map((value: string) => ({ value, label: value }));
+  if (typeof spec === "object" && "choices" in spec && !spec.emailAddresses) return spec.choices(backend);
+  return null;
+}

@@ -45,7 +45,7 @@ export async function countsPerValue(
     const spec = key ? filters[key] : undefined;
     if (!key || !spec) continue;
     const values = await valuesOf(spec, backend);
-    if (!values || !values.length || values.length > COUNTED) return null;
+    if (!values?.length || values.length > COUNTED) return null;
     const { page: _page, cursor: _cursor, ...kept } = query;
     const count = async (v: FilterChoice) => {
       const page = await navigate(

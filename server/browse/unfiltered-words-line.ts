@@ -48,7 +48,7 @@ export function rowsShownOnly(
     })
     .join("\n");
   return {
-    line: `${code(leftover)} is no filter here (no text filter): only the ${showing.size} of its ${rows.length} rows that show it; all of them: ${code(all)}.`,
+    line: `Shown: the ${showing.size} of the ${rows.length} rows whose cells hold ${code(leftover)} (the listing has no filter for it; every row: ${code(all)}).`,
     markdown,
   };
 }

@@ -23,7 +23,7 @@ describe("search: words that ask when something happened", () => {
     expect(found).toContain("Columns added for your words: `delivered_at`.");
     expect(found).toMatch(/^\| id \|.*\| delivered_at \|$/m);
     expect(found).toMatch(/^\| `ord_shipdiff` \|.*Travel Backpack.*\| 20\d\d-\d\d-\d\d, \d+ days ago/m);
-    expect(found).toMatch(/is no filter here \(no text filter\): only the 1 of its \d+ rows that show it/);
+    expect(found).toMatch(/Shown: the 1 of the \d+ rows whose cells hold/);
     expect(found).not.toContain("`ord_transit`");
     expect(found).not.toContain("did not filter this listing");
   });
@@ -34,7 +34,7 @@ describe("search: words that ask when something happened", () => {
       await alice.callTool({ name: "search", arguments: { query: "when did my headphones order ship" } }),
     );
     expect(found).toContain("Columns added for your words: `shipped_at`.");
-    expect(found).toMatch(/only the 1 of its \d+ rows that show it/);
+    expect(found).toMatch(/Shown: the 1 of the \d+ rows whose cells hold/);
     expect(found).toContain("`ord_transit`");
   });
 

@@ -78,7 +78,7 @@ describe("search: words that fit one record open its page", () => {
     expect(kettle).toContain("## [Orders](shop://orders) (opened here)");
     // Only the rows that show the word (set W: all eight were shown to name two).
     expect(kettle).toContain(
-      "`kettle` is no filter here (no text filter): only the 2 of its 8 rows that show it",
+      "Shown: the 2 of the 8 rows whose cells hold `kettle` (the listing has no filter for it",
     );
     expect(rowIds(kettle)).toEqual(["ord_pending", "ord_delivered"]);
     expect(kettle).not.toContain("Found by");

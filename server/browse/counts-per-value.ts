@@ -3,6 +3,7 @@ import type { FilterChoice, FilterSpec, RouteDefinition } from "../connectors/sd
 import { escapeText } from "../connectors/sdk/markdown";
 import { formatBrowseUri, parseBrowseUri } from "../connectors/sdk/parse-browse-uri";
 import { navigate } from "./navigate";
+import { words } from "./route-words";
 
 /** "each team", "per team", "by team", "every assignee": a count is asked for each value of a thing. */
 const PER =
@@ -37,13 +38,9 @@ export async function countsPerValue(
   const parsed = parseBrowseUri(uri);
   if (!parsed.ok) return null;
   const { scheme, segments, query } = parsed.value;
-  for (const m of q.matchAll(PER)) {
-    const word = (m[1] ?? "").toLowerCase().replace(/(?:es|s)$/, "");
-    const key = Object.keys(filters).find(
-      (k) => !NOT_A_THING.has(k) && query[k] === undefined && k.toLowerCase().split("_")[0] === word,
-    );
-    const spec = key ? filters[key] : undefined;
-    if (!key || !spec) continue;
+  for (const key of perKeys(filters, q)) {
+    const spec = filters[key];
+    if (query[key] !== undefined || !spec) continue;
     const values = await valuesOf(spec, backend);
     if (!values?.length || values.length > COUNTED) return null;
     const { page: _page, cursor: _cursor, ...kept } = query;
@@ -68,6 +65,48 @@ export async function countsPerValue(
     return `Per ${escapeText(key)}, every one of its ${values.length} values, with this listing's filters: ${each.join(", ")}.`;
   }
   return null;
+}
+
+/**
+ * The one listing among the ranked routes whose records the words name ("tickets") and that
+ * filters by the thing they ask a count per ("per status"), or null: "How many tickets are there
+ * in each status?" otherwise tied the listing with the form that sets a ticket's status.
+ */
+export function perValueListing(
+  routes: ReadonlyArray<{ r: RouteDefinition }>,
+  q: string,
+  mine: boolean,
+): string | null {
+  const said = new Set(words(q));
+  const fits = routes
+    .map(({ r }) => r)
+    .filter(
+      (r) =>
+        !r.pattern.includes("{") &&
+        !r.submit &&
+        r.startPoint &&
+        !!r.filters &&
+        words(r.title).every((w) => said.has(w)) &&
+        perKeys(r.filters, q).length > 0,
+    );
+  const [one] = fits;
+  if (!one || fits.length > 1) return null;
+  return mine && one.example?.endsWith("?mine=1") ? one.example : one.pattern;
+}
+
+/** The filters of `filters` the words ask a count per, in the words' order. */
+function perKeys(filters: FilterSpec, q: string): string[] {
+  const keys: string[] = [];
+  for (const m of q.matchAll(PER)) {
+    const word = (m[1] ?? "").toLowerCase();
+    // As said or in the singular ("teams", "priorities"); "status" is its own.
+    const forms = new Set([word, word.replace(/s$/, ""), word.replace(/es$/, ""), word.replace(/ies$/, "y")]);
+    const key = Object.keys(filters).find(
+      (k) => !NOT_A_THING.has(k) && forms.has(k.toLowerCase().split("_")[0] ?? ""),
+    );
+    if (key && !keys.includes(key)) keys.push(key);
+  }
+  return keys;
 }
 
 /** The values a filter takes, as declared or read by its choices; null where not known. */

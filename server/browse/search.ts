@@ -9,6 +9,7 @@ import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-route
 import { capabilitiesSection } from "./capabilities-section";
 import { clearListing } from "./clear-listing";
 import { columnsListing } from "./columns-listing";
+import { perValueListing } from "./counts-per-value";
 import { eligibleRecords } from "./eligible-records";
 import { guarded } from "./guarded";
 import { idRows } from "./id-rows";
@@ -98,6 +99,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
         mine,
       ) ??
       clearListing(routes, mine) ??
+      perValueListing(routes, q, mine) ??
       addressed?.pattern ??
       (await listingRowsShow(backend, routes, qWords, mine)) ??
       (await columnsListing(backend, routes, q, qWords, mine));

@@ -5,7 +5,7 @@ import { createMcpWorld, type McpWorld, text } from "./mcp-world";
  * A count asked per value of a listing's filter ("each team", "per priority", "by team") is
  * answered for every value, zero counts included, with the listing's other filters kept: set AM's
  * models read the open tickets' team column, then the teammates page to learn whether a team had
- * none. Only values the caller may read are counted (a customer learns no team through it).
+ * none. Each count is a navigate of the caller's own: a customer counts only the tickets she may list.
  */
 describe("counts per value of a filter (MCP over HTTP)", () => {
   let w: McpWorld;
@@ -22,6 +22,15 @@ describe("counts per value of a filter (MCP over HTTP)", () => {
     expect(out).toContain("Billing (billing) 1, Shipping (shipping) 2.");
   });
 
+  it.each(["How many tickets are there in each status?", "tickets per status"])(
+    "the listing the count is asked of opens, though a form shares its words: %s",
+    async (query) => {
+      expect(await search(w.keys.sam, query)).toMatch(
+        /## \[Tickets\]\(helpdesk:\/\/tickets\) \(opened here\)\n\nPer status, every one of its 4 values, with this listing's filters: open \d+, pending \d+, resolved \d+, closed \d+\./,
+      );
+    },
+  );
+
   it("every value is counted, a zero too, and a sort's 'by' counts nothing", async () => {
     expect(await search(w.keys.sam, "urgent tickets per team")).toMatch(
       /Billing \(billing\) 0, Shipping \(shipping\) 1\./,
@@ -29,7 +38,14 @@ describe("counts per value of a filter (MCP over HTTP)", () => {
     expect(await search(w.keys.sam, "tickets sorted by priority")).not.toContain("Per priority");
   });
 
-  it("a caller who may not read the teams is told no count per team", async () => {
-    expect(await search(w.keys.alice, "my tickets per team")).not.toContain("Per team_id");
+  it("a customer's counts are of the records she may list, never the tenant's", async () => {
+    const out = await search(w.keys.alice, "my tickets per team");
+    const counts = [...(out.match(/^Per team_id, [^:]+: (.+)\.$/m)?.[1] ?? "").matchAll(/\) (\d+)/g)].map(
+      (m) => Number(m[1]),
+    );
+    const all = Number(out.match(/(\d+) in all/)?.[1]);
+    expect(counts.length, out).toBe(2);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(all);
+    expect(all).toBeLessThan(9);
   });
 });

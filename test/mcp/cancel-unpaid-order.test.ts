@@ -118,6 +118,13 @@ describe("cancel an unpaid order (MCP over HTTP, real gateway and legacy service
     expect(await statusOf("ord_paid")).toBe("cancelled");
   });
 
+  it("a shipped order's refusal says what is possible instead: a return once delivered, tracking until then", async () => {
+    const out = await start({ intent: "Cancel my headphones order." });
+    expect(sc(out)).toMatchObject({ status: "refused", reason: "order_already_shipped" });
+    expect(text(out)).toMatch(/can no longer be cancelled: once it is delivered, a return and refund can be asked/);
+    expect(await statusOf("ord_transit")).toBe("shipped");
+  });
+
   it("search finds it by the user's words; after_sales on an unpaid order points at it", async () => {
     const client = await w.connect(w.keys.alice);
     for (const query of ["cancel my unpaid order", "I don't need it anymore"]) {

@@ -45,7 +45,12 @@ function cancelRefusals(order: ShopOrder): ValidationError[] {
     {
       field: "order_id",
       code: "order_already_shipped",
-      message: `The order has already ${order.status === "delivered" ? "been delivered" : "shipped"}; it can no longer be cancelled`,
+      // What is possible instead, said with the no (set AN: "can no longer be cancelled" sent the
+      // model to read the order to tell the user what she could do).
+      message:
+        order.status === "delivered"
+          ? "The order has already been delivered; it can no longer be cancelled: a return and refund can be asked instead (the user approves)"
+          : "The order has already shipped; it can no longer be cancelled: once it is delivered, a return and refund can be asked (the user approves); until then it can be tracked",
       refused: true,
       alternatives: [
         order.status === "delivered"

@@ -9,6 +9,10 @@ import { words } from "./route-words";
 const PER =
   /(?<!\b(?:sort|sorted|order|ordered|rank|ranked|group)\s)\b(?:each|per|every|by)\s+(\p{L}{3,40})\b/giu;
 
+/** "which team has the most …", "what teammate has the fewest …": a count per value, ranked. */
+const RANKED =
+  /\b(?:which|what)\s+(\p{L}{3,40})\s+(?:has|have|had|holds?|gets?)\s+(?:the\s+)?(?:most|fewest|least|more|fewer|highest|lowest)\b/giu;
+
 /** Filters that say how to read a listing, never what its records are. */
 const NOT_A_THING = new Set(["q", "sort", "mine", "page", "per_page", "columns", "cursor"]);
 
@@ -94,17 +98,32 @@ export function perValueListing(
   return mine && one.example?.endsWith("?mine=1") ? one.example : one.pattern;
 }
 
-/** The filters of `filters` the words ask a count per, in the words' order. */
-function perKeys(filters: FilterSpec, q: string): string[] {
+/**
+ * The words (as `words()` spells them) that ask a count per one of the route's filters: they
+ * said how to count, never what a record's text holds ("open tickets per agent" searched `agent`).
+ */
+export function perWordsUsed(route: RouteDefinition | undefined, q: string): Set<string> {
+  const used = new Set<string>();
+  if (route?.filters)
+    for (const said of perKeys(route.filters, q, true)) for (const w of words(said)) used.add(w);
+  return used;
+}
+
+/** The filters of `filters` the words ask a count per, in the words' order (or the words that named them). */
+function perKeys(filters: FilterSpec, q: string, asSaid = false): string[] {
   const keys: string[] = [];
-  for (const m of q.matchAll(PER)) {
+  for (const m of [...q.matchAll(PER), ...q.matchAll(RANKED)]) {
     const word = (m[1] ?? "").toLowerCase();
     // As said or in the singular ("teams", "priorities"); "status" is its own.
     const forms = new Set([word, word.replace(/s$/, ""), word.replace(/es$/, ""), word.replace(/ies$/, "y")]);
-    const key = Object.keys(filters).find(
-      (k) => !NOT_A_THING.has(k) && forms.has(k.toLowerCase().split("_")[0] ?? ""),
-    );
-    if (key && !keys.includes(key)) keys.push(key);
+    const key = Object.entries(filters).find(
+      ([k, spec]) =>
+        !NOT_A_THING.has(k) &&
+        (forms.has(k.toLowerCase().split("_")[0] ?? "") ||
+          (typeof spec === "object" && "choices" in spec && !!spec.valuesAre?.some((v) => forms.has(v)))),
+    )?.[0];
+    const named = asSaid ? m[1] : key;
+    if (key && named && !keys.includes(named)) keys.push(named);
   }
   return keys;
 }
@@ -115,6 +134,8 @@ async function valuesOf(
   backend: BrowseBackend,
 ): Promise<readonly FilterChoice[] | null> {
   if (Array.isArray(spec)) return spec.map((value: string) => ({ value, label: value }));
-  if (typeof spec === "object" && "choices" in spec && !spec.emailAddresses) return spec.choices(backend);
-  return null;
+  if (typeof spec !== "object" || !("choices" in spec) || spec.emailAddresses) return null;
+  // A value read under several labels ("Sara Shipping", "Sara") is one value, named by its first.
+  const read = await spec.choices(backend);
+  return read?.filter((c, i) => read.findIndex((o) => o.value === c.value) === i) ?? null;
 }

@@ -95,7 +95,7 @@ export const CONNECTING = new Set(
       "all any some show list display give get fetch view browse see find search please " +
       // A comparison asks of the rows, never of their text (set AE: "which team has more open
       // tickets" searched `more`, and found none).
-      "more fewer less most least vs versus compared compare",
+      "more fewer fewest less most least vs versus compared compare",
   ),
 );
 

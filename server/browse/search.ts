@@ -9,7 +9,7 @@ import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-route
 import { capabilitiesSection } from "./capabilities-section";
 import { clearListing } from "./clear-listing";
 import { columnsListing } from "./columns-listing";
-import { perValueListing } from "./counts-per-value";
+import { perValueListing, perWordsUsed } from "./counts-per-value";
 import { eligibleRecords } from "./eligible-records";
 import { guarded } from "./guarded";
 import { idRows } from "./id-rows";
@@ -127,13 +127,18 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       withExactTimes(!!timeWindow(q), async () =>
         openedSection(
           backend,
-          await narrowedListing(backend, uri, namedRoute, qWords, q),
+          await narrowedListing(backend, uri, namedRoute, withoutPerWords(qWords), q),
           namedRoute,
           may,
           q,
           !possible,
         ),
       );
+    // The words that ask a count per a filter's values say how to count, not what to look for.
+    const per = perWordsUsed(namedRoute, q);
+    function withoutPerWords(said: string[]) {
+      return per.size ? said.filter((w) => !per.has(w)) : said;
+    }
     let section = named ? await open(named) : null;
     // "my" opened the caller's own records, and none of theirs holds the words: "my" was the
     // record's own words (played: "where are my headphones ticket", a ticket's subject, answered

@@ -31,6 +31,21 @@ describe("counts per value of a filter (MCP over HTTP)", () => {
     },
   );
 
+  it.each([
+    "open tickets per teammate",
+    "how many open tickets does each agent have",
+    "Which teammate has the fewest open tickets?",
+  ])(
+    "a filter's values named by what they are ('teammate') are counted, the word no text filter: %s",
+    async (query) => {
+      const out = await search(w.keys.sam, query);
+      expect(out).toMatch(
+        /Per assignee_id, every one of its 5 values[^\n]*Sid Shipping \(tm_sid\) 1, unassigned \(none\) 2\./,
+      );
+      expect(out).not.toMatch(/q=|No ticket matches/);
+    },
+  );
+
   it("every value is counted, a zero too, and a sort's 'by' counts nothing", async () => {
     expect(await search(w.keys.sam, "urgent tickets per team")).toMatch(
       /Billing \(billing\) 0, Shipping \(shipping\) 1\./,

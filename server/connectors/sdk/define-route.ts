@@ -41,6 +41,12 @@ export interface ChoiceFilter {
    * the name, found none, and read as "they have no tickets".
    */
   emailAddresses?: true;
+  /**
+   * What its values are, in the words people count by ("teammate" for `?assignee_id=`): "open
+   * tickets per teammate" is a count per this filter's values (browse/counts-per-value.ts), as
+   * "per assignee" is by the key's own word.
+   */
+  valuesAre?: readonly string[];
 }
 
 /** Whether a filter takes one email address: `"email address"`, or a choice filter of addresses. */

@@ -69,11 +69,12 @@ export function asksOnlyToRead(words: string): boolean {
 const STATUS_QUESTION = /^(?:has|have|did|is|are|was|were|where|when)\b/;
 
 /**
- * The words set one of the match's fixed input values: the value after "as", "to", "into" or
- * "be", or ending a clause ("Mark the charged twice ticket as urgent", "make tkt_1 urgent"). Set
- * AM: "mark … as urgent" tied the priority change with resolving and the status change, which
- * share "mark"; only the priority takes "urgent". A value that describes the record ("the urgent
- * ticket") or that the words deny sets nothing.
+ * The words set one of the match's fixed input values: the value right after "as", "to", "into"
+ * or "be" ("Mark the charged twice ticket as urgent", "set it to pending"). Set AM: "mark … as
+ * urgent" tied the priority change with resolving and the status change, which share "mark"; only
+ * the priority takes "urgent". A value that describes the record ("the urgent ticket"), says how
+ * ("pay for it by card": a refund's destination is a value too), or that the words deny sets
+ * nothing.
  */
 function setsInputValue(words: string, hit: CapabilityHit): boolean {
   const said = withoutDenied(words.toLowerCase());
@@ -83,9 +84,7 @@ function setsInputValue(words: string, hit: CapabilityHit): boolean {
       const phrase = value.toLowerCase().replace(/[_-]+/g, " ").trim();
       if (!/^[a-z0-9 ]{2,40}$/.test(phrase)) return false;
       const spelt = phrase.replace(/ /g, "[\\s_-]+");
-      return new RegExp(`\\b(?:as|to|into|be)\\s+(?:an?\\s+)?${spelt}\\b|\\b${spelt}\\s*(?:[.!?;,]|$)`).test(
-        said,
-      );
+      return new RegExp(`\\b(?:as|to|into|be)\\s+(?:an?\\s+)?${spelt}\\b`).test(said);
     });
 }
 

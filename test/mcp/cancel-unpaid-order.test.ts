@@ -121,7 +121,9 @@ describe("cancel an unpaid order (MCP over HTTP, real gateway and legacy service
   it("a shipped order's refusal says what is possible instead: a return once delivered, tracking until then", async () => {
     const out = await start({ intent: "Cancel my headphones order." });
     expect(sc(out)).toMatchObject({ status: "refused", reason: "order_already_shipped" });
-    expect(text(out)).toMatch(/can no longer be cancelled: once it is delivered, a return and refund can be asked/);
+    expect(text(out)).toMatch(
+      /can no longer be cancelled: once it is delivered, a return and refund can be asked/,
+    );
     expect(await statusOf("ord_transit")).toBe("shipped");
   });
 

@@ -64,6 +64,16 @@ export async function runOtherAsks(
       done.push({ words: ask.words, capability: ask.capability, status: "already so", message: already });
       continue;
     }
+    // Its start would stop for fields the words did not give (a resolution): said with the call
+    // that does it, so they go with that call (set AM: "… Then resolve the ticket" took the
+    // start, its "missing: resolution" and the advance).
+    const needs = Array.isArray(preview.missing)
+      ? preview.missing.filter((f): f is string => typeof f === "string").slice(0, 5)
+      : [];
+    if (preview.outcome === "preview" && needs.length) {
+      left.push({ ...ask, needs });
+      continue;
+    }
     if (!runs || preview.outcome !== "preview" || preview.requires_approval !== false) {
       // Its record refused it and named the one start that takes it ("close" of an open ticket:
       // resolve it): that call is offered, never run here (its own approval was not weighed).

@@ -25,6 +25,8 @@ export interface OtherAsk {
   unapproved?: true;
   /** It says an ask again on a record its words do not pick ("and the other one too"): the user says which; never run. */
   unclear?: true;
+  /** The fields its start would still ask for (its preview's missing): said with its call, to send at once. */
+  needs?: string[];
 }
 
 /** Searches capabilities for words, as the caller may see them (the search operation, audited). */
@@ -391,7 +393,7 @@ export function otherAskCalls(asks: readonly OtherAsk[], more = 0): NextAction[]
               ...(a.entity_id ? { entity_id: a.entity_id } : {}),
               intent: askIntent(a),
             },
-            description: `also asked: "${a.words}"${a.unclear ? UNCLEAR : ""}`,
+            description: `also asked: "${a.words}"${a.unclear ? UNCLEAR : ""}${a.needs?.length ? `; its start needs ${a.needs.join(", ")}: send in patch` : ""}`,
           },
         ]
       : [],

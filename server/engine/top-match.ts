@@ -69,23 +69,35 @@ export function asksOnlyToRead(words: string): boolean {
 const STATUS_QUESTION = /^(?:has|have|did|is|are|was|were|where|when)\b/;
 
 /**
- * The words set one of the match's fixed input values: the value right after "as", "to", "into"
- * or "be" ("Mark the charged twice ticket as urgent", "set it to pending"). Set AM: "mark … as
- * urgent" tied the priority change with resolving and the status change, which share "mark"; only
- * the priority takes "urgent". A value that describes the record ("the urgent ticket"), says how
- * ("pay for it by card": a refund's destination is a value too), or that the words deny sets
- * nothing.
+ * Verbs that only set a value ("mark it as urgent", "set it to pending", "make it high"): a clause
+ * they open asks for the value after them, nothing else.
+ */
+const SETTING_VERBS = new Set(["mark", "set", "make", "flag", "switch", "turn", "change", "update", "put"]);
+
+/**
+ * The words set one of the match's fixed input values: a clause that asks opens with a verb that
+ * only sets a value, and the value stands right after "as", "to", "into" or "be" in it ("Mark
+ * the charged twice ticket as urgent", "set it to pending"). Set AM: "mark … as urgent" tied the
+ * priority change with resolving and the status change, which share "mark"; only the priority
+ * takes "urgent". A review found the first reading ran a priority change on "hand tkt_2 to Sara
+ * as urgent" (the ask is the assignment) and a status change on "give Sara the ticket that's
+ * still open": a value that describes the record, says how ("pay for it by card"), rides on
+ * another verb's ask, sits in a question, or that the words deny sets nothing.
  */
 function setsInputValue(words: string, hit: CapabilityHit): boolean {
-  const said = withoutDenied(words.toLowerCase());
-  return Object.values(hit.input_values ?? {})
+  const values = Object.values(hit.input_values ?? {})
     .flat()
-    .some((value) => {
-      const phrase = value.toLowerCase().replace(/[_-]+/g, " ").trim();
-      if (!/^[a-z0-9 ]{2,40}$/.test(phrase)) return false;
-      const spelt = phrase.replace(/ /g, "[\\s_-]+");
-      return new RegExp(`\\b(?:as|to|into|be)\\s+(?:an?\\s+)?${spelt}\\b`).test(said);
-    });
+    .map((value) => value.toLowerCase().replace(/[_-]+/g, " ").trim())
+    .filter((phrase) => /^[a-z0-9 ]{2,40}$/.test(phrase));
+  if (!values.length) return false;
+  const asks = queryClauses(withoutDenied(words.toLowerCase())).filter((c) => c.role === "request");
+  return asks.some((c) => {
+    const first = (c.text.match(/\p{L}+/gu) ?? []).find((w) => !OPENERS.has(w));
+    if (!first || !SETTING_VERBS.has(first)) return false;
+    return values.some((phrase) =>
+      new RegExp(`\\b(?:as|to|into|be)\\s+(?:an?\\s+)?${phrase.replace(/ /g, "[\\s_-]+")}\\b`).test(c.text),
+    );
+  });
 }
 
 /**

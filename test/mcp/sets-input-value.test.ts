@@ -17,12 +17,13 @@ describe("a fixed value the words set picks its capability (MCP over HTTP)", () 
 
   const start = async (intent: string) =>
     (await w.connect(w.keys.sam)).callTool({ name: "start_action", arguments: { intent } });
-  const priority = async (id: string) => {
+  const ticket = async (id: string) => {
     const res = await fetch(`${w.legacy.url}/v1/tickets/${id}`, {
       headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
     });
-    return ((await res.json()) as { priority: string }).priority;
+    return (await res.json()) as { priority: string; status: string };
   };
+  const priority = async (id: string) => (await ticket(id)).priority;
 
   it("'mark … as urgent' changes the priority in one call", async () => {
     const out = await start("Mark the charged twice ticket as urgent.");
@@ -31,12 +32,24 @@ describe("a fixed value the words set picks its capability (MCP over HTTP)", () 
     expect(await priority("tkt_1")).toBe("urgent");
   });
 
-  it.each(["Don't mark tkt_1 as urgent", "Sara should take the urgent ticket"])(
-    "a denied or describing value changes nothing: %s",
+  it.each([
+    "Don't mark tkt_1 as urgent",
+    "Sara should take the urgent ticket",
+    "Sara should handle tkt_1 as urgent.",
+    "Hand tkt_1 to Sara as urgent",
+    "Why was tkt_1 set to urgent?",
+  ])(
+    "a value denied, describing, riding on another ask or asked about changes nothing: %s",
     async (intent) => {
       const out = await start(intent);
       expect(sc(out).capability, text(out)).not.toBe("change_ticket_priority");
       expect(await priority("tkt_1")).toBe("high");
     },
   );
+
+  it("'give Sara the ticket that's still open' changes no ticket's status (review 54)", async () => {
+    const before = await ticket("tkt_4");
+    await start("Give Sara the ticket that's still open.");
+    expect((await ticket("tkt_4")).status).toBe(before.status);
+  });
 });

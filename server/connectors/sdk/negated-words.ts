@@ -44,8 +44,28 @@ const WHOLE = new Set("all every each everything anything everyone anyone".split
 /** How far after a WHOLE word a "but" still sets apart from it. */
 const WHOLE_REACH = 4;
 
-/** Words that after "but" open a clause or turn to what is meant: then "but" is a conjunction. */
-const BUT_GOES_ON = new Set("i we you he she they it there only just also not please then".split(" "));
+/**
+ * What a "but" that sets apart from a whole set goes on with: the thing set apart as a person
+ * names it ("but the cancelled ones", "but my mugs", "but 2 of them"). A verb after it ("but pay
+ * with my balance") or anything else keeps it a conjunction.
+ */
+const APART_OPENS = new Set(
+  "the my your our his her their this that these those one two three four five six seven eight nine ten".split(
+    " ",
+  ),
+);
+
+/**
+ * Words that make a clause of their own: either side of a "but" they make it a conjunction
+ * ("everything is handled but the charged twice ticket", "everything came fine but the kettle is
+ * too loud"), and an order word after it asks to sort ("all open tickets but the urgent ones
+ * first"). Review 54 found each of these left out what the user was talking about.
+ */
+const CLAUSE_WORDS = new Set(
+  "is are was were be been being am has have had do does did will would can could should shall may might must first last".split(
+    " ",
+  ),
+);
 
 /**
  * "except", "excluding" (and "other than") set apart only where the clause denies nothing yet:
@@ -103,7 +123,7 @@ export function readWords(text: string): ReadWord[] {
     const at = m.index ?? 0;
     const apart =
       APART_AFTER[lower]?.includes(previous) === true ||
-      (lower === "but" && sinceWhole <= WHOLE_REACH && setsApartAfter(pieces[i + 1]?.[0]));
+      (lower === "but" && sinceWhole <= WHOLE_REACH && setsApartAt(pieces, i, sinceWhole));
     sinceWhole = WHOLE.has(lower) ? 0 : sinceWhole + 1;
     const only =
       clauseDenies && (ONLY_AFTER_NEGATION.has(lower) || (lower === "than" && previous === "other"));
@@ -132,9 +152,20 @@ export function readWords(text: string): ReadWord[] {
   return out;
 }
 
-/** A "but" followed by this piece sets apart: a word that neither opens a clause nor turns. */
-function setsApartAfter(next: string | undefined): boolean {
-  return !!next && /[\p{L}\p{N}]/u.test(next) && !BUT_GOES_ON.has(next.toLowerCase());
+/**
+ * The "but" at pieces[at], `since` words after a whole set's word, sets apart: it goes on with
+ * the thing set apart (APART_OPENS or a number), and no word on either side in its clause makes
+ * a clause of its own (CLAUSE_WORDS, or a contraction such as "it's").
+ */
+function setsApartAt(pieces: readonly RegExpMatchArray[], at: number, since: number): boolean {
+  const word = (i: number) => pieces[i]?.[0].toLowerCase() ?? "";
+  const next = word(at + 1);
+  if (!APART_OPENS.has(next) && !/^\d+$/.test(next)) return false;
+  const clauseWord = (w: string) => CLAUSE_WORDS.has(w) || /['’](?:s|re|ve|ll|d|m)$/.test(w);
+  for (let i = at - since; i < at; i++) if (clauseWord(word(i))) return false;
+  for (let i = at + 1; i < pieces.length && /[\p{L}\p{N}]/u.test(word(i)); i++)
+    if (clauseWord(word(i))) return false;
+  return true;
 }
 
 /**

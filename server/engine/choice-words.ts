@@ -1,6 +1,6 @@
 // stays-whole: the one place where words become a node's choice; its matchers share one scoring.
 import { z } from "zod";
-import { withoutDenied, withoutDeniedCarried } from "../connectors/sdk/negated-words";
+import { readWords, withoutDenied, withoutDeniedCarried } from "../connectors/sdk/negated-words";
 import { recordEvents, type StatusLifecycle, stateOf } from "../connectors/sdk/record-events";
 import { countIn } from "../number-words";
 import { maskQuotes, QUOTED, quoteMarks } from "./mask-quotes";
@@ -416,29 +416,16 @@ export function itemsInWords(rows: ListedRow[], shape: ItemShape, request: strin
     !!shape.count && rows.some((r) => r.list === list && typeof r.row[shape.count as string] === "number");
   // What the words set apart ("everything in my cart but the mugs", "… except the tee") is no
   // part to take, and a list taken whole leaves it out (a review: the mugs reached the approval).
-  const kept = withoutDenied(request);
-  const apart = deniedText(request, kept);
+  // Not where it is counted ("except one mug", "but one"): a whole row is not what is left out,
+  // and the parts are read as said (review 54: "my cart except one mug" took the tee alone).
+  const countApart = countSetApart(request);
+  const kept = countApart ? request : withoutDenied(request);
+  const apart = countApart ? "" : deniedText(request, kept);
   const left = apart ? bestInWords(rows, apart) : { best: [], score: 0 };
   const setApart = new Set(left.score > 0 ? left.best.map((r) => r.value) : []);
-  // A part that names no row but a counted list ("my cart") takes that list whole.
-  const takeWholeLists = (part: string) => {
-    const tokens = new Set(wordTokens(part));
-    for (const r of rows)
-      if (!wholeLists.includes(r.list) && r.listWords.some((w) => tokens.has(w)) && counted(r.list))
-        wholeLists.push(r.list);
-  };
-  // Sentences are parts too: "Buy one mug. Nothing else from the cart." is two asks.
-  for (const part of requestParts(kept)) {
-    if (!part.trim()) continue;
-    // A part that says what NOT to take names nothing to take: "nothing else from the cart" took
-    // the whole cart (set H: a tee the user had excluded reached the approval screen).
-    // The words before the negation still ask ("buy my whole cart except the tee").
-    const negation = NEGATED.exec(part);
-    if (negation) {
-      const before = part.slice(0, negation.index);
-      if (before.trim() && !NEGATED.test(before)) takeWholeLists(before);
-      continue;
-    }
+  // One part's rows: by price, by name, else a counted list it names ("my cart") whole.
+  // Returns a tie to ask about, or nothing.
+  const takePart = (part: string): ItemsMatch | undefined => {
     // "The cheapest product": the one its price names, whatever else its words hold.
     const said = wordTokens(part);
     // "…in my cart" prices the cart's rows only; "the cheapest product" is no catalog's list
@@ -458,17 +445,55 @@ export function itemsInWords(rows: ListedRow[], shape: ItemShape, request: strin
       whys.push(`${names.join(", ")}: ${priced.why}`);
     } else if (priced?.kind === "tie")
       return { kind: "several", words: part.trim(), choices: priced.choices };
-    if (priced) continue;
+    if (priced) return undefined;
     const { best, score } = bestInWords(rows, part);
     if (best.length === 1 && best[0]) add(best[0], countIn(part));
     else if (best.length > 1 && score > 0) return { kind: "several", words: part.trim(), choices: best };
-    else takeWholeLists(part);
+    else {
+      const tokens = new Set(said);
+      for (const r of rows)
+        if (!wholeLists.includes(r.list) && r.listWords.some((w) => tokens.has(w)) && counted(r.list))
+          wholeLists.push(r.list);
+    }
+    return undefined;
+  };
+  // Sentences are parts too: "Buy one mug. Nothing else from the cart." is two asks.
+  for (const part of requestParts(kept)) {
+    if (!part.trim()) continue;
+    // A part that says what NOT to take names nothing to take: "nothing else from the cart" took
+    // the whole cart (set H: a tee the user had excluded reached the approval screen). The words
+    // before the negation still ask ("buy one mug from my cart except the tee"), where what it
+    // sets apart is read (not counted).
+    const negation = NEGATED.exec(part);
+    const before = negation ? part.slice(0, negation.index) : part;
+    if (negation && (countApart || !before.trim() || NEGATED.test(before))) continue;
+    const tie = takePart(before);
+    if (tie) return tie;
   }
   for (const list of wholeLists)
     for (const row of rows.filter((r) => r.list === list && !setApart.has(r.value))) add(row, undefined);
   if (!items.length) return { kind: "none" };
   const found = { kind: "items" as const, items, shown: shown.join(", ") };
   return whys.length ? { ...found, why: whys.join("; ") } : found;
+}
+
+/**
+ * Whether what the words set apart is counted ("except one mug", "but one", "without 2 mugs"):
+ * a count stands between a negation and the word it denies, or is the word it reaches to.
+ */
+function countSetApart(text: string): boolean {
+  const read = readWords(text);
+  return read.some((w, i) => {
+    if (!w.negation) return false;
+    const next = read.slice(i + 1, i + 4);
+    const end = next.findIndex((n) => n.denied || n.negation);
+    // An article is no count: "except a tee" sets the tee apart.
+    const span = (end < 0 ? next : next.slice(0, end + 1))
+      .map((n) => n.raw)
+      .filter((raw) => !/^an?$/i.test(raw))
+      .join(" ");
+    return countIn(span) !== undefined;
+  });
 }
 
 /** The words withoutDenied blanked in `text` (`kept`), in order, or "" where none were. */

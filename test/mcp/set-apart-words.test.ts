@@ -30,6 +30,10 @@ describe("words that set apart (MCP over HTTP)", () => {
   it.each([
     ["Buy everything in my cart but the mugs, ship home, pay by card", "prod_tee", "prod_mug"],
     ["Buy my whole cart except the tee, ship home, pay by card", "prod_mug", "prod_tee"],
+    ["Buy my cart except a tee, ship home, pay by card", "prod_mug", "prod_tee"],
+    // Review 54: the words before the negation still name their row and count.
+    ["Buy one mug from my cart except the tee, ship home, pay by card", "1 × prod_mug", "prod_tee"],
+    ["Buy 3 mugs from my cart without the tee, ship home, pay by card", "3 × prod_mug", "prod_tee"],
   ])("a start takes the cart without what the words set apart: %s", async (intent, taken, left) => {
     const out = await (await w.connect(w.keys.alice)).callTool({
       name: "start_action",
@@ -38,5 +42,17 @@ describe("words that set apart (MCP over HTTP)", () => {
     const items = String((sc(out).from_words as Record<string, unknown> | undefined)?.items ?? "");
     expect(items, text(out)).toContain(taken);
     expect(items, text(out)).not.toContain(left);
+  });
+
+  it.each([
+    "Buy my cart except one mug, ship home, pay by card",
+    "Buy the mugs in my cart except one, ship home, pay by card",
+  ])("a counted part set apart takes no whole row away: the items are asked (%s)", async (intent) => {
+    const out = await (await w.connect(w.keys.alice)).callTool({
+      name: "start_action",
+      arguments: { intent },
+    });
+    expect(sc(out).status, text(out)).toBe("open");
+    expect((sc(out).from_words as Record<string, unknown> | undefined)?.items, text(out)).toBeUndefined();
   });
 });

@@ -5,7 +5,7 @@ import { formatBrowseUri, parseBrowseUri } from "../connectors/sdk/parse-browse-
 import { navigate } from "./navigate";
 import { words } from "./route-words";
 
-/** "each team", "per team", "by team", "every assignee": a count is asked for each value of a thing. */
+/** "each team", "per team", "by team", "every owner": a count is asked for each value of a thing. */
 const PER =
   /(?<!\b(?:sort|sorted|order|ordered|rank|ranked|group)\s)\b(?:each|per|every|by)\s+(\p{L}{3,40})\b/giu;
 
@@ -46,7 +46,7 @@ export async function countsPerValue(
     const spec = filters[key];
     if (query[key] !== undefined || !spec) continue;
     const values = await valuesOf(spec, backend);
-    if (!values?.length || values.length > COUNTED) return null;
+    if (!values?.length || values.length > COUNTED) continue;
     const { page: _page, cursor: _cursor, ...kept } = query;
     const count = async (v: FilterChoice) => {
       const page = await navigate(

@@ -164,7 +164,10 @@ export async function openedSection(
     unused && leftover
       ? `${leftover.split(" ").map(code).join(", ")} matched nothing${route?.textSearches ? ` (searched: ${escapeText(route.textSearches)})` : ""}: not used to narrow these rows.`
       : "";
-  const perValue = await countsPerValue(backend, route, page.uri, q);
+  // Counted per value only where the rows shown are the listing's own: words that left rows out
+  // ("unresolved", "but the closed ones") filter nothing the counts could keep (review 54).
+  const ownRows = page.rows === opened.rows && page.total === opened.total;
+  const perValue = ownRows ? await countsPerValue(backend, route, page.uri, q) : null;
   const lines = [
     perValue ?? "",
     notUsed || only?.line || (textFilter || unused ? "" : unfilteredWordsLine(leftover, kept)),

@@ -46,6 +46,13 @@ describe("counts per value of a filter (MCP over HTTP)", () => {
     },
   );
 
+  it.each(["unresolved tickets per team", "every ticket but the closed ones per team"])(
+    "rows the words left out are no listing filter the counts keep: no count is said (%s)",
+    async (query) => {
+      expect(await search(w.keys.sam, query)).not.toContain("Per team_id");
+    },
+  );
+
   it("every value is counted, a zero too, and a sort's 'by' counts nothing", async () => {
     expect(await search(w.keys.sam, "urgent tickets per team")).toMatch(
       /Billing \(billing\) 0, Shipping \(shipping\) 1\./,

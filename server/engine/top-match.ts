@@ -1,4 +1,3 @@
-import { withoutDenied } from "../connectors/sdk/negated-words";
 import type { CapabilityHit } from "./capability-search";
 import { queryClauses } from "./query-clauses";
 
@@ -29,7 +28,7 @@ export function topMatch(hits: readonly CapabilityHit[], minLead: number = CLEAR
 }
 
 /** Openers before a request's verb ("please resolve …", "just pay …"). */
-const OPENERS = new Set(["please", "now", "just", "kindly"]);
+export const OPENERS = new Set(["please", "now", "just", "kindly"]);
 
 /**
  * A clause of the words that asks opens with the verb the capability is named for ("Resolve
@@ -69,38 +68,6 @@ export function asksOnlyToRead(words: string): boolean {
 const STATUS_QUESTION = /^(?:has|have|did|is|are|was|were|where|when)\b/;
 
 /**
- * Verbs that only set a value ("mark it as urgent", "set it to pending", "make it high"): a clause
- * they open asks for the value after them, nothing else.
- */
-const SETTING_VERBS = new Set(["mark", "set", "make", "flag", "switch", "turn", "change", "update", "put"]);
-
-/**
- * The words set one of the match's fixed input values: a clause that asks opens with a verb that
- * only sets a value, and the value stands right after "as", "to", "into" or "be" in it ("Mark
- * the charged twice ticket as urgent", "set it to pending"). Set AM: "mark … as urgent" tied the
- * priority change with resolving and the status change, which share "mark"; only the priority
- * takes "urgent". A review found the first reading ran a priority change on "hand tkt_2 to Sara
- * as urgent" (the ask is the assignment) and a status change on "give Sara the ticket that's
- * still open": a value that describes the record, says how ("pay for it by card"), rides on
- * another verb's ask, sits in a question, or that the words deny sets nothing.
- */
-function setsInputValue(words: string, hit: CapabilityHit): boolean {
-  const values = Object.values(hit.input_values ?? {})
-    .flat()
-    .map((value) => value.toLowerCase().replace(/[_-]+/g, " ").trim())
-    .filter((phrase) => /^[a-z0-9 ]{2,40}$/.test(phrase));
-  if (!values.length) return false;
-  const asks = queryClauses(withoutDenied(words.toLowerCase())).filter((c) => c.role === "request");
-  return asks.some((c) => {
-    const first = (c.text.match(/\p{L}+/gu) ?? []).find((w) => !OPENERS.has(w));
-    if (!first || !SETTING_VERBS.has(first)) return false;
-    return values.some((phrase) =>
-      new RegExp(`\\b(?:as|to|into|be)\\s+(?:an?\\s+)?${phrase.replace(/ /g, "[\\s_-]+")}\\b`).test(c.text),
-    );
-  });
-}
-
-/**
  * Among matches near the best (within its clear lead), the one the words settle: the only one
  * named for the verb the request opens with ("Pay for the kettle order with my card": pay_order,
  * not checkout), or, when every ask is a question about where something stands, the only one
@@ -112,8 +79,6 @@ export function settleNearTie(words: string, hits: readonly CapabilityHit[]): Ca
   const near = hits.filter((h) => !h.off_topic && h.score > 0 && h.score >= best * (1 - CLEAR_LEAD));
   const byVerb = near.filter((h) => opensWithVerbOf(words, h.capability));
   if (byVerb.length === 1) return byVerb[0];
-  const bySetValue = near.filter((h) => setsInputValue(words, h));
-  if (bySetValue.length === 1) return bySetValue[0];
   const asks = queryClauses(words.toLowerCase()).filter((c) => c.role === "request");
   if (!asks.length || !asks.every((c) => STATUS_QUESTION.test(c.text))) return undefined;
   const reads = near.filter((h) => h.read);

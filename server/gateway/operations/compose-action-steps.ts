@@ -1,6 +1,7 @@
 import type { NextAction, OutcomeBase } from "../../connectors/sdk/outcome";
 import type { CapabilityHit } from "../../engine/capability-search";
 import { sameRequestMessage } from "../../engine/server-made-key";
+import { settledBySetValue } from "../../engine/set-value-settles";
 import { asksOnlyToRead, opensWithVerbOf, settleNearTie, topMatch } from "../../engine/top-match";
 import type { TrustedContext } from "../trusted-context";
 import { firstOfSeparateAsks, firstOfSeveralAsks } from "./first-ask";
@@ -8,6 +9,7 @@ import { HELD_TEXT, textHeldForCheck } from "./held-text";
 import { insteadOfRefused } from "./instead-of-refused";
 import { advanceActionInputSchema, startActionInputSchema } from "./operation-schemas";
 import { otherAsks } from "./other-asks";
+import { otherMatches } from "./other-matches";
 import { ownAskWords } from "./own-ask-words";
 import { pickByFields } from "./pick-by-fields";
 import { narrowedTie, type PickedBeyondWords, type PossibleOn, pickByRecord } from "./pick-by-record";
@@ -264,7 +266,9 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
       Object.assign(out, otherMatches(hits, top.hit.capability));
       return out;
     }
-    const chosen = pick ?? beyond?.hit;
+    // Left tied by the words and by the record: the best, where only it takes a value they set.
+    const byValue = !pick && !beyond && !tie && intent ? settledBySetValue(intent, rivals) : undefined;
+    const chosen = pick ?? beyond?.hit ?? byValue;
     if (!chosen) {
       const none: Outcome = {
         outcome: "rejected",
@@ -390,10 +394,4 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     },
     advanceAction,
   };
-}
-
-/** The matches besides the one started, named on its answer (none: no key). */
-function otherMatches(hits: readonly CapabilityHit[], started: unknown): { other_matches?: string[] } {
-  const others = hits.filter((h) => h.capability !== started).map((h) => h.capability);
-  return others.length ? { other_matches: others } : {};
 }

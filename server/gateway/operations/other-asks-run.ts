@@ -1,5 +1,6 @@
 import type { GatewayOutcome } from "../gateway-pipeline";
-import { askIntent, type OtherAsk } from "./other-asks";
+import { askIntent } from "./other-ask-calls";
+import type { OtherAsk } from "./other-asks";
 
 /** One other ask this call ran: its words, the action that did it and how that ended. */
 export interface AlsoDone {

@@ -1,4 +1,3 @@
-import type { NextAction } from "../../connectors/sdk/outcome";
 import type { CapabilityHit } from "../../engine/capability-search";
 import { wordTokens } from "../../engine/choice-words";
 import { topicBeforeColon } from "../../engine/colon-topic";
@@ -360,43 +359,4 @@ export function askHead(words: string): string | null {
   if (!cut) return null;
   const head = words.slice(0, cut.index).trim();
   return head.split(/\s+/).length >= 2 ? head : null;
-}
-
-/**
- * The words a call for an ask starts with. "give it to Y" alone names no record (the whole
- * request named it): its id is said beside the ask, before the text the ask carries, which stays
- * the words' end ("add an internal note (abc_9): '…'"; said after the quote, the id was posted in
- * the note's body).
- */
-export function askIntent(ask: OtherAsk): string {
-  if (!ask.pointed || !ask.entity_id) return ask.words;
-  const at = /:\s|\s["'“‘«「『]|\s(?:saying|to say)\s/i.exec(ask.words)?.index ?? -1;
-  if (at <= 0) return `${ask.words} (${ask.entity_id})`;
-  return `${ask.words.slice(0, at)} (${ask.entity_id})${ask.words.slice(at)}`;
-}
-
-/** Said of an ask said again on a record its words do not pick: the agent asks, never guesses. */
-const UNCLEAR = " (its words pick no record: ask the user which, then start it with that record's entity_id)";
-
-/** The one call that does each other ask, for the answer's next steps, and one line for the rest. */
-export function otherAskCalls(asks: readonly OtherAsk[], more = 0): NextAction[] {
-  const rest: NextAction[] = more
-    ? [{ tool: "start_action", description: `and ${more} more asks: start each by its words` }]
-    : [];
-  const calls = asks.flatMap((a): NextAction[] =>
-    a.capability && !a.not_now
-      ? [
-          {
-            tool: "start_action",
-            args: {
-              capability: a.capability,
-              ...(a.entity_id ? { entity_id: a.entity_id } : {}),
-              intent: askIntent(a),
-            },
-            description: `also asked: "${a.words}"${a.unclear ? UNCLEAR : ""}${a.needs?.length ? `; its start needs ${a.needs.join(", ")}: send in patch` : ""}`,
-          },
-        ]
-      : [],
-  );
-  return [...calls, ...rest];
 }

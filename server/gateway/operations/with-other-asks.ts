@@ -2,7 +2,8 @@ import type { OutcomeBase } from "../../connectors/sdk/outcome";
 import type { CapabilityHit } from "../../engine/capability-search";
 import type { TrustedContext } from "../trusted-context";
 import { fieldsElsewhere } from "./fields-elsewhere";
-import { otherAskCalls, otherAsks, type StartedAsk } from "./other-asks";
+import { otherAskCalls } from "./other-ask-calls";
+import { otherAsks, type StartedAsk } from "./other-asks";
 import { runOtherAsks } from "./other-asks-run";
 import type { PossibleOn } from "./pick-by-record";
 

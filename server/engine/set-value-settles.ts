@@ -4,35 +4,43 @@ import { queryClauses } from "./query-clauses";
 import { CLEAR_LEAD, OPENERS } from "./top-match";
 
 /**
- * Verbs that only set a value ("mark it as urgent", "set it to pending", "make it high"): a clause
- * they open asks for the value after them, nothing else.
+ * Verbs that only set a value ("mark it as urgent", "set it to pending"): a clause they open asks
+ * for the value after them, nothing else. Not "make" ("make sure nobody marks it …"), "turn"
+ * ("turn it over to Sara") or "put" ("put it in Sara's queue"): each also opens another ask.
  */
-const SETTING_VERBS = new Set(["mark", "set", "make", "flag", "switch", "turn", "change", "update", "put"]);
+const SETTING_VERBS = new Set(["mark", "set", "flag", "switch", "change", "update"]);
+
+/** Words that make a lone clause no plain ask: nobody is to do it. */
+const NOBODY = /\b(?:nobody|no one|noone|never)\b/;
 
 /**
- * The words set one of the match's fixed input values: a clause that asks opens with a verb that
- * only sets a value, and the value stands right after "as", "to", "into" or "be" in it ("Mark
- * the charged twice ticket as urgent", "set it to pending"). Set AM: "mark … as urgent" tied the
- * priority change with resolving and the status change, which share "mark"; only the priority
- * takes "urgent". A review found the first reading ran a priority change on "hand tkt_2 to Sara
- * as urgent" (the ask is the assignment) and a status change on "give Sara the ticket that's
- * still open": a value that describes the record, says how ("pay for it by card"), rides on
- * another verb's ask, sits in a question, or that the words deny sets nothing.
+ * The words set one of the match's fixed input values, and nothing else: they are one clause
+ * (no retraction, condition or second ask beside it: "… Actually, don't", "If Sid agrees, …"),
+ * it opens with a verb that only sets a value, and ends with that value right after "as", "to",
+ * "into" or "be" ("Mark the charged twice ticket as urgent."). Set AM: "mark … as urgent" tied
+ * the priority change with resolving and the status change, which share "mark"; only the
+ * priority takes "urgent". Reviews 54 and 54b found looser readings ran a change on "hand tkt_2
+ * to Sara as urgent", "give Sara the ticket that's still open", "mark tkt_2 as urgent if Sid
+ * agrees", "make sure nobody marks tkt_2 as urgent" and "mark tkt_3 as reviewed to open the
+ * refund": each kept as a test.
  */
 function setsInputValue(words: string, hit: CapabilityHit): boolean {
   const values = Object.values(hit.input_values ?? {})
     .flat()
     .map((value) => value.toLowerCase().replace(/[_-]+/g, " ").trim())
     .filter((phrase) => /^[a-z0-9 ]{2,40}$/.test(phrase));
-  if (!values.length) return false;
-  const asks = queryClauses(withoutDenied(words.toLowerCase())).filter((c) => c.role === "request");
-  return asks.some((c) => {
-    const first = (c.text.match(/\p{L}+/gu) ?? []).find((w) => !OPENERS.has(w));
-    if (!first || !SETTING_VERBS.has(first)) return false;
-    return values.some((phrase) =>
-      new RegExp(`\\b(?:as|to|into|be)\\s+(?:an?\\s+)?${phrase.replace(/ /g, "[\\s_-]+")}\\b`).test(c.text),
-    );
-  });
+  const lower = words.toLowerCase();
+  if (!values.length || NOBODY.test(lower)) return false;
+  const clauses = queryClauses(withoutDenied(lower));
+  const [only] = clauses;
+  if (!only || clauses.length > 1 || only.role !== "request") return false;
+  const first = (only.text.match(/\p{L}+/gu) ?? []).find((w) => !OPENERS.has(w));
+  if (!first || !SETTING_VERBS.has(first)) return false;
+  return values.some((phrase) =>
+    new RegExp(`\\b(?:as|to|into|be)\\s+(?:an?\\s+)?${phrase.replace(/ /g, "[\\s_-]+")}[\\s.!]*$`).test(
+      only.text,
+    ),
+  );
 }
 
 /**

@@ -38,6 +38,15 @@ describe("a fixed value the words set picks its capability (MCP over HTTP)", () 
     "Sara should handle tkt_1 as urgent.",
     "Hand tkt_1 to Sara as urgent",
     "Why was tkt_1 set to urgent?",
+    // Review 54b: taken back, put off, made conditional, the opposite, another ask.
+    "Mark tkt_1 as urgent. Sorry, ignore that.",
+    "Mark tkt_1 as urgent. Actually, don't.",
+    "Mark tkt_1 as urgent if Sid agrees",
+    "Mark tkt_1 as urgent next week",
+    "Make sure nobody marks tkt_1 as urgent",
+    "Turn tkt_1 over to Sara as urgent",
+    "Put tkt_1 in Sara's queue as urgent",
+    "Update tkt_1's description to urgent billing issue",
   ])(
     "a value denied, describing, riding on another ask or asked about changes nothing: %s",
     async (intent) => {

@@ -466,7 +466,11 @@ export function itemsInWords(rows: ListedRow[], shape: ItemShape, request: strin
     // sets apart is read (not counted).
     const negation = NEGATED.exec(part);
     const before = negation ? part.slice(0, negation.index) : part;
-    if (negation && (countApart || !before.trim() || NEGATED.test(before))) continue;
+    // Only a word that sets apart what FOLLOWS it ("except", "without") leaves the words before
+    // it an ask: "the hoodie is not needed", "the kettle I don't need" deny what comes before
+    // (review 54b: each put the refused item on the approval screen).
+    const apartWord = !!negation && /^(?:except|without)$/i.test(negation[0]);
+    if (negation && (countApart || !apartWord || !before.trim() || NEGATED.test(before))) continue;
     const tie = takePart(before);
     if (tie) return tie;
   }

@@ -34,6 +34,13 @@ describe("words that set apart (MCP over HTTP)", () => {
     // Review 54: the words before the negation still name their row and count.
     ["Buy one mug from my cart except the tee, ship home, pay by card", "1 × prod_mug", "prod_tee"],
     ["Buy 3 mugs from my cart without the tee, ship home, pay by card", "3 × prod_mug", "prod_tee"],
+    // Review 54b: a negation after the thing denies it; the words before it ask nothing.
+    ["Buy the mugs, the hoodie is not needed, ship home, pay by card", "prod_mug", "prod_hoodie"],
+    [
+      "Buy the mugs in my cart, the kettle I don't need anymore, ship home, pay by card",
+      "prod_mug",
+      "prod_kettle",
+    ],
   ])("a start takes the cart without what the words set apart: %s", async (intent, taken, left) => {
     const out = await (await w.connect(w.keys.alice)).callTool({
       name: "start_action",

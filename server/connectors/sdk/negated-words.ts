@@ -46,14 +46,10 @@ const WHOLE_REACH = 4;
 
 /**
  * What a "but" that sets apart from a whole set goes on with: the thing set apart as a person
- * names it ("but the cancelled ones", "but my mugs", "but 2 of them"). A verb after it ("but pay
- * with my balance") or anything else keeps it a conjunction.
+ * names it ("but the cancelled ones", "but my mugs"). A verb after it ("but pay with my
+ * balance"), a number ("all my orders but 2": which two?) or anything else keeps it a conjunction.
  */
-const APART_OPENS = new Set(
-  "the my your our his her their this that these those one two three four five six seven eight nine ten".split(
-    " ",
-  ),
-);
+const APART_OPENS = new Set("the my your our his her their this that these those".split(" "));
 
 /**
  * Words that make a clause of their own: either side of a "but" they make it a conjunction
@@ -160,7 +156,7 @@ export function readWords(text: string): ReadWord[] {
 function setsApartAt(pieces: readonly RegExpMatchArray[], at: number, since: number): boolean {
   const word = (i: number) => pieces[i]?.[0].toLowerCase() ?? "";
   const next = word(at + 1);
-  if (!APART_OPENS.has(next) && !/^\d+$/.test(next)) return false;
+  if (!APART_OPENS.has(next)) return false;
   const clauseWord = (w: string) => CLAUSE_WORDS.has(w) || /['’](?:s|re|ve|ll|d|m)$/.test(w);
   for (let i = at - since; i < at; i++) if (clauseWord(word(i))) return false;
   for (let i = at + 1; i < pieces.length && /[\p{L}\p{N}]/u.test(word(i)); i++)

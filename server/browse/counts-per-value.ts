@@ -28,17 +28,19 @@ const IN_FLIGHT = 2;
  * ("How many open tickets does each team have?", "open tickets by team"), with the listing's
  * other filters kept, zero counts included: set AM's models read the open tickets' team column,
  * then the teammates page to learn whether a team with none existed. Only a filter with a known
- * set of values (declared, or read by its `choices`) and at most COUNTED of them; null otherwise
- * or where a count could not be had (nothing said beats a count that is wrong).
+ * set of values (declared, or read by its `choices`) and at most COUNTED of them, whose counts
+ * add up to the listing's `total`; null otherwise or where a count could not be had (nothing
+ * said beats a count that is wrong).
  */
 export async function countsPerValue(
   backend: BrowseBackend,
   route: RouteDefinition | undefined,
   uri: string,
   q: string,
+  total: number | undefined,
 ): Promise<string | null> {
   const filters = route?.filters;
-  if (!filters || route.pattern.includes("{")) return null;
+  if (!filters || route.pattern.includes("{") || typeof total !== "number") return null;
   const parsed = parseBrowseUri(uri);
   if (!parsed.ok) return null;
   const { scheme, segments, query } = parsed.value;
@@ -58,7 +60,10 @@ export async function countsPerValue(
     const counts: Array<number | null> = [];
     for (let i = 0; i < values.length; i += IN_FLIGHT)
       counts.push(...(await Promise.all(values.slice(i, i + IN_FLIGHT).map(count))));
-    if (counts.some((c) => c === null)) return null;
+    // The values must share out the listing's rows, each once: a filter another one overrides
+    // (`?mine=1` over `?assignee_id=`) counted every row for every teammate (review 54b).
+    const sum = counts.reduce<number>((a, c) => a + (c ?? 0), 0);
+    if (counts.some((c) => c === null) || sum !== total) return null;
     const each = values.map((v, i) => {
       const name =
         v.label && v.label !== v.value

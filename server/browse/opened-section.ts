@@ -111,7 +111,11 @@ export async function openedSection(
     // to match, and searched "login" again): the first that some row holds is the answer.
     const spelt = leftover.split(" ").filter(Boolean);
     const each = wordsAlone(spelt);
-    const tried = each.length > 1 || each.length < spelt.length ? each : [];
+    // A plural is tried in the singular too: "refunds" is in no "Kettle refund" (set AO).
+    const singular = spelt.flatMap((w) =>
+      /[^su]s$/.test(w) && w.length > 3 && !each.includes(w.slice(0, -1)) ? [w.slice(0, -1)] : [],
+    );
+    const tried = [...(each.length > 1 || each.length < spelt.length ? each : []), ...singular];
     for (const word of tried) {
       const alone = await navigate(
         backend,
@@ -167,7 +171,7 @@ export async function openedSection(
   // Counted per value only where the rows shown are the listing's own: words that left rows out
   // ("unresolved", "but the closed ones") filter nothing the counts could keep (review 54).
   const ownRows = page.rows === opened.rows && page.total === opened.total;
-  const perValue = ownRows ? await countsPerValue(backend, route, page.uri, q) : null;
+  const perValue = ownRows ? await countsPerValue(backend, route, page.uri, q, page.total) : null;
   const lines = [
     perValue ?? "",
     notUsed || only?.line || (textFilter || unused ? "" : unfilteredWordsLine(leftover, kept)),

@@ -22,7 +22,13 @@ export async function filteredLine(
   if (body.outcome !== "applied") return null;
   const applied = Object.keys(route.filters ?? {})
     .filter((k) => !ORDERING.test(k) && match.uri.query[k] !== undefined && match.uri.query[k] !== "")
-    .map((k) => `${escapeText(k)} = ${escapeText(saidWith(route, k, match.uri.query[k] ?? ""))}`);
+    .map((k) => {
+      const said = `${escapeText(k)} = ${escapeText(saidWith(route, k, match.uri.query[k] ?? ""))}`;
+      // What a text filter read, so its rows are known to be all that hold the words (set AO:
+      // "which tickets mention a refund?" had the model list every ticket to learn it).
+      const text = route.filters?.[k] === "free text" && route.textSearches;
+      return text ? `${said} (searched: ${escapeText(route.textSearches ?? "")})` : said;
+    });
   if (!applied.length) return null;
   const leftOut = await leftOutByStatus(route, match, body, backend);
   return `Filtered: ${applied.join(", ")}${leftOut ? `; ${leftOut}` : ""}.`;

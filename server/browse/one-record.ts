@@ -1,7 +1,8 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import type { AnyConnector } from "../connectors/sdk/define-connector";
 import type { RouteDefinition } from "../connectors/sdk/define-route";
-import { code, link } from "../connectors/sdk/markdown";
+import { routeAt } from "../connectors/sdk/form-links";
+import { code, escapeText, link } from "../connectors/sdk/markdown";
 import { parseBrowseUri } from "../connectors/sdk/parse-browse-uri";
 import { matchRoute, routeTable } from "./browse-routes";
 import type { NarrowedListing } from "./listing-words";
@@ -148,5 +149,12 @@ export async function oneRecord(backend: BrowseBackend, found: FoundRecord | nul
   const where = found.listing ? ` in ${link(found.listing.title, found.listing.uri)}` : "";
   // Found by part of the words: which part, and that the rest found nothing with it.
   const part = found.asked ? ` alone, not every word of ${code(found.asked)},` : "";
-  return `Found by ${code(found.words)}${part}${where}: ${FOUND_AS[found.by]}.\n\n${openedRecord(page)}`;
+  // What the system's search read, so "the one" is final (set AO: "which tickets mention a
+  // refund?" found one, and the model listed every ticket twice to learn what had been searched).
+  const read =
+    found.by === "search" && found.listing
+      ? (await routeAt(backend, found.listing.uri))?.textSearches
+      : undefined;
+  const searched = read ? ` (searched: ${escapeText(read)}; no other holds them)` : "";
+  return `Found by ${code(found.words)}${part}${where}: ${FOUND_AS[found.by]}${searched}.\n\n${openedRecord(page)}`;
 }

@@ -51,7 +51,7 @@ describe("search: words that fit one record open its page", () => {
     // Without the kind's name, found by the systems' record search: the same page.
     const bare = text(await sam.callTool({ name: "search", arguments: { query: "kettle refund" } }));
     expect(bare).toContain(
-      "Found by `kettle refund` in [Tickets](helpdesk://tickets): the one record holding every word.",
+      "Found by `kettle refund` in [Tickets](helpdesk://tickets): the one record holding every word (searched: subjects and descriptions of tickets; no other holds them).",
     );
     expect(bare).toContain("## [Ticket tkt_3](helpdesk://ticket/tkt_3) (opened here)");
     expect(bare).toContain("- **status:** pending");
@@ -114,7 +114,7 @@ describe("search: words that fit one record open its page", () => {
     expect(sc(res).outcome).toBe("applied");
     // Found by every word, the ticket's own among them (a page of coupons is named by `coupon` too).
     expect(answer).toContain(
-      "Found by `coupon not applied ticket` in [Tickets](helpdesk://tickets): the one record holding every word.",
+      "Found by `coupon not applied ticket` in [Tickets](helpdesk://tickets): the one record holding every word (searched: subjects and descriptions of tickets; no other holds them).",
     );
     expect(answer).toContain("## [Ticket tkt_5](helpdesk://ticket/tkt_5) (opened here)");
     expect(answer).toContain("[reopen_ticket](helpdesk://ticket/tkt_5/reopen)");

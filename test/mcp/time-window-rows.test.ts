@@ -107,7 +107,7 @@ describe("time-window words filter a listing by its time column (real MCP client
     const page = await search("tickets about delivery opened more than a year ago");
     const before = bound(page, "before");
     expect(createdIn(0, before)).toEqual([]);
-    expect(page).toContain("Filtered: q = delivery.");
+    expect(page).toContain("Filtered: q = delivery (searched: subjects and descriptions of tickets).");
     expect(page).toMatch(
       /Created more than a year ago \(`created_at` before [^)]+\): no row; [1-9]\d* left out\./,
     );
@@ -123,13 +123,13 @@ describe("time-window words filter a listing by its time column (real MCP client
 
   it("text words are searched as before, and their rows keep the day alone", async () => {
     const page = await search("tickets about late delivery");
-    expect(page).toContain("Filtered: q = late delivery.");
+    expect(page).toContain("Filtered: q = late delivery (searched: subjects and descriptions of tickets).");
     expect(page).not.toMatch(/Created |left out/);
     // Far times as a day, as every listing shows them (exact minutes only under a window).
     for (const cell of column(page, "created_at")) expect(cell).toMatch(/^\d{4}-\d\d-\d\d, \d+ days ago$/);
     // Text and a window together: the text finds rows, the window keeps those in it.
     const both = await search("tickets about delivery opened in the last 3 days");
-    expect(both).toContain("Filtered: q = delivery.");
+    expect(both).toContain("Filtered: q = delivery (searched: subjects and descriptions of tickets).");
     const since = bound(both, "since");
     const text = (await search("tickets about delivery")).split("\n");
     const found = ids(text.join("\n"));

@@ -125,6 +125,10 @@ describe("cancel an unpaid order (MCP over HTTP, real gateway and legacy service
       /can no longer be cancelled: once it is delivered, a return and refund can be asked/,
     );
     expect(await statusOf("ord_transit")).toBe("shipped");
+    // Past its return window, no return is offered instead (review 54b).
+    const old = await start({ capability: "cancel_unpaid_order", entity_id: "ord_delivered_old" });
+    expect(text(old)).toMatch(/can no longer be cancelled, nor returned/);
+    expect(JSON.stringify(sc(old).next_actions ?? [])).not.toContain('"after_sales"');
   });
 
   it("search finds it by the user's words; after_sales on an unpaid order points at it", async () => {

@@ -31,7 +31,9 @@ describe("another ask's call says what its start needs (MCP over HTTP)", () => {
       },
     });
     expect(sc(out).status, text(out)).toBe("completed");
-    expect(text(out)).toMatch(/also asked: "resolve the ticket"; its start needs resolution: send in patch/);
+    expect(text(out)).toMatch(
+      /also asked: "resolve the ticket"; its start needs resolution: send in patch, from the user.s words, never a guess/,
+    );
     expect((await ticket("tkt_3")).status).toBe("pending");
     const offered = (sc(out).next_actions as Array<{ args?: Record<string, unknown> }>).find(
       (n) => n.args?.capability === "resolve_ticket",

@@ -29,7 +29,9 @@ export function otherAskCalls(asks: readonly OtherAsk[], more = 0): NextAction[]
       ...(a.entity_id ? { entity_id: a.entity_id } : {}),
       intent: askIntent(a),
     };
-    const needs = a.needs?.length ? `; its start needs ${a.needs.join(", ")}: send in patch` : "";
+    const needs = a.needs?.length
+      ? `; its start needs ${a.needs.join(", ")}: send in patch, from the user's words, never a guess`
+      : "";
     return [
       {
         tool: "start_action",

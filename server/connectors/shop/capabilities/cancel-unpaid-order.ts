@@ -4,6 +4,7 @@ import { toEffectResult } from "../../sdk/effect-result";
 import { sendWithRetries } from "../../sdk/http-client";
 import { money } from "../../sdk/markdown";
 import type { ValidationError } from "../../sdk/outcome";
+import { afterSalesPaths } from "../after-sales-eligibility";
 import { orderNode } from "../order-node";
 import type { ShopAdapter, ShopOrder } from "../shop-adapter";
 import { SHOP_MONEY, SHOP_POLICY } from "../shop-policy";
@@ -41,6 +42,9 @@ function cancelRefusals(order: ShopOrder): ValidationError[] {
         ],
       },
     ];
+  // A return is offered instead only while one is possible (review 54b: an order past its
+  // return window was told a return could be asked).
+  const returnOpen = afterSalesPaths(order, new Date()).some((p) => p.kind === "return_refund" && p.eligible);
   return [
     {
       field: "order_id",
@@ -48,12 +52,14 @@ function cancelRefusals(order: ShopOrder): ValidationError[] {
       // What is possible instead, said with the no (set AN: "can no longer be cancelled" sent the
       // model to read the order to tell the user what she could do).
       message:
-        order.status === "delivered"
-          ? "The order has already been delivered; it can no longer be cancelled: a return and refund can be asked instead (the user approves)"
-          : "The order has already shipped; it can no longer be cancelled: once it is delivered, a return and refund can be asked (the user approves); until then it can be tracked",
+        order.status !== "delivered"
+          ? "The order has already shipped; it can no longer be cancelled: once it is delivered, a return and refund can be asked (the user approves); until then it can be tracked"
+          : returnOpen
+            ? "The order has already been delivered; it can no longer be cancelled: a return and refund can be asked instead (the user approves)"
+            : `The order has already been delivered; it can no longer be cancelled, nor returned: ${afterSalesPaths(order, new Date()).find((p) => p.kind === "return_refund")?.message ?? "no return path"}`,
       refused: true,
       alternatives: [
-        order.status === "delivered"
+        order.status === "delivered" && returnOpen
           ? {
               capability: "after_sales",
               entity_id: order.id,

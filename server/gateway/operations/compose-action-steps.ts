@@ -5,6 +5,7 @@ import { settledBySetValue } from "../../engine/set-value-settles";
 import { asksOnlyToRead, opensWithVerbOf, settleNearTie, topMatch } from "../../engine/top-match";
 import type { TrustedContext } from "../trusted-context";
 import { firstOfSeparateAsks, firstOfSeveralAsks } from "./first-ask";
+import { heldOnCondition } from "./held-condition";
 import { HELD_TEXT, textHeldForCheck } from "./held-text";
 import { insteadOfRefused } from "./instead-of-refused";
 import { advanceActionInputSchema, startActionInputSchema } from "./operation-schemas";
@@ -13,6 +14,7 @@ import { otherMatches } from "./other-matches";
 import { ownAskWords } from "./own-ask-words";
 import { pickByFields } from "./pick-by-fields";
 import { narrowedTie, type PickedBeyondWords, type PossibleOn, pickByRecord } from "./pick-by-record";
+import { pickedBy } from "./picked-by";
 import { HELD_RECORD, recordHeld } from "./points-at-nothing-said";
 import { readingPath } from "./reading-path";
 import { type AskReading, carriedTexts, searchAskAlone, withOtherAsksOf } from "./with-other-asks";
@@ -89,29 +91,20 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
       return { ...out, message: `${out.message}${HELD_TEXT}` };
     if (ctx && intent && (await recordHeld(intent, out, reading.ownAsk, reading.search ?? searchAlone(ctx))))
       return { ...out, message: `${out.message}${HELD_RECORD}` };
-    if (typeof made === "string") return { ...(await confirmOnServerKey(ctx, out, made)), ...pickedBy(out) };
+    const held = heldOnCondition(intent, out);
+    if (typeof made === "string")
+      return held ?? { ...(await confirmOnServerKey(ctx, out, made)), ...pickedBy(out) };
     const next = (out.next_actions ?? []) as NextAction[];
     const ready = next.some((n) => n.tool === "confirm_action" && !n.requires_user_approval);
     // The record was the agent's pick among several: the user says which before anything runs.
     if (!ready || out.status === "failed" || out.ask_user || typeof key !== "string") return out;
+    if (held) return held;
     const done = await steps.confirmAction(ctx, {
       action_id: out.action_id,
       version: out.version,
       idempotency_key: key,
     });
     return { ...done, ...pickedBy(out) };
-  }
-
-  /**
-   * What the start took from the words, or by default, and why: kept on the answer of the change
-   * it ran at once, which the agent had no step to read before (the confirm's answer has none).
-   */
-  function pickedBy(out: Outcome): Record<string, unknown> {
-    return Object.fromEntries(
-      ["from_words", "why_picked", "defaulted", "other_matches", "picked_because"].flatMap((k) =>
-        out[k] === undefined ? [] : [[k, out[k]]],
-      ),
-    );
   }
 
   /**

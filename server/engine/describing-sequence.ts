@@ -3,9 +3,13 @@ import { askedAfterName, CLAUSE_MARK } from "./asked-after-name";
 import { type ChoiceRow, wordTokens } from "./choice-words";
 import { opensPredicate } from "./predicate-start";
 
-/** After the record's name these start what to do ("… to urgent", "… because it broke"), not what it is. */
+/**
+ * After the record's name these start what to do ("… to urgent", "… because it broke", "… back to
+ * open"), not what it is. Set AP: "every pending ticket back to open" fit only the ticket whose
+ * text says "my money back", and the other pending one was asked about.
+ */
 export const WHAT_TO_DO = new Set(
-  "to for into onto as because since so but instead than then until unless".split(" "),
+  "to for into onto as because since so but instead than then until unless back".split(" "),
 );
 
 /** One word (or declared phrase) of the words that may describe the record. */

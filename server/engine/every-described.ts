@@ -12,9 +12,9 @@ const BEFORE_NAME_ENDS = new Set(
     " ",
   ),
 );
-/** After the record's name, these start what to do with it ("… to someone on its own team"). */
+/** After the record's name, these start what to do with it ("… to someone on its own team", "… back to open"). */
 const AFTER_NAME_ENDS = new Set(
-  "to for into onto as because since so but instead than then until unless and".split(" "),
+  "to for into onto as because since so but instead than then until unless and back".split(" "),
 );
 /** Words beside a description that describe nothing ("all my orders that are delivered"). */
 const FILLER = new Set(wordTokens(`${FUNCTION_WORDS.join(" ")} ${MADE_WORDS.join(" ")} one`));

@@ -18,6 +18,10 @@ export function wordsThatSet(capability: AnyCapability, ev: Evaluation, request:
   const out = new Set<string>();
   for (const field of Object.keys(ev.fromWords)) {
     if (ev.fromRequest.includes(field)) continue;
+    // Text taken from the words (a note's body) is set by them too: set AP's "Comment on the
+    // headphones ticket, internal only: 'Called UPS …'" said the quoted note was "not done".
+    const value = ev.values[field];
+    if (typeof value === "string") for (const t of wordTokens(value)) if (said.has(t)) out.add(t);
     for (const { key, chosen, schema } of chosenValues(field, ev.values[field], schemas[field])) {
       for (const row of choicesFor(key, ev.options, schema, valueWordsOf(capability, field))) {
         if (!chosen.has(row.value)) continue;

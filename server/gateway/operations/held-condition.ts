@@ -9,38 +9,78 @@ export function heldForCondition(phrase: string): string {
   return ` — not run yet: the words make it depend on something ("${phrase}"), so ask the user whether it holds, then confirm_action (or cancel_action)`;
 }
 
-/** Who or what a condition is about, right after its "when", "once" or "after". */
-const SUBJECT = "(?:the|it|he|she|they|we|i|you|my|our|his|her|their|this|that|someone|somebody)";
+/** What opens a condition: "if Sid agrees", "once the refund clears", "as long as it hasn't shipped". */
+const OPENS =
+  "if|unless|provided(?: that)?|in case|in the event(?: that)?|as soon as|as long as|only when|assuming|supposing|whenever|when|once|after";
 
 /**
- * Words that make a change depend on something not known now, or take it back: "if Sid agrees",
- * "unless he objects", "once the refund clears", "when the customer calls back", "after I talk
- * to Sid", "… Actually, don't", "never mind". A courtesy ("if possible", "if you can") is none.
+ * Courtesies and set phrases that open like a condition and are none: "if possible", "when you
+ * get a chance", "as soon as you can", "if any".
  */
-const CONDITION = new RegExp(
-  [
-    "\\b(?:if|unless|provided that|in case|as soon as)\\b(?!\\s+(?:possible|you can|you could|that's (?:ok|okay|fine|all right)|it's (?:ok|okay|fine)|needed|necessary|so)\\b)[^.,;!?]{0,60}",
-    `(?<=\\S\\s+)\\b(?:when|once|after)\\s+${SUBJECT}\\b[^.,;!?]{0,60}`,
-    "\\b(?:ignore (?:that|this|it)|never ?mind|scratch that|just kidding|or maybe not|on second thought|forget (?:it|that|about it)|don'?t do (?:it|that)|actually,? (?:don'?t|no|wait))\\b",
-  ].join("|"),
+const COURTESY =
+  /^(?:if (?:possible|you can|you could|you don'?t mind|needed|necessary|any|so|it is possible|it'?s possible|that'?s (?:ok|okay|fine|alright|all right)|it'?s (?:ok|okay|fine|alright|all right))|when (?:you (?:can|get a chance|have a (?:sec|second|moment|minute)|are able|'re able)|possible)|as soon as (?:possible|you can|you are able|you'?re able))(?:\s*[.,;!?]|$)/;
+
+/** A question's "when" ("when will it arrive?"): no condition. */
+const ASKS_WHEN = /^when (?:will|would|can|could|is|are|was|were|did|do|does|should|shall)\b/;
+
+/** Words before an "-ed" word that make it no past tense ("hasn't shipped", "is closed"). */
+const PERFECT = new Set(
+  "has have hasn't haven't had been be is are isn't aren't not get gets got".split(" "),
 );
 
+/** The phrase tells what happened ("the order I placed when I was away"): a description, no condition. */
+function saysPast(phrase: string): boolean {
+  const words = phrase.split(/\s+/);
+  return words.some(
+    (w, i) =>
+      /^(?:was|were|did)$/.test(w) || (/^[a-z]{3,}ed$/.test(w) && i > 0 && !PERFECT.has(words[i - 1] ?? "")),
+  );
+}
+
+/** A subject and its verb follow a condition's opener ("if Sid agrees", "once it is paid", "after I talk to Sid"). */
+const HAS_VERB =
+  /^\S+(?:\s+\S+)*?\s+(?:(?:i|we|you|they|he|she|it)\s+\S+|\S*\b(?:is|are|am|be|has|have|can|will|does|do|gets|get)\b|\S*n't\b|[a-z]{3,}[^s]s\b)/;
+
+/** Words that take the change back: "actually, don't", "never mind", "wait, no", "cancel that". */
+const TAKEN_BACK =
+  /\b(?:ignore (?:that|this|it|my last message)|disregard (?:that|this|it)|never ?-?mind|nvm|scratch that|cancel that|hold off|just kidding|or maybe not|on second thought|forget (?:it|that|about it)|don'?t do (?:it|that)|wait,? no|actually,? (?:don'?t|no|wait))\b|(?:^|[.!?]\s*)don'?t[.!]?\s*$/;
+
 /**
- * The words (outside any text they quote) that make a change conditional or take it back, or
- * null. Review 54b: "Mark tkt_3 as open when the refund clears", "Change tkt_2's priority to
- * urgent. Actually, don't." and "Put my unpaid kettle order on my card if the price drops" each
- * ran a change that needs nobody's approval at once. Such a change now waits for the agent's
- * confirm; a change a person approves is shown to them as it is.
+ * The words (outside any text the action took from them, or quotes) that make a change
+ * conditional or take it back, or null. Review 54b: "Mark tkt_3 as open when the refund clears",
+ * "Change tkt_2's priority to urgent. Actually, don't." and "Put my unpaid kettle order on my
+ * card if the price drops" each ran a change that needs nobody's approval at once. Review 54c:
+ * a note's own text ("call the customer when they are back"), a courtesy ("if you don't mind")
+ * and a description ("the order I placed when I was on holiday") are no condition.
  */
-export function conditionIn(intent: string | undefined): string | null {
+export function conditionIn(intent: string | undefined, taken: readonly string[] = []): string | null {
   if (!intent) return null;
-  const { masked } = maskQuotes(intent.toLowerCase());
-  const found = CONDITION.exec(masked)?.[0];
-  return found ? found.trim().slice(0, 80) : null;
+  let text = intent.toLowerCase().replace(/[‘’]/g, "'");
+  for (const t of taken) {
+    const said = t.toLowerCase().replace(/[‘’]/g, "'").trim();
+    if (said.length > 2) text = text.split(said).join(" ");
+  }
+  const { masked } = maskQuotes(text);
+  const back = TAKEN_BACK.exec(masked)?.[0];
+  if (back) return back.trim().slice(0, 80);
+  for (const m of masked.matchAll(new RegExp(`\\b(?:${OPENS})\\b(?!-)[^.,;!?]{0,60}`, "g"))) {
+    const phrase = m[0].trim();
+    if (COURTESY.test(phrase) || ASKS_WHEN.test(phrase) || saysPast(phrase)) continue;
+    // "after" before a noun ("the order after the lamp one") sets no condition.
+    if (!HAS_VERB.test(phrase)) continue;
+    return phrase.slice(0, 80);
+  }
+  return null;
 }
 
 /** The outcome of a change that would run at once, held where its words make it conditional; null otherwise. */
-export function heldOnCondition<T extends OutcomeBase>(intent: string | undefined, out: T): T | null {
-  const condition = conditionIn(intent);
+export function heldOnCondition<T extends OutcomeBase & Record<string, unknown>>(
+  intent: string | undefined,
+  out: T,
+): T | null {
+  const taken = Object.values((out.from_words ?? {}) as Record<string, unknown>).flatMap((v) =>
+    typeof v === "string" ? [v.replace(/^"|"$/g, "").replace(/" \(.*\)$/, "")] : [],
+  );
+  const condition = conditionIn(intent, taken);
   return condition ? { ...out, message: `${out.message}${heldForCondition(condition)}` } : null;
 }

@@ -37,9 +37,9 @@ function setsInputValue(words: string, hit: CapabilityHit): boolean {
   const first = (only.text.match(/\p{L}+/gu) ?? []).find((w) => !OPENERS.has(w));
   if (!first || !SETTING_VERBS.has(first)) return false;
   return values.some((phrase) =>
-    new RegExp(`\\b(?:as|to|into|be)\\s+(?:an?\\s+)?${phrase.replace(/ /g, "[\\s_-]+")}[\\s.!]*$`).test(
-      only.text,
-    ),
+    new RegExp(
+      `\\b(?:as|to|into|be)\\s+(?:an?\\s+)?${phrase.replace(/ /g, "[\\s_-]+")}[\\s.!]*(?:please|asap|now|thanks|thank you)?[\\s.!]*$`,
+    ).test(only.text),
   );
 }
 

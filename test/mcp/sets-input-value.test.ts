@@ -25,12 +25,15 @@ describe("a fixed value the words set picks its capability (MCP over HTTP)", () 
   };
   const priority = async (id: string) => (await ticket(id)).priority;
 
-  it("'mark … as urgent' changes the priority in one call", async () => {
-    const out = await start("Mark the charged twice ticket as urgent.");
-    expect(sc(out).capability, text(out)).toBe("change_ticket_priority");
-    expect(sc(out).status, text(out)).toBe("completed");
-    expect(await priority("tkt_1")).toBe("urgent");
-  });
+  it.each(["Mark the charged twice ticket as urgent.", "Mark the charged twice ticket as urgent please"])(
+    "'%s' changes the priority in one call",
+    async (intent) => {
+      const out = await start(intent);
+      expect(sc(out).capability, text(out)).toBe("change_ticket_priority");
+      expect(sc(out).status, text(out)).toBe("completed");
+      expect(await priority("tkt_1")).toBe("urgent");
+    },
+  );
 
   it.each([
     "Don't mark tkt_1 as urgent",

@@ -38,4 +38,10 @@ describe("set AP findings (MCP over HTTP)", () => {
     expect(text(out)).toContain("internal true");
     expect(text(out)).not.toContain("not done");
   });
+
+  it("'take the ticket myself' starts the assignment and says the caller is no teammate", async () => {
+    const out = await start({ intent: "Take the wrong size tee ticket myself." });
+    expect(sc(out).capability, text(out)).toBe("assign_ticket");
+    expect(text(out)).toContain("you (sam@acme.test) are no teammate, so cannot be assigned");
+  });
 });

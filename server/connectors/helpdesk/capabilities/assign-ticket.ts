@@ -16,13 +16,25 @@ import {
  * The teammate list's heading: its order and who is left out of it, by name (set X: "1 inactive
  * teammate left out" sent a model searching for Bruno, to learn he was the one).
  */
-export function teammatesHeading(all: HelpdeskTeammate[], assigneeId: string | null | undefined): string {
+export function teammatesHeading(
+  all: HelpdeskTeammate[],
+  assigneeId: string | null | undefined,
+  callerEmail?: string,
+): string {
   const inactive = all.filter((m) => !m.active && m.id !== assigneeId).map((m) => m.name);
   const assignee = assigneeId ? all.find((m) => m.id === assigneeId) : undefined;
+  // The caller who is no teammate cannot take a ticket: said, so "take it myself" is answered
+  // (set AP: models opened the teammates page and the start page to learn it).
+  const notOne =
+    callerEmail && !all.some((m) => m.email.toLowerCase() === callerEmail.toLowerCase())
+      ? `you (${callerEmail}) are no teammate, so cannot be assigned`
+      : "";
   const out = [
     inactive.length ? `inactive (${inactive.join(", ")})` : "",
     assignee ? `the current assignee (${assignee.name})` : "",
   ].filter(Boolean);
+  if (notOne)
+    return `the ticket's team first${out.length ? `; ${out.join(" and ")} left out` : ""}; ${notOne}`;
   return `the ticket's team first${out.length ? `; ${out.join(" and ")} left out` : ""}`;
 }
 
@@ -42,6 +54,8 @@ export const assignTicket = defineCapability<HelpdeskAdapter, TicketDerived & { 
       "reassign",
       "hand over",
       "give to",
+      "take over",
+      "take it myself",
       "owner",
       "route ticket",
       "transfer ticket",
@@ -97,7 +111,7 @@ export const assignTicket = defineCapability<HelpdeskAdapter, TicketDerived & { 
           const all = await adapter.teammates();
           return { teammates: all.map((m) => ({ id: m.id, name: m.name, team: m.team_id })) };
         },
-        async resolve({ adapter, values, derived }) {
+        async resolve({ adapter, actor, values, derived }) {
           const ticket = derived.ticket;
           if (!ticket) return {}; // TICKET stops the action until it has one
           const all = await adapter.teammates();
@@ -115,7 +129,7 @@ export const assignTicket = defineCapability<HelpdeskAdapter, TicketDerived & { 
               .sort((a, b) => Number(b.same_team) - Number(a.same_team)),
             // Said in the list's heading, so a teammate missing from it is not a mystery; only
             // what is true of this ticket (no "current assignee" left out of an unassigned one).
-            order_of: { teammates: teammatesHeading(all, ticket.assignee_id) },
+            order_of: { teammates: teammatesHeading(all, ticket.assignee_id, actor.email) },
           };
           const id = values.assignee_id as string | undefined;
           if (!id) return { options };

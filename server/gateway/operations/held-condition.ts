@@ -15,10 +15,11 @@ const OPENS =
 
 /**
  * Courtesies and set phrases that open like a condition and are none: "if possible", "when you
- * get a chance", "as soon as you can", "if any".
+ * get a chance", "as soon as you can", "if any"; a fallback ("if you can't, set it to pending")
+ * conditions the ask after it, never the one before.
  */
 const COURTESY =
-  /^(?:if (?:possible|you can|you could|you don'?t mind|needed|necessary|any|so|it is possible|it'?s possible|that'?s (?:ok|okay|fine|alright|all right)|it'?s (?:ok|okay|fine|alright|all right))|when (?:you (?:can|get a chance|have a (?:sec|second|moment|minute)|are able|'re able)|possible)|as soon as (?:possible|you can|you are able|you'?re able))(?:\s*[.,;!?]|$)/;
+  /^(?:if (?:not|you can'?t|you cannot|it can'?t be done|that fails|it fails|possible|you can|you could|you don'?t mind|needed|necessary|any|so|it is possible|it'?s possible|that'?s (?:ok|okay|fine|alright|all right)|it'?s (?:ok|okay|fine|alright|all right))|when (?:you (?:can|get a chance|have a (?:sec|second|moment|minute)|are able|'re able)|possible)|as soon as (?:possible|you can|you are able|you'?re able))(?:\s*[.,;!?]|$)/;
 
 /** A question's "when" ("when will it arrive?"): no condition. */
 const ASKS_WHEN = /^when (?:will|would|can|could|is|are|was|were|did|do|does|should|shall)\b/;
@@ -43,7 +44,7 @@ const HAS_VERB =
 
 /** Words that take the change back: "actually, don't", "never mind", "wait, no", "cancel that". */
 const TAKEN_BACK =
-  /\b(?:ignore (?:that|this|it|my last message)|disregard (?:that|this|it)|never ?-?mind|nvm|scratch that|cancel that|hold off|just kidding|or maybe not|on second thought|forget (?:it|that|about it)|don'?t do (?:it|that)|wait,? no|actually,? (?:don'?t|no|wait))\b|(?:^|[.!?]\s*)don'?t[.!]?\s*$/;
+  /\b(?:(?:ignore|disregard|scratch|cancel|forget) (?:that|this|it|about it|my last message)(?=\s*(?:[.!,;]|$))|never ?-?mind|nvm|hold off|just kidding|or maybe not|on second thought|don'?t do (?:it|that)|wait,? no|actually,? (?:don'?t|no|wait))\b|(?:^|[.!?]\s*)don'?t[.!]?\s*$/;
 
 /**
  * The words (outside any text the action took from them, or quotes) that make a change

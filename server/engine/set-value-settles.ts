@@ -44,9 +44,9 @@ function setsInputValue(words: string, hit: CapabilityHit): boolean {
 }
 
 /**
- * The best match, where among those near it (within its clear lead) it is the only one whose
- * fixed value the words set (setsInputValue); undefined otherwise: a weaker match is never
- * started for them. Weighed after the record the words name: a record
+ * Among the matches near the best (within its clear lead), the only one whose fixed value the
+ * words set (setsInputValue); undefined otherwise. Set AQ: "Mark the where are my headphones
+ * ticket as high." led with resolving ("mark … resolved"), and only the priority takes "high". Weighed after the record the words name: a record
  * that refuses it ("put the closed invoice ticket back to open": only a reopen takes it) keeps
  * the tie that says so.
  */
@@ -56,5 +56,5 @@ export function settledBySetValue(words: string, hits: readonly CapabilityHit[])
     (h) => !h.off_topic && h.score > 0 && h.score >= (best?.score ?? 0) * (1 - CLEAR_LEAD),
   );
   const setting = near.filter((h) => setsInputValue(words, h));
-  return setting.length === 1 && setting[0] === best ? best : undefined;
+  return setting.length === 1 ? setting[0] : undefined;
 }

@@ -180,7 +180,7 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
     });
     const body = text(started);
     expect(body).toMatch(
-      /^options\.teammates \(for assignee_id; the ticket's team first; inactive \(Bruno Billing\) left out\):$/m,
+      /^options\.teammates \(for assignee_id; the ticket's team first; inactive \(Bruno Billing\) left out; you \(sam@acme\.test\) are no teammate, so cannot be assigned\):$/m,
     );
     expect(body).not.toContain("tm_bruno");
     const named = sc(

@@ -259,7 +259,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
       Object.assign(out, otherMatches(hits, top.hit.capability));
       return out;
     }
-    // Left tied by the words and by the record: the best, where only it takes a value they set.
+    // Left tied by the words and by the record: the one near match that takes a value they set.
     const byValue = !pick && !beyond && !tie && intent ? settledBySetValue(intent, rivals) : undefined;
     const chosen = pick ?? beyond?.hit ?? byValue;
     if (!chosen) {

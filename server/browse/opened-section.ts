@@ -27,12 +27,13 @@ export function wordsAlone(said: readonly string[]): string[] {
   return said.filter((w) => w && !readWords(w)[0]?.negation).slice(0, WORDS_ALONE);
 }
 
-/** An English plural in the singular ("deliveries", "boxes", "refunds"), or null. */
-function singularOf(word: string): string | null {
-  if (word.length <= 3 || word === "news") return null;
-  if (word.endsWith("ies")) return `${word.slice(0, -3)}y`;
-  if (/(?:x|ch|sh|ss)es$/.test(word)) return word.slice(0, -2);
-  return /[^su]s$/.test(word) ? word.slice(0, -1) : null;
+/** An English plural's singular forms ("deliveries" → delivery, deliverie; "boxes" → box, boxe). */
+function singularsOf(word: string): string[] {
+  if (word.length <= 3 || word === "news" || !/[^su]s$/.test(word)) return [];
+  const forms = [word.slice(0, -1)];
+  if (word.endsWith("ies")) forms.unshift(`${word.slice(0, -3)}y`);
+  if (/(?:x|ch|sh|ss)es$/.test(word)) forms.unshift(word.slice(0, -2));
+  return forms;
 }
 
 /** Marks an opened listing that holds none of the words' records (never shown). */
@@ -120,10 +121,7 @@ export async function openedSection(
     const spelt = leftover.split(" ").filter(Boolean);
     const each = wordsAlone(spelt);
     // A plural is tried in the singular too: "refunds" is in no "Kettle refund" (set AO).
-    const singular = spelt.flatMap((w) => {
-      const one = singularOf(w);
-      return one && !each.includes(one) ? [one] : [];
-    });
+    const singular = spelt.flatMap((w) => singularsOf(w).filter((one) => !each.includes(one))).slice(0, 4);
     const tried = [...(each.length > 1 || each.length < spelt.length ? each : []), ...singular];
     for (const word of tried) {
       const alone = await navigate(

@@ -3,13 +3,9 @@ import { askedAfterName, CLAUSE_MARK } from "./asked-after-name";
 import { type ChoiceRow, wordTokens } from "./choice-words";
 import { opensPredicate } from "./predicate-start";
 
-/**
- * After the record's name these start what to do ("… to urgent", "… because it broke", "… back to
- * open"), not what it is. Set AP: "every pending ticket back to open" fit only the ticket whose
- * text says "my money back", and the other pending one was asked about.
- */
+/** After the record's name these start what to do ("… to urgent", "… because it broke"), not what it is. */
 export const WHAT_TO_DO = new Set(
-  "to for into onto as because since so but instead than then until unless back".split(" "),
+  "to for into onto as because since so but instead than then until unless".split(" "),
 );
 
 /** One word (or declared phrase) of the words that may describe the record. */
@@ -55,7 +51,10 @@ export function describingSequence(text: string, noun: string, phrases: string[]
       continue;
     }
     // Round 28: "swap my tee for a large one" asked which order ("large" is no order's word).
-    if ((after || (!named && out.length > 0)) && WHAT_TO_DO.has(word.raw.toLowerCase())) break;
+    // "… back to open" says what to do too (set AP: "back" fit only the ticket whose text says
+    // "my money back"); "the back office ticket" keeps its word.
+    const backTo = word.raw.toLowerCase() === "back" && words[i + 1]?.raw.toLowerCase() === "to";
+    if ((after || (!named && out.length > 0)) && (WHAT_TO_DO.has(word.raw.toLowerCase()) || backTo)) break;
     if (word.negation || asked.has(i)) continue;
     const [token] = wordTokens(word.raw);
     if (!token) continue;

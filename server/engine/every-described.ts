@@ -12,9 +12,9 @@ const BEFORE_NAME_ENDS = new Set(
     " ",
   ),
 );
-/** After the record's name, these start what to do with it ("… to someone on its own team", "… back to open"). */
+/** After the record's name, these start what to do with it ("… to someone on its own team"). */
 const AFTER_NAME_ENDS = new Set(
-  "to for into onto as because since so but instead than then until unless and back".split(" "),
+  "to for into onto as because since so but instead than then until unless and".split(" "),
 );
 /** Words beside a description that describe nothing ("all my orders that are delivered"). */
 const FILLER = new Set(wordTokens(`${FUNCTION_WORDS.join(" ")} ${MADE_WORDS.join(" ")} one`));
@@ -49,7 +49,10 @@ export function everyDescription(
         const said = raw.slice(i, j + 1).join(" ");
         for (
           let k = j + 1;
-          k < raw.length && !AFTER_NAME_ENDS.has(raw[k] ?? "") && /[\p{L}\p{N}]/u.test(raw[k] ?? "");
+          k < raw.length &&
+          !AFTER_NAME_ENDS.has(raw[k] ?? "") &&
+          !(raw[k] === "back" && raw[k + 1] === "to") &&
+          /[\p{L}\p{N}]/u.test(raw[k] ?? "");
           k++
         ) {
           const tokens = wordTokens(raw[k] ?? "");

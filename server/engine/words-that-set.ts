@@ -18,13 +18,6 @@ export function wordsThatSet(capability: AnyCapability, ev: Evaluation, request:
   const out = new Set<string>();
   for (const field of Object.keys(ev.fromWords)) {
     if (ev.fromRequest.includes(field)) continue;
-    // Text the user quoted whole (a note's body) is set by those words too: set AP's "Comment on
-    // the headphones ticket, internal only: 'Called UPS …'" said the quoted note was "not done".
-    // Unquoted text is not: where a reading of where the text ends took another ask in, that
-    // ask must still be read as one (held-text.ts).
-    const value = ev.values[field];
-    if (typeof value === "string" && quotedIn(request, value))
-      for (const t of wordTokens(value)) if (said.has(t)) out.add(t);
     for (const { key, chosen, schema } of chosenValues(field, ev.values[field], schemas[field])) {
       for (const row of choicesFor(key, ev.options, schema, valueWordsOf(capability, field))) {
         if (!chosen.has(row.value)) continue;
@@ -33,15 +26,6 @@ export function wordsThatSet(capability: AnyCapability, ev: Evaluation, request:
     }
   }
   return [...out];
-}
-
-/** Whether the request holds `text` whole between quote marks (straight or curly). */
-function quotedIn(request: string, text: string): boolean {
-  const body = text.trim();
-  if (!body) return false;
-  return ['"', "'", "\u201c", "\u2018"].some((open) =>
-    ['"', "'", "\u201d", "\u2019"].some((close) => request.includes(`${open}${body}${close}`)),
-  );
 }
 
 /**

@@ -20,6 +20,21 @@ describe("conditionIn", () => {
     "Change tkt_2's priority to urgent. Actually, don\u2019t.",
     "Set tkt_2 to pending. Don't.",
     "Set tkt_2 to pending, never mind",
+    // Review 54d.
+    "Change tkt_2's priority to urgent if the customer replied",
+    "Change tkt_2's priority to urgent once it's confirmed",
+    "Cancel my unpaid kettle order if the price went up",
+    "Change tkt_2's priority to urgent once the customer pays",
+    "Cancel my unpaid kettle order unless Sid says no",
+    "Change tkt_2's priority to urgent if Sid and Sara agree",
+    "Cancel my unpaid kettle order. No, don't.",
+    "Change tkt_2's priority to urgent. On second thoughts, leave it.",
+    "Change tkt_2's priority to urgent. Actually I changed my mind.",
+    "Change tkt_2's priority to urgent. Actually, let's not.",
+    "Change tkt_2's priority to urgent — no wait, leave it",
+    "Change tkt_2's priority to urgent. Forget I said that.",
+    "Change tkt_2's priority to urgent. Ignore that please.",
+    "Change tkt_2's priority to urgent. Scratch that last one.",
   ])("holds: %s", (words) => {
     expect(conditionIn(words)).not.toBeNull();
   });
@@ -34,8 +49,18 @@ describe("conditionIn", () => {
     "Set tkt_2 to pending until the customer replies",
     "Open an after-sales request for my kettle order",
     "Cancel the order after the lamp one",
+    // Review 54d.
+    "Please cancel it.",
+    "Set tkt_2 to urgent, the customer can't wait, no more delays",
+    "Set tkt_2 to pending, the customer asked us to hold off",
   ])("runs: %s", (words) => {
     expect(conditionIn(words)).toBeNull();
+  });
+
+  it("text the action took is cut only whole, and a retraction inside it still holds", () => {
+    expect(conditionIn("Set tkt_2's priority to low if the schedule allows", ["low"])).not.toBeNull();
+    const note = "Add an internal note to tkt_2: customer called again. Actually, don't.";
+    expect(conditionIn(note, ["customer called again. Actually, don't."])).not.toBeNull();
   });
 
   it("the text the action took is no condition", () => {

@@ -3,8 +3,8 @@ import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 /**
  * Set AP: "every pending ticket back to open" asked about one pending ticket because "back" fit
- * the other's text ("my money back"); a note's quoted text after "internal only:" was said "not
- * done" beside the note that carried it.
+ * the other's text ("my money back"); "take the ticket myself" never said the caller is no
+ * teammate.
  */
 describe("set AP findings (MCP over HTTP)", () => {
   let w: McpWorld;
@@ -29,19 +29,19 @@ describe("set AP findings (MCP over HTTP)", () => {
     expect((await ticket(id)).status).toBe("open");
   });
 
-  it("a note's quoted text after 'internal only:' is the note, never an ask left undone", async () => {
-    const out = await start({
-      intent:
-        "Comment on the where are my headphones ticket, internal only: 'Called UPS, parcel is at the depot.'",
-    });
-    expect(sc(out).status, text(out)).toBe("completed");
-    expect(text(out)).toContain("internal true");
-    expect(text(out)).not.toContain("not done");
-  });
-
-  it("'take the ticket myself' starts the assignment and says the caller is no teammate", async () => {
-    const out = await start({ intent: "Take the wrong size tee ticket myself." });
+  it("'assign it to me' says the caller is no teammate, beside the teammates offered", async () => {
+    const out = await start({ intent: "Assign the wrong size tee ticket to me." });
     expect(sc(out).capability, text(out)).toBe("assign_ticket");
     expect(text(out)).toContain("you (sam@acme.test) are no teammate, so cannot be assigned");
+  });
+
+  it("'back' still describes where no 'to' follows it (review 54d: every open ticket became 'about back pain')", async () => {
+    const out = await start({ intent: "Make every open ticket about back pain low priority" });
+    expect(sc(out).status, text(out)).not.toBe("completed");
+    expect((await ticket("tkt_9")).status).toBe("open");
+    const res = await fetch(`${w.legacy.url}/v1/tickets/tkt_9`, {
+      headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
+    });
+    expect(((await res.json()) as { priority: string }).priority).toBe("urgent");
   });
 });

@@ -33,4 +33,14 @@ describe("a text search says what it read (MCP over HTTP)", () => {
     expect(out).toContain(`these hold \`${one}\``);
     expect(out).toContain(`\`${id}\``);
   });
+
+  it("a plural in -ies keeps its -ie form too ('hoodies' is no 'hoody')", async () => {
+    const out = text(
+      await (await w.connect(w.keys.alice)).callTool({
+        name: "search",
+        arguments: { query: "products: hoodies" },
+      }),
+    );
+    expect(out).toContain("prod_hoodie");
+  });
 });

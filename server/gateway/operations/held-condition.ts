@@ -9,9 +9,15 @@ export function heldForCondition(phrase: string): string {
   return ` — not run yet: the words make it depend on something ("${phrase}"), so ask the user whether it holds, then confirm_action (or cancel_action)`;
 }
 
-/** What opens a condition: "if Sid agrees", "once the refund clears", "as long as it hasn't shipped". */
-const OPENS =
-  "if|unless|provided(?: that)?|in case|in the event(?: that)?|as soon as|as long as|only when|assuming|supposing|whenever|when|once|after";
+/** What opens a condition whatever follows: "if Sid agrees", "unless he says no", "as long as it hasn't shipped". */
+const STRONG =
+  "if|unless|provided(?: that)?|in case|in the event(?: that)?|as long as|only when|assuming|supposing";
+
+/**
+ * Openers that also describe ("the order I placed when I was away", "the one after the lamp
+ * order"): a condition only with a verb after them, not in the past.
+ */
+const WEAK = "as soon as|whenever|when|once|after";
 
 /**
  * Courtesies and set phrases that open like a condition and are none: "if possible", "when you
@@ -34,17 +40,26 @@ function saysPast(phrase: string): boolean {
   const words = phrase.split(/\s+/);
   return words.some(
     (w, i) =>
-      /^(?:was|were|did)$/.test(w) || (/^[a-z]{3,}ed$/.test(w) && i > 0 && !PERFECT.has(words[i - 1] ?? "")),
+      /^(?:was|were|did)$/.test(w) ||
+      (/^[a-z]{3,}ed$/.test(w) &&
+        i > 0 &&
+        !PERFECT.has(words[i - 1] ?? "") &&
+        !/'(?:s|re|ve)$/.test(words[i - 1] ?? "")),
   );
 }
 
 /** A subject and its verb follow a condition's opener ("if Sid agrees", "once it is paid", "after I talk to Sid"). */
 const HAS_VERB =
-  /^\S+(?:\s+\S+)*?\s+(?:(?:i|we|you|they|he|she|it)\s+\S+|\S*\b(?:is|are|am|be|has|have|can|will|does|do|gets|get)\b|\S*n't\b|[a-z]{3,}[^s]s\b)/;
+  /^\S+(?:\s+\S+)*?\s+(?:(?:i|we|you|they|he|she|it)\s+\S+|\S*\b(?:is|are|am|be|has|have|can|will|does|do|gets|get)\b|\S*n't\b|[a-z]{2,}[^s]s\b)/;
 
-/** Words that take the change back: "actually, don't", "never mind", "wait, no", "cancel that". */
+/**
+ * A sentence (or dash-set aside) that takes the change back: "Actually, don't.", "No, wait.",
+ * "Never mind.", "Scratch that last one.", "On second thoughts, …", "I changed my mind", "Let's
+ * not". Only at a sentence's start: "the customer asked us to hold off" and "can't wait, no more
+ * delays" take nothing back.
+ */
 const TAKEN_BACK =
-  /\b(?:(?:ignore|disregard|scratch|cancel|forget) (?:that|this|it|about it|my last message)(?=\s*(?:[.!,;]|$))|never ?-?mind|nvm|hold off|just kidding|or maybe not|on second thought|don'?t do (?:it|that)|wait,? no|actually,? (?:don'?t|no|wait))\b|(?:^|[.!?]\s*)don'?t[.!]?\s*$/;
+  /(?:^|[.!?;,]\s*|\s[—–-]+\s*)(?:(?:actually|sorry|oh|ok|okay|hmm)[,.!]?\s+)?(?:no[,.!]?\s+)?(?:don'?t\b|do not\b|wait\b|never ?-?mind|nvm\b|scratch (?:that|this)|forget (?:it|that|about it|i said that)|ignore (?:that|this|it|my last message)|disregard (?:that|this)|cancel that\s*[.!]|let'?s not|on second thoughts?|i(?:'ve)? changed my mind|changed my mind|hold off|just kidding|or maybe not)/;
 
 /**
  * The words (outside any text the action took from them, or quotes) that make a change
@@ -56,19 +71,35 @@ const TAKEN_BACK =
  */
 export function conditionIn(intent: string | undefined, taken: readonly string[] = []): string | null {
   if (!intent) return null;
-  let text = intent.toLowerCase().replace(/[‘’]/g, "'");
+  const whole = intent.toLowerCase().replace(/[‘’]/g, "'");
+  // The text the action took, cut out whole words at a time ("low" is no part of "allows").
+  let text = whole;
   for (const t of taken) {
     const said = t.toLowerCase().replace(/[‘’]/g, "'").trim();
-    if (said.length > 2) text = text.split(said).join(" ");
+    if (said.length < 3) continue;
+    const at = (from: number): number => {
+      const i = text.indexOf(said, from);
+      if (i < 0) return -1;
+      const edge = (c: string | undefined) => !c || !/[\p{L}\p{N}]/u.test(c);
+      return edge(text[i - 1]) && edge(text[i + said.length]) ? i : at(i + 1);
+    };
+    for (let i = at(0); i >= 0; i = at(i + 1))
+      text = `${text.slice(0, i)}${" ".repeat(said.length)}${text.slice(i + said.length)}`;
   }
+  // A retraction counts wherever it stands, in the text the action took too.
+  const back = TAKEN_BACK.exec(maskQuotes(whole).masked)?.[0];
+  if (back)
+    return back
+      .replace(/^[.!?;,\s—–-]+/, "")
+      .trim()
+      .slice(0, 80);
   const { masked } = maskQuotes(text);
-  const back = TAKEN_BACK.exec(masked)?.[0];
-  if (back) return back.trim().slice(0, 80);
-  for (const m of masked.matchAll(new RegExp(`\\b(?:${OPENS})\\b(?!-)[^.,;!?]{0,60}`, "g"))) {
+  for (const m of masked.matchAll(new RegExp(`\\b(?:${STRONG}|${WEAK})\\b(?!-)[^.,;!?]{0,60}`, "g"))) {
     const phrase = m[0].trim();
-    if (COURTESY.test(phrase) || ASKS_WHEN.test(phrase) || saysPast(phrase)) continue;
-    // "after" before a noun ("the order after the lamp one") sets no condition.
-    if (!HAS_VERB.test(phrase)) continue;
+    if (COURTESY.test(phrase) || ASKS_WHEN.test(phrase)) continue;
+    const weak = new RegExp(`^(?:${WEAK})\\b`).test(phrase);
+    // "after" before a noun, "when" before what happened: descriptions, no condition.
+    if (weak && (saysPast(phrase) || !HAS_VERB.test(phrase))) continue;
     return phrase.slice(0, 80);
   }
   return null;

@@ -54,8 +54,6 @@ export const assignTicket = defineCapability<HelpdeskAdapter, TicketDerived & { 
       "reassign",
       "hand over",
       "give to",
-      "take over",
-      "take it myself",
       "owner",
       "route ticket",
       "transfer ticket",

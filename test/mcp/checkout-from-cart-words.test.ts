@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { renderSummary, summaryText } from "@/server/connectors/sdk/render-decision-summary";
 import { confirmView } from "@/server/gateway/console/confirm-view";
 import { approve } from "../gateway/gateway-world";
-import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+import { createMcpWorld, legacyRecord, type McpWorld, sc, text } from "./mcp-world";
 
 type CartItem = { product_id: string; quantity: number };
 type Json = Record<string, unknown>;
@@ -24,13 +24,12 @@ describe("a checkout from the cart takes what it bought out of the cart, on the 
   beforeEach(async () => w.legacy.reset());
 
   const cart = async (): Promise<CartItem[]> => {
-    const res = await fetch(`${w.legacy.url}/v1/customers/cus_alice/cart`, {
-      headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
-    });
-    return ((await res.json()) as { items: CartItem[] }).items.map(({ product_id, quantity }) => ({
-      product_id,
-      quantity,
-    }));
+    return (await legacyRecord<{ items: CartItem[] }>(w, "customers/cus_alice/cart")).items.map(
+      ({ product_id, quantity }) => ({
+        product_id,
+        quantity,
+      }),
+    );
   };
   /** What the person's confirm screen draws for the action (the console's one renderer). */
   const screen = async (actionId: string) => {
@@ -197,9 +196,10 @@ describe("a checkout from the cart takes what it bought out of the cart, on the 
     );
     expect(beside.validation_errors).toEqual([]);
     expect(beside.node).not.toBe("ITEMS");
-    const orders = await fetch(`${w.legacy.url}/v1/orders?customer_id=cus_alice&status=pending_payment`, {
-      headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
-    });
-    expect(((await orders.json()) as { data: Json[] }).data.map((o) => o.id)).toEqual(["ord_pending"]);
+    const orders = await legacyRecord<{ data: Json[] }>(
+      w,
+      "orders?customer_id=cus_alice&status=pending_payment",
+    );
+    expect(orders.data.map((o) => o.id)).toEqual(["ord_pending"]);
   });
 });

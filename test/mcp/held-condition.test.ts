@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+import { createMcpWorld, legacyRecord, type McpWorld, sc, text } from "./mcp-world";
 
 /**
  * A change that needs nobody's approval never runs at once on words that make it conditional or
@@ -15,12 +15,7 @@ describe("conditional words hold a change (MCP over HTTP)", () => {
   afterAll(async () => w?.close());
   beforeEach(async () => w.legacy.reset());
 
-  const legacy = async (path: string) => {
-    const res = await fetch(`${w.legacy.url}/v1/${path}`, {
-      headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
-    });
-    return (await res.json()) as Record<string, unknown>;
-  };
+  const legacy = (path: string) => legacyRecord(w, path);
   const start = async (key: string, intent: string) =>
     (await w.connect(key)).callTool({ name: "start_action", arguments: { intent } });
 

@@ -96,3 +96,14 @@ export function text(result: unknown): string {
   const content = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
   return content.map((c) => c.text ?? "").join("\n");
 }
+
+/**
+ * A record as the demo legacy system holds it now (`v1/…` path, acme's key): what a call really
+ * changed, read beside what the agent was told.
+ */
+export async function legacyRecord<T = Record<string, unknown>>(w: McpWorld, path: string): Promise<T> {
+  const res = await fetch(`${w.legacy.url}/v1/${path.replace(/^\/?(?:v1\/)?/, "")}`, {
+    headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
+  });
+  return (await res.json()) as T;
+}

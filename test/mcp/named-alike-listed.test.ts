@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { approve } from "../gateway/gateway-world";
-import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+import { createMcpWorld, legacyRecord, type McpWorld, sc, text } from "./mcp-world";
 
 /**
  * Set AK: with two lamp orders, "Change the shipping address on my lamp order: …" answered with
@@ -17,12 +17,8 @@ describe("records the words name alike are listed, not every record (MCP over HT
 
   const start = async (intent: string) =>
     (await w.connect(w.keys.alice)).callTool({ name: "start_action", arguments: { intent } });
-  const addressOf = async (id: string) => {
-    const res = await fetch(`${w.legacy.url}/v1/orders/${id}`, {
-      headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
-    });
-    return ((await res.json()) as { address: { id: string } }).address.id;
-  };
+  const addressOf = async (id: string) =>
+    (await legacyRecord<{ address: { id: string } }>(w, `orders/${id}`)).address.id;
 
   it("one lamp order: it is taken and the address changes", async () => {
     const out = await start("Change the delivery address of my lamp order to my home");

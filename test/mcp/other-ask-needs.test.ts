@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+import { createMcpWorld, legacyRecord, type McpWorld, sc, text } from "./mcp-world";
 
 /**
  * An ask of the words left for its own call says the fields its start would still stop for, so
@@ -14,12 +14,8 @@ describe("another ask's call says what its start needs (MCP over HTTP)", () => {
   afterAll(async () => w?.close());
   beforeEach(async () => w.legacy.reset());
 
-  const ticket = async (id: string) => {
-    const res = await fetch(`${w.legacy.url}/v1/tickets/${id}`, {
-      headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
-    });
-    return (await res.json()) as { status: string; resolution: string | null };
-  };
+  const ticket = (id: string) =>
+    legacyRecord<{ status: string; resolution: string | null }>(w, `tickets/${id}`);
 
   it("the reply runs, the resolve is offered with 'needs resolution', and one start with it resolves", async () => {
     const sam = await w.connect(w.keys.sam);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+import { createMcpWorld, legacyRecord, type McpWorld, sc, text } from "./mcp-world";
 
 /**
  * Review 53: what the first reading of words after a colon, of a verb and where it puts its
@@ -15,12 +15,8 @@ describe("review 53 findings (MCP over HTTP)", () => {
   afterAll(async () => w?.close());
   beforeEach(async () => w.legacy.reset());
 
-  const orderAddress = async (id: string) => {
-    const res = await fetch(`${w.legacy.url}/v1/orders/${id}`, {
-      headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
-    });
-    return ((await res.json()) as { address: { id: string } }).address.id;
-  };
+  const orderAddress = async (id: string) =>
+    (await legacyRecord<{ address: { id: string } }>(w, `orders/${id}`)).address.id;
   const start = async (key: string, intent: string) =>
     (await w.connect(key)).callTool({ name: "start_action", arguments: { intent } });
 

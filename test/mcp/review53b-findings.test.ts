@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+import { createMcpWorld, legacyRecord, type McpWorld, sc, text } from "./mcp-world";
 
 type Json = Record<string, unknown>;
 
@@ -19,10 +19,7 @@ describe("review 53b findings (MCP over HTTP)", () => {
   afterAll(async () => w?.close());
   beforeEach(async () => w.legacy.reset());
 
-  const legacy = async (path: string) =>
-    (await (
-      await fetch(`${w.legacy.url}${path}`, { headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` } })
-    ).json()) as Json;
+  const legacy = (path: string) => legacyRecord<Json>(w, path);
   const orderAddress = async (id: string) => ((await legacy(`/v1/orders/${id}`)).address as Json).id;
   const ticket = async (id: string) => legacy(`/v1/tickets/${id}`);
   const start = async (who: "alice" | "sam", intent: string) =>

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+import { createMcpWorld, legacyRecord, type McpWorld, sc, text } from "./mcp-world";
 
 /**
  * Set AP: "every pending ticket back to open" asked about one pending ticket because "back" fit
@@ -14,12 +14,7 @@ describe("set AP findings (MCP over HTTP)", () => {
   afterAll(async () => w?.close());
   beforeEach(async () => w.legacy.reset());
 
-  const ticket = async (id: string) => {
-    const res = await fetch(`${w.legacy.url}/v1/tickets/${id}`, {
-      headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
-    });
-    return (await res.json()) as { status: string };
-  };
+  const ticket = (id: string) => legacyRecord<{ status: string; priority: string }>(w, `tickets/${id}`);
   const start = async (args: Record<string, unknown>) =>
     (await w.connect(w.keys.sam)).callTool({ name: "start_action", arguments: args });
 
@@ -39,9 +34,6 @@ describe("set AP findings (MCP over HTTP)", () => {
     const out = await start({ intent: "Make every open ticket about back pain low priority" });
     expect(sc(out).status, text(out)).not.toBe("completed");
     expect((await ticket("tkt_9")).status).toBe("open");
-    const res = await fetch(`${w.legacy.url}/v1/tickets/tkt_9`, {
-      headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
-    });
-    expect(((await res.json()) as { priority: string }).priority).toBe("urgent");
+    expect((await ticket("tkt_9")).priority).toBe("urgent");
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+import { createMcpWorld, legacyRecord, type McpWorld, sc, text } from "./mcp-world";
 
 /**
  * Words that set one of a capability's fixed values settle a near tie for it (set AM: "Mark the
@@ -17,12 +17,7 @@ describe("a fixed value the words set picks its capability (MCP over HTTP)", () 
 
   const start = async (intent: string) =>
     (await w.connect(w.keys.sam)).callTool({ name: "start_action", arguments: { intent } });
-  const ticket = async (id: string) => {
-    const res = await fetch(`${w.legacy.url}/v1/tickets/${id}`, {
-      headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
-    });
-    return (await res.json()) as { priority: string; status: string };
-  };
+  const ticket = (id: string) => legacyRecord<{ priority: string; status: string }>(w, `tickets/${id}`);
   const priority = async (id: string) => (await ticket(id)).priority;
 
   it.each(["Mark the charged twice ticket as urgent.", "Mark the charged twice ticket as urgent please"])(

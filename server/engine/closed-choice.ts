@@ -1,8 +1,15 @@
 import type { ZodType } from "zod";
 import type { AnyCapability, Values } from "../connectors/sdk/define-capability";
 import type { ValidationError } from "../connectors/sdk/outcome";
-import { candidateText, choicesFor, openTo } from "./choice-words";
+import { type ChoiceRow, candidateText, choicesFor, openTo } from "./choice-words";
 import { valueWordsOf } from "./value-words";
+
+/**
+ * A row the node says can be taken now: its verdict allows it and it is not marked ineligible
+ * (set AR: a shipping refund "not eligible" on an order owed none left its start open, to be
+ * cancelled, where a sold-out size ended its start).
+ */
+const takeable = (r: ChoiceRow) => openTo(r) && r.row.eligible !== false;
 
 /** How many choices that can be taken a refusal names (the node's list has them all). */
 const NAMED = 8;
@@ -28,8 +35,10 @@ export function withClosedChoices(
     if (e.refused || e.choice_closed || typeof value !== "string" || !fields[field]) return e;
     const rows = choicesFor(field, options, undefined, valueWordsOf(capability, field));
     const chosen = rows.find((r) => r.value === value);
-    if (!chosen || openTo(chosen)) return e;
-    const open = rows.filter(openTo);
+    if (!chosen || takeable(chosen)) return e;
+    const open = rows.filter(takeable);
+    // The node's own message may already say what is possible ("Possible now: refund_only").
+    if (open.length && open.every((r) => e.message.includes(r.value))) return { ...e, choice_closed: true };
     const instead = open.length
       ? `can be taken instead: ${open.slice(0, NAMED).map(candidateText).join(", ")}${open.length > NAMED ? ` and ${open.length - NAMED} more` : ""}; ask the user which`
       : "none of the choices can be taken now; tell the user";

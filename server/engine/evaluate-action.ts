@@ -750,7 +750,9 @@ async function fromRequest(
     const named =
       aged?.kind === "tie"
         ? quotedIn(rows, nameWords)
-        : nameInRequest(rows, own, field === record.field ? capability : undefined);
+        : field === record.field
+          ? nameInRequest(rows, own, capability)
+          : nameInRequest(rows, withoutNoun(own, entity));
     if (aged?.kind === "tie" && !named)
       return describedAnswer(field, entity, { kind: "aged", said: aged.said, tied: aged.tied });
     // "The cheapest shipping": a one-value choice the words name by its price, where they name
@@ -830,6 +832,16 @@ function quotedChoice(
   return undefined;
 }
 
+/**
+ * The words without the record's own noun, for choosing another field's value: "refund me the
+ * shipping on my order" names the shipping refund, not "cancel and refund the whole order"
+ * (set AR: the noun that names the record tied them, and the open one was taken).
+ */
+function withoutNoun(words: string, entity: string): string {
+  const nouns = wordTokens(entity).filter((t) => /^\p{L}{3,}$/u.test(t));
+  return nouns.length ? words.replace(new RegExp(`\\b(?:${nouns.join("|")})s?\\b`, "giu"), " ") : words;
+}
+
 const REFUSALS = new Set(["no", "not", "without", "don't", "dont", "never", "skip"]);
 
 /** The words ask for the field's kind (its name's first word: offer_code → offer), not refused. */
@@ -872,7 +884,12 @@ function nameInRequest(
   // Tees in size L" named the cart's size-M tee first, the words' size contradicted it, and the
   // size-L tee they name was never read (set AI).
   const first = open.length < rows.length ? namedInWords(open, asked) : undefined;
-  return fitting(first) ?? fitting(namedInWords(rows, asked));
+  const whole = namedInWords(rows, asked);
+  // A row the words name above every other, so by more of them than the open row they fit, is
+  // the one meant, and its reason refuses it (set AR: "refund me the shipping on my lamp order"
+  // started the cancel-and-refund the order still allowed, for the whole order, not its shipping).
+  if (first && whole && whole !== first) return fitting(whole) ?? fitting(first);
+  return fitting(first) ?? fitting(whole);
 }
 
 /**

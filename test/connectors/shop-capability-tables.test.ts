@@ -589,18 +589,21 @@ const afterSales: typeof checkout = {
     ],
     [
       "refund-only after delivery is refused",
+      // The kind the start was given cannot be taken: the start ends (nothing held, nothing to
+      // cancel) and says which kind can (set AR: it stayed open, and the model cancelled it).
       start("alice", "after_sales", "ord_delivered", { kind: "refund_only", reason: "x x x" }),
       {
-        outcome: "input_required",
+        outcome: "rejected",
         code: "order_already_shipped",
         says: /return and refund/,
-        next: ["advance_action"],
+        status: "refused",
+        next: ["start_action"],
       },
     ],
     [
       "exchange before delivery",
       start("alice", "after_sales", "ord_paid", { kind: "exchange", reason: "x x x" }),
-      { outcome: "input_required", code: "order_not_delivered", next: ["advance_action"] },
+      { outcome: "rejected", code: "order_not_delivered", status: "refused", next: ["start_action"] },
     ],
   ],
   refused: [

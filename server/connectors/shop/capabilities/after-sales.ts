@@ -15,6 +15,7 @@ import {
   KIND_LABELS,
 } from "../after-sales-eligibility";
 import { openItems, settledItems, settledSentence } from "../after-sales-items";
+import { expectedDelivery } from "../expected-delivery";
 import { orderNode } from "../order-node";
 import { orderSum, sumTerms } from "../order-sum";
 import { paidWith } from "../paid-with";
@@ -330,6 +331,12 @@ export const afterSales = defineCapability<ShopAdapter>({
           ),
         };
         const kind = values.kind as AfterSalesKind | undefined;
+        // On its way, a refusal says when it should arrive (set AR: "tell me when I can return
+        // it" took a read of the order after the refusal that said "once it is delivered").
+        const arriving = async () => {
+          const when = order.status === "shipped" ? await expectedDelivery(adapter, order) : null;
+          return when ? `; delivery expected ${when}` : "";
+        };
         if (!eligible.length && !kind)
           return {
             options,
@@ -338,7 +345,7 @@ export const afterSales = defineCapability<ShopAdapter>({
               {
                 field: "order_id",
                 code: "no_after_sales_available",
-                message: `Nothing applies to this order now: ${paths.map((p) => p.message).join("; ")}`,
+                message: `Nothing applies to this order now: ${paths.map((p) => p.message).join("; ")}${await arriving()}`,
                 refused: true,
                 alternatives: alternativesFor(order),
               },
@@ -357,7 +364,7 @@ export const afterSales = defineCapability<ShopAdapter>({
               {
                 field: "kind",
                 code: path.reason ?? "not_eligible",
-                message: `${path.message}${eligible.length ? `. Possible now: ${eligible.map((p) => p.kind).join(", ")}` : ""}`,
+                message: `${path.message}${eligible.length ? `. Possible now: ${eligible.map((p) => p.kind).join(", ")}` : await arriving()}`,
                 // With another path open the agent can still choose it; with none, it is a refusal.
                 ...(eligible.length ? {} : { refused: true, alternatives: alternativesFor(order) }),
               },

@@ -6,6 +6,9 @@ import { helpdeskSummary } from "../helpdesk-summary-fields";
 import { patchTicket, verifyTicket } from "../patch-ticket";
 import { HELPDESK_POLICY, type TicketDerived, ticketNode, ticketSummary } from "../ticket-node";
 
+/** Resolved, or closed where the user said close: the resolution is kept either way. */
+const statusAfter = (values: Record<string, unknown>) => (values.close === true ? "closed" : "resolved");
+
 export const resolveTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
   id: "resolve_ticket",
   connector: "helpdesk",
@@ -34,7 +37,7 @@ export const resolveTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
   ],
   appliesTo: { entity: "Ticket", field: "ticket_id" },
   prerequisites: ["an open or pending ticket", "a resolution text"],
-  sideEffects: ["sets the ticket's status to resolved and records the resolution"],
+  sideEffects: ["sets the ticket's status to resolved (closed, where asked) and records the resolution"],
   policy: { effect: "write", permission: "helpdesk.ticket.resolve", approval: "never", ...HELPDESK_POLICY },
   nodes: [
     ticketNode(
@@ -62,6 +65,12 @@ export const resolveTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
           .min(10)
           .max(2000)
           .describe("The resolution: what was done, in a sentence or more (at least 10 characters)"),
+        // Set AR: "Close the … ticket with the resolution '…'" left it resolved, and the model
+        // closed it in a second call. The user's "close" closes it with the resolution at once.
+        close: z
+          .boolean()
+          .optional()
+          .describe("Close it too (status closed, not resolved), when the user says close"),
       },
     },
     { id: "CONFIRM_RESOLVE", description: "Resolve the ticket", requiresConfirmation: true },
@@ -70,10 +79,10 @@ export const resolveTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
     withShown(
       {
         ...ticketSummary(derived.ticket),
-        to_status: "resolved",
+        to_status: statusAfter(values),
         resolution: values.resolution,
       },
-      helpdeskSummary("Resolve the ticket"),
+      helpdeskSummary(values.close === true ? "Resolve and close the ticket" : "Resolve the ticket"),
     ),
   effect: {
     kind: "helpdesk.resolution",
@@ -82,13 +91,13 @@ export const resolveTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
       patchTicket(
         adapter,
         derived.ticket.id,
-        { status: "resolved", resolution: values.resolution as string },
+        { status: statusAfter(values), resolution: values.resolution as string },
         actionKey,
         { attempts, timeoutMs },
       ),
     verify: ({ adapter, values, derived }) =>
       verifyTicket(adapter, derived.ticket.id, {
-        status: "resolved",
+        status: statusAfter(values),
         resolution: values.resolution,
       }),
   },

@@ -123,7 +123,13 @@ export async function shapedListing(
   const worded = withoutDeniedWords(priced.page, priced.listing.denied, whole, route);
   const before = worded.cut ? [worded.cut] : [];
   const said = [priced.said, worded.said].filter(Boolean).join("\n\n");
-  if (!priced.listing.excluded.length || priced.page.outcome !== "applied") {
+  // A value denied of a filter the listing already applied ("not delivered" beside `?status=shipped`)
+  // leaves nothing more out: said, it claimed the rows shown were every other status (set AR).
+  const excluded = priced.listing.excluded.filter((e) => {
+    const applied = filterValue(priced.listing.uri, e.key);
+    return applied === null || e.values.includes(applied);
+  });
+  if (!excluded.length || priced.page.outcome !== "applied") {
     const markdown = withCutFooter(worded.page.markdown, worded.page.rows, before);
     return { ...priced, page: { ...worded.page, markdown }, said };
   }
@@ -132,7 +138,7 @@ export async function shapedListing(
     return Array.isArray(spec) ? spec : [];
   };
   // The values' rows are cut from the same whole listing, counted with the words' on the footer.
-  const cut = withoutValues(worded.page, priced.listing.excluded, declared, before, whole);
+  const cut = withoutValues(worded.page, excluded, declared, before, whole);
   return { ...priced, page: cut.page, said: [said, cut.said].filter(Boolean).join("\n\n") };
 }
 
@@ -144,4 +150,10 @@ async function withColumn(backend: BrowseBackend, page: BrowsePage, field: strin
     : withParams(page.uri, [`columns=${encodeURIComponent(field)}`]);
   const read = await navigate(backend, uri);
   return read.outcome === "applied" ? read : page;
+}
+
+/** The value a listing's URI sets for one filter, or null where it sets none. */
+function filterValue(uri: string, key: string): string | null {
+  const query = uri.indexOf("?");
+  return query < 0 ? null : new URLSearchParams(uri.slice(query + 1)).get(key);
 }

@@ -40,4 +40,19 @@ describe("words denying an event leave out the rows that went through it (MCP ov
     expect(rows(open).map(([, s]) => s)).toContain("shipped");
     expect(rows(open).map(([, s]) => s)).not.toContain("delivered");
   });
+
+  it("a denied value of a filter the words already set says nothing more of it (set AR)", async () => {
+    // "…in transit, not yet delivered" opened `?status=shipped` and then claimed the one row
+    // shown was every row with another status, beside the line naming the paid and unpaid ones.
+    const alice = await w.connect(w.keys.alice);
+    const t = text(
+      await alice.callTool({
+        name: "search",
+        arguments: { query: "my orders in transit / shipped, not yet delivered" },
+      }),
+    );
+    expect(rows(t)).toEqual([["ord_transit", "shipped"]]);
+    expect(t).not.toContain("every row with another");
+    expect(t).not.toContain("left out (`not delivered`)");
+  });
 });

@@ -55,6 +55,7 @@ const RENDERED = new Set([
   "field_shapes",
   "from_words",
   "why_picked",
+  "renamed",
   "defaulted",
   "paid_choices",
   "opt_in_choices",
@@ -313,6 +314,9 @@ export function renderOutcomeText(
   const decided = deciding ? agentSummaryLines(result.summary) : [];
   const fromWords = fromWordsLine(result, decided.join("\n"));
   if (fromWords) lines.push(fromWords);
+  const renamed = Object.entries((result.renamed ?? {}) as Record<string, string>);
+  if (renamed.length)
+    lines.push(`taken as named here: ${renamed.map(([field, sent]) => `${sent} as ${field}`).join(", ")}`);
   const defaults = defaultedLine(result.defaulted, asMoney);
   if (defaults) lines.push(defaults);
   const more = result.action_id ? `get_context {"action_id":"${result.action_id}"}` : "see structuredContent";

@@ -67,6 +67,8 @@ export interface ActionResponse extends OutcomeBase {
    * clause made of them asks nothing of its own) and takes them out of the answer.
    */
   field_words?: string[];
+  /** Patch fields the start took under the capability's own name for them: field → the name sent. */
+  renamed?: Record<string, string>;
   /** A resent request's first action and when it came: the answer is that action's outcome. */
   same_request?: { action_id: string; at: string };
   /** Fields whose value was read from words (a label sent, or the user's request): field → value. */

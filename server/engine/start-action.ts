@@ -16,6 +16,7 @@ import { anotherChoiceStart } from "./next-actions-for";
 import { noneCanTake } from "./none-can-take";
 import { withOptInChoices, withPaidChoices } from "./paid-choices";
 import { onlyAsksToKnow } from "./query-clauses";
+import { renamedFields } from "./renamed-fields";
 import { replayedStart, requestFingerprint, startKeyPrefix } from "./replayed-start";
 import { type ServerKeyAsk, sameStartLately, serverStartKey } from "./server-made-key";
 import { startPatchRejected } from "./start-patch-rejected";
@@ -85,7 +86,12 @@ export async function startAction(
   const patch: Values = { ...(input.patch ?? {}) };
   const allowed = allowedPatch(capability, null);
   const problems = patchProblems(capability, patch, allowed);
-  if (problems.length) return startPatchRejected(capability, input, allowed, problems);
+  const renamed = problems.length ? renamedFields(capability, patch, problems) : null;
+  if (problems.length && !renamed) return startPatchRejected(capability, input, allowed, problems);
+  for (const [field, sent] of Object.entries(renamed ?? {})) {
+    patch[field] = patch[sent];
+    delete patch[sent];
+  }
   Object.assign(patch, settledStartPatch(capability, input));
   const adapter = await deps.adapterFor(capability.connector, actor);
   const evaluate = (values: Values) =>
@@ -340,6 +346,7 @@ export async function startAction(
       ...withDefaulted(ev),
       ...(askUser ? { ask_user: askUser } : {}),
       ...fieldWords(capability, ev, input.intent),
+      ...(renamed ? { renamed } : {}),
       // The gateway confirms under it (and strips it): the change runs in this same call.
       ...(runsOnServerKey && serverKey ? { server_key: serverKey.confirmKey } : {}),
     },

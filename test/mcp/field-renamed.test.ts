@@ -78,4 +78,30 @@ describe("a misnamed field is renamed in the next step, never dropped when a fie
     );
     expect(text(either)).not.toContain("without item");
   });
+
+  it("a slip the field meant takes as sent starts under that field, said so; the record field never", async () => {
+    // Set AR: `payment_method: "card"` to pay_order was refused on both hosts, then started again.
+    const alice = await w.connect(w.keys.alice);
+    const out = await alice.callTool({
+      name: "start_action",
+      arguments: { capability: "pay_order", entity_id: "ord_pending", patch: { payment_method: "card" } },
+    });
+    expect(sc(out)).toMatchObject({
+      status: "awaiting_approval",
+      renamed: { payment_type: "payment_method" },
+    });
+    expect(text(out)).toContain("taken as named here: payment_method as payment_type");
+    expect(text(out)).toContain("Pay with: Visa");
+    // A value the field does not take, or the record named under another name: refused as before.
+    for (const patch of [{ payment_method: "cash" }, { order: "ord_pending", payment_type: "card" }]) {
+      const refused = await alice.callTool({
+        name: "start_action",
+        arguments: { capability: "pay_order", patch },
+      });
+      expect(sc(refused), JSON.stringify(patch)).toMatchObject({
+        outcome: "rejected",
+        reason: "field_not_allowed",
+      });
+    }
+  });
 });

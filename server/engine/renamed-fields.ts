@@ -1,0 +1,38 @@
+import { type ZodType, z } from "zod";
+import type { AnyCapability, Values } from "../connectors/sdk/define-capability";
+import type { ValidationError } from "../connectors/sdk/outcome";
+
+/**
+ * A patch's misnamed fields, each under the one field meant (field → the name sent), where every
+ * field refused is such a slip and the field meant is a closed choice that has the value sent
+ * among its own (set AR: a payment method sent under another name than the capability's cost a
+ * refusal and a second start on both hosts). Never free text or an id (a wrong name there may
+ * be another thing altogether: "payout account" is no reason), nor the record field: the record
+ * a start is about is the one the gateway authorized, by its own name.
+ */
+export function renamedFields(
+  capability: AnyCapability,
+  patch: Values,
+  problems: readonly ValidationError[],
+): Record<string, string> | null {
+  const schemas = Object.fromEntries(capability.nodes.flatMap((n) => Object.entries(n.fields ?? {})));
+  const renamed: Record<string, string> = {};
+  for (const p of problems) {
+    const meant = p.code === "field_not_allowed" ? p.closest : undefined;
+    if (!meant || meant === capability.appliesTo.field || meant in patch || meant in renamed) return null;
+    const schema = schemas[meant];
+    if (!schema || !fixedValues(schema).includes(patch[p.field])) return null;
+    renamed[meant] = p.field;
+  }
+  return renamed;
+}
+
+/** The values a closed choice takes (an enum's), none for any other field. */
+function fixedValues(schema: ZodType): unknown[] {
+  try {
+    const json = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as { enum?: unknown[] };
+    return Array.isArray(json.enum) ? json.enum : [];
+  } catch {
+    return [];
+  }
+}

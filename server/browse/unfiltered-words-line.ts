@@ -48,9 +48,18 @@ export function rowsShownOnly(
     })
     .join("\n");
   return {
-    line: `Shown: the ${showing.size} of the ${rows.length} rows whose cells hold ${code(leftover)} (the listing has no filter for it; every row: ${code(all)}).`,
+    line: `Shown: the ${showing.size} of the ${rows.length} rows whose cells hold ${code(heldWords(leftover, rows))} (the listing has no filter for it; every row: ${code(all)}).`,
     markdown,
   };
+}
+
+/**
+ * The words of `leftover` some row holds, as spelt: the ones the rows shown were picked by (set AR:
+ * "rows whose cells hold `spent kettle altogether`" named two words no cell holds).
+ */
+function heldWords(leftover: string, rows: ReadonlyArray<{ stems: Set<string> }>): string {
+  const held = [...stemmedWords(leftover)].filter(([, s]) => rows.some((r) => r.stems.has(s)));
+  return held.map(([w]) => w).join(" ") || leftover;
 }
 
 /** The ids of the table rows whose cells hold every word of `leftover` that some row holds. */

@@ -82,6 +82,15 @@ describe("search: words that fit one record open its page", () => {
     );
     expect(rowIds(kettle)).toEqual(["ord_pending", "ord_delivered"]);
     expect(kettle).not.toContain("Found by");
+    // Only the words the rows were picked by are named (set AR: "`spent kettle altogether`").
+    const spent = text(
+      await alice.callTool({
+        name: "search",
+        arguments: { query: "How much have I spent on my kettle orders altogether?" },
+      }),
+    );
+    expect(spent).toContain("rows whose cells hold `kettle` (");
+    expect(rowIds(spent)).toEqual(["ord_pending", "ord_delivered"]);
     const sam = await w.connect(w.keys.sam);
     // A product and a ticket both hold the word.
     const both = text(await sam.callTool({ name: "search", arguments: { query: "kettle" } }));

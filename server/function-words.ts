@@ -29,7 +29,10 @@ export const FUNCTION_WORDS: readonly string[] =
     `${EVERY_WORDS.join(" ")} ` +
     // Asking how much is left ("how much store credit do I have left?"): round 26 read "much
     // left" as words to filter the profile by.
-    "how much many left remaining"
+    "how much many left remaining " +
+    // Asking how much up to now ("how much have I been refunded so far, altogether?"): set AR's
+    // search found a sold-out product by "so" ("sold").
+    "so far altogether overall"
   ).split(" ");
 
 /**

@@ -307,11 +307,13 @@ function clausesOf(lowerText: string): QueryClause[] {
 }
 
 /**
- * A clause of courtesy alone ("…, please", "thanks!") asks nothing: set AI's "buy the whole cart,
- * please" answered `not done: "please" (no capability does it)`.
+ * A clause of courtesy or a filler alone ("…, please", "thanks!", "Actually, …") asks nothing:
+ * set AI's "buy the whole cart, please" answered `not done: "please" (no capability does it)`,
+ * set AS's "Actually, cancel that unpaid kettle order" `not done: "Actually"`. A retraction
+ * ("Actually, don't") keeps its own clause, "don't".
  */
 const COURTESY_ONLY =
-  /^\s*(?:please|pls|thanks|thank you|thx|cheers|ok|okay|kindly)(?:\s+(?:so much|a lot|very much))?[\s.!]*$/;
+  /^\s*(?:please|pls|thanks|thank you|thx|cheers|ok|okay|kindly|actually|oh|well|so|anyway|hmm+|um+|erm)(?:\s+(?:so much|a lot|very much))?[\s.!]*$/;
 
 function questionsOf(lowerText: string): Array<QueryClause & { question: boolean; marked: boolean }> {
   // A question mark ends its clause and makes it a question even without a question word.

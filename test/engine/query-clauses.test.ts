@@ -10,6 +10,13 @@ describe("clauses that ask and clauses that describe", () => {
     expect(queryClauses("refund the tee which was delivered. thanks")[0]?.role).toBe("request");
   });
 
+  it('a filler alone is no clause (set AS: "Actually, …" answered `not done: "Actually"`)', () => {
+    expect(queryClauses("actually, cancel that unpaid kettle order.").map((c) => c.text)).toEqual([
+      "cancel that unpaid kettle order",
+    ]);
+    expect(queryClauses("so, um, refund me").map((c) => c.text)).toEqual(["refund me"]);
+  });
+
   it("a clause opening with its subject, or stating what is, still describes", () => {
     expect(queryClauses("my parcel that was sent is late, refund me").map((c) => c.role)).toEqual([
       "situation",

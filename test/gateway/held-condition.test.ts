@@ -35,6 +35,10 @@ describe("conditionIn", () => {
     "Change tkt_2's priority to urgent. Forget I said that.",
     "Change tkt_2's priority to urgent. Ignore that please.",
     "Change tkt_2's priority to urgent. Scratch that last one.",
+    // Set AS's round: a bare "no" ran the change.
+    "Change tkt_2's priority to urgent. Actually no.",
+    "Change tkt_2's priority to urgent. No.",
+    "Change tkt_2's priority to urgent, hmm, nope",
   ])("holds: %s", (words) => {
     expect(conditionIn(words)).not.toBeNull();
   });
@@ -53,6 +57,8 @@ describe("conditionIn", () => {
     "Please cancel it.",
     "Set tkt_2 to urgent, the customer can't wait, no more delays",
     "Set tkt_2 to pending, the customer asked us to hold off",
+    "Set tkt_2 to urgent. No rush on the reply though.",
+    "Actually, cancel that unpaid kettle order.",
   ])("runs: %s", (words) => {
     expect(conditionIn(words)).toBeNull();
   });

@@ -54,12 +54,12 @@ const HAS_VERB =
 
 /**
  * A sentence (or dash-set aside) that takes the change back: "Actually, don't.", "No, wait.",
- * "Never mind.", "Scratch that last one.", "On second thoughts, …", "I changed my mind", "Let's
+ * "Actually no." (set AS's review: it ran), "Never mind.", "Scratch that last one.", "On second thoughts, …", "I changed my mind", "Let's
  * not". Only at a sentence's start: "the customer asked us to hold off" and "can't wait, no more
  * delays" take nothing back.
  */
 const TAKEN_BACK =
-  /(?:^|[.!?;,]\s*|\s[—–-]+\s*)(?:(?:actually|sorry|oh|ok|okay|hmm)[,.!]?\s+)?(?:no[,.!]?\s+)?(?:don'?t\b|do not\b|wait\b|never ?-?mind|nvm\b|scratch (?:that|this)|forget (?:it|that|about it|i said that)|ignore (?:that|this|it|my last message)|disregard (?:that|this)|cancel that\s*[.!]|let'?s not|on second thoughts?|i(?:'ve)? changed my mind|changed my mind|hold off|just kidding|or maybe not)/;
+  /(?:^|[.!?;,]\s*|\s[—–-]+\s*)(?:(?:actually|sorry|oh|ok|okay|hmm)[,.!]?\s+)?(?:no[,.!]?\s+)?(?:don'?t\b|do not\b|wait\b|never ?-?mind|nvm\b|scratch (?:that|this)|forget (?:it|that|about it|i said that)|ignore (?:that|this|it|my last message)|disregard (?:that|this)|cancel that\s*[.!]|let'?s not|on second thoughts?|i(?:'ve)? changed my mind|changed my mind|hold off|just kidding|or maybe not|no(?:pe)?(?=\s*(?:[.!?]|$)))/;
 
 /**
  * The words (outside any text the action took from them, or quotes) that make a change

@@ -394,7 +394,7 @@ export async function evaluateAction(
       if (optional) {
         tried.add(optional.field);
         values[optional.field] = optional.value;
-        fromWords[optional.field] = String(optional.value);
+        fromWords[optional.field] = optional.value;
         rerun();
         continue;
       }
@@ -808,8 +808,6 @@ async function fromRequest(
  * An optional field not yet given whose choice the request names by its exact value (an offer
  * code), or whose kind it asks for ("use an offer if one applies", the first word of
  * offer_code): the one such choice offered, or the several to list. "No offer" asks for none.
- * An optional yes/no field is named by its name's words ("close it": `close`), as a required
- * one is (flag-words.ts), never by the text another field holds.
  */
 function quotedChoice(
   fields: Record<string, ZodType>,
@@ -817,14 +815,11 @@ function quotedChoice(
   options: Record<string, unknown>,
   request: string,
   tried: Set<string>,
-): { field: string; value: string | boolean } | { field: string; several: ChoiceRow[] } | undefined {
+): { field: string; value: string } | { field: string; several: ChoiceRow[] } | undefined {
   const words = request.toLowerCase().match(/[\p{L}\p{N}_-]+/gu) ?? [];
   const said = new Set(words);
-  const texts = Object.values(values).filter((v): v is string => typeof v === "string");
   for (const [field, schema] of Object.entries(fields)) {
     if (present(values[field]) || tried.has(field) || values[field] === null) continue;
-    const flag = flagInWords(field, schema, request, texts);
-    if (flag !== undefined) return { field, value: flag };
     const rows = choicesFor(field, options);
     const hits = rows.filter((r) => said.has(r.value.toLowerCase()));
     if (hits.length === 1 && hits[0] && schema.safeParse(hits[0].value).success)

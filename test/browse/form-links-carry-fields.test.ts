@@ -89,7 +89,7 @@ describe("links to forms carry their fields; a submit needs no navigate first (M
     const sam = await w.connect(w.keys.sam, { faces: "browse" });
     const found = text(await sam.callTool({ name: "search", arguments: { query: "close tkt_9" } }));
     expect(found).toContain(
-      "`helpdesk://ticket/{id}/resolve` (Helpdesk) — Resolve ticket — `resolution* · close: boolean · user_words`",
+      "`helpdesk://ticket/{id}/resolve` (Helpdesk) — Resolve ticket — `resolution* · user_words`",
     );
     expect(found.match(/resolution\*/g)).toHaveLength(1);
   });

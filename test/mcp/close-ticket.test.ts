@@ -72,8 +72,7 @@ describe("closing a resolved ticket (MCP over HTTP)", () => {
     expect(await first("close a resolved ticket")).toBe("close_ticket");
     expect(await first("archive the ticket")).toBe("close_ticket");
     expect(await first("close this open ticket, we fixed it")).toBe("resolve_ticket");
-    // The ticket the agent has open: resolved with the user's words and, as they said, closed
-    // (set AR: left resolved, the model closed it in a second call).
+    // The ticket the agent has open: resolved with the user's words, never closed.
     const held = await start({ intent: "Close this open ticket: we fixed the charge", entity_id: "tkt_1" });
     expect(sc(held), text(held)).toMatchObject({ capability: "resolve_ticket" });
     expect(String((sc(held).from_words as Record<string, unknown>).resolution)).toContain(
@@ -88,23 +87,9 @@ describe("closing a resolved ticket (MCP over HTTP)", () => {
       status: "completed",
     });
     expect(await ticket("tkt_1")).toMatchObject({
-      status: "closed",
+      status: "resolved",
       resolution: "we refunded the second charge",
     });
-    expect(text(described)).toContain("Status after: closed");
-    // Resolved only where the words say resolve, or refuse the close.
-    for (const intent of [
-      "Resolve the charged twice ticket: we refunded the second charge",
-      "Resolve the charged twice ticket with 'we refunded the second charge', but don't close it",
-    ]) {
-      await w.legacy.reset();
-      const resolved = await start({ intent });
-      expect(sc(resolved), text(resolved)).toMatchObject({
-        capability: "resolve_ticket",
-        status: "completed",
-      });
-      expect((await ticket("tkt_1")).status, intent).toBe("resolved");
-    }
     // "Close" of an open ticket without a resolution: resolve_ticket asks for one instead.
     await w.legacy.reset();
     const bare = await start({ intent: "Close the charged twice ticket." });

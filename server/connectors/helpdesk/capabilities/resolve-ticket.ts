@@ -6,9 +6,6 @@ import { helpdeskSummary } from "../helpdesk-summary-fields";
 import { patchTicket, verifyTicket } from "../patch-ticket";
 import { HELPDESK_POLICY, type TicketDerived, ticketNode, ticketSummary } from "../ticket-node";
 
-/** Resolved, or closed where the user said close: the resolution is kept either way. */
-const statusAfter = (values: Record<string, unknown>) => (values.close === true ? "closed" : "resolved");
-
 export const resolveTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
   id: "resolve_ticket",
   connector: "helpdesk",
@@ -37,7 +34,7 @@ export const resolveTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
   ],
   appliesTo: { entity: "Ticket", field: "ticket_id" },
   prerequisites: ["an open or pending ticket", "a resolution text"],
-  sideEffects: ["sets the ticket's status to resolved (closed, where asked) and records the resolution"],
+  sideEffects: ["sets the ticket's status to resolved and records the resolution"],
   policy: { effect: "write", permission: "helpdesk.ticket.resolve", approval: "never", ...HELPDESK_POLICY },
   nodes: [
     ticketNode(
@@ -65,12 +62,6 @@ export const resolveTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
           .min(10)
           .max(2000)
           .describe("The resolution: what was done, in a sentence or more (at least 10 characters)"),
-        // Set AR: "Close the … ticket with the resolution '…'" left it resolved, and the model
-        // closed it in a second call. The user's "close" closes it with the resolution at once.
-        close: z
-          .boolean()
-          .optional()
-          .describe("Close it too (status closed, not resolved), when the user says close"),
       },
     },
     { id: "CONFIRM_RESOLVE", description: "Resolve the ticket", requiresConfirmation: true },
@@ -79,10 +70,10 @@ export const resolveTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
     withShown(
       {
         ...ticketSummary(derived.ticket),
-        to_status: statusAfter(values),
+        to_status: "resolved",
         resolution: values.resolution,
       },
-      helpdeskSummary(values.close === true ? "Resolve and close the ticket" : "Resolve the ticket"),
+      helpdeskSummary("Resolve the ticket"),
     ),
   effect: {
     kind: "helpdesk.resolution",
@@ -91,13 +82,13 @@ export const resolveTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
       patchTicket(
         adapter,
         derived.ticket.id,
-        { status: statusAfter(values), resolution: values.resolution as string },
+        { status: "resolved", resolution: values.resolution as string },
         actionKey,
         { attempts, timeoutMs },
       ),
     verify: ({ adapter, values, derived }) =>
       verifyTicket(adapter, derived.ticket.id, {
-        status: statusAfter(values),
+        status: "resolved",
         resolution: values.resolution,
       }),
   },

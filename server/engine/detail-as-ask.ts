@@ -1,6 +1,5 @@
 import type { AnyCapability } from "../connectors/sdk/define-capability";
 import { isFreeText } from "./choice-words";
-import { opensOrder } from "./told-content";
 
 /** Per capability: whether one of its fields takes a person's own text. */
 const carries = new WeakMap<AnyCapability, boolean>();
@@ -48,24 +47,21 @@ export function detailAsAsk(capability: AnyCapability, request: string): string 
   if (takesText(capability)) return request;
   // Directives are read only where a person approves every change the capability makes: a misread
   // there is on their screen before anything happens (review 53b: "…kettle order: anything but
-  // home" moved it home at once, "…: Bella off sick" assigned Bella). Elsewhere only an order of
-  // its own, a verb and its object, is more of the ask (set AQ: "My lamp order hasn't shipped:
-  // send it to my home address instead" asked for the address the user had named).
-  const always = capability.policy.approval === "always";
-  return askWithoutStatement(request, (detail) => always || opensOrder(detail));
+  // home" moved it home at once, "…: Bella off sick" assigned Bella).
+  return askWithoutStatement(request, capability.policy.approval === "always");
 }
 
 /**
  * The request with the words after its one colon read as more of the ask where they only direct
- * (and `directives` takes them), else without them where they state something (a reason: "…: last
+ * (and `directives` allows it), else without them where they state something (a reason: "…: last
  * time it went to my home" names no record by "last"); as written otherwise.
  */
-export function askWithoutStatement(request: string, directives: (detail: string) => boolean): string {
+export function askWithoutStatement(request: string, directives = true): string {
   const colons = [...request.matchAll(/:(?=\s)/g)];
   if (colons.length !== 1) return request;
   const at = colons[0]?.index ?? 0;
   const [ask, detail] = [request.slice(0, at), request.slice(at + 1)];
   if (ask.trim().split(/\s+/).length < 3) return request;
   if (!directs(detail)) return ask;
-  return directives(detail.trim()) ? `${ask},${detail}` : request;
+  return directives ? `${ask},${detail}` : request;
 }

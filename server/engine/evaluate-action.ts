@@ -715,11 +715,7 @@ async function fromRequest(
     // one" asks by age.
     const before = askPart(own, rows);
     const agedWords =
-      field !== record.field
-        ? own
-        : namedInWords(rows, before)
-          ? before
-          : askWithoutStatement(own, () => false);
+      field !== record.field ? own : namedInWords(rows, before) ? before : askWithoutStatement(own, false);
     const aged = ageInWords(rows, agedWords, entity, canTake(capability, rows, agedWords));
     // The record picked by a description says why (a record quoted by its id needs no reason).
     const picked = (choice: ChoiceRow, words: string[], age?: "oldest" | "newest") => ({

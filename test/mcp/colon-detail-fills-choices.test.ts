@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createMcpWorld, legacyRecord, type McpWorld, sc, text } from "./mcp-world";
+import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 /**
  * Set AI: "Buy the whole cart: ship to my office with standard shipping and pay by card" took the
@@ -75,24 +75,5 @@ describe("words after a colon fill a capability that carries no text (MCP over H
     );
     expect(out).toContain("tkt_2");
     expect(out).not.toContain("tkt_6");
-  });
-
-  it("an order of its own after a statement's colon fills the choices of a change nobody approves", async () => {
-    // Set AQ: "My lamp order hasn't shipped: send it to my home address instead." asked for the
-    // address the user had named; a fragment there ("anything but home") still names nothing.
-    const alice = await w.connect(w.keys.alice);
-    const out = await alice.callTool({
-      name: "start_action",
-      arguments: { intent: "My lamp order hasn't shipped: send it to my home address instead." },
-    });
-    expect(sc(out)).toMatchObject({ outcome: "applied", capability: "change_delivery_address" });
-    const order = await legacyRecord<{ address: { id: string } }>(w, "orders/ord_paid");
-    expect(order.address.id).toBe("addr_alice_home");
-    const fragment = await alice.callTool({
-      name: "start_action",
-      arguments: { intent: "Change the delivery address of my kettle order: anything but home" },
-    });
-    expect(sc(fragment)).toMatchObject({ outcome: "input_required" });
-    expect(text(fragment)).toContain("missing: address_id");
   });
 });

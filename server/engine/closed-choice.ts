@@ -38,10 +38,16 @@ export function withClosedChoices(
     if (!chosen || takeable(chosen)) return e;
     const open = rows.filter(takeable);
     // The node's own message may already say what is possible ("Possible now: refund_only").
-    if (open.length && open.every((r) => e.message.includes(r.value))) return { ...e, choice_closed: true };
+    if (open.length && open.every((r) => namesValue(e.message, r.value)))
+      return { ...e, choice_closed: true };
     const instead = open.length
       ? `can be taken instead: ${open.slice(0, NAMED).map(candidateText).join(", ")}${open.length > NAMED ? ` and ${open.length - NAMED} more` : ""}; ask the user which`
       : "none of the choices can be taken now; tell the user";
     return { ...e, message: `${e.message}; ${instead}`, choice_closed: true };
   });
+}
+
+/** Whether a message names a value as a whole word ("Possible now: refund_only"), not inside another. */
+function namesValue(message: string, value: string): boolean {
+  return message.split(/[^\w-]+/).includes(value);
 }

@@ -43,6 +43,7 @@ import { paidChoice } from "./paid-choices";
 import { partialLineInWords } from "./partial-line-words";
 import { present } from "./present-value";
 import { pricedFieldInWords } from "./priced-field";
+import { queryClauses } from "./query-clauses";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
 import { takesRequestAsReason } from "./request-as-reason";
 import { requestWords } from "./request-words";
@@ -880,12 +881,14 @@ function nameInRequest(
   // Tees in size L" named the cart's size-M tee first, the words' size contradicted it, and the
   // size-L tee they name was never read (set AI).
   const first = open.length < rows.length ? namedInWords(open, asked) : undefined;
-  const whole = namedInWords(rows, asked);
-  // A row the words name above every other, so by more of them than the open row they fit, is
-  // the one meant, and its reason refuses it (set AR: "refund me the shipping on my lamp order"
-  // started the cancel-and-refund the order still allowed, for the whole order, not its shipping).
-  if (first && whole && whole !== first) return fitting(whole) ?? fitting(first);
-  return fitting(first) ?? fitting(whole);
+  // A row the ask's own clause names above every other, so by more of its words than the open row
+  // they fit, is the one meant, and its reason refuses it (set AR: "refund me the shipping on my
+  // lamp order" started the cancel-and-refund the order still allowed, for the whole order). Only
+  // that clause: "refund my lamp order, the shipping is taking too long" gives a reason (review 55).
+  const ask = queryClauses(asked.toLowerCase()).find((c) => c.role === "request")?.text;
+  const meant = first && ask ? namedInWords(rows, ask) : undefined;
+  if (first && meant && meant !== first) return fitting(meant) ?? fitting(first);
+  return fitting(first) ?? fitting(namedInWords(rows, asked));
 }
 
 /**

@@ -8,13 +8,17 @@ import type { ValidationError } from "../connectors/sdk/outcome";
  * among its own (set AR: a payment method sent under another name than the capability's cost a
  * refusal and a second start on both hosts). Never free text or an id (a wrong name there may
  * be another thing altogether: "payout account" is no reason), nor the record field: the record
- * a start is about is the one the gateway authorized, by its own name.
+ * a start is about is the one the gateway authorized, by its own name. Only where a person
+ * approves every change the capability makes: the value is on their screen, under its own label,
+ * before anything happens (review 55: `current_priority: "low"` beside "raise the priority" set
+ * a priority nobody approves to low at once; a name cannot tell "the value now" from "the new one").
  */
 export function renamedFields(
   capability: AnyCapability,
   patch: Values,
   problems: readonly ValidationError[],
 ): Record<string, string> | null {
+  if (capability.policy.approval !== "always") return null;
   const schemas = Object.fromEntries(capability.nodes.flatMap((n) => Object.entries(n.fields ?? {})));
   const renamed: Record<string, string> = {};
   for (const p of problems) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+import { createMcpWorld, legacyRecord, type McpWorld, sc, text } from "./mcp-world";
 
 /**
  * Set AI: "Buy the whole cart: ship to my office with standard shipping and pay by card" took the
@@ -75,5 +75,24 @@ describe("words after a colon fill a capability that carries no text (MCP over H
     );
     expect(out).toContain("tkt_2");
     expect(out).not.toContain("tkt_6");
+  });
+
+  it("after a colon, words for a change nobody approves are never run at once (review 55)", async () => {
+    // A reading of any verb and object there moved the order home at once on each of these.
+    const alice = await w.connect(w.keys.alice);
+    for (const detail of [
+      "ask me before moving it home",
+      "send it home next month, not now",
+      "move it to home, or leave it, your call",
+    ]) {
+      await w.legacy.reset();
+      const out = await alice.callTool({
+        name: "start_action",
+        arguments: { intent: `Change the delivery address of my lamp order: ${detail}` },
+      });
+      expect(sc(out).outcome, detail).not.toBe("applied");
+      const order = await legacyRecord<{ address: { id: string } }>(w, "orders/ord_paid");
+      expect(order.address.id, detail).toBe("addr_alice_office");
+    }
   });
 });

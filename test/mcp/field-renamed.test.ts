@@ -103,5 +103,17 @@ describe("a misnamed field is renamed in the next step, never dropped when a fie
         reason: "field_not_allowed",
       });
     }
+    // A change nobody approves: a name cannot tell the value now from the new one (review 55).
+    const sam = await w.connect(w.keys.sam);
+    const now = await sam.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "change_ticket_priority",
+        entity_id: "tkt_2",
+        intent: "raise the priority on tkt_2",
+        patch: { current_priority: "low" },
+      },
+    });
+    expect(sc(now)).toMatchObject({ outcome: "rejected", reason: "field_not_allowed" });
   });
 });

@@ -48,14 +48,20 @@ describe("a start takes the kind the words name, and ends when the record refuse
     expect(text(out)).toContain("kind = shipping_refund");
   });
 
-  it("words naming the cancel-and-refund still take it", async () => {
+  it("words naming the cancel-and-refund still take it, and so does shipping said as a reason", async () => {
+    // Review 55: the shipping said beside the ask ("…, the shipping is taking too long") read as
+    // the shipping refund, refused where the user had asked for their money back.
     const alice = await w.connect(w.keys.alice);
-    const out = await alice.callTool({
-      name: "start_action",
-      arguments: { intent: "Cancel my lamp order and refund me." },
-    });
-    expect(sc(out)).toMatchObject({ status: "awaiting_approval" });
-    expect(text(out)).toContain("Cancel the order and refund $316.00");
+    for (const intent of [
+      "Cancel my lamp order and refund me.",
+      "Refund my lamp order, the shipping is taking too long",
+      "Refund my lamp order, shipping and all",
+      "I want my money back for the lamp order, shipping too",
+    ]) {
+      const out = await alice.callTool({ name: "start_action", arguments: { intent } });
+      expect(sc(out), intent).toMatchObject({ status: "awaiting_approval" });
+      expect(text(out), intent).toContain("Cancel the order and refund $316.00");
+    }
   });
 
   it("a return refused until delivery says when delivery is expected", async () => {
@@ -68,5 +74,11 @@ describe("a start takes the kind the words name, and ends when the record refuse
     });
     expect(sc(out)).toMatchObject({ status: "refused", reason: "order_not_delivered" });
     expect(text(out)).toMatch(/once it is delivered; delivery expected about \d{4}-\d{2}-\d{2}/);
+    // Said beside the paths that wait for delivery, never another's sentence (review 55).
+    const refund = text(
+      await alice.callTool({ name: "start_action", arguments: { intent: "Refund my headphones order" } }),
+    );
+    expect(refund).toContain("delivery expected about");
+    expect(refund).not.toMatch(/to refund on this order; delivery expected/);
   });
 });

@@ -228,6 +228,9 @@ function afterSalesFacts({
   };
 }
 
+/** A path's refusal that lifts once the order is delivered: the expected delivery is said beside it. */
+const WAITS_FOR_DELIVERY = new Set(["order_not_delivered", "order_already_shipped"]);
+
 export const afterSales = defineCapability<ShopAdapter>({
   id: "after_sales",
   connector: "shop",
@@ -331,13 +334,17 @@ export const afterSales = defineCapability<ShopAdapter>({
           ),
         };
         const kind = values.kind as AfterSalesKind | undefined;
-        // On its way, a refusal says when it should arrive (set AR: "tell me when I can return
-        // it" took a read of the order after the refusal that said "once it is delivered").
-        const arriving = async () => {
-          const when = order.status === "shipped" ? await expectedDelivery(adapter, order) : null;
-          return when ? `; delivery expected ${when}` : "";
-        };
-        if (!eligible.length && !kind)
+        // On its way, a path that waits for delivery says when that should be (set AR: "tell me
+        // when I can return it" took a read of the order after "once it is delivered"); said
+        // after that path's own sentence, never another's (review 55).
+        // Read only for a refusal (the quote is one more request to the shop).
+        const delivery = () => (order.status === "shipped" ? expectedDelivery(adapter, order) : null);
+        const withWhen = (p: AfterSalesPath, when: string | null) =>
+          when && p.reason && WAITS_FOR_DELIVERY.has(p.reason)
+            ? `${p.message}; delivery expected ${when}`
+            : p.message;
+        if (!eligible.length && !kind) {
+          const when = await delivery();
           return {
             options,
             derived,
@@ -345,12 +352,13 @@ export const afterSales = defineCapability<ShopAdapter>({
               {
                 field: "order_id",
                 code: "no_after_sales_available",
-                message: `Nothing applies to this order now: ${paths.map((p) => p.message).join("; ")}${await arriving()}`,
+                message: `Nothing applies to this order now: ${paths.map((p) => withWhen(p, when)).join("; ")}`,
                 refused: true,
                 alternatives: alternativesFor(order),
               },
             ],
           };
+        }
         if (!kind)
           return eligible.length === 1
             ? { options, derived, defaults: { kind: eligible[0]?.kind } }
@@ -364,7 +372,9 @@ export const afterSales = defineCapability<ShopAdapter>({
               {
                 field: "kind",
                 code: path.reason ?? "not_eligible",
-                message: `${path.message}${eligible.length ? `. Possible now: ${eligible.map((p) => p.kind).join(", ")}` : await arriving()}`,
+                message: eligible.length
+                  ? `${path.message}. Possible now: ${eligible.map((p) => p.kind).join(", ")}`
+                  : withWhen(path, await delivery()),
                 // With another path open the agent can still choose it; with none, it is a refusal.
                 ...(eligible.length ? {} : { refused: true, alternatives: alternativesFor(order) }),
               },

@@ -352,7 +352,14 @@ export const afterSales = defineCapability<ShopAdapter>({
               {
                 field: "order_id",
                 code: "no_after_sales_available",
-                message: `Nothing applies to this order now: ${paths.map((p) => withWhen(p, when)).join("; ")}`,
+                // Said once, after the last path that waits for delivery.
+                message: `Nothing applies to this order now: ${paths
+                  .map((p, i) =>
+                    paths.slice(i + 1).some((q) => withWhen(q, when) !== q.message)
+                      ? p.message
+                      : withWhen(p, when),
+                  )
+                  .join("; ")}`,
                 refused: true,
                 alternatives: alternativesFor(order),
               },

@@ -97,7 +97,7 @@ export async function shapedListing(
   route: RouteDefinition | undefined,
   query = "",
 ): Promise<{ listing: NarrowedListing; page: BrowsePage; said: string }> {
-  const widened = await widenedListing(backend, narrowed, opened, query);
+  const widened = await widenedListing(backend, narrowed, opened, query, route);
   // Words naming a value a field of the rows holds, which the listing cannot filter by.
   const held = await heldValues(backend, widened.listing, widened.page, route);
   const wide = held

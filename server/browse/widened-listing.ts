@@ -1,9 +1,11 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
+import type { RouteDefinition } from "../connectors/sdk/define-route";
 import { code } from "../connectors/sdk/markdown";
 import { asksWhen, eventTimeColumns } from "./event-time-columns";
 import { type NarrowedListing, withParams } from "./listing-words";
 import { navigate } from "./navigate";
 import type { BrowsePage } from "./render-page";
+import { words } from "./route-words";
 import { columnsWordsName } from "./words-rows-show";
 
 /** How many columns a search's words add at most. */
@@ -16,23 +18,28 @@ const COLUMNS_ADDED = 3;
  * fields are the listing's own (`moreColumns` of the page without the words' text), so nothing
  * an agent sent becomes a column name. Words asking when an event happened ("when was it
  * delivered") add the field holding its time, though the event's word also set a filter
- * (event-time-columns.ts). Returns the page and listing unchanged when no word names one.
+ * (event-time-columns.ts). So does a word of the listing's own keywords that names a field
+ * (set AS: "How much money have I been refunded so far?" opened the orders by "refunded", which
+ * was then no word left to add the `refunded` column by). Returns the page and listing unchanged
+ * when no word names one.
  */
 export async function widenedListing(
   backend: BrowseBackend,
   listing: NarrowedListing,
   page: BrowsePage,
   query = "",
+  route?: RouteDefinition,
 ): Promise<{ listing: NarrowedListing; page: BrowsePage; said: string }> {
   const same = { listing, page, said: "" };
-  if (page.outcome !== "applied" || !(listing.leftover || asksWhen(query))) return same;
+  const keyed = keywordsSaid(query, route);
+  if (page.outcome !== "applied" || !(listing.leftover || asksWhen(query) || keyed)) return same;
   // The text filter may have left no rows to read fields from: the fields of the unfiltered page.
   const plain =
     listing.uri === listing.withoutWords || (page.rows ?? 0) > 0
       ? page
       : await navigate(backend, listing.withoutWords);
   const fields = plain.moreColumns ?? [];
-  const byName = columnsWordsName(listing.leftover, fields);
+  const byName = columnsWordsName(`${listing.leftover} ${keyed}`.trim(), fields);
   const byEvent = eventTimeColumns(query, fields);
   const named = {
     // Bounded: a few columns answer the words; more would crowd the table they were asked of.
@@ -57,4 +64,15 @@ export async function widenedListing(
     page: widened,
     said: `Columns added for your words: ${named.columns.map(code).join(", ")}.`,
   };
+}
+
+/** The query's words (as it spelt them) that are the listing's keywords, not its title's. */
+function keywordsSaid(query: string, route: RouteDefinition | undefined): string {
+  if (!route?.keywords?.length) return "";
+  const title = new Set(words(route.title));
+  const keywords = new Set(route.keywords.flatMap((k) => words(k)).filter((w) => !title.has(w)));
+  const said = (query.toLowerCase().match(/[a-z0-9_]+/g) ?? []).filter((t) =>
+    words(t).some((w) => keywords.has(w)),
+  );
+  return [...new Set(said)].join(" ");
 }

@@ -38,6 +38,14 @@ describe("a listing's money columns are shown as money, by the connector's decla
     for (const c of column(searched, "refunded")) expect(c).toMatch(/^\$\d+\.\d\d$/);
   });
 
+  it("a question about money refunded opens the orders with the column, no listing named (set AS)", async () => {
+    // Both models got records found by "money" and "so", then navigated the orders themselves.
+    const asked = await call("search", { query: "How much money have I been refunded so far?" });
+    expect(asked).toContain("## [Orders]");
+    expect(asked).toContain("Columns added for your words: `refunded`");
+    expect(column(asked, "refunded").length).toBe(8);
+  });
+
   it("the shipping a customer overpaid says by its name which way it is owed, in the listing and the order's page", async () => {
     // Played: `shipping_difference: $7.00` was read as owed by the customer; the shop owes it.
     const listed = await call("navigate", { uri: "shop://orders?columns=shipping_owed_to_customer" });

@@ -152,7 +152,9 @@ export const ORDERS_ROUTE: RouteDefinition = {
   pattern: "shop://orders",
   title: "Orders",
   description: `Your orders, newest first, with status and total. Filter with ?status=${ORDER_FILTERS.status.join("|")}, ?payment_method=${ORDER_FILTERS.payment_method.join("|")} for how it was paid.`,
-  keywords: ["orders", "my orders", "purchases", "order history", "bought", "订单"],
+  // What an order's money is asked by (set AS: "How much money have I been refunded so far?"
+  // opened no listing, and both models read this one next with its `refunded` column).
+  keywords: ["orders", "my orders", "purchases", "order history", "bought", "spent", "refunded", "订单"],
   startPoint: true,
   example: "shop://orders?status=delivered",
   filters: ORDER_FILTERS,

@@ -172,6 +172,21 @@ export function onlyAsksToKnow(lowerText: string): boolean {
   return clauses.some((c) => c.question) && clauses.every((c) => c.question || c.role !== "request");
 }
 
+/**
+ * Whether the words only ask a question that wants an answer, not a yes or no ("what's the
+ * cheapest shipping for my cart, and how long would it take?"): what there is to know, never a
+ * change to make. Set AS: sent as a checkout form's words, it opened a checkout the model then
+ * advanced and cancelled. "Can I return it?" is no such question: it may ask for the change.
+ */
+export function onlyAsksWhat(lowerText: string): boolean {
+  if (!onlyAsksToKnow(lowerText)) return false;
+  const questions = questionClauses(lowerText);
+  return questions.length > 0 && questions.every((q) => WH_QUESTION.test(q));
+}
+
+const WH_QUESTION =
+  /^(?:(?:so|and|but|then)\s+)?(?:what|what's|whats|which|how|where|when|who|whom|whose|why)\b/;
+
 /** A question asking whether to do something ("should we …?"), never an order to do it. */
 const SEEKS_ADVICE = /^(?:(?:so|and|but|then)\s+)?(?:should|shall|must)\s+(?:i|we)\b/;
 

@@ -15,7 +15,7 @@ import { namedEarlier } from "./named-earlier";
 import { anotherChoiceStart } from "./next-actions-for";
 import { noneCanTake } from "./none-can-take";
 import { withOptInChoices, withPaidChoices } from "./paid-choices";
-import { onlyAsksToKnow } from "./query-clauses";
+import { onlyAsksToKnow, onlyAsksWhat } from "./query-clauses";
 import { renamedFields } from "./renamed-fields";
 import { replayedStart, requestFingerprint, startKeyPrefix } from "./replayed-start";
 import { type ServerKeyAsk, sameStartLately, serverStartKey } from "./server-made-key";
@@ -82,6 +82,22 @@ export async function startAction(
       next_actions: [
         { tool: "search_capabilities", description: "Find the capability for the user's intent" },
       ],
+    };
+  // Words that only ask what there is to know start no change (query-clauses.ts onlyAsksWhat).
+  if (
+    input.intent &&
+    !capability.read &&
+    !Object.keys(input.patch ?? {}).length &&
+    !input.dry_run &&
+    onlyAsksWhat(input.intent.toLowerCase())
+  )
+    return {
+      outcome: "rejected",
+      reason: "asks_only_to_know",
+      message: `These words ask a question, not for a change (${capability.title}): nothing was started. Answer it from what the system shows; start this only when the user asks for the change`,
+      retryable: false,
+      capability: capability.id,
+      next_actions: [],
     };
   const patch: Values = { ...(input.patch ?? {}) };
   const allowed = allowedPatch(capability, null);

@@ -175,8 +175,9 @@ export function onlyAsksToKnow(lowerText: string): boolean {
 /**
  * Whether the words only ask a question that wants an answer, not a yes or no ("what's the
  * cheapest shipping for my cart, and how long would it take?"): what there is to know, never a
- * change to make. Set AS: sent as a checkout form's words, it opened a checkout the model then
- * advanced and cancelled. "Can I return it?" is no such question: it may ask for the change.
+ * change to make: a start by them is a preview (start-action.ts). Set AS: sent as a checkout
+ * form's words, it opened a checkout the model then advanced and cancelled. "Can I return it?"
+ * is no such question: it may ask for the change.
  */
 export function onlyAsksWhat(lowerText: string): boolean {
   if (!onlyAsksToKnow(lowerText)) return false;

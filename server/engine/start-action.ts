@@ -83,22 +83,16 @@ export async function startAction(
         { tool: "search_capabilities", description: "Find the capability for the user's intent" },
       ],
     };
-  // Words that only ask what there is to know start no change (query-clauses.ts onlyAsksWhat).
-  if (
-    input.intent &&
+  // Words that only ask what there is to know ("what's the cheapest shipping for my cart?") are
+  // answered as a preview of a change: nothing is started, so nothing is left open to cancel (set
+  // AS: a checkout opened by the question was advanced to read its prices, then cancelled).
+  const question =
     !capability.read &&
-    !Object.keys(input.patch ?? {}).length &&
     !input.dry_run &&
-    onlyAsksWhat(input.intent.toLowerCase())
-  )
-    return {
-      outcome: "rejected",
-      reason: "asks_only_to_know",
-      message: `These words ask a question, not for a change (${capability.title}): nothing was started. Answer it from what the system shows; start this only when the user asks for the change`,
-      retryable: false,
-      capability: capability.id,
-      next_actions: [],
-    };
+    !Object.keys(input.patch ?? {}).length &&
+    !!input.intent &&
+    onlyAsksWhat(input.intent.toLowerCase());
+  if (question) input = { ...input, dry_run: true };
   const patch: Values = { ...(input.patch ?? {}) };
   const allowed = allowedPatch(capability, null);
   const problems = patchProblems(capability, patch, allowed);
@@ -232,7 +226,7 @@ export async function startAction(
     return {
       outcome: "preview",
       // A read the dry run made and the system refused ("has not shipped yet") is the answer, not "done".
-      message: `Preview only, nothing was saved: ${
+      message: `Preview only, nothing was saved${question ? " (the words ask a question, not for a change)" : ""}: ${
         status === "refused" && state.validation_errors.length
           ? state.validation_errors.map((e) => e.message).join("; ")
           : evaluationMessage(capability, ev, state)
@@ -265,7 +259,9 @@ export async function startAction(
         {
           tool: "start_action",
           args: { capability: capability.id },
-          description: "Start it for real (without dry_run)",
+          description: question
+            ? "Start it for real only when the user asks for the change"
+            : "Start it for real (without dry_run)",
         },
       ],
     };

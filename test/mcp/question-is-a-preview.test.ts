@@ -5,10 +5,11 @@ import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
  * Set AS (plain host): "What's the cheapest shipping for my cart, and how long would it take?",
  * sent as the checkout form's words, opened a checkout; the model advanced it to see the prices
  * and then cancelled it (four calls where the cart page answers in one). Words that only ask what
- * there is to know start no change, on any capability that changes something; a yes/no question
- * ("Can I return the backpack?") may ask for the change and still starts it.
+ * there is to know are answered as a preview of the change, nothing started, on any capability
+ * that changes something; a yes/no question ("Can I return the backpack?") may ask for the change
+ * and still starts it.
  */
-describe("a question that wants an answer starts no change (MCP over HTTP)", () => {
+describe("a question that wants an answer is a preview: nothing is started (MCP over HTTP)", () => {
   let w: McpWorld;
   beforeAll(async () => {
     w = await createMcpWorld("sqlite");
@@ -28,7 +29,9 @@ describe("a question that wants an answer starts no change (MCP over HTTP)", () 
         },
       }),
     );
-    expect(page).toContain("These words ask a question, not for a change");
+    expect(page).toContain(
+      "Preview only, nothing was saved \\(the words ask a question, not for a change\\)",
+    );
     expect(await w.db.action.count()).toBe(before);
   });
 
@@ -38,12 +41,14 @@ describe("a question that wants an answer starts no change (MCP over HTTP)", () 
       name: "start_action",
       arguments: { capability: "after_sales", intent: "How long do I have to return the backpack?" },
     });
-    expect(sc(how)).toMatchObject({ outcome: "rejected", reason: "asks_only_to_know" });
+    expect(sc(how)).toMatchObject({ outcome: "preview" });
+    expect(text(how)).toContain("the words ask a question, not for a change");
+    expect(await w.db.action.count()).toBe(0);
     const can = await alice.callTool({
       name: "start_action",
       arguments: { capability: "after_sales", intent: "Can I return the backpack?" },
     });
-    expect(sc(can).reason).not.toBe("asks_only_to_know");
+    expect(sc(can).outcome).not.toBe("preview");
     // A question beside an ask is no question only.
     const both = await alice.callTool({
       name: "start_action",
@@ -52,6 +57,6 @@ describe("a question that wants an answer starts no change (MCP over HTTP)", () 
         intent: "What can I return? Return the backpack, the zip broke.",
       },
     });
-    expect(sc(both).reason).not.toBe("asks_only_to_know");
+    expect(sc(both).outcome).not.toBe("preview");
   });
 });

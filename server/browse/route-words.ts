@@ -61,7 +61,7 @@ export const STOP = new Set([
  */
 export const FRAMING = new Set(
   words(
-    `${FUNCTION_WORDS.join(" ")} every give having how kind kindly let look looking mention mentioning pull see sell tell`,
+    `${FUNCTION_WORDS.join(" ")} count every give having how kind kindly let look looking mention mentioning pull see sell tell`,
   ),
 );
 

@@ -81,7 +81,8 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       .filter((x) => x.score > 0)
       .sort((a, b) => b.score - a.score)
       .slice(0, 30);
-    const routes = balancedBySystem(await readableByCaller(backend, among, ranked), 5, 2);
+    const readable = await readableByCaller(backend, among, ranked);
+    const routes = balancedBySystem(readable, 5, 2);
     const titles = new Map(among.map((c) => [c.scheme, c.title]));
     const mine = /\b(me|my|mine|assigned to me)\b/i.test(q);
     // The words name exactly one page (all of them are its title's or address's words): its
@@ -92,14 +93,18 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const sorting = sortFromWords(q, undefined).used;
     // Or the one listing that filters by an email address the words hold.
     const addressed = addressedListing(routeTable(among), q, visible);
+    // A count asked per a filter's values of a listing the words name by its title comes first,
+    // from every readable match: the pages shown are at most two per system, and a system's forms
+    // ("set ticket status", "move ticket to team") crowded its listing out (set AT: "How many
+    // tickets does the billing team have in each status?" opened nothing, or the teammates).
     const named =
+      perValueListing(readable, q, mine) ??
       namedPage(
         routes,
         qWords.filter((w) => !sorting.has(w) && !ASKING.has(w)),
         mine,
       ) ??
       clearListing(routes, mine) ??
-      perValueListing(routes, q, mine) ??
       addressed?.pattern ??
       (await listingRowsShow(backend, routes, qWords, mine)) ??
       (await columnsListing(backend, routes, q, qWords, mine));
@@ -119,7 +124,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       };
     if (possible) sections.push(possible.markdown);
     const namedRoute =
-      routes.find(({ r }) => r.pattern === named || r.example === named)?.r ??
+      readable.find(({ r }) => r.pattern === named || r.example === named)?.r ??
       (addressed?.pattern === named ? addressed : undefined);
     // Beside the capability's answer of which records it can take (`possible`), a listing stays one.
     // A listing a time window filters shows its rows' times to the minute (exact-times.ts).

@@ -32,6 +32,23 @@ describe("counts per value of a filter (MCP over HTTP)", () => {
   );
 
   it.each([
+    "How many tickets does the billing team have in each status?",
+    "billing team tickets count by status",
+  ])(
+    "a listing the system's forms crowd out of the pages shown still opens, its filter kept: %s",
+    async (query) => {
+      // Set AT: the first opened nothing (two helpdesk forms took the system's two places), the
+      // second the teammates page, whose per-person counts leave the unassigned ticket out.
+      const out = await search(w.keys.sam, query);
+      expect(out).toContain("## [Tickets](helpdesk://tickets?team_id=billing) (opened here)");
+      expect(out).toContain(
+        "Per status, every one of its 4 values, with this listing's filters: open 1, pending 1, resolved 1, closed 1.",
+      );
+      expect(out).not.toContain("`count`");
+    },
+  );
+
+  it.each([
     "open tickets per teammate",
     "how many open tickets does each agent have",
     "Which teammate has the fewest open tickets?",

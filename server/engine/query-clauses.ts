@@ -185,8 +185,13 @@ export function onlyAsksWhat(lowerText: string): boolean {
   return questions.length > 0 && questions.every((q) => WH_QUESTION.test(q));
 }
 
+/**
+ * A question word before a verb that asks ("what is", "how long would", "which …"): never a
+ * suggestion ("how about you refund me", "what if you move it", "why not cancel it") nor a "when"
+ * that sets a time ("when my headphones arrive send them back"): review 55b found each refused.
+ */
 const WH_QUESTION =
-  /^(?:(?:so|and|but|then)\s+)?(?:what|what's|whats|which|how|where|when|who|whom|whose|why)\b/;
+  /^(?:(?:so|and|but|then)\s+)?(?:which\b|(?:what|where|when|who|how(?:\s+(?:much|many|long|far|soon|often))?)(?:['’]s\b|\s+(?:is|are|was|were|do|does|did|can|could|would|will|should|has|have|had)\b))/;
 
 /** A question asking whether to do something ("should we …?"), never an order to do it. */
 const SEEKS_ADVICE = /^(?:(?:so|and|but|then)\s+)?(?:should|shall|must)\s+(?:i|we)\b/;
@@ -329,7 +334,7 @@ function clausesOf(lowerText: string): QueryClause[] {
  * ("Actually, don't") keeps its own clause, "don't".
  */
 const COURTESY_ONLY =
-  /^\s*(?:please|pls|thanks|thank you|thx|cheers|ok|okay|kindly|actually|oh|well|so|anyway|hmm+|um+|erm)(?:\s+(?:so much|a lot|very much))?[\s.!]*$/;
+  /^\s*(?:(?:actually|oh|well|so|ok|okay|hmm+|um+)[\s,]+)*(?:please|pls|thanks|thank you|thx|cheers|ok|okay|kindly|actually|oh|well|so|anyway|hmm+|um+|erm|no|nope|nah|no no)(?:\s+(?:so much|a lot|very much))?[\s.!]*$/;
 
 function questionsOf(lowerText: string): Array<QueryClause & { question: boolean; marked: boolean }> {
   // A question mark ends its clause and makes it a question even without a question word.

@@ -24,6 +24,7 @@ export function renamedFields(
   for (const p of problems) {
     const meant = p.code === "field_not_allowed" ? p.closest : undefined;
     if (!meant || meant === capability.appliesTo.field || meant in patch || meant in renamed) return null;
+    if (!sameThing(p.field, meant)) return null;
     const schema = schemas[meant];
     if (!schema || !fixedValues(schema).includes(patch[p.field])) return null;
     renamed[meant] = p.field;
@@ -39,4 +40,32 @@ function fixedValues(schema: ZodType): unknown[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * Words a field's name may differ by and still name the same thing: the kind of field it is, not
+ * a word that turns its meaning ("not_", "avoid_", "unwanted_", "current_": review 55b).
+ */
+const KIND_WORDS = new Set([
+  "method",
+  "type",
+  "kind",
+  "option",
+  "choice",
+  "mode",
+  "code",
+  "id",
+  "name",
+  "value",
+]);
+
+/** Whether the name sent differs from the field meant only by such words. */
+function sameThing(sent: string, meant: string): boolean {
+  const own = new Set(meant.toLowerCase().split(/[^a-z0-9]+/));
+  return sent
+    .replace(/([a-z])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .every((w) => own.has(w) || KIND_WORDS.has(w));
 }

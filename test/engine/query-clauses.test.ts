@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { queryClauses } from "@/server/engine/query-clauses";
+import { onlyAsksWhat, queryClauses } from "@/server/engine/query-clauses";
 
 describe("clauses that ask and clauses that describe", () => {
   it("a clause opening with a verb asks, even when a relative clause in it states something", () => {
@@ -8,6 +8,28 @@ describe("clauses that ask and clauses that describe", () => {
       { text: "using my balance", role: "request" },
     ]);
     expect(queryClauses("refund the tee which was delivered. thanks")[0]?.role).toBe("request");
+  });
+
+  it("a question that wants an answer, never a suggestion or a time (review 55b)", () => {
+    for (const q of [
+      "What's the cheapest shipping for my cart, and how long would it take?",
+      "How much would it cost to ship my cart to my office?",
+      "How long do I have to return the backpack?",
+      "which coupons apply to my cart?",
+    ])
+      expect(onlyAsksWhat(q.toLowerCase()), q).toBe(true);
+    for (const q of [
+      "How about you refund me for the lamp order?",
+      "How about a refund on my lamp order",
+      "Why not cancel my lamp order now?",
+      "Why don't you just cancel the unpaid kettle order?",
+      "What about refunding the shipping on my backpack order?",
+      "What if you move tkt_2 to the shipping team?",
+      "When my headphones arrive send them back for a refund",
+      "Can I return the backpack?",
+      "What can I return? Return the backpack, the zip broke.",
+    ])
+      expect(onlyAsksWhat(q.toLowerCase()), q).toBe(false);
   });
 
   it('a filler alone is no clause (set AS: "Actually, …" answered `not done: "Actually"`)', () => {

@@ -39,6 +39,11 @@ describe("conditionIn", () => {
     "Change tkt_2's priority to urgent. Actually no.",
     "Change tkt_2's priority to urgent. No.",
     "Change tkt_2's priority to urgent, hmm, nope",
+    // Review 55b.
+    "Set tkt_2 to pending. Well no.",
+    "Set tkt_2 to pending. So no.",
+    "Set tkt_2 to pending. Nah.",
+    "Set tkt_9 priority to low. No no.",
   ])("holds: %s", (words) => {
     expect(conditionIn(words)).not.toBeNull();
   });
@@ -59,6 +64,7 @@ describe("conditionIn", () => {
     "Set tkt_2 to pending, the customer asked us to hold off",
     "Set tkt_2 to urgent. No rush on the reply though.",
     "Actually, cancel that unpaid kettle order.",
+    "No rush, set tkt_2 to pending",
   ])("runs: %s", (words) => {
     expect(conditionIn(words)).toBeNull();
   });
@@ -67,6 +73,9 @@ describe("conditionIn", () => {
     expect(conditionIn("Set tkt_2's priority to low if the schedule allows", ["low"])).not.toBeNull();
     const note = "Add an internal note to tkt_2: customer called again. Actually, don't.";
     expect(conditionIn(note, ["customer called again. Actually, don't."])).not.toBeNull();
+    // A bare "no" there is the message's own word (review 55b: a reply was held on it).
+    const reply = "Reply to the customer on tkt_2: Is the parcel lost? No. It is at the depot.";
+    expect(conditionIn(reply, ["Is the parcel lost? No. It is at the depot."])).toBeNull();
   });
 
   it("the text the action took is no condition", () => {

@@ -93,7 +93,13 @@ describe("a misnamed field is renamed in the next step, never dropped when a fie
     expect(text(out)).toContain("taken as named here: payment_method as payment_type");
     expect(text(out)).toContain("Pay with: Visa");
     // A value the field does not take, or the record named under another name: refused as before.
-    for (const patch of [{ payment_method: "cash" }, { order: "ord_pending", payment_type: "card" }]) {
+    // Nor a name whose other words turn its meaning (review 55b).
+    for (const patch of [
+      { payment_method: "cash" },
+      { order: "ord_pending", payment_type: "card" },
+      { not_payment_type: "card" },
+      { avoid_payment_method: "balance" },
+    ]) {
       const refused = await alice.callTool({
         name: "start_action",
         arguments: { capability: "pay_order", patch },

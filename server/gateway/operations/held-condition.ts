@@ -59,7 +59,15 @@ const HAS_VERB =
  * delays" take nothing back.
  */
 const TAKEN_BACK =
-  /(?:^|[.!?;,]\s*|\s[—–-]+\s*)(?:(?:actually|sorry|oh|ok|okay|hmm)[,.!]?\s+)?(?:no[,.!]?\s+)?(?:don'?t\b|do not\b|wait\b|never ?-?mind|nvm\b|scratch (?:that|this)|forget (?:it|that|about it|i said that)|ignore (?:that|this|it|my last message)|disregard (?:that|this)|cancel that\s*[.!]|let'?s not|on second thoughts?|i(?:'ve)? changed my mind|changed my mind|hold off|just kidding|or maybe not|no(?:pe)?(?=\s*(?:[.!?]|$)))/;
+  /(?:^|[.!?;,]\s*|\s[—–-]+\s*)(?:(?:actually|sorry|oh|ok|okay|hmm|well|so)[,.!]?\s+)?(?:no[,.!]?\s+)?(?:don'?t\b|do not\b|wait\b|never ?-?mind|nvm\b|scratch (?:that|this)|forget (?:it|that|about it|i said that)|ignore (?:that|this|it|my last message)|disregard (?:that|this)|cancel that\s*[.!]|let'?s not|on second thoughts?|i(?:'ve)? changed my mind|changed my mind|hold off|just kidding|or maybe not)/;
+
+/**
+ * A sentence that is only "no" ("Actually no.", "Nah.", "No no"): taken back too, but only outside
+ * the text the action carries ("Is the parcel lost? No. It is at the depot" is a reply's own
+ * words: review 55b found it held).
+ */
+const BARE_NO =
+  /(?:^|[.!?;,]\s*|\s[—–-]+\s*)(?:(?:actually|sorry|oh|ok|okay|hmm|well|so|wait)[,.!]?\s+)?(?:no|nope|nah)(?:[,.!]?\s+(?:no|nope|nah))*(?=\s*(?:[.!?]|$))/;
 
 /**
  * The words (outside any text the action took from them, or quotes) that make a change
@@ -94,6 +102,12 @@ export function conditionIn(intent: string | undefined, taken: readonly string[]
       .trim()
       .slice(0, 80);
   const { masked } = maskQuotes(text);
+  const no = BARE_NO.exec(masked)?.[0];
+  if (no)
+    return no
+      .replace(/^[.!?;,\s—–-]+/, "")
+      .trim()
+      .slice(0, 80);
   for (const m of masked.matchAll(new RegExp(`\\b(?:${STRONG}|${WEAK})\\b(?!-)[^.,;!?]{0,60}`, "g"))) {
     const phrase = m[0].trim();
     if (COURTESY.test(phrase) || ASKS_WHEN.test(phrase)) continue;

@@ -76,12 +76,51 @@ export async function eligibleRecords(
   const listing = named ?? ofEntity;
   if (!listing) return line(pointer(id, true));
 
+  const first = await checkedWith(backend, capability, entity, listing, q, may);
+  // A near match of the same records ("cancel" names the unpaid order's cancellation and the
+  // paid one's cancel-and-refund) is checked too: set AT's "Is there any order I can still cancel
+  // without paying anything?" checked only the refund, said the unpaid order was "not possible",
+  // and the models found the cancellation by three more calls.
+  const second = list[1];
+  const nearId = typeof second?.capability === "string" ? second.capability : null;
+  const near = nearId ? among.flatMap((c) => c.capabilities).find((c) => c.id === nearId) : undefined;
+  const close =
+    !!near &&
+    !second?.topic_only &&
+    !second?.not_for &&
+    near.connector === capability.connector &&
+    near.appliesTo.entity === capability.appliesTo.entity &&
+    !!near.appliesTo.field &&
+    Number(second?.score) >= Number(top?.score) * NEAR &&
+    namesCapability(near, qWords);
+  if (!close || !first.answered) return first;
+  const also = await checkedWith(backend, near, entity, listing, q, may);
+  return { markdown: `${first.markdown}\n\n${also.markdown}`, answered: true };
+}
+
+/** How near the best match's score the next one must be to be checked beside it. */
+const NEAR = 0.5;
+
+/**
+ * The records of `listing` checked with the capability's own dry run: where it is possible, with
+ * what, and in a few words why not elsewhere.
+ */
+async function checkedWith(
+  backend: BrowseBackend,
+  capability: AnyCapability,
+  entity: ConnectorEntity<unknown>,
+  listing: string,
+  q: string,
+  may: MayNavigate,
+): Promise<{ markdown: string; answered: boolean }> {
+  const line = (markdown: string) => ({ markdown, answered: false });
+  const id = capability.id;
   // Whether this caller may start it is one question, asked once: a caller who may not costs no
   // dry run at all. A capability that decides its permission from its inputs is asked per record.
   if (!capability.permissionTarget) {
-    const may = await backend.authorize("start", `capability:${id}`);
-    if (may.decision !== "allow")
-      return line(`Could not check ${code(id)}: ${escapeText(firstClause(may.message))}.`);
+    const allowed = await backend.authorize("start", `capability:${id}`);
+    if (allowed.decision !== "allow")
+      return line(`Could not check ${code(id)}: ${escapeText(firstClause(allowed.message))}.`);
   }
 
   const page = await navigate(backend, listing);
@@ -166,7 +205,10 @@ function pointer(id: string, perRecord: boolean): string {
 function namesCapability(capability: AnyCapability, qWords: string[]): boolean {
   const entityWords = new Set(words(capability.appliesTo.entity));
   const own = new Set(
-    words(`${capability.id} ${capability.title} ${capability.synonyms.join(" ")} ${capability.trigger.use}`),
+    // The id's own words too: "cancel" names cancel_unpaid_order, whose title says "cancellation".
+    words(
+      `${capability.id.replace(/[_.-]+/g, " ")} ${capability.title} ${capability.synonyms.join(" ")} ${capability.trigger.use}`,
+    ),
   );
   return qWords.some((w) => !ASKING.has(w) && !entityWords.has(w) && own.has(w));
 }

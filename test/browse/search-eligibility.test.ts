@@ -61,6 +61,26 @@ describe("search: which records an action is possible for", () => {
     expect(plain).not.toContain("is possible now");
   });
 
+  it("a near match of the same records is checked too (set AT)", async () => {
+    // "cancel" names the unpaid order's cancellation and the paid one's cancel-and-refund: only the
+    // refund was checked, and it called the unpaid order "not possible".
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const query = "Is there any order I can still cancel without paying anything?";
+    const answer = text(await alice.callTool({ name: "search", arguments: { query } }));
+    expect(answer).toContain("## Where `after_sales` is possible now");
+    expect(answer).toContain("## Where `cancel_unpaid_order` is possible now");
+    const cancel = answer.slice(answer.indexOf("## Where `cancel_unpaid_order`"));
+    expect(idsUnder(cancel, "Possible:")).toEqual(["ord_pending"]);
+    // A question only one capability answers stays one section.
+    const returns = text(
+      await alice.callTool({
+        name: "search",
+        arguments: { query: "which of my orders can I still return?" },
+      }),
+    );
+    expect(returns.match(/## Where /g)?.length).toBe(1);
+  });
+
   it("checks at most the cap, each check on record as the caller's dry run", async () => {
     const sam = await w.connect(w.keys.sam, { faces: "browse" });
     const last = await w.db.auditEvent.findFirst({ where: { tenantId: "acme" }, orderBy: { seq: "desc" } });

@@ -881,22 +881,16 @@ function nameInRequest(
   // Tees in size L" named the cart's size-M tee first, the words' size contradicted it, and the
   // size-L tee they name was never read (set AI).
   const first = open.length < rows.length ? namedInWords(open, asked) : undefined;
-  // A row the words' asks name above every other, so by more of their words than the open row
+  // A row the ask's own clause names above every other, so by more of its words than the open row
   // they fit, is the one meant, and its reason refuses it (set AR: "refund me the shipping on my
-  // lamp order" started the cancel-and-refund the order still allowed, for the whole order). Only
-  // where every ask that names a row names that one: a reason names none ("…, the shipping is
-  // taking too long", review 55), and asks naming two set one aside ("forget the shipping refund,
-  // cancel my lamp order", "skip the exchange, return the backpack": review 55b).
-  const named = first
-    ? new Set(
-        queryClauses(asked.toLowerCase())
-          .filter((c) => c.role === "request")
-          .map((c) => namedInWords(rows, c.text))
-          .filter((r) => r !== undefined),
-      )
-    : new Set<ChoiceRow>();
-  const [meant] = named;
-  if (first && meant && named.size === 1 && meant !== first) return fitting(meant) ?? fitting(first);
+  // lamp order" started the cancel-and-refund the order still allowed, for the whole order). The
+  // first ask's clause, and only where no other ask names another row: a reason names none ("…,
+  // the shipping is taking too long", review 55), and asks naming two set one aside ("forget the
+  // shipping refund, cancel my lamp order", review 55b).
+  const asks = first ? queryClauses(asked.toLowerCase()).filter((c) => c.role === "request") : [];
+  const [meant, ...others] = asks.map((c) => namedInWords(rows, c.text));
+  if (first && meant && meant !== first && others.every((r) => !r || r === meant))
+    return fitting(meant) ?? fitting(first);
   return fitting(first) ?? fitting(namedInWords(rows, asked));
 }
 

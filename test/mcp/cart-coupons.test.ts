@@ -68,6 +68,21 @@ describe("the coupons a caller could use, in one search", () => {
     ]);
   });
 
+  it("the approval of a checkout without a coupon says the best one that applies, before the person decides", async () => {
+    // Set AT: $338 was approved with SAVE30 unsaid (the agent was to offer it in its reply).
+    const alice = await w.connect(w.keys.alice);
+    const intent = "Buy my cart, standard to my office, pay by card";
+    const without = text(await alice.callTool({ name: "start_action", arguments: { intent } }));
+    expect(without).toContain(
+      "Coupon not used: SAVE5 would take $5.00 off; not applied: the user did not ask for it",
+    );
+    const withIt = text(
+      await alice.callTool({ name: "start_action", arguments: { intent: `${intent}, with SAVE5` } }),
+    );
+    expect(withIt).toContain("− coupon SAVE5 $5.00");
+    expect(withIt).not.toContain("Coupon not used");
+  });
+
   it("judged on the caller's own cart, never another's", async () => {
     const sam = await w.connect(w.keys.sam);
     const t = text(await sam.callTool({ name: "navigate", arguments: { uri: "shop://coupons" } }));

@@ -46,6 +46,8 @@ describe("a start takes the kind the words name, and ends when the record refuse
     });
     expect(sc(out)).toMatchObject({ status: "awaiting_approval" });
     expect(text(out)).toContain("kind = shipping_refund");
+    // Why this much (set AT: "$7.00" left the person unsure why not the $12.00 paid).
+    expect(text(out)).toContain("Shipping: paid $12.00, of which $7.00 was more than the delivery cost");
   });
 
   it("words naming the cancel-and-refund still take it, and so does shipping said as a reason", async () => {
@@ -57,6 +59,9 @@ describe("a start takes the kind the words name, and ends when the record refuse
       "Refund my lamp order, the shipping is taking too long",
       "Refund my lamp order, shipping and all",
       "I want my money back for the lamp order, shipping too",
+      // Review 55b: an ask that sets the shipping refund aside.
+      "Forget the shipping refund, cancel my lamp order and give me my money back",
+      "I'd like the shipping cost back; actually just cancel the whole lamp order",
     ]) {
       const out = await alice.callTool({ name: "start_action", arguments: { intent } });
       expect(sc(out), intent).toMatchObject({ status: "awaiting_approval" });

@@ -51,6 +51,8 @@ export const SHOP_SUMMARY_FIELDS: Record<string, ShownField> = {
   delivery_estimate: { label: "Delivery" },
   refund_to: { label: "Money goes to" },
   coupon: { label: "Coupon" },
+  coupon_not_used: { label: "Coupon not used" },
+  shipping_overpaid: { label: "Shipping" },
   cart: { label: "Your cart" },
   reason: { label: "Reason" },
   kind: { label: "What", as: "choice" },

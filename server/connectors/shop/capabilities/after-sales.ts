@@ -223,6 +223,13 @@ function afterSalesFacts({
     amount_label: "Refund amount",
     refund_to: refundLine,
     ...(kind === "refund_only" ? refundFacts(order, kind, amount, 0) : {}),
+    // Why this much of the shipping (set AT: "$7.00, Shipping refund" left the person unsure why
+    // not the $12.00 paid).
+    ...(kind === "shipping_refund"
+      ? {
+          shipping_overpaid: `paid ${usd(order.shipping_price)}, of which ${usd(order.shipping_difference)} was more than the delivery cost: only that comes back`,
+        }
+      : {}),
     ...(cancels ? { order_after: cancelledWhole(order) } : {}),
     amount,
   };

@@ -6,7 +6,7 @@ import { sendWithRetries } from "../../sdk/http-client";
 import type { ValidationError } from "../../sdk/outcome";
 import { cartAfterLine } from "../cart-after-line";
 import { chargeOrder, paymentByReference } from "../charge-order";
-import { eligibleCoupons } from "../eligible-coupons";
+import { type Coupon, eligibleCoupons, unusedCoupon } from "../eligible-coupons";
 import { FROM_CART_WORDS, fromCartField } from "../from-cart-field";
 import { fromCartRefusals } from "../from-cart-refusals";
 import { isWholeCart } from "../is-whole-cart";
@@ -318,6 +318,10 @@ export const checkout = defineCapability<ShopAdapter>({
         delivery_estimate: `About ${shipping.eta_days} ${shipping.eta_days === 1 ? "day" : "days"} after payment`,
         address: shopAddressLine(address),
         payment_method: { type: method.type, label: method.label },
+        // A coupon that applies and was not asked for is said on the person's screen, before they
+        // approve (set AT: $338 was approved with SAVE30 unsaid: the agent was to offer it in its
+        // reply, after the approval).
+        ...unusedCoupon(derived.coupon as string | null, derived.coupons as Coupon[] | undefined),
         // Its items named: "these are its items" sent a played model to read the cart for them.
         ...(derived.cart_line ? { cart: derived.cart_line as string } : {}),
         // The balance as it is now: shown for context, not part of what is approved (a charge

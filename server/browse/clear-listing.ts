@@ -14,7 +14,11 @@ export function clearListing(
 ): string | null {
   const listing = (r: RouteDefinition) => !r.pattern.includes("{") && !r.submit;
   const [best, next] = routes.filter(({ r }) => listing(r));
-  if (!best || best !== routes[0] || !best.r.startPoint || best.score < 2) return null;
+  // A page under path parameters ranked above it is no rival: it answers nothing without its
+  // record (set AT: "What's the status of every order I placed this month?" ranked the tracking
+  // page of one order first, and no listing opened).
+  const first = routes.find(({ r }) => !r.pattern.includes("{"));
+  if (!best || best !== first || !best.r.startPoint || best.score < 2) return null;
   if (next && best.score - next.score < OPEN_LEAD) return null;
   return mine && best.r.example?.endsWith("?mine=1") ? best.r.example : best.r.pattern;
 }

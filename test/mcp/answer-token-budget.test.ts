@@ -68,7 +68,9 @@ describe("what representative answers cost a model (o200k tokens)", () => {
     // none, and the model read the cart for them: one call); 410 since the coupon line says to
     // offer it in the reply, not stop to ask (sets L, M, N: a call and a new approval each).
     // 415 since it says nothing is to be called after the approval either (sets P–R: a read after each).
-    expect(tokens(summary)).toBeLessThanOrEqual(416);
+    // 445 since the summary the person approves says the best coupon not used (set AT: $338 was
+    // approved with SAVE30 unsaid; the agent was to offer it only in its reply, after).
+    expect(tokens(summary)).toBeLessThanOrEqual(445);
   });
 
   it("a listing of records and one record's page", async () => {

@@ -170,6 +170,20 @@ describe("time-window words filter a listing by its time column (real MCP client
     expect(page).not.toContain("found nothing");
   });
 
+  it("a page of one record ranked first is no rival of the listing the words name (set AT)", async () => {
+    // "What's the status of every order I placed this month?" ranked one order's tracking page
+    // first ("status"), and no listing opened: the model navigated the orders next.
+    const alice = await w.connect(w.keys.alice);
+    const page = text(
+      await alice.callTool({
+        name: "search",
+        arguments: { query: "What's the status of every order I placed this month?" },
+      }),
+    );
+    expect(page).toContain("## [Orders](shop://orders) (opened here)");
+    expect(page).toMatch(/^Created this month \(`created_at` since \d{4}-\d{2}-01 00:00 UTC/m);
+  });
+
   it("an '-ed' word that is no event ('speed') stays text, never the window's event", async () => {
     const page = await search("tickets about speed in the last week");
     expect(page).toContain("q=speed");

@@ -30,7 +30,7 @@ export const FUNCTION_WORDS: readonly string[] =
     // Asking how much is left ("how much store credit do I have left?"): round 26 read "much
     // left" as words to filter the profile by.
     "how much many left remaining " +
-    // Asking how much up to now ("how much have I been refunded so far, altogether?"): set AR's
+    // Asking how much up to now ("how much have I been refunded so far, altogether?"): set AS's
     // search found a sold-out product by "so" ("sold").
     "so far altogether overall"
   ).split(" ");

@@ -54,7 +54,7 @@ const HAS_VERB =
 
 /**
  * A sentence (or dash-set aside) that takes the change back: "Actually, don't.", "No, wait.",
- * "Actually no." (set AS's review: it ran), "Never mind.", "Scratch that last one.", "On second thoughts, …", "I changed my mind", "Let's
+ * "Never mind.", "Scratch that last one.", "On second thoughts, …", "I changed my mind", "Let's
  * not". Only at a sentence's start: "the customer asked us to hold off" and "can't wait, no more
  * delays" take nothing back.
  */

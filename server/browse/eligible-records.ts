@@ -92,11 +92,18 @@ export async function eligibleRecords(
     near.appliesTo.entity === capability.appliesTo.entity &&
     !!near.appliesTo.field &&
     Number(second?.score) >= Number(top?.score) * NEAR &&
-    namesCapability(near, qWords);
+    namesCapability(near, qWords) &&
+    // Only where the words say its verb and not the best one's: "which tickets can I still close"
+    // is close_ticket's alone, though resolve_ticket is "close" too (review 55c: 18 dry runs).
+    qWords.includes(verbOf(near.id)) &&
+    !qWords.includes(verbOf(capability.id));
   if (!close || !first.answered) return first;
   const also = await checkedWith(backend, near, entity, listing, q, may);
   return { markdown: `${first.markdown}\n\n${also.markdown}`, answered: true };
 }
+
+/** A capability's verb, its id's first word ("cancel" of cancel_unpaid_order). */
+const verbOf = (id: string) => words(id.split(/[_.-]/)[0] ?? "")[0] ?? "";
 
 /** How near the best match's score the next one must be to be checked beside it. */
 const NEAR = 0.5;

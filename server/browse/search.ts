@@ -104,7 +104,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
         qWords.filter((w) => !sorting.has(w) && !ASKING.has(w)),
         mine,
       ) ??
-      clearListing(routes, mine) ??
+      clearListing(routes, mine, q) ??
       addressed?.pattern ??
       (await listingRowsShow(backend, routes, qWords, mine)) ??
       (await columnsListing(backend, routes, q, qWords, mine));

@@ -395,7 +395,7 @@ export async function evaluateAction(
       if (optional) {
         tried.add(optional.field);
         values[optional.field] = optional.value;
-        fromWords[optional.field] = optional.value;
+        fromWords[optional.field] = optional.value ?? "none (the user said none)";
         rerun();
         continue;
       }
@@ -812,7 +812,7 @@ function quotedChoice(
   options: Record<string, unknown>,
   request: string,
   tried: Set<string>,
-): { field: string; value: string } | { field: string; several: ChoiceRow[] } | undefined {
+): { field: string; value: string | null } | { field: string; several: ChoiceRow[] } | undefined {
   const words = request.toLowerCase().match(/[\p{L}\p{N}_-]+/gu) ?? [];
   const said = new Set(words);
   for (const [field, schema] of Object.entries(fields)) {
@@ -821,7 +821,10 @@ function quotedChoice(
     const hits = rows.filter((r) => said.has(r.value.toLowerCase()));
     if (hits.length === 1 && hits[0] && schema.safeParse(hits[0].value).success)
       return { field, value: hits[0].value };
-    if (hits.length || !asksForKind(words, field)) continue;
+    const kind = kindSaid(words, field);
+    if (hits.length || !kind) continue;
+    // "No coupon": none, by the user's word (the person's screen then offers none: review 55c).
+    if (kind === "refused") return { field, value: null };
     const open = rows.filter((r) => r.row.possible !== "no" && schema.safeParse(r.value).success);
     if (open.length === 1 && open[0]) return { field, value: open[0].value };
     if (open.length > 1) return { field, several: open };
@@ -841,13 +844,13 @@ function withoutNoun(words: string, entity: string): string {
 
 const REFUSALS = new Set(["no", "not", "without", "don't", "dont", "never", "skip"]);
 
-/** The words ask for the field's kind (its name's first word: offer_code → offer), not refused. */
-function asksForKind(words: string[], field: string): boolean {
+/** Whether the words ask for the field's kind (its name's first word: offer_code → offer), or refuse it ("no offer"). */
+function kindSaid(words: string[], field: string): "asked" | "refused" | undefined {
   const kind = field.split("_")[0] ?? "";
-  if (kind.length < 4) return false;
+  if (kind.length < 4) return undefined;
   const at = words.findIndex((w) => w === kind || w === `${kind}s`);
-  if (at < 0) return false;
-  return !words.slice(Math.max(0, at - 3), at).some((w) => REFUSALS.has(w));
+  if (at < 0) return undefined;
+  return words.slice(Math.max(0, at - 3), at).some((w) => REFUSALS.has(w)) ? "refused" : "asked";
 }
 
 /**

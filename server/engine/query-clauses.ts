@@ -186,12 +186,13 @@ export function onlyAsksWhat(lowerText: string): boolean {
 }
 
 /**
- * A question word before a verb that asks ("what is", "how long would", "which …"): never a
- * suggestion ("how about you refund me", "what if you move it", "why not cancel it") nor a "when"
- * that sets a time ("when my headphones arrive send them back"): review 55b found each refused.
+ * A question word that asks ("what shipping options are there", "how expensive is it", "which …"):
+ * never a suggestion ("how about you refund me", "what if you move it", "why not cancel it", "why
+ * don't you …") nor a "when" that sets a time ("when my headphones arrive send them back"):
+ * reviews 55b and 55c.
  */
 const WH_QUESTION =
-  /^(?:(?:so|and|but|then)\s+)?(?:which\b|(?:what|where|when|who|how(?:\s+(?:much|many|long|far|soon|often))?)(?:['’]s\b|\s+(?:is|are|was|were|do|does|did|can|could|would|will|should|has|have|had)\b))/;
+  /^(?:(?:so|and|but|then)\s+)?(?!(?:how|what)\s+about\b|what\s+if\b|how\s+come\b|why\s+(?:not|don['’]?t|doesn['’]?t|won['’]?t|can['’]?t|wouldn['’]?t|shouldn['’]?t)\b)(?:what|whats|which|whose|who|where|how|why|when(?=['’]s\b|\s+(?:is|are|was|were|do|does|did|can|could|would|will|should|has|have|had)\b))(?:\b|['’])/;
 
 /** A question asking whether to do something ("should we …?"), never an order to do it. */
 const SEEKS_ADVICE = /^(?:(?:so|and|but|then)\s+)?(?:should|shall|must)\s+(?:i|we)\b/;

@@ -79,6 +79,13 @@ describe("search: which records an action is possible for", () => {
       }),
     );
     expect(returns.match(/## Where /g)?.length).toBe(1);
+    // Words that say the best one's own verb are its alone (review 55c: "close" is resolve_ticket's
+    // word too, and 18 dry runs listed tickets to resolve as if closable).
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const close = text(
+      await sam.callTool({ name: "search", arguments: { query: "Which tickets can I still close?" } }),
+    );
+    expect(close.match(/## Where /g)?.length).toBe(1);
   });
 
   it("checks at most the cap, each check on record as the caller's dry run", async () => {

@@ -16,6 +16,12 @@ describe("clauses that ask and clauses that describe", () => {
       "How much would it cost to ship my cart to my office?",
       "How long do I have to return the backpack?",
       "which coupons apply to my cart?",
+      // Review 55c: a question word before a noun or an adjective asks too.
+      "What shipping options are there for my cart?",
+      "whats the cheapest shipping for my cart",
+      "How expensive is express shipping for my cart?",
+      "Why is express shipping this expensive?",
+      "Whose card would pay for my cart?",
     ])
       expect(onlyAsksWhat(q.toLowerCase()), q).toBe(true);
     for (const q of [

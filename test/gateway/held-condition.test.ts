@@ -76,6 +76,9 @@ describe("conditionIn", () => {
     // A bare "no" there is the message's own word (review 55b: a reply was held on it).
     const reply = "Reply to the customer on tkt_2: Is the parcel lost? No. It is at the depot.";
     expect(conditionIn(reply, ["Is the parcel lost? No. It is at the depot."])).toBeNull();
+    // At the very end it takes the change back, carried or not (review 55c: the note was added).
+    const end = "Add an internal note to tkt_2: customer called back. Actually no.";
+    expect(conditionIn(end, ["customer called back. Actually no."])).not.toBeNull();
   });
 
   it("the text the action took is no condition", () => {

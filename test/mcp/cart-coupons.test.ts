@@ -81,6 +81,12 @@ describe("the coupons a caller could use, in one search", () => {
     );
     expect(withIt).toContain("− coupon SAVE5 $5.00");
     expect(withIt).not.toContain("Coupon not used");
+    // Nor where the user said no coupon (review 55c: "not applied: the user did not ask for it").
+    const declined = text(
+      await alice.callTool({ name: "start_action", arguments: { intent: `${intent}, no coupon please` } }),
+    );
+    expect(declined).not.toContain("Coupon not used");
+    expect(declined).toContain("coupon_code = none (the user said none)");
   });
 
   it("judged on the caller's own cart, never another's", async () => {

@@ -47,7 +47,21 @@ describe("a start takes the kind the words name, and ends when the record refuse
     expect(sc(out)).toMatchObject({ status: "awaiting_approval" });
     expect(text(out)).toContain("kind = shipping_refund");
     // Why this much (set AT: "$7.00" left the person unsure why not the $12.00 paid).
-    expect(text(out)).toContain("Shipping: paid $12.00, of which $7.00 was more than the delivery cost");
+    expect(text(out)).toContain(
+      "Shipping: paid $12.00; $7.00 of it is owed back (more than the delivery cost): that is what comes back",
+    );
+    // Part of it: said as part (review 55c: "only that comes back" beside a $3.00 refund).
+    const part = await alice.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "after_sales",
+        entity_id: "ord_shipdiff",
+        patch: { kind: "shipping_refund", amount: 300, reason: "it came late" },
+      },
+    });
+    expect(text(part)).toContain(
+      "$7.00 of it is owed back (more than the delivery cost); this refunds $3.00 of it",
+    );
   });
 
   it("words naming the cancel-and-refund still take it, and so does shipping said as a reason", async () => {

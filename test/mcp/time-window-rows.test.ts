@@ -182,6 +182,11 @@ describe("time-window words filter a listing by its time column (real MCP client
     );
     expect(page).toContain("## [Orders](shop://orders) (opened here)");
     expect(page).toMatch(/^Created this month \(`created_at` since \d{4}-\d{2}-01 00:00 UTC/m);
+    // Words about one record keep its page (review 55c: "track my order" opened the listing).
+    for (const query of ["track my order", "order status"]) {
+      const one = text(await alice.callTool({ name: "search", arguments: { query } }));
+      expect(one, query).not.toContain("(opened here)");
+    }
   });
 
   it("an '-ed' word that is no event ('speed') stays text, never the window's event", async () => {

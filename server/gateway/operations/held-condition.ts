@@ -68,6 +68,8 @@ const TAKEN_BACK =
  */
 const BARE_NO =
   /(?:^|[.!?;,]\s*|\s[—–-]+\s*)(?:(?:actually|sorry|oh|ok|okay|hmm|well|so|wait)[,.!]?\s+)?(?:no|nope|nah)(?:[,.!]?\s+(?:no|nope|nah))*(?=\s*(?:[.!?]|$))/;
+/** The same sentence as the words' last. */
+const BARE_NO_AT_END = new RegExp(`${BARE_NO.source}(?=[\\s.!?]*$)`);
 
 /**
  * The words (outside any text the action took from them, or quotes) that make a change
@@ -102,7 +104,11 @@ export function conditionIn(intent: string | undefined, taken: readonly string[]
       .trim()
       .slice(0, 80);
   const { masked } = maskQuotes(text);
-  const no = BARE_NO.exec(masked)?.[0];
+  // At the very end it takes the change back even inside the text it carries (review 55c: "Add
+  // an internal note to tkt_2: customer called back. Actually no." added the note); in the middle
+  // of that text it is the text's own word.
+  const last = BARE_NO_AT_END.exec(maskQuotes(whole).masked)?.[0];
+  const no = last ?? BARE_NO.exec(masked)?.[0];
   if (no)
     return no
       .replace(/^[.!?;,\s—–-]+/, "")

@@ -227,7 +227,7 @@ function afterSalesFacts({
     // not the $12.00 paid).
     ...(kind === "shipping_refund"
       ? {
-          shipping_overpaid: `paid ${usd(order.shipping_price)}, of which ${usd(order.shipping_difference)} was more than the delivery cost: only that comes back`,
+          shipping_overpaid: `paid ${usd(order.shipping_price)}; ${usd(order.shipping_difference)} of it is owed back (more than the delivery cost)${amount < order.shipping_difference ? `; this refunds ${usd(amount)} of it` : ": that is what comes back"}`,
         }
       : {}),
     ...(cancels ? { order_after: cancelledWhole(order) } : {}),

@@ -285,7 +285,7 @@ export const checkout = defineCapability<ShopAdapter>({
       requiresConfirmation: true,
     },
   ],
-  summarize: ({ derived }) => {
+  summarize: ({ values, derived }) => {
     const address = derived.address as ShopAddress;
     const method = derived.payment_method as ShopPaymentMethod;
     const shipping = derived.shipping as ShopQuote;
@@ -320,8 +320,10 @@ export const checkout = defineCapability<ShopAdapter>({
         payment_method: { type: method.type, label: method.label },
         // A coupon that applies and was not asked for is said on the person's screen, before they
         // approve (set AT: $338 was approved with SAVE30 unsaid: the agent was to offer it in its
-        // reply, after the approval).
-        ...unusedCoupon(derived.coupon as string | null, derived.coupons as Coupon[] | undefined),
+        // reply, after the approval); not where the user said no coupon (review 55c).
+        ...(values.coupon_code === null
+          ? {}
+          : unusedCoupon(derived.coupon as string | null, derived.coupons as Coupon[] | undefined)),
         // Its items named: "these are its items" sent a played model to read the cart for them.
         ...(derived.cart_line ? { cart: derived.cart_line as string } : {}),
         // The balance as it is now: shown for context, not part of what is approved (a charge

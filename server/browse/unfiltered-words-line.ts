@@ -38,11 +38,13 @@ export function rowsShownOnly(
   const showing = new Set(rowsShowing(leftover, page));
   if (!showing.size) return null;
   const lines = page.split("\n");
-  const headers = new Set(lines.flatMap((line, i) => (/^\|\s*:?-{3}/.test(line) ? [i - 1, i] : [])));
+  const [from, to] = firstTable(lines);
   let row = 0;
+  // Only the listing's own table: the tables below it (a cart's shipping costs, its coupons) are
+  // no rows of it (set AU: "express" matched a shipping row and emptied the cart's items).
   const markdown = lines
-    .filter((line, i) => {
-      if (!line.startsWith("|") || headers.has(i)) return true;
+    .filter((_line, i) => {
+      if (i < from + 2 || i >= to) return true;
       const id = rows[row++]?.id ?? "";
       return showing.has(id);
     })
@@ -83,18 +85,29 @@ export function rowsHoldingEvery(leftover: string, page: string): string[] {
     .map((r) => r.id);
 }
 
-/** A page's table rows (its header and separator lines are none), each by its id and its cells' stems. */
+/**
+ * Where a page's first table stands: [its header line, the line after its last row), or an empty
+ * range. A table's header is the line above its separator (`| --- |`).
+ */
+function firstTable(lines: readonly string[]): [number, number] {
+  const separator = lines.findIndex(
+    (line, i) => i > 0 && /^\|\s*:?-{3}/.test(line) && !!lines[i - 1]?.startsWith("|"),
+  );
+  if (separator < 0) return [0, 0];
+  let end = separator + 1;
+  while (end < lines.length && lines[end]?.startsWith("|")) end++;
+  return [separator - 1, end];
+}
+
+/** The rows of a page's first table (the listing's own), each by its id and its cells' stems. */
 function tableRows(page: string): Array<{ id: string; stems: Set<string> }> {
   const lines = page.split("\n");
-  // A table's header is the line above its separator (`| --- |`): no row.
-  const headers = new Set(lines.flatMap((line, i) => (/^\|\s*:?-{3}/.test(line) ? [i - 1, i] : [])));
-  return lines
-    .filter((line, i) => line.startsWith("|") && !headers.has(i))
-    .map((line) => ({
-      id: (line.split("|")[1] ?? "")
-        .trim()
-        .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
-        .replaceAll("`", ""),
-      stems: new Set(stemmedWords(line).values()),
-    }));
+  const [from, to] = firstTable(lines);
+  return lines.slice(from + 2, to).map((line) => ({
+    id: (line.split("|")[1] ?? "")
+      .trim()
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+      .replaceAll("`", ""),
+    stems: new Set(stemmedWords(line).values()),
+  }));
 }

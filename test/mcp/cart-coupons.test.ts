@@ -89,6 +89,22 @@ describe("the coupons a caller could use, in one search", () => {
     expect(declined).toContain("coupon_code = none (the user said none)");
   });
 
+  it("a word only a table below the cart's items holds cuts no table (set AU)", async () => {
+    // "…with express?" matched a shipping row: "Shown: the 1 of the 6 rows whose cells hold
+    // `express`" emptied the cart's items and its coupons.
+    const alice = await w.connect(w.keys.alice);
+    const page = text(
+      await alice.callTool({
+        name: "search",
+        arguments: { query: "What would shipping my cart to the office cost with express?" },
+      }),
+    );
+    expect(page).toContain("## [Cart](shop://cart) (opened here)");
+    expect(page).not.toContain("rows whose cells hold");
+    expect(page).toContain("| [prod_mug](shop://product/prod_mug) | Signpost Mug |");
+    expect(page).toMatch(/^\| SAVE5 \|/m);
+  });
+
   it("judged on the caller's own cart, never another's", async () => {
     const sam = await w.connect(w.keys.sam);
     const t = text(await sam.callTool({ name: "navigate", arguments: { uri: "shop://coupons" } }));

@@ -823,7 +823,7 @@ function quotedChoice(
       return { field, value: hits[0].value };
     const kind = kindSaid(words, field);
     if (hits.length || !kind) continue;
-    // "No coupon": none, by the user's word (the person's screen then offers none: review 55c).
+    // "No offer": none, by the user's word (the person's screen then offers none: review 55c).
     if (kind === "refused") return { field, value: null };
     const open = rows.filter((r) => r.row.possible !== "no" && schema.safeParse(r.value).success);
     if (open.length === 1 && open[0]) return { field, value: open[0].value };

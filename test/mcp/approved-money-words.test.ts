@@ -12,7 +12,7 @@ const LATE = "I was charged express shipping on my backpack order but it came la
  * host): a reason filled from the user's words says they are their words and nothing that invites
  * asking (with or without a why in them); the approval screen and the result say what
  * money moved, where; the waiting answer names the one call that shows the result, and that call
- * answers with it in its first line (without the random ids: waiting 295 tokens, get_context 136,
+ * answers with it in its first line (without the random ids: waiting 298 tokens, get_context 140,
  * each with why a shipping refund is that much).
  */
 describe("approved money, in words a model and a person read right (MCP over HTTP, real gateway)", () => {
@@ -64,9 +64,9 @@ describe("approved money, in words a model and a person read right (MCP over HTT
     const naming = waiting.split("\n").filter((l) => /get_context/.test(l));
     expect(naming).toHaveLength(1);
     expect(naming[0]).toMatch(/nothing to call now or after \(your next call brings the result/);
-    // 295 since a shipping refund says what was paid and what of it was overpaid (set AT: "$7.00"
+    // 298 since a shipping refund says what was paid and what of it is owed back (set AT: "$7.00"
     // left the person unsure why not the $12.00 paid).
-    expect(encode(waiting.replaceAll(id, "")).length).toBeLessThanOrEqual(295);
+    expect(encode(waiting.replaceAll(id, "")).length).toBeLessThanOrEqual(298);
 
     // Before: the approval screen's heading is the money sentence.
     expect((await screen(id)).rendered.sentence).toBe("Refund $7.00 to Visa •••• 4242");
@@ -78,9 +78,9 @@ describe("approved money, in words a model and a person read right (MCP over HTT
     const read = text(await alice.callTool({ name: "get_context", arguments: { action_id: id } }));
     expect(read.split("\n")[0]).toBe("Refund $7.00 to Visa •••• 4242: done and verified");
     // Counted without the random ids (the action's, 14–16 tokens; the refund's, ~10): before, 93;
-    // then 108 with "(how the order was paid)" beside where the money goes (set M); 136 with what
+    // then 108 with "(how the order was paid)" beside where the money goes (set M); 140 with what
     // shipping was paid and what of it was overpaid (set AT).
-    expect(encode(read.replaceAll(id, "").replace(/re_[0-9a-f]+/g, "")).length).toBeLessThanOrEqual(136);
+    expect(encode(read.replaceAll(id, "").replace(/re_[0-9a-f]+/g, "")).length).toBeLessThanOrEqual(140);
     const verified = text(await alice.callTool({ name: "verify_action", arguments: { action_id: id } }));
     expect(verified.split("\n")[0]).toBe("applied: Refund $7.00 to Visa •••• 4242: done and verified");
   });

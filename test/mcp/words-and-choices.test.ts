@@ -141,7 +141,8 @@ describe("records the user meant, and a shop that behaves like one (MCP over HTT
         arguments: { capability: "checkout", patch: mugs, intent: "buy them, no coupon please" },
       }),
     );
-    expect((refused.from_words as Json | undefined)?.coupon_code).toBeUndefined();
+    // None, said as the user's word (review 55c: the screen then says no coupon went unused).
+    expect((refused.from_words as Json | undefined)?.coupon_code).toBe("none (the user said none)");
   });
 
   it("a ticket named by its age is that one (the oldest open shipping ticket) and a priority change on it runs in one call; words no ticket fits are said so, nothing changes", async () => {

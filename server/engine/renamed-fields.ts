@@ -1,6 +1,6 @@
-import { type ZodType, z } from "zod";
 import type { AnyCapability, Values } from "../connectors/sdk/define-capability";
 import type { ValidationError } from "../connectors/sdk/outcome";
+import { choicesFor } from "./choice-words";
 
 /**
  * A patch's misnamed fields, each under the one field meant (field → the name sent), where every
@@ -26,20 +26,11 @@ export function renamedFields(
     if (!meant || meant === capability.appliesTo.field || meant in patch || meant in renamed) return null;
     if (!sameThing(p.field, meant)) return null;
     const schema = schemas[meant];
-    if (!schema || !fixedValues(schema).includes(patch[p.field])) return null;
+    // A closed choice's own values (an enum's), as the choices of every node are read.
+    if (!schema || !choicesFor(meant, {}, schema).some((c) => c.value === patch[p.field])) return null;
     renamed[meant] = p.field;
   }
   return renamed;
-}
-
-/** The values a closed choice takes (an enum's), none for any other field. */
-function fixedValues(schema: ZodType): unknown[] {
-  try {
-    const json = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as { enum?: unknown[] };
-    return Array.isArray(json.enum) ? json.enum : [];
-  } catch {
-    return [];
-  }
 }
 
 /**

@@ -346,12 +346,13 @@ export const afterSales = defineCapability<ShopAdapter>({
         // after that path's own sentence, never another's (review 55).
         // Read only for a refusal (the quote is one more request to the shop).
         const delivery = () => (order.status === "shipped" ? expectedDelivery(adapter, order) : null);
+        const waits = (p: AfterSalesPath) => !!p.reason && WAITS_FOR_DELIVERY.has(p.reason);
         const withWhen = (p: AfterSalesPath, when: string | null) =>
-          when && p.reason && WAITS_FOR_DELIVERY.has(p.reason)
-            ? `${p.message}; delivery expected ${when}`
-            : p.message;
+          when && waits(p) ? `${p.message}; delivery expected ${when}` : p.message;
         if (!eligible.length && !kind) {
           const when = await delivery();
+          // Said once, after the last path that waits for delivery.
+          const last = paths.map(waits).lastIndexOf(true);
           return {
             options,
             derived,
@@ -359,13 +360,8 @@ export const afterSales = defineCapability<ShopAdapter>({
               {
                 field: "order_id",
                 code: "no_after_sales_available",
-                // Said once, after the last path that waits for delivery.
                 message: `Nothing applies to this order now: ${paths
-                  .map((p, i) =>
-                    paths.slice(i + 1).some((q) => withWhen(q, when) !== q.message)
-                      ? p.message
-                      : withWhen(p, when),
-                  )
+                  .map((p, i) => (i === last ? withWhen(p, when) : p.message))
                   .join("; ")}`,
                 refused: true,
                 alternatives: alternativesFor(order),

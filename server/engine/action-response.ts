@@ -181,9 +181,18 @@ export async function respond(
   // What a missing or wrong structured field looks like: the text block shows it beside the field.
   const asked = [...state.missing, ...state.validation_errors.map((e) => e.field.split(".")[0] ?? e.field)];
   const shapes = asked.length ? fieldShapes(capability, asked) : {};
+  // A missing structure says what goes in it, as its field declares (set AU: `evidence: [string]`
+  // alone left the model to guess that a description of the defect, or a photo, is asked for).
   // A list of ids that each take a whole line says per line what goes (whole-lines-shape.ts).
-  for (const [field, shape] of Object.entries(shapes))
-    if (shape === "[string]") shapes[field] = wholeLinesShape(capability, field, state.options) ?? shape;
+  for (const node of capability.nodes)
+    for (const [field, schema] of Object.entries(node.fields ?? {})) {
+      const shape = shapes[field];
+      if (!shape) continue;
+      const lines = shape === "[string]" ? wholeLinesShape(capability, field, state.options) : undefined;
+      if (lines) shapes[field] = lines;
+      else if (state.missing.includes(field) && schema.description)
+        shapes[field] = `${shape}: ${schema.description}`;
+    }
   // A person's own text the request did not clearly give. Asking costs the user a turn and a
   // guess would put words in their mouth; their request, quoted as they said it, is their words,
   // and what is sent is what the summary (and whoever approves it) shows, byte for byte.

@@ -8,6 +8,13 @@ export const WHAT_TO_DO = new Set(
   "to for into onto as because since so but instead than then until unless".split(" "),
 );
 
+/**
+ * Pronouns that open a clause of their own after the record's name ("… kettle order — it leaks",
+ * "…, they never came"): what it says is what happened, no name of the record (set AU asked
+ * which order for "leak").
+ */
+const SUBJECTS = new Set(["it", "they", "he", "she", "i", "we", "you"]);
+
 /** One word (or declared phrase) of the words that may describe the record. */
 export interface Describing {
   token: string;
@@ -29,7 +36,8 @@ export function statePhrases(rows: ChoiceRow[]): string[][] {
  * name itself is never denied. Without the name, up to what to do. A state's declared phrase
  * (`phrases`: "waiting for payment") is one entry, read whole before its "for" could end the
  * description. After the name, a verb form opens what happened to it (predicate-start.ts): its
- * words to the clause's end are marked, described by but never naming the record.
+ * words to the clause's end are marked, described by but never naming the record; so are those of a
+ * later clause opened by a pronoun.
  */
 export function describingSequence(text: string, noun: string, phrases: string[][] = []): Describing[] {
   const out: Describing[] = [];
@@ -41,7 +49,8 @@ export function describingSequence(text: string, noun: string, phrases: string[]
   for (let i = 0; i < words.length; i++) {
     const word = words[i] as ReadWord;
     const prev = words[i - 1];
-    if (prev && CLAUSE_MARK.test(text.slice(prev.at + prev.raw.length, word.at))) predicate = false;
+    if (prev && CLAUSE_MARK.test(text.slice(prev.at + prev.raw.length, word.at)))
+      predicate = after && SUBJECTS.has(word.raw.toLowerCase().replace(/['’].*$/, ""));
     if (after && !asked.has(i) && opensPredicate(word.raw)) predicate = true;
     const mark = predicate ? { predicate: true as const } : {};
     const phrase = word.negation || asked.has(i) ? undefined : phraseAt(text, words, i, phrases);

@@ -1,10 +1,13 @@
 import type { AnyCapability } from "../connectors/sdk/define-capability";
 import { AGE_WORDS, choicesFor, wordTokens } from "./choice-words";
 import { namePhrase } from "./name-phrase";
+import { valueWordsOf } from "./value-words";
 
 /**
  * Words of a request that say what to do rather than which record: the capability's own (its id,
- * title and synonyms) and those of its other fields (their names, their fixed values), less the
+ * title and synonyms) and those of its other fields (their names, their fixed values and the other
+ * words the connector declares for them: set AU, "pay my unpaid order from my store credit" asked
+ * which order for "store", a word of the balance), less the
  * words in the record's name phrase (`says`: some record says the word). "Every urgent ticket"
  * describes tickets by "urgent", though it is also a priority the change sets and a synonym of
  * changing it (issue 23: the described ticket was named by nothing).
@@ -28,7 +31,10 @@ export function whatToDoWords(
     for (const [f, schema] of Object.entries(node.fields ?? {})) {
       if (f === recordField) continue;
       add(f);
-      for (const r of choicesFor(f, {}, schema)) add(r.value);
+      for (const r of choicesFor(f, {}, schema, valueWordsOf(capability, f))) {
+        add(r.value);
+        for (const name of r.names) add(name);
+      }
     }
   const noun = wordTokens(capability.appliesTo.entity)[0] ?? "";
   for (const t of namePhrase(request, noun, says).tokens) out.delete(t);

@@ -6,6 +6,7 @@ import { fromWordsLine } from "@/server/connectors/sdk/from-words-line";
 import { moneyRenderer } from "@/server/connectors/sdk/money-renderer";
 import { alsoDoneLines, notDoneLines } from "@/server/connectors/sdk/other-asks-lines";
 import { ENDED_STATUSES } from "@/server/connectors/sdk/outcome";
+import { outcomeHeadline } from "@/server/connectors/sdk/outcome-headline";
 import { readApproval } from "@/server/connectors/sdk/read-approval";
 import { saysWord } from "@/server/connectors/sdk/says-word";
 import { shownCandidates } from "@/server/connectors/sdk/shown-candidates";
@@ -248,27 +249,6 @@ function searchResultLines(all: Json[]): string[] {
   return lines;
 }
 
-/**
- * The first word: the typed outcome, except where "applied" (the call did what was asked) would
- * read as "the change happened" while nothing was executed yet — a model relays it to the user.
- */
-function headline(result: OutcomeLike & Json): string {
-  if (
-    result.outcome !== "applied" ||
-    result.effect ||
-    (result.result !== undefined && result.result !== null)
-  )
-    return result.outcome;
-  if (result.status === "awaiting_approval") return "awaiting_approval";
-  if (result.status === "rejected") return "rejected";
-  // An action refused at its start, read again: it is over, whatever the read itself did.
-  if (result.status === "refused") return "refused";
-  // Round 25: "ready: After-sales request cancelled" read as still live.
-  if (result.status === "cancelled") return "cancelled";
-  if (result.requires_confirmation === true) return "ready";
-  return result.outcome;
-}
-
 /** Where a flow really ended: a finished action, or an answer that applied (a read, a search). */
 
 /**
@@ -284,7 +264,7 @@ export function renderOutcomeText(
   const cut = options.listCut ?? LIST_CUT;
   // Money as the capability declared it (integer minor units of one currency), never bare.
   const asMoney = moneyRenderer(result.money_of as { keys?: string[]; currency?: string } | undefined);
-  const head = headline(result);
+  const head = outcomeHeadline(result);
   // A read (get_context, search_capabilities) that answered changed nothing: "applied:" before
   // it read as "something was changed" (issue 23). Its message alone; the outcome stays typed in
   // structuredContent, and any other first word (awaiting_approval, not_found…) is kept.

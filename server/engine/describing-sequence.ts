@@ -15,6 +15,26 @@ export const WHAT_TO_DO = new Set(
  */
 const SUBJECTS = new Set(["it", "they", "he", "she", "i", "we", "you"]);
 
+/**
+ * Words that point at a record rather than tell what happened to it: "it's the lamp one", "it's
+ * Dana's pending one", "I mean my sister's" name it (review: read as what happened, a name no
+ * record says went unasked and a change ran on another record).
+ */
+const POINTING = /^(?:the|this|that|these|those|my|our|your|his|her|their|one|ones|mean|meant)$|['’]s$/;
+
+/** Whether the clause starting at `i` opens with a pronoun and never points at a record. */
+function toldHappened(text: string, words: ReadWord[], i: number): boolean {
+  const first = words[i];
+  if (!first || !SUBJECTS.has(first.raw.toLowerCase().replace(/['’].*$/, ""))) return false;
+  for (let j = i + 1; j < words.length; j++) {
+    const word = words[j] as ReadWord;
+    const prev = words[j - 1] as ReadWord;
+    if (CLAUSE_MARK.test(text.slice(prev.at + prev.raw.length, word.at))) break;
+    if (POINTING.test(word.raw.toLowerCase())) return false;
+  }
+  return true;
+}
+
 /** One word (or declared phrase) of the words that may describe the record. */
 export interface Describing {
   token: string;
@@ -37,7 +57,7 @@ export function statePhrases(rows: ChoiceRow[]): string[][] {
  * (`phrases`: "waiting for payment") is one entry, read whole before its "for" could end the
  * description. After the name, a verb form opens what happened to it (predicate-start.ts): its
  * words to the clause's end are marked, described by but never naming the record; so are those of a
- * later clause opened by a pronoun.
+ * later clause opened by a pronoun that tells what happened ("— it leaks").
  */
 export function describingSequence(text: string, noun: string, phrases: string[][] = []): Describing[] {
   const out: Describing[] = [];
@@ -50,7 +70,7 @@ export function describingSequence(text: string, noun: string, phrases: string[]
     const word = words[i] as ReadWord;
     const prev = words[i - 1];
     if (prev && CLAUSE_MARK.test(text.slice(prev.at + prev.raw.length, word.at)))
-      predicate = after && SUBJECTS.has(word.raw.toLowerCase().replace(/['’].*$/, ""));
+      predicate = after && toldHappened(text, words, i);
     if (after && !asked.has(i) && opensPredicate(word.raw)) predicate = true;
     const mark = predicate ? { predicate: true as const } : {};
     const phrase = word.negation || asked.has(i) ? undefined : phraseAt(text, words, i, phrases);

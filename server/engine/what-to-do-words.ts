@@ -7,7 +7,7 @@ import { valueWordsOf } from "./value-words";
  * Words of a request that say what to do rather than which record: the capability's own (its id,
  * title and synonyms) and those of its other fields (their names, their fixed values and the other
  * words the connector declares for them: set AU, "pay my unpaid order from my store credit" asked
- * which order for "store", a word of the balance), less the
+ * which order for "store", a word of the balance; only where no record says them), less the
  * words in the record's name phrase (`says`: some record says the word). "Every urgent ticket"
  * describes tickets by "urgent", though it is also a priority the change sets and a synonym of
  * changing it (issue 23: the described ticket was named by nothing).
@@ -33,7 +33,10 @@ export function whatToDoWords(
       add(f);
       for (const r of choicesFor(f, {}, schema, valueWordsOf(capability, f))) {
         add(r.value);
-        for (const name of r.names) add(name);
+        // A declared word a record says still tells records apart (review: "the headphones
+        // ticket, the one that's paused" named the paused one, not the other headphones one).
+        for (const name of r.names)
+          for (const t of wordTokens(name.replace(/[_-]/g, " "))) if (!says(t)) out.add(t);
       }
     }
   const noun = wordTokens(capability.appliesTo.entity)[0] ?? "";

@@ -1018,6 +1018,7 @@ describeEachProvider("helpdesk write capabilities, table-driven (%s, real legacy
         "change_ticket_priority",
         "set_ticket_status",
         "move_ticket_to_team",
+        "unassign_ticket",
       ]) {
         // Every ticket id the answer names, offered or not: a lone ticket that cannot take the
         // change is judged by its own checks (none-can-take.ts), not listed as a candidate.

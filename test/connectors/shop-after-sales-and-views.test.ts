@@ -286,8 +286,11 @@ describeEachProvider(
         await w.db.approval.findFirstOrThrow({
           where: { actionId: v.action_id as string, status: "approved" },
         })
-      ).summary as { amount: number };
+      ).summary as { amount: number; evidence: unknown };
       expect((v.verification as { amount: number }).amount).toBe(approved.amount);
+      // The evidence itself is what the person approved (set AV: "Photos or files: 1" hid that
+      // it was the user's written note), as the shop received it.
+      expect(approved.evidence).toEqual(["photo: dented lid"]);
     });
 
     it("a damage claim needs at least one photo or file: an empty list is refused naming the field, and 'chipped' is a damage claim", async () => {

@@ -38,6 +38,50 @@ describe("words of another field or of what happened name no record (MCP over HT
     expect(t).toMatch(/evidence: \[string\]: Photo URLs or descriptions/);
   });
 
+  const samStart = async (intent: string) =>
+    (await w.connect(w.keys.sam)).callTool({ name: "start_action", arguments: { intent } });
+  const legacy = (path: string, init: RequestInit = {}) =>
+    fetch(`${w.legacy.url}/v1/${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}`, "content-type": "application/json" },
+    }).then((r) => r.json() as Promise<Record<string, unknown>>);
+
+  // Review of the first version: a pronoun clause that points at the record names it; its word no
+  // record says is asked about, never dropped while a change nobody approves runs on another.
+  it.each([
+    [
+      "sam",
+      "Make the ticket, it's Dana's pending billing one, urgent",
+      "tickets/tkt_3",
+      "priority",
+      "normal",
+    ],
+    ["sam", "Close the ticket, it's Dana's resolved shipping one", "tickets/tkt_6", "status", "resolved"],
+    [
+      "alice",
+      "Change the delivery address on my order — it's my sister's pending one — to home",
+      "orders/ord_pending",
+      "address",
+      undefined,
+    ],
+  ])("%s: %s asks, changes nothing", async (who, intent, path, field, before) => {
+    const prior = (await legacy(path))[field];
+    if (before) expect(prior).toBe(before);
+    const out = who === "sam" ? await samStart(intent) : await start(intent);
+    expect(sc(out).status).not.toBe("completed");
+    expect((await legacy(path))[field]).toEqual(prior);
+  });
+
+  it("a declared value word a ticket says still tells tickets apart", async () => {
+    await legacy("tickets/tkt_6", {
+      method: "PATCH",
+      body: JSON.stringify({ subject: "Paused headphones" }),
+    });
+    const out = await samStart("Set the headphones ticket, the one that's paused, to pending");
+    expect(sc(out).status).not.toBe("completed");
+    expect((await legacy("tickets/tkt_2")).status).toBe("open");
+  });
+
   it("a word no order says, in the clause that names it, is still asked about", async () => {
     const out = await start("Return the teapot from my delivered order.");
     expect(text(out)).toMatch(/"teapot" fits no order/);

@@ -66,6 +66,7 @@ const capabilities: Array<{
   },
   { capability: "set_ticket_status", role: "support", entity_id: "tkt_1", patch: { status: "pending" } },
   { capability: "move_ticket_to_team", role: "support", entity_id: "tkt_1", patch: { team_id: "shipping" } },
+  { capability: "unassign_ticket", role: "support", entity_id: "tkt_2" },
   // A write of Acme's imported legacy API (granted to support there); Globex has no such system.
   {
     capability: "api_request",

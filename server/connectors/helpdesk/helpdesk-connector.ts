@@ -11,6 +11,7 @@ import { moveTicketToTeam } from "./capabilities/move-ticket-to-team";
 import { reopenTicket } from "./capabilities/reopen-ticket";
 import { resolveTicket } from "./capabilities/resolve-ticket";
 import { setTicketStatus } from "./capabilities/set-ticket-status";
+import { unassignTicket } from "./capabilities/unassign-ticket";
 import { createHelpdeskAdapter, type HelpdeskAdapter } from "./helpdesk-adapter";
 import { listTickets } from "./helpdesk-records";
 import { HELPDESK_ROUTES } from "./helpdesk-routes";
@@ -79,6 +80,7 @@ export const helpdeskConnector = defineConnector<HelpdeskAdapter>({
     commentTicket,
     setTicketStatus,
     moveTicketToTeam,
+    unassignTicket,
   ],
   entities: [
     {
@@ -118,6 +120,7 @@ export const helpdeskConnector = defineConnector<HelpdeskAdapter>({
     comment_ticket: "helpdesk://ticket/{id}/comment",
     set_ticket_status: "helpdesk://ticket/{id}/status",
     move_ticket_to_team: "helpdesk://ticket/{id}/team",
+    unassign_ticket: "helpdesk://ticket/{id}/unassign",
   },
   searchRecords: searchHelpdesk,
   searchedListings: searchedTickets,

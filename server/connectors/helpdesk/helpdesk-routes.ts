@@ -232,6 +232,13 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
         "Form: move a ticket to another team's queue (an admin approves).",
         ["team", "move", "transfer"],
       ],
+      [
+        "unassign",
+        "unassign_ticket",
+        "Unassign ticket",
+        "Form: take a ticket off its assignee, back to its team's queue.",
+        ["unassign", "nobody", "queue"],
+      ],
     ] as Array<[string, string, string, string, string[]]>
   ).map(([path, capability, title, description, keywords]) =>
     capabilityFormRoute(

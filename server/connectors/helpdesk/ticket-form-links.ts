@@ -10,6 +10,7 @@ const TICKET_FORMS: ReadonlyArray<readonly [capability: string, label: string, p
   ["comment_ticket", "Add a comment", "comment"],
   ["set_ticket_status", "Set status", "status"],
   ["move_ticket_to_team", "Move to a team", "team"],
+  ["unassign_ticket", "Unassign", "unassign"],
 ];
 
 /**

@@ -6,6 +6,7 @@ import { escapeText, type FormField, fieldList, link } from "./markdown";
 import { notRunYet, type SubmittedWords, waitsForConfirm } from "./not-run-yet";
 import { alsoAskedLines, alsoDoneLines, notDoneLines } from "./other-asks-lines";
 import { ENDED_STATUSES } from "./outcome";
+import { outcomeHeadline } from "./outcome-headline";
 import { readApproval } from "./read-approval";
 import {
   fieldsFromOutcome,
@@ -52,7 +53,7 @@ export function actionPage(
           ["Version", outcome.version],
         ]),
   );
-  parts.push(`**${outcome.outcome}:** ${escapeText(outcome.message)}`);
+  parts.push(`**${outcomeHeadline(outcome)}:** ${escapeText(outcome.message)}`);
   const problems = Array.isArray(outcome.validation_errors) && outcome.validation_errors.length > 0;
   if (problems) parts.push(problemsList(outcome));
   // The submit that left it with a person: what to tell them (the sentence, the amounts), not the

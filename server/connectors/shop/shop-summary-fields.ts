@@ -58,7 +58,9 @@ export const SHOP_SUMMARY_FIELDS: Record<string, ShownField> = {
   kind: { label: "What", as: "choice" },
   order_id: { label: "Order" },
   new_order: { label: "New order" },
-  evidence: { label: "Photos or files", as: "quantity" },
+  // Each one as sent: the person approves what goes to the shop, not a count of it (set AV: "Photos
+  // or files: 1" for the user's written description of the chip).
+  evidence: { label: "Evidence (photos or notes)" },
   item: { label: "Item" },
   replacement: { label: "Replacement" },
   replacement_product_id: { label: "Replacement id" },

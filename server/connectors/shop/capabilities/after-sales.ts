@@ -171,7 +171,7 @@ function afterSalesFacts({
     order_id: order.id,
     kind: { value: kind, label: KIND_LABELS[kind] },
     reason: values.reason,
-    evidence: ((values.evidence as string[] | undefined) ?? []).length,
+    evidence: (values.evidence as string[] | undefined)?.length ? values.evidence : null,
     currency: "USD",
   };
   if (kind === "exchange") {

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+
+/**
+ * Set AV (played): "Unassign the where are my headphones ticket and move it to billing" found no
+ * capability on either host; the model tried assign_ticket with a null assignee, cancelled it
+ * and searched (4–5 calls, the wrapper's PATCH one). unassign_ticket takes a ticket off its
+ * assignee at once (no approval, as assigning within the team); the move stays the admin's.
+ * Seed: tkt_2 (open, Sid), tkt_9 (open, nobody), tkt_6 (resolved, Sid).
+ */
+describe("unassign a ticket (MCP over HTTP, real gateway and legacy helpdesk)", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+  beforeEach(async () => w.legacy.reset());
+
+  const start = async (intent: string) =>
+    (await w.connect(w.keys.sam)).callTool({ name: "start_action", arguments: { intent } });
+  const ticket = async (id: string) =>
+    (await (
+      await fetch(`${w.legacy.url}/v1/tickets/${id}`, {
+        headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
+      })
+    ).json()) as Record<string, unknown>;
+
+  it("the words unassign the one ticket they name, at once, verified and audited", async () => {
+    const out = await start("Unassign the where are my headphones ticket.");
+    expect(sc(out)).toMatchObject({ capability: "unassign_ticket", status: "completed" });
+    expect(text(out)).toMatch(/verified at the system of record/);
+    expect((await ticket("tkt_2")).assignee_id).toBeNull();
+    const audit = await w.db.auditEvent.findMany({ where: { actionId: String(sc(out).action_id) } });
+    expect(audit.map((a) => a.operation)).toEqual(
+      expect.arrayContaining(["action.started", "action.confirmed"]),
+    );
+    expect(await w.db.effect.count({ where: { kind: "helpdesk.unassignment" } })).toBe(1);
+  });
+
+  it("a ticket nobody holds is already so: nothing runs", async () => {
+    const out = await start("Unassign the wrong size tee ticket.");
+    expect(sc(out).status).not.toBe("completed");
+    expect(text(out)).toMatch(/Nobody is assigned/);
+  });
+
+  it("a resolved ticket is refused, its assignee kept", async () => {
+    const out = await start("Unassign the parcel damaged ticket.");
+    expect(sc(out).status).not.toBe("completed");
+    expect((await ticket("tkt_6")).assignee_id).toBe("tm_sid");
+  });
+
+  it("unassign and move: the unassign runs, the move is offered as the next call", async () => {
+    const out = await start("Unassign the where are my headphones ticket and move it to billing.");
+    expect(sc(out)).toMatchObject({ capability: "unassign_ticket", status: "completed" });
+    expect(text(out)).toMatch(/also asked: "move it to billing" → start_action .*move_ticket_to_team.*tkt_2/);
+    expect((await ticket("tkt_2")).team_id).toBe("shipping");
+  });
+});

@@ -50,7 +50,7 @@ export function rowsShownOnly(
     })
     .join("\n");
   return {
-    line: `Shown: the ${showing.size} of the ${rows.length} rows whose cells hold ${code(heldWords(leftover, rows))} (the listing has no filter for it; every row: ${code(all)}).`,
+    line: `Shown: the ${showing.size} of the ${rows.length} rows whose cells hold ${code(heldWords(leftover, rows, showing.size))} (the listing has no filter for it; every row: ${code(all)}).`,
     markdown,
   };
 }
@@ -59,8 +59,13 @@ export function rowsShownOnly(
  * The words of `leftover` some row holds, as spelt: the ones the rows shown were picked by (set AR:
  * "rows whose cells hold `spent kettle altogether`" named two words no cell holds).
  */
-function heldWords(leftover: string, rows: ReadonlyArray<{ stems: Set<string> }>): string {
+function heldWords(leftover: string, rows: ReadonlyArray<{ stems: Set<string> }>, shown: number): string {
   const held = [...stemmedWords(leftover)].filter(([, s]) => rows.some((r) => r.stems.has(s)));
+  // One word that alone picks the same rows is the one said (set AV: "rows whose cells hold
+  // `headphones carrier`" left the model unsure whether a headphones order with no carrier yet
+  // was hidden, and it read every order to be sure).
+  const alone = held.find(([, s]) => rows.filter((r) => r.stems.has(s)).length === shown);
+  if (alone && held.length > 1) return alone[0];
   return held.map(([w]) => w).join(" ") || leftover;
 }
 

@@ -90,6 +90,13 @@ describe("search: words that fit one record open its page", () => {
       }),
     );
     expect(spent).toContain("rows whose cells hold `kettle` (");
+    // A word that alone picks the same rows is the one named (set AV: "`headphones carrier`" left
+    // the model unsure whether an order with no carrier yet was hidden).
+    const carrier = text(
+      await alice.callTool({ name: "search", arguments: { query: "headphones order shipment carrier" } }),
+    );
+    expect(carrier).toContain("Shown: the 1 of the 8 rows whose cells hold `headphones` (");
+    expect(rowIds(carrier)).toEqual(["ord_transit"]);
     expect(rowIds(spent)).toEqual(["ord_pending", "ord_delivered"]);
     const sam = await w.connect(w.keys.sam);
     // A product and a ticket both hold the word.

@@ -31,11 +31,10 @@ export async function ticketView(adapter: HelpdeskAdapter, ticketId: string) {
           },
     set_ticket_status: open ? { eligible: true } : { eligible: false, reason: "ticket_not_open" },
     move_ticket_to_team: open ? { eligible: true } : { eligible: false, reason: "ticket_not_open" },
-    unassign_ticket: !open
-      ? { eligible: false, reason: "ticket_not_open" }
-      : ticket.assignee_id
-        ? { eligible: true }
-        : { eligible: false, reason: "already_unassigned" },
+    // A ticket nobody holds has nothing to unassign: its empty assignee says so already.
+    ...(ticket.assignee_id
+      ? { unassign_ticket: open ? { eligible: true } : { eligible: false, reason: "ticket_not_open" } }
+      : {}),
     // Any ticket takes a comment (a closed one too: the customer may still be told something).
     comment_ticket: { eligible: true },
   };

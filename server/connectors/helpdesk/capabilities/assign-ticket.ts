@@ -54,6 +54,7 @@ export const assignTicket = defineCapability<HelpdeskAdapter, TicketDerived & { 
       "reassign",
       "hand over",
       "give to",
+      "put on",
       "owner",
       "route ticket",
       "transfer ticket",

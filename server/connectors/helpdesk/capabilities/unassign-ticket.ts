@@ -23,19 +23,11 @@ export const unassignTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
   description:
     "Takes one open or pending ticket off its assignee, back to its team's queue. Does not change status, priority or team.",
   trigger: {
-    use: "A support operator wants nobody on a ticket: unassign it, take someone off it, put it back in the queue.",
+    use: "A support operator wants nobody on a ticket (unassign it, remove its assignee), so it waits in its team's queue.",
     avoid:
       "Not for giving the ticket to another teammate (assign_ticket) or to another team (move_ticket_to_team).",
   },
-  synonyms: [
-    "unassign",
-    "remove assignee",
-    "take off",
-    "back to the queue",
-    "nobody",
-    "取消分配",
-    "退回队列",
-  ],
+  synonyms: ["unassign", "remove assignee", "nobody assigned", "取消分配", "退回队列"],
   appliesTo: { entity: "Ticket", field: "ticket_id" },
   prerequisites: ["an open or pending ticket someone is assigned to"],
   sideEffects: ["clears the ticket's assignee"],

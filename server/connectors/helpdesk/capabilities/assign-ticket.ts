@@ -54,7 +54,6 @@ export const assignTicket = defineCapability<HelpdeskAdapter, TicketDerived & { 
       "reassign",
       "hand over",
       "give to",
-      "put on",
       "owner",
       "route ticket",
       "transfer ticket",

@@ -21,16 +21,16 @@ export const unassignTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
   connector: "helpdesk",
   title: "Unassign ticket",
   description:
-    "Takes one open or pending ticket off its assignee, back to its team's queue. Does not change status, priority or team.",
+    "Unassigns one ticket still being worked on, so it waits in its team's queue. Does not change status, priority or team.",
   trigger: {
-    use: "A support operator wants nobody on a ticket (unassign it, remove its assignee), so it waits in its team's queue.",
+    use: "A support operator wants nobody holding a ticket (unassign it), so it waits in its team's queue.",
     avoid:
       "Not for giving the ticket to another teammate (assign_ticket) or to another team (move_ticket_to_team).",
   },
-  synonyms: ["unassign", "remove assignee", "nobody assigned", "取消分配", "退回队列"],
+  synonyms: ["unassign", "unassigned", "nobody holding", "取消分配", "退回队列"],
   appliesTo: { entity: "Ticket", field: "ticket_id" },
-  prerequisites: ["an open or pending ticket someone is assigned to"],
-  sideEffects: ["clears the ticket's assignee"],
+  prerequisites: ["a ticket not yet resolved, held by a teammate"],
+  sideEffects: ["nobody holds the ticket afterwards"],
   policy: { effect: "write", permission: "helpdesk.ticket.assign", approval: "never", ...HELPDESK_POLICY },
   nodes: [
     ticketNode(

@@ -26,7 +26,7 @@ describe("unassign a ticket (MCP over HTTP, real gateway and legacy helpdesk)", 
     ).json()) as Record<string, unknown>;
 
   it("the words unassign the one ticket they name, at once, verified and audited", async () => {
-    const out = await start("Unassign the where are my headphones ticket.");
+    const out = await start("Unassign Sid from the where are my headphones ticket.");
     expect(sc(out)).toMatchObject({ capability: "unassign_ticket", status: "completed" });
     expect(text(out)).toMatch(/verified at the system of record/);
     expect((await ticket("tkt_2")).assignee_id).toBeNull();
@@ -35,6 +35,23 @@ describe("unassign a ticket (MCP over HTTP, real gateway and legacy helpdesk)", 
       expect.arrayContaining(["action.started", "action.confirmed"]),
     );
     expect(await w.db.effect.count({ where: { kind: "helpdesk.unassignment" } })).toBe(1);
+  });
+
+  // Review 56: the words named another teammate than the holder, or nobody, or only said
+  // something about the ticket: the holder was taken off at once.
+  it("a teammate named who does not hold it is refused; nobody named is asked; a remark runs nothing", async () => {
+    const bella = await start("Unassign Bella from the headphones ticket");
+    expect(sc(bella)).toMatchObject({ outcome: "rejected", reason: "not_holder" });
+    expect(text(bella)).toMatch(/Bella Billing does not hold this ticket; Sid Shipping does/);
+    const unnamed = await start("Unassign the headphones ticket");
+    expect(sc(unnamed)).toMatchObject({ status: "open", missing: ["assignee_id"] });
+    expect(text(unnamed)).toMatch(/`tm_sid` Sid Shipping/);
+    for (const remark of [
+      "Nobody touched the headphones ticket",
+      "Nobody is working on the headphones ticket",
+    ])
+      expect(sc(await start(remark)).status).not.toBe("completed");
+    expect((await ticket("tkt_2")).assignee_id).toBe("tm_sid");
   });
 
   it("a ticket nobody holds is already so: nothing runs", async () => {
@@ -49,9 +66,13 @@ describe("unassign a ticket (MCP over HTTP, real gateway and legacy helpdesk)", 
     expect((await ticket("tkt_6")).assignee_id).toBe("tm_sid");
   });
 
-  it("unassign and move: the unassign runs, the move is offered as the next call", async () => {
-    const out = await start("Unassign the where are my headphones ticket and move it to billing.");
-    expect(sc(out)).toMatchObject({ capability: "unassign_ticket", status: "completed" });
+  it("unassign and move: the unassign asks who (two asks), the move is offered as the next call", async () => {
+    const out = await start("Unassign Sid from the where are my headphones ticket and move it to billing.");
+    expect(sc(out)).toMatchObject({
+      capability: "unassign_ticket",
+      status: "open",
+      missing: ["assignee_id"],
+    });
     expect(text(out)).toMatch(/also asked: "move it to billing" → start_action .*move_ticket_to_team.*tkt_2/);
     expect((await ticket("tkt_2")).team_id).toBe("shipping");
   });

@@ -2,6 +2,7 @@ import type { BackendOutcome, BrowseBackend, Row } from "../sdk/browse-backend";
 import { capabilityFormRoute } from "../sdk/capability-form-route";
 import type { FilterSpec, RouteDefinition } from "../sdk/define-route";
 import { withFormFields } from "../sdk/form-links";
+import { statusLifecycle } from "../sdk/record-events";
 import {
   askedColumnNames,
   labelledValue,
@@ -77,6 +78,13 @@ const TICKET_STATUS_WORDS = {
 };
 
 /**
+ * What a ticket went through: a closed ticket was resolved first (close_ticket takes only a
+ * resolved one), so "not resolved yet" leaves the closed ones out too (set AW kept a closed
+ * ticket among Alice's unresolved ones). Pending is set aside from open, never past resolved.
+ */
+const TICKET_LIFECYCLE = statusLifecycle("status", ["open", "resolved", "closed"], { pending: "open" });
+
+/**
  * Each `?sort=` of the listing: the legacy API's order and the line that states it. The default
  * line names the others: round 3's model read "most recently updated first" for "the oldest
  * ticket" and spent calls re-reading every ticket.
@@ -107,6 +115,7 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
     example: "helpdesk://tickets?mine=1",
     filters: TICKET_FILTERS,
     valueWords: TICKET_STATUS_WORDS,
+    lifecycle: TICKET_LIFECYCLE,
     textSearches: "subjects and descriptions of tickets",
     async render(match, backend) {
       const invalid = invalidFilterPage("Tickets", match.uri, TICKET_FILTERS);
@@ -237,7 +246,7 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
         "unassign_ticket",
         "Unassign ticket",
         "Form: take a ticket off its assignee, back to its team's queue.",
-        ["unassign", "nobody", "queue"],
+        ["unassign", "queue"],
       ],
     ] as Array<[string, string, string, string, string[]]>
   ).map(([path, capability, title, description, keywords]) =>

@@ -134,11 +134,8 @@ const ORDER_VALUE_WORDS = {
   payment_method: { balance: withPaid(PAYMENT_WORDS.balance), card: withPaid(PAYMENT_WORDS.card) },
   // "unpaid" filters the listing (set AE: searched as text); a change's words keep it out of the
   // ORDER node's words, where "I never said it was unpaid" would pick the other order and run.
-  // "pending" too (set AV: "pending orders" listed all eight).
-  status: {
-    ...ORDER_STATUS_WORDS,
-    pending_payment: [...ORDER_STATUS_WORDS.pending_payment, "unpaid", "pending"],
-  },
+  // Not "pending" alone (review 56: "orders pending shipment" hid the paid order waiting to ship).
+  status: { ...ORDER_STATUS_WORDS, pending_payment: [...ORDER_STATUS_WORDS.pending_payment, "unpaid"] },
 };
 
 /** The names first (a filter is said back in the first of its fewest words), then "paid with …", "pay with …". */

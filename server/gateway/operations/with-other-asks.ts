@@ -61,7 +61,11 @@ export async function withOtherAsksOf(
   carried: readonly string[] = [],
   reading: AskReading = {},
 ): Promise<Outcome> {
-  if (!intent || typeof out.action_id !== "string" || typeof out.capability !== "string") return out;
+  // A preview saves nothing, yet the words' other asks are said beside it, never run (set AW: a
+  // dry run of "put it on hold and make it high priority" showed the status change alone).
+  const previewed = out.outcome === "preview";
+  if (!intent || (typeof out.action_id !== "string" && !previewed) || typeof out.capability !== "string")
+    return out;
   const started: StartedAsk = {
     capability: out.capability,
     entity: out.entity as { type: string; id: string } | undefined,

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { withShown } from "../../sdk/decision-summary";
 import { defineCapability } from "../../sdk/define-capability";
 import type { HelpdeskAdapter } from "../helpdesk-adapter";
@@ -23,20 +24,20 @@ export const unassignTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
   description:
     "Unassigns one ticket still being worked on, so it waits in its team's queue. Does not change status, priority or team.",
   trigger: {
-    use: "A support operator wants nobody holding a ticket (unassign it), so it waits in its team's queue.",
+    use: "A support operator wants a ticket unassigned (its teammate taken off it), so it waits in its team's queue.",
     avoid:
       "Not for giving the ticket to another teammate (assign_ticket) or to another team (move_ticket_to_team).",
   },
-  synonyms: ["unassign", "unassigned", "nobody holding", "取消分配", "退回队列"],
+  synonyms: ["unassign", "unassigned", "取消分配", "退回队列"],
   appliesTo: { entity: "Ticket", field: "ticket_id" },
   prerequisites: ["a ticket not yet resolved, held by a teammate"],
-  sideEffects: ["nobody holds the ticket afterwards"],
+  sideEffects: ["the ticket has no assignee afterwards"],
   policy: { effect: "write", permission: "helpdesk.ticket.assign", approval: "never", ...HELPDESK_POLICY },
   nodes: [
     ticketNode(
       "The ticket; only open or pending tickets someone holds",
       (t) => {
-        const closed = openTicketOnly("nobody works on it")(t);
+        const closed = openTicketOnly("it is no longer worked on")(t);
         if (closed.length || t.assignee_id) return closed;
         return [
           {
@@ -51,6 +52,47 @@ export const unassignTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
       { rank: { says: "assigned first", of: (t) => (t.assignee_id ? 0 : 1) } },
       (t) => (t.assignee_id ? null : "already unassigned"),
     ),
+    {
+      id: "HOLDER",
+      description: "Who is taken off it, where the words name someone: only the teammate holding it",
+      fields: {
+        assignee_id: z
+          .string()
+          .trim()
+          .min(1)
+          .max(64)
+          .describe("The teammate taken off it, e.g. tm_sid: the one holding the ticket"),
+      },
+      // Whom the words may name: every teammate, so a name that is not the holder's is refused,
+      // never dropped (review 56: "unassign Bella from the headphones ticket" took Sid off it).
+      async lookup({ adapter }) {
+        const all = await adapter.teammates();
+        return { teammates: all.map((m) => ({ id: m.id, name: m.name, team: m.team_id })) };
+      },
+      async resolve({ adapter, values, derived }) {
+        const ticket = derived.ticket;
+        if (!ticket) return {};
+        const all = await adapter.teammates();
+        // The one who can be taken off: the holder (the words naming another are refused below).
+        const options = {
+          teammates: all.filter((m) => m.id === ticket.assignee_id).map((m) => ({ id: m.id, name: m.name })),
+        };
+        const named = values.assignee_id as string | undefined;
+        if (!named || named === ticket.assignee_id) return { options };
+        const name = (id: string | null) => all.find((m) => m.id === id)?.name ?? id ?? "nobody";
+        return {
+          options,
+          errors: [
+            {
+              field: "assignee_id",
+              code: "not_holder",
+              message: `${name(named)} does not hold this ticket; ${name(ticket.assignee_id)} does: ask the user`,
+              choice_closed: true,
+            },
+          ],
+        };
+      },
+    },
     { id: "CONFIRM_UNASSIGN", description: "Unassign the ticket", requiresConfirmation: true },
   ],
   summarize: ({ derived }) => {

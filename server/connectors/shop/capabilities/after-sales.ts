@@ -171,7 +171,6 @@ function afterSalesFacts({
     order_id: order.id,
     kind: { value: kind, label: KIND_LABELS[kind] },
     reason: values.reason,
-    evidence: (values.evidence as string[] | undefined)?.length ? values.evidence : null,
     currency: "USD",
   };
   if (kind === "exchange") {
@@ -198,8 +197,11 @@ function afterSalesFacts({
       (s, i) => s + (i.unit_price ?? 0) * i.quantity,
       0,
     );
+    const evidence = values.evidence as string[] | undefined;
     return {
       ...base,
+      // Each one as the shop receives it, only where it is sent (a return).
+      ...(evidence?.length ? { evidence } : {}),
       // The button says what goes back, not only how much: "Refund Mug ×1 $18.00 to …".
       decision: { verb: "Refund", object: what.slice(0, 200), amount, currency: "USD", to: refundTo },
       amount_label: "Refund amount",
@@ -408,7 +410,7 @@ export const afterSales = defineCapability<ShopAdapter>({
           item_ids: ["return_refund"],
           item_id: ["exchange"],
           replacement_product_id: ["exchange"],
-          evidence: ["return_refund", "exchange"],
+          evidence: ["return_refund"],
           amount: ["refund_only", "shipping_refund"],
         },
       },
@@ -538,8 +540,9 @@ export const afterSales = defineCapability<ShopAdapter>({
           (openItems(order).length === 1 ? exchangeable[0]?.id : undefined);
         const item = order.items.find((i) => i.id === itemId);
         const was = item ? settled.get(item.id) : undefined;
+        // No evidence: the shop's exchange takes none, and the person approves only what is sent
+        // (review 56: evidence shown on the screen went nowhere).
         required.push("item_id", "replacement_product_id");
-        evidenceFor(reason, values.evidence, required, errors);
         const still = `still exchangeable: ${exchangeable.map((i) => `${i.id} (${i.name})`).join(", ") || "none"}`;
         if (itemId && !item)
           errors.push({

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { withShown } from "../../sdk/decision-summary";
 import { defineCapability } from "../../sdk/define-capability";
+import { everyTeammate } from "../every-teammate";
 import type { HelpdeskAdapter, HelpdeskTeammate } from "../helpdesk-adapter";
 import { helpdeskSummary } from "../helpdesk-summary-fields";
 import { patchTicket, verifyTicket } from "../patch-ticket";
@@ -102,13 +103,7 @@ export const assignTicket = defineCapability<HelpdeskAdapter, TicketDerived & { 
             .max(64)
             .describe("Teammate id from options.teammates, e.g. tm_sid"),
         },
-        // Whom the words may name beyond those offered: the current assignee and inactive
-        // teammates, whose own checks below then say why not (set W: "give it to Bella", who had
-        // it, was read as naming nobody, and the model asked who).
-        async lookup({ adapter }) {
-          const all = await adapter.teammates();
-          return { teammates: all.map((m) => ({ id: m.id, name: m.name, team: m.team_id })) };
-        },
+        lookup: everyTeammate,
         async resolve({ adapter, actor, values, derived }) {
           const ticket = derived.ticket;
           if (!ticket) return {}; // TICKET stops the action until it has one

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { withShown } from "../../sdk/decision-summary";
 import { defineCapability } from "../../sdk/define-capability";
+import { everyTeammate } from "../every-teammate";
 import type { HelpdeskAdapter } from "../helpdesk-adapter";
 import { helpdeskSummary } from "../helpdesk-summary-fields";
 import { patchTicket, verifyTicket } from "../patch-ticket";
@@ -54,7 +55,7 @@ export const unassignTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
     ),
     {
       id: "HOLDER",
-      description: "Who is taken off it, where the words name someone: only the teammate holding it",
+      description: "Who is taken off it: only the teammate holding it",
       fields: {
         assignee_id: z
           .string()
@@ -63,12 +64,7 @@ export const unassignTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
           .max(64)
           .describe("The teammate taken off it, e.g. tm_sid: the one holding the ticket"),
       },
-      // Whom the words may name: every teammate, so a name that is not the holder's is refused,
-      // never dropped (review 56: "unassign Bella from the headphones ticket" took Sid off it).
-      async lookup({ adapter }) {
-        const all = await adapter.teammates();
-        return { teammates: all.map((m) => ({ id: m.id, name: m.name, team: m.team_id })) };
-      },
+      lookup: everyTeammate,
       async resolve({ adapter, values, derived }) {
         const ticket = derived.ticket;
         if (!ticket) return {};

@@ -127,8 +127,14 @@ export function opensOrder(clause: string): boolean {
         .replace(/[’]/g, "'")
         .replace(/[,;:.!?]+$/, ""),
     );
-  return !NOT_A_VERB.test(verb) && !/ed$/.test(verb) && OBJECT.test(object);
+  return !NOT_A_VERB.test(verb) && !CONTRACTED_SUBJECT.test(verb) && !/ed$/.test(verb) && OBJECT.test(object);
 }
+
+/**
+ * A subject with its verb contracted ("they're", "he's", "that'll"): a statement, no order (set
+ * AX: "— they're the wrong colour" was offered as a delivery address change).
+ */
+const CONTRACTED_SUBJECT = /^(?:i|you|we|they|he|she|it|that|there|here|who|what)'(?:s|re|ve|ll|d|m)$/;
 
 /** A clause break: a mark, or a space before a word that joins clauses. */
 const BREAK = /[,;.]\s+|\s+(?=(?:and|then|also)\s)/gi;

@@ -82,6 +82,12 @@ describe("words of another field or of what happened name no record (MCP over HT
     expect((await legacy("tickets/tkt_2")).status).toBe("open");
   });
 
+  it("a contracted subject's clause says what is wrong, no other ask (set AX)", async () => {
+    const out = await start("Return both mugs from my delivered kettle order — they're the wrong colour.");
+    expect(sc(out)).toMatchObject({ capability: "after_sales", status: "awaiting_approval" });
+    expect(text(out)).not.toMatch(/also asked/);
+  });
+
   it("a word no order says, in the clause that names it, is still asked about", async () => {
     const out = await start("Return the teapot from my delivered order.");
     expect(text(out)).toMatch(/"teapot" fits no order/);

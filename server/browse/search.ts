@@ -57,7 +57,10 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     }
     // One record id of a declared kind: its page is the answer (issue 23: a link alone sent the
     // model on to navigate), or navigate's word that it is not there for the caller.
-    const record = await recordAnswer(backend, namedRecord(among, q, scheme));
+    // A link sent as the words is opened as navigate opens it (set AY: its column names were
+    // searched for as words, and the rows they held were shown as the answer).
+    const linked = /^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(q) && schemes.includes(schemeOf(q)) ? [q] : [];
+    const record = await recordAnswer(backend, linked.length ? linked : namedRecord(among, q, scheme));
     if (record) return { title: `Search: ${shownQ}`, ...record, answer: record.markdown };
     // A time window's words ("over the last week") say when, never which page or record:
     // scored, "over" left the listing short of its lead (issue 23 review).

@@ -97,6 +97,19 @@ describe("search: words that fit one record open its page", () => {
     );
     expect(carrier).toContain("Shown: the 1 of the 8 rows whose cells hold `headphones` (");
     expect(rowIds(carrier)).toEqual(["ord_transit"]);
+    // A link sent as the words opens that page (set AY: its column names were searched for as
+    // words, and the one row holding "shipping" was shown).
+    const linked = text(
+      await alice.callTool({
+        name: "search",
+        arguments: {
+          query: "shop://orders?columns=shipping_method,shipping_price,shipping_owed_to_customer",
+        },
+      }),
+    );
+    expect(linked).toContain("(opened here)");
+    expect(rowIds(linked)).toHaveLength(8);
+    expect(linked).toMatch(/\| shipping_method \| shipping_price \| shipping_owed_to_customer \|/);
     expect(rowIds(spent)).toEqual(["ord_pending", "ord_delivered"]);
     const sam = await w.connect(w.keys.sam);
     // A product and a ticket both hold the word.

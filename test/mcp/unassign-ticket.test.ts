@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { approve } from "../gateway/gateway-world";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 /**
  * Set AV (played): "Unassign the where are my headphones ticket and move it to billing" found no
  * capability on either host; the model tried assign_ticket with a null assignee, cancelled it
  * and searched (4–5 calls, the wrapper's PATCH one). unassign_ticket takes a ticket off its
- * assignee at once (no approval, as assigning within the team); the move stays the admin's.
+ * assignee once the person approves (review 56c: remarks ran it at once); the move stays the admin's.
  * Seed: tkt_2 (open, Sid), tkt_9 (open, nobody), tkt_6 (resolved, Sid).
  */
 describe("unassign a ticket (MCP over HTTP, real gateway and legacy helpdesk)", () => {
@@ -25,16 +26,27 @@ describe("unassign a ticket (MCP over HTTP, real gateway and legacy helpdesk)", 
       })
     ).json()) as Record<string, unknown>;
 
-  it("the words unassign the one ticket they name, at once, verified and audited", async () => {
+  it("the words name the ticket and whom to take off; the person approves; verified and audited", async () => {
     const out = await start("Unassign Sid from the where are my headphones ticket.");
-    expect(sc(out)).toMatchObject({ capability: "unassign_ticket", status: "completed" });
-    expect(text(out)).toMatch(/verified at the system of record/);
+    expect(sc(out)).toMatchObject({ capability: "unassign_ticket", status: "awaiting_approval" });
+    // Review 56c: a remark naming the holder ran it at once; now nothing moves before the person.
+    expect((await ticket("tkt_2")).assignee_id).toBe("tm_sid");
+    const id = String(sc(out).action_id);
+    const decided = await approve(w, id, w.person.sam);
+    expect(decided.result?.outcome).toBe("applied");
     expect((await ticket("tkt_2")).assignee_id).toBeNull();
-    const audit = await w.db.auditEvent.findMany({ where: { actionId: String(sc(out).action_id) } });
-    expect(audit.map((a) => a.operation)).toEqual(
-      expect.arrayContaining(["action.started", "action.confirmed"]),
-    );
+    const audit = await w.db.auditEvent.findMany({ where: { actionId: id } });
+    expect(audit.map((a) => a.operation)).toEqual(expect.arrayContaining(["action.started"]));
     expect(await w.db.effect.count({ where: { kind: "helpdesk.unassignment" } })).toBe(1);
+  });
+
+  it("a remark that the holder was taken off runs nothing", async () => {
+    for (const remark of [
+      "Sid was unassigned from the headphones ticket",
+      "Sid got unassigned from the headphones ticket",
+    ])
+      expect(sc(await start(remark)).status).not.toBe("completed");
+    expect((await ticket("tkt_2")).assignee_id).toBe("tm_sid");
   });
 
   // Review 56: the words named another teammate than the holder, or nobody, or only said

@@ -202,11 +202,10 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const fields = Object.keys(rest.patch ?? {});
     // Matches of another kind of record than the words name are no rivals of a best of that kind
     // (set Y: "put the wrong size tee ticket on pending" tied a ticket's status with an order's
-    // payment, on "pending"), whichever of them scored higher: a capability added elsewhere
-    // shifts every score (set AV's unassign_ticket put the order's payment first).
-    const onTopic = hits.filter((h) => !h.off_topic);
-    const rivals =
-      hits[0] && (!hits[0].off_topic || topMatch(onTopic)?.clear) && onTopic.length ? onTopic : hits;
+    // payment, on "pending"). A best of another kind keeps the tie: review 56c found a lone
+    // weaker match of the named kind promoted ("Exchange the tee ticket while it's pending" put
+    // it on hold at once).
+    const rivals = hits[0] && !hits[0].off_topic ? hits.filter((h) => !h.off_topic) : hits;
     const top = topMatch(rivals);
     // Words that only ask to find or show start no change (a resolve started for "find the
     // ticket about a login problem"): reading is where they go.

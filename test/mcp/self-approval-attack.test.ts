@@ -32,6 +32,8 @@ const SCENARIOS: Record<
   assign_ticket: { who: "sam", entity_id: "tkt_1", patch: { assignee_id: "tm_sid" } },
   // Moving work to another team is that team's lead's call: an admin approves.
   move_ticket_to_team: { who: "sam", entity_id: "tkt_1", patch: { team_id: "shipping" } },
+  // Taking a ticket off its holder: the person who asked approves (review 56c).
+  unassign_ticket: { who: "sam", entity_id: "tkt_2", patch: { assignee_id: "tm_sid" } },
   // A write of an imported system (the legacy API's own document), granted to members.
   api_request: {
     who: "alice",

@@ -245,7 +245,7 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
         "unassign",
         "unassign_ticket",
         "Unassign ticket",
-        "Form: take a ticket off its assignee, back to its team's queue.",
+        "Form: take a ticket off its assignee, back to its team's queue (the user approves).",
         ["unassign", "queue"],
       ],
     ] as Array<[string, string, string, string, string[]]>

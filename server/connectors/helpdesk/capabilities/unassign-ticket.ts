@@ -16,7 +16,9 @@ import {
 /**
  * Takes a ticket off its assignee, back to the team's queue. Set AV (played): "Unassign the where
  * are my headphones ticket" found no capability; the model tried assign_ticket with a null
- * assignee, cancelled it, and searched again (4 calls where the wrapper's PATCH took one).
+ * assignee, cancelled it, and searched again (4 calls where the wrapper's PATCH took one). The
+ * person approves it and it names whom it takes off: reviews 56b and 56c found remarks ("Sid was
+ * unassigned from …") and another teammate's name ran it at once on the holder.
  */
 export const unassignTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
   id: "unassign_ticket",

@@ -141,9 +141,9 @@ const BREAK = /[,;.]\s+|\s+(?=(?:and|then|also)\s)/gi;
 /** The words that join an ask to the one before it ("and then", "also", "please"). */
 const JOINERS = /^\s*(?:(?:and|then|also|please|afterwards|after that)\s+)*/i;
 
-/** First words that are no verb of an order: subjects, modals, adverbs, and past forms that state. */
+/** First words that are no verb of an order: subjects (contracted ones below), modals, adverbs, and past forms that state. */
 const NOT_A_VERB =
-  /^(?:a|an|the|we|we've|we're|we'll|i|i've|i'm|i'll|you|you're|your|our|my|he|she|they|their|his|her|it|it's|its|this|that|these|those|there|there's|will|would|can|could|should|may|might|must|shall|is|are|was|were|be|been|has|have|had|hopefully|also|then|and|so|sorry|thanks|thank|not|no|sent|gave|took|got|found|told|left|kept|brought|bought|paid|made|said|did|went|came|lost|sold)$|^$/;
+  /^(?:a|an|the|we|i|you|your|our|my|he|she|they|their|his|her|it|its|this|that|these|those|there|will|would|can|could|should|may|might|must|shall|is|are|was|were|be|been|has|have|had|hopefully|also|then|and|so|sorry|thanks|thank|not|no|sent|gave|took|got|found|told|left|kept|brought|bought|paid|made|said|did|went|came|lost|sold)$|^$/;
 
 /** What an order's verb acts on: the record pointed at, a named one, or a person. */
 const OBJECT = /^(?:it|them|this|that|these|those|the|its|him|her|me|us|[a-z][a-z0-9]*_[a-z0-9]+)$/;

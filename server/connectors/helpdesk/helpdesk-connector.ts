@@ -16,6 +16,7 @@ import { createHelpdeskAdapter, type HelpdeskAdapter } from "./helpdesk-adapter"
 import { listTickets } from "./helpdesk-records";
 import { HELPDESK_ROUTES } from "./helpdesk-routes";
 import { raisedInsteadLine } from "./scoped-tickets";
+import { TICKET_FORM_URIS } from "./ticket-form-links";
 import { ticketView } from "./ticket-view";
 
 /** Words that say "tickets" rather than what a ticket is about. */
@@ -111,17 +112,7 @@ export const helpdeskConnector = defineConnector<HelpdeskAdapter>({
     again: ["reopen"],
     unresolv: ["reopen"],
   },
-  forms: {
-    assign_ticket: "helpdesk://ticket/{id}/assign",
-    change_ticket_priority: "helpdesk://ticket/{id}/priority",
-    resolve_ticket: "helpdesk://ticket/{id}/resolve",
-    reopen_ticket: "helpdesk://ticket/{id}/reopen",
-    close_ticket: "helpdesk://ticket/{id}/close",
-    comment_ticket: "helpdesk://ticket/{id}/comment",
-    set_ticket_status: "helpdesk://ticket/{id}/status",
-    move_ticket_to_team: "helpdesk://ticket/{id}/team",
-    unassign_ticket: "helpdesk://ticket/{id}/unassign",
-  },
+  forms: TICKET_FORM_URIS,
   searchRecords: searchHelpdesk,
   searchedListings: searchedTickets,
 });

@@ -13,6 +13,11 @@ const TICKET_FORMS: ReadonlyArray<readonly [capability: string, label: string, p
   ["unassign_ticket", "Unassign", "unassign"],
 ];
 
+/** Each form's address by its capability, as the connector declares its forms. */
+export const TICKET_FORM_URIS: Record<string, string> = Object.fromEntries(
+  TICKET_FORMS.map(([capability, , path]) => [capability, `helpdesk://ticket/{id}/${path}`]),
+);
+
 /**
  * The ticket's forms its view's next_actions offer now (the engine decides which apply), as
  * [label, uri]; `only` keeps those of these capabilities (a part of the ticket offers its own).

@@ -4,13 +4,30 @@ type Json = Record<string, unknown>;
  * The line that says which fields the action filled from its own default (the user named none),
  * with the other choices and their prices, so the agent can ask before the user approves:
  * "defaults (the user named none; ask if it matters): <field> = <value> (other choices:
- * `<choice>` $12.00, …)". Null when nothing was defaulted.
+ * `<choice>` $12.00, …)"; a default that is the only choice is said on its own line, with nothing
+ * to ask. Null when nothing was defaulted.
  */
 export function defaultedLine(value: unknown, asMoney: (v: unknown, key?: string) => unknown): string | null {
   if (!value || typeof value !== "object") return null;
-  const parts = Object.entries(
-    value as Record<string, { value?: unknown; choices?: unknown[]; rule?: string }>,
-  ).map(([field, d]) => {
+  const parts = Object.entries(value as Record<string, Defaulted[1]>);
+  // A default that is the only choice offered leaves nothing to ask (set AZ: the one teammate who
+  // can be taken off a ticket, said as "ask them if it matters", sent a careful model to the user).
+  const only = parts.filter(([, d]) => onlyChoice(d.value, d.choices ?? []));
+  const lines = [
+    said(
+      parts.filter((p) => !only.includes(p)),
+      asMoney,
+      "defaults (the user named none; ask them if it matters)",
+    ),
+    said(only, asMoney, "the only choice (the user named none)"),
+  ].filter(Boolean);
+  return lines.length ? lines.join("\n") : null;
+}
+
+type Defaulted = [string, { value?: unknown; choices?: unknown[]; rule?: string }];
+
+function said(parts: Defaulted[], asMoney: (v: unknown, key?: string) => unknown, head: string): string {
+  const each = parts.map(([field, d]) => {
     const shown = asMoney(d.value, field);
     const others = otherChoices(d.value, d.choices ?? [], asMoney);
     // A money value a patch sends in minor units is said as sent too (round 25: a model sent
@@ -23,7 +40,17 @@ export function defaultedLine(value: unknown, asMoney: (v: unknown, key?: string
       notes.length ? ` (${notes.join("; ")})` : ""
     }`;
   });
-  return parts.length ? `defaults (the user named none; ask them if it matters): ${parts.join("; ")}` : null;
+  return each.length ? `${head}: ${each.join("; ")}` : "";
+}
+
+/** Every choice offered is the default itself: a value, or a row holding it (`{id, name}`). */
+function onlyChoice(chosen: unknown, choices: unknown[]): boolean {
+  return (
+    choices.length > 0 &&
+    choices.every(
+      (c) => c === chosen || (!!c && typeof c === "object" && Object.values(c as Json).includes(chosen)),
+    )
+  );
 }
 
 /** Each other choice by the value a patch sends, with its price when a row carries one. */

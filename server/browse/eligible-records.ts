@@ -8,8 +8,12 @@ import type { MayNavigate } from "./navigable-routes";
 import { navigate } from "./navigate";
 import { ASKING, scoreRoute, words } from "./route-words";
 
-/** Words asking whether an action is possible ("records I can <do>", "can still be <done>"). */
-const ASKS_IF_POSSIBLE = /\b(can|could|eligible|allowed|able to|still)\b/i;
+/**
+ * Words asking whether an action is possible ("records I can <do>", "still be <done>"). "Still"
+ * alone says a state lasts: "urgent or high priority tickets still open" was answered with where
+ * a priority change is possible, every ticket "possible" (set AZ's review of AX9).
+ */
+const ASKS_IF_POSSIBLE = /\b(can|could|eligible|allowed|able to|still be)\b/i;
 /** A polite frame is no such question: "can you find…", "could I see…" ask to read. */
 const POLITE_FRAME =
   /\b(can|could)\s+(you|u|i|we)\s+(please\s+)?(find|show|see|get|give|list|look|tell|view|have|search|pull|check)\b|\b(can|could)\s+(you|u)\b/gi;

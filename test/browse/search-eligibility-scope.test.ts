@@ -24,6 +24,15 @@ describe("search: which records an action is possible for, only where asked", ()
     expect(answer).toMatch(/\(helpdesk:\/\/tickets[^)]*\) \(opened here\)/);
   });
 
+  it("'still' with a state asks which rows are so, not where a change is possible (set AZ)", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    for (const query of ["urgent or high priority tickets still open", "tickets still open"]) {
+      const answer = text(await sam.callTool({ name: "search", arguments: { query } }));
+      expect(answer, query).not.toContain("is possible now");
+      expect(answer, query).toMatch(/\(helpdesk:\/\/tickets\?[^)]*status=open[^)]*\) \(opened here\)/);
+    }
+  });
+
   it("a record the check cannot see for this caller is not called missing beside its link", async () => {
     const sam = await w.connect(w.keys.sam, { faces: "browse" });
     const answer = text(

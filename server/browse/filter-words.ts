@@ -1,6 +1,5 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import {
-  type ChoiceFilter,
   type FilterChoice,
   type RouteDefinition,
   takesEmailAddress,
@@ -10,6 +9,8 @@ import { type ReadWord, readWords } from "../connectors/sdk/negated-words";
 import { eventStem, stampedEvent } from "../connectors/sdk/record-events";
 import { addressFilters, localPartChoices } from "./address-words";
 import { filterName, NOT_A_NAME, tokens } from "./filter-tokens";
+import { noneNamed } from "./none-named";
+import { readChoices } from "./read-choices";
 import { ASKING, CONNECTING, FRAMING, STOP, words } from "./route-words";
 import { wentThrough } from "./went-through";
 
@@ -109,21 +110,6 @@ function saidAs(value: string, hits: ReadonlyArray<{ choice: FilterChoice; words
   return theirs?.choice.label ?? hits.find((h) => h.choice.value === value)?.choice.label ?? value;
 }
 
-/** A connector's choices, or null when they cannot be read now: the words then stay words. */
-async function readChoices(
-  spec: ChoiceFilter,
-  backend: BrowseBackend,
-): Promise<readonly FilterChoice[] | null> {
-  try {
-    const read = await spec.choices(backend);
-    return Array.isArray(read)
-      ? read.filter((c) => typeof c?.value === "string" && typeof c.label === "string")
-      : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Words that set what follows apart from what is asked for (negations aside: readWords). */
 const SETS_APART = ["except", "excluding", "besides", "other than", "apart from", "instead of"];
 
@@ -214,6 +200,12 @@ export async function namedFilters(
     let among: ReadonlySet<string>;
     if ("choices" in spec) {
       const set = skip(key) || addressed.some((t) => t.param.startsWith(`${key}=`));
+      const none = set ? null : await noneNamed(q, key, () => readChoices(spec, backend));
+      if (none) {
+        for (const w of [...own, ...none.words]) used.add(w);
+        named.set(key, [none]);
+        continue;
+      }
       if (set || ![...unexplained].some((w) => !used.has(w) || byRecord.has(w))) continue;
       const read = ((await readChoices(spec, backend)) ?? []).slice(0, MAX_CHOICES);
       choices = spec.emailAddresses ? localPartChoices(read) : read;

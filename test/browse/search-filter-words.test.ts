@@ -127,6 +127,16 @@ describe("search: words that name a filter's value", () => {
     expect(nobody).toContain("status=open");
     const open = [...nobody.matchAll(/^\| `(tkt_\d+)` \|/gm)].map((m) => m[1]);
     expect(open).toEqual(["tkt_1", "tkt_9"]);
+    // Set AZ: "no" before the filter's own name asks for its none ("with no assignee" opened the
+    // teammates page, then every ticket).
+    for (const query of ["tickets with no assignee", "Which tickets are without an assignee?"]) {
+      const none = await search(query);
+      expect(none, query).toMatch(/\(helpdesk:\/\/tickets\?assignee_id=none\) \(opened here\)$/m);
+      expect([...none.matchAll(/^\| `(tkt_\d+)` \|/gm)].map((m) => m[1]).sort(), query).toEqual([
+        "tkt_1",
+        "tkt_9",
+      ]);
+    }
     // A priority is a value the listing filters by too.
     const urgent = await search("urgent tickets");
     expect(urgent).toMatch(/\(helpdesk:\/\/tickets\?priority=urgent\) \(opened here\)$/m);

@@ -109,8 +109,12 @@ export async function requesterChoices(backend: BrowseBackend): Promise<FilterCh
   return [...addresses].filter(Boolean).map((a) => ({ value: a, label: a }));
 }
 
-/** What people call a ticket nobody is assigned (`?assignee_id=none`). */
-const UNASSIGNED_WORDS = ["unassigned", "nobody"];
+/**
+ * What people call a ticket nobody is assigned (`?assignee_id=none`); "no assignee" is read as
+ * for any filter (browse none-named.ts). Never "not assigned": "not assigned to Sara" sets Sara
+ * apart, it names no one.
+ */
+const UNASSIGNED_WORDS = ["unassigned", "nobody", "no one"];
 
 /**
  * How helpdesk rows name the teammates and teams they point at (`assignee_id`, `team_id`): by

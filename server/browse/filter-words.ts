@@ -1,9 +1,5 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
-import {
-  type FilterChoice,
-  type RouteDefinition,
-  takesEmailAddress,
-} from "../connectors/sdk/define-route";
+import { type FilterChoice, type RouteDefinition, takesEmailAddress } from "../connectors/sdk/define-route";
 import { code } from "../connectors/sdk/markdown";
 import { type ReadWord, readWords } from "../connectors/sdk/negated-words";
 import { eventStem, stampedEvent } from "../connectors/sdk/record-events";

@@ -75,6 +75,13 @@ export async function runOtherAsks(
       left.push({ ...ask, needs });
       continue;
     }
+    // Its words named a record that refuses it (set AZ: "give the coupon not applied ticket to
+    // Bella", resolved): the call offered would be refused alike, so it is said as not done, why.
+    const why = refusedWhy(preview);
+    if (why) {
+      left.push({ ...ask, not_now: true, why });
+      continue;
+    }
     if (!runs || preview.outcome !== "preview" || preview.requires_approval !== false) {
       // Its record refused it and named the one start that takes it ("close" of an open ticket:
       // resolve it): that call is offered, never run here (its own approval was not weighed).
@@ -122,6 +129,22 @@ function insteadOffered(
       : [],
   );
   return starts.length === 1 ? starts[0] : undefined;
+}
+
+/**
+ * Why a preview of an ask's words refuses it as it stands: each error on a record field (`…_id`),
+ * nothing missing, and no other start offered. Undefined otherwise.
+ */
+function refusedWhy(preview: GatewayOutcome): string | undefined {
+  const errors = Array.isArray(preview.validation_errors)
+    ? (preview.validation_errors as Array<{ field?: string; message?: string }>)
+    : [];
+  const missing = Array.isArray(preview.missing) && preview.missing.length > 0;
+  if (preview.outcome !== "preview" || !errors.length || missing || preview.next_actions?.length)
+    return undefined;
+  if (!errors.every((e) => /_id$/.test(String(e.field ?? "")) && typeof e.message === "string"))
+    return undefined;
+  return errors.map((e) => e.message).join("; ");
 }
 
 /** What a refused preview says is already so (its error marked `already`), or null. */

@@ -20,6 +20,8 @@ export interface OtherAsk {
   pointed?: true;
   /** The capability cannot take the record now (its start would refuse it): no call is offered. */
   not_now?: true;
+  /** Why, where its preview said it and no record id is known (the record its words named). */
+  why?: string;
   /** Its capability may need nobody's approval (never, or on a condition): it may run in the same call (other-asks-run.ts). */
   unapproved?: true;
   /** It says an ask again on a record its words do not pick ("and the other one too"): the user says which; never run. */

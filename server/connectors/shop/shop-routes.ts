@@ -112,9 +112,13 @@ function withShipmentLine(view: BackendOutcome): BackendOutcome {
   return { ...view, view: { ...order, fulfilment: line } };
 }
 
-/** What the cart page offers: change it (issue 23: a removal found only checkout), or buy it. */
+/**
+ * What the cart page offers: change it (issue 23: a removal found only checkout), or buy it. Set
+ * AZ: "(add, set quantity, remove)" left the model unsure whether `quantity` was added or the new
+ * count, and it opened the form to read it.
+ */
 const CART_ACTIONS: Array<[string, string]> = [
-  ["Change the cart (add, set quantity, remove)", "shop://cart/change"],
+  ["Change the cart (quantity: the count it holds after; 0 removes)", "shop://cart/change"],
   ["Check out", "shop://checkout"],
 ];
 

@@ -5,6 +5,12 @@ import { filteredLine } from "./filtered-line";
 import { guarded } from "./guarded";
 import { ownBackend } from "./own-backend";
 import { type BrowsePage, notFoundPage, recordRefusal } from "./render-page";
+import { rowFormsLine } from "./row-forms-line";
+
+/** The row forms' line right under the listing's row address. */
+function withFormsLine(markdown: string, forms: string | null): string {
+  return forms ? markdown.replace(/^Each row's page: `[^`]+`$/m, (line) => `${line}\n${forms}`) : markdown;
+}
 
 /** `navigate(uri)`: the page at a URI, a form on form routes, a not-found page otherwise. */
 export async function navigate(backend: BrowseBackend, input: string): Promise<BrowsePage> {
@@ -46,7 +52,9 @@ export async function navigate(backend: BrowseBackend, input: string): Promise<B
       const scoped = ownBackend(page, among, uri.scheme);
       const body = await found.route.render(found.match, scoped);
       const filtered = await filteredLine(found.route, found.match, body, scoped);
-      return filtered ? { ...body, markdown: `${filtered}\n\n${body.markdown}` } : body;
+      const forms = await rowFormsLine(page, among, body.markdown);
+      const markdown = [filtered, withFormsLine(body.markdown, forms)].filter(Boolean).join("\n\n");
+      return { ...body, markdown };
     },
   );
 }

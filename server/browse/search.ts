@@ -25,6 +25,7 @@ import { readableByCaller } from "./readable-by-caller";
 import { recordAnswer } from "./record-answer";
 import { type BrowsePage, startLinks } from "./render-page";
 import { ASKING, candidateRoutes, FRAMING, routeHoldsEvery, STOP, scoreRoute, words } from "./route-words";
+import { underRowForms } from "./row-forms-line";
 import { recordSources, searchRecords } from "./search-records";
 import { schemeOf, searchableSystems } from "./searchable-systems";
 import { sortFromWords } from "./sort-words";
@@ -174,7 +175,9 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
         outcome: "applied",
         markdown: [...sections, opened.slice(NONE_MARK.length)].join("\n\n"),
       };
-    const others = opened ? routes.filter(({ r }) => !namesRoute(opened, named, r)) : routes;
+    const others = opened
+      ? routes.filter(({ r }) => !namesRoute(opened, named, r) && !underRowForms(opened, r.pattern))
+      : routes;
     const pagesOf = () => pagesSection(backend, others, { opened: !!opened, mine, titles });
     // The page answers the words; records of the same words would repeat its rows.
     if (opened) {

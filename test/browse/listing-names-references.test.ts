@@ -119,6 +119,8 @@ describe("a column of another record's ids shows each by its name, the id beside
     // tokens each); the kettle search 277 → 294 (its one row also says what it is about: short
     // listings, short-listing-excerpt.test.ts); the ticket's page 432 → 410 (the assignee's name
     // on its id's line, its second mention gone); an action's nine offered tickets 566 → 594.
-    expect(encode(listing).length).toBeLessThanOrEqual(480);
+    // Set AZ: 478 → 517 with the line naming each row's forms (row-forms-line.ts), which spares
+    // the record's page (~500 tokens) read only to learn where its form is.
+    expect(encode(listing).length).toBeLessThanOrEqual(520);
   });
 });

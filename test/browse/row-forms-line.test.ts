@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld, text } from "../mcp/mcp-world";
+
+/**
+ * Set AZ (played): "Cancel my unpaid order", the orders already listed, opened the order's page
+ * (535 tokens) only to learn where its cancel form was; the wrapper's cancelOrder took one call.
+ * A listing names its rows' forms once under the row address, those the caller may submit.
+ */
+describe("a listing names the forms each row opens (browse over MCP)", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+
+  it("the orders listing names them under the row address; a search's other pages do not repeat them", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const listing = text(await alice.callTool({ name: "navigate", arguments: { uri: "shop://orders" } }));
+    expect(listing).toMatch(
+      /^Each row's page: `shop:\/\/order\/\{id\}`\nEach row's forms: `shop:\/\/order\/\{id\}\/…` [a-z-]+(, [a-z-]+)* \(submit one with user_words\)$/m,
+    );
+    const forms = /^Each row's forms: `[^`]+` ([^(]+)/m
+      .exec(listing)?.[1]
+      ?.split(", ")
+      .map((f) => f.trim());
+    expect(forms).toEqual(expect.arrayContaining(["after-sales", "address", "pay", "cancel"]));
+    const found = text(await alice.callTool({ name: "search", arguments: { query: "my orders" } }));
+    expect(found).toContain("Each row's forms:");
+    expect(found).not.toMatch(/^- `shop:\/\/order\/\{id\}\/(after-sales|address|cancel|pay)`/m);
+    // The form named is where a submit of the user's words lands, in one call.
+    const cancelled = text(
+      await alice.callTool({
+        name: "submit",
+        arguments: {
+          uri: "shop://order/ord_pending/cancel",
+          fields: { user_words: "Cancel my unpaid order" },
+        },
+      }),
+    );
+    expect(cancelled).toMatch(/cancelled|canceled/i);
+    await w.legacy.reset();
+  });
+
+  it("a form the caller may not submit is not named", async () => {
+    const agent = await w.db.agent.findFirstOrThrow({
+      where: { tenantId: "acme", user: { email: "alice@acme.test" } },
+    });
+    const rule = await w.db.permissionRule.create({
+      data: {
+        tenantId: "acme",
+        subjectType: "agent",
+        subjectId: agent.id,
+        verb: "submit",
+        pattern: "shop://order/*/cancel",
+        decision: "deny",
+        position: 0,
+      },
+    });
+    try {
+      const alice = await w.connect(w.keys.alice, { faces: "browse" });
+      const listing = text(await alice.callTool({ name: "navigate", arguments: { uri: "shop://orders" } }));
+      const forms = /^Each row's forms: `[^`]+` ([^(]+)/m
+        .exec(listing)?.[1]
+        ?.split(", ")
+        .map((f) => f.trim());
+      expect(forms).toContain("pay");
+      expect(forms).not.toContain("cancel");
+    } finally {
+      await w.db.permissionRule.delete({ where: { id: rule.id } });
+    }
+  });
+});

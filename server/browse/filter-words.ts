@@ -5,7 +5,7 @@ import { type ReadWord, readWords } from "../connectors/sdk/negated-words";
 import { eventStem, stampedEvent } from "../connectors/sdk/record-events";
 import { addressFilters, localPartChoices } from "./address-words";
 import { filterName, NOT_A_NAME, tokens } from "./filter-tokens";
-import { noneNamed } from "./none-named";
+import { noneChoice, noneSaid, withoutNoneSaid } from "./none-named";
 import { readChoices } from "./read-choices";
 import { ASKING, CONNECTING, FRAMING, STOP, words } from "./route-words";
 import { wentThrough } from "./went-through";
@@ -158,7 +158,14 @@ export async function namedFilters(
   skip: (key: string) => boolean,
 ): Promise<NamedFilters> {
   // A word the query denies ("orders not shipped") names no value: `status=shipped` is its opposite.
-  const read = readWords(q);
+  // "no assignee" asks for the filter's none: its "no" sets nothing after it apart.
+  const nones = new Map(
+    Object.entries(route.filters ?? {}).flatMap(([key, spec]) => {
+      const said = typeof spec === "object" && "choices" in spec ? noneSaid(q, key) : null;
+      return said ? [[key, said] as const] : [];
+    }),
+  );
+  const read = readWords(withoutNoneSaid(q, [...nones.values()]));
   const denied = new Set(read.filter((w) => w.denied).flatMap((w) => tokens(w.raw)));
   // Words that set values apart before them ("not assigned to Sara", "other than high or urgent"):
   // a value after them is never applied as the one meant. A negation denies one word only
@@ -188,6 +195,7 @@ export async function namedFilters(
   );
   for (const [key, spec] of specs) {
     if (spec === "free text" || spec === "event time" || spec === "email address") continue;
+    let none: { choice: FilterChoice; words: string[] } | null = null;
     // The filter's own name ("team") is a word about the listing, whichever value follows it;
     // an address filter's ("requester") only where it is set: else it names the rows' field.
     const own = tokens(filterName(key));
@@ -196,13 +204,10 @@ export async function namedFilters(
     let among: ReadonlySet<string>;
     if ("choices" in spec) {
       const set = skip(key) || addressed.some((t) => t.param.startsWith(`${key}=`));
-      const none = set ? null : await noneNamed(q, key, () => readChoices(spec, backend));
-      if (none) {
-        for (const w of [...own, ...none.words]) used.add(w);
-        named.set(key, [none]);
-        continue;
-      }
-      if (set || ![...unexplained].some((w) => !used.has(w) || byRecord.has(w))) continue;
+      const saidNone = set ? undefined : nones.get(key);
+      none = saidNone ? await noneChoice(saidNone, () => readChoices(spec, backend)) : null;
+      if (none) for (const w of [...own, ...none.words]) used.add(w);
+      if (set || (!none && ![...unexplained].some((w) => !used.has(w) || byRecord.has(w)))) continue;
       const read = ((await readChoices(spec, backend)) ?? []).slice(0, MAX_CHOICES);
       choices = spec.emailAddresses ? localPartChoices(read) : read;
       among = new Set([...unexplained].filter((w) => !denied.has(w)));
@@ -223,7 +228,8 @@ export async function namedFilters(
       .filter((c) => !NOT_A_NAME.test(c.value))
       .map((c) => ({ choice: c, words: namingWords(c.label) }))
       .filter((c) => c.words.length > 0 && c.words.length <= 4 && c.words.every((w) => among.has(w)))
-      .filter((c) => !("choices" in spec) || !setApart(c.words));
+      .filter((c) => !("choices" in spec) || !setApart(c.words))
+      .concat(none ? [none] : []);
     // "shipping eu" names the team "Shipping EU", not also "Shipping".
     const longest = hits.filter(
       (h) =>

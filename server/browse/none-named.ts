@@ -1,28 +1,73 @@
-import type { FilterChoice } from "../connectors/sdk/define-route";
+import type { FilterChoice, RouteDefinition } from "../connectors/sdk/define-route";
 import { filterName, tokens } from "./filter-tokens";
 
+/** Where "no <filter>" was said, and its words. */
+export interface NoneSaid {
+  at: number;
+  end: number;
+  words: string[];
+}
+
+/** Words after "no assignee" that keep it a phrase of its own: the end, or what joins another. */
+const AFTER =
+  "(?=\\s*$|\\s*[,.;:?!)]|\\s+(?:and|or|in|on|for|from|at|of|yet|now|but|please|first|with|whose|that|which|sorted|oldest|newest)\\b)";
+
+/** A negation right before "no …"/"without …" turns it around ("not without an assignee"). */
+const NEGATED_BEFORE = /\b(?:not|never|isn't|aren't|wasn't|weren't|don't|doesn't)\s*$/i;
+
 /**
- * The filter's "none" choice where the words ask for the rows it holds nothing for ("tickets with
- * no assignee", "orders without a coupon"): "no" or "without" right before the filter's own name.
- * Plain English, no connector's words. A negation denies the word after it, so the filter's name
- * was read as words said apart and the listing opened whole (set AZ: "tickets with no assignee"
- * opened the teammates page, then every ticket). The filter's records are read only then.
+ * Where the words ask for the rows a choice filter holds nothing for ("tickets with no assignee",
+ * "without an assignee in billing"): "no" or "without (a|an|any)" right before the filter's own
+ * name, as a phrase of its own. Plain English, no connector's words. Set AZ: "tickets with no
+ * assignee" opened the teammates page, then every ticket (the negation denied the filter's name).
+ * Review 57: never where the name goes on as a clause's subject ("no assignee has replied"), a
+ * word about the listing ("no assignee filter"), or a negation turns it round.
  */
-export async function noneNamed(
-  q: string,
-  key: string,
-  read: () => Promise<readonly FilterChoice[] | null>,
-): Promise<{ choice: FilterChoice; words: string[] } | null> {
-  const name = tokens(filterName(key));
-  const said = tokens(q);
-  for (let i = 1; name.length && i + name.length <= said.length; i++) {
-    if (!name.every((w, j) => said[i + j] === w)) continue;
-    const before = said.slice(Math.max(0, i - 3), i);
-    // "no assignee", "without an assignee", "without any assignee".
-    const at = before.findLastIndex((w) => w === "no" || w === "without");
-    if (at < 0 || !before.slice(at + 1).every((w) => ["a", "an", "any"].includes(w))) continue;
-    const choice = ((await read()) ?? []).find((c) => c.value === "none");
-    return choice ? { choice, words: [...before.slice(at), ...name] } : null;
+export function noneSaid(q: string, key: string): NoneSaid | null {
+  const name = filterName(key).trim().split(/\s+/).map(literal).join("\\s+");
+  if (!name) return null;
+  const phrase = new RegExp(`(?<![\\w'])(?:no|without(?:\\s+(?:a|an|any))?)\\s+${name}s?${AFTER}`, "gi");
+  for (const m of q.matchAll(phrase)) {
+    if (NEGATED_BEFORE.test(q.slice(0, m.index))) continue;
+    return { at: m.index, end: m.index + m[0].length, words: tokens(m[0]) };
   }
   return null;
+}
+
+/** The words with each "no …" phrase blanked: its "no" sets nothing after it apart. */
+export function withoutNoneSaid(q: string, said: readonly NoneSaid[]): string {
+  let out = q;
+  for (const s of said) out = `${out.slice(0, s.at)}${" ".repeat(s.end - s.at)}${out.slice(s.end)}`;
+  return out;
+}
+
+/** The filter's "none" choice, where one is offered, named by the phrase's words. */
+export async function noneChoice(
+  said: NoneSaid,
+  read: () => Promise<readonly FilterChoice[] | null>,
+): Promise<{ choice: FilterChoice; words: string[] } | null> {
+  const choice = ((await read()) ?? []).find((c) => c.value === "none");
+  return choice ? { choice, words: said.words } : null;
+}
+
+function literal(word: string): string {
+  return word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * The words with every "no <filter>" phrase of the routes' choice filters blanked: what rows lack
+ * names no page ("tickets with no assignee" is no teammates page).
+ */
+export function withoutNonePhrases(q: string, routes: readonly RouteDefinition[]): string {
+  const keys = new Set(
+    routes.flatMap((r) =>
+      Object.entries(r.filters ?? {}).flatMap(([key, spec]) =>
+        typeof spec === "object" && "choices" in spec ? [key] : [],
+      ),
+    ),
+  );
+  return withoutNoneSaid(
+    q,
+    [...keys].flatMap((k) => noneSaid(q, k) ?? []),
+  );
 }

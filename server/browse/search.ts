@@ -18,6 +18,7 @@ import { narrowedListing } from "./listing-words";
 import { namedRecord } from "./named-record";
 import { type MayNavigate, navigableRoutes } from "./navigable-routes";
 import { noRecordLine } from "./no-record-line";
+import { withoutNonePhrases } from "./none-named";
 import { oneRecord, searchHitFound } from "./one-record";
 import { NONE_MARK, openedSection, wordsAlone } from "./opened-section";
 import { pagesSection } from "./pages-section";
@@ -68,7 +69,11 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     // Its event ("shipped") still names what the rows are.
     const phrase = timeWindow(q)?.phrase;
     const windowWords = new Set(phrase ? words(phrase) : []);
-    const qWords = words(q).filter((w) => !STOP.has(w) && !FRAMING.has(w) && !windowWords.has(w));
+    const said = (text: string) =>
+      words(text).filter((w) => !STOP.has(w) && !FRAMING.has(w) && !windowWords.has(w));
+    const qWords = said(q);
+    // What the rows lack ("with no assignee") names no page.
+    const pageWords = said(withoutNonePhrases(q, routeTable(among)));
     const sections: string[] = [];
 
     // 1. Pages: the URI structure an agent cannot guess.
@@ -79,9 +84,9 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     // One id quoted beside another listing's noun ("tickets about ord_1"): that listing's rows holding it.
     const held = await idRows(backend, among, q, visible);
     if (held) return { title: `Search: ${shownQ}`, outcome: "applied", markdown: held, answer: held };
-    const ranked = candidateRoutes(routeTable(among), qWords)
+    const ranked = candidateRoutes(routeTable(among), pageWords)
       .filter(visible)
-      .map((r) => ({ r, score: scoreRoute(qWords, r) }))
+      .map((r) => ({ r, score: scoreRoute(pageWords, r) }))
       .filter((x) => x.score > 0)
       .sort((a, b) => b.score - a.score)
       .slice(0, 30);
@@ -105,7 +110,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       perValueListing(readable, q, mine) ??
       namedPage(
         routes,
-        qWords.filter((w) => !sorting.has(w) && !ASKING.has(w)),
+        pageWords.filter((w) => !sorting.has(w) && !ASKING.has(w)),
         mine,
       ) ??
       clearListing(routes, mine, q) ??

@@ -137,6 +137,19 @@ describe("search: words that name a filter's value", () => {
         "tkt_9",
       ]);
     }
+    // Review 57: its "no" sets no later filter apart; "no one" and "no assignee has replied"
+    // name no assignee filter.
+    const billing = await search("tickets with no assignee in billing");
+    expect(billing).toMatch(/\(helpdesk:\/\/tickets\?assignee_id=none&team_id=billing\) \(opened here\)$/m);
+    for (const query of [
+      "tickets no one has replied to",
+      "tickets where no assignee has replied",
+      "all tickets, no assignee filter",
+      "tickets that are not without an assignee",
+    ])
+      expect(await search(query), query).not.toContain("assignee_id=none");
+    // What rows lack names no page; "assignees" still names the teammates.
+    expect(await search("list all assignees")).toMatch(/\(helpdesk:\/\/teammates\) \(opened here\)$/m);
     // A priority is a value the listing filters by too.
     const urgent = await search("urgent tickets");
     expect(urgent).toMatch(/\(helpdesk:\/\/tickets\?priority=urgent\) \(opened here\)$/m);

@@ -53,4 +53,20 @@ describe("another ask its named record refuses is said as not done, why (MCP ove
     );
     expect(out).not.toMatch(/also asked: "Give/);
   });
+
+  it("a later ask that may change the record first keeps the call offered (review 57)", async () => {
+    await w.legacy.reset();
+    const sam = await w.connect(w.keys.sam);
+    const out = await sam.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "change_ticket_priority",
+        entity_id: "tkt_5",
+        intent:
+          "Make it urgent, give the coupon not applied ticket to Bella and reopen the coupon not applied ticket",
+      },
+    });
+    expect(text(out)).not.toMatch(/not done: "give the coupon not applied ticket to Bella"/);
+    expect(text(out)).toMatch(/give the coupon not applied ticket to Bella/);
+  });
 });

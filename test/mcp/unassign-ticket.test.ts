@@ -51,17 +51,23 @@ describe("unassign a ticket (MCP over HTTP, real gateway and legacy helpdesk)", 
 
   // Review 56: the words named another teammate than the holder, or nobody, or only said
   // something about the ticket: the holder was taken off at once.
-  it("a teammate named who does not hold it is refused; nobody named takes the holder, for the person to approve; a remark runs nothing", async () => {
+  it("a teammate named who does not hold it is refused; nobody named is asked; a remark runs nothing", async () => {
     const bella = await start("Unassign Bella from the headphones ticket");
     expect(sc(bella)).toMatchObject({ outcome: "rejected", reason: "not_holder" });
     expect(text(bella)).toMatch(/Bella Billing does not hold this ticket; Sid Shipping does/);
-    // Set AZ: nobody named was asked, a call more to name the one choice offered. The holder is
-    // the only one who can be taken off, and the person's screen says whom before anything moves.
     const unnamed = await start("Unassign the headphones ticket");
-    expect(sc(unnamed)).toMatchObject({ status: "awaiting_approval" });
-    expect(text(unnamed)).toMatch(/^the only choice \(the user named none\): assignee_id = tm_sid$/m);
-    expect(text(unnamed)).not.toMatch(/ask them if it matters/);
-    expect(text(unnamed)).toMatch(/Assignee before: tm_sid\n\s+- Assignee after: none/);
+    expect(sc(unnamed)).toMatchObject({ status: "open", missing: ["assignee_id"] });
+    expect(text(unnamed)).toMatch(/`tm_sid` Sid Shipping/);
+    // Review 57: taking the holder by default (a call fewer) took Sid off for "Unassign Samantha
+    // from …" and "Unassign me from …", said as "the user named none". Whom is asked.
+    for (const other of [
+      "Unassign Samantha from the headphones ticket",
+      "Unassign me from the headphones ticket",
+    ]) {
+      const out = await start(other);
+      expect(sc(out).status, other).not.toBe("awaiting_approval");
+      expect(text(out), other).not.toMatch(/the user named none/);
+    }
     for (const remark of [
       "Nobody touched the headphones ticket",
       "Nobody is working on the headphones ticket",
@@ -82,9 +88,13 @@ describe("unassign a ticket (MCP over HTTP, real gateway and legacy helpdesk)", 
     expect((await ticket("tkt_6")).assignee_id).toBe("tm_sid");
   });
 
-  it("unassign and move: the unassign waits for the person, the move is offered as the next call", async () => {
+  it("unassign and move: the unassign asks who (two asks), the move is offered as the next call", async () => {
     const out = await start("Unassign Sid from the where are my headphones ticket and move it to billing.");
-    expect(sc(out)).toMatchObject({ capability: "unassign_ticket", status: "awaiting_approval" });
+    expect(sc(out)).toMatchObject({
+      capability: "unassign_ticket",
+      status: "open",
+      missing: ["assignee_id"],
+    });
     expect(text(out)).toMatch(/also asked: "move it to billing" → start_action .*move_ticket_to_team.*tkt_2/);
     expect((await ticket("tkt_2")).team_id).toBe("shipping");
   });

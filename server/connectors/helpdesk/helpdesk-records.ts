@@ -111,10 +111,10 @@ export async function requesterChoices(backend: BrowseBackend): Promise<FilterCh
 
 /**
  * What people call a ticket nobody is assigned (`?assignee_id=none`); "no assignee" is read as
- * for any filter (browse none-named.ts). Never "not assigned": "not assigned to Sara" sets Sara
- * apart, it names no one.
+ * for any filter (browse none-named.ts). Not "no one" (review 57: "tickets no one has replied
+ * to"), nor "not assigned" ("not assigned to Sara" sets Sara apart, it names no one).
  */
-const UNASSIGNED_WORDS = ["unassigned", "nobody", "no one"];
+const UNASSIGNED_WORDS = ["unassigned", "nobody"];
 
 /**
  * How helpdesk rows name the teammates and teams they point at (`assignee_id`, `team_id`): by

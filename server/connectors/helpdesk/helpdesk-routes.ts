@@ -264,8 +264,7 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
     title: "Teammates",
     description:
       "Support teammates and their teams (who tickets can be assigned to), with how many tickets each has by status.",
-    // Not "assignee": "tickets with no assignee" opened this page, not the tickets nobody holds.
-    keywords: ["teammates", "team", "agents", "staff", "who"],
+    keywords: ["teammates", "team", "agents", "staff", "who", "assignee"],
     startPoint: true,
     async render(_match, backend) {
       const result = await teammates(backend);

@@ -22,7 +22,7 @@ export function notDoneLines(result: Json): string[] {
       typeof a.taken_by === "string"
         ? `not done: "${escapeText(a.words as string)}" — ${escapeText(String(result.capability))} takes no ${escapeText(String(a.field))} (only ${escapeText(a.taken_by)} does${a.new_record ? `, when it makes a new ${escapeText(String(a.new_record))}` : ""})`
         : a.capability && typeof a.why === "string"
-          ? `not done: "${escapeText(a.words)}" (${escapeText(String(a.capability))}: ${escapeText(a.why)}; tell the user)`
+          ? `not done: "${escapeText(a.words)}" (${escapeText(String(a.capability))}: ${escapeText(a.why)}${/\b(ask|tell) the user\b/.test(a.why) ? "" : "; tell the user"})`
           : a.capability
             ? `not done: "${escapeText(a.words)}" (${escapeText(String(a.capability))} cannot take ${escapeText(String(a.entity_id))} now; tell the user)`
             : a.unread

@@ -42,7 +42,7 @@ export async function runOtherAsks(
 ): Promise<{ done: AlsoDone[]; left: OtherAsk[] }> {
   const done: AlsoDone[] = [];
   const left: OtherAsk[] = [];
-  for (const ask of asks) {
+  for (const [i, ask] of asks.entries()) {
     const runs = !!ask.unapproved && done.length < MAX_RUN;
     // An ask that does not run is previewed only where its words name no record yet: its record
     // may refuse it and name the start that takes it (set by words alone, nothing is saved).
@@ -77,7 +77,9 @@ export async function runOtherAsks(
     }
     // Its words named a record that refuses it (set AZ: "give the coupon not applied ticket to
     // Bella", resolved): the call offered would be refused alike, so it is said as not done, why.
-    const why = refusedWhy(preview);
+    // Only where no later ask may change the record first (review 57: "…, give the resolved
+    // ticket to Bella and reopen it" said the assignment was not possible, then reopened it).
+    const why = asks.slice(i + 1).some((a) => a.capability) ? undefined : refusedWhy(preview);
     if (why) {
       left.push({ ...ask, not_now: true, why });
       continue;

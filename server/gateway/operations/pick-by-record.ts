@@ -72,7 +72,15 @@ export async function pickByRecord(
   const left = topMatch(hits.filter((h) => !out.includes(h)));
   if (on.weighed.includes(best.capability) && !possible.has(best.capability)) {
     const can = near.filter((h) => possible.has(h.capability)).map((h) => h.capability);
-    return can.length ? { id: on.id, can, cannot: [best, ...out].map((h) => h.capability) } : undefined;
+    if (can.length) return { id: on.id, can, cannot: [best, ...out].map((h) => h.capability) };
+    // Not one of them can take it: the best starts, and its refusal says why (nothing is
+    // created). Set BA: "Can I still cancel my headphones order?" (shipped) answered "several
+    // capabilities match", and the model read the order's page for the reason.
+    if (out.length !== near.length) return undefined;
+    return {
+      hit: best,
+      because: `${on.id} can take none of ${[best, ...near].map((h) => h.capability).join(", ")} now; ${best.capability}, the best match of the words, says why`,
+    };
   }
   if (!out.length || !left?.clear || left.hit !== best) return undefined;
   return {

@@ -82,12 +82,8 @@ export const unassignTicket = defineCapability<HelpdeskAdapter, TicketDerived>({
         const options = {
           teammates: all.filter((m) => m.id === ticket.assignee_id).map((m) => ({ id: m.id, name: m.name })),
         };
-        // Nobody named: the holder, the only one who can be taken off. The person approves it
-        // (their screen names whom), so no ask comes first: set AZ's "Unassign the charged twice
-        // ticket" took a call more to name the one choice offered.
-        const defaults = ticket.assignee_id ? { assignee_id: ticket.assignee_id } : undefined;
         const named = values.assignee_id as string | undefined;
-        if (!named || named === ticket.assignee_id) return { options, ...(defaults ? { defaults } : {}) };
+        if (!named || named === ticket.assignee_id) return { options };
         const name = (id: string | null) => all.find((m) => m.id === id)?.name ?? id ?? "nobody";
         return {
           options,

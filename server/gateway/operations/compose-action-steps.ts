@@ -133,6 +133,14 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     };
   }
 
+  /** The one of an ask's near matches the record its words name settles (pick-by-record.ts). */
+  function settledOn(ctx: TrustedContext) {
+    return async (words: string, hits: readonly CapabilityHit[]) => {
+      const picked = await pickByRecord(steps.possibleOn, ctx, { words }, hits, []);
+      return picked && "hit" in picked ? picked.hit : undefined;
+    };
+  }
+
   async function startAction(ctx: TrustedContext | null, raw: unknown): Promise<Outcome> {
     const parsed = startActionInputSchema.safeParse(raw);
     // A bad argument, or a capability named: the start operation answers (and audits) as is,
@@ -227,7 +235,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const search = searchAlone(ctx);
     const firstAsk =
       !fields.length && intent && top
-        ? ((top.clear ? undefined : await firstOfSeveralAsks(intent, hits, search)) ??
+        ? ((top.clear ? undefined : await firstOfSeveralAsks(intent, hits, search, settledOn(ctx))) ??
           (await firstOfSeparateAsks(intent, top.hit, search)))
         : undefined;
     const named = !firstAsk && !!top && !!intent && opensWithVerbOf(intent, top.hit.capability);

@@ -17,6 +17,7 @@ export async function firstOfSeveralAsks(
   intent: string,
   hits: readonly CapabilityHit[],
   search: (query: string) => Promise<CapabilityHit[]>,
+  byRecord?: (words: string, hits: readonly CapabilityHit[]) => Promise<CapabilityHit | undefined>,
 ): Promise<CapabilityHit | undefined> {
   const asks = queryClauses(intent.toLowerCase()).filter(
     (c) => c.role === "request" && !asksOnlyToRead(c.text),
@@ -25,10 +26,17 @@ export async function firstOfSeveralAsks(
   const best = hits[0]?.score ?? 0;
   const near = hits.filter((h) => !h.off_topic && h.score > 0 && h.score >= best * (1 - CLEAR_LEAD));
   if (near.length < 2) return undefined;
-  const alone = topMatch(
-    (await search(asks[0].text)).filter((h) => !h.not_for?.length && !h.topic_only && !h.off_topic),
+  const first = (await search(asks[0].text)).filter(
+    (h) => !h.not_for?.length && !h.topic_only && !h.off_topic,
   );
-  return alone?.clear ? near.find((h) => h.capability === alone.hit.capability) : undefined;
+  const alone = topMatch(first);
+  if (alone?.clear) return near.find((h) => h.capability === alone.hit.capability);
+  // The first ask alone near-tied too: the record its words name may settle it, only in favour
+  // of its best (pick-by-record.ts). Set BA: "Put the change delivery address ticket back to open
+  // and bump it to high priority" tied the status change and the reopen (a pending ticket takes
+  // only the first), and the whole words were answered "several capabilities match".
+  const settled = byRecord && alone ? await byRecord(asks[0].text, first) : undefined;
+  return settled ? near.find((h) => h.capability === settled.capability) : undefined;
 }
 
 /**

@@ -28,10 +28,10 @@ describe("refund destination asked vs how the order was paid", () => {
       /^Store credit — not a card as asked/,
     );
     expect(refundDestinationLine("Visa •••• 4242", paidBy("card"), "card")).toBe(
-      "Visa •••• 4242 (how the order was paid)",
+      "Visa •••• 4242 (how the order was paid; a refund goes nowhere else)",
     );
     expect(refundDestinationLine("Visa •••• 4242", paidBy("card"), undefined)).toBe(
-      "Visa •••• 4242 (how the order was paid)",
+      "Visa •••• 4242 (how the order was paid; a refund goes nowhere else)",
     );
   });
 });

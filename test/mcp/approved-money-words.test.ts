@@ -79,8 +79,9 @@ describe("approved money, in words a model and a person read right (MCP over HTT
     expect(read.split("\n")[0]).toBe("Refund $7.00 to Visa •••• 4242: done and verified");
     // Counted without the random ids (the action's, 14–16 tokens; the refund's, ~10): before, 93;
     // then 108 with "(how the order was paid)" beside where the money goes (set M); 140 with what
-    // shipping was paid and what of it was overpaid (set AT).
-    expect(encode(read.replaceAll(id, "").replace(/re_[0-9a-f]+/g, "")).length).toBeLessThanOrEqual(140);
+    // shipping was paid and what of it was overpaid (set AT); 145 with "a refund goes nowhere
+    // else" (set BA: the destination read as a choice, and the user was asked for one).
+    expect(encode(read.replaceAll(id, "").replace(/re_[0-9a-f]+/g, "")).length).toBeLessThanOrEqual(145);
     const verified = text(await alice.callTool({ name: "verify_action", arguments: { action_id: id } }));
     expect(verified.split("\n")[0]).toBe("applied: Refund $7.00 to Visa •••• 4242: done and verified");
   });

@@ -40,7 +40,9 @@ describe("a refund destination the shop cannot use is asked before approval (MCP
       arguments: { action_id: s.action_id, version: s.version, patch: { refund_to: "card" } },
     });
     expect(sc(on)).toMatchObject({ outcome: "applied", status: "awaiting_approval" });
-    expect(text(on)).toMatch(/Money goes to: Visa •••• 4242 \(how the order was paid\)/);
+    expect(text(on)).toMatch(
+      /Money goes to: Visa •••• 4242 \(how the order was paid; a refund goes nowhere else\)/,
+    );
     expect(text(on)).not.toMatch(/not store credit/);
   });
 
@@ -94,7 +96,9 @@ describe("a refund destination the shop cannot use is asked before approval (MCP
       w.legacy.reset();
       const out = await alice.callTool({ name: "start_action", arguments: { intent } });
       expect(sc(out), intent).toMatchObject({ outcome: "applied", status: "awaiting_approval" });
-      expect(text(out)).toMatch(/Money goes to: Visa •••• 4242 \(how the order was paid\)/);
+      expect(text(out)).toMatch(
+        /Money goes to: Visa •••• 4242 \(how the order was paid; a refund goes nowhere else\)/,
+      );
     }
   });
 });

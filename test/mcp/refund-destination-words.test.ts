@@ -38,7 +38,9 @@ describe("after-sales: a refund destination the shop cannot use (MCP over HTTP)"
       "Cancel my lamp order, refund it to my card",
     ]) {
       const t = await start(intent);
-      expect(t).toMatch(/Money goes to: Visa •••• 4242 \(how the order was paid\)/);
+      expect(t).toMatch(
+        /Money goes to: Visa •••• 4242 \(how the order was paid; a refund goes nowhere else\)/,
+      );
       expect(t).not.toMatch(/refund_to/);
     }
   });

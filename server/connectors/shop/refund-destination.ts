@@ -115,5 +115,7 @@ export function refundDestinationLine(refundTo: string, order: ShopOrder, asked:
   const paid = order.payment?.method;
   return asked && paid && asked !== paid
     ? `${refundTo} — not ${NAMES[asked]} as asked: a refund can only go back to how the order was paid`
-    : `${refundTo} (how the order was paid)`;
+    : // Set BA: "(how the order was paid)" beside a refund_to field read as a choice; both
+      // models asked the user, who named store credit, which the shop does not take.
+      `${refundTo} (how the order was paid; a refund goes nowhere else)`;
 }

@@ -158,7 +158,7 @@ export async function namedFilters(
   skip: (key: string) => boolean,
 ): Promise<NamedFilters> {
   // A word the query denies ("orders not shipped") names no value: `status=shipped` is its opposite.
-  // "no assignee" asks for the filter's none: its "no" sets nothing after it apart.
+  // "no owner" asks for the filter's none: its "no" sets nothing after it apart.
   const nones = new Map(
     Object.entries(route.filters ?? {}).flatMap(([key, spec]) => {
       const said = typeof spec === "object" && "choices" in spec ? noneSaid(q, key) : null;

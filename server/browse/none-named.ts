@@ -8,20 +8,20 @@ export interface NoneSaid {
   words: string[];
 }
 
-/** Words after "no assignee" that keep it a phrase of its own: the end, or what joins another. */
+/** Words after "no owner" that keep it a phrase of its own: the end, or what joins another. */
 const AFTER =
   "(?=\\s*$|\\s*[,.;:?!)]|\\s+(?:and|or|in|on|for|from|at|of|yet|now|but|please|first|with|whose|that|which|sorted|oldest|newest)\\b)";
 
-/** A negation right before "no …"/"without …" turns it around ("not without an assignee"). */
+/** A negation right before "no …"/"without …" turns it around ("not without an owner"). */
 const NEGATED_BEFORE = /\b(?:not|never|isn't|aren't|wasn't|weren't|don't|doesn't)\s*$/i;
 
 /**
- * Where the words ask for the rows a choice filter holds nothing for ("tickets with no assignee",
- * "without an assignee in billing"): "no" or "without (a|an|any)" right before the filter's own
+ * Where the words ask for the rows a choice filter holds nothing for ("tickets with no owner",
+ * "without an owner in billing"): "no" or "without (a|an|any)" right before the filter's own
  * name, as a phrase of its own. Plain English, no connector's words. Set AZ: "tickets with no
- * assignee" opened the teammates page, then every ticket (the negation denied the filter's name).
- * Review 57: never where the name goes on as a clause's subject ("no assignee has replied"), a
- * word about the listing ("no assignee filter"), or a negation turns it round.
+ * <its owner filter>" opened a people page, then every ticket (the negation denied the filter's name).
+ * Review 57: never where the name goes on as a clause's subject ("no owner has replied"), a
+ * word about the listing ("no owner filter"), or a negation turns it round.
  */
 export function noneSaid(q: string, key: string): NoneSaid | null {
   const name = filterName(key).trim().split(/\s+/).map(literal).join("\\s+");
@@ -56,7 +56,7 @@ function literal(word: string): string {
 
 /**
  * The words with every "no <filter>" phrase of the routes' choice filters blanked: what rows lack
- * names no page ("tickets with no assignee" is no teammates page).
+ * names no page ("tickets with no owner" is no people's page).
  */
 export function withoutNonePhrases(q: string, routes: readonly RouteDefinition[]): string {
   const keys = new Set(

@@ -72,7 +72,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const said = (text: string) =>
       words(text).filter((w) => !STOP.has(w) && !FRAMING.has(w) && !windowWords.has(w));
     const qWords = said(q);
-    // What the rows lack ("with no assignee") names no page.
+    // What the rows lack ("with no owner") names no page.
     const pageWords = said(withoutNonePhrases(q, routeTable(among)));
     const sections: string[] = [];
 

@@ -145,7 +145,9 @@ describe("what representative answers cost a model (o200k tokens)", () => {
     expect(tickets).toMatch(/^\| `tkt_8` \|.*\| 20\d\d-\d\d-\d\d, \d+ days ago \|$/m);
     // 480 since each assignee shows by name beside its id, "Bella Billing (`tm_bella`)": 464 →
     // 478, two tokens a row, where "who handles the refund ticket?" cost a ~400-token page read.
-    expect(tokens(tickets)).toBeLessThanOrEqual(480);
+    // 520 since the listing names each row's forms once (set AZ: 478 → 517; the record's page,
+    // read only to learn where its form was, cost ~500).
+    expect(tokens(tickets)).toBeLessThanOrEqual(520);
 
     const alice = await w.connect(w.keys.alice);
     const started = await alice.callTool({

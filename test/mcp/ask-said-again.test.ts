@@ -58,14 +58,15 @@ describe("an ask said again on another record by ellipsis (MCP over HTTP)", () =
     expect(await ticket("tkt_1")).toMatchObject({ priority: "urgent" });
   });
 
-  it("a repeat on a closed ticket is said with its call, never dropped ('same for the late delivery ticket')", async () => {
+  it("a repeat on a closed ticket is said with why it is not done, never dropped ('same for the late delivery ticket')", async () => {
     const out = await start(
       w.keys.sam,
       "Make the headphones ticket urgent, same for the late delivery ticket",
     );
     expect(text(out)).not.toContain("no capability does it");
+    // Set AZ: offered as its call, which its start would refuse; now said with the record's reason.
     expect(text(out)).toMatch(
-      /^- also asked: "Make the late delivery ticket urgent" → start_action `\{"capability":"change_ticket_priority"/m,
+      /^not done: "Make the late delivery ticket urgent" \(change_ticket_priority: The ticket is closed; reopen it first; tell the user\)$/m,
     );
     expect(await ticket("tkt_8")).toMatchObject({ priority: "normal" });
   });

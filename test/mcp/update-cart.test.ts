@@ -118,7 +118,9 @@ describe("changing the caller's cart in one call, on the user's approval", () =>
     const cart = text(await alice.callTool({ name: "navigate", arguments: { uri: "shop://cart" } }));
     expect(cart).toContain("shop://cart/change");
     // Set AZ: whether `quantity` is added or the new count was read from the form, a call more.
-    expect(cart).toMatch(/\[Change the cart \\\(quantity: the count it holds after; 0 removes\\\)\]\(shop:\/\/cart\/change\)/);
+    expect(cart).toMatch(
+      /\[Change the cart \\\(quantity: the count it holds after; 0 removes\\\)\]\(shop:\/\/cart\/change\)/,
+    );
     const found = async (query: string) =>
       sc(await alice.callTool({ name: "search_capabilities", arguments: { query } })) as Json;
     const first = (r: Json) => ((r.capabilities ?? r.results) as Json[] | undefined)?.[0]?.capability;

@@ -35,8 +35,24 @@ export async function firstOfSeveralAsks(
   // of its best (pick-by-record.ts). Set BA: "Put the change delivery address ticket back to open
   // and bump it to high priority" tied the status change and the reopen (a pending ticket takes
   // only the first), and the whole words were answered "several capabilities match".
-  const settled = byRecord && alone ? await byRecord(asks[0].text, first) : undefined;
+  // Only beside later asks that are asks of their own (review 57: "Cancel my lamp order, except
+  // the mug" is one ask with a detail, which the whole words' start reads as one).
+  if (!byRecord || !alone || !(await allAsk(asks.slice(1), search))) return undefined;
+  const settled = await byRecord(asks[0].text, first);
   return settled ? near.find((h) => h.capability === settled.capability) : undefined;
+}
+
+/** Whether each clause, searched alone, matches a capability it is for. */
+async function allAsk(
+  clauses: ReadonlyArray<{ text: string }>,
+  search: (query: string) => Promise<CapabilityHit[]>,
+): Promise<boolean> {
+  const found = await Promise.all(
+    clauses.map(async (c) =>
+      (await search(c.text)).some((h) => !h.not_for?.length && !h.topic_only && !h.off_topic),
+    ),
+  );
+  return found.every(Boolean);
 }
 
 /**

@@ -75,7 +75,7 @@ export async function runOtherAsks(
       left.push({ ...ask, needs });
       continue;
     }
-    // Its words named a record that refuses it (set AZ: "give the coupon not applied ticket to
+    // Its words named a record that refuses it (set AZ: "give the <subject> ticket to
     // Bella", resolved): the call offered would be refused alike, so it is said as not done, why.
     // Only where no later ask may change the record first (review 57: "…, give the resolved
     // ticket to Bella and reopen it" said the assignment was not possible, then reopened it).

@@ -125,6 +125,13 @@ describe("changing the caller's cart in one call, on the user's approval", () =>
       sc(await alice.callTool({ name: "search_capabilities", arguments: { query } })) as Json;
     const first = (r: Json) => ((r.capabilities ?? r.results) as Json[] | undefined)?.[0]?.capability;
     expect(first(await found("remove item from cart"))).toBe("update_cart");
+    // Set BB: "Set the mugs in my cart to just one" tied the cart change with checkout ("cart").
+    const set = await alice.callTool({
+      name: "start_action",
+      arguments: { intent: "Set the mugs in my cart to just one.", dry_run: true },
+    });
+    expect(sc(set), text(set)).toMatchObject({ capability: "update_cart", outcome: "preview" });
+    expect(text(set)).toMatch(/product_id = prod_mug .*quantity = 1/);
     expect(first(await found("Buy what's in my cart"))).toBe("checkout");
   });
 

@@ -11,8 +11,8 @@ const ROW_PAGE = /^Each row's page: `([a-z][a-z0-9+.-]*:\/\/[^`]+)`$/m;
  * `shop://order/{id}/…` cancel, pay (submit one with user_words)". Set
  * AZ: a model that had listed the orders opened the unpaid order's page (535 tokens) to learn
  * where its cancel form was, a call the wrapper's cancelOrder did not need. Only forms the
- * caller may submit (a preview of the route permission: no one-time grant used); at most a
- * dozen; null when the listing has no row address or no form under it.
+ * caller may submit and whose capability they may start (previews: no one-time grant used); at
+ * most a dozen; null when the listing has no row address or no form under it.
  */
 export async function rowFormsLine(
   backend: BrowseBackend,
@@ -27,9 +27,15 @@ export async function rowFormsLine(
   );
   const tails = forms.map((r) => r.pattern.slice(r.pattern.lastIndexOf("/") + 1));
   if (!forms.length || tails.some((t) => t.includes("{"))) return null;
+  // The route's permission and, for a form that starts a capability, the start's (review 57b:
+  // a customer was offered the ticket forms, each refused as "not granted to role member").
+  const may = async (verb: "submit" | "start", target: string) =>
+    (await backend.authorize(verb, target, { preview: true })).decision === "allow";
   const allowed = await Promise.all(
     forms.map(
-      async (r) => (await backend.authorize("submit", r.pattern, { preview: true })).decision === "allow",
+      async (r) =>
+        (await may("submit", r.pattern)) &&
+        (!r.capability || (await may("start", `capability:${r.capability}`))),
     ),
   );
   const mine = tails.filter((_, i) => allowed[i]).slice(0, MAX_FORMS);

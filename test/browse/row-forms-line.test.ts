@@ -69,4 +69,18 @@ describe("a listing names the forms each row opens (browse over MCP)", () => {
       await w.db.permissionRule.delete({ where: { id: rule.id } });
     }
   });
+
+  it("a form whose capability the caller may not start is not named (review 57b)", async () => {
+    // Alice, a customer (role member), may read the helpdesk listing of her tickets but start
+    // none of its changes: each form was named and then refused.
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const listing = text(
+      await alice.callTool({ name: "navigate", arguments: { uri: "helpdesk://tickets" } }),
+    );
+    expect(listing).toContain("Each row's page: `helpdesk://ticket/{id}`");
+    expect(listing).not.toMatch(/Each row's forms: `helpdesk:[^\n]*\b(assign|priority|status|team)\b/);
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const his = text(await sam.callTool({ name: "navigate", arguments: { uri: "helpdesk://tickets" } }));
+    expect(his).toMatch(/Each row's forms: `helpdesk:\/\/ticket\/\{id\}\/…` .*\bassign\b/);
+  });
 });

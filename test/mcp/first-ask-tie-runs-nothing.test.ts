@@ -1,44 +1,42 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { legacyJson } from "../helpers/legacy-json";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 /**
  * Set BA (played): "Put the change delivery address ticket back to open and bump it to high
- * priority" was answered "several capabilities match" (the status change, the priority change
- * and the reopen), a call more on both hosts. The first ask alone tied the status change with
- * the reopen; the record its words name (pending) takes only the status change, so it starts,
- * and the priority, needing nobody, runs in the same call. Seed: tkt_4 pending, low; tkt_7 closed.
+ * priority" was answered "several capabilities match" (a call more). Settling the first ask's tie
+ * by the record its words name was tried and taken back (review 57b): "Put the ticket back to
+ * open and make it urgent" ran both changes on the kettle ticket ("back" in its description),
+ * "Remind me to put … back to open and make it urgent" ran both, and a later ask's own record
+ * ("for the headphones ticket bump it to urgent") was taken as the first's. Two asks whose first
+ * ties stay a tie: nothing runs, and the answer says which capabilities the words match.
+ * Seed: tkt_3 pending, normal; tkt_4 pending, low.
  */
-describe("the first of several asks, settled by the record its words name (MCP over HTTP)", () => {
+describe("two asks whose first ties: nothing runs (MCP over HTTP)", () => {
   let w: McpWorld;
   beforeAll(async () => {
     w = await createMcpWorld("sqlite");
   });
   afterAll(async () => w?.close());
+  beforeEach(async () => w.legacy.reset());
 
-  it("both asks done in one call", async () => {
-    await w.legacy.reset();
-    const sam = await w.connect(w.keys.sam);
-    const out = await sam.callTool({
-      name: "start_action",
-      arguments: {
-        intent: "Put the change delivery address ticket back to open and bump it to high priority.",
-      },
+  for (const intent of [
+    "Put the ticket back to open and make it urgent.",
+    "Remind me to put the change delivery address ticket back to open and make it urgent.",
+    "Put the change delivery address ticket back to open, and for the headphones ticket bump it to urgent.",
+  ])
+    it(intent, async () => {
+      const sam = await w.connect(w.keys.sam);
+      const out = await sam.callTool({ name: "start_action", arguments: { intent } });
+      expect(sc(out).status, text(out)).not.toBe("completed");
+      expect(await legacyJson(w.legacy, "tickets/tkt_3")).toMatchObject({
+        status: "pending",
+        priority: "normal",
+      });
+      expect(await legacyJson(w.legacy, "tickets/tkt_4")).toMatchObject({
+        status: "pending",
+        priority: "low",
+      });
+      expect(await legacyJson(w.legacy, "tickets/tkt_2")).toMatchObject({ priority: "normal" });
     });
-    expect(sc(out), text(out)).toMatchObject({ capability: "set_ticket_status", status: "completed" });
-    expect(text(out)).toMatch(/also done: "bump it to high priority" → change_ticket_priority/);
-    expect(await legacyJson(w.legacy, "tickets/tkt_4")).toMatchObject({ status: "open", priority: "high" });
-  });
-
-  it("a record the first ask's best cannot take keeps the tie, saying what it can take; nothing runs", async () => {
-    await w.legacy.reset();
-    const sam = await w.connect(w.keys.sam);
-    const out = await sam.callTool({
-      name: "start_action",
-      arguments: { intent: "Put the invoice copy ticket back to open and make it urgent" },
-    });
-    expect(sc(out).reason).toBe("ambiguous_intent");
-    expect(text(out)).toMatch(/On tkt_7 now: .*reopen_ticket can/);
-    expect(await legacyJson(w.legacy, "tickets/tkt_7")).toMatchObject({ status: "closed", priority: "low" });
-  });
 });

@@ -133,14 +133,6 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     };
   }
 
-  /** The one of an ask's near matches the record its words name settles (pick-by-record.ts). */
-  function settledOn(ctx: TrustedContext) {
-    return async (words: string, hits: readonly CapabilityHit[]) => {
-      const picked = await pickByRecord(steps.possibleOn, ctx, { words }, hits, []);
-      return picked && "hit" in picked ? picked.hit : undefined;
-    };
-  }
-
   async function startAction(ctx: TrustedContext | null, raw: unknown): Promise<Outcome> {
     const parsed = startActionInputSchema.safeParse(raw);
     // A bad argument, or a capability named: the start operation answers (and audits) as is,
@@ -235,7 +227,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const search = searchAlone(ctx);
     const firstAsk =
       !fields.length && intent && top
-        ? ((top.clear ? undefined : await firstOfSeveralAsks(intent, hits, search, settledOn(ctx))) ??
+        ? ((top.clear ? undefined : await firstOfSeveralAsks(intent, hits, search)) ??
           (await firstOfSeparateAsks(intent, top.hit, search)))
         : undefined;
     const named = !firstAsk && !!top && !!intent && opensWithVerbOf(intent, top.hit.capability);
@@ -258,7 +250,8 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const beyond =
       byRecord && "hit" in byRecord ? byRecord : pick || fits ? undefined : pickByFields(hits, fields);
     // What the words alone did not prefer is started for the agent to check, never run at once.
-    if (beyond && beyond.hit !== top?.hit) return startForCheck(ctx, withWords, beyond, hits);
+    if (beyond && (beyond.hit !== top?.hit || beyond.checkOnly))
+      return startForCheck(ctx, withWords, beyond, hits);
     // The words clearly mean the best match and only a field it lacks kept it from starting: its
     // own start refuses the field (nothing is created) and names the field most likely meant.
     const clearButFields = !fits && !!top && (top.clear || named) && !top.hit.off_topic;

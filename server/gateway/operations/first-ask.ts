@@ -17,7 +17,6 @@ export async function firstOfSeveralAsks(
   intent: string,
   hits: readonly CapabilityHit[],
   search: (query: string) => Promise<CapabilityHit[]>,
-  byRecord?: (words: string, hits: readonly CapabilityHit[]) => Promise<CapabilityHit | undefined>,
 ): Promise<CapabilityHit | undefined> {
   const asks = queryClauses(intent.toLowerCase()).filter(
     (c) => c.role === "request" && !asksOnlyToRead(c.text),
@@ -26,33 +25,10 @@ export async function firstOfSeveralAsks(
   const best = hits[0]?.score ?? 0;
   const near = hits.filter((h) => !h.off_topic && h.score > 0 && h.score >= best * (1 - CLEAR_LEAD));
   if (near.length < 2) return undefined;
-  const first = (await search(asks[0].text)).filter(
-    (h) => !h.not_for?.length && !h.topic_only && !h.off_topic,
+  const alone = topMatch(
+    (await search(asks[0].text)).filter((h) => !h.not_for?.length && !h.topic_only && !h.off_topic),
   );
-  const alone = topMatch(first);
-  if (alone?.clear) return near.find((h) => h.capability === alone.hit.capability);
-  // The first ask alone near-tied too: the record its words name may settle it, only in favour
-  // of its best (pick-by-record.ts). Set BA: "Put the change delivery address ticket back to open
-  // and bump it to high priority" tied the status change and the reopen (a pending ticket takes
-  // only the first), and the whole words were answered "several capabilities match".
-  // Only beside later asks that are asks of their own (review 57: "Cancel my lamp order, except
-  // the mug" is one ask with a detail, which the whole words' start reads as one).
-  if (!byRecord || !alone || !(await allAsk(asks.slice(1), search))) return undefined;
-  const settled = await byRecord(asks[0].text, first);
-  return settled ? near.find((h) => h.capability === settled.capability) : undefined;
-}
-
-/** Whether each clause, searched alone, matches a capability it is for. */
-async function allAsk(
-  clauses: ReadonlyArray<{ text: string }>,
-  search: (query: string) => Promise<CapabilityHit[]>,
-): Promise<boolean> {
-  const found = await Promise.all(
-    clauses.map(async (c) =>
-      (await search(c.text)).some((h) => !h.not_for?.length && !h.topic_only && !h.off_topic),
-    ),
-  );
-  return found.every(Boolean);
+  return alone?.clear ? near.find((h) => h.capability === alone.hit.capability) : undefined;
 }
 
 /**

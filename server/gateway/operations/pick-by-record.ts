@@ -20,6 +20,8 @@ export interface PickedBeyondWords {
   hit: CapabilityHit;
   /** Said on the answer: why this one, and which match the words alone preferred. */
   because: string;
+  /** Started only for its answer (its refusal, expected): never run at once, even if it could. */
+  checkOnly?: true;
 }
 
 /** A tie the record does not settle (it refuses the best): the matches it can take now, and not. */
@@ -80,6 +82,7 @@ export async function pickByRecord(
     return {
       hit: best,
       because: `${on.id} can take none of ${[best, ...near].map((h) => h.capability).join(", ")} now; ${best.capability}, the best match of the words, says why`,
+      checkOnly: true,
     };
   }
   if (!out.length || !left?.clear || left.hit !== best) return undefined;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withAgentRule } from "../helpers/agent-rule";
 import { createMcpWorld, type McpWorld, text } from "../mcp/mcp-world";
 
 /**
@@ -45,18 +46,13 @@ describe("a listing names the forms each row opens (browse over MCP)", () => {
     const agent = await w.db.agent.findFirstOrThrow({
       where: { tenantId: "acme", user: { email: "alice@acme.test" } },
     });
-    const rule = await w.db.permissionRule.create({
-      data: {
-        tenantId: "acme",
-        subjectType: "agent",
-        subjectId: agent.id,
-        verb: "submit",
-        pattern: "shop://order/*/cancel",
-        decision: "deny",
-        position: 0,
-      },
-    });
-    try {
+    const rule = {
+      agentId: agent.id,
+      verb: "submit",
+      pattern: "shop://order/*/cancel",
+      decision: "deny",
+    } as const;
+    await withAgentRule(w.db, rule, async () => {
       const alice = await w.connect(w.keys.alice, { faces: "browse" });
       const listing = text(await alice.callTool({ name: "navigate", arguments: { uri: "shop://orders" } }));
       const forms = /^Each row's forms: `[^`]+` ([^(]+)/m
@@ -65,9 +61,7 @@ describe("a listing names the forms each row opens (browse over MCP)", () => {
         .map((f) => f.trim());
       expect(forms).toContain("pay");
       expect(forms).not.toContain("cancel");
-    } finally {
-      await w.db.permissionRule.delete({ where: { id: rule.id } });
-    }
+    });
   });
 
   it("a form whose capability the caller may not start is not named (review 57b)", async () => {

@@ -55,7 +55,7 @@ export const checkout = defineCapability<ShopAdapter>({
   trigger: {
     use: "The user wants to buy or order items (from the cart or named products) and pay for them.",
     avoid:
-      "Not for paying an existing unpaid order (pending payment): that is pay_order, which places no second order. Not for changing, cancelling, refunding or tracking an existing order. Not to add to the cart, take out of the cart, set what the cart holds, remove or delete (that is update_cart).",
+      "Not for paying an existing unpaid order (pending payment): that is pay_order, which places no second order. Not for changing, cancelling, refunding or tracking an existing order. Not to add to the cart, take out of the cart, set a cart quantity, remove or delete (that is update_cart).",
   },
   synonyms: [
     "buy",

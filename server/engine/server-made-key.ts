@@ -69,9 +69,12 @@ export function serverStartKey(
     serverKey?: ServerKeyAsk;
   },
 ): ServerKey {
+  // The ask's own words and the whole request it is one ask of: two asks of one request are two
+  // starts, and an ask shared by two requests is no resend (review 57b).
   const asked = digest({
     capability: input.capability,
-    intent: (input.serverKey?.request ?? input.intent)?.trim() ?? null,
+    intent: input.intent?.trim() ?? null,
+    request: input.serverKey?.request?.trim() ?? null,
     entity_id: input.entity_id ?? null,
     patch: input.patch ?? {},
   });

@@ -365,8 +365,15 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
       intent,
       out,
       setWords,
+      // Keyed by the whole request: another request sharing an ask is no resend of it (review
+      // 57b: "also done … nothing ran twice" though the record had been set back between).
       async (args) =>
-        confirmWhenReady(ctx, undefined, await steps.startAction(ctx, args, SERVER_KEY), String(args.intent)),
+        confirmWhenReady(
+          ctx,
+          undefined,
+          await steps.startAction(ctx, args, { ...SERVER_KEY, ...(intent ? { request: intent } : {}) }),
+          String(args.intent),
+        ),
       carried,
       reading,
     );

@@ -27,6 +27,16 @@ const WEAK = "as soon as|whenever|when|once|after";
 const COURTESY =
   /^(?:if (?:not|you can'?t|you cannot|it can'?t be done|that fails|it fails|possible|you can|you could|you don'?t mind|needed|necessary|any|so|it is possible|it'?s possible|that'?s (?:ok|okay|fine|alright|all right)|it'?s (?:ok|okay|fine|alright|all right))|when (?:you (?:can|get a chance|have a (?:sec|second|moment|minute)|are able|'re able)|possible)|as soon as (?:possible|you can|you are able|you'?re able))(?:\s*[.,;!?]|$)/;
 
+/**
+ * Words that put the change off or make it a maybe, each a condition the user settles: a reminder
+ * asked for ("remind me to …", "don't forget to …"), a later time ("tomorrow", "next week",
+ * "later today"), a hedge opening a clause ("maybe …", "perhaps …"). Review 57b (and 56): "Remind
+ * me to make the headphones ticket urgent" and "Make it urgent tomorrow" ran at once. Past times
+ * describe ("the order I placed yesterday") and are left alone.
+ */
+const PUT_OFF =
+  /\b(?:remind me(?: to| that)?|don'?t forget to|do not forget to|remember to)\b[^.,;!?]{0,60}|\b(?:tomorrow|tonight|next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|later (?:today|on|this (?:week|month|afternoon|evening))|in (?:an hour|a few (?:hours|days)|\d+ (?:hours|days)))\b|(?:^|[.,;!?]\s*|\band\s+)(?:maybe|perhaps)\b[^.,;!?]{0,60}/;
+
 /** A question's "when" ("when will it arrive?"): no condition. */
 const ASKS_WHEN = /^when (?:will|would|can|could|is|are|was|were|did|do|does|should|shall)\b/;
 
@@ -112,6 +122,15 @@ export function conditionIn(intent: string | undefined, taken: readonly string[]
   if (no)
     return no
       .replace(/^[.!?;,\s—–-]+/, "")
+      .trim()
+      .slice(0, 80);
+  // Only in the first ask: a later one put off ("…, and tomorrow give it to Sara") is another
+  // ask's, offered and never run (other-asks.ts), while the first is asked now.
+  const firstAsk = masked.split(/[.;!?]\s|,?\s+(?:and|then)\s+/)[0] ?? masked;
+  const off = PUT_OFF.exec(firstAsk)?.[0];
+  if (off)
+    return off
+      .replace(/^[.,;!?\s]+|^and\s+/, "")
       .trim()
       .slice(0, 80);
   for (const m of masked.matchAll(new RegExp(`\\b(?:${STRONG}|${WEAK})\\b(?!-)[^.,;!?]{0,60}`, "g"))) {

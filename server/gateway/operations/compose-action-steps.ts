@@ -22,10 +22,7 @@ import { withPossible } from "./with-possible";
 
 type Outcome = OutcomeBase & Record<string, unknown>;
 type Operation = (ctx: TrustedContext | null, raw: unknown) => Promise<Outcome>;
-/**
- * A step that may keep a key of the server's where the agent sent none (server-made-key.ts),
- * made for `request` where the start reads one ask of those words.
- */
+/** A step that may keep a key of the server's (server-made-key.ts), made for `request` where the start reads one ask. */
 type KeyedOperation = (
   ctx: TrustedContext | null,
   raw: unknown,
@@ -73,8 +70,8 @@ const SERVER_KEY = { serverKey: true } as const;
  *   confirmed at once (the confirm operation, with its own permission verb): under the agent's
  *   idempotency_key, or without one under a key the server made from the request
  *   (server-made-key.ts), so the same call resent within its window is the first outcome, never
- *   a second effect. Issue 23: models left the key out and took a confirm_action more. Where a
- *   person must approve, no key is used and the action waits at its confirmation as without one.
+ *   a second effect (issue 23: models left the key out). Where a person must approve, no key is
+ *   used and the action waits at its confirmation.
  */
 export function composeActionSteps(steps: Steps): { startAction: Operation; advanceAction: Operation } {
   async function confirmWhenReady(
@@ -87,6 +84,12 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     // The server's key is the gateway's to use, never part of the answer.
     const { server_key: made, ...out } = answer;
     if (out.outcome !== "applied" || typeof out.action_id !== "string") return out;
+    const next = (out.next_actions ?? []) as NextAction[];
+    const ready = next.some((n) => n.tool === "confirm_action" && !n.requires_user_approval);
+    // Only a change that would run now is held for a check (set BC: one a person approves also
+    // said "then confirm_action"); the agent's pick among several waits for the user's word.
+    const runsNow = ready && out.status !== "failed" && !out.ask_user && typeof key === "string";
+    if (typeof made !== "string" && !runsNow) return out;
     if (await heldForText(ctx, intent, out, reading))
       return { ...out, message: `${out.message}${HELD_TEXT}` };
     if (ctx && intent && (await recordHeld(intent, out, reading.ownAsk, reading.search ?? searchAlone(ctx))))
@@ -94,10 +97,6 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const held = heldOnCondition(intent, out);
     if (typeof made === "string")
       return held ?? { ...(await confirmOnServerKey(ctx, out, made)), ...pickedBy(out) };
-    const next = (out.next_actions ?? []) as NextAction[];
-    const ready = next.some((n) => n.tool === "confirm_action" && !n.requires_user_approval);
-    // The record was the agent's pick among several: the user says which before anything runs.
-    if (!ready || out.status === "failed" || out.ask_user || typeof key !== "string") return out;
     if (held) return held;
     const done = await steps.confirmAction(ctx, {
       action_id: out.action_id,

@@ -77,6 +77,26 @@ export async function countsPerValue(
 }
 
 /**
+ * Whether the words ask only a count ("How many tickets are in each status?", "count of tickets
+ * by team", "which teammate has the fewest tickets"): the counts per value answer them whole, and
+ * the rows are left out (set BC: "count of tickets by status" read 617 tokens, 350 of them the
+ * nine rows). Words that also ask for the rows or another question keep them ("… and who raised
+ * them", "list …").
+ */
+export function countIsTheAnswer(q: string): boolean {
+  const lower = q.toLowerCase().trim();
+  const counts =
+    /^(?:so\s+|and\s+)?(?:how\s+many|count|number\s+of|tally)\b/.test(lower) || RANKED_ONLY.test(lower);
+  return counts && !ALSO_ASKS.test(lower);
+}
+
+const RANKED_ONLY =
+  /^(?:which|what|who)\b[^,?]*\b(?:has|have|had|holds?|gets?)\s+(?:the\s+)?(?:most|fewest|least|highest|lowest)\b/;
+/** Words asking more than a count: the rows themselves, or a second question. */
+const ALSO_ASKS =
+  /\b(?:list|show|display|name\s+them|which\s+(?:ones|are\s+they)|what\s+are\s+they)\b|\b(?:and|also|plus|then)\s+(?:who|whom|whose|which|what|when|where|why|how(?!\s+many\b))\b/;
+
+/**
  * The one listing among the ranked routes whose records the words name ("tickets") and that
  * filters by the thing they ask a count per ("per status"), or null: "How many tickets are there
  * in each status?" otherwise tied the listing with the form that sets a ticket's status.

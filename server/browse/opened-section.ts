@@ -2,7 +2,7 @@ import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import type { RouteDefinition } from "../connectors/sdk/define-route";
 import { code, escapeText, link } from "../connectors/sdk/markdown";
 import { readWords } from "../connectors/sdk/negated-words";
-import { countsPerValue } from "./counts-per-value";
+import { countIsTheAnswer, countsPerValue } from "./counts-per-value";
 import { cutPage } from "./cut-page";
 import { withFilterWords } from "./filtered-line";
 import { shapedListing } from "./left-out-rows";
@@ -194,5 +194,10 @@ export async function openedSection(
     .filter(Boolean)
     .map((line) => `${line}\n\n`)
     .join("");
-  return { record: false, byText, markdown: `## ${heading} (opened here)\n\n${said}${lines}${kept}` };
+  // The counts answer a question that asks only them: the rows are one link away.
+  const body =
+    perValue && !only && countIsTheAnswer(q)
+      ? `Rows not shown (the counts answer the words): ${link(page.title, page.uri)}, ${page.total} in all.`
+      : kept;
+  return { record: false, byText, markdown: `## ${heading} (opened here)\n\n${said}${lines}${body}` };
 }

@@ -180,8 +180,17 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
         outcome: "applied",
         markdown: [...sections, opened.slice(NONE_MARK.length)].join("\n\n"),
       };
+    // Beside an opened page, another system's pages are where else the words point only where
+    // their title holds a word of theirs beyond the opened page's own (set BC: "count of tickets
+    // by status" was followed by "Track shipment", "Action" and "Verify action", read by no model).
+    const ownTitle = new Set(said(namedRoute?.title ?? ""));
+    const pointsTo = (r: RouteDefinition) =>
+      schemeOf(r.pattern) === schemeOf(named ?? "") ||
+      said(r.title).some((w) => !ownTitle.has(w) && qWords.includes(w));
     const others = opened
-      ? routes.filter(({ r }) => !namesRoute(opened, named, r) && !underRowForms(opened, r.pattern))
+      ? routes.filter(
+          ({ r }) => pointsTo(r) && !namesRoute(opened, named, r) && !underRowForms(opened, r.pattern),
+        )
       : routes;
     const pagesOf = () => pagesSection(backend, others, { opened: !!opened, mine, titles });
     // The page answers the words; records of the same words would repeat its rows.

@@ -92,4 +92,31 @@ describe("counts per value of a filter (MCP over HTTP)", () => {
     expect(counts.reduce((a, b) => a + b, 0)).toBe(all);
     expect(all).toBeLessThan(9);
   });
+
+  // Set BC: "count of tickets by status" read 617 tokens, 350 of them the nine rows the counts
+  // had already answered, and three pages of other systems no model opened.
+  it.each([
+    "count of tickets by status",
+    "How many tickets are in each status?",
+    "Which teammate has the fewest open tickets?",
+  ])("a question asking only counts is answered by them, its rows one link away: %s", async (query) => {
+    const out = await search(w.keys.sam, query);
+    expect(out).toMatch(/^Per (status|assignee_id), every one/m);
+    expect(out).toMatch(
+      /Rows not shown \(the counts answer the words\): \[Tickets\]\(helpdesk:\/\/tickets[^)]*\), \d+ in all\./,
+    );
+    expect(out).not.toContain("| id |");
+    expect(out).not.toMatch(/Track shipment|actions:\/\/|signpost:\/\/start/);
+  });
+
+  it.each([
+    "open tickets by team",
+    "How many open tickets does each team have, and who raised them?",
+    "list the open tickets per team",
+  ])("words that ask for the rows too keep them beside the counts: %s", async (query) => {
+    const out = await search(w.keys.sam, query);
+    expect(out).toContain("Billing (billing) 1, Shipping (shipping) 2.");
+    expect(out).toContain("| id |");
+    expect(out).not.toContain("Rows not shown");
+  });
 });

@@ -15,7 +15,7 @@ import { ownAskWords } from "./own-ask-words";
 import { pickByFields } from "./pick-by-fields";
 import { narrowedTie, type PickedBeyondWords, type PossibleOn, pickByRecord } from "./pick-by-record";
 import { pickedBy } from "./picked-by";
-import { HELD_RECORD, recordHeld } from "./points-at-nothing-said";
+import { recordHeld } from "./points-at-nothing-said";
 import { readingPath } from "./reading-path";
 import { type AskReading, carriedTexts, searchAskAlone, withOtherAsksOf } from "./with-other-asks";
 import { withPossible } from "./with-possible";
@@ -92,8 +92,9 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     if (typeof made !== "string" && !runsNow) return out;
     if (await heldForText(ctx, intent, out, reading))
       return { ...out, message: `${out.message}${HELD_TEXT}` };
-    if (ctx && intent && (await recordHeld(intent, out, reading.ownAsk, reading.search ?? searchAlone(ctx))))
-      return { ...out, message: `${out.message}${HELD_RECORD}` };
+    const why =
+      ctx && intent && (await recordHeld(intent, out, reading.ownAsk, reading.search ?? searchAlone(ctx)));
+    if (why) return { ...out, message: `${out.message}${why}` };
     const held = heldOnCondition(intent, out);
     if (typeof made === "string")
       return held ?? { ...(await confirmOnServerKey(ctx, out, made)), ...pickedBy(out) };

@@ -337,14 +337,12 @@ const RELATIVES = new Set(["that", "which"]);
 /** Words a relative clause opens with after its pronoun: a verb of being or having, or an adverb. */
 const RELATIVE_VERBS =
   "is are was were has have had hasn haven isn wasn didn did does doesn still never just already";
-/** "that's", "which're": the verb contracted onto the pronoun (set BC: "my kettle order that's waiting"). */
-const CONTRACTED = "s re";
 /**
  * The same, or the relative clause's own subject ("the order that I paid"). Not for where a
  * message begins: "add a note that we sent it" carries a message, so a subject after "that" does
  * not keep it from being cut there (MESSAGE_OPENS).
  */
-const RELATIVE_NEXT = new Set(`${RELATIVE_VERBS} ${CONTRACTED} i we you they he she`.split(" "));
+const RELATIVE_NEXT = new Set(`${RELATIVE_VERBS} i we you they he she`.split(" "));
 /** Where the text an ask carries begins: its colon, its quote, or a "that"/"saying" opening a message. */
 const MESSAGE_OPENS = new RegExp(
   `:\\s|\\s["'“‘«]|\\s(?:that(?!\\s+(?:${RELATIVE_VERBS.replaceAll(" ", "|")})\\b)|saying|to say)\\s`,

@@ -7,6 +7,9 @@ import { askAlone, namesOwnRecord, namesRecordIn } from "./own-ask-words";
 /** Said after the message of a change held because its ask names no record of its own. */
 export const HELD_RECORD =
   " — not run yet: its own words point back at a record nothing before them names (another ask's record was taken), so check the record, then confirm_action";
+/** Said after the message of a change held because no ask of the words, read alone, is this change. */
+export const HELD_NO_ASK =
+  " — not run yet: the words ask several things and none of them alone is this change, so check it against the user's words, then confirm_action (or cancel_action)";
 
 /**
  * Whether the started change's record was read from another ask's words: words that ask several
@@ -19,33 +22,36 @@ export async function pointsAtNothingSaid(
   intent: string,
   started: { capability: string; entity?: { type: string; id: string | null } },
   search: (query: string) => Promise<CapabilityHit[]>,
-): Promise<boolean> {
+): Promise<string | null> {
   const { lower, asks: all } = askSpans(intent, started.entity?.type && kindWord(started.entity.type));
   const asks = all.slice(0, 4);
-  if (asks.length < 2 || !started.entity?.id) return false;
+  if (asks.length < 2 || !started.entity?.id) return null;
   const read = await Promise.all(asks.map((a) => askAlone(a.words, search)));
   const index = read.findIndex((hits) => hits[0]?.capability === started.capability);
   const own = asks[index];
-  if (!own) return false;
+  // No ask alone is this change: it was read from the words whole, its record from any ask's
+  // (review 58: "Give the tee ticket to Sid and set the one that's pending to high priority"
+  // set the tee ticket's status to pending at once, and neither ask was said).
+  if (!own) return HELD_NO_ASK;
   const appliesTo = started.entity.type;
-  if (namesOwnRecord(own, appliesTo) || !pointsBack(requestWords(own.clause.text))) return false;
+  if (namesOwnRecord(own, appliesTo) || !pointsBack(requestWords(own.clause.text))) return null;
   // A record said before the ask, in an ask or not ("I don't want tkt_2 to wait, make it …").
-  return own.at < 0 || !namesRecordIn(requestWords(lower.slice(0, own.at)), appliesTo);
+  return own.at < 0 || !namesRecordIn(requestWords(lower.slice(0, own.at)), appliesTo) ? HELD_RECORD : null;
 }
 
-/** Whether a start by words that would run at once is held: its record read from another ask's words. */
+/** Why a start by words that would run at once is held (said after its message), or null: its record read from another ask's words. */
 export async function recordHeld(
   intent: string,
   out: Record<string, unknown>,
   ownAsk: number | undefined,
   search: (query: string) => Promise<CapabilityHit[]>,
-): Promise<boolean> {
+): Promise<string | null> {
   // A start reading its own ask's words (own-ask-words.ts) took a record those words name.
-  if (ownAsk !== undefined || typeof out.capability !== "string") return false;
+  if (ownAsk !== undefined || typeof out.capability !== "string") return null;
   const entity = out.entity as { type: string; id: string | null } | undefined;
   // Only a record read from the words: one the agent sent (entity_id) is its pick, as before.
   const fromWords = Object.values((out.from_words ?? {}) as Record<string, unknown>);
   if (!entity?.id || !fromWords.some((v) => typeof v === "string" && v.startsWith(entity.id ?? "")))
-    return false;
+    return null;
   return pointsAtNothingSaid(intent, { capability: out.capability, entity }, search);
 }

@@ -13,6 +13,21 @@ const PER =
 const RANKED =
   /\b(?:which|what)\s+(\p{L}{3,40})\s+(?:has|have|had|holds?|gets?)\s+(?:the\s+)?(?:most|fewest|least|more|fewer|highest|lowest)\b/giu;
 
+/** "who has the most …": a count per the filter whose values are people (`valuesAre: ["person"]`). */
+const WHO_RANKED = /\bwho\s+(?:has|have|had|holds?|gets?)\s+(?:the\s+)?(?:most|fewest|least|more|fewer)\b/iu;
+
+/**
+ * The words with a count's ranking word taken out ("who has the most urgent tickets" → "who has
+ * the urgent tickets"): it ranks the counts, never sorts the rows, and "most urgent" read as a
+ * sort left `urgent` no filter, so every ticket was counted.
+ */
+export function withoutRankWords(q: string): string {
+  const rank = (m: string) => m.replace(/\b(?:most|fewest|least|more|fewer|highest|lowest)\b/giu, "");
+  return q
+    .replace(new RegExp(RANKED.source, RANKED.flags), rank)
+    .replace(new RegExp(WHO_RANKED.source, "giu"), rank);
+}
+
 /** Filters that say how to read a listing, never what its records are. */
 const NOT_A_THING = new Set(["q", "sort", "mine", "page", "per_page", "columns", "cursor"]);
 
@@ -84,17 +99,23 @@ export async function countsPerValue(
  * them", "list …").
  */
 export function countIsTheAnswer(q: string): boolean {
-  const lower = q.toLowerCase().trim();
+  const lower = q
+    .toLowerCase()
+    .trim()
+    .replace(/[?.!]+$/, "");
   const counts =
     /^(?:so\s+|and\s+)?(?:how\s+many|count|number\s+of|tally)\b/.test(lower) || RANKED_ONLY.test(lower);
-  return counts && !ALSO_ASKS.test(lower);
+  // One question: no second sentence, and no question word after its first words ("…, who has
+  // them", "… and how many are urgent", "which is the urgent one").
+  const later = lower.replace(/^(?:so\s+|and\s+)?(?:how\s+many|which|what|who)\b/, "");
+  return counts && !/[?.!;]/.test(lower) && !ALSO_ASKS.test(later);
 }
 
 const RANKED_ONLY =
   /^(?:which|what|who)\b[^,?]*\b(?:has|have|had|holds?|gets?)\s+(?:the\s+)?(?:most|fewest|least|highest|lowest)\b/;
 /** Words asking more than a count: the rows themselves, or a second question. */
 const ALSO_ASKS =
-  /\b(?:list|show|display|name\s+them|which\s+(?:ones|are\s+they)|what\s+are\s+they)\b|\b(?:and|also|plus|then)\s+(?:who|whom|whose|which|what|when|where|why|how(?!\s+many\b))\b/;
+  /\b(?:list|show|display|name|names|give|tell|who|whom|whose|which|what|when|where|why|how|ones)\b/;
 
 /**
  * The one listing among the ranked routes whose records the words name ("tickets") and that
@@ -137,8 +158,10 @@ export function perWordsUsed(route: RouteDefinition | undefined, q: string): Set
 /** The filters of `filters` the words ask a count per, in the words' order (or the words that named them). */
 function perKeys(filters: FilterSpec, q: string, asSaid = false): string[] {
   const keys: string[] = [];
-  for (const m of [...q.matchAll(PER), ...q.matchAll(RANKED)]) {
-    const word = (m[1] ?? "").toLowerCase();
+  const who = WHO_RANKED.exec(q);
+  const said = [...q.matchAll(PER), ...q.matchAll(RANKED)].map((m) => [m[1] ?? "", m[1] ?? ""] as const);
+  for (const [spelt, as] of who ? [...said, ["person", who[0]] as const] : said) {
+    const word = spelt.toLowerCase();
     // As said or in the singular ("teams", "priorities"); "status" is its own.
     const forms = new Set([word, word.replace(/s$/, ""), word.replace(/es$/, ""), word.replace(/ies$/, "y")]);
     const key = Object.entries(filters).find(
@@ -147,7 +170,7 @@ function perKeys(filters: FilterSpec, q: string, asSaid = false): string[] {
         (forms.has(k.toLowerCase().split("_")[0] ?? "") ||
           (typeof spec === "object" && "choices" in spec && !!spec.valuesAre?.some((v) => forms.has(v)))),
     )?.[0];
-    const named = asSaid ? m[1] : key;
+    const named = asSaid ? as : key;
     if (key && named && !keys.includes(named)) keys.push(named);
   }
   return keys;

@@ -13,6 +13,7 @@ import { listingRowFound, oneRecord, wordRowFound } from "./one-record";
 import { recordsRead } from "./records-read";
 import { relatingWords } from "./relating-words";
 import { orderAlreadyStated } from "./sort-words";
+import { firstTable } from "./table-cells";
 import { rowsShownOnly, unfilteredWordsLine } from "./unfiltered-words-line";
 import { wordsRowsShow } from "./words-rows-show";
 
@@ -194,10 +195,20 @@ export async function openedSection(
     .filter(Boolean)
     .map((line) => `${line}\n\n`)
     .join("");
-  // The counts answer a question that asks only them: the rows are one link away.
+  // The counts answer a question that asks only them: the table's rows are one link away, every
+  // other line of the page kept (review 58: its filters and whose records they are went with it).
   const body =
-    perValue && !only && countIsTheAnswer(q)
-      ? `Rows not shown (the counts answer the words): ${link(page.title, page.uri)}, ${page.total} in all.`
+    perValue && !only && !sorted && countIsTheAnswer(q)
+      ? withoutTable(kept, link(page.title, page.uri))
       : kept;
   return { record: false, byText, markdown: `## ${heading} (opened here)\n\n${said}${lines}${body}` };
+}
+
+/** A page without its first table's rows, said so with the link to them. */
+function withoutTable(markdown: string, rows: string): string {
+  const lines = markdown.split("\n");
+  const table = firstTable(lines);
+  if (!table) return markdown;
+  const gone = `Rows not shown (the counts answer the words): ${rows}.`;
+  return [...lines.slice(0, table.head), gone, ...lines.slice(table.end)].join("\n");
 }

@@ -9,7 +9,7 @@ import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-route
 import { capabilitiesSection } from "./capabilities-section";
 import { clearListing } from "./clear-listing";
 import { columnsListing } from "./columns-listing";
-import { perValueListing, perWordsUsed } from "./counts-per-value";
+import { perValueListing, perWordsUsed, withoutRankWords } from "./counts-per-value";
 import { eligibleRecords } from "./eligible-records";
 import { guarded } from "./guarded";
 import { idRows } from "./id-rows";
@@ -141,7 +141,13 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       withExactTimes(!!timeWindow(q), async () =>
         openedSection(
           backend,
-          await narrowedListing(backend, uri, namedRoute, withoutPerWords(qWords), q),
+          await narrowedListing(
+            backend,
+            uri,
+            namedRoute,
+            withoutPerWords(qWords),
+            per.size ? withoutRankWords(q) : q,
+          ),
           namedRoute,
           may,
           q,
@@ -181,12 +187,15 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
         markdown: [...sections, opened.slice(NONE_MARK.length)].join("\n\n"),
       };
     // Beside an opened page, another system's pages are where else the words point only where
-    // their title holds a word of theirs beyond the opened page's own (set BC: "count of tickets
+    // their title or keywords hold a word of theirs beyond the opened page's own (set BC: "count of tickets
     // by status" was followed by "Track shipment", "Action" and "Verify action", read by no model).
-    const ownTitle = new Set(said(namedRoute?.title ?? ""));
+    // Its own words: its title's, and its filters' names ("status" is every system's word).
+    const ownTitle = new Set(
+      said(`${namedRoute?.title ?? ""} ${Object.keys(namedRoute?.filters ?? {}).join(" ")}`),
+    );
     const pointsTo = (r: RouteDefinition) =>
       schemeOf(r.pattern) === schemeOf(named ?? "") ||
-      said(r.title).some((w) => !ownTitle.has(w) && qWords.includes(w));
+      said(`${r.title} ${r.keywords.join(" ")}`).some((w) => !ownTitle.has(w) && qWords.includes(w));
     const others = opened
       ? routes.filter(
           ({ r }) => pointsTo(r) && !namesRoute(opened, named, r) && !underRowForms(opened, r.pattern),

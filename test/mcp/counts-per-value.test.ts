@@ -103,20 +103,54 @@ describe("counts per value of a filter (MCP over HTTP)", () => {
     const out = await search(w.keys.sam, query);
     expect(out).toMatch(/^Per (status|assignee_id), every one/m);
     expect(out).toMatch(
-      /Rows not shown \(the counts answer the words\): \[Tickets\]\(helpdesk:\/\/tickets[^)]*\), \d+ in all\./,
+      /Rows not shown \(the counts answer the words\): \[Tickets\]\(helpdesk:\/\/tickets[^)]*\)\./,
     );
+    expect(out).toMatch(/\d+ in all/);
     expect(out).not.toContain("| id |");
     expect(out).not.toMatch(/Track shipment|actions:\/\/|signpost:\/\/start/);
   });
 
+  // Review 58: a second question, or one asking the rows or their order, keeps them.
   it.each([
     "open tickets by team",
     "How many open tickets does each team have, and who raised them?",
+    "How many open tickets does each team have, who has them?",
     "list the open tickets per team",
+    "How many open tickets per team? Which is the urgent one?",
+    "How many open tickets per team, oldest first?",
   ])("words that ask for the rows too keep them beside the counts: %s", async (query) => {
     const out = await search(w.keys.sam, query);
-    expect(out).toContain("Billing (billing) 1, Shipping (shipping) 2.");
+    expect(out).toMatch(/^Per team_id, every one of its 2 values/m);
     expect(out).toContain("| id |");
     expect(out).not.toContain("Rows not shown");
+  });
+
+  // Set AR14's words: "most urgent" was read as a sort (none declared), so `urgent` filtered
+  // nothing; counted per teammate, every ticket would have been counted.
+  it("'who has the most …' counts per teammate, its other words still filtering, said beside the counts", async () => {
+    const out = await search(w.keys.sam, "Who has the most urgent tickets assigned to them?");
+    expect(out).toMatch(
+      /Per assignee_id, every one of its 5 values[^\n]*Sid Shipping \(tm_sid\) 0, unassigned \(none\) 1\./,
+    );
+    expect(out).toContain("Filtered: priority = urgent.");
+    expect(out).toContain("Rows not shown");
+    expect(await search(w.keys.sam, "Which teammate has the fewest open tickets?")).toContain(
+      "Filtered: status = open",
+    );
+    // Whose records they are is said as the rows' page says it (review 58).
+    const mine = await search(w.keys.alice, "How many of my tickets are in each status?");
+    expect(mine).toContain("Rows not shown");
+    expect(mine).toMatch(/you raised/i);
+  });
+
+  // Review 58: beside an opened page, another system's page stays where its title or keywords
+  // hold a word of the question ("tracking", "refund"); a word of the opened page's own ("status")
+  // brings none.
+  it.each([
+    ["my tickets about the headphones tracking", "Track shipment"],
+    ["tickets about my refund", "After-sales"],
+  ])("another system's page the words point to stays beside the opened page: %s", async (query, page) => {
+    const out = await search(w.keys.alice, query);
+    expect(out.slice(out.indexOf("## Other pages"))).toContain(page);
   });
 });

@@ -74,7 +74,9 @@ export async function idRows(
   // The listing's own filters the other words name ("open <records> …") still apply.
   const listing = await narrowedListing(backend, route.pattern, route, restWords, rest);
   // Words neither naming the listing, its filters nor the id's kind (or denied): not this question.
-  if (listing.denied.length || words(listing.leftover).some((w) => !own.has(w))) return null;
+  // The kind's id field is its kind ("<records> <kind>_id <id>": set BD searched the records' text).
+  const ofKind = (w: string) => own.has(w) || w.split("_").every((p) => own.has(p) || p === "id");
+  if (listing.denied.length || words(listing.leftover).some((w) => !ofKind(w))) return null;
   const filtered = listing.filtered.length
     ? `Filtered: ${listing.filtered.map(escapeText).join(", ")}.\n\n`
     : "";

@@ -31,6 +31,18 @@ describe("search: a record id beside another listing's noun", () => {
     expect(answer).toContain("1 shown, 8 left out");
   });
 
+  // Set BD: "tickets order_id ord_paid" named the field as the listing's column is named, and
+  // was searched as ticket text ("`order`, `id`, `ord`, `paid` matched no subjects"), every row shown.
+  it.each(["tickets order_id ord_paid", "tickets with order_id ord_paid"])(
+    "the id's field named as its column names it: %s",
+    async (query) => {
+      const sam = await w.connect(w.keys.sam, { faces: "browse" });
+      const answer = text(await sam.callTool({ name: "search", arguments: { query } }));
+      expect(answer).toContain("Rows whose `order_id` is `ord_paid`");
+      expect(answer.match(/tkt_\d+/g)).toEqual(["tkt_1"]);
+    },
+  );
+
   it("keeps the filters the other words name, and says when no row holds the id", async () => {
     const sam = await w.connect(w.keys.sam, { faces: "browse" });
     const open = text(

@@ -527,7 +527,7 @@ describeEachProvider(
         view: {
           status: "shipped",
           after_sales: { refund_only: { eligible: false, reason: "order_already_shipped" } },
-          change_delivery_address: { eligible: false, reason: "order_already_shipped" },
+          not_now: { change_delivery_address: "order_already_shipped", pay_order: "order_already_paid" },
         },
       });
       expect(transit.next_actions.map((n) => n.args?.capability)).toEqual(["track_shipment"]);

@@ -187,15 +187,15 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
         markdown: [...sections, opened.slice(NONE_MARK.length)].join("\n\n"),
       };
     // Beside an opened page, another system's pages are where else the words point only where
-    // their title or keywords hold a word of theirs beyond the opened page's own (set BC: "count of tickets
-    // by status" was followed by "Track shipment", "Action" and "Verify action", read by no model).
-    // Its own words: its title's, and its filters' names ("status" is every system's word).
-    const ownTitle = new Set(
+    // their title or keywords hold a word of theirs beyond the opened page's own title and filter
+    // names (set BC: "count of tickets by status" was followed by "Track shipment", "Action" and
+    // "Verify action", read by no model; "status" is every system's word).
+    const ownWords = new Set(
       said(`${namedRoute?.title ?? ""} ${Object.keys(namedRoute?.filters ?? {}).join(" ")}`),
     );
     const pointsTo = (r: RouteDefinition) =>
       schemeOf(r.pattern) === schemeOf(named ?? "") ||
-      said(`${r.title} ${r.keywords.join(" ")}`).some((w) => !ownTitle.has(w) && qWords.includes(w));
+      said(`${r.title} ${r.keywords.join(" ")}`).some((w) => !ownWords.has(w) && qWords.includes(w));
     const others = opened
       ? routes.filter(
           ({ r }) => pointsTo(r) && !namesRoute(opened, named, r) && !underRowForms(opened, r.pattern),

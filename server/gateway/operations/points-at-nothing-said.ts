@@ -12,9 +12,9 @@ export const HELD_NO_ASK =
   " — not run yet: the words ask several things and none of them alone is this change, so check it against the user's words, then confirm_action (or cancel_action)";
 
 /**
- * Whether the started change's record was read from another ask's words: words that ask several
- * things, where the started ask points back ("resolve it") at a record nothing before it names, and
- * its words outside quotes name none. Review 50: "Resolve it: '… the tee ticket …' and assign the
+ * Why the started change is held (said after its message), or null: words that ask several
+ * things, where no ask alone is this change, or the started ask points back ("resolve it") at a
+ * record nothing before it names and its words outside quotes name none. Review 50: "Resolve it: '… the tee ticket …' and assign the
  * headphones ticket to Sara" resolved the headphones ticket at once, named only by the assignment.
  * Such a change waits for the agent's check, never runs at once on a record its ask did not name.
  */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { legacyJson } from "../helpers/legacy-json";
-import { createMcpWorld, type McpWorld, text } from "./mcp-world";
+import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 /**
  * Set BC (plain host): "Pay for my kettle order that's waiting, from my balance." was answered
@@ -47,5 +47,56 @@ describe("a change a person approves is never also held for the agent's confirm 
       status: before.status,
       priority: before.priority,
     });
+  });
+
+  // Review 58b: "the one that's …" describes a record of its own; it never carries another ask's.
+  it("'… and give the one that's pending to Sara': the first ask's ticket is not given to Sara", async () => {
+    const sam = await w.connect(w.keys.sam);
+    const out = await sam.callTool({
+      name: "start_action",
+      arguments: { intent: "Set the tee ticket to high priority and give the one that's pending to Sara." },
+    });
+    expect(((await legacyJson(w.legacy, "tickets/tkt_9")) as Record<string, unknown>).assignee_id).not.toBe(
+      "tm_sara",
+    );
+    expect(text(out)).not.toMatch(/also done: give the one that's pending/i);
+  });
+
+  it("'… and set the one that's pending to urgent' is no 'already so' of the first ask's ticket", async () => {
+    const sam = await w.connect(w.keys.sam);
+    const out = await sam.callTool({
+      name: "start_action",
+      arguments: { intent: "Give the tee ticket to Sid and set the one that's pending to urgent." },
+    });
+    expect(text(out)).not.toMatch(/already urgent/i);
+  });
+
+  it("'… and cancel the one that's been delivered' offers no cancel of the first ask's order", async () => {
+    const alice = await w.connect(w.keys.alice);
+    const out = await alice.callTool({
+      name: "start_action",
+      arguments: {
+        intent:
+          "Change the address of ord_pending to my home address and cancel the one that's been delivered.",
+      },
+    });
+    const next = (sc(out).next_actions ?? []) as Array<{ args?: Record<string, unknown> }>;
+    expect(
+      next.some((n) => n.args?.capability === "cancel_unpaid_order" && n.args?.entity_id === "ord_pending"),
+    ).toBe(false);
+    expect(((await legacyJson(w.legacy, "orders/ord_pending")) as Record<string, unknown>).status).toBe(
+      "pending_payment",
+    );
+  });
+
+  it("'… and set the one which is pending to high priority': nothing changes on the tee ticket", async () => {
+    const before = (await legacyJson(w.legacy, "tickets/tkt_9")) as Record<string, unknown>;
+    const sam = await w.connect(w.keys.sam);
+    await sam.callTool({
+      name: "start_action",
+      arguments: { intent: "Give the tee ticket to Sid and set the one which is pending to high priority." },
+    });
+    const after = (await legacyJson(w.legacy, "tickets/tkt_9")) as Record<string, unknown>;
+    expect(after.priority).toBe(before.priority);
   });
 });

@@ -90,7 +90,7 @@ export async function otherAsks(
       const points =
         !repeats &&
         !topic &&
-        (pointsBack(requestWords(clause.text)) ||
+        (pointsBack(requestWords(clause.text), true) ||
           (!named &&
             !!started.entity &&
             (leavesRecordUnsaid(ownHead, started.entity.type) || saysKindBare(ownHead, kind))));
@@ -325,12 +325,18 @@ function covers(
  * payment"), no record named before: played, that order's cancel was offered on the order the
  * first ask changed.
  */
-export function pointsBack(words: string): boolean {
+export function pointsBack(words: string, carrying = false): boolean {
   const tokens = words.toLowerCase().match(/\p{L}+/gu) ?? [];
-  return tokens.some(
-    (w, i) => POINTING.has(w) && !(RELATIVES.has(w) && i > 0 && RELATIVE_NEXT.has(tokens[i + 1] ?? "")),
-  );
+  // Carrying a record into another ask, "that's" opens a relative clause too ("give the one
+  // that's pending to Sara" describes a ticket; review 58b: it took the first ask's, and ran).
+  // Deciding whether a change runs at once, it still holds it for a check (review 58).
+  const next = (i: number) => tokens[i + 1] ?? "";
+  const relative = (i: number) => RELATIVE_NEXT.has(next(i)) || (carrying && CONTRACTED.has(next(i)));
+  return tokens.some((w, i) => POINTING.has(w) && !(RELATIVES.has(w) && i > 0 && relative(i)));
 }
+
+/** "that's", "which're": the verb contracted onto the pronoun. */
+const CONTRACTED = new Set(["s", "re"]);
 
 /** Pointing words that also open a relative clause, after the noun it describes. */
 const RELATIVES = new Set(["that", "which"]);

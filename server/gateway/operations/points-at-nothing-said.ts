@@ -7,6 +7,9 @@ import { askAlone, namesOwnRecord, namesRecordIn } from "./own-ask-words";
 /** Said after the message of a change held because its ask names no record of its own. */
 export const HELD_RECORD =
   " — not run yet: its own words point back at a record nothing before them names (another ask's record was taken), so check the record, then confirm_action";
+/** Said after the message of a change held because its ask describes a record it does not name. */
+export const HELD_DESCRIBED =
+  ' — not run yet: its own words describe a record without naming it ("the one that …"), and this one was taken from the words whole, so check the record, then confirm_action';
 /** Said after the message of a change held because no ask of the words, read alone, is this change. */
 export const HELD_NO_ASK =
   " — not run yet: the words ask several things and none of them alone is this change, so check it against the user's words, then confirm_action (or cancel_action)";
@@ -33,6 +36,10 @@ export async function pointsAtNothingSaid(
   // (review 58: "Give the tee ticket to Sid and set the one that's pending to high priority"
   // set the tee ticket's status to pending at once, and neither ask was said).
   if (!own) return HELD_NO_ASK;
+  // "the one that's pending": a record described, none named, and none said before is its own
+  // (review 58b: "Give the tee ticket to Sid and set the one which is pending to high priority"
+  // raised the tee ticket at once).
+  if (ONE_DESCRIBED.test(requestWords(own.clause.text))) return HELD_DESCRIBED;
   const appliesTo = started.entity.type;
   if (namesOwnRecord(own, appliesTo) || !pointsBack(requestWords(own.clause.text))) return null;
   // A record said before the ask, in an ask or not ("I don't want tkt_2 to wait, make it …").
@@ -55,3 +62,6 @@ export async function recordHeld(
     return null;
   return pointsAtNothingSaid(intent, { capability: out.capability, entity }, search);
 }
+
+/** "the one that/which/who …", "the ones that're …": a record described by a clause, not named. */
+const ONE_DESCRIBED = /\bones?\s+(?:that|which|who)\b/i;

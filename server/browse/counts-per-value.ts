@@ -13,21 +13,6 @@ const PER =
 const RANKED =
   /\b(?:which|what)\s+(\p{L}{3,40})\s+(?:has|have|had|holds?|gets?)\s+(?:the\s+)?(?:most|fewest|least|more|fewer|highest|lowest)\b/giu;
 
-/** "who has the most …": a count per the filter whose values are people (`valuesAre: ["person"]`). */
-const WHO_RANKED = /\bwho\s+(?:has|have|had|holds?|gets?)\s+(?:the\s+)?(?:most|fewest|least|more|fewer)\b/iu;
-
-/**
- * The words with a count's ranking word taken out ("who has the most urgent tickets" → "who has
- * the urgent tickets"): it ranks the counts, never sorts the rows, and "most urgent" read as a
- * sort left `urgent` no filter, so every ticket was counted.
- */
-export function withoutRankWords(q: string): string {
-  const rank = (m: string) => m.replace(/\b(?:most|fewest|least|more|fewer|highest|lowest)\b/giu, "");
-  return q
-    .replace(new RegExp(RANKED.source, RANKED.flags), rank)
-    .replace(new RegExp(WHO_RANKED.source, "giu"), rank);
-}
-
 /** Filters that say how to read a listing, never what its records are. */
 const NOT_A_THING = new Set(["q", "sort", "mine", "page", "per_page", "columns", "cursor"]);
 
@@ -158,10 +143,8 @@ export function perWordsUsed(route: RouteDefinition | undefined, q: string): Set
 /** The filters of `filters` the words ask a count per, in the words' order (or the words that named them). */
 function perKeys(filters: FilterSpec, q: string, asSaid = false): string[] {
   const keys: string[] = [];
-  const who = WHO_RANKED.exec(q);
-  const said = [...q.matchAll(PER), ...q.matchAll(RANKED)].map((m) => [m[1] ?? "", m[1] ?? ""] as const);
-  for (const [spelt, as] of who ? [...said, ["person", who[0]] as const] : said) {
-    const word = spelt.toLowerCase();
+  for (const m of [...q.matchAll(PER), ...q.matchAll(RANKED)]) {
+    const word = (m[1] ?? "").toLowerCase();
     // As said or in the singular ("teams", "priorities"); "status" is its own.
     const forms = new Set([word, word.replace(/s$/, ""), word.replace(/es$/, ""), word.replace(/ies$/, "y")]);
     const key = Object.entries(filters).find(
@@ -170,7 +153,7 @@ function perKeys(filters: FilterSpec, q: string, asSaid = false): string[] {
         (forms.has(k.toLowerCase().split("_")[0] ?? "") ||
           (typeof spec === "object" && "choices" in spec && !!spec.valuesAre?.some((v) => forms.has(v)))),
     )?.[0];
-    const named = asSaid ? as : key;
+    const named = asSaid ? m[1] : key;
     if (key && named && !keys.includes(named)) keys.push(named);
   }
   return keys;

@@ -179,7 +179,9 @@ export async function openedSection(
   // Counted per value only where the rows shown are the listing's own: words that left rows out
   // ("unresolved", "but the closed ones") filter nothing the counts could keep (review 54).
   const ownRows = page.rows === opened.rows && page.total === opened.total;
-  const perValue = ownRows ? await countsPerValue(backend, route, page.uri, q, page.total) : null;
+  // Nor where words kept only the rows showing them (review 58b: "how many of my orders in each
+  // status have a kettle" counted all eight beside the two kettle orders).
+  const perValue = ownRows && !only ? await countsPerValue(backend, route, page.uri, q, page.total) : null;
   const lines = [
     perValue ?? "",
     notUsed || only?.line || (textFilter || unused ? "" : unfilteredWordsLine(leftover, kept)),
@@ -198,7 +200,7 @@ export async function openedSection(
   // The counts answer a question that asks only them: the table's rows are one link away, every
   // other line of the page kept (review 58: its filters and whose records they are went with it).
   const body =
-    perValue && !only && !sorted && countIsTheAnswer(q)
+    perValue && !sorted && !unsorted && countIsTheAnswer(q)
       ? withoutTable(kept, link(page.title, page.uri))
       : kept;
   return { record: false, byText, markdown: `## ${heading} (opened here)\n\n${said}${lines}${body}` };

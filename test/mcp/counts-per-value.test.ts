@@ -125,22 +125,25 @@ describe("counts per value of a filter (MCP over HTTP)", () => {
     expect(out).not.toContain("Rows not shown");
   });
 
-  // Set AR14's words: "most urgent" was read as a sort (none declared), so `urgent` filtered
-  // nothing; counted per teammate, every ticket would have been counted.
-  it("'who has the most …' counts per teammate, its other words still filtering, said beside the counts", async () => {
-    const out = await search(w.keys.sam, "Who has the most urgent tickets assigned to them?");
-    expect(out).toMatch(
-      /Per assignee_id, every one of its 5 values[^\n]*Sid Shipping \(tm_sid\) 0, unassigned \(none\) 1\./,
-    );
-    expect(out).toContain("Filtered: priority = urgent.");
-    expect(out).toContain("Rows not shown");
+  // Review 58: hiding the rows took their lines (the filters, whose records) with them.
+  it("a count-only answer keeps the page's lines but its table: the filters, and whose records", async () => {
     expect(await search(w.keys.sam, "Which teammate has the fewest open tickets?")).toContain(
       "Filtered: status = open",
     );
-    // Whose records they are is said as the rows' page says it (review 58).
     const mine = await search(w.keys.alice, "How many of my tickets are in each status?");
     expect(mine).toContain("Rows not shown");
     expect(mine).toMatch(/you raised/i);
+  });
+
+  // Review 58b: a ranking the listing cannot sort by ("highest priority") left the counts of every
+  // ticket with the rows hidden, nothing saying priority was not read; and rows kept for the words
+  // they show ("have a kettle") were counted per status as if all were kept.
+  it("no count-only answer where words were not all read; no counts beside rows the words narrowed", async () => {
+    const ranked = await search(w.keys.sam, "Which teammate has the highest priority tickets?");
+    expect(ranked).toContain("| id |");
+    expect(ranked).not.toContain("Rows not shown");
+    const kettles = await search(w.keys.alice, "how many of my orders in each status have a kettle");
+    expect(kettles).not.toMatch(/^Per status/m);
   });
 
   // Review 58: beside an opened page, another system's page stays where its title or keywords

@@ -59,7 +59,7 @@ function withAssigneeNamed(view: BackendOutcome): BackendOutcome {
 const TICKET_FILTERS = {
   status: ["open", "pending", "resolved", "closed"],
   priority: ["low", "normal", "high", "urgent"],
-  assignee_id: { choices: assigneeChoices, valuesAre: ["teammate", "agent", "person"] },
+  assignee_id: { choices: assigneeChoices, valuesAre: ["teammate", "agent"] },
   team_id: { choices: teamChoices },
   requester_email: { choices: requesterChoices, emailAddresses: true },
   mine: ["1", "true", "0", "false"],

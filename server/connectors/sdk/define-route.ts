@@ -44,7 +44,7 @@ export interface ChoiceFilter {
   /**
    * What its values are, in the words people count by ("teammate" for `?assignee_id=`): "open
    * tickets per teammate" is a count per this filter's values (browse/counts-per-value.ts), as
-   * "per assignee" is by the key's own word; "person" where "who has the most …" counts per it.
+   * "per assignee" is by the key's own word.
    */
   valuesAre?: readonly string[];
 }

@@ -8,7 +8,7 @@ const ROW_PAGE = /^Each row's page: `([a-z][a-z0-9+.-]*:\/\/[^`]+)`$/m;
 
 /**
  * The forms each row of a listing opens, said once under its row address: "Each row's forms:
- * `shop://order/{id}/…` cancel, pay (submit one with user_words)". Set
+ * `shop://order/{id}/…` cancel, pay (submit one with just user_words, …)". Set
  * AZ: a model that had listed the orders opened the unpaid order's page (535 tokens) to learn
  * where its cancel form was, a call the wrapper's cancelOrder did not need. Only forms the
  * caller may submit and whose capability they may start (previews: no one-time grant used); at
@@ -40,7 +40,9 @@ export async function rowFormsLine(
   );
   const mine = tails.filter((_, i) => allowed[i]).slice(0, MAX_FORMS);
   if (!mine.length) return null;
-  return `Each row's forms: ${code(`${row}/…`)} ${mine.join(", ")} (submit one with user_words)`;
+  // Set BE: "(submit one with user_words)" left a model unsure it could without the form's fields:
+  // it opened the row's page for them (591 tokens), or guessed their names.
+  return `Each row's forms: ${code(`${row}/…`)} ${mine.join(", ")} (submit one with just user_words, the user's request: it fills the fields)`;
 }
 
 /** Whether a route is one of the row forms an opened listing's line names (search leaves those out of its other pages). */

@@ -149,7 +149,9 @@ describe("what representative answers cost a model (o200k tokens)", () => {
     // 478, two tokens a row, where "who handles the refund ticket?" cost a ~400-token page read.
     // 520 since the listing names each row's forms once (set AZ: 478 → 517; the record's page,
     // read only to learn where its form was, cost ~500).
-    expect(tokens(tickets)).toBeLessThanOrEqual(520);
+    // 530 since that line says a form takes user_words alone (set BE: a model opened the row's
+    // page, 591 tokens, for the form's fields it did not need).
+    expect(tokens(tickets)).toBeLessThanOrEqual(530);
 
     const alice = await w.connect(w.keys.alice);
     const started = await alice.callTool({

@@ -99,4 +99,33 @@ describe("a change a person approves is never also held for the agent's confirm 
     const after = (await legacyJson(w.legacy, "tickets/tkt_9")) as Record<string, unknown>;
     expect(after.priority).toBe(before.priority);
   });
+
+  // Review 58c: "the one that's …" says which by its own clause, so the start is the other ask's.
+  it("'Give the headphones ticket to Sara and set the one that's urgent to low priority': the headphones ticket keeps its priority", async () => {
+    const sam = await w.connect(w.keys.sam);
+    const out = await sam.callTool({
+      name: "start_action",
+      arguments: {
+        intent: "Give the headphones ticket to Sara and set the one that's urgent to low priority.",
+      },
+    });
+    const s = sc(out);
+    if (s.status === "input_required")
+      await sam.callTool({
+        name: "advance_action",
+        arguments: { action_id: s.action_id, version: s.version, patch: { priority: "low" } },
+      });
+    expect(((await legacyJson(w.legacy, "tickets/tkt_2")) as Record<string, unknown>).priority).toBe(
+      "normal",
+    );
+  });
+
+  it("'Give the tee ticket to Sara and give the one that's pending to Sid': the second ask is said", async () => {
+    const sam = await w.connect(w.keys.sam);
+    const out = await sam.callTool({
+      name: "start_action",
+      arguments: { intent: "Give the tee ticket to Sara and give the one that's pending to Sid." },
+    });
+    expect(text(out)).toContain("give the one that's pending to Sid");
+  });
 });

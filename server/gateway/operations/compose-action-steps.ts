@@ -84,12 +84,8 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     // The server's key is the gateway's to use, never part of the answer.
     const { server_key: made, ...out } = answer;
     if (out.outcome !== "applied" || typeof out.action_id !== "string") return out;
-    const next = (out.next_actions ?? []) as NextAction[];
-    const ready = next.some((n) => n.tool === "confirm_action" && !n.requires_user_approval);
-    // Only a change that would run now is held for a check (set BC: one a person approves also
-    // said "then confirm_action"); the agent's pick among several waits for the user's word.
-    const runsNow = ready && out.status !== "failed" && !out.ask_user && typeof key === "string";
-    if (typeof made !== "string" && !runsNow) return out;
+    // Waiting for a person, it is checked on their screen: never "then confirm_action" too (set BC).
+    if (out.status === "awaiting_approval") return out;
     if (await heldForText(ctx, intent, out, reading))
       return { ...out, message: `${out.message}${HELD_TEXT}` };
     const why =
@@ -98,6 +94,10 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     const held = heldOnCondition(intent, out);
     if (typeof made === "string")
       return held ?? { ...(await confirmOnServerKey(ctx, out, made)), ...pickedBy(out) };
+    const next = (out.next_actions ?? []) as NextAction[];
+    const ready = next.some((n) => n.tool === "confirm_action" && !n.requires_user_approval);
+    // The record was the agent's pick among several: the user says which before anything runs.
+    if (!ready || out.status === "failed" || out.ask_user || typeof key !== "string") return out;
     if (held) return held;
     const done = await steps.confirmAction(ctx, {
       action_id: out.action_id,

@@ -30,8 +30,15 @@ export async function askAlone(words: string, search: Search): Promise<Capabilit
  */
 export function namesOwnRecord(ask: AskSpan, appliesTo: string): boolean {
   const own = requestWords(ask.clause.text);
+  // "the one that's urgent" says which by its own clause: the start reads it from these words,
+  // never from another ask's (review 58c: "Give the headphones ticket to Sara and set the one
+  // that's urgent to low priority" took the headphones ticket, and the advance lowered it).
+  if (ONE_DESCRIBED.test(own)) return true;
   return !pointsBack(own) && namesRecordIn(own, appliesTo);
 }
+
+/** "the one that/which/who …", "the ones that're …": a record described by a clause, not named. */
+export const ONE_DESCRIBED = /\bones?\s+(?:that|which|who)\b/i;
 
 /** Whether words (quotes left out) name a record of this kind: its id, its kind's word, or "the … one". */
 export function namesRecordIn(own: string, appliesTo: string): boolean {

@@ -2,7 +2,7 @@ import type { CapabilityHit } from "../../engine/capability-search";
 import { requestWords } from "../../engine/request-words";
 import { askSpans } from "./ask-spans";
 import { kindWord, pointsBack } from "./other-asks";
-import { askAlone, namesOwnRecord, namesRecordIn } from "./own-ask-words";
+import { askAlone, namesOwnRecord, namesRecordIn, ONE_DESCRIBED } from "./own-ask-words";
 
 /** Said after the message of a change held because its ask names no record of its own. */
 export const HELD_RECORD =
@@ -62,6 +62,3 @@ export async function recordHeld(
     return null;
   return pointsAtNothingSaid(intent, { capability: out.capability, entity }, search);
 }
-
-/** "the one that/which/who …", "the ones that're …": a record described by a clause, not named. */
-const ONE_DESCRIBED = /\bones?\s+(?:that|which|who)\b/i;

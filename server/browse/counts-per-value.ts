@@ -13,6 +13,26 @@ const PER =
 const RANKED =
   /\b(?:which|what)\s+(\p{L}{3,40})\s+(?:has|have|had|holds?|gets?)\s+(?:the\s+)?(?:most|fewest|least|more|fewer|highest|lowest)\b/giu;
 
+/**
+ * The words with a ranked count's ranking word taken out where a value of the listing's filters
+ * follows it ("which teammate has the most urgent tickets" → "… has the urgent tickets"): it ranks
+ * the counts, and "most urgent" read as a sort the listing does not declare left `urgent` no
+ * filter, so every ticket was counted (review 58c). Anything else stays whole ("the most recent",
+ * a sort; "the highest priority", said not to sort).
+ */
+export function withoutRankWords(q: string, filters: FilterSpec | undefined): string {
+  const values = new Set(
+    Object.values(filters ?? {}).flatMap((v) =>
+      Array.isArray(v) ? v.map((x: string) => x.toLowerCase()) : [],
+    ),
+  );
+  return q.replace(new RegExp(RANKED.source, RANKED.flags), (m: string, _noun: string, at: number) => {
+    const rank = /\S+$/.exec(m)?.[0] ?? "";
+    const next = /^\s*(\p{L}+)/u.exec(q.slice(at + m.length))?.[1]?.toLowerCase() ?? "";
+    return values.has(next) ? m.slice(0, m.length - rank.length) : m;
+  });
+}
+
 /** Filters that say how to read a listing, never what its records are. */
 const NOT_A_THING = new Set(["q", "sort", "mine", "page", "per_page", "columns", "cursor"]);
 

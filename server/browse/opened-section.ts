@@ -182,9 +182,10 @@ export async function openedSection(
   // Nor where words kept only the rows showing them (review 58b: "how many of my orders in each
   // status have a kettle" counted all eight beside the two kettle orders).
   const perValue = ownRows && !only ? await countsPerValue(backend, route, page.uri, q, page.total) : null;
+  const unread = notUsed || only?.line || (textFilter || unused ? "" : unfilteredWordsLine(leftover, kept));
   const lines = [
     perValue ?? "",
-    notUsed || only?.line || (textFilter || unused ? "" : unfilteredWordsLine(leftover, kept)),
+    unread,
     unsorted && !orderAlreadyStated(unsorted, kept)
       ? `${code(unsorted)} did not sort this listing: it declares no such sort.`
       : "",
@@ -200,7 +201,7 @@ export async function openedSection(
   // The counts answer a question that asks only them: the table's rows are one link away, every
   // other line of the page kept (review 58: its filters and whose records they are went with it).
   const body =
-    perValue && !sorted && !unsorted && countIsTheAnswer(q)
+    perValue && !sorted && !unsorted && !unread && countIsTheAnswer(q)
       ? withoutTable(kept, link(page.title, page.uri))
       : kept;
   return { record: false, byText, markdown: `## ${heading} (opened here)\n\n${said}${lines}${body}` };

@@ -9,7 +9,7 @@ import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-route
 import { capabilitiesSection } from "./capabilities-section";
 import { clearListing } from "./clear-listing";
 import { columnsListing } from "./columns-listing";
-import { perValueListing, perWordsUsed } from "./counts-per-value";
+import { perValueListing, perWordsUsed, withoutRankWords } from "./counts-per-value";
 import { eligibleRecords } from "./eligible-records";
 import { guarded } from "./guarded";
 import { idRows } from "./id-rows";
@@ -141,7 +141,13 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
       withExactTimes(!!timeWindow(q), async () =>
         openedSection(
           backend,
-          await narrowedListing(backend, uri, namedRoute, withoutPerWords(qWords), q),
+          await narrowedListing(
+            backend,
+            uri,
+            namedRoute,
+            withoutPerWords(qWords),
+            per.size ? withoutRankWords(q, namedRoute?.filters) : q,
+          ),
           namedRoute,
           may,
           q,

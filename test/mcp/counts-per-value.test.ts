@@ -156,4 +156,15 @@ describe("counts per value of a filter (MCP over HTTP)", () => {
     const out = await search(w.keys.alice, query);
     expect(out.slice(out.indexOf("## Other pages"))).toContain(page);
   });
+
+  // Review 58c: a ranked count's ranking word before a filter's value ranks the counts (the value
+  // filters); before a sort the listing declares, it sorts.
+  it("'which teammate has the most urgent tickets' counts urgent tickets; 'the most recent' still sorts", async () => {
+    const urgent = await search(w.keys.sam, "Which teammate has the most urgent tickets?");
+    expect(urgent).toContain("Filtered: priority = urgent.");
+    expect(urgent).toMatch(/Sid Shipping \(tm_sid\) 0, unassigned \(none\) 1\./);
+    const recent = await search(w.keys.sam, "Which team has the most recent ticket?");
+    expect(recent).toContain("Newest first");
+    expect(recent).toContain("| id |");
+  });
 });

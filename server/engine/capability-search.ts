@@ -323,8 +323,6 @@ export interface CapabilityHit {
   trigger: string;
   when_not_to_use: string;
   applies_to: string;
-  /** It makes a new record of its kind and takes no existing one (no `appliesTo.field`). */
-  makes_new?: true;
   prerequisites: string[];
   inputs: string[];
   /** The values an input with a fixed set takes (`kind`: refund_only, exchange, …), by field. */
@@ -784,8 +782,6 @@ export function capabilityHit(capability: AnyCapability, score: number): Capabil
     trigger: capability.trigger.use,
     when_not_to_use: capability.trigger.avoid,
     applies_to: capability.appliesTo.entity,
-    // It makes a new record of its kind and takes none (a checkout): no start on an existing one.
-    ...(capability.appliesTo.field ? {} : { makes_new: true as const }),
     prerequisites: capability.prerequisites,
     inputs: describeInputs(capability).map((i) => i.field),
     ...enumInputs(capability),

@@ -70,15 +70,7 @@ export async function pickByRecord(
   });
   if (!on) return undefined;
   const possible = new Set(on.next.map((n) => n.args?.capability));
-  // A match that makes a new record takes none: where the best can take the record named, it is
-  // not what a change of that record means (set BF: "Move my lamp order to my home address", its
-  // order named, tied the address change with a checkout, on both hosts).
-  const takesIt = on.weighed.includes(best.capability) && possible.has(best.capability);
-  const out = near.filter(
-    (h) =>
-      (on.weighed.includes(h.capability) && !possible.has(h.capability)) ||
-      (takesIt && h.makes_new && h.applies_to === best.applies_to),
-  );
+  const out = near.filter((h) => on.weighed.includes(h.capability) && !possible.has(h.capability));
   const left = topMatch(hits.filter((h) => !out.includes(h)));
   if (on.weighed.includes(best.capability) && !possible.has(best.capability)) {
     const can = near.filter((h) => possible.has(h.capability)).map((h) => h.capability);

@@ -128,4 +128,29 @@ describe("a change a person approves is never also held for the agent's confirm 
     });
     expect(text(out)).toContain("give the one that's pending to Sid");
   });
+
+  // Review 58d: a record the words only describe was picked by a word its text shares ("has").
+  it.each([
+    "Give the tee ticket to Sara and set the one that nobody has touched to low priority.",
+    "Set the one that nobody has touched to low priority.",
+  ])("%s: no ticket's priority changes at once", async (intent) => {
+    const sam = await w.connect(w.keys.sam);
+    const out = await sam.callTool({ name: "start_action", arguments: { intent } });
+    expect(text(out)).not.toMatch(/Change the ticket's priority: done/);
+    expect(((await legacyJson(w.legacy, "tickets/tkt_2")) as Record<string, unknown>).priority).toBe(
+      "normal",
+    );
+  });
+
+  // Review 58d: a new order asked for changes no order's address (a checkout is never dropped
+  // from the tie for the order the words name).
+  it("'Ship another lamp order to my home address.': the lamp order keeps its address", async () => {
+    const alice = await w.connect(w.keys.alice);
+    await alice.callTool({
+      name: "start_action",
+      arguments: { intent: "Ship another lamp order to my home address." },
+    });
+    const order = (await legacyJson(w.legacy, "orders/ord_paid")) as { address?: { id?: string } };
+    expect(order.address?.id).toBe("addr_alice_office");
+  });
 });

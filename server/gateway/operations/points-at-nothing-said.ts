@@ -9,7 +9,7 @@ export const HELD_RECORD =
   " — not run yet: its own words point back at a record nothing before them names (another ask's record was taken), so check the record, then confirm_action";
 /** Said after the message of a change held because its ask describes a record it does not name. */
 export const HELD_DESCRIBED =
-  ' — not run yet: its own words describe a record without naming it ("the one that …"), and this one was taken from the words whole, so check the record, then confirm_action';
+  ' — not run yet: the words describe its record without naming it ("the one that …"), so check the record, then confirm_action';
 /** Said after the message of a change held because no ask of the words, read alone, is this change. */
 export const HELD_NO_ASK =
   " — not run yet: the words ask several things and none of them alone is this change, so check it against the user's words, then confirm_action (or cancel_action)";
@@ -53,12 +53,18 @@ export async function recordHeld(
   ownAsk: number | undefined,
   search: (query: string) => Promise<CapabilityHit[]>,
 ): Promise<string | null> {
-  // A start reading its own ask's words (own-ask-words.ts) took a record those words name.
-  if (ownAsk !== undefined || typeof out.capability !== "string") return null;
+  if (typeof out.capability !== "string") return null;
   const entity = out.entity as { type: string; id: string | null } | undefined;
   // Only a record read from the words: one the agent sent (entity_id) is its pick, as before.
   const fromWords = Object.values((out.from_words ?? {}) as Record<string, unknown>);
   if (!entity?.id || !fromWords.some((v) => typeof v === "string" && v.startsWith(entity.id ?? "")))
     return null;
+  // A record its ask only describes ("the one that nobody has touched") was picked by what its
+  // text shares with the words: checked before it runs (review 58d: "has" picked one).
+  const { asks } = askSpans(intent, kindWord(entity.type));
+  const own = ownAsk !== undefined ? asks[ownAsk]?.clause.text : asks.length < 2 ? intent : undefined;
+  if (own !== undefined && ONE_DESCRIBED.test(requestWords(own))) return HELD_DESCRIBED;
+  // A start reading its own ask's words (own-ask-words.ts) took a record those words name.
+  if (ownAsk !== undefined) return null;
   return pointsAtNothingSaid(intent, { capability: out.capability, entity }, search);
 }

@@ -17,9 +17,10 @@ export const HELD_NO_ASK =
 /**
  * Why the started change is held (said after its message), or null: words that ask several
  * things, where no ask alone is this change, or the started ask points back ("resolve it") at a
- * record nothing before it names and its words outside quotes name none. Review 50: "Resolve it: '… the tee ticket …' and assign the
- * headphones ticket to Sara" resolved the headphones ticket at once, named only by the assignment.
- * Such a change waits for the agent's check, never runs at once on a record its ask did not name.
+ * record nothing before it names and its words outside quotes name none. Review 50: "Resolve it:
+ * '… the tee ticket …' and assign the headphones ticket to Sara" resolved the headphones ticket at
+ * once, named only by the assignment. Such a change waits for the agent's check, never runs at
+ * once on a record its ask did not name.
  */
 export async function pointsAtNothingSaid(
   intent: string,
@@ -46,7 +47,10 @@ export async function pointsAtNothingSaid(
   return own.at < 0 || !namesRecordIn(requestWords(lower.slice(0, own.at)), appliesTo) ? HELD_RECORD : null;
 }
 
-/** Why a start by words that would run at once is held (said after its message), or null: its record read from another ask's words. */
+/**
+ * Why a start by words that would run at once is held (said after its message), or null: its
+ * record only described ("the one that …"), or read from another ask's words.
+ */
 export async function recordHeld(
   intent: string,
   out: Record<string, unknown>,

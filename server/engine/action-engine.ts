@@ -8,6 +8,7 @@ import { type ConfirmInput, confirmAction } from "./confirm-action";
 import type { EngineDeps } from "./engine-deps";
 import { getActionContext } from "./get-action-context";
 import { heldForWords } from "./held-for-words";
+import { holdForCheck } from "./hold-for-check";
 import { recordInWords } from "./record-in-words";
 import { recoverAction } from "./recover-action";
 import { capabilityStartedWith } from "./replayed-start";
@@ -54,6 +55,8 @@ export function createActionEngine(options: Omit<EngineDeps, "approvalUrl"> & Pa
       cancelAction(deps, actor, actionId, when),
     /** The caller's earlier actions held only for the user's words that this one takes the place of. */
     heldForWords: (actor: Actor, actionId: string): Promise<string[]> => heldForWords(deps, actor, actionId),
+    /** Holds an open action for the agent's check: a later step completing it does not run it. */
+    holdForCheck: (actor: Actor, actionId: string): Promise<void> => holdForCheck(deps, actor, actionId),
     /** Notes how a person's approval's own run of the confirm ended, when it did not carry it out. */
     noteApprovalRun: (actionId: string, version: number, note: ApprovalRunNote): Promise<void> =>
       noteApprovalRun(deps, actionId, version, note),

@@ -47,6 +47,12 @@ export const actionStateSchema = z.object({
    * (held-for-words.ts).
    */
   held_for_words: z.boolean().optional(),
+  /**
+   * Its record was read from words that may not mean it: a step completing it waits for
+   * confirm_action, never runs under the server's key (hold-for-check.ts). Lifted where a step
+   * sets the record by id.
+   */
+  held_for_check: z.boolean().optional(),
 });
 export type ActionState = z.infer<typeof actionStateSchema>;
 

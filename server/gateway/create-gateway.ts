@@ -109,6 +109,9 @@ export function createGateway(options: GatewayOptions) {
     possibleOn: possibleOnRecordOperation(deps),
     cancelAction,
     replaceHeld: replaceHeldOperation(deps),
+    holdForCheck: async (caller, actionId) => {
+      if (caller) await engine.holdForCheck(actorOf(caller), actionId);
+    },
   });
 
   const operations = {

@@ -153,4 +153,31 @@ describe("a change a person approves is never also held for the agent's confirm 
     const order = (await legacyJson(w.legacy, "orders/ord_paid")) as { address?: { id?: string } };
     expect(order.address?.id).toBe("addr_alice_office");
   });
+
+  // Review 58d: a start held for a check stayed held only in its answer, and the advance that
+  // completed it ran it at once on the record another ask named. The hold is kept on the action.
+  it.each([
+    "Make it low priority, and move the headphones ticket to billing.",
+    "Change its priority and assign the headphones ticket to Sara.",
+  ])("%s: the advance that completes it waits for confirm_action", async (intent) => {
+    const sam = await w.connect(w.keys.sam);
+    const out = await sam.callTool({ name: "start_action", arguments: { intent } });
+    const s = sc(out);
+    expect(text(out)).toMatch(/not run yet/);
+    const adv = await sam.callTool({
+      name: "advance_action",
+      arguments: { action_id: s.action_id, version: s.version, patch: { priority: "low" } },
+    });
+    expect(text(adv)).toMatch(/not run yet: its record was read from words that may not mean it/);
+    expect(((await legacyJson(w.legacy, "tickets/tkt_2")) as Record<string, unknown>).priority).toBe(
+      "normal",
+    );
+    // The agent's own confirm, after its check, runs it.
+    const a = sc(adv);
+    const done = await sam.callTool({
+      name: "confirm_action",
+      arguments: { action_id: a.action_id, version: a.version, idempotency_key: `check-${a.action_id}` },
+    });
+    expect(sc(done).status).toBe("completed");
+  });
 });

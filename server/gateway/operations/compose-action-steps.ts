@@ -6,10 +6,9 @@ import { asksOnlyToRead, opensWithVerbOf, settleNearTie, topMatch } from "../../
 import type { TrustedContext } from "../trusted-context";
 import { firstOfSeparateAsks, firstOfSeveralAsks } from "./first-ask";
 import { heldOnCondition } from "./held-condition";
-import { HELD_TEXT, textHeldForCheck } from "./held-text";
+import { HELD_TEXT, heldForText } from "./held-text";
 import { insteadOfRefused } from "./instead-of-refused";
 import { advanceActionInputSchema, startActionInputSchema } from "./operation-schemas";
-import { otherAsks } from "./other-asks";
 import { otherMatches } from "./other-matches";
 import { ownAskWords } from "./own-ask-words";
 import { pickByFields } from "./pick-by-fields";
@@ -44,6 +43,8 @@ interface Steps {
   possibleOn: PossibleOn;
   /** The kept start's answer, its earlier held-for-words actions replaced (replace-held.ts). */
   replaceHeld?: (ctx: TrustedContext | null, out: Outcome) => Promise<Outcome>;
+  /** Keeps a start held for the agent's check held on its action (engine hold-for-check.ts). */
+  holdForCheck?: (ctx: TrustedContext | null, actionId: string) => Promise<void>;
 }
 
 /** Every start and advance asks: the engine makes the key only where one would run the change. */
@@ -83,14 +84,18 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
   ): Promise<Outcome> {
     // The server's key is the gateway's to use, never part of the answer.
     const { server_key: made, ...out } = answer;
-    if (out.outcome !== "applied" || typeof out.action_id !== "string") return out;
+    const open = out.outcome === "applied" || out.outcome === "input_required";
     // Waiting for a person, it is checked on their screen: never "then confirm_action" too (set BC).
-    if (out.status === "awaiting_approval") return out;
-    if (await heldForText(ctx, intent, out, reading))
-      return { ...out, message: `${out.message}${HELD_TEXT}` };
+    if (!open || typeof out.action_id !== "string" || out.status === "awaiting_approval") return out;
+    const search = ctx ? (reading.search ?? searchAlone(ctx)) : null;
     const why =
-      ctx && intent && (await recordHeld(intent, out, reading.ownAsk, reading.search ?? searchAlone(ctx)));
+      search && intent && (await heldForText(intent, out, reading, search))
+        ? HELD_TEXT
+        : search && intent && (await recordHeld(intent, out, reading.ownAsk, search));
+    // Kept on the action: a later step completing it waits for confirm_action too (review 58d).
+    if (why) await steps.holdForCheck?.(ctx, out.action_id);
     if (why) return { ...out, message: `${out.message}${why}` };
+    if (out.outcome !== "applied") return out;
     const held = heldOnCondition(intent, out);
     if (typeof made === "string")
       return held ?? { ...(await confirmOnServerKey(ctx, out, made)), ...pickedBy(out) };
@@ -334,20 +339,6 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
    * (held-text.ts): words with several asking clauses, of which the other-asks reading finds one
    * this action does not do ("resolve tkt_1; resolution: …" is one ask with its text).
    */
-  async function heldForText(
-    ctx: TrustedContext | null,
-    intent: string | undefined,
-    out: Outcome,
-    { search, askedAs, ownAsk }: AskReading = {},
-  ) {
-    if (!ctx || !intent || !textHeldForCheck(intent, out) || typeof out.capability !== "string") return false;
-    const entity = out.entity as { type: string; id: string } | undefined;
-    const setWords = Array.isArray(out.field_words) ? (out.field_words as string[]) : [];
-    const started = { capability: out.capability, entity, askedAs, ownAsk };
-    const read = await otherAsks(intent, started, search ?? searchAlone(ctx), setWords);
-    return read.asks.length > 0 || read.more > 0;
-  }
-
   const searchAlone = (ctx: TrustedContext | null) => searchAskAlone(steps.searchCapabilities, ctx);
 
   /** The answer with the words' other asks: run where they need nobody, else each with its call. */

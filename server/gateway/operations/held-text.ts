@@ -1,6 +1,8 @@
 import type { OutcomeBase } from "../../connectors/sdk/outcome";
 import { REQUEST_NOTE } from "../../connectors/sdk/request-note";
+import type { CapabilityHit } from "../../engine/capability-search";
 import { queryClauses } from "../../engine/query-clauses";
+import { otherAsks } from "./other-asks";
 
 /** Said after the message of a change held for its text to be checked. */
 export const HELD_TEXT =
@@ -44,4 +46,22 @@ function quotedByUser(intent: string, text: string): boolean {
   const opens = ['"', "'", "\u201c", "\u2018"];
   const closes = ['"', "'", "\u201d", "\u2019"];
   return opens.some((o) => closes.some((c) => intent.includes(`${o}${text}${c}`)));
+}
+
+/**
+ * Whether a start that read text from words asking several things is held for that text to be
+ * checked: the cheap first reading (textHeldForCheck), confirmed by the other-asks reading.
+ */
+export async function heldForText(
+  intent: string,
+  out: OutcomeBase & Record<string, unknown>,
+  { askedAs, ownAsk }: { askedAs?: string; ownAsk?: number },
+  search: (query: string) => Promise<CapabilityHit[]>,
+): Promise<boolean> {
+  if (!textHeldForCheck(intent, out) || typeof out.capability !== "string") return false;
+  const entity = out.entity as { type: string; id: string } | undefined;
+  const setWords = Array.isArray(out.field_words) ? (out.field_words as string[]) : [];
+  const started = { capability: out.capability, entity, askedAs, ownAsk };
+  const read = await otherAsks(intent, started, search, setWords);
+  return read.asks.length > 0 || read.more > 0;
 }

@@ -57,6 +57,8 @@ export interface ActionResponse extends OutcomeBase {
   patch_schema?: Record<string, unknown>;
   /** The record was the agent's pick among several the change fits: ask the user first. */
   ask_user?: AskUser;
+  /** Held for the agent's check (hold-for-check.ts): a step completing it does not run it. */
+  held_for_check?: true;
   /**
    * The key the server made for a change that runs on the caller's word (server-made-key.ts): the
    * gateway confirms under it in the same call and takes it out of the answer.
@@ -168,6 +170,8 @@ export async function respond(
     result: state.result,
     // Which numbers of the rows, results and verification are money: every surface shows them so.
     ...(capability.money ? { money_of: capability.money } : {}),
+    // Held for the agent's check (hold-for-check.ts): only its confirm_action runs it.
+    ...(state.held_for_check && row.status === "open" ? { held_for_check: true } : {}),
     next_actions: base.next_actions ?? nextActionsFor(capability, row, state, effect, approval),
   };
   // Where the person approves, while an approval is outstanding (faces show it as a link).

@@ -49,8 +49,7 @@ export const actionStateSchema = z.object({
   held_for_words: z.boolean().optional(),
   /**
    * Its record was read from words that may not mean it: a step completing it waits for
-   * confirm_action, never runs under the server's key (hold-for-check.ts). Lifted where a step
-   * sets the record by id.
+   * confirm_action, never runs under a key (hold-for-check.ts).
    */
   held_for_check: z.boolean().optional(),
 });

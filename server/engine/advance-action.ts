@@ -129,9 +129,8 @@ export async function advanceAction(
   for (const field of Object.keys(input.patch)) delete named[field];
   Object.assign(named, ev.fromWords);
   state.from_words = Object.keys(named).length ? named : undefined;
-  // Held for the agent's check, it stays held until a step sets its record by id.
-  const recordSet = !!capability.appliesTo.field && capability.appliesTo.field in input.patch;
-  if (previous.held_for_check && !recordSet) state.held_for_check = true;
+  // Held for the agent's check, it stays held: its confirm_action is what runs it.
+  if (previous.held_for_check) state.held_for_check = true;
   let status = statusAfterEvaluation(capability, ev, state);
   let readError: ValidationError | undefined;
   // A read capability that got its last input answers now, as start_action does.
@@ -175,8 +174,7 @@ export async function advanceAction(
     !askUser &&
     !state.held_for_check &&
     (await input.serverKey?.confirmAllowed(capability));
-  if (serverKey && ready && outcome === "applied" && state.held_for_check)
-    message = `${message}${HELD_FOR_CHECK}`;
+  if (ready && outcome === "applied" && state.held_for_check) message = `${message}${HELD_FOR_CHECK}`;
   // A default the user did not choose keeps it for the agent to ask about (defaultsHold).
   const heldByDefaults = ranNow ? defaultsHold(ev) : null;
   if (heldByDefaults) message = `${message}${heldByDefaults}`;

@@ -180,4 +180,33 @@ describe("a change a person approves is never also held for the agent's confirm 
     });
     expect(sc(done).status).toBe("completed");
   });
+
+  // Review 58e: the hold on the action was passed by a resend (with or without the agent's key)
+  // and by an advance under the agent's key.
+  it.each([
+    ["a resend", undefined, "resend"],
+    ["a resend under the agent's key", "review58e-held-1", "resend"],
+    ["an advance under the agent's key", "review58e-held-2", "advance"],
+  ])("%s of a held start runs nothing", async (_what, key, how) => {
+    const sam = await w.connect(w.keys.sam);
+    const intent = "Make it low priority, and move the headphones ticket to billing.";
+    const args = { intent, ...(key ? { idempotency_key: key } : {}) };
+    const first = sc(await sam.callTool({ name: "start_action", arguments: args }));
+    const again =
+      how === "resend"
+        ? await sam.callTool({ name: "start_action", arguments: args })
+        : await sam.callTool({
+            name: "advance_action",
+            arguments: {
+              action_id: first.action_id,
+              version: first.version,
+              patch: { priority: "low" },
+              idempotency_key: key,
+            },
+          });
+    expect(text(again)).not.toMatch(/Change the ticket's priority: done/);
+    expect(((await legacyJson(w.legacy, "tickets/tkt_2")) as Record<string, unknown>).priority).toBe(
+      "normal",
+    );
+  });
 });

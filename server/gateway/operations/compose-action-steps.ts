@@ -95,7 +95,11 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     // Kept on the action: a later step completing it waits for confirm_action too (review 58d).
     if (why) await steps.holdForCheck?.(ctx, out.action_id);
     if (why) return { ...out, message: `${out.message}${why}` };
-    if (out.outcome !== "applied") return out;
+    // Held on its action by an earlier answer: only the agent's confirm_action runs it (review 58e:
+    // a resend, or an advance under the agent's key, ran it).
+    if (out.held_for_check && !/not run yet/.test(String(out.message)))
+      return { ...out, message: `${out.message} — not run yet: held for your check, then confirm_action` };
+    if (out.outcome !== "applied" || out.held_for_check) return out;
     const held = heldOnCondition(intent, out);
     if (typeof made === "string")
       return held ?? { ...(await confirmOnServerKey(ctx, out, made)), ...pickedBy(out) };

@@ -16,6 +16,7 @@ import { createdByAgent } from "./created-by-agent";
 import { defaultsHold, withDefaulted } from "./defaulted-fields";
 import type { EngineDeps } from "./engine-deps";
 import { evaluateAction } from "./evaluate-action";
+import { HELD_FOR_CHECK } from "./hold-for-check";
 import { type ServerKeyAsk, sameAdvanceLately, serverAdvanceKey } from "./server-made-key";
 import { stateTooLarge } from "./state-ceiling";
 import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
@@ -274,7 +275,3 @@ export async function advanceAction(
     { options: { since: previous.options } },
   );
 }
-
-/** Said where a step completes an action held for the agent's check (hold-for-check.ts). */
-const HELD_FOR_CHECK =
-  " — not run yet: its record was read from words that may not mean it, so check the record, then confirm_action";

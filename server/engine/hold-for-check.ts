@@ -3,6 +3,10 @@ import { parseActionState } from "./action-state";
 import { toJson } from "./action-store";
 import type { EngineDeps } from "./engine-deps";
 
+/** Said where a step meets an action held for the agent's check: every face says it alike. */
+export const HELD_FOR_CHECK =
+  " — not run yet: its record was read from words that may not mean it, so check the record, then confirm_action";
+
 /**
  * Marks an open action as held for the agent's check (`held_for_check`): the gateway read its
  * record from words that may not mean it ("the one that …", another ask's record). A later step

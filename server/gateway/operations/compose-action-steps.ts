@@ -1,5 +1,6 @@
 import type { NextAction, OutcomeBase } from "../../connectors/sdk/outcome";
 import type { CapabilityHit } from "../../engine/capability-search";
+import { HELD_FOR_CHECK } from "../../engine/hold-for-check";
 import { sameRequestMessage } from "../../engine/server-made-key";
 import { settledBySetValue } from "../../engine/set-value-settles";
 import { asksOnlyToRead, opensWithVerbOf, settleNearTie, topMatch } from "../../engine/top-match";
@@ -98,7 +99,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     // Held on its action by an earlier answer: only the agent's confirm_action runs it (review 58e:
     // a resend, or an advance under the agent's key, ran it).
     if (out.held_for_check && !/not run yet/.test(String(out.message)))
-      return { ...out, message: `${out.message} — not run yet: held for your check, then confirm_action` };
+      return { ...out, message: `${out.message}${HELD_FOR_CHECK}` };
     if (out.outcome !== "applied" || out.held_for_check) return out;
     const held = heldOnCondition(intent, out);
     if (typeof made === "string")

@@ -142,6 +142,20 @@ describe("a change a person approves is never also held for the agent's confirm 
     );
   });
 
+  // Stop 58's note: a relative clause after "one" or the kind ("that customers complained
+  // about") was read as pointing back, or as a message opening, and the assignment ran on the
+  // first ask's ticket.
+  it.each([
+    "Make the tee ticket low priority and give the one that customers complained about to Sid.",
+    "Make the tee ticket low priority and give the ticket that customers complained about to Sid.",
+    "Lower the tee ticket to normal, then hand the ticket which customers hate to Sid.",
+  ])("%s: the tee ticket is not given to Sid", async (intent) => {
+    const sam = await w.connect(w.keys.sam);
+    const out = await sam.callTool({ name: "start_action", arguments: { intent } });
+    expect(text(out)).not.toMatch(/also done/);
+    expect(((await legacyJson(w.legacy, "tickets/tkt_9")) as Record<string, unknown>).assignee_id).toBeNull();
+  });
+
   // Review 58d: a new order asked for changes no order's address (a checkout is never dropped
   // from the tie for the order the words name).
   it("'Ship another lamp order to my home address.': the lamp order keeps its address", async () => {

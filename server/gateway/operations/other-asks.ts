@@ -90,6 +90,7 @@ export async function otherAsks(
       const points =
         !repeats &&
         !topic &&
+        !describesOwnRecord(requestWords(clause.text), kind) &&
         (pointsBack(requestWords(clause.text), true) ||
           (!named &&
             !!started.entity &&
@@ -334,6 +335,24 @@ export function pointsBack(words: string, carrying = false): boolean {
   const relative = (i: number) => RELATIVE_NEXT.has(next(i)) || (carrying && CONTRACTED.has(next(i)));
   return tokens.some((w, i) => POINTING.has(w) && !(RELATIVES.has(w) && i > 0 && relative(i)));
 }
+
+/**
+ * Whether an ask describes a record of its own with a relative clause: "the one that …", "the
+ * ticket which …", whatever follows the pronoun. Stop 58's note: "Make the tee ticket low priority
+ * and give the one that customers complained about to Sid" carried the tee ticket into the
+ * assignment and ran it ("that customers" read as pointing back, or as a message opening).
+ */
+export function describesOwnRecord(words: string, kind: string | undefined): boolean {
+  const tokens = words.toLowerCase().match(/\p{L}+/gu) ?? [];
+  return tokens.some(
+    (w, i) =>
+      (RELATIVES.has(w) || w === "who") &&
+      (ONE.has(tokens[i - 1] ?? "") || isKindWord(tokens[i - 1] ?? "", kind)),
+  );
+}
+
+/** "the one that …": the word a relative clause describes where no kind is named. */
+const ONE = new Set(["one", "ones"]);
 
 /** "that's", "which're": the verb contracted onto the pronoun. */
 const CONTRACTED = new Set(["s", "re"]);

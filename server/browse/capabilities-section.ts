@@ -5,6 +5,7 @@ import { fieldsKey, formFieldsLine, type LineField } from "../connectors/sdk/for
 import { routeFields } from "../connectors/sdk/form-links";
 import { code, escapeText } from "../connectors/sdk/markdown";
 import { USER_WORDS } from "../connectors/sdk/user-words-field";
+import { FUNCTION_WORDS } from "../function-words";
 
 /**
  * A search's capabilities, each with the form it is filled in on, the first such form with its
@@ -17,6 +18,7 @@ export async function capabilitiesSection(
   among: readonly AnyConnector[],
   top: readonly Row[],
   fieldsShown: boolean,
+  query = "",
 ): Promise<string> {
   const forms: Record<string, string> = Object.assign({}, ...among.map((c) => c.forms ?? {}));
   const routes = among.flatMap((c) => c.routes);
@@ -29,15 +31,45 @@ export async function capabilitiesSection(
   const lines = top.map((c, i) => {
     const id = String(c.capability ?? c.id);
     const form = forms[id];
-    const trigger = (c.trigger as Row | undefined)?.use ?? c.title ?? "";
+    const title = String(c.title ?? "");
+    const said =
+      typeof c.trigger === "string"
+        ? saidFor(query, `${title} ${String(c.applies_to ?? "")}`, c.trigger)
+        : "";
     // Who must approve it for this caller (the gateway's words), so a start is sent right.
     const approval = typeof c.approval === "string" ? `; ${escapeText(c.approval)}` : "";
     const fields = first?.index === i ? `, ${formFieldsLine(first.fields)}` : "";
-    return `- ${code(id)} — ${escapeText(trigger)}${form ? ` (form: ${code(form)}${fields})` : ""}${approval}`;
+    return `- ${code(id)} — ${escapeText(title + said)}${form ? ` (form: ${code(form)}${fields})` : ""}${approval}`;
   });
   if (first) lines.push(fieldsKey(first.fields.some((f) => f.name === USER_WORDS)));
   return `## Capabilities\n\n${lines.join("\n")}`;
 }
+
+/**
+ * Where the query's word is in what a capability is for but not in its title or record kind, that clause of its
+ * use: "cancel order" listed `after_sales` as "After-sales request", and a model looking to cancel
+ * a paid order opened each order to learn that after-sales does it (set BE). One clause, of a few
+ * words: a list of single words ("(refund, cancel, …)") says nothing of when.
+ */
+function saidFor(query: string, named: string, use: string): string {
+  const words = (text: string): string[] => text.toLowerCase().match(/\p{L}{3,}/gu) ?? [];
+  // Its title's words and its record's kind ("order", "orders") say nothing new.
+  const known = new Set(words(named).flatMap((w) => [w, `${w}s`]));
+  const asked = words(query).filter((w) => !known.has(w) && !SKIP.has(w));
+  if (!asked.length) return "";
+  const clause = use
+    .replace(/\s*\([^()]*\)/g, "")
+    .split(/[,.;:]/)
+    .map((part) => part.trim())
+    .find((part) => {
+      const own = words(part);
+      return own.length >= 3 && part.length <= 70 && asked.some((w) => own.includes(w));
+    });
+  return clause ? `: ${clause}` : "";
+}
+
+/** Words that never say what the user asks for: function words, articles and linking words. */
+const SKIP = new Set([...FUNCTION_WORDS, "the", "and", "for", "with", "not", "but", "per", "into", "onto"]);
 
 /** The first of these routes that is a form declaring its fields: its place and fields. */
 export async function firstFormFields(

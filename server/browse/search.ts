@@ -288,7 +288,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
         .slice(0, 3)
         .filter((c) => typeof c.capability === "string" || typeof c.id === "string");
       if (top.length && caps.outcome === "applied")
-        sections.push(await capabilitiesSection(backend, among, top, fieldsShown));
+        sections.push(await capabilitiesSection(backend, among, top, fieldsShown, q));
     }
 
     // Nothing but the line that nothing matched: the same answer, as not found.

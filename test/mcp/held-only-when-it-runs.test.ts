@@ -149,11 +149,33 @@ describe("a change a person approves is never also held for the agent's confirm 
     "Make the tee ticket low priority and give the one that customers complained about to Sid.",
     "Make the tee ticket low priority and give the ticket that customers complained about to Sid.",
     "Lower the tee ticket to normal, then hand the ticket which customers hate to Sid.",
+    // Review 59: any noun a determiner opens, or "those"/"any", is described the same way.
+    "Make the tee ticket low priority and give those that customers complained about to Sid.",
+    "Make the tee ticket low priority and give the case that customers complained about to Sid.",
   ])("%s: the tee ticket is not given to Sid", async (intent) => {
     const sam = await w.connect(w.keys.sam);
     const out = await sam.callTool({ name: "start_action", arguments: { intent } });
     expect(text(out)).not.toMatch(/also done/);
     expect(((await legacyJson(w.legacy, "tickets/tkt_9")) as Record<string, unknown>).assignee_id).toBeNull();
+  });
+
+  // Review 59: a relative clause after the pointing word describes the person, not the record.
+  it("'… and give it to Sid who is the one that handled the headphones': the tee ticket goes to Sid", async () => {
+    const sam = await w.connect(w.keys.sam);
+    const out = await sam.callTool({
+      name: "start_action",
+      arguments: {
+        intent:
+          "Make the tee ticket low priority and give it to Sid who is the one that handled the headphones.",
+      },
+    });
+    expect(text(out)).toMatch(/also done: .* Assign the ticket: done \\\(tkt_9\\\)/);
+    expect(((await legacyJson(w.legacy, "tickets/tkt_2")) as Record<string, unknown>).assignee_id).toBe(
+      "tm_sid",
+    );
+    expect(((await legacyJson(w.legacy, "tickets/tkt_9")) as Record<string, unknown>).assignee_id).toBe(
+      "tm_sid",
+    );
   });
 
   // Review 58d: a new order asked for changes no order's address (a checkout is never dropped

@@ -5,7 +5,8 @@ import { type CapabilityHit, tokenize } from "../../engine/capability-search";
 import { wordTokens } from "../../engine/choice-words";
 import { namePhrase } from "../../engine/name-phrase";
 import { queryClauses } from "../../engine/query-clauses";
-import { askHead, kindWord, type OtherAsk } from "./other-asks";
+import { askHead, type OtherAsk } from "./other-asks";
+import { kindWord } from "./points-back";
 
 /**
  * Words of the user's naming a field the started capability does not take, said as not done

@@ -2,8 +2,8 @@ import type { CapabilityHit } from "../../engine/capability-search";
 import { queryClauses } from "../../engine/query-clauses";
 import { asksOnlyToRead, CLEAR_LEAD, topMatch } from "../../engine/top-match";
 import { askSpans } from "./ask-spans";
-import { kindWord } from "./other-asks";
 import { askAlone, namesOwnRecord } from "./own-ask-words";
+import { kindWord } from "./points-back";
 
 /**
  * Among near-tied matches of words that ask several things, the one the user asked first: it is

@@ -6,6 +6,7 @@ import { opensOrder } from "../../engine/told-content";
 import { POINTING_WORDS } from "../../function-words";
 import { countOfWord } from "../../number-words";
 import { askSpans } from "./ask-spans";
+import { describesOwnRecord, isKindWord, kindWord, pointsBack, RELATIVE_VERBS } from "./points-back";
 import { saysKindBare } from "./says-kind-bare";
 
 /**
@@ -48,7 +49,6 @@ export interface StartedAsk {
 
 /** A record id as written: a prefix, an underscore and the rest ("abc_2", "xyz_late"). */
 export const ID_SHAPE = /\b[a-z][a-z0-9]*_[a-z0-9]+\b/i;
-const POINTING = new Set(POINTING_WORDS);
 
 /**
  * The asks of `intent` besides the one the started capability does. Issue 23: "make X high
@@ -213,20 +213,6 @@ function pointsPast(
   );
 }
 
-/** The word a record's kind is called by: the last word of its type's name ("case" for a SupportCase). */
-export function kindWord(type: string): string | undefined {
-  return type
-    .replace(/([a-z])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/\s+/)
-    .pop();
-}
-
-/** Whether a word is the kind's word, one or several ("ticket", "tickets"). */
-export function isKindWord(word: string, kind: string | undefined): boolean {
-  return !!kind && (word === kind || word === `${kind}s`);
-}
-
 /**
  * Whether an ask's words (without the text it carries) leave its record unsaid, as a second ask
  * of one sentence does ("give the blue case to Y and add an internal note: '…'", "… and make
@@ -320,54 +306,6 @@ function covers(
   return does(best?.capability);
 }
 
-/**
- * Whether an ask's words point back at a record named before ("give it to Sara", "move that to
- * billing"). A relative pronoun describes its own noun ("cancel my order that is waiting for
- * payment"), no record named before: played, that order's cancel was offered on the order the
- * first ask changed.
- */
-export function pointsBack(words: string, carrying = false): boolean {
-  const tokens = words.toLowerCase().match(/\p{L}+/gu) ?? [];
-  // Carrying a record into another ask, "that's" opens a relative clause too ("give the one
-  // that's pending to Sara" describes a ticket; review 58b: it took the first ask's, and ran).
-  // Deciding whether a change runs at once, it still holds it for a check (review 58).
-  const next = (i: number) => tokens[i + 1] ?? "";
-  const relative = (i: number) => RELATIVE_NEXT.has(next(i)) || (carrying && CONTRACTED.has(next(i)));
-  return tokens.some((w, i) => POINTING.has(w) && !(RELATIVES.has(w) && i > 0 && relative(i)));
-}
-
-/**
- * Whether an ask describes a record of its own with a relative clause: "the one that …", "the
- * ticket which …", whatever follows the pronoun. Stop 58's note: "Make the tee ticket low priority
- * and give the one that customers complained about to Sid" carried the tee ticket into the
- * assignment and ran it ("that customers" read as pointing back, or as a message opening).
- */
-export function describesOwnRecord(words: string, kind: string | undefined): boolean {
-  const tokens = words.toLowerCase().match(/\p{L}+/gu) ?? [];
-  return tokens.some(
-    (w, i) =>
-      (RELATIVES.has(w) || w === "who") &&
-      (ONE.has(tokens[i - 1] ?? "") || isKindWord(tokens[i - 1] ?? "", kind)),
-  );
-}
-
-/** "the one that …": the word a relative clause describes where no kind is named. */
-const ONE = new Set(["one", "ones"]);
-
-/** "that's", "which're": the verb contracted onto the pronoun. */
-const CONTRACTED = new Set(["s", "re"]);
-
-/** Pointing words that also open a relative clause, after the noun it describes. */
-const RELATIVES = new Set(["that", "which"]);
-/** Words a relative clause opens with after its pronoun: a verb of being or having, or an adverb. */
-const RELATIVE_VERBS =
-  "is are was were has have had hasn haven isn wasn didn did does doesn still never just already";
-/**
- * The same, or the relative clause's own subject ("the order that I paid"). Not for where a
- * message begins: "add a note that we sent it" carries a message, so a subject after "that" does
- * not keep it from being cut there (MESSAGE_OPENS).
- */
-const RELATIVE_NEXT = new Set(`${RELATIVE_VERBS} i we you they he she`.split(" "));
 /** Where the text an ask carries begins: its colon, its quote, or a "that"/"saying" opening a message. */
 const MESSAGE_OPENS = new RegExp(
   `:\\s|\\s["'“‘«]|\\s(?:that(?!\\s+(?:${RELATIVE_VERBS.replaceAll(" ", "|")})\\b)|saying|to say)\\s`,

@@ -1,7 +1,8 @@
 import type { CapabilityHit } from "../../engine/capability-search";
 import { requestWords } from "../../engine/request-words";
 import { type AskSpan, askSpans } from "./ask-spans";
-import { askHead, ID_SHAPE, isKindWord, kindWord, pointsBack } from "./other-asks";
+import { askHead, ID_SHAPE } from "./other-asks";
+import { isKindWord, kindWord, pointsBack } from "./points-back";
 
 /** Searches capabilities for words, as the caller may see them (the search operation, audited). */
 type Search = (query: string) => Promise<CapabilityHit[]>;

@@ -1,8 +1,8 @@
 import type { CapabilityHit } from "../../engine/capability-search";
 import { requestWords } from "../../engine/request-words";
 import { askSpans } from "./ask-spans";
-import { kindWord, pointsBack } from "./other-asks";
 import { askAlone, namesOwnRecord, namesRecordIn, ONE_DESCRIBED } from "./own-ask-words";
+import { kindWord, pointsBack } from "./points-back";
 
 /** Said after the message of a change held because its ask names no record of its own. */
 export const HELD_RECORD =

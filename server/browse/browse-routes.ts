@@ -2,7 +2,7 @@ import { connectors } from "../connectors/connector-registry";
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import type { AnyConnector } from "../connectors/sdk/define-connector";
 import type { RouteDefinition, RouteMatch } from "../connectors/sdk/define-route";
-import { type BrowseUri, PLACEHOLDER, segmentValue } from "../connectors/sdk/parse-browse-uri";
+import type { BrowseUri } from "../connectors/sdk/parse-browse-uri";
 import { ACTIONS_ROUTES } from "./actions-routes";
 import { CONFIG_ROUTES } from "./config-routes";
 import { PERMISSION_REQUEST_ROUTE, signpostStartRoute } from "./signpost-routes";
@@ -107,14 +107,7 @@ export function matchRoute(
       if (part.startsWith("{") && part.endsWith("}")) params[part.slice(1, -1)] = segment;
       else if (part !== segment) ok = false;
     });
-    // A placeholder left as written (`{id}`) stands for a record only on a capability's form,
-    // whose start reads the record from the user's words; on any other page it names nothing.
-    if (ok && route.capability === undefined && uri.segments.some(isPlaceholder)) continue;
     if (ok) return { route, match: { uri, params } };
   }
   return null;
-}
-
-function isPlaceholder(segment: string): boolean {
-  return segment.startsWith("%7B") && PLACEHOLDER.test(segmentValue(segment));
 }

@@ -6,7 +6,6 @@ import { entityListing } from "./entity-listing";
 import { capabilityFormFields, type LineField } from "./form-fields-line";
 import { escapeText, link } from "./markdown";
 import type { SubmittedWords } from "./not-run-yet";
-import { PLACEHOLDER, segmentValue } from "./parse-browse-uri";
 import {
   fieldsFromOutcome,
   formSection,
@@ -62,7 +61,7 @@ export function capabilityFormRoute(
       return fields;
     },
     async render(match, backend) {
-      const entityId = recordOf(form, match.params);
+      const entityId = form.entity ? match.params[form.entity.param] : undefined;
       const preview = await backend.startAction({
         capability: form.capability,
         entity_id: entityId,
@@ -80,7 +79,7 @@ export function capabilityFormRoute(
       );
     },
     async submit(match, fields, backend) {
-      const entityId = recordOf(form, match.params);
+      const entityId = form.entity ? match.params[form.entity.param] : undefined;
       const { [USER_WORDS]: said, ...patch } = fields;
       const use = await userWordsUse(backend, form.capability);
       // Taken on every form, as start_action takes words for any capability.
@@ -100,18 +99,12 @@ export function capabilityFormRoute(
       });
       // The field the URI fills, for a form shown again after a start that ended (not a field to send).
       const bound = outcome.status === "refused" ? await boundField(backend, form) : undefined;
-      // Back to the record the words took, where the URI named none.
-      const took = (outcome.entity as { id?: unknown } | undefined)?.id;
-      const params =
-        !entityId && form.entity && typeof took === "string"
-          ? { ...match.params, [form.entity.param]: took }
-          : match.params;
       return actionOutcomePage(
         base.title,
         match.uri.uri,
         outcome,
         fields,
-        form.back(params),
+        form.back(match.params),
         backend,
         {
           words: use === "runs",
@@ -127,17 +120,6 @@ export function capabilityFormRoute(
       );
     },
   };
-}
-
-/**
- * The record a form's URI names, or none where its placeholder was sent as written
- * (`helpdesk://ticket/{id}/team`): the start then reads the record from the user's words, as
- * start_action by words does (the only one that fits, or the one they name; else it asks).
- * Set BG: models searched for a record only to learn its id, then submitted its form.
- */
-function recordOf(form: CapabilityForm, params: Record<string, string>): string | undefined {
-  const value = form.entity ? params[form.entity.param] : undefined;
-  return value === undefined || PLACEHOLDER.test(segmentValue(value)) ? undefined : value;
 }
 
 /**
@@ -273,15 +255,10 @@ function actionOutcomePage(
     return { ...outcomePage(title, outcome, back), actionId };
   }
   const page = actionPage(outcome, backend, { afterSubmit: said });
-  // Started in place of this form's capability, which its record refused (instead-of-refused.ts).
-  const instead =
-    typeof outcome.instead_of === "string"
-      ? `**Started instead:** \`${escapeText(String(outcome.capability))}\` (this form's ${escapeText(outcome.instead_of)})\n\n`
-      : "";
   return {
     ...page,
     title: `${title}: ${page.title}`,
-    markdown: `${instead}${page.markdown}\n\n${link(back.label, back.uri)}`,
+    markdown: `${page.markdown}\n\n${link(back.label, back.uri)}`,
     actionId,
   };
 }

@@ -77,9 +77,6 @@ function canonicalSegment(raw: string): { ok: true; segment: string } | { ok: fa
   // encode (each link of a page is parsed, and this was most of a parse).
   if (raw.length <= MAX_SEGMENT_VALUE && CANONICAL_SEGMENT.test(raw) && !raw.includes(".."))
     return { ok: true, segment: raw };
-  // A link's placeholder sent as written (`shop://order/{id}/cancel`): a form submitted so reads
-  // its record from the user's words (capability-form-route.ts). Kept encoded, as any brace is.
-  if (PLACEHOLDER.test(raw)) return { ok: true, segment: encodeSegment(raw) as string };
   if (!RAW_SEGMENT.test(raw)) return { ok: false, problem: `invalid path segment "${raw.slice(0, 40)}"` };
   let value: string;
   try {
@@ -90,8 +87,6 @@ function canonicalSegment(raw: string): { ok: true; segment: string } | { ok: fa
   const problem = segmentValueProblem(value);
   return problem ? { ok: false, problem } : { ok: true, segment: encodeSegment(value) as string };
 }
-/** A route pattern's parameter as written in a link template: `{id}`. */
-export const PLACEHOLDER = /^\{[A-Za-z_]{1,30}\}$/;
 // Query keys as APIs name their parameters (`per_page`, `pageSize`, `sort.by`); never a path.
 const QUERY_KEY = /^[A-Za-z_][A-Za-z0-9_.-]{0,39}$/;
 const MAX_URI = 1000;

@@ -8,7 +8,7 @@ import type { TrustedContext } from "../trusted-context";
 import { firstOfSeparateAsks, firstOfSeveralAsks } from "./first-ask";
 import { heldOnCondition } from "./held-condition";
 import { HELD_TEXT, heldForText } from "./held-text";
-import { insteadOfRefused, startNamed } from "./instead-of-refused";
+import { insteadOfRefused } from "./instead-of-refused";
 import { advanceActionInputSchema, startActionInputSchema } from "./operation-schemas";
 import { otherMatches } from "./other-matches";
 import { ownAskWords } from "./own-ask-words";
@@ -149,8 +149,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     // with the words' other asks as a start found by them has (set V: a form's submit with the
     // user's words, "move it to shipping and give it to Sara", left the second ask unsaid).
     if (!ctx || !parsed.success || parsed.data.capability) {
-      const start = (c: TrustedContext | null, r: unknown) => steps.startAction(c, r, SERVER_KEY);
-      const started = await startNamed(start, steps.searchCapabilities, ctx, parsed.data ?? raw);
+      const started = await steps.startAction(ctx, raw, SERVER_KEY);
       const out = await confirmWhenReady(ctx, parsed.data?.idempotency_key, started, parsed.data?.intent);
       // A resend under the agent's key is the first start's answer: its other asks ran with it
       // (review 49: past the server's window, a resend ran them again), as a resend by words.

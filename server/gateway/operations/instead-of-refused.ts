@@ -52,33 +52,3 @@ export async function insteadOfRefused(
     instead_of: `${out.capability}, refused: ${why.split(/[;:]/)[0]}`,
   };
 }
-
-/**
- * A start that named its capability (or sent a bad argument: answered as is), and where it sent
- * the user's words (a form's submit) and was refused, the one capability its refusal points at
- * that the words' own matches find, started instead as a start by words would. Set BG: "Cancel the
- * order I just placed", submitted on a paid order's cancel form, was refused ("use after_sales"),
- * and the model submitted the same words again on the after-sales form.
- */
-export async function startNamed(
-  start: (ctx: TrustedContext | null, raw: unknown) => Promise<Outcome>,
-  search: (ctx: TrustedContext | null, raw: unknown) => Promise<Outcome>,
-  ctx: TrustedContext | null,
-  raw: unknown,
-): Promise<Outcome> {
-  const out = await start(ctx, raw);
-  const asked = (raw ?? {}) as {
-    capability?: string;
-    intent?: string;
-    entity_id?: string;
-    dry_run?: boolean;
-  };
-  if (!ctx || out.status !== "refused" || typeof asked.intent !== "string" || asked.dry_run) return out;
-  const query = asked.entity_id ? `${asked.intent.slice(0, 430)} ${asked.entity_id}` : asked.intent;
-  const found = await search(ctx, { query, limit: 3 });
-  const hits = ((found.results ?? []) as CapabilityHit[]).filter(
-    (h) => !h.another_ask && !h.not_for?.length && !h.topic_only && !h.off_topic,
-  );
-  const { capability: _named, ...withWords } = asked;
-  return (await insteadOfRefused(start, ctx, withWords, out, hits)) ?? out;
-}

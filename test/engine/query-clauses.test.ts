@@ -52,14 +52,21 @@ describe("clauses that ask and clauses that describe", () => {
       { text: "paid by card", role: "situation" },
     ]);
     for (const detail of [
-      "shipped to my home",
-      "charged to my balance",
+      "charged with my store credit",
       "sent by express",
-      "delivered to the office",
+      "shipped via ups",
+      "paid using my balance",
     ])
       expect(queryClauses(`buy a mug, ${detail}`)[1]?.role).toBe("situation");
-    // An order opens with a verb's plain form, some of which end as a participle would.
-    for (const ask of ["set to high priority", "put on hold", "need to refund it", "feed it to sara"])
+    // An order opens with a verb's plain form, some of which end as a participle would; where to
+    // may be an ask of its own (review 59b: "reopen tkt_5, reassigned to sid").
+    for (const ask of [
+      "set to high priority",
+      "put on hold",
+      "need to refund it",
+      "feed it to sara",
+      "reassigned to sid",
+    ])
       expect(queryClauses(`resolve tkt_2, ${ask}`)[1]?.role).toBe("request");
   });
 

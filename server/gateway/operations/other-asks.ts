@@ -6,7 +6,14 @@ import { opensOrder } from "../../engine/told-content";
 import { POINTING_WORDS } from "../../function-words";
 import { countOfWord } from "../../number-words";
 import { askSpans } from "./ask-spans";
-import { describesOwnRecord, isKindWord, kindWord, pointsBack, RELATIVE_VERBS } from "./points-back";
+import {
+  DETERMINER_WORDS,
+  describesOwnRecord,
+  isKindWord,
+  kindWord,
+  pointsBack,
+  RELATIVE_VERBS,
+} from "./points-back";
 import { saysKindBare } from "./says-kind-bare";
 
 /**
@@ -236,15 +243,7 @@ function leavesRecordUnsaid(head: string, type: string): boolean {
 
 /** Words that pick a thing already there (a record, or a field of one): the ask names what it acts on. */
 const PICKING = new Set([
-  "the",
-  "my",
-  "our",
-  "your",
-  "his",
-  "her",
-  "their",
-  "other",
-  "another",
+  ...DETERMINER_WORDS,
   "one",
   "ones",
   "both",

@@ -59,8 +59,8 @@ export function describesOwnRecord(words: string, kind: string | undefined): boo
 
 /** Words a relative clause describes where no kind is named: "the one that …", "any which …". */
 const HEADS = new Set(["one", "ones", "those", "any", "anything", "everything", "all"]);
-/** Words that open a noun a relative clause may describe ("the case that …", "my purchase which …"). */
-const DETERMINERS = new Set([
+/** Words that open a noun phrase picking a thing already there: "the", "my", "another". */
+export const DETERMINER_WORDS: readonly string[] = [
   "the",
   "my",
   "our",
@@ -70,10 +70,9 @@ const DETERMINERS = new Set([
   "their",
   "other",
   "another",
-  "any",
-  "every",
-  "each",
-]);
+];
+/** Words that open a noun a relative clause may describe ("the case that …", "my purchase which …"). */
+const DETERMINERS = new Set([...DETERMINER_WORDS, "any", "every", "each"]);
 
 /** "that's", "which're": the verb contracted onto the pronoun. */
 const CONTRACTED = new Set(["s", "re"]);

@@ -46,10 +46,11 @@ export async function capabilitiesSection(
 }
 
 /**
- * Where the query's word is in what a capability is for but not in its title or record kind, that clause of its
- * use: "cancel order" listed `after_sales` as "After-sales request", and a model looking to cancel
- * a paid order opened each order to learn that after-sales does it (set BE). One clause, of a few
- * words: a list of single words ("(refund, cancel, …)") says nothing of when.
+ * Where a word of the query is in what a capability is for but not in its title or record kind,
+ * that clause of its use: "cancel order" listed `after_sales` as "After-sales request", and a
+ * model looking to cancel a paid order opened each order to learn that after-sales does it (set
+ * BE). One clause, of a few words: a list of single words ("(refund, cancel, …)") says nothing of
+ * when.
  */
 function saidFor(query: string, named: string, use: string): string {
   const words = (text: string): string[] => text.toLowerCase().match(/\p{L}{3,}/gu) ?? [];

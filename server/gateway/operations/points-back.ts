@@ -1,9 +1,8 @@
-import { POINTING_WORDS } from "../../function-words";
-
 /**
  * How an ask's words say which record it is about: by its kind's word, by pointing back at a
  * record said before ("give it to Sara"), or by describing one of its own ("the one that …").
  */
+import { POINTING_WORDS } from "../../function-words";
 
 const POINTING = new Set(POINTING_WORDS);
 

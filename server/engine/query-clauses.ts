@@ -105,7 +105,6 @@ function roleOf(clause: string): ClauseRole {
   // and one tee in size s"): played (set AD), it was offered as an exchange of a tee.
   if (countOfWord(/^[\p{L}\p{N}]+/u.exec(clause)?.[0] ?? "")) return "situation";
   if (EN_POSSESSIVE.test(clause)) return "situation";
-  if (EN_PARTICIPLE.test(clause)) return "situation";
   // A verb and its object open an order, whatever state the object's words then say ("give the
   // case jo is handling to kim", "set the case still unassigned to pending"): in a review
   // their "is" and "still" made each a situation, and the ask went unsaid.
@@ -116,11 +115,6 @@ function roleOf(clause: string): ClauseRole {
 // A possessive opens a noun phrase, never an order ("jo's billing problem"): the record it
 // names, no ask (a review: its "problem" was read as resolving); "let's" asks.
 const EN_POSSESSIVE = /^(?!let['’]s\b)[\p{L}\p{N}_]+['’]s\b/u;
-// A past participle and its preposition say how the ask before is done, never an order ("buy two
-// mugs, | paid by card"; set BG: offered as an after-sales request of its own). An order opens
-// with a verb's plain form: "set to high" and "put on hold" ask, "need to" too (-eed).
-const EN_PARTICIPLE =
-  /^(?:\p{L}{2,}(?<!e)ed|paid|sent|bought|made|given|taken|done|kept|sold|held|brought|told)\s+(?:by|to|with|from|via|through|using|in|on|at|for|as)\b/u;
 // A first word that says how things stand, not what to do: an adverb ("apparently the parcel is
 // lost"; not "apply", "supply") or a verb said of someone ("seems the …", "says the …").
 const EN_NOT_ORDER_VERB = /^(?:\p{L}+(?<!pp)ly|\p{L}+[^s\P{L}]s)\b/u;

@@ -44,18 +44,6 @@ describe("a request's own details and exclusions (MCP over HTTP)", () => {
     expect(text(two)).toContain("change_delivery_address");
   });
 
-  // Set BG: "paid by card" was offered as an after-sales request of its own, on a purchase.
-  it("'…, paid by card' is how the purchase is paid, no after-sales request", async () => {
-    const alice = await w.connect(w.keys.alice);
-    const res = await alice.callTool({
-      name: "start_action",
-      arguments: { intent: "Buy two Signpost Mugs, standard shipping to my office, paid by card." },
-    });
-    expect(sc(res).capability).toBe("checkout");
-    expect(sc(res).also_asked).toBeUndefined();
-    expect(text(res)).not.toContain("after_sales");
-  });
-
   it("'Only the mugs' narrows the purchase, no return of mugs (set I, task 2)", async () => {
     const alice = await w.connect(w.keys.alice);
     const res = await alice.callTool({

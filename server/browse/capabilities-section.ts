@@ -58,14 +58,15 @@ function saidFor(query: string, named: string, use: string): string {
   const known = new Set(words(named).flatMap((w) => [w, `${w}s`]));
   const asked = words(query).filter((w) => !known.has(w) && !SKIP.has(w));
   if (!asked.length) return "";
-  const clause = use
+  // The clause holding most of the words, the first among equals (review 59c: "take tkt_3 off
+  // hold" said "… wants a ticket on hold or pending", where "or off hold back to open" was meant).
+  const held = (part: string) => asked.filter((w) => words(part).includes(w)).length;
+  const [clause] = use
     .replace(/\s*\([^()]*\)/g, "")
     .split(/[,.;:]/)
-    .map((part) => part.trim())
-    .find((part) => {
-      const own = words(part);
-      return own.length >= 3 && part.length <= 70 && asked.some((w) => own.includes(w));
-    });
+    .map((part) => part.trim().replace(/^(?:or|and|but)\s+/i, ""))
+    .filter((part) => words(part).length >= 3 && part.length <= 70 && held(part) > 0)
+    .sort((a, b) => held(b) - held(a));
   return clause ? `: ${clause}` : "";
 }
 

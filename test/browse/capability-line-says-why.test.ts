@@ -36,4 +36,13 @@ describe("search: a capability line says why it matched where its title does not
     for (const id of ["close_ticket", "resolve_ticket"])
       expect(capabilityLine(close, id)).toMatch(/ticket \(form:/);
   });
+
+  // Review 59c: the clause holding most of the words, not the first holding one.
+  it("'take tkt_3 off hold': the clause about taking a ticket off hold, without its 'or'", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const off = text(await sam.callTool({ name: "search", arguments: { query: "take tkt_3 off hold" } }));
+    expect(capabilityLine(off, "set_ticket_status")).toMatch(
+      /— Set ticket status: off hold back to open \(form:/,
+    );
+  });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { legacyJson } from "../helpers/legacy-json";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 /**
@@ -42,6 +43,27 @@ describe("a request's own details and exclusions (MCP over HTTP)", () => {
       },
     });
     expect(text(two)).toContain("change_delivery_address");
+  });
+
+  // Set BG: "paid by card" was offered as an after-sales request of its own, on a purchase. Review
+  // 59c: a participle clause whose words set no field of the action is still an ask.
+  it("'…, paid by card' is how the purchase is paid; '…, marked with urgent priority' still asks", async () => {
+    const alice = await w.connect(w.keys.alice);
+    const res = await alice.callTool({
+      name: "start_action",
+      arguments: { intent: "Buy two Signpost Mugs, standard shipping to my office, paid by card." },
+    });
+    expect(sc(res).capability).toBe("checkout");
+    expect(text(res)).not.toContain("after_sales");
+    const sam = await w.connect(w.keys.sam);
+    await sam.callTool({
+      name: "start_action",
+      arguments: { intent: "Give tkt_2 to Sara, marked with urgent priority." },
+    });
+    expect(await legacyJson(w.legacy, "tickets/tkt_2")).toMatchObject({
+      assignee_id: "tm_sara",
+      priority: "urgent",
+    });
   });
 
   it("'Only the mugs' narrows the purchase, no return of mugs (set I, task 2)", async () => {

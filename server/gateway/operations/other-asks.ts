@@ -263,9 +263,18 @@ function settingShare(words: string, setWords: readonly string[]): number {
   // "Only the mugs", "just the lamp": words that narrow what the action takes say which, not
   // what (set I: "Only the mugs" after a purchase of mugs was offered as a return of mugs).
   // A count ("one mug", "2 tees") says how many of what the action takes, not what.
-  const own = wordTokens(words).filter((t) => !NARROWING.has(t) && !countOfWord(t));
+  // "…, paid by card": a past participle says how the ask before is done; what follows it is the
+  // clause's say (set BG: "paid" was read as an after-sales request). "…, marked with urgent
+  // priority" still asks where those words set no field of the action (review 59c).
+  const own = wordTokens(words.replace(PARTICIPLE_HOW, "")).filter(
+    (t) => !NARROWING.has(t) && !countOfWord(t),
+  );
   return own.length ? own.filter((t) => setWords.includes(t)).length / own.length : 0;
 }
+
+/** A clause's opening past participle and the preposition of how: "paid by", "sent via". */
+const PARTICIPLE_HOW =
+  /^\s*(?:\p{L}{2,}(?<!e)ed|paid|sent|bought|made|given|taken|done|kept|sold|held|brought|told)\s+(?:by|with|via|using|through)\s+/iu;
 
 /** Words that put an ask off to later or make it hang on something: not an ask for now. */
 const LATER =

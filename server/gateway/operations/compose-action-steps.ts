@@ -93,9 +93,11 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
       search && intent && (await heldForText(intent, out, reading, search))
         ? HELD_TEXT
         : search && intent && (await recordHeld(intent, out, reading.ownAsk, search));
-    // Kept on the action: a later step completing it waits for confirm_action too (review 58d).
-    if (why) await steps.holdForCheck?.(ctx, out.action_id);
-    if (why) return { ...out, message: `${out.message}${why}` };
+    if (why) {
+      // Kept on the action: a later step completing it waits for confirm_action too (review 58d).
+      await steps.holdForCheck?.(ctx, out.action_id);
+      return { ...out, message: `${out.message}${why}` };
+    }
     // Held on its action by an earlier answer: only the agent's confirm_action runs it (review 58e:
     // a resend, or an advance under the agent's key, ran it).
     if (out.held_for_check && !/not run yet/.test(String(out.message)))

@@ -2,7 +2,7 @@ import type { CapabilityHit } from "../../engine/capability-search";
 import { requestWords } from "../../engine/request-words";
 import { type AskSpan, askSpans } from "./ask-spans";
 import { askHead, ID_SHAPE } from "./other-asks";
-import { isKindWord, kindWord, pointsBack } from "./points-back";
+import { isKindWord, kindWord, ONE_DESCRIBED, pointsBack } from "./points-back";
 
 /** Searches capabilities for words, as the caller may see them (the search operation, audited). */
 type Search = (query: string) => Promise<CapabilityHit[]>;
@@ -37,9 +37,6 @@ export function namesOwnRecord(ask: AskSpan, appliesTo: string): boolean {
   if (ONE_DESCRIBED.test(own)) return true;
   return !pointsBack(own) && namesRecordIn(own, appliesTo);
 }
-
-/** "the one that/which/who …", "the ones that're …": a record described by a clause, not named. */
-export const ONE_DESCRIBED = /\bones?\s+(?:that|which|who)\b/i;
 
 /** Whether words (quotes left out) name a record of this kind: its id, its kind's word, or "the … one". */
 export function namesRecordIn(own: string, appliesTo: string): boolean {

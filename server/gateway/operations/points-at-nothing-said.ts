@@ -1,8 +1,8 @@
 import type { CapabilityHit } from "../../engine/capability-search";
 import { requestWords } from "../../engine/request-words";
 import { askSpans } from "./ask-spans";
-import { askAlone, namesOwnRecord, namesRecordIn, ONE_DESCRIBED } from "./own-ask-words";
-import { kindWord, pointsBack } from "./points-back";
+import { askAlone, namesOwnRecord, namesRecordIn } from "./own-ask-words";
+import { kindWord, ONE_DESCRIBED, pointsBack } from "./points-back";
 
 /** Said after the message of a change held because its ask names no record of its own. */
 export const HELD_RECORD =
@@ -22,12 +22,11 @@ export const HELD_NO_ASK =
  * once, named only by the assignment. Such a change waits for the agent's check, never runs at
  * once on a record its ask did not name.
  */
-export async function pointsAtNothingSaid(
-  intent: string,
+async function pointsAtNothingSaid(
+  { lower, asks: all }: ReturnType<typeof askSpans>,
   started: { capability: string; entity?: { type: string; id: string | null } },
   search: (query: string) => Promise<CapabilityHit[]>,
 ): Promise<string | null> {
-  const { lower, asks: all } = askSpans(intent, started.entity?.type && kindWord(started.entity.type));
   const asks = all.slice(0, 4);
   if (asks.length < 2 || !started.entity?.id) return null;
   const read = await Promise.all(asks.map((a) => askAlone(a.words, search)));
@@ -65,10 +64,11 @@ export async function recordHeld(
     return null;
   // A record its ask only describes ("the one that nobody has touched") was picked by what its
   // text shares with the words: checked before it runs (review 58d: "has" picked one).
-  const { asks } = askSpans(intent, kindWord(entity.type));
+  const spans = askSpans(intent, kindWord(entity.type));
+  const { asks } = spans;
   const own = ownAsk !== undefined ? asks[ownAsk]?.clause.text : asks.length < 2 ? intent : undefined;
   if (own !== undefined && ONE_DESCRIBED.test(requestWords(own))) return HELD_DESCRIBED;
   // A start reading its own ask's words (own-ask-words.ts) took a record those words name.
   if (ownAsk !== undefined) return null;
-  return pointsAtNothingSaid(intent, { capability: out.capability, entity }, search);
+  return pointsAtNothingSaid(spans, { capability: out.capability, entity }, search);
 }

@@ -56,6 +56,14 @@ export function describesOwnRecord(words: string, kind: string | undefined): boo
   return at > 0 && !tokens.slice(0, at - 1).some((w) => POINTING.has(w));
 }
 
+/**
+ * "the one that/which/who …", "the ones that're …": a record described by a clause, not named.
+ * The narrower reading, for holding a change that would run at once (points-at-nothing-said.ts):
+ * describesOwnRecord also reads "the ticket that …", which says which ticket where no other ask's
+ * record is carried, and so is no reason to hold a start whose words pick it.
+ */
+export const ONE_DESCRIBED = /\bones?\s+(?:that|which|who)\b/i;
+
 /** Words a relative clause describes where no kind is named: "the one that …", "any which …". */
 const HEADS = new Set(["one", "ones", "those", "any", "anything", "everything", "all"]);
 /** Words that open a noun phrase picking a thing already there: "the", "my", "another". */

@@ -1,3 +1,4 @@
+import { verbOfPast } from "../connectors/sdk/record-events";
 import { stemmedWords } from "./stemmed-words";
 
 /** Words that ask for a moment: "when was it delivered", "what date did it ship". */
@@ -18,15 +19,6 @@ const CREATED_WORDS = new Set(["opened", "placed", "raised", "filed", "submitted
 /** The words of a time field's name that say it is one, not which event it keeps. */
 const TIME_WORDS = new Set(["at", "on", "date", "time", "timestamp"]);
 
-/** Past forms whose stem is not their verb's ("paid" → "pay"): both sides are read through them. */
-const IRREGULAR: Record<string, string> = {
-  paid: "pay",
-  sent: "send",
-  bought: "buy",
-  sold: "sell",
-  made: "make",
-};
-
 /**
  * Each word → its stem as stemmed-words.ts reads it, an irregular past as its verb, a doubled
  * last consonant single ("shipped" → "shipp" → "ship"), so "ship" and `shipped_at` meet.
@@ -35,7 +27,7 @@ function eventStems(text: string): Map<string, string> {
   return new Map(
     [...stemmedWords(text)].map(([word, stem]) => [
       word,
-      IRREGULAR[word] ?? stem.replace(/([b-df-hj-np-tv-z])\1$/, "$1"),
+      verbOfPast(word) ?? stem.replace(/([b-df-hj-np-tv-z])\1$/, "$1"),
     ]),
   );
 }

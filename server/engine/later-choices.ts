@@ -1,4 +1,5 @@
 import type { AnyCapability, Values } from "../connectors/sdk/define-capability";
+import { verbOfPast } from "../connectors/sdk/record-events";
 import { choicesFor, namedInWords, wordTokens } from "./choice-words";
 import { askPart } from "./described-records";
 import { present } from "./present-value";
@@ -65,7 +66,8 @@ const CUE_REACH = 4;
  */
 function nearCue(words: string[], value: Set<string>, field: string): boolean {
   const kind = (field.split("_")[0] ?? "").toLowerCase();
-  const cue = (t: string) => t.length >= 3 && commonPrefix(t, kind) >= 3;
+  // An irregular past is read as its verb ("paid from my balance": "paid" is "pay").
+  const cue = (t: string) => t.length >= 3 && commonPrefix(verbOfPast(t) ?? t, kind) >= 3;
   const cues = words.flatMap((t, i) => (cue(t) ? [i] : []));
   return words.some((t, i) => value.has(t) && cues.some((c) => c !== i && Math.abs(c - i) <= CUE_REACH));
 }

@@ -66,6 +66,27 @@ describe("a request's own details and exclusions (MCP over HTTP)", () => {
     });
   });
 
+  // Set BJ, task 7: "paid from my balance" was offered as an after-sales request, and its
+  // payment_type left for the model to send: "paid" shared too few letters with `payment`.
+  it("'…, paid from my balance' sets the payment of a checkout submitted with the words; '…, moved to billing' still asks", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const res = await alice.callTool({
+      name: "submit",
+      arguments: {
+        uri: "shop://checkout",
+        fields: { user_words: "Check out my cart, shipped to my home, paid from my balance." },
+      },
+    });
+    expect(text(res)).toContain("payment_type = balance");
+    expect(text(res)).not.toContain("after_sales");
+    const sam = await w.connect(w.keys.sam);
+    const give = await sam.callTool({
+      name: "start_action",
+      arguments: { intent: "Give tkt_2 to Sara, moved to the billing team." },
+    });
+    expect(text(give)).toContain("move_ticket_to_team");
+  });
+
   it("'Only the mugs' narrows the purchase, no return of mugs (set I, task 2)", async () => {
     const alice = await w.connect(w.keys.alice);
     const res = await alice.callTool({

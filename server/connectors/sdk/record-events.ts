@@ -72,6 +72,11 @@ const IRREGULAR: Record<string, string> = {
   won: "win",
 };
 
+/** The verb of an irregular past form ("paid" → "pay"); undefined for any other word. */
+export function verbOfPast(word: string): string | undefined {
+  return Object.hasOwn(IRREGULAR, word) ? IRREGULAR[word] : undefined;
+}
+
 /**
  * An event word's rough stem, for comparing a person's word with a state or a timestamp's name:
  * "shipped", "shipping", "shipment" → "ship"; "delivered", "delivery" → "deliver"; "paid",
@@ -79,7 +84,7 @@ const IRREGULAR: Record<string, string> = {
  */
 export function eventStem(word: string): string {
   const w = word.toLowerCase();
-  const irregular = IRREGULAR[w];
+  const irregular = verbOfPast(w);
   if (irregular) return irregular;
   const cut = /^(.{3,}?)(?:ation|ment|ing|ion|ed|es|e|s|y)$/.exec(w)?.[1] ?? w;
   return cut.replace(/([b-df-hj-np-tv-z])\1$/, "$1");

@@ -272,9 +272,9 @@ function settingShare(words: string, setWords: readonly string[]): number {
   return own.length ? own.filter((t) => setWords.includes(t)).length / own.length : 0;
 }
 
-/** A clause's opening past participle and the preposition of how: "paid by", "sent via". */
+/** A clause's opening past participle and the preposition of how or where: "paid by", "paid from", "sent to". */
 const PARTICIPLE_HOW =
-  /^\s*(?:\p{L}{2,}(?<!e)ed|paid|sent|bought|made|given|taken|done|kept|sold|held|brought|told)\s+(?:by|with|via|using|through)\s+/iu;
+  /^\s*(?:\p{L}{2,}(?<!e)ed|paid|sent|bought|made|given|taken|done|kept|sold|held|brought|told)\s+(?:by|with|via|using|through|from|out\s+of|to|into|at|on)\s+/iu;
 
 /** Words that put an ask off to later or make it hang on something: not an ask for now. */
 const LATER =

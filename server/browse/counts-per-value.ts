@@ -33,6 +33,15 @@ export function withoutRankWords(q: string, filters: FilterSpec | undefined): st
   });
 }
 
+/**
+ * The words with "number of" taken out: they ask a count, like "how many" (set BJ: "number of
+ * tickets per team" searched the tickets' text for `number`, found nothing, and the nine rows
+ * were shown beside the counts that answered it).
+ */
+export function withoutCountWords(q: string): string {
+  return q.replace(/\b(?:the\s+)?(?:total\s+)?(?:number|tally)\s+of\b/gi, " ");
+}
+
 /** Filters that say how to read a listing, never what its records are. */
 const NOT_A_THING = new Set(["q", "sort", "mine", "page", "per_page", "columns", "cursor"]);
 

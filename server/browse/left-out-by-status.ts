@@ -93,5 +93,14 @@ export async function leftOutByStatus(
     counted.push(...(await Promise.all(others.slice(i, i + IN_FLIGHT).map(count))));
   const named = counted.filter((c): c is string => typeof c === "string");
   if (named.length) return `not included: ${named.join(", ")}`;
-  return counted.every((c) => c === EMPTY) ? `no record has another ${escapeText(key)}` : null;
+  if (!counted.every((c) => c === EMPTY)) return null;
+  // The counts kept the listing's other filters: said, so it is not read as every record's state
+  // (set BJ: "status = open, assignee_id = none; no record has another status" of tickets that do).
+  const kept = Object.keys(route.filters ?? {})
+    .filter((k) => k !== key && !READING.has(k) && match.uri.query[k] !== undefined)
+    .map((k) => `${escapeText(k)} = ${escapeText(String(match.uri.query[k]))}`);
+  return `no record${kept.length ? ` with ${kept.join(", ")}` : ""} has another ${escapeText(key)}`;
 }
+
+/** Parameters that say how to read a listing, not which records it holds. */
+const READING = new Set(["sort", "page", "per_page", "columns", "cursor"]);

@@ -9,7 +9,7 @@ import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-route
 import { capabilitiesSection } from "./capabilities-section";
 import { clearListing } from "./clear-listing";
 import { columnsListing } from "./columns-listing";
-import { perValueListing, perWordsUsed, withoutRankWords } from "./counts-per-value";
+import { perValueListing, perWordsUsed, withoutCountWords, withoutRankWords } from "./counts-per-value";
 import { eligibleRecords } from "./eligible-records";
 import { guarded } from "./guarded";
 import { idRows } from "./id-rows";
@@ -70,7 +70,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const phrase = timeWindow(q)?.phrase;
     const windowWords = new Set(phrase ? words(phrase) : []);
     const said = (text: string) =>
-      words(text).filter((w) => !STOP.has(w) && !FRAMING.has(w) && !windowWords.has(w));
+      words(withoutCountWords(text)).filter((w) => !STOP.has(w) && !FRAMING.has(w) && !windowWords.has(w));
     const qWords = said(q);
     // What the rows lack ("with no owner") names no page.
     const pageWords = said(withoutNonePhrases(q, routeTable(among)));

@@ -31,7 +31,16 @@ describe("listings filtered by a status say what the filter leaves out", () => {
     // Other filters are kept while counting: the caller's own tickets by status.
     const mine = await page("sam", "navigate", { uri: "helpdesk://tickets?mine=1&status=open" });
     expect(mine).toMatch(
-      /^Filtered: status = open, mine = 1; (not included: |no record has another status)/m,
+      /^Filtered: status = open, mine = 1; (not included: |no record with mine = 1 has another status)/m,
+    );
+  });
+
+  // Set BJ: "status = open, assignee_id = none; no record has another status" read as every
+  // ticket being open; the counts kept the unassigned filter, and the line now says so.
+  it("'no record has another status' says the other filters it was counted with", async () => {
+    const none = await page("sam", "navigate", { uri: "helpdesk://tickets?status=open&assignee_id=none" });
+    expect(none).toContain(
+      "Filtered: status = open, assignee_id = none; no record with assignee_id = none has another status.",
     );
   });
 

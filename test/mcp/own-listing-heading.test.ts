@@ -25,6 +25,8 @@ describe("a listing of the caller's own records says whose they are (real MCP cl
   it("a customer's orders are headed as theirs; support's listing of every customer's is not", async () => {
     const mine = await nav(alice, "shop://orders");
     expect(mine).toContain("Your orders. Newest first.");
+    // Set BJ: what a total holds, so "shipping included?" needs no order opened.
+    expect(mine).toContain("Each total is items + shipping − coupon.");
     expect(mine).not.toContain("placed_by");
     const staff = await nav(sam, "shop://orders");
     expect(staff).toContain("Newest first.");

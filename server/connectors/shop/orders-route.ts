@@ -103,13 +103,15 @@ async function placedHere(backend: BrowseBackend, result: ListPage<Row> | Backen
 /**
  * What the orders listing says above its rows: whose orders they are where the caller sees only
  * their own (a member; staff read every customer's, never called "yours"), the ones this agent
- * placed, and the order.
+ * placed, the order, and what a total holds.
  */
 function ordersHeading(own: boolean, placed: readonly string[]): string {
   return [
     own ? "Your orders" : "",
     placed.length ? `Placed through this assistant: ${placed.map(code).join(", ")}` : "",
     "Newest first",
+    // Set BJ: "what did I pay for it, shipping included?" opened the order to learn what `total` held.
+    "Each total is items + shipping − coupon",
   ]
     .filter(Boolean)
     .join(". ");

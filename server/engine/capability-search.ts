@@ -8,6 +8,7 @@ import { countOfWord } from "../number-words";
 import { type ChineseSplit, chineseTerms } from "./chinese-terms";
 import { describeInputs } from "./describe-inputs";
 import { existingRecordsNamed, newRecordsAsked, overExisting, overNew } from "./existing-record-words";
+import { howPastAsVerb } from "./how-past";
 import { declaredOptInFields, declaredPaidFields } from "./paid-choices";
 import { type QueryClause, queryClauses } from "./query-clauses";
 import { requestWords } from "./request-words";
@@ -617,7 +618,8 @@ export function buildCapabilityIndex(
       const role = mixed && clause.role === "situation" ? SITUATION_WEIGHT : 1;
       own = new Set();
       parts.push({ terms: own, weight: role });
-      const tokens = tokensOf(clause.text, split);
+      // "…, paid by card" asks to pay (set BK: it matched "a paid order" of the after-sales request).
+      const tokens = tokensOf(howPastAsVerb(clause.text), split);
       const content = tokens.filter((t) => !t.stop);
       // Words describing the record: before a topic word ("the refund ticket") or a state it is
       // in ("my delivered tee").

@@ -1,7 +1,7 @@
 import type { AnyCapability, Values } from "../connectors/sdk/define-capability";
-import { verbOfPast } from "../connectors/sdk/record-events";
 import { choicesFor, namedInWords, wordTokens } from "./choice-words";
 import { askPart } from "./described-records";
+import { howPastAsVerb } from "./how-past";
 import { present } from "./present-value";
 import { valueWordsOf } from "./value-words";
 
@@ -34,7 +34,8 @@ export function laterChoicesInWords(
       if (present(values[field]) || field in out) continue;
       const rows = choicesFor(field, {}, schema, valueWordsOf(capability, field));
       if (rows.length < 2) continue;
-      const asked = askPart(request, rows);
+      // "…, paid from my balance" is "pay from my balance"; "I paid by card" tells of the past.
+      const asked = howPastAsVerb(askPart(request, rows));
       const named = namedInWords(rows, asked);
       if (!named) continue;
       const words = wordTokens(asked);
@@ -66,8 +67,7 @@ const CUE_REACH = 4;
  */
 function nearCue(words: string[], value: Set<string>, field: string): boolean {
   const kind = (field.split("_")[0] ?? "").toLowerCase();
-  // An irregular past is read as its verb ("paid from my balance": "paid" is "pay").
-  const cue = (t: string) => t.length >= 3 && commonPrefix(verbOfPast(t) ?? t, kind) >= 3;
+  const cue = (t: string) => t.length >= 3 && commonPrefix(t, kind) >= 3;
   const cues = words.flatMap((t, i) => (cue(t) ? [i] : []));
   return words.some((t, i) => value.has(t) && cues.some((c) => c !== i && Math.abs(c - i) <= CUE_REACH));
 }

@@ -79,12 +79,36 @@ describe("a request's own details and exclusions (MCP over HTTP)", () => {
     });
     expect(text(res)).toContain("payment_type = balance");
     expect(text(res)).not.toContain("after_sales");
-    const sam = await w.connect(w.keys.sam);
-    const give = await sam.callTool({
+    // Set BK: "…, paid by card" after "with express shipping to my office" tied the purchase
+    // with an after-sales request ("a paid order") and an address change: ambiguous_intent.
+    const lamp = await (await w.connect(w.keys.alice)).callTool({
       name: "start_action",
-      arguments: { intent: "Give tkt_2 to Sara, moved to the billing team." },
+      arguments: { intent: "Buy one Desk Lamp with express shipping to my office, paid by card." },
     });
-    expect(text(give)).toContain("move_ticket_to_team");
+    expect(sc(lamp)).toMatchObject({
+      capability: "checkout",
+      from_words: { items: "1 × prod_lamp", payment_type: "card", shipping_method: "express" },
+    });
+    // Review 60: a payment told of, not asked for, chooses nothing.
+    for (const intent of [
+      "Check out my cart to my home, like the order I paid by card.",
+      "Check out my cart to my home. I already paid by card for ord_paid.",
+    ]) {
+      const told = await (await w.connect(w.keys.alice)).callTool({
+        name: "start_action",
+        arguments: { intent },
+      });
+      expect(sc(told).from_words, intent).not.toHaveProperty("payment_type");
+    }
+    const sam = await w.connect(w.keys.sam);
+    // Review 60: "shipping" is a word of the teammate "Sara Shipping", never the assignment's.
+    for (const intent of [
+      "Give tkt_2 to Sara, moved to the billing team.",
+      "Give tkt_1 to Sara, moved to shipping.",
+    ]) {
+      const give = await sam.callTool({ name: "start_action", arguments: { intent } });
+      expect(text(give), intent).toContain("move_ticket_to_team");
+    }
   });
 
   it("'Only the mugs' narrows the purchase, no return of mugs (set I, task 2)", async () => {
@@ -108,7 +132,7 @@ describe("a request's own details and exclusions (MCP over HTTP)", () => {
     expect(sc(two).capability).toBe("checkout");
     expect(text(two)).not.toContain("also asked");
     // "Just the lamp" after a purchase of a lamp reads the same way.
-    const lamp = await alice.callTool({
+    const lamp = await (await w.connect(w.keys.alice)).callTool({
       name: "start_action",
       arguments: { intent: "Buy one desk lamp, standard to my office, pay by card. Just the lamp, please." },
     });

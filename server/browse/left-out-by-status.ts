@@ -6,8 +6,12 @@ import { formatBrowseUri, parseBrowseUri } from "../connectors/sdk/parse-browse-
 import { type MayNavigate, navigableRoutes } from "./navigable-routes";
 import { namedItem } from "./records-read";
 
-/** A filter on what state a record is in (`status`, `state`, `ticket_status`). */
-const STATUS_KEY = /(^|_)(status|state)$/i;
+/**
+ * A filter on what state a record is in (`status`, `state`, `ticket_status`), or on a level of
+ * its (`priority`, `severity`): set BK's "high-priority tickets" showed `priority = high`, and
+ * nothing said an urgent ticket was left out.
+ */
+const STATUS_KEY = /(^|_)(status|state|priority|severity)$/i;
 
 /**
  * At most this many other statuses are counted, two at a time: an imported enum can declare

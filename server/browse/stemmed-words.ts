@@ -19,11 +19,12 @@ export function stemmedWords(text: string, { unnegated = false } = {}): Map<stri
 }
 
 /**
- * "assigned" and "assigner" (and the -ee form) → "assign"; "shipped" and "shipping" → "shipp"; a plural
+ * "assigned" and "assigner" (and the -ee form) → "assign"; "shipped" and "shipping" → "shipp";
+ * "returnable" → "return" (set BK: "my delivered orders returnable" named no `can_return`); a plural
  * of a short word loses its "s" ("mugs" → "mug"), as the route index has always read it.
  */
 function stem(word: string, unnegated: boolean): string {
   const base = (unnegated && /^(?:un|non)(.{4,})$/.exec(word)?.[1]) || word;
-  const cut = /^(.{4,}?)(?:ing|ed|ee|es|s|er)$/.exec(base)?.[1];
+  const cut = /^(.{4,}?)(?:ing|ed|ee|es|s|er|able)$/.exec(base)?.[1];
   return cut ?? (base.length > 3 && base.endsWith("s") ? base.slice(0, -1) : base);
 }

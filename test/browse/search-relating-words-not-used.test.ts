@@ -42,9 +42,8 @@ describe("search: words that only relate the others, matching no text, do not em
     const page = await search("number of resolved or closed tickets per teammate");
     expect(page).toContain("## [Tickets](helpdesk://tickets) (opened here)");
     expect(page).toContain("the 4 shown are every row with `status` resolved or closed");
-    expect(page).toContain(
-      `\`number\` matched nothing (searched: subjects and descriptions of tickets): ${NOT_USED}`,
-    );
+    // "number of" asks a count, as "how many" does (set BJ): never a word searched for.
+    expect(page).not.toContain("`number`");
     expect(rowIds(page).sort()).toEqual(["tkt_5", "tkt_6", "tkt_7", "tkt_8"]);
     expect(page).not.toMatch(/No ticket matches|`: not applied/);
   });
@@ -79,7 +78,7 @@ describe("search: relating words on an imported listing", () => {
   it("counting and grouping words matching no text leave the rows the other words chose", async () => {
     const page = await search("number of resolved or closed legacy tickets per teammate");
     expect(page).toContain("(legacy://v1/tickets) (opened here)");
-    expect(page).toContain("`number`, `teammate` matched nothing (searched: the API's own q parameter");
+    expect(page).toContain("`teammate` matched nothing (searched: the API's own q parameter");
     expect(page).toContain(NOT_USED);
     expect(rowIds(page).sort()).toEqual(["tkt_5", "tkt_6", "tkt_7", "tkt_8"]);
     const urgent = await search("urgent legacy tickets handled by the team");

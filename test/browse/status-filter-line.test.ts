@@ -35,6 +35,13 @@ describe("listings filtered by a status say what the filter leaves out", () => {
     );
   });
 
+  // Set BK: "high-priority tickets" filtered `priority = high`, and nothing said the urgent one was left out.
+  it("a listing filtered by a priority names the other priorities left out", async () => {
+    expect(await page("sam", "search", { query: "high-priority tickets" })).toMatch(
+      /Filtered: priority = high; not included: low \(\d+\), normal \(\d+\), urgent \(1: tkt_9 Wrong size tee\)\./,
+    );
+  });
+
   // Set BJ: "status = open, assignee_id = none; no record has another status" read as every
   // ticket being open; the counts kept the unassigned filter, and the line now says so.
   it("'no record has another status' says the other filters it was counted with", async () => {

@@ -42,6 +42,12 @@ describe("orders listing: what can be returned now, in one read", () => {
     );
     expect(found).toMatch(/Columns added for your words: .*`can_return`/);
     expect(row(found, "ord_delivered_old").can_return).toMatch(/^no · window ended/);
+    // Set BK: "returnable" was searched as text the listing cannot filter by.
+    const able = text(
+      await alice.callTool({ name: "search", arguments: { query: "my delivered orders returnable" } }),
+    );
+    expect(able).toMatch(/Columns added for your words: .*`can_return`/);
+    expect(able).not.toContain("did not filter");
   });
 
   it("'which can I still return, and until when?': each possible order with its date and items", async () => {

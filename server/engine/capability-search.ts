@@ -8,7 +8,7 @@ import { countOfWord } from "../number-words";
 import { type ChineseSplit, chineseTerms } from "./chinese-terms";
 import { describeInputs } from "./describe-inputs";
 import { existingRecordsNamed, newRecordsAsked, overExisting, overNew } from "./existing-record-words";
-import { howPastAsVerb } from "./how-past";
+import { withoutHowPast } from "./how-past";
 import { declaredOptInFields, declaredPaidFields } from "./paid-choices";
 import { type QueryClause, queryClauses } from "./query-clauses";
 import { requestWords } from "./request-words";
@@ -618,8 +618,10 @@ export function buildCapabilityIndex(
       const role = mixed && clause.role === "situation" ? SITUATION_WEIGHT : 1;
       own = new Set();
       parts.push({ terms: own, weight: role });
-      // "…, paid by card" asks to pay (set BK: it matched "a paid order" of the after-sales request).
-      const tokens = tokensOf(howPastAsVerb(clause.text), split);
+      // "…, paid by card" after an ask says how it is done, never what is asked (set BK: "paid"
+      // matched "a paid order" of the after-sales request): left out, never read as "pay"
+      // (review 60b: "Return the kettle from ord_delivered, paid by card" then started a purchase).
+      const tokens = tokensOf(withoutHowPast(clause.text, clauses.indexOf(clause) > 0), split);
       const content = tokens.filter((t) => !t.stop);
       // Words describing the record: before a topic word ("the refund ticket") or a state it is
       // in ("my delivered tee").

@@ -34,7 +34,7 @@ export function columnsWordsName(
   const named = new Set<string>();
   for (const field of fields) {
     const own = fieldWords(field);
-    const hits = shownIn(leftover, own);
+    const hits = shownIn(leftover, own, true);
     if (!hits.length) continue;
     columns.push(field);
     for (const h of hits) named.add(h.word);
@@ -58,10 +58,13 @@ function fieldWords(field: string): string {
     .join(" ");
 }
 
-/** The words of `leftover` whose stems `text` holds, as the query spelt them. */
-function shownIn(leftover: string, text: string): Array<{ word: string }> {
+/**
+ * The words of `leftover` whose stems `text` holds, as the query spelt them; `able` reads the
+ * words' "-able" as their verb (a column's name, not a row's text).
+ */
+function shownIn(leftover: string, text: string, able = false): Array<{ word: string }> {
   const shown = new Set(stemmedWords(text, { unnegated: true }).values());
-  return [...stemmedWords(leftover, { unnegated: true })]
+  return [...stemmedWords(leftover, { unnegated: true, able })]
     .filter(([, s]) => shown.has(s))
     .map(([word]) => ({ word }));
 }

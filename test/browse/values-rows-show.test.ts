@@ -24,7 +24,7 @@ describe("search opens the listing whose rows show the values the words name", (
       // One value is the listing's filter; two are kept from its whole page (set O).
       expect(page).toMatch(
         query === "urgent tickets"
-          ? /^Filtered: priority = urgent\.$/m
+          ? /^Filtered: priority = urgent; not included: low \(\d+\), normal \(\d+\), high \(\d+\)\.$/m
           : /^`high or urgent`: \d+ `priority low`, `priority normal` rows left out here/m,
       );
       expect(page).not.toContain("## Records (none holds every word");

@@ -48,6 +48,11 @@ describe("orders listing: what can be returned now, in one read", () => {
     );
     expect(able).toMatch(/Columns added for your words: .*`can_return`/);
     expect(able).not.toContain("did not filter");
+    // Review 60b: "cancellable" is no row's "cancelled" (it showed the cancelled order alone).
+    const cancellable = text(
+      await alice.callTool({ name: "search", arguments: { query: "which of my orders are cancellable" } }),
+    );
+    expect(cancellable).not.toContain("whose cells hold `cancellable`");
   });
 
   it("'which can I still return, and until when?': each possible order with its date and items", async () => {

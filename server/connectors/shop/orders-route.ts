@@ -70,7 +70,7 @@ function paymentMethodText(order: Row): string | null {
  * it ("my lamp order", "the kettle order"). Rounds 26 and 28: the listing showed no items and no
  * text filter, and each model opened orders one by one to find the lamp or the kettle.
  */
-function itemsText(order: Row): string {
+export function itemsText(order: Row): string {
   const items = Array.isArray(order.items) ? (order.items as Row[]) : [];
   const text = items.map((i) => `${String(i.name)} ×${String(i.quantity)}`).join(", ");
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;

@@ -1,8 +1,8 @@
 import { defaultLegacyUrl } from "../default-legacy-url";
-import type { BrowseBackend } from "../sdk/browse-backend";
+import type { BrowseBackend, Row } from "../sdk/browse-backend";
 import { defineConnector, type RecordQuery } from "../sdk/define-connector";
 import { bearerHealthCheck } from "../sdk/http-client";
-import { link, money } from "../sdk/markdown";
+import { escapeText, link, money } from "../sdk/markdown";
 import { afterSales } from "./capabilities/after-sales";
 import { cancelUnpaidOrder } from "./capabilities/cancel-unpaid-order";
 import { changeDeliveryAddress } from "./capabilities/change-delivery-address";
@@ -11,6 +11,7 @@ import { payOrder } from "./capabilities/pay-order";
 import { trackShipment } from "./capabilities/track-shipment";
 import { updateCart } from "./capabilities/update-cart";
 import { orderView } from "./order-view";
+import { itemsText } from "./orders-route";
 import { shippedTracking } from "./shipped-tracking";
 import { createShopAdapter, type ShopAdapter } from "./shop-adapter";
 import { CATALOG_WORDS, listOrders, listProducts } from "./shop-records";
@@ -58,19 +59,41 @@ async function searchShop(record: RecordQuery, backend: BrowseBackend): Promise<
     );
   }
   const status = statusNamed(query);
-  if (searchesOrders(record)) {
+  // "my lamp": the caller's orders holding a product the words found are looked through too.
+  const ordered = products.length > 0 && record.mine;
+  if (searchesOrders(record) || ordered) {
     const orders = await listOrders(backend, { page: 1, status });
     if (!("outcome" in orders)) {
-      // An order on its way says its tracking, as its row in the orders listing does.
-      for (const o of orders.data.slice(0, 5)) {
+      // The orders holding what the words name come first, alone (set BL: "my lamp order
+      // tracking" listed the first five orders, none said what it held, and the model opened the
+      // whole listing to find the lamp); every order only where the words name none it holds.
+      const holding = orders.data.filter((o) => holdsNamed(o, about));
+      const shown = holding.length || !searchesOrders(record) ? holding : orders.data;
+      // An order on its way says its tracking, as its row in the orders listing does; each says
+      // what it holds, as people name an order by it.
+      for (const o of shown.slice(0, 5)) {
         const tracking = shippedTracking(o);
         out.push(
-          `- ${link(`Order ${o.id} (${String(o.status)}${tracking ? `, ${tracking}` : ""})`, `shop://order/${o.id}`)}`,
+          `- ${link(`Order ${o.id} (${String(o.status)}${tracking ? `, ${tracking}` : ""})`, `shop://order/${o.id}`)} — ${escapeText(itemsText(o))}`,
         );
       }
     }
   }
   return out;
+}
+
+/** Whether one of the order's items is named by a word of the query ("lamp", "mugs"). */
+function holdsNamed(order: Row, words: readonly string[]): boolean {
+  const items = Array.isArray(order.items) ? (order.items as Row[]) : [];
+  const named = new Set(
+    items.flatMap(
+      (i) =>
+        String(i.name ?? "")
+          .toLowerCase()
+          .match(/[a-z0-9]+/g) ?? [],
+    ),
+  );
+  return words.some((w) => named.has(w) || named.has(w.replace(/s$/, "")));
 }
 
 /** The demo shop: orders, products, cart, checkout and after-sales over its legacy API. */

@@ -59,11 +59,12 @@ function fieldWords(field: string): string {
 }
 
 /**
- * The words of `leftover` whose stems `text` holds, as the query spelt them; `able` reads the
- * words' "-able" as their verb (a column's name, not a row's text).
+ * The words of `leftover` whose stems `text` holds, as the query spelt them; `able` reads "-able"
+ * as its verb on both sides (a column's name, not a row's text): "returnable" is `can_return`'s,
+ * "billable" still `billable`'s (review 60c).
  */
 function shownIn(leftover: string, text: string, able = false): Array<{ word: string }> {
-  const shown = new Set(stemmedWords(text, { unnegated: true }).values());
+  const shown = new Set(stemmedWords(text, { unnegated: true, able }).values());
   return [...stemmedWords(leftover, { unnegated: true, able })]
     .filter(([, s]) => shown.has(s))
     .map(([word]) => ({ word }));

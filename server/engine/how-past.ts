@@ -2,21 +2,27 @@ import { verbOfPast } from "../connectors/sdk/record-events";
 
 /**
  * A clause that opens with an irregular past and a word of how ("…, paid by card", "…, paid from
- * my balance") says how the ask before it is done. Only at a clause's start: "I already paid by
- * card", "the lamp I paid by card" tell of a payment made before (review 60).
+ * my balance") says how the ask before it is done: only after a comma, a semicolon, "and" or
+ * "then", and only where at most three words follow the word of how before the clause ends.
+ * "I already paid by card", "the lamp I paid by card", "Buy a lamp. Paid by card on my previous
+ * order." tell of a payment made before (reviews 60, 60c).
  */
 const OPENING_PAST =
-  /(^|[,;:.!?]\s*|\b(?:and|then)\s+)(\p{L}+)(?=\s+(?:by|with|via|using|through|from|out\s+of|on)\b)/giu;
+  /(^|[,;:]\s*|\b(?:and|then)\s+)(\p{L}+)(\s+(?:by|with|via|using|through|from|out\s+of)((?:\s+[\p{L}\p{N}'’]+){1,3}))(?=\s*(?:[,;.!?]|$))/giu;
 
-/** Words of a past told ("last time", "already"): the clause says what was, not how to do it now. */
-const TOLD_PAST = /\b(?:already|last|before|previously|earlier|ago|usually|always|once)\b/i;
+/** Words of a past told ("last time", "yesterday"): the clause says what was, not how to do it now. */
+const TOLD_PAST =
+  /\b(?:already|last|before|previous|previously|earlier|ago|usually|always|once|yesterday|time)\b/i;
 
 function rewritten(text: string, as: (verb: string) => string, atStart = true): string {
-  if (TOLD_PAST.test(text)) return text;
-  return text.replace(OPENING_PAST, (whole, before: string, word: string, at: number) => {
-    const verb = verbOfPast(word.toLowerCase());
-    return verb && (atStart || at > 0) ? `${before}${as(verb)}` : whole;
-  });
+  return text.replace(
+    OPENING_PAST,
+    (whole, before: string, word: string, how: string, after: string, at: number) => {
+      const verb = verbOfPast(word.toLowerCase());
+      if (!verb || TOLD_PAST.test(after) || (!atStart && at === 0)) return whole;
+      return `${before}${as(verb)}${how}`;
+    },
+  );
 }
 
 /**

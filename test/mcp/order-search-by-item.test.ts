@@ -35,6 +35,30 @@ describe("a search's orders are the ones holding what the words name", () => {
     expect(tracking.match(/\[Order ord_/g)?.length).toBeGreaterThan(1);
   });
 
+  // Review 60c: support's "my" is no customer's; a rule refusing the orders listing holds here too.
+  it("support's 'my lamp' lists no customer's order; a denied orders listing lists none", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    expect(text(await sam.callTool({ name: "search", arguments: { query: "my lamp" } }))).not.toContain(
+      "ord_paid",
+    );
+    await w.db.permissionRule.create({
+      data: {
+        tenantId: "acme",
+        subjectType: "agent",
+        subjectId: w.agent.alice.agentId ?? null,
+        verb: "navigate",
+        pattern: "shop://orders",
+        decision: "deny",
+        position: -50,
+      },
+    });
+    try {
+      expect(await search("my lamp")).not.toContain("ord_paid");
+    } finally {
+      await w.db.permissionRule.deleteMany({ where: { pattern: "shop://orders", decision: "deny" } });
+    }
+  });
+
   it("another tenant's orders never show", async () => {
     const gina = await w.connect(w.keys.gina, { faces: "browse" });
     const out = text(await gina.callTool({ name: "search", arguments: { query: "my lamp order" } }));

@@ -90,10 +90,17 @@ describe("a request's own details and exclusions (MCP over HTTP)", () => {
     expect((await start("Where is my kettle order ord_pending? Paid by card.")).capability).not.toBe(
       "pay_order",
     );
-    expect(await start("Buy one desk lamp to my office, paid on my card")).toMatchObject({
+    expect(await start("Buy one desk lamp to my office, paid by card")).toMatchObject({
       capability: "checkout",
       from_words: { payment_type: "card" },
     });
+    // Review 60c: a payment told of in a sentence of its own, or with when it was, chooses nothing.
+    for (const intent of [
+      "Buy a desk lamp. Paid by card on my previous order.",
+      "Buy a desk lamp, paid by card in March and it was charged twice.",
+      "Pay ord_pending. Paid by card for the lamp order, so use balance this time",
+    ])
+      expect((await start(intent)).from_words, intent).not.toMatchObject({ payment_type: "card" });
     // Review 60: a payment told of, not asked for, chooses nothing.
     for (const intent of [
       "Check out my cart to my home, like the order I paid by card.",
@@ -110,6 +117,7 @@ describe("a request's own details and exclusions (MCP over HTTP)", () => {
     for (const intent of [
       "Give tkt_2 to Sara, moved to the billing team.",
       "Give tkt_1 to Sara, moved to shipping.",
+      "Give tkt_1 to Sara, moved on to shipping.",
     ]) {
       const give = await sam.callTool({ name: "start_action", arguments: { intent } });
       expect(text(give), intent).toContain("move_ticket_to_team");

@@ -14,7 +14,7 @@ import { orderView } from "./order-view";
 import { itemsText } from "./orders-route";
 import { shippedTracking } from "./shipped-tracking";
 import { createShopAdapter, type ShopAdapter } from "./shop-adapter";
-import { CATALOG_WORDS, listOrders, listProducts } from "./shop-records";
+import { CATALOG_WORDS, isStaff, listOrders, listProducts } from "./shop-records";
 import { SHOP_ROUTES } from "./shop-routes";
 
 const ORDER_STATUSES = ["pending_payment", "paid", "shipped", "delivered", "cancelled"];
@@ -29,12 +29,16 @@ function statusNamed(query: string): string | undefined {
 const searchesOrders = ({ query, words }: RecordQuery) =>
   Boolean(statusNamed(query)) || words.includes("order");
 
-/** The listings a record search looks through: the catalog always, orders when asked about. */
+/**
+ * The listings a record search looks through: the catalog always, orders when asked about, or
+ * when "my" may find the caller's orders holding a product (a rule refusing the orders listing
+ * then holds for those too: review 60c).
+ */
 function searchedShop(query: RecordQuery): string[] {
   const status = statusNamed(query.query);
   return [
     "shop://products",
-    ...(searchesOrders(query) ? [`shop://orders${status ? `?status=${status}` : ""}`] : []),
+    ...(searchesOrders(query) || query.mine ? [`shop://orders${status ? `?status=${status}` : ""}`] : []),
   ];
 }
 
@@ -59,10 +63,12 @@ async function searchShop(record: RecordQuery, backend: BrowseBackend): Promise<
     );
   }
   const status = statusNamed(query);
-  // "my lamp": the caller's orders holding a product the words found are looked through too.
-  const ordered = products.length > 0 && record.mine;
+  // "my lamp": the caller's orders holding a product the words found are looked through too; a
+  // teammate's "my" is never a customer's orders (review 60c: support was shown Alice's).
+  const ordered = products.length > 0 && record.mine && !isStaff(backend);
   if (searchesOrders(record) || ordered) {
-    const orders = await listOrders(backend, { page: 1, status });
+    // One page of the most a listing shows: the orders holding the item are looked for among them.
+    const orders = await listOrders(backend, { page: 1, status, perPage: ORDERS_LOOKED_THROUGH });
     if (!("outcome" in orders)) {
       // The orders holding what the words name come first, alone (set BL: "my lamp order
       // tracking" listed the first five orders, none said what it held, and the model opened the
@@ -81,6 +87,9 @@ async function searchShop(record: RecordQuery, backend: BrowseBackend): Promise<
   }
   return out;
 }
+
+/** How many of the newest orders a search looks through for the ones holding an item. */
+const ORDERS_LOOKED_THROUGH = 50;
 
 /** Whether one of the order's items is named by a word of the query ("lamp", "mugs"). */
 function holdsNamed(order: Row, words: readonly string[]): boolean {

@@ -273,13 +273,12 @@ function settingShare(words: string, setWords: readonly string[]): number {
 }
 
 /**
- * A clause's opening past participle and the preposition of how: "paid by", "paid from", "paid
- * on". Not "to"
- * or "into" (review 60: "Give tkt_1 to Sara, moved to shipping" dropped the move, its "shipping"
- * being a word of the teammate's name "Sara Shipping").
+ * A clause's opening past participle and the preposition of how: "paid by", "paid from". Not "to",
+ * "into" or "on": "Give tkt_1 to Sara, moved to shipping" (review 60) and "…, moved on to shipping"
+ * (review 60c) dropped the move, "shipping" being a word of the teammate's name "Sara Shipping".
  */
 const PARTICIPLE_HOW =
-  /^\s*(?:\p{L}{2,}(?<!e)ed|paid|sent|bought|made|given|taken|done|kept|sold|held|brought|told)\s+(?:by|with|via|using|through|from|out\s+of|on)\s+/iu;
+  /^\s*(?:\p{L}{2,}(?<!e)ed|paid|sent|bought|made|given|taken|done|kept|sold|held|brought|told)\s+(?:by|with|via|using|through|from|out\s+of)\s+/iu;
 
 /** Words that put an ask off to later or make it hang on something: not an ask for now. */
 const LATER =

@@ -1,7 +1,7 @@
 import { withoutDenied } from "../connectors/sdk/negated-words";
 import type { CapabilityHit } from "./capability-search";
 import { queryClauses } from "./query-clauses";
-import { CLEAR_LEAD, OPENERS } from "./top-match";
+import { CLEAR_LEAD, OPENERS, settleNearTie } from "./top-match";
 
 /**
  * Verbs that only set a value ("mark it as urgent", "set it to pending"): a clause they open asks
@@ -64,4 +64,20 @@ export function settledBySetValue(words: string, hits: readonly CapabilityHit[])
   );
   const setting = near.filter((h) => setsInputValue(clause, h));
   return setting.length === 1 ? setting[0] : undefined;
+}
+
+/**
+ * A near tie settled by the verb the words open with (settleNearTie), unless the value they set
+ * is another match's alone: then neither settles it here, and the record the words name, then the
+ * value, decide after (set BM: "Set the headphones ticket to urgent." started the status change by
+ * "set", where only the priority takes "urgent", and the model cancelled it for the priority form).
+ */
+export function settledByVerb(
+  words: string,
+  hits: readonly CapabilityHit[],
+  rivals: readonly CapabilityHit[],
+): CapabilityHit | undefined {
+  const byVerb = settleNearTie(words, hits);
+  const byValue = byVerb ? settledBySetValue(words, rivals) : undefined;
+  return byValue && byValue.capability !== byVerb?.capability ? undefined : byVerb;
 }

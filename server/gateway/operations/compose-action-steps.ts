@@ -2,8 +2,8 @@ import type { NextAction, OutcomeBase } from "../../connectors/sdk/outcome";
 import type { CapabilityHit } from "../../engine/capability-search";
 import { HELD_FOR_CHECK } from "../../engine/hold-for-check";
 import { sameRequestMessage } from "../../engine/server-made-key";
-import { settledBySetValue } from "../../engine/set-value-settles";
-import { asksOnlyToRead, opensWithVerbOf, settleNearTie, topMatch } from "../../engine/top-match";
+import { settledBySetValue, settledByVerb } from "../../engine/set-value-settles";
+import { asksOnlyToRead, opensWithVerbOf, topMatch } from "../../engine/top-match";
 import type { TrustedContext } from "../trusted-context";
 import { firstOfSeparateAsks, firstOfSeveralAsks } from "./first-ask";
 import { heldOnCondition } from "./held-condition";
@@ -249,7 +249,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
       (fits && (amongFitting?.clear || named) && amongFitting?.hit === top?.hit && !top?.hit.off_topic
         ? top?.hit
         : !fields.length && intent
-          ? settleNearTie(intent, hits)
+          ? settledByVerb(intent, hits, rivals)
           : undefined);
     // Past the words: the record named settles a near tie (its refusing matches drop out; one
     // refusing the best narrows the tie to the starts it can take), or the fields sent mean the

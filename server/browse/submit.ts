@@ -4,6 +4,7 @@ import { parseBrowseUri } from "../connectors/sdk/parse-browse-uri";
 import { matchRoute, routeVisibleTo } from "./browse-routes";
 import { guarded } from "./guarded";
 import { ownBackend } from "./own-backend";
+import { placeholderForm } from "./placeholder-form";
 import { type BrowsePage, notFoundPage, recordRefusal, renderPage } from "./render-page";
 
 /** `submit(uri, fields)`: starts or advances the capability behind the form. */
@@ -12,11 +13,27 @@ export async function submit(
   input: string,
   fields: Record<string, unknown>,
 ): Promise<BrowsePage> {
-  const parsed = parseBrowseUri(input);
   const notFound = async (target: string, problem: string) => {
     await recordRefusal(backend, "submit", target, { outcome: "not_found", message: problem });
     return notFoundPage(target, problem, backend);
   };
+  // `helpdesk://ticket/{id}/close` with the user's words: the form of the record they name,
+  // submitted at that record's own link (placeholder-form.ts).
+  const placed = await placeholderForm(backend, input, fields);
+  if (placed && "problem" in placed) {
+    const shown = await recordRefusal(backend, "submit", input, {
+      outcome: "rejected",
+      message: placed.problem,
+    });
+    const { page } = await renderPage(backend, shown, () => ({
+      title: "Which record?",
+      outcome: "rejected",
+      markdown: placed.problem,
+    }));
+    return page;
+  }
+  if (placed) return submit(backend, placed.uri, fields);
+  const parsed = parseBrowseUri(input);
   if (!parsed.ok) return notFound(input, parsed.problem);
   const uri = parsed.value;
   const among = await backend.connectors();

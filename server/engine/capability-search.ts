@@ -459,6 +459,18 @@ export function buildCapabilityIndex(
     const head = terms(c.appliesTo.entity).at(-1);
     if (head) entityNames.set(head, c.appliesTo.entity);
   }
+  // The words only a capability that makes a new record is named by ("buy", "purchase" of a
+  // checkout): a request opening with one, then how many, asks for that new record as "order two
+  // tees" does (set BN: "Buy two Logo Tees in size M, express shipping to my home" tied the
+  // purchase with an exchange of sizes, "Buy one Desk Lamp with express shipping to my office"
+  // with an address change).
+  const named = (c: AnyCapability) => terms([c.id, c.title, ...c.synonyms].join(" "));
+  const acting = new Set(capabilities.filter((c) => c.appliesTo.field).flatMap(named));
+  const makingVerbs = new Map<string, string>();
+  for (const c of capabilities)
+    if (!c.appliesTo.field)
+      for (const t of named(c))
+        if (!acting.has(t) && !entityNames.has(t)) makingVerbs.set(t, c.appliesTo.entity);
   // The words of what the capabilities do (their ids, titles and synonyms), not the records'
   // names: "order a cancellation" asks an act, "order a kettle" a thing.
   const actTerms = new Set(
@@ -632,7 +644,7 @@ export function buildCapabilityIndex(
         for (const entity of newRecordsAsked(
           tokens,
           verb,
-          (t) => entityNames.get(t),
+          (t) => entityNames.get(t) ?? makingVerbs.get(t),
           (w) => !!countOfWord(w),
           (t) => actTerms.has(t),
           (w) => prefixEntities.has(w.term) || /\d/.test(w.word),

@@ -94,6 +94,16 @@ describe("a request's own details and exclusions (MCP over HTTP)", () => {
       capability: "checkout",
       from_words: { payment_type: "card" },
     });
+    // Sets BK and BN: "buy" and a count ask for a new order, as "order two tees" does: the
+    // purchase tied with an address change or an exchange of sizes (ambiguous_intent).
+    for (const intent of [
+      "Buy one Desk Lamp with express shipping to my office, paid by card.",
+      "Buy two Logo Tees in size M, express shipping to my home, paid by card.",
+    ])
+      expect(await start(intent), intent).toMatchObject({
+        capability: "checkout",
+        from_words: { shipping_method: "express", payment_type: "card" },
+      });
     // Review 60c: a payment told of in a sentence of its own, or with when it was, chooses nothing.
     for (const intent of [
       "Buy a desk lamp. Paid by card on my previous order.",

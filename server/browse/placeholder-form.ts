@@ -1,5 +1,5 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
-import { code, escapeText } from "../connectors/sdk/markdown";
+import { code } from "../connectors/sdk/markdown";
 import { parseBrowseUri } from "../connectors/sdk/parse-browse-uri";
 import { matchRoute, routeVisibleTo } from "./browse-routes";
 
@@ -39,16 +39,23 @@ export async function placeholderForm(
   const matched = probe.ok ? matchRoute(probe.value, await backend.connectors()) : null;
   const capability = matched?.route.capability;
   if (!matched || !capability || !matched.route.submit || !routeVisibleTo(matched.route, backend))
-    return { problem: `${code(placeholder)} stands for a record only in a form's link.` };
+    return { problem: `${code(placeholder)} stands for a record only in the link of a capability's form.` };
+  // Nothing is read for words whose form the caller may not submit at all (review 60d: a dry run
+  // behind a denied system answered with the records it had looked at).
+  if ((await backend.authorize("submit", input, { preview: true })).decision === "deny")
+    return { problem: NONE_TAKEN };
   const preview = await backend.startAction({ capability, intent: words, dry_run: true });
-  const entity = (preview as { entity?: { id?: unknown; type?: unknown } }).entity;
+  const entity = (preview as { entity?: { id?: unknown } }).entity;
   const id = typeof entity?.id === "string" ? entity.id : undefined;
-  if (!id) {
-    const kind = typeof entity?.type === "string" ? entity.type.toLowerCase() : "record";
-    const why = typeof preview.message === "string" ? ` (${escapeText(preview.message.slice(0, 200))})` : "";
-    return {
-      problem: `the user's words name no one ${escapeText(kind)} for this form${why}: find it (search), then submit the form at its own link.`,
-    };
-  }
-  return { uri: input.replace(placeholder, encodeURIComponent(id)) };
+  const uri = id ? input.replace(placeholder, encodeURIComponent(id)) : undefined;
+  // The record is named only where its own form may be submitted; its refusals (a rule, a state)
+  // are the concrete form's answer then. The preview's own words are never shown: they read
+  // records no rule was asked about.
+  if (!uri || (await backend.authorize("submit", uri, { preview: true })).decision === "deny")
+    return { problem: NONE_TAKEN };
+  return { uri };
 }
+
+/** The one answer where no record is taken from the words, whatever the reason. */
+const NONE_TAKEN =
+  "No one record was taken from the user's words for this form (none or several fit, or none you may change here): find it (search), then submit the form at its own link.";

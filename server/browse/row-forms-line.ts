@@ -41,9 +41,10 @@ export async function rowFormsLine(
   const mine = tails.filter((_, i) => allowed[i]).slice(0, MAX_FORMS);
   if (!mine.length) return null;
   // Set BE: "(submit one with user_words)" left a model unsure it could without the form's fields:
-  // it opened the row's page for them (591 tokens), or guessed their names. Set BL: models
-  // searched for a row only to learn its id; `{id}` left as written takes the row the words name.
-  return `Each row's forms: ${code(`${row}/…`)} ${mine.join(", ")} (submit one with just user_words, the user's request: it fills the fields, {id} too if left as written)`;
+  // it opened the row's page for them (591 tokens), or guessed their names. `{id}` left as
+  // written takes the row the words name (placeholder-form.ts), unsaid here: set BN's players,
+  // told so on this line, still searched for the row first (7 tokens on every listing, unused).
+  return `Each row's forms: ${code(`${row}/…`)} ${mine.join(", ")} (submit one with just user_words, the user's request: it fills the fields)`;
 }
 
 /** Whether a route is one of the row forms an opened listing's line names (search leaves those out of its other pages). */

@@ -73,6 +73,71 @@ describe("a form's {id} left as written takes the record the user's words name",
     }
   });
 
+  // Review 60d: the dry run that reads the record ran before any browse rule, and its words named
+  // the records behind a denied system; a one-time grant of the start was spent by it.
+  it("behind a denied system or record, the answer names no record", async () => {
+    const rule = (who: "alice" | "sam", pattern: string) =>
+      w.db.permissionRule.create({
+        data: {
+          tenantId: "acme",
+          subjectType: "agent",
+          subjectId: w.agent[who].agentId ?? null,
+          verb: "*",
+          pattern,
+          decision: "deny",
+          position: -50,
+        },
+      });
+    await rule("sam", "helpdesk://**");
+    await rule("alice", "shop://order/ord_paid/**");
+    try {
+      for (const [key, uri, words] of [
+        [w.keys.sam, "helpdesk://ticket/{id}/close", "Close the resolved ticket."],
+        [w.keys.sam, "helpdesk://ticket/{id}/assign", "Give the coupon ticket to Sid."],
+        [w.keys.alice, "shop://order/{id}/cancel", "Cancel the lamp order."],
+        [w.keys.alice, "shop://order/{id}/after-sales", "Refund the mug on my lamp order."],
+      ] as const) {
+        const out = text(await submit(key, uri, words));
+        expect(out, `${uri} ${words}`).toMatch(/^# Which record\?/m);
+        expect(out).not.toMatch(/tkt_\d|ord_paid|Desk Lamp|resolved/);
+      }
+    } finally {
+      await w.db.permissionRule.deleteMany({ where: { decision: "deny", position: -50 } });
+    }
+  });
+
+  it("the dry run spends no one-time grant of the start", async () => {
+    const agentId = w.agent.sam.agentId as string;
+    await w.db.permissionRule.create({
+      data: {
+        tenantId: "acme",
+        subjectType: "agent",
+        subjectId: agentId,
+        verb: "start",
+        pattern: "capability:close_ticket",
+        decision: "ask",
+        position: -50,
+      },
+    });
+    const grant = await w.db.permissionRequest.create({
+      data: {
+        tenantId: "acme",
+        agentId,
+        verb: "start",
+        target: "capability:close_ticket",
+        status: "granted",
+        grantMode: "once",
+      },
+    });
+    try {
+      await submit(w.keys.sam, "helpdesk://ticket/{id}/close", "Close the parcel damaged ticket.");
+      expect(await legacyJson(w.legacy, "tickets/tkt_6")).toMatchObject({ status: "closed" });
+      expect((await w.db.permissionRequest.findUnique({ where: { id: grant.id } }))?.status).toBe("used");
+    } finally {
+      await w.db.permissionRule.deleteMany({ where: { decision: "ask", position: -50 } });
+    }
+  });
+
   it("another tenant's words reach none of this tenant's records", async () => {
     const out = await submit(
       w.keys.gina,

@@ -18,7 +18,7 @@ describe("a listing names the forms each row opens (browse over MCP)", () => {
     const alice = await w.connect(w.keys.alice, { faces: "browse" });
     const listing = text(await alice.callTool({ name: "navigate", arguments: { uri: "shop://orders" } }));
     expect(listing).toMatch(
-      /^Each row's page: `shop:\/\/order\/\{id\}`\nEach row's forms: `shop:\/\/order\/\{id\}\/…` [a-z-]+(, [a-z-]+)* \(submit one with just user_words, the user's request: it fills the fields, \{id\} too if left as written\)$/m,
+      /^Each row's page: `shop:\/\/order\/\{id\}`\nEach row's forms: `shop:\/\/order\/\{id\}\/…` [a-z-]+(, [a-z-]+)* \(submit one with just user_words, the user's request: it fills the fields\)$/m,
     );
     const forms = /^Each row's forms: `[^`]+` ([^(]+)/m
       .exec(listing)?.[1]

@@ -124,16 +124,15 @@ describe("capabilities by name, and who approves them (MCP over HTTP)", () => {
   });
 
   it("search says up front which capabilities run on the agent's word and which wait for a person", async () => {
-    // A new order to deliver: "deliver my order …" names the order there is, and ranks a checkout
-    // among the weaker matches (no line of its own).
-    const found = text(
-      await call(w.keys.alice, "search_capabilities", {
-        query: "buy a mug and deliver it to my home address",
-      }),
+    // "buy a mug" asks for a new order (set BN): the address change of an order there is needs
+    // words of its own.
+    const found = async (query: string) => text(await call(w.keys.alice, "search_capabilities", { query }));
+    const line = (text: string, id: string) => text.split("\n").find((l) => l.includes(`\`${id}\``)) ?? "";
+    const change = await found("change the delivery address of my kettle order to my home");
+    expect(line(change, "change_delivery_address")).toMatch(/no approval: start_action runs it/);
+    expect(line(await found("buy a mug and deliver it to my home address"), "checkout")).toMatch(
+      /approval: the user/,
     );
-    const line = (id: string) => found.split("\n").find((l) => l.includes(`\`${id}\``)) ?? "";
-    expect(line("change_delivery_address")).toMatch(/no approval: start_action runs it/);
-    expect(line("checkout")).toMatch(/approval: the user/);
     // The browse face's search lists capabilities too, with the same words.
     const browsed = text(
       await call(w.keys.alice, "search", { query: "exchange the tee I received for size L" }),

@@ -70,13 +70,22 @@ function isMoney(text: string, end: number, sign: string | undefined, unit: stri
 }
 
 /**
+ * A verb of price before the bound is the bound's own word ("cost more than $100"): set BO's
+ * "products cost more than $100" searched the catalog's text for "cost", found nothing, and the
+ * bound was said not applied.
+ */
+const PRICED = String.raw`(?:(?:cost|costs|costing|priced|sells?\s+for|selling\s+for)\s+)?`;
+
+/**
  * The amount bound the words set, or null: a number alone ("30 mugs", "order 30") sets none, nor
  * one that counts something else ("more than 2 items"). Both sides may be said ("over 10 and
  * under 30 dollars").
  */
 export function amountWords(q: string): AmountBound | null {
   const text = q.toLowerCase();
-  const between = new RegExp(String.raw`\bbetween\s+${AMOUNT}\s+(?:and|-|to)\s+${AMOUNT}`).exec(text);
+  const between = new RegExp(String.raw`\b${PRICED}between\s+${AMOUNT}\s+(?:and|-|to)\s+${AMOUNT}`).exec(
+    text,
+  );
   if (between) {
     const [phrase, s1, w1 = "", c1, , s2, w2 = "", c2, u2] = between;
     if (isMoney(text, between.index + phrase.length, s1 ?? s2, u2)) {
@@ -87,7 +96,7 @@ export function amountWords(q: string): AmountBound | null {
   const bound: AmountBound = { words: [], phrase: "" };
   for (const c of COMPARISONS) {
     if (bound[c.side] !== undefined) continue;
-    const found = new RegExp(String.raw`\b(?:${c.pattern})\s+${AMOUNT}`).exec(text);
+    const found = new RegExp(String.raw`\b${PRICED}(?:${c.pattern})\s+${AMOUNT}`).exec(text);
     if (!found) continue;
     const [phrase, sign, whole = "", cents, unit] = found;
     if (c.counts && !sign && !unit) continue;

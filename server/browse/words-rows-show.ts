@@ -30,16 +30,18 @@ export function columnsWordsName(
   leftover: string,
   fields: readonly string[],
 ): { columns: string[]; words: string[] } {
-  const columns: string[] = [];
-  const named = new Set<string>();
-  for (const field of fields) {
-    const own = fieldWords(field);
-    const hits = shownIn(leftover, own, true);
-    if (!hits.length) continue;
-    columns.push(field);
-    for (const h of hits) named.add(h.word);
-  }
-  return { columns, words: [...named] };
+  const found = fields
+    .map((field) => ({ field, hits: new Set(shownIn(leftover, fieldWords(field), true).map((h) => h.word)) }))
+    .filter(({ hits }) => hits.size > 0);
+  // A column whose words another's hold and more is not what they name (set BO: "orders shipping
+  // owed to customer" added `customer_id`, `shipping_method` and `shipping_price`, and not
+  // `shipping_owed_to_customer`, which the model then asked for itself).
+  const within = (a: Set<string>, b: Set<string>) => a.size < b.size && [...a].every((w) => b.has(w));
+  const kept = found.filter(({ hits }) => !found.some((o) => within(hits, o.hits)));
+  return {
+    columns: kept.map(({ field }) => field),
+    words: [...new Set(kept.flatMap(({ hits }) => [...hits]))],
+  };
 }
 
 /**

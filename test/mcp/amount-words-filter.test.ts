@@ -59,6 +59,16 @@ describe("amount words filter a listing by its money column (real MCP client)", 
     for (const t of totals) expect(dollars(t)).toBeGreaterThan(200);
   });
 
+  // Set BO: "cost" was searched as the catalog's text, found nothing, and the bound was not applied.
+  it("a verb of price before the bound is the bound's ('products cost more than $100')", async () => {
+    for (const query of ["products cost more than $100", "Which products are priced between $20 and $100?"]) {
+      const page = await search(query);
+      expect(page, query).toMatch(/Filtered: price (over \$100\.00|between \$20\.00 and \$100\.00)/);
+      expect(page, query).not.toContain("No product matches");
+      expect(column(page, "price").length, query).toBeGreaterThan(0);
+    }
+  });
+
   it("a bound in another currency than the column's is said, not applied (a review: '30 euros' read as $30.00)", async () => {
     const page = await search("products under 30 euros");
     expect(page).toContain("not applied (price is in USD, the words say EUR)");

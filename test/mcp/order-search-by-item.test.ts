@@ -31,6 +31,10 @@ describe("a search's orders are the ones holding what the words name", () => {
     const lamp = await search("my lamp");
     expect(lamp).toContain("[Product Desk Lamp](shop://product/prod_lamp)");
     expect(lamp).toContain("(shop://order/ord_paid) — Desk Lamp ×1");
+    // Set BO: the words searched one by one ("found by `headphone`") find the order too.
+    expect(await search("when will my headphones arrive")).toContain(
+      "(shop://order/ord_transit) — Wireless Headphones ×1",
+    );
     const tracking = await search("order tracking");
     expect(tracking.match(/\[Order ord_/g)?.length).toBeGreaterThan(1);
   });

@@ -94,15 +94,18 @@ const ORDERS_LOOKED_THROUGH = 50;
 /** Whether one of the order's items is named by a word of the query ("lamp", "mugs"). */
 function holdsNamed(order: Row, words: readonly string[]): boolean {
   const items = Array.isArray(order.items) ? (order.items as Row[]) : [];
+  // Each side in the singular too: a word searched alone is ("found by `headphone`").
+  const one = (w: string) => w.replace(/s$/, "");
   const named = new Set(
-    items.flatMap(
-      (i) =>
+    items.flatMap((i) =>
+      (
         String(i.name ?? "")
           .toLowerCase()
-          .match(/[a-z0-9]+/g) ?? [],
+          .match(/[a-z0-9]+/g) ?? []
+      ).map(one),
     ),
   );
-  return words.some((w) => named.has(w) || named.has(w.replace(/s$/, "")));
+  return words.some((w) => named.has(one(w)));
 }
 
 /** The demo shop: orders, products, cart, checkout and after-sales over its legacy API. */

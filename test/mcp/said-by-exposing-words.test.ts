@@ -91,26 +91,6 @@ describe("words take a field's exposing value only when they ask for it (MCP ove
     expect(await comments("tkt_3")).toEqual([expect.objectContaining({ internal: false })]);
   });
 
-  // Set BM: "a comment the customer can see" asked which visibility; what only mentions what the
-  // customer can see still holds the comment.
-  it("'a comment the customer can see' is shown to the customer at once; 'nothing the customer can see' holds", async () => {
-    const sam = await w.connect(w.keys.sam);
-    const held = await sam.callTool({
-      name: "start_action",
-      arguments: {
-        intent: `Make sure nothing the customer can see mentions it; add a note on tkt_3: '${BODY}'`,
-      },
-    });
-    expect(sc(held).status, text(held)).not.toBe("completed");
-    expect(await comments("tkt_3")).toEqual([]);
-    const out = await sam.callTool({
-      name: "start_action",
-      arguments: { intent: `Add a comment the customer can see on the kettle refund ticket: '${BODY}'` },
-    });
-    expect(sc(out), text(out)).toMatchObject({ status: "completed", from_words: { internal: "false" } });
-    expect(await comments("tkt_3")).toEqual([expect.objectContaining({ internal: false })]);
-  });
-
   it("a note 'for the team' is internal, and runs at once", async () => {
     // Set AL: it was held as shown to the customer by default.
     const sam = await w.connect(w.keys.sam);

@@ -126,11 +126,6 @@ export const commentTicket = defineCapability<HelpdeskAdapter, CommentDerived>({
                 "email the customer",
                 "ask the customer",
                 "reply publicly",
-                // Set BM: "a comment the customer can see" was said to leave `internal` unchosen.
-                // Never "the customer can see" alone: "make sure nothing the customer can see …".
-                "comment the customer can see",
-                "note the customer can see",
-                "visible to the customer",
               ],
               hints: ["reply", "respond", "to the customer", "for the customer", "public", "publicly"],
             },

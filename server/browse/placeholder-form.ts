@@ -41,17 +41,25 @@ export async function placeholderForm(
   if (!matched || !capability || !matched.route.submit || !routeVisibleTo(matched.route, backend))
     return { problem: `${code(placeholder)} stands for a record only in the link of a capability's form.` };
   // Nothing is read for words whose form the caller may not submit at all (review 60d: a dry run
-  // behind a denied system answered with the records it had looked at).
-  if ((await backend.authorize("submit", input, { preview: true })).decision === "deny")
-    return { problem: NONE_TAKEN };
+  // behind a denied system answered with the records it had looked at), nor where starting its
+  // capability is allowed only by a one-time grant, which the dry run would spend (review 60e).
+  const may = (verb: "submit" | "start" | "navigate", target: string) =>
+    backend.authorize(verb, target, { preview: true });
+  if ((await may("submit", input)).decision === "deny") return { problem: NONE_TAKEN };
+  const start = await may("start", `capability:${capability}`);
+  if (start.decision !== "allow" || start.source === "grant") return { problem: NONE_TAKEN };
   const preview = await backend.startAction({ capability, intent: words, dry_run: true });
   const entity = (preview as { entity?: { id?: unknown } }).entity;
   const id = typeof entity?.id === "string" ? entity.id : undefined;
-  const uri = id ? input.replace(placeholder, encodeURIComponent(id)) : undefined;
-  // The record is named only where its own form may be submitted; its refusals (a rule, a state)
-  // are the concrete form's answer then. The preview's own words are never shown: they read
-  // records no rule was asked about.
-  if (!uri || (await backend.authorize("submit", uri, { preview: true })).decision === "deny")
+  if (!id) return { problem: NONE_TAKEN };
+  const at = input.indexOf(placeholder);
+  const uri = input.replace(placeholder, encodeURIComponent(id));
+  const page = uri.slice(0, at + encodeURIComponent(id).length);
+  // The record is named only where its own page may be read and its form submitted (review 60e:
+  // a navigate deny on one ticket hid it from search, and its form by `{id}` showed its subject);
+  // its other refusals (an ask, a state) are the concrete form's answer then. The preview's own
+  // words are never shown: they read records no rule was asked about.
+  if ((await may("navigate", page)).decision === "deny" || (await may("submit", uri)).decision === "deny")
     return { problem: NONE_TAKEN };
   return { uri };
 }

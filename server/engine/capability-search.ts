@@ -466,10 +466,14 @@ export function buildCapabilityIndex(
   // with an address change).
   const named = (c: AnyCapability) => terms([c.id, c.title, ...c.synonyms].join(" "));
   const acting = new Set(capabilities.filter((c) => c.appliesTo.field).flatMap(named));
+  // One-word names only: "check" of "check out" is no purchase (review 60e: "Check an order's
+  // shipping status" started a checkout).
+  const oneWord = (c: AnyCapability) =>
+    terms([c.id, c.title, ...c.synonyms].filter((n) => !/\s/.test(n.trim())).join(" "));
   const makingVerbs = new Map<string, string>();
   for (const c of capabilities)
     if (!c.appliesTo.field)
-      for (const t of named(c))
+      for (const t of oneWord(c))
         if (!acting.has(t) && !entityNames.has(t)) makingVerbs.set(t, c.appliesTo.entity);
   // The words of what the capabilities do (their ids, titles and synonyms), not the records'
   // names: "order a cancellation" asks an act, "order a kettle" a thing.

@@ -715,10 +715,20 @@ export function ageAsked(
   // "least recent" is not read as an age here (its why would say "the newest").
   if (!end || (words[at] === "recent" && words[at - 1] === "least")) return undefined;
   const noun = wordTokens(entity)[0] ?? "";
-  const stop = words.indexOf(noun, at + 1);
-  const described = words.slice(at + 1, stop > at ? stop : at + 1).slice(0, 4);
+  // The age word says which record only where the record's name (or "one") follows it within a
+  // few words: "the last reply" of "Add a comment on tkt_3 since the last reply was bad" picked
+  // the newest ticket over the one named (review 60e).
+  const names = [words.indexOf(noun, at + 1), words.indexOf("one", at + 1)].filter(
+    (i) => i > at && i - at <= AGE_REACH,
+  );
+  if (!names.length) return undefined;
+  const stop = Math.min(...names);
+  const described = words.slice(at + 1, stop).slice(0, 4);
   return { end, described, said: [words[at], ...described, noun].join(" ") };
 }
+
+/** How far after an age word ("oldest") the record's name may come: four describing words. */
+const AGE_REACH = 5;
 
 /** A row that says every word describing the record, whether or not it can take the change. */
 export function saysAll(r: ChoiceRow, described: readonly string[]): boolean {

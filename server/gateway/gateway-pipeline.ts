@@ -126,9 +126,7 @@ export function gatewayPipeline(db: Db) {
           page.target === resolvePermissionTarget(target).target
         )
           return page;
-        // A dry run changes nothing, so it spends no one-time grant (review 60d: a form's `{id}`
-        // read its record by a dry run, and the real start was then refused as not granted).
-        return authorize(db, ctx, spec.verb, target, capability, { preview: args.dry_run === true });
+        return authorize(db, ctx, spec.verb, target, capability);
       });
       if (decision.decision === "deny") {
         out = {

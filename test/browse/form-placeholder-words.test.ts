@@ -106,7 +106,32 @@ describe("a form's {id} left as written takes the record the user's words name",
     }
   });
 
-  it("the dry run spends no one-time grant of the start", async () => {
+  // Review 60e: a navigate deny on one ticket hid it from search, and its form by `{id}` changed it.
+  it("a record whose page may not be read is not taken from the words", async () => {
+    await w.db.permissionRule.create({
+      data: {
+        tenantId: "acme",
+        subjectType: "agent",
+        subjectId: w.agent.sam.agentId ?? null,
+        verb: "navigate",
+        pattern: "helpdesk://ticket/tkt_2",
+        decision: "deny",
+        position: -50,
+      },
+    });
+    try {
+      const out = text(
+        await submit(w.keys.sam, "helpdesk://ticket/{id}/priority", "Make the headphones ticket urgent."),
+      );
+      expect(out).toMatch(/^# Which record\?/m);
+      expect(out).not.toContain("headphones?");
+      expect(await legacyJson(w.legacy, "tickets/tkt_2")).toMatchObject({ priority: "normal" });
+    } finally {
+      await w.db.permissionRule.deleteMany({ where: { decision: "deny", position: -50 } });
+    }
+  });
+
+  it("a one-time grant of the start is left for the real start", async () => {
     const agentId = w.agent.sam.agentId as string;
     await w.db.permissionRule.create({
       data: {
@@ -130,7 +155,16 @@ describe("a form's {id} left as written takes the record the user's words name",
       },
     });
     try {
-      await submit(w.keys.sam, "helpdesk://ticket/{id}/close", "Close the parcel damaged ticket.");
+      // Review 60e: a dry run spends a one-time grant, as any start does (else one grant allowed
+      // every dry run): where only a grant allows the start, no record is read from the words.
+      const out = await submit(
+        w.keys.sam,
+        "helpdesk://ticket/{id}/close",
+        "Close the parcel damaged ticket.",
+      );
+      expect(text(out)).toMatch(/^# Which record\?/m);
+      expect((await w.db.permissionRequest.findUnique({ where: { id: grant.id } }))?.status).toBe("granted");
+      await submit(w.keys.sam, "helpdesk://ticket/tkt_6/close", "Close the parcel damaged ticket.");
       expect(await legacyJson(w.legacy, "tickets/tkt_6")).toMatchObject({ status: "closed" });
       expect((await w.db.permissionRequest.findUnique({ where: { id: grant.id } }))?.status).toBe("used");
     } finally {

@@ -125,4 +125,16 @@ describe("age words name the record they describe, never one that can take the c
     });
     expectEndedOn(newest, "order_id", "ord_pending", "order_not_paid");
   });
+
+  // Review 60e: "the last reply" named no ticket, and the newest ticket was taken over the one
+  // the words named by its id (a note posted on tkt_9 for tkt_3).
+  it("an age word that names no record leaves the record named by its id", async () => {
+    for (const intent of [
+      "Add a comment on tkt_3 since the last reply was bad: the refund is on its way.",
+      "Add an internal note on tkt_3, because the last comment was wrong: check the refund.",
+    ]) {
+      const out = await start("sam", { intent, dry_run: true });
+      expect((sc(out).from_words as Json | undefined)?.ticket_id, intent).toBe("tkt_3");
+    }
+  });
 });

@@ -94,21 +94,6 @@ describe("a request's own details and exclusions (MCP over HTTP)", () => {
       capability: "checkout",
       from_words: { payment_type: "card" },
     });
-    // Set BN: the same words beside the fields they set, sent in a checkout form, asked again.
-    const form = await alice.callTool({
-      name: "submit",
-      arguments: {
-        uri: "shop://checkout",
-        fields: {
-          user_words: "Buy two Logo Tees in size M, express shipping to my home, paid by card.",
-          items: [{ product_id: "prod_tee", quantity: 2 }],
-          address_id: "addr_alice_home",
-          shipping_method: "express",
-          payment_type: "card",
-        },
-      },
-    });
-    expect(text(form)).not.toContain("also asked");
     // Sets BK and BN: "buy" and a count ask for a new order, as "order two tees" does: the
     // purchase tied with an address change or an exchange of sizes (ambiguous_intent).
     for (const intent of [

@@ -17,7 +17,7 @@ import { narrowedTie, type PickedBeyondWords, type PossibleOn, pickByRecord } fr
 import { pickedBy } from "./picked-by";
 import { recordHeld } from "./points-at-nothing-said";
 import { readingPath } from "./reading-path";
-import { type AskReading, carriedTexts, searchAskAlone, sentWords, withOtherAsksOf } from "./with-other-asks";
+import { type AskReading, carriedTexts, searchAskAlone, withOtherAsksOf } from "./with-other-asks";
 import { withPossible } from "./with-possible";
 
 type Outcome = OutcomeBase & Record<string, unknown>;
@@ -157,7 +157,7 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
       // (review 49: past the server's window, a resend ran them again), as a resend by words.
       if (!ctx || !parsed.data?.intent || parsed.data.dry_run || started.reason === "idempotent_replay")
         return out;
-      const setWords = sentWords(started, parsed.data.patch);
+      const setWords = Array.isArray(started.field_words) ? (started.field_words as string[]) : [];
       return withOtherAsks(ctx, parsed.data.intent, out, setWords, carriedTexts(parsed.data.patch));
     }
     const { intent, ...rest } = parsed.data;

@@ -168,20 +168,3 @@ export function carriedTexts(patch: unknown): string[] {
   if (!patch || typeof patch !== "object") return [];
   return Object.values(patch).filter((v): v is string => typeof v === "string" && /\s/.test(v.trim()));
 }
-
-/**
- * The words that set the started action's fields: those its words set, and each one-word value
- * sent in its patch ("card" of `payment_type: "card"`). Set BN: a checkout form sent with
- * `payment_type: "card"` and the words "…, paid by card" answered `also asked: "paid by card" →
- * after_sales`, the words having set nothing the field had not.
- */
-export function sentWords(started: Record<string, unknown>, patch: unknown): string[] {
-  const words = Array.isArray(started.field_words) ? (started.field_words as string[]) : [];
-  const sent =
-    patch && typeof patch === "object"
-      ? Object.values(patch).flatMap((v) =>
-          typeof v === "string" && /^[\p{L}_-]+$/u.test(v) ? [v.toLowerCase()] : [],
-        )
-      : [];
-  return [...words, ...sent];
-}

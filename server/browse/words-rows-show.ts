@@ -33,9 +33,9 @@ export function columnsWordsName(
   const found = fields
     .map((field) => ({ field, hits: new Set(shownIn(leftover, fieldWords(field), true).map((h) => h.word)) }))
     .filter(({ hits }) => hits.size > 0);
-  // A column whose words another's hold and more is not what they name (set BO: "orders shipping
-  // owed to customer" added `customer_id`, `shipping_method` and `shipping_price`, and not
-  // `shipping_owed_to_customer`, which the model then asked for itself).
+  // A column whose words another's hold and more is not what they name (set BO: three words
+  // added the three columns holding one of them each, and not the one column holding all three,
+  // which the model then asked for itself).
   const within = (a: Set<string>, b: Set<string>) => a.size < b.size && [...a].every((w) => b.has(w));
   const kept = found.filter(({ hits }) => !found.some((o) => within(hits, o.hits)));
   return {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { withAgentRule } from "../helpers/agent-rule";
 import { legacyJson } from "../helpers/legacy-json";
 import { createMcpWorld, type McpWorld, sc, text } from "../mcp/mcp-world";
 
@@ -48,19 +49,17 @@ describe("a form's {id} left as written takes the record the user's words name",
     expect(await legacyJson(w.legacy, "tickets")).toEqual(before);
   });
 
+  const sam = () => w.agent.sam.agentId ?? null;
+  const alice = () => w.agent.alice.agentId ?? null;
+
   it("a deny rule on the record's form holds", async () => {
-    await w.db.permissionRule.create({
-      data: {
-        tenantId: "acme",
-        subjectType: "agent",
-        subjectId: w.agent.sam.agentId ?? null,
-        verb: "submit",
-        pattern: "helpdesk://ticket/tkt_9/assign",
-        decision: "deny",
-        position: -50,
-      },
-    });
-    try {
+    const rule = {
+      agentId: sam(),
+      verb: "submit",
+      pattern: "helpdesk://ticket/tkt_9/assign",
+      decision: "deny",
+    } as const;
+    await withAgentRule(w.db, rule, async () => {
       const out = await submit(
         w.keys.sam,
         "helpdesk://ticket/{id}/assign",
@@ -68,108 +67,84 @@ describe("a form's {id} left as written takes the record the user's words name",
       );
       expect(sc(out).outcome).not.toBe("applied");
       expect(await legacyJson(w.legacy, "tickets/tkt_9")).toMatchObject({ assignee_id: null });
-    } finally {
-      await w.db.permissionRule.deleteMany({ where: { pattern: "helpdesk://ticket/tkt_9/assign" } });
-    }
+    });
   });
 
   // Review 60d: the dry run that reads the record ran before any browse rule, and its words named
-  // the records behind a denied system; a one-time grant of the start was spent by it.
+  // the records behind a denied system.
   it("behind a denied system or record, the answer names no record", async () => {
-    const rule = (who: "alice" | "sam", pattern: string) =>
-      w.db.permissionRule.create({
-        data: {
-          tenantId: "acme",
-          subjectType: "agent",
-          subjectId: w.agent[who].agentId ?? null,
-          verb: "*",
-          pattern,
-          decision: "deny",
-          position: -50,
-        },
-      });
-    await rule("sam", "helpdesk://**");
-    await rule("alice", "shop://order/ord_paid/**");
-    try {
-      for (const [key, uri, words] of [
-        [w.keys.sam, "helpdesk://ticket/{id}/close", "Close the resolved ticket."],
-        [w.keys.sam, "helpdesk://ticket/{id}/assign", "Give the coupon ticket to Sid."],
-        [w.keys.alice, "shop://order/{id}/cancel", "Cancel the lamp order."],
-        [w.keys.alice, "shop://order/{id}/after-sales", "Refund the mug on my lamp order."],
-      ] as const) {
-        const out = text(await submit(key, uri, words));
-        expect(out, `${uri} ${words}`).toMatch(/^# Which record\?/m);
-        expect(out).not.toMatch(/tkt_\d|ord_paid|Desk Lamp|resolved/);
-      }
-    } finally {
-      await w.db.permissionRule.deleteMany({ where: { decision: "deny", position: -50 } });
-    }
+    const denied = async (key: string, uri: string, words: string) => {
+      const out = text(await submit(key, uri, words));
+      expect(out, `${uri} ${words}`).toMatch(/^# Which record\?/m);
+      expect(out).not.toMatch(/tkt_\d|ord_paid|Desk Lamp|resolved/);
+    };
+    await withAgentRule(
+      w.db,
+      { agentId: sam(), verb: "*", pattern: "helpdesk://**", decision: "deny" },
+      async () => {
+        await denied(w.keys.sam, "helpdesk://ticket/{id}/close", "Close the resolved ticket.");
+        await denied(w.keys.sam, "helpdesk://ticket/{id}/assign", "Give the coupon ticket to Sid.");
+      },
+    );
+    const paid = {
+      agentId: alice(),
+      verb: "*",
+      pattern: "shop://order/ord_paid/**",
+      decision: "deny",
+    } as const;
+    await withAgentRule(w.db, paid, async () => {
+      await denied(w.keys.alice, "shop://order/{id}/cancel", "Cancel the lamp order.");
+      await denied(w.keys.alice, "shop://order/{id}/after-sales", "Refund the mug on my lamp order.");
+    });
   });
 
   // Review 60e: a navigate deny on one ticket hid it from search, and its form by `{id}` changed it.
   it("a record whose page may not be read is not taken from the words", async () => {
-    await w.db.permissionRule.create({
-      data: {
-        tenantId: "acme",
-        subjectType: "agent",
-        subjectId: w.agent.sam.agentId ?? null,
-        verb: "navigate",
-        pattern: "helpdesk://ticket/tkt_2",
-        decision: "deny",
-        position: -50,
-      },
-    });
-    try {
+    const rule = {
+      agentId: sam(),
+      verb: "navigate",
+      pattern: "helpdesk://ticket/tkt_2",
+      decision: "deny",
+    } as const;
+    await withAgentRule(w.db, rule, async () => {
       const out = text(
         await submit(w.keys.sam, "helpdesk://ticket/{id}/priority", "Make the headphones ticket urgent."),
       );
       expect(out).toMatch(/^# Which record\?/m);
       expect(out).not.toContain("headphones?");
       expect(await legacyJson(w.legacy, "tickets/tkt_2")).toMatchObject({ priority: "normal" });
-    } finally {
-      await w.db.permissionRule.deleteMany({ where: { decision: "deny", position: -50 } });
-    }
+    });
   });
 
+  // Review 60e: a dry run spends a one-time grant, as any start does (else one grant allowed every
+  // dry run): where only a grant allows the start, no record is read from the words.
   it("a one-time grant of the start is left for the real start", async () => {
-    const agentId = w.agent.sam.agentId as string;
-    await w.db.permissionRule.create({
-      data: {
-        tenantId: "acme",
-        subjectType: "agent",
-        subjectId: agentId,
-        verb: "start",
-        pattern: "capability:close_ticket",
-        decision: "ask",
-        position: -50,
-      },
-    });
-    const grant = await w.db.permissionRequest.create({
-      data: {
-        tenantId: "acme",
-        agentId,
-        verb: "start",
-        target: "capability:close_ticket",
-        status: "granted",
-        grantMode: "once",
-      },
-    });
-    try {
-      // Review 60e: a dry run spends a one-time grant, as any start does (else one grant allowed
-      // every dry run): where only a grant allows the start, no record is read from the words.
+    const agentId = sam() as string;
+    const rule = { agentId, verb: "start", pattern: "capability:close_ticket", decision: "ask" } as const;
+    await withAgentRule(w.db, rule, async () => {
+      const grant = await w.db.permissionRequest.create({
+        data: {
+          tenantId: "acme",
+          agentId,
+          verb: "start",
+          target: "capability:close_ticket",
+          status: "granted",
+          grantMode: "once",
+        },
+      });
+      const status = async () =>
+        (await w.db.permissionRequest.findUnique({ where: { id: grant.id } }))?.status;
       const out = await submit(
         w.keys.sam,
         "helpdesk://ticket/{id}/close",
         "Close the parcel damaged ticket.",
       );
       expect(text(out)).toMatch(/^# Which record\?/m);
-      expect((await w.db.permissionRequest.findUnique({ where: { id: grant.id } }))?.status).toBe("granted");
+      expect(await status()).toBe("granted");
       await submit(w.keys.sam, "helpdesk://ticket/tkt_6/close", "Close the parcel damaged ticket.");
       expect(await legacyJson(w.legacy, "tickets/tkt_6")).toMatchObject({ status: "closed" });
-      expect((await w.db.permissionRequest.findUnique({ where: { id: grant.id } }))?.status).toBe("used");
-    } finally {
-      await w.db.permissionRule.deleteMany({ where: { decision: "ask", position: -50 } });
-    }
+      expect(await status()).toBe("used");
+    });
   });
 
   it("another tenant's words reach none of this tenant's records", async () => {

@@ -73,8 +73,10 @@ describe("shop: profile, tracking and cart costs, each in one read", () => {
     });
     expect(search).toContain("(shop://orders?status=shipped) (opened here)");
     expect(search).toMatch(/^\| `ord_transit` \| shipped · UPS 1Z999AA11001 \|/m);
+    // The one order holding every word is opened (set BO: an order's items match its words).
     const records = await alice("search", { query: "headphones order tracking number" });
-    expect(records).toContain("UPS 1Z999AA11001");
+    expect(records).toContain("## [Order ord_transit](shop://order/ord_transit) (opened here)");
+    expect(records).toMatch(/carrier: UPS · tracking number: 1Z999AA11001/);
   });
 
   it("the cart lists each shipping method's price, delivery days and the total, per saved address", async () => {

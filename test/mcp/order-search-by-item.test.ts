@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withAgentRule } from "../helpers/agent-rule";
 import { createMcpWorld, type McpWorld, text } from "./mcp-world";
 
 /**
@@ -45,22 +46,15 @@ describe("a search's orders are the ones holding what the words name", () => {
     expect(text(await sam.callTool({ name: "search", arguments: { query: "my lamp" } }))).not.toContain(
       "ord_paid",
     );
-    await w.db.permissionRule.create({
-      data: {
-        tenantId: "acme",
-        subjectType: "agent",
-        subjectId: w.agent.alice.agentId ?? null,
-        verb: "navigate",
-        pattern: "shop://orders",
-        decision: "deny",
-        position: -50,
-      },
-    });
-    try {
+    const rule = {
+      agentId: w.agent.alice.agentId ?? null,
+      verb: "navigate",
+      pattern: "shop://orders",
+      decision: "deny",
+    } as const;
+    await withAgentRule(w.db, rule, async () => {
       expect(await search("my lamp")).not.toContain("ord_paid");
-    } finally {
-      await w.db.permissionRule.deleteMany({ where: { pattern: "shop://orders", decision: "deny" } });
-    }
+    });
   });
 
   it("another tenant's orders never show", async () => {

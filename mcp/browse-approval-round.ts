@@ -1,6 +1,6 @@
 import { type InputRequiredResult, inputRequired, type ServerContext } from "@modelcontextprotocol/server";
 import { navigate } from "@/server/browse/navigate";
-import { type BrowsePage, recordRefusal, renderPage } from "@/server/browse/render-page";
+import { type BrowsePage, rejectedPage } from "@/server/browse/render-page";
 import type { BrowseBackend } from "@/server/connectors/sdk/browse-backend";
 import { escapeText, link } from "@/server/connectors/sdk/markdown";
 import { approvalPrompt } from "./approval-message";
@@ -114,13 +114,9 @@ async function refusedStatePage(
   actionId: string | undefined,
   refusal: { reason: string; message: string },
 ): Promise<BrowsePage> {
-  const shown = await recordRefusal(backend, "submit", uri, {
-    outcome: "rejected",
-    message: refusal.message,
-  });
-  const { page } = await renderPage(backend, shown, () => ({
+  return rejectedPage(backend, "submit", uri, {
     title: "Request state refused",
-    outcome: "rejected",
+    message: refusal.message,
     markdown: [
       `**rejected:** ${escapeText(refusal.message)} Nothing was submitted again.`,
       `Reason: \`${refusal.reason}\` · Retryable: no`,
@@ -129,6 +125,5 @@ async function refusedStatePage(
         `- ${link("Start", "signpost://start")}`,
       ].join("\n"),
     ].join("\n\n"),
-  }));
-  return page;
+  });
 }

@@ -113,6 +113,25 @@ export async function recordRefusal(
   return shown;
 }
 
+/**
+ * A refused browse call as its page: the refusal's audit row (recordRefusal), then the page that
+ * answers it, under the URI as shown. One shape for every refusal that is not a missing page.
+ */
+export async function rejectedPage(
+  backend: BrowseBackend,
+  verb: BrowseVerb,
+  uri: string,
+  page: { title: string; message: string; markdown: string },
+): Promise<BrowsePage> {
+  const shown = await recordRefusal(backend, verb, uri, { outcome: "rejected", message: page.message });
+  const { page: rendered } = await renderPage(backend, shown, () => ({
+    title: page.title,
+    outcome: "rejected",
+    markdown: page.markdown,
+  }));
+  return rendered;
+}
+
 export async function notFoundPage(
   input: string,
   problem: string,

@@ -23,9 +23,8 @@ export function stemmedWords(text: string, { unnegated = false, able = false } =
 }
 
 /**
- * "assigned" and "assigner" (and the -ee form) → "assign"; "shipped" and "shipping" → "shipp";
- * a plural
- * of a short word loses its "s" ("mugs" → "mug"), as the route index has always read it.
+ * "assigned" and "assigner" (and the -ee form) → "assign"; "shipped" and "shipping" → "shipp"; a
+ * plural of a short word loses its "s" ("mugs" → "mug"), as the route index has always read it.
  */
 function stem(word: string, unnegated: boolean): string {
   const base = (unnegated && /^(?:un|non)(.{4,})$/.exec(word)?.[1]) || word;

@@ -5,7 +5,7 @@ import { matchRoute, routeVisibleTo } from "./browse-routes";
 import { guarded } from "./guarded";
 import { ownBackend } from "./own-backend";
 import { placeholderForm } from "./placeholder-form";
-import { type BrowsePage, notFoundPage, recordRefusal, renderPage } from "./render-page";
+import { type BrowsePage, notFoundPage, recordRefusal, rejectedPage, renderPage } from "./render-page";
 
 /** `submit(uri, fields)`: starts or advances the capability behind the form. */
 export async function submit(
@@ -20,18 +20,12 @@ export async function submit(
   // `helpdesk://ticket/{id}/close` with the user's words: the form of the record they name,
   // submitted at that record's own link (placeholder-form.ts).
   const placed = await placeholderForm(backend, input, fields);
-  if (placed && "problem" in placed) {
-    const shown = await recordRefusal(backend, "submit", input, {
-      outcome: "rejected",
-      message: placed.problem,
-    });
-    const { page } = await renderPage(backend, shown, () => ({
+  if (placed && "problem" in placed)
+    return rejectedPage(backend, "submit", input, {
       title: "Which record?",
-      outcome: "rejected",
+      message: placed.problem,
       markdown: placed.problem,
-    }));
-    return page;
-  }
+    });
   if (placed) return submit(backend, placed.uri, fields);
   const parsed = parseBrowseUri(input);
   if (!parsed.ok) return notFound(input, parsed.problem);

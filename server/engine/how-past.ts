@@ -14,13 +14,13 @@ const OPENING_PAST =
 const TOLD_PAST =
   /\b(?:already|last|before|previous|previously|earlier|ago|usually|always|once|yesterday|time)\b/i;
 
-function rewritten(text: string, as: (verb: string) => string, atStart = true): string {
+function rewritten(text: string, put: (verb: string) => string, atStart = true): string {
   return text.replace(
     OPENING_PAST,
     (whole, before: string, word: string, how: string, after: string, at: number) => {
       const verb = verbOfPast(word.toLowerCase());
       if (!verb || TOLD_PAST.test(after) || (!atStart && at === 0)) return whole;
-      return `${before}${as(verb)}${how}`;
+      return `${before}${put(verb)}${how}`;
     },
   );
 }

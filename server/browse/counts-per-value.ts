@@ -13,6 +13,9 @@ const PER =
 const RANKED =
   /\b(?:which|what)\s+(\p{L}{3,40})\s+(?:has|have|had|holds?|gets?)\s+(?:the\s+)?(?:most|fewest|least|more|fewer|highest|lowest)\b/giu;
 
+/** "teammate with the most tickets", "the team with the fewest …": the same, said as a noun's (set BQ). */
+const RANKED_WITH = /\b(\p{L}{3,40})\s+with\s+(?:the\s+)?(?:most|fewest|least|highest|lowest)\b/giu;
+
 /**
  * The words with a ranked count's ranking word taken out where a value of the listing's filters
  * follows it ("which teammate has the most urgent tickets" → "… has the urgent tickets"): it ranks
@@ -26,11 +29,13 @@ export function withoutRankWords(q: string, filters: FilterSpec | undefined): st
       Array.isArray(v) ? v.map((x: string) => x.toLowerCase()) : [],
     ),
   );
-  return q.replace(new RegExp(RANKED.source, RANKED.flags), (m: string, _noun: string, at: number) => {
-    const rank = /\S+$/.exec(m)?.[0] ?? "";
-    const next = /^\s*(\p{L}+)/u.exec(q.slice(at + m.length))?.[1]?.toLowerCase() ?? "";
-    return values.has(next) ? m.slice(0, m.length - rank.length) : m;
-  });
+  const unranked = (text: string, ranked: RegExp) =>
+    text.replace(new RegExp(ranked.source, ranked.flags), (m: string, _noun: string, at: number) => {
+      const rank = /\S+$/.exec(m)?.[0] ?? "";
+      const next = /^\s*(\p{L}+)/u.exec(text.slice(at + m.length))?.[1]?.toLowerCase() ?? "";
+      return values.has(next) ? m.slice(0, m.length - rank.length) : m;
+    });
+  return unranked(unranked(q, RANKED), RANKED_WITH);
 }
 
 /**
@@ -118,7 +123,9 @@ export function countIsTheAnswer(q: string): boolean {
     .trim()
     .replace(/[?.!]+$/, "");
   const counts =
-    /^(?:so\s+|and\s+)?(?:how\s+many|count|number\s+of|tally)\b/.test(lower) || RANKED_ONLY.test(lower);
+    /^(?:so\s+|and\s+)?(?:how\s+many|count|number\s+of|tally)\b/.test(lower) ||
+    RANKED_ONLY.test(lower) ||
+    RANKED_NOUN_ONLY.test(lower);
   // One question: no second sentence, and no question word after its first words ("…, who has
   // them", "… and how many are urgent", "which is the urgent one").
   const later = lower.replace(/^(?:so\s+|and\s+)?(?:how\s+many|which|what|who)\b/, "");
@@ -127,6 +134,7 @@ export function countIsTheAnswer(q: string): boolean {
 
 const RANKED_ONLY =
   /^(?:which|what|who)\b[^,?]*\b(?:has|have|had|holds?|gets?)\s+(?:the\s+)?(?:most|fewest|least|highest|lowest)\b/;
+const RANKED_NOUN_ONLY = /^(?:the\s+)?\p{L}+\s+with\s+(?:the\s+)?(?:most|fewest|least|highest|lowest)\b/u;
 /** Words asking more than a count: the rows themselves, or a second question. */
 const ALSO_ASKS =
   /\b(?:list|show|display|name|names|give|tell|who|whom|whose|which|what|when|where|why|how|ones)\b/;
@@ -172,7 +180,7 @@ export function perWordsUsed(route: RouteDefinition | undefined, q: string): Set
 /** The filters of `filters` the words ask a count per, in the words' order (or the words that named them). */
 function perKeys(filters: FilterSpec, q: string, asSaid = false): string[] {
   const keys: string[] = [];
-  for (const m of [...q.matchAll(PER), ...q.matchAll(RANKED)]) {
+  for (const m of [...q.matchAll(PER), ...q.matchAll(RANKED), ...q.matchAll(RANKED_WITH)]) {
     const word = (m[1] ?? "").toLowerCase();
     // As said or in the singular ("teams", "priorities"); "status" is its own.
     const forms = new Set([word, word.replace(/s$/, ""), word.replace(/es$/, ""), word.replace(/ies$/, "y")]);

@@ -6,6 +6,7 @@ import { eventStem, stampedEvent } from "../connectors/sdk/record-events";
 import { addressFilters, localPartChoices } from "./address-words";
 import { filterName, NOT_A_NAME, tokens } from "./filter-tokens";
 import { noneChoice, noneSaid, withoutNoneSaid } from "./none-named";
+import { reachedWhere } from "./reached-where";
 import { readChoices } from "./read-choices";
 import { ASKING, CONNECTING, FRAMING, STOP, words } from "./route-words";
 import { wentThrough } from "./went-through";
@@ -325,6 +326,13 @@ export async function namedFilters(
         const values = declared.filter((v) => !kept.includes(v));
         if (values.length) excluded.push({ key, values, said: hits.map((h) => h.choice.label), kept });
       }
+      continue;
+    }
+    // "shipped to my office": every state from it on (reached-where.ts; set BQ kept one row).
+    const onward = reachedWhere(route, key, q, only);
+    if (onward && Array.isArray(declared) && !excluded.some((e) => e.key === key)) {
+      const values = declared.filter((v) => !onward.includes(v));
+      excluded.push({ key, values, said: [only.choice.label], kept: onward });
       continue;
     }
     const param = `${key}=${encodeURIComponent(only.choice.value)}`;

@@ -147,8 +147,12 @@ export async function oneRecord(backend: BrowseBackend, found: FoundRecord | nul
   const page = await navigate(backend, found.uri);
   if (page.outcome !== "applied" || !pageSays(page.markdown, found.words)) return null;
   const where = found.listing ? ` in ${link(found.listing.title, found.listing.uri)}` : "";
-  // Found by part of the words: which part, and that the rest found nothing with it.
-  const part = found.asked ? ` alone, not every word of ${code(found.asked)},` : "";
+  // Found by part of the words: which part, and that the rest found nothing with it. Unless its
+  // page says the rest too (set BQ: "damaged parcel" found "Parcel damaged" by `damaged` alone,
+  // the system's filter reading the words as one phrase, and the model doubted the ticket).
+  const whole = !!found.asked && pageSays(page.markdown, found.asked);
+  const part = found.asked && !whole ? ` alone, not every word of ${code(found.asked)},` : "";
+  const by = whole && found.asked ? found.asked : found.words;
   // What the system's search read, so "the one" is final (set AO: "which tickets mention a
   // refund?" found one, and the model listed every ticket twice to learn what had been searched).
   const read =
@@ -156,5 +160,5 @@ export async function oneRecord(backend: BrowseBackend, found: FoundRecord | nul
       ? (await routeAt(backend, found.listing.uri))?.textSearches
       : undefined;
   const searched = read ? ` (searched: ${escapeText(read)}; no other holds them)` : "";
-  return `Found by ${code(found.words)}${part}${where}: ${FOUND_AS[found.by]}${searched}.\n\n${openedRecord(page)}`;
+  return `Found by ${code(by)}${part}${where}: ${FOUND_AS[found.by]}${searched}.\n\n${openedRecord(page)}`;
 }

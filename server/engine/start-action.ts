@@ -251,6 +251,9 @@ export async function startAction(
       ...(Object.keys(ev.fromWords).length ? { from_words: ev.fromWords } : {}),
       ...(Object.keys(ev.whyPicked).length ? { why_picked: ev.whyPicked } : {}),
       ...withDefaulted(ev),
+      // Set BQ: without them a preview said "…, paid from my balance" as an after-sales ask
+      // beside the checkout those words pay (a real start reads them as its fields).
+      ...fieldWords(capability, ev, input.intent),
       // The question a real start would ask, priced as money the same way.
       ...withPaidChoices(capability, state.missing, state.options),
       ...withOptInChoices(capability, state.values, state.options),

@@ -169,4 +169,21 @@ describe("counts per value of a filter (MCP over HTTP)", () => {
     expect(recent).toContain("Newest first");
     expect(recent).toContain("| id |");
   });
+
+  // Set BQ: "teammate with the most tickets" found nothing for `teammate`, `most` and listed
+  // tickets by their text; the model opened the teammates page for the counts.
+  it("'the teammate with the most tickets' asks the counts per teammate, as 'which teammate has the most' does", async () => {
+    const most = await search(w.keys.sam, "teammate with the most tickets");
+    expect(most).toMatch(
+      /Per assignee_id, every one of its 5 values, with this listing's filters: Bella Billing \(tm_bella\) \d+,/,
+    );
+    expect(most).toContain("Rows not shown (the counts answer the words)");
+    const fewest = await search(w.keys.sam, "the team with the fewest urgent tickets");
+    expect(fewest).toContain("Filtered: priority = urgent; not included:");
+    expect(fewest).toMatch(
+      /Per team_id, every one of its 2 values, with this listing's filters: Billing \(billing\) 0, Shipping \(shipping\) 1\./,
+    );
+    // A noun that is no filter ("tickets with the highest priority") counts nothing.
+    expect(await search(w.keys.sam, "tickets with the highest priority")).not.toContain("Per ");
+  });
 });

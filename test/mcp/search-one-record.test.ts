@@ -162,6 +162,13 @@ describe("search: words that fit one record open its page", () => {
     expect(one).toContain("## [Ticket tkt_5](helpdesk://ticket/tkt_5) (opened here)");
     expect(one).toContain("## Actions");
     expect(one).not.toContain("| id | subject |");
+    // Set BQ: the system's filter reads the words as one phrase, so `damaged` alone found "Parcel
+    // damaged"; its page says `parcel` too, so it was found by every word, not by part of them.
+    const every = text(await sam.callTool({ name: "search", arguments: { query: "ticket damaged parcel" } }));
+    expect(every).toContain(
+      "Found by `damaged parcel` in [Tickets](helpdesk://tickets?q=damaged): its one row.",
+    );
+    expect(every).not.toContain("alone");
     // `delivery` alone holds two tickets: the listing, as before.
     const two = text(
       await sam.callTool({ name: "search", arguments: { query: "delivery never came ticket" } }),

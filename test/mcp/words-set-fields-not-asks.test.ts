@@ -79,6 +79,18 @@ describe("a request's own details and exclusions (MCP over HTTP)", () => {
     });
     expect(text(res)).toContain("payment_type = balance");
     expect(text(res)).not.toContain("after_sales");
+    // Set BQ: a dry run read the same words as an after-sales ask (its preview had no set words).
+    const preview = await (await w.connect(w.keys.alice)).callTool({
+      name: "start_action",
+      arguments: {
+        intent: "Buy everything in my cart with the cheapest shipping to my home, paid from my balance.",
+        dry_run: true,
+      },
+    });
+    expect(sc(preview)).toMatchObject({ outcome: "preview", capability: "checkout" });
+    expect(text(preview)).toContain("payment_type = balance");
+    expect(text(preview)).not.toContain("after_sales");
+    expect(JSON.stringify(sc(preview))).not.toContain("field_words");
     // Review 60b: read as "pay", "…, paid by card" after another ask started a purchase or a
     // payment; it says how the ask before was paid, never which capability is asked for.
     const after = await w.connect(w.keys.alice);

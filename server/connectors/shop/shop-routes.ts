@@ -122,6 +122,15 @@ const CART_ACTIONS: Array<[string, string]> = [
   ["Check out", "shop://checkout"],
 ];
 
+/**
+ * What a product's page offers: put it in the cart, or buy it (set BQ: "add one Desk Lamp to my
+ * cart" opened the lamp's page, found only the checkout there, and searched for the cart's form).
+ */
+const PRODUCT_ACTIONS: Array<[string, string]> = [
+  ["Add to cart (quantity: the count it holds after)", "shop://cart/change"],
+  ["Buy (checkout form)", "shop://checkout"],
+];
+
 const PLACED_BY_YOU = "you (an action of this agent)";
 
 /** The catalog's filters: its text search, and its `?sort=` (the legacy API's own values). */
@@ -275,7 +284,7 @@ export const SHOP_ROUTES: RouteDefinition[] = [
       return {
         title: String(found.name ?? `Product ${id}`),
         outcome: "applied",
-        markdown: `${objectSections(found)}\n\n## Actions\n\n- ${link("All products", "shop://products")}\n${formLinkLines(await withFormFields(backend, [["Buy (checkout form)", "shop://checkout"]]))}`,
+        markdown: `${objectSections(found)}\n\n## Actions\n\n- ${link("All products", "shop://products")}\n${formLinkLines(await withFormFields(backend, PRODUCT_ACTIONS))}`,
       };
     },
   },

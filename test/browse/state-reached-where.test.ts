@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld, text } from "../mcp/mcp-world";
+
+const rowIds = (markdown: string) => [...markdown.matchAll(/^\| `([a-z_0-9]+)` \|/gm)].map((m) => m[1]);
+
+/**
+ * Set BQ: "my orders shipped to office address" filtered `status = shipped`, which kept the one
+ * order in transit (to another address), and said `office` filtered nothing; the model listed
+ * every order again. A state said as where a record went is every state from it on its lifecycle.
+ * Real MCP client over HTTP, gateway and legacy service.
+ */
+describe("a state said as where the record went (MCP over HTTP)", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+
+  const search = async (query: string) =>
+    text(
+      await (await w.connect(w.keys.alice, { faces: "browse" })).callTool({
+        name: "search",
+        arguments: { query },
+      }),
+    );
+
+  it("'shipped to my office' keeps the shipped and the delivered orders sent there", async () => {
+    const office = await search("my orders shipped to office address");
+    expect(office).not.toContain("status = shipped");
+    expect(office).toContain("every row with `status` shipped or delivered");
+    expect(rowIds(office).sort()).toEqual(["ord_delivered", "ord_delivered_old"]);
+    // Said otherwise, the state is the filter it was.
+    expect(await search("my shipped orders")).toContain("Filtered: status = shipped;");
+    // The last state is itself alone: "delivered to my home".
+    const home = await search("orders delivered to my home");
+    expect(home).toContain("Filtered: status = delivered;");
+    expect(rowIds(home).sort()).toEqual(["ord_exchange", "ord_shipdiff"]);
+  });
+});

@@ -137,7 +137,7 @@ const RANKED_ONLY =
 const RANKED_NOUN_ONLY = /^(?:the\s+)?\p{L}+\s+with\s+(?:the\s+)?(?:most|fewest|least|highest|lowest)\b/u;
 /** Words asking more than a count: the rows themselves, or a second question. */
 const ALSO_ASKS =
-  /\b(?:list|show|display|name|names|give|tell|who|whom|whose|which|what|when|where|why|how|ones)\b/;
+  /\b(?:list|show|display|name|names|give|tell|who|whom|whose|which|what|when|where|why|how|ones|plus|their|its|also|along|and\s+(?:the|their|its|each|every|all))\b/;
 
 /**
  * The one listing among the ranked routes whose records the words name ("tickets") and that

@@ -150,7 +150,7 @@ export async function oneRecord(backend: BrowseBackend, found: FoundRecord | nul
   // Found by part of the words: which part, and that the rest found nothing with it. Unless its
   // page says the rest too (set BQ: "damaged parcel" found "Parcel damaged" by `damaged` alone,
   // the system's filter reading the words as one phrase, and the model doubted the ticket).
-  const whole = !!found.asked && pageSays(page.markdown, found.asked);
+  const whole = !!found.asked && pageSays(recordValues(page.markdown), found.asked);
   const part = found.asked && !whole ? ` alone, not every word of ${code(found.asked)},` : "";
   const by = whole && found.asked ? found.asked : found.words;
   // What the system's search read, so "the one" is final (set AO: "which tickets mention a
@@ -161,4 +161,15 @@ export async function oneRecord(backend: BrowseBackend, found: FoundRecord | nul
       : undefined;
   const searched = read ? ` (searched: ${escapeText(read)}; no other holds them)` : "";
   return `Found by ${code(by)}${part}${where}: ${FOUND_AS[found.by]}${searched}.\n\n${openedRecord(page)}`;
+}
+
+/**
+ * The record's own values on its page: not its fields' labels, nor the lines of what may or may
+ * not be done (review 61: "damaged approval" was found by every word, `approval` being a word of
+ * the page's "no approval" lines, `order` of its "order id" label).
+ */
+function recordValues(markdown: string): string {
+  return (markdown.split(/\n## Actions\b/)[0] ?? "")
+    .replace(/^- \*\*not now:\*\*.*$/gm, "")
+    .replace(/\*\*[^*\n]+:\*\*/g, "");
 }

@@ -31,6 +31,13 @@ describe("a state said as where the record went (MCP over HTTP)", () => {
     expect(rowIds(office).sort()).toEqual(["ord_delivered", "ord_delivered_old"]);
     // Said otherwise, the state is the filter it was.
     expect(await search("my shipped orders")).toContain("Filtered: status = shipped;");
+    // Review 61: people's words for a state say where it is now, and a denial keeps the one value.
+    expect(await search("orders in transit to my home")).toContain(
+      "Filtered: status = shipped \\(in transit\\);",
+    );
+    expect(await search("my orders shipped to me that haven't arrived")).toContain(
+      "Filtered: status = shipped;",
+    );
     // The last state is itself alone: "delivered to my home".
     const home = await search("orders delivered to my home");
     expect(home).toContain("Filtered: status = delivered;");

@@ -183,6 +183,12 @@ describe("counts per value of a filter (MCP over HTTP)", () => {
     expect(fewest).toMatch(
       /Per team_id, every one of its 2 values, with this listing's filters: Billing \(billing\) 0, Shipping \(shipping\) 1\./,
     );
+    // Review 61: words that ask for the rows too keep them.
+    for (const q of [
+      "the teammate with the most tickets and their tickets",
+      "team with the most tickets plus the tickets",
+    ])
+      expect(await search(w.keys.sam, q), q).not.toContain("Rows not shown");
     // A noun that is no filter ("tickets with the highest priority") counts nothing.
     expect(await search(w.keys.sam, "tickets with the highest priority")).not.toContain("Per ");
   });

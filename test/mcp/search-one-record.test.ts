@@ -169,6 +169,11 @@ describe("search: words that fit one record open its page", () => {
       "Found by `damaged parcel` in [Tickets](helpdesk://tickets?q=damaged): its one row.",
     );
     expect(every).not.toContain("alone");
+    // Review 61: a field's label or an action's line is no word of the record's.
+    const label = text(
+      await sam.callTool({ name: "search", arguments: { query: "damaged approval ticket" } }),
+    );
+    expect(label).toContain("Found by `damaged` alone, not every word of `damaged approval`");
     // `delivery` alone holds two tickets: the listing, as before.
     const two = text(
       await sam.callTool({ name: "search", arguments: { query: "delivery never came ticket" } }),

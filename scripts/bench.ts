@@ -255,7 +255,7 @@ async function main() {
         },
       ],
     ]);
-    const browseId = /actions:\/\/([A-Za-z0-9_-]+)/.exec(String(browseStart.last.__text ?? ""))?.[1] ?? "";
+    const browseId = /actions\\?:\/\/([A-Za-z0-9_-]+)/.exec(String(browseStart.last.__text ?? ""))?.[1] ?? "";
     await approve(browseId);
     const browseEnd = await countFlow(browser, [
       () => ["submit", { uri: `actions://${browseId}/confirm`, fields: { idempotency_key: key() } }],

@@ -34,7 +34,7 @@ describe("the brief answer waiting for a person offers the user's choices and na
         arguments: { uri: "shop://checkout", fields: { ...NAMED, user_words: WORDS } },
       }),
     );
-    expect(out).toMatch(/Status:\*\* awaiting_approval/);
+    expect(out).toMatch(/ · awaiting_approval · version \d/);
     expect(out).toContain("**Pay $48.00 from Store credit**");
     expect(out).toContain(
       "- coupon_code — optional: offer it in your reply, don't stop to ask; apply only on their word (or if they asked for the cheapest): `SAVE5` $5.00",

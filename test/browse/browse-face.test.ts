@@ -25,7 +25,7 @@ async function page(
 }
 
 function actionIdOf(p: Page): string {
-  const match = /actions:\/\/([A-Za-z0-9_-]+)/.exec(p.markdown);
+  const match = /actions\\?:\/\/([A-Za-z0-9_-]+)/.exec(p.markdown);
   if (!match?.[1]) throw new Error(`no action link in\n${p.markdown}`);
   return match[1];
 }

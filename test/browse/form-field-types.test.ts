@@ -95,7 +95,7 @@ describe("form fields are typed from the capability's schema (MCP over HTTP)", (
       },
     });
     expect(text(out)).not.toMatch(/expected array/);
-    expect(text(out)).toMatch(/Status:\*\* awaiting_approval/);
+    expect(text(out)).toMatch(/ · awaiting_approval · version \d/);
   });
 
   it("an imported system's write form is typed by the same reading", async () => {
@@ -110,6 +110,6 @@ describe("form fields are typed from the capability's schema (MCP over HTTP)", (
       name: "submit",
       arguments: { uri, fields: { priority: "high" } },
     });
-    expect(text(submitted)).toMatch(/Status:\*\* awaiting_approval/);
+    expect(text(submitted)).toMatch(/ · awaiting_approval · version \d/);
   });
 });

@@ -163,7 +163,7 @@ describe("links to forms carry their fields; a submit needs no navigate first (M
         },
       }),
     );
-    expect(out).toMatch(/Status:\*\* awaiting_approval/);
+    expect(out).toMatch(/ · awaiting_approval · version \d/);
     expect(out).toMatch(/the user must approve it/);
     expect(out).toContain("**Refund Electric Kettle ×1 $150.00 to Visa •••• 4242**");
     // The amount is in the sentence above; the headline does not say it again.
@@ -179,7 +179,7 @@ describe("links to forms carry their fields; a submit needs no navigate first (M
     expect(out).not.toContain("#1");
     expect(encode(out).length).toBeLessThan(500);
     // Read whole when asked for.
-    const id = /actions:\/\/([a-z0-9]+)/.exec(out)?.[1] ?? "";
+    const id = /actions\\?:\/\/([a-z0-9]+)/.exec(out)?.[1] ?? "";
     const whole = text(await alice.callTool({ name: "navigate", arguments: { uri: `actions://${id}` } }));
     expect(whole).toContain("Unit price");
   });

@@ -143,7 +143,7 @@ describe("a form's submit runs a change where start_action by words would (MCP o
     ]) {
       const out = await alice.callTool({ name: "submit", arguments: { uri: ADDRESS, fields } });
       const markdown = text(out);
-      expect(markdown).toMatch(/Status:\*\* open/);
+      expect(markdown).toMatch(/ · open · version \d/);
       // With words that name no record: why, the candidates to ask the user about, then the call.
       // With none: the others counted (submit-page-says-why.test.ts).
       if ("user_words" in fields) {
@@ -191,7 +191,7 @@ describe("a form's submit runs a change where start_action by words would (MCP o
         },
       }),
     );
-    expect(assigned).toMatch(/Status:\*\* awaiting_approval/);
+    expect(assigned).toMatch(/ · awaiting_approval · version \d/);
     expect(assigned).not.toContain("Not run yet");
     expect(await w.db.effect.count({ where: { actionId: actionIdIn(assigned) } })).toBe(0);
     expect((await legacy("tickets/tkt_1")).assignee_id).toBeNull();
@@ -211,7 +211,7 @@ describe("a form's submit runs a change where start_action by words would (MCP o
         },
       }),
     );
-    expect(refund).toMatch(/Status:\*\* awaiting_approval/);
+    expect(refund).toMatch(/ · awaiting_approval · version \d/);
     expect(await w.db.effect.count({ where: { actionId: actionIdIn(refund) } })).toBe(0);
   });
 

@@ -27,7 +27,7 @@ describe("a rejection on the action's browse page", () => {
         },
       },
     });
-    const actionId = /actions:\/\/([A-Za-z0-9_-]+)/.exec(text(submitted))?.[1];
+    const actionId = /actions\\?:\/\/([A-Za-z0-9_-]+)/.exec(text(submitted))?.[1];
     if (!actionId) throw new Error(`no action link in\n${text(submitted)}`);
     const reason = "Not the office address, ship it home";
     expect(

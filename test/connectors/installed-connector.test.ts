@@ -125,7 +125,7 @@ export default defineConnector({ id: "shopcopy", title: "Copy", scheme: "shop", 
     expect(submitted.markdown).toMatch(/a person must approve version \d/i);
     expect(submitted.markdown).toMatch(/Called back/);
     expect(system.accounts[0]?.notes).toHaveLength(0);
-    const actionId = /actions:\/\/([A-Za-z0-9_-]+)/.exec(submitted.markdown)?.[1] as string;
+    const actionId = /actions\\?:\/\/([A-Za-z0-9_-]+)/.exec(submitted.markdown)?.[1] as string;
 
     // The model's word is not an approval: confirm stays refused until Alice decides.
     const early = sc(

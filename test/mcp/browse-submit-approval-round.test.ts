@@ -130,7 +130,7 @@ describe("a browse submit waiting on a person's approval, on a URL elicitation h
     });
     expect(waiting.resultType).not.toBe("input_required");
     expect(sc(waiting)).toMatchObject({ uri: `actions://${actionId}` });
-    expect(text(waiting)).toMatch(/Status:\*\* awaiting_approval/);
+    expect(text(waiting)).toMatch(/ · awaiting_approval · version \d/);
 
     const spent = await callManual(client, {
       name: "submit",

@@ -35,7 +35,7 @@ describe("words after a colon fill a capability that carries no text (MCP over H
         arguments: { uri: "shop://checkout", fields: { user_words: words } },
       }),
     );
-    expect(page).toContain("**Status:** awaiting_approval");
+    expect(page).toContain("checkout · awaiting_approval · version 1 · step ");
     expect(page).toContain("**Ship to:** Office");
     expect(page).toContain("**Pay with:** Visa");
   });

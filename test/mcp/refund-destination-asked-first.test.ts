@@ -82,7 +82,7 @@ describe("a refund destination the shop cannot use is asked before approval (MCP
     });
     const page = text(out);
     expect(sc(out).outcome).toBe("input_required");
-    expect(page).toContain("**Status:** open");
+    expect(page).toContain("after_sales · open · version 1 · step ");
     expect(page).toMatch(/ask the user whether Visa •••• 4242 is fine/);
     expect(page).toContain("- **refund_to:** said above");
   });

@@ -39,7 +39,7 @@ describe("a re-submit with the user's words replaces the change held for them (M
     const sam = await w.connect(w.keys.sam, { faces: "browse" });
     const fields = { body: BODY, internal: false };
     const held = text(await sam.callTool({ name: "submit", arguments: { uri: COMMENT, fields } }));
-    expect(held).toMatch(/Status:\*\* open/);
+    expect(held).toMatch(/ · open · version \d/);
     // One line says the re-submit with the words takes this one's place: nothing to cancel by hand.
     expect(held).toContain(
       "with the same fields and `user_words`: their request, verbatim; it then runs at once and replaces this one.",
@@ -95,7 +95,7 @@ describe("a re-submit with the user's words replaces the change held for them (M
     const assign = { uri: "helpdesk://ticket/tkt_1/assign", fields: { assignee_id: "tm_sid" } };
     // Across teams: an admin approves. Held for the person, not for the user's words.
     const waiting = text(await sam.callTool({ name: "submit", arguments: assign }));
-    expect(waiting).toMatch(/Status:\*\* awaiting_approval/);
+    expect(waiting).toMatch(/ · awaiting_approval · version \d/);
     const waitingId = actionIdIn(waiting);
     const again = text(
       await sam.callTool({
@@ -103,7 +103,7 @@ describe("a re-submit with the user's words replaces the change held for them (M
         arguments: { ...assign, fields: { ...assign.fields, user_words: "Assign tkt_1 to Sid" } },
       }),
     );
-    expect(again).toMatch(/Status:\*\* awaiting_approval/);
+    expect(again).toMatch(/ · awaiting_approval · version \d/);
     expect(again).not.toContain("replaces held");
     expect((await w.db.action.findUniqueOrThrow({ where: { id: waitingId } })).status).toBe(
       "awaiting_approval",

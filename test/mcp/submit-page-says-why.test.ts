@@ -43,7 +43,7 @@ describe("a form's submit says why, in brief (MCP over HTTP)", () => {
         arguments: { uri: "shop://checkout", fields: { ...CHECKOUT, user_words: WORDS } },
       }),
     );
-    expect(page).toMatch(/Status:\*\* awaiting_approval/);
+    expect(page).toMatch(/ · awaiting_approval · version \d/);
     expect(page).toContain(`\n\n${LINE}\n\n`);
     // Fields the agent sent as they are (the items, the payment type) are not said again.
     expect(page).not.toMatch(/taken from the words: .*(items|payment_type) =/);

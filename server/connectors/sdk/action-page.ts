@@ -42,16 +42,11 @@ export function actionPage(
   // to learn that an approved checkout and refund were done, most of them the options it had
   // chosen from.
   const ended = ENDED_STATUSES.has(String(outcome.status));
+  // One line, the action's id being the page's title: five lines of labels cost every answer of
+  // an open action ~35 tokens (set BQ: three of a checkout's answers said them).
+  const step = !ended && outcome.node ? ` · step ${escapeText(outcome.node)}` : "";
   parts.push(
-    ended
-      ? `${escapeText(outcome.capability)} · ${escapeText(outcome.status)} · version ${escapeText(outcome.version)}`
-      : fieldList([
-          ["Action", actionId],
-          ["Capability", outcome.capability],
-          ["Node", outcome.node],
-          ["Status", outcome.status],
-          ["Version", outcome.version],
-        ]),
+    `${escapeText(outcome.capability)} · ${escapeText(outcome.status)} · version ${escapeText(outcome.version)}${step}`,
   );
   parts.push(`**${outcomeHeadline(outcome)}:** ${escapeText(outcome.message)}`);
   const problems = Array.isArray(outcome.validation_errors) && outcome.validation_errors.length > 0;
@@ -147,7 +142,8 @@ export function actionPage(
   // of each ask left (set V: a form's submit said nothing of "and give it to Sara").
   const asks = [...alsoDoneLines(outcome), ...notDoneLines(outcome), ...alsoAskedLines(outcome)];
   if (asks.length) parts.push(asks.join("\n"));
-  const pageLinks: string[] = ended ? [] : [link("This action", uri)];
+  // Left with a person, the message already names the read of the action (its `navigate`).
+  const pageLinks: string[] = ended || withPerson ? [] : [link("This action", uri)];
   // The line on why it waits already names the confirm form.
   if (!waits && next.some((n) => n.tool === "confirm_action"))
     pageLinks.push(link("Confirm (form)", `${uri}/confirm`));

@@ -60,10 +60,20 @@ describe("listings: the facts their rows hold, one call away", () => {
     const many = text(
       await alice.callTool({
         name: "navigate",
-        arguments: { uri: "shop://orders?columns=a,b,c,d,e,f,g" },
+        arguments: { uri: "shop://orders?columns=a,b,c,d,e,f,g,h,i,j,k" },
       }),
     );
-    expect(many).toContain("`columns` takes at most 6 names.");
+    expect(many).toContain("`columns` takes at most 10 names.");
+    // Set BR: seven columns asked for one question are shown, not refused.
+    const seven = text(
+      await alice.callTool({
+        name: "navigate",
+        arguments: {
+          uri: "shop://orders?columns=subtotal,shipping_method,shipping_price,discount,refunded,paid_at,shipping_owed_to_customer",
+        },
+      }),
+    );
+    expect(seven).toContain("| shipping_owed_to_customer |");
   });
 
   it("the ticket listing offers the requester, and an imported listing does the same", async () => {

@@ -38,9 +38,30 @@ describe("a state said as where the record went (MCP over HTTP)", () => {
     expect(await search("my orders shipped to me that haven't arrived")).toContain(
       "Filtered: status = shipped;",
     );
+    // Set BR: a state said as what someone did, or what an amount was, is every state from it on.
+    const paid = await search("total shipping paid across all my orders");
+    expect(paid).toContain("every row with `status` paid or shipped or delivered");
+    expect(rowIds(paid)).not.toContain("ord_pending");
+    expect(rowIds(paid)).toHaveLength(6);
+    expect(rowIds(await search("orders I paid"))).toHaveLength(6);
+    expect(await search("my paid orders")).toContain("Filtered: status = paid;");
     // The last state is itself alone: "delivered to my home".
     const home = await search("orders delivered to my home");
     expect(home).toContain("Filtered: status = delivered;");
     expect(rowIds(home).sort()).toEqual(["ord_exchange", "ord_shipdiff"]);
+  });
+
+  it("'how many tickets has each team resolved' counts the closed ones too: they were resolved first", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const resolved = text(
+      await sam.callTool({
+        name: "search",
+        arguments: { query: "How many tickets has each team resolved?" },
+      }),
+    );
+    expect(resolved).toContain("every row with `status` resolved or closed");
+    expect(rowIds(resolved).sort()).toEqual(["tkt_5", "tkt_6", "tkt_7", "tkt_8"]);
+    const open = text(await sam.callTool({ name: "search", arguments: { query: "resolved tickets" } }));
+    expect(open).toContain("Filtered: status = resolved;");
   });
 });

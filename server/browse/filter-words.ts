@@ -55,6 +55,8 @@ export interface Excluded {
   values: string[];
   said: string[];
   kept?: string[];
+  /** The state named, where `kept` is every state from it on (reached-where.ts). */
+  reached?: string;
 }
 
 /** One event-time filter the words name: its parameter, as said back, and the words that named it. */
@@ -328,11 +330,10 @@ export async function namedFilters(
       }
       continue;
     }
-    // "shipped to my office": every state from it on (reached-where.ts; set BQ kept one row).
     const onward = reachedWhere(route, key, q, only);
     if (onward && Array.isArray(declared) && !excluded.some((e) => e.key === key)) {
       const values = declared.filter((v) => !onward.includes(v));
-      excluded.push({ key, values, said: [only.choice.label], kept: onward });
+      excluded.push({ key, values, said: [only.choice.label], kept: onward, reached: only.choice.value });
       continue;
     }
     const param = `${key}=${encodeURIComponent(only.choice.value)}`;

@@ -6,6 +6,7 @@ import type { Excluded } from "./filter-words";
 import { heldValues } from "./held-values";
 import { type NarrowedListing, withParams } from "./listing-words";
 import { navigate } from "./navigate";
+import { reachedOrNamed } from "./reached-or-named";
 import type { BrowsePage } from "./render-page";
 import { cells, cellValue } from "./table-cells";
 import { timeWindowRows, windowColumn } from "./time-window-rows";
@@ -97,12 +98,14 @@ export async function shapedListing(
   route: RouteDefinition | undefined,
   query = "",
 ): Promise<{ listing: NarrowedListing; page: BrowsePage; said: string }> {
-  const widened = await widenedListing(backend, narrowed, opened, query, route);
+  const reached = await reachedOrNamed(backend, narrowed, opened);
+  const widened = await widenedListing(backend, reached.listing, reached.page, query, route);
   // Words naming a value a field of the rows holds, which the listing cannot filter by.
   const held = await heldValues(backend, widened.listing, widened.page, route);
+  const first = [reached.said, widened.said].filter(Boolean).join("\n\n");
   const wide = held
-    ? { listing: held.listing, page: held.page, said: [widened.said, held.said].filter(Boolean).join("\n\n") }
-    : widened;
+    ? { listing: held.listing, page: held.page, said: [first, held.said].filter(Boolean).join("\n\n") }
+    : { ...widened, said: first };
   // A time window the words set ("in the last 3 days"): its column added where the table lacks
   // it, the fullest page read once for it and any amount, then the rows of each kept.
   const window = wide.listing.window;

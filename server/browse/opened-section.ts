@@ -181,7 +181,12 @@ export async function openedSection(
   const ownRows = page.rows === opened.rows && page.total === opened.total;
   // Nor where words kept only the rows showing them (review 58b: "how many of my orders in each
   // status have a kettle" counted all eight beside the two kettle orders).
-  const perValue = ownRows && !only ? await countsPerValue(backend, route, page.uri, q, page.total) : null;
+  // Nor beside values the words leave out that could not be cut (review 61b: a listing of more
+  // pages counted "how many tickets has each team resolved" over every status).
+  const perValue =
+    ownRows && !only && !listing.excluded.length
+      ? await countsPerValue(backend, route, page.uri, q, page.total)
+      : null;
   const unread = notUsed || only?.line || (textFilter || unused ? "" : unfilteredWordsLine(leftover, kept));
   const lines = [
     perValue ?? "",

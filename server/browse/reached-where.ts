@@ -35,8 +35,11 @@ export function reachedWhere(
   return reached ? line.slice(at) : null;
 }
 
-/** Words that deny: where any stands in the words, a state keeps its one value. */
-const NEGATION = /\b(?:not|never|no|without|except|yet)\b|n['’]t\b/i;
+/**
+ * Words that deny, or that keep a record where it stands ("paid and awaiting shipment", "still
+ * open"): where any is in the words, a state keeps its one value (review 61b).
+ */
+const NEGATION = /\b(?:not|never|no|without|except|yet|awaiting|waiting|still)\b|n['’]t\b/i;
 
 /** A person, or an auxiliary and at most two words of who, right before: "I paid", "has each team resolved". */
 const BY_SOMEONE =

@@ -1,3 +1,4 @@
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpWorld, type McpWorld, text } from "../mcp/mcp-world";
 
@@ -45,6 +46,10 @@ describe("a state said as where the record went (MCP over HTTP)", () => {
     expect(rowIds(paid)).toHaveLength(6);
     expect(rowIds(await search("orders I paid"))).toHaveLength(6);
     expect(await search("my paid orders")).toContain("Filtered: status = paid;");
+    // Review 61b: words that keep it where it stands keep the one value.
+    expect(await search("orders that have been paid and are awaiting shipment")).toContain(
+      "Filtered: status = paid;",
+    );
     // The last state is itself alone: "delivered to my home".
     const home = await search("orders delivered to my home");
     expect(home).toContain("Filtered: status = delivered;");
@@ -63,5 +68,37 @@ describe("a state said as where the record went (MCP over HTTP)", () => {
     expect(rowIds(resolved).sort()).toEqual(["tkt_5", "tkt_6", "tkt_7", "tkt_8"]);
     const open = text(await sam.callTool({ name: "search", arguments: { query: "resolved tickets" } }));
     expect(open).toContain("Filtered: status = resolved;");
+  });
+
+  // Review 61b: on a listing of more pages the states cannot be cut from one page; the one named
+  // stays the filter (as before), the later ones are named, and nothing is counted over every state.
+  it("a listing of more pages keeps the state named as its filter and names the later ones", async () => {
+    const store = new Database(w.legacy.dbPath);
+    try {
+      const add = store.prepare(
+        `INSERT INTO tickets (tenant_id, id, subject, description, status, priority, assignee_id, team_id,
+          requester_email, resolution, order_id, created_at, updated_at)
+          VALUES ('acme', ?, 'Extra ticket', 'x', 'open', 'low', NULL, ?, 'adam@acme.test', NULL, NULL, ?, ?)`,
+      );
+      const old = "2020-01-01T00:00:00.000Z";
+      for (const n of [1, 2, 3, 4]) add.run(`tkt_extra_${n}`, n % 2 ? "billing" : "shipping", old, old);
+    } finally {
+      store.close();
+    }
+    try {
+      const sam = await w.connect(w.keys.sam, { faces: "browse" });
+      const out = text(
+        await sam.callTool({
+          name: "search",
+          arguments: { query: "How many tickets has each team resolved?" },
+        }),
+      );
+      expect(out).toContain("shown, `status = resolved`; the later ones: `?status=closed`.");
+      expect(out).toContain("Filtered: status = resolved;");
+      expect(out).not.toContain("Per team_id");
+      expect(rowIds(out).sort()).toEqual(["tkt_5", "tkt_6"]);
+    } finally {
+      await w.legacy.reset();
+    }
   });
 });

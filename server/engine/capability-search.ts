@@ -65,11 +65,18 @@ const GENERAL_SYNONYMS: Record<string, string[]> = {
   modifi: ["chang"],
   switch: ["chang"],
   alter: ["chang"],
-  // "send it to my home instead" asks for a change.
+  // "send it to my home instead" asks for a change (HINT_ONLY: weighed, never asked).
   instead: ["chang"],
   edit: ["chang"],
   amend: ["chang"],
 };
+
+/**
+ * General words that only hint at their synonym's outcome, beside the verb that asks: "give the
+ * … ticket to X instead of Y" asks to give, and read as asking "change" it made the assignment's
+ * own "Does not change status" refuse it (set BR: an address change led, the assignment unlisted).
+ */
+const HINT_ONLY = new Set(["instead"]);
 
 function stem(word: string): string {
   let w = word;
@@ -683,7 +690,8 @@ export function buildCapabilityIndex(
         for (const s of [...(synonyms[t.term] ?? []), ...(prefixes.get(t.term) ?? [])]) {
           put(s, w * SYNONYM_WEIGHT);
           // A general word for an outcome ("scrap" → cancel) asks for it as the word would.
-          if (asked.has(t.term) && GENERAL_SYNONYMS[t.term]?.includes(s)) asked.add(s);
+          if (asked.has(t.term) && !HINT_ONLY.has(t.term) && GENERAL_SYNONYMS[t.term]?.includes(s))
+            asked.add(s);
         }
       });
       if (content.length > 1)

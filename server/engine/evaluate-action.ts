@@ -36,6 +36,7 @@ import { askPart, canTake, contradicts, deniedOf, describedRecords, says } from 
 import { askWithoutStatement, detailAsAsk } from "./detail-as-ask";
 import { everyCovered, everyWhy } from "./every-described";
 import { flagInWords } from "./flag-words";
+import { givenToInWords } from "./given-to-words";
 import { idListInWords } from "./id-list-words";
 import { laterChoicesInWords } from "./later-choices";
 import { namePhrase } from "./name-phrase";
@@ -749,7 +750,8 @@ async function fromRequest(
         ? quotedIn(rows, nameWords)
         : field === record.field
           ? nameInRequest(rows, own, capability)
-          : nameInRequest(rows, withoutNoun(own, entity));
+          : (nameInRequest(rows, withoutNoun(own, entity)) ??
+            givenToInWords(rows, offeredValues(field, options, schema), withoutNoun(own, entity)));
     if (aged?.kind === "tie" && !named)
       return describedAnswer(field, entity, { kind: "aged", said: aged.said, tied: aged.tied });
     // "The cheapest shipping": a one-value choice the words name by its price, where they name
@@ -830,6 +832,11 @@ function quotedChoice(
     if (open.length > 1) return { field, several: open };
   }
   return undefined;
+}
+
+/** The values the node itself offers for a field (not those only its lookup knows). */
+function offeredValues(field: string, options: Record<string, unknown>, schema: ZodType): Set<string> {
+  return new Set(choicesFor(field, options, schema).map((r) => r.value));
 }
 
 /**

@@ -8,6 +8,7 @@ import { type ConfirmInput, confirmAction } from "./confirm-action";
 import type { EngineDeps } from "./engine-deps";
 import { getActionContext } from "./get-action-context";
 import { heldForWords } from "./held-for-words";
+import { heldValuesInWords } from "./held-values-in-words";
 import { holdForCheck } from "./hold-for-check";
 import { recordInWords } from "./record-in-words";
 import { recoverAction } from "./recover-action";
@@ -32,6 +33,9 @@ export function createActionEngine(options: Omit<EngineDeps, "approvalUrl"> & Pa
     /** The record a start of this capability would take from the words, if one (nothing is saved). */
     recordInWords: (actor: Actor, capability: AnyCapability, words: string, described?: boolean) =>
       recordInWords(deps, actor, capability, words, described),
+    /** What the words name that the record holds now, for this capability's fields (nothing is saved). */
+    heldValuesInWords: (actor: Actor, capability: AnyCapability, words: string, recordId?: string) =>
+      heldValuesInWords(deps, actor, capability, words, recordId),
     /** The capability of the action the caller's idempotency key started, if any. */
     startedWith: (actor: Actor, idempotencyKey: string): Promise<string | null> =>
       capabilityStartedWith(deps, actor, idempotencyKey),

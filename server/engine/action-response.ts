@@ -69,6 +69,11 @@ export interface ActionResponse extends OutcomeBase {
    * clause made of them asks nothing of its own) and takes them out of the answer.
    */
   field_words?: string[];
+  /**
+   * The values the words replace (held-values-in-words.ts): field → the value the record held. The
+   * gateway reads them (a clause naming that value is part of this change) and takes them out.
+   */
+  replaced?: Record<string, string>;
   /** Patch fields the start took under the capability's own name for them: field → the name sent. */
   renamed?: Record<string, string>;
   /** A resent request's first action and when it came: the answer is that action's outcome. */

@@ -10,7 +10,7 @@ import { describeInputs } from "./describe-inputs";
 import { isUniqueViolation } from "./effect-ledger";
 import { alreadySo, endsAtStart } from "./ends-at-start";
 import type { EngineDeps } from "./engine-deps";
-import { type Evaluation, evaluateAction } from "./evaluate-action";
+import { evaluateAction } from "./evaluate-action";
 import { namedEarlier } from "./named-earlier";
 import { anotherChoiceStart } from "./next-actions-for";
 import { noneCanTake } from "./none-can-take";
@@ -23,7 +23,7 @@ import { startPatchRejected } from "./start-patch-rejected";
 import { stateTooLarge } from "./state-ceiling";
 import { evaluationMessage, stateFromEvaluation, statusAfterEvaluation } from "./state-from-evaluation";
 import { questionOnly, recordToAsk } from "./unnamed-record";
-import { wordsThatSet } from "./words-that-set";
+import { fieldWords } from "./words-that-set";
 
 /** What a refused start says of itself: the action it made is over, so nothing waits on it. */
 const ENDED = "this action ended: nothing is held or left open, nothing to cancel";
@@ -390,10 +390,4 @@ function quotedRecord(capability: AnyCapability, values: Values, intent?: string
   if (!field || typeof value !== "string" || !intent) return {};
   const escaped = value.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&");
   return new RegExp(`(^|[^\\w])${escaped}($|[^\\w])`, "i").test(intent) ? { [field]: value } : {};
-}
-
-/** The request's words that set fields, for the gateway (see ActionResponse.field_words). */
-function fieldWords(capability: AnyCapability, ev: Evaluation, intent?: string): { field_words?: string[] } {
-  const words = intent ? wordsThatSet(capability, ev, intent) : [];
-  return words.length ? { field_words: words } : {};
 }

@@ -2,6 +2,7 @@ import type { ZodType } from "zod";
 import type { AnyCapability } from "../connectors/sdk/define-capability";
 import { choicesFor, wordTokens } from "./choice-words";
 import type { Evaluation } from "./evaluate-action";
+import { replacedValues } from "./replaced-values";
 import { valueWordsOf } from "./value-words";
 
 /**
@@ -26,6 +27,23 @@ export function wordsThatSet(capability: AnyCapability, ev: Evaluation, request:
     }
   }
   return [...out];
+}
+
+/**
+ * What a start tells the gateway of its words (ActionResponse.field_words and .replaced): the
+ * words that set its fields, and the values those fields held before.
+ */
+export function fieldWords(
+  capability: AnyCapability,
+  ev: Evaluation,
+  intent?: string,
+): { field_words?: string[]; replaced?: Record<string, string> } {
+  const words = intent ? wordsThatSet(capability, ev, intent) : [];
+  const replaced = replacedValues(capability, ev);
+  return {
+    ...(words.length ? { field_words: words } : {}),
+    ...(Object.keys(replaced).length ? { replaced } : {}),
+  };
 }
 
 /**

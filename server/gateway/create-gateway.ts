@@ -21,6 +21,7 @@ import { decidePermissionOperation } from "./operations/decide-permission";
 import { declineApprovalOperation } from "./operations/decline-approval";
 import type { GatewayDeps } from "./operations/gateway-deps";
 import { getContextOperation } from "./operations/get-context";
+import { heldValuesNamedOperation } from "./operations/held-values-named";
 import {
   advanceActionInputSchema,
   cancelActionInputSchema,
@@ -107,6 +108,7 @@ export function createGateway(options: GatewayOptions) {
     confirmAction,
     confirmWithServerKey: confirmWithServerKeyOperation(deps),
     possibleOn: possibleOnRecordOperation(deps),
+    heldNamed: heldValuesNamedOperation(deps),
     cancelAction,
     replaceHeld: replaceHeldOperation(deps),
     holdForCheck: async (caller, actionId) => {

@@ -5,6 +5,7 @@ import { sameRequestMessage } from "../../engine/server-made-key";
 import { settledBySetValue, settledByVerb } from "../../engine/set-value-settles";
 import { asksOnlyToRead, opensWithVerbOf, topMatch } from "../../engine/top-match";
 import type { TrustedContext } from "../trusted-context";
+import type { ActionSteps } from "./action-steps";
 import { firstOfSeparateAsks, firstOfSeveralAsks } from "./first-ask";
 import { heldOnCondition } from "./held-condition";
 import { HELD_TEXT, heldForText } from "./held-text";
@@ -13,7 +14,8 @@ import { advanceActionInputSchema, startActionInputSchema } from "./operation-sc
 import { otherMatches } from "./other-matches";
 import { ownAskWords } from "./own-ask-words";
 import { pickByFields } from "./pick-by-fields";
-import { narrowedTie, type PickedBeyondWords, type PossibleOn, pickByRecord } from "./pick-by-record";
+import { pickByHeldValue } from "./pick-by-held-value";
+import { narrowedTie, type PickedBeyondWords, pickByRecord } from "./pick-by-record";
 import { pickedBy } from "./picked-by";
 import { recordHeld } from "./points-at-nothing-said";
 import { readingPath } from "./reading-path";
@@ -22,32 +24,6 @@ import { withPossible } from "./with-possible";
 
 type Outcome = OutcomeBase & Record<string, unknown>;
 type Operation = (ctx: TrustedContext | null, raw: unknown) => Promise<Outcome>;
-/** A step that may keep a key of the server's (server-made-key.ts), made for `request` where the start reads one ask. */
-type KeyedOperation = (
-  ctx: TrustedContext | null,
-  raw: unknown,
-  options?: { serverKey?: boolean; request?: string },
-) => Promise<Outcome>;
-
-interface Steps {
-  searchCapabilities: Operation;
-  startAction: KeyedOperation;
-  advanceAction: KeyedOperation;
-  confirmAction: Operation;
-  /** confirm_action under a key the server made: its own permission check and audit row. */
-  confirmWithServerKey: Operation;
-  /** cancel_action: a start made for another ask that did not run at once (other-asks-run.ts). */
-  cancelAction: Operation;
-  /** The capability of the action the caller's key started, if any. */
-  startedWith: (ctx: TrustedContext, idempotencyKey: string) => Promise<string | null>;
-  /** What the caller may start on the record given or quoted now (possible-on-record.ts). */
-  possibleOn: PossibleOn;
-  /** The kept start's answer, its earlier held-for-words actions replaced (replace-held.ts). */
-  replaceHeld?: (ctx: TrustedContext | null, out: Outcome) => Promise<Outcome>;
-  /** Keeps a start held for the agent's check held on its action (engine hold-for-check.ts). */
-  holdForCheck?: (ctx: TrustedContext | null, actionId: string) => Promise<void>;
-}
-
 /** Every start and advance asks: the engine makes the key only where one would run the change. */
 const SERVER_KEY = { serverKey: true } as const;
 
@@ -75,7 +51,7 @@ const SERVER_KEY = { serverKey: true } as const;
  *   a second effect (issue 23: models left the key out). Where a person must approve, no key is
  *   used and the action waits at its confirmation.
  */
-export function composeActionSteps(steps: Steps): { startAction: Operation; advanceAction: Operation } {
+export function composeActionSteps(steps: ActionSteps): { startAction: Operation; advanceAction: Operation } {
   async function confirmWhenReady(
     ctx: TrustedContext | null,
     key: unknown,
@@ -158,7 +134,9 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
       if (!ctx || !parsed.data?.intent || parsed.data.dry_run || started.reason === "idempotent_replay")
         return out;
       const setWords = Array.isArray(started.field_words) ? (started.field_words as string[]) : [];
-      return withOtherAsks(ctx, parsed.data.intent, out, setWords, carriedTexts(parsed.data.patch));
+      return withOtherAsks(ctx, parsed.data.intent, out, setWords, carriedTexts(parsed.data.patch), {
+        replaced: started.replaced as Record<string, string> | undefined,
+      });
     }
     const { intent, ...rest } = parsed.data;
     const withWords = { ...rest, intent };
@@ -276,6 +254,12 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     }
     // Left tied by the words and by the record: the one near match that takes a value they set.
     const byValue = !pick && !beyond && !tie && intent ? settledBySetValue(intent, rivals) : undefined;
+    // Still tied: the one near match that takes a field whose value on the record the words name.
+    const byHeld =
+      !pick && !beyond && !tie && !byValue && intent && !fields.length && steps.heldNamed
+        ? await pickByHeldValue(steps.heldNamed, ctx, { words: intent, entityId: rest.entity_id }, rivals)
+        : undefined;
+    if (byHeld) return startForCheck(ctx, withWords, byHeld, hits);
     const chosen = pick ?? beyond?.hit ?? byValue;
     if (!chosen) {
       const none: Outcome = {
@@ -307,7 +291,8 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
     Object.assign(out, otherMatches(hits, out.capability));
     if (beyond && out.capability === chosen.capability) out.picked_because = beyond.because;
     const setWords = Array.isArray(out.field_words) ? (out.field_words as string[]) : [];
-    const reading = { search, askedAs: chosen.capability, ownAsk: own?.index };
+    const replaced = out.replaced as Record<string, string> | undefined;
+    const reading = { search, askedAs: chosen.capability, ownAsk: own?.index, replaced };
     return withOtherAsks(
       ctx,
       intent,
@@ -387,10 +372,11 @@ export function composeActionSteps(steps: Steps): { startAction: Operation; adva
   }
 
   return {
-    // The words that set fields are the gateway's to read (withOtherAsks), never part of the answer.
+    // The words that set fields (and the values they replace) are the gateway's to read
+    // (withOtherAsks), never part of the answer.
     // The start the agent called (never a try of another ask's) takes its held actions' place.
     startAction: async (ctx, raw) => {
-      const { field_words: _read, ...out } = await startAction(ctx, raw);
+      const { field_words: _read, replaced: _replaced, ...out } = await startAction(ctx, raw);
       return steps.replaceHeld ? steps.replaceHeld(ctx, out) : out;
     },
     advanceAction,

@@ -6,6 +6,7 @@ import { opensOrder } from "../../engine/told-content";
 import { POINTING_WORDS } from "../../function-words";
 import { countOfWord } from "../../number-words";
 import { askSpans } from "./ask-spans";
+import { nearTied } from "./pick-by-held-value";
 import {
   DETERMINER_WORDS,
   describesOwnRecord,
@@ -36,10 +37,22 @@ export interface OtherAsk {
   unclear?: true;
   /** The fields its start would still ask for (its preview's missing): said with its call, to send at once. */
   needs?: string[];
+  /** The matches its words tie with its capability (within the clear lead): read on, never said (held-value-asks.ts). */
+  near?: string[];
 }
 
 /** Searches capabilities for words, as the caller may see them (the search operation, audited). */
 type Search = (query: string) => Promise<CapabilityHit[]>;
+
+/**
+ * The capabilities among `only` whose start on the words (on `record`, else the one they name)
+ * takes a value its record holds now, said by its own words (held-values-named.ts).
+ */
+export type Holders = (
+  words: string,
+  record: string | undefined,
+  only: readonly string[],
+) => Promise<string[]>;
 
 /** The action a start made, as the other asks of its words are read against it. */
 export interface StartedAsk {
@@ -72,6 +85,7 @@ export async function otherAsks(
   started: StartedAsk,
   search: Search,
   setWords: readonly string[] = [],
+  holders?: Holders,
 ): Promise<{ asks: OtherAsk[]; more: number }> {
   const { lower, asks: all } = askSpans(intent, started.entity && kindWord(started.entity.type));
   if (all.length < 2) return { asks: [], more: 0 };
@@ -115,6 +129,9 @@ export async function otherAsks(
       const headHits = head ? await fitting(head) : [];
       const asked = headHits.length ? headHits : hits;
       const best = asked[0];
+      const near = nearTied(asked)
+        .filter((h) => h !== best)
+        .map((h) => h.capability);
       // Words no capability does that set a field of the action ("…, from my store credit": its
       // payment method) are the action's own detail, not an ask left undone.
       // A clause whose every word sets a field is detail even where another capability's words
@@ -125,7 +142,19 @@ export async function otherAsks(
           : !repeats &&
             (covers(started, [...hits, ...headHits], best, record, named) ||
               settingShare(words, setWords) >= (best ? 1 : 0.5));
-      return { words, best, done, record, named, points, repeats, topic };
+      // "…, and take Y off it" beside a status change its "off hold" matched: where only another
+      // near match takes a field whose value there the words name (Y holds the record), the ask
+      // is that one's, never done by the started action (set BR: it went unsaid).
+      const held =
+        done && best && near.length && holders
+          ? await holders(words, record, [best.capability, ...near])
+          : [];
+      const other =
+        held.length === 1 && held[0] !== started.capability && held[0] !== started.askedAs
+          ? asked.find((h) => h.capability === held[0])
+          : undefined;
+      if (other) return { words, best: other, near: [], done: false, record, named, points, repeats, topic };
+      return { words, best, near, done, record, named, points, repeats, topic };
     }),
   );
   // An ask said again that no capability's words fit alone is still the ask it repeats: its call
@@ -137,9 +166,8 @@ export async function otherAsks(
   for (const r of read) if (first && r.done && r.named && r.named !== first) r.done = false;
   if (!read.some((r) => r.done)) return { asks: [], more: 0 };
   const doneAt = read.findIndex((r) => r.done);
-  const others = read
-    .map((r, i) => ({ ...r, i }))
-    .filter((r) => !r.done)
+  const left = read.map((r, i) => ({ ...r, i })).filter((r) => !r.done);
+  const others = left
     .map(({ words: own, best, record, named, points, repeats, topic, i }): OtherAsk => {
       // Said with its topic, so that the call's words pick the record the user's did.
       const words = topic ? `${topic}: ${own}` : own;
@@ -189,6 +217,10 @@ export async function otherAsks(
         entity_id: record,
         ...(record !== named ? { pointed: true as const } : {}),
       };
+    })
+    .map((a, k) => {
+      const near = left[k]?.near ?? [];
+      return a.capability && near.length ? { ...a, near } : a;
     });
   return { asks: others, more };
 }

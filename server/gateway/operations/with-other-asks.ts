@@ -2,8 +2,10 @@ import type { OutcomeBase } from "../../connectors/sdk/outcome";
 import type { CapabilityHit } from "../../engine/capability-search";
 import type { TrustedContext } from "../trusted-context";
 import { fieldsElsewhere } from "./fields-elsewhere";
+import { heldValueAsks } from "./held-value-asks";
+import type { HeldValuesNamed } from "./held-values-named";
 import { otherAskCalls } from "./other-ask-calls";
-import { otherAsks, type StartedAsk } from "./other-asks";
+import { type Holders, otherAsks, type StartedAsk } from "./other-asks";
 import { runOtherAsks } from "./other-asks-run";
 import type { PossibleOn } from "./pick-by-record";
 
@@ -15,6 +17,8 @@ export interface OtherAskSteps {
   searchCapabilities: Operation;
   possibleOn: PossibleOn;
   cancelAction: Operation;
+  /** What the words name that a record holds now, per capability (held-values-named.ts). */
+  heldNamed?: HeldValuesNamed;
 }
 
 /**
@@ -43,6 +47,8 @@ export interface AskReading {
   search?: (query: string) => Promise<CapabilityHit[]>;
   askedAs?: string;
   ownAsk?: number;
+  /** The values the start's words replaced (its `replaced`), kept past the confirm that ran it. */
+  replaced?: Record<string, string>;
 }
 
 /**
@@ -73,11 +79,28 @@ export async function withOtherAsksOf(
     ...(reading.ownAsk !== undefined ? { ownAsk: reading.ownAsk } : {}),
   };
   const search = reading.search ?? searchAskAlone(steps.searchCapabilities, ctx);
-  const read = await otherAsks(intent, started, search, setWords);
+  const held = steps.heldNamed;
+  const holders: Holders | undefined = held
+    ? async (words, record, only) =>
+        (await held(ctx, { words, ...(record ? { entityId: record } : {}), only }))
+          .filter((n) => Object.keys(n.held).length)
+          .map((n) => n.capability)
+    : undefined;
+  const read = await otherAsks(intent, started, search, setWords, holders);
   const { more } = read;
   // Words the action carries as its text are that text, never an ask (review 49: a reply whose
   // text was "we will … give it to Y" handed the record to Y in the same call).
-  const unsaid = read.asks.filter((a) => !carried.some((t) => holdsWords(t, a.words)));
+  // Words naming the value the started change replaces are that change (held-value-asks.ts).
+  const unsaid = await heldValueAsks(
+    steps.heldNamed,
+    ctx,
+    {
+      entity: started.entity,
+      from_words: out.from_words,
+      replaced: reading.replaced ?? (out.replaced as Record<string, string> | undefined),
+    },
+    read.asks.filter((a) => !carried.some((t) => holdsWords(t, a.words))),
+  );
   // Words naming a field only another capability takes are said as not done by this one (an ask
   // that is only that field is no call to start the other): fields-elsewhere.ts.
   const { asks: asked, elsewhere } =

@@ -177,11 +177,20 @@ export function perWordsUsed(route: RouteDefinition | undefined, q: string): Set
   return used;
 }
 
+/** Words that ask a count, wherever they stand ("… count", "number of …", "how many …"). */
+const COUNTING = /\b(?:count|counts|counted|number|tally|how\s+many)\b/i;
+/** Every plural word, read as a thing counted per value where the words count. */
+const PLURAL = /\b(\p{L}{4,40}s)\b/giu;
+
 /** The filters of `filters` the words ask a count per, in the words' order (or the words that named them). */
 function perKeys(filters: FilterSpec, q: string, asSaid = false): string[] {
   const keys: string[] = [];
-  for (const m of [...q.matchAll(PER), ...q.matchAll(RANKED), ...q.matchAll(RANKED_WITH)]) {
+  // Set BS: "teammates open tickets count" — a plural beside a word of counting asks per value too.
+  const plurals = COUNTING.test(q) ? [...q.matchAll(PLURAL)] : [];
+  for (const m of [...q.matchAll(PER), ...q.matchAll(RANKED), ...q.matchAll(RANKED_WITH), ...plurals]) {
     const word = (m[1] ?? "").toLowerCase();
+    // A plural counted ("tickets count") must name a filter's records, never only a key's word.
+    if (plurals.includes(m) && !/s$/.test(word)) continue;
     // As said or in the singular ("teams", "priorities"); "status" is its own.
     const forms = new Set([word, word.replace(/s$/, ""), word.replace(/es$/, ""), word.replace(/ies$/, "y")]);
     const key = Object.entries(filters).find(

@@ -192,4 +192,16 @@ describe("counts per value of a filter (MCP over HTTP)", () => {
     // A noun that is no filter ("tickets with the highest priority") counts nothing.
     expect(await search(w.keys.sam, "tickets with the highest priority")).not.toContain("Per ");
   });
+
+  // Set BS: "teammates open tickets count" listed the open tickets without the teammates who have
+  // none; the model opened the teammates page for the zeros.
+  it("a plural beside a word of counting asks the counts per its value: 'teammates open tickets count'", async () => {
+    const counted = await search(w.keys.sam, "teammates open tickets count");
+    expect(counted).toMatch(
+      /Per assignee_id, every one of its 5 values, with this listing's filters: Bella Billing \(tm_bella\) \d+, Bruno Billing \(tm_bruno\) 0,/,
+    );
+    expect(counted).toContain("Filtered: status = open;");
+    // No word of counting, no counts: "teammates and their open tickets" lists the rows.
+    expect(await search(w.keys.sam, "open tickets of the teammates")).not.toContain("Per assignee_id");
+  });
 });

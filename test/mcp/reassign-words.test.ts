@@ -97,4 +97,19 @@ describe("reassigning a ticket by words", () => {
       status: "pending",
     });
   });
+
+  // Review 61c: the holder named as a speaker or a doer, or an alternative offered, names no value
+  // replaced: the tie stands and nothing runs (the first version assigned Sara at once).
+  it("the holder named other than as what is replaced, or an alternative: nothing runs", async () => {
+    for (const intent of [
+      "Remind Sid to give the headphones ticket to Sara",
+      "Sid wants to give the headphones ticket to Sara, what do you think?",
+      "Give the headphones ticket to Sara or leave it with Sid",
+      "Give tkt_2 to Sara and have Sid take tkt_9",
+    ]) {
+      await start(intent);
+      expect((await legacyJson(w.legacy, "tickets/tkt_2")).assignee_id, intent).toBe("tm_sid");
+      expect((await legacyJson(w.legacy, "tickets/tkt_9")).assignee_id, intent).toBeNull();
+    }
+  });
 });

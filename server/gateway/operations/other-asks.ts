@@ -153,8 +153,20 @@ export async function otherAsks(
         held.length === 1 && held[0] !== started.capability && held[0] !== started.askedAs
           ? asked.find((h) => h.capability === held[0])
           : undefined;
-      if (other) return { words, best: other, near: [], done: false, record, named, points, repeats, topic };
-      return { words, best, near, done, record, named, points, repeats, topic };
+      if (other)
+        return {
+          words,
+          best: other,
+          near: [],
+          byHeld: true,
+          done: false,
+          record,
+          named,
+          points,
+          repeats,
+          topic,
+        };
+      return { words, best, near, byHeld: false, done, record, named, points, repeats, topic };
     }),
   );
   // An ask said again that no capability's words fit alone is still the ask it repeats: its call
@@ -168,7 +180,7 @@ export async function otherAsks(
   const doneAt = read.findIndex((r) => r.done);
   const left = read.map((r, i) => ({ ...r, i })).filter((r) => !r.done);
   const others = left
-    .map(({ words: own, best, record, named, points, repeats, topic, i }): OtherAsk => {
+    .map(({ words: own, best, record, named, points, repeats, topic, byHeld, i }): OtherAsk => {
       // Said with its topic, so that the call's words pick the record the user's did.
       const words = topic ? `${topic}: ${own}` : own;
       if (!best) return { words };
@@ -206,7 +218,9 @@ export async function otherAsks(
         sentence !== "?" &&
         !HEDGED.test(`${lead} ${requestWords(words)}`) &&
         !ordersAfterColon;
-      const alone = best.requires_approval !== true && now ? { unapproved: true as const } : {};
+      // An ask read as another capability's by the value its record holds is offered, never run
+      // here: its words tied the match it was read from (review 61c).
+      const alone = !byHeld && best.requires_approval !== true && now ? { unapproved: true as const } : {};
       // A pointing word means the started record only where the capability is for its kind.
       const sameKind = !record || record !== started.entity?.id || best.applies_to === started.entity.type;
       if (!record || !sameKind) return { words, capability: best.capability, ...alone };

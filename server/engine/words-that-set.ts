@@ -6,8 +6,8 @@ import { replacedValues } from "./replaced-values";
 import { valueWordsOf } from "./value-words";
 
 /**
- * The words of the user's request that named a value the start took from them: the request's
- * words that the chosen row says of itself ("store credit" of the balance method, "kettle" of the
+ * The words of the user's request that name a value the start holds (taken from them, or sent
+ * beside them): the request's words that the chosen row says of itself ("store credit" of the balance method, "kettle" of the
  * order holding one), through the same choices the node offers, with the words its connector
  * declares. The gateway reads them so a clause that only sets a field of the action ("…, from my
  * store credit") is never said to be an ask nothing does (played: it was). A reason filled with
@@ -17,7 +17,10 @@ export function wordsThatSet(capability: AnyCapability, ev: Evaluation, request:
   const said = new Set(wordTokens(request));
   const schemas: Record<string, ZodType> = Object.assign({}, ...capability.nodes.map((n) => n.fields ?? {}));
   const out = new Set<string>();
-  for (const field of Object.keys(ev.fromWords)) {
+  // Every value the action holds, the fields sent beside the words too (set BT: a checkout form
+  // sent with `payment_type` and the words "…, paid from my store credit" offered those words as
+  // an after-sales ask: only fields taken from the words were read).
+  for (const field of new Set([...Object.keys(ev.fromWords), ...Object.keys(ev.values)])) {
     if (ev.fromRequest.includes(field)) continue;
     for (const { key, chosen, schema } of chosenValues(field, ev.values[field], schemas[field])) {
       for (const row of choicesFor(key, ev.options, schema, valueWordsOf(capability, field))) {

@@ -91,6 +91,22 @@ describe("a request's own details and exclusions (MCP over HTTP)", () => {
     expect(text(preview)).toContain("payment_type = balance");
     expect(text(preview)).not.toContain("after_sales");
     expect(JSON.stringify(sc(preview))).not.toContain("field_words");
+    // Set BT: the same words beside the fields they name, sent by the form: no ask either.
+    const sent = await alice.callTool({
+      name: "submit",
+      arguments: {
+        uri: "shop://checkout",
+        fields: {
+          from_cart: true,
+          address_id: "addr_alice_office",
+          shipping_method: "standard",
+          payment_type: "balance",
+          user_words: "Buy what's in my cart with standard shipping to my office, paid from my store credit.",
+        },
+      },
+    });
+    expect(text(sent)).toContain("Pay with:** Store credit");
+    expect(text(sent)).not.toContain("after_sales");
     // Review 60b: read as "pay", "…, paid by card" after another ask started a purchase or a
     // payment; it says how the ask before was paid, never which capability is asked for.
     const after = await w.connect(w.keys.alice);

@@ -179,8 +179,8 @@ export function perWordsUsed(route: RouteDefinition | undefined, q: string): Set
 
 /** Words that ask a count, wherever they stand ("… count", "number of …", "how many …"). */
 const COUNTING = /\b(?:count|counts|counted|number|tally|how\s+many)\b/i;
-/** Every plural word, read as a thing counted per value where the words count. */
-const PLURAL = /\b(\p{L}{4,40}s)\b/giu;
+/** Every plural word, read as a thing counted per value where the words count ("status" is none: review 61d). */
+const PLURAL = /\b(\p{L}{3,40}[^su\s]s)\b/giu;
 
 /** The filters of `filters` the words ask a count per, in the words' order (or the words that named them). */
 function perKeys(filters: FilterSpec, q: string, asSaid = false): string[] {

@@ -132,9 +132,12 @@ export async function shapedListing(
     const applied = filterValue(priced.listing.uri, e.key);
     return applied === null || e.values.includes(applied);
   });
+  // The listing as read: only the values still left out (review 61d: a denial the filter already
+  // answered, "open … not resolved", dropped the counts per value beside it).
+  const listing = { ...priced.listing, excluded };
   if (!excluded.length || priced.page.outcome !== "applied") {
     const markdown = withCutFooter(worded.page.markdown, worded.page.rows, before);
-    return { ...priced, page: { ...worded.page, markdown }, said };
+    return { ...priced, listing, page: { ...worded.page, markdown }, said };
   }
   const declared = (key: string) => {
     const spec = route?.filters?.[key];
@@ -142,7 +145,7 @@ export async function shapedListing(
   };
   // The values' rows are cut from the same whole listing, counted with the words' on the footer.
   const cut = withoutValues(worded.page, excluded, declared, before, whole);
-  return { ...priced, page: cut.page, said: [said, cut.said].filter(Boolean).join("\n\n") };
+  return { ...priced, listing, page: cut.page, said: [said, cut.said].filter(Boolean).join("\n\n") };
 }
 
 /** The page read again with one more of its fields as a column (`?columns=`), or as it was. */

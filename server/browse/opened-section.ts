@@ -205,8 +205,11 @@ export async function openedSection(
     .join("");
   // The counts answer a question that asks only them: the table's rows are one link away, every
   // other line of the page kept (review 58: its filters and whose records they are went with it).
+  // Nor where the words added a column (review 61d: "how many orders were refunded, per status"
+  // hid the `refunded` column behind counts of every order).
+  const columned = /^Columns added for your words:/m.test(`${said}${kept}`);
   const body =
-    perValue && !sorted && !unsorted && !unread && countIsTheAnswer(q)
+    perValue && !sorted && !unsorted && !unread && !columned && countIsTheAnswer(q)
       ? withoutTable(kept, link(page.title, page.uri))
       : kept;
   return { record: false, byText, markdown: `## ${heading} (opened here)\n\n${said}${lines}${body}` };

@@ -20,9 +20,11 @@ export async function reachedOrNamed(
   const entry = listing.excluded.find((e) => e.reached);
   const same = { listing, page, said: "" };
   if (!entry?.reached || page.outcome !== "applied") return same;
+  // A page with no rows (its words found none) is no table without the column (review 61d).
+  const table = firstTable(page.markdown.split("\n"));
+  if (!table || !page.rows) return same;
   const whole = typeof page.total === "number" && page.rows === page.total;
-  const shown = firstTable(page.markdown.split("\n"))?.names.includes(entry.key) ?? false;
-  if (whole && shown) return same;
+  if (whole && table.names.includes(entry.key)) return same;
   const param = `${entry.key}=${encodeURIComponent(entry.reached)}`;
   const read = await navigate(backend, withParams(page.uri, [param]));
   if (read.outcome !== "applied") return same;

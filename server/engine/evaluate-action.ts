@@ -46,6 +46,7 @@ import { present } from "./present-value";
 import { pricedFieldInWords } from "./priced-field";
 import { queryClauses } from "./query-clauses";
 import { isRejectedValueMarker, keptRejectedValue } from "./rejected-value";
+import { recordRowIn } from "./replaced-values";
 import { takesRequestAsReason } from "./request-as-reason";
 import { requestWords } from "./request-words";
 import { fieldWordsOf, saidByWords } from "./said-by-words";
@@ -751,7 +752,12 @@ async function fromRequest(
         : field === record.field
           ? nameInRequest(rows, own, capability)
           : (nameInRequest(rows, withoutNoun(own, entity)) ??
-            givenToInWords(rows, offeredValues(field, options, schema), withoutNoun(own, entity)));
+            givenToInWords(
+              rows,
+              offeredValues(field, options, schema),
+              withoutNoun(own, entity),
+              recordRowIn(record.field, chosen, { ...known, ...options })?.[field],
+            ));
     if (aged?.kind === "tie" && !named)
       return describedAnswer(field, entity, { kind: "aged", said: aged.said, tied: aged.tied });
     // "The cheapest shipping": a one-value choice the words name by its price, where they name

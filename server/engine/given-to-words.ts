@@ -13,7 +13,7 @@ const REPLACED_BEFORE = new Set(["from", "off", "remove", "removing", "replace",
  * the value now, someone who cannot take it): those name what is replaced or left, and never
  * block the one offered choice named after "to". Set BR: "Take Y off the … ticket and give it to
  * X" tied X with Y, whom the node leaves out, and X was not taken.
- * Undefined unless the words tie exactly one offered row with rows not offered, and give the
+ * Undefined unless the words tie exactly one offered row with the row the record holds now (`holding`), and give the
  * value to that row alone: "give it to Z" (no choice) beside X takes nobody here, and a name the
  * words deny or set apart ("to X, not W", "to W instead of X") names nothing (namedAlike's read).
  */
@@ -21,6 +21,7 @@ export function givenToInWords(
   rows: ChoiceRow[],
   offered: ReadonlySet<string>,
   words: string,
+  holding: unknown,
 ): ChoiceRow | undefined {
   const tied = namedAlike(rows, words);
   const choices = tied.filter((r) => offered.has(r.value));
@@ -37,6 +38,9 @@ export function givenToInWords(
   // off", "instead of Y", "remove Y"): as a speaker or a doer ("tell Y to give it to X", "have
   // Y take the other one") it names no value here, and the tie stands (review 61c).
   const others = tied.filter((r) => r !== choice);
+  // And it must be the value the record holds now (review 61d: "Remove Bruno from tkt_2 and
+  // assign it to Sara" reassigned Sid's ticket; Bruno, inactive, held nothing).
+  if (others.some((r) => r.value !== holding)) return undefined;
   const replacedOnly = said.every(
     (word, i) =>
       !wordTokens(word).some((t) => others.some((r) => r.tokens.has(t) && !choice.tokens.has(t))) ||

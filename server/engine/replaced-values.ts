@@ -21,11 +21,19 @@ export function replacedValues(capability: AnyCapability, ev: Evaluation): Recor
 
 /** The row the nodes offer of the action's record itself (`{id: …, <field>: …}`), alone or in a list. */
 export function recordRow(capability: AnyCapability, ev: Evaluation): Record<string, unknown> | undefined {
-  const field = capability.appliesTo.field;
-  const record = field ? ev.values[field] : undefined;
+  return recordRowIn(capability.appliesTo.field, ev.values, ev.options);
+}
+
+/** The same row, from the values chosen so far and the options the nodes offered. */
+export function recordRowIn(
+  field: string | undefined,
+  values: Record<string, unknown>,
+  options: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  const record = field ? values[field] : undefined;
   if (!field || typeof record !== "string") return undefined;
   const keys = valueKeys(field);
-  const rows = Object.values(ev.options).flatMap((v) => (Array.isArray(v) ? v : [v]));
+  const rows = Object.values(options).flatMap((v) => (Array.isArray(v) ? v : [v]));
   return rows.find(
     (r): r is Record<string, unknown> =>
       !!r && typeof r === "object" && keys.some((k) => (r as Record<string, unknown>)[k] === record),

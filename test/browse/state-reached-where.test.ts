@@ -101,4 +101,17 @@ describe("a state said as where the record went (MCP over HTTP)", () => {
       await w.legacy.reset();
     }
   });
+
+  // Review 61d: words that find no row leave no table, which is no table without the column.
+  it("'tickets we resolved about late deliveries' still finds the closed ticket", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const out = text(
+      await sam.callTool({
+        name: "search",
+        arguments: { query: "tickets we resolved about late deliveries" },
+      }),
+    );
+    expect(out).not.toContain("its rows do not show `status`");
+    expect(out).toContain("tkt_8");
+  });
 });

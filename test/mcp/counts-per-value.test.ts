@@ -204,4 +204,14 @@ describe("counts per value of a filter (MCP over HTTP)", () => {
     // No word of counting, no counts: "teammates and their open tickets" lists the rows.
     expect(await search(w.keys.sam, "open tickets of the teammates")).not.toContain("Per assignee_id");
   });
+
+  // Review 61d: "status" is no plural, and a denial the filter already answers keeps the counts.
+  it("'status' asks no count per status as a plural; 'open … not resolved' still counts per team", async () => {
+    expect(await search(w.keys.alice, "how many of my orders were refunded, per order status")).not.toContain(
+      "Per status, every one of its 5 values",
+    );
+    expect(await search(w.keys.sam, "how many open tickets per team that are not resolved")).toContain(
+      "Per team_id",
+    );
+  });
 });

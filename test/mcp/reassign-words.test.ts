@@ -112,4 +112,10 @@ describe("reassigning a ticket by words", () => {
       expect((await legacyJson(w.legacy, "tickets/tkt_9")).assignee_id, intent).toBeNull();
     }
   });
+
+  // Review 61d: the row named as replaced must be the one the record holds now.
+  it("a teammate named as replaced who does not hold the ticket: nothing runs", async () => {
+    await start("Remove Bruno from tkt_2 and assign it to Sara");
+    expect((await legacyJson(w.legacy, "tickets/tkt_2")).assignee_id).toBe("tm_sid");
+  });
 });

@@ -1,6 +1,6 @@
 import type { AnyCapability } from "../connectors/sdk/define-capability";
-import { valueKeys } from "./choice-words";
 import type { Evaluation } from "./evaluate-action";
+import { recordRowIn } from "./record-row";
 
 /**
  * The values a start's words replace: each field it took from the words, with the other value its
@@ -22,20 +22,4 @@ export function replacedValues(capability: AnyCapability, ev: Evaluation): Recor
 /** The row the nodes offer of the action's record itself (`{id: …, <field>: …}`), alone or in a list. */
 export function recordRow(capability: AnyCapability, ev: Evaluation): Record<string, unknown> | undefined {
   return recordRowIn(capability.appliesTo.field, ev.values, ev.options);
-}
-
-/** The same row, from the values chosen so far and the options the nodes offered. */
-export function recordRowIn(
-  field: string | undefined,
-  values: Record<string, unknown>,
-  options: Record<string, unknown>,
-): Record<string, unknown> | undefined {
-  const record = field ? values[field] : undefined;
-  if (!field || typeof record !== "string") return undefined;
-  const keys = valueKeys(field);
-  const rows = Object.values(options).flatMap((v) => (Array.isArray(v) ? v : [v]));
-  return rows.find(
-    (r): r is Record<string, unknown> =>
-      !!r && typeof r === "object" && keys.some((k) => (r as Record<string, unknown>)[k] === record),
-  );
 }

@@ -207,7 +207,7 @@ export async function openedSection(
   // other line of the page kept (review 58: its filters and whose records they are went with it).
   // Nor where the words added a column (review 61d: "how many orders were refunded, per status"
   // hid the `refunded` column behind counts of every order).
-  const columned = /^Columns added for your words:/m.test(`${said}${kept}`);
+  const columned = new URLSearchParams(page.uri.split("?")[1] ?? "").has("columns");
   const body =
     perValue && !sorted && !unsorted && !unread && !columned && countIsTheAnswer(q)
       ? withoutTable(kept, link(page.title, page.uri))

@@ -19,9 +19,12 @@ function actionShown(result: unknown, tool: string): string | undefined {
   const shown = (
     result as { structuredContent?: { action_id?: unknown; status?: unknown; uri?: unknown } } | undefined
   )?.structuredContent;
-  // An action's own page, opened, shows where it stands now: its news read twice cost ~60 tokens.
+  // An action's own page, opened or answering a form (a host that kept the call open while the
+  // person decided), shows where it stands now: its news read twice cost ~60 tokens.
   const page =
-    tool === "navigate" && typeof shown?.uri === "string" ? /^actions:\/\/([^/?#]+)$/.exec(shown.uri) : null;
+    (tool === "navigate" || tool === "submit") && typeof shown?.uri === "string"
+      ? /^actions:\/\/([^/?#]+)$/.exec(shown.uri)
+      : null;
   if (page?.[1]) return page[1];
   return typeof shown?.action_id === "string" && typeof shown.status === "string"
     ? shown.action_id

@@ -105,4 +105,33 @@ describe("news of a person's decisions with the agent's next call (MCP over HTTP
     const after = await alice.callTool({ name: "search_capabilities", arguments: { query: "pay" } });
     expect(text(after)).not.toMatch(NEWS);
   });
+
+  it("a form the host kept open while the person approved answers with the action's end, not the same news after it", async () => {
+    // Set BU (elicitation host): the resumed submit showed the completed action, then the same
+    // action again under the news heading (~60 tokens read twice).
+    const alice = await w.connect(w.keys.alice, {
+      faces: "browse",
+      elicitationModes: { url: true },
+      elicit: async (params) => {
+        const id = /\/confirm\/([a-z0-9]+)/.exec(String(params.url))?.[1] ?? "";
+        await approve(w, id);
+        return { action: "accept" };
+      },
+    });
+    const out = await alice.callTool({
+      name: "submit",
+      arguments: {
+        uri: "shop://cart/change",
+        fields: {
+          product_id: "prod_backpack",
+          quantity: 2,
+          user_words: "Put two travel backpacks in my cart.",
+        },
+      },
+    });
+    expect(text(out)).toMatch(/completed/);
+    expect(text(out)).not.toMatch(NEWS);
+    const after = await alice.callTool({ name: "search", arguments: { query: "pay" } });
+    expect(text(after)).not.toMatch(NEWS);
+  });
 });

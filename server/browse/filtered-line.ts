@@ -2,6 +2,7 @@ import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import type { PageBody, RouteDefinition, RouteMatch } from "../connectors/sdk/define-route";
 import { escapeText } from "../connectors/sdk/markdown";
 import { leftOutByStatus } from "./left-out-by-status";
+import { withoutOneFilter } from "./without-one-filter";
 
 /** Filters that order rows rather than choose them: not said as filters. */
 const ORDERING = /^(sort|order|order_by|sort_by)$/i;
@@ -30,8 +31,11 @@ export async function filteredLine(
       return text ? `${said} (searched: ${escapeText(route.textSearches ?? "")})` : said;
     });
   if (!applied.length) return null;
-  const leftOut = await leftOutByStatus(route, match, body, backend);
-  return `Filtered: ${applied.join(", ")}${leftOut ? `; ${leftOut}` : ""}.`;
+  const said = [
+    await leftOutByStatus(route, match, body, backend),
+    await withoutOneFilter(route, match, body, backend),
+  ].filter(Boolean);
+  return `Filtered: ${[applied.join(", "), ...said].join("; ")}.`;
 }
 
 /**

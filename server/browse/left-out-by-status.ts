@@ -1,10 +1,7 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import type { PageBody, RouteDefinition, RouteMatch } from "../connectors/sdk/define-route";
 import { escapeText } from "../connectors/sdk/markdown";
-import { withPageScope } from "../connectors/sdk/page-scope";
-import { formatBrowseUri, parseBrowseUri } from "../connectors/sdk/parse-browse-uri";
-import { type MayNavigate, navigableRoutes } from "./navigable-routes";
-import { namedItem } from "./records-read";
+import { countSaid, EMPTY, siblingCounter } from "./sibling-count";
 
 /**
  * A filter on what state a record is in (`status`, `state`, `ticket_status`), or on a level of
@@ -21,10 +18,6 @@ const STATUS_KEY = /(^|_)(status|state|priority|severity)$/i;
 const COUNTED = 6;
 const NAMED = 10;
 const IN_FLIGHT = 2;
-/** A status holding at most this many records names it (id and title) beside its count. */
-const NAMED_ROWS = 1;
-/** A status counted and found to hold no record (not the same as one that could not be counted). */
-const EMPTY = Symbol("empty");
 
 /**
  * What a listing filtered by one status leaves out, for its "Filtered:" line: every other
@@ -61,36 +54,14 @@ export async function leftOutByStatus(
     const shown = others.slice(0, NAMED).map(escapeText).join(", ");
     return `other values: ${shown}${more > 0 ? ` and ${more} more` : ""}`;
   }
-  // Asked only when a record is to be named: most lines name none.
-  let checker: Promise<MayNavigate> | undefined;
-  const may = async (uri: string) => {
-    checker ??= backend.connectors().then((among) => navigableRoutes(backend, among));
-    return (await checker)(uri);
-  };
+  const counter = siblingCounter(route, match, backend);
+  const { page: _, ...query } = match.uri.query;
   const count = async (value: string): Promise<string | typeof EMPTY | null> => {
-    const { page: _, ...query } = match.uri.query;
-    const target = formatBrowseUri(match.uri.scheme, match.uri.segments, {
-      ...query,
-      [key]: value,
-      per_page: String(NAMED_ROWS),
-    });
-    const parsed = parseBrowseUri(target);
-    if (!parsed.ok) return null;
-    const sibling = formatBrowseUri(match.uri.scheme, match.uri.segments, { ...query, [key]: value });
-    if ((await backend.authorize("navigate", sibling)).decision !== "allow") return null;
-    // Its own scope: the links it makes are not links of the page shown.
-    const { value: page } = await withPageScope(backend.redact, () =>
-      route.render({ uri: parsed.value, params: match.params }, backend),
-    );
-    if (page.outcome !== "applied") return null;
-    if (typeof page.total !== "number") return escapeText(value);
-    if (page.total <= 0) return EMPTY;
-    // A few are named: played (issue 23, round 14), "not included: pending (1)" sent the model to
-    // list the pending tickets to see whether the one left out was the one the user meant.
-    // Named only where its own page may be opened (a rule may deny one record): else counted.
-    const one = page.total <= NAMED_ROWS && page.items?.length === page.total ? page.items[0] : undefined;
-    const named = one && (!one.uri || (await may(one.uri)));
-    return `${escapeText(value)} (${page.total}${one && named ? `: ${one.title === value ? escapeText(one.id) : namedItem(one)}` : ""})`;
+    const counted = await counter({ ...query, [key]: value });
+    if (counted === EMPTY || counted === null) return counted;
+    return counted.total === undefined
+      ? escapeText(value)
+      : `${escapeText(value)} (${countSaid(counted, value)})`;
   };
   const counted: (string | typeof EMPTY | null)[] = [];
   for (let i = 0; i < others.length; i += IN_FLIGHT)

@@ -84,4 +84,23 @@ describe("listings filtered by a status say what the filter leaves out", () => {
     const open = await page("sam", "navigate", { uri: "legacy://v1/tickets?status=open" });
     expect(open).toContain("Filtered: status = open; not included: pending (2), resolved (2), closed (2).");
   });
+
+  // Set BU: "Give Sara's open billing ticket to Sid" found none with all three filters; both players
+  // listed Sara's tickets, then the billing ones, to learn which part of the request matched nothing.
+  it("an empty listing of several filters says what it holds with each one dropped in turn", async () => {
+    const none = await page("sam", "navigate", {
+      uri: "helpdesk://tickets?status=open&assignee_id=tm_sara&team_id=billing",
+    });
+    expect(none).toContain(
+      "Filtered: status = open, assignee_id = tm_sara, team_id = billing; no record with assignee_id = tm_sara, team_id = billing has another status; without assignee_id = tm_sara: 1: tkt_1 Charged twice?; without team_id = billing: none.",
+    );
+    // Search names the filters in the user's words; the counts after them stay.
+    expect(await page("sam", "search", { query: "Sara open billing ticket" })).toMatch(
+      /^Filtered: .*Sara.*; without assignee_id = tm_sara: 1: tkt_1 Charged twice\?; without team_id = billing: none\.$/m,
+    );
+    // A listing with rows, or chosen by one filter, says nothing of the kind.
+    expect(
+      await page("sam", "navigate", { uri: "helpdesk://tickets?status=open&team_id=billing" }),
+    ).not.toContain("without ");
+  });
 });

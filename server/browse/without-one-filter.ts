@@ -1,0 +1,52 @@
+import type { BrowseBackend } from "../connectors/sdk/browse-backend";
+import type { PageBody, RouteDefinition, RouteMatch } from "../connectors/sdk/define-route";
+import { escapeText } from "../connectors/sdk/markdown";
+import { countSaid, EMPTY, siblingCounter } from "./sibling-count";
+
+/** Filters that say how to read a listing, or order it, rather than which records it holds. */
+const READING = /^(sort|order|order_by|sort_by|page|per_page|columns|cursor)$/i;
+
+/** A state's filter: what it leaves out is said by left-out-by-status.ts, beside it. */
+const STATUS_KEY = /(^|_)(status|state|priority|severity)$/i;
+
+/** At most this many filters are dropped in turn, two counts at a time: each is a call to the system. */
+const DROPPED = 4;
+const IN_FLIGHT = 2;
+
+/**
+ * What an empty listing of several filters would hold with each one dropped in turn: "without
+ * assignee_id = tm_sara: 1: tkt_1 Charged twice?; without team_id = billing: none". Set BU: "Give
+ * Sara's open billing ticket to Sid" found none with all three, and both players listed Sara's
+ * tickets and then the billing ones to learn which part of the request had no match (the wrapper's
+ * model did the same). A state's filter is left to the status line; a count refused or failed is
+ * not said. Null where the listing holds rows or fewer than two filters chose them.
+ */
+export async function withoutOneFilter(
+  route: RouteDefinition,
+  match: RouteMatch,
+  body: PageBody,
+  backend: BrowseBackend,
+): Promise<string | null> {
+  if (body.outcome !== "applied" || body.total !== 0) return null;
+  const { page: _, cursor: __, ...query } = match.uri.query;
+  const applied = Object.keys(route.filters ?? {}).filter(
+    (k) => !READING.test(k) && query[k] !== undefined && query[k] !== "",
+  );
+  if (applied.length < 2) return null;
+  const dropped = applied.filter((k) => !STATUS_KEY.test(k)).slice(0, DROPPED);
+  const counter = siblingCounter(route, match, backend);
+  const said: string[] = [];
+  for (let i = 0; i < dropped.length; i += IN_FLIGHT) {
+    const counts = await Promise.all(
+      dropped.slice(i, i + IN_FLIGHT).map(async (k) => {
+        const { [k]: value, ...rest } = query;
+        const counted = await counter(rest);
+        if (counted === null || (counted !== EMPTY && counted.total === undefined)) return null;
+        const without = `without ${escapeText(k)} = ${escapeText(String(value))}`;
+        return `${without}: ${counted === EMPTY ? "none" : countSaid(counted)}`;
+      }),
+    );
+    said.push(...counts.filter((c): c is string => c !== null));
+  }
+  return said.length ? said.join("; ") : null;
+}

@@ -71,6 +71,19 @@ describe("record lists carry each record's creation time with its age", () => {
     expect(tickets).toMatch(new RegExp(`\\| ${WHEN.source} \\|`));
   });
 
+  // Set BU: "my most recently delivered order" read the delivered listing in the order the orders
+  // were placed, and the model asked again with `columns=delivered_at` to be sure.
+  it("orders filtered by a state show when each reached it", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const header = async (uri: string) =>
+      text(await alice.callTool({ name: "navigate", arguments: { uri } }))
+        .split("\n")
+        .find((l) => l.startsWith("| id |")) ?? "";
+    expect(await header("shop://orders?status=delivered")).toMatch(/\| created_at \| delivered_at \|$/);
+    expect(await header("shop://orders?status=shipped")).toMatch(/\| shipped_at \|$/);
+    expect(await header("shop://orders")).toMatch(/\| created_at \|$/);
+  });
+
   it("an imported listing keeps its records' creation time among its columns, with its age", async () => {
     const sam = await w.connect(w.keys.sam, { faces: "browse" });
     const tickets = text(await sam.callTool({ name: "navigate", arguments: { uri: "legacy://v1/tickets" } }));

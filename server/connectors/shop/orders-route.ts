@@ -1,6 +1,7 @@
 import type { BackendOutcome, BrowseBackend, ListPage, Row } from "../sdk/browse-backend";
 import type { FilterSpec, RouteDefinition } from "../sdk/define-route";
 import { code, money } from "../sdk/markdown";
+import type { BrowseUri } from "../sdk/parse-browse-uri";
 import { askedColumnNames, referenceLabels } from "../sdk/reference-labels";
 import { filterValue, invalidFilterPage, isOutcome, listPage, pageNumber, perPage } from "../sdk/route-pages";
 import { ORDER_LIFECYCLE, ORDER_STATUS_WORDS } from "./order-node";
@@ -118,6 +119,18 @@ function ordersHeading(own: boolean, placed: readonly string[]): string {
 }
 
 /**
+ * When each order reached the state the listing is filtered by (`delivered_at` beside
+ * `?status=delivered`): set BU's "my most recently delivered order" read a delivered listing in
+ * the order the orders were placed and asked again with the column to be sure.
+ */
+function reachedAt(uri: BrowseUri): string[] {
+  const at = { paid: "paid_at", shipped: "shipped_at", delivered: "delivered_at" }[
+    filterValue(uri, "status") ?? ""
+  ];
+  return at ? [at] : [];
+}
+
+/**
  * The order statuses of the legacy API (API.md), anything else it answers with a 400, and how an
  * order was paid (`balance` is store credit; an unpaid order matches neither).
  */
@@ -177,7 +190,16 @@ export const ORDERS_ROUTE: RouteDefinition = {
     // How each was paid where the page is filtered by it: always, it cost the default page 5%
     // (26 tokens of 529 on the demo, 7 more a store-credit row), and the filter answers which.
     const paid = filterValue(match.uri, "payment_method") ? ["payment_method"] : [];
-    const columns = ["id", "status", "items", "total", ...paid, "ship_to", "created_at"];
+    const columns = [
+      "id",
+      "status",
+      "items",
+      "total",
+      ...paid,
+      "ship_to",
+      "created_at",
+      ...reachedAt(match.uri),
+    ];
     const references = isOutcome(rows)
       ? {}
       : await referenceLabels(rows.data, [...columns, ...askedColumnNames(match.uri.query.columns)], {

@@ -32,4 +32,20 @@ describe("a product's page offers its cart form (MCP over HTTP)", () => {
     expect(sent).toContain("prod_lamp");
     expect(JSON.stringify(await legacyJson(w.legacy, "customers/cus_alice/cart"))).not.toContain("prod_lamp");
   });
+
+  // Set BU: "Put two travel backpacks in my cart" read the cart before the form (which sets the
+  // count it holds after) to learn whether some were in it already.
+  it("says how many the caller's own cart holds", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const read = async (client: typeof alice, id: string) =>
+      text(await client.callTool({ name: "navigate", arguments: { uri: `shop://product/${id}` } }));
+    const cart = (await legacyJson(w.legacy, "customers/cus_alice/cart")) as {
+      items: Array<{ product_id: string; quantity: number }>;
+    };
+    const mugs = cart.items.find((i) => i.product_id === "prod_mug")?.quantity;
+    expect(mugs).toBeGreaterThan(0);
+    expect(await read(alice, "prod_mug")).toContain(`- **in your cart:** ${mugs}\n`);
+    expect(await read(alice, "prod_backpack")).toContain("- **in your cart:** 0\n");
+  });
 });
+

@@ -129,6 +129,22 @@ export function product(backend: BrowseBackend, id: string): Promise<Row | null 
 }
 
 /**
+ * How many of a product the caller's own cart holds (0 where none); null where they are no
+ * customer of the shop or the cart could not be read. Set BU: "Put two travel backpacks in my
+ * cart" read the cart before its form (which sets the count it holds after) to learn whether some
+ * were in it already.
+ */
+export async function heldInCart(backend: BrowseBackend, productId: string): Promise<number | null> {
+  const held = await backend.withAdapter<ShopAdapter, number | null>("shop", async (shop) => {
+    const customer = await customerId(shop, backend);
+    const found = customer ? await shop.cart(customer) : null;
+    if (!found) return null;
+    return found.items.find((i) => i.product_id === productId)?.quantity ?? 0;
+  });
+  return typeof held === "number" ? held : null;
+}
+
+/**
  * The caller's own cart, with the coupons that apply to its subtotal and what the others still
  * need (what "is there a coupon for my cart?" asks) and what shipping it would cost to each saved address (what "what would
  * it cost?" asks); null when they are not a customer of the shop.

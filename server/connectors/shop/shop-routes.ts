@@ -21,7 +21,7 @@ import { orderSum, sumTerms } from "./order-sum";
 import { ORDERS_ROUTE } from "./orders-route";
 import { PROFILE_ROUTE } from "./profile-route";
 import { SHOP_MONEY } from "./shop-policy";
-import { cart, listProducts, product } from "./shop-records";
+import { cart, heldInCart, listProducts, product } from "./shop-records";
 
 /** Which forms an order offers now comes from the view's next_actions (the engine decides). */
 function orderFormLinks(id: string, view: BackendOutcome): Array<[string, string]> {
@@ -281,10 +281,12 @@ export const SHOP_ROUTES: RouteDefinition[] = [
       const found = await product(backend, id);
       if (found === null) return NOT_FOUND_FOR("product", id);
       if (isOutcome(found)) return outcomePage(`Product ${id}`, found);
+      const held = await heldInCart(backend, id);
+      const inCart = held === null ? "" : `\n- **in your cart:** ${held}`;
       return {
         title: String(found.name ?? `Product ${id}`),
         outcome: "applied",
-        markdown: `${objectSections(found)}\n\n## Actions\n\n- ${link("All products", "shop://products")}\n${formLinkLines(await withFormFields(backend, PRODUCT_ACTIONS))}`,
+        markdown: `${objectSections(found)}${inCart}\n\n## Actions\n\n- ${link("All products", "shop://products")}\n${formLinkLines(await withFormFields(backend, PRODUCT_ACTIONS))}`,
       };
     },
   },

@@ -34,6 +34,21 @@ describe("get_context by entity_id alone", () => {
     expect(out.message).not.toContain("undefined");
   });
 
+  // Set BU: get_context of a product (linked by search) was refused naming only the entities, and
+  // the model spent a call finding the product's page.
+  it("a record that is no entity but has a page names the page to navigate", async () => {
+    const alice = await w.connect(w.keys.alice);
+    const out = sc(
+      await alice.callTool({ name: "get_context", arguments: { entity: "product", entity_id: "prod_mug" } }),
+    );
+    expect(out).toMatchObject({ outcome: "rejected", reason: "unknown_entity" });
+    expect(out.message).toMatch(/entities: .*; a product's page: navigate shop:\/\/product\/\{id\}$/);
+    const none = sc(
+      await alice.callTool({ name: "get_context", arguments: { entity: "produc", entity_id: "prod_mug" } }),
+    );
+    expect(none.message).not.toContain("page");
+  });
+
   it("neither an action nor a record is still a typed refusal", async () => {
     const alice = await w.connect(w.keys.alice);
     const out = sc(await alice.callTool({ name: "get_context", arguments: { entity: "order" } }));

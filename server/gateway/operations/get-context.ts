@@ -1,5 +1,6 @@
 import { findEntity } from "../../connectors/connector-registry";
 import type { AnyCapability, MoneyKeys } from "../../connectors/sdk/define-capability";
+import type { AnyConnector } from "../../connectors/sdk/define-connector";
 import type { NextAction } from "../../connectors/sdk/outcome";
 import { adapterForTenant } from "../connector-credentials";
 import type { GatewayOutcome } from "../gateway-pipeline";
@@ -48,7 +49,7 @@ export function getContextOperation(deps: GatewayDeps) {
               message: `${input.entity ? `No entity ${input.entity.slice(0, 40)}` : `No entity's ids look like ${id.slice(0, 40)}: name it in entity`}; entities: ${known
                 .flatMap((c) => c.entities.map((e) => e.name))
                 .slice(0, 20)
-                .join(", ")}`,
+                .join(", ")}${pageOf(known, input.entity)}`,
               retryable: false,
               next_actions: [],
             };
@@ -120,4 +121,19 @@ function moneyOfEntity(
   return {
     money_of: { keys: [...new Set(declared.flatMap((m) => m.keys))], currency: [...currencies][0] as string },
   };
+}
+
+/**
+ * Where a record that is no entity has a page of its own (`shop://product/{id}`): set BU's model
+ * asked get_context for a product its search had linked, was told only which entities exist, and
+ * spent a call finding the page. A route pattern, never the caller's words, is what is named.
+ */
+function pageOf(known: readonly AnyConnector[], entity: string | undefined): string {
+  const noun = (entity ?? "").toLowerCase();
+  if (!noun) return "";
+  // Compared as a whole path segment (never a pattern made of the caller's words).
+  const route = known
+    .flatMap((c) => c.routes)
+    .find((r) => r.pattern === `${r.pattern.split("://")[0]}://${noun}/{id}`);
+  return route ? `; a ${noun}'s page: navigate ${route.pattern}` : "";
 }

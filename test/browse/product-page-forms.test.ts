@@ -48,4 +48,3 @@ describe("a product's page offers its cart form (MCP over HTTP)", () => {
     expect(await read(alice, "prod_backpack")).toContain("- **in your cart:** 0\n");
   });
 });
-

@@ -10,6 +10,9 @@ export const NEWS_HEADING = "A person decided since your last call:";
 /** The tools a model reads the answers of; an MCP App's own tools feed a screen, never the model. */
 const READ_BY_THE_MODEL = new Set<string>([...ACTION_TOOLS, "search", "navigate", "submit", "run_script"]);
 
+/** The outcomes of a page that shows the action as it stands (not a refusal at its address). */
+const DRAWN_FROM_THE_ACTION = new Set(["applied", "input_required"]);
+
 /**
  * The action whose state a result shows (its id and its status), whose news is in the answer
  * already. A call that only names an action is not about it: a confirm refused for its arguments
@@ -17,12 +20,18 @@ const READ_BY_THE_MODEL = new Set<string>([...ACTION_TOOLS, "search", "navigate"
  */
 function actionShown(result: unknown, tool: string): string | undefined {
   const shown = (
-    result as { structuredContent?: { action_id?: unknown; status?: unknown; uri?: unknown } } | undefined
+    result as
+      | { structuredContent?: { action_id?: unknown; status?: unknown; uri?: unknown; outcome?: unknown } }
+      | undefined
   )?.structuredContent;
   // An action's own page, opened or answering a form (a host that kept the call open while the
-  // person decided), shows where it stands now: its news read twice cost ~60 tokens.
+  // person decided), shows where it stands now: its news read twice cost ~60 tokens. Only a page
+  // drawn from the action: a refusal at its address (arguments the schema refused, a permission)
+  // shows nothing of it (review 62: such a submit lost the news for good).
   const page =
-    (tool === "navigate" || tool === "submit") && typeof shown?.uri === "string"
+    (tool === "navigate" || tool === "submit") &&
+    typeof shown?.uri === "string" &&
+    DRAWN_FROM_THE_ACTION.has(String(shown.outcome))
       ? /^actions:\/\/([^/?#]+)$/.exec(shown.uri)
       : null;
   if (page?.[1]) return page[1];

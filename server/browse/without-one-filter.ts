@@ -1,6 +1,6 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import type { PageBody, RouteDefinition, RouteMatch } from "../connectors/sdk/define-route";
-import { escapeText } from "../connectors/sdk/markdown";
+import { escapeText, shownPrefix } from "../connectors/sdk/markdown";
 import { countSaid, EMPTY, siblingCounter } from "./sibling-count";
 
 /** Filters that say how to read a listing, or order it, rather than which records it holds. */
@@ -32,7 +32,10 @@ export async function withoutOneFilter(
   const applied = Object.keys(route.filters ?? {}).filter(
     (k) => !READING.test(k) && query[k] !== undefined && query[k] !== "",
   );
-  if (applied.length < 2) return null;
+  // Only where the "Filtered:" line names every filter the address sent: a count that kept one it
+  // does not name (an imported listing's undeclared parameter) reads as every record's (review 62).
+  const sent = Object.keys(query).filter((k) => !READING.test(k) && query[k] !== "");
+  if (applied.length < 2 || sent.length !== applied.length) return null;
   const dropped = applied.filter((k) => !STATUS_KEY.test(k)).slice(0, DROPPED);
   const counter = siblingCounter(route, match, backend);
   const said: string[] = [];
@@ -42,7 +45,8 @@ export async function withoutOneFilter(
         const { [k]: value, ...rest } = query;
         const counted = await counter(rest);
         if (counted === null || (counted !== EMPTY && counted.total === undefined)) return null;
-        const without = `without ${escapeText(k)} = ${escapeText(String(value))}`;
+        // The value as the address sent it, cut short: a long text filter is said once, above.
+        const without = `without ${escapeText(k)} = ${escapeText(shownPrefix(String(value), 40))}`;
         return `${without}: ${counted === EMPTY ? "none" : countSaid(counted)}`;
       }),
     );

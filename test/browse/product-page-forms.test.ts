@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withAgentRule } from "../helpers/agent-rule";
 import { legacyJson } from "../helpers/legacy-json";
 import { createMcpWorld, type McpWorld, text } from "../mcp/mcp-world";
 
@@ -46,5 +47,20 @@ describe("a product's page offers its cart form (MCP over HTTP)", () => {
     expect(mugs).toBeGreaterThan(0);
     expect(await read(alice, "prod_mug")).toContain(`- **in your cart:** ${mugs}\n`);
     expect(await read(alice, "prod_backpack")).toContain("- **in your cart:** 0\n");
+  });
+
+  it("says nothing of the cart where the caller may not read it (review 62)", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    await withAgentRule(
+      w.db,
+      { agentId: w.agent.alice.agentId ?? null, verb: "navigate", pattern: "shop://cart", decision: "deny" },
+      async () => {
+        const page = text(
+          await alice.callTool({ name: "navigate", arguments: { uri: "shop://product/prod_mug" } }),
+        );
+        expect(page).toContain("Signpost Mug");
+        expect(page).not.toContain("in your cart");
+      },
+    );
   });
 });

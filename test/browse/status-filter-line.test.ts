@@ -103,4 +103,18 @@ describe("listings filtered by a status say what the filter leaves out", () => {
       await page("sam", "navigate", { uri: "helpdesk://tickets?status=open&team_id=billing" }),
     ).not.toContain("without ");
   });
+
+  it("says nothing dropped in turn where the address sent a filter the line does not name, and cuts long values (review 62)", async () => {
+    // An imported listing applies assignee_id without declaring it: a count that kept it unsaid
+    // would read as every open ticket's.
+    const imported = await page("sam", "navigate", {
+      uri: "legacy://v1/tickets?status=open&assignee_id=tm_sara&team_id=billing",
+    });
+    expect(imported).not.toContain("without ");
+    const long = await page("sam", "navigate", {
+      uri: `helpdesk://tickets?team_id=billing&q=${"x".repeat(150)}`,
+    });
+    const line = long.split("\n").find((l) => l.startsWith("Filtered:")) ?? "";
+    expect(line).toContain(`without q = ${"x".repeat(40)}…:`);
+  });
 });

@@ -134,4 +134,16 @@ describe("news of a person's decisions with the agent's next call (MCP over HTTP
     const after = await alice.callTool({ name: "search", arguments: { query: "pay" } });
     expect(text(after)).not.toMatch(NEWS);
   });
+
+  it("a refusal at the action's own address is no answer about it: the news still comes", async () => {
+    // Review 62: a submit to actions://ID its schema refused carried that address, and took the news for good.
+    const alice = await w.connect(w.keys.alice, { faces: "browse,actions" });
+    const s = sc(await alice.callTool({ name: "start_action", arguments: CHECKOUT }));
+    await approve(w, String(s.action_id));
+    const refused = await alice.callTool({ name: "submit", arguments: { uri: `actions://${s.action_id}` } });
+    expect(sc(refused).outcome).toBe("rejected");
+    const news = text(refused).slice(text(refused).indexOf(NEWS_HEADING));
+    expect(news).toMatch(NEWS);
+    expect(news).toContain(`action \`${s.action_id}\``);
+  });
 });

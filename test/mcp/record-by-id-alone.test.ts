@@ -47,6 +47,10 @@ describe("get_context by entity_id alone", () => {
       await alice.callTool({ name: "get_context", arguments: { entity: "produc", entity_id: "prod_mug" } }),
     );
     expect(none.message).not.toContain("page");
+    const plural = sc(
+      await alice.callTool({ name: "get_context", arguments: { entity: "products", entity_id: "prod_mug" } }),
+    );
+    expect(plural.message).toMatch(/a product's page: navigate shop:\/\/product\/\{id\}$/);
   });
 
   it("neither an action nor a record is still a typed refusal", async () => {

@@ -129,11 +129,13 @@ function moneyOfEntity(
  * spent a call finding the page. A route pattern, never the caller's words, is what is named.
  */
 function pageOf(known: readonly AnyConnector[], entity: string | undefined): string {
-  const noun = (entity ?? "").toLowerCase();
-  if (!noun) return "";
+  const said = (entity ?? "").toLowerCase();
+  // The noun or its plural ("products"), as findEntity reads an entity's name.
+  const nouns = [said, said.endsWith("s") ? said.slice(0, -1) : ""].filter(Boolean);
   // Compared as a whole path segment (never a pattern made of the caller's words).
   const route = known
     .flatMap((c) => c.routes)
-    .find((r) => r.pattern === `${r.pattern.split("://")[0]}://${noun}/{id}`);
+    .find((r) => nouns.some((noun) => r.pattern === `${r.pattern.split("://")[0]}://${noun}/{id}`));
+  const noun = route?.pattern.split("://")[1]?.split("/")[0];
   return route ? `; a ${noun}'s page: navigate ${route.pattern}` : "";
 }

@@ -142,10 +142,7 @@ export function actionPage(
   // of each ask left (set V: a form's submit said nothing of "and give it to Sara").
   const asks = [...alsoDoneLines(outcome), ...notDoneLines(outcome), ...alsoAskedLines(outcome)];
   if (asks.length) parts.push(asks.join("\n"));
-  // Left with a person, the message already names reading it (`navigate actions://…`): a link
-  // to itself said it again.
-  const selfNamed = withPerson && String(outcome.message ?? "").includes(uri);
-  const pageLinks: string[] = ended || selfNamed ? [] : [link("This action", uri)];
+  const pageLinks: string[] = ended ? [] : [link("This action", uri)];
   // The line on why it waits already names the confirm form.
   if (!waits && next.some((n) => n.tool === "confirm_action"))
     pageLinks.push(link("Confirm (form)", `${uri}/confirm`));

@@ -1,7 +1,7 @@
 import { type ReadWord, readWords } from "../connectors/sdk/negated-words";
 import { askedAfterName, CLAUSE_MARK } from "./asked-after-name";
 import { type ChoiceRow, wordTokens } from "./choice-words";
-import { opensPredicate } from "./predicate-start";
+import { isPastForm, opensPredicate } from "./predicate-start";
 
 /** After the record's name these start what to do ("… to urgent", "… because it broke"), not what it is. */
 export const WHAT_TO_DO = new Set(
@@ -35,6 +35,31 @@ function toldHappened(text: string, words: ReadWord[], i: number): boolean {
   return true;
 }
 
+/** Verbs that ask for something done to a thing named right after them ("have my order sent …"). */
+const CAUSATIVE = new Set(["have", "get", "want", "need"]);
+const DETERMINER = new Set(["my", "the", "our", "this", "that", "your", "their", "his", "her"]);
+/** Words after a past form that say where to, so the past form is the change asked. */
+const DESTINATION = new Set(["to", "into", "back", "over"]);
+
+/**
+ * Whether the words ask for something done to the record ("Have my order that's waiting for
+ * payment delivered to my home instead", "get the ticket moved to billing"): a causative verb, a
+ * determiner, and the record's name within the next few words, nothing that says what to do
+ * between ("want my money back for the order …" is no such ask of the order). Set BV: both
+ * players' "delivered to my home" was read as the order being delivered, and all eight orders
+ * were listed for the one waiting for payment.
+ */
+function asksForDone(words: ReadWord[], noun: string): boolean {
+  const lower = words.map((w) => w.raw.toLowerCase());
+  const verb = lower.findIndex((w, i) => CAUSATIVE.has(w) && DETERMINER.has(lower[i + 1] ?? ""));
+  if (verb < 0) return false;
+  for (let j = verb + 2; j < Math.min(lower.length, verb + 6); j++) {
+    if (WHAT_TO_DO.has(lower[j] ?? "")) return false;
+    if (wordTokens(words[j]?.raw ?? "")[0] === noun) return true;
+  }
+  return false;
+}
+
 /** One word (or declared phrase) of the words that may describe the record. */
 export interface Describing {
   token: string;
@@ -64,6 +89,7 @@ export function describingSequence(text: string, noun: string, phrases: string[]
   const words = readWords(text);
   const named = words.some((w) => wordTokens(w.raw)[0] === noun);
   const asked = askedAfterName(text, words, noun);
+  const causative = asksForDone(words, noun);
   let after = false;
   let predicate = false;
   for (let i = 0; i < words.length; i++) {
@@ -84,6 +110,9 @@ export function describingSequence(text: string, noun: string, phrases: string[]
     // "my money back"); "the back office ticket" keeps its word.
     const backTo = word.raw.toLowerCase() === "back" && words[i + 1]?.raw.toLowerCase() === "to";
     if ((after || (!named && out.length > 0)) && (WHAT_TO_DO.has(word.raw.toLowerCase()) || backTo)) break;
+    // "Have my order … delivered to my home": the past form before "to" is what to do, not what it is.
+    if (after && causative && isPastForm(word.raw) && DESTINATION.has(words[i + 1]?.raw.toLowerCase() ?? ""))
+      break;
     if (word.negation || asked.has(i)) continue;
     const [token] = wordTokens(word.raw);
     if (!token) continue;

@@ -20,7 +20,7 @@ const AUXILIARIES = new Set(
 const IRREGULAR_PAST = new Set(
   (
     "came went broke broken fell fallen gave given took taken tore torn wore worn froze frozen shrank shrunk " +
-    "sank sunk split stuck burst bent lost stood stole stolen began begun ran made left shown"
+    "sank sunk split stuck burst bent lost stood stole stolen began begun ran made left shown sent"
   ).split(" "),
 );
 
@@ -28,4 +28,10 @@ const IRREGULAR_PAST = new Set(
 export function opensPredicate(raw: string): boolean {
   const w = raw.toLowerCase().replace(/['’]/g, "");
   return AUXILIARIES.has(w) || IRREGULAR_PAST.has(w) || /^[a-z]{3,}ed$/.test(w);
+}
+
+/** Whether this word (as written) is a past form: "delivered", "sent", "moved". */
+export function isPastForm(raw: string): boolean {
+  const w = raw.toLowerCase();
+  return IRREGULAR_PAST.has(w) || /^[a-z]{3,}ed$/.test(w);
 }

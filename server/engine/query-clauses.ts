@@ -294,8 +294,16 @@ function askDecides(clauses: Array<QueryClause & { question: boolean }>): QueryC
 export function isQuestion(clause: string, marked: boolean): boolean {
   if (/[\u3400-\u9fff]/.test(clause) && !/[a-z]{3}/.test(clause))
     return !ZH_ASK.test(clause) && (marked || ZH_QUESTION.test(clause));
-  return !EN_REQUEST.test(clause) && (marked || EN_QUESTION.test(clause));
+  return !EN_REQUEST.test(clause) && (marked || (EN_QUESTION.test(clause) && !EN_CAUSATIVE.test(clause)));
 }
+
+/**
+ * "Have my order … delivered to my home instead" (no question mark): something to be done to the
+ * thing named, said with "have" and a past form saying where to, not "has it been done?" (set BV:
+ * read as a question, the words after "order" were dropped and all eight orders listed).
+ */
+const EN_CAUSATIVE =
+  /^have (?:my|the|our|this|that|your|their) .*\b(?:[a-z]{3,}ed|sent)\s+(?:to|into|back|over)\b/;
 
 /** The clauses of a (lower-cased) query that ask to know ("where is my order", "did it ship"), wherever they stand. */
 export function questionClauses(lowerText: string): string[] {

@@ -194,4 +194,35 @@ describe("records the user's words describe (MCP over HTTP)", () => {
     expect(String((onItsWay.from_words as Json | undefined)?.order_id)).toMatch(/^ord_transit\b/);
     expect(onItsWay).toMatchObject({ status: "refused" });
   });
+
+  it("'Have my order that's waiting for payment delivered to my home instead' asks for the delivery: the order is the one waiting for payment", async () => {
+    // Set BV: read as a question ("have … delivered?") and "delivered" as the order's state, all
+    // eight orders were listed, and the pick was then asked about as one the words did not name.
+    const client = await w.connect(w.keys.alice);
+    for (const intent of [
+      "Have my order that's waiting for payment delivered to my home instead.",
+      "Have my order that's waiting for payment sent to my home instead.",
+    ]) {
+      const out = sc(
+        await client.callTool({
+          name: "start_action",
+          arguments: { capability: "change_delivery_address", intent, dry_run: true },
+        }),
+      );
+      expect((out.from_words as Json).order_id).toBe("ord_pending");
+      expect((out.from_words as Json).address_id).toBe("addr_alice_home");
+    }
+    // Asked as a question, the words still ask about the order: nothing is taken as the change.
+    const asked = sc(
+      await client.callTool({
+        name: "start_action",
+        arguments: {
+          capability: "change_delivery_address",
+          intent: "Have my orders shipped yet?",
+          dry_run: true,
+        },
+      }),
+    );
+    expect((asked.from_words as Json | undefined)?.address_id).toBeUndefined();
+  });
 });

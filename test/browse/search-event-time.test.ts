@@ -20,7 +20,7 @@ describe("search: words that ask when something happened", () => {
       await alice.callTool({ name: "search", arguments: { query: "When was my backpack delivered?" } }),
     );
     expect(found).toContain("(opened here)");
-    expect(found).toContain("Columns added for your words: `delivered_at`.");
+    // Delivered orders show when each was delivered (set BU), so no column is added for the words.
     expect(found).toMatch(/^\| id \|.*\| delivered_at \|$/m);
     expect(found).toMatch(/^\| `ord_shipdiff` \|.*Travel Backpack.*\| 20\d\d-\d\d-\d\d, \d+ days ago/m);
     expect(found).toMatch(/Shown: the 1 of the \d+ rows whose cells hold/);
@@ -38,9 +38,16 @@ describe("search: words that ask when something happened", () => {
     expect(found).toContain("`ord_transit`");
   });
 
-  it("words that ask no 'when' add no time column", async () => {
+  it("words that ask no 'when' add no time column beyond the listed state's own", async () => {
     const alice = await w.connect(w.keys.alice, { faces: "browse" });
-    const found = text(await alice.callTool({ name: "search", arguments: { query: "my delivered orders" } }));
-    expect(found).not.toContain("delivered_at |");
+    const office = text(
+      await alice.callTool({ name: "search", arguments: { query: "my orders to my office" } }),
+    );
+    expect(office).not.toMatch(/(delivered|shipped|paid)_at \|/);
+    const delivered = text(
+      await alice.callTool({ name: "search", arguments: { query: "my delivered orders" } }),
+    );
+    expect(delivered).toContain("| created_at | delivered_at |");
+    expect(delivered).not.toMatch(/(shipped|paid)_at \|/);
   });
 });

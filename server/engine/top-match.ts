@@ -1,4 +1,3 @@
-import { FUNCTION_WORDS } from "../function-words";
 import type { CapabilityHit } from "./capability-search";
 import { queryClauses } from "./query-clauses";
 
@@ -45,52 +44,6 @@ export function opensWithVerbOf(words: string, capability: string): boolean {
   return queryClauses(words.toLowerCase()).some(
     (c) => c.role === "request" && (c.text.match(/\p{L}+/gu) ?? []).find((w) => !OPENERS.has(w)) === verb,
   );
-}
-
-/**
- * The verbs a capability's "when to use" sentence names what it does with ("The user wants to buy
- * or order items" → buy, order; "wants money back, to cancel …, to return or exchange" → cancel,
- * return, exchange): each word after "to" that is no function word ("delivered to a different
- * address" names none), and each joined to it by "or". The capability's own words, never the
- * caller's.
- */
-export function useVerbs(use: string): Set<string> {
-  const words = use.toLowerCase().match(/\p{L}+/gu) ?? [];
-  const verbs = new Set<string>();
-  words.forEach((w, i) => {
-    if (w !== "to") return;
-    for (let j = i + 1; j < words.length; j += 2) {
-      const verb = words[j];
-      if (!verb || FUNCTION.has(verb)) break;
-      verbs.add(verb);
-      if (words[j + 1] !== "or") break;
-    }
-  });
-  return verbs;
-}
-
-/** Words after "to" that name no doing: the function words, and the articles of a preposition's object. */
-const FUNCTION = new Set([...FUNCTION_WORDS, "a", "an", "the", "and", "or"]);
-
-/**
- * A clause that asks opens with a verb the best match's "when to use" names (useVerbs) and no
- * other match near it opens that way, by its name or its own sentence: set BV's "Buy what's in
- * my cart with standard shipping to my office, …" tied checkout with an address change ("ship
- * to the office") and lost a call, though "buy" is checkout's word alone.
- */
-export function opensWithOwnUseVerb(
-  words: string,
-  best: CapabilityHit,
-  hits: readonly CapabilityHit[],
-): boolean {
-  const opening = queryClauses(words.toLowerCase())
-    .filter((c) => c.role === "request")
-    .map((c) => (c.text.match(/\p{L}+/gu) ?? []).find((w) => !OPENERS.has(w)))
-    .filter((w): w is string => !!w && w.length > 2);
-  const near = hits.filter((h) => h !== best && !h.off_topic && h.score >= best.score * (1 - CLEAR_LEAD));
-  const opensWith = (h: CapabilityHit, verb: string) =>
-    h.capability.toLowerCase().split(/[_.-]/)[0] === verb || useVerbs(h.trigger).has(verb);
-  return opening.some((verb) => useVerbs(best.trigger).has(verb) && !near.some((h) => opensWith(h, verb)));
 }
 
 /** Verbs that ask to find or show, never to change: "find the ticket about …", "show my orders". */

@@ -3,7 +3,7 @@ import type { CapabilityHit } from "../../engine/capability-search";
 import { HELD_FOR_CHECK } from "../../engine/hold-for-check";
 import { sameRequestMessage } from "../../engine/server-made-key";
 import { settledBySetValue, settledByVerb } from "../../engine/set-value-settles";
-import { asksOnlyToRead, opensWithOwnUseVerb, opensWithVerbOf, topMatch } from "../../engine/top-match";
+import { asksOnlyToRead, opensWithVerbOf, topMatch } from "../../engine/top-match";
 import type { TrustedContext } from "../trusted-context";
 import type { ActionSteps } from "./action-steps";
 import { firstOfSeparateAsks, firstOfSeveralAsks } from "./first-ask";
@@ -220,11 +220,7 @@ export function composeActionSteps(steps: ActionSteps): { startAction: Operation
         ? ((top.clear ? undefined : await firstOfSeveralAsks(intent, hits, search)) ??
           (await firstOfSeparateAsks(intent, top.hit, search)))
         : undefined;
-    const named =
-      !firstAsk &&
-      !!top &&
-      !!intent &&
-      (opensWithVerbOf(intent, top.hit.capability) || opensWithOwnUseVerb(intent, top.hit, rivals));
+    const named = !firstAsk && !!top && !!intent && opensWithVerbOf(intent, top.hit.capability);
     // A best match of another kind of record than the words name is never started at once either.
     const pick =
       firstAsk ??

@@ -300,10 +300,12 @@ export function isQuestion(clause: string, marked: boolean): boolean {
 /**
  * "Have my order … delivered to my home instead" (no question mark): something to be done to the
  * thing named, said with "have" and a past form saying where to, not "has it been done?" (set BV:
- * read as a question, the words after "order" were dropped and all eight orders listed).
+ * read as a question, the words after "order" were dropped and all eight orders listed). Never
+ * beside "been", "yet", "already" or "ever": "Have my lamp order been delivered to my home" asks
+ * whether it was (review 62b: read as a request, the address changed at once).
  */
 const EN_CAUSATIVE =
-  /^have (?:my|the|our|this|that|your|their) .*\b(?:[a-z]{3,}ed|sent)\s+(?:to|into|back|over)\b/;
+  /^have (?:my|the|our|this|that|your|their) (?!.*\b(?:been|yet|already|ever)\b).*\b(?:[a-z]{3,}ed|sent)\s+(?:to|into|back|over)\b/;
 
 /** The clauses of a (lower-cased) query that ask to know ("where is my order", "did it ship"), wherever they stand. */
 export function questionClauses(lowerText: string): string[] {

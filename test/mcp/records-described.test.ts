@@ -212,6 +212,18 @@ describe("records the user's words describe (MCP over HTTP)", () => {
       expect((out.from_words as Json).order_id).toBe("ord_pending");
       expect((out.from_words as Json).address_id).toBe("addr_alice_home");
     }
+    // Review 62b: asked without a question mark ("been", "yet"), it stays a question: held, nothing changed.
+    for (const question of [
+      "Have my lamp order been delivered to my home",
+      "Have the kettle order been redirected to my home yet",
+    ]) {
+      const out = sc(await client.callTool({ name: "start_action", arguments: { intent: question } }));
+      expect(out.status, question).not.toBe("completed");
+    }
+    for (const id of ["ord_paid", "ord_pending"]) {
+      const order = await legacy(`/v1/orders/${id}`);
+      expect(order.address_id ?? (order.address as Json | undefined)?.id, id).toBe("addr_alice_office");
+    }
     // Asked as a question, the words still ask about the order: nothing is taken as the change.
     const asked = sc(
       await client.callTool({

@@ -13,6 +13,7 @@ import { insteadOfRefused } from "./instead-of-refused";
 import { advanceActionInputSchema, startActionInputSchema } from "./operation-schemas";
 import { otherMatches } from "./other-matches";
 import { ownAskWords } from "./own-ask-words";
+import { partOfRecordHeld } from "./part-of-record";
 import { pickByFields } from "./pick-by-fields";
 import { pickByHeldValue } from "./pick-by-held-value";
 import { narrowedTie, type PickedBeyondWords, pickByRecord } from "./pick-by-record";
@@ -79,7 +80,8 @@ export function composeActionSteps(steps: ActionSteps): { startAction: Operation
     if (out.held_for_check && !/not run yet/.test(String(out.message)))
       return { ...out, message: `${out.message}${HELD_FOR_CHECK}` };
     if (out.outcome !== "applied" || out.held_for_check) return out;
-    const held = heldOnCondition(intent, out);
+    const part = partOfRecordHeld(intent, out);
+    const held = part ? { ...out, message: `${out.message}${part}` } : heldOnCondition(intent, out);
     if (typeof made === "string")
       return held ?? { ...(await confirmOnServerKey(ctx, out, made)), ...pickedBy(out) };
     const next = (out.next_actions ?? []) as NextAction[];

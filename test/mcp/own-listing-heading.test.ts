@@ -26,7 +26,7 @@ describe("a listing of the caller's own records says whose they are (real MCP cl
     const mine = await nav(alice, "shop://orders");
     expect(mine).toContain("Your orders. Newest first.");
     // Set BJ: what a total holds, so "shipping included?" needs no order opened.
-    expect(mine).toContain("Each total is items + shipping − coupon.");
+    expect(mine).toContain("Each total is items + shipping − coupon; a refund is said beside the status.");
     expect(mine).not.toContain("placed_by");
     const staff = await nav(sam, "shop://orders");
     expect(staff).toContain("Newest first.");

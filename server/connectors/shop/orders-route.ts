@@ -42,7 +42,11 @@ function withRowFacts(result: ListPage<Row> | BackendOutcome): ListPage<Row> | B
     };
     if (r.status === "pending_payment" && typeof r.total === "number")
       return { ...row, status: `pending_payment · ${money(r.total)} due` };
-    return tracking ? { ...row, status: `${String(r.status)} · ${tracking}` } : row;
+    // Money that came back, beside the status (set BW: "what have I spent on orders delivered to
+    // my office?" was read again with the refund columns to be sure none was refunded).
+    const back = typeof r.refunded === "number" && r.refunded > 0 ? `refunded ${money(r.refunded)}` : "";
+    const said = [String(r.status), tracking, back].filter(Boolean).join(" · ");
+    return said === String(r.status) ? row : { ...row, status: said };
   });
   return { ...result, data };
 }
@@ -112,7 +116,7 @@ function ordersHeading(own: boolean, placed: readonly string[]): string {
     placed.length ? `Placed through this assistant: ${placed.map(code).join(", ")}` : "",
     "Newest first",
     // Set BJ: "what did I pay for it, shipping included?" opened the order to learn what `total` held.
-    "Each total is items + shipping − coupon",
+    "Each total is items + shipping − coupon; a refund is said beside the status",
   ]
     .filter(Boolean)
     .join(". ");

@@ -10,10 +10,10 @@ export function heldForPart(part: string, noun: string): string {
 const THE_RECORD = /^(?:it|this|that|them|these|those|one|all|everything)$/;
 
 /**
- * "‹verb› ‹a part› from / off / out of ‹the record›" as the words' first ask: "Drop the coupon from
- * my kettle order", "take the mug off my order". Review 62b: the first cancelled the unpaid kettle
- * order at once (its only field is the order, "drop" is its word), where the user asked to take a
- * coupon off it. A change that takes nothing but its record, needing no person's approval, waits
+ * "‹verb› ‹a part› from / off / out of ‹the record›" as the words' first ask ("drop the ‹part›
+ * from my ‹record›", "take the ‹part› off my ‹record›"). Review 62b: the first cancelled an unpaid
+ * order at once (its only field is the order, "drop" is the cancel's word), where the user asked to
+ * take a part off it. A change that takes nothing but its record, needing no person's approval, waits
  * for the user's word instead. Null where the part is the record itself ("drop the order from my
  * list" names it) or the words name no such part.
  */

@@ -81,7 +81,12 @@ export function composeActionSteps(steps: ActionSteps): { startAction: Operation
       return { ...out, message: `${out.message}${HELD_FOR_CHECK}` };
     if (out.outcome !== "applied" || out.held_for_check) return out;
     const part = partOfRecordHeld(intent, out);
-    const held = part ? { ...out, message: `${out.message}${part}` } : heldOnCondition(intent, out);
+    if (part) {
+      // Kept on the action, as the holds above: a resend must not run it (review 62c).
+      await steps.holdForCheck?.(ctx, out.action_id);
+      return { ...out, message: `${out.message}${part}` };
+    }
+    const held = heldOnCondition(intent, out);
     if (typeof made === "string")
       return held ?? { ...(await confirmOnServerKey(ctx, out, made)), ...pickedBy(out) };
     const next = (out.next_actions ?? []) as NextAction[];

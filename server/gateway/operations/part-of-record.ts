@@ -22,25 +22,49 @@ export function partOfRecordHeld(
   out: OutcomeBase & Record<string, unknown>,
 ): string | null {
   if (!intent) return null;
-  const entity = out.entity as { type?: unknown; field?: unknown } | undefined;
+  const entity = out.entity as { type?: unknown } | undefined;
   const noun = typeof entity?.type === "string" ? entity.type.toLowerCase() : "";
   if (!noun) return null;
   // Only a change whose one input is its record: a part named can fill no field of it.
   const inputs = Array.isArray(out.inputs) ? (out.inputs as Array<{ field?: unknown }>) : [];
   if (inputs.length !== 1) return null;
   const { masked } = maskQuotes(intent.toLowerCase());
-  const first = masked.split(/[.;!?\n]|,\s*(?:and|then)\b/)[0] ?? "";
-  const said =
-    /^\s*(?:please\s+|just\s+|now\s+)?[a-z]+\s+(.{1,60}?)\s+(?:from|off(?:\s+of)?|out\s+of)\s+(.+)$/.exec(
-      first,
-    );
-  if (!said?.[1] || !said[2]) return null;
-  const part = said[1].replace(/^(?:the|my|a|an|our|your)\s+/, "").trim();
-  const words = part.split(/\s+/);
-  if (!part || words.includes(noun) || words.includes(`${noun}s`) || words.every((w) => THE_RECORD.test(w)))
-    return null;
-  // The record is what the words take the part from: its name after "from"/"off".
-  const after = said[2].split(/[^a-z0-9_]+/);
-  if (!after.some((t) => t === noun || t === `${noun}s` || /^[a-z]{2,8}_[a-z0-9_]+$/.test(t))) return null;
-  return heldForPart(part.slice(0, 40), noun);
+  for (const clause of masked.split(/[.;!?\n]+/)) {
+    const said = partAndRecord(clause.trim());
+    if (!said) continue;
+    const part = said.part.replace(/^(?:the|my|a|an|our|your|this|that)\s+/, "").trim();
+    const partWords = part.split(/\s+/);
+    // The record itself, or one named by its id, is no part of it ("drop ord_… from my orders").
+    if (!part || partWords.some((w) => w === noun || w === `${noun}s` || ID.test(w))) continue;
+    if (partWords.every((w) => THE_RECORD.test(w))) continue;
+    // Taken from one record: its name or id after the preposition, not a list of them ("from my orders").
+    const after = said.record.split(/[^a-z0-9_]+/);
+    if (after.some((t) => t === `${noun}s` || LIST.test(t))) continue;
+    if (!after.some((t) => t === noun || ID.test(t))) continue;
+    return heldForPart(part.slice(0, 40), noun);
+  }
+  return null;
+}
+
+/** A record's id as people paste it (`ord_pending`, `tkt_5`). */
+const ID = /^[a-z]{2,8}_[a-z0-9_]+$/;
+/** Words naming a list of records, not one. */
+const LIST = /^(?:list|lists|history|account|queue|records)$/;
+
+/** Greetings, courtesies and wanting before the verb ("Hi! …", "Hey, …", "I'd like to …", "could you …"). */
+const LEAD =
+  /^(?:(?:hi|hey|hello|thanks|thank you|ok|okay|so|also|and|then)\b[\s,!]*)*(?:(?:please|just|now|kindly)\s+)?(?:(?:i'?d like|i would like|i want|i need|can you|could you|would you|will you)\s+(?:to\s+)?)?(?:please\s+)?/;
+/** Where the part is taken from: "from", "off (of)", "out of", "on", "in", "for", "applied to". */
+const FROM = "from|off(?:\\s+of)?|out\\s+of|on|in|for|applied\\s+to";
+
+/**
+ * The part a clause asks to take and the record it names after the preposition: "‹verb› ‹part›
+ * from ‹record›", or the record first ("from my ‹record›, ‹verb› the ‹part›"). Null otherwise.
+ */
+function partAndRecord(clause: string): { part: string; record: string } | null {
+  const first = /^from\s+(.{1,60}?),\s*(?:please\s+)?[a-z]+\s+(.{1,60})$/.exec(clause);
+  if (first?.[1] && first[2]) return { part: first[2], record: first[1] };
+  const rest = clause.replace(LEAD, "");
+  const said = new RegExp(`^[a-z]+\\s+(.{1,60}?)\\s+(?:${FROM})\\s+(.+)$`).exec(rest);
+  return said?.[1] && said[2] ? { part: said[1], record: said[2] } : null;
 }

@@ -17,6 +17,7 @@ import {
   viewPage,
 } from "../sdk/route-pages";
 import { COUPONS_ROUTE } from "./coupons-route";
+import { withAddressAndPaymentLines } from "./order-page-lines";
 import { orderSum, sumTerms } from "./order-sum";
 import { ORDERS_ROUTE } from "./orders-route";
 import { PROFILE_ROUTE } from "./profile-route";
@@ -204,7 +205,9 @@ export const SHOP_ROUTES: RouteDefinition[] = [
         backend.entityView("order", id),
         backend.createdByCaller?.("Order", [id]) ?? Promise.resolve<Record<string, string>>({}),
       ]);
-      const page = withoutEligibleLines(withItemReasons(withShipmentLine(withTotalsLine(view))));
+      const page = withAddressAndPaymentLines(
+        withoutEligibleLines(withItemReasons(withShipmentLine(withTotalsLine(view)))),
+      );
       const order = page.view as Row | undefined;
       // "The order I placed": this agent's own checkout made it (from the action store).
       const shown = order && mine[id] ? { ...page, view: { ...order, placed_by: PLACED_BY_YOU } } : page;

@@ -5,6 +5,7 @@ import { recordLink } from "../connectors/sdk/page-scope";
 import { namesRoute } from "../connectors/sdk/row-uri-pattern";
 import { addressedListing } from "./addressed-listing";
 import { balancedBySystem } from "./balanced-by-system";
+import { beyondOwnRecords, NOT_YOURS_MARK } from "./beyond-own-records";
 import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
 import { capabilitiesSection } from "./capabilities-section";
 import { clearListing } from "./clear-listing";
@@ -34,6 +35,8 @@ import { timeWindow } from "./time-window-words";
 
 // Search: the URI structure (routes) and the data.
 /** The line before records found beyond the caller's own ("my" read as theirs found none). */
+/** Above a record found beyond the caller's own, where "my" read them as theirs. */
+const NOT_YOURS_LINE = "None of your own holds these words; found among every one you may read:";
 const NOT_YOURS = (own: string) =>
   `None of yours (${code(own)}) holds these words; found among every one you may read:`;
 
@@ -223,7 +226,11 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     // Sort words are no record's text ("cheapest headphones" looks for headphones).
     // Nor are the words of a question ("which … can I still …").
     const recordWords = qWords.filter((w) => !sorting.has(w) && !ASKING.has(w));
-    let found = await searchRecords(backend, q, recordWords, mine, sources, among, may, scheme);
+    const ownHits = await searchRecords(backend, q, recordWords, mine, sources, among, may, scheme);
+    const beyond = await beyondOwnRecords(ownHits, mine, sources, () =>
+      searchRecords(backend, q, recordWords, false, sources, among, may, scheme),
+    );
+    let found = beyond.found;
     // Several words that found nothing together: each alone, once, at most three (round 10's
     // model, told nothing matched "login problem", spent its next call on "login").
     // A negation is searched with the word it denies, never alone.
@@ -251,8 +258,12 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const pageFits = routes.some(({ r }) => routeHoldsEvery(recordWords, r));
     const one = alone || possible || pageFits ? null : searchHitFound(records, among, q, recordWords);
     const onePage = await oneRecord(backend, one);
-    if (onePage)
-      return { title: `Search: ${shownQ}`, outcome: "applied", markdown: onePage, answer: onePage };
+    if (onePage) {
+      // The one record is a hit of the search beyond the caller's own: said so above its page.
+      const theirs = records.length === 1 && beyond.others.has(records[0]?.line ?? "");
+      const page = theirs ? `${NOT_YOURS_LINE}\n\n${onePage}` : onePage;
+      return { title: `Search: ${shownQ}`, outcome: "applied", markdown: page, answer: page };
+    }
     // Built after the one record's page had its chance: its links are this answer's only if shown.
     const pages = await pagesOf();
     if (pages) sections.push(pages.markdown);
@@ -261,7 +272,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     for (const l of records.flatMap((r) => r.links)) recordLink(l);
     if (records.length)
       sections.push(
-        `## Records${alone ? ` (${aloneHeading(alone, aloneFound)})` : ""}\n\n${records.map((r) => r.line).join("\n")}`,
+        `## Records${alone ? ` (${aloneHeading(alone, aloneFound)})` : ""}\n\n${records.map((r) => (beyond.others.has(r.line) ? `${r.line}${NOT_YOURS_MARK}` : r.line)).join("\n")}`,
       );
     // Words that opened no page and found no record ("login problem"): say so first, in one
     // line with where to look, so the capabilities below do not read as the record's answer.

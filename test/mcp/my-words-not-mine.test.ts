@@ -27,4 +27,25 @@ describe("search: 'my' that was a record's own words", () => {
     expect(none).toMatch(/No ticket matches `moon`, in the 1 tickets you can see/);
     expect(none).not.toContain("None of yours");
   });
+
+  // Set BY: without "ticket" no listing is named, and the record search read "my" as the caller's
+  // own tickets: the product holding "headphones" opened as "the one record holding every word";
+  // with the helpdesk named, none matched among the one ticket assigned to him.
+  it("a record search that 'my' scoped finds the others' records too, each marked", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const search = async (args: Record<string, string>) =>
+      text(await sam.callTool({ name: "search", arguments: args }));
+    const across = await search({ query: "where are my headphones" });
+    expect(across).toMatch(
+      /^- \[Ticket tkt_2: Where are my headphones\?\]\(helpdesk:\/\/ticket\/tkt_2\) — open \(not yours\)$/m,
+    );
+    expect(across).not.toContain("(opened here)");
+    const helpdesk = await search({ query: "where are my headphones", scheme: "helpdesk" });
+    expect(helpdesk).toMatch(/^None of your own holds these words; found among every one you may read:$/m);
+    expect(helpdesk).toMatch(/\[Ticket tkt_2\]\(helpdesk:\/\/ticket\/tkt_2\) \(opened here\)/);
+    // The caller's own record still answers as theirs, unmarked.
+    const own = await search({ query: "my parcel damaged ticket" });
+    expect(own).toContain("tkt_6");
+    expect(own).not.toMatch(/not yours|None of your own/);
+  });
 });

@@ -16,11 +16,17 @@ export async function beyondOwnRecords(
   mine: boolean,
   sources: readonly AnyConnector[],
   searchEvery: () => Promise<RecordHit[]>,
-): Promise<{ found: RecordHit[]; others: Set<string> }> {
-  const scoped = sources.some((c) => c.routes.some((r) => r.example?.endsWith("?mine=1")));
-  const ownHit = found.some((h) => h.listings.some((l) => l.endsWith("?mine=1")));
-  if (!mine || !scoped || ownHit) return { found, others: new Set() };
+): Promise<{ found: RecordHit[]; others: Set<string>; widened: boolean }> {
+  const scoped = sources.some((c) => c.routes.some((r) => r.example && MINE.test(r.example)));
+  // A listing read as the caller's own holds `mine=1` among its parameters, wherever it stands.
+  const ownHit = found.some((h) => h.listings.some((l) => MINE.test(l)));
+  if (!mine || !scoped || ownHit) return { found, others: new Set(), widened: false };
   const shown = new Set(found.map((h) => h.line));
   const more = (await searchEvery()).filter((h) => !shown.has(h.line));
-  return { found: [...found, ...more].slice(0, 12), others: new Set(more.map((h) => h.line)) };
+  return { found: [...found, ...more].slice(0, 12), others: new Set(more.map((h) => h.line)), widened: true };
 }
+
+const MINE = /[?&]mine=1(?:&|$)/;
+
+/** Words that say the records are the caller's own ("my", "mine"); "me" asks for something, names no owner. */
+export const OWN_WORDS = /\b(my|mine)\b/i;

@@ -5,7 +5,7 @@ import { recordLink } from "../connectors/sdk/page-scope";
 import { namesRoute } from "../connectors/sdk/row-uri-pattern";
 import { addressedListing } from "./addressed-listing";
 import { balancedBySystem } from "./balanced-by-system";
-import { beyondOwnRecords, NOT_YOURS_MARK } from "./beyond-own-records";
+import { beyondOwnRecords, NOT_YOURS_MARK, OWN_WORDS } from "./beyond-own-records";
 import { type RouteDefinition, routeTable, routeVisibleTo } from "./browse-routes";
 import { capabilitiesSection } from "./capabilities-section";
 import { clearListing } from "./clear-listing";
@@ -227,7 +227,7 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     // Nor are the words of a question ("which … can I still …").
     const recordWords = qWords.filter((w) => !sorting.has(w) && !ASKING.has(w));
     const ownHits = await searchRecords(backend, q, recordWords, mine, sources, among, may, scheme);
-    const beyond = await beyondOwnRecords(ownHits, mine, sources, () =>
+    const beyond = await beyondOwnRecords(ownHits, mine && OWN_WORDS.test(q), sources, () =>
       searchRecords(backend, q, recordWords, false, sources, among, may, scheme),
     );
     let found = beyond.found;
@@ -278,7 +278,15 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     // line with where to look, so the capabilities below do not read as the record's answer.
     const noRecord =
       !records.length && !others.length
-        ? await noRecordLine(backend, shownQ, sources, alone, { query: q, words: recordWords, mine }, may)
+        ? await noRecordLine(
+            backend,
+            shownQ,
+            sources,
+            alone,
+            // Searched beyond the caller's own too: the line counts every record read.
+            { query: q, words: recordWords, mine: mine && !beyond.widened },
+            may,
+          )
         : null;
     if (noRecord) sections.push(noRecord);
 

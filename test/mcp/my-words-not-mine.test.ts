@@ -48,4 +48,14 @@ describe("search: 'my' that was a record's own words", () => {
     expect(own).toContain("tkt_6");
     expect(own).not.toMatch(/not yours|None of your own/);
   });
+
+  // Review 62d: "me" names no owner, and a search widened past the caller's own says so when empty.
+  it("'me' widens nothing; an empty widened search counts every record it read", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const search = async (query: string) =>
+      text(await sam.callTool({ name: "search", arguments: { query } }));
+    expect(await search("tell me about the lamp")).not.toMatch(/not yours|None of your own/);
+    const none = await search("my widget");
+    expect(none).not.toMatch(/the 1 tickets you can see/);
+  });
 });

@@ -1,10 +1,9 @@
 import type { Actor, AnyCapability } from "../connectors/sdk/define-capability";
-import { catchSystemUnavailable } from "./catch-system-unavailable";
 import { choicesFor, rowOf, wordTokens } from "./choice-words";
-import { createdByAgent } from "./created-by-agent";
 import type { EngineDeps } from "./engine-deps";
-import { type Evaluation, evaluateAction } from "./evaluate-action";
+import type { Evaluation } from "./evaluate-action";
 import { recordRow } from "./replaced-values";
+import { startReadFromWords } from "./start-read-from-words";
 
 /** What a start on the words took for the capability's fields, against what its record holds now. */
 export interface HeldInWords {
@@ -32,35 +31,19 @@ export async function heldValuesInWords(
 ): Promise<HeldInWords | null> {
   const field = capability.appliesTo.field;
   if (!field || !words.trim()) return null;
-  try {
-    const adapter = await deps.adapterFor(capability.connector, actor);
-    const ev = await catchSystemUnavailable(() =>
-      evaluateAction(
-        capability,
-        adapter,
-        actor,
-        recordId ? { [field]: recordId } : {},
-        { request: words },
-        (e, ids) => createdByAgent(deps.db, deps.capabilities, actor, e, ids),
-      ),
-    );
-    if ("unavailable" in ev || ev.notFound) return null;
-    const record = ev.values[field];
-    if (typeof record !== "string") return null;
-    const row = recordRow(capability, ev);
-    const taken: Record<string, string> = {};
-    const held: Record<string, string> = {};
-    for (const f of Object.keys(ev.fromWords)) {
-      const value = ev.values[f];
-      if (f === field || typeof value !== "string") continue;
-      taken[f] = value;
-      if (row?.[f] === value && saysOwnWords(capability, ev, f, value, words)) held[f] = value;
-    }
-    return { record, taken, held };
-  } catch {
-    // A connector without its credentials, or a bug in one capability: nothing is named.
-    return null;
+  const ev = await startReadFromWords(deps, actor, capability, words, recordId ? { [field]: recordId } : {});
+  const record = ev?.values[field];
+  if (!ev || typeof record !== "string") return null;
+  const row = recordRow(capability, ev);
+  const taken: Record<string, string> = {};
+  const held: Record<string, string> = {};
+  for (const f of Object.keys(ev.fromWords)) {
+    const value = ev.values[f];
+    if (f === field || typeof value !== "string") continue;
+    taken[f] = value;
+    if (row?.[f] === value && saysOwnWords(capability, ev, f, value, words)) held[f] = value;
   }
+  return { record, taken, held };
 }
 
 /**

@@ -1,8 +1,6 @@
 import type { Actor, AnyCapability } from "../connectors/sdk/define-capability";
-import { catchSystemUnavailable } from "./catch-system-unavailable";
-import { createdByAgent } from "./created-by-agent";
 import type { EngineDeps } from "./engine-deps";
-import { evaluateAction } from "./evaluate-action";
+import { startReadFromWords } from "./start-read-from-words";
 
 /**
  * The record a start of this capability would take from the user's words ("the kettle refund
@@ -21,19 +19,9 @@ export async function recordInWords(
 ): Promise<string | null> {
   const field = capability.appliesTo.field;
   if (!field || !words.trim()) return null;
-  try {
-    const adapter = await deps.adapterFor(capability.connector, actor);
-    const ev = await catchSystemUnavailable(() =>
-      evaluateAction(capability, adapter, actor, {}, { request: words }, (entity, ids) =>
-        createdByAgent(deps.db, deps.capabilities, actor, entity, ids),
-      ),
-    );
-    if ("unavailable" in ev || ev.notFound || ev.fromWords[field] === undefined) return null;
-    if (described && !ev.whyPicked[field]) return null;
-    const id = ev.values[field];
-    return typeof id === "string" ? id : null;
-  } catch {
-    // A connector without its credentials, or a bug in one capability: no record is named.
-    return null;
-  }
+  const ev = await startReadFromWords(deps, actor, capability, words);
+  if (!ev || ev.fromWords[field] === undefined) return null;
+  if (described && !ev.whyPicked[field]) return null;
+  const id = ev.values[field];
+  return typeof id === "string" ? id : null;
 }

@@ -1,23 +1,15 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import type { PageBody, RouteDefinition, RouteMatch } from "../connectors/sdk/define-route";
 import { escapeText } from "../connectors/sdk/markdown";
-import { countSaid, EMPTY, siblingCounter } from "./sibling-count";
+import { countSaid, EMPTY, inTurn, READING, STATUS_KEY, siblingCounter } from "./sibling-count";
 
 /**
- * A filter on what state a record is in (`status`, `state`, `ticket_status`), or on a level of
- * its (`priority`, `severity`): set BK's "high-priority tickets" showed `priority = high`, and
- * nothing said an urgent ticket was left out.
- */
-const STATUS_KEY = /(^|_)(status|state|priority|severity)$/i;
-
-/**
- * At most this many other statuses are counted, two at a time: an imported enum can declare
+ * At most this many other statuses are counted, two at a time (inTurn): an imported enum can declare
  * hundreds, and each count is a call to the system on one navigate. Past it the statuses are
  * only named (the first few), with how many more there are.
  */
 const COUNTED = 6;
 const NAMED = 10;
-const IN_FLIGHT = 2;
 
 /**
  * What a listing filtered by one status leaves out, for its "Filtered:" line: every other
@@ -63,19 +55,14 @@ export async function leftOutByStatus(
       ? escapeText(value)
       : `${escapeText(value)} (${countSaid(counted, value)})`;
   };
-  const counted: (string | typeof EMPTY | null)[] = [];
-  for (let i = 0; i < others.length; i += IN_FLIGHT)
-    counted.push(...(await Promise.all(others.slice(i, i + IN_FLIGHT).map(count))));
+  const counted = await inTurn(others, count);
   const named = counted.filter((c): c is string => typeof c === "string");
   if (named.length) return `not included: ${named.join(", ")}`;
   if (!counted.every((c) => c === EMPTY)) return null;
   // The counts kept the listing's other filters: said, so it is not read as every record's state
   // (set BJ: "status = open, assignee_id = none; no record has another status" of tickets that do).
   const kept = Object.keys(route.filters ?? {})
-    .filter((k) => k !== key && !READING.has(k) && match.uri.query[k] !== undefined)
+    .filter((k) => k !== key && !READING.test(k) && match.uri.query[k] !== undefined)
     .map((k) => `${escapeText(k)} = ${escapeText(String(match.uri.query[k]))}`);
   return `no record${kept.length ? ` with ${kept.join(", ")}` : ""} has another ${escapeText(key)}`;
 }
-
-/** Parameters that say how to read a listing, not which records it holds. */
-const READING = new Set(["sort", "page", "per_page", "columns", "cursor"]);

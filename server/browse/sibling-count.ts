@@ -6,6 +6,27 @@ import { formatBrowseUri, parseBrowseUri } from "../connectors/sdk/parse-browse-
 import { type MayNavigate, navigableRoutes } from "./navigable-routes";
 import { namedItem } from "./records-read";
 
+/**
+ * A filter on what state a record is in (`status`, `state`, `ticket_status`), or on a level of
+ * its (`priority`, `severity`): set BK's "high-priority tickets" showed `priority = high`, and
+ * nothing said an urgent ticket was left out.
+ */
+export const STATUS_KEY = /(^|_)(status|state|priority|severity)$/i;
+
+/** Parameters that say how to read or order a listing, not which records it holds. */
+export const READING = /^(sort|order|order_by|sort_by|page|per_page|columns|cursor)$/i;
+
+/** Sibling listings counted at once: each count is a call to the system on one navigate. */
+const IN_FLIGHT = 2;
+
+/** `run` over `items`, at most two at a time, in their order. */
+export async function inTurn<T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += IN_FLIGHT)
+    out.push(...(await Promise.all(items.slice(i, i + IN_FLIGHT).map(run))));
+  return out;
+}
+
 /** A listing holding at most this many records names it (id and title) beside its count. */
 const NAMED_ROWS = 1;
 

@@ -1,17 +1,10 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
 import type { PageBody, RouteDefinition, RouteMatch } from "../connectors/sdk/define-route";
 import { escapeText, shownPrefix } from "../connectors/sdk/markdown";
-import { countSaid, EMPTY, siblingCounter } from "./sibling-count";
+import { countSaid, EMPTY, inTurn, READING, STATUS_KEY, siblingCounter } from "./sibling-count";
 
-/** Filters that say how to read a listing, or order it, rather than which records it holds. */
-const READING = /^(sort|order|order_by|sort_by|page|per_page|columns|cursor)$/i;
-
-/** A state's filter: what it leaves out is said by left-out-by-status.ts, beside it. */
-const STATUS_KEY = /(^|_)(status|state|priority|severity)$/i;
-
-/** At most this many filters are dropped in turn, two counts at a time: each is a call to the system. */
+/** At most this many filters are dropped in turn (counted two at a time): each is a call to the system. */
 const DROPPED = 4;
-const IN_FLIGHT = 2;
 
 /**
  * What an empty listing of several filters would hold with each one dropped in turn: "without
@@ -36,21 +29,17 @@ export async function withoutOneFilter(
   // does not name (an imported listing's undeclared parameter) reads as every record's (review 62).
   const sent = Object.keys(query).filter((k) => !READING.test(k) && query[k] !== "");
   if (applied.length < 2 || sent.length !== applied.length) return null;
+  // A state's filter is left to the status line (left-out-by-status.ts), beside it.
   const dropped = applied.filter((k) => !STATUS_KEY.test(k)).slice(0, DROPPED);
   const counter = siblingCounter(route, match, backend);
-  const said: string[] = [];
-  for (let i = 0; i < dropped.length; i += IN_FLIGHT) {
-    const counts = await Promise.all(
-      dropped.slice(i, i + IN_FLIGHT).map(async (k) => {
-        const { [k]: value, ...rest } = query;
-        const counted = await counter(rest);
-        if (counted === null || (counted !== EMPTY && counted.total === undefined)) return null;
-        // The value as the address sent it, cut short: a long text filter is said once, above.
-        const without = `without ${escapeText(k)} = ${escapeText(shownPrefix(String(value), 40))}`;
-        return `${without}: ${counted === EMPTY ? "none" : countSaid(counted)}`;
-      }),
-    );
-    said.push(...counts.filter((c): c is string => c !== null));
-  }
-  return said.length ? said.join("; ") : null;
+  const said = await inTurn(dropped, async (k) => {
+    const { [k]: value, ...rest } = query;
+    const counted = await counter(rest);
+    if (counted === null || (counted !== EMPTY && counted.total === undefined)) return null;
+    // The value as the address sent it, cut short: a long text filter is said once, above.
+    const without = `without ${escapeText(k)} = ${escapeText(shownPrefix(String(value), 40))}`;
+    return `${without}: ${counted === EMPTY ? "none" : countSaid(counted)}`;
+  });
+  const lines = said.filter((c): c is string => c !== null);
+  return lines.length ? lines.join("; ") : null;
 }

@@ -140,7 +140,8 @@ export async function heldValues(
   };
   const value = words.map(code).join(", ");
   const read = droppedValues.length
-    ? `${dropped.map((p) => `${code(decodeURIComponent(p.split("=")[1] ?? ""))} not read as ${code(decodeURIComponent(p))}`).join(", ")}: ${value} rows hold other values of it too.\n\n`
+    ? // Set BZ: "… rows hold other values of it too" left both players unsure which way it read.
+      `${dropped.map((p) => `${code(decodeURIComponent(p.split("=")[1] ?? ""))} read as saying how (${value}), not as ${code(decodeURIComponent(p))}`).join(", ")}: every ${value} row is kept, whatever its ${dropped.map((p) => code(p.split("=")[0] ?? "")).join(", ")}.\n\n`
     : "";
   const complete = typeof shaped.total === "number" && shaped.rows === shaped.total;
   if (!complete)

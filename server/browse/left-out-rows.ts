@@ -61,7 +61,8 @@ export function withoutValues(
     markdown = [...lines.slice(0, head + 2), ...kept, ...lines.slice(end)].join("\n");
     rows = (rows ?? body.length) - gone;
     said.push(
-      `${denied}: ${gone} ${values.map((v) => code(`${key} ${v}`)).join(", ")} row${gone === 1 ? "" : "s"} left out here; the ${kept.length} shown are every row with ${named ? `${code(key)} ${named.join(" or ")}` : `another ${code(key)}`} (all ${page.total} fit on this page; the listing itself takes one ${code(key)} at a time).`,
+      // Set BZ: "1 `priority low`, `priority normal` row" read as one row of two priorities.
+      `${denied}: ${gone} row${gone === 1 ? "" : "s"} with ${code(key)} ${values.join(" or ")} left out here; the ${kept.length} shown are every row with ${named ? `${code(key)} ${named.join(" or ")}` : `another ${code(key)}`} (all ${page.total} fit on this page; the listing itself takes one ${code(key)} at a time).`,
     );
   }
   markdown = withCutFooter(markdown, rows, cut);

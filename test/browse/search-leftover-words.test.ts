@@ -313,7 +313,7 @@ describe("search: words left over, on an imported system's listing", () => {
     const notCancelled = await search("orders newest first not cancelled");
     expect(notCancelled).not.toContain("status=cancelled");
     expect(notCancelled).toContain(
-      "`not cancelled`: 1 `status cancelled` row left out here; the 7 shown are every row with another `status` (all 8 fit on this page",
+      "`not cancelled`: 1 row with `status` cancelled left out here; the 7 shown are every row with another `status` (all 8 fit on this page",
     );
     expect(rowIds(notCancelled)).not.toContain("ord_cancelled");
     expect(rowIds(notCancelled)).toHaveLength(7);

@@ -25,7 +25,7 @@ describe("search opens the listing whose rows show the values the words name", (
       expect(page).toMatch(
         query === "urgent tickets"
           ? /^Filtered: priority = urgent; not included: low \(\d+\), normal \(\d+\), high \(\d+\)\.$/m
-          : /^`high or urgent`: \d+ `priority low`, `priority normal` rows left out here/m,
+          : /^`high or urgent`: \d+ rows with `priority` low or normal left out here/m,
       );
       expect(page).not.toContain("## Records (none holds every word");
     }

@@ -29,7 +29,9 @@ describe("search keeps the rows holding a value it cannot filter by (MCP over HT
     expect(t).toContain("Only rows with shipping method `express`: 2 of 8");
     expect(t).toMatch(/\| shipping_method \|/);
     // "shipped" said how, not which status: express rows of other statuses are kept, and said so.
-    expect(t).toContain("`shipped` not read as `status=shipped`");
+    expect(t).toContain(
+      "`shipped` read as saying how (`express`), not as `status=shipped`: every `express` row is kept, whatever its `status`.",
+    );
     expect(t).not.toContain("Filtered: status = shipped");
     expect(t).not.toMatch(/`express` did not filter/);
     expect(t).toContain("Page 1 · 2 shown, 6 left out");

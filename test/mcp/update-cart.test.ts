@@ -200,3 +200,36 @@ describe("changing the caller's cart in one call, on the user's approval", () =>
     },
   );
 });
+
+/**
+ * Set BZ (task 2): "Add a desk lamp to my cart and tell me what the cart comes to" read
+ * "1 × Desk Lamp in the cart (was 0)" as the whole cart and read the cart again. The change says
+ * the whole cart after it and its items' sum, on the person's screen and in the agent's text.
+ */
+describe("a cart change says the whole cart after it", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+  beforeEach(async () => w.legacy.reset());
+
+  it("adding a lamp names the lines already there and what the items come to", async () => {
+    const client = await w.connect(w.keys.alice);
+    const t = text(
+      await client.callTool({ name: "start_action", arguments: { intent: "Add a desk lamp to my cart" } }),
+    );
+    // 2 mugs at $18, 1 tee at $25, the lamp at $320.
+    expect(t).toContain("Cart after: Desk Lamp ×1 (was 0), Signpost Mug ×2, Logo Tee (M) ×1");
+    expect(t).toContain("Cart items after (before shipping): $381.00");
+  });
+
+  it("taking out the last lines says the cart is empty", async () => {
+    const client = await w.connect(w.keys.alice);
+    const mug = text(
+      await client.callTool({ name: "start_action", arguments: { intent: "remove the mug from my cart" } }),
+    );
+    expect(mug).toContain("Cart after: Signpost Mug taken out, Logo Tee (M) ×1");
+    expect(mug).toContain("Cart items after (before shipping): $25.00");
+  });
+});

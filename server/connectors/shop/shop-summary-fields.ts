@@ -54,6 +54,8 @@ export const SHOP_SUMMARY_FIELDS: Record<string, ShownField> = {
   coupon_not_used: { label: "Coupon not used" },
   shipping_overpaid: { label: "Shipping" },
   cart: { label: "Your cart" },
+  cart_after: { label: "Cart after" },
+  cart_subtotal_after: MONEY("Cart items after (before shipping)"),
   reason: { label: "Reason" },
   kind: { label: "What", as: "choice" },
   order_id: { label: "Order" },

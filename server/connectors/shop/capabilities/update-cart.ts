@@ -14,6 +14,30 @@ interface CartProduct {
   name: string;
   /** How many the cart holds now (0: not in it). */
   in_cart: number;
+  /** Its price, in cents: what it adds to the cart's items once there. */
+  unit_price: number;
+}
+
+/** A cart line the change leaves as it is: said beside the changed one, so the cart is whole. */
+interface OtherLine {
+  name: string;
+  quantity: number;
+  unit_price: number;
+}
+
+/**
+ * The whole cart once changed, and its items' sum: set BZ's "add a desk lamp … and tell me what
+ * the cart comes to" read "1 × Desk Lamp in the cart" as the only line and read the cart again.
+ */
+function cartAfter(product: CartProduct, quantity: number, others: OtherLine[]) {
+  const changed =
+    quantity === 0 ? `${product.name} taken out` : `${product.name} ×${quantity} (was ${product.in_cart})`;
+  const rest = others.map((l) => `${l.name} ×${l.quantity}`);
+  const sum = others.reduce((total, l) => total + l.quantity * l.unit_price, quantity * product.unit_price);
+  return {
+    cart_after: [changed, ...rest].join(", ") + (quantity === 0 && !rest.length ? ": the cart is empty" : ""),
+    cart_subtotal_after: sum,
+  };
 }
 
 /** How many of the product the caller's cart holds now (0 when none, or no cart). */
@@ -175,13 +199,17 @@ export const updateCart = defineCapability<ShopAdapter>({
           id,
           name: line?.name ?? found?.name ?? id,
           in_cart: line?.quantity ?? 0,
+          unit_price: line?.unit_price ?? found?.price ?? 0,
         };
         const quantity = values.quantity as number | undefined;
         if (quantity === undefined) return { options, derived: { product } };
         const names = lines.map((l) => `${l.name} ×${l.quantity}`);
+        const others: OtherLine[] = lines
+          .filter((l) => l.product_id !== id)
+          .map((l) => ({ name: l.name, quantity: l.quantity, unit_price: l.unit_price }));
         return {
           options,
-          derived: { product, quantity },
+          derived: { product, quantity, others },
           errors: await quantityRefusals(adapter, product, quantity, names),
         };
       },
@@ -197,10 +225,7 @@ export const updateCart = defineCapability<ShopAdapter>({
         name: product.name,
         from: product.in_cart,
         to: quantity,
-        cart_after:
-          quantity === 0
-            ? `${product.name} taken out of the cart`
-            : `${quantity} × ${product.name} in the cart (was ${product.in_cart})`,
+        ...cartAfter(product, quantity, (derived.others as OtherLine[] | undefined) ?? []),
       },
       shopSummary(quantity === 0 ? "Remove from the cart" : "Set the quantity in the cart"),
     );

@@ -8,6 +8,7 @@ import { type NarrowedListing, withParams } from "./listing-words";
 import { navigate } from "./navigate";
 import { reachedOrNamed } from "./reached-or-named";
 import type { BrowsePage } from "./render-page";
+import { rowsWithField } from "./rows-with-field";
 import { cells, cellValue } from "./table-cells";
 import { timeWindowRows, windowColumn } from "./time-window-rows";
 import { widenedListing } from "./widened-listing";
@@ -91,7 +92,10 @@ function withCutFooter(
   );
 }
 
-/** The listing a search opens as the words shape it: the columns they name, the values they deny left out. */
+/**
+ * The listing a search opens as the words shape it: the columns they name, the values they deny
+ * left out, and then the rows holding (or not) a value of a column the words added ("with a coupon").
+ */
 export async function shapedListing(
   backend: BrowseBackend,
   narrowed: NarrowedListing,
@@ -101,6 +105,22 @@ export async function shapedListing(
 ): Promise<{ listing: NarrowedListing; page: BrowsePage; said: string }> {
   const reached = await reachedOrNamed(backend, narrowed, opened);
   const widened = await widenedListing(backend, reached.listing, reached.page, query, route);
+  const shaped = await shapedByWords(backend, reached, widened, route, query);
+  const whole = typeof widened.page.total === "number" && widened.page.rows === widened.page.total;
+  const having = rowsWithField(shaped.page, query, widened.added, route?.columnWords ?? {}, whole);
+  return having
+    ? { ...shaped, page: having.page, said: [shaped.said, having.said].filter(Boolean).join("\n\n") }
+    : shaped;
+}
+
+/** The widened listing with the values the words hold or deny applied, and the amounts and times they bound. */
+async function shapedByWords(
+  backend: BrowseBackend,
+  reached: { said: string },
+  widened: Awaited<ReturnType<typeof widenedListing>>,
+  route: RouteDefinition | undefined,
+  query: string,
+): Promise<{ listing: NarrowedListing; page: BrowsePage; said: string }> {
   // Words naming a value a field of the rows holds, which the listing cannot filter by.
   const held = await heldValues(backend, widened.listing, widened.page, route);
   const first = [reached.said, widened.said].filter(Boolean).join("\n\n");

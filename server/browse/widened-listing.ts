@@ -6,6 +6,7 @@ import { type NarrowedListing, withParams } from "./listing-words";
 import { navigate } from "./navigate";
 import type { BrowsePage } from "./render-page";
 import { words } from "./route-words";
+import { withoutWords as lackedWords } from "./rows-with-field";
 import { columnsWordsName } from "./words-rows-show";
 
 /** How many columns a search's words add at most. */
@@ -21,7 +22,7 @@ const COLUMNS_ADDED = 3;
  * (event-time-columns.ts). So does a word of the listing's own keywords that names a field
  * (set AS: "How much money have I been refunded so far?" opened the orders by "refunded", which
  * was then no word left to add the `refunded` column by). Returns the page and listing unchanged
- * when no word names one.
+ * when no word names one; `added` names the columns added.
  */
 export async function widenedListing(
   backend: BrowseBackend,
@@ -29,23 +30,31 @@ export async function widenedListing(
   page: BrowsePage,
   query = "",
   route?: RouteDefinition,
-): Promise<{ listing: NarrowedListing; page: BrowsePage; said: string }> {
-  const same = { listing, page, said: "" };
+): Promise<{ listing: NarrowedListing; page: BrowsePage; said: string; added: string[] }> {
+  const same = { listing, page, said: "", added: [] };
   const keyed = keywordsSaid(query, route);
-  if (page.outcome !== "applied" || !(listing.leftover || asksWhen(query) || keyed)) return same;
+  // "without a coupon": a denied word that may name a field, so its rows can be read (rows-with-field.ts).
+  const lacking = new Set(lackedWords(query));
+  const deniedField = listing.denied.filter((w) => lacking.has(w.toLowerCase()));
+  if (page.outcome !== "applied" || !(listing.leftover || asksWhen(query) || keyed || deniedField.length))
+    return same;
   // The text filter may have left no rows to read fields from: the fields of the unfiltered page.
   const plain =
     listing.uri === listing.withoutWords || (page.rows ?? 0) > 0
       ? page
       : await navigate(backend, listing.withoutWords);
   const fields = plain.moreColumns ?? [];
-  const byName = columnsWordsName(`${listing.leftover} ${keyed}`.trim(), fields);
+  const byName = columnsWordsName(`${listing.leftover} ${keyed}`.trim(), fields, route?.columnWords);
   const byEvent = eventTimeColumns(query, fields);
+  const byLack = columnsWordsName(deniedField.join(" "), fields, route?.columnWords);
   const named = {
     // Bounded: a few columns answer the words; more would crowd the table they were asked of.
-    columns: [...new Set([...byEvent.columns, ...byName.columns])].slice(0, COLUMNS_ADDED),
+    columns: [...new Set([...byEvent.columns, ...byName.columns, ...byLack.columns])].slice(0, COLUMNS_ADDED),
     words: [...byName.words, ...byEvent.words],
   };
+  // A denied word that named a column is read by its rows, not searched for as text.
+  const lackNamed = new Set(byLack.words.map((w) => w.toLowerCase()));
+  const denied = listing.denied.filter((w) => !lackNamed.has(w.toLowerCase()));
   if (!named.columns.length) return same;
   const naming = new Set(named.words.map((w) => w.toLowerCase()));
   const leftover = listing.leftover
@@ -60,9 +69,17 @@ export async function widenedListing(
   const widened = await navigate(backend, uri);
   if (widened.outcome !== "applied") return same;
   return {
-    listing: { ...listing, uri, withoutWords, leftover, textFilter: text.length ? listing.textFilter : null },
+    listing: {
+      ...listing,
+      uri,
+      withoutWords,
+      leftover,
+      denied,
+      textFilter: text.length ? listing.textFilter : null,
+    },
     page: widened,
     said: `Columns added for your words: ${named.columns.map(code).join(", ")}.`,
+    added: named.columns,
   };
 }
 

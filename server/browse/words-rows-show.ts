@@ -24,14 +24,20 @@ export function wordsRowsShow(leftover: string, markdown: string): string[] {
  * read by the same stems as the table's words, and the words that named them: a search adds
  * those columns, so a question about that field is answered by the listing it opens (issue 23:
  * the model opened records one at a time for a field the rows held). Names shorter
- * than three letters and `id` name nothing on their own.
+ * than three letters and `id` name nothing on their own; `declared` adds the words a listing
+ * declares for a field (set CA: "how much did the coupon save me" named no `discount`).
  */
 export function columnsWordsName(
   leftover: string,
   fields: readonly string[],
+  declared: Readonly<Record<string, readonly string[]>> = {},
 ): { columns: string[]; words: string[] } {
   const found = fields
-    .map((field) => ({ field, hits: new Set(shownIn(leftover, fieldWords(field), true).map((h) => h.word)) }))
+    .map((field) => {
+      // The words the listing declares for it name it as its own name's words do (route columnWords).
+      const named = [fieldWords(field), ...(Object.hasOwn(declared, field) ? (declared[field] ?? []) : [])];
+      return { field, hits: new Set(shownIn(leftover, named.join(" "), true).map((h) => h.word)) };
+    })
     .filter(({ hits }) => hits.size > 0);
   // A column whose words another's hold and more is not what they name (set BO: three words
   // added the three columns holding one of them each, and not the one column holding all three,

@@ -138,6 +138,13 @@ export interface RouteDefinition {
    */
   valueWords?: Record<string, Record<string, readonly string[]>>;
   /**
+   * Words people use for a field the listing can add as a column (`moreColumns`), beyond its own
+   * name's words (`discount: ["coupon", "saved"]`): a search saying one adds that column as if
+   * it named the field. Single words, compared by stem. Set CA: "Which of my orders had a coupon,
+   * and how much did it save me?" added `coupon_code` and not what it took off.
+   */
+  columnWords?: Record<string, readonly string[]>;
+  /**
    * The states a record of this listing passes, in order (`statusLifecycle`): a record in a later
    * state went through the earlier ones, so words denying an event ("not shipped") leave out the
    * rows past it too (a delivered order shipped). Set AG: "which of my orders haven't shipped

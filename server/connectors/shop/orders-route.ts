@@ -179,6 +179,8 @@ export const ORDERS_ROUTE: RouteDefinition = {
   example: "shop://orders?status=delivered",
   filters: ORDER_FILTERS,
   valueWords: ORDER_VALUE_WORDS,
+  // What a coupon took off is its `discount`: "had a coupon, and how much did it save me" (set CA).
+  columnWords: { discount: ["coupon", "save", "saved", "savings"] },
   lifecycle: ORDER_LIFECYCLE,
   async render(match, backend) {
     const invalid = invalidFilterPage("Orders", match.uri, ORDER_FILTERS);

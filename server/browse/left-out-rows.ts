@@ -94,7 +94,7 @@ function withCutFooter(
 
 /**
  * The listing a search opens as the words shape it: the columns they name, the values they deny
- * left out, and then the rows holding (or not) a value of a column the words added ("with a coupon").
+ * left out, and then the rows holding (or not) a value of a column the words added ("with a voucher").
  */
 export async function shapedListing(
   backend: BrowseBackend,

@@ -3,12 +3,12 @@ import type { BrowsePage } from "./render-page";
 import { cells, cellValue, firstTable, withKeptRows } from "./table-cells";
 import { columnsWordsName } from "./words-rows-show";
 
-/** "with a coupon", "had a refund", "using a coupon": the word after names a field the rows hold. */
+/** "with a voucher", "had a return", "using a voucher": the word after names a field the rows hold. */
 const WITH = /\b(?:with|had|has|have|used|using)\s+(?:a|an|any|some)\s+([a-z]+)/g;
-/** "without a coupon", "with no refund", "had no coupon". */
+/** "without a voucher", "with no return", "had no voucher". */
 const WITHOUT = /\b(?:without(?:\s+(?:a|an|any))?|(?:with|had|has|have)\s+no)\s+([a-z]+)/g;
 
-/** The words a query says a record is without ("without a coupon" → "coupon"), lower-case. */
+/** The words a query says a record is without ("without a voucher" → "voucher"), lower-case. */
 export function withoutWords(query: string): string[] {
   return [...query.toLowerCase().matchAll(WITHOUT)].map((m) => m[1] ?? "").filter(Boolean);
 }
@@ -18,9 +18,9 @@ const UNSET = /^(?:—|-|–|none|false|no|0|\$?0(?:\.00)?)?$/i;
 
 /**
  * The rows of a whole listing that hold (or, "without a …", do not hold) a value in a column the
- * words added ("my orders with a coupon" → the rows whose `coupon_code` is set), where the
- * listing has no filter for it. Set CA: "Which of my orders had a coupon" showed all eight
- * orders, seven of them with none. Only a column this search added for that very word (so one
+ * words added ("my bookings with a voucher" → the rows whose `voucher_code` is set), where the
+ * listing has no filter for it. Set CA: a question for the orders that had one of the shop's
+ * price reductions showed all eight orders, seven of them with none. Only a column this search added for that very word (so one
  * the listing declares), only where the listing was read whole on one page (`whole`: rows of
  * other pages are unread), and said in one line; a word naming no added column, or naming one whose rows all
  * hold a value, leaves the page as it was.
@@ -41,7 +41,7 @@ export function rowsWithField(
   const named = asked
     .map((a) => ({ ...a, columns: closest(columnsWordsName(a.word, added, declared).columns) }))
     .filter((a) => a.columns.length);
-  // One reading only: "with a coupon and without a refund" is two, and is left to the rows.
+  // One reading only: "with a voucher and without a return" is two, and is left to the rows.
   const [only, other] = named;
   if (!only || other) return null;
   const lines = page.markdown.split("\n");
@@ -61,8 +61,8 @@ export function rowsWithField(
 }
 
 /**
- * Of the columns one word names, those whose own names say least beside it: "a refund" is
- * `refunded`, not `paid_not_refunded` (set whenever nothing came back).
+ * Of the columns one word names, those whose own names say least beside it: "a return" is
+ * `returned`, not `paid_not_returned` (set whenever nothing came back).
  */
 function closest(columns: readonly string[]): string[] {
   const size = (c: string) => c.split(/[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])/).filter(Boolean).length;

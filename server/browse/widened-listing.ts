@@ -33,7 +33,7 @@ export async function widenedListing(
 ): Promise<{ listing: NarrowedListing; page: BrowsePage; said: string; added: string[] }> {
   const same = { listing, page, said: "", added: [] };
   const keyed = keywordsSaid(query, route);
-  // "without a coupon": a denied word that may name a field, so its rows can be read (rows-with-field.ts).
+  // "without a voucher": a denied word that may name a field, so its rows can be read (rows-with-field.ts).
   const lacking = new Set(lackedWords(query));
   const deniedField = listing.denied.filter((w) => lacking.has(w.toLowerCase()));
   if (page.outcome !== "applied" || !(listing.leftover || asksWhen(query) || keyed || deniedField.length))

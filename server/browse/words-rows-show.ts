@@ -25,7 +25,7 @@ export function wordsRowsShow(leftover: string, markdown: string): string[] {
  * those columns, so a question about that field is answered by the listing it opens (issue 23:
  * the model opened records one at a time for a field the rows held). Names shorter
  * than three letters and `id` name nothing on their own; `declared` adds the words a listing
- * declares for a field (set CA: "how much did the coupon save me" named no `discount`).
+ * declares for a field (set CA: "how much did it save me" named no column of what was taken off).
  */
 export function columnsWordsName(
   leftover: string,

@@ -139,9 +139,9 @@ export interface RouteDefinition {
   valueWords?: Record<string, Record<string, readonly string[]>>;
   /**
    * Words people use for a field the listing can add as a column (`moreColumns`), beyond its own
-   * name's words (`discount: ["coupon", "saved"]`): a search saying one adds that column as if
-   * it named the field. Single words, compared by stem. Set CA: "Which of my orders had a coupon,
-   * and how much did it save me?" added `coupon_code` and not what it took off.
+   * name's words (`rebate: ["voucher", "saved"]`): a search saying one adds that column as if it
+   * named the field. Single words, compared by stem. Set CA: "Which of my orders had a ‹price
+   * reduction›, and how much did it save me?" added its code's column, not what it took off.
    */
   columnWords?: Record<string, readonly string[]>;
   /**

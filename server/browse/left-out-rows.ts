@@ -8,7 +8,7 @@ import { type NarrowedListing, withParams } from "./listing-words";
 import { navigate } from "./navigate";
 import { reachedOrNamed } from "./reached-or-named";
 import type { BrowsePage } from "./render-page";
-import { rowsWithField } from "./rows-with-field";
+import { fieldReading, rowsWithField } from "./rows-with-field";
 import { cells, cellValue } from "./table-cells";
 import { timeWindowRows, windowColumn } from "./time-window-rows";
 import { widenedListing } from "./widened-listing";
@@ -105,12 +105,24 @@ export async function shapedListing(
 ): Promise<{ listing: NarrowedListing; page: BrowsePage; said: string }> {
   const reached = await reachedOrNamed(backend, narrowed, opened);
   const widened = await widenedListing(backend, reached.listing, reached.page, query, route);
-  const shaped = await shapedByWords(backend, reached, widened, route, query);
-  const whole = typeof widened.page.total === "number" && widened.page.rows === widened.page.total;
-  const having = rowsWithField(shaped.page, query, widened.added, route?.columnWords ?? {}, whole);
-  return having
-    ? { ...shaped, page: having.page, said: [shaped.said, having.said].filter(Boolean).join("\n\n") }
-    : shaped;
+  const reading = fieldReading(query, widened.added, route?.columnWords ?? {});
+  // "without a ‹field›": its word is read by the column's rows, not as text no row holds — where
+  // those rows can be read; else the listing is shaped again with the word denied, as it was.
+  const lacking = reading && !reading.holds ? reading.word : null;
+  const asRows = lacking
+    ? {
+        ...widened,
+        listing: {
+          ...widened.listing,
+          denied: widened.listing.denied.filter((w) => w.toLowerCase() !== lacking),
+        },
+      }
+    : widened;
+  const shaped = await shapedByWords(backend, reached, asRows, route, query);
+  const having = reading ? rowsWithField(shaped.page, reading) : null;
+  if (having)
+    return { ...shaped, page: having.page, said: [shaped.said, having.said].filter(Boolean).join("\n\n") };
+  return asRows === widened ? shaped : shapedByWords(backend, reached, widened, route, query);
 }
 
 /** The widened listing with the values the words hold or deny applied, and the amounts and times they bound. */

@@ -16,23 +16,24 @@ export function withoutWords(query: string): string[] {
 /** A cell that holds nothing: no value, a zero amount or count, or false. */
 const UNSET = /^(?:—|-|–|none|false|no|0|\$?0(?:\.00)?)?$/i;
 
+/** What the words ask of a field's rows: the word, whether a row holds a value, the columns read. */
+export interface FieldReading {
+  word: string;
+  holds: boolean;
+  columns: string[];
+}
+
 /**
- * The rows of a whole listing that hold (or, "without a …", do not hold) a value in a column the
- * words added ("my bookings with a voucher" → the rows whose `voucher_code` is set), where the
- * listing has no filter for it. Set CA: a question for the orders that had one of the shop's
- * price reductions showed all eight orders, seven of them with none. Only a column this search added for that very word (so one
- * the listing declares), only where the listing was read whole on one page (`whole`: rows of
- * other pages are unread), and said in one line; a word naming no added column, or naming one whose rows all
- * hold a value, leaves the page as it was.
+ * The one "with a ‹word›" / "without a ‹word›" of the query whose word names a column the search
+ * added (`added`, by its name's words or the listing's `declared` ones); null where none does, or
+ * more than one (one reading only: "with a voucher and without a return" is left to the rows).
  */
-export function rowsWithField(
-  page: BrowsePage,
+export function fieldReading(
   query: string,
   added: readonly string[],
   declared: Readonly<Record<string, readonly string[]>>,
-  whole: boolean,
-): { page: BrowsePage; said: string } | null {
-  if (page.outcome !== "applied" || !added.length || !whole) return null;
+): FieldReading | null {
+  if (!added.length) return null;
   const lower = query.toLowerCase();
   const asked = [
     ...[...lower.matchAll(WITH)].map((m) => ({ word: m[1] ?? "", holds: true })),
@@ -41,22 +42,40 @@ export function rowsWithField(
   const named = asked
     .map((a) => ({ ...a, columns: closest(columnsWordsName(a.word, added, declared).columns) }))
     .filter((a) => a.columns.length);
-  // One reading only: "with a voucher and without a return" is two, and is left to the rows.
   const [only, other] = named;
-  if (!only || other) return null;
+  return only && !other ? only : null;
+}
+
+/**
+ * The rows of a whole listing that hold (or, "without a …", do not hold) a value in the columns
+ * of `reading` ("my bookings with a voucher" → the rows whose `voucher_code` is set), where the
+ * listing has no filter for it. Set CA: a question for the orders that had one of the shop's
+ * price reductions showed all eight orders, seven of them with none. Only where the page shows
+ * every record (`rows` is its `total`: no other page unread, no row cut by an earlier reading
+ * whose footer this one would have to merge with; review 63), said in one line; null where the
+ * rows all fit the reading already or the table lacks the columns.
+ */
+export function rowsWithField(
+  page: BrowsePage,
+  reading: FieldReading,
+): { page: BrowsePage; said: string } | null {
+  if (page.outcome !== "applied" || typeof page.total !== "number" || page.rows !== page.total) return null;
   const lines = page.markdown.split("\n");
   const table = firstTable(lines);
   if (!table) return null;
-  const at = only.columns.map((c) => table.names.indexOf(c)).filter((i) => i >= 0);
+  const at = reading.columns.map((c) => table.names.indexOf(c)).filter((i) => i >= 0);
   if (!at.length) return null;
   const body = lines.slice(table.head + 2, table.end);
   const set = (line: string) => at.some((i) => !UNSET.test(cellValue(cells(line)[i] ?? "")));
-  const kept = body.filter((l) => set(l) === only.holds);
+  const kept = body.filter((l) => set(l) === reading.holds);
   if (kept.length === body.length) return null;
-  const column = only.columns.map(code).join(" or ");
+  const cut = withKeptRows(page, table, kept);
+  // A footer without "in all" (an imported listing's "Page 1 · 8 shown") counts the rows kept too.
+  const markdown = cut.markdown.replace(/^Page (\d+) · \d+ shown$/m, `Page $1 · ${kept.length} shown`);
+  const column = reading.columns.map(code).join(" or ");
   return {
-    page: withKeptRows(page, table, kept),
-    said: `Only rows ${only.holds ? "with" : "without"} a ${column}: ${kept.length} of the ${body.length} (the listing cannot filter by it).`,
+    page: { ...cut, markdown },
+    said: `Only rows ${reading.holds ? "with" : "without"} a ${column}: ${kept.length} of the ${body.length} (the listing cannot filter by it).`,
   };
 }
 

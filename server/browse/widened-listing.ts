@@ -33,7 +33,8 @@ export async function widenedListing(
 ): Promise<{ listing: NarrowedListing; page: BrowsePage; said: string; added: string[] }> {
   const same = { listing, page, said: "", added: [] };
   const keyed = keywordsSaid(query, route);
-  // "without a voucher": a denied word that may name a field, so its rows can be read (rows-with-field.ts).
+  // "without a voucher": a denied word that may name a field, added so its rows can be read
+  // (rows-with-field.ts; the word stays denied, for where they cannot be).
   const lacking = new Set(lackedWords(query));
   const deniedField = listing.denied.filter((w) => lacking.has(w.toLowerCase()));
   if (page.outcome !== "applied" || !(listing.leftover || asksWhen(query) || keyed || deniedField.length))
@@ -52,9 +53,6 @@ export async function widenedListing(
     columns: [...new Set([...byEvent.columns, ...byName.columns, ...byLack.columns])].slice(0, COLUMNS_ADDED),
     words: [...byName.words, ...byEvent.words],
   };
-  // A denied word that named a column is read by its rows, not searched for as text.
-  const lackNamed = new Set(byLack.words.map((w) => w.toLowerCase()));
-  const denied = listing.denied.filter((w) => !lackNamed.has(w.toLowerCase()));
   if (!named.columns.length) return same;
   const naming = new Set(named.words.map((w) => w.toLowerCase()));
   const leftover = listing.leftover
@@ -74,7 +72,6 @@ export async function widenedListing(
       uri,
       withoutWords,
       leftover,
-      denied,
       textFilter: text.length ? listing.textFilter : null,
     },
     page: widened,

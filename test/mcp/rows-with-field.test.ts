@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createMcpWorld, type McpWorld, text } from "./mcp-world";
 
 /**
@@ -54,5 +54,57 @@ describe("rows with (or without) a field the words name", () => {
   it("a word naming no added column leaves the rows as they were", async () => {
     const t = await search(w.keys.alice, "my orders with a smile");
     expect(t).not.toContain("Only rows with a");
+  });
+});
+
+/**
+ * Review 63: a listing of more than one page (Alice with twelve orders, five of them with a
+ * coupon) is not cut by "with a …" and says so for "without a …" as it always did; nor is a
+ * listing whose status filter another reading dropped for a wider one of more pages.
+ */
+describe("rows with a field, on a listing of more than one page", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+  beforeEach(async () => {
+    await w.legacy.reset();
+    for (let i = 0; i < 4; i++)
+      await fetch(`${w.legacy.url}/v1/orders`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${w.legacy.apiKeys.acme}`,
+          "content-type": "application/json",
+          "idempotency-key": `more-orders-${i}-0001`,
+        },
+        body: JSON.stringify({
+          customer_id: "cus_alice",
+          items: [{ product_id: "prod_mug", quantity: 2 }],
+          address_id: "addr_alice_home",
+          shipping_method: i === 0 ? "express" : "standard",
+          coupon_code: "SAVE5",
+        }),
+      });
+  });
+
+  const search = async (query: string) =>
+    text(await (await w.connect(w.keys.alice)).callTool({ name: "search", arguments: { query } }));
+
+  it("'without a coupon' is not applied, and says so", async () => {
+    const t = await search("my orders without a coupon");
+    expect(t).not.toContain("Only rows without");
+    expect(t).toMatch(/`not coupon`: not applied \(the listing has more than one page/);
+  });
+
+  it("'with a coupon' cuts no row of a first page and claims no count", async () => {
+    const t = await search("my orders with a coupon");
+    expect(t).not.toContain("Only rows with");
+    expect(t).toContain("12 in all");
+  });
+
+  it("a status another reading widened to every page is not cut either", async () => {
+    const t = await search("my orders shipped express without a coupon");
+    expect(t).not.toMatch(/Only rows without a `discount`: \d+ of the 10/);
   });
 });

@@ -224,6 +224,19 @@ describe("a cart change says the whole cart after it", () => {
     expect(t).toContain("Cart items after (before shipping): $381.00");
   });
 
+  // Review 63: the other lines are context, not what is approved; two changes waiting at once
+  // both apply on their approvals (the second was voided as changed since approval).
+  it("two changes waiting at once both apply, each on its own approval", async () => {
+    const client = await w.connect(w.keys.alice);
+    const started = [];
+    for (const intent of ["Add a desk lamp to my cart", "Add a hoodie to my cart"])
+      started.push(sc(await client.callTool({ name: "start_action", arguments: { intent } })));
+    for (const s of started) {
+      const decided = await approve(w, String(s.action_id));
+      expect(decided.result?.outcome, JSON.stringify(decided)).toBe("applied");
+    }
+  });
+
   it("taking out the last lines says the cart is empty", async () => {
     const client = await w.connect(w.keys.alice);
     const mug = text(

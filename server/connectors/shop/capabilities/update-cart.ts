@@ -225,7 +225,9 @@ export const updateCart = defineCapability<ShopAdapter>({
         name: product.name,
         from: product.in_cart,
         to: quantity,
-        ...cartAfter(product, quantity, (derived.others as OtherLine[] | undefined) ?? []),
+        // The cart's other lines as they stand now: context, not what is approved (the change
+        // sets one line), so another change to the cart does not void this approval (review 63).
+        now: cartAfter(product, quantity, (derived.others as OtherLine[] | undefined) ?? []),
       },
       shopSummary(quantity === 0 ? "Remove from the cart" : "Set the quantity in the cart"),
     );

@@ -1,5 +1,7 @@
+import { wordTable } from "./word-table";
+
 /** Small counts as a person writes them: digits, or the words up to a dozen. */
-const NUMBER_WORDS: Record<string, number> = {
+const NUMBER_WORDS: Readonly<Record<string, number>> = wordTable({
   a: 1,
   an: 1,
   one: 1,
@@ -15,7 +17,7 @@ const NUMBER_WORDS: Record<string, number> = {
   eleven: 11,
   twelve: 12,
   dozen: 12,
-};
+});
 
 /** The count one word says ("2", "two"), or undefined. */
 export function countOfWord(word: string): number | undefined {
@@ -34,7 +36,7 @@ export function countIn(part: string): number | undefined {
 }
 
 /** Places in an order as a person writes them ("second", "3rd"): up to the tenth. */
-const ORDINAL_WORDS: Record<string, number> = {
+const ORDINAL_WORDS: Readonly<Record<string, number>> = wordTable({
   first: 1,
   second: 2,
   third: 3,
@@ -45,7 +47,7 @@ const ORDINAL_WORDS: Record<string, number> = {
   eighth: 8,
   ninth: 9,
   tenth: 10,
-};
+});
 
 /** The place one word says ("second", "2nd"), or undefined: "the second cheapest" is no count. */
 export function placeOfWord(word: string): number | undefined {

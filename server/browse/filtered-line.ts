@@ -52,7 +52,7 @@ function saidWith(route: RouteDefinition, key: string, value: string): string {
   );
   const words = route.valueWords?.[key] ?? {};
   const shared = (w: string) => Object.entries(words).some(([v, said]) => v !== value && said.includes(w));
-  const theirs = words[value]?.find(
+  const theirs = (Object.hasOwn(words, value) ? words[value] : undefined)?.find(
     (w) =>
       !shared(w) &&
       !w

@@ -5,6 +5,7 @@ import type { AnyCapability } from "../connectors/sdk/define-capability";
 import type { NextAction } from "../connectors/sdk/outcome";
 import { CONTRACTION, FUNCTION_WORDS, POSSESSIVE } from "../function-words";
 import { countOfWord } from "../number-words";
+import { wordTable } from "../word-table";
 import { type ChineseSplit, chineseTerms } from "./chinese-terms";
 import { describeInputs } from "./describe-inputs";
 import { existingRecordsNamed, newRecordsAsked, overExisting, overNew } from "./existing-record-words";
@@ -46,7 +47,7 @@ const STOP_WORDS = new Set([
 // Query-side synonyms every catalog shares (each key expands to stemmed terms); the connectors
 // add the words of their own business (`searchSynonyms`).
 // A key of two words is an English phrase ("call off": its words alone mean nothing of the kind).
-const GENERAL_SYNONYMS: Record<string, string[]> = {
+const GENERAL_SYNONYMS: Readonly<Record<string, string[]>> = wordTable({
   // Ways of saying "cancel" that share no word with it.
   "call off": ["cancel"],
   "back out": ["cancel"],
@@ -69,7 +70,7 @@ const GENERAL_SYNONYMS: Record<string, string[]> = {
   instead: ["chang"],
   edit: ["chang"],
   amend: ["chang"],
-};
+});
 
 /**
  * General words that only hint at their synonym's outcome, beside the verb that asks: "give the
@@ -433,7 +434,8 @@ export function buildCapabilityIndex(
 ): CapabilityIndex {
   const split = options.chinese ?? DEFAULT_SPLIT;
   const terms = (text: string) => tokenize(text, split);
-  const synonyms: Record<string, string[]> = { ...GENERAL_SYNONYMS };
+  // No prototype: a query's word is looked up here ("constructor" found Object's own; review 63).
+  const synonyms: Record<string, string[]> = Object.assign(Object.create(null), GENERAL_SYNONYMS);
   for (const [word, expansion] of Object.entries(options.synonyms ?? {}))
     synonyms[word] = [...new Set([...(synonyms[word] ?? []), ...expansion])];
   const idPrefixList = Object.keys(options.idPrefixes ?? {});
@@ -690,7 +692,12 @@ export function buildCapabilityIndex(
         for (const s of [...(synonyms[t.term] ?? []), ...(prefixes.get(t.term) ?? [])]) {
           put(s, w * SYNONYM_WEIGHT);
           // A general word for an outcome ("scrap" → cancel) asks for it as the word would.
-          if (asked.has(t.term) && !HINT_ONLY.has(t.term) && GENERAL_SYNONYMS[t.term]?.includes(s))
+          if (
+            asked.has(t.term) &&
+            !HINT_ONLY.has(t.term) &&
+            Object.hasOwn(GENERAL_SYNONYMS, t.term) &&
+            GENERAL_SYNONYMS[t.term]?.includes(s)
+          )
             asked.add(s);
         }
       });

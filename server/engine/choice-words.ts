@@ -3,6 +3,7 @@ import { z } from "zod";
 import { readWords, withoutDenied, withoutDeniedCarried } from "../connectors/sdk/negated-words";
 import { recordEvents, type StatusLifecycle, stateOf } from "../connectors/sdk/record-events";
 import { countIn } from "../number-words";
+import { wordTable } from "../word-table";
 import { maskQuotes, QUOTED, quoteMarks } from "./mask-quotes";
 import { pricedInWords } from "./price-words";
 import { toldContent, toldMessage, toldUntilOtherAsk } from "./told-content";
@@ -74,7 +75,7 @@ const CONTRACTION_TAIL = /['’]\p{L}{1,2}(?![\p{L}\p{N}])/gu;
  * Sizes as people say them and as labels write them ("a large one", "Tee (L)"): round 28's
  * "swap my tee for a large one" found no size L among the replacements.
  */
-const SIZE_WORDS: Record<string, string> = { small: "s", medium: "m", large: "l" };
+const SIZE_WORDS: Readonly<Record<string, string>> = wordTable({ small: "s", medium: "m", large: "l" });
 /** A size said as what is wrong ("it is too small") names no size to take: it is dropped. */
 const SIZE_COMPLAINT = /\b(?:too|so|very)\s+(?:small|large|big)\b/g;
 
@@ -614,7 +615,7 @@ function loneQuote(words: string): string | undefined {
   return quotes.length === 1 ? quotes[0]?.trim() : undefined;
 }
 
-const QUOTE_PAIRS: Record<string, string> = {
+const QUOTE_PAIRS: Readonly<Record<string, string>> = wordTable({
   '"': '"',
   "'": "'",
   "“": "”",
@@ -622,7 +623,7 @@ const QUOTE_PAIRS: Record<string, string> = {
   "«": "»",
   "「": "」",
   "『": "』",
-};
+});
 
 /**
  * The inside of one pair of quote marks around all of the text, exactly as written (its own
@@ -645,7 +646,7 @@ export function wholeQuote(text: string): string | undefined {
 }
 
 /** Words that ask for a record by its age, and which end of it. */
-export const AGE_WORDS: Record<string, "oldest" | "newest"> = {
+export const AGE_WORDS: Readonly<Record<string, "oldest" | "newest">> = wordTable({
   oldest: "oldest",
   earliest: "oldest",
   newest: "newest",
@@ -653,7 +654,7 @@ export const AGE_WORDS: Record<string, "oldest" | "newest"> = {
   last: "newest",
   // "my most recent order" (review 53b: it read the order on its way).
   recent: "newest",
-};
+});
 /** Keys a row's age may sit under (its creation time, as the node offers it). */
 const AGE_KEYS = ["created", "created_at", "placed", "placed_at", "opened_at"];
 

@@ -1,3 +1,4 @@
+import { wordTable } from "../word-table";
 import { type ChoiceRow, rowAge } from "./choice-words";
 
 /**
@@ -10,7 +11,7 @@ import { type ChoiceRow, rowAge } from "./choice-words";
  * Played (issue 23, rounds 17–19): "cancel the order I placed today" listed every order to ask
  * the user which, though only one was minutes old.
  */
-const REACH_H: Record<string, number> = { today: 24, tonight: 24, yesterday: 48 };
+const REACH_H: Readonly<Record<string, number>> = wordTable({ today: 24, tonight: 24, yesterday: 48 });
 
 /**
  * A day word dates the record only where it says when the record came to be: right after a word

@@ -1,4 +1,5 @@
 import { countOfWord, placeOfWord } from "../number-words";
+import { wordTable } from "../word-table";
 
 /**
  * What a price reading needs of a choice row (choice-words.ts's ChoiceRow has it): its value, its
@@ -15,12 +16,12 @@ export interface PricedRow {
  * which end. Played (issue 23, round 20): "buy one of the cheapest product in the shop" started a
  * checkout that asked for items with nothing to choose from; the model searched the catalog.
  */
-const PRICE_ENDS: Record<string, "low" | "high"> = {
+const PRICE_ENDS: Readonly<Record<string, "low" | "high">> = wordTable({
   cheapest: "low",
   lowest: "low",
   priciest: "high",
   dearest: "high",
-};
+});
 
 /** Words that turn the price down ("not the cheapest", "anything but the priciest"). */
 const NEGATION = /\b(?:not|no|never|except|but|other than)\b/i;

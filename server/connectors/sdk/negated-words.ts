@@ -1,3 +1,4 @@
+import { wordTable } from "../../word-table";
 /**
  * Which words of a text a negation denies ("hasn't shipped yet", "not paid", "never delivered",
  * "without the lamp", "not shipped or delivered"): read alike from a person's request and from a
@@ -27,12 +28,12 @@ const NEGATIONS = new Set("not no never without cannot non neither nor except ex
  * Played (issue 23): "send it to my home instead of the office" named both labels and took neither.
  * "besides" and "apart from" are left out: they as often mean "as well as".
  */
-const APART_AFTER: Record<string, string[]> = {
+const APART_AFTER: Readonly<Record<string, string[]>> = wordTable({
   of: ["instead"],
   than: ["rather", "other"],
   // "anything but home", "anyone but Bella" (review 53b: each took what it refused).
   but: ["anything", "anyone", "anybody", "anywhere", "everything", "everyone", "everybody", "all"],
-};
+});
 
 /**
  * Words that take a set whole: a "but" a few words after one sets apart ("all my orders but the
@@ -118,7 +119,7 @@ export function readWords(text: string): ReadWord[] {
     const lower = raw.toLowerCase();
     const at = m.index ?? 0;
     const apart =
-      APART_AFTER[lower]?.includes(previous) === true ||
+      (Object.hasOwn(APART_AFTER, lower) && APART_AFTER[lower]?.includes(previous) === true) ||
       (lower === "but" && sinceWhole <= WHOLE_REACH && setsApartAt(pieces, i, sinceWhole));
     sinceWhole = WHOLE.has(lower) ? 0 : sinceWhole + 1;
     const only =

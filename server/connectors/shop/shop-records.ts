@@ -1,3 +1,4 @@
+import { wordTable } from "../../word-table";
 import type { BackendOutcome, BrowseBackend, ListPage, Row } from "../sdk/browse-backend";
 import type { ReferenceNames } from "../sdk/reference-labels";
 import { searchByWords, textTokens } from "../sdk/words-search";
@@ -27,14 +28,14 @@ export const CATALOG_WORDS = new Set(["product", "catalog", "catalogue"]);
  * Sizes as people say them and as the catalog writes them ("Logo Tee (L)", SKU "TEE-XL"): the
  * shop's own vocabulary, so it lives here and not in the search that uses it.
  */
-const SIZE_WORDS: Record<string, string[]> = {
+const SIZE_WORDS: Readonly<Record<string, string[]>> = wordTable({
   "extra small": ["xs"],
   small: ["s"],
   medium: ["m"],
   large: ["l"],
   "extra large": ["xl"],
   "x large": ["xl"],
-};
+});
 
 /** Orders this caller may see: members their own, support and admins the tenant's. */
 export function listOrders(

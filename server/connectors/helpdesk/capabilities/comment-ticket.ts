@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { wordTable } from "../../../word-table";
 import { withShown } from "../../sdk/decision-summary";
 import { defineCapability, type EffectResult, type Verification } from "../../sdk/define-capability";
 import { toEffectResult } from "../../sdk/effect-result";
@@ -14,7 +15,13 @@ type CommentDerived = TicketDerived & { author: string };
  * The user's text is the comment: one pair of quote marks around all of it only delimits it
  * ("… tkt_1: 'text'"), the rest is kept as they wrote it.
  */
-const PAIRS: Record<string, string> = { '"': '"', "'": "'", "“": "”", "‘": "’", "«": "»" };
+const PAIRS: Readonly<Record<string, string>> = wordTable({
+  '"': '"',
+  "'": "'",
+  "“": "”",
+  "‘": "’",
+  "«": "»",
+});
 function unquoted(text: string): string {
   const open = text[0] ?? "";
   const close = PAIRS[open];

@@ -6,6 +6,7 @@ import { guarded } from "./guarded";
 import { ownBackend } from "./own-backend";
 import { type BrowsePage, notFoundPage, recordRefusal } from "./render-page";
 import { rowFormsLine } from "./row-forms-line";
+import { rowsOfValues, severalValues } from "./several-values";
 
 /** The row forms' line right under the listing's row address. */
 function withFormsLine(markdown: string, forms: string | null): string {
@@ -50,8 +51,16 @@ export async function navigate(backend: BrowseBackend, input: string): Promise<B
     },
     async () => {
       const scoped = ownBackend(page, among, uri.scheme);
-      const body = await found.route.render(found.match, scoped);
-      const filtered = await filteredLine(found.route, found.match, body, scoped);
+      // A filter sent several of its values at once: the listing without it, cut to their rows.
+      const several = severalValues(found.route, uri);
+      const parsedWide = several ? parseBrowseUri(several.without) : null;
+      const wide = parsedWide?.ok ? matchRoute(parsedWide.value, among) : null;
+      const wideBody =
+        several && wide?.route === found.route ? await wide.route.render(wide.match, scoped) : null;
+      const cut = wideBody && several ? rowsOfValues(wideBody, several) : null;
+      const match = cut && wide ? wide.match : found.match;
+      const body = cut ?? (await found.route.render(found.match, scoped));
+      const filtered = await filteredLine(found.route, match, body, scoped);
       const forms = await rowFormsLine(page, among, body.markdown);
       const markdown = [filtered, withFormsLine(body.markdown, forms)].filter(Boolean).join("\n\n");
       return { ...body, markdown };

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld, text } from "./mcp-world";
+
+/**
+ * Set CC (task 14): `helpdesk://tickets?priority=urgent,high` was refused ("must be one of"), and
+ * the model read every ticket next. A filter sent several values it declares reads the listing
+ * without it and keeps the rows holding one of them, said in one line — where every row is on
+ * that page; otherwise, or with a value it does not declare, it is refused as before. Real MCP
+ * client, gateway and legacy service.
+ */
+describe("a filter sent several of its values at once", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+
+  const ids = (t: string) =>
+    t
+      .split("\n")
+      .filter((l) => /^\| `(ord|tkt)_/.test(l))
+      .map((l) => (l.split("|")[1] ?? "").trim().replaceAll("`", ""));
+  const open = async (key: string, uri: string) =>
+    text(
+      await (await w.connect(key, { faces: "browse" })).callTool({ name: "navigate", arguments: { uri } }),
+    );
+
+  it("urgent or high tickets: every row holding either, in one call", async () => {
+    const t = await open(w.keys.sam, "helpdesk://tickets?priority=urgent,high");
+    expect(ids(t).sort()).toEqual(["tkt_1", "tkt_6", "tkt_9"]);
+    expect(t).toContain("Only rows with `priority` urgent or high: 3 of the 9");
+    expect(t).toContain("Page 1 · 3 shown · 9 in all");
+  });
+
+  it("keeps the other filters: open or pending shipping tickets", async () => {
+    const t = await open(w.keys.sam, "helpdesk://tickets?status=open,pending&team_id=shipping");
+    expect(ids(t).sort()).toEqual(["tkt_2", "tkt_4", "tkt_9"]);
+    expect(t).toContain("Filtered: team_id = shipping.");
+  });
+
+  it("a member's own orders only, read by their status", async () => {
+    const t = await open(w.keys.alice, "shop://orders?status=paid,shipped");
+    expect(ids(t)).toEqual(["ord_paid", "ord_transit"]);
+  });
+
+  it("a value the filter does not declare is refused as before", async () => {
+    const t = await open(w.keys.sam, "helpdesk://tickets?priority=urgent,bogus");
+    expect(t).toContain("**rejected:** `priority` must be one of");
+    expect(ids(t)).toEqual([]);
+  });
+
+  it("a listing of more pages than one is refused as before: its other rows are unread", async () => {
+    for (let i = 0; i < 4; i++)
+      await fetch(`${w.legacy.url}/v1/orders`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${w.legacy.apiKeys.acme}`,
+          "content-type": "application/json",
+          "idempotency-key": `several-values-${i}-0001`,
+        },
+        body: JSON.stringify({
+          customer_id: "cus_alice",
+          items: [{ product_id: "prod_mug", quantity: 1 }],
+          address_id: "addr_alice_home",
+          shipping_method: "standard",
+        }),
+      });
+    const t = await open(w.keys.alice, "shop://orders?status=paid,shipped");
+    expect(t).toContain("**rejected:** `status` must be one of");
+    await w.legacy.reset();
+  });
+});

@@ -82,6 +82,9 @@ export async function heldValues(
   const fields = (page.moreColumns ?? []).filter((f) => !(f in filters) && !NOT_A_VALUE_FIELD.test(f));
   if (!fields.length) return null;
   const asked = new Map([...stemmedWords(listing.leftover)].map(([w, s]) => [s, w]));
+  // "with no voucher" denies the word after it; "no" is no value asked for (review 63b: it kept
+  // the rows whose yes/no column said no, a record holding the denied thing among them).
+  for (const negation of ["no", "not", "none"]) asked.delete(negation);
   // A word a shown column already holds is answered by the page as it is: a field that repeats
   // it (`can_return` names the items the `items` column shows) would keep only its rows and leave
   // out rows the word fits (set O: "kettle order" dropped the unpaid kettle order).

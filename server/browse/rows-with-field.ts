@@ -69,12 +69,9 @@ export function rowsWithField(
   const set = (line: string) => at.some((i) => !UNSET.test(cellValue(cells(line)[i] ?? "")));
   const kept = body.filter((l) => set(l) === reading.holds);
   if (kept.length === body.length) return null;
-  const cut = withKeptRows(page, table, kept);
-  // A footer without "in all" (an imported listing's "Page 1 · 8 shown") counts the rows kept too.
-  const markdown = cut.markdown.replace(/^Page (\d+) · \d+ shown$/m, `Page $1 · ${kept.length} shown`);
   const column = reading.columns.map(code).join(" or ");
   return {
-    page: { ...cut, markdown },
+    page: withKeptRows(page, table, kept),
     said: `Only rows ${reading.holds ? "with" : "without"} a ${column}: ${kept.length} of the ${body.length} (the listing cannot filter by it).`,
   };
 }

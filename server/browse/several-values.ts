@@ -44,12 +44,15 @@ export function rowsOfValues(body: PageBody, several: SeveralValues): PageBody |
   if (body.outcome !== "applied" || typeof body.total !== "number" || body.rows !== body.total) return null;
   const lines = body.markdown.split("\n");
   const table = firstTable(lines);
+  const said = (kept: number, of: number) =>
+    `Only rows with ${code(several.key)} ${several.values.join(" or ")}: ${kept} of the ${of} (the listing takes one ${code(several.key)} at a time; every row was read, all on this page).`;
+  // No row at all without the filter: none with any of its values either (review 63b: refused).
+  if (!table && body.total === 0) return { ...body, markdown: `${said(0, 0)}\n\n${body.markdown}` };
   const at = table?.names.indexOf(several.key) ?? -1;
   if (!table || at < 0) return null;
   const wanted = new Set(several.values);
   const rows = lines.slice(table.head + 2, table.end);
   const kept = rows.filter((l) => wanted.has(cellValue(cells(l)[at] ?? "")));
   const cut = withKeptRows(body, table, kept);
-  const line = `Only rows with ${code(several.key)} ${several.values.join(" or ")}: ${kept.length} of the ${rows.length} (the listing takes one ${code(several.key)} at a time; every row was read, all on this page).`;
-  return { ...cut, markdown: `${line}\n\n${cut.markdown}` };
+  return { ...cut, markdown: `${said(kept.length, rows.length)}\n\n${cut.markdown}` };
 }

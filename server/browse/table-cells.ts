@@ -44,7 +44,9 @@ export function withKeptRows<P extends { markdown: string; items?: Array<{ id: s
     .replace(
       /^Page (\d+) · (?:\d+ shown · )?(\d+) in all/m,
       (_all, n: string, total: string) => `Page ${n} · ${kept.length} shown · ${total} in all`,
-    );
+    )
+    // A footer without a total (an imported listing's "Page 1 · 8 shown") counts the rows kept too.
+    .replace(/^Page (\d+) · \d+ shown$/m, (_all, n: string) => `Page ${n} · ${kept.length} shown`);
   return {
     ...page,
     markdown,

@@ -40,6 +40,14 @@ describe("rows with (or without) a field the words name", () => {
     expect(t).not.toContain("no row here holds");
   });
 
+  // Review 63b: "no" was read as the value `can_return` holds, keeping the coupon order.
+  it("with no coupon: the seven without one, 'no' read as a denial, never as a value", async () => {
+    const t = await search(w.keys.alice, "orders with no coupon");
+    expect(ids(t)).toHaveLength(7);
+    expect(ids(t)).not.toContain("ord_paid");
+    expect(t).not.toContain("can return `no`");
+  });
+
   it("a refund is the refunded column, not paid_not_refunded: none yet", async () => {
     const t = await search(w.keys.alice, "my orders with a refund");
     expect(ids(t)).toEqual([]);

@@ -43,6 +43,13 @@ describe("a filter sent several of its values at once", () => {
     expect(ids(t)).toEqual(["ord_paid", "ord_transit"]);
   });
 
+  // Review 63b: values it declares with no row to hold them were refused as bad values.
+  it("no row at all: none, not a refusal", async () => {
+    const t = await open(w.keys.sam, "helpdesk://tickets?priority=urgent,high&status=closed");
+    expect(t).toContain("Only rows with `priority` urgent or high: 0 of the 2");
+    expect(t).not.toContain("**rejected:**");
+  });
+
   it("a value the filter does not declare is refused as before", async () => {
     const t = await open(w.keys.sam, "helpdesk://tickets?priority=urgent,bogus");
     expect(t).toContain("**rejected:** `priority` must be one of");

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { call } from "../legacy/legacy-http";
 import { createMcpWorld, type McpWorld, text } from "./mcp-world";
 
 /**
@@ -79,20 +80,15 @@ describe("rows with a field, on a listing of more than one page", () => {
   beforeEach(async () => {
     await w.legacy.reset();
     for (let i = 0; i < 4; i++)
-      await fetch(`${w.legacy.url}/v1/orders`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${w.legacy.apiKeys.acme}`,
-          "content-type": "application/json",
-          "idempotency-key": `more-orders-${i}-0001`,
-        },
-        body: JSON.stringify({
+      await call(w.legacy, "POST", "/v1/orders", {
+        idempotencyKey: `more-orders-${i}-0001`,
+        body: {
           customer_id: "cus_alice",
           items: [{ product_id: "prod_mug", quantity: 2 }],
           address_id: "addr_alice_home",
           shipping_method: i === 0 ? "express" : "standard",
           coupon_code: "SAVE5",
-        }),
+        },
       });
   });
 

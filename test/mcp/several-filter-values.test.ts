@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "../legacy/legacy-http";
 import { createMcpWorld, type McpWorld, text } from "./mcp-world";
 
 /**
@@ -58,19 +59,14 @@ describe("a filter sent several of its values at once", () => {
 
   it("a listing of more pages than one is refused as before: its other rows are unread", async () => {
     for (let i = 0; i < 4; i++)
-      await fetch(`${w.legacy.url}/v1/orders`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${w.legacy.apiKeys.acme}`,
-          "content-type": "application/json",
-          "idempotency-key": `several-values-${i}-0001`,
-        },
-        body: JSON.stringify({
+      await call(w.legacy, "POST", "/v1/orders", {
+        idempotencyKey: `several-values-${i}-0001`,
+        body: {
           customer_id: "cus_alice",
           items: [{ product_id: "prod_mug", quantity: 1 }],
           address_id: "addr_alice_home",
           shipping_method: "standard",
-        }),
+        },
       });
     const t = await open(w.keys.alice, "shop://orders?status=paid,shipped");
     expect(t).toContain("**rejected:** `status` must be one of");

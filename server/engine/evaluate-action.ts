@@ -41,7 +41,7 @@ import { idListInWords } from "./id-list-words";
 import { laterChoicesInWords } from "./later-choices";
 import { namePhrase } from "./name-phrase";
 import { paidChoice } from "./paid-choices";
-import { partialLineInWords } from "./partial-line-words";
+import { partialLineInWords, partialLineSent } from "./partial-line-words";
 import { present } from "./present-value";
 import { pricedFieldInWords } from "./priced-field";
 import { queryClauses } from "./query-clauses";
@@ -80,6 +80,11 @@ export interface Evaluation {
 /** Words the evaluation may read beside the values: the user's request, at a start. */
 export interface EvaluationWords {
   request?: string;
+  /**
+   * The evaluation of a start itself, whose values the agent sent beside the words: read against
+   * them once (partial-line-words.ts); an advance, which reads the start's words again, never.
+   */
+  atStart?: boolean;
 }
 
 /**
@@ -96,6 +101,8 @@ export async function evaluateAction(
   createdByAgent?: NodeInput<unknown>["createdByAgent"],
 ): Promise<Evaluation> {
   const values: Values = { ...input };
+  // What the agent sent at a start, beside the words (a node's own `input` below is another thing).
+  const sentAtStart = words.atStart ? input : {};
   const derived: Record<string, unknown> = {};
   const options: Record<string, unknown> = {};
   const fromWords: Record<string, string> = {};
@@ -340,6 +347,11 @@ export async function evaluateAction(
         if (at >= 0) missing.splice(at, 1);
         if (named.narrow) narrowOffer(options, own, named.ambiguous.field, named.narrow);
       }
+      // A list the agent sent beside words that count fewer of one of its lines (partial-line-words.ts).
+      const partSent = request
+        ? partialLineSent(capability, fields, sentAtStart, { ...options, ...(await lists()) }, request)
+        : undefined;
+      if (partSent && !errors.some((e) => e.field.split(".")[0] === partSent.field)) errors.push(partSent);
       // A reason: their request, verbatim, said to be their own words on every surface (with or
       // without a why in it: asking "why?" costs the user a turn for a field the shop only keeps).
       const reason =

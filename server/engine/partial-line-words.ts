@@ -68,16 +68,59 @@ export function partialLineInWords(
   options: Record<string, unknown>,
   request: string,
 ): ValidationError | undefined {
+  const partial = partialLine(capability, field, schema, options, request);
+  return partial && wholeLinesStop(capability, field, partial);
+}
+
+/**
+ * The same stop for a list the agent sent itself beside the user's words, where the line the
+ * words count fewer of is among the ids it sent. Set CC: "Return one of the mugs from my kettle
+ * order" submitted with `item_ids` naming the two-mug line asked for evidence first; the
+ * summary then said "Signpost Mug ×2 $36.00", and the model read the whole action (1,195 tokens)
+ * before cancelling. Only at a start (the request is the start's words): an advance that sends
+ * the line after the user said yes is never stopped again.
+ */
+export function partialLineSent(
+  capability: AnyCapability,
+  fields: Record<string, z.ZodType>,
+  sent: Record<string, unknown>,
+  options: Record<string, unknown>,
+  request: string,
+): ValidationError | undefined {
+  for (const [field, schema] of Object.entries(fields)) {
+    const ids = sent[field];
+    if (!Array.isArray(ids) || !ids.length) continue;
+    const partial = partialLine(capability, field, schema, options, request);
+    if (partial && ids.includes(partial.row.value)) return wholeLinesStop(capability, field, partial);
+  }
+  return undefined;
+}
+
+/** The line a part of the ask counts fewer of than it holds, with both counts; undefined when none. */
+function partialLine(
+  capability: AnyCapability,
+  field: string,
+  schema: z.ZodType,
+  options: Record<string, unknown>,
+  request: string,
+): { row: ChoiceRow; asked: number; holds: number } | undefined {
   const parts = idListParts(field, schema, options, request, capability.appliesTo.entity) ?? [];
   for (const { part, row } of parts) {
     const holds = lineHolds(row);
     const asked = counted(part);
-    if (!holds || !asked || asked >= holds) continue;
-    return {
-      field,
-      code: "whole_lines_only",
-      message: `${wholeLinesRule(capability, field)}: ${row.value} is ${lineText(row, capability)} and goes whole or not at all; the user's words ask for ${asked} of ${holds}, and no part of a line can be chosen: ask the user whether the whole line should go (${field}: ["${row.value}"])`,
-    };
+    if (holds && asked && asked < holds) return { row, asked, holds };
   }
   return undefined;
+}
+
+function wholeLinesStop(
+  capability: AnyCapability,
+  field: string,
+  { row, asked, holds }: { row: ChoiceRow; asked: number; holds: number },
+): ValidationError {
+  return {
+    field,
+    code: "whole_lines_only",
+    message: `${wholeLinesRule(capability, field)}: ${row.value} is ${lineText(row, capability)} and goes whole or not at all; the user's words ask for ${asked} of ${holds}, and no part of a line can be chosen: ask the user whether the whole line should go (${field}: ["${row.value}"])`,
+  };
 }

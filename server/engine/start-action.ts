@@ -106,8 +106,13 @@ export async function startAction(
   const adapter = await deps.adapterFor(capability.connector, actor);
   const evaluate = (values: Values) =>
     catchSystemUnavailable(() =>
-      evaluateAction(capability, adapter, actor, values, { request: input.intent }, (entity, ids) =>
-        createdByAgent(deps.db, deps.capabilities, actor, entity, ids),
+      evaluateAction(
+        capability,
+        adapter,
+        actor,
+        values,
+        { request: input.intent, atStart: true },
+        (entity, ids) => createdByAgent(deps.db, deps.capabilities, actor, entity, ids),
       ),
     );
   let ev = await evaluate(patch);

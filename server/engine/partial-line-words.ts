@@ -43,8 +43,12 @@ export function wholeLinesRule(capability: AnyCapability, field: string): string
  * count: "I want a refund for the mugs").
  */
 function counted(part: string): number | undefined {
-  const words = part.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  // What follows a clause's break says why, not how many ("the mugs — one arrived cracked",
+  // "both mugs since one is cracked": review 63c stopped both as asking for one).
+  const asked = part.toLowerCase().split(CLAUSE_BREAK)[0] ?? "";
+  const words = asked.match(/[\p{L}\p{N}]+/gu) ?? [];
   for (const w of words) {
+    if (WHOLE.has(w)) return undefined;
     if (w === "single") return 1;
     if (w === "a" || w === "an") continue;
     const n = countOfWord(w);
@@ -52,6 +56,12 @@ function counted(part: string): number | undefined {
   }
   return undefined;
 }
+
+/** Words that take every one of a line: a count after them is no part of it. */
+const WHOLE = new Set(["both", "all", "every", "each"]);
+
+/** Where the words that say which and how many end: a dash, or a word opening why or which. */
+const CLAUSE_BREAK = /\s[—–-]\s|\b(?:since|because|as|but|though|although|which|that|who|i|we)\b/;
 
 /**
  * Words that count fewer of a line than it holds, for a list-of-ids field whose ids take whole

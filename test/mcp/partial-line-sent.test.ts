@@ -67,18 +67,42 @@ describe("a list the agent sent, beside words that ask for part of a line", () =
     expect(sc(advanced), text(advanced)).toMatchObject({ status: "awaiting_approval" });
   });
 
-  it("words that ask for the whole line, or name no count, are not stopped", async () => {
+  // Review 63c: a count after a clause's break, or after "both", says why, not how many.
+  it.each([
+    "Return the mugs from my kettle order, they arrived cracked.",
+    "Return both mugs since one is cracked",
+    "Return the mugs — one arrived cracked",
+    "Return the mugs because one arrived cracked",
+    "Return the mugs I bought 1 week ago, cracked",
+  ])("'%s' asks for the whole line: not stopped", async (intent) => {
     const alice = await w.connect(w.keys.alice);
     const started = await alice.callTool({
       name: "start_action",
       arguments: {
         capability: "after_sales",
         entity_id: "ord_delivered",
-        intent: "Return the mugs from my kettle order, they arrived cracked.",
+        intent,
         patch: { kind: "return_refund", item_ids: ["ord_delivered_item_2"], evidence: ["both mugs cracked"] },
       },
     });
     expect(text(started)).not.toContain("no part of a line can be chosen");
     expect(sc(started), text(started)).toMatchObject({ status: "awaiting_approval" });
   });
+
+  it.each(["Return one of the mugs", "Return 1 mug, it is cracked", "Send back just one of the two mugs"])(
+    "'%s' still stops",
+    async (intent) => {
+      const alice = await w.connect(w.keys.alice);
+      const started = await alice.callTool({
+        name: "start_action",
+        arguments: {
+          capability: "after_sales",
+          entity_id: "ord_delivered",
+          intent,
+          patch: { kind: "return_refund", item_ids: ["ord_delivered_item_2"], evidence: ["cracked"] },
+        },
+      });
+      expect(text(started)).toContain("no part of a line can be chosen");
+    },
+  );
 });

@@ -9,6 +9,7 @@ import { capabilityIndex } from "./capability-index";
 import type { GatewayDeps } from "./gateway-deps";
 import { searchCapabilitiesInputSchema } from "./operation-schemas";
 import { readingPath } from "./reading-path";
+import { valueSetElsewhere } from "./value-set-elsewhere";
 
 /** search_capabilities: the capabilities the caller's role may use that match the words, best first. */
 export function searchCapabilitiesOperation({ db, capabilities, pipeline, connectorsFor }: GatewayDeps) {
@@ -54,11 +55,14 @@ export function searchCapabilitiesOperation({ db, capabilities, pipeline, connec
               results,
               next_actions: [],
             };
+          const elsewhere = valueSetElsewhere(input.query, results);
           return {
             outcome: "applied",
             message: !results.length
               ? "No capability matches; rephrase the intent"
-              : `${results.length} capabilities match; the first fits best`,
+              : elsewhere
+                ? `${results.length} capabilities match, none surely: \`${elsewhere.value}\` is a value of \`${elsewhere.field}\`, which \`${elsewhere.first}\` does not take (\`${elsewhere.takes}\` does); check each one's use before starting it`
+                : `${results.length} capabilities match; the first fits best`,
             retryable: false,
             results,
             next_actions: results.flatMap((r) => r.next_actions),

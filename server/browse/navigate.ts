@@ -53,8 +53,7 @@ export async function navigate(backend: BrowseBackend, input: string): Promise<B
       const scoped = ownBackend(page, among, uri.scheme);
       // A filter sent several of its values at once: the listing without it, cut to their rows.
       const several = severalValues(found.route, uri);
-      const parsedWide = several ? parseBrowseUri(several.without) : null;
-      const wide = parsedWide?.ok ? matchRoute(parsedWide.value, among) : null;
+      const wide = several ? matchRoute(several.without, among) : null;
       const wideBody =
         several && wide?.route === found.route ? await wide.route.render(wide.match, scoped) : null;
       const cut = wideBody && several ? rowsOfValues(wideBody, several) : null;

@@ -1,6 +1,6 @@
 import type { PageBody, RouteDefinition } from "../connectors/sdk/define-route";
 import { code } from "../connectors/sdk/markdown";
-import type { BrowseUri } from "../connectors/sdk/parse-browse-uri";
+import { type BrowseUri, formatBrowseUri } from "../connectors/sdk/parse-browse-uri";
 import { cells, cellValue, firstTable, withKeptRows } from "./table-cells";
 
 /** Values one filter may be sent at once, at most. */
@@ -11,7 +11,7 @@ export interface SeveralValues {
   key: string;
   values: string[];
   /** The same address without that filter: what is read instead. */
-  without: string;
+  without: BrowseUri;
 }
 
 /**
@@ -26,11 +26,9 @@ export function severalValues(route: RouteDefinition, uri: BrowseUri): SeveralVa
     if (!Array.isArray(spec) || !raw.includes(",")) continue;
     const values = [...new Set(raw.split(",").map((v) => v.trim()))];
     if (values.length > MOST || !values.every((v) => spec.includes(v))) return null;
-    const rest = Object.entries(uri.query)
-      .filter(([k]) => k !== key)
-      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
-    const base = uri.uri.split("?")[0] ?? uri.uri;
-    return { key, values, without: rest.length ? `${base}?${rest.join("&")}` : base };
+    const query = Object.fromEntries(Object.entries(uri.query).filter(([k]) => k !== key));
+    const without = { ...uri, query, uri: formatBrowseUri(uri.scheme, uri.segments, query) };
+    return { key, values, without };
   }
   return null;
 }

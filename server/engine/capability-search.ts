@@ -692,12 +692,7 @@ export function buildCapabilityIndex(
         for (const s of [...(synonyms[t.term] ?? []), ...(prefixes.get(t.term) ?? [])]) {
           put(s, w * SYNONYM_WEIGHT);
           // A general word for an outcome ("scrap" → cancel) asks for it as the word would.
-          if (
-            asked.has(t.term) &&
-            !HINT_ONLY.has(t.term) &&
-            Object.hasOwn(GENERAL_SYNONYMS, t.term) &&
-            GENERAL_SYNONYMS[t.term]?.includes(s)
-          )
+          if (asked.has(t.term) && !HINT_ONLY.has(t.term) && GENERAL_SYNONYMS[t.term]?.includes(s))
             asked.add(s);
         }
       });

@@ -348,9 +348,12 @@ export async function evaluateAction(
         if (named.narrow) narrowOffer(options, own, named.ambiguous.field, named.narrow);
       }
       // A list the agent sent beside words that count fewer of one of its lines (partial-line-words.ts).
-      const partSent = request
-        ? partialLineSent(capability, fields, sentAtStart, { ...options, ...(await lists()) }, request)
-        : undefined;
+      // Its lookup is read only where the agent sent one of this node's lists (no I/O otherwise).
+      const sentList = Object.keys(fields).some((f) => Array.isArray(sentAtStart[f]));
+      const partSent =
+        request && sentList
+          ? partialLineSent(capability, fields, sentAtStart, { ...options, ...(await lists()) }, request)
+          : undefined;
       if (partSent && !errors.some((e) => e.field.split(".")[0] === partSent.field)) errors.push(partSent);
       // A reason: their request, verbatim, said to be their own words on every surface (with or
       // without a why in it: asking "why?" costs the user a turn for a field the shop only keeps).

@@ -119,7 +119,7 @@ export function readWords(text: string): ReadWord[] {
     const lower = raw.toLowerCase();
     const at = m.index ?? 0;
     const apart =
-      (Object.hasOwn(APART_AFTER, lower) && APART_AFTER[lower]?.includes(previous) === true) ||
+      APART_AFTER[lower]?.includes(previous) === true ||
       (lower === "but" && sinceWhole <= WHOLE_REACH && setsApartAt(pieces, i, sinceWhole));
     sinceWhole = WHOLE.has(lower) ? 0 : sinceWhole + 1;
     const only =

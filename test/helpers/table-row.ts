@@ -6,3 +6,8 @@ export function row(markdown: string, id: string): Record<string, string> {
   const cells = line.split(" | ").map((c) => c.replace(/^\| |\s\|$/g, "").trim());
   return Object.fromEntries(head.map((h, i) => [h, cells[i] ?? ""]));
 }
+
+/** The ids of a markdown table's rows (each row's first cell, as `id`), in order. */
+export function rowIds(markdown: string): string[] {
+  return [...markdown.matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1] ?? "");
+}

@@ -18,6 +18,17 @@ describe("a list the agent sent, beside words that ask for part of a line", () =
   beforeEach(async () => w.legacy.reset());
 
   const words = "Return one of the mugs from my kettle order — it's cracked.";
+  /** Alice's start of a return of the two-mug line, the ids sent by the agent beside the words. */
+  const startMugReturn = async (intent: string, evidence: string) =>
+    (await w.connect(w.keys.alice)).callTool({
+      name: "start_action",
+      arguments: {
+        capability: "after_sales",
+        entity_id: "ord_delivered",
+        intent,
+        patch: { kind: "return_refund", item_ids: ["ord_delivered_item_2"], evidence: [evidence] },
+      },
+    });
 
   it("the form's submit says the line goes whole and asks nobody to approve yet", async () => {
     const alice = await w.connect(w.keys.alice, { faces: "browse" });
@@ -75,16 +86,7 @@ describe("a list the agent sent, beside words that ask for part of a line", () =
     "Return the mugs because one arrived cracked",
     "Return the mugs I bought 1 week ago, cracked",
   ])("'%s' asks for the whole line: not stopped", async (intent) => {
-    const alice = await w.connect(w.keys.alice);
-    const started = await alice.callTool({
-      name: "start_action",
-      arguments: {
-        capability: "after_sales",
-        entity_id: "ord_delivered",
-        intent,
-        patch: { kind: "return_refund", item_ids: ["ord_delivered_item_2"], evidence: ["both mugs cracked"] },
-      },
-    });
+    const started = await startMugReturn(intent, "both mugs cracked");
     expect(text(started)).not.toContain("no part of a line can be chosen");
     expect(sc(started), text(started)).toMatchObject({ status: "awaiting_approval" });
   });
@@ -92,16 +94,7 @@ describe("a list the agent sent, beside words that ask for part of a line", () =
   it.each(["Return one of the mugs", "Return 1 mug, it is cracked", "Send back just one of the two mugs"])(
     "'%s' still stops",
     async (intent) => {
-      const alice = await w.connect(w.keys.alice);
-      const started = await alice.callTool({
-        name: "start_action",
-        arguments: {
-          capability: "after_sales",
-          entity_id: "ord_delivered",
-          intent,
-          patch: { kind: "return_refund", item_ids: ["ord_delivered_item_2"], evidence: ["cracked"] },
-        },
-      });
+      const started = await startMugReturn(intent, "cracked");
       expect(text(started)).toContain("no part of a line can be chosen");
     },
   );

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { rowIds } from "../helpers/table-row";
 import { call } from "../legacy/legacy-http";
 import { createMcpWorld, type McpWorld, text } from "./mcp-world";
 
@@ -16,17 +17,12 @@ describe("rows with (or without) a field the words name", () => {
   });
   afterAll(async () => w?.close());
 
-  const ids = (t: string) =>
-    t
-      .split("\n")
-      .filter((l) => /^\| `(ord|tkt)_/.test(l))
-      .map((l) => (l.split("|")[1] ?? "").trim().replaceAll("`", ""));
   const search = async (key: string, query: string) =>
     text(await (await w.connect(key)).callTool({ name: "search", arguments: { query } }));
 
   it("had a coupon, and how much it saved: the one order, with its discount", async () => {
     const t = await search(w.keys.alice, "Which of my orders had a coupon, and how much did it save me?");
-    expect(ids(t)).toEqual(["ord_paid"]);
+    expect(rowIds(t)).toEqual(["ord_paid"]);
     expect(t).toMatch(/\| discount \|/);
     expect(t).toContain("$30.00");
     expect(t).toContain("Only rows with a `discount`: 1 of the 8 (the listing cannot filter by it).");
@@ -35,8 +31,8 @@ describe("rows with (or without) a field the words name", () => {
 
   it("without a coupon: the seven others, said, never 'no row holds coupon'", async () => {
     const t = await search(w.keys.alice, "my orders without a coupon");
-    expect(ids(t)).toHaveLength(7);
-    expect(ids(t)).not.toContain("ord_paid");
+    expect(rowIds(t)).toHaveLength(7);
+    expect(rowIds(t)).not.toContain("ord_paid");
     expect(t).toContain("Only rows without a `discount`: 7 of the 8");
     expect(t).not.toContain("no row here holds");
   });
@@ -44,20 +40,20 @@ describe("rows with (or without) a field the words name", () => {
   // Review 63b: "no" was read as the value `can_return` holds, keeping the coupon order.
   it("with no coupon: the seven without one, 'no' read as a denial, never as a value", async () => {
     const t = await search(w.keys.alice, "orders with no coupon");
-    expect(ids(t)).toHaveLength(7);
-    expect(ids(t)).not.toContain("ord_paid");
+    expect(rowIds(t)).toHaveLength(7);
+    expect(rowIds(t)).not.toContain("ord_paid");
     expect(t).not.toContain("can return `no`");
   });
 
   it("a refund is the refunded column, not paid_not_refunded: none yet", async () => {
     const t = await search(w.keys.alice, "my orders with a refund");
-    expect(ids(t)).toEqual([]);
+    expect(rowIds(t)).toEqual([]);
     expect(t).toContain("Only rows with a `refunded`: 0 of the 8");
   });
 
   it("tickets with a resolution: only those that hold one", async () => {
     const t = await search(w.keys.sam, "tickets with a resolution");
-    expect(ids(t).sort()).toEqual(["tkt_5", "tkt_6", "tkt_7", "tkt_8"]);
+    expect(rowIds(t).sort()).toEqual(["tkt_5", "tkt_6", "tkt_7", "tkt_8"]);
   });
 
   it("a word naming no added column leaves the rows as they were", async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowIds } from "../helpers/table-row";
 import { call } from "../legacy/legacy-http";
 import { createMcpWorld, type McpWorld, text } from "./mcp-world";
 
@@ -16,11 +17,6 @@ describe("a filter sent several of its values at once", () => {
   });
   afterAll(async () => w?.close());
 
-  const ids = (t: string) =>
-    t
-      .split("\n")
-      .filter((l) => /^\| `(ord|tkt)_/.test(l))
-      .map((l) => (l.split("|")[1] ?? "").trim().replaceAll("`", ""));
   const open = async (key: string, uri: string) =>
     text(
       await (await w.connect(key, { faces: "browse" })).callTool({ name: "navigate", arguments: { uri } }),
@@ -28,20 +24,20 @@ describe("a filter sent several of its values at once", () => {
 
   it("urgent or high tickets: every row holding either, in one call", async () => {
     const t = await open(w.keys.sam, "helpdesk://tickets?priority=urgent,high");
-    expect(ids(t).sort()).toEqual(["tkt_1", "tkt_6", "tkt_9"]);
+    expect(rowIds(t).sort()).toEqual(["tkt_1", "tkt_6", "tkt_9"]);
     expect(t).toContain("Only rows with `priority` urgent or high: 3 of the 9");
     expect(t).toContain("Page 1 · 3 shown · 9 in all");
   });
 
   it("keeps the other filters: open or pending shipping tickets", async () => {
     const t = await open(w.keys.sam, "helpdesk://tickets?status=open,pending&team_id=shipping");
-    expect(ids(t).sort()).toEqual(["tkt_2", "tkt_4", "tkt_9"]);
+    expect(rowIds(t).sort()).toEqual(["tkt_2", "tkt_4", "tkt_9"]);
     expect(t).toContain("Filtered: team_id = shipping.");
   });
 
   it("a member's own orders only, read by their status", async () => {
     const t = await open(w.keys.alice, "shop://orders?status=paid,shipped");
-    expect(ids(t)).toEqual(["ord_paid", "ord_transit"]);
+    expect(rowIds(t)).toEqual(["ord_paid", "ord_transit"]);
   });
 
   // Review 63b: values it declares with no row to hold them were refused as bad values.
@@ -54,7 +50,7 @@ describe("a filter sent several of its values at once", () => {
   it("a value the filter does not declare is refused as before", async () => {
     const t = await open(w.keys.sam, "helpdesk://tickets?priority=urgent,bogus");
     expect(t).toContain("**rejected:** `priority` must be one of");
-    expect(ids(t)).toEqual([]);
+    expect(rowIds(t)).toEqual([]);
   });
 
   it("a listing of more pages than one is refused as before: its other rows are unread", async () => {

@@ -219,6 +219,26 @@ function tokensOf(lower: string, split: ChineseSplit): Token[] {
   return out;
 }
 
+/**
+ * Two English words a catalog writes as one ("check out" → `checkout`, "log in" → `login`, "sign
+ * up" → `signup`): the pair becomes that one word where the catalog knows it, so the request's
+ * verb is the capability's. Played, "Check out my cart …" tied `checkout` with the cart's update
+ * on "out" and "cart" ("several capabilities match"), while "Checkout my cart" started at once.
+ */
+function joinedWords(tokens: Token[], known: (term: string) => boolean): Token[] {
+  const out: Token[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as Token;
+    const next = tokens[i + 1];
+    const word = next && t.latin && !t.stop && next.latin ? t.word + next.word : "";
+    if (word && !/\d/.test(word) && known(stem(word))) {
+      out.push({ term: stem(word), stop: false, latin: true, word });
+      i++;
+    } else out.push(t);
+  }
+  return out;
+}
+
 /** Splits text into terms: stemmed English words, and Chinese words and bigrams. */
 export function tokenize(text: string, split: ChineseSplit = DEFAULT_SPLIT): string[] {
   return tokensOf(normalize(text), split)
@@ -646,7 +666,10 @@ export function buildCapabilityIndex(
       // "…, paid by card" after an ask says how it is done, never what is asked (set BK: "paid"
       // matched "a paid order" of the after-sales request): left out, never read as "pay"
       // (review 60b: "Return the kettle from ord_delivered, paid by card" then started a purchase).
-      const tokens = tokensOf(withoutHowPast(clause.text, clauses.indexOf(clause) > 0), split);
+      const tokens = joinedWords(
+        tokensOf(withoutHowPast(clause.text, clauses.indexOf(clause) > 0), split),
+        (t) => df.has(t),
+      );
       const content = tokens.filter((t) => !t.stop);
       // Words describing the record: before a topic word ("the refund ticket") or a state it is
       // in ("my delivered tee").

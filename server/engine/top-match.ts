@@ -41,9 +41,12 @@ export const OPENERS = new Set(["please", "now", "just", "kindly"]);
 export function opensWithVerbOf(words: string, capability: string): boolean {
   const verb = capability.toLowerCase().split(/[_.-]/)[0];
   if (!verb || verb.length <= 2) return false;
-  return queryClauses(words.toLowerCase()).some(
-    (c) => c.role === "request" && (c.text.match(/\p{L}+/gu) ?? []).find((w) => !OPENERS.has(w)) === verb,
-  );
+  return queryClauses(words.toLowerCase()).some((c) => {
+    if (c.role !== "request") return false;
+    const opening = (c.text.match(/\p{L}+/gu) ?? []).filter((w) => !OPENERS.has(w));
+    // A verb written as two words ("check out" for `checkout`) opens with it too.
+    return opening[0] === verb || `${opening[0]}${opening[1]}` === verb;
+  });
 }
 
 /** Verbs that ask to find or show, never to change: "find the ticket about …", "show my orders". */

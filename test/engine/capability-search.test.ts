@@ -11,7 +11,7 @@ import {
   capabilityHit,
   tokenize,
 } from "@/server/engine/capability-search";
-import { CLEAR_LEAD, topMatch } from "@/server/engine/top-match";
+import { CLEAR_LEAD, opensWithVerbOf, topMatch } from "@/server/engine/top-match";
 import {
   CAPABILITY_SEARCH_DEV_SET,
   CAPABILITY_SEARCH_EXISTING_RECORD,
@@ -190,6 +190,21 @@ describe("capability search (BM25 + synonyms, English and Chinese)", () => {
       expect(lead(q), q).toEqual({ top: "change_delivery_address", clear: true });
     for (const q of ["send the tee back", "I want to send back the two mugs", "send the broken kettle back"])
       expect(lead(q), q).toEqual({ top: "after_sales", clear: true });
+  });
+
+  it("two words the catalog writes as one are that word: 'check out my cart' is a checkout", () => {
+    // Played (stop 64): "Check out my cart …" tied checkout with the cart's update on "out".
+    for (const q of [
+      "Check out my cart with express shipping to the office, paid by card.",
+      "check out my cart",
+      "Please check out everything in my cart, standard shipping to home",
+    ]) {
+      const match = topMatch(index.search(q, 10));
+      // A start takes the best match at once when it leads clearly or the words open with its verb.
+      const starts = !!match && (match.clear || opensWithVerbOf(q, match.hit.capability));
+      expect({ top: match?.hit.capability, starts }, q).toEqual({ top: "checkout", starts: true });
+    }
+    expect(opensWithVerbOf("check the status of my order", "checkout")).toBe(false);
   });
 
   it("'mark X as Y' asks for Y: its verb and what it makes the record, past the record's name", () => {

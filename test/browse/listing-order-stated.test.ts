@@ -40,6 +40,25 @@ describe("search: an opened listing states the order its rows are in, and why it
     expect(own).not.toContain("sorted by `sort=");
   });
 
+  it("no two demo tickets were opened at one instant: the oldest open one is one, to the minute", async () => {
+    // Played (set CC): three tickets seeded at the same second; "the oldest open ticket" showed
+    // two first at one minute and both players read on to learn which was older.
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const page = text(
+      await sam.callTool({
+        name: "search",
+        arguments: { query: "What's the oldest ticket that's still open?" },
+      }),
+    );
+    const cells = created(page);
+    expect(cells.length).toBeGreaterThan(1);
+    expect(new Set(cells).size).toBe(cells.length);
+    const all = created(
+      text(await sam.callTool({ name: "navigate", arguments: { uri: "helpdesk://tickets?sort=oldest" } })),
+    );
+    expect(new Set(all).size).toBe(all.length);
+  });
+
   it("an empty listing says which filters left nothing, hand-written or imported", async () => {
     const sam = await w.connect(w.keys.sam, { faces: "browse" });
     const nav = async (uri: string) => text(await sam.callTool({ name: "navigate", arguments: { uri } }));

@@ -590,7 +590,8 @@ export function seedDemoData(db: Database.Database, apiKeys: LegacyApiKeys, now:
     string | null,
     number,
   ];
-  // tenant, id, subject, description, status, priority, assignee, team, requester, resolution, order, days ago
+  // tenant, id, subject, description, status, priority, assignee, team, requester, resolution, order, days ago.
+  // No two at one instant: played, "the oldest open ticket" met three opened at the same second.
   const tickets: TicketSeed[] = [
     [
       "acme",
@@ -604,7 +605,7 @@ export function seedDemoData(db: Database.Database, apiKeys: LegacyApiKeys, now:
       "alice@acme.test",
       null,
       "ord_paid",
-      1,
+      1 + 2 / 24,
     ],
     [
       "acme",
@@ -618,7 +619,7 @@ export function seedDemoData(db: Database.Database, apiKeys: LegacyApiKeys, now:
       "alice@acme.test",
       null,
       "ord_transit",
-      1,
+      1 + 1 / 24,
     ],
     [
       "acme",

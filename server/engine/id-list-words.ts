@@ -45,23 +45,20 @@ export function idListParts(
   // The words that say which record ("my kettle order", "the order for the kettle") are the
   // record's, wherever they stand: a review found "find my kettle order and return the mugs"
   // returning the kettle too. From the preposition nearest the record's name: "one of the two
-  // mugs from my kettle order" lost the mugs with the record's words.
+  // mugs from my kettle order" lost the mugs with the record's words. What the record holds,
+  // said of it up to the clause's end ("my order that had a tee and a mug — the mug arrived
+  // chipped"), is the record's too: played (set CF), both lines were taken for the mug's return.
+  const holds = `(?:\\s+for\\s+(?:the\\s+|my\\s+|a\\s+)?[\\p{L}\\p{N}-]+|(?:\\s+(?:that|which))?\\s+(?:with|had|has|have|held|holds|contained|contains|containing|holding|having)\\b[^,.;:!?—–]*)?`;
   if (noun)
     asked = asked
       .replace(
         new RegExp(
-          `\\b(?:from|in|of|on|for)\\b(?:(?!\\b(?:from|in|of|on|for)\\b)[^,.;:!?])*?\\b${noun}s?\\b`,
-          "gi",
-        ),
-        " ",
-      )
-      .replace(
-        new RegExp(
-          `(?:[\\p{L}\\p{N}'’-]+\\s+){0,3}${noun}s?\\b(?:\\s+(?:for|with)\\s+(?:the\\s+|my\\s+|a\\s+)?[\\p{L}\\p{N}-]+)?`,
+          `\\b(?:from|in|of|on|for)\\b(?:(?!\\b(?:from|in|of|on|for)\\b)[^,.;:!?])*?\\b${noun}s?\\b${holds}`,
           "giu",
         ),
         " ",
-      );
+      )
+      .replace(new RegExp(`(?:[\\p{L}\\p{N}'’-]+\\s+){0,3}${noun}s?\\b${holds}`, "giu"), " ");
   const out: Array<{ part: string; row: ChoiceRow }> = [];
   for (const part of asked.split(/[,;&+]|\band\b|\bplus\b/i)) {
     const row = part.trim() ? namedInWords(rows, part) : undefined;

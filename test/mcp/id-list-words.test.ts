@@ -63,6 +63,15 @@ describe("a list of lines named by the user's words", () => {
       }),
     );
     expect((vague.from_words as Json | undefined)?.item_ids).toBeUndefined();
+    // What the order holds, said of it, names no line: the line the rest of the words single
+    // out does (set CF: the tee's line was taken beside the chipped mug's).
+    for (const intent of [
+      "One of my orders had a tee and a mug — the mug arrived chipped. I want to send it back and get the money on my store balance.",
+      "Return the mug from my order with the tee and the mug, it is chipped",
+    ]) {
+      const out = sc(await alice.callTool({ name: "start_action", arguments: { intent, dry_run: true } }));
+      expect((out.from_words as Json | undefined)?.item_ids, intent).toBe("ord_exchange_item_2");
+    }
     // A review: the words that say which order never name its lines, wherever they stand.
     for (const intent of [
       "Find my kettle order and return the mugs",

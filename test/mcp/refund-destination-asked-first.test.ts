@@ -101,4 +101,14 @@ describe("a refund destination the shop cannot use is asked before approval (MCP
       );
     }
   });
+
+  it("the order a return is chosen from says where its refund goes, before any approval (set CF)", async () => {
+    const alice = await w.connect(w.keys.alice);
+    const out = await alice.callTool({
+      name: "start_action",
+      arguments: { intent: "The mug from my tee and mug order arrived chipped: return it for my store balance" },
+    });
+    expect(sc(out).status).toBe("open");
+    expect(text(out)).toContain("refund_goes_to: store credit (how it was paid)");
+  });
 });

@@ -4,6 +4,7 @@ import { money } from "../sdk/markdown";
 import type { ValidationError } from "../sdk/outcome";
 import { statusLifecycle } from "../sdk/record-events";
 import { afterSalesNow } from "./after-sales-eligibility";
+import { refundsTo } from "./refund-destination";
 import type { ShopAdapter, ShopOrder } from "./shop-adapter";
 import { canSeeOrder, customerFor, isOwnOrder } from "./shop-customer";
 
@@ -185,5 +186,6 @@ export function orderBrief(order: ShopOrder) {
     })),
     address: order.address ? { id: order.address.id, label: order.address.label } : null,
     shipment: order.shipment ? { status: order.shipment.status, carrier: order.shipment.carrier } : null,
+    ...(refundsTo(order) ? { refund_goes_to: refundsTo(order) } : {}),
   };
 }

@@ -15,11 +15,21 @@ export const refundToSchema = z
   .enum(["balance", "card"])
   .optional()
   .describe(
-    "Only if the user named one (balance = store credit); a refund always goes back to how the order was paid",
+    "A refund goes back to how the order was paid, nowhere else; send only one the user named (balance = store credit), so another is caught before approval",
   );
 
 type Method = keyof typeof PAYMENT_WORDS;
 const NAMES: Record<Method, string> = { balance: "store credit", card: "a card" };
+
+/**
+ * Where a refund of this order goes, said on the order a return is chosen from: set CF's player
+ * read the after-sales answer for the destination the user asked, found none, and read the action
+ * again (the money line was only on the approval screen).
+ */
+export function refundsTo(order: ShopOrder): string | undefined {
+  const paid = order.payment?.method;
+  return paid && paid in NAMES ? `${NAMES[paid as Method]} (how it was paid)` : undefined;
+}
 
 const said = (text: string, phrase: string) =>
   new RegExp(`(^|[^\\p{L}])${phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}s?($|[^\\p{L}])`, "iu").test(text);

@@ -9,7 +9,7 @@ import { navigate } from "./navigate";
 import { reachedOrNamed } from "./reached-or-named";
 import type { BrowsePage } from "./render-page";
 import { fieldReading, rowsWithField } from "./rows-with-field";
-import { cells, cellValue } from "./table-cells";
+import { cells, cellValue, firstTable, withKeptRows } from "./table-cells";
 import { timeWindowRows, windowColumn } from "./time-window-rows";
 import { widenedListing } from "./widened-listing";
 import { withoutDeniedWords } from "./without-denied-words";
@@ -41,25 +41,22 @@ export function withoutValues(
       : words.map((w) => code(`not ${w}`)).join(", ");
     const others = named ?? declared(key).filter((v) => !values.includes(v));
     const instead = others.map((v) => code(`?${key}=${v}`)).join(", ");
-    const lines = markdown.split("\n");
-    const head = lines.findIndex((l, i) => l.startsWith("|") && lines[i + 1]?.startsWith("| ---"));
-    const column = head >= 0 ? cells(lines[head] ?? "").indexOf(key) : -1;
-    if (column < 0 || !whole) {
+    const table = firstTable(markdown.split("\n"));
+    const column = table ? table.names.indexOf(key) : -1;
+    if (!table || column < 0 || !whole) {
       said.push(
         `${denied}: not applied (${column < 0 ? `the rows do not show ${code(key)}` : "the listing has more than one page"}, and it takes one ${code(key)} at a time): filter by ${instead}.`,
       );
       continue;
     }
-    let end = head + 2;
-    while (end < lines.length && lines[end]?.startsWith("|")) end++;
-    const body = lines.slice(head + 2, end);
+    const body = markdown.split("\n").slice(table.head + 2, table.end);
     const kept = body.filter((l) => !values.includes(cellValue(cells(l)[column] ?? "")));
     const gone = body.length - kept.length;
-    // The rows' own list (by id, the table's first cell) loses the same rows as the table.
-    const goneIds = new Set(body.filter((l) => !kept.includes(l)).map((l) => cellValue(cells(l)[0] ?? "")));
-    items = items?.filter((i) => !goneIds.has(i.id));
+    // The rows' own list loses the same rows as the table; the footer counts every cut below.
+    const next = withKeptRows({ markdown, ...(items ? { items } : {}) }, table, kept, true);
+    markdown = next.markdown;
+    items = next.items;
     cut.push({ gone, denied });
-    markdown = [...lines.slice(0, head + 2), ...kept, ...lines.slice(end)].join("\n");
     rows = (rows ?? body.length) - gone;
     said.push(
       // Set BZ: "1 `priority low`, `priority normal` row" read as one row of two priorities.

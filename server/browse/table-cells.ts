@@ -25,28 +25,32 @@ export function firstTable(lines: readonly string[]): { head: number; names: str
 /**
  * The page with only the `kept` rows of its first table (`_(none)_` where none is), the footer
  * counting them ("Page 1 · 3 shown · 8 in all"), and its items without the rows left out: what
- * a filter applied to the rows read (amounts, time windows) shows.
+ * a filter applied to the rows read (amounts, time windows) shows. One cut of several (`step`)
+ * keeps the table even empty and leaves the footer to the caller, who counts every cut on it.
  */
 export function withKeptRows<P extends { markdown: string; items?: Array<{ id: string }> }>(
   page: P,
   table: { head: number; end: number },
   kept: readonly string[],
+  step = false,
 ): P & { rows: number } {
   const lines = page.markdown.split("\n");
   const body = lines.slice(table.head + 2, table.end);
   const goneIds = new Set(body.filter((l) => !kept.includes(l)).map((l) => cellValue(cells(l)[0] ?? "")));
-  const markdown = [
+  const cut = [
     ...lines.slice(0, table.head),
-    ...(kept.length ? [...lines.slice(table.head, table.head + 2), ...kept] : ["_(none)_"]),
+    ...(kept.length || step ? [...lines.slice(table.head, table.head + 2), ...kept] : ["_(none)_"]),
     ...lines.slice(table.end),
-  ]
-    .join("\n")
-    .replace(
-      /^Page (\d+) · (?:\d+ shown · )?(\d+) in all/m,
-      (_all, n: string, total: string) => `Page ${n} · ${kept.length} shown · ${total} in all`,
-    )
-    // A footer without a total (an imported listing's "Page 1 · 8 shown") counts the rows kept too.
-    .replace(/^Page (\d+) · \d+ shown$/m, (_all, n: string) => `Page ${n} · ${kept.length} shown`);
+  ].join("\n");
+  const markdown = step
+    ? cut
+    : cut
+        .replace(
+          /^Page (\d+) · (?:\d+ shown · )?(\d+) in all/m,
+          (_all, n: string, total: string) => `Page ${n} · ${kept.length} shown · ${total} in all`,
+        )
+        // A footer without a total (an imported listing's "Page 1 · 8 shown") counts the rows kept too.
+        .replace(/^Page (\d+) · \d+ shown$/m, (_all, n: string) => `Page ${n} · ${kept.length} shown`);
   return {
     ...page,
     markdown,

@@ -207,6 +207,21 @@ describe("capability search (BM25 + synonyms, English and Chinese)", () => {
     expect(opensWithVerbOf("check the status of my order", "checkout")).toBe(false);
   });
 
+  it("a verb that only makes records, then 'the …', asks for a new one: 'buy the Logo Tee in size L'", () => {
+    // Set CG: it tied the purchase with an exchange of sizes ("several capabilities match").
+    for (const q of [
+      "Buy the Logo Tee in size L, express shipping to my home, paid from my balance.",
+      "purchase the desk lamp and ship it to the office",
+    ]) {
+      const match = topMatch(index.search(q, 10));
+      expect({ top: match?.hit.capability, clear: match?.clear }, q).toEqual({ top: "checkout", clear: true });
+    }
+    // "order", the record's own name, still needs how many: "order the tee …" may be one there.
+    expect(topMatch(index.search("exchange the tee from my order for size L", 10))?.hit.capability).toBe(
+      "after_sales",
+    );
+  });
+
   it("'mark X as Y' asks for Y: its verb and what it makes the record, past the record's name", () => {
     // Played: "mark" alone is the resolve's word too ("mark resolved"), and the two tied.
     const lead = (q: string) => {

@@ -330,15 +330,6 @@ export async function namedFilters(
       }
       continue;
     }
-    // A value the words name beside a denial that reached it ("not yet shipped or in transit"):
-    // the rows of either are asked for, so only the other denied values are left out (set CF:
-    // the filter and the denial together left no row).
-    const clash = excluded.find((e) => e.key === key && e.values.includes(only.choice.value));
-    if (clash) {
-      clash.values = clash.values.filter((v) => v !== only.choice.value);
-      if (!clash.values.length) excluded.splice(excluded.indexOf(clash), 1);
-      continue;
-    }
     const onward = reachedWhere(route, key, q, only);
     if (onward && Array.isArray(declared) && !excluded.some((e) => e.key === key)) {
       const values = declared.filter((v) => !onward.includes(v));

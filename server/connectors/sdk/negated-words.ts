@@ -89,14 +89,6 @@ const REACH = new Set(
   ),
 );
 
-/**
- * Words of REACH that open a place or a state of their own after an "or": "not yet shipped or in
- * transit" denies "shipped" only, the orders on their way are wanted too (set CF: its denial left
- * out the one order in transit). Where the first denied word was reached past the same word ("not
- * in transit or in the warehouse"), the "or" goes on denying.
- */
-const OPENS_ITS_OWN = new Set("in on at by with from into to".split(" "));
-
 /** A word, or a mark that ends what a negation reaches (",", "—", a spaced hyphen…). */
 const PIECES = /[\p{L}\p{N}]+(?:['’]\p{L}+)?|[,.;:!?()[\]—–]|(?<=\s)-(?=\s)/gu;
 
@@ -108,9 +100,6 @@ const PIECES = /[\p{L}\p{N}]+(?:['’]\p{L}+)?|[,.;:!?()[\]—–]|(?<=\s)-(?=\s
 export function readWords(text: string): ReadWord[] {
   const out: ReadWord[] = [];
   let state: "none" | "reaching" | "denied" = "none";
-  // The words a negation reached past to its first denied word, and whether an "or" goes on.
-  let reachedPast = new Set<string>();
-  let afterOr = false;
   let previous = "";
   // The clause so far denies something: an "except" in it then means "only" (ONLY_AFTER_NEGATION).
   let clauseDenies = false;
@@ -146,21 +135,15 @@ export function readWords(text: string): ReadWord[] {
       clauseDenies = true;
       out.push({ raw, at, negation: true, denied: false });
       state = "reaching";
-      reachedPast = new Set();
-      afterOr = false;
       continue;
     }
-    if (state === "reaching" && afterOr && OPENS_ITS_OWN.has(lower) && !reachedPast.has(lower)) state = "none";
     if (state === "reaching" && !REACH.has(lower)) {
       out.push({ raw, at, negation: false, denied: true });
       state = "denied";
       continue;
     }
-    if (state === "reaching" && !afterOr) reachedPast.add(lower);
-    if (state === "denied" && (lower === "or" || lower === "nor")) {
-      state = "reaching";
-      afterOr = lower === "or";
-    } else if (state !== "reaching") state = "none";
+    if (state === "denied" && (lower === "or" || lower === "nor")) state = "reaching";
+    else if (state !== "reaching") state = "none";
     out.push({ raw, at, negation: false, denied: false });
   }
   return out;

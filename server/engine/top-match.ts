@@ -44,8 +44,9 @@ export function opensWithVerbOf(words: string, capability: string): boolean {
   return queryClauses(words.toLowerCase()).some((c) => {
     if (c.role !== "request") return false;
     const opening = (c.text.match(/\p{L}+/gu) ?? []).filter((w) => !OPENERS.has(w));
-    // A verb written as two words ("check out" for `checkout`) opens with it too.
-    return opening[0] === verb || `${opening[0]}${opening[1]}` === verb;
+    // A verb written as two words ("check out my cart" for `checkout`) opens with it too, unless
+    // the clause names a record by its id: "check out ord_transit" asks to look at it (review 64).
+    return opening[0] === verb || (`${opening[0]}${opening[1]}` === verb && !/\p{L}_|\d/u.test(c.text));
   });
 }
 

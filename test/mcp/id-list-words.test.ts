@@ -68,6 +68,8 @@ describe("a list of lines named by the user's words", () => {
     for (const intent of [
       "One of my orders had a tee and a mug — the mug arrived chipped. I want to send it back and get the money on my store balance.",
       "Return the mug from my order with the tee and the mug, it is chipped",
+      // Review 64: a word saying what happened ends what the order holds.
+      "My order with the tee and the mug arrived and the mug is chipped so I want to return it",
     ]) {
       const out = sc(await alice.callTool({ name: "start_action", arguments: { intent, dry_run: true } }));
       expect((out.from_words as Json | undefined)?.item_ids, intent).toBe("ord_exchange_item_2");

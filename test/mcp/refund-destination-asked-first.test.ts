@@ -102,11 +102,30 @@ describe("a refund destination the shop cannot use is asked before approval (MCP
     }
   });
 
+  it("two destinations refused, joined by 'or' with prepositions of their own, are both refused (review 64)", async () => {
+    const alice = await w.connect(w.keys.alice);
+    const out = sc(
+      await alice.callTool({
+        name: "start_action",
+        arguments: {
+          intent:
+            "Return the mug from ord_exchange, it is too small. Refund it, but not to my card or into store credit",
+        },
+      }),
+    );
+    expect(out.status).toBe("open");
+    expect(out.validation_errors).toContainEqual(
+      expect.objectContaining({ field: "refund_to", code: "refund_destination_unavailable" }),
+    );
+  });
+
   it("the order a return is chosen from says where its refund goes, before any approval (set CF)", async () => {
     const alice = await w.connect(w.keys.alice);
     const out = await alice.callTool({
       name: "start_action",
-      arguments: { intent: "The mug from my tee and mug order arrived chipped: return it for my store balance" },
+      arguments: {
+        intent: "The mug from my tee and mug order arrived chipped: return it for my store balance",
+      },
     });
     expect(sc(out).status).toBe("open");
     expect(text(out)).toContain("refund_goes_to: store credit (how it was paid)");

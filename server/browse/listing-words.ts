@@ -106,7 +106,9 @@ export async function narrowedListing(
     const at = text.toLowerCase().indexOf(said.toLowerCase());
     return at < 0 ? text : `${text.slice(0, at)}${" ".repeat(said.length)}${text.slice(at + said.length)}`;
   }, q);
-  const named = await namedFilters(backend, route, unsorted, unexplained, (key) => given.has(key));
+  const named = await namedFilters(backend, route, withoutFieldNames(unsorted, route), unexplained, (key) =>
+    given.has(key),
+  );
   for (const w of named.used) used.add(w);
   params.push(...named.params);
   // A denied word only text could match: the rows holding it go, never the rows found by it.
@@ -151,4 +153,25 @@ export async function narrowedListing(
     sorted,
     ...said,
   };
+}
+
+/**
+ * The words with each field name an agent wrote that holds a declared value's word blanked
+ * ("shipped_at", "paid_at", "ord_paid"): a name, never the value. Set CG: "my order with
+ * headphones shipped_at" filtered the orders to `status=shipped`, and the player read them again
+ * to learn whether a delivered order held headphones. A declared value written whole
+ * ("pending_payment") stays.
+ */
+function withoutFieldNames(q: string, route: RouteDefinition): string {
+  const values = new Set(
+    Object.values(route.filters ?? {}).flatMap((spec) =>
+      Array.isArray(spec) ? spec.map((v) => v.toLowerCase()) : [],
+    ),
+  );
+  return q.replace(/[\p{L}\p{N}]+(?:_[\p{L}\p{N}]+)+/gu, (name) => {
+    const lower = name.toLowerCase();
+    return !values.has(lower) && lower.split("_").some((part) => values.has(part))
+      ? " ".repeat(name.length)
+      : name;
+  });
 }

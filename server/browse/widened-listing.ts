@@ -45,13 +45,30 @@ export async function widenedListing(
       ? page
       : await navigate(backend, listing.withoutWords);
   const fields = plain.moreColumns ?? [];
-  const byName = columnsWordsName(`${listing.leftover} ${keyed}`.trim(), fields, route?.columnWords);
+  // A field the words name by its own name ("shipped_at"): that column, and its name's words name
+  // no other (set CG: "shipped_at" added three `shipping_…` columns, and not itself).
+  const written = new Set(
+    (query.toLowerCase().match(/[\p{L}\p{N}]+(?:_[\p{L}\p{N}]+)+/gu) ?? []).flatMap((n) => [
+      n,
+      ...n.split("_"),
+    ]),
+  );
+  const exact = fields.filter((f) => written.has(f.toLowerCase()));
+  const free = (text: string) =>
+    text
+      .split(" ")
+      .filter((w) => !exact.length || !written.has(w.toLowerCase()))
+      .join(" ");
+  const byName = columnsWordsName(free(`${listing.leftover} ${keyed}`.trim()), fields, route?.columnWords);
   const byEvent = eventTimeColumns(query, fields);
   const byLack = columnsWordsName(deniedField.join(" "), fields, route?.columnWords);
   const named = {
     // Bounded: a few columns answer the words; more would crowd the table they were asked of.
-    columns: [...new Set([...byEvent.columns, ...byName.columns, ...byLack.columns])].slice(0, COLUMNS_ADDED),
-    words: [...byName.words, ...byEvent.words],
+    columns: [...new Set([...exact, ...byEvent.columns, ...byName.columns, ...byLack.columns])].slice(
+      0,
+      COLUMNS_ADDED,
+    ),
+    words: [...written, ...byName.words, ...byEvent.words],
   };
   if (!named.columns.length) return same;
   const naming = new Set(named.words.map((w) => w.toLowerCase()));

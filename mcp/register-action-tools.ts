@@ -30,13 +30,14 @@ import { peekActionId, type SignpostRequestStateCodec } from "./request-state";
 type MoneyOf = { keys?: string[]; currency?: string } | undefined;
 
 const DESCRIPTIONS: Record<ActionToolName, string> = {
-  search_capabilities: "Find capabilities for the user's words.",
+  // Set CH: a player searched capabilities before five starts by words; the search says so itself.
+  search_capabilities: "Capabilities for the user's words; start_action needs no search.",
   // Said up front (issue 23): a start that needs nobody's approval is the change, key or not. Set O:
   // told it could take "a capability with every field they gave", models searched capabilities,
   // then opened the record for its ids, before a start the words alone did in one call. Set R:
   // "it finds the record and fields" left the capability to find, and models searched for it first.
   start_action:
-    "Start a change from the user's words alone: it finds the capability, record and fields (no search first) and says what it took; it runs now unless someone must approve.",
+    "Start a change from the user's words alone: it finds the capability, record and fields and says what it took; it runs now unless someone must approve.",
   get_context: "Read an action or a record.",
   // Played (set J): a rewrite by advance sent the comment, which the model meant to confirm after.
   advance_action: "Set fields; once complete it runs unless someone must approve.",

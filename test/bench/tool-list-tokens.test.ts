@@ -53,6 +53,10 @@ describe("tools/list token budget (o200k)", () => {
     expect(visible.map((t) => t.name)).not.toContain("run_script");
     expect(visible.find((t) => t.name === "search")?.description).toMatch(/^Read or list/);
     expect(visible.find((t) => t.name === "start_action")?.description).toMatch(/^Start a change/);
+    // Set CH: a player searched capabilities before each start by words.
+    expect(visible.find((t) => t.name === "search_capabilities")?.description).toMatch(
+      /start_action needs no search\.$/,
+    );
     expect(tokens(visible)).toBeLessThanOrEqual(800);
     // Round 7: "Confirm at once if complete, approved or needing none, …; else nothing changes"
     // read as a risk and the key was left out. Issue 23: the change runs at once without it too;

@@ -1,3 +1,4 @@
+// stays-whole: one ranking's cases (recall per set, clear leads, the phrasings played) on one index.
 import { describe, expect, it } from "vitest";
 import {
   capabilityRegistry,

@@ -684,7 +684,6 @@ export function buildCapabilityIndex(
           (w) => !!countOfWord(w),
           (t) => actTerms.has(t),
           (w) => prefixEntities.has(w.term) || /\d/.test(w.word),
-          (t) => makingVerbs.has(t) && !entityNames.has(t),
         ))
           making.add(entity);
       const head = tokens[verb];

@@ -85,13 +85,6 @@ export function overExisting<M extends Matched>(
 const MAKING_NEXT = new Set("a an another some more".split(" "));
 
 /**
- * Words after a verb that only makes records ("buy", "purchase": never a record's own name, as
- * "order" is) that point at the thing to make: "buy the Logo Tee in size L" makes an order as
- * "buy a tee" does (set CG: it tied the purchase with an exchange of sizes).
- */
-const MADE_THING_NEXT = new Set("the this that these those".split(" "));
-
-/**
  * The entities whose name the request opens with as its verb, followed by how many ("order two
  * tees", "order a mug", "order 3 mugs"): a new record of that kind is asked for. Set AG: "Order
  * two Logo Tees in size M, express to my office, …" ranked the after-sales request (exchange
@@ -105,15 +98,12 @@ export function newRecordsAsked(
   isCount: (word: string) => boolean,
   isAct: (term: string) => boolean,
   isId: (word: RecordWord) => boolean,
-  onlyMakes: (term: string) => boolean = () => false,
 ): Set<string> {
   const head = words[verb];
   const entity = head?.latin ? entityOf(head.term) : undefined;
   const next = words[verb + 1]?.word ?? "";
   const thing = words[verb + 2];
-  const says =
-    MAKING_NEXT.has(next) || isCount(next) || (!!head && onlyMakes(head.term) && MADE_THING_NEXT.has(next));
-  if (!entity || !says || !thing) return new Set();
+  if (!entity || !(MAKING_NEXT.has(next) || isCount(next)) || !thing) return new Set();
   // Review 52b: what follows the count is a thing to make, not an act on one there ("order a
   // cancellation of …", "order a return"), nor the record's own number ("order 2 arrived
   // broken"); and no record id is named ("… of ord_pending").

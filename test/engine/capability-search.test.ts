@@ -210,22 +210,15 @@ describe("capability search (BM25 + synonyms, English and Chinese)", () => {
     expect(opensWithVerbOf("Check out ord_transit and tell me when it arrives", "checkout")).toBe(false);
   });
 
-  it("a verb that only makes records, then 'the …', asks for a new one: 'buy the Logo Tee in size L'", () => {
-    // Set CG: it tied the purchase with an exchange of sizes ("several capabilities match").
+  it("'buy the …' meant as a replacement is no clear purchase (review 64b)", () => {
+    // Read as a new record, these started a checkout where an exchange was meant.
     for (const q of [
-      "Buy the Logo Tee in size L, express shipping to my home, paid from my balance.",
-      "purchase the desk lamp and ship it to the office",
+      "buy the tee in size L instead of the M I received, ship it home by standard shipping, pay with my balance",
+      "buy the replacement for my broken mug, ship it to my office with standard shipping and pay by card",
     ]) {
       const match = topMatch(index.search(q, 10));
-      expect({ top: match?.hit.capability, clear: match?.clear }, q).toEqual({
-        top: "checkout",
-        clear: true,
-      });
+      expect(match?.hit.capability === "checkout" && match.clear, q).toBe(false);
     }
-    // "order", the record's own name, still needs how many: "order the tee …" may be one there.
-    expect(topMatch(index.search("exchange the tee from my order for size L", 10))?.hit.capability).toBe(
-      "after_sales",
-    );
   });
 
   it("'mark X as Y' asks for Y: its verb and what it makes the record, past the record's name", () => {

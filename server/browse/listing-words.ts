@@ -156,11 +156,12 @@ export async function narrowedListing(
 }
 
 /**
- * The words with each field name an agent wrote that holds a declared value's word blanked
- * ("shipped_at", "paid_at", "ord_paid"): a name, never the value. Set CG: "my order with
- * headphones shipped_at" filtered the orders to `status=shipped`, and the player read them again
- * to learn whether a delivered order held headphones. A declared value written whole
- * ("pending_payment") stays.
+ * The words with each time field's name an agent wrote blanked where it holds a declared value's
+ * word ("shipped_at", "paid_at", "delivered_at"): a column's name, never the value. Set CG: "my
+ * order with headphones shipped_at" filtered the orders to `status=shipped`, and the player read
+ * them again to learn whether a delivered order held headphones. Only a name ending as a time
+ * field's does (review 64b: a record's id, `pm_alice_balance`, or `status_shipped` written for the
+ * filter, named values as before).
  */
 function withoutFieldNames(q: string, route: RouteDefinition): string {
   const values = new Set(
@@ -169,9 +170,11 @@ function withoutFieldNames(q: string, route: RouteDefinition): string {
     ),
   );
   return q.replace(/[\p{L}\p{N}]+(?:_[\p{L}\p{N}]+)+/gu, (name) => {
-    const lower = name.toLowerCase();
-    return !values.has(lower) && lower.split("_").some((part) => values.has(part))
-      ? " ".repeat(name.length)
-      : name;
+    const parts = name.toLowerCase().split("_");
+    const timed = TIME_FIELD_ENDS.has(parts.at(-1) ?? "");
+    return timed && parts.some((part) => values.has(part)) ? " ".repeat(name.length) : name;
   });
 }
+
+/** How the names of fields holding a time end (`shipped_at`, `delivered_on`, `returns_until`). */
+const TIME_FIELD_ENDS = new Set(["at", "on", "date", "time", "until"]);

@@ -47,17 +47,14 @@ export async function widenedListing(
   const fields = plain.moreColumns ?? [];
   // A field the words name by its own name ("shipped_at"): that column, and its name's words name
   // no other (set CG: "shipped_at" added three `shipping_…` columns, and not itself).
-  const written = new Set(
-    (query.toLowerCase().match(/[\p{L}\p{N}]+(?:_[\p{L}\p{N}]+)+/gu) ?? []).flatMap((n) => [
-      n,
-      ...n.split("_"),
-    ]),
-  );
-  const exact = fields.filter((f) => written.has(f.toLowerCase()));
+  const names = new Set(query.toLowerCase().match(/[\p{L}\p{N}]+(?:_[\p{L}\p{N}]+)+/gu) ?? []);
+  const exact = fields.filter((f) => names.has(f.toLowerCase()));
+  // Only the exact names' words: another id written ("prod_mug") is still text to find rows by.
+  const written = new Set(exact.flatMap((f) => [f.toLowerCase(), ...f.toLowerCase().split("_")]));
   const free = (text: string) =>
     text
       .split(" ")
-      .filter((w) => !exact.length || !written.has(w.toLowerCase()))
+      .filter((w) => !written.has(w.toLowerCase()))
       .join(" ");
   const byName = columnsWordsName(free(`${listing.leftover} ${keyed}`.trim()), fields, route?.columnWords);
   const byEvent = eventTimeColumns(query, fields);

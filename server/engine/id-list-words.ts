@@ -46,10 +46,11 @@ export function idListParts(
   // record's, wherever they stand: a review found "find my kettle order and return the mugs"
   // returning the kettle too. From the preposition nearest the record's name: "one of the two
   // mugs from my kettle order" lost the mugs with the record's words. What the record holds,
-  // said of it up to the clause's end or a word saying what happened ("my order that had a tee
-  // and a mug — the mug arrived chipped", "my order with the tee and the mug arrived and the mug
-  // is chipped"), is the record's too: played (set CF), both lines were taken for the mug's return.
-  const holds = `(?:\\s+for\\s+(?:the\\s+|my\\s+|a\\s+)?[\\p{L}\\p{N}-]+|(?:\\s+(?:that|which))?\\s+(?:with|had|has|have|held|holds|contained|contains|containing|holding|having)\\b(?:(?!\\b(?:but|so|because|too|also|arrived|came|is|are|was|were)\\b)[^,.;:!?—–])*)?`;
+  // said of it up to the clause's end or a word saying what happened to it ("my order that had a
+  // tee and a mug — the mug arrived chipped", "my order with the tee and the mug arrived and the
+  // mug is chipped"; not "the tee that was too small"), is the record's too: played (set CF),
+  // both lines were taken for the mug's return.
+  const holds = `(?:\\s+for\\s+(?:the\\s+|my\\s+|a\\s+)?[\\p{L}\\p{N}-]+|(?:\\s+(?:that|which))?\\s+(?:with|had|has|have|held|holds|contained|contains|containing|holding|having)\\b(?:(?!\\b(?:but|so|because)\\b|(?<!\\b(?:that|which|who)\\s+)\\b(?:arrived|came|is|are|was|were)\\b)[^,.;:!?—–])*)?`;
   if (noun)
     asked = asked
       .replace(

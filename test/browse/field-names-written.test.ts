@@ -29,4 +29,16 @@ describe("search: a field name written whole", () => {
     );
     expect(unpaid).toContain("status = pending_payment");
   });
+
+  it("a record's id or a filter written with an underscore is read as before (review 64b)", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const search = async (query: string) =>
+      text(await alice.callTool({ name: "search", arguments: { query } }));
+    const rows = (page: string) => [...page.matchAll(/^\| `(ord_\w+)` \|/gm)].map((m) => m[1]);
+    expect(await search("orders paid from pm_alice_balance")).toContain("payment method = balance");
+    // Another id beside a field's name is still the text rows are found by.
+    const mugs = await search("orders with prod_mug shipped_at");
+    expect(rows(mugs)).toEqual(rows(await search("orders with prod_mug")));
+    expect(rows(mugs).length).toBeLessThan(8);
+  });
 });

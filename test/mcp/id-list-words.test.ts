@@ -74,6 +74,18 @@ describe("a list of lines named by the user's words", () => {
       const out = sc(await alice.callTool({ name: "start_action", arguments: { intent, dry_run: true } }));
       expect((out.from_words as Json | undefined)?.item_ids, intent).toBe("ord_exchange_item_2");
     }
+    // Review 64b: what is said of a line it holds ("that was too small") is still the order's.
+    const tee = sc(
+      await alice.callTool({
+        name: "start_action",
+        arguments: {
+          intent:
+            "Return the tee from my order with the tee that was too small and the mug, refund to my balance",
+          dry_run: true,
+        },
+      }),
+    );
+    expect((tee.from_words as Json | undefined)?.item_ids).toBe("ord_exchange_item_1");
     // A review: the words that say which order never name its lines, wherever they stand.
     for (const intent of [
       "Find my kettle order and return the mugs",

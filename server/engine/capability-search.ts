@@ -219,26 +219,6 @@ function tokensOf(lower: string, split: ChineseSplit): Token[] {
   return out;
 }
 
-/**
- * Two English words a catalog writes as one ("check out" → `checkout`, "log in" → `login`, "sign
- * up" → `signup`): the pair becomes that one word where the catalog knows it, so the request's
- * verb is the capability's. Played, "Check out my cart …" tied `checkout` with the cart's update
- * on "out" and "cart" ("several capabilities match"), while "Checkout my cart" started at once.
- */
-function joinedWords(tokens: Token[], known: (term: string) => boolean): Token[] {
-  const out: Token[] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i] as Token;
-    const next = tokens[i + 1];
-    const word = next && t.latin && !t.stop && next.latin ? t.word + next.word : "";
-    if (word && !/\d/.test(word) && known(stem(word))) {
-      out.push({ term: stem(word), stop: false, latin: true, word });
-      i++;
-    } else out.push(t);
-  }
-  return out;
-}
-
 /** Splits text into terms: stemmed English words, and Chinese words and bigrams. */
 export function tokenize(text: string, split: ChineseSplit = DEFAULT_SPLIT): string[] {
   return tokensOf(normalize(text), split)
@@ -396,6 +376,11 @@ export interface CapabilityHit {
    */
   off_topic?: true;
   /**
+   * Every verb the request asks with is another capability's own word, none of this one's: a
+   * start from words never runs it at once, it starts it for the agent to check.
+   */
+  verb_elsewhere?: string[];
+  /**
    * The best match of one ask of words that ask several things ("make it high priority and give
    * it to …"), listed beside the best match of the whole however it scores against it.
    */
@@ -499,6 +484,8 @@ export function buildCapabilityIndex(
   // shipping status" started a checkout).
   const oneWord = (c: AnyCapability) =>
     terms([c.id, c.title, ...c.synonyms].filter((n) => !/\s/.test(n.trim())).join(" "));
+  // Each capability's own one-word names (its id, title and synonyms): the verbs it is asked by.
+  const ownWords = new Map(capabilities.map((c) => [c.id, new Set(oneWord(c))]));
   const makingVerbs = new Map<string, string>();
   for (const c of capabilities)
     if (!c.appliesTo.field)
@@ -666,10 +653,7 @@ export function buildCapabilityIndex(
       // "…, paid by card" after an ask says how it is done, never what is asked (set BK: "paid"
       // matched "a paid order" of the after-sales request): left out, never read as "pay"
       // (review 60b: "Return the kettle from ord_delivered, paid by card" then started a purchase).
-      const tokens = joinedWords(
-        tokensOf(withoutHowPast(clause.text, clauses.indexOf(clause) > 0), split),
-        (t) => df.has(t),
-      );
+      const tokens = tokensOf(withoutHowPast(clause.text, clauses.indexOf(clause) > 0), split);
       const content = tokens.filter((t) => !t.stop);
       // Words describing the record: before a topic word ("the refund ticket") or a state it is
       // in ("my delivered tee").
@@ -799,7 +783,15 @@ export function buildCapabilityIndex(
         ];
         if (notFor.length) score *= NOT_FOR_WEIGHT;
         const topicOnly = asked.size > 0 && ![...asked].some((t) => d.tf.has(t));
-        return { d, score, notFor, topicOnly, offTopic };
+        // Every verb the request asks with is another capability's own word and none of this one's
+        // ("buy the unpaid kettle": a purchase's verb beside the cancellation's "unpaid"). Said, not
+        // scored: a start never runs such a match at once (review 64b: the order was cancelled).
+        const own = ownWords.get(d.capability.id);
+        const verbs = [...weighed.verbs];
+        const elsewhere =
+          verbs.length > 0 &&
+          verbs.every((v) => !own?.has(v) && [...ownWords.values()].some((w) => w.has(v)));
+        return { d, score, notFor, topicOnly, offTopic, verbElsewhere: elsewhere ? verbs : [] };
       });
       const scored = overNew(overExisting(matched, weighed), weighed.making)
         .filter((x) => x.score > 0)
@@ -813,11 +805,12 @@ export function buildCapabilityIndex(
             x.d.capability.id.localeCompare(y.d.capability.id),
         )
         .slice(0, limit);
-      return scored.map(({ d, score, notFor, topicOnly, offTopic }) => ({
+      return scored.map(({ d, score, notFor, topicOnly, offTopic, verbElsewhere }) => ({
         ...capabilityHit(d.capability, score),
         ...(notFor.length ? { not_for: notFor } : {}),
         ...(topicOnly ? { topic_only: true as const } : {}),
         ...(offTopic ? { off_topic: true as const } : {}),
+        ...(verbElsewhere.length ? { verb_elsewhere: verbElsewhere } : {}),
       }));
     },
   };

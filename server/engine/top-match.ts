@@ -38,15 +38,19 @@ export const OPENERS = new Set(["please", "now", "just", "kindly"]);
  * (reopen_ticket and checkout share their other words), while no unclear query of the public dev
  * sets opens with its best match's verb.
  */
-export function opensWithVerbOf(words: string, capability: string): boolean {
+export function opensWithVerbOf(words: string, capability: string, record = ""): boolean {
   const verb = capability.toLowerCase().split(/[_.-]/)[0];
   if (!verb || verb.length <= 2) return false;
   return queryClauses(words.toLowerCase()).some((c) => {
     if (c.role !== "request") return false;
     const opening = (c.text.match(/\p{L}+/gu) ?? []).filter((w) => !OPENERS.has(w));
     // A verb written as two words ("check out my cart" for `checkout`) opens with it too, unless
-    // the clause names a record by its id: "check out ord_transit" asks to look at it (review 64).
-    return opening[0] === verb || (`${opening[0]}${opening[1]}` === verb && !/\p{L}_|\d/u.test(c.text));
+    // the clause names a record by its id or by the kind of record the capability makes: "check
+    // out ord_transit", "check out the headphones order" ask to look at one (reviews 64, 64b).
+    const noun = record.toLowerCase();
+    const looksAt =
+      /\p{L}_|\d/u.test(c.text) || (!!noun && opening.some((w) => w === noun || w === `${noun}s`));
+    return opening[0] === verb || (`${opening[0]}${opening[1]}` === verb && !looksAt);
   });
 }
 
@@ -81,7 +85,7 @@ const STATUS_QUESTION = /^(?:has|have|did|is|are|was|were|where|when)\b/;
 export function settleNearTie(words: string, hits: readonly CapabilityHit[]): CapabilityHit | undefined {
   const best = hits[0]?.score ?? 0;
   const near = hits.filter((h) => !h.off_topic && h.score > 0 && h.score >= best * (1 - CLEAR_LEAD));
-  const byVerb = near.filter((h) => opensWithVerbOf(words, h.capability));
+  const byVerb = near.filter((h) => opensWithVerbOf(words, h.capability, h.applies_to));
   if (byVerb.length === 1) return byVerb[0];
   const asks = queryClauses(words.toLowerCase()).filter((c) => c.role === "request");
   if (!asks.length || !asks.every((c) => STATUS_QUESTION.test(c.text))) return undefined;

@@ -208,6 +208,13 @@ describe("capability search (BM25 + synonyms, English and Chinese)", () => {
     expect(opensWithVerbOf("check the status of my order", "checkout")).toBe(false);
     // Review 64: a record named by its id is looked at, not bought.
     expect(opensWithVerbOf("Check out ord_transit and tell me when it arrives", "checkout")).toBe(false);
+    // Review 64b: nor is an order named by what it holds.
+    for (const q of [
+      "check out the headphones order and tell me when it arrives",
+      "check out the order I left unpaid",
+    ])
+      expect(opensWithVerbOf(q, "checkout", "Order"), q).toBe(false);
+    expect(opensWithVerbOf("check out my cart", "checkout", "Order")).toBe(true);
   });
 
   it("'buy the …' meant as a replacement is no clear purchase (review 64b)", () => {

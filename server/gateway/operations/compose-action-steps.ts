@@ -227,7 +227,8 @@ export function composeActionSteps(steps: ActionSteps): { startAction: Operation
         ? ((top.clear ? undefined : await firstOfSeveralAsks(intent, hits, search)) ??
           (await firstOfSeparateAsks(intent, top.hit, search)))
         : undefined;
-    const named = !firstAsk && !!top && !!intent && opensWithVerbOf(intent, top.hit.capability);
+    const named =
+      !firstAsk && !!top && !!intent && opensWithVerbOf(intent, top.hit.capability, top.hit.applies_to);
     // A best match of another kind of record than the words name is never started at once either.
     const pick =
       firstAsk ??
@@ -268,6 +269,19 @@ export function composeActionSteps(steps: ActionSteps): { startAction: Operation
         : undefined;
     if (byHeld) return startForCheck(ctx, withWords, byHeld, hits);
     const chosen = pick ?? beyond?.hit ?? byValue;
+    // A change nobody approves, whose verb the words do not say ("buy the unpaid kettle" is no
+    // cancellation): started for the agent to check, never run at once.
+    if (chosen?.verb_elsewhere && chosen.requires_approval === false && !chosen.read)
+      return startForCheck(
+        ctx,
+        withWords,
+        {
+          hit: chosen,
+          because: `the words ask to ${chosen.verb_elsewhere.join(", ")}, which ${chosen.capability} does not do: check it is what the user wants`,
+          checkOnly: true,
+        },
+        hits,
+      );
     if (!chosen) {
       const none: Outcome = {
         outcome: "rejected",

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+
+/**
+ * Review 64b: "buy the unpaid kettle with my balance" matched the unpaid order's cancellation on
+ * "unpaid", and a cancellation needs nobody's approval: the order was cancelled at once, though
+ * the user asked to buy. A change nobody approves whose verb the words do not say (every verb they
+ * ask with is another capability's own word) is started for the agent to check, never run.
+ * Real MCP client over HTTP, the gateway and the legacy service.
+ */
+describe("words whose verb is another capability's never run a change nobody approves", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+  beforeEach(async () => w.legacy.reset());
+
+  const status = async () =>
+    (
+      (await (
+        await fetch(`${w.legacy.url}/v1/orders/ord_pending`, {
+          headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
+        })
+      ).json()) as { status: string }
+    ).status;
+
+  it("'buy the unpaid kettle' and 'buy the order I left unpaid' cancel nothing", async () => {
+    const alice = await w.connect(w.keys.alice);
+    for (const intent of ["buy the unpaid kettle with my balance", "Buy the order I left unpaid"]) {
+      const out = await alice.callTool({ name: "start_action", arguments: { intent } });
+      expect(sc(out).status, text(out)).not.toBe("completed");
+      expect(await status(), intent).toBe("pending_payment");
+    }
+  });
+
+  it("words that ask to cancel it still cancel it at once", async () => {
+    const alice = await w.connect(w.keys.alice);
+    const out = await alice.callTool({
+      name: "start_action",
+      arguments: { intent: "Cancel my unpaid kettle order." },
+    });
+    expect(sc(out).status).toBe("completed");
+    expect(await status()).toBe("cancelled");
+  });
+});

@@ -269,19 +269,13 @@ export function composeActionSteps(steps: ActionSteps): { startAction: Operation
         : undefined;
     if (byHeld) return startForCheck(ctx, withWords, byHeld, hits);
     const chosen = pick ?? beyond?.hit ?? byValue;
-    // A change nobody approves, whose verb the words do not say ("buy the unpaid kettle" is no
-    // cancellation): started for the agent to check, never run at once.
-    if (chosen?.verb_elsewhere && chosen.requires_approval === false && !chosen.read)
-      return startForCheck(
-        ctx,
-        withWords,
-        {
-          hit: chosen,
-          because: `the words ask to ${chosen.verb_elsewhere.join(", ")}, which ${chosen.capability} does not do: check it is what the user wants`,
-          checkOnly: true,
-        },
-        hits,
-      );
+    // A change nobody approves whose verb the words do not say ("buy the unpaid kettle" is no
+    // cancellation) is started for the agent to check, unless a value the words set chose it.
+    const verbs = chosen?.verb_elsewhere?.join(", ");
+    if (chosen && verbs && chosen !== byValue && chosen.requires_approval === false && !chosen.read) {
+      const because = `the words ask to ${verbs}, which ${chosen.capability} does not do: check it is what the user wants`;
+      return startForCheck(ctx, withWords, { hit: chosen, because, checkOnly: true }, hits);
+    }
     if (!chosen) {
       const none: Outcome = {
         outcome: "rejected",

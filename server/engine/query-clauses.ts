@@ -65,6 +65,10 @@ const EN_STATE =
 // Chinese states: aspect and negation (了 已 没 不), degree (很 太), "always" (一直) describe.
 const ZH_STATE = /了|已|没|不|很|太|一直|还是/;
 
+// A modal before "have" says what should have been, no ask ("it cost more than it should have",
+// "it must have been lost"): set CI's reason after a dash was offered as a second request.
+const PAST_MODAL = /\b(?:should|must|could|would)(?:n't|n’t| not)?\s+have\b/g;
+
 // A clause opening with a subordinator sets the scene ("before the package ships, …").
 const EN_SUBORDINATE = /^(?:before|after|if|once|until|while|unless|whenever|since|because)\b/;
 // A clause opening with a preposition names what the asks are about ("On the tee ticket: tell
@@ -99,7 +103,7 @@ function roleOf(clause: string): ClauseRole {
   if (EN_SUBORDINATE.test(clause)) return "situation";
   const unwanted = EN_UNWANTED.exec(clause);
   if (unwanted && !EN_REQUEST.test(clause.slice(unwanted[0].length))) return "situation";
-  if (EN_REQUEST.test(clause) || EN_QUESTION.test(clause)) return "request";
+  if (EN_REQUEST.test(clause.replace(PAST_MODAL, "")) || EN_QUESTION.test(clause)) return "request";
   if (EN_TOPIC.test(clause)) return "situation";
   // A count opens a noun phrase, the next of a list the ask before it takes ("order one backpack |
   // and one tee in size s"): played (set AD), it was offered as an exchange of a tee.

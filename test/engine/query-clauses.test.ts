@@ -275,4 +275,14 @@ describe("text the user quotes", () => {
       "request",
     ]);
   });
+
+  it("a modal before 'have' says what should have been, no ask (set CI)", () => {
+    const roles = (q: string) => queryClauses(q).map((c) => c.role);
+    expect(
+      roles("i want a refund for the backpack order's shipping — it cost more than it should have."),
+    ).toEqual(["request", "situation"]);
+    expect(roles("it must have been lost, send a new one")).toEqual(["situation", "request"]);
+    // A modal that asks still asks.
+    expect(roles("you should refund it")).toEqual(["request"]);
+  });
 });

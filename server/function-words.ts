@@ -22,7 +22,7 @@ export const FUNCTION_WORDS: readonly string[] =
     // Asking and wanting.
     "can could would should will shall may might must please want wanna need like " +
     "do does did be is am are was were been has have had " +
-    "which whichever what whatever where who whose about from up " +
+    "which whichever what whatever where who whom whose about from up " +
     // Filling.
     "some any something anything everything nothing someone somebody anyone anybody " +
     "just really also too ever still " +

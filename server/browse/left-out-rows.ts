@@ -44,8 +44,15 @@ export function withoutValues(
     const table = firstTable(markdown.split("\n"));
     const column = table ? table.names.indexOf(key) : -1;
     if (!table || column < 0 || !whole) {
+      // No table: no row is left here to cut (set CI: "the rows do not show `status`" above a
+      // text search that matched none, of a listing that shows it).
+      const why = !table
+        ? "no row here"
+        : column < 0
+          ? `the rows do not show ${code(key)}`
+          : "the listing has more than one page";
       said.push(
-        `${denied}: not applied (${column < 0 ? `the rows do not show ${code(key)}` : "the listing has more than one page"}, and it takes one ${code(key)} at a time): filter by ${instead}.`,
+        `${denied}: not applied (${why}, and the listing takes one ${code(key)} at a time): filter by ${instead}.`,
       );
       continue;
     }

@@ -110,7 +110,18 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
     pattern: "helpdesk://tickets",
     title: "Tickets",
     description: `Support tickets. Filter with ?status=${TICKET_FILTERS.status.join("|")}, ?priority=${TICKET_FILTERS.priority.join("|")}, ?assignee_id= (a teammate, or none), ?team_id=, ?requester_email= (who raised it), ?mine=1 for tickets assigned to me, ?q= to search; ?sort=oldest|newest by creation (default: last updated first).`,
-    keywords: ["tickets", "support", "helpdesk", "assigned to me", "my tickets", "open tickets", "工单"],
+    // Who "handled" a ticket is its assignee column (set CI: "by whom were they handled" searched
+    // the tickets' text for "handled" and found none).
+    keywords: [
+      "tickets",
+      "support",
+      "helpdesk",
+      "assigned to me",
+      "my tickets",
+      "open tickets",
+      "handled",
+      "工单",
+    ],
     startPoint: true,
     example: "helpdesk://tickets?mine=1",
     filters: TICKET_FILTERS,

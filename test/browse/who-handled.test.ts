@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld, text } from "../mcp/mcp-world";
+
+/**
+ * Set CI: "Which tickets were resolved or closed, and by whom were they handled?" searched the
+ * tickets' text for "whom handled", found none, and said of the two statuses "not applied (the
+ * rows do not show `status`)" of a listing that shows it; the player opened each status's list.
+ * "whom" asks, "handled" names what the listing is about (its assignee column), and a cut with
+ * no row left says so. Real MCP client, gateway and legacy service.
+ */
+describe("search: who handled which tickets", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+
+  const ids = (page: string) => [...page.matchAll(/^\| `(tkt_\d+)` \|/gm)].map((m) => m[1]);
+
+  it("the resolved and closed tickets, with their assignees, in one answer", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const page = text(
+      await sam.callTool({
+        name: "search",
+        arguments: { query: "Which tickets were resolved or closed, and by whom were they handled?" },
+      }),
+    );
+    expect(ids(page).sort()).toEqual(["tkt_5", "tkt_6", "tkt_7", "tkt_8"]);
+    expect(page).toContain("Sid Shipping (`tm_sid`)");
+  });
+
+  it("values left out of a listing no row of which is here say so, not that the rows lack the column", async () => {
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const page = text(
+      await sam.callTool({ name: "search", arguments: { query: "tickets resolved or closed about zebras" } }),
+    );
+    expect(page).not.toContain("the rows do not show `status`");
+  });
+});

@@ -73,6 +73,18 @@ const GENERAL_SYNONYMS: Readonly<Record<string, string[]>> = wordTable({
 });
 
 /**
+ * Verbs that say no change of their own, or open a request ("go ahead and …", "help me …", "let's
+ * …", "set/update/change/move/make/put/mark it …"): never the verb a change is asked by (review
+ * 64c: "Update the headphones ticket priority to urgent" was read as asking `update_cart`'s verb,
+ * "Go buy the unpaid kettle" as asking "go"). Written words; a capability's own words by their stems.
+ */
+const GENERAL_VERBS = new Set(
+  "set update change modify edit switch alter amend move make put mark turn get do go ahead help let try now please just want need".split(
+    " ",
+  ),
+);
+
+/**
  * General words that only hint at their synonym's outcome, beside the verb that asks: "give the
  * … ticket to X instead of Y" asks to give, and read as asking "change" it made the assignment's
  * own "Does not change status" refuse it (set BR: an address change led, the assignment unlisted).
@@ -485,7 +497,11 @@ export function buildCapabilityIndex(
   const oneWord = (c: AnyCapability) =>
     terms([c.id, c.title, ...c.synonyms].filter((n) => !/\s/.test(n.trim())).join(" "));
   // Each capability's own one-word names (its id, title and synonyms): the verbs it is asked by.
-  const ownWords = new Map(capabilities.map((c) => [c.id, new Set(oneWord(c))]));
+  // General verbs (set, update, change, move…) are no capability's own: many say them.
+  const general = new Set([...GENERAL_VERBS].map(stem));
+  const ownWords = new Map(
+    capabilities.map((c) => [c.id, new Set(oneWord(c).filter((t) => !general.has(t)))]),
+  );
   const makingVerbs = new Map<string, string>();
   for (const c of capabilities)
     if (!c.appliesTo.field)
@@ -612,6 +628,7 @@ export function buildCapabilityIndex(
     naming: Set<string>;
     existing: Set<string>;
     verbs: Set<string>;
+    mainVerbs: Set<string>;
     making: Set<string>;
     phrased: Set<string>;
     asks: number;
@@ -634,6 +651,7 @@ export function buildCapabilityIndex(
     // verbs the asking clauses open with ("pay").
     const existing = new Set<string>();
     const verbs = new Set<string>();
+    const mainVerbs = new Set<string>();
     // The entities a request asks to make, its verb their name ("order two mugs").
     const making = new Set<string>();
     const parts: Array<{ terms: Set<string>; weight: number }> = [];
@@ -673,6 +691,14 @@ export function buildCapabilityIndex(
       const head = tokens[verb];
       if (clause.role === "request" && head?.latin && !head.stop && !topics.has(head.term))
         verbs.add(head.term);
+      // The verb that says what is done, past openers and general verbs ("go ahead and buy …",
+      // "help me buy …", "let's buy …"): what a change nobody approves must be asked by.
+      if (clause.role === "request") {
+        const main = tokens
+          .slice(Math.max(verb, 0), Math.max(verb, 0) + 5)
+          .find((t) => t.latin && !t.stop && !GENERAL_VERBS.has(t.word) && !topics.has(t.term));
+        if (main) mainVerbs.add(main.term);
+      }
       const stated = stateWords(tokens);
       const described = new Set([...objectWords(tokens), ...stated]);
       // The request's verb describes no record, wherever it stands ("orders I can return items from").
@@ -725,6 +751,7 @@ export function buildCapabilityIndex(
       naming,
       existing,
       verbs,
+      mainVerbs,
       making,
       phrased,
       asks,
@@ -783,15 +810,15 @@ export function buildCapabilityIndex(
         ];
         if (notFor.length) score *= NOT_FOR_WEIGHT;
         const topicOnly = asked.size > 0 && ![...asked].some((t) => d.tf.has(t));
-        // Every verb the request asks with is another capability's own word and none of this one's
+        // A verb the request asks with is another capability's own word and none is this one's
         // ("buy the unpaid kettle": a purchase's verb beside the cancellation's "unpaid"). Said, not
         // scored: a start never runs such a match at once (review 64b: the order was cancelled).
         const own = ownWords.get(d.capability.id);
-        const verbs = [...weighed.verbs];
-        const elsewhere =
-          verbs.length > 0 &&
-          verbs.every((v) => !own?.has(v) && [...ownWords.values()].some((w) => w.has(v)));
-        return { d, score, notFor, topicOnly, offTopic, verbElsewhere: elsewhere ? verbs : [] };
+        const verbs = [...weighed.mainVerbs];
+        // A verb no capability owns ("… and let me know") says nothing either way.
+        const others = verbs.filter((v) => !own?.has(v) && [...ownWords.values()].some((w) => w.has(v)));
+        const elsewhere = others.length > 0 && !verbs.some((v) => own?.has(v));
+        return { d, score, notFor, topicOnly, offTopic, verbElsewhere: elsewhere ? others : [] };
       });
       const scored = overNew(overExisting(matched, weighed), weighed.making)
         .filter((x) => x.score > 0)

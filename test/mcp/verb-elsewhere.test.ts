@@ -27,11 +27,39 @@ describe("words whose verb is another capability's never run a change nobody app
 
   it("'buy the unpaid kettle' and 'buy the order I left unpaid' cancel nothing", async () => {
     const alice = await w.connect(w.keys.alice);
-    for (const intent of ["buy the unpaid kettle with my balance", "Buy the order I left unpaid"]) {
+    for (const intent of [
+      "buy the unpaid kettle with my balance",
+      "Buy the order I left unpaid",
+      // Review 64c: past an opener or a general verb, and beside a verb nobody owns.
+      "Go buy the unpaid kettle",
+      "Help me buy the unpaid kettle",
+      "Buy the unpaid kettle and let me know",
+      "Go ahead and send my kettle order to my home",
+    ]) {
+      await w.legacy.reset();
       const out = await alice.callTool({ name: "start_action", arguments: { intent } });
       expect(sc(out).status, text(out)).not.toBe("completed");
       expect(await status(), intent).toBe("pending_payment");
     }
+  });
+
+  it("general verbs belong to no capability: everyday changes still run at once (review 64c)", async () => {
+    const sam = await w.connect(w.keys.sam);
+    for (const intent of [
+      "Set the priority of the headphones ticket to high",
+      "Update the headphones ticket priority to urgent",
+      "Change the status of the charged twice ticket to pending",
+    ]) {
+      await w.legacy.reset();
+      const out = await sam.callTool({ name: "start_action", arguments: { intent } });
+      expect(sc(out).status, intent).toBe("completed");
+    }
+    const alice = await w.connect(w.keys.alice);
+    const moved = await alice.callTool({
+      name: "start_action",
+      arguments: { intent: "Update the delivery address of my kettle order to my home" },
+    });
+    expect(sc(moved).status).toBe("completed");
   });
 
   it("words that ask to cancel it still cancel it at once", async () => {

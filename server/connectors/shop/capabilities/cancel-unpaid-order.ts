@@ -76,11 +76,11 @@ export const cancelUnpaidOrder = defineCapability<ShopAdapter>({
   connector: "shop",
   // "Cancel" is said once, in the id: a bare "cancel my order" finds after_sales first, which
   // takes a paid order (the one that moves money); "unpaid", "waiting for payment" find this.
-  // No "buyers" in its text (review 64b: "buy the unpaid kettle with my balance" was read as
-  // asking for it, and cancelled the order at once).
+  // No "buyers" nor "go back" in its text (reviews 64b, 64c: "buy the unpaid kettle with my
+  // balance" and "Go ahead and send my kettle order home" were read as asking for it).
   title: "Unpaid order cancellation",
   description:
-    "Drops an unpaid order (pending) the user wants gone. Its items go back to stock. No money moves: none was taken, and it will not ship.",
+    "Drops an unpaid order (pending) the user wants gone. Its items are restocked. No money moves: none was taken, and it will not ship.",
   trigger: {
     use: "The user wants to drop an unpaid order (pending payment).",
     avoid: "Not for a paid order (after_sales cancels it, once the user approves). Not once shipped.",

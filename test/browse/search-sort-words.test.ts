@@ -1,7 +1,7 @@
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sortFromWords } from "@/server/browse/sort-words";
 import { importLegacyApi } from "../connectors/openapi/import-legacy-api";
+import { sameCreatedAt } from "../helpers/same-created-at";
 import { createMcpWorld, type McpWorld, text } from "../mcp/mcp-world";
 
 /** The money cells of a listing's rows ("$18.00"), in the order shown, as cents. */
@@ -96,16 +96,7 @@ describe("search: sort words", () => {
   it("a start's age words order the records it offers when no one record is the oldest", async () => {
     await w.legacy.reset();
     // The demo opens no two tickets at one instant: tkt_2 is made as old as tkt_1 here.
-    const store = new Database(w.legacy.dbPath);
-    try {
-      store
-        .prepare(
-          "UPDATE tickets SET created_at = (SELECT created_at FROM tickets WHERE id = 'tkt_1') WHERE tenant_id = 'acme' AND id = 'tkt_2'",
-        )
-        .run();
-    } finally {
-      store.close();
-    }
+    sameCreatedAt(w.legacy, "tkt_2", "tkt_1");
     const sam = await w.connect(w.keys.sam);
     const bump = async () =>
       text(

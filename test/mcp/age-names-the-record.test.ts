@@ -1,5 +1,5 @@
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { sameCreatedAt } from "../helpers/same-created-at";
 import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 type Json = Record<string, unknown>;
@@ -89,16 +89,7 @@ describe("age words name the record they describe, never one that can take the c
   it("two as old at the asked end name no one record: the list says its order and nothing runs", async () => {
     // tkt_2 is made as old as tkt_1 (the demo opens no two at one instant); tkt_1 is then the one
     // of them already urgent.
-    const store = new Database(w.legacy.dbPath);
-    try {
-      store
-        .prepare(
-          "UPDATE tickets SET created_at = (SELECT created_at FROM tickets WHERE id = 'tkt_1') WHERE tenant_id = 'acme' AND id = 'tkt_2'",
-        )
-        .run();
-    } finally {
-      store.close();
-    }
+    sameCreatedAt(w.legacy, "tkt_2", "tkt_1");
     await legacy("/v1/tickets/tkt_1", { priority: "urgent" });
     const before = await priorities();
     const result = await start("sam", {

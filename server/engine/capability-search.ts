@@ -502,6 +502,9 @@ export function buildCapabilityIndex(
   const ownWords = new Map(
     capabilities.map((c) => [c.id, new Set(oneWord(c).filter((t) => !general.has(t)))]),
   );
+  const approvedWords = capabilities
+    .filter((c) => c.policy.approval !== "never")
+    .map((c) => ownWords.get(c.id) ?? new Set<string>());
   const makingVerbs = new Map<string, string>();
   for (const c of capabilities)
     if (!c.appliesTo.field)
@@ -810,13 +813,16 @@ export function buildCapabilityIndex(
         ];
         if (notFor.length) score *= NOT_FOR_WEIGHT;
         const topicOnly = asked.size > 0 && ![...asked].some((t) => d.tf.has(t));
-        // A verb the request asks with is another capability's own word and none is this one's
-        // ("buy the unpaid kettle": a purchase's verb beside the cancellation's "unpaid"). Said, not
-        // scored: a start never runs such a match at once (review 64b: the order was cancelled).
+        // A verb the request asks with is the own word of another capability, one a person
+        // approves, and none is this one's ("buy the unpaid kettle": a purchase's verb beside the
+        // cancellation's "unpaid"). Said, not scored: a start never runs such a match at once
+        // (review 64b: the order was cancelled). A verb no capability owns ("ship it home"), or
+        // only ones nobody approves ("reopen it" done by a status change), says nothing.
         const own = ownWords.get(d.capability.id);
-        const verbs = [...weighed.mainVerbs];
-        // A verb no capability owns ("… and let me know") says nothing either way.
-        const others = verbs.filter((v) => !own?.has(v) && [...ownWords.values()].some((w) => w.has(v)));
+        // Only where the words ask one thing: of several asks, each verb is its own capability's by
+        // right ("ship it home, and pay for it by card").
+        const verbs = weighed.asks === 1 ? [...weighed.mainVerbs] : [];
+        const others = verbs.filter((v) => !own?.has(v) && approvedWords.some((w) => w.has(v)));
         const elsewhere = others.length > 0 && !verbs.some((v) => own?.has(v));
         return { d, score, notFor, topicOnly, offTopic, verbElsewhere: elsewhere ? others : [] };
       });

@@ -271,15 +271,8 @@ export function composeActionSteps(steps: ActionSteps): { startAction: Operation
     const chosen = pick ?? beyond?.hit ?? byValue;
     // A change nobody approves whose verb the words do not say ("buy the unpaid kettle" is no
     // cancellation) is started for the agent to check, unless a value the words set chose it.
-    const verbs = chosen?.verb_elsewhere?.join(", ");
-    if (
-      chosen &&
-      verbs &&
-      chosen !== byValue &&
-      chosen !== firstAsk &&
-      chosen.requires_approval === false &&
-      !chosen.read
-    ) {
+    const verbs = chosen !== byValue && !chosen?.read && chosen?.verb_elsewhere?.join(", ");
+    if (chosen && verbs && chosen.requires_approval === false) {
       const because = `the words ask to ${verbs}, which ${chosen.capability} does not do: check it is what the user wants`;
       return startForCheck(ctx, withWords, { hit: chosen, because, checkOnly: true }, hits);
     }

@@ -388,8 +388,9 @@ export interface CapabilityHit {
    */
   off_topic?: true;
   /**
-   * Every verb the request asks with is another capability's own word, none of this one's: a
-   * start from words never runs it at once, it starts it for the agent to check.
+   * The words ask one thing, by a verb that is the own word of another capability a person
+   * approves and none of this one's: a start from words never runs this one at once where nobody
+   * approves it; it starts it for the agent to check.
    */
   verb_elsewhere?: string[];
   /**

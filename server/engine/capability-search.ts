@@ -388,9 +388,9 @@ export interface CapabilityHit {
    */
   off_topic?: true;
   /**
-   * The words ask one thing, by a verb that is the own word of another capability a person
-   * approves and none of this one's: a start from words never runs this one at once where nobody
-   * approves it; it starts it for the agent to check.
+   * The words' first ask is put by a verb that is the own word of another capability a person
+   * always approves, and none of this one's: a start from words never runs this one at once
+   * where nobody approves it; it starts it for the agent to check.
    */
   verb_elsewhere?: string[];
   /**
@@ -503,8 +503,10 @@ export function buildCapabilityIndex(
   const ownWords = new Map(
     capabilities.map((c) => [c.id, new Set(oneWord(c).filter((t) => !general.has(t)))]),
   );
+  // Of the changes a person always approves: one approved only on a condition (an assignment
+  // across teams) is no other ask's by its verb alone ("assign … and set it to pending").
   const approvedWords = capabilities
-    .filter((c) => c.policy.approval !== "never")
+    .filter((c) => c.policy.approval === "always")
     .map((c) => ownWords.get(c.id) ?? new Set<string>());
   const makingVerbs = new Map<string, string>();
   for (const c of capabilities)
@@ -814,15 +816,15 @@ export function buildCapabilityIndex(
         ];
         if (notFor.length) score *= NOT_FOR_WEIGHT;
         const topicOnly = asked.size > 0 && ![...asked].some((t) => d.tf.has(t));
-        // A verb the request asks with is the own word of another capability, one a person
-        // approves, and none is this one's ("buy the unpaid kettle": a purchase's verb beside the
+        // The verb the request asks with is the own word of another capability, one a person
+        // always approves, and not this one's ("buy the unpaid kettle": a purchase's verb beside the
         // cancellation's "unpaid"). Said, not scored: a start never runs such a match at once
         // (review 64b: the order was cancelled). A verb no capability owns ("ship it home"), or
         // only ones nobody approves ("reopen it" done by a status change), says nothing.
         const own = ownWords.get(d.capability.id);
-        // Only where the words ask one thing: of several asks, each verb is its own capability's by
-        // right ("ship it home, and pay for it by card").
-        const verbs = weighed.asks === 1 ? [...weighed.mainVerbs] : [];
+        // The first ask's verb: a later ask's is its own capability's by right ("ship it home, and
+        // pay for it by card"), while "buy the unpaid kettle and let me know" still asks to buy.
+        const verbs = [...weighed.mainVerbs].slice(0, 1);
         const others = verbs.filter((v) => !own?.has(v) && approvedWords.some((w) => w.has(v)));
         const elsewhere = others.length > 0 && !verbs.some((v) => own?.has(v));
         return { d, score, notFor, topicOnly, offTopic, verbElsewhere: elsewhere ? others : [] };

@@ -33,6 +33,7 @@ describe("words whose verb is another capability's never run a change nobody app
       // Review 64c: past an opener or a general verb, and beside a verb nobody owns.
       "Go buy the unpaid kettle",
       "Help me buy the unpaid kettle",
+      "Buy the unpaid kettle and let me know",
       "Go ahead and send my kettle order to my home",
     ]) {
       await w.legacy.reset();

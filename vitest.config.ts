@@ -39,6 +39,8 @@ export const ISOLATED_FILES = [
   // Reads the egress allow list (process.env) that other files extend: a collector on a port an
   // earlier file allowed (ports are reused) was delivered to, not refused (a CI run of stop 61).
   "test/telemetry/otlp-egress.test.ts",
+  // The same for a person's OAuth token endpoint on loopback (a CI run of stop 64).
+  "test/connections/person-oauth-egress.test.ts",
 ];
 
 const ALL_FILES = ["test/**/*.test.ts", "connectors/**/*.test.ts"];

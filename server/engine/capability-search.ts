@@ -128,8 +128,12 @@ const DETERMINERS = new Set("a an the my our your his her their its this that th
 /** Past participles not ending in -ed that name a state a record is in ("a paid order"). */
 const IRREGULAR_PARTICIPLES = new Set(["paid", "sent", "lost", "sold", "bought"]);
 
-/** Whether an English word is a past participle (regular -ed, or one of the irregular states). */
+/**
+ * Whether an English word is a past participle (regular -ed, or one of the irregular states), or
+ * one denied by "un-" ("my unpaid order", "the unshipped one").
+ */
 function isParticiple(word: string): boolean {
+  if (word.length > 5 && word.startsWith("un") && isParticiple(word.slice(2))) return true;
   return IRREGULAR_PARTICIPLES.has(word) || (word.length > 4 && word.endsWith("ed"));
 }
 
@@ -427,6 +431,12 @@ export interface CapabilityIndexOptions {
 const SITUATION_WEIGHT = 0.35;
 /** A topic word (or a word naming the topic's kind: "refund ticket") counts this much. */
 const TOPIC_WEIGHT = 0.5;
+/**
+ * A word saying the state the record is in ("my unpaid order", "the ticket that is pending")
+ * tells which record, never the outcome asked: set CJ's "Switch the delivery of my unpaid order
+ * to my home address" tied with paying it.
+ */
+const STATE_WEIGHT = 0.2;
 const NEGATIONS = new Set(["not", "no", "never", "without", "cannot", "nor"]);
 const LIST_WORDS = new Set(["or", "and"]);
 const QUESTION_WORDS = new Set(["where", "when", "what", "how", "why", "which", "who"].map(stem));
@@ -721,7 +731,8 @@ export function buildCapabilityIndex(
         // A topic word opening a request is its verb ("order three t-shirts", "ship it home").
         const topic = (topics.has(t.term) && !(i === verb && clause.role === "request")) || described.has(i);
         // Words under a negation say what is not wanted ("I don't want the order anymore").
-        const w = role * (topic ? TOPIC_WEIGHT : 1) * (negated ? NEGATED_WEIGHT : 1);
+        const w =
+          role * (stated.has(i) ? STATE_WEIGHT : topic ? TOPIC_WEIGHT : 1) * (negated ? NEGATED_WEIGHT : 1);
         // A record's id (its prefix and number) says what the request is about, never what it asks.
         const id = !!ofPrefix || /^\d+$/.test(t.term);
         if (!topic && !id && !negated && !NEGATIONS.has(t.term)) (role === 1 ? asked : told).add(t.term);

@@ -19,7 +19,7 @@ export const payOrder = defineCapability<ShopAdapter>({
   connector: "shop",
   title: "Complete a pending payment",
   description:
-    "Pays the full amount an existing purchase still owes (pending payment) once the user approves; its items, address and total stay as they are.",
+    "Pays the full amount an existing purchase still owes (pending payment) once the user approves; nothing else on the order changes.",
   trigger: {
     use: "The user wants to pay what is still due on something already bought (pending payment, awaiting payment, unpaid), or to settle or complete a payment.",
     avoid:

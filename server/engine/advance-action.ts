@@ -10,6 +10,7 @@ import {
   toJson,
 } from "./action-store";
 import { allowedPatch, PATCHABLE, patchProblems, refusedPatchMessage, resentPatches } from "./allowed-patch";
+import { answeredAsk } from "./answered-ask";
 import { voidApprovals } from "./approval-ledger";
 import { catchSystemUnavailable } from "./catch-system-unavailable";
 import { createdByAgent } from "./created-by-agent";
@@ -161,7 +162,7 @@ export async function advanceAction(
         (
           await recordToAsk(capability, adapter, actor, ev.values, {
             request: previous.request,
-            fromWords: named,
+            fromWords: { ...named, ...answeredAsk(capability.appliesTo.field, input.patch, previous) },
           })
         ).ask
       : null;

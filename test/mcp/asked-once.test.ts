@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+
+type Json = Record<string, unknown>;
+
+/**
+ * Set CJ (played, both hosts): "Switch the delivery of my unpaid order to my home address." tied
+ * with paying the order ("unpaid" in the paying capability's words), then asked which order of
+ * one ("the user's words (not paid) leave 1 order …; ask the user which one"), and once the agent
+ * sent it, asked again ("ask the user whether they mean ord_pending"): four calls for one change.
+ * A state word inside the record's name tells which record, not what to do; an "un-" word there,
+ * with no other negation, names the record as a positive word would; and the record sent from
+ * those the last answer said to ask about is the user's answer. Seed: ord_pending is Alice's one
+ * order waiting for payment; ord_paid is paid, not shipped; both go to the office.
+ */
+describe("a record asked about once (MCP over HTTP, real gateway and legacy service)", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+  beforeEach(async () => w.legacy.reset());
+
+  const addressOf = async (id: string) =>
+    (
+      (await (
+        await fetch(`${w.legacy.url}/v1/orders/${id}`, {
+          headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}` },
+        })
+      ).json()) as { address?: { id?: string } }
+    ).address?.id;
+
+  it("'my unpaid order' names the one waiting for payment: the address change runs in one call", async () => {
+    const client = await w.connect(w.keys.alice);
+    const out = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "Switch the delivery of my unpaid order to my home address." },
+    });
+    expect(sc(out)).toMatchObject({ capability: "change_delivery_address", status: "completed" });
+    expect(text(out)).toMatch(/order_id = ord_pending/);
+    expect(await addressOf("ord_pending")).toBe("addr_alice_home");
+    expect(await addressOf("ord_paid")).toBe("addr_alice_office");
+  });
+
+  it("a negation standing apart still never names the record of a change nobody approves", async () => {
+    const client = await w.connect(w.keys.alice);
+    const out = await client.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "change_delivery_address",
+        intent: "Send the order I have not paid for yet to my home address.",
+      },
+    });
+    expect(sc(out).status).toBe("open");
+    expect(text(out)).toMatch(/ask the user/);
+    expect(await addressOf("ord_pending")).toBe("addr_alice_office");
+  });
+
+  it("the record sent from those the answer said to ask about is the user's answer: no second ask", async () => {
+    const client = await w.connect(w.keys.alice);
+    const start = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "Send my unshipped order to my home address." },
+    });
+    const s = sc(start) as Json;
+    expect(s.status).toBe("open");
+    expect(text(start)).toMatch(/ord_pending, ord_paid[^\n]*ask the user which one/);
+    const advanced = await client.callTool({
+      name: "advance_action",
+      arguments: { action_id: s.action_id, version: s.version, patch: { order_id: "ord_paid" } },
+    });
+    expect(text(advanced)).not.toMatch(/ask the user/);
+    expect(sc(advanced)).toMatchObject({ status: "completed" });
+    expect(await addressOf("ord_paid")).toBe("addr_alice_home");
+    expect(await addressOf("ord_pending")).toBe("addr_alice_office");
+  });
+});

@@ -20,7 +20,7 @@ export function notDoneLines(result: Json): string[] {
     .filter((a) => typeof a.words === "string" && (!a.capability || a.not_now))
     .map((a) =>
       typeof a.taken_by === "string"
-        ? `not done: "${escapeText(a.words as string)}" — ${escapeText(String(result.capability))} takes no ${escapeText(String(a.field))} (only ${escapeText(a.taken_by)} does${a.new_record ? `, when it makes a new ${escapeText(String(a.new_record))}` : ""})`
+        ? `not done: "${escapeText(a.words as string)}" — ${takenElsewhere(String(result.capability), a)}`
         : a.capability && typeof a.why === "string"
           ? `not done: "${escapeText(a.words)}" (${escapeText(String(a.capability))}: ${escapeText(a.why)}${/\b(ask|tell) the user\b/.test(a.why) ? "" : "; tell the user"})`
           : a.capability
@@ -29,6 +29,11 @@ export function notDoneLines(result: Json): string[] {
               ? `not done: "${escapeText(a.words)}" (the start ended before it)`
               : `not done: "${escapeText(a.words)}" (no capability does it; tell the user)`,
     );
+}
+
+/** Why a field the words name is not done by this capability: "pay_order takes no coupon_code (only checkout does, …)". */
+export function takenElsewhere(capability: string, a: Json): string {
+  return `${escapeText(capability)} takes no ${escapeText(String(a.field))} (only ${escapeText(String(a.taken_by))} does${a.new_record ? `, when it makes a new ${escapeText(String(a.new_record))}` : ""})`;
 }
 
 /**

@@ -8,6 +8,7 @@ import { otherAskCalls } from "./other-ask-calls";
 import { type Holders, otherAsks, type StartedAsk } from "./other-asks";
 import { runOtherAsks } from "./other-asks-run";
 import type { PossibleOn } from "./pick-by-record";
+import { shortOfWords } from "./short-of-words";
 
 type Outcome = OutcomeBase & Record<string, unknown>;
 type Operation = (ctx: TrustedContext | null, raw: unknown) => Promise<Outcome>;
@@ -110,6 +111,8 @@ export async function withOtherAsksOf(
           ...carried,
           ...takenTexts(out),
         ]);
+  const short = await shortOfWords(steps.cancelAction, ctx, intent, out, elsewhere);
+  if (short) return short;
   // A call on a record is offered only where its capability can take that record now (the
   // check a start makes, one evaluation per ask): a cancel of unpaid orders was offered on a
   // delivered, paid one (issue 23). Otherwise the ask is said as not possible there now.

@@ -172,7 +172,9 @@ export function afterSalesPaths(order: ShopOrder, now = new Date()): AfterSalesP
           kind: "shipping_refund",
           eligible: false,
           reason: "no_shipping_difference",
-          message: "There is no shipping difference to refund on this order",
+          // What a shipping refund is, said with the no (set CK: "no shipping difference to
+          // refund" of a late parcel sent the model to read the action and search to tell why).
+          message: `Nothing to refund for shipping: a shipping refund pays back only shipping charged above its price, and this order's ${order.shipping_method} shipping (${money(order.shipping_price)}) was charged at its price`,
         };
 
   return [refundOnly, returnRefund, exchange, shippingRefund];

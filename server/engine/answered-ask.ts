@@ -1,6 +1,8 @@
 import type { ActionState } from "./action-state";
 import { choicesFor } from "./choice-words";
 
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /**
  * The record the last answer told the agent to ask the user about (an `ambiguous_choice` on the
  * record's field, with the records to ask about as its options), sent now as one of those: the
@@ -15,7 +17,12 @@ export function answeredAsk(
 ): Record<string, string> {
   const sent = field ? patch[field] : undefined;
   if (!field || typeof sent !== "string") return {};
-  const asked = previous.validation_errors.some((e) => e.field === field && e.code === "ambiguous_choice");
+  // Only a record that ask named (review 65: an age tie's answer named two tickets while its
+  // options still listed every ticket, and a third, never offered, ran at once).
+  const named = (message: string) => new RegExp(`(?<![\\w-])${escaped(sent)}(?![\\w-])`).test(message);
+  const asked = previous.validation_errors.some(
+    (e) => e.field === field && e.code === "ambiguous_choice" && named(e.message),
+  );
   if (!asked || !choicesFor(field, previous.options).some((r) => r.value === sent)) return {};
   return { [field]: sent };
 }

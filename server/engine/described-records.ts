@@ -11,7 +11,7 @@ import {
   wordTokens,
 } from "./choice-words";
 import { datingWords, dayOf, isDayWord, justMadeAsToday, MADE_WORDS } from "./day-words";
-import { type Describing, describingSequence, statePhrases, WHAT_TO_DO } from "./describing-sequence";
+import { describingSequence, statePhrases, WHAT_TO_DO } from "./describing-sequence";
 import { requestWords } from "./request-words";
 import { whatToDoWords } from "./what-to-do-words";
 import { cannot, whyPicked } from "./why-picked";
@@ -139,9 +139,9 @@ export function describedRecords(
   const dating = datingWords(request);
   const seq = describingSequence(askedText(request), noun, statePhrases(rows))
     .filter((e) => !isDayWord(e.token) || dating.has(e.token))
-    .map((e): Describing & { un?: true } => {
+    .map((e) => {
       const rest = e.denied ? undefined : undone(e.token, rows);
-      return rest ? { token: rest, denied: true, un: true } : e;
+      return rest ? { token: rest, denied: true } : e;
     });
   const counted = seq.filter((e) => e.token !== noun && !skip.has(e.token));
   const telling = (n: number) => n > 0 && n < rows.length;
@@ -199,7 +199,7 @@ export function describedRecords(
     // A negation alone never names the record of a change nobody approves: its reading has no
     // sense of what the denial belongs to ("not the one I haven't paid for", "I never said it was
     // unpaid", "— no wait, the paid one"), and a review ran such words on the excluded record.
-    const byNegation = described.filter(open).length > 1 && !unBeforeNoun(seq, noun, request);
+    const byNegation = described.filter(open).length > 1;
     const approved = capability.policy.approval === "always" || capability.policy.effect === "read";
     if (!byNegation || approved)
       return {
@@ -211,23 +211,6 @@ export function describedRecords(
   }
   const stated = nots.length > 0 && nots.every((w) => rows.every((r) => went(r, w) !== undefined));
   return { kind: "several", choices: eligible, closed, words: shown, unsaid, ...(stated ? { stated } : {}) };
-}
-
-/** A word that denies on its own, whose scope a reading cannot know ("not", "never", "don't"). */
-const NEGATION = /\b(?:not|no|never|nor|without|except|neither|none)\b|n't\b/i;
-
-/**
- * Whether every denial is one "un-" word inside the record's own name phrase ("my unpaid order",
- * "the unshipped kettle order"), in words with no other negation: it says what the record is,
- * with no scope to misread, so it names the record as a positive word would (set CJ: "Switch the
- * delivery of my unpaid order to my home address" asked which order, of one, twice). A negation
- * standing apart ("not the one I haven't paid for", "I never said it was unpaid") still never
- * names the record of a change nobody approves.
- */
-function unBeforeNoun(seq: Array<Describing & { un?: true }>, noun: string, request: string): boolean {
-  if (NEGATION.test(askedText(request))) return false;
-  const at = seq.findIndex((e) => e.token === noun);
-  return seq.every((e, i) => !e.denied || (!!e.un && at > i && seq.slice(i + 1, at).every((n) => !n.denied)));
 }
 
 /** Short values longer than this are prose (a description), not what a record is called. */

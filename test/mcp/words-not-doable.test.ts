@@ -78,4 +78,30 @@ describe("words asking what the change cannot do are not sent for approval (MCP 
     expect(sc(out), text(out)).toMatchObject({ capability: "pay_order", status: "awaiting_approval" });
     expect(text(out)).toContain('not done: "use the SAVE5 coupon if it applies"');
   });
+
+  it("words that deny or hedge it go to approval: 'without a coupon', 'if you can, apply …'", async () => {
+    const client = await w.connect(w.keys.alice);
+    for (const intent of [
+      "Pay my pending order by card without a coupon.",
+      "Pay my pending order by card; if you can, apply the SAVE5 coupon.",
+    ]) {
+      const out = await client.callTool({ name: "start_action", arguments: { intent } });
+      expect(sc(out), `${intent}\n${text(out)}`).toMatchObject({
+        capability: "pay_order",
+        status: "awaiting_approval",
+      });
+      await client.callTool({ name: "cancel_action", arguments: { action_id: sc(out).action_id } });
+    }
+  });
+
+  it("a single word of the change's own words: the next start is offered without words, never with half a phrase", async () => {
+    const client = await w.connect(w.keys.alice);
+    const out = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "Pay my pending order by card (with the SAVE5 coupon)." },
+    });
+    expect(sc(out), text(out)).toMatchObject({ reason: "words_not_doable" });
+    const next = (sc(out).next_actions as Array<{ tool: string; args: Json }>)[0];
+    expect(next?.args).toEqual({ capability: "pay_order", entity_id: "ord_pending" });
+  });
 });

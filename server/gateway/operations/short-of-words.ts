@@ -8,14 +8,14 @@ type Operation = (ctx: TrustedContext | null, raw: unknown) => Promise<Outcome>;
 
 /**
  * A change a person must approve is never sent for approval short of what the user's words asked
- * of it: their screen would show a change they did not ask for. Set CK (both hosts): "Pay for my
- * pending order by card, with the SAVE5 coupon" opened the payment's approval without the coupon
- * (a payment takes none; only a new order does), with one "not done" line the model on a plain
- * host read after the fact, and the model on a host that shows an approval at once never read;
- * Alice declined on her screen, and the agent learned why in two more calls. The action is
- * cancelled before anyone saw it (nothing ran) and the answer says why, with the start that does
- * the rest once the user says to go on without it. Undefined when it was not cancelled. A start
- * that still needs fields says it as not done, and the agent reads it before any approval opens.
+ * of it: their screen would show a change they did not ask for. Set CK (both hosts): a payment
+ * asked with an offer's code opened its approval without it (a payment takes no such code; only
+ * a new order does), with one "not done" line the model on a plain host read after the fact, and
+ * the model on a host that shows an approval at once never read; the person declined on her
+ * screen, and the agent learned why in two more calls. The action is cancelled before anyone saw
+ * it (nothing ran) and the answer says why, with the start that does the rest once the user says
+ * to go on without it. Undefined when it was not cancelled. A start that still needs fields says
+ * it as not done, and the agent reads it before any approval opens.
  */
 export async function shortOfWords(
   cancelAction: Operation,
@@ -26,14 +26,18 @@ export async function shortOfWords(
 ): Promise<Outcome | undefined> {
   if (out.status !== "awaiting_approval" || !elsewhere.length || typeof out.action_id !== "string")
     return undefined;
-  // "… and use a coupon if one applies": the user takes the change without it, and is shown so.
-  if (elsewhere.some((e) => onCondition(intent, e.words))) return undefined;
+  // "… if it applies", "none needed", "if you can, apply …": the user takes the change
+  // without it (or does not want it), and is shown so (review 65).
+  if (elsewhere.some((e) => hedged(intent, e.words))) return undefined;
   const cancelled = await cancelAction(ctx, { action_id: out.action_id });
   if (cancelled.outcome !== "applied") return undefined;
   const capability = String(out.capability);
   const why = elsewhere.map((e) => `"${e.words}": ${takenElsewhere(capability, e as never)}`).join("; ");
+  // Only a whole ask is cut from the words ("with the … code"); a single word named inside the
+  // change's own words leaves the rest of its phrase behind ("by card (with the X)"), so the
+  // next start is offered without words: the agent fills what the answer asks.
   const rest = elsewhere.reduce<string | undefined>(
-    (t, e) => (t === undefined ? t : withoutPhrase(t, e.words)),
+    (t, e) => (t === undefined || !/\s/.test(e.words.trim()) ? undefined : withoutPhrase(t, e.words)),
     intent,
   );
   const entity = (out.entity as { id?: unknown } | undefined)?.id;
@@ -57,14 +61,20 @@ export async function shortOfWords(
   };
 }
 
-/** Words that make an ask hang on whether it can be done ("if one applies", "where possible"). */
-const CONDITION = /\b(?:if|unless|whenever|where possible|when possible|in case)\b/i;
+/**
+ * Words that make an ask hang on whether it can be done, or deny it, or only wish for it: "if it
+ * applies", "where possible", "without a …", "no … needed", "don't apply any", "would be nice".
+ */
+const HEDGE =
+  /\b(?:if|unless|whenever|possible|in case|no|not|without|never|nor|any|maybe|perhaps|ideally|try|would|could|might|optional(?:ly)?)\b|n't\b/i;
 
-/** Whether the words, up to the end of their sentence in the request, ask only on a condition. */
-function onCondition(intent: string, words: string): boolean {
+/** Whether the sentence holding the words (both sides of them) hedges or denies them. */
+function hedged(intent: string, words: string): boolean {
   const at = intent.toLowerCase().indexOf(words.toLowerCase());
-  const rest = at < 0 ? words : (intent.slice(at).split(/[.;!?]/)[0] ?? words);
-  return CONDITION.test(rest);
+  if (at < 0) return HEDGE.test(intent);
+  const start = Math.max(...[".", ";", "!", "?"].map((m) => intent.lastIndexOf(m, at - 1))) + 1;
+  const end = intent.slice(at).search(/[.;!?]/);
+  return HEDGE.test(intent.slice(start, end < 0 ? undefined : at + end));
 }
 
 /**

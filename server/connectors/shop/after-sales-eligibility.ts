@@ -174,7 +174,7 @@ export function afterSalesPaths(order: ShopOrder, now = new Date()): AfterSalesP
           reason: "no_shipping_difference",
           // What a shipping refund is, said with the no (set CK: "no shipping difference to
           // refund" of a late parcel sent the model to read the action and search to tell why).
-          message: `Nothing to refund for shipping: a shipping refund pays back only shipping charged above its price, and this order's ${order.shipping_method} shipping (${money(order.shipping_price)}) was charged at its price`,
+          message: "No shipping overcharge to refund on this order",
         };
 
   return [refundOnly, returnRefund, exchange, shippingRefund];

@@ -36,4 +36,23 @@ describe("search: who handled which tickets", () => {
     );
     expect(page).not.toContain("the rows do not show `status`");
   });
+
+  it("a team's tickets and who works on them: the tickets, filtered by team, never the teammates or a text search", async () => {
+    // Set CK: "billing tickets assignee" opened the teammates (its keyword), and "… who is
+    // working on them" searched the tickets' text for "working".
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    for (const query of [
+      "billing tickets assignee",
+      "Which billing tickets are there, and who is working on them?",
+    ]) {
+      const page = text(await sam.callTool({ name: "search", arguments: { query } }));
+      expect(page, query).toContain("## [Tickets](helpdesk://tickets?team_id=billing) (opened here)");
+      expect(ids(page).sort(), query).toEqual(["tkt_1", "tkt_3", "tkt_5", "tkt_7"]);
+    }
+    // Who is on a team is still the teammates.
+    const team = text(
+      await sam.callTool({ name: "search", arguments: { query: "who is on the billing team" } }),
+    );
+    expect(team).toContain("## [Teammates](helpdesk://teammates) (opened here)");
+  });
 });

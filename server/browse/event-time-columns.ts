@@ -1,8 +1,13 @@
 import { verbOfPast } from "../connectors/sdk/record-events";
 import { stemmedWords } from "./stemmed-words";
 
-/** Words that ask for a moment: "when was it delivered", "what date did it ship". */
-const ASKS_WHEN = /\bwhen\b|\bwhat (?:time|day|date)\b|\bhow long ago\b|\bsince when\b/i;
+/**
+ * Words that ask for a moment: "when was it delivered", "what date did it ship", or which came
+ * last or first by one ("most recently updated": set CM's players opened the column to trust the
+ * order the heading stated).
+ */
+const ASKS_WHEN =
+  /\bwhen\b|\bwhat (?:time|day|date)\b|\bhow long ago\b|\bsince when\b|\b(?:most|least) recently\b|\blast (?:updated|changed|modified)\b/i;
 
 /** Whether the words ask for a moment ("when …", "what date …"). */
 export function asksWhen(query: string): boolean {

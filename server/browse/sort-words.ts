@@ -9,7 +9,7 @@ import { words } from "./route-words";
  * and got "nothing matches `cheapest first`": sort words are never a listing's text filter.
  */
 
-type Basis = "price" | "time" | "rank";
+type Basis = "price" | "time" | "rank" | "change";
 
 interface Ask {
   pattern: RegExp;
@@ -44,6 +44,20 @@ const ASKS: Ask[] = [
     descending: true,
   },
   { pattern: /\b(oldest|earliest|least recent)\b/gi, basis: "time", descending: false },
+  // A record's last change is no age: its own sort (set CM: "tickets most recently updated"
+  // searched the tickets' text for "recently").
+  {
+    pattern:
+      /\b(most recently (?:updated|changed|modified)|(?:updated|changed|modified) most recently|(?:last|recently|latest) (?:updated|changed|modified)|latest (?:update|change)s?)\b/gi,
+    basis: "change",
+    descending: true,
+  },
+  {
+    pattern:
+      /\b(least recently (?:updated|changed|modified)|longest (?:unchanged|untouched|since (?:an? )?update))\b/gi,
+    basis: "change",
+    descending: false,
+  },
   // "most urgent first" ranks; its "urgent" is no filter value (set AK: it filtered the tickets to
   // the urgent ones, none, and the answer read as no open tickets at all).
   {
@@ -71,6 +85,7 @@ const PLACING_END = /\b(first|last)\s*[.!?]*\s*$/;
 /** What each basis is named in a sort value (not "updated": last changed is no age). */
 const BASIS_WORDS: Record<Basis, Set<string>> = {
   price: new Set(["price", "cost", "amount", "cheapest", "expensive", "priciest"]),
+  change: new Set(["updated", "update", "modified", "changed", "change"]),
   rank: new Set(["priority", "urgency", "severity", "rank", "importance"]),
   time: new Set([
     "created",
@@ -119,6 +134,7 @@ const ORDER_WORDS: Record<Basis, [string, string]> = {
   price: ["cheapest first", "most expensive first"],
   time: ["oldest first", "newest first"],
   rank: ["least urgent first", "most urgent first"],
+  change: ["least recently updated first", "most recently updated first"],
 };
 
 /** The sort the words ask of a listing with these filters, and the words it used. */
@@ -163,8 +179,10 @@ function sortParams(basis: Basis, descending: boolean, filters: FilterSpec): str
       if (!named.length) continue;
       const down = value.startsWith("-") || tokens.some((t) => DESCENDING.has(t));
       const directed = down || tokens.some((t) => ASCENDING.has(t));
-      // A value with no direction (`price`) sorts ascending; descending only with a direction filter.
-      if (directed ? down !== descending : descending && !directionKey(filters, key)) continue;
+      // A value with no direction (`price`) sorts ascending; descending only with a direction
+      // filter. A sort by last change (`updated`) lists the latest first, as such listings do.
+      const ascending = basis !== "change";
+      if (directed ? down !== descending : descending === ascending && !directionKey(filters, key)) continue;
       // A value that is the very word asked (`oldest`) beats one naming the field (`created_at`).
       const rank = tokens.length === 1 && named.length === 1 ? 2 : 1;
       if (!best || rank > best.rank) best = { key, value, rank, directed };

@@ -109,4 +109,20 @@ describe("a record asked about once (MCP over HTTP, real gateway and legacy serv
     expect(sc(advanced).status).not.toBe("completed");
     expect(text(advanced)).toMatch(/ask the user/);
   });
+
+  it("review 65b: words beside the record's id match no capability by the id's own words", async () => {
+    // "no later than today" beside ord_pending matched the unpaid order's cancel by "pending",
+    // offered as the next call, which cancelled the order at once.
+    const client = await w.connect(w.keys.alice);
+    const out = await client.callTool({
+      name: "start_action",
+      arguments: {
+        intent: "Change the delivery address of my pending order to my home address, no later than today.",
+      },
+    });
+    expect(sc(out), text(out)).toMatchObject({ capability: "change_delivery_address" });
+    expect(JSON.stringify(sc(out).next_actions ?? [])).not.toContain("cancel_unpaid_order");
+    expect(JSON.stringify(sc(out).also_done ?? [])).not.toContain("cancel_unpaid_order");
+    expect(text(out)).not.toContain("cancel_unpaid_order");
+  });
 });

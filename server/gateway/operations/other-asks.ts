@@ -117,11 +117,17 @@ export async function otherAsks(
             !!started.entity &&
             (leavesRecordUnsaid(ownHead, started.entity.type) || saysKindBare(ownHead, kind))));
       const record = named ?? (points ? started.entity?.id : undefined);
-      // The record's id beside the words names its kind, as start_action by words reads it.
-      const fitting = async (text: string) =>
-        (await search(record && !ownId ? `${text} ${record}` : text)).filter(
-          (h) => !h.not_for?.length && !h.topic_only && !h.off_topic,
-        );
+      // The record's id beside the words names its kind, as start_action by words reads it; it
+      // ranks what the words match, never makes a match of its own (review 65b: "…, no later
+      // than today" beside ord_pending matched the unpaid order's cancel by the id's "pending").
+      const fitting = async (text: string) => {
+        const shown = (hits: CapabilityHit[]) =>
+          hits.filter((h) => !h.not_for?.length && !h.topic_only && !h.off_topic);
+        if (!record || ownId) return shown(await search(text));
+        const [withId, alone] = await Promise.all([search(`${text} ${record}`), search(text)]);
+        const matched = new Set(alone.filter((h) => h.score > 0).map((h) => h.capability));
+        return shown(withId).filter((h) => matched.has(h.capability));
+      };
       const hits = await fitting(words);
       // What the ask is, read without the text it carries ("add a note that the priority was
       // raised" is a note, whatever its text says).

@@ -104,4 +104,27 @@ describe("words asking what the change cannot do are not sent for approval (MCP 
     const next = (sc(out).next_actions as Array<{ tool: string; args: Json }>)[0];
     expect(next?.args).toEqual({ capability: "pay_order", entity_id: "ord_pending" });
   });
+
+  it("review 65b: a polite 'could you' is no hedge, 'skip the coupon' is, and the words' other asks are said", async () => {
+    const client = await w.connect(w.keys.alice);
+    const polite = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "Could you pay my pending order by card with the SAVE5 coupon?" },
+    });
+    expect(sc(polite), text(polite)).toMatchObject({ reason: "words_not_doable" });
+    const skip = await client.callTool({
+      name: "start_action",
+      arguments: { intent: "Pay my pending order by card, skip the SAVE5 coupon." },
+    });
+    expect(sc(skip), text(skip)).toMatchObject({ capability: "pay_order", status: "awaiting_approval" });
+    await client.callTool({ name: "cancel_action", arguments: { action_id: sc(skip).action_id } });
+    const more = await client.callTool({
+      name: "start_action",
+      arguments: {
+        intent: "Pay my pending order by card with the SAVE5 coupon and send it to my home address.",
+      },
+    });
+    expect(sc(more), text(more)).toMatchObject({ reason: "words_not_doable" });
+    expect(text(more)).toContain("send it to my home address");
+  });
 });

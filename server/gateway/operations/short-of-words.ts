@@ -2,6 +2,8 @@ import { takenElsewhere } from "../../connectors/sdk/other-asks-lines";
 import type { OutcomeBase } from "../../connectors/sdk/outcome";
 import type { TrustedContext } from "../trusted-context";
 import type { FieldElsewhere } from "./fields-elsewhere";
+import { otherAskCalls } from "./other-ask-calls";
+import type { OtherAsk } from "./other-asks";
 
 type Outcome = OutcomeBase & Record<string, unknown>;
 type Operation = (ctx: TrustedContext | null, raw: unknown) => Promise<Outcome>;
@@ -23,6 +25,7 @@ export async function shortOfWords(
   intent: string,
   out: Outcome,
   elsewhere: readonly FieldElsewhere[],
+  others: readonly OtherAsk[],
 ): Promise<Outcome | undefined> {
   if (out.status !== "awaiting_approval" || !elsewhere.length || typeof out.action_id !== "string")
     return undefined;
@@ -47,6 +50,9 @@ export async function shortOfWords(
     message: `Not sent for approval, nothing started: the user's words ask what ${capability} cannot do (${why}). Tell the user; if they want it without that, start it again without those words`,
     retryable: false,
     capability,
+    // The words' other asks, said as a start by words says them: none is lost with the start
+    // (review 65b: "… with the SAVE5 coupon and send it to my home address" left the address unsaid).
+    ...(others.length ? { also_asked: others.map(({ pointed: _, unapproved: __, ...a }) => a) } : {}),
     next_actions: [
       {
         tool: "start_action",
@@ -57,6 +63,7 @@ export async function shortOfWords(
         },
         description: "Only on the user's word: the same change without what it cannot do",
       },
+      ...otherAskCalls(others, 0),
     ],
   };
 }
@@ -66,15 +73,19 @@ export async function shortOfWords(
  * applies", "where possible", "without a …", "no … needed", "don't apply any", "would be nice".
  */
 const HEDGE =
-  /\b(?:if|unless|whenever|possible|in case|no|not|without|never|nor|any|maybe|perhaps|ideally|try|would|could|might|optional(?:ly)?)\b|n't\b/i;
+  /\b(?:if|unless|whenever|possible|in case|no|not|without|never|nor|any|maybe|perhaps|ideally|try|would|could|might|optional(?:ly)?|skip|forget|drop|leave out)\b|n't\b/i;
+
+/** A polite opening that asks, hedging nothing ("Could you pay …", "Would you please …"). */
+const POLITE = /(^|[.;!?]\s*)(?:could|would|can|will)\s+you\s+(?:please\s+)?/gi;
 
 /** Whether the sentence holding the words (both sides of them) hedges or denies them. */
 function hedged(intent: string, words: string): boolean {
-  const at = intent.toLowerCase().indexOf(words.toLowerCase());
-  if (at < 0) return HEDGE.test(intent);
-  const start = Math.max(...[".", ";", "!", "?"].map((m) => intent.lastIndexOf(m, at - 1))) + 1;
-  const end = intent.slice(at).search(/[.;!?]/);
-  return HEDGE.test(intent.slice(start, end < 0 ? undefined : at + end));
+  const text = intent.replace(POLITE, "$1");
+  const at = text.toLowerCase().indexOf(words.toLowerCase());
+  if (at < 0) return HEDGE.test(text);
+  const start = Math.max(...[".", ";", "!", "?"].map((m) => text.lastIndexOf(m, at - 1))) + 1;
+  const end = text.slice(at).search(/[.;!?]/);
+  return HEDGE.test(text.slice(start, end < 0 ? undefined : at + end));
 }
 
 /**

@@ -111,7 +111,7 @@ export async function withOtherAsksOf(
           ...carried,
           ...takenTexts(out),
         ]);
-  const short = await shortOfWords(steps.cancelAction, ctx, intent, out, elsewhere);
+  const short = await shortOfWords(steps.cancelAction, ctx, intent, out, elsewhere, asked);
   if (short) return short;
   // A call on a record is offered only where its capability can take that record now (the
   // check a start makes, one evaluation per ask): a cancel of unpaid orders was offered on a

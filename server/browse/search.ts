@@ -32,6 +32,7 @@ import { recordSources, searchRecords } from "./search-records";
 import { schemeOf, searchableSystems } from "./searchable-systems";
 import { sortFromWords } from "./sort-words";
 import { timeWindow } from "./time-window-words";
+import { withoutWhoWorksOn } from "./who-works-on";
 
 // Search: the URI structure (routes) and the data.
 /** The line before records found beyond the caller's own ("my" read as theirs found none). */
@@ -73,7 +74,9 @@ export async function search(backend: BrowseBackend, query: string, scheme?: str
     const phrase = timeWindow(q)?.phrase;
     const windowWords = new Set(phrase ? words(phrase) : []);
     const said = (text: string) =>
-      words(withoutCountWords(text)).filter((w) => !STOP.has(w) && !FRAMING.has(w) && !windowWords.has(w));
+      words(withoutCountWords(withoutWhoWorksOn(text))).filter(
+        (w) => !STOP.has(w) && !FRAMING.has(w) && !windowWords.has(w),
+      );
     const qWords = said(q);
     // What the rows lack ("with no owner") names no page.
     const pageWords = said(withoutNonePhrases(q, routeTable(among)));

@@ -110,10 +110,8 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
     pattern: "helpdesk://tickets",
     title: "Tickets",
     description: `Support tickets. Filter with ?status=${TICKET_FILTERS.status.join("|")}, ?priority=${TICKET_FILTERS.priority.join("|")}, ?assignee_id= (a teammate, or none), ?team_id=, ?requester_email= (who raised it), ?mine=1 for tickets assigned to me, ?q= to search; ?sort=oldest|newest by creation (default: last updated first).`,
-    // Who "handled" a ticket, or is "working on" it, is its assignee column (set CI: "by whom were
-    // they handled" searched the tickets' text for "handled" and found none; set CK: "billing
-    // tickets assignee" opened the teammates, whose keyword it was, and "… who is working on
-    // them" searched the text for "working").
+    // Who "handled" a ticket is its assignee column (set CI: "by whom were they handled" searched
+    // the tickets' text for "handled" and found none).
     keywords: [
       "tickets",
       "support",
@@ -122,9 +120,6 @@ export const HELPDESK_ROUTES: RouteDefinition[] = [
       "my tickets",
       "open tickets",
       "handled",
-      "handling",
-      "working",
-      "assignee",
       "工单",
     ],
     startPoint: true,

@@ -7,7 +7,7 @@ import { stemmedWords } from "./stemmed-words";
  * order the heading stated).
  */
 const ASKS_WHEN =
-  /\bwhen\b|\bwhat (?:time|day|date)\b|\bhow long ago\b|\bsince when\b|\b(?:most|least) recently\b|\blast (?:updated|changed|modified)\b/i;
+  /\bwhen\b|\bwhat (?:time|day|date)\b|\bhow long ago\b|\bsince when\b|\b(?:most|least) recently\b/i;
 
 /** Whether the words ask for a moment ("when …", "what date …"). */
 export function asksWhen(query: string): boolean {

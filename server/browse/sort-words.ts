@@ -48,7 +48,7 @@ const ASKS: Ask[] = [
   // searched the tickets' text for "recently").
   {
     pattern:
-      /\b(most recently (?:updated|changed|modified)|(?:updated|changed|modified) most recently|(?:last|recently|latest) (?:updated|changed|modified)|latest (?:update|change)s?)\b/gi,
+      /\b(most recently (?:updated|changed|modified)|(?:updated|changed|modified) most recently|(?:recently|latest) (?:updated|changed|modified))\b/gi,
     basis: "change",
     descending: true,
   },

@@ -51,7 +51,7 @@ export async function shortOfWords(
     retryable: false,
     capability,
     // The words' other asks, said as a start by words says them: none is lost with the start
-    // (review 65b: "… with the SAVE5 coupon and send it to my home address" left the address unsaid).
+    // (review 65b: "… with the SAVE5 code and send it to my home address" left the address unsaid).
     ...(others.length ? { also_asked: others.map(({ pointed: _, unapproved: __, ...a }) => a) } : {}),
     next_actions: [
       {

@@ -32,7 +32,10 @@ export function notDoneLines(result: Json): string[] {
 }
 
 /** Why a field the words name is not done by this capability: "pay_order takes no coupon_code (only checkout does, …)". */
-export function takenElsewhere(capability: string, a: Json): string {
+export function takenElsewhere(
+  capability: string,
+  a: { field?: unknown; taken_by?: unknown; new_record?: unknown },
+): string {
   return `${escapeText(capability)} takes no ${escapeText(String(a.field))} (only ${escapeText(String(a.taken_by))} does${a.new_record ? `, when it makes a new ${escapeText(String(a.new_record))}` : ""})`;
 }
 

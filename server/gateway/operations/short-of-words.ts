@@ -35,7 +35,7 @@ export async function shortOfWords(
   const cancelled = await cancelAction(ctx, { action_id: out.action_id });
   if (cancelled.outcome !== "applied") return undefined;
   const capability = String(out.capability);
-  const why = elsewhere.map((e) => `"${e.words}": ${takenElsewhere(capability, e as never)}`).join("; ");
+  const why = elsewhere.map((e) => `"${e.words}": ${takenElsewhere(capability, e)}`).join("; ");
   // Only a whole ask is cut from the words ("with the … code"); a single word named inside the
   // change's own words leaves the rest of its phrase behind ("by card (with the X)"), so the
   // next start is offered without words: the agent fills what the answer asks.

@@ -92,6 +92,37 @@ const PATH_LABELS: Partial<Record<AfterSalesKind, string>> = {
   shipping_refund: "Shipping refund (shipping money back)",
 };
 
+/** Words that ask for the money without sending anything back: refund-only. */
+const KEEP_ITEM_WORDS = {
+  values: [
+    {
+      value: "refund_only",
+      // With their subject where one is said ("I want to keep it"): a phrase after "I" states
+      // rather than asks (said-by-words.ts).
+      words: [
+        "refund only",
+        "no need to send it back",
+        "no need to send them back",
+        "no need to return it",
+        "no need to return them",
+        "without sending it back",
+        "without sending them back",
+        "without returning it",
+        "without returning them",
+        "without a return",
+        "i don't want to send it back",
+        "i don't want to return it",
+        "i do not want to send it back",
+        "i do not want to return it",
+        "i want to keep it",
+        "i'd like to keep it",
+        "let me keep it",
+      ],
+    },
+  ],
+  defaultMeans: "the one path open, else asked",
+};
+
 const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 /** A refund-only refund's arithmetic: the order's sum less earlier refunds, on one line. */
@@ -322,6 +353,11 @@ export const afterSales = defineCapability<ShopAdapter>({
           .enum(AFTER_SALES_KINDS)
           .describe("refund_only | return_refund | exchange | shipping_refund; see options.after_sales"),
       },
+      // Money back while keeping the item is refund-only, whether or not it is open: set CN's "I
+      // just want the money back for the mug, no need to send it back" took the return (after
+      // delivery the one path open) against the words; now the answer says why refund-only is
+      // closed and what is open instead.
+      saidBy: { kind: KEEP_ITEM_WORDS },
       async resolve({ adapter, values, derived: upstream }) {
         const order = upstream.order as ShopOrder;
         const paths = afterSalesPaths(order);

@@ -24,8 +24,8 @@ describe("money back, keeping the item (MCP over HTTP)", () => {
   it("after delivery: refund-only is refused with why and what is open, never a return", async () => {
     for (const intent of [
       "The mug in my order with the tee was chipped — I just want the money back for the mug, no need to send it back.",
-      "Refund the mug from my exchange order, I do not want to return it.",
-      "Refund the mug from my exchange order, I want to keep it.",
+      "Refund the mug from my order with the tee, I do not want to return it.",
+      "Refund the mug from my order with the tee, I want to keep it.",
     ]) {
       const out = await start(intent);
       expect(sc(out), `${intent}\n${text(out)}`).toMatchObject({
@@ -45,5 +45,22 @@ describe("money back, keeping the item (MCP over HTTP)", () => {
     const paid = await start("I want a refund for my lamp order, no need to send it back");
     expect(sc(paid)).toMatchObject({ status: "awaiting_approval" });
     expect(text(paid)).toContain("kind = refund_only");
+  });
+
+  it("review 65c: beside words of another path, a keep-it phrase decides nothing", async () => {
+    const back = await start(
+      "Return the mug from my exchange order. I want to keep it in the box and send it back.",
+    );
+    // Unclear between the two: the kind is asked (never refused as refund-only).
+    expect(sc(back).status).not.toBe("refused");
+    expect(text(back)).not.toContain("kind = refund_only");
+    const swap = await start(
+      "Exchange the tee from my order with the mug for a size L, I'd like to keep it the same colour",
+    );
+    expect(sc(swap).status).not.toBe("refused");
+    expect(text(swap)).not.toContain("kind = refund_only");
+    const shipping = await start("Refund the shipping on my backpack order, I want to keep it");
+    expect(sc(shipping).status).not.toBe("refused");
+    expect(text(shipping)).not.toContain("kind = refund_only");
   });
 });

@@ -119,6 +119,13 @@ const KEEP_ITEM_WORDS = {
         "let me keep it",
       ],
     },
+    // Words of the other paths only lean: beside a keep-it phrase they make it unclear, and the
+    // kind is asked (review 65c: "… I want to keep it in the box and send it back", "exchange the
+    // tee …, I'd like to keep it the same colour" and "refund the shipping …, I want to keep it"
+    // were refused as refund-only). A hint counts where a mark or a small word follows it.
+    { value: "return_refund", words: [], hints: ["send it back", "send them back", "return"] },
+    { value: "exchange", words: [], hints: ["exchange", "swap", "replace", "replacement"] },
+    { value: "shipping_refund", words: [], hints: ["shipping"] },
   ],
   defaultMeans: "the one path open, else asked",
 };

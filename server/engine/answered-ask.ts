@@ -1,8 +1,6 @@
 import type { ActionState } from "./action-state";
 import { choicesFor } from "./choice-words";
 
-const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
 /**
  * The record the last answer told the agent to ask the user about (an `ambiguous_choice` on the
  * record's field, with the records to ask about as its options), sent now as one of those: the
@@ -19,7 +17,8 @@ export function answeredAsk(
   if (!field || typeof sent !== "string") return {};
   // Only a record that ask named (review 65: an age tie's answer named two tickets while its
   // options still listed every ticket, and a third, never offered, ran at once).
-  const named = (message: string) => new RegExp(`(?<![\\w-])${escaped(sent)}(?![\\w-])`).test(message);
+  // Compared as whole tokens of the message: what the agent sent never becomes a pattern.
+  const named = (message: string) => message.split(/[^\w-]+/).includes(sent);
   const asked = previous.validation_errors.some(
     (e) => e.field === field && e.code === "ambiguous_choice" && named(e.message),
   );

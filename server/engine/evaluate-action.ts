@@ -5,6 +5,7 @@ import type { Actor, AnyCapability, NodeInput, Values } from "../connectors/sdk/
 import { withoutDenied } from "../connectors/sdk/negated-words";
 import type { ValidationError } from "../connectors/sdk/outcome";
 import { REQUEST_NOTE } from "../connectors/sdk/request-note";
+import { againstDirection } from "./against-direction";
 import { byAge } from "./age-order";
 import {
   AGE_WORDS,
@@ -415,6 +416,23 @@ export async function evaluateAction(
         fromWords[optional.field] = optional.value ?? "none (the user said none)";
         rerun();
         continue;
+      }
+      // A scaled value that moves the record against the words' way ("lower … to normal" on a low
+      // ticket) is not taken: the user says which they mean (against-direction.ts).
+      const against = request
+        ? againstDirection(
+            node,
+            values,
+            fromWords,
+            sentAtStart,
+            recordRowIn(capability.appliesTo.field, values, options),
+            request,
+          )
+        : undefined;
+      if (against && !errors.some((e) => e.field.split(".")[0] === against.field)) {
+        delete values[against.field];
+        delete fromWords[against.field];
+        errors.push(against);
       }
       if (errors.length || missing.length) {
         // What the words already say for a later step goes in now, as an advance would send it.

@@ -144,6 +144,13 @@ export interface NodeDefinition<A, D extends object = Derived> {
    * what the chosen row holds under the field's name plus the number (server/engine/count-words.ts).
    */
   counts?: Record<string, { of: string; none?: readonly string[]; more?: readonly string[] }>;
+  /**
+   * Fields whose values stand on a scale (`priority`: low → urgent), with the connector's words
+   * for moving up it ("raise", "escalate") and down it ("lower"). A value the user's words take
+   * (or send beside them at a start) that moves the record the other way ("lower … to normal"
+   * on a low ticket) is not taken: the user is asked (server/engine/against-direction.ts).
+   */
+  scales?: Record<string, FieldScale>;
   /** A confirmation node: the action stops here until a person approves and the agent confirms. */
   requiresConfirmation?: boolean;
   /**
@@ -152,6 +159,13 @@ export interface NodeDefinition<A, D extends object = Derived> {
    * "delivered". Rows' own `<event>_at` timestamps are read without it.
    */
   lifecycle?: StatusLifecycle;
+}
+
+/** A field's values in their order on the scale, lowest first, and the words that move along it. */
+export interface FieldScale {
+  order: readonly string[];
+  up: readonly string[];
+  down: readonly string[];
 }
 
 /** The words that name each value of a consequential field, and what its default means. */
@@ -333,6 +347,7 @@ export function defineCapability<A, D extends object = Derived>(
       ["said-by-words field", Object.keys(node.saidBy ?? {})],
       ["value-words field", Object.keys(node.valueWords ?? {})],
       ["count field", Object.keys(node.counts ?? {})],
+      ["scale field", Object.keys(node.scales ?? {})],
     ] as const)
       for (const field of fields ?? [])
         if (!node.fields || !Object.hasOwn(node.fields, field))

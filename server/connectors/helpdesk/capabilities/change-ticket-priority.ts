@@ -55,6 +55,13 @@ export const changeTicketPriority = defineCapability<HelpdeskAdapter, TicketDeri
       fields: {
         priority: z.enum(["low", "normal", "high", "urgent"]).describe("low | normal | high | urgent"),
       },
+      scales: {
+        priority: {
+          order: ["low", "normal", "high", "urgent"],
+          up: ["raise", "escalate", "increase", "upgrade", "bump", "bump up", "higher"],
+          down: ["lower", "reduce", "decrease", "downgrade", "deprioritize", "de-escalate", "bump down"],
+        },
+      },
       async resolve({ values, derived }) {
         const ticket = derived.ticket;
         if (!ticket) return {}; // TICKET stops the action until it has one

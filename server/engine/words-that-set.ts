@@ -22,14 +22,34 @@ export function wordsThatSet(capability: AnyCapability, ev: Evaluation, request:
   // an after-sales ask: only fields taken from the words were read).
   for (const field of new Set([...Object.keys(ev.fromWords), ...Object.keys(ev.values)])) {
     if (ev.fromRequest.includes(field)) continue;
+    let set = false;
     for (const { key, chosen, schema } of chosenValues(field, ev.values[field], schemas[field])) {
       for (const row of choicesFor(key, ev.options, schema, valueWordsOf(capability, field))) {
         if (!chosen.has(row.value)) continue;
-        for (const t of row.tokens) if (said.has(t)) out.add(t);
+        for (const t of row.tokens)
+          if (said.has(t)) {
+            out.add(t);
+            set = true;
+          }
       }
     }
+    // Words naming the field whose value they set ("express delivery to my office": the delivery
+    // address, set CP) set it too: the clause is the action's detail, not an address change.
+    // Not the record's own field: "the kettle order too" asks again of another record.
+    if (set && field !== capability.appliesTo.field)
+      for (const t of fieldNaming(capability, field)) if (said.has(t)) out.add(t);
   }
   return [...out];
+}
+
+/**
+ * The words that name a field: its name's ("address_id": address) and its node's head (the
+ * description up to its first pause: "Delivery address, one of …": delivery, address).
+ */
+function fieldNaming(capability: AnyCapability, field: string): string[] {
+  const node = capability.nodes.find((n) => n.fields && Object.hasOwn(n.fields, field));
+  const head = node?.description.split(/[;,:(]/)[0] ?? "";
+  return wordTokens(`${field.replace(/_/g, " ")} ${head}`).filter((t) => t !== "id");
 }
 
 /**

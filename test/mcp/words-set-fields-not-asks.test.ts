@@ -43,6 +43,23 @@ describe("a request's own details and exclusions (MCP over HTTP)", () => {
       },
     });
     expect(text(two)).toContain("change_delivery_address");
+    // Set CP: a word naming the field its clause sets ("delivery" of the delivery address) is
+    // the checkout's detail too; the same word in an ask of another order still asks.
+    const named = await alice.callTool({
+      name: "start_action",
+      arguments: { intent: "Buy a kettle, express delivery to my office, pay by card.", dry_run: true },
+    });
+    expect(sc(named).capability).toBe("checkout");
+    expect(text(named)).not.toContain("change_delivery_address");
+    const other = await alice.callTool({
+      name: "start_action",
+      arguments: {
+        intent:
+          "Buy a kettle, express delivery to my office, and change the delivery address of my lamp order to home.",
+        dry_run: true,
+      },
+    });
+    expect(text(other)).toContain("change_delivery_address");
   });
 
   // Set BG: "paid by card" was offered as an after-sales request of its own, on a purchase. Review

@@ -237,6 +237,32 @@ describe("a cart change says the whole cart after it", () => {
     }
   });
 
+  // Set CO: the form's answer that left the change with the user said only the line's from and
+  // to, and the result after the approval only the quantity: the model read the cart again to
+  // tell the user what it came to. The brief keeps the context; the result says the sum.
+  it("a form's submit and the result after the approval say what the cart comes to", async () => {
+    const client = await w.connect(w.keys.alice, { faces: "browse" });
+    const res = await client.callTool({
+      name: "submit",
+      arguments: {
+        uri: "shop://cart/change",
+        fields: {
+          product_id: "prod_mug",
+          quantity: 4,
+          user_words: "Add two more mugs and tell me the total.",
+        },
+      },
+    });
+    // 4 mugs at $18, 1 tee at $25.
+    const plain = (t: string) => t.replace(/[\\*]/g, "");
+    expect(plain(text(res))).toContain("Cart items after (before shipping): $97.00");
+    const id = String(text(res).match(/Action ([a-z0-9]+)/)?.[1]);
+    const decided = await approve(w, id);
+    expect(decided.result?.outcome, JSON.stringify(decided)).toBe("applied");
+    const read = text(await client.callTool({ name: "navigate", arguments: { uri: `actions://${id}` } }));
+    expect(plain(read)).toMatch(/subtotal: \$97\.00/i);
+  });
+
   it("taking out the last lines says the cart is empty", async () => {
     const client = await w.connect(w.keys.alice);
     const mug = text(

@@ -25,7 +25,8 @@ export function summaryMarkdown(summary: unknown, brief = false): string {
   const own = r.rows.filter((row) => !row.internal);
   const rows = brief ? briefRows(own) : own;
   lines.push(...rows.map(line));
-  if (brief) return lines.join("\n");
+  // The context stays in brief too: what the cart or the balance comes to after is often what the
+  // user asked (set CO: "… and tell me what the cart comes to" read the cart again to learn it).
   if (r.now.length) lines.push("", "Now (for context, not approved):", "", ...r.now.map(line));
   return lines.join("\n");
 }

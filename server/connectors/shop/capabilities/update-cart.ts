@@ -271,11 +271,15 @@ export const updateCart = defineCapability<ShopAdapter>({
       const product = derived.product as CartProduct;
       const quantity = derived.quantity as number;
       if (!customer) return { happened: false, details: { status: "no_customer" } };
-      const now = await inCart(adapter, customer.id, product.id);
+      const cart = await adapter.cart(customer.id);
+      const now = cart?.items.find((l) => l.product_id === product.id)?.quantity ?? 0;
+      // The cart's items' sum as the system reads it now: set CO's "add two more mugs and tell
+      // me what the cart comes to" read the cart again after the approval to learn it.
       const details = {
         status: now === quantity ? "cart_updated" : "unchanged",
         product_id: product.id,
         quantity: now,
+        subtotal: cart?.subtotal ?? 0,
       };
       return now === quantity
         ? { happened: true, externalId: product.id, details }

@@ -67,7 +67,9 @@ describe("what is possible on a record (MCP over HTTP, real gateway and legacy s
     expect(paid).toMatch(/^- \[after_sales\]\(.* · approval: the user$/m);
     expect(paid).toMatch(/^- \[change_delivery_address\]\(.* · no approval$/m);
     // What "no approval" means is said once, under the lines.
-    expect(paid).toMatch(/runs a change needing no approval at once \(or start_action the line's capability/);
+    expect(paid).toMatch(
+      /it runs at once unless someone must approve \(or start_action the line's capability/,
+    );
     expect(paid).not.toMatch(/requires approval|\*\*approval:\*\*/);
     const pending = text(
       await alice.callTool({ name: "navigate", arguments: { uri: "shop://order/ord_pending" } }),

@@ -54,8 +54,8 @@ export function formFieldsLine(fields: readonly LineField[]): string {
 export function fieldsKey(words: boolean, everyLine = false, tool?: string): string {
   const or = tool ? ` (or ${tool} the line's capability with entity_id)` : "";
   if (everyLine)
-    return `Submit a line's form (* required) with ${USER_WORDS}: the user's request verbatim; it fills fields, and runs a change needing no approval at once${or}.`;
-  return `Submit from the line (* required${words ? `; ${USER_WORDS}: the user's request verbatim: it fills fields, and runs a change needing no approval at once` : ""}).`;
+    return `Submit a line's form (* required) with ${USER_WORDS}: the user's request verbatim; it fills fields; it runs at once unless someone must approve${or}.`;
+  return `Submit from the line (* required${words ? `; ${USER_WORDS}: the user's request verbatim: it fills fields; it runs at once unless someone must approve` : ""}).`;
 }
 
 /** Slashes between values (a span shows `|` escaped), commas where a value holds a slash. */

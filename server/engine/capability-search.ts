@@ -179,6 +179,16 @@ function beforeAdverbs(tokens: Token[], i: number): number {
  * A plural is no verb (a request's verb is in its base form): "orders I can return items from"
  * names the records first, and its verb is the next word after those that only ask.
  */
+/** Verbs that name the means of an ask whose purpose a "to" clause says ("use my balance to pay"). */
+const USING_VERBS = new Set(["use", "using", "spend", "apply"]);
+
+/** The verb after the first "to" past the request's verb, within a few words ("… my balance to pay …"). */
+function purposeVerb(tokens: Token[], verb: number): Token | undefined {
+  const to = tokens.findIndex((t, i) => i > verb && i - verb <= 6 && t.word === "to");
+  const next = to > 0 ? tokens[to + 1] : undefined;
+  return next?.latin && !next.stop ? next : undefined;
+}
+
 function verbPosition(tokens: Token[]): number {
   const i = tokens.findIndex((t) => !t.stop);
   if (tokens.slice(0, Math.max(i, 0)).some((t) => DETERMINERS.has(t.word))) return 0;
@@ -707,6 +717,13 @@ export function buildCapabilityIndex(
       const head = tokens[verb];
       if (clause.role === "request" && head?.latin && !head.stop && !topics.has(head.term))
         verbs.add(head.term);
+      // "Use my balance to pay what's still owed on the backpack order": what the clause asks is
+      // the verb its "to" opens, the means before it (set CP: a purchase tied with the payment).
+      const purpose =
+        clause.role === "request" && head && USING_VERBS.has(head.word)
+          ? purposeVerb(tokens, verb)
+          : undefined;
+      if (purpose) verbs.add(purpose.term);
       // The verb that says what is done, past openers and general verbs ("go ahead and buy …",
       // "help me buy …", "let's buy …"): what a change nobody approves must be asked by.
       if (clause.role === "request") {

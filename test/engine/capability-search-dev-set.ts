@@ -318,6 +318,13 @@ export const CAPABILITY_SEARCH_EXISTING_RECORD: Array<{ query: string; expected:
     never: "checkout",
   },
   { query: "pay my kettle order, use the SAVE5 coupon code", expected: "pay_order", never: "checkout" },
+  // Set CP: the verb is the means ("use my balance"); what is asked is the verb its "to" opens.
+  {
+    query: "Use my balance to pay what's still owed on the backpack order.",
+    expected: "pay_order",
+    never: "checkout",
+  },
+  { query: "Use my store credit to pay for my kettle order", expected: "pay_order", never: "checkout" },
   {
     query: "pay for the kettle order with my card and a discount coupon",
     expected: "pay_order",

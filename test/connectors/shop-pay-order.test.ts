@@ -197,6 +197,10 @@ describeEachProvider("pay_order through the gateway (%s, real legacy service)", 
     ]);
     expect(shipped).toMatchObject({ status: "refused" });
     expect(await paymentsWhere(w, "order_id=ord_pending")).toHaveLength(0);
+    // Set CP: a paid order the shop owes overpaid shipping on says so with the no.
+    const owed = await startPay("ord_shipdiff", { payment_type: "balance" });
+    expect(owed).toMatchObject({ outcome: "rejected", reason: "order_already_paid" });
+    expect(owed.message).toMatch(/nothing to pay; the shop owes the customer \$7\.00 of overpaid shipping/);
   });
 
   it("never reaches another customer's order: admin, support and another tenant get not_found", async () => {

@@ -1,3 +1,4 @@
+import { money } from "../sdk/markdown";
 import type { ValidationError } from "../sdk/outcome";
 import type { ShopOrder } from "./shop-adapter";
 
@@ -10,7 +11,7 @@ export function paymentRefusals(order: ShopOrder): ValidationError[] {
   const message =
     order.status === "cancelled"
       ? `Order ${order.id} is cancelled; there is nothing to pay`
-      : `Order ${order.id} is already paid${order.status === "paid" ? "" : ` (${order.status})`}; there is nothing to pay`;
+      : `Order ${order.id} is already paid${order.status === "paid" ? "" : ` (${order.status})`}; there is nothing to pay${owedBack(order)}`;
   return [
     {
       field: "order_id",
@@ -24,4 +25,15 @@ export function paymentRefusals(order: ShopOrder): ValidationError[] {
           : [],
     },
   ];
+}
+
+/**
+ * Money the shop owes back on a paid order, said with the no: set CP's "pay what's still owed on
+ * the backpack order" was refused as paid, and the model read the order again to learn that the
+ * shop owed the customer the other way.
+ */
+function owedBack(order: ShopOrder): string {
+  return order.shipping_difference > 0
+    ? `; the shop owes the customer ${money(order.shipping_difference)} of overpaid shipping (a shipping refund)`
+    : "";
 }

@@ -286,4 +286,21 @@ describeEachProvider("search: records only where the caller may navigate (%s)", 
       expect(shows(page, "tkt_2", "Where are my headphones")).toBe(false);
     });
   });
+
+  // Set CO: "Sara" found no record, and the model opened the assign form to learn her id. A
+  // teammate the words name by first name is a record the search shows, where the teammates page
+  // is the caller's to read; a team word in a name ("Shipping") names no one.
+  it("a teammate named by first name is found, and only where the teammates page may be read", async () => {
+    const sara = await search("Sara");
+    expect(sara.text).toMatch(/Teammate tm_sara: Sara Shipping\]\(helpdesk:\/\/teammates\) — team shipping/);
+    expect((await search("Bruno")).text).toContain(
+      "tm_bruno: Bruno Billing](helpdesk://teammates) — team billing, inactive",
+    );
+    expect((await search("shipping")).text).not.toContain("Teammate tm_");
+    await denied("helpdesk://teammates", async () => {
+      const hidden = await search("Sara");
+      expect(hidden.text).not.toContain("tm_sara");
+      expect(linked(hidden, "helpdesk://teammates")).toBe(false);
+    });
+  });
 });

@@ -3,6 +3,7 @@ import type { BrowseBackend } from "../sdk/browse-backend";
 import { defineConnector, type RecordQuery } from "../sdk/define-connector";
 import { bearerHealthCheck } from "../sdk/http-client";
 import { escapeText, link } from "../sdk/markdown";
+import { textTokens } from "../sdk/words-search";
 import { assignTicket } from "./capabilities/assign-ticket";
 import { changeTicketPriority } from "./capabilities/change-ticket-priority";
 import { closeTicket } from "./capabilities/close-ticket";
@@ -13,7 +14,7 @@ import { resolveTicket } from "./capabilities/resolve-ticket";
 import { setTicketStatus } from "./capabilities/set-ticket-status";
 import { unassignTicket } from "./capabilities/unassign-ticket";
 import { createHelpdeskAdapter, type HelpdeskAdapter } from "./helpdesk-adapter";
-import { listTickets } from "./helpdesk-records";
+import { listTickets, teammates } from "./helpdesk-records";
 import { HELPDESK_ROUTES } from "./helpdesk-routes";
 import { raisedInsteadLine } from "./scoped-tickets";
 import { TICKET_FORM_URIS } from "./ticket-form-links";
@@ -47,7 +48,8 @@ async function searchHelpdesk(query: RecordQuery, backend: BrowseBackend): Promi
     // "my parcel" is my tickets about a parcel, never all of mine.
     q: topical.length ? topical.join(" ") : undefined,
   });
-  if ("outcome" in tickets) return [];
+  const people = topical.length ? await teammatesNamed(backend, topical) : [];
+  if ("outcome" in tickets) return people;
   const lines = tickets.data
     .slice(0, 5)
     .map(
@@ -57,8 +59,30 @@ async function searchHelpdesk(query: RecordQuery, backend: BrowseBackend): Promi
   // "my …" read as the tickets they raised says so above them, in the first hit (shown only
   // with it); none found: the search says none.
   const [first, ...rest] = lines;
-  if (!tickets.raisedInstead || !first) return lines;
-  return [`- ${raisedInsteadLine(lines.length)}\n${first}`, ...rest];
+  if (!tickets.raisedInstead || !first) return [...lines, ...people];
+  return [`- ${raisedInsteadLine(lines.length)}\n${first}`, ...rest, ...people];
+}
+
+/**
+ * The teammates a search's words name (a first name or an email's own part), for
+ * a caller who may read the teammates page: set CO's "Sara" found no record, and the model opened
+ * the assign form to learn her id. Each line links to that page, so it shows only where it may.
+ */
+async function teammatesNamed(backend: BrowseBackend, words: readonly string[]): Promise<string[]> {
+  if ((await backend.authorize("navigate", "helpdesk://teammates")).decision !== "allow") return [];
+  const people = await teammates(backend);
+  if (!Array.isArray(people)) return [];
+  return people
+    .filter((t) => {
+      // The first name and the address's own part: "Sara Shipping"'s team word names no one.
+      const own = textTokens(`${t.name.split(/\s+/)[0] ?? ""} ${t.email.split("@")[0] ?? ""}`);
+      return words.some((w) => own.includes(w));
+    })
+    .slice(0, 5)
+    .map(
+      (t) =>
+        `- ${link(`Teammate ${t.id}: ${t.name}`, "helpdesk://teammates")} — team ${escapeText(t.team_id)}${t.active ? "" : ", inactive"}`,
+    );
 }
 
 /** The demo helpdesk: tickets, teammates and the narrow ticket changes. */

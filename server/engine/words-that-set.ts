@@ -43,7 +43,7 @@ export function wordsThatSet(capability: AnyCapability, ev: Evaluation, request:
 }
 
 /**
- * The words that name a field: its name's ("address_id": address) and its node's head (the
+ * The words that name a field: its name's ("thing_id": thing) and its node's head (the
  * description up to its first pause: "Delivery address, one of …": delivery, address).
  */
 function fieldNaming(capability: AnyCapability, field: string): string[] {

@@ -47,6 +47,16 @@ describe("search: words that only relate the others, matching no text, do not em
     expect(page).not.toMatch(/No ticket matches|`: not applied/);
   });
 
+  // Set CP: "category" was searched in the tickets' text ("No ticket matches"); a ticket's team
+  // is what it is categorised by.
+  it("'open tickets in each category' counts the open tickets per team", async () => {
+    const page = await search("How many open tickets are there in each category?");
+    expect(page).toContain(
+      "Per team_id, every one of its 2 values, with this listing's filters: Billing (billing) 1, Shipping (shipping) 2.",
+    );
+    expect(page).not.toMatch(/No ticket matches/);
+  });
+
   it("words saying what the tickets are about still answer that no ticket matches", async () => {
     for (const query of [
       "the login ticket",

@@ -60,7 +60,9 @@ const TICKET_FILTERS = {
   status: ["open", "pending", "resolved", "closed"],
   priority: ["low", "normal", "high", "urgent"],
   assignee_id: { choices: assigneeChoices, valuesAre: ["teammate", "agent"] },
-  team_id: { choices: teamChoices },
+  // Set CP: "open tickets in each category" searched the text for "category"; a ticket's team is
+  // the queue it is sorted into, what people count tickets by as a category.
+  team_id: { choices: teamChoices, valuesAre: ["category", "queue", "department"] },
   requester_email: { choices: requesterChoices, emailAddresses: true },
   mine: ["1", "true", "0", "false"],
   sort: ["oldest", "newest", "updated"],

@@ -189,6 +189,20 @@ function purposeVerb(tokens: Token[], verb: number): Token | undefined {
   return next?.latin && !next.stop ? next : undefined;
 }
 
+/**
+ * Whether a word asked and the same stem in what a capability is not for are other words: a
+ * thing or an act said with "-ing" ("pay the shipping I owe") against a state said with "-ed"
+ * ("not for an order already shipped"). Set CO: the payment of shipping owed was ranked below
+ * every other capability, its "not for … shipped" taken as said.
+ */
+function otherSense(
+  asked: ReadonlySet<string> | undefined,
+  avoided: ReadonlySet<string> | undefined,
+): boolean {
+  if (!asked?.size || !avoided?.size) return false;
+  return [...asked].every((w) => w.endsWith("ing")) && [...avoided].every((w) => w.endsWith("ed"));
+}
+
 function verbPosition(tokens: Token[]): number {
   const i = tokens.findIndex((t) => !t.stop);
   if (tokens.slice(0, Math.max(i, 0)).some((t) => DETERMINERS.has(t.word))) return 0;
@@ -337,6 +351,8 @@ interface IndexedDoc {
   length: number;
   /** Words of what the capability says it is not for, that nothing else in it says it does. */
   notFor: Set<string>;
+  /** How those words are written there, by term ("shipped" of `ship`). */
+  notForForms: Map<string, Set<string>>;
   /** Of those, the words it says them of its records with ("Not for closed tickets"), not of acts. */
   notForRecords: Set<string>;
   /** Words it uses only to describe its object ("reopens a resolved ticket"), never as what it does. */
@@ -560,6 +576,11 @@ export function buildCapabilityIndex(
   const docs: IndexedDoc[] = capabilities.map((capability) => {
     const tf = new Map<string, number>();
     const negatedTerms = new Set<string>();
+    const negatedForms = new Map<string, Set<string>>();
+    const negate = (t: Token) => {
+      negatedTerms.add(t.term);
+      if (t.latin) negatedForms.set(t.term, (negatedForms.get(t.term) ?? new Set()).add(t.word));
+    };
     // Negated words describing the record ("not for closed tickets"), not an act ("does not change").
     const negatedObjects = new Set<string>();
     const asObject = new Set<string>();
@@ -589,7 +610,7 @@ export function buildCapabilityIndex(
             if (NEGATIONS.has(t.term)) negated = true;
             if (t.stop) return;
             if (negated) {
-              negatedTerms.add(t.term);
+              negate(t);
               if (described.has(i)) negatedObjects.add(t.term);
               return;
             }
@@ -621,14 +642,23 @@ export function buildCapabilityIndex(
       for (const i of objectWords(tokens)) negatedObjects.add((tokens[i] as Token).term);
       const own = placedPhrases(tokens.filter((t) => !NEGATIONS.has(t.term))).filter((p) => !tf.has(p));
       for (const p of own) notForPhrases.add(p);
-      if (!own.length) for (const t of terms(part)) negatedTerms.add(t);
+      if (!own.length) for (const t of tokens) if (!t.stop) negate(t);
     }
     const notFor = new Set(
       [...negatedTerms].filter((t) => !tf.has(t) && !topics.has(t) && !NEGATIONS.has(t)),
     );
     const notForRecords = new Set([...notFor].filter((t) => negatedObjects.has(t)));
     const objectOnly = new Set([...asObject].filter((t) => !asAction.has(t)));
-    return { capability, tf, length, notFor, notForRecords, objectOnly, notForPhrases };
+    return {
+      capability,
+      tf,
+      length,
+      notFor,
+      notForForms: negatedForms,
+      notForRecords,
+      objectOnly,
+      notForPhrases,
+    };
   });
   const avgLength = docs.reduce((s, d) => s + d.length, 0) / Math.max(docs.length, 1);
   const df = new Map<string, number>();
@@ -649,6 +679,7 @@ export function buildCapabilityIndex(
     named: Set<string>;
     clauses: Array<{ terms: Set<string>; weight: number }>;
     asked: Set<string>;
+    askedForms: Map<string, Set<string>>;
     told: Set<string>;
     states: Set<string>;
     naming: Set<string>;
@@ -663,6 +694,8 @@ export function buildCapabilityIndex(
     // The words that ask for something: of the clause that asks, not topics, not negated ("it has
     // not shipped" asks no shipping; "it is still broken, reopen it" does not ask "still").
     const asked = new Set<string>();
+    // How the asking words were written, by term ("shipping" of `ship`).
+    const askedForms = new Map<string, Set<string>>();
     // The same words of the clauses that describe the situation ("my order is waiting for payment").
     const told = new Set<string>();
     // The words that say what state the record is in ("a paid order", "the ticket that is open").
@@ -752,7 +785,10 @@ export function buildCapabilityIndex(
           role * (stated.has(i) ? STATE_WEIGHT : topic ? TOPIC_WEIGHT : 1) * (negated ? NEGATED_WEIGHT : 1);
         // A record's id (its prefix and number) says what the request is about, never what it asks.
         const id = !!ofPrefix || /^\d+$/.test(t.term);
-        if (!topic && !id && !negated && !NEGATIONS.has(t.term)) (role === 1 ? asked : told).add(t.term);
+        if (!topic && !id && !negated && !NEGATIONS.has(t.term)) {
+          (role === 1 ? asked : told).add(t.term);
+          if (t.latin) askedForms.set(t.term, (askedForms.get(t.term) ?? new Set()).add(t.word));
+        }
         if (described.has(i) && !topics.has(t.term) && !negated)
           (stated.has(i) || isParticiple(t.word) ? states : naming).add(t.term);
         put(t.term, w);
@@ -780,6 +816,7 @@ export function buildCapabilityIndex(
       named,
       clauses: parts,
       asked,
+      askedForms,
       told,
       states,
       naming,
@@ -837,7 +874,7 @@ export function buildCapabilityIndex(
               ...weighed.states,
               ...[...weighed.naming].filter((t) => d.notForRecords.has(t)),
             ]),
-          ].filter((t) => d.notFor.has(t)),
+          ].filter((t) => d.notFor.has(t) && !otherSense(weighed.askedForms.get(t), d.notForForms.get(t))),
           // Only where the words ask one thing: "exchange my tee for a size L and put it in the
           // cart" is an exchange first (review 53b), its cart phrase another ask.
           ...(weighed.asks <= 1 ? [...weighed.phrased].filter((p) => d.notForPhrases.has(p)) : []),

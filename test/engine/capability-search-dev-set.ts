@@ -325,6 +325,12 @@ export const CAPABILITY_SEARCH_EXISTING_RECORD: Array<{ query: string; expected:
     never: "checkout",
   },
   { query: "Use my store credit to pay for my kettle order", expected: "pay_order", never: "checkout" },
+  // Set CO: "shipping" (a thing owed) is not the "shipped" state pay_order is not for.
+  {
+    query: "Pay the shipping I still owe on my backpack order, by card.",
+    expected: "pay_order",
+    never: "checkout",
+  },
   {
     query: "pay for the kettle order with my card and a discount coupon",
     expected: "pay_order",

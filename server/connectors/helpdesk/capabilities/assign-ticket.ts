@@ -56,6 +56,7 @@ export const assignTicket = defineCapability<HelpdeskAdapter, TicketDerived & { 
       "hand over",
       "give to",
       "owner",
+      "own",
       "route ticket",
       "transfer ticket",
       "分配",

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { legacyJson } from "../helpers/legacy-json";
-import { createMcpWorld, type McpWorld, sc } from "./mcp-world";
+import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
 
 /**
  * Set CP: "Lower the change delivery address ticket to normal priority." raised the ticket from
@@ -55,5 +55,44 @@ describe("a scaled value against the way the words say", () => {
       outcome: "input_required",
     });
     expect(await legacyJson(w.legacy, "tickets/tkt_9")).toMatchObject({ priority: "urgent" });
+  });
+
+  // Review 66: other inflections, Chinese, split phrases and words both ways ran the change; a
+  // negated word, an adjective and a comparison in a description stopped a change asked plainly.
+  it("reads the way in any form the words say it, and only where they ask it", async () => {
+    const sam = await w.connect(w.keys.sam);
+    const start = async (intent: string) => {
+      const res = await sam.callTool({ name: "start_action", arguments: { intent, dry_run: true } });
+      return { out: sc(res), text: text(res) };
+    };
+    // tkt_4 is low: each would raise it.
+    for (const intent of [
+      "Please get the change delivery address ticket lowered to normal.",
+      "Lowering the change delivery address ticket to normal priority, thanks.",
+      "Decreasing tkt_4 to normal.",
+      "De-prioritize the change delivery address ticket to normal.",
+      "Drop the change delivery address ticket down to normal priority.",
+      "Bring tkt_4 down to normal priority.",
+      "把 tkt_4 的优先级降低到 normal",
+      "Decrease tkt_4 priority to normal, it is higher than tkt_7.",
+      "Make the change delivery address ticket less urgent: normal.",
+    ]) {
+      const { text: said } = await start(intent);
+      expect(said, intent).toMatch(
+        /the words say .*but its priority is low now: (normal|urgent) would raise it/,
+      );
+    }
+    // Asked plainly; the direction words are negated, descriptive, or not about the change.
+    for (const intent of [
+      "Don't lower the charged twice ticket, make it urgent.",
+      "The customer wants a lower price; make tkt_4 urgent.",
+      "Set the charged twice ticket to low, its priority is higher than it should be.",
+      "Bump tkt_1 down to normal.",
+    ]) {
+      const { text: said } = await start(intent);
+      expect(said, intent).not.toContain("the words say");
+      expect(said, intent).toContain("ready to confirm");
+    }
+    expect(await legacyJson(w.legacy, "tickets/tkt_4")).toMatchObject({ priority: "low" });
   });
 });

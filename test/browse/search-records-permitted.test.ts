@@ -303,4 +303,48 @@ describeEachProvider("search: records only where the caller may navigate (%s)", 
       expect(linked(hidden, "helpdesk://teammates")).toBe(false);
     });
   });
+
+  // Review 66: the search's read of the teammates for names used up a one-time grant of that page.
+  it("a search reading the teammates for names leaves a one-time grant of their page to its visit", async () => {
+    const agentId = w.agent.sam.agentId as string;
+    const uri = "helpdesk://teammates";
+    const rule = await w.db.permissionRule.create({
+      data: {
+        tenantId: "acme",
+        subjectType: "agent",
+        subjectId: agentId,
+        verb: "navigate",
+        pattern: uri,
+        decision: "ask",
+        position: -50,
+      },
+    });
+    try {
+      await sam.callTool({
+        name: "submit",
+        arguments: {
+          uri: "signpost://permissions/request",
+          fields: { verb: "navigate", target: uri, reason: "whom to assign" },
+        },
+      });
+      const grant = await w.db.permissionRequest.findFirstOrThrow({
+        where: { agentId, target: uri, status: "pending" },
+      });
+      await w.gw.decidePermissionRequest(w.person.adam, {
+        request_id: grant.id,
+        decision: "grant",
+        mode: "once",
+      });
+      await search("headphones");
+      await search("Sara");
+      expect((await w.db.permissionRequest.findUniqueOrThrow({ where: { id: grant.id } })).status).toBe(
+        "granted",
+      );
+      const opened = sc(await sam.callTool({ name: "navigate", arguments: { uri } }));
+      expect(opened.outcome).toBe("applied");
+    } finally {
+      await w.db.permissionRule.delete({ where: { id: rule.id } });
+      await w.db.permissionRequest.deleteMany({ where: { agentId, target: uri } });
+    }
+  });
 });

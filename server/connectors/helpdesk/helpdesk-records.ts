@@ -62,7 +62,8 @@ export function teammates(backend: BrowseBackend): Promise<HelpdeskTeammate[] | 
 export async function teamChoices(backend: BrowseBackend): Promise<FilterChoice[] | null> {
   // The teams are what the teammates page shows: a caller who may not read it learns none of
   // them through a search's words either.
-  if ((await backend.authorize("navigate", "helpdesk://teammates")).decision !== "allow") return null;
+  if ((await backend.authorize("navigate", "helpdesk://teammates", { preview: true })).decision !== "allow")
+    return null;
   const teams = await backend.withAdapter<HelpdeskAdapter, FilterChoice[]>("helpdesk", async (helpdesk) =>
     (await helpdesk.teams()).map((t) => ({ value: t.id, label: t.name || t.id })),
   );
@@ -76,7 +77,8 @@ export async function teamChoices(backend: BrowseBackend): Promise<FilterChoice[
  * filtered the rows by eye. Null, as for teams, when the caller may not read the teammates page.
  */
 export async function assigneeChoices(backend: BrowseBackend): Promise<FilterChoice[] | null> {
-  if ((await backend.authorize("navigate", "helpdesk://teammates")).decision !== "allow") return null;
+  if ((await backend.authorize("navigate", "helpdesk://teammates", { preview: true })).decision !== "allow")
+    return null;
   const people = await backend.withAdapter<HelpdeskAdapter, FilterChoice[]>("helpdesk", async (helpdesk) =>
     (await helpdesk.teammates()).flatMap((t) => {
       const name = t.name || t.id;
@@ -124,7 +126,9 @@ const UNASSIGNED_WORDS = ["unassigned", "nobody"];
 export function helpdeskReferences(backend: BrowseBackend): Record<string, ReferenceNames> {
   let allowed: Promise<boolean> | undefined;
   const mayRead = () => {
-    allowed ??= backend.authorize("navigate", "helpdesk://teammates").then((a) => a.decision === "allow");
+    allowed ??= backend
+      .authorize("navigate", "helpdesk://teammates", { preview: true })
+      .then((a) => a.decision === "allow");
     return allowed;
   };
   const named = (read: (helpdesk: HelpdeskAdapter) => Promise<Array<{ id: string; name: string }>>) =>

@@ -60,7 +60,8 @@ export function choiceFilters(ctx: RouteContext, filters: ApiParameter[], spec: 
     if (!plan) continue;
     out[f.name] = {
       async choices(backend) {
-        if ((await backend.authorize("navigate", plan.pattern)).decision !== "allow") return null;
+        if ((await backend.authorize("navigate", plan.pattern, { preview: true })).decision !== "allow")
+          return null;
         const paging = plan.pagination ?? { kind: "none" as const };
         const answer = await send(
           ctx,
@@ -98,7 +99,8 @@ export function addressChoices(plan: OperationPlan, ctx: RouteContext, spec: Fil
     out[name] = {
       emailAddresses: true,
       async choices(backend) {
-        if ((await backend.authorize("navigate", plan.pattern)).decision !== "allow") return null;
+        if ((await backend.authorize("navigate", plan.pattern, { preview: true })).decision !== "allow")
+          return null;
         const paging = plan.pagination ?? { kind: "none" as const };
         const query = pagingQuery(paging, 1, CHOICES_PER_PAGE, undefined);
         const answer = await send(ctx, backend, plan, {}, query);

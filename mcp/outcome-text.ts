@@ -290,7 +290,10 @@ export function renderOutcomeText(
     result.requires_confirmation === true &&
     !result.effect &&
     result.outcome !== "rejected" &&
-    result.outcome !== "conflict";
+    result.outcome !== "conflict" &&
+    // An ended action is decided on no more: a cancelled change's summary and its "after" never
+    // happened (review 66); its headline below names it.
+    !ENDED_STATUSES.has(String(result.status));
   const decided = deciding ? agentSummaryLines(result.summary) : [];
   const fromWords = fromWordsLine(result, decided.join("\n"));
   if (fromWords) lines.push(fromWords);

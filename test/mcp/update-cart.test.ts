@@ -263,6 +263,25 @@ describe("a cart change says the whole cart after it", () => {
     expect(plain(read)).toMatch(/subtotal: \$97\.00/i);
   });
 
+  // Review 66: a cancelled change's page and answer said "Cart after: … $97.00" of a cart that
+  // never changed.
+  it("a cancelled cart change says no cart after it", async () => {
+    const client = await w.connect(w.keys.alice);
+    const started = sc(
+      await client.callTool({ name: "start_action", arguments: { intent: "Set the mugs in my cart to 4." } }),
+    );
+    const cancelled = text(
+      await client.callTool({ name: "cancel_action", arguments: { action_id: String(started.action_id) } }),
+    );
+    expect(cancelled).not.toContain("Cart after");
+    const browse = await w.connect(w.keys.alice, { faces: "browse" });
+    const page = text(
+      await browse.callTool({ name: "navigate", arguments: { uri: `actions://${started.action_id}` } }),
+    );
+    expect(page).toContain("cancelled");
+    expect(page).not.toContain("Cart after");
+  });
+
   it("taking out the last lines says the cart is empty", async () => {
     const client = await w.connect(w.keys.alice);
     const mug = text(

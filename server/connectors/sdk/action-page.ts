@@ -61,7 +61,7 @@ export function actionPage(
     readApproval(outcome.approval)?.status === "pending";
   const summary =
     outcome.summary && typeof outcome.summary === "object"
-      ? summaryMarkdown(outcome.summary, withPerson || ended)
+      ? summaryMarkdown(outcome.summary, withPerson || ended, !ended)
       : "";
   // What a submit's words (or a label sent for a record) set, and why that record: the action
   // face's line. Compared with the summary as shown, escapes aside.

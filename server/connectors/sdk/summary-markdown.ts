@@ -6,9 +6,10 @@ import { renderSummary, type SummaryRow } from "./render-decision-summary";
  * `brief`: its sentence and its values two levels deep (an imported request's body values), and
  * each entry of a list on one short line (see entryLine), for the answer that leaves it with the
  * person: their approval screen shows every part; the agent needs what to tell them, down to
- * which items they approve.
+ * which items they approve. `context`: the summary's context lines (what the cart comes to
+ * after), said while the change may still happen.
  */
-export function summaryMarkdown(summary: unknown, brief = false): string {
+export function summaryMarkdown(summary: unknown, brief = false, context = true): string {
   const r = renderSummary(summary, "action");
   const md = (t: string) => escapeMarkdown(t.replace(/\r\n|[\r\n]/g, " "));
   const lines = [`**${md(r.sentence ?? r.title)}**`];
@@ -27,7 +28,8 @@ export function summaryMarkdown(summary: unknown, brief = false): string {
   lines.push(...rows.map(line));
   // The context stays in brief too: what the cart or the balance comes to after is often what the
   // user asked (set CO: "… and tell me what the cart comes to" read the cart again to learn it).
-  if (r.now.length) lines.push("", "Now (for context, not approved):", "", ...r.now.map(line));
+  // Not once the action ended: a cancelled change's "after" never happened (review 66).
+  if (r.now.length && context) lines.push("", "Now (for context, not approved):", "", ...r.now.map(line));
   return lines.join("\n");
 }
 

@@ -201,6 +201,13 @@ describeEachProvider("pay_order through the gateway (%s, real legacy service)", 
     const owed = await startPay("ord_shipdiff", { payment_type: "balance" });
     expect(owed).toMatchObject({ outcome: "rejected", reason: "order_already_paid" });
     expect(owed.message).toMatch(/nothing to pay; the shop owes the customer \$7\.00 of overpaid shipping/);
+    // Review 66: with the way to it.
+    expect(owed.next_actions).toContainEqual(
+      expect.objectContaining({
+        tool: "start_action",
+        args: { capability: "after_sales", entity_id: "ord_shipdiff" },
+      }),
+    );
   });
 
   it("never reaches another customer's order: admin, support and another tenant get not_found", async () => {

@@ -18,11 +18,21 @@ export function paymentRefusals(order: ShopOrder): ValidationError[] {
       code: order.status === "cancelled" ? "order_cancelled" : "order_already_paid",
       message,
       refused: true,
-      // A shipped order's way forward is its parcel.
-      alternatives:
-        order.status === "shipped"
+      // A shipped order's way forward is its parcel; the overpaid shipping, its refund.
+      alternatives: [
+        ...(order.status === "shipped"
           ? [{ capability: "track_shipment", entity_id: order.id, description: "Track the parcel" }]
-          : [],
+          : []),
+        ...(owedBack(order) && order.status !== "cancelled"
+          ? [
+              {
+                capability: "after_sales",
+                entity_id: order.id,
+                description: "Refund the overpaid shipping (the user approves)",
+              },
+            ]
+          : []),
+      ],
     },
   ];
 }

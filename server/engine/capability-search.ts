@@ -57,6 +57,8 @@ const GENERAL_SYNONYMS: Readonly<Record<string, string[]>> = wordTable({
   revok: ["cancel"],
   withdraw: ["cancel"],
   annul: ["cancel"],
+  // Chinese "cancel": "取消我未付款的订单" found the payment (its "未付款"), never a cancellation.
+  取消: ["cancel"],
   "give back": ["return"],
   "take back": ["return"],
   "hand over": ["assign"],

@@ -65,3 +65,17 @@ describe("a record of the user's named with a verb done on it (capability search
       expect(index.search(q, 3)[0]?.capability, q).toBe(want);
   });
 });
+
+// "取消我未付款的订单" (cancel my unpaid order) found the payment first, by its "未付款" (unpaid):
+// the Chinese "cancel" is read as "cancel" is, and the payment is not for cancelling.
+describe("the Chinese word for cancel (capability search)", () => {
+  it("never finds the payment of the order it cancels", () => {
+    for (const q of ["取消我未付款的订单", "取消待付款订单"]) {
+      const hits = index.search(q, 10);
+      const pay = hits.find((h) => h.capability === "pay_order");
+      expect(pay?.not_for, q).toContain("cancel");
+      expect(hits[0]?.capability, q).not.toBe("pay_order");
+    }
+    expect(index.search("支付我的待付款订单", 3)[0]?.capability).toBe("pay_order");
+  });
+});

@@ -322,8 +322,6 @@ export const afterSales = defineCapability<ShopAdapter>({
     "质量问题",
     "坏了",
     "破损",
-    // "Cancel my order" in Chinese found no capability (only a ticket's unassign, off topic).
-    "取消订单",
   ],
   appliesTo: { entity: "Order", field: "order_id" },
   prerequisites: ["an order of the user that was paid"],

@@ -85,7 +85,7 @@ export const cancelUnpaidOrder = defineCapability<ShopAdapter>({
     use: "The user wants to drop an unpaid order (pending payment).",
     avoid: "Not for a paid order (after_sales cancels it, once the user approves). Not once shipped.",
   },
-  synonyms: ["unpaid order", "pending order", "取消未付款订单", "取消待付款订单"],
+  synonyms: ["unpaid order", "pending order"],
   appliesTo: { entity: "Order", field: "order_id" },
   prerequisites: ["an order of the user that is not paid yet"],
   sideEffects: ["cancels the order: it will not ship, its items go back to stock; no money moves"],

@@ -21,8 +21,11 @@ describe("a value the words set that the best match does not take", () => {
     )[0];
 
   it("express is checkout's shipping method, not the address change's", async () => {
-    expect(await first(w.keys.alice, "change shipping method of unpaid order to express")).toBe(
-      "3 capabilities match, none surely: `express` is a value of `shipping_method`, which `change_delivery_address` does not take (`checkout` does); check each one's use before starting it",
+    // Whichever order change ranks first (set CO: "shipping" no longer reads as the "shipped" a
+    // payment is not for, and the unpaid order's payment may), the words' value is said as
+    // checkout's.
+    expect(await first(w.keys.alice, "change shipping method of unpaid order to express")).toMatch(
+      /^3 capabilities match, none surely: `express` is a value of `shipping_method`, which `(change_delivery_address|pay_order)` does not take \(`checkout` does\); check each one's use before starting it$/,
     );
   });
 

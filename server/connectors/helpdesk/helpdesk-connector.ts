@@ -36,6 +36,9 @@ function searchedTickets(query: RecordQuery): string[] {
   return [`helpdesk://tickets${filters.length ? `?${filters.join("&")}` : ""}`];
 }
 
+/** How many tickets a search names; more are counted, with their listing. */
+const SHOWN = 5;
+
 /** Tickets the query is about: its words matched in their text, among the caller's own ("my") or open ones. */
 async function searchHelpdesk(query: RecordQuery, backend: BrowseBackend): Promise<string[]> {
   const { words, mine } = query;
@@ -51,16 +54,23 @@ async function searchHelpdesk(query: RecordQuery, backend: BrowseBackend): Promi
   const people = topical.length ? await teammatesNamed(backend, topical) : [];
   if ("outcome" in tickets) return people;
   const lines = tickets.data
-    .slice(0, 5)
+    .slice(0, SHOWN)
     .map(
       (t) =>
         `- ${link(`Ticket ${t.id}: ${String(t.subject ?? "")}`, `helpdesk://ticket/${t.id}`)} — ${escapeText(t.status)}`,
     );
+  // Cut at SHOWN: how many more, and the listing that holds them (never a link of the words).
+  const found = tickets.total ?? tickets.data.length;
+  const [listing = "helpdesk://tickets"] = searchedTickets(query);
+  const more =
+    found > SHOWN
+      ? [`- … ${found - SHOWN} more of the ${found} tickets found (all in ${link("Tickets", listing)})`]
+      : [];
   // "my …" read as the tickets they raised says so above them, in the first hit (shown only
   // with it); none found: the search says none.
   const [first, ...rest] = lines;
-  if (!tickets.raisedInstead || !first) return [...lines, ...people];
-  return [`- ${raisedInsteadLine(lines.length)}\n${first}`, ...rest, ...people];
+  if (!tickets.raisedInstead || !first) return [...lines, ...more, ...people];
+  return [`- ${raisedInsteadLine(lines.length)}\n${first}`, ...rest, ...more, ...people];
 }
 
 /**

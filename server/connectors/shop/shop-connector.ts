@@ -53,7 +53,7 @@ async function searchShop(record: RecordQuery, backend: BrowseBackend): Promise<
   const products = "outcome" in page ? [] : page.data;
   // Each with its price and whether it can be bought now: set U's "which sizes of the tee are in
   // stock?" found the four sizes with prices only, and the model opened the catalog for stock.
-  for (const p of products.slice(0, 5)) {
+  for (const p of products.slice(0, SHOWN)) {
     const facts = [
       p.price !== undefined ? money(Number(p.price)) : "",
       typeof p.stock === "number" ? (p.stock > 0 ? `${p.stock} in stock` : "sold out") : "",
@@ -62,6 +62,8 @@ async function searchShop(record: RecordQuery, backend: BrowseBackend): Promise<
       `- ${link(`Product ${String(p.name)}`, `shop://product/${p.id}`)} — ${facts.filter(Boolean).join(" · ")}`,
     );
   }
+  const found = "outcome" in page ? 0 : (page.total ?? products.length);
+  if (found > SHOWN) out.push(moreLine(found, "products", "shop://products", "Products"));
   const status = statusNamed(query);
   // "my lamp": the caller's orders holding a product the words found are looked through too; a
   // teammate's "my" is never a customer's orders (review 60c: support was shown Alice's).
@@ -77,15 +79,30 @@ async function searchShop(record: RecordQuery, backend: BrowseBackend): Promise<
       const shown = holding.length || !searchesOrders(record) ? holding : orders.data;
       // An order on its way says its tracking, as its row in the orders listing does; each says
       // what it holds, as people name an order by it.
-      for (const o of shown.slice(0, 5)) {
+      for (const o of shown.slice(0, SHOWN)) {
         const tracking = shippedTracking(o);
         out.push(
           `- ${link(`Order ${o.id} (${String(o.status)}${tracking ? `, ${tracking}` : ""})`, `shop://order/${o.id}`)} — ${escapeText(itemsText(o))}`,
         );
       }
+      if (shown.length > SHOWN)
+        out.push(
+          moreLine(shown.length, "orders", `shop://orders${status ? `?status=${status}` : ""}`, "Orders"),
+        );
     }
   }
   return out;
+}
+
+/** How many records of a kind a search names; more are counted, with their listing. */
+const SHOWN = 5;
+
+/**
+ * The line under records cut at SHOWN: how many were found and where they all are. Set CQ: five
+ * orders under "Records", with nothing saying three more were found, read as all of them.
+ */
+function moreLine(found: number, kind: string, listing: string, title: string): string {
+  return `- … ${found - SHOWN} more of the ${found} ${kind} found (all in ${link(title, listing)})`;
 }
 
 /** How many of the newest orders a search looks through for the ones holding an item. */

@@ -40,7 +40,9 @@ const toSimplified = Converter({ from: "twp", to: "cn" });
 // words (which, what, where, who…): here they are terms ("where is my parcel" asks to track it),
 // and a question's first word is no imperative verb (verbPosition).
 const STOP_WORDS = new Set([
-  ...FUNCTION_WORDS.filter((w) => !w.startsWith("wh")),
+  // "Everything" says the whole of what it names: "take everything out of my cart" empties it,
+  // where "take the tee out" takes one line (set CR).
+  ...FUNCTION_WORDS.filter((w) => !w.startsWith("wh") && w !== "everything"),
   ..."a an the to of for on in at by with and or as so if then than".split(" "),
 ]);
 

@@ -7,6 +7,7 @@ import { afterSales } from "./capabilities/after-sales";
 import { cancelUnpaidOrder } from "./capabilities/cancel-unpaid-order";
 import { changeDeliveryAddress } from "./capabilities/change-delivery-address";
 import { checkout } from "./capabilities/checkout";
+import { emptyCart } from "./capabilities/empty-cart";
 import { payOrder } from "./capabilities/pay-order";
 import { trackShipment } from "./capabilities/track-shipment";
 import { updateCart } from "./capabilities/update-cart";
@@ -145,6 +146,7 @@ export const shopConnector = defineConnector<ShopAdapter>({
     cancelUnpaidOrder,
     trackShipment,
     updateCart,
+    emptyCart,
   ],
   entities: [
     {
@@ -217,6 +219,7 @@ export const shopConnector = defineConnector<ShopAdapter>({
   forms: {
     checkout: "shop://checkout",
     update_cart: "shop://cart/change",
+    empty_cart: "shop://cart/empty",
     after_sales: "shop://order/{id}/after-sales",
     change_delivery_address: "shop://order/{id}/address",
     track_shipment: "shop://order/{id}/tracking",

@@ -120,6 +120,7 @@ function withShipmentLine(view: BackendOutcome): BackendOutcome {
  */
 const CART_ACTIONS: Array<[string, string]> = [
   ["Change the cart (quantity: the count it holds after; 0 removes)", "shop://cart/change"],
+  ["Empty the cart", "shop://cart/empty"],
   ["Check out", "shop://checkout"],
 ];
 
@@ -297,11 +298,21 @@ export const SHOP_ROUTES: RouteDefinition[] = [
     {
       pattern: "shop://cart/change",
       title: "Change cart",
+      // The user approves it (review 52c); set CO's model read "no approval" here and was surprised.
       description:
-        "Form: add a product to your cart, set how many, or take it out (quantity 0); buys nothing, no approval.",
+        "Form: add a product to your cart, set how many, or take it out (quantity 0); buys nothing; the user approves it.",
       keywords: ["add to cart", "remove from cart", "cart quantity", "change cart", "加入购物车"],
     },
     { capability: "update_cart", back: () => ({ label: "Back to cart", uri: "shop://cart" }) },
+  ),
+  capabilityFormRoute(
+    {
+      pattern: "shop://cart/empty",
+      title: "Empty cart",
+      description: "Form: take every product out of your cart at once; buys nothing; the user approves it.",
+      keywords: ["empty cart", "clear cart", "remove everything", "清空购物车"],
+    },
+    { capability: "empty_cart", back: () => ({ label: "Back to cart", uri: "shop://cart" }) },
   ),
   capabilityFormRoute(
     {

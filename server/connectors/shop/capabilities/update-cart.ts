@@ -113,7 +113,6 @@ export const updateCart = defineCapability<ShopAdapter>({
     "out of cart",
     "delete from cart",
     "cart quantity",
-    "empty cart",
     "加入购物车",
     "加购",
     "删除购物车",

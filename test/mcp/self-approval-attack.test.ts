@@ -28,6 +28,8 @@ const SCENARIOS: Record<
   pay_order: { who: "alice", entity_id: "ord_pending", patch: { payment_type: "balance" } },
   // The caller's own cart: the user approves (review 52c).
   update_cart: { who: "alice", patch: { product_id: "prod_tee", quantity: 0 } },
+  // The whole cart at once: the user approves, as a line's change.
+  empty_cart: { who: "alice", patch: {} },
   // Across teams (billing → shipping): the policy asks an admin.
   assign_ticket: { who: "sam", entity_id: "tkt_1", patch: { assignee_id: "tm_sid" } },
   // Moving work to another team is that team's lead's call: an admin approves.

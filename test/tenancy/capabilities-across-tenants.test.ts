@@ -38,6 +38,7 @@ const capabilities: Array<{
   { capability: "cancel_unpaid_order", role: "member", entity_id: "ord_pending" },
   { capability: "track_shipment", role: "member", entity_id: "ord_transit" },
   { capability: "update_cart", role: "member", patch: { product_id: "prod_hoodie", quantity: 1 } },
+  { capability: "empty_cart", role: "member" },
   { capability: "assign_ticket", role: "support", entity_id: "tkt_1", patch: { assignee_id: "tm_bella" } },
   {
     capability: "change_ticket_priority",

@@ -25,15 +25,17 @@ export const emptyCart = defineCapability<ShopAdapter>({
   title: "Empty the cart",
   // Its words are emptying's own ("empty", "clear", "everything", "all"): "take the tee out of my
   // cart" is one line's removal (update_cart), never the whole cart.
-  description: "Empties the user's own cart: every line goes at once; no money moves.",
+  description: "Empties the user's own basket: every line goes at once; no money moves.",
   trigger: {
-    use: "The user wants their whole cart emptied or cleared, everything in it gone.",
+    use: "The user wants everything in it gone at once: emptied, cleared.",
+    // "Not to put into the cart": a placing phrase, as checkout's, so "put two tees in my cart"
+    // and "add a lamp to my cart" are no emptying; a quantity is one line's (update_cart).
     avoid:
-      "Not for one product of it (that is update_cart), nor for buying, purchasing, ordering or paying for what is in it (that is checkout).",
+      "Not to put into the cart; not for setting or changing one product's quantity (that is update_cart); not for buying, purchasing, ordering or paying for what is in it (that is checkout).",
   },
   // No "remove", "take" or "delete": those are a line's (update_cart), and "remove the mug from
   // my cart" would tie with emptying it.
-  synonyms: ["empty cart", "clear cart", "whole cart", "everything", "清空购物车"],
+  synonyms: ["empty cart", "clear cart", "everything", "清空购物车"],
   prerequisites: ["signed in as a shop customer"],
   sideEffects: ["takes every product out of the cart"],
   // No record: the caller's own cart. Its lines are products, as update_cart's are.

@@ -34,10 +34,31 @@ describe("emptying the cart in one approval", () => {
     const decided = await approve(w, String(out.action_id));
     expect(decided.result?.outcome, JSON.stringify(decided)).toBe("applied");
     expect(await cart()).toEqual([]);
-    // Nothing left to take out: said, nothing started.
+    // Nothing left to take out: refused, and nothing is left open (review 66b: it asked a fix).
     const again = sc(await alice.callTool({ name: "start_action", arguments: { intent: "Clear my cart" } }));
     expect(again.message).toMatch(/already empty/);
-    expect(again.status).not.toBe("awaiting_approval");
+    expect(again).toMatchObject({ outcome: "rejected", status: "refused" });
+  });
+
+  // Review 66b: two lines out and one left was said "changed nothing", and verify said no such
+  // effect. A half-emptied cart is left to verify and recovery, which take the rest out.
+  it("a cart half emptied is no 'changed nothing': recovery takes the rest out", async () => {
+    const alice = await w.connect(w.keys.alice);
+    const out = sc(await alice.callTool({ name: "start_action", arguments: { intent: "Empty my cart" } }));
+    await w.legacy.injectFault({
+      match: "DELETE /v1/customers/cus_alice/cart/items/prod_tee",
+      mode: "noop_success",
+      count: 1,
+    });
+    const decided = await approve(w, String(out.action_id));
+    expect(decided.result?.outcome, JSON.stringify(decided)).toBe("unknown");
+    expect(JSON.stringify(decided.result)).toContain("1 of 2 lines were taken out");
+    expect(await cart()).toEqual(["prod_tee"]);
+    const recovered = sc(
+      await alice.callTool({ name: "recover_action", arguments: { action_id: String(out.action_id) } }),
+    );
+    expect(recovered.outcome, JSON.stringify(recovered)).toBe("applied");
+    expect(await cart()).toEqual([]);
   });
 
   it("one line's removal stays update_cart; 'everything' offers the whole cart", async () => {
@@ -52,6 +73,16 @@ describe("emptying the cart in one approval", () => {
         arguments: { intent: "Take everything out of my cart.", dry_run: true },
       }),
     );
+    // A tie with a line's removal: both offered, neither started.
     expect(all).toContain("empty_cart");
+    expect(all).toContain("update_cart");
+    // "Everything" alone names no cart (review 66b: a refund of everything tied with emptying it).
+    const refund = text(
+      await alice.callTool({
+        name: "search_capabilities",
+        arguments: { query: "I want a refund for everything" },
+      }),
+    );
+    expect(refund).not.toContain("empty_cart");
   });
 });

@@ -87,8 +87,15 @@ async function searchShop(record: RecordQuery, backend: BrowseBackend): Promise<
         );
       }
       if (shown.length > SHOWN)
+        // Every order where the words named none it holds: not "found" by them (review 66b).
         out.push(
-          moreLine(shown.length, "orders", `shop://orders${status ? `?status=${status}` : ""}`, "Orders"),
+          moreLine(
+            shown.length,
+            "orders",
+            `shop://orders${status ? `?status=${status}` : ""}`,
+            "Orders",
+            shown === holding,
+          ),
         );
     }
   }
@@ -102,8 +109,8 @@ const SHOWN = 5;
  * The line under records cut at SHOWN: how many were found and where they all are. Set CQ: five
  * orders under "Records", with nothing saying three more were found, read as all of them.
  */
-function moreLine(found: number, kind: string, listing: string, title: string): string {
-  return `- … ${found - SHOWN} more of the ${found} ${kind} found (all in ${link(title, listing)})`;
+function moreLine(found: number, kind: string, listing: string, title: string, matched = true): string {
+  return `- … ${found - SHOWN} more of the ${found} ${kind}${matched ? " found" : ""} (all in ${link(title, listing)})`;
 }
 
 /** How many of the newest orders a search looks through for the ones holding an item. */
@@ -174,6 +181,10 @@ export const shopConnector = defineConnector<ShopAdapter>({
     owed: ["pay order"],
     due: ["pay order"],
     money: ["refund"],
+    // The whole cart out at once (empty_cart): phrases, never "everything" alone (review 66b).
+    "everyth out": ["empti", "clear"],
+    "remov everyth": ["empti", "clear"],
+    "delet everyth": ["empti", "clear"],
     // A paid order's cancel is a refund (after_sales); "unpaid", "waiting for payment" say when
     // it is not (cancel_unpaid_order), and a bare "cancel my order" finds after_sales first.
     cancel: ["refund", "cancel order"],

@@ -23,11 +23,11 @@ export const emptyCart = defineCapability<ShopAdapter>({
   id: "empty_cart",
   connector: "shop",
   title: "Empty the cart",
-  // Its words are emptying's own ("empty", "clear", "everything", "all"): "take the tee out of my
-  // cart" is one line's removal (update_cart), never the whole cart.
+  // Its words are emptying's own ("empty", "clear"): "take the tee out of my cart" is one line's
+  // removal (update_cart), never the whole cart.
   description: "Empties the user's own basket: every line goes at once; no money moves.",
   trigger: {
-    use: "The user wants everything in it gone at once: emptied, cleared.",
+    use: "The user wants their basket emptied or cleared: every line gone at once.",
     // "Not to put into the cart": a placing phrase, as checkout's, so "put two tees in my cart"
     // and "add a lamp to my cart" are no emptying; a quantity is one line's (update_cart).
     avoid:
@@ -35,7 +35,9 @@ export const emptyCart = defineCapability<ShopAdapter>({
   },
   // No "remove", "take" or "delete": those are a line's (update_cart), and "remove the mug from
   // my cart" would tie with emptying it.
-  synonyms: ["empty cart", "clear cart", "everything", "清空购物车"],
+  // "Take everything out of my cart" reaches it by the shop's query phrases (searchSynonyms), never
+  // by "everything" alone (review 66b: "I want a refund for everything" tied with it).
+  synonyms: ["empty cart", "clear cart", "清空购物车"],
   prerequisites: ["signed in as a shop customer"],
   sideEffects: ["takes every product out of the cart"],
   // No record: the caller's own cart. Its lines are products, as update_cart's are.
@@ -64,10 +66,12 @@ export const emptyCart = defineCapability<ShopAdapter>({
           quantity: l.quantity,
           unit_price: l.unit_price,
         }));
+        // Nothing to take out: refused, and the action ends (review 66b: "already" on a field no
+        // start gives left it open, asking a fix that does not exist).
         if (!lines.length)
           return {
             errors: [
-              { field: "cart", code: "cart_empty", message: "The cart is already empty", already: true },
+              { field: "cart", code: "cart_empty", message: "The cart is already empty", refused: true },
             ],
           };
         return { options: { cart: lines }, derived: { customer, lines, subtotal: cart?.subtotal ?? 0 } };
@@ -120,9 +124,17 @@ export const emptyCart = defineCapability<ShopAdapter>({
       }
       const after = await adapter.cart(customer.id);
       const left = lines.filter((l) => after?.items.some((i) => i.product_id === l.product_id));
-      return left.length
-        ? { status: "not_applied", message: `the cart still holds ${left.map((l) => l.name).join(", ")}` }
-        : { status: "applied", externalId: customer.id, response: { items: after?.items ?? [] } };
+      if (!left.length)
+        return { status: "applied", externalId: customer.id, response: { items: after?.items ?? [] } };
+      const still = left.map((l) => l.name).join(", ");
+      // Some lines out and some not is half done, never "changed nothing" (review 66b): left
+      // open, so verify reads it and recovery takes the rest out, as approved.
+      return left.length < lines.length
+        ? {
+            status: "unknown",
+            message: `${lines.length - left.length} of ${lines.length} lines were taken out; the cart still holds ${still}`,
+          }
+        : { status: "not_applied", message: `the cart still holds ${still}` };
     },
     async verify({ adapter, actor, derived }) {
       const customer = await customerFor(adapter, actor, derived);
@@ -130,7 +142,10 @@ export const emptyCart = defineCapability<ShopAdapter>({
       const lines = derived.lines as CartLine[];
       const cart = await adapter.cart(customer.id);
       const left = lines.filter((l) => cart?.items.some((i) => i.product_id === l.product_id));
-      const details = { status: left.length ? "not_empty" : "cart_emptied", items_left: left.length };
+      const details = {
+        status: !left.length ? "cart_emptied" : left.length < lines.length ? "partly_emptied" : "not_emptied",
+        items_left: left.map((l) => l.name),
+      };
       return left.length
         ? { happened: false, details }
         : { happened: true, externalId: customer.id, details };

@@ -763,13 +763,23 @@ export function buildCapabilityIndex(
       if (purpose) verbs.add(purpose.term);
       // The verb that says what is done, past openers and general verbs ("go ahead and buy …",
       // "help me buy …", "let's buy …"): what a change nobody approves must be asked by.
+      const stated = stateWords(tokens);
+      // A state word naming the record is no verb (set CS: "Change my unpaid order to go to my
+      // home address" was said to "ask to unpaid", the payment's word).
       if (clause.role === "request") {
+        const from = Math.max(verb, 0);
         const main = tokens
-          .slice(Math.max(verb, 0), Math.max(verb, 0) + 5)
-          .find((t) => t.latin && !t.stop && !GENERAL_VERBS.has(t.word) && !topics.has(t.term));
+          .slice(from, from + 5)
+          .find(
+            (t, k) =>
+              t.latin &&
+              !t.stop &&
+              !GENERAL_VERBS.has(t.word) &&
+              !topics.has(t.term) &&
+              !stated.has(from + k),
+          );
         if (main) mainVerbs.add(main.term);
       }
-      const stated = stateWords(tokens);
       const described = new Set([...objectWords(tokens), ...stated]);
       // The request's verb describes no record, wherever it stands ("orders I can return items from").
       if (clause.role === "request") described.delete(verb);

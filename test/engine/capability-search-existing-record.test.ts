@@ -79,3 +79,16 @@ describe("the Chinese word for cancel (capability search)", () => {
     expect(index.search("支付我的待付款订单", 3)[0]?.capability).toBe("pay_order");
   });
 });
+
+// Set CS: "Change my unpaid order to go to my home address" was said to "ask to unpaid" (the
+// payment's word), and the address change held for a check. A state word naming the record is no
+// verb of the request; "buy the unpaid kettle" still asks to buy.
+describe("the verb a request asks by (capability search)", () => {
+  it("is never a state word naming the record", () => {
+    const [first] = index.search("Change my unpaid order to go to my home address.", 3);
+    expect(first?.capability).toBe("change_delivery_address");
+    expect(first?.verb_elsewhere ?? []).toEqual([]);
+    const buy = index.search("Buy the unpaid kettle", 5).find((h) => h.capability === "cancel_unpaid_order");
+    expect(buy?.verb_elsewhere).toEqual(["buy"]);
+  });
+});

@@ -270,7 +270,18 @@ export async function evaluateAction(
       );
       const said =
         request && toDefault.length
-          ? await fromRequest(fields, toDefault, own, lists, request, capability, givenTexts(values), options)
+          ? await fromRequest(
+              fields,
+              toDefault,
+              own,
+              lists,
+              request,
+              capability,
+              givenTexts(values),
+              options,
+              {},
+              derived,
+            )
           : undefined;
       for (const f of toDefault) tried.add(f);
       if (said && "value" in said) {
@@ -331,6 +342,7 @@ export async function evaluateAction(
             [],
             options,
             values,
+            derived,
           )
         : undefined;
       if (named && "value" in named) {
@@ -658,6 +670,7 @@ async function fromRequest(
   given: string[] = [],
   known: Record<string, unknown> = {},
   chosen: Values = {},
+  derived: Record<string, unknown> = {},
 ): Promise<
   | { field: string; value: unknown; shown: string; why?: string; refused?: ValidationError }
   | { ambiguous: ValidationError; narrow?: string[] }
@@ -714,7 +727,7 @@ async function fromRequest(
     // A consequential field's declared words ("reply to the customer": internal false); words
     // naming two of its values take none, and a change nobody approves then waits for the user.
     const declared = fieldWordsOf(capability, field);
-    const setting = declared ? saidByWords(declared, request, given) : undefined;
+    const setting = declared ? saidByWords(declared, request, given, derived) : undefined;
     if (setting && "value" in setting && schema.safeParse(setting.value).success)
       return { field, value: setting.value, shown: String(setting.value) };
     if (setting) continue;

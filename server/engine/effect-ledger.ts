@@ -238,7 +238,8 @@ function settlementOf(
         response: {
           outcome: "rejected",
           reason: "not_applied",
-          message: `The system answered but changed nothing: ${result.message}`,
+          // "Did not do it", not "changed nothing": a run of several requests may have done part.
+          message: `The system answered but did not do it: ${result.message}`,
           retryable: true,
         },
       };

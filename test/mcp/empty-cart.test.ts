@@ -41,8 +41,9 @@ describe("emptying the cart in one approval", () => {
   });
 
   // Review 66b: two lines out and one left was said "changed nothing", and verify said no such
-  // effect. A half-emptied cart is left to verify and recovery, which take the rest out.
-  it("a cart half emptied is no 'changed nothing': recovery takes the rest out", async () => {
+  // effect. Review 66c: left to recovery, its re-send took out a line added since. Half done is
+  // said as it stands; a retry is confirm's, which finds the cart changed and asks again.
+  it("a cart half emptied says what it holds; a retry asks the user again", async () => {
     const alice = await w.connect(w.keys.alice);
     const out = sc(await alice.callTool({ name: "start_action", arguments: { intent: "Empty my cart" } }));
     await w.legacy.injectFault({
@@ -51,14 +52,30 @@ describe("emptying the cart in one approval", () => {
       count: 1,
     });
     const decided = await approve(w, String(out.action_id));
-    expect(decided.result?.outcome, JSON.stringify(decided)).toBe("unknown");
-    expect(JSON.stringify(decided.result)).toContain("1 of 2 lines were taken out");
-    expect(await cart()).toEqual(["prod_tee"]);
-    const recovered = sc(
-      await alice.callTool({ name: "recover_action", arguments: { action_id: String(out.action_id) } }),
+    expect(decided.result, JSON.stringify(decided)).toMatchObject({
+      outcome: "rejected",
+      reason: "not_applied",
+    });
+    expect(JSON.stringify(decided)).toContain(
+      "1 of 2 lines were taken out; the cart still holds Logo Tee (M)",
     );
-    expect(recovered.outcome, JSON.stringify(recovered)).toBe("applied");
-    expect(await cart()).toEqual([]);
+    expect(JSON.stringify(decided)).not.toContain("changed nothing");
+    expect(await cart()).toEqual(["prod_tee"]);
+    const verified = text(
+      await alice.callTool({ name: "verify_action", arguments: { action_id: String(out.action_id) } }),
+    );
+    expect(verified).not.toContain("no such effect");
+    // Another line added since: the retry checks the cart first, never takes it out unapproved.
+    await fetch(`${w.legacy.url}/v1/customers/cus_alice/cart/items`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${w.legacy.apiKeys.acme}`, "content-type": "application/json" },
+      body: JSON.stringify({ product_id: "prod_mug", quantity: 5 }),
+    });
+    await alice.callTool({
+      name: "confirm_action",
+      arguments: { action_id: String(out.action_id), idempotency_key: "retry-empty-cart-1" },
+    });
+    expect((await cart()).sort()).toEqual(["prod_mug", "prod_tee"]);
   });
 
   it("one line's removal stays update_cart; 'everything' offers the whole cart", async () => {

@@ -182,7 +182,7 @@ export const shopConnector = defineConnector<ShopAdapter>({
     due: ["pay order"],
     money: ["refund"],
     // The whole cart out at once (empty_cart): phrases, never "everything" alone (review 66b).
-    "everyth out": ["empti", "clear"],
+    "take everyth": ["empti", "clear"],
     "remov everyth": ["empti", "clear"],
     "delet everyth": ["empti", "clear"],
     // A paid order's cancel is a refund (after_sales); "unpaid", "waiting for payment" say when

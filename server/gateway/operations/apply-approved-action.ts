@@ -44,7 +44,7 @@ function nextFor(out: GatewayOutcome, refusedBySystem: boolean): string {
   if (out.reason === "permission_denied")
     return "Nothing was sent: a permission rule forbids the agent that prepared it to carry this out. Your approval stands until it expires, but nothing happens unless an admin changes that rule.";
   if (out.reason === "not_applied")
-    return "It was sent, and the system answered but changed nothing. The agent may try again or prepare a new version for you to approve.";
+    return `It was sent, and the system did not do it (${out.message.replace(/^The system answered but did not do it: /, "")}). The agent may try again or prepare a new version for you to approve.`;
   if (refusedBySystem)
     return `It was sent, and the system refused it: ${out.message}. Nothing was changed there; the agent may prepare a new version for you to approve.`;
   return "Nothing was sent. The agent learns why when it checks the action, and may prepare a new version for you to approve.";
@@ -84,7 +84,8 @@ function agentNote(out: GatewayOutcome, refusedBySystem: boolean): ApprovalRunNo
       line: `${ended}: nothing was sent, a rule forbids this agent; nothing to call: tell the user an admin must change the rule`,
       confirm: null,
     };
-  if (out.reason === "not_applied") return { line: `${ended}: sent, the system changed nothing` };
+  if (out.reason === "not_applied")
+    return { line: `${ended}: sent, the system did not do it (${out.message})` };
   return {
     line: `${ended}: ${refusedBySystem ? "sent and refused by the system" : "nothing was sent"} (${out.message})`,
   };

@@ -13,6 +13,14 @@ interface CartLine {
   unit_price: number;
 }
 
+/** What a run left: "1 of 2 lines were taken out; the cart still holds Logo Tee (M)". */
+function partlyOut(lines: CartLine[], left: CartLine[]): string {
+  const still = `the cart still holds ${left.map((l) => l.name).join(", ")}`;
+  return left.length < lines.length
+    ? `${lines.length - left.length} of ${lines.length} lines were taken out; ${still}`
+    : still;
+}
+
 /**
  * Takes every line out of the caller's own cart in one approval. Set CR: "Take everything out of
  * my cart" was one update_cart per line (three calls, two approvals), each stopping to ask which
@@ -126,15 +134,10 @@ export const emptyCart = defineCapability<ShopAdapter>({
       const left = lines.filter((l) => after?.items.some((i) => i.product_id === l.product_id));
       if (!left.length)
         return { status: "applied", externalId: customer.id, response: { items: after?.items ?? [] } };
-      const still = left.map((l) => l.name).join(", ");
-      // Some lines out and some not is half done, never "changed nothing" (review 66b): left
-      // open, so verify reads it and recovery takes the rest out, as approved.
-      return left.length < lines.length
-        ? {
-            status: "unknown",
-            message: `${lines.length - left.length} of ${lines.length} lines were taken out; the cart still holds ${still}`,
-          }
-        : { status: "not_applied", message: `the cart still holds ${still}` };
+      // Not done, said as it stands: some lines out is never "changed nothing" (review 66b), nor
+      // left to a recovery that would re-send without the approved cart's check (review 66c: a
+      // line added since was taken out). A retry is confirm's, which checks the cart first.
+      return { status: "not_applied", message: partlyOut(lines, left) };
     },
     async verify({ adapter, actor, derived }) {
       const customer = await customerFor(adapter, actor, derived);
@@ -146,9 +149,11 @@ export const emptyCart = defineCapability<ShopAdapter>({
         status: !left.length ? "cart_emptied" : left.length < lines.length ? "partly_emptied" : "not_emptied",
         items_left: left.map((l) => l.name),
       };
-      return left.length
-        ? { happened: false, details }
-        : { happened: true, externalId: customer.id, details };
+      if (!left.length) return { happened: true, externalId: customer.id, details };
+      // Some lines out: no proof of absence (a recovery would re-send on it), nor of the change.
+      return left.length < lines.length
+        ? { happened: "undecided", message: partlyOut(lines, left), details }
+        : { happened: false, details };
     },
   },
 });

@@ -177,12 +177,6 @@ function beforeAdverbs(tokens: Token[], i: number): number {
   return j;
 }
 
-/**
- * The position of a request's verb: its first word, or the first after words that only ask
- * ("I want to order two mugs", "can you ship it"), never after a determiner ("my order …").
- * A plural is no verb (a request's verb is in its base form): "orders I can return items from"
- * names the records first, and its verb is the next word after those that only ask.
- */
 /** Verbs that name the means of an ask whose purpose a "to" clause says ("use my balance to pay"). */
 const USING_VERBS = new Set(["use", "using", "spend", "apply"]);
 
@@ -207,6 +201,12 @@ function otherSense(
   return [...asked].every((w) => w.endsWith("ing")) && [...avoided].every((w) => w.endsWith("ed"));
 }
 
+/**
+ * The position of a request's verb: its first word, or the first after words that only ask
+ * ("I want to order two mugs", "can you ship it"), never after a determiner ("my order …").
+ * A plural is no verb (a request's verb is in its base form): "orders I can return items from"
+ * names the records first, and its verb is the next word after those that only ask.
+ */
 function verbPosition(tokens: Token[]): number {
   const i = tokens.findIndex((t) => !t.stop);
   if (tokens.slice(0, Math.max(i, 0)).some((t) => DETERMINERS.has(t.word))) return 0;
@@ -761,11 +761,11 @@ export function buildCapabilityIndex(
           ? purposeVerb(tokens, verb)
           : undefined;
       if (purpose) verbs.add(purpose.term);
-      // The verb that says what is done, past openers and general verbs ("go ahead and buy …",
-      // "help me buy …", "let's buy …"): what a change nobody approves must be asked by.
       const stated = stateWords(tokens);
-      // A state word naming the record is no verb (set CS: "Change my unpaid order to go to my
-      // home address" was said to "ask to unpaid", the payment's word).
+      // The verb that says what is done, past openers and general verbs ("go ahead and buy …",
+      // "help me buy …", "let's buy …"): what a change nobody approves must be asked by. A state
+      // word naming the record is no verb (set CS: "Change my unpaid order to go to my home
+      // address" was said to "ask to unpaid", the payment's word).
       if (clause.role === "request") {
         const from = Math.max(verb, 0);
         const main = tokens

@@ -270,18 +270,7 @@ export async function evaluateAction(
       );
       const said =
         request && toDefault.length
-          ? await fromRequest(
-              fields,
-              toDefault,
-              own,
-              lists,
-              request,
-              capability,
-              givenTexts(values),
-              options,
-              {},
-              derived,
-            )
+          ? await fromRequest(fields, toDefault, own, lists, request, capability, givenTexts(values), options)
           : undefined;
       for (const f of toDefault) tried.add(f);
       if (said && "value" in said) {
@@ -342,7 +331,6 @@ export async function evaluateAction(
             [],
             options,
             values,
-            derived,
           )
         : undefined;
       if (named && "value" in named) {
@@ -670,7 +658,6 @@ async function fromRequest(
   given: string[] = [],
   known: Record<string, unknown> = {},
   chosen: Values = {},
-  derived: Record<string, unknown> = {},
 ): Promise<
   | { field: string; value: unknown; shown: string; why?: string; refused?: ValidationError }
   | { ambiguous: ValidationError; narrow?: string[] }
@@ -727,7 +714,7 @@ async function fromRequest(
     // A consequential field's declared words ("reply to the customer": internal false); words
     // naming two of its values take none, and a change nobody approves then waits for the user.
     const declared = fieldWordsOf(capability, field);
-    const setting = declared ? saidByWords(declared, request, given, derived) : undefined;
+    const setting = declared ? saidByWords(declared, request, given) : undefined;
     if (setting && "value" in setting && schema.safeParse(setting.value).success)
       return { field, value: setting.value, shown: String(setting.value) };
     if (setting) continue;

@@ -37,14 +37,11 @@ export function saidByWords(
   words: FieldWords,
   request: string,
   given: string[] = [],
-  derived: Record<string, unknown> = {},
 ): { value: string | boolean } | { several: true } | undefined {
   const tokens = askTokens(request, given);
   const asked = new Set<string | boolean>();
   const leaning = new Set<string | boolean>();
-  for (const { value, words: own, hints = [], from } of words.values) {
-    // Phrases of the record itself ("reply to adam", its requester), read as the declared ones.
-    const phrases = [...own, ...(from?.(derived) ?? [])];
+  for (const { value, words: phrases, hints = [] } of words.values) {
     for (const phrase of phrases) {
       const said = phraseIn(tokens, phrase);
       if (said === "asked") asked.add(value);

@@ -28,27 +28,4 @@ describe("a reply to the requester is shown to the customer (MCP over HTTP)", ()
     expect(text(out)).not.toMatch(/default the user did not choose/);
     expect(text(out)).toMatch(/shown to the customer/);
   });
-
-  // Set CT: "Reply to Adam on the coupon not applied ticket: '…'" held the reply the same way
-  // (both hosts: a read of the ticket and a confirm more), where Adam raised that ticket. The
-  // requester by name is the customer; another name, or "internally" beside it, still asks.
-  it("a reply to the requester by name runs at once; another name or 'internally' asks", async () => {
-    const sam = await w.connect(w.keys.sam);
-    const start = async (intent: string) => {
-      const res = await sam.callTool({ name: "start_action", arguments: { intent } });
-      return { out: sc(res), text: text(res) };
-    };
-    const adam = await start(
-      "Reply to Adam on the coupon not applied ticket: 'The discount has been applied.'",
-    );
-    expect(adam.out, adam.text).toMatchObject({ capability: "comment_ticket", status: "completed" });
-    expect(adam.text).toMatch(/shown to the customer/);
-    for (const intent of [
-      "Reply to Bella on the coupon not applied ticket: 'Please check the discount.'",
-      "Reply to Adam internally on the coupon not applied ticket: 'Discount checked.'",
-    ]) {
-      const held = await start(intent);
-      expect(held.out.status, `${intent}\n${held.text}`).not.toBe("completed");
-    }
-  });
 });

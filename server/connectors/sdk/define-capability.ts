@@ -176,16 +176,9 @@ export interface FieldWords {
    * is taken only as an ask (server/engine/said-by-words.ts); a phrase or hint of another value
    * beside it takes neither, and a change nobody approves waits for the user. Phrases for the
    * value that shows data name the audience and the act ("reply to the customer"), never a bare
-   * word or preposition that also fits other nouns ("the customer's ticket"). `from`: more
-   * phrases made of the record the action is on, from what the nodes derived ("reply to adam"
-   * where adam raised the ticket), never of the agent's words.
+   * word or preposition that also fits other nouns ("the customer's ticket").
    */
-  values: Array<{
-    value: string | boolean;
-    words: string[];
-    hints?: string[];
-    from?: (derived: Record<string, unknown>) => string[];
-  }>;
+  values: Array<{ value: string | boolean; words: string[]; hints?: string[] }>;
   /** What the default does, in a few words ("the customer sees it"). */
   defaultMeans: string;
 }

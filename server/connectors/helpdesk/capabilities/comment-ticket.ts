@@ -11,18 +11,6 @@ import { HELPDESK_POLICY, type TicketDerived, ticketNode, ticketSummary } from "
 /** Who writes the comment: the acting person's teammate id, else their email (never an argument). */
 type CommentDerived = TicketDerived & { author: string };
 
-/** How people ask to write to someone: "reply to adam", "tell adam". */
-const REPLY_VERBS = [
-  "reply to",
-  "respond to",
-  "write back to",
-  "write to",
-  "answer",
-  "tell",
-  "message",
-  "email",
-];
-
 /**
  * The user's text is the comment: one pair of quote marks around all of it only delimits it
  * ("… tkt_1: 'text'"), the rest is kept as they wrote it.
@@ -158,14 +146,6 @@ export const commentTicket = defineCapability<HelpdeskAdapter, CommentDerived>({
                 "email the requester",
                 "ask the requester",
               ],
-              // The requester by their name (set CT: "Reply to Adam on the coupon ticket" held the
-              // reply to ask whether the customer should see it, where Adam raised that ticket).
-              from: (derived) => {
-                const who = (derived as Partial<TicketDerived>).ticket?.requester_email
-                  ?.split("@")[0]
-                  ?.toLowerCase();
-                return who && /^[a-z]{2,}$/.test(who) ? REPLY_VERBS.map((v) => `${v} ${who}`) : [];
-              },
               hints: [
                 "reply",
                 "respond",

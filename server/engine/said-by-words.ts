@@ -96,7 +96,7 @@ function phraseIn(tokens: string[], phrase: string): "asked" | "said" | null {
     if (!endsThere(tokens[at + needle.length])) continue;
     if (refused(tokens, at)) continue;
     const before = tokens[at - 1] ?? "";
-    if (!STATING.has(before) && !/'(?:ll|d)$/.test(before)) return "asked";
+    if (!STATING.has(before) && !/'(?:ll|d)$/.test(before) && !handedOver(tokens, at)) return "asked";
     best = "said";
   }
   return best;
@@ -118,6 +118,18 @@ function refused(tokens: string[], at: number): boolean {
   return false;
 }
 
+/**
+ * Whether the phrase is what someone else is asked to do: "ask Bella to tell the customer", "get
+ * Sid to reply to …", "have Bella reply to …" hand the reply over to a teammate, asking nothing of
+ * this comment (review 66d: each posted the note to the customer at once). "I want you to reply"
+ * still asks it.
+ */
+function handedOver(tokens: string[], at: number): boolean {
+  const [b1, b2, b3] = [tokens[at - 1], tokens[at - 2], tokens[at - 3]];
+  const someone = (w: string | undefined) => !!w && /^\p{L}+$/u.test(w) && !SELF.has(w);
+  return (b1 === "to" && someone(b2) && HANDING.has(b3 ?? "")) || (someone(b1) && CAUSING.has(b2 ?? ""));
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
@@ -129,11 +141,29 @@ const QUOTED = /(^|[\s:(])(["'“‘«])[^"'”’»]*["'”’»](?=$|[\s.,;:!?
 /** Where the message a comment carries starts: its colon, "saying …", an unclosed opening quote. */
 const BODY_START =
   /:(?=\s|$)|\s(?:saying|that says|which says|to say|with the text|with the words|reading)\b|(?:^|\s)["“‘«']/i;
-const REFUSALS = new Set(["not", "no", "without", "never", "nor", "nothing", "nobody", "none", "neither"]);
+// "Rather than tell the customer", "instead of a reply to the customer" refuse it (review 66d).
+const REFUSALS = new Set([
+  "not",
+  "no",
+  "without",
+  "never",
+  "nor",
+  "nothing",
+  "nobody",
+  "none",
+  "neither",
+  "rather",
+  "instead",
+]);
+/** Verbs that hand an act to someone ("ask Bella to …"), and that make someone do it ("have Bella …"). */
+const HANDING = new Set(["ask", "asks", "get", "gets", "remind", "tell", "want", "need", "instruct"]);
+const CAUSING = new Set(["have", "has", "let", "make"]);
+/** Who is no one else: the user and the agent themselves ("I want you to reply …" asks it). */
+const SELF = new Set(["you", "me", "us", "yourself", "myself"]);
 const REFUSAL_REACH = 3;
 /** Who states rather than asks, right before the phrase: "we reply …", "they will tell …". */
 const STATING = new Set(
-  "i we they he she it will would should could shall must might may did does has have had was were is are".split(
+  "i we they he she it will would should could can shall must might may did does has have had was were is are".split(
     " ",
   ),
 );

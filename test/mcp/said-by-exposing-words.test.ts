@@ -39,6 +39,13 @@ describe("words take a field's exposing value only when they ask for it (MCP ove
     `Add a note on tkt_3, nothing for the customer: ${BODY}`,
     `Add a note on tkt_3 saying we will reply to the customer after the bank calls. ${BODY}`,
     `Reply on tkt_3: ${BODY}`,
+    // Review 66d: a handover to a teammate, or the reply refused by "rather than" / "instead of".
+    `Ask Bella to tell the customer on tkt_3: ${BODY}`,
+    `Get Sid to reply to the customer on tkt_3: ${BODY}`,
+    `Have Bella reply to the customer on tkt_3: ${BODY}`,
+    `Post on tkt_3 so Bella can reply to the customer: ${BODY}`,
+    `Rather than tell the customer, just comment on tkt_3: ${BODY}`,
+    `Instead of a reply to the customer, leave a comment on tkt_3: ${BODY}`,
   ];
   for (const intent of held)
     it(`"${intent.slice(0, 60)}…" is never shown to the customer at once`, async () => {

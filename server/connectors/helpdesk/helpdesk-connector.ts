@@ -3,6 +3,7 @@ import type { BrowseBackend } from "../sdk/browse-backend";
 import { defineConnector, type RecordQuery } from "../sdk/define-connector";
 import { bearerHealthCheck } from "../sdk/http-client";
 import { escapeText, link } from "../sdk/markdown";
+import { moreRecordsLine, RECORDS_SHOWN } from "../sdk/more-records-line";
 import { textTokens } from "../sdk/words-search";
 import { assignTicket } from "./capabilities/assign-ticket";
 import { changeTicketPriority } from "./capabilities/change-ticket-priority";
@@ -36,9 +37,6 @@ function searchedTickets(query: RecordQuery): string[] {
   return [`helpdesk://tickets${filters.length ? `?${filters.join("&")}` : ""}`];
 }
 
-/** How many tickets a search names; more are counted, with their listing. */
-const SHOWN = 5;
-
 /** Tickets the query is about: its words matched in their text, among the caller's own ("my") or open ones. */
 async function searchHelpdesk(query: RecordQuery, backend: BrowseBackend): Promise<string[]> {
   const { words, mine } = query;
@@ -54,18 +52,14 @@ async function searchHelpdesk(query: RecordQuery, backend: BrowseBackend): Promi
   const people = topical.length ? await teammatesNamed(backend, topical) : [];
   if ("outcome" in tickets) return people;
   const lines = tickets.data
-    .slice(0, SHOWN)
+    .slice(0, RECORDS_SHOWN)
     .map(
       (t) =>
         `- ${link(`Ticket ${t.id}: ${String(t.subject ?? "")}`, `helpdesk://ticket/${t.id}`)} — ${escapeText(t.status)}`,
     );
-  // Cut at SHOWN: how many more, and the listing that holds them (never a link of the words).
   const found = tickets.total ?? tickets.data.length;
   const [listing = "helpdesk://tickets"] = searchedTickets(query);
-  const more =
-    found > SHOWN
-      ? [`- … ${found - SHOWN} more of the ${found} tickets found (all in ${link("Tickets", listing)})`]
-      : [];
+  const more = found > RECORDS_SHOWN ? [moreRecordsLine(found, "tickets", listing, "Tickets")] : [];
   // "my …" read as the tickets they raised says so above them, in the first hit (shown only
   // with it); none found: the search says none.
   const [first, ...rest] = lines;
@@ -90,7 +84,7 @@ async function teammatesNamed(backend: BrowseBackend, words: readonly string[]):
       const own = textTokens(`${t.name.split(/\s+/)[0] ?? ""} ${t.email.split("@")[0] ?? ""}`);
       return words.some((w) => own.includes(w));
     })
-    .slice(0, 5)
+    .slice(0, RECORDS_SHOWN)
     .map(
       (t) =>
         `- ${link(`Teammate ${t.id}: ${t.name}`, "helpdesk://teammates")} — team ${escapeText(t.team_id)}${t.active ? "" : ", inactive"}`,

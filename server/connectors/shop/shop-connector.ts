@@ -3,6 +3,7 @@ import type { BrowseBackend, Row } from "../sdk/browse-backend";
 import { defineConnector, type RecordQuery } from "../sdk/define-connector";
 import { bearerHealthCheck } from "../sdk/http-client";
 import { escapeText, link, money } from "../sdk/markdown";
+import { moreRecordsLine, RECORDS_SHOWN } from "../sdk/more-records-line";
 import { afterSales } from "./capabilities/after-sales";
 import { cancelUnpaidOrder } from "./capabilities/cancel-unpaid-order";
 import { changeDeliveryAddress } from "./capabilities/change-delivery-address";
@@ -54,7 +55,7 @@ async function searchShop(record: RecordQuery, backend: BrowseBackend): Promise<
   const products = "outcome" in page ? [] : page.data;
   // Each with its price and whether it can be bought now: set U's "which sizes of the tee are in
   // stock?" found the four sizes with prices only, and the model opened the catalog for stock.
-  for (const p of products.slice(0, SHOWN)) {
+  for (const p of products.slice(0, RECORDS_SHOWN)) {
     const facts = [
       p.price !== undefined ? money(Number(p.price)) : "",
       typeof p.stock === "number" ? (p.stock > 0 ? `${p.stock} in stock` : "sold out") : "",
@@ -64,7 +65,7 @@ async function searchShop(record: RecordQuery, backend: BrowseBackend): Promise<
     );
   }
   const found = "outcome" in page ? 0 : (page.total ?? products.length);
-  if (found > SHOWN) out.push(moreLine(found, "products", "shop://products", "Products"));
+  if (found > RECORDS_SHOWN) out.push(moreRecordsLine(found, "products", "shop://products", "Products"));
   const status = statusNamed(query);
   // "my lamp": the caller's orders holding a product the words found are looked through too; a
   // teammate's "my" is never a customer's orders (review 60c: support was shown Alice's).
@@ -80,16 +81,16 @@ async function searchShop(record: RecordQuery, backend: BrowseBackend): Promise<
       const shown = holding.length || !searchesOrders(record) ? holding : orders.data;
       // An order on its way says its tracking, as its row in the orders listing does; each says
       // what it holds, as people name an order by it.
-      for (const o of shown.slice(0, SHOWN)) {
+      for (const o of shown.slice(0, RECORDS_SHOWN)) {
         const tracking = shippedTracking(o);
         out.push(
           `- ${link(`Order ${o.id} (${String(o.status)}${tracking ? `, ${tracking}` : ""})`, `shop://order/${o.id}`)} — ${escapeText(itemsText(o))}`,
         );
       }
-      if (shown.length > SHOWN)
+      if (shown.length > RECORDS_SHOWN)
         // Every order where the words named none it holds: not "found" by them (review 66b).
         out.push(
-          moreLine(
+          moreRecordsLine(
             shown.length,
             "orders",
             `shop://orders${status ? `?status=${status}` : ""}`,
@@ -100,17 +101,6 @@ async function searchShop(record: RecordQuery, backend: BrowseBackend): Promise<
     }
   }
   return out;
-}
-
-/** How many records of a kind a search names; more are counted, with their listing. */
-const SHOWN = 5;
-
-/**
- * The line under records cut at SHOWN: how many were found and where they all are. Set CQ: five
- * orders under "Records", with nothing saying three more were found, read as all of them.
- */
-function moreLine(found: number, kind: string, listing: string, title: string, matched = true): string {
-  return `- … ${found - SHOWN} more of the ${found} ${kind}${matched ? " found" : ""} (all in ${link(title, listing)})`;
 }
 
 /** How many of the newest orders a search looks through for the ones holding an item. */

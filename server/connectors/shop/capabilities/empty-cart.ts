@@ -1,16 +1,16 @@
 import { withShown } from "../../sdk/decision-summary";
 import { defineCapability } from "../../sdk/define-capability";
 import { sendWithRetries } from "../../sdk/http-client";
+import { type CartLine, cartLine } from "../cart-line";
 import type { ShopAdapter } from "../shop-adapter";
 import { customerFor, noCustomer } from "../shop-customer";
 import { SHOP_MONEY, SHOP_POLICY } from "../shop-policy";
 import { shopSummary } from "../shop-summary-fields";
 
-interface CartLine {
-  product_id: string;
-  name: string;
-  quantity: number;
-  unit_price: number;
+/** The approved lines the cart still holds, and all it holds, as the system reads it now. */
+async function linesLeft(adapter: ShopAdapter, customerId: string, lines: CartLine[]) {
+  const items = (await adapter.cart(customerId))?.items ?? [];
+  return { left: lines.filter((l) => items.some((i) => i.product_id === l.product_id)), items };
 }
 
 /** What a run left: "1 of 2 lines were taken out; the cart still holds Logo Tee (M)". */
@@ -68,12 +68,7 @@ export const emptyCart = defineCapability<ShopAdapter>({
         const customer = await customerFor(adapter, actor, derived);
         if (!customer) return { errors: [noCustomer] };
         const cart = await adapter.cart(customer.id);
-        const lines: CartLine[] = (cart?.items ?? []).map((l) => ({
-          product_id: l.product_id,
-          name: l.name,
-          quantity: l.quantity,
-          unit_price: l.unit_price,
-        }));
+        const lines = (cart?.items ?? []).map(cartLine);
         // Nothing to take out: refused, and the action ends (review 66b: "already" on a field no
         // start gives left it open, asking a fix that does not exist).
         if (!lines.length)
@@ -130,10 +125,8 @@ export const emptyCart = defineCapability<ShopAdapter>({
           message: `${removed} of ${lines.length} lines were taken out before: ${res.message}; verify_action reads the cart`,
         };
       }
-      const after = await adapter.cart(customer.id);
-      const left = lines.filter((l) => after?.items.some((i) => i.product_id === l.product_id));
-      if (!left.length)
-        return { status: "applied", externalId: customer.id, response: { items: after?.items ?? [] } };
+      const { left, items } = await linesLeft(adapter, customer.id, lines);
+      if (!left.length) return { status: "applied", externalId: customer.id, response: { items } };
       // Not done, said as it stands: some lines out is never "changed nothing" (review 66b), nor
       // left to a recovery that would re-send without the approved cart's check (review 66c: a
       // line added since was taken out). A retry is confirm's, which checks the cart first.
@@ -143,8 +136,7 @@ export const emptyCart = defineCapability<ShopAdapter>({
       const customer = await customerFor(adapter, actor, derived);
       if (!customer) return { happened: false, details: { status: "no_customer" } };
       const lines = derived.lines as CartLine[];
-      const cart = await adapter.cart(customer.id);
-      const left = lines.filter((l) => cart?.items.some((i) => i.product_id === l.product_id));
+      const { left } = await linesLeft(adapter, customer.id, lines);
       const details = {
         status: !left.length ? "cart_emptied" : left.length < lines.length ? "partly_emptied" : "not_emptied",
         items_left: left.map((l) => l.name),

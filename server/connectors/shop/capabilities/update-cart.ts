@@ -4,6 +4,7 @@ import { defineCapability } from "../../sdk/define-capability";
 import { toEffectResult } from "../../sdk/effect-result";
 import { sendWithRetries } from "../../sdk/http-client";
 import type { ValidationError } from "../../sdk/outcome";
+import { cartLine } from "../cart-line";
 import type { ShopAdapter } from "../shop-adapter";
 import { customerFor, noCustomer } from "../shop-customer";
 import { SHOP_MONEY, SHOP_POLICY } from "../shop-policy";
@@ -45,14 +46,6 @@ async function inCart(adapter: ShopAdapter, customerId: string, productId: strin
   const cart = await adapter.cart(customerId);
   return cart?.items.find((l) => l.product_id === productId)?.quantity ?? 0;
 }
-
-/** The cart's lines as choices: what removal or a new quantity applies to. */
-const cartLine = (l: { product_id: string; name: string; quantity: number; unit_price: number }) => ({
-  product_id: l.product_id,
-  name: l.name,
-  quantity: l.quantity,
-  unit_price: l.unit_price,
-});
 
 /** Why the quantity asked cannot be set (none when it can). */
 async function quantityRefusals(

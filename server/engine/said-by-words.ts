@@ -58,8 +58,15 @@ export function saidByWords(
 
 /** The entry's line for a field: the words naming each value, what happens otherwise, and the default. */
 export function saidByLine(words: FieldWords, fallback: unknown): string {
-  const named = words.values.map((v) => `"${v.words[0]}" = ${String(v.value)}`).join(", ");
-  return `from words (${named}), else asked; default ${String(fallback)} = ${words.defaultMeans}`;
+  // A value with hints only is never taken from words: it is not named here (it read "undefined").
+  const named = words.values
+    .filter((v) => v.words.length > 0)
+    .map((v) => `"${v.words[0]}" = ${String(v.value)}`)
+    .join(", ");
+  // A field with no default says what happens without the words, no "default undefined".
+  return fallback === undefined
+    ? `from words (${named}); else ${words.defaultMeans}`
+    : `from words (${named}), else asked; default ${String(fallback)} = ${words.defaultMeans}`;
 }
 
 /**

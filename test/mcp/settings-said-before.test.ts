@@ -41,6 +41,21 @@ describe("fields that decide who sees data are said before the start (MCP over H
     );
   });
 
+  // Set CW (played): the after-sales entry read `"undefined" = return_refund … default undefined
+  // = the one path open`: values with hints only, and a field with no default.
+  it("a field with no default, and values named by hints only, say nothing undefined", async () => {
+    const alice = await w.connect(w.keys.alice);
+    const out = await alice.callTool({
+      name: "search_capabilities",
+      arguments: { query: "I want a refund for my delivered order" },
+    });
+    const line = text(out)
+      .split("\n")
+      .find((l) => l.includes("`after_sales`"));
+    expect(line).toContain('kind: from words ("refund only" = refund_only); else the one path open, else asked');
+    expect(text(out)).not.toMatch(/undefined/);
+  });
+
   it("'Add an internal note …' runs at once as internal, as the entry said", async () => {
     const sam = await w.connect(w.keys.sam);
     const out = await sam.callTool({

@@ -293,6 +293,12 @@ export interface CapabilityDefinition<A, D extends object = Derived> {
   title: string;
   description: string;
   trigger: { use: string; avoid: string };
+  /**
+   * Found by words only where they name what it is about (its entity, or its connector's topic
+   * words): a capability started from forms, whose verb alone says nothing ("send it to my home"
+   * ranked the imported systems' "Send a request" first, set CW).
+   */
+  foundWhenNamed?: true;
   /** Extra words people use for this intent (English and Chinese), for capability search. */
   synonyms: string[];
   /** The entity type the action is about; `field` names the patch field holding its id. */

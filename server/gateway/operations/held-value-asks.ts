@@ -4,6 +4,7 @@ import type { OtherAsk } from "./other-asks";
 
 /** The started action as its other asks are read against it: its record, and what its words set. */
 export interface StartedValues {
+  capability?: string;
   entity?: { id: string };
   /** Field → the value the start took from the words (its from_words). */
   from_words?: unknown;
@@ -20,6 +21,8 @@ export interface StartedValues {
  * - otherwise, an ask whose matches tie where only one of them takes a field whose value there
  *   now its words name is that one's (as a start of those words alone: pick-by-held-value.ts),
  *   offered, never run in this call: the record settled it, not the words.
+ * - an ask that its held value picks as the started capability on the started record is the
+ *   started change said again: left out.
  * One evaluation per match read; none where the start replaced nothing and the ask ties nothing.
  */
 export async function heldValueAsks(
@@ -47,7 +50,12 @@ export async function heldValueAsks(
       if (partOfStarted) return null;
       const holding = named.filter((n) => Object.keys(n.held).length);
       const [one] = holding;
-      if (!near.length || !one || holding.length !== 1 || one.capability === a.capability) return a;
+      if (!near.length || !one || holding.length !== 1) return a;
+      // The value it holds picks the started change itself, on its record: the same ask said
+      // twice (set CX: "Take Bella off the kettle refund ticket; leave it unassigned" offered the
+      // unassignment it had started).
+      if (one.capability === started.capability && one.record === started.entity?.id) return null;
+      if (one.capability === a.capability) return a;
       const { unapproved: _, ...offered } = a;
       return { ...offered, capability: one.capability };
     }),

@@ -318,9 +318,11 @@ function settingShare(words: string, setWords: readonly string[]): number {
   // "…, paid by card": a past participle says how the ask before is done; what follows it is the
   // clause's say (set BG: "paid" was read as an after-sales request). "…, marked with urgent
   // priority" still asks where those words set no field of the action (review 59c).
-  const own = wordTokens(words.replace(PARTICIPLE_HOW, "")).filter(
-    (t) => !NARROWING.has(t) && !countOfWord(t),
-  );
+  // "Send it to my home", "ship them by express": a verb on what the action makes or changes
+  // ("it") says how, and the words after it say which value (set CW: "buy what's in my cart; send
+  // it to my home" was offered as an address change too). The verb is not the clause's say.
+  const how = VERB_ON_IT.test(words) ? words.replace(VERB_ON_IT, "") : words;
+  const own = wordTokens(how.replace(PARTICIPLE_HOW, "")).filter((t) => !NARROWING.has(t) && !countOfWord(t));
   return own.length ? own.filter((t) => setWords.includes(t)).length / own.length : 0;
 }
 
@@ -331,6 +333,9 @@ function settingShare(words: string, setWords: readonly string[]): number {
  */
 const PARTICIPLE_HOW =
   /^\s*(?:\p{L}{2,}(?<!e)ed|paid|sent|bought|made|given|taken|done|kept|sold|held|brought|told)\s+(?:by|with|via|using|through|from|out\s+of)\s+/iu;
+
+/** A clause's opening verb and the "it" or "them" it acts on: "send it", "please ship them". */
+const VERB_ON_IT = /^\s*(?:please\s+)?\p{L}+\s+(?:it|them)\b/iu;
 
 /** Words that put an ask off to later or make it hang on something: not an ask for now. */
 const LATER =

@@ -96,6 +96,7 @@ export async function withOtherAsksOf(
     steps.heldNamed,
     ctx,
     {
+      capability: out.capability,
       entity: started.entity,
       from_words: out.from_words,
       replaced: reading.replaced ?? (out.replaced as Record<string, string> | undefined),

@@ -67,8 +67,10 @@ describe("a rejection on the action's browse page", () => {
     expect(sc(submitted)).toMatchObject({ outcome: "rejected" });
     expect(markdown).toMatch(/in transit/);
     expect(markdown).toMatch(/nothing is held or left open, nothing to cancel/);
-    // A form on an action that takes nothing more would be a dead end.
-    expect(markdown).toContain(`uri: ${uri}`);
+    // A form on an action that takes nothing more would be a dead end; and no field of this
+    // form changes an in-transit order's refusal, so it is not shown again either (set CW).
     expect(markdown).not.toMatch(/uri: actions:\/\//);
+    expect(markdown).not.toContain(`uri: ${uri}`);
+    expect(markdown).toContain("[Back to order ord_transit](shop://order/ord_transit)");
   });
 });

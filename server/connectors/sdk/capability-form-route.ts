@@ -154,7 +154,6 @@ function capabilityFormPage(
   current: Record<string, unknown> = {},
   problems?: BackendOutcome,
   words: "runs" | "fills" | null = null,
-  next?: string,
 ): PageBody {
   // A refusal that names its problems (validation errors) keeps the form: the agent sees why.
   const refusalWithProblems = problems !== undefined && preview.outcome === "rejected";
@@ -191,7 +190,6 @@ function capabilityFormPage(
         fields.some((f) => f.name === USER_WORDS),
       ),
     );
-  if (next) parts.push(next);
   parts.push(link(back.label, back.uri));
   return {
     title,
@@ -221,26 +219,23 @@ function actionOutcomePage(
     // Refused only for a choice that cannot be taken (sold out): the same form, with what was
     // sent, is the way on with the user's other choice (the ended action takes no patch).
     const again = !!errors?.length && errors.every((e) => e.choice_closed === true);
-    // Refused with nothing any field could change: its choices would be read for nothing (a
-    // thousand tokens of them, played); what is possible instead is the way on.
-    const closed = ended && !!errors?.length && errors.every((e) => e.refused === true);
-    const form = again
-      ? anotherChoiceForm(outcome, errors, bound)
-      : closed
-        ? { ...outcome, options: {} }
-        : outcome;
+    // Refused for the record the URI names (shipped, already so), or with nothing any field
+    // could change: the page is the refusal and where to go; its form invited the same submit
+    // again (set CW: "Problems — order_id: said above", the order as a choice, and the form).
+    if (actionId && ended && errors?.length && errors.every((e) => e.field === bound || e.refused === true)) {
+      const refusal = outcomePage(title, outcome);
+      const next = outcome.next_actions?.length ? `\n\n## Next\n\n${nextActionsList(outcome)}` : "";
+      return {
+        ...refusal,
+        markdown: `${refusal.markdown}${next}\n\n${link(back.label, back.uri)}`,
+        capability: typeof outcome.capability === "string" ? outcome.capability : undefined,
+        actionId,
+      };
+    }
+    const form = again ? anotherChoiceForm(outcome, errors, bound) : outcome;
     if (actionId && ended && errors)
       return {
-        ...capabilityFormPage(
-          title,
-          formUri,
-          form,
-          back,
-          submitted,
-          outcome,
-          said.use,
-          closed && outcome.next_actions?.length ? `## Next\n\n${nextActionsList(outcome)}` : undefined,
-        ),
+        ...capabilityFormPage(title, formUri, form, back, submitted, outcome, said.use),
         actionId,
       };
     if (actionId && Array.isArray(outcome.validation_errors) && outcome.validation_errors.length) {

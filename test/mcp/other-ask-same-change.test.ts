@@ -60,4 +60,19 @@ describe("another ask is never the started change or its detail (MCP over HTTP)"
     expect(otherAsks(two).map((n) => n.args?.capability)).toEqual(["unassign_ticket"]);
     expect(text(two)).toContain('also asked: "take Sid off the headphones ticket"');
   });
+
+  it("assent and asking to be told are no asks: nothing is said not done", async () => {
+    for (const intent of [
+      "Change my kettle order address to my home and let me know",
+      "Go ahead and change the address of my kettle order to my home",
+      "OK, please change the address of my kettle order to my home, thanks",
+    ]) {
+      const out = await start(w.keys.alice, intent);
+      expect(sc(out).capability, intent).toBe("change_delivery_address");
+      expect(text(out), intent).not.toMatch(/not done/);
+    }
+    // A clause that asks something no capability does is still said.
+    const left = await start(w.keys.alice, "Change my kettle order address to my home and call the courier");
+    expect(text(left)).toMatch(/not done: "call the courier"/);
+  });
 });

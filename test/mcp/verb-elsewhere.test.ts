@@ -34,13 +34,25 @@ describe("words whose verb is another capability's never run a change nobody app
       "Go buy the unpaid kettle",
       "Help me buy the unpaid kettle",
       "Buy the unpaid kettle and let me know",
-      "Go ahead and send my kettle order to my home",
     ]) {
       await w.legacy.reset();
       const out = await alice.callTool({ name: "start_action", arguments: { intent } });
       expect(sc(out).status, text(out)).not.toBe("completed");
       expect(await status(), intent).toBe("pending_payment");
     }
+    // Sending the order somewhere is its address (its own change, needing nobody), never its
+    // cancel nor a purchase; "go ahead" asks nothing of its own (it was said "not done").
+    await w.legacy.reset();
+    const sent = await alice.callTool({
+      name: "start_action",
+      arguments: { intent: "Go ahead and send my kettle order to my home" },
+    });
+    expect(sc(sent), text(sent)).toMatchObject({
+      capability: "change_delivery_address",
+      status: "completed",
+    });
+    expect(text(sent)).not.toMatch(/not done/);
+    expect(await status()).toBe("pending_payment");
   });
 
   it("general verbs belong to no capability: everyday changes still run at once (review 64c)", async () => {

@@ -52,7 +52,7 @@ export function askSpans(intent: string, kind?: string): { lower: string; asks: 
       if (t >= 0) topic = intent.slice(original(t), original(t + clause.text.length));
       return;
     }
-    if (!repeats && (clause.role !== "request" || asksOnlyToRead(clause.text))) {
+    if (!repeats && (clause.role !== "request" || asksOnlyToRead(clause.text) || onlyCourtesy(clause.text))) {
       // "…, find the tee ticket and the lamp one": what follows a reading says no change again.
       if (clause.role === "request" && !clause.repeats) said = undefined;
       return;
@@ -104,6 +104,23 @@ export function askSpans(intent: string, kind?: string): { lower: string; asks: 
     asks.push({ ...span, ...repeatedWords(asks, said as number, written, kind) });
   });
   return { lower, asks };
+}
+
+/**
+ * Words that ask nothing of a system: assent, politeness, and asking to be told ("go ahead and
+ * …", "…, and let me know", "thanks"). A clause of these alone was said "not done (no capability
+ * does it; tell the user)" beside the change it came with (set CW's review).
+ */
+const COURTESY = new Set(
+  "go ahead please ok okay sure yes thanks thank you let me know now just kindly right away asap and then so do it that when done".split(
+    " ",
+  ),
+);
+
+/** Whether a clause holds only courtesy words (at least one). */
+function onlyCourtesy(text: string): boolean {
+  const words = text.match(/\p{L}+/gu) ?? [];
+  return words.length > 0 && words.every((w) => COURTESY.has(w));
 }
 
 /**

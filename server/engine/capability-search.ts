@@ -877,7 +877,8 @@ export function buildCapabilityIndex(
         // A capability of an entity the query does not name ("the refund ticket" names tickets).
         const offTopic = named.size > 0 && !named.has(d.capability.appliesTo.entity);
         if (offTopic) score *= OFF_TOPIC_WEIGHT;
-        if (d.capability.foundWhenNamed && !named.has(d.capability.appliesTo.entity)) score = 0;
+        const naming = d.capability.foundBy;
+        if (naming && !naming.some((w) => terms(w).some((t) => weights.has(t)))) score = 0;
         // What it is not for, asked ("cancel" of a checkout) or said of the record ("my unpaid
         // order" of a refund whose "Not for an unpaid order" says so). A word naming the record
         // ("the change delivery address ticket") counts only where the capability says it of its

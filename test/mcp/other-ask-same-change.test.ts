@@ -75,4 +75,42 @@ describe("another ask is never the started change or its detail (MCP over HTTP)"
     const left = await start(w.keys.alice, "Change my kettle order address to my home and call the courier");
     expect(text(left)).toMatch(/not done: "call the courier"/);
   });
+
+  // Review 67: "imported" made a topic word hid every shop capability ("buy an imported lamp" was
+  // "no capability does it"); a system named by its own name lost the imported write.
+  it("the imported write's words hide nothing else; a system named by name still finds it", async () => {
+    for (const [intent, capability] of [
+      ["Buy two mugs and an imported lamp", "checkout"],
+      ["Track my imported headphones", "track_shipment"],
+      ["Buy two mugs and pay the import fees by card", "checkout"],
+    ] as const) {
+      const out = await start(w.keys.alice, intent);
+      expect(sc(out).capability, `${intent}\n${text(out)}`).toBe(capability);
+    }
+    const adam = await w.connect(w.keys.adam);
+    const found = text(
+      await adam.callTool({
+        name: "search_capabilities",
+        arguments: { query: "send a request to the legacy system" },
+      }),
+    );
+    expect(found.split("\n").find((l) => l.startsWith("1."))).toContain("`api_request`");
+  });
+
+  // Review 67: the held value picked the started ticket for "take Sid off it" said of another
+  // ticket, and the ask was dropped as said twice; a status change "on the tee ticket" said with
+  // "it" was read as the started ticket's and dropped as done (older than this change).
+  it("an ask on another record, said with 'it', is never the started change", async () => {
+    const other = await start(
+      w.keys.sam,
+      "Unassign the headphones ticket; and for the parcel damaged ticket, take Sid off it",
+    );
+    expect(text(other)).toMatch(/take Sid off it/);
+    const tee = await start(
+      w.keys.sam,
+      "Set the headphones ticket to pending and set it to pending on the tee ticket as well",
+    );
+    expect(sc(tee).entity).toMatchObject({ id: "tkt_2" });
+    expect(text(tee)).toMatch(/also asked: "set it to pending on the tee ticket as well"/);
+  });
 });

@@ -52,7 +52,9 @@ describe("fields that decide who sees data are said before the start (MCP over H
     const line = text(out)
       .split("\n")
       .find((l) => l.includes("`after_sales`"));
-    expect(line).toContain('kind: from words ("refund only" = refund_only); else the one path open, else asked');
+    expect(line).toContain(
+      'kind: from words ("refund only" = refund_only); else the one path open, else asked',
+    );
     expect(text(out)).not.toMatch(/undefined/);
   });
 

@@ -235,8 +235,8 @@ export const apiRequest = defineCapability<OpenApiRouter>({
     avoid:
       "Not for the built-in systems, and not started by hand: use the system's form page (search for it).",
   },
-  // Started from forms: words find it only where they name an imported system's API.
-  foundWhenNamed: true,
+  // Started from forms: words find it only where they name an imported system or its API.
+  foundBy: ["imported", "openapi", "api", "system", "systems"],
   synonyms: ["imported api write", "openapi request"],
   // The form URI is what the action is about: fixed once started, so a patch can never move a
   // granted write to another operation, resource or system.

@@ -28,8 +28,6 @@ export const openapiConnector = defineConnector<OpenApiRouter>({
   healthPath: "/",
   checkConnection: async () => ({ ok: true, status: 200 }),
   capabilities: [apiRequest],
-  // What names the generic write (api_request, found only when named): an imported system's API.
-  searchTopics: ["imported", "openapi", "api"],
   entities: [],
   routes: [
     {

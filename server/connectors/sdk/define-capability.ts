@@ -294,11 +294,12 @@ export interface CapabilityDefinition<A, D extends object = Derived> {
   description: string;
   trigger: { use: string; avoid: string };
   /**
-   * Found by words only where they name what it is about (its entity, or its connector's topic
-   * words): a capability started from forms, whose verb alone says nothing ("send it to my home"
-   * ranked the imported systems' "Send a request" first, set CW).
+   * Found by words only where they hold one of these words: a capability started from forms,
+   * whose verb alone says nothing ("send it to my home" ranked the imported systems' "Send a
+   * request" first, set CW). Not topic words: those would make every other connector's
+   * capabilities off-topic for words holding them (review 67: "buy an imported lamp").
    */
-  foundWhenNamed?: true;
+  foundBy?: string[];
   /** Extra words people use for this intent (English and Chinese), for capability search. */
   synonyms: string[];
   /** The entity type the action is about; `field` names the patch field holding its id. */

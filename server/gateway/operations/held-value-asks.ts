@@ -1,11 +1,15 @@
+import { requestWords } from "../../engine/request-words";
 import type { TrustedContext } from "../trusted-context";
 import type { HeldValuesNamed } from "./held-values-named";
 import type { OtherAsk } from "./other-asks";
+import { namesRecordIn } from "./own-ask-words";
 
 /** The started action as its other asks are read against it: its record, and what its words set. */
 export interface StartedValues {
   capability?: string;
   entity?: { id: string };
+  /** The kind of record it applies to (its capability's entity). */
+  kind?: string;
   /** Field → the value the start took from the words (its from_words). */
   from_words?: unknown;
   /** Field → the value the record held before the start's words replaced it (its `replaced`). */
@@ -51,10 +55,17 @@ export async function heldValueAsks(
       const holding = named.filter((n) => Object.keys(n.held).length);
       const [one] = holding;
       if (!near.length || !one || holding.length !== 1) return a;
-      // The value it holds picks the started change itself, on its record: the same ask said
-      // twice (set CX: "Take Bella off the kettle refund ticket; leave it unassigned" offered the
-      // unassignment it had started).
-      if (one.capability === started.capability && one.record === started.entity?.id) return null;
+      // The value it holds picks the started change itself, on its record, which the ask's own
+      // words name: the same ask said twice (set CX: "Take Bella off the kettle refund ticket;
+      // leave it unassigned" offered the unassignment it had started). Not an "it" after another
+      // record's name (review 67: "…; and for the parcel damaged ticket, take Sid off it").
+      if (
+        one.capability === started.capability &&
+        one.record === started.entity?.id &&
+        started.kind !== undefined &&
+        namesRecordIn(requestWords(a.words), started.kind)
+      )
+        return null;
       if (one.capability === a.capability) return a;
       const { unapproved: _, ...offered } = a;
       return { ...offered, capability: one.capability };

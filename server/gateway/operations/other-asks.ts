@@ -12,6 +12,7 @@ import {
   describesOwnRecord,
   isKindWord,
   kindWord,
+  namesRecordAfterPreposition,
   pointsBack,
   RELATIVE_VERBS,
 } from "./points-back";
@@ -112,6 +113,7 @@ export async function otherAsks(
         !repeats &&
         !topic &&
         !describesOwnRecord(requestWords(clause.text), kind) &&
+        !namesRecordAfterPreposition(requestWords(clause.text), kind) &&
         (pointsBack(requestWords(clause.text), true) ||
           (!named &&
             !!started.entity &&

@@ -2,7 +2,7 @@ import type { CapabilityHit } from "../../engine/capability-search";
 import { requestWords } from "../../engine/request-words";
 import { type AskSpan, askSpans } from "./ask-spans";
 import { askHead, ID_SHAPE } from "./other-asks";
-import { isKindWord, kindWord, ONE_DESCRIBED, pointsBack } from "./points-back";
+import { isKindWord, kindWord, namesRecordAfterPreposition, ONE_DESCRIBED, pointsBack } from "./points-back";
 
 /** Searches capabilities for words, as the caller may see them (the search operation, audited). */
 type Search = (query: string) => Promise<CapabilityHit[]>;
@@ -35,6 +35,7 @@ export function namesOwnRecord(ask: AskSpan, appliesTo: string): boolean {
   // never from another ask's (review 58c: "Give the headphones ticket to Sara and set the one
   // that's urgent to low priority" took the headphones ticket, and the advance lowered it).
   if (ONE_DESCRIBED.test(own)) return true;
+  if (namesRecordAfterPreposition(own, kindWord(appliesTo))) return true;
   return !pointsBack(own) && namesRecordIn(own, appliesTo);
 }
 

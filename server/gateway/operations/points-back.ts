@@ -15,6 +15,19 @@ export function kindWord(type: string): string | undefined {
     .pop();
 }
 
+/**
+ * Whether words name a record of the kind after "on", "for" or "in" ("set it to pending on the tee
+ * ticket as well", "do the same for the lamp order"): that record is the ask's, whatever its "it"
+ * stands for (review 67: the tee ticket's change was read as the headphones ticket's, said done).
+ */
+export function namesRecordAfterPreposition(words: string, kind: string | undefined): boolean {
+  if (!kind) return false;
+  return new RegExp(
+    `\\b(?:on|for|in)\\s+(?:the|my|our|that|this|your)\\s+(?:[\\p{L}\\p{N}'’-]+\\s+){0,4}${kind}s?\\b`,
+    "iu",
+  ).test(words);
+}
+
 /** Whether a word is the kind's word, one or several ("ticket", "tickets"). */
 export function isKindWord(word: string, kind: string | undefined): boolean {
   return !!kind && (word === kind || word === `${kind}s`);

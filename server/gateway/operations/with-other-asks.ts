@@ -98,6 +98,7 @@ export async function withOtherAsksOf(
     {
       capability: out.capability,
       entity: started.entity,
+      kind: started.entity?.type,
       from_words: out.from_words,
       replaced: reading.replaced ?? (out.replaced as Record<string, string> | undefined),
     },

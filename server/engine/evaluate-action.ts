@@ -730,8 +730,18 @@ async function fromRequest(
     }
     // What each record went through, where its node declares the states they pass.
     const lifecycle = capability.nodes.find((n) => n.fields?.[field])?.lifecycle;
+    // A list the answer names as another field's is never read as this one's choices: rows keyed
+    // `id` fit any `x_id` field (set CZ: "the mug" set the replacement to the mug's order line).
+    const offered = { ...options, ...(await lists()) };
+    const owners = {
+      ...fieldOfLists(fields, offered),
+      ...(offered.field_of as object | undefined),
+    } as Record<string, unknown>;
+    const ownLists = Object.fromEntries(
+      Object.entries(offered).filter(([list]) => typeof owners[list] !== "string" || owners[list] === field),
+    );
     const rows = withLifecycle(
-      choicesFor(field, { ...options, ...(await lists()) }, schema, valueWordsOf(capability, field)),
+      choicesFor(field, ownLists, schema, valueWordsOf(capability, field)),
       lifecycle,
     );
     // The words naming the record ("every urgent ticket") describe it, never another field's new

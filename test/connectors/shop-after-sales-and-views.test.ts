@@ -217,7 +217,9 @@ describeEachProvider(
       });
       expect(text(ex)).toMatch(/total: \$48\.00/);
       expect(text(ex)).toMatch(/unit_price: \$25\.00/);
-      expect(text(ex)).toMatch(/amount: \$25\.00/);
+      // The exchangeable items are the user's choice, each with its amount (set CZ: every open
+      // line, with its verdict).
+      expect(text(ex)).toMatch(/`ord_exchange_item_1` \$25\.00/);
       expect(text(ex)).not.toMatch(/(total|unit_price|amount): \d/);
       // The typed result keeps the integers, and says which keys are money.
       expect(ex.money_of).toMatchObject({ currency: "USD", keys: expect.arrayContaining(["amount"]) });

@@ -575,7 +575,13 @@ export const afterSales = defineCapability<ShopAdapter>({
         // exchange
         const settled = settledItems(order);
         const exchangeable = openItems(order).filter((i) => i.exchangeable);
-        options.exchangeable_items = exchangeable.map((i) => itemChoice(order, i));
+        // Every open line, each with its verdict: words naming one that cannot be exchanged ("the
+        // mug") pick it and the start ends saying why, where a list of the others alone opened an
+        // action asking for one of them (set CZ: a cancel owed, and the tee offered for the mug).
+        options.exchangeable_items = openItems(order).map((i) => ({
+          ...itemChoice(order, i),
+          possible: i.exchangeable ? "yes" : "no: not exchangeable",
+        }));
         // The one line left of the order is the exchange; one exchangeable line beside others
         // is not: "exchange the mug" must not become the tee's exchange by default.
         const itemId =
@@ -603,7 +609,8 @@ export const afterSales = defineCapability<ShopAdapter>({
           errors.push({
             field: "item_id",
             code: "item_not_exchangeable",
-            message: `${item.name} cannot be exchanged; ${still}`,
+            // The exchange is open, so the order is delivered and in its window: a return is too.
+            message: `${item.name} cannot be exchanged (it can be returned instead: kind return_refund); ${still}`,
           });
         let replacement: { id: string; name: string } | undefined;
         // The replacements of the line chosen, or of the only line that can be exchanged while

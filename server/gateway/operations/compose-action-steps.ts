@@ -20,6 +20,7 @@ import { narrowedTie, type PickedBeyondWords, pickByRecord } from "./pick-by-rec
 import { pickedBy } from "./picked-by";
 import { recordHeld } from "./points-at-nothing-said";
 import { readingPath } from "./reading-path";
+import { valueNoneTakesRefusal } from "./value-none-takes";
 import { type AskReading, carriedTexts, searchAskAlone, withOtherAsksOf } from "./with-other-asks";
 import { withPossible } from "./with-possible";
 
@@ -33,8 +34,8 @@ const SERVER_KEY = { serverKey: true } as const;
  * so every step keeps its own permission check and audit row (a search, a start, a confirm).
  * - start_action by the user's words: search, then start the best match where it takes every
  *   field sent and leads clearly (top-match's CLEAR_LEAD) the next match that takes them too,
- *   or is that best match and the words open with the verb it is named for (opensWithVerbOf).
- *   The answer names the other matches.
+ *   or is that best match and the words open with the verb it is named for (opensWithVerbOf);
+ *   the answer names the other matches. A value the words set that no match takes refuses.
  * - a near tie the record settles: where the start names a record (entity_id, or the one id the
  *   words quote), the matches near the best whose start that record refuses now drop out
  *   (possibleOn, one evaluation per near-tied match); a best left leading clearly starts under
@@ -46,11 +47,9 @@ const SERVER_KEY = { serverKey: true } as const;
  *   Otherwise the answer is the matches, to start one by id.
  * - a change that is complete, needs no person's approval, whose record the user's words named
  *   (or the only one it fits), and whose confirm this caller's permissions let through, is
- *   confirmed at once (the confirm operation, with its own permission verb): under the agent's
- *   idempotency_key, or without one under a key the server made from the request
- *   (server-made-key.ts), so the same call resent within its window is the first outcome, never
- *   a second effect (issue 23: models left the key out). Where a person must approve, no key is
- *   used and the action waits at its confirmation.
+ *   confirmed at once (the confirm operation, its own permission verb), under the agent's key or
+ *   one the server made from the request (server-made-key.ts): resent, it is the first outcome.
+ *   Where a person must approve, no key is used and the action waits at its confirmation.
  */
 export function composeActionSteps(steps: ActionSteps): { startAction: Operation; advanceAction: Operation } {
   async function confirmWhenReady(
@@ -276,6 +275,8 @@ export function composeActionSteps(steps: ActionSteps): { startAction: Operation
       const because = `the words ask to ${verbs}, which ${chosen.capability} does not do: check it is what the user wants`;
       return startForCheck(ctx, withWords, { hit: chosen, because, checkOnly: true }, hits);
     }
+    const unmatched = !chosen && fits && intent ? valueNoneTakesRefusal(ctx, intent, rivals, hits) : null;
+    if (unmatched) return unmatched;
     if (!chosen) {
       const none: Outcome = {
         outcome: "rejected",

@@ -9,6 +9,7 @@ import { capabilityIndex } from "./capability-index";
 import type { GatewayDeps } from "./gateway-deps";
 import { searchCapabilitiesInputSchema } from "./operation-schemas";
 import { readingPath } from "./reading-path";
+import { valueNoneTakes, valueNoneTakesMessage } from "./value-none-takes";
 import { valueSetElsewhere } from "./value-set-elsewhere";
 
 /** search_capabilities: the capabilities the caller's role may use that match the words, best first. */
@@ -56,13 +57,17 @@ export function searchCapabilitiesOperation({ db, capabilities, pipeline, connec
               next_actions: [],
             };
           const elsewhere = valueSetElsewhere(input.query, results);
+          // A value no match takes at all: said as start_action says it (value-none-takes.ts).
+          const unmatched = elsewhere ? null : valueNoneTakes(caller, input.query, results);
           return {
             outcome: "applied",
             message: !results.length
               ? "No capability matches; rephrase the intent"
               : elsewhere
                 ? `${results.length} capabilities match, none surely: \`${elsewhere.value}\` is a value of \`${elsewhere.field}\`, which \`${elsewhere.first}\` does not take (\`${elsewhere.takes}\` does); check each one's use before starting it`
-                : `${results.length} capabilities match; the first fits best`,
+                : unmatched
+                  ? `${results.length} capabilities match, none surely: ${valueNoneTakesMessage(unmatched, results[0]?.applies_to ?? "record").replace(/\. Nothing was started: .*$/, "")}`
+                  : `${results.length} capabilities match; the first fits best`,
             retryable: false,
             results,
             next_actions: results.flatMap((r) => r.next_actions),

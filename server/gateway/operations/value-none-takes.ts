@@ -1,0 +1,90 @@
+import { capabilityRegistry } from "../../connectors/connector-registry";
+import type { OutcomeBase } from "../../connectors/sdk/outcome";
+import { type CapabilityHit, capabilityHit } from "../../engine/capability-search";
+import type { TrustedContext } from "../trusted-context";
+import { visible } from "./caller-scope";
+
+/** A value the words set that none of the matches takes, and the capabilities that take its field. */
+export interface ValueNoneTakes {
+  value: string;
+  field: string;
+  /** The caller's capabilities for the same kind of record that take the field. */
+  takenBy: Array<{ capability: string; makesNew: boolean }>;
+}
+
+/**
+ * A declared value of a field (an enum value of its schema) that the words set, where none of the
+ * matches takes that field at all and another capability for the same kind of record does. Set
+ * CY (played, both hosts): asked to switch a placed order to a faster delivery, start_action
+ * answered "several capabilities match about as well" with two changes that do not take that
+ * field; the models read the record and searched to learn that nothing changes it there (3 calls,
+ * the wrapper's model 0 from its tools' schemas). A value counts only where the words set it:
+ * after "to", "into" or "by", or beside a word of its field's name.
+ */
+export function valueNoneTakes(
+  ctx: TrustedContext,
+  words: string,
+  hits: readonly CapabilityHit[],
+): ValueNoneTakes | null {
+  if (!hits.length) return null;
+  const kinds = new Set(hits.map((h) => h.applies_to));
+  const taken = new Set(hits.flatMap((h) => [...h.inputs, ...Object.keys(h.input_values ?? {})]));
+  const others = [...capabilityRegistry().values()]
+    .filter(
+      (c) => visible(ctx, c) && kinds.has(c.appliesTo.entity) && !hits.some((h) => h.capability === c.id),
+    )
+    .map((c) => ({ c, hit: capabilityHit(c, 0) }));
+  const lower = words.toLowerCase();
+  for (const { hit } of others)
+    for (const [field, values] of Object.entries(hit.input_values ?? {})) {
+      if (taken.has(field)) continue;
+      const value = values.find((v) => setsValue(lower, v, field));
+      if (!value) continue;
+      const takenBy = others
+        .filter((o) => o.hit.input_values?.[field]?.includes(value))
+        .map((o) => ({ capability: o.c.id, makesNew: !o.c.appliesTo.field }));
+      return { value, field, takenBy };
+    }
+  return null;
+}
+
+/** Whether the words set `value` of `field`: after to/into/by, or beside a word of the field's name. */
+function setsValue(lower: string, value: string, field: string): boolean {
+  const v = value.toLowerCase().replace(/[^a-z0-9]+/g, "[ _-]?");
+  const names = field
+    .toLowerCase()
+    .split("_")
+    .filter((w) => w.length > 2)
+    .map((w) => w.replace(/[^a-z0-9]/g, ""));
+  const beside = names.length
+    ? `|\\b${v}\\s+(?:${names.join("|")})\\b|\\b(?:${names.join("|")})\\s+${v}\\b`
+    : "";
+  return new RegExp(`\\b(?:to|into|by)\\s+${v}\\b${beside}`).test(lower);
+}
+
+/** start_action's refusal where the words set such a value: nothing is started (null: none is set). */
+export function valueNoneTakesRefusal(
+  ctx: TrustedContext,
+  words: string,
+  rivals: readonly CapabilityHit[],
+  hits: readonly CapabilityHit[],
+): (OutcomeBase & Record<string, unknown>) | null {
+  const found = valueNoneTakes(ctx, words, rivals);
+  if (!found) return null;
+  return {
+    outcome: "rejected",
+    reason: "no_capability_takes_value",
+    message: valueNoneTakesMessage(found, rivals[0]?.applies_to ?? "record"),
+    retryable: false,
+    results: [...hits],
+    next_actions: [],
+  };
+}
+
+/** The refusal's sentence: no match takes the field; who does, and for what. */
+export function valueNoneTakesMessage(found: ValueNoneTakes, kind: string): string {
+  const by = found.takenBy
+    .map((t) => `\`${t.capability}\`${t.makesNew ? ` (when it makes a new ${kind.toLowerCase()})` : ""}`)
+    .join(", ");
+  return `None of the matching capabilities changes \`${found.field}\` (\`${found.value}\` is one of its values): only ${by} takes it. Nothing was started: tell the user it cannot be changed here`;
+}

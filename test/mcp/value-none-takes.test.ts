@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMcpWorld, type McpWorld, sc, text } from "./mcp-world";
+
+/**
+ * Set CY (played, both hosts, 3 calls each): "Switch my unpaid order to express shipping."
+ * answered "several capabilities match about as well" with an address change and a payment; the
+ * models opened the order and searched to learn that nothing changes a placed order's shipping.
+ * The wrapper's model said so at once from its tools' schemas. A value the words set that no
+ * match takes (while a capability for a new order does) is now the answer, in one call.
+ */
+describe("a value no match takes is said at once (MCP over HTTP)", () => {
+  let w: McpWorld;
+  beforeAll(async () => {
+    w = await createMcpWorld("sqlite");
+  });
+  afterAll(async () => w?.close());
+
+  const call = async (key: string, name: string, args: Record<string, unknown>) =>
+    (await w.connect(key)).callTool({ name, arguments: args });
+
+  it("a placed order's shipping method: refused in one call, naming who takes it; nothing started", async () => {
+    const before = await w.db.action.count();
+    for (const intent of ["Switch my unpaid order to express shipping.", "Ship my unpaid order by express"]) {
+      const out = await call(w.keys.alice, "start_action", { intent });
+      expect(sc(out), text(out)).toMatchObject({ outcome: "rejected", reason: "no_capability_takes_value" });
+      expect(text(out)).toMatch(
+        /changes `shipping_method` \(`express` is one of its values\): only `checkout` \(when it makes a new order\)/,
+      );
+    }
+    expect(await w.db.action.count()).toBe(before);
+    const found = await call(w.keys.alice, "search_capabilities", {
+      query: "Switch my unpaid order to express shipping.",
+    });
+    expect(text(found)).toMatch(/none surely: None of the matching capabilities changes `shipping_method`/);
+  });
+
+  it("words whose match takes the value start as before", async () => {
+    const buy = await call(w.keys.alice, "start_action", {
+      intent: "Buy a mug, express shipping to my office, pay by card",
+      dry_run: true,
+    });
+    expect(sc(buy)).toMatchObject({ capability: "checkout", outcome: "preview" });
+    const pay = await call(w.keys.alice, "start_action", {
+      intent: "Pay my unpaid order by card",
+      dry_run: true,
+    });
+    expect(sc(pay).capability).toBe("pay_order");
+    const urgent = await call(w.keys.sam, "start_action", {
+      intent: "Set the charged twice ticket to urgent",
+      dry_run: true,
+    });
+    expect(sc(urgent).capability).toBe("change_ticket_priority");
+  });
+});

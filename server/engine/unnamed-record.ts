@@ -91,6 +91,7 @@ export async function unnamedRecord(
       chosen,
       words.request ?? "",
       capability.appliesTo.entity,
+      Object.values(without).filter((v): v is string => typeof v === "string"),
     );
     if (beside.length)
       return {
@@ -208,6 +209,7 @@ async function namedElsewhere(
   chosen: string,
   request: string,
   entity: string,
+  setValues: readonly string[] = [],
 ): Promise<ChoiceRow[]> {
   const looked = (await node.lookup?.(input)) ?? {};
   const rows = withLifecycle(choicesFor(field, { ...offer.options, ...looked }), node.lifecycle);
@@ -225,7 +227,24 @@ async function namedElsewhere(
   const kept = queryClauses(request.toLowerCase()).filter(
     (c) => holdsOwn(c.text) || (c.role !== "request" && describes(c.text)),
   );
-  return namedBeside(rows, chosen, kept.length ? kept.map((c) => c.text).join(". ") : request);
+  const read = kept.length ? kept.map((c) => c.text).join(". ") : request;
+  return namedBeside(rows, chosen, withoutAskWords(read, setValues));
+}
+
+/**
+ * The words without what says the change rather than the record: the verb they open with and
+ * the values the change sets (set DB: "Change the priority of the kettle refund ticket to low",
+ * sent on the kettle ticket, was held as maybe meaning the ticket titled "Change delivery
+ * address", whose priority is low).
+ */
+function withoutAskWords(words: string, setValues: readonly string[]): string {
+  const values = new Set(setValues.map((v) => v.toLowerCase()));
+  const kept = words
+    .trim()
+    .replace(/^\p{L}+\s+/u, "")
+    .split(/(\s+)/)
+    .filter((w) => !values.has(w.toLowerCase().replace(/[^\p{L}\p{N}_-]/gu, "")));
+  return kept.join("");
 }
 
 /** Words by which a clause describes a record rather than how things stand. */

@@ -51,4 +51,27 @@ describe("a value no match takes is said at once (MCP over HTTP)", () => {
     });
     expect(sc(urgent).capability).toBe("change_ticket_priority");
   });
+
+  it("a refusal on the record the words name says the value no capability there takes (set DA)", async () => {
+    const out = await call(w.keys.alice, "start_action", {
+      intent: "Upgrade my unpaid kettle order to same-day delivery.",
+    });
+    expect(sc(out).outcome).toBe("rejected");
+    expect(text(out)).toMatch(
+      /No capability does what these words ask on ord_pending: None of the matching capabilities changes `shipping_method` \(`same_day` is one of its values\)/,
+    );
+  });
+
+  // Set DB (both hosts): the form sent on the kettle ticket was held, "the user's words describe
+  // another record instead" naming the ticket titled "Change delivery address" (low priority):
+  // the verb and the value set are the change's words, not the record's.
+  it("the verb and the value a change sets never describe another record", async () => {
+    await w.legacy.reset();
+    const out = await call(w.keys.sam, "submit", {
+      uri: "helpdesk://ticket/tkt_3/priority",
+      fields: { priority: "low", user_words: "Change the priority of the kettle refund ticket to low." },
+    });
+    expect(text(out)).toMatch(/applied:\*\* Change the ticket's priority: done/);
+    expect(text(out)).not.toMatch(/describe another record/);
+  });
 });

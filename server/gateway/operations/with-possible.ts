@@ -3,6 +3,7 @@ import type { CapabilityHit } from "../../engine/capability-search";
 import type { TrustedContext } from "../trusted-context";
 import type { PossibleOn } from "./pick-by-record";
 import { readingPath } from "./reading-path";
+import { valueNoneTakes, valueNoneTakesMessage } from "./value-none-takes";
 
 type Outcome = OutcomeBase & Record<string, unknown>;
 
@@ -26,11 +27,17 @@ export async function withPossible(
   const on = await possibleOn(ctx, { entityId, words, describedFor, kin: true });
   if (!on) return refusal;
   const { results: _matches, ...rest } = refusal;
+  // A value the words set that no capability for the record takes says why (set DA: "Upgrade my
+  // unpaid kettle order to same-day delivery": the model searched to learn nothing changes it).
+  const value = words ? valueNoneTakes(ctx, words, about) : null;
+  const why = value
+    ? `: ${valueNoneTakesMessage(value, about[0]?.applies_to ?? "record").replace(/\. Nothing was started: .*$/, "")}`
+    : "";
   return {
     ...rest,
     message: on.next.length
-      ? `No capability does what these words ask on ${on.id}; possible there now (one call each): see next`
-      : `No capability does what these words ask on ${on.id}, and nothing can be started there now. ${readingPath(ctx, words ?? "")}`,
+      ? `No capability does what these words ask on ${on.id}${why}; possible there now (one call each): see next`
+      : `No capability does what these words ask on ${on.id}${why}, and nothing can be started there now. ${readingPath(ctx, words ?? "")}`,
     next_actions: on.next,
   };
 }

@@ -113,4 +113,18 @@ describe("another ask is never the started change or its detail (MCP over HTTP)"
     expect(sc(tee).entity).toMatchObject({ id: "tkt_2" });
     expect(text(tee)).toMatch(/also asked: "set it to pending on the tee ticket as well"/);
   });
+
+  // Review 67b: "in the ticket" names no record of its own (the assigned one is meant); "take
+  // Bella off it" after the unassignment of the ticket she holds is that change said twice.
+  it("a bare 'the ticket' after on/in points back; 'it' said twice is one change", async () => {
+    const marked = await start(
+      w.keys.sam,
+      "Assign the charged twice ticket to Sid and mark it urgent in the ticket",
+    );
+    const priority = otherAsks(marked).find((n) => n.args?.capability === "change_ticket_priority");
+    expect(priority?.args, text(marked)).toMatchObject({ entity_id: "tkt_1" });
+    const twice = await start(w.keys.sam, "Unassign the kettle refund ticket, take Bella off it");
+    expect(sc(twice)).toMatchObject({ capability: "unassign_ticket", entity: { id: "tkt_3" } });
+    expect(otherAsks(twice), text(twice)).toEqual([]);
+  });
 });

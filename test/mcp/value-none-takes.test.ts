@@ -74,4 +74,20 @@ describe("a value no match takes is said at once (MCP over HTTP)", () => {
     expect(text(out)).toMatch(/applied:\*\* Change the ticket's priority: done/);
     expect(text(out)).not.toMatch(/describe another record/);
   });
+
+  // Review 67b: "card" is a payment's and a refund's value (a match taking it under another field
+  // still takes it); words describing a ticket by its priority or status named a field that
+  // changes tickets there are, not one only a new record takes.
+  it("a value any match takes, or one a capability for the record there takes, refuses nothing", async () => {
+    for (const [key, intent] of [
+      [w.keys.alice, "Handle the payment of my kettle order by card"],
+      [w.keys.sam, "Handle the pending status ticket about the kettle refund"],
+      [w.keys.sam, "Work on the urgent priority ticket about the wrong size tee"],
+    ] as const) {
+      const out = await call(key, "start_action", { intent, dry_run: true });
+      expect(sc(out).reason, `${intent}\n${text(out)}`).not.toBe("no_capability_takes_value");
+    }
+    const pay = await call(w.keys.alice, "search_capabilities", { query: "Pay my unpaid order by card" });
+    expect(text(pay)).toMatch(/the first fits best/);
+  });
 });

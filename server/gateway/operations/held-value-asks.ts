@@ -62,8 +62,8 @@ export async function heldValueAsks(
       if (
         one.capability === started.capability &&
         one.record === started.entity?.id &&
-        started.kind !== undefined &&
-        namesRecordIn(requestWords(a.words), started.kind)
+        (a.entity_id === started.entity?.id ||
+          (started.kind !== undefined && namesRecordIn(requestWords(a.words), started.kind)))
       )
         return null;
       if (one.capability === a.capability) return a;

@@ -22,11 +22,29 @@ export function kindWord(type: string): string | undefined {
  */
 export function namesRecordAfterPreposition(words: string, kind: string | undefined): boolean {
   if (!kind) return false;
-  return new RegExp(
-    `\\b(?:on|for|in)\\s+(?:the|my|our|that|this|your)\\s+(?:[\\p{L}\\p{N}'’-]+\\s+){0,4}${kind}s?\\b`,
+  // At least one word of its own between "the" and the kind: "in the ticket", "on that ticket",
+  // "on the same ticket", "for the customer's ticket" point back at the record named before
+  // (review 67b: "…, and mark it urgent in the ticket" lost the assigned ticket).
+  const phrase = new RegExp(
+    `\\b(?:on|for|in)\\s+(?:the|my|our|your)\\s+((?:[\\p{L}\\p{N}'’-]+\\s+){1,4})${kind}s?\\b`,
     "iu",
-  ).test(words);
+  ).exec(words);
+  if (!phrase) return false;
+  const own = (phrase[1] ?? "").toLowerCase().match(/[\p{L}\p{N}'’-]+/gu) ?? [];
+  return own.some((w) => !GENERIC_NAMING.has(w) && !/['’]s?$/.test(w));
 }
+
+/** Words that name no record of their own between "the" and its kind: "the same ticket". */
+const GENERIC_NAMING = new Set([
+  "same",
+  "said",
+  "current",
+  "very",
+  "above",
+  "previous",
+  "customer",
+  "customers",
+]);
 
 /** Whether a word is the kind's word, one or several ("ticket", "tickets"). */
 export function isKindWord(word: string, kind: string | undefined): boolean {

@@ -29,6 +29,9 @@ export function valueNoneTakes(
   if (!hits.length) return null;
   const kinds = new Set(hits.map((h) => h.applies_to));
   const taken = new Set(hits.flatMap((h) => [...h.inputs, ...Object.keys(h.input_values ?? {})]));
+  // A value any match takes, under any field, is taken (review 67b: "card" is a payment's and a
+  // refund's value; a payment by card was refused as only the refund's).
+  const takenValues = new Set(hits.flatMap((h) => Object.values(h.input_values ?? {}).flat()));
   const others = [...capabilityRegistry().values()]
     .filter(
       (c) => visible(ctx, c) && kinds.has(c.appliesTo.entity) && !hits.some((h) => h.capability === c.id),
@@ -38,12 +41,15 @@ export function valueNoneTakes(
   for (const { hit } of others)
     for (const [field, values] of Object.entries(hit.input_values ?? {})) {
       if (taken.has(field)) continue;
-      const value = values.find((v) => setsValue(lower, v, field));
+      const value = values.find((v) => !takenValues.has(v) && setsValue(lower, v, field));
       if (!value) continue;
       const takenBy = others
         .filter((o) => o.hit.input_values?.[field]?.includes(value))
         .map((o) => ({ capability: o.c.id, makesNew: !o.c.appliesTo.field }));
-      return { value, field, takenBy };
+      // Only where what takes it makes a new record: the record there is cannot take it. A
+      // capability changing such records would be a match the words missed, or the words only
+      // describe the record by it ("the urgent priority ticket": review 67b).
+      if (takenBy.every((t) => t.makesNew)) return { value, field, takenBy };
     }
   return null;
 }

@@ -232,16 +232,18 @@ async function namedElsewhere(
 }
 
 /**
- * The words without what says the change rather than the record: the verb they open with and
- * the values the change sets (set DB: "Change the priority of the kettle refund ticket to low",
+ * The words without what says the change rather than the record: the verb they open with (before
+ * a determiner or "it") and the values the change sets (set DB: "Change the priority of the kettle refund ticket to low",
  * sent on the kettle ticket, was held as maybe meaning the ticket titled "Change delivery
  * address", whose priority is low).
  */
 function withoutAskWords(words: string, setValues: readonly string[]): string {
   const values = new Set(setValues.map((v) => v.toLowerCase()));
+  // The first word only where it is a verb on what follows ("Change the …", "raise it …"): a
+  // first word before a noun names the record ("Late delivery ticket: raise it", review 67c).
   const kept = words
     .trim()
-    .replace(/^\p{L}+\s+/u, "")
+    .replace(/^\p{L}+\s+(?=(?:the|my|our|your|a|an|it|this|that|its|their|his|her)\b)/iu, "")
     .split(/(\s+)/)
     .filter((w) => !values.has(w.toLowerCase().replace(/[^\p{L}\p{N}_-]/gu, "")));
   return kept.join("");

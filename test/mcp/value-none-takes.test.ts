@@ -73,6 +73,22 @@ describe("a value no match takes is said at once (MCP over HTTP)", () => {
     });
     expect(text(out)).toMatch(/applied:\*\* Change the ticket's priority: done/);
     expect(text(out)).not.toMatch(/describe another record/);
+    // Review 67c: a first word before a noun names the record ("Late delivery ticket" is the
+    // closed tkt_8), never read as the verb: sent on tkt_4, it is still held.
+    for (const [uri, fields] of [
+      [
+        "helpdesk://ticket/tkt_4/priority",
+        { priority: "high", user_words: "Late delivery ticket: raise it to high." },
+      ],
+      [
+        "helpdesk://ticket/tkt_4/status",
+        { status: "open", user_words: "Late delivery ticket: set it to open" },
+      ],
+    ] as const) {
+      await w.legacy.reset();
+      const held = await call(w.keys.sam, "submit", { uri, fields });
+      expect(text(held), uri).toMatch(/describe another record instead/);
+    }
   });
 
   // Review 67b: "card" is a payment's and a refund's value (a match taking it under another field

@@ -233,9 +233,9 @@ async function namedElsewhere(
 
 /**
  * The words without what says the change rather than the record: the verb they open with (before
- * a determiner or "it") and the values the change sets (set DB: "Change the priority of the kettle refund ticket to low",
- * sent on the kettle ticket, was held as maybe meaning the ticket titled "Change delivery
- * address", whose priority is low).
+ * a determiner or "it") and the values the change sets. Set DB: "Change the priority of the
+ * kettle refund ticket to low", sent on the kettle ticket, was held as maybe meaning the ticket
+ * titled "Change delivery address", whose priority is low.
  */
 function withoutAskWords(words: string, setValues: readonly string[]): string {
   const values = new Set(setValues.map((v) => v.toLowerCase()));

@@ -25,8 +25,8 @@ export interface StartedValues {
  * - otherwise, an ask whose matches tie where only one of them takes a field whose value there
  *   now its words name is that one's (as a start of those words alone: pick-by-held-value.ts),
  *   offered, never run in this call: the record settled it, not the words.
- * - an ask that its held value picks as the started capability on the started record is the
- *   started change said again: left out.
+ * - an ask that its held value picks as the started capability on the started record, which its
+ *   id or its own words name, is the started change said again: left out.
  * One evaluation per match read; none where the start replaced nothing and the ask ties nothing.
  */
 export async function heldValueAsks(

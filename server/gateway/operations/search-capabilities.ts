@@ -66,7 +66,7 @@ export function searchCapabilitiesOperation({ db, capabilities, pipeline, connec
               : elsewhere
                 ? `${results.length} capabilities match, none surely: \`${elsewhere.value}\` is a value of \`${elsewhere.field}\`, which \`${elsewhere.first}\` does not take (\`${elsewhere.takes}\` does); check each one's use before starting it`
                 : unmatched
-                  ? `${results.length} capabilities match, none surely: ${valueNoneTakesMessage(unmatched, results[0]?.applies_to ?? "record").replace(/\. Nothing was started: .*$/, "")}`
+                  ? `${results.length} capabilities match, none surely: ${valueNoneTakesMessage(unmatched, results[0]?.applies_to ?? "record")}`
                   : `${results.length} capabilities match; the first fits best`,
             retryable: false,
             results,

@@ -14,7 +14,7 @@ export interface ValueNoneTakes {
 
 /**
  * A declared value of a field (an enum value of its schema) that the words set, where none of the
- * matches takes that field at all and another capability for the same kind of record does. Set
+ * matches takes it under any field and only capabilities making a new record of that kind do. Set
  * CY (played, both hosts): asked to switch a placed order to a faster delivery, start_action
  * answered "several capabilities match about as well" with two changes that do not take that
  * field; the models read the record and searched to learn that nothing changes it there (3 calls,
@@ -80,7 +80,7 @@ export function valueNoneTakesRefusal(
   return {
     outcome: "rejected",
     reason: "no_capability_takes_value",
-    message: valueNoneTakesMessage(found, rivals[0]?.applies_to ?? "record"),
+    message: `${valueNoneTakesMessage(found, rivals[0]?.applies_to ?? "record")}. Nothing was started: tell the user it cannot be changed here`,
     retryable: false,
     results: [...hits],
     next_actions: [],
@@ -92,5 +92,5 @@ export function valueNoneTakesMessage(found: ValueNoneTakes, kind: string): stri
   const by = found.takenBy
     .map((t) => `\`${t.capability}\`${t.makesNew ? ` (when it makes a new ${kind.toLowerCase()})` : ""}`)
     .join(", ");
-  return `None of the matching capabilities changes \`${found.field}\` (\`${found.value}\` is one of its values): only ${by} takes it. Nothing was started: tell the user it cannot be changed here`;
+  return `None of the matching capabilities changes \`${found.field}\` (\`${found.value}\` is one of its values): only ${by} takes it`;
 }

@@ -30,9 +30,7 @@ export async function withPossible(
   // A value the words set that no capability for the record takes says why (set DA: "Upgrade my
   // unpaid kettle order to same-day delivery": the model searched to learn nothing changes it).
   const value = words ? valueNoneTakes(ctx, words, about) : null;
-  const why = value
-    ? `: ${valueNoneTakesMessage(value, about[0]?.applies_to ?? "record").replace(/\. Nothing was started: .*$/, "")}`
-    : "";
+  const why = value ? `: ${valueNoneTakesMessage(value, about[0]?.applies_to ?? "record")}` : "";
   return {
     ...rest,
     message: on.next.length

@@ -227,8 +227,36 @@ async function namedElsewhere(
   const kept = queryClauses(request.toLowerCase()).filter(
     (c) => holdsOwn(c.text) || (c.role !== "request" && describes(c.text)),
   );
-  const read = kept.length ? kept.map((c) => c.text).join(". ") : request;
-  return namedBeside(rows, chosen, withoutAskWords(read, setValues));
+  const read = withoutAskWords(kept.length ? kept.map((c) => c.text).join(". ") : request, setValues);
+  const beside = namedBeside(rows, chosen, read);
+  const other = inAnotherState(rows, own, read, node.lifecycle?.key);
+  return [...beside, ...other.filter((r) => !beside.includes(r))];
+}
+
+/**
+ * The records the words put in a state the sent one is not in, holding every word of theirs the
+ * sent one holds: "Delivered kettle order: ship it home" sent on the unpaid kettle order means the
+ * delivered one (review 67c: the address of the unpaid one changed at once). A state word is a
+ * record's state or a word its lifecycle declares for it; none said, none found.
+ */
+function inAnotherState(
+  rows: ChoiceRow[],
+  own: ChoiceRow | undefined,
+  words: string,
+  key: string | undefined,
+): ChoiceRow[] {
+  if (!own || !key) return [];
+  // Its state's own words ("delivered", "pending payment") and what people call it ("arrived").
+  const stateOf = (r: ChoiceRow) =>
+    new Set([...(r.stateWords ?? []), ...wordTokens(String(r.row[key] ?? ""))]);
+  const states = new Map(rows.map((r) => [r, stateOf(r)]));
+  const said = wordTokens(words);
+  const stated = said.filter((t) => rows.some((r) => states.get(r)?.has(t)));
+  if (!stated.length || stated.some((t) => states.get(own)?.has(t))) return [];
+  const shared = said.filter((t) => own.tokens.has(t));
+  return rows.filter(
+    (r) => r !== own && stated.some((t) => states.get(r)?.has(t)) && shared.every((t) => r.tokens.has(t)),
+  );
 }
 
 /**

@@ -106,4 +106,23 @@ describe("a value no match takes is said at once (MCP over HTTP)", () => {
     const pay = await call(w.keys.alice, "search_capabilities", { query: "Pay my unpaid order by card" });
     expect(text(pay)).toMatch(/the first fits best/);
   });
+
+  // Review 67c (older than this stop): the wrong order's id sent beside words naming another
+  // order by its state moved the unpaid kettle order at once (an address change needs nobody).
+  it("words naming a record by a state the sent one is not in hold the change, never run it", async () => {
+    await w.legacy.reset();
+    const held = await call(w.keys.alice, "start_action", {
+      capability: "change_delivery_address",
+      entity_id: "ord_pending",
+      intent: "Delivered kettle order: ship it to my home instead",
+    });
+    expect(sc(held).status, text(held)).toBe("open");
+    expect(text(held)).toMatch(/ord_delivered/);
+    const ran = await call(w.keys.alice, "start_action", {
+      capability: "change_delivery_address",
+      entity_id: "ord_pending",
+      intent: "Ship my kettle order to my home",
+    });
+    expect(sc(ran).status, text(ran)).toBe("completed");
+  });
 });

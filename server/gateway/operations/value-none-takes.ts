@@ -1,4 +1,5 @@
 import { capabilityRegistry } from "../../connectors/connector-registry";
+import type { AnyCapability } from "../../connectors/sdk/define-capability";
 import type { OutcomeBase } from "../../connectors/sdk/outcome";
 import { type CapabilityHit, capabilityHit } from "../../engine/capability-search";
 import type { TrustedContext } from "../trusted-context";
@@ -36,7 +37,7 @@ export function valueNoneTakes(
     .filter(
       (c) => visible(ctx, c) && kinds.has(c.appliesTo.entity) && !hits.some((h) => h.capability === c.id),
     )
-    .map((c) => ({ c, hit: capabilityHit(c, 0) }));
+    .map((c) => ({ c, hit: entryOf(c) }));
   const lower = words.toLowerCase();
   for (const { hit } of others)
     for (const [field, values] of Object.entries(hit.input_values ?? {})) {
@@ -52,6 +53,17 @@ export function valueNoneTakes(
       if (takenBy.every((t) => t.makesNew)) return { value, field, takenBy };
     }
   return null;
+}
+
+/** Each capability's search entry, made once: search_capabilities reads them on every call. */
+const entries = new WeakMap<AnyCapability, CapabilityHit>();
+function entryOf(c: AnyCapability): CapabilityHit {
+  let hit = entries.get(c);
+  if (!hit) {
+    hit = capabilityHit(c, 0);
+    entries.set(c, hit);
+  }
+  return hit;
 }
 
 /** Whether the words set `value` of `field`: after to/into/by, or beside a word of the field's name. */

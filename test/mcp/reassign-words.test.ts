@@ -44,6 +44,20 @@ describe("reassigning a ticket by words", () => {
     expect(await w.db.action.count({ where: { capability: { not: "assign_ticket" } } })).toBe(0);
   });
 
+  // Set DD (both hosts): sent on the ticket's form, "Take the headphones ticket away from Sid" (no
+  // capability's words fit it alone) was said "not done" beside the verified reassignment.
+  it("sent on the form, the holder taken away is part of the reassignment, never said not done", async () => {
+    const out = await (await w.connect(w.keys.sam)).callTool({
+      name: "submit",
+      arguments: {
+        uri: "helpdesk://ticket/tkt_2/assign",
+        fields: { user_words: "Take the headphones ticket away from Sid and give it to Sara." },
+      },
+    });
+    expect(text(out)).toMatch(/applied:\*\* Assign the ticket: done/);
+    expect(text(out)).not.toMatch(/not done|also asked/);
+  });
+
   it("'from Sid to Sara' takes Sara; an inactive teammate, a denied or set-apart one is never taken", async () => {
     expect(await assigned("Reassign the headphones ticket from Sid to Sara")).toEqual({
       capability: "assign_ticket",

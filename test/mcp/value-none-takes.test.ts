@@ -34,6 +34,30 @@ describe("a value no match takes is said at once (MCP over HTTP)", () => {
     expect(text(found)).toMatch(/none surely: None of the matching capabilities changes `shipping_method`/);
   });
 
+  // Set DC (both hosts, 3 calls): the words clearly meant the address change ("delivery"), which
+  // started and asked for an address; the value they set after "to" is what none takes.
+  it("a clear match that does not take the value the words set after to/by: refused, nothing started", async () => {
+    const before = await w.db.action.count();
+    for (const intent of [
+      "Change my lamp order to express delivery.",
+      "Switch the lamp order's delivery to same-day",
+    ]) {
+      const out = await call(w.keys.alice, "start_action", { intent });
+      expect(sc(out), text(out)).toMatchObject({ outcome: "rejected", reason: "no_capability_takes_value" });
+      expect(text(out)).toMatch(/only `checkout` \(when it makes a new order\) takes it/);
+    }
+    expect(await w.db.action.count()).toBe(before);
+    // Beside the field's name only, the value may describe rather than set: the change starts.
+    const moved = await call(w.keys.alice, "start_action", {
+      intent: "Change the delivery address of my lamp order to my home, standard shipping",
+      dry_run: true,
+    });
+    expect(sc(moved), text(moved)).toMatchObject({
+      capability: "change_delivery_address",
+      outcome: "preview",
+    });
+  });
+
   it("words whose match takes the value start as before", async () => {
     const buy = await call(w.keys.alice, "start_action", {
       intent: "Buy a mug, express shipping to my office, pay by card",

@@ -43,7 +43,20 @@ export function whenText(value: string, now: number = Date.now()): string {
   const utc = new Date(at).toISOString();
   // Inside a time-window filter every row shows its minute: the window's bound is one.
   const far = Math.round(Math.abs(now - at) / 60_000) >= DAYS && !exactTimes();
-  return `${utc.slice(0, 10)}${far ? "" : ` ${utc.slice(11, 16)} UTC`}, ${age(now - at)}`;
+  return far
+    ? `${utc.slice(0, 10)}, ${daysAway(now, at)}`
+    : `${utc.slice(0, 10)} ${utc.slice(11, 16)} UTC, ${age(now - at)}`;
+}
+
+/**
+ * The days between the shown date and today's (UTC), as the date alone reads: set DE's
+ * "paid: 2026-12-05, 3 days ago · shipped: 2026-12-05, 2 days ago" (the hours rounded apart) made
+ * a model doubt a delivery date.
+ */
+function daysAway(now: number, at: number): string {
+  const day = (t: number) => Math.floor(t / 86_400_000);
+  const days = Math.abs(day(now) - day(at));
+  return now >= at ? `${days} days ago` : `in ${days} days`;
 }
 
 /** How long ago (or, for a time to come, how soon) in the one unit that reads best. */

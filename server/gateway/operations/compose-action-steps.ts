@@ -1,15 +1,15 @@
 import type { NextAction, OutcomeBase } from "../../connectors/sdk/outcome";
 import type { CapabilityHit } from "../../engine/capability-search";
 import { HELD_FOR_CHECK } from "../../engine/hold-for-check";
-import { sameRequestMessage } from "../../engine/server-made-key";
 import { settledBySetValue, settledByVerb } from "../../engine/set-value-settles";
 import { asksOnlyToRead, opensWithVerbOf, topMatch } from "../../engine/top-match";
 import type { TrustedContext } from "../trusted-context";
 import type { ActionSteps } from "./action-steps";
+import { confirmOnServerKey } from "./confirm-on-server-key";
 import { firstOfSeparateAsks, firstOfSeveralAsks } from "./first-ask";
 import { heldOnCondition } from "./held-condition";
 import { HELD_TEXT, heldForText } from "./held-text";
-import { insteadOfRefused } from "./instead-of-refused";
+import { insteadOfNamedRefused, insteadOfRefused } from "./instead-of-refused";
 import { advanceActionInputSchema, startActionInputSchema } from "./operation-schemas";
 import { otherMatches } from "./other-matches";
 import { ownAskWords } from "./own-ask-words";
@@ -87,7 +87,12 @@ export function composeActionSteps(steps: ActionSteps): { startAction: Operation
     }
     const held = heldOnCondition(intent, out);
     if (typeof made === "string")
-      return held ?? { ...(await confirmOnServerKey(ctx, out, made)), ...pickedBy(out) };
+      return (
+        held ?? {
+          ...(await confirmOnServerKey(steps.confirmWithServerKey, ctx, out, made)),
+          ...pickedBy(out),
+        }
+      );
     const next = (out.next_actions ?? []) as NextAction[];
     const ready = next.some((n) => n.tool === "confirm_action" && !n.requires_user_approval);
     // The record was the agent's pick among several: the user says which before anything runs.
@@ -101,39 +106,17 @@ export function composeActionSteps(steps: ActionSteps): { startAction: Operation
     return { ...done, ...pickedBy(out) };
   }
 
-  /**
-   * Confirms under the server's key. The engine made it exactly where the agent's key would run
-   * the change now (or for a resend of a request whose change has not settled): the confirm runs
-   * it once, or finds the same request's run (in flight or done) and answers with it, said so.
-   */
-  async function confirmOnServerKey(ctx: TrustedContext | null, out: Outcome, key: string): Promise<Outcome> {
-    const done = await steps.confirmWithServerKey(ctx, {
-      action_id: out.action_id,
-      version: out.version,
-      idempotency_key: key,
-    });
-    const first = out.same_request as { action_id: string; at: string } | undefined;
-    if (!first) return done;
-    if (done.reason !== "idempotent_replay") return { ...done, same_request: first };
-    return {
-      ...done,
-      reason: "same_request",
-      message: sameRequestMessage({
-        ...first,
-        status: typeof done.status === "string" ? done.status : undefined,
-        effect: done.effect as { status: string; external_id: string | null } | null,
-      }),
-      same_request: first,
-    };
-  }
-
   async function startAction(ctx: TrustedContext | null, raw: unknown): Promise<Outcome> {
     const parsed = startActionInputSchema.safeParse(raw);
     // A bad argument, or a capability named: the start operation answers (and audits) as is,
     // with the words' other asks as a start found by them has (set V: a form's submit with the
     // user's words, "move it to shipping and give it to Sara", left the second ask unsaid).
     if (!ctx || !parsed.success || parsed.data.capability) {
-      const started = await steps.startAction(ctx, raw, SERVER_KEY);
+      const start = (c: TrustedContext | null, r: unknown) => steps.startAction(c, r, SERVER_KEY);
+      const named = await start(ctx, raw);
+      const instead =
+        parsed.data && (await insteadOfNamedRefused(start, searchAlone(ctx), ctx, parsed.data, named));
+      const started = instead ?? named;
       const out = await confirmWhenReady(ctx, parsed.data?.idempotency_key, started, parsed.data?.intent);
       // A resend under the agent's key is the first start's answer: its other asks ran with it
       // (review 49: past the server's window, a resend ran them again), as a resend by words.
@@ -268,14 +251,14 @@ export function composeActionSteps(steps: ActionSteps): { startAction: Operation
         : undefined;
     if (byHeld) return startForCheck(ctx, withWords, byHeld, hits);
     const chosen = pick ?? beyond?.hit ?? byValue;
-    // A change nobody approves whose verb the words do not say ("buy the unpaid kettle" is no
-    // cancellation) is started for the agent to check, unless a value the words set chose it.
+    // A change nobody approves, its verb unsaid ("buy the unpaid kettle"), is started for a check.
     const verbs = chosen !== byValue && !chosen?.read && chosen?.verb_elsewhere?.join(", ");
     if (chosen && verbs && chosen.requires_approval === false) {
       const because = `the words ask to ${verbs}, which ${chosen.capability} does not do: check it is what the user wants`;
       return startForCheck(ctx, withWords, { hit: chosen, because, checkOnly: true }, hits);
     }
-    const unmatched = !chosen && fits && intent ? valueNoneTakesRefusal(ctx, intent, rivals, hits) : null;
+    const unmatched =
+      (chosen ? !firstAsk : fits) && intent && valueNoneTakesRefusal(ctx, intent, rivals, hits, chosen);
     if (unmatched) return unmatched;
     if (!chosen) {
       const none: Outcome = {

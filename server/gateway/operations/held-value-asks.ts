@@ -40,11 +40,14 @@ export async function heldValueAsks(
   const replacing = Object.keys(replaced).some((f) => set[f] !== undefined);
   const read = await Promise.all(
     asks.map(async ({ near = [], ...a }): Promise<OtherAsk | null> => {
-      if (!heldNamed || !a.capability || (!near.length && !replacing)) return a;
+      // An ask no capability's words fit may still be the started change's ("take the ticket away
+      // from Y" beside "give it to X": set DD said it "not done"): read as that one's.
+      const asked = a.capability ?? (replacing ? started.capability : undefined);
+      if (!heldNamed || !asked || (!near.length && !replacing)) return a;
       const named = await heldNamed(ctx, {
         words: a.words,
         ...(a.entity_id ? { entityId: a.entity_id } : {}),
-        only: [a.capability, ...near],
+        only: [asked, ...near],
       });
       const partOfStarted = named.some(
         (n) =>

@@ -21,7 +21,10 @@ export async function insteadOfRefused(
   hits: readonly CapabilityHit[],
 ): Promise<Outcome | null> {
   if (out.status !== "refused" || typeof out.capability !== "string") return null;
-  const found = new Set(hits.map((h) => h.capability));
+  // A read never stands in for a refused change (set DC: "Can I get a refund for the shipping on
+  // my headphones order?" answered with the parcel's tracking, "done", the refusal last).
+  const change = !hits.find((h) => h.capability === out.capability)?.read;
+  const found = new Set(hits.filter((h) => !(change && h.read)).map((h) => h.capability));
   const pointed = ((out.next_actions ?? []) as NextAction[]).filter(
     (n) =>
       n.tool === "start_action" &&
@@ -51,4 +54,23 @@ export async function insteadOfRefused(
     ...(Object.keys(fromWords).length ? { from_words: fromWords } : {}),
     instead_of: `${out.capability}, refused: ${why.split(/[;:]/)[0]}`,
   };
+}
+
+/**
+ * The same for a start whose capability the agent named beside the user's words (a form
+ * submitted with user_words): the other capability must be one the words themselves find, as on
+ * the words' own path. Set DE: "Cancel my lamp order" sent on the paid order's cancel form (the
+ * cancel of unpaid orders) was refused, pointing at the cancel-and-refund, a second submit.
+ */
+export async function insteadOfNamedRefused(
+  start: (ctx: TrustedContext, raw: unknown) => Promise<Outcome>,
+  search: (query: string) => Promise<CapabilityHit[]>,
+  ctx: TrustedContext | null,
+  input: { intent?: string; entity_id?: string; dry_run?: boolean } & Record<string, unknown>,
+  out: Outcome,
+): Promise<Outcome | null> {
+  if (!ctx || !input.intent || input.dry_run || out.status !== "refused") return null;
+  const words = input.entity_id ? `${input.intent.slice(0, 430)} ${input.entity_id}` : input.intent;
+  const hits = (await search(words)).filter((h) => !h.not_for?.length && !h.topic_only);
+  return insteadOfRefused(start, ctx, input, out, hits);
 }

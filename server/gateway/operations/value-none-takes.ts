@@ -26,6 +26,7 @@ export function valueNoneTakes(
   ctx: TrustedContext,
   words: string,
   hits: readonly CapabilityHit[],
+  setOnly = false,
 ): ValueNoneTakes | null {
   if (!hits.length) return null;
   const kinds = new Set(hits.map((h) => h.applies_to));
@@ -42,7 +43,7 @@ export function valueNoneTakes(
   for (const { hit } of others)
     for (const [field, values] of Object.entries(hit.input_values ?? {})) {
       if (taken.has(field)) continue;
-      const value = values.find((v) => !takenValues.has(v) && setsValue(lower, v, field));
+      const value = values.find((v) => !takenValues.has(v) && setsValue(lower, v, field, setOnly));
       if (!value) continue;
       const takenBy = others
         .filter((o) => o.hit.input_values?.[field]?.includes(value))
@@ -66,28 +67,38 @@ function entryOf(c: AnyCapability): CapabilityHit {
   return hit;
 }
 
-/** Whether the words set `value` of `field`: after to/into/by, or beside a word of the field's name. */
-function setsValue(lower: string, value: string, field: string): boolean {
+/**
+ * Whether the words set `value` of `field`: after to/into/by, or (unless `setOnly`) beside a word
+ * of the field's name ("standard shipping" beside a change of address may only describe it).
+ */
+function setsValue(lower: string, value: string, field: string, setOnly: boolean): boolean {
   const v = value.toLowerCase().replace(/[^a-z0-9]+/g, "[ _-]?");
   const names = field
     .toLowerCase()
     .split("_")
     .filter((w) => w.length > 2)
     .map((w) => w.replace(/[^a-z0-9]/g, ""));
-  const beside = names.length
-    ? `|\\b${v}\\s+(?:${names.join("|")})\\b|\\b(?:${names.join("|")})\\s+${v}\\b`
-    : "";
+  const beside =
+    names.length && !setOnly
+      ? `|\\b${v}\\s+(?:${names.join("|")})\\b|\\b(?:${names.join("|")})\\s+${v}\\b`
+      : "";
   return new RegExp(`\\b(?:to|into|by)\\s+${v}\\b${beside}`).test(lower);
 }
 
-/** start_action's refusal where the words set such a value: nothing is started (null: none is set). */
+/**
+ * start_action's refusal where the words set such a value: nothing is started (null: none is set).
+ * With `chosen`, the one match the words clearly mean, only a value set after to/into/by counts
+ * (set DC: "Change my lamp order to express delivery" started an address change, 3 calls).
+ */
 export function valueNoneTakesRefusal(
   ctx: TrustedContext,
   words: string,
   rivals: readonly CapabilityHit[],
   hits: readonly CapabilityHit[],
+  chosen?: CapabilityHit,
 ): (OutcomeBase & Record<string, unknown>) | null {
-  const found = valueNoneTakes(ctx, words, rivals);
+  if (chosen?.read) return null;
+  const found = valueNoneTakes(ctx, words, chosen ? [chosen] : rivals, !!chosen);
   if (!found) return null;
   return {
     outcome: "rejected",

@@ -14,6 +14,14 @@ describe("times as lists show them", () => {
     expect(whenText("2026-12-03T08:45:00+01:00", now)).toBe("2026-12-03 07:45 UTC, in 1 h");
   });
 
+  // Set DE: "paid: 2026-12-05, 3 days ago · shipped: 2026-12-05, 2 days ago" (hours rounded apart).
+  it("a date shown alone counts whole days to today's date, so one date always reads as one age", () => {
+    const late = Date.parse("2026-12-07T23:45:00Z");
+    expect(whenText("2026-12-05T00:10:00Z", late)).toBe("2026-12-05, 2 days ago");
+    expect(whenText("2026-12-05T21:00:00Z", late)).toBe("2026-12-05, 2 days ago");
+    expect(whenText("2026-12-10T23:00:00Z", late)).toBe("2026-12-10, in 3 days");
+  });
+
   it("leaves what is no date-time with a zone as it is", () => {
     for (const v of ["2026-12-03", "2026-12-03T06:45", "tkt_2", "2026-13-45T99:00:00Z"]) {
       expect(isTimestamp(v)).toBe(false);

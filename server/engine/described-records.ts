@@ -139,11 +139,9 @@ export function describedRecords(
   const dating = datingWords(request);
   const seq = describingSequence(askedText(request), noun, statePhrases(rows))
     .filter((e) => !isDayWord(e.token) || dating.has(e.token))
-    .map((e, i, all) => {
+    .map((e) => {
       const rest = e.denied ? undefined : undone(e.token, rows);
-      return rest
-        ? { ...e, token: rest, denied: true, attribute: all.slice(i + 1).some((x) => x.token === noun) }
-        : e;
+      return rest ? { token: rest, denied: true } : e;
     });
   const counted = seq.filter((e) => e.token !== noun && !skip.has(e.token));
   const telling = (n: number) => n > 0 && n < rows.length;
@@ -201,14 +199,7 @@ export function describedRecords(
     // A negation alone never names the record of a change nobody approves: its reading has no
     // sense of what the denial belongs to ("not the one I haven't paid for", "I never said it was
     // unpaid", "— no wait, the paid one"), and a review ran such words on the excluded record.
-    // "My unpaid order" is no such reading: a word that denies by its own prefix, before the
-    // record's name, where nothing else in the words negates, says what the record is (set DC:
-    // "Send my unpaid order to my home address" asked which of one, the other unpaid one
-    // cancelled).
-    const attribute =
-      seq.every((e) => !e.denied || ("attribute" in e && e.attribute)) &&
-      !readWords(askedText(request)).some((w) => w.negation);
-    const byNegation = !attribute && described.filter(open).length > 1;
+    const byNegation = described.filter(open).length > 1;
     const approved = capability.policy.approval === "always" || capability.policy.effect === "read";
     if (!byNegation || approved)
       return {

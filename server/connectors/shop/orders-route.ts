@@ -40,12 +40,21 @@ function withRowFacts(result: ListPage<Row> | BackendOutcome): ListPage<Row> | B
       // office" and re-read the listing with the whole address object for it (one call more).
       ship_to: shipTo(r),
     };
+    // A coupon used, beside the status: few orders have one, and set DD's models read the
+    // listing again with the coupon columns to learn "which of my orders used a coupon?".
+    const coupon =
+      typeof r.coupon_code === "string" && r.coupon_code
+        ? `coupon ${r.coupon_code}${typeof r.discount === "number" ? ` −${money(r.discount)}` : ""}`
+        : "";
     if (r.status === "pending_payment" && typeof r.total === "number")
-      return { ...row, status: `pending_payment · ${money(r.total)} due` };
+      return {
+        ...row,
+        status: [`pending_payment · ${money(r.total)} due`, coupon].filter(Boolean).join(" · "),
+      };
     // Money that came back, beside the status (set BW: "what have I spent on orders delivered to
     // my office?" was read again with the refund columns to be sure none was refunded).
     const back = typeof r.refunded === "number" && r.refunded > 0 ? `refunded ${money(r.refunded)}` : "";
-    const said = [String(r.status), tracking, back].filter(Boolean).join(" · ");
+    const said = [String(r.status), tracking, back, coupon].filter(Boolean).join(" · ");
     return said === String(r.status) ? row : { ...row, status: said };
   });
   return { ...result, data };
@@ -116,7 +125,7 @@ function ordersHeading(own: boolean, placed: readonly string[]): string {
     placed.length ? `Placed through this assistant: ${placed.map(code).join(", ")}` : "",
     "Newest first",
     // Set BJ: "what did I pay for it, shipping included?" opened the order to learn what `total` held.
-    "Each total is items + shipping − coupon; a refund is said beside the status",
+    "Each total is items + shipping − coupon; a refund or coupon is said beside the status",
   ]
     .filter(Boolean)
     .join(". ");

@@ -10,8 +10,18 @@ import type { BrowsePage } from "./render-page";
  * catalog's matches for the words).
  */
 export function openedRecord(page: BrowsePage): string {
-  return `## ${link(page.title, page.uri)} (opened here)\n\n${cutPage(page, "## Actions")}`;
+  const cut = cutPage(page, "## Actions").replace(START_LINE, FOUND_BY_WORDS);
+  return `## ${link(page.title, page.uri)} (opened here)\n\n${cut}`;
 }
+
+/**
+ * Where a search found the record before a change, the start that needed no search says so.
+ * Sets DA, DB, DD, DE: players on the browse face searched for each record, then submitted its
+ * form (two calls, ~450 tokens for the search), where start_action by the user's words takes one.
+ */
+const START_LINE = /\(or start_action the line's capability with entity_id\)/;
+const FOUND_BY_WORDS =
+  "(or start_action with just the user's words: it finds the record itself, no search needed)";
 
 /**
  * The answer to a search that names one record: its page opened as `navigate` opens it (the same

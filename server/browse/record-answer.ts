@@ -10,8 +10,9 @@ import type { BrowsePage } from "./render-page";
  * catalog's matches for the words).
  */
 export function openedRecord(page: BrowsePage): string {
-  const cut = cutPage(page, "## Actions").replace(START_LINE, FOUND_BY_WORDS);
-  return `## ${link(page.title, page.uri)} (opened here)\n\n${cut}`;
+  // The heading's link first: link() records the page's links in the order they are made.
+  const heading = `## ${link(page.title, page.uri)} (opened here)`;
+  return `${heading}\n\n${cutPage(page, "## Actions").replace(START_LINE, FOUND_BY_WORDS)}`;
 }
 
 /**

@@ -38,9 +38,17 @@ export const OPENERS = new Set(["please", "now", "just", "kindly"]);
  * (reopen_ticket and checkout share their other words), while no unclear query of the public dev
  * sets opens with its best match's verb.
  */
-export function opensWithVerbOf(words: string, capability: string, record = ""): boolean {
+export function opensWithVerbOf(words: string, capability: string, record = "", trigger = ""): boolean {
   const verb = capability.toLowerCase().split(/[_.-]/)[0];
   if (!verb || verb.length <= 2) return false;
+  // "Add a note …", "post an internal comment …": a light verb whose object is the thing the
+  // capability is named for, or one of the words its use lists for it ("(comment, note, reply)").
+  // Set DG: "Add a note for the team on … ticket" tied the comment with a move to another team.
+  const things = new Set([verb, ...listedWords(trigger)]);
+  const object = (w: string[]) =>
+    LIGHT_VERBS.has(w[0] ?? "") &&
+    ARTICLES.has(w[1] ?? "") &&
+    (things.has(w[2] ?? "") || things.has(w[3] ?? ""));
   return queryClauses(words.toLowerCase()).some((c) => {
     if (c.role !== "request") return false;
     const opening = (c.text.match(/\p{L}+/gu) ?? []).filter((w) => !OPENERS.has(w));
@@ -50,8 +58,22 @@ export function opensWithVerbOf(words: string, capability: string, record = ""):
     const noun = record.toLowerCase();
     const looksAt =
       /\p{L}_|\d/u.test(c.text) || (!!noun && opening.some((w) => w === noun || w === `${noun}s`));
-    return opening[0] === verb || (`${opening[0]}${opening[1]}` === verb && !looksAt);
+    return opening[0] === verb || (`${opening[0]}${opening[1]}` === verb && !looksAt) || object(opening);
   });
+}
+
+/** Verbs that say little beyond their object: "add a note" asks for a note. */
+const LIGHT_VERBS = new Set(["add", "post", "leave", "write", "put", "make", "drop"]);
+const ARTICLES = new Set(["a", "an", "the"]);
+
+/** The single words a capability's use lists in parentheses: "(comment, note, reply)". */
+function listedWords(trigger: string): string[] {
+  return [...trigger.matchAll(/\(([^()]*)\)/g)].flatMap((m) =>
+    (m[1] ?? "")
+      .split(/,\s*/)
+      .map((w) => w.trim().toLowerCase())
+      .filter((w) => /^\p{L}+$/u.test(w)),
+  );
 }
 
 /** Verbs that ask to find or show, never to change: "find the ticket about …", "show my orders". */
@@ -85,7 +107,7 @@ const STATUS_QUESTION = /^(?:has|have|did|is|are|was|were|where|when)\b/;
 export function settleNearTie(words: string, hits: readonly CapabilityHit[]): CapabilityHit | undefined {
   const best = hits[0]?.score ?? 0;
   const near = hits.filter((h) => !h.off_topic && h.score > 0 && h.score >= best * (1 - CLEAR_LEAD));
-  const byVerb = near.filter((h) => opensWithVerbOf(words, h.capability, h.applies_to));
+  const byVerb = near.filter((h) => opensWithVerbOf(words, h.capability, h.applies_to, h.trigger));
   if (byVerb.length === 1) return byVerb[0];
   const asks = queryClauses(words.toLowerCase()).filter((c) => c.role === "request");
   if (!asks.length || !asks.every((c) => STATUS_QUESTION.test(c.text))) return undefined;

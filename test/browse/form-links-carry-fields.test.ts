@@ -169,7 +169,7 @@ describe("links to forms carry their fields; a submit needs no navigate first (M
     // The amount is in the sentence above; the headline does not say it again.
     expect(out).not.toContain("Refund amount");
     expect(out).toMatch(
-      /nothing to call now or after \\\(your next call brings the result; navigate actions\\:\/\/[a-z0-9]+ reads it sooner/,
+      /nothing to call now or after \\\(your next call once they decide brings the result; navigate actions\\:\/\/[a-z0-9]+ reads it sooner/,
     );
     expect(out).not.toContain("## Choices");
     expect(out).not.toContain("```yaml");

@@ -217,6 +217,20 @@ describe("capability search (BM25 + synonyms, English and Chinese)", () => {
     expect(opensWithVerbOf("check out my cart", "checkout", "Order")).toBe(true);
   });
 
+  // Set DG (both hosts): "Add a note for the team on the change delivery address ticket" tied the
+  // comment with a move to another team, one call more.
+  it("a light verb whose object is what the capability is named for, or a word its use lists, opens with it", () => {
+    const use = "A support operator wants a note or reply added to a ticket's thread (comment, note, reply).";
+    for (const q of [
+      "Add a note for the team on the change delivery address ticket: 'Customer called again.'",
+      "Post an internal comment on tkt_4",
+      "leave a reply on the kettle ticket",
+    ])
+      expect(opensWithVerbOf(q, "comment_ticket", "Ticket", use), q).toBe(true);
+    for (const q of ["Add the team to the note", "Move the note ticket to the billing team", "add a hoodie"])
+      expect(opensWithVerbOf(q, "comment_ticket", "Ticket", use), q).toBe(false);
+  });
+
   it("'buy the …' meant as a replacement is no clear purchase (review 64b)", () => {
     // Read as a new record, these started a checkout where an exchange was meant.
     for (const q of [

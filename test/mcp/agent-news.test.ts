@@ -27,7 +27,7 @@ describe("news of a person's decisions with the agent's next call (MCP over HTTP
     const s = sc(started);
     expect(s.status).toBe("awaiting_approval");
     expect(text(started)).toMatch(
-      /nothing to call now or after \(your next call brings the result; get_context reads it sooner if the user asks\)/,
+      /nothing to call now or after \(your next call once they decide brings the result; get_context reads it sooner if the user asks\)/,
     );
     expect(await approve(w, String(s.action_id))).toMatchObject({ outcome: "applied" });
 

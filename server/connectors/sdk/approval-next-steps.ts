@@ -16,12 +16,13 @@ interface AwaitingApproval {
  * named none, and it guessed confirm_action, refused for its missing key). Sets P–R: told
  * "afterwards get_context shows the result", models read it after every approval, though the
  * person's screen had shown it and the next call brings it: the read is named only for a user
- * who asks before then.
+ * who asks before then. "Once they decide": set DE's players waited on an admin who had not, and
+ * read "your next call brings the result" as broken when the next call brought none.
  * `readsResult` is how this face reads the result: `get_context` on the
  * action face, `navigate actions://…` on the browse face (which has no get_context).
  */
 export function approvalCarries(readsResult: string): string {
-  return `their approval at the link carries it out and shows them the result: nothing to call now or after (your next call brings the result; ${readsResult} reads it sooner if the user asks)`;
+  return `their approval at the link carries it out and shows them the result: nothing to call now or after (your next call once they decide brings the result; ${readsResult} reads it sooner if the user asks)`;
 }
 
 /**

@@ -210,7 +210,10 @@ export function composeActionSteps(steps: ActionSteps): { startAction: Operation
           (await firstOfSeparateAsks(intent, top.hit, search)))
         : undefined;
     const named =
-      !firstAsk && !!top && !!intent && opensWithVerbOf(intent, top.hit.capability, top.hit.applies_to);
+      !firstAsk &&
+      !!top &&
+      !!intent &&
+      opensWithVerbOf(intent, top.hit.capability, top.hit.applies_to, top.hit.trigger);
     // A best match of another kind of record than the words name is never started at once either.
     const pick =
       firstAsk ??

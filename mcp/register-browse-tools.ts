@@ -172,9 +172,16 @@ async function submitTool(
   return (await approvalRequest(page, ctx, approvals)) ?? pageResult(page);
 }
 
-function pageResult(page: BrowsePage) {
+/**
+ * A page's "(or start_action …)" beside its forms, for a caller without the action face: review
+ * 68 found a browse-only agent told to skip its search for a tool it does not have.
+ */
+const START_ACTION_HINT = / \(or start_action [^()]*\)/g;
+
+function pageResult(page: BrowsePage, startsChanges = true) {
+  const text = startsChanges ? page.markdown : page.markdown.replace(START_ACTION_HINT, "");
   return {
-    content: [{ type: "text" as const, text: page.markdown }],
+    content: [{ type: "text" as const, text }],
     structuredContent: { uri: page.uri, title: page.title, outcome: page.outcome, links: page.links },
   };
 }
@@ -210,6 +217,7 @@ export function registerBrowseTools(
         scope.startsChanges && page.outcome !== "rejected" && asksForChange(query)
           ? { ...page, markdown: `${CHANGE_REQUEST_LINE}\n\n${page.markdown}` }
           : page,
+        scope.startsChanges,
       );
     },
   );
@@ -223,7 +231,7 @@ export function registerBrowseTools(
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args: RawArguments, ctx: ServerContext) =>
-      pageResult(await runBrowseTool(backendOf(ctx), "navigate", args)),
+      pageResult(await runBrowseTool(backendOf(ctx), "navigate", args), scope.startsChanges),
   );
   server.registerTool(
     "submit",
@@ -242,7 +250,7 @@ export function registerBrowseTools(
     async (args: RawArguments, ctx: ServerContext) =>
       scope.approvals
         ? submitTool(backendOf(ctx), args, ctx, scope.approvals)
-        : pageResult(await runBrowseTool(backendOf(ctx), "submit", args)),
+        : pageResult(await runBrowseTool(backendOf(ctx), "submit", args), scope.startsChanges),
   );
 
   // Hosts that attach resources can read the same pages: one resource (template) per route of

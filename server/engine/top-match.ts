@@ -45,10 +45,12 @@ export function opensWithVerbOf(words: string, capability: string, record = "", 
   // capability is named for, or one of the words its use lists for it ("(comment, note, reply)").
   // Set DG: "Add a note for the team on … ticket" tied the comment with a move to another team.
   const things = new Set([verb, ...listedWords(trigger)]);
+  // The thing is the object only where a preposition or the clause's end follows it: "put the
+  // change delivery address ticket back …" names a ticket by "change" (first-ask tests).
+  const objectAt = (w: string[], i: number) =>
+    things.has(w[i] ?? "") && (w[i + 1] === undefined || AFTER_OBJECT.has(w[i + 1] ?? ""));
   const object = (w: string[]) =>
-    LIGHT_VERBS.has(w[0] ?? "") &&
-    ARTICLES.has(w[1] ?? "") &&
-    (things.has(w[2] ?? "") || things.has(w[3] ?? ""));
+    LIGHT_VERBS.has(w[0] ?? "") && ARTICLES.has(w[1] ?? "") && (objectAt(w, 2) || objectAt(w, 3));
   return queryClauses(words.toLowerCase()).some((c) => {
     if (c.role !== "request") return false;
     const opening = (c.text.match(/\p{L}+/gu) ?? []).filter((w) => !OPENERS.has(w));
@@ -65,6 +67,7 @@ export function opensWithVerbOf(words: string, capability: string, record = "", 
 /** Verbs that say little beyond their object: "add a note" asks for a note. */
 const LIGHT_VERBS = new Set(["add", "post", "leave", "write", "put", "make", "drop"]);
 const ARTICLES = new Set(["a", "an", "the"]);
+const AFTER_OBJECT = new Set(["for", "on", "to", "in", "about", "saying", "that", "with"]);
 
 /** The single words a capability's use lists in parentheses: "(comment, note, reply)". */
 function listedWords(trigger: string): string[] {

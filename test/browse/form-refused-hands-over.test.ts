@@ -28,6 +28,38 @@ describe("a form its record refuses hands over to the one change the refusal nam
     expect((await legacyRecord<{ status: string }>(w, "orders/ord_paid")).status).toBe("paid");
   });
 
+  // Review 68: the record was the agent's pick for another change; a change nobody approves is
+  // never run there in its place.
+  it("a refusal pointing at a change nobody approves hands over nothing", async () => {
+    await w.legacy.reset();
+    const client = await w.connect(w.keys.alice);
+    const out = await client.callTool({
+      name: "start_action",
+      arguments: {
+        capability: "after_sales",
+        entity_id: "ord_pending",
+        intent: "The kettle I received is broken: cancel the kettle order and refund me.",
+      },
+    });
+    expect(sc(out).status, text(out)).not.toBe("completed");
+    expect((await legacyRecord<{ status: string }>(w, "orders/ord_pending")).status).toBe("pending_payment");
+  });
+
+  it("under the agent's key: the hand-over starts once, and a resend answers the same action", async () => {
+    await w.legacy.reset();
+    const client = await w.connect(w.keys.alice);
+    const args = {
+      capability: "cancel_unpaid_order",
+      entity_id: "ord_paid",
+      intent: "Cancel my lamp order.",
+      idempotency_key: "cancel-lamp-0001",
+    };
+    const first = await client.callTool({ name: "start_action", arguments: args });
+    expect(sc(first), text(first)).toMatchObject({ capability: "after_sales", status: "awaiting_approval" });
+    const again = await client.callTool({ name: "start_action", arguments: args });
+    expect(sc(again).action_id, text(again)).toBe(sc(first).action_id);
+  });
+
   it("without the user's words, or on start_action with the capability and no words, the refusal stands", async () => {
     const client = await w.connect(w.keys.alice);
     const form = await client.callTool({

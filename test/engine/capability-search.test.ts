@@ -227,8 +227,17 @@ describe("capability search (BM25 + synonyms, English and Chinese)", () => {
       "leave a reply on the kettle ticket",
     ])
       expect(opensWithVerbOf(q, "comment_ticket", "Ticket", use), q).toBe(true);
-    for (const q of ["Add the team to the note", "Move the note ticket to the billing team", "add a hoodie"])
+    for (const q of [
+      "Add the team to the note",
+      "Move the note ticket to the billing team",
+      "add a hoodie",
+      "Put the change delivery address ticket back to open",
+    ])
       expect(opensWithVerbOf(q, "comment_ticket", "Ticket", use), q).toBe(false);
+    // The first-ask tests' words: "change" names the ticket there, no change of priority.
+    expect(
+      opensWithVerbOf("Put the change delivery address ticket back to open", "change_ticket_priority"),
+    ).toBe(false);
   });
 
   it("'buy the …' meant as a replacement is no clear purchase (review 64b)", () => {

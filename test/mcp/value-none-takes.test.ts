@@ -58,6 +58,20 @@ describe("a value no match takes is said at once (MCP over HTTP)", () => {
     });
   });
 
+  // Review 68: "to"/"by" before a value in words that change nothing to it refused the change meant.
+  it("a value after to/by that no change verb sets refuses nothing on a clear match", async () => {
+    for (const intent of [
+      "Refund the shipping on my backpack order: I paid for express but it came by standard.",
+      "The lamp from my lamp order is not up to standard, I want to return it for a refund.",
+      "Cancel my kettle order, I want to express my disappointment.",
+      "Pay my kettle order by card, it can go by standard shipping.",
+      "Change the delivery address of my lamp order to my office, it is going by express.",
+    ]) {
+      const out = await call(w.keys.alice, "start_action", { intent, dry_run: true });
+      expect(sc(out).reason, `${intent}\n${text(out)}`).not.toBe("no_capability_takes_value");
+    }
+  });
+
   it("words whose match takes the value start as before", async () => {
     const buy = await call(w.keys.alice, "start_action", {
       intent: "Buy a mug, express shipping to my office, pay by card",

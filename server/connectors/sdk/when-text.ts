@@ -42,7 +42,8 @@ export function whenText(value: string, now: number = Date.now()): string {
   const at = Date.parse(value);
   const utc = new Date(at).toISOString();
   // Inside a time-window filter every row shows its minute: the window's bound is one.
-  const far = Math.round(Math.abs(now - at) / 60_000) >= DAYS && !exactTimes();
+  // Unrounded: 48 hours and more always span two dates (review 68: 47 h 59 min read "1 days ago").
+  const far = Math.abs(now - at) >= DAYS * 60_000 && !exactTimes();
   return far
     ? `${utc.slice(0, 10)}, ${daysAway(now, at)}`
     : `${utc.slice(0, 10)} ${utc.slice(11, 16)} UTC, ${age(now - at)}`;
@@ -66,7 +67,7 @@ function age(ms: number): string {
   const span =
     minutes < 60
       ? `${minutes} min`
-      : minutes < DAYS
+      : Math.abs(ms) < DAYS * 60_000
         ? `${Math.round(minutes / 60)} h`
         : `${Math.round(minutes / (24 * 60))} days`;
   return ms >= 0 ? `${span} ago` : `in ${span}`;

@@ -4,7 +4,7 @@
  */
 export function pickedBy(out: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
-    ["from_words", "why_picked", "defaulted", "other_matches", "picked_because"].flatMap((k) =>
+    ["from_words", "why_picked", "defaulted", "other_matches", "picked_because", "instead_of"].flatMap((k) =>
       out[k] === undefined ? [] : [[k, out[k]]],
     ),
   );

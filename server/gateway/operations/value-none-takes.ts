@@ -56,6 +56,9 @@ export function valueNoneTakes(
   return null;
 }
 
+/** Verbs that open a change of a record's value ("switch … to", "upgrade … to"). */
+const CHANGE_VERBS = "change|switch|swap|upgrade|downgrade|set|make|turn|move|convert|update";
+
 /** Each capability's search entry, made once: search_capabilities reads them on every call. */
 const entries = new WeakMap<AnyCapability, CapabilityHit>();
 function entryOf(c: AnyCapability): CapabilityHit {
@@ -68,20 +71,22 @@ function entryOf(c: AnyCapability): CapabilityHit {
 }
 
 /**
- * Whether the words set `value` of `field`: after to/into/by, or (unless `setOnly`) beside a word
- * of the field's name ("standard shipping" beside a change of address may only describe it).
+ * Whether the words set `value` of `field`: after to/into/by, or beside a word of the field's
+ * name. `setOnly` (beside a clear match): only after to/into in a clause a verb of changing opens
+ * ("change my lamp order to express delivery"); review 68 found "not up to standard", "I want
+ * to express my disappointment" and "it came by standard" refused the refund or cancel meant.
  */
 function setsValue(lower: string, value: string, field: string, setOnly: boolean): boolean {
   const v = value.toLowerCase().replace(/[^a-z0-9]+/g, "[ _-]?");
+  if (setOnly) return new RegExp(`\\b(?:${CHANGE_VERBS})\\b[^,.;:!?]*?\\b(?:to|into)\\s+${v}\\b`).test(lower);
   const names = field
     .toLowerCase()
     .split("_")
     .filter((w) => w.length > 2)
     .map((w) => w.replace(/[^a-z0-9]/g, ""));
-  const beside =
-    names.length && !setOnly
-      ? `|\\b${v}\\s+(?:${names.join("|")})\\b|\\b(?:${names.join("|")})\\s+${v}\\b`
-      : "";
+  const beside = names.length
+    ? `|\\b${v}\\s+(?:${names.join("|")})\\b|\\b(?:${names.join("|")})\\s+${v}\\b`
+    : "";
   return new RegExp(`\\b(?:to|into|by)\\s+${v}\\b${beside}`).test(lower);
 }
 

@@ -20,6 +20,10 @@ describe("times as lists show them", () => {
     expect(whenText("2026-12-05T00:10:00Z", late)).toBe("2026-12-05, 2 days ago");
     expect(whenText("2026-12-05T21:00:00Z", late)).toBe("2026-12-05, 2 days ago");
     expect(whenText("2026-12-10T23:00:00Z", late)).toBe("2026-12-10, in 3 days");
+    // Review 68: just under two days away rounded to 48 h and read "1 days ago".
+    const end = Date.parse("2026-12-08T23:59:50Z");
+    expect(whenText("2026-12-07T00:00:10Z", end)).toBe("2026-12-07 00:00 UTC, 48 h ago");
+    expect(whenText("2026-12-06T23:59:50Z", end)).toBe("2026-12-06, 2 days ago");
   });
 
   it("leaves what is no date-time with a zone as it is", () => {

@@ -14,6 +14,12 @@ import { ASKING, scoreRoute, words } from "./route-words";
  * a priority change is possible, every ticket "possible" (set AZ's review of AX9).
  */
 const ASKS_IF_POSSIBLE = /\b(can|could|eligible|allowed|able to|still be)\b/i;
+/**
+ * "can (still) be <verb>ed": the modal, "still", and the participle's stem ("cancel" of
+ * "cancelled", "return" of "returned"; "clos" of "closed", read as "close" where a capability's
+ * id or title says so).
+ */
+const PASSIVE_POSSIBLE = /\b(can|could)(\s+still)?\s+be\s+(\p{L}{3,}?)(?:led|ed|d)\b/giu;
 /** A polite frame is no such question: "can you find…", "could I see…" ask to read. */
 const POLITE_FRAME =
   /\b(can|could)\s+(you|u|i|we)\s+(please\s+)?(find|show|see|get|give|list|look|tell|view|have|search|pull|check)\b|\b(can|could)\s+(you|u)\b/gi;
@@ -46,14 +52,30 @@ const WHY_CHARS = 140;
  */
 export async function eligibleRecords(
   backend: BrowseBackend,
-  q: string,
-  qWords: string[],
+  asked: string,
+  askedWords: string[],
   mine: boolean,
-  named: string | null,
+  namedListing: string | null,
   among: readonly AnyConnector[],
   may: MayNavigate,
 ): Promise<{ markdown: string; answered: boolean } | null> {
   const line = (markdown: string) => ({ markdown, answered: false });
+  // "Which of my orders can still be cancelled?" asks what "can I still cancel" asks: read so, the
+  // participle is no state to filter the listing by (set DH: only the cancelled order was listed).
+  const verbs = new Set(
+    among.flatMap((c) => c.capabilities).flatMap((c) => words(`${c.id.replace(/[_.-]+/g, " ")} ${c.title}`)),
+  );
+  const active = asked.replace(
+    PASSIVE_POSSIBLE,
+    (_all, modal: string, still: string | undefined, stem: string) => {
+      const low = stem.toLowerCase();
+      return `${modal}${still ?? ""} ${verbs.has(low) || !verbs.has(`${low}e`) ? stem : `${stem}e`}`;
+    },
+  );
+  const passive = active !== asked;
+  const q = active;
+  const qWords = passive ? words(active) : askedWords;
+  const named = passive ? null : namedListing;
   if (!ASKS_IF_POSSIBLE.test(q.replace(POLITE_FRAME, " "))) return null;
   const caps = await backend.searchCapabilities(q);
   if (caps.outcome !== "applied") return null;

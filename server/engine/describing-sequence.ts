@@ -60,6 +60,9 @@ function asksForDone(words: ReadWord[], noun: string): boolean {
   return false;
 }
 
+/** Words before a request's verb that say nothing of what to do ("please change …"). */
+const OPENING_FILLERS = new Set(["please", "now", "just", "kindly", "so", "ok", "okay"]);
+
 /** One word (or declared phrase) of the words that may describe the record. */
 export interface Describing {
   token: string;
@@ -92,6 +95,8 @@ export function describingSequence(text: string, noun: string, phrases: string[]
   const causative = asksForDone(words, noun);
   let after = false;
   let predicate = false;
+  // The first word past an opener ("please", "just"): where a request's verb stands.
+  const opening = words.findIndex((w) => !OPENING_FILLERS.has(w.raw.toLowerCase()));
   for (let i = 0; i < words.length; i++) {
     const word = words[i] as ReadWord;
     const prev = words[i - 1];
@@ -114,6 +119,10 @@ export function describingSequence(text: string, noun: string, phrases: string[]
     if (after && causative && isPastForm(word.raw) && DESTINATION.has(words[i + 1]?.raw.toLowerCase() ?? ""))
       break;
     if (word.negation || asked.has(i)) continue;
+    // The verb the request opens with, right before a determiner ("Change the wrong size tee
+    // ticket to pending"), is what to do, never a word of the record's name: set DH's "change"
+    // (another ticket's subject word) left the one ticket the other words fit untaken.
+    if (i === opening && DETERMINER.has(words[i + 1]?.raw.toLowerCase() ?? "")) continue;
     const [token] = wordTokens(word.raw);
     if (!token) continue;
     out.push({ token, denied: word.denied && token !== noun, ...mark });

@@ -41,10 +41,12 @@ export const OPENERS = new Set(["please", "now", "just", "kindly"]);
 export function opensWithVerbOf(words: string, capability: string, record = "", trigger = ""): boolean {
   const verb = capability.toLowerCase().split(/[_.-]/)[0];
   if (!verb || verb.length <= 2) return false;
-  // "Add a note …", "post an internal comment …": a light verb whose object is the thing the
-  // capability is named for, or one of the words its use lists for it ("(comment, note, reply)").
+  // "Add a note …", "post an internal comment …": a light verb whose object is one of the words
+  // the capability's use lists for it ("(comment, note, reply)").
   // Set DG: "Add a note for the team on … ticket" tied the comment with a move to another team.
-  const things = new Set([verb, ...listedWords(trigger)]);
+  // Never the verb itself: "make a change to the ticket: give it to Sara" names no priority
+  // change (review 68b), while "add a comment" has "comment" among its listed words.
+  const things = new Set(listedWords(trigger));
   // The thing is the object only where a preposition or the clause's end follows it: "put the
   // change delivery address ticket back …" names a ticket by "change" (first-ask tests).
   const objectAt = (w: string[], i: number) =>

@@ -62,7 +62,8 @@ describe("links to forms carry their fields; a submit needs no navigate first (M
     // Every form takes the user's words: said once, under the lines, with what they do.
     expect(page).not.toMatch(/^- .*user_words/m);
     expect(page).toMatch(
-      /^Submit a line's form \(\* required\) with user_words: the user's request verbatim; it fills fields; it runs at once unless someone must approve \(or start_action the line's capability with entity_id\)\.$/m,
+      // A browse-only caller is never pointed at start_action (review 68).
+      /^Submit a line's form \(\* required\) with user_words: the user's request verbatim; it fills fields; it runs at once unless someone must approve\.$/m,
     );
     // The ticket the URI names is no field; each next step is said once, on its form's line.
     expect(page).not.toMatch(/ticket_id/);

@@ -88,6 +88,31 @@ describe("search: which records an action is possible for", () => {
     expect(close.match(/## Where /g)?.length).toBe(1);
   });
 
+  // Set DH (both hosts, 4 calls): "can still be cancelled" filtered the orders by status
+  // cancelled and listed the one order that can no longer be.
+  it("asked in the passive ('can still be cancelled', 'can be closed'), the same answer", async () => {
+    const alice = await w.connect(w.keys.alice, { faces: "browse" });
+    const answer = text(
+      await alice.callTool({
+        name: "search",
+        arguments: { query: "Which of my orders can still be cancelled?" },
+      }),
+    );
+    expect(answer).not.toMatch(/Filtered: status = cancelled/);
+    const cancel = answer.slice(answer.indexOf("## Where `cancel_unpaid_order`"));
+    expect(idsUnder(cancel, "Possible:")).toEqual(["ord_pending"]);
+    const sam = await w.connect(w.keys.sam, { faces: "browse" });
+    const close = text(
+      await sam.callTool({ name: "search", arguments: { query: "tickets that can be closed" } }),
+    );
+    expect(close).toContain("## Where `close_ticket` is possible now");
+    // A state asked without "can be" is the state's filter, as before.
+    const cancelled = text(
+      await alice.callTool({ name: "search", arguments: { query: "my cancelled orders" } }),
+    );
+    expect(cancelled).toMatch(/Filtered: status = cancelled/);
+  });
+
   it("checks at most the cap, each check on record as the caller's dry run", async () => {
     const sam = await w.connect(w.keys.sam, { faces: "browse" });
     const last = await w.db.auditEvent.findFirst({ where: { tenantId: "acme" }, orderBy: { seq: "desc" } });

@@ -26,6 +26,19 @@ describe("a refused change is answered by its refusal, never by a read started i
     expect(text(out)).toMatch(/"capability":"track_shipment","entity_id":"ord_transit"/);
   });
 
+  // Review 68: the agent's key had started the refused change, and the hand-over under the same
+  // key answered "idempotency key reused" on the very first call.
+  it("under the agent's key: the hand-over starts once, and a resend answers the same action", async () => {
+    await w.legacy.reset();
+    const client = await w.connect(w.keys.alice);
+    const args = { intent: "Cancel my lamp order", idempotency_key: "cancel-lamp-0001" };
+    const first = await client.callTool({ name: "start_action", arguments: args });
+    expect(sc(first), text(first)).toMatchObject({ capability: "after_sales", status: "awaiting_approval" });
+    expect(text(first)).toMatch(/instead_of: cancel_unpaid_order, refused: ord_paid is paid/);
+    const again = await client.callTool({ name: "start_action", arguments: args });
+    expect(sc(again).action_id, text(again)).toBe(sc(first).action_id);
+  });
+
   it("a refused change another change can do instead still hands over to it", async () => {
     await w.legacy.reset();
     const client = await w.connect(w.keys.alice);

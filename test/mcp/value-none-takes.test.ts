@@ -66,6 +66,9 @@ describe("a value no match takes is said at once (MCP over HTTP)", () => {
       "Cancel my kettle order, I want to express my disappointment.",
       "Pay my kettle order by card, it can go by standard shipping.",
       "Change the delivery address of my lamp order to my office, it is going by express.",
+      // Review 68b: a verb of changing inside the clause, not opening it.
+      "Refund the shipping on my kettle order: I paid to upgrade to express and it still came a week late",
+      "I was charged for same day delivery on my kettle order though I set it to standard, refund the difference",
     ]) {
       const out = await call(w.keys.alice, "start_action", { intent, dry_run: true });
       expect(sc(out).reason, `${intent}\n${text(out)}`).not.toBe("no_capability_takes_value");

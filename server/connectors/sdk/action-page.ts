@@ -49,9 +49,6 @@ export function actionPage(
     `${escapeText(outcome.capability)} · ${escapeText(outcome.status)} · version ${escapeText(outcome.version)}${step}`,
   );
   parts.push(`**${outcomeHeadline(outcome)}:** ${escapeText(outcome.message)}`);
-  // Started in place of the form's own capability, which its record refused (set DE).
-  if (typeof outcome.instead_of === "string")
-    parts.push(`Started instead of ${escapeText(outcome.instead_of)}`);
   const problems = Array.isArray(outcome.validation_errors) && outcome.validation_errors.length > 0;
   if (problems) parts.push(problemsList(outcome));
   // The submit that left it with a person: what to tell them (the sentence, the amounts), not the

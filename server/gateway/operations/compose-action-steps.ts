@@ -9,7 +9,7 @@ import { confirmOnServerKey } from "./confirm-on-server-key";
 import { firstOfSeparateAsks, firstOfSeveralAsks } from "./first-ask";
 import { heldOnCondition } from "./held-condition";
 import { HELD_TEXT, heldForText } from "./held-text";
-import { insteadOfNamedRefused, insteadOfRefused } from "./instead-of-refused";
+import { insteadKey, insteadOfRefused } from "./instead-of-refused";
 import { advanceActionInputSchema, startActionInputSchema } from "./operation-schemas";
 import { otherMatches } from "./other-matches";
 import { ownAskWords } from "./own-ask-words";
@@ -112,11 +112,7 @@ export function composeActionSteps(steps: ActionSteps): { startAction: Operation
     // with the words' other asks as a start found by them has (set V: a form's submit with the
     // user's words, "move it to shipping and give it to Sara", left the second ask unsaid).
     if (!ctx || !parsed.success || parsed.data.capability) {
-      const start = (c: TrustedContext | null, r: unknown) => steps.startAction(c, r, SERVER_KEY);
-      const named = await start(ctx, raw);
-      const instead =
-        parsed.data && (await insteadOfNamedRefused(start, searchAlone(ctx), ctx, parsed.data, named));
-      const started = instead ?? named;
+      const started = await steps.startAction(ctx, raw, SERVER_KEY);
       const out = await confirmWhenReady(ctx, parsed.data?.idempotency_key, started, parsed.data?.intent);
       // A resend under the agent's key is the first start's answer: its other asks ran with it
       // (review 49: past the server's window, a resend ran them again), as a resend by words.
@@ -131,13 +127,15 @@ export function composeActionSteps(steps: ActionSteps): { startAction: Operation
     const withWords = { ...rest, intent };
     // A resend under its key: the capability it started, not whatever the words match now.
     const earlier = rest.idempotency_key ? await steps.startedWith(ctx, rest.idempotency_key) : null;
-    if (earlier)
-      return confirmWhenReady(
-        ctx,
-        rest.idempotency_key,
-        await steps.startAction(ctx, { ...withWords, capability: earlier }),
-        intent,
-      );
+    if (earlier && rest.idempotency_key) {
+      // Refused, it handed over under a key made from the agent's: that start is the answer.
+      const handedKey = insteadKey(rest.idempotency_key);
+      const handed = await steps.startedWith(ctx, handedKey);
+      const resent = handed
+        ? { ...withWords, capability: handed, idempotency_key: handedKey }
+        : { ...withWords, capability: earlier };
+      return confirmWhenReady(ctx, resent.idempotency_key, await steps.startAction(ctx, resent), intent);
+    }
     // A record named beside the words says what they are about (its id prefix names the entity).
     const query = rest.entity_id ? `${intent?.slice(0, 430)} ${rest.entity_id}` : intent;
     const found = await steps.searchCapabilities(ctx, { query, limit: 3 });

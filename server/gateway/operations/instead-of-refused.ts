@@ -42,7 +42,7 @@ export async function insteadOfRefused(
     ...withWords,
     capability: alternative.args.capability,
     entity_id: alternative.args.entity_id,
-    ...(key ? { idempotency_key: `${key.slice(0, 119)}:instead` } : {}),
+    ...(key ? { idempotency_key: insteadKey(key) } : {}),
   });
   const why = ((out.validation_errors ?? []) as Array<{ message?: string }>)[0]?.message ?? out.message;
   // The record the words named stays named by them (its id is passed only so it is the same one).
@@ -60,27 +60,7 @@ export async function insteadOfRefused(
   };
 }
 
-/**
- * The same for a start whose capability the agent named beside the user's words (a form
- * submitted with user_words): the other capability must be one the words themselves find, as on
- * the words' own path, and one a person approves: the record was the agent's pick for another
- * change, never one the words named for this (review 68: the after-sales form of the unpaid
- * kettle order, "the kettle I received is broken: cancel the kettle order and refund me",
- * cancelled the unpaid order at once). Set DE: "Cancel my lamp order" sent on the paid order's
- * cancel form (the cancel of unpaid orders) was refused, pointing at the cancel-and-refund, a
- * second submit. A dry run previews the same hand-over.
- */
-export async function insteadOfNamedRefused(
-  start: (ctx: TrustedContext, raw: unknown) => Promise<Outcome>,
-  search: (query: string) => Promise<CapabilityHit[]>,
-  ctx: TrustedContext | null,
-  input: { intent?: string; entity_id?: string; dry_run?: boolean } & Record<string, unknown>,
-  out: Outcome,
-): Promise<Outcome | null> {
-  if (!ctx || !input.intent || out.status !== "refused") return null;
-  const words = input.entity_id ? `${input.intent.slice(0, 430)} ${input.entity_id}` : input.intent;
-  const hits = (await search(words)).filter(
-    (h) => !h.not_for?.length && !h.topic_only && h.requires_approval === true,
-  );
-  return insteadOfRefused(start, ctx, input, out, hits);
+/** The key a hand-over starts under, made from the agent's (within its 128 characters). */
+export function insteadKey(key: string): string {
+  return `${key.slice(0, 119)}:instead`;
 }

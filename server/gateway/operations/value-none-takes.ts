@@ -74,11 +74,16 @@ function entryOf(c: AnyCapability): CapabilityHit {
  * Whether the words set `value` of `field`: after to/into/by, or beside a word of the field's
  * name. `setOnly` (beside a clear match): only after to/into in a clause a verb of changing opens
  * ("change my lamp order to express delivery"); review 68 found "not up to standard", "I want
- * to express my disappointment" and "it came by standard" refused the refund or cancel meant.
+ * to express my disappointment" and "it came by standard" refused the refund or cancel meant,
+ * and review 68b "I paid to upgrade to express" (the verb inside the clause, not opening it);
+ * an ask of its own after "and" is another ask, said as such, never refusing the first.
  */
 function setsValue(lower: string, value: string, field: string, setOnly: boolean): boolean {
   const v = value.toLowerCase().replace(/[^a-z0-9]+/g, "[ _-]?");
-  if (setOnly) return new RegExp(`\\b(?:${CHANGE_VERBS})\\b[^,.;:!?]*?\\b(?:to|into)\\s+${v}\\b`).test(lower);
+  if (setOnly)
+    return new RegExp(
+      `(?:^|[,.;:!?—]\\s*)(?:please\\s+)?(?:${CHANGE_VERBS})\\b[^,.;:!?—]*?\\b(?:to|into)\\s+${v}\\b`,
+    ).test(lower.trim());
   const names = field
     .toLowerCase()
     .split("_")

@@ -62,12 +62,17 @@ export async function eligibleRecords(
   const line = (markdown: string) => ({ markdown, answered: false });
   // "Which of my orders can still be cancelled?" asks what "can I still cancel" asks: read so, the
   // participle is no state to filter the listing by (set DH: only the cancelled order was listed).
-  const verbs = new Set(
-    among.flatMap((c) => c.capabilities).flatMap((c) => words(`${c.id.replace(/[_.-]+/g, " ")} ${c.title}`)),
-  );
+  // The capabilities' own words, read only where the words ask in the passive (every search
+  // comes here).
+  let verbs: Set<string> | undefined;
   const active = asked.replace(
     PASSIVE_POSSIBLE,
     (_all, modal: string, still: string | undefined, stem: string) => {
+      verbs ??= new Set(
+        among
+          .flatMap((c) => c.capabilities)
+          .flatMap((c) => words(`${c.id.replace(/[_.-]+/g, " ")} ${c.title}`)),
+      );
       const low = stem.toLowerCase();
       return `${modal}${still ?? ""} ${verbs.has(low) || !verbs.has(`${low}e`) ? stem : `${stem}e`}`;
     },

@@ -143,7 +143,7 @@ export function describedRecords(
       const rest = e.denied ? undefined : undone(e.token, rows);
       return rest ? { token: rest, denied: true } : e;
     });
-  const counted = seq.filter((e) => e.token !== noun && !skip.has(e.token));
+  const counted = seq.filter((e) => e.token !== noun && !skip.has(e.token) && !e.verb);
   const telling = (n: number) => n > 0 && n < rows.length;
   const words = [...new Set(counted.filter((e) => !e.denied).map((e) => e.token))].filter((w) =>
     telling(said(w)),
@@ -257,6 +257,7 @@ export function contradicts(
   return describingSequence(askedText(request), noun, statePhrases(rows)).some(
     (e) =>
       !e.denied &&
+      !e.verb &&
       e.token !== noun &&
       !skip.has(e.token) &&
       !FILLER.has(e.token) &&

@@ -69,6 +69,8 @@ export interface Describing {
   denied: boolean;
   /** In what the clause says happened to the record ("… order stopped working"): no name of it. */
   predicate?: true;
+  /** The verb the request opens with: what to do, no name of the record. */
+  verb?: true;
 }
 
 /** The several-word phrases the rows' states go by ("waiting payment"), as tokens. */
@@ -119,12 +121,16 @@ export function describingSequence(text: string, noun: string, phrases: string[]
     if (after && causative && isPastForm(word.raw) && DESTINATION.has(words[i + 1]?.raw.toLowerCase() ?? ""))
       break;
     if (word.negation || asked.has(i)) continue;
-    // The verb the request opens with, right before a determiner ("Change the wrong size tee
-    // ticket to pending"), is what to do, never a word of the record's name: set DH's "change"
-    // (another ticket's subject word) left the one ticket the other words fit untaken.
-    if (i === opening && DETERMINER.has(words[i + 1]?.raw.toLowerCase() ?? "")) continue;
     const [token] = wordTokens(word.raw);
     if (!token) continue;
+    // The verb the request opens with, right before a determiner ("Change the wrong size tee
+    // ticket to pending"), is what to do, never a word of the record's name: set DH's "change"
+    // (another ticket's subject word) left the one ticket the other words fit untaken. Kept in
+    // its place, marked: what comes after it is read by where it stands.
+    if (i === opening && DETERMINER.has(words[i + 1]?.raw.toLowerCase() ?? "")) {
+      out.push({ token, denied: false, verb: true });
+      continue;
+    }
     out.push({ token, denied: word.denied && token !== noun, ...mark });
     if (token === noun) after = true;
   }

@@ -97,7 +97,7 @@ function setsValue(lower: string, value: string, field: string, setOnly: boolean
 
 /**
  * start_action's refusal where the words set such a value: nothing is started (null: none is set).
- * With `chosen`, the one match the words clearly mean, only a value set after to/into/by counts
+ * With `chosen`, the one match the words clearly mean, only a value a change verb sets counts
  * (set DC: "Change my lamp order to express delivery" started an address change, 3 calls).
  */
 export function valueNoneTakesRefusal(

@@ -66,7 +66,9 @@ describe("orders this agent placed are marked (real legacy, real MCP client)", (
     // The seeded orders were not placed by this agent, the one it refunded included.
     expect(list).not.toMatch(/Placed through this assistant:[^\n]*ord_paid/);
     // Set BW: money that came back is said beside the status, so "what have I spent" needs no refund columns.
-    expect(rowOf(list, "ord_paid")).toMatch(/^\| `ord_paid` \| [a-z_]+ · refunded \$316\.00 · coupon SAVE30 −\$30\.00 \|/);
+    expect(rowOf(list, "ord_paid")).toMatch(
+      /^\| `ord_paid` \| [a-z_]+ · refunded \$316\.00 · coupon SAVE30 −\$30\.00 \|/,
+    );
     expect(rowOf(list, "ord_delivered")).not.toContain("refunded");
     const page = text(
       await client.callTool({ name: "navigate", arguments: { uri: `shop://order/${placed}` } }),

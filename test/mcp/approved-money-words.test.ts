@@ -63,7 +63,9 @@ describe("approved money, in words a model and a person read right (MCP over HTT
     // One line names the one call that shows the result.
     const naming = waiting.split("\n").filter((l) => /get_context/.test(l));
     expect(naming).toHaveLength(1);
-    expect(naming[0]).toMatch(/nothing to call now or after \(your next call once they decide brings the result/);
+    expect(naming[0]).toMatch(
+      /nothing to call now or after \(your next call once they decide brings the result/,
+    );
     // 298 since a shipping refund says what was paid and what of it is owed back (set AT: "$7.00"
     // left the person unsure why not the $12.00 paid).
     expect(encode(waiting.replaceAll(id, "")).length).toBeLessThanOrEqual(298);

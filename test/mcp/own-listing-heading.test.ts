@@ -26,7 +26,9 @@ describe("a listing of the caller's own records says whose they are (real MCP cl
     const mine = await nav(alice, "shop://orders");
     expect(mine).toContain("Your orders. Newest first.");
     // Set BJ: what a total holds, so "shipping included?" needs no order opened.
-    expect(mine).toContain("Each total is items + shipping − coupon; a refund or coupon is said beside the status.");
+    expect(mine).toContain(
+      "Each total is items + shipping − coupon; a refund or coupon is said beside the status.",
+    );
     expect(mine).not.toContain("placed_by");
     // Set DD: "which of my orders used a coupon?" re-read the listing with the coupon columns.
     expect(mine).toMatch(/^\| `ord_paid` \| paid · coupon SAVE30 −\$30\.00 \|/m);

@@ -1,4 +1,5 @@
 import type { BrowseBackend } from "../connectors/sdk/browse-backend";
+import { startsLineCapability } from "../connectors/sdk/form-fields-line";
 import { link } from "../connectors/sdk/markdown";
 import { cutPage } from "./cut-page";
 import { navigate } from "./navigate";
@@ -12,7 +13,7 @@ import type { BrowsePage } from "./render-page";
 export function openedRecord(page: BrowsePage): string {
   // The heading's link first: link() records the page's links in the order they are made.
   const heading = `## ${link(page.title, page.uri)} (opened here)`;
-  return `${heading}\n\n${cutPage(page, "## Actions").replace(START_LINE, FOUND_BY_WORDS)}`;
+  return `${heading}\n\n${cutPage(page, "## Actions").replace(startsLineCapability("start_action"), FOUND_BY_WORDS)}`;
 }
 
 /**
@@ -20,7 +21,6 @@ export function openedRecord(page: BrowsePage): string {
  * Sets DA, DB, DD, DE: players on the browse face searched for each record, then submitted its
  * form (two calls, ~450 tokens for the search), where start_action by the user's words takes one.
  */
-const START_LINE = /\(or start_action the line's capability with entity_id\)/;
 const FOUND_BY_WORDS =
   "(or start_action with just the user's words: it finds the record itself, no search needed)";
 

@@ -52,10 +52,15 @@ export function formFieldsLine(fields: readonly LineField[]): string {
  * the action face's call that starts a line's capability, said once for all.
  */
 export function fieldsKey(words: boolean, everyLine = false, tool?: string): string {
-  const or = tool ? ` (or ${tool} the line's capability with entity_id)` : "";
+  const or = tool ? ` ${startsLineCapability(tool)}` : "";
   if (everyLine)
     return `Submit a line's form (* required) with ${USER_WORDS}: the user's request verbatim; it fills fields; it runs at once unless someone must approve${or}.`;
   return `Submit from the line (* required${words ? `; ${USER_WORDS}: the user's request verbatim: it fills fields; it runs at once unless someone must approve` : ""}).`;
+}
+
+/** The key's note on starting a line's capability by `tool` instead (record-answer.ts rewords it). */
+export function startsLineCapability(tool: string): string {
+  return `(or ${tool} the line's capability with entity_id)`;
 }
 
 /** Slashes between values (a span shows `|` escaped), commas where a value holds a slash. */
